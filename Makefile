@@ -1,0 +1,125 @@
+# gpuwise — build, test, install.  `make help` lists the targets.
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+DATADIR  ?= $(PREFIX)/share/gpuwise
+DESTDIR  ?=
+BUILD    ?= build
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+LDFLAGS  ?=
+VERSION  := 0.1.0
+
+PKGS     := lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson
+# libcsv ships no pkg-config file on Debian: its header is the test.
+DEPS_OK  := $(shell pkg-config --exists $(PKGS) 2>/dev/null && test -f /usr/include/csv.h && echo yes)
+
+ifeq ($(DEPS_OK),yes)
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lcsv -lm
+CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+endif
+
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_CFLAGS) \
+             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -Icore $(CFLAGS) -MMD -MP
+
+CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o)
+MAIN_OBJ := $(BUILD)/core/main.o
+LIBGW    := $(BUILD)/libgw.a
+BIN      := $(BUILD)/gpuwise
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+KB_DATA  := $(wildcard kb/data/*.csv) kb/schema.sql
+KB_DB    := kb/gpuwise.db
+
+.PHONY: all deps test-deps demo test unit asan bench fuzz install uninstall clean help
+
+ifeq ($(DEPS_OK),yes)
+all: gpuwise $(KB_DB)
+else
+all:
+	@sh .ci/deps.sh && $(MAKE) all
+endif
+
+deps:
+	@sh .ci/deps.sh
+
+test-deps:
+	@sh .ci/deps.sh --test
+
+gpuwise: $(BIN)
+	@ln -sf $(BIN) gpuwise
+
+$(BUILD)/core/%.o: core/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIBGW): $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIBGW)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(MAIN_OBJ) $(LIBGW) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBGW)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(LIBGW) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDFLAGS)
+
+# The shipped KB is built from text by the program's own import path, in one transaction.
+$(KB_DB): $(BIN) $(KB_DATA)
+	@rm -f $@.tmp $@.tmp-wal $@.tmp-shm
+	$(BIN) --kb $@.tmp kb import kb/data/sources.csv kb/data/*.csv
+	$(BIN) --kb $@.tmp kb check >/dev/null
+	@mv $@.tmp $@
+
+demo: all
+	./gpuwise report examples/vision-team.lua --format html -o justification.html
+	@echo "wrote justification.html"
+
+unit: $(UNIT_BIN)
+
+ifeq ($(DEPS_OK),yes)
+test: test-deps all $(UNIT_BIN)
+	@GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
+else
+test:
+	@sh .ci/deps.sh --test && $(MAKE) test
+endif
+
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	    LDFLAGS="-fsanitize=address,undefined" KB_DB=build-asan/gpuwise.db test
+
+bench: all
+	@sh tests/bench/run.sh
+
+fuzz:
+	@sh tests/fuzz/run.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/templates
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gpuwise
+	install -m 644 $(KB_DB) $(DESTDIR)$(DATADIR)/kb/gpuwise.db
+	cp -R plugins $(DESTDIR)$(DATADIR)/
+	cp -R templates/. $(DESTDIR)$(DATADIR)/templates/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpuwise
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-asan gpuwise $(KB_DB) $(KB_DB).tmp* justification.html
+
+help:
+	@echo "make          build ./gpuwise and kb/gpuwise.db (installs missing Debian packages as root)"
+	@echo "make demo     write justification.html for examples/vision-team.lua"
+	@echo "make test     run every test suite"
+	@echo "make asan     run the tests under AddressSanitizer + UBSan"
+	@echo "make bench    run the benchmarks (ratios against sqlite3, cmark-gfm, pandoc)"
+	@echo "make fuzz     run the fuzz harnesses for a set time"
+	@echo "make install  PREFIX=/usr/local DESTDIR="
+
+-include $(CORE_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

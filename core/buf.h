@@ -1,0 +1,39 @@
+/* buf.h — a growable byte buffer, always NUL-terminated.  Allocation failure aborts: the
+ * program cannot do anything useful without memory, and every caller stays simple. */
+#ifndef GW_BUF_H
+#define GW_BUF_H
+
+#include <stddef.h>
+
+typedef struct gw_buf {
+    char *data;   /* NUL-terminated; NULL until the first append */
+    size_t len;
+    size_t cap;
+} gw_buf;
+
+#define GW_BUF_INIT {NULL, 0, 0}
+
+void buf_append(gw_buf *b, const char *s, size_t n);
+void buf_puts(gw_buf *b, const char *s);
+void buf_putc(gw_buf *b, char c);
+void buf_printf(gw_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_reset(gw_buf *b);                 /* len = 0, keeps memory */
+const char *buf_cstr(const gw_buf *b);     /* "" when empty; owned by b */
+char *buf_detach(gw_buf *b);               /* caller frees; b is left empty */
+void buf_free(gw_buf *b);
+
+/* Allocation helpers that abort on failure (see above). */
+void *gw_xmalloc(size_t n);
+void *gw_xcalloc(size_t count, size_t n);
+void *gw_xrealloc(void *p, size_t n);
+char *gw_xstrdup(const char *s);
+char *gw_xstrndup(const char *s, size_t n);
+
+/* Reads a whole file (caller frees *out).  Returns 0, or an errno value. */
+int gw_read_file(const char *path, char **out, size_t *len);
+
+/* Writes data to path atomically: a temporary file beside it, fsync, rename.
+ * Returns 0, or an errno value (the temporary file is removed on failure). */
+int gw_write_file_atomic(const char *path, const char *data, size_t len);
+
+#endif

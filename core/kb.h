@@ -1,0 +1,148 @@
+/* kb.h — the knowledge base: an SQLite file of GPU specs, measured results, prices, exchange
+ * rates and their sources, with one FTS5 index.  Only kb.c knows SQL.
+ *
+ * Ownership: every struct filled by a kb_* call owns its strings; release it with the matching
+ * _free (arrays with the _array_free helpers).  Numbers that are unknown are NaN (NULL in SQL).
+ * Writes happen only between kb_begin() and kb_commit(); kb_rollback() undoes them all. */
+#ifndef GW_KB_H
+#define GW_KB_H
+
+#include <stddef.h>
+
+#include "buf.h"
+#include "error.h"
+
+typedef struct kb kb;
+
+enum kb_open_flags {
+    KB_READ = 0,       /* read-only: the file must exist and be a gpuwise KB */
+    KB_WRITE = 1,      /* read-write: the file must exist */
+    KB_CREATE = 3      /* read-write; creates and initialises the schema when missing */
+};
+
+/* Opens (and migrates forward, when writable) a KB.  Errors: GW_ENOINPUT (missing),
+ * GW_EDATA (not an SQLite file, or not a gpuwise KB, or from a newer gpuwise), GW_EBUSY. */
+int kb_open(const char *path, int flags, kb **out, gw_error *err);
+void kb_close(kb *k);
+const char *kb_path(const kb *k);
+int kb_schema_version(const kb *k);
+
+/* One write transaction (BEGIN IMMEDIATE).  GW_EBUSY when another writer holds the KB past the
+ * busy timeout ("knowledge base busy"). */
+int kb_begin(kb *k, gw_error *err);
+int kb_commit(kb *k, gw_error *err);
+void kb_rollback(kb *k);
+
+typedef struct kb_source {
+    char *id, *title, *publisher, *url, *retrieved, *kind, *note;
+    long long fact_count;          /* filled by kb_sources_list */
+} kb_source;
+
+typedef struct kb_gpu {
+    char *id, *name, *vendor, *architecture, *form_factor, *memory_type, *sparsity,
+        *release_date, *source, *note;
+    double memory_gb, memory_bandwidth_gbs, tdp_w, fp32_tflops, tf32_tflops, fp16_tflops,
+        bf16_tflops, fp8_tflops, int8_tops, pcie_gen, pcie_lanes, nvlink_gbs, mig_instances,
+        ecc, launch_price_usd;
+} kb_gpu;
+
+typedef struct kb_benchmark {
+    long long id;
+    char *gpu, *workload, *metric, *unit, *precision, *framework, *interconnect, *source, *note;
+    double gpu_count, value, batch, power_w;
+} kb_benchmark;
+
+typedef struct kb_price {
+    long long id;
+    char *gpu, *kind /* new|used|cloud */, *currency, *unit /* card|hour */, *region, *provider,
+        *instance, *as_of, *source, *note;
+    double amount, gpu_count;
+    int spot;
+} kb_price;
+
+typedef struct kb_rate {
+    char *currency, *as_of, *source;
+    double per_usd;
+} kb_rate;
+
+typedef struct kb_claim {
+    char *subject, *claim, *status, *correction, *source, *correction_source;
+} kb_claim;
+
+void kb_source_free(kb_source *s);
+void kb_gpu_free(kb_gpu *g);
+void kb_benchmark_free(kb_benchmark *b);
+void kb_price_free(kb_price *p);
+void kb_rate_free(kb_rate *r);
+void kb_claim_free(kb_claim *c);
+void kb_gpu_init(kb_gpu *g);          /* all strings NULL, all numbers NaN */
+void kb_gpus_free(kb_gpu *gpus, size_t n);
+void kb_benchmarks_free(kb_benchmark *rows, size_t n);
+void kb_prices_free(kb_price *rows, size_t n);
+void kb_sources_free(kb_source *rows, size_t n);
+
+/* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
+ * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
+ * suffixes are understood.  On success *id is the GPU id (caller frees) and *count the count
+ * written in the name (1 when none).  GW_ENOTFOUND: unknown ("did you mean: ...?") or ambiguous
+ * ("A100" matches: a100-pcie-40gb, ...); the candidates are in err->msg. */
+int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err);
+
+int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err);     /* GW_ENOTFOUND */
+/* Filter language: "memory_gb>=48 and nvlink_gbs>0", sort "-memory_bandwidth_gbs" (NULL for
+ * none).  GW_EUSAGE for an unknown field or a bad value.  Caller frees with kb_gpus_free. */
+int kb_gpu_list(kb *k, const char *where, const char *sort, kb_gpu **out, size_t *n,
+                gw_error *err);
+/* The field names the filter language and `kb show --json` use, NULL-terminated. */
+const char *const *kb_gpu_fields(void);
+
+/* Measured results; gpu and workload may be NULL for "any". */
+int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
+                       size_t *n, gw_error *err);
+/* Prices; gpu, kind and provider may be NULL for "any". */
+int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
+                   kb_price **out, size_t *n, gw_error *err);
+int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
+int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
+int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);
+void kb_claims_free(kb_claim *rows, size_t n);
+
+/* Exchange: the latest rate of each currency.  GW_ENOTFOUND when a currency has no rate. */
+int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err);
+int kb_convert(kb *k, double amount, const char *from, const char *to, double *out,
+               gw_error *err);
+
+/* Writes (inside kb_begin/kb_commit).  Each validates its record: GW_EDATA naming the field. */
+int kb_put_source(kb *k, const kb_source *s, gw_error *err);
+int kb_put_gpu(kb *k, const kb_gpu *g, gw_error *err);        /* insert or replace by id */
+int kb_add_alias(kb *k, const char *gpu, const char *alias, gw_error *err);
+int kb_add_benchmark(kb *k, const kb_benchmark *b, gw_error *err);
+int kb_add_price(kb *k, const kb_price *p, gw_error *err);
+int kb_put_rate(kb *k, const kb_rate *r, gw_error *err);
+int kb_add_claim(kb *k, const kb_claim *c, gw_error *err);
+/* Removes the cloud offers of one provider (before storing its fresh ones). */
+int kb_delete_offers(kb *k, const char *provider, gw_error *err);
+
+/* Full-text search over everything (FTS5).  Any text a person types is accepted: it is turned
+ * into a safe FTS5 query, never spliced into SQL.  Caller frees with kb_hits_free. */
+typedef struct kb_hit {
+    char *kind;      /* gpu, benchmark, price, source, claim */
+    char *ref;       /* the GPU id, source id, or row id */
+    char *title;
+    char *snippet;   /* with [ and ] around the matched terms */
+    double rank;
+} kb_hit;
+int kb_search(kb *k, const char *query, size_t limit, kb_hit **out, size_t *n, gw_error *err);
+void kb_hits_free(kb_hit *hits, size_t n);
+
+/* Text form.  kb_import_text reads one table CSV (a kb/data CSV file, table known from the header)
+ * or a whole export; name is used in errors ("gpus.csv:12: memory_gb: not a number").  It does
+ * not begin or commit: callers wrap one or more imports in a single transaction. */
+int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
+/* Writes the whole KB as text that kb_import_text reads back to the same KB (byte-identical
+ * re-export). */
+int kb_export(kb *k, gw_buf *out, gw_error *err);
+/* Integrity and consistency check (PRAGMA integrity_check, foreign keys, every fact sourced). */
+int kb_check(kb *k, gw_buf *report, gw_error *err);
+
+#endif

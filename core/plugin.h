@@ -1,0 +1,64 @@
+/* plugin.h — the Lua plugin host.  Only plugin.c and luaapi.c know Lua.  Each plugin lives in
+ * its own sandboxed lua_State with an instruction budget, a memory cap and a wall-clock limit.
+ * Values cross between C and Lua as view trees (view.h): arguments are turned into Lua tables,
+ * results are read back defensively (wrong types, cycles, NaN, NUL bytes, invalid UTF-8 and
+ * oversized strings give a validation error, never a crash).
+ *
+ * Ownership: the host owns its plugins; views returned through `out` belong to the caller. */
+#ifndef GW_PLUGIN_H
+#define GW_PLUGIN_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "kb.h"
+#include "view.h"
+
+typedef struct plugin_host plugin_host;
+typedef struct plugin plugin;
+
+typedef struct plugin_limits {
+    long long instructions;   /* VM instructions per call (count hook); 0 = default */
+    size_t memory_bytes;      /* per lua_State; 0 = default */
+    double wall_seconds;      /* per call; 0 = default */
+} plugin_limits;
+
+typedef struct plugin_info {
+    const char *name, *kind, *version, *description;
+    const char *path;          /* the file it was loaded from */
+    const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
+} plugin_info;
+
+/* A host over the given plugin folders, searched in order (first wins for a name: --plugins
+ * folders, then the user's XDG folder, then the shipped one).  Folders that do not exist are
+ * skipped.  k (may be NULL) is what `gw.gpu.resolve` and the read-only KB queries use.
+ * limits may be NULL for the defaults. */
+int plugin_host_new(const char *const *dirs, size_t n_dirs, kb *k, const plugin_limits *limits,
+                    plugin_host **out, gw_error *err);
+void plugin_host_free(plugin_host *host);
+
+/* Discovers and loads every plugin (*.lua, not *_test.lua) in the folders, kinds pricing/,
+ * importers/, rules/, checklists/ or flat.  A plugin that fails to load is reported in err and
+ * the call fails (GW_ECONFIG / GW_ESOFTWARE naming file:line). */
+int plugin_host_load_all(plugin_host *host, gw_error *err);
+/* Loads one file (plugin check, or a path given on the command line). */
+int plugin_host_load_file(plugin_host *host, const char *path, plugin **out, gw_error *err);
+
+size_t plugin_count(const plugin_host *host);
+plugin *plugin_at(const plugin_host *host, size_t i);
+plugin *plugin_find(const plugin_host *host, const char *name);   /* NULL when none */
+void plugin_get_info(const plugin *p, plugin_info *out);
+
+/* Reads a field of the plugin's table (e.g. a checklist's "items") as a view. */
+int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err);
+/* Calls a function of the plugin's table with args converted to Lua values.  A missing
+ * function, an error raised, or a limit hit gives GW_ESOFTWARE with "path:line: message". */
+int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
+                gw_error *err);
+
+/* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
+ * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */
+int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
+                     const plugin_limits *limits, view **out, gw_error *err);
+
+#endif

@@ -1,0 +1,16 @@
+/* render.h — documents: a Mustache template and a view model in, Markdown or a standalone HTML
+ * page (cmark-gfm, inline SVG charts, footnoted citations) out.  Only render.c knows cmark-gfm. */
+#ifndef GW_RENDER_H
+#define GW_RENDER_H
+
+#include "cli.h"
+#include "view.h"
+
+/* Renders the shipped document `name` ("datasheet", "comparison", "justification",
+ * "inspection", "checklist") with model, in ctx->format ("md" or "html"; "text" is the caller's
+ * job), honouring --template and $XDG_CONFIG_HOME/gpuwise/templates, and writes it through
+ * cli_write_output (Markdown charts go to .svg files beside the output).  The model may hold a
+ * "charts" list and "citations"; see templates/README.md. */
+int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err);
+
+#endif

@@ -1,0 +1,225 @@
+/* xml.c — the only file that knows libxml2.  Every parse is from memory with options that keep
+ * the network, external entities and DTD loading away, and libxml2's own limits (depth 256, 10 MB
+ * text nodes, entity amplification checks) switched on by never asking for XML_PARSE_HUGE. */
+#include "xml.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+struct xml_doc {
+    xmlDocPtr doc;
+};
+
+static void xml_silent(void *ctx, const char *msg, ...)
+{
+    (void)ctx;
+    (void)msg;
+}
+
+static xmlParserInputPtr xml_no_external(const char *url, const char *id, xmlParserCtxtPtr ctxt)
+{
+    (void)url;
+    (void)id;
+    (void)ctxt;
+    return NULL; /* never load a DTD, entity or anything else from outside the text */
+}
+
+static void xml_init_once(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    xmlInitParser();
+    xmlSetGenericErrorFunc(NULL, xml_silent);
+    xmlSetExternalEntityLoader(xml_no_external);
+}
+
+int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc **out,
+              gw_error *err)
+{
+    xmlDocPtr doc = NULL;
+    const xmlError *e = NULL;
+    *out = NULL;
+    xml_init_once();
+    if (len > INT_MAX)
+        return gw_error_set(err, GW_EDATA, "%s: file too large to parse", name);
+    if (html) {
+        htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+        if (!ctxt)
+            return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a parser", name);
+        doc = htmlCtxtReadMemory(ctxt, text, (int)len, name, "UTF-8",
+                                 HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+                                     HTML_PARSE_RECOVER);
+        if (!doc)
+            e = xmlCtxtGetLastError(ctxt);
+        if (!doc)
+            gw_error_set(err, GW_EDATA, "%s:%d: %s", name, e ? e->line : 0,
+                         e && e->message ? e->message : "not readable as HTML\n");
+        htmlFreeParserCtxt(ctxt);
+    } else {
+        xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+        if (!ctxt)
+            return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a parser", name);
+        doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
+                                XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                    XML_PARSE_NOCDATA);
+        if (!doc) {
+            e = xmlCtxtGetLastError(ctxt);
+            gw_error_set(err, GW_EDATA, "%s:%d: %s", name, e ? e->line : 0,
+                         e && e->message ? e->message : "not well-formed XML\n");
+        }
+        xmlFreeParserCtxt(ctxt);
+    }
+    if (!doc) {
+        /* libxml2 messages end with a newline */
+        size_t n = strlen(err ? err->msg : "");
+        if (err && n && err->msg[n - 1] == '\n')
+            err->msg[n - 1] = '\0';
+        return GW_EDATA;
+    }
+    if (!xmlDocGetRootElement(doc)) {
+        xmlFreeDoc(doc);
+        return gw_error_set(err, GW_EDATA, "%s: empty document", name);
+    }
+    xml_doc *d = gw_xmalloc(sizeof *d);
+    d->doc = doc;
+    *out = d;
+    return GW_OK;
+}
+
+void xml_doc_free(xml_doc *doc)
+{
+    if (!doc)
+        return;
+    xmlFreeDoc(doc->doc);
+    free(doc);
+}
+
+xml_node *xml_doc_root(xml_doc *doc)
+{
+    return doc ? (xml_node *)xmlDocGetRootElement(doc->doc) : NULL;
+}
+
+int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, gw_error *err)
+{
+    out->nodes = NULL;
+    out->count = 0;
+    xmlXPathContextPtr xctx = xmlXPathNewContext(doc->doc);
+    if (!xctx)
+        return gw_error_set(err, GW_ESOFTWARE, "cannot create an XPath context");
+    if (ctx)
+        xctx->node = (xmlNodePtr)ctx;
+    xmlXPathObjectPtr res = xmlXPathEvalExpression((const xmlChar *)expr, xctx);
+    if (!res) {
+        xmlXPathFreeContext(xctx);
+        return gw_error_set(err, GW_EDATA, "invalid XPath expression: %s", expr);
+    }
+    if (res->type == XPATH_NODESET && res->nodesetval && res->nodesetval->nodeNr > 0) {
+        int n = res->nodesetval->nodeNr;
+        out->nodes = gw_xcalloc((size_t)n, sizeof *out->nodes);
+        for (int i = 0; i < n; i++)
+            out->nodes[i] = (xml_node *)res->nodesetval->nodeTab[i];
+        out->count = (size_t)n;
+    }
+    xmlXPathFreeObject(res);
+    xmlXPathFreeContext(xctx);
+    return GW_OK;
+}
+
+void xml_nodeset_free(xml_nodeset *set)
+{
+    free(set->nodes);
+    set->nodes = NULL;
+    set->count = 0;
+}
+
+const char *xml_node_name(const xml_node *node)
+{
+    const xmlNode *n = (const xmlNode *)node;
+    return n && n->name ? (const char *)n->name : "";
+}
+
+static char *trim_dup(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        n--;
+    return gw_xstrndup(s, n);
+}
+
+char *xml_node_text(const xml_node *node)
+{
+    if (!node)
+        return NULL;
+    xmlChar *c = xmlNodeGetContent((const xmlNode *)node);
+    char *s = trim_dup(c ? (const char *)c : "");
+    xmlFree(c);
+    return s;
+}
+
+char *xml_node_attr(const xml_node *node, const char *name)
+{
+    const xmlNode *n = (const xmlNode *)node;
+    if (!n || n->type != XML_ELEMENT_NODE)
+        return NULL;
+    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    if (!v)
+        return NULL;
+    char *s = gw_xstrdup((const char *)v);
+    xmlFree(v);
+    return s;
+}
+
+int xml_node_line(const xml_node *node)
+{
+    return node ? (int)xmlGetLineNo((const xmlNode *)node) : 0;
+}
+
+static const xmlNode *next_element(const xmlNode *n)
+{
+    while (n && n->type != XML_ELEMENT_NODE)
+        n = n->next;
+    return n;
+}
+
+xml_node *xml_node_first_child(const xml_node *node)
+{
+    return node ? (xml_node *)next_element(((const xmlNode *)node)->children) : NULL;
+}
+
+xml_node *xml_node_next(const xml_node *node)
+{
+    return node ? (xml_node *)next_element(((const xmlNode *)node)->next) : NULL;
+}
+
+xml_node *xml_node_child(const xml_node *node, const char *path)
+{
+    const xmlNode *cur = (const xmlNode *)node;
+    const char *p = path;
+    while (cur && *p) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        const xmlNode *c = next_element(cur->children);
+        for (; c; c = next_element(c->next))
+            if (strlen((const char *)c->name) == n && memcmp(c->name, p, n) == 0)
+                break;
+        cur = c;
+        p = slash ? slash + 1 : p + n;
+    }
+    return (xml_node *)cur;
+}
+
+char *xml_node_child_text(const xml_node *node, const char *path)
+{
+    xml_node *c = xml_node_child(node, path);
+    return c ? xml_node_text(c) : NULL;
+}

@@ -1,0 +1,58 @@
+# tests/cli/lib.sh — sourced by every end-to-end script.  Each check prints one line:
+# "ok - NAME", "not ok - NAME: why" or "skip - NAME: why"; tests/run.sh counts them.
+GW="${GPUWISE_BIN:?run through make test}"
+ROOT="${ROOT:-$(pwd)}"
+SHARED="${SHARED:-$ROOT/../shared}"
+TESTDATA="$SHARED/testdata"
+FIX="$ROOT/tests/fixtures"
+T=$(mktemp -d "${TMPDIR:-/tmp}/gwtest.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+# Keep the user's real XDG folders out of every test.
+export XDG_DATA_HOME="$T/xdg-data" XDG_CONFIG_HOME="$T/xdg-config" NO_COLOR=1
+unset GPUWISE_KB
+
+pass() { echo "ok - $1"; }
+fail() { echo "not ok - $1${2:+: $2}"; }
+skip() { echo "skip - $1: $2"; }
+
+# run CMD...: stdout in $OUT, stderr in $ERR, exit status in $RC.
+run() {
+    "$@" >"$T/.out" 2>"$T/.err" </dev/null
+    RC=$?
+    OUT=$(cat "$T/.out")
+    ERR=$(cat "$T/.err")
+}
+
+# A private copy of the shipped KB; prints its path.
+fresh_kb() {
+    _kb="$T/kb-$$-${1:-x}.db"
+    cp "$ROOT/kb/gpuwise.db" "$_kb" || return 1
+    echo "$_kb"
+}
+
+check_rc() {      # NAME EXPECTED
+    if [ "$RC" = "$2" ]; then pass "$1"; else fail "$1" "exit $RC, expected $2; stderr: $(echo "$ERR" | head -3)"; fi
+}
+check_out() {     # NAME TEXT: stdout contains TEXT
+    case "$OUT" in *"$2"*) pass "$1" ;; *) fail "$1" "stdout lacks '$2': $(echo "$OUT" | head -5)" ;; esac
+}
+check_out_not() { # NAME TEXT: stdout does not contain TEXT
+    case "$OUT" in *"$2"*) fail "$1" "stdout has '$2'" ;; *) pass "$1" ;; esac
+}
+check_err() {     # NAME TEXT: stderr contains TEXT
+    case "$ERR" in *"$2"*) pass "$1" ;; *) fail "$1" "stderr lacks '$2': $(echo "$ERR" | head -3)" ;; esac
+}
+check_eq() {      # NAME ACTUAL EXPECTED
+    if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got '$2', expected '$3'"; fi
+}
+# check_num NAME ACTUAL EXPECTED TOLERANCE: |actual - expected| <= tolerance
+check_num() {
+    if awk -v a="$2" -v e="$3" -v t="$4" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(a != "" && d <= t) }'; then
+        pass "$1"
+    else
+        fail "$1" "got '$2', expected $3 +/- $4"
+    fi
+}
+# jqr EXPR: runs jq -r EXPR on $OUT (the last command's stdout).
+jqr() { printf '%s' "$OUT" | jq -r "$1"; }
+have_testdata() { [ -d "$TESTDATA" ]; }
