@@ -71,7 +71,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBGW)
 # The shipped KB is built from text by the program's own import path, in one transaction.
 $(KB_DB): $(BIN) $(KB_DATA)
 	@rm -f $@.tmp $@.tmp-wal $@.tmp-shm
-	$(BIN) --kb $@.tmp kb import kb/data/sources.csv kb/data/*.csv
+	$(BIN) --kb $@.tmp kb import kb/data/*.csv
 	$(BIN) --kb $@.tmp kb check >/dev/null
 	@mv $@.tmp $@
 
