@@ -23,7 +23,7 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_CFLAGS) \
-             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -Icore $(CFLAGS) -MMD -MP
+             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
 
 CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
 CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o)
@@ -56,6 +56,15 @@ gpuwise: $(BIN)
 $(BUILD)/core/%.o: core/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# The KB schema is compiled into the program (an installed binary has no source tree).
+$(BUILD)/gen/kb_schema.h: kb/schema.sql
+	@mkdir -p $(@D)
+	{ echo 'static const char kb_schema_sql[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' kb/schema.sql; echo ';'; } >$@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/core/kb.o: $(BUILD)/gen/kb_schema.h
 
 $(LIBGW): $(CORE_OBJ)
 	@rm -f $@

@@ -1,17 +1,153 @@
-/* cli_decide.c — the `gpuwise decide` command.  (Being written.) */
-#include "cli.h"
+/* cli_decide.c — the `gpuwise decide` command: ranked options in the terminal, or the whole
+ * decision as JSON (--json), the same tree the justification template reads. */
+#include "cli_decide.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+size_t cli_plugin_dirs(const gw_ctx *ctx, const char **dirs, char storage[2][4096])
+{
+    size_t n = 0;
+    for (int i = 0; i < ctx->n_plugin_dirs; i++)
+        dirs[n++] = ctx->plugin_dirs[i];
+    if (ctx->user_data_dir[0] &&
+        cli_path_join(storage[0], 4096, ctx->user_data_dir, "plugins") == 0)
+        dirs[n++] = storage[0];
+    if (cli_path_join(storage[1], 4096, ctx->data_dir, "plugins") == 0)
+        dirs[n++] = storage[1];
+    return n;
+}
+
+void cli_decision_free(cli_decision *c)
+{
+    decision_free(c->d);
+    workload_free(c->w);
+    plugin_host_free(c->host);
+    if (c->k)
+        kb_close(c->k);
+    memset(c, 0, sizeof *c);
+}
+
+int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = cli_open_kb(ctx, 0, &out->k, err);
+    if (rc == GW_OK)
+        rc = workload_load(path, out->k, &out->w, err);
+    if (rc == GW_OK) {
+        const char *dirs[GW_MAX_PLUGIN_DIRS + 2];
+        char storage[2][4096];
+        size_t n = cli_plugin_dirs(ctx, dirs, storage);
+        rc = plugin_host_new(dirs, n, out->k, NULL, &out->host, err);
+        if (rc == GW_OK)
+            rc = plugin_host_load_all(out->host, err);
+    }
+    if (rc == GW_OK)
+        rc = decide_run(out->k, out->host, out->w, &out->d, err);
+    if (rc != GW_OK)
+        cli_decision_free(out);
+    return rc;
+}
+
+static void print_table(FILE *f, const decision *d)
+{
+    size_t n = decision_option_count(d);
+    const decide_option *first = decision_option_at(d, 0);
+    (void)first;
+    fprintf(f, "%-4s %-44s %-8s %10s %-8s %12s %12s %12s\n", "rank", "option", "fits",
+            "speed/s", "basis", "upfront", "total", "per unit");
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < n; i++) {
+        const decide_option *o = decision_option_at(d, i);
+        char label[128];
+        if (o->acquisition == DECIDE_RENT)
+            snprintf(label, sizeof label, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
+        else
+            snprintf(label, sizeof label, "%s %dx %s",
+                     o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id);
+        char rank[8];
+        if (o->rank)
+            snprintf(rank, sizeof rank, "%d", o->rank);
+        else
+            snprintf(rank, sizeof rank, "-");
+        char fit[16];
+        snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
+        char upfront[32], total[32], per_unit[32];
+        buf_reset(&b);
+        units_format_money(&b, o->cost.upfront, "", 0);
+        snprintf(upfront, sizeof upfront, "%s", buf_cstr(&b));
+        buf_reset(&b);
+        units_format_money(&b, o->cost.total, "", 0);
+        snprintf(total, sizeof total, "%s", buf_cstr(&b));
+        buf_reset(&b);
+        if (isnan(o->per_unit))
+            buf_puts(&b, "-");
+        else
+            units_format_money(&b, o->per_unit, "", 2);
+        snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
+        fprintf(f, "%-4s %-44.44s %-8s %10.0f %-8s %12s %12s %12s\n", rank, label, fit,
+                o->throughput, isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled",
+                upfront, total, per_unit);
+        if (!o->feasible && o->excluded_because)
+            fprintf(f, "     excluded: %s\n", o->excluded_because);
+    }
+    buf_free(&b);
+}
 
 static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
-    (void)ctx;
-    (void)argc;
-    (void)argv;
-    return gw_error_set(err, GW_ESOFTWARE, "not built yet");
+    if (argc != 2)
+        return gw_error_set(err, GW_EUSAGE, "usage: gpuwise decide WORKLOAD.lua [--json]");
+    cli_decision c;
+    int rc = cli_decision_run(ctx, argv[1], &c, err);
+    if (rc != GW_OK)
+        return rc;
+    view *model = decision_to_view(c.d);
+    if (ctx->json) {
+        gw_buf out = GW_BUF_INIT;
+        view_to_json(model, &out, 1);
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
+    } else {
+        FILE *f = ctx->out;
+        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
+                view_str(view_map_get(model, "throughput_unit")), c.w->currency,
+                view_str(view_map_get(model, "work_unit")));
+        print_table(f, c.d);
+        const view *rec = view_map_get(model, "recommendation");
+        const char *label = view_str(view_map_get(rec, "label"));
+        if (label) {
+            fprintf(f, "\nRecommendation: %s\n", label);
+            const view *because = view_map_get(rec, "because");
+            for (size_t i = 0; i < view_len(because); i++)
+                fprintf(f, "  - %s\n", view_str(view_list_at(because, i)));
+        } else {
+            fprintf(f, "\nNo option is feasible: see the reasons above.\n");
+        }
+        const view *sens = view_map_get(model, "sensitivity");
+        const char *most = view_str(view_map_get(sens, "moves_most_name"));
+        if (most)
+            fprintf(f, "Most sensitive to: %s\n", most);
+    }
+    view_free(model);
+    cli_decision_free(&c);
+    return rc;
 }
 
 const gw_command cli_decide_command = {
     "decide",
-    "(being written)",
-    "usage: gpuwise decide\n",
+    "rank the ways to buy or rent GPUs for a workload",
+    "usage: gpuwise decide WORKLOAD.lua [--json]\n"
+    "\n"
+    "Reads a workload file (see examples/), considers every candidate GPU and count, bought new,\n"
+    "bought used (used_ok = true) or rented from each stored cloud offer, and ranks the feasible\n"
+    "ones by cost per unit of work, adjusted by the rule plugins' verdicts.\n"
+    "  --json   the whole decision: workload, options (id, gpu, count, acquisition, provider,\n"
+    "           feasible, vram_needed_gb, throughput, time_to_finish_hours, power_w, cost,\n"
+    "           verdicts, rank), recommendation, break_even, sensitivity, citations, trace\n",
     cmd_decide,
 };

@@ -1,17 +1,188 @@
-/* cli_inspect.c — the `gpuwise inspect` command.  (Being written.) */
+/* cli_inspect.c — the `gpuwise inspect` command: reads an nvidia-smi dump (a file, standard
+ * input, or nvidia-smi run on the spot), runs the checks of inspect.c with the KB as the card
+ * reference, and prints them as text, JSON or a document. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "buf.h"
 #include "cli.h"
+#include "inspect.h"
+#include "kb.h"
+#include "nvsmi.h"
+#include "render.h"
+#include "view.h"
+
+static const char usage[] =
+    "usage: gpuwise inspect [FILE.xml | -] [--json] [--format text|md|html] [-o FILE]\n"
+    "\n"
+    "Checks the GPUs in an `nvidia-smi -q -x` dump: what a buyer of a used card or a renter\n"
+    "of a cloud GPU should verify.  With no FILE, runs `nvidia-smi -q -x` itself; `-` reads\n"
+    "the dump from standard input.  The dump's DTD is never loaded and nothing but the dump\n"
+    "is opened.\n"
+    "\n"
+    "Checks, per GPU, each PASS, WARN, FAIL or UNKNOWN with the dump's evidence:\n"
+    "  identity   the name is a card the KB knows; memory total matches its spec; vGPU\n"
+    "  memory     ECC mode; ECC errors; retired pages; remapped rows\n"
+    "  thermal    temperature vs thresholds; clock-event (throttle) reasons; power limit vs\n"
+    "             default and TDP; fan speed at idle\n"
+    "  bus        PCIe generation and width now vs maximum (under load)\n"
+    "  software   driver and CUDA; VBIOS; persistence mode; MIG mode\n"
+    "\n"
+    "Exit status: 0 nothing failed, 2 a check failed, 65 not a readable dump, 66 no such\n"
+    "file, 69 no nvidia-smi to run.\n";
+
+/* ---- text ---- */
+
+static const char *status_colour(inspect_status s)
+{
+    switch (s) {
+    case INSPECT_PASS: return "\033[32m";
+    case INSPECT_WARN: return "\033[33m";
+    case INSPECT_FAIL: return "\033[1;31m";
+    default: return "\033[36m";
+    }
+}
+
+static void print_status(gw_buf *f, int color, inspect_status s)
+{
+    if (color)
+        buf_printf(f, "%s%-7s\033[0m", status_colour(s), inspect_status_name(s));
+    else
+        buf_printf(f, "%-7s", inspect_status_name(s));
+}
+
+/* Colour only on a terminal: never into a file given with -o. */
+static void print_text(gw_buf *f, int color, const inspect_result *r)
+{
+    buf_printf(f, "%s: driver %s, CUDA %s, %zu GPU%s\n", r->source,
+            r->driver_version ? r->driver_version : "not given",
+            r->cuda_version ? r->cuda_version : "not given", r->n_gpus,
+            r->n_gpus == 1 ? "" : "s");
+    for (size_t i = 0; i < r->n_gpus; i++) {
+        const inspect_gpu *g = &r->gpus[i];
+        buf_printf(f, "\nGPU %zu: %s", i, g->name ? g->name : "(no name)");
+        if (g->bus_id)
+            buf_printf(f, " [%s]", g->bus_id);
+        if (g->card.id)
+            buf_printf(f, " = %s", g->card.id);
+        buf_putc(f, '\n');
+        for (size_t k = 0; k < g->n_checks; k++) {
+            const inspect_check *c = &g->checks[k];
+            buf_puts(f, "  ");
+            print_status(f, color, c->status);
+            buf_printf(f, " %-24s %s\n", c->id, c->message ? c->message : "");
+            for (size_t e = 0; e < c->n_evidence; e++)
+                buf_printf(f, "  %-7s %-24s   %s = %s (line %d)\n", "", "", c->evidence[e].path,
+                        c->evidence[e].text, c->evidence[e].line);
+        }
+    }
+    inspect_status v = inspect_verdict(r);
+    buf_puts(f, "\nverdict: ");
+    print_status(f, color, v);
+    buf_printf(f, " %zu failed, %zu warnings, %zu unknown, %zu passed\n", r->counts[INSPECT_FAIL],
+            r->counts[INSPECT_WARN], r->counts[INSPECT_UNKNOWN], r->counts[INSPECT_PASS]);
+}
+
+/* ---- the document ---- */
+
+static void add_document_fields(view *model, const inspect_result *r)
+{
+    char date[16] = "";
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm))
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    view_map_set(model, "title", view_stringf("GPU inspection: %s", r->source));
+    view_map_set(model, "subtitle",
+                 view_stringf("%zu GPU%s, driver %s", r->n_gpus, r->n_gpus == 1 ? "" : "s",
+                              r->driver_version ? r->driver_version : "not given"));
+    view_map_set_str(model, "generated", date);
+}
+
+static int read_dump(gw_ctx *ctx, const char *file, nvsmi_log **log, gw_error *err)
+{
+    (void)ctx;
+    if (file)
+        return nvsmi_read_file(file, log, err);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = nvsmi_capture(&text, &len, err);
+    if (rc == GW_OK)
+        rc = nvsmi_parse(text, len, "nvidia-smi -q -x", log, err);
+    free(text);
+    return rc;
+}
 
 static int cmd_inspect(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
-    (void)ctx;
-    (void)argc;
-    (void)argv;
-    return gw_error_set(err, GW_ESOFTWARE, "not built yet");
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            if (i + 1 < argc && !file)
+                file = argv[++i];
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+            return gw_error_set(err, GW_EUSAGE, "unknown option '%s'\n%s", argv[i], usage);
+        if (file)
+            return gw_error_set(err, GW_EUSAGE, "one dump at a time ('%s' and '%s')\n%s", file,
+                                argv[i], usage);
+        file = argv[i];
+    }
+    if (file && strcmp(file, "-") == 0)
+        file = "/dev/stdin";
+
+    nvsmi_log *log = NULL;
+    int rc = read_dump(ctx, file, &log, err);
+    if (rc != GW_OK)
+        return rc;
+
+    kb *k = NULL;
+    gw_error kb_err = {0};
+    if (cli_open_kb(ctx, 0, &k, &kb_err) != GW_OK)
+        fprintf(ctx->diag, "gpuwise inspect: no knowledge base (%s): cards are not identified\n",
+                kb_err.msg);
+
+    inspect_result *r = NULL;
+    rc = inspect_run(log, k ? inspect_kb_lookup : NULL, k, &r, err);
+    nvsmi_log_free(log);
+    if (k)
+        kb_close(k);
+    if (rc != GW_OK)
+        return rc;
+
+    if (ctx->json) {
+        view *v = inspect_view(r);
+        gw_buf out = GW_BUF_INIT;
+        view_to_json(v, &out, 1);
+        rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
+        buf_free(&out);
+        view_free(v);
+    } else if (strcmp(ctx->format, "text") != 0) {
+        view *v = inspect_view(r);
+        add_document_fields(v, r);
+        rc = render_document(ctx, "inspection", v, err);
+        view_free(v);
+    } else {
+        gw_buf out = GW_BUF_INIT;
+        print_text(&out, ctx->color && !ctx->output, r);
+        rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
+        buf_free(&out);
+    }
+    if (rc == GW_OK && r->counts[INSPECT_FAIL]) {
+        rc = gw_error_set(err, GW_FAILED, "%zu check%s failed", r->counts[INSPECT_FAIL],
+                          r->counts[INSPECT_FAIL] == 1 ? "" : "s");
+    }
+    inspect_result_free(r);
+    return rc;
 }
 
 const gw_command cli_inspect_command = {
     "inspect",
-    "(being written)",
-    "usage: gpuwise inspect\n",
+    "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)",
+    usage,
     cmd_inspect,
 };

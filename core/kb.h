@@ -89,6 +89,9 @@ void kb_sources_free(kb_source *rows, size_t n);
 int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err);
 
 int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err);     /* GW_ENOTFOUND */
+/* The aliases of a GPU, sorted.  Caller frees with kb_strings_free. */
+int kb_gpu_aliases(kb *k, const char *id, char ***out, size_t *n, gw_error *err);
+void kb_strings_free(char **v, size_t n);
 /* Filter language: "memory_gb>=48 and nvlink_gbs>0", sort "-memory_bandwidth_gbs" (NULL for
  * none).  GW_EUSAGE for an unknown field or a bad value.  Caller frees with kb_gpus_free. */
 int kb_gpu_list(kb *k, const char *where, const char *sort, kb_gpu **out, size_t *n,
@@ -139,6 +142,22 @@ void kb_hits_free(kb_hit *hits, size_t n);
  * or a whole export; name is used in errors ("gpus.csv:12: memory_gb: not a number").  It does
  * not begin or commit: callers wrap one or more imports in a single transaction. */
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
+/* Several texts (files) in one go: every section is parsed first, then stored in dependency
+ * order (sources, gpus, aliases, rates, benchmarks, prices, claims) whatever order the files
+ * came in.  Rows with a key (sources, gpus, aliases, rates) replace the row with that key; other
+ * rows are added unless an identical one is there.  counts (may be NULL) says what changed, per
+ * table in that order (kb_table_name).  Like kb_import_text, it neither begins nor commits. */
+#define KB_TABLES 7
+typedef struct kb_import_counts {
+    size_t added[KB_TABLES], updated[KB_TABLES], unchanged[KB_TABLES];
+} kb_import_counts;
+int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const *texts,
+                    const size_t *lens, kb_import_counts *counts, gw_error *err);
+const char *kb_table_name(int table);     /* "sources", "gpus", ...; NULL out of range */
+/* The schema version this program writes (kb_schema_version is the open file's). */
+int kb_schema_latest(void);
+/* Checks a --where filter without a KB (GW_EUSAGE with the problem). */
+int kb_gpu_where_check(const char *where, gw_error *err);
 /* Writes the whole KB as text that kb_import_text reads back to the same KB (byte-identical
  * re-export). */
 int kb_export(kb *k, gw_buf *out, gw_error *err);

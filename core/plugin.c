@@ -1,20 +1,1222 @@
-/* plugin.c — (being written) the Lua plugin host. */
+/* plugin.c — the Lua plugin host: one sandboxed lua_State per plugin with a memory cap (our
+ * allocator), an instruction budget and a wall-clock limit (a count hook), discovery in the
+ * plugin folders, shape checks of the four kinds, and protected calls with tracebacks.
+ * The `gw` module and the Lua <-> view conversions live in luaapi.c. */
 #include "plugin.h"
+
+#include <dirent.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "buf.h"
+#include "luaapi.h"
+
+#define DEFAULT_MEMORY (64u * 1024u * 1024u)
+#define DEFAULT_INSTRUCTIONS 1000000000LL
+#define DEFAULT_SECONDS 20.0
+#define HOOK_EVERY 1000
+/* Room left after the cap trips, so the error message and traceback can still be made. */
+#define MEMORY_SLACK (256u * 1024u)
+
+enum { TRIP_NONE, TRIP_INSTRUCTIONS, TRIP_TIME, TRIP_MEMORY };
+
+struct plugin {
+    plugin_host *host;
+    lua_State *L;
+    char *name, *kind, *version, *description, *path, *overrides;
+    int table_ref;           /* registry ref of the table the plugin returned */
+    int env_ref;             /* registry ref of its sandbox _ENV */
+    /* limits */
+    size_t mem_used, mem_cap;
+    long long budget, used;
+    double wall_seconds, deadline;
+    int tripped;
+    int dead;                /* a limit was hit: the state may be half-way through anything */
+    char dead_msg[1024];
+    char traceback[2048];
+};
+
+struct plugin_host {
+    char **dirs;
+    size_t n_dirs;
+    kb *k;
+    plugin_limits limits;
+    plugin **items;
+    size_t n, cap;
+};
+
+static const struct {
+    const char *kind, *folder;
+} kinds[] = {
+    {"pricing", "pricing"}, {"importer", "importers"}, {"rule", "rules"}, {"checklist", "checklists"},
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+/* ---- limits ---- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double env_number(const char *name)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    return (*end == '\0' && v > 0 && isfinite(v)) ? v : 0;
+}
+
+/* Explicit limits win, then the environment, then the defaults. */
+static plugin_limits limits_resolve(const plugin_limits *given)
+{
+    plugin_limits l = {0, 0, 0};
+    if (given)
+        l = *given;
+    double mb = env_number("GPUWISE_PLUGIN_MEMORY_MB");
+    double instr = env_number("GPUWISE_PLUGIN_INSTRUCTIONS");
+    double secs = env_number("GPUWISE_PLUGIN_SECONDS");
+    if (!l.memory_bytes)
+        l.memory_bytes = mb > 0 ? (size_t)(mb * 1024 * 1024) : DEFAULT_MEMORY;
+    if (!l.instructions)
+        l.instructions = instr > 0 ? (long long)instr : DEFAULT_INSTRUCTIONS;
+    if (l.wall_seconds <= 0)
+        l.wall_seconds = secs > 0 ? secs : DEFAULT_SECONDS;
+    return l;
+}
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    plugin *p = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        p->mem_used -= old;
+        return NULL;
+    }
+    size_t cap = p->mem_cap + (p->tripped ? MEMORY_SLACK : 0);
+    if (nsize > old && p->mem_used + (nsize - old) > cap) {
+        if (!p->tripped)
+            p->tripped = TRIP_MEMORY;
+        return NULL;
+    }
+    void *n = realloc(ptr, nsize);
+    if (!n)
+        return NULL;
+    p->mem_used = p->mem_used - old + nsize;
+    return n;
+}
+
+static plugin *plugin_of(lua_State *L)
+{
+    void *ud;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+static const char *trip_message(const plugin *p, char *buf, size_t n)
+{
+    switch (p->tripped) {
+    case TRIP_INSTRUCTIONS:
+        snprintf(buf, n, "instruction limit of %lld reached (GPUWISE_PLUGIN_INSTRUCTIONS)",
+                 p->budget);
+        break;
+    case TRIP_TIME:
+        snprintf(buf, n, "time limit of %g s reached (GPUWISE_PLUGIN_SECONDS)", p->wall_seconds);
+        break;
+    case TRIP_MEMORY:
+        snprintf(buf, n, "memory limit of %zu MiB reached (GPUWISE_PLUGIN_MEMORY_MB)",
+                 p->mem_cap / (1024 * 1024));
+        break;
+    default:
+        snprintf(buf, n, "stopped");
+    }
+    return buf;
+}
+
+/* Runs every HOOK_EVERY instructions in every coroutine (new threads inherit the hook).  Once a
+ * limit trips it raises on every instruction, so a plugin's own pcall cannot swallow the stop:
+ * each pcall level catches one error and the next instruction raises again, until the error
+ * reaches the host.  Finalizers run without hooks, which is why setmetatable refuses __gc. */
+static void limit_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    plugin *p = plugin_of(L);
+    if (!p->tripped) {
+        p->used += HOOK_EVERY;
+        if (p->used > p->budget)
+            p->tripped = TRIP_INSTRUCTIONS;
+        else if (now_seconds() > p->deadline)
+            p->tripped = TRIP_TIME;
+    }
+    if (p->tripped) {
+        char msg[200];
+        lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
+        lua_Debug here;
+        if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
+            lua_pushfstring(L, "%s:%d: %s", here.short_src, here.currentline,
+                            trip_message(p, msg, sizeof msg));
+        else
+            lua_pushstring(L, trip_message(p, msg, sizeof msg));
+        lua_error(L);
+    }
+}
+
+static void limits_start(plugin *p)
+{
+    p->used = 0;
+    p->deadline = now_seconds() + p->wall_seconds;
+}
+
+/* ---- the sandbox ---- */
+
+static int sandbox_undefined(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
+    return luaL_error(L, "undefined global '%s'", k);
+}
+
+static int readonly_newindex(lua_State *L)
+{
+    return luaL_error(L, "attempt to modify a read-only table (field '%s')",
+                      lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
+}
+
+static int readonly_pairs(lua_State *L)
+{
+    lua_getmetatable(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));   /* next */
+    lua_getfield(L, -2, "__index");
+    lua_pushnil(L);
+    return 3;
+}
+
+/* Replaces the table at the top with a read-only proxy (recursively for table fields). */
+static void make_readonly(lua_State *L, int depth)
+{
+    int real = lua_gettop(L);
+    if (depth < 3) {
+        lua_pushnil(L);
+        while (lua_next(L, real)) {
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                lua_pushvalue(L, -2);
+                lua_insert(L, -2);
+                make_readonly(L, depth + 1);
+                lua_rawset(L, real);
+                /* replacing the value of an existing key keeps lua_next valid */
+            } else {
+                lua_pop(L, 1);
+            }
+        }
+    }
+    lua_newtable(L);                       /* proxy */
+    lua_createtable(L, 0, 4);              /* its metatable */
+    lua_pushvalue(L, real);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, readonly_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_getglobal(L, "next");
+    lua_pushcclosure(L, readonly_pairs, 1);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+    lua_replace(L, real);
+}
+
+static int sandbox_setmetatable(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int t = lua_type(L, 2);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (t == LUA_TTABLE && lua_getfield(L, 2, "__gc") != LUA_TNIL)
+        return luaL_error(L, "setmetatable: __gc finalizers are not allowed in plugins");
+    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+    lua_settop(L, 2);
+    lua_setmetatable(L, 1);
+    return 1;
+}
+
+static int sandbox_collectgarbage(lua_State *L)
+{
+    const char *opt = luaL_optstring(L, 1, "collect");
+    if (strcmp(opt, "count") != 0)
+        return luaL_error(L, "collectgarbage: only \"count\" is allowed in plugins");
+    int kbytes = lua_gc(L, LUA_GCCOUNT, 0), bytes = lua_gc(L, LUA_GCCOUNTB, 0);
+    lua_pushnumber(L, (lua_Number)kbytes + (lua_Number)bytes / 1024.0);
+    return 1;
+}
+
+/* load(text [, name [, mode [, env]]]): text chunks only; env defaults to the sandbox. */
+static int sandbox_load(lua_State *L)
+{
+    size_t len;
+    const char *s = lua_tolstring(L, 1, &len);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "load: only text chunks (strings) are allowed in plugins");
+    const char *name = luaL_optstring(L, 2, "=(load)");
+    const char *mode = luaL_optstring(L, 3, "t");
+    if (!strchr(mode, 't'))
+        return luaL_error(L, "load: binary chunks are not allowed in plugins");
+    int status = luaL_loadbufferx(L, s, len, name, "t");
+    if (status != LUA_OK) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (lua_type(L, 4) == LUA_TTABLE)
+        lua_pushvalue(L, 4);
+    else
+        lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setupvalue(L, -2, 1);
+    return 1;
+}
+
+static const char *const safe_base[] = {
+    "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
+    "rawlen", "rawset", "select", "tonumber", "tostring", "type", "xpcall", NULL,
+};
+
+static void copy_fields(lua_State *L, int from, int to, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) {
+        lua_getfield(L, from, names[i]);
+        lua_setfield(L, to, names[i]);
+    }
+}
+
+/* Protected: builds the sandbox _ENV, stores it in the registry and returns its ref. */
+static int sandbox_build(lua_State *L)
+{
+    plugin *p = plugin_of(L);
+    kb *k = lua_touserdata(L, 1);
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_STRLIBNAME, luaopen_string},
+        {LUA_TABLIBNAME, luaopen_table},   {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8},   {LUA_COLIBNAME, luaopen_coroutine},
+        {LUA_OSLIBNAME, luaopen_os},       {NULL, NULL},
+    };
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 0);
+        lua_pop(L, 1);
+    }
+    lua_pushglobaltable(L);
+    int g = lua_gettop(L);
+    lua_newtable(L);
+    int env = lua_gettop(L);
+    copy_fields(L, g, env, safe_base);
+
+    /* string: no dump, and its metatable (shared by every string value) locked */
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    int loaded = lua_gettop(L);
+    lua_getfield(L, loaded, LUA_STRLIBNAME);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    lua_pop(L, 1);
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+
+    static const char *const libnames[] = {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME,
+                                           LUA_UTF8LIBNAME, LUA_COLIBNAME, NULL};
+    for (size_t i = 0; libnames[i]; i++) {
+        lua_newtable(L);
+        lua_getfield(L, loaded, libnames[i]);
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {          /* a copy, so the proxy hides the real table */
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -5);
+        }
+        lua_pop(L, 1);
+        make_readonly(L, 0);
+        lua_setfield(L, env, libnames[i]);
+    }
+    lua_newtable(L);
+    lua_getfield(L, loaded, LUA_OSLIBNAME);
+    static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
+    copy_fields(L, -1, -2, os_safe);
+    lua_pop(L, 1);
+    make_readonly(L, 0);
+    lua_setfield(L, env, "os");
+
+    lua_pushcfunction(L, sandbox_setmetatable);
+    lua_setfield(L, env, "setmetatable");
+    lua_pushcfunction(L, sandbox_collectgarbage);
+    lua_setfield(L, env, "collectgarbage");
+    lua_pushvalue(L, env);
+    lua_pushcclosure(L, sandbox_load, 1);
+    lua_setfield(L, env, "load");
+
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
+    luaapi_push_gw(L, k);
+    lua_getfield(L, -1, "log");
+    lua_setfield(L, env, "print");
+    make_readonly(L, 0);
+    lua_setfield(L, env, "gw");
+    lua_pushvalue(L, env);
+    lua_setfield(L, env, "_G");
+
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, sandbox_undefined);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, env);
+
+    /* Nothing of the real globals stays reachable through the registry's global table. */
+    lua_pushnil(L);
+    while (lua_next(L, g)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, g);
+    }
+    lua_pushvalue(L, env);
+    p->env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* ---- protected calls ---- */
+
+static int traceback_handler(lua_State *L)
+{
+    const char *msg = lua_tostring(L, 1);
+    if (!msg)
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* Turns the error at the top of the stack into err: the first line, naming file:line; the
+ * traceback is kept in p->traceback for `plugin check`. */
+static int call_failed(plugin *p, int status, gw_error *err)
+{
+    char buf[200];
+    const char *msg = lua_type(p->L, -1) == LUA_TSTRING ? lua_tostring(p->L, -1) : NULL;
+    if (!msg)
+        msg = status == LUA_ERRMEM ? "not enough memory" : "error";
+    const char *tb = strstr(msg, "\nstack traceback:");
+    snprintf(p->traceback, sizeof p->traceback, "%s", tb ? tb + 1 : "");
+    size_t first = tb ? (size_t)(tb - msg) : strlen(msg);
+    if (p->tripped) {
+        p->dead = 1;
+        /* keep the file:line the hook wrote when it is there */
+        const char *limit = trip_message(p, buf, sizeof buf);
+        if (strstr(msg, limit) && first < 400)
+            snprintf(p->dead_msg, sizeof p->dead_msg, "%.*s", (int)first, msg);
+        else
+            snprintf(p->dead_msg, sizeof p->dead_msg, "%s: %s", p->path, limit);
+        lua_pop(p->L, 1);
+        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
+    }
+    if (status == LUA_ERRMEM) {
+        lua_pop(p->L, 1);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: not enough memory", p->path);
+    }
+    gw_error_set(err, GW_ESOFTWARE, "%.*s", (int)(first < 900 ? first : 900), msg);
+    lua_pop(p->L, 1);
+    return GW_ESOFTWARE;
+}
+
+/* Runs the function with nargs arguments at the top of the stack under the limits; leaves one
+ * result.  Returns GW_OK or the error (stack popped). */
+static int protected_run(plugin *p, int nargs, gw_error *err)
+{
+    lua_State *L = p->L;
+    if (p->dead) {
+        lua_pop(L, nargs + 1);
+        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
+    }
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback_handler);
+    lua_insert(L, base);
+    limits_start(p);
+    int status = lua_pcall(L, nargs, 1, base);
+    lua_remove(L, base);
+    if (status != LUA_OK)
+        return call_failed(p, status, err);
+    if (p->tripped) {   /* a C function finished the work in spite of the limit */
+        lua_pushliteral(L, "");
+        return call_failed(p, LUA_ERRRUN, err);
+    }
+    return GW_OK;
+}
+
+/* Calls a C function in protected mode (no plugin code runs; only memory can raise). */
+static int protected_c(plugin *p, lua_CFunction fn, void *ud, int nresults, gw_error *err)
+{
+    lua_pushcfunction(p->L, fn);
+    lua_pushlightuserdata(p->L, ud);
+    int status = lua_pcall(p->L, 1, nresults, 0);
+    if (status != LUA_OK) {
+        const char *msg = lua_type(p->L, -1) == LUA_TSTRING ? lua_tostring(p->L, -1) : NULL;
+        gw_error_set(err, GW_ESOFTWARE, "%s: %s", p->path,
+                     status == LUA_ERRMEM || !msg ? "memory limit reached while reading its values"
+                                                  : msg);
+        lua_pop(p->L, 1);
+        if (p->tripped) {
+            p->dead = 1;
+            snprintf(p->dead_msg, sizeof p->dead_msg, "%s", err->msg);
+        }
+        return GW_ESOFTWARE;
+    }
+    return GW_OK;
+}
+
+struct to_view_args {
+    int idx;
+    const char *label;
+    view *result;
+    gw_error *err;
+    int rc;
+};
+
+static void view_free_void(void *v) { view_free(v); }
+
+static int to_view_protected(lua_State *L)
+{
+    struct to_view_args *a = lua_touserdata(L, 1);
+    void **slot = luaapi_box_new(L, view_free_void);
+    a->rc = luaapi_to_view(L, a->idx, a->label, (view **)slot, a->err);
+    a->result = *slot;
+    *slot = NULL;
+    return 0;
+}
+
+/* Reads the value at idx (absolute) as a view.  GW_EDATA for bad data. */
+static int value_to_view(plugin *p, int idx, const char *label, view **out, gw_error *err)
+{
+    struct to_view_args a = {idx, label, NULL, err, GW_OK};
+    *out = NULL;
+    int rc = protected_c(p, to_view_protected, &a, 0, err);
+    if (rc != GW_OK)
+        return rc;
+    if (a.rc != GW_OK) {
+        view_free(a.result);
+        return a.rc;
+    }
+    *out = a.result;
+    return GW_OK;
+}
+
+/* ---- creating and loading ---- */
+
+static void plugin_free(plugin *p)
+{
+    if (!p)
+        return;
+    if (p->L) {
+        /* Plugins cannot attach finalizers (setmetatable refuses __gc), so closing runs only
+         * our own C finalizers and always ends. */
+        lua_sethook(p->L, NULL, 0, 0);
+        lua_close(p->L);
+    }
+    free(p->name);
+    free(p->kind);
+    free(p->version);
+    free(p->description);
+    free(p->path);
+    free(p->overrides);
+    free(p);
+}
+
+static int plugin_create(const char *path, kb *k, const plugin_limits *limits, plugin **out,
+                         gw_error *err)
+{
+    plugin *p = gw_xcalloc(1, sizeof *p);
+    plugin_limits l = limits_resolve(limits);
+    p->path = gw_xstrdup(path);
+    p->mem_cap = l.memory_bytes;
+    p->budget = l.instructions;
+    p->wall_seconds = l.wall_seconds;
+    p->table_ref = LUA_NOREF;
+    p->env_ref = LUA_NOREF;
+    p->L = lua_newstate(limited_alloc, p);
+    *out = NULL;
+    if (!p->L) {
+        plugin_free(p);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a Lua state", path);
+    }
+    lua_sethook(p->L, limit_hook, LUA_MASKCOUNT, HOOK_EVERY);
+    if (protected_c(p, sandbox_build, k, 0, err) != GW_OK) {
+        plugin_free(p);
+        return GW_ESOFTWARE;
+    }
+    *out = p;
+    return GW_OK;
+}
+
+/* Loads text as a chunk in p's sandbox and runs it; leaves its result on the stack. */
+static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, size_t len,
+                            gw_error *err)
+{
+    lua_State *L = p->L;
+    if (len >= 4 && memcmp(text, LUA_SIGNATURE, 4) == 0)
+        return gw_error_set(err, GW_EDATA, "%s: binary chunks are not allowed", chunkname + 1);
+    int status = luaL_loadbufferx(L, text, len, chunkname, "t");
+    if (status != LUA_OK) {
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        gw_error_set(err, status == LUA_ERRSYNTAX ? GW_EDATA : GW_ESOFTWARE, "%s",
+                     msg ? msg : "cannot load");
+        lua_pop(L, 1);
+        return err->code;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->env_ref);
+    lua_setupvalue(L, -2, 1);
+    return protected_run(p, 0, err);
+}
+
+/* Raw field read: a plugin's metatables never run while the host reads its table. */
+static int raw_field(lua_State *L, int t, const char *key)
+{
+    lua_pushstring(L, key);
+    return lua_rawget(L, t);
+}
+
+/* The first line of text where `key =` appears, else the last line with a `return`. */
+static int field_line(const char *text, const char *key)
+{
+    int line = 1, ret_line = 0;
+    size_t kl = strlen(key);
+    for (const char *s = text; *s; s++) {
+        if (s == text || s[-1] == '\n') {
+            const char *t = s;
+            while (*t == ' ' || *t == '\t')
+                t++;
+            if (strncmp(t, "return", 6) == 0)
+                ret_line = line;
+        }
+        if (*s == '\n')
+            line++;
+        else if (key && strncmp(s, key, kl) == 0 &&
+                 (s == text || !(s[-1] == '_' || s[-1] == '.' || (unsigned)((s[-1] | 32) - 'a') < 26u ||
+                                 (unsigned)(s[-1] - '0') < 10u))) {
+            const char *t = s + kl;
+            while (*t == ' ' || *t == '\t')
+                t++;
+            if (*t == '=' && t[1] != '=')
+                return line;
+        }
+    }
+    return ret_line ? ret_line : 1;
+}
+
+static void problem(gw_buf *problems, size_t *n, const char *path, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void problem(gw_buf *problems, size_t *n, const char *path, int line, const char *fmt, ...)
+{
+    va_list ap;
+    char msg[600];
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    buf_printf(problems, "%s:%d: %s\n", path, line, msg);
+    (*n)++;
+}
+
+
+static int valid_name(const char *s)
+{
+    if (!s || !*s || strlen(s) > 64)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+              *s == '.'))
+            return 0;
+    return 1;
+}
+
+struct validate_args {
+    plugin *p;
+    const char *text;
+    const char *folder_kind;   /* the kind the folder implies, or NULL */
+    gw_buf *problems;
+    size_t n;
+};
+
+static void require_function(struct validate_args *a, int t, const char *fn, int optional)
+{
+    lua_State *L = a->p->L;
+    int type = raw_field(L, t, fn);
+    if (type == LUA_TFUNCTION || (optional && type == LUA_TNIL)) {
+        lua_pop(L, 1);
+        return;
+    }
+    problem(a->problems, &a->n, a->p->path, field_line(a->text, fn),
+            "a %s plugin needs a function '%s' (got %s)", a->p->kind, fn, lua_typename(L, type));
+    lua_pop(L, 1);
+}
+
+static void validate_items(struct validate_args *a, int t)
+{
+    lua_State *L = a->p->L;
+    int line = field_line(a->text, "items");
+    if (raw_field(L, t, "items") != LUA_TTABLE) {
+        problem(a->problems, &a->n, a->p->path, line,
+                "a checklist needs 'items', a list of {id, question, how_to_check, severity}");
+        lua_pop(L, 1);
+        return;
+    }
+    int items = lua_gettop(L);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, items);
+    if (n == 0)
+        problem(a->problems, &a->n, a->p->path, line, "items: the list is empty");
+    static const char *const fields[] = {"id", "question", "how_to_check", "severity"};
+    for (lua_Integer i = 1; i <= n && i <= 10000; i++) {
+        if (lua_rawgeti(L, items, i) != LUA_TTABLE) {
+            problem(a->problems, &a->n, a->p->path, line, "items[%lld]: expected a table, got %s",
+                    (long long)i, luaL_typename(L, -1));
+            lua_pop(L, 1);
+            continue;
+        }
+        for (size_t f = 0; f < 4; f++) {
+            int type = raw_field(L, -1, fields[f]);
+            if (type != LUA_TSTRING || lua_rawlen(L, -1) == 0)
+                problem(a->problems, &a->n, a->p->path, line,
+                        "items[%lld].%s: expected a non-empty string, got %s", (long long)i,
+                        fields[f], lua_typename(L, type));
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+/* Protected: checks the plugin table at the top of the stack, copies its identity into p and
+ * keeps a reference to it. */
+static int validate_protected(lua_State *L)
+{
+    struct validate_args *a = lua_touserdata(L, 1);
+    plugin *p = a->p;
+    int t = lua_gettop(L) - 1;   /* the plugin's table sits below our argument */
+    if (lua_type(L, t) != LUA_TTABLE) {
+        problem(a->problems, &a->n, p->path, field_line(a->text, NULL),
+                "a plugin must return a table (got %s)", luaL_typename(L, t));
+        return 0;
+    }
+    static const char *const ident[] = {"name", "kind", "version", "description"};
+    char **slots[] = {&p->name, &p->kind, &p->version, &p->description};
+    for (size_t i = 0; i < 4; i++) {
+        int type = raw_field(L, t, ident[i]);
+        if (type == LUA_TSTRING && lua_rawlen(L, -1) > 0)
+            *slots[i] = gw_xstrdup(lua_tostring(L, -1));
+        else
+            problem(a->problems, &a->n, p->path, field_line(a->text, ident[i]),
+                    "missing field '%s' (a non-empty string; got %s)", ident[i],
+                    lua_typename(L, type));
+        lua_pop(L, 1);
+    }
+    if (p->name && !valid_name(p->name))
+        problem(a->problems, &a->n, p->path, field_line(a->text, "name"),
+                "name '%s': use lower-case letters, digits, '-', '_' or '.'", p->name);
+    if (p->kind) {
+        size_t k;
+        for (k = 0; k < N_KINDS && strcmp(p->kind, kinds[k].kind) != 0; k++)
+            ;
+        if (k == N_KINDS) {
+            problem(a->problems, &a->n, p->path, field_line(a->text, "kind"),
+                    "kind '%s': expected pricing, importer, rule or checklist", p->kind);
+        } else {
+            if (a->folder_kind && strcmp(a->folder_kind, p->kind) != 0)
+                problem(a->problems, &a->n, p->path, field_line(a->text, "kind"),
+                        "kind '%s' does not match its folder (%s plugins go in %s/)", p->kind,
+                        p->kind, kinds[k].folder);
+            if (!strcmp(p->kind, "pricing"))
+                require_function(a, t, "offers", 0);
+            else if (!strcmp(p->kind, "importer"))
+                require_function(a, t, "import", 0);
+            else if (!strcmp(p->kind, "rule"))
+                require_function(a, t, "evaluate", 0);
+            else {
+                validate_items(a, t);
+                require_function(a, t, "evaluate", 1);
+            }
+        }
+    }
+    lua_pushvalue(L, t);
+    p->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* Loads one plugin file.  Shape problems go to problems (one "path:line: ..." line each) and
+ * are counted in *n_problems; a file that does not run at all is an error.  *out is the plugin
+ * when it ran (even with shape problems). */
+static int load_one(plugin_host *host, const char *path, const char *folder_kind,
+                    gw_buf *problems, size_t *n_problems, plugin **out, gw_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    *out = NULL;
+    *n_problems = 0;
+    int e = gw_read_file(path, &text, &len);
+    if (e)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+    plugin *p;
+    int rc = plugin_create(path, host->k, &host->limits, &p, err);
+    if (rc != GW_OK) {
+        free(text);
+        return rc;
+    }
+    p->host = host;
+    gw_buf chunkname = GW_BUF_INIT;
+    buf_printf(&chunkname, "@%s", path);
+    rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
+    buf_free(&chunkname);
+    if (rc == GW_OK) {
+        struct validate_args a = {p, text, folder_kind, problems, 0};
+        rc = protected_c(p, validate_protected, &a, 0, err);
+        lua_settop(p->L, 0);
+        *n_problems = a.n;
+    }
+    free(text);
+    if (rc != GW_OK) {
+        plugin_free(p);
+        return rc;
+    }
+    *out = p;
+    return GW_OK;
+}
+
+/* ---- the host ---- */
 
 int plugin_host_new(const char *const *dirs, size_t n_dirs, kb *k, const plugin_limits *limits,
                     plugin_host **out, gw_error *err)
 {
-    (void)dirs; (void)n_dirs; (void)k; (void)limits;
-    *out = NULL;
-    return gw_error_set(err, GW_ESOFTWARE, "plugin host not built yet");
+    (void)err;
+    plugin_host *h = gw_xcalloc(1, sizeof *h);
+    h->dirs = gw_xcalloc(n_dirs ? n_dirs : 1, sizeof *h->dirs);
+    for (size_t i = 0; i < n_dirs; i++)
+        h->dirs[h->n_dirs++] = gw_xstrdup(dirs[i]);
+    h->k = k;
+    h->limits = limits_resolve(limits);
+    *out = h;
+    return GW_OK;
 }
-void plugin_host_free(plugin_host *host) { (void)host; }
-int plugin_host_load_all(plugin_host *host, gw_error *err) { (void)host; return gw_error_set(err, GW_ESOFTWARE, "not built yet"); }
-int plugin_host_load_file(plugin_host *host, const char *path, plugin **out, gw_error *err) { (void)host; (void)path; *out = NULL; return gw_error_set(err, GW_ESOFTWARE, "not built yet"); }
-size_t plugin_count(const plugin_host *host) { (void)host; return 0; }
-plugin *plugin_at(const plugin_host *host, size_t i) { (void)host; (void)i; return NULL; }
-plugin *plugin_find(const plugin_host *host, const char *name) { (void)host; (void)name; return NULL; }
-void plugin_get_info(const plugin *p, plugin_info *out) { (void)p; (void)out; }
-int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err) { (void)p; (void)field; *out = NULL; return gw_error_set(err, GW_ESOFTWARE, "not built yet"); }
-int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out, gw_error *err) { (void)p; (void)fn; (void)args; (void)nargs; *out = NULL; return gw_error_set(err, GW_ESOFTWARE, "not built yet"); }
-int plugin_eval_text(const char *name, const char *text, size_t len, kb *k, const plugin_limits *limits, view **out, gw_error *err) { (void)name; (void)text; (void)len; (void)k; (void)limits; *out = NULL; return gw_error_set(err, GW_ESOFTWARE, "not built yet"); }
+
+void plugin_host_free(plugin_host *host)
+{
+    if (!host)
+        return;
+    for (size_t i = 0; i < host->n; i++)
+        plugin_free(host->items[i]);
+    for (size_t i = 0; i < host->n_dirs; i++)
+        free(host->dirs[i]);
+    free(host->items);
+    free(host->dirs);
+    free(host);
+}
+
+static void host_add(plugin_host *h, plugin *p)
+{
+    if (h->n == h->cap) {
+        h->cap = h->cap ? h->cap * 2 : 16;
+        h->items = gw_xrealloc(h->items, h->cap * sizeof *h->items);
+    }
+    h->items[h->n++] = p;
+}
+
+static int is_plugin_file(const char *name)
+{
+    size_t n = strlen(name);
+    if (name[0] == '.' || n < 5 || strcmp(name + n - 4, ".lua") != 0)
+        return 0;
+    return !(n >= 9 && strcmp(name + n - 9, "_test.lua") == 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The plugin files of one folder, sorted (caller frees each and the array). */
+static char **list_lua(const char *dir, size_t *n)
+{
+    char **names = NULL;
+    size_t cap = 0;
+    *n = 0;
+    DIR *d = opendir(dir);
+    if (!d)
+        return NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!is_plugin_file(e->d_name))
+            continue;
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            names = gw_xrealloc(names, cap * sizeof *names);
+        }
+        names[(*n)++] = gw_xstrdup(e->d_name);
+    }
+    closedir(d);
+    if (*n)
+        qsort(names, *n, sizeof *names, cmp_str);
+    return names;
+}
+
+static int load_folder(plugin_host *h, const char *dir, const char *folder_kind, gw_error *err)
+{
+    size_t n;
+    char **names = list_lua(dir, &n);
+    int rc = GW_OK;
+    for (size_t i = 0; i < n; i++) {
+        gw_buf path = GW_BUF_INIT, problems = GW_BUF_INIT;
+        size_t nprob;
+        plugin *p = NULL;
+        buf_printf(&path, "%s/%s", dir, names[i]);
+        if (rc == GW_OK) {
+            rc = load_one(h, buf_cstr(&path), folder_kind, &problems, &nprob, &p, err);
+            if (rc == GW_OK && nprob) {
+                char *nl = strchr(problems.data, '\n');
+                gw_error_set(err, GW_ECONFIG, "%.*s (see gpuwise plugin check %s)",
+                             (int)(nl - problems.data), problems.data, buf_cstr(&path));
+                rc = GW_ECONFIG;
+                plugin_free(p);
+                p = NULL;
+            }
+        }
+        if (p) {
+            plugin *earlier = plugin_find(h, p->name);
+            if (earlier) {   /* an earlier folder wins; say what it hides */
+                if (!earlier->overrides)
+                    earlier->overrides = gw_xstrdup(p->path);
+                plugin_free(p);
+            } else {
+                host_add(h, p);
+            }
+        }
+        buf_free(&path);
+        buf_free(&problems);
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int plugin_host_load_all(plugin_host *host, gw_error *err)
+{
+    for (size_t d = 0; d < host->n_dirs; d++) {
+        struct stat st;
+        if (stat(host->dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))
+            continue;
+        for (size_t k = 0; k < N_KINDS; k++) {
+            gw_buf sub = GW_BUF_INIT;
+            buf_printf(&sub, "%s/%s", host->dirs[d], kinds[k].folder);
+            int rc = load_folder(host, buf_cstr(&sub), kinds[k].kind, err);
+            buf_free(&sub);
+            if (rc != GW_OK)
+                return rc;
+        }
+        int rc = load_folder(host, host->dirs[d], NULL, err);
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
+int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
+                           size_t *n_problems, plugin **out, gw_error *err)
+{
+    plugin *p;
+    int rc = load_one(host, path, NULL, problems, n_problems, &p, err);
+    *out = NULL;
+    if (rc != GW_OK)
+        return rc;
+    host_add(host, p);
+    *out = p;
+    return GW_OK;
+}
+
+int plugin_host_load_file(plugin_host *host, const char *path, plugin **out, gw_error *err)
+{
+    gw_buf problems = GW_BUF_INIT;
+    size_t n;
+    plugin *p;
+    *out = NULL;
+    int rc = load_one(host, path, NULL, &problems, &n, &p, err);
+    if (rc == GW_OK && n) {
+        char *nl = strchr(problems.data, '\n');
+        gw_error_set(err, GW_EDATA, "%.*s", (int)(nl - problems.data), problems.data);
+        plugin_free(p);
+        rc = GW_EDATA;
+    } else if (rc == GW_OK) {
+        host_add(host, p);
+        *out = p;
+    }
+    buf_free(&problems);
+    return rc;
+}
+
+size_t plugin_count(const plugin_host *host) { return host ? host->n : 0; }
+
+plugin *plugin_at(const plugin_host *host, size_t i)
+{
+    return host && i < host->n ? host->items[i] : NULL;
+}
+
+plugin *plugin_find(const plugin_host *host, const char *name)
+{
+    for (size_t i = 0; host && name && i < host->n; i++)
+        if (host->items[i]->name && strcmp(host->items[i]->name, name) == 0)
+            return host->items[i];
+    return NULL;
+}
+
+void plugin_get_info(const plugin *p, plugin_info *out)
+{
+    out->name = p->name;
+    out->kind = p->kind;
+    out->version = p->version;
+    out->description = p->description;
+    out->path = p->path;
+    out->overrides = p->overrides;
+}
+
+const char *plugin_traceback(const plugin *p) { return p->traceback; }
+
+const char *plugin_kind_folder(const char *kind)
+{
+    for (size_t k = 0; k < N_KINDS; k++)
+        if (strcmp(kind, kinds[k].kind) == 0)
+            return kinds[k].folder;
+    return NULL;
+}
+
+/* ---- calls ---- */
+
+static int get_field_protected(lua_State *L)
+{
+    const char *field = lua_touserdata(L, 1);
+    plugin *p = plugin_of(L);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
+    raw_field(L, -1, field);
+    lua_remove(L, -2);
+    return 1;
+}
+
+int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
+{
+    *out = NULL;
+    int top = lua_gettop(p->L);
+    int rc = protected_c(p, get_field_protected, (void *)field, 1, err);
+    if (rc == GW_OK) {
+        gw_buf label = GW_BUF_INIT;
+        buf_printf(&label, "%s: %s", p->name ? p->name : p->path, field);
+        rc = value_to_view(p, lua_gettop(p->L), buf_cstr(&label), out, err);
+        buf_free(&label);
+    }
+    lua_settop(p->L, top);
+    return rc;
+}
+
+struct push_call_args {
+    plugin *p;
+    const char *fn;
+    view *const *args;
+    size_t nargs;
+    int found;
+};
+
+/* Protected: pushes the plugin's function fn and the arguments. */
+static int push_call_protected(lua_State *L)
+{
+    struct push_call_args *a = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a->p->table_ref);
+    a->found = raw_field(L, 1, a->fn) == LUA_TFUNCTION;
+    lua_remove(L, 1);
+    luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
+    for (size_t i = 0; i < a->nargs; i++)
+        luaapi_push_view(L, a->args[i]);
+    return (int)a->nargs + 1;
+}
+
+int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
+                gw_error *err)
+{
+    lua_State *L = p->L;
+    int top = lua_gettop(L);
+    *out = NULL;
+    if (p->dead)
+        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
+    if (nargs > 16)
+        return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
+    struct push_call_args a = {p, fn, args, nargs, 0};
+    int rc = protected_c(p, push_call_protected, &a, LUA_MULTRET, err);
+    if (rc != GW_OK)
+        return rc;
+    if (!a.found) {
+        lua_settop(L, top);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
+                            p->name ? p->name : "?", fn);
+    }
+    rc = protected_run(p, (int)nargs, err);
+    if (rc == GW_OK) {
+        gw_buf label = GW_BUF_INIT;
+        buf_printf(&label, "%s: %s()", p->name ? p->name : p->path, fn);
+        rc = value_to_view(p, lua_gettop(L), buf_cstr(&label), out, err);
+        buf_free(&label);
+    }
+    lua_settop(L, top);
+    return rc;
+}
+
+static int take_log_protected(lua_State *L)
+{
+    view **out = lua_touserdata(L, 1);
+    void **slot = luaapi_box_new(L, view_free_void);
+    *slot = view_list();
+    lua_getfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t len;
+        lua_rawgeti(L, -1, i);
+        const char *s = lua_tolstring(L, -1, &len);
+        view_list_push(*slot, view_stringn(s ? s : "", s ? len : 0));
+        lua_pop(L, 1);
+    }
+    lua_newtable(L);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
+    *out = *slot;
+    *slot = NULL;
+    return 0;
+}
+
+view *plugin_take_log(plugin *p)
+{
+    view *out = NULL;
+    gw_error err;
+    int top = lua_gettop(p->L);
+    if (protected_c(p, take_log_protected, &out, 0, &err) != GW_OK)
+        out = view_list();
+    lua_settop(p->L, top);
+    return out;
+}
+
+int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
+                     const plugin_limits *limits, view **out, gw_error *err)
+{
+    plugin *p;
+    *out = NULL;
+    int rc = plugin_create(name, k, limits, &p, err);
+    if (rc != GW_OK)
+        return rc;
+    gw_buf chunkname = GW_BUF_INIT;
+    buf_printf(&chunkname, "@%s", name);
+    rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
+    buf_free(&chunkname);
+    if (rc == GW_OK)
+        rc = value_to_view(p, lua_gettop(p->L), name, out, err);
+    plugin_free(p);
+    return rc;
+}
+
+/* ---- plugin tests ---- */
+
+struct test_list_args {
+    int count;
+};
+
+/* Protected: replaces the test table at the top with a sorted list of its test_* names. */
+static int test_names_protected(lua_State *L)
+{
+    struct test_list_args *a = lua_touserdata(L, 1);
+    lua_pop(L, 1);
+    int t = lua_gettop(L);
+    lua_newtable(L);
+    int names = lua_gettop(L);
+    a->count = 0;
+    if (lua_type(L, t) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, t)) {
+            if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION &&
+                strncmp(lua_tostring(L, -2), "test_", 5) == 0) {
+                lua_pushvalue(L, -2);
+                lua_rawseti(L, names, ++a->count);
+            }
+            lua_pop(L, 1);
+        }
+    }
+    /* sort by name with insertion sort: no plugin code, no comparator in Lua */
+    for (int i = 2; i <= a->count; i++) {
+        for (int j = i; j > 1; j--) {
+            lua_rawgeti(L, names, j - 1);
+            lua_rawgeti(L, names, j);
+            int swap = strcmp(lua_tostring(L, -2), lua_tostring(L, -1)) > 0;
+            if (swap) {
+                lua_rawseti(L, names, j - 1);
+                lua_rawseti(L, names, j);
+            } else {
+                lua_pop(L, 2);
+                break;
+            }
+        }
+    }
+    return 1;
+}
+
+int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err)
+{
+    lua_State *L = p->L;
+    int top = lua_gettop(L);
+    char *text = NULL;
+    size_t len = 0;
+    *out = NULL;
+    int e = gw_read_file(test_path, &text, &len);
+    if (e)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", test_path, strerror(e));
+    gw_buf chunkname = GW_BUF_INIT;
+    buf_printf(&chunkname, "@%s", test_path);
+    int rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
+    buf_free(&chunkname);
+    free(text);
+    if (rc != GW_OK)
+        return rc;
+    struct test_list_args a = {0};
+    lua_pushvalue(L, -1);   /* keep the test table below the name list */
+    rc = protected_c(p, test_names_protected, &a, 1, err);
+    if (rc != GW_OK) {
+        lua_settop(L, top);
+        return rc;
+    }
+    int tests = top + 1, names = top + 2;
+    if (lua_type(L, tests) != LUA_TTABLE || a.count == 0) {
+        lua_settop(L, top);
+        return gw_error_set(err, GW_EDATA, "%s: a test file returns a table of test_* functions",
+                            test_path);
+    }
+    view *results = view_list();
+    for (int i = 1; i <= a.count; i++) {
+        lua_rawgeti(L, names, i);
+        view *r = view_list_push(results, view_map());
+        view_map_set_str(r, "name", lua_tostring(L, -1));
+        lua_rawget(L, tests);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
+        gw_error terr = {0};
+        int trc = protected_run(p, 1, &terr);
+        view_map_set_bool(r, "ok", trc == GW_OK);
+        if (trc != GW_OK)
+            view_map_set_str(r, "message", terr.msg);
+        else
+            lua_pop(L, 1);
+        if (p->dead)
+            break;
+    }
+    lua_settop(L, top);
+    *out = results;
+    return GW_OK;
+}

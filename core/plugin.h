@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "buf.h"
 #include "error.h"
 #include "kb.h"
 #include "view.h"
@@ -60,5 +61,26 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
  * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */
 int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
                      const plugin_limits *limits, view **out, gw_error *err);
+
+/* Loads path for `plugin check`: every problem of its shape is appended to problems as one
+ * "path:line: problem" line and counted in *n_problems.  A file that does not load or run at all
+ * is an error (GW_EDATA for syntax, GW_ESOFTWARE for a runtime error or a limit).  When it ran,
+ * *out is the plugin (owned by the host), even with problems. */
+int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
+                           size_t *n_problems, plugin **out, gw_error *err);
+
+/* The Lua traceback of the last failed call ("" when none); owned by p. */
+const char *plugin_traceback(const plugin *p);
+
+/* The folder name of a kind ("pricing" -> "pricing", "importer" -> "importers"), or NULL. */
+const char *plugin_kind_folder(const char *kind);
+
+/* What the plugin wrote with gw.log/print since the last call: a list of strings the caller
+ * frees.  The plugin's log is emptied. */
+view *plugin_take_log(plugin *p);
+
+/* Runs the test file (a chunk returning a table of test_* functions, each called with the
+ * plugin's table) in p's sandbox.  *out: a list of {name, ok, message} the caller frees. */
+int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err);
 
 #endif

@@ -1,9 +1,680 @@
-/* render.c — (being written) Markdown and HTML documents from templates. */
+/* render.c — documents: finds a template (--template, the user's folder, the shipped folder),
+ * renders it to Markdown with Markdown escaping, and either writes that with its charts as .svg
+ * files beside it, or turns it into a standalone HTML page: cmark-gfm in safe mode, heading ids
+ * and a table of contents, charts inlined as SVG, all inside templates/page.html.mustache.
+ * The only file that knows cmark-gfm. */
 #include "render.h"
+
+#include <cmark-gfm-core-extensions.h>
+#include <cmark-gfm-extension_api.h>
+#include <cmark-gfm.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "chart.h"
+#include "mustache.h"
+
+#define CHART_SCHEME "gpuwise-chart:"
+#define MAX_DIRS 4
+
+/* Where a template's partials are found, first folder first.  `skip` is the main template's
+ * own file, so a user's datasheet.md.mustache can say {{<datasheet}} and mean the shipped one. */
+typedef struct tmpl_dirs {
+    char dirs[MAX_DIRS][4200];
+    int n;
+    const char *suffix;     /* ".md.mustache", ".html.mustache" or ".mustache" */
+    struct stat skip;
+    int has_skip;
+} tmpl_dirs;
+
+static void dirs_add(tmpl_dirs *d, const char *dir, const char *sub)
+{
+    if (d->n >= MAX_DIRS || !dir || !*dir)
+        return;
+    if (sub) {
+        if (cli_path_join(d->dirs[d->n], sizeof d->dirs[d->n], dir, sub) != 0)
+            return;
+    } else {
+        snprintf(d->dirs[d->n], sizeof d->dirs[d->n], "%s", dir);
+    }
+    d->n++;
+}
+
+static int same_file(const struct stat *a, const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && st.st_dev == a->st_dev && st.st_ino == a->st_ino;
+}
+
+/* Looks `name` + suffix up in the folders; *path_out (size n) gets the file found, or "". */
+static void dirs_find(const tmpl_dirs *d, const char *name, const char *suffix, char *path_out,
+                      size_t n)
+{
+    char file[600];
+    path_out[0] = '\0';
+    snprintf(file, sizeof file, "%s%s", name, suffix);
+    for (int i = 0; i < d->n; i++) {
+        char path[4900];
+        if (cli_path_join(path, sizeof path, d->dirs[i], file) != 0 || !cli_file_exists(path))
+            continue;
+        if (d->has_skip && same_file(&d->skip, path))
+            continue;
+        snprintf(path_out, n, "%s", path);
+        return;
+    }
+}
+
+static int partial_loader(void *data, const char *name, char **text, size_t *len, gw_error *err)
+{
+    const tmpl_dirs *d = data;
+    char path[4900];
+    *text = NULL;
+    if (!*name || strchr(name, '/') || strstr(name, "..") || strlen(name) > 200)
+        return gw_error_set(err, GW_EDATA, "partial name '%.200s' must be a plain file name", name);
+    dirs_find(d, name, d->suffix, path, sizeof path);
+    if (!path[0] && strcmp(d->suffix, ".mustache") != 0)
+        dirs_find(d, name, ".mustache", path, sizeof path);
+    if (!path[0])
+        return GW_OK;
+    int rc = gw_read_file(path, text, len);
+    if (rc)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(rc));
+    return GW_OK;
+}
+
+static const char *suffix_of(const char *path)
+{
+    switch (mustache_escape_for(path)) {
+    case MUSTACHE_ESCAPE_HTML: return ".html.mustache";
+    case MUSTACHE_ESCAPE_MARKDOWN: return ".md.mustache";
+    default: return ".mustache";
+    }
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Renders the template file at path with data, appending to out. */
+static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict,
+                            const view *data, gw_buf *out, gw_error *err)
+{
+    char *text;
+    size_t len;
+    int rc = gw_read_file(path, &text, &len);
+    if (rc)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(rc));
+    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs};
+    rc = mustache_render(base_name(path), text, len, data, &opts, out, err);
+    free(text);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- model preparation */
+
+/* A citation link is written raw as a CommonMark autolink <URL>, so only plain http(s)
+ * addresses without spaces, quotes or angle brackets qualify. */
+static int url_is_plain_http(const char *url)
+{
+    if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0)
+        return 0;
+    for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+        if (*p <= 0x20 || *p == 0x7f || strchr("<>\"'`\\", *p))
+            return 0;
+    return 1;
+}
+
+/* File names in Markdown image addresses: anything but a safe few bytes is percent-encoded. */
+static void url_encode_path(gw_buf *out, const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (isalnum(*p) || strchr("-._~/", *p))
+            buf_putc(out, (char)*p);
+        else
+            buf_printf(out, "%%%02X", *p);
+    }
+}
+
+/* The output's folder and name without extension: "out/report.md" -> "out", "report". */
+static void output_stem(const char *output, char *dir, size_t dn, char *stem, size_t sn)
+{
+    if (!output || !strcmp(output, "-")) {
+        snprintf(dir, dn, ".");
+        snprintf(stem, sn, "gpuwise");
+        return;
+    }
+    const char *slash = strrchr(output, '/');
+    if (slash)
+        snprintf(dir, dn, "%.*s", (int)(slash - output), output);
+    else
+        snprintf(dir, dn, ".");
+    if (slash && slash == output)
+        snprintf(dir, dn, "/");
+    const char *base = slash ? slash + 1 : output;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(stem, sn, "%.*s", (int)n, base);
+}
+
+static int valid_chart_id(const char *id)
+{
+    if (!id || !*id || strlen(id) > 60)
+        return 0;
+    for (const char *p = id; *p; p++)
+        if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+            return 0;
+    return 1;
+}
+
+/* Mustache cannot ask whether a list is empty, so every non-empty list "x" in a map gets a
+ * sibling "has_x": true (unless the model already has one): a heading shows only with rows. */
+static void add_has_flags(view *v)
+{
+    if (view_kind(v) == VIEW_LIST) {
+        for (size_t i = 0; i < view_len(v); i++)
+            add_has_flags(view_list_at(v, i));
+        return;
+    }
+    if (view_kind(v) != VIEW_MAP)
+        return;
+    size_t n = view_len(v);
+    for (size_t i = 0; i < n; i++) {
+        view *value = view_map_value_at(v, i);
+        add_has_flags(value);
+        if (view_kind(value) == VIEW_LIST && view_len(value) > 0) {
+            char key[300];
+            snprintf(key, sizeof key, "has_%.280s", view_map_key_at(v, i));
+            if (!view_map_get(v, key))
+                view_map_set_bool(v, key, 1);
+        }
+    }
+}
+
+/* Adds what templates need beyond the command's data: each chart's id, src and image, the
+ * charts_by_id map, and safe citation links.  html: chart images are placeholders. */
+static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
+{
+    char dir[4096], stem[1024];
+    output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
+    view *charts = view_map_get(model, "charts");
+    view *by_id = view_map();
+    for (size_t i = 0; i < view_len(charts); i++) {
+        view *c = view_list_at(charts, i);
+        if (view_kind(c) != VIEW_MAP) {
+            view_free(by_id);
+            return gw_error_set(err, GW_ESOFTWARE, "chart %zu is not a map", i + 1);
+        }
+        const char *id = view_str(view_map_get(c, "id"));
+        if (!id) {
+            view_map_set(c, "id", view_stringf("chart-%zu", i + 1));
+            id = view_str(view_map_get(c, "id"));
+        }
+        if (!valid_chart_id(id)) {
+            view_free(by_id);
+            return gw_error_set(err, GW_ESOFTWARE,
+                                "chart id '%.60s': use letters, digits, '-' and '_' only", id);
+        }
+        gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
+        if (html) {
+            buf_printf(&src, CHART_SCHEME "%s", id);
+        } else {
+            char file[1200];
+            snprintf(file, sizeof file, "%s-%s.svg", stem, id);
+            url_encode_path(&src, file);
+        }
+        const char *title = view_str(view_map_get(c, "title"));
+        buf_puts(&image, "![");
+        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+        buf_printf(&image, "](%s)", buf_cstr(&src));
+        view_map_set_str(c, "src", buf_cstr(&src));
+        view_map_set_str(c, "image", buf_cstr(&image));
+        buf_free(&src);
+        buf_free(&image);
+        view_map_set(by_id, id, view_copy(c));
+    }
+    view_map_set(model, "charts_by_id", by_id);
+    view *cites = view_map_get(model, "citations");
+    for (size_t i = 0; i < view_len(cites); i++) {
+        view *c = view_list_at(cites, i);
+        const char *url = view_str(view_map_get(c, "url"));
+        if (view_kind(c) == VIEW_MAP && url && url_is_plain_http(url))
+            view_map_set(c, "link", view_stringf("<%s>", url));
+    }
+    view_map_set_bool(model, "for_html", html);
+    if (!view_str(view_map_get(model, "generated"))) {
+        /* SOURCE_DATE_EPOCH (the reproducible-builds convention) pins the date for tests. */
+        const char *epoch = getenv("SOURCE_DATE_EPOCH");
+        time_t now = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+        struct tm tm;
+        char date[32];
+        gmtime_r(&now, &tm);
+        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+        view_map_set_str(model, "generated", date);
+    }
+    add_has_flags(model);
+    return GW_OK;
+}
+
+/* Writes each chart as NAME-ID.svg beside the Markdown. */
+static int write_chart_files(gw_ctx *ctx, const view *model, gw_error *err)
+{
+    char dir[4096], stem[1024];
+    output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
+    const view *charts = view_map_get(model, "charts");
+    for (size_t i = 0; i < view_len(charts); i++) {
+        const view *c = view_list_at(charts, i);
+        gw_buf svg = GW_BUF_INIT;
+        int rc = chart_svg_file(c, &svg, err);
+        if (rc != GW_OK) {
+            buf_free(&svg);
+            return rc;
+        }
+        char file[1200], path[5400];
+        snprintf(file, sizeof file, "%s-%s.svg", stem, view_str(view_map_get(c, "id")));
+        if (cli_path_join(path, sizeof path, dir, file) != 0) {
+            buf_free(&svg);
+            return gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
+        }
+        rc = gw_write_file_atomic(path, svg.data, svg.len);
+        buf_free(&svg);
+        if (rc)
+            return gw_error_set(err, rc == ENOSPC || rc == EIO ? GW_EIO : GW_ECANTCREAT,
+                                "%s: %s", path, strerror(rc));
+    }
+    return GW_OK;
+}
+
+/* ---------------------------------------------------------------- Markdown to HTML */
+
+static void heading_text(cmark_node *node, gw_buf *out)
+{
+    for (cmark_node *k = cmark_node_first_child(node); k; k = cmark_node_next(k)) {
+        cmark_node_type t = cmark_node_get_type(k);
+        if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
+            const char *lit = cmark_node_get_literal(k);
+            buf_puts(out, lit ? lit : "");
+        } else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) {
+            buf_putc(out, ' ');
+        } else {
+            heading_text(k, out);
+        }
+    }
+}
+
+/* "Memory & bandwidth (GB/s)" -> "memory-bandwidth-gb-s"; unique within the page. */
+static void slug(const char *text, const view *used, gw_buf *out)
+{
+    gw_buf s = GW_BUF_INIT;
+    int dash = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        if (isalnum(*p)) {
+            if (dash && s.len)
+                buf_putc(&s, '-');
+            buf_putc(&s, (char)tolower(*p));
+            dash = 0;
+        } else {
+            dash = 1;
+        }
+    }
+    if (!s.len)
+        buf_puts(&s, "section");
+    buf_puts(out, buf_cstr(&s));
+    for (int n = 2; view_map_get(used, buf_cstr(out)); n++) {
+        buf_reset(out);
+        buf_printf(out, "%s-%d", buf_cstr(&s), n);
+    }
+    buf_free(&s);
+}
+
+static void decode_entities(const char *s, size_t n, gw_buf *out)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '&') {
+            buf_putc(out, s[i]);
+            continue;
+        }
+        const char *semi = memchr(s + i, ';', n - i);
+        if (!semi || semi - (s + i) > 10) {
+            buf_putc(out, s[i]);
+            continue;
+        }
+        size_t k = (size_t)(semi - (s + i));
+        const char *e = s + i + 1;
+        long code = -1;
+        if (!strncmp(e, "amp;", 4)) code = '&';
+        else if (!strncmp(e, "lt;", 3)) code = '<';
+        else if (!strncmp(e, "gt;", 3)) code = '>';
+        else if (!strncmp(e, "quot;", 5)) code = '"';
+        else if (e[0] == '#')
+            code = (e[1] == 'x' || e[1] == 'X') ? strtol(e + 2, NULL, 16) : strtol(e + 1, NULL, 10);
+        if (code > 0 && code < 128) {
+            buf_putc(out, (char)code);
+            i += k;
+        } else {
+            buf_putc(out, s[i]);
+        }
+    }
+}
+
+/* What a link or image may point to once entities are decoded and blanks removed: a web
+ * address, mail, a place in this page, a relative file, or an inline raster image.  cmark-gfm's
+ * safe mode already drops javascript:, vbscript:, file: and data: addresses; this is the same
+ * rule kept here so the page stays safe whatever the cmark version. */
+static int url_allowed(const char *raw, size_t n, int is_src)
+{
+    gw_buf dec = GW_BUF_INIT, url = GW_BUF_INIT;
+    decode_entities(raw, n, &dec);
+    for (const unsigned char *p = (const unsigned char *)buf_cstr(&dec); *p; p++)
+        if (*p > 0x20 && *p != 0x7f)
+            buf_putc(&url, (char)tolower(*p));
+    buf_free(&dec);
+    const char *u = buf_cstr(&url);
+    size_t scheme = strcspn(u, ":/?#");
+    int ok;
+    if (u[scheme] != ':')
+        ok = 1;   /* no scheme: relative or #fragment */
+    else if (!strncmp(u, "http:", 5) || !strncmp(u, "https:", 6) || !strncmp(u, "mailto:", 7))
+        ok = 1;
+    else if (is_src && (!strncmp(u, "data:image/png", 14) || !strncmp(u, "data:image/gif", 14) ||
+                        !strncmp(u, "data:image/jpeg", 15) || !strncmp(u, "data:image/webp", 15)))
+        ok = 1;
+    else if (is_src && !strncmp(u, CHART_SCHEME, strlen(CHART_SCHEME)))
+        ok = 1;
+    else
+        ok = 0;
+    buf_free(&url);
+    return ok;
+}
+
+/* Copies html, blanking every href/src value url_allowed refuses. */
+static void filter_urls(const char *html, gw_buf *out)
+{
+    const char *p = html;
+    for (;;) {
+        const char *h = strstr(p, " href=\""), *s = strstr(p, " src=\"");
+        const char *at = h && (!s || h < s) ? h : s;
+        if (!at) {
+            buf_puts(out, p);
+            return;
+        }
+        int is_src = at == s;
+        const char *v = at + (is_src ? 6 : 7);
+        const char *end = strchr(v, '"');
+        if (!end) {
+            buf_puts(out, p);
+            return;
+        }
+        buf_append(out, p, (size_t)(v - p));
+        if (url_allowed(v, (size_t)(end - v), is_src))
+            buf_append(out, v, (size_t)(end - v));
+        p = end;
+    }
+}
+
+/* Replaces each chart placeholder image with its SVG; a placeholder alone in a paragraph
+ * becomes a <figure>. */
+static int insert_charts(const char *html, const view *model, gw_buf *out, gw_error *err)
+{
+    static const char mark[] = "<img src=\"" CHART_SCHEME;
+    const view *by_id = view_map_get(model, "charts_by_id");
+    const char *p = html;
+    for (;;) {
+        const char *at = strstr(p, mark);
+        if (!at) {
+            buf_puts(out, p);
+            return GW_OK;
+        }
+        const char *id = at + strlen(mark);
+        const char *id_end = strchr(id, '"');
+        const char *tag_end = id_end ? strstr(id_end, "/>") : NULL;
+        if (!tag_end) {
+            buf_puts(out, p);
+            return GW_OK;
+        }
+        tag_end += 2;
+        int figure = at - p >= 3 && !strncmp(at - 3, "<p>", 3) && !strncmp(tag_end, "</p>", 4);
+        buf_append(out, p, (size_t)((figure ? at - 3 : at) - p));
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)(id_end - id), id);
+        const view *chart = view_map_get(by_id, key);
+        if (figure)
+            buf_puts(out, "<figure class=\"chart\">\n");
+        if (chart) {
+            int rc = chart_svg(chart, out, err);
+            if (rc != GW_OK)
+                return rc;
+        } else {
+            buf_puts(out, "[no chart '");
+            mustache_escape_html(out, key, strlen(key));
+            buf_puts(out, "']");
+        }
+        if (figure) {
+            buf_puts(out, "</figure>");
+            tag_end += 4;
+        }
+        p = tag_end;
+    }
+}
+
+/* Markdown -> HTML body (safe mode), with ids on headings; toc gets {level, id, text} for
+ * levels 2 and 3.  In HTML the page prints the title itself, so a leading h1 is left out. */
+static int markdown_to_html(const char *md, size_t len, const view *model, gw_buf *body,
+                            view *toc, gw_error *err)
+{
+    int options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES;
+    static const char *const exts[] = {"table", "strikethrough", "autolink", "tagfilter"};
+    cmark_gfm_core_extensions_ensure_registered();
+    cmark_parser *parser = cmark_parser_new(options);
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+        cmark_syntax_extension *ext = cmark_find_syntax_extension(exts[i]);
+        if (ext)
+            cmark_parser_attach_syntax_extension(parser, ext);
+    }
+    cmark_parser_feed(parser, md, len);
+    cmark_node *doc = cmark_parser_finish(parser);
+    if (!doc) {
+        cmark_parser_free(parser);
+        return gw_error_set(err, GW_ESOFTWARE, "Markdown parser failed");
+    }
+
+    /* Heading ids in document order; cmark writes headings as bare <hN>, in the same order. */
+    view *ids = view_list(), *used = view_map();
+    int skip_first_h1 = 0, first_block = 1;
+    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
+        if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
+            int level = cmark_node_get_heading_level(n);
+            if (first_block && level == 1)
+                skip_first_h1 = 1;
+        }
+        first_block = 0;
+    }
+    cmark_iter *it = cmark_iter_new(doc);
+    cmark_event_type ev;
+    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+        cmark_node *n = cmark_iter_get_node(it);
+        if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
+            continue;
+        gw_buf text = GW_BUF_INIT, id = GW_BUF_INIT;
+        heading_text(n, &text);
+        slug(buf_cstr(&text), used, &id);
+        view_map_set_bool(used, buf_cstr(&id), 1);
+        view_list_push(ids, view_string(buf_cstr(&id)));
+        int level = cmark_node_get_heading_level(n);
+        if (level == 2 || level == 3) {
+            view *e = view_list_push(toc, view_map());
+            view_map_set_int(e, "level", level);
+            view_map_set_str(e, "id", buf_cstr(&id));
+            view_map_set_str(e, "text", buf_cstr(&text));
+            view_map_set_bool(e, "sub", level == 3);
+        }
+        buf_free(&text);
+        buf_free(&id);
+    }
+    cmark_iter_free(it);
+
+    char *html = cmark_render_html(doc, options, cmark_parser_get_syntax_extensions(parser));
+    cmark_node_free(doc);
+    cmark_parser_free(parser);
+
+    gw_buf with_ids = GW_BUF_INIT;
+    const char *p = html;
+    size_t h = 0;
+    for (;;) {
+        const char *at = strstr(p, "<h");
+        if (!at) {
+            buf_puts(&with_ids, p);
+            break;
+        }
+        if (at[2] >= '1' && at[2] <= '6' && at[3] == '>' && h < view_len(ids)) {
+            const char *id = view_str(view_list_at(ids, h));
+            if (h == 0 && skip_first_h1 && at == html) {
+                const char *close = strstr(at, "</h1>\n");
+                if (close) {
+                    p = close + 6;
+                    h++;
+                    continue;
+                }
+            }
+            buf_append(&with_ids, p, (size_t)(at - p));
+            buf_printf(&with_ids, "<h%c id=\"%s\">", at[2], id);
+            h++;
+            p = at + 4;
+        } else {
+            buf_append(&with_ids, p, (size_t)(at - p) + 2);
+            p = at + 2;
+        }
+    }
+    free(html);
+    view_free(ids);
+    view_free(used);
+
+    gw_buf safe = GW_BUF_INIT;
+    filter_urls(buf_cstr(&with_ids), &safe);
+    buf_free(&with_ids);
+    int rc = insert_charts(buf_cstr(&safe), model, body, err);
+    buf_free(&safe);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- documents */
+
+/* The page template: the user's folder first, then the shipped one. */
+static int render_page(gw_ctx *ctx, const view *model, const char *body, view *toc, gw_buf *out,
+                       gw_error *err)
+{
+    tmpl_dirs dirs = {0};
+    dirs.suffix = ".html.mustache";
+    dirs_add(&dirs, ctx->user_config_dir, "templates");
+    dirs_add(&dirs, ctx->data_dir, "templates");
+    char path[4900];
+    dirs_find(&dirs, "page", ".html.mustache", path, sizeof path);
+    if (!path[0])
+        return gw_error_set(err, GW_ECONFIG, "no page.html.mustache in %s/templates",
+                            ctx->data_dir);
+    view *page = view_copy(model);
+    view_map_set_str(page, "body", body);
+    view_map_set_bool(page, "has_toc", view_len(toc) >= 2);
+    view_map_set(page, "toc", toc);
+    int rc = render_file_with(path, &dirs, 1, page, out, err);
+    view_free(page);
+    return rc;
+}
+
+/* The Markdown document from the template at path, then the output in ctx->format. */
+static int render_markdown_document(gw_ctx *ctx, const char *path, tmpl_dirs *dirs, view *model,
+                                    gw_error *err)
+{
+    int html = ctx->format && strcmp(ctx->format, "html") == 0;
+    int rc = prepare_model(ctx, model, html, err);
+    if (rc != GW_OK)
+        return rc;
+    gw_buf md = GW_BUF_INIT;
+    rc = render_file_with(path, dirs, 1, model, &md, err);
+    if (rc == GW_OK && !html) {
+        rc = write_chart_files(ctx, model, err);
+        if (rc == GW_OK)
+            rc = cli_write_output(ctx, buf_cstr(&md), md.len, err);
+    } else if (rc == GW_OK) {
+        gw_buf body = GW_BUF_INIT, page = GW_BUF_INIT;
+        view *toc = view_list();
+        rc = markdown_to_html(buf_cstr(&md), md.len, model, &body, toc, err);
+        if (rc == GW_OK)
+            rc = render_page(ctx, model, buf_cstr(&body), toc, &page, err);
+        else
+            view_free(toc);
+        if (rc == GW_OK)
+            rc = cli_write_output(ctx, buf_cstr(&page), page.len, err);
+        buf_free(&body);
+        buf_free(&page);
+    }
+    buf_free(&md);
+    return rc;
+}
 
 int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err)
 {
-    (void)ctx;
-    (void)model;
-    return gw_error_set(err, GW_ESOFTWARE, "document '%s': rendering not built yet", name);
+    tmpl_dirs dirs = {0};
+    char path[4900], file[300];
+    dirs.suffix = ".md.mustache";
+    snprintf(file, sizeof file, "%s.md.mustache", name);
+    if (ctx->template_path) {
+        struct stat st;
+        if (stat(ctx->template_path, &st) != 0)
+            return gw_error_set(err, GW_ENOINPUT, "--template %s: %s", ctx->template_path,
+                                strerror(errno));
+        snprintf(path, sizeof path, "%s", ctx->template_path);
+        char dir[4096];
+        const char *slash = strrchr(path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+        dirs_add(&dirs, dir, NULL);
+        dirs.skip = st;
+        dirs.has_skip = 1;
+        dirs_add(&dirs, ctx->user_config_dir, "templates");
+        dirs_add(&dirs, ctx->data_dir, "templates");
+    } else {
+        dirs_add(&dirs, ctx->user_config_dir, "templates");
+        dirs_add(&dirs, ctx->data_dir, "templates");
+        dirs_find(&dirs, name, ".md.mustache", path, sizeof path);
+        if (!path[0])
+            return gw_error_set(err, GW_ECONFIG, "no template %s in %s/templates or %s/templates",
+                                file, ctx->user_config_dir, ctx->data_dir);
+        if (stat(path, &dirs.skip) == 0)
+            dirs.has_skip = 1;
+    }
+    return render_markdown_document(ctx, path, &dirs, model, err);
+}
+
+int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *model,
+                gw_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(errno));
+    tmpl_dirs dirs = {0};
+    dirs.suffix = suffix_of(path);
+    dirs.skip = st;
+    dirs.has_skip = 1;
+    if (partials_dir)
+        dirs_add(&dirs, partials_dir, NULL);
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    dirs_add(&dirs, dir, NULL);
+    int is_md = mustache_escape_for(path) == MUSTACHE_ESCAPE_MARKDOWN;
+    if (is_md && ctx->format && strcmp(ctx->format, "text") != 0)
+        return render_markdown_document(ctx, path, &dirs, model, err);
+    gw_buf out = GW_BUF_INIT;
+    int rc = render_file_with(path, &dirs, 1, model, &out, err);
+    if (rc == GW_OK)
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+    buf_free(&out);
+    return rc;
 }

@@ -13,4 +13,11 @@
  * "charts" list and "citations"; see templates/README.md. */
 int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err);
 
+/* `gpuwise render`: renders the template file at path (escaping chosen by its name) with model;
+ * partials come from partials_dir (may be NULL), then the template's own folder.  A Markdown
+ * template with ctx->format "md" or "html" takes the document path above (charts, HTML page);
+ * otherwise the output is the template's own text.  Written through cli_write_output. */
+int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *model,
+                gw_error *err);
+
 #endif

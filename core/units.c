@@ -57,7 +57,7 @@ int units_parse(const char *text, units_value *out)
     size_t ul = strlen(p);
     while (ul && isspace((unsigned char)p[ul - 1]))
         ul--;
-    if (ul >= sizeof out->unit)
+    if (ul >= sizeof out->unit || (ul && (isdigit((unsigned char)p[0]) || p[0] == '.')))
         return 0;
     for (size_t i = 0; i < ul; i++)
         if (isspace((unsigned char)p[i]) && !(i + 1 < ul && isalpha((unsigned char)p[i + 1])))

@@ -1,0 +1,27 @@
+/* chart.h — charts as SVG, drawn from a view (the "charts" entries of a document model; shape in
+ * templates/README.md): horizontal bar charts with the value written on each bar, and line
+ * charts with one dash style and point shape per series and a marked point (break-even).  They
+ * read without colour, carry <title>/<desc>, and the same view always gives the same bytes. */
+#ifndef GW_CHART_H
+#define GW_CHART_H
+
+#include "buf.h"
+#include "error.h"
+#include "view.h"
+
+/* Appends the chart as one <svg> element (no XML declaration, so it can stand inline in HTML
+ * or, with chart_svg_file, alone in a file).  Returns GW_OK, or GW_EDATA naming the chart and
+ * what is wrong (unknown kind, no bars/series, a point that is not [x, y]). */
+int chart_svg(const view *chart, gw_buf *out, gw_error *err);
+
+/* The same as a standalone .svg file (XML declaration first). */
+int chart_svg_file(const view *chart, gw_buf *out, gw_error *err);
+
+/* Helpers for commands that build a bar chart row by row.  chart_bar_new returns a new chart
+ * map the caller owns (put it in the model's "charts" list); chart_bar_add appends one bar
+ * (value NaN: drawn as "n/a"; value_text NULL: the number and unit are printed). */
+view *chart_bar_new(const char *id, const char *title, const char *unit, const char *desc);
+void chart_bar_add(view *chart, const char *label, double value, const char *value_text,
+                   int highlight);
+
+#endif

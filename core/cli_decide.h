@@ -1,0 +1,27 @@
+/* cli_decide.h — what `gpuwise decide` and `gpuwise report` share: reading a workload, opening
+ * the KB and the plugins, and running the decision. */
+#ifndef GW_CLI_DECIDE_H
+#define GW_CLI_DECIDE_H
+
+#include "cli.h"
+#include "decide.h"
+#include "plugin.h"
+#include "workload.h"
+
+typedef struct cli_decision {
+    kb *k;
+    plugin_host *host;
+    workload *w;
+    decision *d;
+} cli_decision;
+
+/* Opens the KB and the plugin folders (--plugins, the user's, the shipped ones), reads path and
+ * decides.  On failure everything opened is closed again.  Free with cli_decision_free. */
+int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error *err);
+void cli_decision_free(cli_decision *c);
+
+/* Plugin folders in search order, written into dirs (which must hold GW_MAX_PLUGIN_DIRS + 2
+ * entries) as paths inside storage (2 x 4096 bytes). */
+size_t cli_plugin_dirs(const gw_ctx *ctx, const char **dirs, char storage[2][4096]);
+
+#endif

@@ -1,0 +1,134 @@
+/* cost.c — total cost of ownership, renting, break-even and bisection.  The formulas are the
+ * ones the report's method section states; keep the two in step. */
+#include "cost.h"
+
+#include <math.h>
+#include <string.h>
+
+double cost_kwh_per_day(double watts, double hours_per_day)
+{
+    return watts * hours_per_day / 1000.0;
+}
+
+double cost_electricity_per_month(double watts, double hours_per_day, double price_kwh,
+                                  double pue)
+{
+    if (!(pue > 0))
+        pue = 1;
+    return cost_kwh_per_day(watts, hours_per_day) * COST_DAYS_PER_MONTH * price_kwh * pue;
+}
+
+static double upkeep_per_month(const cost_buy_input *in)
+{
+    return in->upkeep_hours_per_month > 0 && in->upkeep_rate > 0
+               ? in->upkeep_hours_per_month * in->upkeep_rate
+               : 0;
+}
+
+void cost_buy(const cost_buy_input *in, cost_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->upfront = in->cards + in->host + in->cooling;
+    out->electricity_per_month =
+        cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh, in->pue);
+    out->running_per_month = out->electricity_per_month + upkeep_per_month(in);
+    out->total = out->upfront + out->running_per_month * in->months - in->resale;
+    out->hours_of_use = in->hours_per_day * COST_DAYS_PER_MONTH * in->months;
+    out->per_hour = out->hours_of_use > 0 ? out->total / out->hours_of_use : NAN;
+}
+
+void cost_rent(double price_per_hour, double hours_per_day, double months, cost_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->hours_of_use = hours_per_day * COST_DAYS_PER_MONTH * months;
+    out->running_per_month = price_per_hour * hours_per_day * COST_DAYS_PER_MONTH;
+    out->total = price_per_hour * out->hours_of_use;
+    out->per_hour = price_per_hour;
+}
+
+double cost_per_unit(double per_hour, double throughput_per_s, double unit_size)
+{
+    if (!(throughput_per_s > 0))
+        return NAN;
+    return per_hour / (throughput_per_s * 3600.0) * unit_size;
+}
+
+double cost_speedup_to_match(double rent_per_hour, double own_per_hour)
+{
+    return own_per_hour > 0 ? rent_per_hour / own_per_hour : NAN;
+}
+
+/* Electricity for one hour of running, the only cost that grows with use. */
+static double energy_per_hour(const cost_buy_input *in)
+{
+    double pue = in->pue > 0 ? in->pue : 1;
+    return in->power_w / 1000.0 * in->price_kwh * pue;
+}
+
+double cost_break_even_hours_per_day(const cost_buy_input *in, double rent_equivalent_per_hour)
+{
+    double fixed = in->cards + in->host + in->cooling + upkeep_per_month(in) * in->months -
+                   in->resale;
+    double margin = rent_equivalent_per_hour - energy_per_hour(in);
+    if (!(margin > 0) || !(in->months > 0))
+        return NAN;
+    if (fixed <= 0)
+        return 0;
+    return fixed / (COST_DAYS_PER_MONTH * in->months * margin);
+}
+
+double cost_break_even_month(const cost_buy_input *in, double rent_equivalent_per_hour)
+{
+    double rent_month = rent_equivalent_per_hour * in->hours_per_day * COST_DAYS_PER_MONTH;
+    double running = cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh,
+                                                in->pue) +
+                     upkeep_per_month(in);
+    double margin = rent_month - running;
+    if (!(margin > 0))
+        return NAN;
+    return (in->cards + in->host + in->cooling) / margin;
+}
+
+double cost_cumulative_buy(const cost_buy_input *in, double month)
+{
+    double running = cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh,
+                                                in->pue) +
+                     upkeep_per_month(in);
+    return in->cards + in->host + in->cooling + running * month;
+}
+
+double cost_cumulative_rent(double rent_equivalent_per_hour, double hours_per_day, double month)
+{
+    return rent_equivalent_per_hour * hours_per_day * COST_DAYS_PER_MONTH * month;
+}
+
+int cost_bisect(cost_fn f, void *ctx, double lo, double hi, double tol, double *root)
+{
+    double flo = f(lo, ctx), fhi = f(hi, ctx);
+    if (isnan(flo) || isnan(fhi))
+        return 0;
+    if (flo == 0) {
+        *root = lo;
+        return 1;
+    }
+    if (fhi == 0) {
+        *root = hi;
+        return 1;
+    }
+    if ((flo < 0) == (fhi < 0))
+        return 0;
+    double width = (hi - lo) * (tol > 0 ? tol : 1e-6);
+    for (int i = 0; i < 200 && hi - lo > width; i++) {
+        double mid = (lo + hi) / 2, fmid = f(mid, ctx);
+        if (isnan(fmid))
+            return 0;
+        if ((fmid < 0) == (flo < 0)) {
+            lo = mid;
+            flo = fmid;
+        } else {
+            hi = mid;
+        }
+    }
+    *root = (lo + hi) / 2;
+    return 1;
+}

@@ -1,0 +1,1744 @@
+/* decide.c — options, their speed and cost, the rule plugins' verdicts, the ranking, the
+ * break-even and sensitivity analyses, and the view model of the result.  Everything the KB
+ * holds that a decision needs is read once up front (GPUs, the benchmark's measured results,
+ * prices, exchange rates); the rest is arithmetic in model.c and cost.c. */
+#include "decide.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "units.h"
+
+typedef struct rate_entry {
+    char currency[4];
+    double factor;             /* one unit of currency in the workload's currency */
+} rate_entry;
+
+struct decision {
+    kb *k;
+    workload *w;
+    kb_gpu *gpus;
+    size_t n_gpus;
+    kb_benchmark *bench;       /* the workload's benchmark, precision class filtered */
+    size_t n_bench;
+    kb_price *prices;
+    size_t n_prices;
+    rate_entry rates[16];
+    size_t n_rates;
+    char **cite_ids;           /* citation n is cite_ids[n - 1] */
+    size_t n_cites;
+    model_memory memory;
+    double gradient_bytes;
+    char *unit;                /* "images/s", or "x RTX 3090" without a benchmark */
+    char *work_unit;           /* "1M images", "RTX 3090-hour" */
+    double unit_size;          /* samples in one work unit (1e6), or 1 */
+    double reference_speed;    /* hours_on: throughput of one reference card */
+    const kb_gpu *reference;
+    decide_option *options;
+    size_t n_options, cap_options;
+    decide_option **ranked;
+    view *trace;
+    view *break_even;
+    view *sensitivity;
+    view *because;             /* the recommendation's reasons, strongest first */
+};
+
+/* ---- small helpers ---- */
+
+static int str_eq(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+static void trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void trace(decision *d, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    view_list_push(d->trace, view_string(line));
+}
+
+static int cite(decision *d, const char *source)
+{
+    if (!source || !*source)
+        return 0;
+    for (size_t i = 0; i < d->n_cites; i++)
+        if (!strcmp(d->cite_ids[i], source))
+            return (int)i + 1;
+    d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
+    d->cite_ids[d->n_cites++] = gw_xstrdup(source);
+    return (int)d->n_cites;
+}
+
+static void option_cite(decision *d, decide_option *o, const char *source)
+{
+    int n = cite(d, source);
+    if (!n)
+        return;
+    for (size_t i = 0; i < o->n_cites; i++)
+        if (o->cites[i] == n)
+            return;
+    o->cites = gw_xrealloc(o->cites, (o->n_cites + 1) * sizeof *o->cites);
+    o->cites[o->n_cites++] = n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void money(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, -1);
+}
+
+static const kb_gpu *gpu_by_id(const decision *d, const char *id)
+{
+    for (size_t i = 0; i < d->n_gpus; i++)
+        if (str_eq(d->gpus[i].id, id))
+            return &d->gpus[i];
+    return NULL;
+}
+
+static int is_consumer(const kb_gpu *g)
+{
+    return g->name && (!strncmp(g->name, "GeForce", 7) || strstr(g->name, "TITAN"));
+}
+
+static int is_sxm(const kb_gpu *g)
+{
+    return g->form_factor && strncmp(g->form_factor, "pcie", 4) != 0;
+}
+
+static int half_precision(const char *p)
+{
+    return str_eq(p, "amp") || str_eq(p, "fp16") || str_eq(p, "bf16");
+}
+
+static model_gpu_spec spec_of(const decision *d, const kb_gpu *g)
+{
+    model_gpu_spec s;
+    if (half_precision(d->w->precision))
+        s.tensor_tflops = str_eq(d->w->precision, "bf16") && g->bf16_tflops > 0
+                              ? g->bf16_tflops
+                              : g->fp16_tflops;
+    else
+        s.tensor_tflops = g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
+    s.bandwidth_gbs = g->memory_bandwidth_gbs;
+    return s;
+}
+
+/* Converts amount from currency into the workload's, caching one factor per currency. */
+static int convert(decision *d, double amount, const char *currency, double *out, gw_error *err)
+{
+    if (!currency || !strcmp(currency, d->w->currency)) {
+        *out = amount;
+        return GW_OK;
+    }
+    for (size_t i = 0; i < d->n_rates; i++)
+        if (!strcmp(d->rates[i].currency, currency)) {
+            *out = amount * d->rates[i].factor;
+            return GW_OK;
+        }
+    double factor;
+    int rc = kb_convert(d->k, 1.0, currency, d->w->currency, &factor, err);
+    if (rc != GW_OK)
+        return rc;
+    if (d->n_rates < sizeof d->rates / sizeof d->rates[0]) {
+        rate_entry *r = &d->rates[d->n_rates++];
+        snprintf(r->currency, sizeof r->currency, "%s", currency);
+        r->factor = factor;
+        kb_rate rate;
+        /* Cite where the rate comes from (both sides of the conversion). */
+        const char *sides[] = {currency, d->w->currency};
+        for (int s = 0; s < 2; s++)
+            if (kb_rate_get(d->k, sides[s], &rate, NULL) == GW_OK) {
+                if (strcmp(sides[s], "USD"))
+                    trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd,
+                          sides[s], rate.as_of ? rate.as_of : "?");
+                cite(d, rate.source);
+                kb_rate_free(&rate);
+            }
+    }
+    *out = amount * factor;
+    return GW_OK;
+}
+
+/* ---- throughput ---- */
+
+typedef struct speed {
+    double value, lo, hi;
+    int measured;
+    gw_buf how;
+} speed;
+
+/* Measured rows of the benchmark for gpu at count; their median, range and sources. */
+static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int count,
+                            double *median_out, double *lo, double *hi)
+{
+    double values[32];
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_bench && n < 32; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        if (!str_eq(b->gpu, gpu) || (int)b->gpu_count != count || !(b->value > 0))
+            continue;
+        values[n++] = b->value;
+        if (o)
+            option_cite(d, o, b->source);
+    }
+    if (n) {
+        *median_out = median(values, n);
+        *lo = values[0];
+        *hi = values[n - 1];
+    }
+    return n;
+}
+
+/* Single-card throughput of g: measured, or scaled from the nearest measured GPU. */
+static double single_card(decision *d, decide_option *o, const kb_gpu *g, int *measured,
+                          gw_buf *how)
+{
+    double value, lo, hi;
+    size_t n = measured_rows(d, o, g->id, 1, &value, &lo, &hi);
+    if (n) {
+        *measured = 1;
+        if (how) {
+            if (n > 1 && hi > lo)
+                buf_printf(how, "measured on one %s (%zu results, %.0f to %.0f; median %.0f)",
+                           g->name, n, lo, hi, value);
+            else
+                buf_printf(how, "measured on one %s (%.0f)", g->name, value);
+        }
+        return value;
+    }
+    *measured = 0;
+    model_gpu_spec target = spec_of(d, g);
+    const kb_gpu *nearest = NULL;
+    double best = INFINITY;
+    for (size_t i = 0; i < d->n_gpus; i++) {
+        const kb_gpu *r = &d->gpus[i];
+        double v, l, h;
+        if (r == g || !measured_rows(d, NULL, r->id, 1, &v, &l, &h))
+            continue;
+        model_gpu_spec rs = spec_of(d, r);
+        double dist = model_spec_distance(&rs, &target);
+        if (dist < best) {
+            best = dist;
+            nearest = r;
+        }
+    }
+    if (!nearest)
+        return NAN;
+    double ref_value;
+    measured_rows(d, o, nearest->id, 1, &ref_value, &lo, &hi);
+    model_gpu_spec rs = spec_of(d, nearest);
+    value = model_scale_throughput(ref_value, &rs, &target);
+    if (o)
+        option_cite(d, o, g->source), option_cite(d, o, nearest->source);
+    if (how && !isnan(value))
+        buf_printf(how,
+                   "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
+                   "bandwidth %.0f/%.0f GB/s)",
+                   nearest->name, ref_value, target.tensor_tflops, rs.tensor_tflops,
+                   target.bandwidth_gbs, rs.bandwidth_gbs);
+    return value;
+}
+
+/* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
+static void estimate_speed(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    const kb_gpu *g = o->gpu;
+    gw_buf how = GW_BUF_INIT;
+    o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
+    o->link_gbs = model_link_gbs(o->count, o->nvlink, g->nvlink_gbs, g->pcie_gen);
+    o->throughput = NAN;
+    if (d->n_bench) {
+        double value, lo, hi;
+        size_t n = o->split ? 0 : measured_rows(d, o, g->id, o->count, &value, &lo, &hi);
+        if (n) {
+            o->measured = 1;
+            o->throughput = value;
+            o->throughput_lo = lo;
+            o->throughput_hi = hi;
+            if (n > 1 && hi > lo)
+                buf_printf(&how, "measured on %dx %s (%zu results, %.0f to %.0f; median %.0f)",
+                           o->count, g->name, n, lo, hi, value);
+            else
+                buf_printf(&how, "measured on %dx %s", o->count, g->name);
+        } else {
+            int single_measured = 0;
+            double single = single_card(d, o, g, &single_measured, &how);
+            if (!isnan(single)) {
+                double batch = w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
+                double eff;
+                if (o->count == 1)
+                    eff = 1;
+                else if (o->split)
+                    eff = o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK
+                                    : MODEL_PARALLEL_EFFICIENCY_PCIE;
+                else
+                    eff = model_scaling_efficiency(o->count, single, batch, d->gradient_bytes,
+                                                   o->link_gbs);
+                o->efficiency = eff;
+                o->throughput = single * o->count * eff;
+                o->throughput_lo = o->throughput_hi = o->throughput;
+                if (o->count > 1) {
+                    if (o->split)
+                        buf_printf(&how, "; split over %d cards (model parallelism) at %.0f%% "
+                                         "efficiency over %s",
+                                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe");
+                    else
+                        buf_printf(&how, "; x%d at %.1f%% data-parallel efficiency over %s "
+                                         "(%.0f GB/s)",
+                                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe",
+                                   o->link_gbs);
+                }
+            }
+        }
+        if (o->count > 1 && !isnan(o->throughput) && d->gradient_bytes > 0) {
+            double batch = w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
+            double per_card = o->throughput / o->count;
+            o->comm_fraction = model_allreduce_seconds(o->count, d->gradient_bytes, o->link_gbs) /
+                               (batch / per_card);
+        }
+    } else {
+        /* No benchmark: speed relative to the reference GPU, from specifications alone. */
+        model_gpu_spec rs = spec_of(d, d->reference), ts = spec_of(d, g);
+        double ratio = str_eq(g->id, d->reference->id) ? 1 : model_scale_throughput(1, &rs, &ts);
+        double eff = o->count == 1 ? 1
+                     : o->split    ? (o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK
+                                                : MODEL_PARALLEL_EFFICIENCY_PCIE)
+                                   : model_scaling_efficiency(o->count, NAN, 0, 0, o->link_gbs);
+        o->efficiency = eff;
+        o->throughput = ratio * o->count * eff;
+        o->throughput_lo = o->throughput_hi = o->throughput;
+        option_cite(d, o, g->source);
+        option_cite(d, o, d->reference->source);
+        buf_printf(&how, "scaled from %s by tensor throughput and memory bandwidth",
+                   d->reference->name);
+        if (o->count > 1)
+            buf_printf(&how, "; x%d at %.0f%% efficiency", o->count, eff * 100);
+    }
+    if (!isnan(o->throughput) && str_eq(w->cooling, "poor") && o->consumer && o->count > 1 &&
+        o->acquisition != DECIDE_RENT) {
+        o->throughput *= MODEL_POOR_COOLING_FACTOR;
+        o->throughput_lo *= MODEL_POOR_COOLING_FACTOR;
+        o->throughput_hi *= MODEL_POOR_COOLING_FACTOR;
+        buf_printf(&how, "; -20%% for heat throttling in a poorly cooled room");
+        option_cite(d, o, "article-a100-vs-4x3090");
+    }
+    o->throughput_how = buf_detach(&how);
+}
+
+/* ---- options ---- */
+
+static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
+{
+    if (d->n_options == d->cap_options) {
+        d->cap_options = d->cap_options ? d->cap_options * 2 : 32;
+        d->options = gw_xrealloc(d->options, d->cap_options * sizeof *d->options);
+    }
+    decide_option *o = &d->options[d->n_options++];
+    memset(o, 0, sizeof *o);
+    o->gpu = g;
+    o->count = count;
+    o->acquisition = a;
+    o->consumer = is_consumer(g);
+    o->throughput = o->per_unit = o->score = NAN;
+    return o;
+}
+
+static int has_option(const decision *d, const char *id)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!strcmp(d->options[i].id, id))
+            return 1;
+    return 0;
+}
+
+/* The prices of one kind for gpu, as of the latest date they share, per card, converted. */
+static int latest_prices(decision *d, const char *gpu, const char *kind, double *values,
+                         size_t *n, const char **sources, gw_error *err)
+{
+    const char *latest = NULL;
+    *n = 0;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!str_eq(p->gpu, gpu) || !str_eq(p->kind, kind))
+            continue;
+        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
+            latest = p->as_of ? p->as_of : "";
+    }
+    for (size_t i = 0; i < d->n_prices && *n < 16; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!str_eq(p->gpu, gpu) || !str_eq(p->kind, kind) ||
+            strcmp(p->as_of ? p->as_of : "", latest) != 0)
+            continue;
+        double per_card;
+        int rc = convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1), p->currency,
+                         &per_card, err);
+        if (rc != GW_OK)
+            return rc;
+        sources[*n] = p->source;
+        values[(*n)++] = per_card;
+    }
+    return GW_OK;
+}
+
+static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *err)
+{
+    static const int default_counts[] = {1, 2, 4, 8};
+    const workload *w = d->w;
+    int max = is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
+    for (int kind = 0; kind < 2; kind++) {
+        if (kind == 1 && !w->used_ok)
+            continue;
+        double values[16];
+        const char *sources[16];
+        size_t n;
+        int rc = latest_prices(d, g->id, kind ? "used" : "new", values, &n, sources, err);
+        if (rc != GW_OK)
+            return rc;
+        if (!n)
+            continue;
+        double price = median(values, n);
+        for (size_t c = 0; c < 4; c++) {
+            int cnt = count ? count : default_counts[c];
+            if (!count && (cnt > max || (str_eq(w->parallelism, "none") && cnt > 1)))
+                continue;
+            char id[160];
+            snprintf(id, sizeof id, "%s:%dx %s", kind ? "buy-used" : "buy-new", cnt, g->id);
+            if (!has_option(d, id)) {
+                decide_option *o = option_new(d, g, cnt, kind ? DECIDE_BUY_USED : DECIDE_BUY_NEW);
+                o->id = gw_xstrdup(id);
+                o->unit_price = price;
+                o->price_lo = values[0];
+                o->price_hi = values[n - 1];
+                for (size_t s = 0; s < n; s++)
+                    option_cite(d, o, sources[s]);
+                option_cite(d, o, g->source);
+            }
+            if (count)
+                break;
+        }
+    }
+    return GW_OK;
+}
+
+/* One option per offer: rows of the same GPU, count, provider (or source) and instance are one
+ * offer; of its observations the latest date's median is used. */
+static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
+{
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!str_eq(p->kind, "cloud") || !str_eq(p->unit, "hour") ||
+            (gpu_filter && !str_eq(p->gpu, gpu_filter)))
+            continue;
+        const kb_gpu *g = gpu_by_id(d, p->gpu);
+        if (!g)
+            continue;
+        int count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
+        const char *provider = p->provider && *p->provider ? p->provider : NULL;
+        const char *instance = p->instance && *p->instance ? p->instance : NULL;
+        char id[256];
+        snprintf(id, sizeof id, "rent:%s:%s:%dx %s", provider ? provider : p->source,
+                 instance ? instance : "-", count, g->id);
+        if (has_option(d, id))
+            continue;
+        /* Gather the offer's observations. */
+        const char *latest = p->as_of ? p->as_of : "";
+        for (size_t j = i; j < d->n_prices; j++) {
+            const kb_price *q = &d->prices[j];
+            if (str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
+                (int)q->gpu_count == (int)p->gpu_count && str_eq(q->source, p->source) &&
+                !strcmp(q->provider ? q->provider : "", p->provider ? p->provider : "") &&
+                !strcmp(q->instance ? q->instance : "", p->instance ? p->instance : "") &&
+                q->as_of && strcmp(q->as_of, latest) > 0)
+                latest = q->as_of;
+        }
+        double values[16];
+        size_t n = 0;
+        for (size_t j = i; j < d->n_prices && n < 16; j++) {
+            const kb_price *q = &d->prices[j];
+            if (!(str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
+                  (int)q->gpu_count == (int)p->gpu_count && str_eq(q->source, p->source) &&
+                  !strcmp(q->provider ? q->provider : "", p->provider ? p->provider : "") &&
+                  !strcmp(q->instance ? q->instance : "", p->instance ? p->instance : "") &&
+                  !strcmp(q->as_of ? q->as_of : "", latest)))
+                continue;
+            int rc = convert(d, q->amount, q->currency, &values[n], err);
+            if (rc != GW_OK)
+                return rc;
+            n++;
+        }
+        decide_option *o = option_new(d, g, count, DECIDE_RENT);
+        o->id = gw_xstrdup(id);
+        o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
+        o->instance = instance ? gw_xstrdup(instance) : NULL;
+        o->unit_price = median(values, n);
+        o->price_lo = values[0];
+        o->price_hi = values[n - 1];
+        option_cite(d, o, p->source);
+        option_cite(d, o, g->source);
+    }
+    return GW_OK;
+}
+
+/* "1x rtx-3090" names its count; "rtx-3090" leaves it to the engine. */
+static int written_count(const char *name)
+{
+    while (isspace((unsigned char)*name))
+        name++;
+    if (!isdigit((unsigned char)*name))
+        return 0;
+    while (isdigit((unsigned char)*name))
+        name++;
+    while (isspace((unsigned char)*name))
+        name++;
+    return *name == 'x' || *name == 'X' || !strncmp(name, "\xc3\x97", 2);
+}
+
+static int enumerate(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    int rc = GW_OK;
+    if (!w->candidates) {
+        for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
+            rc = add_buy_options(d, &d->gpus[i], 0, err);
+        if (rc == GW_OK)
+            rc = add_rent_options(d, NULL, err);
+        return rc;
+    }
+    for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++) {
+        const char *c = w->candidates[i];
+        int rent = !strncmp(c, "rent:", 5);
+        const char *name = rent ? c + 5 : c;
+        if (rent && (!strcmp(name, "*") || !*name)) {
+            rc = add_rent_options(d, NULL, err);
+            continue;
+        }
+        char *id = NULL;
+        int count = 1;
+        rc = kb_gpu_resolve(d->k, name, &id, &count, err);
+        if (rc != GW_OK) {
+            gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
+            return rc;
+        }
+        const kb_gpu *g = gpu_by_id(d, id);
+        int explicit_count = count > 1 || written_count(name) ? count : 0;
+        if (g) {
+            rc = rent ? add_rent_options(d, g->id, err)
+                      : add_buy_options(d, g, explicit_count, err);
+            trace(d, "candidate \"%s\" -> %s%s", c, g->id,
+                  rent ? " (its cloud offers)" : explicit_count ? "" : " (1, 2, 4, 8 cards)");
+        }
+        free(id);
+    }
+    return rc;
+}
+
+/* ---- fit, speed and cost of every option ---- */
+
+static void size_option(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    o->vram_needed_gb = d->memory.total_gb;
+    o->per_card_gb = o->vram_needed_gb;
+    o->split = 0;
+    if (str_eq(w->parallelism, "model") && o->count > 1 &&
+        d->memory.total_gb > o->gpu->memory_gb) {
+        o->split = 1;
+        o->per_card_gb = model_memory_per_card_split(&d->memory, o->count);
+    }
+    o->fits = o->gpu->memory_gb > 0 ? o->per_card_gb <= o->gpu->memory_gb : 1;
+}
+
+static void cost_option(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    if (o->acquisition == DECIDE_RENT) {
+        o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
+        cost_rent(o->unit_price, w->hours_per_day, w->horizon_months, &o->cost);
+        o->electricity_share = 0;
+    } else {
+        double per_host = w->cards_per_host > 0 ? w->cards_per_host
+                          : o->consumer         ? DECIDE_CONSUMER_PER_HOST
+                                                : DECIDE_SERVER_PER_HOST;
+        int hosts = (int)ceil(o->count / per_host);
+        o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count + w->host_power_w * hosts;
+        cost_buy_input *in = &o->buy;
+        memset(in, 0, sizeof *in);
+        in->cards = o->unit_price * o->count;
+        in->host = w->host_cost * hosts;
+        in->cooling = w->cooling_cost * hosts;
+        in->power_w = o->power_w;
+        in->hours_per_day = w->hours_per_day;
+        in->months = w->horizon_months;
+        in->price_kwh = w->electricity_price;
+        in->pue = w->pue;
+        in->upkeep_hours_per_month = w->upkeep_hours_per_month;
+        in->upkeep_rate = w->upkeep_rate;
+        in->resale = in->cards * w->resale_fraction;
+        cost_buy(in, &o->cost);
+        o->electricity_share = o->cost.total > 0
+                                   ? o->cost.electricity_per_month * w->horizon_months /
+                                         (o->cost.total + in->resale)
+                                   : 0;
+    }
+    o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
+    if (!isnan(o->throughput)) {
+        if (!isnan(w->work_samples))
+            o->time_to_finish_hours = w->work_samples / o->throughput / 3600;
+        else if (!isnan(w->work_hours))
+            o->time_to_finish_hours = w->work_hours * d->reference_speed / o->throughput;
+        else
+            o->time_to_finish_hours = NAN;
+    } else {
+        o->time_to_finish_hours = NAN;
+    }
+}
+
+static const char *acquisition_name(decide_acquisition a)
+{
+    return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
+}
+
+static void option_label(gw_buf *b, const decide_option *o)
+{
+    if (o->acquisition == DECIDE_RENT) {
+        buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        if (o->instance)
+            buf_printf(b, ", %s", o->instance);
+        buf_puts(b, ")");
+    } else {
+        buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
+                   o->gpu->name);
+    }
+}
+
+/* ---- the view of one option: what rules see and what --json prints ---- */
+
+static void set_num(view *m, const char *key, double n)
+{
+    if (isnan(n) || isinf(n))
+        view_map_set(m, key, view_null());
+    else
+        view_map_set_num(m, key, n);
+}
+
+static void set_money(view *m, const decision *d, const char *key, double amount)
+{
+    set_num(m, key, amount);
+    char text_key[64];
+    snprintf(text_key, sizeof text_key, "%s_text", key);
+    if (isnan(amount) || isinf(amount)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    money(&b, d, amount);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+static void set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
+{
+    set_num(m, key, n);
+    char text_key[64];
+    snprintf(text_key, sizeof text_key, "%s_text", key);
+    if (isnan(n) || isinf(n)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    view_format_number(&b, n, decimals);
+    if (suffix)
+        buf_puts(&b, suffix);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+static view *option_view(const decision *d, const decide_option *o, int with_verdicts)
+{
+    view *v = view_map();
+    view_map_set_str(v, "id", o->id);
+    gw_buf label = GW_BUF_INIT;
+    option_label(&label, o);
+    view_map_set_str(v, "label", buf_cstr(&label));
+    buf_free(&label);
+    view_map_set_str(v, "gpu", o->gpu->id);
+    view_map_set_str(v, "gpu_name", o->gpu->name);
+    view_map_set_int(v, "count", o->count);
+    view_map_set_str(v, "acquisition", acquisition_name(o->acquisition));
+    view_map_set_str(v, "provider", o->provider);
+    view_map_set_str(v, "instance", o->instance);
+    view_map_set_bool(v, "feasible", o->feasible);
+    view_map_set_str(v, "excluded_because", o->excluded_because);
+    view_map_set_bool(v, "consumer", o->consumer);
+    view_map_set_str(v, "form_factor", o->gpu->form_factor);
+    set_figure(v, "memory_gb", o->gpu->memory_gb, 0, " GB");
+    set_figure(v, "vram_needed_gb", o->vram_needed_gb, 1, " GB");
+    set_figure(v, "per_card_gb", o->per_card_gb, 1, " GB");
+    view_map_set_bool(v, "fits", o->fits);
+    view_map_set_bool(v, "split", o->split);
+    view_map_set_str(v, "interconnect", o->count < 2 ? NULL : o->nvlink ? "nvlink" : "pcie");
+    view_map_set_bool(v, "nvlink", o->nvlink);
+    set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
+    set_num(v, "comm_fraction", o->comm_fraction);
+    view *t = view_map_set(v, "throughput", view_map());
+    set_figure(t, "value", o->throughput, d->n_bench ? 0 : 2, NULL);
+    view_map_set_str(t, "unit", d->unit);
+    view_map_set_str(t, "basis", isnan(o->throughput) ? NULL
+                                 : o->measured        ? "measured"
+                                                      : "scaled");
+    set_num(t, "low", o->throughput_lo);
+    set_num(t, "high", o->throughput_hi);
+    view_map_set_str(t, "how", o->throughput_how);
+    set_figure(v, "time_to_finish_hours", o->time_to_finish_hours, 1, " h");
+    set_figure(v, "power_w", o->power_w, 0, " W");
+    view *c = view_map_set(v, "cost", view_map());
+    set_money(c, d, "upfront", o->cost.upfront);
+    set_money(c, d, "electricity_per_month", o->cost.electricity_per_month);
+    set_money(c, d, "total", o->cost.total);
+    set_money(c, d, "per_hour", o->cost.per_hour);
+    set_money(c, d, "per_unit", o->per_unit);
+    view_map_set_str(c, "currency", d->w->currency);
+    view_map_set_str(c, "per_unit_of", d->work_unit);
+    set_money(c, d, "unit_price", o->unit_price);
+    set_money(c, d, "price_low", o->price_lo);
+    set_money(c, d, "price_high", o->price_hi);
+    if (o->acquisition != DECIDE_RENT) {
+        set_money(c, d, "cards", o->buy.cards);
+        set_money(c, d, "host", o->buy.host);
+        set_money(c, d, "resale", o->buy.resale);
+    }
+    set_num(c, "electricity_share", o->electricity_share);
+    view *cites = view_map_set(v, "cites", view_list());
+    for (size_t i = 0; i < o->n_cites; i++)
+        view_list_push(cites, view_number(o->cites[i]));
+    if (with_verdicts) {
+        view *vs = view_map_set(v, "verdicts", view_list());
+        for (size_t i = 0; i < o->n_verdicts; i++) {
+            const decide_verdict *x = &o->verdicts[i];
+            view *m = view_list_push(vs, view_map());
+            view_map_set_str(m, "rule", x->rule);
+            view_map_set_str(m, "effect", x->effect);
+            view_map_set_num(m, "weight", x->weight);
+            view_map_set_str(m, "because", x->because);
+            view_map_set_str(m, "checklist", x->checklist);
+        }
+        set_num(v, "score", o->score);
+        if (o->rank)
+            view_map_set_int(v, "rank", o->rank);
+        else
+            view_map_set(v, "rank", view_null());
+    }
+    return v;
+}
+
+/* ---- rules ---- */
+
+static int read_verdicts(decision *d, decide_option *o, const plugin_info *info, view *result,
+                         gw_error *err)
+{
+    if (view_is_null(result))
+        return GW_OK;
+    if (view_kind(result) == VIEW_MAP && view_len(result) == 0)
+        return GW_OK;
+    if (view_kind(result) != VIEW_LIST)
+        return gw_error_set(err, GW_ESOFTWARE,
+                            "%s: evaluate must return a list of verdicts (or nil)", info->path);
+    for (size_t i = 0; i < view_len(result); i++) {
+        const view *x = view_list_at(result, i);
+        const char *effect = view_str(view_map_get(x, "effect"));
+        const char *because = view_str(view_map_get(x, "because"));
+        const view *weight = view_map_get(x, "weight");
+        const view *checklist = view_map_get(x, "checklist");
+        if (view_kind(x) != VIEW_MAP || !effect ||
+            (strcmp(effect, "exclude") && strcmp(effect, "prefer") && strcmp(effect, "warn")))
+            return gw_error_set(err, GW_ESOFTWARE,
+                                "%s: verdict %zu: effect must be \"exclude\", \"prefer\" or "
+                                "\"warn\"",
+                                info->path, i + 1);
+        if (!because || !*because)
+            return gw_error_set(err, GW_ESOFTWARE,
+                                "%s: verdict %zu: because must be a sentence saying why",
+                                info->path, i + 1);
+        if (!view_is_null(weight) &&
+            (view_kind(weight) != VIEW_NUMBER || !(view_num(weight) >= 0) ||
+             view_num(weight) > 1))
+            return gw_error_set(err, GW_ESOFTWARE, "%s: verdict %zu: weight must be 0 to 1",
+                                info->path, i + 1);
+        if (!view_is_null(checklist) && !view_str(checklist))
+            return gw_error_set(err, GW_ESOFTWARE, "%s: verdict %zu: checklist must be a name",
+                                info->path, i + 1);
+        o->verdicts = gw_xrealloc(o->verdicts, (o->n_verdicts + 1) * sizeof *o->verdicts);
+        decide_verdict *v = &o->verdicts[o->n_verdicts++];
+        v->rule = gw_xstrdup(info->name);
+        v->effect = gw_xstrdup(effect);
+        v->because = gw_xstrdup(because);
+        v->checklist = view_str(checklist) ? gw_xstrdup(view_str(checklist)) : NULL;
+        v->weight = view_is_null(weight) ? 0.1 : view_num(weight);
+        trace(d, "rule %s: %s %s (%.2f): %s", info->name, effect, o->id, v->weight, because);
+    }
+    return GW_OK;
+}
+
+/* Facts a rule may want that depend on the whole decision, not one option. */
+static view *rule_context(const decision *d)
+{
+    view *ctx = view_map();
+    /* A budget is tight when it does not buy the cheapest data-centre card's option. */
+    double cheapest_server = INFINITY;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->acquisition != DECIDE_RENT && !o->consumer && o->count == 1 &&
+            o->cost.upfront < cheapest_server)
+            cheapest_server = o->cost.upfront;
+    }
+    int tight = !isnan(d->w->budget) &&
+                (isinf(cheapest_server) || d->w->budget < cheapest_server);
+    view_map_set_bool(ctx, "tight_budget", tight);
+    set_num(ctx, "cheapest_datacenter_upfront", cheapest_server);
+    set_num(ctx, "model_gb", d->memory.total_gb);
+    if (!isnan(d->w->budget))
+        set_money(ctx, d, "budget", d->w->budget);
+    /* Power is expensive when electricity is over 30% of what a typical purchase costs. */
+    double shares[256];
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_options && n < 256; i++)
+        if (d->options[i].acquisition != DECIDE_RENT)
+            shares[n++] = d->options[i].electricity_share;
+    double typical = median(shares, n);
+    set_num(ctx, "electricity_share", typical);
+    view_map_set_bool(ctx, "expensive_power", !isnan(typical) && typical > 0.30);
+    return ctx;
+}
+
+static int run_rules(decision *d, plugin_host *host, gw_error *err)
+{
+    if (!host)
+        return GW_OK;
+    view *wv = workload_to_view(d->w);
+    view_map_set(wv, "context", rule_context(d));
+    int rc = GW_OK;
+    size_t fired = 0, n_rules = 0;
+    for (size_t p = 0; p < plugin_count(host) && rc == GW_OK; p++) {
+        plugin *pl = plugin_at(host, p);
+        plugin_info info;
+        plugin_get_info(pl, &info);
+        if (!str_eq(info.kind, "rule"))
+            continue;
+        n_rules++;
+        for (size_t i = 0; i < d->n_options && rc == GW_OK; i++) {
+            decide_option *o = &d->options[i];
+            view *ov = option_view(d, o, 0);
+            view *args[2] = {ov, wv};
+            view *result = NULL;
+            size_t before = o->n_verdicts;
+            rc = plugin_call(pl, "evaluate", args, 2, &result, err);
+            if (rc == GW_OK)
+                rc = read_verdicts(d, o, &info, result, err);
+            fired += o->n_verdicts - before;
+            view_free(result);
+            view_free(ov);
+        }
+    }
+    view_free(wv);
+    if (rc == GW_OK)
+        trace(d, "%zu rules gave %zu verdicts over %zu options", n_rules, fired, d->n_options);
+    return rc;
+}
+
+/* ---- ranking ---- */
+
+static double adjustment(const decide_option *o)
+{
+    double a = 1;
+    for (size_t i = 0; i < o->n_verdicts; i++) {
+        if (!strcmp(o->verdicts[i].effect, "prefer"))
+            a -= o->verdicts[i].weight;
+        else if (!strcmp(o->verdicts[i].effect, "warn"))
+            a += o->verdicts[i].weight;
+    }
+    return a < 0.2 ? 0.2 : a > 5 ? 5 : a;
+}
+
+static void judge(decision *d, decide_option *o)
+{
+    gw_buf b = GW_BUF_INIT;
+    o->feasible = 1;
+    for (size_t i = 0; i < o->n_verdicts; i++)
+        if (!strcmp(o->verdicts[i].effect, "exclude")) {
+            o->feasible = 0;
+            o->excluded_because = gw_xstrdup(o->verdicts[i].because);
+            return;
+        }
+    if (!o->fits) {
+        /* The fit is a fact; the memory rule normally says so first, in its own words. */
+        o->feasible = 0;
+        buf_printf(&b, "needs %.1f GB per %s; %s has %.0f GB", o->per_card_gb,
+                   o->split ? "card" : "replica", o->gpu->name, o->gpu->memory_gb);
+    } else if (isnan(o->throughput)) {
+        o->feasible = 0;
+        buf_printf(&b, "no measured or comparable %s result for %s",
+                   d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name);
+    }
+    if (!o->feasible)
+        o->excluded_because = buf_detach(&b);
+    buf_free(&b);
+}
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+    const decide_option *a = *(decide_option *const *)pa, *b = *(decide_option *const *)pb;
+    if (a->feasible != b->feasible)
+        return b->feasible - a->feasible;
+    double x = a->feasible ? a->score : a->per_unit, y = b->feasible ? b->score : b->per_unit;
+    if (isnan(x) != isnan(y))
+        return isnan(x) - isnan(y);
+    if (x != y && !isnan(x))
+        return x < y ? -1 : 1;
+    return strcmp(a->id, b->id);
+}
+
+static void rank_options(decision *d)
+{
+    free(d->ranked);
+    d->ranked = gw_xcalloc(d->n_options ? d->n_options : 1, sizeof *d->ranked);
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        o->score = o->per_unit * adjustment(o);
+        d->ranked[i] = o;
+    }
+    qsort(d->ranked, d->n_options, sizeof *d->ranked, cmp_rank);
+    int r = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        d->ranked[i]->rank = d->ranked[i]->feasible ? ++r : 0;
+}
+
+/* ---- what-if: scores under scaled inputs, for the sensitivity analysis ---- */
+
+enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_RENT, SENS_COUNT };
+static const char *const sens_names[] = {"electricity price", "hours per day",
+                                         "purchase price", "rental price"};
+static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "purchase_price",
+                                        "rental_price"};
+
+static double score_with(const decision *d, const decide_option *o, int param, double factor)
+{
+    double per_hour;
+    if (o->acquisition == DECIDE_RENT) {
+        per_hour = o->unit_price * (param == SENS_RENT ? factor : 1);
+    } else {
+        cost_buy_input in = o->buy;
+        if (param == SENS_ELECTRICITY)
+            in.price_kwh *= factor;
+        else if (param == SENS_HOURS)
+            in.hours_per_day = fmin(24, in.hours_per_day * factor);
+        else if (param == SENS_PURCHASE)
+            in.cards *= factor, in.resale *= factor;
+        cost_summary s;
+        cost_buy(&in, &s);
+        per_hour = s.per_hour;
+    }
+    return cost_per_unit(per_hour, o->throughput, d->unit_size) * adjustment(o);
+}
+
+/* The best feasible option under a scaled input. */
+static const decide_option *winner_with(const decision *d, int param, double factor,
+                                        double *score)
+{
+    const decide_option *best = NULL;
+    double best_score = INFINITY;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (!o->feasible)
+            continue;
+        double s = score_with(d, o, param, factor);
+        if (s < best_score || (s == best_score && best && strcmp(o->id, best->id) < 0)) {
+            best_score = s;
+            best = o;
+        }
+    }
+    if (score)
+        *score = best_score;
+    return best;
+}
+
+typedef struct flip_ctx {
+    const decision *d;
+    const decide_option *base;
+    int param;
+} flip_ctx;
+
+/* > 0 once another option beats the base winner. */
+static double flip_fn(double factor, void *p)
+{
+    const flip_ctx *c = p;
+    double best;
+    const decide_option *w = winner_with(c->d, c->param, factor, &best);
+    if (!w)
+        return NAN;
+    return w == c->base ? -1 : score_with(c->d, c->base, c->param, factor) - best;
+}
+
+static double base_value(const decision *d, const decide_option *win, int param)
+{
+    const workload *w = d->w;
+    switch (param) {
+    case SENS_ELECTRICITY:
+        return w->electricity_price;
+    case SENS_HOURS:
+        return w->hours_per_day;
+    default:
+        return win ? win->unit_price : NAN;
+    }
+}
+
+static void sensitivity(decision *d)
+{
+    const decide_option *win = decision_best(d);
+    d->sensitivity = view_map();
+    view *params = view_map_set(d->sensitivity, "parameters", view_list());
+    if (!win)
+        return;
+    double best_swing = -1;
+    const char *most = NULL;
+    for (int p = 0; p < SENS_COUNT; p++) {
+        view *m = view_list_push(params, view_map());
+        view_map_set_str(m, "parameter", sens_keys[p]);
+        view_map_set_str(m, "name", sens_names[p]);
+        double lo_score, hi_score;
+        const decide_option *lo = winner_with(d, p, 0.8, &lo_score);
+        const decide_option *hi = winner_with(d, p, 1.2, &hi_score);
+        double win_lo = score_with(d, win, p, 0.8), win_hi = score_with(d, win, p, 1.2);
+        /* How far the recommended option's own cost per unit moves over -20% .. +20%. */
+        double swing = fabs(win_hi - win_lo) / win->score;
+        set_num(m, "swing", swing);
+        gw_buf t = GW_BUF_INIT;
+        buf_printf(&t, "%.1f%%", swing * 100);
+        view_map_set_str(m, "swing_text", buf_cstr(&t));
+        buf_reset(&t);
+        view_map_set_str(m, "winner_minus_20", lo ? lo->id : NULL);
+        view_map_set_str(m, "winner_plus_20", hi ? hi->id : NULL);
+        view_map_set_bool(m, "changes_within_20", lo != win || hi != win);
+        /* Where the answer flips: scan outward on a log grid, then bisect. */
+        flip_ctx fc = {d, win, p};
+        double flip = NAN;
+        double max_up = p == SENS_HOURS ? 24 / d->w->hours_per_day : 10;
+        double steps[2][2] = {{1, max_up}, {1, 0.05}};
+        for (int dir = 0; dir < 2 && isnan(flip); dir++) {
+            double prev = steps[dir][0];
+            for (int k = 1; k <= 24; k++) {
+                double f = exp(log(steps[dir][0]) +
+                               (log(steps[dir][1]) - log(steps[dir][0])) * k / 24.0);
+                if (flip_fn(f, &fc) > 0) {
+                    double root;
+                    if (cost_bisect(flip_fn, &fc, fmin(prev, f), fmax(prev, f), 1e-6, &root))
+                        flip = root;
+                    else
+                        flip = f;
+                    break;
+                }
+                prev = f;
+            }
+        }
+        double base = base_value(d, win, p);
+        if (p == SENS_RENT && win->acquisition != DECIDE_RENT)
+            base = NAN;   /* the rental price of several offers: given as a factor only */
+        if (p == SENS_PURCHASE && win->acquisition == DECIDE_RENT)
+            base = NAN;
+        set_num(m, "flip_factor", flip);
+        if (!isnan(flip)) {
+            const decide_option *nw = winner_with(d, p, flip * (flip > 1 ? 1.001 : 0.999), NULL);
+            view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
+            set_num(m, "flip_value", base * flip);
+            buf_printf(&t, "%+.0f%%", (flip - 1) * 100);
+            if (!isnan(base)) {
+                buf_puts(&t, " (");
+                if (p == SENS_HOURS)
+                    buf_printf(&t, "%.1f h/day", base * flip);
+                else
+                    money(&t, d, base * flip);
+                buf_puts(&t, ")");
+            }
+            if (nw) {
+                gw_buf lbl = GW_BUF_INIT;
+                option_label(&lbl, nw);
+                buf_printf(&t, ": %s wins", buf_cstr(&lbl));
+                buf_free(&lbl);
+            }
+            view_map_set_str(m, "flip_text", buf_cstr(&t));
+        } else {
+            view_map_set(m, "flips_to", view_null());
+            view_map_set(m, "flip_value", view_null());
+            view_map_set_str(m, "flip_text", "does not change the answer in the range tried");
+        }
+        buf_free(&t);
+        if (swing > best_swing) {
+            best_swing = swing;
+            most = sens_keys[p];
+        }
+    }
+    view_map_set_str(d->sensitivity, "moves_most", most);
+    for (int p = 0; p < SENS_COUNT; p++)
+        if (str_eq(most, sens_keys[p]))
+            view_map_set_str(d->sensitivity, "moves_most_name", sens_names[p]);
+    view_map_set_str(d->sensitivity, "method",
+                     "each input scaled by -20% and +20% with the others held; the swing is the "
+                     "change in the recommended option's cost per unit of work; the flip point "
+                     "is found by bisection; rule verdicts are held at their base values");
+}
+
+/* ---- break-even: the best purchase against the best rental ---- */
+
+static const decide_option *best_of(const decision *d, int rent)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        if (o->feasible && (o->acquisition == DECIDE_RENT) == rent)
+            return o;
+    }
+    return NULL;
+}
+
+static void break_even(decision *d)
+{
+    const workload *w = d->w;
+    const decide_option *buy = best_of(d, 0), *rent = best_of(d, 1);
+    d->break_even = view_map();
+    if (!buy || !rent) {
+        view_map_set(d->break_even, "buy_option", view_null());
+        view_map_set(d->break_even, "rent_option", view_null());
+        return;
+    }
+    /* Rent for the work the owned system does in one hour. */
+    double rent_equiv = rent->unit_price * buy->throughput / rent->throughput;
+    double hours = cost_break_even_hours_per_day(&buy->buy, rent_equiv);
+    double month = cost_break_even_month(&buy->buy, rent_equiv);
+    double speedup = cost_speedup_to_match(rent->cost.per_hour, buy->cost.per_hour);
+    view *b = d->break_even;
+    view_map_set_str(b, "buy_option", buy->id);
+    view_map_set_str(b, "rent_option", rent->id);
+    gw_buf l = GW_BUF_INIT;
+    option_label(&l, buy);
+    view_map_set_str(b, "buy_label", buf_cstr(&l));
+    buf_reset(&l);
+    option_label(&l, rent);
+    view_map_set_str(b, "rent_label", buf_cstr(&l));
+    buf_free(&l);
+    set_money(b, d, "own_per_hour", buy->cost.per_hour);
+    set_money(b, d, "rent_per_hour", rent->cost.per_hour);
+    set_money(b, d, "rent_equivalent_per_hour", rent_equiv);
+    set_figure(b, "hours_per_day", hours, 1, " h/day");
+    view_map_set_bool(b, "buying_pays_within_a_day", !isnan(hours) && hours <= 24);
+    set_figure(b, "month", month, 1, NULL);
+    view_map_set_bool(b, "crosses_within_horizon", !isnan(month) && month <= w->horizon_months);
+    set_figure(b, "speedup_needed", speedup, 2, "x");
+    set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 2, "x");
+    /* Cumulative outlay over the horizon, for the line chart. */
+    view *chart = view_map_set(b, "chart", view_map());
+    view *series = view_map_set(chart, "series", view_list());
+    double months = w->horizon_months;
+    int steps = months <= 24 ? (int)ceil(months) : 24;
+    for (int s = 0; s < 2; s++) {
+        view *one = view_list_push(series, view_map());
+        gw_buf name = GW_BUF_INIT;
+        option_label(&name, s ? rent : buy);
+        view_map_set_str(one, "name", buf_cstr(&name));
+        buf_free(&name);
+        view *pts = view_map_set(one, "points", view_list());
+        for (int k = 0; k <= steps; k++) {
+            double m = months * k / steps;
+            view *pt = view_list_push(pts, view_list());
+            view_list_push(pt, view_number(m));
+            view_list_push(pt, view_number(s ? cost_cumulative_rent(rent_equiv, w->hours_per_day,
+                                                                    m)
+                                             : cost_cumulative_buy(&buy->buy, m)));
+        }
+    }
+    if (!isnan(month) && month <= months) {
+        view *mk = view_map_set(chart, "marker", view_map());
+        view_map_set_num(mk, "x", month);
+        view_map_set_num(mk, "y", cost_cumulative_buy(&buy->buy, month));
+        char label[64];
+        snprintf(label, sizeof label, "break-even: month %.1f", month);
+        view_map_set_str(mk, "label", label);
+    }
+}
+
+/* ---- the recommendation's reasons ---- */
+
+static void reasons(decision *d)
+{
+    const decide_option *win = decision_best(d);
+    d->because = view_list();
+    if (!win)
+        return;
+    gw_buf b = GW_BUF_INIT;
+    const decide_option *second = NULL;
+    size_t feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->ranked[i]->feasible) {
+            feasible++;
+            if (d->ranked[i] != win && !second)
+                second = d->ranked[i];
+        }
+    buf_puts(&b, "Lowest cost per ");
+    buf_puts(&b, d->work_unit);
+    buf_printf(&b, " of the %zu feasible options: ", feasible);
+    money(&b, d, win->per_unit);
+    if (second) {
+        buf_puts(&b, ", against ");
+        money(&b, d, second->per_unit);
+        buf_puts(&b, " for ");
+        option_label(&b, second);
+    }
+    buf_puts(&b, ".");
+    view_list_push(d->because, view_string(buf_cstr(&b)));
+    /* The strongest preferences the rules gave it. */
+    const decide_verdict *top[2] = {NULL, NULL};
+    for (size_t i = 0; i < win->n_verdicts; i++) {
+        const decide_verdict *v = &win->verdicts[i];
+        if (strcmp(v->effect, "prefer"))
+            continue;
+        if (!top[0] || v->weight > top[0]->weight)
+            top[1] = top[0], top[0] = v;
+        else if (!top[1] || v->weight > top[1]->weight)
+            top[1] = v;
+    }
+    for (int i = 0; i < 2; i++)
+        if (top[i])
+            view_list_push(d->because, view_string(top[i]->because));
+    const view *be = d->break_even;
+    double hours = view_num(view_map_get(be, "hours_per_day"));
+    if (view_len(d->because) < 3 && view_str(view_map_get(be, "buy_option"))) {
+        buf_reset(&b);
+        if (win->acquisition != DECIDE_RENT) {
+            if (!isnan(hours))
+                buf_printf(&b, "Owning pays off from %.1f h of use a day against %s; the plan "
+                               "is %g h.",
+                           hours, view_str(view_map_get(be, "rent_label")),
+                           d->w->hours_per_day);
+            else
+                buf_printf(&b, "Renting never costs less per unit of work than owning here.");
+        } else {
+            if (!isnan(hours) && hours <= 24)
+                buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the "
+                               "plan is %g h.",
+                           view_str(view_map_get(be, "buy_label")), hours,
+                           d->w->hours_per_day);
+            else
+                buf_printf(&b, "Buying (%s) never pays off within the %g-month horizon.",
+                           view_str(view_map_get(be, "buy_label")), d->w->horizon_months);
+        }
+        view_list_push(d->because, view_string(buf_cstr(&b)));
+    }
+    if (view_len(d->because) < 3 && !isnan(win->time_to_finish_hours)) {
+        buf_reset(&b);
+        buf_printf(&b, "Finishes the work in %.1f hours of running (%.1f days at %g h a day).",
+                   win->time_to_finish_hours, win->time_to_finish_hours / d->w->hours_per_day,
+                   d->w->hours_per_day);
+        view_list_push(d->because, view_string(buf_cstr(&b)));
+    }
+    buf_free(&b);
+}
+
+/* ---- setup ---- */
+
+static int load_kb(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    int rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
+    if (rc == GW_OK)
+        rc = kb_prices_find(d->k, NULL, NULL, NULL, &d->prices, &d->n_prices, err);
+    if (rc != GW_OK)
+        return rc;
+    if (w->benchmark) {
+        kb_benchmark *rows = NULL;
+        size_t n = 0;
+        rc = kb_benchmarks_find(d->k, NULL, w->benchmark, &rows, &n, err);
+        if (rc != GW_OK)
+            return rc;
+        /* Keep the results of the workload's precision class (half vs full) when there are
+         * any; otherwise all of them, and say so. */
+        int want_half = half_precision(w->precision);
+        size_t same = 0;
+        for (size_t i = 0; i < n; i++)
+            same += half_precision(rows[i].precision) == want_half;
+        d->bench = gw_xcalloc(n ? n : 1, sizeof *d->bench);
+        for (size_t i = 0; i < n; i++) {
+            if (same && half_precision(rows[i].precision) != want_half) {
+                kb_benchmark_free(&rows[i]);
+                continue;
+            }
+            d->bench[d->n_bench++] = rows[i];
+        }
+        free(rows);
+        if (!d->n_bench)
+            return gw_error_set(err, GW_EDATA,
+                                "%s: benchmark: the KB holds no measured results for \"%s\"",
+                                w->path, w->benchmark);
+        if (!same)
+            trace(d, "no %s results for %s: using the other precision's", w->precision,
+                  w->benchmark);
+        free(d->unit);
+        d->unit = gw_xstrdup(d->bench[0].unit ? d->bench[0].unit : "samples/s");
+        char *slash = strstr(d->unit, "/s");
+        gw_buf wu = GW_BUF_INIT;
+        buf_printf(&wu, "1M %.*s", (int)(slash ? (size_t)(slash - d->unit) : strlen(d->unit)),
+                   d->unit);
+        d->work_unit = buf_detach(&wu);
+        d->unit_size = 1e6;
+    }
+    trace(d, "KB: %zu GPUs, %zu prices, %zu %s results", d->n_gpus, d->n_prices, d->n_bench,
+          w->benchmark ? w->benchmark : "benchmark");
+    return GW_OK;
+}
+
+static int fill_defaults(decision *d, gw_error *err)
+{
+    workload *w = d->w;
+    if (isnan(w->host_cost)) {
+        int rc = convert(d, DECIDE_HOST_COST_CNY, "CNY", &w->host_cost, err);
+        if (rc != GW_OK)
+            return rc;
+        cite(d, "article-4090-a100-h100");
+    }
+    if (isnan(w->host_power_w)) {
+        w->host_power_w = DECIDE_HOST_POWER_W;
+        cite(d, "article-a100-vs-4x3090");
+    }
+    if (isnan(w->resale_fraction)) {
+        w->resale_fraction = DECIDE_RESALE_FRACTION;
+        cite(d, "article-4090-a100-h100");
+    }
+    return GW_OK;
+}
+
+static int setup_reference(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    if (!w->work_hours_on)
+        return GW_OK;
+    char *id = NULL;
+    int count = 1;
+    int rc = kb_gpu_resolve(d->k, w->work_hours_on, &id, &count, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: work.hours_on", w->path);
+        return rc;
+    }
+    d->reference = gpu_by_id(d, id);
+    free(id);
+    if (!d->reference)
+        return gw_error_set(err, GW_ENOTFOUND, "%s: work.hours_on: %s is not in the KB",
+                            w->path, w->work_hours_on);
+    if (d->n_bench) {
+        int measured;
+        d->reference_speed = single_card(d, NULL, d->reference, &measured, NULL);
+        if (isnan(d->reference_speed))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: work.hours_on: no %s result measured on or comparable "
+                                "to %s",
+                                w->path, w->benchmark, d->reference->name);
+        d->reference_speed *= count;
+    } else {
+        d->reference_speed = 1;
+        gw_buf u = GW_BUF_INIT;
+        buf_printf(&u, "x %s", d->reference->name);
+        free(d->unit);
+        d->unit = buf_detach(&u);
+        buf_printf(&u, "%s-hour of work", d->reference->name);
+        d->work_unit = buf_detach(&u);
+        d->unit_size = 3600;   /* one reference hour at speed 1 */
+    }
+    return GW_OK;
+}
+
+int decide_run(kb *k, plugin_host *host, workload *w, decision **out, gw_error *err)
+{
+    decision *d = gw_xcalloc(1, sizeof *d);
+    d->k = k;
+    d->w = w;
+    d->trace = view_list();
+    *out = NULL;
+    int rc;
+    if (!isnan(w->vram_gb)) {
+        model_memory_measured(w->vram_gb, &d->memory);
+        rc = GW_OK;
+    } else {
+        rc = model_memory_estimate(w->params, w->precision, w->optimizer, w->activations_gb,
+                                   &d->memory, err);
+        if (rc != GW_OK)
+            gw_error_prefix(err, "%s: model", w->path);
+    }
+    d->gradient_bytes = model_gradient_bytes(w->params, w->precision);
+    if (rc == GW_OK)
+        rc = load_kb(d, err);
+    if (rc == GW_OK)
+        rc = setup_reference(d, err);
+    if (rc == GW_OK)
+        rc = fill_defaults(d, err);
+    if (rc == GW_OK)
+        rc = enumerate(d, err);
+    if (rc == GW_OK && d->n_options == 0)
+        rc = gw_error_set(err, GW_EDATA,
+                          "%s: no option to consider: the KB has no purchase or cloud price for "
+                          "the candidates%s",
+                          w->path, w->used_ok ? "" : " (used prices need used_ok = true)");
+    if (rc != GW_OK) {
+        decision_free(d);
+        return rc;
+    }
+    trace(d, "memory per replica: %.1f GB (%s)", d->memory.total_gb,
+          d->memory.measured ? "measured, from vram_gb" : "estimated from parameters");
+    trace(d, "%zu options", d->n_options);
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        size_option(d, o);
+        estimate_speed(d, o);
+        cost_option(d, o);
+        trace(d, "%s: needs %.1f GB/card of %.0f; %.0f %s (%s); %s/h, %.4g per %s", o->id,
+              o->per_card_gb, o->gpu->memory_gb, o->throughput, d->unit,
+              o->measured ? "measured" : "scaled", d->w->currency, o->per_unit, d->work_unit);
+    }
+    rc = run_rules(d, host, err);
+    if (rc != GW_OK) {
+        decision_free(d);
+        return rc;
+    }
+    for (size_t i = 0; i < d->n_options; i++) {
+        judge(d, &d->options[i]);
+        if (!d->options[i].feasible)
+            trace(d, "%s excluded: %s", d->options[i].id, d->options[i].excluded_because);
+    }
+    rank_options(d);
+    const decide_option *best = decision_best(d);
+    if (best)
+        trace(d, "recommended: %s (score %.4g)", best->id, best->score);
+    else
+        trace(d, "no feasible option");
+    break_even(d);
+    sensitivity(d);
+    reasons(d);
+    *out = d;
+    return GW_OK;
+}
+
+void decision_free(decision *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        free(o->id);
+        free(o->provider);
+        free(o->instance);
+        free(o->throughput_how);
+        free(o->excluded_because);
+        free(o->cites);
+        for (size_t j = 0; j < o->n_verdicts; j++) {
+            free(o->verdicts[j].rule);
+            free(o->verdicts[j].effect);
+            free(o->verdicts[j].because);
+            free(o->verdicts[j].checklist);
+        }
+        free(o->verdicts);
+    }
+    free(d->options);
+    free(d->ranked);
+    kb_gpus_free(d->gpus, d->n_gpus);
+    kb_benchmarks_free(d->bench, d->n_bench);
+    kb_prices_free(d->prices, d->n_prices);
+    for (size_t i = 0; i < d->n_cites; i++)
+        free(d->cite_ids[i]);
+    free(d->cite_ids);
+    free(d->unit);
+    free(d->work_unit);
+    view_free(d->trace);
+    view_free(d->break_even);
+    view_free(d->sensitivity);
+    view_free(d->because);
+    free(d);
+}
+
+size_t decision_option_count(const decision *d)
+{
+    return d->n_options;
+}
+
+const decide_option *decision_option_at(const decision *d, size_t i)
+{
+    return i < d->n_options ? d->ranked[i] : NULL;
+}
+
+const decide_option *decision_best(const decision *d)
+{
+    return d->n_options && d->ranked && d->ranked[0]->feasible ? d->ranked[0] : NULL;
+}
+
+/* ---- the view model ---- */
+
+static view *memory_view(const decision *d)
+{
+    const model_memory *m = &d->memory;
+    view *v = view_map();
+    set_figure(v, "total_gb", m->total_gb, 1, " GB");
+    view_map_set_bool(v, "measured", m->measured);
+    if (!m->measured) {
+        set_num(v, "bytes_per_param", m->bytes_per_param);
+        set_figure(v, "weights_gb", m->weights_gb, 2, " GB");
+        set_figure(v, "gradients_gb", m->gradients_gb, 2, " GB");
+        set_figure(v, "optimizer_gb", m->optimizer_gb, 2, " GB");
+        set_figure(v, "activations_gb", m->activations_gb, 2, " GB");
+        set_figure(v, "overhead_gb", m->overhead_gb, 2, " GB");
+    }
+    return v;
+}
+
+static view *method_view(const decision *d)
+{
+    view *v = view_map();
+    char line[512];
+    snprintf(line, sizeof line,
+             "memory per replica = (params x bytes per parameter + activations) x %.2f + %.1f GB "
+             "(CUDA context and allocator fragmentation); bytes per parameter: weights + "
+             "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16)",
+             1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
+    view_map_set_str(v, "memory", line);
+    view_map_set_str(v, "scaling",
+                     "throughput without a measurement = nearest measured GPU x sqrt(tensor "
+                     "TFLOPS ratio x memory bandwidth ratio), labelled scaled");
+    snprintf(line, sizeof line,
+             "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
+             "compute = batch (%g per GPU) / one card's throughput, all-reduce = 2(n-1)/n x "
+             "gradient bytes / link bandwidth (NVLink on SXM boards; PCIe 4.0 x16 about "
+             "%.0f GB/s, shared once there are more than two cards)",
+             1 + MODEL_SYNC_OVERHEAD,
+             d->w->batch_per_gpu > 0 ? d->w->batch_per_gpu : MODEL_DEFAULT_BATCH,
+             MODEL_PCIE4_ALLREDUCE_GBS);
+    view_map_set_str(v, "multi_gpu", line);
+    view_map_set_str(v, "buy",
+                     "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
+                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE");
+    view_map_set_str(v, "rent", "total = offer price per hour x hours a day x 30 x months");
+    view_map_set_str(v, "per_unit",
+                     "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
+                     "size; ranking: feasible options by that cost, x (1 - prefer weights + warn "
+                     "weights)");
+    return v;
+}
+
+static view *assumptions_view(const decision *d)
+{
+    const workload *w = d->w;
+    view *list = view_list();
+    gw_buf b = GW_BUF_INIT;
+#define ASSUME(...)                                                                            \
+    do {                                                                                       \
+        buf_reset(&b);                                                                         \
+        buf_printf(&b, __VA_ARGS__);                                                           \
+        view_list_push(list, view_string(buf_cstr(&b)));                                       \
+    } while (0)
+    ASSUME("%g hours of use a day over %g months; a month is 30 days.", w->hours_per_day,
+           w->horizon_months);
+    buf_reset(&b);
+    buf_puts(&b, "Electricity ");
+    money(&b, d, w->electricity_price);
+    buf_printf(&b, " per kWh, PUE %g.", w->pue);
+    view_list_push(list, view_string(buf_cstr(&b)));
+    buf_reset(&b);
+    buf_puts(&b, "A host machine costs ");
+    money(&b, d, w->host_cost);
+    buf_printf(&b, " and draws %.0f W besides its cards; it takes up to %s cards.",
+               w->host_power_w,
+               w->cards_per_host > 0 ? "the workload's" : "4 consumer or 8 data-centre");
+    view_list_push(list, view_string(buf_cstr(&b)));
+    ASSUME("Cards resell for %.0f%% of their price at the end of the horizon.",
+           w->resale_fraction * 100);
+    if (w->upkeep_hours_per_month > 0) {
+        buf_reset(&b);
+        buf_printf(&b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
+        money(&b, d, w->upkeep_rate);
+        buf_puts(&b, " an hour.");
+        view_list_push(list, view_string(buf_cstr(&b)));
+    }
+    ASSUME("Cards draw their rated board power (TDP) under load.");
+    ASSUME("Prices: the latest observation of each kind (median when several share the date), "
+           "converted at the KB's dated exchange rates.");
+    if (str_eq(w->cooling, "poor"))
+        ASSUME("Poor cooling: multi-card consumer builds lose 20%% of their throughput to heat "
+               "throttling.");
+    ASSUME("Renting: the offer's price for the same hours a day; no storage or transfer fees.");
+#undef ASSUME
+    buf_free(&b);
+    return list;
+}
+
+static view *charts_view(const decision *d)
+{
+    view *charts = view_list();
+    const view *series = view_path(d->break_even, "chart.series");
+    if (series) {
+        view *c = view_list_push(charts, view_map());
+        view_map_set_str(c, "id", "cumulative-cost");
+        view_map_set_str(c, "kind", "line");
+        view_map_set_str(c, "title", "Cumulative cost: buy vs rent (same work)");
+        view_map_set_str(c, "desc",
+                         "Cumulative outlay of the best purchase and the best rental doing the "
+                         "same work; resale not counted.");
+        view_map_set_str(c, "x_label", "Month");
+        view_map_set_str(c, "x_unit", "month");
+        view_map_set_str(c, "y_label", "Cumulative cost");
+        view_map_set_str(c, "unit", d->w->currency);
+        view_map_set(c, "series", view_copy(series));
+        const view *marker = view_path(d->break_even, "chart.marker");
+        if (marker)
+            view_map_set(c, "marker", view_copy(marker));
+    }
+    view *bar = view_map();
+    view_map_set_str(bar, "id", "cost-per-unit");
+    view_map_set_str(bar, "kind", "bar");
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "Cost per %s", d->work_unit);
+    view_map_set_str(bar, "title", buf_cstr(&b));
+    view_map_set_str(bar, "desc", "Feasible options, lower is better; the recommendation is "
+                                  "highlighted.");
+    view_map_set_str(bar, "y_label", buf_cstr(&b));
+    view_map_set_str(bar, "unit", d->w->currency);
+    buf_free(&b);
+    view *bars = view_map_set(bar, "bars", view_list());
+    size_t shown = 0;
+    for (size_t i = 0; i < d->n_options && shown < 12; i++) {
+        const decide_option *o = d->ranked[i];
+        if (!o->feasible || isnan(o->per_unit))
+            continue;
+        view *m = view_list_push(bars, view_map());
+        gw_buf l = GW_BUF_INIT;
+        option_label(&l, o);
+        view_map_set_str(m, "label", buf_cstr(&l));
+        buf_reset(&l);
+        money(&l, d, o->per_unit);
+        view_map_set_str(m, "value_text", buf_cstr(&l));
+        buf_free(&l);
+        view_map_set_num(m, "value", o->per_unit);
+        if (o->rank == 1)
+            view_map_set_bool(m, "highlight", 1);
+        shown++;
+    }
+    if (shown)
+        view_list_push(charts, bar);
+    else
+        view_free(bar);
+    return charts;
+}
+
+static view *citations_view(const decision *d)
+{
+    view *list = view_list();
+    for (size_t i = 0; i < d->n_cites; i++) {
+        view *c = view_list_push(list, view_map());
+        view_map_set_int(c, "n", (long long)i + 1);
+        view_map_set_str(c, "id", d->cite_ids[i]);
+        kb_source s;
+        if (kb_source_get(d->k, d->cite_ids[i], &s, NULL) == GW_OK) {
+            view_map_set_str(c, "title", s.title);
+            view_map_set_str(c, "publisher", s.publisher);
+            view_map_set_str(c, "date", s.retrieved);
+            view_map_set_str(c, "url", s.url && *s.url ? s.url : NULL);
+            kb_source_free(&s);
+        } else {
+            view_map_set_str(c, "title", d->cite_ids[i]);
+        }
+    }
+    return list;
+}
+
+view *decision_to_view(const decision *d)
+{
+    const decide_option *best = decision_best(d);
+    view *root = view_map();
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "GPU purchase justification: %s", d->w->name);
+    view_map_set_str(root, "title", buf_cstr(&b));
+    buf_free(&b);
+    view_map_set(root, "workload", workload_to_view(d->w));
+    view_map_set(root, "memory", memory_view(d));
+    view_map_set(root, "method", method_view(d));
+    view_map_set(root, "assumptions", assumptions_view(d));
+    view_map_set_str(root, "throughput_unit", d->unit);
+    view_map_set_str(root, "work_unit", d->work_unit);
+    view *options = view_map_set(root, "options", view_list());
+    view *excluded = view_map_set(root, "excluded", view_list());
+    size_t n_feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        view_list_push(options, option_view(d, o, 1));
+        if (o->feasible) {
+            n_feasible++;
+        } else {
+            view *x = view_list_push(excluded, view_map());
+            gw_buf l = GW_BUF_INIT;
+            option_label(&l, o);
+            view_map_set_str(x, "label", buf_cstr(&l));
+            buf_free(&l);
+            view_map_set_str(x, "id", o->id);
+            view_map_set_str(x, "because", o->excluded_because);
+        }
+    }
+    view_map_set_int(root, "feasible_count", (long long)n_feasible);
+    view_map_set_int(root, "option_count", (long long)d->n_options);
+    view *rec = view_map_set(root, "recommendation", view_map());
+    if (best) {
+        view_map_set_str(rec, "option", best->id);
+        gw_buf l = GW_BUF_INIT;
+        option_label(&l, best);
+        view_map_set_str(rec, "label", buf_cstr(&l));
+        buf_free(&l);
+        view_map_set(rec, "because", view_copy(d->because));
+        view_map_set(rec, "details", option_view(d, best, 1));
+        /* Risks: the warnings the rules gave the recommendation. */
+        view *risks = view_map_set(rec, "risks", view_list());
+        view *checklists = view_map_set(rec, "checklists", view_list());
+        for (size_t i = 0; i < best->n_verdicts; i++) {
+            const decide_verdict *v = &best->verdicts[i];
+            if (!strcmp(v->effect, "warn"))
+                view_list_push(risks, view_string(v->because));
+            if (v->checklist) {
+                int seen = 0;
+                for (size_t j = 0; j < view_len(checklists); j++)
+                    seen |= str_eq(view_str(view_list_at(checklists, j)), v->checklist);
+                if (!seen)
+                    view_list_push(checklists, view_string(v->checklist));
+            }
+        }
+    } else {
+        view_map_set(rec, "option", view_null());
+        view_map_set(rec, "because", view_list());
+    }
+    view_map_set(root, "break_even", view_copy(d->break_even));
+    view_map_set(root, "sensitivity", view_copy(d->sensitivity));
+    view_map_set(root, "charts", charts_view(d));
+    view_map_set(root, "citations", citations_view(d));
+    view_map_set(root, "trace", view_copy(d->trace));
+    return root;
+}

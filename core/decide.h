@@ -1,0 +1,85 @@
+/* decide.h — the decision: enumerate the ways to get GPUs for a workload (buy new, buy used,
+ * rent each stored offer), size and price each with model.c and cost.c, let the rule plugins
+ * judge them, rank them, and keep a trace of every step.  The result is one view tree that
+ * `decide --json` prints and the justification template reads. */
+#ifndef GW_DECIDE_H
+#define GW_DECIDE_H
+
+#include <stddef.h>
+
+#include "cost.h"
+#include "error.h"
+#include "kb.h"
+#include "plugin.h"
+#include "view.h"
+#include "workload.h"
+
+/* Defaults for ownership costs the workload does not give, and where they come from. */
+#define DECIDE_HOST_COST_CNY 8000.0     /* article-4090-a100-h100: "配套主机：8000元" */
+#define DECIDE_HOST_POWER_W 200.0       /* article-a100-vs-4x3090: A100 machine 600 W, card 400 W */
+#define DECIDE_RESALE_FRACTION 0.30     /* article-4090-a100-h100: CNY 5,000 of 16,000 after 3 years */
+#define DECIDE_CONSUMER_PER_HOST 4
+#define DECIDE_SERVER_PER_HOST 8
+
+typedef enum { DECIDE_BUY_NEW, DECIDE_BUY_USED, DECIDE_RENT } decide_acquisition;
+
+typedef struct decide_verdict {
+    char *rule, *effect, *because, *checklist;   /* checklist may be NULL */
+    double weight;
+} decide_verdict;
+
+typedef struct decide_option {
+    char *id;                      /* "buy-used:4x rtx-3090", "rent:Lambda:gpu_1x_a100_sxm4" */
+    const kb_gpu *gpu;             /* borrowed from the decision */
+    int count;
+    decide_acquisition acquisition;
+    char *provider, *instance;     /* rent only */
+    int consumer;                  /* a GeForce / TITAN card */
+    /* fit */
+    double vram_needed_gb, per_card_gb;
+    int fits, split;               /* split: model parallelism over the cards */
+    /* speed */
+    double throughput;             /* samples/s (or x reference when no benchmark); NaN unknown */
+    int measured;
+    char *throughput_how;          /* one sentence: how the figure was obtained */
+    double throughput_lo, throughput_hi;
+    int nvlink;
+    double link_gbs, efficiency, comm_fraction;
+    double time_to_finish_hours;
+    double power_w;
+    /* money, in the workload's currency */
+    double unit_price;             /* per card (buy) or per instance-hour (rent) */
+    double price_lo, price_hi;     /* range of the observations used */
+    cost_buy_input buy;            /* buy options */
+    cost_summary cost;
+    double per_unit, electricity_share;
+    int *cites;                    /* citation numbers of the figures used */
+    size_t n_cites;
+    /* judgement */
+    decide_verdict *verdicts;
+    size_t n_verdicts;
+    int feasible;
+    char *excluded_because;
+    double score;                  /* per_unit adjusted by rule weights */
+    int rank;                      /* 1 = best; 0 unranked (infeasible) */
+} decide_option;
+
+typedef struct decision decision;
+
+/* Runs the whole decision for w (defaults for ownership costs are filled into w).  host may be
+ * NULL (no rules).  Caller frees *out with decision_free; w and k must outlive it.
+ * Errors: GW_ENOTFOUND for a candidate the KB does not know, GW_EDATA for a workload the KB
+ * cannot serve (no measured results for its benchmark), GW_ESOFTWARE for a rule that breaks its
+ * contract. */
+int decide_run(kb *k, plugin_host *host, workload *w, decision **out, gw_error *err);
+void decision_free(decision *d);
+
+size_t decision_option_count(const decision *d);
+const decide_option *decision_option_at(const decision *d, size_t i);   /* in rank order */
+const decide_option *decision_best(const decision *d);                  /* NULL: none feasible */
+
+/* The model --json prints and the template reads (see templates/README.md for the document
+ * conventions it follows).  Caller owns the view. */
+view *decision_to_view(const decision *d);
+
+#endif

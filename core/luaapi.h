@@ -1,0 +1,44 @@
+/* luaapi.h — private to the plugin host: the `gw` module plugins see (xml/html with XPath, csv,
+ * json, units, GPU name resolution, read-only KB queries, log) and the Lua <-> view conversions
+ * both plugin.c and luaapi.c use.  Only plugin.c and luaapi.c include this. */
+#ifndef GW_LUAAPI_H
+#define GW_LUAAPI_H
+
+#include <lua.h>
+
+#include "error.h"
+#include "kb.h"
+#include "view.h"
+
+/* Registry key of the Lua list that gw.log and print append to. */
+#define LUAAPI_LOG_KEY "gw.log"
+
+/* Pushes a new `gw` table (plain, not yet read-only) whose KB queries use k (may be NULL: they
+ * then return nil and a message).  May raise (memory): call from protected code. */
+void luaapi_push_gw(lua_State *L, kb *k);
+
+/* Limits on what a plugin may hand back. */
+#define LUAAPI_MAX_DEPTH 32
+#define LUAAPI_MAX_ITEMS 100000
+#define LUAAPI_MAX_STRING (1024 * 1024)
+
+/* Reads the value at idx into a view.  Never runs plugin code (raw access only).  On bad data
+ * (a function, a cycle, NaN, NUL bytes, invalid UTF-8, too deep/large) returns GW_EDATA with
+ * "<label>: <path>: problem" in err and *out NULL.  *box_out receives the partly built tree so a
+ * Lua error (memory) cannot leak it: the caller passes a slot that a box userdata owns (see
+ * luaapi_box_new).  May raise only for memory. */
+int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw_error *err);
+
+/* Pushes v as a Lua value (null -> nil, lists -> sequences, maps -> tables).  May raise. */
+void luaapi_push_view(lua_State *L, const view *v);
+
+/* A userdata that owns C memory while Lua code that can raise runs: its __gc calls free_fn on
+ * *slot.  Returns the slot (initially NULL).  Leaves the box on the stack. */
+void **luaapi_box_new(lua_State *L, void (*free_fn)(void *));
+/* Frees what the box at idx holds now and empties it. */
+void luaapi_box_release(lua_State *L, int idx);
+
+/* Checks UTF-8 (no overlong forms, no surrogates).  Returns 1 when valid. */
+int luaapi_utf8_valid(const char *s, size_t n);
+
+#endif

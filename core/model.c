@@ -1,0 +1,139 @@
+/* model.c — memory per replica, spec-scaled throughput and multi-GPU scaling efficiency.
+ * Every constant is declared in model.h and written into the report's method section, so a
+ * reader can redo each figure by hand. */
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+int model_param_bytes(const char *precision, const char *optimizer, double *weights,
+                      double *gradients, double *optimizer_states, gw_error *err)
+{
+    double w, g, master;
+    if (!precision || !strcmp(precision, "fp32") || !strcmp(precision, "tf32")) {
+        w = 4, g = 4, master = 0;
+    } else if (!strcmp(precision, "amp") || !strcmp(precision, "fp16") ||
+               !strcmp(precision, "bf16")) {
+        /* Mixed precision: half-precision weights and gradients plus an fp32 master copy. */
+        w = 2, g = 2, master = 4;
+    } else {
+        return gw_error_set(err, GW_EDATA,
+                            "precision: expected fp32, tf32, amp, fp16 or bf16, got \"%s\"",
+                            precision);
+    }
+    double states;
+    if (!optimizer || !strcmp(optimizer, "adam") || !strcmp(optimizer, "adamw"))
+        states = 8;   /* first and second moments, fp32 */
+    else if (!strcmp(optimizer, "sgd"))
+        states = 4;   /* momentum, fp32 */
+    else if (!strcmp(optimizer, "sgd-plain"))
+        states = 0;
+    else if (!strcmp(optimizer, "none")) {
+        /* Inference: weights only. */
+        g = 0, master = 0, states = 0;
+    } else {
+        return gw_error_set(err, GW_EDATA,
+                            "optimizer: expected adam, adamw, sgd, sgd-plain or none, got \"%s\"",
+                            optimizer);
+    }
+    *weights = w;
+    *gradients = g;
+    *optimizer_states = master + states;
+    return GW_OK;
+}
+
+int model_memory_estimate(double params, const char *precision, const char *optimizer,
+                          double activations_gb, model_memory *out, gw_error *err)
+{
+    double w, g, o;
+    int rc = model_param_bytes(precision, optimizer, &w, &g, &o, err);
+    if (rc != GW_OK)
+        return rc;
+    memset(out, 0, sizeof *out);
+    out->bytes_per_param = w + g + o;
+    out->weights_gb = params * w / 1e9;
+    out->gradients_gb = params * g / 1e9;
+    out->optimizer_gb = params * o / 1e9;
+    out->activations_gb = activations_gb > 0 ? activations_gb : 0;
+    double state_gb = out->weights_gb + out->gradients_gb + out->optimizer_gb + out->activations_gb;
+    out->overhead_gb = state_gb * MODEL_FRAGMENTATION + MODEL_CONTEXT_GB;
+    out->total_gb = state_gb + out->overhead_gb;
+    return GW_OK;
+}
+
+void model_memory_measured(double vram_gb, model_memory *out)
+{
+    memset(out, 0, sizeof *out);
+    out->total_gb = vram_gb;
+    out->measured = 1;
+}
+
+double model_memory_per_card_split(const model_memory *m, int count)
+{
+    if (count <= 1)
+        return m->total_gb;
+    double shared = m->total_gb - (m->measured ? 0 : MODEL_CONTEXT_GB);
+    return shared / count + MODEL_CONTEXT_GB;
+}
+
+double model_scale_throughput(double ref_value, const model_gpu_spec *ref,
+                              const model_gpu_spec *target)
+{
+    if (!(ref->tensor_tflops > 0) || !(ref->bandwidth_gbs > 0) ||
+        !(target->tensor_tflops > 0) || !(target->bandwidth_gbs > 0))
+        return NAN;
+    double compute_ratio = target->tensor_tflops / ref->tensor_tflops;
+    double bandwidth_ratio = target->bandwidth_gbs / ref->bandwidth_gbs;
+    return ref_value * sqrt(compute_ratio * bandwidth_ratio);
+}
+
+double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b)
+{
+    if (!(a->tensor_tflops > 0) || !(b->tensor_tflops > 0) || !(a->bandwidth_gbs > 0) ||
+        !(b->bandwidth_gbs > 0))
+        return INFINITY;
+    return fabs(log(a->tensor_tflops / b->tensor_tflops)) +
+           fabs(log(a->bandwidth_gbs / b->bandwidth_gbs));
+}
+
+double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen)
+{
+    if (nvlink && nvlink_gbs > 0)
+        return nvlink_gbs;
+    /* 16 GB/s for PCIe 4.0 x16, doubling per generation. */
+    double gen = pcie_gen > 0 ? pcie_gen : 4;
+    double gbs = MODEL_PCIE4_ALLREDUCE_GBS * pow(2.0, gen - 4);
+    if (count > 2)
+        gbs *= 2.0 / count;
+    return gbs;
+}
+
+double model_gradient_bytes(double params, const char *precision)
+{
+    if (!(params > 0))
+        return 0;
+    if (precision && (!strcmp(precision, "fp16") || !strcmp(precision, "bf16")))
+        return params * 2;
+    return params * 4;
+}
+
+double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs)
+{
+    if (count <= 1 || !(gradient_bytes > 0) || !(link_gbs > 0))
+        return 0;
+    return 2.0 * (count - 1) / count * gradient_bytes / (link_gbs * 1e9);
+}
+
+double model_scaling_efficiency(int count, double single_throughput, double batch,
+                                double gradient_bytes, double link_gbs)
+{
+    if (count <= 1)
+        return 1;
+    if (!(batch > 0))
+        batch = MODEL_DEFAULT_BATCH;
+    if (!(single_throughput > 0))
+        return 1 / (1 + MODEL_SYNC_OVERHEAD);
+    double compute_seconds = batch / single_throughput;
+    double allreduce = model_allreduce_seconds(count, gradient_bytes, link_gbs);
+    return compute_seconds / (compute_seconds * (1 + MODEL_SYNC_OVERHEAD) + allreduce);
+}

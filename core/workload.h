@@ -1,0 +1,57 @@
+/* workload.h — a workload description: a Lua file evaluated in the plugin sandbox that returns
+ * one table (what is trained, how much, how often, with what money), validated field by field
+ * into a plain struct.  Errors name the file, the field and what was expected. */
+#ifndef GW_WORKLOAD_H
+#define GW_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "kb.h"
+#include "view.h"
+
+typedef struct workload {
+    char *path;                 /* as given; used in messages */
+    char *name;
+    /* the model: params-based estimate, or a measured peak */
+    double params;              /* NaN unless model.params */
+    char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 */
+    char *optimizer;            /* adam | adamw | sgd | sgd-plain | none */
+    double activations_gb;      /* 0 unless given */
+    double vram_gb;             /* NaN unless given (overrides the estimate) */
+    double batch_per_gpu;       /* NaN: the model's default */
+    char *benchmark;            /* KB workload key, NULL when none */
+    /* the work: samples, or hours on a reference GPU */
+    double work_samples;        /* NaN unless work.samples */
+    char *work_hours_on;        /* GPU name as written, NULL unless work.hours_on */
+    double work_hours;          /* NaN unless work.hours */
+    char *parallelism;          /* data | model | none */
+    double hours_per_day, horizon_months;
+    char currency[4];
+    double budget;              /* NaN: no budget */
+    double electricity_price, pue;
+    int used_ok;
+    char *cooling;              /* good | poor */
+    char **candidates;          /* NULL when absent: every GPU with a price */
+    size_t n_candidates;
+    /* ownership costs; NaN means the documented default */
+    double host_cost;           /* per machine, in currency */
+    double host_power_w;        /* per machine besides the cards */
+    double cards_per_host;      /* how many cards one machine takes */
+    double cooling_cost;        /* one-off, per machine */
+    double upkeep_hours_per_month, upkeep_rate;
+    double resale_fraction;     /* of the card price, at the horizon */
+} workload;
+
+/* Reads path, evaluates it in the sandbox (k may be NULL) and validates it.  Caller frees *out
+ * with workload_free.  GW_ENOINPUT (unreadable), GW_EDATA (bad Lua or a bad field). */
+int workload_load(const char *path, kb *k, workload **out, gw_error *err);
+/* Validates a table already evaluated; name is used in messages. */
+int workload_from_view(const char *name, const view *table, workload **out, gw_error *err);
+void workload_free(workload *w);
+
+/* The workload as the rules and the report see it: every field, defaults filled where the
+ * struct has them.  Caller owns the view. */
+view *workload_to_view(const workload *w);
+
+#endif

@@ -1,0 +1,228 @@
+-- kb/schema.sql — the knowledge base schema, as forward migration steps.
+-- Each "-- version N" section upgrades a KB at version N-1 to version N; a new KB runs them all.
+-- gpuwise embeds this file (see the Makefile) and records the version in PRAGMA user_version.
+-- Numbers that are unknown are NULL; every fact row names the source it comes from.
+
+-- version 1
+CREATE TABLE source (
+    id        TEXT PRIMARY KEY NOT NULL,
+    title     TEXT NOT NULL,
+    publisher TEXT,
+    url       TEXT,
+    retrieved TEXT,
+    kind      TEXT,
+    note      TEXT
+);
+
+CREATE TABLE gpu (
+    id                   TEXT PRIMARY KEY NOT NULL,
+    name                 TEXT NOT NULL,
+    vendor               TEXT NOT NULL,
+    architecture         TEXT,
+    form_factor          TEXT,
+    memory_gb            REAL,
+    memory_type          TEXT,
+    memory_bandwidth_gbs REAL,
+    tdp_w                REAL,
+    fp32_tflops          REAL,
+    tf32_tflops          REAL,   -- tensor figures are dense; sparsity says whether 2:4 doubles them
+    fp16_tflops          REAL,
+    bf16_tflops          REAL,
+    fp8_tflops           REAL,
+    int8_tops            REAL,
+    sparsity             TEXT,
+    pcie_gen             REAL,
+    pcie_lanes           REAL,
+    nvlink_gbs           REAL,   -- 0 = no NVLink
+    mig_instances        REAL,
+    ecc                  INTEGER,
+    release_date         TEXT,
+    launch_price_usd     REAL,
+    source               TEXT NOT NULL REFERENCES source(id),
+    note                 TEXT
+);
+
+CREATE TABLE gpu_alias (
+    gpu   TEXT NOT NULL REFERENCES gpu(id) ON DELETE CASCADE,
+    alias TEXT NOT NULL,
+    PRIMARY KEY (gpu, alias)
+);
+
+CREATE TABLE benchmark (
+    id           INTEGER PRIMARY KEY,
+    gpu          TEXT NOT NULL REFERENCES gpu(id),
+    gpu_count    REAL NOT NULL DEFAULT 1,
+    workload     TEXT NOT NULL,
+    metric       TEXT NOT NULL,
+    value        REAL NOT NULL,
+    unit         TEXT NOT NULL,
+    precision    TEXT,
+    batch        REAL,
+    framework    TEXT,
+    interconnect TEXT,
+    power_w      REAL,
+    source       TEXT NOT NULL REFERENCES source(id),
+    note         TEXT
+);
+CREATE INDEX benchmark_gpu ON benchmark(gpu);
+
+CREATE TABLE price (
+    id        INTEGER PRIMARY KEY,
+    gpu       TEXT NOT NULL REFERENCES gpu(id),
+    kind      TEXT NOT NULL CHECK (kind IN ('new', 'used', 'cloud')),
+    amount    REAL NOT NULL,
+    currency  TEXT NOT NULL,
+    unit      TEXT NOT NULL CHECK (unit IN ('card', 'hour')),
+    gpu_count REAL NOT NULL DEFAULT 1,
+    region    TEXT,
+    provider  TEXT,
+    instance  TEXT,
+    spot      INTEGER NOT NULL DEFAULT 0,
+    as_of     TEXT NOT NULL,
+    source    TEXT NOT NULL REFERENCES source(id),
+    note      TEXT
+);
+CREATE INDEX price_gpu ON price(gpu);
+CREATE INDEX price_provider ON price(provider);
+
+CREATE TABLE rate (
+    currency TEXT NOT NULL,
+    per_usd  REAL NOT NULL,
+    as_of    TEXT NOT NULL,
+    source   TEXT NOT NULL REFERENCES source(id),
+    PRIMARY KEY (currency, as_of)
+);
+
+-- version 2
+-- Claims found in sources that are wrong or disputed, and one full-text index over everything.
+CREATE TABLE claim (
+    id                INTEGER PRIMARY KEY,
+    subject           TEXT NOT NULL,
+    claim             TEXT NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('wrong', 'disputed')),
+    correction        TEXT,
+    source            TEXT NOT NULL REFERENCES source(id),
+    correction_source TEXT REFERENCES source(id)
+);
+CREATE INDEX claim_subject ON claim(subject);
+
+-- The text each row contributes to the index.  An index row's rowid is the table row's rowid
+-- times 8 plus a table number, so a trigger finds its entry without scanning; `row` is the
+-- table's rowid, so a trigger's lookup through a view stays an index lookup.
+CREATE VIEW kb_text_gpu AS
+SELECT g.rowid AS row, g.rowid * 8 + 1 AS fid, 'gpu' AS kind, g.id AS ref, g.name AS title,
+       g.id || ' ' || g.vendor || ' ' || ifnull(g.architecture, '') || ' ' ||
+       ifnull(g.form_factor, '') || ' ' ||
+       CASE WHEN g.memory_gb IS NOT NULL THEN printf('%gGB %g GB', g.memory_gb, g.memory_gb) ELSE '' END || ' ' ||
+       ifnull(g.memory_type, '') || ' ' ||
+       CASE WHEN g.nvlink_gbs > 0 THEN printf('NVLink %g GB/s', g.nvlink_gbs) ELSE '' END ||
+       ' ' || ifnull(g.sparsity, '') || ' ' ||
+       ifnull((SELECT group_concat(a.alias, ' ') FROM gpu_alias a WHERE a.gpu = g.id), '') ||
+       ' ' || ifnull(g.note, '') AS body
+FROM gpu g;
+
+CREATE VIEW kb_text_benchmark AS
+SELECT b.rowid AS row, b.rowid * 8 + 2 AS fid, 'benchmark' AS kind, CAST(b.id AS TEXT) AS ref,
+       (SELECT name FROM gpu WHERE id = b.gpu) || ' ' || b.workload AS title,
+       b.gpu || ' ' || printf('%gx', b.gpu_count) || ' ' || b.workload || ' ' || b.metric || ' ' ||
+       printf('%g', b.value) || ' ' || b.unit || ' ' || ifnull(b.precision, '') || ' ' ||
+       ifnull(b.framework, '') || ' ' || ifnull(b.interconnect, '') || ' ' ||
+       ifnull(b.note, '') AS body
+FROM benchmark b;
+
+CREATE VIEW kb_text_price AS
+SELECT p.rowid AS row, p.rowid * 8 + 3 AS fid, 'price' AS kind, CAST(p.id AS TEXT) AS ref,
+       (SELECT name FROM gpu WHERE id = p.gpu) || ' ' || p.kind ||
+       ifnull(' ' || p.provider, '') AS title,
+       p.gpu || ' ' || p.kind || ' ' || printf('%g', p.amount) || ' ' || p.currency || ' per ' ||
+       p.unit || ' ' || ifnull(p.region, '') || ' ' || ifnull(p.provider, '') || ' ' ||
+       ifnull(p.instance, '') || ' ' || CASE WHEN p.spot THEN 'spot' ELSE '' END || ' ' ||
+       p.as_of || ' ' || ifnull(p.note, '') AS body
+FROM price p;
+
+CREATE VIEW kb_text_source AS
+SELECT s.rowid AS row, s.rowid * 8 + 4 AS fid, 'source' AS kind, s.id AS ref, s.title AS title,
+       s.id || ' ' || ifnull(s.publisher, '') || ' ' || ifnull(s.url, '') || ' ' ||
+       ifnull(s.kind, '') || ' ' || ifnull(s.note, '') AS body
+FROM source s;
+
+CREATE VIEW kb_text_claim AS
+SELECT c.rowid AS row, c.rowid * 8 + 5 AS fid, 'claim' AS kind, CAST(c.id AS TEXT) AS ref,
+       c.subject || ' (' || c.status || ')' AS title,
+       c.claim || ' ' || ifnull(c.correction, '') AS body
+FROM claim c;
+
+CREATE VIEW kb_text_rate AS
+SELECT r.rowid AS row, r.rowid * 8 + 6 AS fid, 'rate' AS kind, r.currency || '@' || r.as_of AS ref,
+       r.currency || ' per USD' AS title,
+       printf('%g', r.per_usd) || ' ' || r.currency || ' per USD ' || r.as_of AS body
+FROM rate r;
+
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate;
+
+CREATE VIRTUAL TABLE kb_fts USING fts5(kind UNINDEXED, ref UNINDEXED, title, body,
+                                       tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO kb_fts(rowid, kind, ref, title, body) SELECT fid, kind, ref, title, body FROM kb_text;
+
+CREATE TRIGGER gpu_fts_ins AFTER INSERT ON gpu BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.id;
+END;
+CREATE TRIGGER gpu_fts_upd AFTER UPDATE ON gpu BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 1;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.id;
+END;
+CREATE TRIGGER gpu_fts_del AFTER DELETE ON gpu BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 1;
+END;
+-- An alias is indexed as part of its GPU's entry.
+CREATE TRIGGER alias_fts_ins AFTER INSERT ON gpu_alias BEGIN
+    DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = new.gpu);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.gpu;
+END;
+CREATE TRIGGER alias_fts_del AFTER DELETE ON gpu_alias BEGIN
+    DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = old.gpu);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = old.gpu;
+END;
+CREATE TRIGGER benchmark_fts_ins AFTER INSERT ON benchmark BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_benchmark WHERE row = new.rowid;
+END;
+CREATE TRIGGER benchmark_fts_del AFTER DELETE ON benchmark BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 2;
+END;
+CREATE TRIGGER price_fts_ins AFTER INSERT ON price BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_price WHERE row = new.rowid;
+END;
+CREATE TRIGGER price_fts_del AFTER DELETE ON price BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 3;
+END;
+CREATE TRIGGER source_fts_ins AFTER INSERT ON source BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_source WHERE ref = new.id;
+END;
+CREATE TRIGGER source_fts_upd AFTER UPDATE ON source BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 4;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_source WHERE ref = new.id;
+END;
+CREATE TRIGGER claim_fts_ins AFTER INSERT ON claim BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_claim WHERE row = new.rowid;
+END;
+CREATE TRIGGER rate_fts_ins AFTER INSERT ON rate BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_rate WHERE row = new.rowid;
+END;
+CREATE TRIGGER rate_fts_upd AFTER UPDATE ON rate BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 6;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_rate WHERE row = new.rowid;
+END;

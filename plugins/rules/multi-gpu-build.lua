@@ -1,0 +1,18 @@
+-- multi-gpu-build: putting several cards in one machine is its own project: power supply and
+-- circuits, airflow, slot spacing, risers, and getting distributed training (DDP, NCCL) to run.
+return {
+    name = "multi-gpu-build",
+    kind = "rule",
+    version = "1.0.0",
+    description = "Attaches the multi-GPU build checklist to purchases of two or more cards.",
+
+    evaluate = function(option, workload)
+        if option.acquisition == "rent" or option.count < 2 then
+            return {}
+        end
+        return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",
+                   because = string.format("a %d-card machine draws about %.0f W: size the power supply and circuit, "
+                       .. "the airflow, and allow days to get distributed training running",
+                       option.count, option.power_w) } }
+    end,
+}

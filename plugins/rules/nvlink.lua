@@ -1,0 +1,33 @@
+-- nvlink: when cards exchange a lot each step (model parallelism, or a gradient all-reduce that
+-- takes a noticeable share of the compute time), the link between them decides the speed.
+-- NVLink moves hundreds of GB/s; PCIe 4.0 x16 about 16 in practice, shared between the cards.
+return {
+    name = "nvlink",
+    kind = "rule",
+    version = "1.0.0",
+    description = "Prefers NVLink for model parallelism or heavy gradient traffic; warns on PCIe.",
+
+    evaluate = function(option, workload)
+        if option.count < 2 then
+            return {}
+        end
+        local share = option.comm_fraction or 0
+        local reason
+        if workload.parallelism == "model" then
+            reason = "model parallelism passes activations between the cards every step"
+        elseif share > 0.10 then
+            reason = string.format("the gradient all-reduce takes %.0f%% of each step's compute time",
+                share * 100)
+        else
+            return {}
+        end
+        if option.nvlink then
+            return { { effect = "prefer", weight = 0.15,
+                       because = reason .. "; NVLink (" .. string.format("%.0f", option.link_gbs)
+                           .. " GB/s) keeps the cards busy" } }
+        end
+        return { { effect = "warn", weight = 0.15,
+                   because = reason .. string.format("; over PCIe (about %.0f GB/s per card here) the cards wait on each other",
+                       option.link_gbs or 16) } }
+    end,
+}

@@ -1,0 +1,21 @@
+return {
+    test_single_card_is_left_alone = function(rule)
+        assert(#rule.evaluate({ count = 1, nvlink = false }, { parallelism = "model" }) == 0)
+    end,
+    test_model_parallel_prefers_nvlink = function(rule)
+        local v = rule.evaluate({ count = 8, nvlink = true, link_gbs = 600, comm_fraction = 0.01 },
+            { parallelism = "model" })
+        assert(v[1].effect == "prefer" and v[1].weight > 0)
+        assert(v[1].because:find("600 GB/s", 1, true), v[1].because)
+    end,
+    test_heavy_gradients_warn_on_pcie = function(rule)
+        local v = rule.evaluate({ count = 4, nvlink = false, link_gbs = 8, comm_fraction = 0.25 },
+            { parallelism = "data" })
+        assert(v[1].effect == "warn")
+        assert(v[1].because:find("25%", 1, true), v[1].because)
+    end,
+    test_light_gradients_are_fine_on_pcie = function(rule)
+        assert(#rule.evaluate({ count = 4, nvlink = false, link_gbs = 8, comm_fraction = 0.07 },
+            { parallelism = "data" }) == 0)
+    end,
+}

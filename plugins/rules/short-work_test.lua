@@ -1,0 +1,15 @@
+return {
+    test_short_horizon_prefers_renting = function(rule)
+        local v = rule.evaluate({ acquisition = "rent" }, { horizon_months = 2, hours_per_day = 10 })
+        assert(#v == 1 and v[1].effect == "prefer")
+        assert(v[1].because:find("lasts 2 months", 1, true), v[1].because)
+    end,
+    test_light_use_prefers_renting = function(rule)
+        local v = rule.evaluate({ acquisition = "rent" }, { horizon_months = 36, hours_per_day = 2 })
+        assert(v[1].because:find("only 2 h a day", 1, true), v[1].because)
+    end,
+    test_long_steady_work_gives_nothing = function(rule)
+        assert(#rule.evaluate({ acquisition = "rent" }, { horizon_months = 36, hours_per_day = 8 }) == 0)
+        assert(#rule.evaluate({ acquisition = "buy-new" }, { horizon_months = 2, hours_per_day = 8 }) == 0)
+    end,
+}

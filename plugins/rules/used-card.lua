@@ -1,0 +1,18 @@
+-- used-card: a used card may have spent years at full load (mining), with worn fans, dried
+-- thermal paste or failing memory.  It is still a good buy once inspected: attach the checklist.
+return {
+    name = "used-card",
+    kind = "rule",
+    version = "1.0.0",
+    description = "Attaches the used-card inspection checklist to every used purchase.",
+
+    evaluate = function(option, workload)
+        if option.acquisition ~= "buy-used" then
+            return {}
+        end
+        return { { effect = "warn", weight = 0.05, checklist = "used-card",
+                   because = string.format("used cards may have run for years at full load (mining): "
+                       .. "inspect each of the %d before paying (memory errors, fans, thermal paste, power limits)",
+                       option.count) } }
+    end,
+}

@@ -1,0 +1,11 @@
+return {
+    test_used_purchase_gets_the_checklist = function(rule)
+        local v = rule.evaluate({ acquisition = "buy-used", count = 4 }, {})
+        assert(#v == 1 and v[1].effect == "warn" and v[1].checklist == "used-card")
+        assert(v[1].because:find("each of the 4", 1, true), v[1].because)
+    end,
+    test_new_and_rented_do_not = function(rule)
+        assert(#rule.evaluate({ acquisition = "buy-new", count = 1 }, {}) == 0)
+        assert(#rule.evaluate({ acquisition = "rent", count = 1 }, {}) == 0)
+    end,
+}

@@ -1,0 +1,188 @@
+/* test_core.c — buffers, the view tree and its JSON, units, errors. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "error.h"
+#include "units.h"
+#include "view.h"
+
+static void test_buf_printf_grows(void **state)
+{
+    (void)state;
+    gw_buf b = GW_BUF_INIT;
+    assert_string_equal(buf_cstr(&b), "");
+    for (int i = 0; i < 1000; i++)
+        buf_printf(&b, "%d,", i);
+    /* 10 one-digit + 90 two-digit + 900 three-digit numbers, each with a comma:
+     * 10*2 + 90*3 + 900*4 = 20 + 270 + 3600 = 3890 bytes */
+    assert_int_equal(b.len, 3890);
+    assert_int_equal(strlen(buf_cstr(&b)), 3890);
+    assert_memory_equal(b.data, "0,1,2,", 6);
+    buf_free(&b);
+}
+
+static void test_view_json_roundtrip(void **state)
+{
+    (void)state;
+    view *m = view_map();
+    view_map_set_str(m, "name", "RTX \"3090\"\n<b>");
+    view_map_set_num(m, "price", 2750);
+    view_map_set_num(m, "ratio", 0.1);
+    view_map_set_num(m, "nan", NAN);
+    view_map_set_bool(m, "used", 1);
+    view *l = view_map_set(m, "counts", view_list());
+    view_list_push(l, view_number(1));
+    view_list_push(l, view_number(-2.5));
+    gw_buf out = GW_BUF_INIT;
+    view_to_json(m, &out, 0);
+    /* <, > and & are written as \u escapes so the JSON can sit inside HTML untouched */
+    assert_string_equal(buf_cstr(&out),
+                        "{\"name\":\"RTX \\\"3090\\\"\\n\\u003cb\\u003e\",\"price\":2750,"
+                        "\"ratio\":0.1,\"nan\":null,\"used\":true,\"counts\":[1,-2.5]}");
+    gw_error err = {0};
+    view *back = view_from_json(out.data, out.len, &err);
+    assert_non_null(back);
+    assert_string_equal(view_str(view_map_get(back, "name")), "RTX \"3090\"\n<b>");
+    assert_true(view_num(view_path(back, "price")) == 2750);
+    assert_true(view_is_null(view_map_get(back, "nan")));
+    assert_true(view_num(view_list_at(view_map_get(back, "counts"), 1)) == -2.5);
+    view_free(back);
+    view_free(m);
+    buf_free(&out);
+}
+
+static void test_view_json_errors_name_line(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    const char *bad = "{\n  \"a\": 1,\n  \"b\": ]\n}";
+    assert_null(view_from_json(bad, strlen(bad), &err));
+    assert_int_equal(err.code, GW_EDATA);
+    assert_non_null(strstr(err.msg, "line 3"));
+}
+
+static void test_view_map_replace_and_path(void **state)
+{
+    (void)state;
+    view *m = view_map();
+    view *cost = view_map_set(m, "cost", view_map());
+    view_map_set_num(cost, "total", 1);
+    view_map_set_num(cost, "total", 2);
+    assert_int_equal(view_len(cost), 1);
+    assert_true(view_num(view_path(m, "cost.total")) == 2);
+    assert_null(view_path(m, "cost.missing"));
+    assert_null(view_path(m, "cost.total.deeper"));
+    view_free(m);
+}
+
+static void test_format_number(void **state)
+{
+    (void)state;
+    gw_buf b = GW_BUF_INIT;
+    view_format_number(&b, 2750, 0);
+    assert_string_equal(buf_cstr(&b), "2,750");
+    buf_reset(&b);
+    view_format_number(&b, -1234567.891, 2);
+    assert_string_equal(buf_cstr(&b), "-1,234,567.89");
+    buf_reset(&b);
+    view_format_number(&b, 999, 0);
+    assert_string_equal(buf_cstr(&b), "999");
+    buf_reset(&b);
+    units_format_money(&b, 2750, "USD", -1);
+    assert_string_equal(buf_cstr(&b), "$2,750");
+    buf_reset(&b);
+    units_format_money(&b, 16000, "CNY", -1);
+    assert_string_equal(buf_cstr(&b), "CNY 16,000");
+    buf_reset(&b);
+    units_format_money(&b, 0.44, "CNY", -1);
+    assert_string_equal(buf_cstr(&b), "CNY 0.44");
+    buf_free(&b);
+}
+
+static void test_units_parse(void **state)
+{
+    (void)state;
+    units_value v;
+    assert_true(units_parse("24576 MiB", &v));
+    assert_true(v.value == 24576);
+    assert_string_equal(v.unit, "MiB");
+    assert_true(units_parse(" 35.15 W ", &v));
+    assert_true(fabs(v.value - 35.15) < 1e-12);
+    assert_string_equal(v.unit, "W");
+    assert_true(units_parse("16x", &v));
+    assert_true(v.value == 16);
+    assert_string_equal(v.unit, "x");
+    assert_true(units_parse("1,234.5 MHz", &v));
+    assert_true(v.value == 1234.5);
+    assert_true(units_parse("42", &v));
+    assert_string_equal(v.unit, "");
+    assert_false(units_parse("N/A", &v));
+    assert_false(units_parse("[N/A]", &v));
+    assert_false(units_parse("Not Active", &v));
+    assert_false(units_parse("Requested functionality has been deprecated", &v));
+    assert_false(units_parse("", &v));
+    assert_false(units_parse(NULL, &v));
+    /* a second number is not a unit */
+    assert_false(units_parse("12 34", &v));
+    /* 24576 MiB = 24576 * 2^20 bytes = 25.769803776 GB = 24 GiB */
+    assert_true(fabs(units_to_gb(24576, "MiB") - 25.769803776) < 1e-9);
+    assert_true(fabs(units_to_gib(24576, "MiB") - 24.0) < 1e-12);
+    assert_true(isnan(units_to_gb(1, "furlongs")));
+}
+
+static void test_error_prefix(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    assert_int_equal(gw_error_set(&err, GW_EDATA, "line %d: bad", 3), GW_EDATA);
+    gw_error_prefix(&err, "%s", "gpus.csv");
+    assert_string_equal(err.msg, "gpus.csv: line 3: bad");
+    assert_int_equal(err.code, GW_EDATA);
+}
+
+static void test_atomic_write(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gwcoreXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    assert_int_equal(gw_write_file_atomic(path, "hello", 5), 0);
+    char *data;
+    size_t len;
+    assert_int_equal(gw_read_file(path, &data, &len), 0);
+    assert_int_equal(len, 5);
+    assert_memory_equal(data, "hello", 5);
+    free(data);
+    /* a folder that does not exist: an errno, and nothing left behind */
+    snprintf(path, sizeof path, "%s/missing/out.txt", dir);
+    assert_int_not_equal(gw_write_file_atomic(path, "x", 1), 0);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    unlink(path);
+    assert_int_equal(rmdir(dir), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_buf_printf_grows),
+        cmocka_unit_test(test_view_json_roundtrip),
+        cmocka_unit_test(test_view_json_errors_name_line),
+        cmocka_unit_test(test_view_map_replace_and_path),
+        cmocka_unit_test(test_format_number),
+        cmocka_unit_test(test_units_parse),
+        cmocka_unit_test(test_error_prefix),
+        cmocka_unit_test(test_atomic_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
