@@ -83,6 +83,7 @@ $(KB_DB): $(BIN) $(KB_DATA)
 	$(BIN) --kb $@.tmp kb import kb/data/*.csv
 	$(BIN) --kb $@.tmp kb check >/dev/null
 	@mv $@.tmp $@
+	@rm -f $@.tmp-wal $@.tmp-shm
 
 demo: all
 	./gpuwise report examples/vision-team.lua --format html -o justification.html

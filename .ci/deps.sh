@@ -4,7 +4,7 @@
 # that line and fails. It never fetches anything else.
 set -u
 BUILD_PKGS="pkg-config liblua5.4-dev libsqlite3-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcsv-dev libcjson-dev"
-TEST_PKGS="libcmocka-dev sqlite3 cmark-gfm chromium jq libxml2-utils"
+TEST_PKGS="libcmocka-dev sqlite3 cmark-gfm chromium jq libxml2-utils strace"
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 

@@ -127,7 +127,7 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
     }
     axis ax = nice_axis(lo, hi);
     double bar_h = 24, gap = 12, top = 44;
-    double left = 16 + 7.0 * (double)(longest > 34 ? 34 : longest);
+    double left = 24 + 7.8 * (double)(longest > 34 ? 34 : longest);   /* room for bold labels */
     double right = WIDTH - 150;   /* room for the value written after the longest bar */
     double plot_h = (double)n * (bar_h + gap);
     double height = top + plot_h + 56;

@@ -7,20 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "records.h"
 #include "units.h"
-
-size_t cli_plugin_dirs(const gw_ctx *ctx, const char **dirs, char storage[2][4096])
-{
-    size_t n = 0;
-    for (int i = 0; i < ctx->n_plugin_dirs; i++)
-        dirs[n++] = ctx->plugin_dirs[i];
-    if (ctx->user_data_dir[0] &&
-        cli_path_join(storage[0], 4096, ctx->user_data_dir, "plugins") == 0)
-        dirs[n++] = storage[0];
-    if (cli_path_join(storage[1], 4096, ctx->data_dir, "plugins") == 0)
-        dirs[n++] = storage[1];
-    return n;
-}
 
 void cli_decision_free(cli_decision *c)
 {
@@ -38,14 +26,8 @@ int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error 
     int rc = cli_open_kb(ctx, 0, &out->k, err);
     if (rc == GW_OK)
         rc = workload_load(path, out->k, &out->w, err);
-    if (rc == GW_OK) {
-        const char *dirs[GW_MAX_PLUGIN_DIRS + 2];
-        char storage[2][4096];
-        size_t n = cli_plugin_dirs(ctx, dirs, storage);
-        rc = plugin_host_new(dirs, n, out->k, NULL, &out->host, err);
-        if (rc == GW_OK)
-            rc = plugin_host_load_all(out->host, err);
-    }
+    if (rc == GW_OK)
+        rc = records_host_open(ctx, out->k, &out->host, err);
     if (rc == GW_OK)
         rc = decide_run(out->k, out->host, out->w, &out->d, err);
     if (rc != GW_OK)
@@ -56,8 +38,6 @@ int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error 
 static void print_table(FILE *f, const decision *d)
 {
     size_t n = decision_option_count(d);
-    const decide_option *first = decision_option_at(d, 0);
-    (void)first;
     fprintf(f, "%-4s %-44s %-8s %10s %-8s %12s %12s %12s\n", "rank", "option", "fits",
             "speed/s", "basis", "upfront", "total", "per unit");
     gw_buf b = GW_BUF_INIT;
@@ -89,8 +69,8 @@ static void print_table(FILE *f, const decision *d)
         else
             units_format_money(&b, o->per_unit, "", 2);
         snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
-        fprintf(f, "%-4s %-44.44s %-8s %10.0f %-8s %12s %12s %12s\n", rank, label, fit,
-                o->throughput, isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled",
+        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %12s %12s %12s\n", rank, label, fit,
+                o->throughput < 100 ? 2 : 0, o->throughput, isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled",
                 upfront, total, per_unit);
         if (!o->feasible && o->excluded_because)
             fprintf(f, "     excluded: %s\n", o->excluded_because);

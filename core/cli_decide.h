@@ -15,13 +15,9 @@ typedef struct cli_decision {
     decision *d;
 } cli_decision;
 
-/* Opens the KB and the plugin folders (--plugins, the user's, the shipped ones), reads path and
- * decides.  On failure everything opened is closed again.  Free with cli_decision_free. */
+/* Opens the KB and the plugins (records_host_open: --plugins, the user's, the shipped ones),
+ * reads path and decides.  On failure everything opened is closed again.  Free with cli_decision_free. */
 int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error *err);
 void cli_decision_free(cli_decision *c);
-
-/* Plugin folders in search order, written into dirs (which must hold GW_MAX_PLUGIN_DIRS + 2
- * entries) as paths inside storage (2 x 4096 bytes). */
-size_t cli_plugin_dirs(const gw_ctx *ctx, const char **dirs, char storage[2][4096]);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "records.h"
 #include "render.h"
 #include "units.h"
 #include "view.h"
@@ -36,8 +37,10 @@ static const char kb_usage[] =
     "\"NVIDIA A100-SXM4-80GB\", \"4x 3090\".  An ambiguous name lists the candidates.\n"
     "\n"
     "FILTERS: FIELD OP VALUE [and FIELD OP VALUE]...   OP: = != < <= > >= ~ (contains)\n"
-    "  e.g.  gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' --sort -memory_bandwidth_gbs\n"
-    "        gpuwise kb list --where \"vendor = AMD or name ~ 'ada'\"   (no 'or': run twice)\n"
+    "  VALUE: a number, a word, or 'quoted text'.  Text compares ignore case; '~' finds a part.\n"
+    "  e.g.  gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' \\\n"
+    "            --sort -memory_bandwidth_gbs\n"
+    "        gpuwise kb list --where \"name ~ 'ada' and tdp_w < 300\" --columns id,name,tdp_w\n"
     "\n"
     "Global options: --kb FILE (or GPUWISE_KB), --json, --format text|md|html (show, compare),\n"
     "-o FILE.  Tensor throughput is dense; a 2:4-sparse figure is never shown as if dense.\n"
@@ -100,7 +103,6 @@ static const spec_row text_rows[] = {
     {"vendor", "Vendor", "", 0},
     {"architecture", "Architecture", "", 0},
     {"form_factor", "Form factor", "", 0},
-    {"memory_type", "Memory type", "", 0},
     {"sparsity", "Sparsity", "", 0},
     {"release_date", "Released", "", 0},
 };
@@ -149,7 +151,7 @@ static int streq_sparsity(const kb_gpu *g)
 
 /* How a person reads one figure: "2,039 GB/s", "312 TFLOPS dense (624 with 2:4 sparsity)",
  * "Gen 4 x16", "none" for no NVLink.  Caller frees; NULL when unknown. */
-static char *spec_text(const kb_gpu *g, const spec_row *r)
+static char *spec_text(const kb_gpu *g, const spec_row *r, int brief)
 {
     double v = gpu_num(g, r->field);
     if (isnan(v))
@@ -182,7 +184,8 @@ static char *spec_text(const kb_gpu *g, const spec_row *r)
         return buf_detach(&b);
     }
     char *s = fig_unit(v, r->unit);
-    if (streq_sparsity(g) && strstr(r->unit, "dense") && strcmp(r->field, "fp32_tflops")) {
+    if (!brief && streq_sparsity(g) && strstr(r->unit, "dense") &&
+        strcmp(r->field, "fp32_tflops") != 0) {
         gw_buf b = GW_BUF_INIT;
         buf_printf(&b, "%s (", s);
         put_fig(&b, 2 * v);
@@ -215,7 +218,7 @@ static void gpu_to_view(const kb_gpu *g, view *m)
     for (size_t i = 0; i < N_SPEC_ROWS; i++) {
         char key[64];
         text_key(key, sizeof key, spec_rows[i].field);
-        set_text(m, key, spec_text(g, &spec_rows[i]));
+        set_text(m, key, spec_text(g, &spec_rows[i], 0));
     }
     view_map_set_str(m, "source", g->source);
     view_map_set_str(m, "note", g->note);
@@ -299,7 +302,7 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
                          "2:4 structured (tensor figures below are dense)" : t);
     }
     for (size_t i = 0; i < N_SPEC_ROWS; i++) {
-        char *t = spec_text(&g, &spec_rows[i]);
+        char *t = spec_text(&g, &spec_rows[i], 0);
         if (!t)
             continue;
         view *r = view_list_push(specs, view_map());
@@ -638,10 +641,14 @@ static void compare_print(FILE *f, const view *m)
                 w[j] = strlen(t) + 2;
         }
     }
-    fprintf(f, "%-*s", (int)label_w, "");
+    gw_buf head = GW_BUF_INIT;
+    buf_printf(&head, "%-*s", (int)label_w, "");
     for (size_t j = 0; j < n; j++)
-        fprintf(f, "  %-*s", (int)w[j], vs(view_list_at(gpus, j), "name"));
-    fputc('\n', f);
+        buf_printf(&head, "  %-*s", (int)w[j], vs(view_list_at(gpus, j), "name"));
+    while (head.len && head.data[head.len - 1] == ' ')
+        head.data[--head.len] = '\0';
+    fprintf(f, "%s\n", buf_cstr(&head));
+    buf_free(&head);
     for (size_t i = 0; i < view_len(rows); i++) {
         const view *r = view_list_at(rows, i), *texts = view_map_get(r, "texts");
         const view *marks = view_map_get(r, "marks");
@@ -659,7 +666,9 @@ static void compare_print(FILE *f, const view *m)
         fprintf(f, "%s\n", buf_cstr(&line));
         buf_free(&line);
     }
-    fputs("\n* best in the row (lower is better for TDP and price); tensor figures are dense\n", f);
+    fputs("\n* best in the row (lower is better for TDP and price); tensor figures are dense,\n"
+          "  and a 2:4 sparsity row says where the vendor's sparse figure would be twice\n"
+          "  that\n", f);
     free(w);
 }
 
@@ -684,7 +693,7 @@ static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t 
         }
         double v = gpu_num(&g[j], sr->field);
         view_list_push(values, view_number(v));
-        char *t = spec_text(&g[j], sr);
+        char *t = spec_text(&g[j], sr, 1);
         view_list_push(texts, view_string(t));
         free(t);
         if (isnan(v))
@@ -820,7 +829,7 @@ static int kb_list(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
     const char *where = NULL, *sort = NULL, *columns = NULL;
     int c;
     optind = 0;
-    while ((c = next_opt(argc, argv, "+w:s:c:", opts, err)) != -1) {
+    while ((c = next_opt(argc, argv, "w:s:c:", opts, err)) != -1) {
         if (c == '?')
             return GW_EUSAGE;
         if (c == 'w')
@@ -909,7 +918,7 @@ static int kb_search_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *er
     long limit = 20;
     int c;
     optind = 0;
-    while ((c = next_opt(argc, argv, "+n:", opts, err)) != -1) {
+    while ((c = next_opt(argc, argv, "n:", opts, err)) != -1) {
         char *end;
         if (c == '?')
             return GW_EUSAGE;
@@ -1059,16 +1068,11 @@ static int kb_export_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *er
 }
 
 /* Importer plugins: converts FILE with the named importer plugin and stores the records it
- * returns, inside the caller's transaction.  Until the plugin host offers it, a usage error. */
+ * returns, inside the caller's transaction (records.c). */
 static int import_with_plugin(gw_ctx *ctx, kb *k, const char *importer, const char *path,
                               kb_import_counts *counts, gw_error *err)
 {
-    (void)ctx;
-    (void)k;
-    (void)importer;
-    (void)path;
-    (void)counts;
-    return gw_error_set(err, GW_EUSAGE, "importer plugins: see gpuwise plugin list");
+    return plugin_import_file(ctx, k, importer, path, counts, err);
 }
 
 static int kb_import_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
@@ -1077,7 +1081,7 @@ static int kb_import_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     const char *with = NULL;
     int c;
     optind = 0;
-    while ((c = next_opt(argc, argv, "+w:", opts, err)) != -1) {
+    while ((c = next_opt(argc, argv, "w:", opts, err)) != -1) {
         if (c == '?')
             return GW_EUSAGE;
         with = optarg;

@@ -1,17 +1,580 @@
-/* cli_plugin.c — the `gpuwise plugin` command.  (Being written.) */
+/* cli_plugin.c — the `gpuwise plugin` command: list the plugins found, check one file (shape and
+ * a dry run, every problem with its line), write a new plugin from a skeleton, and run the
+ * tests that sit beside plugins (NAME_test.lua). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "plugin.h"
+#include "records.h"
+
+static const char plugin_usage[] =
+    "usage: gpuwise plugin SUBCOMMAND [OPTIONS]\n"
+    "\n"
+    "Lua plugins: pricing sources, importers, decision rules and checklists.\n"
+    "\n"
+    "  list                        every plugin found, with the shipped ones it overrides\n"
+    "  check FILE [--input DATA]   load FILE in the sandbox, check its shape and do a dry run\n"
+    "                              (pricing: offers(); importer: import() on DATA or \"\");\n"
+    "                              prints every problem as FILE:LINE: problem (exit 65)\n"
+    "  new KIND NAME [-o FILE]     write a working, commented plugin to start from; KIND is\n"
+    "                              pricing, importer, rule or checklist.  Default file:\n"
+    "                              $XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua\n"
+    "  test [FILE]                 run NAME_test.lua beside the plugin (all plugins that have\n"
+    "                              one when no FILE is given); exit 2 when a test fails\n"
+    "\n"
+    "Plugins are searched in --plugins DIR (repeatable), then $XDG_CONFIG_HOME/gpuwise/plugins,\n"
+    "then the shipped plugins folder; in each, pricing/ importers/ rules/ checklists/ and the\n"
+    "folder itself.  A plugin found earlier hides a shipped one of the same name.\n"
+    "Limits (also for tests): GPUWISE_PLUGIN_INSTRUCTIONS, GPUWISE_PLUGIN_MEMORY_MB,\n"
+    "GPUWISE_PLUGIN_SECONDS.  The guide: plugins/README.md.\n"
+    "Exit status: 0 ok, 2 a test failed, 64 usage, 65 problems found, 66 no such file,\n"
+    "70 a plugin failed, 73 cannot write (plugin new refuses to overwrite).\n";
+
+static int usage(gw_error *err, const char *what)
+{
+    return gw_error_set(err, GW_EUSAGE, "%s (see gpuwise help plugin)", what);
+}
+
+/* ---- list ---- */
+
+static int plugin_list(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    (void)argv;
+    if (argc > 1)
+        return usage(err, "plugin list takes no arguments");
+    plugin_host *host;
+    int rc = records_host_open(ctx, NULL, &host, err);
+    if (rc != GW_OK)
+        return rc;
+    view *list = view_list();
+    for (size_t i = 0; i < plugin_count(host); i++) {
+        plugin_info info;
+        plugin_get_info(plugin_at(host, i), &info);
+        view *m = view_list_push(list, view_map());
+        view_map_set_str(m, "name", info.name);
+        view_map_set_str(m, "kind", info.kind);
+        view_map_set_str(m, "version", info.version);
+        view_map_set_str(m, "description", info.description);
+        view_map_set_str(m, "path", info.path);
+        view_map_set_str(m, "overrides", info.overrides);
+    }
+    if (ctx->json) {
+        gw_buf b = GW_BUF_INIT;
+        view_to_json(list, &b, 1);
+        fputs(buf_cstr(&b), ctx->out);
+        buf_free(&b);
+    } else if (view_len(list) == 0) {
+        fputs("no plugins found\n", ctx->out);
+    } else {
+        fprintf(ctx->out, "%-20s %-10s %-8s %s\n", "NAME", "KIND", "VERSION", "PATH");
+        for (size_t i = 0; i < view_len(list); i++) {
+            view *m = view_list_at(list, i);
+            fprintf(ctx->out, "%-20s %-10s %-8s %s\n", view_str(view_map_get(m, "name")),
+                    view_str(view_map_get(m, "kind")), view_str(view_map_get(m, "version")),
+                    view_str(view_map_get(m, "path")));
+            const char *over = view_str(view_map_get(m, "overrides"));
+            if (over)
+                fprintf(ctx->out, "%-20s overrides %s\n", "", over);
+        }
+    }
+    view_free(list);
+    plugin_host_free(host);
+    return GW_OK;
+}
+
+/* ---- check ---- */
+
+/* Reads --input FILE from argv (removing nothing); *path NULL when absent. */
+static int take_input(int argc, char **argv, const char **path, char **text, size_t *len,
+                      gw_error *err)
+{
+    *path = NULL;
+    *text = NULL;
+    *len = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--input") == 0) {
+            if (i + 1 >= argc)
+                return usage(err, "--input needs a file");
+            *path = argv[i + 1];
+        } else if (strncmp(argv[i], "--input=", 8) == 0) {
+            *path = argv[i] + 8;
+        }
+    }
+    if (*path) {
+        int e = gw_read_file(*path, text, len);
+        if (e)
+            return gw_error_set(err, GW_ENOINPUT, "%s: %s", *path, strerror(e));
+    }
+    return GW_OK;
+}
+
+/* The ctx table a pricing or importer plugin receives. */
+static view *plugin_ctx_view(const char *input_path, const char *text, size_t len)
+{
+    view *c = view_map();
+    if (input_path) {
+        const char *base = strrchr(input_path, '/');
+        view_map_set(c, "input", view_stringn(text, len));
+        view_map_set_str(c, "input_name", base ? base + 1 : input_path);
+    }
+    char today[11];
+    records_today(today);
+    view_map_set_str(c, "today", today);
+    return c;
+}
+
+static void problem_lines(gw_buf *problems, const char *path, int line, const char *warnings,
+                          size_t *n)
+{
+    for (const char *s = warnings; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        buf_printf(problems, "%s:%d: %.*s\n", path, line, (int)len, s);
+        (*n)++;
+        s += len + (nl ? 1 : 0);
+    }
+}
+
+static int plugin_check(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    const char *file = NULL, *input_path;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--input"))
+            i++;
+        else if (strncmp(argv[i], "--input=", 8) && !file)
+            file = argv[i];
+        else if (strncmp(argv[i], "--input=", 8))
+            return usage(err, "plugin check takes one FILE");
+    }
+    if (!file)
+        return usage(err, "plugin check FILE: give the plugin file");
+    if (!cli_file_exists(file))
+        return gw_error_set(err, GW_ENOINPUT, "%s: no such file", file);
+    char *text;
+    size_t len;
+    int rc = take_input(argc, argv, &input_path, &text, &len, err);
+    if (rc != GW_OK)
+        return rc;
+    kb *k = NULL;
+    plugin_host *host = NULL;
+    plugin *p = NULL;
+    gw_buf problems = GW_BUF_INIT;
+    size_t n = 0;
+    rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
+    if (rc == GW_OK) {
+        rc = plugin_host_check_file(host, file, &problems, &n, &p, err);
+        if (rc == GW_EDATA || rc == GW_ESOFTWARE) {   /* it does not load or run: a problem */
+            if (strncmp(err->msg, file, strlen(file)) == 0)
+                buf_printf(&problems, "%s\n", err->msg);
+            else
+                buf_printf(&problems, "%s:1: %s\n", file, err->msg);
+            n++;
+            rc = GW_OK;
+        }
+    }
+    plugin_info info = {0};
+    size_t dry_count = 0;
+    const char *dry_what = NULL;
+    if (rc == GW_OK && p && n == 0) {
+        plugin_get_info(p, &info);
+        const char *fn = !strcmp(info.kind, "pricing") ? "offers"
+                         : !strcmp(info.kind, "importer") ? "import" : NULL;
+        if (fn) {
+            view *args[2] = {plugin_ctx_view(input_path, text, len),
+                             view_stringn(text ? text : "", text ? len : 0)};
+            view *out = NULL;
+            gw_error cerr = {0};
+            int crc = plugin_call(p, fn, args, !strcmp(fn, "import") ? 2 : 1, &out, &cerr);
+            int line = plugin_function_line(p, fn);
+            if (crc != GW_OK) {
+                if (strncmp(cerr.msg, file, strlen(file)) == 0)
+                    buf_printf(&problems, "%s\n", cerr.msg);
+                else
+                    buf_printf(&problems, "%s:%d: %s\n", file, line, cerr.msg);
+                n++;
+            } else {
+                gw_buf warnings = GW_BUF_INIT;
+                records_result res = {0};
+                gw_error serr = {0};
+                int src = !strcmp(fn, "offers")
+                              ? records_store_offers(k, info.name, NULL, out, 1, &warnings, &res,
+                                                     &serr)
+                              : records_store_imported(k, info.name, NULL, out, 1, &warnings,
+                                                       &res, &serr);
+                if (src != GW_OK)
+                    buf_printf(&warnings, "%s\n", serr.msg);
+                problem_lines(&problems, file, line, buf_cstr(&warnings), &n);
+                buf_free(&warnings);
+                dry_count = res.stored;
+                dry_what = !strcmp(fn, "offers") ? "offers" : "records";
+            }
+            view_free(out);
+            view_free(args[0]);
+            view_free(args[1]);
+        } else if (!strcmp(info.kind, "checklist")) {
+            view *items = NULL;
+            gw_error cerr = {0};
+            if (plugin_get_field(p, "items", &items, &cerr) != GW_OK) {
+                buf_printf(&problems, "%s:1: %s\n", file, cerr.msg);
+                n++;
+            }
+            dry_count = view_len(items);
+            dry_what = "items";
+            view_free(items);
+        }
+        view *log = plugin_take_log(p);
+        for (size_t i = 0; i < view_len(log); i++)
+            fprintf(ctx->diag, "%s: log: %s\n", info.name, view_str(view_list_at(log, i)));
+        view_free(log);
+    }
+    if (rc == GW_OK) {
+        if (n) {
+            fputs(buf_cstr(&problems), ctx->out);
+            if (p && plugin_traceback(p)[0])
+                fprintf(ctx->diag, "%s\n", plugin_traceback(p));
+            rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", file, n, n == 1 ? "" : "s");
+        } else {
+            fprintf(ctx->out, "%s: ok (%s plugin %s %s", file, info.kind, info.name,
+                    info.version);
+            if (dry_what)
+                fprintf(ctx->out, "; dry run: %zu %s", dry_count, dry_what);
+            fputs(")\n", ctx->out);
+        }
+    }
+    buf_free(&problems);
+    plugin_host_free(host);
+    kb_close(k);
+    free(text);
+    return rc;
+}
+
+/* ---- new ---- */
+
+static const char pricing_skeleton[] =
+    "-- %s.lua — a gpuwise pricing plugin: the cloud offers of one provider.\n"
+    "-- Check it:   gpuwise plugin check %s\n"
+    "-- Store it:   gpuwise prices refresh %s\n"
+    "-- See it:     gpuwise offers\n"
+    "-- The contract and the gw module are described in plugins/README.md.\n"
+    "\n"
+    "-- One row per instance type.  REPLACE these placeholder rows with your provider's\n"
+    "-- published prices, and set as_of to the date of its price list.\n"
+    "local prices = {\n"
+    "  -- gpu name as people write it, GPUs per instance, price per hour, instance name\n"
+    "  { gpu = \"H100 SXM\", count = 1, price = 2.50, instance = \"%s-1x-h100\" },\n"
+    "  { gpu = \"H100 SXM\", count = 8, price = 20.00, instance = \"%s-8x-h100\" },\n"
+    "  { gpu = \"A100 80GB SXM\", count = 1, price = 1.50, instance = \"%s-1x-a100\" },\n"
+    "}\n"
+    "\n"
+    "return {\n"
+    "  name = \"%s\",\n"
+    "  kind = \"pricing\",\n"
+    "  version = \"0.1\",\n"
+    "  description = \"%s on-demand GPU prices\",\n"
+    "\n"
+    "  -- ctx.input holds the text of --input FILE when the user gives one (a saved price page\n"
+    "  -- or CSV); this plugin has its prices in the table above, so it does not need it.\n"
+    "  offers = function(ctx)\n"
+    "    local offers = {}\n"
+    "    for _, p in ipairs(prices) do\n"
+    "      offers[#offers + 1] = {\n"
+    "        provider = \"%s\",       -- offers of this provider are replaced on each refresh\n"
+    "        gpu = p.gpu,              -- resolved against the KB (\"H100 SXM\", \"A100-80GB\")\n"
+    "        gpu_count = p.count,\n"
+    "        price_per_hour = p.price, -- for the whole instance\n"
+    "        currency = \"USD\",        -- ISO 4217 code, stored as given\n"
+    "        region = \"us\",\n"
+    "        spot = false,\n"
+    "        instance = p.instance,\n"
+    "        as_of = \"%s\",    -- YYYY-MM-DD of the price list\n"
+    "      }\n"
+    "    end\n"
+    "    return offers\n"
+    "  end,\n"
+    "}\n";
+
+static const char importer_skeleton[] =
+    "-- %s.lua — a gpuwise importer: turns a file into KB records.\n"
+    "-- Run it:  gpuwise kb import --with %s FILE\n"
+    "-- This one reads a CSV with the columns gpu,workload,metric,value,unit (one measured\n"
+    "-- result a row); change the column names to those of your file.\n"
+    "return {\n"
+    "  name = \"%s\",\n"
+    "  kind = \"importer\",\n"
+    "  version = \"0.1\",\n"
+    "  description = \"%s: measured results from a CSV file\",\n"
+    "\n"
+    "  -- text is the whole file; ctx.input_name its name.  Return a list of records:\n"
+    "  -- {kind = \"gpu\" | \"benchmark\" | \"price\", ...} (see plugins/README.md).\n"
+    "  import = function(ctx, text)\n"
+    "    local records = {}\n"
+    "    for i, row in ipairs(gw.csv.rows(text)) do\n"
+    "      local value = tonumber(row.value)\n"
+    "      if row.gpu and value then\n"
+    "        records[#records + 1] = {\n"
+    "          kind = \"benchmark\",\n"
+    "          gpu = row.gpu,          -- resolved against the KB\n"
+    "          workload = row.workload,\n"
+    "          metric = row.metric,\n"
+    "          value = value,\n"
+    "          unit = row.unit,\n"
+    "        }\n"
+    "      else\n"
+    "        gw.log(\"row \" .. (i + 1) .. \": no gpu or value, skipped\")\n"
+    "      end\n"
+    "    end\n"
+    "    return records\n"
+    "  end,\n"
+    "}\n";
+
+static const char rule_skeleton[] =
+    "-- %s.lua — a gpuwise decision rule.  The decision engine calls evaluate for each\n"
+    "-- option it considers (a GPU, a count, buy or rent) with the workload.\n"
+    "return {\n"
+    "  name = \"%s\",\n"
+    "  kind = \"rule\",\n"
+    "  version = \"0.1\",\n"
+    "  description = \"%s: say what this rule checks\",\n"
+    "\n"
+    "  -- Return a list of verdicts {effect = \"exclude\" | \"prefer\" | \"warn\", weight, because}\n"
+    "  -- (an empty list when the rule has nothing to say).\n"
+    "  evaluate = function(option, workload)\n"
+    "    local verdicts = {}\n"
+    "    if option.memory_gb and workload.min_memory_gb\n"
+    "       and option.memory_gb < workload.min_memory_gb then\n"
+    "      verdicts[#verdicts + 1] = {\n"
+    "        effect = \"exclude\", weight = 1,\n"
+    "        because = \"has less memory than the workload needs\",\n"
+    "      }\n"
+    "    end\n"
+    "    return verdicts\n"
+    "  end,\n"
+    "}\n";
+
+static const char checklist_skeleton[] =
+    "-- %s.lua — a gpuwise hardware checklist: questions to ask before paying.\n"
+    "return {\n"
+    "  name = \"%s\",\n"
+    "  kind = \"checklist\",\n"
+    "  version = \"0.1\",\n"
+    "  description = \"%s: what this checklist is for\",\n"
+    "\n"
+    "  items = {\n"
+    "    { id = \"driver-loads\", question = \"Does nvidia-smi list every GPU?\",\n"
+    "      how_to_check = \"Run nvidia-smi -q -x and count the <gpu> entries.\",\n"
+    "      severity = \"critical\" },\n"
+    "  },\n"
+    "\n"
+    "  -- Optional: answer items from an inspection (an nvidia-smi -q -x dump, read by the core).\n"
+    "  -- evaluate = function(inspection) return {} end,\n"
+    "}\n";
+
+static int valid_plugin_name(const char *s)
+{
+    if (!*s || strlen(s) > 64 || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* mkdir -p for the folders above path. */
+static int make_parents(const char *path)
+{
+    char tmp[4200];
+    if (strlen(path) >= sizeof tmp)
+        return ENAMETOOLONG;
+    strcpy(tmp, path);
+    for (char *s = tmp + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return errno;
+        *s = '/';
+    }
+    return 0;
+}
+
+static int plugin_new(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    if (argc != 3)
+        return usage(err, "plugin new KIND NAME: give a kind and a name");
+    const char *kind = argv[1], *name = argv[2];
+    const char *folder = plugin_kind_folder(kind);
+    if (!folder)
+        return usage(err, "plugin new: KIND is pricing, importer, rule or checklist");
+    if (!valid_plugin_name(name))
+        return usage(err, "plugin new: NAME uses lower-case letters, digits, '-' and '_' "
+                          "(e.g. acme)");
+    char path[4400];
+    if (ctx->output)
+        snprintf(path, sizeof path, "%s", ctx->output);
+    else
+        snprintf(path, sizeof path, "%s/plugins/%s/%s.lua", ctx->user_config_dir, folder, name);
+    /* The provider's display name: "acme-gpu" -> "Acme-gpu". */
+    char display[80];
+    snprintf(display, sizeof display, "%s", name);
+    if (display[0] >= 'a' && display[0] <= 'z')
+        display[0] = (char)(display[0] - 'a' + 'A');
+    char today[11];
+    records_today(today);
+    gw_buf b = GW_BUF_INIT;
+    if (!strcmp(kind, "pricing"))
+        buf_printf(&b, pricing_skeleton, name, path, name, name, name, name, name, display,
+                   display, today);
+    else if (!strcmp(kind, "importer"))
+        buf_printf(&b, importer_skeleton, name, name, name, display);
+    else if (!strcmp(kind, "rule"))
+        buf_printf(&b, rule_skeleton, name, name, display);
+    else
+        buf_printf(&b, checklist_skeleton, name, name, display);
+    int e = make_parents(path);
+    int fd = e ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    int rc = GW_OK;
+    if (fd < 0) {
+        e = e ? e : errno;
+        rc = gw_error_set(err, GW_ECANTCREAT, "%s: %s", path,
+                          e == EEXIST ? "already exists (not overwritten)" : strerror(e));
+    } else {
+        ssize_t w = write(fd, b.data, b.len);
+        if (close(fd) != 0 || w != (ssize_t)b.len) {
+            unlink(path);
+            rc = gw_error_set(err, GW_EIO, "%s: cannot write", path);
+        }
+    }
+    if (rc == GW_OK)
+        fprintf(ctx->out, "wrote %s\nnext: edit it, then gpuwise plugin check %s\n", path, path);
+    buf_free(&b);
+    return rc;
+}
+
+/* ---- test ---- */
+
+/* NAME_test.lua beside plugin_path, when it exists (caller frees). */
+static char *test_path_for(const char *plugin_path)
+{
+    size_t n = strlen(plugin_path);
+    if (n < 5 || strcmp(plugin_path + n - 4, ".lua") != 0)
+        return NULL;
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "%.*s_test.lua", (int)(n - 4), plugin_path);
+    if (!cli_file_exists(buf_cstr(&b))) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_detach(&b);
+}
+
+static int run_tests_of(gw_ctx *ctx, plugin *p, const char *test_path, size_t *passed,
+                        size_t *failed, gw_error *err)
+{
+    view *results = NULL;
+    int rc = plugin_run_tests(p, test_path, &results, err);
+    if (rc != GW_OK)
+        return rc;
+    plugin_info info;
+    plugin_get_info(p, &info);
+    for (size_t i = 0; i < view_len(results); i++) {
+        view *r = view_list_at(results, i);
+        int ok = view_bool_value(view_map_get(r, "ok"));
+        if (ok) {
+            fprintf(ctx->out, "ok - %s: %s\n", info.name, view_str(view_map_get(r, "name")));
+            (*passed)++;
+        } else {
+            fprintf(ctx->out, "not ok - %s: %s: %s\n", info.name,
+                    view_str(view_map_get(r, "name")), view_str(view_map_get(r, "message")));
+            (*failed)++;
+        }
+    }
+    view *log = plugin_take_log(p);
+    view_free(log);
+    view_free(results);
+    return GW_OK;
+}
+
+static int plugin_test(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    if (argc > 2)
+        return usage(err, "plugin test [FILE]: one plugin file or none");
+    kb *k = NULL;
+    plugin_host *host = NULL;
+    size_t passed = 0, failed = 0, files = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK && argc == 2) {
+        plugin *p = NULL;
+        if (!cli_file_exists(argv[1]))
+            rc = gw_error_set(err, GW_ENOINPUT, "%s: no such file", argv[1]);
+        if (rc == GW_OK)
+            rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
+        if (rc == GW_OK)
+            rc = plugin_host_load_file(host, argv[1], &p, err);
+        char *tp = rc == GW_OK ? test_path_for(argv[1]) : NULL;
+        if (rc == GW_OK && !tp)
+            rc = gw_error_set(err, GW_ENOINPUT, "%s: no test file beside it (NAME_test.lua)",
+                              argv[1]);
+        if (rc == GW_OK) {
+            files++;
+            rc = run_tests_of(ctx, p, tp, &passed, &failed, err);
+        }
+        free(tp);
+    } else if (rc == GW_OK) {
+        rc = records_host_open(ctx, k, &host, err);
+        for (size_t i = 0; rc == GW_OK && i < plugin_count(host); i++) {
+            plugin_info info;
+            plugin_get_info(plugin_at(host, i), &info);
+            char *tp = test_path_for(info.path);
+            if (!tp)
+                continue;
+            files++;
+            gw_error terr = {0};
+            if (run_tests_of(ctx, plugin_at(host, i), tp, &passed, &failed, &terr) != GW_OK) {
+                fprintf(ctx->out, "not ok - %s: %s\n", info.name, terr.msg);
+                failed++;
+            }
+            free(tp);
+        }
+    }
+    if (rc == GW_OK) {
+        fprintf(ctx->out, "%zu passed, %zu failed (%zu test file%s)\n", passed, failed, files,
+                files == 1 ? "" : "s");
+        if (failed)
+            rc = gw_error_set(err, GW_FAILED, "%zu test%s failed", failed, failed == 1 ? "" : "s");
+    }
+    plugin_host_free(host);
+    kb_close(k);
+    return rc;
+}
 
 static int cmd_plugin(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
-    (void)ctx;
-    (void)argc;
-    (void)argv;
-    return gw_error_set(err, GW_ESOFTWARE, "not built yet");
+    if (argc < 2)
+        return usage(err, "plugin: give a subcommand: list, check, new or test");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "list"))
+        return plugin_list(ctx, argc - 1, argv + 1, err);
+    if (!strcmp(sub, "check"))
+        return plugin_check(ctx, argc - 1, argv + 1, err);
+    if (!strcmp(sub, "new"))
+        return plugin_new(ctx, argc - 1, argv + 1, err);
+    if (!strcmp(sub, "test"))
+        return plugin_test(ctx, argc - 1, argv + 1, err);
+    return gw_error_set(err, GW_EUSAGE, "plugin: '%s' is not a subcommand (list, check, new, "
+                                        "test)", sub);
 }
 
 const gw_command cli_plugin_command = {
     "plugin",
-    "(being written)",
-    "usage: gpuwise plugin\n",
+    "list, check, create and test Lua plugins",
+    plugin_usage,
     cmd_plugin,
 };

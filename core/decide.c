@@ -17,6 +17,8 @@
 typedef struct rate_entry {
     char currency[4];
     double factor;             /* one unit of currency in the workload's currency */
+    char as_of[16];            /* the older of the two rates' dates */
+    int cite;                  /* citation of the rates' source */
 } rate_entry;
 
 struct decision {
@@ -34,6 +36,7 @@ struct decision {
     size_t n_cites;
     model_memory memory;
     double gradient_bytes;
+    int cite_host_cost, cite_host_power, cite_resale, cite_pcie;   /* 0: none */
     char *unit;                /* "images/s", or "x RTX 3090" without a benchmark */
     char *work_unit;           /* "1M images", "RTX 3090-hour" */
     double unit_size;          /* samples in one work unit (1e6), or 1 */
@@ -76,6 +79,16 @@ static int cite(decision *d, const char *source)
     d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
     d->cite_ids[d->n_cites++] = gw_xstrdup(source);
     return (int)d->n_cites;
+}
+
+/* Cites a source the defaults rest on, when the KB holds it (a user's KB may not). */
+static int cited_source(decision *d, const char *source)
+{
+    kb_source s;
+    if (kb_source_get(d->k, source, &s, NULL) != GW_OK)
+        return 0;
+    kb_source_free(&s);
+    return cite(d, source);
 }
 
 static void option_cite(decision *d, decide_option *o, const char *source)
@@ -165,6 +178,8 @@ static int convert(decision *d, double amount, const char *currency, double *out
         rate_entry *r = &d->rates[d->n_rates++];
         snprintf(r->currency, sizeof r->currency, "%s", currency);
         r->factor = factor;
+        r->as_of[0] = '\0';
+        r->cite = 0;
         kb_rate rate;
         /* Cite where the rate comes from (both sides of the conversion). */
         const char *sides[] = {currency, d->w->currency};
@@ -173,7 +188,11 @@ static int convert(decision *d, double amount, const char *currency, double *out
                 if (strcmp(sides[s], "USD"))
                     trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd,
                           sides[s], rate.as_of ? rate.as_of : "?");
-                cite(d, rate.source);
+                int n = cite(d, rate.source);
+                if (n)
+                    r->cite = n;
+                if (rate.as_of && (!r->as_of[0] || strcmp(rate.as_of, r->as_of) < 0))
+                    snprintf(r->as_of, sizeof r->as_of, "%s", rate.as_of);
                 kb_rate_free(&rate);
             }
     }
@@ -297,6 +316,11 @@ static void estimate_speed(decision *d, decide_option *o)
                 else
                     eff = model_scaling_efficiency(o->count, single, batch, d->gradient_bytes,
                                                    o->link_gbs);
+                if (o->count > 1 && !o->split && !o->nvlink) {
+                    d->cite_pcie = cited_source(d, "article-a100-vs-4x3090");
+                    if (d->cite_pcie)
+                        option_cite(d, o, "article-a100-vs-4x3090");
+                }
                 o->efficiency = eff;
                 o->throughput = single * o->count * eff;
                 o->throughput_lo = o->throughput_hi = o->throughput;
@@ -343,7 +367,8 @@ static void estimate_speed(decision *d, decide_option *o)
         o->throughput_lo *= MODEL_POOR_COOLING_FACTOR;
         o->throughput_hi *= MODEL_POOR_COOLING_FACTOR;
         buf_printf(&how, "; -20%% for heat throttling in a poorly cooled room");
-        option_cite(d, o, "article-a100-vs-4x3090");
+        if (cited_source(d, "article-a100-vs-4x3090"))
+            option_cite(d, o, "article-a100-vs-4x3090");
     }
     o->throughput_how = buf_detach(&how);
 }
@@ -621,17 +646,24 @@ static const char *acquisition_name(decide_acquisition a)
     return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
 }
 
-static void option_label(gw_buf *b, const decide_option *o)
+/* "used 4x GeForce RTX 3090", "rent 1x NVIDIA A100 SXM4 40GB (Lambda, gpu_1x_a100_sxm4)";
+ * short labels (charts) leave the instance out. */
+static void option_label_ex(gw_buf *b, const decide_option *o, int shortened)
 {
     if (o->acquisition == DECIDE_RENT) {
         buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
-        if (o->instance)
+        if (o->instance && !shortened)
             buf_printf(b, ", %s", o->instance);
         buf_puts(b, ")");
     } else {
         buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
                    o->gpu->name);
     }
+}
+
+static void option_label(gw_buf *b, const decide_option *o)
+{
+    option_label_ex(b, o, 0);
 }
 
 /* ---- the view of one option: what rules see and what --json prints ---- */
@@ -718,6 +750,11 @@ static view *option_view(const decision *d, const decide_option *o, int with_ver
     set_money(c, d, "upfront", o->cost.upfront);
     set_money(c, d, "electricity_per_month", o->cost.electricity_per_month);
     set_money(c, d, "total", o->cost.total);
+    if (o->acquisition == DECIDE_RENT) {
+        /* Renting pays nothing up front and its power is in the price: say so, not "0.00". */
+        view_map_set_str(c, "upfront_text", "none");
+        view_map_set_str(c, "electricity_per_month_text", "in the price");
+    }
     set_money(c, d, "per_hour", o->cost.per_hour);
     set_money(c, d, "per_unit", o->per_unit);
     view_map_set_str(c, "currency", d->w->currency);
@@ -735,6 +772,7 @@ static view *option_view(const decision *d, const decide_option *o, int with_ver
     for (size_t i = 0; i < o->n_cites; i++)
         view_list_push(cites, view_number(o->cites[i]));
     if (with_verdicts) {
+        view_map_set_bool(v, "has_verdicts", o->n_verdicts > 0);
         view *vs = view_map_set(v, "verdicts", view_list());
         for (size_t i = 0; i < o->n_verdicts; i++) {
             const decide_verdict *x = &o->verdicts[i];
@@ -1163,7 +1201,7 @@ static void break_even(decision *d)
     for (int s = 0; s < 2; s++) {
         view *one = view_list_push(series, view_map());
         gw_buf name = GW_BUF_INIT;
-        option_label(&name, s ? rent : buy);
+        option_label_ex(&name, s ? rent : buy, 1);
         view_map_set_str(one, "name", buf_cstr(&name));
         buf_free(&name);
         view *pts = view_map_set(one, "points", view_list());
@@ -1187,6 +1225,20 @@ static void break_even(decision *d)
 }
 
 /* ---- the recommendation's reasons ---- */
+
+/* A rule's clause as a sentence of its own: capital first letter, final full stop. */
+static view *sentence(const char *clause)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, clause);
+    if (b.len && b.data[0] >= 'a' && b.data[0] <= 'z')
+        b.data[0] = (char)(b.data[0] - 'a' + 'A');
+    if (b.len && b.data[b.len - 1] != '.')
+        buf_putc(&b, '.');
+    view *v = view_string(buf_cstr(&b));
+    buf_free(&b);
+    return v;
+}
 
 static void reasons(decision *d)
 {
@@ -1228,7 +1280,7 @@ static void reasons(decision *d)
     }
     for (int i = 0; i < 2; i++)
         if (top[i])
-            view_list_push(d->because, view_string(top[i]->because));
+            view_list_push(d->because, sentence(top[i]->because));
     const view *be = d->break_even;
     double hours = view_num(view_map_get(be, "hours_per_day"));
     if (view_len(d->because) < 3 && view_str(view_map_get(be, "buy_option"))) {
@@ -1322,15 +1374,15 @@ static int fill_defaults(decision *d, gw_error *err)
         int rc = convert(d, DECIDE_HOST_COST_CNY, "CNY", &w->host_cost, err);
         if (rc != GW_OK)
             return rc;
-        cite(d, "article-4090-a100-h100");
+        d->cite_host_cost = cited_source(d, "article-4090-a100-h100");
     }
     if (isnan(w->host_power_w)) {
         w->host_power_w = DECIDE_HOST_POWER_W;
-        cite(d, "article-a100-vs-4x3090");
+        d->cite_host_power = cited_source(d, "article-a100-vs-4x3090");
     }
     if (isnan(w->resale_fraction)) {
         w->resale_fraction = DECIDE_RESALE_FRACTION;
-        cite(d, "article-4090-a100-h100");
+        d->cite_resale = cited_source(d, "article-4090-a100-h100");
     }
     return GW_OK;
 }
@@ -1548,48 +1600,70 @@ static view *method_view(const decision *d)
     return v;
 }
 
+/* One assumption: a sentence and the citations it rests on (0 = none). */
+static void assume(view *list, const char *text, int cite_a, int cite_b)
+{
+    view *m = view_list_push(list, view_map());
+    view_map_set_str(m, "text", text);
+    view *cites = view_map_set(m, "cites", view_list());
+    if (cite_a)
+        view_list_push(cites, view_number(cite_a));
+    if (cite_b && cite_b != cite_a)
+        view_list_push(cites, view_number(cite_b));
+}
+
 static view *assumptions_view(const decision *d)
 {
     const workload *w = d->w;
     view *list = view_list();
     gw_buf b = GW_BUF_INIT;
-#define ASSUME(...)                                                                            \
-    do {                                                                                       \
-        buf_reset(&b);                                                                         \
-        buf_printf(&b, __VA_ARGS__);                                                           \
-        view_list_push(list, view_string(buf_cstr(&b)));                                       \
-    } while (0)
-    ASSUME("%g hours of use a day over %g months; a month is 30 days.", w->hours_per_day,
-           w->horizon_months);
+    buf_printf(&b, "%g hours of use a day over %g months; a month is 30 days.", w->hours_per_day,
+               w->horizon_months);
+    assume(list, buf_cstr(&b), 0, 0);
     buf_reset(&b);
     buf_puts(&b, "Electricity ");
     money(&b, d, w->electricity_price);
     buf_printf(&b, " per kWh, PUE %g.", w->pue);
-    view_list_push(list, view_string(buf_cstr(&b)));
+    assume(list, buf_cstr(&b), 0, 0);
     buf_reset(&b);
     buf_puts(&b, "A host machine costs ");
     money(&b, d, w->host_cost);
     buf_printf(&b, " and draws %.0f W besides its cards; it takes up to %s cards.",
                w->host_power_w,
                w->cards_per_host > 0 ? "the workload's" : "4 consumer or 8 data-centre");
-    view_list_push(list, view_string(buf_cstr(&b)));
-    ASSUME("Cards resell for %.0f%% of their price at the end of the horizon.",
-           w->resale_fraction * 100);
+    assume(list, buf_cstr(&b), d->cite_host_cost, d->cite_host_power);
+    buf_reset(&b);
+    buf_printf(&b, "Cards resell for %.0f%% of their price at the end of the horizon.",
+               w->resale_fraction * 100);
+    assume(list, buf_cstr(&b), d->cite_resale, 0);
     if (w->upkeep_hours_per_month > 0) {
         buf_reset(&b);
         buf_printf(&b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
         money(&b, d, w->upkeep_rate);
         buf_puts(&b, " an hour.");
-        view_list_push(list, view_string(buf_cstr(&b)));
+        assume(list, buf_cstr(&b), 0, 0);
     }
-    ASSUME("Cards draw their rated board power (TDP) under load.");
-    ASSUME("Prices: the latest observation of each kind (median when several share the date), "
-           "converted at the KB's dated exchange rates.");
+    assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
+    assume(list,
+           "Prices: the latest observation of each kind (median when several share the date).",
+           0, 0);
+    for (size_t i = 0; i < d->n_rates; i++) {
+        buf_reset(&b);
+        buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",
+                   d->rates[i].currency, d->rates[i].factor, w->currency, d->rates[i].currency,
+                   d->rates[i].as_of[0] ? d->rates[i].as_of : "an unknown date");
+        assume(list, buf_cstr(&b), d->rates[i].cite, 0);
+    }
+    if (d->cite_pcie)
+        assume(list, "Several cards in one PCIe machine share gradients at about 16 GB/s (PCIe 4.0 "
+                     "x16) with no NVLink bridge fitted.",
+               d->cite_pcie, 0);
     if (str_eq(w->cooling, "poor"))
-        ASSUME("Poor cooling: multi-card consumer builds lose 20%% of their throughput to heat "
-               "throttling.");
-    ASSUME("Renting: the offer's price for the same hours a day; no storage or transfer fees.");
-#undef ASSUME
+        assume(list, "Poor cooling: multi-card consumer builds lose 20% of their throughput to "
+                     "heat throttling.",
+               0, 0);
+    assume(list, "Renting: the offer's price for the same hours a day; no storage or transfer fees.",
+           0, 0);
     buf_free(&b);
     return list;
 }
@@ -1634,7 +1708,7 @@ static view *charts_view(const decision *d)
             continue;
         view *m = view_list_push(bars, view_map());
         gw_buf l = GW_BUF_INIT;
-        option_label(&l, o);
+        option_label_ex(&l, o, 1);
         view_map_set_str(m, "label", buf_cstr(&l));
         buf_reset(&l);
         money(&l, d, o->per_unit);
@@ -1705,6 +1779,9 @@ view *decision_to_view(const decision *d)
             view_map_set_str(x, "because", o->excluded_because);
         }
     }
+    view_map_set_bool(root, "has_excluded", view_len(excluded) > 0);
+    if (!isnan(d->w->budget))
+        set_money(root, d, "budget", d->w->budget);
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
     view_map_set_int(root, "option_count", (long long)d->n_options);
     view *rec = view_map_set(root, "recommendation", view_map());
@@ -1722,7 +1799,7 @@ view *decision_to_view(const decision *d)
         for (size_t i = 0; i < best->n_verdicts; i++) {
             const decide_verdict *v = &best->verdicts[i];
             if (!strcmp(v->effect, "warn"))
-                view_list_push(risks, view_string(v->because));
+                view_list_push(risks, sentence(v->because));
             if (v->checklist) {
                 int seen = 0;
                 for (size_t j = 0; j < view_len(checklists); j++)

@@ -100,6 +100,17 @@ static void cite(inspect_check *c, const nvsmi_value *v)
     e->line = v->line;
 }
 
+static void evidence_clear(inspect_check *c)
+{
+    for (size_t i = 0; i < c->n_evidence; i++) {
+        free(c->evidence[i].path);
+        free(c->evidence[i].text);
+    }
+    free(c->evidence);
+    c->evidence = NULL;
+    c->n_evidence = 0;
+}
+
 static int is_yes(const nvsmi_value *v) { return nvsmi_is(v, "Yes"); }
 static int is_enabled(const nvsmi_value *v) { return nvsmi_is(v, "Enabled"); }
 
@@ -326,9 +337,7 @@ static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
         double corr = 0, unc = 0;
         nvsmi_number(&g->remapped_correctable, &corr);
         nvsmi_number(&g->remapped_uncorrectable, &unc);
-        c->n_evidence = 0;   /* "(nested)" says nothing; quote the counters */
-        free(c->evidence);
-        c->evidence = NULL;
+        evidence_clear(c);   /* "(nested)" says nothing; quote the counters */
         cite(c, &g->remapped_correctable);
         cite(c, &g->remapped_uncorrectable);
         cite(c, &g->remapped_pending);
@@ -481,7 +490,8 @@ static void check_power(inspect_gpu *out, const nvsmi_gpu *g)
     double board = have_def ? def : limit;
     if (!isnan(tdp) && tdp > 0 && fabs(board - tdp) > TDP_TOLERANCE * tdp) {
         check_set(c, INSPECT_WARN, "the board's %s power limit is %.0f W, %.0f%% %s the %.0f W "
-                  "of %s: a different board design or a modified VBIOS; worth a question",
+                  "of %s: a factory-overclocked or custom board, or a modified VBIOS; worth a "
+                  "question",
                   have_def ? "default" : "current", board, 100.0 * fabs(board - tdp) / tdp,
                   board > tdp ? "above" : "below", tdp, out->card.id);
         return;
@@ -642,13 +652,8 @@ static void card_free(inspect_card *card)
 static void gpu_free(inspect_gpu *g)
 {
     for (size_t i = 0; i < g->n_checks; i++) {
-        inspect_check *c = &g->checks[i];
-        for (size_t e = 0; e < c->n_evidence; e++) {
-            free(c->evidence[e].path);
-            free(c->evidence[e].text);
-        }
-        free(c->evidence);
-        free(c->message);
+        evidence_clear(&g->checks[i]);
+        free(g->checks[i].message);
     }
     card_free(&g->card);
     free(g->name);
@@ -752,6 +757,12 @@ static view *check_view(const inspect_check *c)
     view_map_set_bool(v, "fail", c->status == INSPECT_FAIL);
     view_map_set_bool(v, "warn", c->status == INSPECT_WARN);
     view_map_set_str(v, "message", c->message);
+    gw_buf joined = GW_BUF_INIT;   /* for templates: one cell, no list syntax needed */
+    for (size_t i = 0; i < c->n_evidence; i++)
+        buf_printf(&joined, "%s%s = %s (line %d)", i ? "; " : "", c->evidence[i].path,
+                   c->evidence[i].text, c->evidence[i].line);
+    view_map_set_str(v, "evidence_text", buf_cstr(&joined));
+    buf_free(&joined);
     view *ev = view_map_set(v, "evidence", view_list());
     for (size_t i = 0; i < c->n_evidence; i++) {
         const inspect_evidence *e = &c->evidence[i];

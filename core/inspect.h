@@ -75,7 +75,7 @@ void inspect_result_free(inspect_result *r);
 /* The view (what --json prints and the template reads): source, driver_version, cuda_version,
  * verdict, summary {pass, warn, fail, unknown}, gpus[] {index, bus_id, name, kb_id, kb_name,
  * memory_total_mib, driver_version, cuda_version, summary, checks[] {id, group, status,
- * message, evidence[] {path, text, line, quote}}}.  Caller owns it. */
+ * message, fail, warn, evidence_text, evidence[] {path, text, line, quote}}}.  Caller owns it. */
 view *inspect_view(const inspect_result *r);
 
 /* "PASS", "WARN", "FAIL", "UNKNOWN". */

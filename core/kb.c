@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <csv.h>
@@ -185,8 +186,19 @@ static int pragma_int(sqlite3 *db, const char *sql, int *out)
     return rc;
 }
 
-/* A read-only connection to a file in a folder we cannot write (an installed KB) must not try
- * to create the WAL index beside it: such a file never changes, so it is opened immutable. */
+/* A read-only connection to a WAL file in a folder we cannot write (an installed KB) cannot
+ * create the WAL index beside it: such a file never changes, so it is opened immutable. */
+static int wal_mode_file(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return n == sizeof head && head[18] == 2;   /* file format read version 2: WAL */
+}
+
 static char *readonly_uri(const char *path)
 {
     gw_buf b = GW_BUF_INIT;
@@ -196,7 +208,7 @@ static char *readonly_uri(const char *path)
         snprintf(dir, sizeof dir, ".");
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    int immutable = access(dir, W_OK) != 0;
+    int immutable = wal_mode_file(path) && access(dir, W_OK) != 0;
     buf_puts(&b, "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if (isalnum(*p) || strchr("/-._~", *p))
@@ -259,6 +271,20 @@ static int migrate(kb *k, int latest, gw_error *err)
     }
     k->version = latest;
     return GW_OK;
+}
+
+/* Switching to WAL needs the file to itself, and SQLite does not wait for that through the
+ * busy handler, so wait here, as long as the busy timeout. */
+static int set_wal(sqlite3 *db)
+{
+    int waited = 0, limit = busy_timeout_ms(), rc;
+    struct timespec step = {0, 20 * 1000000L};
+    while ((rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) == SQLITE_BUSY &&
+           waited < limit) {
+        nanosleep(&step, NULL);
+        waited += 20;
+    }
+    return rc;
 }
 
 int kb_open(const char *path, int flags, kb **out, gw_error *err)
@@ -358,7 +384,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
     sqlite3_busy_timeout(k->db, busy_timeout_ms());
     rc = sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
-        rc = sqlite3_exec(k->db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL);
+        rc = set_wal(k->db);
     if (rc != SQLITE_OK) {
         int code = db_fail(k, err, rc, "opening");
         kb_close(k);
@@ -854,7 +880,7 @@ static int validate_row(kb *k, const kb_table *t, kb_val *v, gw_error *err)
                 if (!found)
                     return gw_error_set(err, GW_EDATA, "%s: unknown %s '%.80s'%s", c->name,
                                         gpu ? "GPU" : "source", v[i].s,
-                                        gpu ? " (not in gpus.csv)" : " (not in sources.csv)");
+                                        "");
             }
         } else {
             if (isnan(v[i].d)) {
@@ -1308,6 +1334,7 @@ int kb_convert(kb *k, double amount, const char *from, const char *to, double *o
 /* What resolution knows of one GPU: its names normalised (concatenated tokens) and tokens. */
 struct gpu_names {
     char *id;
+    char *form_factor;
     double memory_gb;
     char **variants;      /* id, name and every alias, normalised */
     size_t n_variants;
@@ -1351,6 +1378,7 @@ static void names_drop(kb *k)
     for (size_t i = 0; i < k->n_names; i++) {
         gpu_names *g = &k->names[i];
         free(g->id);
+        free(g->form_factor);
         strlist_free(g->variants, g->n_variants);
         strlist_free(g->tokens, g->n_tokens);
         strlist_free(g->name_tokens, g->n_name_tokens);
@@ -1486,6 +1514,7 @@ static int names_load(kb *k, gw_error *err)
         memset(g, 0, sizeof *g);
         g->id = col_str(st, 0);
         g->memory_gb = col_num(st, 4);
+        g->form_factor = col_str(st, 2);
         names_add(g, &variants, &tokens, g->id);
         names_add(g, &variants, &tokens, (const char *)sqlite3_column_text(st, 1));
         name_tokenize((const char *)sqlite3_column_text(st, 1), &name_tokens);
@@ -1523,31 +1552,32 @@ static int names_load(kb *k, gw_error *err)
     return GW_OK;
 }
 
+/* Edit distance counting a swap of two neighbours as one edit ("3900" is one from "3090"). */
 static size_t edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
+    static size_t d[65][65];
     if (la > 64)
         la = 64;
     if (lb > 64)
         lb = 64;
-    size_t row[65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
     for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
-    }
-    return row[lb];
+    return d[la][lb];
 }
 
 static int token_in(char *const *v, size_t n, const char *t)
@@ -1558,14 +1588,60 @@ static int token_in(char *const *v, size_t n, const char *t)
     return 0;
 }
 
-/* 1 when every token of a is also in b and b has more. */
-static int tokens_strict_subset(const gpu_names *a, const gpu_names *b)
+static int memory_hint(const char *tok, double *gb)
 {
+    size_t n = strlen(tok);
+    if (n < 3 || strcmp(tok + n - 2, "gb") != 0 || !isdigit((unsigned char)tok[0]))
+        return 0;
+    char *end;
+    *gb = strtod(tok, &end);
+    return end == tok + n - 2;
+}
+
+static int is_memory_token(const char *t)
+{
+    double gb;
+    return memory_hint(t, &gb);
+}
+
+/* 1 when b is a's name plus only variant words ("RTX 3090" and "RTX 3090 Ti", "RTX A2000" and
+ * "RTX A2000 12GB"): a name that stops short of the suffix means the plain card. */
+static int name_extends(const gpu_names *a, const gpu_names *b)
+{
+    static const char *const variant_words[] = {"ti", "super", "d", "xt", "xtx", "max", "q",
+                                                 "maxq", "se", "le", NULL};
     if (a->n_name_tokens == 0 || a->n_name_tokens >= b->n_name_tokens)
         return 0;
     for (size_t i = 0; i < a->n_name_tokens; i++)
         if (!token_in(b->name_tokens, b->n_name_tokens, a->name_tokens[i]))
             return 0;
+    for (size_t i = 0; i < b->n_name_tokens; i++) {
+        const char *t = b->name_tokens[i];
+        if (!token_in(a->name_tokens, a->n_name_tokens, t) && !in_set(t, variant_words) &&
+            !is_memory_token(t))
+            return 0;
+    }
+    return 1;
+}
+
+static int form_factor_token(const gpu_names *g, const char *t)
+{
+    return (g->form_factor && strcmp(t, g->form_factor) == 0) || strncmp(t, "pcie", 4) == 0 ||
+           strncmp(t, "sxm", 3) == 0 || is_memory_token(t);
+}
+
+/* 1 when a's and b's names differ only in form factor and memory size words. */
+static int same_model(const gpu_names *a, const gpu_names *b)
+{
+    const gpu_names *x = a, *y = b;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < x->n_name_tokens; i++)
+            if (!form_factor_token(x, x->name_tokens[i]) &&
+                !token_in(y->name_tokens, y->n_name_tokens, x->name_tokens[i]))
+                return 0;
+        x = b;
+        y = a;
+    }
     return 1;
 }
 
@@ -1602,7 +1678,10 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
         s[i].id = k->names[i].id;
         s[i].dist = SIZE_MAX;
         for (size_t j = 0; j < k->names[i].n_variants; j++) {
-            size_t d = edit_distance(norm, k->names[i].variants[j]);
+            const char *v = k->names[i].variants[j];
+            /* "4070 ti" is nearer the "4070 Ti Super" it is part of than the "1080 Ti". */
+            size_t d = *norm && strstr(v, norm) ? (strlen(v) - strlen(norm)) / 4
+                                                : edit_distance(norm, v);
             if (d < s[i].dist)
                 s[i].dist = d;
         }
@@ -1648,16 +1727,6 @@ static int take_count(strlist *t, int *count)
         free(t->v[--t->n]);
     }
     return *count >= 1 ? GW_OK : GW_EUSAGE;
-}
-
-static int memory_hint(const char *tok, double *gb)
-{
-    size_t n = strlen(tok);
-    if (n < 3 || strcmp(tok + n - 2, "gb") != 0 || !isdigit((unsigned char)tok[0]))
-        return 0;
-    char *end;
-    *gb = strtod(tok, &end);
-    return end == tok + n - 2;
 }
 
 int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err)
@@ -1729,6 +1798,15 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
             }
             if (words.n == 0 || matched < words.n)
                 continue;
+            /* "GTX 1080" is not the GTX 1080 Ti: a product suffix must be asked for. */
+            static const char *const suffixes[] = {"ti", "super", "xt", "xtx", NULL};
+            int extra_suffix = 0;
+            for (size_t j = 0; j < g->n_name_tokens; j++)
+                if (in_set(g->name_tokens[j], suffixes) &&
+                    !token_in(words.v, words.n, g->name_tokens[j]))
+                    extra_suffix = 1;
+            if (extra_suffix)
+                continue;
             whole[nc] = w;
             cand[nc++] = g;
             if (w > best)
@@ -1752,13 +1830,28 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
                         cand[kept++] = cand[i];
                 nc = kept;
             }
+            /* "A100 80GB", "H100 (80 GB)": a memory size but no form factor names the SXM part,
+             * the one cloud listings and articles mean, when the rest differ only in form. */
+            size_t sxm = 0, pick = 0;
+            int alike = 1;
+            for (size_t i = 0; i < nc; i++) {
+                alike = alike && same_model(cand[0], cand[i]);
+                if (cand[i]->form_factor && strncmp(cand[i]->form_factor, "sxm", 3) == 0) {
+                    sxm++;
+                    pick = i;
+                }
+            }
+            if (nc > 1 && alike && sxm == 1) {
+                cand[0] = cand[pick];
+                nc = 1;
+            }
         }
         if (nc > 1) {
             kept = 0;
             for (size_t i = 0; i < nc; i++) {
                 int dominated = 0;
                 for (size_t j = 0; j < nc && !dominated; j++)
-                    dominated = j != i && tokens_strict_subset(cand[j], cand[i]);
+                    dominated = j != i && name_extends(cand[j], cand[i]);
                 if (!dominated)
                     cand[kept++] = cand[i];
             }
@@ -1969,7 +2062,7 @@ static int filter_compile(const char *where, filter *f, gw_error *err)
             p++;
         if (!*p)
             return GW_OK;
-        if (strncasecmp(p, "and", 3) == 0 && (isspace((unsigned char)p[3]))) {
+        if (strncasecmp(p, "and", 3) == 0 && (isspace((unsigned char)p[3]) || !p[3])) {
             p += 3;
             continue;
         }
@@ -2001,7 +2094,7 @@ int kb_gpu_list(kb *k, const char *where, const char *sort, kb_gpu **out, size_t
 
     *out = NULL;
     *n = 0;
-    if (where && *where && (rc = filter_compile(where, &f, err)) != GW_OK)
+    if (where && (rc = filter_compile(where, &f, err)) != GW_OK)
         goto done;
     if (sort && *sort) {
         desc = sort[0] == '-';
@@ -2104,8 +2197,10 @@ static int search_run(kb *k, const char *match, size_t limit, kb_hit **out, size
 {
     sqlite3_stmt *st;
     int rc = prepare(k,
+                     /* GPUs are what people look up most: their entries weigh double. */
                      "SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12), "
-                     "bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) AS score "
+                     "bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) * (CASE kind WHEN 'gpu' THEN 2.0 "
+                     "ELSE 1.0 END) AS score "
                      "FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY score, kind, ref LIMIT ?2",
                      &st, err);
     if (rc)

@@ -125,8 +125,8 @@ static int conv_fail(conv *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return gw_error_set(c->err, GW_EDATA, "%s%s%s: %s", c->label, c->path[0] ? ": " : "",
-                        c->path, msg);
+    const char *sep = !c->path[0] || c->path[0] == '[' ? "" : ": ";
+    return gw_error_set(c->err, GW_EDATA, "%s%s%s: %s", c->label, sep, c->path, msg);
 }
 
 static int cmp_cstr(const void *a, const void *b)

@@ -12,6 +12,10 @@
 
 #define MAX_DELIM 15
 #define MAX_NESTING 100   /* partials, parents and blocks inside each other */
+/* A template that recurses through partials can ask for exponential work; these stop it with
+ * an error instead of a hang or an exhausted memory. */
+#define MAX_STEPS 20000000L
+#define MAX_OUTPUT ((size_t)256 << 20)
 
 typedef enum {
     N_ROOT, N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK
@@ -301,7 +305,7 @@ static int set_delimiters(parser *p, size_t at, const tag *t)
     size_t b1 = i;
     if (a1 == a0 || b1 == b0 || i != n || a1 - a0 > MAX_DELIM || b1 - b0 > MAX_DELIM ||
         memchr(s + a0, '=', a1 - a0) || memchr(s + b0, '=', b1 - b0))
-        return parse_error(p, at, "bad set-delimiter tag%s (want {{=<% %>=}})", "");
+        return parse_error(p, at, "bad set-delimiter tag%s (want, e.g., {{=<%% %%>=}})", "");
     memcpy(p->otag, s + a0, a1 - a0);
     p->otag[a1 - a0] = '\0';
     p->olen = a1 - a0;
@@ -497,6 +501,7 @@ typedef struct renderer {
     gw_buf indent;       /* prepended to each line of template text */
     int line_start;      /* the next template text starts a line */
     int nesting;
+    long steps;
     const char *tmpl_name;   /* template being rendered, for error messages */
 } renderer;
 
@@ -772,6 +777,9 @@ static int render_nodes(renderer *r, const node *parent)
     for (size_t i = 0; i < parent->n_kids && rc == GW_OK; i++) {
         const node *n = parent->kids[i];
         const view *v;
+        if (++r->steps > MAX_STEPS || r->out->len > MAX_OUTPUT)
+            return render_error(r, n, "the template asks for too much work or output "
+                                      "(partials that recurse?)");
         switch (n->kind) {
         case N_TEXT:
             emit_text(r, n->text, n->len);

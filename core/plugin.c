@@ -285,7 +285,7 @@ static int sandbox_load(lua_State *L)
 
 static const char *const safe_base[] = {
     "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
-    "rawlen", "rawset", "select", "tonumber", "tostring", "type", "xpcall", NULL,
+    "rawlen", "rawset", "select", "tonumber", "tostring", "type", NULL,
 };
 
 static void copy_fields(lua_State *L, int from, int to, const char *const *names)
@@ -348,11 +348,30 @@ static int sandbox_build(lua_State *L)
     lua_newtable(L);
     lua_getfield(L, loaded, LUA_OSLIBNAME);
     static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
-    copy_fields(L, -1, -2, os_safe);
+    copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
     lua_pop(L, 1);
     make_readonly(L, 0);
     lua_setfield(L, env, "os");
 
+    /* Lua runs a message handler with hooks off once the hook itself has raised, so a plugin's
+     * xpcall handler could loop forever past every limit: the sandbox's xpcall calls the
+     * handler as ordinary code, after the protected call returned. */
+    static const char xpcall_src[] =
+        "local pcall, pack, unpack = ...\n"
+        "return function(f, handler, ...)\n"
+        "  local r = pack(pcall(f, ...))\n"
+        "  if r[1] then return unpack(r, 1, r.n) end\n"
+        "  return false, handler(r[2])\n"
+        "end\n";
+    if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
+        return lua_error(L);
+    lua_getfield(L, g, "pcall");
+    lua_getfield(L, loaded, LUA_TABLIBNAME);
+    lua_getfield(L, -1, "pack");
+    lua_getfield(L, -2, "unpack");
+    lua_remove(L, -3);
+    lua_call(L, 3, 1);
+    lua_setfield(L, env, "xpcall");
     lua_pushcfunction(L, sandbox_setmetatable);
     lua_setfield(L, env, "setmetatable");
     lua_pushcfunction(L, sandbox_collectgarbage);
@@ -457,12 +476,16 @@ static int protected_run(plugin *p, int nargs, gw_error *err)
     return GW_OK;
 }
 
-/* Calls a C function in protected mode (no plugin code runs; only memory can raise). */
-static int protected_c(plugin *p, lua_CFunction fn, void *ud, int nresults, gw_error *err)
+/* Calls a C function in protected mode (no plugin code runs; only memory can raise).  It gets
+ * ud as argument 1 and the top nvalues values of the stack (moved) as arguments 2... */
+static int protected_c(plugin *p, lua_CFunction fn, void *ud, int nvalues, int nresults,
+                       gw_error *err)
 {
     lua_pushcfunction(p->L, fn);
+    lua_insert(p->L, -(nvalues + 1));
     lua_pushlightuserdata(p->L, ud);
-    int status = lua_pcall(p->L, 1, nresults, 0);
+    lua_insert(p->L, -(nvalues + 1));
+    int status = lua_pcall(p->L, nvalues + 1, nresults, 0);
     if (status != LUA_OK) {
         const char *msg = lua_type(p->L, -1) == LUA_TSTRING ? lua_tostring(p->L, -1) : NULL;
         gw_error_set(err, GW_ESOFTWARE, "%s: %s", p->path,
@@ -491,6 +514,7 @@ static void view_free_void(void *v) { view_free(v); }
 static int to_view_protected(lua_State *L)
 {
     struct to_view_args *a = lua_touserdata(L, 1);
+    a->idx = 2;
     void **slot = luaapi_box_new(L, view_free_void);
     a->rc = luaapi_to_view(L, a->idx, a->label, (view **)slot, a->err);
     a->result = *slot;
@@ -503,7 +527,8 @@ static int value_to_view(plugin *p, int idx, const char *label, view **out, gw_e
 {
     struct to_view_args a = {idx, label, NULL, err, GW_OK};
     *out = NULL;
-    int rc = protected_c(p, to_view_protected, &a, 0, err);
+    lua_pushvalue(p->L, idx);
+    int rc = protected_c(p, to_view_protected, &a, 1, 0, err);
     if (rc != GW_OK)
         return rc;
     if (a.rc != GW_OK) {
@@ -553,7 +578,7 @@ static int plugin_create(const char *path, kb *k, const plugin_limits *limits, p
         return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a Lua state", path);
     }
     lua_sethook(p->L, limit_hook, LUA_MASKCOUNT, HOOK_EVERY);
-    if (protected_c(p, sandbox_build, k, 0, err) != GW_OK) {
+    if (protected_c(p, sandbox_build, k, 0, 0, err) != GW_OK) {
         plugin_free(p);
         return GW_ESOFTWARE;
     }
@@ -584,6 +609,7 @@ static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, 
 /* Raw field read: a plugin's metatables never run while the host reads its table. */
 static int raw_field(lua_State *L, int t, const char *key)
 {
+    t = lua_absindex(L, t);   /* a relative index would point at the key once it is pushed */
     lua_pushstring(L, key);
     return lua_rawget(L, t);
 }
@@ -703,7 +729,7 @@ static int validate_protected(lua_State *L)
 {
     struct validate_args *a = lua_touserdata(L, 1);
     plugin *p = a->p;
-    int t = lua_gettop(L) - 1;   /* the plugin's table sits below our argument */
+    int t = 2;   /* the plugin's table */
     if (lua_type(L, t) != LUA_TTABLE) {
         problem(a->problems, &a->n, p->path, field_line(a->text, NULL),
                 "a plugin must return a table (got %s)", luaL_typename(L, t));
@@ -779,7 +805,7 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     buf_free(&chunkname);
     if (rc == GW_OK) {
         struct validate_args a = {p, text, folder_kind, problems, 0};
-        rc = protected_c(p, validate_protected, &a, 0, err);
+        rc = protected_c(p, validate_protected, &a, 1, 0, err);
         lua_settop(p->L, 0);
         *n_problems = a.n;
     }
@@ -821,6 +847,7 @@ void plugin_host_free(plugin_host *host)
     free(host);
 }
 
+static void host_add(plugin_host *h, plugin *p);
 static void host_add(plugin_host *h, plugin *p)
 {
     if (h->n == h->cap) {
@@ -890,7 +917,7 @@ static int load_folder(plugin_host *h, const char *dir, const char *folder_kind,
             }
         }
         if (p) {
-            plugin *earlier = plugin_find(h, p->name);
+            plugin *earlier = plugin_find_kind(h, p->name, p->kind);
             if (earlier) {   /* an earlier folder wins; say what it hides */
                 if (!earlier->overrides)
                     earlier->overrides = gw_xstrdup(p->path);
@@ -976,6 +1003,15 @@ plugin *plugin_find(const plugin_host *host, const char *name)
     return NULL;
 }
 
+plugin *plugin_find_kind(const plugin_host *host, const char *name, const char *kind)
+{
+    for (size_t i = 0; host && name && kind && i < host->n; i++)
+        if (host->items[i]->name && strcmp(host->items[i]->name, name) == 0 &&
+            host->items[i]->kind && strcmp(host->items[i]->kind, kind) == 0)
+            return host->items[i];
+    return NULL;
+}
+
 void plugin_get_info(const plugin *p, plugin_info *out)
 {
     out->name = p->name;
@@ -987,6 +1023,22 @@ void plugin_get_info(const plugin *p, plugin_info *out)
 }
 
 const char *plugin_traceback(const plugin *p) { return p->traceback; }
+
+static int get_field_protected(lua_State *L);
+
+int plugin_function_line(plugin *p, const char *fn)
+{
+    gw_error err;
+    int top = lua_gettop(p->L), line = 0;
+    if (protected_c(p, get_field_protected, (void *)fn, 0, 1, &err) == GW_OK &&
+        lua_type(p->L, -1) == LUA_TFUNCTION) {
+        lua_Debug ar;
+        if (lua_getinfo(p->L, ">S", &ar) && ar.linedefined > 0)
+            line = ar.linedefined;
+    }
+    lua_settop(p->L, top);
+    return line;
+}
 
 const char *plugin_kind_folder(const char *kind)
 {
@@ -1012,7 +1064,7 @@ int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
 {
     *out = NULL;
     int top = lua_gettop(p->L);
-    int rc = protected_c(p, get_field_protected, (void *)field, 1, err);
+    int rc = protected_c(p, get_field_protected, (void *)field, 0, 1, err);
     if (rc == GW_OK) {
         gw_buf label = GW_BUF_INIT;
         buf_printf(&label, "%s: %s", p->name ? p->name : p->path, field);
@@ -1056,7 +1108,7 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
     struct push_call_args a = {p, fn, args, nargs, 0};
-    int rc = protected_c(p, push_call_protected, &a, LUA_MULTRET, err);
+    int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
     if (rc != GW_OK)
         return rc;
     if (!a.found) {
@@ -1101,7 +1153,7 @@ view *plugin_take_log(plugin *p)
     view *out = NULL;
     gw_error err;
     int top = lua_gettop(p->L);
-    if (protected_c(p, take_log_protected, &out, 0, &err) != GW_OK)
+    if (protected_c(p, take_log_protected, &out, 0, 0, &err) != GW_OK)
         out = view_list();
     lua_settop(p->L, top);
     return out;
@@ -1135,8 +1187,7 @@ struct test_list_args {
 static int test_names_protected(lua_State *L)
 {
     struct test_list_args *a = lua_touserdata(L, 1);
-    lua_pop(L, 1);
-    int t = lua_gettop(L);
+    int t = 2;
     lua_newtable(L);
     int names = lua_gettop(L);
     a->count = 0;
@@ -1188,7 +1239,7 @@ int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err
         return rc;
     struct test_list_args a = {0};
     lua_pushvalue(L, -1);   /* keep the test table below the name list */
-    rc = protected_c(p, test_names_protected, &a, 1, err);
+    rc = protected_c(p, test_names_protected, &a, 1, 1, err);
     if (rc != GW_OK) {
         lua_settop(L, top);
         return rc;

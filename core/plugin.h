@@ -49,6 +49,8 @@ size_t plugin_count(const plugin_host *host);
 plugin *plugin_at(const plugin_host *host, size_t i);
 plugin *plugin_find(const plugin_host *host, const char *name);   /* NULL when none */
 void plugin_get_info(const plugin *p, plugin_info *out);
+/* Names are unique per kind (a rule and a checklist may share one); NULL when none. */
+plugin *plugin_find_kind(const plugin_host *host, const char *name, const char *kind);
 
 /* Reads a field of the plugin's table (e.g. a checklist's "items") as a view. */
 int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err);
@@ -68,6 +70,9 @@ int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
  * *out is the plugin (owned by the host), even with problems. */
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
                            size_t *n_problems, plugin **out, gw_error *err);
+
+/* The line where the plugin's function fn is defined, or 0 when it has none. */
+int plugin_function_line(plugin *p, const char *fn);
 
 /* The Lua traceback of the last failed call ("" when none); owned by p. */
 const char *plugin_traceback(const plugin *p);

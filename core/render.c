@@ -88,13 +88,12 @@ static int partial_loader(void *data, const char *name, char **text, size_t *len
     return GW_OK;
 }
 
+/* A template's partials share its suffix: "my.md.mustache" -> ".md.mustache". */
 static const char *suffix_of(const char *path)
 {
-    switch (mustache_escape_for(path)) {
-    case MUSTACHE_ESCAPE_HTML: return ".html.mustache";
-    case MUSTACHE_ESCAPE_MARKDOWN: return ".md.mustache";
-    default: return ".mustache";
-    }
+    const char *slash = strrchr(path, '/');
+    const char *dot = strchr(slash ? slash + 1 : path, '.');
+    return dot ? dot : ".mustache";
 }
 
 static const char *base_name(const char *path)
@@ -198,12 +197,96 @@ static void add_has_flags(view *v)
     }
 }
 
+/* A comparison (`kb compare --json`) keeps each row as parallel lists, one entry per GPU
+ * ("texts", "marks", "values"); Mustache cannot walk two lists at once, so each row also gets
+ * "cells": [{text, is_best, cite}], citing the GPU's own source. */
+static void comparison_cells(view *model)
+{
+    const view *gpus = view_map_get(model, "gpus");
+    view *rows = view_map_get(model, "rows");
+    for (size_t i = 0; i < view_len(rows); i++) {
+        view *r = view_list_at(rows, i);
+        const view *texts = view_map_get(r, "texts"), *marks = view_map_get(r, "marks");
+        if (view_kind(r) != VIEW_MAP || view_kind(texts) != VIEW_LIST || view_map_get(r, "cells"))
+            continue;
+        view *cells = view_list();
+        for (size_t j = 0; j < view_len(texts); j++) {
+            view *c = view_list_push(cells, view_map());
+            const char *t = view_str(view_list_at(texts, j));
+            view_map_set_str(c, "text", t ? t : "n/a");
+            view_map_set_bool(c, "is_best", view_bool_value(view_list_at(marks, j)));
+            double n = view_num(view_map_get(view_list_at(gpus, j), "source_n"));
+            view_map_set(c, "cite", t && n == n ? view_number(n) : view_null());
+        }
+        view_map_set(r, "cells", cells);
+    }
+}
+
+static int has_chart(const view *charts, const char *id)
+{
+    for (size_t i = 0; i < view_len(charts); i++) {
+        const char *other = view_str(view_map_get(view_list_at(charts, i), "id"));
+        if (other && strcmp(other, id) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A comparison gets bar charts of the rows that read best as pictures, unless it already has
+ * charts of those ids: memory bandwidth, and dense BF16 tensor throughput (dense only, never
+ * mixed with sparse figures). */
+static void comparison_charts(view *model)
+{
+    static const struct { const char *field, *id, *title, *unit, *desc; } wanted[] = {
+        {"memory_bandwidth_gbs", "memory-bandwidth", "Memory bandwidth", "GB/s",
+         "Memory bandwidth of each GPU, higher is better."},
+        {"bf16_tflops", "bf16-dense", "BF16 tensor throughput (dense)", "TFLOPS",
+         "Dense BF16 tensor throughput, without structured sparsity; higher is better."},
+    };
+    const view *gpus = view_map_get(model, "gpus");
+    const view *rows = view_map_get(model, "rows");
+    view *charts = view_map_get(model, "charts");
+    if (view_len(gpus) < 2 || (charts && view_kind(charts) != VIEW_LIST))
+        return;
+    if (!charts)
+        charts = view_map_set(model, "charts", view_list());
+    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
+        if (has_chart(charts, wanted[w].id))
+            continue;
+        for (size_t i = 0; i < view_len(rows); i++) {
+            const view *r = view_list_at(rows, i);
+            const char *field = view_str(view_map_get(r, "field"));
+            const view *values = view_map_get(r, "values");
+            if (!field || strcmp(field, wanted[w].field) != 0 || view_len(values) != view_len(gpus))
+                continue;
+            size_t known = 0;
+            for (size_t j = 0; j < view_len(values); j++)
+                known += view_num(view_list_at(values, j)) == view_num(view_list_at(values, j));
+            if (known < 2)
+                break;
+            view *c = chart_bar_new(wanted[w].id, wanted[w].title, wanted[w].unit, wanted[w].desc);
+            view_map_set_str(c, "y_label", wanted[w].title);
+            for (size_t j = 0; j < view_len(gpus); j++)
+                chart_bar_add(c, view_str(view_map_get(view_list_at(gpus, j), "name")),
+                              view_num(view_list_at(values, j)), NULL,
+                              view_bool_value(view_list_at(view_map_get(r, "marks"), j)));
+            view_list_push(charts, c);
+            break;
+        }
+    }
+}
+
 /* Adds what templates need beyond the command's data: each chart's id, src and image, the
  * charts_by_id map, and safe citation links.  html: chart images are placeholders. */
 static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
 {
     char dir[4096], stem[1024];
     output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
+    if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
+        view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
+        comparison_cells(model);
+        comparison_charts(model);
+    }
     view *charts = view_map_get(model, "charts");
     view *by_id = view_map();
     for (size_t i = 0; i < view_len(charts); i++) {

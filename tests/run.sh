@@ -4,7 +4,7 @@
 #   cli/     end-to-end scripts that run the real binary (lib.sh: "ok -", "not ok -", "skip -")
 #   plugins/ the same, for the shipped plugins and the sandbox
 # Environment: GPUWISE_BIN (the binary), GPUWISE_BUILD (its build folder), TESTS (a pattern that
-# limits which scripts and programs run, e.g. TESTS=kb).
+# limits which scripts and programs run, e.g. TESTS=kb), TEST_TIMEOUT (seconds per suite, 600).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
@@ -40,7 +40,7 @@ for t in "$GPUWISE_BUILD"/tests/test_*; do
     name=$(basename "$t")
     echo "unit: $name"
     out=$(mktemp)
-    "$t" >"$out" 2>&1
+    timeout "${TEST_TIMEOUT:-600}" "$t" >"$out" 2>&1
     rc=$?
     count <"$out"
     if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$out"; then
@@ -57,7 +57,7 @@ for s in tests/cli/*.sh tests/plugins/*.sh; do
     case "$s" in *"$pattern"*) ;; *) continue ;; esac
     echo "cli: $s"
     out=$(mktemp)
-    sh "$s" >"$out" 2>&1
+    timeout "${TEST_TIMEOUT:-600}" sh "$s" >"$out" 2>&1
     rc=$?
     count <"$out"
     if [ $rc -ne 0 ]; then

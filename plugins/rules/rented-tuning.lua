@@ -11,7 +11,7 @@ return {
         if option.acquisition ~= "rent" or option.consumer then
             return {}
         end
-        return { { effect = "warn", weight = 0, checklist = "rented-a100",
+        return { { effect = "warn", weight = 0, checklist = "a100-rental",
                    because = "a rented " .. option.gpu_name .. " reaches the assumed speed only once TF32, "
                        .. "the data loader and NCCL are set up: check them in the first hour" } }
     end,

@@ -200,6 +200,19 @@ static void test_errors(void **state)
     expect_error("{{>p}}", "{\"p\":\"ok\\n{{#x}}\"}", "p:2:1: unclosed section 'x'");
     /* A partial that includes itself forever stops with a message instead of a crash. */
     expect_error("{{>p}}", "{\"p\":\"{{>p}}\"}", "nested more than 100 deep");
+    /* 60 levels of data, each calling the next level twice: 2^60 calls must stop, not hang. */
+    gw_buf deep = GW_BUF_INIT;
+    for (int i = 0; i < 60; i++)
+        buf_puts(&deep, "{\"a\":");
+    buf_puts(&deep, "false");
+    for (int i = 0; i < 60; i++)
+        buf_puts(&deep, "}");
+    gw_error deep_err = {0};
+    char *deep_out = render("{{>p}}", buf_cstr(&deep), "{\"p\":\"{{#a}}{{>p}}{{>p}}{{/a}}\"}",
+                            MUSTACHE_ESCAPE_NONE, 1, &deep_err);
+    assert_null(deep_out);
+    assert_non_null(strstr(deep_err.msg, "too much work"));
+    buf_free(&deep);
 
     /* Spec mode: a missing partial renders empty. */
     gw_error err = {0};

@@ -135,12 +135,14 @@ static void test_bad_values_are_refused(void **state)
 {
     (void)state;
     expect_error("local t = {} t.self = t return t", GW_EDATA, "t.lua: self: the table contains itself");
+    expect_error("local t = {} t[1] = t return t", GW_EDATA, "t.lua[1]: the table contains itself");
     expect_error("return {offers = {{price = 0/0}}}", GW_EDATA,
                  "t.lua: offers[1].price: expected a finite number, got NaN");
     expect_error("return {x = math.huge}", GW_EDATA, "infinity");
     expect_error("return {name = 'a\\0b'}", GW_EDATA, "name: a string contains a NUL byte");
     expect_error("return {'\\xff\\xfe'}", GW_EDATA, "[1]: a string is not valid UTF-8");
-    expect_error("return string.rep('x', 10 * 1024 * 1024)", GW_EDATA, "a string of 10485760 bytes");
+    /* 2 MiB = 2097152 bytes, over the 1 MiB cap */
+    expect_error("return string.rep('x', 2 * 1024 * 1024)", GW_EDATA, "a string of 2097152 bytes");
     expect_error("local t = {} for i = 1, 100 do t = {t} end return t", GW_EDATA, "nested deeper");
     expect_error("return {print}", GW_EDATA, "expected data, got a function");
     expect_error("return {1, 2, x = 3}", GW_EDATA, "mixes list items");

@@ -1,0 +1,32 @@
+-- Tests for multi-gpu-build.lua.
+return {
+  test_items_are_complete_and_unique = function(p)
+    local seen = {}
+    for i, item in ipairs(p.items) do
+      assert(not seen[item.id], "duplicate id " .. item.id)
+      seen[item.id] = true
+      for _, f in ipairs({ "id", "question", "how_to_check", "severity" }) do
+        assert(type(item[f]) == "string" and #item[f] > 0, "item " .. i .. " lacks " .. f)
+      end
+    end
+    assert(#p.items == 12, "expected 12 items, got " .. #p.items)
+  end,
+
+  test_covers_power_lanes_spacing_cooling_nccl = function(p)
+    local ids = {}
+    for _, item in ipairs(p.items) do ids[item.id] = item end
+    for _, id in ipairs({ "psu-headroom", "pcie-lanes", "slot-spacing", "cooling", "nccl", "driver" }) do
+      assert(ids[id], "no item " .. id)
+    end
+  end,
+
+  test_states_nvlink_right = function(p)
+    local bridge
+    for _, item in ipairs(p.items) do
+      if item.id == "nvlink-bridge" then bridge = item.how_to_check end
+    end
+    -- the 3090 has NVLink, the 4090 does not
+    assert(bridge:find("RTX 3090 supports a 2-way NVLink bridge", 1, true), bridge)
+    assert(bridge:find("RTX 4090 has no NVLink", 1, true), bridge)
+  end,
+}

@@ -1,0 +1,41 @@
+-- gpuwise-csv.lua — imports your own measurements from a CSV with the columns of the KB's
+-- benchmarks.csv (kb/data/README.md):
+--   gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,interconnect,power_w,source,note
+-- gpu is written the way people write it ("RTX 3090", "A100-80GB"); gpu, workload, metric,
+-- value and unit are required; empty cells are unknown.  source may name a source id of the
+-- KB; by default the rows cite the imported file.
+-- Use:  gpuwise kb import --with gpuwise-csv my-measurements.csv
+
+local numeric = { gpu_count = true, value = true, batch = true, power_w = true }
+local fields = { "gpu", "gpu_count", "workload", "metric", "value", "unit", "precision", "batch",
+                 "framework", "interconnect", "power_w", "source", "note" }
+
+return {
+  name = "gpuwise-csv",
+  kind = "importer",
+  version = "1.0",
+  description = "Your own measured results, in the KB's benchmarks.csv columns",
+
+  import = function(ctx, text)
+    local records = {}
+    if text == "" then return records end
+    for i, row in ipairs(gw.csv.rows(text)) do
+      local rec = { kind = "benchmark" }
+      for _, f in ipairs(fields) do
+        local v = row[f]
+        if v and v ~= "" then
+          if numeric[f] then
+            local n = tonumber(v)
+            -- a cell that is not a number is handed on as text: the core names the row
+            rec[f] = n or v
+          else
+            rec[f] = v
+          end
+        end
+      end
+      if not rec.note then rec.note = "line " .. (i + 1) .. " of " .. (ctx.input_name or "the file") end
+      records[#records + 1] = rec
+    end
+    return records
+  end,
+}

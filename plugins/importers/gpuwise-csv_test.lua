@@ -1,0 +1,17 @@
+-- Tests for gpuwise-csv.lua.
+local text = "gpu,gpu_count,workload,metric,value,unit,precision\n" ..
+             "RTX 3090,2,resnet50,train_throughput,1700,images/s,amp\n" ..
+             "A100-80GB,1,bert_base_squad,train_throughput,fast,sequences/s,fp16\n"
+
+return {
+  test_columns_become_fields = function(plugin)
+    local r = plugin.import({ input_name = "mine.csv" }, text)
+    assert(#r == 2)
+    assert(r[1].gpu == "RTX 3090" and r[1].gpu_count == 2 and r[1].value == 1700)
+    assert(r[1].note == "line 2 of mine.csv")
+  end,
+  test_bad_number_is_passed_on_for_the_core_to_name = function(plugin)
+    local r = plugin.import({}, text)
+    assert(r[2].value == "fast")
+  end,
+}

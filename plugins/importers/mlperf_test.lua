@@ -1,0 +1,21 @@
+-- Tests for mlperf.lua on rows written in the summary.csv layout (not copied from it).
+local header = "Organization,SystemName,Model,Scenario,Result,Units,accelerator_model_name," ..
+               "accelerators_per_node,number_of_nodes,framework,Division,version\n"
+local rows = header ..
+  'Acme,"Box 8",resnet,Offline,80000,Samples/s,"NVIDIA H100-SXM-80GB","8",1,"TensorRT 10, CUDA 12",closed,v4.1\n' ..
+  'Acme,"Box 8",llama2-70b-99,Server,800,Tokens/s,"NVIDIA H100-SXM-80GB","8",1,TensorRT,closed,v4.1\n' ..
+  'Acme,"Box 8",llama2-70b-99.9,Server,800,Tokens/s,"NVIDIA H100-SXM-80GB","8",1,TensorRT,closed,v4.1\n' ..
+  'Acme,"Box 2",resnet,Offline,100,Samples/s,"Mystery NPU","2",1,x,closed,v4.1\n'
+
+return {
+  test_divided_per_accelerator_and_deduplicated = function(plugin)
+    local r = plugin.import({ input_name = "summary.csv" }, rows)
+    -- resnet 80000 / 8 = 10000 samples/s per GPU; llama2-70b once (800 / 8 = 100);
+    -- the Mystery NPU is not in the KB.  2 records.
+    assert(#r == 2, "expected 2 records, got " .. #r)
+    assert(r[1].gpu == "h100-sxm5" and r[1].value == 10000 and r[1].unit == "samples/s")
+    assert(r[1].metric == "inference_offline" and r[1].gpu_count == 1)
+    assert(r[2].workload == "llama2-70b" and r[2].value == 100 and r[2].unit == "tokens/s")
+    assert(r[1].framework == "TensorRT 10, CUDA 12")
+  end,
+}

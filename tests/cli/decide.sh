@@ -1,0 +1,106 @@
+#!/bin/sh
+# tests/cli/decide.sh — `gpuwise decide` on the shipped examples and on bad workload files.
+. "$ROOT/tests/cli/lib.sh"
+EX="$ROOT/examples"
+FX="$FIX/decide"
+
+# The vision team (tight budget, data parallel, small model): four used RTX 3090 win on cost
+# per image.  By hand, from the shipped KB: cards 4 x CNY 5,999.5 (median of the two used
+# prices, per card) = 23,998 + host 8,000 = CNY 31,998 up front; power 4 x 350 + 200 = 1,600 W,
+# 1.6 kW x 8 h x 30 days x CNY 1 = CNY 384 a month.
+run "$GW" decide "$EX/vision-team.lua" --json
+check_rc "decide vision-team: exit 0" 0
+check_eq "decide vision-team: four used RTX 3090 win" "$(jqr .recommendation.option)" "buy-used:4x rtx-3090"
+check_num "decide vision-team: up front CNY 31,998" "$(jqr '.options[0].cost.upfront')" 31998 0.5
+check_num "decide vision-team: electricity CNY 384/month" "$(jqr '.options[0].cost.electricity_per_month')" 384 0.001
+check_eq "decide vision-team: measured 4x 3090 (the article's 3100 images/s)" \
+    "$(jqr '.options[0].throughput | "\(.value) \(.unit) \(.basis)"')" "3100 images/s measured"
+check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
+check_eq "decide vision-team: the issue's option fields" \
+    "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
+check_eq "decide vision-team: cost fields" \
+    "$(jqr '.options[0].cost | [has("upfront","electricity_per_month","total","per_hour","per_unit","currency")] | all')" "true"
+check_eq "decide vision-team: the A100 purchase is over budget" \
+    "$(jqr '[.options[] | select(.id == "buy-new:1x a100-sxm4-80gb") | .feasible][0]')" "false"
+check_eq "decide vision-team: the budget rule says why" \
+    "$(jqr '[.options[] | select(.id == "buy-new:1x a100-sxm4-80gb") | .verdicts[] | select(.rule == "budget") | .because][0]')" \
+    "costs CNY 108,000 up front; the budget is CNY 40,000"
+check_eq "decide vision-team: used cards carry the inspection checklist" \
+    "$(jqr '[.options[0].verdicts[] | select(.checklist == "used-card")] | length')" "1"
+check_eq "decide vision-team: break-even against a rental" "$(jqr '.break_even.buy_option')" "buy-used:4x rtx-3090"
+check_eq "decide vision-team: sensitivity names what moves most" \
+    "$(jqr '.sensitivity.moves_most | test("^(electricity_price|hours_per_day|purchase_price|rental_price)$")')" "true"
+check_eq "decide vision-team: three reasons" "$(jqr '.recommendation.because | length')" "3"
+
+run "$GW" decide "$EX/vision-team.lua"
+check_rc "decide vision-team (table): exit 0" 0
+check_out "decide vision-team (table): recommendation line" "Recommendation: used 4x GeForce RTX 3090"
+check_out "decide vision-team (table): header" "rank option"
+
+# The big model needs 40.6 GB per replica: (1.5e9 x 16 B + 12 GB) x 1.1 + 1 GB.
+run "$GW" decide "$EX/big-model.lua" --json
+check_rc "decide big-model: exit 0" 0
+check_num "decide big-model: 40.6 GB per replica" "$(jqr '.options[0].vram_needed_gb')" 40.6 0.001
+check_eq "decide big-model: no 24 GB card is feasible" \
+    "$(jqr '[.options[] | select(.memory_gb <= 24 and .feasible)] | length')" "0"
+check_eq "decide big-model: 24 GB cards fall out for memory" \
+    "$(jqr '[.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because][0]')" \
+    "needs 40.6 GB per replica; GeForce RTX 3090 has 24 GB"
+check_eq "decide big-model: the winner has 80 GB" "$(jqr '.recommendation.details.memory_gb')" "80"
+check_eq "decide big-model: speeds are scaled estimates" "$(jqr '.options[0].throughput.basis')" "scaled"
+
+# The short project: renting wins.
+run "$GW" decide "$EX/short-project.lua" --json
+check_rc "decide short-project: exit 0" 0
+check_eq "decide short-project: renting wins" "$(jqr '.recommendation.details.acquisition')" "rent"
+check_eq "decide short-project: the short-work rule fired" \
+    "$(jqr '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length')" "1"
+
+# Bad workload files: one line naming the file, the field and what was expected; exit 65.
+run "$GW" decide "$FX/bad-hours.lua"
+check_rc "decide bad-hours: exit 65" 65
+check_err "decide bad-hours: names file, field, expectation" \
+    'bad-hours.lua: hours_per_day: expected a number from 0 to 24, got "eight"'
+run "$GW" decide "$FX/typo.lua"
+check_rc "decide typo: exit 65" 65
+check_err "decide typo: did you mean" "horizon_mnths: unknown field (did you mean horizon_months?)"
+run "$GW" decide "$FX/syntax.lua"
+check_rc "decide syntax error: exit 65" 65
+check_err "decide syntax error: names the file and line" "syntax.lua:3:"
+run "$GW" decide "$FX/unknown-gpu.lua"
+check_rc "decide unknown candidate: exit 67" 67
+check_err "decide unknown candidate: names the entry" "candidates[1]"
+run "$GW" decide "$T/missing.lua"
+check_rc "decide missing file: exit 66" 66
+run "$GW" decide
+check_rc "decide without a file: exit 64" 64
+
+# Speed: the whole decision on the shipped KB in well under a second (milliseconds in practice).
+start=$(date +%s%N)
+"$GW" decide "$EX/vision-team.lua" --json >/dev/null 2>&1
+end=$(date +%s%N)
+ms=$(( (end - start) / 1000000 ))
+if [ "$ms" -lt 500 ]; then pass "decide vision-team: ${ms} ms"; else fail "decide vision-team: ${ms} ms" "slower than 500 ms"; fi
+
+# Poor cooling: the 4-card consumer build throttles (3100 x 0.8 = 2480 images/s) and is warned.
+run "$GW" decide "$FX/hot-room.lua" --json
+check_rc "decide hot-room: exit 0" 0
+check_num "decide hot-room: 4x 3090 throttled to 80%" \
+    "$(jqr '[.options[] | select(.id == "buy-used:4x rtx-3090") | .throughput.value][0]')" 2480 0.5
+check_eq "decide hot-room: cooling rule warns on the consumer build" \
+    "$(jqr '[.options[] | select(.id == "buy-used:4x rtx-3090") | .verdicts[] | select(.rule == "cooling-power") | .effect][0]')" "warn"
+
+# Model parallelism: two RTX 3090 may hold a 40.6 GB model split in two, (40.6 - 1) / 2 + 1 =
+# 20.8 GB each; one RTX 3090 may not.  The NVLink rule warns on PCIe and prefers NVLink.
+run "$GW" decide "$FX/model-parallel.lua" --json
+check_rc "decide model-parallel: exit 0" 0
+check_eq "decide model-parallel: 2x 3090 split is feasible" \
+    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .feasible][0]')" "true"
+check_num "decide model-parallel: 20.8 GB per card" \
+    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .per_card_gb][0]')" 20.8 0.001
+check_eq "decide model-parallel: one 3090 is not" \
+    "$(jqr '[.options[] | select(.id == "buy-used:1x rtx-3090") | .feasible][0]')" "false"
+check_eq "decide model-parallel: PCIe is warned" \
+    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "warn"
+check_eq "decide model-parallel: NVLink is preferred" \
+    "$(jqr '[.options[] | select(.id == "buy-new:2x a100-sxm4-80gb") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "prefer"

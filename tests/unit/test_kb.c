@@ -1,0 +1,791 @@
+/* test_kb.c — the knowledge base: schema and migration, refusing foreign files, validated
+ * writes, name resolution, the filter language, search, export/import and failed imports. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "buf.h"
+#include "error.h"
+#include "kb.h"
+
+#define FIX "tests/fixtures/kb/"
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char paths[8][512];
+    static int next;
+    char *p = paths[next++ % 8];
+    snprintf(p, 512, "%s/%s", tmpdir, name);
+    return p;
+}
+
+static int file_equal(const char *a, const char *b)
+{
+    char *da, *db;
+    size_t la, lb;
+    if (gw_read_file(a, &da, &la) || gw_read_file(b, &db, &lb))
+        return 0;
+    int same = la == lb && memcmp(da, db, la) == 0;
+    free(da);
+    free(db);
+    return same;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    char *d;
+    size_t n;
+    assert_int_equal(gw_read_file(from, &d, &n), 0);
+    assert_int_equal(gw_write_file_atomic(to, d, n), 0);
+    free(d);
+}
+
+static const char *const fixture_files[] = {
+    /* deliberately out of dependency order: the import sorts them */
+    FIX "claims.csv", FIX "prices.csv", FIX "benchmarks.csv", FIX "aliases.csv",
+    FIX "rates.csv", FIX "gpus.csv", FIX "sources.csv", FIX "bom-crlf-aliases.csv",
+};
+#define N_FIXTURES (sizeof fixture_files / sizeof fixture_files[0])
+
+static int import_files(kb *k, const char *const *files, size_t n, kb_import_counts *counts,
+                        gw_error *err)
+{
+    char **texts = calloc(n, sizeof *texts);
+    size_t *lens = calloc(n, sizeof *lens);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(gw_read_file(files[i], &texts[i], &lens[i]), 0);
+    int rc = kb_begin(k, err);
+    if (rc == GW_OK) {
+        rc = kb_import_texts(k, n, files, (const char *const *)texts, lens, counts, err);
+        if (rc == GW_OK)
+            rc = kb_commit(k, err);
+        else
+            kb_rollback(k);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(texts[i]);
+    free(texts);
+    free(lens);
+    return rc;
+}
+
+/* A fresh KB with the fixtures, at path. */
+static kb *fixture_kb(const char *path)
+{
+    kb *k;
+    gw_error err = {0};
+    kb_import_counts counts;
+    unlink(path);
+    assert_int_equal(kb_open(path, KB_CREATE, &k, &err), GW_OK);
+    int rc = import_files(k, fixture_files, N_FIXTURES, &counts, &err);
+    if (rc)
+        fail_msg("fixture import: %s", err.msg);
+    /* sources.csv has 10 rows, gpus.csv 15, aliases.csv 7 + 1 in bom-crlf-aliases.csv */
+    assert_int_equal(counts.added[0], 10);
+    assert_int_equal(counts.added[1], 15);
+    assert_int_equal(counts.added[2], 8);
+    assert_int_equal(counts.added[3], 4);
+    assert_int_equal(counts.added[4], 3);
+    assert_int_equal(counts.added[5], 4);
+    assert_int_equal(counts.added[6], 1);
+    return k;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "%s/gwkb.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[600];
+    (void)state;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- schema ---- */
+
+static void test_schema_create_and_reopen(void **state)
+{
+    (void)state;
+    kb *k;
+    gw_error err = {0};
+    const char *path = tmp_path("new.db");
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_ENOINPUT);
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_ENOINPUT);
+    assert_int_equal(kb_open(path, KB_CREATE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
+    assert_true(kb_schema_latest() >= 2);
+    kb_close(k);
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
+    /* read-only: no writes */
+    assert_int_equal(kb_begin(k, &err), GW_ESOFTWARE);
+    kb_close(k);
+}
+
+static void make_db_from_sql(const char *path, const char *sql_file)
+{
+    sqlite3 *db;
+    char *sql;
+    size_t n;
+    unlink(path);
+    assert_int_equal(gw_read_file(sql_file, &sql, &n), 0);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    free(sql);
+}
+
+static void test_migration_from_v1(void **state)
+{
+    (void)state;
+    kb *k;
+    gw_error err = {0};
+    const char *path = tmp_path("v1.db");
+    make_db_from_sql(path, FIX "v1.sql");
+    /* Read-only cannot migrate: it says how to upgrade. */
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "schema 1 is older"));
+    assert_non_null(strstr(err.msg, "kb upgrade"));
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), 2);
+    kb_close(k);
+
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
+    kb_gpu g;
+    assert_int_equal(kb_gpu_get(k, "rtx-3090", &g, &err), GW_OK);
+    assert_true(g.memory_bandwidth_gbs == 936);   /* the v1 row survived */
+    kb_gpu_free(&g);
+    /* version 2 indexed the old rows: the benchmark's 905 is found */
+    kb_hit *hits;
+    size_t n;
+    assert_int_equal(kb_search(k, "905", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(hits[0].kind, "benchmark");
+    kb_hits_free(hits, n);
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    buf_free(&report);
+    kb_close(k);
+
+    /* and the claim table of version 2 takes rows */
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    kb_claim c = {"rtx-3090", "no NVLink", "wrong", "it has a 2-way bridge", "ga102-wp", NULL};
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_add_claim(k, &c, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    kb_close(k);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    (void)state;
+    kb *k;
+    gw_error err = {0};
+    const char *path = tmp_path("v99.db");
+    make_db_from_sql(path, FIX "v1.sql");
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+    sqlite3_close(db);
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "newer"));
+}
+
+static void test_foreign_files_refused_unchanged(void **state)
+{
+    (void)state;
+    kb *k;
+    gw_error err = {0};
+    const char *text = tmp_path("notes.txt"), *copy = tmp_path("notes.copy");
+    assert_int_equal(gw_write_file_atomic(text, "just some notes\n", 16), 0);
+    copy_file(text, copy);
+    assert_int_equal(kb_open(text, KB_CREATE, &k, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "not a gpuwise knowledge base"));
+    assert_true(file_equal(text, copy));
+
+    const char *other = tmp_path("other.db"), *other_copy = tmp_path("other.copy");
+    sqlite3 *db;
+    unlink(other);
+    assert_int_equal(sqlite3_open(other, &db), SQLITE_OK);
+    sqlite3_exec(db, "CREATE TABLE notes(x); INSERT INTO notes VALUES (1)", NULL, NULL, NULL);
+    sqlite3_close(db);
+    copy_file(other, other_copy);
+    assert_int_equal(kb_open(other, KB_CREATE, &k, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "another program"));
+    assert_int_equal(kb_open(other, KB_READ, &k, &err), GW_EDATA);
+    assert_true(file_equal(other, other_copy));
+    assert_int_equal(access(tmp_path("other.db-wal"), F_OK), -1);
+}
+
+/* ---- writes and validation ---- */
+
+static void test_validation_messages(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    kb *k = fixture_kb(tmp_path("valid.db"));
+    kb_gpu g;
+    kb_gpu_init(&g);
+    g.id = "test-gpu";
+    g.name = "Test GPU";
+    g.vendor = "NVIDIA";
+    g.source = "ga102-wp";
+    g.memory_gb = -1;
+
+    /* outside a transaction */
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_ESOFTWARE);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_string_equal(err.msg, "memory_gb: must not be negative");
+    g.memory_gb = INFINITY;
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_string_equal(err.msg, "memory_gb: not a finite number");
+    g.memory_gb = 24;
+    g.release_date = "2020-13";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "release_date: '2020-13' is not a date"));
+    g.release_date = "2020-09-01";
+    g.source = "nowhere";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_string_equal(err.msg, "source: unknown source 'nowhere'");
+    g.source = NULL;
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_string_equal(err.msg, "source: missing (required)");
+    g.source = "ga102-wp";
+    g.id = "Test GPU";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "id: 'Test GPU' is not an id"));
+    g.id = "test-gpu";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
+
+    kb_price p = {0, "test-gpu", "rented", "usd", "hour", NULL, NULL, NULL, "2026-01",
+                  "ga102-wp", NULL, 1.5, 1, 0};
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_string_equal(err.msg, "kind: 'rented' is not one of: new, used, cloud");
+    p.kind = "cloud";
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "currency: 'usd' is not a currency code"));
+    p.currency = "USD";
+    p.gpu = "no-such";
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_string_equal(err.msg, "gpu: unknown GPU 'no-such'");
+    p.gpu = "test-gpu";
+    p.provider = "acme";
+    assert_int_equal(kb_add_price(k, &p, &err), GW_OK);
+    kb_rate r = {"JPY", "2026-01", "fx-rates", 0};
+    assert_int_equal(kb_put_rate(k, &r, &err), GW_EDATA);
+    assert_string_equal(err.msg, "per_usd: must be greater than 0");
+    kb_commit(k, &err);
+
+    /* kb_delete_offers removes the provider's cloud rows only */
+    kb_price *rows;
+    size_t n;
+    assert_int_equal(kb_prices_find(k, "test-gpu", NULL, "acme", &rows, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_true(rows[0].amount == 1.5);
+    kb_prices_free(rows, n);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_delete_offers(k, "acme", &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_int_equal(kb_prices_find(k, "test-gpu", NULL, "acme", &rows, &n, &err), GW_OK);
+    assert_int_equal(n, 0);
+    kb_prices_free(rows, n);
+    kb_close(k);
+}
+
+static void test_reads_and_convert(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    kb *k = fixture_kb(tmp_path("reads.db"));
+    kb_gpu g;
+    assert_int_equal(kb_gpu_get(k, "h100-sxm5", &g, &err), GW_OK);
+    /* H100 SXM5 datasheet: 3350 GB/s, 700 W, FP16 1979 with sparsity = 989.5 dense */
+    assert_true(g.memory_bandwidth_gbs == 3350);
+    assert_true(g.tdp_w == 700);
+    assert_true(g.fp16_tflops == 989.5);
+    assert_string_equal(g.sparsity, "2:4");
+    assert_true(isnan(g.launch_price_usd));
+    kb_gpu_free(&g);
+    assert_int_equal(kb_gpu_get(k, "nope", &g, &err), GW_ENOTFOUND);
+
+    kb_rate r;
+    assert_int_equal(kb_rate_get(k, "CNY", &r, &err), GW_OK);
+    assert_true(r.per_usd == 7.2);   /* the 2026-01 rate, not the older 2025-06 one (7.1) */
+    kb_rate_free(&r);
+    double out;
+    /* 100 CNY -> EUR = 100 / 7.2 * 0.92 = 12.7777... */
+    assert_int_equal(kb_convert(k, 100, "CNY", "EUR", &out, &err), GW_OK);
+    assert_true(fabs(out - 12.777777777777779) < 1e-9);
+    /* 7.2 CNY -> USD = 1 */
+    assert_int_equal(kb_convert(k, 7.2, "CNY", "USD", &out, &err), GW_OK);
+    assert_true(fabs(out - 1.0) < 1e-12);
+    assert_int_equal(kb_convert(k, 1, "CNY", "GBP", &out, &err), GW_ENOTFOUND);
+
+    kb_source *s;
+    size_t n;
+    assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
+    assert_int_equal(n, 10);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(s[i].id, "blog-a100-vs-3090")) /* 2 benchmarks + 4 prices + 1 claim */
+            assert_int_equal(s[i].fact_count, 7);
+    kb_sources_free(s, n);
+
+    kb_benchmark *b;
+    assert_int_equal(kb_benchmarks_find(k, "rtx-3090", "resnet50", &b, &n, &err), GW_OK);
+    assert_int_equal(n, 2);
+    kb_benchmarks_free(b, n);
+    kb_claim *c;
+    assert_int_equal(kb_claims_for(k, "rtx-3090", &c, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(c[0].status, "wrong");
+    kb_claims_free(c, n);
+    char **aliases;
+    assert_int_equal(kb_gpu_aliases(k, "l40s", &aliases, &n, &err), GW_OK);
+    assert_int_equal(n, 1);   /* from the file with a byte order mark and CRLF */
+    assert_string_equal(aliases[0], "NVIDIA L40S");
+    kb_strings_free(aliases, n);
+    kb_close(k);
+}
+
+/* ---- name resolution ---- */
+
+static void expect_resolve(kb *k, const char *name, const char *id, int count)
+{
+    char *got;
+    int n;
+    gw_error err = {0};
+    int rc = kb_gpu_resolve(k, name, &got, &n, &err);
+    if (rc != GW_OK)
+        fail_msg("'%s': %s", name, err.msg);
+    if (strcmp(got, id) != 0)
+        fail_msg("'%s' resolved to %s, expected %s", name, got, id);
+    assert_int_equal(n, count);
+    free(got);
+}
+
+static void expect_unresolved(kb *k, const char *name, const char *msg)
+{
+    char *got;
+    int n;
+    gw_error err = {0};
+    assert_int_equal(kb_gpu_resolve(k, name, &got, &n, &err), GW_ENOTFOUND);
+    assert_null(got);
+    if (strcmp(err.msg, msg) != 0)
+        fail_msg("'%s': got \"%s\", expected \"%s\"", name, err.msg, msg);
+}
+
+/* Suggestions after the first few are a matter of taste; the first ones are checked. */
+static void expect_unresolved_prefix(kb *k, const char *name, const char *prefix)
+{
+    char *got;
+    int n;
+    gw_error err = {0};
+    assert_int_equal(kb_gpu_resolve(k, name, &got, &n, &err), GW_ENOTFOUND);
+    if (strncmp(err.msg, prefix, strlen(prefix)) != 0)
+        fail_msg("'%s': got \"%s\", expected \"%s...\"", name, err.msg, prefix);
+    assert_non_null(strstr(err.msg, "?"));
+}
+
+static void test_resolve_forms(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("resolve.db"));
+    expect_resolve(k, "rtx-3090", "rtx-3090", 1);
+    expect_resolve(k, "RTX 3090", "rtx-3090", 1);
+    expect_resolve(k, "GeForce RTX 3090", "rtx-3090", 1);
+    expect_resolve(k, "NVIDIA GeForce RTX 3090", "rtx-3090", 1);
+    expect_resolve(k, "rtx_3090", "rtx-3090", 1);
+    expect_resolve(k, "3090", "rtx-3090", 1);            /* not the 3090 Ti */
+    expect_resolve(k, "3090 ti", "rtx-3090-ti", 1);
+    expect_resolve(k, "4x rtx-3090", "rtx-3090", 4);
+    expect_resolve(k, "4 x RTX 3090", "rtx-3090", 4);
+    expect_resolve(k, "RTX 3090 x2", "rtx-3090", 2);
+    expect_resolve(k, "8xH200_140GB_SXM", "h200-sxm", 8);  /* 140 GB rounds the 141 GB part */
+    expect_resolve(k, "NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb", 1);
+    expect_resolve(k, "NVIDIA A100-PCIE-40GB", "a100-pcie-40gb", 1);
+    expect_resolve(k, "A100 PCIe 80GB", "a100-pcie-80gb", 1);
+    expect_resolve(k, "a100 sxm4 40gb", "a100-sxm4-40gb", 1);
+    /* a memory size without a form factor: the SXM part */
+    expect_resolve(k, "A100-80GB", "a100-sxm4-80gb", 1);
+    expect_resolve(k, "A100 80GB", "a100-sxm4-80gb", 1);
+    expect_resolve(k, "H100 (80 GB)", "h100-sxm5", 1);
+    expect_resolve(k, "NVIDIA H100 80GB HBM3", "h100-sxm5", 1);
+    expect_resolve(k, "H100 SXM", "h100-sxm5", 1);
+    expect_resolve(k, "h100 nvl", "h100-nvl", 1);
+    expect_resolve(k, "L40", "l40", 1);                 /* whole word beats part of "l40s" */
+    expect_resolve(k, "A10", "a10", 1);
+    expect_resolve(k, "Tesla A10 GPU", "a10", 1);
+    expect_resolve(k, "Radeon Instinct MI300X", "mi300x", 1);
+    expect_resolve(k, "AMD MI300X", "mi300x", 1);
+    expect_resolve(k, "mi300", "mi300x", 1);            /* part of a word, one candidate */
+    kb_close(k);
+}
+
+static void test_resolve_ambiguous_and_unknown(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("resolve2.db"));
+    expect_unresolved(k, "A100", "'A100' is ambiguous: a100-pcie-40gb, a100-pcie-80gb, "
+                                 "a100-sxm4-40gb, a100-sxm4-80gb");
+    expect_unresolved(k, "H100", "'H100' is ambiguous: h100-nvl, h100-pcie, h100-sxm5");
+    expect_unresolved(k, "A100 PCIe", "'A100 PCIe' is ambiguous: a100-pcie-40gb, "
+                                      "a100-pcie-80gb");
+    /* "3900" is one swap from "3090" */
+    expect_unresolved_prefix(k, "RTX 3900", "no GPU named 'RTX 3900'; did you mean: rtx-3090, "
+                                            "rtx-3090-ti, ");
+    /* the 1080 Ti is not a 1080 */
+    expect_unresolved_prefix(k, "GTX 1080", "no GPU named 'GTX 1080'; did you mean: "
+                                            "gtx-1080-ti, ");
+    expect_unresolved(k, "", "no GPU name given");
+    char *id;
+    int n;
+    gw_error err = {0};
+    char longname[400];
+    memset(longname, 'x', sizeof longname - 1);
+    longname[sizeof longname - 1] = '\0';
+    assert_int_equal(kb_gpu_resolve(k, longname, &id, &n, &err), GW_ENOTFOUND);
+    assert_int_equal(kb_gpu_resolve(k, "\"'; DROP TABLE gpu; --", &id, &n, &err), GW_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "no GPU named"));
+    kb_close(k);
+}
+
+/* ---- filter language ---- */
+
+static size_t list_count(kb *k, const char *where, const char *sort, const char *first)
+{
+    kb_gpu *g;
+    size_t n;
+    gw_error err = {0};
+    int rc = kb_gpu_list(k, where, sort, &g, &n, &err);
+    if (rc)
+        fail_msg("'%s': %s", where ? where : "", err.msg);
+    if (first && (n == 0 || strcmp(g[0].id, first) != 0))
+        fail_msg("'%s' sorted %s: first is %s, expected %s", where, sort, n ? g[0].id : "-",
+                 first);
+    kb_gpus_free(g, n);
+    return n;
+}
+
+static void test_filter_language(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("filter.db"));
+    assert_int_equal(list_count(k, NULL, NULL, "a10"), 15);
+    /* memory >= 48 and NVLink: a100 40/80 pcie/sxm4 (40 GB ones out) -> a100-pcie-80gb,
+     * a100-sxm4-80gb, h100-pcie, h100-sxm5, h100-nvl, h200-sxm = 6 (L40/L40S have no NVLink,
+     * MI300X has 0) */
+    assert_int_equal(list_count(k, "memory_gb>=48 and nvlink_gbs>0", "-memory_bandwidth_gbs",
+                                "h200-sxm"), 6);
+    assert_int_equal(list_count(k, "memory_gb >= 48 AND nvlink_gbs > 0", "memory_bandwidth_gbs",
+                                "a100-pcie-80gb"), 6);
+    assert_int_equal(list_count(k, "vendor = amd", NULL, "mi300x"), 1);   /* any case */
+    assert_int_equal(list_count(k, "vendor != NVIDIA", NULL, NULL), 1);
+    /* "Ti" in GTX 1080 Ti, RTX 3090 Ti, and AMD Ins-ti-nct MI300X */
+    assert_int_equal(list_count(k, "name ~ 'Ti'", NULL, "gtx-1080-ti"), 3);
+    assert_int_equal(list_count(k, "name ~ \"a100 pcie\"", NULL, NULL), 2);
+    assert_int_equal(list_count(k, "name ~ 100%", NULL, NULL), 0);   /* % is not a wildcard */
+    /* 250 W (a100-pcie-40gb, gtx-1080-ti: a tie, broken by id) and 150 W (a10) */
+    assert_int_equal(list_count(k, "tdp_w<300", "-tdp_w", "a100-pcie-40gb"), 3);
+    assert_int_equal(list_count(k, "tdp_w <= 300 and architecture = Ampere", NULL, NULL), 3);
+    assert_int_equal(list_count(k, "release_date >= '2023'", NULL, NULL), 4);
+    /* unknown launch prices (NULL) never match, and sort last */
+    assert_int_equal(list_count(k, "launch_price_usd > 0", "-launch_price_usd", "rtx-3090-ti"),
+                     3);
+    assert_int_equal(list_count(k, NULL, "launch_price_usd", "gtx-1080-ti"), 15);
+    kb_close(k);
+}
+
+static void expect_where_error(kb *k, const char *where, const char *sort, const char *msg)
+{
+    kb_gpu *g;
+    size_t n;
+    gw_error err = {0};
+    int rc = kb_gpu_list(k, where, sort, &g, &n, &err);
+    if (rc != GW_EUSAGE)
+        fail_msg("'%s': returned %d (%s)", where ? where : sort, rc, err.msg);
+    assert_null(g);
+    if (!strstr(err.msg, msg))
+        fail_msg("'%s': got \"%s\", expected \"%s\"", where, err.msg, msg);
+    /* never the database's own words */
+    assert_null(strstr(err.msg, "SQL"));
+    assert_null(strstr(err.msg, "syntax"));
+    assert_null(strstr(err.msg, "sqlite"));
+}
+
+static void test_filter_hostile(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("hostile.db"));
+    expect_where_error(k, "x > 1", NULL, "unknown field 'x' (fields: id, name, vendor,");
+    expect_where_error(k, "'; drop table gpu; --", NULL, "expected a field name");
+    expect_where_error(k, "name = 'x'; drop table gpu; --", NULL, "expected 'and'");
+    expect_where_error(k, "name = x; drop table gpu", NULL, "unexpected character");
+    expect_where_error(k, "name ~ 'unbalanced", NULL, "unterminated string");
+    expect_where_error(k, "name = \"", NULL, "unterminated string");
+    expect_where_error(k, "memory_gb > abc", NULL, "memory_gb: 'abc' is not a number");
+    expect_where_error(k, "memory_gb > 1e999", NULL, "is not a number");
+    expect_where_error(k, "memory_gb ~ 4", NULL, "needs a text field");
+    expect_where_error(k, "memory_gb", NULL, "expected an operator");
+    expect_where_error(k, "memory_gb >", NULL, "expected a value");
+    expect_where_error(k, "memory_gb > 1 and", NULL, "expected a condition after 'and'");
+    expect_where_error(k, "memory_gb > 1 or tdp_w < 2", NULL, "expected 'and'");
+    expect_where_error(k, "", NULL, "empty filter");
+    expect_where_error(k, "\x01\x02", NULL, "unexpected byte 0x01");
+    expect_where_error(k, "(memory_gb > 1)", NULL, "expected a field name");
+    expect_where_error(k, NULL, "-bogus", "--sort: unknown field 'bogus'");
+    expect_where_error(k, NULL, "memory_gb; drop table gpu", "unknown field");
+    char *big = malloc(10001);
+    memset(big, 'a', 10000);
+    big[10000] = '\0';
+    expect_where_error(k, big, NULL, "too long");
+    for (size_t i = 0; i < 10000; i++)   /* garbage without NULs */
+        big[i] = (char)(1 + (i * 7919) % 255);
+    big[200] = '\0';
+    kb_gpu *g;
+    size_t n;
+    gw_error err = {0};
+    assert_int_equal(kb_gpu_list(k, big, NULL, &g, &n, &err), GW_EUSAGE);
+    free(big);
+    /* the table is still there */
+    assert_int_equal(list_count(k, NULL, NULL, NULL), 15);
+    assert_int_equal(kb_gpu_where_check("tdp_w < 300", &err), GW_OK);
+    kb_close(k);
+}
+
+/* ---- search ---- */
+
+static void test_search_ranked_with_snippet(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("search.db"));
+    kb_hit *h;
+    size_t n;
+    gw_error err = {0};
+    assert_int_equal(kb_search(k, "mi300x", 10, &h, &n, &err), GW_OK);
+    assert_true(n >= 1);
+    assert_string_equal(h[0].kind, "gpu");     /* the GPU itself before its datasheet source */
+    assert_string_equal(h[0].ref, "mi300x");
+    assert_non_null(strstr(h[0].snippet, "[MI300X]"));   /* as written in the name */
+    for (size_t i = 1; i < n; i++)
+        assert_true(h[i - 1].rank >= h[i].rank);
+    kb_hits_free(h, n);
+
+    assert_int_equal(kb_search(k, "80GB nvlink", 50, &h, &n, &err), GW_OK);
+    /* GPUs with 80 GB and NVLink: a100-pcie-80gb, a100-sxm4-80gb, h100-pcie, h100-sxm5 */
+    size_t gpus = 0;
+    for (size_t i = 0; i < n; i++)
+        gpus += !strcmp(h[i].kind, "gpu");
+    assert_int_equal(gpus, 4);
+    kb_hits_free(h, n);
+
+    assert_int_equal(kb_search(k, "h10*", 50, &h, &n, &err), GW_OK);   /* a prefix */
+    assert_true(n >= 3);
+    kb_hits_free(h, n);
+
+    /* no row has both words: rows with either are ranked instead */
+    assert_int_equal(kb_search(k, "mi300x resnet50", 50, &h, &n, &err), GW_OK);
+    assert_true(n >= 2);
+    kb_hits_free(h, n);
+
+    /* the Chinese title is searchable */
+    assert_int_equal(kb_search(k, "上周帮组里跑模型", 5, &h, &n, &err), GW_OK);
+    assert_true(n >= 1);
+    assert_string_equal(h[0].kind, "source");
+    kb_hits_free(h, n);
+    kb_close(k);
+}
+
+static void test_search_hostile(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("search2.db"));
+    static const char *const searchable[] = {
+        "NEAR(", "\"a100", "a100\"", "AND OR NOT", "col:umn", "a100 -sxm", "title:h100",
+        "^h100", "h100)", "{a b}", "'; drop table gpu; --", "a*b", "NEAR(a100 h100, 2)",
+        "a100 AND", "+h100",
+    };
+    for (size_t i = 0; i < sizeof searchable / sizeof *searchable; i++) {
+        kb_hit *h;
+        size_t n;
+        gw_error err = {0};
+        if (kb_search(k, searchable[i], 10, &h, &n, &err) != GW_OK)
+            fail_msg("'%s': %s", searchable[i], err.msg);
+        kb_hits_free(h, n);
+    }
+    static const char *const empty[] = {"\"", "\"\"\"", "*", "-", ":", "()", "  ", ""};
+    for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
+        kb_hit *h;
+        size_t n;
+        gw_error err = {0};
+        assert_int_equal(kb_search(k, empty[i], 10, &h, &n, &err), GW_EUSAGE);
+        assert_non_null(strstr(err.msg, "nothing to search for"));
+    }
+    kb_close(k);
+}
+
+/* ---- export / import ---- */
+
+static void test_export_import_roundtrip(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    kb *k = fixture_kb(tmp_path("rt1.db"));
+    gw_buf one = GW_BUF_INIT, two = GW_BUF_INIT;
+    assert_int_equal(kb_export(k, &one, &err), GW_OK);
+    kb_close(k);
+    assert_non_null(strstr(one.data, "\n# gpus.csv\nid,name,vendor,"));
+    /* a note with a comma, quotes, a newline and a leading '#' survives, quoted */
+    assert_non_null(strstr(one.data, "\"# a note that starts like a comment, with \"\"quotes\"\""));
+    /* numbers: shortest form, integers without ".0" */
+    assert_non_null(strstr(one.data, ",989.5,"));
+    assert_non_null(strstr(one.data, "CNY,7.2,2026-01"));
+
+    const char *path = tmp_path("rt2.db");
+    unlink(path);
+    assert_int_equal(kb_open(path, KB_CREATE, &k, &err), GW_OK);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_import_text(k, "export.csv", one.data, one.len, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_int_equal(kb_export(k, &two, &err), GW_OK);
+    assert_int_equal(one.len, two.len);
+    assert_memory_equal(one.data, two.data, one.len);
+
+    /* importing the same again changes nothing */
+    kb_import_counts counts;
+    const char *name = "export.csv";
+    const char *text = one.data;
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_import_texts(k, 1, &name, &text, &one.len, &counts, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    size_t added = 0, unchanged = 0;
+    for (int t = 0; t < KB_TABLES; t++) {
+        added += counts.added[t] + counts.updated[t];
+        unchanged += counts.unchanged[t];
+    }
+    assert_int_equal(added, 0);
+    assert_int_equal(unchanged, 10 + 15 + 8 + 4 + 3 + 4 + 1);
+    kb_close(k);
+    buf_free(&one);
+    buf_free(&two);
+}
+
+static void expect_failed_import(const char *db, const char *file, const char *msg)
+{
+    const char *copy = tmp_path("before.db");
+    kb *k;
+    gw_error err = {0};
+    copy_file(db, copy);
+    assert_int_equal(kb_open(db, KB_WRITE, &k, &err), GW_OK);
+    int rc = import_files(k, &file, 1, NULL, &err);
+    kb_close(k);
+    assert_int_equal(rc, GW_EDATA);
+    if (!strstr(err.msg, msg))
+        fail_msg("%s: got \"%s\", expected \"%s\"", file, err.msg, msg);
+    assert_true(file_equal(db, copy));
+}
+
+static void test_failed_import_changes_nothing(void **state)
+{
+    (void)state;
+    const char *db = tmp_path("failed.db");
+    kb *k = fixture_kb(db);
+    kb_close(k);
+    expect_failed_import(db, FIX "bad/unknown-gpu.csv",
+                         FIX "bad/unknown-gpu.csv:2: gpu: unknown GPU 'no-such-gpu'");
+    expect_failed_import(db, FIX "bad/unknown-source.csv",
+                         "unknown-source.csv:2: source: unknown source 'no-such-source'");
+    expect_failed_import(db, FIX "bad/bad-number.csv",
+                         "bad-number.csv:2: per_usd: '1.5e' is not a number");
+    expect_failed_import(db, FIX "bad/broken-quote.csv",
+                         "broken-quote.csv:2: broken CSV quoting");
+    expect_failed_import(db, FIX "bad/stray-quote.csv", "stray-quote.csv:2: broken CSV quoting");
+    expect_failed_import(db, FIX "bad/wrong-header.csv",
+                         "wrong-header.csv:1: not a gpuwise table");
+    /* the first row is fine, the second negative: neither is stored */
+    expect_failed_import(db, FIX "bad/negative-price.csv",
+                         "negative-price.csv:3: amount: must not be negative");
+    expect_failed_import(db, FIX "bad/short-row.csv",
+                         "short-row.csv:3: 1 fields, but the header has 2");
+}
+
+static void test_busy(void **state)
+{
+    (void)state;
+    const char *db = tmp_path("busy.db");
+    kb *k1 = fixture_kb(db), *k2;
+    gw_error err = {0};
+    setenv("GPUWISE_BUSY_TIMEOUT_MS", "100", 1);
+    assert_int_equal(kb_open(db, KB_WRITE, &k2, &err), GW_OK);
+    assert_int_equal(kb_begin(k1, &err), GW_OK);
+    assert_int_equal(kb_begin(k2, &err), GW_EBUSY);
+    assert_non_null(strstr(err.msg, "knowledge base busy"));
+    kb_rollback(k1);
+    assert_int_equal(kb_begin(k2, &err), GW_OK);
+    kb_rollback(k2);
+    unsetenv("GPUWISE_BUSY_TIMEOUT_MS");
+    kb_close(k2);
+    kb_close(k1);
+}
+
+static void test_check(void **state)
+{
+    (void)state;
+    const char *db = tmp_path("check.db");
+    kb *k = fixture_kb(db);
+    gw_buf report = GW_BUF_INIT;
+    gw_error err = {0};
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    assert_non_null(strstr(report.data, "ok: integrity"));
+    assert_non_null(strstr(report.data, "ok: foreign keys"));
+    /* 15 gpus + 3 benchmarks + 4 prices + 4 rates + 1 claim = 27 facts */
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (27 facts)"));
+    buf_free(&report);
+    /* an alias that names another GPU makes resolution a matter of luck: reported */
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_add_alias(k, "l40", "NVIDIA L40S", &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_int_equal(kb_check(k, &report, &err), GW_EDATA);
+    assert_non_null(strstr(report.data, "problem: the name 'l40s' fits both l40 and l40s"));
+    buf_free(&report);
+    kb_close(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_schema_create_and_reopen),
+        cmocka_unit_test(test_migration_from_v1),
+        cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_foreign_files_refused_unchanged),
+        cmocka_unit_test(test_validation_messages),
+        cmocka_unit_test(test_reads_and_convert),
+        cmocka_unit_test(test_resolve_forms),
+        cmocka_unit_test(test_resolve_ambiguous_and_unknown),
+        cmocka_unit_test(test_filter_language),
+        cmocka_unit_test(test_filter_hostile),
+        cmocka_unit_test(test_search_ranked_with_snippet),
+        cmocka_unit_test(test_search_hostile),
+        cmocka_unit_test(test_export_import_roundtrip),
+        cmocka_unit_test(test_failed_import_changes_nothing),
+        cmocka_unit_test(test_busy),
+        cmocka_unit_test(test_check),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
