@@ -2,6 +2,7 @@
  * its value written beside it, every series has its own dash pattern and point shape named in a
  * legend, axes carry units.  All text goes through the XML escaper; coordinates are printed with
  * a fixed precision so output is byte-for-byte deterministic. */
+#define _GNU_SOURCE   /* strcasestr */
 #include "chart.h"
 
 #include <math.h>
@@ -28,6 +29,23 @@ static void text(gw_buf *out, const char *s)
         mustache_escape_html(out, s, strlen(s));
 }
 
+/* Bar labels longer than MAX_LABEL bytes are cut (on a UTF-8 boundary) and end in an
+ * ellipsis; the full text stays in the document's table. */
+#define MAX_LABEL 60
+static void label_text(gw_buf *out, const char *s)
+{
+    size_t n = strlen(s);
+    if (n <= MAX_LABEL) {
+        text(out, s);
+        return;
+    }
+    n = MAX_LABEL - 3;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+        n--;
+    mustache_escape_html(out, s, n);
+    buf_puts(out, "\xe2\x80\xa6");
+}
+
 static const char *str_of(const view *map, const char *key)
 {
     const char *s = view_str(view_map_get(map, key));
@@ -50,24 +68,40 @@ static void chart_id(const view *chart, char *id, size_t n)
         snprintf(id, n, "chart");
 }
 
-/* Ticks at 1, 2 or 5 times a power of ten, about five of them, covering [lo, hi]. */
+/* Ticks at 1, 2, 2.5 or 5 times a power of ten: of the steps that give 3 to 8 intervals
+ * covering [lo, hi], the one that wastes the least room past the data. */
 static axis nice_axis(double lo, double hi)
 {
-    axis a;
-    if (!(hi > lo)) {
+    static const double mult[] = {1, 2, 2.5, 5, 10};
+    axis best = {0, 0, 0, 0};
+    if (!(hi > lo))
         hi = lo + (lo == 0 ? 1 : fabs(lo));
+    double mag = pow(10, floor(log10((hi - lo) / 5.0)));
+    for (int k = -1; k <= 1; k++) {
+        for (size_t m = 0; m < sizeof mult / sizeof mult[0]; m++) {
+            double step = mult[m] * mag * pow(10, k);
+            double a = floor(lo / step) * step, b = ceil(hi / step) * step;
+            double intervals = (b - a) / step;
+            if (intervals < 3 - 1e-9 || intervals > 8 + 1e-9)
+                continue;
+            if (best.step == 0 || b - a < best.hi - best.lo - 1e-9 ||
+                (fabs((b - a) - (best.hi - best.lo)) < 1e-9 && step > best.step)) {
+                best.lo = a;
+                best.hi = b;
+                best.step = step;
+            }
+        }
     }
-    double raw = (hi - lo) / 5.0;
-    double mag = pow(10, floor(log10(raw)));
-    double f = raw / mag;
-    double step = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
-    a.step = step * mag;
-    a.lo = floor(lo / a.step) * a.step;
-    a.hi = ceil(hi / a.step) * a.step;
-    a.decimals = a.step >= 1 ? 0 : (int)ceil(-log10(a.step));
-    if (a.decimals > 6)
-        a.decimals = 6;
-    return a;
+    if (best.step == 0) {   /* cannot happen for finite input; keep a usable axis anyway */
+        best.lo = lo;
+        best.hi = hi;
+        best.step = (hi - lo) / 5;
+    }
+    best.decimals = 0;
+    while (best.decimals < 6 &&
+           fabs(best.step * pow(10, best.decimals) - round(best.step * pow(10, best.decimals))) > 1e-6)
+        best.decimals++;
+    return best;
 }
 
 static void number(gw_buf *out, double n, int decimals)
@@ -75,22 +109,22 @@ static void number(gw_buf *out, double n, int decimals)
     view_format_number(out, fabs(n) < 1e-12 ? 0 : n, decimals);
 }
 
-static void svg_open(gw_buf *out, const view *chart, const char *id, double height)
+static void svg_open(gw_buf *out, const view *chart, const char *id, double width, double height)
 {
     buf_printf(out,
                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
                "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
                "aria-labelledby=\"%s-title %s-desc\">\n",
-               WIDTH, height, WIDTH, height, id, id);
+               width, height, width, height, id, id);
     buf_printf(out, "<title id=\"%s-title\">", id);
     text(out, str_of(chart, "title"));
     buf_printf(out, "</title>\n<desc id=\"%s-desc\">", id);
     text(out, view_str(view_map_get(chart, "desc")) ? str_of(chart, "desc") : str_of(chart, "title"));
     buf_puts(out, "</desc>\n");
-    buf_printf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", WIDTH, height);
+    buf_printf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
     buf_printf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" " FONT
                     " font-size=\"16\" font-weight=\"bold\" fill=\"#111111\">",
-               WIDTH / 2);
+               width / 2);
     text(out, str_of(chart, "title"));
     buf_puts(out, "</text>\n");
 }
@@ -99,7 +133,7 @@ static void svg_open(gw_buf *out, const view *chart, const char *id, double heig
 static void axis_title(gw_buf *out, const char *label, const char *unit)
 {
     text(out, label);
-    if (unit && *unit) {
+    if (unit && *unit && !strcasestr(label, unit)) {
         buf_puts(out, *label ? " (" : "(");
         text(out, unit);
         buf_puts(out, ")");
@@ -127,14 +161,19 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
     }
     axis ax = nice_axis(lo, hi);
     double bar_h = 24, gap = 12, top = 44;
-    double left = 24 + 7.8 * (double)(longest > 34 ? 34 : longest);   /* room for bold labels */
-    double right = WIDTH - 150;   /* room for the value written after the longest bar */
+    if (longest > MAX_LABEL)
+        longest = MAX_LABEL;
+    /* Labels stand left of the bars, values right of them; a chart with long labels grows
+     * wider rather than cutting them (the page scales it to fit). */
+    double left = 24 + 7.6 * (double)longest;
+    double right = left + 380 > WIDTH - 150 ? left + 380 : WIDTH - 150;
+    double width = right + 150;
     double plot_h = (double)n * (bar_h + gap);
     double height = top + plot_h + 56;
     double span = ax.hi - ax.lo;
 #define XPOS(v) (left + ((v) - ax.lo) / span * (right - left))
 
-    svg_open(out, chart, id, height);
+    svg_open(out, chart, id, width, height);
     buf_printf(out,
                "<defs><pattern id=\"%s-hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
                "height=\"6\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
@@ -167,7 +206,7 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
         int strong = view_truthy(view_map_get(b, "highlight"));
         buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"%s>", left - 8,
                    y + bar_h / 2 + 4, strong ? " font-weight=\"bold\"" : "");
-        text(out, str_of(b, "label"));
+        label_text(out, str_of(b, "label"));
         buf_puts(out, "</text>\n");
         double x_end = left;
         if (isfinite(v)) {
@@ -274,10 +313,11 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
         yhi = my > yhi ? my : yhi;
     }
     axis ay = nice_axis(ylo, yhi);
+    /* x spans exactly the data (months 0..36), with round ticks inside it */
     axis ax = nice_axis(xlo, xhi);
-    if (xlo >= ax.lo && xhi <= ax.hi && xhi > xlo) {
-        /* keep the data's own x range when it is already round (months 0..24) */
-        ax.lo = ax.lo > xlo ? xlo : ax.lo;
+    if (xhi > xlo) {
+        ax.lo = xlo;
+        ax.hi = xhi;
     }
     const char *prefix = str_of(chart, "y_prefix");
     const char *unit = str_of(chart, "unit");
@@ -287,7 +327,7 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
 #define XPOS(v) (left + ((v) - ax.lo) / (ax.hi - ax.lo) * (right - left))
 #define YPOS(v) (top + plot_h - ((v) - ay.lo) / (ay.hi - ay.lo) * plot_h)
 
-    svg_open(out, chart, id, height);
+    svg_open(out, chart, id, WIDTH, height);
     buf_puts(out, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n");
     for (double t = ay.lo; t <= ay.hi + ay.step / 2; t += ay.step) {
         double y = YPOS(t);
@@ -298,7 +338,8 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
         number(out, t, ay.decimals);
         buf_puts(out, "</text>\n");
     }
-    for (double t = ax.lo; t <= ax.hi + ax.step / 2; t += ax.step) {
+    for (double t = ceil(ax.lo / ax.step - 1e-9) * ax.step; t <= ax.hi + ax.step * 1e-6;
+         t += ax.step) {
         double x = XPOS(t);
         buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
                    x, top + plot_h, x, top + plot_h + 5);

@@ -93,7 +93,15 @@ static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
         buf_free(&out);
     } else {
-        FILE *f = ctx->out;
+        /* The table is written to memory first so that -o FILE gets it atomically too. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            view_free(model);
+            cli_decision_free(&c);
+            return gw_error_set(err, GW_EIO, "out of memory");
+        }
         fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
@@ -112,6 +120,9 @@ static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         const char *most = view_str(view_map_get(sens, "moves_most_name"));
         if (most)
             fprintf(f, "Most sensitive to: %s\n", most);
+        fclose(f);
+        rc = cli_write_output(ctx, text, len, err);
+        free(text);
     }
     view_free(model);
     cli_decision_free(&c);
@@ -121,7 +132,7 @@ static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 const gw_command cli_decide_command = {
     "decide",
     "rank the ways to buy or rent GPUs for a workload",
-    "usage: gpuwise decide WORKLOAD.lua [--json]\n"
+    "usage: gpuwise decide WORKLOAD.lua [--json] [-o FILE]\n"
     "\n"
     "Reads a workload file (see examples/), considers every candidate GPU and count, bought new,\n"
     "bought used (used_ok = true) or rented from each stored cloud offer, and ranks the feasible\n"

@@ -47,6 +47,7 @@ struct decision {
     decide_option **ranked;
     view *trace;
     view *break_even;
+    view *cumulative;          /* the buy-vs-rent series and break-even marker, for the chart */
     view *sensitivity;
     view *because;             /* the recommendation's reasons, strongest first */
 };
@@ -56,6 +57,12 @@ struct decision {
 static int str_eq(const char *a, const char *b)
 {
     return a && b && !strcmp(a, b);
+}
+
+/* Equal, counting NULL and "" as the same (an absent provider or instance). */
+static int same_text(const char *a, const char *b)
+{
+    return !strcmp(a ? a : "", b ? b : "");
 }
 
 static void trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -120,6 +127,12 @@ static double median(double *v, size_t n)
 static void money(gw_buf *b, const decision *d, double amount)
 {
     units_format_money(b, amount, d->w->currency, -1);
+}
+
+/* Costs per unit of work are often fractions of a unit: keep three decimals there. */
+static void money_per_unit(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, fabs(amount) < 1 ? 3 : -1);
 }
 
 static const kb_gpu *gpu_by_id(const decision *d, const char *id)
@@ -269,8 +282,10 @@ static double single_card(decision *d, decide_option *o, const kb_gpu *g, int *m
     measured_rows(d, o, nearest->id, 1, &ref_value, &lo, &hi);
     model_gpu_spec rs = spec_of(d, nearest);
     value = model_scale_throughput(ref_value, &rs, &target);
-    if (o)
-        option_cite(d, o, g->source), option_cite(d, o, nearest->source);
+    if (o) {
+        option_cite(d, o, g->source);
+        option_cite(d, o, nearest->source);
+    }
     if (how && !isnan(value))
         buf_printf(how,
                    "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
@@ -414,8 +429,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, double 
     }
     for (size_t i = 0; i < d->n_prices && *n < 16; i++) {
         const kb_price *p = &d->prices[i];
-        if (!str_eq(p->gpu, gpu) || !str_eq(p->kind, kind) ||
-            strcmp(p->as_of ? p->as_of : "", latest) != 0)
+        if (!str_eq(p->gpu, gpu) || !str_eq(p->kind, kind) || !same_text(p->as_of, latest))
             continue;
         double per_card;
         int rc = convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1), p->currency,
@@ -484,7 +498,8 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         const char *provider = p->provider && *p->provider ? p->provider : NULL;
         const char *instance = p->instance && *p->instance ? p->instance : NULL;
         char id[256];
-        snprintf(id, sizeof id, "rent:%s:%s:%dx %s", provider ? provider : p->source,
+        snprintf(id, sizeof id, "rent:%s:%s:%dx %s",
+                 provider ? provider : p->source ? p->source : "unnamed",
                  instance ? instance : "-", count, g->id);
         if (has_option(d, id))
             continue;
@@ -493,9 +508,8 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         for (size_t j = i; j < d->n_prices; j++) {
             const kb_price *q = &d->prices[j];
             if (str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
-                (int)q->gpu_count == (int)p->gpu_count && str_eq(q->source, p->source) &&
-                !strcmp(q->provider ? q->provider : "", p->provider ? p->provider : "") &&
-                !strcmp(q->instance ? q->instance : "", p->instance ? p->instance : "") &&
+                (int)q->gpu_count == (int)p->gpu_count && same_text(q->source, p->source) &&
+                same_text(q->provider, p->provider) && same_text(q->instance, p->instance) &&
                 q->as_of && strcmp(q->as_of, latest) > 0)
                 latest = q->as_of;
         }
@@ -504,10 +518,9 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         for (size_t j = i; j < d->n_prices && n < 16; j++) {
             const kb_price *q = &d->prices[j];
             if (!(str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
-                  (int)q->gpu_count == (int)p->gpu_count && str_eq(q->source, p->source) &&
-                  !strcmp(q->provider ? q->provider : "", p->provider ? p->provider : "") &&
-                  !strcmp(q->instance ? q->instance : "", p->instance ? p->instance : "") &&
-                  !strcmp(q->as_of ? q->as_of : "", latest)))
+                  (int)q->gpu_count == (int)p->gpu_count && same_text(q->source, p->source) &&
+                  same_text(q->provider, p->provider) && same_text(q->instance, p->instance) &&
+                  same_text(q->as_of, latest)))
                 continue;
             int rc = convert(d, q->amount, q->currency, &values[n], err);
             if (rc != GW_OK)
@@ -708,7 +721,7 @@ static void set_figure(view *m, const char *key, double n, int decimals, const c
     buf_free(&b);
 }
 
-static view *option_view(const decision *d, const decide_option *o, int with_verdicts)
+static view *option_view(const decision *d, const decide_option *o)
 {
     view *v = view_map();
     view_map_set_str(v, "id", o->id);
@@ -756,7 +769,15 @@ static view *option_view(const decision *d, const decide_option *o, int with_ver
         view_map_set_str(c, "electricity_per_month_text", "in the price");
     }
     set_money(c, d, "per_hour", o->cost.per_hour);
-    set_money(c, d, "per_unit", o->per_unit);
+    set_num(c, "per_unit", o->per_unit);
+    if (isnan(o->per_unit)) {
+        view_map_set(c, "per_unit_text", view_null());
+    } else {
+        gw_buf text = GW_BUF_INIT;
+        money_per_unit(&text, d, o->per_unit);
+        view_map_set_str(c, "per_unit_text", buf_cstr(&text));
+        buf_free(&text);
+    }
     view_map_set_str(c, "currency", d->w->currency);
     view_map_set_str(c, "per_unit_of", d->work_unit);
     set_money(c, d, "unit_price", o->unit_price);
@@ -771,28 +792,64 @@ static view *option_view(const decision *d, const decide_option *o, int with_ver
     view *cites = view_map_set(v, "cites", view_list());
     for (size_t i = 0; i < o->n_cites; i++)
         view_list_push(cites, view_number(o->cites[i]));
-    if (with_verdicts) {
-        view_map_set_bool(v, "has_verdicts", o->n_verdicts > 0);
-        view *vs = view_map_set(v, "verdicts", view_list());
-        for (size_t i = 0; i < o->n_verdicts; i++) {
-            const decide_verdict *x = &o->verdicts[i];
-            view *m = view_list_push(vs, view_map());
-            view_map_set_str(m, "rule", x->rule);
-            view_map_set_str(m, "effect", x->effect);
-            view_map_set_num(m, "weight", x->weight);
-            view_map_set_str(m, "because", x->because);
-            view_map_set_str(m, "checklist", x->checklist);
-        }
-        set_num(v, "score", o->score);
-        if (o->rank)
-            view_map_set_int(v, "rank", o->rank);
-        else
-            view_map_set(v, "rank", view_null());
+    view_map_set_bool(v, "has_verdicts", o->n_verdicts > 0);
+    view *vs = view_map_set(v, "verdicts", view_list());
+    for (size_t i = 0; i < o->n_verdicts; i++) {
+        const decide_verdict *x = &o->verdicts[i];
+        view *m = view_list_push(vs, view_map());
+        view_map_set_str(m, "rule", x->rule);
+        view_map_set_str(m, "effect", x->effect);
+        view_map_set_num(m, "weight", x->weight);
+        view_map_set_str(m, "because", x->because);
+        view_map_set_str(m, "checklist", x->checklist);
     }
+    set_num(v, "score", o->score);
+    if (o->rank)
+        view_map_set_int(v, "rank", o->rank);
+    else
+        view_map_set(v, "rank", view_null());
     return v;
 }
 
 /* ---- rules ---- */
+
+/* What a rule sees of an option (documented in plugins/README.md's rule section): the facts a
+ * verdict can rest on, without the report's citations and explanations, so that calling every
+ * rule on every option stays cheap. */
+static view *rule_option_view(const decision *d, const decide_option *o)
+{
+    view *v = view_map();
+    view_map_set_str(v, "id", o->id);
+    view_map_set_str(v, "gpu", o->gpu->id);
+    view_map_set_str(v, "gpu_name", o->gpu->name);
+    view_map_set_int(v, "count", o->count);
+    view_map_set_str(v, "acquisition", acquisition_name(o->acquisition));
+    view_map_set_str(v, "provider", o->provider);
+    view_map_set_bool(v, "consumer", o->consumer);
+    view_map_set_str(v, "form_factor", o->gpu->form_factor);
+    set_num(v, "memory_gb", o->gpu->memory_gb);
+    set_num(v, "vram_needed_gb", o->vram_needed_gb);
+    set_num(v, "per_card_gb", o->per_card_gb);
+    view_map_set_bool(v, "fits", o->fits);
+    view_map_set_bool(v, "split", o->split);
+    view_map_set_bool(v, "nvlink", o->nvlink);
+    set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
+    set_num(v, "comm_fraction", o->comm_fraction);
+    set_num(v, "power_w", o->power_w);
+    view *t = view_map_set(v, "throughput", view_map());
+    set_num(t, "value", o->throughput);
+    view_map_set_str(t, "basis", isnan(o->throughput) ? NULL
+                                 : o->measured        ? "measured"
+                                                      : "scaled");
+    view *c = view_map_set(v, "cost", view_map());
+    set_money(c, d, "upfront", o->cost.upfront);
+    set_money(c, d, "total", o->cost.total);
+    set_num(c, "per_hour", o->cost.per_hour);
+    set_num(c, "per_unit", o->per_unit);
+    set_num(c, "electricity_per_month", o->cost.electricity_per_month);
+    set_num(c, "electricity_share", o->electricity_share);
+    return v;
+}
 
 static int read_verdicts(decision *d, decide_option *o, const plugin_info *info, view *result,
                          gw_error *err)
@@ -879,27 +936,32 @@ static int run_rules(decision *d, plugin_host *host, gw_error *err)
     view_map_set(wv, "context", rule_context(d));
     int rc = GW_OK;
     size_t fired = 0, n_rules = 0;
-    for (size_t p = 0; p < plugin_count(host) && rc == GW_OK; p++) {
-        plugin *pl = plugin_at(host, p);
+    plugin **rules = gw_xcalloc(plugin_count(host) + 1, sizeof *rules);
+    for (size_t p = 0; p < plugin_count(host); p++) {
         plugin_info info;
-        plugin_get_info(pl, &info);
-        if (!str_eq(info.kind, "rule"))
-            continue;
-        n_rules++;
-        for (size_t i = 0; i < d->n_options && rc == GW_OK; i++) {
-            decide_option *o = &d->options[i];
-            view *ov = option_view(d, o, 0);
-            view *args[2] = {ov, wv};
+        plugin_get_info(plugin_at(host, p), &info);
+        if (str_eq(info.kind, "rule"))
+            rules[n_rules++] = plugin_at(host, p);
+    }
+    /* Each option's view is built once and shown to every rule. */
+    for (size_t i = 0; i < d->n_options && rc == GW_OK; i++) {
+        decide_option *o = &d->options[i];
+        view *ov = rule_option_view(d, o);
+        view *args[2] = {ov, wv};
+        for (size_t r = 0; r < n_rules && rc == GW_OK; r++) {
+            plugin_info info;
+            plugin_get_info(rules[r], &info);
             view *result = NULL;
             size_t before = o->n_verdicts;
-            rc = plugin_call(pl, "evaluate", args, 2, &result, err);
+            rc = plugin_call(rules[r], "evaluate", args, 2, &result, err);
             if (rc == GW_OK)
                 rc = read_verdicts(d, o, &info, result, err);
             fired += o->n_verdicts - before;
             view_free(result);
-            view_free(ov);
         }
+        view_free(ov);
     }
+    free(rules);
     view_free(wv);
     if (rc == GW_OK)
         trace(d, "%zu rules gave %zu verdicts over %zu options", n_rules, fired, d->n_options);
@@ -1194,7 +1256,7 @@ static void break_even(decision *d)
     set_figure(b, "speedup_needed", speedup, 2, "x");
     set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 2, "x");
     /* Cumulative outlay over the horizon, for the line chart. */
-    view *chart = view_map_set(b, "chart", view_map());
+    view *chart = d->cumulative = view_map();
     view *series = view_map_set(chart, "series", view_list());
     double months = w->horizon_months;
     int steps = months <= 24 ? (int)ceil(months) : 24;
@@ -1258,10 +1320,10 @@ static void reasons(decision *d)
     buf_puts(&b, "Lowest cost per ");
     buf_puts(&b, d->work_unit);
     buf_printf(&b, " of the %zu feasible options: ", feasible);
-    money(&b, d, win->per_unit);
+    money_per_unit(&b, d, win->per_unit);
     if (second) {
         buf_puts(&b, ", against ");
-        money(&b, d, second->per_unit);
+        money_per_unit(&b, d, second->per_unit);
         buf_puts(&b, " for ");
         option_label(&b, second);
     }
@@ -1320,6 +1382,13 @@ static void reasons(decision *d)
 static int load_kb(decision *d, gw_error *err)
 {
     const workload *w = d->w;
+    kb_rate rate;
+    if (kb_rate_get(d->k, w->currency, &rate, NULL) != GW_OK)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: currency: the KB has no exchange rate for %s (add one with "
+                            "gpuwise kb import rates.csv)",
+                            w->path, w->currency);
+    kb_rate_free(&rate);
     int rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
     if (rc == GW_OK)
         rc = kb_prices_find(d->k, NULL, NULL, NULL, &d->prices, &d->n_prices, err);
@@ -1528,6 +1597,7 @@ void decision_free(decision *d)
     free(d->work_unit);
     view_free(d->trace);
     view_free(d->break_even);
+    view_free(d->cumulative);
     view_free(d->sensitivity);
     view_free(d->because);
     free(d);
@@ -1589,6 +1659,12 @@ static view *method_view(const decision *d)
              d->w->batch_per_gpu > 0 ? d->w->batch_per_gpu : MODEL_DEFAULT_BATCH,
              MODEL_PCIE4_ALLREDUCE_GBS);
     view_map_set_str(v, "multi_gpu", line);
+    snprintf(line, sizeof line,
+             "model parallelism (a model too big for one card, split over n): memory per card = "
+             "(replica - context) / n + context; throughput = n x one card x %.2f over NVLink or "
+             "%.2f over PCIe (assumed, an estimate)",
+             MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    view_map_set_str(v, "model_parallel", line);
     view_map_set_str(v, "buy",
                      "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
                      "electricity = watts x hours a day x 30 days / 1000 x price x PUE");
@@ -1671,7 +1747,7 @@ static view *assumptions_view(const decision *d)
 static view *charts_view(const decision *d)
 {
     view *charts = view_list();
-    const view *series = view_path(d->break_even, "chart.series");
+    const view *series = view_map_get(d->cumulative, "series");
     if (series) {
         view *c = view_list_push(charts, view_map());
         view_map_set_str(c, "id", "cumulative-cost");
@@ -1685,7 +1761,7 @@ static view *charts_view(const decision *d)
         view_map_set_str(c, "y_label", "Cumulative cost");
         view_map_set_str(c, "unit", d->w->currency);
         view_map_set(c, "series", view_copy(series));
-        const view *marker = view_path(d->break_even, "chart.marker");
+        const view *marker = view_map_get(d->cumulative, "marker");
         if (marker)
             view_map_set(c, "marker", view_copy(marker));
     }
@@ -1711,7 +1787,7 @@ static view *charts_view(const decision *d)
         option_label_ex(&l, o, 1);
         view_map_set_str(m, "label", buf_cstr(&l));
         buf_reset(&l);
-        money(&l, d, o->per_unit);
+        money_per_unit(&l, d, o->per_unit);
         view_map_set_str(m, "value_text", buf_cstr(&l));
         buf_free(&l);
         view_map_set_num(m, "value", o->per_unit);
@@ -1766,7 +1842,7 @@ view *decision_to_view(const decision *d)
     size_t n_feasible = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        view_list_push(options, option_view(d, o, 1));
+        view_list_push(options, option_view(d, o));
         if (o->feasible) {
             n_feasible++;
         } else {
@@ -1792,7 +1868,7 @@ view *decision_to_view(const decision *d)
         view_map_set_str(rec, "label", buf_cstr(&l));
         buf_free(&l);
         view_map_set(rec, "because", view_copy(d->because));
-        view_map_set(rec, "details", option_view(d, best, 1));
+        view_map_set(rec, "details", option_view(d, best));
         /* Risks: the warnings the rules gave the recommendation. */
         view *risks = view_map_set(rec, "risks", view_list());
         view *checklists = view_map_set(rec, "checklists", view_list());

@@ -461,7 +461,6 @@ static int need_write(kb *k, gw_error *err)
 {
     if (!k->writable || sqlite3_get_autocommit(k->db))
         return gw_error_set(err, GW_ESOFTWARE, "knowledge base write outside kb_begin/kb_commit");
-    names_drop(k);
     return GW_OK;
 }
 
@@ -928,6 +927,8 @@ static int store_row(kb *k, const kb_table *t, kb_val *v, int *outcome, gw_error
     int rc = need_write(k, err);
     if (rc || (rc = validate_row(k, t, v, err)) != GW_OK)
         return rc;
+    if (t == &tables[TB_GPU] || t == &tables[TB_ALIAS])
+        names_drop(k);   /* resolution must see the new names */
 
     gw_buf sql = GW_BUF_INIT;
     sqlite3_stmt *st = NULL;
@@ -2467,6 +2468,65 @@ static int parse_number(const char *text, double *out)
     return isfinite(*out);
 }
 
+/* Where each key of a keyed table (sources, gpus, rates) was first given in this import: the
+ * same id twice would silently keep the last row, so it is an error. */
+typedef struct seen_key {
+    int table;
+    char *key;
+    const char *name;
+    size_t line;
+} seen_key;
+
+typedef struct seen_keys {
+    seen_key *v;
+    size_t n, cap;
+} seen_keys;
+
+static void seen_keys_free(seen_keys *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->v[i].key);
+    free(s->v);
+}
+
+static int check_duplicate_key(seen_keys *seen, const csv_section *sec, const csv_rec *r,
+                               gw_error *err)
+{
+    const kb_table *t = &tables[sec->table];
+    gw_buf key = GW_BUF_INIT;
+    const char *first_col = NULL;
+    if (sec->table == TB_ALIAS)   /* the whole row is the key: a repeat changes nothing */
+        return GW_OK;
+    for (int c = 0; c < t->ncols; c++) {
+        if (!(t->cols[c].flags & C_KEY))
+            continue;
+        for (size_t j = 0; j < r->n; j++)
+            if (sec->map[j] == c) {
+                buf_printf(&key, "%s%s", key.len ? "', '" : "", r->f[j]);
+                if (!first_col)
+                    first_col = t->cols[c].name;
+            }
+    }
+    if (!key.len) {
+        buf_free(&key);
+        return GW_OK;
+    }
+    for (size_t i = 0; i < seen->n; i++)
+        if (seen->v[i].table == sec->table && strcmp(seen->v[i].key, key.data) == 0) {
+            int rc = gw_error_set(err, GW_EDATA, "%s:%zu: %s: '%s' is already given at %s:%zu",
+                                  sec->name, r->line, first_col, key.data, seen->v[i].name,
+                                  seen->v[i].line);
+            buf_free(&key);
+            return rc;
+        }
+    if (seen->n == seen->cap) {
+        seen->cap = seen->cap ? seen->cap * 2 : 64;
+        seen->v = gw_xrealloc(seen->v, seen->cap * sizeof *seen->v);
+    }
+    seen->v[seen->n++] = (seen_key){sec->table, buf_detach(&key), sec->name, r->line};
+    return GW_OK;
+}
+
 static int import_record(kb *k, const csv_section *sec, const csv_rec *r,
                          kb_import_counts *counts, gw_error *err)
 {
@@ -2530,11 +2590,16 @@ int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const
         rc = import_parse(&s, texts[i], lens[i]);
     }
     /* What a row refers to is stored before the row, whatever order the files came in. */
+    seen_keys seen = {NULL, 0, 0};
     for (int t = 0; t < TB_COUNT && rc == GW_OK; t++)
         for (size_t i = 0; i < s.nsecs && rc == GW_OK; i++)
             if (s.secs[i].table == t)
-                for (size_t j = 0; j < s.secs[i].n && rc == GW_OK; j++)
-                    rc = import_record(k, &s.secs[i], &s.secs[i].recs[j], counts, err);
+                for (size_t j = 0; j < s.secs[i].n && rc == GW_OK; j++) {
+                    rc = check_duplicate_key(&seen, &s.secs[i], &s.secs[i].recs[j], err);
+                    if (rc == GW_OK)
+                        rc = import_record(k, &s.secs[i], &s.secs[i].recs[j], counts, err);
+                }
+    seen_keys_free(&seen);
     sections_free(s.secs, s.nsecs);
     return rc;
 }

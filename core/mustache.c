@@ -141,13 +141,21 @@ typedef struct parser {
     size_t olen, clen;
     node *stack[256];     /* open sections; stack[0] is the root */
     int depth;
+    size_t seen_at;       /* position() resumes from here: tags come in order */
+    int seen_line, seen_col;
     gw_error *err;
 } parser;
 
-static void position(const parser *p, size_t at, int *line, int *col)
+static void position(parser *p, size_t at, int *line, int *col)
 {
     int l = 1, c = 1;
-    for (size_t i = 0; i < at && i < p->len; i++) {
+    size_t i = 0;
+    if (p->seen_line && at >= p->seen_at) {
+        i = p->seen_at;
+        l = p->seen_line;
+        c = p->seen_col;
+    }
+    for (; i < at && i < p->len; i++) {
         if (p->src[i] == '\n') {
             l++;
             c = 1;
@@ -155,11 +163,14 @@ static void position(const parser *p, size_t at, int *line, int *col)
             c++;
         }
     }
+    p->seen_at = i;
+    p->seen_line = l;
+    p->seen_col = c;
     *line = l;
     *col = c;
 }
 
-static int parse_error(const parser *p, size_t at, const char *fmt, const char *arg)
+static int parse_error(parser *p, size_t at, const char *fmt, const char *arg)
 {
     int line, col;
     char what[512];
@@ -219,23 +230,6 @@ static int read_tag(parser *p, size_t at, tag *t)
     return GW_OK;
 }
 
-static int is_inheritance(const parser *p, char type, const char *name, size_t n,
-                          const char *line_opens, int n_line_opens)
-{
-    if (type == '<' || type == '$')
-        return 1;
-    if (type != '/')
-        return 0;
-    (void)name;
-    (void)n;
-    if (n_line_opens > 0)
-        return line_opens[n_line_opens - 1] == '<' || line_opens[n_line_opens - 1] == '$';
-    if (p->depth < 1)
-        return 0;
-    node_kind k = p->stack[p->depth]->kind;
-    return k == N_PARENT || k == N_BLOCK;
-}
-
 /* Decides whether the tag at `at` begins a standalone line: only blanks before it on its line,
  * and after it only more non-interpolating tags and blanks up to the end of the line.  The spec
  * allows one tag per standalone line; the inheritance module also lets a line of parent and
@@ -251,8 +245,9 @@ static int standalone_line(parser *p, size_t at, size_t *line_start, size_t *lin
             return 0;
     size_t i = at;
     int count = 0, inherit = 0;
-    char opens[64];
+    char opens[64];       /* sections opened on this line, innermost last */
     int n_opens = 0;
+    int depth = p->depth; /* sections open before the line that its close tags end */
     for (;;) {
         tag t;
         gw_error scratch = {0};
@@ -263,12 +258,23 @@ static int standalone_line(parser *p, size_t at, size_t *line_start, size_t *lin
         if (rc != GW_OK || t.type == 0 || t.type == '{' || t.type == '&')
             return 0;
         count++;
-        if (is_inheritance(p, t.type, p->src + t.name_at, t.name_len, opens, n_opens))
+        if (t.type == '<' || t.type == '$')
             inherit = 1;
-        if (strchr("#^<$", t.type) && n_opens < (int)sizeof opens)
+        if (strchr("#^<$", t.type)) {
+            if (n_opens == (int)sizeof opens)
+                return 0;
             opens[n_opens++] = t.type;
-        else if (t.type == '/' && n_opens > 0)
-            n_opens--;
+        } else if (t.type == '/') {
+            char closes = 0;
+            if (n_opens > 0)
+                closes = opens[--n_opens];
+            else if (depth > 0) {
+                node_kind k = p->stack[depth--]->kind;
+                closes = k == N_PARENT ? '<' : k == N_BLOCK ? '$' : '#';
+            }
+            if (closes == '<' || closes == '$')
+                inherit = 1;
+        }
         i = t.end;
         while (i < p->len && is_blank(p->src[i]))
             i++;

@@ -293,7 +293,7 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
         view *c = view_list_at(charts, i);
         if (view_kind(c) != VIEW_MAP) {
             view_free(by_id);
-            return gw_error_set(err, GW_ESOFTWARE, "chart %zu is not a map", i + 1);
+            return gw_error_set(err, GW_EDATA, "chart %zu is not a map", i + 1);
         }
         const char *id = view_str(view_map_get(c, "id"));
         if (!id) {
@@ -302,7 +302,7 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
         }
         if (!valid_chart_id(id)) {
             view_free(by_id);
-            return gw_error_set(err, GW_ESOFTWARE,
+            return gw_error_set(err, GW_EDATA,
                                 "chart id '%.60s': use letters, digits, '-' and '_' only", id);
         }
         gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
@@ -346,33 +346,35 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
     return GW_OK;
 }
 
-/* Writes each chart as NAME-ID.svg beside the Markdown. */
+/* Writes each chart as NAME-ID.svg beside the Markdown; all are drawn before any is written,
+ * so a bad chart leaves no files behind. */
 static int write_chart_files(gw_ctx *ctx, const view *model, gw_error *err)
 {
     char dir[4096], stem[1024];
     output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
     const view *charts = view_map_get(model, "charts");
-    for (size_t i = 0; i < view_len(charts); i++) {
-        const view *c = view_list_at(charts, i);
-        gw_buf svg = GW_BUF_INIT;
-        int rc = chart_svg_file(c, &svg, err);
-        if (rc != GW_OK) {
-            buf_free(&svg);
-            return rc;
-        }
+    size_t n = view_len(charts);
+    gw_buf *svgs = gw_xcalloc(n + 1, sizeof *svgs);
+    int rc = GW_OK;
+    for (size_t i = 0; i < n && rc == GW_OK; i++)
+        rc = chart_svg_file(view_list_at(charts, i), &svgs[i], err);
+    for (size_t i = 0; i < n && rc == GW_OK; i++) {
         char file[1200], path[5400];
-        snprintf(file, sizeof file, "%s-%s.svg", stem, view_str(view_map_get(c, "id")));
+        snprintf(file, sizeof file, "%s-%s.svg", stem,
+                 view_str(view_map_get(view_list_at(charts, i), "id")));
         if (cli_path_join(path, sizeof path, dir, file) != 0) {
-            buf_free(&svg);
-            return gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
+            rc = gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
+            break;
         }
-        rc = gw_write_file_atomic(path, svg.data, svg.len);
-        buf_free(&svg);
-        if (rc)
-            return gw_error_set(err, rc == ENOSPC || rc == EIO ? GW_EIO : GW_ECANTCREAT,
-                                "%s: %s", path, strerror(rc));
+        int e = gw_write_file_atomic(path, svgs[i].data, svgs[i].len);
+        if (e)
+            rc = gw_error_set(err, e == ENOSPC || e == EIO ? GW_EIO : GW_ECANTCREAT, "%s: %s",
+                              path, strerror(e));
     }
-    return GW_OK;
+    for (size_t i = 0; i < n; i++)
+        buf_free(&svgs[i]);
+    free(svgs);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- Markdown to HTML */
@@ -548,7 +550,8 @@ static int insert_charts(const char *html, const view *model, gw_buf *out, gw_er
 }
 
 /* Markdown -> HTML body (safe mode), with ids on headings; toc gets {level, id, text} for
- * levels 2 and 3.  In HTML the page prints the title itself, so a leading h1 is left out. */
+ * levels 2 and 3.  The page prints the model's title itself, so a leading h1 is left out when
+ * there is one. */
 static int markdown_to_html(const char *md, size_t len, const view *model, gw_buf *body,
                             view *toc, gw_error *err)
 {
@@ -570,7 +573,8 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
 
     /* Heading ids in document order; cmark writes headings as bare <hN>, in the same order. */
     view *ids = view_list(), *used = view_map();
-    int skip_first_h1 = 0, first_block = 1;
+    /* Only when the page has a title of its own to show instead. */
+    int skip_first_h1 = 0, first_block = view_str(view_map_get(model, "title")) != NULL;
     for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
         if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
             int level = cmark_node_get_heading_level(n);

@@ -10,7 +10,11 @@
  * "inspection", "checklist") with model, in ctx->format ("md" or "html"; "text" is the caller's
  * job), honouring --template and $XDG_CONFIG_HOME/gpuwise/templates, and writes it through
  * cli_write_output (Markdown charts go to .svg files beside the output).  The model may hold a
- * "charts" list and "citations"; see templates/README.md. */
+ * "charts" list and "citations"; see templates/README.md.  The renderer adds derived fields to
+ * model in place (has_X flags, chart images, citation links; README "Added by the renderer");
+ * the caller still owns and frees it.  Errors: GW_ECONFIG (no such template), GW_ENOINPUT
+ * (--template FILE missing), GW_EDATA (a template error, naming file:line:column),
+ * GW_ECANTCREAT/GW_EIO (writing). */
 int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err);
 
 /* `gpuwise render`: renders the template file at path (escaping chosen by its name) with model;

@@ -1,7 +1,7 @@
 return {
     test_rented_datacenter_card_gets_the_checklist = function(rule)
         local v = rule.evaluate({ acquisition = "rent", consumer = false, gpu_name = "NVIDIA A100 SXM4 40GB" }, {})
-        assert(#v == 1 and v[1].checklist == "rented-a100" and v[1].weight == 0)
+        assert(#v == 1 and v[1].checklist == "a100-rental" and v[1].weight == 0)
         assert(v[1].because:find("NVIDIA A100 SXM4 40GB", 1, true))
     end,
     test_owned_or_consumer_cards_do_not = function(rule)

@@ -104,3 +104,14 @@ check_eq "decide model-parallel: PCIe is warned" \
     "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "warn"
 check_eq "decide model-parallel: NVLink is preferred" \
     "$(jqr '[.options[] | select(.id == "buy-new:2x a100-sxm4-80gb") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "prefer"
+
+# No candidates: every GPU with a purchase price and every cloud offer; amounts in USD.  The
+# default host (CNY 8,000) converts at the KB's 7.20 CNY per USD: 8000 / 7.2 = USD 1,111.11.
+run "$GW" decide "$FX/usd-all.lua" --json
+check_rc "decide usd-all: exit 0" 0
+check_eq "decide usd-all: amounts in USD" "$(jqr '.options[0].cost.currency')" "USD"
+check_eq "decide usd-all: many options" "$(jqr '(.options | length) > 40')" "true"
+check_eq "decide usd-all: no used cards without used_ok" \
+    "$(jqr '[.options[] | select(.acquisition == "buy-used")] | length')" "0"
+check_num "decide usd-all: host USD 1,111.11" \
+    "$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]')" 1111.11 0.01

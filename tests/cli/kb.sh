@@ -53,6 +53,22 @@ check_out "datasheet lists prices" "CNY 24,000 for 4 GPUs"
 check_out "datasheet lists disputed claims" "Disputed claims"
 check_out "datasheet lists sources" "Sources"
 
+if [ -f "$ROOT/templates/datasheet.md.mustache" ]; then
+    run "$GW" --kb "$KB" --format md kb show "A100 80GB"
+    check_rc "kb show --format md" 0
+    check_out "the Markdown datasheet has the bandwidth" "2,039 GB/s"
+else
+    skip "kb show --format md" "templates/datasheet.md.mustache not there"
+fi
+if [ -f "$ROOT/templates/comparison.md.mustache" ]; then
+    run "$GW" --kb "$KB" --format html kb compare 3090 "A100 80GB" -o "$T/compare.html"
+    check_rc "kb compare --format html -o FILE" 0
+    if grep -q "2,039 GB/s" "$T/compare.html"; then pass "the HTML comparison has the bandwidth"
+    else fail "the HTML comparison has the bandwidth"; fi
+else
+    skip "kb compare --format html" "templates/comparison.md.mustache not there"
+fi
+
 # --- names --------------------------------------------------------------------------------
 for name in 3090 "RTX 3090" "GeForce RTX 3090" rtx_3090 "NVIDIA GeForce RTX 3090"; do
     run "$GW" --kb "$KB" kb show --json "$name"
@@ -148,7 +164,7 @@ if cmp -s "$T/fix1.csv" "$T/fix2.csv"; then pass "fixture round trip identical"
 else fail "fixture round trip identical" "$(diff "$T/fix1.csv" "$T/fix2.csv" | head -5)"; fi
 
 for bad in unknown-gpu unknown-source bad-number broken-quote stray-quote wrong-header \
-           negative-price short-row; do
+           negative-price short-row duplicate-id; do
     cp "$KB" "$T/before.db"
     run "$GW" --kb "$KB" kb import "$KFIX/bad/$bad.csv"
     check_rc "bad import $bad: exit 65" 65

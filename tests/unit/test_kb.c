@@ -723,6 +723,9 @@ static void test_failed_import_changes_nothing(void **state)
                          "negative-price.csv:3: amount: must not be negative");
     expect_failed_import(db, FIX "bad/short-row.csv",
                          "short-row.csv:3: 1 fields, but the header has 2");
+    expect_failed_import(db, FIX "bad/duplicate-id.csv",
+                         "duplicate-id.csv:4: id: 'fx-rates' is already given at "
+                         FIX "bad/duplicate-id.csv:2");
 }
 
 static void test_busy(void **state)

@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/plugins/commands.sh — `gpuwise plugin list|check|new|test`, `prices refresh` and
+# `offers` options, on the shipped plugins and small fixtures.
+. "$ROOT/tests/cli/lib.sh"
+KB=$(fresh_kb cmd)
+USERP="$XDG_CONFIG_HOME/gpuwise/plugins"
+
+# -- list
+run "$GW" --kb "$KB" plugin list
+check_rc "plugin list: exit 0" 0
+check_out "plugin list: shows a shipped pricing plugin" "example-cloud"
+check_out "plugin list: shows an importer" "lambda               importer"
+run "$GW" --kb "$KB" --json plugin list
+check_eq "plugin list --json: fsdl is a pricing plugin" \
+    "$(jqr '.[] | select(.name == "fsdl") | .kind')" "pricing"
+check_eq "plugin list --json: nothing overridden yet" "$(jqr '[.[] | select(.overrides)] | length')" "0"
+
+# -- a user plugin with a shipped plugin's name hides it, and list says so
+mkdir -p "$USERP/pricing"
+sed 's/version = "1.0"/version = "9.9"/' "$ROOT/plugins/pricing/cn-market.lua" >"$USERP/pricing/cn-market.lua"
+run "$GW" --kb "$KB" --json plugin list
+check_eq "override: the user's cn-market is the one used" \
+    "$(jqr '.[] | select(.name == "cn-market") | .version')" "9.9"
+check_eq "override: list names the shipped file it hides" \
+    "$(jqr '.[] | select(.name == "cn-market") | .overrides' | sed 's|.*/plugins/|plugins/|')" \
+    "plugins/pricing/cn-market.lua"
+run "$GW" --kb "$KB" plugin list
+check_out "override: text list says 'overrides'" "overrides "
+# --plugins DIR comes before the user's folder
+mkdir -p "$T/extra"
+sed 's/version = "1.0"/version = "7.7"/' "$ROOT/plugins/pricing/cn-market.lua" >"$T/extra/cn-market.lua"
+run "$GW" --kb "$KB" --plugins "$T/extra" --json plugin list
+check_eq "override: --plugins DIR wins over the user's folder" \
+    "$(jqr '.[] | select(.name == "cn-market") | .version')" "7.7"
+rm -rf "$USERP/pricing/cn-market.lua" "$T/extra"
+
+# -- check
+run "$GW" --kb "$KB" plugin check "$ROOT/plugins/pricing/cn-market.lua"
+check_rc "check cn-market: exit 0" 0
+check_out "check cn-market: dry run counted" "dry run: 10 offers"
+run "$GW" --kb "$KB" plugin check "$FIX/plugins/broken/broken.lua"
+check_rc "check broken: exit 65" 65
+check_out "check broken: the bad name, with its line" "broken.lua:3: name 'Broken Plugin'"
+check_out "check broken: the missing version" "missing field 'version'"
+check_out "check broken: the missing offers function" "a pricing plugin needs a function 'offers'"
+check_err "check broken: counts the problems" "3 problems"
+run "$GW" --kb "$KB" plugin check "$FIX/plugins/broken/syntax.lua"
+check_rc "check syntax error: exit 65" 65
+check_out "check syntax error: file:line" "syntax.lua:5: '}' expected"
+run "$GW" --kb "$KB" plugin check "$FIX/plugins/broken/bad-offers.lua"
+check_rc "check bad offers: exit 65" 65
+check_out "check bad offers: a fractional count" "offers[1].gpu_count: expected a whole number, got 1.5"
+check_out "check bad offers: a bad date" "offers[2].as_of: 'last week' is not a date"
+check_out "check bad offers: an unknown field" "offers[3].colour: unknown field"
+run "$GW" --kb "$KB" plugin check "$T/nothing.lua"
+check_rc "check a missing file: exit 66" 66
+
+# -- new: one of each kind; each checks clean
+for kind in pricing importer rule checklist; do
+    run "$GW" --kb "$KB" plugin new "$kind" "my-$kind"
+    check_rc "new $kind: exit 0" 0
+    folder=$kind
+    case $kind in importer) folder=importers ;; rule) folder=rules ;; checklist) folder=checklists ;; esac
+    f="$USERP/$folder/my-$kind.lua"
+    [ -f "$f" ] && pass "new $kind: wrote $folder/my-$kind.lua" || fail "new $kind: no $f"
+    run "$GW" --kb "$KB" plugin check "$f"
+    check_rc "new $kind: the skeleton checks clean" 0
+done
+run "$GW" --kb "$KB" plugin new pricing my-pricing
+check_rc "new: refuses to overwrite (exit 73)" 73
+check_err "new: says it exists" "already exists"
+run "$GW" --kb "$KB" plugin new pricing zed -o "$T/zed.lua"
+check_rc "new -o FILE: exit 0" 0
+check_out "new -o FILE: names the file" "$T/zed.lua"
+run "$GW" --kb "$KB" plugin new gadget x
+check_rc "new with an unknown kind: exit 64" 64
+run "$GW" --kb "$KB" plugin new pricing "Bad Name"
+check_rc "new with a bad name: exit 64" 64
+# the new pricing plugin is found by refresh and its offers appear in `offers`
+run "$GW" --kb "$KB" prices refresh my-pricing
+check_rc "refresh the new plugin: exit 0" 0
+check_out "refresh the new plugin: 3 offers" "my-pricing: 3 offers stored"
+run "$GW" --kb "$KB" --json offers --gpu "H100 SXM"
+check_eq "the new plugin's offers are listed" \
+    "$(jqr '[.offers[] | select(.provider == "My-pricing")] | length')" "2"
+# refreshing again replaces them rather than adding copies
+run "$GW" --kb "$KB" prices refresh my-pricing
+check_out "refresh again: the earlier 3 replaced" "3 earlier offers replaced"
+run "$GW" --kb "$KB" --json offers --gpu "H100 SXM"
+check_eq "refresh again: still 2 H100 offers" \
+    "$(jqr '[.offers[] | select(.provider == "My-pricing")] | length')" "2"
+rm -rf "$USERP"
+
+# -- test: the shipped plugins' own tests
+for f in "$ROOT"/plugins/pricing/*.lua "$ROOT"/plugins/importers/*.lua; do
+    case "$f" in *_test.lua) continue ;; esac
+    name=$(basename "$f" .lua)
+    run "$GW" --kb "$KB" plugin test "$f"
+    check_rc "plugin test $name: all pass" 0
+done
+printf 'return { test_fails = function(p) assert(p.name == "nope", "wrong name") end }\n' \
+    >"$T/failing_test.lua"
+cp "$ROOT/plugins/pricing/cn-market.lua" "$T/failing.lua"
+run "$GW" --kb "$KB" plugin test "$T/failing.lua"
+check_rc "plugin test: a failing test exits 2" 2
+check_out "plugin test: says which and why" "not ok - cn-market: test_fails:"
+check_out "plugin test: the message" "wrong name"
+
+# -- offers options (a fresh KB: only the shipped offers and cn-market)
+KB=$(fresh_kb offers)
+run "$GW" --kb "$KB" prices refresh cn-market
+run "$GW" --kb "$KB" --json offers --gpu "RTX 4090" --currency CNY
+# kb/data prices: rtx-4090 cloud CNY 3 and 5 (article-4090-a100-h100): cheapest first
+check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 3" "$(jqr '.offers[0].price_per_hour')" "3"
+run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --currency USD --max-price 3
+# kb/data prices: Lambda gpu_8x_h100_sxm5 USD 23.92 for 8 GPUs = 2.99 per GPU-hour; AWS p5 is
+# 98.32 / 8 = 12.29 and the CNY quotes convert above 3: one offer under USD 3
+check_eq "offers --max-price 3 (per GPU-hour): one H100 offer" "$(jqr '.offers | length')" "1"
+check_num "offers: its price per GPU-hour 23.92 / 8" "$(jqr '.offers[0].price_per_gpu_hour')" 2.99 0.0001
+run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --sort price --currency USD
+check_eq "offers --sort price: by instance price" "$(jqr '[.offers[].price_per_hour] | . == sort')" "true"
+run "$GW" --kb "$KB" --json offers --spot
+check_eq "offers --spot: only spot offers" "$(jqr '[.offers[] | select(.spot == false)] | length')" "0"
+run "$GW" --kb "$KB" offers --sort cost
+check_rc "offers --sort cost: usage error" 64
+run "$GW" --kb "$KB" offers --gpu "Voodoo 5"
+check_rc "offers --gpu unknown: exit 67" 67
+run "$GW" --kb "$KB" prices refresh no-such-plugin
+check_rc "refresh an unknown plugin: exit 67" 67
+run "$GW" --kb "$KB" prices refresh lambda
+check_rc "refresh an importer: usage error" 64
+
+# -- gw.gpu.resolve and gw.kb.gpu against the shipped KB (tests/fixtures/plugins/resolve_test.lua)
+run "$GW" --kb "$KB" plugin test "$FIX/plugins/resolve.lua"
+check_rc "gw.gpu.resolve: the names of the issue resolve" 0
+check_out "gw.gpu.resolve: 6 tests ran" "6 passed, 0 failed"
