@@ -26,8 +26,11 @@ int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error 
     int rc = cli_open_kb(ctx, 0, &out->k, err);
     if (rc == GW_OK)
         rc = workload_load(path, out->k, &out->w, err);
+    /* Only the rules take part in deciding; other kinds are loaded by whoever needs them. */
     if (rc == GW_OK)
-        rc = records_host_open(ctx, out->k, &out->host, err);
+        rc = records_host_new(ctx, out->k, &out->host, err);
+    if (rc == GW_OK)
+        rc = plugin_host_load_kind(out->host, "rule", err);
     if (rc == GW_OK)
         rc = decide_run(out->k, out->host, out->w, &out->d, err);
     if (rc != GW_OK)

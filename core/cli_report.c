@@ -26,6 +26,11 @@ static int add_checklists(plugin_host *host, view *model, gw_error *err)
     static const char *const how_keys[] = {"how", "how_to_check", "check", NULL};
     const view *names = view_path(model, "recommendation.checklists");
     view *details = view_map_set(model, "checklist_details", view_list());
+    if (host && view_len(names) > 0) {
+        int rc = plugin_host_load_kind(host, "checklist", err);
+        if (rc != GW_OK)
+            return rc;
+    }
     for (size_t i = 0; i < view_len(names); i++) {
         const char *name = view_str(view_list_at(names, i));
         view *c = view_list_push(details, view_map());

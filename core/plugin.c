@@ -49,6 +49,7 @@ struct plugin_host {
     plugin_limits limits;
     plugin **items;
     size_t n, cap;
+    unsigned loaded;         /* bit k: kinds[k] has been loaded from every folder */
 };
 
 static const struct {
@@ -895,7 +896,18 @@ static char **list_lua(const char *dir, size_t *n)
     return names;
 }
 
-static int load_folder(plugin_host *h, const char *dir, const char *folder_kind, gw_error *err)
+static unsigned kind_bit(const char *kind)
+{
+    for (size_t k = 0; kind && k < N_KINDS; k++)
+        if (strcmp(kind, kinds[k].kind) == 0)
+            return 1u << k;
+    return 0;
+}
+
+/* Loads the plugin files of dir; a flat folder's plugins are kept only when their kind is in
+ * want (their kind is known only once they ran). */
+static int load_folder(plugin_host *h, const char *dir, const char *folder_kind, unsigned want,
+                       gw_error *err)
 {
     size_t n;
     char **names = list_lua(dir, &n);
@@ -916,6 +928,10 @@ static int load_folder(plugin_host *h, const char *dir, const char *folder_kind,
                 p = NULL;
             }
         }
+        if (p && !(kind_bit(p->kind) & want)) {
+            plugin_free(p);
+            p = NULL;
+        }
         if (p) {
             plugin *earlier = plugin_find_kind(h, p->name, p->kind);
             if (earlier) {   /* an earlier folder wins; say what it hides */
@@ -934,25 +950,46 @@ static int load_folder(plugin_host *h, const char *dir, const char *folder_kind,
     return rc;
 }
 
-int plugin_host_load_all(plugin_host *host, gw_error *err)
+/* Loads the kinds in want not loaded yet.  Precedence ("first folder wins") is decided per name
+ * and kind, so loading kinds one call at a time gives each kind the plugins load_all gives it. */
+static int load_kinds(plugin_host *host, unsigned want, gw_error *err)
 {
+    want &= ~host->loaded;
+    if (!want)
+        return GW_OK;
     for (size_t d = 0; d < host->n_dirs; d++) {
         struct stat st;
         if (stat(host->dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
         for (size_t k = 0; k < N_KINDS; k++) {
+            if (!(want & (1u << k)))
+                continue;
             gw_buf sub = GW_BUF_INIT;
             buf_printf(&sub, "%s/%s", host->dirs[d], kinds[k].folder);
-            int rc = load_folder(host, buf_cstr(&sub), kinds[k].kind, err);
+            int rc = load_folder(host, buf_cstr(&sub), kinds[k].kind, want, err);
             buf_free(&sub);
             if (rc != GW_OK)
                 return rc;
         }
-        int rc = load_folder(host, host->dirs[d], NULL, err);
+        int rc = load_folder(host, host->dirs[d], NULL, want, err);
         if (rc != GW_OK)
             return rc;
     }
+    host->loaded |= want;
     return GW_OK;
+}
+
+int plugin_host_load_all(plugin_host *host, gw_error *err)
+{
+    return load_kinds(host, (1u << N_KINDS) - 1, err);
+}
+
+int plugin_host_load_kind(plugin_host *host, const char *kind, gw_error *err)
+{
+    unsigned bit = kind_bit(kind);
+    if (!bit)
+        return gw_error_set(err, GW_ESOFTWARE, "unknown plugin kind '%s'", kind ? kind : "");
+    return load_kinds(host, bit, err);
 }
 
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,

@@ -42,6 +42,10 @@ void plugin_host_free(plugin_host *host);
  * importers/, rules/, checklists/ or flat.  A plugin that fails to load is reported in err and
  * the call fails (GW_ECONFIG / GW_ESOFTWARE naming file:line). */
 int plugin_host_load_all(plugin_host *host, gw_error *err);
+/* Loads only the plugins of one kind ("rule", ...): its folder and the flat files of that kind,
+ * with the same precedence as plugin_host_load_all.  A kind already loaded is not loaded again,
+ * so a command loads what it needs when it needs it.  Errors as plugin_host_load_all. */
+int plugin_host_load_kind(plugin_host *host, const char *kind, gw_error *err);
 /* Loads one file (plugin check, or a path given on the command line). */
 int plugin_host_load_file(plugin_host *host, const char *path, plugin **out, gw_error *err);
 

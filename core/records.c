@@ -22,7 +22,7 @@ void records_today(char out[11])
     strftime(out, 11, "%Y-%m-%d", &tm);
 }
 
-int records_host_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+int records_host_new(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
 {
     char user[4200], shipped[4200];
     const char *dirs[GW_MAX_PLUGIN_DIRS + 2];
@@ -35,8 +35,14 @@ int records_host_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
     if (ctx->data_dir[0] && cli_path_join(shipped, sizeof shipped, ctx->data_dir, "plugins") == 0)
         dirs[n++] = shipped;
     *out = NULL;
+    return plugin_host_new(dirs, n, k, NULL, out, err);
+}
+
+int records_host_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+{
     plugin_host *h;
-    int rc = plugin_host_new(dirs, n, k, NULL, &h, err);
+    *out = NULL;
+    int rc = records_host_new(ctx, k, &h, err);
     if (rc != GW_OK)
         return rc;
     if ((rc = plugin_host_load_all(h, err)) != GW_OK) {

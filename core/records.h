@@ -22,6 +22,8 @@ typedef struct records_result {
 /* A host over --plugins folders, then $XDG_CONFIG_HOME/gpuwise/plugins, then the shipped
  * <data_dir>/plugins, with every plugin loaded.  k may be NULL.  Caller frees the host. */
 int records_host_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err);
+/* The same host with nothing loaded yet (plugin_host_load_kind loads what a command needs). */
+int records_host_new(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err);
 
 /* The id of the source row that stands for what plugin p returned from input_path (NULL: no
  * input): "plugin-NAME" or "plugin-NAME-FILE".  When k is writable (write != 0) the row is
