@@ -1782,18 +1782,17 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
                     matched++;
                     continue;
                 }
-                for (size_t j = 0; j < g->n_variants; j++)
-                    if (strstr(g->variants[j], words.v[q])) {
-                        matched++;
-                        break;
-                    }
-                if (matched < q + 1) {
+                /* A word may stand for the start of a longer one ("sxm" for "sxm5"), but a
+                 * model number must be whole: "m40" is not in "sxm4 40gb", "5000" is not the
+                 * "a5000", "mi300" is not the "mi300x". */
+                const char *word = words.v[q];
+                size_t wl = strlen(word);
+                if (wl >= 2 && !strpbrk(word, "0123456789"))
                     for (size_t j = 0; j < g->n_tokens; j++)
-                        if (strstr(g->tokens[j], words.v[q])) {
+                        if (strncmp(g->tokens[j], word, wl) == 0) {
                             matched++;
                             break;
                         }
-                }
                 if (matched < q + 1)
                     break;
             }
@@ -1823,14 +1822,8 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
             kept = 0;
             for (size_t i = 0; i < nc; i++)
                 if (fabs(cand[i]->memory_gb - hint) <= fmax(1.0, hint * 0.025))
-                    kept++;
-            if (kept > 0) {
-                kept = 0;
-                for (size_t i = 0; i < nc; i++)
-                    if (fabs(cand[i]->memory_gb - hint) <= fmax(1.0, hint * 0.025))
-                        cand[kept++] = cand[i];
-                nc = kept;
-            }
+                    cand[kept++] = cand[i];
+            nc = kept;   /* "P100 12GB" is not the P100 16GB: a size that fits none is unknown */
             /* "A100 80GB", "H100 (80 GB)": a memory size but no form factor names the SXM part,
              * the one cloud listings and articles mean, when the rest differ only in form. */
             size_t sxm = 0, pick = 0;

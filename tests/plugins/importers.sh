@@ -80,7 +80,9 @@ check_err "mlperf: -99.9 repeats stored once" "repeats the result of line"
 KB=$(fresh_kb epoch)
 run "$GW" --kb "$KB" kb import --with epoch "$S/epoch-ml-hardware.csv"
 check_rc "epoch: exit 0" 0
-check_err "epoch: a name that matches by words but not by memory is kept apart" "'NVIDIA M40' looks like a100-sxm4-40gb"
+# "NVIDIA M40" shares no whole model word with any KB card: a GPU of its own, not the A100 40GB
+check_eq "epoch: the M40 is its own GPU, not an A100 40GB" \
+    "$("$GW" --kb "$KB" --json kb show "NVIDIA M40" | jq -r .id)" "m40"
 # line 192: NVIDIA Titan V,NVIDIA,GPU,,2017-12-01,2999.0,7450000000000.0,14900000000000.0,...,
 #   12000000000.0 (bytes), 651000000000.0 (B/s), ..., 250.0 (W): new to the KB
 run "$GW" --kb "$KB" --json kb show titan-v

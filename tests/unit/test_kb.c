@@ -434,7 +434,16 @@ static void test_resolve_forms(void **state)
     expect_resolve(k, "Tesla A10 GPU", "a10", 1);
     expect_resolve(k, "Radeon Instinct MI300X", "mi300x", 1);
     expect_resolve(k, "AMD MI300X", "mi300x", 1);
-    expect_resolve(k, "mi300", "mi300x", 1);            /* part of a word, one candidate */
+    {   /* a model number must be whole: "mi300" is not the MI300X, "m40" not "sxm4 40gb" */
+        static const char *const partial[] = {"mi300", "NVIDIA M40", "Quadro RTX 5000"};
+        for (size_t i = 0; i < sizeof partial / sizeof partial[0]; i++) {
+            char *got = NULL;
+            gw_error err = {0};
+            assert_int_equal(kb_gpu_resolve(k, partial[i], &got, NULL, &err), GW_ENOTFOUND);
+            assert_null(got);
+            assert_non_null(strstr(err.msg, "did you mean"));
+        }
+    }
     kb_close(k);
 }
 
