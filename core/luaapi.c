@@ -331,6 +331,41 @@ void luaapi_push_view(lua_State *L, const view *v)
     }
 }
 
+void luaapi_push_copy(lua_State *L, int idx, const view *v)
+{
+    luaL_checkstack(L, 4, "nested too deep");
+    idx = lua_absindex(L, idx);
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushvalue(L, idx);   /* strings, numbers and booleans are values already */
+        return;
+    }
+    size_t n = view_len(v);
+    if (view_kind(v) == VIEW_LIST) {
+        lua_createtable(L, (int)n, 0);
+        for (size_t i = 0; i < n; i++) {
+            lua_rawgeti(L, idx, (lua_Integer)i + 1);
+            if (lua_type(L, -1) == LUA_TTABLE) {
+                luaapi_push_copy(L, -1, view_list_at(v, i));
+                lua_remove(L, -2);
+            }
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        return;
+    }
+    lua_createtable(L, 0, (int)n);
+    lua_pushnil(L);
+    while (lua_next(L, idx)) {
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            /* the key is a string: map keys are the only keys push_view makes */
+            luaapi_push_copy(L, -1, view_map_get(v, lua_tostring(L, -2)));
+            lua_remove(L, -2);
+        }
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -4);
+    }
+}
+
 /* ---- gw.log ---- */
 
 static int gw_log(lua_State *L)

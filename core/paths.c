@@ -72,12 +72,18 @@ void cli_paths_init(gw_ctx *ctx)
     if (env && *env && strlen(env) < sizeof ctx->data_dir) {
         strcpy(ctx->data_dir, env);
     } else if (exe_dir(dir, sizeof dir) == 0) {
-        /* A source tree: the binary is build/gpuwise, the data one folder up. */
+        /* A source tree: the binary is build/gpuwise, the data one folder up.  An install
+         * moved elsewhere (or staged with DESTDIR): PREFIX/bin/gpuwise beside
+         * PREFIX/share/gpuwise. */
+        char share[PATH_MAX + 32];
         char *slash = strrchr(dir, '/');
         if (is_data_dir(dir) && strlen(dir) < sizeof ctx->data_dir)
             strcpy(ctx->data_dir, dir);
         else if (slash && (*slash = '\0', is_data_dir(dir)) && strlen(dir) < sizeof ctx->data_dir)
             strcpy(ctx->data_dir, dir);
+        else if (slash && snprintf(share, sizeof share, "%s/share/gpuwise", dir) > 0 &&
+                 is_data_dir(share) && strlen(share) < sizeof ctx->data_dir)
+            strcpy(ctx->data_dir, share);
     }
     if (!ctx->data_dir[0])
         snprintf(ctx->data_dir, sizeof ctx->data_dir, "%s", GW_DATADIR);

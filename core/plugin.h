@@ -63,6 +63,16 @@ int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err);
 int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
                 gw_error *err);
 
+/* An argument many calls share (the workload every rule sees with each option): each plugin
+ * converts it to Lua once and gives every call its own copy of that table, which costs far less
+ * than converting the view again.  Borrows v: v must outlive the handle and not change. */
+typedef struct plugin_arg plugin_arg;
+plugin_arg *plugin_arg_new(const view *v);
+void plugin_arg_free(plugin_arg *a);
+/* plugin_call with shared (may be NULL) passed after args. */
+int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
+                       const plugin_arg *shared, view **out, gw_error *err);
+
 /* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
  * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */
 int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
