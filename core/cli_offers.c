@@ -44,6 +44,15 @@ static int cmp_rows(const void *a, const void *b)
     return c ? c : (x->p->id < y->p->id ? -1 : x->p->id > y->p->id);
 }
 
+/* The width a text column needs for s: at least current, at most 40 characters. */
+static int text_width(const char *s, int current)
+{
+    int n = s ? (int)strlen(s) : 1;
+    if (n > 40)
+        n = 40;
+    return n > current ? n : current;
+}
+
 static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
     const char *gpu_name = NULL, *currency = NULL, *sort = "price_per_gpu";
@@ -151,16 +160,26 @@ static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     } else if (rc == GW_OK && nr == 0) {
         fputs("no cloud offers match\n", ctx->out);
     } else if (rc == GW_OK) {
-        fprintf(ctx->out, "%-16s %5s  %-22s %-22s %-6s %12s %12s  %-10s %s\n", "GPU", "COUNT",
-                "PROVIDER", "INSTANCE", "SPOT", "PER HOUR", "PER GPU-H", "AS OF", "SOURCE");
+        /* Columns as wide as their longest entry (up to 40 characters), so names stay whole. */
+        int w_gpu = 3, w_provider = 8, w_instance = 8;
+        for (size_t i = 0; i < nr; i++) {
+            const kb_price *p = rows[i].p;
+            w_gpu = text_width(p->gpu, w_gpu);
+            w_provider = text_width(p->provider, w_provider);
+            w_instance = text_width(p->instance, w_instance);
+        }
+        fprintf(ctx->out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU",
+                "COUNT", w_provider, "PROVIDER", w_instance, "INSTANCE", "SPOT", "PER HOUR",
+                "PER GPU-H", "AS OF", "SOURCE");
         for (size_t i = 0; i < nr; i++) {
             const kb_price *p = rows[i].p;
             gw_buf price = GW_BUF_INIT, per = GW_BUF_INIT;
             units_format_money(&price, rows[i].price, rows[i].currency, 2);
             units_format_money(&per, rows[i].per_gpu, rows[i].currency, 2);
-            fprintf(ctx->out, "%-16s %5g  %-22.22s %-22.22s %-6s %12s %12s  %-10s %s\n", p->gpu,
-                    p->gpu_count, p->provider ? p->provider : "-",
-                    p->instance ? p->instance : "-", p->spot ? "spot" : "-", buf_cstr(&price),
+            fprintf(ctx->out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu,
+                    p->gpu, p->gpu_count, w_provider, w_provider, p->provider ? p->provider : "-",
+                    w_instance, w_instance, p->instance ? p->instance : "-",
+                    p->spot ? "spot" : "-", buf_cstr(&price),
                     buf_cstr(&per), p->as_of ? p->as_of : "-", p->source ? p->source : "-");
             buf_free(&price);
             buf_free(&per);
