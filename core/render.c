@@ -308,15 +308,23 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
         gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
         if (html) {
             buf_printf(&src, CHART_SCHEME "%s", id);
+        } else if (!ctx->output || strcmp(ctx->output, "-") == 0) {
+            buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
         } else {
             char file[1200];
             snprintf(file, sizeof file, "%s-%s.svg", stem, id);
             url_encode_path(&src, file);
         }
         const char *title = view_str(view_map_get(c, "title"));
-        buf_puts(&image, "![");
-        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
-        buf_printf(&image, "](%s)", buf_cstr(&src));
+        if (!html && !src.len) {
+            buf_puts(&image, "*Chart: ");
+            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+            buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
+        } else {
+            buf_puts(&image, "![");
+            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+            buf_printf(&image, "](%s)", buf_cstr(&src));
+        }
         view_map_set_str(c, "src", buf_cstr(&src));
         view_map_set_str(c, "image", buf_cstr(&image));
         buf_free(&src);
@@ -653,8 +661,10 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
 
 /* ---------------------------------------------------------------- documents */
 
-/* The page template: the user's folder first, then the shipped one. */
-static int render_page(gw_ctx *ctx, const view *model, const char *body, view *toc, gw_buf *out,
+/* The page template: the user's folder first, then the shipped one.  body, has_toc and toc
+ * (which it takes) are added to the model itself: the Markdown is already rendered, and copying
+ * the whole model for three keys costs more than the rest of the page. */
+static int render_page(gw_ctx *ctx, view *model, const char *body, view *toc, gw_buf *out,
                        gw_error *err)
 {
     tmpl_dirs dirs = {0};
@@ -663,16 +673,15 @@ static int render_page(gw_ctx *ctx, const view *model, const char *body, view *t
     dirs_add(&dirs, ctx->data_dir, "templates");
     char path[4900];
     dirs_find(&dirs, "page", ".html.mustache", path, sizeof path);
-    if (!path[0])
+    if (!path[0]) {
+        view_free(toc);
         return gw_error_set(err, GW_ECONFIG, "no page.html.mustache in %s/templates",
                             ctx->data_dir);
-    view *page = view_copy(model);
-    view_map_set_str(page, "body", body);
-    view_map_set_bool(page, "has_toc", view_len(toc) >= 2);
-    view_map_set(page, "toc", toc);
-    int rc = render_file_with(path, &dirs, 1, page, out, err);
-    view_free(page);
-    return rc;
+    }
+    view_map_set_str(model, "body", body);
+    view_map_set_bool(model, "has_toc", view_len(toc) >= 2);
+    view_map_set(model, "toc", toc);
+    return render_file_with(path, &dirs, 1, model, out, err);
 }
 
 /* The Markdown document from the template at path, then the output in ctx->format. */
@@ -686,7 +695,10 @@ static int render_markdown_document(gw_ctx *ctx, const char *path, tmpl_dirs *di
     gw_buf md = GW_BUF_INIT;
     rc = render_file_with(path, dirs, 1, model, &md, err);
     if (rc == GW_OK && !html) {
-        rc = write_chart_files(ctx, model, err);
+        /* Markdown on standard output leaves no files behind in the current folder: its
+         * charts are written only beside a named output (-o FILE). */
+        if (ctx->output && strcmp(ctx->output, "-") != 0)
+            rc = write_chart_files(ctx, model, err);
         if (rc == GW_OK)
             rc = cli_write_output(ctx, buf_cstr(&md), md.len, err);
     } else if (rc == GW_OK) {

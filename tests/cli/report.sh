@@ -31,12 +31,14 @@ else
 fi
 grep -q "<script" "$T/j.html" && fail "report html: no script" "has <script" || pass "report html: no script"
 
-# To standard output: the charts go to gpuwise-CHARTID.svg in the current folder.
-cd "$T" || exit 1
+# To standard output: no files are left in the current folder; the charts are named, and the
+# reader is told that -o FILE writes them.
+mkdir -p "$T/cwd" && cd "$T/cwd" || exit 1
 run "$GW" report "$EX/short-project.lua" --format md
 check_rc "report short-project to stdout: exit 0" 0
 check_out "report short-project: a rental is recommended" "**Recommendation: rent "
-[ -s "$T/gpuwise-cost-per-unit.svg" ] && pass "report to stdout: charts beside" || fail "report to stdout: charts beside" "no gpuwise-cost-per-unit.svg"
+check_eq "report to stdout: no chart files in the current folder" "$(ls -A "$T/cwd")" ""
+check_out "report to stdout: the chart is named, with how to get it" "*Chart: Cost per 1M images (written as an SVG file beside the document with -o FILE)*"
 cd "$ROOT" || exit 1
 
 run "$GW" report "$ROOT/tests/fixtures/decide/bad-hours.lua" -o "$T/bad.md"
