@@ -104,9 +104,11 @@ asan:
 	    LDFLAGS="-fsanitize=address,undefined" KB_DB=build-asan/gpuwise.db test
 
 bench: all
+	@sh .ci/deps.sh --bench
 	@sh tests/bench/run.sh
 
 fuzz:
+	@sh .ci/deps.sh --fuzz
 	@sh tests/fuzz/run.sh
 
 install: all

@@ -5,11 +5,18 @@
 set -u
 BUILD_PKGS="pkg-config liblua5.4-dev libsqlite3-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcsv-dev libcjson-dev"
 TEST_PKGS="libcmocka-dev sqlite3 cmark-gfm chromium jq libxml2-utils strace"
+# make fuzz (libFuzzer) and make bench (the references it times gpuwise against)
+FUZZ_PKGS="clang-14 libclang-rt-14-dev"
+BENCH_PKGS="sqlite3 cmark-gfm pandoc"
 
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 want="$BUILD_PKGS"
-[ "${1:-}" = "--test" ] && want="$want $TEST_PKGS"
+case "${1:-}" in
+    --test) want="$want $TEST_PKGS" ;;
+    --fuzz) want="$want $FUZZ_PKGS" ;;
+    --bench) want="$want $BENCH_PKGS" ;;
+esac
 missing=""
 for p in $want; do have_pkg "$p" || missing="$missing $p"; done
 [ -z "$missing" ] && exit 0

@@ -943,17 +943,19 @@ static int run_rules(decision *d, plugin_host *host, gw_error *err)
         if (str_eq(info.kind, "rule"))
             rules[n_rules++] = plugin_at(host, p);
     }
-    /* Each option's view is built once and shown to every rule. */
+    /* Each option's view is built once and shown to every rule; the workload is converted
+     * once per rule. */
+    plugin_arg *shared = plugin_arg_new(wv);
     for (size_t i = 0; i < d->n_options && rc == GW_OK; i++) {
         decide_option *o = &d->options[i];
         view *ov = rule_option_view(d, o);
-        view *args[2] = {ov, wv};
+        view *args[1] = {ov};
         for (size_t r = 0; r < n_rules && rc == GW_OK; r++) {
             plugin_info info;
             plugin_get_info(rules[r], &info);
             view *result = NULL;
             size_t before = o->n_verdicts;
-            rc = plugin_call(rules[r], "evaluate", args, 2, &result, err);
+            rc = plugin_call_shared(rules[r], "evaluate", args, 1, shared, &result, err);
             if (rc == GW_OK)
                 rc = read_verdicts(d, o, &info, result, err);
             fired += o->n_verdicts - before;
@@ -961,6 +963,7 @@ static int run_rules(decision *d, plugin_host *host, gw_error *err)
         }
         view_free(ov);
     }
+    plugin_arg_free(shared);
     free(rules);
     view_free(wv);
     if (rc == GW_OK)

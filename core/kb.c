@@ -20,10 +20,12 @@
 
 #include "kb.h"
 #include "kb_schema.h"
+#include "signals.h"
 #include "units.h"
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
 #define KB_DEFAULT_BUSY_MS 5000
+#define KB_STMT_CACHE 16
 
 typedef struct gpu_names gpu_names;
 
@@ -34,17 +36,52 @@ struct kb {
     int version;
     gpu_names *names;   /* name-resolution cache; NULL until needed, dropped on every write */
     size_t n_names;
+    /* Statements an import runs for every row, kept prepared (prepare_cached). */
+    char *cached_sql[KB_STMT_CACHE];
+    sqlite3_stmt *cached[KB_STMT_CACHE];
+    size_t n_cached;
 };
+
+/* Open connections, for kb_interrupt_all (called from a signal handler: it only reads this
+ * array, and kb_close empties a slot before closing its connection). */
+#define KB_MAX_OPEN 8
+static sqlite3 *volatile open_dbs[KB_MAX_OPEN];
+
+static void open_dbs_set(sqlite3 *db, sqlite3 *to)
+{
+    for (int i = 0; i < KB_MAX_OPEN; i++)
+        if (open_dbs[i] == db) {
+            open_dbs[i] = to;
+            return;
+        }
+}
+
+void kb_interrupt_all(void)
+{
+    for (int i = 0; i < KB_MAX_OPEN; i++) {
+        sqlite3 *db = open_dbs[i];
+        if (db)
+            sqlite3_interrupt(db);
+    }
+}
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
 static int db_fail(kb *k, gw_error *err, int rc, const char *what)
 {
+    if (rc == SQLITE_INTERRUPT || gw_signal_pending())
+        return gw_error_set(err, gw_signal_exit_code() ? gw_signal_exit_code() : GW_EINTR_INT,
+                            "%s: interrupted (%s); nothing was written", k->path,
+                            gw_signal_name());
     if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
         return gw_error_set(err, GW_EBUSY, "knowledge base busy: another program is writing %s",
                             k->path);
-    if (rc == SQLITE_FULL || rc == SQLITE_IOERR)
-        return gw_error_set(err, GW_EIO, "%s: %s: %s", k->path, what, sqlite3_errmsg(k->db));
+    if (rc == SQLITE_FULL || rc == SQLITE_IOERR) {
+        int sys = sqlite3_system_errno(k->db);   /* EFBIG, ENOSPC, EIO: say which */
+        return gw_error_set(err, GW_EIO, "%s: %s: %s%s%s%s; nothing was written", k->path, what,
+                            sqlite3_errmsg(k->db), sys ? " (" : "", sys ? strerror(sys) : "",
+                            sys ? ")" : "");
+    }
     if (rc == SQLITE_READONLY)
         return gw_error_set(err, GW_ECANTCREAT, "%s: cannot write the knowledge base: %s",
                             k->path, sqlite3_errmsg(k->db));
@@ -62,6 +99,35 @@ static int prepare(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
         return db_fail(k, err, rc, "query");
     }
     return GW_OK;
+}
+
+/* Compiling an INSERT (with the full-text triggers it carries) costs more than running it, so
+ * the statements every imported row runs are prepared once per connection, keyed by their SQL.
+ * Give them back with stmt_done (which resets a cached one and finalizes any other). */
+static int prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
+{
+    for (size_t i = 0; i < k->n_cached; i++)
+        if (strcmp(k->cached_sql[i], sql) == 0) {
+            *st = k->cached[i];
+            sqlite3_clear_bindings(*st);
+            return GW_OK;
+        }
+    int rc = prepare(k, sql, st, err);
+    if (rc == GW_OK && k->n_cached < KB_STMT_CACHE) {
+        k->cached_sql[k->n_cached] = gw_xstrdup(sql);
+        k->cached[k->n_cached++] = *st;
+    }
+    return rc;
+}
+
+static void stmt_done(kb *k, sqlite3_stmt *st)
+{
+    for (size_t i = 0; i < k->n_cached; i++)
+        if (k->cached[i] == st) {
+            sqlite3_reset(st);
+            return;
+        }
+    sqlite3_finalize(st);
 }
 
 static char *col_str(sqlite3_stmt *st, int i)
@@ -319,6 +385,8 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         /* Look before writing anything: a foreign file is refused untouched. */
         int app_id = 0, objects = 0;
         rc = open_readonly(path, &db);
+        if (rc == SQLITE_OK)   /* a writer checkpointing as it closes holds the file briefly */
+            rc = sqlite3_busy_timeout(db, busy_timeout_ms());
         if (rc == SQLITE_OK)
             rc = pragma_int(db, "PRAGMA application_id", &app_id);
         if (rc == SQLITE_OK)
@@ -368,6 +436,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         k->db = db;
         sqlite3_busy_timeout(db, busy_timeout_ms());
         sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+        open_dbs_set(NULL, db);
         *out = k;
         return GW_OK;
     }
@@ -381,6 +450,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         return code;
     }
     k->writable = 1;
+    open_dbs_set(NULL, k->db);
     sqlite3_busy_timeout(k->db, busy_timeout_ms());
     rc = sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
@@ -408,6 +478,11 @@ void kb_close(kb *k)
     if (!k)
         return;
     names_drop(k);
+    for (size_t i = 0; i < k->n_cached; i++) {
+        sqlite3_finalize(k->cached[i]);
+        free(k->cached_sql[i]);
+    }
+    open_dbs_set(k->db, NULL);
     sqlite3_close_v2(k->db);
     free(k->path);
     free(k);
@@ -441,6 +516,10 @@ int kb_begin(kb *k, gw_error *err)
 
 int kb_commit(kb *k, gw_error *err)
 {
+    if (gw_signal_pending()) {   /* stopped before the end: keep the KB as it was */
+        kb_rollback(k);
+        return db_fail(k, err, SQLITE_INTERRUPT, "committing");
+    }
     int rc = sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         int code = db_fail(k, err, rc, "committing");
@@ -461,6 +540,8 @@ static int need_write(kb *k, gw_error *err)
 {
     if (!k->writable || sqlite3_get_autocommit(k->db))
         return gw_error_set(err, GW_ESOFTWARE, "knowledge base write outside kb_begin/kb_commit");
+    if (gw_signal_pending())
+        return db_fail(k, err, SQLITE_INTERRUPT, "writing");
     return GW_OK;
 }
 
@@ -825,13 +906,13 @@ static int valid_slug(const char *s)
 static int row_exists(kb *k, const char *sql, const char *id, int *found, gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = prepare(k, sql, &st, err);
+    int rc = prepare_cached(k, sql, &st, err);
     if (rc)
         return rc;
     bind_str(st, 1, id);
     int step = sqlite3_step(st);
     *found = step == SQLITE_ROW;
-    sqlite3_finalize(st);
+    stmt_done(k, st);
     if (step != SQLITE_ROW && step != SQLITE_DONE)
         return db_fail(k, err, step, "reading");
     return GW_OK;
@@ -940,11 +1021,11 @@ static int store_row(kb *k, const kb_table *t, kb_val *v, int *outcome, gw_error
         buf_printf(&sql, "%s%s IS ?%d", i ? " AND " : "", t->cols[i].name, i + 1);
         has_key |= (t->cols[i].flags & C_KEY) != 0;
     }
-    if ((rc = prepare(k, buf_cstr(&sql), &st, err)) != GW_OK)
+    if ((rc = prepare_cached(k, buf_cstr(&sql), &st, err)) != GW_OK)
         goto done;
     bind_vals(st, t, v);
     same = sqlite3_step(st) == SQLITE_ROW;
-    sqlite3_finalize(st);
+    stmt_done(k, st);
     st = NULL;
     if (same) {
         *outcome = STORED_UNCHANGED;
@@ -959,11 +1040,11 @@ static int store_row(kb *k, const kb_table *t, kb_val *v, int *outcome, gw_error
                 buf_printf(&sql, "%s%s = ?%d", first ? "" : " AND ", t->cols[i].name, i + 1);
                 first = 0;
             }
-        if ((rc = prepare(k, buf_cstr(&sql), &st, err)) != GW_OK)
+        if ((rc = prepare_cached(k, buf_cstr(&sql), &st, err)) != GW_OK)
             goto done;
         bind_vals(st, t, v);
         exists = sqlite3_step(st) == SQLITE_ROW;
-        sqlite3_finalize(st);
+        stmt_done(k, st);
         st = NULL;
     }
     buf_reset(&sql);
@@ -991,7 +1072,7 @@ static int store_row(kb *k, const kb_table *t, kb_val *v, int *outcome, gw_error
                 first = 0;
             }
     }
-    if ((rc = prepare(k, buf_cstr(&sql), &st, err)) != GW_OK)
+    if ((rc = prepare_cached(k, buf_cstr(&sql), &st, err)) != GW_OK)
         goto done;
     bind_vals(st, t, v);
     int step = sqlite3_step(st);
@@ -1003,7 +1084,7 @@ static int store_row(kb *k, const kb_table *t, kb_val *v, int *outcome, gw_error
     }
     *outcome = exists ? STORED_UPDATED : STORED_ADDED;
 done:
-    sqlite3_finalize(st);
+    stmt_done(k, st);
     buf_free(&sql);
     return rc;
 }

@@ -30,6 +30,9 @@ int kb_schema_version(const kb *k);
 /* One write transaction (BEGIN IMMEDIATE).  GW_EBUSY when another writer holds the KB past the
  * busy timeout ("knowledge base busy"). */
 int kb_begin(kb *k, gw_error *err);
+/* Stops the statements running on every open KB (sqlite3_interrupt); async-signal-safe, for
+ * gw_signals_on_interrupt.  The interrupted call fails with GW_EINTR_INT/TERM. */
+void kb_interrupt_all(void);
 int kb_commit(kb *k, gw_error *err);
 void kb_rollback(kb *k);
 

@@ -112,7 +112,8 @@ typedef struct conv {
     const char *label;
     gw_error *err;
     size_t items;
-    int visiting;   /* stack index of a table of the tables on the current path */
+    int path_tables[LUAAPI_MAX_DEPTH + 1];   /* stack indexes of the tables on the current path */
+    int n_path;
     view **root;    /* the box slot that owns the tree being built */
     char path[512];
 } conv;
@@ -153,12 +154,10 @@ static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, con
 {
     if (depth > LUAAPI_MAX_DEPTH)
         return conv_fail(c, "nested deeper than %d levels", LUAAPI_MAX_DEPTH);
-    lua_pushvalue(L, t);
-    if (lua_rawget(L, c->visiting) != LUA_TNIL) {
-        lua_pop(L, 1);
-        return conv_fail(c, "the table contains itself (a cycle)");
-    }
-    lua_pop(L, 1);
+    luaL_checkstack(L, 8, "nested too deep");
+    for (int i = 0; i < c->n_path; i++)
+        if (lua_rawequal(L, t, c->path_tables[i]))
+            return conv_fail(c, "the table contains itself (a cycle)");
 
     lua_Integer len = (lua_Integer)lua_rawlen(L, t);
     size_t keys = 0, string_keys = 0;
@@ -183,9 +182,7 @@ static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, con
     if (!string_keys && other_key)
         return conv_fail(c, "a table has keys that are neither names nor 1..n");
 
-    lua_pushvalue(L, t);
-    lua_pushboolean(L, 1);
-    lua_rawset(L, c->visiting);
+    c->path_tables[c->n_path++] = t;
     size_t plen = strlen(c->path);
     int rc = GW_OK;
     if (string_keys == 0) {   /* a list (an empty table too) */
@@ -227,9 +224,7 @@ static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, con
     }
     if (rc == GW_OK)
         c->path[plen] = '\0';
-    lua_pushvalue(L, t);
-    lua_pushnil(L);
-    lua_rawset(L, c->visiting);
+    c->n_path--;
     return rc;
 }
 
@@ -272,14 +267,11 @@ static int conv_value(lua_State *L, int idx, conv *c, int depth, view *parent, c
 
 int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw_error *err)
 {
-    conv c = {label, err, 0, 0, box_slot, ""};
+    /* Each table level checks its own stack room, so a flat result costs no stack growth. */
+    conv c = {.label = label, .err = err, .root = box_slot};
     idx = lua_absindex(L, idx);
-    luaL_checkstack(L, LUAAPI_MAX_DEPTH * 4 + 20, "nested too deep");
-    lua_newtable(L);
-    c.visiting = lua_gettop(L);
     *box_slot = NULL;
     int rc = conv_value(L, idx, &c, 0, NULL, NULL);
-    lua_remove(L, c.visiting);
     if (rc != GW_OK) {
         view_free(*box_slot);
         *box_slot = NULL;
@@ -323,46 +315,15 @@ void luaapi_push_view(lua_State *L, const view *v)
         size_t n = view_len(v);
         lua_createtable(L, 0, (int)n);
         for (size_t i = 0; i < n; i++) {
-            luaapi_push_view(L, view_map_value_at(v, i));
-            lua_setfield(L, -2, view_map_key_at(v, i));
+            const view *item = view_map_value_at(v, i);
+            if (view_kind(item) == VIEW_NULL)
+                continue;   /* what setting nil would do, without making the key */
+            lua_pushstring(L, view_map_key_at(v, i));
+            luaapi_push_view(L, item);
+            lua_rawset(L, -3);
         }
         break;
     }
-    }
-}
-
-void luaapi_push_copy(lua_State *L, int idx, const view *v)
-{
-    luaL_checkstack(L, 4, "nested too deep");
-    idx = lua_absindex(L, idx);
-    if (lua_type(L, idx) != LUA_TTABLE) {
-        lua_pushvalue(L, idx);   /* strings, numbers and booleans are values already */
-        return;
-    }
-    size_t n = view_len(v);
-    if (view_kind(v) == VIEW_LIST) {
-        lua_createtable(L, (int)n, 0);
-        for (size_t i = 0; i < n; i++) {
-            lua_rawgeti(L, idx, (lua_Integer)i + 1);
-            if (lua_type(L, -1) == LUA_TTABLE) {
-                luaapi_push_copy(L, -1, view_list_at(v, i));
-                lua_remove(L, -2);
-            }
-            lua_rawseti(L, -2, (lua_Integer)i + 1);
-        }
-        return;
-    }
-    lua_createtable(L, 0, (int)n);
-    lua_pushnil(L);
-    while (lua_next(L, idx)) {
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            /* the key is a string: map keys are the only keys push_view makes */
-            luaapi_push_copy(L, -1, view_map_get(v, lua_tostring(L, -2)));
-            lua_remove(L, -2);
-        }
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -4);
     }
 }
 

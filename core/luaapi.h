@@ -31,10 +31,6 @@ int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw
 
 /* Pushes v as a Lua value (null -> nil, lists -> sequences, maps -> tables).  May raise. */
 void luaapi_push_view(lua_State *L, const view *v);
-/* Pushes a copy of the value at idx, which luaapi_push_view made from v: the same tables a new
- * luaapi_push_view(L, v) would give (lists keep their array layout), without converting v's
- * strings again.  May raise. */
-void luaapi_push_copy(lua_State *L, int idx, const view *v);
 
 /* A userdata that owns C memory while Lua code that can raise runs: its __gc calls free_fn on
  * *slot.  Returns the slot (initially NULL).  Leaves the box on the stack. */

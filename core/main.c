@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "signals.h"
 
 static const gw_command *const commands[] = {
     &cli_kb_command,     &cli_offers_command, &cli_prices_command,
@@ -175,7 +176,18 @@ int main(int argc, char **argv)
         return GW_EUSAGE;
     }
     cli_paths_init(&ctx);
+    gw_signals_install();
+    gw_signals_on_interrupt(kb_interrupt_all);
     rc = cmd->run(&ctx, argc - 1, argv + 1, &err);
+    if (gw_signal_pending() && rc != GW_OK) {
+        /* whatever failed, it failed because it was told to stop */
+        if (err.code == gw_signal_exit_code())
+            fprintf(stderr, "gpuwise %s: %s\n", name, err.msg);
+        else
+            fprintf(stderr, "gpuwise %s: interrupted by %s%s%s\n", name, gw_signal_name(),
+                    err.msg[0] ? ": " : "", err.msg);
+        return gw_signal_exit_code();
+    }
     if (fflush(stdout) != 0 && rc == GW_OK) {
         perror("gpuwise: writing output");
         return GW_EIO;

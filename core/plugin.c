@@ -16,6 +16,7 @@
 
 #include "buf.h"
 #include "luaapi.h"
+#include "signals.h"
 
 #define DEFAULT_MEMORY (64u * 1024u * 1024u)
 #define DEFAULT_INSTRUCTIONS 1000000000LL
@@ -24,7 +25,7 @@
 /* Room left after the cap trips, so the error message and traceback can still be made. */
 #define MEMORY_SLACK (256u * 1024u)
 
-enum { TRIP_NONE, TRIP_INSTRUCTIONS, TRIP_TIME, TRIP_MEMORY };
+enum { TRIP_NONE, TRIP_INSTRUCTIONS, TRIP_TIME, TRIP_MEMORY, TRIP_SIGNAL };
 
 struct plugin {
     plugin_host *host;
@@ -32,6 +33,8 @@ struct plugin {
     char *name, *kind, *version, *description, *path, *overrides;
     int table_ref;           /* registry ref of the table the plugin returned */
     int env_ref;             /* registry ref of its sandbox _ENV */
+    unsigned long long shared_id;   /* the plugin_arg whose Lua value shared_ref holds */
+    int shared_ref;
     /* limits */
     size_t mem_used, mem_cap;
     long long budget, used;
@@ -135,6 +138,9 @@ static const char *trip_message(const plugin *p, char *buf, size_t n)
     case TRIP_TIME:
         snprintf(buf, n, "time limit of %g s reached (GPUWISE_PLUGIN_SECONDS)", p->wall_seconds);
         break;
+    case TRIP_SIGNAL:
+        snprintf(buf, n, "interrupted by %s", gw_signal_name());
+        break;
     case TRIP_MEMORY:
         snprintf(buf, n, "memory limit of %zu MiB reached (GPUWISE_PLUGIN_MEMORY_MB)",
                  p->mem_cap / (1024 * 1024));
@@ -159,6 +165,8 @@ static void limit_hook(lua_State *L, lua_Debug *ar)
             p->tripped = TRIP_INSTRUCTIONS;
         else if (now_seconds() > p->deadline)
             p->tripped = TRIP_TIME;
+        else if (gw_signal_pending())
+            p->tripped = TRIP_SIGNAL;
     }
     if (p->tripped) {
         char msg[200];
@@ -297,6 +305,18 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
     }
 }
 
+/* The sandbox's xpcall (below), compiled once per process: every later state loads this
+ * bytecode, which the host itself made from its own source, instead of parsing it again.
+ * Plugins still may not load binary chunks. */
+static gw_buf xpcall_code;
+
+static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+    (void)L;
+    buf_append(ud, p, n);
+    return 0;
+}
+
 /* Protected: builds the sandbox _ENV, stores it in the registry and returns its ref. */
 static int sandbox_build(lua_State *L)
 {
@@ -334,8 +354,12 @@ static int sandbox_build(lua_State *L)
     static const char *const libnames[] = {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME,
                                            LUA_UTF8LIBNAME, LUA_COLIBNAME, NULL};
     for (size_t i = 0; libnames[i]; i++) {
-        lua_newtable(L);
         lua_getfield(L, loaded, libnames[i]);
+        int n = 0;   /* sized once: growing a table rehashes it at every power of two */
+        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+            n++;
+        lua_createtable(L, 0, n);
+        lua_insert(L, -2);
         lua_pushnil(L);
         while (lua_next(L, -2)) {          /* a copy, so the proxy hides the real table */
             lua_pushvalue(L, -2);
@@ -364,8 +388,18 @@ static int sandbox_build(lua_State *L)
         "  if r[1] then return unpack(r, 1, r.n) end\n"
         "  return false, handler(r[2])\n"
         "end\n";
-    if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
-        return lua_error(L);
+    if (xpcall_code.len) {
+        if (luaL_loadbufferx(L, xpcall_code.data, xpcall_code.len, "=xpcall", "b") != LUA_OK)
+            return lua_error(L);
+    } else {
+        if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
+            return lua_error(L);
+        gw_buf code = GW_BUF_INIT;
+        if (lua_dump(L, dump_writer, &code, 0) == 0)
+            xpcall_code = code;
+        else
+            buf_free(&code);
+    }
     lua_getfield(L, g, "pcall");
     lua_getfield(L, loaded, LUA_TABLIBNAME);
     lua_getfield(L, -1, "pack");
@@ -572,6 +606,7 @@ static int plugin_create(const char *path, kb *k, const plugin_limits *limits, p
     p->wall_seconds = l.wall_seconds;
     p->table_ref = LUA_NOREF;
     p->env_ref = LUA_NOREF;
+    p->shared_ref = LUA_NOREF;
     p->L = lua_newstate(limited_alloc, p);
     *out = NULL;
     if (!p->L) {
@@ -1112,11 +1147,28 @@ int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
     return rc;
 }
 
+struct plugin_arg {
+    const view *v;
+    unsigned long long id;   /* never reused, unlike the handle's address */
+};
+
+plugin_arg *plugin_arg_new(const view *v)
+{
+    static unsigned long long next_id;
+    plugin_arg *a = gw_xcalloc(1, sizeof *a);
+    a->v = v;
+    a->id = ++next_id;
+    return a;
+}
+
+void plugin_arg_free(plugin_arg *a) { free(a); }
+
 struct push_call_args {
     plugin *p;
     const char *fn;
     view *const *args;
     size_t nargs;
+    const plugin_arg *shared;
     int found;
 };
 
@@ -1131,11 +1183,28 @@ static int push_call_protected(lua_State *L)
     luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
     for (size_t i = 0; i < a->nargs; i++)
         luaapi_push_view(L, a->args[i]);
-    return (int)a->nargs + 1;
+    if (!a->shared)
+        return (int)a->nargs + 1;
+    plugin *p = a->p;
+    if (p->shared_id != a->shared->id) {
+        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
+        p->shared_ref = LUA_NOREF;
+        luaapi_push_view(L, a->shared->v);
+        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        p->shared_id = a->shared->id;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
+    return (int)a->nargs + 2;
 }
 
 int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
                 gw_error *err)
+{
+    return plugin_call_shared(p, fn, args, nargs, NULL, out, err);
+}
+
+int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
+                       const plugin_arg *shared, view **out, gw_error *err)
 {
     lua_State *L = p->L;
     int top = lua_gettop(L);
@@ -1144,7 +1213,7 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct push_call_args a = {p, fn, args, nargs, 0};
+    struct push_call_args a = {p, fn, args, nargs, shared, 0};
     int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
     if (rc != GW_OK)
         return rc;
@@ -1153,12 +1222,11 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
         return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
                             p->name ? p->name : "?", fn);
     }
-    rc = protected_run(p, (int)nargs, err);
+    rc = protected_run(p, (int)nargs + (shared != NULL), err);
     if (rc == GW_OK) {
-        gw_buf label = GW_BUF_INIT;
-        buf_printf(&label, "%s: %s()", p->name ? p->name : p->path, fn);
-        rc = value_to_view(p, lua_gettop(L), buf_cstr(&label), out, err);
-        buf_free(&label);
+        char label[4400];   /* a name, or a path (4096 at most), and the function */
+        snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
+        rc = value_to_view(p, lua_gettop(L), label, out, err);
     }
     lua_settop(L, top);
     return rc;

@@ -64,8 +64,10 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
                 gw_error *err);
 
 /* An argument many calls share (the workload every rule sees with each option): each plugin
- * converts it to Lua once and gives every call its own copy of that table, which costs far less
- * than converting the view again.  Borrows v: v must outlive the handle and not change. */
+ * converts it to Lua once and passes that same table to every call, instead of converting the
+ * view again per call.  It is an input: a plugin that writes into it sees its own change in
+ * its later calls (never another plugin: each has its own state).  Borrows v: v must outlive
+ * the handle and not change. */
 typedef struct plugin_arg plugin_arg;
 plugin_arg *plugin_arg_new(const view *v);
 void plugin_arg_free(plugin_arg *a);

@@ -24,7 +24,8 @@ int units_parse(const char *text, units_value *out)
     if (*p == '+' || *p == '-')
         digits[nd++] = *p++;
     int seen_digit = 0, seen_dot = 0, seen_exp = 0;
-    for (; *p && nd < sizeof digits - 1; p++) {
+    /* room for the two characters an exponent takes and the final NUL */
+    for (; *p && nd < sizeof digits - 2; p++) {
         if (isdigit((unsigned char)*p)) {
             digits[nd++] = *p;
             seen_digit = 1;

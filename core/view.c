@@ -15,9 +15,76 @@ struct view {
     char *string;      /* VIEW_STRING */
     size_t string_len;
     view **items;      /* VIEW_LIST, VIEW_MAP values */
-    char **keys;       /* VIEW_MAP */
+    const char **keys; /* VIEW_MAP: pooled (see below) unless owned[i] */
+    unsigned char *owned;
     size_t len, cap;
 };
+
+/* Map keys are interned: the process keeps one copy of each key's text, so a model with the
+ * same keys in every option does not copy them again, lookups compare pointers, and a plugin
+ * state given the same key pointer again finds its string in Lua's cache (keyed by address).
+ * The pool is bounded: a key longer than KEY_POOL_LEN, or any new key once KEY_POOL_MAX are
+ * pooled, is a private copy its map owns.  So a key's text is either always pooled or never. */
+#define KEY_POOL_LEN 64
+#define KEY_POOL_MAX 65536
+
+static struct {
+    char **slots;      /* open addressing; cap is a power of two, at most half full */
+    size_t cap, n;
+} key_pool;
+
+static size_t key_hash(const char *s, size_t *len)
+{
+    size_t h = 2166136261u, n = 0;   /* FNV-1a */
+    for (; s[n]; n++)
+        h = (h ^ (unsigned char)s[n]) * 16777619u;
+    *len = n;
+    return h;
+}
+
+/* The pooled copy of key; added when add and there is room.  NULL when not pooled. */
+static const char *key_pool_get(const char *key, int add)
+{
+    size_t len, h = key_hash(key, &len);
+    if (len > KEY_POOL_LEN)
+        return NULL;
+    size_t mask = key_pool.cap - 1;
+    for (size_t i = h & mask; key_pool.cap && key_pool.slots[i]; i = (i + 1) & mask)
+        if (strcmp(key_pool.slots[i], key) == 0)
+            return key_pool.slots[i];
+    if (!add || key_pool.n >= KEY_POOL_MAX)
+        return NULL;
+    if ((key_pool.n + 1) * 2 > key_pool.cap) {
+        size_t cap = key_pool.cap ? key_pool.cap * 2 : 256;
+        char **slots = gw_xcalloc(cap, sizeof *slots);
+        for (size_t j = 0; j < key_pool.cap; j++) {
+            if (!key_pool.slots[j])
+                continue;
+            size_t l, k = key_hash(key_pool.slots[j], &l) & (cap - 1);
+            while (slots[k])
+                k = (k + 1) & (cap - 1);
+            slots[k] = key_pool.slots[j];
+        }
+        free(key_pool.slots);
+        key_pool.slots = slots;
+        key_pool.cap = cap;
+    }
+    mask = key_pool.cap - 1;
+    size_t i = h & mask;
+    while (key_pool.slots[i])
+        i = (i + 1) & mask;
+    key_pool.n++;
+    return key_pool.slots[i] = gw_xstrndup(key, len);
+}
+
+/* Index of key in map, or map->len.  pooled: key_pool_get(key, ...). */
+static size_t map_find(const view *map, const char *key, const char *pooled)
+{
+    for (size_t i = 0; i < map->len; i++)
+        if (pooled ? map->keys[i] == pooled : map->owned[i] && strcmp(map->keys[i], key) == 0)
+            return i;
+    return map->len;
+}
 
 static view *view_new(view_type type)
 {
@@ -83,8 +150,10 @@ static void container_grow(view *v)
         return;
     v->cap = v->cap ? v->cap * 2 : 8;
     v->items = gw_xrealloc(v->items, v->cap * sizeof *v->items);
-    if (v->type == VIEW_MAP)
+    if (v->type == VIEW_MAP) {
         v->keys = gw_xrealloc(v->keys, v->cap * sizeof *v->keys);
+        v->owned = gw_xrealloc(v->owned, v->cap * sizeof *v->owned);
+    }
 }
 
 view *view_list_push(view *list, view *item)
@@ -106,15 +175,16 @@ view *view_map_set(view *map, const char *key, view *value)
     }
     if (!value)
         value = view_null();
-    for (size_t i = 0; i < map->len; i++) {
-        if (strcmp(map->keys[i], key) == 0) {
-            view_free(map->items[i]);
-            map->items[i] = value;
-            return value;
-        }
+    const char *pooled = key_pool_get(key, 1);
+    size_t i = map_find(map, key, pooled);
+    if (i < map->len) {
+        view_free(map->items[i]);
+        map->items[i] = value;
+        return value;
     }
     container_grow(map);
-    map->keys[map->len] = gw_xstrdup(key);
+    map->keys[map->len] = pooled ? pooled : gw_xstrdup(key);
+    map->owned[map->len] = !pooled;
     map->items[map->len++] = value;
     return value;
 }
@@ -157,12 +227,10 @@ view *view_map_value_at(const view *v, size_t i)
 
 view *view_map_get(const view *map, const char *key)
 {
-    if (!map || map->type != VIEW_MAP)
+    if (!map || map->type != VIEW_MAP || !map->len)
         return NULL;
-    for (size_t i = 0; i < map->len; i++)
-        if (strcmp(map->keys[i], key) == 0)
-            return map->items[i];
-    return NULL;
+    size_t i = map_find(map, key, key_pool_get(key, 0));
+    return i < map->len ? map->items[i] : NULL;
 }
 
 view *view_path(const view *root, const char *dotted)
@@ -205,8 +273,13 @@ static void json_string(gw_buf *out, const char *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     buf_putc(out, '"');
+    size_t run = 0;   /* start of the bytes that need no escape, appended in one go */
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&')
+            continue;
+        buf_append(out, s + run, i - run);
+        run = i + 1;
         switch (c) {
         case '"': buf_puts(out, "\\\""); break;
         case '\\': buf_puts(out, "\\\\"); break;
@@ -221,12 +294,18 @@ static void json_string(gw_buf *out, const char *s, size_t n)
                 /* Safe to embed in an HTML <script> or attribute without a second escape. */
                 char esc[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
                 buf_puts(out, esc);
-            } else {
-                buf_putc(out, (char)c);
             }
         }
     }
+    buf_append(out, s + run, n - run);
     buf_putc(out, '"');
+}
+
+/* n with prec (1 to 17) significant digits into tmp; 1 when that reads back as n. */
+static int reads_back(char tmp[32], int prec, double n)
+{
+    snprintf(tmp, 32, "%.*g", prec < 1 || prec > 17 ? 17 : prec, n);
+    return strtod(tmp, NULL) == n;
 }
 
 static void json_number(gw_buf *out, double n)
@@ -236,26 +315,58 @@ static void json_number(gw_buf *out, double n)
         return;
     }
     if (n == floor(n) && fabs(n) < 1e15) {
-        buf_printf(out, "%.0f", n);
+        /* what "%.0f" prints, without printf's cost (most figures are whole numbers) */
+        char digits[24];
+        size_t i = sizeof digits;
+        unsigned long long u = (unsigned long long)fabs(n);
+        do {
+            digits[--i] = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (signbit(n))
+            digits[--i] = '-';
+        buf_append(out, digits + i, sizeof digits - i);
         return;
     }
-    /* Shortest representation that reads back to the same double. */
-    char tmp[32];
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, n);
-        if (strtod(tmp, NULL) == n)
-            break;
+    /* The shortest precision from 6 to 17 that reads back to the same double.  Reading back is
+     * monotonic in the precision (a correctly rounded longer form is never further from n), so
+     * a search finds the same precision as trying each in turn.  Figures are mostly short (a
+     * price, a ratio) or computed (15-17 digits): 6 and 15 are tried first. */
+    char tmp[32], best[32] = "";
+    int lo = 6, hi = 17;   /* 17 significant digits always read back */
+    if (reads_back(tmp, 6, n)) {
+        buf_puts(out, tmp);
+        return;
     }
-    buf_puts(out, tmp);
+    if (reads_back(tmp, 15, n)) {
+        memcpy(best, tmp, sizeof best);
+        lo = 7, hi = 15;
+    } else {
+        lo = 16;
+    }
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (reads_back(tmp, mid, n)) {
+            memcpy(best, tmp, sizeof best);
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if (!best[0])
+        reads_back(best, 17, n);
+    buf_puts(out, best);
 }
 
 static void indent(gw_buf *out, int pretty, int depth)
 {
+    static const char spaces[] = "\n                                                                ";
     if (!pretty)
         return;
-    buf_putc(out, '\n');
-    for (int i = 0; i < depth; i++)
-        buf_puts(out, "  ");
+    size_t n = 1 + 2 * (size_t)depth;   /* the newline, then two spaces a level */
+    buf_append(out, spaces, n < sizeof spaces - 1 ? n : sizeof spaces - 1);
+    for (n = n < sizeof spaces - 1 ? 0 : n - (sizeof spaces - 1); n > 0; n--)
+        buf_putc(out, ' ');
 }
 
 static void json_write(const view *v, gw_buf *out, int pretty, int depth)
@@ -401,9 +512,14 @@ view *view_copy(const view *v)
         return c;
     }
     case VIEW_MAP: {
-        view *c = view_map();
-        for (size_t i = 0; i < v->len; i++)
-            view_map_set(c, v->keys[i], view_copy(v->items[i]));
+        view *c = view_map();   /* v's keys are distinct already: no lookups */
+        for (size_t i = 0; i < v->len; i++) {
+            container_grow(c);
+            c->keys[i] = v->owned[i] ? gw_xstrdup(v->keys[i]) : v->keys[i];
+            c->owned[i] = v->owned[i];
+            c->items[i] = view_copy(v->items[i]);
+            c->len++;
+        }
         return c;
     }
     }
@@ -416,11 +532,12 @@ void view_free(view *v)
         return;
     for (size_t i = 0; i < v->len; i++) {
         view_free(v->items[i]);
-        if (v->keys)
-            free(v->keys[i]);
+        if (v->owned && v->owned[i])
+            free((char *)v->keys[i]);
     }
     free(v->items);
     free(v->keys);
+    free(v->owned);
     free(v->string);
     free(v);
 }

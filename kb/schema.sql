@@ -226,3 +226,8 @@ CREATE TRIGGER rate_fts_upd AFTER UPDATE ON rate BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_rate WHERE row = new.rowid;
 END;
+
+-- An import adds a row only when no identical one is there (kb.c store_row); these indexes make
+-- that a look-up instead of a scan of every row of the GPU, which made large imports quadratic.
+CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value);
+CREATE INDEX price_identity ON price(gpu, provider, amount, as_of);

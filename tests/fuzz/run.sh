@@ -1,8 +1,10 @@
 #!/bin/sh
 # Builds the libFuzzer harnesses (clang-14, ASan + UBSan) and runs each for FUZZ_SECONDS
-# (default 60; CI's smoke run uses 10).  Seeds come from tests/fixtures and, when present,
-# ../shared/testdata.  A crash leaves its input in build-fuzz/crashes/NAME/ and fails the run;
-# turn it into a regression test in tests/fixtures/fuzz/NAME/ (replayed by tests/cli/fuzz.sh).
+# (default 60; CI's smoke run uses 5).  FUZZ_ONLY=NAME runs the harnesses whose name contains
+# NAME.  Seeds come from tests/fixtures/fuzz/NAME and the folders named on the harness's
+# " * seeds:" line ($ROOT, $SHARED = ../shared when present).  A crash, leak or slow input leaves
+# its input in build-fuzz/crashes/NAME/ and fails the run; turn it into a regression test in
+# tests/fixtures/fuzz/NAME/ (replayed by tests/cli/fuzz_regress.sh) and fix the code.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -10,33 +12,43 @@ SHARED="${SHARED:-$ROOT/../shared}"
 SECONDS_EACH="${FUZZ_SECONDS:-60}"
 CLANG="${CLANG:-clang-14}"
 if ! command -v "$CLANG" >/dev/null 2>&1; then
-    echo "fuzz: $CLANG not found (apt-get install clang-14 libclang-rt-14-dev)" >&2
+    echo "fuzz: $CLANG not found (sh .ci/deps.sh --fuzz installs clang-14 libclang-rt-14-dev)" >&2
     exit 69
 fi
+# The filter and search harnesses read the shipped KB.
+[ -f kb/gpuwise.db ] || make -s kb/gpuwise.db || exit 1
 make -s BUILD=build-fuzz CC="$CLANG" \
     CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
     build-fuzz/libgw.a || exit 1
-PKG_LIBS="$(pkg-config --libs lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson) -lcmark-gfm-extensions -lcsv -lm"
-PKG_CFLAGS="$(pkg-config --cflags lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson)"
+PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
+PKG_LIBS="$(pkg-config --libs $PKGS) -lcmark-gfm-extensions -lcsv -lm"
+PKG_CFLAGS="$(pkg-config --cflags $PKGS)"
 failed=0
 for h in tests/fuzz/fuzz_*.c; do
     name=$(basename "$h" .c)
+    case "$name" in *"${FUZZ_ONLY:-}"*) ;; *) continue ;; esac
     bin="build-fuzz/$name"
-    "$CLANG" -O1 -g -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -Icore \
-        -Ibuild-fuzz/gen $PKG_CFLAGS -o "$bin" "$h" build-fuzz/libgw.a $PKG_LIBS || { failed=1; continue; }
+    # shellcheck disable=SC2086
+    "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
+        -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -Icore -Itests/fuzz \
+        -Ibuild-fuzz/gen $PKG_CFLAGS -o "$bin" "$h" build-fuzz/libgw.a $PKG_LIBS ||
+        { failed=1; continue; }
     corpus="build-fuzz/corpus/$name"
     crashes="build-fuzz/crashes/$name"
     mkdir -p "$corpus" "$crashes"
     seeds=""
-    for d in "tests/fixtures/fuzz/$name" $(sed -n 's/^\/\/ seeds: //p' "$h" | sed "s|\$SHARED|$SHARED|g; s|\$ROOT|$ROOT|g"); do
+    for d in "tests/fixtures/fuzz/$name" \
+             $(sed -n 's/^ \* seeds: //p; s/^\/\/ seeds: //p' "$h" | sed 's|\*/.*||' |
+               sed "s|\$SHARED|$SHARED|g; s|\$ROOT|$ROOT|g"); do
         [ -d "$d" ] && seeds="$seeds $d"
     done
     echo "fuzz: $name for ${SECONDS_EACH}s"
+    # -timeout: an input that takes over 10 s is a hang or a super-linear path.
     # shellcheck disable=SC2086
     if ! "$bin" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
             -artifact_prefix="$crashes/" "$corpus" $seeds >"build-fuzz/$name.log" 2>&1; then
         echo "fuzz: $name FAILED — see build-fuzz/$name.log and $crashes/" >&2
-        tail -20 "build-fuzz/$name.log" >&2
+        tail -30 "build-fuzz/$name.log" >&2
         failed=1
     else
         grep -E '^#[0-9]+.*(DONE|pulse)' "build-fuzz/$name.log" | tail -1

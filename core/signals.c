@@ -1,0 +1,75 @@
+/* signals.c — records SIGINT/SIGTERM for the code that must stop cleanly (imports roll back,
+ * Lua plugins raise) and ignores SIGXFSZ so a file-size limit is an ordinary write error. */
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "error.h"
+#include "signals.h"
+
+static volatile sig_atomic_t pending_signal;
+static void (*volatile interrupt_cb)(void);
+
+static void on_stop_signal(int sig)
+{
+    if (!pending_signal)
+        pending_signal = sig;
+    void (*cb)(void) = interrupt_cb;
+    if (cb)
+        cb();
+}
+
+void gw_signals_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    /* No SA_RESTART: a read blocked on a pipe or terminal returns EINTR.  SA_RESETHAND: a
+     * second signal, while the first is being honoured, stops the process outright. */
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGXFSZ, &ign, NULL);
+}
+
+void gw_signals_on_interrupt(void (*cb)(void))
+{
+    interrupt_cb = cb;
+}
+
+int gw_signal_pending(void)
+{
+    return pending_signal;
+}
+
+int gw_signal_exit_code(void)
+{
+    switch (pending_signal) {
+    case SIGINT:
+        return GW_EINTR_INT;
+    case SIGTERM:
+        return GW_EINTR_TERM;
+    default:
+        return 0;
+    }
+}
+
+const char *gw_signal_name(void)
+{
+    switch (pending_signal) {
+    case SIGINT:
+        return "SIGINT";
+    case SIGTERM:
+        return "SIGTERM";
+    default:
+        return "";
+    }
+}

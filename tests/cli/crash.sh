@@ -1,0 +1,174 @@
+#!/bin/sh
+# crash.sh — the KB survives imports that are killed (SIGKILL at random moments), interrupted
+# (SIGINT, SIGTERM), or cut short by a full disk (RLIMIT_FSIZE), and a corrupt or foreign file
+# given as the KB is refused and never written.  CRASH_RUNS (default 200) sets the SIGKILL runs.
+. "$ROOT/tests/cli/lib.sh"
+
+if ! command -v sqlite3 >/dev/null 2>&1; then
+    skip "crash safety" "sqlite3 not installed"
+    exit 0
+fi
+GEN="$ROOT/tests/bench/gen_benchmarks.awk"
+GPUS=rtx-3090,a100-sxm4-80gb,h100-sxm5,rtx-4090,l40s
+BASE=$(fresh_kb base)
+awk -v n=1000 -v seed=7 -v prefix=crash -v gpus=$GPUS -f "$GEN" >"$T/rows.csv"
+awk -v n=4000 -v seed=8 -v prefix=intr -v gpus=$GPUS -f "$GEN" >"$T/big.csv"
+
+now_ms() { date +%s%3N; }
+integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1; }
+export_of() { "$GW" --kb "$1" kb export >"$2" 2>&1; }
+reset_kb() { rm -f "$T/k.db" "$T/k.db-wal" "$T/k.db-shm"; cp "$BASE" "$T/k.db"; }
+
+export_of "$BASE" "$T/before.txt"
+
+# ---- SIGKILL at random moments -----------------------------------------------------------
+# Each mode: the export after a finished import, and how long one takes (the kill delays are
+# spread over 0 .. 1.2 x that).
+RUNS=${CRASH_RUNS:-200}
+for mode in plain plugin; do
+    if [ $mode = plugin ]; then set -- --with gpuwise-csv; else set --; fi
+    reset_kb
+    t0=$(now_ms)
+    run "$GW" --kb "$T/k.db" kb import "$@" "$T/rows.csv"
+    t1=$(now_ms)
+    check_rc "crash: $mode import of 1000 rows completes" 0
+    export_of "$T/k.db" "$T/after-$mode.txt"
+    dur=$((t1 - t0))
+    awk -v n=$((RUNS / 2)) -v d="$dur" -v s=$((dur + 11)) \
+        'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.3f\n", rand() * d * 1.2 / 1000 }' \
+        >"$T/delays-$mode"
+    bad_integrity=0 bad_export=0 n_before=0 n_after=0 runs=0
+    while read -r delay; do
+        reset_kb
+        "$GW" --kb "$T/k.db" kb import "$@" "$T/rows.csv" >/dev/null 2>&1 &
+        pid=$!
+        sleep "$delay"
+        kill -KILL $pid 2>/dev/null
+        wait $pid 2>/dev/null
+        runs=$((runs + 1))
+        ic=$(integrity "$T/k.db")
+        if [ "$ic" != ok ]; then
+            bad_integrity=$((bad_integrity + 1))
+            echo "# run $runs (delay ${delay}s): integrity_check: $ic" | head -3
+        fi
+        export_of "$T/k.db" "$T/now.txt"
+        if cmp -s "$T/now.txt" "$T/before.txt"; then
+            n_before=$((n_before + 1))
+        elif cmp -s "$T/now.txt" "$T/after-$mode.txt"; then
+            n_after=$((n_after + 1))
+        else
+            bad_export=$((bad_export + 1))
+            cp "$T/now.txt" "$T/bad-export-$runs.txt"
+        fi
+    done <"$T/delays-$mode"
+    echo "# $mode: $runs kills over ${dur} ms imports: $n_before left the KB as before, $n_after as after"
+    check_eq "crash: SIGKILL during $mode import ($runs runs): integrity_check ok" "$bad_integrity" 0
+    check_eq "crash: SIGKILL during $mode import: export is the one before or the one after" \
+        "$bad_export" 0
+    # The delays straddle the import, so both outcomes must have happened.
+    if [ $n_before -gt 0 ] && [ $n_after -gt 0 ]; then
+        pass "crash: $mode kills landed both before and after the commit"
+    else
+        fail "crash: $mode kills landed both before and after the commit" \
+            "before $n_before, after $n_after"
+    fi
+done
+
+# ---- SIGINT / SIGTERM: rolled back, 130 / 143 ------------------------------------------
+reset_kb
+t0=$(now_ms)
+"$GW" --kb "$T/k.db" kb import "$T/big.csv" >/dev/null 2>&1
+t1=$(now_ms)
+big_ms=$((t1 - t0))
+# A third of the way in: long after the handlers are installed, long before the commit.
+delay=$(awk -v d=$big_ms 'BEGIN { s = d / 3000; if (s < 0.2) s = 0.2; printf "%.3f", s }')
+for mode in plain plugin; do
+    if [ $mode = plugin ]; then set -- --with gpuwise-csv; else set --; fi
+    for sig in INT TERM; do
+        want=130
+        [ $sig = TERM ] && want=143
+        reset_kb
+        "$GW" --kb "$T/k.db" kb import "$@" "$T/big.csv" >"$T/.out" 2>"$T/.err" &
+        pid=$!
+        sleep "$delay"
+        kill -$sig $pid
+        wait $pid
+        RC=$?
+        ERR=$(cat "$T/.err")
+        check_rc "crash: SIG$sig during $mode import exits $want" $want
+        check_err "crash: SIG$sig during $mode import says so" "interrupted"
+        check_eq "crash: SIG$sig during $mode import: integrity_check ok" "$(integrity "$T/k.db")" ok
+        export_of "$T/k.db" "$T/now.txt"
+        if cmp -s "$T/now.txt" "$T/before.txt"; then
+            pass "crash: SIG$sig during $mode import: KB unchanged"
+        else
+            fail "crash: SIG$sig during $mode import: KB unchanged" "export differs"
+        fi
+    done
+done
+
+# ---- a full disk (RLIMIT_FSIZE) -------------------------------------------------------
+# ulimit -f counts 512-byte blocks; the limit leaves 64 KiB above the KB, far less than the
+# write-ahead log of 4000 rows needs.
+reset_kb
+size=$(wc -c <"$T/k.db")
+blocks=$(( (size + 65536) / 512 ))
+for mode in plain plugin; do
+    if [ $mode = plugin ]; then with="--with gpuwise-csv"; else with=""; fi
+    reset_kb
+    run sh -c "ulimit -f $blocks; exec \"$GW\" --kb \"$T/k.db\" kb import $with \"$T/big.csv\""
+    check_rc "crash: file size limit during $mode import exits 74" 74
+    check_err "crash: file size limit during $mode import names the KB" "$T/k.db"
+    check_err "crash: file size limit during $mode import says nothing was written" \
+        "nothing was written"
+    check_eq "crash: file size limit during $mode import: integrity_check ok" \
+        "$(integrity "$T/k.db")" ok
+    export_of "$T/k.db" "$T/now.txt"
+    if cmp -s "$T/now.txt" "$T/before.txt"; then
+        pass "crash: file size limit during $mode import: KB unchanged"
+    else
+        fail "crash: file size limit during $mode import: KB unchanged" "export differs"
+    fi
+done
+
+# ---- corrupt and foreign files as the KB: refused, never written -----------------------
+C="$T/corrupt"
+mkdir -p "$C"
+size=$(wc -c <"$BASE")
+head -c $((size / 2)) "$BASE" >"$C/truncated.db"
+head -c 4096 "$BASE" >"$C/first-page.db"
+awk 'BEGIN { srand(3); for (i = 0; i < 50000; i++) printf "%c", 32 + int(rand() * 90) }' \
+    >"$C/random.db"
+{ printf 'SQLite format 3'; printf '\000'; cat "$C/random.db"; } >"$C/bad-header.db"
+sqlite3 "$C/foreign.db" 'CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT);
+                         INSERT INTO photos (path) VALUES ('"'"'a.jpg'"'"')'
+printf 'id,name\nrtx-3090,GeForce RTX 3090\n' >"$C/text.db"
+# A KB whose middle pages are overwritten: the header and schema still read.
+cp "$BASE" "$C/scrambled.db"
+dd if="$C/random.db" of="$C/scrambled.db" bs=4096 seek=20 count=8 conv=notrunc 2>/dev/null
+for f in truncated first-page random bad-header foreign text scrambled; do
+    db="$C/$f.db"
+    cp "$db" "$C/$f.orig"
+    for cmd in "kb show 3090" "kb search nvlink" "kb list" "kb export" "kb import $T/rows.csv" \
+               "kb import --with gpuwise-csv $T/rows.csv"; do
+        label=$(echo "$cmd" | sed "s|$T/||g")
+        # shellcheck disable=SC2086
+        run "$GW" --kb "$db" $cmd
+        if [ "$RC" = 0 ] && [ $f = scrambled ]; then
+            # A damaged page that this command never reads is not noticed; it must not write.
+            case "$cmd" in "kb import"*) fail "corrupt $f: $label refused" "exit 0" ;; esac
+        elif [ "$RC" = 65 ] || [ "$RC" = 74 ]; then
+            case "$ERR" in
+                *"$db"*) pass "corrupt $f: $label refused with an error naming the file" ;;
+                *) fail "corrupt $f: $label refused with an error naming the file" "$ERR" ;;
+            esac
+        else
+            fail "corrupt $f: $label refused" "exit $RC: $(echo "$ERR" | head -2)"
+        fi
+        if cmp -s "$db" "$C/$f.orig"; then
+            pass "corrupt $f: $label leaves the file untouched"
+        else
+            fail "corrupt $f: $label leaves the file untouched" "bytes differ"
+        fi
+    done
+done

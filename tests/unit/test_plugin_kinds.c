@@ -1,0 +1,161 @@
+/* test_plugin_kinds.c — loading only the plugin kinds a command needs, arguments shared by many
+ * calls, and view map keys (pooled or not).  Fixtures: tests/fixtures/plugin_kinds, two plugin
+ * folders searched in order (first/, then second/). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin.h"
+
+#define DIR_FIRST "tests/fixtures/plugin_kinds/first"
+#define DIR_SECOND "tests/fixtures/plugin_kinds/second"
+
+static plugin_host *new_host(void)
+{
+    const char *dirs[] = {DIR_FIRST, DIR_SECOND};
+    plugin_host *h = NULL;
+    gw_error err;
+    assert_int_equal(plugin_host_new(dirs, 2, NULL, NULL, &h, &err), GW_OK);
+    return h;
+}
+
+static size_t count_kind(const plugin_host *h, const char *kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < plugin_count(h); i++) {
+        plugin_info info;
+        plugin_get_info(plugin_at(h, i), &info);
+        n += strcmp(info.kind, kind) == 0;
+    }
+    return n;
+}
+
+static void test_rules_alone_skip_other_kinds(void **state)
+{
+    (void)state;
+    plugin_host *h = new_host();
+    gw_error err;
+    /* first/pricing/broken.lua does not load, but the rules never read it */
+    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
+    /* echo (first wins over second's echo) and quiet */
+    assert_int_equal(plugin_count(h), 2);
+    assert_int_equal(count_kind(h, "rule"), 2);
+    plugin_info info;
+    plugin_get_info(plugin_find_kind(h, "echo", "rule"), &info);
+    assert_string_equal(info.version, "1");
+    assert_non_null(strstr(info.overrides, "second/rules/echo.lua"));
+    assert_null(plugin_find_kind(h, "card", "checklist"));
+
+    /* checklists later: the folder's and the flat one; asking twice loads nothing new */
+    assert_int_equal(plugin_host_load_kind(h, "checklist", &err), GW_OK);
+    assert_int_equal(plugin_host_load_kind(h, "checklist", &err), GW_OK);
+    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
+    assert_int_equal(plugin_count(h), 4);
+    assert_int_equal(count_kind(h, "checklist"), 2);
+    assert_non_null(plugin_find_kind(h, "flat", "checklist"));
+
+    /* everything else: the broken pricing plugin is now read, and its syntax error reported */
+    assert_int_equal(plugin_host_load_all(h, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "broken.lua"));
+    plugin_host_free(h);
+
+    h = new_host();
+    assert_int_equal(plugin_host_load_kind(h, "nonsense", &err), GW_ESOFTWARE);
+    assert_int_equal(plugin_host_load_all(h, &err), GW_EDATA);
+    plugin_host_free(h);
+}
+
+static void test_shared_argument_is_converted_once(void **state)
+{
+    (void)state;
+    plugin_host *h = new_host();
+    gw_error err;
+    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
+    plugin *echo = plugin_find_kind(h, "echo", "rule");
+    assert_non_null(echo);
+
+    view *w = view_map();
+    view_map_set_str(w, "name", "team");
+    plugin_arg *shared = plugin_arg_new(w);
+    const char *ids[] = {"a", "b", "c"};
+    for (size_t i = 0; i < 3; i++) {
+        view *o = view_map();
+        view_map_set_str(o, "id", ids[i]);
+        view *args[] = {o};
+        view *out = NULL;
+        assert_int_equal(plugin_call_shared(echo, "evaluate", args, 1, shared, &out, &err),
+                         GW_OK);
+        /* "<id> <workload name> <calls so far in this state>" */
+        char want[32];
+        snprintf(want, sizeof want, "%s team %zu", ids[i], i + 1);
+        assert_string_equal(view_str(view_map_get(view_list_at(out, 0), "because")), want);
+        view_free(out);
+        view_free(o);
+    }
+    plugin_arg_free(shared);
+
+    /* a new shared value (even at the same address) is converted again */
+    view_map_set_str(w, "name", "lab");
+    shared = plugin_arg_new(w);
+    view *o = view_map();
+    view_map_set_str(o, "id", "d");
+    view *args[] = {o};
+    view *out = NULL;
+    assert_int_equal(plugin_call_shared(echo, "evaluate", args, 1, shared, &out, &err), GW_OK);
+    assert_string_equal(view_str(view_map_get(view_list_at(out, 0), "because")), "d lab 4");
+    view_free(out);
+
+    /* plugin_call is the same call without a shared argument: workload is nil, so it fails */
+    assert_int_equal(plugin_call(echo, "evaluate", args, 1, &out, &err), GW_ESOFTWARE);
+    assert_non_null(strstr(err.msg, "echo.lua"));
+    view_free(o);
+    plugin_arg_free(shared);
+    view_free(w);
+    plugin_host_free(h);
+}
+
+static void test_map_keys_short_and_long(void **state)
+{
+    (void)state;
+    /* 70 characters: longer than the pooled keys, so the map owns its copy */
+    const char *long_key = "k123456789012345678901234567890123456789012345678901234567890123456789";
+    view *m = view_map();
+    view_map_set_int(m, "cost", 1);
+    view_map_set_int(m, long_key, 2);
+    view_map_set_int(m, "cost", 3);        /* replaces, in place */
+    view_map_set_int(m, long_key, 4);
+    assert_int_equal(view_len(m), 2);
+    assert_string_equal(view_map_key_at(m, 0), "cost");
+    assert_true(view_num(view_map_get(m, "cost")) == 3);
+    assert_true(view_num(view_map_get(m, long_key)) == 4);
+    assert_null(view_map_get(m, "never-used-as-a-key"));
+
+    view *c = view_copy(m);
+    view_free(m);
+    assert_int_equal(view_len(c), 2);
+    assert_string_equal(view_map_key_at(c, 1), long_key);
+    assert_true(view_num(view_map_get(c, long_key)) == 4);
+    view_map_set_int(c, "cost", 5);
+    assert_int_equal(view_len(c), 2);
+    gw_buf json = GW_BUF_INIT;
+    view_to_json(c, &json, 0);
+    char want[200];
+    snprintf(want, sizeof want, "{\"cost\":5,\"%s\":4}", long_key);
+    assert_string_equal(buf_cstr(&json), want);
+    buf_free(&json);
+    view_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_alone_skip_other_kinds),
+        cmocka_unit_test(test_shared_argument_is_converted_once),
+        cmocka_unit_test(test_map_keys_short_and_long),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
