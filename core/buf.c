@@ -86,16 +86,23 @@ void buf_putc(gw_buf *b, char c)
 
 void buf_printf(gw_buf *b, const char *fmt, ...)
 {
+    /* Formatted straight into the room left; a second pass only when that was too small. */
     va_list ap;
+    buf_grow(b, 0);
+    size_t room = b->cap - b->len;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(b->data + b->len, room, fmt, ap);
     va_end(ap);
-    if (n < 0)
+    if (n < 0) {
+        b->data[b->len] = '\0';
         return;
-    buf_grow(b, (size_t)n);
-    va_start(ap, fmt);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    }
+    if ((size_t)n >= room) {
+        buf_grow(b, (size_t)n);
+        va_start(ap, fmt);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
     b->len += (size_t)n;
 }
 

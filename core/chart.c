@@ -6,6 +6,7 @@
 #include "chart.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -104,6 +105,42 @@ static axis nice_axis(double lo, double hi)
     return best;
 }
 
+/* buf_printf for the conversions a chart uses (%s, %.Ns, %zu, %.Nf): coordinates are most
+ * of an SVG, and printf's general floating-point path cost more than the drawing. */
+static void svgf(gw_buf *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void svgf(gw_buf *out, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const char *run = fmt, *p = fmt;
+    for (; *p; p++) {
+        if (*p != '%')
+            continue;
+        buf_append(out, run, (size_t)(p - run));
+        int precision = -1;
+        if (*++p == '.')
+            for (precision = 0, p++; *p >= '0' && *p <= '9'; p++)
+                precision = precision * 10 + (*p - '0');
+        if (*p == 'f') {
+            view_format_fixed(out, va_arg(ap, double), precision);
+        } else if (*p == 's') {
+            const char *s = va_arg(ap, const char *);
+            size_t n = s ? strlen(s) : 0;
+            if (precision >= 0 && n > (size_t)precision)
+                n = (size_t)precision;
+            buf_append(out, s ? s : "", n);
+        } else if (*p == 'z' && p[1] == 'u') {
+            p++;
+            buf_printf(out, "%zu", va_arg(ap, size_t));
+        } else {
+            buf_putc(out, '%');   /* "%%" */
+        }
+        run = p + 1;
+    }
+    buf_append(out, run, (size_t)(p - run));
+    va_end(ap);
+}
+
 static void number(gw_buf *out, double n, int decimals)
 {
     view_format_number(out, fabs(n) < 1e-12 ? 0 : n, decimals);
@@ -111,18 +148,18 @@ static void number(gw_buf *out, double n, int decimals)
 
 static void svg_open(gw_buf *out, const view *chart, const char *id, double width, double height)
 {
-    buf_printf(out,
+    svgf(out,
                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
                "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
                "aria-labelledby=\"%s-title %s-desc\">\n",
                width, height, width, height, id, id);
-    buf_printf(out, "<title id=\"%s-title\">", id);
+    svgf(out, "<title id=\"%s-title\">", id);
     text(out, str_of(chart, "title"));
-    buf_printf(out, "</title>\n<desc id=\"%s-desc\">", id);
+    svgf(out, "</title>\n<desc id=\"%s-desc\">", id);
     text(out, view_str(view_map_get(chart, "desc")) ? str_of(chart, "desc") : str_of(chart, "title"));
     buf_puts(out, "</desc>\n");
-    buf_printf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
-    buf_printf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" " FONT
+    svgf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
+    svgf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" " FONT
                     " font-size=\"16\" font-weight=\"bold\" fill=\"#111111\">",
                width / 2);
     text(out, str_of(chart, "title"));
@@ -174,7 +211,7 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
 #define XPOS(v) (left + ((v) - ax.lo) / span * (right - left))
 
     svg_open(out, chart, id, width, height);
-    buf_printf(out,
+    svgf(out,
                "<defs><pattern id=\"%s-hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
                "height=\"6\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
                "fill=\"#dce6f0\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#1f4e79\" "
@@ -184,15 +221,15 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
     buf_puts(out, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n");
     for (double t = ax.lo; t <= ax.hi + ax.step / 2; t += ax.step) {
         double x = XPOS(t);
-        buf_printf(out,
+        svgf(out,
                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cccccc\" "
                    "stroke-width=\"1\"/>\n",
                    x, top - 4, x, top + plot_h);
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 16);
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 16);
         number(out, t, ax.decimals);
         buf_puts(out, "</text>\n");
     }
-    buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
                (left + right) / 2, top + plot_h + 40);
     const char *label = str_of(chart, "y_label");
     axis_title(out, *label ? label : str_of(chart, "x_label"), unit);
@@ -204,7 +241,7 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
         double v = view_num(view_map_get(b, "value"));
         double y = top + (double)i * (bar_h + gap) + gap / 2;
         int strong = view_truthy(view_map_get(b, "highlight"));
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"%s>", left - 8,
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"%s>", left - 8,
                    y + bar_h / 2 + 4, strong ? " font-weight=\"bold\"" : "");
         label_text(out, str_of(b, "label"));
         buf_puts(out, "</text>\n");
@@ -214,13 +251,13 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
             char fill[96];
             /* A highlighted bar is solid, the others hatched: the difference shows in grey. */
             snprintf(fill, sizeof fill, strong ? "#1f4e79" : "url(#%s-hatch)", id);
-            buf_printf(out,
+            svgf(out,
                        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
                        "fill=\"%s\" stroke=\"#1f4e79\" stroke-width=\"1\"/>\n",
                        x0, y, x1 - x0 < 1 ? 1 : x1 - x0, bar_h, fill);
             x_end = x1;
         }
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x_end + 6, y + bar_h / 2 + 4,
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x_end + 6, y + bar_h / 2 + 4,
                    strong ? " font-weight=\"bold\"" : "");
         const char *vt = view_str(view_map_get(b, "value_text"));
         if (vt)
@@ -236,7 +273,7 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
         buf_puts(out, "</text>\n");
     }
     buf_puts(out, "</g>\n");
-    buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
+    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
                XPOS(0), top - 4, XPOS(0), top + plot_h);
     buf_puts(out, "</svg>\n");
 #undef XPOS
@@ -257,22 +294,22 @@ static void point_shape(gw_buf *out, int style, double x, double y, const char *
 {
     switch (style % N_STYLES) {
     case 0:
-        buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, color);
+        svgf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, color);
         break;
     case 1:
-        buf_printf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\"/>\n",
+        svgf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\"/>\n",
                    x - 3.5, y - 3.5, color);
         break;
     case 2:
-        buf_printf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x, y - 4.5,
+        svgf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x, y - 4.5,
                    x + 4.5, y + 3.5, x - 4.5, y + 3.5, color);
         break;
     case 3:
-        buf_printf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x,
+        svgf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x,
                    y - 5, x + 5, y, x, y + 5, x - 5, y, color);
         break;
     default:
-        buf_printf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\"/>\n",
+        svgf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\"/>\n",
                    x, y, color);
         break;
     }
@@ -331,9 +368,9 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
     buf_puts(out, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n");
     for (double t = ay.lo; t <= ay.hi + ay.step / 2; t += ay.step) {
         double y = YPOS(t);
-        buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
+        svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
                    left, y, right, y);
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 4);
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 4);
         text(out, prefix);
         number(out, t, ay.decimals);
         buf_puts(out, "</text>\n");
@@ -341,21 +378,21 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
     for (double t = ceil(ax.lo / ax.step - 1e-9) * ax.step; t <= ax.hi + ax.step * 1e-6;
          t += ax.step) {
         double x = XPOS(t);
-        buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
+        svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
                    x, top + plot_h, x, top + plot_h + 5);
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 18);
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 18);
         number(out, t, ax.decimals);
         buf_puts(out, "</text>\n");
     }
-    buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
+    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
                left, top + plot_h, right, top + plot_h);
-    buf_printf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
+    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
                left, top, left, top + plot_h);
-    buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
                (left + right) / 2, top + plot_h + 38);
     axis_title(out, str_of(chart, "x_label"), str_of(chart, "x_unit"));
     buf_puts(out, "</text>\n");
-    buf_printf(out,
+    svgf(out,
                "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" "
                "transform=\"rotate(-90 16 %.1f)\">",
                top + plot_h / 2, top + plot_h / 2);
@@ -367,12 +404,12 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
         const view *pts = view_map_get(ser, "points");
         const char *color = series_color[s % N_STYLES];
         const char *dash = series_dash[s % N_STYLES];
-        buf_printf(out, "<g class=\"series\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"%s%s%s d=\"",
+        svgf(out, "<g class=\"series\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"%s%s%s d=\"",
                    color, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
         for (size_t i = 0; i < view_len(pts); i++) {
             double x, y;
             point_xy(view_list_at(pts, i), &x, &y);
-            buf_printf(out, "%s%.1f %.1f", i ? " L" : "M", XPOS(x), YPOS(y));
+            svgf(out, "%s%.1f %.1f", i ? " L" : "M", XPOS(x), YPOS(y));
         }
         buf_puts(out, "\"/>\n");
         size_t np = view_len(pts), every = np > 30 ? (np + 29) / 30 : 1;
@@ -384,12 +421,12 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
         buf_puts(out, "</g>\n");
         /* Legend row: a sample of the line with its point shape, and the name. */
         double ly = top + plot_h + 58 + 20 * (double)s;
-        buf_printf(out, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+        svgf(out, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                         "stroke=\"%s\" stroke-width=\"2.5\"%s%s%s/>\n",
                    left, ly - 4, left + 40, ly - 4, color, *dash ? " stroke-dasharray=\"" : "",
                    dash, *dash ? "\"" : "");
         point_shape(out, (int)s, left + 20, ly - 4, color);
-        buf_printf(out, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" fill=\"#111111\">",
+        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" fill=\"#111111\">",
                    left + 50, ly);
         text(out, str_of(ser, "name"));
         buf_puts(out, "</text></g>\n");
@@ -397,13 +434,13 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
     if (has_marker) {
         double x = XPOS(mx), y = YPOS(my);
         int on_right = x > (left + right) / 2;
-        buf_printf(out,
+        svgf(out,
                    "<g class=\"marker\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                    "stroke=\"#111111\" stroke-dasharray=\"3 3\"/>\n"
                    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111111\" "
                    "stroke-width=\"2.5\"/>\n",
                    x, y + 7, x, top + plot_h, x, y);
-        buf_printf(out,
+        svgf(out,
                    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" " FONT
                    " font-size=\"13\" font-weight=\"bold\" fill=\"#111111\" stroke=\"#ffffff\" "
                    "stroke-width=\"4\" paint-order=\"stroke\">",

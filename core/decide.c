@@ -229,7 +229,7 @@ static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int 
     size_t n = 0;
     for (size_t i = 0; i < d->n_bench && n < 32; i++) {
         const kb_benchmark *b = &d->bench[i];
-        if (!str_eq(b->gpu, gpu) || (int)b->gpu_count != count || !(b->value > 0))
+        if ((int)b->gpu_count != count || !(b->value > 0) || !str_eq(b->gpu, gpu))
             continue;
         values[n++] = b->value;
         if (o)
@@ -689,11 +689,21 @@ static void set_num(view *m, const char *key, double n)
         view_map_set_num(m, key, n);
 }
 
+/* key + "_text" into out (keys are short literals; a longer one is cut to fit the suffix). */
+static void text_key_of(char out[64], const char *key)
+{
+    size_t n = strlen(key);
+    if (n > 58)
+        n = 58;
+    memcpy(out, key, n);
+    memcpy(out + n, "_text", 6);
+}
+
 static void set_money(view *m, const decision *d, const char *key, double amount)
 {
     set_num(m, key, amount);
     char text_key[64];
-    snprintf(text_key, sizeof text_key, "%s_text", key);
+    text_key_of(text_key, key);
     if (isnan(amount) || isinf(amount)) {
         view_map_set(m, text_key, view_null());
         return;
@@ -708,7 +718,7 @@ static void set_figure(view *m, const char *key, double n, int decimals, const c
 {
     set_num(m, key, n);
     char text_key[64];
-    snprintf(text_key, sizeof text_key, "%s_text", key);
+    text_key_of(text_key, key);
     if (isnan(n) || isinf(n)) {
         view_map_set(m, text_key, view_null());
         return;

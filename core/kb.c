@@ -25,7 +25,7 @@
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
 #define KB_DEFAULT_BUSY_MS 5000
-#define KB_STMT_CACHE 16
+#define KB_STMT_CACHE 48
 
 typedef struct gpu_names gpu_names;
 
@@ -36,7 +36,8 @@ struct kb {
     int version;
     gpu_names *names;   /* name-resolution cache; NULL until needed, dropped on every write */
     size_t n_names;
-    /* Statements an import runs for every row, kept prepared (prepare_cached). */
+    /* Statements an import runs for every row, and the reads a decision repeats (one per
+     * citation), kept prepared (prepare_cached). */
     char *cached_sql[KB_STMT_CACHE];
     sqlite3_stmt *cached[KB_STMT_CACHE];
     size_t n_cached;
@@ -286,10 +287,23 @@ static char *readonly_uri(const char *path)
     return buf_detach(&b);
 }
 
+/* gpuwise uses each connection from one thread, so no connection takes SQLite's mutex
+ * (SQLITE_OPEN_NOMUTEX), and SQLite keeps no memory statistics, which would take a global
+ * one on every allocation.  Set before SQLite's first use; later calls change nothing. */
+static void sqlite_configure(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    }
+}
+
 static int open_readonly(const char *path, sqlite3 **db)
 {
     char *uri = readonly_uri(path);
-    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                             NULL);
     free(uri);
     return rc;
 }
@@ -361,6 +375,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
     sqlite3 *db = NULL;
 
     *out = NULL;
+    sqlite_configure();
     if (!path || !*path)
         return gw_error_set(err, GW_EUSAGE, "no knowledge base file given");
     if (stat(path, &st) != 0) {
@@ -440,7 +455,9 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         *out = k;
         return GW_OK;
     }
-    rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0),
+    rc = sqlite3_open_v2(path, &k->db,
+                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                             (create ? SQLITE_OPEN_CREATE : 0),
                          NULL);
     if (rc != SQLITE_OK) {
         int code = gw_error_set(err, rc == SQLITE_CANTOPEN ? GW_ECANTCREAT : GW_EDATA,
@@ -874,8 +891,12 @@ static void struct_from_row(const kb_table *t, sqlite3_stmt *st, int first, void
 
 static void col_list(gw_buf *b, const kb_table *t, const char *prefix)
 {
-    for (int i = 0; i < t->ncols; i++)
-        buf_printf(b, "%s%s%s", i ? ", " : "", prefix, t->cols[i].name);
+    for (int i = 0; i < t->ncols; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        buf_puts(b, prefix);
+        buf_puts(b, t->cols[i].name);
+    }
 }
 
 static int valid_date(const char *s)
@@ -1195,7 +1216,7 @@ static int select_rows(kb *k, const kb_table *t, const char *sql, const char *co
     sqlite3_stmt *st;
     size_t cap = 0, count = 0;
     char *rows = NULL;
-    int rc = prepare(k, sql, &st, err);
+    int rc = prepare_cached(k, sql, &st, err);
     *out = NULL;
     *n = 0;
     if (rc)
@@ -1215,7 +1236,7 @@ static int select_rows(kb *k, const kb_table *t, const char *sql, const char *co
             fill(st, obj);
         count++;
     }
-    sqlite3_finalize(st);
+    stmt_done(k, st);
     if (step != SQLITE_DONE) {
         free(rows);   /* only reachable on a damaged file; the strings leak with it */
         return db_fail(k, err, step, "reading");

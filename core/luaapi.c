@@ -150,6 +150,18 @@ static view *conv_attach(conv *c, view *parent, const char *key, view *node)
     return node;
 }
 
+/* c->path from plen on becomes sep + text, cut to fit as snprintf would cut it. */
+static void path_put(conv *c, size_t plen, const char *sep, const char *text, size_t n)
+{
+    size_t room = sizeof c->path - 1, at = plen;
+    for (; *sep && at < room; sep++)
+        c->path[at++] = *sep;
+    if (n > room - at)
+        n = room - at;
+    memcpy(c->path + at, text, n);
+    c->path[at + n] = '\0';
+}
+
 static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, const char *key)
 {
     if (depth > LUAAPI_MAX_DEPTH)
@@ -188,7 +200,13 @@ static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, con
     if (string_keys == 0) {   /* a list (an empty table too) */
         view *list = conv_attach(c, parent, key, view_list());
         for (lua_Integer i = 1; i <= len && rc == GW_OK; i++) {
-            snprintf(c->path + plen, sizeof c->path - plen, "[%lld]", (long long)i);
+            char index[24];
+            size_t at = sizeof index;
+            index[--at] = ']';
+            for (lua_Integer u = i; u; u /= 10)   /* i >= 1 */
+                index[--at] = (char)('0' + u % 10);
+            index[--at] = '[';
+            path_put(c, plen, "", index + at, sizeof index - at);
             lua_rawgeti(L, t, i);
             rc = conv_value(L, lua_gettop(L), c, depth + 1, list, NULL);
             lua_pop(L, 1);
@@ -205,18 +223,15 @@ static int conv_table(lua_State *L, int t, conv *c, int depth, view *parent, con
         }
         qsort(names, n, sizeof *names, cmp_cstr);
         for (size_t i = 0; i < n && rc == GW_OK; i++) {
-            size_t klen;
-            lua_pushstring(L, names[i]);
+            size_t klen = strlen(names[i]);   /* the key as far as its first NUL */
+            lua_pushlstring(L, names[i], klen);
             lua_rawget(L, t);
-            lua_pushstring(L, names[i]);
-            lua_tolstring(L, -1, &klen);
-            lua_pop(L, 1);
             if (klen > 256 || !luaapi_utf8_valid(names[i], klen)) {
                 lua_pop(L, 1);
                 rc = conv_fail(c, "a key is not a short UTF-8 name");
                 break;
             }
-            snprintf(c->path + plen, sizeof c->path - plen, "%s%s", plen ? "." : "", names[i]);
+            path_put(c, plen, plen ? "." : "", names[i], klen);
             rc = conv_value(L, lua_gettop(L), c, depth + 1, map, names[i]);
             lua_pop(L, 1);
         }
@@ -281,9 +296,10 @@ int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw
 
 /* ---- view -> Lua ---- */
 
-void luaapi_push_view(lua_State *L, const view *v)
+/* Pushes v; the caller has made room for 3 more slots (a container needs its own, a key and
+ * a value, checked once per level rather than per value). */
+static void push_value(lua_State *L, const view *v)
 {
-    luaL_checkstack(L, 4, "nested too deep");
     switch (view_kind(v)) {
     case VIEW_NULL:
         lua_pushnil(L);
@@ -305,8 +321,9 @@ void luaapi_push_view(lua_State *L, const view *v)
     case VIEW_LIST: {
         size_t n = view_len(v);
         lua_createtable(L, (int)n, 0);
+        luaL_checkstack(L, 4, "nested too deep");
         for (size_t i = 0; i < n; i++) {
-            luaapi_push_view(L, view_list_at(v, i));
+            push_value(L, view_list_at(v, i));
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
         break;
@@ -314,17 +331,24 @@ void luaapi_push_view(lua_State *L, const view *v)
     case VIEW_MAP: {
         size_t n = view_len(v);
         lua_createtable(L, 0, (int)n);
+        luaL_checkstack(L, 4, "nested too deep");
         for (size_t i = 0; i < n; i++) {
             const view *item = view_map_value_at(v, i);
             if (view_kind(item) == VIEW_NULL)
                 continue;   /* what setting nil would do, without making the key */
-            lua_pushstring(L, view_map_key_at(v, i));
-            luaapi_push_view(L, item);
-            lua_rawset(L, -3);
+            push_value(L, item);
+            /* a fresh table has no metatable: setfield stores as rawset would */
+            lua_setfield(L, -2, view_map_key_at(v, i));
         }
         break;
     }
     }
+}
+
+void luaapi_push_view(lua_State *L, const view *v)
+{
+    luaL_checkstack(L, 4, "nested too deep");
+    push_value(L, v);
 }
 
 /* ---- gw.log ---- */
@@ -529,6 +553,10 @@ static int parse_markup(lua_State *L, int html)
     size_t len;
     const char *text = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, html ? "(html)" : "(xml)");
+    /* The document types are made on first use: most plugins never parse markup. */
+    if (luaL_getmetatable(L, DOC_MT) == LUA_TNIL)
+        register_xml_types(L);
+    lua_pop(L, 1);
     /* created closed, so a failure below leaves nothing to free */
     doc_ud *d = lua_newuserdatauv(L, sizeof *d, 0);
     d->doc = NULL;
@@ -813,7 +841,6 @@ void luaapi_push_gw(lua_State *L, kb *k)
 {
     lua_pushlightuserdata(L, k);
     lua_setfield(L, LUA_REGISTRYINDEX, KB_KEY);
-    register_xml_types(L);
     static const luaL_Reg xml_fns[] = {{"parse", gw_xml_parse}, {NULL, NULL}};
     static const luaL_Reg html_fns[] = {{"parse", gw_html_parse}, {NULL, NULL}};
     static const luaL_Reg csv_fns[] = {{"rows", gw_csv_rows}, {"parse", gw_csv_parse}, {NULL, NULL}};

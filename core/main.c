@@ -40,7 +40,8 @@ static void print_usage(FILE *f)
     for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\nExit status: 0 ok, 2 a check failed, 64 usage, 65 bad data, 66 missing input,\n"
-          "67 unknown name, 70 plugin or internal error, 73/74 cannot write, 75 KB busy.\n",
+          "67 unknown name, 70 plugin or internal error, 73/74 cannot write, 75 KB busy,\n"
+          "130/143 stopped by SIGINT/SIGTERM (an import is rolled back).\n",
           f);
 }
 

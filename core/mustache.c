@@ -61,7 +61,23 @@ void mustache_escape_html(gw_buf *out, const char *s, size_t n)
 void mustache_escape_markdown(gw_buf *out, const char *s, size_t n)
 {
     static const char special[] = "\\`*_{}[]()#+-.!|~=^";
+    static unsigned char plain[256];   /* 1: the character stands for itself */
+    if (!plain['a']) {
+        for (int c = 0x20; c < 0x7f; c++)
+            plain[c] = !strchr(special, c) && c != '<' && c != '>' && c != '&';
+        for (int c = 0x80; c < 256; c++)
+            plain[c] = 1;
+    }
     for (size_t i = 0; i < n; i++) {
+        size_t run = i;
+        while (run < n && plain[(unsigned char)s[run]])
+            run++;
+        if (run > i) {
+            buf_append(out, s + i, run - i);
+            if (run == n)
+                break;
+            i = run;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c == '<')
             buf_puts(out, "&lt;");
@@ -586,7 +602,17 @@ static void format_value(gw_buf *out, const view *v)
         if (!isfinite(d))
             break;
         if (d == floor(d) && fabs(d) < 1e15) {
-            snprintf(tmp, sizeof tmp, "%.0f", d);
+            /* what "%.0f" prints, without printf's cost */
+            size_t i = sizeof tmp - 1;
+            unsigned long long u = (unsigned long long)fabs(d);
+            tmp[i] = '\0';
+            do
+                tmp[--i] = (char)('0' + u % 10);
+            while ((u /= 10) != 0);
+            if (signbit(d))
+                tmp[--i] = '-';
+            buf_puts(out, tmp + i);
+            break;
         } else {
             snprintf(tmp, sizeof tmp, "%.15g", d);
             if (strtod(tmp, NULL) != d)
@@ -606,14 +632,20 @@ static void format_value(gw_buf *out, const view *v)
 static void emit_value(renderer *r, const view *v, int escape)
 {
     gw_buf raw = GW_BUF_INIT;
-    format_value(&raw, v);
+    const char *text = view_str(v);   /* a string is escaped where it lies, not copied first */
+    size_t len = view_str_len(v);
+    if (!text) {
+        format_value(&raw, v);
+        text = buf_cstr(&raw);
+        len = raw.len;
+    }
     emit_pending_indent(r);
     if (!escape || r->opts->escape == MUSTACHE_ESCAPE_NONE)
-        buf_append(r->out, buf_cstr(&raw), raw.len);
+        buf_append(r->out, text, len);
     else if (r->opts->escape == MUSTACHE_ESCAPE_HTML)
-        mustache_escape_html(r->out, buf_cstr(&raw), raw.len);
+        mustache_escape_html(r->out, text, len);
     else
-        mustache_escape_markdown(r->out, buf_cstr(&raw), raw.len);
+        mustache_escape_markdown(r->out, text, len);
     buf_free(&raw);
 }
 

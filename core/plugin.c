@@ -323,10 +323,7 @@ static int sandbox_build(lua_State *L)
     plugin *p = plugin_of(L);
     kb *k = lua_touserdata(L, 1);
     static const luaL_Reg libs[] = {
-        {LUA_GNAME, luaopen_base},         {LUA_STRLIBNAME, luaopen_string},
-        {LUA_TABLIBNAME, luaopen_table},   {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8},   {LUA_COLIBNAME, luaopen_coroutine},
-        {LUA_OSLIBNAME, luaopen_os},       {NULL, NULL},
+        {LUA_GNAME, luaopen_base}, {LUA_STRLIBNAME, luaopen_string}, {NULL, NULL},
     };
     for (const luaL_Reg *lib = libs; lib->func; lib++) {
         luaL_requiref(L, lib->name, lib->func, 0);
@@ -351,27 +348,38 @@ static int sandbox_build(lua_State *L)
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
 
-    static const char *const libnames[] = {LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME,
-                                           LUA_UTF8LIBNAME, LUA_COLIBNAME, NULL};
-    for (size_t i = 0; libnames[i]; i++) {
-        lua_getfield(L, loaded, libnames[i]);
+    {
+        lua_getfield(L, loaded, LUA_STRLIBNAME);
         int n = 0;   /* sized once: growing a table rehashes it at every power of two */
         for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
             n++;
         lua_createtable(L, 0, n);
         lua_insert(L, -2);
         lua_pushnil(L);
-        while (lua_next(L, -2)) {          /* a copy, so the proxy hides the real table */
+        while (lua_next(L, -2)) {          /* a copy: the real one is every string's __index */
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_rawset(L, -5);
         }
         lua_pop(L, 1);
         make_readonly(L, 0);
-        lua_setfield(L, env, libnames[i]);
+        lua_setfield(L, env, LUA_STRLIBNAME);
+    }
+    /* These are opened straight into tables of their own, registered nowhere else, so the
+     * proxy can hide each as it is, without a copy. */
+    static const luaL_Reg own_libs[] = {
+        {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}, {NULL, NULL},
+    };
+    for (const luaL_Reg *lib = own_libs; lib->func; lib++) {
+        lua_pushcfunction(L, lib->func);
+        lua_call(L, 0, 1);
+        make_readonly(L, 0);
+        lua_setfield(L, env, lib->name);
     }
     lua_newtable(L);
-    lua_getfield(L, loaded, LUA_OSLIBNAME);
+    lua_pushcfunction(L, luaopen_os);
+    lua_call(L, 0, 1);
     static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
     copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
     lua_pop(L, 1);
@@ -401,7 +409,7 @@ static int sandbox_build(lua_State *L)
             buf_free(&code);
     }
     lua_getfield(L, g, "pcall");
-    lua_getfield(L, loaded, LUA_TABLIBNAME);
+    lua_getfield(L, env, LUA_TABLIBNAME);   /* the proxy: reads pass through */
     lua_getfield(L, -1, "pack");
     lua_getfield(L, -2, "unpack");
     lua_remove(L, -3);
@@ -1203,6 +1211,26 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
     return plugin_call_shared(p, fn, args, nargs, NULL, out, err);
 }
 
+/* nil and {} (what most calls of a rule return) are read without a protected conversion:
+ * looking at them cannot raise.  0 when the value needs the full one. */
+static int trivial_result(lua_State *L, int idx, view **out)
+{
+    int type = lua_type(L, idx);
+    if (type == LUA_TNIL) {
+        *out = view_null();
+        return 1;
+    }
+    if (type != LUA_TTABLE || !lua_checkstack(L, 2))
+        return 0;
+    lua_pushnil(L);
+    if (lua_next(L, idx)) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    *out = view_list();
+    return 1;
+}
+
 int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
                        const plugin_arg *shared, view **out, gw_error *err)
 {
@@ -1223,7 +1251,7 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
                             p->name ? p->name : "?", fn);
     }
     rc = protected_run(p, (int)nargs + (shared != NULL), err);
-    if (rc == GW_OK) {
+    if (rc == GW_OK && !trivial_result(L, lua_gettop(L), out)) {
         char label[4400];   /* a name, or a path (4096 at most), and the function */
         snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
         rc = value_to_view(p, lua_gettop(L), label, out, err);

@@ -491,8 +491,13 @@ static int url_allowed(const char *raw, size_t n, int is_src)
 static void filter_urls(const char *html, gw_buf *out)
 {
     const char *p = html;
+    /* the next of each kind, searched again only once passed: one scan of html each */
+    const char *h = strstr(p, " href=\""), *s = strstr(p, " src=\"");
     for (;;) {
-        const char *h = strstr(p, " href=\""), *s = strstr(p, " src=\"");
+        if (h && h < p)
+            h = strstr(p, " href=\"");
+        if (s && s < p)
+            s = strstr(p, " src=\"");
         const char *at = h && (!s || h < s) ? h : s;
         if (!at) {
             buf_puts(out, p);

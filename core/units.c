@@ -109,7 +109,9 @@ void units_format_money(gw_buf *out, double amount, const char *currency, int de
         buf_putc(out, '-');
     if (symbol)
         buf_puts(out, symbol);
-    else if (currency && *currency)
-        buf_printf(out, "%s ", currency);
+    else if (currency && *currency) {
+        buf_puts(out, currency);
+        buf_putc(out, ' ');
+    }
     view_format_number(out, fabs(amount), decimals);
 }

@@ -115,8 +115,13 @@ view *view_stringn(const char *s, size_t n)
 {
     if (!s)
         return view_null();
-    view *v = view_new(VIEW_STRING);
-    v->string = gw_xstrndup(s, n);
+    /* The text lives in the node's own block: one allocation per string, not two. */
+    view *v = gw_xmalloc(sizeof *v + n + 1);
+    memset(v, 0, sizeof *v);
+    v->type = VIEW_STRING;
+    v->string = (char *)(v + 1);
+    memcpy(v->string, s, n);
+    v->string[n] = '\0';
     v->string_len = n;
     return v;
 }
@@ -148,12 +153,26 @@ static void container_grow(view *v)
 {
     if (v->len < v->cap)
         return;
-    v->cap = v->cap ? v->cap * 2 : 8;
-    v->items = gw_xrealloc(v->items, v->cap * sizeof *v->items);
-    if (v->type == VIEW_MAP) {
-        v->keys = gw_xrealloc(v->keys, v->cap * sizeof *v->keys);
-        v->owned = gw_xrealloc(v->owned, v->cap * sizeof *v->owned);
+    size_t cap = v->cap ? v->cap * 2 : 8;
+    if (v->type != VIEW_MAP) {
+        v->items = gw_xrealloc(v->items, cap * sizeof *v->items);
+    } else {
+        /* A map's values, keys and key ownership share one block (freed with items). */
+        char *block = gw_xmalloc(cap * (sizeof *v->items + sizeof *v->keys + sizeof *v->owned));
+        view **items = (view **)(void *)block;
+        const char **keys = (const char **)(void *)(block + cap * sizeof *items);
+        unsigned char *owned = (unsigned char *)(block + cap * (sizeof *items + sizeof *keys));
+        if (v->len) {
+            memcpy(items, v->items, v->len * sizeof *items);
+            memcpy(keys, v->keys, v->len * sizeof *keys);
+            memcpy(owned, v->owned, v->len * sizeof *owned);
+        }
+        free(v->items);
+        v->items = items;
+        v->keys = keys;
+        v->owned = owned;
     }
+    v->cap = cap;
 }
 
 view *view_list_push(view *list, view *item)
@@ -328,6 +347,33 @@ static void json_number(gw_buf *out, double n)
         buf_append(out, digits + i, sizeof digits - i);
         return;
     }
+    /* A short decimal (a price, 0.44, 1751.5) is found without printf: d decimals that give
+     * back n exactly (R / 10^d is correctly rounded, as reading "R/10^d" back would be) with
+     * at most 6 significant digits and an exponent %g writes plainly are what "%.6g" prints. */
+    double a = fabs(n);
+    if (a >= 1e-4 && a < 1e6) {
+        static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+        for (int d = 1; d <= 6; d++) {
+            double r = nearbyint(a * scale[d]);
+            if (r / scale[d] != a)
+                continue;
+            if (r >= 1e6)
+                break;   /* more than 6 significant digits */
+            char digits[32];
+            size_t i = sizeof digits;
+            unsigned long long u = (unsigned long long)r;
+            for (int k = 0; k < d; k++, u /= 10)
+                digits[--i] = (char)('0' + u % 10);
+            digits[--i] = '.';
+            do
+                digits[--i] = (char)('0' + u % 10);
+            while ((u /= 10) != 0);
+            if (n < 0)
+                digits[--i] = '-';
+            buf_append(out, digits + i, sizeof digits - i);
+            return;
+        }
+    }
     /* The shortest precision from 6 to 17 that reads back to the same double.  Reading back is
      * monotonic in the precision (a correctly rounded longer form is never further from n), so
      * a search finds the same precision as trying each in turn.  Figures are mostly short (a
@@ -475,6 +521,56 @@ view *view_from_json(const char *text, size_t len, gw_error *err)
     return v;
 }
 
+/* "%.*f" of a non-negative n into digits, without printf where the answer is certain: the
+ * scaled value is rounded in integers unless it lies so near a half that the rounding error
+ * of the scaling could decide it (printf rounds the exact binary value; those cases, and
+ * values too large for exact integers, still go through snprintf). */
+static void fixed_digits(char *digits, size_t size, double n, int decimals)
+{
+    static const double scale[] = {1, 10, 100, 1e3, 1e4, 1e5, 1e6};
+    double s = decimals <= 6 ? n * scale[decimals] : INFINITY;
+    if (s < 1e15) {
+        double whole = floor(s), frac = s - whole;
+        /* the scaling is off by half a unit in the last place at most: s * 2^-53 */
+        if (fabs(frac - 0.5) > s * 1e-15 + 1e-9) {
+            unsigned long long r = (unsigned long long)whole + (frac > 0.5);
+            unsigned long long p = (unsigned long long)scale[decimals];
+            unsigned long long int_part = r / p, frac_part = r % p;
+            char tmp[32];
+            size_t len = 0, i = 0;
+            do
+                tmp[len++] = (char)('0' + int_part % 10);
+            while ((int_part /= 10) != 0);
+            while (len)
+                digits[i++] = tmp[--len];
+            if (decimals) {
+                digits[i++] = '.';
+                for (int d = decimals - 1; d >= 0; d--, frac_part /= 10)
+                    digits[i + (size_t)d] = (char)('0' + frac_part % 10);
+                i += (size_t)decimals;
+            }
+            digits[i] = '\0';
+            return;
+        }
+    }
+    snprintf(digits, size, "%.*f", decimals, n);
+}
+
+void view_format_fixed(gw_buf *out, double n, int decimals)
+{
+    char digits[400];   /* "%.6f" of the largest double takes 316 */
+    if (decimals < 0)
+        decimals = 6;   /* printf's default precision */
+    if (!isfinite(n) || decimals > 6) {
+        buf_printf(out, "%.*f", decimals, n);
+        return;
+    }
+    if (signbit(n))
+        buf_putc(out, '-');   /* printf writes "-0.0" too */
+    fixed_digits(digits, sizeof digits, fabs(n), decimals);
+    buf_puts(out, digits);
+}
+
 void view_format_number(gw_buf *out, double n, int decimals)
 {
     char digits[64];
@@ -482,7 +578,7 @@ void view_format_number(gw_buf *out, double n, int decimals)
         buf_puts(out, "n/a");
         return;
     }
-    snprintf(digits, sizeof digits, "%.*f", decimals < 0 ? 0 : decimals, fabs(n));
+    fixed_digits(digits, sizeof digits, fabs(n), decimals < 0 ? 0 : decimals);
     if (n < 0 && strspn(digits, "0.") != strlen(digits))
         buf_putc(out, '-');
     const char *dot = strchr(digits, '.');
@@ -535,9 +631,8 @@ void view_free(view *v)
         if (v->owned && v->owned[i])
             free((char *)v->keys[i]);
     }
-    free(v->items);
-    free(v->keys);
-    free(v->owned);
-    free(v->string);
+    free(v->items);   /* a map's keys and owned flags too */
+    if (v->string != (char *)(v + 1))
+        free(v->string);
     free(v);
 }

@@ -57,6 +57,7 @@ view *view_from_json(const char *text, size_t len, gw_error *err);
 
 /* Number formatting shared by every command, so templates get figures people read. */
 void view_format_number(gw_buf *out, double n, int decimals);   /* 2750.5 -> "2,750.5" */
+void view_format_fixed(gw_buf *out, double n, int decimals);    /* exactly printf's "%.*f" */
 
 view *view_copy(const view *v);
 void view_free(view *v);

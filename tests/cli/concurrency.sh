@@ -81,7 +81,7 @@ fi
 # ---- 2. an impatient writer: busy after its timeout, nothing half-written ------------------
 KB=$(fresh_kb conc2)
 rm -f "$T/stop" "$T"/rfail.* "$T"/rcount.*
-awk -v n=4000 -v seed=23 -v prefix=conc-c -v gpus=$GPUS -f "$GEN" >"$T/c.csv"
+awk -v n=40000 -v seed=23 -v prefix=conc-c -v gpus=$GPUS -f "$GEN" >"$T/c.csv"
 for n in 1 2; do reader $n & done
 "$GW" --kb "$KB" kb import "$T/c.csv" >"$T/c.out" 2>"$T/c.err" &
 pc=$!
@@ -91,6 +91,8 @@ start=$(date +%s%3N)
 GPUWISE_BUSY_TIMEOUT_MS=200 "$GW" --kb "$KB" kb import "$T/a.csv" >"$T/a.out" 2>"$T/a.err"
 ra=$?
 end=$(date +%s%3N)
+holder_running=0
+kill -0 $pc 2>/dev/null && holder_running=1
 wait $pc
 rc_c=$?
 touch "$T/stop"
@@ -109,13 +111,15 @@ if [ $ra = 75 ]; then
     else
         fail "concurrency: it waited the busy timeout" "$((end - start)) ms"
     fi
+elif [ $holder_running = 1 ]; then
+    fail "concurrency: the impatient writer exits 75" "exit $ra while the long import still ran"
 elif [ $ra = 0 ]; then
     # The long import finished first on a fast machine: then the second one simply ran.
     check_eq "concurrency: the second writer stored all its rows" "$(count_rows conc-a)" 1500
 else
     fail "concurrency: the impatient writer exits 75 or 0" "exit $ra: $(cat "$T/a.err")"
 fi
-check_eq "concurrency: the long import stored all 4000 rows" "$(count_rows conc-c)" 4000
+check_eq "concurrency: the long import stored all 40000 rows" "$(count_rows conc-c)" 40000
 check_eq "concurrency: integrity_check ok after a busy writer" \
     "$(sqlite3 "$KB" 'PRAGMA integrity_check')" ok
 if [ -z "$(cat "$T"/rfail.* 2>/dev/null)" ]; then

@@ -13,6 +13,7 @@ if [ ! -f "$LIB" ] || ! command -v pkg-config >/dev/null 2>&1; then
 fi
 CC="${CC:-cc}"
 PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
+WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 # shellcheck disable=SC2046
 set -- $(pkg-config --cflags --libs $PKGS) -lcmark-gfm-extensions -lcsv -lm
 SAN=""
@@ -27,7 +28,7 @@ for h in tests/fuzz/fuzz_*.c; do
     name=$(basename "$h" .c)
     bin="$OUTDIR/$name"
     # shellcheck disable=SC2086
-    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g $SAN -Icore -Itests/fuzz \
+    if ! "$CC" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -g $WARN -Werror $SAN -Icore -Itests/fuzz \
             -o "$bin" "$h" tests/fuzz/replay.c "$LIB" "$@" 2>"$T/cc.err"; then
         fail "fuzz regress: $name builds with $CC" "$(head -3 "$T/cc.err")"
         continue

@@ -14,7 +14,7 @@
 
 static char fuzz_kb_path[64];
 
-static void fuzz_kb_remove(void)
+static inline void fuzz_kb_remove(void)
 {
     char side[80];
     unlink(fuzz_kb_path);
@@ -27,7 +27,7 @@ static void fuzz_kb_remove(void)
 /* The shipped KB ($GPUWISE_FUZZ_KB, else kb/gpuwise.db from the repository root), copied to a
  * temporary file so that nothing a harness does can touch the original.  Aborts when missing:
  * a harness without its KB tests nothing. */
-static kb *fuzz_open_kb(void)
+static inline kb *fuzz_open_kb(void)
 {
     const char *src = getenv("GPUWISE_FUZZ_KB");
     char *text = NULL;
@@ -54,7 +54,7 @@ static kb *fuzz_open_kb(void)
     return k;
 }
 
-static int fuzz_contains(const char *data, size_t size, const char *needle, size_t n)
+static inline int fuzz_contains(const char *data, size_t size, const char *needle, size_t n)
 {
     for (size_t i = 0; i + n <= size; i++)
         if (memcmp(data + i, needle, n) == 0)
@@ -64,7 +64,7 @@ static int fuzz_contains(const char *data, size_t size, const char *needle, size
 
 /* Appends data as a Lua long string: the shortest level [==[ whose closing bracket does not
  * occur in it.  A leading newline is doubled because Lua drops the first one. */
-static void fuzz_lua_literal(gw_buf *b, const char *data, size_t size)
+static inline void fuzz_lua_literal(gw_buf *b, const char *data, size_t size)
 {
     int level = 0;
     char close[40];
@@ -85,7 +85,8 @@ static void fuzz_lua_literal(gw_buf *b, const char *data, size_t size)
 }
 
 /* Runs `prefix LITERAL suffix` in the plugin sandbox with small limits; the result is freed. */
-static void fuzz_lua_eval(const char *prefix, const uint8_t *data, size_t size, const char *suffix)
+static inline void fuzz_lua_eval(const char *prefix, const uint8_t *data, size_t size,
+                                 const char *suffix)
 {
     gw_buf code = GW_BUF_INIT;
     buf_puts(&code, prefix);

@@ -21,6 +21,7 @@ make -s BUILD=build-fuzz CC="$CLANG" \
     CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
     build-fuzz/libgw.a || exit 1
 PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
+WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 PKG_LIBS="$(pkg-config --libs $PKGS) -lcmark-gfm-extensions -lcsv -lm"
 PKG_CFLAGS="$(pkg-config --cflags $PKGS)"
 failed=0
@@ -29,7 +30,7 @@ for h in tests/fuzz/fuzz_*.c; do
     case "$name" in *"${FUZZ_ONLY:-}"*) ;; *) continue ;; esac
     bin="build-fuzz/$name"
     # shellcheck disable=SC2086
-    "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g \
+    "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O1 -g $WARN \
         -fsanitize=fuzzer,address,undefined -fno-omit-frame-pointer -Icore -Itests/fuzz \
         -Ibuild-fuzz/gen $PKG_CFLAGS -o "$bin" "$h" build-fuzz/libgw.a $PKG_LIBS ||
         { failed=1; continue; }

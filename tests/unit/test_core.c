@@ -85,6 +85,68 @@ static void test_view_map_replace_and_path(void **state)
     view_free(m);
 }
 
+/* The fast fixed-point path must round as printf does: on the exact binary value. */
+static void test_format_fixed_rounds_like_printf(void **state)
+{
+    (void)state;
+    gw_buf b = GW_BUF_INIT;
+    /* 0.125 is exactly 1/8, a true tie: printf rounds it to even, "0.12". */
+    view_format_fixed(&b, 0.125, 2);
+    assert_string_equal(buf_cstr(&b), "0.12");
+    buf_reset(&b);
+    /* 0.375 = 3/8, also a tie: even is "0.38". */
+    view_format_fixed(&b, 0.375, 2);
+    assert_string_equal(buf_cstr(&b), "0.38");
+    buf_reset(&b);
+    /* 2.675 is stored as 2.67499999999999982236431605997495353221893310546875: "2.67". */
+    view_format_fixed(&b, 2.675, 2);
+    assert_string_equal(buf_cstr(&b), "2.67");
+    buf_reset(&b);
+    /* -0.04 to one decimal is zero with printf's sign kept: "-0.0". */
+    view_format_fixed(&b, -0.04, 1);
+    assert_string_equal(buf_cstr(&b), "-0.0");
+    buf_reset(&b);
+    /* 359.95 is stored just below .95 (359.94999999999998863131622783839702606201171875). */
+    view_format_fixed(&b, 359.95, 1);
+    assert_string_equal(buf_cstr(&b), "359.9");
+    buf_reset(&b);
+    view_format_fixed(&b, 1234567.5, 0);   /* a tie: even is 1234568 */
+    assert_string_equal(buf_cstr(&b), "1234568");
+    buf_reset(&b);
+    view_format_number(&b, 2.5, 0);        /* a tie: even is 2 */
+    assert_string_equal(buf_cstr(&b), "2");
+    buf_reset(&b);
+    view_format_number(&b, -0.004, 2);     /* rounds to zero: no minus sign */
+    assert_string_equal(buf_cstr(&b), "0.00");
+    buf_free(&b);
+}
+
+/* JSON numbers are the shortest form that reads back; the short ones skip printf. */
+static void test_json_numbers_shortest(void **state)
+{
+    (void)state;
+    static const struct {
+        double n;
+        const char *json;
+    } cases[] = {
+        {0.44, "0.44"},                       /* two decimals give back 0.44 exactly */
+        {-1751.5, "-1751.5"},
+        {0.0001, "0.0001"},                   /* %g's smallest plain exponent, -4 */
+        {0.00001, "1e-05"},                   /* below it %g writes an exponent */
+        {999999.5, "999999.5"},               /* 7 significant digits: %.6g would not read back */
+        {0.1 + 0.2, "0.30000000000000004"},   /* 0.3 is another double: 17 digits needed */
+        {2.0 / 3.0, "0.6666666666666666"},    /* 16 digits read back */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        view *v = view_number(cases[i].n);
+        gw_buf b = GW_BUF_INIT;
+        view_to_json(v, &b, 0);
+        assert_string_equal(buf_cstr(&b), cases[i].json);
+        buf_free(&b);
+        view_free(v);
+    }
+}
+
 static void test_format_number(void **state)
 {
     (void)state;
@@ -180,6 +242,8 @@ int main(void)
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),
         cmocka_unit_test(test_format_number),
+        cmocka_unit_test(test_format_fixed_rounds_like_printf),
+        cmocka_unit_test(test_json_numbers_shortest),
         cmocka_unit_test(test_units_parse),
         cmocka_unit_test(test_error_prefix),
         cmocka_unit_test(test_atomic_write),
