@@ -44,6 +44,7 @@ struct decision {
     const kb_gpu *reference;
     decide_option *options;
     size_t n_options, cap_options;
+    size_t rent_set_aside;     /* cloud offers left out by RENT_OFFERS_PER_CONFIG */
     decide_option **ranked;
     view *trace;
     view *break_even;
@@ -482,62 +483,174 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
     return GW_OK;
 }
 
-/* One option per offer: rows of the same GPU, count, provider (or source) and instance are one
- * offer; of its observations the latest date's median is used. */
+/* Of the cloud offers for one GPU and card count, only the cheapest offer of each of this many
+ * providers (cheapest first) become options: a catalogue of thousands of offers otherwise
+ * floods the rules and the report with near-identical rentals. */
+#define RENT_OFFERS_PER_CONFIG 3
+
+/* Rows of the same GPU, count, source, provider and instance are one offer; the ordering puts
+ * an offer's rows together, latest date first, then in KB order. */
+static int cmp_rent_row(const void *a, const void *b)
+{
+    const kb_price *p = *(const kb_price *const *)a, *q = *(const kb_price *const *)b;
+    int c = strcmp(p->gpu, q->gpu);
+    if (!c)
+        c = ((int)p->gpu_count > (int)q->gpu_count) - ((int)p->gpu_count < (int)q->gpu_count);
+    if (!c)
+        c = strcmp(p->source ? p->source : "", q->source ? q->source : "");
+    if (!c)
+        c = strcmp(p->provider ? p->provider : "", q->provider ? q->provider : "");
+    if (!c)
+        c = strcmp(p->instance ? p->instance : "", q->instance ? q->instance : "");
+    if (!c)
+        c = strcmp(q->as_of ? q->as_of : "", p->as_of ? p->as_of : "");
+    if (!c)
+        c = (p > q) - (p < q);
+    return c;
+}
+
+static int same_offer(const kb_price *p, const kb_price *q)
+{
+    return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
+           same_text(p->source, q->source) && same_text(p->provider, q->provider) &&
+           same_text(p->instance, q->instance);
+}
+
+typedef struct {
+    const kb_price *first;   /* the offer's first row in KB order: options keep that order */
+    const kb_gpu *g;
+    int count;
+    const char *seller;      /* provider, else source: the name in the option's id */
+    double price, lo, hi;    /* per instance-hour, in the workload's currency */
+    int keep;
+} rent_offer;
+
+/* Cheapest first within each GPU and count; ties go to the earlier offer. */
+static int cmp_rent_offer(const void *a, const void *b)
+{
+    const rent_offer *x = a, *y = b;
+    int c = strcmp(x->g->id, y->g->id);
+    if (!c)
+        c = (x->count > y->count) - (x->count < y->count);
+    if (!c)
+        c = (x->price > y->price) - (x->price < y->price);
+    if (!c)
+        c = (x->first > y->first) - (x->first < y->first);
+    return c;
+}
+
+static int cmp_rent_offer_kb_order(const void *a, const void *b)
+{
+    const rent_offer *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static void rent_offer_id(const rent_offer *f, char *id, size_t size)
+{
+    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
+    snprintf(id, size, "rent:%s:%s:%dx %s", f->seller, instance, f->count, f->g->id);
+}
+
+/* Marks the offers that become options (see RENT_OFFERS_PER_CONFIG); returns how many of a
+ * configuration not seen by an earlier call were set aside. */
+static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n)
+{
+    qsort(offers, n, sizeof *offers, cmp_rent_offer);
+    size_t set_aside = 0;
+    for (size_t start = 0, end; start < n; start = end) {
+        const char *kept[RENT_OFFERS_PER_CONFIG];
+        size_t n_kept = 0, aside = 0;
+        for (end = start; end < n && offers[end].g == offers[start].g &&
+                          offers[end].count == offers[start].count;
+             end++) {
+            rent_offer *f = &offers[end];
+            int seen = 0;
+            for (size_t k = 0; k < n_kept; k++)
+                seen |= !strcmp(kept[k], f->seller);
+            if (!seen && n_kept < RENT_OFFERS_PER_CONFIG) {
+                kept[n_kept++] = f->seller;
+                f->keep = 1;
+            } else {
+                aside++;
+            }
+        }
+        char id[256];
+        rent_offer_id(&offers[start], id, sizeof id);
+        if (!has_option(d, id))
+            set_aside += aside;
+    }
+    return set_aside;
+}
+
+/* One option per kept offer; of an offer's observations the latest date's median is used. */
 static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
 {
+    const kb_price **rows = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *rows);
+    rent_offer *offers = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *offers);
+    size_t n_rows = 0, n_offers = 0;
+    int rc = GW_OK;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!str_eq(p->kind, "cloud") || !str_eq(p->unit, "hour") ||
-            (gpu_filter && !str_eq(p->gpu, gpu_filter)))
-            continue;
-        const kb_gpu *g = gpu_by_id(d, p->gpu);
-        if (!g)
-            continue;
-        int count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
-        const char *provider = p->provider && *p->provider ? p->provider : NULL;
-        const char *instance = p->instance && *p->instance ? p->instance : NULL;
-        char id[256];
-        snprintf(id, sizeof id, "rent:%s:%s:%dx %s",
-                 provider ? provider : p->source ? p->source : "unnamed",
-                 instance ? instance : "-", count, g->id);
-        if (has_option(d, id))
-            continue;
-        /* Gather the offer's observations. */
-        const char *latest = p->as_of ? p->as_of : "";
-        for (size_t j = i; j < d->n_prices; j++) {
-            const kb_price *q = &d->prices[j];
-            if (str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
-                (int)q->gpu_count == (int)p->gpu_count && same_text(q->source, p->source) &&
-                same_text(q->provider, p->provider) && same_text(q->instance, p->instance) &&
-                q->as_of && strcmp(q->as_of, latest) > 0)
-                latest = q->as_of;
-        }
+        if (str_eq(p->kind, "cloud") && str_eq(p->unit, "hour") &&
+            (!gpu_filter || str_eq(p->gpu, gpu_filter)) && gpu_by_id(d, p->gpu))
+            rows[n_rows++] = p;
+    }
+    qsort(rows, n_rows, sizeof *rows, cmp_rent_row);
+    for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
+        const kb_price *p = rows[start], *first = p;
+        for (end = start + 1; end < n_rows && same_offer(rows[end], p); end++)
+            if (rows[end] < first)
+                first = rows[end];
         double values[16];
         size_t n = 0;
-        for (size_t j = i; j < d->n_prices && n < 16; j++) {
-            const kb_price *q = &d->prices[j];
-            if (!(str_eq(q->kind, "cloud") && str_eq(q->gpu, p->gpu) &&
-                  (int)q->gpu_count == (int)p->gpu_count && same_text(q->source, p->source) &&
-                  same_text(q->provider, p->provider) && same_text(q->instance, p->instance) &&
-                  same_text(q->as_of, latest)))
-                continue;
-            int rc = convert(d, q->amount, q->currency, &values[n], err);
-            if (rc != GW_OK)
-                return rc;
-            n++;
-        }
-        decide_option *o = option_new(d, g, count, DECIDE_RENT);
+        for (size_t j = start;
+             j < end && n < 16 && rc == GW_OK && same_text(rows[j]->as_of, p->as_of); j++)
+            rc = convert(d, rows[j]->amount, rows[j]->currency, &values[n++], err);
+        if (rc != GW_OK)
+            break;
+        rent_offer *f = &offers[n_offers++];
+        f->first = first;
+        f->g = gpu_by_id(d, p->gpu);
+        f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
+        f->seller = p->provider && *p->provider ? p->provider
+                    : p->source                 ? p->source
+                                                : "unnamed";
+        f->price = median(values, n);
+        f->lo = values[0];
+        f->hi = values[n - 1];
+        f->keep = 0;
+    }
+    if (rc == GW_OK) {
+        size_t aside = rent_offers_choose(d, offers, n_offers);
+        d->rent_set_aside += aside;
+        if (aside)
+            trace(d, "%zu cloud offers set aside: more than %d providers, or a provider's "
+                     "dearer offer, for one GPU and count", aside, RENT_OFFERS_PER_CONFIG);
+        qsort(offers, n_offers, sizeof *offers, cmp_rent_offer_kb_order);
+    }
+    for (size_t i = 0; i < n_offers && rc == GW_OK; i++) {
+        const rent_offer *f = &offers[i];
+        char id[256];
+        rent_offer_id(f, id, sizeof id);
+        if (!f->keep || has_option(d, id))
+            continue;
+        const char *provider = f->first->provider && *f->first->provider ? f->first->provider
+                                                                         : NULL;
+        const char *instance = f->first->instance && *f->first->instance ? f->first->instance
+                                                                         : NULL;
+        decide_option *o = option_new(d, f->g, f->count, DECIDE_RENT);
         o->id = gw_xstrdup(id);
         o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
         o->instance = instance ? gw_xstrdup(instance) : NULL;
-        o->unit_price = median(values, n);
-        o->price_lo = values[0];
-        o->price_hi = values[n - 1];
-        option_cite(d, o, p->source);
-        option_cite(d, o, g->source);
+        o->unit_price = f->price;
+        o->price_lo = f->lo;
+        o->price_hi = f->hi;
+        option_cite(d, o, f->first->source);
+        option_cite(d, o, f->g->source);
     }
-    return GW_OK;
+    free(rows);
+    free(offers);
+    return rc;
 }
 
 /* "1x rtx-3090" names its count; "rtx-3090" leaves it to the engine. */
@@ -1681,7 +1794,12 @@ static view *method_view(const decision *d)
     view_map_set_str(v, "buy",
                      "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
                      "electricity = watts x hours a day x 30 days / 1000 x price x PUE");
-    view_map_set_str(v, "rent", "total = offer price per hour x hours a day x 30 x months");
+    snprintf(line, sizeof line,
+             "total = offer price per hour x hours a day x 30 x months; per GPU and card count "
+             "only the cheapest offer of each of the %d cheapest providers is compared (%zu "
+             "offer%s set aside)",
+             RENT_OFFERS_PER_CONFIG, d->rent_set_aside, d->rent_set_aside == 1 ? "" : "s");
+    view_map_set_str(v, "rent", line);
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
                      "size; ranking: feasible options by that cost, x (1 - prefer weights + warn "
