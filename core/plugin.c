@@ -31,6 +31,7 @@ struct plugin {
     plugin_host *host;
     lua_State *L;
     char *name, *kind, *version, *description, *path, *overrides;
+    long batch_rows;         /* importer's optional batch_rows; 0 when absent */
     int table_ref;           /* registry ref of the table the plugin returned */
     int env_ref;             /* registry ref of its sandbox _ENV */
     unsigned long long shared_id;   /* the plugin_arg whose Lua value shared_ref holds */
@@ -767,6 +768,23 @@ static void validate_items(struct validate_args *a, int t)
     lua_pop(L, 1);
 }
 
+/* An importer's optional batch_rows: how many CSV records one import() call may be given. */
+static void read_batch_rows(struct validate_args *a, int t)
+{
+    lua_State *L = a->p->L;
+    int type = raw_field(L, t, "batch_rows");
+    if (type != LUA_TNIL) {
+        int is_int = 0;
+        lua_Integer n = lua_tointegerx(L, -1, &is_int);
+        if (type == LUA_TNUMBER && is_int && n > 0 && n <= 1000000)
+            a->p->batch_rows = (long)n;
+        else
+            problem(a->problems, &a->n, a->p->path, field_line(a->text, "batch_rows"),
+                    "batch_rows: expected a whole number from 1 to 1000000");
+    }
+    lua_pop(L, 1);
+}
+
 /* Protected: checks the plugin table at the top of the stack, copies its identity into p and
  * keeps a reference to it. */
 static int validate_protected(lua_State *L)
@@ -808,9 +826,10 @@ static int validate_protected(lua_State *L)
                         p->kind, kinds[k].folder);
             if (!strcmp(p->kind, "pricing"))
                 require_function(a, t, "offers", 0);
-            else if (!strcmp(p->kind, "importer"))
+            else if (!strcmp(p->kind, "importer")) {
                 require_function(a, t, "import", 0);
-            else if (!strcmp(p->kind, "rule"))
+                read_batch_rows(a, t);
+            } else if (!strcmp(p->kind, "rule"))
                 require_function(a, t, "evaluate", 0);
             else {
                 validate_items(a, t);
@@ -1100,6 +1119,7 @@ void plugin_get_info(const plugin *p, plugin_info *out)
     out->description = p->description;
     out->path = p->path;
     out->overrides = p->overrides;
+    out->batch_rows = p->batch_rows;
 }
 
 const char *plugin_traceback(const plugin *p) { return p->traceback; }

@@ -28,6 +28,7 @@ typedef struct plugin_info {
     const char *name, *kind, *version, *description;
     const char *path;          /* the file it was loaded from */
     const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
+    long batch_rows;           /* importer: CSV records per import() call; 0 = whole file */
 } plugin_info;
 
 /* A host over the given plugin folders, searched in order (first wins for a name: --plugins

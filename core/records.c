@@ -126,6 +126,7 @@ typedef struct rec_ctx {
     int bad;
     char ***batch_gpus;   /* ids of GPUs this batch adds (a dry run has not stored them) */
     size_t *n_batch_gpus;
+    long line;            /* the input line an importer record says it came from; 0 = unknown */
 } rec_ctx;
 
 static void warn(rec_ctx *c, const char *field, const char *fmt, ...)
@@ -137,9 +138,13 @@ static void warn(rec_ctx *c, const char *field, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (!c->bad)   /* one line per record: the first problem */
-        buf_printf(c->warnings, "%s: %s[%zu]%s%s: %s\n", c->plugin_name, c->what, c->index,
+    if (!c->bad) {   /* one line per record: the first problem */
+        buf_printf(c->warnings, "%s: %s[%zu]%s%s: %s", c->plugin_name, c->what, c->index,
                    field ? "." : "", field ? field : "", msg);
+        if (c->line > 0)
+            buf_printf(c->warnings, " (line %ld)", c->line);
+        buf_puts(c->warnings, "\n");
+    }
     c->bad = 1;
 }
 
@@ -291,7 +296,8 @@ static int known_field(const char *key, const char *const *fields)
 static void check_fields(rec_ctx *c, const view *rec, const char *const *fields)
 {
     for (size_t i = 0; i < view_len(rec); i++)
-        if (!known_field(view_map_key_at(rec, i), fields))
+        if (!known_field(view_map_key_at(rec, i), fields) &&
+            !(c->line && !strcmp(view_map_key_at(rec, i), "line")))
             warn(c, view_map_key_at(rec, i), "unknown field");
 }
 
@@ -393,7 +399,7 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
     kb_price *prices = gw_xcalloc(n ? n : 1, sizeof *prices);
     char *ok = gw_xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) {
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL};
+        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0};
         read_offer(&c, view_list_at(offers, i), source_id, today, &prices[i]);
         ok[i] = !c.bad;
         if (c.bad)
@@ -418,7 +424,7 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
     for (size_t i = 0; rc == GW_OK && i < n; i++) {
         if (!ok[i])
             continue;
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL};
+        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0};
         gw_error e = {0};
         if (!dry_run)
             rc = kb_result(&c, kb_add_price(k, &prices[i], &e), &e, err);
@@ -610,9 +616,11 @@ static int store_price(rec_ctx *c, const view *r, const char *source_id, int dry
     return rc;
 }
 
-int records_store_imported(kb *k, const char *plugin_name, const char *source_id,
-                           const view *records, int dry_run, gw_buf *warnings,
-                           records_result *res, gw_error *err)
+/* first_index: how many records earlier batches of the same input held, so that warnings
+ * count records across the whole input. */
+static int store_imported(kb *k, const char *plugin_name, const char *source_id,
+                          const view *records, size_t first_index, int dry_run,
+                          gw_buf *warnings, records_result *res, gw_error *err)
 {
     int rc = check_list(records, plugin_name, "import", err);
     char **batch = NULL;
@@ -621,7 +629,9 @@ int records_store_imported(kb *k, const char *plugin_name, const char *source_id
     for (int pass = 0; pass < 2 && rc == GW_OK; pass++) {
         for (size_t i = 0; rc == GW_OK && i < view_len(records); i++) {
             const view *r = view_list_at(records, i);
-            rec_ctx c = {k, plugin_name, "records", i + 1, warnings, 0, &batch, &n_batch};
+            view *line = view_map_get(r, "line");
+            rec_ctx c = {k, plugin_name, "records", first_index + i + 1, warnings, 0, &batch,
+                         &n_batch, view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0};
             const char *kind = view_str(view_map_get(r, "kind"));
             int is_gpu = kind && !strcmp(kind, "gpu");
             if ((pass == 0) != is_gpu)
@@ -651,7 +661,100 @@ int records_store_imported(kb *k, const char *plugin_name, const char *source_id
     return rc;
 }
 
+int records_store_imported(kb *k, const char *plugin_name, const char *source_id,
+                           const view *records, int dry_run, gw_buf *warnings,
+                           records_result *res, gw_error *err)
+{
+    return store_imported(k, plugin_name, source_id, records, 0, dry_run, warnings, res, err);
+}
+
 /* ---- kb import --with ---- */
+
+/* One `kb import --with` run: what the importer's calls share. */
+typedef struct import_run {
+    gw_ctx *ctx;
+    kb *k;
+    plugin *p;
+    const char *importer, *path;
+    char *source_id;       /* made on the first call that succeeds */
+    size_t n_records;      /* returned by earlier calls, so warnings count across the file */
+    gw_buf warnings;
+    records_result res;
+} import_run;
+
+/* Runs the importer on text (the whole file, or the header plus a batch of records whose first
+ * is on file line first_line; 0 = whole file) and stores what it returns; the views of the
+ * call are freed before the next. */
+static int import_piece(import_run *r, const char *text, size_t len, long first_line,
+                        gw_error *err)
+{
+    const char *base = strrchr(r->path, '/');
+    view *args[2] = {view_map(), view_stringn(text, len)};
+    view *records = NULL;
+    view_map_set_str(args[0], "input_name", base ? base + 1 : r->path);
+    if (first_line > 0)
+        view_map_set_int(args[0], "first_line", first_line);
+    int rc = plugin_call(r->p, "import", args, 2, &records, err);
+    if (rc == GW_OK && !r->source_id) {
+        r->source_id = records_plugin_source(r->k, 1, r->p, r->path, err);
+        if (!r->source_id)
+            rc = err->code;
+    }
+    if (rc == GW_OK) {
+        rc = store_imported(r->k, r->importer, r->source_id, records, r->n_records, 0,
+                            &r->warnings, &r->res, err);
+        r->n_records += view_len(records);
+    }
+    view_free(records);
+    view_free(args[0]);
+    view_free(args[1]);
+    return rc;
+}
+
+/* Where the CSV record starting at text[pos] ends (just past its newline, or len); adds the
+ * newlines it spans to *lines.  A newline inside a quoted field does not end it (RFC 4180: a
+ * doubled quote inside a quoted field toggles twice, so it leaves the state as it was). */
+static size_t csv_record_end(const char *text, size_t len, size_t pos, long *lines)
+{
+    int quoted = 0;
+    for (; pos < len; pos++) {
+        if (text[pos] == '"') {
+            quoted = !quoted;
+        } else if (text[pos] == '\n') {
+            ++*lines;
+            if (!quoted)
+                return pos + 1;
+        }
+    }
+    return len;
+}
+
+/* An importer with batch_rows: the header line plus at most batch_rows records per call, so
+ * no single call has to hold the whole file's records (the plugin's memory and item caps). */
+static int import_batches(import_run *r, const char *text, size_t len, long batch_rows,
+                          gw_error *err)
+{
+    long lines = 0;   /* newlines before pos */
+    size_t header_end = csv_record_end(text, len, 0, &lines), pos = header_end;
+    gw_buf piece = GW_BUF_INIT;
+    int rc;
+    do {   /* once even with no records, so a header-only file still reaches the importer */
+        long first_line = lines + 1;
+        size_t end = pos;
+        for (long n = 0; n < batch_rows && end < len; n++)
+            end = csv_record_end(text, len, end, &lines);
+        buf_reset(&piece);
+        buf_append(&piece, text, header_end);
+        buf_append(&piece, text + pos, end - pos);
+        rc = import_piece(r, buf_cstr(&piece), piece.len, first_line, err);
+        pos = end;
+        if (r->ctx->progress)
+            fprintf(r->ctx->diag, "\r%s: %s: %zu records stored (%d%%)...", r->importer,
+                    r->path, r->res.stored, len ? (int)(100.0 * (double)pos / (double)len) : 100);
+    } while (rc == GW_OK && pos < len);
+    buf_free(&piece);
+    return rc;
+}
 
 int plugin_import_file(gw_ctx *ctx, kb *k, const char *importer, const char *path,
                        kb_import_counts *counts, gw_error *err)
@@ -662,10 +765,8 @@ int plugin_import_file(gw_ctx *ctx, kb *k, const char *importer, const char *pat
     if (e)
         return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
     plugin_host *host = NULL;
-    view *args[2] = {NULL, NULL}, *records = NULL;
-    char *source_id = NULL;
-    gw_buf warnings = GW_BUF_INIT;
-    records_result res = {0};
+    import_run r = {ctx, k, NULL, importer, path, NULL, 0, GW_BUF_INIT, {0}};
+    plugin_info info = {0};
     int rc = records_host_open(ctx, k, &host, err);
     plugin *p = rc == GW_OK ? plugin_find_kind(host, importer, "importer") : NULL;
     if (rc == GW_OK && !p)
@@ -674,53 +775,41 @@ int plugin_import_file(gw_ctx *ctx, kb *k, const char *importer, const char *pat
         rc = gw_error_set(err, GW_ENOTFOUND, "no importer plugin '%s' (see gpuwise plugin list)",
                           importer);
     } else if (rc == GW_OK) {
-        plugin_info info;
         plugin_get_info(p, &info);
         if (strcmp(info.kind, "importer") != 0)
             rc = gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not an importer", importer,
                               info.kind);
     }
-    if (rc == GW_OK) {
-        const char *base = strrchr(path, '/');
-        args[0] = view_map();
-        view_map_set_str(args[0], "input_name", base ? base + 1 : path);
-        args[1] = view_stringn(text, len);
+    r.p = p;
+    if (rc == GW_OK && info.batch_rows > 0) {
+        rc = import_batches(&r, text, len, info.batch_rows, err);
+    } else if (rc == GW_OK) {
         if (ctx->progress)
             fprintf(ctx->diag, "\r%s: converting %s (%zu bytes)...", importer, path, len);
-        rc = plugin_call(p, "import", args, 2, &records, err);
-        if (ctx->progress)
-            fputs("\r\033[K", ctx->diag);
+        rc = import_piece(&r, text, len, 0, err);
     }
-    if (rc == GW_OK)
-        source_id = records_plugin_source(k, 1, p, path, err);
-    if (rc == GW_OK && !source_id)
-        rc = err->code;
-    if (rc == GW_OK) {
-        rc = records_store_imported(k, importer, source_id, records, 0, &warnings, &res, err);
-        if (ctx->progress)
-            fprintf(ctx->diag, "\r%s: stored %zu records\033[K\n", importer, res.stored);
-    }
+    if (ctx->progress && p)
+        fputs("\r\033[K", ctx->diag);
+    if (rc == GW_OK && ctx->progress)
+        fprintf(ctx->diag, "\r%s: stored %zu records\033[K\n", importer, r.res.stored);
     if (p) {
         view *log = plugin_take_log(p);
         for (size_t i = 0; i < view_len(log); i++)
             fprintf(ctx->diag, "%s: log: %s\n", importer, view_str(view_list_at(log, i)));
         view_free(log);
     }
-    fputs(buf_cstr(&warnings), ctx->diag);
-    if (rc == GW_OK && res.skipped)   /* the caller rolls back: nothing half-imported */
+    fputs(buf_cstr(&r.warnings), ctx->diag);
+    if (rc == GW_OK && r.res.skipped)   /* the caller rolls back: nothing half-imported */
         rc = gw_error_set(err, GW_EDATA, "%s: %zu bad record%s (see the lines above)", importer,
-                          res.skipped, res.skipped == 1 ? "" : "s");
+                          r.res.skipped, r.res.skipped == 1 ? "" : "s");
     if (rc == GW_OK && counts) {
         counts->added[T_SOURCES]++;
         for (int t = 0; t < KB_TABLES; t++)
-            counts->added[t] += res.per_table[t];
-        counts->unchanged[T_GPUS] += res.unchanged;
+            counts->added[t] += r.res.per_table[t];
+        counts->unchanged[T_GPUS] += r.res.unchanged;
     }
-    buf_free(&warnings);
-    free(source_id);
-    view_free(records);
-    view_free(args[0]);
-    view_free(args[1]);
+    buf_free(&r.warnings);
+    free(r.source_id);
     plugin_host_free(host);
     free(text);
     return rc;
