@@ -96,17 +96,9 @@ echo
 echo "== import: $ROWS benchmark rows from CSV into a copy of the shipped KB"
 import_pair "(table CSV)" "$W/rows.csv"
 if "$GW" plugin list 2>/dev/null | grep -q '^gpuwise-csv '; then
-    # An importer plugin hands its records back in one table, of at most LUAAPI_MAX_ITEMS values.
-    max_items=$(sed -n 's/^#define LUAAPI_MAX_ITEMS *\([0-9]*\).*/\1/p' core/luaapi.h)
+    # gpuwise-csv declares batch_rows: the core hands it the file in slices of whole records.
     plugin_rows=$ROWS
-    if [ -n "$max_items" ] && [ $((ROWS * 16)) -gt "$max_items" ]; then
-        plugin_rows=$((max_items / 16))   # a record: its table, kind and 13 fields
-        echo "  importer plugins return at most $max_items values (core/luaapi.h LUAAPI_MAX_ITEMS):"
-        echo "  $ROWS rows cannot pass through one; the plugin path is timed on $plugin_rows rows"
-        head -n $((plugin_rows + 1)) "$W/rows.csv" >"$W/plugin-rows.csv"
-    else
-        cp "$W/rows.csv" "$W/plugin-rows.csv"
-    fi
+    cp "$W/rows.csv" "$W/plugin-rows.csv"
     echo
     echo "== import: $plugin_rows rows through the importer plugin path (gpuwise-csv)"
     import_pair "--with gpuwise-csv" "$W/plugin-rows.csv" --with gpuwise-csv
