@@ -794,14 +794,6 @@ static void option_label(gw_buf *b, const decide_option *o)
 
 /* ---- the view of one option: what rules see and what --json prints ---- */
 
-static void set_num(view *m, const char *key, double n)
-{
-    if (isnan(n) || isinf(n))
-        view_map_set(m, key, view_null());
-    else
-        view_map_set_num(m, key, n);
-}
-
 /* key + "_text" into out (keys are short literals; a longer one is cut to fit the suffix). */
 static void text_key_of(char out[64], const char *key)
 {
@@ -814,7 +806,7 @@ static void text_key_of(char out[64], const char *key)
 
 static void set_money(view *m, const decision *d, const char *key, double amount)
 {
-    set_num(m, key, amount);
+    view_map_set_num(m, key, amount);
     char text_key[64];
     text_key_of(text_key, key);
     if (isnan(amount) || isinf(amount)) {
@@ -829,7 +821,7 @@ static void set_money(view *m, const decision *d, const char *key, double amount
 
 static void set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
 {
-    set_num(m, key, n);
+    view_map_set_num(m, key, n);
     char text_key[64];
     text_key_of(text_key, key);
     if (isnan(n) || isinf(n)) {
@@ -869,16 +861,16 @@ static view *option_view(const decision *d, const decide_option *o)
     view_map_set_bool(v, "split", o->split);
     view_map_set_str(v, "interconnect", o->count < 2 ? NULL : o->nvlink ? "nvlink" : "pcie");
     view_map_set_bool(v, "nvlink", o->nvlink);
-    set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
-    set_num(v, "comm_fraction", o->comm_fraction);
+    view_map_set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
+    view_map_set_num(v, "comm_fraction", o->comm_fraction);
     view *t = view_map_set(v, "throughput", view_map());
     set_figure(t, "value", o->throughput, d->n_bench ? 0 : 2, NULL);
     view_map_set_str(t, "unit", d->unit);
     view_map_set_str(t, "basis", isnan(o->throughput) ? NULL
                                  : o->measured        ? "measured"
                                                       : "scaled");
-    set_num(t, "low", o->throughput_lo);
-    set_num(t, "high", o->throughput_hi);
+    view_map_set_num(t, "low", o->throughput_lo);
+    view_map_set_num(t, "high", o->throughput_hi);
     view_map_set_str(t, "how", o->throughput_how);
     set_figure(v, "time_to_finish_hours", o->time_to_finish_hours, 1, " h");
     set_figure(v, "power_w", o->power_w, 0, " W");
@@ -892,7 +884,7 @@ static view *option_view(const decision *d, const decide_option *o)
         view_map_set_str(c, "electricity_per_month_text", "in the price");
     }
     set_money(c, d, "per_hour", o->cost.per_hour);
-    set_num(c, "per_unit", o->per_unit);
+    view_map_set_num(c, "per_unit", o->per_unit);
     if (isnan(o->per_unit)) {
         view_map_set(c, "per_unit_text", view_null());
     } else {
@@ -911,7 +903,7 @@ static view *option_view(const decision *d, const decide_option *o)
         set_money(c, d, "host", o->buy.host);
         set_money(c, d, "resale", o->buy.resale);
     }
-    set_num(c, "electricity_share", o->electricity_share);
+    view_map_set_num(c, "electricity_share", o->electricity_share);
     view *cites = view_map_set(v, "cites", view_list());
     for (size_t i = 0; i < o->n_cites; i++)
         view_list_push(cites, view_number(o->cites[i]));
@@ -926,7 +918,7 @@ static view *option_view(const decision *d, const decide_option *o)
         view_map_set_str(m, "because", x->because);
         view_map_set_str(m, "checklist", x->checklist);
     }
-    set_num(v, "score", o->score);
+    view_map_set_num(v, "score", o->score);
     if (o->rank)
         view_map_set_int(v, "rank", o->rank);
     else
@@ -950,27 +942,27 @@ static view *rule_option_view(const decision *d, const decide_option *o)
     view_map_set_str(v, "provider", o->provider);
     view_map_set_bool(v, "consumer", o->consumer);
     view_map_set_str(v, "form_factor", o->gpu->form_factor);
-    set_num(v, "memory_gb", o->gpu->memory_gb);
-    set_num(v, "vram_needed_gb", o->vram_needed_gb);
-    set_num(v, "per_card_gb", o->per_card_gb);
+    view_map_set_num(v, "memory_gb", o->gpu->memory_gb);
+    view_map_set_num(v, "vram_needed_gb", o->vram_needed_gb);
+    view_map_set_num(v, "per_card_gb", o->per_card_gb);
     view_map_set_bool(v, "fits", o->fits);
     view_map_set_bool(v, "split", o->split);
     view_map_set_bool(v, "nvlink", o->nvlink);
-    set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
-    set_num(v, "comm_fraction", o->comm_fraction);
-    set_num(v, "power_w", o->power_w);
+    view_map_set_num(v, "link_gbs", o->count < 2 ? NAN : o->link_gbs);
+    view_map_set_num(v, "comm_fraction", o->comm_fraction);
+    view_map_set_num(v, "power_w", o->power_w);
     view *t = view_map_set(v, "throughput", view_map());
-    set_num(t, "value", o->throughput);
+    view_map_set_num(t, "value", o->throughput);
     view_map_set_str(t, "basis", isnan(o->throughput) ? NULL
                                  : o->measured        ? "measured"
                                                       : "scaled");
     view *c = view_map_set(v, "cost", view_map());
     set_money(c, d, "upfront", o->cost.upfront);
     set_money(c, d, "total", o->cost.total);
-    set_num(c, "per_hour", o->cost.per_hour);
-    set_num(c, "per_unit", o->per_unit);
-    set_num(c, "electricity_per_month", o->cost.electricity_per_month);
-    set_num(c, "electricity_share", o->electricity_share);
+    view_map_set_num(c, "per_hour", o->cost.per_hour);
+    view_map_set_num(c, "per_unit", o->per_unit);
+    view_map_set_num(c, "electricity_per_month", o->cost.electricity_per_month);
+    view_map_set_num(c, "electricity_share", o->electricity_share);
     return v;
 }
 
@@ -1035,8 +1027,8 @@ static view *rule_context(const decision *d)
     int tight = !isnan(d->w->budget) &&
                 (isinf(cheapest_server) || d->w->budget < cheapest_server);
     view_map_set_bool(ctx, "tight_budget", tight);
-    set_num(ctx, "cheapest_datacenter_upfront", cheapest_server);
-    set_num(ctx, "model_gb", d->memory.total_gb);
+    view_map_set_num(ctx, "cheapest_datacenter_upfront", cheapest_server);
+    view_map_set_num(ctx, "model_gb", d->memory.total_gb);
     if (!isnan(d->w->budget))
         set_money(ctx, d, "budget", d->w->budget);
     /* Power is expensive when electricity is over 30% of what a typical purchase costs. */
@@ -1046,7 +1038,7 @@ static view *rule_context(const decision *d)
         if (d->options[i].acquisition != DECIDE_RENT)
             shares[n++] = d->options[i].electricity_share;
     double typical = median(shares, n);
-    set_num(ctx, "electricity_share", typical);
+    view_map_set_num(ctx, "electricity_share", typical);
     view_map_set_bool(ctx, "expensive_power", !isnan(typical) && typical > 0.30);
     return ctx;
 }
@@ -1259,7 +1251,7 @@ static void sensitivity(decision *d)
         double win_lo = score_with(d, win, p, 0.8), win_hi = score_with(d, win, p, 1.2);
         /* How far the recommended option's own cost per unit moves over -20% .. +20%. */
         double swing = fabs(win_hi - win_lo) / win->score;
-        set_num(m, "swing", swing);
+        view_map_set_num(m, "swing", swing);
         gw_buf t = GW_BUF_INIT;
         buf_printf(&t, "%.1f%%", swing * 100);
         view_map_set_str(m, "swing_text", buf_cstr(&t));
@@ -1293,11 +1285,11 @@ static void sensitivity(decision *d)
             base = NAN;   /* the rental price of several offers: given as a factor only */
         if (p == SENS_PURCHASE && win->acquisition == DECIDE_RENT)
             base = NAN;
-        set_num(m, "flip_factor", flip);
+        view_map_set_num(m, "flip_factor", flip);
         if (!isnan(flip)) {
             const decide_option *nw = winner_with(d, p, flip * (flip > 1 ? 1.001 : 0.999), NULL);
             view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
-            set_num(m, "flip_value", base * flip);
+            view_map_set_num(m, "flip_value", base * flip);
             buf_printf(&t, "%+.0f%%", (flip - 1) * 100);
             if (!isnan(base)) {
                 buf_puts(&t, " (");
@@ -1753,7 +1745,7 @@ static view *memory_view(const decision *d)
     set_figure(v, "total_gb", m->total_gb, 1, " GB");
     view_map_set_bool(v, "measured", m->measured);
     if (!m->measured) {
-        set_num(v, "bytes_per_param", m->bytes_per_param);
+        view_map_set_num(v, "bytes_per_param", m->bytes_per_param);
         set_figure(v, "weights_gb", m->weights_gb, 2, " GB");
         set_figure(v, "gradients_gb", m->gradients_gb, 2, " GB");
         set_figure(v, "optimizer_gb", m->optimizer_gb, 2, " GB");

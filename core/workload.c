@@ -424,36 +424,28 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
     return rc;
 }
 
-static void set_num_or_null(view *m, const char *key, double n)
-{
-    if (isnan(n))
-        view_map_set(m, key, view_null());
-    else
-        view_map_set_num(m, key, n);
-}
-
 view *workload_to_view(const workload *w)
 {
     view *v = view_map();
     view_map_set_str(v, "name", w->name);
     view_map_set_str(v, "file", w->path);
     view *model = view_map_set(v, "model", view_map());
-    set_num_or_null(model, "params", w->params);
+    view_map_set_num(model, "params", w->params);
     view_map_set_str(model, "precision", w->precision);
     view_map_set_str(model, "optimizer", w->optimizer);
     view_map_set_num(model, "activations_gb", w->activations_gb);
-    set_num_or_null(v, "vram_gb", w->vram_gb);
-    set_num_or_null(v, "batch_per_gpu", w->batch_per_gpu);
+    view_map_set_num(v, "vram_gb", w->vram_gb);
+    view_map_set_num(v, "batch_per_gpu", w->batch_per_gpu);
     view_map_set_str(v, "benchmark", w->benchmark);
     view *work = view_map_set(v, "work", view_map());
-    set_num_or_null(work, "samples", w->work_samples);
+    view_map_set_num(work, "samples", w->work_samples);
     view_map_set_str(work, "hours_on", w->work_hours_on);
-    set_num_or_null(work, "hours", w->work_hours);
+    view_map_set_num(work, "hours", w->work_hours);
     view_map_set_str(v, "parallelism", w->parallelism);
     view_map_set_num(v, "hours_per_day", w->hours_per_day);
     view_map_set_num(v, "horizon_months", w->horizon_months);
     view_map_set_str(v, "currency", w->currency);
-    set_num_or_null(v, "budget", w->budget);
+    view_map_set_num(v, "budget", w->budget);
     view *elec = view_map_set(v, "electricity", view_map());
     view_map_set_num(elec, "price", w->electricity_price);
     view_map_set_num(elec, "pue", w->pue);
@@ -466,12 +458,12 @@ view *workload_to_view(const workload *w)
     } else {
         view_map_set(v, "candidates", view_null());
     }
-    set_num_or_null(v, "host_cost", w->host_cost);
-    set_num_or_null(v, "host_power_w", w->host_power_w);
-    set_num_or_null(v, "cards_per_host", w->cards_per_host);
+    view_map_set_num(v, "host_cost", w->host_cost);
+    view_map_set_num(v, "host_power_w", w->host_power_w);
+    view_map_set_num(v, "cards_per_host", w->cards_per_host);
     view_map_set_num(v, "cooling_cost", w->cooling_cost);
     view_map_set_num(v, "upkeep_hours_per_month", w->upkeep_hours_per_month);
     view_map_set_num(v, "upkeep_rate", w->upkeep_rate);
-    set_num_or_null(v, "resale_fraction", w->resale_fraction);
+    view_map_set_num(v, "resale_fraction", w->resale_fraction);
     return v;
 }
