@@ -16,14 +16,19 @@ DEPS_OK  := $(shell pkg-config --exists $(PKGS) 2>/dev/null && test -f /usr/incl
 
 ifeq ($(DEPS_OK),yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS)) -lcmark-gfm-extensions -lcsv -lm
+# libxml2 is opened when first needed (core/xml.c), by the soname of the library found here.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libxml-2.0,$(PKGS))) -lcmark-gfm-extensions -lcsv -lm
+LIBXML2_SONAME := $(shell objdump -p $$($(CC) -print-file-name=libxml2.so) 2>/dev/null | sed -n 's/^ *SONAME *//p')
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)
+# Unit tests check the program's XML and SVG output with libxml2 itself.
+TEST_LIBS     := $(shell pkg-config --libs libxml-2.0)
 endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_CFLAGS) \
-             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
+             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' \
+             $(if $(LIBXML2_SONAME),-DGW_LIBXML2_SONAME='"$(LIBXML2_SONAME)"') -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
 
 CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
 CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o)
@@ -75,7 +80,7 @@ $(BIN): $(MAIN_OBJ) $(LIBGW)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIBGW)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(LIBGW) $(PKG_LIBS) $(CMOCKA_LIBS) $(LDFLAGS)
+	$(CC) $(ALL_CFLAGS) $(CMOCKA_CFLAGS) -o $@ $< $(LIBGW) $(PKG_LIBS) $(TEST_LIBS) $(CMOCKA_LIBS) $(LDFLAGS)
 
 # The shipped KB is built from text by the program's own import path, in one transaction.
 $(KB_DB): $(BIN) $(KB_DATA)

@@ -1,8 +1,13 @@
 /* xml.c — the only file that knows libxml2.  Every parse is from memory with options that keep
  * the network, external entities and DTD loading away, and libxml2's own limits (depth 256, 10 MB
- * text nodes, entity amplification checks) switched on by never asking for XML_PARSE_HUGE. */
+ * text nodes, entity amplification checks) switched on by never asking for XML_PARSE_HUGE.
+ *
+ * libxml2 is opened on first use, not linked: Debian's build pulls in ICU and the C++ runtime,
+ * whose relocations cost every start of the program about 2.7 M instructions (a millisecond or
+ * more), while only inspection and HTML price tables parse XML. */
 #include "xml.h"
 
+#include <dlfcn.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
@@ -11,6 +16,10 @@
 #include <string.h>
 
 #include "buf.h"
+
+#ifndef GW_LIBXML2_SONAME
+#define GW_LIBXML2_SONAME "libxml2.so.2"
+#endif
 
 struct xml_doc {
     xmlDocPtr doc;
@@ -30,15 +39,56 @@ static xmlParserInputPtr xml_no_external(const char *url, const char *id, xmlPar
     return NULL; /* never load a DTD, entity or anything else from outside the text */
 }
 
-static void xml_init_once(void)
+/* Each entry has the type of the function it names; sizeof below checks that at compile time
+ * without referring to the symbol. */
+#define LIBXML_FUNCTIONS(X)                                                                     \
+    X(xmlInitParser) X(xmlSetGenericErrorFunc) X(xmlSetExternalEntityLoader)                    \
+    X(htmlNewParserCtxt) X(htmlCtxtReadMemory) X(htmlFreeParserCtxt) X(xmlNewParserCtxt)        \
+    X(xmlCtxtReadMemory) X(xmlFreeParserCtxt) X(xmlCtxtGetLastError) X(xmlDocGetRootElement)    \
+    X(xmlFreeDoc) X(xmlXPathNewContext) X(xmlXPathEvalExpression) X(xmlXPathFreeObject)         \
+    X(xmlXPathFreeContext) X(xmlNodeGetContent) X(xmlGetProp) X(xmlGetLineNo)
+
+static struct {
+#define DECLARE(name) __typeof__(name) *name;
+    LIBXML_FUNCTIONS(DECLARE)
+#undef DECLARE
+    xmlFreeFunc *free_fn;   /* libxml2's xmlFree is a variable holding its deallocator */
+} lx;
+
+static int libxml_open(const char *name, gw_error *err)
 {
-    static int done;
-    if (done)
-        return;
-    done = 1;
-    xmlInitParser();
-    xmlSetGenericErrorFunc(NULL, xml_silent);
-    xmlSetExternalEntityLoader(xml_no_external);
+    static int state;   /* 0: not tried, 1: open, -1: failed */
+    static char why[200];
+    if (state == 0) {
+        void *h = dlopen(GW_LIBXML2_SONAME, RTLD_NOW | RTLD_LOCAL);
+        const char *missing = NULL;
+        if (h) {
+#define RESOLVE(fn)                                                                             \
+    (void)sizeof(lx.fn = &fn);                                                                  \
+    if (!missing && !(*(void **)&lx.fn = dlsym(h, #fn)))                                        \
+        missing = #fn;
+            LIBXML_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+            if (!missing && !(lx.free_fn = dlsym(h, "xmlFree")))
+                missing = "xmlFree";
+        }
+        if (!h)
+            snprintf(why, sizeof why, "%s", dlerror());
+        else if (missing)
+            snprintf(why, sizeof why, "%s has no %s", GW_LIBXML2_SONAME, missing);
+        state = h && !missing ? 1 : -1;
+        if (state == 1) {
+            lx.xmlInitParser();
+            lx.xmlSetGenericErrorFunc(NULL, xml_silent);
+            lx.xmlSetExternalEntityLoader(xml_no_external);
+        }
+    }
+    if (state < 0)
+        return gw_error_set(err, GW_EUNAVAILABLE,
+                            "%s: cannot parse XML: libxml2 is not usable (%s); install the "
+                            "libxml2 package",
+                            name, why);
+    return GW_OK;
 }
 
 int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc **out,
@@ -47,35 +97,36 @@ int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc 
     xmlDocPtr doc = NULL;
     const xmlError *e = NULL;
     *out = NULL;
-    xml_init_once();
+    if (libxml_open(name, err) != GW_OK)
+        return GW_EUNAVAILABLE;
     if (len > INT_MAX)
         return gw_error_set(err, GW_EDATA, "%s: file too large to parse", name);
     if (html) {
-        htmlParserCtxtPtr ctxt = htmlNewParserCtxt();
+        htmlParserCtxtPtr ctxt = lx.htmlNewParserCtxt();
         if (!ctxt)
             return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a parser", name);
-        doc = htmlCtxtReadMemory(ctxt, text, (int)len, name, "UTF-8",
+        doc = lx.htmlCtxtReadMemory(ctxt, text, (int)len, name, "UTF-8",
                                  HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
                                      HTML_PARSE_RECOVER);
         if (!doc)
-            e = xmlCtxtGetLastError(ctxt);
+            e = lx.xmlCtxtGetLastError(ctxt);
         if (!doc)
             gw_error_set(err, GW_EDATA, "%s:%d: %s", name, e ? e->line : 0,
                          e && e->message ? e->message : "not readable as HTML\n");
-        htmlFreeParserCtxt(ctxt);
+        lx.htmlFreeParserCtxt(ctxt);
     } else {
-        xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+        xmlParserCtxtPtr ctxt = lx.xmlNewParserCtxt();
         if (!ctxt)
             return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a parser", name);
-        doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
+        doc = lx.xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                     XML_PARSE_NOCDATA);
         if (!doc) {
-            e = xmlCtxtGetLastError(ctxt);
+            e = lx.xmlCtxtGetLastError(ctxt);
             gw_error_set(err, GW_EDATA, "%s:%d: %s", name, e ? e->line : 0,
                          e && e->message ? e->message : "not well-formed XML\n");
         }
-        xmlFreeParserCtxt(ctxt);
+        lx.xmlFreeParserCtxt(ctxt);
     }
     if (!doc) {
         /* libxml2 messages end with a newline */
@@ -84,8 +135,8 @@ int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc 
             err->msg[n - 1] = '\0';
         return GW_EDATA;
     }
-    if (!xmlDocGetRootElement(doc)) {
-        xmlFreeDoc(doc);
+    if (!lx.xmlDocGetRootElement(doc)) {
+        lx.xmlFreeDoc(doc);
         return gw_error_set(err, GW_EDATA, "%s: empty document", name);
     }
     xml_doc *d = gw_xmalloc(sizeof *d);
@@ -98,27 +149,27 @@ void xml_doc_free(xml_doc *doc)
 {
     if (!doc)
         return;
-    xmlFreeDoc(doc->doc);
+    lx.xmlFreeDoc(doc->doc);
     free(doc);
 }
 
 xml_node *xml_doc_root(xml_doc *doc)
 {
-    return doc ? (xml_node *)xmlDocGetRootElement(doc->doc) : NULL;
+    return doc ? (xml_node *)lx.xmlDocGetRootElement(doc->doc) : NULL;
 }
 
 int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, gw_error *err)
 {
     out->nodes = NULL;
     out->count = 0;
-    xmlXPathContextPtr xctx = xmlXPathNewContext(doc->doc);
+    xmlXPathContextPtr xctx = lx.xmlXPathNewContext(doc->doc);
     if (!xctx)
         return gw_error_set(err, GW_ESOFTWARE, "cannot create an XPath context");
     if (ctx)
         xctx->node = (xmlNodePtr)ctx;
-    xmlXPathObjectPtr res = xmlXPathEvalExpression((const xmlChar *)expr, xctx);
+    xmlXPathObjectPtr res = lx.xmlXPathEvalExpression((const xmlChar *)expr, xctx);
     if (!res) {
-        xmlXPathFreeContext(xctx);
+        lx.xmlXPathFreeContext(xctx);
         return gw_error_set(err, GW_EDATA, "invalid XPath expression: %s", expr);
     }
     if (res->type == XPATH_NODESET && res->nodesetval && res->nodesetval->nodeNr > 0) {
@@ -128,8 +179,8 @@ int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, g
             out->nodes[i] = (xml_node *)res->nodesetval->nodeTab[i];
         out->count = (size_t)n;
     }
-    xmlXPathFreeObject(res);
-    xmlXPathFreeContext(xctx);
+    lx.xmlXPathFreeObject(res);
+    lx.xmlXPathFreeContext(xctx);
     return GW_OK;
 }
 
@@ -160,9 +211,9 @@ char *xml_node_text(const xml_node *node)
 {
     if (!node)
         return NULL;
-    xmlChar *c = xmlNodeGetContent((const xmlNode *)node);
+    xmlChar *c = lx.xmlNodeGetContent((const xmlNode *)node);
     char *s = trim_dup(c ? (const char *)c : "");
-    xmlFree(c);
+    (*lx.free_fn)(c);
     return s;
 }
 
@@ -171,17 +222,17 @@ char *xml_node_attr(const xml_node *node, const char *name)
     const xmlNode *n = (const xmlNode *)node;
     if (!n || n->type != XML_ELEMENT_NODE)
         return NULL;
-    xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+    xmlChar *v = lx.xmlGetProp(n, (const xmlChar *)name);
     if (!v)
         return NULL;
     char *s = gw_xstrdup((const char *)v);
-    xmlFree(v);
+    (*lx.free_fn)(v);
     return s;
 }
 
 int xml_node_line(const xml_node *node)
 {
-    return node ? (int)xmlGetLineNo((const xmlNode *)node) : 0;
+    return node ? (int)lx.xmlGetLineNo((const xmlNode *)node) : 0;
 }
 
 static const xmlNode *next_element(const xmlNode *n)
