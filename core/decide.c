@@ -1070,7 +1070,7 @@ static int run_rules(decision *d, plugin_host *host, gw_error *err)
             plugin_get_info(rules[r], &info);
             view *result = NULL;
             size_t before = o->n_verdicts;
-            rc = plugin_call_shared(rules[r], "evaluate", args, 1, shared, &result, err);
+            rc = plugin_call_readonly(rules[r], "evaluate", args, 1, shared, &result, err);
             if (rc == GW_OK)
                 rc = read_verdicts(d, o, &info, result, err);
             fired += o->n_verdicts - before;

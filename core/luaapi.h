@@ -32,6 +32,14 @@ int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw
 /* Pushes v as a Lua value (null -> nil, lists -> sequences, maps -> tables).  May raise. */
 void luaapi_push_view(lua_State *L, const view *v);
 
+/* Pushes v as a read-only table whose fields (nested tables too) are converted only when read;
+ * pairs, ipairs and # work, next and rawget see nothing.  v must outlive the call the table is
+ * given to; then luaapi_views_expire makes every such table refuse reads with a clear error.
+ * Scalars are pushed as luaapi_push_view does.  May raise. */
+void luaapi_push_view_readonly(lua_State *L, const view *v);
+/* Cannot raise. */
+void luaapi_views_expire(lua_State *L);
+
 /* A userdata that owns C memory while Lua code that can raise runs: its __gc calls free_fn on
  * *slot.  Returns the slot (initially NULL).  Leaves the box on the stack. */
 void **luaapi_box_new(lua_State *L, void (*free_fn)(void *));

@@ -1197,6 +1197,7 @@ struct push_call_args {
     view *const *args;
     size_t nargs;
     const plugin_arg *shared;
+    int readonly;   /* args as luaapi_push_view_readonly tables */
     int found;
 };
 
@@ -1209,8 +1210,12 @@ static int push_call_protected(lua_State *L)
     a->found = raw_field(L, 1, a->fn) == LUA_TFUNCTION;
     lua_remove(L, 1);
     luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
-    for (size_t i = 0; i < a->nargs; i++)
-        luaapi_push_view(L, a->args[i]);
+    for (size_t i = 0; i < a->nargs; i++) {
+        if (a->readonly)
+            luaapi_push_view_readonly(L, a->args[i]);
+        else
+            luaapi_push_view(L, a->args[i]);
+    }
     if (!a->shared)
         return (int)a->nargs + 1;
     plugin *p = a->p;
@@ -1251,8 +1256,8 @@ static int trivial_result(lua_State *L, int idx, view **out)
     return 1;
 }
 
-int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
-                       const plugin_arg *shared, view **out, gw_error *err)
+static int call(plugin *p, const char *fn, view *const *args, size_t nargs,
+                const plugin_arg *shared, int readonly, view **out, gw_error *err)
 {
     lua_State *L = p->L;
     int top = lua_gettop(L);
@@ -1261,11 +1266,16 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct push_call_args a = {p, fn, args, nargs, shared, 0};
+    struct push_call_args a = {p, fn, args, nargs, shared, readonly, 0};
     int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
-    if (rc != GW_OK)
+    if (rc != GW_OK) {
+        if (readonly)
+            luaapi_views_expire(L);
         return rc;
+    }
     if (!a.found) {
+        if (readonly)
+            luaapi_views_expire(L);
         lua_settop(L, top);
         return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
                             p->name ? p->name : "?", fn);
@@ -1276,8 +1286,22 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
         snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
         rc = value_to_view(p, lua_gettop(L), label, out, err);
     }
+    if (readonly)
+        luaapi_views_expire(L);
     lua_settop(L, top);
     return rc;
+}
+
+int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
+                       const plugin_arg *shared, view **out, gw_error *err)
+{
+    return call(p, fn, args, nargs, shared, 0, out, err);
+}
+
+int plugin_call_readonly(plugin *p, const char *fn, view *const *args, size_t nargs,
+                         const plugin_arg *shared, view **out, gw_error *err)
+{
+    return call(p, fn, args, nargs, shared, 1, out, err);
 }
 
 static int take_log_protected(lua_State *L)

@@ -75,6 +75,10 @@ void plugin_arg_free(plugin_arg *a);
 /* plugin_call with shared (may be NULL) passed after args. */
 int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
                        const plugin_arg *shared, view **out, gw_error *err);
+/* plugin_call_shared, args shown as read-only tables whose fields are converted only when the
+ * plugin reads them, valid during this call only (a rule reads a few fields of each option). */
+int plugin_call_readonly(plugin *p, const char *fn, view *const *args, size_t nargs,
+                         const plugin_arg *shared, view **out, gw_error *err);
 
 /* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
  * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */

@@ -1,6 +1,7 @@
 /* test_plugin_kinds.c — loading only the plugin kinds a command needs, arguments shared by many
- * calls, and view map keys (pooled or not).  Fixtures: tests/fixtures/plugin_kinds, two plugin
- * folders searched in order (first/, then second/). */
+ * calls, read-only arguments, and view map keys (pooled or not).  Fixtures:
+ * tests/fixtures/plugin_kinds, two plugin folders searched in order (first/, then second/), and
+ * tests/fixtures/plugin_readonly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -118,6 +119,76 @@ static void test_shared_argument_is_converted_once(void **state)
     plugin_host_free(h);
 }
 
+/* Calls the probe rule (tests/fixtures/plugin_readonly) with option.op = op; returns the code
+ * and, on success, the first verdict's because (or "" for none) in because. */
+static int probe(plugin *pl, const plugin_arg *shared, const char *op, char *because, size_t n,
+                 gw_error *err)
+{
+    view *o = view_map();
+    view_map_set_str(o, "id", "r");
+    view_map_set_str(o, "op", op);
+    view_map_set_str(o, "gpu", "rtx-3090");
+    view_map_set_int(o, "count", 4);
+    view_map_set(o, "provider", view_null());
+    view *cost = view_map_set(o, "cost", view_map());
+    view_map_set_num(cost, "total", 1234.5);
+    view_map_set_num(cost, "upfront", 6000);
+    view *tags = view_map_set(o, "tags", view_list());
+    view_list_push(tags, view_string("a"));
+    view_list_push(tags, view_string("b"));
+    view_list_push(tags, view_string("c"));
+    view *args[] = {o};
+    view *out = NULL;
+    int rc = plugin_call_readonly(pl, "evaluate", args, 1, shared, &out, err);
+    const char *s = view_str(view_map_get(view_list_at(out, 0), "because"));
+    snprintf(because, n, "%s", s ? s : "");
+    view_free(out);
+    view_free(o);   /* freed at once: the probe's kept tables must not reach it again */
+    return rc;
+}
+
+static void test_readonly_arguments(void **state)
+{
+    (void)state;
+    const char *dirs[] = {"tests/fixtures/plugin_readonly"};
+    plugin_host *h = NULL;
+    gw_error err;
+    assert_int_equal(plugin_host_new(dirs, 1, NULL, NULL, &h, &err), GW_OK);
+    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
+    plugin *pl = plugin_find_kind(h, "probe", "rule");
+    assert_non_null(pl);
+    view *w = view_map();
+    view_map_set_str(w, "name", "team");
+    plugin_arg *shared = plugin_arg_new(w);
+    char got[256];
+
+    /* fields read on demand, a null field is nil, a nested table read twice is one table,
+     * next() sees nothing and # of a map is 0; the shared workload is an ordinary table */
+    assert_int_equal(probe(pl, shared, "read", got, sizeof got, &err), GW_OK);
+    assert_string_equal(got, "rtx-3090|1234.5|nil|true|table|true|0|team");
+
+    /* pairs lists every non-null field (nested ones as tables); ipairs and # on a list */
+    assert_int_equal(probe(pl, shared, "pairs", got, sizeof got, &err), GW_OK);
+    assert_string_equal(got, "cost=table count=4 gpu=rtx-3090 id=r op=pairs tags=table "
+                             "#tags=3 a,b,c");
+
+    assert_int_equal(probe(pl, shared, "write", got, sizeof got, &err), GW_ESOFTWARE);
+    assert_non_null(strstr(err.msg, "cannot set 'gpu': this table is read-only"));
+    assert_non_null(strstr(err.msg, "probe.lua:"));
+
+    /* a table kept past its call (its view is freed by then) refuses reads, nested ones too */
+    assert_int_equal(probe(pl, shared, "keep", got, sizeof got, &err), GW_OK);
+    assert_string_equal(got, "");
+    assert_int_equal(probe(pl, shared, "stale", got, sizeof got, &err), GW_ESOFTWARE);
+    assert_non_null(strstr(err.msg, "valid only during the call it was given to"));
+    assert_int_equal(probe(pl, shared, "stale-nested", got, sizeof got, &err), GW_ESOFTWARE);
+    assert_non_null(strstr(err.msg, "valid only during the call it was given to"));
+
+    plugin_arg_free(shared);
+    view_free(w);
+    plugin_host_free(h);
+}
+
 static void test_map_keys_short_and_long(void **state)
 {
     (void)state;
@@ -155,6 +226,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_alone_skip_other_kinds),
         cmocka_unit_test(test_shared_argument_is_converted_once),
+        cmocka_unit_test(test_readonly_arguments),
         cmocka_unit_test(test_map_keys_short_and_long),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
