@@ -1601,9 +1601,8 @@ static int names_load(kb *k, gw_error *err)
     if (k->names)
         return GW_OK;
     int rc = prepare(k,
-                     "SELECT id, name, form_factor, memory_type, memory_gb, "
-                     "(SELECT count(*) FROM gpu_alias a WHERE a.gpu = g.id) "
-                     "FROM gpu g ORDER BY id", &st, err);
+                     "SELECT id, name, form_factor, memory_type, memory_gb "
+                     "FROM gpu ORDER BY id", &st, err);
     if (rc)
         return rc;
     size_t cap = 0;
@@ -1635,21 +1634,21 @@ static int names_load(kb *k, gw_error *err)
     sqlite3_finalize(st);
     if ((rc = prepare(k, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias", &st, err)))
         return rc;
+    size_t at = 0;   /* both lists are in id order (SQLite's BINARY collation is strcmp's) */
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *gpu = (const char *)sqlite3_column_text(st, 0);
-        for (size_t i = 0; i < k->n_names; i++) {
-            gpu_names *g = &k->names[i];
-            if (strcmp(g->id, gpu) != 0)
-                continue;
-            strlist variants = {g->variants, g->n_variants, g->n_variants};
-            strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
-            names_add(g, &variants, &tokens, (const char *)sqlite3_column_text(st, 1));
-            g->variants = variants.v;
-            g->n_variants = variants.n;
-            g->tokens = tokens.v;
-            g->n_tokens = tokens.n;
-            break;
-        }
+        while (at < k->n_names && strcmp(k->names[at].id, gpu) < 0)
+            at++;
+        if (at == k->n_names || strcmp(k->names[at].id, gpu) != 0)
+            continue;
+        gpu_names *g = &k->names[at];
+        strlist variants = {g->variants, g->n_variants, g->n_variants};
+        strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
+        names_add(g, &variants, &tokens, (const char *)sqlite3_column_text(st, 1));
+        g->variants = variants.v;
+        g->n_variants = variants.n;
+        g->tokens = tokens.v;
+        g->n_tokens = tokens.n;
     }
     sqlite3_finalize(st);
     return GW_OK;

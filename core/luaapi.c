@@ -998,10 +998,16 @@ static int gw_kb_gpu(lua_State *L)
 
 /* ---- the module ---- */
 
-void luaapi_push_gw(lua_State *L, kb *k)
+void luaapi_set_kb(lua_State *L, kb *k)
 {
     lua_pushlightuserdata(L, k);
     lua_setfield(L, LUA_REGISTRYINDEX, KB_KEY);
+}
+
+void luaapi_push_log(lua_State *L) { lua_pushcfunction(L, gw_log); }
+
+void luaapi_push_gw(lua_State *L)
+{
     static const luaL_Reg xml_fns[] = {{"parse", gw_xml_parse}, {NULL, NULL}};
     static const luaL_Reg html_fns[] = {{"parse", gw_html_parse}, {NULL, NULL}};
     static const luaL_Reg csv_fns[] = {{"rows", gw_csv_rows}, {"parse", gw_csv_parse}, {NULL, NULL}};

@@ -13,9 +13,14 @@
 /* Registry key of the Lua list that gw.log and print append to. */
 #define LUAAPI_LOG_KEY "gw.log"
 
-/* Pushes a new `gw` table (plain, not yet read-only) whose KB queries use k (may be NULL: they
- * then return nil and a message).  May raise (memory): call from protected code. */
-void luaapi_push_gw(lua_State *L, kb *k);
+/* Sets the KB the `gw` module's queries use in this state (may be NULL: they then return nil
+ * and a message).  May raise (memory). */
+void luaapi_set_kb(lua_State *L, kb *k);
+/* Pushes a new `gw` table (plain, not yet read-only).  May raise (memory): call from protected
+ * code. */
+void luaapi_push_gw(lua_State *L);
+/* Pushes gw.log (the sandbox's print). */
+void luaapi_push_log(lua_State *L);
 
 /* Limits on what a plugin may hand back. */
 #define LUAAPI_MAX_DEPTH 32

@@ -190,11 +190,6 @@ static void limits_start(plugin *p)
 
 /* ---- the sandbox ---- */
 
-static int sandbox_undefined(lua_State *L)
-{
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
-    return luaL_error(L, "undefined global '%s'", k);
-}
 
 static int readonly_newindex(lua_State *L)
 {
@@ -210,6 +205,10 @@ static int readonly_pairs(lua_State *L)
     lua_pushnil(L);
     return 3;
 }
+
+/* Registry key of the base library's next (the real globals are emptied once the sandbox is
+ * built; read-only proxies made later still need it). */
+#define NEXT_KEY "gw.next"
 
 /* Replaces the table at the top with a read-only proxy (recursively for table fields). */
 static void make_readonly(lua_State *L, int depth)
@@ -235,13 +234,87 @@ static void make_readonly(lua_State *L, int depth)
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, readonly_newindex);
     lua_setfield(L, -2, "__newindex");
-    lua_getglobal(L, "next");
+    lua_getfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
     lua_pushcclosure(L, readonly_pairs, 1);
     lua_setfield(L, -2, "__pairs");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     lua_replace(L, real);
+}
+
+static void copy_fields(lua_State *L, int from, int to, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++) {
+        lua_getfield(L, from, names[i]);
+        lua_setfield(L, to, names[i]);
+    }
+}
+
+/* Pushes the library called name (a sandboxed, read-only copy); 0, with nothing pushed, when
+ * there is no such library.  Libraries are built the first time a plugin names one (see
+ * sandbox_global): most plugins use two or three, and building every one made a plugin's state
+ * cost more to set up than its work. */
+static int push_lib(lua_State *L, const char *name)
+{
+    static const luaL_Reg own_libs[] = {
+        {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
+        {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}, {NULL, NULL},
+    };
+    const luaL_Reg *lib = own_libs;
+    while (lib->name && strcmp(lib->name, name) != 0)
+        lib++;
+    if (lib->name) {
+        /* opened straight into a table of its own, registered nowhere else: the proxy can hide
+         * it as it is, without a copy */
+        lua_pushcfunction(L, lib->func);
+        lua_call(L, 0, 1);
+    } else if (strcmp(name, LUA_STRLIBNAME) == 0) {
+        /* a copy: the real one is every string's __index */
+        lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+        lua_getfield(L, -1, LUA_STRLIBNAME);
+        lua_remove(L, -2);
+        int n = 0;   /* sized once: growing a table rehashes it at every power of two */
+        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+            n++;
+        lua_createtable(L, 0, n);
+        lua_insert(L, -2);
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -5);
+        }
+        lua_pop(L, 1);
+    } else if (strcmp(name, LUA_OSLIBNAME) == 0) {
+        static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
+        lua_newtable(L);
+        lua_pushcfunction(L, luaopen_os);
+        lua_call(L, 0, 1);
+        copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
+        lua_pop(L, 1);
+    } else if (strcmp(name, "gw") == 0) {
+        luaapi_push_gw(L);
+    } else {
+        return 0;
+    }
+    make_readonly(L, 0);
+    return 1;
+}
+
+/* The environment's __index: a library the first time it is named, else an error (reading an
+ * undefined global is a mistake in a plugin, not a nil). */
+static int sandbox_global(lua_State *L)
+{
+    size_t n = 0;
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : "?";
+    if (strlen(k) == n && push_lib(L, k)) {
+        lua_pushvalue(L, 2);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, 1);
+        return 1;
+    }
+    return luaL_error(L, "undefined global '%s'", k);
 }
 
 static int sandbox_setmetatable(lua_State *L)
@@ -298,13 +371,6 @@ static const char *const safe_base[] = {
     "rawlen", "rawset", "select", "tonumber", "tostring", "type", NULL,
 };
 
-static void copy_fields(lua_State *L, int from, int to, const char *const *names)
-{
-    for (size_t i = 0; names[i]; i++) {
-        lua_getfield(L, from, names[i]);
-        lua_setfield(L, to, names[i]);
-    }
-}
 
 /* The sandbox's xpcall (below), compiled once per process: every later state loads this
  * bytecode, which the host itself made from its own source, instead of parsing it again.
@@ -335,57 +401,20 @@ static int sandbox_build(lua_State *L)
     lua_newtable(L);
     int env = lua_gettop(L);
     copy_fields(L, g, env, safe_base);
+    lua_getfield(L, g, "next");
+    lua_setfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
 
-    /* string: no dump, and its metatable (shared by every string value) locked */
+    /* the real string library: no dump, and its metatable (shared by every string) locked */
     lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    int loaded = lua_gettop(L);
-    lua_getfield(L, loaded, LUA_STRLIBNAME);
+    lua_getfield(L, -1, LUA_STRLIBNAME);
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    lua_pop(L, 1);
+    lua_pop(L, 2);
     lua_pushliteral(L, "");
     lua_getmetatable(L, -1);
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
-
-    {
-        lua_getfield(L, loaded, LUA_STRLIBNAME);
-        int n = 0;   /* sized once: growing a table rehashes it at every power of two */
-        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-            n++;
-        lua_createtable(L, 0, n);
-        lua_insert(L, -2);
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {          /* a copy: the real one is every string's __index */
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, -5);
-        }
-        lua_pop(L, 1);
-        make_readonly(L, 0);
-        lua_setfield(L, env, LUA_STRLIBNAME);
-    }
-    /* These are opened straight into tables of their own, registered nowhere else, so the
-     * proxy can hide each as it is, without a copy. */
-    static const luaL_Reg own_libs[] = {
-        {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}, {NULL, NULL},
-    };
-    for (const luaL_Reg *lib = own_libs; lib->func; lib++) {
-        lua_pushcfunction(L, lib->func);
-        lua_call(L, 0, 1);
-        make_readonly(L, 0);
-        lua_setfield(L, env, lib->name);
-    }
-    lua_newtable(L);
-    lua_pushcfunction(L, luaopen_os);
-    lua_call(L, 0, 1);
-    static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
-    copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
-    lua_pop(L, 1);
-    make_readonly(L, 0);
-    lua_setfield(L, env, "os");
 
     /* Lua runs a message handler with hooks off once the hook itself has raised, so a plugin's
      * xpcall handler could loop forever past every limit: the sandbox's xpcall calls the
@@ -410,7 +439,8 @@ static int sandbox_build(lua_State *L)
             buf_free(&code);
     }
     lua_getfield(L, g, "pcall");
-    lua_getfield(L, env, LUA_TABLIBNAME);   /* the proxy: reads pass through */
+    lua_pushcfunction(L, luaopen_table);   /* a private copy, for its pack and unpack */
+    lua_call(L, 0, 1);
     lua_getfield(L, -1, "pack");
     lua_getfield(L, -2, "unpack");
     lua_remove(L, -3);
@@ -426,16 +456,14 @@ static int sandbox_build(lua_State *L)
 
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
-    luaapi_push_gw(L, k);
-    lua_getfield(L, -1, "log");
+    luaapi_set_kb(L, k);
+    luaapi_push_log(L);
     lua_setfield(L, env, "print");
-    make_readonly(L, 0);
-    lua_setfield(L, env, "gw");
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
 
     lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, sandbox_undefined);
+    lua_pushcfunction(L, sandbox_global);
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");

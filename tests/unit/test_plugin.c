@@ -99,6 +99,21 @@ static void test_sandbox_has_no_escape_hatches(void **state)
     assert_string_equal(view_str(view_list_at(v, 3)), "1970");
     assert_string_equal(view_str(view_list_at(v, 4)), "function");
     view_free(v);
+    /* libraries are built when first named, then stay: one table, still read-only, whose
+     * pairs lists the real functions; the real string library is every string's methods */
+    v = expect_ok("local before = rawget(_G, 'utf8'); local u = utf8\n"
+                  "local seen = 0; for k, f in pairs(math) do\n"
+                  "  if k == 'floor' and f(2.5) == 2 then seen = seen + 1 end end\n"
+                  "return {before == nil, rawget(_G, 'utf8') == u, utf8 == u, seen,"
+                  " ('ab'):upper(), pcall(function() utf8.char = nil end)}");
+    assert_true(view_bool_value(view_list_at(v, 0)));
+    assert_true(view_bool_value(view_list_at(v, 1)));
+    assert_true(view_bool_value(view_list_at(v, 2)));
+    assert_true(view_num(view_list_at(v, 3)) == 1);
+    assert_string_equal(view_str(view_list_at(v, 4)), "AB");
+    assert_false(view_bool_value(view_list_at(v, 5)));
+    view_free(v);
+    expect_error("return nosuchlib.x", GW_ESOFTWARE, "undefined global 'nosuchlib'");
 }
 
 static void test_limits_stop_runaway_code(void **state)
