@@ -569,7 +569,9 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
                             view *toc, gw_error *err)
 {
     int options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES;
-    static const char *const exts[] = {"table", "strikethrough", "autolink", "tagfilter"};
+    /* No autolink (bare URLs): the templates write every link as <https://...>, and scanning
+     * all text for URLs costs more than the tables.  No tagfilter: safe mode drops raw HTML. */
+    static const char *const exts[] = {"table", "strikethrough"};
     cmark_gfm_core_extensions_ensure_registered();
     cmark_parser *parser = cmark_parser_new(options);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
