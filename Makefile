@@ -31,7 +31,9 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_
              $(if $(LIBXML2_SONAME),-DGW_LIBXML2_SONAME='"$(LIBXML2_SONAME)"') -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
 
 CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
-CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o)
+CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o) $(BUILD)/gen/embedded_plugins.o
+# The shipped plugins, compiled into the program (core/embedded.h); tests are not.
+PLUGIN_SRC := $(sort $(filter-out %_test.lua,$(wildcard plugins/*/*.lua)))
 MAIN_OBJ := $(BUILD)/core/main.o
 LIBGW    := $(BUILD)/libgw.a
 BIN      := $(BUILD)/gpuwise
@@ -70,6 +72,18 @@ $(BUILD)/gen/kb_schema.h: kb/schema.sql
 	@mv $@.tmp $@
 
 $(BUILD)/core/kb.o: $(BUILD)/gen/kb_schema.h
+
+$(BUILD)/tools/embed_plugins: core/tools/embed_plugins.c core/embedded.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) $(LDFLAGS)
+
+$(BUILD)/gen/embedded_plugins.c: $(BUILD)/tools/embed_plugins $(PLUGIN_SRC)
+	@mkdir -p $(@D)
+	$(BUILD)/tools/embed_plugins $@.tmp $(PLUGIN_SRC)
+	@mv $@.tmp $@
+
+$(BUILD)/gen/embedded_plugins.o: $(BUILD)/gen/embedded_plugins.c
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(LIBGW): $(CORE_OBJ)
 	@rm -f $@

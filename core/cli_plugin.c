@@ -63,6 +63,7 @@ static int plugin_list(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         view_map_set_str(m, "description", info.description);
         view_map_set_str(m, "path", info.path);
         view_map_set_str(m, "overrides", info.overrides);
+        view_map_set_bool(m, "compiled", info.compiled);
     }
     if (ctx->json) {
         gw_buf b = GW_BUF_INIT;

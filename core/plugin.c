@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "embedded.h"
 #include "luaapi.h"
 #include "signals.h"
 
@@ -32,6 +33,7 @@ struct plugin {
     lua_State *L;
     char *name, *kind, *version, *description, *path, *overrides;
     long batch_rows;         /* importer's optional batch_rows; 0 when absent */
+    int compiled;            /* loaded from the compiled copy of a shipped plugin */
     int table_ref;           /* registry ref of the table the plugin returned */
     int env_ref;             /* registry ref of its sandbox _ENV */
     unsigned long long shared_id;   /* the plugin_arg whose Lua value shared_ref holds */
@@ -659,6 +661,37 @@ static int plugin_create(const char *path, kb *k, const plugin_limits *limits, p
     return GW_OK;
 }
 
+/* When text is exactly a shipped plugin's source, its bytecode (embedded.h) with chunkname as
+ * the source name, so that messages name the file as if it had been parsed; else 0.  Parsing
+ * was most of what loading a plugin cost. */
+static int embedded_code(const char *chunkname, const char *text, size_t len, gw_buf *out)
+{
+    const embedded_chunk *e = NULL;
+    for (size_t i = 0; i < gw_n_embedded_chunks && !e; i++)
+        if (gw_embedded_chunks[i].text_len == len && memcmp(gw_embedded_chunks[i].text, text, len) == 0)
+            e = &gw_embedded_chunks[i];
+    if (!e)
+        return 0;
+    /* The first string in a dump is the main function's source: its size + 1, written 7 bits a
+     * byte with the last byte marked (one byte here), then its text.  Anything else: parse. */
+    static const char marker[] = EMBEDDED_MARKER;
+    size_t ml = sizeof marker - 1, at = 1;
+    while (at + ml <= e->code_len && at < 64 && memcmp(e->code + at, marker, ml) != 0)
+        at++;
+    if (at + ml > e->code_len || at >= 64 || e->code[at - 1] != (0x80 | (ml + 1)))
+        return 0;
+    buf_append(out, (const char *)e->code, at - 1);
+    unsigned char size[16];
+    int k = 0;
+    for (size_t n = strlen(chunkname) + 1; k == 0 || n; n >>= 7)
+        size[sizeof size - ++k] = n & 0x7f;
+    size[sizeof size - 1] |= 0x80;
+    buf_append(out, (const char *)size + sizeof size - k, (size_t)k);
+    buf_puts(out, chunkname);
+    buf_append(out, (const char *)e->code + at + ml, e->code_len - at - ml);
+    return 1;
+}
+
 /* Loads text as a chunk in p's sandbox and runs it; leaves its result on the stack. */
 static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, size_t len,
                             gw_error *err)
@@ -666,7 +699,17 @@ static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, 
     lua_State *L = p->L;
     if (len >= 4 && memcmp(text, LUA_SIGNATURE, 4) == 0)
         return gw_error_set(err, GW_EDATA, "%s: binary chunks are not allowed", chunkname + 1);
-    int status = luaL_loadbufferx(L, text, len, chunkname, "t");
+    gw_buf code = GW_BUF_INIT;
+    int status = LUA_ERRSYNTAX;
+    if (embedded_code(chunkname, text, len, &code)) {
+        status = luaL_loadbufferx(L, code.data, code.len, chunkname, "b");
+        if (status != LUA_OK)   /* built with another Lua version, say: parse the text */
+            lua_pop(L, 1);
+        p->compiled = status == LUA_OK;
+    }
+    buf_free(&code);
+    if (status != LUA_OK)
+        status = luaL_loadbufferx(L, text, len, chunkname, "t");
     if (status != LUA_OK) {
         const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         gw_error_set(err, status == LUA_ERRSYNTAX ? GW_EDATA : GW_ESOFTWARE, "%s",
@@ -1148,6 +1191,7 @@ void plugin_get_info(const plugin *p, plugin_info *out)
     out->path = p->path;
     out->overrides = p->overrides;
     out->batch_rows = p->batch_rows;
+    out->compiled = p->compiled;
 }
 
 const char *plugin_traceback(const plugin *p) { return p->traceback; }

@@ -29,6 +29,8 @@ typedef struct plugin_info {
     const char *path;          /* the file it was loaded from */
     const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
     long batch_rows;           /* importer: CSV records per import() call; 0 = whole file */
+    int compiled;              /* its text is a shipped plugin's, loaded from the copy compiled
+                                * into the program (embedded.h) rather than parsed */
 } plugin_info;
 
 /* A host over the given plugin folders, searched in order (first wins for a name: --plugins

@@ -34,6 +34,35 @@ check_eq "override: --plugins DIR wins over the user's folder" \
     "$(jqr '.[] | select(.name == "cn-market") | .version')" "7.7"
 rm -rf "$USERP/pricing/cn-market.lua" "$T/extra"
 
+# -- shipped plugins are loaded from their compiled copy when the text is exactly theirs; an
+#    edited copy is parsed; either way a runtime error names the file that was read, and its line
+check_eq "compiled: the shipped rules are loaded compiled" \
+    "$(jqr '[.[] | select(.kind == "rule" and .compiled == false)] | length')" "0"
+mkdir -p "$T/same/rules" "$T/edited/rules"
+cp "$ROOT/plugins/rules/cooling-power.lua" "$T/same/rules/"
+{ cat "$ROOT/plugins/rules/cooling-power.lua"; echo "-- edited"; } >"$T/edited/rules/cooling-power.lua"
+# count is missing: `option.count > 1` compares nil with a number
+cat >"$T/compiled_test.lua" <<'LUA'
+return {
+    test_missing_count = function(rule)
+        rule.evaluate({ acquisition = "buy-new", consumer = true }, { cooling = "poor", context = {} })
+    end,
+}
+LUA
+line=$(grep -n 'option.count > 1' "$ROOT/plugins/rules/cooling-power.lua" | cut -d: -f1)
+for d in same edited; do
+    want=$([ $d = same ] && echo true || echo false)
+    run "$GW" --kb "$KB" --plugins "$T/$d" --json plugin list
+    check_eq "compiled ($d copy): compiled is $want" \
+        "$(jqr '.[] | select(.name == "cooling-power") | .compiled')" "$want"
+    cp "$T/compiled_test.lua" "$T/$d/rules/cooling-power_test.lua"
+    run "$GW" --kb "$KB" plugin test "$T/$d/rules/cooling-power.lua"
+    check_rc "compiled ($d copy): the failing test exits 2" 2
+    check_out "compiled ($d copy): the error names the file read and the line" \
+        "$T/$d/rules/cooling-power.lua:$line: attempt to compare number with nil"
+done
+rm -rf "$T/same" "$T/edited" "$T/compiled_test.lua"
+
 # -- check
 run "$GW" --kb "$KB" plugin check "$ROOT/plugins/pricing/cn-market.lua"
 check_rc "check cn-market: exit 0" 0
