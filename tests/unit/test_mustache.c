@@ -158,14 +158,40 @@ static void test_markdown_escape(void **state)
 {
     (void)state;
     gw_buf out = GW_BUF_INIT;
+    /* mid-line ("x " before it): only what is syntax anywhere in a line is escaped; "(" cannot
+     * open a link once "[" and "]" are escaped, "#" is a heading only where a block begins */
+    buf_puts(&out, "x ");
     const char *s = "[x](javascript:alert(1)) | # <b>&\nnext";
     mustache_escape_markdown(&out, s, strlen(s));
     assert_string_equal(buf_cstr(&out),
-                        "\\[x\\]\\(javascript:alert\\(1\\)\\) \\| \\# &lt;b&gt;&amp; next");
+                        "x \\[x\\](javascript:alert(1)) \\| # &lt;b&gt;&amp; next");
     buf_reset(&out);
-    s = "*_`~!{}+-.=^\\";
+    buf_puts(&out, "x ");
+    s = "*_`~!{}+-.=^\\ 10.3 data-parallel (A100)";
     mustache_escape_markdown(&out, s, strlen(s));
-    assert_string_equal(buf_cstr(&out), "\\*\\_\\`\\~\\!\\{\\}\\+\\-\\.\\=\\^\\\\");
+    assert_string_equal(buf_cstr(&out),
+                        "x \\*\\_\\`\\~!{}+-.=^\\\\ 10.3 data-parallel (A100)");
+    /* where a block begins (start of the text, a new line, after a list or quote marker), a
+     * first character that would start a heading, list, underline or code block is escaped */
+    struct {
+        const char *before, *value, *want;
+    } starts[] = {
+        {"", "# not a heading", "\\# not a heading"},
+        {"a\n", "- not a list", "a\n\\- not a list"},
+        {"a\n  ", "+ x", "a\n  \\+ x"},
+        {"- ", "1. x", "- 1\\. x"},
+        {"> ", "12) x", "> 12\\) x"},
+        {"a\n", "===", "a\n\\==="},
+        {"a\n\n", "    code", "a\n\n&#32;   code"},
+        {"1. ", "2026-10 is a date", "1. 2026-10 is a date"},
+        {"Total: ", "# 5", "Total: # 5"},
+    };
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+        buf_reset(&out);
+        buf_puts(&out, starts[i].before);
+        mustache_escape_markdown(&out, starts[i].value, strlen(starts[i].value));
+        assert_string_equal(buf_cstr(&out), starts[i].want);
+    }
     buf_free(&out);
 
     gw_error err = {0};
