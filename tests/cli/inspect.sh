@@ -110,7 +110,7 @@ fi
 run "$GW" --kb "$T/no-kb.db" --format md inspect "$NV/retired-pending-v100.xml"
 check_rc "inspect --format md: exit 2" 2
 check_out "inspect --format md: verdict" "**Verdict: FAIL**"
-check_out "inspect --format md: a table row" "| **FAIL** | memory\\.retired\\_pages |"
+check_out "inspect --format md: a table row" "| **FAIL** | memory.retired\\_pages |"
 run "$GW" --kb "$T/no-kb.db" --format html -o "$T/inspection.html" inspect "$NV/healthy-3090.xml"
 check_rc "inspect --format html -o: exit 0" 0
 grep -q "<table" "$T/inspection.html" 2>/dev/null && pass "inspect --format html: a table" ||
