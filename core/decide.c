@@ -1059,25 +1059,32 @@ static int run_rules(decision *d, plugin_host *host, gw_error *err)
             rules[n_rules++] = plugin_at(host, p);
     }
     /* Each option's view is built once and shown to every rule; the workload is converted
-     * once per rule. */
+     * once per rule; each rule sees every option within one call into its plugin.  Verdicts
+     * are read option by option, in rule order. */
     plugin_arg *shared = plugin_arg_new(wv);
-    for (size_t i = 0; i < d->n_options && rc == GW_OK; i++) {
+    size_t n = d->n_options;
+    view **ovs = gw_xcalloc(n + 1, sizeof *ovs);
+    view **results = gw_xcalloc(n_rules * n + 1, sizeof *results);
+    for (size_t i = 0; i < n; i++)
+        ovs[i] = rule_option_view(d, &d->options[i]);
+    for (size_t r = 0; r < n_rules && rc == GW_OK && n; r++)
+        rc = plugin_call_each(rules[r], "evaluate", ovs, n, shared, &results[r * n], err);
+    for (size_t i = 0; i < n && rc == GW_OK; i++) {
         decide_option *o = &d->options[i];
-        view *ov = rule_option_view(d, o);
-        view *args[1] = {ov};
         for (size_t r = 0; r < n_rules && rc == GW_OK; r++) {
             plugin_info info;
             plugin_get_info(rules[r], &info);
-            view *result = NULL;
             size_t before = o->n_verdicts;
-            rc = plugin_call_readonly(rules[r], "evaluate", args, 1, shared, &result, err);
-            if (rc == GW_OK)
-                rc = read_verdicts(d, o, &info, result, err);
+            rc = read_verdicts(d, o, &info, results[r * n + i], err);
             fired += o->n_verdicts - before;
-            view_free(result);
         }
-        view_free(ov);
     }
+    for (size_t i = 0; i < n_rules * n; i++)
+        view_free(results[i]);
+    for (size_t i = 0; i < n; i++)
+        view_free(ovs[i]);
+    free(results);
+    free(ovs);
     plugin_arg_free(shared);
     free(rules);
     view_free(wv);

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <lauxlib.h>
 #include <lua.h>
+#include <limits.h>
 #include <lualib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1269,7 +1270,6 @@ struct push_call_args {
     view *const *args;
     size_t nargs;
     const plugin_arg *shared;
-    int readonly;   /* args as luaapi_push_view_readonly tables */
     int found;
 };
 
@@ -1282,12 +1282,8 @@ static int push_call_protected(lua_State *L)
     a->found = raw_field(L, 1, a->fn) == LUA_TFUNCTION;
     lua_remove(L, 1);
     luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
-    for (size_t i = 0; i < a->nargs; i++) {
-        if (a->readonly)
-            luaapi_push_view_readonly(L, a->args[i]);
-        else
-            luaapi_push_view(L, a->args[i]);
-    }
+    for (size_t i = 0; i < a->nargs; i++)
+        luaapi_push_view(L, a->args[i]);
     if (!a->shared)
         return (int)a->nargs + 1;
     plugin *p = a->p;
@@ -1328,8 +1324,8 @@ static int trivial_result(lua_State *L, int idx, view **out)
     return 1;
 }
 
-static int call(plugin *p, const char *fn, view *const *args, size_t nargs,
-                const plugin_arg *shared, int readonly, view **out, gw_error *err)
+int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
+                       const plugin_arg *shared, view **out, gw_error *err)
 {
     lua_State *L = p->L;
     int top = lua_gettop(L);
@@ -1338,16 +1334,11 @@ static int call(plugin *p, const char *fn, view *const *args, size_t nargs,
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct push_call_args a = {p, fn, args, nargs, shared, readonly, 0};
+    struct push_call_args a = {p, fn, args, nargs, shared, 0};
     int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
-    if (rc != GW_OK) {
-        if (readonly)
-            luaapi_views_expire(L);
+    if (rc != GW_OK)
         return rc;
-    }
     if (!a.found) {
-        if (readonly)
-            luaapi_views_expire(L);
         lua_settop(L, top);
         return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
                             p->name ? p->name : "?", fn);
@@ -1358,22 +1349,99 @@ static int call(plugin *p, const char *fn, view *const *args, size_t nargs,
         snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
         rc = value_to_view(p, lua_gettop(L), label, out, err);
     }
-    if (readonly)
-        luaapi_views_expire(L);
     lua_settop(L, top);
     return rc;
 }
 
-int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
-                       const plugin_arg *shared, view **out, gw_error *err)
+struct each_args {
+    plugin *p;
+    const char *fn;
+    view *const *args;
+    size_t n;
+    const plugin_arg *shared;
+    int found;
+};
+
+/* Run as plugin code (hooks and limits on): calls the function at 2 with each argument, shown
+ * read-only, and the shared value at 3; returns the list of what each call returned. */
+static int each_trampoline(lua_State *L)
 {
-    return call(p, fn, args, nargs, shared, 0, out, err);
+    struct each_args *a = lua_touserdata(L, 1);
+    lua_createtable(L, (int)a->n, 0);
+    for (size_t i = 0; i < a->n; i++) {
+        lua_pushvalue(L, 2);
+        luaapi_push_view_readonly(L, a->args[i]);
+        lua_pushvalue(L, 3);
+        lua_call(L, 2, 1);
+        lua_rawseti(L, 4, (lua_Integer)i + 1);
+        luaapi_views_expire(L);
+    }
+    return 1;
 }
 
-int plugin_call_readonly(plugin *p, const char *fn, view *const *args, size_t nargs,
-                         const plugin_arg *shared, view **out, gw_error *err)
+/* Protected: pushes the trampoline and its three arguments. */
+static int push_each_protected(lua_State *L)
 {
-    return call(p, fn, args, nargs, shared, 1, out, err);
+    struct each_args *a = lua_touserdata(L, 1);
+    plugin *p = a->p;
+    lua_settop(L, 0);
+    lua_pushcfunction(L, each_trampoline);
+    lua_pushlightuserdata(L, a);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
+    a->found = raw_field(L, -1, a->fn) == LUA_TFUNCTION;
+    lua_remove(L, -2);
+    if (!a->shared) {
+        lua_pushnil(L);
+        return 4;
+    }
+    if (p->shared_id != a->shared->id) {
+        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
+        p->shared_ref = LUA_NOREF;
+        luaapi_push_view(L, a->shared->v);
+        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        p->shared_id = a->shared->id;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
+    return 4;
+}
+
+int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
+                     const plugin_arg *shared, view **outs, gw_error *err)
+{
+    lua_State *L = p->L;
+    int top = lua_gettop(L);
+    for (size_t i = 0; i < n; i++)
+        outs[i] = NULL;
+    if (p->dead)
+        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
+    if (n >= (size_t)INT_MAX)
+        return gw_error_set(err, GW_ESOFTWARE, "%s: too many calls", p->path);
+    struct each_args a = {p, fn, args, n, shared, 0};
+    int rc = protected_c(p, push_each_protected, &a, 0, LUA_MULTRET, err);
+    if (rc != GW_OK)
+        return rc;
+    if (!a.found) {
+        lua_settop(L, top);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
+                            p->name ? p->name : "?", fn);
+    }
+    rc = protected_run(p, 3, err);
+    luaapi_views_expire(L);   /* a call that raised left its argument registered */
+    char label[4400];   /* a name, or a path (4096 at most), and the function */
+    snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
+    for (size_t i = 0; rc == GW_OK && i < n; i++) {
+        lua_rawgeti(L, -1, (lua_Integer)i + 1);
+        if (!trivial_result(L, lua_gettop(L), &outs[i]))
+            rc = value_to_view(p, lua_gettop(L), label, &outs[i], err);
+        lua_pop(L, 1);
+    }
+    lua_settop(L, top);
+    if (rc != GW_OK)
+        for (size_t i = 0; i < n; i++) {
+            view_free(outs[i]);
+            outs[i] = NULL;
+        }
+    return rc;
 }
 
 static int take_log_protected(lua_State *L)

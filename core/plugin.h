@@ -77,10 +77,13 @@ void plugin_arg_free(plugin_arg *a);
 /* plugin_call with shared (may be NULL) passed after args. */
 int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
                        const plugin_arg *shared, view **out, gw_error *err);
-/* plugin_call_shared, args shown as read-only tables whose fields are converted only when the
- * plugin reads them, valid during this call only (a rule reads a few fields of each option). */
-int plugin_call_readonly(plugin *p, const char *fn, view *const *args, size_t nargs,
-                         const plugin_arg *shared, view **out, gw_error *err);
+/* Calls fn once for each of the n args (fn(args[i], shared)) and puts what each call returned
+ * in outs[i].  Each args[i] is shown as a read-only table whose fields are converted only when
+ * the plugin reads them, valid during its own call only (a rule reads a few fields of each
+ * option).  The n calls run inside one protected call, so the plugin's limits apply to them
+ * together.  On failure every outs[i] is NULL. */
+int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
+                     const plugin_arg *shared, view **outs, gw_error *err);
 
 /* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
  * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */

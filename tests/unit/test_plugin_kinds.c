@@ -139,7 +139,7 @@ static int probe(plugin *pl, const plugin_arg *shared, const char *op, char *bec
     view_list_push(tags, view_string("c"));
     view *args[] = {o};
     view *out = NULL;
-    int rc = plugin_call_readonly(pl, "evaluate", args, 1, shared, &out, err);
+    int rc = plugin_call_each(pl, "evaluate", args, 1, shared, &out, err);
     const char *s = view_str(view_map_get(view_list_at(out, 0), "because"));
     snprintf(because, n, "%s", s ? s : "");
     view_free(out);
