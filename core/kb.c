@@ -1503,11 +1503,13 @@ static int is_digits(const char *s)
 
 /* Splits a name the way people vary it: case, spaces, dashes, underscores and brackets do not
  * matter; "80 GB" becomes "80gb"; vendor and line words in front ("NVIDIA GeForce") and "GPU"
- * at the end are dropped. */
-static void name_tokenize(const char *s, strlist *out)
+ * at the end are dropped.  The tokens are written into buf (2 * strlen(s) + 2 bytes), each
+ * NUL-terminated; tok[] points at them.  Returns their number (at most max). */
+static size_t name_split(const char *s, char *buf, char **tok, size_t max)
 {
-    strlist raw = {0};
-    gw_buf tok = GW_BUF_INIT;
+    size_t n = 0, len = 0;   /* len: characters of the token being read */
+    int keep = 0, prev = 0;  /* keep: the token has a place in tok[]; prev: its last character */
+    char *w = buf;
     for (const unsigned char *p = (const unsigned char *)s;; p++) {
         int c = *p;
         if (c == 0xC3 && p[1] == 0x97) {   /* U+00D7 multiplication sign, as in "4×3090" */
@@ -1515,54 +1517,65 @@ static void name_tokenize(const char *s, strlist *out)
             p++;
         }
         if (c && (isalnum(c) || c == '.' || c >= 0x80)) {
-            if (c == '.' && !(tok.len && isdigit((unsigned char)tok.data[tok.len - 1]) &&
-                              isdigit(p[1])))
+            if (c == '.' && !(len && isdigit(prev) && isdigit(p[1])))
                 goto split;   /* a dot only belongs inside a number */
-            buf_putc(&tok, (char)tolower(c));
+            if (!len && (keep = n < max))
+                tok[n++] = w;
+            prev = tolower(c);
+            if (keep)
+                *w++ = (char)prev;
+            len++;
             continue;
         }
     split:
-        if (tok.len)
-            strlist_push(&raw, buf_detach(&tok));
+        if (len && keep)
+            *w++ = '\0';
+        len = 0;
         if (!c)
             break;
     }
-    buf_free(&tok);
-    /* "80 GB" -> "80gb" */
-    for (size_t i = 0; i < raw.n; i++) {
-        if (i + 1 < raw.n && (isdigit((unsigned char)raw.v[i][0])) &&
-            strspn(raw.v[i], "0123456789.") == strlen(raw.v[i]) &&
-            (strcmp(raw.v[i + 1], "gb") == 0 || strcmp(raw.v[i + 1], "gib") == 0 ||
-             strcmp(raw.v[i + 1], "g") == 0)) {
-            size_t n = strlen(raw.v[i]);
-            raw.v[i] = gw_xrealloc(raw.v[i], n + 3);
-            memcpy(raw.v[i] + n, "gb", 3);
-            free(raw.v[i + 1]);
-            memmove(&raw.v[i + 1], &raw.v[i + 2], (raw.n - i - 2) * sizeof *raw.v);
-            raw.n--;
+    /* "80 GB" -> "80gb": tokens are adjacent in buf, so the unit moves over the number's NUL */
+    for (size_t i = 0; i + 1 < n; i++) {
+        const char *unit = tok[i + 1];
+        if (isdigit((unsigned char)tok[i][0]) && strspn(tok[i], "0123456789.") == strlen(tok[i]) &&
+            (strcmp(unit, "gb") == 0 || strcmp(unit, "gib") == 0 || strcmp(unit, "g") == 0)) {
+            size_t tl = strlen(tok[i]);
+            memcpy(tok[i] + tl, "gb", 3);   /* "g" and "gib" both become "gb" */
+            memmove(&tok[i + 1], &tok[i + 2], (n - i - 2) * sizeof *tok);
+            n--;
         }
     }
     static const char *const lead[] = {"nvidia", "geforce", "tesla", "quadro", "amd",
                                        "instinct", NULL};
-    size_t first = 0, last = raw.n;
+    size_t first = 0, last = n;
     for (;;) {
-        if (first < last && in_set(raw.v[first], lead))
+        if (first < last && in_set(tok[first], lead))
             first++;
-        else if (first + 1 < last && strcmp(raw.v[first], "radeon") == 0 &&
-                 strcmp(raw.v[first + 1], "instinct") == 0)
+        else if (first + 1 < last && strcmp(tok[first], "radeon") == 0 &&
+                 strcmp(tok[first + 1], "instinct") == 0)
             first += 2;
         else
             break;
     }
-    while (last > first && strcmp(raw.v[last - 1], "gpu") == 0)
+    while (last > first && strcmp(tok[last - 1], "gpu") == 0)
         last--;
-    for (size_t i = 0; i < raw.n; i++) {
-        if (i >= first && i < last)
-            strlist_push(out, raw.v[i]);
-        else
-            free(raw.v[i]);
-    }
-    free(raw.v);
+    memmove(tok, tok + first, (last - first) * sizeof *tok);
+    return last - first;
+}
+
+#define NAME_TOKENS_MAX 64
+
+/* name_split's tokens of s, each a copy pushed to out. */
+static void name_tokenize(const char *s, strlist *out)
+{
+    size_t len = strlen(s);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char *tok[NAME_TOKENS_MAX];
+    size_t n = name_split(s, buf, tok, NAME_TOKENS_MAX);
+    for (size_t i = 0; i < n; i++)
+        strlist_push(out, gw_xstrdup(tok[i]));
+    if (buf != small)
+        free(buf);
 }
 
 static char *tokens_join(char *const *v, size_t n)
@@ -1574,25 +1587,33 @@ static char *tokens_join(char *const *v, size_t n)
     return buf_detach(&b);
 }
 
-static void names_add(gpu_names *g, strlist *variants, strlist *tokens, const char *text)
+/* Adds text's tokens joined (a name variant) to variants and each token to tokens, unless
+ * there already. */
+static void names_add(strlist *variants, strlist *tokens, const char *text)
 {
-    strlist t = {0};
     if (!text)
         return;
-    name_tokenize(text, &t);
-    char *joined = tokens_join(t.v, t.n);
-    if (*joined && !strlist_has(variants, joined))
-        strlist_push(variants, joined);
-    else
-        free(joined);
-    for (size_t i = 0; i < t.n; i++) {
-        if (strlist_has(tokens, t.v[i]))
-            free(t.v[i]);
-        else
-            strlist_push(tokens, t.v[i]);
+    size_t len = strlen(text);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char joined_small[512], *joined = len + 1 <= sizeof joined_small ? joined_small
+                                                                      : gw_xmalloc(len + 1);
+    char *tok[NAME_TOKENS_MAX];
+    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX), at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t tl = strlen(tok[i]);
+        memcpy(joined + at, tok[i], tl);
+        at += tl;
     }
-    free(t.v);
-    (void)g;
+    joined[at] = '\0';
+    if (variants && *joined && !strlist_has(variants, joined))
+        strlist_push(variants, gw_xstrdup(joined));
+    for (size_t i = 0; i < n; i++)
+        if (!strlist_has(tokens, tok[i]))
+            strlist_push(tokens, gw_xstrdup(tok[i]));
+    if (buf != small)
+        free(buf);
+    if (joined != joined_small)
+        free(joined);
 }
 
 static int names_load(kb *k, gw_error *err)
@@ -1617,13 +1638,11 @@ static int names_load(kb *k, gw_error *err)
         g->id = col_str(st, 0);
         g->memory_gb = col_num(st, 4);
         g->form_factor = col_str(st, 2);
-        names_add(g, &variants, &tokens, g->id);
-        names_add(g, &variants, &tokens, (const char *)sqlite3_column_text(st, 1));
+        names_add(&variants, &tokens, g->id);
+        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
         name_tokenize((const char *)sqlite3_column_text(st, 1), &name_tokens);
-        strlist ignore = {0};
-        names_add(g, &ignore, &tokens, (const char *)sqlite3_column_text(st, 2));
-        names_add(g, &ignore, &tokens, (const char *)sqlite3_column_text(st, 3));
-        strlist_free(ignore.v, ignore.n);
+        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 2));
+        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 3));
         g->variants = variants.v;
         g->n_variants = variants.n;
         g->tokens = tokens.v;
@@ -1644,7 +1663,7 @@ static int names_load(kb *k, gw_error *err)
         gpu_names *g = &k->names[at];
         strlist variants = {g->variants, g->n_variants, g->n_variants};
         strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
-        names_add(g, &variants, &tokens, (const char *)sqlite3_column_text(st, 1));
+        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
         g->variants = variants.v;
         g->n_variants = variants.n;
         g->tokens = tokens.v;
