@@ -81,7 +81,7 @@ static void print_table(FILE *f, const decision *d)
     buf_free(&b);
 }
 
-static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_decide_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
     if (argc != 2)
         return gw_error_set(err, GW_EUSAGE, "usage: gpuwise decide WORKLOAD.lua [--json]");
@@ -129,6 +129,15 @@ static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     }
     view_free(model);
     cli_decision_free(&c);
+    return rc;
+}
+
+/* Every view of a decision and its output dies with the command: one arena holds them. */
+static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    view_arena *a = view_arena_begin();
+    int rc = cmd_decide_views(ctx, argc, argv, err);
+    view_arena_end(a);
     return rc;
 }
 

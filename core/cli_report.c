@@ -70,7 +70,7 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-static int cmd_report(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_report_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 {
     if (argc != 2)
         return gw_error_set(err, GW_EUSAGE,
@@ -101,6 +101,15 @@ static int cmd_report(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         rc = render_document(ctx, "justification", model, err);
     view_free(model);
     cli_decision_free(&c);
+    return rc;
+}
+
+/* Every view of a decision and its document dies with the command: one arena holds them. */
+static int cmd_report(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+{
+    view_arena *a = view_arena_begin();
+    int rc = cmd_report_views(ctx, argc, argv, err);
+    view_arena_end(a);
     return rc;
 }
 

@@ -10,7 +10,8 @@
 
 struct view {
     view_type type;
-    int boolean;
+    unsigned char boolean;
+    unsigned char in_arena;   /* node, text, items and owned keys come from the arena */
     double number;
     char *string;      /* VIEW_STRING */
     size_t string_len;
@@ -77,6 +78,110 @@ static const char *key_pool_get(const char *key, int add)
     return key_pool.slots[i] = gw_xstrndup(key, len);
 }
 
+/* ---- arenas ----
+ * While an arena is current, new nodes and everything they own are cut from its blocks, and
+ * view_free of them does nothing: view_arena_end releases the blocks at once.  A tree never
+ * mixes the two kinds (view_list_push and view_map_set copy an item into its parent's kind), so
+ * a heap tree holds no arena memory and an arena tree needs no freeing. */
+#define ARENA_BLOCK (64 * 1024)
+
+typedef struct arena_block {
+    struct arena_block *next;
+    size_t used, cap;
+    max_align_t data[];
+} arena_block;
+
+struct view_arena {
+    arena_block *blocks;
+    view_arena *prev;
+};
+
+static view_arena *cur_arena;
+
+static void *arena_take(view_arena *a, size_t n)
+{
+    n = (n + _Alignof(max_align_t) - 1) & ~(size_t)(_Alignof(max_align_t) - 1);
+    arena_block *b = a->blocks;
+    if (!b || b->cap - b->used < n) {
+        size_t cap = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK - sizeof *b;
+        arena_block *nb = gw_xmalloc(sizeof *nb + cap);
+        nb->used = 0;
+        nb->cap = cap;
+        if (b && cap != ARENA_BLOCK - sizeof *b) {   /* a big one: keep filling the current */
+            nb->next = b->next;
+            b->next = nb;
+        } else {
+            nb->next = b;
+            a->blocks = nb;
+        }
+        b = nb;
+    }
+    void *p = (char *)b->data + b->used;
+    b->used += n;
+    return p;
+}
+
+view_arena *view_arena_begin(void)
+{
+    view_arena *a = gw_xcalloc(1, sizeof *a);
+    a->prev = cur_arena;
+    cur_arena = a;
+    return a;
+}
+
+void view_arena_end(view_arena *a)
+{
+    if (!a)
+        return;
+    cur_arena = a->prev;
+    for (arena_block *b = a->blocks, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(a);
+}
+
+/* Memory that owner owns (its text, items, keys), from where owner itself came from. */
+static void *owned_alloc(const view *owner, size_t n)
+{
+    return owner->in_arena ? arena_take(cur_arena, n) : gw_xmalloc(n);
+}
+
+static void owned_free(const view *owner, void *p)
+{
+    if (!owner->in_arena)
+        free(p);
+}
+
+static char *owned_strdup(const view *owner, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(owned_alloc(owner, n), s, n);
+}
+
+/* A new node of size bytes (zeroed up to sizeof(view)) from the current arena or the heap. */
+static view *node_alloc(size_t size)
+{
+    view *v = cur_arena ? arena_take(cur_arena, size) : gw_xmalloc(size);
+    memset(v, 0, sizeof *v);
+    v->in_arena = cur_arena != NULL;
+    return v;
+}
+
+/* item, as a node of parent's kind (see the arenas note above). */
+static view *same_kind(const view *parent, view *item)
+{
+    if (!item || item->in_arena == parent->in_arena)
+        return item;
+    view_arena *was = cur_arena;
+    if (!parent->in_arena)
+        cur_arena = NULL;
+    view *c = view_copy(item);
+    cur_arena = was;
+    view_free(item);
+    return c;
+}
+
 /* Index of key in map, or map->len.  pooled: key_pool_get(key, ...). */
 static size_t map_find(const view *map, const char *key, const char *pooled)
 {
@@ -88,7 +193,7 @@ static size_t map_find(const view *map, const char *key, const char *pooled)
 
 static view *view_new(view_type type)
 {
-    view *v = gw_xcalloc(1, sizeof *v);
+    view *v = node_alloc(sizeof *v);
     v->type = type;
     return v;
 }
@@ -116,8 +221,7 @@ view *view_stringn(const char *s, size_t n)
     if (!s)
         return view_null();
     /* The text lives in the node's own block: one allocation per string, not two. */
-    view *v = gw_xmalloc(sizeof *v + n + 1);
-    memset(v, 0, sizeof *v);
+    view *v = node_alloc(sizeof *v + n + 1);
     v->type = VIEW_STRING;
     v->string = (char *)(v + 1);
     memcpy(v->string, s, n);
@@ -139,11 +243,11 @@ view *view_stringf(const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return view_string("");
-    char *s = gw_xmalloc((size_t)n + 1);
+    view *v = view_new(VIEW_STRING);
+    char *s = owned_alloc(v, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    view *v = view_new(VIEW_STRING);
     v->string = s;
     v->string_len = (size_t)n;
     return v;
@@ -154,11 +258,16 @@ static void container_grow(view *v)
     if (v->len < v->cap)
         return;
     size_t cap = v->cap ? v->cap * 2 : 8;
-    if (v->type != VIEW_MAP) {
+    if (v->type != VIEW_MAP && !v->in_arena) {
         v->items = gw_xrealloc(v->items, cap * sizeof *v->items);
+    } else if (v->type != VIEW_MAP) {
+        view **items = arena_take(cur_arena, cap * sizeof *items);
+        if (v->len)
+            memcpy(items, v->items, v->len * sizeof *items);
+        v->items = items;
     } else {
         /* A map's values, keys and key ownership share one block (freed with items). */
-        char *block = gw_xmalloc(cap * (sizeof *v->items + sizeof *v->keys + sizeof *v->owned));
+        char *block = owned_alloc(v, cap * (sizeof *v->items + sizeof *v->keys + sizeof *v->owned));
         view **items = (view **)(void *)block;
         const char **keys = (const char **)(void *)(block + cap * sizeof *items);
         unsigned char *owned = (unsigned char *)(block + cap * (sizeof *items + sizeof *keys));
@@ -167,7 +276,7 @@ static void container_grow(view *v)
             memcpy(keys, v->keys, v->len * sizeof *keys);
             memcpy(owned, v->owned, v->len * sizeof *owned);
         }
-        free(v->items);
+        owned_free(v, v->items);
         v->items = items;
         v->keys = keys;
         v->owned = owned;
@@ -181,6 +290,7 @@ view *view_list_push(view *list, view *item)
         view_free(item);
         return NULL;
     }
+    item = same_kind(list, item);
     container_grow(list);
     list->items[list->len++] = item;
     return item;
@@ -194,6 +304,7 @@ view *view_map_set(view *map, const char *key, view *value)
     }
     if (!value)
         value = view_null();
+    value = same_kind(map, value);
     const char *pooled = key_pool_get(key, 1);
     size_t i = map_find(map, key, pooled);
     if (i < map->len) {
@@ -202,7 +313,7 @@ view *view_map_set(view *map, const char *key, view *value)
         return value;
     }
     container_grow(map);
-    map->keys[map->len] = pooled ? pooled : gw_xstrdup(key);
+    map->keys[map->len] = pooled ? pooled : owned_strdup(map, key);
     map->owned[map->len] = !pooled;
     map->items[map->len++] = value;
     return value;
@@ -611,7 +722,7 @@ view *view_copy(const view *v)
         view *c = view_map();   /* v's keys are distinct already: no lookups */
         for (size_t i = 0; i < v->len; i++) {
             container_grow(c);
-            c->keys[i] = v->owned[i] ? gw_xstrdup(v->keys[i]) : v->keys[i];
+            c->keys[i] = v->owned[i] ? owned_strdup(c, v->keys[i]) : v->keys[i];
             c->owned[i] = v->owned[i];
             c->items[i] = view_copy(v->items[i]);
             c->len++;
@@ -624,7 +735,7 @@ view *view_copy(const view *v)
 
 void view_free(view *v)
 {
-    if (!v)
+    if (!v || v->in_arena)
         return;
     for (size_t i = 0; i < v->len; i++) {
         view_free(v->items[i]);
