@@ -402,6 +402,11 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         rc = open_readonly(path, &db);
         if (rc == SQLITE_OK)   /* a writer checkpointing as it closes holds the file briefly */
             rc = sqlite3_busy_timeout(db, busy_timeout_ms());
+        /* A reader keeps one read transaction until it closes: every query sees the same KB,
+         * and SQLite looks at the file and the WAL once rather than at every statement (four
+         * system calls each). */
+        if (rc == SQLITE_OK)
+            rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
         if (rc == SQLITE_OK)
             rc = pragma_int(db, "PRAGMA application_id", &app_id);
         if (rc == SQLITE_OK)
