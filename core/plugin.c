@@ -29,6 +29,21 @@
 
 enum { TRIP_NONE, TRIP_INSTRUCTIONS, TRIP_TIME, TRIP_MEMORY, TRIP_SIGNAL };
 
+/* A plugin's Lua state allocates and frees a great many small objects (building its sandbox
+ * alone makes hundreds).  Blocks up to POOL_MAX bytes come from size classes carved out of
+ * chunks and go back on a free list of their class; closing the state releases the chunks
+ * whole.  Larger blocks are malloc's.  Lua gives the size of every block it frees or resizes,
+ * so the size says where a block came from. */
+#define POOL_GRAIN 16
+#define POOL_MAX 256
+#define POOL_CLASSES (POOL_MAX / POOL_GRAIN)
+#define POOL_CHUNK (32 * 1024)
+
+typedef struct pool_chunk {
+    struct pool_chunk *next;
+    max_align_t data[];
+} pool_chunk;
+
 struct plugin {
     plugin_host *host;
     lua_State *L;
@@ -39,6 +54,12 @@ struct plugin {
     int env_ref;             /* registry ref of its sandbox _ENV */
     unsigned long long shared_id;   /* the plugin_arg whose Lua value shared_ref holds */
     int shared_ref;
+    /* memory: small blocks from size classes (see limited_alloc) */
+    void *free_blocks[POOL_CLASSES];   /* per class, linked through the blocks */
+    struct pool_chunk *chunks;
+    char *carve;             /* the unused end of the newest chunk */
+    size_t carve_left;
+    int closing;             /* lua_close runs: small blocks need not go back */
     /* limits */
     size_t mem_used, mem_cap;
     long long budget, used;
@@ -103,12 +124,60 @@ static plugin_limits limits_resolve(const plugin_limits *given)
     return l;
 }
 
+/* The class of a block of n bytes (1 to POOL_CLASSES), or 0 when n is malloc's. */
+static size_t pool_class(size_t n)
+{
+    return n <= POOL_MAX ? (n + POOL_GRAIN - 1) / POOL_GRAIN : 0;
+}
+
+static void *pool_get(plugin *p, size_t c)
+{
+    void *b = p->free_blocks[c - 1];
+    if (b) {
+        memcpy(&p->free_blocks[c - 1], b, sizeof(void *));
+        return b;
+    }
+    size_t size = c * POOL_GRAIN;
+    if (p->carve_left < size) {
+        pool_chunk *ch = malloc(sizeof *ch + POOL_CHUNK);
+        if (!ch)
+            return NULL;
+        ch->next = p->chunks;
+        p->chunks = ch;
+        p->carve = (char *)ch->data;
+        p->carve_left = POOL_CHUNK;
+    }
+    b = p->carve;
+    p->carve += size;
+    p->carve_left -= size;
+    return b;
+}
+
+static void pool_put(plugin *p, void *b, size_t c)
+{
+    memcpy(b, &p->free_blocks[c - 1], sizeof(void *));
+    p->free_blocks[c - 1] = b;
+}
+
+static void pool_release(plugin *p)
+{
+    for (pool_chunk *ch = p->chunks, *next; ch; ch = next) {
+        next = ch->next;
+        free(ch);
+    }
+    p->chunks = NULL;
+}
+
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     plugin *p = ud;
     size_t old = ptr ? osize : 0;
+    size_t oc = ptr ? pool_class(osize) : 0, nc = pool_class(nsize);
     if (nsize == 0) {
-        free(ptr);
+        if (!oc)
+            free(ptr);
+        else if (!p->closing)
+            pool_put(p, ptr, oc);
         p->mem_used -= old;
         return NULL;
     }
@@ -118,7 +187,19 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
             p->tripped = TRIP_MEMORY;
         return NULL;
     }
-    void *n = realloc(ptr, nsize);
+    void *n;
+    if (ptr && oc == nc) {
+        n = oc ? ptr : realloc(ptr, nsize);   /* the same class holds the new size too */
+    } else {
+        n = nc ? pool_get(p, nc) : malloc(nsize);
+        if (n && ptr) {
+            memcpy(n, ptr, old < nsize ? old : nsize);
+            if (oc)
+                pool_put(p, ptr, oc);
+            else
+                free(ptr);
+        }
+    }
     if (!n)
         return NULL;
     p->mem_used = p->mem_used - old + nsize;
@@ -624,8 +705,10 @@ static void plugin_free(plugin *p)
         /* Plugins cannot attach finalizers (setmetatable refuses __gc), so closing runs only
          * our own C finalizers and always ends. */
         lua_sethook(p->L, NULL, 0, 0);
+        p->closing = 1;
         lua_close(p->L);
     }
+    pool_release(p);
     free(p->name);
     free(p->kind);
     free(p->version);
