@@ -97,10 +97,12 @@ static int cmd_report_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     view_map_set_str(model, "subtitle", buf_cstr(&sub));
     buf_free(&sub);
     rc = add_checklists(c.host, model, err);
+    /* The document needs only the model: the decision, its plugins and the KB go first, and
+     * rendering reuses their memory. */
+    cli_decision_free(&c);
     if (rc == GW_OK)
         rc = render_document(ctx, "justification", model, err);
     view_free(model);
-    cli_decision_free(&c);
     return rc;
 }
 
