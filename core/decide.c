@@ -136,11 +136,21 @@ static void money_per_unit(gw_buf *b, const decision *d, double amount)
     units_format_money(b, amount, d->w->currency, fabs(amount) < 1 ? 3 : -1);
 }
 
+/* d->gpus is in id order (kb_gpu_list sorts by id; SQLite's BINARY order is strcmp's), so a GPU
+ * is found by halving: every cloud offer looks its GPU up, and a grown KB has thousands. */
 static const kb_gpu *gpu_by_id(const decision *d, const char *id)
 {
-    for (size_t i = 0; i < d->n_gpus; i++)
-        if (str_eq(d->gpus[i].id, id))
-            return &d->gpus[i];
+    size_t lo = 0, hi = d->n_gpus;
+    while (id && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(d->gpus[mid].id, id);
+        if (c == 0)
+            return &d->gpus[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 
@@ -228,9 +238,19 @@ static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int 
 {
     double values[32];
     size_t n = 0;
-    for (size_t i = 0; i < d->n_bench && n < 32; i++) {
+    /* d->bench is in gpu order (kb_benchmarks_find sorts by gpu first): gpu's rows are one run,
+     * found by halving (scaling asks this for every GPU of the KB, for each option). */
+    size_t first = 0, end = d->n_bench;
+    while (first < end) {
+        size_t mid = first + (end - first) / 2;
+        if (strcmp(d->bench[mid].gpu, gpu) < 0)
+            first = mid + 1;
+        else
+            end = mid;
+    }
+    for (size_t i = first; i < d->n_bench && n < 32 && str_eq(d->bench[i].gpu, gpu); i++) {
         const kb_benchmark *b = &d->bench[i];
-        if ((int)b->gpu_count != count || !(b->value > 0) || !str_eq(b->gpu, gpu))
+        if ((int)b->gpu_count != count || !(b->value > 0))
             continue;
         values[n++] = b->value;
         if (o)

@@ -142,6 +142,17 @@ if "$GW" help report >/dev/null 2>&1; then
     time_it "gpuwise report --format html" "$RUNS" "$GW" report examples/vision-team.lua \
         --format html -o "$W/report.html"
     gw_ms=$MS
+    # The same to stdout: no fsync of the output file (-o makes its write durable).
+    time_it "gpuwise report --format html >/dev/null" "$RUNS" "$GW" report \
+        examples/vision-team.lua --format html
+    # What starting any program costs here, for scale.
+    time_it "/bin/true (starting a process)" "$RUNS" /bin/true
+    if have valgrind; then
+        ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$GW" report \
+                 examples/vision-team.lua --format html -o "$W/report-cg.html" 2>&1 |
+             sed -n 's/.*Collected : //p')
+        echo "  instructions (callgrind, the whole process): $ir"
+    fi
     if have cmark-gfm; then
         time_it "cmark-gfm (the finished Markdown)" "$RUNS" sh -c \
             "cmark-gfm -e table -e autolink -e strikethrough --unsafe '$W/report.md' >'$W/c.html'"
