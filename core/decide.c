@@ -28,6 +28,7 @@ struct decision {
     size_t n_gpus;
     kb_benchmark *bench;       /* the workload's benchmark, precision class filtered */
     size_t n_bench;
+    unsigned char *measured_one;   /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     kb_price *prices;
     size_t n_prices;
     rate_entry rates[16];
@@ -285,10 +286,14 @@ static double single_card(decision *d, decide_option *o, const kb_gpu *g, int *m
     model_gpu_spec target = spec_of(d, g);
     const kb_gpu *nearest = NULL;
     double best = INFINITY;
+    if (!d->measured_one)   /* every scaled option asks this of every GPU: once each */
+        d->measured_one = gw_xcalloc(d->n_gpus + 1, 1);
     for (size_t i = 0; i < d->n_gpus; i++) {
         const kb_gpu *r = &d->gpus[i];
         double v, l, h;
-        if (r == g || !measured_rows(d, NULL, r->id, 1, &v, &l, &h))
+        if (!d->measured_one[i])
+            d->measured_one[i] = measured_rows(d, NULL, r->id, 1, &v, &l, &h) ? 1 : 2;
+        if (r == g || d->measured_one[i] != 1)
             continue;
         model_gpu_spec rs = spec_of(d, r);
         double dist = model_spec_distance(&rs, &target);
@@ -650,9 +655,11 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
     }
     for (size_t i = 0; i < n_offers && rc == GW_OK; i++) {
         const rent_offer *f = &offers[i];
+        if (!f->keep)
+            continue;
         char id[256];
         rent_offer_id(f, id, sizeof id);
-        if (!f->keep || has_option(d, id))
+        if (has_option(d, id))
             continue;
         const char *provider = f->first->provider && *f->first->provider ? f->first->provider
                                                                          : NULL;
@@ -1714,6 +1721,7 @@ void decision_free(decision *d)
 {
     if (!d)
         return;
+    free(d->measured_one);
     for (size_t i = 0; i < d->n_options; i++) {
         decide_option *o = &d->options[i];
         free(o->id);
