@@ -42,10 +42,15 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 KB_DATA  := $(wildcard kb/data/*.csv) kb/schema.sql
 KB_DB    := kb/gpuwise.db
 
-.PHONY: all deps test-deps demo test unit asan bench fuzz install uninstall clean help
+.PHONY: all deps test-deps demo test unit asan bench fuzz install uninstall clean help gpuwise
 
 ifeq ($(DEPS_OK),yes)
+# ./gpuwise is the default build's; other builds (make asan) leave it alone.
+ifeq ($(BUILD),build)
 all: gpuwise $(KB_DB)
+else
+all: $(BIN) $(KB_DB)
+endif
 else
 all:
 	@sh .ci/deps.sh && $(MAKE) all
