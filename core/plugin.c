@@ -293,6 +293,7 @@ static int readonly_pairs(lua_State *L)
 /* Registry key of the base library's next (the real globals are emptied once the sandbox is
  * built; read-only proxies made later still need it). */
 #define NEXT_KEY "gw.next"
+#define PCALL_KEY "gw.pcall"
 
 /* Replaces the table at the top with a read-only proxy (recursively for table fields). */
 static void make_readonly(lua_State *L, int depth)
@@ -333,6 +334,51 @@ static void copy_fields(lua_State *L, int from, int to, const char *const *names
         lua_getfield(L, from, names[i]);
         lua_setfield(L, to, names[i]);
     }
+}
+
+/* The sandbox's xpcall, compiled once per process: every later state loads this
+ * bytecode, which the host itself made from its own source, instead of parsing it again.
+ * Plugins still may not load binary chunks. */
+static gw_buf xpcall_code;
+
+static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
+{
+    (void)L;
+    buf_append(ud, p, n);
+    return 0;
+}
+
+/* Pushes the sandbox's xpcall.  Lua runs a message handler with hooks off once the hook itself
+ * has raised, so a plugin's xpcall handler could loop forever past every limit: the sandbox's
+ * xpcall calls the handler as ordinary code, after the protected call returned. */
+static void push_xpcall(lua_State *L)
+{
+    static const char xpcall_src[] =
+        "local pcall, pack, unpack = ...\n"
+        "return function(f, handler, ...)\n"
+        "  local r = pack(pcall(f, ...))\n"
+        "  if r[1] then return unpack(r, 1, r.n) end\n"
+        "  return false, handler(r[2])\n"
+        "end\n";
+    if (xpcall_code.len) {
+        if (luaL_loadbufferx(L, xpcall_code.data, xpcall_code.len, "=xpcall", "b") != LUA_OK)
+            lua_error(L);
+    } else {
+        if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
+            lua_error(L);
+        gw_buf code = GW_BUF_INIT;
+        if (lua_dump(L, dump_writer, &code, 0) == 0)
+            xpcall_code = code;
+        else
+            buf_free(&code);
+    }
+    lua_getfield(L, LUA_REGISTRYINDEX, PCALL_KEY);
+    lua_pushcfunction(L, luaopen_table);   /* a private copy, for its pack and unpack */
+    lua_call(L, 0, 1);
+    lua_getfield(L, -1, "pack");
+    lua_getfield(L, -2, "unpack");
+    lua_remove(L, -3);
+    lua_call(L, 3, 1);
 }
 
 /* Pushes the library called name (a sandboxed, read-only copy); 0, with nothing pushed, when
@@ -379,6 +425,9 @@ static int push_lib(lua_State *L, const char *name)
         lua_pop(L, 1);
     } else if (strcmp(name, "gw") == 0) {
         luaapi_push_gw(L);
+    } else if (strcmp(name, "xpcall") == 0) {
+        push_xpcall(L);
+        return 1;
     } else {
         return 0;
     }
@@ -455,19 +504,6 @@ static const char *const safe_base[] = {
     "rawlen", "rawset", "select", "tonumber", "tostring", "type", NULL,
 };
 
-
-/* The sandbox's xpcall (below), compiled once per process: every later state loads this
- * bytecode, which the host itself made from its own source, instead of parsing it again.
- * Plugins still may not load binary chunks. */
-static gw_buf xpcall_code;
-
-static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
-{
-    (void)L;
-    buf_append(ud, p, n);
-    return 0;
-}
-
 /* Protected: builds the sandbox _ENV, stores it in the registry and returns its ref. */
 static int sandbox_build(lua_State *L)
 {
@@ -482,11 +518,13 @@ static int sandbox_build(lua_State *L)
     }
     lua_pushglobaltable(L);
     int g = lua_gettop(L);
-    lua_newtable(L);
+    lua_createtable(L, 0, 32);   /* sized once: the base functions and what is added below */
     int env = lua_gettop(L);
     copy_fields(L, g, env, safe_base);
     lua_getfield(L, g, "next");
     lua_setfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
+    lua_getfield(L, g, "pcall");
+    lua_setfield(L, LUA_REGISTRYINDEX, PCALL_KEY);
 
     /* the real string library: no dump, and its metatable (shared by every string) locked */
     lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
@@ -500,36 +538,6 @@ static int sandbox_build(lua_State *L)
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
 
-    /* Lua runs a message handler with hooks off once the hook itself has raised, so a plugin's
-     * xpcall handler could loop forever past every limit: the sandbox's xpcall calls the
-     * handler as ordinary code, after the protected call returned. */
-    static const char xpcall_src[] =
-        "local pcall, pack, unpack = ...\n"
-        "return function(f, handler, ...)\n"
-        "  local r = pack(pcall(f, ...))\n"
-        "  if r[1] then return unpack(r, 1, r.n) end\n"
-        "  return false, handler(r[2])\n"
-        "end\n";
-    if (xpcall_code.len) {
-        if (luaL_loadbufferx(L, xpcall_code.data, xpcall_code.len, "=xpcall", "b") != LUA_OK)
-            return lua_error(L);
-    } else {
-        if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
-            return lua_error(L);
-        gw_buf code = GW_BUF_INIT;
-        if (lua_dump(L, dump_writer, &code, 0) == 0)
-            xpcall_code = code;
-        else
-            buf_free(&code);
-    }
-    lua_getfield(L, g, "pcall");
-    lua_pushcfunction(L, luaopen_table);   /* a private copy, for its pack and unpack */
-    lua_call(L, 0, 1);
-    lua_getfield(L, -1, "pack");
-    lua_getfield(L, -2, "unpack");
-    lua_remove(L, -3);
-    lua_call(L, 3, 1);
-    lua_setfield(L, env, "xpcall");
     lua_pushcfunction(L, sandbox_setmetatable);
     lua_setfield(L, env, "setmetatable");
     lua_pushcfunction(L, sandbox_collectgarbage);
