@@ -4,22 +4,32 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct view {
-    view_type type;
+    unsigned char type;       /* a view_type */
     unsigned char boolean;
     unsigned char in_arena;   /* node, text, items and owned keys come from the arena */
-    double number;
-    char *string;      /* VIEW_STRING */
-    size_t string_len;
-    view **items;      /* VIEW_LIST, VIEW_MAP values */
-    const char **keys; /* VIEW_MAP: pooled (see below) unless owned[i] */
-    unsigned char *owned;
-    size_t len, cap;
+    uint32_t len;             /* VIEW_LIST, VIEW_MAP: items */
+    union {
+        double number;        /* VIEW_NUMBER */
+        struct {
+            char *data;       /* usually just after the node, in its block */
+            size_t len;
+        } str;                /* VIEW_STRING */
+        struct {
+            view **items;     /* a map's keys and their ownership follow in the same block */
+            size_t cap;
+        } c;                  /* VIEW_LIST, VIEW_MAP */
+    } u;
 };
+
+/* A map's keys (pooled, see below, unless owned[i]) and which of them it owns. */
+#define MAP_KEYS(m) ((const char **)(void *)((m)->u.c.items + (m)->u.c.cap))
+#define MAP_OWNED(m) ((unsigned char *)(MAP_KEYS(m) + (m)->u.c.cap))
 
 /* Map keys are interned: the process keeps one copy of each key's text, so a model with the
  * same keys in every option does not copy them again, lookups compare pointers, and a plugin
@@ -186,7 +196,7 @@ static view *same_kind(const view *parent, view *item)
 static size_t map_find(const view *map, const char *key, const char *pooled)
 {
     for (size_t i = 0; i < map->len; i++)
-        if (pooled ? map->keys[i] == pooled : map->owned[i] && strcmp(map->keys[i], key) == 0)
+        if (pooled ? MAP_KEYS(map)[i] == pooled : MAP_OWNED(map)[i] && strcmp(MAP_KEYS(map)[i], key) == 0)
             return i;
     return map->len;
 }
@@ -212,7 +222,7 @@ view *view_bool(int b)
 view *view_number(double n)
 {
     view *v = view_new(VIEW_NUMBER);
-    v->number = n;
+    v->u.number = n;
     return v;
 }
 
@@ -223,10 +233,10 @@ view *view_stringn(const char *s, size_t n)
     /* The text lives in the node's own block: one allocation per string, not two. */
     view *v = node_alloc(sizeof *v + n + 1);
     v->type = VIEW_STRING;
-    v->string = (char *)(v + 1);
-    memcpy(v->string, s, n);
-    v->string[n] = '\0';
-    v->string_len = n;
+    v->u.str.data = (char *)(v + 1);
+    memcpy(v->u.str.data, s, n);
+    v->u.str.data[n] = '\0';
+    v->u.str.len = n;
     return v;
 }
 
@@ -248,40 +258,38 @@ view *view_stringf(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    v->string = s;
-    v->string_len = (size_t)n;
+    v->u.str.data = s;
+    v->u.str.len = (size_t)n;
     return v;
 }
 
 static void container_grow(view *v)
 {
-    if (v->len < v->cap)
+    if (v->len < v->u.c.cap)
         return;
-    size_t cap = v->cap ? v->cap * 2 : 8;
+    size_t cap = v->u.c.cap ? v->u.c.cap * 2 : 8;
     if (v->type != VIEW_MAP && !v->in_arena) {
-        v->items = gw_xrealloc(v->items, cap * sizeof *v->items);
+        v->u.c.items = gw_xrealloc(v->u.c.items, cap * sizeof *v->u.c.items);
     } else if (v->type != VIEW_MAP) {
         view **items = arena_take(cur_arena, cap * sizeof *items);
         if (v->len)
-            memcpy(items, v->items, v->len * sizeof *items);
-        v->items = items;
+            memcpy(items, v->u.c.items, v->len * sizeof *items);
+        v->u.c.items = items;
     } else {
         /* A map's values, keys and key ownership share one block (freed with items). */
-        char *block = owned_alloc(v, cap * (sizeof *v->items + sizeof *v->keys + sizeof *v->owned));
+        char *block = owned_alloc(v, cap * (sizeof(view *) + sizeof(const char *) + 1));
         view **items = (view **)(void *)block;
-        const char **keys = (const char **)(void *)(block + cap * sizeof *items);
-        unsigned char *owned = (unsigned char *)(block + cap * (sizeof *items + sizeof *keys));
+        const char **keys = (const char **)(void *)(items + cap);
+        unsigned char *owned = (unsigned char *)(keys + cap);
         if (v->len) {
-            memcpy(items, v->items, v->len * sizeof *items);
-            memcpy(keys, v->keys, v->len * sizeof *keys);
-            memcpy(owned, v->owned, v->len * sizeof *owned);
+            memcpy(items, v->u.c.items, v->len * sizeof *items);
+            memcpy(keys, MAP_KEYS(v), v->len * sizeof *keys);
+            memcpy(owned, MAP_OWNED(v), v->len * sizeof *owned);
         }
-        owned_free(v, v->items);
-        v->items = items;
-        v->keys = keys;
-        v->owned = owned;
+        owned_free(v, v->u.c.items);
+        v->u.c.items = items;
     }
-    v->cap = cap;
+    v->u.c.cap = cap;
 }
 
 view *view_list_push(view *list, view *item)
@@ -292,7 +300,7 @@ view *view_list_push(view *list, view *item)
     }
     item = same_kind(list, item);
     container_grow(list);
-    list->items[list->len++] = item;
+    list->u.c.items[list->len++] = item;
     return item;
 }
 
@@ -308,14 +316,14 @@ view *view_map_set(view *map, const char *key, view *value)
     const char *pooled = key_pool_get(key, 1);
     size_t i = map_find(map, key, pooled);
     if (i < map->len) {
-        view_free(map->items[i]);
-        map->items[i] = value;
+        view_free(map->u.c.items[i]);
+        map->u.c.items[i] = value;
         return value;
     }
     container_grow(map);
-    map->keys[map->len] = pooled ? pooled : owned_strdup(map, key);
-    map->owned[map->len] = !pooled;
-    map->items[map->len++] = value;
+    MAP_KEYS(map)[map->len] = pooled ? pooled : owned_strdup(map, key);
+    MAP_OWNED(map)[map->len] = !pooled;
+    map->u.c.items[map->len++] = value;
     return value;
 }
 
@@ -330,10 +338,10 @@ void view_map_set_num(view *map, const char *key, double n)
 
 view_type view_kind(const view *v) { return v ? v->type : VIEW_NULL; }
 int view_is_null(const view *v) { return !v || v->type == VIEW_NULL; }
-double view_num(const view *v) { return v && v->type == VIEW_NUMBER ? v->number : NAN; }
+double view_num(const view *v) { return v && v->type == VIEW_NUMBER ? v->u.number : NAN; }
 int view_bool_value(const view *v) { return v && v->type == VIEW_BOOL && v->boolean; }
-const char *view_str(const view *v) { return v && v->type == VIEW_STRING ? v->string : NULL; }
-size_t view_str_len(const view *v) { return v && v->type == VIEW_STRING ? v->string_len : 0; }
+const char *view_str(const view *v) { return v && v->type == VIEW_STRING ? v->u.str.data : NULL; }
+size_t view_str_len(const view *v) { return v && v->type == VIEW_STRING ? v->u.str.len : 0; }
 
 size_t view_len(const view *v)
 {
@@ -342,17 +350,17 @@ size_t view_len(const view *v)
 
 view *view_list_at(const view *v, size_t i)
 {
-    return v && v->type == VIEW_LIST && i < v->len ? v->items[i] : NULL;
+    return v && v->type == VIEW_LIST && i < v->len ? v->u.c.items[i] : NULL;
 }
 
 const char *view_map_key_at(const view *v, size_t i)
 {
-    return v && v->type == VIEW_MAP && i < v->len ? v->keys[i] : NULL;
+    return v && v->type == VIEW_MAP && i < v->len ? MAP_KEYS(v)[i] : NULL;
 }
 
 view *view_map_value_at(const view *v, size_t i)
 {
-    return v && v->type == VIEW_MAP && i < v->len ? v->items[i] : NULL;
+    return v && v->type == VIEW_MAP && i < v->len ? v->u.c.items[i] : NULL;
 }
 
 view *view_map_get(const view *map, const char *key)
@@ -360,7 +368,7 @@ view *view_map_get(const view *map, const char *key)
     if (!map || map->type != VIEW_MAP || !map->len)
         return NULL;
     size_t i = map_find(map, key, key_pool_get(key, 0));
-    return i < map->len ? map->items[i] : NULL;
+    return i < map->len ? map->u.c.items[i] : NULL;
 }
 
 view *view_path(const view *root, const char *dotted)
@@ -373,8 +381,8 @@ view *view_path(const view *root, const char *dotted)
         const view *next = NULL;
         if (cur->type == VIEW_MAP) {
             for (size_t i = 0; i < cur->len; i++)
-                if (strlen(cur->keys[i]) == n && memcmp(cur->keys[i], p, n) == 0) {
-                    next = cur->items[i];
+                if (strlen(MAP_KEYS(cur)[i]) == n && memcmp(MAP_KEYS(cur)[i], p, n) == 0) {
+                    next = cur->u.c.items[i];
                     break;
                 }
         }
@@ -531,8 +539,8 @@ static void json_write(const view *v, gw_buf *out, int pretty, int depth)
     switch (view_kind(v)) {
     case VIEW_NULL: buf_puts(out, "null"); break;
     case VIEW_BOOL: buf_puts(out, v->boolean ? "true" : "false"); break;
-    case VIEW_NUMBER: json_number(out, v->number); break;
-    case VIEW_STRING: json_string(out, v->string, v->string_len); break;
+    case VIEW_NUMBER: json_number(out, v->u.number); break;
+    case VIEW_STRING: json_string(out, v->u.str.data, v->u.str.len); break;
     case VIEW_LIST:
         if (!v->len) {
             buf_puts(out, "[]");
@@ -543,7 +551,7 @@ static void json_write(const view *v, gw_buf *out, int pretty, int depth)
             if (i)
                 buf_putc(out, ',');
             indent(out, pretty, depth + 1);
-            json_write(v->items[i], out, pretty, depth + 1);
+            json_write(v->u.c.items[i], out, pretty, depth + 1);
         }
         indent(out, pretty, depth);
         buf_putc(out, ']');
@@ -558,9 +566,9 @@ static void json_write(const view *v, gw_buf *out, int pretty, int depth)
             if (i)
                 buf_putc(out, ',');
             indent(out, pretty, depth + 1);
-            json_string(out, v->keys[i], strlen(v->keys[i]));
+            json_string(out, MAP_KEYS(v)[i], strlen(MAP_KEYS(v)[i]));
             buf_puts(out, pretty ? ": " : ":");
-            json_write(v->items[i], out, pretty, depth + 1);
+            json_write(v->u.c.items[i], out, pretty, depth + 1);
         }
         indent(out, pretty, depth);
         buf_putc(out, '}');
@@ -710,21 +718,21 @@ view *view_copy(const view *v)
     switch (v->type) {
     case VIEW_NULL: return view_null();
     case VIEW_BOOL: return view_bool(v->boolean);
-    case VIEW_NUMBER: return view_number(v->number);
-    case VIEW_STRING: return view_stringn(v->string, v->string_len);
+    case VIEW_NUMBER: return view_number(v->u.number);
+    case VIEW_STRING: return view_stringn(v->u.str.data, v->u.str.len);
     case VIEW_LIST: {
         view *c = view_list();
         for (size_t i = 0; i < v->len; i++)
-            view_list_push(c, view_copy(v->items[i]));
+            view_list_push(c, view_copy(v->u.c.items[i]));
         return c;
     }
     case VIEW_MAP: {
         view *c = view_map();   /* v's keys are distinct already: no lookups */
         for (size_t i = 0; i < v->len; i++) {
             container_grow(c);
-            c->keys[i] = v->owned[i] ? owned_strdup(c, v->keys[i]) : v->keys[i];
-            c->owned[i] = v->owned[i];
-            c->items[i] = view_copy(v->items[i]);
+            MAP_KEYS(c)[i] = MAP_OWNED(v)[i] ? owned_strdup(c, MAP_KEYS(v)[i]) : MAP_KEYS(v)[i];
+            MAP_OWNED(c)[i] = MAP_OWNED(v)[i];
+            c->u.c.items[i] = view_copy(v->u.c.items[i]);
             c->len++;
         }
         return c;
@@ -737,13 +745,15 @@ void view_free(view *v)
 {
     if (!v || v->in_arena)
         return;
-    for (size_t i = 0; i < v->len; i++) {
-        view_free(v->items[i]);
-        if (v->owned && v->owned[i])
-            free((char *)v->keys[i]);
+    if (v->type == VIEW_LIST || v->type == VIEW_MAP) {
+        for (size_t i = 0; i < v->len; i++) {
+            view_free(v->u.c.items[i]);
+            if (v->type == VIEW_MAP && MAP_OWNED(v)[i])
+                free((char *)MAP_KEYS(v)[i]);
+        }
+        free(v->u.c.items);   /* a map's keys and owned flags too */
+    } else if (v->type == VIEW_STRING && v->u.str.data != (char *)(v + 1)) {
+        free(v->u.str.data);
     }
-    free(v->items);   /* a map's keys and owned flags too */
-    if (v->string != (char *)(v + 1))
-        free(v->string);
     free(v);
 }
