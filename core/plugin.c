@@ -1355,37 +1355,49 @@ plugin_arg *plugin_arg_new(const view *v)
 
 void plugin_arg_free(plugin_arg *a) { free(a); }
 
-struct push_call_args {
+/* One call into a plugin, for the protected functions that set it up. */
+struct call_args {
     plugin *p;
     const char *fn;
     view *const *args;
     size_t nargs;
     const plugin_arg *shared;
-    int found;
+    int found;               /* fn is a function of the plugin's table */
 };
+
+/* Pushes the plugin's function a->fn (or what the field holds) and sets a->found. */
+static void push_function(lua_State *L, struct call_args *a)
+{
+    lua_rawgeti(L, LUA_REGISTRYINDEX, a->p->table_ref);
+    a->found = raw_field(L, -1, a->fn) == LUA_TFUNCTION;
+    lua_remove(L, -2);
+}
+
+/* Pushes the Lua value of shared, converted once per plugin (see plugin_arg). */
+static void push_shared(lua_State *L, plugin *p, const plugin_arg *shared)
+{
+    if (p->shared_id != shared->id) {
+        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
+        p->shared_ref = LUA_NOREF;
+        luaapi_push_view(L, shared->v);
+        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        p->shared_id = shared->id;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
+}
 
 /* Protected: pushes the plugin's function fn and the arguments. */
 static int push_call_protected(lua_State *L)
 {
-    struct push_call_args *a = lua_touserdata(L, 1);
+    struct call_args *a = lua_touserdata(L, 1);
     lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, a->p->table_ref);
-    a->found = raw_field(L, 1, a->fn) == LUA_TFUNCTION;
-    lua_remove(L, 1);
+    push_function(L, a);
     luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
     for (size_t i = 0; i < a->nargs; i++)
         luaapi_push_view(L, a->args[i]);
     if (!a->shared)
         return (int)a->nargs + 1;
-    plugin *p = a->p;
-    if (p->shared_id != a->shared->id) {
-        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
-        p->shared_ref = LUA_NOREF;
-        luaapi_push_view(L, a->shared->v);
-        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        p->shared_id = a->shared->id;
-    }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
+    push_shared(L, a->p, a->shared);
     return (int)a->nargs + 2;
 }
 
@@ -1425,7 +1437,7 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct push_call_args a = {p, fn, args, nargs, shared, 0};
+    struct call_args a = {p, fn, args, nargs, shared, 0};
     int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
     if (rc != GW_OK)
         return rc;
@@ -1444,22 +1456,13 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
     return rc;
 }
 
-struct each_args {
-    plugin *p;
-    const char *fn;
-    view *const *args;
-    size_t n;
-    const plugin_arg *shared;
-    int found;
-};
-
 /* Run as plugin code (hooks and limits on): calls the function at 2 with each argument, shown
  * read-only, and the shared value at 3; returns the list of what each call returned. */
 static int each_trampoline(lua_State *L)
 {
-    struct each_args *a = lua_touserdata(L, 1);
-    lua_createtable(L, (int)a->n, 0);
-    for (size_t i = 0; i < a->n; i++) {
+    struct call_args *a = lua_touserdata(L, 1);
+    lua_createtable(L, (int)a->nargs, 0);
+    for (size_t i = 0; i < a->nargs; i++) {
         lua_pushvalue(L, 2);
         luaapi_push_view_readonly(L, a->args[i]);
         lua_pushvalue(L, 3);
@@ -1473,26 +1476,15 @@ static int each_trampoline(lua_State *L)
 /* Protected: pushes the trampoline and its three arguments. */
 static int push_each_protected(lua_State *L)
 {
-    struct each_args *a = lua_touserdata(L, 1);
-    plugin *p = a->p;
+    struct call_args *a = lua_touserdata(L, 1);
     lua_settop(L, 0);
     lua_pushcfunction(L, each_trampoline);
     lua_pushlightuserdata(L, a);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
-    a->found = raw_field(L, -1, a->fn) == LUA_TFUNCTION;
-    lua_remove(L, -2);
-    if (!a->shared) {
+    push_function(L, a);
+    if (a->shared)
+        push_shared(L, a->p, a->shared);
+    else
         lua_pushnil(L);
-        return 4;
-    }
-    if (p->shared_id != a->shared->id) {
-        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
-        p->shared_ref = LUA_NOREF;
-        luaapi_push_view(L, a->shared->v);
-        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        p->shared_id = a->shared->id;
-    }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
     return 4;
 }
 
@@ -1507,7 +1499,7 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (n >= (size_t)INT_MAX)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many calls", p->path);
-    struct each_args a = {p, fn, args, n, shared, 0};
+    struct call_args a = {p, fn, args, n, shared, 0};
     int rc = protected_c(p, push_each_protected, &a, 0, LUA_MULTRET, err);
     if (rc != GW_OK)
         return rc;
