@@ -1401,6 +1401,24 @@ static int push_call_protected(lua_State *L)
     return (int)a->nargs + 2;
 }
 
+/* Puts a call on the plugin's stack with push (protected); the stack back at top and an error
+ * when the plugin is dead or has no function a->fn. */
+static int prepare_call(struct call_args *a, lua_CFunction push, int top, gw_error *err)
+{
+    plugin *p = a->p;
+    if (p->dead)
+        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
+    int rc = protected_c(p, push, a, 0, LUA_MULTRET, err);
+    if (rc != GW_OK)
+        return rc;
+    if (!a->found) {
+        lua_settop(p->L, top);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
+                            p->name ? p->name : "?", a->fn);
+    }
+    return GW_OK;
+}
+
 int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
                 gw_error *err)
 {
@@ -1433,19 +1451,12 @@ int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t narg
     lua_State *L = p->L;
     int top = lua_gettop(L);
     *out = NULL;
-    if (p->dead)
-        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
     struct call_args a = {p, fn, args, nargs, shared, 0};
-    int rc = protected_c(p, push_call_protected, &a, 0, LUA_MULTRET, err);
+    int rc = prepare_call(&a, push_call_protected, top, err);
     if (rc != GW_OK)
         return rc;
-    if (!a.found) {
-        lua_settop(L, top);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
-                            p->name ? p->name : "?", fn);
-    }
     rc = protected_run(p, (int)nargs + (shared != NULL), err);
     if (rc == GW_OK && !trivial_result(L, lua_gettop(L), out)) {
         char label[4400];   /* a name, or a path (4096 at most), and the function */
@@ -1495,19 +1506,12 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
     int top = lua_gettop(L);
     for (size_t i = 0; i < n; i++)
         outs[i] = NULL;
-    if (p->dead)
-        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     if (n >= (size_t)INT_MAX)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many calls", p->path);
     struct call_args a = {p, fn, args, n, shared, 0};
-    int rc = protected_c(p, push_each_protected, &a, 0, LUA_MULTRET, err);
+    int rc = prepare_call(&a, push_each_protected, top, err);
     if (rc != GW_OK)
         return rc;
-    if (!a.found) {
-        lua_settop(L, top);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
-                            p->name ? p->name : "?", fn);
-    }
     rc = protected_run(p, 3, err);
     luaapi_views_expire(L);   /* a call that raised left its argument registered */
     char label[4400];   /* a name, or a path (4096 at most), and the function */

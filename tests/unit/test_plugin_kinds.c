@@ -35,6 +35,24 @@ static size_t count_kind(const plugin_host *h, const char *kind)
     return n;
 }
 
+/* The rules of h, and the one named name among them. */
+static plugin *load_rule(plugin_host *h, const char *name)
+{
+    gw_error err;
+    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
+    plugin *p = plugin_find_kind(h, name, "rule");
+    assert_non_null(p);
+    return p;
+}
+
+/* The workload the call tests share, {name = "team"}, in *w (freed by the caller). */
+static plugin_arg *team(view **w)
+{
+    *w = view_map();
+    view_map_set_str(*w, "name", "team");
+    return plugin_arg_new(*w);
+}
+
 static void test_rules_alone_skip_other_kinds(void **state)
 {
     (void)state;
@@ -75,13 +93,9 @@ static void test_shared_argument_is_converted_once(void **state)
     (void)state;
     plugin_host *h = new_host();
     gw_error err;
-    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
-    plugin *echo = plugin_find_kind(h, "echo", "rule");
-    assert_non_null(echo);
-
-    view *w = view_map();
-    view_map_set_str(w, "name", "team");
-    plugin_arg *shared = plugin_arg_new(w);
+    plugin *echo = load_rule(h, "echo");
+    view *w;
+    plugin_arg *shared = team(&w);
     const char *ids[] = {"a", "b", "c"};
     for (size_t i = 0; i < 3; i++) {
         view *o = view_map();
@@ -154,12 +168,9 @@ static void test_readonly_arguments(void **state)
     plugin_host *h = NULL;
     gw_error err;
     assert_int_equal(plugin_host_new(dirs, 1, NULL, NULL, &h, &err), GW_OK);
-    assert_int_equal(plugin_host_load_kind(h, "rule", &err), GW_OK);
-    plugin *pl = plugin_find_kind(h, "probe", "rule");
-    assert_non_null(pl);
-    view *w = view_map();
-    view_map_set_str(w, "name", "team");
-    plugin_arg *shared = plugin_arg_new(w);
+    plugin *pl = load_rule(h, "probe");
+    view *w;
+    plugin_arg *shared = team(&w);
     char got[256];
 
     /* fields read on demand, a null field is nil, a nested table read twice is one table,
