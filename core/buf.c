@@ -192,9 +192,7 @@ int gw_write_file_atomic(const char *path, const char *data, size_t len)
     }
     if (!rc && fchmod(fd, 0644) != 0)
         rc = errno;
-    if (!rc && fsync(fd) != 0)
-        rc = errno;
-    if (close(fd) != 0 && !rc)
+    if (close(fd) != 0 && !rc)   /* where a network file system reports a failed write */
         rc = errno;
     if (!rc && rename(tmp, path) != 0)
         rc = errno;

@@ -32,8 +32,12 @@ char *gw_xstrndup(const char *s, size_t n);
 /* Reads a whole file (caller frees *out).  Returns 0, or an errno value. */
 int gw_read_file(const char *path, char **out, size_t *len);
 
-/* Writes data to path atomically: a temporary file beside it, fsync, rename.
- * Returns 0, or an errno value (the temporary file is removed on failure). */
+/* Writes data to path atomically: a temporary file beside it, then rename, so a reader (or a
+ * run stopped half-way) sees the old file or the new one, never part of one.  Not fsynced:
+ * what gpuwise writes this way (documents, charts, exports) is made again by running the
+ * command again, and waiting for the disk cost more than the rest of a report; the KB keeps
+ * SQLite's own durability.  Returns 0, or an errno value (the temporary file is removed on
+ * failure). */
 int gw_write_file_atomic(const char *path, const char *data, size_t len);
 
 #endif

@@ -143,7 +143,7 @@ if "$GW" help report >/dev/null 2>&1; then
         --format html -o "$W/report.html"
     gw_file_ms=$MS
     # The comparisons below write to stdout (benchtime sends it to /dev/null), and so does this
-    # one: the same work, without -o's fsync of the output file and without a shell.
+    # one: the same work, without writing and renaming the output file, and without a shell.
     time_it "gpuwise report --format html" "$RUNS" "$GW" report examples/vision-team.lua \
         --format html
     gw_ms=$MS
