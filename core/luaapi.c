@@ -408,9 +408,11 @@ static const view *field_of(lua_State *L, const view *v, int key_idx)
         const char *key = lua_tolstring(L, key_idx, &n);
         return strlen(key) == n ? view_map_get(v, key) : NULL;
     }
-    if (view_kind(v) == VIEW_LIST && lua_isinteger(L, key_idx)) {
-        lua_Integer i = lua_tointeger(L, key_idx);
-        return i >= 1 && (lua_Unsigned)i <= view_len(v) ? view_list_at(v, (size_t)i - 1) : NULL;
+    if (view_kind(v) == VIEW_LIST && lua_type(L, key_idx) == LUA_TNUMBER) {
+        int whole;   /* 2.0 is the key 2, as in any table */
+        lua_Integer i = lua_tointegerx(L, key_idx, &whole);
+        return whole && i >= 1 && (lua_Unsigned)i <= view_len(v) ? view_list_at(v, (size_t)i - 1)
+                                                                 : NULL;
     }
     return NULL;
 }

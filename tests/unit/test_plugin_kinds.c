@@ -178,10 +178,11 @@ static void test_readonly_arguments(void **state)
     assert_int_equal(probe(pl, shared, "read", got, sizeof got, &err), GW_OK);
     assert_string_equal(got, "rtx-3090|1234.5|nil|true|table|true|0|team");
 
-    /* pairs lists every non-null field (nested ones as tables); ipairs and # on a list */
+    /* pairs lists every non-null field (nested ones as tables); ipairs and # on a list; 2.0
+     * indexes a list as 2 does, "1" does not (as in any table) */
     assert_int_equal(probe(pl, shared, "pairs", got, sizeof got, &err), GW_OK);
     assert_string_equal(got, "cost=table count=4 gpu=rtx-3090 id=r op=pairs tags=table "
-                             "#tags=3 a,b,c");
+                             "#tags=3 a,b,c,bnil");
 
     assert_int_equal(probe(pl, shared, "write", got, sizeof got, &err), GW_ESOFTWARE);
     assert_non_null(strstr(err.msg, "cannot set 'gpu': this table is read-only"));
