@@ -894,6 +894,14 @@ static void struct_from_row(const kb_table *t, sqlite3_stmt *st, int first, void
     }
 }
 
+/* Frees what struct_from_row copied into obj. */
+static void struct_free_strings(const kb_table *t, void *obj)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].off >= 0 && t->cols[i].type == T_TEXT)
+            free(*(char **)(void *)((char *)obj + t->cols[i].off));
+}
+
 static void col_list(gw_buf *b, const kb_table *t, const char *prefix)
 {
     for (int i = 0; i < t->ncols; i++) {
@@ -1242,8 +1250,10 @@ static int select_rows(kb *k, const kb_table *t, const char *sql, const char *co
         count++;
     }
     stmt_done(k, st);
-    if (step != SQLITE_DONE) {
-        free(rows);   /* only reachable on a damaged file; the strings leak with it */
+    if (step != SQLITE_DONE) {   /* a damaged file, or interrupted by a signal */
+        for (size_t i = 0; i < count; i++)
+            struct_free_strings(t, rows + i * size);
+        free(rows);
         return db_fail(k, err, step, "reading");
     }
     *out = rows;

@@ -268,8 +268,13 @@ static const char *get_source(rec_ctx *c, const view *rec, const char *fallback)
         return fallback;
     kb_source src = {0};
     gw_error e = {0};
-    if (kb_source_get(c->k, s, &src, &e) != GW_OK) {
+    int rc = kb_source_get(c->k, s, &src, &e);
+    if (rc == GW_ENOTFOUND) {
         warn(c, "source", "unknown source '%.80s' (a source id of the KB)", s);
+        return NULL;
+    }
+    if (rc != GW_OK) {   /* the KB could not be read (a signal stopped the import, say) */
+        warn(c, "source", "%s", e.msg);
         return NULL;
     }
     kb_source_free(&src);
