@@ -20,7 +20,8 @@ void cli_decision_free(cli_decision *c)
     memset(c, 0, sizeof *c);
 }
 
-int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error *err)
+int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision *out,
+                     gw_error *err)
 {
     memset(out, 0, sizeof *out);
     int rc = cli_open_kb(ctx, 0, &out->k, err);
@@ -32,7 +33,7 @@ int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error 
     if (rc == GW_OK)
         rc = plugin_host_load_kind(out->host, "rule", err);
     if (rc == GW_OK)
-        rc = decide_run(out->k, out->host, out->w, &out->d, err);
+        rc = decide_run(out->k, out->host, out->w, flags, &out->d, err);
     if (rc != GW_OK)
         cli_decision_free(out);
     return rc;
@@ -86,7 +87,7 @@ static int cmd_decide_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     if (argc != 2)
         return gw_error_set(err, GW_EUSAGE, "usage: gpuwise decide WORKLOAD.lua [--json]");
     cli_decision c;
-    int rc = cli_decision_run(ctx, argv[1], &c, err);
+    int rc = cli_decision_run(ctx, argv[1], ctx->json ? DECIDE_TRACE : 0, &c, err);
     if (rc != GW_OK)
         return rc;
     view *model = decision_to_view(c.d);

@@ -16,8 +16,11 @@ typedef struct cli_decision {
 } cli_decision;
 
 /* Opens the KB and the plugins (records_host_new: --plugins, the user's, the shipped ones; the
- * rule plugins are loaded, other kinds with plugin_host_load_kind), reads path and decides.  On failure everything opened is closed again.  Free with cli_decision_free. */
-int cli_decision_run(gw_ctx *ctx, const char *path, cli_decision *out, gw_error *err);
+ * rule plugins are loaded, other kinds with plugin_host_load_kind), reads path and decides
+ * (flags as decide_run's).  On failure everything opened is closed again.  Free with
+ * cli_decision_free. */
+int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision *out,
+                     gw_error *err);
 void cli_decision_free(cli_decision *c);
 
 #endif

@@ -82,7 +82,7 @@ static int cmd_report_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
                           ? "html"
                           : "md";
     cli_decision c;
-    int rc = cli_decision_run(ctx, argv[1], &c, err);
+    int rc = cli_decision_run(ctx, argv[1], 0, &c, err);   /* the document has no trace */
     if (rc != GW_OK)
         return rc;
     view *model = decision_to_view(c.d);

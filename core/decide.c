@@ -70,6 +70,8 @@ static int same_text(const char *a, const char *b)
 static void trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void trace(decision *d, const char *fmt, ...)
 {
+    if (!d->trace)   /* not asked for (a report does not print it) */
+        return;
     char line[512];
     va_list ap;
     va_start(ap, fmt);
@@ -1647,12 +1649,13 @@ static int setup_reference(decision *d, gw_error *err)
     return GW_OK;
 }
 
-int decide_run(kb *k, plugin_host *host, workload *w, decision **out, gw_error *err)
+int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision **out,
+               gw_error *err)
 {
     decision *d = gw_xcalloc(1, sizeof *d);
     d->k = k;
     d->w = w;
-    d->trace = view_list();
+    d->trace = flags & DECIDE_TRACE ? view_list() : NULL;
     *out = NULL;
     int rc;
     if (!isnan(w->vram_gb)) {
@@ -2050,6 +2053,7 @@ view *decision_to_view(const decision *d)
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));
     view_map_set(root, "charts", charts_view(d));
     view_map_set(root, "citations", citations_view(d));
-    view_map_set(root, "trace", view_copy(d->trace));
+    if (d->trace)
+        view_map_set(root, "trace", view_copy(d->trace));
     return root;
 }

@@ -71,7 +71,9 @@ typedef struct decision decision;
  * Errors: GW_ENOTFOUND for a candidate the KB does not know, GW_EDATA for a workload the KB
  * cannot serve (no measured results for its benchmark), GW_ESOFTWARE for a rule that breaks its
  * contract. */
-int decide_run(kb *k, plugin_host *host, workload *w, decision **out, gw_error *err);
+enum { DECIDE_TRACE = 1 };   /* keep a line for every step: what `decide --json` prints */
+int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision **out,
+               gw_error *err);
 void decision_free(decision *d);
 
 size_t decision_option_count(const decision *d);

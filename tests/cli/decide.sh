@@ -16,6 +16,10 @@ check_num "decide vision-team: electricity CNY 384/month" "$(jqr '.options[0].co
 check_eq "decide vision-team: measured 4x 3090 (the article's 3100 images/s)" \
     "$(jqr '.options[0].throughput | "\(.value) \(.unit) \(.basis)"')" "3100 images/s measured"
 check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
+# The trace --json prints: every step, the rules among them (9 shipped rules, 32 options)
+check_eq "decide vision-team: the trace names the rules' step" \
+    "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
+    "9 rules gave N verdicts over 32 options"
 check_eq "decide vision-team: the issue's option fields" \
     "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
 check_eq "decide vision-team: cost fields" \

@@ -60,7 +60,7 @@ static int setup(void **state)
     if (!v || workload_from_view("vision.lua", v, &f->w, &err) != GW_OK)
         return fprintf(stderr, "%s\n", err.msg), -1;
     view_free(v);
-    if (decide_run(f->k, NULL, f->w, &f->d, &err) != GW_OK)
+    if (decide_run(f->k, NULL, f->w, DECIDE_TRACE, &f->d, &err) != GW_OK)
         return fprintf(stderr, "%s\n", err.msg), -1;
     *state = f;
     return 0;
