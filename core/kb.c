@@ -567,149 +567,6 @@ static int need_write(kb *k, gw_error *err)
     return GW_OK;
 }
 
-/* ---- struct release --------------------------------------------------------------------- */
-
-void kb_source_free(kb_source *s)
-{
-    if (!s)
-        return;
-    free(s->id);
-    free(s->title);
-    free(s->publisher);
-    free(s->url);
-    free(s->retrieved);
-    free(s->kind);
-    free(s->note);
-    memset(s, 0, sizeof *s);
-}
-
-void kb_gpu_init(kb_gpu *g)
-{
-    memset(g, 0, sizeof *g);
-    g->memory_gb = g->memory_bandwidth_gbs = g->tdp_w = g->fp32_tflops = g->tf32_tflops = NAN;
-    g->fp16_tflops = g->bf16_tflops = g->fp8_tflops = g->int8_tops = g->pcie_gen = NAN;
-    g->pcie_lanes = g->nvlink_gbs = g->mig_instances = g->ecc = g->launch_price_usd = NAN;
-}
-
-void kb_gpu_free(kb_gpu *g)
-{
-    if (!g)
-        return;
-    free(g->id);
-    free(g->name);
-    free(g->vendor);
-    free(g->architecture);
-    free(g->form_factor);
-    free(g->memory_type);
-    free(g->sparsity);
-    free(g->release_date);
-    free(g->source);
-    free(g->note);
-    kb_gpu_init(g);
-}
-
-void kb_benchmark_free(kb_benchmark *b)
-{
-    if (!b)
-        return;
-    free(b->gpu);
-    free(b->workload);
-    free(b->metric);
-    free(b->unit);
-    free(b->precision);
-    free(b->framework);
-    free(b->interconnect);
-    free(b->source);
-    free(b->note);
-    memset(b, 0, sizeof *b);
-}
-
-void kb_price_free(kb_price *p)
-{
-    if (!p)
-        return;
-    free(p->gpu);
-    free(p->kind);
-    free(p->currency);
-    free(p->unit);
-    free(p->region);
-    free(p->provider);
-    free(p->instance);
-    free(p->as_of);
-    free(p->source);
-    free(p->note);
-    memset(p, 0, sizeof *p);
-}
-
-void kb_rate_free(kb_rate *r)
-{
-    if (!r)
-        return;
-    free(r->currency);
-    free(r->as_of);
-    free(r->source);
-    memset(r, 0, sizeof *r);
-}
-
-void kb_claim_free(kb_claim *c)
-{
-    if (!c)
-        return;
-    free(c->subject);
-    free(c->claim);
-    free(c->status);
-    free(c->correction);
-    free(c->source);
-    free(c->correction_source);
-    memset(c, 0, sizeof *c);
-}
-
-void kb_gpus_free(kb_gpu *gpus, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_gpu_free(&gpus[i]);
-    free(gpus);
-}
-
-void kb_benchmarks_free(kb_benchmark *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_benchmark_free(&rows[i]);
-    free(rows);
-}
-
-void kb_prices_free(kb_price *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_price_free(&rows[i]);
-    free(rows);
-}
-
-void kb_sources_free(kb_source *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_source_free(&rows[i]);
-    free(rows);
-}
-
-void kb_claims_free(kb_claim *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_claim_free(&rows[i]);
-    free(rows);
-}
-
-void kb_hits_free(kb_hit *hits, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        free(hits[i].kind);
-        free(hits[i].ref);
-        free(hits[i].title);
-        free(hits[i].snippet);
-    }
-    free(hits);
-}
-
 /* ---- tables: one description drives validation, storage, reads, import and export -------- */
 
 enum col_type { T_TEXT, T_NUM, T_FLAG };
@@ -901,6 +758,111 @@ static void struct_free_strings(const kb_table *t, void *obj)
         if (t->cols[i].off >= 0 && t->cols[i].type == T_TEXT)
             free(*(char **)(void *)((char *)obj + t->cols[i].off));
 }
+
+/* ---- struct release: the table descriptions name every string a row struct owns ---------- */
+
+void kb_source_free(kb_source *s)
+{
+    if (!s)
+        return;
+    struct_free_strings(&tables[TB_SOURCE], s);
+    memset(s, 0, sizeof *s);
+}
+
+void kb_gpu_init(kb_gpu *g)
+{
+    memset(g, 0, sizeof *g);
+    g->memory_gb = g->memory_bandwidth_gbs = g->tdp_w = g->fp32_tflops = g->tf32_tflops = NAN;
+    g->fp16_tflops = g->bf16_tflops = g->fp8_tflops = g->int8_tops = g->pcie_gen = NAN;
+    g->pcie_lanes = g->nvlink_gbs = g->mig_instances = g->ecc = g->launch_price_usd = NAN;
+}
+
+void kb_gpu_free(kb_gpu *g)
+{
+    if (!g)
+        return;
+    struct_free_strings(&tables[TB_GPU], g);
+    kb_gpu_init(g);
+}
+
+void kb_benchmark_free(kb_benchmark *b)
+{
+    if (!b)
+        return;
+    struct_free_strings(&tables[TB_BENCHMARK], b);
+    memset(b, 0, sizeof *b);
+}
+
+void kb_price_free(kb_price *p)
+{
+    if (!p)
+        return;
+    struct_free_strings(&tables[TB_PRICE], p);
+    memset(p, 0, sizeof *p);
+}
+
+void kb_rate_free(kb_rate *r)
+{
+    if (!r)
+        return;
+    struct_free_strings(&tables[TB_RATE], r);
+    memset(r, 0, sizeof *r);
+}
+
+void kb_claim_free(kb_claim *c)
+{
+    if (!c)
+        return;
+    struct_free_strings(&tables[TB_CLAIM], c);
+    memset(c, 0, sizeof *c);
+}
+
+void kb_gpus_free(kb_gpu *gpus, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_gpu_free(&gpus[i]);
+    free(gpus);
+}
+
+void kb_benchmarks_free(kb_benchmark *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_benchmark_free(&rows[i]);
+    free(rows);
+}
+
+void kb_prices_free(kb_price *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_price_free(&rows[i]);
+    free(rows);
+}
+
+void kb_sources_free(kb_source *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_source_free(&rows[i]);
+    free(rows);
+}
+
+void kb_claims_free(kb_claim *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_claim_free(&rows[i]);
+    free(rows);
+}
+
+void kb_hits_free(kb_hit *hits, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(hits[i].kind);
+        free(hits[i].ref);
+        free(hits[i].title);
+        free(hits[i].snippet);
+    }
+    free(hits);
+}
+
 
 static void col_list(gw_buf *b, const kb_table *t, const char *prefix)
 {
