@@ -1395,10 +1395,7 @@ static int push_call_protected(lua_State *L)
     luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
     for (size_t i = 0; i < a->nargs; i++)
         luaapi_push_view(L, a->args[i]);
-    if (!a->shared)
-        return (int)a->nargs + 1;
-    push_shared(L, a->p, a->shared);
-    return (int)a->nargs + 2;
+    return (int)a->nargs + 1;
 }
 
 /* Puts a call on the plugin's stack with push (protected); the stack back at top and an error
@@ -1417,12 +1414,6 @@ static int prepare_call(struct call_args *a, lua_CFunction push, int top, gw_err
                             p->name ? p->name : "?", a->fn);
     }
     return GW_OK;
-}
-
-int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
-                gw_error *err)
-{
-    return plugin_call_shared(p, fn, args, nargs, NULL, out, err);
 }
 
 /* nil and {} (what most calls of a rule return) are read without a protected conversion:
@@ -1445,19 +1436,19 @@ static int trivial_result(lua_State *L, int idx, view **out)
     return 1;
 }
 
-int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
-                       const plugin_arg *shared, view **out, gw_error *err)
+int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
+                gw_error *err)
 {
     lua_State *L = p->L;
     int top = lua_gettop(L);
     *out = NULL;
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct call_args a = {p, fn, args, nargs, shared, 0};
+    struct call_args a = {p, fn, args, nargs, NULL, 0};
     int rc = prepare_call(&a, push_call_protected, top, err);
     if (rc != GW_OK)
         return rc;
-    rc = protected_run(p, (int)nargs + (shared != NULL), err);
+    rc = protected_run(p, (int)nargs, err);
     if (rc == GW_OK && !trivial_result(L, lua_gettop(L), out)) {
         char label[4400];   /* a name, or a path (4096 at most), and the function */
         snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);

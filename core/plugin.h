@@ -74,9 +74,6 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
 typedef struct plugin_arg plugin_arg;
 plugin_arg *plugin_arg_new(const view *v);
 void plugin_arg_free(plugin_arg *a);
-/* plugin_call with shared (may be NULL) passed after args. */
-int plugin_call_shared(plugin *p, const char *fn, view *const *args, size_t nargs,
-                       const plugin_arg *shared, view **out, gw_error *err);
 /* Calls fn once for each of the n args (fn(args[i], shared)) and puts what each call returned
  * in outs[i].  Each args[i] is shown as a read-only table whose fields are converted only when
  * the plugin reads them, valid during its own call only (a rule reads a few fields of each

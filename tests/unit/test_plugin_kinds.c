@@ -102,8 +102,7 @@ static void test_shared_argument_is_converted_once(void **state)
         view_map_set_str(o, "id", ids[i]);
         view *args[] = {o};
         view *out = NULL;
-        assert_int_equal(plugin_call_shared(echo, "evaluate", args, 1, shared, &out, &err),
-                         GW_OK);
+        assert_int_equal(plugin_call_each(echo, "evaluate", args, 1, shared, &out, &err), GW_OK);
         /* "<id> <workload name> <calls so far in this state>" */
         char want[32];
         snprintf(want, sizeof want, "%s team %zu", ids[i], i + 1);
@@ -120,7 +119,7 @@ static void test_shared_argument_is_converted_once(void **state)
     view_map_set_str(o, "id", "d");
     view *args[] = {o};
     view *out = NULL;
-    assert_int_equal(plugin_call_shared(echo, "evaluate", args, 1, shared, &out, &err), GW_OK);
+    assert_int_equal(plugin_call_each(echo, "evaluate", args, 1, shared, &out, &err), GW_OK);
     assert_string_equal(view_str(view_map_get(view_list_at(out, 0), "because")), "d lab 4");
     view_free(out);
 
