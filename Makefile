@@ -11,10 +11,18 @@ LDFLAGS  ?=
 VERSION  := 0.1.0
 
 PKGS     := lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson
-# libcsv ships no pkg-config file on Debian: its header is the test.
-DEPS_OK  := $(shell pkg-config --exists $(PKGS) 2>/dev/null && test -f /usr/include/csv.h && echo yes)
 
-ifeq ($(DEPS_OK),yes)
+# Every target a person runs first checks the Debian packages it needs (installing what is missing
+# when run as root), then runs make again: everything computed from pkg-config below is read by
+# that second make, after the install, never before it.  GW_DEPS_CHECKED marks the second make.
+ifeq ($(GW_DEPS_CHECKED),)
+PUBLIC_TARGETS := all demo test unit asan install
+.PHONY: $(PUBLIC_TARGETS)
+all demo install:
+	@sh .ci/deps.sh && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
+test unit asan:
+	@sh .ci/deps.sh --test && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
+else
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 # libxml2 is opened when first needed (core/xml.c), by the soname of the library found here.
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out libxml-2.0,$(PKGS))) -lcmark-gfm-extensions -lcsv -lm
@@ -44,16 +52,12 @@ KB_DB    := kb/gpuwise.db
 
 .PHONY: all deps test-deps demo test unit asan bench fuzz install uninstall clean help gpuwise
 
-ifeq ($(DEPS_OK),yes)
+ifneq ($(GW_DEPS_CHECKED),)
 # ./gpuwise is the default build's; other builds (make asan) leave it alone.
 ifeq ($(BUILD),build)
 all: gpuwise $(KB_DB)
 else
 all: $(BIN) $(KB_DB)
-endif
-else
-all:
-	@sh .ci/deps.sh && $(MAKE) all
 endif
 
 deps:
@@ -110,21 +114,16 @@ $(KB_DB): $(BIN) $(KB_DATA)
 	@rm -f $@.tmp-wal $@.tmp-shm
 
 demo: all
-	./gpuwise report examples/vision-team.lua --format html -o justification.html
+	$(BIN) report examples/vision-team.lua --format html -o justification.html
 	@echo "wrote justification.html"
 
 unit: $(UNIT_BIN)
 
-ifeq ($(DEPS_OK),yes)
-test: test-deps all $(UNIT_BIN)
+test: all $(UNIT_BIN)
 	@GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
-else
-test:
-	@sh .ci/deps.sh --test && $(MAKE) test
-endif
 
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    LDFLAGS="-fsanitize=address,undefined" KB_DB=build-asan/gpuwise.db test
 
 bench: all
@@ -141,6 +140,8 @@ install: all
 	install -m 644 $(KB_DB) $(DESTDIR)$(DATADIR)/kb/gpuwise.db
 	cp -R plugins $(DESTDIR)$(DATADIR)/
 	cp -R templates/. $(DESTDIR)$(DATADIR)/templates/
+
+endif
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpuwise

@@ -16,8 +16,8 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
     exit 69
 fi
 # The filter and search harnesses read the shipped KB.
-[ -f kb/gpuwise.db ] || make -s kb/gpuwise.db || exit 1
-make -s BUILD=build-fuzz CC="$CLANG" \
+[ -f kb/gpuwise.db ] || make -s GW_DEPS_CHECKED=1 kb/gpuwise.db || exit 1
+make -s GW_DEPS_CHECKED=1 BUILD=build-fuzz CC="$CLANG" \
     CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
     build-fuzz/libgw.a || exit 1
 PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
