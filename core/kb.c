@@ -18,6 +18,7 @@
 #include <csv.h>
 #include <sqlite3.h>
 
+#include "check.h"
 #include "kb.h"
 #include "kb_schema.h"
 #include "signals.h"
@@ -874,21 +875,6 @@ static void col_list(gw_buf *b, const kb_table *t, const char *prefix)
     }
 }
 
-static int valid_date(const char *s)
-{
-    int y, m, d;
-    char tail;
-    size_t n = strlen(s);
-    if (n == 7 && sscanf(s, "%4d-%2d%c", &y, &m, &tail) == 2 && s[4] == '-')
-        return isdigit((unsigned char)s[0]) && isdigit((unsigned char)s[5]) &&
-               isdigit((unsigned char)s[6]) && m >= 1 && m <= 12;
-    if (n == 10 && sscanf(s, "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3 && s[4] == '-' &&
-        s[7] == '-')
-        return isdigit((unsigned char)s[5]) && isdigit((unsigned char)s[8]) &&
-               isdigit((unsigned char)s[9]) && m >= 1 && m <= 12 && d >= 1 && d <= 31;
-    return 0;
-}
-
 static int valid_slug(const char *s)
 {
     if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s)))
@@ -934,7 +920,7 @@ static int validate_row(kb *k, const kb_table *t, kb_val *v, gw_error *err)
                 return gw_error_set(err, GW_EDATA,
                                     "%s: '%.80s' is not an id (lower-case letters, digits, "
                                     "'.', '_' and '-')", c->name, v[i].s);
-            if ((c->flags & C_DATE) && !valid_date(v[i].s))
+            if ((c->flags & C_DATE) && !gw_valid_date(v[i].s))
                 return gw_error_set(err, GW_EDATA, "%s: '%.80s' is not a date (YYYY-MM or "
                                     "YYYY-MM-DD)", c->name, v[i].s);
             if ((c->flags & C_CURRENCY) && !units_is_currency(v[i].s))
@@ -1650,34 +1636,6 @@ static int names_load(kb *k, gw_error *err)
     return GW_OK;
 }
 
-/* Edit distance counting a swap of two neighbours as one edit ("3900" is one from "3090"). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    static size_t d[65][65];
-    if (la > 64)
-        la = 64;
-    if (lb > 64)
-        lb = 64;
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < best)
-                best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best)
-                best = d[i][j - 1] + 1;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
-
 static int token_in(char *const *v, size_t n, const char *t)
 {
     for (size_t i = 0; i < n; i++)
@@ -1779,7 +1737,7 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
             const char *v = k->names[i].variants[j];
             /* "4070 ti" is nearer the "4070 Ti Super" it is part of than the "1080 Ti". */
             size_t d = *norm && strstr(v, norm) ? (strlen(v) - strlen(norm)) / 4
-                                                : edit_distance(norm, v);
+                                                : gw_edit_distance(norm, v);
             if (d < s[i].dist)
                 s[i].dist = d;
         }

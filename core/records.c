@@ -1,6 +1,7 @@
 /* records.c — checks what plugins return, field by field, before anything reaches the KB, and
  * stores the good records through kb.h (the caller holds the transaction).  Every message names
  * the plugin and the record ("acme: offers[3].price_per_hour: expected a number, got string"). */
+#include "check.h"
 #include "records.h"
 
 #include <ctype.h>
@@ -209,22 +210,10 @@ static int get_flag(rec_ctx *c, const view *rec, const char *key)
     return 0;
 }
 
-static int valid_date(const char *s)
-{
-    size_t n = strlen(s);
-    if (n != 7 && n != 10)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        if ((i == 4 || i == 7) ? s[i] != '-' : !isdigit((unsigned char)s[i]))
-            return 0;
-    int m = atoi(s + 5);
-    return m >= 1 && m <= 12 && (n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= 31));
-}
-
 static const char *get_date(rec_ctx *c, const view *rec, const char *key, int required)
 {
     const char *s = get_str(c, rec, key, required);
-    if (s && !valid_date(s)) {
+    if (s && !gw_valid_date(s)) {
         warn(c, key, "'%.40s' is not a date (YYYY-MM or YYYY-MM-DD)", s);
         return NULL;
     }

@@ -439,13 +439,6 @@ static void json_string(gw_buf *out, const char *s, size_t n)
     buf_putc(out, '"');
 }
 
-/* n with prec (1 to 17) significant digits into tmp; 1 when that reads back as n. */
-static int reads_back(char tmp[32], int prec, double n)
-{
-    snprintf(tmp, 32, "%.*g", prec < 1 || prec > 17 ? 17 : prec, n);
-    return strtod(tmp, NULL) == n;
-}
-
 static void json_number(gw_buf *out, double n)
 {
     if (!isfinite(n)) {
@@ -493,34 +486,12 @@ static void json_number(gw_buf *out, double n)
             return;
         }
     }
-    /* The shortest precision from 6 to 17 that reads back to the same double.  Reading back is
-     * monotonic in the precision (a correctly rounded longer form is never further from n), so
-     * a search finds the same precision as trying each in turn.  Figures are mostly short (a
-     * price, a ratio) or computed (15-17 digits): 6 and 15 are tried first. */
-    char tmp[32], best[32] = "";
-    int lo = 6, hi = 17;   /* 17 significant digits always read back */
-    if (reads_back(tmp, 6, n)) {
-        buf_puts(out, tmp);
-        return;
-    }
-    if (reads_back(tmp, 15, n)) {
-        memcpy(best, tmp, sizeof best);
-        lo = 7, hi = 15;
-    } else {
-        lo = 16;
-    }
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (reads_back(tmp, mid, n)) {
-            memcpy(best, tmp, sizeof best);
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    if (!best[0])
-        reads_back(best, 17, n);
-    buf_puts(out, best);
+    /* Anything else with 15 significant digits, all a double holds reliably: a computed figure
+     * reads 22.0064, not 22.006400000000003 (the arithmetic's last bit, which no reader wants).
+     * %g drops trailing zeros, so a figure that 6 digits give back exactly stays that short. */
+    char tmp[32];
+    snprintf(tmp, sizeof tmp, "%.15g", n);
+    buf_puts(out, tmp);
 }
 
 static void indent(gw_buf *out, int pretty, int depth)

@@ -1,6 +1,7 @@
 /* workload.c — reads a workload file through the plugin sandbox and validates every field into
  * a struct.  The list of fields lives here once: the validator, the unknown-field check ("did
  * you mean") and workload_to_view all read the same tables. */
+#include "check.h"
 #include "workload.h"
 
 #include <math.h>
@@ -38,32 +39,6 @@ void workload_free(workload *w)
         free(w->candidates[i]);
     free(w->candidates);
     free(w);
-}
-
-/* Levenshtein distance, bounded to short field names. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 64;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
 }
 
 /* How a value reads in a message: "eight" (quoted), 25, true, a table. */
@@ -118,7 +93,7 @@ static int check_keys(const char *file, const char *prefix, const view *map,
                 known = 1;
                 break;
             }
-            size_t d = edit_distance(key, fields[f]);
+            size_t d = gw_edit_distance(key, fields[f]);
             if (d < nearest_d) {
                 nearest_d = d;
                 nearest = fields[f];

@@ -162,7 +162,8 @@ static void test_format_fixed_rounds_like_printf(void **state)
     buf_free(&b);
 }
 
-/* JSON numbers are the shortest form that reads back; the short ones skip printf. */
+/* JSON numbers are the shortest form of the value to 15 significant digits (all a double holds
+ * reliably): arithmetic noise in the 16th and 17th digits is not written. */
 static void test_json_numbers_shortest(void **state)
 {
     (void)state;
@@ -175,8 +176,10 @@ static void test_json_numbers_shortest(void **state)
         {0.0001, "0.0001"},                   /* %g's smallest plain exponent, -4 */
         {0.00001, "1e-05"},                   /* below it %g writes an exponent */
         {999999.5, "999999.5"},               /* 7 significant digits: %.6g would not read back */
-        {0.1 + 0.2, "0.30000000000000004"},   /* 0.3 is another double: 17 digits needed */
-        {2.0 / 3.0, "0.6666666666666666"},    /* 16 digits read back */
+        {0.1 + 0.2, "0.3"},                   /* 0.30000000000000004 to 15 digits */
+        {0.526 * 7.2, "3.7872"},              /* a price converted: 3.7872000000000003 */
+        {2.0 / 3.0, "0.666666666666667"},     /* 15 digits, rounded */
+        {123456789012.345, "123456789012.345"},   /* 15 digits, all kept */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         view *v = view_number(cases[i].n);

@@ -1,0 +1,66 @@
+/* check.c — edit distance, the closest of a list of names, and date checks (check.h). */
+#include "check.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LEN 64
+
+size_t gw_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    size_t d[MAX_LEN + 1][MAX_LEN + 1];
+    if (la > MAX_LEN)
+        la = MAX_LEN;
+    if (lb > MAX_LEN)
+        lb = MAX_LEN;
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < best)
+                best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+const char *gw_closest(const char *word, const char *const *candidates)
+{
+    size_t limit = strlen(word) / 3;
+    if (limit < 1)
+        limit = 1;
+    if (limit > 3)
+        limit = 3;
+    const char *best = NULL;
+    size_t best_d = limit + 1;
+    for (size_t i = 0; candidates[i]; i++) {
+        size_t d = gw_edit_distance(word, candidates[i]);
+        if (d < best_d) {
+            best_d = d;
+            best = candidates[i];
+        }
+    }
+    return best;
+}
+
+int gw_valid_date(const char *s)
+{
+    size_t n = strlen(s);
+    if (n != 7 && n != 10)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((i == 4 || i == 7) ? s[i] != '-' : !isdigit((unsigned char)s[i]))
+            return 0;
+    int m = atoi(s + 5);
+    return m >= 1 && m <= 12 && (n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= 31));
+}
