@@ -55,9 +55,9 @@ KB_DB    := kb/gpuwise.db
 ifneq ($(GW_DEPS_CHECKED),)
 # ./gpuwise is the default build's; other builds (make asan) leave it alone.
 ifeq ($(BUILD),build)
-all: gpuwise $(KB_DB)
+all: gpuwise $(KB_DB) $(BUILD)/gpuwise.1 $(BUILD)/gpuwise.md
 else
-all: $(BIN) $(KB_DB)
+all: $(BIN) $(KB_DB) $(BUILD)/gpuwise.1 $(BUILD)/gpuwise.md
 endif
 
 deps:
@@ -81,6 +81,22 @@ $(BUILD)/gen/kb_schema.h: kb/schema.sql
 	@mv $@.tmp $@
 
 $(BUILD)/core/kb.o: $(BUILD)/gen/kb_schema.h
+
+# The manual's prose, compiled in the same way; cli_help.c puts the command tables into it.
+$(BUILD)/gen/manual_md.h: core/gpuwise.1.md
+	@mkdir -p $(@D)
+	{ echo 'static const char manual_md[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' core/gpuwise.1.md; echo ';'; } >$@.tmp
+	@mv $@.tmp $@
+
+$(BUILD)/core/cli_help.o: $(BUILD)/gen/manual_md.h
+
+# The manual page and its Markdown source, written by the program from the same tables that
+# parse its command line (gpuwise help --man / --all).
+$(BUILD)/gpuwise.1: $(BIN)
+	$(BIN) help --man -o $@
+$(BUILD)/gpuwise.md: $(BIN)
+	$(BIN) help --all -o $@
 
 $(BUILD)/tools/embed_plugins: core/tools/embed_plugins.c core/embedded.h
 	@mkdir -p $(@D)

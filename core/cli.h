@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "buf.h"
 #include "error.h"
 #include "kb.h"
 
@@ -18,10 +19,11 @@ typedef struct gw_ctx {
     const char *kb_path;          /* --kb, else GPUWISE_KB, else NULL (the default KB) */
     const char *plugin_dirs[GW_MAX_PLUGIN_DIRS];   /* --plugins DIR, repeatable, first wins */
     int n_plugin_dirs;
-    const char *format;           /* --format: text (default), md, html */
+    const char *format;           /* the output format: --format, --json, -o's extension or the
+                                     command's default: text, md, html, json or csv */
     const char *output;           /* -o FILE; NULL = stdout */
     const char *template_path;    /* --template FILE */
-    int json;                     /* --json */
+    int json;                     /* the format is json (--json, --format json, -o x.json) */
     int color;                    /* stdout is a TTY and NO_COLOR is unset, unless --no-color */
     int progress;                 /* stderr is a TTY (progress bars) */
     char data_dir[4096];          /* shipped kb/, plugins/, templates/ */
@@ -29,14 +31,127 @@ typedef struct gw_ctx {
     char user_config_dir[4096];   /* $XDG_CONFIG_HOME/gpuwise */
 } gw_ctx;
 
-typedef int (*gw_command_fn)(gw_ctx *ctx, int argc, char **argv, gw_error *err);
+/* ---- commands and their options -------------------------------------------------------
+ * Every command is described once, in a cli_command table entry: its operands, its options,
+ * the formats it writes, its help text.  That one description drives parsing (cli_options.c),
+ * `--help`, `gpuwise help`, the manual page and shell completion (cli_help.c). */
 
-typedef struct gw_command {
-    const char *name;
-    const char *summary;          /* one line for `gpuwise --help` */
-    const char *usage;            /* full text for `gpuwise help NAME` */
-    gw_command_fn run;
-} gw_command;
+/* What completion offers for an option's value or a command's operands. */
+typedef enum cli_kind {
+    CLI_TEXT = 0,      /* free text: nothing to offer */
+    CLI_FILE,          /* a file name */
+    CLI_DIR,           /* a folder */
+    CLI_GPU,           /* a GPU id or alias of the KB in use */
+    CLI_PLUGIN,        /* a plugin name (any kind) */
+    CLI_PRICING,       /* a pricing plugin's name */
+    CLI_IMPORTER,      /* an importer plugin's name */
+    CLI_CHECKLIST,     /* a checklist plugin's name */
+    CLI_TEMPLATE_FILE, /* a template file */
+    CLI_FIELD,         /* a GPU field name (`kb fields`) */
+    CLI_COMMAND,       /* a command name (`help`) */
+    CLI_CHOICE         /* one of the option's choices */
+} cli_kind;
+
+enum { CLI_REPEAT = 1 };   /* cli_option.flags: may be given more than once */
+
+typedef struct cli_option {
+    const char *name;      /* long name, without "--" */
+    char short_name;       /* one letter, or 0 */
+    const char *arg;       /* the value's name in help ("NAME"); NULL for a flag */
+    cli_kind kind;         /* what completion offers for the value */
+    const char *choices;   /* "price|price_per_gpu": the only values accepted; NULL: any */
+    const char *help;      /* one sentence, Markdown inline */
+    unsigned flags;        /* CLI_REPEAT */
+} cli_option;
+
+/* The formats a command can write (cli_command.formats), in the order --format lists them. */
+enum {
+    CLI_FMT_TEXT = 1 << 0,
+    CLI_FMT_MD = 1 << 1,
+    CLI_FMT_HTML = 1 << 2,
+    CLI_FMT_JSON = 1 << 3,
+    CLI_FMT_CSV = 1 << 4
+};
+
+/* cli_command.flags */
+enum {
+    CLI_OUTPUT = 1 << 0,     /* takes -o FILE (implied by any format) */
+    CLI_TEMPLATE = 1 << 1,   /* takes --template FILE */
+    CLI_RAW = 1 << 2         /* every word after the command is an operand (`complete`) */
+};
+
+typedef struct cli_args cli_args;
+typedef int (*cli_run_fn)(gw_ctx *ctx, const cli_args *args, gw_error *err);
+
+typedef struct cli_command {
+    const char *name;            /* "offers", "kb show": a group's name, then the subcommand */
+    const char *operands;        /* the operands in the synopsis ("NAME NAME..."); NULL: none */
+    int min_operands, max_operands;   /* max_operands -1: any number */
+    cli_kind operand_kind;       /* what completion offers for them */
+    const char *summary;         /* one line for lists */
+    const char *text;            /* Markdown: the whole description (help and the manual) */
+    const cli_option *options;   /* its own options, ending with {NULL}; NULL: none */
+    unsigned formats;            /* CLI_FMT_* it writes; the first one set is the default */
+    unsigned flags;              /* CLI_OUTPUT, CLI_TEMPLATE */
+    cli_run_fn run;
+} cli_command;
+
+typedef struct cli_group {
+    const char *name;            /* the first word: "kb" */
+    const char *summary;         /* one line for `gpuwise --help` */
+    const char *text;            /* Markdown shared by its commands (name forms, filters); NULL */
+    const cli_command *commands; /* ending with {NULL}; a group whose one command has the group's
+                                    own name takes no subcommand */
+} cli_group;
+
+/* What the parser found, handed to a command's run function. */
+typedef struct cli_seen {
+    const cli_option *option;
+    const char *value;           /* NULL for a flag */
+} cli_seen;
+
+struct cli_args {
+    const cli_command *command;
+    int argc;                    /* the operands, in order */
+    char **argv;
+    size_t n_seen;               /* the command's own options, in the order given */
+    cli_seen *seen;
+};
+
+/* The value of option name (its long name), the last one given; NULL when it was not given. */
+const char *cli_value(const cli_args *a, const char *name);
+/* The i-th value of a repeatable option; NULL past the last. */
+const char *cli_value_at(const cli_args *a, const char *name, size_t i);
+/* How many times option name was given (flags: 0 or more). */
+int cli_flag(const cli_args *a, const char *name);
+/* Option name as a number.  Returns GW_OK with *out set (*out untouched when not given), or
+ * GW_EUSAGE naming the option when the value is not a finite number within [min, max]. */
+int cli_number(const cli_args *a, const char *name, double min, double max, double *out,
+               gw_error *err);
+
+/* Every command group, in the order `gpuwise --help` lists them (cli_table.c). */
+extern const cli_group *const cli_groups[];
+
+/* Parses argv (global options, the command, its options and operands), fills ctx (global
+ * options, the output format) and runs the command.  *name gets the command's full name for
+ * error messages ("kb show"; "" before one is known).  Returns the command's code, GW_OK after
+ * help or --version, or GW_EUSAGE with err set. */
+int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *err);
+
+/* The format ctx->format names, as a CLI_FMT_* bit. */
+unsigned cli_format_bit(const char *format);
+
+/* help, the manual and completion (cli_help.c) */
+/* A command's help as the terminal shows it (`gpuwise help kb show`, `kb show --help`). */
+void cli_help_command(gw_buf *out, const cli_command *c);
+/* A group's help: its text and each command's synopsis and summary. */
+void cli_help_group(gw_buf *out, const cli_group *g);
+/* `gpuwise --help`: the global options and the commands. */
+void cli_help_main(gw_buf *out);
+/* The whole manual as Markdown: the source of gpuwise.1. */
+void cli_manual_markdown(gw_buf *out);
+/* The global options (cli_options.c), shared by help and completion. */
+extern const cli_option cli_global_options[];
 
 /* Fills the data and XDG folders of ctx (see paths.c). */
 void cli_paths_init(gw_ctx *ctx);
@@ -53,15 +168,9 @@ int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err);
 int cli_path_join(char *out, size_t outsz, const char *dir, const char *name);
 int cli_file_exists(const char *path);
 
-/* The commands, one per cli_*.c file. */
-extern const gw_command cli_kb_command;
-extern const gw_command cli_plugin_command;
-extern const gw_command cli_prices_command;
-extern const gw_command cli_offers_command;
-extern const gw_command cli_render_command;
-extern const gw_command cli_decide_command;
-extern const gw_command cli_report_command;
-extern const gw_command cli_inspect_command;
-extern const gw_command cli_checklist_command;
+/* The groups, one per cli_*.c file. */
+extern const cli_group cli_kb_group, cli_plugin_group, cli_prices_group, cli_offers_group,
+    cli_render_group, cli_decide_group, cli_report_group, cli_inspect_group,
+    cli_checklist_group, cli_help_group_help, cli_complete_group;
 
 #endif

@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "checklist.h"
 #include "cli.h"
+#include "cli_legacy.h"
 #include "inspect.h"
 #include "nvsmi.h"
 #include "plugin.h"
@@ -196,9 +197,4 @@ static int cmd_checklist(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-const gw_command cli_checklist_command = {
-    "checklist",
-    "print a checklist (used card, A100 rental, multi-GPU build, buy vs rent)",
-    usage,
-    cmd_checklist,
-};
+CLI_LEGACY_GROUP(cli_checklist_group, "checklist", "print a checklist (used card, A100 rental, multi-GPU build, buy vs rent)", usage, cmd_checklist)

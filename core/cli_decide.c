@@ -1,6 +1,7 @@
 /* cli_decide.c — the `gpuwise decide` command: ranked options in the terminal, or the whole
  * decision as JSON (--json), the same tree the justification template reads. */
 #include "cli_decide.h"
+#include "cli_legacy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -142,16 +143,11 @@ static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-const gw_command cli_decide_command = {
-    "decide",
-    "rank the ways to buy or rent GPUs for a workload",
-    "usage: gpuwise decide WORKLOAD.lua [--json] [-o FILE]\n"
+CLI_LEGACY_GROUP(cli_decide_group, "decide", "rank the ways to buy or rent GPUs for a workload", "usage: gpuwise decide WORKLOAD.lua [--json] [-o FILE]\n"
     "\n"
     "Reads a workload file (see examples/), considers every candidate GPU and count, bought new,\n"
     "bought used (used_ok = true) or rented from each stored cloud offer, and ranks the feasible\n"
     "ones by cost per unit of work, adjusted by the rule plugins' verdicts.\n"
     "  --json   the whole decision: workload, options (id, gpu, count, acquisition, provider,\n"
     "           feasible, vram_needed_gb, throughput, time_to_finish_hours, power_w, cost,\n"
-    "           verdicts, rank), recommendation, break_even, sensitivity, citations, trace\n",
-    cmd_decide,
-};
+    "           verdicts, rank), recommendation, break_even, sensitivity, citations, trace\n", cmd_decide)

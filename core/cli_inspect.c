@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "cli_legacy.h"
 #include "inspect.h"
 #include "kb.h"
 #include "nvsmi.h"
@@ -180,9 +181,4 @@ static int cmd_inspect(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-const gw_command cli_inspect_command = {
-    "inspect",
-    "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)",
-    usage,
-    cmd_inspect,
-};
+CLI_LEGACY_GROUP(cli_inspect_group, "inspect", "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)", usage, cmd_inspect)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_legacy.h"
 #include "records.h"
 #include "render.h"
 #include "units.h"
@@ -1200,9 +1201,4 @@ static int cmd_kb(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return gw_error_set(err, GW_EUSAGE, "'%s' is not a kb subcommand (see gpuwise help kb)", sub);
 }
 
-const gw_command cli_kb_command = {
-    "kb",
-    "look GPUs up, search, compare, import and export the knowledge base",
-    kb_usage,
-    cmd_kb,
-};
+CLI_LEGACY_GROUP(cli_kb_group, "kb", "look GPUs up, search, compare, import and export the knowledge base", kb_usage, cmd_kb)

@@ -6,23 +6,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_listing.h"
 #include "units.h"
 #include "view.h"
-
-static const char offers_usage[] =
-    "usage: gpuwise offers [--gpu NAME] [--max-price X] [--currency CUR]\n"
-    "                      [--sort price|price_per_gpu] [--spot|--no-spot] [--json]\n"
-    "\n"
-    "Cloud GPU offers from the KB: the curated ones and those `gpuwise prices refresh` stored.\n"
-    "  --gpu NAME        one GPU, named as people write it (\"H100 SXM\", A100-80GB)\n"
-    "  --max-price X     only offers whose price per GPU-hour is at most X (in --currency\n"
-    "                    when given, else in each offer's own currency)\n"
-    "  --currency CUR    convert every price to CUR with the KB's exchange rates\n"
-    "  --sort KEY        price (per instance-hour) or price_per_gpu (the default)\n"
-    "  --spot, --no-spot only spot (interruptible) offers, or only on-demand ones\n"
-    "  --json            {currency, offers: [{gpu, gpu_count, provider, instance, region, spot,\n"
-    "                    price_per_hour, price_per_gpu_hour, currency, as_of, source}]}\n"
-    "Exit status: 0 ok, 64 usage, 67 unknown GPU or a currency without a rate.\n";
 
 typedef struct offer_row {
     const kb_price *p;
@@ -53,63 +39,67 @@ static int text_width(const char *s, int current)
     return n > current ? n : current;
 }
 
-static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static const cli_column offer_columns[] = {
+    {"gpu", "GPU"}, {"gpu_count", "Count"}, {"provider", "Provider"}, {"instance", "Instance"},
+    {"region", "Region"}, {"spot", "Spot"}, {"price_per_hour", "Per hour"},
+    {"price_per_gpu_hour", "Per GPU-hour"}, {"currency", "Currency"}, {"as_of", "As of"},
+    {"source", "Source"}, {NULL, NULL},
+};
+
+/* The cloud prices of every GPU that name stands for (a family name gives all its variants,
+ * named on the diagnostics stream), or of every GPU when name is NULL. */
+static int find_offers(gw_ctx *ctx, kb *k, const char *name, kb_price **prices, size_t *n,
+                       gw_error *err)
 {
-    const char *gpu_name = NULL, *currency = NULL, *sort = "price_per_gpu";
-    double max_price = NAN;
-    int spot = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *eq = strchr(a, '=');
-        size_t klen = eq && a[0] == '-' ? (size_t)(eq - a) : strlen(a);
-        const char *val = eq && a[0] == '-' ? eq + 1 : (i + 1 < argc ? argv[i + 1] : NULL);
-        int takes = 0;
-#define IS(opt) (klen == strlen(opt) && strncmp(a, opt, klen) == 0)
-        if (IS("--gpu")) {
-            gpu_name = val;
-            takes = 1;
-        } else if (IS("--max-price")) {
-            char *end;
-            max_price = val ? strtod(val, &end) : NAN;
-            if (!val || *end || !(max_price >= 0))
-                return gw_error_set(err, GW_EUSAGE, "offers: --max-price needs a number");
-            takes = 1;
-        } else if (IS("--currency")) {
-            currency = val;
-            if (!val || !units_is_currency(val))
-                return gw_error_set(err, GW_EUSAGE, "offers: --currency needs a code like USD");
-            takes = 1;
-        } else if (IS("--sort")) {
-            sort = val;
-            if (!val || (strcmp(val, "price") && strcmp(val, "price_per_gpu")))
-                return gw_error_set(err, GW_EUSAGE,
-                                    "offers: --sort is price or price_per_gpu");
-            takes = 1;
-        } else if (IS("--spot")) {
-            spot = 1;
-        } else if (IS("--no-spot")) {
-            spot = 0;
-        } else {
-            return gw_error_set(err, GW_EUSAGE, "offers: '%s' is not an option (see gpuwise "
-                                                "help offers)", a);
-        }
-#undef IS
-        if (takes && !val)
-            return gw_error_set(err, GW_EUSAGE, "offers: %s needs a value", a);
-        if (takes && !eq)
-            i++;
+    char **ids = NULL;
+    size_t n_ids = 0;
+    if (!name)
+        return kb_prices_find(k, NULL, "cloud", NULL, prices, n, err);
+    int rc = kb_gpu_resolve_family(k, name, &ids, &n_ids, err);
+    if (rc == GW_OK && n_ids > 1) {
+        fprintf(ctx->diag, "gpuwise offers: '%s' stands for %zu GPUs:", name, n_ids);
+        for (size_t i = 0; i < n_ids; i++)
+            fprintf(ctx->diag, "%s %s", i ? "," : "", ids[i]);
+        fputc('\n', ctx->diag);
     }
+    *prices = NULL;
+    *n = 0;
+    for (size_t i = 0; rc == GW_OK && i < n_ids; i++) {
+        kb_price *some = NULL;
+        size_t ns = 0;
+        rc = kb_prices_find(k, ids[i], "cloud", NULL, &some, &ns, err);
+        if (rc == GW_OK && ns) {
+            *prices = gw_xrealloc(*prices, (*n + ns) * sizeof **prices);
+            memcpy(*prices + *n, some, ns * sizeof *some);
+            *n += ns;
+        }
+        free(some);   /* the rows' strings moved into *prices */
+    }
+    kb_strings_free(ids, n_ids);
+    return rc;
+}
+
+static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
+{
+    const char *gpu_name = cli_value(args, "gpu"), *currency = cli_value(args, "currency");
+    const char *sort = cli_value(args, "sort");
+    double max_price = NAN;
+    int spot = cli_flag(args, "spot") ? 1 : cli_flag(args, "no-spot") ? 0 : -1;
+    if (cli_flag(args, "spot") && cli_flag(args, "no-spot"))
+        return gw_error_set(err, GW_EUSAGE, "--spot and --no-spot exclude each other");
+    if (cli_number(args, "max-price", 0, HUGE_VAL, &max_price, err) != GW_OK)
+        return GW_EUSAGE;
+    if (currency && !units_is_currency(currency))
+        return gw_error_set(err, GW_EUSAGE, "--currency: expected a code like USD, not '%s'",
+                            currency);
+    if (!sort)
+        sort = "price_per_gpu";
     kb *k = NULL;
-    char *gpu_id = NULL;
     kb_price *prices = NULL;
     size_t n = 0;
     int rc = cli_open_kb(ctx, 0, &k, err);
-    if (rc == GW_OK && gpu_name) {
-        int count;
-        rc = kb_gpu_resolve(k, gpu_name, &gpu_id, &count, err);
-    }
     if (rc == GW_OK)
-        rc = kb_prices_find(k, gpu_id, "cloud", NULL, &prices, &n, err);
+        rc = find_offers(ctx, k, gpu_name, &prices, &n, err);
     offer_row *rows = gw_xcalloc(n ? n : 1, sizeof *rows);
     size_t nr = 0;
     for (size_t i = 0; rc == GW_OK && i < n; i++) {
@@ -152,13 +142,10 @@ static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         view_map_set_str(m, "as_of", p->as_of);
         view_map_set_str(m, "source", p->source);
     }
-    if (rc == GW_OK && ctx->json) {
-        gw_buf b = GW_BUF_INIT;
-        view_to_json(root, &b, 1);
-        fputs(buf_cstr(&b), ctx->out);
-        buf_free(&b);
+    if (rc == GW_OK && strcmp(ctx->format, "text") != 0) {
+        rc = cli_listing_write(ctx, root, list, offer_columns, err);
     } else if (rc == GW_OK && nr == 0) {
-        fputs("no cloud offers match\n", ctx->out);
+        rc = cli_write_output(ctx, "no cloud offers match\n", 22, err);
     } else if (rc == GW_OK) {
         /* Columns as wide as their longest entry (up to 40 characters), so names stay whole. */
         int w_gpu = 3, w_provider = 8, w_instance = 8;
@@ -168,7 +155,8 @@ static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
             w_provider = text_width(p->provider, w_provider);
             w_instance = text_width(p->instance, w_instance);
         }
-        fprintf(ctx->out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU",
+        gw_buf out = GW_BUF_INIT;
+        buf_printf(&out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU",
                 "COUNT", w_provider, "PROVIDER", w_instance, "INSTANCE", "SPOT", "PER HOUR",
                 "PER GPU-H", "AS OF", "SOURCE");
         for (size_t i = 0; i < nr; i++) {
@@ -176,7 +164,7 @@ static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
             gw_buf price = GW_BUF_INIT, per = GW_BUF_INIT;
             units_format_money(&price, rows[i].price, rows[i].currency, 2);
             units_format_money(&per, rows[i].per_gpu, rows[i].currency, 2);
-            fprintf(ctx->out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu,
+            buf_printf(&out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu,
                     p->gpu, p->gpu_count, w_provider, w_provider, p->provider ? p->provider : "-",
                     w_instance, w_instance, p->instance ? p->instance : "-",
                     p->spot ? "spot" : "-", buf_cstr(&price),
@@ -184,18 +172,44 @@ static int cmd_offers(gw_ctx *ctx, int argc, char **argv, gw_error *err)
             buf_free(&price);
             buf_free(&per);
         }
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
     }
     view_free(root);
     free(rows);
     kb_prices_free(prices, n);
-    free(gpu_id);
     kb_close(k);
     return rc;
 }
 
-const gw_command cli_offers_command = {
-    "offers",
-    "list cloud GPU offers from the KB (filter, convert, sort)",
-    offers_usage,
-    cmd_offers,
+static const cli_option offers_options[] = {
+    {"gpu", 0, "NAME", CLI_GPU, NULL,
+     "only this GPU, named as people write it (\"H100 SXM\", A100-80GB); a family name "
+     "(`h100`) means every variant, and the variants are named", 0},
+    {"max-price", 0, "X", CLI_TEXT, NULL,
+     "only offers whose price per GPU-hour is at most X (in `--currency` when given, else in "
+     "each offer's own currency)", 0},
+    {"currency", 0, "CUR", CLI_TEXT, NULL,
+     "convert every price to CUR (USD, CNY, EUR, ...) with the KB's exchange rates", 0},
+    {"sort", 0, "KEY", CLI_CHOICE, "price_per_gpu|price",
+     "order by the price per GPU-hour (the default) or per instance-hour", 0},
+    {"spot", 0, NULL, CLI_TEXT, NULL, "only spot (interruptible) offers", 0},
+    {"no-spot", 0, NULL, CLI_TEXT, NULL, "only on-demand offers", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
+static const cli_command offers_commands[] = {
+    {"offers", NULL, 0, 0, CLI_TEXT,
+     "list cloud GPU offers from the KB (filter, convert, sort)",
+     "Lists the cloud GPU offers in the KB: the curated ones and those `gpuwise prices refresh` "
+     "stored, cheapest first.  Prices in different currencies are ordered by their value in USD "
+     "where the KB has a rate.  Exit status: 0 ok, 64 usage, 67 an unknown GPU or a currency "
+     "without a rate.",
+     offers_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_offers},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_offers_group = {
+    "offers", "list cloud GPU offers from the KB (filter, convert, sort)", NULL,
+    offers_commands,
 };

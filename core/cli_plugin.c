@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_legacy.h"
 #include "plugin.h"
 #include "records.h"
 
@@ -573,9 +574,4 @@ static int cmd_plugin(gw_ctx *ctx, int argc, char **argv, gw_error *err)
                                         "test)", sub);
 }
 
-const gw_command cli_plugin_command = {
-    "plugin",
-    "list, check, create and test Lua plugins",
-    plugin_usage,
-    cmd_plugin,
-};
+CLI_LEGACY_GROUP(cli_plugin_group, "plugin", "list, check, create and test Lua plugins", plugin_usage, cmd_plugin)

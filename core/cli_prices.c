@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_legacy.h"
 #include "plugin.h"
 #include "records.h"
 
@@ -180,9 +181,4 @@ static int cmd_prices(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return prices_refresh(ctx, argc - 1, argv + 1, err);
 }
 
-const gw_command cli_prices_command = {
-    "prices",
-    "run pricing plugins and store their cloud offers",
-    prices_usage,
-    cmd_prices,
-};
+CLI_LEGACY_GROUP(cli_prices_group, "prices", "run pricing plugins and store their cloud offers", prices_usage, cmd_prices)

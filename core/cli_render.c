@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_legacy.h"
 #include "render.h"
 
 static const char usage[] =
@@ -83,9 +84,4 @@ static int cmd_render(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-const gw_command cli_render_command = {
-    "render",
-    "render a Mustache template with JSON data (for writing your own templates)",
-    usage,
-    cmd_render,
-};
+CLI_LEGACY_GROUP(cli_render_group, "render", "render a Mustache template with JSON data (for writing your own templates)", usage, cmd_render)

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli_decide.h"
+#include "cli_legacy.h"
 #include "render.h"
 
 static const char *item_text(const view *item, const char *const *keys)
@@ -115,16 +116,11 @@ static int cmd_report(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-const gw_command cli_report_command = {
-    "report",
-    "write the purchase justification for a workload (Markdown or HTML)",
-    "usage: gpuwise report WORKLOAD.lua [--format md|html] [-o FILE] [--template FILE]\n"
+CLI_LEGACY_GROUP(cli_report_group, "report", "write the purchase justification for a workload (Markdown or HTML)", "usage: gpuwise report WORKLOAD.lua [--format md|html] [-o FILE] [--template FILE]\n"
     "\n"
     "Decides as `gpuwise decide` does and writes the justification: the recommendation and its\n"
     "three strongest reasons, the workload and its assumptions, the options considered and why\n"
     "each infeasible one fell out, the cost table, the cumulative-cost chart with the break-even\n"
     "point, cost per unit of work, sensitivity, risks and checklists, and numbered citations.\n"
     "The format defaults to html when FILE ends in .html, md otherwise.  With md, charts are\n"
-    "written as SVG files beside FILE.\n",
-    cmd_report,
-};
+    "written as SVG files beside FILE.\n", cmd_report)

@@ -1785,7 +1785,10 @@ static int take_count(strlist *t, int *count)
     return *count >= 1 ? GW_OK : GW_EUSAGE;
 }
 
-int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err)
+/* kb_gpu_resolve, and kb_gpu_resolve_family when family is not NULL: then an ambiguous name gives
+ * every candidate's id in *family instead of an error. */
+static int resolve(kb *k, const char *name, char **id, int *count, strlist *family,
+                   gw_error *err)
 {
     strlist t = {0};
     int n_count = 1, rc;
@@ -1915,6 +1918,10 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
         if (count)
             *count = n_count;
         rc = GW_OK;
+    } else if (nc > 1 && family) {
+        for (size_t i = 0; i < nc; i++)
+            strlist_push(family, gw_xstrdup(cand[i]->id));
+        rc = GW_OK;
     } else if (nc > 1) {
         rc = resolve_ambiguous(name, cand, nc, err);
     } else {
@@ -1924,6 +1931,31 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
     free(norm);
     strlist_free(t.v, t.n);
     return rc;
+}
+
+int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err)
+{
+    return resolve(k, name, id, count, NULL, err);
+}
+
+int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_error *err)
+{
+    strlist family = {0};
+    char *id = NULL;
+    *ids = NULL;
+    *n = 0;
+    int rc = resolve(k, name, &id, NULL, &family, err);
+    if (rc == GW_OK && id)
+        strlist_push(&family, id);   /* the list owns it now */
+    else
+        free(id);
+    if (rc != GW_OK) {
+        strlist_free(family.v, family.n);
+        return rc;
+    }
+    *ids = family.v;
+    *n = family.n;
+    return GW_OK;
 }
 
 /* ---- the filter language ---------------------------------------------------------------- */
@@ -2832,6 +2864,24 @@ int kb_gpu_aliases(kb *k, const char *id, char ***out, size_t *n, gw_error *err)
     if (rc)
         return rc;
     bind_str(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        strlist_push(&l, col_str(st, 0));
+    sqlite3_finalize(st);
+    *out = l.v;
+    *n = l.n;
+    return GW_OK;
+}
+
+int kb_gpu_names(kb *k, char ***out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    strlist l = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = prepare(k, "SELECT id FROM gpu UNION SELECT alias FROM gpu_alias ORDER BY 1", &st,
+                     err);
+    if (rc)
+        return rc;
     while (sqlite3_step(st) == SQLITE_ROW)
         strlist_push(&l, col_str(st, 0));
     sqlite3_finalize(st);

@@ -90,10 +90,16 @@ void kb_sources_free(kb_source *rows, size_t n);
  * written in the name (1 when none).  GW_ENOTFOUND: unknown ("did you mean: ...?") or ambiguous
  * ("A100" matches: a100-pcie-40gb, ...); the candidates are in err->msg. */
 int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err);
+/* The same where a set of GPUs is wanted: a family name ("H100", "A100") gives every variant it
+ * matches, in id order; a precise name gives one.  Counts ("4x") are not read.  Caller frees
+ * with kb_strings_free; GW_ENOTFOUND as kb_gpu_resolve for a name that matches nothing. */
+int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_error *err);
 
 int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err);     /* GW_ENOTFOUND */
 /* The aliases of a GPU, sorted.  Caller frees with kb_strings_free. */
 int kb_gpu_aliases(kb *k, const char *id, char ***out, size_t *n, gw_error *err);
+/* Every GPU id and alias, sorted (what completion offers).  Caller frees with kb_strings_free. */
+int kb_gpu_names(kb *k, char ***out, size_t *n, gw_error *err);
 void kb_strings_free(char **v, size_t n);
 /* Filter language: "memory_gb>=48 and nvlink_gbs>0", sort "-memory_bandwidth_gbs" (NULL for
  * none).  GW_EUSAGE for an unknown field or a bad value.  Caller frees with kb_gpus_free. */

@@ -784,3 +784,27 @@ int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *m
     buf_free(&out);
     return rc;
 }
+
+/* ---- the manual and help ------------------------------------------------------------------ */
+
+static void render_markdown_with(const char *md, gw_buf *out,
+                                 char *(*fn)(cmark_node *, int, int), int width)
+{
+    cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
+    char *s = doc ? fn(doc, CMARK_OPT_DEFAULT, width) : NULL;
+    if (s)
+        buf_puts(out, s);
+    free(s);
+    if (doc)
+        cmark_node_free(doc);
+}
+
+void render_markdown_text(const char *md, int width, gw_buf *out)
+{
+    render_markdown_with(md, out, cmark_render_plaintext, width);
+}
+
+void render_markdown_man(const char *md, gw_buf *out)
+{
+    render_markdown_with(md, out, cmark_render_man, 0);
+}

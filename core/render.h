@@ -24,4 +24,9 @@ int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err);
 int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *model,
                 gw_error *err);
 
+/* Markdown as plain text for a terminal (wrapped at width; 0: not wrapped), and as roff for
+ * man(1) (the manual page; the caller writes the .TH line).  Both append to out. */
+void render_markdown_text(const char *md, int width, gw_buf *out);
+void render_markdown_man(const char *md, gw_buf *out);
+
 #endif
