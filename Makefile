@@ -3,6 +3,10 @@
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
 DATADIR  ?= $(PREFIX)/share/gpuwise
+DOCDIR   ?= $(PREFIX)/share/doc/gpuwise
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
 DESTDIR  ?=
 BUILD    ?= build
 CC       ?= cc
@@ -35,7 +39,7 @@ endif
 
 WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_CFLAGS) \
-             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' \
+             -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -DGW_DOCDIR='"$(DOCDIR)"' \
              $(if $(LIBXML2_SONAME),-DGW_LIBXML2_SONAME='"$(LIBXML2_SONAME)"') -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
 
 CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
@@ -151,17 +155,29 @@ fuzz:
 	@sh tests/fuzz/run.sh
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/templates
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/templates \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+	    $(DESTDIR)$(DOCDIR)/examples $(DESTDIR)$(DOCDIR)/plugins $(DESTDIR)$(DOCDIR)/templates \
+	    $(DESTDIR)$(DOCDIR)/kb
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/gpuwise
 	install -m 644 $(KB_DB) $(DESTDIR)$(DATADIR)/kb/gpuwise.db
 	cp -R plugins $(DESTDIR)$(DATADIR)/
 	cp -R templates/. $(DESTDIR)$(DATADIR)/templates/
+	install -m 644 $(BUILD)/gpuwise.1 $(DESTDIR)$(MANDIR)/man1/gpuwise.1
+	install -m 644 core/completion/gpuwise.bash $(DESTDIR)$(BASHCOMPDIR)/gpuwise
+	install -m 644 core/completion/_gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
+	install -m 644 README.md $(BUILD)/gpuwise.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(wildcard examples/*.lua examples/*.md) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 plugins/README.md $(DESTDIR)$(DOCDIR)/plugins/
+	install -m 644 templates/README.md $(DESTDIR)$(DOCDIR)/templates/
+	install -m 644 kb/data/README.md $(DESTDIR)$(DOCDIR)/kb/
 
 endif
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/gpuwise
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/gpuwise $(DESTDIR)$(MANDIR)/man1/gpuwise.1 \
+	    $(DESTDIR)$(BASHCOMPDIR)/gpuwise $(DESTDIR)$(ZSHCOMPDIR)/_gpuwise
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-asan gpuwise $(KB_DB) $(KB_DB).tmp* justification.html

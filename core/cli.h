@@ -142,8 +142,9 @@ int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *er
 unsigned cli_format_bit(const char *format);
 
 /* help, the manual and completion (cli_help.c) */
-/* A command's help as the terminal shows it (`gpuwise help kb show`, `kb show --help`). */
-void cli_help_command(gw_buf *out, const cli_command *c);
+/* A command's help as the terminal shows it (`gpuwise help kb show`, `kb show --help`).  A
+ * command's text may say @EXAMPLES@: the folder of the example workloads this copy has. */
+void cli_help_command(gw_buf *out, const gw_ctx *ctx, const cli_command *c);
 /* A group's help: its text and each command's synopsis and summary. */
 void cli_help_group(gw_buf *out, const cli_group *g);
 /* `gpuwise --help`: the global options and the commands. */

@@ -1,6 +1,6 @@
-/* cli_checklist.c — the `gpuwise checklist` command: lists the checklist plugins or prints
- * one as text, JSON or a document, optionally answering its automatic items from an
- * nvidia-smi dump. */
+/* cli_checklist.c — the `gpuwise checklist` command: lists the checklist plugins (a listing:
+ * text, md, csv, json) or prints one as text, JSON or a document, optionally answering its
+ * automatic items from an nvidia-smi dump. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,42 +9,12 @@
 #include "buf.h"
 #include "checklist.h"
 #include "cli.h"
-#include "cli_legacy.h"
+#include "cli_listing.h"
 #include "inspect.h"
 #include "nvsmi.h"
 #include "plugin.h"
+#include "records.h"
 #include "render.h"
-
-static const char usage[] =
-    "usage: gpuwise checklist [NAME] [--dump FILE.xml] [--json] [--format text|md|html] [-o FILE]\n"
-    "\n"
-    "With no NAME, lists the checklists.  With NAME, prints that checklist: each item's\n"
-    "question, how to check it and how much it matters (high, medium, low).  Shipped:\n"
-    "  used-card        before paying for a used GPU (ex-mining cards above all)\n"
-    "  a100-rental      after renting a cloud A100: the switches that decide its speed\n"
-    "  multi-gpu-build  power, PCIe lanes, spacing, cooling and NCCL for several GPUs\n"
-    "  buy-vs-rent      the questions that decide between buying and renting\n"
-    "\n"
-    "--dump FILE.xml   answer the items marked automatic from an `nvidia-smi -q -x` dump\n"
-    "                  (the checks of `gpuwise inspect`)\n";
-
-/* The plugin folders in search order: --plugins, the user's, the shipped ones. */
-static int open_host(gw_ctx *ctx, plugin_host **host, gw_error *err)
-{
-    char user_dir[4200], shipped_dir[4200];
-    const char *dirs[GW_MAX_PLUGIN_DIRS + 2];
-    size_t n = 0;
-    for (int i = 0; i < ctx->n_plugin_dirs; i++)
-        dirs[n++] = ctx->plugin_dirs[i];
-    if (cli_path_join(user_dir, sizeof user_dir, ctx->user_data_dir, "plugins") == 0)
-        dirs[n++] = user_dir;
-    if (cli_path_join(shipped_dir, sizeof shipped_dir, ctx->data_dir, "plugins") == 0)
-        dirs[n++] = shipped_dir;
-    int rc = plugin_host_new(dirs, n, NULL, NULL, host, err);
-    if (rc == GW_OK)
-        rc = plugin_host_load_all(*host, err);
-    return rc;
-}
 
 static view *inspect_dump(gw_ctx *ctx, const char *path, gw_error *err, int *rc)
 {
@@ -127,34 +97,41 @@ static void add_document_fields(view *model)
     view_map_set_str(model, "generated", date);
 }
 
-static int cmd_checklist(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static const cli_column list_columns[] = {
+    {"name", "Name"}, {"description", "Description"}, {"items", "Items"},
+    {"version", "Version"}, {"path", "Path"}, {NULL, NULL},
+};
+
+/* Which of the formats the command declares fit what was asked: a listing has no document (no
+ * html) and one checklist is no table (no csv). */
+static int check_format(const gw_ctx *ctx, const char *name, gw_error *err)
 {
-    const char *name = NULL, *dump = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--dump") == 0 || strncmp(argv[i], "--dump=", 7) == 0) {
-            if (argv[i][6] == '=')
-                dump = argv[i] + 7;
-            else if (i + 1 < argc)
-                dump = argv[++i];
-            else
-                return gw_error_set(err, GW_EUSAGE, "--dump needs a file\n%s", usage);
-        } else if (argv[i][0] == '-') {
-            return gw_error_set(err, GW_EUSAGE, "unknown option '%s'\n%s", argv[i], usage);
-        } else if (name) {
-            return gw_error_set(err, GW_EUSAGE, "one checklist at a time\n%s", usage);
-        } else {
-            name = argv[i];
-        }
-    }
+    const char *f = ctx->format;
+    if (name && strcmp(f, "csv") == 0)
+        return gw_error_set(err, GW_EUSAGE, "a checklist is written as text, md, html or json, "
+                            "not csv (csv is for the list of checklists, without NAME)");
+    if (!name && strcmp(f, "html") == 0)
+        return gw_error_set(err, GW_EUSAGE, "html needs a checklist NAME (the list of "
+                            "checklists is written as text, md, csv or json)");
+    /* only a checklist's md and html come from a template: refused rather than ignored */
+    if (ctx->template_path && (!name || (strcmp(f, "md") != 0 && strcmp(f, "html") != 0)))
+        return gw_error_set(err, GW_EUSAGE, "--template: only a checklist NAME in md or html is "
+                            "rendered from a template");
+    return GW_OK;
+}
+
+static int cmd_checklist(gw_ctx *ctx, const cli_args *args, gw_error *err)
+{
+    const char *name = args->argc ? args->argv[0] : NULL, *dump = cli_value(args, "dump");
     if (dump && !name)
-        return gw_error_set(err, GW_EUSAGE, "--dump needs a checklist NAME\n%s", usage);
+        return gw_error_set(err, GW_EUSAGE, "--dump needs a checklist NAME");
+    int rc = check_format(ctx, name, err);
+    if (rc != GW_OK)
+        return rc;
 
     plugin_host *host = NULL;
-    int rc = open_host(ctx, &host, err);
-    if (rc != GW_OK) {
-        plugin_host_free(host);
+    if ((rc = records_host_open(ctx, NULL, &host, err)) != GW_OK)
         return rc;
-    }
     view *inspection = NULL;
     if (dump) {
         inspection = inspect_dump(ctx, dump, err, &rc);
@@ -170,26 +147,23 @@ static int cmd_checklist(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         model = checklist_list(host);
     view_free(inspection);
 
-    if (rc == GW_OK) {
+    if (rc == GW_OK && !name && strcmp(ctx->format, "text") != 0) {
+        rc = cli_listing_write(ctx, model, model, list_columns, err);
+    } else if (rc == GW_OK && ctx->json) {
         gw_buf out = GW_BUF_INIT;
-        if (ctx->json) {
-            view_to_json(model, &out, 1);
-            rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
-        } else if (strcmp(ctx->format, "text") != 0) {
-            if (!name) {
-                rc = gw_error_set(err, GW_EUSAGE, "--format %s needs a checklist NAME",
-                                  ctx->format);
-            } else {
-                add_document_fields(model);
-                rc = render_document(ctx, "checklist", model, err);
-            }
-        } else {
-            if (name)
-                text_checklist(&out, model);
-            else
-                text_list(&out, model);
-            rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
-        }
+        view_to_json(model, &out, 1);
+        rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
+        buf_free(&out);
+    } else if (rc == GW_OK && strcmp(ctx->format, "text") != 0) {
+        add_document_fields(model);
+        rc = render_document(ctx, "checklist", model, err);
+    } else if (rc == GW_OK) {
+        gw_buf out = GW_BUF_INIT;
+        if (name)
+            text_checklist(&out, model);
+        else
+            text_list(&out, model);
+        rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
         buf_free(&out);
     }
     view_free(model);
@@ -197,4 +171,45 @@ static int cmd_checklist(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-CLI_LEGACY_GROUP(cli_checklist_group, "checklist", "print a checklist (used card, A100 rental, multi-GPU build, buy vs rent)", usage, cmd_checklist)
+static const cli_option checklist_options[] = {
+    {"dump", 0, "FILE.xml", CLI_FILE, NULL,
+     "answer the items marked automatic from this `nvidia-smi -q -x` dump (the checks of "
+     "`gpuwise inspect`); needs a checklist NAME", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
+static const cli_command checklist_commands[] = {
+    {"checklist", "[NAME]", 0, 1, CLI_CHECKLIST,
+     "print a checklist (used card, A100 rental, multi-GPU build, buy vs rent)",
+     "With no NAME, lists the checklists (text, md, csv or json).  With NAME, prints that "
+     "checklist (text, md, html or json): each item's question, how to check it and how much it "
+     "matters (high, medium, low).  Shipped:\n"
+     "\n"
+     "- `used-card`: before paying for a used GPU (ex-mining cards above all)\n"
+     "- `a100-rental`: after renting a cloud A100: the switches that decide its speed\n"
+     "- `multi-gpu-build`: power, PCIe lanes, spacing, cooling and NCCL for several GPUs\n"
+     "- `buy-vs-rent`: the questions that decide between buying and renting\n"
+     "\n"
+     "Checklists are plugins of kind `checklist`, read from the `checklists/` folder of each "
+     "plugin folder: those given with `--plugins DIR`, then `$XDG_CONFIG_HOME/gpuwise/plugins` "
+     "(`~/.config/gpuwise/plugins`, where `gpuwise plugin new checklist NAME` writes one), then "
+     "the shipped ones.\n"
+     "\n"
+     "Examples:\n"
+     "\n"
+     "    gpuwise checklist used-card -o used-card.html\n"
+     "    gpuwise checklist used-card --dump dump.xml\n"
+     "    gpuwise checklist -o checklists.csv\n"
+     "\n"
+     "Exit status: 0 ok, 64 usage (html without NAME, csv with one), 65 a dump that is not "
+     "readable, 66 no such dump, 67 no checklist of that name (the message lists those there "
+     "are), 70 a checklist plugin that breaks its contract.",
+     checklist_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON | CLI_FMT_CSV,
+     CLI_TEMPLATE, cmd_checklist},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_checklist_group = {
+    "checklist", "print a checklist (used card, A100 rental, multi-GPU build, buy vs rent)", NULL,
+    checklist_commands,
+};

@@ -1,7 +1,6 @@
 /* cli_decide.c — the `gpuwise decide` command: ranked options in the terminal, or the whole
  * decision as JSON (--json), the same tree the justification template reads. */
 #include "cli_decide.h"
-#include "cli_legacy.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -83,12 +82,11 @@ static void print_table(FILE *f, const decision *d)
     buf_free(&b);
 }
 
-static int cmd_decide_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_decide_views(gw_ctx *ctx, const char *path, gw_error *err)
 {
-    if (argc != 2)
-        return gw_error_set(err, GW_EUSAGE, "usage: gpuwise decide WORKLOAD.lua [--json]");
     cli_decision c;
-    int rc = cli_decision_run(ctx, argv[1], ctx->json ? DECIDE_TRACE : 0, &c, err);
+    /* Only JSON shows the trace, so only JSON pays for recording it. */
+    int rc = cli_decision_run(ctx, path, ctx->json ? DECIDE_TRACE : 0, &c, err);
     if (rc != GW_OK)
         return rc;
     view *model = decision_to_view(c.d);
@@ -135,19 +133,38 @@ static int cmd_decide_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
 }
 
 /* Every view of a decision and its output dies with the command: one arena holds them. */
-static int cmd_decide(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     view_arena *a = view_arena_begin();
-    int rc = cmd_decide_views(ctx, argc, argv, err);
+    int rc = cmd_decide_views(ctx, args->argv[0], err);
     view_arena_end(a);
     return rc;
 }
 
-CLI_LEGACY_GROUP(cli_decide_group, "decide", "rank the ways to buy or rent GPUs for a workload", "usage: gpuwise decide WORKLOAD.lua [--json] [-o FILE]\n"
-    "\n"
-    "Reads a workload file (see examples/), considers every candidate GPU and count, bought new,\n"
-    "bought used (used_ok = true) or rented from each stored cloud offer, and ranks the feasible\n"
-    "ones by cost per unit of work, adjusted by the rule plugins' verdicts.\n"
-    "  --json   the whole decision: workload, options (id, gpu, count, acquisition, provider,\n"
-    "           feasible, vram_needed_gb, throughput, time_to_finish_hours, power_w, cost,\n"
-    "           verdicts, rank), recommendation, break_even, sensitivity, citations, trace\n", cmd_decide)
+static const cli_command decide_commands[] = {
+    {"decide", "WORKLOAD", 1, 1, CLI_FILE,
+     "rank the ways to buy or rent GPUs for a workload",
+     "Reads a workload file, considers every candidate GPU and count, bought new, bought used "
+     "(`used_ok = true`) or rented from each stored cloud offer, and ranks the feasible ones by "
+     "cost per unit of work, adjusted by the rule plugins' verdicts.  The text output is the "
+     "ranked table (rank, option, memory fit, speed and whether it was measured or scaled, "
+     "cost up front, total and per unit of work, why an option fell out), the recommendation "
+     "and what the answer is most sensitive to.\n\n"
+     "The example workloads of this copy are in @EXAMPLES@.  For instance, from the source "
+     "tree:\n\n"
+     "    gpuwise decide examples/vision-team.lua\n"
+     "    gpuwise decide examples/vision-team.lua --json -o decision.json\n\n"
+     "The json output is the whole decision: workload, options (id, gpu, count, acquisition, "
+     "provider, feasible, vram_needed_gb, throughput, time_to_finish_hours, power_w, cost, "
+     "verdicts, rank), recommendation, break_even, sensitivity, citations and trace (each "
+     "step of the decision).  `gpuwise report` writes the same decision as a document.\n\n"
+     "Exit status: 0 ok, 64 usage, 65 a bad workload file (the message names the file, the "
+     "field and what was expected), 66 a missing workload file, 67 an unknown GPU among the "
+     "candidates, 70 a plugin error.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_decide_group = {
+    "decide", "rank the ways to buy or rent GPUs for a workload", NULL, decide_commands,
+};

@@ -3,6 +3,7 @@
  * renderer; its prose around the tables is core/gpuwise.1.md) and `gpuwise complete`, which the
  * shell completion scripts call.  The `help` and `complete` commands live here too. */
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,7 +103,10 @@ static void formats_sentence(gw_buf *b, const cli_command *c)
         buf_puts(b, __builtin_popcount(rest) > 1 ? ", " : " or ");
         formats_text(b, rest);
     }
-    buf_puts(b, ", chosen by `--format`, `--json` or the extension of `-o FILE`.");
+    buf_puts(b, (c->formats & CLI_FMT_JSON) ? ", chosen by `--format`, `--json` or the extension "
+                                              "of `-o FILE`."
+                                            : ", chosen by `--format` or the extension of "
+                                              "`-o FILE`.");
 }
 
 static void wrap(gw_buf *out, const char *text, size_t indent, size_t first_used)
@@ -140,13 +144,50 @@ static void plain_inline(gw_buf *out, const char *md)
     buf_free(&t);
 }
 
-void cli_help_command(gw_buf *out, const cli_command *c)
+/* Where the example workloads are: beside the program's data in a source tree, in the
+ * documentation folder of an install (found from the data folder, so a relocated install names
+ * its own), else where this build would install them.  ctx NULL: the manual's generic form. */
+static void examples_path(gw_buf *out, const gw_ctx *ctx)
+{
+    char path[4300];
+    if (!ctx) {
+        buf_puts(out, "*PREFIX*/share/doc/gpuwise/examples (`examples/` in the source tree)");
+        return;
+    }
+    snprintf(path, sizeof path, "%.4200s/examples", ctx->data_dir);
+    if (cli_file_exists(path)) {
+        buf_puts(out, path);
+        return;
+    }
+    snprintf(path, sizeof path, "%.4200s/../doc/gpuwise/examples", ctx->data_dir);
+    if (cli_file_exists(path)) {
+        char *real = realpath(path, NULL);
+        buf_puts(out, real ? real : path);
+        free(real);
+        return;
+    }
+    buf_puts(out, GW_DOCDIR "/examples");
+}
+
+/* text with its placeholders filled in: @EXAMPLES@ is where the example workloads are. */
+static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
+{
+    const char *at;
+    while ((at = strstr(text, "@EXAMPLES@")) != NULL) {
+        buf_append(out, text, (size_t)(at - text));
+        examples_path(out, ctx);
+        text = at + strlen("@EXAMPLES@");
+    }
+    buf_puts(out, text);
+}
+
+void cli_help_command(gw_buf *out, const gw_ctx *ctx, const cli_command *c)
 {
     buf_puts(out, "usage: ");
     synopsis(out, c);
     buf_puts(out, "\n\n");
     gw_buf md = GW_BUF_INIT;
-    buf_puts(&md, c->text ? c->text : c->summary);
+    expand(&md, c->text ? c->text : c->summary, ctx);
     buf_puts(&md, "\n\n");
     formats_sentence(&md, c);
     render_markdown_text(buf_cstr(&md), HELP_WIDTH, out);
@@ -241,15 +282,20 @@ static void command_markdown(gw_buf *b, const cli_command *c)
 {
     buf_puts(b, "## ");
     synopsis(b, c);
-    buf_printf(b, "\n\n%s\n\n", c->text ? c->text : c->summary);
+    buf_puts(b, "\n\n");
+    expand(b, c->text ? c->text : c->summary, NULL);
+    buf_puts(b, "\n\n");
+    /* the global options are described once, in their own section */
     formats_sentence(b, c);
-    if (c->formats)
+    if (c->flags & CLI_TEMPLATE)
+        buf_puts(b, " `--template FILE` renders it with another template.");
+    else if (!c->formats && (c->flags & CLI_OUTPUT))
+        buf_puts(b, "`-o FILE` names the file it writes.");
+    if (c->formats || (c->flags & (CLI_TEMPLATE | CLI_OUTPUT)))
         buf_puts(b, "\n\n");
-    const cli_option *opts[64];
-    size_t n = command_options(c, opts, 64);
-    for (size_t i = 0; i < n; i++)
-        option_markdown(b, opts[i]);
-    if (n)
+    for (size_t i = 0; c->options && c->options[i].name; i++)
+        option_markdown(b, &c->options[i]);
+    if (c->options && c->options[0].name)
         buf_puts(b, "\n");
 }
 
@@ -340,7 +386,7 @@ static int cmd_help(gw_ctx *ctx, const cli_args *a, gw_error *err)
         else if (!c)
             c = command_named(g, NULL);
         if (rc == GW_OK && c)
-            cli_help_command(&b, c);
+            cli_help_command(&b, ctx, c);
         else if (rc == GW_OK)
             cli_help_group(&b, g);
     }

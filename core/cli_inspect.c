@@ -9,31 +9,11 @@
 
 #include "buf.h"
 #include "cli.h"
-#include "cli_legacy.h"
 #include "inspect.h"
 #include "kb.h"
 #include "nvsmi.h"
 #include "render.h"
 #include "view.h"
-
-static const char usage[] =
-    "usage: gpuwise inspect [FILE.xml | -] [--json] [--format text|md|html] [-o FILE]\n"
-    "\n"
-    "Checks the GPUs in an `nvidia-smi -q -x` dump: what a buyer of a used card or a renter\n"
-    "of a cloud GPU should verify.  With no FILE, runs `nvidia-smi -q -x` itself; `-` reads\n"
-    "the dump from standard input.  The dump's DTD is never loaded and nothing but the dump\n"
-    "is opened.\n"
-    "\n"
-    "Checks, per GPU, each PASS, WARN, FAIL or UNKNOWN with the dump's evidence:\n"
-    "  identity   the name is a card the KB knows; memory total matches its spec; vGPU\n"
-    "  memory     ECC mode; ECC errors; retired pages; remapped rows\n"
-    "  thermal    temperature vs thresholds; clock-event (throttle) reasons; power limit vs\n"
-    "             default and TDP; fan speed at idle\n"
-    "  bus        PCIe generation and width now vs maximum (under load)\n"
-    "  software   driver and CUDA; VBIOS; persistence mode; MIG mode\n"
-    "\n"
-    "Exit status: 0 nothing failed, 2 a check failed, 65 not a readable dump, 66 no such\n"
-    "file, 69 no nvidia-smi to run.\n";
 
 /* ---- text ---- */
 
@@ -103,9 +83,9 @@ static void add_document_fields(view *model, const inspect_result *r)
     view_map_set_str(model, "generated", date);
 }
 
-static int read_dump(gw_ctx *ctx, const char *file, nvsmi_log **log, gw_error *err)
+/* The dump in file, or the one nvidia-smi prints when file is NULL. */
+static int read_dump(const char *file, nvsmi_log **log, gw_error *err)
 {
-    (void)ctx;
     if (file)
         return nvsmi_read_file(file, log, err);
     char *text = NULL;
@@ -117,27 +97,18 @@ static int read_dump(gw_ctx *ctx, const char *file, nvsmi_log **log, gw_error *e
     return rc;
 }
 
-static int cmd_inspect(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_inspect(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    const char *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            if (i + 1 < argc && !file)
-                file = argv[++i];
-            continue;
-        }
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return gw_error_set(err, GW_EUSAGE, "unknown option '%s'\n%s", argv[i], usage);
-        if (file)
-            return gw_error_set(err, GW_EUSAGE, "one dump at a time ('%s' and '%s')\n%s", file,
-                                argv[i], usage);
-        file = argv[i];
-    }
+    const char *file = args->argc ? args->argv[0] : NULL;
     if (file && strcmp(file, "-") == 0)
         file = "/dev/stdin";
+    /* only the documents come from a template: refused rather than ignored elsewhere */
+    if (ctx->template_path && strcmp(ctx->format, "md") != 0 && strcmp(ctx->format, "html") != 0)
+        return gw_error_set(err, GW_EUSAGE, "--template: only md and html are rendered from a "
+                            "template, not %s", ctx->format);
 
     nvsmi_log *log = NULL;
-    int rc = read_dump(ctx, file, &log, err);
+    int rc = read_dump(file, &log, err);
     if (rc != GW_OK)
         return rc;
 
@@ -181,4 +152,37 @@ static int cmd_inspect(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-CLI_LEGACY_GROUP(cli_inspect_group, "inspect", "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)", usage, cmd_inspect)
+static const cli_command inspect_commands[] = {
+    {"inspect", "[FILE.xml]", 0, 1, CLI_FILE,
+     "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)",
+     "Checks the GPUs in an `nvidia-smi -q -x` dump: what a buyer of a used card or a renter of "
+     "a cloud GPU should verify.  With no FILE, runs `nvidia-smi -q -x` itself; `-` reads the "
+     "dump from standard input.  The dump's DTD is never loaded and nothing but the dump is "
+     "opened.  The KB identifies each card (its memory and power limit are checked against the "
+     "spec); without one the cards are not identified.\n"
+     "\n"
+     "Checks, per GPU, each PASS, WARN, FAIL or UNKNOWN with the dump's evidence:\n"
+     "\n"
+     "- identity: the name is a card the KB knows; memory total matches its spec; vGPU\n"
+     "- memory: ECC mode; ECC errors; retired pages; remapped rows\n"
+     "- thermal: temperature vs thresholds; clock-event (throttle) reasons; power limit vs "
+     "default and TDP; fan speed at idle\n"
+     "- bus: PCIe generation and width now vs maximum (under load)\n"
+     "- software: driver and CUDA; VBIOS; persistence mode; MIG mode\n"
+     "\n"
+     "Examples:\n"
+     "\n"
+     "    nvidia-smi -q -x > dump.xml && gpuwise inspect dump.xml\n"
+     "    ssh rented-box nvidia-smi -q -x | gpuwise inspect -\n"
+     "    gpuwise inspect dump.xml -o inspection.html\n"
+     "\n"
+     "Exit status: 0 nothing failed, 2 a check failed (whatever the format), 64 usage, 65 not a "
+     "readable dump, 66 no such file, 69 no nvidia-smi to run.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_inspect},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_inspect_group = {
+    "inspect", "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)", NULL,
+    inspect_commands,
+};

@@ -1,51 +1,20 @@
-/* cli_kb.c — the `gpuwise kb` command: look GPUs up (show, compare, list, search), list the
- * sources, check, import and export the knowledge base.  Each lookup builds one view tree that
- * --json prints and templates render; the text forms are printed from that same tree. */
-#include <getopt.h>
+/* cli_kb.c — the `gpuwise kb` commands: look GPUs up (show, compare, list, search), list and
+ * open the sources, check, import and export the knowledge base.  Each lookup builds one view
+ * tree that --json prints and templates render; the text forms are printed from that same tree. */
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cli.h"
-#include "cli_legacy.h"
+#include "cli_listing.h"
+#include "mustache.h"
 #include "records.h"
 #include "render.h"
 #include "units.h"
 #include "view.h"
-
-static const char kb_usage[] =
-    "usage: gpuwise kb SUBCOMMAND [OPTIONS]\n"
-    "\n"
-    "Look GPUs up in the offline knowledge base (KB), and keep it.\n"
-    "\n"
-    "  show NAME                  one GPU's datasheet: specs, aliases, measured results,\n"
-    "                             prices, disputed claims and sources\n"
-    "  compare NAME NAME...       GPUs side by side; '*' marks the best value of each row\n"
-    "  list [--where EXPR] [--sort [-]FIELD] [--columns A,B,...]\n"
-    "                             a table of GPUs (see FILTERS)\n"
-    "  search [--limit N] TEXT... full-text search over everything, ranked, with snippets\n"
-    "  sources                    the sources, with how many facts cite each\n"
-    "  check                      integrity, foreign keys, every fact sourced (exit 65 if not)\n"
-    "  export [-o FILE]           the whole KB as one CSV text bundle\n"
-    "  import FILE...             add table CSVs or an export, all in one transaction\n"
-    "  import --with IMPORTER FILE   convert FILE with an importer plugin first\n"
-    "  upgrade                    migrate an older KB file to this version's schema\n"
-    "  fields                     the field names --where, --sort and --columns accept\n"
-    "\n"
-    "NAME is written the way people write it: \"RTX 3090\", 3090, rtx_3090, \"A100 80GB\",\n"
-    "\"NVIDIA A100-SXM4-80GB\", \"4x 3090\".  An ambiguous name lists the candidates.\n"
-    "\n"
-    "FILTERS: FIELD OP VALUE [and FIELD OP VALUE]...   OP: = != < <= > >= ~ (contains)\n"
-    "  VALUE: a number, a word, or 'quoted text'.  Text compares ignore case; '~' finds a part.\n"
-    "  e.g.  gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' \\\n"
-    "            --sort -memory_bandwidth_gbs\n"
-    "        gpuwise kb list --where \"name ~ 'ada' and tdp_w < 300\" --columns id,name,tdp_w\n"
-    "\n"
-    "Global options: --kb FILE (or GPUWISE_KB), --json, --format text|md|html (show, compare),\n"
-    "-o FILE.  Tensor throughput is dense; a 2:4-sparse figure is never shown as if dense.\n"
-    "Exit status: 64 usage, 65 bad data, 66 missing file, 67 unknown GPU, 75 KB busy.\n";
 
 /* ---- formatting ------------------------------------------------------------------------- */
 
@@ -570,57 +539,58 @@ static int emit(gw_ctx *ctx, void (*fn)(FILE *, const view *), view *v, const ch
     return emit_text(ctx, fn, v, err);
 }
 
-static int usage_error(gw_error *err, const char *sub, const char *what)
-{
-    return gw_error_set(err, GW_EUSAGE, "kb %s: %s (see gpuwise help kb)", sub, what);
-}
 
-/* getopt_long over a subcommand's arguments (argv[0] is the subcommand).  Returns the option,
- * -1 at the end, or '?' after setting err. */
-static int next_opt(int argc, char **argv, const char *shortopts, const struct option *longopts,
-                    gw_error *err)
+/* A hit's fields, and the command that opens it (search and a source's facts). */
+static void hit_to_view(const kb_hit *h, view *m, int ranked);
+
+/* s as one shell word: as it is when every character is safe, else in single quotes. */
+static void shell_word(gw_buf *b, const char *s)
 {
-    opterr = 0;
-    int c = getopt_long(argc, argv, shortopts, longopts, NULL);
-    if (c == '?' || c == ':') {
-        if (optopt)
-            gw_error_set(err, GW_EUSAGE, "kb %s: option -%c %s", argv[0], optopt,
-                         c == ':' ? "needs a value" : "is not known");
-        else
-            gw_error_set(err, GW_EUSAGE, "kb %s: option '%s' is not known or needs a value",
-                         argv[0], argv[optind - 1]);
-        return '?';
+    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                               "-_.,:/@%+=";
+    if (*s && strspn(s, safe) == strlen(s)) {
+        buf_puts(b, s);
+        return;
     }
-    return c;
+    buf_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            buf_puts(b, "'\\''");
+        else
+            buf_putc(b, *s);
+    }
+    buf_putc(b, '\'');
 }
 
-static int no_options(int argc, char **argv, gw_error *err)
+/* "gpuwise kb show ID" / "gpuwise kb source ID": the command a person runs to open it. */
+static char *open_command(const char *sub, const char *id)
 {
-    static const struct option none[] = {{0, 0, 0, 0}};
-    optind = 0;
-    int c = next_opt(argc, argv, "+", none, err);
-    return c == '?' ? GW_EUSAGE : GW_OK;
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "gpuwise kb %s ", sub);
+    if (id[0] == '-')
+        buf_puts(&b, "-- ");   /* an id is never read as an option */
+    shell_word(&b, id);
+    return buf_detach(&b);
 }
 
 /* ---- show ------------------------------------------------------------------------------- */
 
-static int kb_show(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+static int cmd_show(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    char *id;
+    kb *k = NULL;
+    char *id = NULL;
     int count;
     view *m = NULL;
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    if (argc - optind != 1)
-        return usage_error(err, "show", "give one GPU name, e.g. gpuwise kb show \"RTX 3090\"");
-    int rc = kb_gpu_resolve(k, argv[optind], &id, &count, err);
-    if (rc)
-        return rc;
-    rc = datasheet_view(k, id, &m, err);
-    free(id);
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_gpu_resolve(k, a->argv[0], &id, &count, err);
+    if (rc == GW_OK)
+        rc = datasheet_view(k, id, &m, err);
     if (rc == GW_OK)
         rc = emit(ctx, datasheet_print, m, "datasheet", err);
     view_free(m);
+    free(id);
+    kb_close(k);
     return rc;
 }
 
@@ -713,27 +683,61 @@ static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t 
     view_map_set(r, "best", marked ? view_number((double)best_i) : view_null());
 }
 
-static int kb_compare(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+
+#define MAX_COMPARED 16
+
+/* The GPUs the names stand for, in the order given and each once: a family name gives every
+ * variant, named on the diagnostics stream.  Caller frees *ids with kb_strings_free. */
+static int compared_ids(gw_ctx *ctx, kb *k, const cli_args *a, char ***ids, size_t *n,
+                        gw_error *err)
 {
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    size_t n = (size_t)(argc - optind);
-    if (n < 2)
-        return usage_error(err, "compare", "give two or more GPU names");
-    if (n > 16)
-        return usage_error(err, "compare", "16 GPUs at most");
-    kb_gpu *g = gw_xcalloc(n, sizeof *g);
     int rc = GW_OK;
-    size_t got = 0;
-    for (; got < n && rc == GW_OK; got++) {
-        char *id;
-        int count;
-        kb_gpu_init(&g[got]);
-        rc = kb_gpu_resolve(k, argv[optind + (int)got], &id, &count, err);
-        if (rc == GW_OK) {
-            rc = kb_gpu_get(k, id, &g[got], err);
-            free(id);
+    *ids = NULL;
+    *n = 0;
+    for (int i = 0; rc == GW_OK && i < a->argc; i++) {
+        char **variants = NULL;
+        size_t nv = 0;
+        rc = kb_gpu_resolve_family(k, a->argv[i], &variants, &nv, err);
+        if (rc == GW_OK && nv > 1) {
+            fprintf(ctx->diag, "gpuwise kb compare: '%s' stands for %zu GPUs:", a->argv[i], nv);
+            for (size_t j = 0; j < nv; j++)
+                fprintf(ctx->diag, "%s %s", j ? "," : "", variants[j]);
+            fputc('\n', ctx->diag);
         }
+        for (size_t j = 0; rc == GW_OK && j < nv; j++) {
+            int seen = 0;
+            for (size_t h = 0; h < *n && !seen; h++)
+                seen = strcmp((*ids)[h], variants[j]) == 0;
+            if (seen)
+                continue;
+            *ids = gw_xrealloc(*ids, (*n + 1) * sizeof **ids);
+            (*ids)[(*n)++] = gw_xstrdup(variants[j]);
+        }
+        kb_strings_free(variants, nv);
+    }
+    if (rc == GW_OK && *n < 2)
+        rc = gw_error_set(err, GW_EUSAGE, "give two or more GPUs (a family name such as h100 "
+                          "stands for all its variants)");
+    else if (rc == GW_OK && *n > MAX_COMPARED)
+        rc = gw_error_set(err, GW_EUSAGE, "those names stand for %zu GPUs: %d at most", *n,
+                          MAX_COMPARED);
+    return rc;
+}
+
+static int cmd_compare(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    kb *k = NULL;
+    char **ids = NULL;
+    size_t n = 0, got = 0;
+    kb_gpu *g = NULL;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = compared_ids(ctx, k, a, &ids, &n, err);
+    if (rc == GW_OK)
+        g = gw_xcalloc(n, sizeof *g);
+    for (; rc == GW_OK && got < n; got++) {
+        kb_gpu_init(&g[got]);
+        rc = kb_gpu_get(k, ids[got], &g[got], err);
     }
     if (rc == GW_OK) {
         view *m = view_map();
@@ -759,6 +763,8 @@ static int kb_compare(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
         view_free(m);
     }
     kb_gpus_free(g, got);
+    kb_strings_free(ids, n);
+    kb_close(k);
     return rc;
 }
 
@@ -821,28 +827,10 @@ static void list_print(FILE *f, const view *m)
     free(w);
 }
 
-static int kb_list(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
-{
-    static const struct option opts[] = {{"where", required_argument, 0, 'w'},
-                                         {"sort", required_argument, 0, 's'},
-                                         {"columns", required_argument, 0, 'c'},
-                                         {0, 0, 0, 0}};
-    const char *where = NULL, *sort = NULL, *columns = NULL;
-    int c;
-    optind = 0;
-    while ((c = next_opt(argc, argv, "w:s:c:", opts, err)) != -1) {
-        if (c == '?')
-            return GW_EUSAGE;
-        if (c == 'w')
-            where = optarg;
-        else if (c == 's')
-            sort = optarg;
-        else
-            columns = optarg;
-    }
-    if (optind < argc)
-        return usage_error(err, "list", "unexpected argument (quote the --where expression)");
 
+/* The --columns list, checked against the fields; the default columns without it. */
+static int list_columns(const char *columns, view **out, gw_error *err)
+{
     view *cols = view_list();
     if (columns) {
         char *copy = gw_xstrdup(columns), *save = NULL;
@@ -865,12 +853,29 @@ static int kb_list(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
     if (view_len(cols) == 0)
         for (const char *const *f = default_columns; *f; f++)
             view_list_push(cols, view_string(*f));
+    *out = cols;
+    return GW_OK;
+}
 
-    kb_gpu *g;
-    size_t n;
-    int rc = kb_gpu_list(k, where, sort, &g, &n, err);
-    if (rc) {
+static int cmd_list(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    const char *where = cli_value(a, "where"), *sort = cli_value(a, "sort");
+    const char *columns = cli_value(a, "columns");
+    view *cols = NULL;
+    if (a->argc)
+        return gw_error_set(err, GW_EUSAGE, "unexpected operand '%.60s' (quote the --where "
+                            "expression: it is one argument)", a->argv[0]);
+    if (list_columns(columns, &cols, err) != GW_OK)
+        return GW_EUSAGE;
+    kb *k = NULL;
+    kb_gpu *g = NULL;
+    size_t n = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_gpu_list(k, where, sort, &g, &n, err);
+    if (rc != GW_OK) {
         view_free(cols);
+        kb_close(k);
         return rc;
     }
     view *m = view_map();
@@ -894,70 +899,118 @@ static int kb_list(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
         view_free(full);
     }
     kb_gpus_free(g, n);
-    rc = emit(ctx, list_print, m, NULL, err);
+    if (!strcmp(ctx->format, "text")) {
+        rc = emit_text(ctx, list_print, m, err);
+    } else {
+        /* md and csv show the columns the terminal table shows, headed by their field names */
+        cli_column *lc = gw_xcalloc(view_len(cols) + 1, sizeof *lc);
+        for (size_t j = 0; j < view_len(cols); j++)
+            lc[j].key = lc[j].header = view_str(view_list_at(cols, j));
+        rc = cli_listing_write(ctx, m, gl, lc, err);
+        free(lc);
+    }
     view_free(m);
+    kb_close(k);
     return rc;
 }
 
 /* ---- search ----------------------------------------------------------------------------- */
+
+static const cli_column hit_columns[] = {
+    {"kind", "Kind"}, {"ref", "Ref"}, {"title", "Title"}, {"snippet", "Snippet"},
+    {"open", "Open"}, {NULL, NULL},
+};
+
+static void hit_to_view(const kb_hit *h, view *m, int ranked)
+{
+    view_map_set_str(m, "kind", h->kind);
+    view_map_set_str(m, "ref", h->ref);
+    view_map_set_str(m, "title", h->title);
+    if (ranked) {
+        view_map_set_str(m, "snippet", h->snippet);
+        view_map_set_num(m, "rank", h->rank);
+    }
+    view_map_set_str(m, "gpu", h->gpu);
+    view_map_set_str(m, "source", h->source);
+    /* an entry about a GPU opens on its datasheet; anything else with its source */
+    char *open = h->gpu ? open_command("show", h->gpu)
+                        : h->source ? open_command("source", h->source) : NULL;
+    view_map_set_str(m, "open", open);
+    free(open);
+}
+
+/* One hit in the terminal, indent columns in: kind, ref and title, then the snippet (when
+ * there is one) and the command that opens it (when there is one) on lines of their own. */
+static void hit_print(FILE *f, const view *h, int indent)
+{
+    fprintf(f, "%*s%-9s %-18s %s\n", indent, "", vs(h, "kind"), vs(h, "ref"), vs(h, "title"));
+    if (vs(h, "snippet"))
+        fprintf(f, "%*s          %s\n", indent, "", vs(h, "snippet"));
+    if (vs(h, "open"))
+        fprintf(f, "%*s          %s\n", indent, "", vs(h, "open"));
+}
 
 static void search_print(FILE *f, const view *m)
 {
     const view *hits = view_map_get(m, "hits");
     if (!view_len(hits))
         fprintf(f, "no match for '%s'\n", vs(m, "query"));
-    for (size_t i = 0; i < view_len(hits); i++) {
-        const view *h = view_list_at(hits, i);
-        fprintf(f, "%-9s %-18s %s\n", vs(h, "kind"), vs(h, "ref"), vs(h, "title"));
-        fprintf(f, "          %s\n", vs(h, "snippet"));
-    }
+    for (size_t i = 0; i < view_len(hits); i++)
+        hit_print(f, view_list_at(hits, i), 0);
 }
 
-static int kb_search_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+static int cmd_search(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    static const struct option opts[] = {{"limit", required_argument, 0, 'n'}, {0, 0, 0, 0}};
-    long limit = 20;
-    int c;
-    optind = 0;
-    while ((c = next_opt(argc, argv, "n:", opts, err)) != -1) {
-        char *end;
-        if (c == '?')
-            return GW_EUSAGE;
-        limit = strtol(optarg, &end, 10);
-        if (*end || limit < 1 || limit > 1000)
-            return usage_error(err, "search", "--limit: a number from 1 to 1000");
-    }
-    if (optind >= argc)
-        return usage_error(err, "search", "give the text to search for");
+    double limit = 20;
+    if (cli_number(a, "limit", 1, 1000, &limit, err) != GW_OK)
+        return GW_EUSAGE;
+    if (limit != floor(limit))
+        return gw_error_set(err, GW_EUSAGE, "--limit: expected a whole number from 1 to 1000, "
+                            "not '%s'", cli_value(a, "limit"));
     gw_buf q = GW_BUF_INIT;
-    for (int i = optind; i < argc; i++)
-        buf_printf(&q, "%s%s", i > optind ? " " : "", argv[i]);
-    kb_hit *hits;
-    size_t n;
-    int rc = kb_search(k, buf_cstr(&q), (size_t)limit, &hits, &n, err);
-    if (rc) {
-        buf_free(&q);
-        return rc;
-    }
-    view *m = view_map();
-    view_map_set_str(m, "query", buf_cstr(&q));
-    view *hl = view_map_set(m, "hits", view_list());
-    for (size_t i = 0; i < n; i++) {
-        view *h = view_list_push(hl, view_map());
-        view_map_set_str(h, "kind", hits[i].kind);
-        view_map_set_str(h, "ref", hits[i].ref);
-        view_map_set_str(h, "title", hits[i].title);
-        view_map_set_str(h, "snippet", hits[i].snippet);
-        view_map_set_num(h, "rank", hits[i].rank);
+    for (int i = 0; i < a->argc; i++)
+        buf_printf(&q, "%s%s", i ? " " : "", a->argv[i]);
+    kb *k = NULL;
+    kb_hit *hits = NULL;
+    size_t n = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_search(k, buf_cstr(&q), (size_t)limit, &hits, &n, err);
+    if (rc == GW_OK) {
+        view *m = view_map();
+        view_map_set_str(m, "query", buf_cstr(&q));
+        view *hl = view_map_set(m, "hits", view_list());
+        for (size_t i = 0; i < n; i++)
+            hit_to_view(&hits[i], view_list_push(hl, view_map()), 1);
+        if (!strcmp(ctx->format, "text"))
+            rc = emit_text(ctx, search_print, m, err);
+        else
+            rc = cli_listing_write(ctx, m, hl, hit_columns, err);
+        view_free(m);
     }
     kb_hits_free(hits, n);
     buf_free(&q);
-    rc = emit(ctx, search_print, m, NULL, err);
-    view_free(m);
+    kb_close(k);
     return rc;
 }
 
-/* ---- sources, check, fields ------------------------------------------------------------- */
+/* ---- sources, source -------------------------------------------------------------------- */
+
+static const cli_column source_columns[] = {
+    {"id", "Id"}, {"fact_count", "Facts"}, {"title", "Title"}, {"publisher", "Publisher"},
+    {"retrieved", "Retrieved"}, {NULL, NULL},
+};
+
+static void source_to_view(const kb_source *s, view *e)
+{
+    view_map_set_str(e, "id", s->id);
+    view_map_set_str(e, "title", s->title);
+    view_map_set_str(e, "publisher", s->publisher);
+    view_map_set_str(e, "url", s->url);
+    view_map_set_str(e, "retrieved", s->retrieved);
+    view_map_set_str(e, "kind", s->kind);
+    view_map_set_str(e, "note", s->note);
+}
 
 static void sources_print(FILE *f, const view *m)
 {
@@ -978,69 +1031,214 @@ static void sources_print(FILE *f, const view *m)
     }
 }
 
-static int kb_sources_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+static int cmd_sources(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    kb_source *s;
-    size_t n;
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    if (optind < argc)
-        return usage_error(err, "sources", "takes no arguments");
-    int rc = kb_sources_list(k, &s, &n, err);
-    if (rc)
-        return rc;
-    view *m = view_map();
-    view *l = view_map_set(m, "sources", view_list());
-    for (size_t i = 0; i < n; i++) {
-        view *e = view_list_push(l, view_map());
-        view_map_set_str(e, "id", s[i].id);
-        view_map_set_str(e, "title", s[i].title);
-        view_map_set_str(e, "publisher", s[i].publisher);
-        view_map_set_str(e, "url", s[i].url);
-        view_map_set_str(e, "retrieved", s[i].retrieved);
-        view_map_set_str(e, "kind", s[i].kind);
-        view_map_set_str(e, "note", s[i].note);
-        view_map_set_int(e, "fact_count", s[i].fact_count);
+    (void)a;
+    kb *k = NULL;
+    kb_source *s = NULL;
+    size_t n = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_sources_list(k, &s, &n, err);
+    if (rc == GW_OK) {
+        view *m = view_map();
+        view *l = view_map_set(m, "sources", view_list());
+        for (size_t i = 0; i < n; i++) {
+            view *e = view_list_push(l, view_map());
+            source_to_view(&s[i], e);
+            view_map_set_int(e, "fact_count", s[i].fact_count);
+            char *open = open_command("source", s[i].id);
+            view_map_set_str(e, "open", open);
+            free(open);
+        }
+        if (!strcmp(ctx->format, "text"))
+            rc = emit_text(ctx, sources_print, m, err);
+        else
+            rc = cli_listing_write(ctx, m, l, source_columns, err);
+        view_free(m);
     }
     kb_sources_free(s, n);
-    rc = emit(ctx, sources_print, m, NULL, err);
-    view_free(m);
+    kb_close(k);
     return rc;
 }
 
-static int kb_check_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+/* The labelled fields of a source, in the order the terminal and Markdown show them. */
+static const struct {
+    const char *key, *label;
+} source_fields[] = {
+    {"id", "Id"}, {"publisher", "Publisher"}, {"kind", "Kind"}, {"retrieved", "Retrieved"},
+    {"url", "URL"}, {"note", "Note"},
+};
+#define N_SOURCE_FIELDS (sizeof source_fields / sizeof source_fields[0])
+
+static void source_print(FILE *f, const view *m)
 {
+    fprintf(f, "%s\n", vs(m, "title"));
+    for (size_t i = 0; i < N_SOURCE_FIELDS; i++)
+        if (vs(m, source_fields[i].key))
+            fprintf(f, "  %-18s %s\n", source_fields[i].label, vs(m, source_fields[i].key));
+    const view *facts = view_map_get(m, "facts");
+    if (!view_len(facts)) {
+        fputs("\nNothing in the KB cites it.\n", f);
+        return;
+    }
+    fprintf(f, "\nCited by %zu entr%s\n", view_len(facts), view_len(facts) == 1 ? "y" : "ies");
+    for (size_t i = 0; i < view_len(facts); i++)
+        hit_print(f, view_list_at(facts, i), 2);
+}
+
+/* Markdown text of one table cell or list item: escaped, on one line. */
+static void md_text(gw_buf *b, const char *s)
+{
+    gw_buf one = GW_BUF_INIT;
+    buf_puts(&one, s ? s : "");
+    for (size_t i = 0; i < one.len; i++)
+        if (one.data[i] == '\n' || one.data[i] == '\r')
+            one.data[i] = ' ';
+    mustache_escape_markdown(b, one.data ? one.data : "", one.len);
+    buf_free(&one);
+}
+
+static void source_markdown(gw_buf *b, const view *m)
+{
+    buf_puts(b, "# ");
+    md_text(b, vs(m, "title"));
+    buf_puts(b, "\n\n");
+    for (size_t i = 0; i < N_SOURCE_FIELDS; i++) {
+        if (!vs(m, source_fields[i].key))
+            continue;
+        buf_printf(b, "- %s: ", source_fields[i].label);
+        md_text(b, vs(m, source_fields[i].key));
+        buf_putc(b, '\n');
+    }
+    const view *facts = view_map_get(m, "facts");
+    if (!view_len(facts)) {
+        buf_puts(b, "\nNothing in the KB cites it.\n");
+        return;
+    }
+    buf_printf(b, "\nCited by %zu entr%s:\n\n", view_len(facts),
+               view_len(facts) == 1 ? "y" : "ies");
+    buf_puts(b, "| Kind | Ref | Title | Open |\n| --- | --- | --- | --- |\n");
+    for (size_t i = 0; i < view_len(facts); i++) {
+        const view *h = view_list_at(facts, i);
+        static const char *const keys[] = {"kind", "ref", "title", "open"};
+        buf_putc(b, '|');
+        for (size_t c = 0; c < 4; c++) {
+            buf_putc(b, ' ');
+            md_text(b, vs(h, keys[c]));
+            buf_puts(b, " |");
+        }
+        buf_putc(b, '\n');
+    }
+}
+
+/* "no source 'x' (did you mean 'y'?)": the closest id, as an unknown GPU gets. */
+static int source_not_found(kb *k, const char *id, gw_error *err)
+{
+    kb_source *s = NULL;
+    size_t n = 0;
+    gw_error ignore;
+    const char *near = NULL;
+    const char **ids = NULL;
+    if (kb_sources_list(k, &s, &n, &ignore) == GW_OK) {
+        ids = gw_xcalloc(n + 1, sizeof *ids);
+        for (size_t i = 0; i < n; i++)
+            ids[i] = s[i].id;
+        near = gw_closest(id, ids);
+    }
+    if (near)
+        gw_error_set(err, GW_ENOTFOUND, "no source '%.200s' (did you mean %s?)", id, near);
+    else
+        gw_error_set(err, GW_ENOTFOUND, "no source '%.200s' (gpuwise kb sources lists them)", id);
+    free(ids);
+    kb_sources_free(s, n);
+    return GW_ENOTFOUND;
+}
+
+static int cmd_source(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    kb *k = NULL;
+    kb_source s;
+    kb_hit *facts = NULL;
+    size_t n = 0;
+    memset(&s, 0, sizeof s);
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK && (rc = kb_source_get(k, a->argv[0], &s, err)) == GW_ENOTFOUND)
+        rc = source_not_found(k, a->argv[0], err);
+    if (rc == GW_OK)
+        rc = kb_source_facts(k, s.id, &facts, &n, err);
+    if (rc == GW_OK) {
+        view *m = view_map();
+        source_to_view(&s, m);
+        view_map_set_int(m, "fact_count", (long long)n);
+        view *fl = view_map_set(m, "facts", view_list());
+        for (size_t i = 0; i < n; i++) {
+            view *h = view_list_push(fl, view_map());
+            hit_to_view(&facts[i], h, 0);
+            if (!facts[i].gpu)   /* it would open this very page */
+                view_map_set(h, "open", view_null());
+        }
+        if (ctx->json) {
+            rc = emit_json(ctx, m, err);
+        } else if (!strcmp(ctx->format, "md")) {
+            gw_buf b = GW_BUF_INIT;
+            source_markdown(&b, m);
+            rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
+            buf_free(&b);
+        } else {
+            rc = emit_text(ctx, source_print, m, err);
+        }
+        view_free(m);
+    }
+    kb_hits_free(facts, n);
+    kb_source_free(&s);
+    kb_close(k);
+    return rc;
+}
+
+/* ---- check, fields ---------------------------------------------------------------------- */
+
+static int cmd_check(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    (void)a;
+    kb *k = NULL;
     gw_buf report = GW_BUF_INIT;
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    int rc = kb_check(k, &report, err);
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_check(k, &report, err);
     if (rc == GW_OK || rc == GW_EDATA) {
-        gw_error ignore;
+        /* the report is the answer either way; a failed check still exits 65 */
+        gw_error werr;
+        int wrc;
         if (ctx->json) {
             view *m = view_map();
             view_map_set_bool(m, "ok", rc == GW_OK);
             view_map_set_str(m, "report", buf_cstr(&report));
-            emit_json(ctx, m, &ignore);
+            wrc = emit_json(ctx, m, &werr);
             view_free(m);
         } else {
-            cli_write_output(ctx, buf_cstr(&report), report.len, &ignore);
+            wrc = cli_write_output(ctx, buf_cstr(&report), report.len, &werr);
+        }
+        if (wrc != GW_OK) {
+            *err = werr;
+            rc = wrc;
         }
     }
     buf_free(&report);
+    kb_close(k);
     return rc;
 }
 
-static int kb_fields_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+static int cmd_fields(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    (void)k;
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    view *l = view_list();
-    for (const char *const *f = kb_gpu_fields(); *f; f++)
-        view_list_push(l, view_string(*f));
+    (void)a;
     int rc;
     if (ctx->json) {
+        view *l = view_list();
+        for (const char *const *f = kb_gpu_fields(); *f; f++)
+            view_list_push(l, view_string(*f));
         rc = emit_json(ctx, l, err);
+        view_free(l);
     } else {
         gw_buf b = GW_BUF_INIT;
         for (const char *const *f = kb_gpu_fields(); *f; f++)
@@ -1048,58 +1246,81 @@ static int kb_fields_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *er
         rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
         buf_free(&b);
     }
-    view_free(l);
     return rc;
 }
 
 /* ---- export, import, upgrade ------------------------------------------------------------ */
 
-static int kb_export_cmd(gw_ctx *ctx, kb *k, int argc, char **argv, gw_error *err)
+static int cmd_export(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    if (optind < argc)
-        return usage_error(err, "export", "takes no arguments (use -o FILE)");
+    (void)a;
+    kb *k = NULL;
     gw_buf out = GW_BUF_INIT;
-    int rc = kb_export(k, &out, err);
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_export(k, &out, err);
     if (rc == GW_OK)
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
     buf_free(&out);
+    kb_close(k);
     return rc;
 }
 
-/* Importer plugins: converts FILE with the named importer plugin and stores the records it
- * returns, inside the caller's transaction (records.c). */
-static int import_with_plugin(gw_ctx *ctx, kb *k, const char *importer, const char *path,
-                              kb_import_counts *counts, gw_error *err)
+/* What an import changed, for people ("gpus 15 added") or as JSON. */
+static int import_report(gw_ctx *ctx, kb *k, int nfiles, const kb_import_counts *counts,
+                         gw_error *err)
 {
-    return plugin_import_file(ctx, k, importer, path, counts, err);
+    gw_buf b = GW_BUF_INIT;
+    if (ctx->json) {
+        view *m = view_map();
+        view_map_set_str(m, "kb", kb_path(k));
+        view_map_set_int(m, "files", nfiles);
+        view *tables = view_map_set(m, "tables", view_map());
+        for (int t = 0; t < KB_TABLES; t++) {
+            view *e = view_map_set(tables, kb_table_name(t), view_map());
+            view_map_set_int(e, "added", (long long)counts->added[t]);
+            view_map_set_int(e, "updated", (long long)counts->updated[t]);
+            view_map_set_int(e, "unchanged", (long long)counts->unchanged[t]);
+        }
+        view_to_json(m, &b, 1);
+        view_free(m);
+    } else {
+        size_t unchanged = 0, changed = 0;
+        buf_printf(&b, "imported %d file%s into %s\n", nfiles, nfiles == 1 ? "" : "s",
+                   kb_path(k));
+        for (int t = 0; t < KB_TABLES; t++) {
+            unchanged += counts->unchanged[t];
+            if (!counts->added[t] && !counts->updated[t])
+                continue;
+            changed++;
+            buf_printf(&b, "  %-10s %zu added", kb_table_name(t), counts->added[t]);
+            if (counts->updated[t])
+                buf_printf(&b, ", %zu updated", counts->updated[t]);
+            buf_putc(&b, '\n');
+        }
+        if (!changed)
+            buf_puts(&b, "  nothing new\n");
+        if (unchanged)
+            buf_printf(&b, "  %zu row%s already there\n", unchanged, unchanged == 1 ? "" : "s");
+    }
+    int rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
+    buf_free(&b);
+    return rc;
 }
 
-static int kb_import_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    static const struct option opts[] = {{"with", required_argument, 0, 'w'}, {0, 0, 0, 0}};
-    const char *with = NULL;
-    int c;
-    optind = 0;
-    while ((c = next_opt(argc, argv, "w:", opts, err)) != -1) {
-        if (c == '?')
-            return GW_EUSAGE;
-        with = optarg;
-    }
-    int nfiles = argc - optind;
-    if (nfiles < 1)
-        return usage_error(err, "import", "give one or more CSV files");
+    const char *with = cli_value(a, "with");
+    int nfiles = a->argc;
     if (with && nfiles != 1)
-        return usage_error(err, "import", "--with takes one file");
-
+        return gw_error_set(err, GW_EUSAGE, "--with takes one file");
     char **texts = gw_xcalloc((size_t)nfiles, sizeof *texts);
     size_t *lens = gw_xcalloc((size_t)nfiles, sizeof *lens);
     int rc = GW_OK;
     for (int i = 0; i < nfiles && rc == GW_OK && !with; i++) {
-        int e = gw_read_file(argv[optind + i], &texts[i], &lens[i]);
+        int e = gw_read_file(a->argv[i], &texts[i], &lens[i]);
         if (e)
-            rc = gw_error_set(err, GW_ENOINPUT, "%s: %s", argv[optind + i], strerror(e));
+            rc = gw_error_set(err, GW_ENOINPUT, "%s: %s", a->argv[i], strerror(e));
     }
     kb *k = NULL;
     kb_import_counts counts;
@@ -1108,37 +1329,17 @@ static int kb_import_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK && (rc = kb_begin(k, err)) == GW_OK) {
         if (with)
-            rc = import_with_plugin(ctx, k, with, argv[optind], &counts, err);
+            rc = plugin_import_file(ctx, k, with, a->argv[0], &counts, err);
         else
-            rc = kb_import_texts(k, (size_t)nfiles, (const char *const *)(argv + optind),
+            rc = kb_import_texts(k, (size_t)nfiles, (const char *const *)a->argv,
                                  (const char *const *)texts, lens, &counts, err);
         if (rc == GW_OK)
             rc = kb_commit(k, err);
         else
             kb_rollback(k);
     }
-    if (rc == GW_OK) {
-        gw_buf b = GW_BUF_INIT;
-        size_t unchanged = 0, changed = 0;
-        buf_printf(&b, "imported %d file%s into %s\n", nfiles, nfiles == 1 ? "" : "s",
-                   kb_path(k));
-        for (int t = 0; t < KB_TABLES; t++) {
-            unchanged += counts.unchanged[t];
-            if (!counts.added[t] && !counts.updated[t])
-                continue;
-            changed++;
-            buf_printf(&b, "  %-10s %zu added", kb_table_name(t), counts.added[t]);
-            if (counts.updated[t])
-                buf_printf(&b, ", %zu updated", counts.updated[t]);
-            buf_putc(&b, '\n');
-        }
-        if (!changed)
-            buf_puts(&b, "  nothing new\n");
-        if (unchanged)
-            buf_printf(&b, "  %zu row%s already there\n", unchanged, unchanged == 1 ? "" : "s");
-        rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
-        buf_free(&b);
-    }
+    if (rc == GW_OK)
+        rc = import_report(ctx, k, nfiles, &counts, err);
     kb_close(k);
     for (int i = 0; i < nfiles; i++)
         free(texts[i]);
@@ -1147,58 +1348,179 @@ static int kb_import_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-static int kb_upgrade_cmd(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_upgrade(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    kb *k;
-    if (no_options(argc, argv, err))
-        return GW_EUSAGE;
-    int rc = cli_open_kb(ctx, 1, &k, err);
-    if (rc)
-        return rc;
-    gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "%s: schema %d\n", kb_path(k), kb_schema_version(k));
-    rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
-    buf_free(&b);
+    (void)a;
+    kb *k = NULL;
+    int rc = cli_open_kb(ctx, 1, &k, err);   /* opening it writable migrates it */
+    if (rc == GW_OK) {
+        gw_buf b = GW_BUF_INIT;
+        if (ctx->json) {
+            view *m = view_map();
+            view_map_set_str(m, "kb", kb_path(k));
+            view_map_set_int(m, "schema", kb_schema_version(k));
+            view_to_json(m, &b, 1);
+            view_free(m);
+        } else {
+            buf_printf(&b, "%s: schema %d\n", kb_path(k), kb_schema_version(k));
+        }
+        rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
+        buf_free(&b);
+    }
     kb_close(k);
     return rc;
 }
 
-/* ---- dispatch --------------------------------------------------------------------------- */
+/* ---- the commands ----------------------------------------------------------------------- */
 
-typedef int (*kb_read_fn)(gw_ctx *, kb *, int, char **, gw_error *);
-
-static const struct {
-    const char *name;
-    kb_read_fn run;
-} readers[] = {
-    {"show", kb_show},       {"compare", kb_compare},     {"list", kb_list},
-    {"search", kb_search_cmd}, {"sources", kb_sources_cmd}, {"check", kb_check_cmd},
-    {"export", kb_export_cmd}, {"fields", kb_fields_cmd},
+static const cli_option list_options[] = {
+    {"where", 0, "EXPR", CLI_TEXT, NULL,
+     "only the GPUs the filter matches (the filter language above); quote it, it is one "
+     "argument", 0},
+    {"sort", 0, "[-]FIELD", CLI_FIELD, NULL,
+     "order by FIELD, lowest first, or highest first with a leading `-`", 0},
+    {"columns", 0, "A,B,...", CLI_FIELD, NULL,
+     "the fields to show, comma-separated (the default: id, name, memory_gb, "
+     "memory_bandwidth_gbs, tdp_w, fp16_tflops, nvlink_gbs); `md`, `csv` and `json` keep to "
+     "them too", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
-static int cmd_kb(gw_ctx *ctx, int argc, char **argv, gw_error *err)
-{
-    if (argc < 2)
-        return gw_error_set(err, GW_EUSAGE, "give a subcommand: show, compare, list, search, "
-                            "sources, check, export, import, upgrade, fields (see gpuwise help "
-                            "kb)");
-    const char *sub = argv[1];
-    if (!strcmp(sub, "import"))
-        return kb_import_cmd(ctx, argc - 1, argv + 1, err);
-    if (!strcmp(sub, "upgrade"))
-        return kb_upgrade_cmd(ctx, argc - 1, argv + 1, err);
-    for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
-        if (strcmp(sub, readers[i].name) != 0)
-            continue;
-        kb *k;
-        int rc = cli_open_kb(ctx, 0, &k, err);
-        if (rc)
-            return rc;
-        rc = readers[i].run(ctx, k, argc - 1, argv + 1, err);
-        kb_close(k);
-        return rc;
-    }
-    return gw_error_set(err, GW_EUSAGE, "'%s' is not a kb subcommand (see gpuwise help kb)", sub);
-}
+static const cli_option search_options[] = {
+    {"limit", 0, "N", CLI_TEXT, NULL, "at most N hits, from 1 to 1000 (the default: 20)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
 
-CLI_LEGACY_GROUP(cli_kb_group, "kb", "look GPUs up, search, compare, import and export the knowledge base", kb_usage, cmd_kb)
+static const cli_option import_options[] = {
+    {"with", 0, "IMPORTER", CLI_IMPORTER, NULL,
+     "convert FILE with this importer plugin first (`gpuwise plugin list` names them); one "
+     "file only", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
+static const cli_command kb_commands[] = {
+    {"kb show", "NAME", 1, 1, CLI_GPU,
+     "one GPU's datasheet: specs, aliases, measured results, prices, disputed claims and "
+     "sources",
+     "Shows one GPU's datasheet: its specs, the other names it goes by, measured results, "
+     "prices, the disputed claims about it, and the sources every figure comes from, numbered "
+     "like footnotes.  For example `gpuwise kb show \"RTX 3090\"`.\n\n"
+     "`md` and `html` render the datasheet template; `json` gives every field under its stable "
+     "snake_case name (the names `gpuwise kb fields` lists) with a `*_text` form for people "
+     "beside each figure.\n\n"
+     "Exit status: 0 ok, 64 usage, 66 missing KB, 67 an unknown or ambiguous name.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_show},
+    {"kb compare", "NAME NAME...", 1, -1, CLI_GPU,
+     "GPUs side by side; '*' marks the best value of each row",
+     "Puts GPUs side by side, one column each, and marks the best value of each row with `*` "
+     "(lower is better for TDP and price; no mark where the figures agree).  A family name "
+     "(`h100`, `a100`) stands for every variant it matches, and the variants are named on "
+     "standard error; a GPU named twice is shown once.  From 2 to 16 GPUs.  For example "
+     "`gpuwise kb compare 3090 \"A100 80GB\"`, `gpuwise kb compare h100 a100` or "
+     "`gpuwise kb compare 4090 h100-sxm5 -o compare.html`.\n\n"
+     "`md` and `html` render the comparison template, with charts; `json` gives each row's "
+     "values, texts, marks and the index of the best.\n\n"
+     "Exit status: 0 ok, 64 usage (fewer than two GPUs or more than 16), 67 an unknown name.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_compare},
+    {"kb list", NULL, 0, -1, CLI_TEXT,
+     "a table of GPUs, filtered and sorted",
+     "Lists the GPUs of the KB as a table, one row each, filtered with `--where` and sorted "
+     "with `--sort`.  For example `gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' "
+     "--sort -memory_bandwidth_gbs`.\n\n"
+     "`md` and `csv` write the columns the terminal table shows (the CSV header row is their "
+     "field names); `json` gives the filter, the sort, the columns and every GPU with all its "
+     "fields, or only those of `--columns`.\n\n"
+     "Exit status: 0 ok, 64 usage (an unknown field, a bad filter).",
+     list_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_list},
+    {"kb search", "TEXT...", 1, -1, CLI_TEXT,
+     "full-text search over everything, ranked, with snippets and the command that opens each",
+     "Searches everything in the KB: GPUs and their aliases, measured results, prices, "
+     "sources, disputed claims and exchange rates.  Hits come best first, GPUs ahead at equal "
+     "relevance, each with a snippet in which `[` and `]` mark the words found.  Any text is "
+     "accepted and read as plain words; when no entry has every word, entries with some of "
+     "them are listed.  A word starting with `-` goes after `--`.\n\n"
+     "Every hit carries the command that opens it: `gpuwise kb show ID` for an entry about a "
+     "GPU (its datasheet shows the results, prices and claims), `gpuwise kb source ID` for a "
+     "source, and for an exchange rate or a claim about no one GPU, the source it cites.  Run "
+     "it with the same `--kb`.\n\n"
+     "`md` and `csv` write kind, ref, title, snippet and that command (`open`); `json` adds "
+     "the rank, the GPU and the source of each hit.\n\n"
+     "Exit status: 0 ok (also when nothing matches), 64 usage.",
+     search_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_search},
+    {"kb sources", NULL, 0, 0, CLI_TEXT,
+     "the sources, with how many facts cite each",
+     "Lists every source of the KB (datasheets, whitepapers, benchmark tables, articles) with "
+     "how many facts cite it: GPUs, measured results, prices, exchange rates and claims.  "
+     "`gpuwise kb source ID` shows one with those facts.\n\n"
+     "`md` and `csv` write id, fact count, title, publisher and retrieval date; `json` adds the "
+     "URL, kind, note and the command that opens each.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources},
+    {"kb source", "ID", 1, 1, CLI_TEXT,
+     "one source: title, publisher, URL, date, and every entry that cites it",
+     "Shows one source (its id as `gpuwise kb sources` and `gpuwise kb search` give it): "
+     "title, publisher, kind, retrieval date, URL and note, then every entry that cites it "
+     "(a claim also when it cites it for its correction), each with the command that opens "
+     "it.  For example `gpuwise kb source nvidia-a100-datasheet`.\n\n"
+     "Exit status: 0 ok, 64 usage, 67 no source with that id (the closest is suggested).",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON, 0, cmd_source},
+    {"kb check", NULL, 0, 0, CLI_TEXT,
+     "integrity, foreign keys, every fact sourced (exit 65 if not)",
+     "Checks the KB file: SQLite's integrity check, foreign keys, that every fact cites a "
+     "source, and that the search index is complete.  The report is written either way; "
+     "`json` gives `ok` and the report.\n\n"
+     "Exit status: 0 the KB is sound, 65 it is not.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_check},
+    {"kb export", NULL, 0, 0, CLI_TEXT,
+     "the whole KB as one CSV text bundle",
+     "Writes the whole KB as one text file of CSV sections, one per table, to standard output "
+     "or `-o FILE`.  `gpuwise kb import` reads it back into the same KB: exporting that again "
+     "gives the same bytes.",
+     NULL, 0, CLI_OUTPUT, cmd_export},
+    {"kb import", "FILE...", 1, -1, CLI_FILE,
+     "add table CSVs or an export, all in one transaction",
+     "Adds table CSV files (those of `kb/data`, each table known from its header row) or a "
+     "whole export, in any order and all in one transaction: every file is read before "
+     "anything is stored, and one bad row leaves the KB as it was, naming the file and line.  "
+     "Rows with a key (sources, GPUs, aliases, rates) replace the row with that key; other "
+     "rows are added unless an identical one is there.  With `--with IMPORTER`, FILE is "
+     "converted by that importer plugin first.\n\n"
+     "It writes to `--kb` (or `$GPUWISE_KB`), else to the user's KB, made as a copy of the "
+     "shipped one on first write; the shipped KB is never written.  The report says what each "
+     "table gained; `json` gives the counts added, updated and unchanged per table.\n\n"
+     "Exit status: 0 ok, 64 usage, 65 a bad row or a file that is not a KB, 66 a missing "
+     "file, 75 another program is writing the KB.",
+     import_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_import},
+    {"kb upgrade", NULL, 0, 0, CLI_TEXT,
+     "migrate an older KB file to this version's schema",
+     "Migrates a KB file written by an older gpuwise to this version's schema, in place, and "
+     "says which schema it has now.  Other commands read an older KB only after this.\n\n"
+     "Exit status: 0 ok, 65 not a KB or one from a newer gpuwise, 66 missing, 75 busy.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_upgrade},
+    {"kb fields", NULL, 0, 0, CLI_TEXT,
+     "the field names --where, --sort and --columns accept",
+     "Lists the GPU fields, one a line with its type (text or number) after a tab: the names "
+     "`--where`, `--sort` and `--columns` of `gpuwise kb list` accept and `gpuwise kb show "
+     "--json` uses.  `json` gives the names only.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_fields},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_kb_group = {
+    "kb", "look GPUs up, search, compare, import and export the knowledge base",
+    "The knowledge base (KB) is an SQLite file of GPU specs, measured results, prices, "
+    "exchange rates and claims, every fact citing its source.\n\n"
+    "A GPU NAME is written the way people write it: `\"RTX 3090\"`, `3090`, `rtx_3090`, "
+    "`\"A100 80GB\"`, `\"NVIDIA A100-SXM4-80GB\"`, `\"4x 3090\"`; case, spaces, dashes and "
+    "underscores do not matter.  An ambiguous name lists the candidates and an unknown one "
+    "suggests the closest (exit 67).\n\n"
+    "Filters (`kb list --where`) are `FIELD OP VALUE [and FIELD OP VALUE]...`, where OP is "
+    "`=`, `!=`, `<`, `<=`, `>`, `>=` or `~` (contains), and VALUE a number, a word or "
+    "`'quoted text'`.  Text compares ignore case; `~` finds a part.  `gpuwise kb fields` lists "
+    "the fields.  For example:\n\n"
+    "    gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' \\\n"
+    "        --sort -memory_bandwidth_gbs\n"
+    "    gpuwise kb list --where \"name ~ 'ada' and tdp_w < 300\" --columns id,name,tdp_w\n\n"
+    "Tensor throughput is dense: a 2:4-sparse figure is never shown as if dense.\n\n"
+    "Exit status: 64 usage, 65 bad data, 66 missing file, 67 unknown GPU, 75 KB busy.",
+    kb_commands,
+};

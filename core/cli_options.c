@@ -397,9 +397,9 @@ static int resolve_format(parse_state *st, gw_error *err)
             gw_error_set(err, GW_EUSAGE, "-o %s: %s cannot write %s (it writes %s; --format "
                          "chooses one)", st->output, c->name, format_name(want), buf_cstr(&b));
         else if (c->formats)
-            gw_error_set(err, GW_EUSAGE, "%s %s: %s cannot write %s (it writes %s)", why,
-                         why[2] == 'f' ? st->format : "", c->name, format_name(want),
-                         buf_cstr(&b));
+            gw_error_set(err, GW_EUSAGE, "%s%s%s: %s cannot write %s (it writes %s)", why,
+                         st->format ? " " : "", st->format ? st->format : "", c->name,
+                         format_name(want), buf_cstr(&b));
         else
             gw_error_set(err, GW_EUSAGE, "%s: %s writes no %s output", why, c->name,
                          format_name(want));
@@ -425,7 +425,7 @@ static int print_help(gw_ctx *ctx, const cli_group *g, const cli_command *c)
 {
     gw_buf b = GW_BUF_INIT;
     if (c)
-        cli_help_command(&b, c);
+        cli_help_command(&b, ctx, c);
     else if (g)
         cli_help_group(&b, g);
     else
@@ -453,8 +453,13 @@ int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *er
             fprintf(ctx->out, "gpuwise %s\n", GW_VERSION);
         else if (st.help)
             print_help(ctx, NULL, NULL);
-        else
-            rc = gw_error_set(err, GW_EUSAGE, "give a command (gpuwise --help lists them)");
+        else {
+            gw_buf b = GW_BUF_INIT;
+            cli_help_main(&b);
+            fputs(buf_cstr(&b), ctx->diag);
+            buf_free(&b);
+            rc = GW_EUSAGE;   /* the usage is the message */
+        }
         goto done;
     }
     const cli_group *g = find_group(argv[i]);
@@ -491,6 +496,11 @@ int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *er
     args.command = st.cmd;
 
     if (st.cmd->flags & CLI_RAW) {
+        /* only a first word of --help is an option here */
+        if (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
+            rc = print_help(ctx, NULL, st.cmd);
+            goto done;
+        }
         while (i < argc)
             args.argv[args.argc++] = argv[i++];
         i = argc;

@@ -1,4 +1,4 @@
-/* cli_plugin.c — the `gpuwise plugin` command: list the plugins found, check one file (shape and
+/* cli_plugin.c — the `gpuwise plugin` commands: list the plugins found, check one file (shape and
  * a dry run, every problem with its line), write a new plugin from a skeleton, and run the
  * tests that sit beside plugins (NAME_test.lua). */
 #include <errno.h>
@@ -9,46 +9,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "cli.h"
-#include "cli_legacy.h"
+#include "cli_listing.h"
 #include "plugin.h"
 #include "records.h"
 
-static const char plugin_usage[] =
-    "usage: gpuwise plugin SUBCOMMAND [OPTIONS]\n"
-    "\n"
-    "Lua plugins: pricing sources, importers, decision rules and checklists.\n"
-    "\n"
-    "  list                        every plugin found, with the shipped ones it overrides\n"
-    "  check FILE [--input DATA]   load FILE in the sandbox, check its shape and do a dry run\n"
-    "                              (pricing: offers(); importer: import() on DATA or \"\");\n"
-    "                              prints every problem as FILE:LINE: problem (exit 65)\n"
-    "  new KIND NAME [-o FILE]     write a working, commented plugin to start from; KIND is\n"
-    "                              pricing, importer, rule or checklist.  Default file:\n"
-    "                              $XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua\n"
-    "  test [FILE]                 run NAME_test.lua beside the plugin (all plugins that have\n"
-    "                              one when no FILE is given); exit 2 when a test fails\n"
-    "\n"
-    "Plugins are searched in --plugins DIR (repeatable), then $XDG_CONFIG_HOME/gpuwise/plugins,\n"
-    "then the shipped plugins folder; in each, pricing/ importers/ rules/ checklists/ and the\n"
-    "folder itself.  A plugin found earlier hides a shipped one of the same name.\n"
-    "Limits (also for tests): GPUWISE_PLUGIN_INSTRUCTIONS, GPUWISE_PLUGIN_MEMORY_MB,\n"
-    "GPUWISE_PLUGIN_SECONDS.  The guide: plugins/README.md.\n"
-    "Exit status: 0 ok, 2 a test failed, 64 usage, 65 problems found, 66 no such file,\n"
-    "70 a plugin failed, 73 cannot write (plugin new refuses to overwrite).\n";
-
-static int usage(gw_error *err, const char *what)
-{
-    return gw_error_set(err, GW_EUSAGE, "%s (see gpuwise help plugin)", what);
-}
-
 /* ---- list ---- */
 
-static int plugin_list(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static const cli_column plugin_columns[] = {
+    {"name", "Name"}, {"kind", "Kind"}, {"version", "Version"}, {"path", "Path"},
+    {"overrides", "Overrides"}, {NULL, NULL},
+};
+
+static int plugin_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    (void)argv;
-    if (argc > 1)
-        return usage(err, "plugin list takes no arguments");
+    (void)args;
     plugin_host *host;
     int rc = records_host_open(ctx, NULL, &host, err);
     if (rc != GW_OK)
@@ -66,55 +42,32 @@ static int plugin_list(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         view_map_set_str(m, "overrides", info.overrides);
         view_map_set_bool(m, "compiled", info.compiled);
     }
-    if (ctx->json) {
-        gw_buf b = GW_BUF_INIT;
-        view_to_json(list, &b, 1);
-        fputs(buf_cstr(&b), ctx->out);
-        buf_free(&b);
-    } else if (view_len(list) == 0) {
-        fputs("no plugins found\n", ctx->out);
+    if (strcmp(ctx->format, "text") != 0) {
+        rc = cli_listing_write(ctx, list, list, plugin_columns, err);
     } else {
-        fprintf(ctx->out, "%-20s %-10s %-8s %s\n", "NAME", "KIND", "VERSION", "PATH");
+        gw_buf out = GW_BUF_INIT;
+        if (view_len(list) == 0)
+            buf_puts(&out, "no plugins found\n");
+        else
+            buf_printf(&out, "%-20s %-10s %-8s %s\n", "NAME", "KIND", "VERSION", "PATH");
         for (size_t i = 0; i < view_len(list); i++) {
             view *m = view_list_at(list, i);
-            fprintf(ctx->out, "%-20s %-10s %-8s %s\n", view_str(view_map_get(m, "name")),
-                    view_str(view_map_get(m, "kind")), view_str(view_map_get(m, "version")),
-                    view_str(view_map_get(m, "path")));
+            buf_printf(&out, "%-20s %-10s %-8s %s\n", view_str(view_map_get(m, "name")),
+                       view_str(view_map_get(m, "kind")), view_str(view_map_get(m, "version")),
+                       view_str(view_map_get(m, "path")));
             const char *over = view_str(view_map_get(m, "overrides"));
             if (over)
-                fprintf(ctx->out, "%-20s overrides %s\n", "", over);
+                buf_printf(&out, "%-20s overrides %s\n", "", over);
         }
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
     }
     view_free(list);
     plugin_host_free(host);
-    return GW_OK;
+    return rc;
 }
 
 /* ---- check ---- */
-
-/* Reads --input FILE from argv (removing nothing); *path NULL when absent. */
-static int take_input(int argc, char **argv, const char **path, char **text, size_t *len,
-                      gw_error *err)
-{
-    *path = NULL;
-    *text = NULL;
-    *len = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--input") == 0) {
-            if (i + 1 >= argc)
-                return usage(err, "--input needs a file");
-            *path = argv[i + 1];
-        } else if (strncmp(argv[i], "--input=", 8) == 0) {
-            *path = argv[i] + 8;
-        }
-    }
-    if (*path) {
-        int e = gw_read_file(*path, text, len);
-        if (e)
-            return gw_error_set(err, GW_ENOINPUT, "%s: %s", *path, strerror(e));
-    }
-    return GW_OK;
-}
 
 /* The ctx table a pricing or importer plugin receives. */
 static view *plugin_ctx_view(const char *input_path, const char *text, size_t len)
@@ -143,32 +96,81 @@ static void problem_lines(gw_buf *problems, const char *path, int line, const ch
     }
 }
 
-static int plugin_check(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+/* The problems ("FILE:LINE: problem" lines, as the text output prints them) as a JSON list of
+ * {line, message}; a line that does not start with FILE:LINE: keeps line null. */
+static view *problems_view(const char *file, const char *problems)
 {
-    const char *file = NULL, *input_path;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--input"))
-            i++;
-        else if (strncmp(argv[i], "--input=", 8) && !file)
-            file = argv[i];
-        else if (strncmp(argv[i], "--input=", 8))
-            return usage(err, "plugin check takes one FILE");
+    view *list = view_list();
+    size_t flen = strlen(file);
+    for (const char *s = problems; s && *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        view *m = view_list_push(list, view_map());
+        int prefixed = len > flen + 1 && strncmp(s, file, flen) == 0 && s[flen] == ':';
+        const char *digits = prefixed ? s + flen + 1 : s, *end = digits;
+        while (prefixed && end < s + len && *end >= '0' && *end <= '9')
+            end++;
+        if (end > digits && end + 1 < s + len && end[0] == ':' && end[1] == ' ') {
+            view_map_set_int(m, "line", strtol(digits, NULL, 10));
+            view_map_set(m, "message", view_stringn(end + 2, (size_t)(s + len - end - 2)));
+        } else {
+            view_map_set(m, "line", view_null());
+            view_map_set(m, "message", view_stringn(s, len));
+        }
+        s += len + (nl ? 1 : 0);
     }
-    if (!file)
-        return usage(err, "plugin check FILE: give the plugin file");
+    return list;
+}
+
+/* What `plugin check --json` writes: the file, whether it is ok, what the plugin says it is,
+ * the dry run's count and the problems. */
+static void check_json(gw_buf *out, const char *file, plugin *p, size_t n_problems,
+                       const char *dry_what, size_t dry_count, const char *problems)
+{
+    view *root = view_map();
+    view_map_set_str(root, "file", file);
+    view_map_set_bool(root, "ok", n_problems == 0);
+    if (p) {
+        plugin_info info;
+        plugin_get_info(p, &info);
+        view *m = view_map_set(root, "plugin", view_map());
+        view_map_set_str(m, "name", info.name);
+        view_map_set_str(m, "kind", info.kind);
+        view_map_set_str(m, "version", info.version);
+        view_map_set_str(m, "description", info.description);
+    } else {
+        view_map_set(root, "plugin", view_null());
+    }
+    if (dry_what) {
+        view *d = view_map_set(root, "dry_run", view_map());
+        view_map_set_int(d, "count", (long long)dry_count);
+        view_map_set_str(d, "of", dry_what);
+    } else {
+        view_map_set(root, "dry_run", view_null());
+    }
+    view_map_set(root, "problems", problems_view(file, problems));
+    view_to_json(root, out, 1);
+    view_free(root);
+}
+
+static int plugin_check(gw_ctx *ctx, const cli_args *args, gw_error *err)
+{
+    const char *file = args->argv[0], *input_path = cli_value(args, "input");
     if (!cli_file_exists(file))
         return gw_error_set(err, GW_ENOINPUT, "%s: no such file", file);
-    char *text;
-    size_t len;
-    int rc = take_input(argc, argv, &input_path, &text, &len, err);
-    if (rc != GW_OK)
-        return rc;
+    char *text = NULL;
+    size_t len = 0;
+    if (input_path) {
+        int e = gw_read_file(input_path, &text, &len);
+        if (e)
+            return gw_error_set(err, GW_ENOINPUT, "%s: %s", input_path, strerror(e));
+    }
     kb *k = NULL;
     plugin_host *host = NULL;
     plugin *p = NULL;
     gw_buf problems = GW_BUF_INIT;
     size_t n = 0;
-    rc = cli_open_kb(ctx, 0, &k, err);
+    int rc = cli_open_kb(ctx, 0, &k, err);
     if (rc == GW_OK)
         rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
     if (rc == GW_OK) {
@@ -190,11 +192,11 @@ static int plugin_check(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         const char *fn = !strcmp(info.kind, "pricing") ? "offers"
                          : !strcmp(info.kind, "importer") ? "import" : NULL;
         if (fn) {
-            view *args[2] = {plugin_ctx_view(input_path, text, len),
-                             view_stringn(text ? text : "", text ? len : 0)};
+            view *call_args[2] = {plugin_ctx_view(input_path, text, len),
+                                  view_stringn(text ? text : "", text ? len : 0)};
             view *out = NULL;
             gw_error cerr = {0};
-            int crc = plugin_call(p, fn, args, !strcmp(fn, "import") ? 2 : 1, &out, &cerr);
+            int crc = plugin_call(p, fn, call_args, !strcmp(fn, "import") ? 2 : 1, &out, &cerr);
             int line = plugin_function_line(p, fn);
             if (crc != GW_OK) {
                 if (strncmp(cerr.msg, file, strlen(file)) == 0)
@@ -219,8 +221,8 @@ static int plugin_check(gw_ctx *ctx, int argc, char **argv, gw_error *err)
                 dry_what = !strcmp(fn, "offers") ? "offers" : "records";
             }
             view_free(out);
-            view_free(args[0]);
-            view_free(args[1]);
+            view_free(call_args[0]);
+            view_free(call_args[1]);
         } else if (!strcmp(info.kind, "checklist")) {
             view *items = NULL;
             gw_error cerr = {0};
@@ -238,17 +240,23 @@ static int plugin_check(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         view_free(log);
     }
     if (rc == GW_OK) {
-        if (n) {
-            fputs(buf_cstr(&problems), ctx->out);
+        gw_buf out = GW_BUF_INIT;
+        if (ctx->json) {
+            check_json(&out, file, p, n, dry_what, dry_count, buf_cstr(&problems));
+        } else if (n) {
+            buf_puts(&out, buf_cstr(&problems));
+        } else {
+            buf_printf(&out, "%s: ok (%s plugin %s %s", file, info.kind, info.name, info.version);
+            if (dry_what)
+                buf_printf(&out, "; dry run: %zu %s", dry_count, dry_what);
+            buf_puts(&out, ")\n");
+        }
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
+        if (rc == GW_OK && n) {
             if (p && plugin_traceback(p)[0])
                 fprintf(ctx->diag, "%s\n", plugin_traceback(p));
             rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", file, n, n == 1 ? "" : "s");
-        } else {
-            fprintf(ctx->out, "%s: ok (%s plugin %s %s", file, info.kind, info.name,
-                    info.version);
-            if (dry_what)
-                fprintf(ctx->out, "; dry run: %zu %s", dry_count, dry_what);
-            fputs(")\n", ctx->out);
         }
     }
     buf_free(&problems);
@@ -407,17 +415,23 @@ static int make_parents(const char *path)
     return 0;
 }
 
-static int plugin_new(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+
+/* The kinds `plugin new` writes (plugin_kind_folder knows their folders). */
+#define PLUGIN_KINDS "pricing, importer, rule or checklist"
+
+static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    if (argc != 3)
-        return usage(err, "plugin new KIND NAME: give a kind and a name");
-    const char *kind = argv[1], *name = argv[2];
+    const char *kind = args->argv[0], *name = args->argv[1];
     const char *folder = plugin_kind_folder(kind);
-    if (!folder)
-        return usage(err, "plugin new: KIND is pricing, importer, rule or checklist");
+    if (!folder) {
+        static const char *const kinds[] = {"pricing", "importer", "rule", "checklist", NULL};
+        const char *near = gw_closest(kind, kinds);
+        return gw_error_set(err, GW_EUSAGE, "KIND is " PLUGIN_KINDS ", not '%s'%s%s%s", kind,
+                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
     if (!valid_plugin_name(name))
-        return usage(err, "plugin new: NAME uses lower-case letters, digits, '-' and '_' "
-                          "(e.g. acme)");
+        return gw_error_set(err, GW_EUSAGE, "NAME uses lower-case letters, digits, '-' and '_' "
+                                            "(e.g. acme), not '%s'", name);
     char path[4400];
     if (ctx->output)
         snprintf(path, sizeof path, "%s", ctx->output);
@@ -440,6 +454,7 @@ static int plugin_new(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         buf_printf(&b, rule_skeleton, name, name, display);
     else
         buf_printf(&b, checklist_skeleton, name, name, display);
+    /* Not cli_write_output: its rename would replace a plugin someone has already edited. */
     int e = make_parents(path);
     int fd = e ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
     int rc = GW_OK;
@@ -504,26 +519,26 @@ static int run_tests_of(gw_ctx *ctx, plugin *p, const char *test_path, size_t *p
     return GW_OK;
 }
 
-static int plugin_test(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+
+static int plugin_test(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    if (argc > 2)
-        return usage(err, "plugin test [FILE]: one plugin file or none");
+    const char *file = args->argc ? args->argv[0] : NULL;
     kb *k = NULL;
     plugin_host *host = NULL;
     size_t passed = 0, failed = 0, files = 0;
     int rc = cli_open_kb(ctx, 0, &k, err);
-    if (rc == GW_OK && argc == 2) {
+    if (rc == GW_OK && file) {
         plugin *p = NULL;
-        if (!cli_file_exists(argv[1]))
-            rc = gw_error_set(err, GW_ENOINPUT, "%s: no such file", argv[1]);
+        if (!cli_file_exists(file))
+            rc = gw_error_set(err, GW_ENOINPUT, "%s: no such file", file);
         if (rc == GW_OK)
             rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
         if (rc == GW_OK)
-            rc = plugin_host_load_file(host, argv[1], &p, err);
-        char *tp = rc == GW_OK ? test_path_for(argv[1]) : NULL;
+            rc = plugin_host_load_file(host, file, &p, err);
+        char *tp = rc == GW_OK ? test_path_for(file) : NULL;
         if (rc == GW_OK && !tp)
             rc = gw_error_set(err, GW_ENOINPUT, "%s: no test file beside it (NAME_test.lua)",
-                              argv[1]);
+                              file);
         if (rc == GW_OK) {
             files++;
             rc = run_tests_of(ctx, p, tp, &passed, &failed, err);
@@ -557,21 +572,69 @@ static int plugin_test(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     return rc;
 }
 
-static int cmd_plugin(gw_ctx *ctx, int argc, char **argv, gw_error *err)
-{
-    if (argc < 2)
-        return usage(err, "plugin: give a subcommand: list, check, new or test");
-    const char *sub = argv[1];
-    if (!strcmp(sub, "list"))
-        return plugin_list(ctx, argc - 1, argv + 1, err);
-    if (!strcmp(sub, "check"))
-        return plugin_check(ctx, argc - 1, argv + 1, err);
-    if (!strcmp(sub, "new"))
-        return plugin_new(ctx, argc - 1, argv + 1, err);
-    if (!strcmp(sub, "test"))
-        return plugin_test(ctx, argc - 1, argv + 1, err);
-    return gw_error_set(err, GW_EUSAGE, "plugin: '%s' is not a subcommand (list, check, new, "
-                                        "test)", sub);
-}
+/* ---- the commands ---- */
 
-CLI_LEGACY_GROUP(cli_plugin_group, "plugin", "list, check, create and test Lua plugins", plugin_usage, cmd_plugin)
+static const cli_option check_options[] = {
+    {"input", 0, "DATA", CLI_FILE, NULL,
+     "the file handed to the dry run: `ctx.input` of a pricing plugin, the text an importer's "
+     "`import()` reads (without it, no `ctx.input` and the text `\"\"`)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
+static const cli_command plugin_commands[] = {
+    {"plugin list", NULL, 0, 0, CLI_TEXT,
+     "list every plugin found, with the shipped ones it overrides",
+     "Lists every plugin found: name, kind, version and the file it was loaded from, and under "
+     "a plugin that hides a shipped one of the same name, `overrides` and the shipped file.  "
+     "JSON also gives each plugin's description and whether it was loaded from the copy "
+     "compiled into the program (`compiled`: its text is exactly a shipped plugin's).  "
+     "Exit status: 0 ok, 64 usage, 70 a plugin failed to load.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_CSV | CLI_FMT_JSON, 0, plugin_list},
+    {"plugin check", "FILE", 1, 1, CLI_FILE,
+     "load a plugin file in the sandbox, check its shape and do a dry run",
+     "Loads FILE in the sandbox (only FILE: not the other plugins), checks its shape (name, "
+     "kind, version, the functions its kind needs) and does a dry run: a pricing plugin's "
+     "`offers(ctx)`, an importer's `import(ctx, text)` on the text of `--input DATA` (or `\"\"`), "
+     "a checklist's items; every record handed back is checked as `prices refresh` and "
+     "`kb import` would check it, and nothing is stored.\n\n"
+     "Prints every problem as `FILE:LINE: problem`, or `FILE: ok (KIND plugin NAME VERSION; "
+     "dry run: N offers)`.  With `--json`: `{file, ok, plugin: {name, kind, version, "
+     "description}, dry_run: {count, of}, problems: [{line, message}]}` (`plugin` is null when "
+     "the file does not load, `dry_run` when no dry run was done).  What the plugin logs "
+     "goes to standard error.  Exit status: 0 ok, 64 usage, 65 problems found, 66 no such file.",
+     check_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, plugin_check},
+    {"plugin new", "KIND NAME", 2, 2, CLI_TEXT,
+     "write a working, commented plugin to start from",
+     "Writes a working, commented plugin of kind KIND (" PLUGIN_KINDS ") named NAME (lower-case "
+     "letters, digits, `-` and `_`) to `$XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua` "
+     "(`~/.config/gpuwise/...` when `$XDG_CONFIG_HOME` is unset), or to `-o FILE`, and prints "
+     "the path.  An existing file is never overwritten.\n\n"
+     "```\ngpuwise plugin new pricing acme\ngpuwise plugin check "
+     "~/.config/gpuwise/plugins/pricing/acme.lua\n```\n\n"
+     "Exit status: 0 ok, 64 usage (an unknown KIND, a bad NAME), 73 the file exists or cannot "
+     "be written.",
+     NULL, 0, CLI_OUTPUT, plugin_new},
+    {"plugin test", "[FILE]", 0, 1, CLI_FILE,
+     "run the tests beside a plugin (NAME_test.lua), or of every plugin that has them",
+     "Runs `NAME_test.lua` beside the plugin file FILE: a chunk returning a table of `test_*` "
+     "functions, each called with the plugin's table in the plugin's sandbox.  Without FILE, "
+     "the tests of every plugin found that has a test file.  Prints `ok - PLUGIN: TEST` or "
+     "`not ok - PLUGIN: TEST: message` per test, then `N passed, N failed (N test files)`.  "
+     "Exit status: 0 all passed, 2 a test failed, 64 usage, 65 the plugin does not load "
+     "(`plugin check` lists why), 66 no such file or no test file beside it, 70 a plugin "
+     "failed or hit a limit.",
+     NULL, 0, 0, plugin_test},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_plugin_group = {
+    "plugin", "list, check, create and test Lua plugins",
+    "Lua plugins: pricing sources, importers, decision rules and checklists.  Plugins are "
+    "searched in `--plugins DIR` (repeatable), then `$XDG_CONFIG_HOME/gpuwise/plugins`, then "
+    "the shipped plugins folder; in each, `pricing/`, `importers/`, `rules/`, `checklists/` and "
+    "the folder itself.  A plugin found earlier hides a shipped one of the same name.  The "
+    "limits every plugin call runs under (tests too) are set by `$GPUWISE_PLUGIN_INSTRUCTIONS`, "
+    "`$GPUWISE_PLUGIN_MEMORY_MB` and `$GPUWISE_PLUGIN_SECONDS`; a plugin that hits one fails "
+    "with exit 70.  The guide to writing plugins: `plugins/README.md`.",
+    plugin_commands,
+};

@@ -1,28 +1,13 @@
-/* cli_prices.c — the `gpuwise prices` command: runs pricing plugins, checks their offers and
- * stores them, all plugins in one KB transaction (a plugin that fails leaves the KB as it was). */
+/* cli_prices.c — the `gpuwise prices refresh` command: runs pricing plugins, checks their offers
+ * and stores them, all plugins in one KB transaction (a plugin that fails leaves the KB as it
+ * was). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "cli_legacy.h"
 #include "plugin.h"
 #include "records.h"
-
-static const char prices_usage[] =
-    "usage: gpuwise prices refresh [PLUGIN...] [--input FILE]\n"
-    "\n"
-    "Runs pricing plugins and stores their cloud offers in the KB (see gpuwise offers).\n"
-    "Without PLUGIN, every pricing plugin that needs no input file (and is not an example).\n"
-    "  --input FILE   hand FILE's text to the plugins as ctx.input (a saved price page or CSV)\n"
-    "\n"
-    "Each plugin's offers replace the earlier offers of the same provider that came from the\n"
-    "same source; offers of that provider from other sources stay.  Currencies are stored as\n"
-    "given.  A bad offer gets a warning naming the plugin and the offer, and fails the refresh.\n"
-    "Everything is one transaction: when a plugin fails, nothing is stored.\n"
-    "Exit status: 0 ok, 64 usage, 65 bad offers, 66 missing input, 67 unknown plugin,\n"
-    "70 a plugin failed or hit a limit (GPUWISE_PLUGIN_INSTRUCTIONS, _MEMORY_MB, _SECONDS),\n"
-    "75 KB busy.\n";
 
 /* Does the plugin declare needs_input = true or example = true? */
 static int plugin_flag(plugin *p, const char *field)
@@ -84,25 +69,9 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const char *input_path, co
     return rc;
 }
 
-static int prices_refresh(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    const char *input_path = NULL;
-    const char *names[64];
-    size_t n_names = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--input")) {
-            if (++i >= argc)
-                return gw_error_set(err, GW_EUSAGE, "prices refresh: --input needs a file");
-            input_path = argv[i];
-        } else if (!strncmp(argv[i], "--input=", 8)) {
-            input_path = argv[i] + 8;
-        } else if (argv[i][0] == '-') {
-            return gw_error_set(err, GW_EUSAGE, "prices refresh: option '%s' is not known",
-                                argv[i]);
-        } else if (n_names < sizeof names / sizeof names[0]) {
-            names[n_names++] = argv[i];
-        }
-    }
+    const char *input_path = cli_value(args, "input");
     char *text = NULL;
     size_t len = 0;
     if (input_path) {
@@ -112,30 +81,33 @@ static int prices_refresh(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     }
     kb *k = NULL;
     plugin_host *host = NULL;
+    plugin **chosen = NULL;
+    size_t n_chosen = 0;
     int rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK)
         rc = records_host_open(ctx, k, &host, err);
-    plugin *chosen[256];
-    size_t n_chosen = 0;
-    for (size_t i = 0; rc == GW_OK && i < n_names; i++) {
-        plugin *p = plugin_find_kind(host, names[i], "pricing");
+    if (rc == GW_OK)
+        chosen = gw_xcalloc((size_t)args->argc + plugin_count(host) + 1, sizeof *chosen);
+    for (int i = 0; rc == GW_OK && i < args->argc; i++) {
+        const char *name = args->argv[i];
+        plugin *p = plugin_find_kind(host, name, "pricing");
         if (!p)
-            p = plugin_find(host, names[i]);
+            p = plugin_find(host, name);
         plugin_info info;
         if (!p) {
             rc = gw_error_set(err, GW_ENOTFOUND, "no plugin '%s' (see gpuwise plugin list)",
-                              names[i]);
+                              name);
             break;
         }
         plugin_get_info(p, &info);
         if (strcmp(info.kind, "pricing") != 0)
-            rc = gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not a pricing plugin",
-                              names[i], info.kind);
+            rc = gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not a pricing plugin", name,
+                              info.kind);
         else
             chosen[n_chosen++] = p;
     }
-    if (rc == GW_OK && n_names == 0) {
-        for (size_t i = 0; i < plugin_count(host) && n_chosen < 256; i++) {
+    if (rc == GW_OK && args->argc == 0) {
+        for (size_t i = 0; i < plugin_count(host); i++) {
             plugin *p = plugin_at(host, i);
             plugin_info info;
             plugin_get_info(p, &info);
@@ -167,18 +139,39 @@ static int prices_refresh(gw_ctx *ctx, int argc, char **argv, gw_error *err)
             fprintf(ctx->diag, "nothing stored: the knowledge base is as it was\n");
         }
     }
+    free(chosen);
     plugin_host_free(host);
     kb_close(k);
     free(text);
     return rc;
 }
 
-static int cmd_prices(gw_ctx *ctx, int argc, char **argv, gw_error *err)
-{
-    if (argc < 2 || strcmp(argv[1], "refresh") != 0)
-        return gw_error_set(err, GW_EUSAGE,
-                            "prices: the subcommand is refresh (see gpuwise help prices)");
-    return prices_refresh(ctx, argc - 1, argv + 1, err);
-}
+static const cli_option refresh_options[] = {
+    {"input", 0, "FILE", CLI_FILE, NULL,
+     "hand FILE's text to the plugins as `ctx.input` (a saved price page or CSV); the plugins "
+     "that read a file (`needs_input`) run only with it", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
 
-CLI_LEGACY_GROUP(cli_prices_group, "prices", "run pricing plugins and store their cloud offers", prices_usage, cmd_prices)
+static const cli_command prices_commands[] = {
+    {"prices refresh", "[PLUGIN...]", 0, -1, CLI_PRICING,
+     "run pricing plugins and store their cloud offers in the KB",
+     "Runs the pricing plugins named (without PLUGIN, every pricing plugin that needs no input "
+     "file and is not an example) and stores their cloud offers in the KB, where `gpuwise "
+     "offers` lists them.  Prints `PLUGIN: N offers stored` per plugin.\n\n"
+     "Each plugin's offers replace the earlier offers of the same provider that came from the "
+     "same source; offers of that provider from other sources stay.  Currencies are stored as "
+     "given.  A bad offer gets a warning naming the plugin and the offer, and fails the "
+     "refresh.  Everything is one transaction: when a plugin fails, nothing is stored.\n\n"
+     "```\ngpuwise prices refresh\ngpuwise prices refresh fsdl --input cloud-gpus.csv\n```\n\n"
+     "Exit status: 0 ok, 64 usage (a plugin that is not a pricing one, or needs `--input`), "
+     "65 bad offers, 66 missing input, 67 unknown plugin, 70 a plugin failed or hit a limit "
+     "(`$GPUWISE_PLUGIN_INSTRUCTIONS`, `$GPUWISE_PLUGIN_MEMORY_MB`, "
+     "`$GPUWISE_PLUGIN_SECONDS`), 75 KB busy.",
+     refresh_options, 0, 0, prices_refresh},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_prices_group = {
+    "prices", "run pricing plugins and store their cloud offers", NULL, prices_commands,
+};

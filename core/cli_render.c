@@ -6,24 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cli_legacy.h"
 #include "render.h"
-
-static const char usage[] =
-    "usage: gpuwise render TEMPLATE DATA.json [--partials DIR] [--format md|html] [-o FILE]\n"
-    "\n"
-    "Renders a Mustache template with JSON data (DATA.json may be - for standard input).\n"
-    "Escaping follows the template's name: *.md.mustache escapes values for Markdown,\n"
-    "*.html.mustache for HTML, anything else writes values as they are.\n"
-    "\n"
-    "  --partials DIR   look for partials ({{>name}}, {{<name}}) in DIR first, then beside\n"
-    "                   TEMPLATE; a partial is NAME plus the template's suffix (.md.mustache)\n"
-    "  --format md      a Markdown template's output, with its charts written as .svg files\n"
-    "  --format html    a Markdown template rendered into a standalone HTML page\n"
-    "  -o FILE          write to FILE atomically instead of standard output\n"
-    "\n"
-    "Try: gpuwise kb show \"RTX 3090\" --json > gpu.json\n"
-    "     gpuwise render my-datasheet.md.mustache gpu.json --format html -o gpu.html\n";
 
 static int read_input(const char *path, char **text, size_t *len)
 {
@@ -43,31 +26,9 @@ static int read_input(const char *path, char **text, size_t *len)
     return 0;
 }
 
-static int cmd_render(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_render(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    const char *tmpl = NULL, *data_path = NULL, *partials = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--partials") == 0) {
-            if (i + 1 >= argc)
-                return gw_error_set(err, GW_EUSAGE, "--partials needs a folder\n%s", usage);
-            partials = argv[++i];
-        } else if (strncmp(argv[i], "--partials=", 11) == 0) {
-            partials = argv[i] + 11;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return gw_error_set(err, GW_EUSAGE, "unknown option %s\n%s", argv[i], usage);
-        } else if (!tmpl) {
-            tmpl = argv[i];
-        } else if (!data_path) {
-            data_path = argv[i];
-        } else {
-            return gw_error_set(err, GW_EUSAGE, "too many arguments\n%s", usage);
-        }
-    }
-    if (!tmpl || !data_path)
-        return gw_error_set(err, GW_EUSAGE, "needs a template and a JSON data file\n%s", usage);
-    if (ctx->json)
-        return gw_error_set(err, GW_EUSAGE, "--json: render writes the template's output, "
-                                            "the data is already JSON");
+    const char *tmpl = args->argv[0], *data_path = args->argv[1];
     char *text;
     size_t len;
     int rc = read_input(data_path, &text, &len);
@@ -79,9 +40,40 @@ static int cmd_render(gw_ctx *ctx, int argc, char **argv, gw_error *err)
         gw_error_prefix(err, "%s", data_path);
         return err->code ? err->code : GW_EDATA;
     }
-    rc = render_file(ctx, tmpl, partials, data, err);
+    rc = render_file(ctx, tmpl, cli_value(args, "partials"), data, err);
     view_free(data);
     return rc;
 }
 
-CLI_LEGACY_GROUP(cli_render_group, "render", "render a Mustache template with JSON data (for writing your own templates)", usage, cmd_render)
+static const cli_option render_options[] = {
+    {"partials", 0, "DIR", CLI_DIR, NULL,
+     "look for partials (`{{>name}}`, `{{<name}}`) in DIR first, then beside TEMPLATE; a "
+     "partial is its name plus the template's suffix (`.md.mustache`)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
+static const cli_command render_commands[] = {
+    {"render", "TEMPLATE DATA.json", 2, 2, CLI_FILE,
+     "render a Mustache template with JSON data (for writing your own templates)",
+     "Renders a Mustache template with JSON data; DATA.json may be `-` for standard input.  "
+     "Escaping follows the template's name: `*.md.mustache` escapes values for Markdown, "
+     "`*.html.mustache` for HTML, anything else writes values as they are.\n\n"
+     "The text output (the default) is the template's own output.  A Markdown template can "
+     "also be written as a document: md writes its charts as SVG files beside `-o FILE`, and "
+     "html renders it into a standalone page with the charts inline.  A template that is not "
+     "Markdown writes its own output whatever the format, so `-o page.html` with "
+     "`page.html.mustache` is the page it renders.\n\n"
+     "Any command's json output is data for a template:\n\n"
+     "    gpuwise kb show \"RTX 3090\" --json > gpu.json\n"
+     "    gpuwise render my-datasheet.md.mustache gpu.json --format html -o gpu.html\n\n"
+     "Exit status: 0 ok, 64 usage, 65 malformed JSON or a template error (naming the file, "
+     "line and column), 66 a missing template or data file, 73/74 the output cannot be "
+     "written.",
+     render_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML, 0, cmd_render},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_render_group = {
+    "render", "render a Mustache template with JSON data (for writing your own templates)", NULL,
+    render_commands,
+};

@@ -2,11 +2,8 @@
  * from the decision's view model with templates/justification.md.mustache, plus the checklists
  * the rules attached to the recommendation (read from the checklist plugins). */
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 #include "cli_decide.h"
-#include "cli_legacy.h"
 #include "render.h"
 
 static const char *item_text(const view *item, const char *const *keys)
@@ -65,33 +62,18 @@ static int add_checklists(plugin_host *host, view *model, gw_error *err)
     return GW_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
+static int cmd_report_views(gw_ctx *ctx, const char *path, gw_error *err)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int cmd_report_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
-{
-    if (argc != 2)
-        return gw_error_set(err, GW_EUSAGE,
-                            "usage: gpuwise report WORKLOAD.lua [--format md|html] [-o FILE]");
-    /* The document format: as asked, else from the output's name, else Markdown. */
-    if (!strcmp(ctx->format, "text"))
-        ctx->format = ctx->output && (ends_with(ctx->output, ".html") ||
-                                      ends_with(ctx->output, ".htm"))
-                          ? "html"
-                          : "md";
+    /* JSON is the model a template reads, so a template given with it would go unused. */
+    if (ctx->json && ctx->template_path)
+        return gw_error_set(err, GW_EUSAGE, "--template: json is the model a template reads; "
+                            "it renders no template");
     cli_decision c;
-    int rc = cli_decision_run(ctx, argv[1], 0, &c, err);   /* the document has no trace */
+    int rc = cli_decision_run(ctx, path, 0, &c, err);   /* the document has no trace */
     if (rc != GW_OK)
         return rc;
+    /* The date is the renderer's to add ("generated"), as SOURCE_DATE_EPOCH allows. */
     view *model = decision_to_view(c.d);
-    char date[16];
-    time_t now = time(NULL);
-    struct tm tm;
-    strftime(date, sizeof date, "%Y-%m-%d", gmtime_r(&now, &tm));
-    view_map_set_str(model, "generated", date);
     gw_buf sub = GW_BUF_INIT;
     buf_printf(&sub, "%s; %g h a day over %g months; amounts in %s", c.w->path,
                c.w->hours_per_day, c.w->horizon_months, c.w->currency);
@@ -101,26 +83,52 @@ static int cmd_report_views(gw_ctx *ctx, int argc, char **argv, gw_error *err)
     /* The document needs only the model: the decision, its plugins and the KB go first, and
      * rendering reuses their memory. */
     cli_decision_free(&c);
-    if (rc == GW_OK)
+    if (rc == GW_OK && ctx->json) {
+        gw_buf out = GW_BUF_INIT;
+        view_to_json(model, &out, 1);
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
+    } else if (rc == GW_OK) {
         rc = render_document(ctx, "justification", model, err);
+    }
     view_free(model);
     return rc;
 }
 
 /* Every view of a decision and its document dies with the command: one arena holds them. */
-static int cmd_report(gw_ctx *ctx, int argc, char **argv, gw_error *err)
+static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     view_arena *a = view_arena_begin();
-    int rc = cmd_report_views(ctx, argc, argv, err);
+    int rc = cmd_report_views(ctx, args->argv[0], err);
     view_arena_end(a);
     return rc;
 }
 
-CLI_LEGACY_GROUP(cli_report_group, "report", "write the purchase justification for a workload (Markdown or HTML)", "usage: gpuwise report WORKLOAD.lua [--format md|html] [-o FILE] [--template FILE]\n"
-    "\n"
-    "Decides as `gpuwise decide` does and writes the justification: the recommendation and its\n"
-    "three strongest reasons, the workload and its assumptions, the options considered and why\n"
-    "each infeasible one fell out, the cost table, the cumulative-cost chart with the break-even\n"
-    "point, cost per unit of work, sensitivity, risks and checklists, and numbered citations.\n"
-    "The format defaults to html when FILE ends in .html, md otherwise.  With md, charts are\n"
-    "written as SVG files beside FILE.\n", cmd_report)
+static const cli_command report_commands[] = {
+    {"report", "WORKLOAD", 1, 1, CLI_FILE,
+     "write the purchase justification for a workload (Markdown or HTML)",
+     "Decides as `gpuwise decide` does and writes the justification: the recommendation and "
+     "its three strongest reasons, the workload and its assumptions, the options considered "
+     "and why each infeasible one fell out, the cost table, the cumulative-cost chart with the "
+     "break-even point, cost per unit of work, sensitivity, risks and checklists, and numbered "
+     "citations.  It is rendered from `justification.md.mustache` (see `--template`).\n\n"
+     "The example workloads of this copy are in @EXAMPLES@.  For instance, from the source "
+     "tree:\n\n"
+     "    gpuwise report examples/vision-team.lua -o justification.html\n"
+     "    gpuwise report examples/big-model.lua -o big-model.md\n\n"
+     "With md, the charts are written as SVG files beside FILE, named after it (`-o j.md` "
+     "writes `j-cumulative-cost.svg`, ...); on standard output they are only named.  With html, the page holds them inline.  "
+     "The json output is the model the template reads (what `gpuwise decide --json` prints, "
+     "without the trace, plus subtitle and checklist_details; the date is added when it is "
+     "rendered), for writing your own template and trying it with `gpuwise render`.\n\n"
+     "Exit status: 0 ok, 64 usage, 65 a bad workload file or template, 66 a missing workload "
+     "file or `--template` file, 67 an unknown GPU among the candidates, 70 a plugin error, "
+     "73/74 the output cannot be written (nothing is left half-written).",
+     NULL, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+};
+
+const cli_group cli_report_group = {
+    "report", "write the purchase justification for a workload (Markdown or HTML)", NULL,
+    report_commands,
+};

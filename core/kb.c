@@ -860,6 +860,8 @@ void kb_hits_free(kb_hit *hits, size_t n)
         free(hits[i].ref);
         free(hits[i].title);
         free(hits[i].snippet);
+        free(hits[i].gpu);
+        free(hits[i].source);
     }
     free(hits);
 }
@@ -2273,21 +2275,27 @@ static char *fts_query(const char *text, const char *joiner)
     return buf_detach(&q);
 }
 
-static int search_run(kb *k, const char *match, size_t limit, kb_hit **out, size_t *n,
-                      gw_error *err)
+/* What a hit is about: the GPU of a GPU-bound row (a claim's subject only when it is a GPU) and
+ * the source each row cites, looked up from the hit's kind and ref (h.kind, h.ref). */
+#define HIT_GPU_SQL \
+    "CASE h.kind WHEN 'gpu' THEN h.ref " \
+    "WHEN 'benchmark' THEN (SELECT gpu FROM benchmark WHERE id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'price' THEN (SELECT gpu FROM price WHERE id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'claim' THEN (SELECT g.id FROM claim c JOIN gpu g ON g.id = c.subject " \
+    "WHERE c.id = CAST(h.ref AS INTEGER)) END"
+#define HIT_SOURCE_SQL \
+    "CASE h.kind WHEN 'source' THEN h.ref " \
+    "WHEN 'gpu' THEN (SELECT source FROM gpu WHERE id = h.ref) " \
+    "WHEN 'benchmark' THEN (SELECT source FROM benchmark WHERE id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'price' THEN (SELECT source FROM price WHERE id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'claim' THEN (SELECT source FROM claim WHERE id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'rate' THEN (SELECT source FROM rate WHERE currency = substr(h.ref, 1, " \
+    "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) END"
+
+/* Reads hit rows (kind, ref, title, snippet, rank, gpu, source) until the statement ends, and
+ * finalizes it.  Returns the step code: SQLITE_DONE when every row was read. */
+static int read_hits(sqlite3_stmt *st, kb_hit **out, size_t *n)
 {
-    sqlite3_stmt *st;
-    int rc = prepare(k,
-                     /* GPUs are what people look up most: their entries weigh double. */
-                     "SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12), "
-                     "bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) * (CASE kind WHEN 'gpu' THEN 2.0 "
-                     "ELSE 1.0 END) AS score "
-                     "FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY score, kind, ref LIMIT ?2",
-                     &st, err);
-    if (rc)
-        return rc;
-    bind_str(st, 1, match);
-    sqlite3_bind_int64(st, 2, (sqlite3_int64)(limit ? limit : 20));
     size_t cap = 0;
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -2301,8 +2309,33 @@ static int search_run(kb *k, const char *match, size_t limit, kb_hit **out, size
         h->title = col_str(st, 2);
         h->snippet = col_str(st, 3);
         h->rank = -sqlite3_column_double(st, 4);   /* bm25 is lower-is-better */
+        h->gpu = col_str(st, 5);
+        h->source = col_str(st, 6);
     }
     sqlite3_finalize(st);
+    return step;
+}
+
+static int search_run(kb *k, const char *match, size_t limit, kb_hit **out, size_t *n,
+                      gw_error *err)
+{
+    sqlite3_stmt *st;
+    /* The lookups run on the hits LIMIT kept, not on every match: the inner query ranks. */
+    int rc = prepare(k,
+                     "SELECT h.kind, h.ref, h.title, h.snip, h.score, " HIT_GPU_SQL ", "
+                     HIT_SOURCE_SQL " FROM ("
+                     /* GPUs are what people look up most: their entries weigh double. */
+                     "SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12) AS snip, "
+                     "bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) * (CASE kind WHEN 'gpu' THEN 2.0 "
+                     "ELSE 1.0 END) AS score "
+                     "FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY score, kind, ref LIMIT ?2) h "
+                     "ORDER BY h.score, h.kind, h.ref",
+                     &st, err);
+    if (rc)
+        return rc;
+    bind_str(st, 1, match);
+    sqlite3_bind_int64(st, 2, (sqlite3_int64)(limit ? limit : 20));
+    int step = read_hits(st, out, n);
     if (step != SQLITE_DONE) {
         kb_hits_free(*out, *n);
         *out = NULL;
@@ -2310,6 +2343,40 @@ static int search_run(kb *k, const char *match, size_t limit, kb_hit **out, size
         if (step == SQLITE_BUSY || step == SQLITE_LOCKED || step == SQLITE_CORRUPT)
             return db_fail(k, err, step, "searching");
         return gw_error_set(err, GW_EUSAGE, "cannot search for that text; try plain words");
+    }
+    return GW_OK;
+}
+
+int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    /* The kb_text views give each entry the title search shows; h.row is the table's rowid. */
+    int rc = prepare(k,
+                     "SELECT h.kind, h.ref, h.title, NULL, 0, " HIT_GPU_SQL ", ?1 FROM ("
+                     "SELECT 1 AS t, row, kind, ref, title FROM kb_text_gpu "
+                     "WHERE row IN (SELECT rowid FROM gpu WHERE source = ?1) "
+                     "UNION ALL SELECT 2, row, kind, ref, title FROM kb_text_benchmark "
+                     "WHERE row IN (SELECT rowid FROM benchmark WHERE source = ?1) "
+                     "UNION ALL SELECT 3, row, kind, ref, title FROM kb_text_price "
+                     "WHERE row IN (SELECT rowid FROM price WHERE source = ?1) "
+                     "UNION ALL SELECT 4, row, kind, ref, title FROM kb_text_rate "
+                     "WHERE row IN (SELECT rowid FROM rate WHERE source = ?1) "
+                     "UNION ALL SELECT 5, row, kind, ref, title FROM kb_text_claim "
+                     "WHERE row IN (SELECT rowid FROM claim "
+                     "WHERE source = ?1 OR correction_source = ?1)) h "
+                     "ORDER BY h.t, h.row",
+                     &st, err);
+    if (rc)
+        return rc;
+    bind_str(st, 1, id);
+    int step = read_hits(st, out, n);
+    if (step != SQLITE_DONE) {
+        kb_hits_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return db_fail(k, err, step, "reading");
     }
     return GW_OK;
 }

@@ -138,13 +138,20 @@ int kb_delete_offers(kb *k, const char *provider, gw_error *err);
 /* Full-text search over everything (FTS5).  Any text a person types is accepted: it is turned
  * into a safe FTS5 query, never spliced into SQL.  Caller frees with kb_hits_free. */
 typedef struct kb_hit {
-    char *kind;      /* gpu, benchmark, price, source, claim */
-    char *ref;       /* the GPU id, source id, or row id */
+    char *kind;      /* gpu, benchmark, price, source, claim, rate */
+    char *ref;       /* the GPU id, source id, row id, or CURRENCY@AS_OF for a rate */
     char *title;
-    char *snippet;   /* with [ and ] around the matched terms */
+    char *snippet;   /* with [ and ] around the matched terms; NULL from kb_source_facts */
     double rank;
+    char *gpu;       /* the GPU the entry is about; NULL for a source, a rate, a general claim */
+    char *source;    /* the source the entry cites (a source: itself) */
 } kb_hit;
 int kb_search(kb *k, const char *query, size_t limit, kb_hit **out, size_t *n, gw_error *err);
+/* The entries that cite source id (a claim also when it cites it for its correction), as hits
+ * without snippet or rank: GPUs, benchmarks, prices, rates, then claims.  The titles are those
+ * search shows.  Caller frees with kb_hits_free; no row is no error (kb_source_get says whether
+ * the source exists). */
+int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *err);
 void kb_hits_free(kb_hit *hits, size_t n);
 
 /* Text form.  kb_import_text reads one table CSV (a kb/data CSV file, table known from the header)

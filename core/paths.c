@@ -122,6 +122,19 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
+/* The shipped KB is missing: in a source tree it is built by make; an installed or copied
+ * program can only be pointed at one. */
+static int no_shipped_kb(const gw_ctx *ctx, const char *shipped, gw_error *err)
+{
+    char makefile[4200];
+    if (cli_path_join(makefile, sizeof makefile, ctx->data_dir, "Makefile") == 0 &&
+        cli_file_exists(makefile))
+        return gw_error_set(err, GW_ENOINPUT, "%s: no knowledge base (build it with `make` in "
+                            "%s, or pass --kb FILE)", shipped, ctx->data_dir);
+    return gw_error_set(err, GW_ENOINPUT, "%s: no knowledge base (pass --kb FILE, set "
+                        "GPUWISE_KB, or reinstall gpuwise)", shipped);
+}
+
 int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
 {
     char shipped[4200], user[4200];
@@ -135,8 +148,7 @@ int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
         return kb_open(user, write ? KB_WRITE : KB_READ, out, err);
     if (!write) {
         if (!cli_file_exists(shipped))
-            return gw_error_set(err, GW_ENOINPUT,
-                                "%s: no knowledge base (run `make`, or pass --kb FILE)", shipped);
+            return no_shipped_kb(ctx, shipped, err);
         return kb_open(shipped, KB_READ, out, err);
     }
     int rc = mkdir_p(ctx->user_data_dir);

@@ -801,7 +801,29 @@ static void render_markdown_with(const char *md, gw_buf *out,
 
 void render_markdown_text(const char *md, int width, gw_buf *out)
 {
-    render_markdown_with(md, out, cmark_render_plaintext, width);
+    /* block by block: cmark's plain text renderer drops a code block's indent, which is what
+     * sets an example apart on a terminal */
+    cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
+    if (!doc)
+        return;
+    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
+        if (n != cmark_node_first_child(doc))
+            buf_putc(out, '\n');
+        if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
+            const char *code = cmark_node_get_literal(n);
+            while (code && *code) {
+                size_t len = strcspn(code, "\n");
+                buf_printf(out, "    %.*s\n", (int)len, code);
+                code += len + (code[len] == '\n');
+            }
+            continue;
+        }
+        char *s = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
+        if (s)
+            buf_puts(out, s);
+        free(s);
+    }
+    cmark_node_free(doc);
 }
 
 void render_markdown_man(const char *md, gw_buf *out)

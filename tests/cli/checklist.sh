@@ -110,6 +110,95 @@ run "$GW" --plugins "$T/plugins" --kb "$T/no-kb.db" checklist liar --dump "$NV/h
 check_rc "checklist: a bad evaluate() status exits 70" 70
 check_err "checklist: names the plugin and the rule" "status must be PASS, WARN, FAIL or UNKNOWN"
 
+# ---- the option table: help, mistakes, formats ----
+run "$GW" checklist --help
+check_rc "checklist --help: exit 0" 0
+check_out "checklist --help: the synopsis" "usage: gpuwise checklist [OPTIONS] [NAME]"
+check_out "checklist --help: names --dump" "--dump FILE.xml"
+run "$GW" checklist used-card --dum "$NV/mining-3090.xml"
+check_rc "checklist: an unknown option exits 64" 64
+check_err "checklist: suggests the option meant" "unknown option '--dum' (did you mean --dump?)"
+check_err "checklist: one prefix" "gpuwise checklist: unknown option"
+run "$GW" checklist used-card buy-vs-rent
+check_rc "checklist: two names is a usage error" 64
+run "$GW" checklist --dump "$NV/mining-3090.xml"
+check_rc "checklist: --dump without NAME exits 64" 64
+check_err "checklist: --dump without NAME, no usage text in the message" "gpuwise checklist: --dump needs a checklist NAME"
+check_eq "checklist: the error is one line" "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1
+
+# the list as md and CSV: one row per shipped checklist (4), items as in the files
+run "$GW" checklist --format md
+check_rc "checklist --format md (list): exit 0" 0
+check_out "checklist --format md (list): header" "| Name | Description | Items | Version | Path |"
+check_out "checklist --format md (list): a row" "| used-card | Inspecting a used GPU before you pay | 23 | 1.0 |"
+check_eq "checklist --format md (list): 2 + 4 lines" "$(printf '%s\n' "$OUT" | wc -l | tr -d ' ')" 6
+run "$GW" checklist -o "$T/lists.csv"
+check_rc "checklist -o x.csv: exit 0" 0
+check_eq "checklist -o x.csv: nothing on stdout" "$OUT" ""
+check_eq "checklist -o x.csv: header row is the column keys" "$(head -1 "$T/lists.csv" | tr -d '\r')" \
+    "name,description,items,version,path"
+check_eq "checklist -o x.csv: CRLF line ends (RFC 4180)" "$(head -1 "$T/lists.csv" | tail -c 2 | od -An -tx1 | tr -d ' \n')" "0d0a"
+check_eq "checklist -o x.csv: header + 4 rows" "$(wc -l <"$T/lists.csv" | tr -d ' ')" 5
+check_eq "checklist -o x.csv: the names, sorted" \
+    "$(tail -n +2 "$T/lists.csv" | tr -d '\r' | cut -d, -f1 | tr '\n' ' ')" \
+    "a100-rental buy-vs-rent multi-gpu-build used-card "
+check_eq "checklist -o x.csv: used-card has 23 items" \
+    "$(grep '^used-card,' "$T/lists.csv" | cut -d, -f3)" 23
+if command -v python3 >/dev/null 2>&1; then
+    check_eq "checklist -o x.csv: Python's csv module reads 5 rows of 5 fields" \
+        "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=""))); print(len(r), set(map(len, r)))' "$T/lists.csv")" \
+        "5 {5}"
+fi
+run "$GW" --json checklist -o "$T/lists.json"
+check_eq "checklist --json -o: the list as before" "$(jq -r '[.[].name] | join(",")' "$T/lists.json")" \
+    "a100-rental,buy-vs-rent,multi-gpu-build,used-card"
+
+run "$GW" checklist used-card --format csv
+check_rc "checklist NAME --format csv: exit 64" 64
+check_err "checklist NAME --format csv: says why" "not csv (csv is for the list of checklists, without NAME)"
+run "$GW" checklist used-card -o "$T/used.csv"
+check_rc "checklist NAME -o x.csv: exit 64" 64
+[ -e "$T/used.csv" ] && fail "checklist NAME -o x.csv: no file written" || pass "checklist NAME -o x.csv: no file written"
+run "$GW" checklist --format html
+check_rc "checklist --format html without NAME: exit 64" 64
+check_err "checklist --format html without NAME: says why" "html needs a checklist NAME"
+run "$GW" checklist used-card -o "$T/used.md"
+check_rc "checklist NAME -o x.md: exit 0" 0
+grep -q "^# Checklist: Inspecting a used GPU before you pay" "$T/used.md" 2>/dev/null &&
+    pass "checklist NAME -o x.md: the document" || fail "checklist NAME -o x.md: the document" "$(head -2 "$T/used.md")"
+run "$GW" checklist used-card --format text --template "$T/used.md"
+check_rc "checklist --template with text: exit 64, not ignored" 64
+run "$GW" checklist --format md --template "$T/used.md"
+check_rc "checklist --template with the list: exit 64, not ignored" 64
+
+# ---- the user's own checklist, in $XDG_CONFIG_HOME/gpuwise/plugins like every other plugin ----
+mkdir -p "$XDG_CONFIG_HOME/gpuwise/plugins/checklists"
+cat >"$XDG_CONFIG_HOME/gpuwise/plugins/checklists/my-room.lua" <<'EOF'
+return {
+  name = "my-room", kind = "checklist", version = "0.1", description = "My server room",
+  items = {
+    { id = "breaker", section = "Power", severity = "high",
+      question = "Is the breaker rated for the whole machine?", how_to_check = "Read its label." },
+    { id = "door", severity = "low", question = "Does the door lock?", how_to_check = "Try it." },
+  },
+}
+EOF
+run "$GW" checklist
+check_rc "user checklist: list exits 0" 0
+check_out "user checklist: listed" "my-room            My server room (2 items)"
+run "$GW" --json checklist
+check_eq "user checklist: five in all" "$(jqr 'length')" 5
+check_eq "user checklist: read from the config folder" "$(jqr '.[] | select(.name == "my-room") | .path')" \
+    "$XDG_CONFIG_HOME/gpuwise/plugins/checklists/my-room.lua"
+run "$GW" checklist my-room
+check_rc "user checklist: printed" 0
+check_out "user checklist: its section" "Power"
+check_out "user checklist: its first item" " 1. [high] Is the breaker rated for the whole machine?"
+check_out "user checklist: its second item" " 2. [low] Does the door lock?"
+run "$GW" --json checklist my-room
+check_eq "user checklist --json: two items" "$(jqr '.items | length')" 2
+rm -r "$XDG_CONFIG_HOME/gpuwise/plugins"
+
 # ---- among every shipped plugin ----
 unset GPUWISE_DATADIR
 run "$GW" --json checklist

@@ -33,7 +33,7 @@ check_rc "help for an unknown command exits 64" 64
 
 run "$GW" --format pdf kb list
 check_rc "bad --format exits 64" 64
-check_err "bad --format names the choices" "expected text, md or html"
+check_err "bad --format names the choices" "expected one of text|md|html|json|csv"
 
 run "$GW" kb list --kb
 check_rc "--kb without a value exits 64" 64

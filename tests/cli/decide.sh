@@ -119,3 +119,34 @@ check_eq "decide usd-all: no used cards without used_ok" \
     "$(jqr '[.options[] | select(.acquisition == "buy-used")] | length')" "0"
 check_num "decide usd-all: host USD 1,111.11" \
     "$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]')" 1111.11 0.01
+
+# ---- the command line: help, options, formats ----------------------------------------------
+run "$GW" decide --help
+check_rc "decide --help: exit 0" 0
+check_out "decide --help: the synopsis" "usage: gpuwise decide [OPTIONS] WORKLOAD"
+check_out "decide --help: where the example workloads are" "examples/ in a source tree"
+check_out "decide --help: the json fields" "time_to_finish_hours"
+run "$GW" help decide
+check_out "help decide: the same text" "usage: gpuwise decide [OPTIONS] WORKLOAD"
+run "$GW" decide "$EX/vision-team.lua" --jsn
+check_rc "decide --jsn: exit 64" 64
+check_err "decide --jsn: did you mean" "unknown option '--jsn' (did you mean --json?)"
+run "$GW" decide "$EX/vision-team.lua" --format md
+check_rc "decide --format md: exit 64 (text and json only)" 64
+check_err "decide --format md: names what it writes" "decide cannot write md (it writes text or json)"
+run "$GW" decide "$EX/vision-team.lua" -o "$T/d.md"
+check_rc "decide -o d.md: exit 64" 64
+[ -e "$T/d.md" ] && fail "decide -o d.md: no file" "file written" || pass "decide -o d.md: no file"
+run "$GW" decide "$EX/vision-team.lua" "$EX/big-model.lua"
+check_rc "decide with two workloads: exit 64" 64
+check_err "decide with two workloads: one prefix, no usage text" "gpuwise decide: too many operands"
+check_eq "decide errors: the command is named once" "$(printf '%s' "$ERR" | grep -c 'decide: decide')" 0
+run "$GW" decide "$EX/vision-team.lua" -o "$T/d.json"
+check_rc "decide -o d.json: exit 0" 0
+check_eq "decide -o d.json: JSON by the extension, with the trace" \
+    "$(jq -r '[.recommendation.option, (.trace | length > 0)] | join(" ")' "$T/d.json")" "buy-used:4x rtx-3090 true"
+check_eq "decide -o d.json: nothing on stdout" "$OUT" ""
+run "$GW" decide "$EX/vision-team.lua" -o "$T/d.txt"
+check_rc "decide -o d.txt: exit 0" 0
+grep -q "^Recommendation: used 4x GeForce RTX 3090" "$T/d.txt" && pass "decide -o d.txt: the table" ||
+    fail "decide -o d.txt: the table" "$(head -3 "$T/d.txt")"

@@ -116,6 +116,41 @@ check_rc "inspect --format html -o: exit 0" 0
 grep -q "<table" "$T/inspection.html" 2>/dev/null && pass "inspect --format html: a table" ||
     fail "inspect --format html: a table" "no <table> in $T/inspection.html"
 
+# ---- the option table: help, mistakes, formats ----
+run "$GW" inspect --help
+check_rc "inspect --help: exit 0" 0
+check_out "inspect --help: the synopsis" "usage: gpuwise inspect [OPTIONS] [FILE.xml]"
+check_out "inspect --help: the exit statuses" "2 a check failed"
+run "$GW" inspect "$NV/healthy-3090.xml" --jsn
+check_rc "inspect: an unknown option exits 64" 64
+check_err "inspect: suggests the option meant" "gpuwise inspect: unknown option '--jsn' (did you mean --json?)"
+run "$GW" inspect a.xml b.xml
+check_err "inspect: two files, one line" "gpuwise inspect: too many operands"
+check_eq "inspect: two files, no usage text" "$(printf '%s\n' "$ERR" | wc -l | tr -d ' ')" 1
+run "$GW" --kb "$T/no-kb.db" inspect -- "$NV/healthy-3090.xml"
+check_rc "inspect -- FILE: exit 0" 0
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/healthy-3090.xml" --format csv
+check_rc "inspect --format csv: exit 64" 64
+check_err "inspect --format csv: says what it writes" "inspect cannot write csv (it writes text, md, html or json)"
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/healthy-3090.xml" -o "$T/inspection.csv"
+check_rc "inspect -o x.csv: exit 64" 64
+[ -e "$T/inspection.csv" ] && fail "inspect -o x.csv: no file written" || pass "inspect -o x.csv: no file written"
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/healthy-3090.xml" --format text --template "$T/inspection.html"
+check_rc "inspect --template with text: exit 64, not ignored" 64
+# the format follows -o's extension; a failed check still exits 2
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/retired-pending-v100.xml" -o "$T/v100.md"
+check_rc "inspect -o x.md: exit 2 still" 2
+check_eq "inspect -o x.md: nothing on stdout" "$OUT" ""
+grep -q "Verdict: FAIL" "$T/v100.md" 2>/dev/null && pass "inspect -o x.md: Markdown by extension" ||
+    fail "inspect -o x.md: Markdown by extension" "$(head -3 "$T/v100.md")"
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/remapped-unc-a100.xml" -o "$T/a100.json"
+check_rc "inspect -o x.json: exit 2 still" 2
+check_eq "inspect -o x.json: JSON by extension, two GPUs" "$(jq -r '.gpus | length' "$T/a100.json")" 2
+run "$GW" --kb "$T/no-kb.db" inspect "$NV/healthy-3090.xml" -o "$T/healthy.txt"
+check_rc "inspect -o x.txt: exit 0" 0
+grep -q "GPU 0: NVIDIA GeForce RTX 3090" "$T/healthy.txt" 2>/dev/null && pass "inspect -o x.txt: text" ||
+    fail "inspect -o x.txt: text" "$(head -3 "$T/healthy.txt")"
+
 # ---- hostile dumps: read safely, fast, nothing else opened ----
 mkdir -p "$T/hostile"
 cat >"$T/hostile/nvsmi_device_v12.dtd" <<'EOF'

@@ -10,7 +10,14 @@ bin="$stage/opt/gpuwise/bin/gpuwise"
 share="$stage/opt/gpuwise/share/gpuwise"
 for f in "$bin" "$share/kb/gpuwise.db" "$share/templates/justification.md.mustache" \
          "$share/templates/page.html.mustache" "$share/plugins/rules/budget.lua" \
-         "$share/plugins/checklists/used-card.lua" "$share/plugins/pricing/fsdl.lua"; do
+         "$share/plugins/checklists/used-card.lua" "$share/plugins/pricing/fsdl.lua" \
+         "$stage/opt/gpuwise/share/man/man1/gpuwise.1" \
+         "$stage/opt/gpuwise/share/bash-completion/completions/gpuwise" \
+         "$stage/opt/gpuwise/share/zsh/vendor-completions/_gpuwise" \
+         "$stage/opt/gpuwise/share/doc/gpuwise/README.md" \
+         "$stage/opt/gpuwise/share/doc/gpuwise/gpuwise.md" \
+         "$stage/opt/gpuwise/share/doc/gpuwise/examples/vision-team.lua" \
+         "$stage/opt/gpuwise/share/doc/gpuwise/plugins/README.md"; do
     if [ -f "$f" ]; then pass "installed ${f#$stage}"; else fail "installed ${f#$stage}" "missing"; fi
 done
 
@@ -40,4 +47,17 @@ check_eq "installed: nothing in the prefix changed" "$after" "$before"
 run "$bin" plugin new pricing acme
 check_rc "installed: plugin new writes to the user's folder" 0
 if [ -f "$XDG_CONFIG_HOME/gpuwise/plugins/pricing/acme.lua" ]; then pass "installed: new plugin under XDG_CONFIG_HOME"; else fail "installed: new plugin under XDG_CONFIG_HOME" "missing"; fi
+
+# The documentation an installed copy gives: the examples' installed path, a man page that
+# matches its help, and no advice that only a source tree can follow.
+run "$bin" help decide
+check_out "installed: help decide names the installed examples" "/opt/gpuwise/share/doc/gpuwise/examples"
+page=$(MANWIDTH=100 man -l "$stage/opt/gpuwise/share/man/man1/gpuwise.1" 2>/dev/null | col -b)
+case "$page" in *"gpuwise offers [OPTIONS]"*) pass "installed: the man page documents offers" ;;
+    *) fail "installed: the man page documents offers" "$(printf '%s' "$page" | head -3)" ;; esac
+cp "$bin" "$T/copied-gpuwise"
+run env GPUWISE_DATADIR="$T/nowhere" "$T/copied-gpuwise" kb show 3090
+check_rc "copied binary without its data: missing input" 66
+case "$ERR" in *make*) fail "copied binary never says to run make" "$ERR" ;; *) pass "copied binary never says to run make" ;; esac
+check_err "copied binary says what to do instead" "pass --kb FILE"
 chmod -R u+w "$stage"

@@ -65,6 +65,38 @@ check_rc "render: Markdown template --format html" 0
 check_eq "render: page has three inline charts" "$(grep -c '<svg ' "$T/cmp.html")" 3
 check_eq "render: page has no script" "$(grep -ci '<script' "$T/cmp.html")" 0
 
+# The command line: help, options, formats.
+run "$GW" render --help
+check_rc "render --help: exit 0" 0
+check_out "render --help: the synopsis" "usage: gpuwise render [OPTIONS] TEMPLATE DATA.json"
+check_out "render --help: --partials" "--partials DIR"
+run "$GW" render "$T/t.txt.mustache" "$T/d.json" --partial "$T/parts"
+check_rc "render --partial: exit 64" 64
+check_err "render --partial: did you mean" "(did you mean --partials?)"
+run "$GW" render "$T/t.txt.mustache" "$T/d.json" --partials="$T/parts"
+check_out "render --partials=DIR" "a b [other end]"
+run "$GW" render "$T/t.txt.mustache" "$T/d.json" --json
+check_rc "render --json: exit 64 (the data is already JSON)" 64
+check_err "render --json: names what it writes" "render cannot write json (it writes text, md or html)"
+run "$GW" render "$T/t.txt.mustache" "$T/d.json" -o "$T/r.csv"
+check_rc "render -o r.csv: exit 64" 64
+run "$GW" render "$T/t.txt.mustache" "$T/d.json" "$T/d.json"
+check_rc "render: three operands is a usage error" 64
+check_err "render: one prefix, no usage text" "gpuwise render: too many operands"
+check_eq "render errors: no usage text in the message" "$(printf '%s' "$ERR" | grep -c 'Renders a Mustache')" 0
+# -o's extension: md takes a Markdown template's document path (same text here: no charts);
+# a template that is not Markdown writes its own output whatever the format.
+run "$GW" render "$T/t.md.mustache" "$T/d.json" -o "$T/t-out.md"
+check_rc "render -o x.md: exit 0" 0
+check_eq "render -o x.md: the Markdown document" "$(cat "$T/t-out.md")" "RTX &lt;3090&gt; | *a* *b* "
+run "$GW" render "$T/t.html.mustache" "$T/d.json" -o "$T/t-out.html"
+check_rc "render *.html.mustache -o x.html: exit 0" 0
+check_eq "render *.html.mustache -o x.html: the template's own output" "$(cat "$T/t-out.html")" "Hello RTX &lt;3090&gt;: a b (end)"
+run "$GW" render "$T/t.md.mustache" "$T/d.json" -o "$T/t-page.html"
+check_rc "render *.md.mustache -o x.html: exit 0" 0
+grep -q '<em>a</em>' "$T/t-page.html" && grep -q '</html>' "$T/t-page.html" &&
+    pass "render *.md.mustache -o x.html: a page from the Markdown" || fail "render *.md.mustache -o x.html: a page from the Markdown" "$(head -c 300 "$T/t-page.html")"
+
 # ---- documents from the KB -----------------------------------------------------------------
 if [ ! -f "$ROOT/kb/gpuwise.db" ]; then
     skip "documents" "kb/gpuwise.db not built"

@@ -44,3 +44,49 @@ cd "$ROOT" || exit 1
 run "$GW" report "$ROOT/tests/fixtures/decide/bad-hours.lua" -o "$T/bad.md"
 check_rc "report bad workload: exit 65" 65
 [ -e "$T/bad.md" ] && fail "report bad workload: no file" "file written" || pass "report bad workload: no file"
+
+# ---- the command line: the format from -o's extension, json, help, errors --------------------
+run "$GW" report "$EX/vision-team.lua" -o "$T/noext"
+check_rc "report -o FILE without an extension: exit 0" 0
+head -1 "$T/noext" | grep -q '^# GPU purchase justification' && ! grep -q '<html' "$T/noext" &&
+    pass "report -o FILE without an extension: Markdown" || fail "report -o FILE without an extension: Markdown" "$(head -1 "$T/noext")"
+case "$MD" in "# GPU purchase justification"*) pass "report -o j.md: Markdown" ;; *) fail "report -o j.md: Markdown" "$(echo "$MD" | head -1)" ;; esac
+grep -q '^<!DOCTYPE html>' "$T/j.html" && pass "report -o j.html: an HTML page" || fail "report -o j.html: an HTML page" "$(head -1 "$T/j.html")"
+
+# json: the model the template reads.  Rendering it with the shipped template gives the very
+# document report writes (the date, added when rendering, pinned by SOURCE_DATE_EPOCH).
+export SOURCE_DATE_EPOCH=1764460800
+run "$GW" report "$EX/vision-team.lua" --json
+check_rc "report --json: exit 0" 0
+check_eq "report --json: the recommendation, no trace, the report's own fields" \
+    "$(jqr '[.recommendation.option, has("trace"), (.subtitle | endswith("8 h a day over 36 months; amounts in CNY")), (.checklist_details | length > 0)] | map(tostring) | join(" ")')" \
+    "buy-used:4x rtx-3090 false true true"
+run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
+check_rc "report -o model.json: exit 0" 0
+check_eq "report -o model.json: JSON by the extension" "$(jq -r .recommendation.option "$T/model.json")" "buy-used:4x rtx-3090"
+"$GW" report "$EX/vision-team.lua" -o "$T/direct.html"
+run "$GW" render "$ROOT/templates/justification.md.mustache" "$T/model.json" -o "$T/rendered.html"
+check_rc "render the report's json with the shipped template: exit 0" 0
+cmp -s "$T/direct.html" "$T/rendered.html" && pass "report --json + render: the same page as report" ||
+    fail "report --json + render: the same page as report" "the pages differ"
+run "$GW" report "$EX/vision-team.lua" --json --template "$T/own.md.mustache"
+check_rc "report --json --template: exit 64 (no template is rendered)" 64
+check_err "report --json --template: says why" "--template: json is the model a template reads"
+
+run "$GW" report --help
+check_rc "report --help: exit 0" 0
+check_out "report --help: where the example workloads are" "examples/ in a source tree"
+check_out "report --help: the formats" "Output: md (the default), html or json"
+run "$GW" report "$EX/vision-team.lua" --tempalte x.md.mustache
+check_rc "report --tempalte: exit 64" 64
+check_err "report --tempalte: did you mean" "(did you mean --template?)"
+run "$GW" report "$EX/vision-team.lua" --format text
+check_rc "report --format text: exit 64" 64
+check_err "report --format text: names what it writes" "report cannot write text (it writes md, html or json)"
+run "$GW" report "$EX/vision-team.lua" -o "$T/j.txt"
+check_rc "report -o j.txt: exit 64" 64
+[ -e "$T/j.txt" ] && fail "report -o j.txt: no file" "file written" || pass "report -o j.txt: no file"
+run "$GW" report
+check_rc "report without a workload: exit 64" 64
+check_err "report without a workload: one prefix" "gpuwise report: too few operands"
+check_eq "report errors: the command is named once" "$(printf '%s' "$ERR" | grep -c 'report: report\|report: usage')" 0

@@ -135,6 +135,76 @@ check_rc "plugin test: a failing test exits 2" 2
 check_out "plugin test: says which and why" "not ok - cn-market: test_fails:"
 check_out "plugin test: the message" "wrong name"
 
+# -- the option tables: --help, unknown options, the formats each command writes
+for cmd in "plugin list" "plugin check" "plugin new" "plugin test" "prices refresh"; do
+    run "$GW" --kb "$KB" $cmd --help
+    check_rc "$cmd --help: exit 0" 0
+    check_out "$cmd --help: its usage line" "usage: gpuwise $cmd"
+done
+run "$GW" --kb "$KB" plugin check "$ROOT/plugins/pricing/cn-market.lua" --inptu x
+check_rc "plugin check --inptu: exit 64" 64
+check_err "plugin check --inptu: suggests --input" "did you mean --input?"
+run "$GW" --kb "$KB" prices refresh --inptu x
+check_rc "prices refresh --inptu: exit 64" 64
+check_err "prices refresh --inptu: suggests --input" "did you mean --input?"
+run "$GW" --kb "$KB" prices refresh fsdl --input "$T/no-such.csv"
+check_rc "prices refresh --input a missing file: exit 66" 66
+# one error prefix: main names the command, the message does not repeat it
+run "$GW" --kb "$KB" plugin new gadget x
+check_err "new gadget: one prefix, then the kinds" "gpuwise plugin new: KIND is pricing, importer, rule or checklist, not 'gadget'"
+run "$GW" --kb "$KB" plugin new pricng x
+check_rc "new pricng: exit 64" 64
+check_err "new pricng: suggests pricing" "(did you mean 'pricing'?)"
+# plugin list as a listing: -o by extension, CSV header = the column keys
+run "$GW" --kb "$KB" --json plugin list
+n_plugins=$(jqr 'length')
+run "$GW" --kb "$KB" plugin list -o "$T/plugins.csv"
+check_rc "plugin list -o x.csv: exit 0" 0
+check_eq "plugin list -o x.csv: nothing on stdout" "$OUT" ""
+check_eq "plugin list csv: the header is the column keys" \
+    "$(head -1 "$T/plugins.csv" | tr -d '\r')" "name,kind,version,path,overrides"
+# one header row and one row per plugin of the JSON list
+check_eq "plugin list csv: a row per plugin" "$(wc -l <"$T/plugins.csv" | tr -d ' ')" "$((n_plugins + 1))"
+check_eq "plugin list csv: cn-market's row (no override: empty last field)" \
+    "$(grep '^cn-market,' "$T/plugins.csv" | tr -d '\r' | sed 's|,/.*/plugins/|,plugins/|')" \
+    "cn-market,pricing,1.0,plugins/pricing/cn-market.lua,"
+run "$GW" --kb "$KB" plugin list --format md
+check_out "plugin list --format md: a Markdown table" "| Name | Kind | Version | Path | Overrides |"
+run "$GW" --kb "$KB" plugin list --format html
+check_rc "plugin list --format html: exit 64" 64
+# plugin check --json (it used to be ignored)
+run "$GW" --kb "$KB" --json plugin check "$ROOT/plugins/pricing/cn-market.lua"
+check_rc "check --json cn-market: exit 0" 0
+check_eq "check --json cn-market: ok, the plugin, the dry run (10 offers, as in text)" \
+    "$(jqr '[.ok, .plugin.name, .plugin.kind, .plugin.version, .dry_run.count, .dry_run.of, (.problems | length)] | join("|")')" \
+    "true|cn-market|pricing|1.0|10|offers|0"
+run "$GW" --kb "$KB" --json plugin check "$FIX/plugins/broken/broken.lua"
+check_rc "check --json broken: still exit 65" 65
+check_err "check --json broken: counts the problems" "3 problems"
+check_eq "check --json broken: not ok, 3 problems, no dry run" \
+    "$(jqr '[.ok, (.problems | length), .dry_run] | join("|")')" "false|3|"
+check_eq "check --json broken: the bad name on line 3" \
+    "$(jqr '.problems[] | select(.message | startswith("name ")) | .line')" "3"
+run "$GW" --kb "$KB" plugin check "$FIX/plugins/broken/syntax.lua" -o "$T/syntax.json"
+check_rc "check -o x.json syntax error: exit 65" 65
+check_eq "check -o x.json: JSON by extension, line 5, no plugin" \
+    "$(jq -r '[.plugin, .problems[0].line] | map(tostring) | join("|")' "$T/syntax.json")" "null|5"
+run "$GW" --kb "$KB" plugin check "$ROOT/plugins/pricing/cn-market.lua" --format csv
+check_rc "check --format csv: exit 64" 64
+# commands that write no document refuse the output options instead of ignoring them
+run "$GW" --kb "$KB" --json plugin new pricing jsonny
+check_rc "new --json: exit 64" 64
+[ ! -e "$USERP/pricing/jsonny.lua" ] && pass "new --json: wrote nothing" || fail "new --json: wrote a file"
+run "$GW" --kb "$KB" plugin new rule r -o "$T/r.md"
+check_rc "new -o r.md: the extension picks no format, exit 0" 0
+grep -q 'name = "r"' "$T/r.md" && pass "new -o r.md: the rule is there" || fail "new -o r.md: no rule"
+run "$GW" --kb "$KB" --json plugin test "$T/failing.lua"
+check_rc "plugin test --json: exit 64" 64
+run "$GW" --kb "$KB" plugin test -o "$T/t.txt"
+check_rc "plugin test -o: exit 64" 64
+run "$GW" --kb "$KB" prices refresh cn-market --format json
+check_rc "prices refresh --format json: exit 64" 64
+
 # -- offers options (a fresh KB: only the shipped offers and cn-market)
 KB=$(fresh_kb offers)
 run "$GW" --kb "$KB" prices refresh cn-market
