@@ -75,7 +75,8 @@ enum {
 
 /* cli_command.flags */
 enum {
-    CLI_OUTPUT = 1 << 0,     /* takes -o FILE (implied by any format) */
+    CLI_OUTPUT = 1 << 0,     /* takes -o FILE (implied by any format); a command whose own table
+                                has an "output" option describes -o itself */
     CLI_TEMPLATE = 1 << 1,   /* takes --template FILE */
     CLI_RAW = 1 << 2         /* every word after the command is an operand (`complete`) */
 };
@@ -94,6 +95,7 @@ typedef struct cli_command {
     unsigned formats;            /* CLI_FMT_* it writes; the first one set is the default */
     unsigned flags;              /* CLI_OUTPUT, CLI_TEMPLATE */
     cli_run_fn run;
+    const char *operand_choices; /* with operand_kind CLI_CHOICE: what the first operand may be */
 } cli_command;
 
 typedef struct cli_group {

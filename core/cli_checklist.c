@@ -205,8 +205,8 @@ static const cli_command checklist_commands[] = {
      "readable, 66 no such dump, 67 no checklist of that name (the message lists those there "
      "are), 70 a checklist plugin that breaks its contract.",
      checklist_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON | CLI_FMT_CSV,
-     CLI_TEMPLATE, cmd_checklist},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     CLI_TEMPLATE, cmd_checklist, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_checklist_group = {

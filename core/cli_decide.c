@@ -161,8 +161,8 @@ static const cli_command decide_commands[] = {
      "Exit status: 0 ok, 64 usage, 65 a bad workload file (the message names the file, the "
      "field and what was expected), 66 a missing workload file, 67 an unknown GPU among the "
      "candidates, 70 a plugin error.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_decide_group = {

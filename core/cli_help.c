@@ -76,7 +76,11 @@ static size_t command_options(const cli_command *c, const cli_option **out, size
         out[n++] = &c->options[i];
     for (size_t i = 0; cli_global_options[i].name && n < max; i++) {
         const cli_option *g = &cli_global_options[i];
-        int wanted = 0;
+        int wanted = 0, own = 0;
+        for (size_t j = 0; c->options && c->options[j].name; j++)
+            own = own || !strcmp(c->options[j].name, g->name);
+        if (own)
+            continue;   /* the command describes it itself */
         if (!strcmp(g->name, "format") || !strcmp(g->name, "output"))
             wanted = c->formats != 0 || (!strcmp(g->name, "output") && (c->flags & CLI_OUTPUT));
         else if (!strcmp(g->name, "json"))
@@ -409,8 +413,8 @@ static const cli_command help_commands[] = {
      "`gpuwise kb show --help` is the same), or a group of commands (`gpuwise help kb`). "
      "Everything here and in the manual page comes from the tables the command line is parsed "
      "with, so they cannot disagree.",
-     help_options, 0, CLI_OUTPUT, cmd_help},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     help_options, 0, CLI_OUTPUT, cmd_help, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_help_group_help = {
@@ -616,6 +620,9 @@ static int cmd_complete(gw_ctx *ctx, const cli_args *a, gw_error *err)
             size_t glen = hg ? strlen(hg->name) : 0;
             for (size_t i = 0; hg && has_subcommands_named(hg) && hg->commands[i].name; i++)
                 offer(f, hg->commands[i].name + glen + 1, cur);
+        } else if (kind == CLI_CHOICE) {
+            if (operands == 0)
+                offer_choices(f, c->operand_choices, cur);
         } else {
             offer_kind(ctx, f, kind, NULL, cur);
         }
@@ -630,8 +637,8 @@ static const cli_command complete_commands[] = {
      "`gpuwise`): commands, subcommands, options, option values, GPU names and aliases from the "
      "KB in use, plugin and checklist names.  A line `@files` or `@dirs` asks the shell to "
      "complete file or folder names.  The bash and zsh completion scripts call it.",
-     NULL, 0, CLI_RAW, cmd_complete},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, 0, CLI_RAW, cmd_complete, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_complete_group = {

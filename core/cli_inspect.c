@@ -178,8 +178,8 @@ static const cli_command inspect_commands[] = {
      "\n"
      "Exit status: 0 nothing failed, 2 a check failed (whatever the format), 64 usage, 65 not a "
      "readable dump, 66 no such file, 69 no nvidia-smi to run.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_inspect},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_inspect, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_inspect_group = {

@@ -1375,8 +1375,8 @@ static int cmd_upgrade(gw_ctx *ctx, const cli_args *a, gw_error *err)
 
 static const cli_option list_options[] = {
     {"where", 0, "EXPR", CLI_TEXT, NULL,
-     "only the GPUs the filter matches (the filter language above); quote it, it is one "
-     "argument", 0},
+     "only the GPUs the filter matches: `FIELD OP VALUE [and FIELD OP VALUE]...` (`gpuwise "
+     "help kb` has the whole language); quote it, it is one argument", 0},
     {"sort", 0, "[-]FIELD", CLI_FIELD, NULL,
      "order by FIELD, lowest first, or highest first with a leading `-`", 0},
     {"columns", 0, "A,B,...", CLI_FIELD, NULL,
@@ -1409,7 +1409,8 @@ static const cli_command kb_commands[] = {
      "snake_case name (the names `gpuwise kb fields` lists) with a `*_text` form for people "
      "beside each figure.\n\n"
      "Exit status: 0 ok, 64 usage, 66 missing KB, 67 an unknown or ambiguous name.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_show},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
+     CLI_TEMPLATE, cmd_show, NULL},
     {"kb compare", "NAME NAME...", 1, -1, CLI_GPU,
      "GPUs side by side; '*' marks the best value of each row",
      "Puts GPUs side by side, one column each, and marks the best value of each row with `*` "
@@ -1421,7 +1422,8 @@ static const cli_command kb_commands[] = {
      "`md` and `html` render the comparison template, with charts; `json` gives each row's "
      "values, texts, marks and the index of the best.\n\n"
      "Exit status: 0 ok, 64 usage (fewer than two GPUs or more than 16), 67 an unknown name.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_compare},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
+     CLI_TEMPLATE, cmd_compare, NULL},
     {"kb list", NULL, 0, -1, CLI_TEXT,
      "a table of GPUs, filtered and sorted",
      "Lists the GPUs of the KB as a table, one row each, filtered with `--where` and sorted "
@@ -1431,12 +1433,12 @@ static const cli_command kb_commands[] = {
      "field names); `json` gives the filter, the sort, the columns and every GPU with all its "
      "fields, or only those of `--columns`.\n\n"
      "Exit status: 0 ok, 64 usage (an unknown field, a bad filter).",
-     list_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_list},
+     list_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_list, NULL},
     {"kb search", "TEXT...", 1, -1, CLI_TEXT,
      "full-text search over everything, ranked, with snippets and the command that opens each",
      "Searches everything in the KB: GPUs and their aliases, measured results, prices, "
-     "sources, disputed claims and exchange rates.  Hits come best first, GPUs ahead at equal "
-     "relevance, each with a snippet in which `[` and `]` mark the words found.  Any text is "
+     "sources, disputed claims and exchange rates.  Hits come best first (a GPU's own entry "
+     "weighs double), each with a snippet in which `[` and `]` mark the words found.  Any text is "
      "accepted and read as plain words; when no entry has every word, entries with some of "
      "them are listed.  A word starting with `-` goes after `--`.\n\n"
      "Every hit carries the command that opens it: `gpuwise kb show ID` for an entry about a "
@@ -1446,7 +1448,8 @@ static const cli_command kb_commands[] = {
      "`md` and `csv` write kind, ref, title, snippet and that command (`open`); `json` adds "
      "the rank, the GPU and the source of each hit.\n\n"
      "Exit status: 0 ok (also when nothing matches), 64 usage.",
-     search_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_search},
+     search_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV,
+     0, cmd_search, NULL},
     {"kb sources", NULL, 0, 0, CLI_TEXT,
      "the sources, with how many facts cite each",
      "Lists every source of the KB (datasheets, whitepapers, benchmark tables, articles) with "
@@ -1454,7 +1457,7 @@ static const cli_command kb_commands[] = {
      "`gpuwise kb source ID` shows one with those facts.\n\n"
      "`md` and `csv` write id, fact count, title, publisher and retrieval date; `json` adds the "
      "URL, kind, note and the command that opens each.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources, NULL},
     {"kb source", "ID", 1, 1, CLI_TEXT,
      "one source: title, publisher, URL, date, and every entry that cites it",
      "Shows one source (its id as `gpuwise kb sources` and `gpuwise kb search` give it): "
@@ -1462,20 +1465,20 @@ static const cli_command kb_commands[] = {
      "(a claim also when it cites it for its correction), each with the command that opens "
      "it.  For example `gpuwise kb source nvidia-a100-datasheet`.\n\n"
      "Exit status: 0 ok, 64 usage, 67 no source with that id (the closest is suggested).",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON, 0, cmd_source},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON, 0, cmd_source, NULL},
     {"kb check", NULL, 0, 0, CLI_TEXT,
      "integrity, foreign keys, every fact sourced (exit 65 if not)",
      "Checks the KB file: SQLite's integrity check, foreign keys, that every fact cites a "
      "source, and that the search index is complete.  The report is written either way; "
      "`json` gives `ok` and the report.\n\n"
      "Exit status: 0 the KB is sound, 65 it is not.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_check},
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_check, NULL},
     {"kb export", NULL, 0, 0, CLI_TEXT,
      "the whole KB as one CSV text bundle",
      "Writes the whole KB as one text file of CSV sections, one per table, to standard output "
      "or `-o FILE`.  `gpuwise kb import` reads it back into the same KB: exporting that again "
      "gives the same bytes.",
-     NULL, 0, CLI_OUTPUT, cmd_export},
+     NULL, 0, CLI_OUTPUT, cmd_export, NULL},
     {"kb import", "FILE...", 1, -1, CLI_FILE,
      "add table CSVs or an export, all in one transaction",
      "Adds table CSV files (those of `kb/data`, each table known from its header row) or a "
@@ -1489,20 +1492,20 @@ static const cli_command kb_commands[] = {
      "table gained; `json` gives the counts added, updated and unchanged per table.\n\n"
      "Exit status: 0 ok, 64 usage, 65 a bad row or a file that is not a KB, 66 a missing "
      "file, 75 another program is writing the KB.",
-     import_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_import},
+     import_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_import, NULL},
     {"kb upgrade", NULL, 0, 0, CLI_TEXT,
      "migrate an older KB file to this version's schema",
      "Migrates a KB file written by an older gpuwise to this version's schema, in place, and "
      "says which schema it has now.  Other commands read an older KB only after this.\n\n"
      "Exit status: 0 ok, 65 not a KB or one from a newer gpuwise, 66 missing, 75 busy.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_upgrade},
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_upgrade, NULL},
     {"kb fields", NULL, 0, 0, CLI_TEXT,
      "the field names --where, --sort and --columns accept",
      "Lists the GPU fields, one a line with its type (text or number) after a tab: the names "
      "`--where`, `--sort` and `--columns` of `gpuwise kb list` accept and `gpuwise kb show "
      "--json` uses.  `json` gives the names only.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_fields},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_fields, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_kb_group = {

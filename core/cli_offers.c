@@ -205,8 +205,8 @@ static const cli_command offers_commands[] = {
      "stored, cheapest first.  Prices in different currencies are ordered by their value in USD "
      "where the KB has a rate.  Exit status: 0 ok, 64 usage, 67 an unknown GPU or a currency "
      "without a rate.",
-     offers_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_offers},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     offers_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_offers, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_offers_group = {

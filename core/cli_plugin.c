@@ -433,8 +433,8 @@ static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return gw_error_set(err, GW_EUSAGE, "NAME uses lower-case letters, digits, '-' and '_' "
                                             "(e.g. acme), not '%s'", name);
     char path[4400];
-    if (ctx->output)
-        snprintf(path, sizeof path, "%s", ctx->output);
+    if (cli_value(args, "output"))
+        snprintf(path, sizeof path, "%s", cli_value(args, "output"));
     else
         snprintf(path, sizeof path, "%s/plugins/%s/%s.lua", ctx->user_config_dir, folder, name);
     /* The provider's display name: "acme-gpu" -> "Acme-gpu". */
@@ -581,6 +581,15 @@ static const cli_option check_options[] = {
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
+/* -o here names the new plugin's file: not written atomically (an existing file is never
+ * replaced) and not a format, so plugin new describes it itself. */
+static const cli_option plugin_new_options[] = {
+    {"output", 'o', "FILE", CLI_FILE, NULL,
+     "write the plugin to FILE instead of the user's plugin folder (never over an existing "
+     "file)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
 static const cli_command plugin_commands[] = {
     {"plugin list", NULL, 0, 0, CLI_TEXT,
      "list every plugin found, with the shipped ones it overrides",
@@ -589,7 +598,7 @@ static const cli_command plugin_commands[] = {
      "JSON also gives each plugin's description and whether it was loaded from the copy "
      "compiled into the program (`compiled`: its text is exactly a shipped plugin's).  "
      "Exit status: 0 ok, 64 usage, 70 a plugin failed to load.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_CSV | CLI_FMT_JSON, 0, plugin_list},
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_CSV | CLI_FMT_JSON, 0, plugin_list, NULL},
     {"plugin check", "FILE", 1, 1, CLI_FILE,
      "load a plugin file in the sandbox, check its shape and do a dry run",
      "Loads FILE in the sandbox (only FILE: not the other plugins), checks its shape (name, "
@@ -602,8 +611,8 @@ static const cli_command plugin_commands[] = {
      "description}, dry_run: {count, of}, problems: [{line, message}]}` (`plugin` is null when "
      "the file does not load, `dry_run` when no dry run was done).  What the plugin logs "
      "goes to standard error.  Exit status: 0 ok, 64 usage, 65 problems found, 66 no such file.",
-     check_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, plugin_check},
-    {"plugin new", "KIND NAME", 2, 2, CLI_TEXT,
+     check_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, plugin_check, NULL},
+    {"plugin new", "KIND NAME", 2, 2, CLI_CHOICE,
      "write a working, commented plugin to start from",
      "Writes a working, commented plugin of kind KIND (" PLUGIN_KINDS ") named NAME (lower-case "
      "letters, digits, `-` and `_`) to `$XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua` "
@@ -613,7 +622,7 @@ static const cli_command plugin_commands[] = {
      "~/.config/gpuwise/plugins/pricing/acme.lua\n```\n\n"
      "Exit status: 0 ok, 64 usage (an unknown KIND, a bad NAME), 73 the file exists or cannot "
      "be written.",
-     NULL, 0, CLI_OUTPUT, plugin_new},
+     plugin_new_options, 0, 0, plugin_new, "pricing|importer|rule|checklist"},
     {"plugin test", "[FILE]", 0, 1, CLI_FILE,
      "run the tests beside a plugin (NAME_test.lua), or of every plugin that has them",
      "Runs `NAME_test.lua` beside the plugin file FILE: a chunk returning a table of `test_*` "
@@ -623,8 +632,8 @@ static const cli_command plugin_commands[] = {
      "Exit status: 0 all passed, 2 a test failed, 64 usage, 65 the plugin does not load "
      "(`plugin check` lists why), 66 no such file or no test file beside it, 70 a plugin "
      "failed or hit a limit.",
-     NULL, 0, 0, plugin_test},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, 0, 0, plugin_test, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_plugin_group = {

@@ -168,8 +168,8 @@ static const cli_command prices_commands[] = {
      "65 bad offers, 66 missing input, 67 unknown plugin, 70 a plugin failed or hit a limit "
      "(`$GPUWISE_PLUGIN_INSTRUCTIONS`, `$GPUWISE_PLUGIN_MEMORY_MB`, "
      "`$GPUWISE_PLUGIN_SECONDS`), 75 KB busy.",
-     refresh_options, 0, 0, prices_refresh},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     refresh_options, 0, 0, prices_refresh, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_prices_group = {

@@ -69,8 +69,8 @@ static const cli_command render_commands[] = {
      "Exit status: 0 ok, 64 usage, 65 malformed JSON or a template error (naming the file, "
      "line and column), 66 a missing template or data file, 73/74 the output cannot be "
      "written.",
-     render_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML, 0, cmd_render},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     render_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML, 0, cmd_render, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_render_group = {

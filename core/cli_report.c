@@ -124,8 +124,8 @@ static const cli_command report_commands[] = {
      "Exit status: 0 ok, 64 usage, 65 a bad workload file or template, 66 a missing workload "
      "file or `--template` file, 67 an unknown GPU among the candidates, 70 a plugin error, "
      "73/74 the output cannot be written (nothing is left half-written).",
-     NULL, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report},
-    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL},
+     NULL, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
 const cli_group cli_report_group = {

@@ -190,6 +190,9 @@ time_it "gpuwise --version" "$RUNS" "$GW" --version
 v_ms=$MS
 time_it "gpuwise kb show 3090" "$RUNS" "$GW" --kb "$KB" kb show 3090
 s_ms=$MS
+time_it "gpuwise complete (GPU names from the KB)" "$RUNS" "$GW" --kb "$KB" complete 3 gpuwise kb show rtx
+c_ms=$MS
 time_it "sqlite3 kb.db 'select 1'" "$RUNS" sqlite3 "$KB" 'select 1'
 ratio "$v_ms" "$MS" "none: --version / sqlite3"
 ratio "$s_ms" "$MS" "none: kb show / sqlite3"
+ratio "$c_ms" "$MS" "completion within 3x of sqlite3 (a few ms: a shell must not wait)"

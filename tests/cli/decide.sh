@@ -124,7 +124,7 @@ check_num "decide usd-all: host USD 1,111.11" \
 run "$GW" decide --help
 check_rc "decide --help: exit 0" 0
 check_out "decide --help: the synopsis" "usage: gpuwise decide [OPTIONS] WORKLOAD"
-check_out "decide --help: where the example workloads are" "examples/ in a source tree"
+check_out "decide --help: where the example workloads are (this source tree)" "$ROOT/examples"
 check_out "decide --help: the json fields" "time_to_finish_hours"
 run "$GW" help decide
 check_out "help decide: the same text" "usage: gpuwise decide [OPTIONS] WORKLOAD"

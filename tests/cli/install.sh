@@ -56,7 +56,7 @@ page=$(MANWIDTH=100 man -l "$stage/opt/gpuwise/share/man/man1/gpuwise.1" 2>/dev/
 case "$page" in *"gpuwise offers [OPTIONS]"*) pass "installed: the man page documents offers" ;;
     *) fail "installed: the man page documents offers" "$(printf '%s' "$page" | head -3)" ;; esac
 cp "$bin" "$T/copied-gpuwise"
-run env GPUWISE_DATADIR="$T/nowhere" "$T/copied-gpuwise" kb show 3090
+run env GPUWISE_DATADIR="$T/nowhere" XDG_DATA_HOME="$T/no-user-kb" "$T/copied-gpuwise" kb show 3090
 check_rc "copied binary without its data: missing input" 66
 case "$ERR" in *make*) fail "copied binary never says to run make" "$ERR" ;; *) pass "copied binary never says to run make" ;; esac
 check_err "copied binary says what to do instead" "pass --kb FILE"

@@ -234,3 +234,186 @@ run "$GW" --kb "$KB" kb search --limit 0 x
 check_rc "kb search --limit 0: exit 64" 64
 run "$GW" help kb
 check_out "kb usage lists every subcommand" "upgrade"
+
+# --- every subcommand from the option tables: --help, unknown options, error prefix -------------
+for sub in show compare list search sources source check export import upgrade fields; do
+    run "$GW" --kb "$KB" kb "$sub" --help
+    check_rc "kb $sub --help: exit 0" 0
+    check_out "kb $sub --help shows its usage" "usage: gpuwise kb $sub"
+done
+run "$GW" --kb "$KB" kb list --wher "vendor = AMD"
+check_rc "kb list --wher: exit 64" 64
+check_err "kb list --wher suggests --where" "did you mean --where?"
+run "$GW" --kb "$KB" kb search --limt 3 nvlink
+check_rc "kb search --limt: exit 64" 64
+check_err "kb search --limt suggests --limit" "did you mean --limit?"
+run "$GW" --kb "$KB" kb import --wiht gpuwise-csv "$KFIX/rates.csv"
+check_err "kb import --wiht suggests --with" "did you mean --with?"
+run "$GW" --kb "$KB" kb compare 3090
+check_eq "one error prefix: 'gpuwise kb compare: ', not twice" "$ERR" \
+    "gpuwise kb compare: give two or more GPUs (a family name such as h100 stands for all its variants)"
+run "$GW" --kb "$KB" kb list memory_gb '>=' 48
+check_rc "kb list with an unquoted filter: exit 64" 64
+check_err "an unquoted filter says to quote it" "gpuwise kb list: unexpected operand 'memory_gb' (quote the --where expression"
+for lim in 2.5 abc 1001 0x10; do
+    run "$GW" --kb "$KB" kb search --limit "$lim" nvlink
+    check_rc "kb search --limit $lim: exit 64" 64
+done
+run "$GW" --kb "$KB" kb search --limit=2 --json nvlink
+check_eq "kb search --limit=2" "$(jqr '.hits | length')" "2"
+
+# --- formats: what each command writes, chosen by --format, --json or -o's extension -------------
+run "$GW" --kb "$KB" kb show 3090 -o "$T/ds.json"
+check_rc "kb show -o x.json: exit 0" 0
+check_eq "kb show -o x.json writes JSON" "$(jq -r .id "$T/ds.json")" "rtx-3090"
+if [ -f "$ROOT/templates/comparison.md.mustache" ]; then
+    run "$GW" --kb "$KB" kb compare 3090 "A100 80GB" -o "$T/by-ext.html"
+    check_rc "kb compare -o x.html: exit 0" 0
+    check_eq "kb compare -o x.html: nothing on stdout" "$OUT" ""
+    if grep -q '<table' "$T/by-ext.html" && grep -q "2,039 GB/s" "$T/by-ext.html"; then
+        pass "kb compare -o x.html writes the HTML comparison"
+    else fail "kb compare -o x.html writes the HTML comparison" "$(head -c 300 "$T/by-ext.html")"; fi
+fi
+# the shipped KB has 60 GPUs: kb list -o x.csv is a header row and 60 rows of the 7 default columns
+run "$GW" --kb "$KB" kb list -o "$T/gpus.csv"
+check_rc "kb list -o x.csv: exit 0" 0
+check_eq "kb list csv: header row is the column keys" "$(head -1 "$T/gpus.csv" | tr -d '\r')" \
+    "id,name,memory_gb,memory_bandwidth_gbs,tdp_w,fp16_tflops,nvlink_gbs"
+check_eq "kb list csv: CRLF line ends (RFC 4180)" "$(head -1 "$T/gpus.csv" | tail -c 2 | od -An -tx1 | tr -d ' \n')" "0d0a"
+check_eq "kb list csv: header + 60 rows" "$(wc -l <"$T/gpus.csv" | tr -d ' ')" 61
+if command -v python3 >/dev/null 2>&1; then
+    check_eq "kb list csv: Python's csv module reads 61 rows of 7 fields" \
+        "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=""))); print(len(r), set(map(len, r)))' "$T/gpus.csv")" \
+        "61 {7}"
+fi
+# --columns drives csv and md too: the 4 AMD GPUs (MI210 300 W, MI250X 500 W, MI300X 750 W,
+# MI325X 1000 W)
+run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format csv
+check_eq "kb list --columns --format csv" "$(printf '%s' "$OUT" | tr -d '\r' | tr '\n' ' ')" \
+    "id,tdp_w mi210,300 mi250x,500 mi300x,750 mi325x,1000"
+run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format md
+check_eq "kb list --format md: header, rule and 4 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 6
+check_out "kb list --format md: a row" "| mi300x | 750 |"
+run "$GW" --kb "$KB" kb search --limit 3 resnet50 -o "$T/hits.csv"
+check_eq "kb search csv: header row is the column keys" "$(head -1 "$T/hits.csv" | tr -d '\r')" \
+    "kind,ref,title,snippet,open"
+check_eq "kb search csv: header + 3 hits" "$(wc -l <"$T/hits.csv" | tr -d ' ')" 4
+run "$GW" --kb "$KB" kb search --limit 3 resnet50 --format md
+check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 5
+run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
+check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
+    "id,fact_count,title,publisher,retrieved"
+check_eq "kb sources csv: header + 55 sources" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 56
+run "$GW" --kb "$KB" kb sources --format md
+check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
+    "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
+run "$GW" --kb "$KB" kb fields --json
+check_eq "kb fields --json: the field names" "$(jqr '.[0]')" "id"
+run "$GW" --kb "$KB" kb check --json
+check_eq "kb check --json: ok" "$(jqr .ok)" "true"
+# formats a command cannot write are refused, and nothing is written
+for args in "kb list --format html" "kb search nvlink -o $T/no.html" "kb sources --format html" \
+            "kb source nvidia-a100-datasheet --format csv" "kb show 3090 --format csv" \
+            "kb compare 3090 4090 -o $T/no.csv" "kb export --json" "kb fields --format md" \
+            "kb check --format csv" "kb import $KFIX/rates.csv --format md" "kb upgrade -o $T/no.md"; do
+    run "$GW" --kb "$KB" $args
+    check_rc "$args: exit 64" 64
+done
+[ -e "$T/no.html" ] || [ -e "$T/no.csv" ] || [ -e "$T/no.md" ] && fail "refused formats write no file" ||
+    pass "refused formats write no file"
+run "$GW" --kb "$KB" kb search nvlink -o "$T/no.html"
+check_err "a refused -o says which formats" "kb search cannot write html"
+
+# --- kb import / upgrade --json ---------------------------------------------------------------
+run "$GW" --kb "$T/fix-json.db" kb import --json "$KFIX/claims.csv" "$KFIX/gpus.csv" \
+    "$KFIX/sources.csv" "$KFIX/aliases.csv" "$KFIX/rates.csv" "$KFIX/benchmarks.csv" "$KFIX/prices.csv"
+check_rc "kb import --json: exit 0" 0
+check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
+check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
+run "$GW" --kb "$T/fix-json.db" kb upgrade --json
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "2"
+
+# --- compare takes family names ---------------------------------------------------------------
+# h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
+run "$GW" --kb "$KB" --json kb compare h100 a100
+check_rc "kb compare h100 a100: exit 0" 0
+check_eq "kb compare h100 a100: 3 + 4 = 7 GPUs" "$(jqr '.gpus | length')" "7"
+check_eq "kb compare h100 a100: in the order given" "$(jqr '[.gpus[].id] | join(",")')" \
+    "h100-nvl,h100-pcie,h100-sxm5,a100-pcie-40gb,a100-pcie-80gb,a100-sxm4-40gb,a100-sxm4-80gb"
+check_err "kb compare names the variants of h100" \
+    "gpuwise kb compare: 'h100' stands for 3 GPUs: h100-nvl, h100-pcie, h100-sxm5"
+run "$GW" --kb "$KB" --json kb compare h100 h100-sxm5 "H100 SXM5"
+check_eq "kb compare: a GPU named twice is shown once (3, not 5)" "$(jqr '.gpus | length')" "3"
+run "$GW" --kb "$KB" kb compare a100
+check_rc "kb compare with one family name of 4 variants: exit 0" 0
+run "$GW" --kb "$KB" kb compare 3090 rtx-3090 "RTX 3090"
+check_rc "kb compare of one GPU named three ways: exit 64" 64
+
+# --- every search hit prints the command that opens it, and that command works -----------------
+# these queries reach every kind the index holds: GPUs, benchmarks, prices, rates, sources, claims
+kinds=""
+: >"$T/opens"
+for q in nvlink "per USD" cloud resnet50 datasheet ports; do
+    run "$GW" --kb "$KB" --json kb search --limit 1000 $q
+    kinds="$kinds $(jqr '[.hits[].kind] | unique | join(" ")')"
+    check_eq "search '$q': every hit has an open command" "$(jqr '[.hits[] | .open | type == "string"] | all')" "true"
+    run "$GW" --kb "$KB" kb search --limit 1000 $q
+    printf '%s\n' "$OUT" | sed -n 's/^ *\(gpuwise kb .*\)$/\1/p' >>"$T/opens"
+done
+check_eq "the searches reach every kind" "$(echo $kinds | tr ' ' '\n' | sort -u | tr '\n' ' ')" \
+    "benchmark claim gpu price rate source "
+sort -u "$T/opens" >"$T/opens.u"
+opens_failed=""
+while IFS= read -r cmd; do
+    set -f
+    # shellcheck disable=SC2086
+    "$GW" --kb "$KB" ${cmd#gpuwise } >/dev/null 2>"$T/open.err" </dev/null || opens_failed="$opens_failed; $cmd: $(cat "$T/open.err")"
+    set +f
+done <"$T/opens.u"
+check_eq "every printed open command exits 0 ($(wc -l <"$T/opens.u" | tr -d ' ') commands)" "$opens_failed" ""
+grep -q '^gpuwise kb show ' "$T/opens.u" && grep -q '^gpuwise kb source ' "$T/opens.u" &&
+    pass "the open commands include kb show and kb source" ||
+    fail "the open commands include kb show and kb source" "$(head -3 "$T/opens.u")"
+# a benchmark opens its GPU's datasheet; a rate and a claim about no one GPU open their source
+run "$GW" --kb "$KB" --json kb search --limit 1000 resnet50
+check_eq "a benchmark hit opens its GPU" \
+    "$(jqr '[.hits[] | select(.kind == "benchmark") | .open == "gpuwise kb show " + .gpu] | all')" "true"
+run "$GW" --kb "$KB" --json kb search per USD
+check_eq "a rate hit opens its source" "$(jqr '[.hits[] | select(.kind == "rate") | .open] | unique | join(",")')" \
+    "gpuwise kb source fed-g5-exchange-rates"
+run "$GW" --kb "$KB" --json kb search nvlink ports
+check_eq "a claim about nvlink (no GPU) opens its source" \
+    "$(jqr '[.hits[] | select(.kind == "claim") | .gpu == null and (.open | startswith("gpuwise kb source "))] | all')" "true"
+
+# --- kb source ID ------------------------------------------------------------------------------
+# fed-g5-exchange-rates is cited by the 5 rates of rates.csv (USD, CNY, EUR, GBP, JPY) and nothing else
+run "$GW" --kb "$KB" --json kb source fed-g5-exchange-rates
+check_rc "kb source: exit 0" 0
+check_eq "kb source --json: the source's fields" "$(jqr '[.title, .publisher, .kind, .retrieved] | join("|")')" \
+    "Foreign Exchange Rates - G.5 (Monthly)|Board of Governors of the Federal Reserve System|dataset|2026-11-30"
+check_eq "kb source --json: the 5 rates cite it" "$(jqr '[.facts[].ref] | join(",")')" \
+    "USD@2024-03,CNY@2024-03,EUR@2024-03,GBP@2024-03,JPY@2024-03"
+check_eq "kb source --json: fact_count" "$(jqr .fact_count)" "5"
+run "$GW" --kb "$KB" kb source nvidia-a100-datasheet
+check_out "kb source text: the title" "NVIDIA A100 Tensor Core GPU datasheet"
+check_out "kb source text: the URL" "https://www.nvidia.com/"
+check_out "kb source text: a GPU it is cited for, with its command" "gpuwise kb show a100-sxm4-80gb"
+run "$GW" --kb "$KB" kb source nvidia-a100-datasheet -o "$T/source.md"
+check_rc "kb source -o x.md: exit 0" 0
+check_eq "kb source md: the title as a heading" "$(head -1 "$T/source.md")" "# NVIDIA A100 Tensor Core GPU datasheet"
+grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-sxm4-80gb |' "$T/source.md" &&
+    pass "kb source md: a table row per fact" || fail "kb source md: a table row per fact" "$(grep '^|' "$T/source.md" | head -3)"
+# every source lists as many facts as kb sources counts for it
+run "$GW" --kb "$KB" --json kb sources
+# 60 GPUs + 102 benchmarks + 58 prices + 5 rates + 15 claims x 2 (source, correction) = 255
+check_eq "kb sources: 255 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "255"
+printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
+mismatch=""
+while read -r id count; do
+    got=$("$GW" --kb "$KB" --json kb source "$id" | jq '.facts | length')
+    [ "$got" = "$count" ] || mismatch="$mismatch $id:$got/$count"
+done <"$T/counts"
+check_eq "kb source lists the facts kb sources counts, for every source" "$mismatch" ""
+run "$GW" --kb "$KB" kb source nvidia-a100-datashet
+check_rc "kb source of an unknown id: exit 67" 67
+check_err "kb source suggests the closest id" "no source 'nvidia-a100-datashet' (did you mean nvidia-a100-datasheet?)"

@@ -75,7 +75,7 @@ check_err "report --json --template: says why" "--template: json is the model a 
 
 run "$GW" report --help
 check_rc "report --help: exit 0" 0
-check_out "report --help: where the example workloads are" "examples/ in a source tree"
+check_out "report --help: where the example workloads are (this source tree)" "$ROOT/examples"
 check_out "report --help: the formats" "Output: md (the default), html or json"
 run "$GW" report "$EX/vision-team.lua" --tempalte x.md.mustache
 check_rc "report --tempalte: exit 64" 64
