@@ -1,6 +1,7 @@
 /* buf.c — growable buffers, checked allocation and whole-file I/O (see buf.h). */
 #include "buf.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -200,4 +201,22 @@ int gw_write_file_atomic(const char *path, const char *data, size_t len)
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+void buf_put_csv_field(gw_buf *out, const char *s)
+{
+    size_t n = strlen(s);
+    int quote = n > 0 && (strpbrk(s, ",\"\r\n") || isspace((unsigned char)s[0]) ||
+                          isspace((unsigned char)s[n - 1]) || s[0] == '#');
+    if (!quote) {
+        buf_append(out, s, n);
+        return;
+    }
+    buf_putc(out, '"');
+    for (; *s; s++) {
+        if (*s == '"')
+            buf_putc(out, '"');
+        buf_putc(out, *s);
+    }
+    buf_putc(out, '"');
 }

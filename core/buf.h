@@ -40,4 +40,9 @@ int gw_read_file(const char *path, char **out, size_t *len);
  * failure). */
 int gw_write_file_atomic(const char *path, const char *data, size_t len);
 
+/* One CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, a quote or a line
+ * break, starts or ends with a space (which readers trim) or starts with '#' (a comment to some
+ * readers); as it is otherwise. */
+void buf_put_csv_field(gw_buf *out, const char *s);
+
 #endif

@@ -16,27 +16,12 @@ static void cell_text(gw_buf *out, const view *v)
     }
 }
 
-static void csv_field(gw_buf *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        buf_puts(out, s);
-        return;
-    }
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            buf_putc(out, '"');
-        buf_putc(out, *s);
-    }
-    buf_putc(out, '"');
-}
-
 static void write_csv(gw_buf *out, const view *rows, const cli_column *cols)
 {
     for (size_t c = 0; cols[c].key; c++) {
         if (c)
             buf_putc(out, ',');
-        csv_field(out, cols[c].key);
+        buf_put_csv_field(out, cols[c].key);
     }
     buf_puts(out, "\r\n");
     gw_buf cell = GW_BUF_INIT;
@@ -47,7 +32,7 @@ static void write_csv(gw_buf *out, const view *rows, const cli_column *cols)
             cell_text(&cell, view_map_get(row, cols[c].key));
             if (c)
                 buf_putc(out, ',');
-            csv_field(out, buf_cstr(&cell));
+            buf_put_csv_field(out, buf_cstr(&cell));
         }
         buf_puts(out, "\r\n");
     }

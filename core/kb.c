@@ -2758,23 +2758,6 @@ int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_err
 
 /* ---- text form: export ------------------------------------------------------------------ */
 
-static void csv_put(gw_buf *out, const char *s)
-{
-    size_t n = strlen(s);
-    int quote = n > 0 && (strpbrk(s, ",\"\r\n") || isspace((unsigned char)s[0]) ||
-                          isspace((unsigned char)s[n - 1]) || s[0] == '#');
-    if (!quote) {
-        buf_append(out, s, n);
-        return;
-    }
-    buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            buf_putc(out, '"');
-        buf_putc(out, *s);
-    }
-    buf_putc(out, '"');
-}
 
 int kb_export(kb *k, gw_buf *out, gw_error *err)
 {
@@ -2803,7 +2786,7 @@ int kb_export(kb *k, gw_buf *out, gw_error *err)
                 if (sqlite3_column_type(st, c) == SQLITE_NULL)
                     continue;
                 if (tb->cols[c].type == T_TEXT) {
-                    csv_put(out, (const char *)sqlite3_column_text(st, c));
+                    buf_put_csv_field(out, (const char *)sqlite3_column_text(st, c));
                 } else {
                     char num[40];
                     format_number(num, sizeof num, sqlite3_column_double(st, c));
