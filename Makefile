@@ -146,14 +146,6 @@ asan:
 	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 	    LDFLAGS="-fsanitize=address,undefined" KB_DB=build-asan/gpuwise.db test
 
-bench: all
-	@sh .ci/deps.sh --bench
-	@sh tests/bench/run.sh
-
-fuzz:
-	@sh .ci/deps.sh --fuzz
-	@sh tests/fuzz/run.sh
-
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/templates \
 	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
@@ -173,6 +165,15 @@ install: all
 	install -m 644 kb/data/README.md $(DESTDIR)$(DOCDIR)/kb/
 
 endif
+
+# These check their own packages (and build through the targets above).
+bench: all
+	@sh .ci/deps.sh --bench
+	@sh tests/bench/run.sh
+
+fuzz:
+	@sh .ci/deps.sh --fuzz
+	@sh tests/fuzz/run.sh
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpuwise $(DESTDIR)$(MANDIR)/man1/gpuwise.1 \
