@@ -9,6 +9,7 @@
 #include "buf.h"
 #include "error.h"
 #include "kb.h"
+#include "plugin.h"
 
 #define GW_MAX_PLUGIN_DIRS 16
 
@@ -163,6 +164,12 @@ void cli_paths_init(gw_ctx *ctx);
  * else the shipped one.  Write: --kb/GPUWISE_KB, else the user's KB, created as a copy of the
  * shipped one on first write (the shipped KB is never written). */
 int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err);
+
+/* A plugin host over the command's plugin folders (--plugins, the user's config folder, the
+ * shipped data folder; records_host_new_in): with nothing loaded yet, or with every plugin
+ * loaded.  k may be NULL.  Caller frees the host. */
+int cli_plugins_new(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err);
+int cli_plugins_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err);
 
 /* Writes a finished document to ctx->output atomically, or to ctx->out when there is none. */
 int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err);

@@ -9,12 +9,12 @@
 #include "buf.h"
 #include "checklist.h"
 #include "cli.h"
+#include "cli_document.h"
 #include "cli_listing.h"
 #include "inspect.h"
 #include "nvsmi.h"
 #include "plugin.h"
 #include "records.h"
-#include "render.h"
 
 static view *inspect_dump(gw_ctx *ctx, const char *path, gw_error *err, int *rc)
 {
@@ -130,7 +130,7 @@ static int cmd_checklist(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return rc;
 
     plugin_host *host = NULL;
-    if ((rc = records_host_open(ctx, NULL, &host, err)) != GW_OK)
+    if ((rc = cli_plugins_open(ctx, NULL, &host, err)) != GW_OK)
         return rc;
     view *inspection = NULL;
     if (dump) {
@@ -156,7 +156,7 @@ static int cmd_checklist(gw_ctx *ctx, const cli_args *args, gw_error *err)
         buf_free(&out);
     } else if (rc == GW_OK && strcmp(ctx->format, "text") != 0) {
         add_document_fields(model);
-        rc = render_document(ctx, "checklist", model, err);
+        rc = cli_render_document(ctx, "checklist", model, err);
     } else if (rc == GW_OK) {
         gw_buf out = GW_BUF_INIT;
         if (name)

@@ -29,7 +29,7 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
         rc = workload_load(path, out->k, &out->w, err);
     /* Only the rules take part in deciding; other kinds are loaded by whoever needs them. */
     if (rc == GW_OK)
-        rc = records_host_new(ctx, out->k, &out->host, err);
+        rc = cli_plugins_new(ctx, out->k, &out->host, err);
     if (rc == GW_OK)
         rc = plugin_host_load_kind(out->host, "rule", err);
     if (rc == GW_OK)
@@ -82,11 +82,11 @@ static void print_table(FILE *f, const decision *d)
     buf_free(&b);
 }
 
-static int cmd_decide_views(gw_ctx *ctx, const char *path, gw_error *err)
+static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     cli_decision c;
     /* Only JSON shows the trace, so only JSON pays for recording it. */
-    int rc = cli_decision_run(ctx, path, ctx->json ? DECIDE_TRACE : 0, &c, err);
+    int rc = cli_decision_run(ctx, args->argv[0], ctx->json ? DECIDE_TRACE : 0, &c, err);
     if (rc != GW_OK)
         return rc;
     view *model = decision_to_view(c.d);
@@ -129,15 +129,6 @@ static int cmd_decide_views(gw_ctx *ctx, const char *path, gw_error *err)
     }
     view_free(model);
     cli_decision_free(&c);
-    return rc;
-}
-
-/* Every view of a decision and its output dies with the command: one arena holds them. */
-static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
-{
-    view_arena *a = view_arena_begin();
-    int rc = cmd_decide_views(ctx, args->argv[0], err);
-    view_arena_end(a);
     return rc;
 }
 

@@ -9,10 +9,10 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "cli_document.h"
 #include "inspect.h"
 #include "kb.h"
 #include "nvsmi.h"
-#include "render.h"
 #include "view.h"
 
 /* ---- text ---- */
@@ -136,7 +136,7 @@ static int cmd_inspect(gw_ctx *ctx, const cli_args *args, gw_error *err)
     } else if (strcmp(ctx->format, "text") != 0) {
         view *v = inspect_view(r);
         add_document_fields(v, r);
-        rc = render_document(ctx, "inspection", v, err);
+        rc = cli_render_document(ctx, "inspection", v, err);
         view_free(v);
     } else {
         gw_buf out = GW_BUF_INIT;

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "cli.h"
+#include "cli_document.h"
 #include "cli_listing.h"
 #include "mustache.h"
 #include "records.h"
@@ -46,149 +47,122 @@ static void set_text(view *m, const char *key, char *owned)
 
 /* ---- one GPU as a view ------------------------------------------------------------------ */
 
-typedef struct spec_row {
-    const char *field, *label, *unit;
-    int lower_better;   /* for compare: tdp and price */
-} spec_row;
+/* The GPU columns a datasheet and a comparison show are those with a label (kb_table.c): first
+ * the text rows, then the figures, then the flags (a datasheet's alone), each in column order. */
+enum row_set { ROWS_TEXT, ROWS_FIGURES, ROWS_FLAGS, ROW_SETS };
+#define GPU_ROWS_MAX 32
 
-/* The rows a datasheet and a comparison show, in order.  Tensor rows are dense figures. */
-static const spec_row spec_rows[] = {
-    {"memory_gb", "Memory", "GB", 0},
-    {"memory_bandwidth_gbs", "Memory bandwidth", "GB/s", 0},
-    {"tdp_w", "TDP", "W", 1},
-    {"fp32_tflops", "FP32", "TFLOPS", 0},
-    {"tf32_tflops", "TF32 tensor", "TFLOPS dense", 0},
-    {"fp16_tflops", "FP16 tensor", "TFLOPS dense", 0},
-    {"bf16_tflops", "BF16 tensor", "TFLOPS dense", 0},
-    {"fp8_tflops", "FP8 tensor", "TFLOPS dense", 0},
-    {"int8_tops", "INT8 tensor", "TOPS dense", 0},
-    {"pcie_gen", "PCIe generation", "", 0},
-    {"nvlink_gbs", "NVLink", "GB/s", 0},
-    {"mig_instances", "MIG instances", "", 0},
-    {"launch_price_usd", "Launch price", "USD", 1},
-};
-#define N_SPEC_ROWS (sizeof spec_rows / sizeof spec_rows[0])
-
-static const spec_row text_rows[] = {
-    {"vendor", "Vendor", "", 0},
-    {"architecture", "Architecture", "", 0},
-    {"form_factor", "Form factor", "", 0},
-    {"sparsity", "Sparsity", "", 0},
-    {"release_date", "Released", "", 0},
-};
-#define N_TEXT_ROWS (sizeof text_rows / sizeof text_rows[0])
-
-static double gpu_num(const kb_gpu *g, const char *field)
+static const kb_column *const *gpu_rows(enum row_set set, size_t *n)
 {
-    static const struct { const char *name; size_t off; } nums[] = {
-#define F(f) {#f, offsetof(kb_gpu, f)}
-        F(memory_gb), F(memory_bandwidth_gbs), F(tdp_w), F(fp32_tflops), F(tf32_tflops),
-        F(fp16_tflops), F(bf16_tflops), F(fp8_tflops), F(int8_tops), F(pcie_gen), F(pcie_lanes),
-        F(nvlink_gbs), F(mig_instances), F(ecc), F(launch_price_usd),
-#undef F
-    };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        if (strcmp(nums[i].name, field) == 0)
-            return *(const double *)(const void *)((const char *)g + nums[i].off);
-    return NAN;
+    static const kb_column *rows[ROW_SETS][GPU_ROWS_MAX];
+    static size_t counts[ROW_SETS];
+    static int done;
+    if (!done) {
+        size_t ncols;
+        const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+        for (size_t i = 0; i < ncols; i++) {
+            int s = cols[i].type == KB_TEXT ? ROWS_TEXT
+                    : cols[i].type == KB_NUMBER ? ROWS_FIGURES : ROWS_FLAGS;
+            if (cols[i].label && counts[s] < GPU_ROWS_MAX)
+                rows[s][counts[s]++] = &cols[i];
+        }
+        done = 1;
+    }
+    *n = counts[set];
+    return rows[set];
 }
 
-static const char *gpu_text(const kb_gpu *g, const char *field)
+static const kb_column *gpu_column(const char *field)
 {
-    if (!strcmp(field, "id")) return g->id;
-    if (!strcmp(field, "name")) return g->name;
-    if (!strcmp(field, "vendor")) return g->vendor;
-    if (!strcmp(field, "architecture")) return g->architecture;
-    if (!strcmp(field, "form_factor")) return g->form_factor;
-    if (!strcmp(field, "memory_type")) return g->memory_type;
-    if (!strcmp(field, "sparsity")) return g->sparsity;
-    if (!strcmp(field, "release_date")) return g->release_date;
-    return NULL;
+    return kb_table_column(KB_GPUS, field);
 }
 
 static int field_is_text(const char *field)
 {
-    return !strcmp(field, "id") || !strcmp(field, "name") || !strcmp(field, "vendor") ||
-           !strcmp(field, "architecture") || !strcmp(field, "form_factor") ||
-           !strcmp(field, "memory_type") || !strcmp(field, "sparsity") ||
-           !strcmp(field, "release_date");
+    const kb_column *c = gpu_column(field);
+    return c && c->type == KB_TEXT;
 }
 
-static int streq_sparsity(const kb_gpu *g)
+/* How a person reads one figure, in its column's text form: "2,039 GB/s", "312 TFLOPS dense
+ * (624 with 2:4 sparsity)", "Gen 4 x16", "none" for no NVLink.  brief leaves the sparse figure
+ * out.  Caller frees; NULL when unknown. */
+static char *spec_text(const kb_gpu *g, const kb_column *c, int brief)
 {
-    return g->sparsity && strcmp(g->sparsity, "2:4") == 0;
-}
-
-/* How a person reads one figure: "2,039 GB/s", "312 TFLOPS dense (624 with 2:4 sparsity)",
- * "Gen 4 x16", "none" for no NVLink.  Caller frees; NULL when unknown. */
-static char *spec_text(const kb_gpu *g, const spec_row *r, int brief)
-{
-    double v = gpu_num(g, r->field);
+    double v = kb_column_number(c, g);
+    gw_buf b = GW_BUF_INIT;
     if (isnan(v))
         return NULL;
-    if (!strcmp(r->field, "memory_gb")) {
-        char *s = fig_unit(v, "GB");
-        if (g->memory_type) {
-            char *t = gw_xmalloc(strlen(s) + strlen(g->memory_type) + 2);
-            sprintf(t, "%s %s", s, g->memory_type);
-            free(s);
-            return t;
-        }
-        return s;
-    }
-    if (!strcmp(r->field, "pcie_gen")) {
-        gw_buf b = GW_BUF_INIT;
+    switch (c->form) {
+    case KB_FORM_MEMORY:
+        put_fig(&b, v);
+        buf_printf(&b, " %s", c->unit);
+        if (g->memory_type)
+            buf_printf(&b, " %s", g->memory_type);
+        break;
+    case KB_FORM_PCIE:
         buf_puts(&b, "Gen ");
         put_fig(&b, v);
         if (!isnan(g->pcie_lanes)) {
             buf_puts(&b, " x");
             put_fig(&b, g->pcie_lanes);
         }
-        return buf_detach(&b);
+        break;
+    case KB_FORM_MONEY:
+        units_format_money(&b, v, c->unit, 0);
+        break;
+    case KB_FORM_YES_NO:
+        buf_puts(&b, v != 0 ? "yes" : "no");
+        break;
+    case KB_FORM_NONE_IF_ZERO:
+        if (v == 0) {
+            buf_puts(&b, "none");
+            break;
+        }
+        /* fall through */
+    default:
+        put_fig(&b, v);
+        if (*c->unit)
+            buf_printf(&b, " %s", c->unit);
+        if (c->form == KB_FORM_DENSE && !brief && g->sparsity && !strcmp(g->sparsity, "2:4")) {
+            buf_puts(&b, " (");
+            put_fig(&b, 2 * v);
+            buf_puts(&b, " with 2:4 sparsity)");
+        }
+        break;
     }
-    if ((!strcmp(r->field, "nvlink_gbs") || !strcmp(r->field, "mig_instances")) && v == 0)
-        return gw_xstrdup("none");
-    if (!strcmp(r->field, "launch_price_usd")) {
-        gw_buf b = GW_BUF_INIT;
-        units_format_money(&b, v, "USD", 0);
-        return buf_detach(&b);
-    }
-    char *s = fig_unit(v, r->unit);
-    if (!brief && streq_sparsity(g) && strstr(r->unit, "dense") &&
-        strcmp(r->field, "fp32_tflops") != 0) {
-        gw_buf b = GW_BUF_INIT;
-        buf_printf(&b, "%s (", s);
-        put_fig(&b, 2 * v);
-        buf_puts(&b, " with 2:4 sparsity)");
-        free(s);
-        return buf_detach(&b);
-    }
-    return s;
+    return buf_detach(&b);
 }
 
-/* "memory_bandwidth_gbs" -> "memory_bandwidth_text": the unit suffix gives way to _text. */
-static void text_key(char *out, size_t outsz, const char *field)
+/* A text row as a datasheet reads it. */
+static const char *text_row(const kb_gpu *g, const kb_column *c)
 {
-    const char *us = strrchr(field, '_');
-    snprintf(out, outsz, "%.*s_text", (int)(us ? us - field : (long)strlen(field)), field);
+    const char *t = kb_column_text(c, g);
+    if (t && c->form == KB_FORM_SPARSITY)
+        return "2:4 structured (tensor figures below are dense)";
+    return t;
 }
 
-/* Every field of a GPU under its stable snake_case name, plus *_text for people. */
+/* Every field of a GPU under its stable snake_case name, plus FIELD_text (the whole field name,
+ * unit and all: memory_bandwidth_gbs_text, as every view names its text twins) for people. */
 static void gpu_to_view(const kb_gpu *g, view *m)
 {
     const char *const *fields = kb_gpu_fields();
     for (size_t i = 0; fields[i]; i++) {
-        if (field_is_text(fields[i]))
-            view_map_set_str(m, fields[i], gpu_text(g, fields[i]));
-        else if (!strcmp(fields[i], "ecc"))
-            view_map_set(m, "ecc", isnan(g->ecc) ? view_null() : view_bool(g->ecc != 0));
+        const kb_column *c = gpu_column(fields[i]);
+        if (c->type == KB_TEXT)
+            view_map_set_str(m, fields[i], kb_column_text(c, g));
+        else if (c->type == KB_FLAG)
+            view_map_set(m, fields[i], isnan(kb_column_number(c, g)) ? view_null()
+                                       : view_bool(kb_column_number(c, g) != 0));
         else
-            view_map_set_num(m, fields[i], gpu_num(g, fields[i]));
+            view_map_set_num(m, fields[i], kb_column_number(c, g));
     }
-    for (size_t i = 0; i < N_SPEC_ROWS; i++) {
+    size_t n;
+    const kb_column *const *figures = gpu_rows(ROWS_FIGURES, &n);
+    for (size_t i = 0; i < n; i++) {
         char key[64];
-        text_key(key, sizeof key, spec_rows[i].field);
-        set_text(m, key, spec_text(g, &spec_rows[i], 0));
+        snprintf(key, sizeof key, "%s_text", figures[i]->name);
+        set_text(m, key, spec_text(g, figures[i], 0));
     }
     view_map_set_str(m, "source", g->source);
     view_map_set_str(m, "note", g->note);
@@ -233,6 +207,91 @@ static int cite(kb *k, cite_list *c, const char *id)
 
 static int read_aliases(kb *k, const char *id, view *list, gw_error *err);
 
+/* The spec rows of a datasheet: the labelled columns in their text form, text rows first. */
+static void datasheet_specs(const kb_gpu *g, view *specs)
+{
+    for (int set = ROWS_TEXT; set < ROW_SETS; set++) {
+        size_t nr;
+        const kb_column *const *rows = gpu_rows((enum row_set)set, &nr);
+        for (size_t i = 0; i < nr; i++) {
+            const char *text = set == ROWS_TEXT ? text_row(g, rows[i]) : NULL;
+            char *owned = set == ROWS_TEXT ? NULL : spec_text(g, rows[i], 0);
+            if (!text && !owned)
+                continue;
+            view *r = view_list_push(specs, view_map());
+            view_map_set_str(r, "field", rows[i]->name);
+            view_map_set_str(r, "label", rows[i]->label);
+            view_map_set_str(r, "text", owned ? owned : text);
+            free(owned);
+        }
+    }
+}
+
+static void datasheet_benchmarks(kb *k, cite_list *c, const kb_benchmark *bench, size_t nb,
+                                 view *bl)
+{
+    for (size_t i = 0; i < nb; i++) {
+        const kb_benchmark *b = &bench[i];
+        view *r = view_list_push(bl, view_map());
+        view_map_set_str(r, "workload", b->workload);
+        view_map_set_str(r, "metric", b->metric);
+        view_map_set_num(r, "value", b->value);
+        view_map_set_str(r, "unit", b->unit);
+        set_text(r, "value_text", fig_unit(b->value, b->unit));
+        view_map_set_num(r, "gpu_count", b->gpu_count);
+        view_map_set_str(r, "precision", b->precision);
+        view_map_set_num(r, "batch", b->batch);
+        view_map_set_str(r, "framework", b->framework);
+        view_map_set_str(r, "interconnect", b->interconnect);
+        view_map_set_num(r, "power_w", b->power_w);
+        view_map_set_str(r, "source", b->source);
+        view_map_set_int(r, "source_n", cite(k, c, b->source));
+        view_map_set_str(r, "note", b->note);
+    }
+}
+
+static void datasheet_prices(kb *k, cite_list *c, const kb_price *prices, size_t np, view *pl)
+{
+    for (size_t i = 0; i < np; i++) {
+        const kb_price *p = &prices[i];
+        view *r = view_list_push(pl, view_map());
+        gw_buf money = GW_BUF_INIT;
+        units_format_money(&money, p->amount, p->currency, -1);
+        view_map_set_str(r, "kind", p->kind);
+        view_map_set_num(r, "amount", p->amount);
+        view_map_set_str(r, "currency", p->currency);
+        view_map_set_str(r, "unit", p->unit);
+        buf_printf(&money, "%s", !strcmp(p->unit, "hour") ? "/h" : "");
+        view_map_set_str(r, "amount_text", buf_cstr(&money));
+        buf_free(&money);
+        view_map_set_num(r, "gpu_count", p->gpu_count);
+        view_map_set_str(r, "region", p->region);
+        view_map_set_str(r, "provider", p->provider);
+        view_map_set_str(r, "instance", p->instance);
+        view_map_set_bool(r, "spot", p->spot);
+        view_map_set_str(r, "as_of", p->as_of);
+        view_map_set_str(r, "source", p->source);
+        view_map_set_int(r, "source_n", cite(k, c, p->source));
+        view_map_set_str(r, "note", p->note);
+    }
+}
+
+static void datasheet_claims(kb *k, cite_list *c, const kb_claim *claims, size_t nc, view *cl)
+{
+    for (size_t i = 0; i < nc; i++) {
+        view *r = view_list_push(cl, view_map());
+        view_map_set_str(r, "subject", claims[i].subject);
+        view_map_set_str(r, "claim", claims[i].claim);
+        view_map_set_str(r, "status", claims[i].status);
+        view_map_set_str(r, "correction", claims[i].correction);
+        view_map_set_str(r, "source", claims[i].source);
+        view_map_set_int(r, "source_n", cite(k, c, claims[i].source));
+        view_map_set_str(r, "correction_source", claims[i].correction_source);
+        if (claims[i].correction_source)
+            view_map_set_int(r, "correction_source_n", cite(k, c, claims[i].correction_source));
+    }
+}
+
 /* The datasheet model of one GPU (see `kb show --json`).  Caller frees *out. */
 static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
 {
@@ -256,98 +315,17 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     cite_list c = {view_list(), view_list()};
     gpu_to_view(&g, m);
     view_map_set_int(m, "source_n", cite(k, &c, g.source));
-    view *aliases = view_map_set(m, "aliases", view_list());
-    if ((rc = read_aliases(k, id, aliases, err)) != GW_OK)
-        goto done;
-
-    view *specs = view_map_set(m, "specs", view_list());
-    for (size_t i = 0; i < N_TEXT_ROWS; i++) {
-        const char *t = gpu_text(&g, text_rows[i].field);
-        if (!t)
-            continue;
-        view *r = view_list_push(specs, view_map());
-        view_map_set_str(r, "field", text_rows[i].field);
-        view_map_set_str(r, "label", text_rows[i].label);
-        view_map_set_str(r, "text", !strcmp(text_rows[i].field, "sparsity") ?
-                         "2:4 structured (tensor figures below are dense)" : t);
+    rc = read_aliases(k, id, view_map_set(m, "aliases", view_list()), err);
+    if (rc == GW_OK) {
+        datasheet_specs(&g, view_map_set(m, "specs", view_list()));
+        datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
+        datasheet_prices(k, &c, prices, np, view_map_set(m, "prices", view_list()));
+        datasheet_claims(k, &c, claims, nc, view_map_set(m, "claims", view_list()));
+        view_map_set(m, "sources", c.sources);
+        view_map_set(m, "citations", c.citations);
+        c.sources = c.citations = NULL;
+        view_map_set(m, "title", view_stringf("%s datasheet", g.name));
     }
-    for (size_t i = 0; i < N_SPEC_ROWS; i++) {
-        char *t = spec_text(&g, &spec_rows[i], 0);
-        if (!t)
-            continue;
-        view *r = view_list_push(specs, view_map());
-        view_map_set_str(r, "field", spec_rows[i].field);
-        view_map_set_str(r, "label", spec_rows[i].label);
-        view_map_set_str(r, "text", t);
-        free(t);
-    }
-    if (!isnan(g.ecc)) {
-        view *r = view_list_push(specs, view_map());
-        view_map_set_str(r, "field", "ecc");
-        view_map_set_str(r, "label", "ECC memory");
-        view_map_set_str(r, "text", g.ecc != 0 ? "yes" : "no");
-    }
-
-    view *bl = view_map_set(m, "benchmarks", view_list());
-    for (size_t i = 0; i < nb; i++) {
-        kb_benchmark *b = &bench[i];
-        view *r = view_list_push(bl, view_map());
-        view_map_set_str(r, "workload", b->workload);
-        view_map_set_str(r, "metric", b->metric);
-        view_map_set_num(r, "value", b->value);
-        view_map_set_str(r, "unit", b->unit);
-        set_text(r, "value_text", fig_unit(b->value, b->unit));
-        view_map_set_num(r, "gpu_count", b->gpu_count);
-        view_map_set_str(r, "precision", b->precision);
-        view_map_set_num(r, "batch", b->batch);
-        view_map_set_str(r, "framework", b->framework);
-        view_map_set_str(r, "interconnect", b->interconnect);
-        view_map_set_num(r, "power_w", b->power_w);
-        view_map_set_str(r, "source", b->source);
-        view_map_set_int(r, "source_n", cite(k, &c, b->source));
-        view_map_set_str(r, "note", b->note);
-    }
-    view *pl = view_map_set(m, "prices", view_list());
-    for (size_t i = 0; i < np; i++) {
-        kb_price *p = &prices[i];
-        view *r = view_list_push(pl, view_map());
-        gw_buf money = GW_BUF_INIT;
-        units_format_money(&money, p->amount, p->currency, -1);
-        view_map_set_str(r, "kind", p->kind);
-        view_map_set_num(r, "amount", p->amount);
-        view_map_set_str(r, "currency", p->currency);
-        view_map_set_str(r, "unit", p->unit);
-        buf_printf(&money, "%s", !strcmp(p->unit, "hour") ? "/h" : "");
-        view_map_set_str(r, "amount_text", buf_cstr(&money));
-        buf_free(&money);
-        view_map_set_num(r, "gpu_count", p->gpu_count);
-        view_map_set_str(r, "region", p->region);
-        view_map_set_str(r, "provider", p->provider);
-        view_map_set_str(r, "instance", p->instance);
-        view_map_set_bool(r, "spot", p->spot);
-        view_map_set_str(r, "as_of", p->as_of);
-        view_map_set_str(r, "source", p->source);
-        view_map_set_int(r, "source_n", cite(k, &c, p->source));
-        view_map_set_str(r, "note", p->note);
-    }
-    view *cl = view_map_set(m, "claims", view_list());
-    for (size_t i = 0; i < nc; i++) {
-        view *r = view_list_push(cl, view_map());
-        view_map_set_str(r, "subject", claims[i].subject);
-        view_map_set_str(r, "claim", claims[i].claim);
-        view_map_set_str(r, "status", claims[i].status);
-        view_map_set_str(r, "correction", claims[i].correction);
-        view_map_set_str(r, "source", claims[i].source);
-        view_map_set_int(r, "source_n", cite(k, &c, claims[i].source));
-        view_map_set_str(r, "correction_source", claims[i].correction_source);
-        if (claims[i].correction_source)
-            view_map_set_int(r, "correction_source_n", cite(k, &c, claims[i].correction_source));
-    }
-    view_map_set(m, "sources", c.sources);
-    view_map_set(m, "citations", c.citations);
-    c.sources = c.citations = NULL;
-    view_map_set(m, "title", view_stringf("%s datasheet", g.name));
-done:
     view_free(c.sources);
     view_free(c.citations);
     kb_gpu_free(&g);
@@ -374,6 +352,117 @@ static void print_cite(FILE *f, const view *m)
         fprintf(f, " [%d]", (int)n);
 }
 
+/* "Measured results": one line per benchmark, with its citation. */
+static void print_benchmarks(FILE *f, const view *m)
+{
+    const view *bl = view_map_get(m, "benchmarks");
+    if (!view_len(bl))
+        return;
+    fputs("\nMeasured results\n", f);
+    for (size_t i = 0; i < view_len(bl); i++) {
+        const view *r = view_list_at(bl, i);
+        gw_buf line = GW_BUF_INIT;
+        double count = view_num(view_map_get(r, "gpu_count"));
+        double power = view_num(view_map_get(r, "power_w"));
+        buf_printf(&line, "  %s %s: %s", vs(r, "workload"), vs(r, "metric"),
+                   vs(r, "value_text"));
+        if (count != 1) {
+            buf_puts(&line, " with ");
+            put_fig(&line, count);
+            buf_puts(&line, " GPUs");
+            if (vs(r, "interconnect"))
+                buf_printf(&line, " over %s", vs(r, "interconnect"));
+        }
+        if (vs(r, "precision"))
+            buf_printf(&line, ", %s", vs(r, "precision"));
+        if (vs(r, "framework"))
+            buf_printf(&line, ", %s", vs(r, "framework"));
+        if (!isnan(power)) {
+            buf_puts(&line, ", at ");
+            put_fig(&line, power);
+            buf_puts(&line, " W");
+        }
+        fputs(buf_cstr(&line), f);
+        print_cite(f, r);
+        fputc('\n', f);
+        buf_free(&line);
+    }
+}
+
+/* "Prices": one line per price, with its citation. */
+static void print_prices(FILE *f, const view *m)
+{
+    const view *pl = view_map_get(m, "prices");
+    if (!view_len(pl))
+        return;
+    fputs("\nPrices\n", f);
+    for (size_t i = 0; i < view_len(pl); i++) {
+        const view *r = view_list_at(pl, i);
+        double count = view_num(view_map_get(r, "gpu_count"));
+        fprintf(f, "  %-5s %s", vs(r, "kind"), vs(r, "amount_text"));
+        if (count != 1) {
+            gw_buf b = GW_BUF_INIT;
+            put_fig(&b, count);
+            fprintf(f, " for %s GPUs", buf_cstr(&b));
+            buf_free(&b);
+        }
+        if (vs(r, "provider"))
+            fprintf(f, ", %s", vs(r, "provider"));
+        if (vs(r, "instance"))
+            fprintf(f, " %s", vs(r, "instance"));
+        if (view_bool_value(view_map_get(r, "spot")))
+            fputs(" (spot)", f);
+        if (vs(r, "region"))
+            fprintf(f, ", %s", vs(r, "region"));
+        fprintf(f, ", %s", vs(r, "as_of"));
+        print_cite(f, r);
+        fputc('\n', f);
+    }
+}
+
+/* "Disputed claims", each with its correction when there is one. */
+static void print_claims(FILE *f, const view *m)
+{
+    const view *cl = view_map_get(m, "claims");
+    if (!view_len(cl))
+        return;
+    fputs("\nDisputed claims\n", f);
+    for (size_t i = 0; i < view_len(cl); i++) {
+        const view *r = view_list_at(cl, i);
+        fprintf(f, "  (%s) %s", vs(r, "status"), vs(r, "claim"));
+        print_cite(f, r);
+        fputc('\n', f);
+        if (vs(r, "correction")) {
+            fprintf(f, "    correction: %s", vs(r, "correction"));
+            double n = view_num(view_map_get(r, "correction_source_n"));
+            if (!isnan(n))
+                fprintf(f, " [%d]", (int)n);
+            fputc('\n', f);
+        }
+    }
+}
+
+/* "Sources": the citations' numbers, titles and addresses. */
+static void print_sources(FILE *f, const view *m)
+{
+    const view *sl = view_map_get(m, "sources");
+    if (!view_len(sl))
+        return;
+    fputs("\nSources\n", f);
+    for (size_t i = 0; i < view_len(sl); i++) {
+        const view *r = view_list_at(sl, i);
+        fprintf(f, "  [%d] %s", (int)view_num(view_map_get(r, "n")),
+                vs(r, "title") ? vs(r, "title") : vs(r, "id"));
+        if (vs(r, "publisher"))
+            fprintf(f, ", %s", vs(r, "publisher"));
+        if (vs(r, "retrieved"))
+            fprintf(f, ", retrieved %s", vs(r, "retrieved"));
+        fputc('\n', f);
+        if (vs(r, "url"))
+            fprintf(f, "      %s\n", vs(r, "url"));
+    }
+}
+
 /* The terminal datasheet, printed from the view so it shows exactly what --json gives. */
 static void datasheet_print(FILE *f, const view *m)
 {
@@ -396,97 +485,10 @@ static void datasheet_print(FILE *f, const view *m)
     print_cite(f, m);
     fputc('\n', f);
 
-    const view *bl = view_map_get(m, "benchmarks");
-    if (view_len(bl)) {
-        fputs("\nMeasured results\n", f);
-        for (size_t i = 0; i < view_len(bl); i++) {
-            const view *r = view_list_at(bl, i);
-            gw_buf line = GW_BUF_INIT;
-            double count = view_num(view_map_get(r, "gpu_count"));
-            double power = view_num(view_map_get(r, "power_w"));
-            buf_printf(&line, "  %s %s: %s", vs(r, "workload"), vs(r, "metric"),
-                       vs(r, "value_text"));
-            if (count != 1) {
-                buf_puts(&line, " with ");
-                put_fig(&line, count);
-                buf_puts(&line, " GPUs");
-                if (vs(r, "interconnect"))
-                    buf_printf(&line, " over %s", vs(r, "interconnect"));
-            }
-            if (vs(r, "precision"))
-                buf_printf(&line, ", %s", vs(r, "precision"));
-            if (vs(r, "framework"))
-                buf_printf(&line, ", %s", vs(r, "framework"));
-            if (!isnan(power)) {
-                buf_puts(&line, ", at ");
-                put_fig(&line, power);
-                buf_puts(&line, " W");
-            }
-            fputs(buf_cstr(&line), f);
-            print_cite(f, r);
-            fputc('\n', f);
-            buf_free(&line);
-        }
-    }
-    const view *pl = view_map_get(m, "prices");
-    if (view_len(pl)) {
-        fputs("\nPrices\n", f);
-        for (size_t i = 0; i < view_len(pl); i++) {
-            const view *r = view_list_at(pl, i);
-            double count = view_num(view_map_get(r, "gpu_count"));
-            fprintf(f, "  %-5s %s", vs(r, "kind"), vs(r, "amount_text"));
-            if (count != 1) {
-                gw_buf b = GW_BUF_INIT;
-                put_fig(&b, count);
-                fprintf(f, " for %s GPUs", buf_cstr(&b));
-                buf_free(&b);
-            }
-            if (vs(r, "provider"))
-                fprintf(f, ", %s", vs(r, "provider"));
-            if (vs(r, "instance"))
-                fprintf(f, " %s", vs(r, "instance"));
-            if (view_bool_value(view_map_get(r, "spot")))
-                fputs(" (spot)", f);
-            if (vs(r, "region"))
-                fprintf(f, ", %s", vs(r, "region"));
-            fprintf(f, ", %s", vs(r, "as_of"));
-            print_cite(f, r);
-            fputc('\n', f);
-        }
-    }
-    const view *cl = view_map_get(m, "claims");
-    if (view_len(cl)) {
-        fputs("\nDisputed claims\n", f);
-        for (size_t i = 0; i < view_len(cl); i++) {
-            const view *r = view_list_at(cl, i);
-            fprintf(f, "  (%s) %s", vs(r, "status"), vs(r, "claim"));
-            print_cite(f, r);
-            fputc('\n', f);
-            if (vs(r, "correction")) {
-                fprintf(f, "    correction: %s", vs(r, "correction"));
-                double n = view_num(view_map_get(r, "correction_source_n"));
-                if (!isnan(n))
-                    fprintf(f, " [%d]", (int)n);
-                fputc('\n', f);
-            }
-        }
-    }
-    const view *sl = view_map_get(m, "sources");
-    if (view_len(sl)) {
-        fputs("\nSources\n", f);
-        for (size_t i = 0; i < view_len(sl); i++) {
-            const view *r = view_list_at(sl, i);
-            fprintf(f, "  [%d] %s", (int)view_num(view_map_get(r, "n")),
-                    vs(r, "title") ? vs(r, "title") : vs(r, "id"));
-            if (vs(r, "publisher"))
-                fprintf(f, ", %s", vs(r, "publisher"));
-            if (vs(r, "retrieved"))
-                fprintf(f, ", retrieved %s", vs(r, "retrieved"));
-            fputc('\n', f);
-            if (vs(r, "url"))
-                fprintf(f, "      %s\n", vs(r, "url"));
-        }
-    }
+    print_benchmarks(f, m);
+    print_prices(f, m);
+    print_claims(f, m);
+    print_sources(f, m);
 }
 
 static int read_aliases(kb *k, const char *id, view *list, gw_error *err)
@@ -535,7 +537,7 @@ static int emit(gw_ctx *ctx, void (*fn)(FILE *, const view *), view *v, const ch
     if (ctx->json)
         return emit_json(ctx, v, err);
     if (doc && ctx->format && strcmp(ctx->format, "text") != 0)
-        return render_document(ctx, doc, v, err);
+        return cli_render_document(ctx, doc, v, err);
     return emit_text(ctx, fn, v, err);
 }
 
@@ -643,10 +645,11 @@ static void compare_print(FILE *f, const view *m)
     free(w);
 }
 
-static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t n, int text)
+static void compare_row(view *rows, const kb_column *sr, const kb_gpu *g, size_t n)
 {
+    int text = sr->type == KB_TEXT, lower_better = (sr->flags & KB_LOWER_BETTER) != 0;
     view *r = view_list_push(rows, view_map());
-    view_map_set_str(r, "field", sr->field);
+    view_map_set_str(r, "field", sr->name);
     view_map_set_str(r, "label", sr->label);
     view_map_set_str(r, "unit", sr->unit);
     view *values = view_map_set(r, "values", view_list());
@@ -657,12 +660,12 @@ static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t 
     size_t distinct = 0;
     for (size_t j = 0; j < n; j++) {
         if (text) {
-            const char *t = gpu_text(&g[j], sr->field);
+            const char *t = kb_column_text(sr, &g[j]);
             view_list_push(values, view_string(t));
             view_list_push(texts, view_string(t));
             continue;
         }
-        double v = gpu_num(&g[j], sr->field);
+        double v = kb_column_number(sr, &g[j]);
         view_list_push(values, view_number(v));
         char *t = spec_text(&g[j], sr, 1);
         view_list_push(texts, view_string(t));
@@ -671,7 +674,7 @@ static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t 
             continue;
         if (!isnan(best) && v != best)
             distinct++;
-        if (isnan(best) || (sr->lower_better ? v < best : v > best)) {
+        if (isnan(best) || (lower_better ? v < best : v > best)) {
             best = v;
             best_i = (long)j;
         }
@@ -679,7 +682,7 @@ static void compare_row(view *rows, const spec_row *sr, const kb_gpu *g, size_t 
     /* No mark when fewer than two GPUs have the figure or they all agree. */
     int marked = !text && best_i >= 0 && distinct > 0;
     for (size_t j = 0; j < n; j++)
-        view_list_push(marks, view_bool(marked && gpu_num(&g[j], sr->field) == best));
+        view_list_push(marks, view_bool(marked && kb_column_number(sr, &g[j]) == best));
     view_map_set(r, "best", marked ? view_number((double)best_i) : view_null());
 }
 
@@ -750,10 +753,12 @@ static int cmd_compare(gw_ctx *ctx, const cli_args *a, gw_error *err)
             view_map_set_str(e, "source", g[j].source);
         }
         view *rows = view_map_set(m, "rows", view_list());
-        for (size_t i = 0; i < N_TEXT_ROWS; i++)
-            compare_row(rows, &text_rows[i], g, n, 1);
-        for (size_t i = 0; i < N_SPEC_ROWS; i++)
-            compare_row(rows, &spec_rows[i], g, n, 0);
+        for (int set = ROWS_TEXT; set <= ROWS_FIGURES; set++) {   /* flags are not compared */
+            size_t nr;
+            const kb_column *const *spec = gpu_rows((enum row_set)set, &nr);
+            for (size_t i = 0; i < nr; i++)
+                compare_row(rows, spec[i], g, n);
+        }
         cite_list c = {view_list(), view_list()};
         for (size_t j = 0; j < n; j++)
             view_map_set_int(view_list_at(gl, j), "source_n", cite(k, &c, g[j].source));
@@ -1308,6 +1313,52 @@ static int import_report(gw_ctx *ctx, kb *k, int nfiles, const kb_import_counts 
     return rc;
 }
 
+/* ---- import --with: the plugin host and the progress line ---------------------------------- */
+
+/* The progress line of `kb import --with` on a terminal, redrawn in place. */
+static void import_progress(const records_progress *p, void *arg)
+{
+    FILE *diag = arg;
+    switch (p->stage) {
+    case RECORDS_CONVERTING:
+        fprintf(diag, "\r%s: converting %s (%zu bytes)...", p->importer, p->path, p->bytes_total);
+        break;
+    case RECORDS_BATCH_DONE:
+        fprintf(diag, "\r%s: %s: %zu records stored (%d%%)...", p->importer, p->path, p->stored,
+                p->bytes_total ? (int)(100.0 * (double)p->bytes_done / (double)p->bytes_total)
+                               : 100);
+        break;
+    case RECORDS_FINISHED:
+        fputs("\r\033[K", diag);
+        if (p->ok)
+            fprintf(diag, "\r%s: stored %zu records\033[K\n", p->importer, p->stored);
+        break;
+    }
+}
+
+/* Converts path with the importer plugin and stores its records in the open transaction. */
+static int import_with(gw_ctx *ctx, kb *k, const char *importer, const char *path,
+                       kb_import_counts *counts, gw_error *err)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int e = gw_read_file(path, &text, &len);
+    if (e)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+    plugin_host *host = NULL;
+    gw_buf messages = GW_BUF_INIT;
+    int rc = cli_plugins_open(ctx, k, &host, err);
+    if (rc == GW_OK)
+        rc = records_import_file(k, host, importer, path, text, len,
+                                 ctx->progress ? import_progress : NULL, ctx->diag, &messages,
+                                 counts, err);
+    fputs(buf_cstr(&messages), ctx->diag);
+    buf_free(&messages);
+    plugin_host_free(host);
+    free(text);
+    return rc;
+}
+
 static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     const char *with = cli_value(a, "with");
@@ -1329,7 +1380,7 @@ static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
         rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK && (rc = kb_begin(k, err)) == GW_OK) {
         if (with)
-            rc = plugin_import_file(ctx, k, with, a->argv[0], &counts, err);
+            rc = import_with(ctx, k, with, a->argv[0], &counts, err);
         else
             rc = kb_import_texts(k, (size_t)nfiles, (const char *const *)a->argv,
                                  (const char *const *)texts, lens, &counts, err);

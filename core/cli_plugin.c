@@ -26,7 +26,7 @@ static int plugin_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     (void)args;
     plugin_host *host;
-    int rc = records_host_open(ctx, NULL, &host, err);
+    int rc = cli_plugins_open(ctx, NULL, &host, err);
     if (rc != GW_OK)
         return rc;
     view *list = view_list();
@@ -545,7 +545,7 @@ static int plugin_test(gw_ctx *ctx, const cli_args *args, gw_error *err)
         }
         free(tp);
     } else if (rc == GW_OK) {
-        rc = records_host_open(ctx, k, &host, err);
+        rc = cli_plugins_open(ctx, k, &host, err);
         for (size_t i = 0; rc == GW_OK && i < plugin_count(host); i++) {
             plugin_info info;
             plugin_get_info(plugin_at(host, i), &info);

@@ -85,7 +85,7 @@ static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
     size_t n_chosen = 0;
     int rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK)
-        rc = records_host_open(ctx, k, &host, err);
+        rc = cli_plugins_open(ctx, k, &host, err);
     if (rc == GW_OK)
         chosen = gw_xcalloc((size_t)args->argc + plugin_count(host) + 1, sizeof *chosen);
     for (int i = 0; rc == GW_OK && i < args->argc; i++) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "render.h"
+#include "cli_document.h"
 
 static int read_input(const char *path, char **text, size_t *len)
 {
@@ -40,7 +40,7 @@ static int cmd_render(gw_ctx *ctx, const cli_args *args, gw_error *err)
         gw_error_prefix(err, "%s", data_path);
         return err->code ? err->code : GW_EDATA;
     }
-    rc = render_file(ctx, tmpl, cli_value(args, "partials"), data, err);
+    rc = cli_render_file(ctx, tmpl, cli_value(args, "partials"), data, err);
     view_free(data);
     return rc;
 }

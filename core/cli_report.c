@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli_decide.h"
-#include "render.h"
+#include "cli_document.h"
 
 static const char *item_text(const view *item, const char *const *keys)
 {
@@ -62,14 +62,14 @@ static int add_checklists(plugin_host *host, view *model, gw_error *err)
     return GW_OK;
 }
 
-static int cmd_report_views(gw_ctx *ctx, const char *path, gw_error *err)
+static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     /* JSON is the model a template reads, so a template given with it would go unused. */
     if (ctx->json && ctx->template_path)
         return gw_error_set(err, GW_EUSAGE, "--template: json is the model a template reads; "
                             "it renders no template");
     cli_decision c;
-    int rc = cli_decision_run(ctx, path, 0, &c, err);   /* the document has no trace */
+    int rc = cli_decision_run(ctx, args->argv[0], 0, &c, err);   /* the document has no trace */
     if (rc != GW_OK)
         return rc;
     /* The date is the renderer's to add ("generated"), as SOURCE_DATE_EPOCH allows. */
@@ -89,18 +89,9 @@ static int cmd_report_views(gw_ctx *ctx, const char *path, gw_error *err)
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
         buf_free(&out);
     } else if (rc == GW_OK) {
-        rc = render_document(ctx, "justification", model, err);
+        rc = cli_render_document(ctx, "justification", model, err);
     }
     view_free(model);
-    return rc;
-}
-
-/* Every view of a decision and its document dies with the command: one arena holds them. */
-static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
-{
-    view_arena *a = view_arena_begin();
-    int rc = cmd_report_views(ctx, args->argv[0], err);
-    view_arena_end(a);
     return rc;
 }
 

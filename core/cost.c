@@ -7,7 +7,7 @@
 
 double cost_kwh_per_day(double watts, double hours_per_day)
 {
-    return watts * hours_per_day / 1000.0;
+    return watts * hours_per_day / 1000.0;   /* W to kW */
 }
 
 double cost_electricity_per_month(double watts, double hours_per_day, double price_kwh,
@@ -102,6 +102,12 @@ double cost_cumulative_rent(double rent_equivalent_per_hour, double hours_per_da
     return rent_equivalent_per_hour * hours_per_day * COST_DAYS_PER_MONTH * month;
 }
 
+/* The tolerance (a share of the bracket) when the caller gives none, and a bound on the
+ * halvings: a tolerance t takes log2(1/t) of them (20 for 1e-6), so 200 is reached only by one
+ * below 1e-60, and the bracket is then as narrow as anyone could use. */
+#define BISECT_DEFAULT_TOLERANCE 1e-6
+#define BISECT_MAX_STEPS 200
+
 int cost_bisect(cost_fn f, void *ctx, double lo, double hi, double tol, double *root)
 {
     double flo = f(lo, ctx), fhi = f(hi, ctx);
@@ -117,8 +123,8 @@ int cost_bisect(cost_fn f, void *ctx, double lo, double hi, double tol, double *
     }
     if ((flo < 0) == (fhi < 0))
         return 0;
-    double width = (hi - lo) * (tol > 0 ? tol : 1e-6);
-    for (int i = 0; i < 200 && hi - lo > width; i++) {
+    double width = (hi - lo) * (tol > 0 ? tol : BISECT_DEFAULT_TOLERANCE);
+    for (int i = 0; i < BISECT_MAX_STEPS && hi - lo > width; i++) {
         double mid = (lo + hi) / 2, fmid = f(mid, ctx);
         if (isnan(fmid))
             return 0;

@@ -1,7 +1,8 @@
 /* decide.h — the decision: enumerate the ways to get GPUs for a workload (buy new, buy used,
  * rent each stored offer), size and price each with model.c and cost.c, let the rule plugins
  * judge them, rank them, and keep a trace of every step.  The result is one view tree that
- * `decide --json` prints and the justification template reads. */
+ * `decide --json` prints and the justification template reads.  decide.c runs the pipeline;
+ * its stages are decide_*.c, which decide_private.h lists. */
 #ifndef GW_DECIDE_H
 #define GW_DECIDE_H
 
@@ -13,13 +14,6 @@
 #include "plugin.h"
 #include "view.h"
 #include "workload.h"
-
-/* Defaults for ownership costs the workload does not give, and where they come from. */
-#define DECIDE_HOST_COST_CNY 8000.0     /* article-4090-a100-h100: "配套主机：8000元" */
-#define DECIDE_HOST_POWER_W 200.0       /* article-a100-vs-4x3090: A100 machine 600 W, card 400 W */
-#define DECIDE_RESALE_FRACTION 0.30     /* article-4090-a100-h100: CNY 5,000 of 16,000 after 3 years */
-#define DECIDE_CONSUMER_PER_HOST 4
-#define DECIDE_SERVER_PER_HOST 8
 
 typedef enum { DECIDE_BUY_NEW, DECIDE_BUY_USED, DECIDE_RENT } decide_acquisition;
 

@@ -1,5 +1,6 @@
 /* kb.h — the knowledge base: an SQLite file of GPU specs, measured results, prices, exchange
- * rates and their sources, with one FTS5 index.  Only kb.c knows SQL.
+ * rates and their sources, with one FTS5 index.  Only the kb*.c files know SQL (kb.c says which
+ * does what: the file, the table descriptions, reads, names, the filter, search, text).
  *
  * Ownership: every struct filled by a kb_* call owns its strings; release it with the matching
  * _free (arrays with the _array_free helpers).  Numbers that are unknown are NaN (NULL in SQL).
@@ -36,11 +37,96 @@ void kb_interrupt_all(void);
 int kb_commit(kb *k, gw_error *err);
 void kb_rollback(kb *k);
 
+/* ---- the tables, each described once ------------------------------------------------------
+ * Every column of every table is described in one place (kb_table.c): its name, type, whether it
+ * is required, its range, its unit and label for people, how it reads as text, and where the row
+ * struct below keeps it.  Validation (of CSV rows and of plugin records alike), storage, reads,
+ * export, the --where/--sort fields, views, --json and the datasheet all follow that description;
+ * kb_check compares it with the SQL schema. */
+enum kb_table_id {   /* dependency order: what a row refers to comes first */
+    KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
+    KB_TABLES
+};
+
+typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
+
+enum kb_column_flags {
+    KB_REQUIRED = 1 << 0,      /* must be given */
+    KB_KEY = 1 << 1,           /* part of the row's identity: a row with a key replaces the row
+                                * with that key, a row without one is added */
+    KB_ID = 1 << 2,            /* a lower-case id: a-z 0-9 . _ - */
+    KB_DATE = 1 << 3,          /* YYYY-MM or YYYY-MM-DD */
+    KB_CURRENCY = 1 << 4,      /* an ISO 4217 code */
+    KB_CITES = 1 << 5,         /* names a source row */
+    KB_NAMES_GPU = 1 << 6,     /* names a gpu row */
+    KB_POSITIVE = 1 << 7,      /* a number > 0 (every other number is >= 0) */
+    KB_DEFAULT_ONE = 1 << 8,   /* empty means 1 (counts) */
+    KB_DEFAULT_ZERO = 1 << 9,  /* empty means 0 (a flag that is off unless said) */
+    KB_INT = 1 << 10,          /* the row struct keeps it as an int (else a double) */
+    KB_META = 1 << 11,         /* about the row, not the thing (source, note): no --where field */
+    KB_LOWER_BETTER = 1 << 12  /* in a comparison the lowest figure is the best */
+};
+
+/* How a value reads for people (cli_kb.c writes each form). */
+typedef enum kb_text_form {
+    KB_FORM_PLAIN,          /* the text itself; a number as a figure and its unit */
+    KB_FORM_MEMORY,         /* "80 GB HBM2e": the figure with the memory type */
+    KB_FORM_PCIE,           /* "Gen 4 x16": the generation with the lanes */
+    KB_FORM_NONE_IF_ZERO,   /* "none" for 0 (no NVLink, no MIG) */
+    KB_FORM_MONEY,          /* "$1,499": an amount in the unit's currency */
+    KB_FORM_DENSE,          /* a dense tensor figure; "(624 with 2:4 sparsity)" where it applies */
+    KB_FORM_SPARSITY,       /* "2:4 structured (tensor figures below are dense)" */
+    KB_FORM_YES_NO          /* a flag: "yes" or "no" */
+} kb_text_form;
+
+typedef struct kb_column {
+    const char *name;
+    kb_type type;
+    int flags;                    /* enum kb_column_flags */
+    const char *const *allowed;   /* the values a text may take (NULL-terminated), or NULL */
+    const char *unit;             /* what a number counts, as people read it: "GB/s" ("" none) */
+    const char *label;            /* its row in a datasheet ("Memory bandwidth"); NULL: none */
+    kb_text_form form;
+    ptrdiff_t offset;             /* where the table's struct keeps it (-1: nowhere); read it
+                                   * with kb_column_text / kb_column_number */
+} kb_column;
+
+/* The columns of a table in their CSV order; *n gets their number.  NULL out of range. */
+const kb_column *kb_table_columns(int table, size_t *n);
+/* A table's column by name; NULL when it has none. */
+const kb_column *kb_table_column(int table, const char *name);
+const char *kb_table_name(int table);     /* "sources", "gpus", ...; NULL out of range */
+
+/* One value of a row on its way in: text (NULL: empty) for a text column, number (NaN: empty)
+ * for the others.  A row is one value per column, in column order. */
+typedef struct kb_value {
+    const char *text;
+    double number;
+} kb_value;
+void kb_values_clear(kb_value *row, size_t n);   /* every value empty */
+
+/* What is wrong with one value (after the defaults of kb_row_check), by its column alone. */
+typedef enum kb_problem {
+    KB_FINE, KB_MISSING, KB_TOO_LONG, KB_NOT_ID, KB_NOT_DATE, KB_NOT_CURRENCY, KB_NOT_ALLOWED,
+    KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE
+} kb_problem;
+#define KB_TEXT_MAX 100000   /* bytes in one text value */
+kb_problem kb_value_check(const kb_column *c, const kb_value *v);
+/* The KB's words for a problem, without the column name: "must be greater than 0",
+ * "'2020-13' is not a date (YYYY-MM or YYYY-MM-DD)". */
+void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *out,
+                     size_t outsz);
+/* Checks a row of table against the description alone, the way every write checks it but
+ * without a KB: the ids it names (a GPU, a source) are not looked up.  Fills the defaults (counts
+ * 1, flags 0).  GW_EDATA with "column: problem" for the first bad value. */
+int kb_row_check(int table, kb_value *row, gw_error *err);
+
 typedef struct kb_source {
     char *id, *title, *publisher, *url, *retrieved, *kind, *note;
     long long fact_count;          /* filled by kb_sources_list */
 } kb_source;
 
+/* The row structs: their fields are the columns of their table (kb_table.c names each offset). */
 typedef struct kb_gpu {
     char *id, *name, *vendor, *architecture, *form_factor, *memory_type, *sparsity,
         *release_date, *source, *note;
@@ -79,6 +165,10 @@ void kb_price_free(kb_price *p);
 void kb_rate_free(kb_rate *r);
 void kb_claim_free(kb_claim *c);
 void kb_gpu_init(kb_gpu *g);          /* all strings NULL, all numbers NaN */
+/* A column's value in a row struct of its table: its text (NULL for none, or for a column that
+ * is not text), its number (NaN for none; a flag reads 0 or 1). */
+const char *kb_column_text(const kb_column *c, const void *row);
+double kb_column_number(const kb_column *c, const void *row);
 void kb_gpus_free(kb_gpu *gpus, size_t n);
 void kb_benchmarks_free(kb_benchmark *rows, size_t n);
 void kb_prices_free(kb_price *rows, size_t n);
@@ -105,7 +195,8 @@ void kb_strings_free(char **v, size_t n);
  * none).  GW_EUSAGE for an unknown field or a bad value.  Caller frees with kb_gpus_free. */
 int kb_gpu_list(kb *k, const char *where, const char *sort, kb_gpu **out, size_t *n,
                 gw_error *err);
-/* The field names the filter language and `kb show --json` use, NULL-terminated. */
+/* The field names the filter language and `kb show --json` use, NULL-terminated: the GPU
+ * columns that are not KB_META. */
 const char *const *kb_gpu_fields(void);
 
 /* Measured results; gpu and workload may be NULL for "any". */
@@ -125,6 +216,11 @@ int kb_convert(kb *k, double amount, const char *from, const char *to, double *o
                gw_error *err);
 
 /* Writes (inside kb_begin/kb_commit).  Each validates its record: GW_EDATA naming the field. */
+enum kb_stored { KB_UNCHANGED, KB_ADDED, KB_UPDATED };
+/* Checks row as kb_row_check does, then that the ids it names exist, and stores it: a row with a
+ * key replaces the row with that key, another is added unless an identical one is there.
+ * *outcome (may be NULL) says which. */
+int kb_row_put(kb *k, int table, kb_value *row, int *outcome, gw_error *err);
 int kb_put_source(kb *k, const kb_source *s, gw_error *err);
 int kb_put_gpu(kb *k, const kb_gpu *g, gw_error *err);        /* insert or replace by id */
 int kb_add_alias(kb *k, const char *gpu, const char *alias, gw_error *err);
@@ -163,13 +259,11 @@ int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_err
  * came in.  Rows with a key (sources, gpus, aliases, rates) replace the row with that key; other
  * rows are added unless an identical one is there.  counts (may be NULL) says what changed, per
  * table in that order (kb_table_name).  Like kb_import_text, it neither begins nor commits. */
-#define KB_TABLES 7
 typedef struct kb_import_counts {
     size_t added[KB_TABLES], updated[KB_TABLES], unchanged[KB_TABLES];
 } kb_import_counts;
 int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const *texts,
                     const size_t *lens, kb_import_counts *counts, gw_error *err);
-const char *kb_table_name(int table);     /* "sources", "gpus", ...; NULL out of range */
 /* The schema version this program writes (kb_schema_version is the open file's). */
 int kb_schema_latest(void);
 /* Checks a --where filter without a KB (GW_EUSAGE with the problem). */
@@ -177,7 +271,8 @@ int kb_gpu_where_check(const char *where, gw_error *err);
 /* Writes the whole KB as text that kb_import_text reads back to the same KB (byte-identical
  * re-export). */
 int kb_export(kb *k, gw_buf *out, gw_error *err);
-/* Integrity and consistency check (PRAGMA integrity_check, foreign keys, every fact sourced). */
+/* Integrity and consistency check (PRAGMA integrity_check, foreign keys, every fact sourced, the
+ * SQL tables as the column descriptions say). */
 int kb_check(kb *k, gw_buf *report, gw_error *err);
 
 #endif

@@ -951,49 +951,23 @@ static int gw_kb_gpu(lua_State *L)
         lua_pushstring(L, err.msg);
         return 2;
     }
-    const struct {
-        const char *key;
-        const char *value;
-    } strs[] = {
-        {"id", g->id},           {"name", g->name},
-        {"vendor", g->vendor},   {"architecture", g->architecture},
-        {"form_factor", g->form_factor}, {"memory_type", g->memory_type},
-        {"sparsity", g->sparsity}, {"release_date", g->release_date},
-        {"source", g->source},   {"note", g->note},
-    };
-    const struct {
-        const char *key;
-        double value;
-    } nums[] = {
-        {"memory_gb", g->memory_gb},
-        {"memory_bandwidth_gbs", g->memory_bandwidth_gbs},
-        {"tdp_w", g->tdp_w},
-        {"fp32_tflops", g->fp32_tflops},
-        {"tf32_tflops", g->tf32_tflops},
-        {"fp16_tflops", g->fp16_tflops},
-        {"bf16_tflops", g->bf16_tflops},
-        {"fp8_tflops", g->fp8_tflops},
-        {"int8_tops", g->int8_tops},
-        {"pcie_gen", g->pcie_gen},
-        {"pcie_lanes", g->pcie_lanes},
-        {"nvlink_gbs", g->nvlink_gbs},
-        {"mig_instances", g->mig_instances},
-        {"ecc", g->ecc},
-        {"launch_price_usd", g->launch_price_usd},
-    };
-    lua_createtable(L, 0, 25);
-    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
-        if (!strs[i].value)
-            continue;
-        lua_pushstring(L, strs[i].value);
-        lua_setfield(L, -2, strs[i].key);
-    }
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-        if (isnan(nums[i].value))
-            continue;
-        lua_pushnumber(L, nums[i].value);
-        lua_setfield(L, -2, nums[i].key);
-    }
+    /* The GPU's columns as kb_table.c describes them: text first, then the figures (in that
+     * order, so the table is built as it always was); unknown ones absent. */
+    size_t ncols;
+    const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+    lua_createtable(L, 0, (int)ncols);
+    for (int text = 1; text >= 0; text--)
+        for (size_t i = 0; i < ncols; i++) {
+            if ((cols[i].type == KB_TEXT) != text)
+                continue;
+            if (text && kb_column_text(&cols[i], g))
+                lua_pushstring(L, kb_column_text(&cols[i], g));
+            else if (!text && !isnan(kb_column_number(&cols[i], g)))
+                lua_pushnumber(L, kb_column_number(&cols[i], g));
+            else
+                continue;
+            lua_setfield(L, -2, cols[i].name);
+        }
     luaapi_box_release(L, -2);
     return 1;
 }

@@ -1,6 +1,6 @@
 /* model.c — memory per replica, spec-scaled throughput and multi-GPU scaling efficiency.
- * Every constant is declared in model.h and written into the report's method section, so a
- * reader can redo each figure by hand. */
+ * Every constant is declared in model.h (or passed in, where a KB source gives it) and written
+ * into the report's method section, so a reader can redo each figure by hand. */
 #include "model.h"
 
 #include <math.h>
@@ -96,13 +96,13 @@ double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b)
            fabs(log(a->bandwidth_gbs / b->bandwidth_gbs));
 }
 
-double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen)
+double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen,
+                      double pcie4_gbs)
 {
     if (nvlink && nvlink_gbs > 0)
         return nvlink_gbs;
-    /* 16 GB/s for PCIe 4.0 x16, doubling per generation. */
     double gen = pcie_gen > 0 ? pcie_gen : 4;
-    double gbs = MODEL_PCIE4_ALLREDUCE_GBS * pow(2.0, gen - 4);
+    double gbs = pcie4_gbs * pow(2.0, gen - 4);
     if (count > 2)
         gbs *= 2.0 / count;
     return gbs;

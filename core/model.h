@@ -11,13 +11,13 @@
 #define MODEL_CONTEXT_GB 1.0
 #define MODEL_FRAGMENTATION 0.10
 
-/* Multi-GPU constants (see model_scaling_efficiency). */
+/* Multi-GPU constants (see model_scaling_efficiency).  The PCIe bandwidth and the heat
+ * throttling of consumer builds come from a KB source and are the caller's (decide.c's table of
+ * assumed figures). */
 #define MODEL_SYNC_OVERHEAD 0.03        /* per-step cost of synchronising replicas */
-#define MODEL_PCIE4_ALLREDUCE_GBS 16.0  /* effective all-reduce bandwidth over PCIe 4.0 x16 */
 #define MODEL_DEFAULT_BATCH 256.0       /* samples per GPU per step when the workload says none */
 #define MODEL_PARALLEL_EFFICIENCY_NVLINK 0.85
 #define MODEL_PARALLEL_EFFICIENCY_PCIE 0.55
-#define MODEL_POOR_COOLING_FACTOR 0.80  /* multi-card consumer builds throttle when hot */
 
 typedef struct model_memory {
     double bytes_per_param;     /* weights + gradients + optimizer states */
@@ -59,9 +59,11 @@ double model_scale_throughput(double ref_value, const model_gpu_spec *ref,
 double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b);
 
 /* Effective all-reduce bandwidth (GB/s) of count cards: NVLink when nvlink_gbs > 0 and the
- * cards are linked (SXM boards), otherwise PCIe of that generation, whose bandwidth the cards
- * share once there are more than two (lanes split, one root complex). */
-double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen);
+ * cards are linked (SXM boards), otherwise PCIe of that generation (pcie4_gbs for PCIe 4.0 x16,
+ * doubling per generation; 4 when pcie_gen is unknown), whose bandwidth the cards share once
+ * there are more than two (lanes split, one root complex). */
+double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen,
+                      double pcie4_gbs);
 
 /* Bytes all-reduced per step: 4 per parameter for fp32 and for amp (autocast keeps fp32
  * parameters, so data-parallel training reduces fp32 gradients), 2 for pure fp16 / bf16. */

@@ -11,6 +11,7 @@
 
 #include "buf.h"
 #include "cli.h"
+#include "records.h"
 
 #ifndef GW_DATADIR
 #define GW_DATADIR "/usr/local/share/gpuwise"
@@ -171,4 +172,23 @@ int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err)
         return gw_error_set(err, rc == ENOSPC || rc == EIO ? GW_EIO : GW_ECANTCREAT, "%s: %s",
                             ctx->output, strerror(rc));
     return GW_OK;
+}
+
+static records_dirs plugin_dirs_of(const gw_ctx *ctx)
+{
+    records_dirs d = {ctx->plugin_dirs, (size_t)ctx->n_plugin_dirs, ctx->user_config_dir,
+                      ctx->data_dir};
+    return d;
+}
+
+int cli_plugins_new(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+{
+    records_dirs d = plugin_dirs_of(ctx);
+    return records_host_new_in(&d, k, out, err);
+}
+
+int cli_plugins_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+{
+    records_dirs d = plugin_dirs_of(ctx);
+    return records_host_open_in(&d, k, out, err);
 }

@@ -381,72 +381,66 @@ static void push_xpcall(lua_State *L)
     lua_call(L, 3, 1);
 }
 
-/* Pushes the library called name (a sandboxed, read-only copy); 0, with nothing pushed, when
- * there is no such library.  Libraries are built the first time a plugin names one (see
- * sandbox_global): most plugins use two or three, and building every one made a plugin's state
- * cost more to set up than its work. */
-static int push_lib(lua_State *L, const char *name)
+/* Puts the libraries a plugin sees besides the safe base functions into the table at env, each
+ * a read-only copy, when the state is made.  (Building each only when a plugin first named it
+ * saved 2.7 M of the 30 M instructions of `gpuwise report examples/vision-team.lua --format
+ * html` and 0.65 of its 9.5 ms, 7%: less than the 10% that would pay for the mechanism.) */
+static void add_libs(lua_State *L, int env)
 {
     static const luaL_Reg own_libs[] = {
         {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
         {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}, {NULL, NULL},
     };
-    const luaL_Reg *lib = own_libs;
-    while (lib->name && strcmp(lib->name, name) != 0)
-        lib++;
-    if (lib->name) {
+    for (const luaL_Reg *lib = own_libs; lib->name; lib++) {
         /* opened straight into a table of its own, registered nowhere else: the proxy can hide
          * it as it is, without a copy */
         lua_pushcfunction(L, lib->func);
         lua_call(L, 0, 1);
-    } else if (strcmp(name, LUA_STRLIBNAME) == 0) {
-        /* a copy: the real one is every string's __index */
-        lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, LUA_STRLIBNAME);
-        lua_remove(L, -2);
-        int n = 0;   /* sized once: growing a table rehashes it at every power of two */
-        for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-            n++;
-        lua_createtable(L, 0, n);
-        lua_insert(L, -2);
-        lua_pushnil(L);
-        while (lua_next(L, -2)) {
-            lua_pushvalue(L, -2);
-            lua_insert(L, -2);
-            lua_rawset(L, -5);
-        }
-        lua_pop(L, 1);
-    } else if (strcmp(name, LUA_OSLIBNAME) == 0) {
-        static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
-        lua_newtable(L);
-        lua_pushcfunction(L, luaopen_os);
-        lua_call(L, 0, 1);
-        copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
-        lua_pop(L, 1);
-    } else if (strcmp(name, "gw") == 0) {
-        luaapi_push_gw(L);
-    } else if (strcmp(name, "xpcall") == 0) {
-        push_xpcall(L);
-        return 1;
-    } else {
-        return 0;
+        make_readonly(L, 0);
+        lua_setfield(L, env, lib->name);
     }
+
+    /* string: a copy, since the real one is every string's __index */
+    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    lua_getfield(L, -1, LUA_STRLIBNAME);
+    lua_remove(L, -2);
+    int n = 0;   /* sized once: growing a table rehashes it at every power of two */
+    for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
+        n++;
+    lua_createtable(L, 0, n);
+    lua_insert(L, -2);
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, -5);
+    }
+    lua_pop(L, 1);
     make_readonly(L, 0);
-    return 1;
+    lua_setfield(L, env, LUA_STRLIBNAME);
+
+    /* os: only the clock and dates */
+    static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
+    lua_newtable(L);
+    lua_pushcfunction(L, luaopen_os);
+    lua_call(L, 0, 1);
+    copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
+    lua_pop(L, 1);
+    make_readonly(L, 0);
+    lua_setfield(L, env, LUA_OSLIBNAME);
+
+    luaapi_push_gw(L);
+    make_readonly(L, 0);
+    lua_setfield(L, env, "gw");
+
+    push_xpcall(L);
+    lua_setfield(L, env, "xpcall");
 }
 
-/* The environment's __index: a library the first time it is named, else an error (reading an
- * undefined global is a mistake in a plugin, not a nil). */
+/* The environment's __index: reading an undefined global is a mistake in a plugin, not a nil. */
 static int sandbox_global(lua_State *L)
 {
-    size_t n = 0;
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &n) : "?";
-    if (strlen(k) == n && push_lib(L, k)) {
-        lua_pushvalue(L, 2);
-        lua_pushvalue(L, -2);
-        lua_rawset(L, 1);
-        return 1;
-    }
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
     return luaL_error(L, "undefined global '%s'", k);
 }
 
@@ -553,6 +547,7 @@ static int sandbox_build(lua_State *L)
     lua_setfield(L, env, "print");
     lua_pushvalue(L, env);
     lua_setfield(L, env, "_G");
+    add_libs(L, env);
 
     lua_createtable(L, 0, 2);
     lua_pushcfunction(L, sandbox_global);

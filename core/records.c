@@ -1,19 +1,19 @@
 /* records.c — checks what plugins return, field by field, before anything reaches the KB, and
- * stores the good records through kb.h (the caller holds the transaction).  Every message names
- * the plugin and the record ("acme: offers[3].price_per_hour: expected a number, got string"). */
-#include "check.h"
+ * stores the good records through kb.h (the caller holds the transaction).  A record's fields
+ * are the columns of its KB table, each checked by kb_value_check against the column's
+ * description, and the whole row by kb_row_check: a dry run (`plugin check`) runs every check a
+ * real run (`kb import --with`, `prices refresh`) runs, and only skips the writes.  Every message
+ * names the plugin and the record ("acme: offers[3].price_per_hour: expected a number, got
+ * string").  Nothing here prints: warnings, log lines and progress go back to the caller. */
 #include "records.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include "units.h"
-
-enum { T_SOURCES, T_GPUS, T_ALIASES, T_RATES, T_BENCHMARKS, T_PRICES, T_CLAIMS };
 
 void records_today(char out[11])
 {
@@ -23,27 +23,40 @@ void records_today(char out[11])
     strftime(out, 11, "%Y-%m-%d", &tm);
 }
 
-int records_host_new(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+/* dir/plugins into out; 0 when there is no such folder to search (none given, or too long). */
+static int plugins_under(char *out, size_t outsz, const char *dir)
+{
+    if (!dir || !*dir)
+        return 0;
+    int n = snprintf(out, outsz, "%s/plugins", dir);
+    return n > 0 && (size_t)n < outsz;
+}
+
+#define RECORDS_MAX_DIRS 64
+
+int records_host_new_in(const records_dirs *d, kb *k, plugin_host **out, gw_error *err)
 {
     char user[4200], shipped[4200];
-    const char *dirs[GW_MAX_PLUGIN_DIRS + 2];
+    const char *dirs[RECORDS_MAX_DIRS + 2];
     size_t n = 0;
-    for (int i = 0; i < ctx->n_plugin_dirs; i++)
-        dirs[n++] = ctx->plugin_dirs[i];
-    if (ctx->user_config_dir[0] &&
-        cli_path_join(user, sizeof user, ctx->user_config_dir, "plugins") == 0)
-        dirs[n++] = user;
-    if (ctx->data_dir[0] && cli_path_join(shipped, sizeof shipped, ctx->data_dir, "plugins") == 0)
-        dirs[n++] = shipped;
     *out = NULL;
+    if (d->n_plugin_dirs > RECORDS_MAX_DIRS)
+        return gw_error_set(err, GW_EUSAGE, "%zu plugin folders: %d at most", d->n_plugin_dirs,
+                            RECORDS_MAX_DIRS);
+    for (size_t i = 0; i < d->n_plugin_dirs; i++)
+        dirs[n++] = d->plugin_dirs[i];
+    if (plugins_under(user, sizeof user, d->user_config_dir))
+        dirs[n++] = user;
+    if (plugins_under(shipped, sizeof shipped, d->data_dir))
+        dirs[n++] = shipped;
     return plugin_host_new(dirs, n, k, NULL, out, err);
 }
 
-int records_host_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err)
+int records_host_open_in(const records_dirs *d, kb *k, plugin_host **out, gw_error *err)
 {
     plugin_host *h;
     *out = NULL;
-    int rc = records_host_new(ctx, k, &h, err);
+    int rc = records_host_new_in(d, k, &h, err);
     if (rc != GW_OK)
         return rc;
     if ((rc = plugin_host_load_all(h, err)) != GW_OK) {
@@ -116,6 +129,91 @@ char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path,
     return buf_detach(&id);
 }
 
+/* ---- the record contracts: which field fills which column ---- */
+
+enum rec_field_flags {
+    REC_REQUIRED = 1,    /* required of the record though the column is not (an offer's provider) */
+    REC_DEFAULTED = 2,   /* the record may leave it out: the host fills it (an offer's as_of) */
+    REC_WHOLE = 4        /* a whole number */
+};
+
+/* One field of a record and the column it fills. */
+typedef struct rec_field {
+    const char *field, *column;
+    int flags;
+} rec_field;
+
+/* How one kind of record maps onto its KB table.  With fields NULL, the record's fields are the
+ * table's columns under their own names, in column order with the source last (overrides may
+ * rename one or add flags); else fields lists them.  fixed are columns the host sets. */
+typedef struct rec_kind {
+    const char *kind;                 /* "gpu", "benchmark", "price"; "offer" */
+    int table;
+    const rec_field *fields;          /* NULL-terminated, or NULL */
+    const rec_field *overrides;       /* NULL-terminated, or NULL */
+    const char *const *extra;         /* fields of the record alone */
+    const rec_field *fixed;           /* {value, column}, NULL-terminated, or NULL */
+} rec_kind;
+
+static const char *const importer_extra[] = {"kind", NULL};
+static const char *const gpu_extra[] = {"kind", "aliases", NULL};
+
+static const rec_kind gpu_record = {"gpu", KB_GPUS, NULL, NULL, gpu_extra, NULL};
+static const rec_kind benchmark_record = {"benchmark", KB_BENCHMARKS, NULL, NULL,
+                                          importer_extra, NULL};
+/* "kind" names the record's kind, so a price record calls the price's kind price_kind; the
+ * unit follows from it when left out (hour for cloud, else card). */
+static const rec_field price_overrides[] = {
+    {"price_kind", "kind", 0}, {"unit", "unit", REC_DEFAULTED}, {NULL, NULL, 0}};
+static const rec_kind price_record = {"price", KB_PRICES, NULL, price_overrides, importer_extra,
+                                      NULL};
+/* A pricing plugin's offer: a cloud price per hour of a whole instance. */
+static const rec_field offer_fields[] = {
+    {"provider", "provider", REC_REQUIRED}, {"gpu", "gpu", 0},
+    {"gpu_count", "gpu_count", REC_WHOLE}, {"price_per_hour", "amount", 0},
+    {"currency", "currency", 0},            {"region", "region", 0},
+    {"spot", "spot", 0},                    {"instance", "instance", 0},
+    {"as_of", "as_of", REC_DEFAULTED},      {"note", "note", 0},
+    {"source", "source", 0},                {NULL, NULL, 0}};
+static const rec_field offer_fixed[] = {{"cloud", "kind", 0}, {"hour", "unit", 0},
+                                        {NULL, NULL, 0}};
+static const rec_kind offer_record = {"offer", KB_PRICES, offer_fields, NULL, NULL, offer_fixed};
+
+#define REC_MAX_FIELDS 48
+
+static int fixed_column(const rec_kind *rk, const char *column)
+{
+    for (const rec_field *f = rk->fixed; f && f->field; f++)
+        if (!strcmp(f->column, column))
+            return 1;
+    return 0;
+}
+
+static void field_for_column(const rec_kind *rk, const kb_column *col, rec_field *out)
+{
+    *out = (rec_field){col->name, col->name, 0};
+    for (const rec_field *o = rk->overrides; o && o->field; o++)
+        if (!strcmp(o->column, col->name))
+            *out = *o;
+}
+
+/* The fields of a record of kind rk, in the order they are checked; returns their number. */
+static size_t rec_fields(const rec_kind *rk, rec_field *out)
+{
+    size_t n = 0, ncols;
+    if (rk->fields) {
+        for (const rec_field *f = rk->fields; f->field && n < REC_MAX_FIELDS; f++)
+            out[n++] = *f;
+        return n;
+    }
+    const kb_column *cols = kb_table_columns(rk->table, &ncols);
+    for (int pass = 0; pass < 2; pass++)   /* the source last: it falls back on the plugin's */
+        for (size_t i = 0; i < ncols && n < REC_MAX_FIELDS; i++)
+            if (((cols[i].flags & KB_CITES) != 0) == pass && !fixed_column(rk, cols[i].name))
+                field_for_column(rk, &cols[i], &out[n++]);
+    return n;
+}
+
 /* ---- field checks ---- */
 
 typedef struct rec_ctx {
@@ -128,6 +226,7 @@ typedef struct rec_ctx {
     char ***batch_gpus;   /* ids of GPUs this batch adds (a dry run has not stored them) */
     size_t *n_batch_gpus;
     long line;            /* the input line an importer record says it came from; 0 = unknown */
+    const char *today;    /* what an offer without as_of is dated */
 } rec_ctx;
 
 static void warn(rec_ctx *c, const char *field, const char *fmt, ...)
@@ -168,16 +267,12 @@ static const char *get_str(rec_ctx *c, const view *rec, const char *key, int req
         warn(c, key, "expected a string, got %s", type_name(v));
         return NULL;
     }
-    if (view_str_len(v) > 1000) {
-        warn(c, key, "longer than 1000 bytes");
-        return NULL;
-    }
     return view_str(v);
 }
 
 /* A number field; NaN when absent.  Numbers written as text ("1.5") are not accepted: the
  * plugin should convert with tonumber or gw.units.parse, where it knows the unit. */
-static double get_num(rec_ctx *c, const view *rec, const char *key, int required, int positive)
+static double get_num(rec_ctx *c, const view *rec, const char *key, int required)
 {
     view *v = view_map_get(rec, key);
     if (view_is_null(v)) {
@@ -189,45 +284,21 @@ static double get_num(rec_ctx *c, const view *rec, const char *key, int required
         warn(c, key, "expected a number, got %s", type_name(v));
         return NAN;
     }
-    double d = view_num(v);
-    if (positive && !(d > 0))
-        warn(c, key, "expected a number greater than 0, got %g", d);
-    else if (d < 0)
-        warn(c, key, "must not be negative, got %g", d);
-    return d;
+    return view_num(v);
 }
 
-static int get_flag(rec_ctx *c, const view *rec, const char *key)
+/* A flag: true or false (or 1 or 0); NaN when absent. */
+static double get_flag(rec_ctx *c, const view *rec, const char *key)
 {
     view *v = view_map_get(rec, key);
     if (view_is_null(v))
-        return 0;
+        return NAN;
     if (view_kind(v) == VIEW_BOOL)
         return view_bool_value(v);
     if (view_kind(v) == VIEW_NUMBER && (view_num(v) == 0 || view_num(v) == 1))
-        return view_num(v) == 1;
+        return view_num(v);
     warn(c, key, "expected true or false, got %s", type_name(v));
-    return 0;
-}
-
-static const char *get_date(rec_ctx *c, const view *rec, const char *key, int required)
-{
-    const char *s = get_str(c, rec, key, required);
-    if (s && !gw_valid_date(s)) {
-        warn(c, key, "'%.40s' is not a date (YYYY-MM or YYYY-MM-DD)", s);
-        return NULL;
-    }
-    return s;
-}
-
-static const char *get_currency(rec_ctx *c, const view *rec, const char *key)
-{
-    const char *s = get_str(c, rec, key, 1);
-    if (s && !units_is_currency(s)) {
-        warn(c, key, "'%.40s' is not a currency code (three upper-case letters, e.g. USD)", s);
-        return NULL;
-    }
-    return s;
+    return NAN;
 }
 
 /* Resolves the gpu field to a KB id (caller frees); *count gets the count its name gives. */
@@ -250,24 +321,68 @@ static char *get_gpu(rec_ctx *c, const view *rec, const char *key, int *count)
 }
 
 /* The record's own source when it names one (it must be in the KB), else the plugin's. */
-static const char *get_source(rec_ctx *c, const view *rec, const char *fallback)
+static const char *get_source(rec_ctx *c, const view *rec, const char *key, const char *fallback)
 {
-    const char *s = get_str(c, rec, "source", 0);
+    const char *s = get_str(c, rec, key, 0);
     if (!s)
         return fallback;
     kb_source src = {0};
     gw_error e = {0};
     int rc = kb_source_get(c->k, s, &src, &e);
     if (rc == GW_ENOTFOUND) {
-        warn(c, "source", "unknown source '%.80s' (a source id of the KB)", s);
+        warn(c, key, "unknown source '%.80s' (a source id of the KB)", s);
         return NULL;
     }
     if (rc != GW_OK) {   /* the KB could not be read (a signal stopped the import, say) */
-        warn(c, "source", "%s", e.msg);
+        warn(c, key, "%s", e.msg);
         return NULL;
     }
     kb_source_free(&src);
     return s;
+}
+
+/* The column's verdict on a value read from field f, in the records' words. */
+static void check_value(rec_ctx *c, const rec_field *f, const kb_column *col, const kb_value *v)
+{
+    kb_problem p = kb_value_check(col, v);
+    if (p == KB_FINE || p == KB_MISSING)   /* missing: get_* said so when it matters */
+        ;
+    else if ((p == KB_NEGATIVE || p == KB_NOT_POSITIVE) && (col->flags & KB_POSITIVE))
+        warn(c, f->field, "expected a number greater than 0, got %g", v->number);
+    else if (p == KB_NEGATIVE)
+        warn(c, f->field, "must not be negative, got %g", v->number);
+    else {
+        char text[400];
+        kb_problem_text(p, col, v, text, sizeof text);
+        warn(c, f->field, "%s", text);
+    }
+    if ((f->flags & REC_WHOLE) && !isnan(v->number) && v->number != floor(v->number))
+        warn(c, f->field, "expected a whole number, got %g", v->number);
+}
+
+/* Reads field f into v (its column col): the GPU it names resolved to an id (*gpu_id owns it,
+ * *name_count gets the count the name gives), the source falling back on source. */
+static void read_value(rec_ctx *c, const view *r, const rec_field *f, const kb_column *col,
+                       const char *source, kb_value *v, char **gpu_id, int *name_count)
+{
+    int required = ((col->flags & KB_REQUIRED) && !(f->flags & REC_DEFAULTED)) ||
+                   (f->flags & REC_REQUIRED);
+    if (col->flags & KB_NAMES_GPU) {
+        free(*gpu_id);
+        v->text = *gpu_id = get_gpu(c, r, f->field, name_count);
+        return;
+    }
+    if (col->flags & KB_CITES) {
+        v->text = get_source(c, r, f->field, source);
+        return;
+    }
+    if (col->type == KB_TEXT)
+        v->text = get_str(c, r, f->field, required);
+    else if (col->type == KB_FLAG)
+        v->number = get_flag(c, r, f->field);
+    else
+        v->number = get_num(c, r, f->field, required);
+    check_value(c, f, col, v);
 }
 
 static int check_list(const view *v, const char *plugin_name, const char *what, gw_error *err)
@@ -278,24 +393,80 @@ static int check_list(const view *v, const char *plugin_name, const char *what, 
                         type_name(v));
 }
 
-static int known_field(const char *key, const char *const *fields)
+static int known_field(const rec_kind *rk, const rec_field *fields, size_t n, const char *key)
 {
-    for (size_t i = 0; fields[i]; i++)
-        if (!strcmp(key, fields[i]))
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(key, fields[i].field))
+            return 1;
+    for (const char *const *x = rk->extra; x && *x; x++)
+        if (!strcmp(key, *x))
             return 1;
     return 0;
 }
 
 /* Warns about a field the contract does not know (a typo would otherwise vanish silently). */
-static void check_fields(rec_ctx *c, const view *rec, const char *const *fields)
+static void check_fields(rec_ctx *c, const view *rec, const rec_kind *rk,
+                         const rec_field *fields, size_t n)
 {
-    for (size_t i = 0; i < view_len(rec); i++)
-        if (!known_field(view_map_key_at(rec, i), fields) &&
-            !(c->line && !strcmp(view_map_key_at(rec, i), "line")))
-            warn(c, view_map_key_at(rec, i), "unknown field");
+    for (size_t i = 0; i < view_len(rec); i++) {
+        const char *key = view_map_key_at(rec, i);
+        if (!known_field(rk, fields, n, key) && !(c->line && !strcmp(key, "line")))
+            warn(c, key, "unknown field");
+    }
 }
 
-/* Stores one row; a refusal by the KB's own checks is a warning, anything else an error. */
+/* Defaults a record may leave to the host: a count from the GPU's name ("8xH100"), an offer
+ * dated today, a price's unit from its kind. */
+static void fill_defaults(rec_ctx *c, const rec_kind *rk, const view *r, kb_value *row,
+                          int name_count)
+{
+    size_t ncols;
+    const kb_column *cols = kb_table_columns(rk->table, &ncols);
+    for (size_t i = 0; i < ncols; i++) {
+        kb_value *v = &row[i];
+        if (!strcmp(cols[i].name, "gpu_count") && isnan(v->number))
+            v->number = name_count;
+        else if (rk == &offer_record && !strcmp(cols[i].name, "as_of") && !v->text &&
+                 !view_map_get(r, "as_of"))
+            v->text = c->today;
+        else if (rk == &price_record && !strcmp(cols[i].name, "unit") && !v->text) {
+            const char *kind = row[kb_table_column(KB_PRICES, "kind") - cols].text;
+            v->text = kind && !strcmp(kind, "cloud") ? "hour" : "card";
+        }
+    }
+}
+
+/* Reads record r of kind rk into row (one value per column of its table), each field checked
+ * against its column as it is read, then the whole row as every write checks it; the first
+ * problem becomes the record's warning.  Text in row is borrowed from r, except the GPU id,
+ * which *gpu_id owns (caller frees).  source: what the record cites when it names no source. */
+static void read_record(rec_ctx *c, const rec_kind *rk, const view *r, const char *source,
+                        kb_value *row, char **gpu_id)
+{
+    rec_field fields[REC_MAX_FIELDS];
+    size_t nf = rec_fields(rk, fields), ncols;
+    const kb_column *cols = kb_table_columns(rk->table, &ncols);
+    int name_count = 1;
+    kb_values_clear(row, ncols);
+    *gpu_id = NULL;
+    if (view_kind(r) != VIEW_MAP) {
+        warn(c, NULL, "expected a table, got %s", type_name(r));
+        return;
+    }
+    check_fields(c, r, rk, fields, nf);
+    for (size_t i = 0; i < nf; i++) {
+        const kb_column *col = kb_table_column(rk->table, fields[i].column);
+        read_value(c, r, &fields[i], col, source, &row[col - cols], gpu_id, &name_count);
+    }
+    for (const rec_field *f = rk->fixed; f && f->field; f++)
+        row[kb_table_column(rk->table, f->column) - cols].text = f->field;
+    fill_defaults(c, rk, r, row, name_count);
+    gw_error e = {0};
+    if (!c->bad && kb_row_check(rk->table, row, &e) != GW_OK)
+        warn(c, NULL, "%s", e.msg);
+}
+
+/* A refusal by the KB's own checks is a warning about the record, anything else an error. */
 static int kb_result(rec_ctx *c, int rc, gw_error *e, gw_error *err)
 {
     if (rc == GW_OK)
@@ -308,43 +479,16 @@ static int kb_result(rec_ctx *c, int rc, gw_error *e, gw_error *err)
     return rc;
 }
 
-/* ---- offers ---- */
+/* In a dry run no source is made for the plugin: records that would cite it are checked as if
+ * it were there (its id is only ever looked up in a real run, where it exists). */
+#define DRY_RUN_SOURCE "plugin"
 
-static const char *const offer_fields[] = {
-    "provider", "gpu", "gpu_count", "price_per_hour", "currency", "region", "spot", "instance",
-    "as_of", "source", "note", NULL};
-
-/* Reads offer i into p (strings borrowed from the view, except p->gpu, which is owned). */
-static void read_offer(rec_ctx *c, const view *o, const char *source_id, const char *today,
-                       kb_price *p)
+static const char *fallback_source(const char *source_id, int dry_run)
 {
-    memset(p, 0, sizeof *p);
-    p->gpu_count = NAN;
-    if (view_kind(o) != VIEW_MAP) {
-        warn(c, NULL, "expected a table, got %s", type_name(o));
-        return;
-    }
-    check_fields(c, o, offer_fields);
-    int name_count = 1;
-    p->provider = (char *)get_str(c, o, "provider", 1);
-    p->gpu = get_gpu(c, o, "gpu", &name_count);
-    double count = get_num(c, o, "gpu_count", 0, 1);
-    if (!isnan(count) && count != floor(count))
-        warn(c, "gpu_count", "expected a whole number, got %g", count);
-    p->gpu_count = isnan(count) ? name_count : count;
-    p->amount = get_num(c, o, "price_per_hour", 1, 1);
-    p->currency = (char *)get_currency(c, o, "currency");
-    p->region = (char *)get_str(c, o, "region", 0);
-    p->spot = get_flag(c, o, "spot");
-    p->instance = (char *)get_str(c, o, "instance", 0);
-    p->as_of = (char *)get_date(c, o, "as_of", 0);
-    if (!p->as_of && !view_map_get(o, "as_of"))
-        p->as_of = (char *)today;
-    p->note = (char *)get_str(c, o, "note", 0);
-    p->source = (char *)get_source(c, o, source_id);
-    p->kind = "cloud";
-    p->unit = "hour";
+    return !source_id && dry_run ? DRY_RUN_SOURCE : source_id;
 }
+
+/* ---- offers ---- */
 
 static int str_in(char **set, size_t n, const char *s)
 {
@@ -380,6 +524,68 @@ static int replace_provider(kb *k, const char *provider, char **sources, size_t 
     return rc;
 }
 
+/* The offers read: one row of price columns each, with the GPU ids they own. */
+typedef struct offer_rows {
+    kb_value *rows;     /* n rows of ncols values */
+    char **gpu_ids;
+    char *ok;
+    size_t n, ncols;
+} offer_rows;
+
+static void offer_rows_free(offer_rows *o)
+{
+    for (size_t i = 0; i < o->n; i++)
+        free(o->gpu_ids[i]);
+    free(o->gpu_ids);
+    free(o->rows);
+    free(o->ok);
+}
+
+/* Stores the good offers, after removing the earlier offers of the providers they refresh. */
+static int offers_store(kb *k, const char *plugin_name, const char *source_id, offer_rows *o,
+                        int dry_run, gw_buf *warnings, records_result *res, gw_error *err)
+{
+    const kb_column *cols = kb_table_columns(KB_PRICES, &o->ncols);
+    size_t provider = (size_t)(kb_table_column(KB_PRICES, "provider") - cols);
+    size_t source = (size_t)(kb_table_column(KB_PRICES, "source") - cols);
+    /* the providers and sources being refreshed */
+    char **providers = gw_xcalloc(o->n + 1, sizeof *providers);
+    char **sources = gw_xcalloc(o->n + 2, sizeof *sources);
+    size_t np = 0, ns = 0;
+    int rc = GW_OK;
+    if (source_id)
+        sources[ns++] = (char *)source_id;
+    for (size_t i = 0; i < o->n; i++) {
+        kb_value *row = &o->rows[i * o->ncols];
+        if (!o->ok[i])
+            continue;
+        if (!str_in(providers, np, row[provider].text))
+            providers[np++] = (char *)row[provider].text;
+        if (!str_in(sources, ns, row[source].text))
+            sources[ns++] = (char *)row[source].text;
+    }
+    for (size_t i = 0; rc == GW_OK && !dry_run && i < np; i++)
+        rc = replace_provider(k, providers[i], sources, ns, res, err);
+    for (size_t i = 0; rc == GW_OK && i < o->n; i++) {
+        if (!o->ok[i])
+            continue;
+        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, NULL};
+        gw_error e = {0};
+        if (!dry_run)
+            rc = kb_result(&c, kb_row_put(k, KB_PRICES, &o->rows[i * o->ncols], NULL, &e), &e,
+                           err);
+        if (c.bad)
+            res->skipped++;
+        else if (rc == GW_OK) {
+            res->stored++;
+            res->per_table[KB_PRICES]++;
+        }
+    }
+    free(providers);
+    free(sources);
+    return rc;
+}
+
 int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
                          const view *offers, int dry_run, gw_buf *warnings, records_result *res,
                          gw_error *err)
@@ -387,54 +593,23 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
     int rc = check_list(offers, plugin_name, "offers", err);
     if (rc != GW_OK)
         return rc;
-    size_t n = view_len(offers);
     char today[11];
     records_today(today);
-    kb_price *prices = gw_xcalloc(n ? n : 1, sizeof *prices);
-    char *ok = gw_xcalloc(n ? n : 1, 1);
-    for (size_t i = 0; i < n; i++) {
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0};
-        read_offer(&c, view_list_at(offers, i), source_id, today, &prices[i]);
-        ok[i] = !c.bad;
+    offer_rows o = {NULL, NULL, NULL, view_len(offers), 0};
+    kb_table_columns(KB_PRICES, &o.ncols);
+    o.rows = gw_xcalloc((o.n ? o.n : 1) * o.ncols, sizeof *o.rows);
+    o.gpu_ids = gw_xcalloc(o.n ? o.n : 1, sizeof *o.gpu_ids);
+    o.ok = gw_xcalloc(o.n ? o.n : 1, 1);
+    for (size_t i = 0; i < o.n; i++) {
+        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, today};
+        read_record(&c, &offer_record, view_list_at(offers, i), fallback_source(source_id, dry_run),
+                    &o.rows[i * o.ncols], &o.gpu_ids[i]);
+        o.ok[i] = !c.bad;
         if (c.bad)
             res->skipped++;
     }
-    /* the providers and sources being refreshed */
-    char **providers = gw_xcalloc(n + 1, sizeof *providers);
-    char **sources = gw_xcalloc(n + 2, sizeof *sources);
-    size_t np = 0, ns = 0;
-    if (source_id)
-        sources[ns++] = (char *)source_id;
-    for (size_t i = 0; i < n; i++) {
-        if (!ok[i])
-            continue;
-        if (!str_in(providers, np, prices[i].provider))
-            providers[np++] = prices[i].provider;
-        if (!str_in(sources, ns, prices[i].source))
-            sources[ns++] = prices[i].source;
-    }
-    for (size_t i = 0; rc == GW_OK && !dry_run && i < np; i++)
-        rc = replace_provider(k, providers[i], sources, ns, res, err);
-    for (size_t i = 0; rc == GW_OK && i < n; i++) {
-        if (!ok[i])
-            continue;
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0};
-        gw_error e = {0};
-        if (!dry_run)
-            rc = kb_result(&c, kb_add_price(k, &prices[i], &e), &e, err);
-        if (c.bad)
-            res->skipped++;
-        else if (rc == GW_OK) {
-            res->stored++;
-            res->per_table[T_PRICES]++;
-        }
-    }
-    for (size_t i = 0; i < n; i++)
-        free(prices[i].gpu);
-    free(prices);
-    free(ok);
-    free(providers);
-    free(sources);
+    rc = offers_store(k, plugin_name, source_id, &o, dry_run, warnings, res, err);
+    offer_rows_free(&o);
     if (rc != GW_OK)
         gw_error_prefix(err, "%s", plugin_name);
     return rc;
@@ -442,172 +617,113 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
 
 /* ---- importer records ---- */
 
-static const char *const gpu_fields[] = {
-    "kind", "id", "name", "vendor", "architecture", "form_factor", "memory_gb", "memory_type",
-    "memory_bandwidth_gbs", "tdp_w", "fp32_tflops", "tf32_tflops", "fp16_tflops", "bf16_tflops",
-    "fp8_tflops", "int8_tops", "sparsity", "pcie_gen", "pcie_lanes", "nvlink_gbs",
-    "mig_instances", "ecc", "release_date", "launch_price_usd", "source", "note", "aliases",
-    NULL};
+/* The GPU's aliases: a list of names, each as the alias column takes it. */
+static void check_aliases(rec_ctx *c, const view *aliases)
+{
+    const kb_column *alias = kb_table_column(KB_ALIASES, "alias");
+    if (!view_is_null(aliases) && view_kind(aliases) != VIEW_LIST)
+        warn(c, "aliases", "expected a list of names, got %s", type_name(aliases));
+    for (size_t i = 0; i < view_len(aliases); i++) {
+        const view *a = view_list_at(aliases, i);
+        if (view_kind(a) != VIEW_STRING) {
+            warn(c, "aliases", "expected a list of names");
+            continue;
+        }
+        kb_value v = {view_str(a), NAN};
+        kb_problem p = kb_value_check(alias, &v);
+        if (p != KB_FINE) {
+            char text[400];
+            kb_problem_text(p, alias, &v, text, sizeof text);
+            warn(c, "aliases", "'%.80s': %s", view_str(a), text);
+        }
+    }
+}
 
-static const char *const benchmark_fields[] = {
-    "kind", "gpu", "gpu_count", "workload", "metric", "value", "unit", "precision", "batch",
-    "framework", "interconnect", "power_w", "source", "note", NULL};
-
-static const char *const price_fields[] = {
-    "kind", "gpu", "price_kind", "amount", "currency", "unit", "gpu_count", "region", "provider",
-    "instance", "spot", "as_of", "source", "note", NULL};
+/* 1 when GPU id is in the KB or added earlier in this import (a dry run has not stored it). */
+static int gpu_known(rec_ctx *c, const char *id)
+{
+    for (size_t i = 0; c->batch_gpus && i < *c->n_batch_gpus; i++)
+        if (!strcmp((*c->batch_gpus)[i], id))
+            return 1;
+    kb_gpu existing;
+    gw_error e = {0};
+    if (kb_gpu_get(c->k, id, &existing, &e) != GW_OK)
+        return 0;
+    kb_gpu_free(&existing);
+    return 1;
+}
 
 static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_run,
                      records_result *res, gw_error *err)
 {
-    check_fields(c, r, gpu_fields);
-    kb_gpu g;
-    kb_gpu_init(&g);
-    g.id = (char *)get_str(c, r, "id", 1);
-    g.name = (char *)get_str(c, r, "name", 1);
-    g.vendor = (char *)get_str(c, r, "vendor", 0);
-    g.architecture = (char *)get_str(c, r, "architecture", 0);
-    g.form_factor = (char *)get_str(c, r, "form_factor", 0);
-    g.memory_type = (char *)get_str(c, r, "memory_type", 0);
-    g.sparsity = (char *)get_str(c, r, "sparsity", 0);
-    g.release_date = (char *)get_date(c, r, "release_date", 0);
-    g.note = (char *)get_str(c, r, "note", 0);
-    g.source = (char *)get_source(c, r, source_id);
-    struct {
-        const char *key;
-        double *slot;
-    } nums[] = {
-        {"memory_gb", &g.memory_gb},
-        {"memory_bandwidth_gbs", &g.memory_bandwidth_gbs},
-        {"tdp_w", &g.tdp_w},
-        {"fp32_tflops", &g.fp32_tflops},
-        {"tf32_tflops", &g.tf32_tflops},
-        {"fp16_tflops", &g.fp16_tflops},
-        {"bf16_tflops", &g.bf16_tflops},
-        {"fp8_tflops", &g.fp8_tflops},
-        {"int8_tops", &g.int8_tops},
-        {"pcie_gen", &g.pcie_gen},
-        {"pcie_lanes", &g.pcie_lanes},
-        {"nvlink_gbs", &g.nvlink_gbs},
-        {"mig_instances", &g.mig_instances},
-        {"ecc", &g.ecc},
-        {"launch_price_usd", &g.launch_price_usd},
-    };
-    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
-        *nums[i].slot = get_num(c, r, nums[i].key, 0, 0);
+    size_t ncols;
+    const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+    kb_value row[REC_MAX_FIELDS];
+    char *unused_gpu = NULL;
+    read_record(c, &gpu_record, r, fallback_source(source_id, dry_run), row, &unused_gpu);
+    free(unused_gpu);
     view *aliases = view_map_get(r, "aliases");
-    if (!view_is_null(aliases) && view_kind(aliases) != VIEW_LIST)
-        warn(c, "aliases", "expected a list of names, got %s", type_name(aliases));
-    for (size_t i = 0; i < view_len(aliases); i++)
-        if (view_kind(view_list_at(aliases, i)) != VIEW_STRING)
-            warn(c, "aliases", "expected a list of names");
+    check_aliases(c, aliases);
     if (c->bad)
         return GW_OK;
+    const char *id = row[kb_table_column(KB_GPUS, "id") - cols].text;
     /* A GPU the KB already has keeps its curated row: importers add GPUs, never overwrite. */
-    kb_gpu existing;
-    kb_gpu_init(&existing);
-    gw_error e = {0};
-    if (kb_gpu_get(c->k, g.id, &existing, &e) == GW_OK) {
-        kb_gpu_free(&existing);
+    if (gpu_known(c, id)) {
         res->unchanged++;
         return GW_OK;
     }
     if (c->batch_gpus) {
         *c->batch_gpus = gw_xrealloc(*c->batch_gpus, (*c->n_batch_gpus + 1) * sizeof(char *));
-        (*c->batch_gpus)[(*c->n_batch_gpus)++] = gw_xstrdup(g.id);
+        (*c->batch_gpus)[(*c->n_batch_gpus)++] = gw_xstrdup(id);
     }
     if (dry_run) {
         res->stored++;
-        res->per_table[T_GPUS]++;
+        res->per_table[KB_GPUS]++;
         return GW_OK;
     }
-    int rc = kb_result(c, kb_put_gpu(c->k, &g, &e), &e, err);
+    gw_error e = {0};
+    int rc = kb_result(c, kb_row_put(c->k, KB_GPUS, row, NULL, &e), &e, err);
     if (rc != GW_OK || c->bad)
         return rc;
     res->stored++;
-    res->per_table[T_GPUS]++;
+    res->per_table[KB_GPUS]++;
     for (size_t i = 0; i < view_len(aliases); i++) {
-        rc = kb_result(c, kb_add_alias(c->k, g.id, view_str(view_list_at(aliases, i)), &e), &e,
+        rc = kb_result(c, kb_add_alias(c->k, id, view_str(view_list_at(aliases, i)), &e), &e,
                        err);
         if (rc != GW_OK)
             return rc;
-        res->per_table[T_ALIASES]++;
+        res->per_table[KB_ALIASES]++;
     }
     return GW_OK;
 }
 
-static int store_benchmark(rec_ctx *c, const view *r, const char *source_id, int dry_run,
-                           records_result *res, gw_error *err)
+/* A benchmark or price record: read, checked, and (unless dry_run) stored. */
+static int store_row_record(rec_ctx *c, const rec_kind *rk, const view *r, const char *source_id,
+                            int dry_run, records_result *res, gw_error *err)
 {
-    check_fields(c, r, benchmark_fields);
-    kb_benchmark b = {0};
-    int name_count = 1;
-    b.gpu = get_gpu(c, r, "gpu", &name_count);
-    b.gpu_count = get_num(c, r, "gpu_count", 0, 1);
-    if (isnan(b.gpu_count))
-        b.gpu_count = name_count;
-    b.workload = (char *)get_str(c, r, "workload", 1);
-    b.metric = (char *)get_str(c, r, "metric", 1);
-    b.value = get_num(c, r, "value", 1, 1);
-    b.unit = (char *)get_str(c, r, "unit", 1);
-    b.precision = (char *)get_str(c, r, "precision", 0);
-    b.batch = get_num(c, r, "batch", 0, 1);
-    b.framework = (char *)get_str(c, r, "framework", 0);
-    b.interconnect = (char *)get_str(c, r, "interconnect", 0);
-    b.power_w = get_num(c, r, "power_w", 0, 1);
-    b.note = (char *)get_str(c, r, "note", 0);
-    b.source = (char *)get_source(c, r, source_id);
+    kb_value row[REC_MAX_FIELDS];
+    char *gpu_id = NULL;
+    read_record(c, rk, r, fallback_source(source_id, dry_run), row, &gpu_id);
     int rc = GW_OK;
     if (!c->bad && !dry_run) {
         gw_error e = {0};
-        rc = kb_result(c, kb_add_benchmark(c->k, &b, &e), &e, err);
+        rc = kb_result(c, kb_row_put(c->k, rk->table, row, NULL, &e), &e, err);
     }
     if (!c->bad && rc == GW_OK) {
         res->stored++;
-        res->per_table[T_BENCHMARKS]++;
+        res->per_table[rk->table]++;
     }
-    free(b.gpu);
+    free(gpu_id);
     return rc;
 }
 
-static int store_price(rec_ctx *c, const view *r, const char *source_id, int dry_run,
-                       records_result *res, gw_error *err)
+static const rec_kind *record_kind(const char *kind)
 {
-    check_fields(c, r, price_fields);
-    kb_price p = {0};
-    int name_count = 1;
-    p.gpu = get_gpu(c, r, "gpu", &name_count);
-    p.kind = (char *)get_str(c, r, "price_kind", 1);
-    if (p.kind && strcmp(p.kind, "new") && strcmp(p.kind, "used") && strcmp(p.kind, "cloud"))
-        warn(c, "price_kind", "'%s' is not one of: new, used, cloud", p.kind);
-    p.amount = get_num(c, r, "amount", 1, 1);
-    p.currency = (char *)get_currency(c, r, "currency");
-    p.unit = (char *)get_str(c, r, "unit", 0);
-    if (!p.unit)
-        p.unit = p.kind && !strcmp(p.kind, "cloud") ? "hour" : "card";
-    else if (strcmp(p.unit, "card") && strcmp(p.unit, "hour"))
-        warn(c, "unit", "'%s' is not one of: card, hour", p.unit);
-    p.gpu_count = get_num(c, r, "gpu_count", 0, 1);
-    if (isnan(p.gpu_count))
-        p.gpu_count = name_count;
-    p.region = (char *)get_str(c, r, "region", 0);
-    p.provider = (char *)get_str(c, r, "provider", 0);
-    p.instance = (char *)get_str(c, r, "instance", 0);
-    p.spot = get_flag(c, r, "spot");
-    p.as_of = (char *)get_date(c, r, "as_of", 0);
-    p.note = (char *)get_str(c, r, "note", 0);
-    p.source = (char *)get_source(c, r, source_id);
-    int rc = GW_OK;
-    if (!c->bad && !dry_run) {
-        gw_error e = {0};
-        rc = kb_result(c, kb_add_price(c->k, &p, &e), &e, err);
-    }
-    if (!c->bad && rc == GW_OK) {
-        res->stored++;
-        res->per_table[T_PRICES]++;
-    }
-    free(p.gpu);
-    return rc;
+    static const rec_kind *const kinds[] = {&gpu_record, &benchmark_record, &price_record};
+    for (size_t i = 0; kind && i < sizeof kinds / sizeof *kinds; i++)
+        if (!strcmp(kinds[i]->kind, kind))
+            return kinds[i];
+    return NULL;
 }
 
 /* first_index: how many records earlier batches of the same input held, so that warnings
@@ -625,24 +741,22 @@ static int store_imported(kb *k, const char *plugin_name, const char *source_id,
             const view *r = view_list_at(records, i);
             view *line = view_map_get(r, "line");
             rec_ctx c = {k, plugin_name, "records", first_index + i + 1, warnings, 0, &batch,
-                         &n_batch, view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0};
+                         &n_batch, view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0,
+                         NULL};
             const char *kind = view_str(view_map_get(r, "kind"));
-            int is_gpu = kind && !strcmp(kind, "gpu");
-            if ((pass == 0) != is_gpu)
+            const rec_kind *rk = record_kind(kind);
+            if ((pass == 0) != (rk == &gpu_record))
                 continue;
-            if (view_kind(r) != VIEW_MAP) {
+            if (view_kind(r) != VIEW_MAP)
                 warn(&c, NULL, "expected a table, got %s", type_name(r));
-            } else if (!kind) {
+            else if (!kind)
                 warn(&c, "kind", "expected \"gpu\", \"benchmark\" or \"price\"");
-            } else if (is_gpu) {
-                rc = store_gpu(&c, r, source_id, dry_run, res, err);
-            } else if (!strcmp(kind, "benchmark")) {
-                rc = store_benchmark(&c, r, source_id, dry_run, res, err);
-            } else if (!strcmp(kind, "price")) {
-                rc = store_price(&c, r, source_id, dry_run, res, err);
-            } else {
+            else if (!rk)
                 warn(&c, "kind", "'%s' is not one of: gpu, benchmark, price", kind);
-            }
+            else if (rk == &gpu_record)
+                rc = store_gpu(&c, r, source_id, dry_run, res, err);
+            else
+                rc = store_row_record(&c, rk, r, source_id, dry_run, res, err);
             if (c.bad)
                 res->skipped++;
         }
@@ -666,7 +780,6 @@ int records_store_imported(kb *k, const char *plugin_name, const char *source_id
 
 /* One `kb import --with` run: what the importer's calls share. */
 typedef struct import_run {
-    gw_ctx *ctx;
     kb *k;
     plugin *p;
     const char *importer, *path;
@@ -674,7 +787,18 @@ typedef struct import_run {
     size_t n_records;      /* returned by earlier calls, so warnings count across the file */
     gw_buf warnings;
     records_result res;
+    records_progress_fn progress;
+    void *progress_arg;
 } import_run;
+
+static void report_progress(import_run *r, records_stage stage, size_t done, size_t total,
+                            int ok)
+{
+    if (!r->progress)
+        return;
+    records_progress p = {stage, r->importer, r->path, done, total, r->res.stored, ok};
+    r->progress(&p, r->progress_arg);
+}
 
 /* Runs the importer on text (the whole file, or the header plus a batch of records whose first
  * is on file line first_line; 0 = whole file) and stores what it returns; the views of the
@@ -742,69 +866,65 @@ static int import_batches(import_run *r, const char *text, size_t len, long batc
         buf_append(&piece, text + pos, end - pos);
         rc = import_piece(r, buf_cstr(&piece), piece.len, first_line, err);
         pos = end;
-        if (r->ctx->progress)
-            fprintf(r->ctx->diag, "\r%s: %s: %zu records stored (%d%%)...", r->importer,
-                    r->path, r->res.stored, len ? (int)(100.0 * (double)pos / (double)len) : 100);
+        report_progress(r, RECORDS_BATCH_DONE, pos, len, rc == GW_OK);
     } while (rc == GW_OK && pos < len);
     buf_free(&piece);
     return rc;
 }
 
-int plugin_import_file(gw_ctx *ctx, kb *k, const char *importer, const char *path,
-                       kb_import_counts *counts, gw_error *err)
+/* The importer named importer: a plugin of kind importer, or one of that name that says what
+ * it is instead. */
+static int find_importer(plugin_host *host, const char *importer, plugin **out, gw_error *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int e = gw_read_file(path, &text, &len);
-    if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
-    plugin_host *host = NULL;
-    import_run r = {ctx, k, NULL, importer, path, NULL, 0, GW_BUF_INIT, {0}};
     plugin_info info = {0};
-    int rc = records_host_open(ctx, k, &host, err);
-    plugin *p = rc == GW_OK ? plugin_find_kind(host, importer, "importer") : NULL;
-    if (rc == GW_OK && !p)
+    plugin *p = plugin_find_kind(host, importer, "importer");
+    if (!p)
         p = plugin_find(host, importer);
-    if (rc == GW_OK && !p) {
-        rc = gw_error_set(err, GW_ENOTFOUND, "no importer plugin '%s' (see gpuwise plugin list)",
-                          importer);
-    } else if (rc == GW_OK) {
-        plugin_get_info(p, &info);
-        if (strcmp(info.kind, "importer") != 0)
-            rc = gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not an importer", importer,
-                              info.kind);
+    *out = p;
+    if (!p)
+        return gw_error_set(err, GW_ENOTFOUND, "no importer plugin '%s' (see gpuwise plugin list)",
+                            importer);
+    plugin_get_info(p, &info);
+    if (strcmp(info.kind, "importer") != 0)
+        return gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not an importer", importer,
+                            info.kind);
+    return GW_OK;
+}
+
+int records_import_file(kb *k, plugin_host *host, const char *importer, const char *path,
+                        const char *text, size_t len, records_progress_fn progress, void *arg,
+                        gw_buf *messages, kb_import_counts *counts, gw_error *err)
+{
+    import_run r = {k, NULL, importer, path, NULL, 0, GW_BUF_INIT, {0}, progress, arg};
+    plugin_info info = {0};
+    int rc = find_importer(host, importer, &r.p, err);
+    if (rc == GW_OK) {
+        plugin_get_info(r.p, &info);
+        if (info.batch_rows > 0) {
+            rc = import_batches(&r, text, len, info.batch_rows, err);
+        } else {
+            report_progress(&r, RECORDS_CONVERTING, 0, len, 1);
+            rc = import_piece(&r, text, len, 0, err);
+        }
     }
-    r.p = p;
-    if (rc == GW_OK && info.batch_rows > 0) {
-        rc = import_batches(&r, text, len, info.batch_rows, err);
-    } else if (rc == GW_OK) {
-        if (ctx->progress)
-            fprintf(ctx->diag, "\r%s: converting %s (%zu bytes)...", importer, path, len);
-        rc = import_piece(&r, text, len, 0, err);
-    }
-    if (ctx->progress && p)
-        fputs("\r\033[K", ctx->diag);
-    if (rc == GW_OK && ctx->progress)
-        fprintf(ctx->diag, "\r%s: stored %zu records\033[K\n", importer, r.res.stored);
-    if (p) {
-        view *log = plugin_take_log(p);
+    if (r.p) {
+        report_progress(&r, RECORDS_FINISHED, len, len, rc == GW_OK);
+        view *log = plugin_take_log(r.p);
         for (size_t i = 0; i < view_len(log); i++)
-            fprintf(ctx->diag, "%s: log: %s\n", importer, view_str(view_list_at(log, i)));
+            buf_printf(messages, "%s: log: %s\n", importer, view_str(view_list_at(log, i)));
         view_free(log);
     }
-    fputs(buf_cstr(&r.warnings), ctx->diag);
+    buf_puts(messages, buf_cstr(&r.warnings));
     if (rc == GW_OK && r.res.skipped)   /* the caller rolls back: nothing half-imported */
         rc = gw_error_set(err, GW_EDATA, "%s: %zu bad record%s (see the lines above)", importer,
                           r.res.skipped, r.res.skipped == 1 ? "" : "s");
     if (rc == GW_OK && counts) {
-        counts->added[T_SOURCES]++;
+        counts->added[KB_SOURCES]++;
         for (int t = 0; t < KB_TABLES; t++)
             counts->added[t] += r.res.per_table[t];
-        counts->unchanged[T_GPUS] += r.res.unchanged;
+        counts->unchanged[KB_GPUS] += r.res.unchanged;
     }
     buf_free(&r.warnings);
     free(r.source_id);
-    plugin_host_free(host);
-    free(text);
     return rc;
 }

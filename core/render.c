@@ -1,7 +1,8 @@
 /* render.c — documents: finds a template (--template, the user's folder, the shipped folder),
- * renders it to Markdown with Markdown escaping, and either writes that with its charts as .svg
- * files beside it, or turns it into a standalone HTML page: cmark-gfm in safe mode, heading ids
- * and a table of contents, charts inlined as SVG, all inside templates/page.html.mustache.
+ * renders it to Markdown with Markdown escaping, and either returns that with its charts drawn
+ * as .svg files to go beside it, or turns it into a standalone HTML page: cmark-gfm in safe
+ * mode, heading ids and a table of contents, charts inlined as SVG, all inside
+ * templates/page.html.mustache.  It writes nothing: the command writes what it returns.
  * The only file that knows cmark-gfm. */
 #include "render.h"
 
@@ -23,6 +24,13 @@
 #define CHART_SCHEME "gpuwise-chart:"
 #define MAX_DIRS 4
 
+/* dir/name into out (size n); -1 when it does not fit. */
+static int path_join(char *out, size_t n, const char *dir, const char *name)
+{
+    int len = snprintf(out, n, "%s/%s", dir, name);
+    return len < 0 || (size_t)len >= n ? -1 : 0;
+}
+
 /* Where a template's partials are found, first folder first.  `skip` is the main template's
  * own file, so a user's datasheet.md.mustache can say {{<datasheet}} and mean the shipped one. */
 typedef struct tmpl_dirs {
@@ -38,7 +46,7 @@ static void dirs_add(tmpl_dirs *d, const char *dir, const char *sub)
     if (d->n >= MAX_DIRS || !dir || !*dir)
         return;
     if (sub) {
-        if (cli_path_join(d->dirs[d->n], sizeof d->dirs[d->n], dir, sub) != 0)
+        if (path_join(d->dirs[d->n], sizeof d->dirs[d->n], dir, sub) != 0)
             return;
     } else {
         snprintf(d->dirs[d->n], sizeof d->dirs[d->n], "%s", dir);
@@ -61,7 +69,8 @@ static void dirs_find(const tmpl_dirs *d, const char *name, const char *suffix, 
     snprintf(file, sizeof file, "%s%s", name, suffix);
     for (int i = 0; i < d->n; i++) {
         char path[4900];
-        if (cli_path_join(path, sizeof path, d->dirs[i], file) != 0 || !cli_file_exists(path))
+        struct stat st;
+        if (path_join(path, sizeof path, d->dirs[i], file) != 0 || stat(path, &st) != 0)
             continue;
         if (d->has_skip && same_file(&d->skip, path))
             continue;
@@ -278,10 +287,10 @@ static void comparison_charts(view *model)
 
 /* Adds what templates need beyond the command's data: each chart's id, src and image, the
  * charts_by_id map, and safe citation links.  html: chart images are placeholders. */
-static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
+static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
 {
     char dir[4096], stem[1024];
-    output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
+    output_stem(opts->output, dir, sizeof dir, stem, sizeof stem);
     if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
         view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
         comparison_cells(model);
@@ -308,7 +317,7 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
         gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
         if (html) {
             buf_printf(&src, CHART_SCHEME "%s", id);
-        } else if (!ctx->output || strcmp(ctx->output, "-") == 0) {
+        } else if (!opts->output || strcmp(opts->output, "-") == 0) {
             buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
         } else {
             char file[1200];
@@ -354,35 +363,45 @@ static int prepare_model(gw_ctx *ctx, view *model, int html, gw_error *err)
     return GW_OK;
 }
 
-/* Writes each chart as NAME-ID.svg beside the Markdown; all are drawn before any is written,
- * so a bad chart leaves no files behind. */
-static int write_chart_files(gw_ctx *ctx, const view *model, gw_error *err)
+/* Draws each chart as the file NAME-ID.svg beside the Markdown output, into doc->charts.  All
+ * are drawn before the command writes any, so a bad chart leaves no files behind. */
+static int draw_chart_files(const render_opts *opts, const view *model, render_doc *doc,
+                            gw_error *err)
 {
     char dir[4096], stem[1024];
-    output_stem(ctx->output, dir, sizeof dir, stem, sizeof stem);
+    output_stem(opts->output, dir, sizeof dir, stem, sizeof stem);
     const view *charts = view_map_get(model, "charts");
     size_t n = view_len(charts);
-    gw_buf *svgs = gw_xcalloc(n + 1, sizeof *svgs);
-    int rc = GW_OK;
-    for (size_t i = 0; i < n && rc == GW_OK; i++)
-        rc = chart_svg_file(view_list_at(charts, i), &svgs[i], err);
-    for (size_t i = 0; i < n && rc == GW_OK; i++) {
+    doc->charts = gw_xcalloc(n + 1, sizeof *doc->charts);
+    doc->n_charts = n;
+    for (size_t i = 0; i < n; i++) {
+        int rc = chart_svg_file(view_list_at(charts, i), &doc->charts[i].svg, err);
+        if (rc != GW_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < n; i++) {
         char file[1200], path[5400];
         snprintf(file, sizeof file, "%s-%s.svg", stem,
                  view_str(view_map_get(view_list_at(charts, i), "id")));
-        if (cli_path_join(path, sizeof path, dir, file) != 0) {
-            rc = gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
-            break;
-        }
-        int e = gw_write_file_atomic(path, svgs[i].data, svgs[i].len);
-        if (e)
-            rc = gw_error_set(err, e == ENOSPC || e == EIO ? GW_EIO : GW_ECANTCREAT, "%s: %s",
-                              path, strerror(e));
+        if (path_join(path, sizeof path, dir, file) != 0)
+            return gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
+        doc->charts[i].path = gw_xstrdup(path);
     }
-    for (size_t i = 0; i < n; i++)
-        buf_free(&svgs[i]);
-    free(svgs);
-    return rc;
+    return GW_OK;
+}
+
+void render_doc_free(render_doc *doc)
+{
+    if (!doc)
+        return;
+    buf_free(&doc->text);
+    for (size_t i = 0; i < doc->n_charts; i++) {
+        free(doc->charts[i].path);
+        buf_free(&doc->charts[i].svg);
+    }
+    free(doc->charts);
+    doc->charts = NULL;
+    doc->n_charts = 0;
 }
 
 /* ---------------------------------------------------------------- Markdown to HTML */
@@ -671,19 +690,19 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
 /* The page template: the user's folder first, then the shipped one.  body, has_toc and toc
  * (which it takes) are added to the model itself: the Markdown is already rendered, and copying
  * the whole model for three keys costs more than the rest of the page. */
-static int render_page(gw_ctx *ctx, view *model, const char *body, view *toc, gw_buf *out,
-                       gw_error *err)
+static int render_page(const render_opts *opts, view *model, const char *body, view *toc,
+                       gw_buf *out, gw_error *err)
 {
     tmpl_dirs dirs = {0};
     dirs.suffix = ".html.mustache";
-    dirs_add(&dirs, ctx->user_config_dir, "templates");
-    dirs_add(&dirs, ctx->data_dir, "templates");
+    dirs_add(&dirs, opts->user_config_dir, "templates");
+    dirs_add(&dirs, opts->data_dir, "templates");
     char path[4900];
     dirs_find(&dirs, "page", ".html.mustache", path, sizeof path);
     if (!path[0]) {
         view_free(toc);
         return gw_error_set(err, GW_ECONFIG, "no page.html.mustache in %s/templates",
-                            ctx->data_dir);
+                            opts->data_dir);
     }
     view_map_set_str(model, "body", body);
     view_map_set_bool(model, "has_toc", view_len(toc) >= 2);
@@ -691,77 +710,79 @@ static int render_page(gw_ctx *ctx, view *model, const char *body, view *toc, gw
     return render_file_with(path, &dirs, 1, model, out, err);
 }
 
-/* The Markdown document from the template at path, then the output in ctx->format. */
-static int render_markdown_document(gw_ctx *ctx, const char *path, tmpl_dirs *dirs, view *model,
-                                    gw_error *err)
+/* The Markdown document from the template at path, then the document in opts->format. */
+static int render_markdown_document(const render_opts *opts, const char *path, tmpl_dirs *dirs,
+                                    view *model, render_doc *doc, gw_error *err)
 {
-    int html = ctx->format && strcmp(ctx->format, "html") == 0;
-    int rc = prepare_model(ctx, model, html, err);
+    int html = opts->format && strcmp(opts->format, "html") == 0;
+    int rc = prepare_model(opts, model, html, err);
     if (rc != GW_OK)
         return rc;
     gw_buf md = GW_BUF_INIT;
     rc = render_file_with(path, dirs, 1, model, &md, err);
     if (rc == GW_OK && !html) {
         /* Markdown on standard output leaves no files behind in the current folder: its
-         * charts are written only beside a named output (-o FILE). */
-        if (ctx->output && strcmp(ctx->output, "-") != 0)
-            rc = write_chart_files(ctx, model, err);
-        if (rc == GW_OK)
-            rc = cli_write_output(ctx, buf_cstr(&md), md.len, err);
+         * charts become files only beside a named output (-o FILE). */
+        if (opts->output && strcmp(opts->output, "-") != 0)
+            rc = draw_chart_files(opts, model, doc, err);
+        if (rc == GW_OK) {
+            doc->text = md;
+            md = (gw_buf)GW_BUF_INIT;
+        }
     } else if (rc == GW_OK) {
-        gw_buf body = GW_BUF_INIT, page = GW_BUF_INIT;
+        gw_buf body = GW_BUF_INIT;
         view *toc = view_list();
         rc = markdown_to_html(buf_cstr(&md), md.len, model, &body, toc, err);
         if (rc == GW_OK)
-            rc = render_page(ctx, model, buf_cstr(&body), toc, &page, err);
+            rc = render_page(opts, model, buf_cstr(&body), toc, &doc->text, err);
         else
             view_free(toc);
-        if (rc == GW_OK)
-            rc = cli_write_output(ctx, buf_cstr(&page), page.len, err);
         buf_free(&body);
-        buf_free(&page);
     }
     buf_free(&md);
     return rc;
 }
 
-int render_document(gw_ctx *ctx, const char *name, view *model, gw_error *err)
+int render_document(const render_opts *opts, const char *name, view *model, render_doc *doc,
+                    gw_error *err)
 {
     tmpl_dirs dirs = {0};
     char path[4900], file[300];
+    *doc = (render_doc){GW_BUF_INIT, NULL, 0};
     dirs.suffix = ".md.mustache";
     snprintf(file, sizeof file, "%s.md.mustache", name);
-    if (ctx->template_path) {
+    if (opts->template_path) {
         struct stat st;
-        if (stat(ctx->template_path, &st) != 0)
-            return gw_error_set(err, GW_ENOINPUT, "--template %s: %s", ctx->template_path,
+        if (stat(opts->template_path, &st) != 0)
+            return gw_error_set(err, GW_ENOINPUT, "--template %s: %s", opts->template_path,
                                 strerror(errno));
-        snprintf(path, sizeof path, "%s", ctx->template_path);
+        snprintf(path, sizeof path, "%s", opts->template_path);
         char dir[4096];
         const char *slash = strrchr(path, '/');
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
         dirs_add(&dirs, dir, NULL);
         dirs.skip = st;
         dirs.has_skip = 1;
-        dirs_add(&dirs, ctx->user_config_dir, "templates");
-        dirs_add(&dirs, ctx->data_dir, "templates");
+        dirs_add(&dirs, opts->user_config_dir, "templates");
+        dirs_add(&dirs, opts->data_dir, "templates");
     } else {
-        dirs_add(&dirs, ctx->user_config_dir, "templates");
-        dirs_add(&dirs, ctx->data_dir, "templates");
+        dirs_add(&dirs, opts->user_config_dir, "templates");
+        dirs_add(&dirs, opts->data_dir, "templates");
         dirs_find(&dirs, name, ".md.mustache", path, sizeof path);
         if (!path[0])
             return gw_error_set(err, GW_ECONFIG, "no template %s in %s/templates or %s/templates",
-                                file, ctx->user_config_dir, ctx->data_dir);
+                                file, opts->user_config_dir, opts->data_dir);
         if (stat(path, &dirs.skip) == 0)
             dirs.has_skip = 1;
     }
-    return render_markdown_document(ctx, path, &dirs, model, err);
+    return render_markdown_document(opts, path, &dirs, model, doc, err);
 }
 
-int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *model,
-                gw_error *err)
+int render_file(const render_opts *opts, const char *path, const char *partials_dir, view *model,
+                render_doc *doc, gw_error *err)
 {
     struct stat st;
+    *doc = (render_doc){GW_BUF_INIT, NULL, 0};
     if (stat(path, &st) != 0)
         return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(errno));
     tmpl_dirs dirs = {0};
@@ -775,14 +796,9 @@ int render_file(gw_ctx *ctx, const char *path, const char *partials_dir, view *m
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
     dirs_add(&dirs, dir, NULL);
     int is_md = mustache_escape_for(path) == MUSTACHE_ESCAPE_MARKDOWN;
-    if (is_md && ctx->format && strcmp(ctx->format, "text") != 0)
-        return render_markdown_document(ctx, path, &dirs, model, err);
-    gw_buf out = GW_BUF_INIT;
-    int rc = render_file_with(path, &dirs, 1, model, &out, err);
-    if (rc == GW_OK)
-        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
-    buf_free(&out);
-    return rc;
+    if (is_md && opts->format && strcmp(opts->format, "text") != 0)
+        return render_markdown_document(opts, path, &dirs, model, doc, err);
+    return render_file_with(path, &dirs, 1, model, &doc->text, err);
 }
 
 /* ---- the manual and help ------------------------------------------------------------------ */

@@ -24,15 +24,6 @@ view *view_stringf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 view *view_list(void);
 view *view_map(void);
 
-/* An arena for a command's views, which all die together (a decision and its report: thousands
- * of small nodes, once freed one by one).  From view_arena_begin to view_arena_end every new
- * view comes from the arena and view_free of it does nothing; view_arena_end releases them all,
- * so no view made in between may be used after it.  An item made outside the arena and given
- * to a container made inside it (or the other way round) is copied into the container's kind. */
-typedef struct view_arena view_arena;
-view_arena *view_arena_begin(void);
-void view_arena_end(view_arena *a);
-
 /* Containers take ownership of item/value.  view_map_set replaces an existing key. */
 view *view_list_push(view *list, view *item);          /* returns item */
 view *view_map_set(view *map, const char *key, view *value); /* returns value */

@@ -1,45 +1,176 @@
-/* workload.c — reads a workload file through the plugin sandbox and validates every field into
- * a struct.  The list of fields lives here once: the validator, the unknown-field check ("did
- * you mean") and workload_to_view all read the same tables. */
-#include "check.h"
+/* workload.c — reads a workload file through the plugin sandbox and checks it against the one
+ * description of its fields, the tables below (name, type, range or allowed values, default,
+ * required, unit, meaning).  Reading, the messages ("expected ...", "did you mean"), the defaults,
+ * freeing, workload_to_view and workload_fields_to_view all walk those tables; the few rules that
+ * relate two fields hang on the later of the two (`then`).  Fields are read in table order, a
+ * nested table whole where it stands, and the first mistake in that order is the one reported. */
 #include "workload.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "plugin.h"
 #include "units.h"
 
-static const char *const top_fields[] = {
-    "name", "model", "vram_gb", "batch_per_gpu", "benchmark", "work", "parallelism",
-    "hours_per_day", "horizon_months", "currency", "budget", "electricity", "used_ok", "cooling",
-    "candidates", "host_cost", "host_power_w", "cards_per_host", "cooling_cost",
-    "upkeep_hours_per_month", "upkeep_rate", "resale_fraction", NULL,
-};
-static const char *const model_fields[] = {"params", "precision", "optimizer", "activations_gb",
-                                           NULL};
-static const char *const work_fields[] = {"samples", "hours_on", "hours", NULL};
-static const char *const electricity_fields[] = {"price", "pue", NULL};
+typedef enum {
+    FIELD_NUMBER,   /* a finite number from lo to hi: a double */
+    FIELD_TEXT,     /* a non-empty text, one of `choices` when they are given: a char * */
+    FIELD_CURRENCY, /* an ISO 4217 code: a char[4] */
+    FIELD_BOOL,     /* true or false: an int */
+    FIELD_NAMES,    /* a non-empty list of non-empty texts: a char ** and its count */
+    FIELD_TABLE,    /* a table with fields of its own; Lua's {} counts as absent */
+    FIELD_FILE,     /* not written in the file: the path it was read from, shown in the view */
+} field_type;
 
-void workload_free(workload *w)
-{
-    if (!w)
-        return;
-    free(w->path);
-    free(w->name);
-    free(w->precision);
-    free(w->optimizer);
-    free(w->benchmark);
-    free(w->work_hours_on);
-    free(w->parallelism);
-    free(w->cooling);
-    for (size_t i = 0; i < w->n_candidates; i++)
-        free(w->candidates[i]);
-    free(w->candidates);
-    free(w);
-}
+/* A rule between fields, run once the later of them has been read. */
+typedef int (*field_rule)(const char *file, workload *w, gw_error *err);
+
+typedef struct field field;
+struct field {
+    const char *name;
+    field_type type;
+    size_t at;                  /* offsetof the value in struct workload */
+    size_t count_at;            /* FIELD_NAMES: offsetof the count */
+    int required;
+    double lo, hi;              /* FIELD_NUMBER: the allowed range */
+    const char *const *choices; /* FIELD_TEXT: the allowed values; NULL allows any text */
+    const char *fallback;       /* the value when absent, as the file would write it; NULL: none */
+    const char *unit;           /* NULL: none (a ratio, a name) */
+    const char *expected;       /* a good value, as messages put it (choices and bools: derived) */
+    const char *expected_item;  /* FIELD_NAMES: a good entry */
+    const char *missing;        /* the hint of a "missing" message, when not "expected ..." */
+    const char *help;
+    const field *fields;        /* FIELD_TABLE: its fields, ending with a NULL name */
+    field_rule then;
+};
+
+#define AT(member) offsetof(workload, member)
+
+static int name_default_to_file(const char *file, workload *w, gw_error *err);
+static int check_model_given(const char *file, workload *w, gw_error *err);
+static int check_work(const char *file, workload *w, gw_error *err);
+
+static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", NULL};
+static const char *const optimizers[] = {"adam", "adamw", "sgd", "sgd-plain", "none", NULL};
+static const char *const parallelisms[] = {"data", "model", "none", NULL};
+static const char *const coolings[] = {"good", "poor", NULL};
+
+static const field model_fields[] = {
+    {.name = "params", .type = FIELD_NUMBER, .at = AT(params), .lo = 1, .hi = 1e15,
+     .unit = "parameters", .expected = "a number of parameters (e.g. 25.6e6)",
+     .help = "parameters of the model; with precision and optimizer, the memory of one replica"},
+    {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choices = precisions,
+     .fallback = "amp", .help = "number format of training (amp: half-precision compute, fp32 "
+                                "master weights)"},
+    {.name = "optimizer", .type = FIELD_TEXT, .at = AT(optimizer), .choices = optimizers,
+     .fallback = "adam", .help = "optimizer, for the state it keeps per parameter"},
+    {.name = "activations_gb", .type = FIELD_NUMBER, .at = AT(activations_gb), .lo = 0,
+     .hi = 1e6, .fallback = "0", .unit = "GB", .expected = "a number of GB from 0",
+     .help = "activations of one batch"},
+    {0},
+};
+
+static const field work_fields[] = {
+    {.name = "samples", .type = FIELD_NUMBER, .at = AT(work_samples), .lo = 1, .hi = 1e18,
+     .unit = "samples", .expected = "a number of samples above 0",
+     .help = "samples one run processes (needs a benchmark measured in samples per second)"},
+    {.name = "hours_on", .type = FIELD_TEXT, .at = AT(work_hours_on), .expected = "a GPU name",
+     .help = "the GPU on which one run takes `hours` (instead of samples)"},
+    {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0.001, .hi = 1e9,
+     .unit = "hours", .expected = "a number of hours above 0",
+     .help = "hours one run takes on one `hours_on` card (required with hours_on)"},
+    {0},
+};
+
+static const field electricity_fields[] = {
+    {.name = "price", .type = FIELD_NUMBER, .at = AT(electricity_price), .required = 1, .lo = 0,
+     .hi = 1e4, .unit = "currency/kWh",
+     .expected = "a price per kWh from 0, in the workload's currency",
+     .help = "price of a kWh, in the workload's currency"},
+    {.name = "pue", .type = FIELD_NUMBER, .at = AT(pue), .lo = 1, .hi = 5, .fallback = "1",
+     .expected = "a number from 1 to 5",
+     .help = "power usage effectiveness: the room's power per watt the machines draw"},
+    {0},
+};
+
+static const field top_fields[] = {
+    {.name = "name", .type = FIELD_TEXT, .at = AT(name), .expected = "a text",
+     .help = "title of the report (default: the file's name)", .then = name_default_to_file},
+    {.name = "file", .type = FIELD_FILE, .at = AT(path),
+     .help = "the file the workload was read from"},
+    {.name = "model", .type = FIELD_TABLE, .fields = model_fields,
+     .expected = "a table { params = ..., precision = ... }",
+     .help = "what is trained; gives the memory of one replica unless vram_gb does"},
+    {.name = "vram_gb", .type = FIELD_NUMBER, .at = AT(vram_gb), .lo = 0.001, .hi = 1e6,
+     .unit = "GB", .expected = "a number of GB above 0",
+     .help = "measured peak memory of one replica; replaces the estimate from model",
+     .then = check_model_given},
+    {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
+     .unit = "samples", .expected = "a number of samples per GPU per step",
+     .help = "samples per GPU per step, for the scaling model (default: the decision's)"},
+    {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
+     .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
+     .help = "key of the KB's measured results to compare GPUs with"},
+    {.name = "work", .type = FIELD_TABLE, .fields = work_fields,
+     .expected = "a table { samples = ... } or { hours_on = ..., hours = ... }",
+     .help = "one run of the work: samples, or hours on a named GPU", .then = check_work},
+    {.name = "parallelism", .type = FIELD_TEXT, .at = AT(parallelism), .choices = parallelisms,
+     .fallback = "data", .help = "how several cards share the work"},
+    {.name = "hours_per_day", .type = FIELD_NUMBER, .at = AT(hours_per_day), .required = 1,
+     .lo = 0.01, .hi = 24, .unit = "hours/day", .expected = "a number from 0 to 24",
+     .help = "hours a day the hardware is used"},
+    {.name = "horizon_months", .type = FIELD_NUMBER, .at = AT(horizon_months), .required = 1,
+     .lo = 0.1, .hi = 240, .unit = "months", .expected = "a number of months from 0.1 to 240",
+     .help = "how long the purchase must pay for itself"},
+    {.name = "currency", .type = FIELD_CURRENCY, .at = AT(currency), .required = 1,
+     .expected = "an ISO 4217 code such as \"CNY\" or \"USD\"",
+     .help = "currency of every amount; KB prices are converted at its dated exchange rates"},
+    {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
+     .unit = "currency", .expected = "an amount from 0",
+     .help = "up-front limit for purchases, whole-horizon limit for rentals (default: none)"},
+    {.name = "electricity", .type = FIELD_TABLE, .required = 1, .fields = electricity_fields,
+     .expected = "a table { price = ..., pue = ... }",
+     .missing = "expected { price = PER_KWH }", .help = "what power costs"},
+    {.name = "used_ok", .type = FIELD_BOOL, .at = AT(used_ok), .fallback = "false",
+     .help = "consider second-hand cards"},
+    {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
+     .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
+    {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),
+     .count_at = AT(n_candidates),
+     .expected = "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)",
+     .expected_item = "a GPU name",
+     .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards (8 for data-centre cards), "
+             "\"4x rtx-3090\" fixes the count, \"rent:*\" adds every cloud offer, \"rent:GPU\" "
+             "that GPU's (default: every priced GPU and every offer)"},
+    {.name = "host_cost", .type = FIELD_NUMBER, .at = AT(host_cost), .lo = 0, .hi = 1e12,
+     .unit = "currency", .expected = "an amount per machine from 0",
+     .help = "the machine around the cards, per machine (default: the decision's)"},
+    {.name = "host_power_w", .type = FIELD_NUMBER, .at = AT(host_power_w), .lo = 0, .hi = 1e5,
+     .unit = "W", .expected = "watts per machine from 0",
+     .help = "power of a machine besides its cards (default: the decision's)"},
+    {.name = "cards_per_host", .type = FIELD_NUMBER, .at = AT(cards_per_host), .lo = 1,
+     .hi = 64, .unit = "cards", .expected = "a number of cards from 1 to 64",
+     .help = "cards one machine takes (default: 4 consumer or 8 data-centre cards)"},
+    {.name = "cooling_cost", .type = FIELD_NUMBER, .at = AT(cooling_cost), .lo = 0, .hi = 1e12,
+     .fallback = "0", .unit = "currency", .expected = "an amount per machine from 0",
+     .help = "one-off cooling work, per machine"},
+    {.name = "upkeep_hours_per_month", .type = FIELD_NUMBER, .at = AT(upkeep_hours_per_month),
+     .lo = 0, .hi = 744, .fallback = "0", .unit = "hours/month",
+     .expected = "hours a month from 0 to 744", .help = "people's time running the machines"},
+    {.name = "upkeep_rate", .type = FIELD_NUMBER, .at = AT(upkeep_rate), .lo = 0, .hi = 1e9,
+     .fallback = "0", .unit = "currency/hour", .expected = "an amount per hour from 0",
+     .help = "what an hour of that time costs"},
+    {.name = "resale_fraction", .type = FIELD_NUMBER, .at = AT(resale_fraction), .lo = 0,
+     .hi = 1, .expected = "a fraction from 0 to 1",
+     .help = "share of the card price recovered at the horizon (default: the decision's)"},
+    {0},
+};
+
+/* ---- messages ---- */
 
 /* How a value reads in a message: "eight" (quoted), 25, true, a table. */
 static void describe(gw_buf *b, const view *v)
@@ -68,38 +199,130 @@ static void describe(gw_buf *b, const view *v)
     }
 }
 
-static int bad(gw_error *err, const char *file, const char *field, const char *expected,
+/* What a good value of f is, as messages and the field list put it. */
+static void describe_expected(gw_buf *b, const field *f)
+{
+    if (f->choices) {
+        buf_puts(b, "one of ");
+        for (size_t i = 0; f->choices[i]; i++)
+            buf_printf(b, "%s%s", i ? ", " : "", f->choices[i]);
+    } else if (f->type == FIELD_BOOL) {
+        buf_puts(b, "true or false");
+    } else {
+        buf_puts(b, f->expected);
+    }
+}
+
+static int bad(gw_error *err, const char *file, const char *name, const char *expected,
                const view *got)
 {
     gw_buf b = GW_BUF_INIT;
     describe(&b, got);
-    gw_error_set(err, GW_EDATA, "%s: %s: expected %s, got %s", file, field, expected,
+    gw_error_set(err, GW_EDATA, "%s: %s: expected %s, got %s", file, name, expected,
                  buf_cstr(&b));
     buf_free(&b);
     return GW_EDATA;
 }
 
-/* Rejects keys not in fields, suggesting the nearest known name. */
+static int bad_value(gw_error *err, const char *file, const char *name, const field *f,
+                     const view *got)
+{
+    gw_buf b = GW_BUF_INIT;
+    describe_expected(&b, f);
+    bad(err, file, name, buf_cstr(&b), got);
+    buf_free(&b);
+    return GW_EDATA;
+}
+
+static int missing(gw_error *err, const char *file, const char *name, const field *f)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (f->missing) {
+        buf_puts(&b, f->missing);
+    } else {
+        buf_puts(&b, "expected ");
+        describe_expected(&b, f);
+    }
+    gw_error_set(err, GW_EDATA, "%s: %s: missing (%s)", file, name, buf_cstr(&b));
+    buf_free(&b);
+    return GW_EDATA;
+}
+
+/* ---- rules between fields ---- */
+
+static int name_default_to_file(const char *file, workload *w, gw_error *err)
+{
+    (void)err;
+    if (!w->name) {
+        const char *base = strrchr(file, '/');
+        w->name = gw_xstrdup(base ? base + 1 : file);
+    }
+    return GW_OK;
+}
+
+static int check_model_given(const char *file, workload *w, gw_error *err)
+{
+    if (isnan(w->params) && isnan(w->vram_gb))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: model: missing (give model = { params = ... } or vram_gb = ...)",
+                            file);
+    return GW_OK;
+}
+
+static const field *field_named(const field *fields, const char *name)
+{
+    while (strcmp(fields->name, name))
+        fields++;
+    return fields;
+}
+
+/* One kind of work, and a benchmark wherever the work needs one. */
+static int check_work(const char *file, workload *w, gw_error *err)
+{
+    if (w->work_hours_on && isnan(w->work_hours))
+        return missing(err, file, "work.hours", field_named(work_fields, "hours"));
+    if (!isnan(w->work_samples) && w->work_hours_on)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: work: give samples or hours_on with hours, not both", file);
+    if (!isnan(w->work_hours) && !w->work_hours_on)
+        return gw_error_set(err, GW_EDATA, "%s: work.hours_on: missing (hours on which GPU?)",
+                            file);
+    if (!w->benchmark && !w->work_hours_on)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: benchmark: missing (name the KB's measured results, e.g. "
+                            "\"resnet50\", or give work = { hours_on = GPU, hours = N })",
+                            file);
+    if (!isnan(w->work_samples) && !w->benchmark)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: benchmark: missing (work.samples needs a benchmark that "
+                            "measures samples per second)",
+                            file);
+    return GW_OK;
+}
+
+/* ---- reading: one function per type; v is the value present in the file (not null) ---- */
+
+/* Rejects keys that name no field, suggesting the nearest known name. */
 static int check_keys(const char *file, const char *prefix, const view *map,
-                      const char *const *fields, gw_error *err)
+                      const field *fields, gw_error *err)
 {
     for (size_t i = 0; i < view_len(map); i++) {
         const char *key = view_map_key_at(map, i);
-        int known = 0;
         const char *nearest = NULL;
         size_t nearest_d = 3;   /* suggest only names within two edits */
-        for (size_t f = 0; fields[f]; f++) {
-            if (!strcmp(key, fields[f])) {
-                known = 1;
+        const field *f;
+        for (f = fields; f->name; f++) {
+            if (f->type == FIELD_FILE)
+                continue;
+            if (!strcmp(key, f->name))
                 break;
-            }
-            size_t d = gw_edit_distance(key, fields[f]);
+            size_t d = gw_edit_distance(key, f->name);
             if (d < nearest_d) {
                 nearest_d = d;
-                nearest = fields[f];
+                nearest = f->name;
             }
         }
-        if (known)
+        if (f->name)
             continue;
         if (nearest)
             return gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field (did you mean %s%s?)",
@@ -109,266 +332,186 @@ static int check_keys(const char *file, const char *prefix, const view *map,
     return GW_OK;
 }
 
-/* A number field.  Absent: *out = NaN unless required.  Range [lo, hi]. */
-static int get_number(const char *file, const view *map, const char *key, const char *field,
-                      double lo, double hi, int required, const char *expected, double *out,
-                      gw_error *err)
+static int read_fields(const char *file, const char *prefix, const view *map,
+                       const field *fields, workload *w, gw_error *err);
+
+static int read_number(const char *file, const char *name, const field *f, const view *v,
+                       double *out, gw_error *err)
 {
-    const view *v = view_map_get(map, key);
-    *out = NAN;
-    if (view_is_null(v)) {
-        if (required)
-            return gw_error_set(err, GW_EDATA, "%s: %s: missing (expected %s)", file, field,
-                                expected);
-        return GW_OK;
-    }
     double n = view_num(v);
-    if (view_kind(v) != VIEW_NUMBER || !isfinite(n) || n < lo || n > hi)
-        return bad(err, file, field, expected, v);
+    if (view_kind(v) != VIEW_NUMBER || !isfinite(n) || n < f->lo || n > f->hi)
+        return bad_value(err, file, name, f, v);
     *out = n;
     return GW_OK;
 }
 
-/* A string field, one of choices (NULL choices: any non-empty text). */
-static int get_string(const char *file, const view *map, const char *key, const char *field,
-                      const char *const *choices, const char *fallback, const char *expected,
-                      char **out, gw_error *err)
+static int read_text(const char *file, const char *name, const field *f, const view *v,
+                     char **out, gw_error *err)
 {
-    const view *v = view_map_get(map, key);
-    *out = NULL;
-    if (view_is_null(v)) {
-        *out = fallback ? gw_xstrdup(fallback) : NULL;
-        return GW_OK;
-    }
     const char *s = view_str(v);
     if (!s || !*s)
-        return bad(err, file, field, expected, v);
-    if (choices) {
-        size_t i;
-        for (i = 0; choices[i]; i++)
-            if (!strcmp(s, choices[i]))
-                break;
-        if (!choices[i])
-            return bad(err, file, field, expected, v);
+        return bad_value(err, file, name, f, v);
+    if (f->choices) {
+        size_t i = 0;
+        while (f->choices[i] && strcmp(s, f->choices[i]))
+            i++;
+        if (!f->choices[i])
+            return bad_value(err, file, name, f, v);
     }
     *out = gw_xstrdup(s);
     return GW_OK;
 }
 
-static int get_bool(const char *file, const view *map, const char *key, int fallback, int *out,
-                    gw_error *err)
+static int read_currency(const char *file, const char *name, const field *f, const view *v,
+                         char out[4], gw_error *err)
 {
-    const view *v = view_map_get(map, key);
-    *out = fallback;
-    if (view_is_null(v))
-        return GW_OK;
-    if (view_kind(v) != VIEW_BOOL)
-        return bad(err, file, key, "true or false", v);
-    *out = view_bool_value(v);
+    const char *s = view_str(v);
+    if (!s || !units_is_currency(s))
+        return bad_value(err, file, name, f, v);
+    memcpy(out, s, 4);
     return GW_OK;
 }
 
-/* A nested table, absent allowed.  Lua's {} comes back as an empty list: accept it as a map. */
-static int get_table(const char *file, const view *map, const char *key, const char *expected,
-                     const view **out, gw_error *err)
+static int read_names(const char *file, const char *name, const field *f, const view *v,
+                      char ***out, size_t *count, gw_error *err)
 {
-    const view *v = view_map_get(map, key);
-    *out = NULL;
-    if (view_is_null(v))
-        return GW_OK;
-    if (view_kind(v) == VIEW_LIST && view_len(v) == 0)
-        return GW_OK;
-    if (view_kind(v) != VIEW_MAP)
-        return bad(err, file, key, expected, v);
-    *out = v;
+    if (view_kind(v) != VIEW_LIST || view_len(v) == 0)
+        return bad_value(err, file, name, f, v);
+    *out = gw_xcalloc(view_len(v), sizeof **out);
+    for (size_t i = 0; i < view_len(v); i++) {
+        const view *item = view_list_at(v, i);
+        if (view_kind(item) != VIEW_STRING || !*view_str(item)) {
+            gw_buf item_name = GW_BUF_INIT;
+            buf_printf(&item_name, "%s[%zu]", name, i + 1);
+            bad(err, file, buf_cstr(&item_name), f->expected_item, item);
+            buf_free(&item_name);
+            return GW_EDATA;
+        }
+        (*out)[(*count)++] = gw_xstrdup(view_str(item));
+    }
     return GW_OK;
 }
 
-static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", NULL};
-static const char *const optimizers[] = {"adam", "adamw", "sgd", "sgd-plain", "none", NULL};
-static const char *const parallelisms[] = {"data", "model", "none", NULL};
-static const char *const coolings[] = {"good", "poor", NULL};
+/* The fields of a table (map NULL when it is absent), named "name.field" in messages. */
+static int read_table(const char *file, const char *name, const field *f, const view *map,
+                      workload *w, gw_error *err)
+{
+    gw_buf prefix = GW_BUF_INIT;
+    buf_printf(&prefix, "%s.", name);
+    int rc = read_fields(file, buf_cstr(&prefix), map, f->fields, w, err);
+    buf_free(&prefix);
+    return rc;
+}
 
-#define TRY(call)                                                                            \
-    do {                                                                                     \
-        if ((rc = (call)) != GW_OK)                                                          \
-            goto done;                                                                       \
-    } while (0)
+/* An absent field takes its fallback; an absent table reads as an empty one, so its fields
+ * take theirs. */
+static void read_fallback(const field *f, void *slot)
+{
+    switch (f->type) {
+    case FIELD_NUMBER:
+        *(double *)slot = f->fallback ? strtod(f->fallback, NULL) : NAN;
+        break;
+    case FIELD_TEXT:
+        *(char **)slot = f->fallback ? gw_xstrdup(f->fallback) : NULL;
+        break;
+    case FIELD_BOOL:
+        *(int *)slot = f->fallback && !strcmp(f->fallback, "true");
+        break;
+    default:
+        break;   /* currency is required; names stay NULL; tables are read as empty */
+    }
+}
+
+static int read_field(const char *file, const char *name, const field *f, const view *v,
+                      workload *w, gw_error *err)
+{
+    void *slot = (char *)w + f->at;
+    if (f->type == FIELD_FILE) {
+        *(char **)slot = gw_xstrdup(file);
+        return GW_OK;
+    }
+    if (f->type == FIELD_TABLE && view_kind(v) == VIEW_LIST && view_len(v) == 0)
+        v = NULL;   /* Lua's {} comes back as an empty list */
+    if (view_is_null(v)) {
+        if (f->required)
+            return missing(err, file, name, f);
+        read_fallback(f, slot);
+        return f->type == FIELD_TABLE ? read_table(file, name, f, NULL, w, err) : GW_OK;
+    }
+    switch (f->type) {
+    case FIELD_NUMBER:
+        return read_number(file, name, f, v, slot, err);
+    case FIELD_TEXT:
+        return read_text(file, name, f, v, slot, err);
+    case FIELD_CURRENCY:
+        return read_currency(file, name, f, v, slot, err);
+    case FIELD_BOOL:
+        if (view_kind(v) != VIEW_BOOL)
+            return bad_value(err, file, name, f, v);
+        *(int *)slot = view_bool_value(v);
+        return GW_OK;
+    case FIELD_NAMES:
+        return read_names(file, name, f, v, slot, (size_t *)((char *)w + f->count_at), err);
+    case FIELD_TABLE:
+        if (view_kind(v) != VIEW_MAP)
+            return bad_value(err, file, name, f, v);
+        return read_table(file, name, f, v, w, err);
+    case FIELD_FILE:
+        break;
+    }
+    return GW_OK;
+}
+
+/* Reads every field of one table in order, each followed by the rule hung on it. */
+static int read_fields(const char *file, const char *prefix, const view *map,
+                       const field *fields, workload *w, gw_error *err)
+{
+    int rc = check_keys(file, prefix, map, fields, err);
+    for (const field *f = fields; rc == GW_OK && f->name; f++) {
+        gw_buf name = GW_BUF_INIT;
+        buf_printf(&name, "%s%s", prefix, f->name);
+        rc = read_field(file, buf_cstr(&name), f, view_map_get(map, f->name), w, err);
+        buf_free(&name);
+        if (rc == GW_OK && f->then)
+            rc = f->then(file, w, err);
+    }
+    return rc;
+}
+
+static void free_fields(const field *fields, workload *w)
+{
+    for (const field *f = fields; f->name; f++) {
+        void *slot = (char *)w + f->at;
+        if (f->type == FIELD_TEXT || f->type == FIELD_FILE) {
+            free(*(char **)slot);
+        } else if (f->type == FIELD_NAMES) {
+            char **names = *(char ***)slot;
+            size_t count = *(size_t *)((char *)w + f->count_at);
+            for (size_t i = 0; i < count; i++)
+                free(names[i]);
+            free(names);
+        } else if (f->type == FIELD_TABLE) {
+            free_fields(f->fields, w);
+        }
+    }
+}
+
+void workload_free(workload *w)
+{
+    if (!w)
+        return;
+    free_fields(top_fields, w);
+    free(w);
+}
 
 int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
 {
-    int rc = GW_OK;
     *out = NULL;
     if (view_kind(t) != VIEW_MAP)
         return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
                             file);
     workload *w = gw_xcalloc(1, sizeof *w);
-    w->path = gw_xstrdup(file);
-    const view *model = NULL, *work = NULL, *elec = NULL;
-
-    TRY(check_keys(file, "", t, top_fields, err));
-    TRY(get_string(file, t, "name", "name", NULL, NULL, "a text", &w->name, err));
-    if (!w->name) {
-        const char *base = strrchr(file, '/');
-        w->name = gw_xstrdup(base ? base + 1 : file);
-    }
-
-    TRY(get_table(file, t, "model", "a table { params = ..., precision = ... }", &model, err));
-    TRY(get_number(file, t, "vram_gb", "vram_gb", 0.001, 1e6, 0, "a number of GB above 0",
-                   &w->vram_gb, err));
-    w->params = NAN;
-    w->activations_gb = 0;
-    if (model) {
-        TRY(check_keys(file, "model.", model, model_fields, err));
-        TRY(get_number(file, model, "params", "model.params", 1, 1e15, 0,
-                       "a number of parameters (e.g. 25.6e6)", &w->params, err));
-        TRY(get_string(file, model, "precision", "model.precision", precisions, "amp",
-                       "one of fp32, tf32, amp, fp16, bf16", &w->precision, err));
-        TRY(get_string(file, model, "optimizer", "model.optimizer", optimizers, "adam",
-                       "one of adam, adamw, sgd, sgd-plain, none", &w->optimizer, err));
-        double act;
-        TRY(get_number(file, model, "activations_gb", "model.activations_gb", 0, 1e6, 0,
-                       "a number of GB from 0", &act, err));
-        w->activations_gb = isnan(act) ? 0 : act;
-    } else {
-        w->precision = gw_xstrdup("amp");
-        w->optimizer = gw_xstrdup("adam");
-    }
-    if (isnan(w->params) && isnan(w->vram_gb)) {
-        rc = gw_error_set(err, GW_EDATA,
-                          "%s: model: missing (give model = { params = ... } or vram_gb = ...)",
-                          file);
-        goto done;
-    }
-    TRY(get_number(file, t, "batch_per_gpu", "batch_per_gpu", 1, 1e7, 0,
-                   "a number of samples per GPU per step", &w->batch_per_gpu, err));
-    TRY(get_string(file, t, "benchmark", "benchmark", NULL, NULL,
-                   "the name of measured results in the KB (e.g. \"resnet50\")", &w->benchmark,
-                   err));
-
-    TRY(get_table(file, t, "work", "a table { samples = ... } or { hours_on = ..., hours = ... }",
-                  &work, err));
-    w->work_samples = w->work_hours = NAN;
-    if (work) {
-        TRY(check_keys(file, "work.", work, work_fields, err));
-        TRY(get_number(file, work, "samples", "work.samples", 1, 1e18, 0,
-                       "a number of samples above 0", &w->work_samples, err));
-        TRY(get_string(file, work, "hours_on", "work.hours_on", NULL, NULL, "a GPU name",
-                       &w->work_hours_on, err));
-        TRY(get_number(file, work, "hours", "work.hours", 0.001, 1e9, w->work_hours_on != NULL,
-                       "a number of hours above 0", &w->work_hours, err));
-        if (!isnan(w->work_samples) && w->work_hours_on) {
-            rc = gw_error_set(err, GW_EDATA,
-                              "%s: work: give samples or hours_on with hours, not both", file);
-            goto done;
-        }
-        if (!isnan(w->work_hours) && !w->work_hours_on) {
-            rc = gw_error_set(err, GW_EDATA, "%s: work.hours_on: missing (hours on which GPU?)",
-                              file);
-            goto done;
-        }
-    }
-    if (!w->benchmark && !w->work_hours_on) {
-        rc = gw_error_set(err, GW_EDATA,
-                          "%s: benchmark: missing (name the KB's measured results, e.g. "
-                          "\"resnet50\", or give work = { hours_on = GPU, hours = N })",
-                          file);
-        goto done;
-    }
-    if (!isnan(w->work_samples) && !w->benchmark) {
-        rc = gw_error_set(err, GW_EDATA,
-                          "%s: benchmark: missing (work.samples needs a benchmark that "
-                          "measures samples per second)",
-                          file);
-        goto done;
-    }
-
-    TRY(get_string(file, t, "parallelism", "parallelism", parallelisms, "data",
-                   "one of data, model, none", &w->parallelism, err));
-    TRY(get_number(file, t, "hours_per_day", "hours_per_day", 0.01, 24, 1,
-                   "a number from 0 to 24", &w->hours_per_day, err));
-    TRY(get_number(file, t, "horizon_months", "horizon_months", 0.1, 240, 1,
-                   "a number of months from 0.1 to 240", &w->horizon_months, err));
-    char *currency = NULL;
-    TRY(get_string(file, t, "currency", "currency", NULL, NULL,
-                   "an ISO 4217 code such as \"CNY\" or \"USD\"", &currency, err));
-    if (!currency || !units_is_currency(currency)) {
-        const view *v = view_map_get(t, "currency");
-        free(currency);
-        if (view_is_null(v))
-            rc = gw_error_set(err, GW_EDATA, "%s: currency: missing (expected an ISO 4217 code "
-                                             "such as \"CNY\" or \"USD\")",
-                              file);
-        else
-            rc = bad(err, file, "currency", "an ISO 4217 code such as \"CNY\" or \"USD\"", v);
-        goto done;
-    }
-    memcpy(w->currency, currency, 4);
-    free(currency);
-    TRY(get_number(file, t, "budget", "budget", 0, 1e15, 0, "an amount from 0", &w->budget,
-                   err));
-
-    TRY(get_table(file, t, "electricity", "a table { price = ..., pue = ... }", &elec, err));
-    if (!elec) {
-        rc = gw_error_set(err, GW_EDATA,
-                          "%s: electricity: missing (expected { price = PER_KWH })", file);
-        goto done;
-    }
-    TRY(check_keys(file, "electricity.", elec, electricity_fields, err));
-    TRY(get_number(file, elec, "price", "electricity.price", 0, 1e4, 1,
-                   "a price per kWh from 0, in the workload's currency", &w->electricity_price,
-                   err));
-    TRY(get_number(file, elec, "pue", "electricity.pue", 1, 5, 0, "a number from 1 to 5",
-                   &w->pue, err));
-    if (isnan(w->pue))
-        w->pue = 1;
-
-    TRY(get_bool(file, t, "used_ok", 0, &w->used_ok, err));
-    TRY(get_string(file, t, "cooling", "cooling", coolings, "good", "one of good, poor",
-                   &w->cooling, err));
-
-    const view *cands = view_map_get(t, "candidates");
-    if (!view_is_null(cands)) {
-        if (view_kind(cands) != VIEW_LIST || view_len(cands) == 0) {
-            rc = bad(err, file, "candidates",
-                     "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)", cands);
-            goto done;
-        }
-        w->candidates = gw_xcalloc(view_len(cands), sizeof *w->candidates);
-        for (size_t i = 0; i < view_len(cands); i++) {
-            const view *c = view_list_at(cands, i);
-            if (view_kind(c) != VIEW_STRING || !*view_str(c)) {
-                char field[48];
-                snprintf(field, sizeof field, "candidates[%zu]", i + 1);
-                rc = bad(err, file, field, "a GPU name", c);
-                goto done;
-            }
-            w->candidates[w->n_candidates++] = gw_xstrdup(view_str(c));
-        }
-    }
-
-    TRY(get_number(file, t, "host_cost", "host_cost", 0, 1e12, 0,
-                   "an amount per machine from 0", &w->host_cost, err));
-    TRY(get_number(file, t, "host_power_w", "host_power_w", 0, 1e5, 0,
-                   "watts per machine from 0", &w->host_power_w, err));
-    TRY(get_number(file, t, "cards_per_host", "cards_per_host", 1, 64, 0,
-                   "a number of cards from 1 to 64", &w->cards_per_host, err));
-    TRY(get_number(file, t, "cooling_cost", "cooling_cost", 0, 1e12, 0,
-                   "an amount per machine from 0", &w->cooling_cost, err));
-    TRY(get_number(file, t, "upkeep_hours_per_month", "upkeep_hours_per_month", 0, 744, 0,
-                   "hours a month from 0 to 744", &w->upkeep_hours_per_month, err));
-    TRY(get_number(file, t, "upkeep_rate", "upkeep_rate", 0, 1e9, 0,
-                   "an amount per hour from 0", &w->upkeep_rate, err));
-    TRY(get_number(file, t, "resale_fraction", "resale_fraction", 0, 1, 0,
-                   "a fraction from 0 to 1", &w->resale_fraction, err));
-    if (isnan(w->upkeep_hours_per_month))
-        w->upkeep_hours_per_month = 0;
-    if (isnan(w->upkeep_rate))
-        w->upkeep_rate = 0;
-    if (isnan(w->cooling_cost))
-        w->cooling_cost = 0;
-
-done:
+    int rc = read_fields(file, "", t, top_fields, w, err);
     if (rc != GW_OK) {
         workload_free(w);
         return rc;
@@ -399,46 +542,95 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
     return rc;
 }
 
+/* ---- views ---- */
+
+static void view_fields(view *map, const field *fields, const workload *w)
+{
+    for (const field *f = fields; f->name; f++) {
+        const void *slot = (const char *)w + f->at;
+        switch (f->type) {
+        case FIELD_NUMBER:
+            view_map_set_num(map, f->name, *(const double *)slot);
+            break;
+        case FIELD_TEXT:
+        case FIELD_FILE:
+            view_map_set_str(map, f->name, *(char *const *)slot);
+            break;
+        case FIELD_CURRENCY:
+            view_map_set_str(map, f->name, (const char *)slot);
+            break;
+        case FIELD_BOOL:
+            view_map_set_bool(map, f->name, *(const int *)slot);
+            break;
+        case FIELD_NAMES: {
+            char *const *names = *(char **const *)slot;
+            if (!names) {
+                view_map_set(map, f->name, view_null());
+                break;
+            }
+            view *list = view_map_set(map, f->name, view_list());
+            size_t count = *(const size_t *)((const char *)w + f->count_at);
+            for (size_t i = 0; i < count; i++)
+                view_list_push(list, view_string(names[i]));
+            break;
+        }
+        case FIELD_TABLE:
+            view_fields(view_map_set(map, f->name, view_map()), f->fields, w);
+            break;
+        }
+    }
+}
+
 view *workload_to_view(const workload *w)
 {
     view *v = view_map();
-    view_map_set_str(v, "name", w->name);
-    view_map_set_str(v, "file", w->path);
-    view *model = view_map_set(v, "model", view_map());
-    view_map_set_num(model, "params", w->params);
-    view_map_set_str(model, "precision", w->precision);
-    view_map_set_str(model, "optimizer", w->optimizer);
-    view_map_set_num(model, "activations_gb", w->activations_gb);
-    view_map_set_num(v, "vram_gb", w->vram_gb);
-    view_map_set_num(v, "batch_per_gpu", w->batch_per_gpu);
-    view_map_set_str(v, "benchmark", w->benchmark);
-    view *work = view_map_set(v, "work", view_map());
-    view_map_set_num(work, "samples", w->work_samples);
-    view_map_set_str(work, "hours_on", w->work_hours_on);
-    view_map_set_num(work, "hours", w->work_hours);
-    view_map_set_str(v, "parallelism", w->parallelism);
-    view_map_set_num(v, "hours_per_day", w->hours_per_day);
-    view_map_set_num(v, "horizon_months", w->horizon_months);
-    view_map_set_str(v, "currency", w->currency);
-    view_map_set_num(v, "budget", w->budget);
-    view *elec = view_map_set(v, "electricity", view_map());
-    view_map_set_num(elec, "price", w->electricity_price);
-    view_map_set_num(elec, "pue", w->pue);
-    view_map_set_bool(v, "used_ok", w->used_ok);
-    view_map_set_str(v, "cooling", w->cooling);
-    if (w->candidates) {
-        view *c = view_map_set(v, "candidates", view_list());
-        for (size_t i = 0; i < w->n_candidates; i++)
-            view_list_push(c, view_string(w->candidates[i]));
-    } else {
-        view_map_set(v, "candidates", view_null());
-    }
-    view_map_set_num(v, "host_cost", w->host_cost);
-    view_map_set_num(v, "host_power_w", w->host_power_w);
-    view_map_set_num(v, "cards_per_host", w->cards_per_host);
-    view_map_set_num(v, "cooling_cost", w->cooling_cost);
-    view_map_set_num(v, "upkeep_hours_per_month", w->upkeep_hours_per_month);
-    view_map_set_num(v, "upkeep_rate", w->upkeep_rate);
-    view_map_set_num(v, "resale_fraction", w->resale_fraction);
+    view_fields(v, top_fields, w);
     return v;
+}
+
+static const char *const type_names[] = {
+    [FIELD_NUMBER] = "number", [FIELD_TEXT] = "text",   [FIELD_CURRENCY] = "currency",
+    [FIELD_BOOL] = "boolean",  [FIELD_NAMES] = "list of texts", [FIELD_TABLE] = "table",
+    [FIELD_FILE] = "file",
+};
+
+static void describe_fields(view *list, const char *prefix, const field *fields)
+{
+    for (const field *f = fields; f->name; f++) {
+        if (f->type == FIELD_FILE)
+            continue;
+        view *d = view_list_push(list, view_map());
+        view_map_set(d, "name", view_stringf("%s%s", prefix, f->name));
+        view_map_set_str(d, "type", type_names[f->type]);
+        view_map_set_bool(d, "required", f->required);
+        if (f->type == FIELD_NUMBER) {
+            view_map_set_num(d, "min", f->lo);
+            view_map_set_num(d, "max", f->hi);
+        }
+        if (f->choices) {
+            view *choices = view_map_set(d, "choices", view_list());
+            for (size_t i = 0; f->choices[i]; i++)
+                view_list_push(choices, view_string(f->choices[i]));
+        }
+        view_map_set_str(d, "default", f->fallback);
+        view_map_set_str(d, "unit", f->unit);
+        gw_buf expected = GW_BUF_INIT;
+        describe_expected(&expected, f);
+        view_map_set_str(d, "expected", buf_cstr(&expected));
+        buf_free(&expected);
+        view_map_set_str(d, "help", f->help);
+        if (f->type == FIELD_TABLE) {
+            gw_buf sub = GW_BUF_INIT;
+            buf_printf(&sub, "%s%s.", prefix, f->name);
+            describe_fields(list, buf_cstr(&sub), f->fields);
+            buf_free(&sub);
+        }
+    }
+}
+
+view *workload_fields_to_view(void)
+{
+    view *list = view_list();
+    describe_fields(list, "", top_fields);
+    return list;
 }

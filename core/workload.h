@@ -54,4 +54,10 @@ void workload_free(workload *w);
  * struct has them.  Caller owns the view. */
 view *workload_to_view(const workload *w);
 
+/* Every field a workload file may hold, as documentation would list it: a list of maps with
+ * name ("model.params"), type, required, min and max (numbers), choices, default (as the file
+ * would write it; null when the decision chooses or there is none), unit, expected (as error
+ * messages put it) and help.  Caller owns the view. */
+view *workload_fields_to_view(void);
+
 #endif

@@ -40,7 +40,5 @@ xml_node *xml_node_first_child(const xml_node *node);
 xml_node *xml_node_next(const xml_node *node);
 /* The first element child with that name; a '/'-separated path walks down ("a/b/c"). */
 xml_node *xml_node_child(const xml_node *node, const char *path);
-/* Text of xml_node_child(node, path), or NULL when absent.  Caller frees. */
-char *xml_node_child_text(const xml_node *node, const char *path);
 
 #endif

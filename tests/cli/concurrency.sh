@@ -45,10 +45,16 @@ reader() {
     done
 }
 
+# readers_running N...: each of these readers has finished a read.
+readers_running() {
+    for n in "$@"; do [ -f "$T/rcount.$n" ] || return 1; done
+}
+
 # ---- 1. a patient writer: both imports succeed, one after the other ----------------------
 rm -f "$T/stop"
 for n in 1 2 3 4; do reader $n & done
-sleep 0.2
+wait_until 30 readers_running 1 2 3 4 ||
+    fail "concurrency: the readers run before the imports start" "$(cat "$T"/rerr.* 2>/dev/null | head -3)"
 GPUWISE_BUSY_TIMEOUT_MS=60000 "$GW" --kb "$KB" kb import "$T/a.csv" >"$T/a.out" 2>"$T/a.err" &
 pa=$!
 GPUWISE_BUSY_TIMEOUT_MS=60000 "$GW" --kb "$KB" kb import --with gpuwise-csv "$T/b.csv" \
@@ -85,8 +91,10 @@ awk -v n=40000 -v seed=23 -v prefix=conc-c -v gpus=$GPUS -f "$GEN" >"$T/c.csv"
 for n in 1 2; do reader $n & done
 "$GW" --kb "$KB" kb import "$T/c.csv" >"$T/c.out" 2>"$T/c.err" &
 pc=$!
-# The long import holds the write lock well past this pause plus the 200 ms timeout.
-sleep 0.5
+# Once the long import holds the write lock, the impatient writer starts: 40000 rows keep the
+# lock far longer than its 200 ms timeout.
+wait_until 30 write_locked "$KB" ||
+    fail "concurrency: the long import takes the write lock" "$(head -3 "$T/c.err")"
 start=$(date +%s%3N)
 GPUWISE_BUSY_TIMEOUT_MS=200 "$GW" --kb "$KB" kb import "$T/a.csv" >"$T/a.out" 2>"$T/a.err"
 ra=$?

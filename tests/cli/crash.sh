@@ -19,50 +19,58 @@ awk -v n=6000 -v seed=8 -v prefix=intr -v gpus=$GPUS -f "$GEN" >"$T/big-plugin.c
 now_ms() { date +%s%3N; }
 integrity() { sqlite3 "$1" 'PRAGMA integrity_check' 2>&1; }
 export_of() { "$GW" --kb "$1" kb export >"$2" 2>&1; }
-reset_kb() { rm -f "$T/k.db" "$T/k.db-wal" "$T/k.db-shm"; cp "$BASE" "$T/k.db"; }
+reset_kb() {   # [DB]: DB (default $T/k.db) is a fresh copy of the shipped KB
+    _db=${1:-$T/k.db}
+    rm -f "$_db" "$_db-wal" "$_db-shm"
+    cp "$BASE" "$_db"
+}
 
 export_of "$BASE" "$T/before.txt"
 
 # ---- SIGKILL at random moments -----------------------------------------------------------
-# Each mode: the export after a finished import, and how long one takes (the kill delays are
-# spread over 0 .. 1.2 x that).
-RUNS=${CRASH_RUNS:-200}
-for mode in plain plugin; do
+# kill_runs MODE N: the export after a finished import, and how long one takes; then N imports
+# killed at delays spread over 0 .. 1.2 x that.  Its own KB and files ($T/MODE.*), so that the
+# two modes run side by side.
+kill_runs() {
+    mode=$1
+    k="$T/$mode.k.db"
     if [ $mode = plugin ]; then set -- --with gpuwise-csv; else set --; fi
-    reset_kb
+    reset_kb "$k"
     t0=$(now_ms)
-    run "$GW" --kb "$T/k.db" kb import "$@" "$T/rows.csv"
+    "$GW" --kb "$k" kb import "$@" "$T/rows.csv" >/dev/null 2>"$T/$mode.err"
+    RC=$?
     t1=$(now_ms)
+    ERR=$(cat "$T/$mode.err")
     check_rc "crash: $mode import of 3000 rows completes" 0
-    export_of "$T/k.db" "$T/after-$mode.txt"
+    export_of "$k" "$T/$mode.after.txt"
     dur=$((t1 - t0))
-    awk -v n=$((RUNS / 2)) -v d="$dur" -v s=$((dur + 11)) \
+    awk -v n="$2" -v d="$dur" -v s=$((dur + 11)) \
         'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.3f\n", rand() * d * 1.2 / 1000 }' \
-        >"$T/delays-$mode"
+        >"$T/$mode.delays"
     bad_integrity=0 bad_export=0 n_before=0 n_after=0 runs=0
     while read -r delay; do
-        reset_kb
-        "$GW" --kb "$T/k.db" kb import "$@" "$T/rows.csv" >/dev/null 2>&1 &
+        reset_kb "$k"
+        "$GW" --kb "$k" kb import "$@" "$T/rows.csv" >/dev/null 2>&1 &
         pid=$!
-        sleep "$delay"
+        sleep "$delay"   # the moment of the kill, not a wait for anything
         kill -KILL $pid 2>/dev/null
         wait $pid 2>/dev/null
         runs=$((runs + 1))
-        ic=$(integrity "$T/k.db")
+        ic=$(integrity "$k")
         if [ "$ic" != ok ]; then
             bad_integrity=$((bad_integrity + 1))
             echo "# run $runs (delay ${delay}s): integrity_check: $ic" | head -3
         fi
-        export_of "$T/k.db" "$T/now.txt"
-        if cmp -s "$T/now.txt" "$T/before.txt"; then
+        export_of "$k" "$T/$mode.now.txt"
+        if cmp -s "$T/$mode.now.txt" "$T/before.txt"; then
             n_before=$((n_before + 1))
-        elif cmp -s "$T/now.txt" "$T/after-$mode.txt"; then
+        elif cmp -s "$T/$mode.now.txt" "$T/$mode.after.txt"; then
             n_after=$((n_after + 1))
         else
             bad_export=$((bad_export + 1))
-            cp "$T/now.txt" "$T/bad-export-$runs.txt"
+            cp "$T/$mode.now.txt" "$T/$mode.bad-export-$runs.txt"
         fi
-    done <"$T/delays-$mode"
+    done <"$T/$mode.delays"
     echo "# $mode: $runs kills over ${dur} ms imports: $n_before left the KB as before, $n_after as after"
     check_eq "crash: SIGKILL during $mode import ($runs runs): integrity_check ok" "$bad_integrity" 0
     check_eq "crash: SIGKILL during $mode import: export is the one before or the one after" \
@@ -74,25 +82,33 @@ for mode in plain plugin; do
         fail "crash: $mode kills landed both before and after the commit" \
             "before $n_before, after $n_after"
     fi
+}
+# The two modes are independent: they run at once (on two cores, half the time), and their
+# reports are printed in order once both are done.
+RUNS=${CRASH_RUNS:-200}
+for mode in plain plugin; do
+    kill_runs $mode $((RUNS / 2)) >"$T/$mode.kills" 2>&1 &
 done
+wait
+cat "$T/plain.kills" "$T/plugin.kills"
 
 # ---- SIGINT / SIGTERM: rolled back, 130 / 143 ------------------------------------------
 for mode in plain plugin; do
     if [ $mode = plugin ]; then set -- --with gpuwise-csv; else set --; fi
     reset_kb
-    t0=$(now_ms)
     run "$GW" --kb "$T/k.db" kb import "$@" "$T/big-$mode.csv"
-    t1=$(now_ms)
     check_rc "crash: $mode import of the big file completes" 0
-    # A third of the way in: long after the handlers are installed, long before the commit.
-    delay=$(awk -v d=$((t1 - t0)) 'BEGIN { s = d / 3000; if (s < 0.1) s = 0.1; printf "%.3f", s }')
     for sig in INT TERM; do
         want=130
         [ $sig = TERM ] && want=143
         reset_kb
         "$GW" --kb "$T/k.db" kb import "$@" "$T/big-$mode.csv" >"$T/.out" 2>"$T/.err" &
         pid=$!
-        sleep "$delay"
+        # The signal comes once the import holds the write lock: after main() installed the
+        # handlers, inside the transaction, which lasts far longer (the whole import) than
+        # this poll's 20 ms steps.
+        wait_until 30 write_locked "$T/k.db" ||
+            fail "crash: $mode import takes the write lock" "$(head -2 "$T/.err")"
         kill -$sig $pid
         wait $pid
         RC=$?

@@ -33,7 +33,10 @@ run "$GW" --kb "$KB" kb show --json a100-sxm4-80gb
 check_eq "A100 SXM4 80GB bandwidth" "$(jqr .memory_bandwidth_gbs)" "2039"
 check_eq "A100 SXM4 80GB TDP" "$(jqr .tdp_w)" "400"
 check_eq "A100 SXM4 80GB FP16 dense" "$(jqr .fp16_tflops)" "312"
-check_eq "A100 bandwidth text" "$(jqr .memory_bandwidth_text)" "2,039 GB/s"
+# One *_text rule for --json: the figure's whole field name, then _text.
+check_eq "A100 bandwidth text" "$(jqr .memory_bandwidth_gbs_text)" "2,039 GB/s"
+check_eq "A100 memory text" "$(jqr .memory_gb_text)" "80 GB HBM2e"
+check_eq "no unit-stripped text keys" "$(jqr 'has("memory_bandwidth_text") or has("tdp_text")')" "false"
 check_eq "A100 sparsity recorded apart" "$(jqr .sparsity)" "2:4"
 check_eq "A100 sources have the datasheet fields" \
     "$(jqr '.sources[0] | [has("id"), has("title"), has("publisher"), has("url"), has("retrieved")] | all')" "true"
@@ -201,14 +204,22 @@ if command -v sqlite3 >/dev/null 2>&1; then
     else fail "the foreign SQLite file is unchanged"; fi
 
     BUSY=$(fresh_kb busy)
-    (printf 'BEGIN IMMEDIATE;\n'; sleep 3; printf 'COMMIT;\n') | sqlite3 "$BUSY" &
+    # Another writer holds the KB until told to commit: sqlite3 reads its commands from a FIFO
+    # (fd 7) and writes "locked" to a file once its BEGIN IMMEDIATE has succeeded.
+    mkfifo "$T/holder.fifo"
+    sqlite3 -bail "$BUSY" <"$T/holder.fifo" >"$T/holder.out" 2>&1 &
     holder=$!
-    sleep 1
+    exec 7>"$T/holder.fifo"
+    printf 'BEGIN IMMEDIATE;\n.output "%s"\n.print locked\n.output stdout\n' "$T/holder.locked" >&7
+    if wait_until 10 grep -qsx locked "$T/holder.locked"; then pass "another writer holds the KB"
+    else fail "another writer holds the KB" "sqlite3: $(head -2 "$T/holder.out")"; fi
     GPUWISE_BUSY_TIMEOUT_MS=200 run "$GW" --kb "$BUSY" kb import "$KFIX/rates.csv"
     check_rc "a KB another writer holds: exit 75" 75
     check_err "busy says so" "knowledge base busy"
     GPUWISE_BUSY_TIMEOUT_MS=200 run "$GW" --kb "$BUSY" kb show 3090
     check_rc "reading while another writes works" 0
+    (printf 'COMMIT;\n' >&7) 2>/dev/null   # a subshell: a holder that died costs no SIGPIPE here
+    exec 7>&-
     wait "$holder"
 
     sqlite3 "$T/v1.db" <"$KFIX/v1.sql"

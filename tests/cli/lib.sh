@@ -23,12 +23,32 @@ run() {
     ERR=$(cat "$T/.err")
 }
 
+# The shipped KB: the one built beside the binary under test when there is one (make asan's
+# build-asan/gpuwise.db), so that a test never mixes one build's program with another's KB.
+SHIPPED_KB="$ROOT/kb/gpuwise.db"
+[ -f "${GPUWISE_BUILD:-}/gpuwise.db" ] && SHIPPED_KB="$GPUWISE_BUILD/gpuwise.db"
+
 # A private copy of the shipped KB; prints its path.
 fresh_kb() {
     _kb="$T/kb-$$-${1:-x}.db"
-    cp "$ROOT/kb/gpuwise.db" "$_kb" || return 1
+    cp "$SHIPPED_KB" "$_kb" || return 1
     echo "$_kb"
 }
+
+# wait_until SECONDS CMD...: runs CMD every 20 ms until it succeeds; fails once SECONDS have
+# passed.  Tests wait for what another process does with this, never for a fixed time.
+wait_until() {
+    _tries=$(($1 * 50))
+    shift
+    until "$@"; do
+        _tries=$((_tries - 1))
+        [ "$_tries" -gt 0 ] || return 1
+        sleep 0.02
+    done
+}
+# write_locked DB: another connection holds DB's write lock (sqlite3's own BEGIN IMMEDIATE fails
+# at once: it waits for no lock unless told to).  Needs sqlite3.
+write_locked() { ! sqlite3 "$1" 'BEGIN IMMEDIATE; ROLLBACK;' >/dev/null 2>&1; }
 
 check_rc() {      # NAME EXPECTED
     if [ "$RC" = "$2" ]; then pass "$1"; else fail "$1" "exit $RC, expected $2; stderr: $(echo "$ERR" | head -3)"; fi

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "cli.h"
 #include "render.h"
 #include "view.h"
 
@@ -23,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const char *const docs[] = {"datasheet", "comparison", "inspection", "justification"};
 #define N_DOCS (sizeof docs / sizeof docs[0])
 static view *models[N_DOCS];
-static gw_ctx ctx;
+/* The shipped templates from the repository root; no user folder. */
+static const render_opts opts = {"html", NULL, NULL, "/nonexistent/gpuwise", "."};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -40,11 +40,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         }
         free(text);
     }
-    setenv("GPUWISE_DATADIR", ".", 1);
-    cli_paths_init(&ctx);
-    snprintf(ctx.user_config_dir, sizeof ctx.user_config_dir, "/nonexistent/gpuwise");
-    ctx.diag = fopen("/dev/null", "w");
-    ctx.format = "html";
     return 0;
 }
 
@@ -106,18 +101,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pieces p = {(const char *)data + 1, size - 1, 0};
     view *model = hostile_copy(models[doc], &p);
     gw_error err = {0};
-    char *html = NULL;
-    size_t len = 0;
-    ctx.out = open_memstream(&html, &len);
-    if (!ctx.out)
-        abort();
-    int rc = render_document(&ctx, docs[doc], model, &err);
-    fclose(ctx.out);
-    if (rc == GW_OK && html &&
+    render_doc out;
+    int rc = render_document(&opts, docs[doc], model, &out, &err);
+    const char *html = buf_cstr(&out.text);
+    if (rc == GW_OK &&
         (contains_tag(html, "<script") || contains_tag(html, "<img") ||
          contains_tag(html, "href=\"javascript:")))
         abort();   /* a string of the model became markup */
-    free(html);
+    render_doc_free(&out);
     view_free(model);
     return 0;
 }

@@ -85,20 +85,19 @@ static void test_view_map_replace_and_path(void **state)
     view_free(m);
 }
 
-/* Views made in an arena behave as heap views and die with it; a heap item given to an arena
- * container (and the other way round) is copied into the container's kind, so neither tree
- * holds the other's memory.  Run under valgrind/ASan (make asan), a mistake shows as a leak or
- * a use after free. */
-static void test_view_arena(void **state)
+/* A big tree: containers grow, keys replaced, pooled and owned, subtrees moved and copied
+ * between trees, each freed on its own.  (It tested the view arena until views became plain
+ * malloc's; run under valgrind/ASan (make asan), a mistake shows as a leak or a use after
+ * free.) */
+static void test_view_tree_ownership(void **state)
 {
     (void)state;
-    view *heap = view_map();                 /* made before the arena: the heap's */
+    view *heap = view_map();
     view *early = view_list();
     view_list_push(early, view_string("before"));
-    view_arena *a = view_arena_begin();
     view *m = view_map();
     view *list = view_map_set(m, "list", view_list());
-    for (int i = 0; i < 5000; i++)           /* several 64 KiB blocks; the items array grows */
+    for (int i = 0; i < 5000; i++)           /* the items array grows many times */
         view_list_push(list, view_stringf("item %d", i));
     view_map_set(m, "replaced", view_number(1));
     view_map_set(m, "replaced", view_number(2));
@@ -110,18 +109,17 @@ static void test_view_arena(void **state)
     key[99] = '\0';                          /* too long to pool: the map owns a copy */
     view_map_set_str(m, key, "long");
     assert_string_equal(view_str(view_map_get(m, key)), "long");
-    view_map_set(m, "early", early);         /* a heap tree into the arena: copied, freed */
+    view_map_set(m, "early", early);         /* a tree moved into another: m owns it now */
     assert_string_equal(view_str(view_list_at(view_map_get(m, "early"), 0)), "before");
-    view_map_set(heap, "late", view_copy(view_map_get(m, "early")));   /* arena into heap */
+    view_map_set(heap, "late", view_copy(view_map_get(m, "early")));   /* a copy into heap */
     view *big = view_stringn(key, 99);
     gw_buf json = GW_BUF_INIT;
     view_to_json(view_map_get(m, "early"), &json, 0);
     assert_string_equal(buf_cstr(&json), "[\"before\"]");
     buf_free(&json);
-    view_free(big);                          /* does nothing: the arena releases it */
+    view_free(big);
     view_free(m);
-    view_arena_end(a);
-    /* after the arena, the heap tree still holds its own copy */
+    /* after m is gone, the heap tree still holds its own copy */
     assert_string_equal(view_str(view_list_at(view_map_get(heap, "late"), 0)), "before");
     view_free(heap);
 }
@@ -285,7 +283,7 @@ int main(void)
         cmocka_unit_test(test_view_json_roundtrip),
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),
-        cmocka_unit_test(test_view_arena),
+        cmocka_unit_test(test_view_tree_ownership),
         cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_format_fixed_rounds_like_printf),
         cmocka_unit_test(test_json_numbers_shortest),

@@ -1,5 +1,7 @@
 /* test_decide.c — the decision over a small fixture KB (tests/fixtures/decide), every figure
- * checked against a hand calculation. */
+ * checked against a hand calculation; no silent caps over a KB made here of 70 GPUs and 40
+ * measured results of one; the rule contract in plugins/README.md against the field tables
+ * (decide_private.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <cmocka.h>
 
 #include "decide.h"
+#include "decide_private.h"
 
 static const char *const fixture_files[] = {
     "tests/fixtures/decide/sources.csv",    "tests/fixtures/decide/gpus.csv",
@@ -200,6 +203,303 @@ static void break_even_and_sensitivity(void **state)
     view_free(v);
 }
 
+/* Ownership costs the workload leaves out come from the table of assumed figures: CNY 8,000 a
+ * host, converted at 7.20 CNY per USD = USD 1,111.11; 200 W; 30% resale. */
+static void assumed_figures_fill_defaults(void **state)
+{
+    fixture *f = *state;
+    static const char usd_json[] =
+        "{\"name\": \"Defaults\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "
+        "\"optimizer\": \"adam\"}, \"benchmark\": \"resnet50\", \"work\": {\"samples\": 1e8}, "
+        "\"hours_per_day\": 8, \"horizon_months\": 36, \"currency\": \"USD\", "
+        "\"electricity\": {\"price\": 0.1}, \"candidates\": [\"rtx-3090\"]}";
+    gw_error err = {0};
+    workload *w = NULL;
+    decision *d = NULL;
+    view *v = view_from_json(usd_json, strlen(usd_json), &err);
+    assert_non_null(v);
+    assert_int_equal(workload_from_view("defaults.lua", v, &w, &err), GW_OK);
+    view_free(v);
+    assert_int_equal(decide_run(f->k, NULL, w, 0, &d, &err), GW_OK);
+    assert_float_equal(w->host_cost, 8000 / 7.2, 1e-9);
+    assert_float_equal(w->host_power_w, 200, 0);
+    assert_float_equal(w->resale_fraction, 0.30, 0);
+    assert_string_equal(d->facts[DECIDE_FACT_HOST_COST].unit, "CNY");
+    decision_free(d);
+    workload_free(w);
+}
+
+/* ---- the rule contract: plugins/README.md against the tables and the views ---- */
+
+static const char *kind_name(decide_field_kind kind)
+{
+    switch (kind) {
+    case DECIDE_FIELD_STRING:
+        return "string";
+    case DECIDE_FIELD_INTEGER:
+        return "integer";
+    case DECIDE_FIELD_BOOLEAN:
+        return "boolean";
+    case DECIDE_FIELD_LIST:
+        return "list";
+    default:
+        return "number";
+    }
+}
+
+/* "name type" lines of the fields a rule sees, from a table, in order. */
+static void rule_fields_of(gw_buf *out, const decide_field *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const decide_field *f = &fields[i];
+        if (f->rule == DECIDE_RULE_HIDDEN)
+            continue;
+        const char *dot = f->group ? "." : "";
+        const char *group = f->group ? f->group : "";
+        buf_printf(out, "%s%s%s %s\n", group, dot, f->name, kind_name(f->kind));
+        if (f->rule == DECIDE_RULE_TEXT)
+            buf_printf(out, "%s%s%s_text string\n", group, dot, f->name);
+    }
+}
+
+/* "name type" lines of the table under heading in plugins/README.md's "The rule contract":
+ * rows "| `name` | type | ...". */
+static void readme_fields(gw_buf *out, const char *readme, const char *heading)
+{
+    const char *section = strstr(readme, "\n## The rule contract\n");
+    assert_non_null(section);
+    const char *at = strstr(section, heading);
+    assert_non_null(at);
+    at = strchr(at, '\n');
+    while (at && at[1] && strncmp(at + 1, "#", 1)) {
+        const char *line = at + 1;
+        at = strchr(line, '\n');
+        if (strncmp(line, "| `", 3))
+            continue;
+        const char *name = line + 3, *name_end = strchr(name, '`');
+        const char *type = strchr(name_end, '|');
+        assert_non_null(type);
+        type++;
+        while (*type == ' ')
+            type++;
+        size_t type_len = strcspn(type, " |");
+        buf_printf(out, "%.*s %.*s\n", (int)(name_end - name), name, (int)type_len, type);
+    }
+}
+
+/* "name type" lines of the keys of a view as a rule gets it, nested maps as "group.name". */
+static void view_fields(gw_buf *out, const view *v, const char *prefix)
+{
+    for (size_t i = 0; i < view_len(v); i++) {
+        const char *key = view_map_key_at(v, i);
+        const view *x = view_map_value_at(v, i);
+        if (view_kind(x) == VIEW_MAP) {
+            view_fields(out, x, key);
+            continue;
+        }
+        buf_printf(out, "%s%s%s\n", prefix ? prefix : "", prefix ? "." : "", key);
+    }
+}
+
+/* Only the names of "name type" lines. */
+static void names_only(gw_buf *out, const char *lines)
+{
+    for (const char *p = lines; *p; p += strcspn(p, "\n") + (strchr(p, '\n') != NULL))
+        buf_printf(out, "%.*s\n", (int)strcspn(p, " \n"), p);
+}
+
+static void rule_contract_documented(void **state)
+{
+    fixture *f = *state;
+    char *readme;
+    size_t len;
+    assert_int_equal(gw_read_file("plugins/README.md", &readme, &len), 0);
+    /* plugins/README.md lists exactly the fields of the tables, in their order and kinds. */
+    gw_buf want = GW_BUF_INIT, got = GW_BUF_INIT;
+    rule_fields_of(&want, decide_option_fields, decide_option_field_count);
+    readme_fields(&got, readme, "### `option`");
+    assert_string_equal(buf_cstr(&got), buf_cstr(&want));
+    buf_reset(&want);
+    buf_reset(&got);
+    rule_fields_of(&want, decide_context_fields, decide_context_field_count);
+    readme_fields(&got, readme, "### `workload.context`");
+    assert_string_equal(buf_cstr(&got), buf_cstr(&want));
+    /* And what a rule is given is what the table says: a bought option (the context has the
+     * budget fields only with a budget: this workload has none). */
+    buf_reset(&want);
+    buf_reset(&got);
+    gw_buf doc = GW_BUF_INIT;
+    rule_fields_of(&doc, decide_option_fields, decide_option_field_count);
+    names_only(&want, buf_cstr(&doc));
+    view *ov = decide_option_view(f->d, decision_best(f->d), DECIDE_VIEW_RULE);
+    view_fields(&got, ov, NULL);
+    assert_string_equal(buf_cstr(&got), buf_cstr(&want));
+    buf_reset(&got);
+    view *ctx = decide_rule_context(f->d);
+    view_fields(&got, ctx, NULL);
+    assert_string_equal(buf_cstr(&got), "tight_budget\ncheapest_datacenter_upfront\nmodel_gb\n"
+                                        "electricity_share\nexpensive_power\n");
+    view_free(ctx);
+    /* --json has every field of the table (rent-only omissions aside: a bought option). */
+    view *jv = decide_option_view(f->d, decision_best(f->d), DECIDE_VIEW_JSON);
+    for (size_t i = 0; i < decide_option_field_count; i++) {
+        const decide_field *fd = &decide_option_fields[i];
+        const view *m = fd->group ? view_map_get(jv, fd->group) : jv;
+        assert_non_null(m);
+        assert_non_null(view_map_get(m, fd->name));
+    }
+    /* Rules see money with its text, a figure as its number only. */
+    assert_non_null(view_path(ov, "cost.total_text"));
+    assert_null(view_map_get(ov, "memory_gb_text"));
+    assert_non_null(view_map_get(jv, "memory_gb_text"));
+    view_free(ov);
+    view_free(jv);
+    buf_free(&doc);
+    buf_free(&want);
+    buf_free(&got);
+    free(readme);
+}
+
+/* ---- no silent caps: a KB of 70 GPUs, one with 40 measured results ---- */
+
+#define MANY_GPUS 70
+#define MANY_RESULTS 40
+
+typedef struct many_fixture {
+    char path[64];
+    kb *k;
+    workload *w;
+    decision *d;
+} many_fixture;
+
+/* Every GPU the same but for its price: g_i (i = 0..69) costs CNY 300 x (i + 1) a card and
+ * draws 100 W; g000 has 40 measured results, 100, 110, ... 490 images/s. */
+static int many_import(kb *k, gw_error *err)
+{
+    gw_buf t = GW_BUF_INIT;
+    int rc = kb_import_text(k, "sources.csv",
+                            "id,title,publisher,url,retrieved,kind,note\n"
+                            "fixture-many,Fixture,gpuwise tests,,2026-11-30,datasheet,\n",
+                            strlen("id,title,publisher,url,retrieved,kind,note\n"
+                                   "fixture-many,Fixture,gpuwise tests,,2026-11-30,datasheet,\n"),
+                            err);
+    buf_puts(&t, "currency,per_usd,as_of,source\nUSD,1.0,2024-03,fixture-many\n"
+                 "CNY,7.20,2024-03,fixture-many\n");
+    if (rc == GW_OK)
+        rc = kb_import_text(k, "rates.csv", t.data, t.len, err);
+    buf_reset(&t);
+    buf_puts(&t, "id,name,vendor,architecture,form_factor,memory_gb,memory_type,"
+                 "memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,"
+                 "fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,"
+                 "release_date,launch_price_usd,source,note\n");
+    for (int i = 0; i < MANY_GPUS; i++)
+        buf_printf(&t, "g%03d,Fixture G%03d,NVIDIA,Ampere,pcie,80,HBM2e,1000,100,10,20,40,40,,,,4,"
+                       "16,0,0,1,2024-01,,fixture-many,\n",
+                   i, i);
+    if (rc == GW_OK)
+        rc = kb_import_text(k, "gpus.csv", t.data, t.len, err);
+    buf_reset(&t);
+    buf_puts(&t, "gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,interconnect,"
+                 "power_w,source,note\n");
+    for (int i = 0; i < MANY_RESULTS; i++)
+        buf_printf(&t, "g000,1,resnet50,train_throughput,%d,images/s,fp16,,pytorch,,,"
+                       "fixture-many,\n",
+                   100 + 10 * i);
+    if (rc == GW_OK)
+        rc = kb_import_text(k, "benchmarks.csv", t.data, t.len, err);
+    buf_reset(&t);
+    buf_puts(&t, "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,"
+                 "source,note\n");
+    for (int i = 0; i < MANY_GPUS; i++)
+        buf_printf(&t, "g%03d,new,%d,CNY,card,1,CN,,,0,2026-01,fixture-many,\n", i,
+                   300 * (i + 1));
+    if (rc == GW_OK)
+        rc = kb_import_text(k, "prices.csv", t.data, t.len, err);
+    buf_free(&t);
+    return rc;
+}
+
+/* 10 h a day for 10 months at CNY 1/kWh; no host, no resale: an option of c cards of g_i
+ * spends 100c W x 10 h x 30 / 1000 x 10 months = CNY 300c on electricity and 300(i + 1)c on
+ * cards, so its electricity share is 300c / (300(i + 1)c + 300c) = 1 / (i + 2). */
+static const char many_json[] =
+    "{\"name\": \"Many\", \"model\": {\"params\": 1e6, \"precision\": \"amp\", "
+    "\"optimizer\": \"adam\"}, \"benchmark\": \"resnet50\", \"work\": {\"samples\": 1e8}, "
+    "\"parallelism\": \"data\", \"hours_per_day\": 10, \"horizon_months\": 10, "
+    "\"currency\": \"CNY\", \"electricity\": {\"price\": 1.0, \"pue\": 1}, \"host_cost\": 0, "
+    "\"host_power_w\": 0, \"resale_fraction\": 0}";
+
+static int many_setup(void **state)
+{
+    many_fixture *f = calloc(1, sizeof *f);
+    gw_error err = {0};
+    snprintf(f->path, sizeof f->path, "/tmp/gw-test-decide-many-%d.db", (int)getpid());
+    unlink(f->path);
+    if (kb_open(f->path, KB_CREATE, &f->k, &err) != GW_OK || kb_begin(f->k, &err) != GW_OK ||
+        many_import(f->k, &err) != GW_OK || kb_commit(f->k, &err) != GW_OK)
+        return fprintf(stderr, "%s\n", err.msg), -1;
+    view *v = view_from_json(many_json, strlen(many_json), &err);
+    if (!v || workload_from_view("many.lua", v, &f->w, &err) != GW_OK)
+        return fprintf(stderr, "%s\n", err.msg), -1;
+    view_free(v);
+    if (decide_run(f->k, NULL, f->w, 0, &f->d, &err) != GW_OK)
+        return fprintf(stderr, "%s\n", err.msg), -1;
+    *state = f;
+    return 0;
+}
+
+static int many_teardown(void **state)
+{
+    many_fixture *f = *state;
+    decision_free(f->d);
+    workload_free(f->w);
+    kb_close(f->k);
+    char side[96];
+    unlink(f->path);
+    snprintf(side, sizeof side, "%s-wal", f->path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", f->path);
+    unlink(side);
+    free(f);
+    return 0;
+}
+
+static void median_uses_every_result(void **state)
+{
+    many_fixture *f = *state;
+    /* 40 results, 100 to 490: the median is (290 + 300) / 2 = 295.  (The first 32 alone,
+     * 100 to 410, would give (250 + 260) / 2 = 255.) */
+    const decide_option *o = find(f->d, "buy-new:1x g000");
+    assert_true(o->measured);
+    assert_float_equal(o->throughput, 295, 0);
+    assert_float_equal(o->throughput_lo, 100, 0);
+    assert_float_equal(o->throughput_hi, 490, 0);
+    assert_string_equal(o->throughput_how,
+                        "measured on 1x Fixture G000 (40 results, 100 to 490; median 295)");
+}
+
+static void every_option_counts(void **state)
+{
+    many_fixture *f = *state;
+    /* 70 GPUs x 1, 2, 4, 8 cards = 280 options, all kept and all in the view. */
+    assert_int_equal(decision_option_count(f->d), MANY_GPUS * 4);
+    view *v = decision_to_view(f->d);
+    assert_int_equal(view_len(view_map_get(v, "options")), MANY_GPUS * 4);
+    assert_float_equal(view_num(view_map_get(v, "option_count")), MANY_GPUS * 4, 0);
+    view_free(v);
+    /* One option's share: g069, 1 card: 300 / (21,000 + 300) = 1/71. */
+    assert_float_equal(find(f->d, "buy-new:1x g069")->electricity_share, 1.0 / 71, 1e-12);
+    /* workload.context's typical share is the median over all 280 purchases: shares 1/(i+2),
+     * four of each; ascending, the 140th and 141st are g035's 1/37 and g034's 1/36, so the
+     * median is (1/37 + 1/36) / 2 = 0.0274024.  (The first 256 options alone, g000..g063,
+     * would give (1/34 + 1/33) / 2 = 0.0298574.) */
+    view *ctx = decide_rule_context(f->d);
+    assert_float_equal(view_num(view_map_get(ctx, "electricity_share")),
+                       (1.0 / 37 + 1.0 / 36) / 2, 1e-12);
+    assert_false(view_bool_value(view_map_get(ctx, "expensive_power")));
+    view_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +507,13 @@ int main(void)
         cmocka_unit_test(four_used_3090),
         cmocka_unit_test(measured_and_ranked),
         cmocka_unit_test(break_even_and_sensitivity),
+        cmocka_unit_test(assumed_figures_fill_defaults),
+        cmocka_unit_test(rule_contract_documented),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    const struct CMUnitTest many[] = {
+        cmocka_unit_test(median_uses_every_result),
+        cmocka_unit_test(every_option_counts),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    return failed + cmocka_run_group_tests(many, many_setup, many_teardown);
 }

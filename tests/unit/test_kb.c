@@ -779,6 +779,133 @@ static void test_check(void **state)
     kb_close(k);
 }
 
+/* ---- the column descriptions ---- */
+
+static void test_one_description_per_table(void **state)
+{
+    (void)state;
+    size_t n;
+    const kb_column *cols = kb_table_columns(KB_GPUS, &n);
+    /* gpus.csv's header: 25 columns, id first, note last */
+    assert_int_equal(n, 25);
+    assert_string_equal(cols[0].name, "id");
+    assert_string_equal(cols[24].name, "note");
+    assert_null(kb_table_columns(KB_TABLES, &n));
+    assert_int_equal(n, 0);
+    assert_null(kb_table_column(KB_GPUS, "colour"));
+    assert_true(kb_table_column(KB_GPUS, "vendor")->flags & KB_REQUIRED);
+    assert_int_equal(kb_table_column(KB_PRICES, "spot")->type, KB_FLAG);
+    assert_string_equal(kb_table_name(KB_CLAIMS), "claims");
+    assert_null(kb_table_name(-1));
+
+    /* the filter fields are the columns that are not about the row: all but source and note */
+    const char *const *fields = kb_gpu_fields();
+    size_t nf = 0;
+    while (fields[nf])
+        nf++;
+    assert_int_equal(nf, 23);
+    assert_string_equal(fields[22], "launch_price_usd");
+
+    /* struct fields are reached through the description: every number of a new GPU is NaN */
+    kb_gpu g;
+    kb_gpu_init(&g);
+    for (size_t i = 0; i < n; i++)
+        if (cols[i].type == KB_TEXT)
+            assert_null(kb_column_text(&cols[i], &g));
+        else
+            assert_true(isnan(kb_column_number(&cols[i], &g)));
+    g.tdp_w = 350;
+    g.vendor = "NVIDIA";
+    assert_true(kb_column_number(kb_table_column(KB_GPUS, "tdp_w"), &g) == 350);
+    assert_string_equal(kb_column_text(kb_table_column(KB_GPUS, "vendor"), &g), "NVIDIA");
+    kb_price p = {0};
+    p.spot = 1;   /* an int in kb_price */
+    assert_true(kb_column_number(kb_table_column(KB_PRICES, "spot"), &p) == 1);
+}
+
+static void test_row_check_without_kb(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    size_t n;
+    kb_table_columns(KB_BENCHMARKS, &n);
+    kb_value row[16];
+    kb_values_clear(row, n);
+    /* gpu, gpu_count, workload, metric, value, unit, ... in benchmarks.csv's order */
+    row[0].text = "no-such-gpu";   /* not looked up without a KB */
+    row[2].text = "resnet50";
+    row[3].text = "train_throughput";
+    row[4].number = 0;
+    row[5].text = "images/s";
+    row[11].text = "lambda";       /* the source: not looked up either */
+    assert_int_equal(kb_row_check(KB_BENCHMARKS, row, &err), GW_EDATA);
+    assert_string_equal(err.msg, "value: must be greater than 0");
+    row[4].number = 1480;
+    assert_int_equal(kb_row_check(KB_BENCHMARKS, row, &err), GW_OK);
+    assert_true(row[1].number == 1);   /* gpu_count: empty means 1 */
+    row[6].text = "fp128";
+    assert_int_equal(kb_row_check(KB_BENCHMARKS, row, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "precision: 'fp128' is not one of: fp32, fp16, amp,"));
+
+    /* one value by its column alone */
+    const kb_column *date = kb_table_column(KB_GPUS, "release_date");
+    kb_value v = {"2020-13", NAN};
+    char text[200];
+    assert_int_equal(kb_value_check(date, &v), KB_NOT_DATE);
+    kb_problem_text(KB_NOT_DATE, date, &v, text, sizeof text);
+    assert_string_equal(text, "'2020-13' is not a date (YYYY-MM or YYYY-MM-DD)");
+    v.text = "";
+    assert_int_equal(kb_value_check(date, &v), KB_FINE);
+    assert_int_equal(kb_value_check(kb_table_column(KB_GPUS, "vendor"), &v), KB_MISSING);
+    kb_value ecc = {NULL, 2};
+    assert_int_equal(kb_value_check(kb_table_column(KB_GPUS, "ecc"), &ecc), KB_NOT_FLAG);
+    kb_value memory = {NULL, 0};
+    assert_int_equal(kb_value_check(kb_table_column(KB_GPUS, "memory_gb"), &memory),
+                     KB_NOT_POSITIVE);
+    kb_value nvlink = {NULL, 0};   /* 0 = no NVLink */
+    assert_int_equal(kb_value_check(kb_table_column(KB_GPUS, "nvlink_gbs"), &nvlink), KB_FINE);
+
+    /* a price that says nothing of spot is not spot */
+    kb_table_columns(KB_PRICES, &n);
+    kb_values_clear(row, n);
+    const char *texts[] = {"a10", "new", NULL, "USD", "card"};
+    for (size_t i = 0; i < 5; i++)
+        row[i].text = texts[i];
+    row[2].number = 3000;
+    row[10].text = "2026-01";
+    row[11].text = "ga102-wp";
+    assert_int_equal(kb_row_check(KB_PRICES, row, &err), GW_OK);
+    assert_true(row[9].number == 0);
+}
+
+/* kb check compares the SQL tables with the descriptions: a column only one of them has is
+ * reported. */
+static void test_check_schema_against_description(void **state)
+{
+    (void)state;
+    const char *db = tmp_path("schema.db");
+    kb *k = fixture_kb(db);
+    gw_buf report = GW_BUF_INIT;
+    gw_error err = {0};
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    assert_null(strstr(report.data, "problem"));
+    buf_free(&report);
+    kb_close(k);
+
+    sqlite3 *raw;
+    assert_int_equal(sqlite3_open(db, &raw), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(raw, "ALTER TABLE gpu ADD COLUMN colour TEXT", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(raw);
+    assert_int_equal(kb_open(db, KB_READ, &k, &err), GW_OK);
+    assert_int_equal(kb_check(k, &report, &err), GW_EDATA);
+    assert_non_null(strstr(report.data,
+                           "problem: gpu.colour: in the schema but not in the description\n"));
+    assert_string_equal(err.msg + strlen(err.msg) - strlen("1 problem found"), "1 problem found");
+    buf_free(&report);
+    kb_close(k);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -798,6 +925,9 @@ int main(void)
         cmocka_unit_test(test_failed_import_changes_nothing),
         cmocka_unit_test(test_busy),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_one_description_per_table),
+        cmocka_unit_test(test_row_check_without_kb),
+        cmocka_unit_test(test_check_schema_against_description),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -18,6 +18,7 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
+#include "cli_document.h"
 #include "render.h"
 
 static char tmpdir[256];
@@ -45,36 +46,34 @@ static char *read_text(const char *path)
     return text;
 }
 
-static void ctx_init(gw_ctx *ctx, const char *format, const char *output)
+static char user_config_dir[300];
+
+static render_opts opts_init(const char *format, const char *output)
 {
-    memset(ctx, 0, sizeof *ctx);
-    ctx->out = stdout;
-    ctx->diag = stderr;
-    ctx->format = format;
-    ctx->output = output;
-    snprintf(ctx->data_dir, sizeof ctx->data_dir, ".");
-    snprintf(ctx->user_config_dir, sizeof ctx->user_config_dir, "%s/config", tmpdir);
-    snprintf(ctx->user_data_dir, sizeof ctx->user_data_dir, "%s/data", tmpdir);
+    snprintf(user_config_dir, sizeof user_config_dir, "%s/config", tmpdir);
+    render_opts o = {format, output, NULL, user_config_dir, "."};
+    return o;
 }
 
-/* Renders document `name` with model (consumed) in format; returns the output text. */
-static char *render_to_text(const char *name, view *model, const char *format, gw_ctx *ctx_out)
+/* Renders document `name` with model (consumed) in format, as if for -o TMPDIR/NAME.FORMAT;
+ * returns the document's text.  doc_out: the whole document (charts too) when not NULL. */
+static char *render_to_text(const char *name, view *model, const char *format, render_doc *doc_out)
 {
     char out[512];
-    gw_ctx ctx;
     gw_error err = {0};
     snprintf(out, sizeof out, "%s/%s.%s", tmpdir, name, format);
-    ctx_init(&ctx, format, out);
-    static char keep[512];
-    snprintf(keep, sizeof keep, "%s", out);
-    ctx.output = keep;
-    int rc = render_document(&ctx, name, model, &err);
+    render_opts opts = opts_init(format, out);
+    render_doc doc;
+    int rc = render_document(&opts, name, model, &doc, &err);
     view_free(model);
     if (rc != GW_OK)
         fail_msg("render %s %s: %s", name, format, err.msg);
-    if (ctx_out)
-        *ctx_out = ctx;
-    return read_text(out);
+    char *text = gw_xstrdup(buf_cstr(&doc.text));
+    if (doc_out)
+        *doc_out = doc;
+    else
+        render_doc_free(&doc);
+    return text;
 }
 
 /* ---- the HTML check, with libxml2's HTML parser ---- */
@@ -246,13 +245,61 @@ static void test_markdown_datasheet(void **state)
     assert_non_null(strstr(md, "[^3]: Used GPU prices, sample survey, 2026-10. prices.txt\n"));
     /* The chart is an image beside the document: datasheet.md -> datasheet-throughput.svg. */
     assert_non_null(strstr(md, "![Throughput (dense)](datasheet-throughput.svg)"));
-    char svg_path[600];
+    free(md);
+}
+
+/* Markdown with a named output: the renderer returns each chart as a file to write beside it
+ * (nothing is written yet), and cli_write_document writes the charts, then the document. */
+static void test_markdown_chart_files(void **state)
+{
+    (void)state;
+    render_doc doc;
+    char *md = render_to_text("datasheet", load_json("tests/fixtures/render/datasheet.json"), "md", &doc);
+    char svg_path[600], md_path[600];
     snprintf(svg_path, sizeof svg_path, "%s/datasheet-throughput.svg", tmpdir);
+    snprintf(md_path, sizeof md_path, "%s/datasheet.md", tmpdir);
+    assert_int_equal(doc.n_charts, 1);   /* the fixture has one chart, "throughput" */
+    assert_string_equal(doc.charts[0].path, svg_path);
+    assert_non_null(strstr(buf_cstr(&doc.charts[0].svg), "<?xml version=\"1.0\""));
+    assert_non_null(strstr(buf_cstr(&doc.charts[0].svg), ">71 TFLOPS</text>"));
+    unlink(svg_path);
+    unlink(md_path);
+    struct stat st;
+    assert_int_not_equal(stat(svg_path, &st), 0);   /* rendering wrote nothing */
+
+    gw_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.out = stdout;
+    ctx.output = md_path;
+    gw_error err = {0};
+    assert_int_equal(cli_write_document(&ctx, &doc, &err), GW_OK);
     char *svg = read_text(svg_path);
     assert_non_null(strstr(svg, "<?xml version=\"1.0\""));
     assert_non_null(strstr(svg, ">71 TFLOPS</text>"));
     free(svg);
+    char *written = read_text(md_path);
+    assert_string_equal(written, md);
+    free(written);
+
+    /* A chart that cannot be written stops before the document is: the output stays as it
+     * was, and the error names the chart's file. */
+    unlink(md_path);
+    free(doc.charts[0].path);
+    doc.charts[0].path = gw_xstrdup("/nonexistent-dir/x.svg");
+    assert_int_equal(cli_write_document(&ctx, &doc, &err), GW_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "/nonexistent-dir/x.svg: "));
+    assert_int_not_equal(stat(md_path, &st), 0);
+    render_doc_free(&doc);
     free(md);
+
+    /* Markdown for standard output has no chart files: its charts are only named. */
+    render_opts opts = opts_init("md", "-");
+    view *model = load_json("tests/fixtures/render/datasheet.json");
+    assert_int_equal(render_document(&opts, "datasheet", model, &doc, &err), GW_OK);
+    view_free(model);
+    assert_int_equal(doc.n_charts, 0);
+    assert_non_null(strstr(buf_cstr(&doc.text), "*Chart: Throughput (dense) (written as an SVG file beside the document with -o FILE)*"));
+    render_doc_free(&doc);
 }
 
 static void test_html_documents(void **state)
@@ -330,23 +377,23 @@ static void test_overrides(void **state)
     /* --template FILE wins over everything. */
     snprintf(path, sizeof path, "%s/mine.md.mustache", tmpdir);
     write_file(path, "Mine: {{name}}\n");
-    gw_ctx ctx;
     gw_error err = {0};
     char out[600];
     snprintf(out, sizeof out, "%s/mine.md", tmpdir);
-    ctx_init(&ctx, "md", out);
-    ctx.template_path = path;
+    render_opts opts = opts_init("md", out);
+    opts.template_path = path;
+    render_doc doc;
     view *model = load_json("tests/fixtures/render/datasheet.json");
-    assert_int_equal(render_document(&ctx, "datasheet", model, &err), GW_OK);
+    assert_int_equal(render_document(&opts, "datasheet", model, &doc, &err), GW_OK);
     view_free(model);
-    md = read_text(out);
-    assert_string_equal(md, "Mine: GeForce RTX 3090\n");
-    free(md);
+    assert_string_equal(buf_cstr(&doc.text), "Mine: GeForce RTX 3090\n");
+    render_doc_free(&doc);
 
     /* A template naming a partial that does not exist: the error names file, line, column. */
     write_file(path, "ok\n  {{>nowhere}}\n");
     model = load_json("tests/fixtures/render/datasheet.json");
-    assert_int_equal(render_document(&ctx, "datasheet", model, &err), GW_EDATA);
+    assert_int_equal(render_document(&opts, "datasheet", model, &doc, &err), GW_EDATA);
+    render_doc_free(&doc);
     view_free(model);
     assert_non_null(strstr(err.msg, "mine.md.mustache:2:3: unknown partial 'nowhere'"));
 }
@@ -366,15 +413,16 @@ static void test_safe_mode(void **state)
                "[f](file:///etc/passwd) <javascript:alert(1)> [g]( javascript:alert(1))\n\n"
                "![png](data:image/png;base64,iVBORw0KGgo=) [web](https://example.com/a?b=1&c=2) "
                "[here](#raw) [rel](other.html)\n");
-    gw_ctx ctx;
     gw_error err = {0};
-    ctx_init(&ctx, "html", out);
-    ctx.template_path = tmpl;
+    render_opts opts = opts_init("html", out);
+    opts.template_path = tmpl;
+    render_doc doc;
     view *model = view_map();
     view_map_set_str(model, "title", "Raw");
-    assert_int_equal(render_document(&ctx, "raw", model, &err), GW_OK);
+    assert_int_equal(render_document(&opts, "raw", model, &doc, &err), GW_OK);
     view_free(model);
-    char *html = read_text(out);
+    char *html = gw_xstrdup(buf_cstr(&doc.text));
+    render_doc_free(&doc);
     html_facts f = check_html(html);
     assert_int_equal(f.unsafe, 0);
     assert_int_equal(f.scripts, 0);
@@ -513,7 +561,8 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_markdown_datasheet), cmocka_unit_test(test_html_documents),
+        cmocka_unit_test(test_markdown_datasheet), cmocka_unit_test(test_markdown_chart_files),
+        cmocka_unit_test(test_html_documents),
         cmocka_unit_test(test_html_details),       cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_hostile),            cmocka_unit_test(test_safe_mode),
     };

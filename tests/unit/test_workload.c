@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -147,6 +149,208 @@ static void model_and_work_rules(void **state)
     assert_non_null(strstr(err.msg, "returns a table"));
 }
 
+/* Messages for the fields the tests above leave out, each as the reader wrote it before the
+ * field tables: a conditional requirement, a required table, a list, a table of the wrong type. */
+static void more_messages(void **state)
+{
+    (void)state;
+    workload *w = NULL;
+    gw_error err = {0};
+    assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"rtx-3090\"}, "
+                          "\"hours_per_day\": 8, \"horizon_months\": 1, \"currency\": \"CNY\", "
+                          "\"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: work.hours: missing (expected a number of hours above 0)");
+    assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours\": 3}, \"benchmark\": \"resnet50\", "
+                          "\"hours_per_day\": 8, \"horizon_months\": 1, \"currency\": \"CNY\", "
+                          "\"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: work.hours_on: missing (hours on which GPU?)");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"electricity\": []}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: electricity: missing (expected { price = PER_KWH })");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"electricity\": 5}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg,
+                        "x.lua: electricity: expected a table { price = ..., pue = ... }, got 5");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"electricity\": {\"pue\": 1.2}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: electricity.price: missing (expected a price per kWh "
+                                 "from 0, in the workload's currency)");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"candidates\": []}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: candidates: expected a list of GPU names (\"4x "
+                                 "rtx-3090\", \"rent:*\", ...), got a list");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"model\": \"resnet\"}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: model: expected a table { params = ..., precision = "
+                                 "... }, got \"resnet\"");
+    assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"rtx-3090\", \"hours\": 1}, "
+                          "\"hours_per_day\": 8, \"horizon_months\": 1, \"electricity\": "
+                          "{\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: currency: missing (expected an ISO 4217 code such as "
+                                 "\"CNY\" or \"USD\")");
+    /* "file" is shown in the view but is not a field of the file. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"file\": \"y.lua\"}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: file: unknown field");
+    /* Ranges are inclusive: 0.01 hours a day is allowed, 0.009 is not. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0.009}", &w, &err), GW_EDATA);
+    assert_string_equal(err.msg,
+                        "x.lua: hours_per_day: expected a number from 0 to 24, got 0.009");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0.01, \"resale_fraction\": 1}", &w, &err),
+                     GW_OK);
+    workload_free(w);
+    /* Fields are checked in the order of the field table: the whole model table, then vram_gb
+     * (the reader before the tables checked vram_gb between the model's type and its fields). */
+    assert_int_equal(load("{\"model\": {\"params\": 0}, \"vram_gb\": -1}", &w, &err), GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: model.params: expected a number of parameters (e.g. "
+                                 "25.6e6), got 0");
+}
+
+/* An absent table reads as an empty one: its fields take their defaults; the name defaults to
+ * the file's name. */
+static void absent_tables_take_defaults(void **state)
+{
+    (void)state;
+    workload *w = NULL;
+    gw_error err = {0};
+    gw_error jerr = {0};
+    const char *json = "{\"vram_gb\": 40, \"model\": [], \"work\": {\"hours_on\": \"rtx-3090\", "
+                       "\"hours\": 2}, \"hours_per_day\": 8, \"horizon_months\": 1, "
+                       "\"currency\": \"USD\", \"electricity\": {\"price\": 0}}";
+    view *t = view_from_json(json, strlen(json), &jerr);
+    assert_non_null(t);
+    assert_int_equal(workload_from_view("dir/sub/job.lua", t, &w, &err), GW_OK);
+    view_free(t);
+    assert_string_equal(w->name, "job.lua");
+    assert_string_equal(w->path, "dir/sub/job.lua");
+    assert_true(isnan(w->params));
+    assert_string_equal(w->precision, "amp");
+    assert_string_equal(w->optimizer, "adam");
+    assert_float_equal(w->activations_gb, 0, 0);
+    assert_true(isnan(w->work_samples));
+    assert_float_equal(w->work_hours, 2, 0);
+    assert_float_equal(w->electricity_price, 0, 0);
+    assert_int_equal(w->used_ok, 0);
+    assert_null(w->candidates);
+    assert_true(isnan(w->budget) && isnan(w->resale_fraction) && isnan(w->cards_per_host));
+    assert_float_equal(w->cooling_cost, 0, 0);
+    assert_float_equal(w->upkeep_rate, 0, 0);
+    /* The view: every field in table order, "file" after "name", null where nothing is set. */
+    view *v = workload_to_view(w);
+    gw_buf b = GW_BUF_INIT;
+    view_to_json(v, &b, 0);
+    assert_string_equal(
+        buf_cstr(&b),
+        "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"model\":{\"params\":null,"
+        "\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},\"vram_gb\":40,"
+        "\"batch_per_gpu\":null,\"benchmark\":null,\"work\":{\"samples\":null,\"hours_on\":"
+        "\"rtx-3090\",\"hours\":2},\"parallelism\":\"data\",\"hours_per_day\":8,"
+        "\"horizon_months\":1,\"currency\":\"USD\",\"budget\":null,\"electricity\":{\"price\":0,"
+        "\"pue\":1},\"used_ok\":false,\"cooling\":\"good\",\"candidates\":null,\"host_cost\":null,"
+        "\"host_power_w\":null,\"cards_per_host\":null,\"cooling_cost\":0,"
+        "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null}");
+    buf_free(&b);
+    view_free(v);
+    workload_free(w);
+}
+
+static const view *field_entry(const view *fields, const char *name)
+{
+    for (size_t i = 0; i < view_len(fields); i++)
+        if (!strcmp(view_str(view_map_get(view_list_at(fields, i), "name")), name))
+            return view_list_at(fields, i);
+    return NULL;
+}
+
+/* The field list documentation is made from: the 22 top-level fields ("file" is not one: it is
+ * not written in a file), model's 4, work's 3 and electricity's 2 = 31 entries, each with help
+ * text. */
+static void field_list_describes_every_field(void **state)
+{
+    (void)state;
+    view *fields = workload_fields_to_view();
+    assert_int_equal(view_len(fields), 31);
+    for (size_t i = 0; i < view_len(fields); i++) {
+        const view *f = view_list_at(fields, i);
+        assert_non_null(view_str(view_map_get(f, "help")));
+        assert_non_null(view_str(view_map_get(f, "expected")));
+    }
+    assert_null(field_entry(fields, "file"));
+    const view *hours = field_entry(fields, "hours_per_day");
+    assert_non_null(hours);
+    assert_int_equal(view_bool_value(view_map_get(hours, "required")), 1);
+    assert_float_equal(view_num(view_map_get(hours, "min")), 0.01, 0);
+    assert_float_equal(view_num(view_map_get(hours, "max")), 24, 0);
+    assert_string_equal(view_str(view_map_get(hours, "unit")), "hours/day");
+    assert_string_equal(view_str(view_map_get(hours, "expected")), "a number from 0 to 24");
+    const view *precision = field_entry(fields, "model.precision");
+    assert_non_null(precision);
+    assert_string_equal(view_str(view_map_get(precision, "type")), "text");
+    assert_string_equal(view_str(view_map_get(precision, "default")), "amp");
+    assert_int_equal(view_len(view_map_get(precision, "choices")), 5);
+    assert_string_equal(view_str(view_map_get(precision, "expected")),
+                        "one of fp32, tf32, amp, fp16, bf16");
+    const view *pue = field_entry(fields, "electricity.pue");
+    assert_non_null(pue);
+    assert_string_equal(view_str(view_map_get(pue, "default")), "1");
+    assert_int_equal(view_bool_value(view_map_get(field_entry(fields, "electricity"), "required")),
+                     1);
+    assert_string_equal(view_str(view_map_get(field_entry(fields, "used_ok"), "expected")),
+                        "true or false");
+    /* Defaults the decision chooses (host_cost) are not the reader's: null here. */
+    assert_true(view_is_null(view_map_get(field_entry(fields, "host_cost"), "default")));
+    view_free(fields);
+}
+
+static int is_word_char(char c)
+{
+    return c == '_' || (c >= 'a' && c <= 'z');
+}
+
+/* 1 when word occurs in text[0..n) as a whole word (so "hours" is not found in "hours_on"). */
+static int mentions_word(const char *text, size_t n, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = text; (p = strstr(p, word)) && p + len <= text + n; p++)
+        if ((p == text || !is_word_char(p[-1])) && !is_word_char(p[len]))
+            return 1;
+    return 0;
+}
+
+/* Every field is documented in the README's workload table (a field added to the tables without
+ * a line there fails here). */
+static void readme_documents_every_field(void **state)
+{
+    (void)state;
+    const char *root = getenv("ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/README.md", root ? root : ".");
+    char *text = NULL;
+    size_t len = 0;
+    if (gw_read_file(path, &text, &len) != 0)
+        skip();
+    const char *table = strstr(text, "| field | meaning");
+    assert_non_null(table);
+    const char *end = strstr(table, "\n\n");
+    size_t n = end ? (size_t)(end - table) : strlen(table);
+    view *fields = workload_fields_to_view();
+    for (size_t i = 0; i < view_len(fields); i++) {
+        const char *name = view_str(view_map_get(view_list_at(fields, i), "name"));
+        const char *leaf = strrchr(name, '.') ? strrchr(name, '.') + 1 : name;
+        if (!mentions_word(table, n, leaf))
+            fail_msg("README.md's workload table does not mention %s", name);
+    }
+    view_free(fields);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -154,6 +358,10 @@ int main(void)
         cmocka_unit_test(messages_name_file_field_and_expectation),
         cmocka_unit_test(typos_get_a_suggestion),
         cmocka_unit_test(model_and_work_rules),
+        cmocka_unit_test(more_messages),
+        cmocka_unit_test(absent_tables_take_defaults),
+        cmocka_unit_test(field_list_describes_every_field),
+        cmocka_unit_test(readme_documents_every_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,136 @@
+/* decide_cost.c — the money of a decision: prices converted into the workload's currency (each
+ * rate used is remembered with its date and source, for the assumptions and citations), and
+ * each option's cost over the horizon (cost.c's arithmetic), time to finish and cost per unit
+ * of work. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+void decide_money(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, -1);
+}
+
+/* Costs per unit of work are often fractions of a unit: keep three decimals there. */
+void decide_money_per_unit(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, fabs(amount) < 1 ? 3 : -1);
+}
+
+/* ---- currencies ---- */
+
+/* Remembers the factor for currency, with the older date and the source of the two rates it
+ * comes from (both sides of the conversion). */
+static void rate_remember(decision *d, const char *currency, double factor)
+{
+    d->rates = gw_xrealloc(d->rates, (d->n_rates + 1) * sizeof *d->rates);
+    decide_rate *r = &d->rates[d->n_rates++];
+    r->currency = gw_xstrdup(currency);
+    r->factor = factor;
+    r->as_of = NULL;
+    r->cite = 0;
+    const char *sides[] = {currency, d->w->currency};
+    for (int s = 0; s < 2; s++) {
+        kb_rate rate;
+        if (kb_rate_get(d->k, sides[s], &rate, NULL) != GW_OK)
+            continue;
+        if (strcmp(sides[s], "USD"))
+            decide_trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd, sides[s],
+                         rate.as_of ? rate.as_of : "?");
+        int n = decide_cite(d, rate.source);
+        if (n)
+            r->cite = n;
+        if (rate.as_of && (!r->as_of || strcmp(rate.as_of, r->as_of) < 0)) {
+            free(r->as_of);
+            r->as_of = gw_xstrdup(rate.as_of);
+        }
+        kb_rate_free(&rate);
+    }
+}
+
+int decide_convert(decision *d, double amount, const char *currency, double *out,
+                   gw_error *err)
+{
+    if (!currency || !strcmp(currency, d->w->currency)) {
+        *out = amount;
+        return GW_OK;
+    }
+    for (size_t i = 0; i < d->n_rates; i++)
+        if (!strcmp(d->rates[i].currency, currency)) {
+            *out = amount * d->rates[i].factor;
+            return GW_OK;
+        }
+    double factor;
+    int rc = kb_convert(d->k, 1.0, currency, d->w->currency, &factor, err);
+    if (rc != GW_OK)
+        return rc;
+    rate_remember(d, currency, factor);
+    *out = amount * factor;
+    return GW_OK;
+}
+
+/* ---- an option's cost ---- */
+
+static void cost_rented(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
+    cost_rent(o->unit_price, w->hours_per_day, w->horizon_months, &o->cost);
+    o->electricity_share = 0;
+}
+
+/* Cards, the hosts they need, electricity, upkeep, less resale at the horizon. */
+static void cost_owned(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    double per_host = w->cards_per_host > 0 ? w->cards_per_host
+                      : o->consumer         ? DECIDE_CONSUMER_PER_HOST
+                                            : DECIDE_SERVER_PER_HOST;
+    int hosts = (int)ceil(o->count / per_host);
+    o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count + w->host_power_w * hosts;
+    cost_buy_input *in = &o->buy;
+    memset(in, 0, sizeof *in);
+    in->cards = o->unit_price * o->count;
+    in->host = w->host_cost * hosts;
+    in->cooling = w->cooling_cost * hosts;
+    in->power_w = o->power_w;
+    in->hours_per_day = w->hours_per_day;
+    in->months = w->horizon_months;
+    in->price_kwh = w->electricity_price;
+    in->pue = w->pue;
+    in->upkeep_hours_per_month = w->upkeep_hours_per_month;
+    in->upkeep_rate = w->upkeep_rate;
+    in->resale = in->cards * w->resale_fraction;
+    cost_buy(in, &o->cost);
+    o->electricity_share = o->cost.total > 0 ? o->cost.electricity_per_month * w->horizon_months /
+                                                   (o->cost.total + in->resale)
+                                             : 0;
+}
+
+/* Hours of running the work takes: its samples at o's speed, or its hours on the reference
+ * card scaled by o's speed against it.  NaN when either is unknown. */
+static double hours_to_finish(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    if (isnan(o->throughput))
+        return NAN;
+    if (!isnan(w->work_samples))
+        return w->work_samples / o->throughput / 3600;
+    if (!isnan(w->work_hours))
+        return w->work_hours * d->reference_speed / o->throughput;
+    return NAN;
+}
+
+void decide_option_cost(decision *d, decide_option *o)
+{
+    if (o->acquisition == DECIDE_RENT)
+        cost_rented(d, o);
+    else
+        cost_owned(d, o);
+    o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
+    o->time_to_finish_hours = hours_to_finish(d, o);
+}

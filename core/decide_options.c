@@ -1,0 +1,397 @@
+/* decide_options.c — the options of a decision: for every candidate GPU, buying it new or used
+ * at 1, 2, 4 or 8 cards (its latest price), and renting it from each stored cloud offer (the
+ * cheapest offers of a few providers per GPU and card count).  Prices are converted into the
+ * workload's currency here; sizing, timing and costing them is the next stages' work. */
+#include "decide_private.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Card counts tried when a candidate does not name one. */
+static const int default_counts[] = {1, 2, 4, 8};
+#define N_DEFAULT_COUNTS (sizeof default_counts / sizeof default_counts[0])
+
+static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
+{
+    if (d->n_options == d->cap_options) {
+        d->cap_options = d->cap_options ? d->cap_options * 2 : 32;
+        d->options = gw_xrealloc(d->options, d->cap_options * sizeof *d->options);
+    }
+    decide_option *o = &d->options[d->n_options++];
+    memset(o, 0, sizeof *o);
+    o->gpu = g;
+    o->count = count;
+    o->acquisition = a;
+    o->consumer = decide_gpu_is_consumer(g);
+    o->throughput = o->per_unit = o->score = NAN;
+    return o;
+}
+
+static int has_option(const decision *d, const char *id)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!strcmp(d->options[i].id, id))
+            return 1;
+    return 0;
+}
+
+/* ---- buying ---- */
+
+/* The prices of one kind for a GPU as of the latest date they share, per card, converted. */
+typedef struct price_set {
+    double *values;
+    const char **sources;
+    size_t n;
+} price_set;
+
+static void price_set_free(price_set *s)
+{
+    free(s->values);
+    free(s->sources);
+}
+
+static int latest_prices(decision *d, const char *gpu, const char *kind, price_set *out,
+                         gw_error *err)
+{
+    const char *latest = NULL;
+    size_t rows = 0;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!decide_str_eq(p->gpu, gpu) || !decide_str_eq(p->kind, kind))
+            continue;
+        rows++;
+        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
+            latest = p->as_of ? p->as_of : "";
+    }
+    out->values = gw_xmalloc((rows ? rows : 1) * sizeof *out->values);
+    out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!decide_str_eq(p->gpu, gpu) || !decide_str_eq(p->kind, kind) ||
+            !decide_text_same(p->as_of, latest))
+            continue;
+        double per_card;
+        int rc = decide_convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1),
+                                p->currency, &per_card, err);
+        if (rc != GW_OK)
+            return rc;
+        out->sources[out->n] = p->source;
+        out->values[out->n++] = per_card;
+    }
+    return GW_OK;
+}
+
+/* One option per card count (count 0: the default counts a host takes) at the median price. */
+static void add_buy_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
+                           price_set *prices)
+{
+    const workload *w = d->w;
+    int max = decide_gpu_is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
+    double price = decide_median(prices->values, prices->n);
+    size_t n_counts = count ? 1 : N_DEFAULT_COUNTS;
+    gw_buf id = GW_BUF_INIT;
+    for (size_t c = 0; c < n_counts; c++) {
+        int cnt = count ? count : default_counts[c];
+        if (!count && (cnt > max || (decide_str_eq(w->parallelism, "none") && cnt > 1)))
+            continue;
+        buf_reset(&id);
+        buf_printf(&id, "%s:%dx %s", decide_acquisition_name(a), cnt, g->id);
+        if (has_option(d, buf_cstr(&id)))
+            continue;
+        decide_option *o = option_new(d, g, cnt, a);
+        o->id = gw_xstrdup(buf_cstr(&id));
+        o->unit_price = price;
+        o->price_lo = prices->values[0];
+        o->price_hi = prices->values[prices->n - 1];
+        for (size_t s = 0; s < prices->n; s++)
+            decide_option_cite(d, o, prices->sources[s]);
+        decide_option_cite(d, o, g->source);
+    }
+    buf_free(&id);
+}
+
+static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *err)
+{
+    for (int used = 0; used < 2; used++) {
+        if (used && !d->w->used_ok)
+            continue;
+        price_set prices;
+        int rc = latest_prices(d, g->id, used ? "used" : "new", &prices, err);
+        if (rc == GW_OK && prices.n)
+            add_buy_counts(d, g, count, used ? DECIDE_BUY_USED : DECIDE_BUY_NEW, &prices);
+        price_set_free(&prices);
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
+/* ---- renting ---- */
+
+/* Rows of the same GPU, count, source, provider and instance are one offer; the ordering puts
+ * an offer's rows together, latest date first, then in KB order. */
+static int cmp_rent_row(const void *a, const void *b)
+{
+    const kb_price *p = *(const kb_price *const *)a, *q = *(const kb_price *const *)b;
+    int c = strcmp(p->gpu, q->gpu);
+    if (!c)
+        c = ((int)p->gpu_count > (int)q->gpu_count) - ((int)p->gpu_count < (int)q->gpu_count);
+    if (!c)
+        c = strcmp(p->source ? p->source : "", q->source ? q->source : "");
+    if (!c)
+        c = strcmp(p->provider ? p->provider : "", q->provider ? q->provider : "");
+    if (!c)
+        c = strcmp(p->instance ? p->instance : "", q->instance ? q->instance : "");
+    if (!c)
+        c = strcmp(q->as_of ? q->as_of : "", p->as_of ? p->as_of : "");
+    if (!c)
+        c = (p > q) - (p < q);
+    return c;
+}
+
+static int same_offer(const kb_price *p, const kb_price *q)
+{
+    return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
+           decide_text_same(p->source, q->source) &&
+           decide_text_same(p->provider, q->provider) &&
+           decide_text_same(p->instance, q->instance);
+}
+
+typedef struct {
+    const kb_price *first;   /* the offer's first row in KB order: options keep that order */
+    const kb_gpu *g;
+    int count;
+    const char *seller;      /* provider, else source: the name in the option's id */
+    double price, lo, hi;    /* per instance-hour, in the workload's currency */
+    int keep;
+} rent_offer;
+
+/* Cheapest first within each GPU and count; ties go to the earlier offer. */
+static int cmp_rent_offer(const void *a, const void *b)
+{
+    const rent_offer *x = a, *y = b;
+    int c = strcmp(x->g->id, y->g->id);
+    if (!c)
+        c = (x->count > y->count) - (x->count < y->count);
+    if (!c)
+        c = (x->price > y->price) - (x->price < y->price);
+    if (!c)
+        c = (x->first > y->first) - (x->first < y->first);
+    return c;
+}
+
+static int cmp_rent_offer_kb_order(const void *a, const void *b)
+{
+    const rent_offer *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+static void rent_offer_id(gw_buf *id, const rent_offer *f)
+{
+    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
+    buf_reset(id);
+    buf_printf(id, "rent:%s:%s:%dx %s", f->seller, instance, f->count, f->g->id);
+}
+
+/* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); returns how many
+ * of a configuration not seen by an earlier call were set aside. */
+static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n)
+{
+    qsort(offers, n, sizeof *offers, cmp_rent_offer);
+    size_t set_aside = 0;
+    gw_buf id = GW_BUF_INIT;
+    for (size_t start = 0, end; start < n; start = end) {
+        const char *kept[DECIDE_RENT_OFFERS_PER_CONFIG];
+        size_t n_kept = 0, aside = 0;
+        for (end = start; end < n && offers[end].g == offers[start].g &&
+                          offers[end].count == offers[start].count;
+             end++) {
+            rent_offer *f = &offers[end];
+            int seen = 0;
+            for (size_t k = 0; k < n_kept; k++)
+                seen |= !strcmp(kept[k], f->seller);
+            if (!seen && n_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
+                kept[n_kept++] = f->seller;
+                f->keep = 1;
+            } else {
+                aside++;
+            }
+        }
+        rent_offer_id(&id, &offers[start]);
+        if (!has_option(d, buf_cstr(&id)))
+            set_aside += aside;
+    }
+    buf_free(&id);
+    return set_aside;
+}
+
+/* The offer made of rows[start..end) (one offer's rows, latest first): the median of its latest
+ * date's prices. */
+static int rent_offer_read(decision *d, const kb_price **rows, size_t start, size_t end,
+                           rent_offer *f, gw_error *err)
+{
+    const kb_price *p = rows[start], *first = p;
+    for (size_t j = start + 1; j < end; j++)
+        if (rows[j] < first)
+            first = rows[j];
+    double *values = gw_xmalloc((end - start) * sizeof *values);
+    size_t n = 0;
+    int rc = GW_OK;
+    for (size_t j = start; j < end && rc == GW_OK && decide_text_same(rows[j]->as_of, p->as_of);
+         j++)
+        rc = decide_convert(d, rows[j]->amount, rows[j]->currency, &values[n++], err);
+    if (rc == GW_OK) {
+        f->first = first;
+        f->g = decide_gpu_find(d, p->gpu);
+        f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
+        f->seller = p->provider && *p->provider ? p->provider
+                    : p->source                 ? p->source
+                                                : "unnamed";
+        f->price = decide_median(values, n);
+        f->lo = values[0];
+        f->hi = values[n - 1];
+        f->keep = 0;
+    }
+    free(values);
+    return rc;
+}
+
+/* Every offer of the cloud rows (of gpu_filter's GPU, or all), into offers; their number. */
+static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *offers,
+                               size_t *n_offers, gw_error *err)
+{
+    const kb_price **rows = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *rows);
+    size_t n_rows = 0;
+    int rc = GW_OK;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (decide_str_eq(p->kind, "cloud") && decide_str_eq(p->unit, "hour") &&
+            (!gpu_filter || decide_str_eq(p->gpu, gpu_filter)) && decide_gpu_find(d, p->gpu))
+            rows[n_rows++] = p;
+    }
+    qsort(rows, n_rows, sizeof *rows, cmp_rent_row);
+    *n_offers = 0;
+    for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
+        for (end = start + 1; end < n_rows && same_offer(rows[end], rows[start]); end++)
+            ;
+        rc = rent_offer_read(d, rows, start, end, &offers[*n_offers], err);
+        if (rc == GW_OK)
+            (*n_offers)++;
+    }
+    free(rows);
+    return rc;
+}
+
+static void add_rent_option(decision *d, const rent_offer *f, const char *id)
+{
+    const char *provider = f->first->provider && *f->first->provider ? f->first->provider : NULL;
+    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : NULL;
+    decide_option *o = option_new(d, f->g, f->count, DECIDE_RENT);
+    o->id = gw_xstrdup(id);
+    o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
+    o->instance = instance ? gw_xstrdup(instance) : NULL;
+    o->unit_price = f->price;
+    o->price_lo = f->lo;
+    o->price_hi = f->hi;
+    decide_option_cite(d, o, f->first->source);
+    decide_option_cite(d, o, f->g->source);
+}
+
+/* One option per kept offer, in KB order; of an offer's observations the latest date's median
+ * is used. */
+static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
+{
+    rent_offer *offers = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *offers);
+    size_t n_offers = 0;
+    int rc = rent_offers_collect(d, gpu_filter, offers, &n_offers, err);
+    if (rc == GW_OK) {
+        size_t aside = rent_offers_choose(d, offers, n_offers);
+        d->rent_set_aside += aside;
+        if (aside)
+            decide_trace(d, "%zu cloud offers set aside: more than %d providers, or a "
+                            "provider's dearer offer, for one GPU and count",
+                         aside, DECIDE_RENT_OFFERS_PER_CONFIG);
+        qsort(offers, n_offers, sizeof *offers, cmp_rent_offer_kb_order);
+    }
+    gw_buf id = GW_BUF_INIT;
+    for (size_t i = 0; i < n_offers && rc == GW_OK; i++) {
+        if (!offers[i].keep)
+            continue;
+        rent_offer_id(&id, &offers[i]);
+        if (!has_option(d, buf_cstr(&id)))
+            add_rent_option(d, &offers[i], buf_cstr(&id));
+    }
+    buf_free(&id);
+    free(offers);
+    return rc;
+}
+
+/* ---- candidates ---- */
+
+/* "1x rtx-3090" names its count; "rtx-3090" leaves it to the engine. */
+static int written_count(const char *name)
+{
+    while (isspace((unsigned char)*name))
+        name++;
+    if (!isdigit((unsigned char)*name))
+        return 0;
+    while (isdigit((unsigned char)*name))
+        name++;
+    while (isspace((unsigned char)*name))
+        name++;
+    return *name == 'x' || *name == 'X' || !strncmp(name, "\xc3\x97", 2);
+}
+
+/* The options of one candidate: "rtx-3090", "4x rtx-3090", "rent:a100", "rent:*". */
+static int add_candidate(decision *d, size_t i, gw_error *err)
+{
+    const workload *w = d->w;
+    const char *c = w->candidates[i];
+    int rent = !strncmp(c, "rent:", 5);
+    const char *name = rent ? c + 5 : c;
+    if (rent && (!strcmp(name, "*") || !*name))
+        return add_rent_options(d, NULL, err);
+    char *id = NULL;
+    int count = 1;
+    int rc = kb_gpu_resolve(d->k, name, &id, &count, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
+        return rc;
+    }
+    const kb_gpu *g = decide_gpu_find(d, id);
+    int explicit_count = count > 1 || written_count(name) ? count : 0;
+    if (g) {
+        rc = rent ? add_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
+        gw_buf how = GW_BUF_INIT;
+        if (rent) {
+            buf_puts(&how, " (its cloud offers)");
+        } else if (!explicit_count) {
+            for (size_t k = 0; k < N_DEFAULT_COUNTS; k++)
+                buf_printf(&how, "%s%d", k ? ", " : " (", default_counts[k]);
+            buf_puts(&how, " cards)");
+        }
+        decide_trace(d, "candidate \"%s\" -> %s%s", c, g->id, buf_cstr(&how));
+        buf_free(&how);
+    }
+    free(id);
+    return rc;
+}
+
+int decide_options_enumerate(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    int rc = GW_OK;
+    if (!w->candidates) {
+        for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
+            rc = add_buy_options(d, &d->gpus[i], 0, err);
+        if (rc == GW_OK)
+            rc = add_rent_options(d, NULL, err);
+        return rc;
+    }
+    for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++)
+        rc = add_candidate(d, i, err);
+    return rc;
+}

@@ -1,0 +1,272 @@
+/* decide_speed.c — the model stage of a decision: whether an option's model fits its cards'
+ * memory (split over them under model parallelism), and how fast it runs: the median of the
+ * KB's measured results for that GPU and count, else one card's speed (measured, or scaled
+ * from the nearest measured GPU by its specifications) times the cards at model.c's scaling
+ * efficiency; without a benchmark, speed relative to the workload's reference card. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- fit ---- */
+
+void decide_option_fit(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    o->vram_needed_gb = d->memory.total_gb;
+    o->per_card_gb = o->vram_needed_gb;
+    o->split = 0;
+    if (decide_str_eq(w->parallelism, "model") && o->count > 1 &&
+        d->memory.total_gb > o->gpu->memory_gb) {
+        o->split = 1;
+        o->per_card_gb = model_memory_per_card_split(&d->memory, o->count);
+    }
+    o->fits = o->gpu->memory_gb > 0 ? o->per_card_gb <= o->gpu->memory_gb : 1;
+}
+
+/* ---- measured results ---- */
+
+static int is_sxm(const kb_gpu *g)
+{
+    return g->form_factor && strncmp(g->form_factor, "pcie", 4) != 0;
+}
+
+double decide_batch_per_gpu(const workload *w)
+{
+    return w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
+}
+
+/* The figures of g the model reads, for the workload's precision. */
+static model_gpu_spec spec_of(const decision *d, const kb_gpu *g)
+{
+    model_gpu_spec s;
+    if (decide_precision_is_half(d->w->precision))
+        s.tensor_tflops = decide_str_eq(d->w->precision, "bf16") && g->bf16_tflops > 0
+                              ? g->bf16_tflops
+                              : g->fp16_tflops;
+    else
+        s.tensor_tflops = g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
+    s.bandwidth_gbs = g->memory_bandwidth_gbs;
+    return s;
+}
+
+/* The first of gpu's rows: d->bench is in gpu order (kb_benchmarks_find sorts by gpu first),
+ * so they are one run, found by halving (scaling asks for every GPU of the KB, per option). */
+static size_t bench_first_row(const decision *d, const char *gpu)
+{
+    size_t first = 0, end = d->n_bench;
+    while (first < end) {
+        size_t mid = first + (end - first) / 2;
+        if (strcmp(d->bench[mid].gpu, gpu) < 0)
+            first = mid + 1;
+        else
+            end = mid;
+    }
+    return first;
+}
+
+/* Measured rows of the benchmark for gpu at count, all of them: their median, lowest and
+ * highest (o, when not NULL, cites their sources).  Returns how many there are. */
+static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int count,
+                            double *median_out, double *lo, double *hi)
+{
+    size_t first = bench_first_row(d, gpu), end = first;
+    while (end < d->n_bench && decide_str_eq(d->bench[end].gpu, gpu))
+        end++;
+    double *values = gw_xmalloc((end - first + 1) * sizeof *values);
+    size_t n = 0;
+    for (size_t i = first; i < end; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        if ((int)b->gpu_count != count || !(b->value > 0))
+            continue;
+        values[n++] = b->value;
+        if (o)
+            decide_option_cite(d, o, b->source);
+    }
+    if (n) {
+        *median_out = decide_median(values, n);
+        *lo = values[0];
+        *hi = values[n - 1];
+    }
+    free(values);
+    return n;
+}
+
+/* ---- one card ---- */
+
+/* The measured GPU whose specifications are nearest g's (NULL: none measured). */
+static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
+{
+    model_gpu_spec target = spec_of(d, g);
+    const kb_gpu *nearest = NULL;
+    double best = INFINITY;
+    if (!d->measured_one)   /* every scaled option asks this of every GPU: once each */
+        d->measured_one = gw_xcalloc(d->n_gpus + 1, 1);
+    for (size_t i = 0; i < d->n_gpus; i++) {
+        const kb_gpu *r = &d->gpus[i];
+        double v, l, h;
+        if (!d->measured_one[i])
+            d->measured_one[i] = measured_rows(d, NULL, r->id, 1, &v, &l, &h) ? 1 : 2;
+        if (r == g || d->measured_one[i] != 1)
+            continue;
+        model_gpu_spec rs = spec_of(d, r);
+        double dist = model_spec_distance(&rs, &target);
+        if (dist < best) {
+            best = dist;
+            nearest = r;
+        }
+    }
+    return nearest;
+}
+
+double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
+                                gw_buf *how)
+{
+    double value, lo, hi;
+    size_t n = measured_rows(d, o, g->id, 1, &value, &lo, &hi);
+    *measured = n > 0;
+    if (n) {
+        if (how && n > 1 && hi > lo)
+            buf_printf(how, "measured on one %s (%zu results, %.0f to %.0f; median %.0f)",
+                       g->name, n, lo, hi, value);
+        else if (how)
+            buf_printf(how, "measured on one %s (%.0f)", g->name, value);
+        return value;
+    }
+    const kb_gpu *nearest = nearest_measured(d, g);
+    if (!nearest)
+        return NAN;
+    double ref_value;
+    measured_rows(d, o, nearest->id, 1, &ref_value, &lo, &hi);
+    model_gpu_spec rs = spec_of(d, nearest), target = spec_of(d, g);
+    value = model_scale_throughput(ref_value, &rs, &target);
+    if (o) {
+        decide_option_cite(d, o, g->source);
+        decide_option_cite(d, o, nearest->source);
+    }
+    if (how && !isnan(value))
+        buf_printf(how,
+                   "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
+                   "bandwidth %.0f/%.0f GB/s)",
+                   nearest->name, ref_value, target.tensor_tflops, rs.tensor_tflops,
+                   target.bandwidth_gbs, rs.bandwidth_gbs);
+    return value;
+}
+
+/* ---- several cards ---- */
+
+/* How much of count x one card o's cards deliver together (single: one card's speed, NaN when
+ * unknown; gradient_bytes 0 when unknown). */
+static double efficiency(const decide_option *o, double single, double batch,
+                         double gradient_bytes)
+{
+    if (o->count == 1)
+        return 1;
+    if (o->split)
+        return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+    return model_scaling_efficiency(o->count, single, batch, gradient_bytes, o->link_gbs);
+}
+
+/* The KB's results for o's GPU and count, when it has some (not for a split model). */
+static int speed_measured(decision *d, decide_option *o, gw_buf *how)
+{
+    double value, lo, hi;
+    size_t n = o->split ? 0 : measured_rows(d, o, o->gpu->id, o->count, &value, &lo, &hi);
+    if (!n)
+        return 0;
+    o->measured = 1;
+    o->throughput = value;
+    o->throughput_lo = lo;
+    o->throughput_hi = hi;
+    if (n > 1 && hi > lo)
+        buf_printf(how, "measured on %dx %s (%zu results, %.0f to %.0f; median %.0f)", o->count,
+                   o->gpu->name, n, lo, hi, value);
+    else
+        buf_printf(how, "measured on %dx %s", o->count, o->gpu->name);
+    return 1;
+}
+
+/* One card's speed times the cards, at the efficiency of their interconnect. */
+static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
+{
+    int single_measured = 0;
+    double single = decide_single_card_speed(d, o, o->gpu, &single_measured, how);
+    if (isnan(single))
+        return;
+    double eff = efficiency(o, single, decide_batch_per_gpu(d->w), d->gradient_bytes);
+    if (o->count > 1 && !o->split && !o->nvlink &&
+        decide_fact_cite(d, DECIDE_FACT_PCIE_GBS))   /* the PCIe figure the link rests on */
+        decide_option_cite(d, o, d->facts[DECIDE_FACT_PCIE_GBS].source);
+    o->efficiency = eff;
+    o->throughput = single * o->count * eff;
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    if (o->count > 1 && o->split)
+        buf_printf(how, "; split over %d cards (model parallelism) at %.0f%% efficiency over %s",
+                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe");
+    else if (o->count > 1)
+        buf_printf(how, "; x%d at %.1f%% data-parallel efficiency over %s (%.0f GB/s)",
+                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe", o->link_gbs);
+}
+
+/* The share of a step spent exchanging gradients (what the NVLink rule weighs). */
+static void comm_fraction(const decision *d, decide_option *o)
+{
+    if (o->count < 2 || isnan(o->throughput) || !(d->gradient_bytes > 0))
+        return;
+    double per_card = o->throughput / o->count;
+    o->comm_fraction = model_allreduce_seconds(o->count, d->gradient_bytes, o->link_gbs) /
+                       (decide_batch_per_gpu(d->w) / per_card);
+}
+
+/* Without a benchmark: speed relative to the reference GPU, from specifications alone. */
+static void speed_relative(decision *d, decide_option *o, gw_buf *how)
+{
+    const kb_gpu *g = o->gpu, *ref = d->reference;
+    model_gpu_spec rs = spec_of(d, ref), ts = spec_of(d, g);
+    double ratio = decide_str_eq(g->id, ref->id) ? 1 : model_scale_throughput(1, &rs, &ts);
+    double eff = efficiency(o, NAN, 0, 0);
+    o->efficiency = eff;
+    o->throughput = ratio * o->count * eff;
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    decide_option_cite(d, o, g->source);
+    decide_option_cite(d, o, ref->source);
+    buf_printf(how, "scaled from %s by tensor throughput and memory bandwidth", ref->name);
+    if (o->count > 1)
+        buf_printf(how, "; x%d at %.0f%% efficiency", o->count, eff * 100);
+}
+
+/* Several consumer cards in a poorly cooled room throttle (the workload says cooling = poor). */
+static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
+{
+    if (isnan(o->throughput) || !decide_str_eq(d->w->cooling, "poor") || !o->consumer ||
+        o->count < 2 || o->acquisition == DECIDE_RENT)
+        return;
+    double kept = d->facts[DECIDE_FACT_POOR_COOLING].value;
+    o->throughput *= kept;
+    o->throughput_lo *= kept;
+    o->throughput_hi *= kept;
+    buf_printf(how, "; -%.0f%% for heat throttling in a poorly cooled room", (1 - kept) * 100);
+    if (decide_cite_if_known(d, d->facts[DECIDE_FACT_POOR_COOLING].source))
+        decide_option_cite(d, o, d->facts[DECIDE_FACT_POOR_COOLING].source);
+}
+
+/* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
+void decide_option_speed(decision *d, decide_option *o)
+{
+    const kb_gpu *g = o->gpu;
+    gw_buf how = GW_BUF_INIT;
+    o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
+    o->link_gbs = model_link_gbs(o->count, o->nvlink, g->nvlink_gbs, g->pcie_gen,
+                                 d->facts[DECIDE_FACT_PCIE_GBS].value);
+    o->throughput = NAN;
+    if (d->n_bench) {
+        if (!speed_measured(d, o, &how))
+            speed_scaled(d, o, &how);
+        comm_fraction(d, o);
+    } else {
+        speed_relative(d, o, &how);
+    }
+    cooling_penalty(d, o, &how);
+    o->throughput_how = buf_detach(&how);
+}

@@ -1,0 +1,813 @@
+/* decide_view.c — the view model of a decision: one tree that `decide --json` prints and the
+ * justification template reads (see templates/README.md for its conventions).  The option's
+ * fields are described once here (decide_option_fields): its --json view and what a rule sees
+ * of it both derive from that table, as does the rule contract in plugins/README.md.  Also the
+ * recommendation's reasons, the method and assumptions, the charts and the citations. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* The cost-per-unit chart shows the best this many feasible options. */
+#define CHART_BARS_MAX 12
+/* The recommendation gives at most this many reasons. */
+#define REASONS_MAX 3
+
+/* ---- figures with their text: "total" and "total_text" ---- */
+
+/* key + "_text" into out (keys are short literals; a longer one is cut to fit the suffix). */
+static void text_key_of(char out[64], const char *key)
+{
+    size_t n = strlen(key);
+    if (n > 58)
+        n = 58;
+    memcpy(out, key, n);
+    memcpy(out + n, "_text", 6);
+}
+
+void decide_set_money(view *m, const decision *d, const char *key, double amount)
+{
+    view_map_set_num(m, key, amount);
+    char text_key[64];
+    text_key_of(text_key, key);
+    if (isnan(amount) || isinf(amount)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    decide_money(&b, d, amount);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
+{
+    view_map_set_num(m, key, n);
+    char text_key[64];
+    text_key_of(text_key, key);
+    if (isnan(n) || isinf(n)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    view_format_number(&b, n, decimals);
+    if (suffix)
+        buf_puts(&b, suffix);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+/* ---- the option's fields, described once ---- */
+
+#define OPTION_OF(record) ((const decide_option *)(record))
+
+static void get_label(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    decide_option_label(&v->owned, OPTION_OF(r), 0);
+    v->text = buf_cstr(&v->owned);
+}
+
+static void get_gpu(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->id;
+}
+
+static void get_gpu_name(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->name;
+}
+
+static void get_acquisition(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = decide_acquisition_name(OPTION_OF(r)->acquisition);
+}
+
+static void get_form_factor(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->form_factor;
+}
+
+static void get_memory_gb(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = OPTION_OF(r)->gpu->memory_gb;
+}
+
+static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->text = o->count < 2 ? NULL : o->nvlink ? "nvlink" : "pcie";
+}
+
+static void get_link_gbs(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->count < 2 ? NAN : o->link_gbs;   /* no link for one card */
+}
+
+static void get_unit(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->unit;
+}
+
+static void get_basis(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->text = isnan(o->throughput) ? NULL : o->measured ? "measured" : "scaled";
+}
+
+static void get_currency(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->w->currency;
+}
+
+static void get_work_unit(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->work_unit;
+}
+
+static void get_cites(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->list = view_list();
+    for (size_t i = 0; i < o->n_cites; i++)
+        view_list_push(v->list, view_number(o->cites[i]));
+}
+
+static void get_has_verdicts(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = OPTION_OF(r)->n_verdicts > 0;
+}
+
+static void get_verdicts(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->list = view_list();
+    for (size_t i = 0; i < o->n_verdicts; i++) {
+        const decide_verdict *x = &o->verdicts[i];
+        view *m = view_list_push(v->list, view_map());
+        view_map_set_str(m, "rule", x->rule);
+        view_map_set_str(m, "effect", x->effect);
+        view_map_set_num(m, "weight", x->weight);
+        view_map_set_str(m, "because", x->because);
+        view_map_set_str(m, "checklist", x->checklist);
+    }
+}
+
+static void get_rank(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    int rank = OPTION_OF(r)->rank;
+    v->number = rank ? rank : NAN;   /* null: unranked (infeasible) */
+}
+
+#define OPT(member) offsetof(decide_option, member)
+#define GET DECIDE_FIELD_NO_OFFSET
+#define S DECIDE_FIELD_STRING
+#define I DECIDE_FIELD_INTEGER
+#define B DECIDE_FIELD_BOOLEAN
+#define N DECIDE_FIELD_NUMBER
+#define F DECIDE_FIELD_FIGURE
+#define M DECIDE_FIELD_MONEY
+#define MU DECIDE_FIELD_MONEY_PER_UNIT
+#define L DECIDE_FIELD_LIST
+#define HIDDEN DECIDE_RULE_HIDDEN
+#define VALUE DECIDE_RULE_VALUE
+#define TEXT DECIDE_RULE_TEXT
+#define BY_UNIT DECIDE_FIELD_DECIMALS_BY_UNIT
+
+/* Every field of an option's view, in the order --json prints them (and a rule's pairs() visits
+ * them): group, name, kind, where the value is (an offset in decide_option, or a getter), the
+ * figure's decimals and suffix, what a rule sees of it, flags, and a rental's text for a money
+ * field that means nothing when renting.  plugins/README.md's "The rule contract" lists the
+ * fields rules see (tests/unit/test_decide.c checks it against this table). */
+const decide_field decide_option_fields[] = {
+    {NULL, "id", S, OPT(id), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "label", S, GET, get_label, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu", S, GET, get_gpu, 0, NULL, VALUE, 0, NULL},
+    {NULL, "gpu_name", S, GET, get_gpu_name, 0, NULL, VALUE, 0, NULL},
+    {NULL, "count", I, OPT(count), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "acquisition", S, GET, get_acquisition, 0, NULL, VALUE, 0, NULL},
+    {NULL, "provider", S, OPT(provider), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "instance", S, OPT(instance), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "feasible", B, OPT(feasible), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "form_factor", S, GET, get_form_factor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "memory_gb", F, GET, get_memory_gb, 0, " GB", VALUE, 0, NULL},
+    {NULL, "vram_needed_gb", F, OPT(vram_needed_gb), NULL, 1, " GB", VALUE, 0, NULL},
+    {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
+    {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "split", B, OPT(split), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "link_gbs", N, GET, get_link_gbs, 0, NULL, VALUE, 0, NULL},
+    {NULL, "comm_fraction", N, OPT(comm_fraction), NULL, 0, NULL, VALUE, 0, NULL},
+    {"throughput", "value", F, OPT(throughput), NULL, BY_UNIT, NULL, VALUE, 0, NULL},
+    {"throughput", "unit", S, GET, get_unit, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "basis", S, GET, get_basis, 0, NULL, VALUE, 0, NULL},
+    {"throughput", "low", N, OPT(throughput_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "time_to_finish_hours", F, OPT(time_to_finish_hours), NULL, 1, " h", HIDDEN, 0, NULL},
+    {NULL, "power_w", F, OPT(power_w), NULL, 0, " W", VALUE, 0, NULL},
+    {"cost", "upfront", M, OPT(cost.upfront), NULL, 0, NULL, TEXT, 0, "none"},
+    {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
+     "in the price"},
+    {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},
+    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "currency", S, GET, get_currency, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "per_unit_of", S, GET, get_work_unit, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_low", M, OPT(price_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_high", M, OPT(price_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "cards", M, OPT(buy.cards), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "host", M, OPT(buy.host), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "resale", M, OPT(buy.resale), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "electricity_share", N, OPT(electricity_share), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "cites", L, GET, get_cites, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "has_verdicts", B, GET, get_has_verdicts, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "verdicts", L, GET, get_verdicts, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "score", N, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "rank", I, GET, get_rank, 0, NULL, HIDDEN, 0, NULL},
+};
+const size_t decide_option_field_count =
+    sizeof decide_option_fields / sizeof decide_option_fields[0];
+
+#undef OPT
+#undef GET
+#undef S
+#undef I
+#undef B
+#undef N
+#undef F
+#undef M
+#undef MU
+#undef L
+#undef HIDDEN
+#undef VALUE
+#undef TEXT
+#undef BY_UNIT
+
+/* The value of field f of record: through its getter, or at its offset. */
+static void field_read(const decide_field *f, const decision *d, const void *record,
+                       decide_field_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (f->get) {
+        f->get(d, record, v);
+        return;
+    }
+    const char *at = (const char *)record + f->offset;
+    switch (f->kind) {
+    case DECIDE_FIELD_STRING:
+        v->text = *(char *const *)(const void *)at;
+        break;
+    case DECIDE_FIELD_INTEGER:
+    case DECIDE_FIELD_BOOLEAN:
+        v->number = *(const int *)(const void *)at;
+        break;
+    case DECIDE_FIELD_LIST:
+        break;
+    default:
+        v->number = *(const double *)(const void *)at;
+        break;
+    }
+}
+
+/* Writes one number field as --json has it: the number and, for figures and money, its text. */
+static void field_write_json(view *m, const decide_field *f, const decision *d, double n,
+                             int is_rent)
+{
+    char text_key[64];
+    switch (f->kind) {
+    case DECIDE_FIELD_FIGURE:
+        decide_set_figure(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
+                                             ? (d->n_bench ? 0 : 2)
+                                             : f->decimals,
+                          f->suffix);
+        break;
+    case DECIDE_FIELD_MONEY:
+        if (is_rent && f->rent_text) {   /* renting pays nothing up front, say so: not "0.00" */
+            view_map_set_num(m, f->name, n);
+            text_key_of(text_key, f->name);
+            view_map_set_str(m, text_key, f->rent_text);
+        } else {
+            decide_set_money(m, d, f->name, n);
+        }
+        break;
+    case DECIDE_FIELD_MONEY_PER_UNIT:
+        view_map_set_num(m, f->name, n);
+        text_key_of(text_key, f->name);
+        if (isnan(n)) {
+            view_map_set(m, text_key, view_null());
+        } else {
+            gw_buf b = GW_BUF_INIT;
+            decide_money_per_unit(&b, d, n);
+            view_map_set_str(m, text_key, buf_cstr(&b));
+            buf_free(&b);
+        }
+        break;
+    default:
+        view_map_set_num(m, f->name, n);
+        break;
+    }
+}
+
+/* The map field f goes into: map itself, or its group's map (made on first use). */
+static view *field_map(view *map, const decide_field *f)
+{
+    if (!f->group)
+        return map;
+    view *m = view_map_get(map, f->group);
+    return m ? m : view_map_set(map, f->group, view_map());
+}
+
+void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
+                         const void *record, int is_rent, decide_audience who)
+{
+    for (size_t i = 0; i < n; i++) {
+        const decide_field *f = &fields[i];
+        if ((who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_HIDDEN) ||
+            (is_rent && (f->flags & DECIDE_FIELD_BUY_ONLY)))
+            continue;
+        decide_field_value v;
+        field_read(f, d, record, &v);
+        if ((f->flags & DECIDE_FIELD_OMIT_NAN) && isnan(v.number))
+            continue;
+        view *m = field_map(map, f);
+        if (f->kind == DECIDE_FIELD_STRING)
+            view_map_set_str(m, f->name, v.text);
+        else if (f->kind == DECIDE_FIELD_BOOLEAN)
+            view_map_set_bool(m, f->name, v.number != 0);
+        else if (f->kind == DECIDE_FIELD_LIST)
+            view_map_set(m, f->name, v.list);
+        else if (who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_VALUE)
+            view_map_set_num(m, f->name, v.number);
+        else   /* with its text; a rule gets no rental wording */
+            field_write_json(m, f, d, v.number, is_rent && who == DECIDE_VIEW_JSON);
+        buf_free(&v.owned);
+    }
+}
+
+view *decide_option_view(const decision *d, const decide_option *o, decide_audience who)
+{
+    view *v = view_map();
+    decide_fields_write(v, decide_option_fields, decide_option_field_count, d, o,
+                        o->acquisition == DECIDE_RENT, who);
+    return v;
+}
+
+/* ---- the recommendation's reasons ---- */
+
+/* A rule's clause as a sentence of its own: capital first letter, final full stop. */
+static view *sentence(const char *clause)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, clause);
+    if (b.len && b.data[0] >= 'a' && b.data[0] <= 'z')
+        b.data[0] = (char)(b.data[0] - 'a' + 'A');
+    if (b.len && b.data[b.len - 1] != '.')
+        buf_putc(&b, '.');
+    view *v = view_string(buf_cstr(&b));
+    buf_free(&b);
+    return v;
+}
+
+/* Its cost per unit of work against the runner-up's. */
+static void reason_cost(decision *d, const decide_option *win)
+{
+    const decide_option *second = NULL;
+    size_t feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->ranked[i]->feasible) {
+            feasible++;
+            if (d->ranked[i] != win && !second)
+                second = d->ranked[i];
+        }
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, "Lowest cost per ");
+    buf_puts(&b, d->work_unit);
+    buf_printf(&b, " of the %zu feasible options: ", feasible);
+    decide_money_per_unit(&b, d, win->per_unit);
+    if (second) {
+        buf_puts(&b, ", against ");
+        decide_money_per_unit(&b, d, second->per_unit);
+        buf_puts(&b, " for ");
+        decide_option_label(&b, second, 0);
+    }
+    buf_puts(&b, ".");
+    view_list_push(d->because, view_string(buf_cstr(&b)));
+    buf_free(&b);
+}
+
+/* The two strongest preferences the rules gave it. */
+static void reason_preferences(decision *d, const decide_option *win)
+{
+    const decide_verdict *top[2] = {NULL, NULL};
+    for (size_t i = 0; i < win->n_verdicts; i++) {
+        const decide_verdict *v = &win->verdicts[i];
+        if (strcmp(v->effect, "prefer"))
+            continue;
+        if (!top[0] || v->weight > top[0]->weight)
+            top[1] = top[0], top[0] = v;
+        else if (!top[1] || v->weight > top[1]->weight)
+            top[1] = v;
+    }
+    for (int i = 0; i < 2; i++)
+        if (top[i])
+            view_list_push(d->because, sentence(top[i]->because));
+}
+
+/* Buying against renting, from the break-even analysis. */
+static void reason_break_even(decision *d, const decide_option *win)
+{
+    const view *be = d->break_even;
+    double hours = view_num(view_map_get(be, "hours_per_day"));
+    double plan = d->w->hours_per_day;
+    gw_buf b = GW_BUF_INIT;
+    if (win->acquisition != DECIDE_RENT && !isnan(hours))
+        buf_printf(&b, "Owning pays off from %.1f h of use a day against %s; the plan is %g h.",
+                   hours, view_str(view_map_get(be, "rent_label")), plan);
+    else if (win->acquisition != DECIDE_RENT)
+        buf_printf(&b, "Renting never costs less per unit of work than owning here.");
+    else if (!isnan(hours) && hours <= 24)
+        buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
+                   view_str(view_map_get(be, "buy_label")), hours, plan);
+    else
+        buf_printf(&b, "Buying (%s) never pays off within the %g-month horizon.",
+                   view_str(view_map_get(be, "buy_label")), d->w->horizon_months);
+    view_list_push(d->because, view_string(buf_cstr(&b)));
+    buf_free(&b);
+}
+
+void decide_reasons(decision *d)
+{
+    const decide_option *win = decision_best(d);
+    d->because = view_list();
+    if (!win)
+        return;
+    reason_cost(d, win);
+    reason_preferences(d, win);
+    if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
+        reason_break_even(d, win);
+    if (view_len(d->because) < REASONS_MAX && !isnan(win->time_to_finish_hours)) {
+        gw_buf b = GW_BUF_INIT;
+        buf_printf(&b, "Finishes the work in %.1f hours of running (%.1f days at %g h a day).",
+                   win->time_to_finish_hours, win->time_to_finish_hours / d->w->hours_per_day,
+                   d->w->hours_per_day);
+        view_list_push(d->because, view_string(buf_cstr(&b)));
+        buf_free(&b);
+    }
+}
+
+/* ---- memory, method and assumptions ---- */
+
+static view *memory_view(const decision *d)
+{
+    const model_memory *m = &d->memory;
+    view *v = view_map();
+    decide_set_figure(v, "total_gb", m->total_gb, 1, " GB");
+    view_map_set_bool(v, "measured", m->measured);
+    if (!m->measured) {
+        view_map_set_num(v, "bytes_per_param", m->bytes_per_param);
+        decide_set_figure(v, "weights_gb", m->weights_gb, 2, " GB");
+        decide_set_figure(v, "gradients_gb", m->gradients_gb, 2, " GB");
+        decide_set_figure(v, "optimizer_gb", m->optimizer_gb, 2, " GB");
+        decide_set_figure(v, "activations_gb", m->activations_gb, 2, " GB");
+        decide_set_figure(v, "overhead_gb", m->overhead_gb, 2, " GB");
+    }
+    return v;
+}
+
+/* How each figure is computed, with the model's constants written in. */
+static view *method_view(const decision *d)
+{
+    view *v = view_map();
+    gw_buf line = GW_BUF_INIT;
+    buf_printf(&line,
+               "memory per replica = (params x bytes per parameter + activations) x %.2f + %.1f "
+               "GB (CUDA context and allocator fragmentation); bytes per parameter: weights + "
+               "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16)",
+               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
+    view_map_set_str(v, "memory", buf_cstr(&line));
+    view_map_set_str(v, "scaling",
+                     "throughput without a measurement = nearest measured GPU x sqrt(tensor "
+                     "TFLOPS ratio x memory bandwidth ratio), labelled scaled");
+    buf_reset(&line);
+    buf_printf(&line,
+               "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
+               "compute = batch (%g per GPU) / one card's throughput, all-reduce = 2(n-1)/n x "
+               "gradient bytes / link bandwidth (NVLink on SXM boards; PCIe 4.0 x16 about "
+               "%.0f GB/s, shared once there are more than two cards)",
+               1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w),
+               d->facts[DECIDE_FACT_PCIE_GBS].value);
+    view_map_set_str(v, "multi_gpu", buf_cstr(&line));
+    buf_reset(&line);
+    buf_printf(&line,
+               "model parallelism (a model too big for one card, split over n): memory per card "
+               "= (replica - context) / n + context; throughput = n x one card x %.2f over "
+               "NVLink or %.2f over PCIe (assumed, an estimate)",
+               MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    view_map_set_str(v, "model_parallel", buf_cstr(&line));
+    view_map_set_str(v, "buy",
+                     "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
+                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE");
+    buf_reset(&line);
+    buf_printf(&line,
+               "total = offer price per hour x hours a day x 30 x months; per GPU and card count "
+               "only the cheapest offer of each of the %d cheapest providers is compared (%zu "
+               "offer%s set aside)",
+               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_set_aside,
+               d->rent_set_aside == 1 ? "" : "s");
+    view_map_set_str(v, "rent", buf_cstr(&line));
+    view_map_set_str(v, "per_unit",
+                     "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
+                     "size; ranking: feasible options by that cost, x (1 - prefer weights + warn "
+                     "weights)");
+    buf_free(&line);
+    return v;
+}
+
+/* One assumption: a sentence and the citations it rests on (0 = none). */
+static void assume(view *list, const char *text, int cite_a, int cite_b)
+{
+    view *m = view_list_push(list, view_map());
+    view_map_set_str(m, "text", text);
+    view *cites = view_map_set(m, "cites", view_list());
+    if (cite_a)
+        view_list_push(cites, view_number(cite_a));
+    if (cite_b && cite_b != cite_a)
+        view_list_push(cites, view_number(cite_b));
+}
+
+/* The costs of owning: use, electricity, hosts, resale, upkeep. */
+static void assume_ownership(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    buf_reset(b);
+    buf_printf(b, "%g hours of use a day over %g months; a month is 30 days.", w->hours_per_day,
+               w->horizon_months);
+    assume(list, buf_cstr(b), 0, 0);
+    buf_reset(b);
+    buf_puts(b, "Electricity ");
+    decide_money(b, d, w->electricity_price);
+    buf_printf(b, " per kWh, PUE %g.", w->pue);
+    assume(list, buf_cstr(b), 0, 0);
+    buf_reset(b);
+    buf_puts(b, "A host machine costs ");
+    decide_money(b, d, w->host_cost);
+    buf_printf(b, " and draws %.0f W besides its cards; it takes up to ", w->host_power_w);
+    if (w->cards_per_host > 0)
+        buf_puts(b, "the workload's cards.");
+    else
+        buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
+                   DECIDE_SERVER_PER_HOST);
+    assume(list, buf_cstr(b), d->fact_cite[DECIDE_FACT_HOST_COST],
+           d->fact_cite[DECIDE_FACT_HOST_POWER]);
+    buf_reset(b);
+    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon.",
+               w->resale_fraction * 100);
+    assume(list, buf_cstr(b), d->fact_cite[DECIDE_FACT_RESALE], 0);
+    if (w->upkeep_hours_per_month > 0) {
+        buf_reset(b);
+        buf_printf(b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
+        decide_money(b, d, w->upkeep_rate);
+        buf_puts(b, " an hour.");
+        assume(list, buf_cstr(b), 0, 0);
+    }
+}
+
+static view *assumptions_view(const decision *d)
+{
+    const workload *w = d->w;
+    view *list = view_list();
+    gw_buf b = GW_BUF_INIT;
+    assume_ownership(list, d, &b);
+    assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
+    assume(list,
+           "Prices: the latest observation of each kind (median when several share the date).",
+           0, 0);
+    for (size_t i = 0; i < d->n_rates; i++) {
+        buf_reset(&b);
+        buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",
+                   d->rates[i].currency, d->rates[i].factor, w->currency, d->rates[i].currency,
+                   d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
+        assume(list, buf_cstr(&b), d->rates[i].cite, 0);
+    }
+    if (d->fact_cite[DECIDE_FACT_PCIE_GBS]) {
+        buf_reset(&b);
+        buf_printf(&b,
+                   "Several cards in one PCIe machine share gradients at about %.0f GB/s (PCIe "
+                   "4.0 x16) with no NVLink bridge fitted.",
+                   d->facts[DECIDE_FACT_PCIE_GBS].value);
+        assume(list, buf_cstr(&b), d->fact_cite[DECIDE_FACT_PCIE_GBS], 0);
+    }
+    if (decide_str_eq(w->cooling, "poor")) {
+        buf_reset(&b);
+        buf_printf(&b,
+                   "Poor cooling: multi-card consumer builds lose %.0f%% of their throughput to "
+                   "heat throttling.",
+                   (1 - d->facts[DECIDE_FACT_POOR_COOLING].value) * 100);
+        assume(list, buf_cstr(&b), 0, 0);
+    }
+    assume(list,
+           "Renting: the offer's price for the same hours a day; no storage or transfer fees.", 0,
+           0);
+    buf_free(&b);
+    return list;
+}
+
+/* ---- charts and citations ---- */
+
+static view *cumulative_chart_view(const decision *d, const view *series)
+{
+    view *c = view_map();
+    view_map_set_str(c, "id", "cumulative-cost");
+    view_map_set_str(c, "kind", "line");
+    view_map_set_str(c, "title", "Cumulative cost: buy vs rent (same work)");
+    view_map_set_str(c, "desc",
+                     "Cumulative outlay of the best purchase and the best rental doing the "
+                     "same work; resale not counted.");
+    view_map_set_str(c, "x_label", "Month");
+    view_map_set_str(c, "x_unit", "month");
+    view_map_set_str(c, "y_label", "Cumulative cost");
+    view_map_set_str(c, "unit", d->w->currency);
+    view_map_set(c, "series", view_copy(series));
+    const view *marker = view_map_get(d->cumulative, "marker");
+    if (marker)
+        view_map_set(c, "marker", view_copy(marker));
+    return c;
+}
+
+/* The cost-per-unit bars of the best feasible options; NULL when there are none. */
+static view *cost_chart_view(const decision *d)
+{
+    view *bar = view_map();
+    view_map_set_str(bar, "id", "cost-per-unit");
+    view_map_set_str(bar, "kind", "bar");
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "Cost per %s", d->work_unit);
+    view_map_set_str(bar, "title", buf_cstr(&b));
+    view_map_set_str(bar, "desc", "Feasible options, lower is better; the recommendation is "
+                                  "highlighted.");
+    view_map_set_str(bar, "y_label", buf_cstr(&b));
+    view_map_set_str(bar, "unit", d->w->currency);
+    buf_free(&b);
+    view *bars = view_map_set(bar, "bars", view_list());
+    for (size_t i = 0; i < d->n_options && view_len(bars) < CHART_BARS_MAX; i++) {
+        const decide_option *o = d->ranked[i];
+        if (!o->feasible || isnan(o->per_unit))
+            continue;
+        view *m = view_list_push(bars, view_map());
+        gw_buf l = GW_BUF_INIT;
+        decide_option_label(&l, o, 1);
+        view_map_set_str(m, "label", buf_cstr(&l));
+        buf_reset(&l);
+        decide_money_per_unit(&l, d, o->per_unit);
+        view_map_set_str(m, "value_text", buf_cstr(&l));
+        buf_free(&l);
+        view_map_set_num(m, "value", o->per_unit);
+        if (o->rank == 1)
+            view_map_set_bool(m, "highlight", 1);
+    }
+    if (view_len(bars))
+        return bar;
+    view_free(bar);
+    return NULL;
+}
+
+static view *charts_view(const decision *d)
+{
+    view *charts = view_list();
+    const view *series = view_map_get(d->cumulative, "series");
+    if (series)
+        view_list_push(charts, cumulative_chart_view(d, series));
+    view *bar = cost_chart_view(d);
+    if (bar)
+        view_list_push(charts, bar);
+    return charts;
+}
+
+static view *citations_view(const decision *d)
+{
+    view *list = view_list();
+    for (size_t i = 0; i < d->n_cites; i++) {
+        view *c = view_list_push(list, view_map());
+        view_map_set_int(c, "n", (long long)i + 1);
+        view_map_set_str(c, "id", d->cite_ids[i]);
+        kb_source s;
+        if (kb_source_get(d->k, d->cite_ids[i], &s, NULL) == GW_OK) {
+            view_map_set_str(c, "title", s.title);
+            view_map_set_str(c, "publisher", s.publisher);
+            view_map_set_str(c, "date", s.retrieved);
+            view_map_set_str(c, "url", s.url && *s.url ? s.url : NULL);
+            kb_source_free(&s);
+        } else {
+            view_map_set_str(c, "title", d->cite_ids[i]);
+        }
+    }
+    return list;
+}
+
+/* ---- the whole tree ---- */
+
+/* Every option in rank order into root's options, the infeasible ones also into excluded. */
+static size_t options_view(view *root, const decision *d)
+{
+    view *options = view_map_set(root, "options", view_list());
+    view *excluded = view_map_set(root, "excluded", view_list());
+    size_t n_feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
+        if (o->feasible) {
+            n_feasible++;
+            continue;
+        }
+        view *x = view_list_push(excluded, view_map());
+        gw_buf l = GW_BUF_INIT;
+        decide_option_label(&l, o, 0);
+        view_map_set_str(x, "label", buf_cstr(&l));
+        buf_free(&l);
+        view_map_set_str(x, "id", o->id);
+        view_map_set_str(x, "because", o->excluded_because);
+    }
+    view_map_set_bool(root, "has_excluded", view_len(excluded) > 0);
+    return n_feasible;
+}
+
+/* The recommended option, its reasons, and the risks and checklists its verdicts name. */
+static void recommendation_view(view *rec, const decision *d, const decide_option *best)
+{
+    if (!best) {
+        view_map_set(rec, "option", view_null());
+        view_map_set(rec, "because", view_list());
+        return;
+    }
+    view_map_set_str(rec, "option", best->id);
+    gw_buf l = GW_BUF_INIT;
+    decide_option_label(&l, best, 0);
+    view_map_set_str(rec, "label", buf_cstr(&l));
+    buf_free(&l);
+    view_map_set(rec, "because", view_copy(d->because));
+    view_map_set(rec, "details", decide_option_view(d, best, DECIDE_VIEW_JSON));
+    view *risks = view_map_set(rec, "risks", view_list());
+    view *checklists = view_map_set(rec, "checklists", view_list());
+    for (size_t i = 0; i < best->n_verdicts; i++) {
+        const decide_verdict *v = &best->verdicts[i];
+        if (!strcmp(v->effect, "warn"))
+            view_list_push(risks, sentence(v->because));
+        if (!v->checklist)
+            continue;
+        int seen = 0;
+        for (size_t j = 0; j < view_len(checklists); j++)
+            seen |= decide_str_eq(view_str(view_list_at(checklists, j)), v->checklist);
+        if (!seen)
+            view_list_push(checklists, view_string(v->checklist));
+    }
+}
+
+view *decision_to_view(const decision *d)
+{
+    view *root = view_map();
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "GPU purchase justification: %s", d->w->name);
+    view_map_set_str(root, "title", buf_cstr(&b));
+    buf_free(&b);
+    view_map_set(root, "workload", workload_to_view(d->w));
+    view_map_set(root, "memory", memory_view(d));
+    view_map_set(root, "method", method_view(d));
+    view_map_set(root, "assumptions", assumptions_view(d));
+    view_map_set_str(root, "throughput_unit", d->unit);
+    view_map_set_str(root, "work_unit", d->work_unit);
+    size_t n_feasible = options_view(root, d);
+    if (!isnan(d->w->budget))
+        decide_set_money(root, d, "budget", d->w->budget);
+    view_map_set_int(root, "feasible_count", (long long)n_feasible);
+    view_map_set_int(root, "option_count", (long long)d->n_options);
+    recommendation_view(view_map_set(root, "recommendation", view_map()), d, decision_best(d));
+    view_map_set(root, "break_even", view_copy(d->break_even));
+    view_map_set(root, "sensitivity", view_copy(d->sensitivity));
+    view_map_set(root, "charts", charts_view(d));
+    view_map_set(root, "citations", citations_view(d));
+    if (d->trace)
+        view_map_set(root, "trace", view_copy(d->trace));
+    return root;
+}

@@ -1,0 +1,300 @@
+/* decide_whatif.c — a decision's what-ifs, after the ranking: the best purchase against the best
+ * rental (break-even hours a day and month, the cumulative-cost chart's series), and how much
+ * each input (electricity price, hours a day, purchase and rental prices) sways the answer:
+ * the swing over -20% .. +20% and the point where another option wins. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The inputs are scaled by 1 - SENS_STEP and 1 + SENS_STEP (the report's "within 20%"). */
+#define SENS_STEP 0.20
+/* The flip point is looked for from 1 up to SENS_SCAN_UP (hours a day: up to 24 h) and down to
+ * SENS_SCAN_DOWN, on a log grid of SENS_SCAN_STEPS points each way, then bisected to
+ * SENS_TOLERANCE of the bracket; the option that wins past it is read SENS_NUDGE beyond it. */
+#define SENS_SCAN_UP 10.0
+#define SENS_SCAN_DOWN 0.05
+#define SENS_SCAN_STEPS 24
+#define SENS_TOLERANCE 1e-6
+#define SENS_NUDGE 0.001
+/* The cumulative-cost chart has a point a month, at most this many. */
+#define CUMULATIVE_POINTS_MAX 24
+
+/* ---- break-even: the best purchase against the best rental ---- */
+
+static const decide_option *best_of(const decision *d, int rent)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        if (o->feasible && (o->acquisition == DECIDE_RENT) == rent)
+            return o;
+    }
+    return NULL;
+}
+
+/* Cumulative outlay of buy and of renting the same work (rent_equiv an hour), for the chart. */
+static void cumulative_chart(decision *d, const decide_option *buy, const decide_option *rent,
+                             double rent_equiv, double month)
+{
+    const workload *w = d->w;
+    view *chart = d->cumulative = view_map();
+    view *series = view_map_set(chart, "series", view_list());
+    double months = w->horizon_months;
+    int steps = months <= CUMULATIVE_POINTS_MAX ? (int)ceil(months) : CUMULATIVE_POINTS_MAX;
+    for (int s = 0; s < 2; s++) {
+        view *one = view_list_push(series, view_map());
+        gw_buf name = GW_BUF_INIT;
+        decide_option_label(&name, s ? rent : buy, 1);
+        view_map_set_str(one, "name", buf_cstr(&name));
+        buf_free(&name);
+        view *pts = view_map_set(one, "points", view_list());
+        for (int k = 0; k <= steps; k++) {
+            double m = months * k / steps;
+            view *pt = view_list_push(pts, view_list());
+            view_list_push(pt, view_number(m));
+            view_list_push(pt, view_number(s ? cost_cumulative_rent(rent_equiv, w->hours_per_day,
+                                                                    m)
+                                             : cost_cumulative_buy(&buy->buy, m)));
+        }
+    }
+    if (!isnan(month) && month <= months) {
+        view *mk = view_map_set(chart, "marker", view_map());
+        view_map_set_num(mk, "x", month);
+        view_map_set_num(mk, "y", cost_cumulative_buy(&buy->buy, month));
+        char label[64];
+        snprintf(label, sizeof label, "break-even: month %.1f", month);
+        view_map_set_str(mk, "label", label);
+    }
+}
+
+void decide_break_even(decision *d)
+{
+    const workload *w = d->w;
+    const decide_option *buy = best_of(d, 0), *rent = best_of(d, 1);
+    d->break_even = view_map();
+    if (!buy || !rent) {
+        view_map_set(d->break_even, "buy_option", view_null());
+        view_map_set(d->break_even, "rent_option", view_null());
+        return;
+    }
+    /* Rent for the work the owned system does in one hour. */
+    double rent_equiv = rent->unit_price * buy->throughput / rent->throughput;
+    double hours = cost_break_even_hours_per_day(&buy->buy, rent_equiv);
+    double month = cost_break_even_month(&buy->buy, rent_equiv);
+    double speedup = cost_speedup_to_match(rent->cost.per_hour, buy->cost.per_hour);
+    view *b = d->break_even;
+    view_map_set_str(b, "buy_option", buy->id);
+    view_map_set_str(b, "rent_option", rent->id);
+    gw_buf l = GW_BUF_INIT;
+    decide_option_label(&l, buy, 0);
+    view_map_set_str(b, "buy_label", buf_cstr(&l));
+    buf_reset(&l);
+    decide_option_label(&l, rent, 0);
+    view_map_set_str(b, "rent_label", buf_cstr(&l));
+    buf_free(&l);
+    decide_set_money(b, d, "own_per_hour", buy->cost.per_hour);
+    decide_set_money(b, d, "rent_per_hour", rent->cost.per_hour);
+    decide_set_money(b, d, "rent_equivalent_per_hour", rent_equiv);
+    decide_set_figure(b, "hours_per_day", hours, 1, " h/day");
+    view_map_set_bool(b, "buying_pays_within_a_day", !isnan(hours) && hours <= 24);
+    decide_set_figure(b, "month", month, 1, NULL);
+    view_map_set_bool(b, "crosses_within_horizon", !isnan(month) && month <= w->horizon_months);
+    decide_set_figure(b, "speedup_needed", speedup, 2, "x");
+    decide_set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 2, "x");
+    cumulative_chart(d, buy, rent, rent_equiv, month);
+}
+
+/* ---- sensitivity: scores under scaled inputs ---- */
+
+enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_RENT, SENS_COUNT };
+static const char *const sens_names[] = {"electricity price", "hours per day",
+                                         "purchase price", "rental price"};
+static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "purchase_price",
+                                        "rental_price"};
+
+/* o's score with input param scaled by factor, its verdicts held. */
+static double score_with(const decision *d, const decide_option *o, int param, double factor)
+{
+    double per_hour;
+    if (o->acquisition == DECIDE_RENT) {
+        per_hour = o->unit_price * (param == SENS_RENT ? factor : 1);
+    } else {
+        cost_buy_input in = o->buy;
+        if (param == SENS_ELECTRICITY)
+            in.price_kwh *= factor;
+        else if (param == SENS_HOURS)
+            in.hours_per_day = fmin(24, in.hours_per_day * factor);
+        else if (param == SENS_PURCHASE)
+            in.cards *= factor, in.resale *= factor;
+        cost_summary s;
+        cost_buy(&in, &s);
+        per_hour = s.per_hour;
+    }
+    return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
+}
+
+/* The best feasible option under a scaled input. */
+static const decide_option *winner_with(const decision *d, int param, double factor,
+                                        double *score)
+{
+    const decide_option *best = NULL;
+    double best_score = INFINITY;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (!o->feasible)
+            continue;
+        double s = score_with(d, o, param, factor);
+        if (s < best_score || (s == best_score && best && strcmp(o->id, best->id) < 0)) {
+            best_score = s;
+            best = o;
+        }
+    }
+    if (score)
+        *score = best_score;
+    return best;
+}
+
+typedef struct flip_ctx {
+    const decision *d;
+    const decide_option *base;
+    int param;
+} flip_ctx;
+
+/* > 0 once another option beats the base winner. */
+static double flip_fn(double factor, void *p)
+{
+    const flip_ctx *c = p;
+    double best;
+    const decide_option *w = winner_with(c->d, c->param, factor, &best);
+    if (!w)
+        return NAN;
+    return w == c->base ? -1 : score_with(c->d, c->base, c->param, factor) - best;
+}
+
+/* The factor on param at which another option beats win: scan outward on a log grid, then
+ * bisect.  NaN when none does in the range tried. */
+static double flip_factor(const decision *d, const decide_option *win, int param)
+{
+    flip_ctx fc = {d, win, param};
+    double max_up = param == SENS_HOURS ? 24 / d->w->hours_per_day : SENS_SCAN_UP;
+    double ends[2] = {max_up, SENS_SCAN_DOWN};
+    for (int dir = 0; dir < 2; dir++) {
+        double prev = 1;
+        for (int k = 1; k <= SENS_SCAN_STEPS; k++) {
+            double f = exp(log(ends[dir]) * k / (double)SENS_SCAN_STEPS);   /* from 1 */
+            if (flip_fn(f, &fc) > 0) {
+                double root;
+                if (cost_bisect(flip_fn, &fc, fmin(prev, f), fmax(prev, f), SENS_TOLERANCE,
+                                &root))
+                    return root;
+                return f;
+            }
+            prev = f;
+        }
+    }
+    return NAN;
+}
+
+/* The input's value in the workload (or the winner's price); NaN where it is not one figure. */
+static double base_value(const decision *d, const decide_option *win, int param)
+{
+    const workload *w = d->w;
+    switch (param) {
+    case SENS_ELECTRICITY:
+        return w->electricity_price;
+    case SENS_HOURS:
+        return w->hours_per_day;
+    case SENS_RENT:   /* the rental price of several offers: given as a factor only */
+        return win->acquisition == DECIDE_RENT ? win->unit_price : NAN;
+    default:
+        return win->acquisition != DECIDE_RENT ? win->unit_price : NAN;
+    }
+}
+
+/* The flip point into m: factor, value, the option that wins and a sentence. */
+static void flip_view(view *m, const decision *d, const decide_option *win, int param)
+{
+    double flip = flip_factor(d, win, param);
+    double base = base_value(d, win, param);
+    view_map_set_num(m, "flip_factor", flip);
+    if (isnan(flip)) {
+        view_map_set(m, "flips_to", view_null());
+        view_map_set(m, "flip_value", view_null());
+        view_map_set_str(m, "flip_text", "does not change the answer in the range tried");
+        return;
+    }
+    const decide_option *nw =
+        winner_with(d, param, flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE), NULL);
+    view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
+    view_map_set_num(m, "flip_value", base * flip);
+    gw_buf t = GW_BUF_INIT;
+    buf_printf(&t, "%+.0f%%", (flip - 1) * 100);
+    if (!isnan(base)) {
+        buf_puts(&t, " (");
+        if (param == SENS_HOURS)
+            buf_printf(&t, "%.1f h/day", base * flip);
+        else
+            decide_money(&t, d, base * flip);
+        buf_puts(&t, ")");
+    }
+    if (nw) {
+        buf_puts(&t, ": ");
+        decide_option_label(&t, nw, 0);
+        buf_puts(&t, " wins");
+    }
+    view_map_set_str(m, "flip_text", buf_cstr(&t));
+    buf_free(&t);
+}
+
+/* One input's entry; returns its swing: how far the recommended option's own cost per unit
+ * moves over the step down and up. */
+static double parameter_view(view *m, const decision *d, const decide_option *win, int param)
+{
+    view_map_set_str(m, "parameter", sens_keys[param]);
+    view_map_set_str(m, "name", sens_names[param]);
+    const decide_option *lo = winner_with(d, param, 1 - SENS_STEP, NULL);
+    const decide_option *hi = winner_with(d, param, 1 + SENS_STEP, NULL);
+    double win_lo = score_with(d, win, param, 1 - SENS_STEP);
+    double win_hi = score_with(d, win, param, 1 + SENS_STEP);
+    double swing = fabs(win_hi - win_lo) / win->score;
+    view_map_set_num(m, "swing", swing);
+    gw_buf t = GW_BUF_INIT;
+    buf_printf(&t, "%.1f%%", swing * 100);
+    view_map_set_str(m, "swing_text", buf_cstr(&t));
+    buf_free(&t);
+    view_map_set_str(m, "winner_minus_20", lo ? lo->id : NULL);
+    view_map_set_str(m, "winner_plus_20", hi ? hi->id : NULL);
+    view_map_set_bool(m, "changes_within_20", lo != win || hi != win);
+    flip_view(m, d, win, param);
+    return swing;
+}
+
+void decide_sensitivity(decision *d)
+{
+    const decide_option *win = decision_best(d);
+    d->sensitivity = view_map();
+    view *params = view_map_set(d->sensitivity, "parameters", view_list());
+    if (!win)
+        return;
+    double best_swing = -1;
+    int most = -1;
+    for (int p = 0; p < SENS_COUNT; p++) {
+        double swing = parameter_view(view_list_push(params, view_map()), d, win, p);
+        if (swing > best_swing) {
+            best_swing = swing;
+            most = p;
+        }
+    }
+    view_map_set_str(d->sensitivity, "moves_most", most < 0 ? NULL : sens_keys[most]);
+    if (most >= 0)
+        view_map_set_str(d->sensitivity, "moves_most_name", sens_names[most]);
+    gw_buf method = GW_BUF_INIT;
+    buf_printf(&method,
+               "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the "
+               "change in the recommended option's cost per unit of work; the flip point is "
+               "found by bisection; rule verdicts are held at their base values",
+               SENS_STEP * 100, SENS_STEP * 100);
+    view_map_set_str(d->sensitivity, "method", buf_cstr(&method));
+    buf_free(&method);
+}

@@ -1,0 +1,271 @@
+/* kb_read.c — reads: rows of a table into their structs (kb_table.c says which column goes
+ * where), a GPU by id, its measured results, prices, sources, claims, aliases and names, and the
+ * exchange rates with conversion between currencies. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "kb.h"
+#include "kb_private.h"
+#include "units.h"
+
+/* Runs a SELECT of a table's columns (after `extra` leading columns) and collects the rows into
+ * an array of structs of size `size`. */
+typedef void (*row_fill)(sqlite3_stmt *st, void *obj);
+
+static int select_rows(kb *k, const kb_table *t, const char *sql, const char *const *params,
+                       int nparams, size_t size, int extra, row_fill fill, void **out,
+                       size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    size_t cap = 0, count = 0;
+    char *rows = NULL;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    *out = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    for (int i = 0; i < nparams; i++)
+        kb_sql_bind_text(st, i + 1, params[i]);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? cap * 2 : 16;
+            rows = gw_xrealloc(rows, cap * size);
+        }
+        void *obj = rows + count * size;
+        memset(obj, 0, size);
+        kb_row_from_sql(t, st, extra, obj);
+        if (fill)
+            fill(st, obj);
+        count++;
+    }
+    kb_sql_done(k, st);
+    if (step != SQLITE_DONE) {   /* a damaged file, or interrupted by a signal */
+        for (size_t i = 0; i < count; i++)
+            kb_row_free_strings(t, rows + i * size);
+        free(rows);
+        return kb_sql_fail(k, err, step, "reading");
+    }
+    *out = rows;
+    *n = count;
+    return GW_OK;
+}
+
+int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_gpu *rows;
+    size_t n;
+    kb_gpu_init(out);
+    kb_sql_select(&sql, &kb_tables[KB_GPUS], NULL);
+    buf_puts(&sql, " WHERE id = ?1");
+    const char *params[] = {id};
+    int rc = select_rows(k, &kb_tables[KB_GPUS], buf_cstr(&sql), params, 1, sizeof(kb_gpu), 0, NULL,
+                         (void **)&rows, &n, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(rows);
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU with id '%s'", id);
+    }
+    *out = rows[0];
+    free(rows);
+    return GW_OK;
+}
+
+static void fill_benchmark(sqlite3_stmt *st, void *obj)
+{
+    ((kb_benchmark *)obj)->id = sqlite3_column_int64(st, 0);
+}
+
+int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
+                       size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
+    buf_puts(&sql, " WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR workload = ?2)"
+                   " ORDER BY gpu, workload, metric, gpu_count, value, id");
+    const char *params[] = {gpu, workload};
+    int rc = select_rows(k, &kb_tables[KB_BENCHMARKS], buf_cstr(&sql), params, 2,
+                         sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+static void fill_price(sqlite3_stmt *st, void *obj)
+{
+    ((kb_price *)obj)->id = sqlite3_column_int64(st, 0);
+}
+
+int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
+                   kb_price **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR kind = ?2)"
+                   " AND (?3 IS NULL OR provider = ?3)"
+                   " ORDER BY gpu, kind, as_of, currency, amount, id");
+    const char *params[] = {gpu, kind, provider};
+    int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), params, 3, sizeof(kb_price), 1,
+                         fill_price, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_source *rows;
+    size_t n;
+    memset(out, 0, sizeof *out);
+    kb_sql_select(&sql, &kb_tables[KB_SOURCES], NULL);
+    buf_puts(&sql, " WHERE id = ?1");
+    const char *params[] = {id};
+    int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), params, 1, sizeof(kb_source), 0,
+                         NULL, (void **)&rows, &n, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(rows);
+        return gw_error_set(err, GW_ENOTFOUND, "no source with id '%s'", id);
+    }
+    *out = rows[0];
+    free(rows);
+    return GW_OK;
+}
+
+static void fill_fact_count(sqlite3_stmt *st, void *obj)
+{
+    ((kb_source *)obj)->fact_count = sqlite3_column_int64(st, 0);
+}
+
+int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_SOURCES],
+                "(SELECT count(*) FROM gpu WHERE source = s.id)"
+                " + (SELECT count(*) FROM benchmark WHERE source = s.id)"
+                " + (SELECT count(*) FROM price WHERE source = s.id)"
+                " + (SELECT count(*) FROM rate WHERE source = s.id)"
+                " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)");
+    buf_puts(&sql, " s ORDER BY id");
+    int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
+                         fill_fact_count, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_CLAIMS], NULL);
+    buf_puts(&sql, " WHERE ?1 IS NULL OR subject = ?1 ORDER BY subject, id");
+    const char *params[] = {subject};
+    int rc = select_rows(k, &kb_tables[KB_CLAIMS], buf_cstr(&sql), params, 1, sizeof(kb_claim), 0,
+                         NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_rate *rows;
+    size_t n;
+    memset(out, 0, sizeof *out);
+    out->per_usd = NAN;
+    kb_sql_select(&sql, &kb_tables[KB_RATES], NULL);
+    buf_puts(&sql, " WHERE currency = ?1 ORDER BY as_of DESC LIMIT 1");
+    const char *params[] = {currency};
+    int rc = select_rows(k, &kb_tables[KB_RATES], buf_cstr(&sql), params, 1, sizeof(kb_rate), 0,
+                         NULL, (void **)&rows, &n, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(rows);
+        if (kb_streq(currency, "USD")) {   /* the unit every rate is written in */
+            out->currency = gw_xstrdup("USD");
+            out->per_usd = 1;
+            return GW_OK;
+        }
+        return gw_error_set(err, GW_ENOTFOUND, "no exchange rate for '%s' in the knowledge base",
+                            currency ? currency : "");
+    }
+    *out = rows[0];
+    free(rows);
+    return GW_OK;
+}
+
+int kb_convert(kb *k, double amount, const char *from, const char *to, double *out,
+               gw_error *err)
+{
+    kb_rate rf, rt;
+    *out = NAN;
+    if (!units_is_currency(from) || !units_is_currency(to))
+        return gw_error_set(err, GW_EUSAGE, "'%s': not a currency code (e.g. USD, CNY)",
+                            units_is_currency(from) ? to : from);
+    if (strcmp(from, to) == 0) {
+        *out = amount;
+        return GW_OK;
+    }
+    int rc = kb_rate_get(k, from, &rf, err);
+    if (rc)
+        return rc;
+    rc = kb_rate_get(k, to, &rt, err);
+    if (rc) {
+        kb_rate_free(&rf);
+        return rc;
+    }
+    *out = amount / rf.per_usd * rt.per_usd;
+    kb_rate_free(&rf);
+    kb_rate_free(&rt);
+    return GW_OK;
+}
+
+int kb_gpu_aliases(kb *k, const char *id, char ***out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    kb_strlist l = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, "SELECT alias FROM gpu_alias WHERE gpu = ?1 ORDER BY alias", &st,
+                            err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        kb_strlist_push(&l, kb_sql_text(st, 0));
+    sqlite3_finalize(st);
+    *out = l.v;
+    *n = l.n;
+    return GW_OK;
+}
+
+int kb_gpu_names(kb *k, char ***out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    kb_strlist l = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, "SELECT id FROM gpu UNION SELECT alias FROM gpu_alias ORDER BY 1",
+                            &st, err);
+    if (rc)
+        return rc;
+    while (sqlite3_step(st) == SQLITE_ROW)
+        kb_strlist_push(&l, kb_sql_text(st, 0));
+    sqlite3_finalize(st);
+    *out = l.v;
+    *n = l.n;
+    return GW_OK;
+}
+
+void kb_strings_free(char **v, size_t n)
+{
+    kb_strlist_free(v, n);
+}

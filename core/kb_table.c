@@ -1,0 +1,779 @@
+/* kb_table.c — each KB table described once: its columns' names, types, rules, units, labels
+ * and text forms, and where the row structs keep them.  From that description: the row structs'
+ * init and release, the checks every write makes (CSV rows, struct writes and plugin records
+ * alike), storing a row, and the comparison of the description with the SQL schema. */
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "check.h"
+#include "kb.h"
+#include "kb_private.h"
+#include "units.h"
+
+/* ---- tables: one description drives validation, storage, reads, import and export -------- */
+
+static const char *const source_kinds[] = {"datasheet", "whitepaper", "article", "benchmark",
+                                           "price-list", "dataset", "plugin", "user", NULL};
+static const char *const sparsity_set[] = {"2:4", NULL};
+static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32", "fp8",
+                                            "int8", "fp64", "int4", NULL};
+static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
+                                               NULL};
+static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
+static const char *const price_units[] = {"card", "hour", NULL};
+static const char *const claim_status[] = {"wrong", "disputed", NULL};
+
+/* A column without unit, label or text form; S: the struct field that keeps it. */
+#define S(type, f) ((ptrdiff_t)offsetof(type, f))
+#define COL(name, type, flags, set, off) {name, type, flags, set, "", NULL, KB_FORM_PLAIN, off}
+/* A column with a datasheet row: its unit, label and text form. */
+#define ROW(name, type, flags, set, unit, label, form, off) \
+    {name, type, flags, set, unit, label, form, off}
+static const kb_column source_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_source, id)),
+    COL("title", KB_TEXT, KB_REQUIRED, NULL, S(kb_source, title)),
+    COL("publisher", KB_TEXT, 0, NULL, S(kb_source, publisher)),
+    COL("url", KB_TEXT, 0, NULL, S(kb_source, url)),
+    COL("retrieved", KB_TEXT, KB_DATE, NULL, S(kb_source, retrieved)),
+    COL("kind", KB_TEXT, 0, source_kinds, S(kb_source, kind)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_source, note)),
+};
+/* Tensor figures are dense: a GPU with 2:4 sparsity does twice as much on sparse weights. */
+static const kb_column gpu_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_gpu, id)),
+    COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_gpu, name)),
+    ROW("vendor", KB_TEXT, KB_REQUIRED, NULL, "", "Vendor", KB_FORM_PLAIN, S(kb_gpu, vendor)),
+    ROW("architecture", KB_TEXT, 0, NULL, "", "Architecture", KB_FORM_PLAIN,
+        S(kb_gpu, architecture)),
+    ROW("form_factor", KB_TEXT, 0, NULL, "", "Form factor", KB_FORM_PLAIN,
+        S(kb_gpu, form_factor)),
+    ROW("memory_gb", KB_NUMBER, KB_POSITIVE, NULL, "GB", "Memory", KB_FORM_MEMORY,
+        S(kb_gpu, memory_gb)),
+    COL("memory_type", KB_TEXT, 0, NULL, S(kb_gpu, memory_type)),
+    ROW("memory_bandwidth_gbs", KB_NUMBER, KB_POSITIVE, NULL, "GB/s", "Memory bandwidth",
+        KB_FORM_PLAIN, S(kb_gpu, memory_bandwidth_gbs)),
+    ROW("tdp_w", KB_NUMBER, KB_POSITIVE | KB_LOWER_BETTER, NULL, "W", "TDP", KB_FORM_PLAIN,
+        S(kb_gpu, tdp_w)),
+    ROW("fp32_tflops", KB_NUMBER, 0, NULL, "TFLOPS", "FP32", KB_FORM_PLAIN,
+        S(kb_gpu, fp32_tflops)),
+    ROW("tf32_tflops", KB_NUMBER, 0, NULL, "TFLOPS dense", "TF32 tensor", KB_FORM_DENSE,
+        S(kb_gpu, tf32_tflops)),
+    ROW("fp16_tflops", KB_NUMBER, 0, NULL, "TFLOPS dense", "FP16 tensor", KB_FORM_DENSE,
+        S(kb_gpu, fp16_tflops)),
+    ROW("bf16_tflops", KB_NUMBER, 0, NULL, "TFLOPS dense", "BF16 tensor", KB_FORM_DENSE,
+        S(kb_gpu, bf16_tflops)),
+    ROW("fp8_tflops", KB_NUMBER, 0, NULL, "TFLOPS dense", "FP8 tensor", KB_FORM_DENSE,
+        S(kb_gpu, fp8_tflops)),
+    ROW("int8_tops", KB_NUMBER, 0, NULL, "TOPS dense", "INT8 tensor", KB_FORM_DENSE,
+        S(kb_gpu, int8_tops)),
+    ROW("sparsity", KB_TEXT, 0, sparsity_set, "", "Sparsity", KB_FORM_SPARSITY,
+        S(kb_gpu, sparsity)),
+    ROW("pcie_gen", KB_NUMBER, 0, NULL, "", "PCIe generation", KB_FORM_PCIE,
+        S(kb_gpu, pcie_gen)),
+    COL("pcie_lanes", KB_NUMBER, 0, NULL, S(kb_gpu, pcie_lanes)),
+    ROW("nvlink_gbs", KB_NUMBER, 0, NULL, "GB/s", "NVLink", KB_FORM_NONE_IF_ZERO,
+        S(kb_gpu, nvlink_gbs)),
+    ROW("mig_instances", KB_NUMBER, 0, NULL, "", "MIG instances", KB_FORM_NONE_IF_ZERO,
+        S(kb_gpu, mig_instances)),
+    ROW("ecc", KB_FLAG, 0, NULL, "", "ECC memory", KB_FORM_YES_NO, S(kb_gpu, ecc)),
+    ROW("release_date", KB_TEXT, KB_DATE, NULL, "", "Released", KB_FORM_PLAIN,
+        S(kb_gpu, release_date)),
+    ROW("launch_price_usd", KB_NUMBER, KB_LOWER_BETTER, NULL, "USD", "Launch price",
+        KB_FORM_MONEY, S(kb_gpu, launch_price_usd)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_gpu, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_gpu, note)),
+};
+static const kb_column alias_cols[] = {
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_KEY | KB_NAMES_GPU, NULL, -1),
+    COL("alias", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, -1),
+};
+static const kb_column rate_cols[] = {
+    COL("currency", KB_TEXT, KB_REQUIRED | KB_KEY | KB_CURRENCY, NULL, S(kb_rate, currency)),
+    COL("per_usd", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_rate, per_usd)),
+    COL("as_of", KB_TEXT, KB_REQUIRED | KB_KEY | KB_DATE, NULL, S(kb_rate, as_of)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_rate, source)),
+};
+static const kb_column benchmark_cols[] = {
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_benchmark, gpu)),
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_benchmark, gpu_count)),
+    COL("workload", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, workload)),
+    COL("metric", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, metric)),
+    COL("value", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_benchmark, value)),
+    COL("unit", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, unit)),
+    COL("precision", KB_TEXT, 0, precision_set, S(kb_benchmark, precision)),
+    COL("batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, batch)),
+    COL("framework", KB_TEXT, 0, NULL, S(kb_benchmark, framework)),
+    COL("interconnect", KB_TEXT, 0, interconnect_set, S(kb_benchmark, interconnect)),
+    COL("power_w", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, power_w)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_benchmark, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_benchmark, note)),
+};
+static const kb_column price_cols[] = {
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_price, gpu)),
+    COL("kind", KB_TEXT, KB_REQUIRED, price_kinds, S(kb_price, kind)),
+    COL("amount", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_price, amount)),
+    COL("currency", KB_TEXT, KB_REQUIRED | KB_CURRENCY, NULL, S(kb_price, currency)),
+    COL("unit", KB_TEXT, KB_REQUIRED, price_units, S(kb_price, unit)),
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_count)),
+    COL("region", KB_TEXT, 0, NULL, S(kb_price, region)),
+    COL("provider", KB_TEXT, 0, NULL, S(kb_price, provider)),
+    COL("instance", KB_TEXT, 0, NULL, S(kb_price, instance)),
+    COL("spot", KB_FLAG, KB_DEFAULT_ZERO | KB_INT, NULL, S(kb_price, spot)),
+    COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE, NULL, S(kb_price, as_of)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_price, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_price, note)),
+};
+static const kb_column claim_cols[] = {
+    COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
+    COL("claim", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, claim)),
+    COL("status", KB_TEXT, KB_REQUIRED, claim_status, S(kb_claim, status)),
+    COL("correction", KB_TEXT, 0, NULL, S(kb_claim, correction)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_claim, source)),
+    COL("correction_source", KB_TEXT, KB_CITES | KB_META, NULL,
+        S(kb_claim, correction_source)),
+};
+#undef ROW
+#undef COL
+#undef S
+
+#define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+const kb_table kb_tables[KB_TABLES] = {
+    {"sources.csv", "source", "sources", source_cols, NCOLS(source_cols)},
+    {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols)},
+    {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols)},
+    {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols)},
+    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols)},
+    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols)},
+    {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols)},
+};
+const kb_column *kb_table_columns(int table, size_t *n)
+{
+    if (table < 0 || table >= KB_TABLES) {
+        *n = 0;
+        return NULL;
+    }
+    *n = (size_t)kb_tables[table].ncols;
+    return kb_tables[table].cols;
+}
+
+const kb_column *kb_table_column(int table, const char *name)
+{
+    size_t n;
+    const kb_column *cols = kb_table_columns(table, &n);
+    for (size_t i = 0; name && i < n; i++)
+        if (strcmp(cols[i].name, name) == 0)
+            return &cols[i];
+    return NULL;
+}
+
+const char *kb_table_name(int table)
+{
+    return table >= 0 && table < KB_TABLES ? kb_tables[table].what : NULL;
+}
+
+/* ---- row structs: read and written through the columns' offsets -------------------------- */
+
+static void *field_at(const kb_column *c, void *row)
+{
+    return (char *)row + c->offset;
+}
+
+const char *kb_column_text(const kb_column *c, const void *row)
+{
+    if (c->offset < 0 || c->type != KB_TEXT)
+        return NULL;
+    return *(char *const *)field_at(c, (void *)row);
+}
+
+double kb_column_number(const kb_column *c, const void *row)
+{
+    if (c->offset < 0 || c->type == KB_TEXT)
+        return NAN;
+    if (c->flags & KB_INT)
+        return *(const int *)field_at(c, (void *)row);
+    return *(const double *)field_at(c, (void *)row);
+}
+
+static void column_set_number(const kb_column *c, void *row, double d)
+{
+    if (c->flags & KB_INT)
+        *(int *)field_at(c, row) = isnan(d) ? 0 : (int)d;
+    else
+        *(double *)field_at(c, row) = d;
+}
+
+void kb_values_clear(kb_value *row, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        row[i].text = NULL;
+        row[i].number = NAN;
+    }
+}
+
+static void vals_from_struct(const kb_table *t, const void *obj, kb_value *v)
+{
+    kb_values_clear(v, (size_t)t->ncols);
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].type == KB_TEXT)
+            v[i].text = kb_column_text(&t->cols[i], obj);
+        else
+            v[i].number = kb_column_number(&t->cols[i], obj);
+    }
+}
+
+/* Fills obj's fields from columns first.. of a row (columns in table order). */
+void kb_row_from_sql(const kb_table *t, sqlite3_stmt *st, int first, void *obj)
+{
+    for (int i = 0; i < t->ncols; i++) {
+        const kb_column *c = &t->cols[i];
+        if (c->offset < 0)
+            continue;
+        if (c->type == KB_TEXT)
+            *(char **)field_at(c, obj) = kb_sql_text(st, first + i);
+        else
+            column_set_number(c, obj, kb_sql_number(st, first + i));
+    }
+}
+
+/* Frees what struct_from_row copied into obj. */
+void kb_row_free_strings(const kb_table *t, void *obj)
+{
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].offset >= 0 && t->cols[i].type == KB_TEXT)
+            free(*(char **)field_at(&t->cols[i], obj));
+}
+
+/* Every string NULL, every number NaN (an int flag 0). */
+static void struct_init(const kb_table *t, void *obj, size_t size)
+{
+    memset(obj, 0, size);
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].offset >= 0 && t->cols[i].type != KB_TEXT)
+            column_set_number(&t->cols[i], obj, NAN);
+}
+
+/* ---- struct release: the table descriptions name every string a row struct owns ---------- */
+
+void kb_source_free(kb_source *s)
+{
+    if (!s)
+        return;
+    kb_row_free_strings(&kb_tables[KB_SOURCES], s);
+    memset(s, 0, sizeof *s);
+}
+
+void kb_gpu_init(kb_gpu *g)
+{
+    struct_init(&kb_tables[KB_GPUS], g, sizeof *g);
+}
+
+void kb_gpu_free(kb_gpu *g)
+{
+    if (!g)
+        return;
+    kb_row_free_strings(&kb_tables[KB_GPUS], g);
+    kb_gpu_init(g);
+}
+
+void kb_benchmark_free(kb_benchmark *b)
+{
+    if (!b)
+        return;
+    kb_row_free_strings(&kb_tables[KB_BENCHMARKS], b);
+    memset(b, 0, sizeof *b);
+}
+
+void kb_price_free(kb_price *p)
+{
+    if (!p)
+        return;
+    kb_row_free_strings(&kb_tables[KB_PRICES], p);
+    memset(p, 0, sizeof *p);
+}
+
+void kb_rate_free(kb_rate *r)
+{
+    if (!r)
+        return;
+    kb_row_free_strings(&kb_tables[KB_RATES], r);
+    memset(r, 0, sizeof *r);
+}
+
+void kb_claim_free(kb_claim *c)
+{
+    if (!c)
+        return;
+    kb_row_free_strings(&kb_tables[KB_CLAIMS], c);
+    memset(c, 0, sizeof *c);
+}
+
+void kb_gpus_free(kb_gpu *gpus, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_gpu_free(&gpus[i]);
+    free(gpus);
+}
+
+void kb_benchmarks_free(kb_benchmark *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_benchmark_free(&rows[i]);
+    free(rows);
+}
+
+void kb_prices_free(kb_price *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_price_free(&rows[i]);
+    free(rows);
+}
+
+void kb_sources_free(kb_source *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_source_free(&rows[i]);
+    free(rows);
+}
+
+void kb_claims_free(kb_claim *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kb_claim_free(&rows[i]);
+    free(rows);
+}
+
+void kb_sql_column_list(gw_buf *b, const kb_table *t, const char *prefix)
+{
+    for (int i = 0; i < t->ncols; i++) {
+        if (i)
+            buf_puts(b, ", ");
+        buf_puts(b, prefix);
+        buf_puts(b, t->cols[i].name);
+    }
+}
+
+static int valid_slug(const char *s)
+{
+    if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s)))
+        return 0;
+    for (; *s; s++)
+        if (!(islower((unsigned char)*s) || isdigit((unsigned char)*s) || strchr("._-", *s)))
+            return 0;
+    return 1;
+}
+
+static void join_set(char *out, size_t outsz, const char *const *set)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (; *set && used < outsz; set++) {
+        int n = snprintf(out + used, outsz - used, "%s%s", used ? ", " : "", *set);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+/* ---- validation: one set of rules for CSV rows, struct writes and plugin records ---------- */
+
+kb_problem kb_value_check(const kb_column *c, const kb_value *v)
+{
+    if (c->type == KB_TEXT) {
+        const char *s = v->text;
+        if (!s || !*s)
+            return c->flags & KB_REQUIRED ? KB_MISSING : KB_FINE;
+        if (strlen(s) > KB_TEXT_MAX)
+            return KB_TOO_LONG;
+        if ((c->flags & KB_ID) && !valid_slug(s))
+            return KB_NOT_ID;
+        if ((c->flags & KB_DATE) && !gw_valid_date(s))
+            return KB_NOT_DATE;
+        if ((c->flags & KB_CURRENCY) && !units_is_currency(s))
+            return KB_NOT_CURRENCY;
+        if (c->allowed && !kb_in_set(s, c->allowed))
+            return KB_NOT_ALLOWED;
+        return KB_FINE;
+    }
+    double d = v->number;
+    if (isnan(d))
+        return c->flags & KB_REQUIRED ? KB_MISSING : KB_FINE;
+    if (!isfinite(d))
+        return KB_NOT_FINITE;
+    if (c->type == KB_FLAG && d != 0 && d != 1)
+        return KB_NOT_FLAG;
+    if (d < 0)
+        return KB_NEGATIVE;
+    if ((c->flags & KB_POSITIVE) && d == 0)
+        return KB_NOT_POSITIVE;
+    return KB_FINE;
+}
+
+void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *out,
+                     size_t outsz)
+{
+    const char *s = v->text ? v->text : "";
+    char set[256];
+    switch (p) {
+    case KB_FINE: snprintf(out, outsz, "fine"); break;
+    case KB_MISSING: snprintf(out, outsz, "missing (required)"); break;
+    case KB_TOO_LONG: snprintf(out, outsz, "longer than %d bytes", KB_TEXT_MAX); break;
+    case KB_NOT_ID:
+        snprintf(out, outsz, "'%.80s' is not an id (lower-case letters, digits, '.', '_' and "
+                 "'-')", s);
+        break;
+    case KB_NOT_DATE:
+        snprintf(out, outsz, "'%.80s' is not a date (YYYY-MM or YYYY-MM-DD)", s);
+        break;
+    case KB_NOT_CURRENCY:
+        snprintf(out, outsz, "'%.80s' is not a currency code (three upper-case letters, e.g. "
+                 "USD)", s);
+        break;
+    case KB_NOT_ALLOWED:
+        join_set(set, sizeof set, c->allowed);
+        snprintf(out, outsz, "'%.80s' is not one of: %s", s, set);
+        break;
+    case KB_NOT_FINITE: snprintf(out, outsz, "not a finite number"); break;
+    case KB_NOT_FLAG: snprintf(out, outsz, "must be 0 or 1"); break;
+    case KB_NEGATIVE: snprintf(out, outsz, "must not be negative"); break;
+    case KB_NOT_POSITIVE: snprintf(out, outsz, "must be greater than 0"); break;
+    }
+}
+
+/* An empty value takes its column's default; empty text is no text. */
+static void value_default(const kb_column *c, kb_value *v)
+{
+    if (c->type == KB_TEXT) {
+        if (v->text && !*v->text)
+            v->text = NULL;
+    } else if (isnan(v->number)) {
+        if (c->flags & KB_DEFAULT_ONE)
+            v->number = 1;
+        else if (c->flags & KB_DEFAULT_ZERO)
+            v->number = 0;
+    }
+}
+
+static int row_exists(kb *k, const char *sql, const char *id, int *found, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, id);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    kb_sql_done(k, st);
+    if (step != SQLITE_ROW && step != SQLITE_DONE)
+        return kb_sql_fail(k, err, step, "reading");
+    return GW_OK;
+}
+
+/* The row a KB_CITES or KB_NAMES_GPU value names must exist. */
+static int reference_check(kb *k, const kb_column *c, const char *id, gw_error *err)
+{
+    int found = 0, gpu = (c->flags & KB_NAMES_GPU) != 0;
+    int rc = row_exists(k, gpu ? "SELECT 1 FROM gpu WHERE id = ?1"
+                               : "SELECT 1 FROM source WHERE id = ?1", id, &found, err);
+    if (rc == GW_OK && !found)
+        rc = gw_error_set(err, GW_EDATA, "%s: unknown %s '%.80s'", c->name,
+                          gpu ? "GPU" : "source", id);
+    return rc;
+}
+
+/* Checks one row against its table's rules, column by column; messages are "column: problem".
+ * With k, the rows the values name are looked up too; without, they are taken on trust. */
+static int validate_row(kb *k, const kb_table *t, kb_value *v, gw_error *err)
+{
+    for (int i = 0; i < t->ncols; i++) {
+        const kb_column *c = &t->cols[i];
+        value_default(c, &v[i]);
+        kb_problem p = kb_value_check(c, &v[i]);
+        if (p != KB_FINE) {
+            char text[400];
+            kb_problem_text(p, c, &v[i], text, sizeof text);
+            return gw_error_set(err, GW_EDATA, "%s: %s", c->name, text);
+        }
+        if (k && v[i].text && (c->flags & (KB_CITES | KB_NAMES_GPU))) {
+            int rc = reference_check(k, c, v[i].text, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return GW_OK;
+}
+
+int kb_row_check(int table, kb_value *row, gw_error *err)
+{
+    if (table < 0 || table >= KB_TABLES)
+        return gw_error_set(err, GW_ESOFTWARE, "no table %d", table);
+    return validate_row(NULL, &kb_tables[table], row, err);
+}
+
+static void bind_vals(sqlite3_stmt *st, const kb_table *t, const kb_value *v)
+{
+    for (int i = 0; i < t->ncols; i++) {
+        if (t->cols[i].type == KB_TEXT)
+            kb_sql_bind_text(st, i + 1, v[i].text);
+        else if (isnan(v[i].number))
+            sqlite3_bind_null(st, i + 1);
+        else if (t->cols[i].type == KB_FLAG)
+            sqlite3_bind_int(st, i + 1, (int)v[i].number);
+        else
+            sqlite3_bind_double(st, i + 1, v[i].number);
+    }
+}
+
+/* Appends "c1 IS ?1 AND c2 IS ?2 ..." over every column, or with keys_only "k1 = ?1 AND ..."
+ * over the key columns (each numbered by its column); returns how many it named. */
+static int where_columns(gw_buf *sql, const kb_table *t, int keys_only)
+{
+    int named = 0;
+    for (int i = 0; i < t->ncols; i++) {
+        if (keys_only && !(t->cols[i].flags & KB_KEY))
+            continue;
+        buf_printf(sql, "%s%s %s ?%d", named++ ? " AND " : "", t->cols[i].name,
+                   keys_only ? "=" : "IS", i + 1);
+    }
+    return named;
+}
+
+/* *found: whether the query sql (with the row's values bound) gives a row. */
+static int row_found(kb *k, const gw_buf *sql, const kb_table *t, const kb_value *v, int *found,
+                     gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, buf_cstr(sql), &st, err);
+    if (rc != GW_OK)
+        return rc;
+    bind_vals(st, t, v);
+    *found = sqlite3_step(st) == SQLITE_ROW;
+    kb_sql_done(k, st);
+    return GW_OK;
+}
+
+/* INSERT of every column; with upsert, ON CONFLICT (keys) DO UPDATE of the others, which keeps
+ * the rowid, so rows that refer to it stay valid. */
+static void insert_sql(gw_buf *sql, const kb_table *t, int upsert)
+{
+    buf_printf(sql, "INSERT INTO %s (", t->sql);
+    kb_sql_column_list(sql, t, "");
+    buf_puts(sql, ") VALUES (");
+    for (int i = 0; i < t->ncols; i++)
+        buf_printf(sql, "%s?%d", i ? ", " : "", i + 1);
+    buf_puts(sql, ")");
+    if (!upsert)
+        return;
+    int first = 1;
+    buf_puts(sql, " ON CONFLICT (");
+    for (int i = 0; i < t->ncols; i++)
+        if (t->cols[i].flags & KB_KEY) {
+            buf_printf(sql, "%s%s", first ? "" : ", ", t->cols[i].name);
+            first = 0;
+        }
+    buf_puts(sql, ") DO UPDATE SET ");
+    first = 1;
+    for (int i = 0; i < t->ncols; i++)
+        if (!(t->cols[i].flags & KB_KEY)) {
+            buf_printf(sql, "%s%s = excluded.%s", first ? "" : ", ", t->cols[i].name,
+                       t->cols[i].name);
+            first = 0;
+        }
+}
+
+static int run_insert(kb *k, const gw_buf *sql, const kb_table *t, const kb_value *v,
+                      gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, buf_cstr(sql), &st, err);
+    if (rc != GW_OK)
+        return rc;
+    bind_vals(st, t, v);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_CONSTRAINT)
+        rc = gw_error_set(err, GW_EDATA, "%s row refused: %s", t->sql, sqlite3_errmsg(k->db));
+    else if (step != SQLITE_DONE)
+        rc = kb_sql_fail(k, err, step, "writing");
+    kb_sql_done(k, st);
+    return rc;
+}
+
+/* Validates and stores one row.  Rows with a key replace the row with that key; rows without
+ * one are added unless an identical row is already there (so re-importing is harmless). */
+static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_error *err)
+{
+    int rc = kb_write_check(k, err);
+    if (rc || (rc = validate_row(k, t, v, err)) != GW_OK)
+        return rc;
+    if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])
+        kb_names_drop(k);   /* resolution must see the new names */
+
+    gw_buf sql = GW_BUF_INIT;
+    int same = 0, exists = 0;
+    buf_printf(&sql, "SELECT 1 FROM %s WHERE ", t->sql);
+    where_columns(&sql, t, 0);
+    rc = row_found(k, &sql, t, v, &same, err);
+    if (rc == GW_OK && same)
+        *outcome = KB_UNCHANGED;
+    if (rc == GW_OK && !same) {
+        buf_reset(&sql);
+        buf_printf(&sql, "SELECT 1 FROM %s WHERE ", t->sql);
+        if (where_columns(&sql, t, 1))
+            rc = row_found(k, &sql, t, v, &exists, err);
+    }
+    if (rc == GW_OK && !same) {
+        buf_reset(&sql);
+        insert_sql(&sql, t, exists);
+        rc = run_insert(k, &sql, t, v, err);
+        *outcome = exists ? KB_UPDATED : KB_ADDED;
+    }
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_row_put(kb *k, int table, kb_value *row, int *outcome, gw_error *err)
+{
+    int ignored;
+    if (table < 0 || table >= KB_TABLES)
+        return gw_error_set(err, GW_ESOFTWARE, "no table %d", table);
+    return store_row(k, &kb_tables[table], row, outcome ? outcome : &ignored, err);
+}
+
+/* Stores a row struct of table as kb_row_put stores a row. */
+static int put_struct(kb *k, int table, const void *obj, gw_error *err)
+{
+    kb_value v[KB_MAX_COLS];
+    vals_from_struct(&kb_tables[table], obj, v);
+    return kb_row_put(k, table, v, NULL, err);
+}
+
+int kb_put_source(kb *k, const kb_source *s, gw_error *err)
+{
+    return put_struct(k, KB_SOURCES, s, err);
+}
+
+int kb_put_gpu(kb *k, const kb_gpu *g, gw_error *err)
+{
+    return put_struct(k, KB_GPUS, g, err);
+}
+
+int kb_add_alias(kb *k, const char *gpu, const char *alias, gw_error *err)
+{
+    kb_value v[2] = {{gpu, NAN}, {alias, NAN}};
+    return kb_row_put(k, KB_ALIASES, v, NULL, err);
+}
+
+int kb_add_benchmark(kb *k, const kb_benchmark *b, gw_error *err)
+{
+    return put_struct(k, KB_BENCHMARKS, b, err);
+}
+
+int kb_add_price(kb *k, const kb_price *p, gw_error *err)
+{
+    return put_struct(k, KB_PRICES, p, err);
+}
+
+int kb_put_rate(kb *k, const kb_rate *r, gw_error *err)
+{
+    return put_struct(k, KB_RATES, r, err);
+}
+
+int kb_add_claim(kb *k, const kb_claim *c, gw_error *err)
+{
+    return put_struct(k, KB_CLAIMS, c, err);
+}
+
+int kb_delete_offers(kb *k, const char *provider, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK)
+        rc = kb_sql_prepare(k, "DELETE FROM price WHERE kind = 'cloud' AND provider = ?1", &st,
+                            err);
+    if (rc != GW_OK)
+        return rc;
+    kb_sql_bind_text(st, 1, provider);
+    int step = sqlite3_step(st);
+    sqlite3_finalize(st);
+    return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "deleting offers");
+}
+
+/* "SELECT extra, c1, c2 ... FROM t" */
+void kb_sql_select(gw_buf *b, const kb_table *t, const char *extra)
+{
+    buf_puts(b, "SELECT ");
+    if (extra)
+        buf_printf(b, "%s, ", extra);
+    kb_sql_column_list(b, t, "");
+    buf_printf(b, " FROM %s", t->sql);
+}
+
+/* The SQL type a column of each kb_type has in kb/schema.sql. */
+static const char *sql_type(kb_type type)
+{
+    return type == KB_TEXT ? "TEXT" : type == KB_NUMBER ? "REAL" : "INTEGER";
+}
+
+/* What differs between a column of the schema (name, SQL type, NOT NULL) and the column the
+ * description has in its place (NULL: none); a line in report, and 1, when something does. */
+static int column_problem(gw_buf *report, const kb_table *tb, const char *name,
+                          const char *type, int notnull, const kb_column *col)
+{
+    int nullable = col && !(col->flags & (KB_REQUIRED | KB_DEFAULT_ONE | KB_DEFAULT_ZERO));
+    name = name ? name : "?";
+    if (!col)
+        buf_printf(report, "problem: %s.%s: in the schema but not in the description\n",
+                   tb->sql, name);
+    else if (!kb_streq(name, col->name))
+        buf_printf(report, "problem: %s.%s: in the schema where the description has %s\n",
+                   tb->sql, name, col->name);
+    else if (!kb_streq(type, sql_type(col->type)))
+        buf_printf(report, "problem: %s.%s: %s in the schema, %s in the description\n", tb->sql,
+                   name, type ? type : "?", sql_type(col->type));
+    else if (notnull == nullable)
+        buf_printf(report, "problem: %s.%s: %s in the schema, %s in the description\n", tb->sql,
+                   name, notnull ? "NOT NULL" : "nullable", nullable ? "optional" : "required");
+    else
+        return 0;
+    return 1;
+}
+
+/* Compares each table of the open KB with its description: the same columns in the same order
+ * (a table's INTEGER PRIMARY KEY row number aside), each of the described SQL type, NOT NULL
+ * exactly when the column is required or has a default. */
+int kb_schema_problems(kb *k, gw_buf *report)
+{
+    int problems = 0;
+    for (int t = 0; t < KB_TABLES; t++) {
+        const kb_table *tb = &kb_tables[t];
+        sqlite3_stmt *st;
+        int c = 0;
+        if (kb_sql_prepare(k, "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)",
+                           &st, NULL) != GW_OK)
+            return problems + 1;
+        kb_sql_bind_text(st, 1, tb->sql);
+        while (sqlite3_step(st) == SQLITE_ROW) {
+            const char *name = (const char *)sqlite3_column_text(st, 0);
+            const char *type = (const char *)sqlite3_column_text(st, 1);
+            if (sqlite3_column_int(st, 3) && kb_streq(type, "INTEGER") && kb_streq(name, "id") &&
+                !kb_table_column(t, "id"))
+                continue;   /* the row number of a table without a key of its own */
+            problems += column_problem(report, tb, name, type, sqlite3_column_int(st, 2),
+                                       c < tb->ncols ? &tb->cols[c] : NULL);
+            c += c < tb->ncols;
+        }
+        sqlite3_finalize(st);
+        if (c < tb->ncols) {
+            buf_printf(report, "problem: %s.%s: described but not in the schema\n", tb->sql,
+                       tb->cols[c].name);
+            problems++;
+        }
+    }
+    return problems;
+}
+
