@@ -13,19 +13,24 @@
 typedef struct offer_row {
     const kb_price *p;
     double price, per_gpu;   /* in the shown currency */
-    double key_price, key_per_gpu;   /* in USD when a rate allows, to sort across currencies */
+    double key;              /* what --sort orders by, in USD when a rate allows (so offers in
+                                different currencies compare) */
     const char *currency;
 } offer_row;
 
-static int sort_by_gpu_price;
+/* What the options ask of an offer. */
+typedef struct offer_filter {
+    int spot;                /* 1 only spot, 0 only on-demand, -1 both */
+    double max_price;        /* per GPU-hour in the shown currency; NaN: no limit */
+    const char *currency;    /* convert to it; NULL: each offer's own */
+    int by_gpu_hour;         /* sort by price per GPU-hour, else per instance-hour */
+} offer_filter;
 
 static int cmp_rows(const void *a, const void *b)
 {
     const offer_row *x = a, *y = b;
-    double vx = sort_by_gpu_price ? x->key_per_gpu : x->key_price;
-    double vy = sort_by_gpu_price ? y->key_per_gpu : y->key_price;
-    if (vx != vy)
-        return vx < vy ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     int c = strcmp(x->p->gpu, y->p->gpu);
     return c ? c : (x->p->id < y->p->id ? -1 : x->p->id > y->p->id);
 }
@@ -79,55 +84,45 @@ static int find_offers(gw_ctx *ctx, kb *k, const char *name, kb_price **prices, 
     return rc;
 }
 
-static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
+/* The offers among prices that pass the filter, converted and sorted, into rows (which point
+ * into prices).  Returns the number kept through *nr. */
+static int select_rows(kb *k, const kb_price *prices, size_t n, const offer_filter *f,
+                       offer_row *rows, size_t *nr, gw_error *err)
 {
-    const char *gpu_name = cli_value(args, "gpu"), *currency = cli_value(args, "currency");
-    const char *sort = cli_value(args, "sort");
-    double max_price = NAN;
-    int spot = cli_flag(args, "spot") ? 1 : cli_flag(args, "no-spot") ? 0 : -1;
-    if (cli_flag(args, "spot") && cli_flag(args, "no-spot"))
-        return gw_error_set(err, GW_EUSAGE, "--spot and --no-spot exclude each other");
-    if (cli_number(args, "max-price", 0, HUGE_VAL, &max_price, err) != GW_OK)
-        return GW_EUSAGE;
-    if (currency && !units_is_currency(currency))
-        return gw_error_set(err, GW_EUSAGE, "--currency: expected a code like USD, not '%s'",
-                            currency);
-    if (!sort)
-        sort = "price_per_gpu";
-    kb *k = NULL;
-    kb_price *prices = NULL;
-    size_t n = 0;
-    int rc = cli_open_kb(ctx, 0, &k, err);
-    if (rc == GW_OK)
-        rc = find_offers(ctx, k, gpu_name, &prices, &n, err);
-    offer_row *rows = gw_xcalloc(n ? n : 1, sizeof *rows);
-    size_t nr = 0;
-    for (size_t i = 0; rc == GW_OK && i < n; i++) {
+    *nr = 0;
+    for (size_t i = 0; i < n; i++) {
         const kb_price *p = &prices[i];
-        if (spot >= 0 && p->spot != spot)
+        if (f->spot >= 0 && p->spot != f->spot)
             continue;
-        offer_row r = {p, p->amount, NAN, NAN, NAN, p->currency};
-        if (currency && strcmp(currency, p->currency) != 0) {
-            rc = kb_convert(k, p->amount, p->currency, currency, &r.price, err);
-            r.currency = currency;
+        offer_row r = {p, p->amount, NAN, NAN, p->currency};
+        if (f->currency && strcmp(f->currency, p->currency) != 0) {
+            int rc = kb_convert(k, p->amount, p->currency, f->currency, &r.price, err);
+            if (rc != GW_OK)
+                return rc;
+            r.currency = f->currency;
         }
         double count = p->gpu_count > 0 ? p->gpu_count : 1;
         r.per_gpu = r.price / count;
-        if (!isnan(max_price) && r.per_gpu > max_price)
+        if (!isnan(f->max_price) && r.per_gpu > f->max_price)
             continue;
+        double usd;
         gw_error ignore;
-        if (kb_convert(k, r.price, r.currency, "USD", &r.key_price, &ignore) != GW_OK)
-            r.key_price = r.price;
-        r.key_per_gpu = r.key_price / count;
-        rows[nr++] = r;
+        if (kb_convert(k, r.price, r.currency, "USD", &usd, &ignore) != GW_OK)
+            usd = r.price;
+        r.key = f->by_gpu_hour ? usd / count : usd;
+        rows[(*nr)++] = r;
     }
-    sort_by_gpu_price = strcmp(sort, "price_per_gpu") == 0;
-    if (rc == GW_OK)
-        qsort(rows, nr, sizeof *rows, cmp_rows);
+    qsort(rows, *nr, sizeof *rows, cmp_rows);
+    return GW_OK;
+}
+
+/* {currency, offers: [...]}: what --json prints and the other listings' rows. */
+static view *offers_view(const offer_row *rows, size_t nr, const char *currency)
+{
     view *root = view_map();
     view_map_set_str(root, "currency", currency);
     view *list = view_map_set(root, "offers", view_list());
-    for (size_t i = 0; rc == GW_OK && i < nr; i++) {
+    for (size_t i = 0; i < nr; i++) {
         const kb_price *p = rows[i].p;
         view *m = view_list_push(list, view_map());
         view_map_set_str(m, "gpu", p->gpu);
@@ -142,43 +137,90 @@ static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
         view_map_set_str(m, "as_of", p->as_of);
         view_map_set_str(m, "source", p->source);
     }
+    return root;
+}
+
+/* The terminal table: columns as wide as their longest entry (up to 40 characters), so names
+ * stay whole. */
+static void offers_text(gw_buf *out, const offer_row *rows, size_t nr)
+{
+    if (nr == 0) {
+        buf_puts(out, "no cloud offers match\n");
+        return;
+    }
+    int w_gpu = 3, w_provider = 8, w_instance = 8;
+    for (size_t i = 0; i < nr; i++) {
+        w_gpu = text_width(rows[i].p->gpu, w_gpu);
+        w_provider = text_width(rows[i].p->provider, w_provider);
+        w_instance = text_width(rows[i].p->instance, w_instance);
+    }
+    buf_printf(out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU", "COUNT",
+               w_provider, "PROVIDER", w_instance, "INSTANCE", "SPOT", "PER HOUR", "PER GPU-H",
+               "AS OF", "SOURCE");
+    gw_buf price = GW_BUF_INIT, per = GW_BUF_INIT;
+    for (size_t i = 0; i < nr; i++) {
+        const kb_price *p = rows[i].p;
+        buf_reset(&price);
+        buf_reset(&per);
+        units_format_money(&price, rows[i].price, rows[i].currency, 2);
+        units_format_money(&per, rows[i].per_gpu, rows[i].currency, 2);
+        buf_printf(out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu, p->gpu,
+                   p->gpu_count, w_provider, w_provider, p->provider ? p->provider : "-",
+                   w_instance, w_instance, p->instance ? p->instance : "-",
+                   p->spot ? "spot" : "-", buf_cstr(&price), buf_cstr(&per),
+                   p->as_of ? p->as_of : "-", p->source ? p->source : "-");
+    }
+    buf_free(&price);
+    buf_free(&per);
+}
+
+/* The options as a filter; GW_EUSAGE for a contradiction or a bad value. */
+static int read_filter(const cli_args *args, offer_filter *f, gw_error *err)
+{
+    const char *sort = cli_value(args, "sort");
+    f->spot = cli_flag(args, "spot") ? 1 : cli_flag(args, "no-spot") ? 0 : -1;
+    f->max_price = NAN;
+    f->currency = cli_value(args, "currency");
+    f->by_gpu_hour = !sort || strcmp(sort, "price_per_gpu") == 0;
+    if (cli_flag(args, "spot") && cli_flag(args, "no-spot"))
+        return gw_error_set(err, GW_EUSAGE, "--spot and --no-spot exclude each other");
+    if (cli_number(args, "max-price", 0, HUGE_VAL, &f->max_price, err) != GW_OK)
+        return GW_EUSAGE;
+    if (f->currency && !units_is_currency(f->currency))
+        return gw_error_set(err, GW_EUSAGE, "--currency: expected a code like USD, not '%s'",
+                            f->currency);
+    return GW_OK;
+}
+
+static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
+{
+    offer_filter f;
+    int rc = read_filter(args, &f, err);
+    if (rc != GW_OK)
+        return rc;
+    kb *k = NULL;
+    kb_price *prices = NULL;
+    offer_row *rows = NULL;
+    size_t n = 0, nr = 0;
+    if ((rc = cli_open_kb(ctx, 0, &k, err)) == GW_OK &&
+        (rc = find_offers(ctx, k, cli_value(args, "gpu"), &prices, &n, err)) == GW_OK) {
+        rows = gw_xcalloc(n ? n : 1, sizeof *rows);
+        rc = select_rows(k, prices, n, &f, rows, &nr, err);
+    }
     if (rc == GW_OK && strcmp(ctx->format, "text") != 0) {
-        rc = cli_listing_write(ctx, root, list, offer_columns, err);
-    } else if (rc == GW_OK && nr == 0) {
-        rc = cli_write_output(ctx, "no cloud offers match\n", 22, err);
+        view *root = offers_view(rows, nr, f.currency);
+        rc = cli_listing_write(ctx, root, view_map_get(root, "offers"), offer_columns, err);
+        view_free(root);
     } else if (rc == GW_OK) {
-        /* Columns as wide as their longest entry (up to 40 characters), so names stay whole. */
-        int w_gpu = 3, w_provider = 8, w_instance = 8;
-        for (size_t i = 0; i < nr; i++) {
-            const kb_price *p = rows[i].p;
-            w_gpu = text_width(p->gpu, w_gpu);
-            w_provider = text_width(p->provider, w_provider);
-            w_instance = text_width(p->instance, w_instance);
-        }
         gw_buf out = GW_BUF_INIT;
-        buf_printf(&out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU",
-                "COUNT", w_provider, "PROVIDER", w_instance, "INSTANCE", "SPOT", "PER HOUR",
-                "PER GPU-H", "AS OF", "SOURCE");
-        for (size_t i = 0; i < nr; i++) {
-            const kb_price *p = rows[i].p;
-            gw_buf price = GW_BUF_INIT, per = GW_BUF_INIT;
-            units_format_money(&price, rows[i].price, rows[i].currency, 2);
-            units_format_money(&per, rows[i].per_gpu, rows[i].currency, 2);
-            buf_printf(&out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu,
-                    p->gpu, p->gpu_count, w_provider, w_provider, p->provider ? p->provider : "-",
-                    w_instance, w_instance, p->instance ? p->instance : "-",
-                    p->spot ? "spot" : "-", buf_cstr(&price),
-                    buf_cstr(&per), p->as_of ? p->as_of : "-", p->source ? p->source : "-");
-            buf_free(&price);
-            buf_free(&per);
-        }
+        offers_text(&out, rows, nr);
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
         buf_free(&out);
     }
-    view_free(root);
     free(rows);
     kb_prices_free(prices, n);
-    kb_close(k);
+    if (k)
+        kb_close(k);
     return rc;
 }
 
