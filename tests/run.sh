@@ -20,9 +20,10 @@ export GPUWISE_BIN GPUWISE_BUILD ROOT
 export SHARED="${SHARED:-$ROOT/../shared}"
 export NO_COLOR=1 CMOCKA_MESSAGE_OUTPUT=stdout
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-if [ "${1:-}" = -j ] && [ -n "${2:-}" ]; then
-    jobs=$2
-fi
+case "${1:-}" in
+    -j) jobs=${2:-} ;;
+    -j*) jobs=${1#-j} ;;
+esac
 case "$jobs" in ''|*[!0-9]*|0) echo "run.sh: -j needs a number of jobs, not '$jobs'" >&2; exit 64 ;; esac
 log="$GPUWISE_BUILD/test.log"
 times="$GPUWISE_BUILD/test-times"   # "SECONDS SUITE" per line, from the last run

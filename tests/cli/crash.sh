@@ -32,7 +32,7 @@ export_of "$BASE" "$T/before.txt"
 # killed at delays spread over 0 .. 1.2 x that.  Its own KB and files ($T/MODE.*), so that the
 # two modes run side by side.
 kill_runs() {
-    mode=$1
+    mode=$1 n=$2
     k="$T/$mode.k.db"
     if [ $mode = plugin ]; then set -- --with gpuwise-csv; else set --; fi
     reset_kb "$k"
@@ -44,7 +44,7 @@ kill_runs() {
     check_rc "crash: $mode import of 3000 rows completes" 0
     export_of "$k" "$T/$mode.after.txt"
     dur=$((t1 - t0))
-    awk -v n="$2" -v d="$dur" -v s=$((dur + 11)) \
+    awk -v n="$n" -v d="$dur" -v s=$((dur + 11)) \
         'BEGIN { srand(s); for (i = 0; i < n; i++) printf "%.3f\n", rand() * d * 1.2 / 1000 }' \
         >"$T/$mode.delays"
     bad_integrity=0 bad_export=0 n_before=0 n_after=0 runs=0

@@ -7,6 +7,10 @@ TESTDATA="$SHARED/testdata"
 FIX="$ROOT/tests/fixtures"
 T=$(mktemp -d "${TMPDIR:-/tmp}/gwtest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
+# A suite stopped by a signal (run.sh's timeout, ^C) still removes its folder.
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 # Keep the user's real XDG folders out of every test.
 export XDG_DATA_HOME="$T/xdg-data" XDG_CONFIG_HOME="$T/xdg-config" NO_COLOR=1
 unset GPUWISE_KB
