@@ -1488,14 +1488,15 @@ static const cli_command kb_commands[] = {
     {"kb search", "TEXT...", 1, -1, CLI_TEXT,
      "full-text search over everything, ranked, with snippets and the command that opens each",
      "Searches everything in the KB: GPUs and their aliases, measured results, prices, "
-     "sources, disputed claims and exchange rates.  Hits come best first (a GPU's own entry "
-     "weighs double), each with a snippet in which `[` and `]` mark the words found.  Any text is "
-     "accepted and read as plain words; when no entry has every word, entries with some of "
-     "them are listed.  A word starting with `-` goes after `--`.\n\n"
+     "sources, disputed claims, exchange rates and the figures the decision assumes.  Hits "
+     "come best first (a GPU's own entry weighs double), each with a snippet in which `[` and "
+     "`]` mark the words found.  Any text is accepted and read as plain words; when no entry "
+     "has every word, entries with some of them are listed.  A word starting with `-` goes "
+     "after `--`.\n\n"
      "Every hit carries the command that opens it: `gpuwise kb show ID` for an entry about a "
      "GPU (its datasheet shows the results, prices and claims), `gpuwise kb source ID` for a "
-     "source, and for an exchange rate or a claim about no one GPU, the source it cites.  Run "
-     "it with the same `--kb`.\n\n"
+     "source, and for an exchange rate, an assumed figure or a claim about no one GPU, the "
+     "source it cites.  Run it with the same `--kb`.\n\n"
      "`md` and `csv` write kind, ref, title, snippet and that command (`open`); `json` adds "
      "the rank, the GPU and the source of each hit.\n\n"
      "Exit status: 0 ok (also when nothing matches), 64 usage.",
@@ -1504,8 +1505,8 @@ static const cli_command kb_commands[] = {
     {"kb sources", NULL, 0, 0, CLI_TEXT,
      "the sources, with how many facts cite each",
      "Lists every source of the KB (datasheets, whitepapers, benchmark tables, articles) with "
-     "how many facts cite it: GPUs, measured results, prices, exchange rates and claims.  "
-     "`gpuwise kb source ID` shows one with those facts.\n\n"
+     "how many facts cite it: GPUs, measured results, prices, exchange rates, claims and "
+     "assumed figures.  `gpuwise kb source ID` shows one with those facts.\n\n"
      "`md` and `csv` write id, fact count, title, publisher and retrieval date; `json` adds the "
      "URL, kind, note and the command that opens each.",
      NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources, NULL},
@@ -1535,9 +1536,9 @@ static const cli_command kb_commands[] = {
      "Adds table CSV files (those of `kb/data`, each table known from its header row) or a "
      "whole export, in any order and all in one transaction: every file is read before "
      "anything is stored, and one bad row leaves the KB as it was, naming the file and line.  "
-     "Rows with a key (sources, GPUs, aliases, rates) replace the row with that key; other "
-     "rows are added unless an identical one is there.  With `--with IMPORTER`, FILE is "
-     "converted by that importer plugin first.\n\n"
+     "Rows with a key (sources, GPUs, aliases, rates, assumed figures) replace the row with "
+     "that key; other rows are added unless an identical one is there.  With `--with "
+     "IMPORTER`, FILE is converted by that importer plugin first.\n\n"
      "It writes to `--kb` (or `$GPUWISE_KB`), else to the user's KB, made as a copy of the "
      "shipped one on first write; the shipped KB is never written.  The report says what each "
      "table gained; `json` gives the counts added, updated and unchanged per table.\n\n"
@@ -1562,7 +1563,8 @@ static const cli_command kb_commands[] = {
 const cli_group cli_kb_group = {
     "kb", "look GPUs up, search, compare, import and export the knowledge base",
     "The knowledge base (KB) is an SQLite file of GPU specs, measured results, prices, "
-    "exchange rates and claims, every fact citing its source.\n\n"
+    "exchange rates, claims and the figures the decision assumes, every fact citing its "
+    "source.\n\n"
     "A GPU NAME is written the way people write it: `\"RTX 3090\"`, `3090`, `rtx_3090`, "
     "`\"A100 80GB\"`, `\"NVIDIA A100-SXM4-80GB\"`, `\"4x 3090\"`; case, spaces, dashes and "
     "underscores do not matter.  An ambiguous name lists the candidates and an unknown one "

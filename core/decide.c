@@ -1,8 +1,8 @@
 /* decide.c — the decision's pipeline (decide_run): read what the KB holds for the workload once
- * (GPUs, the benchmark's measured results, prices), list the options, size, time and price
- * each, hear the rule plugins, rank, then weigh buying against renting and each input's sway.
- * Also the figures the engine assumes, and the helpers every stage shares (citations, the
- * trace).  The stages live in decide_*.c; decide_private.h lists them. */
+ * (GPUs, the benchmark's measured results, prices, the figures the engine assumes), list the
+ * options, size, time and price each, hear the rule plugins, rank, then weigh buying against
+ * renting and each input's sway.  Also the helpers every stage shares (citations, the trace).
+ * The stages live in decide_*.c; decide_private.h lists them. */
 #include "decide_private.h"
 
 #include <math.h>
@@ -10,24 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The figures the engine assumes when the workload does not give them (see decide_private.h):
- * every decision reads them through d->facts, which decide_run points here. */
-static const decide_fact assumed_figures[DECIDE_FACT_COUNT] = {
-    [DECIDE_FACT_HOST_COST] = {"host_cost", 8000.0, "CNY", "article-4090-a100-h100",
-                               "\"配套主机：8000元\" (a matching host machine: CNY 8,000)"},
-    [DECIDE_FACT_HOST_POWER] = {"host_power_w", 200.0, "W", "article-a100-vs-4x3090",
-                                "the A100 machine draws 600 W, its card 400 W"},
-    [DECIDE_FACT_RESALE] = {"resale_fraction", 0.30, "fraction", "article-4090-a100-h100",
-                            "a CNY 16,000 card is worth CNY 5,000 after 3 years"},
-    [DECIDE_FACT_PCIE_GBS] = {"pcie4_allreduce_gbs", 16.0, "GB/s", "article-a100-vs-4x3090",
-                              "PCIe 4.0 x16 between the four RTX 3090 taken as about 16 GB/s "
-                              "(claims.csv: the link is 32 GB/s each way; 16 is kept as the "
-                              "effective all-reduce rate)"},
-    [DECIDE_FACT_POOR_COOLING] = {"poor_cooling_factor", 0.80, "fraction",
-                                  "article-a100-vs-4x3090",
-                                  "the four-card machine loses about 20% when it throttles"},
-};
 
 /* ---- helpers every stage uses ---- */
 
@@ -61,18 +43,9 @@ int decide_cite(decision *d, const char *source)
     return (int)d->n_cites;
 }
 
-int decide_cite_if_known(decision *d, const char *source)
+int decide_fact_cite(decision *d, kb_assumed fact)
 {
-    kb_source s;
-    if (kb_source_get(d->k, source, &s, NULL) != GW_OK)
-        return 0;
-    kb_source_free(&s);
-    return decide_cite(d, source);
-}
-
-int decide_fact_cite(decision *d, decide_fact_id fact)
-{
-    d->fact_cite[fact] = decide_cite_if_known(d, d->facts[fact].source);
+    d->fact_cite[fact] = decide_cite(d, d->facts[fact].source);
     return d->fact_cite[fact];
 }
 
@@ -198,6 +171,26 @@ static int load_benchmark(decision *d, gw_error *err)
     return GW_OK;
 }
 
+/* The figures the engine falls back on (d->facts), every one, whether or not this workload
+ * needs it, so that a KB without one is refused whatever the workload.  Each is the KB's row,
+ * with the unit and range the KB checks it against on every write; the PCIe one is an effective
+ * all-reduce rate, not the link's bandwidth (kb/data/assumptions.csv says why). */
+static int load_assumptions(decision *d, gw_error *err)
+{
+    for (int i = 0; i < KB_ASSUMED_COUNT; i++) {
+        int rc = kb_assumption_get(d->k, (kb_assumed)i, &d->facts[i], err);
+        if (rc == GW_ENOTFOUND)
+            return gw_error_set(err, GW_EDATA,
+                                "%s: the knowledge base has no assumed figure '%s', which the "
+                                "decision falls back on (add its row to the KB's assumptions "
+                                "with gpuwise kb import; kb/data/assumptions.csv has gpuwise's)",
+                                kb_path(d->k), kb_assumed_id((kb_assumed)i));
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
 static int load_kb(decision *d, gw_error *err)
 {
     const workload *w = d->w;
@@ -208,7 +201,9 @@ static int load_kb(decision *d, gw_error *err)
                             "gpuwise kb import rates.csv)",
                             w->path, w->currency);
     kb_rate_free(&rate);
-    int rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
+    int rc = load_assumptions(d, err);
+    if (rc == GW_OK)
+        rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
     if (rc == GW_OK)
         rc = kb_prices_find(d->k, NULL, NULL, NULL, &d->prices, &d->n_prices, err);
     if (rc == GW_OK && w->benchmark)
@@ -225,19 +220,19 @@ static int fill_defaults(decision *d, gw_error *err)
 {
     workload *w = d->w;
     if (isnan(w->host_cost)) {
-        const decide_fact *f = &d->facts[DECIDE_FACT_HOST_COST];
+        const kb_assumption *f = &d->facts[KB_ASSUMED_HOST_COST];
         int rc = decide_convert(d, f->value, f->unit, &w->host_cost, err);
         if (rc != GW_OK)
             return rc;
-        decide_fact_cite(d, DECIDE_FACT_HOST_COST);
+        decide_fact_cite(d, KB_ASSUMED_HOST_COST);
     }
     if (isnan(w->host_power_w)) {
-        w->host_power_w = d->facts[DECIDE_FACT_HOST_POWER].value;
-        decide_fact_cite(d, DECIDE_FACT_HOST_POWER);
+        w->host_power_w = d->facts[KB_ASSUMED_HOST_POWER].value;
+        decide_fact_cite(d, KB_ASSUMED_HOST_POWER);
     }
     if (isnan(w->resale_fraction)) {
-        w->resale_fraction = d->facts[DECIDE_FACT_RESALE].value;
-        decide_fact_cite(d, DECIDE_FACT_RESALE);
+        w->resale_fraction = d->facts[KB_ASSUMED_RESALE].value;
+        decide_fact_cite(d, KB_ASSUMED_RESALE);
     }
     return GW_OK;
 }
@@ -398,7 +393,6 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
     d->k = k;
     d->w = w;
     d->trace = flags & DECIDE_TRACE ? view_list() : NULL;
-    d->facts = assumed_figures;
     *out = NULL;
     int rc = size_model(d, err);
     if (rc == GW_OK)
@@ -452,6 +446,8 @@ void decision_free(decision *d)
     if (!d)
         return;
     free(d->measured_one);
+    for (int i = 0; i < KB_ASSUMED_COUNT; i++)
+        kb_assumption_free(&d->facts[i]);
     for (size_t i = 0; i < d->n_options; i++)
         option_free(&d->options[i]);
     free(d->options);

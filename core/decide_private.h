@@ -1,6 +1,6 @@
 /* decide_private.h — what the decision's files share and nothing outside them sees: the state of
- * one decision, the figures the engine assumes (with the KB rows they come from), the helpers
- * every stage uses, and one entry point per stage.  decide.c runs the stages in order:
+ * one decision (with the figures it assumes, read from the KB), the helpers every stage uses,
+ * and one entry point per stage.  decide.c runs the stages in order:
  *   decide_options.c  the options (buy new, buy used, rent each offer)
  *   decide_speed.c    the model stage: memory fit and speed of each option
  *   decide_cost.c     money: prices in the workload's currency, each option's cost
@@ -16,29 +16,6 @@
 #include "buf.h"
 #include "decide.h"
 #include "model.h"
-
-/* ---- the figures the engine assumes ---- */
-
-/* Each figure the engine falls back on, with the KB source row it comes from (cited in the report
- * when the KB holds that row).  These are the only KB ids the engine names, and one table in
- * decide.c is the only place that names them; every stage reads them through d->facts, so
- * reading them from the KB instead changes where decide_run points d->facts and nothing else. */
-typedef enum {
-    DECIDE_FACT_HOST_COST,       /* a host machine, when the workload gives no host_cost */
-    DECIDE_FACT_HOST_POWER,      /* a host's draw besides its cards (host_power_w) */
-    DECIDE_FACT_RESALE,          /* resale_fraction */
-    DECIDE_FACT_PCIE_GBS,        /* all-reduce bandwidth of PCIe 4.0 x16 between cards */
-    DECIDE_FACT_POOR_COOLING,    /* throughput kept by multi-card consumer builds in a hot room */
-    DECIDE_FACT_COUNT
-} decide_fact_id;
-
-typedef struct decide_fact {
-    const char *name;            /* the workload field or model figure it stands for */
-    double value;
-    const char *unit;            /* a currency code for money */
-    const char *source;          /* the KB source row */
-    const char *basis;           /* what the source says */
-} decide_fact;
 
 /* Cards one host machine takes when the workload does not say (cards_per_host): a desktop board
  * has room for four double-width consumer cards, a data-centre server for eight. */
@@ -79,8 +56,12 @@ struct decision {
     size_t n_cites;
     model_memory memory;
     double gradient_bytes;
-    const decide_fact *facts;    /* the assumed figures, DECIDE_FACT_COUNT of them */
-    int fact_cite[DECIDE_FACT_COUNT];   /* citation of each assumed figure used; 0 none */
+    /* The figures the engine falls back on where the workload leaves out a host machine's
+     * cost and power or the resale value, and where the model needs a figure no measurement
+     * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by
+     * kb_assumed, all read by decide_run before anything is priced. */
+    kb_assumption facts[KB_ASSUMED_COUNT];
+    int fact_cite[KB_ASSUMED_COUNT];   /* citation of each assumed figure used; 0 none */
     char *unit;                  /* "images/s", or "x RTX 3090" without a benchmark */
     char *work_unit;             /* "1M images", "RTX 3090-hour" */
     double unit_size;            /* samples in one work unit (1e6), or 1 */
@@ -114,10 +95,8 @@ static inline int decide_text_same(const char *a, const char *b)
 void decide_trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The citation number of a KB source row (numbered in order of first use); 0 for none. */
 int decide_cite(decision *d, const char *source);
-/* The same, only when the KB holds the row (a user's KB may not). */
-int decide_cite_if_known(decision *d, const char *source);
 /* The citation of an assumed figure, remembered for the assumptions it appears in. */
-int decide_fact_cite(decision *d, decide_fact_id fact);
+int decide_fact_cite(decision *d, kb_assumed fact);
 void decide_option_cite(decision *d, decide_option *o, const char *source);
 /* The median of v[0..n) (sorted in place; NaN when n is 0). */
 double decide_median(double *v, size_t n);

@@ -20,7 +20,8 @@
 
 /* Power is expensive when electricity is more than this share of what the typical purchase
  * spends over the horizon: chosen, not taken from a source (for scale, the own-vs-cloud model of
- * article-4090-a100-h100 spends CNY 5,000 of 29,000 on electricity, 17%). */
+ * the RTX 4090 / A100 / H100 article that the host cost comes from spends CNY 5,000 of 29,000 on
+ * electricity, 17%). */
 #define EXPENSIVE_POWER_SHARE 0.30
 
 /* ---- workload.context: facts that depend on the whole decision, not one option ---- */

@@ -196,8 +196,8 @@ static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
         return;
     double eff = efficiency(o, single, decide_batch_per_gpu(d->w), d->gradient_bytes);
     if (o->count > 1 && !o->split && !o->nvlink &&
-        decide_fact_cite(d, DECIDE_FACT_PCIE_GBS))   /* the PCIe figure the link rests on */
-        decide_option_cite(d, o, d->facts[DECIDE_FACT_PCIE_GBS].source);
+        decide_fact_cite(d, KB_ASSUMED_PCIE_GBS))   /* the PCIe figure the link rests on */
+        decide_option_cite(d, o, d->facts[KB_ASSUMED_PCIE_GBS].source);
     o->efficiency = eff;
     o->throughput = single * o->count * eff;
     o->throughput_lo = o->throughput_hi = o->throughput;
@@ -242,13 +242,13 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
     if (isnan(o->throughput) || !decide_str_eq(d->w->cooling, "poor") || !o->consumer ||
         o->count < 2 || o->acquisition == DECIDE_RENT)
         return;
-    double kept = d->facts[DECIDE_FACT_POOR_COOLING].value;
+    double kept = d->facts[KB_ASSUMED_POOR_COOLING].value;
     o->throughput *= kept;
     o->throughput_lo *= kept;
     o->throughput_hi *= kept;
     buf_printf(how, "; -%.0f%% for heat throttling in a poorly cooled room", (1 - kept) * 100);
-    if (decide_cite_if_known(d, d->facts[DECIDE_FACT_POOR_COOLING].source))
-        decide_option_cite(d, o, d->facts[DECIDE_FACT_POOR_COOLING].source);
+    if (decide_fact_cite(d, KB_ASSUMED_POOR_COOLING))
+        decide_option_cite(d, o, d->facts[KB_ASSUMED_POOR_COOLING].source);
 }
 
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
@@ -257,8 +257,10 @@ void decide_option_speed(decision *d, decide_option *o)
     const kb_gpu *g = o->gpu;
     gw_buf how = GW_BUF_INIT;
     o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
+    /* Without NVLink, gradients cross PCIe at the KB's effective all-reduce rate for PCIe 4.0
+     * x16 (pcie4_allreduce_gbs), not at the link's 32 GB/s each way. */
     o->link_gbs = model_link_gbs(o->count, o->nvlink, g->nvlink_gbs, g->pcie_gen,
-                                 d->facts[DECIDE_FACT_PCIE_GBS].value);
+                                 d->facts[KB_ASSUMED_PCIE_GBS].value);
     o->throughput = NAN;
     if (d->n_bench) {
         if (!speed_measured(d, o, &how))

@@ -517,7 +517,7 @@ static view *method_view(const decision *d)
                "gradient bytes / link bandwidth (NVLink on SXM boards; PCIe 4.0 x16 about "
                "%.0f GB/s, shared once there are more than two cards)",
                1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w),
-               d->facts[DECIDE_FACT_PCIE_GBS].value);
+               d->facts[KB_ASSUMED_PCIE_GBS].value);
     view_map_set_str(v, "multi_gpu", buf_cstr(&line));
     buf_reset(&line);
     buf_printf(&line,
@@ -579,12 +579,12 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
     else
         buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
                    DECIDE_SERVER_PER_HOST);
-    assume(list, buf_cstr(b), d->fact_cite[DECIDE_FACT_HOST_COST],
-           d->fact_cite[DECIDE_FACT_HOST_POWER]);
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
+           d->fact_cite[KB_ASSUMED_HOST_POWER]);
     buf_reset(b);
     buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon.",
                w->resale_fraction * 100);
-    assume(list, buf_cstr(b), d->fact_cite[DECIDE_FACT_RESALE], 0);
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
     if (w->upkeep_hours_per_month > 0) {
         buf_reset(b);
         buf_printf(b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
@@ -611,20 +611,20 @@ static view *assumptions_view(const decision *d)
                    d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
-    if (d->fact_cite[DECIDE_FACT_PCIE_GBS]) {
+    if (d->fact_cite[KB_ASSUMED_PCIE_GBS]) {
         buf_reset(&b);
         buf_printf(&b,
                    "Several cards in one PCIe machine share gradients at about %.0f GB/s (PCIe "
                    "4.0 x16) with no NVLink bridge fitted.",
-                   d->facts[DECIDE_FACT_PCIE_GBS].value);
-        assume(list, buf_cstr(&b), d->fact_cite[DECIDE_FACT_PCIE_GBS], 0);
+                   d->facts[KB_ASSUMED_PCIE_GBS].value);
+        assume(list, buf_cstr(&b), d->fact_cite[KB_ASSUMED_PCIE_GBS], 0);
     }
     if (decide_str_eq(w->cooling, "poor")) {
         buf_reset(&b);
         buf_printf(&b,
                    "Poor cooling: multi-card consumer builds lose %.0f%% of their throughput to "
                    "heat throttling.",
-                   (1 - d->facts[DECIDE_FACT_POOR_COOLING].value) * 100);
+                   (1 - d->facts[KB_ASSUMED_POOR_COOLING].value) * 100);
         assume(list, buf_cstr(&b), 0, 0);
     }
     assume(list,

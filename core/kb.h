@@ -1,6 +1,7 @@
 /* kb.h — the knowledge base: an SQLite file of GPU specs, measured results, prices, exchange
- * rates and their sources, with one FTS5 index.  Only the kb*.c files know SQL (kb.c says which
- * does what: the file, the table descriptions, reads, names, the filter, search, text).
+ * rates, the figures the decision assumes, and their sources, with one FTS5 index.  Only the
+ * kb*.c files know SQL (kb.c says which does what: the file, the table descriptions, reads,
+ * names, the filter, search, text).
  *
  * Ownership: every struct filled by a kb_* call owns its strings; release it with the matching
  * _free (arrays with the _array_free helpers).  Numbers that are unknown are NaN (NULL in SQL).
@@ -45,7 +46,7 @@ void kb_rollback(kb *k);
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
     KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
-    KB_TABLES
+    KB_ASSUMPTIONS, KB_TABLES
 };
 
 typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
@@ -158,12 +159,36 @@ typedef struct kb_claim {
     char *subject, *claim, *status, *correction, *source, *correction_source;
 } kb_claim;
 
+/* The figures the decision falls back on where a workload leaves them out, or where no
+ * measurement gives them: rows of the assumption table, each citing its source like any fact.
+ * These are the ids there may be; kb_table.c describes each one's unit and range once, and every
+ * write of a row is checked against them. */
+typedef enum kb_assumed {
+    KB_ASSUMED_HOST_COST,       /* host_cost: a host machine around the cards, in a currency */
+    KB_ASSUMED_HOST_POWER,      /* host_power_w: a host's draw besides its cards, W */
+    KB_ASSUMED_RESALE,          /* resale_fraction: share of a card's price left at the horizon */
+    KB_ASSUMED_PCIE_GBS,        /* pcie4_allreduce_gbs: the effective rate cards in one machine
+                                 * all-reduce gradients at over PCIe 4.0 x16, GB/s; not the
+                                 * link's bandwidth (32 GB/s each way) */
+    KB_ASSUMED_POOR_COOLING,    /* poor_cooling_factor: the share of throughput a multi-card
+                                 * consumer build keeps in a poorly cooled room */
+    KB_ASSUMED_COUNT
+} kb_assumed;
+
+typedef struct kb_assumption {
+    char *id, *unit /* a currency code for money */, *source, *note;
+    double value;
+} kb_assumption;
+/* The id of an assumed figure ("host_cost"); NULL out of range. */
+const char *kb_assumed_id(kb_assumed which);
+
 void kb_source_free(kb_source *s);
 void kb_gpu_free(kb_gpu *g);
 void kb_benchmark_free(kb_benchmark *b);
 void kb_price_free(kb_price *p);
 void kb_rate_free(kb_rate *r);
 void kb_claim_free(kb_claim *c);
+void kb_assumption_free(kb_assumption *a);
 void kb_gpu_init(kb_gpu *g);          /* all strings NULL, all numbers NaN */
 /* A column's value in a row struct of its table: its text (NULL for none, or for a column that
  * is not text), its number (NaN for none; a flag reads 0 or 1). */
@@ -209,6 +234,9 @@ int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
 int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);
 void kb_claims_free(kb_claim *rows, size_t n);
+/* The KB's row for one assumed figure.  GW_ENOTFOUND ("no assumed figure 'host_cost' in the
+ * knowledge base") when it has none. */
+int kb_assumption_get(kb *k, kb_assumed which, kb_assumption *out, gw_error *err);
 
 /* Exchange: the latest rate of each currency.  GW_ENOTFOUND when a currency has no rate. */
 int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err);
@@ -228,25 +256,28 @@ int kb_add_benchmark(kb *k, const kb_benchmark *b, gw_error *err);
 int kb_add_price(kb *k, const kb_price *p, gw_error *err);
 int kb_put_rate(kb *k, const kb_rate *r, gw_error *err);
 int kb_add_claim(kb *k, const kb_claim *c, gw_error *err);
+int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err);   /* replace by id */
 /* Removes the cloud offers of one provider (before storing its fresh ones). */
 int kb_delete_offers(kb *k, const char *provider, gw_error *err);
 
 /* Full-text search over everything (FTS5).  Any text a person types is accepted: it is turned
  * into a safe FTS5 query, never spliced into SQL.  Caller frees with kb_hits_free. */
 typedef struct kb_hit {
-    char *kind;      /* gpu, benchmark, price, source, claim, rate */
-    char *ref;       /* the GPU id, source id, row id, or CURRENCY@AS_OF for a rate */
+    char *kind;      /* gpu, benchmark, price, source, claim, rate, assumption */
+    char *ref;       /* the GPU id, source id, assumption id, row id, or CURRENCY@AS_OF for a
+                      * rate */
     char *title;
     char *snippet;   /* with [ and ] around the matched terms; NULL from kb_source_facts */
     double rank;
-    char *gpu;       /* the GPU the entry is about; NULL for a source, a rate, a general claim */
+    char *gpu;       /* the GPU the entry is about; NULL for a source, a rate, an assumption, a
+                      * general claim */
     char *source;    /* the source the entry cites (a source: itself) */
 } kb_hit;
 int kb_search(kb *k, const char *query, size_t limit, kb_hit **out, size_t *n, gw_error *err);
 /* The entries that cite source id (a claim also when it cites it for its correction), as hits
- * without snippet or rank: GPUs, benchmarks, prices, rates, then claims.  The titles are those
- * search shows.  Caller frees with kb_hits_free; no row is no error (kb_source_get says whether
- * the source exists). */
+ * without snippet or rank: GPUs, benchmarks, prices, rates, claims, then assumptions.  The
+ * titles are those search shows.  Caller frees with kb_hits_free; no row is no error
+ * (kb_source_get says whether the source exists). */
 int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *err);
 void kb_hits_free(kb_hit *hits, size_t n);
 
@@ -255,10 +286,11 @@ void kb_hits_free(kb_hit *hits, size_t n);
  * not begin or commit: callers wrap one or more imports in a single transaction. */
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
 /* Several texts (files) in one go: every section is parsed first, then stored in dependency
- * order (sources, gpus, aliases, rates, benchmarks, prices, claims) whatever order the files
- * came in.  Rows with a key (sources, gpus, aliases, rates) replace the row with that key; other
- * rows are added unless an identical one is there.  counts (may be NULL) says what changed, per
- * table in that order (kb_table_name).  Like kb_import_text, it neither begins nor commits. */
+ * order (sources, gpus, aliases, rates, benchmarks, prices, claims, assumptions) whatever order
+ * the files came in.  Rows with a key (sources, gpus, aliases, rates, assumptions) replace the
+ * row with that key; other rows are added unless an identical one is there.  counts (may be
+ * NULL) says what changed, per table in that order (kb_table_name).  Like kb_import_text, it
+ * neither begins nor commits. */
 typedef struct kb_import_counts {
     size_t added[KB_TABLES], updated[KB_TABLES], unchanged[KB_TABLES];
 } kb_import_counts;

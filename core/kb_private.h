@@ -62,6 +62,9 @@ typedef struct kb_table {
     const char *what;     /* for messages: "sources" */
     const kb_column *cols;
     int ncols;
+    /* The rule a row must keep beyond its columns' own (NULL: none), run once every column is
+     * fine; GW_EDATA with "column: problem". */
+    int (*row_rule)(const kb_value *row, gw_error *err);
 } kb_table;
 extern const kb_table kb_tables[KB_TABLES];   /* in dependency order (enum kb_table_id) */
 

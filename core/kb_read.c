@@ -1,6 +1,6 @@
 /* kb_read.c — reads: rows of a table into their structs (kb_table.c says which column goes
- * where), a GPU by id, its measured results, prices, sources, claims, aliases and names, and the
- * exchange rates with conversion between currencies. */
+ * where), a GPU by id, its measured results, prices, sources, claims, aliases and names, the
+ * figures the decision assumes, and the exchange rates with conversion between currencies. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +152,8 @@ int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
                 " + (SELECT count(*) FROM benchmark WHERE source = s.id)"
                 " + (SELECT count(*) FROM price WHERE source = s.id)"
                 " + (SELECT count(*) FROM rate WHERE source = s.id)"
-                " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)");
+                " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)"
+                " + (SELECT count(*) FROM assumption WHERE source = s.id)");
     buf_puts(&sql, " s ORDER BY id");
     int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
                          fill_fact_count, (void **)out, n, err);
@@ -170,6 +171,34 @@ int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_erro
                          NULL, (void **)out, n, err);
     buf_free(&sql);
     return rc;
+}
+
+int kb_assumption_get(kb *k, kb_assumed which, kb_assumption *out, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_assumption *rows;
+    size_t n;
+    memset(out, 0, sizeof *out);
+    out->value = NAN;
+    const char *id = kb_assumed_id(which);
+    if (!id)
+        return gw_error_set(err, GW_ESOFTWARE, "no assumed figure %d", (int)which);
+    kb_sql_select(&sql, &kb_tables[KB_ASSUMPTIONS], NULL);
+    buf_puts(&sql, " WHERE id = ?1");
+    const char *params[] = {id};
+    int rc = select_rows(k, &kb_tables[KB_ASSUMPTIONS], buf_cstr(&sql), params, 1,
+                         sizeof(kb_assumption), 0, NULL, (void **)&rows, &n, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        free(rows);
+        return gw_error_set(err, GW_ENOTFOUND, "no assumed figure '%s' in the knowledge base",
+                            id);
+    }
+    *out = rows[0];
+    free(rows);
+    return GW_OK;
 }
 
 int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err)

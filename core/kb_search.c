@@ -71,7 +71,8 @@ static char *fts_query(const char *text, const char *joiner)
     "WHEN 'price' THEN (SELECT source FROM price WHERE id = CAST(h.ref AS INTEGER)) " \
     "WHEN 'claim' THEN (SELECT source FROM claim WHERE id = CAST(h.ref AS INTEGER)) " \
     "WHEN 'rate' THEN (SELECT source FROM rate WHERE currency = substr(h.ref, 1, " \
-    "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) END"
+    "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) " \
+    "WHEN 'assumption' THEN (SELECT source FROM assumption WHERE id = h.ref) END"
 
 /* Reads hit rows (kind, ref, title, snippet, rank, gpu, source) until the statement ends, and
  * finalizes it.  Returns the step code: SQLITE_DONE when every row was read. */
@@ -146,7 +147,9 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
                      "WHERE row IN (SELECT rowid FROM rate WHERE source = ?1) "
                      "UNION ALL SELECT 5, row, kind, ref, title FROM kb_text_claim "
                      "WHERE row IN (SELECT rowid FROM claim "
-                     "WHERE source = ?1 OR correction_source = ?1)) h "
+                     "WHERE source = ?1 OR correction_source = ?1) "
+                     "UNION ALL SELECT 6, row, kind, ref, title FROM kb_text_assumption "
+                     "WHERE row IN (SELECT rowid FROM assumption WHERE source = ?1)) h "
                      "ORDER BY h.t, h.row",
                      &st, err);
     if (rc)

@@ -1,7 +1,8 @@
 /* kb_table.c — each KB table described once: its columns' names, types, rules, units, labels
- * and text forms, and where the row structs keep them.  From that description: the row structs'
- * init and release, the checks every write makes (CSV rows, struct writes and plugin records
- * alike), storing a row, and the comparison of the description with the SQL schema. */
+ * and text forms, and where the row structs keep them (for the assumption table also the ids it
+ * may hold, with each one's unit and range).  From that description: the row structs' init and
+ * release, the checks every write makes (CSV rows, struct writes and plugin records alike),
+ * storing a row, and the comparison of the description with the SQL schema. */
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -138,19 +139,54 @@ static const kb_column claim_cols[] = {
     COL("correction_source", KB_TEXT, KB_CITES | KB_META, NULL,
         S(kb_claim, correction_source)),
 };
+static const kb_column assumption_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_assumption, id)),
+    COL("value", KB_NUMBER, KB_REQUIRED, NULL, S(kb_assumption, value)),
+    COL("unit", KB_TEXT, KB_REQUIRED, NULL, S(kb_assumption, unit)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_assumption, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_assumption, note)),
+};
 #undef ROW
 #undef COL
 #undef S
 
+/* The rows the assumption table may hold, each id described once: the unit its value is written
+ * in (NULL: money, in any currency code, which the decision converts through the rates) and the
+ * range that makes sense.  The three that stand in for workload fields take the range of that
+ * field (workload.c); an all-reduce rate above the link's 32 GB/s each way, or a throttled build
+ * keeping less than a tenth of its speed, would be a typo. */
+static const struct {
+    const char *id, *unit;
+    double lo, hi;
+    const char *range;   /* as messages put it */
+} assumed[KB_ASSUMED_COUNT] = {
+    [KB_ASSUMED_HOST_COST] = {"host_cost", NULL, 0, 1e12, "an amount from 0"},
+    [KB_ASSUMED_HOST_POWER] = {"host_power_w", "W", 0, 1e5, "from 0 to 100000 W"},
+    [KB_ASSUMED_RESALE] = {"resale_fraction", "fraction", 0, 1, "a fraction from 0 to 1"},
+    [KB_ASSUMED_PCIE_GBS] = {"pcie4_allreduce_gbs", "GB/s", 0.1, 32, "from 0.1 to 32 GB/s"},
+    [KB_ASSUMED_POOR_COOLING] = {"poor_cooling_factor", "fraction", 0.1, 1,
+                                 "a fraction from 0.1 to 1"},
+};
+
+const char *kb_assumed_id(kb_assumed which)
+{
+    return (int)which >= 0 && which < KB_ASSUMED_COUNT ? assumed[which].id : NULL;
+}
+
+/* With the validation below. */
+static int assumption_rule(const kb_value *row, gw_error *err);
+
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
-    {"sources.csv", "source", "sources", source_cols, NCOLS(source_cols)},
-    {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols)},
-    {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols)},
-    {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols)},
-    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols)},
-    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols)},
-    {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols)},
+    {"sources.csv", "source", "sources", source_cols, NCOLS(source_cols), NULL},
+    {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols), NULL},
+    {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL},
+    {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL},
+    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL},
+    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), NULL},
+    {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL},
+    {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
+     assumption_rule},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {
@@ -313,6 +349,14 @@ void kb_claim_free(kb_claim *c)
     memset(c, 0, sizeof *c);
 }
 
+void kb_assumption_free(kb_assumption *a)
+{
+    if (!a)
+        return;
+    kb_row_free_strings(&kb_tables[KB_ASSUMPTIONS], a);
+    memset(a, 0, sizeof *a);
+}
+
 void kb_gpus_free(kb_gpu *gpus, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -445,6 +489,39 @@ void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *
     }
 }
 
+/* An assumption row names a figure gpuwise assumes, in that figure's unit, within its range. */
+static int assumption_rule(const kb_value *row, gw_error *err)
+{
+    const char *id = row[0].text, *unit = row[2].text;   /* assumption_cols' order */
+    double value = row[1].number;
+    const char *ids[KB_ASSUMED_COUNT + 1] = {NULL};
+    int which = -1;
+    for (int i = 0; i < KB_ASSUMED_COUNT; i++) {
+        ids[i] = assumed[i].id;
+        if (kb_streq(id, assumed[i].id))
+            which = i;
+    }
+    if (which < 0) {
+        const char *near = gw_closest(id, ids);
+        char set[256];
+        if (near)
+            return gw_error_set(err, GW_EDATA, "id: '%.80s' is not a figure gpuwise assumes "
+                                "(did you mean %s?)", id, near);
+        join_set(set, sizeof set, ids);
+        return gw_error_set(err, GW_EDATA, "id: '%.80s' is not a figure gpuwise assumes (one "
+                            "of: %s)", id, set);
+    }
+    const char *want = assumed[which].unit;
+    if (want ? !kb_streq(unit, want) : !units_is_currency(unit))
+        return gw_error_set(err, GW_EDATA, "unit: %s is written in %s, not '%.80s'", id,
+                            want ? want : "a currency code such as CNY or USD (it is money)",
+                            unit);
+    if (value < assumed[which].lo || value > assumed[which].hi)
+        return gw_error_set(err, GW_EDATA, "value: %s must be %s, not %g", id,
+                            assumed[which].range, value);
+    return GW_OK;
+}
+
 /* An empty value takes its column's default; empty text is no text. */
 static void value_default(const kb_column *c, kb_value *v)
 {
@@ -505,7 +582,7 @@ static int validate_row(kb *k, const kb_table *t, kb_value *v, gw_error *err)
                 return rc;
         }
     }
-    return GW_OK;
+    return t->row_rule ? t->row_rule(v, err) : GW_OK;
 }
 
 int kb_row_check(int table, kb_value *row, gw_error *err)
@@ -686,6 +763,11 @@ int kb_put_rate(kb *k, const kb_rate *r, gw_error *err)
 int kb_add_claim(kb *k, const kb_claim *c, gw_error *err)
 {
     return put_struct(k, KB_CLAIMS, c, err);
+}
+
+int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err)
+{
+    return put_struct(k, KB_ASSUMPTIONS, a, err);
 }
 
 int kb_delete_offers(kb *k, const char *provider, gw_error *err)

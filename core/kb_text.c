@@ -227,8 +227,8 @@ static int parse_number(const char *text, double *out)
     return isfinite(*out);
 }
 
-/* Where each key of a keyed table (sources, gpus, rates) was first given in this import: the
- * same id twice would silently keep the last row, so it is an error. */
+/* Where each key of a keyed table (sources, gpus, rates, assumptions) was first given in this
+ * import: the same id twice would silently keep the last row, so it is an error. */
 typedef struct seen_key {
     int table;
     char *key;

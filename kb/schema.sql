@@ -231,3 +231,68 @@ END;
 -- that a look-up instead of a scan of every row of the GPU, which made large imports quadratic.
 CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value);
 CREATE INDEX price_identity ON price(gpu, provider, amount, as_of);
+
+-- version 3
+-- The figures the decision engine falls back on where a workload leaves them out (a host
+-- machine's cost and power, the resale value) or no measurement gives them (the PCIe all-reduce
+-- rate, heat throttling), each citing its source like any fact.  kb_table.c describes the ids
+-- there may be, and each one's unit (a currency code for money) and range.
+CREATE TABLE assumption (
+    id     TEXT PRIMARY KEY NOT NULL,
+    value  REAL NOT NULL,
+    unit   TEXT NOT NULL,
+    source TEXT NOT NULL REFERENCES source(id),
+    note   TEXT
+);
+
+CREATE VIEW kb_text_assumption AS
+SELECT a.rowid AS row, a.rowid * 8 + 7 AS fid, 'assumption' AS kind, a.id AS ref,
+       'assumed ' || printf('%g', a.value) || ' ' || a.unit AS title,
+       a.id || ' assumed ' || printf('%g', a.value) || ' ' || a.unit || ' ' ||
+       ifnull(a.note, '') AS body
+FROM assumption a;
+
+DROP VIEW kb_text;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption;
+
+CREATE TRIGGER assumption_fts_ins AFTER INSERT ON assumption BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_assumption WHERE ref = new.id;
+END;
+CREATE TRIGGER assumption_fts_upd AFTER UPDATE ON assumption BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 7;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_assumption WHERE ref = new.id;
+END;
+CREATE TRIGGER assumption_fts_del AFTER DELETE ON assumption BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 7;
+END;
+
+-- Before version 3 these figures were written into gpuwise itself, so every older KB decided
+-- with them: an upgraded KB keeps them, as rows citing the sources they came from where it holds
+-- those sources.  Frozen history, like the sections above: a new KB (whose source table is empty
+-- here) gets its rows from kb/data/assumptions.csv, which may since have changed.
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'host_cost', 8000, 'CNY', id,
+       '"配套主机：8000元" (a matching host machine: CNY 8,000) in the article''s own-vs-cloud model for one RTX 4090: card 16k + host 8k + 3 years of electricity 5k - residual 5k.'
+FROM source WHERE id = 'article-4090-a100-h100';
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'host_power_w', 200, 'W', id,
+       'A host''s draw besides its cards: the article''s electricity section puts the whole A100 machine at about 600 W, of which its card draws 400 W.'
+FROM source WHERE id = 'article-a100-vs-4x3090';
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'resale_fraction', 0.3, 'fraction', id,
+       'Share of a card''s price recovered at the horizon: in the article''s own-vs-cloud model a CNY 16,000 card is worth CNY 5,000 after 3 years (0.31, taken as 0.30).'
+FROM source WHERE id = 'article-4090-a100-h100';
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'pcie4_allreduce_gbs', 16, 'GB/s', id,
+       'The effective rate at which cards in one PCIe machine all-reduce gradients, not the link''s bandwidth: the article gives about 16 GB/s as PCIe 4.0 x16''s figure, which claims.csv marks wrong for the link (32 GB/s each way); 16 is kept only as the effective all-reduce rate between its four RTX 3090.'
+FROM source WHERE id = 'article-a100-vs-4x3090';
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'poor_cooling_factor', 0.8, 'fraction', id,
+       'Throughput a multi-card consumer build keeps in a poorly cooled room: the author reports about 20% loss when the four RTX 3090 throttle from heat.'
+FROM source WHERE id = 'article-a100-vs-4x3090';

@@ -120,6 +120,30 @@ check_eq "decide usd-all: no used cards without used_ok" \
 check_num "decide usd-all: host USD 1,111.11" \
     "$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]')" 1111.11 0.01
 
+# The figures the decision assumes are the KB's rows (kb/data/assumptions.csv).  A KB whose
+# host_cost row says CNY 9,000 instead: 9000 / 7.2 = USD 1,250 a host, so one new 4090 in its
+# one host costs 1,250 - 1,111.11 = USD 138.89 more up front.
+AKB=$(fresh_kb assumed)
+run "$GW" --kb "$AKB" decide "$FX/usd-all.lua" --json
+before=$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.upfront][0]')
+printf 'id,value,unit,source,note\nhost_cost,9000,CNY,article-4090-a100-h100,a dearer host\n' >"$T/host.csv"
+run "$GW" --kb "$AKB" kb import "$T/host.csv"
+check_out "kb import replaces the host_cost row" "assumptions 0 added, 1 updated"
+run "$GW" --kb "$AKB" decide "$FX/usd-all.lua" --json
+check_rc "decide usd-all, host_cost CNY 9,000: exit 0" 0
+check_num "decide usd-all, host_cost CNY 9,000: host USD 1,250" \
+    "$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]')" 1250 0.001
+check_num "decide usd-all, host_cost CNY 9,000: USD 138.89 more up front" \
+    "$(jqr "[.options[] | select(.id == \"buy-new:1x rtx-4090\") | .cost.upfront - $before][0]")" 138.89 0.01
+# A KB without the rows is refused, naming the first it lacks.
+"$GW" --kb "$AKB" kb export | sed '/^# assumptions.csv$/,$d' >"$T/no-assumed.csv"
+run "$GW" --kb "$T/no-assumed.db" kb import "$T/no-assumed.csv"
+check_rc "a KB without assumed figures: imported" 0
+run "$GW" --kb "$T/no-assumed.db" decide "$EX/vision-team.lua"
+check_rc "decide on a KB without assumed figures: exit 65" 65
+check_err "decide on a KB without assumed figures: names the row" \
+    "the knowledge base has no assumed figure 'host_cost'"
+
 # ---- the command line: help, options, formats ----------------------------------------------
 run "$GW" decide --help
 check_rc "decide --help: exit 0" 0

@@ -144,6 +144,7 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 5"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -167,7 +168,7 @@ if cmp -s "$T/fix1.csv" "$T/fix2.csv"; then pass "fixture round trip identical"
 else fail "fixture round trip identical" "$(diff "$T/fix1.csv" "$T/fix2.csv" | head -5)"; fi
 
 for bad in unknown-gpu unknown-source bad-number broken-quote stray-quote wrong-header \
-           negative-price short-row duplicate-id; do
+           negative-price short-row duplicate-id assumption-range; do
     cp "$KB" "$T/before.db"
     run "$GW" --kb "$KB" kb import "$KFIX/bad/$bad.csv"
     check_rc "bad import $bad: exit 65" 65
@@ -227,9 +228,28 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 2"
+    check_out "kb upgrade migrates to the current schema" "schema 3"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
+
+    # version 2 to 3: the assumption table, with the figures gpuwise 2 had built in, citing the
+    # two articles the v2 KB holds
+    sqlite3 "$T/v2.db" <"$KFIX/v2.sql"
+    run "$GW" --kb "$T/v2.db" kb show 3090
+    check_rc "a version 2 KB read-only: exit 65" 65
+    run "$GW" --kb "$T/v2.db" kb upgrade
+    check_out "kb upgrade migrates version 2 to 3" "schema 3"
+    run "$GW" --kb "$T/v2.db" kb check
+    check_rc "the upgraded version 2 KB passes kb check" 0
+    check_out "the upgraded KB has the five assumed figures" "assumptions 5"
+    run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
+    check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
+        "benchmark:1,claim:1,assumption:host_power_w,assumption:pcie4_allreduce_gbs,assumption:poor_cooling_factor"
+    # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
+    # poor cooling keeps 80%), in export order (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,$p' | sed 1,2d | cut -d, -f1-4 | tr '\n' ' ')" \
+        "host_cost,8000,CNY,article-4090-a100-h100 host_power_w,200,W,article-a100-vs-4x3090 pcie4_allreduce_gbs,16,GB/s,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -342,7 +362,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "2"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "3"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
@@ -361,10 +381,11 @@ run "$GW" --kb "$KB" kb compare 3090 rtx-3090 "RTX 3090"
 check_rc "kb compare of one GPU named three ways: exit 64" 64
 
 # --- every search hit prints the command that opens it, and that command works -----------------
-# these queries reach every kind the index holds: GPUs, benchmarks, prices, rates, sources, claims
+# these queries reach every kind the index holds: GPUs, benchmarks, prices, rates, sources, claims,
+# assumptions
 kinds=""
 : >"$T/opens"
-for q in nvlink "per USD" cloud resnet50 datasheet ports; do
+for q in nvlink "per USD" cloud resnet50 datasheet ports "host cost"; do
     run "$GW" --kb "$KB" --json kb search --limit 1000 $q
     kinds="$kinds $(jqr '[.hits[].kind] | unique | join(" ")')"
     check_eq "search '$q': every hit has an open command" "$(jqr '[.hits[] | .open | type == "string"] | all')" "true"
@@ -372,7 +393,7 @@ for q in nvlink "per USD" cloud resnet50 datasheet ports; do
     printf '%s\n' "$OUT" | sed -n 's/^ *\(gpuwise kb .*\)$/\1/p' >>"$T/opens"
 done
 check_eq "the searches reach every kind" "$(echo $kinds | tr ' ' '\n' | sort -u | tr '\n' ' ')" \
-    "benchmark claim gpu price rate source "
+    "assumption benchmark claim gpu price rate source "
 sort -u "$T/opens" >"$T/opens.u"
 opens_failed=""
 while IFS= read -r cmd; do
@@ -395,6 +416,11 @@ check_eq "a rate hit opens its source" "$(jqr '[.hits[] | select(.kind == "rate"
 run "$GW" --kb "$KB" --json kb search nvlink ports
 check_eq "a claim about nvlink (no GPU) opens its source" \
     "$(jqr '[.hits[] | select(.kind == "claim") | .gpu == null and (.open | startswith("gpuwise kb source "))] | all')" "true"
+# kb/data/assumptions.csv: host_cost cites article-4090-a100-h100
+run "$GW" --kb "$KB" --json kb search host cost
+check_eq "an assumed figure's hit opens its source" \
+    "$(jqr '[.hits[] | select(.kind == "assumption" and .ref == "host_cost") | .title + "|" + .open] | join(",")')" \
+    "assumed 8000 CNY|gpuwise kb source article-4090-a100-h100"
 
 # --- kb source ID ------------------------------------------------------------------------------
 # fed-g5-exchange-rates is cited by the 5 rates of rates.csv (USD, CNY, EUR, GBP, JPY) and nothing else
@@ -416,8 +442,9 @@ grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-
     pass "kb source md: a table row per fact" || fail "kb source md: a table row per fact" "$(grep '^|' "$T/source.md" | head -3)"
 # every source lists as many facts as kb sources counts for it
 run "$GW" --kb "$KB" --json kb sources
-# 60 GPUs + 102 benchmarks + 58 prices + 5 rates + 15 claims x 2 (source, correction) = 255
-check_eq "kb sources: 255 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "255"
+# 60 GPUs + 102 benchmarks + 58 prices + 5 rates + 15 claims x 2 (source, correction)
+# + 5 assumptions = 260
+check_eq "kb sources: 260 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "260"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do

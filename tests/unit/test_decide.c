@@ -1,7 +1,8 @@
 /* test_decide.c — the decision over a small fixture KB (tests/fixtures/decide), every figure
- * checked against a hand calculation; no silent caps over a KB made here of 70 GPUs and 40
- * measured results of one; the rule contract in plugins/README.md against the field tables
- * (decide_private.h). */
+ * checked against a hand calculation; the assumed figures read from the KB's rows (a changed
+ * row changes the decision, a missing one is refused); no silent caps over a KB made here of 70
+ * GPUs and 40 measured results of one; the rule contract in plugins/README.md against the field
+ * tables (decide_private.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,8 +21,9 @@
 static const char *const fixture_files[] = {
     "tests/fixtures/decide/sources.csv",    "tests/fixtures/decide/gpus.csv",
     "tests/fixtures/decide/benchmarks.csv", "tests/fixtures/decide/prices.csv",
-    "tests/fixtures/decide/rates.csv",
+    "tests/fixtures/decide/rates.csv",      "tests/fixtures/decide/assumptions.csv",
 };
+#define N_FIXTURE_FILES (sizeof fixture_files / sizeof fixture_files[0])
 
 typedef struct fixture {
     char path[64];
@@ -39,26 +41,46 @@ static const char vision_json[] =
     "\"used_ok\": true, \"host_cost\": 8000, \"host_power_w\": 200, \"resale_fraction\": 0.3, "
     "\"candidates\": [\"rtx-3090\", \"a100-sxm4-80gb\", \"rent:*\"]}";
 
+/* A fresh KB at path with the first n fixture files and then the CSV text extra (may be NULL),
+ * all in one transaction; *k stays open. */
+static int fixture_kb_make(const char *path, size_t n, const char *extra, kb **k, gw_error *err)
+{
+    unlink(path);
+    if (kb_open(path, KB_CREATE, k, err) != GW_OK || kb_begin(*k, err) != GW_OK)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *text;
+        size_t len;
+        if (gw_read_file(fixture_files[i], &text, &len))
+            return gw_error_set(err, GW_ENOINPUT, "cannot read %s", fixture_files[i]), -1;
+        int rc = kb_import_text(*k, fixture_files[i], text, len, err);
+        free(text);
+        if (rc != GW_OK)
+            return -1;
+    }
+    if (extra && kb_import_text(*k, "extra.csv", extra, strlen(extra), err) != GW_OK)
+        return -1;
+    return kb_commit(*k, err) == GW_OK ? 0 : -1;
+}
+
+static void kb_remove(kb *k, const char *path)
+{
+    char side[96];
+    kb_close(k);
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
 static int setup(void **state)
 {
     fixture *f = calloc(1, sizeof *f);
     gw_error err = {0};
     snprintf(f->path, sizeof f->path, "/tmp/gw-test-decide-%d.db", (int)getpid());
-    unlink(f->path);
-    if (kb_open(f->path, KB_CREATE, &f->k, &err) != GW_OK || kb_begin(f->k, &err) != GW_OK)
+    if (fixture_kb_make(f->path, N_FIXTURE_FILES, NULL, &f->k, &err) != 0)
         return fprintf(stderr, "%s\n", err.msg), -1;
-    for (size_t i = 0; i < sizeof fixture_files / sizeof fixture_files[0]; i++) {
-        char *text;
-        size_t len;
-        if (gw_read_file(fixture_files[i], &text, &len))
-            return fprintf(stderr, "cannot read %s\n", fixture_files[i]), -1;
-        int rc = kb_import_text(f->k, fixture_files[i], text, len, &err);
-        free(text);
-        if (rc != GW_OK)
-            return fprintf(stderr, "%s\n", err.msg), -1;
-    }
-    if (kb_commit(f->k, &err) != GW_OK)
-        return -1;
     view *v = view_from_json(vision_json, strlen(vision_json), &err);
     if (!v || workload_from_view("vision.lua", v, &f->w, &err) != GW_OK)
         return fprintf(stderr, "%s\n", err.msg), -1;
@@ -74,13 +96,7 @@ static int teardown(void **state)
     fixture *f = *state;
     decision_free(f->d);
     workload_free(f->w);
-    kb_close(f->k);
-    char side[80];
-    unlink(f->path);
-    snprintf(side, sizeof side, "%s-wal", f->path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", f->path);
-    unlink(side);
+    kb_remove(f->k, f->path);
     free(f);
     return 0;
 }
@@ -224,9 +240,108 @@ static void assumed_figures_fill_defaults(void **state)
     assert_float_equal(w->host_cost, 8000 / 7.2, 1e-9);
     assert_float_equal(w->host_power_w, 200, 0);
     assert_float_equal(w->resale_fraction, 0.30, 0);
-    assert_string_equal(d->facts[DECIDE_FACT_HOST_COST].unit, "CNY");
+    assert_string_equal(d->facts[KB_ASSUMED_HOST_COST].unit, "CNY");
     decision_free(d);
     workload_free(w);
+}
+
+/* The assumed figures are the KB's rows, as tests/fixtures/decide/assumptions.csv writes them,
+ * each with the source it cites. */
+static void assumed_figures_from_kb(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        kb_assumed which;
+        const char *id;
+        double value;
+        const char *unit;
+    } want[] = {
+        {KB_ASSUMED_HOST_COST, "host_cost", 8000, "CNY"},
+        {KB_ASSUMED_HOST_POWER, "host_power_w", 200, "W"},
+        {KB_ASSUMED_RESALE, "resale_fraction", 0.3, "fraction"},
+        {KB_ASSUMED_PCIE_GBS, "pcie4_allreduce_gbs", 16, "GB/s"},
+        {KB_ASSUMED_POOR_COOLING, "poor_cooling_factor", 0.8, "fraction"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const kb_assumption *a = &f->d->facts[want[i].which];
+        assert_string_equal(a->id, want[i].id);
+        assert_float_equal(a->value, want[i].value, 0);
+        assert_string_equal(a->unit, want[i].unit);
+        assert_string_equal(a->source, "fixture-assumptions");
+    }
+    /* Four cards over PCIe share the PCIe figure: 16 x 2 / 4 = 8 GB/s (model_link_gbs), and the
+     * option cites the row's source. */
+    const decide_option *o = find(f->d, "buy-used:4x rtx-3090");
+    assert_float_equal(o->link_gbs, 8, 0);
+    int cited = 0;
+    for (size_t i = 0; i < o->n_cites; i++)
+        cited |= !strcmp(f->d->cite_ids[o->cites[i] - 1], "fixture-assumptions");
+    assert_true(cited);
+}
+
+/* The same USD workload over a KB whose host_cost row says CNY 9,000: 9,000 / 7.20 = USD 1,250
+ * a host.  One new 3090 (USD 1,500) in one host: up front 1,500 + 1,250 = USD 2,750; four in one
+ * host (a desktop board takes four consumer cards): 4 x 1,500 + 1,250 = USD 7,250. */
+static void changed_host_cost_row(void **state)
+{
+    (void)state;
+    static const char usd_json[] =
+        "{\"name\": \"Defaults\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "
+        "\"optimizer\": \"adam\"}, \"benchmark\": \"resnet50\", \"work\": {\"samples\": 1e8}, "
+        "\"hours_per_day\": 8, \"horizon_months\": 36, \"currency\": \"USD\", "
+        "\"electricity\": {\"price\": 0.1}, \"candidates\": [\"rtx-3090\"]}";
+    char path[64];
+    kb *k = NULL;
+    gw_error err = {0};
+    snprintf(path, sizeof path, "/tmp/gw-test-decide-host-%d.db", (int)getpid());
+    if (fixture_kb_make(path, N_FIXTURE_FILES,
+                        "id,value,unit,source,note\n"
+                        "host_cost,9000,CNY,fixture-assumptions,a dearer host\n",
+                        &k, &err) != 0)
+        fail_msg("%s", err.msg);
+    workload *w = NULL;
+    decision *d = NULL;
+    view *v = view_from_json(usd_json, strlen(usd_json), &err);
+    assert_int_equal(workload_from_view("defaults.lua", v, &w, &err), GW_OK);
+    view_free(v);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_float_equal(d->facts[KB_ASSUMED_HOST_COST].value, 9000, 0);
+    assert_float_equal(w->host_cost, 1250, 1e-9);
+    assert_float_equal(find(d, "buy-new:1x rtx-3090")->cost.upfront, 2750, 1e-9);
+    assert_float_equal(find(d, "buy-new:4x rtx-3090")->cost.upfront, 7250, 1e-9);
+    decision_free(d);
+    workload_free(w);
+    kb_remove(k, path);
+}
+
+/* A KB without one of the rows is refused, naming it (GW_EDATA: exit 65): first with no
+ * assumption rows at all, then with every row but the PCIe figure's. */
+static void missing_assumption_row(void **state)
+{
+    fixture *f = *state;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/gw-test-decide-missing-%d.db", (int)getpid());
+    static const char *const extra[] = {
+        NULL,
+        "id,value,unit,source,note\n"
+        "host_cost,8000,CNY,fixture-assumptions,\n"
+        "host_power_w,200,W,fixture-assumptions,\n"
+        "resale_fraction,0.3,fraction,fixture-assumptions,\n"
+        "poor_cooling_factor,0.8,fraction,fixture-assumptions,\n",
+    };
+    static const char *const missing[] = {"'host_cost'", "'pcie4_allreduce_gbs'"};
+    for (size_t i = 0; i < 2; i++) {
+        kb *k = NULL;
+        decision *d = NULL;
+        gw_error err = {0};
+        if (fixture_kb_make(path, N_FIXTURE_FILES - 1, extra[i], &k, &err) != 0)
+            fail_msg("%s", err.msg);
+        assert_int_equal(decide_run(k, NULL, f->w, 0, &d, &err), GW_EDATA);
+        assert_null(d);
+        assert_non_null(strstr(err.msg, "no assumed figure"));
+        assert_non_null(strstr(err.msg, missing[i]));
+        kb_remove(k, path);
+    }
 }
 
 /* ---- the rule contract: plugins/README.md against the tables and the views ---- */
@@ -415,6 +530,14 @@ static int many_import(kb *k, gw_error *err)
                    300 * (i + 1));
     if (rc == GW_OK)
         rc = kb_import_text(k, "prices.csv", t.data, t.len, err);
+    buf_reset(&t);
+    /* every decision reads them, though this workload gives its own host and resale figures */
+    buf_puts(&t, "id,value,unit,source,note\nhost_cost,8000,CNY,fixture-many,\n"
+                 "host_power_w,200,W,fixture-many,\nresale_fraction,0.3,fraction,fixture-many,\n"
+                 "pcie4_allreduce_gbs,16,GB/s,fixture-many,\n"
+                 "poor_cooling_factor,0.8,fraction,fixture-many,\n");
+    if (rc == GW_OK)
+        rc = kb_import_text(k, "assumptions.csv", t.data, t.len, err);
     buf_free(&t);
     return rc;
 }
@@ -508,6 +631,9 @@ int main(void)
         cmocka_unit_test(measured_and_ranked),
         cmocka_unit_test(break_even_and_sensitivity),
         cmocka_unit_test(assumed_figures_fill_defaults),
+        cmocka_unit_test(assumed_figures_from_kb),
+        cmocka_unit_test(changed_host_cost_row),
+        cmocka_unit_test(missing_assumption_row),
         cmocka_unit_test(rule_contract_documented),
     };
     const struct CMUnitTest many[] = {

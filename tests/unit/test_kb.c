@@ -1,5 +1,6 @@
 /* test_kb.c — the knowledge base: schema and migration, refusing foreign files, validated
- * writes, name resolution, the filter language, search, export/import and failed imports. */
+ * writes (the assumed figures' units and ranges too), name resolution, the filter language,
+ * search, export/import and failed imports. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,7 +55,8 @@ static void copy_file(const char *from, const char *to)
 static const char *const fixture_files[] = {
     /* deliberately out of dependency order: the import sorts them */
     FIX "claims.csv", FIX "prices.csv", FIX "benchmarks.csv", FIX "aliases.csv",
-    FIX "rates.csv", FIX "gpus.csv", FIX "sources.csv", FIX "bom-crlf-aliases.csv",
+    FIX "rates.csv", FIX "gpus.csv", FIX "assumptions.csv", FIX "sources.csv",
+    FIX "bom-crlf-aliases.csv",
 };
 #define N_FIXTURES (sizeof fixture_files / sizeof fixture_files[0])
 
@@ -99,6 +101,7 @@ static kb *fixture_kb(const char *path)
     assert_int_equal(counts.added[4], 3);
     assert_int_equal(counts.added[5], 4);
     assert_int_equal(counts.added[6], 1);
+    assert_int_equal(counts.added[7], 5);   /* assumptions.csv: every figure gpuwise assumes */
     return k;
 }
 
@@ -163,7 +166,7 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 2);
+    assert_int_equal(kb_schema_version(k), 3);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -189,8 +192,100 @@ static void test_migration_from_v1(void **state)
     assert_int_equal(kb_begin(k, &err), GW_OK);
     assert_int_equal(kb_add_claim(k, &c, &err), GW_OK);
     assert_int_equal(kb_commit(k, &err), GW_OK);
+    /* Version 3's assumption table is there, empty: this KB holds neither article the figures
+     * came from, so the upgrade carried none over. */
+    kb_assumption a;
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_HOST_COST, &a, &err), GW_ENOTFOUND);
+    assert_string_equal(err.msg, "no assumed figure 'host_cost' in the knowledge base");
+    kb_assumption put = {"host_cost", "USD", "ga102-wp", NULL, 1000};
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_put_assumption(k, &put, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_HOST_COST, &a, &err), GW_OK);
+    assert_true(a.value == 1000);
+    assert_string_equal(a.unit, "USD");
+    kb_assumption_free(&a);
     kb_close(k);
 }
+
+/* A KB as version 2 wrote it, holding the two articles the engine's figures came from: the
+ * upgrade adds the assumption table with the five figures gpuwise had built in, citing them,
+ * indexed for search and counted as facts. */
+static void test_migration_from_v2(void **state)
+{
+    (void)state;
+    kb *k;
+    gw_error err = {0};
+    const char *path = tmp_path("v2.db");
+    make_db_from_sql(path, FIX "v2.sql");
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "schema 2 is older"));
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), 3);
+    kb_close(k);
+
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
+    static const struct {
+        kb_assumed which;
+        const char *id, *unit, *source;
+        double value;
+    } want[] = {
+        {KB_ASSUMED_HOST_COST, "host_cost", "CNY", "article-4090-a100-h100", 8000},
+        {KB_ASSUMED_HOST_POWER, "host_power_w", "W", "article-a100-vs-4x3090", 200},
+        {KB_ASSUMED_RESALE, "resale_fraction", "fraction", "article-4090-a100-h100", 0.3},
+        {KB_ASSUMED_PCIE_GBS, "pcie4_allreduce_gbs", "GB/s", "article-a100-vs-4x3090", 16},
+        {KB_ASSUMED_POOR_COOLING, "poor_cooling_factor", "fraction", "article-a100-vs-4x3090",
+         0.8},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        kb_assumption a;
+        assert_int_equal(kb_assumption_get(k, want[i].which, &a, &err), GW_OK);
+        assert_string_equal(a.id, want[i].id);
+        assert_string_equal(a.unit, want[i].unit);
+        assert_string_equal(a.source, want[i].source);
+        assert_true(a.value == want[i].value);
+        assert_non_null(a.note);
+        kb_assumption_free(&a);
+    }
+    /* the v2 rows survived, and search finds the new ones */
+    kb_gpu g;
+    assert_int_equal(kb_gpu_get(k, "rtx-3090", &g, &err), GW_OK);
+    kb_gpu_free(&g);
+    kb_hit *hits;
+    size_t n;
+    assert_int_equal(kb_search(k, "cooling", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(hits[0].kind, "assumption");
+    assert_string_equal(hits[0].ref, "poor_cooling_factor");
+    assert_string_equal(hits[0].title, "assumed 0.8 fraction");
+    assert_string_equal(hits[0].source, "article-a100-vs-4x3090");
+    kb_hits_free(hits, n);
+    /* article-a100-vs-4x3090: 1 benchmark + 1 claim + 3 assumptions, in that order */
+    assert_int_equal(kb_source_facts(k, "article-a100-vs-4x3090", &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 5);
+    assert_string_equal(hits[0].kind, "benchmark");
+    assert_string_equal(hits[1].kind, "claim");
+    assert_string_equal(hits[2].ref, "host_power_w");
+    assert_string_equal(hits[3].ref, "pcie4_allreduce_gbs");
+    assert_string_equal(hits[4].ref, "poor_cooling_factor");
+    kb_hits_free(hits, n);
+    kb_source *s;
+    assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
+    assert_int_equal(n, 3);   /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp */
+    assert_int_equal(s[0].fact_count, 2);       /* host_cost, resale_fraction */
+    assert_int_equal(s[1].fact_count, 1 + 1 + 3);
+    assert_int_equal(s[2].fact_count, 3);       /* the GPU, the rate, the claim's correction */
+    kb_sources_free(s, n);
+    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 5 assumptions = 9 facts; the index: those 9 and
+     * the 3 sources = 12 entries */
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (9 facts)"));
+    assert_non_null(strstr(report.data, "ok: search index (12 entries)"));
+    buf_free(&report);
+    kb_close(k);
+}
+
 
 static void test_newer_schema_refused(void **state)
 {
@@ -338,13 +433,30 @@ static void test_reads_and_convert(void **state)
     assert_true(fabs(out - 1.0) < 1e-12);
     assert_int_equal(kb_convert(k, 1, "CNY", "GBP", &out, &err), GW_ENOTFOUND);
 
+    /* tests/fixtures/kb/assumptions.csv, as written there */
+    kb_assumption a;
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_PCIE_GBS, &a, &err), GW_OK);
+    assert_string_equal(a.id, "pcie4_allreduce_gbs");
+    assert_true(a.value == 16);
+    assert_string_equal(a.unit, "GB/s");
+    assert_string_equal(a.source, "ga102-wp");
+    assert_string_equal(a.note, "an effective all-reduce rate, not the link's");
+    kb_assumption_free(&a);
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_HOST_COST, &a, &err), GW_OK);
+    assert_true(a.value == 8000);
+    assert_string_equal(a.unit, "CNY");
+    kb_assumption_free(&a);
+    assert_string_equal(kb_assumed_id(KB_ASSUMED_POOR_COOLING), "poor_cooling_factor");
+    assert_null(kb_assumed_id(KB_ASSUMED_COUNT));
+
     kb_source *s;
     size_t n;
     assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
     assert_int_equal(n, 10);
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(s[i].id, "blog-a100-vs-3090")) /* 2 benchmarks + 4 prices + 1 claim */
-            assert_int_equal(s[i].fact_count, 7);
+        if (!strcmp(s[i].id, "blog-a100-vs-3090"))
+            /* 2 benchmarks + 4 prices + 1 claim + 3 assumptions */
+            assert_int_equal(s[i].fact_count, 7 + 3);
     kb_sources_free(s, n);
 
     kb_benchmark *b;
@@ -665,6 +777,8 @@ static void test_export_import_roundtrip(void **state)
     /* numbers: shortest form, integers without ".0" */
     assert_non_null(strstr(one.data, ",989.5,"));
     assert_non_null(strstr(one.data, "CNY,7.2,2026-01"));
+    assert_non_null(strstr(one.data, "\n# assumptions.csv\nid,value,unit,source,note\n"
+                                     "host_cost,8000,CNY,blog-a100-vs-3090,"));
 
     const char *path = tmp_path("rt2.db");
     unlink(path);
@@ -689,7 +803,7 @@ static void test_export_import_roundtrip(void **state)
         unchanged += counts.unchanged[t];
     }
     assert_int_equal(added, 0);
-    assert_int_equal(unchanged, 10 + 15 + 8 + 4 + 3 + 4 + 1);
+    assert_int_equal(unchanged, 10 + 15 + 8 + 4 + 3 + 4 + 1 + 5);
     kb_close(k);
     buf_free(&one);
     buf_free(&two);
@@ -737,6 +851,62 @@ static void test_failed_import_changes_nothing(void **state)
                          FIX "bad/duplicate-id.csv:2");
 }
 
+/* Every write of an assumption row keeps to its figure's unit and range (kb_table.c), the same
+ * without a KB (kb_row_check) and in an import (naming file and line). */
+static void test_assumption_rules(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id;
+        double value;
+        const char *unit, *msg;
+    } rows[] = {
+        {"host_cost", 8000, "CNY", NULL},
+        {"host_cost", 0, "USD", NULL},   /* money in any currency, from 0 */
+        {"resale_fraction", 1, "fraction", NULL},
+        {"pcie4_allreduce_gbs", 32, "GB/s", NULL},
+        {"host_costs", 8000, "CNY",
+         "id: 'host_costs' is not a figure gpuwise assumes (did you mean host_cost?)"},
+        {"gpu_count", 1, "cards",
+         "id: 'gpu_count' is not a figure gpuwise assumes (one of: host_cost, host_power_w, "
+         "resale_fraction, pcie4_allreduce_gbs, poor_cooling_factor)"},
+        {"host_cost", 8000, "yuan",
+         "unit: host_cost is written in a currency code such as CNY or USD (it is money), not "
+         "'yuan'"},
+        {"resale_fraction", 30, "%", "unit: resale_fraction is written in fraction, not '%'"},
+        {"resale_fraction", 1.5, "fraction",
+         "value: resale_fraction must be a fraction from 0 to 1, not 1.5"},
+        {"pcie4_allreduce_gbs", 64, "GB/s",
+         "value: pcie4_allreduce_gbs must be from 0.1 to 32 GB/s, not 64"},
+        {"poor_cooling_factor", 0, "fraction",
+         "value: poor_cooling_factor must be a fraction from 0.1 to 1, not 0"},
+        {"host_power_w", -1, "W", "value: must not be negative"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kb_value v[5];
+        gw_error err = {0};
+        kb_values_clear(v, 5);
+        v[0].text = rows[i].id;
+        v[1].number = rows[i].value;
+        v[2].text = rows[i].unit;
+        v[3].text = "ga102-wp";
+        int rc = kb_row_check(KB_ASSUMPTIONS, v, &err);
+        if (!rows[i].msg) {
+            assert_int_equal(rc, GW_OK);
+            continue;
+        }
+        assert_int_equal(rc, GW_EDATA);
+        assert_string_equal(err.msg, rows[i].msg);
+    }
+
+    const char *db = tmp_path("assumed.db");
+    kb *k = fixture_kb(db);
+    kb_close(k);
+    expect_failed_import(db, FIX "bad/assumption-range.csv",
+                         "assumption-range.csv:3: value: resale_fraction must be a fraction from "
+                         "0 to 1, not 30");
+}
+
 static void test_busy(void **state)
 {
     (void)state;
@@ -766,8 +936,8 @@ static void test_check(void **state)
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
     assert_non_null(strstr(report.data, "ok: integrity"));
     assert_non_null(strstr(report.data, "ok: foreign keys"));
-    /* 15 gpus + 3 benchmarks + 4 prices + 4 rates + 1 claim = 27 facts */
-    assert_non_null(strstr(report.data, "ok: every fact cites a source (27 facts)"));
+    /* 15 gpus + 3 benchmarks + 4 prices + 4 rates + 1 claim + 5 assumptions = 32 facts */
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (32 facts)"));
     buf_free(&report);
     /* an alias that names another GPU makes resolution a matter of luck: reported */
     assert_int_equal(kb_begin(k, &err), GW_OK);
@@ -911,6 +1081,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_schema_create_and_reopen),
         cmocka_unit_test(test_migration_from_v1),
+        cmocka_unit_test(test_migration_from_v2),
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_foreign_files_refused_unchanged),
         cmocka_unit_test(test_validation_messages),
@@ -923,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_search_hostile),
         cmocka_unit_test(test_export_import_roundtrip),
         cmocka_unit_test(test_failed_import_changes_nothing),
+        cmocka_unit_test(test_assumption_rules),
         cmocka_unit_test(test_busy),
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_one_description_per_table),
