@@ -435,6 +435,107 @@ static int print_help(gw_ctx *ctx, const cli_group *g, const cli_command *c)
     return GW_OK;
 }
 
+static int is_help(const char *a)
+{
+    return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+/* --help among the words from i: anywhere before "--", or for a command whose words are all
+ * operands, only as the first.  It wins over every other mistake on the line. */
+static int asks_help(const cli_command *c, int argc, char **argv, int i)
+{
+    if (c && (c->flags & CLI_RAW))
+        return i < argc && is_help(argv[i]);
+    for (int k = i; k < argc && strcmp(argv[k], "--") != 0; k++)
+        if (is_help(argv[k]))
+            return 1;
+    return 0;
+}
+
+/* No command on the line: --version, --help, or the usage on stderr. */
+static int answer_without_command(const parse_state *st)
+{
+    if (st->version) {
+        fprintf(st->ctx->out, "gpuwise %s\n", GW_VERSION);
+        return GW_OK;
+    }
+    if (st->help)
+        return print_help(st->ctx, NULL, NULL);
+    gw_buf b = GW_BUF_INIT;
+    cli_help_main(&b);
+    fputs(buf_cstr(&b), st->ctx->diag);
+    buf_free(&b);
+    return GW_EUSAGE;   /* the usage is the message */
+}
+
+/* The words before the command's own: global options, the command's name and a group's
+ * subcommand.  Sets st->cmd, or answers the line itself (help, --version, no command) and
+ * leaves st->cmd NULL.  *name becomes the group's name once it is known. */
+static int find_target(parse_state *st, int argc, char **argv, int *i, const char **name,
+                       gw_error *err)
+{
+    int rc = take_leading(st, argc, argv, i, err);
+    if (rc != GW_OK)
+        return rc;
+    if (*i < argc && strcmp(argv[*i], "--") == 0)
+        (*i)++;
+    if (*i >= argc)
+        return answer_without_command(st);
+    const cli_group *g = find_group(argv[*i]);
+    if (!g)
+        return unknown_command(argv[*i], err);
+    (*i)++;
+    if (!has_subcommands(g)) {
+        st->cmd = find_command(g, NULL);
+        return GW_OK;
+    }
+    *name = g->name;
+    if ((rc = take_leading(st, argc, argv, i, err)) != GW_OK)
+        return rc;
+    if (*i >= argc || is_option(argv[*i])) {
+        /* `gpuwise kb --help`, or `gpuwise kb --where ...` without its subcommand */
+        if (st->help || asks_help(NULL, argc, argv, *i))
+            return print_help(st->ctx, g, NULL);
+        return unknown_subcommand(g, NULL, err);
+    }
+    st->cmd = find_command(g, argv[*i]);
+    if (!st->cmd)
+        return unknown_subcommand(g, argv[*i], err);
+    (*i)++;
+    return GW_OK;
+}
+
+/* The command's options and operands from word i on; every word is an operand for CLI_RAW. */
+static int read_arguments(parse_state *st, int argc, char **argv, int i, gw_error *err)
+{
+    cli_args *a = st->args;
+    int raw = (st->cmd->flags & CLI_RAW) != 0;
+    while (i < argc) {
+        if (!raw && strcmp(argv[i], "--") == 0) {
+            raw = 1;
+            i++;
+        } else if (!raw && is_option(argv[i])) {
+            int rc = take_option(st, argc, argv, &i, err);
+            if (rc != GW_OK)
+                return rc;
+        } else {
+            a->argv[a->argc++] = argv[i++];
+        }
+    }
+    return GW_OK;
+}
+
+static int check_operands(const cli_command *c, const cli_args *a, gw_error *err)
+{
+    if (a->argc >= c->min_operands && (c->max_operands < 0 || a->argc <= c->max_operands))
+        return GW_OK;
+    const char *what = a->argc < c->min_operands ? "too few" : "too many";
+    if (c->operands)
+        return gw_error_set(err, GW_EUSAGE, "%s operands: usage: gpuwise %s %s (see gpuwise "
+                            "help %s)", what, c->name, c->operands, c->name);
+    return gw_error_set(err, GW_EUSAGE, "takes no operands ('%s')", a->argv[0]);
+}
+
 int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *err)
 {
     cli_args args = {0};
@@ -444,106 +545,24 @@ int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *er
     args.seen = gw_xcalloc((size_t)argc + 1, sizeof *args.seen);
     args.argv = gw_xcalloc((size_t)argc + 1, sizeof *args.argv);
 
-    if ((rc = take_leading(&st, argc, argv, &i, err)) != GW_OK)
+    rc = find_target(&st, argc, argv, &i, name, err);
+    if (rc != GW_OK || !st.cmd)
         goto done;
-    if (i < argc && strcmp(argv[i], "--") == 0)
-        i++;
-    if (i >= argc) {
-        if (st.version)
-            fprintf(ctx->out, "gpuwise %s\n", GW_VERSION);
-        else if (st.help)
-            print_help(ctx, NULL, NULL);
-        else {
-            gw_buf b = GW_BUF_INIT;
-            cli_help_main(&b);
-            fputs(buf_cstr(&b), ctx->diag);
-            buf_free(&b);
-            rc = GW_EUSAGE;   /* the usage is the message */
-        }
-        goto done;
-    }
-    const cli_group *g = find_group(argv[i]);
-    if (!g) {
-        rc = unknown_command(argv[i], err);
-        goto done;
-    }
-    i++;
-    if (has_subcommands(g)) {
-        *name = g->name;
-        if ((rc = take_leading(&st, argc, argv, &i, err)) != GW_OK)
-            goto done;
-        if (i >= argc || is_option(argv[i])) {
-            /* `gpuwise kb --help`, or `gpuwise kb --where ...` without its subcommand */
-            int help = st.help;
-            for (int k = i; k < argc && !help; k++)
-                help = !strcmp(argv[k], "--help") || !strcmp(argv[k], "-h");
-            if (help)
-                rc = print_help(ctx, g, NULL);
-            else
-                rc = unknown_subcommand(g, NULL, err);
-            goto done;
-        }
-        st.cmd = find_command(g, argv[i]);
-        if (!st.cmd) {
-            rc = unknown_subcommand(g, argv[i], err);
-            goto done;
-        }
-        i++;
-    } else {
-        st.cmd = find_command(g, NULL);
-    }
     *name = st.cmd->name;
     args.command = st.cmd;
-
-    if (st.cmd->flags & CLI_RAW) {
-        /* only a first word of --help is an option here */
-        if (i < argc && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))) {
-            rc = print_help(ctx, NULL, st.cmd);
-            goto done;
-        }
-        while (i < argc)
-            args.argv[args.argc++] = argv[i++];
-        i = argc;
-    }
-    /* --help anywhere before "--" wins over every other mistake on the line */
-    for (int k = i; k < argc && strcmp(argv[k], "--") != 0; k++)
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) {
-            rc = print_help(ctx, NULL, st.cmd);
-            goto done;
-        }
-    while (i < argc) {
-        if (strcmp(argv[i], "--") == 0) {
-            for (i++; i < argc; i++)
-                args.argv[args.argc++] = argv[i];
-            break;
-        }
-        if (is_option(argv[i])) {
-            if ((rc = take_option(&st, argc, argv, &i, err)) != GW_OK)
-                goto done;
-        } else {
-            args.argv[args.argc++] = argv[i++];
-        }
-    }
-    if (st.help || st.version) {
-        if (st.version)
-            fprintf(ctx->out, "gpuwise %s\n", GW_VERSION);
-        else
-            rc = print_help(ctx, NULL, st.cmd);
+    if (asks_help(st.cmd, argc, argv, i)) {
+        rc = print_help(ctx, NULL, st.cmd);
         goto done;
     }
-    const cli_command *c = st.cmd;
-    if (args.argc < c->min_operands || (c->max_operands >= 0 && args.argc > c->max_operands)) {
-        const char *what = args.argc < c->min_operands ? "too few" : "too many";
-        if (c->operands)
-            rc = gw_error_set(err, GW_EUSAGE, "%s operands: usage: gpuwise %s%s%s (see gpuwise "
-                              "help %s)", what, c->name, " ", c->operands, c->name);
-        else
-            rc = gw_error_set(err, GW_EUSAGE, "takes no operands ('%s')", args.argv[0]);
+    if ((rc = read_arguments(&st, argc, argv, i, err)) != GW_OK)
         goto done;
-    }
-    if ((rc = resolve_format(&st, err)) != GW_OK)
-        goto done;
-    rc = c->run(ctx, &args, err);
+    if (st.version)
+        fprintf(ctx->out, "gpuwise %s\n", GW_VERSION);
+    else if (st.help)
+        rc = print_help(ctx, NULL, st.cmd);
+    else if ((rc = check_operands(st.cmd, &args, err)) == GW_OK &&
+             (rc = resolve_format(&st, err)) == GW_OK)
+        rc = st.cmd->run(ctx, &args, err);
 done:
     free(args.seen);
     free(args.argv);
