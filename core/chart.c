@@ -149,10 +149,10 @@ static void number(gw_buf *out, double n, int decimals)
 static void svg_open(gw_buf *out, const view *chart, const char *id, double width, double height)
 {
     svgf(out,
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
-               "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-               "aria-labelledby=\"%s-title %s-desc\">\n",
-               width, height, width, height, id, id);
+         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%.0f\" "
+         "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+         "aria-labelledby=\"%s-title %s-desc\">\n",
+         width, height, width, height, id, id);
     svgf(out, "<title id=\"%s-title\">", id);
     text(out, str_of(chart, "title"));
     svgf(out, "</title>\n<desc id=\"%s-desc\">", id);
@@ -160,8 +160,8 @@ static void svg_open(gw_buf *out, const view *chart, const char *id, double widt
     buf_puts(out, "</desc>\n");
     svgf(out, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", width, height);
     svgf(out, "<text x=\"%.1f\" y=\"24\" text-anchor=\"middle\" " FONT
-                    " font-size=\"16\" font-weight=\"bold\" fill=\"#111111\">",
-               width / 2);
+         " font-size=\"16\" font-weight=\"bold\" fill=\"#111111\">",
+         width / 2);
     text(out, str_of(chart, "title"));
     buf_puts(out, "</text>\n");
 }
@@ -177,16 +177,67 @@ static void axis_title(gw_buf *out, const char *label, const char *unit)
     }
 }
 
-static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *err)
+/* ---- what both kinds draw ---- */
+
+/* Below the title, where the plot begins. */
+#define PLOT_TOP 44.0
+#define STROKE_AXIS "stroke=\"#333333\""
+static const char axis_group[] = "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n";
+
+/* The plotting area and the axes that map values into it: x grows to the right from left, y up
+ * from top + height.  A bar chart's values run along x; its rows need no y axis. */
+typedef struct plot {
+    double left, right, top, height;
+    axis x, y;
+} plot;
+
+static double plot_x(const plot *p, double v)
 {
-    const view *bars = view_map_get(chart, "bars");
-    size_t n = view_len(bars);
-    if (view_kind(bars) != VIEW_LIST || n == 0)
-        return gw_error_set(err, GW_EDATA, "chart '%s': a bar chart needs a non-empty \"bars\" list", id);
-    const char *unit = str_of(chart, "unit");
+    return p->left + (v - p->x.lo) / (p->x.hi - p->x.lo) * (p->right - p->left);
+}
+
+static double plot_y(const plot *p, double v)
+{
+    return p->top + p->height - (v - p->y.lo) / (p->y.hi - p->y.lo) * p->height;
+}
+
+/* stroke: the line's stroke attributes, e.g. STROKE_AXIS. */
+static void svg_line(gw_buf *out, double x1, double y1, double x2, double y2, const char *stroke)
+{
+    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" %s/>\n", x1, y1, x2, y2,
+         stroke);
+}
+
+/* A tick's value, after prefix (such as "$"; NULL for none), anchored at (x, y). */
+static void tick_label(gw_buf *out, double x, double y, const char *anchor, const char *prefix,
+                       double value, int decimals)
+{
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", x, y, anchor);
+    text(out, prefix);
+    number(out, value, decimals);
+    buf_puts(out, "</text>\n");
+}
+
+/* An axis's title, centred on (x, y). */
+static void axis_caption(gw_buf *out, double x, double y, const char *label, const char *unit)
+{
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">", x, y);
+    axis_title(out, label, unit);
+    buf_puts(out, "</text>\n");
+}
+
+/* ---- bar chart ---- */
+
+#define BAR_HEIGHT 24.0
+#define BAR_GAP 12.0
+
+/* The value axis over the bars' values and zero; *longest: the longest label in bytes (at least
+ * 4, at most MAX_LABEL), which sets the room left of the bars. */
+static axis bar_extent(const view *bars, size_t *longest)
+{
     double lo = 0, hi = 0;
-    size_t longest = 4;
-    for (size_t i = 0; i < n; i++) {
+    *longest = 4;
+    for (size_t i = 0; i < view_len(bars); i++) {
         const view *b = view_list_at(bars, i);
         double v = view_num(view_map_get(b, "value"));
         if (isfinite(v)) {
@@ -194,90 +245,126 @@ static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *e
             hi = v > hi ? v : hi;
         }
         size_t l = strlen(str_of(b, "label"));
-        longest = l > longest ? l : longest;
+        *longest = l > *longest ? l : *longest;
     }
-    axis ax = nice_axis(lo, hi);
-    double bar_h = 24, gap = 12, top = 44;
-    if (longest > MAX_LABEL)
-        longest = MAX_LABEL;
+    if (*longest > MAX_LABEL)
+        *longest = MAX_LABEL;
+    return nice_axis(lo, hi);
+}
+
+/* Grid lines across the rows at each tick of the value axis, the ticks' values below, and the
+ * axis title under them. */
+static void bar_grid(gw_buf *out, const view *chart, const plot *p, const char *unit)
+{
+    const axis *ax = &p->x;
+    double bottom = p->top + p->height;
+    buf_puts(out, axis_group);
+    for (double t = ax->lo; t <= ax->hi + ax->step / 2; t += ax->step) {
+        double x = plot_x(p, t);
+        svg_line(out, x, p->top - 4, x, bottom, "stroke=\"#cccccc\" stroke-width=\"1\"");
+        tick_label(out, x, bottom + 16, "middle", NULL, t, ax->decimals);
+    }
+    const char *label = str_of(chart, "y_label");
+    axis_caption(out, (p->left + p->right) / 2, bottom + 40,
+                 *label ? label : str_of(chart, "x_label"), unit);
+    buf_puts(out, "</g>\n");
+}
+
+/* A bar's value as written beside it: its value_text, else the number and unit, else "n/a". */
+static void bar_value_text(gw_buf *out, const view *b, double v, const char *unit)
+{
+    const char *vt = view_str(view_map_get(b, "value_text"));
+    if (vt) {
+        text(out, vt);
+    } else if (!isfinite(v)) {
+        buf_puts(out, "n/a");
+    } else {
+        number(out, v, v == floor(v) ? 0 : 1);
+        if (*unit) {
+            buf_putc(out, ' ');
+            text(out, unit);
+        }
+    }
+}
+
+/* Row i: the label left of the plot, the bar from zero, the value right of the bar's end. */
+static void bar_row(gw_buf *out, const view *b, size_t i, const plot *p, const char *id,
+                    const char *unit)
+{
+    double v = view_num(view_map_get(b, "value"));
+    double y = p->top + (double)i * (BAR_HEIGHT + BAR_GAP) + BAR_GAP / 2;
+    int strong = view_truthy(view_map_get(b, "highlight"));
+    const char *weight = strong ? " font-weight=\"bold\"" : "";
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"%s>", p->left - 8,
+         y + BAR_HEIGHT / 2 + 4, weight);
+    label_text(out, str_of(b, "label"));
+    buf_puts(out, "</text>\n");
+    double x_end = p->left;
+    if (isfinite(v)) {
+        double x0 = plot_x(p, v < 0 ? v : 0), x1 = plot_x(p, v < 0 ? 0 : v);
+        char fill[96];
+        /* A highlighted bar is solid, the others hatched: the difference shows in grey. */
+        snprintf(fill, sizeof fill, strong ? "#1f4e79" : "url(#%s-hatch)", id);
+        svgf(out,
+             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+             "fill=\"%s\" stroke=\"#1f4e79\" stroke-width=\"1\"/>\n",
+             x0, y, x1 - x0 < 1 ? 1 : x1 - x0, BAR_HEIGHT, fill);
+        x_end = x1;
+    }
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x_end + 6, y + BAR_HEIGHT / 2 + 4, weight);
+    bar_value_text(out, b, v, unit);
+    buf_puts(out, "</text>\n");
+}
+
+static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *err)
+{
+    const view *bars = view_map_get(chart, "bars");
+    size_t n = view_len(bars), longest;
+    if (view_kind(bars) != VIEW_LIST || n == 0)
+        return gw_error_set(err, GW_EDATA,
+                            "chart '%s': a bar chart needs a non-empty \"bars\" list", id);
+    const char *unit = str_of(chart, "unit");
+    plot p = {.top = PLOT_TOP, .height = (double)n * (BAR_HEIGHT + BAR_GAP)};
+    p.x = bar_extent(bars, &longest);
     /* Labels stand left of the bars, values right of them; a chart with long labels grows
      * wider rather than cutting them (the page scales it to fit). */
-    double left = 24 + 7.6 * (double)longest;
-    double right = left + 380 > WIDTH - 150 ? left + 380 : WIDTH - 150;
-    double width = right + 150;
-    double plot_h = (double)n * (bar_h + gap);
-    double height = top + plot_h + 56;
-    double span = ax.hi - ax.lo;
-#define XPOS(v) (left + ((v) - ax.lo) / span * (right - left))
+    p.left = 24 + 7.6 * (double)longest;
+    p.right = p.left + 380 > WIDTH - 150 ? p.left + 380 : WIDTH - 150;
+    double width = p.right + 150, height = p.top + p.height + 56;
 
     svg_open(out, chart, id, width, height);
     svgf(out,
-               "<defs><pattern id=\"%s-hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
-               "height=\"6\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
-               "fill=\"#dce6f0\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#1f4e79\" "
-               "stroke-width=\"2\"/></pattern></defs>\n",
-               id);
-    /* Grid and value axis. */
-    buf_puts(out, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n");
-    for (double t = ax.lo; t <= ax.hi + ax.step / 2; t += ax.step) {
-        double x = XPOS(t);
-        svgf(out,
-                   "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#cccccc\" "
-                   "stroke-width=\"1\"/>\n",
-                   x, top - 4, x, top + plot_h);
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 16);
-        number(out, t, ax.decimals);
-        buf_puts(out, "</text>\n");
-    }
-    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
-               (left + right) / 2, top + plot_h + 40);
-    const char *label = str_of(chart, "y_label");
-    axis_title(out, *label ? label : str_of(chart, "x_label"), unit);
-    buf_puts(out, "</text>\n</g>\n");
-
+         "<defs><pattern id=\"%s-hatch\" patternUnits=\"userSpaceOnUse\" width=\"6\" "
+         "height=\"6\" patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
+         "fill=\"#dce6f0\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#1f4e79\" "
+         "stroke-width=\"2\"/></pattern></defs>\n",
+         id);
+    bar_grid(out, chart, &p, unit);
     buf_puts(out, "<g class=\"bars\" " FONT " font-size=\"12\" fill=\"#111111\">\n");
-    for (size_t i = 0; i < n; i++) {
-        const view *b = view_list_at(bars, i);
-        double v = view_num(view_map_get(b, "value"));
-        double y = top + (double)i * (bar_h + gap) + gap / 2;
-        int strong = view_truthy(view_map_get(b, "highlight"));
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"%s>", left - 8,
-                   y + bar_h / 2 + 4, strong ? " font-weight=\"bold\"" : "");
-        label_text(out, str_of(b, "label"));
-        buf_puts(out, "</text>\n");
-        double x_end = left;
-        if (isfinite(v)) {
-            double x0 = XPOS(v < 0 ? v : 0), x1 = XPOS(v < 0 ? 0 : v);
-            char fill[96];
-            /* A highlighted bar is solid, the others hatched: the difference shows in grey. */
-            snprintf(fill, sizeof fill, strong ? "#1f4e79" : "url(#%s-hatch)", id);
-            svgf(out,
-                       "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-                       "fill=\"%s\" stroke=\"#1f4e79\" stroke-width=\"1\"/>\n",
-                       x0, y, x1 - x0 < 1 ? 1 : x1 - x0, bar_h, fill);
-            x_end = x1;
-        }
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\"%s>", x_end + 6, y + bar_h / 2 + 4,
-                   strong ? " font-weight=\"bold\"" : "");
-        const char *vt = view_str(view_map_get(b, "value_text"));
-        if (vt)
-            text(out, vt);
-        else if (isfinite(v)) {
-            number(out, v, v == floor(v) ? 0 : 1);
-            if (*unit) {
-                buf_putc(out, ' ');
-                text(out, unit);
-            }
-        } else
-            buf_puts(out, "n/a");
-        buf_puts(out, "</text>\n");
-    }
+    for (size_t i = 0; i < n; i++)
+        bar_row(out, view_list_at(bars, i), i, &p, id, unit);
     buf_puts(out, "</g>\n");
-    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-               XPOS(0), top - 4, XPOS(0), top + plot_h);
+    svg_line(out, plot_x(&p, 0), p.top - 4, plot_x(&p, 0), p.top + p.height, STROKE_AXIS);
     buf_puts(out, "</svg>\n");
-#undef XPOS
     return GW_OK;
+}
+
+/* ---- line chart ---- */
+
+/* Below the plot, room for the x ticks and title; then one legend row per series. */
+#define LEGEND_TOP 58.0
+#define LEGEND_ROW 20.0
+
+typedef struct extent {
+    double xlo, xhi, ylo, yhi;
+} extent;
+
+static void extent_add(extent *e, double x, double y)
+{
+    e->xlo = x < e->xlo ? x : e->xlo;
+    e->xhi = x > e->xhi ? x : e->xhi;
+    e->ylo = y < e->ylo ? y : e->ylo;
+    e->yhi = y > e->yhi ? y : e->yhi;
 }
 
 static int point_xy(const view *p, double *x, double *y)
@@ -289,6 +376,72 @@ static int point_xy(const view *p, double *x, double *y)
     return isfinite(*x) && isfinite(*y);
 }
 
+/* The box around every point of every series, with y from 0 at most; GW_EDATA names the first
+ * series without a "points" list or the first point that is not [x, y] numbers. */
+static int line_extent(const view *series, const char *id, extent *e, gw_error *err)
+{
+    *e = (extent){INFINITY, -INFINITY, 0, -INFINITY};
+    for (size_t s = 0; s < view_len(series); s++) {
+        const view *pts = view_map_get(view_list_at(series, s), "points");
+        if (view_kind(pts) != VIEW_LIST)
+            return gw_error_set(err, GW_EDATA, "chart '%s': series %zu has no \"points\" list",
+                                id, s + 1);
+        for (size_t i = 0; i < view_len(pts); i++) {
+            double x, y;
+            if (!point_xy(view_list_at(pts, i), &x, &y))
+                return gw_error_set(err, GW_EDATA,
+                                    "chart '%s': series %zu point %zu is not [x, y] numbers", id,
+                                    s + 1, i + 1);
+            extent_add(e, x, y);
+        }
+    }
+    if (!isfinite(e->xlo))
+        return gw_error_set(err, GW_EDATA, "chart '%s': the series hold no points", id);
+    return GW_OK;
+}
+
+/* y on round ticks around the data; x spans exactly the data (months 0..36), with round ticks
+ * inside it. */
+static void line_axes(plot *p, const extent *e)
+{
+    p->y = nice_axis(e->ylo, e->yhi);
+    p->x = nice_axis(e->xlo, e->xhi);
+    if (e->xhi > e->xlo) {
+        p->x.lo = e->xlo;
+        p->x.hi = e->xhi;
+    }
+}
+
+/* Grid lines across the plot at each y tick with its value left of it, tick marks and values
+ * under the x axis, both axis lines, and both titles (y's running up the left edge). */
+static void line_grid(gw_buf *out, const view *chart, const plot *p)
+{
+    const char *prefix = str_of(chart, "y_prefix");
+    double bottom = p->top + p->height, middle = p->top + p->height / 2;
+    buf_puts(out, axis_group);
+    for (double t = p->y.lo; t <= p->y.hi + p->y.step / 2; t += p->y.step) {
+        double y = plot_y(p, t);
+        svg_line(out, p->left, y, p->right, y, "stroke=\"#dddddd\"");
+        tick_label(out, p->left - 6, y + 4, "end", prefix, t, p->y.decimals);
+    }
+    for (double t = ceil(p->x.lo / p->x.step - 1e-9) * p->x.step; t <= p->x.hi + p->x.step * 1e-6;
+         t += p->x.step) {
+        double x = plot_x(p, t);
+        svg_line(out, x, bottom, x, bottom + 5, STROKE_AXIS);
+        tick_label(out, x, bottom + 18, "middle", NULL, t, p->x.decimals);
+    }
+    svg_line(out, p->left, bottom, p->right, bottom, STROKE_AXIS);
+    svg_line(out, p->left, p->top, p->left, bottom, STROKE_AXIS);
+    axis_caption(out, (p->left + p->right) / 2, bottom + 38, str_of(chart, "x_label"),
+                 str_of(chart, "x_unit"));
+    svgf(out,
+         "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" "
+         "transform=\"rotate(-90 16 %.1f)\">",
+         middle, middle);
+    axis_title(out, str_of(chart, "y_label"), str_of(chart, "unit"));
+    buf_puts(out, "</text>\n</g>\n");
+}
+
 /* A point shape per series, so series differ without colour. */
 static void point_shape(gw_buf *out, int style, double x, double y, const char *color)
 {
@@ -298,21 +451,88 @@ static void point_shape(gw_buf *out, int style, double x, double y, const char *
         break;
     case 1:
         svgf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\"/>\n",
-                   x - 3.5, y - 3.5, color);
+             x - 3.5, y - 3.5, color);
         break;
     case 2:
         svgf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x, y - 4.5,
-                   x + 4.5, y + 3.5, x - 4.5, y + 3.5, color);
+             x + 4.5, y + 3.5, x - 4.5, y + 3.5, color);
         break;
     case 3:
         svgf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fL%.1f %.1fZ\" fill=\"%s\"/>\n", x,
-                   y - 5, x + 5, y, x, y + 5, x - 5, y, color);
+             y - 5, x + 5, y, x, y + 5, x - 5, y, color);
         break;
     default:
         svgf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#ffffff\" stroke=\"%s\"/>\n",
-                   x, y, color);
+             x, y, color);
         break;
     }
+}
+
+/* Series s's stroke attributes: its colour and, so it reads without colour, its dash pattern. */
+static void series_stroke(gw_buf *out, size_t s)
+{
+    const char *dash = series_dash[s % N_STYLES];
+    svgf(out, "stroke=\"%s\" stroke-width=\"2.5\"", series_color[s % N_STYLES]);
+    if (*dash)
+        svgf(out, " stroke-dasharray=\"%s\"", dash);
+}
+
+/* Series s: a line through all its points, and its point shape on at most 30 of them. */
+static void line_series(gw_buf *out, const view *pts, size_t s, const plot *p)
+{
+    size_t np = view_len(pts), every = np > 30 ? (np + 29) / 30 : 1;
+    buf_puts(out, "<g class=\"series\"><path fill=\"none\" ");
+    series_stroke(out, s);
+    buf_puts(out, " d=\"");
+    for (size_t i = 0; i < np; i++) {
+        double x, y;
+        point_xy(view_list_at(pts, i), &x, &y);
+        svgf(out, "%s%.1f %.1f", i ? " L" : "M", plot_x(p, x), plot_y(p, y));
+    }
+    buf_puts(out, "\"/>\n");
+    for (size_t i = 0; i < np; i += every) {
+        double x, y;
+        point_xy(view_list_at(pts, i), &x, &y);
+        point_shape(out, (int)s, plot_x(p, x), plot_y(p, y), series_color[s % N_STYLES]);
+    }
+    buf_puts(out, "</g>\n");
+}
+
+/* Series s's legend row under the plot: a sample of its line with its point shape, and its
+ * name. */
+static void legend_row(gw_buf *out, const view *ser, size_t s, const plot *p)
+{
+    double y = p->top + p->height + LEGEND_TOP + LEGEND_ROW * (double)s;
+    svgf(out, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ",
+         p->left, y - 4, p->left + 40, y - 4);
+    series_stroke(out, s);
+    buf_puts(out, "/>\n");
+    point_shape(out, (int)s, p->left + 20, y - 4, series_color[s % N_STYLES]);
+    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" fill=\"#111111\">",
+         p->left + 50, y);
+    text(out, str_of(ser, "name"));
+    buf_puts(out, "</text></g>\n");
+}
+
+/* The marked point (mx, my), such as break-even: a ring on it, a dashed line down to the x axis,
+ * and its label on the side of the ring towards the middle of the plot. */
+static void line_marker(gw_buf *out, const view *marker, double mx, double my, const plot *p)
+{
+    double x = plot_x(p, mx), y = plot_y(p, my);
+    int on_right = x > (p->left + p->right) / 2;
+    svgf(out,
+         "<g class=\"marker\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+         "stroke=\"#111111\" stroke-dasharray=\"3 3\"/>\n"
+         "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111111\" "
+         "stroke-width=\"2.5\"/>\n",
+         x, y + 7, x, p->top + p->height, x, y);
+    svgf(out,
+         "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" " FONT
+         " font-size=\"13\" font-weight=\"bold\" fill=\"#111111\" stroke=\"#ffffff\" "
+         "stroke-width=\"4\" paint-order=\"stroke\">",
+         on_right ? x - 12 : x + 12, y - 12, on_right ? "end" : "start");
+    text(out, str_of(marker, "label"));
+    buf_puts(out, "</text></g>\n");
 }
 
 static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *err)
@@ -320,137 +540,31 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
     const view *series = view_map_get(chart, "series");
     size_t ns = view_len(series);
     if (view_kind(series) != VIEW_LIST || ns == 0)
-        return gw_error_set(err, GW_EDATA, "chart '%s': a line chart needs a non-empty \"series\" list", id);
-    double xlo = INFINITY, xhi = -INFINITY, ylo = 0, yhi = -INFINITY;
-    for (size_t s = 0; s < ns; s++) {
-        const view *pts = view_map_get(view_list_at(series, s), "points");
-        if (view_kind(pts) != VIEW_LIST)
-            return gw_error_set(err, GW_EDATA, "chart '%s': series %zu has no \"points\" list", id, s + 1);
-        for (size_t i = 0; i < view_len(pts); i++) {
-            double x, y;
-            if (!point_xy(view_list_at(pts, i), &x, &y))
-                return gw_error_set(err, GW_EDATA,
-                                    "chart '%s': series %zu point %zu is not [x, y] numbers", id,
-                                    s + 1, i + 1);
-            xlo = x < xlo ? x : xlo;
-            xhi = x > xhi ? x : xhi;
-            ylo = y < ylo ? y : ylo;
-            yhi = y > yhi ? y : yhi;
-        }
-    }
-    if (!isfinite(xlo))
-        return gw_error_set(err, GW_EDATA, "chart '%s': the series hold no points", id);
+        return gw_error_set(err, GW_EDATA,
+                            "chart '%s': a line chart needs a non-empty \"series\" list", id);
+    extent e;
+    int rc = line_extent(series, id, &e, err);
+    if (rc != GW_OK)
+        return rc;
     const view *marker = view_map_get(chart, "marker");
     double mx = view_num(view_map_get(marker, "x")), my = view_num(view_map_get(marker, "y"));
     int has_marker = isfinite(mx) && isfinite(my);
-    if (has_marker) {
-        xlo = mx < xlo ? mx : xlo;
-        xhi = mx > xhi ? mx : xhi;
-        ylo = my < ylo ? my : ylo;
-        yhi = my > yhi ? my : yhi;
-    }
-    axis ay = nice_axis(ylo, yhi);
-    /* x spans exactly the data (months 0..36), with round ticks inside it */
-    axis ax = nice_axis(xlo, xhi);
-    if (xhi > xlo) {
-        ax.lo = xlo;
-        ax.hi = xhi;
-    }
-    const char *prefix = str_of(chart, "y_prefix");
-    const char *unit = str_of(chart, "unit");
-    double left = 92, right = WIDTH - 24, top = 44, plot_h = 300;
-    double legend_rows = (double)ns;
-    double height = top + plot_h + 58 + 20 * legend_rows;
-#define XPOS(v) (left + ((v) - ax.lo) / (ax.hi - ax.lo) * (right - left))
-#define YPOS(v) (top + plot_h - ((v) - ay.lo) / (ay.hi - ay.lo) * plot_h)
+    if (has_marker)
+        extent_add(&e, mx, my);
+    plot p = {.left = 92, .right = WIDTH - 24, .top = PLOT_TOP, .height = 300};
+    line_axes(&p, &e);
+    double height = p.top + p.height + LEGEND_TOP + LEGEND_ROW * (double)ns;
 
     svg_open(out, chart, id, WIDTH, height);
-    buf_puts(out, "<g class=\"axis\" " FONT " font-size=\"11\" fill=\"#333333\">\n");
-    for (double t = ay.lo; t <= ay.hi + ay.step / 2; t += ay.step) {
-        double y = YPOS(t);
-        svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>\n",
-                   left, y, right, y);
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", left - 6, y + 4);
-        text(out, prefix);
-        number(out, t, ay.decimals);
-        buf_puts(out, "</text>\n");
-    }
-    for (double t = ceil(ax.lo / ax.step - 1e-9) * ax.step; t <= ax.hi + ax.step * 1e-6;
-         t += ax.step) {
-        double x = XPOS(t);
-        svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-                   x, top + plot_h, x, top + plot_h + 5);
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x, top + plot_h + 18);
-        number(out, t, ax.decimals);
-        buf_puts(out, "</text>\n");
-    }
-    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-               left, top + plot_h, right, top + plot_h);
-    svgf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-               left, top, left, top + plot_h);
-    svgf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\">",
-               (left + right) / 2, top + plot_h + 38);
-    axis_title(out, str_of(chart, "x_label"), str_of(chart, "x_unit"));
-    buf_puts(out, "</text>\n");
-    svgf(out,
-               "<text x=\"16\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"12\" "
-               "transform=\"rotate(-90 16 %.1f)\">",
-               top + plot_h / 2, top + plot_h / 2);
-    axis_title(out, str_of(chart, "y_label"), unit);
-    buf_puts(out, "</text>\n</g>\n");
-
+    line_grid(out, chart, &p);
     for (size_t s = 0; s < ns; s++) {
         const view *ser = view_list_at(series, s);
-        const view *pts = view_map_get(ser, "points");
-        const char *color = series_color[s % N_STYLES];
-        const char *dash = series_dash[s % N_STYLES];
-        svgf(out, "<g class=\"series\"><path fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\"%s%s%s d=\"",
-                   color, *dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
-        for (size_t i = 0; i < view_len(pts); i++) {
-            double x, y;
-            point_xy(view_list_at(pts, i), &x, &y);
-            svgf(out, "%s%.1f %.1f", i ? " L" : "M", XPOS(x), YPOS(y));
-        }
-        buf_puts(out, "\"/>\n");
-        size_t np = view_len(pts), every = np > 30 ? (np + 29) / 30 : 1;
-        for (size_t i = 0; i < np; i += every) {
-            double x, y;
-            point_xy(view_list_at(pts, i), &x, &y);
-            point_shape(out, (int)s, XPOS(x), YPOS(y), color);
-        }
-        buf_puts(out, "</g>\n");
-        /* Legend row: a sample of the line with its point shape, and the name. */
-        double ly = top + plot_h + 58 + 20 * (double)s;
-        svgf(out, "<g class=\"legend\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                        "stroke=\"%s\" stroke-width=\"2.5\"%s%s%s/>\n",
-                   left, ly - 4, left + 40, ly - 4, color, *dash ? " stroke-dasharray=\"" : "",
-                   dash, *dash ? "\"" : "");
-        point_shape(out, (int)s, left + 20, ly - 4, color);
-        svgf(out, "<text x=\"%.1f\" y=\"%.1f\" " FONT " font-size=\"12\" fill=\"#111111\">",
-                   left + 50, ly);
-        text(out, str_of(ser, "name"));
-        buf_puts(out, "</text></g>\n");
+        line_series(out, view_map_get(ser, "points"), s, &p);
+        legend_row(out, ser, s, &p);
     }
-    if (has_marker) {
-        double x = XPOS(mx), y = YPOS(my);
-        int on_right = x > (left + right) / 2;
-        svgf(out,
-                   "<g class=\"marker\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-                   "stroke=\"#111111\" stroke-dasharray=\"3 3\"/>\n"
-                   "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\"#111111\" "
-                   "stroke-width=\"2.5\"/>\n",
-                   x, y + 7, x, top + plot_h, x, y);
-        svgf(out,
-                   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" " FONT
-                   " font-size=\"13\" font-weight=\"bold\" fill=\"#111111\" stroke=\"#ffffff\" "
-                   "stroke-width=\"4\" paint-order=\"stroke\">",
-                   on_right ? x - 12 : x + 12, y - 12, on_right ? "end" : "start");
-        text(out, view_str(view_map_get(marker, "label")) ? str_of(marker, "label") : "");
-        buf_puts(out, "</text></g>\n");
-    }
+    if (has_marker)
+        line_marker(out, marker, mx, my, &p);
     buf_puts(out, "</svg>\n");
-#undef XPOS
-#undef YPOS
     return GW_OK;
 }
 

@@ -69,6 +69,19 @@ static int plugin_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
 
 /* ---- check ---- */
 
+/* One `plugin check`: the file and its --input, the problems found ("FILE:LINE: problem" lines,
+ * as the text output prints them) and what the dry run handed back. */
+typedef struct check_run {
+    const char *file;
+    const char *input_path;   /* NULL: no --input */
+    char *text;               /* the input's bytes (NULL without --input) */
+    size_t len;
+    gw_buf problems;
+    size_t n_problems;
+    const char *dry_what;     /* "offers", "records" or "items"; NULL: no dry run */
+    size_t dry_count;
+} check_run;
+
 /* The ctx table a pricing or importer plugin receives. */
 static view *plugin_ctx_view(const char *input_path, const char *text, size_t len)
 {
@@ -84,14 +97,25 @@ static view *plugin_ctx_view(const char *input_path, const char *text, size_t le
     return c;
 }
 
-static void problem_lines(gw_buf *problems, const char *path, int line, const char *warnings,
-                          size_t *n)
+/* A failure as one problem: Lua's messages already begin with the file and line; the others are
+ * put at `line`. */
+static void problem_add(check_run *run, int line, const char *msg)
+{
+    if (strncmp(msg, run->file, strlen(run->file)) == 0)
+        buf_printf(&run->problems, "%s\n", msg);
+    else
+        buf_printf(&run->problems, "%s:%d: %s\n", run->file, line, msg);
+    run->n_problems++;
+}
+
+/* Each line of warnings as a problem at `line`. */
+static void problem_lines(check_run *run, int line, const char *warnings)
 {
     for (const char *s = warnings; s && *s;) {
         const char *nl = strchr(s, '\n');
         size_t len = nl ? (size_t)(nl - s) : strlen(s);
-        buf_printf(problems, "%s:%d: %.*s\n", path, line, (int)len, s);
-        (*n)++;
+        buf_printf(&run->problems, "%s:%d: %.*s\n", run->file, line, (int)len, s);
+        run->n_problems++;
         s += len + (nl ? 1 : 0);
     }
 }
@@ -124,12 +148,11 @@ static view *problems_view(const char *file, const char *problems)
 
 /* What `plugin check --json` writes: the file, whether it is ok, what the plugin says it is,
  * the dry run's count and the problems. */
-static void check_json(gw_buf *out, const char *file, plugin *p, size_t n_problems,
-                       const char *dry_what, size_t dry_count, const char *problems)
+static void check_json(gw_buf *out, const check_run *run, plugin *p)
 {
     view *root = view_map();
-    view_map_set_str(root, "file", file);
-    view_map_set_bool(root, "ok", n_problems == 0);
+    view_map_set_str(root, "file", run->file);
+    view_map_set_bool(root, "ok", run->n_problems == 0);
     if (p) {
         plugin_info info;
         plugin_get_info(p, &info);
@@ -141,128 +164,150 @@ static void check_json(gw_buf *out, const char *file, plugin *p, size_t n_proble
     } else {
         view_map_set(root, "plugin", view_null());
     }
-    if (dry_what) {
+    if (run->dry_what) {
         view *d = view_map_set(root, "dry_run", view_map());
-        view_map_set_int(d, "count", (long long)dry_count);
-        view_map_set_str(d, "of", dry_what);
+        view_map_set_int(d, "count", (long long)run->dry_count);
+        view_map_set_str(d, "of", run->dry_what);
     } else {
         view_map_set(root, "dry_run", view_null());
     }
-    view_map_set(root, "problems", problems_view(file, problems));
+    view_map_set(root, "problems", problems_view(run->file, buf_cstr(&run->problems)));
     view_to_json(root, out, 1);
     view_free(root);
 }
 
+/* Opens the KB and a plugin host, then loads and shape-checks the file alone (*p: the plugin,
+ * when it loads).  A file that does not load or run is a problem of the file, not an error. */
+static int check_load(gw_ctx *ctx, check_run *run, kb **k, plugin_host **host, plugin **p,
+                      gw_error *err)
+{
+    int rc = cli_open_kb(ctx, 0, k, err);
+    if (rc == GW_OK)
+        rc = plugin_host_new(NULL, 0, *k, NULL, host, err);
+    if (rc != GW_OK)
+        return rc;
+    rc = plugin_host_check_file(*host, run->file, &run->problems, &run->n_problems, p, err);
+    if (rc == GW_EDATA || rc == GW_ESOFTWARE) {
+        problem_add(run, 1, err->msg);
+        rc = GW_OK;
+    }
+    return rc;
+}
+
+/* A pricing plugin's offers(ctx) or an importer's import(ctx, text), and every record it hands
+ * back checked as prices refresh or kb import would check it, with nothing stored. */
+static void dry_run_records(check_run *run, kb *k, plugin *p, const plugin_info *info)
+{
+    int pricing = !strcmp(info->kind, "pricing");
+    const char *fn = pricing ? "offers" : "import";
+    view *call_args[2] = {plugin_ctx_view(run->input_path, run->text, run->len),
+                          view_stringn(run->text ? run->text : "", run->text ? run->len : 0)};
+    view *out = NULL;
+    gw_error cerr = {0};
+    int crc = plugin_call(p, fn, call_args, pricing ? 1 : 2, &out, &cerr);
+    int line = plugin_function_line(p, fn);
+    if (crc != GW_OK) {
+        problem_add(run, line, cerr.msg);
+    } else {
+        gw_buf warnings = GW_BUF_INIT;
+        records_result res = {0};
+        gw_error serr = {0};
+        int src = pricing
+                      ? records_store_offers(k, info->name, NULL, out, 1, &warnings, &res, &serr)
+                      : records_store_imported(k, info->name, NULL, out, 1, &warnings, &res, &serr);
+        if (src != GW_OK)
+            buf_printf(&warnings, "%s\n", serr.msg);
+        problem_lines(run, line, buf_cstr(&warnings));
+        buf_free(&warnings);
+        run->dry_count = res.stored;
+        run->dry_what = pricing ? "offers" : "records";
+    }
+    view_free(out);
+    view_free(call_args[0]);
+    view_free(call_args[1]);
+}
+
+/* A checklist's items: that the field can be read, and how many there are. */
+static void dry_run_items(check_run *run, plugin *p)
+{
+    view *items = NULL;
+    gw_error cerr = {0};
+    if (plugin_get_field(p, "items", &items, &cerr) != GW_OK) {
+        buf_printf(&run->problems, "%s:1: %s\n", run->file, cerr.msg);
+        run->n_problems++;
+    }
+    run->dry_count = view_len(items);
+    run->dry_what = "items";
+    view_free(items);
+}
+
+/* The dry run of a plugin that loaded without problems, for the kinds that have one; then the
+ * lines it logged, on the diagnostic stream. */
+static void check_dry_run(gw_ctx *ctx, check_run *run, kb *k, plugin *p, plugin_info *info)
+{
+    plugin_get_info(p, info);
+    if (!strcmp(info->kind, "pricing") || !strcmp(info->kind, "importer"))
+        dry_run_records(run, k, p, info);
+    else if (!strcmp(info->kind, "checklist"))
+        dry_run_items(run, p);
+    view *log = plugin_take_log(p);
+    for (size_t i = 0; i < view_len(log); i++)
+        fprintf(ctx->diag, "%s: log: %s\n", info->name, view_str(view_list_at(log, i)));
+    view_free(log);
+}
+
+/* Writes the verdict: the problems, or "FILE: ok (...)", or --json; a file with problems is then
+ * GW_EDATA, after the plugin's traceback on the diagnostic stream. */
+static int check_report(gw_ctx *ctx, const check_run *run, plugin *p, const plugin_info *info,
+                        gw_error *err)
+{
+    gw_buf out = GW_BUF_INIT;
+    if (ctx->json) {
+        check_json(&out, run, p);
+    } else if (run->n_problems) {
+        buf_puts(&out, buf_cstr(&run->problems));
+    } else {
+        buf_printf(&out, "%s: ok (%s plugin %s %s", run->file, info->kind, info->name,
+                   info->version);
+        if (run->dry_what)
+            buf_printf(&out, "; dry run: %zu %s", run->dry_count, run->dry_what);
+        buf_puts(&out, ")\n");
+    }
+    int rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+    buf_free(&out);
+    if (rc == GW_OK && run->n_problems) {
+        if (p && plugin_traceback(p)[0])
+            fprintf(ctx->diag, "%s\n", plugin_traceback(p));
+        size_t n = run->n_problems;
+        rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", run->file, n, n == 1 ? "" : "s");
+    }
+    return rc;
+}
+
 static int plugin_check(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    const char *file = args->argv[0], *input_path = cli_value(args, "input");
-    if (!cli_file_exists(file))
-        return gw_error_set(err, GW_ENOINPUT, "%s: no such file", file);
-    char *text = NULL;
-    size_t len = 0;
-    if (input_path) {
-        int e = gw_read_file(input_path, &text, &len);
+    check_run run = {.file = args->argv[0], .input_path = cli_value(args, "input"),
+                     .problems = GW_BUF_INIT};
+    if (!cli_file_exists(run.file))
+        return gw_error_set(err, GW_ENOINPUT, "%s: no such file", run.file);
+    if (run.input_path) {
+        int e = gw_read_file(run.input_path, &run.text, &run.len);
         if (e)
-            return gw_error_set(err, GW_ENOINPUT, "%s: %s", input_path, strerror(e));
+            return gw_error_set(err, GW_ENOINPUT, "%s: %s", run.input_path, strerror(e));
     }
     kb *k = NULL;
     plugin_host *host = NULL;
     plugin *p = NULL;
-    gw_buf problems = GW_BUF_INIT;
-    size_t n = 0;
-    int rc = cli_open_kb(ctx, 0, &k, err);
-    if (rc == GW_OK)
-        rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
-    if (rc == GW_OK) {
-        rc = plugin_host_check_file(host, file, &problems, &n, &p, err);
-        if (rc == GW_EDATA || rc == GW_ESOFTWARE) {   /* it does not load or run: a problem */
-            if (strncmp(err->msg, file, strlen(file)) == 0)
-                buf_printf(&problems, "%s\n", err->msg);
-            else
-                buf_printf(&problems, "%s:1: %s\n", file, err->msg);
-            n++;
-            rc = GW_OK;
-        }
-    }
     plugin_info info = {0};
-    size_t dry_count = 0;
-    const char *dry_what = NULL;
-    if (rc == GW_OK && p && n == 0) {
-        plugin_get_info(p, &info);
-        const char *fn = !strcmp(info.kind, "pricing") ? "offers"
-                         : !strcmp(info.kind, "importer") ? "import" : NULL;
-        if (fn) {
-            view *call_args[2] = {plugin_ctx_view(input_path, text, len),
-                                  view_stringn(text ? text : "", text ? len : 0)};
-            view *out = NULL;
-            gw_error cerr = {0};
-            int crc = plugin_call(p, fn, call_args, !strcmp(fn, "import") ? 2 : 1, &out, &cerr);
-            int line = plugin_function_line(p, fn);
-            if (crc != GW_OK) {
-                if (strncmp(cerr.msg, file, strlen(file)) == 0)
-                    buf_printf(&problems, "%s\n", cerr.msg);
-                else
-                    buf_printf(&problems, "%s:%d: %s\n", file, line, cerr.msg);
-                n++;
-            } else {
-                gw_buf warnings = GW_BUF_INIT;
-                records_result res = {0};
-                gw_error serr = {0};
-                int src = !strcmp(fn, "offers")
-                              ? records_store_offers(k, info.name, NULL, out, 1, &warnings, &res,
-                                                     &serr)
-                              : records_store_imported(k, info.name, NULL, out, 1, &warnings,
-                                                       &res, &serr);
-                if (src != GW_OK)
-                    buf_printf(&warnings, "%s\n", serr.msg);
-                problem_lines(&problems, file, line, buf_cstr(&warnings), &n);
-                buf_free(&warnings);
-                dry_count = res.stored;
-                dry_what = !strcmp(fn, "offers") ? "offers" : "records";
-            }
-            view_free(out);
-            view_free(call_args[0]);
-            view_free(call_args[1]);
-        } else if (!strcmp(info.kind, "checklist")) {
-            view *items = NULL;
-            gw_error cerr = {0};
-            if (plugin_get_field(p, "items", &items, &cerr) != GW_OK) {
-                buf_printf(&problems, "%s:1: %s\n", file, cerr.msg);
-                n++;
-            }
-            dry_count = view_len(items);
-            dry_what = "items";
-            view_free(items);
-        }
-        view *log = plugin_take_log(p);
-        for (size_t i = 0; i < view_len(log); i++)
-            fprintf(ctx->diag, "%s: log: %s\n", info.name, view_str(view_list_at(log, i)));
-        view_free(log);
-    }
-    if (rc == GW_OK) {
-        gw_buf out = GW_BUF_INIT;
-        if (ctx->json) {
-            check_json(&out, file, p, n, dry_what, dry_count, buf_cstr(&problems));
-        } else if (n) {
-            buf_puts(&out, buf_cstr(&problems));
-        } else {
-            buf_printf(&out, "%s: ok (%s plugin %s %s", file, info.kind, info.name, info.version);
-            if (dry_what)
-                buf_printf(&out, "; dry run: %zu %s", dry_count, dry_what);
-            buf_puts(&out, ")\n");
-        }
-        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
-        buf_free(&out);
-        if (rc == GW_OK && n) {
-            if (p && plugin_traceback(p)[0])
-                fprintf(ctx->diag, "%s\n", plugin_traceback(p));
-            rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", file, n, n == 1 ? "" : "s");
-        }
-    }
-    buf_free(&problems);
+    int rc = check_load(ctx, &run, &k, &host, &p, err);
+    if (rc == GW_OK && p && run.n_problems == 0)
+        check_dry_run(ctx, &run, k, p, &info);
+    if (rc == GW_OK)
+        rc = check_report(ctx, &run, p, &info, err);
+    buf_free(&run.problems);
     plugin_host_free(host);
     kb_close(k);
-    free(text);
+    free(run.text);
     return rc;
 }
 

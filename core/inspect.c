@@ -146,8 +146,10 @@ static int contains_word(const char *haystack, const char *needle)
 
 /* ---- identity ---- */
 
-static int check_identity(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_fn lookup,
-                          void *user, gw_error *err)
+/* Looks the card up by the name the driver gives it; when the KB knows it, out->card holds
+ * the KB's entry, which the memory and power checks compare with. */
+static int check_name(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_fn lookup, void *user,
+                      gw_error *err)
 {
     inspect_check *c = check_new(out, "identity", "identity.name");
     const char *name = g->product_name.text;
@@ -190,8 +192,12 @@ static int check_identity(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_f
             return rc;
         }
     }
+    return GW_OK;
+}
 
-    c = check_new(out, "identity", "identity.memory_total");
+static void check_memory_total(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "identity", "identity.memory_total");
     cite(c, &g->fb_total);
     double total;
     if (!nvsmi_number(&g->fb_total, &total) || isnan(units_to_gib(total, g->fb_total.q.unit))) {
@@ -226,8 +232,11 @@ static int check_identity(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_f
                                         ? " (less the 1/16 that ECC keeps for check bits)"
                                         : "");
     }
+}
 
-    c = check_new(out, "identity", "identity.virtualization");
+static void check_virtualization(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "identity", "identity.virtualization");
     cite(c, &g->virtualization_mode);
     const nvsmi_value *virt = &g->virtualization_mode;
     if (!virt->text || nvsmi_is(virt, "N/A"))
@@ -245,12 +254,24 @@ static int check_identity(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_f
         check_set(c, INSPECT_WARN,
                   "virtualization mode \"%s\": this GPU is shared out to virtual machines",
                   virt->text);
+}
+
+/* Which card this is, whether its memory is that card's, and whether it is a whole physical
+ * GPU. */
+static int check_identity(inspect_gpu *out, const nvsmi_gpu *g, inspect_lookup_fn lookup,
+                          void *user, gw_error *err)
+{
+    int rc = check_name(out, g, lookup, user, err);
+    if (rc != GW_OK)
+        return rc;
+    check_memory_total(out, g);
+    check_virtualization(out, g);
     return GW_OK;
 }
 
 /* ---- memory health ---- */
 
-static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
+static void check_ecc_mode(inspect_gpu *out, const nvsmi_gpu *g)
 {
     inspect_check *c = check_new(out, "memory", "memory.ecc_mode");
     cite(c, &g->ecc_current);
@@ -269,8 +290,11 @@ static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
     else
         check_set(c, INSPECT_PASS, "ECC is supported but %s (ECC errors cannot be counted "
                   "while it is off)", g->ecc_current.text);
+}
 
-    c = check_new(out, "memory", "memory.ecc_errors");
+static void check_ecc_errors(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "memory", "memory.ecc_errors");
     double sums[2][2] = {{0, 0}, {0, 0}};   /* [aggregate][uncorrectable] */
     int counted = 0;
     for (size_t i = 0; i < g->n_ecc; i++) {
@@ -304,8 +328,11 @@ static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
                 cite(c, &g->ecc[i].value);
         check_set(c, INSPECT_PASS, "no ECC errors, volatile or lifetime (%d counters)", counted);
     }
+}
 
-    c = check_new(out, "memory", "memory.retired_pages");
+static void check_retired_pages(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "memory", "memory.retired_pages");
     double sbe = 0, dbe = 0;
     int have_sbe = nvsmi_number(&g->retired_single_bit, &sbe);
     int have_dbe = nvsmi_number(&g->retired_double_bit, &dbe);
@@ -327,35 +354,48 @@ static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
                   sbe + dbe, sbe, dbe);
     else
         check_set(c, INSPECT_PASS, "no retired pages, none pending");
+}
 
-    c = check_new(out, "memory", "memory.remapped_rows");
+static void check_remapped_rows(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "memory", "memory.remapped_rows");
     cite(c, &g->remapped_rows);
     if (!g->remapped_nested) {
         check_set(c, INSPECT_UNKNOWN, "row remapping not reported (only some Ampere-and-later "
                   "cards remap rows)");
-    } else {
-        double corr = 0, unc = 0;
-        nvsmi_number(&g->remapped_correctable, &corr);
-        nvsmi_number(&g->remapped_uncorrectable, &unc);
-        evidence_clear(c);   /* "(nested)" says nothing; quote the counters */
-        cite(c, &g->remapped_correctable);
-        cite(c, &g->remapped_uncorrectable);
-        cite(c, &g->remapped_pending);
-        cite(c, &g->remapped_failure);
-        if (is_yes(&g->remapped_failure))
-            check_set(c, INSPECT_FAIL, "row remapping has failed: the card has run out of spare "
-                      "rows and cannot repair its memory any more");
-        else if (unc > 0)
-            check_set(c, INSPECT_FAIL, "%.0f row(s) remapped after uncorrectable errors: the "
-                      "memory has lost data%s", unc,
-                      is_yes(&g->remapped_pending) ? ", and a remap waits for a GPU reset" : "");
-        else if (is_yes(&g->remapped_pending))
-            check_set(c, INSPECT_WARN, "a row remap waits for a GPU reset");
-        else if (corr > 0)
-            check_set(c, INSPECT_WARN, "%.0f row(s) remapped after correctable errors", corr);
-        else
-            check_set(c, INSPECT_PASS, "no remapped rows, none pending, no failure");
+        return;
     }
+    double corr = 0, unc = 0;
+    nvsmi_number(&g->remapped_correctable, &corr);
+    nvsmi_number(&g->remapped_uncorrectable, &unc);
+    evidence_clear(c);   /* "(nested)" says nothing; quote the counters */
+    cite(c, &g->remapped_correctable);
+    cite(c, &g->remapped_uncorrectable);
+    cite(c, &g->remapped_pending);
+    cite(c, &g->remapped_failure);
+    if (is_yes(&g->remapped_failure))
+        check_set(c, INSPECT_FAIL, "row remapping has failed: the card has run out of spare "
+                  "rows and cannot repair its memory any more");
+    else if (unc > 0)
+        check_set(c, INSPECT_FAIL, "%.0f row(s) remapped after uncorrectable errors: the "
+                  "memory has lost data%s", unc,
+                  is_yes(&g->remapped_pending) ? ", and a remap waits for a GPU reset" : "");
+    else if (is_yes(&g->remapped_pending))
+        check_set(c, INSPECT_WARN, "a row remap waits for a GPU reset");
+    else if (corr > 0)
+        check_set(c, INSPECT_WARN, "%.0f row(s) remapped after correctable errors", corr);
+    else
+        check_set(c, INSPECT_PASS, "no remapped rows, none pending, no failure");
+}
+
+/* Whether the memory has failed before: ECC, its error counts, retired pages and remapped
+ * rows (older cards retire pages, Ampere and later remap rows). */
+static void check_memory(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    check_ecc_mode(out, g);
+    check_ecc_errors(out, g);
+    check_retired_pages(out, g);
+    check_remapped_rows(out, g);
 }
 
 /* ---- thermal and power ---- */
@@ -579,7 +619,7 @@ static void check_bus(inspect_gpu *out, const nvsmi_gpu *g)
 
 /* ---- software ---- */
 
-static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log *log)
+static void check_driver(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log *log)
 {
     inspect_check *c = check_new(out, "software", "software.driver");
     cite(c, &log->driver_version);
@@ -592,8 +632,11 @@ static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log
         check_set(c, INSPECT_PASS, "driver %s, CUDA %s%s", log->driver_version.text,
                   nvsmi_known(&log->cuda_version) ? log->cuda_version.text : "not reported",
                   nvsmi_is(&g->driver_model, "WDDM") ? " (Windows, WDDM)" : "");
+}
 
-    c = check_new(out, "software", "software.vbios");
+static void check_vbios(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "software", "software.vbios");
     cite(c, &g->vbios_version);
     const char *vbios = g->vbios_version.text;
     if (!vbios)
@@ -603,8 +646,11 @@ static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log
     else
         check_set(c, INSPECT_PASS, "VBIOS %s (compare it with the board maker's list: a "
                   "flashed mining VBIOS is worth a question)", vbios);
+}
 
-    c = check_new(out, "software", "software.persistence");
+static void check_persistence(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "software", "software.persistence");
     cite(c, &g->persistence_mode);
     if (!g->persistence_mode.text)
         check_set(c, INSPECT_UNKNOWN, "the dump gives no persistence mode");
@@ -616,8 +662,11 @@ static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log
     else
         check_set(c, INSPECT_PASS, "persistence mode %s: each program start re-initialises "
                   "the GPU; servers usually run nvidia-persistenced", g->persistence_mode.text);
+}
 
-    c = check_new(out, "software", "software.mig");
+static void check_mig(inspect_gpu *out, const nvsmi_gpu *g)
+{
+    inspect_check *c = check_new(out, "software", "software.mig");
     cite(c, &g->mig_current);
     cite(c, &g->mig_pending);
     if (!g->mig_current.text) {
@@ -638,6 +687,14 @@ static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log
     } else {
         check_set(c, INSPECT_PASS, "this card has no MIG (%s)", g->mig_current.text);
     }
+}
+
+static void check_software(inspect_gpu *out, const nvsmi_gpu *g, const nvsmi_log *log)
+{
+    check_driver(out, g, log);
+    check_vbios(out, g);
+    check_persistence(out, g);
+    check_mig(out, g);
 }
 
 /* ---- the whole run ---- */

@@ -196,7 +196,12 @@ typedef struct parser {
     char otag[MAX_DELIM + 1], ctag[MAX_DELIM + 1];
     size_t olen, clen;
     node *stack[256];     /* open sections; stack[0] is the root */
+    size_t open_at[256];  /* where each open section's tag is */
+    int open_standalone[256];
     int depth;
+    /* The standalone line being read, while inside one (line_end 0 otherwise); line_start
+     * stays until the next such line, for the indentation of its tags. */
+    size_t line_start, line_end;
     size_t seen_at;       /* position() resumes from here: tags come in order */
     int seen_line, seen_col;
     gw_error *err;
@@ -393,153 +398,178 @@ static void block_indent(node *block)
     }
 }
 
+/* Where the text before the tag at `at` ends (*text_end) and where the text after it resumes
+ * (*after): a tag on a standalone line takes the line's indentation and line break with it.
+ * text_at is where the text not yet added begins.  Returns whether the tag is standalone. */
+static int tag_span(parser *p, size_t at, const tag *t, size_t text_at, size_t *text_end,
+                    size_t *after)
+{
+    size_t line_start, line_end;
+    int standalone = 0;
+    *text_end = at;
+    *after = t->end;
+    if (p->line_end && at < p->line_end) {
+        standalone = 1;          /* a later tag on a standalone line already seen */
+        *text_end = text_at;     /* only blanks between the tags */
+    } else if (t->type && t->type != '{' && t->type != '&' &&
+               standalone_line(p, at, &line_start, &line_end)) {
+        standalone = 1;
+        p->line_start = line_start;
+        p->line_end = line_end;
+        *text_end = line_start;
+    } else {
+        p->line_end = 0;
+    }
+    if (standalone) {
+        size_t k = t->end;
+        while (k < p->len && is_blank(p->src[k]))
+            k++;
+        if (k >= p->line_end || p->src[k] == '\n' || p->src[k] == '\r')
+            *after = p->line_end;   /* the last tag of the line takes the line break */
+    }
+    return standalone;
+}
+
+/* The template text [from, to) as a text node of the open section (nothing when empty). */
+static void text_add(parser *p, size_t from, size_t to)
+{
+    if (to > from)
+        node_add(p->stack[p->depth], node_new(N_TEXT, p->src + from, to - from, 0, 0));
+}
+
+/* A node named by the tag at `at`, with the tag's line and column. */
+static node *tag_node(parser *p, node_kind kind, size_t at, const tag *t)
+{
+    int line, col;
+    position(p, at, &line, &col);
+    return node_new(kind, p->src + t->name_at, t->name_len, line, col);
+}
+
+/* The leading whitespace of a standalone tag's line ("" for a tag that is not standalone): a
+ * partial or parent indents what it expands to by it. */
+static char *tag_indent(const parser *p, size_t at, int standalone)
+{
+    const char *ws = p->src + p->line_start;
+    size_t n = 0;
+    if (standalone)
+        while (p->line_start + n < at && is_blank(ws[n]))
+            n++;
+    return gw_xstrndup(ws, n);
+}
+
+/* {{#name}}, {{^name}}, {{<name}} or {{$name}}: a node that holds what follows until its
+ * closing tag. */
+static int section_open(parser *p, size_t at, const tag *t, int standalone)
+{
+    if (p->depth + 1 >= (int)(sizeof p->stack / sizeof p->stack[0]))
+        return parse_error(p, at, "sections nested too deep%s", "");
+    node_kind kind = t->type == '#'   ? N_SECTION
+                     : t->type == '^' ? N_INVERTED
+                     : t->type == '<' ? N_PARENT
+                                      : N_BLOCK;
+    node *n = tag_node(p, kind, at, t);
+    n->standalone = standalone;
+    if (kind == N_PARENT || kind == N_BLOCK)
+        n->indent = tag_indent(p, at, standalone);
+    node_add(p->stack[p->depth], n);
+    p->stack[++p->depth] = n;
+    p->open_at[p->depth] = at;
+    p->open_standalone[p->depth] = standalone;
+    return GW_OK;
+}
+
+/* {{/name}}: closes the innermost open section, which must have that name.  Error messages
+ * quote at most 200 bytes of a name. */
+static int section_close(parser *p, size_t at, const tag *t)
+{
+    const char *nm = p->src + t->name_at;
+    size_t nl = t->name_len;
+    int quoted = (int)(nl > 200 ? 200 : nl);
+    if (p->depth == 0) {
+        char what[300];
+        snprintf(what, sizeof what, "%.*s", quoted, nm);
+        return parse_error(p, at, "closing tag '%s' closes nothing", what);
+    }
+    node *open = p->stack[p->depth];
+    if (open->len != nl || memcmp(open->text, nm, nl) != 0) {
+        char what[600];
+        int ol, oc;
+        position(p, p->open_at[p->depth], &ol, &oc);
+        snprintf(what, sizeof what, "closing tag '%.*s' does not match '%.200s' opened at %d:%d",
+                 quoted, nm, open->text, ol, oc);
+        return parse_error(p, at, "%s", what);
+    }
+    if (open->kind == N_BLOCK && p->open_standalone[p->depth])
+        block_indent(open);
+    p->depth--;
+    return GW_OK;
+}
+
+/* Adds what the tag at `at` stands for to the open section: a variable, a partial, a section
+ * opened or closed; new delimiters change how the rest is read; a comment adds nothing. */
+static int tag_parse(parser *p, size_t at, const tag *t, int standalone)
+{
+    node *n;
+    switch (t->type) {
+    case '!':
+        return GW_OK;
+    case '=':
+        return set_delimiters(p, at, t);
+    case 0:
+        node_add(p->stack[p->depth], tag_node(p, N_VAR, at, t));
+        return GW_OK;
+    case '{':
+    case '&':
+        node_add(p->stack[p->depth], tag_node(p, N_RAW, at, t));
+        return GW_OK;
+    case '>':
+        n = tag_node(p, N_PARTIAL, at, t);
+        n->standalone = standalone;
+        n->indent = tag_indent(p, at, standalone);
+        node_add(p->stack[p->depth], n);
+        return GW_OK;
+    case '/':
+        return section_close(p, at, t);
+    default:   /* # ^ < $ */
+        return section_open(p, at, t, standalone);
+    }
+}
+
+/* The template as a node tree (*out, freed with node_free), or a GW_EDATA naming the template,
+ * line and column. */
 static int parse(const char *name, const char *src, size_t len, node **out, gw_error *err)
 {
-    parser p = {0};
-    p.name = name;
-    p.src = src;
-    p.len = len;
-    p.err = err;
-    strcpy(p.otag, "{{");
-    strcpy(p.ctag, "}}");
-    p.olen = p.clen = 2;
+    parser p = {.name = name, .src = src, .len = len, .otag = "{{", .ctag = "}}", .olen = 2,
+                .clen = 2, .err = err};
     node *root = node_new(N_ROOT, name, strlen(name), 1, 1);
     p.stack[0] = root;
-    p.depth = 0;
-    /* Where the standalone line being read ends, while inside one (0 otherwise). */
-    size_t sl_end = 0, sl_start = 0;
-    size_t text_at = 0, pos = 0;
+    size_t pos = 0;   /* the text not yet added begins here */
     int rc = GW_OK;
-    int open_standalone[256] = {0};
-    size_t open_at[256] = {0};
-
     for (;;) {
         const char *hit = find(&p, pos, p.otag, p.olen);
-        size_t at = hit ? (size_t)(hit - src) : len;
-        size_t text_end = at, after;
-        int standalone = 0;
-        size_t line_start = 0, line_end = 0;
         if (!hit) {
-            if (text_end > text_at)
-                node_add(p.stack[p.depth],
-                         node_new(N_TEXT, src + text_at, text_end - text_at, 0, 0));
+            text_add(&p, pos, len);
             break;
         }
+        size_t at = (size_t)(hit - src), text_end, after;
         tag t;
         if ((rc = read_tag(&p, at, &t)) != GW_OK)
-            goto fail;
-        after = t.end;
-        if (sl_end && at < sl_end) {
-            standalone = 1;         /* a later tag on a standalone line already seen */
-            text_end = text_at;     /* only blanks between the tags */
-        } else if (t.type && t.type != '{' && t.type != '&' &&
-                   standalone_line(&p, at, &line_start, &line_end)) {
-            standalone = 1;
-            sl_start = line_start;
-            sl_end = line_end;
-            text_end = line_start;
-        } else {
-            sl_end = 0;
-        }
-        if (standalone) {
-            size_t k = t.end;
-            while (k < len && is_blank(src[k]))
-                k++;
-            if (k >= sl_end || src[k] == '\n' || src[k] == '\r') {
-                after = sl_end;     /* the last tag of the line takes the line break */
-            }
-        }
-        if (text_end > text_at)
-            node_add(p.stack[p.depth], node_new(N_TEXT, src + text_at, text_end - text_at, 0, 0));
-
-        int line, col;
-        position(&p, at, &line, &col);
-        const char *nm = src + t.name_at;
-        size_t nl = t.name_len;
-        const char *ws = src + sl_start;
-        size_t ws_len = 0;
-        if (standalone)
-            while (sl_start + ws_len < at && is_blank(ws[ws_len]))
-                ws_len++;
-        node *n = NULL;
-        switch (t.type) {
-        case '!':
             break;
-        case '=':
-            if ((rc = set_delimiters(&p, at, &t)) != GW_OK)
-                goto fail;
+        int standalone = tag_span(&p, at, &t, pos, &text_end, &after);
+        text_add(&p, pos, text_end);
+        if ((rc = tag_parse(&p, at, &t, standalone)) != GW_OK)
             break;
-        case 0:
-            node_add(p.stack[p.depth], node_new(N_VAR, nm, nl, line, col));
-            break;
-        case '{':
-        case '&':
-            node_add(p.stack[p.depth], node_new(N_RAW, nm, nl, line, col));
-            break;
-        case '>':
-            n = node_new(N_PARTIAL, nm, nl, line, col);
-            n->standalone = standalone;
-            n->indent = gw_xstrndup(ws, ws_len);
-            node_add(p.stack[p.depth], n);
-            break;
-        case '#':
-        case '^':
-        case '<':
-        case '$':
-            if (p.depth + 1 >= (int)(sizeof p.stack / sizeof p.stack[0])) {
-                rc = parse_error(&p, at, "sections nested too deep%s", "");
-                goto fail;
-            }
-            n = node_new(t.type == '#'   ? N_SECTION
-                         : t.type == '^' ? N_INVERTED
-                         : t.type == '<' ? N_PARENT
-                                         : N_BLOCK,
-                         nm, nl, line, col);
-            n->standalone = standalone;
-            if (t.type == '<' || t.type == '$')
-                n->indent = gw_xstrndup(ws, ws_len);
-            node_add(p.stack[p.depth], n);
-            p.stack[++p.depth] = n;
-            open_at[p.depth] = at;
-            open_standalone[p.depth] = standalone;
-            break;
-        case '/': {
-            if (p.depth == 0) {
-                char what[300];
-                snprintf(what, sizeof what, "%.*s", (int)(nl > 200 ? 200 : nl), nm);
-                rc = parse_error(&p, at, "closing tag '%s' closes nothing", what);
-                goto fail;
-            }
-            node *open = p.stack[p.depth];
-            if (open->len != nl || memcmp(open->text, nm, nl) != 0) {
-                char what[600];
-                int ol, oc;
-                position(&p, open_at[p.depth], &ol, &oc);
-                snprintf(what, sizeof what, "closing tag '%.*s' does not match '%.200s' opened at %d:%d",
-                         (int)(nl > 200 ? 200 : nl), nm, open->text, ol, oc);
-                rc = parse_error(&p, at, "%s", what);
-                goto fail;
-            }
-            if (open->kind == N_BLOCK && open_standalone[p.depth])
-                block_indent(open);
-            p.depth--;
-            break;
-        }
-        }
-        pos = text_at = after;
-        if (sl_end && after >= sl_end)
-            sl_end = 0;
+        pos = after;
+        if (p.line_end && after >= p.line_end)
+            p.line_end = 0;
     }
-    if (p.depth > 0) {
-        node *open = p.stack[p.depth];
-        rc = parse_error(&p, open_at[p.depth], "unclosed section '%s'", open->text);
-        goto fail;
+    if (rc == GW_OK && p.depth > 0)
+        rc = parse_error(&p, p.open_at[p.depth], "unclosed section '%s'", p.stack[p.depth]->text);
+    if (rc != GW_OK) {
+        node_free(root);
+        root = NULL;
     }
     *out = root;
-    return GW_OK;
-fail:
-    node_free(root);
-    *out = NULL;
     return rc;
 }
 
