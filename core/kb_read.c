@@ -54,27 +54,35 @@ static int select_rows(kb *k, const kb_table *t, const char *sql, const char *co
     return GW_OK;
 }
 
-int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err)
+/* The first row of table whose `where` (one parameter, key) holds, copied into out (size bytes;
+ * the caller owns its strings).  *found says whether there was one; out is untouched when not. */
+static int select_one(kb *k, int table, const char *where, const char *key, size_t size,
+                      void *out, int *found, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
-    kb_gpu *rows;
-    size_t n;
-    kb_gpu_init(out);
-    kb_sql_select(&sql, &kb_tables[KB_GPUS], NULL);
-    buf_puts(&sql, " WHERE id = ?1");
-    const char *params[] = {id};
-    int rc = select_rows(k, &kb_tables[KB_GPUS], buf_cstr(&sql), params, 1, sizeof(kb_gpu), 0, NULL,
-                         (void **)&rows, &n, err);
+    void *rows = NULL;
+    size_t n = 0;
+    kb_sql_select(&sql, &kb_tables[table], NULL);
+    buf_puts(&sql, where);
+    const char *params[] = {key};
+    int rc = select_rows(k, &kb_tables[table], buf_cstr(&sql), params, 1, size, 0, NULL, &rows,
+                         &n, err);
     buf_free(&sql);
-    if (rc)
-        return rc;
-    if (n == 0) {
-        free(rows);
-        return gw_error_set(err, GW_ENOTFOUND, "no GPU with id '%s'", id);
-    }
-    *out = rows[0];
+    *found = rc == GW_OK && n > 0;
+    if (*found)
+        memcpy(out, rows, size);
     free(rows);
-    return GW_OK;
+    return rc;
+}
+
+int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err)
+{
+    int found;
+    kb_gpu_init(out);
+    int rc = select_one(k, KB_GPUS, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU with id '%s'", id);
+    return rc;
 }
 
 static void fill_benchmark(sqlite3_stmt *st, void *obj)
@@ -118,25 +126,12 @@ int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provide
 
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err)
 {
-    gw_buf sql = GW_BUF_INIT;
-    kb_source *rows;
-    size_t n;
+    int found;
     memset(out, 0, sizeof *out);
-    kb_sql_select(&sql, &kb_tables[KB_SOURCES], NULL);
-    buf_puts(&sql, " WHERE id = ?1");
-    const char *params[] = {id};
-    int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), params, 1, sizeof(kb_source), 0,
-                         NULL, (void **)&rows, &n, err);
-    buf_free(&sql);
-    if (rc)
-        return rc;
-    if (n == 0) {
-        free(rows);
+    int rc = select_one(k, KB_SOURCES, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
         return gw_error_set(err, GW_ENOTFOUND, "no source with id '%s'", id);
-    }
-    *out = rows[0];
-    free(rows);
-    return GW_OK;
+    return rc;
 }
 
 static void fill_fact_count(sqlite3_stmt *st, void *obj)
@@ -175,60 +170,35 @@ int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_erro
 
 int kb_assumption_get(kb *k, kb_assumed which, kb_assumption *out, gw_error *err)
 {
-    gw_buf sql = GW_BUF_INIT;
-    kb_assumption *rows;
-    size_t n;
+    int found;
     memset(out, 0, sizeof *out);
     out->value = NAN;
     const char *id = kb_assumed_id(which);
     if (!id)
         return gw_error_set(err, GW_ESOFTWARE, "no assumed figure %d", (int)which);
-    kb_sql_select(&sql, &kb_tables[KB_ASSUMPTIONS], NULL);
-    buf_puts(&sql, " WHERE id = ?1");
-    const char *params[] = {id};
-    int rc = select_rows(k, &kb_tables[KB_ASSUMPTIONS], buf_cstr(&sql), params, 1,
-                         sizeof(kb_assumption), 0, NULL, (void **)&rows, &n, err);
-    buf_free(&sql);
-    if (rc)
-        return rc;
-    if (n == 0) {
-        free(rows);
+    int rc = select_one(k, KB_ASSUMPTIONS, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
         return gw_error_set(err, GW_ENOTFOUND, "no assumed figure '%s' in the knowledge base",
                             id);
-    }
-    *out = rows[0];
-    free(rows);
-    return GW_OK;
+    return rc;
 }
 
 int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err)
 {
-    gw_buf sql = GW_BUF_INIT;
-    kb_rate *rows;
-    size_t n;
+    int found;
     memset(out, 0, sizeof *out);
     out->per_usd = NAN;
-    kb_sql_select(&sql, &kb_tables[KB_RATES], NULL);
-    buf_puts(&sql, " WHERE currency = ?1 ORDER BY as_of DESC LIMIT 1");
-    const char *params[] = {currency};
-    int rc = select_rows(k, &kb_tables[KB_RATES], buf_cstr(&sql), params, 1, sizeof(kb_rate), 0,
-                         NULL, (void **)&rows, &n, err);
-    buf_free(&sql);
-    if (rc)
+    int rc = select_one(k, KB_RATES, " WHERE currency = ?1 ORDER BY as_of DESC LIMIT 1", currency,
+                        sizeof *out, out, &found, err);
+    if (rc != GW_OK || found)
         return rc;
-    if (n == 0) {
-        free(rows);
-        if (kb_streq(currency, "USD")) {   /* the unit every rate is written in */
-            out->currency = gw_xstrdup("USD");
-            out->per_usd = 1;
-            return GW_OK;
-        }
-        return gw_error_set(err, GW_ENOTFOUND, "no exchange rate for '%s' in the knowledge base",
-                            currency ? currency : "");
+    if (kb_streq(currency, "USD")) {   /* the unit every rate is written in */
+        out->currency = gw_xstrdup("USD");
+        out->per_usd = 1;
+        return GW_OK;
     }
-    *out = rows[0];
-    free(rows);
-    return GW_OK;
+    return gw_error_set(err, GW_ENOTFOUND, "no exchange rate for '%s' in the knowledge base",
+                        currency ? currency : "");
 }
 
 int kb_convert(kb *k, double amount, const char *from, const char *to, double *out,
