@@ -42,8 +42,9 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
 static void print_table(FILE *f, const decision *d)
 {
     size_t n = decision_option_count(d);
-    fprintf(f, "%-4s %-44s %-8s %10s %-8s %12s %12s %12s\n", "rank", "option", "fits",
-            "speed/s", "basis", "upfront", "total", "per unit");
+    /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
+    fprintf(f, "%-4s %-44s %-8s %10s %-8s %12s %12s %12s %6s %12s\n", "rank", "option", "fits",
+            "speed/s", "basis", "upfront", "total", "per unit", "rules", "ranked by");
     gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
@@ -60,7 +61,7 @@ static void print_table(FILE *f, const decision *d)
             snprintf(rank, sizeof rank, "-");
         char fit[16];
         snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
-        char upfront[32], total[32], per_unit[32];
+        char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
         buf_reset(&b);
         units_format_money(&b, o->cost.upfront, "", 0);
         snprintf(upfront, sizeof upfront, "%s", buf_cstr(&b));
@@ -73,9 +74,16 @@ static void print_table(FILE *f, const decision *d)
         else
             units_format_money(&b, o->per_unit, "", 2);
         snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
-        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %12s %12s %12s\n", rank, label, fit,
-                o->throughput < 100 ? 2 : 0, o->throughput, isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled",
-                upfront, total, per_unit);
+        if (o->feasible && isfinite(o->score) && isfinite(o->per_unit) && o->per_unit > 0) {
+            snprintf(rules, sizeof rules, "x%.2f", o->score / o->per_unit);
+            buf_reset(&b);
+            units_format_money(&b, o->score, "", 2);
+            snprintf(ranked, sizeof ranked, "%s", buf_cstr(&b));
+        }
+        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %12s %12s %12s %6s %12s\n", rank, label, fit,
+                o->throughput < 100 ? 2 : 0, o->throughput,
+                isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled", upfront, total,
+                per_unit, rules, ranked);
         if (!o->feasible && o->excluded_because)
             fprintf(f, "     excluded: %s\n", o->excluded_because);
     }
@@ -109,6 +117,18 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
         print_table(f, c.d);
+        /* nothing silent: what was not considered, grouped by reason */
+        const view *groups = view_map_get(model, "not_considered_groups");
+        if (view_len(groups)) {
+            fprintf(f, "\nNot considered (%lld):\n",
+                    (long long)view_num(view_map_get(model, "not_considered_count")));
+            for (size_t i = 0; i < view_len(groups); i++) {
+                const view *g = view_list_at(groups, i);
+                fprintf(f, "  - %s (%lld): %s\n", view_str(view_map_get(g, "reason")),
+                        (long long)view_num(view_map_get(g, "count")),
+                        view_str(view_map_get(g, "names")));
+            }
+        }
         const view *rec = view_map_get(model, "recommendation");
         const char *label = view_str(view_map_get(rec, "label"));
         if (label) {

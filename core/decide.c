@@ -281,7 +281,8 @@ static int setup_reference(decision *d, gw_error *err)
 static int size_model(decision *d, gw_error *err)
 {
     const workload *w = d->w;
-    d->gradient_bytes = model_gradient_bytes(w->params, w->precision);
+    d->gradient_bytes = model_training_gradient_bytes(w->params, w->vram_gb, w->precision,
+                                                      w->optimizer);
     if (!isnan(w->vram_gb)) {
         model_memory_measured(w->vram_gb, &d->memory);
         return GW_OK;
@@ -403,7 +404,10 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
         rc = fill_defaults(d, err);
     if (rc == GW_OK)
         rc = decide_options_enumerate(d, err);
-    if (rc == GW_OK && d->n_options == 0)
+    if (rc == GW_OK && d->n_options == 0 && d->unknown_candidate.code) {
+        *err = d->unknown_candidate;   /* nothing but a name the KB does not know */
+        rc = err->code;
+    } else if (rc == GW_OK && d->n_options == 0)
         rc = gw_error_set(err, GW_EDATA,
                           "%s: no option to consider: the KB has no purchase or cloud price for "
                           "the candidates%s",
@@ -452,6 +456,12 @@ void decision_free(decision *d)
         option_free(&d->options[i]);
     free(d->options);
     free(d->ranked);
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        free(d->omitted[i].gpu);
+        free(d->omitted[i].name);
+        free(d->omitted[i].offer);
+    }
+    free(d->omitted);
     kb_gpus_free(d->gpus, d->n_gpus);
     kb_benchmarks_free(d->bench, d->n_bench);
     kb_prices_free(d->prices, d->n_prices);

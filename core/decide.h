@@ -61,8 +61,9 @@ typedef struct decide_option {
 typedef struct decision decision;
 
 /* Runs the whole decision for w (defaults for ownership costs are filled into w).  host may be
- * NULL (no rules).  Caller frees *out with decision_free; w and k must outlive it.
- * Errors: GW_ENOTFOUND for a candidate the KB does not know, GW_EDATA for a workload the KB
+ * NULL (no rules).  Caller frees *out with decision_free; w and k must outlive it.  A candidate
+ * the KB does not know is listed as not considered (not_considered in the view).
+ * Errors: GW_ENOTFOUND when every candidate is unknown, GW_EDATA for a workload the KB
  * cannot serve (no measured results for its benchmark), GW_ESOFTWARE for a rule that breaks its
  * contract. */
 enum { DECIDE_TRACE = 1 };   /* keep a line for every step: what `decide --json` prints */

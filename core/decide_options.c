@@ -29,6 +29,26 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     return o;
 }
 
+void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
+                 const char *reason)
+{
+    const char *id = gpu ? gpu->id : NULL;
+    for (size_t i = 0; i < d->n_omitted; i++) {   /* rent:X and rent:* find an offer twice */
+        const decide_omission *m = &d->omitted[i];
+        if (decide_text_same(m->gpu, id) && decide_text_same(m->name, name) &&
+            decide_text_same(m->offer, offer) && !strcmp(m->reason, reason))
+            return;
+    }
+    d->omitted = gw_xrealloc(d->omitted, (d->n_omitted + 1) * sizeof *d->omitted);
+    decide_omission *m = &d->omitted[d->n_omitted++];
+    m->gpu = id ? gw_xstrdup(id) : NULL;
+    m->name = gw_xstrdup(name ? name : id ? id : "");
+    m->offer = offer ? gw_xstrdup(offer) : NULL;
+    m->reason = reason;
+    decide_trace(d, "not considered: %s%s%s: %s", m->name, offer ? ", " : "", offer ? offer : "",
+                 reason);
+}
+
 static int has_option(const decision *d, const char *id)
 {
     for (size_t i = 0; i < d->n_options; i++)
@@ -131,7 +151,8 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
 
 /* ---- renting ---- */
 
-/* Rows of the same GPU, count, source, provider and instance are one offer; the ordering puts
+/* Rows of the same GPU, count, source, provider, instance and spot flag are one offer (a spot
+ * price is never averaged with an on-demand one: issue 13); the ordering puts
  * an offer's rows together, latest date first, then in KB order. */
 static int cmp_rent_row(const void *a, const void *b)
 {
@@ -146,6 +167,8 @@ static int cmp_rent_row(const void *a, const void *b)
     if (!c)
         c = strcmp(p->instance ? p->instance : "", q->instance ? q->instance : "");
     if (!c)
+        c = (p->spot > q->spot) - (p->spot < q->spot);
+    if (!c)
         c = strcmp(q->as_of ? q->as_of : "", p->as_of ? p->as_of : "");
     if (!c)
         c = (p > q) - (p < q);
@@ -157,7 +180,7 @@ static int same_offer(const kb_price *p, const kb_price *q)
     return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
            decide_text_same(p->source, q->source) &&
            decide_text_same(p->provider, q->provider) &&
-           decide_text_same(p->instance, q->instance);
+           decide_text_same(p->instance, q->instance) && p->spot == q->spot;
 }
 
 typedef struct {
@@ -259,6 +282,23 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
     return rc;
 }
 
+/* A spot offer is left out: a spot instance can be taken back at any time, so it is an option
+ * only for a workload that says it can be interrupted (spot_ok), a field workloads do not have
+ * yet. */
+static void spot_offer_omit(decision *d, const kb_price *p)
+{
+    gw_buf offer = GW_BUF_INIT;
+    const char *seller = p->provider && *p->provider ? p->provider
+                         : p->source                 ? p->source
+                                                     : "unnamed";
+    buf_printf(&offer, "%gx, %s", p->gpu_count > 0 ? p->gpu_count : 1, seller);
+    if (p->instance && *p->instance)
+        buf_printf(&offer, ", %s", p->instance);
+    const kb_gpu *g = decide_gpu_find(d, p->gpu);
+    decide_omit(d, g, g ? g->name : p->gpu, buf_cstr(&offer), DECIDE_OMIT_SPOT);
+    buf_free(&offer);
+}
+
 /* Every offer of the cloud rows (of gpu_filter's GPU, or all), into offers; their number. */
 static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *offers,
                                size_t *n_offers, gw_error *err)
@@ -277,6 +317,10 @@ static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *
     for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
         for (end = start + 1; end < n_rows && same_offer(rows[end], rows[start]); end++)
             ;
+        if (rows[start]->spot) {   /* only with spot_ok, which no workload can say yet */
+            spot_offer_omit(d, rows[start]);
+            continue;
+        }
         rc = rent_offer_read(d, rows, start, end, &offers[*n_offers], err);
         if (rc == GW_OK)
             (*n_offers)++;
@@ -346,22 +390,34 @@ static int written_count(const char *name)
 }
 
 /* The options of one candidate: "rtx-3090", "4x rtx-3090", "rent:a100", "rent:*". */
-static int add_candidate(decision *d, size_t i, gw_error *err)
+static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_error *err)
 {
     const workload *w = d->w;
     const char *c = w->candidates[i];
     int rent = !strncmp(c, "rent:", 5);
     const char *name = rent ? c + 5 : c;
-    if (rent && (!strcmp(name, "*") || !*name))
+    if (rent && (!strcmp(name, "*") || !*name)) {   /* every GPU of the KB, to rent */
+        memset(candidate, 1, d->n_gpus);
         return add_rent_options(d, NULL, err);
+    }
     char *id = NULL;
     int count = 1;
     int rc = kb_gpu_resolve(d->k, name, &id, &count, err);
+    if (rc == GW_ENOTFOUND) {
+        /* Listed as not considered; an error only if nothing else is (decide_run). */
+        gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
+        if (!d->unknown_candidate.code)
+            d->unknown_candidate = *err;
+        decide_omit(d, NULL, c, NULL, DECIDE_OMIT_UNKNOWN);
+        return GW_OK;
+    }
     if (rc != GW_OK) {
         gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
         return rc;
     }
     const kb_gpu *g = decide_gpu_find(d, id);
+    if (g)
+        candidate[g - d->gpus] = 1;
     int explicit_count = count > 1 || written_count(name) ? count : 0;
     if (g) {
         rc = rent ? add_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
@@ -380,18 +436,53 @@ static int add_candidate(decision *d, size_t i, gw_error *err)
     return rc;
 }
 
+/* Why candidate GPU g became no option: the prices it has that the workload cannot use, or
+ * none.  NULL where its spot offers already say why. */
+static const char *no_option_reason(const decision *d, const kb_gpu *g)
+{
+    int used = 0;
+    for (size_t i = 0; i < d->n_omitted; i++)
+        if (decide_str_eq(d->omitted[i].gpu, g->id))
+            return NULL;
+    for (size_t i = 0; i < d->n_prices; i++)
+        used |= decide_str_eq(d->prices[i].gpu, g->id) && decide_str_eq(d->prices[i].kind, "used");
+    return used && !d->w->used_ok ? DECIDE_OMIT_USED_ONLY : DECIDE_OMIT_NO_PRICE;
+}
+
+/* Every candidate GPU without an option goes into the not-considered list. */
+static void omit_candidates_without_options(decision *d, const unsigned char *candidate)
+{
+    unsigned char *has = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
+    for (size_t i = 0; i < d->n_options; i++)
+        has[d->options[i].gpu - d->gpus] = 1;
+    for (size_t i = 0; i < d->n_gpus; i++) {
+        if (!candidate[i] || has[i])
+            continue;
+        const char *reason = no_option_reason(d, &d->gpus[i]);
+        if (reason)
+            decide_omit(d, &d->gpus[i], d->gpus[i].name, NULL, reason);
+    }
+    free(has);
+}
+
 int decide_options_enumerate(decision *d, gw_error *err)
 {
     const workload *w = d->w;
     int rc = GW_OK;
+    /* Per GPU: a candidate, named or by "rent:*" or by the absence of a list. */
+    unsigned char *candidate = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     if (!w->candidates) {
+        memset(candidate, 1, d->n_gpus);
         for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
             rc = add_buy_options(d, &d->gpus[i], 0, err);
         if (rc == GW_OK)
             rc = add_rent_options(d, NULL, err);
-        return rc;
+    } else {
+        for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++)
+            rc = add_candidate(d, i, candidate, err);
     }
-    for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++)
-        rc = add_candidate(d, i, err);
+    if (rc == GW_OK)
+        omit_candidates_without_options(d, candidate);
+    free(candidate);
     return rc;
 }

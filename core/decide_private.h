@@ -33,6 +33,20 @@
 
 /* ---- the state of one decision ---- */
 
+/* A candidate that became no option, or a cloud offer left out, and why (issue 13: nothing is
+ * left out silently).  reason is one of the DECIDE_OMIT_* texts, by which the report groups. */
+#define DECIDE_OMIT_NO_PRICE "no price"
+#define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
+#define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
+#define DECIDE_OMIT_UNKNOWN "unknown name"
+
+typedef struct decide_omission {
+    char *gpu;                   /* the GPU's id; NULL for an unknown name */
+    char *name;                  /* the GPU's name, or the candidate as written */
+    char *offer;                 /* a cloud offer's "provider, instance"; NULL for a GPU */
+    const char *reason;          /* a DECIDE_OMIT_* text */
+} decide_omission;
+
 typedef struct decide_rate {
     char *currency;
     double factor;               /* one unit of currency in the workload's currency */
@@ -70,6 +84,9 @@ struct decision {
     decide_option *options;
     size_t n_options, cap_options;
     size_t rent_set_aside;       /* cloud offers left out by DECIDE_RENT_OFFERS_PER_CONFIG */
+    decide_omission *omitted;    /* what was not considered, in the order found */
+    size_t n_omitted;
+    gw_error unknown_candidate;  /* the first unknown candidate's error (code 0: none) */
     decide_option **ranked;
     view *trace;
     view *break_even;
@@ -110,8 +127,12 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
 
 /* ---- the stages, in the order decide_run calls them ---- */
 
-/* decide_options.c: every option the workload's candidates allow, priced. */
+/* decide_options.c: every option the workload's candidates allow, priced; every candidate GPU
+ * without one, and every cloud offer left out, into d->omitted.  decide_omit records one (gpu
+ * NULL: an unknown name; offer NULL: the GPU itself); the strings are copied. */
 int decide_options_enumerate(decision *d, gw_error *err);
+void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
+                 const char *reason);
 
 /* decide_speed.c: memory fit, then throughput, of one option; the single-card speed of g
  * (measured, else scaled from the nearest measured GPU; NaN none), how saying how (may be
@@ -135,6 +156,9 @@ void decide_money_per_unit(gw_buf *b, const decision *d, double amount);
  * verdicts put on an option's cost per unit in the ranking. */
 int decide_rules_run(decision *d, plugin_host *host, gw_error *err);
 double decide_rules_adjustment(const decide_option *o);
+/* How far the scaling model's data-parallel efficiency is from every measured multi-GPU result
+ * of the KB that has a single-card result of the same GPU (decide_speed.c). */
+int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);
 /* workload.context as the rules see it (caller owns the view). */
 view *decide_rule_context(const decision *d);
 

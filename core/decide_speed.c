@@ -2,7 +2,8 @@
  * memory (split over them under model parallelism), and how fast it runs: the median of the
  * KB's measured results for that GPU and count, else one card's speed (measured, or scaled
  * from the nearest measured GPU by its specifications) times the cards at model.c's scaling
- * efficiency; without a benchmark, speed relative to the workload's reference card. */
+ * efficiency over their real link; without a benchmark, speed relative to the workload's
+ * reference card.  Also how far that efficiency is from the KB's multi-GPU measurements. */
 #include "decide_private.h"
 
 #include <math.h>
@@ -156,23 +157,61 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
 
 /* ---- several cards ---- */
 
+/* The source of MODEL_NO_P2P_FACTOR (model.h), cited beside the options it applies to. */
+#define NO_P2P_SOURCE "article-rtx5090-p2p-driver"
+
+/* parallelism = "none": one card does the work, whatever the count (the others idle). */
+static int one_card_works(const decision *d)
+{
+    return decide_str_eq(d->w->parallelism, "none");
+}
+
+/* Whether g's cards reach each other's memory directly over PCIe.  NVIDIA disables GPU
+ * peer-to-peer on GeForce cards from the RTX 40 series (Ada) on, the 50 series (Blackwell)
+ * included: their traffic goes through host memory. */
+static int has_p2p(const kb_gpu *g)
+{
+    return !(decide_gpu_is_consumer(g) && g->architecture &&
+             (!strncmp(g->architecture, "Ada", 3) || !strcmp(g->architecture, "Blackwell")));
+}
+
 /* How much of count x one card o's cards deliver together (single: one card's speed, NaN when
- * unknown; gradient_bytes 0 when unknown). */
-static double efficiency(const decide_option *o, double single, double batch,
+ * unknown; gradient_bytes 0 when nothing is trained). */
+static double efficiency(const decision *d, const decide_option *o, double single, double batch,
                          double gradient_bytes)
 {
     if (o->count == 1)
         return 1;
+    if (one_card_works(d))
+        return 1.0 / o->count;
     if (o->split)
         return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
     return model_scaling_efficiency(o->count, single, batch, gradient_bytes, o->link_gbs);
 }
 
-/* The KB's results for o's GPU and count, when it has some (not for a split model). */
+/* The link o's gradients cross, in words, for the method of each scaled option. */
+static void link_words(gw_buf *how, const decide_option *o)
+{
+    if (o->nvlink)
+        buf_printf(how, "NVLink (%.0f GB/s each way)", o->link_gbs);
+    else if (has_p2p(o->gpu))
+        buf_printf(how, "PCIe %.0f.0 x%.0f (%.0f GB/s each way)",
+                   o->gpu->pcie_gen > 0 ? o->gpu->pcie_gen : 4,
+                   o->gpu->pcie_lanes > 0 ? o->gpu->pcie_lanes : 16, o->link_gbs);
+    else
+        buf_printf(how, "PCIe %.0f.0 x%.0f without peer-to-peer, through host memory (%.0f GB/s)",
+                   o->gpu->pcie_gen > 0 ? o->gpu->pcie_gen : 4,
+                   o->gpu->pcie_lanes > 0 ? o->gpu->pcie_lanes : 16, o->link_gbs);
+}
+
+/* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
+ * several cards of which one works). */
 static int speed_measured(decision *d, decide_option *o, gw_buf *how)
 {
     double value, lo, hi;
-    size_t n = o->split ? 0 : measured_rows(d, o, o->gpu->id, o->count, &value, &lo, &hi);
+    size_t n = o->split || (o->count > 1 && one_card_works(d))
+                   ? 0
+                   : measured_rows(d, o, o->gpu->id, o->count, &value, &lo, &hi);
     if (!n)
         return 0;
     o->measured = 1;
@@ -194,19 +233,25 @@ static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
     double single = decide_single_card_speed(d, o, o->gpu, &single_measured, how);
     if (isnan(single))
         return;
-    double eff = efficiency(o, single, decide_batch_per_gpu(d->w), d->gradient_bytes);
-    if (o->count > 1 && !o->split && !o->nvlink &&
-        decide_fact_cite(d, KB_ASSUMED_PCIE_GBS))   /* the PCIe figure the link rests on */
-        decide_option_cite(d, o, d->facts[KB_ASSUMED_PCIE_GBS].source);
+    double eff = efficiency(d, o, single, decide_batch_per_gpu(d->w), d->gradient_bytes);
     o->efficiency = eff;
     o->throughput = single * o->count * eff;
     o->throughput_lo = o->throughput_hi = o->throughput;
-    if (o->count > 1 && o->split)
+    if (o->count > 1 && one_card_works(d)) {
+        buf_printf(how, "; parallelism = \"none\": one of the %d cards does the work", o->count);
+        return;
+    }
+    if (o->count > 1 && !o->nvlink && !has_p2p(o->gpu))
+        decide_option_cite(d, o, NO_P2P_SOURCE);
+    if (o->count > 1 && o->split) {
         buf_printf(how, "; split over %d cards (model parallelism) at %.0f%% efficiency over %s",
                    o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe");
-    else if (o->count > 1)
-        buf_printf(how, "; x%d at %.1f%% data-parallel efficiency over %s (%.0f GB/s)",
-                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe", o->link_gbs);
+    } else if (o->count > 1 && !(d->gradient_bytes > 0)) {
+        buf_printf(how, "; x%d, nothing trained: no gradients to exchange", o->count);
+    } else if (o->count > 1) {
+        buf_printf(how, "; x%d at %.1f%% data-parallel efficiency over ", o->count, eff * 100);
+        link_words(how, o);
+    }
 }
 
 /* The share of a step spent exchanging gradients (what the NVLink rule weighs). */
@@ -225,7 +270,7 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how)
     const kb_gpu *g = o->gpu, *ref = d->reference;
     model_gpu_spec rs = spec_of(d, ref), ts = spec_of(d, g);
     double ratio = decide_str_eq(g->id, ref->id) ? 1 : model_scale_throughput(1, &rs, &ts);
-    double eff = efficiency(o, NAN, 0, 0);
+    double eff = efficiency(d, o, NAN, 0, d->gradient_bytes);
     o->efficiency = eff;
     o->throughput = ratio * o->count * eff;
     o->throughput_lo = o->throughput_hi = o->throughput;
@@ -257,10 +302,11 @@ void decide_option_speed(decision *d, decide_option *o)
     const kb_gpu *g = o->gpu;
     gw_buf how = GW_BUF_INIT;
     o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
-    /* Without NVLink, gradients cross PCIe at the KB's effective all-reduce rate for PCIe 4.0
-     * x16 (pcie4_allreduce_gbs), not at the link's 32 GB/s each way. */
-    o->link_gbs = model_link_gbs(o->count, o->nvlink, g->nvlink_gbs, g->pcie_gen,
-                                 d->facts[KB_ASSUMED_PCIE_GBS].value);
+    o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
+    /* Set here, not only by size_model from params: a workload that gives only vram_gb still
+     * exchanges gradients, and one that trains nothing exchanges none. */
+    d->gradient_bytes = model_training_gradient_bytes(d->w->params, d->w->vram_gb,
+                                                      d->w->precision, d->w->optimizer);
     o->throughput = NAN;
     if (d->n_bench) {
         if (!speed_measured(d, o, &how))
@@ -271,4 +317,59 @@ void decide_option_speed(decision *d, decide_option *o)
     }
     cooling_penalty(d, o, &how);
     o->throughput_how = buf_detach(&how);
+}
+
+/* ---- calibration ---- */
+
+/* Whether two precisions are of one class (amp, fp16, bf16: half; fp32, tf32: full), as the
+ * workload's benchmark rows are kept (decide.c). */
+static int same_precision_class(const char *a, const char *b)
+{
+    return decide_precision_is_half(a) == decide_precision_is_half(b);
+}
+
+/* The model against every measured multi-GPU row of the KB that has a single-card row of the
+ * same GPU, benchmark, metric and precision class: predicted efficiency (model_link_gbs and
+ * model_scaling_efficiency, with the benchmark's own model size and the row's batch per GPU)
+ * against measured (throughput / (count x the single-card median)).  Read-only, so that the
+ * method view can call it. */
+int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
+{
+    kb_benchmark *rows = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int rc = kb_benchmarks_find(d->k, NULL, NULL, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    double *singles = gw_xmalloc((n + 1) * sizeof *singles);
+    for (size_t i = 0; i < n; i++) {
+        const kb_benchmark *r = &rows[i];
+        int count = (int)r->gpu_count;
+        double params = model_benchmark_params(r->workload);
+        const kb_gpu *g = decide_gpu_find(d, r->gpu);
+        if (count < 2 || !(r->value > 0) || isnan(params) || !g)
+            continue;
+        size_t n_single = 0;
+        for (size_t j = 0; j < n; j++) {
+            const kb_benchmark *s1 = &rows[j];
+            if ((int)s1->gpu_count == 1 && s1->value > 0 && decide_str_eq(s1->gpu, r->gpu) &&
+                decide_str_eq(s1->workload, r->workload) &&
+                decide_text_same(s1->metric, r->metric) &&
+                same_precision_class(s1->precision, r->precision))
+                singles[n_single++] = s1->value;
+        }
+        if (!n_single)
+            continue;
+        double single = decide_median(singles, n_single);
+        int nvlink = is_sxm(g) && g->nvlink_gbs > 0;
+        double link = model_link_gbs(nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
+        double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
+        double predicted = model_scaling_efficiency(
+            count, single, batch, model_gradient_bytes(params, r->precision), link);
+        double measured = r->value / (count * single);
+        model_calibration_add(out, predicted, measured);
+    }
+    free(singles);
+    kb_benchmarks_free(rows, n);
+    return GW_OK;
 }

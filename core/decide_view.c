@@ -93,6 +93,32 @@ static void get_form_factor(const decision *d, const void *r, decide_field_value
     v->text = OPTION_OF(r)->gpu->form_factor;
 }
 
+static void get_vendor(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->vendor;
+}
+
+static void get_architecture(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->architecture;
+}
+
+/* TF32 tensor cores: the KB's TF32 figure where it has one, else NVIDIA's Ampere and every
+ * later architecture (the KB leaves the figure out for some Ampere workstation cards). */
+static void get_tf32(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    static const char *const tf32_architectures[] = {"Ampere", "Ada Lovelace", "Hopper",
+                                                     "Blackwell", NULL};
+    const kb_gpu *g = OPTION_OF(r)->gpu;
+    v->number = g->tf32_tflops > 0;
+    for (size_t i = 0; !v->number && tf32_architectures[i]; i++)
+        v->number = g->vendor && g->architecture && !strcmp(g->vendor, "NVIDIA")
+                    && !strcmp(g->architecture, tf32_architectures[i]);
+}
+
 static void get_memory_gb(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -169,6 +195,12 @@ static void get_verdicts(const decision *d, const void *r, decide_field_value *v
     }
 }
 
+static void get_rule_adjustment(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = decide_rules_adjustment(OPTION_OF(r));
+}
+
 static void get_rank(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -209,6 +241,9 @@ const decide_field decide_option_fields[] = {
     {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "form_factor", S, GET, get_form_factor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "vendor", S, GET, get_vendor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "architecture", S, GET, get_architecture, 0, NULL, VALUE, 0, NULL},
+    {NULL, "tf32", B, GET, get_tf32, 0, NULL, VALUE, 0, NULL},
     {NULL, "memory_gb", F, GET, get_memory_gb, 0, " GB", VALUE, 0, NULL},
     {NULL, "vram_needed_gb", F, OPT(vram_needed_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
@@ -244,7 +279,8 @@ const decide_field decide_option_fields[] = {
     {NULL, "cites", L, GET, get_cites, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "has_verdicts", B, GET, get_has_verdicts, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "verdicts", L, GET, get_verdicts, 0, NULL, HIDDEN, 0, NULL},
-    {NULL, "score", N, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "rule_adjustment", F, GET, get_rule_adjustment, 2, NULL, HIDDEN, 0, NULL},
+    {NULL, "score", MU, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rank", I, GET, get_rank, 0, NULL, HIDDEN, 0, NULL},
 };
 const size_t decide_option_field_count =
@@ -402,10 +438,28 @@ static void reason_cost(decision *d, const decide_option *win)
                 second = d->ranked[i];
         }
     gw_buf b = GW_BUF_INIT;
-    buf_puts(&b, "Lowest cost per ");
-    buf_puts(&b, d->work_unit);
-    buf_printf(&b, " of the %zu feasible options: ", feasible);
-    decide_money_per_unit(&b, d, win->per_unit);
+    if (!second || win->per_unit <= second->per_unit) {
+        buf_puts(&b, "Lowest cost per ");
+        buf_puts(&b, d->work_unit);
+        buf_printf(&b, " of the %zu feasible options: ", feasible);
+        decide_money_per_unit(&b, d, win->per_unit);
+    } else {
+        /* The rules reordered the two: say so rather than call the dearer one the cheapest. */
+        buf_printf(&b, "Ranked first of the %zu feasible options on cost per %s x the rules' "
+                       "adjustment: ",
+                   feasible, d->work_unit);
+        decide_money_per_unit(&b, d, win->per_unit);
+        buf_printf(&b, " x %.2f = ", decide_rules_adjustment(win));
+        decide_money_per_unit(&b, d, win->score);
+        buf_puts(&b, ", against ");
+        decide_money_per_unit(&b, d, second->per_unit);
+        buf_printf(&b, " x %.2f = ", decide_rules_adjustment(second));
+        decide_money_per_unit(&b, d, second->score);
+        buf_puts(&b, " for ");
+        decide_option_label(&b, second, 0);
+        buf_puts(&b, ", which costs less per unit before the rules");
+        second = NULL;
+    }
     if (second) {
         buf_puts(&b, ", against ");
         decide_money_per_unit(&b, d, second->per_unit);
@@ -439,7 +493,7 @@ static void reason_preferences(decision *d, const decide_option *win)
 static void reason_break_even(decision *d, const decide_option *win)
 {
     const view *be = d->break_even;
-    double hours = view_num(view_map_get(be, "hours_per_day"));
+    double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
     double plan = d->w->hours_per_day;
     gw_buf b = GW_BUF_INIT;
     if (win->acquisition != DECIDE_RENT && !isnan(hours))
@@ -447,12 +501,12 @@ static void reason_break_even(decision *d, const decide_option *win)
                    hours, view_str(view_map_get(be, "rent_label")), plan);
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
-    else if (!isnan(hours) && hours <= 24)
+    else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
                    view_str(view_map_get(be, "buy_label")), hours, plan);
     else
-        buf_printf(&b, "Buying (%s) never pays off within the %g-month horizon.",
-                   view_str(view_map_get(be, "buy_label")), d->w->horizon_months);
+        buf_printf(&b, "Buying (%s) never pays off, even at 24 h of use a day.",
+                   view_str(view_map_get(be, "buy_label")));
     view_list_push(d->because, view_string(buf_cstr(&b)));
     buf_free(&b);
 }
@@ -504,7 +558,8 @@ static view *method_view(const decision *d)
     buf_printf(&line,
                "memory per replica = (params x bytes per parameter + activations) x %.2f + %.1f "
                "GB (CUDA context and allocator fragmentation); bytes per parameter: weights + "
-               "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16)",
+               "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16); a "
+               "measured peak (vram_gb) gets the same margins",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
     view_map_set_str(v, "memory", buf_cstr(&line));
     view_map_set_str(v, "scaling",
@@ -514,11 +569,23 @@ static view *method_view(const decision *d)
     buf_printf(&line,
                "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
                "compute = batch (%g per GPU) / one card's throughput, all-reduce = 2(n-1)/n x "
-               "gradient bytes / link bandwidth (NVLink on SXM boards; PCIe 4.0 x16 about "
-               "%.0f GB/s, shared once there are more than two cards)",
-               1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w),
-               d->facts[KB_ASSUMED_PCIE_GBS].value);
+               "gradient bytes / link bandwidth each way (gradient bytes: parameters x 4 for fp32 "
+               "and AMP, x 2 for fp16 or bf16, none when nothing is trained; NVLink on SXM boards, "
+               "half the KB's two-way figure; PCIe %.0f GB/s for 3.0 x16, doubling per generation, "
+               "x lanes/16; x %.1f without peer-to-peer, GeForce RTX 40 and 50, through host "
+               "memory); parallelism = \"none\": one card works, efficiency 1/n",
+               1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w), MODEL_PCIE3_X16_GBS,
+               MODEL_NO_P2P_FACTOR);
     view_map_set_str(v, "multi_gpu", buf_cstr(&line));
+    model_calibration cal;
+    if (decide_scaling_calibration(d, &cal, NULL) == GW_OK && cal.rows) {
+        buf_reset(&line);
+        buf_printf(&line, "calibration: against the KB's %d measured multi-GPU results that have "
+                   "a single-card result of the same GPU, the data-parallel efficiency is off by "
+                   "%.1f percentage points on average and %.1f at most",
+                   cal.rows, cal.mean_error_pp, cal.max_error_pp);
+        view_map_set_str(v, "calibration", buf_cstr(&line));
+    }
     buf_reset(&line);
     buf_printf(&line,
                "model parallelism (a model too big for one card, split over n): memory per card "
@@ -539,8 +606,9 @@ static view *method_view(const decision *d)
     view_map_set_str(v, "rent", buf_cstr(&line));
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
-                     "size; ranking: feasible options by that cost, x (1 - prefer weights + warn "
-                     "weights)");
+                     "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
+                     "prefer weights + warn weights), the figure the cost table's Ranked column "
+                     "shows and the break-even and sensitivity compare");
     buf_free(&line);
     return v;
 }
@@ -611,14 +679,6 @@ static view *assumptions_view(const decision *d)
                    d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
-    if (d->fact_cite[KB_ASSUMED_PCIE_GBS]) {
-        buf_reset(&b);
-        buf_printf(&b,
-                   "Several cards in one PCIe machine share gradients at about %.0f GB/s (PCIe "
-                   "4.0 x16) with no NVLink bridge fitted.",
-                   d->facts[KB_ASSUMED_PCIE_GBS].value);
-        assume(list, buf_cstr(&b), d->fact_cite[KB_ASSUMED_PCIE_GBS], 0);
-    }
     if (decide_str_eq(w->cooling, "poor")) {
         buf_reset(&b);
         buf_printf(&b,
@@ -642,9 +702,25 @@ static view *cumulative_chart_view(const decision *d, const view *series)
     view_map_set_str(c, "id", "cumulative-cost");
     view_map_set_str(c, "kind", "line");
     view_map_set_str(c, "title", "Cumulative cost: buy vs rent (same work)");
-    view_map_set_str(c, "desc",
-                     "Cumulative outlay of the best purchase and the best rental doing the "
-                     "same work; resale not counted.");
+    gw_buf desc = GW_BUF_INIT;
+    const view *cu = d->cumulative;
+    buf_puts(&desc, "Cumulative outlay of the best purchase and the best rental doing the same "
+                    "work. The purchase ends at its total in the cost table, ");
+    buf_puts(&desc, view_str(view_map_get(cu, "buy_total_text")));
+    if (view_num(view_map_get(cu, "buy_resale")) > 0) {
+        buf_puts(&desc, ", after the hardware is sold for ");
+        buf_puts(&desc, view_str(view_map_get(cu, "buy_resale_text")));
+        buf_puts(&desc, " at the horizon");
+    }
+    buf_puts(&desc, "; the rental ends at ");
+    buf_puts(&desc, view_str(view_map_get(cu, "rent_total_text")));
+    buf_puts(&desc, ", its table total of ");
+    buf_puts(&desc, view_str(view_map_get(cu, "rent_offer_total_text")));
+    buf_puts(&desc, " x ");
+    buf_puts(&desc, view_str(view_map_get(cu, "rent_hours_factor_text")));
+    buf_puts(&desc, " the hours, to do the purchase's work.");
+    view_map_set_str(c, "desc", buf_cstr(&desc));
+    buf_free(&desc);
     view_map_set_str(c, "x_label", "Month");
     view_map_set_str(c, "x_unit", "month");
     view_map_set_str(c, "y_label", "Cumulative cost");
@@ -753,6 +829,55 @@ static size_t options_view(view *root, const decision *d)
     return n_feasible;
 }
 
+/* A group of the not-considered list names at most this many, then "and N more". */
+#define NOT_CONSIDERED_EXAMPLES 8
+
+/* What was not considered (decide_omission), one by one and grouped by reason with a count. */
+static void not_considered_view(view *root, const decision *d)
+{
+    view *list = view_map_set(root, "not_considered", view_list());
+    view *groups = view_map_set(root, "not_considered_groups", view_list());
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        const decide_omission *m = &d->omitted[i];
+        view *x = view_list_push(list, view_map());
+        view_map_set_str(x, "gpu", m->gpu);
+        view_map_set_str(x, "name", m->name);
+        view_map_set_str(x, "offer", m->offer);
+        view_map_set_str(x, "reason", m->reason);
+    }
+    /* Groups in the order their reason first appears. */
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        const char *reason = d->omitted[i].reason;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(d->omitted[j].reason, reason);
+        if (seen)
+            continue;
+        size_t count = 0;
+        gw_buf names = GW_BUF_INIT;
+        for (size_t j = i; j < d->n_omitted; j++) {
+            const decide_omission *m = &d->omitted[j];
+            if (strcmp(m->reason, reason))
+                continue;
+            if (count < NOT_CONSIDERED_EXAMPLES) {
+                buf_printf(&names, "%s%s", count ? "; " : "", m->name);
+                if (m->offer)
+                    buf_printf(&names, " (%s)", m->offer);
+            }
+            count++;
+        }
+        if (count > NOT_CONSIDERED_EXAMPLES)
+            buf_printf(&names, "; and %zu more", count - NOT_CONSIDERED_EXAMPLES);
+        view *g = view_list_push(groups, view_map());
+        view_map_set_str(g, "reason", reason);
+        view_map_set_int(g, "count", (long long)count);
+        view_map_set_str(g, "names", buf_cstr(&names));
+        buf_free(&names);
+    }
+    view_map_set_int(root, "not_considered_count", (long long)d->n_omitted);
+    view_map_set_bool(root, "has_not_considered", d->n_omitted > 0);
+}
+
 /* The recommended option, its reasons, and the risks and checklists its verdicts name. */
 static void recommendation_view(view *rec, const decision *d, const decide_option *best)
 {
@@ -798,6 +923,7 @@ view *decision_to_view(const decision *d)
     view_map_set_str(root, "throughput_unit", d->unit);
     view_map_set_str(root, "work_unit", d->work_unit);
     size_t n_feasible = options_view(root, d);
+    not_considered_view(root, d);
     if (!isnan(d->w->budget))
         decide_set_money(root, d, "budget", d->w->budget);
     view_map_set_int(root, "feasible_count", (long long)n_feasible);

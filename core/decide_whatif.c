@@ -33,7 +33,9 @@ static const decide_option *best_of(const decision *d, int rent)
     return NULL;
 }
 
-/* Cumulative outlay of buy and of renting the same work (rent_equiv an hour), for the chart. */
+/* Cumulative outlay of buy and of renting the same work (rent_equiv an hour), for the chart.
+ * The purchase's line drops by the resale at the horizon, so that both lines end at the totals
+ * the cost table gives (the rental's for the hours the same work takes on it). */
 static void cumulative_chart(decision *d, const decide_option *buy, const decide_option *rent,
                              double rent_equiv, double month)
 {
@@ -57,7 +59,19 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
                                                                     m)
                                              : cost_cumulative_buy(&buy->buy, m)));
         }
+        if (!s && buy->buy.resale > 0) {   /* sold at the horizon */
+            view *pt = view_list_push(pts, view_list());
+            view_list_push(pt, view_number(months));
+            view_list_push(pt, view_number(cost_cumulative_buy(&buy->buy, months) -
+                                           buy->buy.resale));
+        }
     }
+    decide_set_money(chart, d, "buy_total", buy->cost.total);
+    decide_set_money(chart, d, "buy_resale", buy->buy.resale);
+    decide_set_money(chart, d, "rent_total", cost_cumulative_rent(rent_equiv, w->hours_per_day,
+                                                                  months));
+    decide_set_money(chart, d, "rent_offer_total", rent->cost.total);
+    decide_set_figure(chart, "rent_hours_factor", buy->throughput / rent->throughput, 2, NULL);
     if (!isnan(month) && month <= months) {
         view *mk = view_map_set(chart, "marker", view_map());
         view_map_set_num(mk, "x", month);
@@ -80,7 +94,13 @@ void decide_break_even(decision *d)
     }
     /* Rent for the work the owned system does in one hour. */
     double rent_equiv = rent->unit_price * buy->throughput / rent->throughput;
-    double hours = cost_break_even_hours_per_day(&buy->buy, rent_equiv);
+    /* The hours a day compare what the ranking compares (and the sensitivity's flip points):
+     * cost per unit of work x each option's rule adjustment.  The purchase's per-unit figure
+     * x its adjustment equals the rental's when its cost an hour equals the rent for the same
+     * work x the ratio of the adjustments. */
+    double adjustment_ratio = decide_rules_adjustment(rent) / decide_rules_adjustment(buy);
+    double hours = cost_break_even_hours_per_day(&buy->buy, rent_equiv * adjustment_ratio);
+    int within_a_day = !isnan(hours) && hours <= 24;
     double month = cost_break_even_month(&buy->buy, rent_equiv);
     double speedup = cost_speedup_to_match(rent->cost.per_hour, buy->cost.per_hour);
     view *b = d->break_even;
@@ -96,8 +116,18 @@ void decide_break_even(decision *d)
     decide_set_money(b, d, "own_per_hour", buy->cost.per_hour);
     decide_set_money(b, d, "rent_per_hour", rent->cost.per_hour);
     decide_set_money(b, d, "rent_equivalent_per_hour", rent_equiv);
-    decide_set_figure(b, "hours_per_day", hours, 1, " h/day");
-    view_map_set_bool(b, "buying_pays_within_a_day", !isnan(hours) && hours <= 24);
+    decide_set_figure(b, "buy_rule_adjustment", decide_rules_adjustment(buy), 2, NULL);
+    decide_set_figure(b, "rent_rule_adjustment", decide_rules_adjustment(rent), 2, NULL);
+    /* Past 24 h a day there is no such use: buying never pays ("never", the number null). */
+    if (within_a_day) {
+        decide_set_figure(b, "hours_per_day", hours, 1, " h/day");
+    } else {
+        view_map_set(b, "hours_per_day", view_null());
+        view_map_set_str(b, "hours_per_day_text", "never");
+    }
+    view_map_set_bool(b, "buying_pays_within_a_day", within_a_day);
+    view_map_set_str(b, "compares", "cost per unit of work x each option's rule adjustment, "
+                                    "the figure the options are ranked by");
     decide_set_figure(b, "month", month, 1, NULL);
     view_map_set_bool(b, "crosses_within_horizon", !isnan(month) && month <= w->horizon_months);
     decide_set_figure(b, "speedup_needed", speedup, 2, "x");
@@ -293,7 +323,9 @@ void decide_sensitivity(decision *d)
     buf_printf(&method,
                "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the "
                "change in the recommended option's cost per unit of work; the flip point is "
-               "found by bisection; rule verdicts are held at their base values",
+               "found by bisection on the figure the options are ranked by (cost per unit of "
+               "work x the rules' adjustment, the same comparison as the break-even hours a "
+               "day); rule verdicts are held at their base values",
                SENS_STEP * 100, SENS_STEP * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));
     buf_free(&method);

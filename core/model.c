@@ -64,7 +64,8 @@ int model_memory_estimate(double params, const char *precision, const char *opti
 void model_memory_measured(double vram_gb, model_memory *out)
 {
     memset(out, 0, sizeof *out);
-    out->total_gb = vram_gb;
+    out->overhead_gb = vram_gb * MODEL_FRAGMENTATION + MODEL_CONTEXT_GB;
+    out->total_gb = vram_gb + out->overhead_gb;
     out->measured = 1;
 }
 
@@ -72,8 +73,7 @@ double model_memory_per_card_split(const model_memory *m, int count)
 {
     if (count <= 1)
         return m->total_gb;
-    double shared = m->total_gb - (m->measured ? 0 : MODEL_CONTEXT_GB);
-    return shared / count + MODEL_CONTEXT_GB;
+    return (m->total_gb - MODEL_CONTEXT_GB) / count + MODEL_CONTEXT_GB;
 }
 
 double model_scale_throughput(double ref_value, const model_gpu_spec *ref,
@@ -96,16 +96,14 @@ double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b)
            fabs(log(a->bandwidth_gbs / b->bandwidth_gbs));
 }
 
-double model_link_gbs(int count, int nvlink, double nvlink_gbs, double pcie_gen,
-                      double pcie4_gbs)
+double model_link_gbs(int nvlink, double nvlink_gbs, double pcie_gen, double pcie_lanes, int p2p)
 {
     if (nvlink && nvlink_gbs > 0)
-        return nvlink_gbs;
+        return nvlink_gbs / 2;
     double gen = pcie_gen > 0 ? pcie_gen : 4;
-    double gbs = pcie4_gbs * pow(2.0, gen - 4);
-    if (count > 2)
-        gbs *= 2.0 / count;
-    return gbs;
+    double lanes = pcie_lanes > 0 ? pcie_lanes : 16;
+    double gbs = MODEL_PCIE3_X16_GBS * pow(2.0, gen - 3) * lanes / 16;
+    return p2p ? gbs : gbs * MODEL_NO_P2P_FACTOR;
 }
 
 double model_gradient_bytes(double params, const char *precision)
@@ -115,6 +113,19 @@ double model_gradient_bytes(double params, const char *precision)
     if (precision && (!strcmp(precision, "fp16") || !strcmp(precision, "bf16")))
         return params * 2;
     return params * 4;
+}
+
+double model_training_gradient_bytes(double params, double vram_gb, const char *precision,
+                                     const char *optimizer)
+{
+    double w, g, o;
+    if (model_param_bytes(precision, optimizer, &w, &g, &o, NULL) != GW_OK || g == 0)
+        return 0;   /* an unknown word (refused earlier, by size_model), or nothing trained */
+    if (params > 0)
+        return model_gradient_bytes(params, precision);
+    if (vram_gb > 0)
+        return model_gradient_bytes(vram_gb * 1e9 / (w + g + o), precision);
+    return 0;
 }
 
 double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs)
@@ -127,7 +138,7 @@ double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs
 double model_scaling_efficiency(int count, double single_throughput, double batch,
                                 double gradient_bytes, double link_gbs)
 {
-    if (count <= 1)
+    if (count <= 1 || !(gradient_bytes > 0))
         return 1;
     if (!(batch > 0))
         batch = MODEL_DEFAULT_BATCH;
@@ -136,4 +147,27 @@ double model_scaling_efficiency(int count, double single_throughput, double batc
     double compute_seconds = batch / single_throughput;
     double allreduce = model_allreduce_seconds(count, gradient_bytes, link_gbs);
     return compute_seconds / (compute_seconds * (1 + MODEL_SYNC_OVERHEAD) + allreduce);
+}
+
+void model_calibration_add(model_calibration *c, double predicted, double measured)
+{
+    double error_pp = fabs(predicted - measured) * 100;
+    c->rows++;
+    c->sum_error_pp += error_pp;
+    c->mean_error_pp = c->sum_error_pp / c->rows;
+    if (error_pp > c->max_error_pp)
+        c->max_error_pp = error_pp;
+}
+
+double model_benchmark_params(const char *benchmark)
+{
+    /* ResNet-50: He et al. 2015; BERT-base: Devlin et al. 2018. */
+    static const struct { const char *name; double params; } models[] = {
+        {"resnet50", 25.6e6},
+        {"bert_base_squad", 110e6},
+    };
+    for (size_t i = 0; benchmark && i < sizeof models / sizeof *models; i++)
+        if (!strcmp(benchmark, models[i].name))
+            return models[i].params;
+    return NAN;
 }

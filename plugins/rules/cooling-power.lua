@@ -4,7 +4,7 @@
 return {
     name = "cooling-power",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Warns on multi-card consumer builds under poor cooling or expensive power; prefers efficient cards or renting.",
 
     evaluate = function(option, workload)
@@ -21,9 +21,9 @@ return {
         end
         if option.consumer and option.count > 1 then
             return { { effect = "warn", weight = 0.15,
-                       because = string.format("%s: %d consumer cards draw about %.0f W%s", why,
+                       because = string.format("%s: %d consumer cards and their host draw about %.0f W%s", why,
                            option.count, option.power_w,
-                           poor and " and throttle when hot" or "") } }
+                           poor and ", and the cards throttle when hot" or "") } }
         end
         if not option.consumer then
             return { { effect = "prefer", weight = 0.05,

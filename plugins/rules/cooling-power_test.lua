@@ -7,7 +7,10 @@ return {
     test_poor_cooling_warns_on_consumer_builds = function(rule)
         local v = rule.evaluate(four, { cooling = "poor", context = {} })
         assert(v[1].effect == "warn")
-        assert(v[1].because:find("4 consumer cards draw about 1600 W and throttle", 1, true), v[1].because)
+        -- power_w is the cards and the host: 4 x 350 W + 200 W = 1600 W, so the cards alone
+        -- do not draw it (the old sentence said "4 consumer cards draw about 1600 W").
+        assert(v[1].because:find("4 consumer cards and their host draw about 1600 W, and the cards throttle", 1, true),
+            v[1].because)
     end,
     test_expensive_power_prefers_renting_and_efficient_cards = function(rule)
         local w = { cooling = "good", context = { expensive_power = true } }

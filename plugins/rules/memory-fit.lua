@@ -4,7 +4,7 @@
 return {
     name = "memory-fit",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 
     evaluate = function(option, workload)
@@ -18,7 +18,7 @@ return {
         else
             because = string.format("needs %.1f GB per replica; %s has %.0f GB",
                 option.vram_needed_gb, option.gpu_name, option.memory_gb)
-            if option.count > 1 and workload.parallelism ~= "model" then
+            if option.count > 1 and workload.parallelism == "data" then
                 because = because .. " (data parallelism copies the model to every card: "
                     .. "memory does not add up)"
             end

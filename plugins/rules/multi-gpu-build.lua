@@ -1,9 +1,18 @@
 -- multi-gpu-build: putting several cards in one machine is its own project: power supply and
 -- circuits, airflow, slot spacing, risers, and getting distributed training (DDP, NCCL) to run.
+-- "a" or "an" before a count as spoken: an 8-card, an 11-card, an 18-card, an 80-card machine.
+local function article(count)
+    local digits = string.format("%d", count)
+    if digits:sub(1, 1) == "8" or count == 11 or count == 18 then
+        return "an"
+    end
+    return "a"
+end
+
 return {
     name = "multi-gpu-build",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Attaches the multi-GPU build checklist to purchases of two or more cards.",
 
     evaluate = function(option, workload)
@@ -11,8 +20,8 @@ return {
             return {}
         end
         return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",
-                   because = string.format("a %d-card machine draws about %.0f W: size the power supply and circuit, "
+                   because = string.format("%s %d-card machine draws about %.0f W: size the power supply and circuit, "
                        .. "the airflow, and allow days to get distributed training running",
-                       option.count, option.power_w) } }
+                       article(option.count), option.count, option.power_w) } }
     end,
 }

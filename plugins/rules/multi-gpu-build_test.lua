@@ -3,6 +3,14 @@ return {
         local v = rule.evaluate({ acquisition = "buy-used", count = 4, power_w = 1600 }, {})
         assert(#v == 1 and v[1].checklist == "multi-gpu-build")
         assert(v[1].because:find("4-card machine draws about 1600 W", 1, true), v[1].because)
+        assert(v[1].because:find("^a 4%-card machine"), v[1].because)
+    end,
+    test_an_8_card_machine = function(rule)
+        -- The old sentence read "a 8-card machine".
+        local v = rule.evaluate({ acquisition = "buy-new", count = 8, power_w = 3400 }, {})
+        assert(v[1].because:find("^an 8%-card machine draws about 3400 W"), v[1].because)
+        assert(rule.evaluate({ acquisition = "buy-new", count = 2, power_w = 900 }, {})[1].because
+            :find("^a 2%-card"))
     end,
     test_single_cards_and_rentals_do_not = function(rule)
         assert(#rule.evaluate({ acquisition = "buy-new", count = 1, power_w = 650 }, {}) == 0)

@@ -1,10 +1,11 @@
 -- nvlink: when cards exchange a lot each step (model parallelism, or a gradient all-reduce that
 -- takes a noticeable share of the compute time), the link between them decides the speed.
--- NVLink moves hundreds of GB/s; PCIe 4.0 x16 about 16 in practice, shared between the cards.
+-- NVLink moves hundreds of GB/s; PCIe tens (4.0 x16 about 32 GB/s each way, 3.0 x16 about 16),
+-- shared between the cards.  The option says which link it has and its rate.
 return {
     name = "nvlink",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Prefers NVLink for model parallelism or heavy gradient traffic; warns on PCIe.",
 
     evaluate = function(option, workload)
@@ -28,6 +29,6 @@ return {
         end
         return { { effect = "warn", weight = 0.15,
                    because = reason .. string.format("; over PCIe (about %.0f GB/s per card here) the cards wait on each other",
-                       option.link_gbs or 16) } }
+                       option.link_gbs) } }
     end,
 }

@@ -1,18 +1,34 @@
--- rented-tuning: a rented data-centre card is not automatically fast.  Until TF32, the data
--- loader (pinned memory, workers), NCCL and the software build are checked, a rented A100 can
--- run slower than a local RTX 3090; the measured speed assumed here needs that tuning.
+-- rented-tuning: a rented data-centre card is not automatically fast.  Until the data loader
+-- (pinned memory, workers), TF32 (on cards that have it: Ampere and later) and, for several
+-- cards, the collective library (NCCL; RCCL on AMD) are checked, a rented A100 can run slower
+-- than a local RTX 3090; the measured speed assumed here needs that tuning.  Each piece of
+-- advice is given only where the option has the feature it is about.
 return {
     name = "rented-tuning",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Attaches the tuning checklist to rented data-centre cards.",
 
     evaluate = function(option, workload)
         if option.acquisition ~= "rent" or option.consumer then
             return {}
         end
-        return { { effect = "warn", weight = 0, checklist = "a100-rental",
-                   because = "a rented " .. option.gpu_name .. " reaches the assumed speed only once TF32, "
-                       .. "the data loader and NCCL are set up: check them in the first hour" } }
+        local steps = { "the data loader" }
+        if option.tf32 then
+            table.insert(steps, 1, "TF32")
+        end
+        if option.count > 1 then
+            steps[#steps + 1] = option.vendor == "AMD" and "RCCL" or "NCCL"
+        end
+        local list = #steps == 1 and steps[1]
+            or table.concat(steps, ", ", 1, #steps - 1) .. " and " .. steps[#steps]
+        local verb = #steps == 1 and "is" or "are"
+        local it = #steps == 1 and "it" or "them"
+        -- The checklist is written for the A100 (sm_80, its MIG profiles, BF16): other cards
+        -- get the sentence without it.
+        local checklist = option.gpu:find("^a100") and "a100-rental" or nil
+        return { { effect = "warn", weight = 0, checklist = checklist,
+                   because = string.format("a rented %s reaches the assumed speed only once %s %s set up: "
+                       .. "check %s in the first hour", option.gpu_name, list, verb, it) } }
     end,
 }

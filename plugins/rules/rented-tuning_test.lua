@@ -1,8 +1,44 @@
+local function rental(t)
+    local o = { acquisition = "rent", consumer = false, count = 1, vendor = "NVIDIA" }
+    for k, v in pairs(t) do o[k] = v end
+    return o
+end
+
 return {
-    test_rented_datacenter_card_gets_the_checklist = function(rule)
-        local v = rule.evaluate({ acquisition = "rent", consumer = false, gpu_name = "NVIDIA A100 SXM4 40GB" }, {})
+    test_rented_a100_gets_tf32_advice_and_the_checklist = function(rule)
+        local v = rule.evaluate(rental({ gpu = "a100-sxm4-40gb", gpu_name = "NVIDIA A100 SXM4 40GB",
+                                         architecture = "Ampere", tf32 = true }), {})
         assert(#v == 1 and v[1].checklist == "a100-rental" and v[1].weight == 0)
-        assert(v[1].because:find("NVIDIA A100 SXM4 40GB", 1, true))
+        -- One card: TF32 and the data loader, no NCCL (nothing to all-reduce with).
+        assert(v[1].because == "a rented NVIDIA A100 SXM4 40GB reaches the assumed speed only once "
+            .. "TF32 and the data loader are set up: check them in the first hour", v[1].because)
+    end,
+    test_t4_and_v100_have_no_tf32 = function(rule)
+        -- Turing (T4) and Volta (V100) have no TF32: the old sentence told them to enable it.
+        local t4 = rule.evaluate(rental({ gpu = "t4", gpu_name = "NVIDIA T4", architecture = "Turing",
+                                          tf32 = false }), {})
+        assert(not t4[1].because:find("TF32", 1, true), t4[1].because)
+        assert(not t4[1].because:find("NCCL", 1, true), t4[1].because)
+        assert(t4[1].because == "a rented NVIDIA T4 reaches the assumed speed only once the data loader "
+            .. "is set up: check it in the first hour", t4[1].because)
+        assert(t4[1].checklist == nil)
+        local v100 = rule.evaluate(rental({ gpu = "v100-sxm2-16gb", gpu_name = "Tesla V100 SXM2 16GB",
+                                            architecture = "Volta", tf32 = false, count = 8 }), {})
+        assert(v100[1].because == "a rented Tesla V100 SXM2 16GB reaches the assumed speed only once "
+            .. "the data loader and NCCL are set up: check them in the first hour", v100[1].because)
+    end,
+    test_nccl_only_with_several_cards = function(rule)
+        local one = rule.evaluate(rental({ gpu = "h100-sxm5", gpu_name = "NVIDIA H100 SXM5 80GB",
+                                           architecture = "Hopper", tf32 = true }), {})
+        assert(not one[1].because:find("NCCL", 1, true), one[1].because)
+        local eight = rule.evaluate(rental({ gpu = "h100-sxm5", gpu_name = "NVIDIA H100 SXM5 80GB",
+                                             architecture = "Hopper", tf32 = true, count = 8 }), {})
+        assert(eight[1].because:find("once TF32, the data loader and NCCL are set up", 1, true),
+            eight[1].because)
+        local amd = rule.evaluate(rental({ gpu = "mi300x", gpu_name = "AMD Instinct MI300X",
+                                           vendor = "AMD", architecture = "CDNA 3", tf32 = true,
+                                           count = 8 }), {})
+        assert(amd[1].because:find("and RCCL are set up", 1, true), amd[1].because)
     end,
     test_owned_or_consumer_cards_do_not = function(rule)
         assert(#rule.evaluate({ acquisition = "buy-new", consumer = false }, {}) == 0)

@@ -3,16 +3,17 @@
 return {
     name = "used-card",
     kind = "rule",
-    version = "1.0.0",
+    version = "1.1.0",
     description = "Attaches the used-card inspection checklist to every used purchase.",
 
     evaluate = function(option, workload)
         if option.acquisition ~= "buy-used" then
             return {}
         end
+        local which = option.count == 1 and "the card"
+            or string.format("each of the %d cards", option.count)
         return { { effect = "warn", weight = 0.05, checklist = "used-card",
-                   because = string.format("used cards may have run for years at full load (mining): "
-                       .. "inspect each of the %d before paying (memory errors, fans, thermal paste, power limits)",
-                       option.count) } }
+                   because = "used cards may have run for years at full load (mining): inspect " .. which
+                       .. " before paying (memory errors, fans, thermal paste, power limits)" } }
     end,
 }

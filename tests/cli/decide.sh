@@ -35,6 +35,38 @@ check_eq "decide vision-team: break-even against a rental" "$(jqr '.break_even.b
 check_eq "decide vision-team: sensitivity names what moves most" \
     "$(jqr '.sensitivity.moves_most | test("^(electricity_price|hours_per_day|purchase_price|rental_price)$")')" "true"
 check_eq "decide vision-team: three reasons" "$(jqr '.recommendation.because | length')" "3"
+# One comparison for the break-even and the sensitivity (issue 13, item 5): both compare cost per
+# unit x the rules' adjustment.  By hand (shipped KB): the used 3090s' fixed cost 31,998 - 7,199.4
+# resale = 24,798.6; their electricity 1.6 kW x CNY 1 = 1.60 an hour; the rent for their hour of
+# work 3.2 x 3100 / 1396 = 7.106, over the rules' 0.97 (the rental's 1.00) = 7.326;
+# h = 24,798.6 / (1,080 x (7.326 - 1.60)) = 4.0 h/day (4.2 before, money alone), the hours a day
+# at which the sensitivity table says the rental wins.
+check_num "decide vision-team: break-even hours = the sensitivity's flip point" \
+    "$(jqr '.break_even.hours_per_day')" \
+    "$(jqr '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_value')" 0.001
+check_num "decide vision-team: break-even 4.0 h/day by hand" "$(jqr '.break_even.hours_per_day')" 4.01 0.01
+check_eq "decide vision-team: the break-even says what it compares" \
+    "$(jqr '.break_even.compares')" "cost per unit of work x each option's rule adjustment, the figure the options are ranked by"
+# The ranked figure and the rules' adjustment of each option: the used 3090s' verdicts sum to
+# x0.97 (the table's first row), so they rank on 0.401 x 0.97 = CNY 0.389 per 1M images.
+check_eq "decide vision-team: the rules' adjustment is shown" "$(jqr '.options[0].rule_adjustment_text')" "0.97"
+check_num "decide vision-team: ranked by cost per unit x adjustment" \
+    "$(jqr '.options[0].score / .options[0].cost.per_unit')" 0.97 1e-9
+check_eq "decide vision-team: ranks follow the ranked figure" \
+    "$(jqr '[.options[] | select(.feasible) | .score] | . == sort')" "true"
+# Nothing silent (issue 13, item 9): with "rent:*" every GPU of the KB is a candidate, and each
+# is an option or listed as not considered with its reason (the KB's GPUs without any price).
+check_eq "decide vision-team: every KB GPU is an option or not considered" \
+    "$(jqr '([.options[].gpu] + [.not_considered[].gpu]) | unique | length')" \
+    "$(jqr '.trace[] | select(startswith("KB: ")) | capture("KB: (?<n>[0-9]+) GPUs").n')"
+check_eq "decide vision-team: not considered, grouped with a count" \
+    "$(jqr '[.not_considered_groups[] | select(.reason == "no price") | .count][0] == ([.not_considered[] | select(.reason == "no price")] | length)')" "true"
+# Break-even past 24 h a day is "never" (issue 13: "from 24.8 h/day"): the big model's best
+# purchase against its rental needs more than 24 h a day of use.
+run "$GW" decide "$EX/big-model.lua" --json
+check_eq "decide big-model: break-even past a day is never" \
+    "$(jqr '[.break_even.hours_per_day, .break_even.hours_per_day_text, .break_even.buying_pays_within_a_day] | map(tostring) | join(" ")')" \
+    "null never false"
 
 run "$GW" decide "$EX/vision-team.lua"
 check_rc "decide vision-team (table): exit 0" 0

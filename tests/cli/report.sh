@@ -13,6 +13,14 @@ for section in "## Summary" "## The workload and its assumptions" "## Options co
     case "$MD" in *"$section"*) pass "report md: $section" ;; *) fail "report md: $section" "missing" ;; esac
 done
 case "$MD" in *"[^1]:"*) pass "report md: numbered citations" ;; *) fail "report md: numbered citations" "no [^1]:" ;; esac
+# The cost table shows the figure it ranks by and each option's rules' adjustment (the used 3090s'
+# x0.97: 0.401 x 0.97 = CNY 0.389); the chart says where its lines end (the table's total, resale
+# deducted).
+case "$MD" in *"| Per unit | Rules | Ranked by |"*) pass "report md: the ranked figure's column" ;; *) fail "report md: the ranked figure's column" "missing" ;; esac
+case "$MD" in *"| CNY 0.401 | ×0.97 | CNY 0.389 |"*) pass "report md: the rules' adjustment per option" ;; *) fail "report md: the rules' adjustment per option" "missing" ;; esac
+case "$MD" in *"Not considered ("*"- **no price ("*"and "*" more."*) pass "report md: not-considered GPUs grouped with a count" ;; *) fail "report md: not-considered GPUs grouped with a count" "missing" ;; esac
+grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null || grep -q "after the hardware is sold for" "$T/j.md" &&
+    pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
 if [ -s "$T/j-cumulative-cost.svg" ] && grep -q "break-even" "$T/j-cumulative-cost.svg"; then
     pass "report md: cumulative-cost chart with the break-even marker"
