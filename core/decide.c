@@ -315,7 +315,8 @@ static void evaluate_options(decision *d)
 
 /* ---- judgement and ranking ---- */
 
-/* Feasible unless a rule excludes it, it does not fit, or its speed is unknown. */
+/* Feasible unless a rule excludes it, it does not fit, its speed is unknown, or (a job) its
+ * runs cannot finish in the hours available. */
 static void judge(decision *d, decide_option *o)
 {
     gw_buf b = GW_BUF_INIT;
@@ -335,6 +336,17 @@ static void judge(decision *d, decide_option *o)
         o->feasible = 0;
         buf_printf(&b, "no measured or comparable %s result for %s",
                    d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name);
+    } else if (o->hours_needed > o->hours_available) {
+        o->feasible = 0;
+        buf_puts(&b, "needs ");
+        view_format_number(&b, o->hours_needed, 0);
+        buf_puts(&b, " h of running; ");
+        view_format_number(&b, o->hours_available, 0);
+        buf_printf(&b, " h are available (%g h a day for ", d->w->hours_per_day);
+        if (!isnan(d->w->deadline_days))
+            buf_printf(&b, "%g days, the deadline)", d->w->deadline_days);
+        else
+            buf_printf(&b, "%g months)", d->w->horizon_months);
     }
     if (!o->feasible)
         o->excluded_because = buf_detach(&b);

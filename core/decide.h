@@ -39,7 +39,9 @@ typedef struct decide_option {
     double throughput_lo, throughput_hi;
     int nvlink;
     double link_gbs, efficiency, comm_fraction;
-    double time_to_finish_hours;
+    double time_to_finish_hours;   /* one run of the work; NaN for capacity */
+    double hours_needed;           /* a job: every run, hours of running; NaN for capacity */
+    double hours_available;        /* a job: hours_per_day x days to the deadline; else NaN */
     double power_w;
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per instance-hour (rent) */

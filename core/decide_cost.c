@@ -75,11 +75,24 @@ int decide_convert(decision *d, double amount, const char *currency, double *out
 
 /* ---- an option's cost ---- */
 
+/* The hours a day the option is costed for: the workload's for capacity; for a job, the hours
+ * its runs take spread over the horizon, so that a rental is paid for those hours and a
+ * purchase's electricity is for them too (cost.c's formulas stay those of the method). */
+static double hours_per_day_costed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    if (!workload_is_job(w) || isnan(o->hours_needed))
+        return w->hours_per_day;
+    return o->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months);
+}
+
+/* The KB states no minimum billing for any offer (kb/data/prices.csv has no such column), so a
+ * rental is paid for exactly the hours costed. */
 static void cost_rented(decision *d, decide_option *o)
 {
     const workload *w = d->w;
     o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
-    cost_rent(o->unit_price, w->hours_per_day, w->horizon_months, &o->cost);
+    cost_rent(o->unit_price, hours_per_day_costed(d, o), w->horizon_months, &o->cost);
     o->electricity_share = 0;
 }
 
@@ -98,7 +111,7 @@ static void cost_owned(decision *d, decide_option *o)
     in->host = w->host_cost * hosts;
     in->cooling = w->cooling_cost * hosts;
     in->power_w = o->power_w;
-    in->hours_per_day = w->hours_per_day;
+    in->hours_per_day = hours_per_day_costed(d, o);
     in->months = w->horizon_months;
     in->price_kwh = w->electricity_price;
     in->pue = w->pue;
@@ -127,10 +140,16 @@ static double hours_to_finish(const decision *d, const decide_option *o)
 
 void decide_option_cost(decision *d, decide_option *o)
 {
+    o->time_to_finish_hours = hours_to_finish(d, o);
+    o->hours_needed = NAN;
+    o->hours_available = NAN;
+    if (workload_is_job(d->w)) {
+        o->hours_needed = o->time_to_finish_hours * d->w->work_runs;
+        o->hours_available = workload_hours_available(d->w);
+    }
     if (o->acquisition == DECIDE_RENT)
         cost_rented(d, o);
     else
         cost_owned(d, o);
     o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
-    o->time_to_finish_hours = hours_to_finish(d, o);
 }

@@ -189,6 +189,7 @@ typedef struct {
     int count;
     const char *seller;      /* provider, else source: the name in the option's id */
     double price, lo, hi;    /* per instance-hour, in the workload's currency */
+    int spot;                /* interruptible: an option only with spot_ok */
     int keep;
 } rent_offer;
 
@@ -216,7 +217,8 @@ static void rent_offer_id(gw_buf *id, const rent_offer *f)
 {
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
     buf_reset(id);
-    buf_printf(id, "rent:%s:%s:%dx %s", f->seller, instance, f->count, f->g->id);
+    buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
+               f->count, f->g->id);
 }
 
 /* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); returns how many
@@ -227,17 +229,18 @@ static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n
     size_t set_aside = 0;
     gw_buf id = GW_BUF_INIT;
     for (size_t start = 0, end; start < n; start = end) {
-        const char *kept[DECIDE_RENT_OFFERS_PER_CONFIG];
+        const rent_offer *kept[DECIDE_RENT_OFFERS_PER_CONFIG];
         size_t n_kept = 0, aside = 0;
         for (end = start; end < n && offers[end].g == offers[start].g &&
                           offers[end].count == offers[start].count;
              end++) {
             rent_offer *f = &offers[end];
             int seen = 0;
+            /* A provider's spot and on-demand offers are two offers, never one. */
             for (size_t k = 0; k < n_kept; k++)
-                seen |= !strcmp(kept[k], f->seller);
+                seen |= !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot;
             if (!seen && n_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
-                kept[n_kept++] = f->seller;
+                kept[n_kept++] = f;
                 f->keep = 1;
             } else {
                 aside++;
@@ -273,6 +276,7 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
         f->seller = p->provider && *p->provider ? p->provider
                     : p->source                 ? p->source
                                                 : "unnamed";
+        f->spot = p->spot;
         f->price = decide_median(values, n);
         f->lo = values[0];
         f->hi = values[n - 1];
@@ -282,9 +286,8 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
     return rc;
 }
 
-/* A spot offer is left out: a spot instance can be taken back at any time, so it is an option
- * only for a workload that says it can be interrupted (spot_ok), a field workloads do not have
- * yet. */
+/* A spot offer is left out unless the workload says its work can be interrupted (spot_ok): a
+ * spot instance can be taken back at any time. */
 static void spot_offer_omit(decision *d, const kb_price *p)
 {
     gw_buf offer = GW_BUF_INIT;
@@ -317,7 +320,7 @@ static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *
     for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
         for (end = start + 1; end < n_rows && same_offer(rows[end], rows[start]); end++)
             ;
-        if (rows[start]->spot) {   /* only with spot_ok, which no workload can say yet */
+        if (rows[start]->spot && !d->w->spot_ok) {
             spot_offer_omit(d, rows[start]);
             continue;
         }
@@ -336,7 +339,12 @@ static void add_rent_option(decision *d, const rent_offer *f, const char *id)
     decide_option *o = option_new(d, f->g, f->count, DECIDE_RENT);
     o->id = gw_xstrdup(id);
     o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
-    o->instance = instance ? gw_xstrdup(instance) : NULL;
+    gw_buf shown = GW_BUF_INIT;
+    if (instance || f->spot)
+        buf_printf(&shown, "%s%s%s", instance ? instance : "", instance && f->spot ? " " : "",
+                   f->spot ? "(spot)" : "");
+    o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
+    buf_free(&shown);
     o->unit_price = f->price;
     o->price_lo = f->lo;
     o->price_hi = f->hi;

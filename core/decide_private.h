@@ -237,4 +237,9 @@ extern const size_t decide_context_field_count;
 void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
                          const void *record, int is_rent, decide_audience who);
 
+/* decide_groups.c: into root, the short forms the report's body reads: excluded_groups (the
+ * options that fell out, grouped by reason) and rule_notes (each preference or warning once, with
+ * the feasible options it was said of). */
+void decide_groups_view(view *root, const decision *d);
+
 #endif

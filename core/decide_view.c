@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The cost-per-unit chart shows the best this many feasible options. */
@@ -260,6 +261,8 @@ const decide_field decide_option_fields[] = {
     {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "time_to_finish_hours", F, OPT(time_to_finish_hours), NULL, 1, " h", HIDDEN, 0, NULL},
+    {NULL, "hours_needed", F, OPT(hours_needed), NULL, 0, " h", HIDDEN, 0, NULL},
+    {NULL, "hours_available", F, OPT(hours_available), NULL, 0, " h", HIDDEN, 0, NULL},
     {NULL, "power_w", F, OPT(power_w), NULL, 0, " W", VALUE, 0, NULL},
     {"cost", "upfront", M, OPT(cost.upfront), NULL, 0, NULL, TEXT, 0, "none"},
     {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
@@ -521,11 +524,15 @@ void decide_reasons(decision *d)
     reason_preferences(d, win);
     if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
         reason_break_even(d, win);
-    if (view_len(d->because) < REASONS_MAX && !isnan(win->time_to_finish_hours)) {
+    if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {
         gw_buf b = GW_BUF_INIT;
-        buf_printf(&b, "Finishes the work in %.1f hours of running (%.1f days at %g h a day).",
-                   win->time_to_finish_hours, win->time_to_finish_hours / d->w->hours_per_day,
-                   d->w->hours_per_day);
+        buf_puts(&b, "Finishes the work");
+        if (d->w->work_runs != 1)
+            buf_printf(&b, " (%g runs)", d->w->work_runs);
+        buf_printf(&b, " in %.1f hours of running (%.1f days at %g h a day; ", win->hours_needed,
+                   win->hours_needed / d->w->hours_per_day, d->w->hours_per_day);
+        view_format_number(&b, win->hours_available, 0);
+        buf_puts(&b, " h are available).");
         view_list_push(d->because, view_string(buf_cstr(&b)));
         buf_free(&b);
     }
@@ -595,10 +602,13 @@ static view *method_view(const decision *d)
     view_map_set_str(v, "model_parallel", buf_cstr(&line));
     view_map_set_str(v, "buy",
                      "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
-                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE");
+                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE; for a job "
+                     "the hours are those its runs take (hours a day x 30 x months = runs x hours "
+                     "per run)");
     buf_reset(&line);
     buf_printf(&line,
-               "total = offer price per hour x hours a day x 30 x months; per GPU and card count "
+               "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
+               "its runs take; no offer in the KB states a minimum billing); per GPU and card count "
                "only the cheapest offer of each of the %d cheapest providers is compared (%zu "
                "offer%s set aside)",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_set_aside,
@@ -732,25 +742,39 @@ static view *cumulative_chart_view(const decision *d, const view *series)
     return c;
 }
 
-/* The cost-per-unit bars of the best feasible options; NULL when there are none. */
+static int cmp_per_unit(const void *pa, const void *pb)
+{
+    const decide_option *a = *(const decide_option *const *)pa;
+    const decide_option *b = *(const decide_option *const *)pb;
+    return (a->per_unit > b->per_unit) - (a->per_unit < b->per_unit);
+}
+
+/* The cost-per-unit bars of the best-ranked feasible options, drawn cheapest first; NULL when
+ * there are none. */
 static view *cost_chart_view(const decision *d)
 {
+    const decide_option *shown[CHART_BARS_MAX];
+    size_t n_shown = 0;
+    for (size_t i = 0; i < d->n_options && n_shown < CHART_BARS_MAX; i++)
+        if (d->ranked[i]->feasible && !isnan(d->ranked[i]->per_unit))
+            shown[n_shown++] = d->ranked[i];
+    if (n_shown == 0)
+        return NULL;
+    qsort(shown, n_shown, sizeof *shown, cmp_per_unit);
     view *bar = view_map();
     view_map_set_str(bar, "id", "cost-per-unit");
     view_map_set_str(bar, "kind", "bar");
     gw_buf b = GW_BUF_INIT;
     buf_printf(&b, "Cost per %s", d->work_unit);
     view_map_set_str(bar, "title", buf_cstr(&b));
-    view_map_set_str(bar, "desc", "Feasible options, lower is better; the recommendation is "
-                                  "highlighted.");
+    view_map_set_str(bar, "desc", "Feasible options by cost per unit, lower is better; the "
+                                  "recommendation is highlighted.");
     view_map_set_str(bar, "y_label", buf_cstr(&b));
     view_map_set_str(bar, "unit", d->w->currency);
     buf_free(&b);
     view *bars = view_map_set(bar, "bars", view_list());
-    for (size_t i = 0; i < d->n_options && view_len(bars) < CHART_BARS_MAX; i++) {
-        const decide_option *o = d->ranked[i];
-        if (!o->feasible || isnan(o->per_unit))
-            continue;
+    for (size_t i = 0; i < n_shown; i++) {
+        const decide_option *o = shown[i];
         view *m = view_list_push(bars, view_map());
         gw_buf l = GW_BUF_INIT;
         decide_option_label(&l, o, 1);
@@ -763,10 +787,7 @@ static view *cost_chart_view(const decision *d)
         if (o->rank == 1)
             view_map_set_bool(m, "highlight", 1);
     }
-    if (view_len(bars))
-        return bar;
-    view_free(bar);
-    return NULL;
+    return bar;
 }
 
 static view *charts_view(const decision *d)
@@ -924,6 +945,7 @@ view *decision_to_view(const decision *d)
     view_map_set_str(root, "work_unit", d->work_unit);
     size_t n_feasible = options_view(root, d);
     not_considered_view(root, d);
+    decide_groups_view(root, d);
     if (!isnan(d->w->budget))
         decide_set_money(root, d, "budget", d->w->budget);
     view_map_set_int(root, "feasible_count", (long long)n_feasible);

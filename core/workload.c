@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cost.h"
 #include "plugin.h"
 #include "units.h"
 
@@ -53,6 +54,7 @@ struct field {
 static int name_default_to_file(const char *file, workload *w, gw_error *err);
 static int check_model_given(const char *file, workload *w, gw_error *err);
 static int check_work(const char *file, workload *w, gw_error *err);
+static int check_deadline(const char *file, workload *w, gw_error *err);
 
 static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", NULL};
 static const char *const optimizers[] = {"adam", "adamw", "sgd", "sgd-plain", "none", NULL};
@@ -83,6 +85,9 @@ static const field work_fields[] = {
     {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0.001, .hi = 1e9,
      .unit = "hours", .expected = "a number of hours above 0",
      .help = "hours one run takes on one `hours_on` card (required with hours_on)"},
+    {.name = "runs", .type = FIELD_NUMBER, .at = AT(work_runs), .lo = 1, .hi = 1e6,
+     .fallback = "1", .unit = "runs", .expected = "a number of runs from 1",
+     .help = "how many times the run is done (the job is runs x one run)"},
     {0},
 };
 
@@ -116,8 +121,13 @@ static const field top_fields[] = {
      .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
      .help = "key of the KB's measured results to compare GPUs with"},
     {.name = "work", .type = FIELD_TABLE, .fields = work_fields,
-     .expected = "a table { samples = ... } or { hours_on = ..., hours = ... }",
-     .help = "one run of the work: samples, or hours on a named GPU", .then = check_work},
+     .expected = "a table { samples = ..., runs = ... } or { hours_on = ..., hours = ... }",
+     .help = "a job: one run of the work (samples, or hours on a named GPU) and how many runs; "
+             "an option that cannot finish them in time is out, a rental is paid for the hours "
+             "they take, a purchase's electricity too.  Without work the workload is capacity: "
+             "both are costed for hours_per_day over the horizon, per hour of use (per unit of "
+             "the benchmark when one is named)",
+     .then = check_work},
     {.name = "parallelism", .type = FIELD_TEXT, .at = AT(parallelism), .choices = parallelisms,
      .fallback = "data", .help = "how several cards share the work"},
     {.name = "hours_per_day", .type = FIELD_NUMBER, .at = AT(hours_per_day), .required = 1,
@@ -126,17 +136,25 @@ static const field top_fields[] = {
     {.name = "horizon_months", .type = FIELD_NUMBER, .at = AT(horizon_months), .required = 1,
      .lo = 0.1, .hi = 240, .unit = "months", .expected = "a number of months from 0.1 to 240",
      .help = "how long the purchase must pay for itself"},
+    {.name = "deadline_days", .type = FIELD_NUMBER, .at = AT(deadline_days), .lo = 0.01,
+     .hi = 7200, .unit = "days", .expected = "a number of days within the horizon",
+     .help = "a job must finish within this many days (default: the horizon)",
+     .then = check_deadline},
     {.name = "currency", .type = FIELD_CURRENCY, .at = AT(currency), .required = 1,
      .expected = "an ISO 4217 code such as \"CNY\" or \"USD\"",
      .help = "currency of every amount; KB prices are converted at its dated exchange rates"},
     {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
      .unit = "currency", .expected = "an amount from 0",
-     .help = "up-front limit for purchases, whole-horizon limit for rentals (default: none)"},
+     .help = "cash committed up front, one rule for both: a purchase's cards, hosts and "
+             "cooling; a rental's whole bill for a job, or its first month for capacity "
+             "(default: none)"},
     {.name = "electricity", .type = FIELD_TABLE, .required = 1, .fields = electricity_fields,
      .expected = "a table { price = ..., pue = ... }",
      .missing = "expected { price = PER_KWH }", .help = "what power costs"},
     {.name = "used_ok", .type = FIELD_BOOL, .at = AT(used_ok), .fallback = "false",
      .help = "consider second-hand cards"},
+    {.name = "spot_ok", .type = FIELD_BOOL, .at = AT(spot_ok), .fallback = "false",
+     .help = "the work can be interrupted: spot offers become options"},
     {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
      .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
     {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),
@@ -287,6 +305,9 @@ static int check_work(const char *file, workload *w, gw_error *err)
     if (!isnan(w->work_hours) && !w->work_hours_on)
         return gw_error_set(err, GW_EDATA, "%s: work.hours_on: missing (hours on which GPU?)",
                             file);
+    if (!workload_is_job(w) && w->work_runs != 1)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: work: runs of what? (give samples or hours_on with hours)", file);
     if (!w->benchmark && !w->work_hours_on)
         return gw_error_set(err, GW_EDATA,
                             "%s: benchmark: missing (name the KB's measured results, e.g. "
@@ -298,6 +319,35 @@ static int check_work(const char *file, workload *w, gw_error *err)
                             "measures samples per second)",
                             file);
     return GW_OK;
+}
+
+static int check_deadline(const char *file, workload *w, gw_error *err)
+{
+    if (isnan(w->deadline_days))
+        return GW_OK;
+    if (!workload_is_job(w))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: deadline_days: a deadline needs work = { ... } to finish", file);
+    if (w->deadline_days > w->horizon_months * COST_DAYS_PER_MONTH)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: deadline_days: %g days is past the horizon (%g month%s = %g "
+                            "days)",
+                            file, w->deadline_days, w->horizon_months,
+                            w->horizon_months == 1 ? "" : "s",
+                            w->horizon_months * COST_DAYS_PER_MONTH);
+    return GW_OK;
+}
+
+int workload_is_job(const workload *w)
+{
+    return !isnan(w->work_samples) || !isnan(w->work_hours);
+}
+
+double workload_hours_available(const workload *w)
+{
+    double days = !isnan(w->deadline_days) ? w->deadline_days
+                                           : w->horizon_months * COST_DAYS_PER_MONTH;
+    return w->hours_per_day * days;
 }
 
 /* ---- reading: one function per type; v is the value present in the file (not null) ---- */
@@ -581,10 +631,45 @@ static void view_fields(view *map, const field *fields, const workload *w)
     }
 }
 
+/* The sentence every report carries: which kind of workload this is and what that means for
+ * the costs. */
+static void workload_describe_kind(gw_buf *b, const workload *w)
+{
+    gw_buf hours = GW_BUF_INIT;
+    view_format_number(&hours, workload_hours_available(w), 0);
+    if (workload_is_job(w)) {
+        buf_printf(b, "A job: %g run%s of ", w->work_runs, w->work_runs == 1 ? "" : "s");
+        if (!isnan(w->work_samples)) {
+            view_format_number(b, w->work_samples, 0);
+            buf_puts(b, " samples");
+        } else {
+            buf_printf(b, "%g h on %s", w->work_hours, w->work_hours_on);
+        }
+        if (!isnan(w->deadline_days))
+            buf_printf(b, ", due within %g days", w->deadline_days);
+        else
+            buf_printf(b, ", due within the %g-month horizon", w->horizon_months);
+        buf_printf(b, " (%s h of running at %g h a day). An option that cannot finish in those "
+                      "hours is out; a rental is paid for the hours the runs take, a purchase "
+                      "pays its electricity for those hours and its hardware less resale.",
+                   buf_cstr(&hours), w->hours_per_day);
+    } else {
+        buf_printf(b, "Capacity: the hardware is used %g h a day for %g months (%s h); buying "
+                      "and renting are both costed for those hours.",
+                   w->hours_per_day, w->horizon_months, buf_cstr(&hours));
+    }
+    buf_free(&hours);
+}
+
 view *workload_to_view(const workload *w)
 {
     view *v = view_map();
     view_fields(v, top_fields, w);
+    view_map_set_str(v, "kind", workload_is_job(w) ? "job" : "capacity");
+    gw_buf b = GW_BUF_INIT;
+    workload_describe_kind(&b, w);
+    view_map_set_str(v, "kind_text", buf_cstr(&b));
+    buf_free(&b);
     return v;
 }
 

@@ -25,6 +25,9 @@ typedef struct workload {
     double work_samples;        /* NaN unless work.samples */
     char *work_hours_on;        /* GPU name as written, NULL unless work.hours_on */
     double work_hours;          /* NaN unless work.hours */
+    double work_runs;           /* how many times the work is done (1 unless work.runs) */
+    double deadline_days;       /* NaN: the job has the whole horizon */
+    int spot_ok;                /* spot (interruptible) offers may be options */
     char *parallelism;          /* data | model | none */
     double hours_per_day, horizon_months;
     char currency[4];
@@ -42,6 +45,13 @@ typedef struct workload {
     double upkeep_hours_per_month, upkeep_rate;
     double resale_fraction;     /* of the card price, at the horizon */
 } workload;
+
+/* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish
+ * within the horizon or deadline_days; without work, the workload is capacity: the hardware is
+ * used hours_per_day for horizon_months. */
+int workload_is_job(const workload *w);
+/* Hours the work may run: hours_per_day x (deadline_days, else 30 x horizon_months). */
+double workload_hours_available(const workload *w);
 
 /* Reads path, evaluates it in the sandbox (k may be NULL) and validates it.  Caller frees *out
  * with workload_free.  GW_ENOINPUT (unreadable), GW_EDATA (bad Lua or a bad field). */

@@ -11,7 +11,8 @@ return {
     model = { params = 1.5e9, precision = "amp", optimizer = "adam", activations_gb = 12 },
     -- or, if you measured the peak memory of one replica:  vram_gb = 40,
 
-    work = { hours_on = "a100-sxm4-80gb", hours = 300 },   -- one run takes 300 h on one A100 80GB
+    -- A job: three fine-tuning runs, each 300 h on one A100 80GB, within the horizon.
+    work = { hours_on = "a100-sxm4-80gb", hours = 300, runs = 3 },
     parallelism = "data",
 
     hours_per_day = 12,

@@ -7,7 +7,8 @@ return {
     name = "Two-month project",
     model = { params = 25.6e6, precision = "amp", optimizer = "sgd", activations_gb = 6 },
     benchmark = "resnet50",
-    work = { samples = 1.28e6 * 30 },
+    -- A job: five runs of 30 epochs of ImageNet (1.28 M images), within the two months.
+    work = { samples = 1.28e6 * 30, runs = 5 },
     parallelism = "data",
 
     hours_per_day = 6,

@@ -1,5 +1,6 @@
 -- vision-team.lua — a small team trains a mid-size vision model (ResNet-50 class) every working
--- day for three years, on a tight budget.  Run it as it is:
+-- day for three years on a shared box, on a tight budget: capacity (8 h a day, no fixed amount
+-- of work), not a job.  Run it as it is:
 --
 --     ./gpuwise decide examples/vision-team.lua
 --     ./gpuwise report examples/vision-team.lua --format html -o justification.html
@@ -16,8 +17,9 @@ return {
     -- Measured results in the KB to compare GPUs with (`gpuwise kb search resnet50`).
     benchmark = "resnet50",
 
-    -- One training run: ImageNet-1k (1.28 M images) for 90 epochs.
-    work = { samples = 1.28e6 * 90 },
+    -- No `work`: this is capacity, a shared box the team uses every working day, not a fixed job.
+    -- Buying and renting are both costed for the same 8 h a day over the horizon, and compared
+    -- per 1M images of the benchmark.  (A fixed job would say work = { samples = ..., runs = ... }.)
 
     -- The model fits on one card, so every card trains a copy and they share gradients.
     parallelism = "data",
@@ -27,7 +29,7 @@ return {
     horizon_months = 36,
 
     currency = "CNY",
-    budget = 40000,                       -- up-front spend allowed
+    budget = 40000,                       -- cash allowed up front (a rental: its first month)
 
     electricity = { price = 1.0 },        -- per kWh (industrial rate); pue = 1.0 unless given
 

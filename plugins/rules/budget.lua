@@ -1,15 +1,24 @@
--- budget: an option that costs more than the budget is out.  Buying is measured by what is paid
--- up front; renting by the rental bill over the whole horizon.
+-- budget: an option that needs more cash up front than the budget is out.  One rule for both
+-- acquisitions (the report states it): a purchase commits its cards, hosts and cooling on day
+-- one; a rental for a job commits the whole job's bill, and a rental for capacity its first
+-- month (it can be stopped after that).
 -- "1 month", "36 months", "0.5 months".
 local function months(n)
     return string.format("%g %s", n, n == 1 and "month" or "months")
 end
 
+-- "CNY 1,440": whole units, thousands separated, as the engine writes amounts of 100 and more.
+local function money(currency, amount)
+    local digits = string.format("%.0f", amount)
+    local grouped = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
+    return (currency and currency .. " " or "") .. grouped
+end
+
 return {
     name = "budget",
     kind = "rule",
-    version = "1.1.0",
-    description = "Excludes options over the budget (buying: up-front cost; renting: total over the horizon).",
+    version = "1.2.0",
+    description = "Excludes options that commit more cash up front than the budget (buying: cards, hosts, cooling; renting: the whole job, or the first month of capacity).",
 
     evaluate = function(option, workload)
         local budget = workload.budget
@@ -19,10 +28,20 @@ return {
         local ctx = workload.context or {}
         local budget_text = ctx.budget_text or string.format("%.0f", budget)
         if option.acquisition == "rent" then
-            if option.cost.total > budget then
+            if workload.kind == "job" then
+                if option.cost.total > budget then
+                    return { { effect = "exclude", weight = 1,
+                               because = string.format("renting for the whole job costs %s; the budget is %s",
+                                   option.cost.total_text, budget_text) } }
+                end
+                return {}
+            end
+            local first_month = option.cost.total / math.max(workload.horizon_months, 1)
+            if first_month > budget then
                 return { { effect = "exclude", weight = 1,
-                           because = string.format("renting for %s costs %s; the budget is %s",
-                               months(workload.horizon_months), option.cost.total_text, budget_text) } }
+                           because = string.format("the first month of renting costs %s (of %s over %s); the budget is %s",
+                               money(workload.currency, first_month), option.cost.total_text,
+                               months(workload.horizon_months), budget_text) } }
             end
         elseif option.cost.upfront > budget then
             return { { effect = "exclude", weight = 1,

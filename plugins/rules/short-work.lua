@@ -1,5 +1,7 @@
--- short-work: short or bursty work favours renting.  A rented card stops costing when the work
+-- short-work: short or bursty use favours renting.  A rented card stops costing when the work
 -- stops; a bought one keeps losing value and needs a host, power and care between bursts.
+-- Capacity only: a job's costs already bill a rental for just the hours its runs take and a
+-- purchase for its whole hardware, so preferring renting again would count that twice.
 -- "1 month", "2 months", "0.5 months".
 local function months(n)
     return string.format("%g %s", n, n == 1 and "month" or "months")
@@ -8,11 +10,11 @@ end
 return {
     name = "short-work",
     kind = "rule",
-    version = "1.1.0",
-    description = "Prefers renting for short horizons (under a year) or light use (under 4 h a day).",
+    version = "1.2.0",
+    description = "Prefers renting capacity for short horizons (under a year) or light use (under 4 h a day); a job's costs already say it.",
 
     evaluate = function(option, workload)
-        if option.acquisition ~= "rent" then
+        if option.acquisition ~= "rent" or workload.kind == "job" then
             return {}
         end
         local reasons = {}

@@ -15,6 +15,10 @@ return {
         local v = rule.evaluate({ acquisition = "rent" }, { horizon_months = 36, hours_per_day = 2 })
         assert(v[1].because:find("only 2 h a day", 1, true), v[1].because)
     end,
+    -- A job's costs already bill a rental only for the hours its runs take: no second preference.
+    test_job_gives_nothing = function(rule)
+        assert(#rule.evaluate({ acquisition = "rent" }, { horizon_months = 2, hours_per_day = 2, kind = "job" }) == 0)
+    end,
     test_long_steady_work_gives_nothing = function(rule)
         assert(#rule.evaluate({ acquisition = "rent" }, { horizon_months = 36, hours_per_day = 8 }) == 0)
         assert(#rule.evaluate({ acquisition = "buy-new" }, { horizon_months = 2, hours_per_day = 8 }) == 0)

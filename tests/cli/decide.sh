@@ -89,8 +89,42 @@ check_eq "decide big-model: speeds are scaled estimates" "$(jqr '.options[0].thr
 run "$GW" decide "$EX/short-project.lua" --json
 check_rc "decide short-project: exit 0" 0
 check_eq "decide short-project: renting wins" "$(jqr '.recommendation.details.acquisition')" "rent"
-check_eq "decide short-project: the short-work rule fired" \
-    "$(jqr '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length')" "1"
+# A job now (5 runs): its costs already bill a rental only for the hours the runs take, so the
+# short-work rule, which prefers renting capacity, no longer fires (it did when the project was
+# costed as 6 h a day for two months).
+check_eq "decide short-project: the short-work rule leaves a job alone" \
+    "$(jqr '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length')" "0"
+check_eq "decide short-project: a job" "$(jqr '.workload.kind')" "job"
+# One run 3.84e7 / 1,396 images/s / 3,600 = 7.641 h; 5 runs = 38.2 h; available 6 x 30 x 2 =
+# 360 h; rented at CNY 3.20/h: 3.20 x 38.204 = CNY 122.25.
+check_eq "decide short-project: hours needed and available" \
+    "$(jqr '.options[0] | "\(.hours_needed_text) of \(.hours_available_text)"')" "38 h of 360 h"
+check_eq "decide short-project: the rental costs the hours the runs take" \
+    "$(jqr '.options[0].cost.total_text')" "CNY 122"
+
+# A job of one 300 h run, rented at CNY 4.80/h: 4.80 x 300 = CNY 1,440 (not 4.80 x 12 h x 30 x
+# 24 = 41,472 over the whole horizon).
+run "$GW" decide "$FX/job-300h.lua" --json
+check_rc "decide job-300h: exit 0" 0
+check_eq "decide job-300h: the rental costs 300 h" \
+    "$(jqr '[.options[] | select(.cost.unit_price == 4.8)][0] | "\(.hours_needed) \(.cost.total_text)"')" \
+    "300 CNY 1,440"
+
+# A job that needs more hours than exist: 2,000 runs x 18.275 h = 36,550 h on one RTX 3090; 20 h
+# x 30 x 36 = 21,600 h available: out, both figures in the reason.  Four cards finish in
+# 36,550 / (4 x 0.971) = 9,412 h and stay.  A purchase for a job pays electricity for the hours
+# needed: used 1x 3090 = 5,999.5 + host 8,000 + 0.55 kW x 36,550 h x CNY 1 = 20,102.5, less
+# resale 0.3 x 5,999.5 = 1,799.85: CNY 32,302.15.
+run "$GW" decide "$FX/job-too-long.lua" --json
+check_rc "decide job-too-long: exit 0" 0
+check_eq "decide job-too-long: one card cannot finish" \
+    "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because')" \
+    "needs 36,550 h of running; 21,600 h are available (20 h a day for 36 months)"
+check_eq "decide job-too-long: electricity for the hours needed" \
+    "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .cost.total * 100 | round')" \
+    "3230215"
+check_eq "decide job-too-long: four cards finish" \
+    "$(jqr '.options[] | select(.id == "buy-used:4x rtx-3090") | .feasible')" "true"
 
 # Bad workload files: one line naming the file, the field and what was expected; exit 65.
 run "$GW" decide "$FX/bad-hours.lua"

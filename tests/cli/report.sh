@@ -13,6 +13,10 @@ for section in "## Summary" "## The workload and its assumptions" "## Options co
     case "$MD" in *"$section"*) pass "report md: $section" ;; *) fail "report md: $section" "missing" ;; esac
 done
 case "$MD" in *"[^1]:"*) pass "report md: numbered citations" ;; *) fail "report md: numbered citations" "no [^1]:" ;; esac
+# Every report says which kind of workload it is (issue 13), and its one budget rule: the vision
+# team is capacity, 8 h x 30 x 36 = 8,640 h for buying and renting alike.
+case "$MD" in *"- **Kind:** Capacity: the hardware is used 8 h a day for 36 months (8,640 h); buying and renting are both costed for those hours."*) pass "report md: the workload's kind" ;; *) fail "report md: the workload's kind" "missing" ;; esac
+case "$MD" in *"- **Budget:** CNY 40,000 of cash committed up front, one rule for both: a purchase's cards, hosts and cooling; a rental's whole bill for a job, or its first month for capacity."*) pass "report md: one budget rule" ;; *) fail "report md: one budget rule" "missing" ;; esac
 # The cost table shows the figure it ranks by and each option's rules' adjustment (the used 3090s'
 # x0.97: 0.401 x 0.97 = CNY 0.389); the chart says where its lines end (the table's total, resale
 # deducted).
@@ -22,6 +26,29 @@ case "$MD" in *"Not considered ("*"- **no price ("*"and "*" more."*) pass "repor
 grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null || grep -q "after the hardware is sold for" "$T/j.md" &&
     pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
+# The body: what fell out grouped by reason, with a count and three examples, cheapest first
+# (32 options - 21 feasible = 11, all over the budget; new 4x RTX 4090 = 4 x CNY 16,000 + a CNY
+# 8,000 host = CNY 72,000 up front > CNY 40,000; 11 - 3 examples = 8 more); each one is listed
+# in the appendix.
+BODY=${MD%%"## Appendix"*}
+case "$BODY" in *"- **budget (11):** new 4x GeForce RTX 4090 — costs CNY 72,000 up front; the budget is CNY 40,000; "*"; and 8 more."*)
+    pass "report md: options that fell out, grouped by reason with a count" ;;
+    *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
+case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one list is in the appendix" "in the body" ;;
+    *) case "$MD" in *"## Appendix"*"### Every option that fell out"*"- **new 4x GeForce RTX 4090:** costs CNY 72,000 up front"*)
+        pass "report md: the one-by-one list is in the appendix" ;;
+        *) fail "report md: the one-by-one list is in the appendix" "missing" ;; esac ;; esac
+# Each rule's sentence once, with the options it was said of: consumer-cards prefers the four
+# feasible multi-card consumer options, in rank order (it said so of each, six times before).
+RULES=${BODY#*"## Rules that fired"}
+check_eq "report md: a rule's sentence once under Rules that fired" \
+    "$(printf '%s\n' "${RULES%%"## Risks"*}" | grep -c 'so it fits one consumer card')" 1
+case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090; used 2x GeForce RTX 3090; new 2x GeForce RTX 4090; new 2x GeForce RTX 3090.*"*)
+    pass "report md: a rule's sentence with the options it applied to" ;;
+    *) fail "report md: a rule's sentence with the options it applied to" "missing" ;; esac
+# The decision first, the full figures, the method and the sources after the body.
+case "$MD" in "# GPU purchase justification"*"## Summary"*"**Recommendation: "*"## Costs"*"## Risks and checklists"*"## Appendix"*"| Electricity / month |"*"### Method"*"[^1]:"*)
+    pass "report md: summary first, the appendix last" ;; *) fail "report md: summary first, the appendix last" "out of order" ;; esac
 if [ -s "$T/j-cumulative-cost.svg" ] && grep -q "break-even" "$T/j-cumulative-cost.svg"; then
     pass "report md: cumulative-cost chart with the break-even marker"
 else
@@ -45,6 +72,8 @@ mkdir -p "$T/cwd" && cd "$T/cwd" || exit 1
 run "$GW" report "$EX/short-project.lua" --format md
 check_rc "report short-project to stdout: exit 0" 0
 check_out "report short-project: a rental is recommended" "**Recommendation: rent "
+# A job: 5 runs, 6 h x 30 x 2 = 360 h of running available.
+check_out "report short-project: a job" "- **Kind:** A job: 5 runs of 38,400,000 samples, due within the 2-month horizon (360 h of running at 6 h a day)."
 check_eq "report to stdout: no chart files in the current folder" "$(ls -A "$T/cwd")" ""
 check_out "report to stdout: the chart is named, with how to get it" "*Chart: Cost per 1M images (written as an SVG file beside the document with -o FILE)*"
 cd "$ROOT" || exit 1
@@ -69,6 +98,10 @@ check_rc "report --json: exit 0" 0
 check_eq "report --json: the recommendation, no trace, the report's own fields" \
     "$(jqr '[.recommendation.option, has("trace"), (.subtitle | endswith("8 h a day over 36 months; amounts in CNY")), (.checklist_details | length > 0)] | map(tostring) | join(" ")')" \
     "buy-used:4x rtx-3090 false true true"
+# The groups are data: excluded_groups and rule_notes beside the full lists they shorten.
+check_eq "report --json: excluded_groups count every option in excluded" \
+    "$(jqr '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")')" \
+    "11 11 4"
 run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
 check_rc "report -o model.json: exit 0" 0
 check_eq "report -o model.json: JSON by the extension" "$(jq -r .recommendation.option "$T/model.json")" "buy-used:4x rtx-3090"
@@ -98,3 +131,8 @@ run "$GW" report
 check_rc "report without a workload: exit 64" 64
 check_err "report without a workload: one prefix" "gpuwise report: too few operands"
 check_eq "report errors: the command is named once" "$(printf '%s' "$ERR" | grep -c 'report: report\|report: usage')" 0
+
+# The cost-per-unit chart draws the best-ranked options cheapest first (not in rank order).
+run "$GW" report "$EX/vision-team.lua" --json
+check_eq "report: cost-per-unit bars sorted by cost" \
+    "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"

@@ -32,11 +32,13 @@ typedef struct fixture {
     decision *d;
 } fixture;
 
-/* The vision-team workload of examples/, with the ownership defaults written out. */
+/* The vision-team workload of examples/, with the ownership defaults written out: capacity (no
+ * work), a team box used 8 h a day for 36 months, so buying and renting are both costed for
+ * 8 x 30 x 36 = 8,640 h. */
 static const char vision_json[] =
     "{\"name\": \"Vision\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "
     "\"optimizer\": \"adam\", \"activations_gb\": 8}, \"benchmark\": \"resnet50\", "
-    "\"work\": {\"samples\": 1.152e8}, \"parallelism\": \"data\", \"hours_per_day\": 8, "
+    "\"parallelism\": \"data\", \"hours_per_day\": 8, "
     "\"horizon_months\": 36, \"currency\": \"CNY\", \"electricity\": {\"price\": 1.0}, "
     "\"used_ok\": true, \"host_cost\": 8000, \"host_power_w\": 200, \"resale_fraction\": 0.3, "
     "\"candidates\": [\"rtx-3090\", \"a100-sxm4-80gb\", \"rent:*\"]}";
@@ -148,8 +150,10 @@ static void four_used_3090(void **state)
     assert_float_equal(o->cost.per_hour, 38624.0 / 8640, 1e-9);
     /* Per 1M images: 4.47037 / (3457.60 x 3600) x 1e6 = 0.35914. */
     assert_float_equal(o->per_unit, 0.35914, 1e-4);
-    /* One run: 1.152e8 / 3457.60 / 3600 = 9.255 h. */
-    assert_float_equal(o->time_to_finish_hours, 9.255, 0.01);
+    /* Capacity (no work): no run to time, no hours needed; 8 x 30 x 36 = 8,640 h of use. */
+    assert_true(isnan(o->time_to_finish_hours));
+    assert_true(isnan(o->hours_needed));
+    assert_float_equal(o->cost.hours_of_use, 8640, 1e-9);
 }
 
 static void measured_and_ranked(void **state)
@@ -270,7 +274,7 @@ static void break_even_never_past_a_day(void **state)
     static const char dear_json[] =
         "{\"name\": \"Dear power\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "
         "\"optimizer\": \"adam\", \"activations_gb\": 8}, \"benchmark\": \"resnet50\", "
-        "\"work\": {\"samples\": 1.152e8}, \"parallelism\": \"data\", \"hours_per_day\": 8, "
+        "\"parallelism\": \"data\", \"hours_per_day\": 8, "
         "\"horizon_months\": 36, \"currency\": \"CNY\", \"electricity\": {\"price\": 4.0}, "
         "\"used_ok\": true, \"host_cost\": 8000, \"host_power_w\": 200, "
         "\"resale_fraction\": 0.3, \"candidates\": [\"rtx-3090\", \"a100-sxm4-80gb\", "
@@ -424,7 +428,118 @@ static void spot_and_unknown_not_considered(void **state)
     view_free(v);
     decision_free(d);
     workload_free(w);
+    /* With spot_ok the spot offer is an option of its own at CNY 1.00 (never averaged with the
+     * on-demand 3.2), labelled "(spot)"; only the unknown name is not considered. */
+    in = view_from_json(json, strlen(json), &err);
+    view_map_set_bool(in, "spot_ok", 1);
+    assert_int_equal(workload_from_view("spot.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_int_equal(decision_option_count(d), 2);
+    assert_float_equal(find(d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb")->unit_price, 3.2,
+                       1e-12);
+    const decide_option *spot_option =
+        find(d, "rent:Fixture Cloud:a100-1x (spot):1x a100-sxm4-80gb");
+    assert_float_equal(spot_option->unit_price, 1.0, 1e-12);
+    assert_string_equal(spot_option->instance, "a100-1x (spot)");
+    v = decision_to_view(d);
+    assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 1);
+    view_free(v);
+    decision_free(d);
+    workload_free(w);
     kb_remove(k, path);
+}
+
+/* A job (issue 13): three runs of 100 h on one A100 80GB, 8 h a day for 36 months.
+ *   hours needed on one A100: 3 x 100 h = 300 h; available 8 x 30 x 36 = 8,640 h.
+ *   rent at CNY 3.20/h: 3.20 x 300 = CNY 960 (not 3.20 x 8,640 = 27,648).
+ *   buy one new A100: cards 100,000 + host 8,000 = 108,000 up front; 400 + 200 = 600 W for the
+ *   300 h: 0.6 kW x 300 h x CNY 1.00 = CNY 180; resale 0.3 x 100,000 = 30,000; total
+ *   108,000 + 180 - 30,000 = CNY 78,180 (electricity for the hours needed, not 8 h a day). */
+#define JOB_JSON(RUNS, DEADLINE)                                                                 \
+    "{\"name\": \"Job\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "                \
+    "\"optimizer\": \"adam\", \"activations_gb\": 8}, \"benchmark\": \"resnet50\", "              \
+    "\"work\": {\"hours_on\": \"a100-sxm4-80gb\", \"hours\": 100, \"runs\": " RUNS "}, "          \
+    DEADLINE "\"hours_per_day\": 8, \"horizon_months\": 36, \"currency\": \"CNY\", "              \
+    "\"electricity\": {\"price\": 1.0}, \"host_cost\": 8000, \"host_power_w\": 200, "             \
+    "\"resale_fraction\": 0.3, \"candidates\": [\"1x a100-sxm4-80gb\", \"8x a100-sxm4-80gb\", "    \
+    "\"rent:*\"]}"
+
+static void job_costs_the_hours_it_takes(void **state)
+{
+    fixture *f = *state;
+    workload *w = NULL;
+    decision *d = decide_json(f, JOB_JSON("3", ""), &w);
+    const decide_option *rent = find(d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    assert_float_equal(rent->hours_needed, 300, 1e-9);
+    assert_float_equal(rent->hours_available, 8640, 1e-9);
+    assert_float_equal(rent->cost.total, 960, 1e-9);
+    assert_float_equal(rent->cost.hours_of_use, 300, 1e-9);
+    assert_true(rent->feasible);
+    const decide_option *buy = find(d, "buy-new:1x a100-sxm4-80gb");
+    assert_float_equal(buy->cost.upfront, 108000, 1e-9);
+    assert_float_equal(buy->cost.total, 78180, 1e-6);
+    assert_float_equal(buy->cost.per_hour, 78180.0 / 300, 1e-9);
+    view *v = decision_to_view(d);
+    assert_string_equal(view_str(view_path(v, "workload.kind")), "job");
+    const view *opts = view_map_get(v, "options");
+    for (size_t i = 0; i < view_len(opts); i++) {
+        const view *o = view_list_at(opts, i);
+        if (!strcmp(view_str(view_map_get(o, "id")), rent->id)) {
+            assert_float_equal(view_num(view_map_get(o, "hours_needed")), 300, 1e-9);
+            assert_string_equal(view_str(view_map_get(o, "hours_available_text")), "8,640 h");
+        }
+    }
+    view_free(v);
+    decision_free(d);
+    workload_free(w);
+}
+
+/* A job that needs more hours than exist: 100 runs x 100 h = 10,000 h on one A100, but only
+ * 8,640 h are available, so every one-card option is out with both figures; eight cards
+ * finish sooner and stay in.  With deadline_days = 10 only 8 x 10 = 80 h are available, and
+ * the 300 h of three runs no longer fit on one card. */
+static void job_that_cannot_finish_is_infeasible(void **state)
+{
+    fixture *f = *state;
+    workload *w = NULL;
+    decision *d = decide_json(f, JOB_JSON("100", ""), &w);
+    const decide_option *rent = find(d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    assert_false(rent->feasible);
+    assert_string_equal(rent->excluded_because,
+                        "needs 10,000 h of running; 8,640 h are available (8 h a day for 36 "
+                        "months)");
+    assert_false(find(d, "buy-new:1x a100-sxm4-80gb")->feasible);
+    assert_true(find(d, "buy-new:8x a100-sxm4-80gb")->feasible);
+    decision_free(d);
+    workload_free(w);
+    d = decide_json(f, JOB_JSON("3", "\"deadline_days\": 10, "), &w);
+    rent = find(d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    assert_false(rent->feasible);
+    assert_string_equal(rent->excluded_because,
+                        "needs 300 h of running; 80 h are available (8 h a day for 10 days, the "
+                        "deadline)");
+    decision_free(d);
+    workload_free(w);
+}
+
+/* Capacity (the fixture: no work): both acquisitions are costed for the same 8 x 30 x 36 =
+ * 8,640 h of use; the rental 3.20 x 8,640 = CNY 27,648. */
+static void capacity_costs_both_for_the_same_hours(void **state)
+{
+    fixture *f = *state;
+    const decide_option *rent = find(f->d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    const decide_option *buy = find(f->d, "buy-used:4x rtx-3090");
+    assert_float_equal(rent->cost.hours_of_use, 8640, 1e-9);
+    assert_float_equal(buy->cost.hours_of_use, 8640, 1e-9);
+    assert_float_equal(rent->cost.total, 27648, 1e-6);
+    assert_true(isnan(rent->hours_needed));
+    view *v = decision_to_view(f->d);
+    assert_string_equal(view_str(view_path(v, "workload.kind")), "capacity");
+    assert_string_equal(view_str(view_path(v, "workload.kind_text")),
+                        "Capacity: the hardware is used 8 h a day for 36 months (8,640 h); "
+                        "buying and renting are both costed for those hours.");
+    view_free(v);
 }
 
 /* Ownership costs the workload leaves out come from the table of assumed figures: CNY 8,000 a
@@ -756,7 +871,7 @@ static int many_import(kb *k, gw_error *err)
  * cards, so its electricity share is 300c / (300(i + 1)c + 300c) = 1 / (i + 2). */
 static const char many_json[] =
     "{\"name\": \"Many\", \"model\": {\"params\": 1e6, \"precision\": \"amp\", "
-    "\"optimizer\": \"adam\"}, \"benchmark\": \"resnet50\", \"work\": {\"samples\": 1e8}, "
+    "\"optimizer\": \"adam\"}, \"benchmark\": \"resnet50\", "
     "\"parallelism\": \"data\", \"hours_per_day\": 10, \"horizon_months\": 10, "
     "\"currency\": \"CNY\", \"electricity\": {\"price\": 1.0, \"pue\": 1}, \"host_cost\": 0, "
     "\"host_power_w\": 0, \"resale_fraction\": 0}";
@@ -843,6 +958,9 @@ int main(void)
         cmocka_unit_test(break_even_never_past_a_day),
         cmocka_unit_test(not_considered_listed),
         cmocka_unit_test(spot_and_unknown_not_considered),
+        cmocka_unit_test(job_costs_the_hours_it_takes),
+        cmocka_unit_test(job_that_cannot_finish_is_infeasible),
+        cmocka_unit_test(capacity_costs_both_for_the_same_hours),
         cmocka_unit_test(assumed_figures_fill_defaults),
         cmocka_unit_test(assumed_figures_from_kb),
         cmocka_unit_test(changed_host_cost_row),

@@ -149,6 +149,66 @@ static void model_and_work_rules(void **state)
     assert_non_null(strstr(err.msg, "returns a table"));
 }
 
+/* Issue 13: a job (work, runs, deadline_days) or capacity (no work); spot_ok. */
+static void job_or_capacity(void **state)
+{
+    (void)state;
+    workload *w = NULL;
+    gw_error err = {0};
+    /* runs defaults to 1; without a deadline the job has 12 h x 30 x 24 = 8,640 h. */
+    assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"a100-sxm4-80gb\", "
+                          "\"hours\": 300}, \"hours_per_day\": 12, \"horizon_months\": 24, "
+                          "\"currency\": \"CNY\", \"electricity\": {\"price\": 0.8}}",
+                          &w, &err),
+                     GW_OK);
+    assert_true(workload_is_job(w));
+    assert_float_equal(w->work_runs, 1, 0);
+    assert_float_equal(workload_hours_available(w), 8640, 1e-9);
+    assert_int_equal(w->spot_ok, 0);
+    workload_free(w);
+    /* Three runs due in 20 days: 12 x 20 = 240 h available; spot_ok read. */
+    assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"a100-sxm4-80gb\", "
+                          "\"hours\": 300, \"runs\": 3}, \"hours_per_day\": 12, "
+                          "\"horizon_months\": 24, \"deadline_days\": 20, \"spot_ok\": true, "
+                          "\"currency\": \"CNY\", \"electricity\": {\"price\": 0.8}}",
+                          &w, &err),
+                     GW_OK);
+    assert_float_equal(w->work_runs, 3, 0);
+    assert_float_equal(workload_hours_available(w), 240, 1e-9);
+    assert_int_equal(w->spot_ok, 1);
+    workload_free(w);
+    /* Capacity: no work; 8 x 30 x 36 = 8,640 h of use. */
+    assert_int_equal(load("{\"vram_gb\": 10, \"benchmark\": \"resnet50\", \"hours_per_day\": 8, "
+                          "\"horizon_months\": 36, \"currency\": \"CNY\", "
+                          "\"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_OK);
+    assert_false(workload_is_job(w));
+    assert_float_equal(workload_hours_available(w), 8640, 1e-9);
+    workload_free(w);
+    /* runs alone is not a job; a deadline needs work; a deadline past the horizon. */
+    assert_int_equal(load("{\"vram_gb\": 10, \"benchmark\": \"resnet50\", \"work\": "
+                          "{\"runs\": 3}, \"hours_per_day\": 8, \"horizon_months\": 1, "
+                          "\"currency\": \"CNY\", \"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: work: runs of what? (give samples or hours_on with hours)");
+    assert_int_equal(load("{\"vram_gb\": 10, \"benchmark\": \"resnet50\", \"hours_per_day\": 8, "
+                          "\"horizon_months\": 1, \"deadline_days\": 5, \"currency\": \"CNY\", "
+                          "\"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg,
+                        "x.lua: deadline_days: a deadline needs work = { ... } to finish");
+    assert_int_equal(load("{\"vram_gb\": 10, \"work\": {\"hours_on\": \"rtx-3090\", \"hours\": 1}, "
+                          "\"hours_per_day\": 8, \"horizon_months\": 1, \"deadline_days\": 40, "
+                          "\"currency\": \"CNY\", \"electricity\": {\"price\": 1}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: deadline_days: 40 days is past the horizon (1 month = "
+                                 "30 days)");
+}
+
 /* Messages for the fields the tests above leave out, each as the reader wrote it before the
  * field tables: a conditional requirement, a required table, a list, a table of the wrong type. */
 static void more_messages(void **state)
@@ -251,11 +311,17 @@ static void absent_tables_take_defaults(void **state)
         "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"model\":{\"params\":null,"
         "\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},\"vram_gb\":40,"
         "\"batch_per_gpu\":null,\"benchmark\":null,\"work\":{\"samples\":null,\"hours_on\":"
-        "\"rtx-3090\",\"hours\":2},\"parallelism\":\"data\",\"hours_per_day\":8,"
-        "\"horizon_months\":1,\"currency\":\"USD\",\"budget\":null,\"electricity\":{\"price\":0,"
-        "\"pue\":1},\"used_ok\":false,\"cooling\":\"good\",\"candidates\":null,\"host_cost\":null,"
+        "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
+        "\"horizon_months\":1,\"deadline_days\":null,\"currency\":\"USD\",\"budget\":null,"
+        "\"electricity\":{\"price\":0,"
+        "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
+        "\"host_cost\":null,"
         "\"host_power_w\":null,\"cards_per_host\":null,\"cooling_cost\":0,"
-        "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null}");
+        "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
+        "\"kind\":\"job\",\"kind_text\":\"A job: 1 run of 2 h on rtx-3090, due within the 1-month "
+        "horizon (240 h of running at 8 h a day). An option that cannot finish in those hours is "
+        "out; a rental is paid for the hours the runs take, a purchase pays its electricity for "
+        "those hours and its hardware less resale.\"}");
     buf_free(&b);
     view_free(v);
     workload_free(w);
@@ -269,14 +335,14 @@ static const view *field_entry(const view *fields, const char *name)
     return NULL;
 }
 
-/* The field list documentation is made from: the 22 top-level fields ("file" is not one: it is
- * not written in a file), model's 4, work's 3 and electricity's 2 = 31 entries, each with help
- * text. */
+/* The field list documentation is made from: the 24 top-level fields ("file" is not one: it is
+ * not written in a file; deadline_days and spot_ok are issue 13's), model's 4, work's 4 (runs)
+ * and electricity's 2 = 34 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 31);
+    assert_int_equal(view_len(fields), 34);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
@@ -358,6 +424,7 @@ int main(void)
         cmocka_unit_test(messages_name_file_field_and_expectation),
         cmocka_unit_test(typos_get_a_suggestion),
         cmocka_unit_test(model_and_work_rules),
+        cmocka_unit_test(job_or_capacity),
         cmocka_unit_test(more_messages),
         cmocka_unit_test(absent_tables_take_defaults),
         cmocka_unit_test(field_list_describes_every_field),
