@@ -114,6 +114,8 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
         buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
         if (o->instance && !shortened)
             buf_printf(b, ", %s", o->instance);
+        if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
+            buf_puts(b, "; anecdotal price");
         buf_puts(b, ")");
     } else {
         buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
@@ -331,7 +333,7 @@ static void judge(decision *d, decide_option *o)
         /* The fit is a fact; the memory rule normally says so first, in its own words. */
         o->feasible = 0;
         buf_printf(&b, "needs %.1f GB per %s; %s has %.0f GB", o->per_card_gb,
-                   o->split ? "card" : "replica", o->gpu->name, o->gpu->memory_gb);
+                   o->split ? "card" : "replica", o->gpu->name, decide_option_memory_gb(o));
     } else if (isnan(o->throughput)) {
         o->feasible = 0;
         buf_printf(&b, "no measured or comparable %s result for %s",
@@ -358,6 +360,8 @@ static int cmp_rank(const void *pa, const void *pb)
     const decide_option *a = *(decide_option *const *)pa, *b = *(decide_option *const *)pb;
     if (a->feasible != b->feasible)
         return b->feasible - a->feasible;
+    if (a->feasible && a->held_back != b->held_back)
+        return a->held_back - b->held_back;
     double x = a->feasible ? a->score : a->per_unit, y = b->feasible ? b->score : b->per_unit;
     if (isnan(x) != isnan(y))
         return isnan(x) - isnan(y);
@@ -445,6 +449,8 @@ static void option_free(decide_option *o)
     free(o->id);
     free(o->provider);
     free(o->instance);
+    free(o->offer_quality);
+    free(o->offer_note);
     free(o->throughput_how);
     free(o->excluded_because);
     free(o->cites);
@@ -507,5 +513,7 @@ const decide_option *decision_option_at(const decision *d, size_t i)
 
 const decide_option *decision_best(const decision *d)
 {
-    return d->n_options && d->ranked && d->ranked[0]->feasible ? d->ranked[0] : NULL;
+    return d->n_options && d->ranked && d->ranked[0]->feasible && !d->ranked[0]->held_back
+               ? d->ranked[0]
+               : NULL;
 }

@@ -28,6 +28,14 @@ typedef struct decide_option {
     int count;
     decide_acquisition acquisition;
     char *provider, *instance;     /* rent only */
+    /* The offer's terms (rent only; a purchase: quality NULL, fraction 1, no minimum). */
+    char *offer_quality;           /* list|quote|anecdote; NULL unknown */
+    char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
+    double gpu_fraction;           /* the share of one card each GPU is (a MIG slice < 1) */
+    double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */
+    int held_back;                 /* an anecdotal price the workload does not accept: shown,
+                                    * ranked after every other feasible option, never
+                                    * recommended */
     int consumer;                  /* a GeForce / TITAN card */
     /* fit */
     double vram_needed_gb, per_card_gb;

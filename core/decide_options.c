@@ -26,6 +26,8 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->acquisition = a;
     o->consumer = decide_gpu_is_consumer(g);
     o->throughput = o->per_unit = o->score = NAN;
+    o->gpu_fraction = 1;
+    o->min_billing_hours = NAN;
     return o;
 }
 
@@ -185,15 +187,20 @@ static int same_offer(const kb_price *p, const kb_price *q)
 
 typedef struct {
     const kb_price *first;   /* the offer's first row in KB order: options keep that order */
+    const kb_price *terms;   /* its latest row: quality, fraction, minimum billing, note */
     const kb_gpu *g;
     int count;
     const char *seller;      /* provider, else source: the name in the option's id */
     double price, lo, hi;    /* per instance-hour, in the workload's currency */
     int spot;                /* interruptible: an option only with spot_ok */
+    int held_back;           /* an anecdotal price the workload does not accept */
+    double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
     int keep;
 } rent_offer;
 
-/* Cheapest first within each GPU and count; ties go to the earlier offer. */
+/* Within each GPU and count, cheapest per whole card's work first, anecdotal prices the workload
+ * does not accept after every other (they may be shown, never recommended); ties go to the
+ * earlier offer. */
 static int cmp_rent_offer(const void *a, const void *b)
 {
     const rent_offer *x = a, *y = b;
@@ -201,7 +208,9 @@ static int cmp_rent_offer(const void *a, const void *b)
     if (!c)
         c = (x->count > y->count) - (x->count < y->count);
     if (!c)
-        c = (x->price > y->price) - (x->price < y->price);
+        c = x->held_back - y->held_back;
+    if (!c)
+        c = (x->per_card_hour > y->per_card_hour) - (x->per_card_hour < y->per_card_hour);
     if (!c)
         c = (x->first > y->first) - (x->first < y->first);
     return c;
@@ -236,9 +245,11 @@ static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n
              end++) {
             rent_offer *f = &offers[end];
             int seen = 0;
-            /* A provider's spot and on-demand offers are two offers, never one. */
+            /* A provider's spot and on-demand offers are two offers, never one; so are its
+             * whole cards and its slices of one. */
             for (size_t k = 0; k < n_kept; k++)
-                seen |= !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot;
+                seen |= !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot &&
+                        kept[k]->terms->gpu_fraction == f->terms->gpu_fraction;
             if (!seen && n_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
                 kept[n_kept++] = f;
                 f->keep = 1;
@@ -271,6 +282,7 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
         rc = decide_convert(d, rows[j]->amount, rows[j]->currency, &values[n++], err);
     if (rc == GW_OK) {
         f->first = first;
+        f->terms = p;
         f->g = decide_gpu_find(d, p->gpu);
         f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
         f->seller = p->provider && *p->provider ? p->provider
@@ -278,6 +290,9 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
                                                 : "unnamed";
         f->spot = p->spot;
         f->price = decide_median(values, n);
+        f->held_back = decide_str_eq(p->quality, "anecdote") && !d->w->anecdotal_ok;
+        f->per_card_hour = f->price / (p->gpu_fraction > 0 && p->gpu_fraction <= 1
+                                           ? p->gpu_fraction : 1);
         f->lo = values[0];
         f->hi = values[n - 1];
         f->keep = 0;
@@ -348,6 +363,12 @@ static void add_rent_option(decision *d, const rent_offer *f, const char *id)
     o->unit_price = f->price;
     o->price_lo = f->lo;
     o->price_hi = f->hi;
+    const kb_price *t = f->terms;
+    o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
+    o->offer_note = t->note && *t->note ? gw_xstrdup(t->note) : NULL;
+    o->gpu_fraction = t->gpu_fraction > 0 && t->gpu_fraction <= 1 ? t->gpu_fraction : 1;
+    o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
+    o->held_back = f->held_back;
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
 }

@@ -138,6 +138,7 @@ void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *o
  * (measured, else scaled from the nearest measured GPU; NaN none), how saying how (may be
  * NULL), o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
+double decide_option_memory_gb(const decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
                                 gw_buf *how);

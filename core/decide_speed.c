@@ -12,18 +12,25 @@
 
 /* ---- fit ---- */
 
+/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
+double decide_option_memory_gb(const decide_option *o)
+{
+    return o->gpu->memory_gb * o->gpu_fraction;
+}
+
 void decide_option_fit(decision *d, decide_option *o)
 {
     const workload *w = d->w;
+    double memory_gb = decide_option_memory_gb(o);
     o->vram_needed_gb = d->memory.total_gb;
     o->per_card_gb = o->vram_needed_gb;
     o->split = 0;
     if (decide_str_eq(w->parallelism, "model") && o->count > 1 &&
-        d->memory.total_gb > o->gpu->memory_gb) {
+        d->memory.total_gb > memory_gb) {
         o->split = 1;
         o->per_card_gb = model_memory_per_card_split(&d->memory, o->count);
     }
-    o->fits = o->gpu->memory_gb > 0 ? o->per_card_gb <= o->gpu->memory_gb : 1;
+    o->fits = memory_gb > 0 ? o->per_card_gb <= memory_gb : 1;
 }
 
 /* ---- measured results ---- */
@@ -296,6 +303,19 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
         decide_option_cite(d, o, d->facts[KB_ASSUMED_POOR_COOLING].source);
 }
 
+/* A fractional offer (a MIG slice) computes at its share of the card: its figures are the
+ * whole card's times the fraction. */
+static void slice_share(decide_option *o, gw_buf *how)
+{
+    if (isnan(o->throughput) || !(o->gpu_fraction < 1))
+        return;
+    o->throughput *= o->gpu_fraction;
+    o->throughput_lo *= o->gpu_fraction;
+    o->throughput_hi *= o->gpu_fraction;
+    buf_printf(how, "; x%.3g: each GPU is a %.3g share of the card (a MIG slice)",
+               o->gpu_fraction, o->gpu_fraction);
+}
+
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
 void decide_option_speed(decision *d, decide_option *o)
 {
@@ -316,6 +336,7 @@ void decide_option_speed(decision *d, decide_option *o)
         speed_relative(d, o, &how);
     }
     cooling_penalty(d, o, &how);
+    slice_share(o, &how);
     o->throughput_how = buf_detach(&how);
 }
 

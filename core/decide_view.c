@@ -123,7 +123,7 @@ static void get_tf32(const decision *d, const void *r, decide_field_value *v)
 static void get_memory_gb(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
-    v->number = OPTION_OF(r)->gpu->memory_gb;
+    v->number = decide_option_memory_gb(OPTION_OF(r));   /* a MIG slice: its share */
 }
 
 static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
@@ -238,6 +238,11 @@ const decide_field decide_option_fields[] = {
     {NULL, "acquisition", S, GET, get_acquisition, 0, NULL, VALUE, 0, NULL},
     {NULL, "provider", S, OPT(provider), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "instance", S, OPT(instance), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "offer_quality", S, OPT(offer_quality), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "offer_note", S, OPT(offer_note), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "min_billing_hours", N, OPT(min_billing_hours), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "held_back", B, OPT(held_back), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "feasible", B, OPT(feasible), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},

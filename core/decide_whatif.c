@@ -27,8 +27,8 @@ static const decide_option *best_of(const decision *d, int rent)
 {
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        if (o->feasible && (o->acquisition == DECIDE_RENT) == rent)
-            return o;
+        if (o->feasible && !o->held_back && (o->acquisition == DECIDE_RENT) == rent)
+            return o;   /* an anecdotal price is never recommended, so never compared */
     }
     return NULL;
 }
@@ -172,7 +172,7 @@ static const decide_option *winner_with(const decision *d, int param, double fac
     double best_score = INFINITY;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
-        if (!o->feasible)
+        if (!o->feasible || o->held_back)
             continue;
         double s = score_with(d, o, param, factor);
         if (s < best_score || (s == best_score && best && strcmp(o->id, best->id) < 0)) {

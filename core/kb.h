@@ -148,6 +148,9 @@ typedef struct kb_price {
         *instance, *as_of, *source, *note;
     double amount, gpu_count;
     int spot;
+    char *quality;              /* list|quote|anecdote: how far the price can be trusted */
+    double gpu_fraction;        /* the share of one card an instance's GPU is (a MIG slice) */
+    double min_billing_hours;   /* the fewest hours a rental is billed for; NaN none stated */
 } kb_price;
 
 typedef struct kb_rate {

@@ -28,6 +28,9 @@ static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
 static const char *const price_units[] = {"card", "hour", NULL};
+/* list: the provider's own price list or API; quote: a reseller's quote; anecdote: an article
+ * or a blog post (the decision never recommends such an offer unless the workload allows). */
+static const char *const price_quality[] = {"list", "quote", "anecdote", NULL};
 static const char *const claim_status[] = {"wrong", "disputed", NULL};
 
 /* A column without unit, label or text form; S: the struct field that keeps it. */
@@ -129,6 +132,10 @@ static const kb_column price_cols[] = {
     COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE, NULL, S(kb_price, as_of)),
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_price, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_price, note)),
+    /* Added by schema version 4, so after the note (ALTER TABLE appends). */
+    COL("quality", KB_TEXT, 0, price_quality, S(kb_price, quality)),
+    COL("gpu_fraction", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_fraction)),
+    COL("min_billing_hours", KB_NUMBER, 0, NULL, S(kb_price, min_billing_hours)),
 };
 static const kb_column claim_cols[] = {
     COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
@@ -175,6 +182,7 @@ const char *kb_assumed_id(kb_assumed which)
 
 /* With the validation below. */
 static int assumption_rule(const kb_value *row, gw_error *err);
+static int price_rule(const kb_value *row, gw_error *err);
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
@@ -183,7 +191,7 @@ const kb_table kb_tables[KB_TABLES] = {
     {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL},
     {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL},
     {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL},
-    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), NULL},
+    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule},
     {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL},
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
      assumption_rule},
@@ -519,6 +527,25 @@ static int assumption_rule(const kb_value *row, gw_error *err)
     if (value < assumed[which].lo || value > assumed[which].hi)
         return gw_error_set(err, GW_EDATA, "value: %s must be %s, not %g", id,
                             assumed[which].range, value);
+    return GW_OK;
+}
+
+/* A fraction of a card and a minimum billing are terms of a rental: a card bought is bought
+ * whole, and a slice is at most the whole card. */
+static int price_rule(const kb_value *row, gw_error *err)
+{
+    const char *kind = row[1].text;   /* price_cols' order */
+    double fraction = row[NCOLS(price_cols) - 2].number;
+    double min_hours = row[NCOLS(price_cols) - 1].number;
+    int cloud = kb_streq(kind, "cloud");
+    if (fraction > 1)
+        return gw_error_set(err, GW_EDATA, "gpu_fraction: at most 1 (a whole card), not %g",
+                            fraction);
+    if (fraction < 1 && !cloud)
+        return gw_error_set(err, GW_EDATA, "gpu_fraction: only a cloud offer rents part of a "
+                            "card; a %s card is bought whole", kind ? kind : "?");
+    if (!isnan(min_hours) && !cloud)
+        return gw_error_set(err, GW_EDATA, "min_billing_hours: only for a cloud offer");
     return GW_OK;
 }
 

@@ -174,6 +174,8 @@ static const rec_field offer_fields[] = {
     {"currency", "currency", 0},            {"region", "region", 0},
     {"spot", "spot", 0},                    {"instance", "instance", 0},
     {"as_of", "as_of", REC_DEFAULTED},      {"note", "note", 0},
+    {"quality", "quality", 0},              {"gpu_fraction", "gpu_fraction", 0},
+    {"min_billing_hours", "min_billing_hours", 0},
     {"source", "source", 0},                {NULL, NULL, 0}};
 static const rec_field offer_fixed[] = {{"cloud", "kind", 0}, {"hour", "unit", 0},
                                         {NULL, NULL, 0}};

@@ -155,6 +155,8 @@ static const field top_fields[] = {
      .help = "consider second-hand cards"},
     {.name = "spot_ok", .type = FIELD_BOOL, .at = AT(spot_ok), .fallback = "false",
      .help = "the work can be interrupted: spot offers become options"},
+    {.name = "anecdotal_ok", .type = FIELD_BOOL, .at = AT(anecdotal_ok), .fallback = "false",
+     .help = "an offer whose price only an article or blog gives may be recommended"},
     {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
      .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
     {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),

@@ -28,6 +28,7 @@ typedef struct workload {
     double work_runs;           /* how many times the work is done (1 unless work.runs) */
     double deadline_days;       /* NaN: the job has the whole horizon */
     int spot_ok;                /* spot (interruptible) offers may be options */
+    int anecdotal_ok;           /* an offer priced only by an article may be recommended */
     char *parallelism;          /* data | model | none */
     double hours_per_day, horizon_months;
     char currency[4];

@@ -296,3 +296,20 @@ INSERT INTO assumption (id, value, unit, source, note)
 SELECT 'poor_cooling_factor', 0.8, 'fraction', id,
        'Throughput a multi-card consumer build keeps in a poorly cooled room: the author reports about 20% loss when the four RTX 3090 throttle from heat.'
 FROM source WHERE id = 'article-a100-vs-4x3090';
+
+-- version 4
+-- What decides an offer's worth besides its price: how far the price can be trusted (quality:
+-- list, a provider's own price list or API; quote, a reseller's; anecdote, an article or a
+-- blog), the share of one card the instance's GPU is (a MIG slice: 1/7 of an A100 for 1g), and
+-- the fewest hours a rental is billed for.  kb_table.c describes them and their rules.
+ALTER TABLE price ADD COLUMN quality TEXT CHECK (quality IN ('list', 'quote', 'anecdote'));
+ALTER TABLE price ADD COLUMN gpu_fraction REAL NOT NULL DEFAULT 1;
+ALTER TABLE price ADD COLUMN min_billing_hours REAL;
+
+-- Rows of an older KB take their quality from their source's kind, as kb/data/prices.csv does:
+-- a price list is the provider's own list, an article an anecdote; any other source (a plugin,
+-- a user's file) says nothing about it.  Every older row was a whole card with no minimum.
+UPDATE price SET quality = CASE (SELECT kind FROM source WHERE id = price.source)
+                               WHEN 'price-list' THEN 'list'
+                               WHEN 'article' THEN 'anecdote'
+                           END;

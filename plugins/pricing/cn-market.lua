@@ -34,14 +34,14 @@ return {
       provider = "Unnamed CN platform", gpu = "a100-sxm4-40gb", gpu_count = 1,
       price_per_hour = 3.2, currency = "CNY", region = "CN", spot = false,
       instance = "A100-SXM4 (40GB) single card", as_of = "2026-01",
-      source = "article-rented-a100-vs-3090",
+      source = "article-rented-a100-vs-3090", quality = "anecdote",
       note = "Extra charges on that platform: storage IO, public bandwidth, image acceleration CNY 0.5/h.",
     }
     offers[#offers + 1] = {
       provider = "Unnamed CN platform", gpu = "a100-sxm4-80gb", gpu_count = 1,
       price_per_hour = 4.8, currency = "CNY", region = "CN", spot = false,
       instance = "A100-80GB (MIG enabled)", as_of = "2026-01",
-      source = "article-rented-a100-vs-3090",
+      source = "article-rented-a100-vs-3090", quality = "anecdote",
       note = "Same unnamed platform; the article does not state the form factor.",
     }
     for _, pair in ipairs(ranges) do
@@ -50,6 +50,7 @@ return {
           provider = "CN cloud (quoted range)", gpu = q.gpu, gpu_count = 1,
           price_per_hour = q.price, currency = "CNY", region = "CN", spot = false,
           as_of = "2026-01", source = "article-4090-a100-h100", note = q.note,
+          quality = "anecdote",   -- prices quoted in a blog article
         }
       end
     end

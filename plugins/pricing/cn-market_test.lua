@@ -12,6 +12,10 @@ return {
     assert(#offers == 10, "expected 10 offers, got " .. #offers)
     for _, o in ipairs(offers) do assert(o.currency == "CNY") end
   end,
+  test_every_offer_is_anecdotal = function(plugin)
+    -- every price comes from a blog article: never recommended unless a workload allows it
+    for _, o in ipairs(plugin.offers({})) do assert(o.quality == "anecdote", o.gpu) end
+  end,
   test_platform_price_cites_its_article = function(plugin)
     local o = find(plugin.offers({}), "a100-sxm4-40gb", 3.2)
     assert(o, "the CNY 3.2/h A100 offer")

@@ -97,6 +97,7 @@ return {
       offers[#offers + 1] = {
         provider = provider, gpu = gpu, gpu_count = count, price_per_hour = price,
         currency = "USD", spot = spot, instance = instance, region = region,
+        quality = "list",   -- SkyPilot's catalogs are fetched from each cloud's own pricing API
         note = "SkyPilot catalog " .. tostring(ctx.input_name) .. " line " .. line,
       }
     end

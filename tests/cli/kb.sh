@@ -228,7 +228,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 3"
+    check_out "kb upgrade migrates to the current schema" "schema 4"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -238,7 +238,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 3" "schema 3"
+    check_out "kb upgrade migrates version 2 to 4" "schema 4"
+    # version 4: every price carries its quality, GPU fraction and minimum billing
+    check_eq "the upgraded KB exports the offer terms" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
+        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
     check_out "the upgraded KB has the five assumed figures" "assumptions 5"
@@ -362,7 +366,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "3"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "4"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns

@@ -74,6 +74,16 @@ check_rc "report short-project to stdout: exit 0" 0
 check_out "report short-project: a rental is recommended" "**Recommendation: rent "
 # A job: 5 runs, 6 h x 30 x 2 = 360 h of running available.
 check_out "report short-project: a job" "- **Kind:** A job: 5 runs of 38,400,000 samples, due within the 2-month horizon (360 h of running at 6 h a day)."
+# Issue 13 item 3: the offer's caveats (its KB note) beside the recommendation and in the
+# appendix; an anecdotal price is labelled, and the report says why it is never recommended.
+check_out "report short-project: the recommended offer's caveats" \
+    "The offer's caveats, as the KB notes them: On-demand list price at the time (USD 0.55 per GPU-hour)."
+check_out "report short-project: anecdotal prices are labelled" \
+    "| rent 1x NVIDIA A100 SXM4 40GB (Unnamed CN platform, A100-SXM4 (40GB) single card; anecdotal price) |"
+check_out "report short-project: why an anecdotal price is not recommended" \
+    "An offer labelled “anecdotal price” is priced only by an article or blog"
+check_out "report short-project: an anecdotal offer's caveats in the appendix" \
+    "single card; anecdotal price):** One unnamed compute platform's price"
 check_eq "report to stdout: no chart files in the current folder" "$(ls -A "$T/cwd")" ""
 check_out "report to stdout: the chart is named, with how to get it" "*Chart: Cost per 1M images (written as an SVG file beside the document with -o FILE)*"
 cd "$ROOT" || exit 1

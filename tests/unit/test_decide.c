@@ -495,6 +495,122 @@ static void job_costs_the_hours_it_takes(void **state)
     workload_free(w);
 }
 
+/* What an offer carries besides its price (issue 13, item 3), on the job of three runs of 100 h
+ * on one A100 80GB (300 A100-hours of work; 8,640 h available), with three more offers:
+ *   Blog Cloud, CNY 1.00/h, priced by a blog (quality anecdote): 1.00 x 300 = CNY 300, the
+ *   cheapest, but ranked after every other feasible option and never recommended, so the best
+ *   is Fixture Cloud's 3.20 x 300 = CNY 960.  With anecdotal_ok it wins at CNY 300.
+ *   Slice Cloud, CNY 0.70/h for a MIG 1g slice (gpu_fraction 1/7): memory 80 / 7 = 11.43 GB,
+ *   speed 1,582 / 7 = 226.0 images/s, so the 300 h of work take 300 x 7 = 2,100 h, billed
+ *   0.70 x 2,100 = CNY 1,470 (per hour of work 1,470 / 300 = 4.90, dearer than 3.20 although
+ *   its hour is cheaper).
+ *   Minimum Cloud, one RTX 3090 at CNY 1.50/h billed for at least 1,000 h: the work takes
+ *   300 x 1,582 / 905 = 524.4 h on it, billed max(524.4, 1,000) = 1,000 h: 1.50 x 1,000 =
+ *   CNY 1,500 (not 1.50 x 524.4 = 786.6), 1,500 / 524.4 = CNY 2.860 per hour of use. */
+static void offer_terms_decide_worth(void **state)
+{
+    (void)state;
+    char path[64];
+    kb *k = NULL;
+    gw_error err = {0};
+    snprintf(path, sizeof path, "/tmp/gw-test-decide-terms-%d.db", (int)getpid());
+    if (fixture_kb_make(path, N_FIXTURE_FILES,
+                        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
+                        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
+                        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,Blog Cloud,a100-blog,0,2026-01,"
+                        "fixture-prices,a surcharge of CNY 0.5/h not applied,anecdote,,\n"
+                        "a100-sxm4-80gb,cloud,0.7,CNY,hour,1,CN,Slice Cloud,a100-1g,0,2026-01,"
+                        "fixture-prices,,list,0.14285714285714285,\n"
+                        "rtx-3090,cloud,1.5,CNY,hour,1,CN,Minimum Cloud,3090-min,0,2026-01,"
+                        "fixture-prices,,quote,,1000\n",
+                        &k, &err) != 0)
+        fail_msg("%s", err.msg);
+    static const char json[] = JOB_JSON("3", "");
+    workload *w = NULL;
+    decision *d = NULL;
+    view *in = view_from_json(json, strlen(json), &err);
+    assert_int_equal(workload_from_view("terms.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+
+    const decide_option *blog = find(d, "rent:Blog Cloud:a100-blog:1x a100-sxm4-80gb");
+    assert_true(blog->feasible);
+    assert_true(blog->held_back);
+    assert_float_equal(blog->cost.total, 300, 1e-9);
+    assert_string_equal(blog->offer_quality, "anecdote");
+    assert_string_equal(blog->offer_note, "a surcharge of CNY 0.5/h not applied");
+    const decide_option *best = decision_best(d);
+    assert_string_equal(best->id, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    assert_float_equal(best->cost.total, 960, 1e-9);
+    for (size_t i = 0; i < decision_option_count(d); i++) {   /* every one not held back first */
+        const decide_option *o = decision_option_at(d, i);
+        if (o->feasible && !o->held_back)
+            assert_true(o->rank < blog->rank);
+    }
+    gw_buf label = GW_BUF_INIT;
+    decide_option_label(&label, blog, 0);
+    assert_string_equal(buf_cstr(&label),
+                        "rent 1x NVIDIA A100 SXM4 80GB (Blog Cloud, a100-blog; anecdotal price)");
+    buf_free(&label);
+
+    const decide_option *slice = find(d, "rent:Slice Cloud:a100-1g:1x a100-sxm4-80gb");
+    assert_float_equal(decide_option_memory_gb(slice), 80.0 / 7, 1e-9);
+    assert_float_equal(slice->throughput, 1582.0 / 7, 1e-9);
+    assert_float_equal(slice->hours_needed, 2100, 1e-6);
+    assert_float_equal(slice->cost.total, 1470, 1e-6);
+    assert_float_equal(slice->cost.per_hour, 0.7, 1e-12);
+
+    const decide_option *minimum = find(d, "rent:Minimum Cloud:3090-min:1x rtx-3090");
+    double on_3090 = 300 * 1582.0 / 905;   /* 524.4 h */
+    assert_float_equal(minimum->hours_needed, on_3090, 1e-6);
+    assert_float_equal(minimum->cost.total, 1500, 1e-6);
+    assert_float_equal(minimum->cost.hours_of_use, on_3090, 1e-6);
+    assert_float_equal(minimum->cost.per_hour, 1500 / on_3090, 1e-9);
+
+    /* --json carries the terms under the option's own names */
+    view *v = decision_to_view(d);
+    const view *opts = view_map_get(v, "options");
+    int seen = 0;
+    for (size_t i = 0; i < view_len(opts); i++) {
+        const view *o = view_list_at(opts, i);
+        const char *id = view_str(view_map_get(o, "id"));
+        if (!strcmp(id, slice->id)) {
+            assert_string_equal(view_str(view_map_get(o, "offer_quality")), "list");
+            assert_float_equal(view_num(view_map_get(o, "gpu_fraction")), 1.0 / 7, 1e-12);
+            assert_true(view_is_null(view_map_get(o, "min_billing_hours")));
+            assert_float_equal(view_num(view_map_get(o, "memory_gb")), 80.0 / 7, 1e-9);
+            seen |= 1;
+        } else if (!strcmp(id, minimum->id)) {
+            assert_string_equal(view_str(view_map_get(o, "offer_quality")), "quote");
+            assert_float_equal(view_num(view_map_get(o, "gpu_fraction")), 1, 0);
+            assert_float_equal(view_num(view_map_get(o, "min_billing_hours")), 1000, 0);
+            seen |= 2;
+        } else if (!strcmp(id, blog->id)) {
+            assert_string_equal(view_str(view_map_get(o, "offer_quality")), "anecdote");
+            assert_true(view_bool_value(view_map_get(o, "held_back")));
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    view_free(v);
+    decision_free(d);
+    workload_free(w);
+
+    /* anecdotal_ok: the blog's price may win, and does, at CNY 300 */
+    in = view_from_json(json, strlen(json), &err);
+    view_map_set_bool(in, "anecdotal_ok", 1);
+    assert_int_equal(workload_from_view("terms.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    best = decision_best(d);
+    assert_string_equal(best->id, "rent:Blog Cloud:a100-blog:1x a100-sxm4-80gb");
+    assert_false(best->held_back);
+    assert_float_equal(best->cost.total, 300, 1e-9);
+    decision_free(d);
+    workload_free(w);
+    kb_remove(k, path);
+}
+
 /* A job that needs more hours than exist: 100 runs x 100 h = 10,000 h on one A100, but only
  * 8,640 h are available, so every one-card option is out with both figures; eight cards
  * finish sooner and stay in.  With deadline_days = 10 only 8 x 10 = 80 h are available, and
@@ -971,6 +1087,7 @@ int main(void)
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
         cmocka_unit_test(every_option_counts),
+        cmocka_unit_test(offer_terms_decide_worth),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     return failed + cmocka_run_group_tests(many, many_setup, many_teardown);

@@ -166,7 +166,7 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 3);
+    assert_int_equal(kb_schema_version(k), 4);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -221,7 +221,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 3);
+    assert_int_equal(kb_schema_version(k), 4);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -286,6 +286,78 @@ static void test_migration_from_v2(void **state)
     kb_close(k);
 }
 
+/* Version 4 adds an offer's quality, GPU fraction and minimum billing.  The rows of an older KB
+ * take their quality from their source's kind (a price list: list; an article: anecdote;
+ * anything else: unknown), are whole cards (fraction 1) and have no minimum billing. */
+static void test_migration_prices_to_v4(void **state)
+{
+    (void)state;
+    kb *k;
+    sqlite3 *db;
+    gw_error err = {0};
+    const char *path = tmp_path("v2-prices.db");
+    make_db_from_sql(path, FIX "v2.sql");
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+        "INSERT INTO source VALUES ('acme-prices', 'Acme price list', 'Acme', NULL, '2026-11-30',"
+        " 'price-list', NULL);"
+        "INSERT INTO price (gpu, kind, amount, currency, unit, provider, as_of, source)"
+        " VALUES ('rtx-3090', 'cloud', 0.5, 'USD', 'hour', 'Acme', '2026-01', 'acme-prices');"
+        "INSERT INTO price (gpu, kind, amount, currency, unit, provider, as_of, source)"
+        " VALUES ('rtx-3090', 'cloud', 1.9, 'CNY', 'hour', 'Blog', '2026-01',"
+        " 'article-4090-a100-h100');"
+        "INSERT INTO price (gpu, kind, amount, currency, unit, as_of, source)"
+        " VALUES ('rtx-3090', 'new', 1499, 'USD', 'card', '2026-01', 'ga102-wp');",
+        NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), 4);
+    kb_price *rows;
+    size_t n;
+    assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
+    assert_int_equal(n, 3);
+    int seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(rows[i].gpu_fraction == 1);
+        assert_true(isnan(rows[i].min_billing_hours));
+        if (!strcmp(rows[i].source, "acme-prices")) {
+            assert_string_equal(rows[i].quality, "list");
+            seen |= 1;
+        } else if (!strcmp(rows[i].source, "article-4090-a100-h100")) {
+            assert_string_equal(rows[i].quality, "anecdote");
+            seen |= 2;
+        } else {
+            assert_null(rows[i].quality);   /* a whitepaper says nothing of a price's worth */
+            seen |= 4;
+        }
+    }
+    assert_int_equal(seen, 7);
+    kb_prices_free(rows, n);
+    /* the new columns take rows, with their rules: a slice is rented, never bought */
+    kb_price p = {0, "rtx-3090", "cloud", "USD", "hour", NULL, "Acme", "1g", "2026-02",
+                  "acme-prices", NULL, 0.2, 1, 0, "quote", 1.0 / 7, 4};
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_add_price(k, &p, &err), GW_OK);
+    p.kind = "new";
+    p.unit = "card";
+    p.min_billing_hours = NAN;
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "gpu_fraction: only a cloud offer rents part of a card"));
+    p.kind = "cloud";
+    p.unit = "hour";
+    p.gpu_fraction = 1.5;
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_string_equal(err.msg, "gpu_fraction: at most 1 (a whole card), not 1.5");
+    p.gpu_fraction = 1;
+    p.quality = "rumour";
+    assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "quality: 'rumour' is not one of: list, quote, anecdote"));
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    buf_free(&report);
+    kb_close(k);
+}
 
 static void test_newer_schema_refused(void **state)
 {
@@ -370,7 +442,7 @@ static void test_validation_messages(void **state)
     assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
 
     kb_price p = {0, "test-gpu", "rented", "usd", "hour", NULL, NULL, NULL, "2026-01",
-                  "ga102-wp", NULL, 1.5, 1, 0};
+                  "ga102-wp", NULL, 1.5, 1, 0, NULL, NAN, NAN};
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
     assert_string_equal(err.msg, "kind: 'rented' is not one of: new, used, cloud");
     p.kind = "cloud";
@@ -1082,6 +1154,7 @@ int main(void)
         cmocka_unit_test(test_schema_create_and_reopen),
         cmocka_unit_test(test_migration_from_v1),
         cmocka_unit_test(test_migration_from_v2),
+        cmocka_unit_test(test_migration_prices_to_v4),
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_foreign_files_refused_unchanged),
         cmocka_unit_test(test_validation_messages),

@@ -437,9 +437,11 @@ static void test_offers(void **state)
         "[{\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, \"currency\": \"USD\"},"
         " {\"provider\": \"Acme\", \"gpu\": \"8xH100 NVL\", \"price_per_hour\": 20, "
         "\"currency\": \"USD\", \"spot\": true}]");
+    /* an offer's terms: a reseller's quote for half a card, billed for at least 24 h */
     view *one = offers_from(
         "[{\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 0.9, "
-        "\"currency\": \"USD\"}]");
+        "\"currency\": \"USD\", \"quality\": \"quote\", \"gpu_fraction\": 0.5, "
+        "\"min_billing_hours\": 24}]");
     buf_reset(&w);
     memset(&res, 0, sizeof res);
     assert_int_equal(kb_begin(k, &err), GW_OK);
@@ -460,6 +462,9 @@ static void test_offers(void **state)
     assert_true(rows[0].amount == 0.9);
     assert_string_equal(rows[0].unit, "hour");
     assert_int_equal(rows[0].spot, 0);
+    assert_string_equal(rows[0].quality, "quote");
+    assert_true(rows[0].gpu_fraction == 0.5);
+    assert_true(rows[0].min_billing_hours == 24);
     char today[11];
     records_today(today);
     assert_string_equal(rows[0].as_of, today);

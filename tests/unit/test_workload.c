@@ -165,17 +165,20 @@ static void job_or_capacity(void **state)
     assert_float_equal(w->work_runs, 1, 0);
     assert_float_equal(workload_hours_available(w), 8640, 1e-9);
     assert_int_equal(w->spot_ok, 0);
+    assert_int_equal(w->anecdotal_ok, 0);
     workload_free(w);
-    /* Three runs due in 20 days: 12 x 20 = 240 h available; spot_ok read. */
+    /* Three runs due in 20 days: 12 x 20 = 240 h available; spot_ok and anecdotal_ok read. */
     assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"a100-sxm4-80gb\", "
                           "\"hours\": 300, \"runs\": 3}, \"hours_per_day\": 12, "
                           "\"horizon_months\": 24, \"deadline_days\": 20, \"spot_ok\": true, "
+                          "\"anecdotal_ok\": true, "
                           "\"currency\": \"CNY\", \"electricity\": {\"price\": 0.8}}",
                           &w, &err),
                      GW_OK);
     assert_float_equal(w->work_runs, 3, 0);
     assert_float_equal(workload_hours_available(w), 240, 1e-9);
     assert_int_equal(w->spot_ok, 1);
+    assert_int_equal(w->anecdotal_ok, 1);
     workload_free(w);
     /* Capacity: no work; 8 x 30 x 36 = 8,640 h of use. */
     assert_int_equal(load("{\"vram_gb\": 10, \"benchmark\": \"resnet50\", \"hours_per_day\": 8, "
@@ -314,7 +317,7 @@ static void absent_tables_take_defaults(void **state)
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
         "\"horizon_months\":1,\"deadline_days\":null,\"currency\":\"USD\",\"budget\":null,"
         "\"electricity\":{\"price\":0,"
-        "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
+        "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"anecdotal_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
         "\"host_cost\":null,"
         "\"host_power_w\":null,\"cards_per_host\":null,\"cooling_cost\":0,"
         "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
@@ -335,14 +338,14 @@ static const view *field_entry(const view *fields, const char *name)
     return NULL;
 }
 
-/* The field list documentation is made from: the 24 top-level fields ("file" is not one: it is
- * not written in a file; deadline_days and spot_ok are issue 13's), model's 4, work's 4 (runs)
- * and electricity's 2 = 34 entries, each with help text. */
+/* The field list documentation is made from: the 25 top-level fields ("file" is not one: it is
+ * not written in a file; deadline_days, spot_ok and anecdotal_ok are issue 13's), model's 4,
+ * work's 4 (runs) and electricity's 2 = 35 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 34);
+    assert_int_equal(view_len(fields), 35);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
