@@ -703,8 +703,13 @@ static view *assumptions_view(const decision *d)
         assume(list, buf_cstr(&b), 0, 0);
     }
     assume(list,
-           "Renting: the offer's price for the same hours a day; no storage or transfer fees.", 0,
-           0);
+           workload_is_job(w)
+               ? "Renting: a job pays the offer's price for the hours its runs take (at least the "
+                 "offer's minimum billing, where the KB states one); charges an offer's note "
+                 "names besides the price (storage, transfer, images) are not added."
+               : "Renting: the offer's price for the same hours of use as owning; charges an "
+                 "offer's note names besides the price (storage, transfer, images) are not added.",
+           0, 0);
     buf_free(&b);
     return list;
 }
@@ -852,6 +857,14 @@ static size_t options_view(view *root, const decision *d)
         view_map_set_str(x, "because", o->excluded_because);
     }
     view_map_set_bool(root, "has_excluded", view_len(excluded) > 0);
+    /* a job's money is spent while its runs take, not over the horizon */
+    gw_buf total = GW_BUF_INIT;
+    if (workload_is_job(d->w))
+        buf_puts(&total, "Total for the work");
+    else
+        buf_printf(&total, "Total over %g months", d->w->horizon_months);
+    view_map_set_str(root, "total_label", buf_cstr(&total));
+    buf_free(&total);
     return n_feasible;
 }
 

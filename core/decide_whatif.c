@@ -40,6 +40,9 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
                              double rent_equiv, double month)
 {
     const workload *w = d->w;
+    /* A job's purchase spreads its hours of running over the horizon (cost_buy_input); the
+     * rental of the same work is drawn at the same pace, so it ends at the job's bill. */
+    double pace = workload_is_job(w) ? buy->buy.hours_per_day : w->hours_per_day;
     view *chart = d->cumulative = view_map();
     view *series = view_map_set(chart, "series", view_list());
     double months = w->horizon_months;
@@ -55,8 +58,7 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
             double m = months * k / steps;
             view *pt = view_list_push(pts, view_list());
             view_list_push(pt, view_number(m));
-            view_list_push(pt, view_number(s ? cost_cumulative_rent(rent_equiv, w->hours_per_day,
-                                                                    m)
+            view_list_push(pt, view_number(s ? cost_cumulative_rent(rent_equiv, pace, m)
                                              : cost_cumulative_buy(&buy->buy, m)));
         }
         if (!s && buy->buy.resale > 0) {   /* sold at the horizon */
@@ -68,8 +70,7 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
     }
     decide_set_money(chart, d, "buy_total", buy->cost.total);
     decide_set_money(chart, d, "buy_resale", buy->buy.resale);
-    decide_set_money(chart, d, "rent_total", cost_cumulative_rent(rent_equiv, w->hours_per_day,
-                                                                  months));
+    decide_set_money(chart, d, "rent_total", cost_cumulative_rent(rent_equiv, pace, months));
     decide_set_money(chart, d, "rent_offer_total", rent->cost.total);
     decide_set_figure(chart, "rent_hours_factor", buy->throughput / rent->throughput, 2, NULL);
     if (!isnan(month) && month <= months) {

@@ -146,3 +146,11 @@ check_eq "report errors: the command is named once" "$(printf '%s' "$ERR" | grep
 run "$GW" report "$EX/vision-team.lua" --json
 check_eq "report: cost-per-unit bars sorted by cost" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"
+
+# A job's cumulative chart draws the rental of the same work at the purchase's pace, so its line
+# ends at the job's bill: big-model's 8x H100 (Lambda) at 8 x USD 2.99 x 7.20 = CNY 172.224/h for
+# 900 / (8 x 2.2827 / 1.03) = 50.76 h is CNY 8,742.6, not a month of 12 h days at that rate.
+run "$GW" report "$EX/big-model.lua" --json
+check_num "report big-model: the chart's rental line ends at the job's bill" \
+    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 8742.6 1
+check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'
