@@ -164,9 +164,6 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
 
 /* ---- several cards ---- */
 
-/* The source of MODEL_NO_P2P_FACTOR (model.h), cited beside the options it applies to. */
-#define NO_P2P_SOURCE "article-rtx5090-p2p-driver"
-
 /* parallelism = "none": one card does the work, whatever the count (the others idle). */
 static int one_card_works(const decision *d)
 {
@@ -248,8 +245,6 @@ static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
         buf_printf(how, "; parallelism = \"none\": one of the %d cards does the work", o->count);
         return;
     }
-    if (o->count > 1 && !o->nvlink && !has_p2p(o->gpu))
-        decide_option_cite(d, o, NO_P2P_SOURCE);
     if (o->count > 1 && o->split) {
         buf_printf(how, "; split over %d cards (model parallelism) at %.0f%% efficiency over %s",
                    o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe");
