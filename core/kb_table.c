@@ -304,19 +304,37 @@ static void struct_init(const kb_table *t, void *obj, size_t size)
 
 /* ---- struct release: the table descriptions name every string a row struct owns ---------- */
 
-void kb_source_free(kb_source *s)
-{
-    if (!s)
-        return;
-    kb_row_free_strings(&kb_tables[KB_SOURCES], s);
-    memset(s, 0, sizeof *s);
-}
+/* A row struct's free: its strings by the table's description, then every field zeroed.  The
+ * list form frees n of them and the array. */
+#define ROW_FREE(name, type, table)                                                            \
+    void name(type *row)                                                                        \
+    {                                                                                          \
+        if (!row)                                                                              \
+            return;                                                                            \
+        kb_row_free_strings(&kb_tables[table], row);                                           \
+        memset(row, 0, sizeof *row);                                                           \
+    }
+#define ROWS_FREE(name, type, one)                                                             \
+    void name(type *rows, size_t n)                                                            \
+    {                                                                                          \
+        for (size_t i = 0; i < n; i++)                                                         \
+            one(&rows[i]);                                                                     \
+        free(rows);                                                                            \
+    }
+
+ROW_FREE(kb_source_free, kb_source, KB_SOURCES)
+ROW_FREE(kb_benchmark_free, kb_benchmark, KB_BENCHMARKS)
+ROW_FREE(kb_price_free, kb_price, KB_PRICES)
+ROW_FREE(kb_rate_free, kb_rate, KB_RATES)
+ROW_FREE(kb_claim_free, kb_claim, KB_CLAIMS)
+ROW_FREE(kb_assumption_free, kb_assumption, KB_ASSUMPTIONS)
 
 void kb_gpu_init(kb_gpu *g)
 {
     struct_init(&kb_tables[KB_GPUS], g, sizeof *g);
 }
 
+/* A GPU's numbers are NaN when unknown, not 0: it is freed back to kb_gpu_init's state. */
 void kb_gpu_free(kb_gpu *g)
 {
     if (!g)
@@ -325,80 +343,13 @@ void kb_gpu_free(kb_gpu *g)
     kb_gpu_init(g);
 }
 
-void kb_benchmark_free(kb_benchmark *b)
-{
-    if (!b)
-        return;
-    kb_row_free_strings(&kb_tables[KB_BENCHMARKS], b);
-    memset(b, 0, sizeof *b);
-}
-
-void kb_price_free(kb_price *p)
-{
-    if (!p)
-        return;
-    kb_row_free_strings(&kb_tables[KB_PRICES], p);
-    memset(p, 0, sizeof *p);
-}
-
-void kb_rate_free(kb_rate *r)
-{
-    if (!r)
-        return;
-    kb_row_free_strings(&kb_tables[KB_RATES], r);
-    memset(r, 0, sizeof *r);
-}
-
-void kb_claim_free(kb_claim *c)
-{
-    if (!c)
-        return;
-    kb_row_free_strings(&kb_tables[KB_CLAIMS], c);
-    memset(c, 0, sizeof *c);
-}
-
-void kb_assumption_free(kb_assumption *a)
-{
-    if (!a)
-        return;
-    kb_row_free_strings(&kb_tables[KB_ASSUMPTIONS], a);
-    memset(a, 0, sizeof *a);
-}
-
-void kb_gpus_free(kb_gpu *gpus, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_gpu_free(&gpus[i]);
-    free(gpus);
-}
-
-void kb_benchmarks_free(kb_benchmark *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_benchmark_free(&rows[i]);
-    free(rows);
-}
-
-void kb_prices_free(kb_price *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_price_free(&rows[i]);
-    free(rows);
-}
-
-void kb_sources_free(kb_source *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_source_free(&rows[i]);
-    free(rows);
-}
-
-void kb_claims_free(kb_claim *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        kb_claim_free(&rows[i]);
-    free(rows);
-}
+ROWS_FREE(kb_gpus_free, kb_gpu, kb_gpu_free)
+ROWS_FREE(kb_benchmarks_free, kb_benchmark, kb_benchmark_free)
+ROWS_FREE(kb_prices_free, kb_price, kb_price_free)
+ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
+ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
+#undef ROW_FREE
+#undef ROWS_FREE
 
 void kb_sql_column_list(gw_buf *b, const kb_table *t, const char *prefix)
 {
