@@ -252,7 +252,12 @@ static void flip_view(view *m, const decision *d, const decide_option *win, int 
     if (isnan(flip)) {
         view_map_set(m, "flips_to", view_null());
         view_map_set(m, "flip_value", view_null());
-        view_map_set_str(m, "flip_text", "does not change the answer in the range tried");
+        /* the range flip_factor searched, said in the same terms as a flip point */
+        double up = param == SENS_HOURS ? 24 / d->w->hours_per_day : SENS_SCAN_UP;
+        char text[128];
+        snprintf(text, sizeof text, "does not change the answer from %+.0f%% to %+.0f%%",
+                 (SENS_SCAN_DOWN - 1) * 100, (up - 1) * 100);
+        view_map_set_str(m, "flip_text", text);
         return;
     }
     const decide_option *nw =
@@ -326,8 +331,10 @@ void decide_sensitivity(decision *d)
                "change in the recommended option's cost per unit of work; the flip point is "
                "found by bisection on the figure the options are ranked by (cost per unit of "
                "work x the rules' adjustment, the same comparison as the break-even hours a "
-               "day); rule verdicts are held at their base values",
-               SENS_STEP * 100, SENS_STEP * 100);
+               "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24); rule verdicts "
+               "are held at their base values",
+               SENS_STEP * 100, SENS_STEP * 100, (SENS_SCAN_DOWN - 1) * 100,
+               (SENS_SCAN_UP - 1) * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));
     buf_free(&method);
 }

@@ -269,3 +269,10 @@ run "$GW" decide "$EX/vision-team.lua" -o "$T/d.txt"
 check_rc "decide -o d.txt: exit 0" 0
 grep -q "^Recommendation: used 4x GeForce RTX 3090" "$T/d.txt" && pass "decide -o d.txt: the table" ||
     fail "decide -o d.txt: the table" "$(head -3 "$T/d.txt")"
+
+# A flip point not found names the range searched: big-model uses 12 h a day, so hours a day go up
+# to 24 / 12 = 2x (+100%) and every input down to 0.05x (-95%); other inputs up to 10x (+900%).
+run "$GW" decide "$EX/big-model.lua" --json
+check_eq "decide big-model: the hours' unflipped range is stated" \
+    "$(jqr '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_text')" \
+    "does not change the answer from -95% to +100%"
