@@ -143,6 +143,15 @@ int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *er
 
 /* The format ctx->format names, as a CLI_FMT_* bit. */
 unsigned cli_format_bit(const char *format);
+/* The formats in mask for people: "text, md or json". */
+void cli_format_list(gw_buf *b, unsigned mask);
+
+/* The group named name; NULL when there is none. */
+const cli_group *cli_group_find(const char *name);
+/* The command "GROUP sub", or with sub NULL the group's only command; NULL when there is none. */
+const cli_command *cli_command_find(const cli_group *g, const char *sub);
+/* 1 when the group's commands are its subcommands ("kb show"), 0 for a plain command. */
+int cli_group_has_subcommands(const cli_group *g);
 
 /* help, the manual and completion (cli_help.c) */
 /* A command's help as the terminal shows it (`gpuwise help kb show`, `kb show --help`).  A

@@ -49,25 +49,6 @@ static void option_help(gw_buf *b, const cli_option *o)
         buf_puts(b, "; may be given more than once");
 }
 
-/* The format bits a command writes, as "text, md, csv or json". */
-static void formats_text(gw_buf *b, unsigned mask)
-{
-    static const struct { unsigned bit; const char *name; } f[] = {
-        {CLI_FMT_TEXT, "text"}, {CLI_FMT_MD, "md"}, {CLI_FMT_HTML, "html"},
-        {CLI_FMT_JSON, "json"}, {CLI_FMT_CSV, "csv"},
-    };
-    size_t total = 0, n = 0;
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        total += (mask & f[i].bit) != 0;
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-        if (mask & f[i].bit) {
-            if (n)
-                buf_puts(b, n + 1 == total ? " or " : ", ");
-            buf_puts(b, f[i].name);
-            n++;
-        }
-}
-
 /* The options a command takes, its own first, then the global ones that concern it. */
 static size_t command_options(const cli_command *c, const cli_option **out, size_t max)
 {
@@ -100,12 +81,12 @@ static void formats_sentence(gw_buf *b, const cli_command *c)
         return;
     unsigned first = c->formats & -c->formats;
     buf_puts(b, "Output: ");
-    formats_text(b, first);
+    cli_format_list(b, first);
     buf_puts(b, " (the default)");
     unsigned rest = c->formats & ~first;
     if (rest) {
         buf_puts(b, __builtin_popcount(rest) > 1 ? ", " : " or ");
-        formats_text(b, rest);
+        cli_format_list(b, rest);
     }
     buf_puts(b, (c->formats & CLI_FMT_JSON) ? ", chosen by `--format`, `--json` or the extension "
                                               "of `-o FILE`."
@@ -339,26 +320,6 @@ void cli_manual_markdown(gw_buf *out)
 
 /* ---- gpuwise help ---------------------------------------------------------------------------- */
 
-static const cli_group *group_named(const char *name)
-{
-    for (size_t i = 0; cli_groups[i]; i++)
-        if (!strcmp(cli_groups[i]->name, name))
-            return cli_groups[i];
-    return NULL;
-}
-
-static const cli_command *command_named(const cli_group *g, const char *sub)
-{
-    size_t glen = strlen(g->name);
-    for (size_t i = 0; g->commands[i].name; i++) {
-        const char *n = g->commands[i].name;
-        if (sub ? !strncmp(n, g->name, glen) && n[glen] == ' ' && !strcmp(n + glen + 1, sub)
-                : !strcmp(n, g->name))
-            return &g->commands[i];
-    }
-    return NULL;
-}
-
 static int cmd_help(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     gw_buf b = GW_BUF_INIT;
@@ -379,16 +340,16 @@ static int cmd_help(gw_ctx *ctx, const cli_args *a, gw_error *err)
     } else if (a->argc == 0) {
         cli_help_main(&b);
     } else {
-        const cli_group *g = group_named(a->argv[0]);
+        const cli_group *g = cli_group_find(a->argv[0]);
         const cli_command *c = NULL;
         if (!g)
             rc = gw_error_set(err, GW_EUSAGE, "no command '%s' (gpuwise --help lists them)",
                               a->argv[0]);
-        else if (a->argc == 2 && !(c = command_named(g, a->argv[1])))
+        else if (a->argc == 2 && !(c = cli_command_find(g, a->argv[1])))
             rc = gw_error_set(err, GW_EUSAGE, "no command '%s %s' (see gpuwise help %s)",
                               a->argv[0], a->argv[1], a->argv[0]);
         else if (!c)
-            c = command_named(g, NULL);
+            c = cli_command_find(g, NULL);
         if (rc == GW_OK && c)
             cli_help_command(&b, ctx, c);
         else if (rc == GW_OK)
@@ -422,11 +383,6 @@ const cli_group cli_help_group_help = {
 };
 
 /* ---- gpuwise complete ------------------------------------------------------------------------ */
-
-static int has_subcommands_named(const cli_group *g)
-{
-    return command_named(g, NULL) == NULL;
-}
 
 static int has_prefix(const char *s, const char *prefix)
 {
@@ -592,11 +548,11 @@ static int cmd_complete(gw_ctx *ctx, const cli_args *a, gw_error *err)
             continue;
         }
         if (!g) {
-            g = group_named(w);
-            if (g && !has_subcommands_named(g))
-                c = command_named(g, NULL);
+            g = cli_group_find(w);
+            if (g && !cli_group_has_subcommands(g))
+                c = cli_command_find(g, NULL);
         } else if (!c) {
-            c = command_named(g, w);
+            c = cli_command_find(g, w);
         } else {
             operands++;
         }
@@ -616,9 +572,9 @@ static int cmd_complete(gw_ctx *ctx, const cli_args *a, gw_error *err)
         cli_kind kind = c->operand_kind;
         /* help's second operand is a subcommand of the first */
         if (c->run == cmd_help && operands == 1) {
-            const cli_group *hg = group_named(words[cword - 1]);
+            const cli_group *hg = cli_group_find(words[cword - 1]);
             size_t glen = hg ? strlen(hg->name) : 0;
-            for (size_t i = 0; hg && has_subcommands_named(hg) && hg->commands[i].name; i++)
+            for (size_t i = 0; hg && cli_group_has_subcommands(hg) && hg->commands[i].name; i++)
                 offer(f, hg->commands[i].name + glen + 1, cur);
         } else if (kind == CLI_CHOICE) {
             if (operands == 0)

@@ -62,7 +62,7 @@ static const char *format_name(unsigned bit)
 }
 
 /* "text, md or json": the formats in mask, for messages. */
-static void format_list(gw_buf *b, unsigned mask)
+void cli_format_list(gw_buf *b, unsigned mask)
 {
     size_t n = 0, total = 0;
     for (size_t i = 0; i < N_FORMATS; i++)
@@ -302,7 +302,7 @@ static int take_leading(parse_state *st, int argc, char **argv, int *i, gw_error
     return GW_OK;
 }
 
-static const cli_group *find_group(const char *name)
+const cli_group *cli_group_find(const char *name)
 {
     for (size_t i = 0; cli_groups[i]; i++)
         if (strcmp(cli_groups[i]->name, name) == 0)
@@ -311,7 +311,7 @@ static const cli_group *find_group(const char *name)
 }
 
 /* The command "group sub" (or the group's only command when sub is NULL). */
-static const cli_command *find_command(const cli_group *g, const char *sub)
+const cli_command *cli_command_find(const cli_group *g, const char *sub)
 {
     size_t glen = strlen(g->name);
     for (size_t i = 0; g->commands[i].name; i++) {
@@ -325,9 +325,9 @@ static const cli_command *find_command(const cli_group *g, const char *sub)
     return NULL;
 }
 
-static int has_subcommands(const cli_group *g)
+int cli_group_has_subcommands(const cli_group *g)
 {
-    return find_command(g, NULL) == NULL;
+    return cli_command_find(g, NULL) == NULL;
 }
 
 static int unknown_word(const char *what, const char *word, const char *const *names,
@@ -392,7 +392,7 @@ static int resolve_format(parse_state *st, gw_error *err)
     if (want && !(c->formats & want)) {
         gw_buf b = GW_BUF_INIT;
         if (c->formats)
-            format_list(&b, c->formats);
+            cli_format_list(&b, c->formats);
         if (!strcmp(why, "-o"))
             gw_error_set(err, GW_EUSAGE, "-o %s: %s cannot write %s (it writes %s; --format "
                          "chooses one)", st->output, c->name, format_name(want), buf_cstr(&b));
@@ -481,12 +481,12 @@ static int find_target(parse_state *st, int argc, char **argv, int *i, const cha
         (*i)++;
     if (*i >= argc)
         return answer_without_command(st);
-    const cli_group *g = find_group(argv[*i]);
+    const cli_group *g = cli_group_find(argv[*i]);
     if (!g)
         return unknown_command(argv[*i], err);
     (*i)++;
-    if (!has_subcommands(g)) {
-        st->cmd = find_command(g, NULL);
+    if (!cli_group_has_subcommands(g)) {
+        st->cmd = cli_command_find(g, NULL);
         return GW_OK;
     }
     *name = g->name;
@@ -498,7 +498,7 @@ static int find_target(parse_state *st, int argc, char **argv, int *i, const cha
             return print_help(st->ctx, g, NULL);
         return unknown_subcommand(g, NULL, err);
     }
-    st->cmd = find_command(g, argv[*i]);
+    st->cmd = cli_command_find(g, argv[*i]);
     if (!st->cmd)
         return unknown_subcommand(g, argv[*i], err);
     (*i)++;

@@ -279,7 +279,9 @@ static int setup_reference(decision *d, gw_error *err)
     return GW_OK;
 }
 
-/* The memory one replica needs: the workload's measured peak, else estimated. */
+/* The memory one replica needs (the workload's measured peak, else estimated) and the gradient
+ * bytes every data-parallel step exchanges (estimated from the peak when only vram_gb is given;
+ * none when nothing is trained). */
 static int size_model(decision *d, gw_error *err)
 {
     const workload *w = d->w;

@@ -318,10 +318,6 @@ void decide_option_speed(decision *d, decide_option *o)
     gw_buf how = GW_BUF_INIT;
     o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
     o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
-    /* Set here, not only by size_model from params: a workload that gives only vram_gb still
-     * exchanges gradients, and one that trains nothing exchanges none. */
-    d->gradient_bytes = model_training_gradient_bytes(d->w->params, d->w->vram_gb,
-                                                      d->w->precision, d->w->optimizer);
     o->throughput = NAN;
     if (d->n_bench) {
         if (!speed_measured(d, o, &how))
