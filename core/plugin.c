@@ -580,6 +580,23 @@ static int traceback_handler(lua_State *L)
     return 1;
 }
 
+/* Lua shortens a long chunk name to "..." and its last characters (LUA_IDSIZE), so a message
+ * about a plugin deep in a folder tree would name a file nobody can open.  Appends msg (len
+ * bytes) to out with the whole path put back where the message starts with that short form. */
+static void message_with_path(gw_buf *out, const char *path, const char *msg, size_t len)
+{
+    const char *colon = len > 3 && strncmp(msg, "...", 3) == 0 ? memchr(msg, ':', len) : NULL;
+    if (path && colon) {
+        size_t tail = (size_t)(colon - (msg + 3)), plen = strlen(path);
+        if (tail <= plen && memcmp(path + plen - tail, msg + 3, tail) == 0) {
+            buf_puts(out, path);
+            buf_append(out, colon, len - (size_t)(colon - msg));
+            return;
+        }
+    }
+    buf_append(out, msg, len);
+}
+
 /* Turns the error at the top of the stack into err: the first line, naming file:line; the
  * traceback is kept in p->traceback for `plugin check`. */
 static int call_failed(plugin *p, int status, gw_error *err)
@@ -595,9 +612,12 @@ static int call_failed(plugin *p, int status, gw_error *err)
         p->dead = 1;
         /* keep the file:line the hook wrote when it is there */
         const char *limit = trip_message(p, buf, sizeof buf);
-        if (strstr(msg, limit) && first < 400)
-            snprintf(p->dead_msg, sizeof p->dead_msg, "%.*s", (int)first, msg);
-        else
+        if (strstr(msg, limit) && first < 400) {
+            gw_buf line = GW_BUF_INIT;
+            message_with_path(&line, p->path, msg, first);
+            snprintf(p->dead_msg, sizeof p->dead_msg, "%s", buf_cstr(&line));
+            buf_free(&line);
+        } else
             snprintf(p->dead_msg, sizeof p->dead_msg, "%s: %s", p->path, limit);
         lua_pop(p->L, 1);
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
@@ -606,7 +626,10 @@ static int call_failed(plugin *p, int status, gw_error *err)
         lua_pop(p->L, 1);
         return gw_error_set(err, GW_ESOFTWARE, "%s: not enough memory", p->path);
     }
-    gw_error_set(err, GW_ESOFTWARE, "%.*s", (int)(first < 900 ? first : 900), msg);
+    gw_buf line = GW_BUF_INIT;
+    message_with_path(&line, p->path, msg, first < 900 ? first : 900);
+    gw_error_set(err, GW_ESOFTWARE, "%s", buf_cstr(&line));
+    buf_free(&line);
     lua_pop(p->L, 1);
     return GW_ESOFTWARE;
 }
@@ -798,9 +821,12 @@ static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, 
     if (status != LUA_OK)
         status = luaL_loadbufferx(L, text, len, chunkname, "t");
     if (status != LUA_OK) {
-        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "cannot load";
+        gw_buf line = GW_BUF_INIT;
+        message_with_path(&line, chunkname + 1, msg, strlen(msg));
         gw_error_set(err, status == LUA_ERRSYNTAX ? GW_EDATA : GW_ESOFTWARE, "%s",
-                     msg ? msg : "cannot load");
+                     buf_cstr(&line));
+        buf_free(&line);
         lua_pop(L, 1);
         return err->code;
     }

@@ -233,3 +233,11 @@ check_rc "refresh an importer: usage error" 64
 run "$GW" --kb "$KB" plugin test "$FIX/plugins/resolve.lua"
 check_rc "gw.gpu.resolve: the names of the issue resolve" 0
 check_out "gw.gpu.resolve: 6 tests ran" "6 passed, 0 failed"
+
+# Lua shortens a chunk name longer than about 60 characters to "...tail"; the error still names
+# the whole path and the real line (5) of a plugin deep in a folder tree.
+deep="$T/a-folder-name-long-enough/to-push-the-path/past-what-lua-keeps-whole"
+mkdir -p "$deep" && cp "$FIX/plugins/broken/syntax.lua" "$deep/"
+run "$GW" --kb "$KB" plugin check "$deep/syntax.lua"
+check_rc "check a deep path: exit 65" 65
+check_out "check a deep path: the whole path and line 5" "$deep/syntax.lua:5: '}' expected"
