@@ -90,9 +90,10 @@ void cli_paths_init(gw_ctx *ctx)
         snprintf(ctx->data_dir, sizeof ctx->data_dir, "%s", GW_DATADIR);
     xdg_dir(ctx->user_data_dir, sizeof ctx->user_data_dir, "XDG_DATA_HOME", ".local/share");
     xdg_dir(ctx->user_config_dir, sizeof ctx->user_config_dir, "XDG_CONFIG_HOME", ".config");
+    xdg_dir(ctx->user_cache_dir, sizeof ctx->user_cache_dir, "XDG_CACHE_HOME", ".cache");
 }
 
-static int mkdir_p(const char *path)
+int cli_mkdir_p(const char *path)
 {
     char tmp[4096];
     if (strlen(path) >= sizeof tmp)
@@ -152,7 +153,7 @@ int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
             return no_shipped_kb(ctx, shipped, err);
         return kb_open(shipped, KB_READ, out, err);
     }
-    int rc = mkdir_p(ctx->user_data_dir);
+    int rc = cli_mkdir_p(ctx->user_data_dir);
     if (rc)
         return gw_error_set(err, GW_ECANTCREAT, "%s: %s", ctx->user_data_dir, strerror(rc));
     if (cli_file_exists(shipped) && (rc = copy_file(shipped, user)) != 0)

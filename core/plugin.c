@@ -969,6 +969,28 @@ static void read_batch_rows(struct validate_args *a, int t)
     lua_pop(L, 1);
 }
 
+/* A pricing plugin's optional urls: what `prices fetch` downloads for it, a table of URL
+ * strings ({aws = "https://..."} or a list).  Only their shape is checked here; fetch.c decides
+ * what may be fetched. */
+static void validate_urls(struct validate_args *a, int t)
+{
+    lua_State *L = a->p->L;
+    int type = raw_field(L, t, "urls"), ok = type == LUA_TNIL || type == LUA_TTABLE;
+    if (type == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2) != 0) {
+            const char *u = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+            int key_ok = lua_type(L, -2) == LUA_TSTRING || lua_isinteger(L, -2);
+            ok &= key_ok && u && (!strncmp(u, "https://", 8) || !strncmp(u, "http://", 7));
+            lua_pop(L, 1);
+        }
+    }
+    if (!ok)
+        problem(a->problems, &a->n, a->p->path, field_line(a->text, "urls"),
+                "urls: expected a table of \"https://...\" strings (name = URL, or a list)");
+    lua_pop(L, 1);
+}
+
 /* Protected: checks the plugin table at the top of the stack, copies its identity into p and
  * keeps a reference to it. */
 static int validate_protected(lua_State *L)
@@ -1008,9 +1030,10 @@ static int validate_protected(lua_State *L)
                 problem(a->problems, &a->n, p->path, field_line(a->text, "kind"),
                         "kind '%s' does not match its folder (%s plugins go in %s/)", p->kind,
                         p->kind, kinds[k].folder);
-            if (!strcmp(p->kind, "pricing"))
+            if (!strcmp(p->kind, "pricing")) {
                 require_function(a, t, "offers", 0);
-            else if (!strcmp(p->kind, "importer")) {
+                validate_urls(a, t);
+            } else if (!strcmp(p->kind, "importer")) {
                 require_function(a, t, "import", 0);
                 read_batch_rows(a, t);
             } else if (!strcmp(p->kind, "rule"))

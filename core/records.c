@@ -86,6 +86,12 @@ static void slug_append(gw_buf *b, const char *s)
 
 char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path, gw_error *err)
 {
+    return records_plugin_source_at(k, write, p, input_path, NULL, NULL, err);
+}
+
+char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_path,
+                               const char *url, const char *retrieved, gw_error *err)
+{
     plugin_info info;
     plugin_get_info(p, &info);
     gw_buf id = GW_BUF_INIT, title = GW_BUF_INIT, note = GW_BUF_INIT, publisher = GW_BUF_INIT;
@@ -107,14 +113,17 @@ char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path,
         buf_printf(&title, " (%s)", base);
     buf_printf(&publisher, "gpuwise plugin %s %s", info.name, info.version);
     buf_printf(&note, "Records returned by the %s plugin %s", info.kind, info.path);
-    if (base)
+    if (url)
+        buf_printf(&note, " from %s, downloaded %s", url, retrieved);
+    else if (base)
         buf_printf(&note, " from the file %s", base);
     buf_puts(&note, ".");
     int rc = GW_OK;
     if (write) {
         char today[11];
         records_today(today);
-        kb_source s = {id.data, title.data, publisher.data, NULL, today, "plugin", note.data, 0};
+        kb_source s = {id.data, title.data, publisher.data, (char *)url,
+                       (char *)(retrieved ? retrieved : today), "plugin", note.data, 0};
         rc = kb_put_source(k, &s, err);
         if (rc != GW_OK)
             gw_error_prefix(err, "%s: source %s", info.name, id.data);
@@ -229,6 +238,7 @@ typedef struct rec_ctx {
     size_t *n_batch_gpus;
     long line;            /* the input line an importer record says it came from; 0 = unknown */
     const char *today;    /* what an offer without as_of is dated */
+    int unknown_gpu;      /* its GPU name names no KB card (or several): reported, not fatal */
 } rec_ctx;
 
 static void warn(rec_ctx *c, const char *field, const char *fmt, ...)
@@ -315,7 +325,9 @@ static char *get_gpu(rec_ctx *c, const view *rec, const char *key, int *count)
             return gw_xstrdup(name);
     char *id = NULL;
     gw_error e = {0};
-    if (kb_gpu_resolve(c->k, name, &id, count, &e) != GW_OK) {
+    int rc = kb_gpu_resolve(c->k, name, &id, count, &e);
+    if (rc != GW_OK) {
+        c->unknown_gpu = !c->bad && rc == GW_ENOTFOUND;
         warn(c, key, "%s", e.msg);
         return NULL;
     }
@@ -500,28 +512,63 @@ static int str_in(char **set, size_t n, const char *s)
     return 0;
 }
 
-/* Removes the earlier cloud offers of provider that came from one of sources, keeping that
- * provider's offers from other sources (the curated rows of the KB). */
-static int replace_provider(kb *k, const char *provider, char **sources, size_t n_sources,
-                            records_result *res, gw_error *err)
+/* 1 when source id is one plugin_name made (records_plugin_source: its publisher is "gpuwise
+ * plugin NAME VERSION"), from whatever file or URL: a refresh from a renamed file replaces what
+ * the old name stored.  *cache remembers the answer per source id. */
+static int plugin_made(kb *k, const char *plugin_name, const char *id, char ***cache, size_t *n)
+{
+    for (size_t i = 0; i < *n; i += 2)
+        if (!strcmp((*cache)[i], id))
+            return (*cache)[i + 1] != NULL;
+    kb_source src = {0};
+    gw_error e = {0};
+    int mine = 0;
+    if (kb_source_get(k, id, &src, &e) == GW_OK && src.publisher) {
+        size_t len = strlen("gpuwise plugin ");
+        mine = !strncmp(src.publisher, "gpuwise plugin ", len) &&
+               !strncmp(src.publisher + len, plugin_name, strlen(plugin_name)) &&
+               src.publisher[len + strlen(plugin_name)] == ' ';
+    }
+    kb_source_free(&src);
+    *cache = gw_xrealloc(*cache, (*n + 2) * sizeof **cache);
+    (*cache)[(*n)++] = gw_xstrdup(id);
+    (*cache)[(*n)++] = mine ? gw_xstrdup("") : NULL;
+    return mine;
+}
+
+/* Removes the earlier cloud offers of provider that plugin_name stored (from any file or URL) or
+ * that came from one of sources, keeping that provider's other offers (the curated rows of the
+ * KB, another plugin's). */
+static int replace_provider(kb *k, const char *plugin_name, const char *provider, char **sources,
+                            size_t n_sources, records_result *res, gw_error *err)
 {
     kb_price *rows = NULL;
     size_t n = 0;
     int rc = kb_prices_find(k, NULL, "cloud", provider, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
-    size_t keep = 0;
-    for (size_t i = 0; i < n; i++)
-        keep += !str_in(sources, n_sources, rows[i].source);
+    char **cache = NULL;
+    size_t n_cache = 0, keep = 0;
+    char *replace = gw_xcalloc(n ? n : 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        replace[i] = str_in(sources, n_sources, rows[i].source) ||
+                     (rows[i].source && plugin_made(k, plugin_name, rows[i].source, &cache,
+                                                    &n_cache));
+        keep += !replace[i];
+    }
     if (keep < n) {
         rc = kb_delete_offers(k, provider, err);
         for (size_t i = 0; rc == GW_OK && i < n; i++) {
-            if (str_in(sources, n_sources, rows[i].source))
+            if (replace[i])
                 res->replaced++;
             else
                 rc = kb_add_price(k, &rows[i], err);
         }
     }
+    for (size_t i = 0; i < n_cache; i++)
+        free(cache[i]);
+    free(cache);
+    free(replace);
     kb_prices_free(rows, n);
     return rc;
 }
@@ -567,11 +614,11 @@ static int offers_store(kb *k, const char *plugin_name, const char *source_id, o
             sources[ns++] = (char *)row[source].text;
     }
     for (size_t i = 0; rc == GW_OK && !dry_run && i < np; i++)
-        rc = replace_provider(k, providers[i], sources, ns, res, err);
+        rc = replace_provider(k, plugin_name, providers[i], sources, ns, res, err);
     for (size_t i = 0; rc == GW_OK && i < o->n; i++) {
         if (!o->ok[i])
             continue;
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, NULL};
+        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, NULL, 0};
         gw_error e = {0};
         if (!dry_run)
             rc = kb_result(&c, kb_row_put(k, KB_PRICES, &o->rows[i * o->ncols], NULL, &e), &e,
@@ -588,6 +635,54 @@ static int offers_store(kb *k, const char *plugin_name, const char *source_id, o
     return rc;
 }
 
+/* The offers that name a GPU the KB does not know, one entry per name: they are left out and
+ * reported once per name (a catalog names a new card in every region it sells it). */
+typedef struct unknown_gpu {
+    const char *name;   /* borrowed from the offers */
+    char *first;        /* the first offer's warning, without its newline */
+    size_t count;
+    long lines[6];      /* the first input lines (0: the plugin gave none) */
+    size_t n_lines;
+} unknown_gpu;
+
+static void unknown_add(unknown_gpu **list, size_t *n, const view *offer, const gw_buf *warning,
+                        long line)
+{
+    view *g = view_map_get(offer, "gpu");
+    const char *name = view_kind(g) == VIEW_STRING ? view_str(g) : "";
+    size_t i = 0;
+    while (i < *n && strcmp((*list)[i].name, name) != 0)
+        i++;
+    if (i == *n) {
+        *list = gw_xrealloc(*list, (*n + 1) * sizeof **list);
+        unknown_gpu u = {name, gw_xstrndup(warning->data, warning->len - 1), 0, {0}, 0};
+        (*list)[(*n)++] = u;
+    }
+    unknown_gpu *u = &(*list)[i];
+    u->count++;
+    if (line > 0 && u->n_lines < sizeof u->lines / sizeof u->lines[0])
+        u->lines[u->n_lines++] = line;
+}
+
+/* One line per unknown name: the first offer's warning, then how many offers name it and where. */
+static void unknown_report(gw_buf *warnings, unknown_gpu *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unknown_gpu *u = &list[i];
+        buf_puts(warnings, u->first);
+        if (u->count > 1) {
+            buf_printf(warnings, "; %zu offers name it", u->count);
+            for (size_t j = 0; j < u->n_lines; j++)
+                buf_printf(warnings, "%s%ld", j ? ", " : " (lines ", u->lines[j]);
+            if (u->n_lines)
+                buf_puts(warnings, u->count > u->n_lines ? ", ...)" : ")");
+        }
+        buf_puts(warnings, "\n");
+        free(u->first);
+    }
+    free(list);
+}
+
 int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
                          const view *offers, int dry_run, gw_buf *warnings, records_result *res,
                          gw_error *err)
@@ -602,14 +697,28 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
     o.rows = gw_xcalloc((o.n ? o.n : 1) * o.ncols, sizeof *o.rows);
     o.gpu_ids = gw_xcalloc(o.n ? o.n : 1, sizeof *o.gpu_ids);
     o.ok = gw_xcalloc(o.n ? o.n : 1, 1);
+    unknown_gpu *unknown = NULL;
+    size_t n_unknown = 0;
+    gw_buf one = GW_BUF_INIT;
     for (size_t i = 0; i < o.n; i++) {
-        rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, today};
-        read_record(&c, &offer_record, view_list_at(offers, i), fallback_source(source_id, dry_run),
+        const view *offer = view_list_at(offers, i);
+        view *line = view_map_get(offer, "line");   /* the input line it came from, if said */
+        buf_reset(&one);
+        rec_ctx c = {k, plugin_name, "offers", i + 1, &one, 0, NULL, NULL,
+                     view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0, today, 0};
+        read_record(&c, &offer_record, offer, fallback_source(source_id, dry_run),
                     &o.rows[i * o.ncols], &o.gpu_ids[i]);
         o.ok[i] = !c.bad;
-        if (c.bad)
+        if (c.bad && c.unknown_gpu) {
+            unknown_add(&unknown, &n_unknown, offer, &one, c.line);
+            res->unknown_gpu++;
+        } else if (c.bad) {
+            buf_append(warnings, one.data, one.len);
             res->skipped++;
+        }
     }
+    buf_free(&one);
+    unknown_report(warnings, unknown, n_unknown);
     rc = offers_store(k, plugin_name, source_id, &o, dry_run, warnings, res, err);
     offer_rows_free(&o);
     if (rc != GW_OK)
@@ -744,7 +853,7 @@ static int store_imported(kb *k, const char *plugin_name, const char *source_id,
             view *line = view_map_get(r, "line");
             rec_ctx c = {k, plugin_name, "records", first_index + i + 1, warnings, 0, &batch,
                          &n_batch, view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0,
-                         NULL};
+                         NULL, 0};
             const char *kind = view_str(view_map_get(r, "kind"));
             const rec_kind *rk = record_kind(kind);
             if ((pass == 0) != (rk == &gpu_record))

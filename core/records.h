@@ -15,6 +15,8 @@
 typedef struct records_result {
     size_t stored;        /* records written (or, in a dry run, that would be) */
     size_t skipped;       /* bad records, one warning line each */
+    size_t unknown_gpu;   /* offers left out because their GPU name is not a KB card (unknown or
+                             ambiguous): one warning line per name, not counted in skipped */
     size_t unchanged;     /* records already in the KB (a GPU id that exists) */
     size_t replaced;      /* earlier offers of the same providers and sources removed */
     size_t per_table[KB_TABLES];   /* stored, by kb_table_name order */
@@ -40,10 +42,18 @@ int records_host_open_in(const records_dirs *dirs, kb *k, plugin_host **out, gw_
  * input): "plugin-NAME" or "plugin-NAME-FILE".  When k is writable (write != 0) the row is
  * stored (retrieved today).  Caller frees the id. */
 char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path, gw_error *err);
+/* The same for what the plugin returned from a download: url (may be NULL) is the source's URL
+ * and retrieved (NULL: today) its date; input_path names the file as above. */
+char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_path,
+                               const char *url, const char *retrieved, gw_error *err);
 
-/* Checks and (unless dry_run) stores the offers a pricing plugin returned: each replaces the
- * earlier cloud offers of its provider that came from the same source.  Warnings go to
- * warnings as "NAME: offers[3].price_per_hour: ..." lines.  source_id is the source the offers
+/* Checks and (unless dry_run) stores the offers a pricing plugin returned.  They replace the
+ * earlier cloud offers of their providers that the same plugin stored (from any file or URL:
+ * its sources' publisher names it) or that cite a source these offers cite; curated offers and
+ * other plugins' stay.  Warnings go to warnings as "NAME: offers[3].price_per_hour: ..." lines,
+ * with " (line N)" when the offer says which input line it came from (an optional `line`
+ * field).  An offer whose GPU name is no KB card is left out and counted in res->unknown_gpu:
+ * one line per name, with the nearest cards and the lines that name it.  source_id is the source the offers
  * cite when they name none (NULL in a dry run: the one a real run makes).  GW_ESOFTWARE when
  * offers is not a list; a failing KB write is returned as is. */
 int records_store_offers(kb *k, const char *plugin_name, const char *source_id,

@@ -1,0 +1,179 @@
+/* fetch.c — HTTPS downloads with libcurl for `gpuwise prices fetch`: the URL rule (HTTPS, or
+ * HTTP to loopback), the time limit, the size cap, HTTP errors and truncated bodies as errors,
+ * and a signal as an orderly stop.  Only this file knows libcurl, and only `prices fetch` calls
+ * it, so no other command opens a socket. */
+#include "fetch.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "buf.h"
+#include "signals.h"
+
+#ifndef GW_VERSION
+#define GW_VERSION "dev"
+#endif
+
+/* 1 when host (as curl gives it: "[::1]" with brackets) is a loopback address. */
+static int loopback_host(const char *host)
+{
+    unsigned char addr[16];
+    char bare[64];
+    if (!strcasecmp(host, "localhost"))
+        return 1;
+    if (inet_pton(AF_INET, host, addr) == 1)
+        return addr[0] == 127;
+    size_t n = strlen(host);
+    if (n < 3 || n - 2 >= sizeof bare || host[0] != '[' || host[n - 1] != ']')
+        return 0;
+    memcpy(bare, host + 1, n - 2);
+    bare[n - 2] = '\0';
+    static const unsigned char one[16] = {[15] = 1};
+    return inet_pton(AF_INET6, bare, addr) == 1 && !memcmp(addr, one, sizeof one);
+}
+
+/* The scheme fetch_get allows url: "https", "http" (loopback only), or NULL with err set. */
+static const char *allowed_scheme(const char *url, gw_error *err)
+{
+    CURLU *u = curl_url();
+    char *scheme = NULL, *host = NULL;
+    const char *ok = NULL;
+    if (!u)
+        return gw_error_set(err, GW_ESOFTWARE, "out of memory"), NULL;
+    if (curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+        curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+        gw_error_set(err, GW_EUSAGE, "%.300s: not a URL (https://HOST/PATH)", url);
+    else if (!strcasecmp(scheme, "https"))
+        ok = "https";
+    else if (!strcasecmp(scheme, "http") && loopback_host(host))
+        ok = "http";
+    else
+        gw_error_set(err, GW_EUSAGE, "%.300s: only HTTPS is fetched (or plain HTTP to a loopback "
+                     "address: 127.0.0.1, ::1, localhost)", url);
+    curl_free(scheme);
+    curl_free(host);
+    curl_url_cleanup(u);
+    return ok;
+}
+
+int fetch_url_allowed(const char *url, gw_error *err)
+{
+    return allowed_scheme(url, err) ? GW_OK : err->code;
+}
+
+/* The body as it arrives, stopped past the cap. */
+typedef struct body_sink {
+    gw_buf data;
+    size_t max;
+    int too_big;
+} body_sink;
+
+static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    body_sink *s = arg;
+    size_t n = size * nmemb;
+    if (n > s->max - s->data.len) {
+        s->too_big = 1;
+        return 0;   /* curl stops with CURLE_WRITE_ERROR */
+    }
+    buf_append(&s->data, ptr, n);
+    return n;
+}
+
+/* A signal stops the transfer (CURLE_ABORTED_BY_CALLBACK). */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow)
+{
+    (void)arg, (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return gw_signal_pending() != 0;
+}
+
+/* What went wrong, in a person's words, as an error naming the URL. */
+static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
+                          const fetch_limits *lim, const char *detail, gw_error *err)
+{
+    double mib = (double)lim->max_bytes / (1024.0 * 1024.0);
+    switch (rc) {
+    case CURLE_ABORTED_BY_CALLBACK:
+        return gw_error_set(err, gw_signal_exit_code() ? gw_signal_exit_code() : GW_EINTR_INT,
+                            "%.300s: stopped by %s", url, gw_signal_name());
+    case CURLE_OPERATION_TIMEDOUT:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: no complete response within %g s "
+                            "(--timeout)", url, lim->timeout_s);
+    case CURLE_FILESIZE_EXCEEDED:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: larger than the %g MiB cap "
+                            "(--max-size)", url, mib);
+    case CURLE_WRITE_ERROR:
+        if (sink->too_big)
+            return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: larger than the %g MiB cap "
+                                "(--max-size)", url, mib);
+        break;
+    case CURLE_PARTIAL_FILE:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: truncated: the connection closed "
+                            "after %zu bytes, before the end the server announced", url,
+                            sink->data.len);
+    case CURLE_UNSUPPORTED_PROTOCOL:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to a URL that is not "
+                            "HTTPS: not followed", url);
+    default:
+        break;
+    }
+    return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: %s", url,
+                        detail && *detail ? detail : curl_easy_strerror(rc));
+}
+
+int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len, gw_error *err)
+{
+    *body = NULL;
+    *len = 0;
+    const char *scheme = allowed_scheme(url, err);
+    if (!scheme)
+        return err->code;
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+    CURL *h = curl_easy_init();
+    if (!h) {
+        curl_global_cleanup();
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+    }
+    body_sink sink = {GW_BUF_INIT, lim->max_bytes, 0};
+    char detail[CURL_ERROR_SIZE] = "";
+    long timeout_ms = (long)(lim->timeout_s * 1000.0);
+    curl_easy_setopt(h, CURLOPT_URL, url);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme);
+    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "https");
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)lim->max_bytes);
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   /* what libcurl can decode */
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "gpuwise/" GW_VERSION);
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    CURLcode rc = curl_easy_perform(h);
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    int result = GW_OK;
+    if (rc != CURLE_OK)
+        result = transfer_error(url, rc, &sink, lim, detail, err);
+    else if (status >= 400)
+        result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
+                              status);
+    curl_easy_cleanup(h);
+    curl_global_cleanup();
+    if (result != GW_OK) {
+        buf_free(&sink.data);
+        return result;
+    }
+    *len = sink.data.len;
+    *body = sink.data.data ? buf_detach(&sink.data) : gw_xstrdup("");
+    return GW_OK;
+}
