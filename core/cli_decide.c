@@ -48,12 +48,24 @@ static void print_table(FILE *f, const decision *d)
     gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
-        char label[128];
-        if (o->acquisition == DECIDE_RENT)
+        /* Short: the GPU's id; where the cards are (a system, several machines, several
+         * instances) in brackets. */
+        char label[128], where[80] = "";
+        if (o->system && o->hosts > 1)
+            snprintf(where, sizeof where, " (%dx %.40s)", o->hosts, o->system->id);
+        else if (o->system)
+            snprintf(where, sizeof where, " (%.40s)", o->system->id);
+        else if (!o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT)
+            snprintf(where, sizeof where, " (%d hosts)", o->hosts);
+        if (o->acquisition == DECIDE_RENT && o->hosts > 1)
+            snprintf(label, sizeof label, "rent %dx %s (%s x%d)", o->count, o->gpu->id,
+                     o->provider, o->hosts);
+        else if (o->acquisition == DECIDE_RENT)
             snprintf(label, sizeof label, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
         else
-            snprintf(label, sizeof label, "%s %dx %s",
-                     o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id);
+            snprintf(label, sizeof label, "%s %dx %s%s",
+                     o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id,
+                     where);
         char rank[8];
         if (o->rank)
             snprintf(rank, sizeof rank, "%d", o->rank);

@@ -112,15 +112,36 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
 {
     if (o->acquisition == DECIDE_RENT) {
         buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        if (o->hosts > 1)
+            buf_printf(b, ", %d instances", o->hosts);
         if (o->instance && !shortened)
-            buf_printf(b, ", %s", o->instance);
+            buf_printf(b, "%s%s", o->hosts > 1 ? " of " : ", ", o->instance);
         if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
             buf_puts(b, "; anecdotal price");
         buf_puts(b, ")");
     } else {
         buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
                    o->gpu->name);
+        if (o->system && o->hosts > 1)
+            buf_printf(b, " in %dx %s", o->hosts, o->system->name);
+        else if (o->system)
+            buf_printf(b, " in one %s", o->system->name);
+        else if (o->hosts > 1)
+            buf_printf(b, " in %d machines", o->hosts);
     }
+}
+
+const kb_system *decide_system_find(const decision *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->n_systems; i++)
+        if (!strcmp(d->systems[i].id, id))
+            return &d->systems[i];
+    return NULL;
+}
+
+int decide_gpu_sold_as_card(const kb_gpu *g)
+{
+    return !g->form_factor || !*g->form_factor || !strncmp(g->form_factor, "pcie", 4);
 }
 
 /* ---- reading the KB ---- */
@@ -208,6 +229,8 @@ static int load_kb(decision *d, gw_error *err)
         rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
     if (rc == GW_OK)
         rc = kb_prices_find(d->k, NULL, NULL, NULL, &d->prices, &d->n_prices, err);
+    if (rc == GW_OK)
+        rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
     if (rc == GW_OK && w->benchmark)
         rc = load_benchmark(d, err);
     if (rc != GW_OK)
@@ -231,6 +254,10 @@ static int fill_defaults(decision *d, gw_error *err)
     if (isnan(w->host_power_w)) {
         w->host_power_w = d->facts[KB_ASSUMED_HOST_POWER].value;
         decide_fact_cite(d, KB_ASSUMED_HOST_POWER);
+    }
+    if (isnan(w->network_gbps)) {
+        w->network_gbps = d->facts[KB_ASSUMED_HOST_NETWORK].value;
+        decide_fact_cite(d, KB_ASSUMED_HOST_NETWORK);
     }
     if (isnan(w->resale_fraction)) {
         w->resale_fraction = d->facts[KB_ASSUMED_RESALE].value;
@@ -485,6 +512,7 @@ void decision_free(decision *d)
     kb_gpus_free(d->gpus, d->n_gpus);
     kb_benchmarks_free(d->bench, d->n_bench);
     kb_prices_free(d->prices, d->n_prices);
+    kb_systems_free(d->systems, d->n_systems);
     for (size_t i = 0; i < d->n_rates; i++) {
         free(d->rates[i].currency);
         free(d->rates[i].as_of);

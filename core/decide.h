@@ -37,6 +37,11 @@ typedef struct decide_option {
                                     * ranked after every other feasible option, never
                                     * recommended */
     int consumer;                  /* a GeForce / TITAN card */
+    /* Where the cards are: machines bought (or instances rented) and the network between them;
+     * a purchase of whole systems (SXM / OAM servers) names the system. */
+    int hosts;                     /* 1 unless the cards span several machines */
+    const kb_system *system;       /* borrowed from the decision; NULL: cards in hosts */
+    double network_gbps;           /* between the machines, Gb/s; NaN for one machine */
     /* fit */
     double vram_needed_gb, per_card_gb;
     int fits, split;               /* split: model parallelism over the cards */
@@ -52,7 +57,7 @@ typedef struct decide_option {
     double hours_available;        /* a job: hours_per_day x days to the deadline; else NaN */
     double power_w;
     /* money, in the workload's currency */
-    double unit_price;             /* per card (buy) or per instance-hour (rent) */
+    double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */
     cost_buy_input buy;            /* buy options */
     cost_summary cost;

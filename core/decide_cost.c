@@ -103,19 +103,22 @@ static void cost_rented(decision *d, decide_option *o)
     o->electricity_share = 0;
 }
 
-/* Cards, the hosts they need, electricity, upkeep, less resale at the horizon. */
+/* Cards, the hosts they need, electricity, upkeep, less resale at the horizon.  A system is
+ * bought whole: its price includes its host, and it draws its own stated power (the cards'
+ * TDP and a host's when the KB gives none). */
 static void cost_owned(decision *d, decide_option *o)
 {
     const workload *w = d->w;
-    double per_host = w->cards_per_host > 0 ? w->cards_per_host
-                      : o->consumer         ? DECIDE_CONSUMER_PER_HOST
-                                            : DECIDE_SERVER_PER_HOST;
-    int hosts = (int)ceil(o->count / per_host);
-    o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count + w->host_power_w * hosts;
+    int hosts = o->hosts > 0 ? o->hosts : 1;
+    double cards_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
+    if (o->system && o->system->power_w > 0)
+        o->power_w = o->system->power_w * hosts;
+    else
+        o->power_w = cards_w + w->host_power_w * hosts;
     cost_buy_input *in = &o->buy;
     memset(in, 0, sizeof *in);
     in->cards = o->unit_price * o->count;
-    in->host = w->host_cost * hosts;
+    in->host = o->system ? 0 : w->host_cost * hosts;
     in->cooling = w->cooling_cost * hosts;
     in->power_w = o->power_w;
     in->hours_per_day = hours_per_day_costed(d, o);

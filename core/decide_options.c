@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Card counts tried when a candidate does not name one. */
-static const int default_counts[] = {1, 2, 4, 8};
-#define N_DEFAULT_COUNTS (sizeof default_counts / sizeof default_counts[0])
-
 static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
 {
     if (d->n_options == d->cap_options) {
@@ -28,6 +24,8 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->throughput = o->per_unit = o->score = NAN;
     o->gpu_fraction = 1;
     o->min_billing_hours = NAN;
+    o->hosts = 1;
+    o->network_gbps = NAN;
     return o;
 }
 
@@ -61,11 +59,17 @@ static int has_option(const decision *d, const char *id)
 
 /* ---- buying ---- */
 
-/* The prices of one kind for a GPU as of the latest date they share, per card, converted. */
+/* The prices of one kind for a GPU's cards, or for one system, that an option is made from:
+ * the rows whose quality the workload accepts (an anecdotal price only with anecdotal_ok; when
+ * there is no other, the anecdotal ones, and the option is held back: shown, never
+ * recommended), as of the latest date they share; per card, converted. */
 typedef struct price_set {
     double *values;
     const char **sources;
     size_t n;
+    int held_back;
+    const char *quality;   /* of the rows used, the least trusted; NULL when none says */
+    const char *note;      /* the latest row's caveats */
 } price_set;
 
 static void price_set_free(price_set *s)
@@ -74,17 +78,42 @@ static void price_set_free(price_set *s)
     free(s->sources);
 }
 
-static int latest_prices(decision *d, const char *gpu, const char *kind, price_set *out,
-                         gw_error *err)
+static int is_anecdote(const kb_price *p)
+{
+    return decide_str_eq(p->quality, "anecdote");
+}
+
+/* How little a quality is trusted: list 0, quote or unsaid 1, anecdote 2. */
+static int distrust(const char *quality)
+{
+    return decide_str_eq(quality, "list") ? 0 : decide_str_eq(quality, "anecdote") ? 2 : 1;
+}
+
+static int price_row_of(const kb_price *p, const char *gpu, const char *kind, const char *system)
+{
+    return decide_str_eq(p->gpu, gpu) && decide_str_eq(p->kind, kind) &&
+           (system ? decide_str_eq(p->system, system) : !(p->system && *p->system));
+}
+
+static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
+                         price_set *out, gw_error *err)
 {
     const char *latest = NULL;
-    size_t rows = 0;
+    size_t rows = 0, accepted = 0;
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!decide_str_eq(p->gpu, gpu) || !decide_str_eq(p->kind, kind))
+        if (price_row_of(p, gpu, kind, system)) {
+            rows++;
+            accepted += !is_anecdote(p) || d->w->anecdotal_ok;
+        }
+    }
+    out->held_back = rows && !accepted;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!price_row_of(p, gpu, kind, system) || (accepted && is_anecdote(p) &&
+                                                    !d->w->anecdotal_ok))
             continue;
-        rows++;
         if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
             latest = p->as_of ? p->as_of : "";
     }
@@ -92,7 +121,8 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, price_s
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!decide_str_eq(p->gpu, gpu) || !decide_str_eq(p->kind, kind) ||
+        if (!price_row_of(p, gpu, kind, system) ||
+            (accepted && is_anecdote(p) && !d->w->anecdotal_ok) ||
             !decide_text_same(p->as_of, latest))
             continue;
         double per_card;
@@ -100,51 +130,134 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, price_s
                                 p->currency, &per_card, err);
         if (rc != GW_OK)
             return rc;
+        if (!out->n || distrust(p->quality) > distrust(out->quality))
+            out->quality = p->quality;
+        out->note = p->note && *p->note ? p->note : out->note;
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
     }
     return GW_OK;
 }
 
-/* One option per card count (count 0: the default counts a host takes) at the median price. */
-static void add_buy_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
-                           price_set *prices)
+/* Cards one machine of g takes: the workload's, else a desktop's four consumer cards or a
+ * server's eight. */
+static int cards_per_host(const decision *d, const kb_gpu *g)
 {
-    const workload *w = d->w;
-    int max = decide_gpu_is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
-    double price = decide_median(prices->values, prices->n);
-    size_t n_counts = count ? 1 : N_DEFAULT_COUNTS;
+    if (d->w->cards_per_host > 0)
+        return (int)d->w->cards_per_host;
+    return decide_gpu_is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
+}
+
+/* Whether options may span several machines: only where every card trains its own replica
+ * (data parallelism: a model split over machines is not modelled) and a measured benchmark
+ * gives a step's compute time to set the network's all-reduce against. */
+static int multi_host_ok(const decision *d)
+{
+    return decide_str_eq(d->w->parallelism, "data") && d->n_bench > 0;
+}
+
+/* Machines for count cards, as whole machines and at most DECIDE_MAX_HOSTS; 0 when that is not
+ * an option (multi_host_ok). */
+static int hosts_for(const decision *d, int count, int per_host)
+{
+    if (count <= per_host)
+        return 1;
+    if (count % per_host || count / per_host > DECIDE_MAX_HOSTS || !multi_host_ok(d))
+        return 0;
+    return count / per_host;
+}
+
+static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, int hosts,
+                                     decide_acquisition a, const kb_system *sys,
+                                     const price_set *prices)
+{
     gw_buf id = GW_BUF_INIT;
+    buf_printf(&id, "%s:%dx %s", decide_acquisition_name(a), count, g->id);
+    if (sys)
+        buf_printf(&id, " in %s", sys->id);
+    if (has_option(d, buf_cstr(&id))) {
+        buf_free(&id);
+        return NULL;
+    }
+    decide_option *o = option_new(d, g, count, a);
+    o->id = buf_detach(&id);
+    o->hosts = hosts;
+    o->system = sys;
+    o->network_gbps = hosts < 2 ? NAN : sys ? sys->network_gbps : d->w->network_gbps;
+    o->unit_price = decide_median(prices->values, prices->n);
+    o->price_lo = prices->values[0];
+    o->price_hi = prices->values[prices->n - 1];
+    o->held_back = prices->held_back;
+    o->offer_quality = prices->quality ? gw_xstrdup(prices->quality) : NULL;
+    o->offer_note = prices->note ? gw_xstrdup(prices->note) : NULL;
+    for (size_t s = 0; s < prices->n; s++)
+        decide_option_cite(d, o, prices->sources[s]);
+    decide_option_cite(d, o, g->source);
+    if (sys)
+        decide_option_cite(d, o, sys->source);
+    if (hosts > 1 && !sys && decide_fact_cite(d, KB_ASSUMED_HOST_NETWORK))
+        decide_option_cite(d, o, d->facts[KB_ASSUMED_HOST_NETWORK].source);
+    return o;
+}
+
+/* Card counts tried when a candidate does not name one. */
+static const int default_counts[] = {1, 2, 4, 8, 16};
+#define N_DEFAULT_COUNTS (sizeof default_counts / sizeof default_counts[0])
+
+/* Cards bought one by one into host machines: one option per card count (count 0: the default
+ * counts, up to DECIDE_MAX_HOSTS full machines) at the median price. */
+static void add_card_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
+                            const price_set *prices)
+{
+    int per_host = cards_per_host(d, g);
+    size_t n_counts = count ? 1 : N_DEFAULT_COUNTS;
     for (size_t c = 0; c < n_counts; c++) {
         int cnt = count ? count : default_counts[c];
-        if (!count && (cnt > max || (decide_str_eq(w->parallelism, "none") && cnt > 1)))
+        int hosts = hosts_for(d, cnt, per_host);
+        if (!count && (!hosts || (decide_str_eq(d->w->parallelism, "none") && cnt > 1)))
             continue;
-        buf_reset(&id);
-        buf_printf(&id, "%s:%dx %s", decide_acquisition_name(a), cnt, g->id);
-        if (has_option(d, buf_cstr(&id)))
-            continue;
-        decide_option *o = option_new(d, g, cnt, a);
-        o->id = gw_xstrdup(buf_cstr(&id));
-        o->unit_price = price;
-        o->price_lo = prices->values[0];
-        o->price_hi = prices->values[prices->n - 1];
-        for (size_t s = 0; s < prices->n; s++)
-            decide_option_cite(d, o, prices->sources[s]);
-        decide_option_cite(d, o, g->source);
+        add_buy_option(d, g, cnt, hosts ? hosts : (cnt + per_host - 1) / per_host, a, NULL,
+                       prices);
     }
-    buf_free(&id);
+}
+
+/* Whole systems (servers of SXM or OAM modules): 1, 2 or 4 of them, or the count named when it
+ * is a whole number of systems. */
+static void add_system_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
+                              const kb_system *sys, const price_set *prices)
+{
+    int per = (int)sys->gpu_count;
+    for (int n = 1; n <= DECIDE_MAX_HOSTS; n *= 2) {
+        if (count ? count != per * n : n > 1 && !multi_host_ok(d))
+            continue;
+        add_buy_option(d, g, per * n, n, a, sys, prices);
+    }
 }
 
 static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *err)
 {
+    int card = decide_gpu_sold_as_card(g);
     for (int used = 0; used < 2; used++) {
         if (used && !d->w->used_ok)
             continue;
+        decide_acquisition a = used ? DECIDE_BUY_USED : DECIDE_BUY_NEW;
+        const char *kind = used ? "used" : "new";
         price_set prices;
-        int rc = latest_prices(d, g->id, used ? "used" : "new", &prices, err);
-        if (rc == GW_OK && prices.n)
-            add_buy_counts(d, g, count, used ? DECIDE_BUY_USED : DECIDE_BUY_NEW, &prices);
+        int rc = latest_prices(d, g->id, kind, NULL, &prices, err);
+        if (rc == GW_OK && prices.n && card)
+            add_card_counts(d, g, count, a, &prices);
+        else if (rc == GW_OK && prices.n)
+            decide_omit(d, g, g->name, used ? "used module" : "new module", DECIDE_OMIT_MODULE);
         price_set_free(&prices);
+        for (size_t s = 0; s < d->n_systems && rc == GW_OK; s++) {
+            const kb_system *sys = &d->systems[s];
+            if (!decide_str_eq(sys->gpu, g->id) || !(sys->gpu_count >= 1))
+                continue;
+            rc = latest_prices(d, g->id, kind, sys->id, &prices, err);
+            if (rc == GW_OK && prices.n)
+                add_system_counts(d, g, count, a, sys, &prices);
+            price_set_free(&prices);
+        }
         if (rc != GW_OK)
             return rc;
     }
@@ -222,12 +335,12 @@ static int cmp_rent_offer_kb_order(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
-static void rent_offer_id(gw_buf *id, const rent_offer *f)
+static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
 {
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
     buf_reset(id);
     buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
-               f->count, f->g->id);
+               f->count * instances, f->g->id);
 }
 
 /* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); returns how many
@@ -257,7 +370,7 @@ static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n
                 aside++;
             }
         }
-        rent_offer_id(&id, &offers[start]);
+        rent_offer_id(&id, &offers[start], 1);
         if (!has_option(d, buf_cstr(&id)))
             set_aside += aside;
     }
@@ -347,12 +460,16 @@ static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *
     return rc;
 }
 
-static void add_rent_option(decision *d, const rent_offer *f, const char *id)
+/* An offer rented as `instances` instances (more than one: over the network the provider
+ * states between them). */
+static void add_rent_option(decision *d, const rent_offer *f, int instances, const char *id)
 {
     const char *provider = f->first->provider && *f->first->provider ? f->first->provider : NULL;
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : NULL;
-    decide_option *o = option_new(d, f->g, f->count, DECIDE_RENT);
+    decide_option *o = option_new(d, f->g, f->count * instances, DECIDE_RENT);
     o->id = gw_xstrdup(id);
+    o->hosts = instances;
+    o->network_gbps = instances > 1 ? f->terms->network_gbps : NAN;
     o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
     gw_buf shown = GW_BUF_INIT;
     if (instance || f->spot)
@@ -360,9 +477,9 @@ static void add_rent_option(decision *d, const rent_offer *f, const char *id)
                    f->spot ? "(spot)" : "");
     o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
     buf_free(&shown);
-    o->unit_price = f->price;
-    o->price_lo = f->lo;
-    o->price_hi = f->hi;
+    o->unit_price = f->price * instances;
+    o->price_lo = f->lo * instances;
+    o->price_hi = f->hi * instances;
     const kb_price *t = f->terms;
     o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
     o->offer_note = t->note && *t->note ? gw_xstrdup(t->note) : NULL;
@@ -393,9 +510,17 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
     for (size_t i = 0; i < n_offers && rc == GW_OK; i++) {
         if (!offers[i].keep)
             continue;
-        rent_offer_id(&id, &offers[i]);
-        if (!has_option(d, buf_cstr(&id)))
-            add_rent_option(d, &offers[i], buf_cstr(&id));
+        /* Several instances only for a job (they finish it sooner, at about the same cost;
+         * capacity is a fleet's size, which the offer's count already is), over a network the
+         * provider states (multi_host_ok). */
+        int most = workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
+                           multi_host_ok(d)
+                       ? DECIDE_MAX_HOSTS : 1;
+        for (int n = 1; n <= most; n *= 2) {
+            rent_offer_id(&id, &offers[i], n);
+            if (!has_option(d, buf_cstr(&id)))
+                add_rent_option(d, &offers[i], n, buf_cstr(&id));
+        }
     }
     buf_free(&id);
     free(offers);

@@ -21,6 +21,9 @@
  * has room for four double-width consumer cards, a data-centre server for eight. */
 #define DECIDE_CONSUMER_PER_HOST 4
 #define DECIDE_SERVER_PER_HOST 8
+/* The most machines one purchased option spans (a rented one: instances): several hosts are
+ * tried only as whole machines, for data parallelism, over the network between them. */
+#define DECIDE_MAX_HOSTS 4
 
 /* Of the cloud offers for one GPU and card count, only the cheapest offer of each of this many
  * providers (cheapest first) become options: a catalogue of thousands of offers otherwise
@@ -39,6 +42,7 @@
 #define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
 #define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
 #define DECIDE_OMIT_UNKNOWN "unknown name"
+#define DECIDE_OMIT_MODULE "a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
 
 typedef struct decide_omission {
     char *gpu;                   /* the GPU's id; NULL for an unknown name */
@@ -64,6 +68,8 @@ struct decision {
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     kb_price *prices;
     size_t n_prices;
+    kb_system *systems;          /* every system of the KB, by id */
+    size_t n_systems;
     decide_rate *rates;          /* the currencies converted so far */
     size_t n_rates;
     char **cite_ids;             /* citation n is cite_ids[n - 1] */
@@ -118,6 +124,9 @@ void decide_option_cite(decision *d, decide_option *o, const char *source);
 /* The median of v[0..n) (sorted in place; NaN when n is 0). */
 double decide_median(double *v, size_t n);
 const kb_gpu *decide_gpu_find(const decision *d, const char *id);
+const kb_system *decide_system_find(const decision *d, const char *id);
+/* Whether g is sold as a card (PCIe, or the form is unknown); else only in servers or systems. */
+int decide_gpu_sold_as_card(const kb_gpu *g);
 int decide_gpu_is_consumer(const kb_gpu *g);
 int decide_precision_is_half(const char *precision);
 const char *decide_acquisition_name(decide_acquisition a);

@@ -190,12 +190,20 @@ static double efficiency(const decision *d, const decide_option *o, double singl
         return 1.0 / o->count;
     if (o->split)
         return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+    if (o->hosts > 1)
+        return model_scaling_efficiency_hosts(o->count / o->hosts, o->hosts, single, batch,
+                                              gradient_bytes, o->link_gbs,
+                                              o->network_gbps / 8);
     return model_scaling_efficiency(o->count, single, batch, gradient_bytes, o->link_gbs);
 }
 
 /* The link o's gradients cross, in words, for the method of each scaled option. */
 static void link_words(gw_buf *how, const decide_option *o)
 {
+    if (o->hosts > 1)
+        buf_printf(how, "%d machines of %d over a %.0f Gb/s network (%.1f GB/s), within each "
+                        "over ", o->hosts, o->count / o->hosts, o->network_gbps,
+                   o->network_gbps / 8);
     if (o->nvlink)
         buf_printf(how, "NVLink (%.0f GB/s each way)", o->link_gbs);
     else if (has_p2p(o->gpu))
@@ -209,11 +217,11 @@ static void link_words(gw_buf *how, const decide_option *o)
 }
 
 /* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
- * several cards of which one works). */
+ * several cards of which one works, nor across machines: the KB's runs are in one machine). */
 static int speed_measured(decision *d, decide_option *o, gw_buf *how)
 {
     double value, lo, hi;
-    size_t n = o->split || (o->count > 1 && one_card_works(d))
+    size_t n = o->split || o->hosts > 1 || (o->count > 1 && one_card_works(d))
                    ? 0
                    : measured_rows(d, o, o->gpu->id, o->count, &value, &lo, &hi);
     if (!n)
@@ -262,7 +270,9 @@ static void comm_fraction(const decision *d, decide_option *o)
     if (o->count < 2 || isnan(o->throughput) || !(d->gradient_bytes > 0))
         return;
     double per_card = o->throughput / o->count;
-    o->comm_fraction = model_allreduce_seconds(o->count, d->gradient_bytes, o->link_gbs) /
+    o->comm_fraction = model_allreduce_seconds_hosts(o->count / o->hosts, o->hosts,
+                                                     d->gradient_bytes, o->link_gbs,
+                                                     o->network_gbps / 8) /
                        (decide_batch_per_gpu(d->w) / per_card);
 }
 

@@ -202,6 +202,20 @@ static void get_rule_adjustment(const decision *d, const void *r, decide_field_v
     v->number = decide_rules_adjustment(OPTION_OF(r));
 }
 
+static void get_system(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const kb_system *sys = OPTION_OF(r)->system;
+    v->text = sys ? sys->id : NULL;
+}
+
+static void get_system_name(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const kb_system *sys = OPTION_OF(r)->system;
+    v->text = sys ? sys->name : NULL;
+}
+
 static void get_rank(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -235,6 +249,11 @@ const decide_field decide_option_fields[] = {
     {NULL, "gpu", S, GET, get_gpu, 0, NULL, VALUE, 0, NULL},
     {NULL, "gpu_name", S, GET, get_gpu_name, 0, NULL, VALUE, 0, NULL},
     {NULL, "count", I, OPT(count), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "hosts", I, OPT(hosts), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "system", S, GET, get_system, 0, NULL, VALUE, 0, NULL},
+    {NULL, "system_name", S, GET, get_system_name, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "network_gbps", N, OPT(network_gbps), NULL, 0, NULL, VALUE, DECIDE_FIELD_OMIT_NAN,
+     NULL},
     {NULL, "acquisition", S, GET, get_acquisition, 0, NULL, VALUE, 0, NULL},
     {NULL, "provider", S, OPT(provider), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "instance", S, OPT(instance), NULL, 0, NULL, HIDDEN, 0, NULL},

@@ -45,7 +45,7 @@ void kb_rollback(kb *k);
  * export, the --where/--sort fields, views, --json and the datasheet all follow that description;
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
-    KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
+    KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_SYSTEMS, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
     KB_ASSUMPTIONS, KB_TABLES
 };
 
@@ -65,7 +65,8 @@ enum kb_column_flags {
     KB_DEFAULT_ZERO = 1 << 9,  /* empty means 0 (a flag that is off unless said) */
     KB_INT = 1 << 10,          /* the row struct keeps it as an int (else a double) */
     KB_META = 1 << 11,         /* about the row, not the thing (source, note): no --where field */
-    KB_LOWER_BETTER = 1 << 12  /* in a comparison the lowest figure is the best */
+    KB_LOWER_BETTER = 1 << 12, /* in a comparison the lowest figure is the best */
+    KB_NAMES_SYSTEM = 1 << 13  /* names a system row */
 };
 
 /* How a value reads for people (cli_kb.c writes each form). */
@@ -151,7 +152,16 @@ typedef struct kb_price {
     char *quality;              /* list|quote|anecdote: how far the price can be trusted */
     double gpu_fraction;        /* the share of one card an instance's GPU is (a MIG slice) */
     double min_billing_hours;   /* the fewest hours a rental is billed for; NaN none stated */
+    char *system;               /* a purchase of a whole system (kb_system): its id; NULL a card */
+    double network_gbps;        /* a cloud instance's network to other instances, Gb/s; NaN */
 } kb_price;
+
+/* A machine a GPU is sold in when it is not sold as a card (SXM and OAM modules come on 4- or
+ * 8-GPU baseboards in servers): its GPUs, its whole power and its network to other machines. */
+typedef struct kb_system {
+    char *id, *name, *gpu, *source, *note;
+    double gpu_count, power_w, network_gbps;
+} kb_system;
 
 typedef struct kb_rate {
     char *currency, *as_of, *source;
@@ -170,9 +180,8 @@ typedef enum kb_assumed {
     KB_ASSUMED_HOST_COST,       /* host_cost: a host machine around the cards, in a currency */
     KB_ASSUMED_HOST_POWER,      /* host_power_w: a host's draw besides its cards, W */
     KB_ASSUMED_RESALE,          /* resale_fraction: share of a card's price left at the horizon */
-    KB_ASSUMED_PCIE_GBS,        /* pcie4_allreduce_gbs: the effective rate cards in one machine
-                                 * all-reduce gradients at over PCIe 4.0 x16, GB/s; not the
-                                 * link's bandwidth (32 GB/s each way) */
+    KB_ASSUMED_HOST_NETWORK,    /* host_network_gbps: the network between the machines of a
+                                 * multi-host purchase, Gb/s */
     KB_ASSUMED_POOR_COOLING,    /* poor_cooling_factor: the share of throughput a multi-card
                                  * consumer build keeps in a poorly cooled room */
     KB_ASSUMED_COUNT
@@ -201,6 +210,8 @@ void kb_gpus_free(kb_gpu *gpus, size_t n);
 void kb_benchmarks_free(kb_benchmark *rows, size_t n);
 void kb_prices_free(kb_price *rows, size_t n);
 void kb_sources_free(kb_source *rows, size_t n);
+void kb_system_free(kb_system *s);
+void kb_systems_free(kb_system *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
  * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
@@ -233,6 +244,8 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
 /* Prices; gpu, kind and provider may be NULL for "any". */
 int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
                    kb_price **out, size_t *n, gw_error *err);
+/* The systems a GPU is sold in (gpu NULL: every one), by id. */
+int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
 int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);

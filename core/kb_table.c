@@ -136,6 +136,22 @@ static const kb_column price_cols[] = {
     COL("quality", KB_TEXT, 0, price_quality, S(kb_price, quality)),
     COL("gpu_fraction", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_fraction)),
     COL("min_billing_hours", KB_NUMBER, 0, NULL, S(kb_price, min_billing_hours)),
+    /* Added by schema version 5. */
+    COL("system", KB_TEXT, KB_NAMES_SYSTEM, NULL, S(kb_price, system)),
+    COL("network_gbps", KB_NUMBER, KB_POSITIVE, NULL, S(kb_price, network_gbps)),
+};
+/* A machine an SXM or OAM module is sold in: its power is the whole machine's (cards, host,
+ * fans) at most, its network all its ports to other machines together. */
+static const kb_column system_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_system, id)),
+    COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_system, name)),
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_system, gpu)),
+    COL("gpu_count", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL,
+        S(kb_system, gpu_count)),
+    COL("power_w", KB_NUMBER, KB_POSITIVE, NULL, S(kb_system, power_w)),
+    COL("network_gbps", KB_NUMBER, KB_POSITIVE, NULL, S(kb_system, network_gbps)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_system, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_system, note)),
 };
 static const kb_column claim_cols[] = {
     COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
@@ -170,7 +186,8 @@ static const struct {
     [KB_ASSUMED_HOST_COST] = {"host_cost", NULL, 0, 1e12, "an amount from 0"},
     [KB_ASSUMED_HOST_POWER] = {"host_power_w", "W", 0, 1e5, "from 0 to 100000 W"},
     [KB_ASSUMED_RESALE] = {"resale_fraction", "fraction", 0, 1, "a fraction from 0 to 1"},
-    [KB_ASSUMED_PCIE_GBS] = {"pcie4_allreduce_gbs", "GB/s", 0.1, 32, "from 0.1 to 32 GB/s"},
+    [KB_ASSUMED_HOST_NETWORK] = {"host_network_gbps", "Gb/s", 0.1, 3200,
+                                 "from 0.1 to 3200 Gb/s"},
     [KB_ASSUMED_POOR_COOLING] = {"poor_cooling_factor", "fraction", 0.1, 1,
                                  "a fraction from 0.1 to 1"},
 };
@@ -190,6 +207,7 @@ const kb_table kb_tables[KB_TABLES] = {
     {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols), NULL},
     {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL},
     {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL},
+    {"systems.csv", "system", "systems", system_cols, NCOLS(system_cols), NULL},
     {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL},
     {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule},
     {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL},
@@ -328,6 +346,7 @@ ROW_FREE(kb_price_free, kb_price, KB_PRICES)
 ROW_FREE(kb_rate_free, kb_rate, KB_RATES)
 ROW_FREE(kb_claim_free, kb_claim, KB_CLAIMS)
 ROW_FREE(kb_assumption_free, kb_assumption, KB_ASSUMPTIONS)
+ROW_FREE(kb_system_free, kb_system, KB_SYSTEMS)
 
 void kb_gpu_init(kb_gpu *g)
 {
@@ -347,6 +366,7 @@ ROWS_FREE(kb_gpus_free, kb_gpu, kb_gpu_free)
 ROWS_FREE(kb_benchmarks_free, kb_benchmark, kb_benchmark_free)
 ROWS_FREE(kb_prices_free, kb_price, kb_price_free)
 ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
+ROWS_FREE(kb_systems_free, kb_system, kb_system_free)
 ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
 #undef ROW_FREE
 #undef ROWS_FREE
@@ -481,13 +501,28 @@ static int assumption_rule(const kb_value *row, gw_error *err)
     return GW_OK;
 }
 
-/* A fraction of a card and a minimum billing are terms of a rental: a card bought is bought
- * whole, and a slice is at most the whole card. */
+/* The value of a table's column, by name, in a row in that table's column order. */
+static const kb_value *row_value(const kb_column *cols, int n, const kb_value *row,
+                                 const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(cols[i].name, name))
+            return &row[i];
+    return NULL;   /* not reached: the names below are price_cols' */
+}
+
+/* A fraction of a card, a minimum billing and a network to other instances are terms of a
+ * rental: a card bought is bought whole, and a slice is at most the whole card.  A system is
+ * something bought. */
 static int price_rule(const kb_value *row, gw_error *err)
 {
-    const char *kind = row[1].text;   /* price_cols' order */
-    double fraction = row[NCOLS(price_cols) - 2].number;
-    double min_hours = row[NCOLS(price_cols) - 1].number;
+#define PRICE(name) row_value(price_cols, NCOLS(price_cols), row, name)
+    const char *kind = PRICE("kind")->text;
+    double fraction = PRICE("gpu_fraction")->number;
+    double min_hours = PRICE("min_billing_hours")->number;
+    const char *system = PRICE("system")->text;
+    double network = PRICE("network_gbps")->number;
+#undef PRICE
     int cloud = kb_streq(kind, "cloud");
     if (fraction > 1)
         return gw_error_set(err, GW_EDATA, "gpu_fraction: at most 1 (a whole card), not %g",
@@ -497,6 +532,12 @@ static int price_rule(const kb_value *row, gw_error *err)
                             "card; a %s card is bought whole", kind ? kind : "?");
     if (!isnan(min_hours) && !cloud)
         return gw_error_set(err, GW_EDATA, "min_billing_hours: only for a cloud offer");
+    if (!isnan(network) && !cloud)
+        return gw_error_set(err, GW_EDATA, "network_gbps: only for a cloud offer (a system's "
+                            "network is in the system table)");
+    if (system && system[0] && cloud)
+        return gw_error_set(err, GW_EDATA, "system: only a purchase (new or used) buys a "
+                            "system; a cloud offer names its instance");
     return GW_OK;
 }
 
@@ -529,15 +570,21 @@ static int row_exists(kb *k, const char *sql, const char *id, int *found, gw_err
     return GW_OK;
 }
 
-/* The row a KB_CITES or KB_NAMES_GPU value names must exist. */
+/* The row a KB_CITES, KB_NAMES_GPU or KB_NAMES_SYSTEM value names must exist. */
 static int reference_check(kb *k, const kb_column *c, const char *id, gw_error *err)
 {
-    int found = 0, gpu = (c->flags & KB_NAMES_GPU) != 0;
-    int rc = row_exists(k, gpu ? "SELECT 1 FROM gpu WHERE id = ?1"
-                               : "SELECT 1 FROM source WHERE id = ?1", id, &found, err);
+    int found = 0;
+    const char *sql = "SELECT 1 FROM source WHERE id = ?1", *what = "source";
+    if (c->flags & KB_NAMES_GPU) {
+        sql = "SELECT 1 FROM gpu WHERE id = ?1";
+        what = "GPU";
+    } else if (c->flags & KB_NAMES_SYSTEM) {
+        sql = "SELECT 1 FROM system WHERE id = ?1";
+        what = "system";
+    }
+    int rc = row_exists(k, sql, id, &found, err);
     if (rc == GW_OK && !found)
-        rc = gw_error_set(err, GW_EDATA, "%s: unknown %s '%.80s'", c->name,
-                          gpu ? "GPU" : "source", id);
+        rc = gw_error_set(err, GW_EDATA, "%s: unknown %s '%.80s'", c->name, what, id);
     return rc;
 }
 
@@ -554,7 +601,7 @@ static int validate_row(kb *k, const kb_table *t, kb_value *v, gw_error *err)
             kb_problem_text(p, c, &v[i], text, sizeof text);
             return gw_error_set(err, GW_EDATA, "%s: %s", c->name, text);
         }
-        if (k && v[i].text && (c->flags & (KB_CITES | KB_NAMES_GPU))) {
+        if (k && v[i].text && (c->flags & (KB_CITES | KB_NAMES_GPU | KB_NAMES_SYSTEM))) {
             int rc = reference_check(k, c, v[i].text, err);
             if (rc)
                 return rc;

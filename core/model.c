@@ -128,25 +128,53 @@ double model_training_gradient_bytes(double params, double vram_gb, const char *
     return 0;
 }
 
+double model_allreduce_seconds_hosts(int per_host, int hosts, double gradient_bytes,
+                                     double link_gbs, double network_gbs)
+{
+    if (per_host < 1 || hosts < 1 || per_host * hosts <= 1 || !(gradient_bytes > 0))
+        return 0;
+    double seconds = 0;
+    if (per_host > 1)
+        seconds += link_gbs > 0 ? 2.0 * (per_host - 1) / per_host * gradient_bytes /
+                                      (link_gbs * 1e9)
+                                : INFINITY;
+    if (hosts > 1)
+        seconds += network_gbs > 0 ? 2.0 * (hosts - 1) / hosts * gradient_bytes /
+                                         (network_gbs * 1e9)
+                                   : INFINITY;
+    return seconds;
+}
+
 double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs)
 {
     if (count <= 1 || !(gradient_bytes > 0) || !(link_gbs > 0))
         return 0;
-    return 2.0 * (count - 1) / count * gradient_bytes / (link_gbs * 1e9);
+    return model_allreduce_seconds_hosts(count, 1, gradient_bytes, link_gbs, 0);
 }
 
-double model_scaling_efficiency(int count, double single_throughput, double batch,
-                                double gradient_bytes, double link_gbs)
+double model_scaling_efficiency_hosts(int per_host, int hosts, double single_throughput,
+                                      double batch, double gradient_bytes, double link_gbs,
+                                      double network_gbs)
 {
-    if (count <= 1 || !(gradient_bytes > 0))
+    if (per_host * hosts <= 1 || !(gradient_bytes > 0))
         return 1;
     if (!(batch > 0))
         batch = MODEL_DEFAULT_BATCH;
     if (!(single_throughput > 0))
         return 1 / (1 + MODEL_SYNC_OVERHEAD);
     double compute_seconds = batch / single_throughput;
-    double allreduce = model_allreduce_seconds(count, gradient_bytes, link_gbs);
+    double allreduce =
+        model_allreduce_seconds_hosts(per_host, hosts, gradient_bytes, link_gbs, network_gbs);
     return compute_seconds / (compute_seconds * (1 + MODEL_SYNC_OVERHEAD) + allreduce);
+}
+
+double model_scaling_efficiency(int count, double single_throughput, double batch,
+                                double gradient_bytes, double link_gbs)
+{
+    if (count > 1 && gradient_bytes > 0 && !(link_gbs > 0))   /* no link figure: sync only */
+        return 1 / (1 + MODEL_SYNC_OVERHEAD);
+    return model_scaling_efficiency_hosts(count, 1, single_throughput, batch, gradient_bytes,
+                                          link_gbs, 0);
 }
 
 void model_calibration_add(model_calibration *c, double predicted, double measured)

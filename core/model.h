@@ -97,12 +97,23 @@ double model_training_gradient_bytes(double params, double vram_gb, const char *
 
 /* Ring all-reduce time of one step: 2(n-1)/n x gradient bytes / link bandwidth. */
 double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs);
+/* The same over hosts machines of per_host cards each, hierarchically (as NCCL does across
+ * machines): within each machine over its link, then across machines over the network
+ * (network_gbs: GB/s, all of one machine's ports together), each a ring:
+ *     2(k-1)/k x B / link + 2(N-1)/N x B / network
+ * for k cards per machine and N machines.  Infinite when a link it needs is unknown (0). */
+double model_allreduce_seconds_hosts(int per_host, int hosts, double gradient_bytes,
+                                     double link_gbs, double network_gbs);
 
 /* Data-parallel efficiency of count cards: compute / (compute x (1 + sync) + all-reduce), where
  * compute = batch / single-card throughput.  1 for one card, and when gradient_bytes is 0
  * (nothing trained: replicas run independently). */
 double model_scaling_efficiency(int count, double single_throughput, double batch,
                                 double gradient_bytes, double link_gbs);
+/* The same over hosts machines of per_host cards (model_allreduce_seconds_hosts). */
+double model_scaling_efficiency_hosts(int per_host, int hosts, double single_throughput,
+                                      double batch, double gradient_bytes, double link_gbs,
+                                      double network_gbs);
 
 /* How far the model's efficiency is from measured multi-GPU results: each row adds a predicted
  * and a measured efficiency (multi-GPU throughput / (count x one card's)). */

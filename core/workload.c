@@ -175,6 +175,10 @@ static const field top_fields[] = {
     {.name = "cards_per_host", .type = FIELD_NUMBER, .at = AT(cards_per_host), .lo = 1,
      .hi = 64, .unit = "cards", .expected = "a number of cards from 1 to 64",
      .help = "cards one machine takes (default: 4 consumer or 8 data-centre cards)"},
+    {.name = "network_gbps", .type = FIELD_NUMBER, .at = AT(network_gbps), .lo = 0.1,
+     .hi = 1e5, .unit = "Gb/s", .expected = "a rate in Gb/s from 0.1",
+     .help = "the network between the machines of a purchase that needs several, all of one "
+             "machine's ports (default: the decision's)"},
     {.name = "cooling_cost", .type = FIELD_NUMBER, .at = AT(cooling_cost), .lo = 0, .hi = 1e12,
      .fallback = "0", .unit = "currency", .expected = "an amount per machine from 0",
      .help = "one-off cooling work, per machine"},
@@ -577,9 +581,9 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
     char *text = NULL;
     size_t len = 0;
     *out = NULL;
-    int e = gw_read_file(path, &text, &len);
+    int e = gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, err);
     if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+        return e;
     view *table = NULL;
     int rc = plugin_eval_text(path, text, len, k, NULL, &table, err);
     free(text);

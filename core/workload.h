@@ -42,6 +42,7 @@ typedef struct workload {
     double host_cost;           /* per machine, in currency */
     double host_power_w;        /* per machine besides the cards */
     double cards_per_host;      /* how many cards one machine takes */
+    double network_gbps;        /* between the machines of a multi-machine purchase, Gb/s */
     double cooling_cost;        /* one-off, per machine */
     double upkeep_hours_per_month, upkeep_rate;
     double resale_fraction;     /* of the card price, at the horizon */

@@ -34,6 +34,9 @@ return {
     electricity = { price = 1.0 },        -- per kWh (industrial rate); pue = 1.0 unless given
 
     used_ok = true,                       -- second-hand cards are acceptable (after inspection)
+    -- The KB's China-market prices come from articles (anecdotes, not price lists): accept them,
+    -- knowing the report labels them, or get a quote and put it in the KB.
+    anecdotal_ok = true,
     cooling = "good",                     -- "poor" if the room cannot take ~2 kW of heat
 
     -- What to compare: "4x rtx-3090" fixes the count; a bare name tries 1, 2 and 4 cards

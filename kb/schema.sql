@@ -313,3 +313,76 @@ UPDATE price SET quality = CASE (SELECT kind FROM source WHERE id = price.source
                                WHEN 'price-list' THEN 'list'
                                WHEN 'article' THEN 'anecdote'
                            END;
+
+-- version 5
+-- Hardware sold only as whole machines (issue 13): an SXM or OAM module comes on a 4- or 8-GPU
+-- baseboard inside a server, so it is bought as that server, whose price includes the host and
+-- whose power is the server's.  A system row describes one such machine; a purchase price names
+-- it (price.system), its gpu and gpu_count those of the system.  network_gbps is the bandwidth
+-- between machines, all of a machine's ports together: a system's scale-out ports, or for a cloud
+-- instance (on its price row) the network between instances the provider states.
+CREATE TABLE system (
+    id           TEXT PRIMARY KEY NOT NULL,
+    name         TEXT NOT NULL,
+    gpu          TEXT NOT NULL REFERENCES gpu(id),
+    gpu_count    REAL NOT NULL,
+    power_w      REAL,
+    network_gbps REAL,
+    source       TEXT NOT NULL REFERENCES source(id),
+    note         TEXT
+);
+CREATE INDEX system_gpu ON system(gpu);
+ALTER TABLE price ADD COLUMN system TEXT REFERENCES system(id);
+ALTER TABLE price ADD COLUMN network_gbps REAL;
+
+-- A system's price is for the whole system: the row's GPU and count are the system's.
+CREATE TRIGGER price_system_match BEFORE INSERT ON price
+WHEN new.system IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM system s WHERE s.id = new.system AND s.gpu = new.gpu
+                              AND s.gpu_count = new.gpu_count)
+BEGIN
+    SELECT RAISE(ABORT, 'a price naming a system must have the system''s gpu and gpu_count');
+END;
+
+CREATE VIEW kb_text_system AS
+SELECT s.rowid AS row, s.rowid * 8 AS fid, 'system' AS kind, s.id AS ref, s.name AS title,
+       s.id || ' ' || s.gpu || ' ' || printf('%gx', s.gpu_count) || ' ' ||
+       (SELECT name FROM gpu WHERE id = s.gpu) || ' ' ||
+       CASE WHEN s.power_w IS NOT NULL THEN printf('%g W', s.power_w) ELSE '' END || ' ' ||
+       ifnull(s.note, '') AS body
+FROM system s;
+
+DROP VIEW kb_text;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system;
+
+CREATE TRIGGER system_fts_ins AFTER INSERT ON system BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
+END;
+CREATE TRIGGER system_fts_upd AFTER UPDATE ON system BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
+END;
+CREATE TRIGGER system_fts_del AFTER DELETE ON system BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8;
+END;
+
+-- The PCIe all-reduce figure is no longer read (the model uses each generation's rate); its slot
+-- becomes the network between the hosts of a multi-host purchase.  An upgraded KB gets the row
+-- with its source, as kb/data has them; a new KB (no assumption rows here yet) from kb/data.
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'ieee-802-3an', 'IEEE 802.3an-2006: Physical Layer and Management Parameters for 10 Gb/s Operation, Type 10GBASE-T',
+       'IEEE', 'https://standards.ieee.org/ieee/802.3an/3377/', '2026-12-01', 'datasheet',
+       '10GBASE-T: 10 Gb/s Ethernet over twisted-pair copper.'
+WHERE EXISTS (SELECT 1 FROM assumption WHERE id = 'pcie4_allreduce_gbs')
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'ieee-802-3an');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'host_network_gbps', 10, 'Gb/s', 'ieee-802-3an',
+       'The network between the machines of a multi-host purchase when the workload gives none (network_gbps): 10 Gb/s Ethernet (10GBASE-T), the usual port of a workstation board or an add-in card. An assumption; a cluster on InfiniBand or 100 GbE should state its own.'
+FROM assumption WHERE id = 'pcie4_allreduce_gbs';
+DELETE FROM assumption WHERE id = 'pcie4_allreduce_gbs';

@@ -228,7 +228,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 4"
+    check_out "kb upgrade migrates to the current schema" "schema 5"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -238,22 +238,22 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 4" "schema 4"
+    check_out "kb upgrade migrates version 2 to 5" "schema 5"
     # version 4: every price carries its quality, GPU fraction and minimum billing
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
-        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours"
+        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
     check_out "the upgraded KB has the five assumed figures" "assumptions 5"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
-        "benchmark:1,claim:1,assumption:host_power_w,assumption:pcie4_allreduce_gbs,assumption:poor_cooling_factor"
+        "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
     # poor cooling keeps 80%), in export order (by id)
     check_eq "the upgrade carries over gpuwise 2's figures" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,$p' | sed 1,2d | cut -d, -f1-4 | tr '\n' ' ')" \
-        "host_cost,8000,CNY,article-4090-a100-h100 host_power_w,200,W,article-a100-vs-4x3090 pcie4_allreduce_gbs,16,GB/s,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+        "host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -366,7 +366,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "4"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "5"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns

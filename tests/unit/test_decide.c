@@ -698,7 +698,7 @@ static void assumed_figures_from_kb(void **state)
         {KB_ASSUMED_HOST_COST, "host_cost", 8000, "CNY"},
         {KB_ASSUMED_HOST_POWER, "host_power_w", 200, "W"},
         {KB_ASSUMED_RESALE, "resale_fraction", 0.3, "fraction"},
-        {KB_ASSUMED_PCIE_GBS, "pcie4_allreduce_gbs", 16, "GB/s"},
+        {KB_ASSUMED_HOST_NETWORK, "host_network_gbps", 10, "Gb/s"},
         {KB_ASSUMED_POOR_COOLING, "poor_cooling_factor", 0.8, "fraction"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -769,7 +769,7 @@ static void missing_assumption_row(void **state)
         "resale_fraction,0.3,fraction,fixture-assumptions,\n"
         "poor_cooling_factor,0.8,fraction,fixture-assumptions,\n",
     };
-    static const char *const missing[] = {"'host_cost'", "'pcie4_allreduce_gbs'"};
+    static const char *const missing[] = {"'host_cost'", "'host_network_gbps'"};
     for (size_t i = 0; i < 2; i++) {
         kb *k = NULL;
         decision *d = NULL;
@@ -974,7 +974,7 @@ static int many_import(kb *k, gw_error *err)
     /* every decision reads them, though this workload gives its own host and resale figures */
     buf_puts(&t, "id,value,unit,source,note\nhost_cost,8000,CNY,fixture-many,\n"
                  "host_power_w,200,W,fixture-many,\nresale_fraction,0.3,fraction,fixture-many,\n"
-                 "pcie4_allreduce_gbs,16,GB/s,fixture-many,\n"
+                 "host_network_gbps,10,Gb/s,fixture-many,\n"
                  "poor_cooling_factor,0.8,fraction,fixture-many,\n");
     if (rc == GW_OK)
         rc = kb_import_text(k, "assumptions.csv", t.data, t.len, err);

@@ -56,7 +56,7 @@ static const char *const fixture_files[] = {
     /* deliberately out of dependency order: the import sorts them */
     FIX "claims.csv", FIX "prices.csv", FIX "benchmarks.csv", FIX "aliases.csv",
     FIX "rates.csv", FIX "gpus.csv", FIX "assumptions.csv", FIX "sources.csv",
-    FIX "bom-crlf-aliases.csv",
+    FIX "bom-crlf-aliases.csv", FIX "systems.csv",
 };
 #define N_FIXTURES (sizeof fixture_files / sizeof fixture_files[0])
 
@@ -94,14 +94,15 @@ static kb *fixture_kb(const char *path)
     if (rc)
         fail_msg("fixture import: %s", err.msg);
     /* sources.csv has 10 rows, gpus.csv 15, aliases.csv 7 + 1 in bom-crlf-aliases.csv */
-    assert_int_equal(counts.added[0], 10);
-    assert_int_equal(counts.added[1], 15);
-    assert_int_equal(counts.added[2], 8);
-    assert_int_equal(counts.added[3], 4);
-    assert_int_equal(counts.added[4], 3);
-    assert_int_equal(counts.added[5], 4);
-    assert_int_equal(counts.added[6], 1);
-    assert_int_equal(counts.added[7], 5);   /* assumptions.csv: every figure gpuwise assumes */
+    assert_int_equal(counts.added[KB_SOURCES], 10);
+    assert_int_equal(counts.added[KB_GPUS], 15);
+    assert_int_equal(counts.added[KB_ALIASES], 8);
+    assert_int_equal(counts.added[KB_RATES], 4);
+    assert_int_equal(counts.added[KB_SYSTEMS], 1);
+    assert_int_equal(counts.added[KB_BENCHMARKS], 3);
+    assert_int_equal(counts.added[KB_PRICES], 4);
+    assert_int_equal(counts.added[KB_CLAIMS], 1);
+    assert_int_equal(counts.added[KB_ASSUMPTIONS], 5);   /* every figure gpuwise assumes */
     return k;
 }
 
@@ -166,7 +167,7 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 4);
+    assert_int_equal(kb_schema_version(k), 5);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -221,7 +222,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 4);
+    assert_int_equal(kb_schema_version(k), 5);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -233,7 +234,7 @@ static void test_migration_from_v2(void **state)
         {KB_ASSUMED_HOST_COST, "host_cost", "CNY", "article-4090-a100-h100", 8000},
         {KB_ASSUMED_HOST_POWER, "host_power_w", "W", "article-a100-vs-4x3090", 200},
         {KB_ASSUMED_RESALE, "resale_fraction", "fraction", "article-4090-a100-h100", 0.3},
-        {KB_ASSUMED_PCIE_GBS, "pcie4_allreduce_gbs", "GB/s", "article-a100-vs-4x3090", 16},
+        {KB_ASSUMED_HOST_NETWORK, "host_network_gbps", "Gb/s", "ieee-802-3an", 10},
         {KB_ASSUMED_POOR_COOLING, "poor_cooling_factor", "fraction", "article-a100-vs-4x3090",
          0.8},
     };
@@ -260,28 +261,31 @@ static void test_migration_from_v2(void **state)
     assert_string_equal(hits[0].title, "assumed 0.8 fraction");
     assert_string_equal(hits[0].source, "article-a100-vs-4x3090");
     kb_hits_free(hits, n);
-    /* article-a100-vs-4x3090: 1 benchmark + 1 claim + 3 assumptions, in that order */
+    /* article-a100-vs-4x3090: 1 benchmark + 1 claim + 2 assumptions, in that order */
     assert_int_equal(kb_source_facts(k, "article-a100-vs-4x3090", &hits, &n, &err), GW_OK);
-    assert_int_equal(n, 5);
+    assert_int_equal(n, 4);
     assert_string_equal(hits[0].kind, "benchmark");
     assert_string_equal(hits[1].kind, "claim");
     assert_string_equal(hits[2].ref, "host_power_w");
-    assert_string_equal(hits[3].ref, "pcie4_allreduce_gbs");
-    assert_string_equal(hits[4].ref, "poor_cooling_factor");
+    assert_string_equal(hits[3].ref, "poor_cooling_factor");
     kb_hits_free(hits, n);
     kb_source *s;
     assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
-    assert_int_equal(n, 3);   /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp */
+    /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp, and the source version 5 adds
+     * for the network between machines */
+    assert_int_equal(n, 4);
     assert_int_equal(s[0].fact_count, 2);       /* host_cost, resale_fraction */
-    assert_int_equal(s[1].fact_count, 1 + 1 + 3);
+    assert_int_equal(s[1].fact_count, 1 + 1 + 2);
     assert_int_equal(s[2].fact_count, 3);       /* the GPU, the rate, the claim's correction */
+    assert_string_equal(s[3].id, "ieee-802-3an");
+    assert_int_equal(s[3].fact_count, 1);       /* host_network_gbps */
     kb_sources_free(s, n);
     /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 5 assumptions = 9 facts; the index: those 9 and
-     * the 3 sources = 12 entries */
+     * the 4 sources = 13 entries */
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
     assert_non_null(strstr(report.data, "ok: every fact cites a source (9 facts)"));
-    assert_non_null(strstr(report.data, "ok: search index (12 entries)"));
+    assert_non_null(strstr(report.data, "ok: search index (13 entries)"));
     buf_free(&report);
     kb_close(k);
 }
@@ -311,7 +315,7 @@ static void test_migration_prices_to_v4(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 4);
+    assert_int_equal(kb_schema_version(k), 5);
     kb_price *rows;
     size_t n;
     assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
@@ -335,7 +339,7 @@ static void test_migration_prices_to_v4(void **state)
     kb_prices_free(rows, n);
     /* the new columns take rows, with their rules: a slice is rented, never bought */
     kb_price p = {0, "rtx-3090", "cloud", "USD", "hour", NULL, "Acme", "1g", "2026-02",
-                  "acme-prices", NULL, 0.2, 1, 0, "quote", 1.0 / 7, 4};
+                  "acme-prices", NULL, 0.2, 1, 0, "quote", 1.0 / 7, 4, NULL, NAN};
     assert_int_equal(kb_begin(k, &err), GW_OK);
     assert_int_equal(kb_add_price(k, &p, &err), GW_OK);
     p.kind = "new";
@@ -442,7 +446,7 @@ static void test_validation_messages(void **state)
     assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
 
     kb_price p = {0, "test-gpu", "rented", "usd", "hour", NULL, NULL, NULL, "2026-01",
-                  "ga102-wp", NULL, 1.5, 1, 0, NULL, NAN, NAN};
+                  "ga102-wp", NULL, 1.5, 1, 0, NULL, NAN, NAN, NULL, NAN};
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
     assert_string_equal(err.msg, "kind: 'rented' is not one of: new, used, cloud");
     p.kind = "cloud";
@@ -507,12 +511,12 @@ static void test_reads_and_convert(void **state)
 
     /* tests/fixtures/kb/assumptions.csv, as written there */
     kb_assumption a;
-    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_PCIE_GBS, &a, &err), GW_OK);
-    assert_string_equal(a.id, "pcie4_allreduce_gbs");
-    assert_true(a.value == 16);
-    assert_string_equal(a.unit, "GB/s");
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_HOST_NETWORK, &a, &err), GW_OK);
+    assert_string_equal(a.id, "host_network_gbps");
+    assert_true(a.value == 10);
+    assert_string_equal(a.unit, "Gb/s");
     assert_string_equal(a.source, "ga102-wp");
-    assert_string_equal(a.note, "an effective all-reduce rate, not the link's");
+    assert_string_equal(a.note, "the network between machines, not a card's link");
     kb_assumption_free(&a);
     assert_int_equal(kb_assumption_get(k, KB_ASSUMED_HOST_COST, &a, &err), GW_OK);
     assert_true(a.value == 8000);
@@ -875,7 +879,7 @@ static void test_export_import_roundtrip(void **state)
         unchanged += counts.unchanged[t];
     }
     assert_int_equal(added, 0);
-    assert_int_equal(unchanged, 10 + 15 + 8 + 4 + 3 + 4 + 1 + 5);
+    assert_int_equal(unchanged, 10 + 15 + 8 + 4 + 1 + 3 + 4 + 1 + 5);
     kb_close(k);
     buf_free(&one);
     buf_free(&two);
@@ -936,20 +940,20 @@ static void test_assumption_rules(void **state)
         {"host_cost", 8000, "CNY", NULL},
         {"host_cost", 0, "USD", NULL},   /* money in any currency, from 0 */
         {"resale_fraction", 1, "fraction", NULL},
-        {"pcie4_allreduce_gbs", 32, "GB/s", NULL},
+        {"host_network_gbps", 3200, "Gb/s", NULL},
         {"host_costs", 8000, "CNY",
          "id: 'host_costs' is not a figure gpuwise assumes (did you mean host_cost?)"},
         {"gpu_count", 1, "cards",
          "id: 'gpu_count' is not a figure gpuwise assumes (one of: host_cost, host_power_w, "
-         "resale_fraction, pcie4_allreduce_gbs, poor_cooling_factor)"},
+         "resale_fraction, host_network_gbps, poor_cooling_factor)"},
         {"host_cost", 8000, "yuan",
          "unit: host_cost is written in a currency code such as CNY or USD (it is money), not "
          "'yuan'"},
         {"resale_fraction", 30, "%", "unit: resale_fraction is written in fraction, not '%'"},
         {"resale_fraction", 1.5, "fraction",
          "value: resale_fraction must be a fraction from 0 to 1, not 1.5"},
-        {"pcie4_allreduce_gbs", 64, "GB/s",
-         "value: pcie4_allreduce_gbs must be from 0.1 to 32 GB/s, not 64"},
+        {"host_network_gbps", 6400, "Gb/s",
+         "value: host_network_gbps must be from 0.1 to 3200 Gb/s, not 6400"},
         {"poor_cooling_factor", 0, "fraction",
          "value: poor_cooling_factor must be a fraction from 0.1 to 1, not 0"},
         {"host_power_w", -1, "W", "value: must not be negative"},
@@ -1008,8 +1012,8 @@ static void test_check(void **state)
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
     assert_non_null(strstr(report.data, "ok: integrity"));
     assert_non_null(strstr(report.data, "ok: foreign keys"));
-    /* 15 gpus + 3 benchmarks + 4 prices + 4 rates + 1 claim + 5 assumptions = 32 facts */
-    assert_non_null(strstr(report.data, "ok: every fact cites a source (32 facts)"));
+    /* 15 gpus + 1 system + 3 benchmarks + 4 prices + 4 rates + 1 claim + 5 assumptions = 33 */
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (33 facts)"));
     buf_free(&report);
     /* an alias that names another GPU makes resolution a matter of luck: reported */
     assert_int_equal(kb_begin(k, &err), GW_OK);
