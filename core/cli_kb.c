@@ -268,11 +268,30 @@ static void datasheet_prices(kb *k, cite_list *c, const kb_price *prices, size_t
         view_map_set_str(r, "region", p->region);
         view_map_set_str(r, "provider", p->provider);
         view_map_set_str(r, "instance", p->instance);
+        view_map_set_str(r, "system", p->system);
         view_map_set_bool(r, "spot", p->spot);
         view_map_set_str(r, "as_of", p->as_of);
         view_map_set_str(r, "source", p->source);
         view_map_set_int(r, "source_n", cite(k, c, p->source));
         view_map_set_str(r, "note", p->note);
+    }
+}
+
+/* The machines a GPU sold on a board is bought in (SXM, OAM): "Sold in". */
+static void datasheet_systems(kb *k, cite_list *c, const kb_system *systems, size_t ns,
+                              view *sl)
+{
+    for (size_t i = 0; i < ns; i++) {
+        const kb_system *x = &systems[i];
+        view *r = view_list_push(sl, view_map());
+        view_map_set_str(r, "id", x->id);
+        view_map_set_str(r, "name", x->name);
+        view_map_set_num(r, "gpu_count", x->gpu_count);
+        view_map_set_num(r, "power_w", x->power_w);
+        view_map_set_num(r, "network_gbps", x->network_gbps);
+        view_map_set_str(r, "note", x->note);
+        view_map_set_str(r, "source", x->source);
+        view_map_set_int(r, "source_n", cite(k, c, x->source));
     }
 }
 
@@ -299,16 +318,19 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     kb_benchmark *bench = NULL;
     kb_price *prices = NULL;
     kb_claim *claims = NULL;
-    size_t nb = 0, np = 0, nc = 0;
+    kb_system *systems = NULL;
+    size_t nb = 0, np = 0, nc = 0, ns = 0;
     int rc = kb_gpu_get(k, id, &g, err);
     if (rc)
         return rc;
     if ((rc = kb_benchmarks_find(k, id, NULL, &bench, &nb, err)) ||
         (rc = kb_prices_find(k, id, NULL, NULL, &prices, &np, err)) ||
+        (rc = kb_systems_find(k, id, &systems, &ns, err)) ||
         (rc = kb_claims_for(k, id, &claims, &nc, err))) {
         kb_gpu_free(&g);
         kb_benchmarks_free(bench, nb);
         kb_prices_free(prices, np);
+        kb_systems_free(systems, ns);
         return rc;
     }
     view *m = view_map();
@@ -319,6 +341,8 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     if (rc == GW_OK) {
         datasheet_specs(&g, view_map_set(m, "specs", view_list()));
         datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
+        datasheet_systems(k, &c, systems, ns, view_map_set(m, "systems", view_list()));
+        view_map_set_bool(m, "has_systems", ns > 0);
         datasheet_prices(k, &c, prices, np, view_map_set(m, "prices", view_list()));
         datasheet_claims(k, &c, claims, nc, view_map_set(m, "claims", view_list()));
         view_map_set(m, "sources", c.sources);
@@ -331,6 +355,7 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     kb_gpu_free(&g);
     kb_benchmarks_free(bench, nb);
     kb_prices_free(prices, np);
+    kb_systems_free(systems, ns);
     kb_claims_free(claims, nc);
     if (rc) {
         view_free(m);
@@ -410,6 +435,8 @@ static void print_prices(FILE *f, const view *m)
             fprintf(f, ", %s", vs(r, "provider"));
         if (vs(r, "instance"))
             fprintf(f, " %s", vs(r, "instance"));
+        if (vs(r, "system"))
+            fprintf(f, ", the whole %s", vs(r, "system"));
         if (view_bool_value(view_map_get(r, "spot")))
             fputs(" (spot)", f);
         if (vs(r, "region"))
@@ -417,6 +444,38 @@ static void print_prices(FILE *f, const view *m)
         fprintf(f, ", %s", vs(r, "as_of"));
         print_cite(f, r);
         fputc('\n', f);
+    }
+}
+
+/* "Sold in": the servers an SXM or OAM part is bought in, with their power and network. */
+static void print_systems(FILE *f, const view *m)
+{
+    const view *sl = view_map_get(m, "systems");
+    if (!view_len(sl))
+        return;
+    fputs("\nSold in (bought as whole servers)\n", f);
+    for (size_t i = 0; i < view_len(sl); i++) {
+        const view *r = view_list_at(sl, i);
+        gw_buf b = GW_BUF_INIT;
+        buf_printf(&b, "  %s (%s): ", vs(r, "name"), vs(r, "id"));
+        put_fig(&b, view_num(view_map_get(r, "gpu_count")));
+        buf_puts(&b, " GPUs");
+        double w = view_num(view_map_get(r, "power_w")), net = view_num(view_map_get(r,
+                                                                                "network_gbps"));
+        if (!isnan(w)) {
+            buf_puts(&b, ", ");
+            put_fig(&b, w);
+            buf_puts(&b, " W at most");
+        }
+        if (!isnan(net)) {
+            buf_puts(&b, ", ");
+            put_fig(&b, net);
+            buf_puts(&b, " Gb/s to other machines");
+        }
+        fputs(buf_cstr(&b), f);
+        print_cite(f, r);
+        fputc('\n', f);
+        buf_free(&b);
     }
 }
 
@@ -486,6 +545,7 @@ static void datasheet_print(FILE *f, const view *m)
     fputc('\n', f);
 
     print_benchmarks(f, m);
+    print_systems(f, m);
     print_prices(f, m);
     print_claims(f, m);
     print_sources(f, m);

@@ -327,6 +327,8 @@ static int size_model(decision *d, gw_error *err)
 
 /* ---- fit, speed and cost of every option ---- */
 
+static void drop_unneeded_instances(decision *d);
+
 static void evaluate_options(decision *d)
 {
     decide_trace(d, "memory per replica: %.1f GB (%s)", d->memory.total_gb,
@@ -342,6 +344,49 @@ static void evaluate_options(decision *d)
                      o->measured ? "measured" : "scaled", d->w->currency, o->per_unit,
                      d->work_unit);
     }
+    drop_unneeded_instances(d);
+}
+
+/* The rental of hosts/2 instances that o doubles, if any. */
+static const decide_option *half_rental(const decision *d, const decide_option *o)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *h = &d->options[i];
+        if (h->acquisition == DECIDE_RENT && h->gpu == o->gpu && h->hosts * 2 == o->hosts &&
+            h->count * 2 == o->count && decide_text_same(h->provider, o->provider) &&
+            decide_text_same(h->instance, o->instance) && h->gpu_fraction == o->gpu_fraction)
+            return h;
+    }
+    return NULL;
+}
+
+static void option_free(decide_option *o);
+
+/* Several instances of a rental cost about what one does and only finish sooner: they stay an
+ * option only where half as many cannot finish the job in the hours available. */
+static void drop_unneeded_instances(decision *d)
+{
+    unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i], *h;
+        if (o->acquisition == DECIDE_RENT && o->hosts > 1 && (h = half_rental(d, o)) &&
+            !(h->hours_needed > h->hours_available))
+            drop[i] = 1;
+    }
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        if (drop[i]) {
+            option_free(&d->options[i]);
+            dropped++;
+        } else {
+            d->options[kept++] = d->options[i];
+        }
+    }
+    d->n_options = kept;
+    if (dropped)
+        decide_trace(d, "%zu rentals of several instances left out: fewer instances finish the "
+                        "job in time", dropped);
+    free(drop);
 }
 
 /* ---- judgement and ranking ---- */

@@ -223,15 +223,17 @@ static void add_card_counts(decision *d, const kb_gpu *g, int count, decide_acqu
 
 /* Whole systems (servers of SXM or OAM modules): 1, 2 or 4 of them, or the count named when it
  * is a whole number of systems. */
-static void add_system_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
-                              const kb_system *sys, const price_set *prices)
+static int add_system_counts(decision *d, const kb_gpu *g, int count, decide_acquisition a,
+                             const kb_system *sys, const price_set *prices)
 {
-    int per = (int)sys->gpu_count;
+    int per = (int)sys->gpu_count, added = 0;
     for (int n = 1; n <= DECIDE_MAX_HOSTS; n *= 2) {
         if (count ? count != per * n : n > 1 && !multi_host_ok(d))
             continue;
         add_buy_option(d, g, per * n, n, a, sys, prices);
+        added++;
     }
+    return added;
 }
 
 static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *err)
@@ -249,15 +251,20 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
         else if (rc == GW_OK && prices.n)
             decide_omit(d, g, g->name, used ? "used module" : "new module", DECIDE_OMIT_MODULE);
         price_set_free(&prices);
+        int priced = 0, added = 0;
         for (size_t s = 0; s < d->n_systems && rc == GW_OK; s++) {
             const kb_system *sys = &d->systems[s];
             if (!decide_str_eq(sys->gpu, g->id) || !(sys->gpu_count >= 1))
                 continue;
             rc = latest_prices(d, g->id, kind, sys->id, &prices, err);
-            if (rc == GW_OK && prices.n)
-                add_system_counts(d, g, count, a, sys, &prices);
+            if (rc == GW_OK && prices.n) {
+                priced = 1;
+                added += add_system_counts(d, g, count, a, sys, &prices);
+            }
             price_set_free(&prices);
         }
+        if (priced && !added)   /* a count no server holds: "1x h100-sxm5" */
+            decide_omit(d, g, g->name, used ? "used" : "new", DECIDE_OMIT_NOT_WHOLE);
         if (rc != GW_OK)
             return rc;
     }

@@ -42,6 +42,7 @@
 #define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
 #define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
 #define DECIDE_OMIT_UNKNOWN "unknown name"
+#define DECIDE_OMIT_NOT_WHOLE "SXM and OAM modules are bought as whole servers: not that count"
 #define DECIDE_OMIT_MODULE "a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
 
 typedef struct decide_omission {

@@ -63,7 +63,8 @@ static char *fts_query(const char *text, const char *joiner)
     "WHEN 'benchmark' THEN (SELECT gpu FROM benchmark WHERE id = CAST(h.ref AS INTEGER)) " \
     "WHEN 'price' THEN (SELECT gpu FROM price WHERE id = CAST(h.ref AS INTEGER)) " \
     "WHEN 'claim' THEN (SELECT g.id FROM claim c JOIN gpu g ON g.id = c.subject " \
-    "WHERE c.id = CAST(h.ref AS INTEGER)) END"
+    "WHERE c.id = CAST(h.ref AS INTEGER)) " \
+    "WHEN 'system' THEN (SELECT gpu FROM system WHERE id = h.ref) END"
 #define HIT_SOURCE_SQL \
     "CASE h.kind WHEN 'source' THEN h.ref " \
     "WHEN 'gpu' THEN (SELECT source FROM gpu WHERE id = h.ref) " \
@@ -72,7 +73,8 @@ static char *fts_query(const char *text, const char *joiner)
     "WHEN 'claim' THEN (SELECT source FROM claim WHERE id = CAST(h.ref AS INTEGER)) " \
     "WHEN 'rate' THEN (SELECT source FROM rate WHERE currency = substr(h.ref, 1, " \
     "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) " \
-    "WHEN 'assumption' THEN (SELECT source FROM assumption WHERE id = h.ref) END"
+    "WHEN 'assumption' THEN (SELECT source FROM assumption WHERE id = h.ref) " \
+    "WHEN 'system' THEN (SELECT source FROM system WHERE id = h.ref) END"
 
 /* Reads hit rows (kind, ref, title, snippet, rank, gpu, source) until the statement ends, and
  * finalizes it.  Returns the step code: SQLITE_DONE when every row was read. */
@@ -149,7 +151,9 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
                      "WHERE row IN (SELECT rowid FROM claim "
                      "WHERE source = ?1 OR correction_source = ?1) "
                      "UNION ALL SELECT 6, row, kind, ref, title FROM kb_text_assumption "
-                     "WHERE row IN (SELECT rowid FROM assumption WHERE source = ?1)) h "
+                     "WHERE row IN (SELECT rowid FROM assumption WHERE source = ?1) "
+                     "UNION ALL SELECT 7, row, kind, ref, title FROM kb_text_system "
+                     "WHERE row IN (SELECT rowid FROM system WHERE source = ?1)) h "
                      "ORDER BY h.t, h.row",
                      &st, err);
     if (rc)

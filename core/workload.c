@@ -163,7 +163,8 @@ static const field top_fields[] = {
      .count_at = AT(n_candidates),
      .expected = "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)",
      .expected_item = "a GPU name",
-     .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards (8 for data-centre cards), "
+     .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards a machine (8 for data-centre "
+             "cards), then 2 and 4 full machines; an SXM part its servers; "
              "\"4x rtx-3090\" fixes the count, \"rent:*\" adds every cloud offer, \"rent:GPU\" "
              "that GPU's (default: every priced GPU and every offer)"},
     {.name = "host_cost", .type = FIELD_NUMBER, .at = AT(host_cost), .lo = 0, .hi = 1e12,

@@ -41,7 +41,7 @@ return {
 
     -- What to compare: "4x rtx-3090" fixes the count; a bare name tries 1, 2 and 4 cards
     -- (8 for data-centre cards); "rent:*" adds every cloud offer in the KB.
-    candidates = { "a100-sxm4-80gb", "rtx-3090", "rtx-4090", "rent:*" },
+    candidates = { "a100-pcie-80gb", "rtx-3090", "rtx-4090", "rent:*" },
 
     -- Optional ownership costs (defaults shown in the report's assumptions):
     -- host_cost = 8000, host_power_w = 200, cooling_cost = 0, resale_fraction = 0.3,

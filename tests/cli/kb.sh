@@ -338,7 +338,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 56 sources (55 + article-rtx5090-p2p-driver)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 57
+check_eq "kb sources csv: header + 65 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 66
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -397,7 +397,7 @@ for q in nvlink "per USD" cloud resnet50 datasheet ports "host cost"; do
     printf '%s\n' "$OUT" | sed -n 's/^ *\(gpuwise kb .*\)$/\1/p' >>"$T/opens"
 done
 check_eq "the searches reach every kind" "$(echo $kinds | tr ' ' '\n' | sort -u | tr '\n' ' ')" \
-    "assumption benchmark claim gpu price rate source "
+    "assumption benchmark claim gpu price rate source system "
 sort -u "$T/opens" >"$T/opens.u"
 opens_failed=""
 while IFS= read -r cmd; do
@@ -446,9 +446,9 @@ grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-
     pass "kb source md: a table row per fact" || fail "kb source md: a table row per fact" "$(grep '^|' "$T/source.md" | head -3)"
 # every source lists as many facts as kb sources counts for it
 run "$GW" --kb "$KB" --json kb sources
-# 60 GPUs + 102 benchmarks + 58 prices + 5 rates + 15 claims x 2 (source, correction)
-# + 5 assumptions = 260
-check_eq "kb sources: 260 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "260"
+# 60 GPUs + 102 benchmarks + 63 prices + 5 rates + 15 claims x 2 (source, correction)
+# + 5 assumptions + 4 systems = 269
+check_eq "kb sources: 269 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "269"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do

@@ -26,12 +26,12 @@ case "$MD" in *"Not considered ("*"- **no price ("*"and "*" more."*) pass "repor
 grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null || grep -q "after the hardware is sold for" "$T/j.md" &&
     pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
-# The body: what fell out grouped by reason, with a count and three examples, cheapest first
-# (32 options - 21 feasible = 11, all over the budget; new 4x RTX 4090 = 4 x CNY 16,000 + a CNY
-# 8,000 host = CNY 72,000 up front > CNY 40,000; 11 - 3 examples = 8 more); each one is listed
-# in the appendix.
+# The body: what fell out grouped by reason, with a count and three examples, cheapest per image
+# first (39 options - 21 feasible = 18, all over the budget; used 8x RTX 3090 = two machines of
+# 4 x CNY 5,999.5 and a CNY 8,000 host each = CNY 63,996 up front > CNY 40,000; 18 - 3 examples =
+# 15 more); each one is listed in the appendix.
 BODY=${MD%%"## Appendix"*}
-case "$BODY" in *"- **budget (11):** new 4x GeForce RTX 4090 — costs CNY 72,000 up front; the budget is CNY 40,000; "*"; and 8 more."*)
+case "$BODY" in *"- **budget (18):** used 8x GeForce RTX 3090 in 2 machines — costs CNY 63,996 up front; the budget is CNY 40,000; "*"; and 15 more."*)
     pass "report md: options that fell out, grouped by reason with a count" ;;
     *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
 case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one list is in the appendix" "in the body" ;;
@@ -111,7 +111,7 @@ check_eq "report --json: the recommendation, no trace, the report's own fields" 
 # The groups are data: excluded_groups and rule_notes beside the full lists they shorten.
 check_eq "report --json: excluded_groups count every option in excluded" \
     "$(jqr '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")')" \
-    "11 11 4"
+    "18 18 4"
 run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
 check_rc "report -o model.json: exit 0" 0
 check_eq "report -o model.json: JSON by the extension" "$(jq -r .recommendation.option "$T/model.json")" "buy-used:4x rtx-3090"
@@ -147,10 +147,11 @@ run "$GW" report "$EX/vision-team.lua" --json
 check_eq "report: cost-per-unit bars sorted by cost" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"
 
-# A job's cumulative chart draws the rental of the same work at the purchase's pace, so its line
-# ends at the job's bill: big-model's 8x H100 (Lambda) at 8 x USD 2.99 x 7.20 = CNY 172.224/h for
-# 900 / (8 x 2.2827 / 1.03) = 50.76 h is CNY 8,742.6, not a month of 12 h days at that rate.
+# A job's cumulative chart draws the rental of the same work, so its line ends at the job's bill:
+# short-project's 8x V100 (Lambda) at 8 x USD 0.55 x 7.20 = CNY 31.68/h for 5 x 3.84e7 / 6,174 /
+# 3,600 = 8.638 h is CNY 273.66, not two months of 6 h days at that rate.
+run "$GW" report "$EX/short-project.lua" --json
+check_num "report short-project: the chart's rental line ends at the job's bill" \
+    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 273.66 0.01
 run "$GW" report "$EX/big-model.lua" --json
-check_num "report big-model: the chart's rental line ends at the job's bill" \
-    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 8742.6 1
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'

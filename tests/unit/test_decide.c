@@ -20,7 +20,8 @@
 
 static const char *const fixture_files[] = {
     "tests/fixtures/decide/sources.csv",    "tests/fixtures/decide/gpus.csv",
-    "tests/fixtures/decide/benchmarks.csv", "tests/fixtures/decide/prices.csv",
+    "tests/fixtures/decide/benchmarks.csv", "tests/fixtures/decide/systems.csv",
+    "tests/fixtures/decide/prices.csv",
     "tests/fixtures/decide/rates.csv",      "tests/fixtures/decide/assumptions.csv",
 };
 #define N_FIXTURE_FILES (sizeof fixture_files / sizeof fixture_files[0])
@@ -115,9 +116,22 @@ static const decide_option *find(const decision *d, const char *id)
 static void options_enumerated(void **state)
 {
     fixture *f = *state;
-    /* 3090 new (USD price) and used: 1, 2, 4 cards each = 6; A100 new: 1, 2, 4, 8 = 4; one
-     * cloud offer (two observations of one offer) = 1. */
-    assert_int_equal(decision_option_count(f->d), 11);
+    /* 3090 new (USD price) and used: 1, 2, 4 cards in one machine, 8 and 16 in two and four
+     * (four consumer cards a machine) = 10; the A100 SXM4 only as whole 8-GPU servers: 1, 2
+     * and 4 of them = 3; one cloud offer (two observations of one offer) = 1. */
+    assert_int_equal(decision_option_count(f->d), 14);
+    /* A server's CNY 800,000 is CNY 100,000 a card; its host is in the price. */
+    const decide_option *server = find(f->d, "buy-new:8x a100-sxm4-80gb in fixture-hgx-a100");
+    assert_float_equal(server->unit_price, 100000, 1e-9);
+    assert_int_equal(server->hosts, 1);
+    assert_string_equal(server->system->id, "fixture-hgx-a100");
+    const decide_option *two = find(f->d, "buy-new:16x a100-sxm4-80gb in fixture-hgx-a100");
+    assert_int_equal(two->hosts, 2);
+    assert_float_equal(two->network_gbps, 1600, 0);   /* the system's own ports */
+    /* Eight used 3090 are two machines over the assumed 10 Gb/s network between them. */
+    const decide_option *eight = find(f->d, "buy-used:8x rtx-3090");
+    assert_int_equal(eight->hosts, 2);
+    assert_float_equal(eight->network_gbps, 10, 0);
     const decide_option *rent = find(f->d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
     /* The offer's latest observation (2026-01, CNY 3.2), not the older CNY 3.0. */
     assert_float_equal(rent->unit_price, 3.2, 1e-12);
@@ -343,7 +357,7 @@ static void scaling_and_headroom(void **state)
     d = decide_json(f, SCALING_JSON("\"vram_gb\": 40.0", "data"), &w);
     assert_float_equal(find(d, "buy-used:4x rtx-3090")->vram_needed_gb, 45, 1e-9);
     assert_false(find(d, "buy-used:4x rtx-3090")->fits);
-    assert_true(find(d, "buy-new:1x a100-sxm4-80gb")->fits);
+    assert_true(find(d, "buy-new:8x a100-sxm4-80gb in fixture-hgx-a100")->fits);
     decision_free(d);
     workload_free(w);
     /* Nothing trained (optimizer none): no gradients, 4 x 905 = 3620 images/s. */
@@ -355,11 +369,18 @@ static void scaling_and_headroom(void **state)
     decision_free(d);
     workload_free(w);
     /* parallelism = "none": one card does the work, so only one-card options are offered
-     * (decide_options.c); the speed stage would give several cards efficiency 1/count (checked
-     * through the CLI: the fixture KB names no counts). */
+     * (decide_options.c), except a whole server, which is the only way to buy an SXM card: its
+     * eight cards deliver one card's speed, efficiency 1/8. */
     d = decide_json(f, SCALING_JSON("\"model\": {\"params\": 25.6e6}", "none"), &w);
-    for (size_t i = 0; i < decision_option_count(d); i++)
-        assert_int_equal(decision_option_at(d, i)->count, 1);
+    for (size_t i = 0; i < decision_option_count(d); i++) {
+        const decide_option *x = decision_option_at(d, i);
+        if (x->system) {
+            assert_int_equal(x->count, 8);
+            assert_float_equal(x->efficiency, 1.0 / 8, 1e-12);
+        } else {
+            assert_int_equal(x->count, 1);
+        }
+    }
     decision_free(d);
     workload_free(w);
 }
@@ -453,9 +474,13 @@ static void spot_and_unknown_not_considered(void **state)
 /* A job (issue 13): three runs of 100 h on one A100 80GB, 8 h a day for 36 months.
  *   hours needed on one A100: 3 x 100 h = 300 h; available 8 x 30 x 36 = 8,640 h.
  *   rent at CNY 3.20/h: 3.20 x 300 = CNY 960 (not 3.20 x 8,640 = 27,648).
- *   buy one new A100: cards 100,000 + host 8,000 = 108,000 up front; 400 + 200 = 600 W for the
- *   300 h: 0.6 kW x 300 h x CNY 1.00 = CNY 180; resale 0.3 x 100,000 = 30,000; total
- *   108,000 + 180 - 30,000 = CNY 78,180 (electricity for the hours needed, not 8 h a day). */
+ *   buy the 8-GPU server (an SXM4 A100 is sold no other way): CNY 800,000 up front, its host
+ *   included (no host_cost).  Eight cards over NVLink (600 / 2 = 300 GB/s each way): compute
+ *   256 / 1,582 = 0.161820 s a step, all-reduce 2 x 7/8 x 102.4 MB / 300 GB/s = 0.000597 s,
+ *   efficiency 0.161820 / (0.161820 x 1.03 + 0.000597) = 0.967407; the work takes
+ *   300 / (8 x 0.967407) = 38.7634 h at the server's 6,500 W: 6.5 kW x 38.7634 h x CNY 1.00 =
+ *   CNY 251.96; resale 0.3 x 800,000 = 240,000; total 800,000 + 251.96 - 240,000 =
+ *   CNY 560,251.96 (electricity for the hours needed, not 8 h a day). */
 #define JOB_JSON(RUNS, DEADLINE)                                                                 \
     "{\"name\": \"Job\", \"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "                \
     "\"optimizer\": \"adam\", \"activations_gb\": 8}, \"benchmark\": \"resnet50\", "              \
@@ -476,10 +501,22 @@ static void job_costs_the_hours_it_takes(void **state)
     assert_float_equal(rent->cost.total, 960, 1e-9);
     assert_float_equal(rent->cost.hours_of_use, 300, 1e-9);
     assert_true(rent->feasible);
-    const decide_option *buy = find(d, "buy-new:1x a100-sxm4-80gb");
-    assert_float_equal(buy->cost.upfront, 108000, 1e-9);
-    assert_float_equal(buy->cost.total, 78180, 1e-6);
-    assert_float_equal(buy->cost.per_hour, 78180.0 / 300, 1e-9);
+    const decide_option *buy = find(d, "buy-new:8x a100-sxm4-80gb in fixture-hgx-a100");
+    assert_float_equal(buy->cost.upfront, 800000, 1e-9);
+    assert_float_equal(buy->buy.host, 0, 0);
+    assert_float_equal(buy->power_w, 6500, 0);
+    assert_float_equal(buy->efficiency, 0.967407, 1e-6);
+    assert_float_equal(buy->hours_needed, 38.7634, 1e-4);
+    assert_float_equal(buy->cost.total, 560251.96, 0.01);
+    /* "1x a100-sxm4-80gb" names no whole server: not an option, and said so. */
+    view *nc = decision_to_view(d);
+    const view *list = view_map_get(nc, "not_considered");
+    int said = 0;
+    for (size_t i = 0; i < view_len(list); i++)
+        said |= !strcmp(view_str(view_map_get(view_list_at(list, i), "gpu")), "a100-sxm4-80gb") &&
+                strstr(view_str(view_map_get(view_list_at(list, i), "reason")), "whole") != NULL;
+    assert_true(said);
+    view_free(nc);
     view *v = decision_to_view(d);
     assert_string_equal(view_str(view_path(v, "workload.kind")), "job");
     const view *opts = view_map_get(v, "options");
@@ -612,8 +649,8 @@ static void offer_terms_decide_worth(void **state)
 }
 
 /* A job that needs more hours than exist: 100 runs x 100 h = 10,000 h on one A100, but only
- * 8,640 h are available, so every one-card option is out with both figures; eight cards
- * finish sooner and stay in.  With deadline_days = 10 only 8 x 10 = 80 h are available, and
+ * 8,640 h are available, so every one-card option is out with both figures; the eight cards of
+ * a server finish sooner (10,000 / (8 x 0.967) = 1,292 h) and stay in.  With deadline_days = 10 only 8 x 10 = 80 h are available, and
  * the 300 h of three runs no longer fit on one card. */
 static void job_that_cannot_finish_is_infeasible(void **state)
 {
@@ -625,8 +662,7 @@ static void job_that_cannot_finish_is_infeasible(void **state)
     assert_string_equal(rent->excluded_because,
                         "needs 10,000 h of running; 8,640 h are available (8 h a day for 36 "
                         "months)");
-    assert_false(find(d, "buy-new:1x a100-sxm4-80gb")->feasible);
-    assert_true(find(d, "buy-new:8x a100-sxm4-80gb")->feasible);
+    assert_true(find(d, "buy-new:8x a100-sxm4-80gb in fixture-hgx-a100")->feasible);
     decision_free(d);
     workload_free(w);
     d = decide_json(f, JOB_JSON("3", "\"deadline_days\": 10, "), &w);
@@ -1044,16 +1080,17 @@ static void median_uses_every_result(void **state)
 static void every_option_counts(void **state)
 {
     many_fixture *f = *state;
-    /* 70 GPUs x 1, 2, 4, 8 cards = 280 options, all kept and all in the view. */
-    assert_int_equal(decision_option_count(f->d), MANY_GPUS * 4);
+    /* 70 GPUs x 1, 2, 4, 8 cards in one machine and 16 in two = 350 options, all kept and all
+     * in the view. */
+    assert_int_equal(decision_option_count(f->d), MANY_GPUS * 5);
     view *v = decision_to_view(f->d);
-    assert_int_equal(view_len(view_map_get(v, "options")), MANY_GPUS * 4);
-    assert_float_equal(view_num(view_map_get(v, "option_count")), MANY_GPUS * 4, 0);
+    assert_int_equal(view_len(view_map_get(v, "options")), MANY_GPUS * 5);
+    assert_float_equal(view_num(view_map_get(v, "option_count")), MANY_GPUS * 5, 0);
     view_free(v);
     /* One option's share: g069, 1 card: 300 / (21,000 + 300) = 1/71. */
     assert_float_equal(find(f->d, "buy-new:1x g069")->electricity_share, 1.0 / 71, 1e-12);
-    /* workload.context's typical share is the median over all 280 purchases: shares 1/(i+2),
-     * four of each; ascending, the 140th and 141st are g035's 1/37 and g034's 1/36, so the
+    /* workload.context's typical share is the median over all 350 purchases: shares 1/(i+2),
+     * five of each; ascending, the 175th and 176th are g035's 1/37 and g034's 1/36, so the
      * median is (1/37 + 1/36) / 2 = 0.0274024.  (The first 256 options alone, g000..g063,
      * would give (1/34 + 1/33) / 2 = 0.0298574.) */
     view *ctx = decide_rule_context(f->d);

@@ -129,6 +129,20 @@ static void links(void **state)
     /* 2(n-1)/n x bytes / bandwidth: 4 cards, 102.4 MB over 8 GB/s = 1.5 x 12.8 ms = 19.2 ms. */
     assert_float_equal(model_allreduce_seconds(4, 102.4e6, 8), 0.0192, 1e-12);
     assert_float_equal(model_allreduce_seconds(1, 102.4e6, 8), 0, 0);
+    /* Two machines of four cards: within each over PCIe 4.0 (32 GB/s), across over 10 Gb/s
+     * Ethernet (1.25 GB/s): 2 x 3/4 x 102.4 MB / 32 GB/s = 0.0048 s, plus 2 x 1/2 x 102.4 MB /
+     * 1.25 GB/s = 0.08192 s: 0.08672 s, the network 17 times the cards' own exchange. */
+    assert_float_equal(model_allreduce_seconds_hosts(4, 2, 102.4e6, 32, 1.25), 0.08672, 1e-12);
+    /* One machine: the ring alone, as model_allreduce_seconds. */
+    assert_float_equal(model_allreduce_seconds_hosts(4, 1, 102.4e6, 32, 0),
+                       model_allreduce_seconds(4, 102.4e6, 32), 1e-15);
+    /* Several machines with no network figure: never free. */
+    assert_true(isinf(model_allreduce_seconds_hosts(4, 2, 102.4e6, 32, 0)));
+    /* 8x RTX 3090 as two machines, ResNet-50 AMP (4 B x 25.6e6 = 102.4 MB), 905 images/s a
+     * card, 256 a step: compute 256 / 905 = 0.282873 s; efficiency 0.282873 / (0.282873 x 1.03
+     * + 0.08672) = 0.748184, against 0.96 in one machine: the network costs a quarter. */
+    assert_float_equal(model_scaling_efficiency_hosts(4, 2, 905, 256, 102.4e6, 32, 1.25),
+                       0.748184, 1e-6);
 }
 
 static void gradient_bytes(void **state)

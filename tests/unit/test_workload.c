@@ -319,7 +319,7 @@ static void absent_tables_take_defaults(void **state)
         "\"electricity\":{\"price\":0,"
         "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"anecdotal_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
         "\"host_cost\":null,"
-        "\"host_power_w\":null,\"cards_per_host\":null,\"cooling_cost\":0,"
+        "\"host_power_w\":null,\"cards_per_host\":null,\"network_gbps\":null,\"cooling_cost\":0,"
         "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
         "\"kind\":\"job\",\"kind_text\":\"A job: 1 run of 2 h on rtx-3090, due within the 1-month "
         "horizon (240 h of running at 8 h a day). An option that cannot finish in those hours is "
@@ -345,7 +345,7 @@ static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 35);
+    assert_int_equal(view_len(fields), 36);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
