@@ -542,6 +542,7 @@ void decision_free(decision *d)
     if (!d)
         return;
     free(d->measured_one);
+    free(d->bench_tier);
     for (int i = 0; i < KB_ASSUMED_COUNT; i++)
         kb_assumption_free(&d->facts[i]);
     for (size_t i = 0; i < d->n_options; i++)

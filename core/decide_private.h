@@ -67,6 +67,7 @@ struct decision {
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
     size_t n_bench;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
+    signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
     kb_price *prices;
     size_t n_prices;
     kb_system *systems;          /* every system of the KB, by id */

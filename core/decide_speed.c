@@ -74,53 +74,138 @@ static size_t bench_first_row(const decision *d, const char *gpu)
     return first;
 }
 
-/* Measured rows of the benchmark for gpu at count, all of them: their median, lowest and
- * highest (o, when not NULL, cites their sources).  Returns how many there are. */
-static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int count,
-                            double *median_out, double *lo, double *hi)
+/* How far a measured result is trusted, by its source's kind (lower is better): the user's own
+ * measurements, then benchmark suites and datasets, then anything else (a datasheet, a
+ * plugin), then an article or blog (an anecdote).  Results of the best tier present are used;
+ * the others are set aside and said to be. */
+static int tier_of_kind(const char *kind)
 {
+    if (decide_str_eq(kind, "user"))
+        return 0;
+    if (decide_str_eq(kind, "benchmark") || decide_str_eq(kind, "dataset"))
+        return 1;
+    if (decide_str_eq(kind, "article"))
+        return 3;
+    return 2;
+}
+
+static const char *const tier_words[] = {"your own measurements", "a benchmark",
+                                         "a datasheet or plugin", "an article"};
+
+/* Each benchmark row's tier, looked up once per decision (one source read per distinct
+ * source: the rows of one source are mostly together). */
+static void bench_tiers(decision *d)
+{
+    if (d->bench_tier)
+        return;
+    d->bench_tier = gw_xmalloc((d->n_bench + 1) * sizeof *d->bench_tier);
+    for (size_t i = 0; i < d->n_bench; i++) {
+        const char *src = d->bench[i].source;
+        int tier = -1;
+        for (size_t j = 0; j < i && tier < 0; j++)
+            if (decide_str_eq(d->bench[j].source, src))
+                tier = d->bench_tier[j];
+        if (tier < 0) {
+            kb_source s;
+            tier = 2;
+            if (src && kb_source_get(d->k, src, &s, NULL) == GW_OK) {
+                tier = tier_of_kind(s.kind);
+                kb_source_free(&s);
+            }
+        }
+        d->bench_tier[i] = (signed char)tier;
+    }
+}
+
+/* The measured results of the benchmark for gpu at count that the decision uses: those of the
+ * best tier present (median, lowest and highest; o, when not NULL, cites their sources), and
+ * how many of a lower tier were set aside. */
+typedef struct measured {
+    size_t n, set_aside;
+    double median, lo, hi;
+    int tier;
+} measured;
+
+static size_t measured_rows(decision *d, decide_option *o, const char *gpu, int count,
+                            measured *m)
+{
+    bench_tiers(d);
     size_t first = bench_first_row(d, gpu), end = first;
     while (end < d->n_bench && decide_str_eq(d->bench[end].gpu, gpu))
         end++;
+    memset(m, 0, sizeof *m);
+    m->tier = 4;
+    size_t all = 0;
+    for (size_t i = first; i < end; i++)
+        if ((int)d->bench[i].gpu_count == count && d->bench[i].value > 0) {
+            all++;
+            if (d->bench_tier[i] < m->tier)
+                m->tier = d->bench_tier[i];
+        }
     double *values = gw_xmalloc((end - first + 1) * sizeof *values);
-    size_t n = 0;
     for (size_t i = first; i < end; i++) {
         const kb_benchmark *b = &d->bench[i];
-        if ((int)b->gpu_count != count || !(b->value > 0))
+        if ((int)b->gpu_count != count || !(b->value > 0) || d->bench_tier[i] != m->tier)
             continue;
-        values[n++] = b->value;
+        values[m->n++] = b->value;
         if (o)
             decide_option_cite(d, o, b->source);
     }
-    if (n) {
-        *median_out = decide_median(values, n);
-        *lo = values[0];
-        *hi = values[n - 1];
+    m->set_aside = all - m->n;
+    if (m->n) {
+        m->median = decide_median(values, m->n);
+        m->lo = values[0];
+        m->hi = values[m->n - 1];
     }
     free(values);
-    return n;
+    return m->n;
+}
+
+/* "measured on one X (3 results, 880 to 905; median 900)", with where the figure comes from
+ * when it is not a benchmark, and what was set aside. */
+static void measured_words(gw_buf *how, const measured *m, int count, const kb_gpu *g)
+{
+    if (count == 1)
+        buf_printf(how, "measured on one %s", g->name);
+    else
+        buf_printf(how, "measured on %dx %s", count, g->name);
+    if (m->n > 1 && m->hi > m->lo)
+        buf_printf(how, " (%zu results from %s, %.0f to %.0f; median %.0f)", m->n,
+                   tier_words[m->tier], m->lo, m->hi, m->median);
+    else if (m->tier != 1)
+        buf_printf(how, " (%.0f, from %s)", m->median, tier_words[m->tier]);
+    else if (count == 1)
+        buf_printf(how, " (%.0f)", m->median);
+    if (m->set_aside)
+        buf_printf(how, "; %zu result%s from a less trusted source set aside", m->set_aside,
+                   m->set_aside == 1 ? "" : "s");
 }
 
 /* ---- one card ---- */
 
-/* The measured GPU whose specifications are nearest g's (NULL: none measured). */
+/* The measured GPU most like g (NULL: none measured): of the same architecture and sold the
+ * same way (a card, or a module on a board) first, then nearest in specifications. */
 static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
 {
     model_gpu_spec target = spec_of(d, g);
     const kb_gpu *nearest = NULL;
     double best = INFINITY;
+    int best_unlike = 3;
     if (!d->measured_one)   /* every scaled option asks this of every GPU: once each */
         d->measured_one = gw_xcalloc(d->n_gpus + 1, 1);
     for (size_t i = 0; i < d->n_gpus; i++) {
         const kb_gpu *r = &d->gpus[i];
-        double v, l, h;
+        measured m;
         if (!d->measured_one[i])
-            d->measured_one[i] = measured_rows(d, NULL, r->id, 1, &v, &l, &h) ? 1 : 2;
+            d->measured_one[i] = measured_rows(d, NULL, r->id, 1, &m) ? 1 : 2;
         if (r == g || d->measured_one[i] != 1)
             continue;
+        int unlike = !decide_text_same(r->architecture, g->architecture) +
+                     (decide_gpu_sold_as_card(r) != decide_gpu_sold_as_card(g));
         model_gpu_spec rs = spec_of(d, r);
         double dist = model_spec_distance(&rs, &target);
-        if (dist < best) {
+        if (unlike < best_unlike || (unlike == best_unlike && dist < best)) {
+            best_unlike = unlike;
             best = dist;
             nearest = r;
         }
@@ -128,27 +213,23 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
     return nearest;
 }
 
-double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
+double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured_out,
                                 gw_buf *how)
 {
-    double value, lo, hi;
-    size_t n = measured_rows(d, o, g->id, 1, &value, &lo, &hi);
-    *measured = n > 0;
+    measured m;
+    size_t n = measured_rows(d, o, g->id, 1, &m);
+    *measured_out = n > 0;
     if (n) {
-        if (how && n > 1 && hi > lo)
-            buf_printf(how, "measured on one %s (%zu results, %.0f to %.0f; median %.0f)",
-                       g->name, n, lo, hi, value);
-        else if (how)
-            buf_printf(how, "measured on one %s (%.0f)", g->name, value);
-        return value;
+        if (how)
+            measured_words(how, &m, 1, g);
+        return m.median;
     }
     const kb_gpu *nearest = nearest_measured(d, g);
     if (!nearest)
         return NAN;
-    double ref_value;
-    measured_rows(d, o, nearest->id, 1, &ref_value, &lo, &hi);
+    measured_rows(d, o, nearest->id, 1, &m);
     model_gpu_spec rs = spec_of(d, nearest), target = spec_of(d, g);
-    value = model_scale_throughput(ref_value, &rs, &target);
+    double value = model_scale_throughput(m.median, &rs, &target);
     if (o) {
         decide_option_cite(d, o, g->source);
         decide_option_cite(d, o, nearest->source);
@@ -157,7 +238,7 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
         buf_printf(how,
                    "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
                    "bandwidth %.0f/%.0f GB/s)",
-                   nearest->name, ref_value, target.tensor_tflops, rs.tensor_tflops,
+                   nearest->name, m.median, target.tensor_tflops, rs.tensor_tflops,
                    target.bandwidth_gbs, rs.bandwidth_gbs);
     return value;
 }
@@ -220,21 +301,17 @@ static void link_words(gw_buf *how, const decide_option *o)
  * several cards of which one works, nor across machines: the KB's runs are in one machine). */
 static int speed_measured(decision *d, decide_option *o, gw_buf *how)
 {
-    double value, lo, hi;
+    measured m;
     size_t n = o->split || o->hosts > 1 || (o->count > 1 && one_card_works(d))
                    ? 0
-                   : measured_rows(d, o, o->gpu->id, o->count, &value, &lo, &hi);
+                   : measured_rows(d, o, o->gpu->id, o->count, &m);
     if (!n)
         return 0;
     o->measured = 1;
-    o->throughput = value;
-    o->throughput_lo = lo;
-    o->throughput_hi = hi;
-    if (n > 1 && hi > lo)
-        buf_printf(how, "measured on %dx %s (%zu results, %.0f to %.0f; median %.0f)", o->count,
-                   o->gpu->name, n, lo, hi, value);
-    else
-        buf_printf(how, "measured on %dx %s", o->count, o->gpu->name);
+    o->throughput = m.median;
+    o->throughput_lo = m.lo;
+    o->throughput_hi = m.hi;
+    measured_words(how, &m, o->count, o->gpu);
     return 1;
 }
 
@@ -371,15 +448,19 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
         const kb_gpu *g = decide_gpu_find(d, r->gpu);
         if (count < 2 || !(r->value > 0) || isnan(params) || !g)
             continue;
+        /* The single-card results of the row's own source when it has some (one family of
+         * measurements across counts), else of any source. */
         size_t n_single = 0;
-        for (size_t j = 0; j < n; j++) {
-            const kb_benchmark *s1 = &rows[j];
-            if ((int)s1->gpu_count == 1 && s1->value > 0 && decide_str_eq(s1->gpu, r->gpu) &&
-                decide_str_eq(s1->workload, r->workload) &&
-                decide_text_same(s1->metric, r->metric) &&
-                same_precision_class(s1->precision, r->precision))
-                singles[n_single++] = s1->value;
-        }
+        for (int same_source = 1; same_source >= 0 && !n_single; same_source--)
+            for (size_t j = 0; j < n; j++) {
+                const kb_benchmark *s1 = &rows[j];
+                if ((int)s1->gpu_count == 1 && s1->value > 0 &&
+                    decide_str_eq(s1->gpu, r->gpu) && decide_str_eq(s1->workload, r->workload) &&
+                    decide_text_same(s1->metric, r->metric) &&
+                    same_precision_class(s1->precision, r->precision) &&
+                    (!same_source || decide_str_eq(s1->source, r->source)))
+                    singles[n_single++] = s1->value;
+            }
         if (!n_single)
             continue;
         double single = decide_median(singles, n_single);
@@ -388,8 +469,8 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
         double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
         double predicted = model_scaling_efficiency(
             count, single, batch, model_gradient_bytes(params, r->precision), link);
-        double measured = r->value / (count * single);
-        model_calibration_add(out, predicted, measured);
+        double observed = r->value / (count * single);
+        model_calibration_add(out, predicted, observed);
     }
     free(singles);
     kb_benchmarks_free(rows, n);
