@@ -486,7 +486,7 @@ static void test_capture_missing(void **state)
     char *text = NULL;
     size_t len = 0;
     gw_error err = {0};
-    assert_int_equal(nvsmi_capture(&text, &len, &err), GW_EUNAVAILABLE);
+    assert_int_equal(nvsmi_capture(NVSMI_TIMEOUT_SECONDS, &text, &len, &err), GW_EUNAVAILABLE);
     assert_non_null(strstr(err.msg, "nvidia-smi not found"));
     assert_null(text);
     if (saved)
