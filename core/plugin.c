@@ -847,7 +847,7 @@ static int raw_field(lua_State *L, int t, const char *key)
 static int field_line(const char *text, const char *key)
 {
     int line = 1, ret_line = 0;
-    size_t kl = strlen(key);
+    size_t kl = key ? strlen(key) : 0;   /* NULL: only the return line is wanted */
     for (const char *s = text; *s; s++) {
         if (s == text || s[-1] == '\n') {
             const char *t = s;
