@@ -178,6 +178,8 @@ static int read_bounded(int fd, size_t max, gw_buf *b)
             buf_grow(b, 65536);
         size_t room = b->cap - b->len - 1;
         size_t want = max - b->len + 1;   /* b->len <= max here: one byte past it at most */
+        if (gw_signal_pending())
+            return EINTR;   /* a signal that came before the read would not interrupt it */
         ssize_t n = read(fd, b->data + b->len, want < room ? want : room);
         if (n == 0)
             return 0;

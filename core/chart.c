@@ -100,6 +100,7 @@ static axis nice_axis(double lo, double hi)
     if (!span_usable(lo, hi))
         hi = lo + (fabs(lo) < 1e-300 ? 1 : fabs(lo));
     double mag = pow(10, floor(log10((hi - lo) / 5.0)));
+    double eps = (hi - lo) * 1e-9;   /* "the same length", at any scale */
     for (int k = -1; k <= 1; k++) {
         for (size_t m = 0; m < sizeof mult / sizeof mult[0]; m++) {
             double step = mult[m] * mag * pow(10, k);
@@ -108,8 +109,8 @@ static axis nice_axis(double lo, double hi)
             if (!(step > 0) || !isfinite(a) || !isfinite(b) || intervals < 3 - 1e-9 ||
                 intervals > 8 + 1e-9)
                 continue;
-            if (best.step == 0 || b - a < best.hi - best.lo - 1e-9 ||
-                (fabs((b - a) - (best.hi - best.lo)) < 1e-9 && step > best.step)) {
+            if (best.step == 0 || b - a < best.hi - best.lo - eps ||
+                (fabs((b - a) - (best.hi - best.lo)) < eps && step > best.step)) {
                 best.lo = a;
                 best.hi = b;
                 best.step = step;

@@ -12,11 +12,11 @@
 
 #define MAX_DELIM 15
 #define MAX_NESTING 100   /* partials, parents and blocks inside each other */
-/* A template that recurses through partials can ask for exponential work; these stop it with
- * an error instead of a hang or an exhausted memory.  MAX_OUTPUT counts every byte the render
- * holds at once: the output, and a block's content while it is re-indented. */
+/* A template that recurses through partials can ask for exponential work; this and the output
+ * cap (mustache_opts.max_output, counting every byte the render holds at once: the output, and
+ * a block's content while it is re-indented) stop it with an error instead of a hang or an
+ * exhausted memory. */
 #define MAX_STEPS 20000000L
-#define MAX_OUTPUT ((size_t)256 << 20)
 
 typedef enum {
     N_ROOT, N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK
@@ -596,7 +596,8 @@ typedef struct renderer {
     int nesting;
     long steps;
     size_t held;         /* bytes this render holds in out and in blocks' buffers */
-    int over;            /* an append would have passed MAX_OUTPUT: nothing more is written */
+    size_t max_output;   /* the cap on held */
+    int over;            /* an append would have passed the cap: nothing more is written */
     const char *tmpl_name;   /* template being rendered, for error messages */
 } renderer;
 
@@ -612,7 +613,7 @@ static void push_ctx(renderer *r, const view *v)
 /* Appends to b within the output cap; past it, appends nothing and marks the render over. */
 static void put(renderer *r, gw_buf *b, const char *s, size_t n)
 {
-    if (r->over || n > MAX_OUTPUT - r->held) {
+    if (r->over || n > r->max_output - r->held) {
         r->over = 1;
         return;
     }
@@ -624,7 +625,7 @@ static void put(renderer *r, gw_buf *b, const char *s, size_t n)
 static void account(renderer *r, gw_buf *b, size_t len0)
 {
     size_t added = b->len - len0;
-    if (r->over || added > MAX_OUTPUT - r->held) {
+    if (r->over || added > r->max_output - r->held) {
         r->over = 1;
         b->len = len0;
         if (b->data)
@@ -741,7 +742,7 @@ static void emit_value(renderer *r, const view *v, int escape)
     /* escaping never shortens a value: one longer than the room left is refused unwritten;
      * otherwise the cap holds to within one value's escaped length */
     size_t len0 = r->out->len;
-    if (r->over || len > MAX_OUTPUT - r->held)
+    if (r->over || len > r->max_output - r->held)
         r->over = 1;
     else if (!escape || r->opts->escape == MUSTACHE_ESCAPE_NONE)
         put(r, r->out, text, len);
@@ -761,8 +762,12 @@ static int render_error(renderer *r, const node *n, const char *what)
 
 static int output_error(renderer *r, const node *n)
 {
-    return render_error(r, n, "the template asks for more than 256 MiB of output (a list or "
-                              "partials that multiply it?)");
+    char what[160];
+    int mib = r->max_output >= ((size_t)1 << 20);
+    snprintf(what, sizeof what, "the template asks for more than %zu %s of output (a list or "
+             "partials that multiply it?)", mib ? r->max_output >> 20 : r->max_output,
+             mib ? "MiB" : "bytes");
+    return render_error(r, n, what);
 }
 
 /* Finds (parsing on first use) the partial `name`; *root is NULL when there is none. */
@@ -990,6 +995,7 @@ int mustache_render(const char *name, const char *text, size_t len, const view *
         return rc;
     renderer r = {0};
     r.opts = opts;
+    r.max_output = opts->max_output ? opts->max_output : MUSTACHE_MAX_OUTPUT;
     r.out = out;
     r.err = err;
     r.tmpl_name = name;

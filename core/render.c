@@ -117,7 +117,7 @@ static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict,
     int rc = gw_read_input(path, GW_INPUT_TEMPLATE, &text, &len, err);
     if (rc)
         return rc;
-    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs};
+    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs, 0};
     rc = mustache_render(base_name(path), text, len, data, &opts, out, err);
     free(text);
     return rc;
