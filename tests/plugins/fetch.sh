@@ -133,6 +133,35 @@ check_err "every source failing: says so" "every download failed"
 GPUWISE_FETCH_MAX_MB=abc run "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch localcloud
 check_rc "a bad GPUWISE_FETCH_MAX_MB: exit 64" 64
 
+# -- a signal during a download: exit 130, nothing stored, nothing kept
+if command -v ss >/dev/null 2>&1; then
+    KB=$(fresh_kb intr)
+    "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch localcloud --timeout 25 \
+        --url "$BASE/slow" >"$T/intr.out" 2>"$T/intr.err" </dev/null &
+    FETCH=$!
+    if wait_until 10 sh -c "ss -tn state established '( dport = :$PORT )' | grep -q :$PORT"; then
+        _start=$(date +%s)
+        kill -INT $FETCH
+        wait $FETCH
+        rc=$?
+        check_eq "SIGINT during a download: exit 130" "$rc" 130
+        if [ $(( $(date +%s) - _start )) -le 5 ]; then
+            pass "SIGINT during a download: stops at once, not at the timeout"
+        else
+            fail "SIGINT during a download: stops at once" "took $(( $(date +%s) - _start )) s"
+        fi
+        check_eq "SIGINT during a download: says so" \
+            "$(grep -c 'stopped by SIGINT' "$T/intr.err")" 1
+        check_eq "SIGINT during a download: no offers of the provider" \
+            "$(sqlite3 "$KB" "SELECT count(*) FROM price WHERE provider = 'Local Cloud'")" 0
+    else
+        kill $FETCH 2>/dev/null
+        fail "SIGINT during a download" "the download never connected"
+    fi
+else
+    skip "SIGINT during a download" "ss not found (to see the download connected)"
+fi
+
 # -- a plugin that fails on what it fetched: nothing stored
 cat >"$T/plugins/pricing/brokencloud.lua" <<EOF
 return {
