@@ -28,8 +28,9 @@ test unit asan:
 	@sh .ci/deps.sh --test && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
 else
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-# libxml2 is opened when first needed (core/xml.c), by the soname of the library found here.
-PKG_LIBS   := $(shell pkg-config --libs $(filter-out libxml-2.0,$(PKGS))) -lcmark-gfm-extensions -lcsv -lm
+# libxml2 and libcurl are opened when first needed (core/xml.c, core/fetch.c), libxml2 by the
+# soname of the library found here.
+PKG_LIBS   := $(shell pkg-config --libs $(filter-out libxml-2.0 libcurl,$(PKGS))) -lcmark-gfm-extensions -lcsv -lm
 LIBXML2_SONAME := $(shell objdump -p $$($(CC) -print-file-name=libxml2.so) 2>/dev/null | sed -n 's/^ *SONAME *//p')
 CMOCKA_CFLAGS := $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell pkg-config --libs cmocka 2>/dev/null)

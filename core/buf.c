@@ -1,15 +1,20 @@
-/* buf.c — growable buffers, checked allocation and whole-file I/O (see buf.h). */
+/* buf.c — growable buffers, checked allocation, whole-file reads within each input's limit (the
+ * table of limits), and atomic writes that respect what the target is (see buf.h). */
 #include "buf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "check.h"
+#include "signals.h"
 
 static void out_of_memory(size_t n)
 {
@@ -134,29 +139,87 @@ void buf_free(gw_buf *b)
     b->len = b->cap = 0;
 }
 
-int gw_read_file(const char *path, char **out, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    gw_buf b = GW_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    int rc = 0;
+/* ---- reading input ------------------------------------------------------------------------ */
 
+/* The limit of each kind of input: what it is, the variable that raises it, the default.  Sizes
+ * are a generous multiple of the largest real file of each kind (the shipped justification
+ * template is 9 KB, an eight-GPU dump 230 KB, the grown KB of the benchmarks 60 MB). */
+const gw_input_limit gw_input_limits[GW_INPUT_N] = {
+    [GW_INPUT_WORKLOAD] = {"a workload file", "GPUWISE_MAX_WORKLOAD_MB", 4},
+    [GW_INPUT_TEMPLATE] = {"a template", "GPUWISE_MAX_TEMPLATE_MB", 16},
+    [GW_INPUT_DATA] = {"a JSON data file", "GPUWISE_MAX_DATA_MB", 256},
+    [GW_INPUT_PLUGIN] = {"a plugin", "GPUWISE_MAX_PLUGIN_MB", 16},
+    [GW_INPUT_PLUGIN_INPUT] = {"a plugin's input", "GPUWISE_MAX_INPUT_MB", 256},
+    [GW_INPUT_IMPORT] = {"a file to import", "GPUWISE_MAX_IMPORT_MB", 1024},
+    [GW_INPUT_DUMP] = {"an nvidia-smi dump", "GPUWISE_MAX_DUMP_MB", 32},
+    [GW_INPUT_KB] = {"a knowledge base to copy", "GPUWISE_MAX_KB_MB", 4096},
+};
+
+int gw_input_max(gw_input kind, size_t *bytes, gw_error *err)
+{
+    const gw_input_limit *l = &gw_input_limits[kind];
+    const char *env = getenv(l->env);
+    unsigned long mib = l->mib;
+    if (env && *env && !gw_parse_count(env, GW_INPUT_MAX_MIB, &mib))
+        return gw_error_set(err, GW_EUSAGE, "%s: expected a whole number of MiB from 1 to %lu, "
+                            "not '%.40s'", l->env, GW_INPUT_MAX_MIB, env);
+    *bytes = (size_t)mib << 20;
+    return GW_OK;
+}
+
+/* Reads fd to its end or one byte past max, whichever comes first, into b (straight into its
+ * memory: an import may be gigabytes).  Returns 0 or an errno value (EFBIG past max).  A read
+ * that SIGINT/SIGTERM interrupts stops (EINTR) so the command can honour the signal; any other
+ * interruption is retried. */
+static int read_bounded(int fd, size_t max, gw_buf *b)
+{
+    for (;;) {
+        if (b->cap - b->len < 4097)
+            buf_grow(b, 65536);
+        size_t room = b->cap - b->len - 1;
+        size_t want = max - b->len + 1;   /* b->len <= max here: one byte past it at most */
+        if (gw_signal_pending())
+            return EINTR;   /* a signal that came before the read would not interrupt it */
+        ssize_t n = read(fd, b->data + b->len, want < room ? want : room);
+        if (n == 0)
+            return 0;
+        if (n < 0) {
+            if (errno == EINTR && !gw_signal_pending())
+                continue;
+            return errno;
+        }
+        b->len += (size_t)n;
+        b->data[b->len] = '\0';
+        if (b->len > max)
+            return EFBIG;
+    }
+}
+
+int gw_read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
     *out = NULL;
     if (len)
         *len = 0;
-    if (!f)
+    /* O_NONBLOCK only for the open: a FIFO opens at once, without waiting for a writer (one
+     * that nobody writes then reads as empty); the reads themselves block as usual. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
         return errno;
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return EISDIR;
-    }
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_append(&b, chunk, n);
-    if (ferror(f))
+    int rc = 0, flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
         rc = errno ? errno : EIO;
-    fclose(f);
+    else if (S_ISDIR(st.st_mode))
+        rc = EISDIR;
+    else if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max)
+        rc = EFBIG;   /* refused before reading a byte */
+    gw_buf b = GW_BUF_INIT;
+    if (!rc) {
+        if (S_ISREG(st.st_mode) && st.st_size > 0)
+            buf_grow(&b, (size_t)st.st_size + 1);   /* one allocation for a file's known size */
+        rc = read_bounded(fd, max, &b);
+    }
+    close(fd);
     if (rc) {
         buf_free(&b);
         return rc;
@@ -167,13 +230,87 @@ int gw_read_file(const char *path, char **out, size_t *len)
     return 0;
 }
 
-int gw_write_file_atomic(const char *path, const char *data, size_t len)
+int gw_read_file(const char *path, char **out, size_t *len)
 {
-    size_t plen = strlen(path);
+    size_t max = (size_t)gw_input_limits[GW_INPUT_KB].mib << 20;
+    gw_input_max(GW_INPUT_KB, &max, NULL);
+    return gw_read_file_max(path, max, out, len);
+}
+
+int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_error *err)
+{
+    size_t max;
+    *out = NULL;
+    if (len)
+        *len = 0;
+    int rc = gw_input_max(kind, &max, err);
+    if (rc != GW_OK)
+        return rc;
+    int e = gw_read_file_max(path, max, out, len);
+    const gw_input_limit *l = &gw_input_limits[kind];
+    if (e == EFBIG)
+        return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
+                            "the limit)", path, l->what, max >> 20, l->env);
+    if (e == EISDIR)
+        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path, l->what);
+    if (e)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+    return GW_OK;
+}
+
+/* ---- writing output ----------------------------------------------------------------------- */
+
+/* The file a write to path lands on: path itself, or the last of its chain of symbolic links
+ * (which need not exist yet).  Returns 0 with *out set (caller frees), or an errno value. */
+static int follow_links(const char *path, char **out)
+{
+    char *cur = gw_xstrdup(path);
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            *out = cur;
+            return 0;
+        }
+        char target[PATH_MAX];
+        ssize_t n = hops < 40 ? readlink(cur, target, sizeof target - 1) : -1;
+        if (n < 0) {
+            int e = hops < 40 ? errno : ELOOP;
+            free(cur);
+            return e;
+        }
+        target[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        gw_buf next = GW_BUF_INIT;
+        if (target[0] != '/' && slash)   /* relative to the link's own folder */
+            buf_append(&next, cur, (size_t)(slash - cur) + 1);
+        buf_puts(&next, target);
+        free(cur);
+        cur = buf_detach(&next);
+    }
+}
+
+/* What a file that is not a regular file or a folder is, for messages. */
+static const char *special_kind(mode_t mode)
+{
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISFIFO(mode))
+        return "a named pipe (FIFO)";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+/* Writes data into a new temporary file beside target, gives it mode (and owner, when keep is
+ * set and this process may), and renames it over target. */
+static int replace_file(const char *target, const char *data, size_t len, mode_t mode,
+                        const struct stat *keep)
+{
+    size_t plen = strlen(target);
     char *tmp = gw_xmalloc(plen + 16);
     int fd, rc = 0;
 
-    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", path);
+    snprintf(tmp, plen + 16, "%s.tmpXXXXXX", target);
     fd = mkstemp(tmp);
     if (fd < 0) {
         rc = errno;
@@ -191,16 +328,84 @@ int gw_write_file_atomic(const char *path, const char *data, size_t len)
         }
         off += (size_t)w;
     }
-    if (!rc && fchmod(fd, 0644) != 0)
+    /* The owner first (changing it clears set-user-ID bits that fchmod puts back), where this
+     * process can: an ordinary user cannot give a file away, but may keep its group. */
+    if (!rc && keep && (keep->st_uid != geteuid() || keep->st_gid != getegid()) &&
+        fchown(fd, keep->st_uid, keep->st_gid) != 0 && fchown(fd, (uid_t)-1, keep->st_gid) != 0) {
+        /* the file becomes this user's, as any new file would */
+    }
+    if (!rc && fchmod(fd, mode) != 0)
         rc = errno;
     if (close(fd) != 0 && !rc)   /* where a network file system reports a failed write */
         rc = errno;
-    if (!rc && rename(tmp, path) != 0)
+    if (!rc && rename(tmp, target) != 0)
         rc = errno;
     if (rc)
         unlink(tmp);
     free(tmp);
     return rc;
+}
+
+/* gw_write_file_atomic, also saying (*special) what a refused non-regular target is. */
+static int write_atomic(const char *path, const char *data, size_t len, const char **special)
+{
+    char *target = NULL;
+    *special = NULL;
+    int rc = follow_links(path, &target);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (lstat(target, &st) != 0) {
+        rc = errno == ENOENT ? replace_file(target, data, len, 0644, NULL) : errno;
+    } else if (S_ISDIR(st.st_mode)) {
+        rc = EISDIR;
+    } else if (!S_ISREG(st.st_mode)) {
+        *special = special_kind(st.st_mode);
+        rc = ENOTSUP;   /* renaming over it would destroy it; writing into it is not atomic */
+    } else {
+        rc = replace_file(target, data, len, st.st_mode & 07777, &st);
+    }
+    free(target);
+    return rc;
+}
+
+int gw_write_file_atomic(const char *path, const char *data, size_t len)
+{
+    const char *special;
+    return write_atomic(path, data, len, &special);
+}
+
+int gw_write_output(const char *path, const char *data, size_t len, gw_error *err)
+{
+    const char *special;
+    int e = write_atomic(path, data, len, &special);
+    if (!e)
+        return GW_OK;
+    if (special)
+        return gw_error_set(err, GW_ECANTCREAT, "%s: is %s, not a regular file: left untouched "
+                            "(write to a file, or use -o - and redirect standard output)", path,
+                            special);
+    if (e == EISDIR)
+        return gw_error_set(err, GW_ECANTCREAT, "%s: is a folder (end it with '/' to write into "
+                            "it)", path);
+    return gw_error_set(err, e == ENOSPC || e == EIO || e == EFBIG || e == EDQUOT ? GW_EIO
+                                                                              : GW_ECANTCREAT,
+                        "%s: %s", path, strerror(e));
+}
+
+int gw_output_is_folder(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 0 && path[n - 1] == '/';
+}
+
+char *gw_output_path(const char *path, const char *default_name)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, path);
+    if (gw_output_is_folder(path))
+        buf_puts(&b, default_name);
+    return buf_detach(&b);
 }
 
 void buf_put_csv_field(gw_buf *out, const char *s)

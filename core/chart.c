@@ -69,40 +69,76 @@ static void chart_id(const view *chart, char *id, size_t n)
         snprintf(id, n, "chart");
 }
 
+/* Values a chart can draw: beyond this the nice bounds of an axis (a tick past the data) stop
+ * being finite doubles.  A chart with a value past it is not drawn; the document says why. */
+#define CHART_MAX_ABS 1e300
+/* At most this many intervals on an axis, whatever the arithmetic below gives. */
+#define MAX_INTERVALS 10
+/* Labels switch to scientific notation past these: fixed notation would print 16 or more
+ * digits, or show a step finer than 6 decimals as 0. */
+#define LABEL_FIXED_MAX 1e15
+#define LABEL_FIXED_MIN 1e-6
+
+/* 1 when [lo, hi] is a range an axis can be divided into: wider than the doubles near it can
+ * tell apart (1e17 and 1e17 + 16 are neighbours there) and not vanishingly small (subnormal
+ * values). */
+static int span_usable(double lo, double hi)
+{
+    double span = hi - lo;
+    return span > 1e-300 && span > fmax(fabs(lo), fabs(hi)) * 1e-9;
+}
+
 /* Ticks at 1, 2, 2.5 or 5 times a power of ten: of the steps that give 3 to 8 intervals
- * covering [lo, hi], the one that wastes the least room past the data. */
+ * covering [lo, hi], the one that wastes the least room past the data.  A range too narrow to
+ * divide (equal values, neighbouring doubles, subnormal values) is widened first, from lo to
+ * 2 lo (0 to 1 at zero).  For any finite input within ±CHART_MAX_ABS the result has finite
+ * lo < hi, a step > 0, and at most MAX_INTERVALS steps between them. */
 static axis nice_axis(double lo, double hi)
 {
     static const double mult[] = {1, 2, 2.5, 5, 10};
     axis best = {0, 0, 0, 0};
-    if (!(hi > lo))
-        hi = lo + (lo == 0 ? 1 : fabs(lo));
+    if (!span_usable(lo, hi))
+        hi = lo + (fabs(lo) < 1e-300 ? 1 : fabs(lo));
     double mag = pow(10, floor(log10((hi - lo) / 5.0)));
+    double eps = (hi - lo) * 1e-9;   /* "the same length", at any scale */
     for (int k = -1; k <= 1; k++) {
         for (size_t m = 0; m < sizeof mult / sizeof mult[0]; m++) {
             double step = mult[m] * mag * pow(10, k);
             double a = floor(lo / step) * step, b = ceil(hi / step) * step;
             double intervals = (b - a) / step;
-            if (intervals < 3 - 1e-9 || intervals > 8 + 1e-9)
+            if (!(step > 0) || !isfinite(a) || !isfinite(b) || intervals < 3 - 1e-9 ||
+                intervals > 8 + 1e-9)
                 continue;
-            if (best.step == 0 || b - a < best.hi - best.lo - 1e-9 ||
-                (fabs((b - a) - (best.hi - best.lo)) < 1e-9 && step > best.step)) {
+            if (best.step == 0 || b - a < best.hi - best.lo - eps ||
+                (fabs((b - a) - (best.hi - best.lo)) < eps && step > best.step)) {
                 best.lo = a;
                 best.hi = b;
                 best.step = step;
             }
         }
     }
-    if (best.step == 0) {   /* cannot happen for finite input; keep a usable axis anyway */
-        best.lo = lo;
+    if (!(best.step > 0) || !(best.hi > best.lo) || !span_usable(best.lo, best.hi)) {
+        best.lo = lo;   /* plain quarters of the data's own range */
         best.hi = hi;
-        best.step = (hi - lo) / 5;
+        best.step = (hi - lo) / 4;
     }
     best.decimals = 0;
     while (best.decimals < 6 &&
            fabs(best.step * pow(10, best.decimals) - round(best.step * pow(10, best.decimals))) > 1e-6)
         best.decimals++;
+    if (best.step < LABEL_FIXED_MIN || fmax(fabs(best.lo), fabs(best.hi)) >= LABEL_FIXED_MAX)
+        best.decimals = -1;   /* scientific labels */
     return best;
+}
+
+/* How many steps of ax lie between first and last (both tick values), never more than
+ * MAX_INTERVALS: the loops that draw ticks count, they never add a step until a bound. */
+static int tick_count(double first, double last, double step)
+{
+    double n = floor((last - first) / step + 1e-6);
+    if (!(n >= 0))
+        return -1;
+    return n > MAX_INTERVALS ? MAX_INTERVALS : (int)n;
 }
 
 /* buf_printf for the conversions a chart uses (%s, %.Ns, %zu, %.Nf): coordinates are most
@@ -141,9 +177,14 @@ static void svgf(gw_buf *out, const char *fmt, ...)
     va_end(ap);
 }
 
+/* n with decimals places and thousands separators; decimals -1, or a number of 16 digits or
+ * more, in scientific notation ("1.2e+17"). */
 static void number(gw_buf *out, double n, int decimals)
 {
-    view_format_number(out, fabs(n) < 1e-12 ? 0 : n, decimals);
+    if (decimals < 0 || fabs(n) >= LABEL_FIXED_MAX)
+        buf_printf(out, "%.6g", n);
+    else
+        view_format_number(out, fabs(n) < 1e-12 ? 0 : n, decimals);
 }
 
 static void svg_open(gw_buf *out, const view *chart, const char *id, double width, double height)
@@ -259,7 +300,9 @@ static void bar_grid(gw_buf *out, const view *chart, const plot *p, const char *
     const axis *ax = &p->x;
     double bottom = p->top + p->height;
     buf_puts(out, axis_group);
-    for (double t = ax->lo; t <= ax->hi + ax->step / 2; t += ax->step) {
+    int n = tick_count(ax->lo, ax->hi + ax->step / 2, ax->step);
+    for (int i = 0; i <= n; i++) {
+        double t = ax->lo + i * ax->step;
         double x = plot_x(p, t);
         svg_line(out, x, p->top - 4, x, bottom, "stroke=\"#cccccc\" stroke-width=\"1\"");
         tick_label(out, x, bottom + 16, "middle", NULL, t, ax->decimals);
@@ -316,13 +359,27 @@ static void bar_row(gw_buf *out, const view *b, size_t i, const plot *p, const c
     buf_puts(out, "</text>\n");
 }
 
-static int bar_chart(const view *chart, const char *id, gw_buf *out, gw_error *err)
+/* A bar chart needs bars, each value a number within ±CHART_MAX_ABS or none (drawn "n/a"). */
+static int bar_check(const view *chart, const char *id, gw_error *err)
 {
     const view *bars = view_map_get(chart, "bars");
-    size_t n = view_len(bars), longest;
+    size_t n = view_len(bars);
     if (view_kind(bars) != VIEW_LIST || n == 0)
         return gw_error_set(err, GW_EDATA,
                             "chart '%s': a bar chart needs a non-empty \"bars\" list", id);
+    for (size_t i = 0; i < n; i++) {
+        double v = view_num(view_map_get(view_list_at(bars, i), "value"));
+        if (isfinite(v) && fabs(v) > CHART_MAX_ABS)
+            return gw_error_set(err, GW_EDATA, "chart '%s': bar %zu's value %g is too large to "
+                                "draw", id, i + 1, v);
+    }
+    return GW_OK;
+}
+
+static int bar_chart(const view *chart, const char *id, gw_buf *out)
+{
+    const view *bars = view_map_get(chart, "bars");
+    size_t n = view_len(bars), longest;
     const char *unit = str_of(chart, "unit");
     plot p = {.top = PLOT_TOP, .height = (double)n * (BAR_HEIGHT + BAR_GAP)};
     p.x = bar_extent(bars, &longest);
@@ -376,28 +433,48 @@ static int point_xy(const view *p, double *x, double *y)
     return isfinite(*x) && isfinite(*y);
 }
 
-/* The box around every point of every series, with y from 0 at most; GW_EDATA names the first
- * series without a "points" list or the first point that is not [x, y] numbers. */
-static int line_extent(const view *series, const char *id, extent *e, gw_error *err)
+/* A line chart needs series, each with a "points" list of [x, y] numbers within
+ * ±CHART_MAX_ABS, and one point at least. */
+static int line_check(const view *chart, const char *id, gw_error *err)
 {
-    *e = (extent){INFINITY, -INFINITY, 0, -INFINITY};
-    for (size_t s = 0; s < view_len(series); s++) {
+    const view *series = view_map_get(chart, "series");
+    size_t ns = view_len(series), points = 0;
+    if (view_kind(series) != VIEW_LIST || ns == 0)
+        return gw_error_set(err, GW_EDATA,
+                            "chart '%s': a line chart needs a non-empty \"series\" list", id);
+    for (size_t s = 0; s < ns; s++) {
         const view *pts = view_map_get(view_list_at(series, s), "points");
         if (view_kind(pts) != VIEW_LIST)
             return gw_error_set(err, GW_EDATA, "chart '%s': series %zu has no \"points\" list",
                                 id, s + 1);
-        for (size_t i = 0; i < view_len(pts); i++) {
+        for (size_t i = 0; i < view_len(pts); i++, points++) {
             double x, y;
             if (!point_xy(view_list_at(pts, i), &x, &y))
                 return gw_error_set(err, GW_EDATA,
                                     "chart '%s': series %zu point %zu is not [x, y] numbers", id,
                                     s + 1, i + 1);
+            if (fabs(x) > CHART_MAX_ABS || fabs(y) > CHART_MAX_ABS)
+                return gw_error_set(err, GW_EDATA, "chart '%s': series %zu point %zu [%g, %g] "
+                                    "is too large to draw", id, s + 1, i + 1, x, y);
+        }
+    }
+    if (!points)
+        return gw_error_set(err, GW_EDATA, "chart '%s': the series hold no points", id);
+    return GW_OK;
+}
+
+/* The box around every point of every series (checked by line_check), with y from 0 at most. */
+static void line_extent(const view *series, extent *e)
+{
+    *e = (extent){INFINITY, -INFINITY, 0, -INFINITY};
+    for (size_t s = 0; s < view_len(series); s++) {
+        const view *pts = view_map_get(view_list_at(series, s), "points");
+        for (size_t i = 0; i < view_len(pts); i++) {
+            double x, y;
+            point_xy(view_list_at(pts, i), &x, &y);
             extent_add(e, x, y);
         }
     }
-    if (!isfinite(e->xlo))
-        return gw_error_set(err, GW_EDATA, "chart '%s': the series hold no points", id);
-    return GW_OK;
 }
 
 /* y on round ticks around the data; x spans exactly the data (months 0..36), with round ticks
@@ -406,7 +483,7 @@ static void line_axes(plot *p, const extent *e)
 {
     p->y = nice_axis(e->ylo, e->yhi);
     p->x = nice_axis(e->xlo, e->xhi);
-    if (e->xhi > e->xlo) {
+    if (span_usable(e->xlo, e->xhi)) {
         p->x.lo = e->xlo;
         p->x.hi = e->xhi;
     }
@@ -419,13 +496,18 @@ static void line_grid(gw_buf *out, const view *chart, const plot *p)
     const char *prefix = str_of(chart, "y_prefix");
     double bottom = p->top + p->height, middle = p->top + p->height / 2;
     buf_puts(out, axis_group);
-    for (double t = p->y.lo; t <= p->y.hi + p->y.step / 2; t += p->y.step) {
+    int ny = tick_count(p->y.lo, p->y.hi + p->y.step / 2, p->y.step);
+    for (int i = 0; i <= ny; i++) {
+        double t = p->y.lo + i * p->y.step;
         double y = plot_y(p, t);
         svg_line(out, p->left, y, p->right, y, "stroke=\"#dddddd\"");
         tick_label(out, p->left - 6, y + 4, "end", prefix, t, p->y.decimals);
     }
-    for (double t = ceil(p->x.lo / p->x.step - 1e-9) * p->x.step; t <= p->x.hi + p->x.step * 1e-6;
-         t += p->x.step) {
+    /* x ticks: the round values inside the data's own range */
+    double first = ceil(p->x.lo / p->x.step - 1e-9);
+    int nx = tick_count(first, floor(p->x.hi / p->x.step + 1e-6), 1);
+    for (int i = 0; i <= nx; i++) {
+        double t = (first + i) * p->x.step;
         double x = plot_x(p, t);
         svg_line(out, x, bottom, x, bottom + 5, STROKE_AXIS);
         tick_label(out, x, bottom + 18, "middle", NULL, t, p->x.decimals);
@@ -535,20 +617,17 @@ static void line_marker(gw_buf *out, const view *marker, double mx, double my, c
     buf_puts(out, "</text></g>\n");
 }
 
-static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *err)
+static int line_chart(const view *chart, const char *id, gw_buf *out)
 {
     const view *series = view_map_get(chart, "series");
     size_t ns = view_len(series);
-    if (view_kind(series) != VIEW_LIST || ns == 0)
-        return gw_error_set(err, GW_EDATA,
-                            "chart '%s': a line chart needs a non-empty \"series\" list", id);
     extent e;
-    int rc = line_extent(series, id, &e, err);
-    if (rc != GW_OK)
-        return rc;
+    line_extent(series, &e);
     const view *marker = view_map_get(chart, "marker");
     double mx = view_num(view_map_get(marker, "x")), my = view_num(view_map_get(marker, "y"));
-    int has_marker = isfinite(mx) && isfinite(my);
+    /* a marker that cannot be drawn is left out; the lines still can be */
+    int has_marker = isfinite(mx) && isfinite(my) && fabs(mx) <= CHART_MAX_ABS &&
+                     fabs(my) <= CHART_MAX_ABS;
     if (has_marker)
         extent_add(&e, mx, my);
     plot p = {.left = 92, .right = WIDTH - 24, .top = PLOT_TOP, .height = 300};
@@ -568,7 +647,7 @@ static int line_chart(const view *chart, const char *id, gw_buf *out, gw_error *
     return GW_OK;
 }
 
-int chart_svg(const view *chart, gw_buf *out, gw_error *err)
+int chart_check(const view *chart, gw_error *err)
 {
     char id[64];
     if (view_kind(chart) != VIEW_MAP)
@@ -576,11 +655,23 @@ int chart_svg(const view *chart, gw_buf *out, gw_error *err)
     chart_id(chart, id, sizeof id);
     const char *kind = str_of(chart, "kind");
     if (strcmp(kind, "bar") == 0)
-        return bar_chart(chart, id, out, err);
+        return bar_check(chart, id, err);
     if (strcmp(kind, "line") == 0)
-        return line_chart(chart, id, out, err);
+        return line_check(chart, id, err);
     return gw_error_set(err, GW_EDATA, "chart '%s': kind must be \"bar\" or \"line\", not \"%.40s\"",
                         id, kind);
+}
+
+int chart_svg(const view *chart, gw_buf *out, gw_error *err)
+{
+    char id[64];
+    int rc = chart_check(chart, err);
+    if (rc != GW_OK)
+        return rc;
+    chart_id(chart, id, sizeof id);
+    if (strcmp(str_of(chart, "kind"), "bar") == 0)
+        return bar_chart(chart, id, out);
+    return line_chart(chart, id, out);
 }
 
 int chart_svg_file(const view *chart, gw_buf *out, gw_error *err)

@@ -9,9 +9,15 @@
 #include "error.h"
 #include "view.h"
 
+/* Whether the chart can be drawn: GW_OK, or GW_EDATA naming the chart and what is wrong
+ * (unknown kind, no bars/series, a point that is not [x, y] numbers, a value beyond ±1e300).
+ * Cheap (no drawing): the renderer asks it first and puts a note in the document for a chart
+ * that cannot be drawn.  Any finite value within ±1e300 can be drawn, whatever the range (equal,
+ * neighbouring or subnormal values, ranges of 1e300): the axes always have a few ticks. */
+int chart_check(const view *chart, gw_error *err);
+
 /* Appends the chart as one <svg> element (no XML declaration, so it can stand inline in HTML
- * or, with chart_svg_file, alone in a file).  Returns GW_OK, or GW_EDATA naming the chart and
- * what is wrong (unknown kind, no bars/series, a point that is not [x, y]). */
+ * or, with chart_svg_file, alone in a file).  Returns GW_OK, or chart_check's error. */
 int chart_svg(const view *chart, gw_buf *out, gw_error *err);
 
 /* The same as a standalone .svg file (XML declaration first). */

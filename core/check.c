@@ -1,7 +1,9 @@
-/* check.c — edit distance, the closest of a list of names, and date checks (check.h). */
+/* check.c — edit distance, the closest of a list of names, date checks and strict numbers
+ * (check.h). */
 #include "check.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,4 +65,55 @@ int gw_valid_date(const char *s)
             return 0;
     int m = atoi(s + 5);
     return m >= 1 && m <= 12 && (n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= 31));
+}
+
+int gw_parse_decimal(const char *s, double *out)
+{
+    const char *p = s;
+    size_t digits = 0;
+    if (*p == '+' || *p == '-')
+        p++;
+    for (; isdigit((unsigned char)*p); p++)
+        digits++;
+    if (*p == '.')
+        for (p++; isdigit((unsigned char)*p); p++)
+            digits++;
+    if (!digits)
+        return 0;   /* "", "-", ".", "inf", "nan", "0x" all stop here or below */
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    if (*p)
+        return 0;
+    /* only what was checked above reaches strtod, so it cannot read hex or words */
+    double v = strtod(s, NULL);
+    if (!isfinite(v))
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int gw_parse_count(const char *s, unsigned long max, unsigned long *out)
+{
+    unsigned long v = 0;
+    if (!*s)
+        return 0;
+    for (const char *p = s; *p; p++) {
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        unsigned d = (unsigned)(*p - '0');
+        if (d > max || v > (max - d) / 10)
+            return 0;   /* past max, and never past what an unsigned long holds */
+        v = v * 10 + d;
+    }
+    if (v < 1)
+        return 0;
+    *out = v;
+    return 1;
 }

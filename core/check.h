@@ -1,5 +1,6 @@
 /* check.h — small checks shared by every reader of user text: how far a typo is from a real
- * name (for "did you mean"), and whether a date is written as the KB writes dates. */
+ * name (for "did you mean"), whether a date is written as the KB writes dates, and numbers as
+ * people type them (decimal only: no hex, inf or nan). */
 #ifndef GW_CHECK_H
 #define GW_CHECK_H
 
@@ -15,5 +16,14 @@ const char *gw_closest(const char *word, const char *const *candidates);
 
 /* 1 when s is YYYY-MM or YYYY-MM-DD with a real month and day of month. */
 int gw_valid_date(const char *s);
+
+/* 1 when s, whole, is a decimal number — an optional sign, digits with at most one '.', and an
+ * optional exponent ("-12", "0.5", ".5", "2.5e3") — whose value is finite; *out gets it.  Hex
+ * ("0x10"), "inf", "nan", blanks and anything after the number are refused (0). */
+int gw_parse_decimal(const char *s, double *out);
+
+/* 1 when s, whole, is a count: digits only (no sign, point or blank), at least 1 and at most
+ * max; *out gets it.  0 otherwise. */
+int gw_parse_count(const char *s, unsigned long max, unsigned long *out);
 
 #endif

@@ -83,14 +83,14 @@ static void add_document_fields(view *model, const inspect_result *r)
     view_map_set_str(model, "generated", date);
 }
 
-/* The dump in file, or the one nvidia-smi prints when file is NULL. */
-static int read_dump(const char *file, nvsmi_log **log, gw_error *err)
+/* The dump in file, or the one nvidia-smi prints when file is NULL (given timeout_s seconds). */
+static int read_dump(const char *file, double timeout_s, nvsmi_log **log, gw_error *err)
 {
     if (file)
         return nvsmi_read_file(file, log, err);
     char *text = NULL;
     size_t len = 0;
-    int rc = nvsmi_capture(&text, &len, err);
+    int rc = nvsmi_capture(timeout_s, &text, &len, err);
     if (rc == GW_OK)
         rc = nvsmi_parse(text, len, "nvidia-smi -q -x", log, err);
     free(text);
@@ -107,8 +107,12 @@ static int cmd_inspect(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return gw_error_set(err, GW_EUSAGE, "--template: only md and html are rendered from a "
                             "template, not %s", ctx->format);
 
+    double timeout_s = NVSMI_TIMEOUT_SECONDS;
+    int rc = cli_number(args, "timeout", 1, 3600, &timeout_s, err);
+    if (rc != GW_OK)
+        return rc;
     nvsmi_log *log = NULL;
-    int rc = read_dump(file, &log, err);
+    rc = read_dump(file, timeout_s, &log, err);
     if (rc != GW_OK)
         return rc;
 
@@ -152,12 +156,22 @@ static int cmd_inspect(gw_ctx *ctx, const cli_args *args, gw_error *err)
     return rc;
 }
 
+static const cli_option inspect_options[] = {
+    {"timeout", 0, "SECONDS", CLI_TEXT, NULL,
+     "without FILE: how long `nvidia-smi -q -x` may take, from 1 to 3600 (default 30); then it "
+     "is stopped, with everything it started, and the command exits 69", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
 static const cli_command inspect_commands[] = {
     {"inspect", "[FILE.xml]", 0, 1, CLI_FILE,
      "check the GPUs of an nvidia-smi -q -x dump (used cards, rented GPUs)",
      "Checks the GPUs in an `nvidia-smi -q -x` dump: what a buyer of a used card or a renter of "
-     "a cloud GPU should verify.  With no FILE, runs `nvidia-smi -q -x` itself; `-` reads the "
-     "dump from standard input.  The dump's DTD is never loaded and nothing but the dump is "
+     "a cloud GPU should verify.  With no FILE, runs `nvidia-smi -q -x` itself, in a process "
+     "group of its own, for `--timeout` seconds at most (a GPU that fell off the bus hangs it); "
+     "on timeout, or on the first SIGINT or SIGTERM, it is stopped with everything it started "
+     "and the message says how to take the dump by hand.  `-` reads the dump from standard "
+     "input.  The dump's DTD is never loaded and nothing but the dump is "
      "opened.  The KB identifies each card (its memory and power limit are checked against the "
      "spec); without one the cards are not identified.\n"
      "\n"
@@ -176,9 +190,14 @@ static const cli_command inspect_commands[] = {
      "    ssh rented-box nvidia-smi -q -x | gpuwise inspect -\n"
      "    gpuwise inspect dump.xml -o inspection.html\n"
      "\n"
+     "A reading no real card can give (a fan at -5%, PCIe generation 1e20, a temperature of "
+     "1e308 C) fails its check as an implausible value, with the evidence: the dump is damaged "
+     "or was edited.\n"
+     "\n"
      "Exit status: 0 nothing failed, 2 a check failed (whatever the format), 64 usage, 65 not a "
-     "readable dump, 66 no such file, 69 no nvidia-smi to run.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_inspect, NULL},
+     "readable dump (or larger than the dump limit, 32 MiB), 66 no such file, 69 no nvidia-smi "
+     "to run, or it failed or gave no answer in time, 130/143 interrupted.",
+     inspect_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_inspect, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 

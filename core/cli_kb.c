@@ -1402,9 +1402,9 @@ static int import_with(gw_ctx *ctx, kb *k, const char *importer, const char *pat
 {
     char *text = NULL;
     size_t len = 0;
-    int e = gw_read_file(path, &text, &len);
+    int e = gw_read_input(path, GW_INPUT_IMPORT, &text, &len, err);
     if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+        return e;
     plugin_host *host = NULL;
     gw_buf messages = GW_BUF_INIT;
     int rc = cli_plugins_open(ctx, k, &host, err);
@@ -1429,9 +1429,7 @@ static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
     size_t *lens = gw_xcalloc((size_t)nfiles, sizeof *lens);
     int rc = GW_OK;
     for (int i = 0; i < nfiles && rc == GW_OK && !with; i++) {
-        int e = gw_read_file(a->argv[i], &texts[i], &lens[i]);
-        if (e)
-            rc = gw_error_set(err, GW_ENOINPUT, "%s: %s", a->argv[i], strerror(e));
+        rc = gw_read_input(a->argv[i], GW_INPUT_IMPORT, &texts[i], &lens[i], err);
     }
     kb *k = NULL;
     kb_import_counts counts;

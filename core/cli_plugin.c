@@ -291,9 +291,9 @@ static int plugin_check(gw_ctx *ctx, const cli_args *args, gw_error *err)
     if (!cli_file_exists(run.file))
         return gw_error_set(err, GW_ENOINPUT, "%s: no such file", run.file);
     if (run.input_path) {
-        int e = gw_read_file(run.input_path, &run.text, &run.len);
+        int e = gw_read_input(run.input_path, GW_INPUT_PLUGIN_INPUT, &run.text, &run.len, err);
         if (e)
-            return gw_error_set(err, GW_ENOINPUT, "%s: %s", run.input_path, strerror(e));
+            return e;
     }
     kb *k = NULL;
     plugin_host *host = NULL;

@@ -117,7 +117,12 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const price_input *in,
     }
     if (rc == GW_OK)
         rc = records_store_offers(k, info.name, source_id, offers, 0, &warnings, &res, err);
-    fputs(buf_cstr(&warnings), ctx->diag);
+    /* each warning names the file it is about: "aws-vms.csv: skypilot: offers[3]... (line 4)" */
+    for (const char *w = buf_cstr(&warnings); *w;) {
+        size_t n = strcspn(w, "\n");
+        fprintf(ctx->diag, "%s%s%.*s\n", in ? in->name : "", in ? ": " : "", (int)n, w);
+        w += n + (w[n] == '\n');
+    }
     /* A plugin that hands back bad offers is fixed, not half-stored. */
     if (rc == GW_OK && res.skipped)
         rc = gw_error_set(err, GW_EDATA, "%s: %zu bad offer%s (see the lines above)", info.name,
@@ -381,9 +386,9 @@ static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
     size_t n_inputs = 0;
     if (input_path) {
         price_input in = {0};
-        int e = gw_read_file(input_path, &in.text, &in.len);
+        int e = gw_read_input(input_path, GW_INPUT_PLUGIN_INPUT, &in.text, &in.len, err);
         if (e)
-            return gw_error_set(err, GW_ENOINPUT, "%s: %s", input_path, strerror(e));
+            return e;
         in.name = gw_xstrdup(input_path);
         inputs = gw_xcalloc(1, sizeof *inputs);
         inputs[n_inputs++] = in;

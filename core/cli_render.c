@@ -1,39 +1,21 @@
 /* cli_render.c — `gpuwise render TEMPLATE DATA.json`: any template with any JSON data, for
  * people writing their own templates.  The work is render_file's (render.c). */
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_document.h"
 
-static int read_input(const char *path, char **text, size_t *len)
-{
-    if (strcmp(path, "-") != 0)
-        return gw_read_file(path, text, len);
-    gw_buf b = GW_BUF_INIT;
-    char chunk[8192];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        buf_append(&b, chunk, n);
-    if (ferror(stdin)) {
-        buf_free(&b);
-        return EIO;
-    }
-    *len = b.len;
-    *text = b.data ? buf_detach(&b) : gw_xstrdup("");
-    return 0;
-}
-
 static int cmd_render(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     const char *tmpl = args->argv[0], *data_path = args->argv[1];
     char *text;
     size_t len;
-    int rc = read_input(data_path, &text, &len);
+    /* standard input is read as any other file: within the same limit */
+    int rc = gw_read_input(strcmp(data_path, "-") == 0 ? "/dev/stdin" : data_path, GW_INPUT_DATA,
+                           &text, &len, err);
     if (rc)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", data_path, strerror(rc));
+        return rc;
     view *data = view_from_json(text, len, err);
     free(text);
     if (!data) {

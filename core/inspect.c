@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,119 @@ static void evidence_clear(inspect_check *c)
     c->n_evidence = 0;
 }
 
+/* ---- plausibility ----
+ * What a real card can report.  A reading outside its range, or one written as a number that is
+ * not a finite one ("1e309 MiB"), is implausible: the dump is damaged or was edited.  The check
+ * that reads it then fails saying so, quoting it, instead of judging it (a fan at -1e308 % is
+ * not "quiet at idle", and 1e309 MiB is not "no total memory"). */
+typedef struct plausible_range {
+    size_t at;            /* offsetof(nvsmi_gpu, the value) */
+    double lo, hi;        /* in unit */
+    const char *unit;     /* for messages; "GiB": the value is converted from its own unit */
+} plausible_range;
+
+#define RANGE(field, lo, hi, unit) {offsetof(nvsmi_gpu, field), lo, hi, unit}
+static const plausible_range plausible[] = {
+    /* 64 MiB (the smallest cards nvidia-smi reports) to 4 TiB (eight times today's largest) */
+    RANGE(fb_total, 1.0 / 16, 4096, "GiB"),
+    RANGE(fan_speed, 0, 100, "%"),
+    RANGE(gpu_util, 0, 100, "%"),
+    RANGE(pcie_gen_max, 1, 8, ""),
+    RANGE(pcie_gen_current, 1, 8, ""),
+    RANGE(pcie_width_max, 1, 32, "lanes"),
+    RANGE(pcie_width_current, 1, 32, "lanes"),
+    RANGE(retired_single_bit, 0, 1e6, "pages"),
+    RANGE(retired_double_bit, 0, 1e6, "pages"),
+    RANGE(remapped_correctable, 0, 1e6, "rows"),
+    RANGE(remapped_uncorrectable, 0, 1e6, "rows"),
+    RANGE(temp_gpu, -50, 150, "C"),
+    RANGE(temp_memory, -50, 150, "C"),
+    RANGE(temp_slowdown, 20, 150, "C"),
+    RANGE(temp_shutdown, 20, 150, "C"),
+    RANGE(temp_memory_max, 20, 150, "C"),
+    RANGE(power_limit, 0, 5000, "W"),
+    RANGE(power_default_limit, 0, 5000, "W"),
+};
+#undef RANGE
+/* An ECC error counter (they live in a list, not in the struct). */
+static const plausible_range ecc_count_range = {0, 0, 1e15, "errors"};
+
+static const plausible_range *range_of(const nvsmi_gpu *g, const nvsmi_value *v)
+{
+    size_t at = (size_t)((const char *)v - (const char *)g);
+    for (size_t i = 0; i < sizeof plausible / sizeof plausible[0]; i++)
+        if (plausible[i].at == at)
+            return &plausible[i];
+    return NULL;
+}
+
+/* Text that begins as a number does ("-1e308 %", "1e309 MiB", ".5"). */
+static int looks_numeric(const char *t)
+{
+    while (isspace((unsigned char)*t))
+        t++;
+    if (*t == '+' || *t == '-')
+        t++;
+    return isdigit((unsigned char)*t) || (*t == '.' && isdigit((unsigned char)t[1]));
+}
+
+/* v against range r: 1 with *x (in r's unit) when plausible, 0 when absent or a word ("N/A"),
+ * -1 when implausible. */
+static int reading(const plausible_range *r, const nvsmi_value *v, double *x)
+{
+    double n;
+    if (!nvsmi_known(v))
+        return 0;
+    if (!nvsmi_number(v, &n))
+        return looks_numeric(v->text) ? -1 : 0;
+    if (strcmp(r->unit, "GiB") == 0)
+        n = units_to_gib(n, v->q.unit);   /* NaN for a unit that is not a size */
+    if (!(n >= r->lo && n <= r->hi))
+        return -1;
+    *x = n;
+    return 1;
+}
+
+/* Adds v to *what (and c's evidence) when it is implausible for range r. */
+static void note_implausible(inspect_check *c, const plausible_range *r, const nvsmi_value *v,
+                             gw_buf *what)
+{
+    double x;
+    if (!r || reading(r, v, &x) >= 0)
+        return;
+    buf_printf(what, "%s%s is \"%s\" (a real card reports %g to %g%s%s)", what->len ? "; " : "",
+               v->path, v->text, r->lo, r->hi, *r->unit ? " " : "", r->unit);
+    cite(c, v);
+}
+
+/* Fails c when any of the n values of g is implausible, with those values as its evidence, and
+ * returns 1: the check then judges nothing else.  0 when all are plausible or absent. */
+static int fail_implausible(inspect_check *c, const nvsmi_gpu *g, const nvsmi_value *const *values,
+                            size_t n)
+{
+    gw_buf what = GW_BUF_INIT;
+    size_t kept = c->n_evidence;
+    for (size_t i = 0; i < n; i++)
+        note_implausible(c, range_of(g, values[i]), values[i], &what);
+    if (!what.len)
+        return 0;
+    /* the evidence is the implausible values alone */
+    for (size_t i = 0; i < kept; i++) {
+        free(c->evidence[i].path);
+        free(c->evidence[i].text);
+    }
+    memmove(c->evidence, c->evidence + kept, (c->n_evidence - kept) * sizeof *c->evidence);
+    c->n_evidence -= kept;
+    check_set(c, INSPECT_FAIL, "implausible value: %s: the dump is damaged or was edited; take "
+              "it again", buf_cstr(&what));
+    buf_free(&what);
+    return 1;
+}
+
+#define IMPLAUSIBLE(c, g, ...) \
+    fail_implausible(c, g, (const nvsmi_value *const[]){__VA_ARGS__}, \
+                     sizeof (const nvsmi_value *const[]){__VA_ARGS__} / sizeof(const nvsmi_value *))
+
 static int is_yes(const nvsmi_value *v) { return nvsmi_is(v, "Yes"); }
 static int is_enabled(const nvsmi_value *v) { return nvsmi_is(v, "Enabled"); }
 
@@ -200,6 +314,8 @@ static void check_memory_total(inspect_gpu *out, const nvsmi_gpu *g)
     inspect_check *c = check_new(out, "identity", "identity.memory_total");
     cite(c, &g->fb_total);
     double total;
+    if (IMPLAUSIBLE(c, g, &g->fb_total))
+        return;
     if (!nvsmi_number(&g->fb_total, &total) || isnan(units_to_gib(total, g->fb_total.q.unit))) {
         check_set(c, INSPECT_UNKNOWN, "the dump gives no total memory");
     } else if (!out->card.id) {
@@ -297,6 +413,15 @@ static void check_ecc_errors(inspect_gpu *out, const nvsmi_gpu *g)
     inspect_check *c = check_new(out, "memory", "memory.ecc_errors");
     double sums[2][2] = {{0, 0}, {0, 0}};   /* [aggregate][uncorrectable] */
     int counted = 0;
+    gw_buf what = GW_BUF_INIT;
+    for (size_t i = 0; i < g->n_ecc; i++)
+        note_implausible(c, &ecc_count_range, &g->ecc[i].value, &what);
+    if (what.len) {
+        check_set(c, INSPECT_FAIL, "implausible value: %s: the dump is damaged or was edited; "
+                  "take it again", buf_cstr(&what));
+        buf_free(&what);
+        return;
+    }
     for (size_t i = 0; i < g->n_ecc; i++) {
         double n;
         if (!nvsmi_number(&g->ecc[i].value, &n))
@@ -339,6 +464,8 @@ static void check_retired_pages(inspect_gpu *out, const nvsmi_gpu *g)
     cite(c, &g->retired_single_bit);
     cite(c, &g->retired_double_bit);
     cite(c, &g->retired_pending);
+    if (IMPLAUSIBLE(c, g, &g->retired_single_bit, &g->retired_double_bit))
+        return;
     if (is_yes(&g->retired_pending))
         check_set(c, INSPECT_FAIL,
                   "a page retirement is pending: the memory keeps failing and the card needs a "
@@ -373,6 +500,8 @@ static void check_remapped_rows(inspect_gpu *out, const nvsmi_gpu *g)
     cite(c, &g->remapped_uncorrectable);
     cite(c, &g->remapped_pending);
     cite(c, &g->remapped_failure);
+    if (IMPLAUSIBLE(c, g, &g->remapped_correctable, &g->remapped_uncorrectable))
+        return;
     if (is_yes(&g->remapped_failure))
         check_set(c, INSPECT_FAIL, "row remapping has failed: the card has run out of spare "
                   "rows and cannot repair its memory any more");
@@ -436,6 +565,9 @@ static void check_temperature(inspect_gpu *out, const nvsmi_gpu *g)
     cite(c, &g->temp_gpu);
     cite(c, &g->temp_slowdown);
     cite(c, &g->temp_shutdown);
+    if (IMPLAUSIBLE(c, g, &g->temp_gpu, &g->temp_slowdown, &g->temp_shutdown, &g->temp_memory,
+                    &g->temp_memory_max))
+        return;
     if (!nvsmi_number(&g->temp_gpu, &temp)) {
         check_set(c, INSPECT_UNKNOWN, "no GPU temperature in the dump");
         return;
@@ -516,6 +648,8 @@ static void check_power(inspect_gpu *out, const nvsmi_gpu *g)
     int have_def = nvsmi_number(&g->power_default_limit, &def);
     cite(c, &g->power_limit);
     cite(c, &g->power_default_limit);
+    if (IMPLAUSIBLE(c, g, &g->power_limit, &g->power_default_limit))
+        return;
     if (!have_limit && !have_def) {
         check_set(c, INSPECT_UNKNOWN, "no power limit in the dump");
         return;
@@ -549,6 +683,8 @@ static void check_fan(inspect_gpu *out, const nvsmi_gpu *g)
     inspect_check *c = check_new(out, "thermal", "thermal.fan");
     double fan;
     cite(c, &g->fan_speed);
+    if (IMPLAUSIBLE(c, g, &g->fan_speed, &g->gpu_util))
+        return;
     if (!nvsmi_number(&g->fan_speed, &fan)) {
         check_set(c, INSPECT_UNKNOWN, "no fan reading (passively cooled data-centre cards, "
                   "laptops and virtual GPUs report none)");
@@ -582,6 +718,9 @@ static void check_bus(inspect_gpu *out, const nvsmi_gpu *g)
     cite(c, &g->pcie_gen_max);
     cite(c, &g->pcie_width_current);
     cite(c, &g->pcie_width_max);
+    if (IMPLAUSIBLE(c, g, &g->pcie_gen_current, &g->pcie_gen_max, &g->pcie_width_current,
+                    &g->pcie_width_max, &g->gpu_util))
+        return;
     if (!have_w_now) {
         check_set(c, INSPECT_UNKNOWN, "no PCIe link width in the dump");
         return;
@@ -752,10 +891,10 @@ int inspect_run(const nvsmi_log *log, inspect_lookup_fn lookup, void *user, insp
         ig->name = g->product_name.text ? gw_xstrdup(g->product_name.text) : NULL;
         ig->bus_id = g->bus_id ? gw_xstrdup(g->bus_id) : NULL;
         ig->card.memory_gb = ig->card.tdp_w = NAN;
-        double total;
-        ig->memory_total_mib = nvsmi_number(&g->fb_total, &total)
-                                   ? units_to_gib(total, g->fb_total.q.unit) * 1024.0
-                                   : NAN;
+        double gib;
+        ig->memory_total_mib = reading(range_of(g, &g->fb_total), &g->fb_total, &gib) > 0
+                                   ? gib * 1024.0
+                                   : NAN;   /* absent, or no real card's */
         int rc = check_identity(ig, g, lookup, user, err);
         if (rc != GW_OK) {
             inspect_result_free(r);

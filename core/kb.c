@@ -352,8 +352,8 @@ static int set_wal(sqlite3 *db)
 }
 
 /* What is at path before anything is opened: *create when the KB is to be made (nothing there,
- * or an empty file, with KB_CREATE).  A folder, a missing file without KB_CREATE and a file that
- * is not SQLite are refused. */
+ * or an empty file, with KB_CREATE).  A folder, a device, FIFO or socket, a missing file without
+ * KB_CREATE and a file that is not SQLite are refused. */
 static int open_precheck(const char *path, int flags, int *create, gw_error *err)
 {
     struct stat st;
@@ -367,6 +367,9 @@ static int open_precheck(const char *path, int flags, int *create, gw_error *err
         *create = 1;
     } else if (S_ISDIR(st.st_mode)) {
         return gw_error_set(err, GW_EDATA, "%s: is a folder, not a knowledge base", path);
+    } else if (!S_ISREG(st.st_mode)) {   /* SQLite would write a journal beside a device */
+        return gw_error_set(err, GW_EDATA, "%s: a device, FIFO or socket, not a knowledge base; "
+                            "left untouched", path);
     } else if (st.st_size == 0) {
         if (flags != KB_CREATE)
             return gw_error_set(err, GW_EDATA, "%s: empty file, not a gpuwise knowledge base",

@@ -10,6 +10,7 @@
 
 #include <sqlite3.h>
 
+#include "check.h"
 #include "kb.h"
 #include "kb_private.h"
 
@@ -193,11 +194,10 @@ static int read_value(scan *s, const char *field, const char *op, int numeric, c
     if (strcmp(op, "~") == 0)
         return gw_error_set(err, GW_EUSAGE, "--where: '~' (contains) needs a text field; %s "
                             "is a number", field);
-    char *end;
-    *num = strtod(*text, &end);
-    if (!**text || *end || !isfinite(*num))
-        return gw_error_set(err, GW_EUSAGE, "--where: %s: '%.60s' is not a number", field,
-                            *text);
+    /* decimal only: "0x10", "inf" and "nan" are not what anyone means by a size or a speed */
+    if (!gw_parse_decimal(*text, num))
+        return gw_error_set(err, GW_EUSAGE, "--where: %s: '%.60s' is not a number (decimal "
+                            "only: 12, 0.5, 2.5e3)", field, *text);
     return GW_OK;
 }
 

@@ -342,6 +342,32 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
     return rc;
 }
 
+/* 1 when name begins with a count written other than as plain digits: "-2x", "+2 x", "1.5x".
+ * Splitting the name into words drops the sign and the point, which would leave a count of 2
+ * or 5 where none was meant; counts are whole numbers of at least 1. */
+static int count_malformed(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    while (isspace(*p))
+        p++;
+    int sign = *p == '-' || *p == '+';
+    if (sign)
+        for (p++; isspace(*p); p++)
+            ;
+    if (!isdigit(*p))
+        return 0;   /* "-" before a name is the name's business */
+    int point = 0;
+    while (isdigit(*p))
+        p++;
+    if ((*p == '.' || *p == ',') && isdigit(p[1]))
+        for (point = 1, p++; isdigit(*p); p++)
+            ;
+    while (*p == ' ')
+        p++;
+    int times = *p == 'x' || *p == 'X' || (p[0] == 0xC3 && p[1] == 0x97);   /* x, X, U+00D7 */
+    return times && (sign || point);
+}
+
 /* A leading "8x", "8 x" or "8xH200" (or a trailing "x8") is a count, not part of the name. */
 static int take_count(kb_strlist *t, int *count)
 {
@@ -538,10 +564,14 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
     if ((rc = kb_names_load(k, err)))
         return rc;
+    if (count_malformed(name))
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
+                            "least 1 (\"2x rtx-3090\")", name);
     name_tokenize(name, &t);
     if (take_count(&t, &n_count) != GW_OK) {
         kb_strlist_free(t.v, t.n);
-        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count must be at least 1", name);
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
+                            "least 1 (\"2x rtx-3090\")", name);
     }
     char *norm = tokens_join(t.v, t.n);
     gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);

@@ -12,10 +12,11 @@
 
 #define MAX_DELIM 15
 #define MAX_NESTING 100   /* partials, parents and blocks inside each other */
-/* A template that recurses through partials can ask for exponential work; these stop it with
- * an error instead of a hang or an exhausted memory. */
+/* A template that recurses through partials can ask for exponential work; this and the output
+ * cap (mustache_opts.max_output, counting every byte the render holds at once: the output, and
+ * a block's content while it is re-indented) stop it with an error instead of a hang or an
+ * exhausted memory. */
 #define MAX_STEPS 20000000L
-#define MAX_OUTPUT ((size_t)256 << 20)
 
 typedef enum {
     N_ROOT, N_TEXT, N_VAR, N_RAW, N_SECTION, N_INVERTED, N_PARTIAL, N_PARENT, N_BLOCK
@@ -594,6 +595,9 @@ typedef struct renderer {
     int line_start;      /* the next template text starts a line */
     int nesting;
     long steps;
+    size_t held;         /* bytes this render holds in out and in blocks' buffers */
+    size_t max_output;   /* the cap on held */
+    int over;            /* an append would have passed the cap: nothing more is written */
     const char *tmpl_name;   /* template being rendered, for error messages */
 } renderer;
 
@@ -606,25 +610,50 @@ static void push_ctx(renderer *r, const view *v)
     r->ctx[r->n_ctx++] = v;
 }
 
+/* Appends to b within the output cap; past it, appends nothing and marks the render over. */
+static void put(renderer *r, gw_buf *b, const char *s, size_t n)
+{
+    if (r->over || n > r->max_output - r->held) {
+        r->over = 1;
+        return;
+    }
+    buf_append(b, s, n);
+    r->held += n;
+}
+
+/* Counts what was appended to b since it held len0 bytes; past the cap, takes it back. */
+static void account(renderer *r, gw_buf *b, size_t len0)
+{
+    size_t added = b->len - len0;
+    if (r->over || added > r->max_output - r->held) {
+        r->over = 1;
+        b->len = len0;
+        if (b->data)
+            b->data[len0] = '\0';
+        return;
+    }
+    r->held += added;
+}
+
 static void emit_pending_indent(renderer *r)
 {
     if (r->line_start && r->indent.len)
-        buf_append(r->out, r->indent.data, r->indent.len);
+        put(r, r->out, r->indent.data, r->indent.len);
     r->line_start = 0;
 }
 
 static void emit_text(renderer *r, const char *s, size_t n)
 {
     size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !r->over; i++) {
         if (r->line_start && r->indent.len) {
-            buf_append(r->out, s + run, i - run);
+            put(r, r->out, s + run, i - run);
             run = i;
-            buf_append(r->out, r->indent.data, r->indent.len);
+            put(r, r->out, r->indent.data, r->indent.len);
         }
         r->line_start = s[i] == '\n';
     }
-    buf_append(r->out, s + run, n - run);
+    put(r, r->out, s + run, n - run);
 }
 
 /* Resolves a (dotted) name: the first part up the context stack, the rest inside what it
@@ -710,12 +739,17 @@ static void emit_value(renderer *r, const view *v, int escape)
         len = raw.len;
     }
     emit_pending_indent(r);
-    if (!escape || r->opts->escape == MUSTACHE_ESCAPE_NONE)
-        buf_append(r->out, text, len);
+    /* escaping never shortens a value: one longer than the room left is refused unwritten;
+     * otherwise the cap holds to within one value's escaped length */
+    size_t len0 = r->out->len;
+    if (r->over || len > r->max_output - r->held)
+        r->over = 1;
+    else if (!escape || r->opts->escape == MUSTACHE_ESCAPE_NONE)
+        put(r, r->out, text, len);
     else if (r->opts->escape == MUSTACHE_ESCAPE_HTML)
-        mustache_escape_html(r->out, text, len);
+        mustache_escape_html(r->out, text, len), account(r, r->out, len0);
     else
-        mustache_escape_markdown(r->out, text, len);
+        mustache_escape_markdown(r->out, text, len), account(r, r->out, len0);
     buf_free(&raw);
 }
 
@@ -724,6 +758,16 @@ static int render_nodes(renderer *r, const node *parent);
 static int render_error(renderer *r, const node *n, const char *what)
 {
     return gw_error_set(r->err, GW_EDATA, "%s:%d:%d: %s", r->tmpl_name, n->line, n->col, what);
+}
+
+static int output_error(renderer *r, const node *n)
+{
+    char what[160];
+    int mib = r->max_output >= ((size_t)1 << 20);
+    snprintf(what, sizeof what, "the template asks for more than %zu %s of output (a list or "
+             "partials that multiply it?)", mib ? r->max_output >> 20 : r->max_output,
+             mib ? "MiB" : "bytes");
+    return render_error(r, n, what);
 }
 
 /* Finds (parsing on first use) the partial `name`; *root is NULL when there is none. */
@@ -815,13 +859,15 @@ static const node *find_override(const renderer *r, const char *name)
     return NULL;
 }
 
-/* Removes `strip` leading blanks from every line of s, then puts `indent` in front of every
- * non-empty line (indent may be NULL: none). */
-static void reindent(gw_buf *out, const char *s, size_t n, size_t strip, const char *indent,
-                     int end_line)
+/* Writes s as template text, with `strip` leading blanks removed from every line and `indent`
+ * (may be NULL: none) put in front of every non-empty one; end_line: the text ends with a line
+ * break.  Straight to the output, so a block's content is held once, not twice. */
+static void emit_reindented(renderer *r, const char *s, size_t n, size_t strip,
+                            const char *indent, int end_line)
 {
-    size_t i = 0;
-    while (i < n) {
+    size_t i = 0, indent_len = indent ? strlen(indent) : 0;
+    char last = '\0';   /* the last byte written; '\0' while nothing has been */
+    while (i < n && !r->over) {
         size_t k = 0;
         while (k < strip && i < n && is_blank(s[i])) {
             i++;
@@ -830,12 +876,14 @@ static void reindent(gw_buf *out, const char *s, size_t n, size_t strip, const c
         const char *nl = memchr(s + i, '\n', n - i);
         size_t line_len = nl ? (size_t)(nl - (s + i)) + 1 : n - i;
         if (indent && line_len > 0 && s[i] != '\n')
-            buf_puts(out, indent);
-        buf_append(out, s + i, line_len);
+            emit_text(r, indent, indent_len);
+        emit_text(r, s + i, line_len);
+        if (line_len)
+            last = s[i + line_len - 1];
         i += line_len;
     }
-    if (end_line && out->len > 0 && out->data[out->len - 1] != '\n')
-        buf_putc(out, '\n');
+    if (end_line && last && last != '\n')
+        emit_text(r, "\n", 1);
 }
 
 static int render_block(renderer *r, const node *n)
@@ -869,12 +917,10 @@ static int render_block(renderer *r, const node *n)
         size_t strip = 0;
         while (strip < tmp.len && is_blank(tmp.data[strip]))
             strip++;
-        gw_buf shaped = GW_BUF_INIT;
-        reindent(&shaped, buf_cstr(&tmp), tmp.len, strip, n->standalone ? n->indent : NULL,
-                 n->standalone);
-        emit_text(r, buf_cstr(&shaped), shaped.len);
-        buf_free(&shaped);
+        emit_reindented(r, buf_cstr(&tmp), tmp.len, strip, n->standalone ? n->indent : NULL,
+                        n->standalone);
     }
+    r->held -= tmp.len;   /* counted while it was written; gone now */
     buf_free(&tmp);
     return rc;
 }
@@ -885,9 +931,11 @@ static int render_nodes(renderer *r, const node *parent)
     for (size_t i = 0; i < parent->n_kids && rc == GW_OK; i++) {
         const node *n = parent->kids[i];
         const view *v;
-        if (++r->steps > MAX_STEPS || r->out->len > MAX_OUTPUT)
-            return render_error(r, n, "the template asks for too much work or output "
-                                      "(partials that recurse?)");
+        if (++r->steps > MAX_STEPS)
+            return render_error(r, n, "the template asks for too much work (partials that "
+                                      "recurse?)");
+        if (r->over)
+            return output_error(r, n);
         switch (n->kind) {
         case N_TEXT:
             emit_text(r, n->text, n->len);
@@ -947,11 +995,14 @@ int mustache_render(const char *name, const char *text, size_t len, const view *
         return rc;
     renderer r = {0};
     r.opts = opts;
+    r.max_output = opts->max_output ? opts->max_output : MUSTACHE_MAX_OUTPUT;
     r.out = out;
     r.err = err;
     r.tmpl_name = name;
     push_ctx(&r, data);
     rc = render_nodes(&r, root);
+    if (rc == GW_OK && r.over)   /* the last node went past the cap */
+        rc = output_error(&r, root->n_kids ? root->kids[root->n_kids - 1] : root);
     for (size_t i = 0; i < r.n_cache; i++) {
         free(r.cache[i].name);
         node_free(r.cache[i].root);

@@ -28,12 +28,19 @@ typedef struct mustache_opts {
                                  * 0: it renders empty (what the Mustache spec asks) */
     mustache_loader load_partial;   /* NULL: there are no partials */
     void *loader_data;
+    size_t max_output;          /* the most bytes a render may hold at once: its output and a
+                                 * standalone block's content while it is re-indented; 0:
+                                 * MUSTACHE_MAX_OUTPUT */
 } mustache_opts;
+
+/* The output cap when mustache_opts.max_output is 0: 256 MiB. */
+#define MUSTACHE_MAX_OUTPUT ((size_t)256 << 20)
 
 /* Renders template text (len bytes; `name` is used in error messages, "datasheet.md.mustache:
  * 12:5: unclosed section 'gpus'") with data, appending to out.  Returns GW_OK, or GW_EDATA for
- * a malformed template or a missing partial in strict mode, or the loader's error.  On error out
- * may hold part of the output. */
+ * a malformed template, a missing partial in strict mode, a render that would hold more than
+ * the output cap (within one value's escaped length) or take too many steps, or the loader's
+ * error.  On error out may hold part of the output. */
 int mustache_render(const char *name, const char *text, size_t len, const view *data,
                     const mustache_opts *opts, gw_buf *out, gw_error *err);
 

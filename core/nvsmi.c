@@ -1,10 +1,12 @@
 /* nvsmi.c — reads `nvidia-smi -q -x` dumps (see nvsmi.h).  Knows the element names of every
  * layout and the renames between them; knows no libxml2 (xml.h) and judges nothing (inspect.c
- * does).  Also the one place that runs nvidia-smi. */
+ * does).  Also the one place that runs nvidia-smi: in a process group of its own, with a
+ * deadline, stopped with everything it started on timeout or on SIGINT/SIGTERM. */
 #include "nvsmi.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -13,9 +15,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
+#include "signals.h"
 #include "xml.h"
 
 extern char **environ;
@@ -315,11 +319,16 @@ static void read_gpu(nvsmi_gpu *g, const xml_node *gpu)
 int nvsmi_parse(const char *text, size_t len, const char *name, nvsmi_log **out, gw_error *err)
 {
     xml_doc *doc = NULL;
+    size_t max;
     *out = NULL;
-    if (len > NVSMI_MAX_BYTES)
-        return gw_error_set(err, GW_EDATA, "%s: %zu bytes is too large for an nvidia-smi dump",
-                            name, len);
-    int rc = xml_parse(text, len, 0, name, &doc, err);
+    int rc = gw_input_max(GW_INPUT_DUMP, &max, err);
+    if (rc != GW_OK)
+        return rc;
+    if (len > max)
+        return gw_error_set(err, GW_EDATA, "%s: %zu bytes is too large for an nvidia-smi dump "
+                            "(more than %zu MiB; %s raises the limit)", name, len, max >> 20,
+                            gw_input_limits[GW_INPUT_DUMP].env);
+    rc = xml_parse(text, len, 0, name, &doc, err);
     if (rc != GW_OK)
         return rc;
     xml_node *root = xml_doc_root(doc);
@@ -357,32 +366,13 @@ int nvsmi_parse(const char *text, size_t len, const char *name, nvsmi_log **out,
 
 int nvsmi_read_file(const char *path, nvsmi_log **out, gw_error *err)
 {
+    char *text = NULL;
+    size_t len = 0;
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not a dump", path);
-    }
-    /* Read at most one byte past the limit: /dev/zero or a named pipe must not hang us. */
-    gw_buf text = GW_BUF_INIT;
-    char chunk[65536];
-    size_t got;
-    while (text.len <= NVSMI_MAX_BYTES && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        buf_append(&text, chunk, got);
-    int failed = ferror(f);
-    fclose(f);
-    int rc;
-    if (failed)
-        rc = gw_error_set(err, GW_ENOINPUT, "%s: read failed", path);
-    else if (text.len > NVSMI_MAX_BYTES)
-        rc = gw_error_set(err, GW_EDATA, "%s: more than %u bytes: too large for an nvidia-smi dump",
-                          path, NVSMI_MAX_BYTES);
-    else
-        rc = nvsmi_parse(buf_cstr(&text), text.len, path, out, err);
-    buf_free(&text);
+    int rc = gw_read_input(path, GW_INPUT_DUMP, &text, &len, err);
+    if (rc == GW_OK)
+        rc = nvsmi_parse(text, len, path, out, err);
+    free(text);
     return rc;
 }
 
@@ -412,71 +402,202 @@ static char *path_search(const char *prog)
     return NULL;
 }
 
-int nvsmi_capture(char **text, size_t *len, gw_error *err)
+/* ---- running nvidia-smi ---- */
+
+#define HOW_BY_HAND "take the dump by hand: nvidia-smi -q -x > dump.xml, then gpuwise inspect dump.xml"
+/* How often a wait looks at the clock and at a pending SIGINT/SIGTERM: a signal that arrives
+ * just before poll() starts is seen this late at most. */
+#define POLL_MS 100
+/* How long a killed nvidia-smi is waited for: one stuck in the kernel (a card that fell off
+ * the bus) cannot die, and gpuwise must not wait for it. */
+#define REAP_SECONDS 0.5
+
+typedef enum { RUN_DONE, RUN_TIMEOUT, RUN_SIGNAL, RUN_TOO_BIG, RUN_FAILED } run_end;
+
+static double now_seconds(void)
 {
-    *text = NULL;
-    *len = 0;
-    char *prog = path_search("nvidia-smi");
-    if (!prog)
-        return gw_error_set(err, GW_EUNAVAILABLE,
-                            "nvidia-smi not found; give a dump: nvidia-smi -q -x > dump.xml");
-    int fds[2];
-    if (pipe(fds) != 0) {
-        free(prog);
-        return gw_error_set(err, GW_ESOFTWARE, "pipe: %s", strerror(errno));
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Milliseconds to the deadline, at most POLL_MS; 0 when it has passed. */
+static int poll_slice(double deadline)
+{
+    double left = deadline - now_seconds();
+    if (left <= 0)
+        return 0;
+    return left * 1000 < POLL_MS ? (int)(left * 1000) + 1 : POLL_MS;
+}
+
+/* Reads the child's output from fd until it closes it, at most max bytes, stopping at the
+ * deadline or on SIGINT/SIGTERM. */
+static run_end read_child(int fd, double deadline, size_t max, gw_buf *out)
+{
+    char chunk[65536];
+    for (;;) {
+        if (gw_signal_pending())
+            return RUN_SIGNAL;
+        int slice = poll_slice(deadline);
+        if (slice == 0)
+            return RUN_TIMEOUT;
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, slice);
+        if (ready < 0 && errno != EINTR)
+            return RUN_FAILED;
+        if (ready <= 0)
+            continue;
+        ssize_t got = read(fd, chunk, sizeof chunk);
+        if (got == 0)
+            return RUN_DONE;
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return RUN_FAILED;
+        }
+        buf_append(out, chunk, (size_t)got);
+        if (out->len > max)
+            return RUN_TOO_BIG;
     }
+}
+
+/* Waits for the child to exit (*status), until the deadline or SIGINT/SIGTERM. */
+static run_end wait_child(pid_t pid, double deadline, int *status)
+{
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return RUN_DONE;
+        if (r < 0 && errno != EINTR)
+            return RUN_FAILED;
+        if (gw_signal_pending())
+            return RUN_SIGNAL;
+        if (now_seconds() >= deadline)
+            return RUN_TIMEOUT;
+        struct timespec ms = {0, 10 * 1000000L};
+        nanosleep(&ms, NULL);
+    }
+}
+
+/* Kills the child's whole process group (nvidia-smi and whatever it started) and reaps it,
+ * waiting REAP_SECONDS at most. */
+static void stop_child(pid_t pid)
+{
+    int status;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);   /* should it have left its group */
+    double until = now_seconds() + REAP_SECONDS;
+    while (waitpid(pid, &status, WNOHANG) == 0 && now_seconds() < until) {
+        struct timespec ms = {0, 10 * 1000000L};
+        nanosleep(&ms, NULL);
+    }
+}
+
+/* Starts prog -q -x in a process group of its own (so a terminal's ^C reaches gpuwise, which
+ * then stops the whole group), its output on a pipe whose read end goes to *fd. */
+static int spawn_nvsmi(char *prog, pid_t *pid, int *fd, gw_error *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return gw_error_set(err, GW_ESOFTWARE, "pipe: %s", strerror(errno));
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&fa, fds[0]);
     posix_spawn_file_actions_addclose(&fa, fds[1]);
     posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawnattr_t attr;
+    sigset_t defaults, none;
+    sigemptyset(&none);
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGXFSZ);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF |
+                                        POSIX_SPAWN_SETSIGMASK);
     char *argv[] = {prog, "-q", "-x", NULL};
-    pid_t pid;
-    int rc = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
+    int rc = posix_spawn(pid, prog, &fa, &attr, argv, environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
         close(fds[0]);
-        gw_error_set(err, GW_EUNAVAILABLE, "cannot run %s: %s", prog, strerror(rc));
-        free(prog);
-        return GW_EUNAVAILABLE;
+        return gw_error_set(err, GW_EUNAVAILABLE, "cannot run %s: %s", prog, strerror(rc));
     }
-    gw_buf out = GW_BUF_INIT;
-    char chunk[65536];
-    ssize_t got;
-    int too_big = 0;
-    while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
-        if (got < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        buf_append(&out, chunk, (size_t)got);
-        if (out.len > NVSMI_MAX_BYTES) {
-            too_big = 1;
-            kill(pid, SIGKILL);
-            break;
-        }
+    *fd = fds[0];
+    return GW_OK;
+}
+
+/* The error for a run that did not end well, or GW_OK with the dump in out. */
+static int run_verdict(const char *prog, run_end end, int status, double timeout_s,
+                       size_t max, const gw_buf *out, gw_error *err)
+{
+    switch (end) {
+    case RUN_DONE:
+        break;
+    case RUN_TIMEOUT:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%s -q -x gave no answer in %g s and was "
+                            "stopped (a GPU that fell off the bus hangs it; --timeout SECONDS "
+                            "waits longer); " HOW_BY_HAND, prog, timeout_s);
+    case RUN_SIGNAL:
+        return gw_error_set(err, gw_signal_exit_code(), "interrupted by %s: %s -q -x was "
+                            "stopped; " HOW_BY_HAND, gw_signal_name(), prog);
+    case RUN_TOO_BIG:
+        return gw_error_set(err, GW_EDATA, "%s printed more than %zu MiB, too much for an "
+                            "nvidia-smi dump (%s raises the limit)", prog, max >> 20,
+                            gw_input_limits[GW_INPUT_DUMP].env);
+    case RUN_FAILED:
+        return gw_error_set(err, GW_EUNAVAILABLE, "reading from %s: %s; " HOW_BY_HAND, prog,
+                            strerror(errno));
     }
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    if (too_big) {
-        rc = gw_error_set(err, GW_EDATA, "%s printed more than %u bytes", prog, NVSMI_MAX_BYTES);
-    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         /* nvidia-smi says why on stdout ("... couldn't communicate with the NVIDIA driver") */
-        const char *why = buf_cstr(&out);
+        const char *why = buf_cstr(out);
         size_t n = strcspn(why, "\n");
-        rc = gw_error_set(err, GW_EUNAVAILABLE, "%s -q -x failed (%s %d)%s%.*s", prog,
-                          WIFEXITED(status) ? "exit" : "signal",
-                          WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
-                          n ? ": " : "", (int)(n > 200 ? 200 : n), why);
-    } else {
+        return gw_error_set(err, GW_EUNAVAILABLE, "%s -q -x failed (%s %d)%s%.*s", prog,
+                            WIFEXITED(status) ? "exit" : "signal",
+                            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                            n ? ": " : "", (int)(n > 200 ? 200 : n), why);
+    }
+    return GW_OK;
+}
+
+int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
+{
+    size_t max;
+    *text = NULL;
+    *len = 0;
+    int rc = gw_input_max(GW_INPUT_DUMP, &max, err);
+    if (rc != GW_OK)
+        return rc;
+    char *prog = path_search("nvidia-smi");
+    if (!prog)
+        return gw_error_set(err, GW_EUNAVAILABLE,
+                            "nvidia-smi not found; give a dump: nvidia-smi -q -x > dump.xml");
+    pid_t pid;
+    int fd;
+    rc = spawn_nvsmi(prog, &pid, &fd, err);
+    if (rc != GW_OK) {
+        free(prog);
+        return rc;
+    }
+    double deadline = now_seconds() + timeout_s;
+    gw_buf out = GW_BUF_INIT;
+    int status = 0;
+    run_end end = read_child(fd, deadline, max, &out);
+    close(fd);
+    if (end == RUN_DONE)   /* it closed its output; it may still hang before exiting */
+        end = wait_child(pid, deadline, &status);
+    if (end != RUN_DONE)
+        stop_child(pid);
+    rc = run_verdict(prog, end, status, timeout_s, max, &out, err);
+    if (rc == GW_OK) {
         *len = out.len;
         *text = buf_detach(&out);
-        rc = GW_OK;
     }
     buf_free(&out);
     free(prog);

@@ -10,9 +10,11 @@
 #include "error.h"
 #include "units.h"
 
-/* The largest dump accepted.  Eight GPUs with every field come to about 230 KB; anything near
- * this size is not an nvidia-smi dump. */
-#define NVSMI_MAX_BYTES (32u * 1024u * 1024u)
+/* The largest dump accepted is buf.h's GW_INPUT_DUMP limit (32 MiB unless raised): eight GPUs
+ * with every field come to about 230 KB, so anything near it is not an nvidia-smi dump. */
+/* How long `nvidia-smi -q -x` may take by default (inspect --timeout changes it): a healthy
+ * machine answers in a second or two; a GPU that fell off the bus hangs it for good. */
+#define NVSMI_TIMEOUT_SECONDS 30
 /* The longest text kept for one value (longer text is cut at a character boundary). */
 #define NVSMI_MAX_TEXT 256
 
@@ -83,14 +85,17 @@ typedef struct nvsmi_log {
  * error: those values are absent.  Caller frees *out with nvsmi_log_free. */
 int nvsmi_parse(const char *text, size_t len, const char *name, nvsmi_log **out, gw_error *err);
 
-/* Reads a dump from a file, at most NVSMI_MAX_BYTES.  GW_ENOINPUT when it cannot be opened,
- * GW_EDATA as nvsmi_parse or when it is too large. */
+/* Reads a dump from a file (or a FIFO, a device: anything), within the GW_INPUT_DUMP limit.
+ * GW_ENOINPUT when it cannot be opened, GW_EDATA as nvsmi_parse or when it is too large. */
 int nvsmi_read_file(const char *path, nvsmi_log **out, gw_error *err);
 
-/* Runs `nvidia-smi -q -x` found on PATH and returns its output (caller frees *text).
- * GW_EUNAVAILABLE when there is no nvidia-smi on PATH; GW_EDATA when it fails or prints more
- * than NVSMI_MAX_BYTES. */
-int nvsmi_capture(char **text, size_t *len, gw_error *err);
+/* Runs `nvidia-smi -q -x` found on PATH, in a process group of its own, and returns its output
+ * (caller frees *text).  It has timeout_s seconds to answer and exit; then, or as soon as
+ * SIGINT or SIGTERM arrives, its whole group is killed and waited for half a second at most (one
+ * stuck in the kernel cannot die).  GW_EUNAVAILABLE when there is no nvidia-smi on PATH, it
+ * fails or it times out; GW_EDATA when it prints more than the GW_INPUT_DUMP limit; the signal's
+ * exit status (130, 143) when interrupted.  Each message says how to take the dump by hand. */
+int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err);
 
 void nvsmi_log_free(nvsmi_log *log);
 

@@ -1,6 +1,6 @@
 /* paths.c — where things live: the shipped data (beside the binary in a source tree, else the
- * compiled-in GW_DATADIR, or $GPUWISE_DATADIR), the user's XDG folders, the KB to open, and
- * atomic output files. */
+ * compiled-in GW_DATADIR, or $GPUWISE_DATADIR), the user's XDG folders and the KB to open.
+ * (Output files are cli_document.c's.) */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -159,20 +159,6 @@ int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
     if (cli_file_exists(shipped) && (rc = copy_file(shipped, user)) != 0)
         return gw_error_set(err, GW_ECANTCREAT, "%s: %s", user, strerror(rc));
     return kb_open(user, KB_CREATE, out, err);
-}
-
-int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err)
-{
-    if (!ctx->output || strcmp(ctx->output, "-") == 0) {
-        if (fwrite(data, 1, len, ctx->out) != len || fflush(ctx->out) != 0)
-            return gw_error_set(err, GW_EIO, "writing the output: %s", strerror(errno));
-        return GW_OK;
-    }
-    int rc = gw_write_file_atomic(ctx->output, data, len);
-    if (rc)
-        return gw_error_set(err, rc == ENOSPC || rc == EIO ? GW_EIO : GW_ECANTCREAT, "%s: %s",
-                            ctx->output, strerror(rc));
-    return GW_OK;
 }
 
 static records_dirs plugin_dirs_of(const gw_ctx *ctx)

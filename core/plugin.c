@@ -847,7 +847,7 @@ static int raw_field(lua_State *L, int t, const char *key)
 static int field_line(const char *text, const char *key)
 {
     int line = 1, ret_line = 0;
-    size_t kl = strlen(key);
+    size_t kl = key ? strlen(key) : 0;   /* NULL: only the return line is wanted */
     for (const char *s = text; *s; s++) {
         if (s == text || s[-1] == '\n') {
             const char *t = s;
@@ -1059,9 +1059,9 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     size_t len = 0;
     *out = NULL;
     *n_problems = 0;
-    int e = gw_read_file(path, &text, &len);
+    int e = gw_read_input(path, GW_INPUT_PLUGIN, &text, &len, err);
     if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+        return e;
     plugin *p;
     int rc = plugin_create(path, host->k, &host->limits, &p, err);
     if (rc != GW_OK) {
@@ -1666,9 +1666,9 @@ int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err
     char *text = NULL;
     size_t len = 0;
     *out = NULL;
-    int e = gw_read_file(test_path, &text, &len);
+    int e = gw_read_input(test_path, GW_INPUT_PLUGIN, &text, &len, err);
     if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", test_path, strerror(e));
+        return e;
     gw_buf chunkname = GW_BUF_INIT;
     buf_printf(&chunkname, "@%s", test_path);
     int rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);

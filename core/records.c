@@ -643,6 +643,7 @@ typedef struct unknown_gpu {
     size_t count;
     long lines[6];      /* the first input lines (0: the plugin gave none) */
     size_t n_lines;
+    int more;           /* more lines than lines[] holds */
 } unknown_gpu;
 
 static void unknown_add(unknown_gpu **list, size_t *n, const view *offer, const gw_buf *warning,
@@ -655,13 +656,17 @@ static void unknown_add(unknown_gpu **list, size_t *n, const view *offer, const 
         i++;
     if (i == *n) {
         *list = gw_xrealloc(*list, (*n + 1) * sizeof **list);
-        unknown_gpu u = {name, gw_xstrndup(warning->data, warning->len - 1), 0, {0}, 0};
+        unknown_gpu u = {name, gw_xstrndup(warning->data, warning->len - 1), 0, {0}, 0, 0};
         (*list)[(*n)++] = u;
     }
     unknown_gpu *u = &(*list)[i];
     u->count++;
-    if (line > 0 && u->n_lines < sizeof u->lines / sizeof u->lines[0])
+    if (line <= 0 || (u->n_lines > 0 && u->lines[u->n_lines - 1] == line))
+        return;   /* no line, or the one before (a row's on-demand and spot offers) */
+    if (u->n_lines < sizeof u->lines / sizeof u->lines[0])
         u->lines[u->n_lines++] = line;
+    else
+        u->more = 1;
 }
 
 /* One line per unknown name: the first offer's warning, then how many offers name it and where. */
@@ -675,7 +680,7 @@ static void unknown_report(gw_buf *warnings, unknown_gpu *list, size_t n)
             for (size_t j = 0; j < u->n_lines; j++)
                 buf_printf(warnings, "%s%ld", j ? ", " : " (lines ", u->lines[j]);
             if (u->n_lines)
-                buf_puts(warnings, u->count > u->n_lines ? ", ...)" : ")");
+                buf_puts(warnings, u->more ? ", ...)" : ")");
         }
         buf_puts(warnings, "\n");
         free(u->first);

@@ -91,10 +91,7 @@ static int partial_loader(void *data, const char *name, char **text, size_t *len
         dirs_find(d, name, ".mustache", path, sizeof path);
     if (!path[0])
         return GW_OK;
-    int rc = gw_read_file(path, text, len);
-    if (rc)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(rc));
-    return GW_OK;
+    return gw_read_input(path, GW_INPUT_TEMPLATE, text, len, err);
 }
 
 /* A template's partials share its suffix: "my.md.mustache" -> ".md.mustache". */
@@ -117,10 +114,10 @@ static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict,
 {
     char *text;
     size_t len;
-    int rc = gw_read_file(path, &text, &len);
+    int rc = gw_read_input(path, GW_INPUT_TEMPLATE, &text, &len, err);
     if (rc)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(rc));
-    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs};
+        return rc;
+    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs, 0};
     rc = mustache_render(base_name(path), text, len, data, &opts, out, err);
     free(text);
     return rc;
@@ -285,8 +282,22 @@ static void comparison_charts(view *model)
     }
 }
 
+/* "*Chart: TITLE: not drawn: WHY*", Markdown, for a chart whose data cannot be drawn. */
+static void chart_note(gw_buf *out, const view *chart)
+{
+    const char *title = view_str(view_map_get(chart, "title"));
+    const char *id = view_str(view_map_get(chart, "id"));
+    const char *why = view_str(view_map_get(chart, "not_drawn"));
+    buf_puts(out, "*Chart: ");
+    mustache_escape_markdown(out, title ? title : id, strlen(title ? title : id));
+    buf_puts(out, ": not drawn: ");
+    mustache_escape_markdown(out, why ? why : "", strlen(why ? why : ""));
+    buf_puts(out, "*");
+}
+
 /* Adds what templates need beyond the command's data: each chart's id, src and image, the
- * charts_by_id map, and safe citation links.  html: chart images are placeholders. */
+ * charts_by_id map, and safe citation links.  html: chart images are placeholders.  A chart
+ * chart_check refuses gets "not_drawn" (why) and a note as its image, and is drawn nowhere. */
 static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
 {
     char dir[4096], stem[1024];
@@ -325,7 +336,13 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
             url_encode_path(&src, file);
         }
         const char *title = view_str(view_map_get(c, "title"));
-        if (!html && !src.len) {
+        gw_error why = {0};
+        if (chart_check(c, &why) != GW_OK) {
+            /* unusable data: the document says so where the chart would be */
+            view_map_set_str(c, "not_drawn", why.msg);
+            buf_reset(&src);
+            chart_note(&image, c);
+        } else if (!html && !src.len) {
             buf_puts(&image, "*Chart: ");
             mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
             buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
@@ -373,19 +390,20 @@ static int draw_chart_files(const render_opts *opts, const view *model, render_d
     const view *charts = view_map_get(model, "charts");
     size_t n = view_len(charts);
     doc->charts = gw_xcalloc(n + 1, sizeof *doc->charts);
-    doc->n_charts = n;
+    doc->n_charts = 0;
     for (size_t i = 0; i < n; i++) {
-        int rc = chart_svg_file(view_list_at(charts, i), &doc->charts[i].svg, err);
+        const view *c = view_list_at(charts, i);
+        if (view_map_get(c, "not_drawn"))
+            continue;   /* the document holds its note instead */
+        render_chart_file *f = &doc->charts[doc->n_charts++];
+        int rc = chart_svg_file(c, &f->svg, err);
         if (rc != GW_OK)
             return rc;
-    }
-    for (size_t i = 0; i < n; i++) {
         char file[1200], path[5400];
-        snprintf(file, sizeof file, "%s-%s.svg", stem,
-                 view_str(view_map_get(view_list_at(charts, i), "id")));
+        snprintf(file, sizeof file, "%s-%s.svg", stem, view_str(view_map_get(c, "id")));
         if (path_join(path, sizeof path, dir, file) != 0)
             return gw_error_set(err, GW_ECANTCREAT, "%s/%s: path too long", dir, file);
-        doc->charts[i].path = gw_xstrdup(path);
+        f->path = gw_xstrdup(path);
     }
     return GW_OK;
 }
@@ -564,7 +582,14 @@ static int insert_charts(const char *html, const view *model, gw_buf *out, gw_er
         const view *chart = view_map_get(by_id, key);
         if (figure)
             buf_puts(out, "<figure class=\"chart\">\n");
-        if (chart) {
+        const char *not_drawn = view_str(view_map_get(chart, "not_drawn"));
+        if (not_drawn) {   /* a template that placed the chart's image itself */
+            buf_puts(out, "<em>Chart '");
+            mustache_escape_html(out, key, strlen(key));
+            buf_puts(out, "': not drawn: ");
+            mustache_escape_html(out, not_drawn, strlen(not_drawn));
+            buf_puts(out, "</em>");
+        } else if (chart) {
             int rc = chart_svg(chart, out, err);
             if (rc != GW_OK)
                 return rc;

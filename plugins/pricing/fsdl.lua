@@ -2,15 +2,16 @@
 -- Type, GPU Arch, GPUs, GPU RAM, vCPUs, RAM, On-demand, Per-GPU, Spot, Name), prices in USD
 -- per instance-hour.  Use:  gpuwise prices refresh fsdl --input cloud-gpus.csv
 -- Each row gives an on-demand offer, and a spot offer when the Spot column has a price.
--- GPU types the KB cannot name exactly (e.g. "RTX4000 (8 GB)", which could be two cards) are
--- skipped and listed in the log rather than guessed.
+-- GPU types are passed on as written, with their line: one the KB cannot name exactly (e.g.
+-- "RTX4000 (8 GB)", which could be two cards) is reported by gpuwise with its lines and the
+-- closest cards, and left out, rather than guessed.
 
 local function trim(s) return (s or ""):match("^%s*(.-)%s*$") end
 
 return {
   name = "fsdl",
   kind = "pricing",
-  version = "1.0",
+  version = "1.1",
   description = "Full Stack Deep Learning cloud GPU price table (cloud-gpus.csv)",
   needs_input = true,
 
@@ -18,7 +19,7 @@ return {
     if not ctx.input then
       error("fsdl reads a saved cloud-gpus.csv: give --input FILE")
     end
-    local offers, unknown = {}, {}
+    local offers = {}
     for i, row in ipairs(gw.csv.rows(ctx.input)) do
       local line = i + 1   -- the header is line 1
       local cloud, gpu_type = trim(row["Cloud"]), trim(row["GPU Type"])
@@ -31,13 +32,11 @@ return {
         -- Some rows fill only Per-GPU, and there it does not always match GPUs x price;
         -- rather than guess the instance price, the row is left out.
         gw.log(string.format("line %d: no On-demand price; skipped", line))
-      elseif not gw.gpu.resolve(gpu_type) then
-        unknown[gpu_type] = (unknown[gpu_type] or 0) + 1
       else
         local base = {
           provider = cloud, gpu = gpu_type, gpu_count = count, currency = "USD",
           instance = trim(row["Name"]) ~= "" and trim(row["Name"]) or nil,
-          note = "FSDL cloud-gpus.csv line " .. line,
+          note = "FSDL cloud-gpus.csv line " .. line, line = line,
         }
         local on_demand = {}
         for k, v in pairs(base) do on_demand[k] = v end
@@ -50,12 +49,6 @@ return {
           offers[#offers + 1] = s
         end
       end
-    end
-    local names = {}
-    for name, n in pairs(unknown) do names[#names + 1] = string.format("%s (%d rows)", name, n) end
-    table.sort(names)
-    if #names > 0 then
-      gw.log("GPU types not in the KB, skipped: " .. table.concat(names, ", "))
     end
     return offers
   end,

@@ -10,9 +10,10 @@ local sample = table.concat({
 return {
   test_on_demand_and_spot = function(plugin)
     local offers = plugin.offers({ input = sample, input_name = "sample.csv" })
-    -- A100 row: on-demand + spot; H100 row: on-demand; RTX4000: ambiguous, skipped;
-    -- T4: no price, skipped.  3 offers.
-    assert(#offers == 3, "expected 3 offers, got " .. #offers)
+    -- A100 row: on-demand + spot; H100 row: on-demand; RTX4000: passed on as written (gpuwise
+    -- reports it, ambiguous, with its line 4); T4: no price, skipped.  4 offers.
+    assert(#offers == 4, "expected 4 offers, got " .. #offers)
+    assert(offers[4].gpu == "RTX4000 (8 GB)" and offers[4].line == 4)
     assert(offers[1].gpu == "A100 (80 GB)" and offers[1].gpu_count == 8)
     assert(offers[1].price_per_hour == 40 and offers[1].spot == false)
     assert(offers[2].price_per_hour == 12 and offers[2].spot == true)

@@ -1,58 +1,164 @@
--- skypilot.lua — reads a SkyPilot catalog vms.csv (catalogs/v7/<cloud>/vms.csv) of one cloud.
--- Use:  gpuwise prices refresh skypilot --input runpod/vms.csv
--- The cloud is read from the file name (ctx.input_name: "gcp", "lambda", "runpod", "aws",
--- "azure", ...), e.g. save it as runpod-vms.csv.  Columns are found by header name, since
--- their order differs per cloud.  What the catalog does that this plugin handles:
---   * Price and SpotPrice per instance-hour in USD; an empty SpotPrice means no spot offer.
---   * GCP A100/H100 host VMs (a2-*, a3-*) carry no GPU: their Price is the VM alone, and the
---     GPUs are priced in rows with an empty InstanceType.  Such a VM is joined with the GPU row
---     of the same zone and count; without one it is skipped (a price without its GPUs would
---     mislead).
---   * GCP's placeholder price 700.0 (unavailable regions) and exact duplicate rows are dropped.
---   * Lambda's GpuInfo is a Python-literal dict: the per-GPU memory in it names the card
---     ("A100" with 40960 MiB is the A100 40GB).
---   * RunPod calls the PCIe A100 80GB "A100-80GB" and the SXM one "A100-80GB-SXM".
+-- skypilot.lua — reads a SkyPilot catalog vms.csv (catalogs/v7/<cloud>/vms.csv), one cloud per
+-- file, the whole file: AWS, Azure, GCP, Lambda, RunPod and any other cloud in the same columns.
+-- Use:  gpuwise prices fetch skypilot            (downloads every cloud's file below)
+--       gpuwise prices refresh skypilot --input vms.csv --provider AWS
+-- Which cloud a file is: the source it was downloaded as (ctx.source), else --provider, else a
+-- cloud's name in the file name ("aws-vms.csv"), else the file itself (GCP's column order,
+-- Azure's Generation column, the shape of the instance names: p4d.24xlarge, Standard_NC24ads_
+-- A100_v4, gpu_8x_a100, 8x_A100-80GB_SECURE).
+-- What the catalogs do that this plugin handles:
+--   * Columns in a different order per cloud: read by header name.
+--   * Price and SpotPrice per instance-hour in USD; an empty SpotPrice is no spot offer, and so
+--     is a SpotPrice not below the Price (AWS repeats the on-demand price where it has none).
+--   * One row per availability zone: one offer per instance, region and kind, at the lowest
+--     price of its zones (the note says how many zones).
+--   * GpuInfo as a Python-literal dict ({'Gpus': [{'Name': 'V100', ... 'SizeInMiB': 16384}]})
+--     on AWS, Lambda and GCP, a plain name on Azure and RunPod: its per-GPU memory names the
+--     card where the accelerator name alone does not.
+--   * GCP prices A100/H100/H200/B200/L4 host VMs (a2-*, a3-*, a4-*, g2-*) without their GPUs,
+--     which have rows of their own (empty InstanceType) per zone and count: each host VM is
+--     joined with the GPU row of its zone.  GPUs attached to N1 VMs (T4, V100, P100, P4) are
+--     joined with an n1-standard-8 host (the note says so).
+--   * Placeholders: GCP's 700.0 (both prices) where a region does not sell the part, Azure's
+--     0 (H100 sizes without a price), empty prices; exact duplicate rows.
+--   * Azure's fractional A10 sizes (AcceleratorCount 0.167: a sixth of a card) become one GPU
+--     with gpu_fraction.
+--   * Accelerators that are not GPUs (TPUs, Inferentia, Trainium) are skipped; a GPU name the
+--     KB does not know is passed on, and gpuwise reports it with the lines that name it.
 
-local PLACEHOLDER = 700.0
+local BASE = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v7/"
 
--- GCP machine families and the GPU each carries (GPUs per VM from the name: a2-highgpu-4g).
-local gcp_families = {
-  ["a2-highgpu"] = { accel = "A100", gpu = "A100 40GB SXM4" },
-  ["a2-megagpu"] = { accel = "A100", gpu = "A100 40GB SXM4" },
-  ["a2-ultragpu"] = { accel = "A100-80GB", gpu = "A100 80GB SXM4" },
-  ["a3-highgpu"] = { accel = "H100", gpu = "H100 SXM" },
-  ["a3-edgegpu"] = { accel = "H100", gpu = "H100 SXM" },
-  ["a3-megagpu"] = { accel = "H100-MEGA", gpu = "H100 SXM" },
+-- The clouds: provider name, and the exact card behind an accelerator name where the name
+-- alone (with the GpuInfo memory) does not tell it.  A function gets the row's instance type.
+local clouds = {
+  aws = { provider = "AWS", names = {
+    ["A100"] = "A100 40GB SXM4", ["A100-80GB"] = "A100 80GB SXM4", ["H100"] = "H100 SXM",
+    ["H200"] = "H200 SXM", ["V100"] = "V100 SXM2 16GB", ["V100-32GB"] = "V100 SXM2 32GB" } },
+  azure = { provider = "Azure", names = {
+    ["A100"] = "A100 40GB SXM4",
+    ["A100-80GB"] = function(instance)
+      return instance:find("ND96amsr", 1, true) and "A100 80GB SXM4" or "A100 80GB PCIe"
+    end,
+    ["H100"] = function(instance)
+      return instance:find("^Standard_ND") and "H100 SXM" or "H100 NVL"
+    end,
+    ["H200"] = "H200 SXM", ["V100"] = "V100 PCIe 16GB", ["V100-32GB"] = "V100 SXM2 32GB",
+    ["P100"] = "P100 PCIe 16GB" } },
+  gcp = { provider = "GCP", names = {
+    ["A100"] = "A100 40GB SXM4", ["A100-80GB"] = "A100 80GB SXM4", ["H100"] = "H100 SXM",
+    ["H100-MEGA"] = "H100 SXM", ["H200"] = "H200 SXM", ["V100"] = "V100 SXM2 16GB",
+    ["P100"] = "P100 PCIe 16GB" } },
+  lambda = { provider = "Lambda", names = {
+    ["A100"] = function(instance, count)
+      return (instance:find("sxm") or count == 8) and "A100 40GB SXM4" or "A100 40GB PCIe"
+    end,
+    ["A100-80GB"] = function(instance, count)
+      return (instance:find("sxm") or count == 8) and "A100 80GB SXM4" or "A100 80GB PCIe"
+    end,
+    ["H100"] = function(instance)
+      return instance:find("pcie") and "H100 PCIe" or "H100 SXM"
+    end,
+    ["A6000"] = "RTX A6000", ["RTX6000"] = "Quadro RTX 6000", ["V100"] = "V100 SXM2 16GB" } },
+  runpod = { provider = "RunPod", names = {
+    ["A100-80GB"] = "A100 80GB PCIe", ["A100-80GB-SXM"] = "A100 80GB SXM4" } },
+  cudo = { provider = "Cudo Compute", names = {} },
+  fluidstack = { provider = "FluidStack", names = {} },
+  paperspace = { provider = "Paperspace", names = {} },
+  vast = { provider = "Vast.ai", names = {} },
+  nebius = { provider = "Nebius", names = {} },
+  hyperbolic = { provider = "Hyperbolic", names = {} },
+  oci = { provider = "Oracle Cloud", names = {} },
+  ibm = { provider = "IBM Cloud", names = {} },
+  scp = { provider = "Samsung Cloud", names = {} },
+  ["do"] = { provider = "DigitalOcean", names = {} },
+  primeintellect = { provider = "Prime Intellect", names = {} },
+  shadeform = { provider = "Shadeform", names = {} },
+  seeweb = { provider = "Seeweb", names = {} },
 }
 
--- Accelerator names that need a more exact name before the KB can tell the card.
-local names = {
-  runpod = { ["A100-80GB"] = "A100 80GB PCIe", ["A100-80GB-SXM"] = "A100 80GB SXM4" },
+-- GCP host VMs that carry GPUs priced in rows of their own: accelerator and count.
+local gcp_hosts = {
+  { "^a2%-highgpu%-(%d+)g$", "A100" }, { "^a2%-megagpu%-(%d+)g$", "A100" },
+  { "^a2%-ultragpu%-(%d+)g$", "A100-80GB" }, { "^a3%-highgpu%-(%d+)g$", "H100" },
+  { "^a3%-edgegpu%-(%d+)g", "H100" }, { "^a3%-megagpu%-(%d+)g$", "H100-MEGA" },
+  { "^a3%-ultragpu%-(%d+)g$", "H200" }, { "^a4%-highgpu%-(%d+)g$", "B200" },
 }
+local g2_l4 = { [4] = 1, [8] = 1, [12] = 1, [16] = 1, [32] = 1, [24] = 2, [48] = 4, [96] = 8 }
+local GCP_N1_HOST = "n1-standard-8"   -- the host of GPUs an N1 VM carries (T4, V100, P100, P4)
+local GCP_PLACEHOLDER = 700.0
 
-local providers = {
-  aws = "AWS", azure = "Azure", gcp = "GCP", lambda = "Lambda", runpod = "RunPod",
-  oci = "Oracle Cloud", paperspace = "Paperspace", fluidstack = "FluidStack",
-  cudo = "Cudo Compute", vast = "Vast.ai", ibm = "IBM Cloud", scp = "Samsung Cloud",
-}
-
-local function cloud_of(input_name)
-  local lower = (input_name or ""):lower()
-  for key in pairs(providers) do
-    if lower:find(key, 1, true) then return key end
-  end
+-- Accelerators that are not GPUs.
+local function not_a_gpu(accel)
+  local a = accel:lower()
+  return a:find("^tpu") or a:find("inferentia") or a:find("trainium")
 end
 
 local function num(s)
   local n = tonumber(s or "")
-  if n and n == n and n > 0 then return n end
+  if n and n == n and n > 0 and n < math.huge then return n end
 end
 
--- The card's name: the catalog name, made exact where needed.
-local function gpu_name(cloud, accel, gpu_info)
-  local by_cloud = names[cloud] or {}
-  if by_cloud[accel] then return by_cloud[accel] end
-  local mib = gpu_info and tonumber(gpu_info:match("'SizeInMiB':%s*(%d+)"))
+-- The cloud a file is, from the context or the file.
+local function cloud_of(ctx, header, first_rows)
+  local function known(name)
+    if not name then return nil end
+    local lower = name:lower()
+    for key, c in pairs(clouds) do
+      if lower == key or lower == c.provider:lower() then return key end
+    end
+  end
+  local c = known(ctx.source) or known(ctx.provider)
+  if c then return c end
+  if ctx.provider then return nil end   -- a provider this plugin does not know: generic rows
+  local file = (ctx.input_name or ""):lower()
+  local keys = {}
+  for key in pairs(clouds) do keys[#keys + 1] = key end
+  table.sort(keys, function(a, b) return #a > #b end)   -- "runpod" before "do"
+  for _, key in ipairs(keys) do
+    if #key > 2 and file:find(key, 1, true) then return key end
+  end
+  if header:find("^InstanceType,vCPUs,MemoryGiB,AcceleratorName") then return "gcp" end
+  if header:find(",Generation") then return "azure" end
+  for _, instance in ipairs(first_rows) do
+    if instance:find("^Standard_") then return "azure" end
+    if instance:find("^gpu_%d+x_") or instance:find("^cpu_%d+x_") then return "lambda" end
+    if instance:find("^%d+x_.+_SECURE$") or instance:find("^%d+x_.+_COMMUNITY$") then
+      return "runpod"
+    end
+    if instance:find("^[a-z][a-z0-9%-]*%.%d*x?large$") or instance:find("^[a-z][a-z0-9%-]*%.metal") then
+      return "aws"
+    end
+    if instance:find("^[acgmnt]%d%a?%-") then return "gcp" end
+  end
+end
+
+-- Calls fn(row, line) for every record, parsing a few thousand lines at a time so that a whole
+-- catalog (AWS: 8 MB) never sits in memory as tables.  Catalog rows hold no line breaks.
+local function each_row(text, fn)
+  local nl = text:find("\n", 1, true)
+  if not nl then return end
+  local header = text:sub(1, nl)
+  local pos, line = nl + 1, 2
+  while pos <= #text do
+    local stop, lines = pos, 0
+    while lines < 4000 and stop <= #text do
+      local e = text:find("\n", stop, true)
+      stop = e and e + 1 or #text + 1
+      lines = lines + 1
+    end
+    local rows = gw.csv.rows(header .. text:sub(pos, stop - 1))
+    for i, row in ipairs(rows) do fn(row, line + i - 1) end
+    pos, line = stop, line + lines
+  end
+end
+
+-- The card's name: the cloud's exact name, else the accelerator with its memory from GpuInfo
+-- ("V100" with 16384 MiB is "V100 16GB").
+local function gpu_name(cloud, accel, gpu_info, instance, count)
+  local exact = cloud and clouds[cloud].names[accel]
+  if type(exact) == "function" then exact = exact(instance, count) end
+  if exact then return exact end
+  local mib = tonumber((gpu_info or ""):match("'SizeInMiB':%s*(%d+)"))
   if mib and not accel:find("%d+GB") then
     return string.format("%s %dGB", accel, math.floor(mib / 1024 + 0.5))
   end
@@ -62,86 +168,175 @@ end
 return {
   name = "skypilot",
   kind = "pricing",
-  version = "1.0",
+  version = "2.0",
   description = "SkyPilot catalog vms.csv (one cloud per file)",
   needs_input = true,
+  urls = {
+    aws = BASE .. "aws/vms.csv", azure = BASE .. "azure/vms.csv", gcp = BASE .. "gcp/vms.csv",
+    lambda = BASE .. "lambda/vms.csv", runpod = BASE .. "runpod/vms.csv",
+    cudo = BASE .. "cudo/vms.csv", nebius = BASE .. "nebius/vms.csv",
+  },
 
   offers = function(ctx)
     if not ctx.input then
-      error("skypilot reads a saved vms.csv: give --input FILE")
+      error("skypilot reads a saved vms.csv: give --input FILE (or run gpuwise prices fetch skypilot)")
     end
-    local cloud = cloud_of(ctx.input_name)
-    if not cloud then
-      error("cannot tell the cloud from the file name '" .. tostring(ctx.input_name) ..
-            "': name it after the cloud, e.g. runpod-vms.csv")
+    local text = ctx.input
+    local nl = text:find("\n", 1, true) or #text
+    local header = text:sub(1, nl):gsub("^\239\187\191", ""):gsub("\r?\n$", "")
+    for _, col in ipairs({ "InstanceType", "AcceleratorName", "AcceleratorCount", "Price" }) do
+      if not header:find(col, 1, true) then
+        error(string.format("%s: line 1: no %s column: not a SkyPilot vms.csv",
+                            ctx.input_name or "input", col))
+      end
     end
-    local provider = providers[cloud]
-    local rows = gw.csv.rows(ctx.input)
+    local first = {}
+    each_row(text:sub(1, 20000):gsub("[^\n]*$", ""), function(row)
+      if (row.InstanceType or "") ~= "" and #first < 20 then first[#first + 1] = row.InstanceType end
+    end)
+    local cloud = cloud_of(ctx, header, first)
+    local provider = cloud and clouds[cloud].provider or ctx.provider
+    if not provider then
+      error("cannot tell the cloud of '" .. tostring(ctx.input_name) ..
+            "': give --provider NAME (AWS, Azure, GCP, Lambda, RunPod, ...)")
+    end
+    local source = ctx.input_name or "vms.csv"
 
-    -- GCP GPU rows, by zone .. accelerator .. count
-    local gpu_rows = {}
-    for _, row in ipairs(rows) do
-      if (row.InstanceType or "") == "" and (row.AcceleratorName or "") ~= "" then
-        local key = (row.AvailabilityZone or "") .. "|" .. row.AcceleratorName .. "|" ..
-                    math.floor(tonumber(row.AcceleratorCount) or 0)
-        gpu_rows[key] = row
+    local skipped = {}
+    local function skip(why) skipped[why] = (skipped[why] or 0) + 1 end
+    -- offers by instance|region|spot: the lowest price of their zones
+    local by_key, order = {}, {}
+    local function add(gpu, count, price, spot, instance, region, zone, line, extra)
+      local key = table.concat({ instance, region or "", tostring(spot), gpu, count }, "|")
+      local o = by_key[key]
+      if not o then
+        o = { gpu = gpu, count = count, price = price, spot = spot, instance = instance,
+              region = region, zones = {}, n_zones = 0, line = line, extra = extra }
+        by_key[key] = o
+        order[#order + 1] = o
+      end
+      local zkey = (zone or "") .. "|" .. price
+      if o.zones[zkey] then return false end
+      o.zones[zkey] = true
+      o.n_zones = o.n_zones + 1
+      if price < o.price then o.price, o.line = price, line end
+      return true
+    end
+    -- on-demand and spot offers of one row (or joined pair) at these prices
+    local function add_both(gpu, count, price, spot, instance, region, zone, line, extra)
+      if not price then skip("rows without a price"); return end
+      if not add(gpu, count, price, false, instance, region, zone, line, extra) then
+        skip("duplicate rows")
+        return
+      end
+      if spot and spot < price then
+        add(gpu, count, spot, true, instance, region, zone, line, extra)
       end
     end
 
-    local offers, seen, skipped = {}, {}, {}
-    local function skip(why) skipped[why] = (skipped[why] or 0) + 1 end
-    local function add(gpu, count, price, spot, instance, region, line)
-      local key = table.concat({ gpu, count, price, tostring(spot), instance, region }, "|")
-      if seen[key] then skip("duplicate rows"); return end
-      seen[key] = true
-      offers[#offers + 1] = {
-        provider = provider, gpu = gpu, gpu_count = count, price_per_hour = price,
-        currency = "USD", spot = spot, instance = instance, region = region,
-        quality = "list",   -- SkyPilot's catalogs are fetched from each cloud's own pricing API
-        note = "SkyPilot catalog " .. tostring(ctx.input_name) .. " line " .. line,
-      }
-    end
-
-    for i, row in ipairs(rows) do
-      local line = i + 1
+    local gpu_rows, hosts = {}, {}   -- GCP: GPU rows by zone|accel|count; host VM rows
+    each_row(text, function(row, line)
       local instance = row.InstanceType or ""
       local accel = row.AcceleratorName or ""
       local count = num(row.AcceleratorCount)
       local price, spot = num(row.Price), num(row.SpotPrice)
-      local family = instance:match("^(a%d%-%a+gpu)%-")
-      if instance == "" then
-        -- a GPU or TPU row of GCP: priced together with its host VM below
-      elseif family and gcp_families[family] then
-        local fam = gcp_families[family]
-        local n = tonumber(instance:match("%-(%d+)g$"))
-        local g = n and gpu_rows[(row.AvailabilityZone or "") .. "|" .. fam.accel .. "|" .. n]
-        if not g then
-          skip("GCP host VMs without a GPU price row to join")
-        elseif price and num(g.Price) and price ~= PLACEHOLDER and num(g.Price) ~= PLACEHOLDER then
-          add(fam.gpu, n, price + num(g.Price), false, instance, row.Region, line)
-          if spot and num(g.SpotPrice) then
-            add(fam.gpu, n, spot + num(g.SpotPrice), true, instance, row.Region, line)
+      if price == GCP_PLACEHOLDER and (spot == GCP_PLACEHOLDER or not spot) then
+        skip("placeholder prices (700.0)")
+        return
+      end
+      if cloud == "gcp" then
+        local zone = row.AvailabilityZone or row.Region or ""
+        if instance == "" and accel ~= "" then
+          gpu_rows[zone .. "|" .. accel .. "|" .. math.floor(count or 0)] =
+            { price = price, spot = spot, line = line }
+          return
+        end
+        for _, h in ipairs(gcp_hosts) do
+          local n = tonumber(instance:match(h[1]))
+          if n then
+            hosts[#hosts + 1] = { row = row, accel = h[2], count = n, line = line }
+            return
           end
         end
-      elseif accel == "" or not count then
+        local vcpus = tonumber(instance:match("^g2%-standard%-(%d+)$"))
+        if vcpus and g2_l4[vcpus] then
+          hosts[#hosts + 1] = { row = row, accel = "L4", count = g2_l4[vcpus], line = line }
+          return
+        end
+        if instance == GCP_N1_HOST then
+          hosts[#hosts + 1] = { row = row, n1 = true, line = line }
+          return
+        end
+      end
+      if accel == "" or not count then
         skip("rows without a GPU")
-      elseif price == PLACEHOLDER then
-        skip("placeholder prices (700.0)")
+      elseif not_a_gpu(accel) then
+        skip("accelerators that are not GPUs (" .. accel .. ")")
       else
-        local name = gpu_name(cloud, accel, row.GpuInfo)
-        if not gw.gpu.resolve(name) then
-          skip("accelerators not in the KB (" .. accel .. ")")
-        else
-          if price then add(name, count, price, false, instance, row.Region, line) end
-          if spot and spot ~= PLACEHOLDER then
-            add(name, count, spot, true, instance, row.Region, line)
+        local fraction
+        if count < 1 then count, fraction = 1, count end   -- Azure's NVadsA10 v5: part of a card
+        add_both(gpu_name(cloud, accel, row.GpuInfo, instance, count), count, price, spot,
+                 instance, row.Region, row.AvailabilityZone, line,
+                 fraction and { gpu_fraction = fraction } or nil)
+      end
+    end)
+
+    -- GCP: every host VM with the GPUs of its zone; GPUs for N1 VMs with the N1 host
+    local joined = {}
+    for _, h in ipairs(hosts) do
+      local zone = h.row.AvailabilityZone or h.row.Region or ""
+      if h.n1 then
+        for key, g in pairs(gpu_rows) do
+          local z, accel, n = key:match("^(.*)|(.*)|(%d+)$")
+          local fixed = false
+          for _, fam in ipairs(gcp_hosts) do fixed = fixed or fam[2] == accel end
+          if z == zone and not fixed and accel ~= "L4" and not not_a_gpu(accel) then
+            joined[key] = true
+            local p, s = num(h.row.Price), num(h.row.SpotPrice)
+            add_both(gpu_name(cloud, accel, nil, "", tonumber(n)), tonumber(n),
+                     p and g.price and p + g.price, s and g.spot and s + g.spot,
+                     GCP_N1_HOST .. " + " .. n .. "x " .. accel, h.row.Region, zone, g.line,
+                     { note = "GPU price plus an " .. GCP_N1_HOST .. " host VM" })
           end
+        end
+      else
+        local key = zone .. "|" .. h.accel .. "|" .. h.count
+        local g = gpu_rows[key]
+        if not g then
+          skip("GCP host VMs without a GPU price row to join")
+        else
+          joined[key] = true
+          local p, s = num(h.row.Price), num(h.row.SpotPrice)
+          add_both(gpu_name(cloud, h.accel, nil, h.row.InstanceType, h.count), h.count,
+                   p and g.price and p + g.price, s and g.spot and s + g.spot,
+                   h.row.InstanceType, h.row.Region, zone, h.line,
+                   { note = "host VM and GPU rows joined" })
         end
       end
     end
-    -- TPU rows of GCP are accelerators without a host: not GPUs, so not offers.
-    for key, row in pairs(gpu_rows) do
-      if not gw.gpu.resolve(row.AcceleratorName) then skip("accelerators not in the KB (" .. row.AcceleratorName .. ")") end
+    for key, g in pairs(gpu_rows) do
+      local accel = key:match("^.*|(.*)|%d+$")
+      if not joined[key] then
+        skip(not_a_gpu(accel) and "accelerators that are not GPUs (" .. accel:gsub("%-%d+$", "") .. ")"
+             or "GCP GPU rows without a host VM in their zone")
+      end
+    end
+
+    local offers = {}
+    for _, o in ipairs(order) do
+      local note = string.format("SkyPilot catalog %s line %d", source, o.line)
+      if o.n_zones > 1 then
+        note = note .. string.format("; the lowest of %d zones", o.n_zones)
+      end
+      if o.extra and o.extra.note then note = note .. "; " .. o.extra.note end
+      offers[#offers + 1] = {
+        provider = provider, gpu = o.gpu, gpu_count = o.count, price_per_hour = o.price,
+        currency = "USD", spot = o.spot, instance = o.instance ~= "" and o.instance or nil,
+        region = o.region ~= "" and o.region or nil,
+        quality = "list",   -- SkyPilot's catalogs are fetched from each cloud's own pricing API
+        gpu_fraction = o.extra and o.extra.gpu_fraction or nil,
+        note = note, line = o.line,
+      }
     end
     local why = {}
     for w, n in pairs(skipped) do why[#why + 1] = string.format("%d %s", n, w) end

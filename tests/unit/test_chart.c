@@ -1,5 +1,8 @@
 /* test_chart.c — SVG charts: well-formed XML, accessible names, values and units written out,
- * series told apart without colour, the break-even marker, escaping, determinism, errors. */
+ * series told apart without colour, the break-even marker, escaping, determinism, errors; axes
+ * with a few ticks for any finite data (equal, neighbouring, subnormal, huge), and data that
+ * cannot be drawn named by chart_check. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -7,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <libxml/parser.h>
@@ -187,12 +191,163 @@ static void test_builder(void **state)
     view_free(chart);
 }
 
+/* The tick labels of svg: each text written as `text-anchor="ANCHOR">LABEL<`, joined by '|'
+ * (x ticks are "middle" in both kinds; a line chart's y ticks "end"). */
+static void tick_labels(const char *svg, const char *anchor, gw_buf *out)
+{
+    char mark[64];
+    snprintf(mark, sizeof mark, "text-anchor=\"%s\">", anchor);
+    for (const char *p = strstr(svg, mark); p; p = strstr(p, mark)) {
+        p += strlen(mark);
+        size_t n = strcspn(p, "<");
+        buf_printf(out, "%s%.*s", out->len ? "|" : "", (int)n, p);
+    }
+}
+
+/* A line chart of one series through the points (x, y) given as "[x,y],[x,y]". */
+static view *line_of(const char *points)
+{
+    char text[512];
+    snprintf(text, sizeof text, "{\"id\":\"l\",\"kind\":\"line\",\"title\":\"t\",\"series\":"
+             "[{\"name\":\"a\",\"points\":[%s]}]}", points);
+    return json(text);
+}
+
+static view *bars_of(const char *values)
+{
+    view *c = chart_bar_new("b", "t", "GB/s", NULL);
+    const char *p = values;
+    while (*p) {
+        char *end;
+        double v = strtod(p, &end);
+        chart_bar_add(c, "x", v, NULL, 0);
+        p = *end == ',' ? end + 1 : end;
+    }
+    return c;
+}
+
+/* Draws the chart within 5 seconds, checks it is well-formed, holds no NaN or infinity and at
+ * most 11 ticks on each axis, and returns its x (and, for a line chart, y) tick labels. */
+static void drawn_ticks(view *chart, gw_buf *x, gw_buf *y)
+{
+    alarm(5);   /* the tick loop that never ended: a hang kills the test program */
+    char *svg = svg_of(chart);
+    alarm(0);
+    xmlDoc *doc = parse_svg(svg);
+    xmlFreeDoc(doc);
+    assert_null(strstr(svg, "nan"));
+    assert_null(strstr(svg, "inf"));
+    tick_labels(svg, "middle", x);
+    if (y)
+        tick_labels(svg, "end", y);
+    size_t nx = 1, ny = 1;
+    for (const char *p = buf_cstr(x); *p; p++)
+        nx += *p == '|';
+    for (const char *p = y ? buf_cstr(y) : ""; *p; p++)
+        ny += *p == '|';
+    assert_true(nx <= 11 && ny <= 11);
+    free(svg);
+    view_free(chart);
+}
+
+static void expect_line_ticks(const char *points, const char *want_x, const char *want_y)
+{
+    gw_buf x = GW_BUF_INIT, y = GW_BUF_INIT;
+    drawn_ticks(line_of(points), &x, &y);
+    if (strcmp(buf_cstr(&x), want_x) != 0 || strcmp(buf_cstr(&y), want_y) != 0)
+        fail_msg("%s: x ticks %s (want %s), y ticks %s (want %s)", points, buf_cstr(&x), want_x,
+                 buf_cstr(&y), want_y);
+    buf_free(&x);
+    buf_free(&y);
+}
+
+static void expect_bar_ticks(const char *values, const char *want)
+{
+    gw_buf x = GW_BUF_INIT;
+    drawn_ticks(bars_of(values), &x, NULL);
+    if (strcmp(buf_cstr(&x), want) != 0)
+        fail_msg("bars %s: ticks %s (want %s)", values, buf_cstr(&x), want);
+    buf_free(&x);
+}
+
+static void test_ticks_bounded(void **state)
+{
+    (void)state;
+    /* 1e17 and 1e17 + 16 are neighbouring doubles: no step between them can be added to 1e17.
+     * The range is widened as for equal values, 1e17 to 2e17 in quarters; y is 0..2 by 0.5
+     * (y always starts at 0 at most; 3 to 8 intervals: 0.5 gives 4). */
+    expect_line_ticks("[1e17,1],[100000000000000016,2]", "1e+17|1.25e+17|1.5e+17|1.75e+17|2e+17",
+                      "0.0|0.5|1.0|1.5|2.0");
+    /* equal x: widened from 3 to 6, ticks at whole numbers; y 0 alone: 0..1 */
+    expect_line_ticks("[3,0],[3,0]", "3|4|5|6", "0.00|0.25|0.50|0.75|1.00");
+    /* subnormal x (5e-324 apart): no step of a power of ten is that small; as equal values at
+     * 0, 0..1 by 0.25 */
+    expect_line_ticks("[0,1],[5e-324,1]", "0.00|0.25|0.50|0.75|1.00", "0.00|0.25|0.50|0.75|1.00");
+    /* the widest drawable range, both axes: -1e300..1e300 in quarters, in scientific notation */
+    expect_line_ticks("[-1e300,-1e300],[1e300,1e300]", "-1e+300|-5e+299|0|5e+299|1e+300",
+                      "-1e+300|-5e+299|0|5e+299|1e+300");
+    /* a step finer than 6 decimals is written in scientific notation, not as 0.000000.  x
+     * 0..1e-9: 2e-10 (5 intervals) and 2.5e-10 (4) both end at 1e-9; the larger step wins; y
+     * 0..4e-9: 1e-9 (4 intervals) ends at 4e-9, 2e-9 would too but gives 2 intervals (< 3) */
+    expect_line_ticks("[0,0],[1e-9,4e-9]", "0|2.5e-10|5e-10|7.5e-10|1e-09",
+                      "0|1e-09|2e-09|3e-09|4e-09");
+    /* 0..1.1e-9: the least room past the data at any scale: 2e-10 to 1.2e-9, not 5e-10 to
+     * 1.5e-9 (a fixed 1e-9 tolerance made every candidate "as short" here) */
+    expect_line_ticks("[0,0],[1.1e-9,1]", "0|2e-10|4e-10|6e-10|8e-10|1e-09",
+                      "0.00|0.25|0.50|0.75|1.00");
+    /* bars from zero: 5e-324 and 1e-323 as if all were 0, so 0..1 by 0.25 */
+    expect_bar_ticks("5e-324,1e-323", "0.00|0.25|0.50|0.75|1.00");
+    /* one bar of 1e300 and one of -1e300 */
+    expect_bar_ticks("1e300,-1e300", "-1e+300|-5e+299|0|5e+299|1e+300");
+    /* all bars 7: 0..7; steps of 1 give 7 intervals and no room past the data (2 would end
+     * at 8) */
+    expect_bar_ticks("7,7", "0|1|2|3|4|5|6|7");
+}
+
+static void expect_unusable(const char *text, const char *msg)
+{
+    view *chart = json(text);
+    gw_error err = {0};
+    assert_int_equal(chart_check(chart, &err), GW_EDATA);
+    if (!strstr(err.msg, msg))
+        fail_msg("'%s' lacks '%s'", err.msg, msg);
+    gw_buf out = GW_BUF_INIT;
+    assert_int_equal(chart_svg(chart, &out, &err), GW_EDATA);   /* never drawn half-way */
+    assert_int_equal(out.len, 0);
+    buf_free(&out);
+    view_free(chart);
+}
+
+static void test_unusable_data(void **state)
+{
+    (void)state;
+    expect_unusable("{\"id\":\"b\",\"kind\":\"bar\",\"bars\":[{\"label\":\"a\",\"value\":1},"
+                    "{\"label\":\"b\",\"value\":1e308}]}",
+                    "chart 'b': bar 2's value 1e+308 is too large to draw");
+    expect_unusable("{\"id\":\"l\",\"kind\":\"line\",\"series\":[{\"name\":\"a\",\"points\":"
+                    "[[0,0],[1e301,1]]}]}",
+                    "chart 'l': series 1 point 2 [1e+301, 1] is too large to draw");
+    expect_unusable("{\"id\":\"l\",\"kind\":\"line\",\"series\":[{\"name\":\"a\",\"points\":[]}]}",
+                    "the series hold no points");
+    /* within the limit: drawn; a marker past it is left out, the lines still drawn */
+    view *ok = json("{\"id\":\"l\",\"kind\":\"line\",\"series\":[{\"name\":\"a\",\"points\":"
+                    "[[0,0],[1,1e300]]}],\"marker\":{\"x\":1e308,\"y\":1,\"label\":\"far\"}}");
+    gw_error err = {0};
+    assert_int_equal(chart_check(ok, &err), GW_OK);
+    char *svg = svg_of(ok);
+    assert_null(strstr(svg, "class=\"marker\""));
+    assert_non_null(strstr(svg, "class=\"series\""));
+    free(svg);
+    view_free(ok);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bar),    cmocka_unit_test(test_line),
         cmocka_unit_test(test_escaping), cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_builder),
+        cmocka_unit_test(test_builder), cmocka_unit_test(test_ticks_bounded),
+        cmocka_unit_test(test_unusable_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

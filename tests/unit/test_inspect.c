@@ -1,5 +1,6 @@
 /* test_inspect.c — the inspection checks: each FAIL and WARN on a crafted dump, the real dumps'
- * verdicts (P100 ECC history, A100 MIG, vGPU and trimmed dumps), tolerances, and the view. */
+ * verdicts (P100 ECC history, A100 MIG, vGPU and trimmed dumps), tolerances, implausible readings
+ * (a FAIL quoting them, never PASS or "missing"), and the view. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -228,6 +229,114 @@ static void test_remapped_rows(void **state)
     inspect_result_free(r);
 }
 
+/* A fixture with the first `from` replaced by `to`, inspected. */
+static inspect_result *inspect_edited(const char *file, const char *from, const char *to)
+{
+    char *text;
+    size_t len;
+    char path[256];
+    snprintf(path, sizeof path, FIX "%s", file);
+    assert_int_equal(gw_read_file(path, &text, &len), 0);
+    char *at = strstr(text, from);
+    if (!at)
+        fail_msg("%s has no %s", file, from);
+    gw_buf edited = GW_BUF_INIT;
+    buf_append(&edited, text, (size_t)(at - text));
+    buf_puts(&edited, to);
+    buf_puts(&edited, at + strlen(from));
+    inspect_result *r = inspect_text(buf_cstr(&edited), file);
+    buf_free(&edited);
+    free(text);
+    return r;
+}
+
+/* Check id on gpu is FAIL as an implausible value quoting path = text. */
+static void expect_implausible(const char *file, const char *from, const char *to, size_t gpu,
+                               const char *id, const char *path)
+{
+    inspect_result *r = inspect_edited(file, from, to);
+    const inspect_check *c = inspect_find(&r->gpus[gpu], id);
+    assert_non_null(c);
+    if (c->status != INSPECT_FAIL || strncmp(c->message, "implausible value: ", 19) != 0)
+        fail_msg("%s -> %s: %s is %s: %s", from, to, id, inspect_status_name(c->status),
+                 c->message);
+    /* the evidence is the value itself, with its line */
+    const char *text = strchr(to, '>') ? strchr(to, '>') + 1 : to;
+    size_t n = strcspn(text, "<");
+    int quoted = 0;
+    for (size_t i = 0; i < c->n_evidence; i++)
+        quoted |= strcmp(c->evidence[i].path, path) == 0 &&
+                  strncmp(c->evidence[i].text, text, n) == 0 && c->evidence[i].line > 0;
+    if (!quoted)
+        fail_msg("%s: the evidence does not quote %s = %.*s", id, path, (int)n, text);
+    inspect_result_free(r);
+}
+
+static void test_implausible_values(void **state)
+{
+    (void)state;
+    /* the three, each a number no card reports */
+    expect_implausible("healthy-3090.xml", "<fan_speed>30 %</fan_speed>",
+                       "<fan_speed>-1e308 %</fan_speed>", 0, "thermal.fan", "gpu/fan_speed");
+    expect_implausible("healthy-3090.xml", "<max_link_gen>4</max_link_gen>",
+                       "<max_link_gen>1e20</max_link_gen>", 0, "bus.pcie_link",
+                       "gpu/pci/pci_gpu_link_info/pcie_gen/max_link_gen");
+    /* 1e309 overflows a double: a number written as one, not "no total memory" */
+    expect_implausible("healthy-3090.xml", "<total>24576 MiB</total>",
+                       "<total>1e309 MiB</total>", 0, "identity.memory_total",
+                       "gpu/fb_memory_usage/total");
+    /* past each range: 8 TiB of memory, a fan at 101%, 9999 C, a negative power limit, GPU
+     * utilisation of 250% (both checks that read it), a PCIe link 64 lanes wide */
+    expect_implausible("healthy-3090.xml", "<total>24576 MiB</total>",
+                       "<total>8388608 MiB</total>", 0, "identity.memory_total",
+                       "gpu/fb_memory_usage/total");
+    expect_implausible("healthy-3090.xml", "<total>24576 MiB</total>",
+                       "<total>24576 parsecs</total>", 0, "identity.memory_total",
+                       "gpu/fb_memory_usage/total");
+    expect_implausible("healthy-3090.xml", "<fan_speed>30 %</fan_speed>",
+                       "<fan_speed>101 %</fan_speed>", 0, "thermal.fan", "gpu/fan_speed");
+    expect_implausible("healthy-3090.xml", "<gpu_temp>34 C</gpu_temp>",
+                       "<gpu_temp>9999 C</gpu_temp>", 0, "thermal.temperature",
+                       "gpu/temperature/gpu_temp");
+    expect_implausible("healthy-3090.xml", "<current_power_limit>350.00 W</current_power_limit>",
+                       "<current_power_limit>-350.00 W</current_power_limit>", 0,
+                       "thermal.power_limit", "gpu/gpu_power_readings/current_power_limit");
+    expect_implausible("healthy-3090.xml", "<gpu_util>0 %</gpu_util>", "<gpu_util>250 %</gpu_util>",
+                       0, "thermal.fan", "gpu/utilization/gpu_util");
+    expect_implausible("healthy-3090.xml", "<gpu_util>0 %</gpu_util>", "<gpu_util>250 %</gpu_util>",
+                       0, "bus.pcie_link", "gpu/utilization/gpu_util");
+    expect_implausible("healthy-3090.xml", "<current_link_width>16x</current_link_width>",
+                       "<current_link_width>64x</current_link_width>", 0, "bus.pcie_link",
+                       "gpu/pci/pci_gpu_link_info/link_widths/current_link_width");
+    /* memory health counters: negative retired pages, ECC and remapped rows past any card */
+    expect_implausible("retired-pending-v100.xml", "<retired_count>1</retired_count>",
+                       "<retired_count>-1</retired_count>", 0, "memory.retired_pages",
+                       "gpu/retired_pages/multiple_single_bit_retirement/retired_count");
+    expect_implausible("retired-pending-v100.xml", "<total>7</total>", "<total>-7</total>", 0,
+                       "memory.ecc_errors", "gpu/ecc_errors/aggregate/single_bit/total");
+    expect_implausible("remapped-unc-a100.xml", "<remapped_row_unc>2</remapped_row_unc>",
+                       "<remapped_row_unc>1e9</remapped_row_unc>", 1, "memory.remapped_rows",
+                       "gpu/remapped_rows/remapped_row_unc");
+
+    /* the ends of the ranges are plausible: a fan at 0% and 100%, gen 1 of 8, x1 of x32 */
+    inspect_result *r = inspect_edited("healthy-3090.xml", "<fan_speed>30 %</fan_speed>",
+                                       "<fan_speed>0 %</fan_speed>");
+    assert_int_equal(status_of(r, 0, "thermal.fan"), INSPECT_PASS);
+    inspect_result_free(r);
+    r = inspect_edited("healthy-3090.xml", "<fan_speed>30 %</fan_speed>",
+                       "<fan_speed>100 %</fan_speed>");
+    assert_int_equal(status_of(r, 0, "thermal.fan"), INSPECT_WARN);   /* loud at idle, real */
+    inspect_result_free(r);
+    r = inspect_edited("healthy-3090.xml", "<max_link_gen>4</max_link_gen>",
+                       "<max_link_gen>8</max_link_gen>");
+    assert_int_equal(status_of(r, 0, "bus.pcie_link"), INSPECT_PASS);
+    inspect_result_free(r);
+    /* the memory total of an implausible dump is not passed on to the view */
+    r = inspect_edited("healthy-3090.xml", "<total>24576 MiB</total>", "<total>1e309 MiB</total>");
+    assert_true(isnan(r->gpus[0].memory_total_mib));
+    inspect_result_free(r);
+}
+
 static int have_testdata(void)
 {
     const char *shared = getenv("SHARED");
@@ -387,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_mining_card),
         cmocka_unit_test(test_retired_pending),
         cmocka_unit_test(test_remapped_rows),
+        cmocka_unit_test(test_implausible_values),
         cmocka_unit_test(test_real_dumps),
         cmocka_unit_test(test_lookup_failure_stops),
         cmocka_unit_test(test_view),

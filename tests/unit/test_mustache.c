@@ -1,6 +1,6 @@
 /* test_mustache.c — the template engine: the official Mustache spec (required modules and
  * inheritance, read from $SHARED/testdata/mustache-spec when present) and gpuwise's own rules:
- * Markdown escaping, strict partials, error positions. */
+ * Markdown escaping, strict partials, error positions, and the output cap over every buffer. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,7 +35,7 @@ static char *render(const char *tmpl, const char *json, const char *partials_jso
                                    : view_map();
     assert_non_null(data);
     assert_non_null(partials);
-    mustache_opts opts = {esc, strict, map_loader, partials};
+    mustache_opts opts = {esc, strict, map_loader, partials, 0};
     gw_buf out = GW_BUF_INIT;
     int rc = mustache_render("t.mustache", tmpl, strlen(tmpl), data, &opts, &out, err);
     view_free(data);
@@ -94,7 +94,7 @@ static int run_spec_file(const char *dir, const char *file, int *cases)
         const char *want = view_str(view_map_get(t, "expected"));
         view *partials = view_map_get(t, "partials");
         view *empty = view_map();
-        mustache_opts opts = {MUSTACHE_ESCAPE_HTML, 0, map_loader, partials ? partials : empty};
+        mustache_opts opts = {MUSTACHE_ESCAPE_HTML, 0, map_loader, partials ? partials : empty, 0};
         gw_buf out = GW_BUF_INIT;
         gw_error e = {0};
         int rc = mustache_render("spec", tmpl, view_str_len(view_map_get(t, "template")),
@@ -247,6 +247,65 @@ static void test_errors(void **state)
     free(got);
 }
 
+/* Renders tmpl with data {"items": [1 x 100]} and partials, the output capped at cap bytes:
+ * the output's length, or -1 with err set. */
+static long render_capped(const char *tmpl, const char *partials_json, size_t cap, gw_error *err)
+{
+    gw_buf items = GW_BUF_INIT;
+    buf_puts(&items, "{\"items\":[1");
+    for (int i = 1; i < 100; i++)
+        buf_puts(&items, ",1");
+    buf_puts(&items, "]}");
+    view *data = view_from_json(items.data, items.len, err);
+    view *partials = view_from_json(partials_json, strlen(partials_json), err);
+    assert_non_null(data);
+    assert_non_null(partials);
+    mustache_opts opts = {MUSTACHE_ESCAPE_NONE, 1, map_loader, partials, cap};
+    gw_buf out = GW_BUF_INIT;
+    int rc = mustache_render("t.mustache", tmpl, strlen(tmpl), data, &opts, &out, err);
+    long n = rc == GW_OK ? (long)out.len : -1;
+    view_free(data);
+    view_free(partials);
+    buf_free(&items);
+    buf_free(&out);
+    return n;
+}
+
+/* The cap at exactly what a render holds at its peak passes; one byte less fails, naming it. */
+static void expect_cap(const char *tmpl, const char *partials, size_t peak, long out_len)
+{
+    gw_error err = {0};
+    long n = render_capped(tmpl, partials, peak, &err);
+    if (n != out_len)
+        fail_msg("%s with a cap of %zu: %ld bytes (%s), expected %ld", tmpl, peak, n, err.msg,
+                 out_len);
+    assert_int_equal(render_capped(tmpl, partials, peak - 1, &err), -1);
+    assert_int_equal(err.code, GW_EDATA);
+    char want[100];
+    snprintf(want, sizeof want, "asks for more than %zu bytes of output", peak - 1);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' lacks '%s'", err.msg, want);
+}
+
+static void test_output_cap(void **state)
+{
+    (void)state;
+    /* A standalone partial indented by 4: 100 lines "    x\n", 6 bytes each = 600. */
+    expect_cap("    {{>q}}\n", "{\"q\":\"{{#items}}\\nx\\n{{/items}}\\n\"}", 600, 600);
+    /* A standalone block indented by 2: its content "yy\n" x 100 = 300 bytes is held while it is
+     * re-indented into 100 x "  yy\n" = 500: 800 at the peak, though 500 are written. */
+    expect_cap("  {{$b}}\n{{#items}}\nyy\n{{/items}}\n  {{/b}}\n", "{}", 800, 500);
+    /* A parent's block indented by 4, overridden: 300 held, 100 x "    yy\n" = 700 written. */
+    expect_cap("{{<p}}\n{{$b}}\n{{#items}}\nyy\n{{/items}}\n{{/b}}\n{{/p}}\n",
+               "{\"p\":\"    {{$b}}\\n    {{/b}}\\n\"}", 1000, 700);
+    /* The last node passing the cap is an error too, not a silently cut output. */
+    gw_error err = {0};
+    assert_int_equal(render_capped("{{#items}}abc{{/items}}", "{}", 299, &err), -1);
+    assert_non_null(strstr(err.msg, "more than 299 bytes"));
+    /* The default cap is 256 MiB. */
+    assert_int_equal(MUSTACHE_MAX_OUTPUT, 268435456);
+}
+
 static void test_inheritance(void **state)
 {
     (void)state;
@@ -277,7 +336,7 @@ int main(void)
         cmocka_unit_test(test_basics),         cmocka_unit_test(test_markdown_escape),
         cmocka_unit_test(test_escape_for),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_inheritance),    cmocka_unit_test(test_partial_indent),
-        cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_output_cap),     cmocka_unit_test(test_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

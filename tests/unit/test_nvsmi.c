@@ -1,5 +1,6 @@
 /* test_nvsmi.c — reading nvidia-smi dumps: every real dump in $SHARED/testdata/nvsmi against
- * values read off the files by hand, the layout variants, and hostile XML. */
+ * values read off the files by hand, the layout variants, and hostile XML; running nvidia-smi
+ * (a fake one on PATH) that hangs, never exits or prints without end. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -486,11 +487,133 @@ static void test_capture_missing(void **state)
     char *text = NULL;
     size_t len = 0;
     gw_error err = {0};
-    assert_int_equal(nvsmi_capture(&text, &len, &err), GW_EUNAVAILABLE);
+    assert_int_equal(nvsmi_capture(NVSMI_TIMEOUT_SECONDS, &text, &len, &err), GW_EUNAVAILABLE);
     assert_non_null(strstr(err.msg, "nvidia-smi not found"));
     assert_null(text);
     if (saved)
         setenv("PATH", saved, 1);
+    free(saved);
+}
+
+/* ---- running nvidia-smi: a fake one on PATH ---- */
+
+static char fake_dir[64];
+
+/* Puts an executable nvidia-smi with body (a shell script) first on PATH. */
+static void fake_nvsmi(const char *body)
+{
+    char path[128];
+    snprintf(fake_dir, sizeof fake_dir, "/tmp/gwnvsmi.XXXXXX");
+    assert_non_null(mkdtemp(fake_dir));
+    snprintf(path, sizeof path, "%s/nvidia-smi", fake_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+    char env[256];
+    snprintf(env, sizeof env, "%s:/usr/bin:/bin", fake_dir);
+    setenv("PATH", env, 1);
+}
+
+static void fake_done(const char *saved_path)
+{
+    char cmd[128];
+    setenv("PATH", saved_path, 1);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake_dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The pid written in fake_dir/name, or 0. */
+static pid_t pid_in(const char *name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", fake_dir, name);
+    FILE *f = fopen(path, "r");
+    int pid = 0;
+    if (f && fscanf(f, "%d", &pid) != 1)
+        pid = 0;
+    if (f)
+        fclose(f);
+    return (pid_t)pid;
+}
+
+/* 1 when pid no longer runs (gone, or a zombie waiting for init), waiting 2 s at most. */
+static int gone(pid_t pid)
+{
+    double t0 = now_seconds();
+    do {
+        char file[64], line[512];
+        snprintf(file, sizeof file, "/proc/%d/stat", (int)pid);
+        FILE *f = fopen(file, "r");
+        if (!f)
+            return 1;
+        char *got = fgets(line, sizeof line, f);
+        fclose(f);
+        const char *paren = got ? strrchr(line, ')') : NULL;
+        if (paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'))
+            return 1;
+        struct timespec ms = {0, 20 * 1000000L};
+        nanosleep(&ms, NULL);
+    } while (now_seconds() - t0 < 2.0);
+    return 0;
+}
+
+static void test_capture_timeout(void **state)
+{
+    (void)state;
+    char *saved = gw_xstrdup(getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    /* a card that fell off the bus: nvidia-smi hangs, here in a child of its own */
+    fake_nvsmi("d=$(dirname \"$0\")\necho $$ > \"$d/smi.pid\"\nsleep 100 &\necho $! > \"$d/sleep.pid\"\n"
+               "wait");
+    alarm(10);
+    char *text = NULL;
+    size_t len = 0;
+    gw_error err = {0};
+    double t0 = now_seconds();
+    assert_int_equal(nvsmi_capture(1, &text, &len, &err), GW_EUNAVAILABLE);
+    double took = now_seconds() - t0;
+    alarm(0);
+    assert_null(text);
+    /* 1 s to answer, then half a second at most to reap it */
+    assert_true(took >= 1.0 && took < 2.0);
+    assert_non_null(strstr(err.msg, "-q -x gave no answer in 1 s and was stopped"));
+    assert_non_null(strstr(err.msg, "take the dump by hand: nvidia-smi -q -x > dump.xml, then "
+                                    "gpuwise inspect dump.xml"));
+    /* nvidia-smi and what it started were killed with their process group */
+    pid_t smi = pid_in("smi.pid"), child = pid_in("sleep.pid");
+    assert_true(smi > 0 && child > 0);
+    assert_true(gone(smi));
+    assert_true(gone(child));
+    fake_done(saved);
+
+    /* a dump printed, and then no exit: still stopped at the deadline */
+    fake_nvsmi("echo '<nvidia_smi_log></nvidia_smi_log>'\nexec sleep 100");
+    alarm(10);
+    t0 = now_seconds();
+    assert_int_equal(nvsmi_capture(1, &text, &len, &err), GW_EUNAVAILABLE);
+    assert_true(now_seconds() - t0 < 2.0);
+    alarm(0);
+    fake_done(saved);
+
+    /* more than the dump limit (1 MiB here): stopped as soon as it passes it */
+    setenv("GPUWISE_MAX_DUMP_MB", "1", 1);
+    fake_nvsmi("exec cat /dev/zero");
+    alarm(10);
+    assert_int_equal(nvsmi_capture(NVSMI_TIMEOUT_SECONDS, &text, &len, &err), GW_EDATA);
+    alarm(0);
+    assert_non_null(strstr(err.msg, "printed more than 1 MiB, too much for an nvidia-smi dump "
+                                    "(GPUWISE_MAX_DUMP_MB raises the limit)"));
+    unsetenv("GPUWISE_MAX_DUMP_MB");
+    fake_done(saved);
+
+    /* a well-behaved one: its output, whole */
+    fake_nvsmi("[ \"$1 $2\" = \"-q -x\" ] || exit 3\nprintf '<nvidia_smi_log/>'");
+    assert_int_equal(nvsmi_capture(NVSMI_TIMEOUT_SECONDS, &text, &len, &err), GW_OK);
+    assert_int_equal(len, 17);
+    assert_string_equal(text, "<nvidia_smi_log/>");
+    free(text);
+    fake_done(saved);
     free(saved);
 }
 
@@ -522,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_huge_text),
         cmocka_unit_test(test_planted_dtd),
         cmocka_unit_test(test_capture_missing),
+        cmocka_unit_test(test_capture_timeout),
         cmocka_unit_test(test_value_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

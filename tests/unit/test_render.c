@@ -302,6 +302,44 @@ static void test_markdown_chart_files(void **state)
     render_doc_free(&doc);
 }
 
+/* The datasheet fixture with a second chart whose data cannot be drawn (a value past 1e300). */
+static view *datasheet_with_unusable_chart(void)
+{
+    view *model = load_json("tests/fixtures/render/datasheet.json");
+    view *c = view_list_push(view_map_get(model, "charts"), view_map());
+    view_map_set_str(c, "id", "huge");
+    view_map_set_str(c, "kind", "bar");
+    view_map_set_str(c, "title", "Huge");
+    view *b = view_list_push(view_map_set(c, "bars", view_list()), view_map());
+    view_map_set_str(b, "label", "a");
+    view_map_set_num(b, "value", 1e308);
+    return model;
+}
+
+static void test_unusable_chart_note(void **state)
+{
+    (void)state;
+    /* Markdown: the note stands where the chart would, and no file is drawn for it */
+    render_doc doc;
+    char *md = render_to_text("datasheet", datasheet_with_unusable_chart(), "md", &doc);
+    assert_int_equal(doc.n_charts, 1);   /* "throughput" only */
+    assert_non_null(strstr(doc.charts[0].path, "datasheet-throughput.svg"));
+    assert_non_null(strstr(md, "*Chart: Huge: not drawn: chart 'huge': bar 1's value 1e+308 is "
+                               "too large to draw*"));
+    assert_null(strstr(md, "datasheet-huge.svg"));
+    render_doc_free(&doc);
+    free(md);
+    /* HTML: the same note, emphasised, and one inline chart */
+    char *html = render_to_text("datasheet", datasheet_with_unusable_chart(), "html", NULL);
+    assert_non_null(strstr(html, "<em>Chart: Huge: not drawn: chart 'huge': bar 1's value "
+                                 "1e+308 is too large to draw</em>"));
+    size_t svgs = 0;
+    for (const char *p = strstr(html, "<svg"); p; p = strstr(p + 1, "<svg"))
+        svgs++;
+    assert_int_equal(svgs, 1);
+    free(html);
+}
+
 static void test_html_documents(void **state)
 {
     (void)state;
@@ -565,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_html_documents),
         cmocka_unit_test(test_html_details),       cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_hostile),            cmocka_unit_test(test_safe_mode),
+        cmocka_unit_test(test_unusable_chart_note),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

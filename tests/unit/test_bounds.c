@@ -1,0 +1,516 @@
+/* test_bounds.c — every input bounded and every output target respected (buf.c, check.c): reads
+ * within a limit (regular files, /dev/zero, FIFOs with and without a writer, a signal while a
+ * read waits), the limits table and the manual that documents it, the -o rules (mode and owner
+ * kept, links followed, folders, devices, FIFOs and sockets refused untouched), and the strict
+ * number parsers.  Every hostile case runs under alarm(): a hang kills the program, which fails. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "check.h"
+#include "error.h"
+#include "signals.h"
+
+#define MIB ((size_t)1 << 20)
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/gwbounds.XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void path_in(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- reading ---- */
+
+static void test_read_endless_device(void **state)
+{
+    (void)state;
+    alarm(10);
+    char *text = NULL;
+    size_t len = 99;
+    double t0 = now();
+    /* /dev/zero never ends: refused one byte past the limit, not read until memory runs out */
+    assert_int_equal(gw_read_file_max("/dev/zero", MIB, &text, &len), EFBIG);
+    assert_null(text);
+    assert_int_equal(len, 0);
+    assert_true(now() - t0 < 2.0);
+    /* the same file within a limit that holds it: /dev/null is empty */
+    assert_int_equal(gw_read_file_max("/dev/null", MIB, &text, &len), 0);
+    assert_int_equal(len, 0);
+    assert_string_equal(text, "");
+    free(text);
+    alarm(0);
+}
+
+static void test_read_regular_file_limits(void **state)
+{
+    (void)state;
+    alarm(10);
+    char path[128];
+    path_in(path, sizeof path, "sparse");
+    /* a 10 GiB sparse file: refused by its size before a byte is read (no 10 GiB buffer) */
+    int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)10 << 30), 0);
+    close(fd);
+    char *text = NULL;
+    size_t len = 0;
+    double t0 = now();
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), EFBIG);
+    assert_true(now() - t0 < 1.0);
+    /* exactly at the limit is fine; one byte more is not */
+    assert_int_equal(truncate(path, (off_t)MIB), 0);
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), 0);
+    assert_int_equal(len, MIB);
+    free(text);
+    assert_int_equal(truncate(path, (off_t)MIB + 1), 0);
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), EFBIG);
+    unlink(path);
+    /* a folder and a missing file */
+    assert_int_equal(gw_read_file_max(dir, MIB, &text, &len), EISDIR);
+    path_in(path, sizeof path, "missing");
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), ENOENT);
+    alarm(0);
+}
+
+static void test_read_fifo(void **state)
+{
+    (void)state;
+    alarm(10);
+    char path[128];
+    path_in(path, sizeof path, "fifo");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    char *text = NULL;
+    size_t len = 99;
+    /* nobody writes: opened without waiting for a writer, read as empty, at once */
+    double t0 = now();
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), 0);
+    assert_int_equal(len, 0);
+    free(text);
+    assert_true(now() - t0 < 1.0);
+
+    /* a writer that never stops: refused at the limit.  The writer opens the FIFO read-write
+     * (which waits for nobody) before the reader starts, then writes until it is stopped. */
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(path, O_RDWR);
+        char chunk[4096];
+        memset(chunk, 'x', sizeof chunk);
+        if (fd < 0 || write(ready[1], "r", 1) != 1)
+            _exit(1);
+        for (;;)
+            if (write(fd, chunk, sizeof chunk) < 0)
+                _exit(1);
+    }
+    close(ready[1]);
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    close(ready[0]);
+    t0 = now();
+    assert_int_equal(gw_read_file_max(path, MIB, &text, &len), EFBIG);
+    assert_null(text);
+    assert_true(now() - t0 < 2.0);
+    kill(pid, SIGKILL);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    unlink(path);
+    alarm(0);
+}
+
+/* The state letter of process pid ('S' sleeping, 'R' running, ...), or 0. */
+static char proc_state(pid_t pid)
+{
+    char file[64], line[512];
+    snprintf(file, sizeof file, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(file, "r");
+    if (!f)
+        return 0;
+    char *got = fgets(line, sizeof line, f);
+    fclose(f);
+    const char *paren = got ? strrchr(line, ')') : NULL;
+    return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static void test_read_stops_on_signal(void **state)
+{
+    (void)state;
+    alarm(10);
+    char path[128];
+    path_in(path, sizeof path, "fifo-held");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    /* a writer that holds the FIFO open (read-write: that waits for nobody) and writes nothing:
+     * the read waits */
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    int ready[2];
+    assert_int_equal(pipe(ready), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* the command's own set-up: SIGINT recorded, reads not restarted */
+        gw_signals_install();
+        close(ready[0]);
+        assert_int_equal(write(ready[1], "r", 1), 1);
+        char *text = NULL;
+        size_t len = 0;
+        int rc = gw_read_file_max(path, MIB, &text, &len);
+        _exit(rc == EINTR && gw_signal_pending() == SIGINT ? 42 : 1);
+    }
+    close(ready[1]);
+    char c;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    double t0 = now();
+    while (proc_state(pid) != 'S' && now() - t0 < 5)
+        ;
+    assert_int_equal(proc_state(pid), 'S');
+    assert_int_equal(kill(pid, SIGINT), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 42);   /* EINTR with the signal pending */
+    close(fd);
+    close(ready[0]);
+    unlink(path);
+    alarm(0);
+}
+
+static void test_read_input_messages(void **state)
+{
+    (void)state;
+    alarm(10);
+    char path[128];
+    path_in(path, sizeof path, "w.lua");
+    /* 1.5 MiB of workload: over a 1 MiB limit, within a 2 MiB one */
+    int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(ftruncate(fd, (off_t)(MIB + MIB / 2)), 0);
+    close(fd);
+    char *text = NULL;
+    size_t len = 0;
+    gw_error err = {0};
+    unsetenv("GPUWISE_MAX_WORKLOAD_MB");
+    assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_OK);
+    assert_int_equal(len, MIB + MIB / 2);
+    free(text);
+    setenv("GPUWISE_MAX_WORKLOAD_MB", "1", 1);
+    assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_EDATA);
+    char want[300];
+    snprintf(want, sizeof want, "%s: too large for a workload file: more than 1 MiB "
+             "(GPUWISE_MAX_WORKLOAD_MB raises the limit)", path);
+    assert_string_equal(err.msg, want);
+    setenv("GPUWISE_MAX_WORKLOAD_MB", "2", 1);
+    assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_OK);
+    free(text);
+    /* the variable takes whole MiB only */
+    const char *bad[] = {"0", "-1", "0x10", "1.5", " 2", "2 ", "inf", "1048577", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv("GPUWISE_MAX_WORKLOAD_MB", bad[i], 1);
+        assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_EUSAGE);
+        assert_non_null(strstr(err.msg, "GPUWISE_MAX_WORKLOAD_MB: expected a whole number of "
+                                        "MiB from 1 to 1048576"));
+    }
+    unsetenv("GPUWISE_MAX_WORKLOAD_MB");
+    /* the dump's limit from the same table: /dev/zero names it */
+    assert_int_equal(gw_read_input("/dev/zero", GW_INPUT_DUMP, &text, &len, &err), GW_EDATA);
+    assert_string_equal(err.msg, "/dev/zero: too large for an nvidia-smi dump: more than 32 MiB "
+                                 "(GPUWISE_MAX_DUMP_MB raises the limit)");
+    assert_int_equal(gw_read_input(dir, GW_INPUT_TEMPLATE, &text, &len, &err), GW_ENOINPUT);
+    snprintf(want, sizeof want, "%s: is a folder, not a template", dir);
+    assert_string_equal(err.msg, want);
+    unlink(path);
+    alarm(0);
+}
+
+/* The manual's LIMITS table lists every row of the C table, with its default and variable:
+ * "| a workload file | 4 MiB | `GPUWISE_MAX_WORKLOAD_MB` |". */
+static void test_limits_documented(void **state)
+{
+    (void)state;
+    char *manual = NULL;
+    size_t len = 0;
+    assert_int_equal(gw_read_file("core/gpuwise.1.md", &manual, &len), 0);
+    const char *section = strstr(manual, "\n# LIMITS\n");
+    assert_non_null(section);
+    for (int k = 0; k < GW_INPUT_N; k++) {
+        const gw_input_limit *l = &gw_input_limits[k];
+        char row[200];
+        snprintf(row, sizeof row, "| %s | %lu MiB | `%s` |", l->what, l->mib, l->env);
+        if (!strstr(section, row))
+            fail_msg("core/gpuwise.1.md's LIMITS section lacks the row \"%s\"", row);
+    }
+    free(manual);
+}
+
+/* ---- writing ---- */
+
+static void read_back(const char *path, const char *want)
+{
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(gw_read_file(path, &text, &len), 0);
+    assert_string_equal(text, want);
+    free(text);
+}
+
+static void test_write_keeps_mode_and_owner(void **state)
+{
+    (void)state;
+    char path[128];
+    path_in(path, sizeof path, "secret.md");
+    write_text(path, "old");
+    assert_int_equal(chmod(path, 0600), 0);
+    assert_int_equal(gw_write_file_atomic(path, "new", 3), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);   /* not widened to 0644 */
+    read_back(path, "new");
+    assert_int_equal(chmod(path, 0755), 0);
+    assert_int_equal(gw_write_file_atomic(path, "newer", 5), 0);
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0755);
+    /* a new file: 0644 as before */
+    char fresh[128];
+    path_in(fresh, sizeof fresh, "fresh.md");
+    assert_int_equal(gw_write_file_atomic(fresh, "x", 1), 0);
+    assert_int_equal(stat(fresh, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0644);
+    if (geteuid() == 0) {
+        /* root can give the new file the old one's owner and group */
+        assert_int_equal(chown(path, 4321, 8765), 0);
+        assert_int_equal(gw_write_file_atomic(path, "owned", 5), 0);
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_uid, 4321);
+        assert_int_equal(st.st_gid, 8765);
+        assert_int_equal(st.st_mode & 07777, 0755);
+    }
+    unlink(path);
+    unlink(fresh);
+}
+
+static void test_write_follows_links(void **state)
+{
+    (void)state;
+    char target[128], link[128], chain[128];
+    path_in(target, sizeof target, "target.csv");
+    path_in(link, sizeof link, "link.csv");
+    path_in(chain, sizeof chain, "chain.csv");
+    write_text(target, "old");
+    assert_int_equal(symlink("target.csv", link), 0);   /* relative to the link's folder */
+    assert_int_equal(symlink(link, chain), 0);          /* absolute, and a link to a link */
+    assert_int_equal(gw_write_file_atomic(chain, "new", 3), 0);
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));                     /* the links stay links */
+    assert_int_equal(lstat(chain, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    read_back(target, "new");
+    /* a dangling link: its target is created */
+    unlink(target);
+    assert_int_equal(gw_write_file_atomic(link, "created", 7), 0);
+    read_back(target, "created");
+    /* a loop of links is an error, not a hang */
+    char a[128], b[128];
+    path_in(a, sizeof a, "loop-a");
+    path_in(b, sizeof b, "loop-b");
+    assert_int_equal(symlink("loop-b", a), 0);
+    assert_int_equal(symlink("loop-a", b), 0);
+    assert_int_equal(gw_write_file_atomic(a, "x", 1), ELOOP);
+    unlink(a);
+    unlink(b);
+    unlink(chain);
+    unlink(link);
+    unlink(target);
+}
+
+/* Every entry in dir but "." and "..": nothing may be left behind (no temporary file). */
+static int entries(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p && fscanf(p, "%d", &n) != 1)
+        n = -1;
+    if (p)
+        pclose(p);
+    return n;
+}
+
+static void test_write_refuses_special_files(void **state)
+{
+    (void)state;
+    alarm(10);
+    gw_error err = {0};
+    char path[128], want[300];
+    /* a FIFO: refused untouched (writing would wait for a reader; renaming would replace it) */
+    path_in(path, sizeof path, "fifo.md");
+    assert_int_equal(mkfifo(path, 0600), 0);
+    assert_int_equal(gw_write_output(path, "x", 1, &err), GW_ECANTCREAT);
+    snprintf(want, sizeof want, "%s: is a named pipe (FIFO), not a regular file: left untouched "
+             "(write to a file, or use -o - and redirect standard output)", path);
+    assert_string_equal(err.msg, want);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(entries(), 1);   /* no temporary file left beside it */
+    unlink(path);
+    /* a socket */
+    snprintf(path, sizeof path, "%.60s/sock", dir);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%.100s", path);
+    assert_int_equal(bind(s, (struct sockaddr *)&addr, sizeof addr), 0);
+    assert_int_equal(gw_write_output(path, "x", 1, &err), GW_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "is a socket, not a regular file: left untouched"));
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISSOCK(st.st_mode));
+    close(s);
+    unlink(path);
+    /* a device, also through a link: /dev/null stays the device it is */
+    assert_int_equal(gw_write_output("/dev/null", "x", 1, &err), GW_ECANTCREAT);
+    assert_string_equal(err.msg, "/dev/null: is a device, not a regular file: left untouched "
+                                 "(write to a file, or use -o - and redirect standard output)");
+    path_in(path, sizeof path, "null-link");
+    assert_int_equal(symlink("/dev/null", path), 0);
+    assert_int_equal(gw_write_output(path, "x", 1, &err), GW_ECANTCREAT);
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    unlink(path);
+    /* a folder without its '/' */
+    assert_int_equal(gw_write_output(dir, "x", 1, &err), GW_ECANTCREAT);
+    snprintf(want, sizeof want, "%s: is a folder (end it with '/' to write into it)", dir);
+    assert_string_equal(err.msg, want);
+    /* a folder that does not exist: 73 with the system's reason */
+    path_in(path, sizeof path, "missing/out.md");
+    assert_int_equal(gw_write_output(path, "x", 1, &err), GW_ECANTCREAT);
+    assert_non_null(strstr(err.msg, "No such file or directory"));
+    assert_int_equal(entries(), 0);
+    alarm(0);
+}
+
+static void test_output_folder_names(void **state)
+{
+    (void)state;
+    char *p = gw_output_path("out/", "justification.html");
+    assert_string_equal(p, "out/justification.html");
+    free(p);
+    p = gw_output_path("out", "justification.html");
+    assert_string_equal(p, "out");
+    free(p);
+    assert_true(gw_output_is_folder("/"));
+    assert_true(gw_output_is_folder("a/b/"));
+    assert_false(gw_output_is_folder("a/b"));
+    assert_false(gw_output_is_folder(""));
+    assert_false(gw_output_is_folder(NULL));
+}
+
+/* ---- numbers as people type them ---- */
+
+static void test_parse_decimal(void **state)
+{
+    (void)state;
+    double v = 0;
+    static const struct { const char *text; double value; } good[] = {
+        {"16", 16}, {"-12", -12}, {"+3", 3}, {"0.5", 0.5}, {".5", 0.5}, {"5.", 5},
+        {"2.5e3", 2500}, {"1E-2", 0.01}, {"1e+2", 100}, {"1e308", 1e308},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        assert_true(gw_parse_decimal(good[i].text, &v));
+        assert_true(v == good[i].value);
+    }
+    static const char *const bad[] = {
+        "", "-", ".", "0x10", "0X1p4", "inf", "-inf", "nan", "infinity", "1e309", "-1e999",
+        " 5", "5 ", "5x", "1e", "1e+", "1.2.3", "1,5", "--1", "e5",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (gw_parse_decimal(bad[i], &v))
+            fail_msg("'%s' read as a decimal number", bad[i]);
+}
+
+static void test_parse_count(void **state)
+{
+    (void)state;
+    unsigned long n = 0;
+    assert_true(gw_parse_count("1", 10, &n));
+    assert_int_equal(n, 1);
+    assert_true(gw_parse_count("10", 10, &n));
+    assert_int_equal(n, 10);
+    assert_true(gw_parse_count("1048576", 1048576, &n));
+    assert_int_equal(n, 1048576);
+    static const char *const bad[] = {"", "0", "-2", "+2", "2.0", " 2", "2x", "11", "0x5",
+                                      "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (gw_parse_count(bad[i], 10, &n))
+            fail_msg("'%s' read as a count of at most 10", bad[i]);
+    /* a maximum below 10 still works digit by digit (9 - 5 never wraps) */
+    assert_false(gw_parse_count("5", 1, &n));
+    assert_true(gw_parse_count("1", 1, &n));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_read_endless_device),
+        cmocka_unit_test(test_read_regular_file_limits),
+        cmocka_unit_test(test_read_fifo),
+        cmocka_unit_test(test_read_stops_on_signal),
+        cmocka_unit_test(test_read_input_messages),
+        cmocka_unit_test(test_limits_documented),
+        cmocka_unit_test(test_write_keeps_mode_and_owner),
+        cmocka_unit_test(test_write_follows_links),
+        cmocka_unit_test(test_write_refuses_special_files),
+        cmocka_unit_test(test_output_folder_names),
+        cmocka_unit_test(test_parse_decimal),
+        cmocka_unit_test(test_parse_count),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
