@@ -282,7 +282,7 @@ static double efficiency(const decision *d, const decide_option *o, double singl
 static void link_words(gw_buf *how, const decide_option *o)
 {
     if (o->hosts > 1)
-        buf_printf(how, "%d machines of %d over a %.0f Gb/s network (%.1f GB/s), within each "
+        buf_printf(how, "%d machines of %d over a %.0f Gb/s network (%.3g GB/s), within each "
                         "over ", o->hosts, o->count / o->hosts, o->network_gbps,
                    o->network_gbps / 8);
     if (o->nvlink)
@@ -316,8 +316,42 @@ static int speed_measured(decision *d, decide_option *o, gw_buf *how)
 }
 
 /* One card's speed times the cards, at the efficiency of their interconnect. */
+/* Several machines of which one machine's count is measured: that measured figure times the
+ * machines, at the model's efficiency across the network relative to its efficiency within one
+ * machine (the measurement already holds what happens inside one).  0 when there is no such
+ * measurement. */
+static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how)
+{
+    measured m;
+    int per_host = o->count / o->hosts;
+    if (o->hosts < 2 || o->split || one_card_works(d) ||
+        !measured_rows(d, o, o->gpu->id, per_host, &m))
+        return 0;
+    int single_measured = 0;
+    double single = decide_single_card_speed(d, o, o->gpu, &single_measured, NULL);
+    double batch = decide_batch_per_gpu(d->w);
+    double across = efficiency(d, o, single, batch, d->gradient_bytes);
+    double within = model_scaling_efficiency(per_host, single, batch, d->gradient_bytes,
+                                             o->link_gbs);
+    if (isnan(single) || !(within > 0))
+        return 0;
+    double ratio = across / within;
+    o->efficiency = m.median / (single * per_host) * ratio;
+    o->throughput = m.median * o->hosts * ratio;
+    o->throughput_lo = m.lo * o->hosts * ratio;
+    o->throughput_hi = m.hi * o->hosts * ratio;
+    measured_words(how, &m, per_host, o->gpu);
+    buf_printf(how, " in one machine; x%d machines at %.1f%% of that (the model's %.1f%% across "
+                    "machines against %.1f%% within one): ",
+               o->hosts, ratio * 100, across * 100, within * 100);
+    link_words(how, o);
+    return 1;
+}
+
 static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
 {
+    if (speed_from_one_machine(d, o, how))
+        return;
     int single_measured = 0;
     double single = decide_single_card_speed(d, o, o->gpu, &single_measured, how);
     if (isnan(single))

@@ -368,6 +368,25 @@ static void scaling_and_headroom(void **state)
     assert_float_equal(o->throughput, 3620, 1e-9);
     decision_free(d);
     workload_free(w);
+    /* Across machines (cards_per_host = 2): four used 3090s are two machines of two, of which
+     * one machine's count is measured (1,751 images/s).  ResNet-50 AMP: 102.4 MB a step;
+     * compute 256 / 905 = 0.282873 s.  Within one machine over PCIe 4.0 (32 GB/s):
+     * all-reduce 2 x 1/2 x 102.4 MB / 32 GB/s = 0.0032 s, efficiency 0.282873 / (0.291359 +
+     * 0.0032) = 0.960327; across two machines over the default 10 Gb/s (1.25 GB/s): + 2 x 1/2 x
+     * 102.4 MB / 1.25 GB/s = 0.08192 s, efficiency 0.282873 / (0.291359 + 0.08512) = 0.751364.
+     * So 1,751 x 2 x 0.751364 / 0.960327 = 2,740.0 images/s, not 4 x 905 x 0.75 = 2,720 from
+     * one card's figure nor 2 x 1,751 = 3,502 as if the network were free. */
+    d = decide_json(f, SCALING_JSON("\"model\": {\"params\": 25.6e6, \"precision\": \"amp\", "
+                                    "\"optimizer\": \"adam\"}, \"cards_per_host\": 2", "data"),
+                    &w);
+    o = find(d, "buy-used:4x rtx-3090");
+    assert_int_equal(o->hosts, 2);
+    assert_float_equal(o->network_gbps, 10, 0);
+    assert_float_equal(o->throughput, 2740.0, 0.1);
+    assert_non_null(strstr(o->throughput_how, "measured on 2x GeForce RTX 3090 in one machine; "
+                                              "x2 machines at 78.2% of that"));
+    decision_free(d);
+    workload_free(w);
     /* parallelism = "none": one card does the work, so only one-card options are offered
      * (decide_options.c), except a whole server, which is the only way to buy an SXM card: its
      * eight cards deliver one card's speed, efficiency 1/8. */
