@@ -592,9 +592,15 @@ static view *method_view(const decision *d)
                "measured peak (vram_gb) gets the same margins",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
     view_map_set_str(v, "memory", buf_cstr(&line));
+    view_map_set_str(v, "evidence",
+                     "measured results: of a GPU at a card count, those of the most trusted kind "
+                     "of source present are used (your own measurements, then benchmarks, then "
+                     "datasheets and plugins, then articles), their median with their range when "
+                     "there are several; the others are set aside and the option says so");
     view_map_set_str(v, "scaling",
-                     "throughput without a measurement = nearest measured GPU x sqrt(tensor "
-                     "TFLOPS ratio x memory bandwidth ratio), labelled scaled");
+                     "throughput without a measurement = the measured GPU most like it (same "
+                     "architecture and form factor first, then nearest in specifications) x "
+                     "sqrt(tensor TFLOPS ratio x memory bandwidth ratio), labelled scaled");
     buf_reset(&line);
     buf_printf(&line,
                "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
@@ -608,6 +614,15 @@ static view *method_view(const decision *d)
                1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w), MODEL_PCIE3_X16_GBS,
                MODEL_NO_P2P_FACTOR);
     view_map_set_str(v, "multi_gpu", buf_cstr(&line));
+    view_map_set_str(v, "machines",
+                     "several machines (up to 4, data parallelism only, and only with a measured "
+                     "benchmark): all-reduce = 2(k-1)/k x gradient bytes / the link within a "
+                     "machine + 2(N-1)/N x gradient bytes / the network between machines, k "
+                     "cards a machine and N machines; the network is a server's own ports, a "
+                     "rental's stated network (instances are only doubled where fewer cannot "
+                     "finish a job in time), else the workload's network_gbps; where one "
+                     "machine's count is measured, that figure x N x (efficiency across machines "
+                     "/ efficiency within one)");
     model_calibration cal;
     if (decide_scaling_calibration(d, &cal, NULL) == GW_OK && cal.rows) {
         buf_reset(&line);
@@ -628,7 +643,9 @@ static view *method_view(const decision *d)
                      "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
                      "electricity = watts x hours a day x 30 days / 1000 x price x PUE; for a job "
                      "the hours are those its runs take (hours a day x 30 x months = runs x hours "
-                     "per run)");
+                     "per run); SXM and OAM modules are bought only as whole servers (the KB's "
+                     "systems): the price includes the host and the watts are the server's "
+                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8");
     buf_reset(&line);
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
@@ -704,7 +721,9 @@ static view *assumptions_view(const decision *d)
     assume_ownership(list, d, &b);
     assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
     assume(list,
-           "Prices: the latest observation of each kind (median when several share the date).",
+           "Prices: the latest observation of each kind (median when several share the date); "
+           "an article's price only where nothing better exists, and then it is never "
+           "recommended unless the workload accepts such prices (anecdotal_ok).",
            0, 0);
     for (size_t i = 0; i < d->n_rates; i++) {
         buf_reset(&b);
