@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_LEN 64
 
@@ -65,6 +66,33 @@ int gw_valid_date(const char *s)
             return 0;
     int m = atoi(s + 5);
     return m >= 1 && m <= 12 && (n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= 31));
+}
+
+/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
+ * days_from_civil). */
+static long days_from_civil(long y, long m, long d)
+{
+    y -= m <= 2;
+    long era = (y >= 0 ? y : y - 399) / 400;
+    long yoe = y - era * 400;
+    long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+long gw_date_days(const char *s)
+{
+    if (!s || !gw_valid_date(s))
+        return -1;
+    return days_from_civil(atol(s), atol(s + 5), strlen(s) == 10 ? atol(s + 8) : 1);
+}
+
+long gw_today_days(void)
+{
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    double secs;
+    time_t now = epoch && gw_parse_decimal(epoch, &secs) && secs >= 0 ? (time_t)secs : time(NULL);
+    return (long)(now / 86400);
 }
 
 int gw_parse_decimal(const char *s, double *out)

@@ -17,6 +17,13 @@ const char *gw_closest(const char *word, const char *const *candidates);
 /* 1 when s is YYYY-MM or YYYY-MM-DD with a real month and day of month. */
 int gw_valid_date(const char *s);
 
+/* Days from 1970-01-01 to the date s (YYYY-MM counts as its first day, so an age is never
+ * understated); -1 when s is not a valid date. */
+long gw_date_days(const char *s);
+/* Today as days from 1970-01-01, in UTC; SOURCE_DATE_EPOCH (seconds, the reproducible-builds
+ * convention) pins it for tests and reproducible documents. */
+long gw_today_days(void);
+
 /* 1 when s, whole, is a decimal number — an optional sign, digits with at most one '.', and an
  * optional exponent ("-12", "0.5", ".5", "2.5e3") — whose value is finite; *out gets it.  Hex
  * ("0x10"), "inf", "nan", blanks and anything after the number are refused (0). */

@@ -4,6 +4,7 @@
  * renting and each input's sway.  Also the helpers every stage shares (citations, the trace).
  * The stages live in decide_*.c; decide_private.h lists them. */
 #include "decide_private.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -129,6 +130,14 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
         else if (o->hosts > 1)
             buf_printf(b, " in %d machines", o->hosts);
     }
+}
+
+void decide_option_dated(decide_option *o, const char *as_of)
+{
+    long then = gw_date_days(as_of);
+    free(o->price_as_of);
+    o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
+    o->price_age_days = then >= 0 ? (double)(gw_today_days() - then) : NAN;
 }
 
 const kb_system *decide_system_find(const decision *d, const char *id)
@@ -525,6 +534,7 @@ static void option_free(decide_option *o)
     free(o->instance);
     free(o->offer_quality);
     free(o->offer_note);
+    free(o->price_as_of);
     free(o->throughput_how);
     free(o->excluded_because);
     free(o->cites);

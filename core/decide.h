@@ -59,6 +59,8 @@ typedef struct decide_option {
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */
+    char *price_as_of;             /* when the price used was observed (YYYY-MM[-DD]); NULL */
+    double price_age_days;         /* days from then to today (NaN: no date) */
     cost_buy_input buy;            /* buy options */
     cost_summary cost;
     double per_unit, electricity_share;

@@ -26,6 +26,7 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->min_billing_hours = NAN;
     o->hosts = 1;
     o->network_gbps = NAN;
+    o->price_age_days = NAN;
     return o;
 }
 
@@ -70,6 +71,7 @@ typedef struct price_set {
     int held_back;
     const char *quality;   /* of the rows used, the least trusted; NULL when none says */
     const char *note;      /* the latest row's caveats */
+    const char *as_of;     /* the date they share */
 } price_set;
 
 static void price_set_free(price_set *s)
@@ -133,6 +135,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
         if (!out->n || distrust(p->quality) > distrust(out->quality))
             out->quality = p->quality;
         out->note = p->note && *p->note ? p->note : out->note;
+        out->as_of = p->as_of;
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
     }
@@ -188,6 +191,7 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->price_lo = prices->values[0];
     o->price_hi = prices->values[prices->n - 1];
     o->held_back = prices->held_back;
+    decide_option_dated(o, prices->as_of);
     o->offer_quality = prices->quality ? gw_xstrdup(prices->quality) : NULL;
     o->offer_note = prices->note ? gw_xstrdup(prices->note) : NULL;
     for (size_t s = 0; s < prices->n; s++)
@@ -493,6 +497,7 @@ static void add_rent_option(decision *d, const rent_offer *f, int instances, con
     o->gpu_fraction = t->gpu_fraction > 0 && t->gpu_fraction <= 1 ? t->gpu_fraction : 1;
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     o->held_back = f->held_back;
+    decide_option_dated(o, t->as_of);
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
 }

@@ -116,6 +116,13 @@ static inline int decide_text_same(const char *a, const char *b)
     return !strcmp(a ? a : "", b ? b : "");
 }
 
+/* Exchange rates older than this many days are flagged as old (prices: the workload's
+ * price_max_age_days). */
+#define DECIDE_RATE_MAX_AGE_DAYS 30
+
+/* Records when o's price was observed and how old that is today. */
+void decide_option_dated(decide_option *o, const char *as_of);
+
 /* A line of the trace (when one is kept: DECIDE_TRACE). */
 void decide_trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The citation number of a KB source row (numbered in order of first use); 0 for none. */

@@ -4,6 +4,7 @@
  * of it both derive from that table, as does the rule contract in plugins/README.md.  Also the
  * recommendation's reasons, the method and assumptions, the charts and the citations. */
 #include "decide_private.h"
+#include "check.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -216,6 +217,12 @@ static void get_system_name(const decision *d, const void *r, decide_field_value
     v->text = sys ? sys->name : NULL;
 }
 
+/* Observed longer ago than the workload allows (price_max_age_days). */
+static void get_price_old(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = OPTION_OF(r)->price_age_days > d->w->price_max_age_days;
+}
+
 static void get_rank(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -298,6 +305,9 @@ const decide_field decide_option_fields[] = {
     {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "price_low", M, OPT(price_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "price_high", M, OPT(price_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_as_of", S, OPT(price_as_of), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_age_days", N, OPT(price_age_days), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_old", B, GET, get_price_old, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "cards", M, OPT(buy.cards), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "host", M, OPT(buy.host), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "resale", M, OPT(buy.resale), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
@@ -559,6 +569,60 @@ void decide_reasons(decision *d)
         view_list_push(d->because, view_string(buf_cstr(&b)));
         buf_free(&b);
     }
+}
+
+/* ---- how old the prices are ---- */
+
+/* The prices and rates the decision used that are older than their limits, for the report's
+ * warning: the recommendation's, how many of the feasible options' (the oldest named), the
+ * exchange rates', and how to refresh them. */
+static view *price_age_view(const decision *d)
+{
+    const workload *w = d->w;
+    view *v = view_map();
+    long today = gw_today_days();
+    view_map_set_num(v, "max_age_days", w->price_max_age_days);
+    view_map_set_int(v, "rate_max_age_days", DECIDE_RATE_MAX_AGE_DAYS);
+    const decide_option *best = decision_best(d), *oldest = NULL;
+    size_t old = 0, feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        if (!o->feasible)
+            continue;
+        feasible++;
+        if (o->price_age_days > w->price_max_age_days) {
+            old++;
+            if (!oldest || o->price_age_days > oldest->price_age_days)
+                oldest = o;
+        }
+    }
+    view_map_set_int(v, "old_count", (long long)old);
+    view_map_set_int(v, "feasible_count", (long long)feasible);
+    gw_buf b = GW_BUF_INIT;
+    if (oldest) {
+        decide_option_label(&b, oldest, 1);
+        view_map_set_str(v, "oldest_label", buf_cstr(&b));
+        view_map_set_str(v, "oldest_as_of", oldest->price_as_of);
+    }
+    int best_old = best && best->price_age_days > w->price_max_age_days;
+    view_map_set_bool(v, "recommendation_old", best_old);
+    if (best_old) {
+        view_map_set_str(v, "recommendation_as_of", best->price_as_of);
+        view_map_set_int(v, "recommendation_age_days", (long long)best->price_age_days);
+    }
+    view *rates = view_map_set(v, "old_rates", view_list());
+    for (size_t i = 0; i < d->n_rates; i++) {
+        long then = gw_date_days(d->rates[i].as_of);
+        if (then < 0 || today - then <= DECIDE_RATE_MAX_AGE_DAYS)
+            continue;
+        view *r = view_list_push(rates, view_map());
+        view_map_set_str(r, "currency", d->rates[i].currency);
+        view_map_set_str(r, "as_of", d->rates[i].as_of);
+        view_map_set_int(r, "age_days", today - then);
+    }
+    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0);
+    buf_free(&b);
+    return v;
 }
 
 /* ---- memory, method and assumptions ---- */
@@ -1010,6 +1074,7 @@ view *decision_to_view(const decision *d)
     view_map_set(root, "break_even", view_copy(d->break_even));
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));
     view_map_set(root, "charts", charts_view(d));
+    view_map_set(root, "price_age", price_age_view(d));
     view_map_set(root, "citations", citations_view(d));
     if (d->trace)
         view_map_set(root, "trace", view_copy(d->trace));

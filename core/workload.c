@@ -157,6 +157,10 @@ static const field top_fields[] = {
      .help = "the work can be interrupted: spot offers become options"},
     {.name = "anecdotal_ok", .type = FIELD_BOOL, .at = AT(anecdotal_ok), .fallback = "false",
      .help = "an offer whose price only an article or blog gives may be recommended"},
+    {.name = "price_max_age_days", .type = FIELD_NUMBER, .at = AT(price_max_age_days), .lo = 1,
+     .hi = 36500, .fallback = "180", .unit = "days", .expected = "a number of days from 1",
+     .help = "a price observed longer ago than this is flagged as old in the report (exchange "
+             "rates: after 30 days)"},
     {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
      .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
     {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),

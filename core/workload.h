@@ -29,6 +29,7 @@ typedef struct workload {
     double deadline_days;       /* NaN: the job has the whole horizon */
     int spot_ok;                /* spot (interruptible) offers may be options */
     int anecdotal_ok;           /* an offer priced only by an article may be recommended */
+    double price_max_age_days;  /* a price observed longer ago than this is flagged as old */
     char *parallelism;          /* data | model | none */
     double hours_per_day, horizon_months;
     char currency[4];

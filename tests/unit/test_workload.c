@@ -317,7 +317,8 @@ static void absent_tables_take_defaults(void **state)
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
         "\"horizon_months\":1,\"deadline_days\":null,\"currency\":\"USD\",\"budget\":null,"
         "\"electricity\":{\"price\":0,"
-        "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"anecdotal_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
+        "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"anecdotal_ok\":false,"
+        "\"price_max_age_days\":180,\"cooling\":\"good\",\"candidates\":null,"
         "\"host_cost\":null,"
         "\"host_power_w\":null,\"cards_per_host\":null,\"network_gbps\":null,\"cooling_cost\":0,"
         "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
@@ -338,14 +339,15 @@ static const view *field_entry(const view *fields, const char *name)
     return NULL;
 }
 
-/* The field list documentation is made from: the 25 top-level fields ("file" is not one: it is
- * not written in a file; deadline_days, spot_ok and anecdotal_ok are issue 13's), model's 4,
- * work's 4 (runs) and electricity's 2 = 35 entries, each with help text. */
+/* The field list documentation is made from: the 27 top-level fields ("file" is not one: it is
+ * not written in a file; deadline_days, spot_ok, anecdotal_ok, network_gbps and
+ * price_max_age_days are issue 13's and 14's), model's 4, work's 4 (runs) and electricity's 2 =
+ * 37 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 36);
+    assert_int_equal(view_len(fields), 37);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
