@@ -3,6 +3,7 @@
  * options it was said of.  The full lists stay in the view (excluded, options[].verdicts). */
 #include "decide_private.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,17 @@
 #define RULE_NOTE_OPTIONS 6
 
 /* What put an infeasible option out: the rule whose exclusion came first (judge in decide.c
- * shows that one's sentence), else the memory fit, else the missing speed. */
+ * shows that one's sentence), else the memory fit, else the missing speed, else the time. */
 static const char *exclusion_reason(const decide_option *o)
 {
     for (size_t i = 0; i < o->n_verdicts; i++)
         if (!strcmp(o->verdicts[i].effect, "exclude"))
             return o->verdicts[i].rule;
-    return o->fits ? "no speed result" : "does not fit in memory";
+    if (!o->fits)
+        return "does not fit in memory";
+    if (isnan(o->throughput))
+        return "no speed result";
+    return "cannot finish in time";
 }
 
 static view *label_of(const decide_option *o)

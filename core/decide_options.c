@@ -320,6 +320,8 @@ typedef struct {
     int held_back;           /* an anecdotal price the workload does not accept */
     double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
     int keep;
+    char *note;              /* the caveats of the rows used (owned): the latest row's note, or
+                              * for several prices of one date, all of their notes */
 } rent_offer;
 
 /* Within each GPU and count, cheapest per whole card's work first, anecdotal prices the workload
@@ -401,9 +403,14 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
     double *values = gw_xmalloc((end - start) * sizeof *values);
     size_t n = 0;
     int rc = GW_OK;
+    gw_buf notes = GW_BUF_INIT;
     for (size_t j = start; j < end && rc == GW_OK && decide_text_same(rows[j]->as_of, p->as_of);
-         j++)
+         j++) {
         rc = decide_convert(d, rows[j]->amount, rows[j]->currency, &values[n++], err);
+        const char *note = rows[j]->note;
+        if (note && *note && !strstr(buf_cstr(&notes), note))
+            buf_printf(&notes, "%s%s", notes.len ? " / " : "", note);
+    }
     if (rc == GW_OK) {
         f->first = first;
         f->terms = p;
@@ -420,7 +427,19 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
         f->lo = values[0];
         f->hi = values[n - 1];
         f->keep = 0;
+        f->note = NULL;
+        if (n > 1 && notes.len) {
+            /* Several prices of one date are pooled: say so, before their own notes (one may
+             * read "low end of a range" while the median is what is used). */
+            gw_buf b = GW_BUF_INIT;
+            buf_printf(&b, "The median of %zu prices of this offer, %.4g to %.4g %s an hour: %s",
+                       n, values[0], values[n - 1], d->w->currency, buf_cstr(&notes));
+            f->note = buf_detach(&b);
+        } else if (notes.len) {
+            f->note = buf_detach(&notes);
+        }
     }
+    buf_free(&notes);
     free(values);
     return rc;
 }
@@ -493,7 +512,8 @@ static void add_rent_option(decision *d, const rent_offer *f, int instances, con
     o->price_hi = f->hi * instances;
     const kb_price *t = f->terms;
     o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
-    o->offer_note = t->note && *t->note ? gw_xstrdup(t->note) : NULL;
+    o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
+                                                                          : NULL;
     o->gpu_fraction = t->gpu_fraction > 0 && t->gpu_fraction <= 1 ? t->gpu_fraction : 1;
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     o->held_back = f->held_back;
@@ -535,6 +555,8 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         }
     }
     buf_free(&id);
+    for (size_t i = 0; i < n_offers; i++)
+        free(offers[i].note);
     free(offers);
     return rc;
 }
@@ -555,6 +577,9 @@ static int written_count(const char *name)
     return *name == 'x' || *name == 'X' || !strncmp(name, "\xc3\x97", 2);
 }
 
+/* Per GPU, what it is a candidate for (both when the workload names no candidates). */
+enum { CANDIDATE_BUY = 1, CANDIDATE_RENT = 2 };
+
 /* The options of one candidate: "rtx-3090", "4x rtx-3090", "rent:a100", "rent:*". */
 static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_error *err)
 {
@@ -563,7 +588,8 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     int rent = !strncmp(c, "rent:", 5);
     const char *name = rent ? c + 5 : c;
     if (rent && (!strcmp(name, "*") || !*name)) {   /* every GPU of the KB, to rent */
-        memset(candidate, 1, d->n_gpus);
+        for (size_t k = 0; k < d->n_gpus; k++)
+            candidate[k] |= CANDIDATE_RENT;
         return add_rent_options(d, NULL, err);
     }
     char *id = NULL;
@@ -583,7 +609,7 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     }
     const kb_gpu *g = decide_gpu_find(d, id);
     if (g)
-        candidate[g - d->gpus] = 1;
+        candidate[g - d->gpus] |= rent ? CANDIDATE_RENT : CANDIDATE_BUY;
     int explicit_count = count > 1 || written_count(name) ? count : 0;
     if (g) {
         rc = rent ? add_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
@@ -602,17 +628,22 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     return rc;
 }
 
-/* Why candidate GPU g became no option: the prices it has that the workload cannot use, or
- * none.  NULL where its spot offers already say why. */
-static const char *no_option_reason(const decision *d, const kb_gpu *g)
+/* Why candidate GPU g (CANDIDATE_* flags in what) became no option: a candidate to rent only
+ * that has no cloud offer; else the prices it has that the workload cannot use, or none.  NULL
+ * where its spot offers or module prices already say why. */
+static const char *no_option_reason(const decision *d, const kb_gpu *g, unsigned what)
 {
-    int used = 0;
+    int used = 0, new_ = 0;
     for (size_t i = 0; i < d->n_omitted; i++)
         if (decide_str_eq(d->omitted[i].gpu, g->id))
             return NULL;
-    for (size_t i = 0; i < d->n_prices; i++)
+    if (!(what & CANDIDATE_BUY))
+        return DECIDE_OMIT_NO_OFFER;
+    for (size_t i = 0; i < d->n_prices; i++) {
         used |= decide_str_eq(d->prices[i].gpu, g->id) && decide_str_eq(d->prices[i].kind, "used");
-    return used && !d->w->used_ok ? DECIDE_OMIT_USED_ONLY : DECIDE_OMIT_NO_PRICE;
+        new_ |= decide_str_eq(d->prices[i].gpu, g->id) && decide_str_eq(d->prices[i].kind, "new");
+    }
+    return used && !new_ && !d->w->used_ok ? DECIDE_OMIT_USED_ONLY : DECIDE_OMIT_NO_PRICE;
 }
 
 /* Every candidate GPU without an option goes into the not-considered list. */
@@ -624,7 +655,7 @@ static void omit_candidates_without_options(decision *d, const unsigned char *ca
     for (size_t i = 0; i < d->n_gpus; i++) {
         if (!candidate[i] || has[i])
             continue;
-        const char *reason = no_option_reason(d, &d->gpus[i]);
+        const char *reason = no_option_reason(d, &d->gpus[i], candidate[i]);
         if (reason)
             decide_omit(d, &d->gpus[i], d->gpus[i].name, NULL, reason);
     }
@@ -638,7 +669,7 @@ int decide_options_enumerate(decision *d, gw_error *err)
     /* Per GPU: a candidate, named or by "rent:*" or by the absence of a list. */
     unsigned char *candidate = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     if (!w->candidates) {
-        memset(candidate, 1, d->n_gpus);
+        memset(candidate, CANDIDATE_BUY | CANDIDATE_RENT, d->n_gpus);
         for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
             rc = add_buy_options(d, &d->gpus[i], 0, err);
         if (rc == GW_OK)

@@ -39,6 +39,7 @@
 /* A candidate that became no option, or a cloud offer left out, and why (issue 13: nothing is
  * left out silently).  reason is one of the DECIDE_OMIT_* texts, by which the report groups. */
 #define DECIDE_OMIT_NO_PRICE "no price"
+#define DECIDE_OMIT_NO_OFFER "no cloud offer (a candidate to rent only)"
 #define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
 #define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
 #define DECIDE_OMIT_UNKNOWN "unknown name"

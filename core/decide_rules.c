@@ -56,14 +56,15 @@ const size_t decide_context_field_count =
     sizeof decide_context_fields / sizeof decide_context_fields[0];
 #undef CONTEXT
 
-/* A budget is tight when it does not buy the cheapest data-centre card's single-card option. */
+/* A budget is tight when it does not buy the cheapest data-centre purchase: one card, or the
+ * smallest whole server of a part sold only in servers. */
 static void context_budget(const decision *d, rule_context *c)
 {
     double cheapest = INFINITY;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
-        if (o->acquisition != DECIDE_RENT && !o->consumer && o->count == 1 &&
-            o->cost.upfront < cheapest)
+        if (o->acquisition != DECIDE_RENT && !o->consumer && (o->count == 1 || o->system) &&
+            o->hosts == 1 && o->cost.upfront < cheapest)
             cheapest = o->cost.upfront;
     }
     c->budget = d->w->budget;

@@ -299,20 +299,44 @@ static void link_words(gw_buf *how, const decide_option *o)
 
 /* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
  * several cards of which one works, nor across machines: the KB's runs are in one machine). */
-static int speed_measured(decision *d, decide_option *o, gw_buf *how)
+/* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
+ * several cards of which one works, nor across machines: the KB's runs are in one machine).
+ * One family of measurements across counts: when the only results at this count come from a
+ * less trusted kind of source than the GPU's one-card results (an article's four cards beside a
+ * benchmark's one and two), the option is scaled from the better family instead, and the other
+ * result is kept as the spread (*aside, NaN when none). */
+static int speed_measured(decision *d, decide_option *o, gw_buf *how, measured *aside)
 {
-    measured m;
+    measured m, one;
+    aside->n = 0;
     size_t n = o->split || o->hosts > 1 || (o->count > 1 && one_card_works(d))
                    ? 0
                    : measured_rows(d, o, o->gpu->id, o->count, &m);
     if (!n)
         return 0;
+    if (o->count > 1 && measured_rows(d, NULL, o->gpu->id, 1, &one) && one.tier < m.tier) {
+        *aside = m;
+        return 0;
+    }
     o->measured = 1;
     o->throughput = m.median;
     o->throughput_lo = m.lo;
     o->throughput_hi = m.hi;
     measured_words(how, &m, o->count, o->gpu);
     return 1;
+}
+
+/* The result speed_measured set aside, as the spread of the scaled figure and in words. */
+static void aside_spread(decide_option *o, const measured *aside, gw_buf *how)
+{
+    if (!aside->n || isnan(o->throughput))
+        return;
+    o->throughput_lo = fmin(o->throughput, aside->lo);
+    o->throughput_hi = fmax(o->throughput, aside->hi);
+    buf_printf(how, "; %s measured %.0f on %d cards, kept as the spread (%.0f to %.0f) but not "
+                    "used: one family of measurements across counts, the more trusted one",
+               tier_words[aside->tier], aside->median, o->count, o->throughput_lo,
+               o->throughput_hi);
 }
 
 /* One card's speed times the cards, at the efficiency of their interconnect. */
@@ -400,7 +424,12 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how)
     decide_option_cite(d, o, g->source);
     decide_option_cite(d, o, ref->source);
     buf_printf(how, "scaled from %s by tensor throughput and memory bandwidth", ref->name);
-    if (o->count > 1)
+    if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d))
+        buf_printf(how, "; x%d at %.0f%%: the 3%% synchronisation overhead only, the exchange of "
+                        "%.3g GB of gradients a step left out (no measured step time to set it "
+                        "against: an optimistic estimate)",
+                   o->count, eff * 100, d->gradient_bytes / 1e9);
+    else if (o->count > 1)
         buf_printf(how, "; x%d at %.0f%% efficiency", o->count, eff * 100);
 }
 
@@ -441,8 +470,11 @@ void decide_option_speed(decision *d, decide_option *o)
     o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
     o->throughput = NAN;
     if (d->n_bench) {
-        if (!speed_measured(d, o, &how))
+        measured aside;
+        if (!speed_measured(d, o, &how, &aside)) {
             speed_scaled(d, o, &how);
+            aside_spread(o, &aside, &how);
+        }
         comm_fraction(d, o);
     } else {
         speed_relative(d, o, &how);

@@ -217,6 +217,16 @@ static void get_system_name(const decision *d, const void *r, decide_field_value
     v->text = sys ? sys->name : NULL;
 }
 
+/* The report's body lists this many of the best-ranked feasible options; the appendix all. */
+#define BODY_COST_ROWS 12
+
+static void get_in_body(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->feasible && o->rank >= 1 && o->rank <= BODY_COST_ROWS;
+}
+
 /* Observed longer ago than the workload allows (price_max_age_days). */
 static void get_price_old(const decision *d, const void *r, decide_field_value *v)
 {
@@ -318,6 +328,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "rule_adjustment", F, GET, get_rule_adjustment, 2, NULL, HIDDEN, 0, NULL},
     {NULL, "score", MU, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rank", I, GET, get_rank, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "in_body", B, GET, get_in_body, 0, NULL, HIDDEN, 0, NULL},
 };
 const size_t decide_option_field_count =
     sizeof decide_option_fields / sizeof decide_option_fields[0];
@@ -465,25 +476,30 @@ static view *sentence(const char *clause)
 /* Its cost per unit of work against the runner-up's. */
 static void reason_cost(decision *d, const decide_option *win)
 {
+    /* Among the options that may be recommended: an anecdotal price the workload does not
+     * accept is ranked after them whatever it costs, and is no rival. */
     const decide_option *second = NULL;
-    size_t feasible = 0;
+    size_t feasible = 0, held = 0;
     for (size_t i = 0; i < d->n_options; i++)
-        if (d->ranked[i]->feasible) {
+        if (d->ranked[i]->feasible && d->ranked[i]->held_back) {
+            held++;
+        } else if (d->ranked[i]->feasible) {
             feasible++;
             if (d->ranked[i] != win && !second)
                 second = d->ranked[i];
         }
-    gw_buf b = GW_BUF_INIT;
+    gw_buf b = GW_BUF_INIT, of = GW_BUF_INIT;
+    buf_printf(&of, "of the %zu feasible options%s", feasible,
+               held ? " that may be recommended" : "");
     if (!second || win->per_unit <= second->per_unit) {
         buf_puts(&b, "Lowest cost per ");
         buf_puts(&b, d->work_unit);
-        buf_printf(&b, " of the %zu feasible options: ", feasible);
+        buf_printf(&b, " %s: ", buf_cstr(&of));
         decide_money_per_unit(&b, d, win->per_unit);
     } else {
         /* The rules reordered the two: say so rather than call the dearer one the cheapest. */
-        buf_printf(&b, "Ranked first of the %zu feasible options on cost per %s x the rules' "
-                       "adjustment: ",
-                   feasible, d->work_unit);
+        buf_printf(&b, "Ranked first %s on cost per %s x the rules' adjustment: ",
+                   buf_cstr(&of), d->work_unit);
         decide_money_per_unit(&b, d, win->per_unit);
         buf_printf(&b, " x %.2f = ", decide_rules_adjustment(win));
         decide_money_per_unit(&b, d, win->score);
@@ -505,6 +521,7 @@ static void reason_cost(decision *d, const decide_option *win)
     buf_puts(&b, ".");
     view_list_push(d->because, view_string(buf_cstr(&b)));
     buf_free(&b);
+    buf_free(&of);
 }
 
 /* The two strongest preferences the rules gave it. */
@@ -705,9 +722,9 @@ static view *method_view(const decision *d)
     view_map_set_str(v, "model_parallel", buf_cstr(&line));
     view_map_set_str(v, "buy",
                      "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
-                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE; for a job "
-                     "the hours are those its runs take (hours a day x 30 x months = runs x hours "
-                     "per run); SXM and OAM modules are bought only as whole servers (the KB's "
+                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE, over the "
+                     "horizon; for a job, over the hours its runs take instead (runs x hours per "
+                     "run); SXM and OAM modules are bought only as whole servers (the KB's "
                      "systems): the price includes the host and the watts are the server's "
                      "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8");
     buf_reset(&line);
@@ -764,6 +781,19 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
                    DECIDE_SERVER_PER_HOST);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
            d->fact_cite[KB_ASSUMED_HOST_POWER]);
+    int several = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        several |= d->options[i].hosts > 1 && !d->options[i].system &&
+                   d->options[i].acquisition != DECIDE_RENT;
+    if (several) {
+        buf_reset(b);
+        buf_printf(b, "A purchase of several machines links them by a %g Gb/s network (%s); its "
+                      "switch and cables are not costed.",
+                   w->network_gbps, d->fact_cite[KB_ASSUMED_HOST_NETWORK]
+                                        ? "the decision's default: set network_gbps"
+                                        : "the workload's network_gbps");
+        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_NETWORK], 0);
+    }
     buf_reset(b);
     buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon.",
                w->resale_fraction * 100);
@@ -836,11 +866,16 @@ static view *cumulative_chart_view(const decision *d, const view *series)
     }
     buf_puts(&desc, "; the rental ends at ");
     buf_puts(&desc, view_str(view_map_get(cu, "rent_total_text")));
-    buf_puts(&desc, ", its table total of ");
-    buf_puts(&desc, view_str(view_map_get(cu, "rent_offer_total_text")));
-    buf_puts(&desc, " x ");
-    buf_puts(&desc, view_str(view_map_get(cu, "rent_hours_factor_text")));
-    buf_puts(&desc, " the hours, to do the purchase's work.");
+    if (workload_is_job(d->w)) {
+        /* A job's rental is already billed for the same work: its table total. */
+        buf_puts(&desc, ", its table total: the bill for the same work.");
+    } else {
+        buf_puts(&desc, ", its table total of ");
+        buf_puts(&desc, view_str(view_map_get(cu, "rent_offer_total_text")));
+        buf_puts(&desc, " x ");
+        buf_puts(&desc, view_str(view_map_get(cu, "rent_hours_factor_text")));
+        buf_puts(&desc, " the hours, to do the purchase's work.");
+    }
     view_map_set_str(c, "desc", buf_cstr(&desc));
     buf_free(&desc);
     view_map_set_str(c, "x_label", "Month");
@@ -1058,6 +1093,7 @@ view *decision_to_view(const decision *d)
     view_map_set_str(root, "title", buf_cstr(&b));
     buf_free(&b);
     view_map_set(root, "workload", workload_to_view(d->w));
+    view_map_set_bool(root, "is_job", workload_is_job(d->w));
     view_map_set(root, "memory", memory_view(d));
     view_map_set(root, "method", method_view(d));
     view_map_set(root, "assumptions", assumptions_view(d));
@@ -1069,6 +1105,8 @@ view *decision_to_view(const decision *d)
     if (!isnan(d->w->budget))
         decide_set_money(root, d, "budget", d->w->budget);
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
+    if (n_feasible > BODY_COST_ROWS)
+        view_map_set_int(root, "feasible_not_in_body", (long long)(n_feasible - BODY_COST_ROWS));
     view_map_set_int(root, "option_count", (long long)d->n_options);
     recommendation_view(view_map_set(root, "recommendation", view_map()), d, decision_best(d));
     view_map_set(root, "break_even", view_copy(d->break_even));

@@ -21,8 +21,9 @@ return {
         end
         if option.consumer and option.count > 1 then
             return { { effect = "warn", weight = 0.15,
-                       because = string.format("%s: %d consumer cards and their host draw about %.0f W%s", why,
-                           option.count, option.power_w,
+                       because = string.format("%s: %d consumer cards and their %s draw about %.0f W%s", why,
+                           option.count, (option.hosts or 1) > 1
+                               and string.format("%d hosts", option.hosts) or "host", option.power_w,
                            poor and ", and the cards throttle when hot" or "") } }
         end
         if not option.consumer then

@@ -19,9 +19,17 @@ return {
         if option.acquisition == "rent" or option.count < 2 then
             return {}
         end
+        local hosts = option.hosts or 1
+        local what
+        if hosts > 1 then
+            what = string.format("%d machines of %d cards draw about %.0f W in all", hosts,
+                option.count // hosts, option.power_w)
+        else
+            what = string.format("%s %d-card machine draws about %.0f W", article(option.count),
+                option.count, option.power_w)
+        end
         return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",
-                   because = string.format("%s %d-card machine draws about %.0f W: size the power supply and circuit, "
-                       .. "the airflow, and allow days to get distributed training running",
-                       article(option.count), option.count, option.power_w) } }
+                   because = what .. ": size the power supply and circuit, "
+                       .. "the airflow, and allow days to get distributed training running" } }
     end,
 }

@@ -12,6 +12,11 @@ return {
         assert(rule.evaluate({ acquisition = "buy-new", count = 2, power_w = 900 }, {})[1].because
             :find("^a 2%-card"))
     end,
+    test_several_machines_are_not_one = function(rule)
+        -- Eight RTX 3090 in two machines: 2 x (4 x 350 + 200) = 3200 W, not "an 8-card machine".
+        local v = rule.evaluate({ acquisition = "buy-used", count = 8, hosts = 2, power_w = 3200 }, {})
+        assert(v[1].because:find("^2 machines of 4 cards draw about 3200 W in all"), v[1].because)
+    end,
     test_single_cards_and_rentals_do_not = function(rule)
         assert(#rule.evaluate({ acquisition = "buy-new", count = 1, power_w = 650 }, {}) == 0)
         assert(#rule.evaluate({ acquisition = "rent", count = 8, power_w = 3200 }, {}) == 0)

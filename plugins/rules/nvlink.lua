@@ -1,7 +1,8 @@
 -- nvlink: when cards exchange a lot each step (model parallelism, or a gradient all-reduce that
--- takes a noticeable share of the compute time), the link between them decides the speed.
--- NVLink moves hundreds of GB/s; PCIe tens (4.0 x16 about 32 GB/s each way, 3.0 x16 about 16),
--- shared between the cards.  The option says which link it has and its rate.
+-- takes a noticeable share of each step), the link between them decides the speed.  NVLink
+-- moves hundreds of GB/s; PCIe tens (4.0 x16 about 32 GB/s each way, 3.0 x16 about 16); a network
+-- between machines often less (10 Gb/s Ethernet is 1.25 GB/s).  The option says which link it
+-- has and its rate, and how many machines and the network between them.
 return {
     name = "nvlink",
     kind = "rule",
@@ -17,10 +18,15 @@ return {
         if workload.parallelism == "model" then
             reason = "model parallelism passes activations between the cards every step"
         elseif share > 0.10 then
-            reason = string.format("the gradient all-reduce takes %.0f%% of each step's compute time",
-                share * 100)
+            reason = string.format("the gradient all-reduce takes %.0f%% of each step", share * 100)
         else
             return {}
+        end
+        if (option.hosts or 1) > 1 and option.network_gbps then
+            return { { effect = "warn", weight = 0.15,
+                       because = reason .. string.format("; most of it crosses the %.0f Gb/s network "
+                           .. "between the %d machines (%.3g GB/s), where the cards wait on each other",
+                           option.network_gbps, option.hosts, option.network_gbps / 8) } }
         end
         if option.nvlink then
             return { { effect = "prefer", weight = 0.15,

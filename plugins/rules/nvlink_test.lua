@@ -14,6 +14,15 @@ return {
         assert(v[1].effect == "warn")
         assert(v[1].because:find("25%", 1, true), v[1].because)
     end,
+    test_several_machines_name_their_network = function(rule)
+        -- Two machines over 10 Gb/s Ethernet: the step's exchange is mostly the network's
+        -- (1.25 GB/s), not PCIe's; the share is of the whole step, not of its compute.
+        local v = rule.evaluate({ count = 8, hosts = 2, network_gbps = 10, nvlink = false,
+                                  link_gbs = 16, comm_fraction = 0.31 }, { parallelism = "data" })
+        assert(v[1].effect == "warn")
+        assert(v[1].because:find("takes 31% of each step; most of it crosses the 10 Gb/s network "
+            .. "between the 2 machines (1.25 GB/s)", 1, true), v[1].because)
+    end,
     test_light_gradients_are_fine_on_pcie = function(rule)
         assert(#rule.evaluate({ count = 4, nvlink = false, link_gbs = 8, comm_fraction = 0.07 },
             { parallelism = "data" }) == 0)

@@ -18,11 +18,11 @@ case "$MD" in *"[^1]:"*) pass "report md: numbered citations" ;; *) fail "report
 case "$MD" in *"- **Kind:** Capacity: the hardware is used 8 h a day for 36 months (8,640 h); buying and renting are both costed for those hours."*) pass "report md: the workload's kind" ;; *) fail "report md: the workload's kind" "missing" ;; esac
 case "$MD" in *"- **Budget:** CNY 40,000 of cash committed up front, one rule for both: a purchase's cards, hosts and cooling; a rental's whole bill for a job, or its first month for capacity."*) pass "report md: one budget rule" ;; *) fail "report md: one budget rule" "missing" ;; esac
 # The cost table shows the figure it ranks by and each option's rules' adjustment (the used 3090s'
-# x0.97: 0.401 x 0.97 = CNY 0.389); the chart says where its lines end (the table's total, resale
+# x0.97: 0.359 x 0.97 = CNY 0.348; examples/README.md derives the 0.359); the chart says where its lines end (the table's total, resale
 # deducted).
 case "$MD" in *"| Per unit | Rules | Ranked by |"*) pass "report md: the ranked figure's column" ;; *) fail "report md: the ranked figure's column" "missing" ;; esac
-case "$MD" in *"| CNY 0.401 | ×0.97 | CNY 0.389 |"*) pass "report md: the rules' adjustment per option" ;; *) fail "report md: the rules' adjustment per option" "missing" ;; esac
-case "$MD" in *"Not considered ("*"- **no price ("*"and "*" more."*) pass "report md: not-considered GPUs grouped with a count" ;; *) fail "report md: not-considered GPUs grouped with a count" "missing" ;; esac
+case "$MD" in *"| CNY 0.359 | ×0.97 | CNY 0.348 |"*) pass "report md: the rules' adjustment per option" ;; *) fail "report md: the rules' adjustment per option" "missing" ;; esac
+case "$MD" in *"Not considered ("*"- **no cloud offer (a candidate to rent only) ("*"and "*" more."*) pass "report md: not-considered GPUs grouped with a count" ;; *) fail "report md: not-considered GPUs grouped with a count" "missing" ;; esac
 grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null || grep -q "after the hardware is sold for" "$T/j.md" &&
     pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
@@ -31,11 +31,11 @@ case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell o
 # CNY 8,000 host = CNY 72,000 up front > CNY 40,000; 18 - 3 examples = 15 more); each one is
 # listed in the appendix.
 BODY=${MD%%"## Appendix"*}
-case "$BODY" in *"- **budget (18):** new 4x GeForce RTX 4090 — costs CNY 72,000 up front; the budget is CNY 40,000; "*"; and 15 more."*)
+case "$BODY" in *"- **budget (18):** new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,000 up front; the budget is CNY 40,000; "*"; and 15 more."*)
     pass "report md: options that fell out, grouped by reason with a count" ;;
     *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
 case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one list is in the appendix" "in the body" ;;
-    *) case "$MD" in *"## Appendix"*"### Every option that fell out"*"- **new 4x GeForce RTX 4090:** costs CNY 72,000 up front"*)
+    *) case "$MD" in *"## Appendix"*"### Every option that fell out"*"- **new 4x GeForce RTX 4090 (anecdotal price):** costs CNY 72,000 up front"*)
         pass "report md: the one-by-one list is in the appendix" ;;
         *) fail "report md: the one-by-one list is in the appendix" "missing" ;; esac ;; esac
 # Each rule's sentence once, with the options it was said of: consumer-cards prefers the four
@@ -43,7 +43,7 @@ case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one 
 RULES=${BODY#*"## Rules that fired"}
 check_eq "report md: a rule's sentence once under Rules that fired" \
     "$(printf '%s\n' "${RULES%%"## Risks"*}" | grep -c 'so it fits one consumer card')" 1
-case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090; used 2x GeForce RTX 3090; new 2x GeForce RTX 4090; new 2x GeForce RTX 3090.*"*)
+case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090 (anecdotal price); used 2x GeForce RTX 3090 (anecdotal price); new 2x GeForce RTX 4090 (anecdotal price); new 2x GeForce RTX 3090.*"*)
     pass "report md: a rule's sentence with the options it applied to" ;;
     *) fail "report md: a rule's sentence with the options it applied to" "missing" ;; esac
 # The decision first, the full figures, the method and the sources after the body.

@@ -405,7 +405,8 @@ static void scaling_and_headroom(void **state)
 }
 
 /* Nothing is left out silently (issue 13, item 9).  The fixture's RTX 4090 has no price: with
- * "rent:*" every GPU is a candidate, so it is listed as not considered, "no price". */
+ * "rent:*" every GPU is a candidate to rent, so it is listed as not considered, with no cloud
+ * offer (not "no price": it was never a candidate to buy). */
 static void not_considered_listed(void **state)
 {
     fixture *f = *state;
@@ -413,9 +414,11 @@ static void not_considered_listed(void **state)
     assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 1);
     const view *x = view_list_at(view_map_get(v, "not_considered"), 0);
     assert_string_equal(view_str(view_map_get(x, "gpu")), "rtx-4090");
-    assert_string_equal(view_str(view_map_get(x, "reason")), "no price");
+    assert_string_equal(view_str(view_map_get(x, "reason")),
+                        "no cloud offer (a candidate to rent only)");
     const view *g = view_list_at(view_map_get(v, "not_considered_groups"), 0);
-    assert_string_equal(view_str(view_map_get(g, "reason")), "no price");
+    assert_string_equal(view_str(view_map_get(g, "reason")),
+                        "no cloud offer (a candidate to rent only)");
     assert_int_equal(view_num(view_map_get(g, "count")), 1);
     view_free(v);
 }
