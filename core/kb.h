@@ -135,6 +135,11 @@ typedef struct kb_gpu {
     double memory_gb, memory_bandwidth_gbs, tdp_w, fp32_tflops, tf32_tflops, fp16_tflops,
         bf16_tflops, fp8_tflops, int8_tops, pcie_gen, pcie_lanes, nvlink_gbs, mig_instances,
         ecc, launch_price_usd;
+    /* Schema version 6.  nvlink_gbs above is the scale-up link of whatever kind link_kind
+     * names (nvlink, infinity-fabric, roce, none; NULL unknown), both directions together. */
+    double fp4_tflops;          /* dense FP4 tensor rate; NaN where the part has none */
+    char *link_kind;
+    char *restriction;          /* a dated sentence on the export rules that concern the part */
 } kb_gpu;
 
 typedef struct kb_benchmark {

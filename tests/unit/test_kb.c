@@ -167,13 +167,19 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
     kb_gpu g;
     assert_int_equal(kb_gpu_get(k, "rtx-3090", &g, &err), GW_OK);
     assert_true(g.memory_bandwidth_gbs == 936);   /* the v1 row survived */
+    /* Version 6: an older KB's nvlink_gbs was NVLink alone, so its linked NVIDIA row is NVLink;
+     * no FP4 rate and no restriction were recorded. */
+    assert_string_equal(g.link_kind, "nvlink");
+    assert_true(g.nvlink_gbs == 112.5);
+    assert_true(isnan(g.fp4_tflops));
+    assert_null(g.restriction);
     kb_gpu_free(&g);
     /* version 2 indexed the old rows: the benchmark's 905 is found */
     kb_hit *hits;
@@ -222,7 +228,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -315,7 +321,7 @@ static void test_migration_prices_to_v4(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_price *rows;
     size_t n;
     assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
@@ -357,6 +363,79 @@ static void test_migration_prices_to_v4(void **state)
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "quality: 'rumour' is not one of: list, quote, anecdote"));
     assert_int_equal(kb_commit(k, &err), GW_OK);
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    buf_free(&report);
+    kb_close(k);
+}
+
+/* Version 6 records a part's scale-up link by kind, its FP4 rate and its export restriction.
+ * An older KB's nvlink_gbs was NVLink alone: an NVIDIA row at 0 has no link, another vendor's 0
+ * only said "no NVLink" (its kind stays unknown).  The search index names each link by kind. */
+static void test_migration_links_to_v6(void **state)
+{
+    (void)state;
+    kb *k;
+    sqlite3 *db;
+    gw_error err = {0};
+    const char *path = tmp_path("v2-links.db");
+    make_db_from_sql(path, FIX "v2.sql");
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+        "INSERT INTO gpu (id, name, vendor, form_factor, nvlink_gbs, source) VALUES"
+        " ('mi300x', 'AMD Instinct MI300X', 'AMD', 'oam', 0, 'ga102-wp'),"
+        " ('rtx-4090', 'GeForce RTX 4090', 'NVIDIA', 'pcie', 0, 'ga102-wp');",
+        NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), 6);
+    static const struct {
+        const char *id, *kind;   /* NULL: unknown */
+    } want[] = {{"rtx-3090", "nvlink"}, {"rtx-4090", "none"}, {"mi300x", NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        kb_gpu g;
+        assert_int_equal(kb_gpu_get(k, want[i].id, &g, &err), GW_OK);
+        if (want[i].kind)
+            assert_string_equal(g.link_kind, want[i].kind);
+        else
+            assert_null(g.link_kind);
+        kb_gpu_free(&g);
+    }
+
+    /* The new columns take their values, and only the kinds there are. */
+    kb_gpu g;
+    assert_int_equal(kb_gpu_get(k, "mi300x", &g, &err), GW_OK);
+    char *old_kind = g.link_kind, *old_note = g.restriction;
+    g.nvlink_gbs = 896;   /* 7 Infinity Fabric links of 128 GB/s */
+    g.fp4_tflops = 9.5;
+    g.link_kind = "infinity-fabric";
+    g.restriction = "2023-10-17: a licence is needed to ship it to China (BIS).";
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
+    g.link_kind = "pcie-switch";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "link_kind: 'pcie-switch' is not one of: nvlink, "
+                                    "infinity-fabric, roce, none"));
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    g.link_kind = old_kind;
+    g.restriction = old_note;
+    kb_gpu_free(&g);
+    assert_int_equal(kb_gpu_get(k, "mi300x", &g, &err), GW_OK);
+    assert_string_equal(g.link_kind, "infinity-fabric");
+    assert_true(g.fp4_tflops == 9.5 && g.nvlink_gbs == 896);
+    assert_non_null(strstr(g.restriction, "BIS"));
+    kb_gpu_free(&g);
+
+    kb_hit *hits;
+    size_t n;
+    assert_int_equal(kb_search(k, "\"Infinity Fabric 896\"", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(hits[0].ref, "mi300x");
+    kb_hits_free(hits, n);
+    assert_int_equal(kb_search(k, "NVLink 112.5", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);   /* the RTX 3090, re-indexed with its kind by the upgrade */
+    assert_string_equal(hits[0].ref, "rtx-3090");
+    kb_hits_free(hits, n);
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
     buf_free(&report);
@@ -1279,10 +1358,12 @@ static void test_one_description_per_table(void **state)
     (void)state;
     size_t n;
     const kb_column *cols = kb_table_columns(KB_GPUS, &n);
-    /* gpus.csv's header: 25 columns, id first, note last */
-    assert_int_equal(n, 25);
+    /* gpus.csv's header: 25 columns of version 1, id first, note 25th; then version 6's three
+     * (fp4_tflops, link_kind, restriction): 25 + 3 = 28 */
+    assert_int_equal(n, 28);
     assert_string_equal(cols[0].name, "id");
     assert_string_equal(cols[24].name, "note");
+    assert_string_equal(cols[27].name, "restriction");
     assert_null(kb_table_columns(KB_TABLES, &n));
     assert_int_equal(n, 0);
     assert_null(kb_table_column(KB_GPUS, "colour"));
@@ -1296,8 +1377,10 @@ static void test_one_description_per_table(void **state)
     size_t nf = 0;
     while (fields[nf])
         nf++;
-    assert_int_equal(nf, 23);
+    /* 28 columns - source - note = 26: version 1's 23, launch_price_usd 23rd, then version 6's */
+    assert_int_equal(nf, 26);
     assert_string_equal(fields[22], "launch_price_usd");
+    assert_string_equal(fields[25], "restriction");
 
     /* struct fields are reached through the description: every number of a new GPU is NaN */
     kb_gpu g;
@@ -1406,6 +1489,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_v1),
         cmocka_unit_test(test_migration_from_v2),
         cmocka_unit_test(test_migration_prices_to_v4),
+        cmocka_unit_test(test_migration_links_to_v6),
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_foreign_files_refused_unchanged),
         cmocka_unit_test(test_validation_messages),
