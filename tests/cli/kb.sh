@@ -103,8 +103,11 @@ check_rc "compare needs two names" 64
 # --- list ---------------------------------------------------------------------------------
 run "$GW" --kb "$KB" --json kb list --where 'memory_gb>=48 and nvlink_gbs>0' --sort -memory_bandwidth_gbs
 check_rc "list with a filter" 0
-check_eq "every listed GPU has >= 48 GB and NVLink" \
+check_eq "every listed GPU has >= 48 GB and a scale-up link" \
     "$(jqr '[.gpus[] | .memory_gb >= 48 and .nvlink_gbs > 0] | all')" "true"
+# nvlink_gbs holds any kind of link since schema version 6: the MI300X's Infinity Fabric is listed
+check_eq "the MI300X (Infinity Fabric, 896 GB/s) is among them" \
+    "$(jqr '[.gpus[] | select(.id == "mi300x") | .link_kind] | join(",")')" "infinity-fabric"
 check_eq "sorted by bandwidth, highest first" \
     "$(jqr '[.gpus[].memory_bandwidth_gbs] | . == (sort | reverse)')" "true"
 run "$GW" --kb "$KB" kb list --columns id,tdp_w --where "vendor = AMD"
@@ -228,7 +231,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 5"
+    check_out "kb upgrade migrates to the current schema" "schema 6"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -238,11 +241,17 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 5" "schema 5"
+    check_out "kb upgrade migrates version 2 to 6" "schema 6"
     # version 4: every price carries its quality, GPU fraction and minimum billing
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
         "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
+    # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note
+    check_eq "the upgraded KB exports the GPU's version 6 columns" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# gpus.csv$/{n;p;}')" \
+        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction"
+    run "$GW" --kb "$T/v2.db" --json kb show 3090
+    check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
     check_out "the upgraded KB has the five assumed figures" "assumptions 5"
@@ -309,25 +318,27 @@ if [ -f "$ROOT/templates/comparison.md.mustache" ]; then
         pass "kb compare -o x.html writes the HTML comparison"
     else fail "kb compare -o x.html writes the HTML comparison" "$(head -c 300 "$T/by-ext.html")"; fi
 fi
-# the shipped KB has 60 GPUs: kb list -o x.csv is a header row and 60 rows of the 7 default columns
+# the shipped KB has 73 GPUs (60 + issue 14's 13: h20, l20, a800-pcie-80gb, a800-sxm4-80gb,
+# h800-sxm5, rtx-4090-d, rtx-5090-d, rtx-5090-d-v2, gaudi2, gaudi3, gb200, b300, mi355x): kb list -o
+# x.csv is a header row and 73 rows of the 7 default columns
 run "$GW" --kb "$KB" kb list -o "$T/gpus.csv"
 check_rc "kb list -o x.csv: exit 0" 0
 check_eq "kb list csv: header row is the column keys" "$(head -1 "$T/gpus.csv" | tr -d '\r')" \
     "id,name,memory_gb,memory_bandwidth_gbs,tdp_w,fp16_tflops,nvlink_gbs"
 check_eq "kb list csv: CRLF line ends (RFC 4180)" "$(head -1 "$T/gpus.csv" | tail -c 2 | od -An -tx1 | tr -d ' \n')" "0d0a"
-check_eq "kb list csv: header + 60 rows" "$(wc -l <"$T/gpus.csv" | tr -d ' ')" 61
+check_eq "kb list csv: header + 73 rows" "$(wc -l <"$T/gpus.csv" | tr -d ' ')" 74
 if command -v python3 >/dev/null 2>&1; then
-    check_eq "kb list csv: Python's csv module reads 61 rows of 7 fields" \
+    check_eq "kb list csv: Python's csv module reads 74 rows of 7 fields" \
         "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=""))); print(len(r), set(map(len, r)))' "$T/gpus.csv")" \
-        "61 {7}"
+        "74 {7}"
 fi
-# --columns drives csv and md too: the 4 AMD GPUs (MI210 300 W, MI250X 500 W, MI300X 750 W,
-# MI325X 1000 W)
+# --columns drives csv and md too: the 5 AMD GPUs (MI210 300 W, MI250X 500 W, MI300X 750 W,
+# MI325X 1000 W, MI355X 1400 W)
 run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format csv
 check_eq "kb list --columns --format csv" "$(printf '%s' "$OUT" | tr -d '\r' | tr '\n' ' ')" \
-    "id,tdp_w mi210,300 mi250x,500 mi300x,750 mi325x,1000"
+    "id,tdp_w mi210,300 mi250x,500 mi300x,750 mi325x,1000 mi355x,1400"
 run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format md
-check_eq "kb list --format md: header, rule and 4 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 6
+check_eq "kb list --format md: header, rule and 5 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 7
 check_out "kb list --format md: a row" "| mi300x | 750 |"
 run "$GW" --kb "$KB" kb search --limit 3 resnet50 -o "$T/hits.csv"
 check_eq "kb search csv: header row is the column keys" "$(head -1 "$T/hits.csv" | tr -d '\r')" \
@@ -338,7 +349,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 65 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 66
+check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -366,7 +377,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "5"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "6"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
@@ -446,9 +457,10 @@ grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-
     pass "kb source md: a table row per fact" || fail "kb source md: a table row per fact" "$(grep '^|' "$T/source.md" | head -3)"
 # every source lists as many facts as kb sources counts for it
 run "$GW" --kb "$KB" --json kb sources
-# 60 GPUs + 102 benchmarks + 63 prices + 5 rates + 15 claims x 2 (source, correction)
-# + 5 assumptions + 4 systems = 269
-check_eq "kb sources: 269 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "269"
+# 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
+# correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
+# = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
+check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
