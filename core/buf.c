@@ -174,8 +174,10 @@ int gw_input_max(gw_input kind, size_t *bytes, gw_error *err)
 static int read_bounded(int fd, size_t max, gw_buf *b)
 {
     for (;;) {
-        if (b->cap - b->len < 4097)
+        if (b->cap - b->len < 4097) {
             buf_grow(b, 65536);
+            b->data[b->len] = '\0';   /* still a string if nothing more comes */
+        }
         size_t room = b->cap - b->len - 1;
         size_t want = max - b->len + 1;   /* b->len <= max here: one byte past it at most */
         if (gw_signal_pending())
@@ -215,8 +217,10 @@ int gw_read_file_max(const char *path, size_t max, char **out, size_t *len)
         rc = EFBIG;   /* refused before reading a byte */
     gw_buf b = GW_BUF_INIT;
     if (!rc) {
-        if (S_ISREG(st.st_mode) && st.st_size > 0)
+        if (S_ISREG(st.st_mode) && st.st_size > 0) {
             buf_grow(&b, (size_t)st.st_size + 1);   /* one allocation for a file's known size */
+            b.data[0] = '\0';
+        }
         rc = read_bounded(fd, max, &b);
     }
     close(fd);

@@ -154,14 +154,42 @@ static void examples_path(gw_buf *out, const gw_ctx *ctx)
     buf_puts(out, GW_DOCDIR "/examples");
 }
 
-/* text with its placeholders filled in: @EXAMPLES@ is where the example workloads are. */
+/* The derived fields of `kb list` as a Markdown list, from their one description
+ * (kb_gpu_derived): name, unit (CUR for the currency asked), label and how it is computed. */
+static void derived_fields(gw_buf *out)
+{
+    const kb_derived *d;
+    for (size_t i = 0; (d = kb_gpu_derived(i)) != NULL; i++) {
+        /* the label inside a sentence: "Price per GB" reads "price per GB", "FP16 ..." stays */
+        int lower = d->label[0] >= 'A' && d->label[0] <= 'Z' && d->label[1] >= 'a' &&
+                    d->label[1] <= 'z';
+        buf_printf(out, "%s- `%s`, %c%s", i ? "\n" : "", d->name,
+                   lower ? d->label[0] - 'A' + 'a' : d->label[0], d->label + 1);
+        if (d->money)
+            buf_printf(out, " (CUR%s%s)", *d->unit ? " " : "", d->unit);
+        else if (*d->unit)
+            buf_printf(out, " (%s)", d->unit);
+        buf_printf(out, ": %s.", d->how);
+    }
+}
+
+/* text with its placeholders filled in: @EXAMPLES@ is where the example workloads are,
+ * @KB_DERIVED_FIELDS@ the derived fields of `kb list`. */
 static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
 {
     const char *at;
-    while ((at = strstr(text, "@EXAMPLES@")) != NULL) {
+    while ((at = strchr(text, '@')) != NULL) {
         buf_append(out, text, (size_t)(at - text));
-        examples_path(out, ctx);
-        text = at + strlen("@EXAMPLES@");
+        if (!strncmp(at, "@EXAMPLES@", 10)) {
+            examples_path(out, ctx);
+            text = at + 10;
+        } else if (!strncmp(at, "@KB_DERIVED_FIELDS@", 19)) {
+            derived_fields(out);
+            text = at + 19;
+        } else {
+            buf_putc(out, '@');
+            text = at + 1;
+        }
     }
     buf_puts(out, text);
 }
@@ -469,6 +497,8 @@ static void offer_kind(gw_ctx *ctx, FILE *f, cli_kind kind, const char *choices,
     case CLI_FIELD:
         for (const char *const *fl = kb_gpu_fields(); *fl; fl++)
             offer(f, *fl, prefix);
+        for (size_t i = 0; kb_gpu_derived(i); i++)
+            offer(f, kb_gpu_derived(i)->name, prefix);
         break;
     case CLI_COMMAND:
         for (size_t i = 0; cli_groups[i]; i++)

@@ -77,10 +77,12 @@ static const kb_column *gpu_column(const char *field)
     return kb_table_column(KB_GPUS, field);
 }
 
+/* A GPU field, or a derived field of `kb list`, that holds text. */
 static int field_is_text(const char *field)
 {
     const kb_column *c = gpu_column(field);
-    return c && c->type == KB_TEXT;
+    const kb_derived *d = kb_gpu_derived_find(field);
+    return (c && c->type == KB_TEXT) || (d && d->type == KB_TEXT);
 }
 
 /* How a person reads one figure, in its column's text form: "2,039 GB/s", "312 TFLOPS dense
@@ -838,12 +840,37 @@ static int cmd_compare(gw_ctx *ctx, const cli_args *a, gw_error *err)
 static const char *const default_columns[] = {"id", "name", "memory_gb", "memory_bandwidth_gbs",
                                               "tdp_w", "fp16_tflops", "nvlink_gbs", NULL};
 
-static int known_field(const char *name)
+/* A derived figure as people read it: "$66.63 per GB", "CNY 16,000", "0.37 TFLOPS/W".  Caller
+ * frees; NULL when unknown. */
+static char *derived_text(const kb_derived *d, double v, const char *currency)
 {
-    for (const char *const *f = kb_gpu_fields(); *f; f++)
-        if (!strcmp(*f, name))
-            return 1;
-    return 0;
+    gw_buf b = GW_BUF_INIT;
+    if (isnan(v))
+        return NULL;
+    if (d->money)
+        units_format_money(&b, v, currency, -1);
+    else
+        put_fig(&b, v);
+    if (*d->unit)
+        buf_printf(&b, " %s", d->unit);
+    return buf_detach(&b);
+}
+
+/* A GPU's derived fields (kb_gpu_derived describes them) under their names, each figure with its
+ * FIELD_text twin, as gpu_to_view does for the columns. */
+static void derived_to_view(const kb_gpu_value *v, const char *currency, view *m)
+{
+    const kb_derived *d;
+    for (size_t i = 0; (d = kb_gpu_derived(i)) != NULL; i++) {
+        if (d->type == KB_TEXT) {
+            view_map_set_str(m, d->name, kb_derived_text(d, v));
+            continue;
+        }
+        char key[64];
+        view_map_set_num(m, d->name, kb_derived_number(d, v));
+        snprintf(key, sizeof key, "%s_text", d->name);
+        set_text(m, key, derived_text(d, kb_derived_number(d, v), currency));
+    }
 }
 
 static void list_print(FILE *f, const view *m)
@@ -885,7 +912,15 @@ static void list_print(FILE *f, const view *m)
         fprintf(f, "%s\n", buf_cstr(&line));
         buf_free(&line);
     }
-    fprintf(f, "(%zu GPU%s)\n", ng, ng == 1 ? "" : "s");
+    /* the figures carry no currency: the footer says it when a price column is shown */
+    const char *money = NULL;
+    for (size_t j = 0; j < nc; j++) {
+        const kb_derived *d = kb_gpu_derived_find(view_str(view_list_at(cols, j)));
+        if (d && d->money)
+            money = view_str(view_map_get(m, "currency"));
+    }
+    fprintf(f, "(%zu GPU%s%s%s)\n", ng, ng == 1 ? "" : "s", money ? "; prices in " : "",
+            money ? money : "");
     for (size_t i = 0; i < (ng + 1) * nc; i++)
         free(cells[i]);
     free(cells);
@@ -900,13 +935,7 @@ static int list_columns(const char *columns, view **out, gw_error *err)
     if (columns) {
         char *copy = gw_xstrdup(columns), *save = NULL;
         for (char *t = strtok_r(copy, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            if (!known_field(t)) {
-                gw_buf names = GW_BUF_INIT;
-                for (const char *const *f = kb_gpu_fields(); *f; f++)
-                    buf_printf(&names, "%s%s", f == kb_gpu_fields() ? "" : ", ", *f);
-                gw_error_set(err, GW_EUSAGE, "--columns: unknown field '%.60s' (fields: %s)", t,
-                             buf_cstr(&names));
-                buf_free(&names);
+            if (kb_list_field_check("--columns: ", t, err) != GW_OK) {
                 free(copy);
                 view_free(cols);
                 return GW_EUSAGE;
@@ -926,18 +955,23 @@ static int cmd_list(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     const char *where = cli_value(a, "where"), *sort = cli_value(a, "sort");
     const char *columns = cli_value(a, "columns");
+    const char *currency = cli_value(a, "currency") ? cli_value(a, "currency") : "USD";
     view *cols = NULL;
     if (a->argc)
         return gw_error_set(err, GW_EUSAGE, "unexpected operand '%.60s' (quote the --where "
                             "expression: it is one argument)", a->argv[0]);
+    if (!units_is_currency(currency))
+        return gw_error_set(err, GW_EUSAGE, "--currency: expected a code like USD, not '%.60s'",
+                            currency);
     if (list_columns(columns, &cols, err) != GW_OK)
         return GW_EUSAGE;
     kb *k = NULL;
     kb_gpu *g = NULL;
+    kb_gpu_value *values = NULL;
     size_t n = 0;
     int rc = cli_open_kb(ctx, 0, &k, err);
     if (rc == GW_OK)
-        rc = kb_gpu_list(k, where, sort, &g, &n, err);
+        rc = kb_gpu_list_values(k, where, sort, currency, &g, &values, &n, err);
     if (rc != GW_OK) {
         view_free(cols);
         kb_close(k);
@@ -946,12 +980,14 @@ static int cmd_list(gw_ctx *ctx, const cli_args *a, gw_error *err)
     view *m = view_map();
     view_map_set_str(m, "where", where);
     view_map_set_str(m, "sort", sort);
+    view_map_set_str(m, "currency", currency);
     view_map_set(m, "columns", cols);
     view_map_set_int(m, "count", (long long)n);
     view *gl = view_map_set(m, "gpus", view_list());
     for (size_t i = 0; i < n; i++) {
         view *full = view_map();
         gpu_to_view(&g[i], full);
+        derived_to_view(&values[i], currency, full);
         if (!columns) {
             view_list_push(gl, full);
             continue;
@@ -964,6 +1000,7 @@ static int cmd_list(gw_ctx *ctx, const cli_args *a, gw_error *err)
         view_free(full);
     }
     kb_gpus_free(g, n);
+    kb_gpu_values_free(values, n);
     if (!strcmp(ctx->format, "text")) {
         rc = emit_text(ctx, list_print, m, err);
     } else {
@@ -1294,20 +1331,27 @@ static int cmd_check(gw_ctx *ctx, const cli_args *a, gw_error *err)
     return rc;
 }
 
+/* The GPU fields, then the derived fields of `kb list` (with their label after a third tab). */
 static int cmd_fields(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     (void)a;
     int rc;
+    const kb_derived *d;
     if (ctx->json) {
         view *l = view_list();
         for (const char *const *f = kb_gpu_fields(); *f; f++)
             view_list_push(l, view_string(*f));
+        for (size_t i = 0; (d = kb_gpu_derived(i)) != NULL; i++)
+            view_list_push(l, view_string(d->name));
         rc = emit_json(ctx, l, err);
         view_free(l);
     } else {
         gw_buf b = GW_BUF_INIT;
         for (const char *const *f = kb_gpu_fields(); *f; f++)
             buf_printf(&b, "%s\t%s\n", *f, field_is_text(*f) ? "text" : "number");
+        for (size_t i = 0; (d = kb_gpu_derived(i)) != NULL; i++)
+            buf_printf(&b, "%s\t%s\tderived: %s\n", d->name,
+                       d->type == KB_TEXT ? "text" : "number", d->label);
         rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
         buf_free(&b);
     }
@@ -1484,14 +1528,19 @@ static int cmd_upgrade(gw_ctx *ctx, const cli_args *a, gw_error *err)
 
 static const cli_option list_options[] = {
     {"where", 0, "EXPR", CLI_TEXT, NULL,
-     "only the GPUs the filter matches: `FIELD OP VALUE [and FIELD OP VALUE]...` (`gpuwise "
-     "help kb` has the whole language); quote it, it is one argument", 0},
+     "only the GPUs the filter matches: conditions `FIELD OP VALUE` joined by `and` and `or`, "
+     "grouped with parentheses (`gpuwise help kb` has the whole language); quote it, it is one "
+     "argument", 0},
     {"sort", 0, "[-]FIELD", CLI_FIELD, NULL,
-     "order by FIELD, lowest first, or highest first with a leading `-`", 0},
+     "order by FIELD, lowest first, or highest first with a leading `-`; GPUs without the "
+     "figure come last", 0},
     {"columns", 0, "A,B,...", CLI_FIELD, NULL,
      "the fields to show, comma-separated (the default: id, name, memory_gb, "
      "memory_bandwidth_gbs, tdp_w, fp16_tflops, nvlink_gbs); `md`, `csv` and `json` keep to "
      "them too", 0},
+    {"currency", 0, "CUR", CLI_TEXT, NULL,
+     "the currency of the price fields (USD, CNY, EUR, ...; the default: USD), converted with "
+     "the KB's latest exchange rates", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
@@ -1538,10 +1587,19 @@ static const cli_command kb_commands[] = {
      "Lists the GPUs of the KB as a table, one row each, filtered with `--where` and sorted "
      "with `--sort`.  For example `gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' "
      "--sort -memory_bandwidth_gbs`.\n\n"
+     "Besides the GPU fields, `--where`, `--sort` and `--columns` take these derived fields, "
+     "the prices in `--currency` (USD unless given); a GPU without a new price has none of "
+     "the price figures (they are empty, never 0, and sort last):\n\n"
+     "@KB_DERIVED_FIELDS@\n\n"
+     "For example `gpuwise kb list --where 'memory_gb >= 24 and price_per_gb < 100' --sort "
+     "price_per_fp16_tflops --columns id,new_price,new_price_as_of,price_per_gb,"
+     "price_per_fp16_tflops --currency EUR`.\n\n"
      "`md` and `csv` write the columns the terminal table shows (the CSV header row is their "
-     "field names); `json` gives the filter, the sort, the columns and every GPU with all its "
-     "fields, or only those of `--columns`.\n\n"
-     "Exit status: 0 ok, 64 usage (an unknown field, a bad filter).",
+     "field names); `json` gives the filter, the sort, the currency, the columns and every GPU "
+     "with all its fields (each figure with a `FIELD_text` form for people), or only those of "
+     "`--columns`.\n\n"
+     "Exit status: 0 ok, 64 usage (an unknown field, a bad filter, a malformed currency), 67 a "
+     "currency the KB has no exchange rate for.",
      list_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_list, NULL},
     {"kb search", "TEXT...", 1, -1, CLI_TEXT,
      "full-text search over everything, ranked, with snippets and the command that opens each",
@@ -1613,7 +1671,9 @@ static const cli_command kb_commands[] = {
      "the field names --where, --sort and --columns accept",
      "Lists the GPU fields, one a line with its type (text or number) after a tab: the names "
      "`--where`, `--sort` and `--columns` of `gpuwise kb list` accept and `gpuwise kb show "
-     "--json` uses.  `json` gives the names only.",
+     "--json` uses; then the derived fields only `kb list` has (a price per GB, TFLOPS per "
+     "watt, ...), each with `derived:` and its label after a second tab.  `json` gives the "
+     "names only.",
      NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_fields, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
@@ -1627,13 +1687,20 @@ const cli_group cli_kb_group = {
     "`\"A100 80GB\"`, `\"NVIDIA A100-SXM4-80GB\"`, `\"4x 3090\"`; case, spaces, dashes and "
     "underscores do not matter.  An ambiguous name lists the candidates and an unknown one "
     "suggests the closest (exit 67).\n\n"
-    "Filters (`kb list --where`) are `FIELD OP VALUE [and FIELD OP VALUE]...`, where OP is "
-    "`=`, `!=`, `<`, `<=`, `>`, `>=` or `~` (contains), and VALUE a number, a word or "
-    "`'quoted text'`.  Text compares ignore case; `~` finds a part.  `gpuwise kb fields` lists "
-    "the fields.  For example:\n\n"
+    "Filters (`kb list --where`) are conditions `FIELD OP VALUE` joined by `and` (or `&&`) and "
+    "`or` (or `||`) and grouped with parentheses, where OP is `=`, `!=`, `<`, `<=`, `>`, `>=` or "
+    "`~` (contains), and VALUE a decimal number (`48`, `4.8e1`; no hex, `inf` or `nan`), a word "
+    "or `'quoted text'`.  `and` binds tighter than `or`: `a or b and c` is `a or (b and c)`.  "
+    "Text compares ignore case; `~` finds a part; a GPU without a figure matches no condition "
+    "on it.  An unclosed `(`, a `)` without its `(` and an `and` or `or` without a condition on "
+    "each side are errors that name their position (counted from 1).  `gpuwise kb fields` "
+    "lists the fields, the derived ones of `kb list` too (a price per GB, TFLOPS per watt, "
+    "...).  For example:\n\n"
     "    gpuwise kb list --where 'memory_gb>=48 and nvlink_gbs>0' \\\n"
     "        --sort -memory_bandwidth_gbs\n"
-    "    gpuwise kb list --where \"name ~ 'ada' and tdp_w < 300\" --columns id,name,tdp_w\n\n"
+    "    gpuwise kb list --where \"name ~ 'ada' and tdp_w < 300\" --columns id,name,tdp_w\n"
+    "    gpuwise kb list --where 'vendor = AMD or (memory_gb >= 80 and price_per_gb < 400)' \\\n"
+    "        --sort price_per_gb --columns id,new_price,new_price_as_of,price_per_gb\n\n"
     "Tensor throughput is dense: a 2:4-sparse figure is never shown as if dense.\n\n"
     "Exit status: 64 usage, 65 bad data, 66 missing file, 67 unknown GPU, 75 KB busy.",
     kb_commands,

@@ -22,8 +22,9 @@ const cli_option cli_global_options[] = {
      "follows `-o`'s extension, else the command's first format", 0},
     {"json", 0, NULL, CLI_TEXT, NULL, "the same as `--format json`", 0},
     {"output", 'o', "FILE", CLI_FILE, NULL,
-     "write to FILE (atomically: a temporary file, then a rename) instead of standard output; "
-     "`.md`, `.html`, `.json`, `.csv` and `.txt` choose the format", 0},
+     "write to FILE (atomically: a temporary file, then a rename; its mode kept, a link "
+     "followed) instead of standard output; `.md`, `.html`, `.json`, `.csv` and `.txt` choose "
+     "the format; `DIR/` writes a default name into DIR; a device, FIFO or socket is refused", 0},
     {"template", 0, "FILE", CLI_TEMPLATE_FILE, NULL,
      "render documents with FILE instead of the shipped template", 0},
     {"no-color", 0, NULL, CLI_TEXT, NULL, "no colour even on a terminal (also `$NO_COLOR`)", 0},

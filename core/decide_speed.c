@@ -40,6 +40,26 @@ static int is_sxm(const kb_gpu *g)
     return g->form_factor && strncmp(g->form_factor, "pcie", 4) != 0;
 }
 
+/* Whether g's cards are joined by a scale-up link of their board (NVLink, Infinity Fabric,
+ * Gaudi's RoCE ports): nvlink_gbs holds its bandwidth whatever its kind (schema version 6). */
+static int has_board_link(const kb_gpu *g)
+{
+    return is_sxm(g) && g->nvlink_gbs > 0 && !(g->link_kind && !strcmp(g->link_kind, "none"));
+}
+
+/* The name of g's scale-up link in a sentence; a KB from before version 6 (no kind) knew only
+ * NVLink. */
+static const char *link_name(const kb_gpu *g)
+{
+    static const struct {
+        const char *kind, *name;
+    } names[] = {{"infinity-fabric", "Infinity Fabric"}, {"roce", "RoCE Ethernet"}};
+    for (size_t i = 0; g->link_kind && i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(g->link_kind, names[i].kind))
+            return names[i].name;
+    return "NVLink";
+}
+
 double decide_batch_per_gpu(const workload *w)
 {
     return w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
@@ -286,7 +306,7 @@ static void link_words(gw_buf *how, const decide_option *o)
                         "over ", o->hosts, o->count / o->hosts, o->network_gbps,
                    o->network_gbps / 8);
     if (o->nvlink)
-        buf_printf(how, "NVLink (%.0f GB/s each way)", o->link_gbs);
+        buf_printf(how, "%s (%.0f GB/s each way)", link_name(o->gpu), o->link_gbs);
     else if (has_p2p(o->gpu))
         buf_printf(how, "PCIe %.0f.0 x%.0f (%.0f GB/s each way)",
                    o->gpu->pcie_gen > 0 ? o->gpu->pcie_gen : 4,
@@ -390,7 +410,7 @@ static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
     }
     if (o->count > 1 && o->split) {
         buf_printf(how, "; split over %d cards (model parallelism) at %.0f%% efficiency over %s",
-                   o->count, eff * 100, o->nvlink ? "NVLink" : "PCIe");
+                   o->count, eff * 100, o->nvlink ? link_name(o->gpu) : "PCIe");
     } else if (o->count > 1 && !(d->gradient_bytes > 0)) {
         buf_printf(how, "; x%d, nothing trained: no gradients to exchange", o->count);
     } else if (o->count > 1) {
@@ -466,7 +486,7 @@ void decide_option_speed(decision *d, decide_option *o)
 {
     const kb_gpu *g = o->gpu;
     gw_buf how = GW_BUF_INIT;
-    o->nvlink = is_sxm(g) && g->nvlink_gbs > 0 && o->count > 1;
+    o->nvlink = has_board_link(g) && o->count > 1;
     o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
     o->throughput = NAN;
     if (d->n_bench) {
@@ -530,7 +550,7 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
         if (!n_single)
             continue;
         double single = decide_median(singles, n_single);
-        int nvlink = is_sxm(g) && g->nvlink_gbs > 0;
+        int nvlink = has_board_link(g);
         double link = model_link_gbs(nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
         double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
         double predicted = model_scaling_efficiency(

@@ -135,6 +135,11 @@ typedef struct kb_gpu {
     double memory_gb, memory_bandwidth_gbs, tdp_w, fp32_tflops, tf32_tflops, fp16_tflops,
         bf16_tflops, fp8_tflops, int8_tops, pcie_gen, pcie_lanes, nvlink_gbs, mig_instances,
         ecc, launch_price_usd;
+    /* Schema version 6.  nvlink_gbs above is the scale-up link of whatever kind link_kind
+     * names (nvlink, infinity-fabric, roce, none; NULL unknown), both directions together. */
+    double fp4_tflops;          /* dense FP4 tensor rate; NaN where the part has none */
+    char *link_kind;
+    char *restriction;          /* a dated sentence on the export rules that concern the part */
 } kb_gpu;
 
 typedef struct kb_benchmark {
@@ -237,6 +242,44 @@ int kb_gpu_list(kb *k, const char *where, const char *sort, kb_gpu **out, size_t
 /* The field names the filter language and `kb show --json` use, NULL-terminated: the GPU
  * columns that are not KB_META. */
 const char *const *kb_gpu_fields(void);
+
+/* ---- the derived fields of `kb list` ------------------------------------------------------
+ * Figures a buyer compares that no column holds: a GPU's latest new price per card in a chosen
+ * currency (converted as kb_convert does), that price per GB of memory, per dense FP16 TFLOPS and
+ * per TB/s of bandwidth, and dense FP16 TFLOPS per watt.  Each is described once (kb_filter.c);
+ * the filter language, --sort, --columns, the JSON and the help follow that description.  A GPU
+ * without a new price has no price figures (NaN, NULL in SQL: sorted last), never 0. */
+typedef struct kb_gpu_value {
+    double new_price;               /* one card, in the currency asked; NaN: no new price */
+    char *new_price_as_of;          /* when that price was observed */
+    char *new_price_source;         /* the source it cites */
+    double price_per_gb, price_per_fp16_tflops, price_per_tbs, fp16_tflops_per_w;
+} kb_gpu_value;
+
+typedef struct kb_derived {
+    const char *name;     /* "price_per_gb": what --where, --sort, --columns and JSON call it */
+    kb_type type;         /* KB_NUMBER or KB_TEXT */
+    int money;            /* an amount in the currency asked */
+    const char *unit;     /* after the figure ("per GB", "TFLOPS/W"); "" none */
+    const char *label;    /* "Price per GB of memory" */
+    const char *how;      /* how it is computed, for people (Markdown inline) */
+    ptrdiff_t offset;     /* where kb_gpu_value keeps it */
+} kb_derived;
+/* The i-th derived field, in listing order; NULL past the last. */
+const kb_derived *kb_gpu_derived(size_t i);
+const kb_derived *kb_gpu_derived_find(const char *name);   /* NULL: no such field */
+/* A derived field's value in a row: NaN / NULL where unknown (and for the other type). */
+double kb_derived_number(const kb_derived *d, const kb_gpu_value *v);
+const char *kb_derived_text(const kb_derived *d, const kb_gpu_value *v);
+void kb_gpu_values_free(kb_gpu_value *rows, size_t n);
+/* GW_OK when name is a field `kb list` knows (a GPU field or a derived one); else GW_EUSAGE
+ * "WHAT unknown field 'x' (fields: ...)", what being "--columns: " or the like. */
+int kb_list_field_check(const char *what, const char *name, gw_error *err);
+/* kb_gpu_list with the derived fields: where and sort may name them too, prices are in currency
+ * (NULL: USD) and *values (values may be NULL) gets one row per GPU, in the same order (caller
+ * frees with kb_gpu_values_free).  GW_ENOTFOUND when currency has no exchange rate. */
+int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *currency,
+                       kb_gpu **out, kb_gpu_value **values, size_t *n, gw_error *err);
 
 /* Measured results; gpu and workload may be NULL for "any". */
 int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,

@@ -22,6 +22,9 @@
 static const char *const source_kinds[] = {"datasheet", "whitepaper", "article", "benchmark",
                                            "price-list", "dataset", "plugin", "user", NULL};
 static const char *const sparsity_set[] = {"2:4", NULL};
+/* A part's scale-up link between its GPUs: NVIDIA's NVLink, AMD's Infinity Fabric, the RoCE
+ * (RDMA over Converged Ethernet) ports built into Intel Gaudi, or none. */
+static const char *const link_kinds[] = {"nvlink", "infinity-fabric", "roce", "none", NULL};
 static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32", "fp8",
                                             "int8", "fp64", "int4", NULL};
 static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
@@ -81,7 +84,9 @@ static const kb_column gpu_cols[] = {
     ROW("pcie_gen", KB_NUMBER, 0, NULL, "", "PCIe generation", KB_FORM_PCIE,
         S(kb_gpu, pcie_gen)),
     COL("pcie_lanes", KB_NUMBER, 0, NULL, S(kb_gpu, pcie_lanes)),
-    ROW("nvlink_gbs", KB_NUMBER, 0, NULL, "GB/s", "NVLink", KB_FORM_NONE_IF_ZERO,
+    /* The scale-up link's bandwidth, both directions together, of the kind link_kind names
+     * (the name is from before schema version 6, when only NVLink was recorded). */
+    ROW("nvlink_gbs", KB_NUMBER, 0, NULL, "GB/s", "GPU link bandwidth", KB_FORM_NONE_IF_ZERO,
         S(kb_gpu, nvlink_gbs)),
     ROW("mig_instances", KB_NUMBER, 0, NULL, "", "MIG instances", KB_FORM_NONE_IF_ZERO,
         S(kb_gpu, mig_instances)),
@@ -92,6 +97,13 @@ static const kb_column gpu_cols[] = {
         KB_FORM_MONEY, S(kb_gpu, launch_price_usd)),
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_gpu, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_gpu, note)),
+    /* Added by schema version 6, so after the note (ALTER TABLE appends). */
+    ROW("fp4_tflops", KB_NUMBER, 0, NULL, "TFLOPS dense", "FP4 tensor", KB_FORM_DENSE,
+        S(kb_gpu, fp4_tflops)),
+    ROW("link_kind", KB_TEXT, 0, link_kinds, "", "GPU link", KB_FORM_PLAIN,
+        S(kb_gpu, link_kind)),
+    ROW("restriction", KB_TEXT, 0, NULL, "", "Export rules", KB_FORM_PLAIN,
+        S(kb_gpu, restriction)),
 };
 static const kb_column alias_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_KEY | KB_NAMES_GPU, NULL, -1),

@@ -585,6 +585,9 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
         free(prog);
         return rc;
     }
+    /* from here a SIGINT or SIGTERM kills its group in the handler itself: a second signal,
+     * which ends gpuwise at once, cannot leave it behind */
+    gw_signals_kill_group((int)pid);
     double deadline = now_seconds() + timeout_s;
     gw_buf out = GW_BUF_INIT;
     int status = 0;
@@ -592,6 +595,7 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
     close(fd);
     if (end == RUN_DONE)   /* it closed its output; it may still hang before exiting */
         end = wait_child(pid, deadline, &status);
+    gw_signals_kill_group(0);
     if (end != RUN_DONE)
         stop_child(pid);
     rc = run_verdict(prog, end, status, timeout_s, max, &out, err);

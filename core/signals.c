@@ -1,5 +1,6 @@
 /* signals.c — records SIGINT/SIGTERM for the code that must stop cleanly (imports roll back,
- * Lua plugins raise) and ignores SIGXFSZ so a file-size limit is an ordinary write error. */
+ * Lua plugins raise, a running nvidia-smi's group is killed at once) and ignores SIGXFSZ so a
+ * file-size limit is an ordinary write error. */
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 static volatile sig_atomic_t pending_signal;
 static void (*volatile interrupt_cb)(void);
+static volatile sig_atomic_t child_group;
 
 static void on_stop_signal(int sig)
 {
@@ -17,6 +19,9 @@ static void on_stop_signal(int sig)
     void (*cb)(void) = interrupt_cb;
     if (cb)
         cb();
+    int pgid = child_group;
+    if (pgid > 0)
+        kill(-pgid, SIGKILL);   /* async-signal-safe */
 }
 
 void gw_signals_install(void)
@@ -43,6 +48,11 @@ void gw_signals_install(void)
 void gw_signals_on_interrupt(void (*cb)(void))
 {
     interrupt_cb = cb;
+}
+
+void gw_signals_kill_group(int pgid)
+{
+    child_group = pgid;
 }
 
 int gw_signal_pending(void)

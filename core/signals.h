@@ -1,6 +1,6 @@
-/* signals.h — SIGINT and SIGTERM as an orderly stop: the handler only records the signal and
- * calls one registered async-signal-safe callback (the KB's sqlite3_interrupt); the work in
- * progress notices, rolls back, and main.c exits 130 or 143.  SIGXFSZ is ignored, so a write
+/* signals.h — SIGINT and SIGTERM as an orderly stop: the handler only records the signal, calls
+ * one registered async-signal-safe callback (the KB's sqlite3_interrupt) and kills a registered
+ * child process group; the work in progress notices, rolls back, and main.c exits 130 or 143.  SIGXFSZ is ignored, so a write
  * past RLIMIT_FSIZE fails with EFBIG and is reported instead of killing the process. */
 #ifndef GW_SIGNALS_H
 #define GW_SIGNALS_H
@@ -11,6 +11,11 @@ void gw_signals_install(void);
 
 /* cb runs inside the signal handler: it must be async-signal-safe.  NULL clears it. */
 void gw_signals_on_interrupt(void (*cb)(void));
+
+/* A child's process group that the handler kills (SIGKILL) on SIGINT or SIGTERM, so that it dies
+ * with the first signal even when a second one ends gpuwise before the code that started it
+ * can; 0 clears it.  For nvidia-smi, run in a group of its own. */
+void gw_signals_kill_group(int pgid);
 
 /* The signal received (SIGINT or SIGTERM), or 0 when none. */
 int gw_signal_pending(void);

@@ -386,3 +386,47 @@ SELECT 'host_network_gbps', 10, 'Gb/s', 'ieee-802-3an',
        'The network between the machines of a multi-host purchase when the workload gives none (network_gbps): 10 Gb/s Ethernet (10GBASE-T), the usual port of a workstation board or an add-in card. An assumption; a cluster on InfiniBand or 100 GbE should state its own.'
 FROM assumption WHERE id = 'pcie4_allreduce_gbs';
 DELETE FROM assumption WHERE id = 'pcie4_allreduce_gbs';
+
+-- version 6
+-- Issue 14: what the newer parts need.  fp4_tflops is the dense FP4 tensor rate (Blackwell, CDNA
+-- 4), like every tensor figure (sparsity says whether 2:4 doubles it).  nvlink_gbs keeps its name
+-- but holds the bandwidth of the part's scale-up link of whatever kind, both directions together
+-- (0 = none); link_kind says which: nvlink, infinity-fabric (AMD), roce (Intel Gaudi's integrated
+-- Ethernet ports), none.  restriction is a dated sentence on the export rules that restrict the
+-- part (or that the part was made to meet), with its source.
+ALTER TABLE gpu ADD COLUMN fp4_tflops REAL;
+ALTER TABLE gpu ADD COLUMN link_kind TEXT
+    CHECK (link_kind IN ('nvlink', 'infinity-fabric', 'roce', 'none'));
+ALTER TABLE gpu ADD COLUMN restriction TEXT;
+
+-- A GPU's indexed text names its link by kind, and holds its restriction.
+DROP VIEW kb_text;
+DROP VIEW kb_text_gpu;
+CREATE VIEW kb_text_gpu AS
+SELECT g.rowid AS row, g.rowid * 8 + 1 AS fid, 'gpu' AS kind, g.id AS ref, g.name AS title,
+       g.id || ' ' || g.vendor || ' ' || ifnull(g.architecture, '') || ' ' ||
+       ifnull(g.form_factor, '') || ' ' ||
+       CASE WHEN g.memory_gb IS NOT NULL THEN printf('%gGB %g GB', g.memory_gb, g.memory_gb) ELSE '' END || ' ' ||
+       ifnull(g.memory_type, '') || ' ' ||
+       CASE WHEN g.nvlink_gbs > 0 THEN
+           CASE ifnull(g.link_kind, 'nvlink')
+               WHEN 'infinity-fabric' THEN printf('Infinity Fabric %g GB/s', g.nvlink_gbs)
+               WHEN 'roce' THEN printf('RoCE Ethernet %g GB/s', g.nvlink_gbs)
+               ELSE printf('NVLink %g GB/s', g.nvlink_gbs)
+           END
+       ELSE '' END ||
+       ' ' || ifnull(g.sparsity, '') || ' ' ||
+       ifnull((SELECT group_concat(a.alias, ' ') FROM gpu_alias a WHERE a.gpu = g.id), '') ||
+       ' ' || ifnull(g.note, '') || ' ' || ifnull(g.restriction, '') AS body
+FROM gpu g;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system;
+
+-- Before version 6 nvlink_gbs was NVLink alone: an upgraded KB's linked rows are NVLink, and an
+-- NVIDIA part at 0 has no link; another vendor's 0 said only "no NVLink", so its kind stays
+-- unknown.  The update re-indexes every GPU through the view above (gpu_fts_upd).
+UPDATE gpu SET link_kind = CASE WHEN nvlink_gbs > 0 THEN 'nvlink'
+                                WHEN nvlink_gbs = 0 AND vendor = 'NVIDIA' THEN 'none' END;

@@ -23,6 +23,18 @@ return {
         assert(v[1].because:find("takes 31% of each step; most of it crosses the 10 Gb/s network "
             .. "between the 2 machines (1.25 GB/s)", 1, true), v[1].because)
     end,
+    -- An AMD board's link is Infinity Fabric, not NVLink (the KB's link_kind, when a KB with
+    -- the MI300X is open; without one the rule cannot know and says NVLink as before).
+    test_amd_board_names_infinity_fabric = function(rule)
+        local v = rule.evaluate({ gpu = "mi300x", count = 8, nvlink = true, link_gbs = 448,
+                                  comm_fraction = 0.01 }, { parallelism = "model" })
+        assert(v[1].effect == "prefer", v[1].effect)
+        local g = gw.kb.gpu("mi300x")
+        if g and g.link_kind == "infinity-fabric" then
+            assert(v[1].because:find("Infinity Fabric (448 GB/s)", 1, true), v[1].because)
+            assert(not v[1].because:find("NVLink", 1, true), v[1].because)
+        end
+    end,
     test_light_gradients_are_fine_on_pcie = function(rule)
         assert(#rule.evaluate({ count = 4, nvlink = false, link_gbs = 8, comm_fraction = 0.07 },
             { parallelism = "data" }) == 0)

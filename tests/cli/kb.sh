@@ -103,8 +103,11 @@ check_rc "compare needs two names" 64
 # --- list ---------------------------------------------------------------------------------
 run "$GW" --kb "$KB" --json kb list --where 'memory_gb>=48 and nvlink_gbs>0' --sort -memory_bandwidth_gbs
 check_rc "list with a filter" 0
-check_eq "every listed GPU has >= 48 GB and NVLink" \
+check_eq "every listed GPU has >= 48 GB and a scale-up link" \
     "$(jqr '[.gpus[] | .memory_gb >= 48 and .nvlink_gbs > 0] | all')" "true"
+# nvlink_gbs holds any kind of link since schema version 6: the MI300X's Infinity Fabric is listed
+check_eq "the MI300X (Infinity Fabric, 896 GB/s) is among them" \
+    "$(jqr '[.gpus[] | select(.id == "mi300x") | .link_kind] | join(",")')" "infinity-fabric"
 check_eq "sorted by bandwidth, highest first" \
     "$(jqr '[.gpus[].memory_bandwidth_gbs] | . == (sort | reverse)')" "true"
 run "$GW" --kb "$KB" kb list --columns id,tdp_w --where "vendor = AMD"
@@ -228,7 +231,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 5"
+    check_out "kb upgrade migrates to the current schema" "schema 6"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -238,11 +241,17 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 5" "schema 5"
+    check_out "kb upgrade migrates version 2 to 6" "schema 6"
     # version 4: every price carries its quality, GPU fraction and minimum billing
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
         "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
+    # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note
+    check_eq "the upgraded KB exports the GPU's version 6 columns" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# gpus.csv$/{n;p;}')" \
+        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction"
+    run "$GW" --kb "$T/v2.db" --json kb show 3090
+    check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
     check_out "the upgraded KB has the five assumed figures" "assumptions 5"
@@ -309,25 +318,27 @@ if [ -f "$ROOT/templates/comparison.md.mustache" ]; then
         pass "kb compare -o x.html writes the HTML comparison"
     else fail "kb compare -o x.html writes the HTML comparison" "$(head -c 300 "$T/by-ext.html")"; fi
 fi
-# the shipped KB has 60 GPUs: kb list -o x.csv is a header row and 60 rows of the 7 default columns
+# the shipped KB has 73 GPUs (60 + issue 14's 13: h20, l20, a800-pcie-80gb, a800-sxm4-80gb,
+# h800-sxm5, rtx-4090-d, rtx-5090-d, rtx-5090-d-v2, gaudi2, gaudi3, gb200, b300, mi355x): kb list -o
+# x.csv is a header row and 73 rows of the 7 default columns
 run "$GW" --kb "$KB" kb list -o "$T/gpus.csv"
 check_rc "kb list -o x.csv: exit 0" 0
 check_eq "kb list csv: header row is the column keys" "$(head -1 "$T/gpus.csv" | tr -d '\r')" \
     "id,name,memory_gb,memory_bandwidth_gbs,tdp_w,fp16_tflops,nvlink_gbs"
 check_eq "kb list csv: CRLF line ends (RFC 4180)" "$(head -1 "$T/gpus.csv" | tail -c 2 | od -An -tx1 | tr -d ' \n')" "0d0a"
-check_eq "kb list csv: header + 60 rows" "$(wc -l <"$T/gpus.csv" | tr -d ' ')" 61
+check_eq "kb list csv: header + 73 rows" "$(wc -l <"$T/gpus.csv" | tr -d ' ')" 74
 if command -v python3 >/dev/null 2>&1; then
-    check_eq "kb list csv: Python's csv module reads 61 rows of 7 fields" \
+    check_eq "kb list csv: Python's csv module reads 74 rows of 7 fields" \
         "$(python3 -c 'import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=""))); print(len(r), set(map(len, r)))' "$T/gpus.csv")" \
-        "61 {7}"
+        "74 {7}"
 fi
-# --columns drives csv and md too: the 4 AMD GPUs (MI210 300 W, MI250X 500 W, MI300X 750 W,
-# MI325X 1000 W)
+# --columns drives csv and md too: the 5 AMD GPUs (MI210 300 W, MI250X 500 W, MI300X 750 W,
+# MI325X 1000 W, MI355X 1400 W)
 run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format csv
 check_eq "kb list --columns --format csv" "$(printf '%s' "$OUT" | tr -d '\r' | tr '\n' ' ')" \
-    "id,tdp_w mi210,300 mi250x,500 mi300x,750 mi325x,1000"
+    "id,tdp_w mi210,300 mi250x,500 mi300x,750 mi325x,1000 mi355x,1400"
 run "$GW" --kb "$KB" kb list --where "vendor = AMD" --columns id,tdp_w --format md
-check_eq "kb list --format md: header, rule and 4 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 6
+check_eq "kb list --format md: header, rule and 5 rows" "$(printf '%s\n' "$OUT" | grep -c '^|')" 7
 check_out "kb list --format md: a row" "| mi300x | 750 |"
 run "$GW" --kb "$KB" kb search --limit 3 resnet50 -o "$T/hits.csv"
 check_eq "kb search csv: header row is the column keys" "$(head -1 "$T/hits.csv" | tr -d '\r')" \
@@ -338,7 +349,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 65 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 66
+check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -366,7 +377,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "5"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "6"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
@@ -446,9 +457,10 @@ grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-
     pass "kb source md: a table row per fact" || fail "kb source md: a table row per fact" "$(grep '^|' "$T/source.md" | head -3)"
 # every source lists as many facts as kb sources counts for it
 run "$GW" --kb "$KB" --json kb sources
-# 60 GPUs + 102 benchmarks + 63 prices + 5 rates + 15 claims x 2 (source, correction)
-# + 5 assumptions + 4 systems = 269
-check_eq "kb sources: 269 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "269"
+# 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
+# correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
+# = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
+check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
@@ -459,3 +471,167 @@ check_eq "kb source lists the facts kb sources counts, for every source" "$misma
 run "$GW" --kb "$KB" kb source nvidia-a100-datashet
 check_rc "kb source of an unknown id: exit 67" 67
 check_err "kb source suggests the closest id" "no source 'nvidia-a100-datashet' (did you mean nvidia-a100-datasheet?)"
+
+# --- kb list: derived value fields, and `or` and parentheses in --where (issue 14, item 6) ----
+# A KB of four real cards (datasheet figures) and prices written here, so the hand calculations
+# below do not move when the shipped prices are refreshed.
+V="$T/value"
+mkdir -p "$V"
+cat >"$V/sources.csv" <<'CSV'
+id,title,publisher,url,retrieved,kind,note
+ds,Datasheets,NVIDIA and AMD,,2026-01,datasheet,
+shop,A shop's price list,A shop,,2026-01,price-list,
+fx,Exchange rates,A central bank,,2026-01,dataset,
+CSV
+cat >"$V/gpus.csv" <<'CSV'
+id,name,vendor,memory_gb,memory_bandwidth_gbs,tdp_w,fp16_tflops,form_factor,source
+rtx-3090,GeForce RTX 3090,NVIDIA,24,936,350,71,pcie,ds
+rtx-4090,GeForce RTX 4090,NVIDIA,24,1008,450,165.2,pcie,ds
+h100-sxm5,NVIDIA H100 SXM5 80GB,NVIDIA,80,3350,700,989.5,sxm5,ds
+mi300x,AMD Instinct MI300X,AMD,192,5300,750,1307.4,oam,ds
+CSV
+cat >"$V/rates.csv" <<'CSV'
+currency,per_usd,as_of,source
+USD,1,2026-01,fx
+CNY,7.2,2026-01,fx
+CNY,7.0,2025-01,fx
+EUR,0.92,2026-01,fx
+CSV
+cat >"$V/systems.csv" <<'CSV'
+id,name,gpu,gpu_count,power_w,network_gbps,source,note
+dgx-h100,NVIDIA DGX H100,h100-sxm5,8,10200,3200,ds,
+CSV
+cat >"$V/prices.csv" <<'CSV'
+gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps
+rtx-4090,new,12999,CNY,card,1,CN,,,0,2022-09,shop,older,list,,,,
+rtx-4090,new,1599,USD,card,1,US,,,0,2022-10,shop,launch,list,,,,
+rtx-3090,new,1100,EUR,card,1,DE,,,0,2024-03,shop,,list,,,,
+rtx-3090,used,700,USD,card,1,US,,,0,2025-06,shop,used is not new,list,,,,
+h100-sxm5,new,300000,USD,card,8,US,,,0,2024-08,shop,a whole server,quote,,,dgx-h100,
+CSV
+VKB="$T/value.db"
+run "$GW" --kb "$VKB" kb import "$V/sources.csv" "$V/gpus.csv" "$V/rates.csv" "$V/systems.csv" "$V/prices.csv"
+check_rc "value KB: imported" 0
+
+# RTX 4090: the latest new price is USD 1,599 (2022-10; the CNY one is older):
+#   1599 / 24 GB = 66.625 (USD 66.63 per GB); 1599 / 165.2 TFLOPS = 9.6792;
+#   1599 / 1.008 TB/s = 1586.31; 165.2 TFLOPS / 450 W = 0.3671
+# RTX 3090: EUR 1,100 at 0.92 EUR per USD = USD 1,195.65; / 24 GB = 49.82 (the used price is
+#   not new)
+# H100 SXM5: sold in a server: USD 300,000 / 8 GPUs = 37,500 a card; / 80 GB = 468.75;
+#   / 3.35 TB/s = 11,194.03; 989.5 TFLOPS / 700 W = 1.4136
+# MI300X: no new price: no price figures (null, never 0); 1307.4 / 750 W = 1.7432
+run "$GW" --kb "$VKB" --json kb list
+check_rc "kb list --json with derived fields: exit 0" 0
+check_eq "kb list --json: the currency" "$(jqr .currency)" "USD"
+g4090='.gpus[] | select(.id == "rtx-4090")'
+check_eq "RTX 4090: new price USD 1,599, the latest (2022-10) of its two" \
+    "$(jqr "$g4090 | [.new_price, .new_price_as_of, .new_price_source] | join(\"|\")")" "1599|2022-10|shop"
+check_eq "RTX 4090: 1599 / 24 GB = USD 66.625 per GB" "$(jqr "$g4090 | .price_per_gb")" "66.625"
+# 66.625 is exactly half a cent: shown as every figure of gpuwise is, rounded as printf rounds
+# the exact value (half to even), 66.62
+check_eq "RTX 4090: per GB for people" "$(jqr "$g4090 | .price_per_gb_text")" "\$66.62 per GB"
+check_num "RTX 4090: 1599 / 165.2 TFLOPS = 9.6792 per TFLOPS" "$(jqr "$g4090 | .price_per_fp16_tflops")" 9.6792 0.0001
+check_num "RTX 4090: 1599 / 1.008 TB/s = 1586.31 per TB/s" "$(jqr "$g4090 | .price_per_tbs")" 1586.31 0.01
+check_num "RTX 4090: 165.2 / 450 W = 0.3671 TFLOPS/W" "$(jqr "$g4090 | .fp16_tflops_per_w")" 0.3671 0.0001
+check_num "RTX 3090: EUR 1,100 / 0.92 = USD 1,195.65" "$(jqr '.gpus[] | select(.id == "rtx-3090") | .new_price')" 1195.65 0.01
+check_num "RTX 3090: 1195.65 / 24 GB = 49.82 per GB" "$(jqr '.gpus[] | select(.id == "rtx-3090") | .price_per_gb')" 49.82 0.01
+gh100='.gpus[] | select(.id == "h100-sxm5")'
+check_eq "H100 SXM5: a server's USD 300,000 / 8 GPUs = 37,500 a card" "$(jqr "$gh100 | .new_price")" "37500"
+check_eq "H100 SXM5: 37,500 / 80 GB = 468.75 per GB" "$(jqr "$gh100 | .price_per_gb")" "468.75"
+check_num "H100 SXM5: 37,500 / 3.35 TB/s = 11,194.03 per TB/s" "$(jqr "$gh100 | .price_per_tbs")" 11194.03 0.01
+gmi='.gpus[] | select(.id == "mi300x")'
+check_eq "MI300X without a new price: its price fields are null, never 0" \
+    "$(jqr "$gmi | [.new_price, .new_price_as_of, .price_per_gb, .price_per_fp16_tflops, .price_per_tbs, .price_per_gb_text] | map(tostring) | join(\",\")")" \
+    "null,null,null,null,null,null"
+check_num "MI300X: 1307.4 / 750 W = 1.7432 TFLOPS/W (no price needed)" "$(jqr "$gmi | .fp16_tflops_per_w")" 1.7432 0.0001
+
+# sorted by price per GB: 49.82, 66.63, 468.75, then the MI300X without one
+run "$GW" --kb "$VKB" kb list --sort price_per_gb --columns id,new_price,price_per_gb,price_per_tbs,fp16_tflops_per_w
+check_eq "kb list --sort price_per_gb: cheapest per GB first, no price last" \
+    "$(printf '%s\n' "$OUT" | awk 'NR > 1 && NF > 1 { print $1 }' | grep -v '^(' | tr '\n' ' ')" "rtx-3090 rtx-4090 h100-sxm5 mi300x "
+check_eq "the text table: RTX 4090 at 66.62 per GB (66.625, half to even), 1,586.31 per TB/s, 0.37 TFLOPS/W" \
+    "$(printf '%s\n' "$OUT" | awk '$1 == "rtx-4090" { print $2, $3, $4, $5 }')" "1,599 66.62 1,586.31 0.37"
+check_eq "the text table: unknown is '-'" "$(printf '%s\n' "$OUT" | awk '$1 == "mi300x" { print $2, $3, $4 }')" "- - -"
+check_out "the footer names the currency" "(4 GPUs; prices in USD)"
+run "$GW" --kb "$VKB" --json kb list --sort -price_per_gb
+check_eq "--sort -price_per_gb: highest first, no price still last" "$(jqr '[.gpus[].id] | join(" ")')" \
+    "h100-sxm5 rtx-4090 rtx-3090 mi300x"
+run "$GW" --kb "$VKB" --json kb list --sort -fp16_tflops_per_w --columns id,fp16_tflops_per_w
+check_eq "--sort -fp16_tflops_per_w: 1.74, 1.41, 0.37, 0.20" "$(jqr '[.gpus[].id] | join(" ")')" \
+    "mi300x h100-sxm5 rtx-4090 rtx-3090"
+check_eq "--columns keeps to the derived field asked" "$(jqr '.gpus[0] | keys | join(",")')" "fp16_tflops_per_w,id"
+
+# another currency: CNY at its latest rate, 7.2 (not 2025's 7.0): 1599 * 7.2 = 11,512.8 a card,
+# / 24 GB = 479.7; EUR: 1599 * 0.92 = 1,471.08, / 24 GB = 61.295
+run "$GW" --kb "$VKB" --json kb list --currency CNY --where 'id = rtx-4090'
+check_eq "--currency CNY: the listing says so" "$(jqr .currency)" "CNY"
+check_num "--currency CNY: 1599 * 7.2 = 11,512.8 a card" "$(jqr '.gpus[0].new_price')" 11512.8 0.001
+check_num "--currency CNY: 11,512.8 / 24 GB = 479.7 per GB" "$(jqr '.gpus[0].price_per_gb')" 479.7 0.001
+check_eq "--currency CNY: per GB for people (whole units from 100 up)" "$(jqr '.gpus[0].price_per_gb_text')" "CNY 480 per GB"
+run "$GW" --kb "$VKB" kb list --currency EUR --where 'id = rtx-4090' --columns id,price_per_gb
+check_eq "--currency EUR: 1599 * 0.92 / 24 = 61.30 per GB" "$(printf '%s\n' "$OUT" | awk '$1 == "rtx-4090" { print $2 }')" "61.30"
+check_out "--currency EUR: the footer" "prices in EUR"
+run "$GW" --kb "$VKB" kb list --currency JPY
+check_rc "--currency without a rate in the KB: exit 67" 67
+check_err "--currency without a rate says so" "no exchange rate for 'JPY' in the knowledge base"
+run "$GW" --kb "$VKB" kb list --currency usd
+check_rc "--currency in lower case: exit 64" 64
+check_err "--currency names the problem" "--currency: expected a code like USD, not 'usd'"
+
+# --where on derived fields, with `or` and parentheses
+run "$GW" --kb "$VKB" --json kb list --where 'price_per_gb < 100 or vendor = AMD'
+check_eq "--where 'price_per_gb < 100 or vendor = AMD': 49.82, 66.63 and the AMD card" \
+    "$(jqr '[.gpus[].id] | join(" ")')" "mi300x rtx-3090 rtx-4090"
+run "$GW" --kb "$VKB" --json kb list --where 'vendor = AMD or memory_gb >= 80 and tdp_w < 740'
+check_eq "'a or b and c' is 'a or (b and c)': the MI300X and the 700 W H100" \
+    "$(jqr '[.gpus[].id] | join(" ")')" "h100-sxm5 mi300x"
+run "$GW" --kb "$VKB" --json kb list --where '(vendor = AMD or memory_gb >= 80) and tdp_w < 740'
+check_eq "'(a or b) and c': the 750 W MI300X is out" "$(jqr '[.gpus[].id] | join(" ")')" "h100-sxm5"
+run "$GW" --kb "$VKB" --json kb list --where "new_price_as_of >= '2024' && (price_per_tbs > 10000 || price_per_gb<50)"
+check_eq "&&, || and a text derived field: the 2024 prices over 10,000 per TB/s or under 50 per GB" \
+    "$(jqr '[.gpus[].id] | join(" ")')" "h100-sxm5 rtx-3090"
+run "$GW" --kb "$VKB" kb list --where 'price_per_gb > 0' --columns id
+check_eq "a GPU without a price matches no condition on it" "$(printf '%s\n' "$OUT" | grep -c mi300x)" "0"
+for case in "(memory_gb > 1|'(' at position 1 is not closed" \
+            "(tdp_w>1))|')' at position 10 has no matching '('" \
+            "memory_gb > 1 or|expected a condition after 'or' at position 15" \
+            "and memory_gb > 1|'and' at position 1 has no condition before it" \
+            "memory_gb > 1 or and tdp_w < 2|'and' at position 18 has no condition before it" \
+            "tdp_w > 1 and ()|expected a condition after '(' at position 15" \
+            "tdp_w > 1 tdp_w < 2|position 11: expected 'and' or 'or' between conditions" \
+            "price_per_gb < 1; drop table gpu|unexpected character in a value"; do
+    where=${case%%|*}
+    run "$GW" --kb "$VKB" kb list --where "$where"
+    check_rc "--where '$where': exit 64" 64
+    check_err "--where '$where' names the problem" "${case#*|}"
+done
+run "$GW" --kb "$VKB" kb list --columns id,price_per_gbp
+check_err "--columns lists the derived fields too" "fp16_tflops_per_w)"
+run "$GW" --kb "$VKB" --format csv kb list --sort price_per_gb --columns id,price_per_gb
+check_eq "csv: the exact figures" "$(printf '%s' "$OUT" | tr -d '\r' | sed -n 3p)" "rtx-4090,66.625"
+
+# one description drives kb fields, help and completion
+run "$GW" kb fields
+check_out "kb fields: a derived field with its label" "$(printf 'price_per_gb\tnumber\tderived: Price per GB of memory')"
+check_out "kb fields: a derived text field" "$(printf 'new_price_as_of\ttext\tderived: ')"
+run "$GW" kb fields --json
+check_eq "kb fields --json: the derived names after the GPU fields" "$(jqr '.[-4:] | join(",")')" \
+    "price_per_gb,price_per_fp16_tflops,price_per_tbs,fp16_tflops_per_w"
+run "$GW" help kb list
+check_out "help kb list: each derived field, how it is computed" "price_per_tbs, price per TB/s of memory bandwidth (CUR per TB/s)"
+check_out "help kb list: the server price per card" "server's price / its gpu_count"
+check_out "help kb list: --currency" "--currency CUR"
+run "$GW" help kb
+check_out "help kb: or and parentheses" "binds tighter than or"
+check_eq "completion offers the derived fields for --sort" \
+    "$("$GW" complete 4 gpuwise kb list --sort price_per | tr '\n' ' ')" \
+    "price_per_gb price_per_fp16_tflops price_per_tbs "
+
+# the shipped KB: every GPU with a new price before those without, ascending
+run "$GW" --kb "$KB" --json kb list --sort price_per_gb
+check_rc "shipped KB: kb list --sort price_per_gb" 0
+check_eq "shipped KB: known prices per GB ascending, then the unknown ones" \
+    "$(jqr '[.gpus[].price_per_gb] as $p | ($p | map(select(. != null))) as $k | ($k == ($k | sort)) and ($p[($k | length):] | all(. == null))')" "true"
+check_eq "shipped KB: every known price per GB has its date" \
+    "$(jqr '[.gpus[] | select(.price_per_gb != null) | .new_price_as_of != null] | all')" "true"

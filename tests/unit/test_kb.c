@@ -167,13 +167,19 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
     kb_gpu g;
     assert_int_equal(kb_gpu_get(k, "rtx-3090", &g, &err), GW_OK);
     assert_true(g.memory_bandwidth_gbs == 936);   /* the v1 row survived */
+    /* Version 6: an older KB's nvlink_gbs was NVLink alone, so its linked NVIDIA row is NVLink;
+     * no FP4 rate and no restriction were recorded. */
+    assert_string_equal(g.link_kind, "nvlink");
+    assert_true(g.nvlink_gbs == 112.5);
+    assert_true(isnan(g.fp4_tflops));
+    assert_null(g.restriction);
     kb_gpu_free(&g);
     /* version 2 indexed the old rows: the benchmark's 905 is found */
     kb_hit *hits;
@@ -222,7 +228,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -315,7 +321,7 @@ static void test_migration_prices_to_v4(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 5);
+    assert_int_equal(kb_schema_version(k), 6);
     kb_price *rows;
     size_t n;
     assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
@@ -357,6 +363,79 @@ static void test_migration_prices_to_v4(void **state)
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "quality: 'rumour' is not one of: list, quote, anecdote"));
     assert_int_equal(kb_commit(k, &err), GW_OK);
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_OK);
+    buf_free(&report);
+    kb_close(k);
+}
+
+/* Version 6 records a part's scale-up link by kind, its FP4 rate and its export restriction.
+ * An older KB's nvlink_gbs was NVLink alone: an NVIDIA row at 0 has no link, another vendor's 0
+ * only said "no NVLink" (its kind stays unknown).  The search index names each link by kind. */
+static void test_migration_links_to_v6(void **state)
+{
+    (void)state;
+    kb *k;
+    sqlite3 *db;
+    gw_error err = {0};
+    const char *path = tmp_path("v2-links.db");
+    make_db_from_sql(path, FIX "v2.sql");
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+        "INSERT INTO gpu (id, name, vendor, form_factor, nvlink_gbs, source) VALUES"
+        " ('mi300x', 'AMD Instinct MI300X', 'AMD', 'oam', 0, 'ga102-wp'),"
+        " ('rtx-4090', 'GeForce RTX 4090', 'NVIDIA', 'pcie', 0, 'ga102-wp');",
+        NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_schema_version(k), 6);
+    static const struct {
+        const char *id, *kind;   /* NULL: unknown */
+    } want[] = {{"rtx-3090", "nvlink"}, {"rtx-4090", "none"}, {"mi300x", NULL}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        kb_gpu g;
+        assert_int_equal(kb_gpu_get(k, want[i].id, &g, &err), GW_OK);
+        if (want[i].kind)
+            assert_string_equal(g.link_kind, want[i].kind);
+        else
+            assert_null(g.link_kind);
+        kb_gpu_free(&g);
+    }
+
+    /* The new columns take their values, and only the kinds there are. */
+    kb_gpu g;
+    assert_int_equal(kb_gpu_get(k, "mi300x", &g, &err), GW_OK);
+    char *old_kind = g.link_kind, *old_note = g.restriction;
+    g.nvlink_gbs = 896;   /* 7 Infinity Fabric links of 128 GB/s */
+    g.fp4_tflops = 9.5;
+    g.link_kind = "infinity-fabric";
+    g.restriction = "2023-10-17: a licence is needed to ship it to China (BIS).";
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
+    g.link_kind = "pcie-switch";
+    assert_int_equal(kb_put_gpu(k, &g, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "link_kind: 'pcie-switch' is not one of: nvlink, "
+                                    "infinity-fabric, roce, none"));
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    g.link_kind = old_kind;
+    g.restriction = old_note;
+    kb_gpu_free(&g);
+    assert_int_equal(kb_gpu_get(k, "mi300x", &g, &err), GW_OK);
+    assert_string_equal(g.link_kind, "infinity-fabric");
+    assert_true(g.fp4_tflops == 9.5 && g.nvlink_gbs == 896);
+    assert_non_null(strstr(g.restriction, "BIS"));
+    kb_gpu_free(&g);
+
+    kb_hit *hits;
+    size_t n;
+    assert_int_equal(kb_search(k, "\"Infinity Fabric 896\"", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);
+    assert_string_equal(hits[0].ref, "mi300x");
+    kb_hits_free(hits, n);
+    assert_int_equal(kb_search(k, "NVLink 112.5", 10, &hits, &n, &err), GW_OK);
+    assert_int_equal(n, 1);   /* the RTX 3090, re-indexed with its kind by the upgrade */
+    assert_string_equal(hits[0].ref, "rtx-3090");
+    kb_hits_free(hits, n);
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
     buf_free(&report);
@@ -742,10 +821,10 @@ static void test_filter_hostile(void **state)
     expect_where_error(k, "memory_gb", NULL, "expected an operator");
     expect_where_error(k, "memory_gb >", NULL, "expected a value");
     expect_where_error(k, "memory_gb > 1 and", NULL, "expected a condition after 'and'");
-    expect_where_error(k, "memory_gb > 1 or tdp_w < 2", NULL, "expected 'and'");
+    expect_where_error(k, "memory_gb > 1 or", NULL, "expected a condition after 'or'");
     expect_where_error(k, "", NULL, "empty filter");
     expect_where_error(k, "\x01\x02", NULL, "unexpected byte 0x01");
-    expect_where_error(k, "(memory_gb > 1)", NULL, "expected a field name");
+    expect_where_error(k, "(memory_gb > 1", NULL, "'(' at position 1 is not closed");
     expect_where_error(k, NULL, "-bogus", "--sort: unknown field 'bogus'");
     expect_where_error(k, NULL, "memory_gb; drop table gpu", "unknown field");
     char *big = malloc(10001);
@@ -764,6 +843,253 @@ static void test_filter_hostile(void **state)
     assert_int_equal(list_count(k, NULL, NULL, NULL), 15);
     assert_int_equal(kb_gpu_where_check("tdp_w < 300", &err), GW_OK);
     kb_close(k);
+}
+
+/* ---- or, parentheses and the derived fields of kb list ---- */
+
+static void test_filter_or_parentheses(void **state)
+{
+    (void)state;
+    kb *k = fixture_kb(tmp_path("or.db"));
+    gw_error err = {0};
+    /* a = vendor AMD: mi300x (1).  b = memory >= 80: a100-pcie-80gb, a100-sxm4-80gb, h100-pcie,
+     * h100-sxm5, h100-nvl, h200-sxm, mi300x (7).  c = tdp < 400: of b only a100-pcie-80gb
+     * (300 W) and h100-pcie (350 W).  a or (b and c) = 1 + 2 = 3; (a or b) and c = 2 (the
+     * MI300X draws 750 W) */
+    assert_int_equal(list_count(k, "vendor = AMD or memory_gb >= 80 and tdp_w < 400", NULL,
+                                "a100-pcie-80gb"), 3);
+    assert_int_equal(list_count(k, "vendor = AMD or (memory_gb >= 80 and tdp_w < 400)", NULL,
+                                NULL), 3);
+    assert_int_equal(list_count(k, "memory_gb >= 80 and tdp_w < 400 or vendor = AMD", NULL,
+                                NULL), 3);
+    assert_int_equal(list_count(k, "(vendor = AMD or memory_gb >= 80) and tdp_w < 400", NULL,
+                                "a100-pcie-80gb"), 2);
+    assert_int_equal(list_count(k, "vendor=AMD || memory_gb>=80 && tdp_w<400", NULL, NULL), 3);
+    assert_int_equal(list_count(k, "(vendor=AMD||memory_gb>=80)&&tdp_w<400", NULL, NULL), 2);
+    /* words in any case; a bare value ends at ')'; "and(" is the word and */
+    assert_int_equal(list_count(k, "vendor = amd OR tdp_w < 200", "-tdp_w", "mi300x"), 2);
+    assert_int_equal(list_count(k, "((vendor = AMD))", NULL, "mi300x"), 1);
+    assert_int_equal(list_count(k, "vendor=amd and(tdp_w>700)", NULL, "mi300x"), 1);
+    /* A100 names at 250 and 300 W: a100-pcie-40gb, a100-pcie-80gb; no H100 draws <= 300 W */
+    assert_int_equal(list_count(k, "(name ~ 'a100' or name ~ 'h100') and (tdp_w <= 300)",
+                                NULL, "a100-pcie-40gb"), 2);
+    /* 32 parentheses deep is allowed */
+    char deep[200];
+    snprintf(deep, sizeof deep, "%.32s vendor = AMD %.32s",
+             "((((((((((((((((((((((((((((((((", "))))))))))))))))))))))))))))))))");
+    assert_int_equal(list_count(k, deep, NULL, "mi300x"), 1);
+    assert_int_equal(kb_gpu_where_check("a100 = 1 or (tdp_w < 2)", &err), GW_EUSAGE);
+    assert_int_equal(kb_gpu_where_check("(memory_gb > 1 or tdp_w < 2) and id ~ a", &err), GW_OK);
+
+    /* errors name the position, counted from 1 */
+    expect_where_error(k, "(memory_gb > 1", NULL, "'(' at position 1 is not closed");
+    expect_where_error(k, "tdp_w > 1 and (memory_gb > 1 or (id = x)", NULL,
+                       "'(' at position 15 is not closed");
+    expect_where_error(k, "memory_gb > 1)", NULL, "')' at position 14 has no matching '('");
+    expect_where_error(k, "(tdp_w > 1))", NULL, "')' at position 12 has no matching '('");
+    expect_where_error(k, ")", NULL, "')' at position 1 has no matching '('");
+    expect_where_error(k, "memory_gb > 1 or", NULL, "expected a condition after 'or' at "
+                       "position 15");
+    expect_where_error(k, "memory_gb > 1 and", NULL, "expected a condition after 'and' at "
+                       "position 15");
+    expect_where_error(k, "or memory_gb > 1", NULL, "'or' at position 1 has no condition "
+                       "before it");
+    expect_where_error(k, "memory_gb > 1 and or tdp_w < 2", NULL, "'or' at position 19 has no "
+                       "condition before it");
+    expect_where_error(k, "(and tdp_w < 2)", NULL, "'and' at position 2 has no condition");
+    expect_where_error(k, "()", NULL, "expected a condition after '(' at position 1");
+    expect_where_error(k, "tdp_w > 1 and ()", NULL, "expected a condition after '(' at "
+                       "position 15");
+    expect_where_error(k, "(tdp_w > 1 || )", NULL, "expected a condition after '||' at "
+                       "position 12");
+    expect_where_error(k, "memory_gb > 1 tdp_w < 2", NULL, "position 15: expected 'and' or "
+                       "'or' between conditions");
+    expect_where_error(k, "(vendor = AMD) (tdp_w < 2)", NULL, "position 16: expected 'and'");
+    expect_where_error(k, "name = a(b", NULL, "position 9: unexpected character");
+    snprintf(deep, sizeof deep, "%.33s vendor = AMD %.33s",
+             "(((((((((((((((((((((((((((((((((", ")))))))))))))))))))))))))))))))))");
+    expect_where_error(k, deep, NULL, "position 33: parentheses nested more than 32 deep");
+    /* "order" and "andrew" are words, not connectives: unknown fields */
+    expect_where_error(k, "tdp_w > 1 or order = 2", NULL, "unknown field 'order'");
+    expect_where_error(k, "tdp_w > 1 and andrew = 2", NULL, "unknown field 'andrew'");
+    kb_close(k);
+}
+
+/* The fixture's prices, and these: the RTX 3090 at USD 1,499 (2020-09) and CNY 7,000 (2025-06,
+ * the latest); the H100 SXM5 in two 8-GPU servers on one date (USD 240,000 and 300,000) and as
+ * one card before (USD 25,000, 2024-01); the L40 at USD 7,500 (2024-05) and, later, in GBP,
+ * which the fixture has no rate for. */
+static const char derived_prices[] =
+    "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,"
+    "quality,gpu_fraction,min_billing_hours,system,network_gbps\n"
+    "rtx-3090,new,1499,USD,card,1,US,,,0,2020-09,ga102-wp,launch,list,,,,\n"
+    "rtx-3090,new,7000,CNY,card,1,CN,,,0,2025-06,blog-a100-vs-3090,street,anecdote,,,,\n"
+    "h100-sxm5,new,240000,USD,card,8,US,,,0,2025-01,nvidia-h100-ds,a server,quote,,,"
+    "hgx-h100-8,\n"
+    "h100-sxm5,new,300000,USD,card,8,US,,,0,2025-01,nvidia-h100-ds,another,quote,,,"
+    "hgx-h100-8,\n"
+    "h100-sxm5,new,25000,USD,card,1,US,,,0,2024-01,nvidia-h100-ds,older,quote,,,,\n"
+    "l40,new,7500,USD,card,1,US,,,0,2024-05,nvidia-l40-ds,,list,,,,\n"
+    "l40,new,5000,GBP,card,1,GB,,,0,2026-02,nvidia-l40-ds,no rate,list,,,,\n";
+
+static kb *derived_kb(const char *path)
+{
+    gw_error err = {0};
+    kb *k = fixture_kb(path);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    if (kb_import_text(k, "derived-prices.csv", derived_prices, strlen(derived_prices), &err))
+        fail_msg("derived prices: %s", err.msg);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    return k;
+}
+
+static const kb_gpu_value *value_of(const kb_gpu *g, const kb_gpu_value *v, size_t n,
+                                    const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(g[i].id, id))
+            return &v[i];
+    fail_msg("no %s in the list", id);
+    return NULL;
+}
+
+#define assert_near(x, want) \
+    do { \
+        if (!(fabs((double)(x) - (want)) < 1e-6 * (fabs((double)(want)) + 1))) \
+            fail_msg("%s = %.10g, expected %.10g", #x, (double)(x), (double)(want)); \
+    } while (0)
+
+static void test_list_derived_fields(void **state)
+{
+    (void)state;
+    kb *k = derived_kb(tmp_path("derived.db"));
+    gw_error err = {0};
+    kb_gpu *g;
+    kb_gpu_value *v;
+    size_t n;
+    assert_int_equal(kb_gpu_list_values(k, NULL, NULL, NULL, &g, &v, &n, &err), GW_OK);
+    assert_int_equal(n, 15);
+    /* RTX 3090: the latest new price, CNY 7,000 at the latest CNY rate (7.2, not 2025-06's
+     * 7.1): 7000 / 7.2 = 972.2222 USD; / 24 GB = 40.5093; / 71 TFLOPS = 13.6933;
+     * / 0.936 TB/s = 1038.6990; 71 TFLOPS / 350 W = 0.202857 */
+    const kb_gpu_value *r = value_of(g, v, n, "rtx-3090");
+    assert_near(r->new_price, 7000 / 7.2);
+    assert_near(r->new_price, 972.2222222);
+    assert_string_equal(r->new_price_as_of, "2025-06");
+    assert_string_equal(r->new_price_source, "blog-a100-vs-3090");
+    assert_near(r->price_per_gb, 40.50925926);
+    assert_near(r->price_per_fp16_tflops, 13.69327074);
+    assert_near(r->price_per_tbs, 1038.698955);
+    assert_near(r->fp16_tflops_per_w, 0.2028571429);
+    /* H100 SXM5: two servers on the latest date, the lower: USD 240,000 / 8 GPUs = 30,000 a
+     * card; / 80 GB = 375; / 989.5 TFLOPS = 30.3184; / 3.35 TB/s = 8955.2239; 989.5 / 700 W =
+     * 1.413571 */
+    r = value_of(g, v, n, "h100-sxm5");
+    assert_near(r->new_price, 30000);
+    assert_string_equal(r->new_price_as_of, "2025-01");
+    assert_near(r->price_per_gb, 375);
+    assert_near(r->price_per_fp16_tflops, 30.31834260);
+    assert_near(r->price_per_tbs, 8955.223881);
+    assert_near(r->fp16_tflops_per_w, 1.413571429);
+    /* A100 SXM4 80GB: the fixture's CNY 100,000 / 7.2 = 13,888.89; / 80 GB = 173.6111 */
+    r = value_of(g, v, n, "a100-sxm4-80gb");
+    assert_near(r->new_price, 13888.88889);
+    assert_near(r->price_per_gb, 173.6111111);
+    /* L40: the GBP price is newer but GBP has no rate, so USD 7,500; / 48 GB = 156.25 */
+    r = value_of(g, v, n, "l40");
+    assert_near(r->new_price, 7500);
+    assert_string_equal(r->new_price_as_of, "2024-05");
+    assert_near(r->price_per_gb, 156.25);
+    /* no new price: no price figures (never 0), but TFLOPS per watt: 125 / 150 W = 0.8333 */
+    r = value_of(g, v, n, "a10");
+    assert_true(isnan(r->new_price) && isnan(r->price_per_gb) && isnan(r->price_per_tbs) &&
+                isnan(r->price_per_fp16_tflops));
+    assert_null(r->new_price_as_of);
+    assert_null(r->new_price_source);
+    assert_near(r->fp16_tflops_per_w, 0.8333333333);
+    /* no FP16 figure: no TFLOPS per watt */
+    assert_true(isnan(value_of(g, v, n, "gtx-1080-ti")->fp16_tflops_per_w));
+    kb_gpus_free(g, n);
+    kb_gpu_values_free(v, n);
+
+    /* other currencies: CNY 7,000 stays 7,000 (no conversion); the H100's 30,000 USD * 7.2 =
+     * 216,000 CNY; in EUR 7000 / 7.2 * 0.92 = 894.4444 */
+    assert_int_equal(kb_gpu_list_values(k, "id = rtx-3090 or id = h100-sxm5", "id", "CNY", &g,
+                                        &v, &n, &err), GW_OK);
+    assert_int_equal(n, 2);
+    assert_string_equal(g[0].id, "h100-sxm5");
+    assert_near(v[0].new_price, 216000);
+    assert_near(v[1].new_price, 7000);
+    kb_gpus_free(g, n);
+    kb_gpu_values_free(v, n);
+    assert_int_equal(kb_gpu_list_values(k, "id = rtx-3090", NULL, "EUR", &g, &v, &n, &err),
+                     GW_OK);
+    assert_near(v[0].new_price, 894.4444444);
+    kb_gpus_free(g, n);
+    kb_gpu_values_free(v, n);
+    assert_int_equal(kb_gpu_list_values(k, NULL, NULL, "GBP", &g, &v, &n, &err), GW_ENOTFOUND);
+    assert_non_null(strstr(err.msg, "no exchange rate for 'GBP'"));
+    assert_int_equal(kb_gpu_list_values(k, NULL, NULL, "usd", &g, &v, &n, &err), GW_EUSAGE);
+
+    /* filters and sorts: per GB under 200 USD: rtx-3090 40.51, l40 156.25, a100-sxm4-80gb
+     * 173.61 (the H100's 375 is over) */
+    assert_int_equal(list_count(k, "price_per_gb < 200", "price_per_gb", "rtx-3090"), 3);
+    assert_int_equal(list_count(k, "price_per_gb < 100 or vendor = AMD", NULL, NULL), 2);
+    assert_int_equal(list_count(k, "new_price_as_of >= '2025'", NULL, "a100-sxm4-80gb"), 3);
+    assert_int_equal(list_count(k, "new_price_source ~ 'h100'", NULL, "h100-sxm5"), 1);
+    /* FP16 dense per watt over 1: h100-pcie 756.5/350 = 2.16, h100-nvl 835.5/400 = 2.09,
+     * mi300x 1307.4/750 = 1.74, h100-sxm5 and h200-sxm 989.5/700 = 1.41, a100-pcie-40gb
+     * 312/250 = 1.25, a100-pcie-80gb 312/300 = 1.04, l40s 362/350 = 1.03: 8 */
+    assert_int_equal(list_count(k, "fp16_tflops_per_w > 1", "-fp16_tflops_per_w",
+                                "h100-pcie"), 8);
+    /* highest price first, then the GPUs without one, in id order (a10 first) */
+    assert_int_equal(kb_gpu_list_values(k, NULL, "-new_price", NULL, &g, &v, &n, &err), GW_OK);
+    const char *order[] = {"h100-sxm5", "a100-sxm4-80gb", "l40", "rtx-3090", "a10"};
+    for (size_t i = 0; i < 5; i++)
+        assert_string_equal(g[i].id, order[i]);
+    assert_true(isnan(v[4].new_price) && isnan(v[n - 1].new_price));
+    kb_gpus_free(g, n);
+    kb_gpu_values_free(v, n);
+    /* lowest per GB first: the unknown still last */
+    assert_int_equal(list_count(k, NULL, "price_per_gb", "rtx-3090"), 15);
+    expect_where_error(k, "price_per_gb ~ 4", NULL, "needs a text field");
+    expect_where_error(k, "price_per_gbp < 4", NULL, "unknown field 'price_per_gbp'");
+    expect_where_error(k, NULL, "-price_per_gbp", "--sort: unknown field 'price_per_gbp'");
+    kb_close(k);
+}
+
+/* One description: every derived field once, named apart from the GPU columns, each with a
+ * label and how it is computed; the field check knows both kinds. */
+static void test_derived_description(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    size_t n = 0;
+    const kb_derived *d;
+    for (; (d = kb_gpu_derived(n)) != NULL; n++) {
+        assert_null(kb_table_column(KB_GPUS, d->name));
+        assert_ptr_equal(kb_gpu_derived_find(d->name), d);
+        assert_true(d->label && *d->label && d->how && *d->how);
+        assert_int_equal(kb_list_field_check("--columns: ", d->name, &err), GW_OK);
+    }
+    assert_int_equal(n, 7);
+    assert_true(kb_gpu_derived_find("new_price")->money);
+    assert_false(kb_gpu_derived_find("fp16_tflops_per_w")->money);
+    assert_int_equal(kb_gpu_derived_find("new_price_as_of")->type, KB_TEXT);
+    assert_null(kb_gpu_derived_find("memory_gb"));
+    assert_null(kb_gpu_derived_find(NULL));
+    assert_int_equal(kb_list_field_check("--columns: ", "memory_gb", &err), GW_OK);
+    assert_int_equal(kb_list_field_check("--columns: ", "colour", &err), GW_EUSAGE);
+    assert_non_null(strstr(err.msg, "--columns: unknown field 'colour' (fields: id, name,"));
+    assert_non_null(strstr(err.msg, ", price_per_gb, price_per_fp16_tflops, price_per_tbs, "
+                                    "fp16_tflops_per_w)"));
+    /* a value row reads through the description */
+    kb_gpu_value v = {66.625, "2022-10", NULL, NAN, NAN, NAN, NAN};
+    assert_true(kb_derived_number(kb_gpu_derived_find("new_price"), &v) == 66.625);
+    assert_string_equal(kb_derived_text(kb_gpu_derived_find("new_price_as_of"), &v),
+                        "2022-10");
+    assert_true(isnan(kb_derived_number(kb_gpu_derived_find("new_price_as_of"), &v)));
+    assert_null(kb_derived_text(kb_gpu_derived_find("price_per_gb"), &v));
 }
 
 /* ---- search ---- */
@@ -1032,10 +1358,12 @@ static void test_one_description_per_table(void **state)
     (void)state;
     size_t n;
     const kb_column *cols = kb_table_columns(KB_GPUS, &n);
-    /* gpus.csv's header: 25 columns, id first, note last */
-    assert_int_equal(n, 25);
+    /* gpus.csv's header: 25 columns of version 1, id first, note 25th; then version 6's three
+     * (fp4_tflops, link_kind, restriction): 25 + 3 = 28 */
+    assert_int_equal(n, 28);
     assert_string_equal(cols[0].name, "id");
     assert_string_equal(cols[24].name, "note");
+    assert_string_equal(cols[27].name, "restriction");
     assert_null(kb_table_columns(KB_TABLES, &n));
     assert_int_equal(n, 0);
     assert_null(kb_table_column(KB_GPUS, "colour"));
@@ -1049,8 +1377,10 @@ static void test_one_description_per_table(void **state)
     size_t nf = 0;
     while (fields[nf])
         nf++;
-    assert_int_equal(nf, 23);
+    /* 28 columns - source - note = 26: version 1's 23, launch_price_usd 23rd, then version 6's */
+    assert_int_equal(nf, 26);
     assert_string_equal(fields[22], "launch_price_usd");
+    assert_string_equal(fields[25], "restriction");
 
     /* struct fields are reached through the description: every number of a new GPU is NaN */
     kb_gpu g;
@@ -1159,6 +1489,7 @@ int main(void)
         cmocka_unit_test(test_migration_from_v1),
         cmocka_unit_test(test_migration_from_v2),
         cmocka_unit_test(test_migration_prices_to_v4),
+        cmocka_unit_test(test_migration_links_to_v6),
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_foreign_files_refused_unchanged),
         cmocka_unit_test(test_validation_messages),
@@ -1167,6 +1498,9 @@ int main(void)
         cmocka_unit_test(test_resolve_ambiguous_and_unknown),
         cmocka_unit_test(test_filter_language),
         cmocka_unit_test(test_filter_hostile),
+        cmocka_unit_test(test_filter_or_parentheses),
+        cmocka_unit_test(test_list_derived_fields),
+        cmocka_unit_test(test_derived_description),
         cmocka_unit_test(test_search_ranked_with_snippet),
         cmocka_unit_test(test_search_hostile),
         cmocka_unit_test(test_export_import_roundtrip),
