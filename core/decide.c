@@ -421,8 +421,10 @@ static void judge(decision *d, decide_option *o)
                    o->split ? "card" : "replica", o->gpu->name, decide_option_memory_gb(o));
     } else if (isnan(o->throughput)) {
         o->feasible = 0;
-        buf_printf(&b, "no measured or comparable %s result for %s",
-                   d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name);
+        buf_printf(&b, "no measured or comparable %s result for %s%s%s",
+                   d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name,
+                   o->throughput_how && *o->throughput_how ? ": " : "",
+                   o->throughput_how ? o->throughput_how : "");
     } else if (o->hours_needed > o->hours_available) {
         o->feasible = 0;
         buf_puts(&b, "needs ");

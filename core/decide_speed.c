@@ -203,8 +203,10 @@ static void measured_words(gw_buf *how, const measured *m, int count, const kb_g
 
 /* ---- one card ---- */
 
-/* The measured GPU most like g (NULL: none measured): of the same architecture and sold the
- * same way (a card, or a module on a board) first, then nearest in specifications. */
+/* The measured GPU most like g (NULL: none measured of its vendor): of the same vendor only
+ * (another vendor's software stack makes its measurements no guide), of the same architecture
+ * and sold the same way (a card, or a module on a board) first, then nearest in
+ * specifications. */
 static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
 {
     model_gpu_spec target = spec_of(d, g);
@@ -218,7 +220,7 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
         measured m;
         if (!d->measured_one[i])
             d->measured_one[i] = measured_rows(d, NULL, r->id, 1, &m) ? 1 : 2;
-        if (r == g || d->measured_one[i] != 1)
+        if (r == g || d->measured_one[i] != 1 || !decide_text_same(r->vendor, g->vendor))
             continue;
         int unlike = !decide_text_same(r->architecture, g->architecture) +
                      (decide_gpu_sold_as_card(r) != decide_gpu_sold_as_card(g));
@@ -245,8 +247,12 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
         return m.median;
     }
     const kb_gpu *nearest = nearest_measured(d, g);
-    if (!nearest)
+    if (!nearest) {
+        if (how)
+            buf_printf(how, "no %s GPU is measured on this benchmark to scale from",
+                       g->vendor ? g->vendor : "such");
         return NAN;
+    }
     measured_rows(d, o, nearest->id, 1, &m);
     model_gpu_spec rs = spec_of(d, nearest), target = spec_of(d, g);
     double value = model_scale_throughput(m.median, &rs, &target);
@@ -435,6 +441,12 @@ static void comm_fraction(const decision *d, decide_option *o)
 static void speed_relative(decision *d, decide_option *o, gw_buf *how)
 {
     const kb_gpu *g = o->gpu, *ref = d->reference;
+    if (!decide_text_same(g->vendor, ref->vendor)) {
+        /* Hours on one vendor's card say nothing of another's: another software stack. */
+        buf_printf(how, "the work is given in hours on %s, and the speed of a GPU by %s cannot "
+                        "be scaled from it", ref->name, g->vendor ? g->vendor : "another vendor");
+        return;
+    }
     model_gpu_spec rs = spec_of(d, ref), ts = spec_of(d, g);
     double ratio = decide_str_eq(g->id, ref->id) ? 1 : model_scale_throughput(1, &rs, &ts);
     double eff = efficiency(d, o, NAN, 0, d->gradient_bytes);

@@ -66,10 +66,16 @@ check_eq "kb search: the MI300X's link by its kind, first" "$(jqr '.hits[0].ref'
 # --- decide: each board's link in its own words ---------------------------------------------------
 # Made-up 8-GPU offers (only the wording is checked): data parallelism over each board's link,
 # half of its both-ways figure each way (896 / 2 = 448, 1,050 / 2 = 525, and the H800's NVLink, cut
-# to 400 GB/s for China, 400 / 2 = 200). None of the three has a measured 8-card result.
+# to 400 GB/s for China, 400 / 2 = 200). None of the three has a measured 8-card result; made-up
+# one-card results of the AMD and Intel parts let them be scaled (another vendor's measurement
+# never is).
 cat >"$T/links.csv" <<'CSV'
 id,title,publisher,url,retrieved,kind,note
 test-links,Test offers for the link wording,gpuwise tests,,2026-12-01,user,Made-up prices.
+
+gpu,gpu_count,workload,metric,value,unit,precision,source
+mi300x,1,resnet50,train_throughput,2000,images/s,bf16,test-links
+gaudi3,1,resnet50,train_throughput,2000,images/s,bf16,test-links
 
 gpu,kind,amount,currency,unit,gpu_count,provider,instance,as_of,source,quality
 mi300x,cloud,12,USD,hour,8,TestCloud,8x MI300X,2026-11,test-links,list
