@@ -202,14 +202,18 @@ int gw_read_file_max(const char *path, size_t max, char **out, size_t *len)
     *out = NULL;
     if (len)
         *len = 0;
-    /* O_NONBLOCK only for the open: a FIFO opens at once, without waiting for a writer (one
-     * that nobody writes then reads as empty); the reads themselves block as usual. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    /* "-" is standard input itself (a socket cannot be opened again by name); O_NONBLOCK
+     * only for the open: a FIFO opens at once, without waiting for a writer (one that nobody
+     * writes then reads as empty); the reads themselves block as usual. */
+    int own = strcmp(path, "-") != 0;
+    int fd = own ? open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+                 : fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
     if (fd < 0)
         return errno;
     struct stat st;
     int rc = 0, flags = fcntl(fd, F_GETFL);
-    if (fstat(fd, &st) != 0 || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
+    if (fstat(fd, &st) != 0 || flags < 0 ||
+        (own && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
         rc = errno ? errno : EIO;
     else if (S_ISDIR(st.st_mode))
         rc = EISDIR;
@@ -252,6 +256,8 @@ int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_e
         return rc;
     int e = gw_read_file_max(path, max, out, len);
     const gw_input_limit *l = &gw_input_limits[kind];
+    if (strcmp(path, "-") == 0)
+        path = "standard input";
     if (e == EFBIG)
         return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
                             "the limit)", path, l->what, max >> 20, l->env);

@@ -64,15 +64,15 @@ extern const gw_input_limit gw_input_limits[GW_INPUT_N];
  * the variable is not a whole number of MiB from 1 to GW_INPUT_MAX_MIB. */
 int gw_input_max(gw_input kind, size_t *bytes, gw_error *err);
 
-/* Reads the file at path whole, within the limit of kind (caller frees *out, which is
- * NUL-terminated; *len may be NULL).  GW_OK; GW_ENOINPUT when it cannot be opened or read or is a
+/* Reads the file at path ("-": standard input) whole, within the limit of kind (caller frees
+ * *out, which is NUL-terminated; *len may be NULL).  GW_OK; GW_ENOINPUT when it cannot be opened or read or is a
  * folder ("PATH: why"); GW_EDATA when it holds more than the limit ("PATH: too large for a
  * workload file: more than 1 MiB (GPUWISE_MAX_WORKLOAD_MB raises the limit)"); GW_EUSAGE as
  * gw_input_max.  A read stopped by SIGINT/SIGTERM is GW_ENOINPUT with the signal pending. */
 int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_error *err);
 
-/* The same reader with the limit in bytes; returns 0, or an errno value: EFBIG past max, EISDIR
- * for a folder, EINTR when SIGINT/SIGTERM stopped it. */
+/* The same reader with the limit in bytes ("-": standard input); returns 0, or an errno value:
+ * EFBIG past max, EISDIR for a folder, EINTR when SIGINT/SIGTERM stopped it. */
 int gw_read_file_max(const char *path, size_t max, char **out, size_t *len);
 
 /* gw_read_file_max with the GW_INPUT_KB limit: for gpuwise's own files (the shipped KB). */

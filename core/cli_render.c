@@ -1,7 +1,6 @@
 /* cli_render.c — `gpuwise render TEMPLATE DATA.json`: any template with any JSON data, for
  * people writing their own templates.  The work is render_file's (render.c). */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli.h"
 #include "cli_document.h"
@@ -11,9 +10,8 @@ static int cmd_render(gw_ctx *ctx, const cli_args *args, gw_error *err)
     const char *tmpl = args->argv[0], *data_path = args->argv[1];
     char *text;
     size_t len;
-    /* standard input is read as any other file: within the same limit */
-    int rc = gw_read_input(strcmp(data_path, "-") == 0 ? "/dev/stdin" : data_path, GW_INPUT_DATA,
-                           &text, &len, err);
+    /* standard input ("-") is read as any other file: within the same limit */
+    int rc = gw_read_input(data_path, GW_INPUT_DATA, &text, &len, err);
     if (rc)
         return rc;
     view *data = view_from_json(text, len, err);
