@@ -139,7 +139,7 @@ if open_doc justification report examples/vision-team.lua; then
         "$(xp "$dom" "string(//h2[@id='options-considered']/following-sibling::p[1])")" \
         "$n_opt options were considered; $n_ok are feasible."
     # The body groups them by reason with a count (the groups' counts add up to every option
-    # that fell out, 32 - 11 = 21); the appendix lists each one.
+    # that fell out, 61 - 40 = 21); the appendix lists each one.
     check_eq "browser: justification groups every option that fell out, with counts" \
         "$(xp "$dom" "//h2[@id='options-considered']/following-sibling::ul[1]/li/strong/text()" |
             sed -n 's/.*(\([0-9]*\)):$/\1/p' | awk '{ n += $1 } END { print n + 0 }')" \

@@ -22,11 +22,12 @@ check_num "decide vision-team: 4x 3090 scaled from the benchmark family" \
 check_eq "decide vision-team: its spread is the article's 3,100 to the model's 3,458" \
     "$(jqr '.options[0].throughput | "\(.low) \(.high | floor) \(.basis)"')" "3100 3457 scaled"
 check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
-# The trace --json prints: every step, the rules among them (9 shipped rules, 39 options: 1, 2, 4,
-# 8 and 16 cards of each of the four candidates to buy (the 3090 new and used), and the 19 offers)
+# The trace --json prints: every step, the rules among them (9 shipped rules, 61 options: 1, 2, 4,
+# 8 and 16 cards of each of the four candidates to buy (the 3090 new and used): 20, and the KB's
+# 41 on-demand cloud offers kept)
 check_eq "decide vision-team: the trace names the rules' step" \
     "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
-    "9 rules gave N verdicts over 39 options"
+    "9 rules gave N verdicts over 61 options"
 check_eq "decide vision-team: the issue's option fields" \
     "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
 check_eq "decide vision-team: cost fields" \
@@ -116,14 +117,19 @@ check_eq "decide big-model: no 24 GB card is feasible" \
 check_eq "decide big-model: 24 GB cards fall out for memory" \
     "$(jqr '[.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because][0]')" \
     "needs 40.6 GB per replica; GeForce RTX 3090 has 24 GB"
-check_eq "decide big-model: the winner has 80 GB" "$(jqr '.recommendation.details.memory_gb')" "80"
-# The blog's CNY 4.80/h A100 80GB (quality anecdote) no longer wins: it is an option, labelled,
-# ranked after every other feasible one.  The winner is Lambda's 8x H100 SXM5 at USD 2.99 x 8 x
-# 7.20 = CNY 172.224/h; 900 A100-hours of work at 8 x 2.282 x 0.971 = 17.73 A100s take 50.76 h:
-# 172.224 x 50.76 = CNY 8,743, CNY 9.71 per A100-hour of work (see examples/README.md).
-check_eq "decide big-model: Lambda's 8x H100 wins, not the blog's price" \
-    "$(jqr '.recommendation.option')" "rent:Lambda:gpu_8x_h100_sxm5:8x h100-sxm5"
-check_eq "decide big-model: the winner's total" "$(jqr '.recommendation.details.cost.total_text')" "CNY 8,743"
+check_eq "decide big-model: the winner has 186 GB a GPU" "$(jqr '.recommendation.details.memory_gb')" "186"
+# The blog's CNY 4.80/h A100 80GB (quality anecdote) does not win: it is an option, labelled,
+# ranked after every other feasible one.  The winner is Spheron's GB200 Superchip (two Blackwell
+# GPUs) at USD 9.08 x 7.20 = CNY 65.376/h; one GB200 GPU = sqrt(2,500/312 x 8,000/2,039) =
+# 5.6070 A100s, two at 1/1.03 = 10.887; 900 A100-hours of work take 82.665 h: 65.376 x 82.665 =
+# CNY 5,404, CNY 6.00 per A100-hour of work (see examples/README.md).  An AMD MI300X is cheaper
+# per hour but no speed of an AMD part can be derived from hours on an NVIDIA A100.
+check_eq "decide big-model: Spheron's GB200 wins, not the blog's price" \
+    "$(jqr '.recommendation.option')" "rent:Spheron:GB200 Superchip:2x gb200"
+check_eq "decide big-model: the winner's total" "$(jqr '.recommendation.details.cost.total_text')" "CNY 5,404"
+check_eq "decide big-model: an AMD part is not scaled from an NVIDIA card's hours" \
+    "$(jqr '[.options[] | select(.gpu == "mi300x")][0] | "\(.feasible) \(.excluded_because)"')" \
+    "false no measured or comparable speed result for AMD Instinct MI300X: the work is given in hours on NVIDIA A100 SXM4 80GB, and the speed of a GPU by AMD cannot be scaled from it"
 check_eq "decide big-model: the blog's offer is labelled, held back, with its caveat" \
     "$(jqr '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb") | "\(.label)|\(.offer_quality)|\(.held_back)|\(.offer_note | test("whole card"))"][0]')" \
     "rent 1x NVIDIA A100 SXM4 80GB (Unnamed CN platform, A100-80GB (MIG enabled); anecdotal price)|anecdote|true|true"
@@ -145,14 +151,14 @@ check_eq "decide short-project: renting wins" "$(jqr '.recommendation.details.ac
 check_eq "decide short-project: the short-work rule leaves a job alone" \
     "$(jqr '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length')" "0"
 check_eq "decide short-project: a job" "$(jqr '.workload.kind')" "job"
-# The winner is Lambda's 8x V100 (the blog's CNY 3.20/h A100 40GB is an anecdotal price, held
-# back): USD 4.40 x 7.20 = CNY 31.68/h at 6,174 images/s measured.  One run 3.84e7 / 6,174 /
-# 3,600 = 1.728 h; 5 runs = 8.64 h; available 6 x 30 x 2 = 360 h; 31.68 x 8.638 = CNY 273.66
-# (was 3.20 x 38.2 h = CNY 122 on the blog's A100).
+# The winner is one RTX 4090 on Vast.ai (the blog's CNY 3.20/h A100 40GB is an anecdotal
+# price, held back): USD 0.682 x 7.20 = CNY 4.9104/h at 1,301 images/s measured.  One run 3.84e7
+# / 1,301 / 3,600 = 8.199 h; 5 runs = 40.99 h; available 6 x 30 x 2 = 360 h; 4.9104 x 40.994 =
+# CNY 201.30 (Lambda's 8x V100, CNY 273.66, is third).
 check_eq "decide short-project: hours needed and available" \
-    "$(jqr '.options[0] | "\(.hours_needed_text) of \(.hours_available_text)"')" "9 h of 360 h"
+    "$(jqr '.options[0] | "\(.hours_needed_text) of \(.hours_available_text)"')" "41 h of 360 h"
 check_eq "decide short-project: the rental costs the hours the runs take" \
-    "$(jqr '.options[0].cost.total_text')" "CNY 274"
+    "$(jqr '.options[0].cost.total_text')" "CNY 201"
 
 # A job of one 300 h run, rented at CNY 4.80/h: 4.80 x 300 = CNY 1,440 (not 4.80 x 12 h x 30 x
 # 24 = 41,472 over the whole horizon).

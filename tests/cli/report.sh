@@ -27,7 +27,8 @@ grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null 
     pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
 # The body: what fell out grouped by reason, with a count and three examples, cheapest per image
-# first (39 options - 21 feasible = 18, all over the budget; new 4x RTX 4090 = 4 x CNY 16,000 + a
+# first (61 options - 40 feasible = 21: 18 over the budget and 3 AMD rentals with no AMD GPU
+# measured to scale from; new 4x RTX 4090 = 4 x CNY 16,000 + a
 # CNY 8,000 host = CNY 72,000 up front > CNY 40,000; 18 - 3 examples = 15 more); each one is
 # listed in the appendix.
 BODY=${MD%%"## Appendix"*}
@@ -77,7 +78,7 @@ check_out "report short-project: a job" "- **Kind:** A job: 5 runs of 38,400,000
 # Issue 13 item 3: the offer's caveats (its KB note) beside the recommendation and in the
 # appendix; an anecdotal price is labelled, and the report says why it is never recommended.
 check_out "report short-project: the recommended offer's caveats" \
-    "The offer's caveats, as the KB notes them: On-demand list price at the time (USD 0.55 per GPU-hour)."
+    "The offer's caveats, as the KB notes them: On-demand rate on Vast.ai's marketplace captured in June 2026"
 check_out "report short-project: anecdotal prices are labelled" \
     "| rent 1x NVIDIA A100 SXM4 40GB (Unnamed CN platform, A100-SXM4 (40GB) single card; anecdotal price) |"
 check_out "report short-project: why an anecdotal price is not recommended" \
@@ -111,7 +112,7 @@ check_eq "report --json: the recommendation, no trace, the report's own fields" 
 # The groups are data: excluded_groups and rule_notes beside the full lists they shorten.
 check_eq "report --json: excluded_groups count every option in excluded" \
     "$(jqr '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")')" \
-    "18 18 4"
+    "21 21 4"
 run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
 check_rc "report -o model.json: exit 0" 0
 check_eq "report -o model.json: JSON by the extension" "$(jq -r .recommendation.option "$T/model.json")" "buy-used:4x rtx-3090"
@@ -148,10 +149,10 @@ check_eq "report: cost-per-unit bars sorted by cost" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"
 
 # A job's cumulative chart draws the rental of the same work, so its line ends at the job's bill:
-# short-project's 8x V100 (Lambda) at 8 x USD 0.55 x 7.20 = CNY 31.68/h for 5 x 3.84e7 / 6,174 /
-# 3,600 = 8.638 h is CNY 273.66, not two months of 6 h days at that rate.
+# short-project's RTX 4090 (Vast.ai) at USD 0.682 x 7.20 = CNY 4.9104/h for 5 x 3.84e7 / 1,301 /
+# 3,600 = 40.994 h is CNY 201.30, not two months of 6 h days at that rate.
 run "$GW" report "$EX/short-project.lua" --json
 check_num "report short-project: the chart's rental line ends at the job's bill" \
-    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 273.66 0.01
+    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 201.30 0.01
 run "$GW" report "$EX/big-model.lua" --json
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'
