@@ -70,7 +70,8 @@ static const derived_field derived[] = {
 /* Each GPU's new prices as one card's worth in the currency asked (a server's price over its
  * GPUs: a price's gpu_count is what its amount buys), numbered latest first and, on one date,
  * lowest first (then by row, so the choice never depends on the plan): number 1 is the price the
- * derived fields use.  gw_price_in converts (list_convert). */
+ * derived fields use.  Dates compare as text, so "2024-08-15" is later than "2024-08".
+ * gw_price_in converts (price_in below). */
 #define NEW_PRICES_SQL                                                                         \
     "SELECT gpu, card, as_of, source, row_number() OVER (PARTITION BY gpu ORDER BY as_of DESC," \
     " card, id) AS pick FROM (SELECT id, gpu, as_of, source,"                                  \
