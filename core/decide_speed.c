@@ -204,15 +204,15 @@ static void measured_words(gw_buf *how, const measured *m, int count, const kb_g
 /* ---- one card ---- */
 
 /* The measured GPU most like g (NULL: none measured of its vendor): of the same vendor only
- * (another vendor's software stack makes its measurements no guide), of the same architecture
- * and sold the same way (a card, or a module on a board) first, then nearest in
- * specifications. */
+ * (another vendor's software stack makes its measurements no guide); of the same architecture,
+ * sold the same way (a card, or a module on a board) and of the same class (consumer or
+ * data-centre) first, then nearest in specifications. */
 static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
 {
     model_gpu_spec target = spec_of(d, g);
     const kb_gpu *nearest = NULL;
     double best = INFINITY;
-    int best_unlike = 3;
+    int best_unlike = 4;
     if (!d->measured_one)   /* every scaled option asks this of every GPU: once each */
         d->measured_one = gw_xcalloc(d->n_gpus + 1, 1);
     for (size_t i = 0; i < d->n_gpus; i++) {
@@ -223,7 +223,8 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
         if (r == g || d->measured_one[i] != 1 || !decide_text_same(r->vendor, g->vendor))
             continue;
         int unlike = !decide_text_same(r->architecture, g->architecture) +
-                     (decide_gpu_sold_as_card(r) != decide_gpu_sold_as_card(g));
+                     (decide_gpu_sold_as_card(r) != decide_gpu_sold_as_card(g)) +
+                     (decide_gpu_is_consumer(r) != decide_gpu_is_consumer(g));
         model_gpu_spec rs = spec_of(d, r);
         double dist = model_spec_distance(&rs, &target);
         if (unlike < best_unlike || (unlike == best_unlike && dist < best)) {
