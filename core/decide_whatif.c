@@ -138,11 +138,11 @@ void decide_break_even(decision *d)
 
 /* ---- sensitivity: scores under scaled inputs ---- */
 
-enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_RENT, SENS_COUNT };
-static const char *const sens_names[] = {"electricity price", "hours per day",
-                                         "purchase price", "rental price"};
+enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_HOST, SENS_RENT, SENS_COUNT };
+static const char *const sens_names[] = {"electricity price", "hours per day", "purchase price",
+                                         "host machine cost", "rental price"};
 static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "purchase_price",
-                                        "rental_price"};
+                                        "host_cost", "rental_price"};
 
 /* o's score with input param scaled by factor, its verdicts held. */
 static double score_with(const decision *d, const decide_option *o, int param, double factor)
@@ -158,6 +158,8 @@ static double score_with(const decision *d, const decide_option *o, int param, d
             in.hours_per_day = fmin(24, in.hours_per_day * factor);
         else if (param == SENS_PURCHASE)
             in.cards *= factor, in.resale *= factor;
+        else if (param == SENS_HOST)
+            in.host *= factor;
         cost_summary s;
         cost_buy(&in, &s);
         per_hour = s.per_hour;
@@ -165,7 +167,15 @@ static double score_with(const decision *d, const decide_option *o, int param, d
     return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
 }
 
-/* The best feasible option under a scaled input. */
+/* Whether o can still finish a job when input param is scaled by factor: fewer hours a day leave
+ * fewer hours to finish in. */
+static int still_finishes(const decision *d, const decide_option *o, int param, double factor)
+{
+    return param != SENS_HOURS ||
+           !(o->hours_needed > o->hours_available * fmin(factor, 24 / d->w->hours_per_day));
+}
+
+/* The best feasible option under a scaled input (still_finishes). */
 static const decide_option *winner_with(const decision *d, int param, double factor,
                                         double *score)
 {
@@ -174,6 +184,8 @@ static const decide_option *winner_with(const decision *d, int param, double fac
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
         if (!o->feasible || o->held_back)
+            continue;
+        if (!still_finishes(d, o, param, factor))
             continue;
         double s = score_with(d, o, param, factor);
         if (s < best_score || (s == best_score && best && strcmp(o->id, best->id) < 0)) {
@@ -192,11 +204,13 @@ typedef struct flip_ctx {
     int param;
 } flip_ctx;
 
-/* > 0 once another option beats the base winner. */
+/* > 0 once another option beats the base winner, or it can no longer finish the job. */
 static double flip_fn(double factor, void *p)
 {
     const flip_ctx *c = p;
     double best;
+    if (!still_finishes(c->d, c->base, c->param, factor))
+        return 1;
     const decide_option *w = winner_with(c->d, c->param, factor, &best);
     if (!w)
         return NAN;
@@ -236,6 +250,8 @@ static double base_value(const decision *d, const decide_option *win, int param)
         return w->electricity_price;
     case SENS_HOURS:
         return w->hours_per_day;
+    case SENS_HOST:
+        return win->acquisition != DECIDE_RENT && !win->system ? w->host_cost : NAN;
     case SENS_RENT:   /* the rental price of several offers: given as a factor only */
         return win->acquisition == DECIDE_RENT ? win->unit_price : NAN;
     default:
@@ -274,10 +290,15 @@ static void flip_view(view *m, const decision *d, const decide_option *win, int 
             decide_money(&t, d, base * flip);
         buf_puts(&t, ")");
     }
+    if (!still_finishes(d, win, param, flip * (1 - SENS_NUDGE)) && flip < 1)
+        buf_puts(&t, ": the recommendation can no longer finish in time");
     if (nw) {
-        buf_puts(&t, ": ");
+        buf_puts(&t, nw == win ? "" : !still_finishes(d, win, param, flip * (1 - SENS_NUDGE)) &&
+                                              flip < 1 ? ", and " : ": ");
         decide_option_label(&t, nw, 0);
         buf_puts(&t, " wins");
+    } else if (flip < 1 && !still_finishes(d, win, param, flip * (1 - SENS_NUDGE))) {
+        buf_puts(&t, ", nor can any other option");
     }
     view_map_set_str(m, "flip_text", buf_cstr(&t));
     buf_free(&t);
@@ -331,8 +352,9 @@ void decide_sensitivity(decision *d)
                "change in the recommended option's cost per unit of work; the flip point is "
                "found by bisection on the figure the options are ranked by (cost per unit of "
                "work x the rules' adjustment, the same comparison as the break-even hours a "
-               "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24); rule verdicts "
-               "are held at their base values",
+               "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24; for a job, an "
+               "option whose runs no longer fit the fewer hours is out); rule verdicts (the "
+               "budget's among them) are held at their base values",
                SENS_STEP * 100, SENS_STEP * 100, (SENS_SCAN_DOWN - 1) * 100,
                (SENS_SCAN_UP - 1) * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));

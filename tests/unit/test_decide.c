@@ -207,13 +207,15 @@ static void break_even_and_sensitivity(void **state)
      * 0.6392 of itself, and when electricity rises until (24,800 + 13,824 p) / (8,640 x
      * 12.4474) = 0.56187: p = CNY 2.5772/kWh. */
     const view *params = view_path(v, "sensitivity.parameters");
-    assert_int_equal(view_len(params), 4);
-    double rent_flip = NAN, power_flip = NAN;
+    assert_int_equal(view_len(params), 5);
+    double rent_flip = NAN, power_flip = NAN, host_flip = NAN;
     for (size_t i = 0; i < view_len(params); i++) {
         const view *p = view_list_at(params, i);
         const char *name = view_str(view_map_get(p, "parameter"));
         if (!strcmp(name, "rental_price"))
             rent_flip = view_num(view_map_get(p, "flip_factor"));
+        if (!strcmp(name, "host_cost"))
+            host_flip = view_num(view_map_get(p, "flip_value"));
         if (!strcmp(name, "electricity_price")) {
             power_flip = view_num(view_map_get(p, "flip_value"));
             assert_string_equal(view_str(view_map_get(p, "flips_to")),
@@ -222,6 +224,9 @@ static void break_even_and_sensitivity(void **state)
     }
     assert_float_equal(rent_flip, 0.6392, 0.001);
     assert_float_equal(power_flip, 2.5772, 0.005);
+    /* ... and when the host machine costs H: (24,000 + H + 13,824 - 7,200) / (8,640 x 12.4474)
+     * = 0.56187, H = 0.56187 x 107,545.5 - 30,624 = CNY 29,802 (the CNY 8,000 assumed, x3.73). */
+    assert_float_equal(host_flip, 29802, 10);
     /* The JSON fields the issue names. */
     const view *opt = view_list_at(view_map_get(v, "options"), 0);
     static const char *const keys[] = {"id", "gpu", "count", "acquisition", "provider",
@@ -697,6 +702,35 @@ static void job_that_cannot_finish_is_infeasible(void **state)
     workload_free(w);
 }
 
+/* A job's sensitivity to hours a day is its deadline (review D2): three runs of 100 h due in 50
+ * days at 8 h a day have 400 h; the rental (CNY 960, the winner) needs 300 h, so below 300 / 50 =
+ * 6 h a day (-25%) it cannot finish, and the 8-GPU server (38.76 h) is what is left. */
+static void job_hours_sensitivity_is_the_deadline(void **state)
+{
+    fixture *f = *state;
+    workload *w = NULL;
+    decision *d = decide_json(f, JOB_JSON("3", "\"deadline_days\": 50, "), &w);
+    assert_string_equal(decision_best(d)->id, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb");
+    view *v = decision_to_view(d);
+    const view *params = view_path(v, "sensitivity.parameters");
+    int seen = 0;
+    for (size_t i = 0; i < view_len(params); i++) {
+        const view *p = view_list_at(params, i);
+        if (strcmp(view_str(view_map_get(p, "parameter")), "hours_per_day"))
+            continue;
+        seen = 1;
+        assert_float_equal(view_num(view_map_get(p, "flip_value")), 6.0, 0.001);
+        assert_string_equal(view_str(view_map_get(p, "flips_to")),
+                            "buy-new:8x a100-sxm4-80gb in fixture-hgx-a100");
+        assert_non_null(strstr(view_str(view_map_get(p, "flip_text")),
+                               "the recommendation can no longer finish in time"));
+    }
+    assert_true(seen);
+    view_free(v);
+    decision_free(d);
+    workload_free(w);
+}
+
 /* Capacity (the fixture: no work): both acquisitions are costed for the same 8 x 30 x 36 =
  * 8,640 h of use; the rental 3.20 x 8,640 = CNY 27,648. */
 static void capacity_costs_both_for_the_same_hours(void **state)
@@ -1137,6 +1171,7 @@ int main(void)
         cmocka_unit_test(job_costs_the_hours_it_takes),
         cmocka_unit_test(job_that_cannot_finish_is_infeasible),
         cmocka_unit_test(capacity_costs_both_for_the_same_hours),
+        cmocka_unit_test(job_hours_sensitivity_is_the_deadline),
         cmocka_unit_test(assumed_figures_fill_defaults),
         cmocka_unit_test(assumed_figures_from_kb),
         cmocka_unit_test(changed_host_cost_row),
