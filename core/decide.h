@@ -63,6 +63,9 @@ typedef struct decide_option {
     double price_age_days;         /* days from then to today (NaN: no date) */
     cost_buy_input buy;            /* buy options */
     cost_summary cost;
+    double committed;              /* cash committed up front, the budget's one rule: a
+                                    * purchase's up-front cost, a job's whole rental bill, a
+                                    * capacity rental's first month */
     double per_unit, electricity_share;
     int *cites;                    /* citation numbers of the figures used */
     size_t n_cites;

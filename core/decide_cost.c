@@ -162,4 +162,10 @@ void decide_option_cost(decision *d, decide_option *o)
     else
         cost_owned(d, o);
     o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
+    if (o->acquisition != DECIDE_RENT)
+        o->committed = o->cost.upfront;
+    else if (workload_is_job(d->w))
+        o->committed = o->cost.total;
+    else
+        o->committed = o->cost.total / fmax(d->w->horizon_months, 1);
 }

@@ -305,6 +305,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "hours_available", F, OPT(hours_available), NULL, 0, " h", HIDDEN, 0, NULL},
     {NULL, "power_w", F, OPT(power_w), NULL, 0, " W", VALUE, 0, NULL},
     {"cost", "upfront", M, OPT(cost.upfront), NULL, 0, NULL, TEXT, 0, "none"},
+    {"cost", "committed", M, OPT(committed), NULL, 0, NULL, TEXT, 0, NULL},
     {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
      "in the price"},
     {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},

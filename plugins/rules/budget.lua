@@ -27,23 +27,23 @@ return {
         end
         local ctx = workload.context or {}
         local budget_text = ctx.budget_text or string.format("%.0f", budget)
+        -- option.cost.committed is the engine's one figure for the rule; the sentences say what
+        -- it is for each kind of option.
+        local committed = option.cost.committed
+        if committed <= budget then
+            return {}
+        end
         if option.acquisition == "rent" then
             if workload.kind == "job" then
-                if option.cost.total > budget then
-                    return { { effect = "exclude", weight = 1,
-                               because = string.format("renting for the whole job costs %s; the budget is %s",
-                                   option.cost.total_text, budget_text) } }
-                end
-                return {}
-            end
-            local first_month = option.cost.total / math.max(workload.horizon_months, 1)
-            if first_month > budget then
                 return { { effect = "exclude", weight = 1,
-                           because = string.format("the first month of renting costs %s (of %s over %s); the budget is %s",
-                               money(workload.currency, first_month), option.cost.total_text,
-                               months(workload.horizon_months), budget_text) } }
+                           because = string.format("renting for the whole job costs %s; the budget is %s",
+                               option.cost.total_text, budget_text) } }
             end
-        elseif option.cost.upfront > budget then
+            return { { effect = "exclude", weight = 1,
+                       because = string.format("the first month of renting costs %s (of %s over %s); the budget is %s",
+                           money(workload.currency, committed), option.cost.total_text,
+                           months(workload.horizon_months), budget_text) } }
+        else
             return { { effect = "exclude", weight = 1,
                        because = string.format("costs %s up front; the budget is %s",
                            option.cost.upfront_text, budget_text) } }
