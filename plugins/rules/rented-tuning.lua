@@ -2,7 +2,9 @@
 -- (pinned memory, workers), TF32 (on cards that have it: Ampere and later) and, for several
 -- cards, the collective library (NCCL; RCCL on AMD) are checked, a rented A100 can run slower
 -- than a local RTX 3090; the measured speed assumed here needs that tuning.  Each piece of
--- advice is given only where the option has the feature it is about.
+-- advice is given only where the option has the feature it is about, and TF32 only to work in
+-- full precision (mixed precision already runs on the tensor cores).  The sentence does not name
+-- the card, so the report says it once with every option it applies to.
 return {
     name = "rented-tuning",
     kind = "rule",
@@ -14,7 +16,8 @@ return {
             return {}
         end
         local steps = { "the data loader" }
-        if option.tf32 then
+        local precision = workload.model and workload.model.precision
+        if option.tf32 and (precision == "fp32" or precision == "tf32") then
             table.insert(steps, 1, "TF32")
         end
         if option.count > 1 then
@@ -28,7 +31,7 @@ return {
         -- get the sentence without it.
         local checklist = option.gpu:find("^a100") and "a100-rental" or nil
         return { { effect = "warn", weight = 0, checklist = checklist,
-                   because = string.format("a rented %s reaches the assumed speed only once %s %s set up: "
-                       .. "check %s in the first hour", option.gpu_name, list, verb, it) } }
+                   because = string.format("a rented data-centre card reaches the assumed speed only "
+                       .. "once %s %s set up: check %s in the first hour", list, verb, it) } }
     end,
 }

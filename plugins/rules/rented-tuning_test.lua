@@ -6,12 +6,18 @@ end
 
 return {
     test_rented_a100_gets_tf32_advice_and_the_checklist = function(rule)
+        local fp32 = { model = { precision = "fp32" } }
         local v = rule.evaluate(rental({ gpu = "a100-sxm4-40gb", gpu_name = "NVIDIA A100 SXM4 40GB",
-                                         architecture = "Ampere", tf32 = true }), {})
+                                         architecture = "Ampere", tf32 = true }), fp32)
         assert(#v == 1 and v[1].checklist == "a100-rental" and v[1].weight == 0)
-        -- One card: TF32 and the data loader, no NCCL (nothing to all-reduce with).
-        assert(v[1].because == "a rented NVIDIA A100 SXM4 40GB reaches the assumed speed only once "
+        -- One card in fp32: TF32 and the data loader, no NCCL (nothing to all-reduce with).
+        assert(v[1].because == "a rented data-centre card reaches the assumed speed only once "
             .. "TF32 and the data loader are set up: check them in the first hour", v[1].because)
+        -- Mixed precision already uses the tensor cores: no TF32 advice.
+        local amp = rule.evaluate(rental({ gpu = "a100-sxm4-40gb", gpu_name = "NVIDIA A100 SXM4 40GB",
+                                           architecture = "Ampere", tf32 = true }),
+            { model = { precision = "amp" } })
+        assert(not amp[1].because:find("TF32", 1, true), amp[1].because)
     end,
     test_t4_and_v100_have_no_tf32 = function(rule)
         -- Turing (T4) and Volta (V100) have no TF32: the old sentence told them to enable it.
@@ -19,12 +25,12 @@ return {
                                           tf32 = false }), {})
         assert(not t4[1].because:find("TF32", 1, true), t4[1].because)
         assert(not t4[1].because:find("NCCL", 1, true), t4[1].because)
-        assert(t4[1].because == "a rented NVIDIA T4 reaches the assumed speed only once the data loader "
-            .. "is set up: check it in the first hour", t4[1].because)
+        assert(t4[1].because == "a rented data-centre card reaches the assumed speed only once the data "
+            .. "loader is set up: check it in the first hour", t4[1].because)
         assert(t4[1].checklist == nil)
         local v100 = rule.evaluate(rental({ gpu = "v100-sxm2-16gb", gpu_name = "Tesla V100 SXM2 16GB",
                                             architecture = "Volta", tf32 = false, count = 8 }), {})
-        assert(v100[1].because == "a rented Tesla V100 SXM2 16GB reaches the assumed speed only once "
+        assert(v100[1].because == "a rented data-centre card reaches the assumed speed only once "
             .. "the data loader and NCCL are set up: check them in the first hour", v100[1].because)
     end,
     test_nccl_only_with_several_cards = function(rule)
@@ -32,7 +38,8 @@ return {
                                            architecture = "Hopper", tf32 = true }), {})
         assert(not one[1].because:find("NCCL", 1, true), one[1].because)
         local eight = rule.evaluate(rental({ gpu = "h100-sxm5", gpu_name = "NVIDIA H100 SXM5 80GB",
-                                             architecture = "Hopper", tf32 = true, count = 8 }), {})
+                                             architecture = "Hopper", tf32 = true, count = 8 }),
+            { model = { precision = "tf32" } })
         assert(eight[1].because:find("once TF32, the data loader and NCCL are set up", 1, true),
             eight[1].because)
         local amd = rule.evaluate(rental({ gpu = "mi300x", gpu_name = "AMD Instinct MI300X",

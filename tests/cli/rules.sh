@@ -39,11 +39,14 @@ done
 run "$GW" --kb "$SHIPPED_KB" decide "$ROOT/examples/short-project.lua" --json
 tuning() { jqr "[.options[] | select(.acquisition == \"rent\" and .gpu == \"$1\" and .count == $2)
                 | .verdicts[]? | select(.rule == \"rented-tuning\") | .because][0] // \"none\""; }
+# short-project trains in mixed precision (AMP), which already runs on the tensor cores: TF32
+# is advice for full precision only (the rule's own test covers fp32).  The sentence names no
+# card, so the report says it once for every option it applies to.
 check_eq "rules: a rented T4 is not told to enable TF32" \
-    "$(tuning t4 1)" "a rented NVIDIA T4 reaches the assumed speed only once the data loader is set up: check it in the first hour"
+    "$(tuning t4 1)" "a rented data-centre card reaches the assumed speed only once the data loader is set up: check it in the first hour"
 check_eq "rules: a rented V100 is not told to enable TF32" \
-    "$(tuning v100-sxm2-16gb 1)" "a rented Tesla V100 SXM2 16GB reaches the assumed speed only once the data loader is set up: check it in the first hour"
-check_eq "rules: a rented A100 is told to enable TF32, and one card gets no NCCL advice" \
-    "$(tuning a100-sxm4-40gb 1)" "a rented NVIDIA A100 SXM4 40GB reaches the assumed speed only once TF32 and the data loader are set up: check them in the first hour"
-check_eq "rules: eight rented H100 get TF32 and NCCL advice" \
-    "$(tuning h100-sxm5 8)" "a rented NVIDIA H100 SXM5 80GB reaches the assumed speed only once TF32, the data loader and NCCL are set up: check them in the first hour"
+    "$(tuning v100-sxm2-16gb 1)" "a rented data-centre card reaches the assumed speed only once the data loader is set up: check it in the first hour"
+check_eq "rules: an A100 in mixed precision is not told to enable TF32, and one card gets no NCCL advice" \
+    "$(tuning a100-sxm4-40gb 1)" "a rented data-centre card reaches the assumed speed only once the data loader is set up: check it in the first hour"
+check_eq "rules: eight rented H100 get NCCL advice" \
+    "$(tuning h100-sxm5 8)" "a rented data-centre card reaches the assumed speed only once the data loader and NCCL are set up: check them in the first hour"
