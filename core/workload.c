@@ -38,6 +38,7 @@ struct field {
     size_t count_at;            /* FIELD_NAMES: offsetof the count */
     int required;
     double lo, hi;              /* FIELD_NUMBER: the allowed range */
+    int whole;                  /* FIELD_NUMBER: a count, a whole number */
     const char *const *choices; /* FIELD_TEXT: the allowed values; NULL allows any text */
     const char *fallback;       /* the value when absent, as the file would write it; NULL: none */
     const char *unit;           /* NULL: none (a ratio, a name) */
@@ -85,8 +86,8 @@ static const field work_fields[] = {
     {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0.001, .hi = 1e9,
      .unit = "hours", .expected = "a number of hours above 0",
      .help = "hours one run takes on one `hours_on` card (required with hours_on)"},
-    {.name = "runs", .type = FIELD_NUMBER, .at = AT(work_runs), .lo = 1, .hi = 1e6,
-     .fallback = "1", .unit = "runs", .expected = "a number of runs from 1",
+    {.name = "runs", .type = FIELD_NUMBER, .at = AT(work_runs), .lo = 1, .hi = 1e6, .whole = 1,
+     .fallback = "1", .unit = "runs", .expected = "a whole number of runs from 1",
      .help = "how many times the run is done (the job is runs x one run)"},
     {0},
 };
@@ -115,7 +116,7 @@ static const field top_fields[] = {
      .help = "measured peak memory of one replica; replaces the estimate from model",
      .then = check_model_given},
     {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
-     .unit = "samples", .expected = "a number of samples per GPU per step",
+     .whole = 1, .unit = "samples", .expected = "a whole number of samples per GPU per step",
      .help = "samples per GPU per step, for the scaling model (default: the decision's)"},
     {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
      .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
@@ -178,7 +179,7 @@ static const field top_fields[] = {
      .unit = "W", .expected = "watts per machine from 0",
      .help = "power of a machine besides its cards (default: the decision's)"},
     {.name = "cards_per_host", .type = FIELD_NUMBER, .at = AT(cards_per_host), .lo = 1,
-     .hi = 64, .unit = "cards", .expected = "a number of cards from 1 to 64",
+     .hi = 64, .whole = 1, .unit = "cards", .expected = "a whole number of cards from 1 to 64",
      .help = "cards one machine takes (default: 4 consumer or 8 data-centre cards)"},
     {.name = "network_gbps", .type = FIELD_NUMBER, .at = AT(network_gbps), .lo = 0.1,
      .hi = 1e5, .unit = "Gb/s", .expected = "a rate in Gb/s from 0.1",
@@ -400,7 +401,8 @@ static int read_number(const char *file, const char *name, const field *f, const
                        double *out, gw_error *err)
 {
     double n = view_num(v);
-    if (view_kind(v) != VIEW_NUMBER || !isfinite(n) || n < f->lo || n > f->hi)
+    if (view_kind(v) != VIEW_NUMBER || !isfinite(n) || n < f->lo || n > f->hi ||
+        (f->whole && n != floor(n)))
         return bad_value(err, file, name, f, v);
     *out = n;
     return GW_OK;

@@ -91,6 +91,15 @@ static void messages_name_file_field_and_expectation(void **state)
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"used_ok\": \"yes\"}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: used_ok: expected true or false, got \"yes\"");
+    /* Counts are whole numbers: 2.5 cards in a machine is a typo (issue 17, item 7). */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 2.5}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg,
+                        "x.lua: cards_per_host: expected a whole number of cards from 1 to 64, "
+                        "got 2.5");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 4}", &w, &err),
+                     GW_OK);
+    workload_free(w);
 }
 
 static void typos_get_a_suggestion(void **state)
