@@ -75,8 +75,9 @@ static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
     /* The date is the renderer's to add ("generated"), as SOURCE_DATE_EPOCH allows. */
     view *model = decision_to_view(c.d);
     gw_buf sub = GW_BUF_INIT;
-    buf_printf(&sub, "%s; %g h a day over %g months; amounts in %s", c.w->path,
-               c.w->hours_per_day, c.w->horizon_months, c.w->currency);
+    buf_printf(&sub, "%s; %g h a day over %g month%s; amounts in %s", c.w->path,
+               c.w->hours_per_day, c.w->horizon_months, c.w->horizon_months == 1 ? "" : "s",
+               c.w->currency);
     view_map_set_str(model, "subtitle", buf_cstr(&sub));
     buf_free(&sub);
     rc = add_checklists(c.host, model, err);

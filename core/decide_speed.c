@@ -373,11 +373,15 @@ static void aside_spread(decide_option *o, const measured *aside, gw_buf *how)
  * measurement. */
 static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how)
 {
-    measured m;
+    measured m, one;
     int per_host = o->count / o->hosts;
     if (o->hosts < 2 || o->split || one_card_works(d) ||
-        !measured_rows(d, o, o->gpu->id, per_host, &m))
+        !measured_rows(d, NULL, o->gpu->id, per_host, &m))
         return 0;
+    /* One family across counts (speed_measured): not a less trusted source's machine. */
+    if (per_host > 1 && measured_rows(d, NULL, o->gpu->id, 1, &one) && one.tier < m.tier)
+        return 0;
+    measured_rows(d, o, o->gpu->id, per_host, &m);   /* now cited */
     int single_measured = 0;
     double single = decide_single_card_speed(d, o, o->gpu, &single_measured, NULL);
     double batch = decide_batch_per_gpu(d->w);

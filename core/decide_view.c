@@ -154,6 +154,28 @@ static void get_basis(const decision *d, const void *r, decide_field_value *v)
     v->text = isnan(o->throughput) ? NULL : o->measured ? "measured" : "scaled";
 }
 
+/* A scaled estimate, not a measurement of this GPU and count (the report marks it). */
+static void get_estimate(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = !isnan(o->throughput) && !o->measured;
+}
+
+/* "3,100 to 3,458" when the evidence spreads (several results, or a set-aside one); NULL. */
+static void get_spread(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    if (!(o->throughput_hi > o->throughput_lo))
+        return;
+    int decimals = o->throughput_hi < 100 ? 2 : 0;
+    view_format_number(&v->owned, o->throughput_lo, decimals);
+    buf_puts(&v->owned, " to ");
+    view_format_number(&v->owned, o->throughput_hi, decimals);
+    v->text = buf_cstr(&v->owned);
+}
+
 static void get_currency(const decision *d, const void *r, decide_field_value *v)
 {
     (void)r;
@@ -299,6 +321,8 @@ const decide_field decide_option_fields[] = {
     {"throughput", "basis", S, GET, get_basis, 0, NULL, VALUE, 0, NULL},
     {"throughput", "low", N, OPT(throughput_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "estimate", B, GET, get_estimate, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "spread_text", S, GET, get_spread, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "time_to_finish_hours", F, OPT(time_to_finish_hours), NULL, 1, " h", HIDDEN, 0, NULL},
     {NULL, "hours_needed", F, OPT(hours_needed), NULL, 0, " h", VALUE, 0, NULL},
@@ -763,8 +787,8 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
 {
     const workload *w = d->w;
     buf_reset(b);
-    buf_printf(b, "%g hours of use a day over %g months; a month is 30 days.", w->hours_per_day,
-               w->horizon_months);
+    buf_printf(b, "%g hours of use a day over %g month%s; a month is 30 days.", w->hours_per_day,
+               w->horizon_months, w->horizon_months == 1 ? "" : "s");
     assume(list, buf_cstr(b), 0, 0);
     buf_reset(b);
     buf_puts(b, "Electricity ");
@@ -1000,7 +1024,8 @@ static size_t options_view(view *root, const decision *d)
     if (workload_is_job(d->w))
         buf_puts(&total, "Total for the work");
     else
-        buf_printf(&total, "Total over %g months", d->w->horizon_months);
+        buf_printf(&total, "Total over %g month%s", d->w->horizon_months,
+                   d->w->horizon_months == 1 ? "" : "s");
     view_map_set_str(root, "total_label", buf_cstr(&total));
     buf_free(&total);
     return n_feasible;

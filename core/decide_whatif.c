@@ -167,12 +167,25 @@ static double score_with(const decision *d, const decide_option *o, int param, d
     return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
 }
 
-/* Whether o can still finish a job when input param is scaled by factor: fewer hours a day leave
- * fewer hours to finish in. */
+/* Whether o is still an option when input param is scaled by factor: a job must still finish
+ * (fewer hours a day leave fewer hours to finish in), and the cash it commits must stay within
+ * the budget (the budget's one figure, o->committed: a purchase's cards, hosts and cooling; a
+ * job's rental bill; a capacity rental's first month, which grows with the hours). */
 static int still_finishes(const decision *d, const decide_option *o, int param, double factor)
 {
-    return param != SENS_HOURS ||
-           !(o->hours_needed > o->hours_available * fmin(factor, 24 / d->w->hours_per_day));
+    if (param == SENS_HOURS &&
+        o->hours_needed > o->hours_available * fmin(factor, 24 / d->w->hours_per_day))
+        return 0;
+    if (isnan(d->w->budget))
+        return 1;
+    double committed = o->committed;
+    if (o->acquisition != DECIDE_RENT) {
+        double f_cards = param == SENS_PURCHASE ? factor : 1, f_host = param == SENS_HOST ? factor : 1;
+        committed = o->buy.cards * f_cards + o->buy.host * f_host + o->buy.cooling;
+    } else if (param == SENS_RENT || (param == SENS_HOURS && !workload_is_job(d->w))) {
+        committed *= factor;
+    }
+    return committed <= d->w->budget * (1 + 1e-9);
 }
 
 /* The best feasible option under a scaled input (still_finishes). */
@@ -290,15 +303,19 @@ static void flip_view(view *m, const decision *d, const decide_option *win, int 
             decide_money(&t, d, base * flip);
         buf_puts(&t, ")");
     }
-    if (!still_finishes(d, win, param, flip * (1 - SENS_NUDGE)) && flip < 1)
-        buf_puts(&t, ": the recommendation can no longer finish in time");
-    if (nw) {
-        buf_puts(&t, nw == win ? "" : !still_finishes(d, win, param, flip * (1 - SENS_NUDGE)) &&
-                                              flip < 1 ? ", and " : ": ");
+    /* Past the flip the recommendation may be out altogether: say why. */
+    double past = flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE);
+    int out = !still_finishes(d, win, param, past);
+    if (out)
+        buf_puts(&t, param == SENS_HOURS && win->hours_needed > win->hours_available * past
+                         ? ": the recommendation can no longer finish in time"
+                         : ": the recommendation goes over the budget");
+    if (nw && nw != win) {
+        buf_puts(&t, out ? ", and " : ": ");
         decide_option_label(&t, nw, 0);
         buf_puts(&t, " wins");
-    } else if (flip < 1 && !still_finishes(d, win, param, flip * (1 - SENS_NUDGE))) {
-        buf_puts(&t, ", nor can any other option");
+    } else if (out) {
+        buf_puts(&t, ", and no other option is left");
     }
     view_map_set_str(m, "flip_text", buf_cstr(&t));
     buf_free(&t);
