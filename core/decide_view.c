@@ -176,6 +176,14 @@ static void get_spread(const decision *d, const void *r, decide_field_value *v)
     v->text = buf_cstr(&v->owned);
 }
 
+/* The KB's dated note on export rules for the option's GPU (NULL: none). */
+static void get_restriction(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const char *s = OPTION_OF(r)->gpu->restriction;
+    v->text = s && *s ? s : NULL;
+}
+
 static void get_currency(const decision *d, const void *r, decide_field_value *v)
 {
     (void)r;
@@ -304,6 +312,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "form_factor", S, GET, get_form_factor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "restriction", S, GET, get_restriction, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "vendor", S, GET, get_vendor, 0, NULL, VALUE, 0, NULL},
     {NULL, "architecture", S, GET, get_architecture, 0, NULL, VALUE, 0, NULL},
     {NULL, "tf32", B, GET, get_tf32, 0, NULL, VALUE, 0, NULL},

@@ -138,25 +138,29 @@ void decide_break_even(decision *d)
 
 /* ---- sensitivity: scores under scaled inputs ---- */
 
-enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_HOST, SENS_RENT, SENS_COUNT };
+/* The prices move every offer of their kind together; the recommendation's own price moves it
+ * alone (a stale or "from" price of one provider). */
+enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_HOST, SENS_RENT, SENS_OWN, SENS_COUNT };
 static const char *const sens_names[] = {"electricity price", "hours per day", "purchase price",
-                                         "host machine cost", "rental price"};
+                                         "host machine cost", "rental price",
+                                         "the recommendation's own price"};
 static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "purchase_price",
-                                        "host_cost", "rental_price"};
+                                        "host_cost", "rental_price", "own_price"};
 
 /* o's score with input param scaled by factor, its verdicts held. */
 static double score_with(const decision *d, const decide_option *o, int param, double factor)
 {
     double per_hour;
+    int own = param == SENS_OWN && o == decision_best(d);
     if (o->acquisition == DECIDE_RENT) {
-        per_hour = o->unit_price * (param == SENS_RENT ? factor : 1);
+        per_hour = o->unit_price * (param == SENS_RENT || own ? factor : 1);
     } else {
         cost_buy_input in = o->buy;
         if (param == SENS_ELECTRICITY)
             in.price_kwh *= factor;
         else if (param == SENS_HOURS)
             in.hours_per_day = fmin(24, in.hours_per_day * factor);
-        else if (param == SENS_PURCHASE)
+        else if (param == SENS_PURCHASE || own)
             in.cards *= factor, in.resale *= factor;
         else if (param == SENS_HOST)
             in.host *= factor;
@@ -180,9 +184,12 @@ static int still_finishes(const decision *d, const decide_option *o, int param, 
         return 1;
     double committed = o->committed;
     if (o->acquisition != DECIDE_RENT) {
-        double f_cards = param == SENS_PURCHASE ? factor : 1, f_host = param == SENS_HOST ? factor : 1;
+        int own = param == SENS_OWN && o == decision_best(d);
+        double f_cards = param == SENS_PURCHASE || own ? factor : 1;
+        double f_host = param == SENS_HOST ? factor : 1;
         committed = o->buy.cards * f_cards + o->buy.host * f_host + o->buy.cooling;
-    } else if (param == SENS_RENT || (param == SENS_HOURS && !workload_is_job(d->w))) {
+    } else if (param == SENS_RENT || (param == SENS_OWN && o == decision_best(d)) ||
+               (param == SENS_HOURS && !workload_is_job(d->w))) {
         committed *= factor;
     }
     return committed <= d->w->budget * (1 + 1e-9);
@@ -265,6 +272,8 @@ static double base_value(const decision *d, const decide_option *win, int param)
         return w->hours_per_day;
     case SENS_HOST:
         return win->acquisition != DECIDE_RENT && !win->system ? w->host_cost : NAN;
+    case SENS_OWN:
+        return win->unit_price;
     case SENS_RENT:   /* the rental price of several offers: given as a factor only */
         return win->acquisition == DECIDE_RENT ? win->unit_price : NAN;
     default:

@@ -156,3 +156,16 @@ check_num "report short-project: the chart's rental line ends at the job's bill"
     "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 149.40 0.01
 run "$GW" report "$EX/big-model.lua" --json
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'
+
+# Issue 14 item 1: a part under export rules carries its dated note into the report that
+# recommends it (the RTX 4090: the BIS rules of 2023-10, in force 2023-11-17, for China).
+cat >"$T/box4090.lua" <<'LUA'
+return { name = "4090 box", model = { params = 25.6e6, precision = "amp", optimizer = "adam",
+         activations_gb = 8 }, benchmark = "resnet50", parallelism = "data", hours_per_day = 8,
+         horizon_months = 36, currency = "CNY", electricity = { price = 1.0 },
+         anecdotal_ok = true, candidates = { "rtx-4090" } }
+LUA
+run "$GW" report "$T/box4090.lua"
+check_rc "report box4090: exit 0" 0
+check_out "report box4090: the recommendation's export rules, dated" \
+    "**Export rules:** BIS update of 2023-10-17, in force 2023-11-17"

@@ -207,8 +207,8 @@ static void break_even_and_sensitivity(void **state)
      * 0.6392 of itself, and when electricity rises until (24,800 + 13,824 p) / (8,640 x
      * 12.4474) = 0.56187: p = CNY 2.5772/kWh. */
     const view *params = view_path(v, "sensitivity.parameters");
-    assert_int_equal(view_len(params), 5);
-    double rent_flip = NAN, power_flip = NAN, host_flip = NAN;
+    assert_int_equal(view_len(params), 6);
+    double rent_flip = NAN, power_flip = NAN, host_flip = NAN, own_flip = NAN;
     for (size_t i = 0; i < view_len(params); i++) {
         const view *p = view_list_at(params, i);
         const char *name = view_str(view_map_get(p, "parameter"));
@@ -216,6 +216,8 @@ static void break_even_and_sensitivity(void **state)
             rent_flip = view_num(view_map_get(p, "flip_factor"));
         if (!strcmp(name, "host_cost"))
             host_flip = view_num(view_map_get(p, "flip_value"));
+        if (!strcmp(name, "own_price"))
+            own_flip = view_num(view_map_get(p, "flip_value"));
         if (!strcmp(name, "electricity_price")) {
             power_flip = view_num(view_map_get(p, "flip_value"));
             assert_string_equal(view_str(view_map_get(p, "flips_to")),
@@ -227,6 +229,12 @@ static void break_even_and_sensitivity(void **state)
     /* ... and when the host machine costs H: (24,000 + H + 13,824 - 7,200) / (8,640 x 12.4474)
      * = 0.56187, H = 0.56187 x 107,545.5 - 30,624 = CNY 29,802 (the CNY 8,000 assumed, x3.73). */
     assert_float_equal(host_flip, 29802, 10);
+    /* ... and when the four used cards' own price rises alone to P a card (resale 30% of it),
+     * the two used cards at their CNY 6,000 overtake them first: 2x costs 12,000 + 8,000 + 0.9 kW
+     * x 8,640 h x CNY 1 - 3,600 = 24,176, per 1M images 24,176 / 8,640 / (1,751 x 0.0036) =
+     * 0.44389; 4x: (2.8 P + 8,000 + 13,824) / 107,545.2 = 0.44389 at P = (47,738.3 - 21,824) /
+     * 2.8 = CNY 9,255 (the "purchase price" input moves every purchase together). */
+    assert_float_equal(own_flip, 9255, 2);
     /* The JSON fields the issue names. */
     const view *opt = view_list_at(view_map_get(v, "options"), 0);
     static const char *const keys[] = {"id", "gpu", "count", "acquisition", "provider",
