@@ -356,6 +356,8 @@ static void evaluate_options(decision *d)
                      d->work_unit);
     }
     drop_unneeded_instances(d);
+    if (d->n_bench)
+        decide_spec_loo_calibration(d, &d->spec_loo);
 }
 
 /* The rental of hosts/2 instances that o doubles, if any. */

@@ -69,6 +69,7 @@ struct decision {
     size_t n_bench;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
+    model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
     kb_price *prices;
     size_t n_prices;
     kb_system *systems;          /* every system of the KB, by id */
@@ -179,6 +180,13 @@ double decide_rules_adjustment(const decide_option *o);
 /* How far the scaling model's data-parallel efficiency is from every measured multi-GPU result
  * of the KB that has a single-card result of the same GPU (decide_speed.c). */
 int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* How far the specification scaling is from the KB's one-card measurements, over every pair of
+ * one vendor's GPUs measured on one benchmark in the workload's precision class (error in
+ * percent of the measured ratio, in mean_error_pp and max_error_pp). */
+int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* The same test of what the decision does: each GPU measured with the workload's benchmark,
+ * scaled from the measured GPU most like it as if it had no result of its own. */
+int decide_spec_loo_calibration(decision *d, model_calibration *out);
 /* workload.context as the rules see it (caller owns the view). */
 view *decide_rule_context(const decision *d);
 

@@ -579,3 +579,89 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
     kb_benchmarks_free(rows, n);
     return GW_OK;
 }
+
+/* How far the specification scaling (model_scale_throughput) is from the KB's measurements:
+ * for every pair of GPUs of one vendor measured on one card with the same benchmark, metric and
+ * precision class, the ratio it predicts against the ratio measured (medians of each GPU's
+ * results), as the percentage the prediction is off by (|predicted / measured - 1|). */
+int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
+{
+    kb_benchmark *rows = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int rc = kb_benchmarks_find(d->k, NULL, NULL, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    /* One entry per GPU, benchmark, metric and class: the median of its one-card results. */
+    typedef struct { const kb_benchmark *row; double median; int half; } entry;
+    entry *e = gw_xmalloc((n + 1) * sizeof *e);
+    double *values = gw_xmalloc((n + 1) * sizeof *values);
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kb_benchmark *r = &rows[i];
+        int half = decide_precision_is_half(r->precision), seen = 0;
+        if ((int)r->gpu_count != 1 || !(r->value > 0))
+            continue;
+        for (size_t k = 0; k < ne && !seen; k++)
+            seen = decide_str_eq(e[k].row->gpu, r->gpu) &&
+                   decide_str_eq(e[k].row->workload, r->workload) &&
+                   decide_text_same(e[k].row->metric, r->metric) && e[k].half == half;
+        if (seen)
+            continue;
+        size_t nv = 0;
+        for (size_t j = i; j < n; j++) {
+            const kb_benchmark *s = &rows[j];
+            if ((int)s->gpu_count == 1 && s->value > 0 && decide_str_eq(s->gpu, r->gpu) &&
+                decide_str_eq(s->workload, r->workload) &&
+                decide_text_same(s->metric, r->metric) &&
+                decide_precision_is_half(s->precision) == half)
+                values[nv++] = s->value;
+        }
+        e[ne++] = (entry){r, decide_median(values, nv), half};
+    }
+    for (size_t a = 0; a < ne; a++)
+        for (size_t b = a + 1; b < ne; b++) {
+            const kb_benchmark *x = e[a].row, *y = e[b].row;
+            const kb_gpu *gx = decide_gpu_find(d, x->gpu), *gy = decide_gpu_find(d, y->gpu);
+            if (!gx || !gy || e[a].half != e[b].half || !decide_str_eq(x->workload, y->workload) ||
+                !decide_text_same(x->metric, y->metric) ||
+                !decide_text_same(gx->vendor, gy->vendor))
+                continue;
+            model_gpu_spec sx = spec_of(d, gx), sy = spec_of(d, gy);
+            if (e[a].half != decide_precision_is_half(d->w->precision)) {
+                /* spec_of reads the workload's precision: skip the other class's pairs */
+                continue;
+            }
+            double predicted = model_scale_throughput(e[a].median, &sx, &sy);
+            if (!(predicted > 0))
+                continue;
+            /* model_calibration_add works in fractions: |predicted/measured - 1| as one. */
+            model_calibration_add(out, predicted / e[b].median, 1);
+        }
+    free(values);
+    free(e);
+    kb_benchmarks_free(rows, n);
+    return GW_OK;
+}
+
+/* The scaling the decision does, tested on the GPUs it can check: each GPU measured on one card
+ * with the workload's benchmark, hidden in turn and scaled from the measured GPU most like it
+ * (nearest_measured, which never picks the GPU itself), against its own measurement. */
+int decide_spec_loo_calibration(decision *d, model_calibration *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < d->n_gpus; i++) {
+        const kb_gpu *g = &d->gpus[i];
+        measured own, ref;
+        if (!measured_rows(d, NULL, g->id, 1, &own))
+            continue;
+        const kb_gpu *nearest = nearest_measured(d, g);
+        if (!nearest || !measured_rows(d, NULL, nearest->id, 1, &ref))
+            continue;
+        model_gpu_spec rs = spec_of(d, nearest), ts = spec_of(d, g);
+        double predicted = model_scale_throughput(ref.median, &rs, &ts);
+        if (predicted > 0)
+            model_calibration_add(out, predicted / own.median, 1);
+    }
+    return GW_OK;
+}

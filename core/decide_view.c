@@ -712,10 +712,25 @@ static view *method_view(const decision *d)
                      "of source present are used (your own measurements, then benchmarks, then "
                      "datasheets and plugins, then articles), their median with their range when "
                      "there are several; the others are set aside and the option says so");
-    view_map_set_str(v, "scaling",
-                     "throughput without a measurement = the measured GPU most like it (same "
-                     "architecture and form factor first, then nearest in specifications) x "
-                     "sqrt(tensor TFLOPS ratio x memory bandwidth ratio), labelled scaled");
+    buf_reset(&line);
+    buf_puts(&line, "throughput without a measurement = the measured GPU most like it (same "
+                    "vendor only; same architecture, form factor and class first, then nearest "
+                    "in specifications) x sqrt(tensor TFLOPS ratio x memory bandwidth ratio), "
+                    "labelled scaled");
+    model_calibration spec;
+    if (d->n_bench && d->spec_loo.rows)
+        buf_printf(&line, "; tested on the %d GPUs the KB measures on this benchmark, each "
+                          "scaled as if it had no result of its own, it is off by %.0f%% on "
+                          "average and %.0f%% at most: a scaled figure is an estimate of that "
+                          "accuracy", d->spec_loo.rows, d->spec_loo.mean_error_pp,
+                   d->spec_loo.max_error_pp);
+    else if (decide_spec_calibration(d, &spec, NULL) == GW_OK && spec.rows)
+        buf_printf(&line, "; no benchmark measures this workload, so every speed is such an "
+                          "estimate: over the KB's %d pairs of one vendor's GPUs measured on one "
+                          "card with one benchmark, the ratio it predicts is off by %.0f%% on "
+                          "average and %.0f%% at most",
+                   spec.rows, spec.mean_error_pp, spec.max_error_pp);
+    view_map_set_str(v, "scaling", buf_cstr(&line));
     buf_reset(&line);
     buf_printf(&line,
                "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
