@@ -39,12 +39,15 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
     return rc;
 }
 
-static void print_table(FILE *f, const decision *d)
+static void print_table(FILE *f, const decision *d, double max_age_days)
 {
     size_t n = decision_option_count(d);
     /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
-    fprintf(f, "%-4s %-44s %-8s %10s %-8s %12s %12s %12s %6s %12s\n", "rank", "option", "fits",
-            "speed/s", "basis", "upfront", "total", "per unit", "rules", "ranked by");
+    /* "committed" is the cash the budget is held to; "price of" when the price was observed, an
+     * asterisk past the workload's price_max_age_days */
+    fprintf(f, "%-4s %-44s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", "rank", "option",
+            "fits", "speed/s", "basis", "price of", "committed", "total", "per unit", "rules",
+            "ranked by");
     gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
@@ -75,7 +78,7 @@ static void print_table(FILE *f, const decision *d)
         snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
         char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
         buf_reset(&b);
-        units_format_money(&b, o->cost.upfront, "", 0);
+        units_format_money(&b, o->committed, "", 0);
         snprintf(upfront, sizeof upfront, "%s", buf_cstr(&b));
         buf_reset(&b);
         units_format_money(&b, o->cost.total, "", 0);
@@ -92,10 +95,13 @@ static void print_table(FILE *f, const decision *d)
             units_format_money(&b, o->score, "", 2);
             snprintf(ranked, sizeof ranked, "%s", buf_cstr(&b));
         }
-        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %12s %12s %12s %6s %12s\n", rank, label, fit,
-                o->throughput < 100 ? 2 : 0, o->throughput,
-                isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled", upfront, total,
-                per_unit, rules, ranked);
+        char dated[16];
+        snprintf(dated, sizeof dated, "%.10s%s", o->price_as_of ? o->price_as_of : "-",
+                 o->price_age_days > max_age_days ? "*" : "");
+        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
+                fit, o->throughput < 100 ? 2 : 0, o->throughput,
+                isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled", dated, upfront,
+                total, per_unit, rules, ranked);
         if (!o->feasible && o->excluded_because)
             fprintf(f, "     excluded: %s\n", o->excluded_because);
     }
@@ -128,7 +134,7 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
-        print_table(f, c.d);
+        print_table(f, c.d, c.w->price_max_age_days);
         /* nothing silent: what was not considered, grouped by reason */
         const view *groups = view_map_get(model, "not_considered_groups");
         if (view_len(groups)) {

@@ -107,6 +107,11 @@ run "$GW" decide "$EX/vision-team.lua"
 check_rc "decide vision-team (table): exit 0" 0
 check_out "decide vision-team (table): recommendation line" "Recommendation: used 4x GeForce RTX 3090"
 check_out "decide vision-team (table): header" "rank option"
+# Issue 14 item 3: the text table dates every price (an asterisk: older than the 180 days of
+# price_max_age_days; the used 3090s' article is of 2026-01, 334 days before 2026-12-01) and shows
+# the cash committed, the budget's figure.
+check_out "decide vision-team (table): price dates and the cash committed" "price of       committed"
+check_out "decide vision-team (table): the winner's price is dated and old" "scaled   2026-01*          31,998"
 
 # The big model needs 40.6 GB per replica: (1.5e9 x 16 B + 12 GB) x 1.1 + 1 GB.
 run "$GW" decide "$EX/big-model.lua" --json
