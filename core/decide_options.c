@@ -97,6 +97,16 @@ static int price_row_of(const kb_price *p, const char *gpu, const char *kind, co
            (system ? decide_str_eq(p->system, system) : !(p->system && *p->system));
 }
 
+/* Whether row p is one the option is made from: a row of the GPU, kind and system, and of a
+ * quality the workload accepts, unless it accepts none of them (accepted 0: then every row,
+ * and the option is held back). */
+static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
+                          const char *kind, const char *system, size_t accepted)
+{
+    return price_row_of(p, gpu, kind, system) &&
+           !(accepted && is_anecdote(p) && !d->w->anecdotal_ok);
+}
+
 static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
                          price_set *out, gw_error *err)
 {
@@ -113,8 +123,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     out->held_back = rows && !accepted;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!price_row_of(p, gpu, kind, system) || (accepted && is_anecdote(p) &&
-                                                    !d->w->anecdotal_ok))
+        if (!price_row_used(d, p, gpu, kind, system, accepted))
             continue;
         if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
             latest = p->as_of ? p->as_of : "";
@@ -123,8 +132,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!price_row_of(p, gpu, kind, system) ||
-            (accepted && is_anecdote(p) && !d->w->anecdotal_ok) ||
+        if (!price_row_used(d, p, gpu, kind, system, accepted) ||
             !decide_text_same(p->as_of, latest))
             continue;
         double per_card;

@@ -530,6 +530,32 @@ static int same_precision_class(const char *a, const char *b)
     return decide_precision_is_half(a) == decide_precision_is_half(b);
 }
 
+/* The end of the run of rows sharing rows[start]'s GPU, benchmark and metric: kb_benchmarks_find
+ * sorts by them, so the calibrations read each run once instead of the whole table per row. */
+static size_t run_end(const kb_benchmark *rows, size_t n, size_t start)
+{
+    size_t end = start + 1;
+    while (end < n && decide_str_eq(rows[end].gpu, rows[start].gpu) &&
+           decide_str_eq(rows[end].workload, rows[start].workload) &&
+           decide_text_same(rows[end].metric, rows[start].metric))
+        end++;
+    return end;
+}
+
+/* The one-card results of rows[start..end) in precision's class, of source only when it is not
+ * NULL, into values; how many. */
+static size_t run_singles(const kb_benchmark *rows, size_t start, size_t end,
+                          const char *precision, const char *source, double *values)
+{
+    size_t n = 0;
+    for (size_t j = start; j < end; j++)
+        if ((int)rows[j].gpu_count == 1 && rows[j].value > 0 &&
+            same_precision_class(rows[j].precision, precision) &&
+            (!source || decide_str_eq(rows[j].source, source)))
+            values[n++] = rows[j].value;
+    return n;
+}
+
 /* The model against every measured multi-GPU row of the KB that has a single-card row of the
  * same GPU, benchmark, metric and precision class: predicted efficiency (model_link_gbs and
  * model_scaling_efficiency, with the benchmark's own model size and the row's batch per GPU)
@@ -544,36 +570,30 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
     if (rc != GW_OK)
         return rc;
     double *singles = gw_xmalloc((n + 1) * sizeof *singles);
-    for (size_t i = 0; i < n; i++) {
-        const kb_benchmark *r = &rows[i];
-        int count = (int)r->gpu_count;
-        double params = model_benchmark_params(r->workload);
-        const kb_gpu *g = decide_gpu_find(d, r->gpu);
-        if (count < 2 || !(r->value > 0) || isnan(params) || !g)
-            continue;
-        /* The single-card results of the row's own source when it has some (one family of
-         * measurements across counts), else of any source. */
-        size_t n_single = 0;
-        for (int same_source = 1; same_source >= 0 && !n_single; same_source--)
-            for (size_t j = 0; j < n; j++) {
-                const kb_benchmark *s1 = &rows[j];
-                if ((int)s1->gpu_count == 1 && s1->value > 0 &&
-                    decide_str_eq(s1->gpu, r->gpu) && decide_str_eq(s1->workload, r->workload) &&
-                    decide_text_same(s1->metric, r->metric) &&
-                    same_precision_class(s1->precision, r->precision) &&
-                    (!same_source || decide_str_eq(s1->source, r->source)))
-                    singles[n_single++] = s1->value;
-            }
-        if (!n_single)
-            continue;
-        double single = decide_median(singles, n_single);
-        int nvlink = has_board_link(g);
-        double link = model_link_gbs(nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
-        double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
-        double predicted = model_scaling_efficiency(
-            count, single, batch, model_gradient_bytes(params, r->precision), link);
-        double observed = r->value / (count * single);
-        model_calibration_add(out, predicted, observed);
+    for (size_t start = 0, end; start < n; start = end) {
+        end = run_end(rows, n, start);
+        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
+        double params = model_benchmark_params(rows[start].workload);
+        for (size_t i = start; i < end && g && !isnan(params); i++) {
+            const kb_benchmark *r = &rows[i];
+            int count = (int)r->gpu_count;
+            if (count < 2 || !(r->value > 0))
+                continue;
+            /* The single-card results of the row's own source when it has some (one family of
+             * measurements across counts), else of any source. */
+            size_t n_single = run_singles(rows, start, end, r->precision, r->source, singles);
+            if (!n_single)
+                n_single = run_singles(rows, start, end, r->precision, NULL, singles);
+            if (!n_single)
+                continue;
+            double single = decide_median(singles, n_single);
+            double link = model_link_gbs(has_board_link(g), g->nvlink_gbs, g->pcie_gen,
+                                         g->pcie_lanes, has_p2p(g));
+            double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
+            double predicted = model_scaling_efficiency(
+                count, single, batch, model_gradient_bytes(params, r->precision), link);
+            model_calibration_add(out, predicted, r->value / (count * single));
+        }
     }
     free(singles);
     kb_benchmarks_free(rows, n);
@@ -581,9 +601,10 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
 }
 
 /* How far the specification scaling (model_scale_throughput) is from the KB's measurements:
- * for every pair of GPUs of one vendor measured on one card with the same benchmark, metric and
- * precision class, the ratio it predicts against the ratio measured (medians of each GPU's
- * results), as the percentage the prediction is off by (|predicted / measured - 1|). */
+ * for every pair of GPUs of one vendor measured on one card with the same benchmark and metric
+ * in the workload's precision class, the ratio it predicts against the ratio measured (medians
+ * of each GPU's results), as the percentage the prediction is off by (|predicted / measured -
+ * 1|). */
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
 {
     kb_benchmark *rows = NULL;
@@ -592,51 +613,30 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
     int rc = kb_benchmarks_find(d->k, NULL, NULL, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
-    /* One entry per GPU, benchmark, metric and class: the median of its one-card results. */
-    typedef struct { const kb_benchmark *row; double median; int half; } entry;
+    /* One entry per run (GPU, benchmark, metric): the median of its one-card results. */
+    typedef struct { const kb_benchmark *row; const kb_gpu *gpu; double median; } entry;
     entry *e = gw_xmalloc((n + 1) * sizeof *e);
     double *values = gw_xmalloc((n + 1) * sizeof *values);
     size_t ne = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kb_benchmark *r = &rows[i];
-        int half = decide_precision_is_half(r->precision), seen = 0;
-        if ((int)r->gpu_count != 1 || !(r->value > 0))
-            continue;
-        for (size_t k = 0; k < ne && !seen; k++)
-            seen = decide_str_eq(e[k].row->gpu, r->gpu) &&
-                   decide_str_eq(e[k].row->workload, r->workload) &&
-                   decide_text_same(e[k].row->metric, r->metric) && e[k].half == half;
-        if (seen)
-            continue;
-        size_t nv = 0;
-        for (size_t j = i; j < n; j++) {
-            const kb_benchmark *s = &rows[j];
-            if ((int)s->gpu_count == 1 && s->value > 0 && decide_str_eq(s->gpu, r->gpu) &&
-                decide_str_eq(s->workload, r->workload) &&
-                decide_text_same(s->metric, r->metric) &&
-                decide_precision_is_half(s->precision) == half)
-                values[nv++] = s->value;
-        }
-        e[ne++] = (entry){r, decide_median(values, nv), half};
+    for (size_t start = 0, end; start < n; start = end) {
+        end = run_end(rows, n, start);
+        size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
+        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
+        if (nv && g)
+            e[ne++] = (entry){&rows[start], g, decide_median(values, nv)};
     }
     for (size_t a = 0; a < ne; a++)
         for (size_t b = a + 1; b < ne; b++) {
             const kb_benchmark *x = e[a].row, *y = e[b].row;
-            const kb_gpu *gx = decide_gpu_find(d, x->gpu), *gy = decide_gpu_find(d, y->gpu);
-            if (!gx || !gy || e[a].half != e[b].half || !decide_str_eq(x->workload, y->workload) ||
+            if (!decide_str_eq(x->workload, y->workload) ||
                 !decide_text_same(x->metric, y->metric) ||
-                !decide_text_same(gx->vendor, gy->vendor))
+                !decide_text_same(e[a].gpu->vendor, e[b].gpu->vendor))
                 continue;
-            model_gpu_spec sx = spec_of(d, gx), sy = spec_of(d, gy);
-            if (e[a].half != decide_precision_is_half(d->w->precision)) {
-                /* spec_of reads the workload's precision: skip the other class's pairs */
-                continue;
-            }
+            model_gpu_spec sx = spec_of(d, e[a].gpu), sy = spec_of(d, e[b].gpu);
             double predicted = model_scale_throughput(e[a].median, &sx, &sy);
-            if (!(predicted > 0))
-                continue;
             /* model_calibration_add works in fractions: |predicted/measured - 1| as one. */
-            model_calibration_add(out, predicted / e[b].median, 1);
+            if (predicted > 0)
+                model_calibration_add(out, predicted / e[b].median, 1);
         }
     free(values);
     free(e);

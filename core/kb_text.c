@@ -11,6 +11,7 @@
 #include <csv.h>
 #include <sqlite3.h>
 
+#include "check.h"
 #include "kb.h"
 #include "kb_private.h"
 
@@ -197,36 +198,6 @@ static int import_parse(import_state *s, const char *text, size_t len)
     return s->failed ? GW_EDATA : GW_OK;
 }
 
-/* A decimal number as people write it in data files ("1527", "989.5", "1e3"); not "1,234",
- * "0x10", "inf" or "nan". */
-static int parse_number(const char *text, double *out)
-{
-    const char *p = text;
-    if (*p == '+' || *p == '-')
-        p++;
-    size_t digits = strspn(p, "0123456789");
-    p += digits;
-    if (*p == '.') {
-        size_t frac = strspn(p + 1, "0123456789");
-        digits += frac;
-        p += 1 + frac;
-    }
-    if (digits == 0)
-        return 0;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!isdigit((unsigned char)*p))
-            return 0;
-        p += strspn(p, "0123456789");
-    }
-    if (*p)
-        return 0;
-    *out = strtod(text, NULL);
-    return isfinite(*out);
-}
-
 /* Where each key of a keyed table (sources, gpus, rates, assumptions) was first given in this
  * import: the same id twice would silently keep the last row, so it is an error. */
 typedef struct seen_key {
@@ -306,7 +277,7 @@ static int import_record(kb *k, const csv_section *sec, const csv_rec *r,
             f[--n] = '\0';
         if (!*f)
             continue;
-        if (!parse_number(f, &v[sec->map[j]].number))
+        if (!gw_parse_decimal(f, &v[sec->map[j]].number))   /* "1,234", "0x10", "nan": no */
             return gw_error_set(err, GW_EDATA, "%s:%zu: %s: '%.60s' is not a number", sec->name,
                                 r->line, c->name, f);
     }
