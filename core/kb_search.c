@@ -74,7 +74,8 @@ static char *fts_query(const char *text, const char *joiner)
     "WHEN 'rate' THEN (SELECT source FROM rate WHERE currency = substr(h.ref, 1, " \
     "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) " \
     "WHEN 'assumption' THEN (SELECT source FROM assumption WHERE id = h.ref) " \
-    "WHEN 'system' THEN (SELECT source FROM system WHERE id = h.ref) END"
+    "WHEN 'system' THEN (SELECT source FROM system WHERE id = h.ref) " \
+    "WHEN 'model' THEN (SELECT source FROM model WHERE id = h.ref) END"
 
 /* Reads hit rows (kind, ref, title, snippet, rank, gpu, source) until the statement ends, and
  * finalizes it.  Returns the step code: SQLITE_DONE when every row was read. */
