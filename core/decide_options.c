@@ -164,7 +164,7 @@ static int cards_per_host(const decision *d, const kb_gpu *g)
  * gives a step's compute time to set the network's all-reduce against. */
 static int multi_host_ok(const decision *d)
 {
-    return decide_str_eq(d->w->parallelism, "data") && d->n_bench > 0;
+    return decide_str_eq(d->w->parallelism, "data") && (d->n_bench > 0 || workload_is_llm(d->w));
 }
 
 /* Machines for count cards, as whole machines and at most DECIDE_MAX_HOSTS; 0 when that is not

@@ -1,0 +1,336 @@
+/* decide_llm.c — the model stage for a language model (workload_is_llm): how many GPUs one
+ * replica takes (tensor parallelism, the fewest that hold it), the memory per GPU term by term
+ * (model_llm_memory), the precision each GPU really computes in, and the speed in tokens/s:
+ * the KB's measured results for that GPU and count where the workload names a benchmark, else
+ * the stated roofline of model_llm.c — training at the model FLOPs utilisation (calibrated on the
+ * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
+ * memory bandwidth or compute per decode step, with the time per output token and to the first
+ * token checked against the workload's targets. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the setup, once per decision ---- */
+
+static model_task task_of(const workload *w)
+{
+    if (decide_str_eq(w->task, "inference"))
+        return MODEL_INFERENCE;
+    return decide_str_eq(w->task, "finetune") ? MODEL_FINETUNE : MODEL_TRAIN;
+}
+
+static model_tune method_of(const workload *w)
+{
+    if (!decide_str_eq(w->task, "finetune"))
+        return MODEL_TUNE_FULL;
+    if (decide_str_eq(w->finetune_method, "lora"))
+        return MODEL_TUNE_LORA;
+    return decide_str_eq(w->finetune_method, "qlora") ? MODEL_TUNE_QLORA : MODEL_TUNE_FULL;
+}
+
+/* Sequences per GPU per training step: the workload's, else one. */
+static double llm_batch(const workload *w)
+{
+    return w->batch_per_gpu > 0 ? w->batch_per_gpu : 1;
+}
+
+double decide_llm_tokens_per_step(const workload *w)
+{
+    return llm_batch(w) * w->sequence_length;
+}
+
+int decide_llm_setup(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    d->llm = (model_llm){.params = w->params,
+                         .active_params = isnan(w->active_params) ? w->params : w->active_params,
+                         .layers = w->layers,
+                         .hidden = w->hidden,
+                         .heads = w->heads,
+                         .kv_heads = w->kv_heads,
+                         .head_dim = w->head_dim,
+                         .vocab = w->vocab};
+    model_llm_setup *s = &d->llm_setup;
+    s->task = task_of(w);
+    s->method = method_of(w);
+    s->lora_rank = w->lora_rank;
+    s->precision = w->precision;
+    s->optimizer = decide_str_eq(w->optimizer, "none") ? "sgd-plain" : w->optimizer;
+    s->zero = workload_zero_stage(w);
+    s->checkpointing = w->checkpointing;
+    s->sequence_length = w->sequence_length;
+    s->batch = llm_batch(w);
+    s->kv_tokens = s->task == MODEL_INFERENCE ? w->serve_context + w->serve_output : 0;
+    s->sequences = s->task == MODEL_INFERENCE ? w->serve_concurrency : 0;
+    int rc = model_llm_memory(&d->llm, s, 1, 1, &d->memory, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: model", w->path);
+        return rc;
+    }
+    d->gradient_bytes = s->task == MODEL_INFERENCE ? 0 : model_llm_exchange_bytes(&d->llm, s);
+    d->llm_mfu = NAN;
+    return GW_OK;
+}
+
+/* ---- precision: what each GPU computes in ---- */
+
+/* The dense tensor rate of g at precision p (NaN or 0 where it has none). */
+static double rate_at(const kb_gpu *g, const char *p)
+{
+    if (decide_str_eq(p, "fp4"))
+        return g->fp4_tflops;
+    if (decide_str_eq(p, "fp8"))
+        return g->fp8_tflops;
+    if (decide_str_eq(p, "int8"))
+        return g->int8_tops > 0 ? g->int8_tops : g->fp16_tflops;
+    if (decide_str_eq(p, "bf16"))
+        return g->bf16_tflops > 0 ? g->bf16_tflops : g->fp16_tflops;
+    if (decide_str_eq(p, "fp32") || decide_str_eq(p, "tf32"))
+        return g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
+    return g->fp16_tflops;   /* amp, fp16; int4 weights are computed in fp16 */
+}
+
+/* The precision g runs the workload's in: the same, or where g has no tensor cores for it
+ * (FP8 before Hopper and Ada, FP4 before Blackwell), the next it has: fp4, then fp8, then bf16
+ * (fp16 where there is no bf16). */
+static const char *runs_at(const kb_gpu *g, const char *p)
+{
+    if (decide_str_eq(p, "fp4") && !(g->fp4_tflops > 0))
+        p = "fp8";
+    if (decide_str_eq(p, "fp8") && !(g->fp8_tflops > 0))
+        p = g->bf16_tflops > 0 ? "bf16" : "fp16";
+    return p;
+}
+
+/* ---- fit: the fewest GPUs per replica that hold it ---- */
+
+static int per_host_count(const decide_option *o)
+{
+    return o->count / (o->hosts > 0 ? o->hosts : 1);
+}
+
+void decide_llm_fit(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    double memory_gb = decide_option_memory_gb(o);
+    model_llm_setup s = d->llm_setup;
+    o->run_precision = runs_at(o->gpu, w->precision);
+    if (s.task == MODEL_INFERENCE)
+        s.precision = o->run_precision;   /* weights served at what the GPU runs */
+    int per_host = per_host_count(o);
+    o->fits = 0;
+    for (int tp = 1; tp <= per_host && !o->fits; tp *= 2) {
+        if (per_host % tp)
+            break;
+        int replicas = o->count / tp;
+        if (s.task == MODEL_INFERENCE)
+            s.sequences = ceil(w->serve_concurrency / replicas);
+        model_memory m;
+        if (model_llm_memory(&d->llm, &s, replicas, tp, &m, NULL) != GW_OK)
+            return;
+        o->tp = tp;
+        o->replicas = replicas;
+        o->sequences = s.sequences;
+        o->memory = m;
+        o->fits = memory_gb > 0 ? m.total_gb <= memory_gb : 1;
+    }
+    o->split = o->tp > 1;
+    o->per_card_gb = o->memory.total_gb;
+    o->vram_needed_gb = o->memory.total_gb;
+}
+
+/* ---- speed ---- */
+
+/* The model FLOPs utilisation training is computed at: the median over the benchmark's
+ * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), else the KB's
+ * assumed figure; once per decision. */
+static double training_mfu(decision *d)
+{
+    if (!isnan(d->llm_mfu))
+        return d->llm_mfu;
+    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
+    double *v = gw_xmalloc((d->n_bench + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_bench; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        const kb_gpu *g = decide_gpu_find(d, b->gpu);
+        double rate = g ? rate_at(g, runs_at(g, d->w->precision)) : NAN;
+        if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
+            v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
+    }
+    d->llm_mfu_rows = (int)n;
+    if (n) {
+        d->llm_mfu = decide_median(v, n);
+    } else {
+        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    }
+    free(v);
+    return d->llm_mfu;
+}
+
+/* What tp GPUs of one replica deliver together: all of them on one GPU; over the board's link
+ * or PCIe, the model's parallel efficiencies (model.h). */
+static double tp_efficiency(const decide_option *o)
+{
+    if (o->tp <= 1)
+        return 1;
+    return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+}
+
+static void precision_words(const decision *d, const decide_option *o, gw_buf *how)
+{
+    if (!decide_str_eq(o->run_precision, d->w->precision))
+        buf_printf(how, "%s has no %s tensor cores: runs at %s; ", o->gpu->name,
+                   d->w->precision, o->run_precision);
+}
+
+static void train_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    double rate = rate_at(o->gpu, o->run_precision);
+    if (!(rate > 0)) {
+        buf_printf(how, "the KB has no %s tensor rate for %s", o->run_precision, o->gpu->name);
+        return;
+    }
+    double mfu = training_mfu(d);
+    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
+    double one = mfu * rate * 1e12 / fpt;
+    double replica = one * o->tp * tp_efficiency(o);
+    int dp = o->replicas;
+    double eff = 1;
+    double exchange = d->gradient_bytes / o->tp;
+    double tokens = decide_llm_tokens_per_step(d->w);
+    if (dp > 1 && o->hosts > 1)
+        eff = model_scaling_efficiency_hosts(dp / o->hosts, o->hosts, replica, tokens, exchange,
+                                             o->link_gbs, o->network_gbps / 8);
+    else if (dp > 1)
+        eff = model_scaling_efficiency(dp, replica, tokens, exchange, o->link_gbs);
+    o->efficiency = eff * tp_efficiency(o);
+    o->throughput = replica * dp * eff;
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    precision_words(d, o, how);
+    buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
+                    "GFLOP a token = %.0f tokens/s a GPU",
+               rate, o->run_precision, mfu * 100,
+               d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
+                               : "the KB's assumed figure",
+               fpt / 1e9, one);
+    if (o->tp > 1)
+        buf_printf(how, "; %d GPUs a replica (tensor parallel) at %.0f%%", o->tp,
+                   tp_efficiency(o) * 100);
+    if (dp > 1)
+        buf_printf(how, "; x%d replicas at %.1f%% data-parallel efficiency, %.3g GB exchanged "
+                        "a step of %.0f tokens",
+                   dp, eff * 100, exchange / 1e9, tokens);
+}
+
+static void serve_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    const workload *w = d->w;
+    double rate = rate_at(o->gpu, o->run_precision);
+    if (!(rate > 0) || !(o->gpu->memory_bandwidth_gbs > 0)) {
+        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", o->run_precision,
+                   o->gpu->name);
+        return;
+    }
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    s.sequences = o->sequences;
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
+    decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
+    decide_option_cite(d, o, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].source);
+    model_serving v;
+    model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
+                      rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
+    o->tpot_ms = v.step_s * 1e3;
+    o->ttft_ms = v.prefill_s * 1e3;
+    o->efficiency = tp_efficiency(o);
+    o->throughput = v.tokens_per_s * o->replicas;
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    precision_words(d, o, how);
+    buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, %.0f sequence%s each; "
+                    "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
+                    "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms a token (%s bound); the prompt "
+                    "%.0f ms",
+               o->replicas, o->replicas == 1 ? "" : "s", o->tp, o->tp == 1 ? "" : "s",
+               o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
+               o->gpu->memory_bandwidth_gbs, o->tp > 1 ? " a GPU" : "",
+               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, o->tpot_ms,
+               v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms);
+}
+
+/* The benchmark's measured results for o's GPU and count replace the stated model's tokens/s
+ * (a serving figure measured at full batch caps the model's at the stated concurrency). */
+static void measured_cap(decision *d, decide_option *o, gw_buf *how)
+{
+    double sum = 0;
+    size_t n = 0;
+    const char *source = NULL;
+    for (size_t i = 0; i < d->n_bench; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        if (decide_str_eq(b->gpu, o->gpu->id) && (int)b->gpu_count == o->count &&
+            b->value > 0 && o->hosts == 1) {
+            sum += b->value;
+            n++;
+            source = b->source;
+        }
+    }
+    if (!n)
+        return;
+    double measured = sum / n;
+    decide_option_cite(d, o, source);
+    if (d->llm_setup.task != MODEL_INFERENCE) {
+        o->measured = 1;
+        o->throughput = o->throughput_lo = o->throughput_hi = measured;
+        buf_reset(how);
+        buf_printf(how, "measured on %dx %s (%.0f tokens/s%s)", o->count, o->gpu->name,
+                   measured, n > 1 ? ", the mean of its results" : "");
+    } else if (measured < o->throughput) {
+        o->measured = 1;
+        o->throughput = o->throughput_lo = o->throughput_hi = measured;
+        buf_printf(how, "; capped at the %.0f tokens/s measured at full batch on %dx %s",
+                   measured, o->count, o->gpu->name);
+    }
+}
+
+void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    o->throughput = NAN;
+    o->tpot_ms = o->ttft_ms = NAN;
+    if (d->llm_setup.task == MODEL_INFERENCE)
+        serve_speed(d, o, how);
+    else
+        train_speed(d, o, how);
+    if (!isnan(o->throughput))
+        measured_cap(d, o, how);
+    decide_option_cite(d, o, o->gpu->source);
+}
+
+/* ---- targets ---- */
+
+char *decide_llm_target_missed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    gw_buf b = GW_BUF_INIT;
+    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
+        return NULL;
+    if (o->tpot_ms > w->target_tpot_ms)
+        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
+                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
+    else if (o->ttft_ms > w->target_ttft_ms)
+        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
+                   w->target_ttft_ms);
+    else if (o->throughput < w->target_tokens_per_s)
+        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->throughput,
+                   w->target_tokens_per_s);
+    else
+        return NULL;
+    if (!decide_str_eq(o->run_precision, w->precision))
+        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
+    return buf_detach(&b);
+}
