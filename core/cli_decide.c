@@ -39,7 +39,7 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
     return rc;
 }
 
-static void print_table(FILE *f, const decision *d, double max_age_days)
+static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
 {
     size_t n = decision_option_count(d);
     /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
@@ -100,7 +100,10 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
                  o->price_age_days > max_age_days ? "*" : "");
         fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
                 fit, o->throughput < 100 ? 2 : 0, o->throughput,
-                isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled", dated, upfront,
+                isnan(o->throughput)   ? "-"
+                : o->measured          ? "measured"
+                : llm                  ? "modelled"
+                                       : "scaled", dated, upfront,
                 total, per_unit, rules, ranked);
         if (!o->feasible && o->excluded_because)
             fprintf(f, "     excluded: %s\n", o->excluded_because);
@@ -134,7 +137,7 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
-        print_table(f, c.d, c.w->price_max_age_days);
+        print_table(f, c.d, c.w->price_max_age_days, workload_is_llm(c.w));
         /* nothing silent: what was not considered, grouped by reason */
         const view *groups = view_map_get(model, "not_considered_groups");
         if (view_len(groups)) {

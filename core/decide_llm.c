@@ -71,6 +71,14 @@ int decide_llm_setup(decision *d, gw_error *err)
     }
     d->gradient_bytes = s->task == MODEL_INFERENCE ? 0 : model_llm_exchange_bytes(&d->llm, s);
     d->llm_mfu = NAN;
+    if (w->model_id) {
+        kb_model m;
+        if (kb_model_resolve(d->k, w->model_id, &m, NULL) == GW_OK) {
+            d->llm_cite = decide_cite(d, m.source);
+            d->llm_name = gw_xstrdup(m.name);
+            kb_model_free(&m);
+        }
+    }
     return GW_OK;
 }
 
@@ -248,6 +256,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
                       rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
     o->tpot_ms = v.step_s * 1e3;
+    o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     o->efficiency = tp_efficiency(o);
     o->throughput = v.tokens_per_s * o->replicas;
@@ -333,4 +342,201 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     if (!decide_str_eq(o->run_precision, w->precision))
         buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
     return buf_detach(&b);
+}
+
+/* ---- what the report says of a language model ---- */
+
+static const char *method_words(const decision *d)
+{
+    switch (d->llm_setup.method) {
+    case MODEL_TUNE_LORA:
+        return "LoRA";
+    case MODEL_TUNE_QLORA:
+        return "QLoRA (4-bit NormalFloat weights, paged optimizer)";
+    default:
+        return d->llm_setup.task == MODEL_TRAIN ? "pre-training" : "full fine-tune";
+    }
+}
+
+/* "Llama 3 8B: 8.03B parameters, 32 layers, ..." */
+static void model_words(gw_buf *b, const decision *d)
+{
+    const workload *w = d->w;
+    const model_llm *m = &d->llm;
+    buf_printf(b, "%s: %.3gB parameters", d->llm_name ? d->llm_name : "as given",
+               m->params / 1e9);
+    if (m->active_params < m->params)
+        buf_printf(b, " (%.3gB active per token: a mixture of experts)", m->active_params / 1e9);
+    buf_printf(b, "; %.0f layers, hidden size %.0f, %.0f attention heads, %.0f KV heads of %.0f",
+               m->layers, m->hidden, m->heads, m->kv_heads, m->head_dim);
+    buf_puts(b, "; vocabulary ");
+    view_format_number(b, m->vocab, 0);
+    if (!isnan(w->context)) {
+        buf_puts(b, "; context ");
+        view_format_number(b, w->context, 0);
+        buf_puts(b, " tokens");
+    }
+}
+
+static void setup_words(gw_buf *b, const decision *d)
+{
+    const workload *w = d->w;
+    const model_llm_setup *s = &d->llm_setup;
+    if (s->task == MODEL_INFERENCE) {
+        buf_printf(b, "serving at %s: prompts of ", w->precision);
+        view_format_number(b, w->serve_context, 0);
+        buf_puts(b, " tokens, ");
+        view_format_number(b, w->serve_output, 0);
+        buf_puts(b, " output tokens a request, ");
+        view_format_number(b, w->serve_concurrency, 0);
+        buf_puts(b, " requests in flight");
+        if (!isnan(w->target_tpot_ms) || !isnan(w->target_ttft_ms) ||
+            !isnan(w->target_tokens_per_s)) {
+            buf_puts(b, "; targets:");
+            const char *sep = " ";
+            if (!isnan(w->target_tpot_ms))
+                buf_printf(b, "%sat most %g ms per output token", sep, w->target_tpot_ms), sep = ", ";
+            if (!isnan(w->target_ttft_ms))
+                buf_printf(b, "%sat most %g ms to the first token", sep, w->target_ttft_ms), sep = ", ";
+            if (!isnan(w->target_tokens_per_s)) {
+                buf_printf(b, "%sat least ", sep);
+                view_format_number(b, w->target_tokens_per_s, 0);
+                buf_puts(b, " tokens/s in all");
+            }
+        }
+        return;
+    }
+    buf_printf(b, "%s", method_words(d));
+    if (s->method != MODEL_TUNE_FULL) {
+        buf_printf(b, ", rank %g (", s->lora_rank);
+        view_format_number(b, model_llm_lora_params(&d->llm, s->lora_rank), 0);
+        buf_puts(b, " trainable parameters)");
+    }
+    buf_printf(b, ", %s, %s; sharding %s; activation checkpointing %s; ", w->precision,
+               s->optimizer, w->sharding, s->checkpointing ? "on" : "off");
+    view_format_number(b, s->batch, 0);
+    buf_printf(b, " sequence%s of ", s->batch == 1 ? "" : "s");
+    view_format_number(b, s->sequence_length, 0);
+    buf_puts(b, " tokens per GPU a step");
+}
+
+/* The memory of one GPU of o, term by term. */
+static void memory_words(gw_buf *b, const decide_option *o)
+{
+    const model_memory *m = &o->memory;
+    buf_printf(b, "%.1f GB per GPU: weights %.2f GB", m->total_gb, m->weights_gb);
+    if (m->gradients_gb > 0)
+        buf_printf(b, ", gradients %.2f GB", m->gradients_gb);
+    if (m->optimizer_gb > 0)
+        buf_printf(b, ", optimizer states %.2f GB", m->optimizer_gb);
+    if (m->activations_gb > 0)
+        buf_printf(b, ", activations %.2f GB", m->activations_gb);
+    if (m->kv_cache_gb > 0)
+        buf_printf(b, ", KV cache %.2f GB", m->kv_cache_gb);
+    buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
+    if (o->tp > 1)
+        buf_printf(b, " (the model split over %d GPUs a replica, tensor parallel; %d replica%s)",
+                   o->tp, o->replicas, o->replicas == 1 ? "" : "s");
+    else if (o->replicas > 1)
+        buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
+}
+
+view *decide_llm_view(const decision *d)
+{
+    view *v = view_map();
+    gw_buf b = GW_BUF_INIT;
+    model_words(&b, d);
+    view_map_set_str(v, "model_text", buf_cstr(&b));
+    if (d->llm_cite)
+        view_list_push(view_map_set(v, "model_cites", view_list()),
+                       view_number(d->llm_cite));
+    buf_reset(&b);
+    setup_words(&b, d);
+    view_map_set_str(v, "setup_text", buf_cstr(&b));
+    view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
+    const decide_option *best = decision_best(d);
+    if (best) {
+        buf_reset(&b);
+        memory_words(&b, best);
+        view_map_set_str(v, "memory_text", buf_cstr(&b));
+        if (d->llm_setup.task == MODEL_INFERENCE) {
+            buf_reset(&b);
+            buf_printf(&b, "%.1f ms per output token, %.0f ms to the first token, ",
+                       best->tpot_ms, best->ttft_ms);
+            view_format_number(&b, best->throughput, 0);
+            buf_puts(&b, " tokens/s in all");
+            view_map_set_str(v, "serving_text", buf_cstr(&b));
+        }
+    }
+    buf_free(&b);
+    return v;
+}
+
+/* The method's lines for a language model, in place of the image-model ones. */
+void decide_llm_method(const decision *d, view *method)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b,
+               "memory per GPU = (weights + gradients + optimizer states + activations + KV "
+               "cache) x %.2f + %.1f GB (CUDA context and allocator fragmentation); weights at "
+               "their precision (fp32 4 bytes, 16-bit 2, fp8 1, int8 %.4g and int4 %.4g with a "
+               "16-bit scale per %g weights, fp4 %.4g, QLoRA's NF4 %.4g); trained parameters "
+               "(all, or LoRA's rank-r adapters on every linear layer, in fp32) add gradients "
+               "and optimizer states (mixed-precision AdamW: 2 + 2 + 12 bytes a parameter; "
+               "QLoRA pages its optimizer states to host memory); ZeRO-1 divides the optimizer "
+               "states by the data-parallel replicas, ZeRO-2 the gradients too, ZeRO-3 the "
+               "weights too; activations = layers x tokens a step x hidden x %g bytes (with "
+               "checkpointing: x %g, plus one layer's %g) + tokens x vocabulary x %g (fp32 "
+               "logits); KV cache = 2 x layers x KV heads x head size x bytes x (prompt + "
+               "output tokens) x sequences in flight; a replica that does not fit one GPU is "
+               "split over 2, 4 or 8 GPUs of one machine (tensor parallel), which divides all "
+               "of it",
+               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB, model_llm_weight_bytes("int8"),
+               model_llm_weight_bytes("int4"), MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"),
+               model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_BYTES, MODEL_CHECKPOINT_BYTES,
+               MODEL_ACTIVATION_BYTES, MODEL_LOGIT_BYTES);
+    view_map_set_str(method, "memory", buf_cstr(&b));
+    buf_reset(&b);
+    if (d->llm_setup.task == MODEL_INFERENCE)
+        buf_printf(&b,
+                   "serving speed, a stated model: a decode step reads every weight (a mixture "
+                   "of experts: at most its active weights per sequence) and each sequence's KV "
+                   "cache at %.0f%% of the memory bandwidth, and computes 2 x active parameters "
+                   "FLOPs a sequence at %.0f%% of the dense tensor rate; the slower of the two "
+                   "is the time per output token; the prompt's 2 x active parameters x tokens "
+                   "FLOPs at the same rate is the time to the first token; tokens/s of a replica "
+                   "= sequences x output / (output x step + sequences x prompt time); requests "
+                   "are spread evenly over the replicas; a GPU without FP8 (before Hopper and "
+                   "Ada) or FP4 (before Blackwell) tensor cores runs the next precision it has",
+                   d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
+                   d->facts[KB_ASSUMED_LLM_MFU].value * 100);
+    else
+        buf_printf(&b,
+                   "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
+                   "the precision x model FLOPs utilisation / FLOPs a token (6 x active "
+                   "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
+                   "with activation checkpointing); the utilisation is %.0f%% (%s); a GPU "
+                   "without FP8 tensor cores runs the next precision it has",
+                   d->llm_mfu * 100,
+                   d->llm_mfu_rows ? "the median over the benchmark's measured rows"
+                                   : "the KB's assumed figure, from Llama 3's pre-training");
+    view_map_set_str(method, "scaling", buf_cstr(&b));
+    buf_reset(&b);
+    buf_printf(&b,
+               "data-parallel replicas: efficiency = compute / (compute x %.2f + exchange), "
+               "compute = tokens a step (sequences x length) / a replica's tokens/s, exchange = "
+               "2(n-1)/n x bytes / link bandwidth each way (bytes: the trained parameters' "
+               "gradients, 4 a parameter in amp and for adapters, 2 in fp16 or bf16; x 1.5 "
+               "under ZeRO-3, which gathers the weights again); across machines the network "
+               "as for every model",
+               1 + MODEL_SYNC_OVERHEAD);
+    view_map_set_str(method, "multi_gpu", buf_cstr(&b));
+    buf_reset(&b);
+    buf_printf(&b,
+               "tensor parallelism (a replica too big for one GPU, split over n of one "
+               "machine): throughput = n x one GPU x %.2f over the board's link or %.2f over "
+               "PCIe (assumed, an estimate)",
+               MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    view_map_set_str(method, "model_parallel", buf_cstr(&b));
+    buf_free(&b);
 }

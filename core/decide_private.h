@@ -85,6 +85,8 @@ struct decision {
     model_llm_setup llm_setup;
     double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
+    int llm_cite;                /* citation of the catalog model's source; 0 none */
+    char *llm_name;              /* the catalog model's name; NULL none */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement
      * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by
@@ -179,6 +181,10 @@ void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
 char *decide_llm_target_missed(const decision *d, const decide_option *o);
 double decide_llm_tokens_per_step(const workload *w);
+/* The report's words on the model, its setup, and the recommendation's memory per GPU and
+ * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
+view *decide_llm_view(const decision *d);
+void decide_llm_method(const decision *d, view *method);
 
 /* decide_cost.c: amount in currency, in the workload's currency (the rate is remembered and
  * cited); an option's cost, time to finish and cost per unit of work. */

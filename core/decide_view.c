@@ -127,6 +127,42 @@ static void get_memory_gb(const decision *d, const void *r, decide_field_value *
     v->number = decide_option_memory_gb(OPTION_OF(r));   /* a MIG slice: its share */
 }
 
+/* A language model's figures of an option: NaN (left out) for another model. */
+static double llm_number(const decision *d, double x)
+{
+    return workload_is_llm(d->w) ? x : NAN;
+}
+
+static void get_tp(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->tp);
+}
+
+static void get_replicas(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->replicas);
+}
+
+static void get_sequences(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->sequences > 0 ? OPTION_OF(r)->sequences : NAN);
+}
+
+static void get_kv_cache_gb(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->memory.kv_cache_gb);
+}
+
+static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
+{
+    v->text = workload_is_llm(d->w) ? OPTION_OF(r)->run_precision : NULL;
+}
+
+static void get_bandwidth_gbs(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->gpu->memory_bandwidth_gbs);
+}
+
 static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -149,9 +185,11 @@ static void get_unit(const decision *d, const void *r, decide_field_value *v)
 
 static void get_basis(const decision *d, const void *r, decide_field_value *v)
 {
-    (void)d;
     const decide_option *o = OPTION_OF(r);
-    v->text = isnan(o->throughput) ? NULL : o->measured ? "measured" : "scaled";
+    v->text = isnan(o->throughput) ? NULL
+              : o->measured          ? "measured"
+              : workload_is_llm(d->w) ? "modelled"
+                                      : "scaled";
 }
 
 /* A scaled estimate, not a measurement of this GPU and count (the report marks it). */
@@ -271,6 +309,7 @@ static void get_rank(const decision *d, const void *r, decide_field_value *v)
 }
 
 #define OPT(member) offsetof(decide_option, member)
+#define OMIT DECIDE_FIELD_OMIT_NAN
 #define GET DECIDE_FIELD_NO_OFFSET
 #define S DECIDE_FIELD_STRING
 #define I DECIDE_FIELD_INTEGER
@@ -321,6 +360,15 @@ const decide_field decide_option_fields[] = {
     {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "split", B, OPT(split), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, OMIT, NULL},
+    {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, OMIT, NULL},
+    {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, OMIT, NULL},
+    {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
+    {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, OMIT, NULL},
+    {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, OMIT, NULL},
+    {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, OMIT, NULL},
+    {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, OMIT, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "link_gbs", N, GET, get_link_gbs, 0, NULL, VALUE, 0, NULL},
@@ -368,6 +416,7 @@ const size_t decide_option_field_count =
     sizeof decide_option_fields / sizeof decide_option_fields[0];
 
 #undef OPT
+#undef OMIT
 #undef GET
 #undef S
 #undef I
@@ -1145,7 +1194,11 @@ view *decision_to_view(const decision *d)
     view_map_set(root, "workload", workload_to_view(d->w));
     view_map_set_bool(root, "is_job", workload_is_job(d->w));
     view_map_set(root, "memory", memory_view(d));
-    view_map_set(root, "method", method_view(d));
+    view *method = view_map_set(root, "method", method_view(d));
+    if (workload_is_llm(d->w)) {
+        decide_llm_method(d, method);
+        view_map_set(root, "llm", decide_llm_view(d));
+    }
     view_map_set(root, "assumptions", assumptions_view(d));
     view_map_set_str(root, "throughput_unit", d->unit);
     view_map_set_str(root, "work_unit", d->work_unit);

@@ -920,6 +920,10 @@ static void workload_describe_kind(gw_buf *b, const workload *w)
         if (!isnan(w->work_samples)) {
             view_format_number(b, w->work_samples, 0);
             buf_puts(b, " samples");
+        } else if (!isnan(w->work_tokens)) {
+            view_format_number(b, w->work_tokens, 0);
+            buf_puts(b, strcmp(w->task, "inference") ? " tokens trained on"
+                                                     : " tokens generated");
         } else {
             buf_printf(b, "%g h on %s", w->work_hours, w->work_hours_on);
         }
