@@ -259,10 +259,12 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     o->efficiency = tp_efficiency(o);
-    o->throughput = v.tokens_per_s * o->replicas;
+    /* The requests keep concurrency / sequences replicas busy (all of them, unless there are
+     * fewer requests than replicas). */
+    o->throughput = v.tokens_per_s * fmin(o->replicas, w->serve_concurrency / o->sequences);
     o->throughput_lo = o->throughput_hi = o->throughput;
     precision_words(d, o, how);
-    buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, %.0f sequence%s each; "
+    buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, up to %.0f sequence%s each; "
                     "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
                     "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms a token (%s bound); the prompt "
                     "%.0f ms",
@@ -273,37 +275,40 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms);
 }
 
-/* The benchmark's measured results for o's GPU and count replace the stated model's tokens/s
- * (a serving figure measured at full batch caps the model's at the stated concurrency). */
+/* The benchmark's measured results for o's GPU replace the stated model's tokens/s when
+ * training (the mean of those at o's count); when serving, where replicas run side by side, the
+ * best figure per GPU (a benchmark's offline scenario runs at full batch; MLPerf's rows are per
+ * accelerator) times o's GPUs caps the model's figure at the stated concurrency. */
 static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 {
-    double sum = 0;
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    double sum = 0, best = 0;
     size_t n = 0;
     const char *source = NULL;
-    for (size_t i = 0; i < d->n_bench; i++) {
+    for (size_t i = 0; i < d->n_bench && o->hosts == 1; i++) {
         const kb_benchmark *b = &d->bench[i];
-        if (decide_str_eq(b->gpu, o->gpu->id) && (int)b->gpu_count == o->count &&
-            b->value > 0 && o->hosts == 1) {
-            sum += b->value;
-            n++;
-            source = b->source;
-        }
+        if (!decide_str_eq(b->gpu, o->gpu->id) || !(b->value > 0) || !(b->gpu_count >= 1) ||
+            (!serving && (int)b->gpu_count != o->count))
+            continue;
+        sum += b->value;
+        best = fmax(best, b->value / b->gpu_count);
+        n++;
+        source = b->source;
     }
     if (!n)
         return;
-    double measured = sum / n;
     decide_option_cite(d, o, source);
-    if (d->llm_setup.task != MODEL_INFERENCE) {
+    if (!serving) {
         o->measured = 1;
-        o->throughput = o->throughput_lo = o->throughput_hi = measured;
+        o->throughput = o->throughput_lo = o->throughput_hi = sum / n;
         buf_reset(how);
         buf_printf(how, "measured on %dx %s (%.0f tokens/s%s)", o->count, o->gpu->name,
-                   measured, n > 1 ? ", the mean of its results" : "");
-    } else if (measured < o->throughput) {
+                   sum / n, n > 1 ? ", the mean of its results" : "");
+    } else if (best * o->count < o->throughput) {
         o->measured = 1;
-        o->throughput = o->throughput_lo = o->throughput_hi = measured;
-        buf_printf(how, "; capped at the %.0f tokens/s measured at full batch on %dx %s",
-                   measured, o->count, o->gpu->name);
+        o->throughput = o->throughput_lo = o->throughput_hi = best * o->count;
+        buf_printf(how, "; capped at %.0f tokens/s: %dx the %.0f a GPU measured on %s (%s)",
+                   best * o->count, o->count, best, o->gpu->name, d->w->benchmark);
     }
 }
 

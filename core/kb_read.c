@@ -355,8 +355,9 @@ int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err)
         *out = rows[found];
         memset(&rows[found], 0, sizeof rows[found]);
     } else if (n == 0) {
-        rc = gw_error_set(err, GW_ENOTFOUND, "unknown model '%s' (the KB's model catalog is "
-                                             "empty)", name);
+        rc = gw_error_set(err, GW_ENOTFOUND,
+                          "unknown model '%s' (the KB's model catalog is empty: gpuwise's is "
+                          "kb/data/models.csv, added with gpuwise kb import)", name);
     } else {
         gw_buf b = GW_BUF_INIT;
         for (int j = 0; j < 3 && nearest[j] < n; j++)
