@@ -154,7 +154,9 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
                      "UNION ALL SELECT 6, row, kind, ref, title FROM kb_text_assumption "
                      "WHERE row IN (SELECT rowid FROM assumption WHERE source = ?1) "
                      "UNION ALL SELECT 7, row, kind, ref, title FROM kb_text_system "
-                     "WHERE row IN (SELECT rowid FROM system WHERE source = ?1)) h "
+                     "WHERE row IN (SELECT rowid FROM system WHERE source = ?1) "
+                     "UNION ALL SELECT 8, row, kind, ref, title FROM kb_text_model "
+                     "WHERE row IN (SELECT rowid FROM model WHERE source = ?1)) h "
                      "ORDER BY h.t, h.row",
                      &st, err);
     if (rc)

@@ -147,7 +147,7 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
-check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 5"
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 7"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -231,7 +231,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 6"
+    check_out "kb upgrade migrates to the current schema" "schema 7"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -241,7 +241,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 6" "schema 6"
+    check_out "kb upgrade migrates version 2 to 7" "schema 7"
     # version 4: every price carries its quality, GPU fraction and minimum billing
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
@@ -254,15 +254,16 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
-    check_out "the upgraded KB has the five assumed figures" "assumptions 5"
+    check_out "the upgraded KB has the seven assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction)" "assumptions 7"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
         "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
-    # poor cooling keeps 80%), in export order (by id)
-    check_eq "the upgrade carries over gpuwise 2's figures" \
-        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,$p' | sed 1,2d | cut -d, -f1-4 | tr '\n' ' ')" \
-        "host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+    # poor cooling keeps 80%), with version 7's two for language models (MFU 0.4, decode
+    # bandwidth 0.7), in export order (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,/^$/p' | sed 1,2d | grep . | cut -d, -f1-4 | tr '\n' ' ')" \
+        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -349,7 +350,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
+check_eq "kb sources csv: header + 116 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 16 for the model catalog and its two assumed figures)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 117
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -377,7 +378,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "6"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "7"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
@@ -458,9 +459,10 @@ grep -qx '| gpu | a100-sxm4-80gb | NVIDIA A100 SXM4 80GB | gpuwise kb show a100-
 # every source lists as many facts as kb sources counts for it
 run "$GW" --kb "$KB" --json kb sources
 # 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
-# correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
-# = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
-check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
+# correction) + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
+# + 7 assumptions (5 + llm_mfu, decode_bandwidth_fraction) + 14 models
+# = 73 + 102 + 100 + 5 + 30 + 7 + 7 + 14 = 338
+check_eq "kb sources: 338 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "338"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
