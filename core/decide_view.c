@@ -465,7 +465,7 @@ static void field_write_json(view *m, const decide_field *f, const decision *d, 
     switch (f->kind) {
     case DECIDE_FIELD_FIGURE:
         decide_set_figure(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
-                                             ? (d->n_bench ? 0 : 2)
+                                             ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
                                              : f->decimals,
                           f->suffix);
         break;
