@@ -60,6 +60,8 @@ static int check_work(const char *file, workload *w, gw_error *err);
 static int check_deadline(const char *file, workload *w, gw_error *err);
 static int check_finetune(const char *file, workload *w, gw_error *err);
 static int check_language_model(const char *file, workload *w, gw_error *err);
+static int resolve_model(const char *file, workload *w, gw_error *err);
+static int check_architecture(const char *file, workload *w, gw_error *err);
 
 static const char *const tasks[] = {"train", "finetune", "inference", NULL};
 static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", "fp8",
@@ -183,7 +185,8 @@ static const field top_fields[] = {
              "(inference)"},
     {.name = "model", .type = FIELD_TABLE, .fields = model_fields, .shorthand = "name",
      .expected = "a model name (\"llama-3-8b\") or a table { params = ..., precision = ... }",
-     .help = "what is trained or served; gives the memory of one replica unless vram_gb does"},
+     .help = "what is trained or served; gives the memory of one replica unless vram_gb does",
+     .then = resolve_model},
     {.name = "vram_gb", .type = FIELD_NUMBER, .at = AT(vram_gb), .lo = 0.001, .hi = 1e6,
      .unit = "GB", .expected = "a number of GB above 0",
      .help = "measured peak memory of one replica; replaces the estimate from model",
@@ -770,14 +773,20 @@ void workload_free(workload *w)
     free(w);
 }
 
-int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
+/* Reads and checks the fields of t; catalog (may be NULL) resolves a model named by name. */
+static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
+                         gw_error *err)
 {
     *out = NULL;
     if (view_kind(t) != VIEW_MAP)
         return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
                             file);
     workload *w = gw_xcalloc(1, sizeof *w);
+    w->catalog = catalog;
     int rc = read_fields(file, "", t, top_fields, w, err);
+    if (rc == GW_OK)
+        rc = check_architecture(file, w, err);
+    w->catalog = NULL;
     if (rc != GW_OK) {
         workload_free(w);
         return rc;
@@ -786,39 +795,52 @@ int workload_from_view(const char *file, const view *t, workload **out, gw_error
     return GW_OK;
 }
 
-/* The catalog's figures for the model the workload names, each where the workload gives none
- * of its own; then what only the whole architecture can check. */
-static int resolve_model(const char *file, kb *k, workload *w, gw_error *err)
+int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
 {
-    if (w->model_name && k) {
-        kb_model m;
-        int rc = kb_model_resolve(k, w->model_name, &m, err);
-        if (rc != GW_OK) {
-            gw_error_prefix(err, "%s: model", file);
-            return GW_EDATA;
-        }
-        w->model_id = gw_xstrdup(m.id);
-        const struct {
-            double *slot, value;
-        } take[] = {
-            {&w->params, m.params},     {&w->active_params, m.active_params},
-            {&w->layers, m.layers},     {&w->hidden, m.hidden},
-            {&w->heads, m.heads},       {&w->kv_heads, m.kv_heads},
-            {&w->head_dim, m.head_dim}, {&w->vocab, m.vocab},
-            {&w->context, m.context},
-        };
-        for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
-            if (isnan(*take[i].slot))
-                *take[i].slot = take[i].value;
-        kb_model_free(&m);
+    return workload_read(file, t, NULL, out, err);
+}
+
+/* The catalog's figures for the model the workload names, each where the workload gives none
+ * of its own (run as model's rule, so that every later field is read knowing the model). */
+static int resolve_model(const char *file, workload *w, gw_error *err)
+{
+    if (!w->model_name || !w->catalog)
+        return GW_OK;
+    kb_model m;
+    int rc = kb_model_resolve(w->catalog, w->model_name, &m, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: model", file);
+        return GW_EDATA;
     }
+    w->model_id = gw_xstrdup(m.id);
+    const struct {
+        double *slot, value;
+    } take[] = {
+        {&w->params, m.params},     {&w->active_params, m.active_params},
+        {&w->layers, m.layers},     {&w->hidden, m.hidden},
+        {&w->heads, m.heads},       {&w->kv_heads, m.kv_heads},
+        {&w->head_dim, m.head_dim}, {&w->vocab, m.vocab},
+        {&w->context, m.context},
+    };
+    for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
+        if (isnan(*take[i].slot))
+            *take[i].slot = take[i].value;
+    kb_model_free(&m);
+    return GW_OK;
+}
+
+/* What only the whole architecture can check, once every field is read: a language model given
+ * field by field gives all of it; sequences and requests fit its context. */
+static int check_architecture(const char *file, workload *w, gw_error *err)
+{
     if (!workload_is_llm(w))
         return GW_OK;
     const struct {
         const char *name;
         double value;
-    } need[] = {{"params", w->params}, {"hidden", w->hidden},   {"heads", w->heads},
-                {"kv_heads", w->kv_heads}, {"head_dim", w->head_dim}, {"vocab", w->vocab}};
+    } need[] = {{"params", w->params},     {"layers", w->layers},     {"hidden", w->hidden},
+                {"heads", w->heads},       {"kv_heads", w->kv_heads}, {"head_dim", w->head_dim},
+                {"vocab", w->vocab}};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         if (isnan(need[i].value))
             return gw_error_set(err, GW_EDATA,
@@ -861,12 +883,8 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
             err->code = rc = GW_EDATA;
         return rc;
     }
-    rc = workload_from_view(path, table, out, err);
+    rc = workload_read(path, table, k, out, err);
     view_free(table);
-    if (rc == GW_OK && (rc = resolve_model(path, k, *out, err)) != GW_OK) {
-        workload_free(*out);
-        *out = NULL;
-    }
     return rc;
 }
 

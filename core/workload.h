@@ -11,6 +11,7 @@
 #include "view.h"
 
 typedef struct workload {
+    kb *catalog;                /* borrowed while the file is read (names a model), then NULL */
     char *path;                 /* as given; used in messages */
     char *name;
     char *task;                 /* train | finetune | inference */
