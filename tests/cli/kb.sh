@@ -349,7 +349,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
+check_eq "kb sources csv: header + 112 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 113
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -460,7 +460,8 @@ run "$GW" --kb "$KB" --json kb sources
 # 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
 # correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
 # = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
-check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
+# 322 before issue 14's second batch of prices, + its 32 prices (26 cloud offers, 6 purchases) = 354
+check_eq "kb sources: 354 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "354"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
