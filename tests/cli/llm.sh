@@ -122,6 +122,9 @@ check_eq "llm: an A100 runs an fp8 workload at bf16" "$(opt 'rent:TestCloud:a100
 check_eq "llm: ... and the option says why" \
     "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' '.throughput.how | contains("has no fp8 tensor cores: runs at bf16")')" "true"
 check_eq "llm: an H100 runs fp8" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .runs_at)" "fp8"
+check_eq "llm: the precision-support rule warns on the A100 alone" \
+    "$(jqr '[.options[] | select(.provider == "TestCloud") | [.gpu, ([.verdicts[] | select(.rule == "precision-support") | .effect] | join(""))] | join(":")] | join(" ")')" \
+    "h100-sxm5: a100-sxm4-80gb:warn h100-sxm5:"
 
 # A target the option cannot meet makes it infeasible: 5 ms per token against 6.0 ms; the
 # serving-bandwidth rule says what bandwidth it needs: 3,350 x 6.004 / 5 = 4,023 GB/s.
