@@ -309,7 +309,6 @@ static void get_rank(const decision *d, const void *r, decide_field_value *v)
 }
 
 #define OPT(member) offsetof(decide_option, member)
-#define OMIT DECIDE_FIELD_OMIT_NAN
 #define GET DECIDE_FIELD_NO_OFFSET
 #define S DECIDE_FIELD_STRING
 #define I DECIDE_FIELD_INTEGER
@@ -360,15 +359,15 @@ const decide_field decide_option_fields[] = {
     {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "split", B, OPT(split), NULL, 0, NULL, VALUE, 0, NULL},
-    {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, OMIT, NULL},
-    {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, OMIT, NULL},
-    {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, OMIT, NULL},
+    {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, 0, NULL},
+    {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, 0, NULL},
+    {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, 0, NULL},
     {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
-    {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, OMIT, NULL},
-    {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, OMIT, NULL},
-    {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, OMIT, NULL},
+    {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
+    {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},
     {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
-    {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, OMIT, NULL},
+    {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "link_gbs", N, GET, get_link_gbs, 0, NULL, VALUE, 0, NULL},
@@ -416,7 +415,6 @@ const size_t decide_option_field_count =
     sizeof decide_option_fields / sizeof decide_option_fields[0];
 
 #undef OPT
-#undef OMIT
 #undef GET
 #undef S
 #undef I
