@@ -64,6 +64,8 @@ typedef struct decide_option {
     const char *run_precision;     /* what its GPUs compute in (a static string) */
     double tpot_ms, ttft_ms;       /* serving: time per output token, to the first token */
     int bandwidth_bound;           /* serving: a decode step waits on memory, not compute */
+    double capacity;               /* serving: tokens/s it can generate at the concurrency;
+                                    * throughput is the demand when the workload states one */
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */

@@ -312,16 +312,34 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
     }
 }
 
+/* Serving a stated demand (inference.tokens_per_s): an option that can generate more serves the
+ * demand and no more, so its costs are for the demand; what it could serve is its capacity. */
+static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
+{
+    double demand = d->w->target_tokens_per_s;
+    o->capacity = o->throughput;
+    if (isnan(demand) || !(o->throughput >= demand))
+        return;
+    o->throughput = o->throughput_lo = o->throughput_hi = demand;
+    buf_puts(how, "; it can generate up to ");
+    view_format_number(how, o->capacity, 0);
+    buf_puts(how, " tokens/s at this concurrency and is costed for the ");
+    view_format_number(how, demand, 0);
+    buf_puts(how, " demanded (inference.tokens_per_s)");
+}
+
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
 {
     o->throughput = NAN;
-    o->tpot_ms = o->ttft_ms = NAN;
+    o->tpot_ms = o->ttft_ms = o->capacity = NAN;
     if (d->llm_setup.task == MODEL_INFERENCE)
         serve_speed(d, o, how);
     else
         train_speed(d, o, how);
     if (!isnan(o->throughput))
         measured_cap(d, o, how);
+    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
+        serve_demand(d, o, how);
     decide_option_cite(d, o, o->gpu->source);
 }
 
@@ -339,8 +357,8 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     else if (o->ttft_ms > w->target_ttft_ms)
         buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
                    w->target_ttft_ms);
-    else if (o->throughput < w->target_tokens_per_s)
-        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->throughput,
+    else if (o->capacity < w->target_tokens_per_s)
+        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
                    w->target_tokens_per_s);
     else
         return NULL;
@@ -466,9 +484,9 @@ view *decide_llm_view(const decision *d)
         view_map_set_str(v, "memory_text", buf_cstr(&b));
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
-            buf_printf(&b, "%.1f ms per output token, %.0f ms to the first token, ",
+            buf_printf(&b, "%.1f ms per output token, %.0f ms to the first token, up to ",
                        best->tpot_ms, best->ttft_ms);
-            view_format_number(&b, best->throughput, 0);
+            view_format_number(&b, best->capacity, 0);
             buf_puts(&b, " tokens/s in all");
             view_map_set_str(v, "serving_text", buf_cstr(&b));
         }

@@ -27,7 +27,7 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->hosts = 1;
     o->network_gbps = NAN;
     o->price_age_days = NAN;
-    o->tpot_ms = o->ttft_ms = NAN;   /* a language model served (decide_llm.c) */
+    o->tpot_ms = o->ttft_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
     return o;
 }
 

@@ -1,6 +1,6 @@
 -- lora-finetune.lua — a product team adapts Llama 3.1 8B to its own documents with LoRA, every
--- working day, on prompts of up to 4,096 tokens.  Does one consumer card do it, or a rented H100?
--- Run:
+-- working day, on sequences of up to 4,096 tokens.  Buy a 48 GB workstation card, or rent an
+-- H100 or an A100 by the hour?  Run:
 --
 --     ./gpuwise decide examples/lora-finetune.lua
 return {
@@ -18,5 +18,5 @@ return {
     currency = "USD",
     electricity = { price = 0.15 },
 
-    candidates = { "rtx-4090", "rtx-5090", "rtx-6000-ada", "rent:h100-sxm5", "rent:a100-sxm4-80gb" },
+    candidates = { "rtx-6000-ada", "rent:h100-sxm5", "rent:a100-sxm4-80gb" },
 }

@@ -115,6 +115,18 @@ check_eq "llm: the decode step is bandwidth-bound" "$(opt 'rent:TestCloud:h100x1
 # Eight GPUs for one request: one replica busy, the same 162.85 tokens/s (not 8x).
 check_num "llm: one request keeps one of 8 replicas busy" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .throughput.value)" 162.85 0.05
 
+# A stated demand (inference.tokens_per_s = 100): the H100 could generate 162.85 tokens/s; it is
+# costed for the 100 demanded: USD 0.50 an hour / (100 x 3,600 / 1e6) = USD 1.3889 per 1M tokens.
+wl demand 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tokens_per_s = 100 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/demand.lua" --json
+check_eq "llm: a demand is what an option serves; its capacity is kept" \
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' '[.throughput.value, (.capacity_tokens_per_s * 100 | round / 100)] | join(" ")')" "100 162.85"
+check_num "llm: ... and it is costed for the demand" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .cost.per_unit)" 1.3889 0.0001
+wl demand2 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tokens_per_s = 200 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/demand2.lua" --json
+check_eq "llm: a demand above the capacity excludes the option" \
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .excluded_because)" "163 tokens/s in all; the target is 200"
+
 # FP8 on an A100 (no FP8 tensor cores): it runs bf16, and says so.  Weights 2 bytes, not 1.
 wl fp8 'task = "inference", model = { name = "llama-2-7b", precision = "fp8" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
 run "$GW" --kb "$KB" decide "$T/fp8.lua" --json
