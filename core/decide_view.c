@@ -631,11 +631,24 @@ static void reason_break_even(decision *d, const decide_option *win)
     double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
     double plan = d->w->hours_per_day;
     gw_buf b = GW_BUF_INIT;
-    if (win->acquisition != DECIDE_RENT && !isnan(hours))
+    if (win->acquisition != DECIDE_RENT && !isnan(hours) && workload_is_job(d->w))
+        buf_printf(&b, "Owning pays off against %s from %.1f h of use a day over the "
+                       "%g-month horizon; this job alone uses it %s (%s averaged over the "
+                       "horizon).",
+                   view_str(view_map_get(be, "rent_label")), hours, d->w->horizon_months,
+                   view_str(view_map_get(be, "job_hours_text")),
+                   view_str(view_map_get(be, "job_hours_per_day_text")));
+    else if (win->acquisition != DECIDE_RENT && !isnan(hours))
         buf_printf(&b, "Owning pays off from %.1f h of use a day against %s; the plan is %g h.",
                    hours, view_str(view_map_get(be, "rent_label")), plan);
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
+    else if (!isnan(hours) && workload_is_job(d->w))
+        buf_printf(&b, "Buying (%s) would pay off only if kept busy %.1f h a day for the whole "
+                       "%g-month horizon; this job uses it %s (%s averaged over the horizon).",
+                   view_str(view_map_get(be, "buy_label")), hours, d->w->horizon_months,
+                   view_str(view_map_get(be, "job_hours_text")),
+                   view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
                    view_str(view_map_get(be, "buy_label")), hours, plan);
