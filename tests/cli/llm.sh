@@ -187,3 +187,40 @@ if have_testdata; then
 else
     skip "llm: MLPerf rows" "no ../shared/testdata"
 fi
+
+# ---- the three language-model examples on the shipped KB (examples/README.md derives each) ----
+run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+check_eq "llm example lora: rent one H100 at Spheron" "$(jqr '.options[0].id')" "rent:Spheron:H100 SXM:1x h100-sxm5"
+# 20.477 GB x 1.10 + 1 = 23.52 GB a GPU
+check_num "llm example lora: 23.52 GB a GPU" "$(jqr '.options[0].per_card_gb')" 23.52 0.01
+# 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s; USD 2.50 / 29.574 = 0.0845 per 1M tokens
+check_num "llm example lora: 8,215 tokens/s" "$(jqr '.options[0].throughput.value')" 8215.0 0.5
+check_num "llm example lora: USD 0.0845 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 0.08453 0.00001
+# 8 x 3,023.7 x 96.45% = 23,331 tokens/s; 41,437.51 in all
+check_num "llm example lora: 8 RTX 6000 Ada, 23,331 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .throughput.value')" 23331 1
+check_num "llm example lora: ... USD 41,437.51 over 24 months" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .cost.total')" 41437.51 0.01
+check_num "llm example lora: break-even 8.28 h a day" "$(jqr '.break_even.hours_per_day')" 8.28 0.01
+
+run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
+check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$(jqr '.options[0].id')" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
+# 23.552 GB x 1.10 + 1 = 26.91 GB a GPU under ZeRO-3
+check_num "llm example pretrain: 26.91 GB a GPU" "$(jqr '.options[0].per_card_gb')" 26.91 0.01
+# 8 x 6,161.1 x 90.87% = 44,790 tokens/s; 1,240.34 h x USD 31.92 = 39,591.7
+check_num "llm example pretrain: 44,790 tokens/s" "$(jqr '.options[0].throughput.value')" 44790.5 1
+check_num "llm example pretrain: USD 39,591.7 for the job" "$(jqr '.options[0].cost.total')" 39591.7 0.1
+check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
+    "$(jqr '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length')" "1"
+
+run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+check_eq "llm example serving: rent one H200 at Nebius" "$(jqr '.options[0].id')" "rent:Nebius:1gpu-16vcpu-200gb (1x H200):1x h200-sxm"
+# 96.768 x 1.10 + 1 = 107.4 GB; 94.147 GB / 3,360 GB/s = 28.02 ms; 2 x 70.554e9 x 2,000 /
+# 791.6e12 = 356.5 ms; 32,000 / 36.83 = 868.9 tokens/s; USD 3.50 / 2.88 = 1.2153 per 1M tokens
+check_num "llm example serving: 107.4 GB on one H200" "$(jqr '.options[0].per_card_gb')" 107.45 0.01
+check_num "llm example serving: 28.02 ms per output token" "$(jqr '.options[0].tpot_ms')" 28.02 0.01
+check_num "llm example serving: 356.5 ms to the first token" "$(jqr '.options[0].ttft_ms')" 356.5 0.1
+check_num "llm example serving: capacity 868.9 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 868.9 0.1
+check_num "llm example serving: USD 1.2153 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 1.2153 0.0001
+check_num "llm example serving: the HGX H100 serves up to 2,472 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s')" 2472.1 0.1
