@@ -554,6 +554,22 @@ void decide_llm_method(const decision *d, view *method)
                "as for every model",
                1 + MODEL_SYNC_OVERHEAD);
     view_map_set_str(method, "multi_gpu", buf_cstr(&b));
+    view_map_set_str(method, "evidence",
+                     d->w->benchmark
+                         ? "measured results: the rows of the workload's benchmark for a GPU and "
+                           "count replace the stated model's tokens/s when training, and cap "
+                           "it when serving (the best row per GPU, at full batch, times the "
+                           "GPUs); the training utilisation is the median over all of them"
+                         : "measured results: none (the workload names no benchmark): every "
+                           "speed is the stated model's, an estimate");
+    view_map_set_str(method, "machines",
+                     "several machines (up to 4 bought, or a rental's instances where the "
+                     "provider states their network): replicas exchange across the network too, "
+                     "2(k-1)/k x bytes / the link within a machine + 2(N-1)/N x bytes / the "
+                     "network between machines, k GPUs a machine and N machines; the network is "
+                     "a server's own ports, a rental's stated network, else the workload's "
+                     "network_gbps; a replica split by tensor parallelism stays within one "
+                     "machine");
     buf_reset(&b);
     buf_printf(&b,
                "tensor parallelism (a replica too big for one GPU, split over n of one "

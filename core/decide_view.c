@@ -841,8 +841,9 @@ static view *method_view(const decision *d)
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
                "its runs take; no offer in the KB states a minimum billing); per GPU and card count "
-               "only the cheapest offer of each of the %d cheapest providers is compared (%zu "
-               "offer%s set aside)",
+               "only the cheapest offer of each of the %d cheapest providers is compared, a "
+               "provider's older prices left out where its newer list prices the same GPU and "
+               "count (%zu offer%s set aside)",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_set_aside,
                d->rent_set_aside == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(&line));
