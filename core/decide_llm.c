@@ -477,6 +477,15 @@ view *decide_llm_view(const decision *d)
     setup_words(&b, d);
     view_map_set_str(v, "setup_text", buf_cstr(&b));
     view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
+    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(d->w->target_tokens_per_s)) {
+        buf_reset(&b);
+        buf_puts(&b, "Every option that meets the targets serves the ");
+        view_format_number(&b, d->w->target_tokens_per_s, 0);
+        buf_puts(&b, " tokens/s demanded and is costed for them (the Throughput column); what "
+                     "each could generate at the stated concurrency, its capacity, is in its "
+                     "description in the appendix.");
+        view_map_set_str(v, "demand_text", buf_cstr(&b));
+    }
     const decide_option *best = decision_best(d);
     if (best) {
         buf_reset(&b);
