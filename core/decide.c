@@ -220,7 +220,9 @@ static int llm_units(decision *d, gw_error *err)
     free(d->unit);
     free(d->work_unit);
     d->unit = gw_xstrdup("tokens/s");
-    d->work_unit = gw_xstrdup(DECIDE_WORK_UNIT_PREFIX " tokens");
+    d->work_unit = gw_xstrdup(decide_str_eq(d->w->task, "inference")
+                                  ? DECIDE_WORK_UNIT_PREFIX " output tokens"
+                                  : DECIDE_WORK_UNIT_PREFIX " tokens");
     d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
     return GW_OK;
 }
@@ -399,15 +401,27 @@ static const decide_option *half_rental(const decision *d, const decide_option *
 
 static void option_free(decide_option *o);
 
-/* Several instances of a rental cost about what one does and only finish sooner: they stay an
- * option only where half as many cannot finish the job in the hours available. */
+/* Whether h, half of a rental of several instances, already does the work: finishes the job in
+ * the hours available, or serves a language model within its targets. */
+static int half_does_it(const decision *d, const decide_option *h)
+{
+    if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
+        char *missed = decide_llm_target_missed(d, h);
+        free(missed);
+        return h->fits && !isnan(h->throughput) && !missed;
+    }
+    return !(h->hours_needed > h->hours_available);
+}
+
+/* Several instances of a rental cost about what one does and only finish sooner (or serve
+ * more): they stay an option only where half as many cannot do the work. */
 static void drop_unneeded_instances(decision *d)
 {
     unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i], *h;
         if (o->acquisition == DECIDE_RENT && o->hosts > 1 && (h = half_rental(d, o)) &&
-            !(h->hours_needed > h->hours_available))
+            half_does_it(d, h))
             drop[i] = 1;
     }
     size_t kept = 0, dropped = 0;
@@ -421,8 +435,8 @@ static void drop_unneeded_instances(decision *d)
     }
     d->n_options = kept;
     if (dropped)
-        decide_trace(d, "%zu rentals of several instances left out: fewer instances finish the "
-                        "job in time", dropped);
+        decide_trace(d, "%zu rentals of several instances left out: fewer instances do the "
+                        "work", dropped);
     free(drop);
 }
 

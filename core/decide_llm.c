@@ -51,7 +51,9 @@ int decide_llm_setup(decision *d, gw_error *err)
                          .heads = w->heads,
                          .kv_heads = w->kv_heads,
                          .head_dim = w->head_dim,
-                         .vocab = w->vocab};
+                         .vocab = w->vocab,
+                         .ffn = w->ffn,
+                         .experts = w->experts};
     model_llm_setup *s = &d->llm_setup;
     s->task = task_of(w);
     s->method = method_of(w);
@@ -220,7 +222,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->throughput_lo = o->throughput_hi = o->throughput;
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
-                    "GFLOP a token = %.0f tokens/s a GPU",
+                    "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
                rate, o->run_precision, mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
@@ -255,7 +257,8 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     model_serving v;
     model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
                       rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
-    o->tpot_ms = v.step_s * 1e3;
+    o->tpot_ms = v.tpot_s * 1e3;
+    o->step_ms = v.step_s * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     o->efficiency = tp_efficiency(o);
@@ -266,13 +269,14 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, up to %.0f sequence%s each; "
                     "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
-                    "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms a token (%s bound); the prompt "
-                    "%.0f ms",
+                    "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms (%s bound); a prompt %.0f ms "
+                    "(the time to the first token); with the prompts of the sequences that "
+                    "follow processed between its steps, %.1f ms per output token",
                o->replicas, o->replicas == 1 ? "" : "s", o->tp, o->tp == 1 ? "" : "s",
                o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
                o->gpu->memory_bandwidth_gbs, o->tp > 1 ? " a GPU" : "",
-               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, o->tpot_ms,
-               v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms);
+               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, v.step_s * 1e3,
+               v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms, o->tpot_ms);
 }
 
 /* The benchmark's measured results for o's GPU replace the stated model's tokens/s when
@@ -331,7 +335,7 @@ static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
 {
     o->throughput = NAN;
-    o->tpot_ms = o->ttft_ms = o->capacity = NAN;
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;
     if (d->llm_setup.task == MODEL_INFERENCE)
         serve_speed(d, o, how);
     else
@@ -443,8 +447,8 @@ static void setup_words(gw_buf *b, const decision *d)
     buf_puts(b, " tokens per GPU a step");
 }
 
-/* The memory of one GPU of o, term by term. */
-static void memory_words(gw_buf *b, const decide_option *o)
+/* The memory of one GPU of o, term by term (zero: the workload's ZeRO stage). */
+static void memory_words(gw_buf *b, const decide_option *o, int zero)
 {
     const model_memory *m = &o->memory;
     buf_printf(b, "%.1f GB per GPU: weights %.2f GB", m->total_gb, m->weights_gb);
@@ -455,11 +459,19 @@ static void memory_words(gw_buf *b, const decide_option *o)
     if (m->activations_gb > 0)
         buf_printf(b, ", activations %.2f GB", m->activations_gb);
     if (m->kv_cache_gb > 0)
-        buf_printf(b, ", KV cache %.2f GB", m->kv_cache_gb);
+        buf_printf(b, ", KV cache %.2f GB (%s)", m->kv_cache_gb,
+                   decide_str_eq(o->run_precision, "fp8") || decide_str_eq(o->run_precision, "fp4")
+                       ? "FP8"
+                       : "16-bit");
     buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
     if (o->tp > 1)
         buf_printf(b, " (the model split over %d GPUs a replica, tensor parallel; %d replica%s)",
                    o->tp, o->replicas, o->replicas == 1 ? "" : "s");
+    else if (o->replicas > 1 && zero >= 3)
+        buf_printf(b, " (weights, gradients and optimizer states sharded over the %d GPUs, "
+                      "ZeRO-3)", o->replicas);
+    else if (o->replicas > 1 && zero >= 1)
+        buf_printf(b, " (%d data-parallel GPUs, ZeRO-%d)", o->replicas, zero);
     else if (o->replicas > 1)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
@@ -489,7 +501,7 @@ view *decide_llm_view(const decision *d)
     const decide_option *best = decision_best(d);
     if (best) {
         buf_reset(&b);
-        memory_words(&b, best);
+        memory_words(&b, best, d->llm_setup.zero);
         view_map_set_str(v, "memory_text", buf_cstr(&b));
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
@@ -533,25 +545,38 @@ void decide_llm_method(const decision *d, view *method)
         buf_printf(&b,
                    "serving speed, a stated model: a decode step reads every weight (a mixture "
                    "of experts: at most its active weights per sequence) and each sequence's KV "
-                   "cache at %.0f%% of the memory bandwidth, and computes 2 x active parameters "
-                   "FLOPs a sequence at %.0f%% of the dense tensor rate; the slower of the two "
-                   "is the time per output token; the prompt's 2 x active parameters x tokens "
-                   "FLOPs at the same rate is the time to the first token; tokens/s of a replica "
-                   "= sequences x output / (output x step + sequences x prompt time); requests "
-                   "are spread evenly over the replicas; a GPU without FP8 (before Hopper and "
-                   "Ada) or FP4 (before Blackwell) tensor cores runs the next precision it has",
+                   "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
+                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence at "
+                   "%.0f%% of the dense tensor rate, whichever is slower; the prompt's 2 x "
+                   "active parameters x tokens FLOPs at the same rate is the time to the first "
+                   "token (queueing behind other prompts not counted); the prompts of the "
+                   "sequences that replace finished ones are processed between decode steps, "
+                   "so the time per output token = (output x step + sequences x prompt time) / "
+                   "output, and a replica generates sequences / that time tokens a second; "
+                   "requests are spread evenly over the replicas (a replica: the fewest GPUs of "
+                   "one machine that hold the model, tensor parallel); a GPU without FP8 (before "
+                   "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
+                   "precision it has",
                    d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100);
     else
         buf_printf(&b,
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
-                   "the precision x model FLOPs utilisation / FLOPs a token (6 x active "
+                   "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
                    "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
-                   "with activation checkpointing); the utilisation is %.0f%% (%s); a GPU "
+                   "with activation checkpointing, which recomputes the forward pass; the "
+                   "attention's own FLOPs, about 6 x layers x hidden x sequence length more, "
+                   "are not counted); the utilisation is %.0f%% (%s), of every FLOP the GPU "
+                   "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
                    "without FP8 tensor cores runs the next precision it has",
                    d->llm_mfu * 100,
                    d->llm_mfu_rows ? "the median over the benchmark's measured rows"
-                                   : "the KB's assumed figure, from Llama 3's pre-training");
+                                   : "the KB's assumed figure, Llama 3's model FLOPs "
+                                     "utilisation in pre-training",
+                   d->llm_mfu * 100 * (d->llm_setup.checkpointing
+                                           ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
+                                                                                     : 4.0 / 6)
+                                           : 1));
     view_map_set_str(method, "scaling", buf_cstr(&b));
     buf_reset(&b);
     buf_printf(&b,

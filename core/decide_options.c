@@ -27,7 +27,7 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->hosts = 1;
     o->network_gbps = NAN;
     o->price_age_days = NAN;
-    o->tpot_ms = o->ttft_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
     return o;
 }
 
@@ -582,9 +582,11 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
             continue;
         /* Several instances only for a job (they finish it sooner, at about the same cost;
          * capacity is a fleet's size, which the offer's count already is), over a network the
-         * provider states (multi_host_ok). */
-        int most = workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
-                           multi_host_ok(d)
+         * provider states (multi_host_ok); or to serve a language model, whose replicas need no
+         * network between them (decide.c keeps them only where fewer miss the targets). */
+        int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+        int most = serving || (workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
+                               multi_host_ok(d))
                        ? DECIDE_MAX_HOSTS : 1;
         for (int n = 1; n <= most; n *= 2) {
             rent_offer_id(&id, &offers[i], n);

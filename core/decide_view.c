@@ -366,6 +366,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
     {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},
+    {NULL, "decode_step_ms", F, OPT(step_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
@@ -840,7 +841,8 @@ static view *method_view(const decision *d)
     buf_reset(&line);
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
-               "its runs take; no offer in the KB states a minimum billing); per GPU and card count "
+               "its runs take, at least an offer's minimum billing where the KB states one: "
+               "AWS's Capacity Blocks bill whole days); per GPU and card count "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (%zu offer%s set aside)",
@@ -937,6 +939,30 @@ static view *assumptions_view(const decision *d)
                    d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
+    if (workload_is_llm(w)) {
+        buf_reset(&b);
+        int serving = decide_str_eq(w->task, "inference");
+        double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        int mfu_cite = d->fact_cite[KB_ASSUMED_LLM_MFU], bw_cite = 0;
+        if (serving) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
+                           "memory while generating at %.0f%% of its bandwidth: stated figures, "
+                           "not measurements of this stack.",
+                       mfu * 100, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100);
+            bw_cite = d->fact_cite[KB_ASSUMED_DECODE_BANDWIDTH];
+        } else if (d->llm_mfu_rows) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: the "
+                           "median over the benchmark's %d measured rows.",
+                       d->llm_mfu * 100, d->llm_mfu_rows);
+            mfu_cite = 0;
+        } else {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate (Llama "
+                           "3's model FLOPs utilisation in pre-training): a stated figure, not "
+                           "a measurement of this stack.",
+                       mfu * 100);
+        }
+        assume(list, buf_cstr(&b), mfu_cite, bw_cite);
+    }
     if (decide_str_eq(w->cooling, "poor")) {
         buf_reset(&b);
         buf_printf(&b,
@@ -949,9 +975,9 @@ static view *assumptions_view(const decision *d)
            workload_is_job(w)
                ? "Renting: a job pays the offer's price for the hours its runs take (at least the "
                  "offer's minimum billing, where the KB states one); charges an offer's note "
-                 "names besides the price (storage, transfer, images) are not added."
+                 "names besides the price (storage, transfer, machine images) are not added."
                : "Renting: the offer's price for the same hours of use as owning; charges an "
-                 "offer's note names besides the price (storage, transfer, images) are not added.",
+                 "offer's note names besides the price (storage, transfer, machine images) are not added.",
            0, 0);
     buf_free(&b);
     return list;

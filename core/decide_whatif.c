@@ -139,8 +139,8 @@ void decide_break_even(decision *d)
                                     "the figure the options are ranked by");
     decide_set_figure(b, "month", month, 1, NULL);
     view_map_set_bool(b, "crosses_within_horizon", !isnan(month) && month <= w->horizon_months);
-    decide_set_figure(b, "speedup_needed", speedup, 2, "x");
-    decide_set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 2, "x");
+    decide_set_figure(b, "speedup_needed", speedup, 3, "x");
+    decide_set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 3, "x");
     cumulative_chart(d, buy, rent, rent_equiv, month);
 }
 

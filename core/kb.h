@@ -201,7 +201,7 @@ typedef enum kb_assumed {
  * params); experts and experts_active NaN unless a mixture of experts. */
 typedef struct kb_model {
     char *id, *name, *family, *source, *note;
-    double params, active_params, layers, hidden, heads, kv_heads, head_dim, vocab, context;
+    double params, active_params, layers, hidden, heads, kv_heads, head_dim, ffn, vocab, context;
     double experts, experts_active;
 } kb_model;
 

@@ -194,6 +194,7 @@ static const kb_column model_cols[] = {
     MODEL_NUMBER(heads, KB_REQUIRED | KB_POSITIVE),
     MODEL_NUMBER(kv_heads, KB_REQUIRED | KB_POSITIVE),
     MODEL_NUMBER(head_dim, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(ffn, KB_POSITIVE),
     MODEL_NUMBER(vocab, KB_REQUIRED | KB_POSITIVE),
     MODEL_NUMBER(context, KB_REQUIRED | KB_POSITIVE),
     MODEL_NUMBER(experts, KB_POSITIVE),

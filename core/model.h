@@ -138,6 +138,8 @@ typedef struct model_llm {
     double params;              /* every parameter */
     double active_params;       /* those one token runs through (a mixture of experts: fewer) */
     double layers, hidden, heads, kv_heads, head_dim, vocab;
+    double ffn;                 /* feed-forward width (of one expert); NaN: from params */
+    double experts;             /* feed-forward experts a layer (NaN or 1: dense) */
 } model_llm;
 
 typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
@@ -181,8 +183,9 @@ double model_llm_weight_bytes(const char *precision);
  * head_dim x bytes (1 for fp8 and fp4 serving, else 2: int8/int4 weights keep a 16-bit cache). */
 double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
 /* Trainable parameters of rank-r LoRA adapters on every linear layer (the QLoRA paper's
- * choice): r x (inputs + outputs) of q, k, v, o and the three feed-forward matrices, whose width
- * comes from what the parameters leave after attention, norms and embeddings (untied):
+ * choice): r x (inputs + outputs) of q, k, v, o and the three feed-forward matrices of every
+ * expert, the feed-forward width being the configuration's (ffn), or when unknown what the
+ * parameters leave after attention, norms and embeddings (untied):
  *   ffn = (params / layers - attention - 2 hidden - 2 vocab hidden / layers) / (3 hidden). */
 double model_llm_lora_params(const model_llm *m, double rank);
 
@@ -214,16 +217,18 @@ double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup
  * instead of the all-reduce's 2). */
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
 
-/* One serving replica of tp GPUs: time per output token (one decode step of every sequence in
- * flight), bound by reading weights and KV cache at bandwidth x decode_fraction, or by the
- * step's FLOPs (2 x active params a token) at tflops x mfu, whichever is slower; time to first
- * token (the prompt's 2 x active params x context FLOPs at tflops x mfu); tokens generated per
- * second when each sequence's prompt is processed between decode steps:
- *     sequences x output / (output x step + sequences x prefill).
+/* One serving replica of tp GPUs: a decode step (one token of every sequence in flight), bound
+ * by reading weights and KV cache at bandwidth x decode_fraction, or by the step's FLOPs (2 x
+ * active params a token) at tflops x mfu, whichever is slower; time to first token (the prompt's
+ * 2 x active params x context FLOPs at tflops x mfu); while a sequence generates its output, the
+ * prompts of the sequences that replace the others are processed between its decode steps
+ * (continuous batching), so its time per output token is
+ *     tpot = (output x step + sequences x prefill) / output
+ * and the replica generates sequences / tpot tokens a second (Little's law).
  * tp_efficiency scales the replica's tp GPUs (1 for one GPU).  Weights read per step: every
  * weight of a dense model; a mixture of experts reads at most active params per sequence. */
 typedef struct model_serving {
-    double step_s, prefill_s, tokens_per_s;
+    double step_s, prefill_s, tpot_s, tokens_per_s;
     int bandwidth_bound;        /* the step is bound by memory bandwidth, not compute */
     double bytes_per_step, flops_per_step;
 } model_serving;

@@ -48,13 +48,17 @@ static double attention_params(const model_llm *m)
 
 double model_llm_lora_params(const model_llm *m, double rank)
 {
-    double per_layer = m->params / m->layers - attention_params(m) - 2 * m->hidden -
-                       2 * m->vocab * m->hidden / m->layers;
-    double ffn = per_layer / (3 * m->hidden);
+    double experts = m->experts > 1 ? m->experts : 1;
+    double ffn = m->ffn;
+    if (!(ffn > 0)) {
+        double per_layer = m->params / m->layers - attention_params(m) - 2 * m->hidden -
+                           2 * m->vocab * m->hidden / m->layers;
+        ffn = per_layer / (3 * m->hidden * experts);
+    }
     if (!(ffn > 0))
         ffn = 0;
     double q = m->hidden + m->heads * m->head_dim, kv = m->hidden + m->kv_heads * m->head_dim;
-    double per_layer_adapters = rank * (2 * q + 2 * kv + 3 * (m->hidden + ffn));
+    double per_layer_adapters = rank * (2 * q + 2 * kv + 3 * (m->hidden + ffn) * experts);
     return per_layer_adapters * m->layers;
 }
 
@@ -167,6 +171,6 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     out->bandwidth_bound = memory_s >= compute_s;
     out->step_s = fmax(memory_s, compute_s);
     out->prefill_s = 2 * active * context / (tflops * 1e12 * mfu * gpus);
-    out->tokens_per_s = sequences * output_tokens /
-                        (output_tokens * out->step_s + sequences * out->prefill_s);
+    out->tpot_s = (output_tokens * out->step_s + sequences * out->prefill_s) / output_tokens;
+    out->tokens_per_s = sequences / out->tpot_s;
 }

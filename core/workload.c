@@ -96,6 +96,8 @@ static const field model_fields[] = {
     ARCH(heads, "heads", "attention heads"),
     ARCH(kv_heads, "heads", "key/value heads (fewer than heads with grouped-query attention)"),
     ARCH(head_dim, "units", "size of one attention head"),
+    ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
+    ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
     ARCH(vocab, "tokens", "vocabulary size"),
     ARCH(context, "tokens", "the longest sequence the model takes"),
     {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choices = precisions,
@@ -470,6 +472,19 @@ static int check_language_model(const char *file, workload *w, gw_error *err)
                      !isnan(w->target_ttft_ms)))
         return gw_error_set(err, GW_EDATA, "%s: inference: only for task = \"inference\"",
                             file);
+    if (serving && !isnan(w->target_tpot_ms) && !isnan(w->target_tokens_per_s) &&
+        w->serve_concurrency * 1000 / w->target_tpot_ms > w->target_tokens_per_s * (1 + 1e-9))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference: %g requests in flight at %g ms per token generate "
+                            "%g tokens/s (%g x 1000 / %g), more than tokens_per_s = %g: a "
+                            "demand of %g tokens/s from %g requests streams each at %g ms a "
+                            "token (Little's law); raise tokens_per_s, or lower concurrency "
+                            "or tpot_ms",
+                            file, w->serve_concurrency, w->target_tpot_ms,
+                            w->serve_concurrency * 1000 / w->target_tpot_ms,
+                            w->serve_concurrency, w->target_tpot_ms, w->target_tokens_per_s,
+                            w->target_tokens_per_s, w->serve_concurrency,
+                            w->serve_concurrency * 1000 / w->target_tokens_per_s);
     if (serving && strcmp(w->sharding, "none"))
         return gw_error_set(err, GW_EDATA,
                             "%s: sharding: ZeRO shards training state; serving splits a model "
@@ -820,7 +835,8 @@ static int resolve_model(const char *file, workload *w, gw_error *err)
         {&w->layers, m.layers},     {&w->hidden, m.hidden},
         {&w->heads, m.heads},       {&w->kv_heads, m.kv_heads},
         {&w->head_dim, m.head_dim}, {&w->vocab, m.vocab},
-        {&w->context, m.context},
+        {&w->context, m.context},   {&w->ffn, m.ffn},
+        {&w->experts, m.experts},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
         if (isnan(*take[i].slot))

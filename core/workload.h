@@ -20,7 +20,8 @@ typedef struct workload {
     char *model_name;           /* a catalog model as written; NULL unless model.name */
     char *model_id;             /* the catalog's id once resolved (workload_load) */
     double params;              /* NaN unless model.params */
-    double active_params, layers, hidden, heads, kv_heads, head_dim, vocab, context;
+    double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
+        context;
     char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 | fp8 | int8 | int4 | fp4 */
     char *optimizer;            /* adam | adamw | sgd | sgd-plain | none */
     double activations_gb;      /* 0 unless given */

@@ -1,14 +1,14 @@
 -- llm-serving.lua — a company serves Llama 3.1 70B in FP8 to its staff: prompts of about 2,000
--- tokens, answers of 500, 64 requests in flight at peak and 800 tokens a second to generate in
--- all; answers must stream at 20 tokens a second or faster (50 ms per token) with the first
--- token within 2 s.  Run:
+-- tokens, answers of 500, 32 requests in flight at peak generating 800 tokens a second in all
+-- (25 tokens a second each); answers must stream at 20 tokens a second or faster (50 ms per
+-- token) with the first token within 2 s.  Run:
 --
 --     ./gpuwise decide examples/llm-serving.lua
 return {
     name = "Serving Llama 3.1 70B in FP8",
     task = "inference",
     model = { name = "llama-3.1-70b", precision = "fp8" },
-    inference = { context = 2000, output_tokens = 500, concurrency = 64,
+    inference = { context = 2000, output_tokens = 500, concurrency = 32,
                   tokens_per_s = 800, tpot_ms = 50, ttft_ms = 2000 },
 
     -- Capacity: the service runs around the clock for three years.

@@ -440,8 +440,9 @@ UPDATE gpu SET link_kind = CASE WHEN nvlink_gbs > 0 THEN 'nvlink'
 -- head_dim is what the attention caches per layer and token, for keys and again for values
 -- (grouped-query attention has fewer KV heads than query heads; a model that caches a latent
 -- instead, as DeepSeek's multi-head latent attention does, is written so that 2 x kv_heads x
--- head_dim is the values it caches, and its note says so).  context is the longest sequence the
--- released configuration takes, in tokens.
+-- head_dim is the values it caches, and its note says so).  ffn is the feed-forward width (of one
+-- expert in a mixture; the configuration's intermediate_size), what LoRA adapters are sized by.
+-- context is the longest sequence the released configuration takes, in tokens.
 CREATE TABLE model (
     id TEXT PRIMARY KEY NOT NULL,
     name TEXT NOT NULL,
@@ -453,6 +454,7 @@ CREATE TABLE model (
     heads REAL NOT NULL CHECK (heads > 0),
     kv_heads REAL NOT NULL CHECK (kv_heads > 0 AND kv_heads <= heads),
     head_dim REAL NOT NULL CHECK (head_dim > 0),
+    ffn REAL CHECK (ffn > 0),
     vocab REAL NOT NULL CHECK (vocab > 0),
     context REAL NOT NULL CHECK (context > 0),
     experts REAL CHECK (experts > 0),

@@ -13,13 +13,16 @@
 
 #include "model.h"
 
-/* The catalog's figures (kb/data/models.csv), as the decision reads them. */
-static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000};
-static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000};
-static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256};
+/* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
+ * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts. */
+static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN};
+static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000,
+                                    11008, NAN};
+static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
+                                    14336, NAN};
 static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
-                                      128256};
-static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000};
+                                     128256, 28672, NAN};
+static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8};
 
 static void weight_bytes_and_kv(void **state)
 {
@@ -42,9 +45,20 @@ static void lora_adapters(void **state)
     (void)state;
     /* Llama 2 7B, rank 16 on q, k, v, o (each 4096 in + 4096 out) and gate, up, down (4096 +
      * 11008): 16 x (4 x 8192 + 3 x 15104) x 32 layers = 16 x 78,080 x 32 = 39,976,960, the
-     * count PEFT prints for this setup.  The feed-forward width comes from the parameter count,
-     * so it is a little off the configuration's 11008: within 100 parameters. */
-    assert_float_equal(model_llm_lora_params(&llama2_7b, 16), 39976960, 100);
+     * count PEFT prints for this setup. */
+    assert_float_equal(model_llm_lora_params(&llama2_7b, 16), 39976960, 0);
+    /* Llama 3 8B: q and o 4096 + 4096, k and v 4096 + 1024 (8 KV heads of 128), the
+     * feed-forward 4096 + 14336: 16 x (2 x 8192 + 2 x 5120 + 3 x 18432) x 32 = 16 x 81,920 x 32
+     * = 41,943,040. */
+    assert_float_equal(model_llm_lora_params(&llama3_8b, 16), 41943040, 0);
+    /* Mixtral: every one of the 8 experts' three matrices: 16 x (2 x 8192 + 2 x 5120 + 3 x
+     * 18432 x 8) x 32 = 16 x 468,992 x 32 = 240,123,904. */
+    assert_float_equal(model_llm_lora_params(&mixtral, 16), 240123904, 0);
+    /* Without the width, it is derived from the parameters: Llama 2 7B's (6.738e9 / 32 -
+     * 2 x 4096 x 4096 x 2 - 2 x 4096 - 2 x 32000 x 4096 / 32) / (3 x 4096) = 11,008.0. */
+    model_llm unknown = llama2_7b;
+    unknown.ffn = NAN;
+    assert_float_equal(model_llm_lora_params(&unknown, 16), 39976960, 100);
 }
 
 static void qlora_65b_fits_48gb(void **state)
@@ -56,8 +70,7 @@ static void qlora_65b_fits_48gb(void **state)
     model_memory m;
     gw_error err = {0};
     assert_int_equal(model_llm_memory(&llama_65b, &s, 1, 1, &m, &err), GW_OK);
-    /* Adapters at rank 64: ffn = (65.286e9/80 - 2x8192x8192 - 2x8192x8192 - 2x8192
-     * - 2x32000x8192/80) / (3x8192) = 22016.2; 64 x (4 x 16384 + 3 x 30208.2) x 80 = 799.5M.
+    /* Adapters at rank 64: 64 x (4 x 16384 + 3 x (8192 + 22016)) x 80 = 799,539,200.
      * Weights: 65.286e9 x 0.515875 = 33.679 GB + adapters 799.5M x 4 = 3.198 GB = 36.878 GB.
      * Gradients 799.5M x 4 = 3.198 GB; optimizer paged to host: 0.
      * Activations, checkpointed: 80 x 512 x 8192 x 2 + 512 x 8192 x 34 + 512 x 32000 x 4
