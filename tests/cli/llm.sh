@@ -52,6 +52,10 @@ check_err "llm: int4 training says weights are for serving" "model.precision: in
 wl loranotask 'model = "llama-3-8b", finetune = { method = "lora" }'
 run "$GW" --kb "$KB" decide "$T/loranotask.lua"
 check_err "llm: lora without task = finetune" "finetune.method: lora is a way to fine-tune (set task = \"finetune\")"
+wl little 'task = "inference", model = "llama-3-8b", inference = { context = 100, output_tokens = 10, concurrency = 64, tpot_ms = 50, tokens_per_s = 800 }'
+run "$GW" --kb "$KB" decide "$T/little.lua"
+check_err "llm: a demand below what the concurrency and target imply is refused (Little's law)" \
+    "inference: 64 requests in flight at 50 ms per token generate 1280 tokens/s (64 x 1000 / 50), more than tokens_per_s = 800"
 wl noctx 'task = "inference", model = "llama-3-8b"'
 run "$GW" --kb "$KB" decide "$T/noctx.lua"
 check_err "llm: serving without a context" "inference.context: missing"
@@ -104,11 +108,13 @@ check_num "llm: 8 H100 with ZeRO-3: 46,749 tokens/s" "$(opt 'rent:TestCloud:h100
 # ---- serving speed ----
 # Llama 2 7B in fp16, one request of 1,024 + 256 tokens on one H100 (989.5 TFLOPS, 3,350 GB/s):
 # a step reads 13.477 GB of weights + 0.604 GB of cache = 14.081 GB at 0.7 x 3,350 GB/s = 6.004
-# ms; the prompt 2 x 6.7384e9 x 1,024 / (0.4 x 989.5e12) = 34.86 ms; 256 / (256 x 6.004 ms +
-# 34.86 ms) = 162.85 tokens/s.
+# ms; the prompt 2 x 6.7384e9 x 1,024 / (0.4 x 989.5e12) = 34.86 ms; the next request's prompt
+# between the steps: (256 x 6.004 + 1 x 34.86) / 256 = 6.140 ms per output token; 1 / 6.140 ms
+# = 162.85 tokens/s.
 wl s7 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
 run "$GW" --kb "$KB" decide "$T/s7.lua" --json
-check_num "llm: decode step 6.00 ms on one H100" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .tpot_ms)" 6.004 0.005
+check_num "llm: decode step 6.00 ms on one H100" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .decode_step_ms)" 6.004 0.005
+check_num "llm: 6.14 ms per output token with the prompts between" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .tpot_ms)" 6.140 0.005
 check_num "llm: first token 34.86 ms" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .ttft_ms)" 34.86 0.02
 check_num "llm: 162.85 tokens/s" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .throughput.value)" 162.85 0.05
 check_eq "llm: the decode step is bandwidth-bound" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .bandwidth_bound)" "true"
@@ -138,13 +144,14 @@ check_eq "llm: the precision-support rule warns on the A100 alone" \
     "$(jqr '[.options[] | select(.provider == "TestCloud") | [.gpu, ([.verdicts[] | select(.rule == "precision-support") | .effect] | join(""))] | join(":")] | join(" ")')" \
     "h100-sxm5: a100-sxm4-80gb:warn h100-sxm5:"
 
-# A target the option cannot meet makes it infeasible: 5 ms per token against 6.0 ms; the
-# serving-bandwidth rule says what bandwidth it needs: 3,350 x 6.004 / 5 = 4,023 GB/s.
+# A target the option cannot meet makes it infeasible: 5 ms per token against 6.14 ms; the
+# serving-bandwidth rule says what bandwidth it needs: the prompts take 6.140 - 6.004 = 0.136 ms a
+# token, so the step must fall to 5 - 0.136 = 4.864 ms: 3,350 x 6.004 / 4.864 = 4,135 GB/s.
 wl target 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tpot_ms = 5 }, candidates = { "rent:h100-sxm5" }'
 run "$GW" --kb "$KB" decide "$T/target.lua" --json
 check_eq "llm: a missed time-per-token target excludes the option" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .feasible)" "false"
 check_eq "llm: ... with the bandwidth it needs" \
-    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' '.excluded_because | contains("the 5 ms target needs about 4023 GB/s per GPU and this GPU has 3350")')" "true"
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' '.excluded_because | contains("the 5 ms target needs about 4135 GB/s per GPU and this GPU has 3350")')" "true"
 
 # ---- measured results ----
 # Training: a team's own row (5,000 tokens/s on one H100 for this workload) calibrates the
@@ -214,13 +221,19 @@ check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
     "$(jqr '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length')" "1"
 
 run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
-check_eq "llm example serving: rent one H200 at Nebius" "$(jqr '.options[0].id')" "rent:Nebius:1gpu-16vcpu-200gb (1x H200):1x h200-sxm"
-# 96.768 x 1.10 + 1 = 107.4 GB; 94.147 GB / 3,360 GB/s = 28.02 ms; 2 x 70.554e9 x 2,000 /
-# 791.6e12 = 356.5 ms; 32,000 / 36.83 = 868.9 tokens/s; USD 3.50 / 2.88 = 1.2153 per 1M tokens
-check_num "llm example serving: 107.4 GB on one H200" "$(jqr '.options[0].per_card_gb')" 107.45 0.01
-check_num "llm example serving: 28.02 ms per output token" "$(jqr '.options[0].tpot_ms')" 28.02 0.01
+check_eq "llm example serving: rent two H200 at Nebius" "$(jqr '.options[0].id')" "rent:Nebius:1gpu-16vcpu-200gb (1x H200):2x h200-sxm"
+# 16 requests on each: (70.554 + 6.554) x 1.10 + 1 = 85.82 GB; a step 76.452 GB / 3,360 GB/s =
+# 22.754 ms, with 16 prompts of 356.51 ms between 500 tokens: 22.754 + 11.408 = 34.16 ms per
+# output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 7.00 / (800 x 0.0036) = 2.4306 per 1M
+check_num "llm example serving: 85.82 GB on each H200" "$(jqr '.options[0].per_card_gb')" 85.82 0.01
+check_num "llm example serving: 34.16 ms per output token" "$(jqr '.options[0].tpot_ms')" 34.16 0.01
 check_num "llm example serving: 356.5 ms to the first token" "$(jqr '.options[0].ttft_ms')" 356.5 0.1
-check_num "llm example serving: capacity 868.9 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 868.9 0.1
-check_num "llm example serving: USD 1.2153 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 1.2153 0.0001
-check_num "llm example serving: the HGX H100 serves up to 2,472 tokens/s" \
-    "$(jqr '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s')" 2472.1 0.1
+check_num "llm example serving: capacity 936.7 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 936.7 0.1
+check_num "llm example serving: USD 2.4306 per 1M output tokens" "$(jqr '.options[0].cost.per_unit')" 2.4306 0.0001
+# One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
+check_eq "llm example serving: one H200 misses the demand" \
+    "$(jqr '.options[] | select(.id == "rent:Nebius:1gpu-16vcpu-200gb (1x H200):1x h200-sxm") | .excluded_because')" \
+    "676 tokens/s in all; the target is 800"
+# 4 replicas of 2 H100, 8 requests each: 18.438 + 8 x 209.71 / 500 = 21.79 ms; 4 x 8 / 21.79 ms
+check_num "llm example serving: the HGX H100 serves up to 1,468 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s')" 1468.3 0.1
