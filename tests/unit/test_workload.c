@@ -323,7 +323,8 @@ static void absent_tables_take_defaults(void **state)
         buf_cstr(&b),
         "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"task\":\"train\","
         "\"model\":{\"name\":null,\"params\":null,\"active_params\":null,\"layers\":null,"
-        "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,\"vocab\":null,"
+        "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,\"ffn\":null,"
+        "\"experts\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
         "\"activation_checkpointing\":false,\"sequence_length\":null,\"batch_per_gpu\":null,"
@@ -358,14 +359,14 @@ static const view *field_entry(const view *fields, const char *name)
 /* The field list documentation is made from: the 33 top-level fields ("file" is not one: it is
  * not written in a file; deadline_days, spot_ok, anecdotal_ok, network_gbps and
  * price_max_age_days are issue 13's and 14's; task, finetune, sharding, activation_checkpointing,
- * sequence_length and inference issue 15's), model's 13 (4, and a language model's name,
- * active_params and 7 architecture figures), work's 5 (tokens), electricity's 2, finetune's 2
- * and inference's 6 = 61 entries, each with help text. */
+ * sequence_length and inference issue 15's), model's 15 (4, and a language model's name,
+ * active_params and 9 architecture figures), work's 5 (tokens), electricity's 2, finetune's 2
+ * and inference's 6 = 63 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 61);
+    assert_int_equal(view_len(fields), 63);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
