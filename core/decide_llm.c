@@ -227,6 +227,9 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
                fpt / 1e9, one);
+    if (!d->llm_mfu_rows && !decide_str_eq(o->gpu->vendor, "NVIDIA"))
+        buf_printf(how, " (the utilisation is NVIDIA H100's: %s's software stack may reach "
+                        "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
     if (o->tp > 1)
         buf_printf(how, "; %d GPUs a replica (tensor parallel) at %.0f%%", o->tp,
                    tp_efficiency(o) * 100);
@@ -257,6 +260,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     model_serving v;
     model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
                       rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
+    int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
@@ -277,6 +281,9 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                o->gpu->memory_bandwidth_gbs, o->tp > 1 ? " a GPU" : "",
                v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, v.step_s * 1e3,
                v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms, o->tpot_ms);
+    if (other_vendor)
+        buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
+                        "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
 }
 
 /* The benchmark's measured results for o's GPU replace the stated model's tokens/s when
