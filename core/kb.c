@@ -504,6 +504,8 @@ void kb_close(kb *k)
     if (!k)
         return;
     kb_names_drop(k);
+    kb_row_statements_free(k);
+    kb_bulk_forget(k);
     for (size_t i = 0; i < k->n_cached; i++) {
         sqlite3_finalize(k->cached[i]);
         free(k->cached_sql[i]);
@@ -560,6 +562,7 @@ void kb_rollback(kb *k)
     if (!sqlite3_get_autocommit(k->db))
         sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
     kb_names_drop(k);
+    kb_bulk_forget(k);
 }
 
 int kb_write_check(kb *k, gw_error *err)
