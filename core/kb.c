@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "kb.h"
+#include "kb_csv.h"
 #include "kb_private.h"
 #include "kb_schema.h"
 #include "signals.h"
@@ -120,7 +121,7 @@ void kb_sql_done(kb *k, sqlite3_stmt *st)
 char *kb_sql_text(sqlite3_stmt *st, int i)
 {
     const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? gw_xstrdup((const char *)s) : NULL;
+    return s ? kb_text_repair((const char *)s) : NULL;
 }
 
 double kb_sql_number(sqlite3_stmt *st, int i)

@@ -26,6 +26,7 @@ typedef struct reader {
     unsigned need;        /* UTF-8 continuation bytes still expected */
     unsigned cp;          /* the code point being decoded */
     unsigned char lo, hi; /* the range the next continuation byte must be in */
+    unsigned char lead;   /* the first byte of the character being decoded */
     gw_buf fields;        /* the record's fields, each NUL-terminated, back to back */
     size_t *ends;         /* where each ends in fields */
     size_t n, cap;
@@ -50,6 +51,7 @@ static int utf8_byte(reader *r, unsigned char b)
             return 0;
         return r->cp >= 0x80 && r->cp <= 0x9F ? 2 : 0;   /* the C1 controls */
     }
+    r->lead = b;
     if (b < 0x80)
         return (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7F ? 2 : 0;
     r->lo = 0x80;
@@ -98,6 +100,40 @@ int kb_text_valid(const char *s, size_t n, size_t *at)
     return 1;
 }
 
+/* The length of the UTF-8 character at s (at most n bytes), 0 when it is not one. */
+static size_t utf8_length(const char *s, size_t n)
+{
+    reader r;
+    memset(&r, 0, sizeof r);
+    for (size_t i = 0; i < n && i < 4; i++) {
+        if (utf8_byte(&r, (unsigned char)s[i]) == 1)
+            return 0;
+        if (!r.need)
+            return i + 1;
+    }
+    return 0;
+}
+
+char *kb_text_repair(const char *s)
+{
+    size_t n = strlen(s), i = 0;
+    while (i < n && (unsigned char)s[i] < 0x80)   /* the usual case: ASCII, copied as it is */
+        i++;
+    gw_buf out = GW_BUF_INIT;
+    buf_append(&out, s, i);
+    while (i < n) {
+        size_t len = utf8_length(s + i, n - i);
+        if (len) {
+            buf_append(&out, s + i, len);
+            i += len;
+        } else {
+            buf_puts(&out, "\xEF\xBF\xBD");   /* U+FFFD REPLACEMENT CHARACTER */
+            i++;
+        }
+    }
+    return buf_detach(&out);
+}
+
 /* Checks the bytes about to be parsed; the error names the line and character column. */
 static int check_text(reader *r, const char *s, size_t n, gw_error *err)
 {
@@ -110,7 +146,7 @@ static int check_text(reader *r, const char *s, size_t n, gw_error *err)
         int bad = utf8_byte(r, b);
         if (bad == 1)
             return gw_error_set(err, GW_EDATA, "%s:%zu:%zu: invalid UTF-8 (byte 0x%02X): not "
-                                "text", r->in->name, r->line, r->column + 1, b);
+                                "text", r->in->name, r->line, r->column + 1, r->lead);
         if (bad == 2)
             return gw_error_set(err, GW_EDATA, "%s:%zu:%zu: a control character (U+%04X); "
                                 "only tab and newline may be in a field", r->in->name, r->line,
@@ -201,7 +237,10 @@ static int feed_chunk(reader *r, feed *fd, const char *s, size_t len, gw_error *
                 r->start_line = r->line;
             if (csv_parse(&fd->p, s + pos, end - pos, on_field, on_record, r) != end - pos)
                 return gw_error_set(err, GW_EDATA, "%s:%zu: broken CSV quoting: %s",
-                                    r->in->name, r->line, csv_strerror(csv_error(&fd->p)));
+                                    r->in->name, r->line, csv_error(&fd->p) == CSV_EPARSE ?
+                                    "a quote inside an unquoted field, or text after a closing "
+                                    "quote (quote the whole field and double each quote in it)"
+                                    : csv_strerror(csv_error(&fd->p)));
         }
         fd->at_line_start = nl != NULL;
         if (nl) {
@@ -237,8 +276,7 @@ int kb_csv_read(const kb_csv_in *in, unsigned opts, kb_csv_fn fn, void *arg, gw_
     r.after_comment = 1;
     fd.at_line_start = 1;
     fd.comments = (opts & KB_CSV_COMMENTS) != 0;
-    if (csv_init(&fd.p, (unsigned char)(CSV_APPEND_NULL |
-                                        (opts & KB_CSV_STRICT ? CSV_STRICT | CSV_STRICT_FINI : 0))) != 0)
+    if (csv_init(&fd.p, CSV_APPEND_NULL | CSV_STRICT | CSV_STRICT_FINI) != 0)
         return gw_error_set(err, GW_ESOFTWARE, "CSV parser: out of memory");
     csv_set_space_func(&fd.p, no_space);
     int rc = GW_OK;

@@ -33,13 +33,15 @@ typedef struct kb_csv_in {
     size_t len;
 } kb_csv_in;
 
-/* How to read: KB_CSV_STRICT: a quote inside an unquoted field, or anything but a comma or a
- * line end after a closing quote, is an error (the KB's own text); without it such a quote is a
- * plain character, as libcsv reads it.  KB_CSV_COMMENTS: a line that starts with '#' while no
- * record is under way is a comment (the KB's own text; another program's CSV has none). */
-enum { KB_CSV_STRICT = 1, KB_CSV_COMMENTS = 2 };
+/* How to read: KB_CSV_COMMENTS: a line that starts with '#' while no record is under way is a
+ * comment (the KB's own text; another program's CSV has none). */
+enum { KB_CSV_COMMENTS = 1 };
 
-/* Reads every record of in, in order (opts: the flags above).  Errors are GW_EDATA
+/* Reads every record of in, in order (opts: the flags above).  The reading is strict: a quote
+ * inside an unquoted field, or anything but a comma or a line end after a closing quote, is an
+ * error naming the line.  RFC 4180 allows neither, and readers disagree on them (libcsv's lenient
+ * mode reads '"b"c,d' as one field where Python's csv reads two), so no guess is stored.
+ * Errors are GW_EDATA
  * "name:line: problem" (":line:column" for bytes that are not text), GW_ENOINPUT for a read
  * error; or the callback's own non-zero return. */
 int kb_csv_read(const kb_csv_in *in, unsigned opts, kb_csv_fn fn, void *arg, gw_error *err);
@@ -47,5 +49,10 @@ int kb_csv_read(const kb_csv_in *in, unsigned opts, kb_csv_fn fn, void *arg, gw_
 /* 1 when s (n bytes) is UTF-8 text without control characters other than tab and newline;
  * otherwise 0, with *at the byte offset of the first bad character. */
 int kb_text_valid(const char *s, size_t n, size_t *at);
+
+/* A copy of s (caller frees) with every byte that is not part of a UTF-8 character replaced by
+ * U+FFFD: what a read hands on from a KB written by other means, so that no output, JSON above
+ * all, carries bytes that are not text. */
+char *kb_text_repair(const char *s);
 
 #endif

@@ -240,7 +240,7 @@ static int read_file(import_file *file, kb_csv_fn fn, section *sec, void *arg, g
     sec->table = -1;
     if (file->in.f && fseeko(file->in.f, 0, SEEK_SET) != 0)
         return gw_error_set(err, GW_ENOINPUT, "%s: %s", file->in.name, strerror(errno));
-    return kb_csv_read(&file->in, KB_CSV_STRICT | KB_CSV_COMMENTS, fn, arg, err);
+    return kb_csv_read(&file->in, KB_CSV_COMMENTS, fn, arg, err);
 }
 
 /* Every file read once to find its sections, then, table by table in dependency order, the

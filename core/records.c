@@ -308,6 +308,10 @@ static double get_num(rec_ctx *c, const view *rec, const char *key, int required
             warn(c, key, "missing (required)");
         return NAN;
     }
+    if (view_kind(v) == VIEW_STRING) {   /* echoed, so the cell can be found: "3,150" */
+        warn(c, key, "expected a number, got the text '%.60s'", view_str(v));
+        return NAN;
+    }
     if (view_kind(v) != VIEW_NUMBER) {
         warn(c, key, "expected a number, got %s", type_name(v));
         return NAN;

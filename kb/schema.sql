@@ -430,3 +430,9 @@ UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_syste
 -- unknown.  The update re-indexes every GPU through the view above (gpu_fts_upd).
 UPDATE gpu SET link_kind = CASE WHEN nvlink_gbs > 0 THEN 'nvlink'
                                 WHEN nvlink_gbs = 0 AND vendor = 'NVIDIA' THEN 'none' END;
+
+-- version 7
+-- Issue 18: a decision reads the measured results of its workload's benchmark alone
+-- (kb_benchmarks_find with the workload given); this index makes that a look-up on a KB of
+-- millions of rows of other benchmarks.
+CREATE INDEX benchmark_workload ON benchmark(workload, gpu);
