@@ -304,12 +304,13 @@ int kb_csv_read(const kb_csv_in *in, unsigned opts, kb_csv_fn fn, void *arg, gw_
         if ((rc = feed_chunk(&r, &fd, s, n, err)) != GW_OK || r.stop || !in->f)
             break;
     }
-    if (rc == GW_OK && !r.stop && csv_fini(&fd.p, on_field, on_record, &r) != 0)
-        rc = gw_error_set(err, GW_EDATA, "%s:%zu: broken CSV quoting: a quoted field is not "
-                          "closed", in->name, r.start_line);
+    /* before csv_fini, which hands on the last record */
     if (rc == GW_OK && !r.stop && r.need)
         rc = gw_error_set(err, GW_EDATA, "%s:%zu:%zu: invalid UTF-8 (the text ends inside a "
                           "character): not text", in->name, r.line, r.column + 1);
+    if (rc == GW_OK && !r.stop && csv_fini(&fd.p, on_field, on_record, &r) != 0)
+        rc = gw_error_set(err, GW_EDATA, "%s:%zu: broken CSV quoting: a quoted field is not "
+                          "closed", in->name, r.start_line);
     if (rc == GW_OK && r.stop)
         rc = r.stop;
     csv_free(&fd.p);
