@@ -1462,37 +1462,62 @@ static int import_with(gw_ctx *ctx, kb *k, const char *importer, const char *pat
     return rc;
 }
 
-/* Opens a file to import, to be read in chunks (standard input is copied to a temporary file
- * first, since an import reads each file twice).  The errors are gw_read_input's. */
+/* Copies the rest of in to a temporary file (at most max + 1 bytes) and returns it rewound. */
+static FILE *spool(FILE *in, size_t max, gw_error *err)
+{
+    FILE *f = tmpfile();
+    char chunk[65536];
+    size_t n, total = 0;
+    if (!f) {
+        gw_error_set(err, GW_ECANTCREAT, "a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    while (total <= max && (n = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        total += n;
+        if (fwrite(chunk, 1, n, f) != n) {
+            gw_error_set(err, GW_EIO, "a temporary file: %s", strerror(errno));
+            fclose(f);
+            return NULL;
+        }
+    }
+    rewind(f);
+    return f;
+}
+
+/* Opens a file to import, to be read in chunks.  An import reads each file twice, so standard
+ * input, a pipe or a device is copied to a temporary file first.  The errors are
+ * gw_read_input's. */
 static int open_import(const char *path, FILE **out, gw_error *err)
 {
     size_t max;
     struct stat st;
     const gw_input_limit *l = &gw_input_limits[GW_INPUT_IMPORT];
     int rc = gw_input_max(GW_INPUT_IMPORT, &max, err);
+    int is_stdin = strcmp(path, "-") == 0;
     *out = NULL;
     if (rc != GW_OK)
         return rc;
-    FILE *f = strcmp(path, "-") == 0 ? tmpfile() : fopen(path, "rb");
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f)
         return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(errno));
-    if (strcmp(path, "-") == 0) {
-        char chunk[65536];
-        size_t n, total = 0;
-        while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0 && total <= max) {
-            total += n;
-            if (fwrite(chunk, 1, n, f) != n) {
-                fclose(f);
-                return gw_error_set(err, GW_EIO, "a temporary file: %s", strerror(errno));
-            }
-        }
+    if (is_stdin)
         path = "standard input";
-    }
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        fclose(f);
+        if (!is_stdin)
+            fclose(f);
         return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path, l->what);
     }
-    if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > (uintmax_t)max) {
+    if (!S_ISREG(st.st_mode)) {
+        FILE *copy = spool(f, max, err);
+        if (!is_stdin)
+            fclose(f);
+        if (!copy)
+            return err->code;
+        f = copy;
+        if (fstat(fileno(f), &st) != 0)
+            st.st_size = 0;
+    }
+    if ((uintmax_t)st.st_size > (uintmax_t)max) {
         fclose(f);
         return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
                             "the limit)", path, l->what, max >> 20, l->env);
