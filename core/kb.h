@@ -344,9 +344,11 @@ void kb_hits_free(kb_hit *hits, size_t n);
 
 /* Text form.  kb_import_text reads one table CSV (a kb/data CSV file, table known from the header)
  * or a whole export; name is used in errors ("gpus.csv:12: memory_gb: not a number").  It does
- * not begin or commit: callers wrap one or more imports in a single transaction. */
+ * not begin or commit: callers wrap one or more imports in a single transaction.  The text is
+ * strict RFC 4180 CSV in UTF-8 (kb_csv.h); a '#' line between records is a comment, and only
+ * the first record of a text or the first after a comment can be a header row. */
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
-/* Several texts (files) in one go: every section is parsed first, then stored in dependency
+/* Several texts (files) in one go: every section is read first, then stored in dependency
  * order (sources, gpus, aliases, rates, benchmarks, prices, claims, assumptions) whatever order
  * the files came in.  Rows with a key (sources, gpus, aliases, rates, assumptions) replace the
  * row with that key; other rows are added unless an identical one is there.  counts (may be

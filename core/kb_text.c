@@ -1,7 +1,7 @@
-/* kb_text.c — the KB as text: CSV import (one table's file, or a whole export; every section
- * parsed first, then stored in dependency order through kb_row_put) and export (every table in
- * dependency order, every column in the sort, so a re-export is byte-identical).  The columns
- * are those kb_table.c describes. */
+/* kb_text.c — the KB as text: CSV import (table files or a whole export, read by kb_csv.c in
+ * chunks: every file read once to find its sections, then each table's rows stored in dependency
+ * order through kb_row_put) and export (every table in dependency order, every column in the
+ * sort, so a re-export is byte-identical).  The columns are those kb_table.c describes. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
