@@ -346,7 +346,7 @@ void kb_hits_free(kb_hit *hits, size_t n);
  * or a whole export; name is used in errors ("gpus.csv:12: memory_gb: not a number").  It does
  * not begin or commit: callers wrap one or more imports in a single transaction.  The text is
  * strict RFC 4180 CSV in UTF-8 (kb_csv.h); a '#' line between records is a comment, and only
- * the first record of a text or the first after a comment can be a header row. */
+ * the first record of a text or the first after a comment or a blank line can be a header. */
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
 /* Several texts (files) in one go: every section is read first, then stored in dependency
  * order (sources, gpus, aliases, rates, benchmarks, prices, claims, assumptions) whatever order

@@ -229,6 +229,10 @@ static int feed_chunk(reader *r, feed *fd, const char *s, size_t len, gw_error *
         if (fd->comments && fd->at_line_start && !fd->in_comment && s[pos] == '#' &&
             between_records(fd))
             fd->in_comment = 1;
+        /* a blank line between records ends a section as a comment does */
+        if (fd->at_line_start && between_records(fd) &&
+            (s[pos] == '\n' || (s[pos] == '\r' && end - pos == 2)))
+            r->after_comment = 1;
         if (!fd->in_comment) {
             int rc = check_text(r, s + pos, end - pos, err);
             if (rc)

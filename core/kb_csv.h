@@ -18,7 +18,8 @@ typedef struct kb_csv_rec {
     const size_t *len;  /* their lengths in bytes */
     size_t n;
     size_t line;        /* the file line it starts on */
-    int may_be_header;  /* the first record of the text, or the first after a comment line */
+    int may_be_header;  /* the first record of the text, or the first after a comment line
+                         * or a blank line */
     size_t offset;      /* bytes of the input read so far (for progress) */
 } kb_csv_rec;
 

@@ -60,8 +60,8 @@ static int header_table(const kb_csv_rec *r, int *map)
 }
 
 /* Whether r starts a section (updating s; 1), is a row of the current one (0), or is neither
- * (GW_EDATA).  Only the first record of a text or the first after a comment line can be a
- * header, as in an export, so a row whose values are column names stays a row. */
+ * (GW_EDATA).  Only the first record of a text or the first after a comment or a blank line can
+ * be a header, as in an export, so a row whose values are column names stays a row. */
 static int section_step(section *s, const kb_csv_rec *r, gw_error *err)
 {
     int map[KB_MAX_COLS];
