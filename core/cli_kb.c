@@ -113,8 +113,9 @@ static char *spec_text(const kb_gpu *g, const kb_column *c, int brief)
             put_fig(&b, g->pcie_lanes);
         }
         break;
-    case KB_FORM_MONEY:
+    case KB_FORM_MONEY:   /* the launch price: dated by the launch, as every price is shown */
         units_format_money(&b, v, c->unit, 0);
+        buf_printf(&b, " (as of %s)", g->release_date ? g->release_date : "an unknown date");
         break;
     case KB_FORM_YES_NO:
         buf_puts(&b, v != 0 ? "yes" : "no");
@@ -932,6 +933,31 @@ static void list_print(FILE *f, const view *m)
 }
 
 
+/* Whether the column list names a field. */
+static int has_column(const view *cols, const char *name)
+{
+    for (size_t j = 0; j < view_len(cols); j++)
+        if (!strcmp(view_str(view_list_at(cols, j)), name))
+            return 1;
+    return 0;
+}
+
+/* Every price a listing shows is dated: a price-derived column brings the date of the new price
+ * it comes from (new_price_as_of), the launch price its release date, each added at the end when
+ * the columns asked for do not have it. */
+static void list_dates(view *cols)
+{
+    int money = 0;
+    for (size_t j = 0; j < view_len(cols); j++) {
+        const kb_derived *d = kb_gpu_derived_find(view_str(view_list_at(cols, j)));
+        money |= d && d->money;
+    }
+    if (money && !has_column(cols, "new_price_as_of"))
+        view_list_push(cols, view_string("new_price_as_of"));
+    if (has_column(cols, "launch_price_usd") && !has_column(cols, "release_date"))
+        view_list_push(cols, view_string("release_date"));
+}
+
 /* The --columns list, checked against the fields; the default columns without it. */
 static int list_columns(const char *columns, view **out, gw_error *err)
 {
@@ -951,6 +977,7 @@ static int list_columns(const char *columns, view **out, gw_error *err)
     if (view_len(cols) == 0)
         for (const char *const *f = default_columns; *f; f++)
             view_list_push(cols, view_string(*f));
+    list_dates(cols);
     *out = cols;
     return GW_OK;
 }
@@ -1633,7 +1660,8 @@ static const cli_command kb_commands[] = {
     {"kb compare", "NAME NAME...", 1, -1, CLI_GPU,
      "GPUs side by side; '*' marks the best value of each row",
      "Puts GPUs side by side, one column each, and marks the best value of each row with `*` "
-     "(lower is better for TDP and price; no mark where the figures agree).  A family name "
+     "(lower is better for TDP and price; no mark where the figures agree); the launch price "
+     "is dated by the release (\"$1,499 (as of 2020-09)\").  A family name "
      "(`h100`, `a100`) stands for every variant it matches, and the variants are named on "
      "standard error; a GPU named twice is shown once.  From 2 to 16 GPUs.  For example "
      "`gpuwise kb compare 3090 \"A100 80GB\"`, `gpuwise kb compare h100 a100` or "
@@ -1650,7 +1678,9 @@ static const cli_command kb_commands[] = {
      "--sort -memory_bandwidth_gbs`.\n\n"
      "Besides the GPU fields, `--where`, `--sort` and `--columns` take these derived fields, "
      "the prices in `--currency` (USD unless given); a GPU without a new price has none of "
-     "the price figures (they are empty, never 0, and sort last):\n\n"
+     "the price figures (they are empty, never 0, and sort last).  Every price is shown with "
+     "its date: `--columns` with a price field and without `new_price_as_of` gets that column "
+     "at the end, and `launch_price_usd` brings `release_date`:\n\n"
      "@KB_DERIVED_FIELDS@\n\n"
      "For example `gpuwise kb list --where 'memory_gb >= 24 and price_per_gb < 100' --sort "
      "price_per_fp16_tflops --columns id,new_price,new_price_as_of,price_per_gb,"

@@ -97,6 +97,15 @@ check_eq "compare --json: lower TDP is best (RTX 3090 350 W < 400 W)" \
     "$(jqr '.rows[] | select(.field=="tdp_w") | .best')" "0"
 check_eq "compare --json: text rows have no best" \
     "$(jqr '.rows[] | select(.field=="vendor") | .best')" "null"
+# Every price shown is dated: the launch price as of the release (RTX 3090 USD 1,499 of 2020-09,
+# RTX 4090 USD 1,599 of 2022-10; the lower one is marked best); a GPU without one shows '-'
+run "$GW" --kb "$KB" kb compare 3090 4090
+check_out "compare: the launch prices with their dates" \
+    "Launch price        \$1,499 (as of 2020-09) *  \$1,599 (as of 2022-10)"
+run "$GW" --kb "$KB" --json kb compare 3090 h100-sxm5
+check_eq "compare --json: the launch price's text carries its date; unknown is null" \
+    "$(jqr '.rows[] | select(.field=="launch_price_usd") | .texts | map(tostring) | join("|")')" \
+    "\$1,499 (as of 2020-09)|null"
 run "$GW" --kb "$KB" kb compare 3090
 check_rc "compare needs two names" 64
 
@@ -350,7 +359,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
+check_eq "kb sources csv: header + 112 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 113
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -461,7 +470,8 @@ run "$GW" --kb "$KB" --json kb sources
 # 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
 # correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
 # = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
-check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
+# 322 before issue 14's second batch of prices, + its 32 prices (26 cloud offers, 6 purchases) = 354
+check_eq "kb sources: 354 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "354"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
@@ -562,6 +572,17 @@ run "$GW" --kb "$VKB" --json kb list --sort -fp16_tflops_per_w --columns id,fp16
 check_eq "--sort -fp16_tflops_per_w: 1.74, 1.41, 0.37, 0.20" "$(jqr '[.gpus[].id] | join(" ")')" \
     "mi300x h100-sxm5 rtx-4090 rtx-3090"
 check_eq "--columns keeps to the derived field asked" "$(jqr '.gpus[0] | keys | join(",")')" "fp16_tflops_per_w,id"
+# A price column brings its date: price_per_gb the date of the new price it divides (RTX 4090:
+# 2022-10), the launch price the release date (none in this KB: null), each once, at the end
+run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,price_per_gb,new_price
+check_eq "--columns with a price: new_price_as_of added once, at the end" \
+    "$(jqr '.columns | join(",")')" "id,price_per_gb,new_price,new_price_as_of"
+check_eq "--columns with a price: its date is the new price's, 2022-10" "$(jqr '.gpus[0].new_price_as_of')" "2022-10"
+run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,new_price_as_of,price_per_gb
+check_eq "--columns that already date the price: nothing added" "$(jqr '.columns | join(",")')" \
+    "id,new_price_as_of,price_per_gb"
+run "$GW" --kb "$VKB" kb list --where 'id = rtx-4090' --columns id,launch_price_usd
+check_out "--columns launch_price_usd: the release date comes with it" "release_date"
 
 # another currency: CNY at its latest rate, 7.2 (not 2025's 7.0): 1599 * 7.2 = 11,512.8 a card,
 # / 24 GB = 479.7; EUR: 1599 * 0.92 = 1,471.08, / 24 GB = 61.295
@@ -610,7 +631,7 @@ done
 run "$GW" --kb "$VKB" kb list --columns id,price_per_gbp
 check_err "--columns lists the derived fields too" "fp16_tflops_per_w)"
 run "$GW" --kb "$VKB" --format csv kb list --sort price_per_gb --columns id,price_per_gb
-check_eq "csv: the exact figures" "$(printf '%s' "$OUT" | tr -d '\r' | sed -n 3p)" "rtx-4090,66.625"
+check_eq "csv: the exact figures, dated" "$(printf '%s' "$OUT" | tr -d '\r' | sed -n 3p)" "rtx-4090,66.625,2022-10"
 
 # one description drives kb fields, help and completion
 run "$GW" kb fields
