@@ -84,21 +84,21 @@ EOF
 # rss_check RSS_FULL RSS_TENTH: the peak memory targets (issue 18): under 64 MB, and the full
 # file at most 1.5x the tenth
 rss_check() {
-    awk -v a="$1" -v b="$2" 'BEGIN {
+    awk -v a="$1" -v b="$2" -v rows="$ROWS" 'BEGIN {
         printf "  peak RSS %.1f MB (target: under 64 MB: %s)\n", a / 1024, a < 65536 ? "met" : "missed"
         if (b > 0) printf "  RSS ratio %.2f, %d rows against %d (target: 1.5 or less: %s)\n",
-            a / b, rows, rows / 10, a / b <= 1.5 ? "met" : "missed" }' rows="$ROWS"
+            a / b, rows, rows / 10, a / b <= 1.5 ? "met" : "missed" }'
 }
 # import_pair LABEL CSV TENTH TARGET [--with IMPORTER]: gpuwise against sqlite3 on CSV, and
 # gpuwise's peak memory on TENTH (a tenth of the rows) for the flatness ratio
 import_pair() {
-    label=$1 csv=$2 tenth=$3 target=$4
+    how=$1 csv=$2 tenth=$3 target=$4   # not "label": time_it sets that
     shift 4
     sqlite3_import_sql "$csv" >"$W/import.sql"
-    time_it "gpuwise kb import $label ($(($(wc -l <"$tenth") - 1)) rows)" 1 sh -c \
+    time_it "gpuwise kb import $how, $(($(wc -l <"$tenth") - 1)) rows" 1 sh -c \
         "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import $* '$tenth'"
     tenth_rss=$RSS
-    time_it "gpuwise kb import $label" "$IMPORT_RUNS" sh -c \
+    time_it "gpuwise kb import $how" "$IMPORT_RUNS" sh -c \
         "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import $* '$csv'"
     gw_ms=$MS gw_rss=$RSS
     time_it "sqlite3 .import + INSERT ... SELECT" "$IMPORT_RUNS" sh -c \
