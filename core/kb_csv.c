@@ -117,8 +117,14 @@ static size_t utf8_length(const char *s, size_t n)
 char *kb_text_repair(const char *s)
 {
     size_t n = strlen(s), i = 0;
-    while (i < n && (unsigned char)s[i] < 0x80)   /* the usual case: ASCII, copied as it is */
-        i++;
+    while (i < n) {   /* the usual case: all of it text, copied to the byte */
+        size_t len = (unsigned char)s[i] < 0x80 ? 1 : utf8_length(s + i, n - i);
+        if (!len)
+            break;
+        i += len;
+    }
+    if (i == n)
+        return gw_xstrdup(s);
     gw_buf out = GW_BUF_INIT;
     buf_append(&out, s, i);
     while (i < n) {
