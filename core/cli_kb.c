@@ -1195,6 +1195,71 @@ static int cmd_sources(gw_ctx *ctx, const cli_args *a, gw_error *err)
     return rc;
 }
 
+/* ---- kb models ---- */
+
+static const cli_column model_columns[] = {
+    {"id", "Id"}, {"name", "Name"}, {"params", "Parameters"}, {"active_params", "Active"},
+    {"layers", "Layers"}, {"kv_heads", "KV heads"}, {"head_dim", "Head size"},
+    {"context", "Context"}, {"source", "Source"}, {NULL, NULL},
+};
+
+/* Every column of a model row, as the table description names them (numbers NaN: null). */
+static void model_to_view(const kb_model *m, view *e)
+{
+    size_t n;
+    const kb_column *cols = kb_table_columns(KB_MODELS, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (cols[i].type == KB_TEXT)
+            view_map_set_str(e, cols[i].name, kb_column_text(&cols[i], m));
+        else
+            view_map_set_num(e, cols[i].name, kb_column_number(&cols[i], m));
+    }
+}
+
+static void models_print(FILE *f, const view *m)
+{
+    const view *l = view_map_get(m, "models");
+    fprintf(f, "%-16s %-20s %9s %9s %6s %9s %8s\n", "id", "name", "params", "active", "layers",
+            "kv heads", "context");
+    for (size_t i = 0; i < view_len(l); i++) {
+        const view *r = view_list_at(l, i);
+        double params = view_num(view_map_get(r, "params"));
+        double active = view_num(view_map_get(r, "active_params"));
+        char act[16] = "";
+        if (active > 0)
+            snprintf(act, sizeof act, "%.1fB", active / 1e9);
+        fprintf(f, "%-16s %-20.20s %8.1fB %9s %6.0f %4.0fx%-4.0f %8.0f\n", vs(r, "id"),
+                vs(r, "name"), params / 1e9, act, view_num(view_map_get(r, "layers")),
+                view_num(view_map_get(r, "kv_heads")), view_num(view_map_get(r, "head_dim")),
+                view_num(view_map_get(r, "context")));
+    }
+}
+
+static int cmd_models(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    (void)a;
+    kb *k = NULL;
+    kb_model *rows = NULL;
+    size_t n = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_models_list(k, &rows, &n, err);
+    if (rc == GW_OK) {
+        view *m = view_map();
+        view *l = view_map_set(m, "models", view_list());
+        for (size_t i = 0; i < n; i++)
+            model_to_view(&rows[i], view_list_push(l, view_map()));
+        if (!strcmp(ctx->format, "text"))
+            rc = emit_text(ctx, models_print, m, err);
+        else
+            rc = cli_listing_write(ctx, m, l, model_columns, err);
+        view_free(m);
+    }
+    kb_models_free(rows, n);
+    kb_close(k);
+    return rc;
+}
+
 /* The labelled fields of a source, in the order the terminal and Markdown show them. */
 static const struct {
     const char *key, *label;
@@ -1717,6 +1782,15 @@ static const cli_command kb_commands[] = {
      "`md` and `csv` write id, fact count, title, publisher and retrieval date; `json` adds the "
      "URL, kind, note and the command that opens each.",
      NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources, NULL},
+    {"kb models", NULL, 0, 0, CLI_TEXT,
+     "the model catalog: language models a workload can name",
+     "Lists the KB's language models (kb/data/models.csv: Llama, Mistral, Mixtral, Qwen, "
+     "DeepSeek, ...) with the architecture facts a workload's memory and speed are computed "
+     "from: parameters (active ones for a mixture of experts), layers, KV heads x head size, "
+     "context.  A workload names one by id or name (`model = \"llama-3-70b\"`).\n\n"
+     "`md` and `csv` write the columns shown; `json` gives every column of the model table, "
+     "the source and note included.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_models, NULL},
     {"kb source", "ID", 1, 1, CLI_TEXT,
      "one source: title, publisher, URL, date, and every entry that cites it",
      "Shows one source (its id as `gpuwise kb sources` and `gpuwise kb search` give it): "

@@ -72,14 +72,17 @@ static int section_step(section *s, const kb_csv_rec *r, gw_error *err)
         memcpy(s->map, map, sizeof map);
         return 1;
     }
-    if (s->table < 0)
+    if (s->table < 0) {
+        char files[400] = "";
+        for (int i = 0; i < KB_TABLES; i++)   /* the tables' own file names, in their order */
+            snprintf(files + strlen(files), sizeof files - strlen(files), "%s%s",
+                     i == 0 ? "" : i == KB_TABLES - 1 ? " or " : ", ", kb_tables[i].file);
         return gw_error_set(err, GW_EDATA, "%s:%zu: not a gpuwise table: the first row must be "
-                            "the header of sources.csv, gpus.csv, aliases.csv, rates.csv, "
-                            "systems.csv, benchmarks.csv, prices.csv, claims.csv or "
-                            "assumptions.csv (kb/data/README.md); another CSV is converted by an "
-                            "importer plugin: `gpuwise kb import --with gpuwise-csv FILE` for "
+                            "the header of %s (kb/data/README.md); another CSV is converted by "
+                            "an importer plugin: `gpuwise kb import --with gpuwise-csv FILE` for "
                             "your own measurements (`gpuwise plugin list` names the others)",
-                            s->name, r->line);
+                            s->name, r->line, files);
+    }
     if (r->n != s->nfields)
         return gw_error_set(err, GW_EDATA, "%s:%zu: %zu fields, but the header has %zu", s->name,
                             r->line, r->n, s->nfields);

@@ -156,7 +156,7 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
-check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 5"
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 7"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -264,15 +264,16 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
-    check_out "the upgraded KB has the five assumed figures" "assumptions 5"
+    check_out "the upgraded KB has the seven assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction)" "assumptions 7"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
         "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
-    # poor cooling keeps 80%), in export order (by id)
-    check_eq "the upgrade carries over gpuwise 2's figures" \
-        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,$p' | sed 1,2d | cut -d, -f1-4 | tr '\n' ' ')" \
-        "host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+    # poor cooling keeps 80%), with version 7's two for language models (MFU 0.4, decode
+    # bandwidth 0.7), in export order (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,/^$/p' | sed 1,2d | grep . | cut -d, -f1-4 | tr '\n' ' ')" \
+        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -359,7 +360,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 112 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 113
+check_eq "kb sources csv: header + 128 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 129
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -471,7 +472,8 @@ run "$GW" --kb "$KB" --json kb sources
 # correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
 # = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
 # 322 before issue 14's second batch of prices, + its 32 prices (26 cloud offers, 6 purchases) = 354
-check_eq "kb sources: 354 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "354"
+# + the model catalog's 14 models and its 2 assumed figures (llm_mfu, decode_bandwidth_fraction) = 370
+check_eq "kb sources: 370 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "370"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
