@@ -522,4 +522,3 @@ WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM assumption
 -- (kb_benchmarks_find with the workload given); this index makes that a look-up on a KB of
 -- millions of rows of other benchmarks.
 CREATE INDEX IF NOT EXISTS benchmark_workload ON benchmark(workload, gpu);
-
