@@ -1,11 +1,15 @@
 /* cli_kb.c — the `gpuwise kb` commands: look GPUs up (show, compare, list, search), list and
  * open the sources, check, import and export the knowledge base.  Each lookup builds one view
  * tree that --json prints and templates render; the text forms are printed from that same tree. */
+#include <errno.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
 
 #include "check.h"
 #include "cli.h"
@@ -1532,27 +1536,86 @@ static void import_progress(const records_progress *p, void *arg)
     }
 }
 
-/* Converts path with the importer plugin and stores its records in the open transaction. */
-static int import_with(gw_ctx *ctx, kb *k, const char *importer, const char *path,
+/* Converts path (open as f) with the importer plugin and stores its records in the open
+ * transaction. */
+static int import_with(gw_ctx *ctx, kb *k, const char *importer, const char *path, FILE *f,
                        kb_import_counts *counts, gw_error *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    int e = gw_read_input(path, GW_INPUT_IMPORT, &text, &len, err);
-    if (e)
-        return e;
     plugin_host *host = NULL;
     gw_buf messages = GW_BUF_INIT;
     int rc = cli_plugins_open(ctx, k, &host, err);
     if (rc == GW_OK)
-        rc = records_import_file(k, host, importer, path, text, len,
-                                 ctx->progress ? import_progress : NULL, ctx->diag, &messages,
-                                 counts, err);
+        rc = records_import_stream(k, host, importer, path, f,
+                                   ctx->progress ? import_progress : NULL, ctx->diag, &messages,
+                                   counts, err);
     fputs(buf_cstr(&messages), ctx->diag);
     buf_free(&messages);
     plugin_host_free(host);
-    free(text);
     return rc;
+}
+
+/* Copies the rest of in to a temporary file (at most max + 1 bytes) and returns it rewound. */
+static FILE *spool(FILE *in, size_t max, gw_error *err)
+{
+    FILE *f = tmpfile();
+    char chunk[65536];
+    size_t n, total = 0;
+    if (!f) {
+        gw_error_set(err, GW_ECANTCREAT, "a temporary file: %s", strerror(errno));
+        return NULL;
+    }
+    while (total <= max && (n = fread(chunk, 1, sizeof chunk, in)) > 0) {
+        total += n;
+        if (fwrite(chunk, 1, n, f) != n) {
+            gw_error_set(err, GW_EIO, "a temporary file: %s", strerror(errno));
+            fclose(f);
+            return NULL;
+        }
+    }
+    rewind(f);
+    return f;
+}
+
+/* Opens a file to import, to be read in chunks.  An import reads each file twice, so standard
+ * input, a pipe or a device is copied to a temporary file first.  The errors are
+ * gw_read_input's. */
+static int open_import(const char *path, FILE **out, gw_error *err)
+{
+    size_t max;
+    struct stat st;
+    const gw_input_limit *l = &gw_input_limits[GW_INPUT_IMPORT];
+    int rc = gw_input_max(GW_INPUT_IMPORT, &max, err);
+    int is_stdin = strcmp(path, "-") == 0;
+    *out = NULL;
+    if (rc != GW_OK)
+        return rc;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(errno));
+    if (is_stdin)
+        path = "standard input";
+    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+        if (!is_stdin)
+            fclose(f);
+        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path, l->what);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        FILE *copy = spool(f, max, err);
+        if (!is_stdin)
+            fclose(f);
+        if (!copy)
+            return err->code;
+        f = copy;
+        if (fstat(fileno(f), &st) != 0)
+            st.st_size = 0;
+    }
+    if ((uintmax_t)st.st_size > (uintmax_t)max) {
+        fclose(f);
+        return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
+                            "the limit)", path, l->what, max >> 20, l->env);
+    }
+    *out = f;
+    return GW_OK;
 }
 
 static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
@@ -1561,12 +1624,10 @@ static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
     int nfiles = a->argc;
     if (with && nfiles != 1)
         return gw_error_set(err, GW_EUSAGE, "--with takes one file");
-    char **texts = gw_xcalloc((size_t)nfiles, sizeof *texts);
-    size_t *lens = gw_xcalloc((size_t)nfiles, sizeof *lens);
+    FILE **files = gw_xcalloc((size_t)nfiles, sizeof *files);
     int rc = GW_OK;
-    for (int i = 0; i < nfiles && rc == GW_OK && !with; i++) {
-        rc = gw_read_input(a->argv[i], GW_INPUT_IMPORT, &texts[i], &lens[i], err);
-    }
+    for (int i = 0; i < nfiles && rc == GW_OK; i++)
+        rc = open_import(a->argv[i], &files[i], err);
     kb *k = NULL;
     kb_import_counts counts;
     memset(&counts, 0, sizeof counts);
@@ -1574,10 +1635,10 @@ static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
         rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK && (rc = kb_begin(k, err)) == GW_OK) {
         if (with)
-            rc = import_with(ctx, k, with, a->argv[0], &counts, err);
+            rc = import_with(ctx, k, with, a->argv[0], files[0], &counts, err);
         else
-            rc = kb_import_texts(k, (size_t)nfiles, (const char *const *)a->argv,
-                                 (const char *const *)texts, lens, &counts, err);
+            rc = kb_import_files(k, (size_t)nfiles, (const char *const *)a->argv, files, &counts,
+                                 err);
         if (rc == GW_OK)
             rc = kb_commit(k, err);
         else
@@ -1587,9 +1648,9 @@ static int cmd_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
         rc = import_report(ctx, k, nfiles, &counts, err);
     kb_close(k);
     for (int i = 0; i < nfiles; i++)
-        free(texts[i]);
-    free(texts);
-    free(lens);
+        if (files[i])
+            fclose(files[i]);
+    free(files);
     return rc;
 }
 
@@ -1757,8 +1818,12 @@ static const cli_command kb_commands[] = {
      "whole export, in any order and all in one transaction: every file is read before "
      "anything is stored, and one bad row leaves the KB as it was, naming the file and line.  "
      "Rows with a key (sources, GPUs, aliases, rates, assumed figures) replace the row with "
-     "that key; other rows are added unless an identical one is there.  With `--with "
-     "IMPORTER`, FILE is converted by that importer plugin first.\n\n"
+     "that key; other rows are added unless an identical one is there.  The files are RFC 4180 "
+     "CSV in UTF-8, read in chunks: a quote inside an unquoted field, invalid UTF-8 or a control "
+     "character other than tab and newline is refused with its file and line (and column, for "
+     "a byte that is not text); a `#` "
+     "line between records is a comment.  With `--with IMPORTER`, FILE is converted by that "
+     "importer plugin first.\n\n"
      "It writes to `--kb` (or `$GPUWISE_KB`), else to the user's KB, made as a copy of the "
      "shipped one on first write; the shipped KB is never written.  The report says what each "
      "table gained; `json` gives the counts added, updated and unchanged per table.\n\n"

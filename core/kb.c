@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "kb.h"
+#include "kb_csv.h"
 #include "kb_private.h"
 #include "kb_schema.h"
 #include "signals.h"
@@ -120,7 +121,7 @@ void kb_sql_done(kb *k, sqlite3_stmt *st)
 char *kb_sql_text(sqlite3_stmt *st, int i)
 {
     const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? gw_xstrdup((const char *)s) : NULL;
+    return s ? kb_text_repair((const char *)s) : NULL;
 }
 
 double kb_sql_number(sqlite3_stmt *st, int i)
@@ -504,6 +505,8 @@ void kb_close(kb *k)
     if (!k)
         return;
     kb_names_drop(k);
+    kb_row_statements_free(k);
+    kb_bulk_forget(k);
     for (size_t i = 0; i < k->n_cached; i++) {
         sqlite3_finalize(k->cached[i]);
         free(k->cached_sql[i]);
@@ -560,6 +563,7 @@ void kb_rollback(kb *k)
     if (!sqlite3_get_autocommit(k->db))
         sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
     kb_names_drop(k);
+    kb_bulk_forget(k);
 }
 
 int kb_write_check(kb *k, gw_error *err)

@@ -10,6 +10,7 @@
 #define GW_KB_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "buf.h"
 #include "error.h"
@@ -110,7 +111,8 @@ void kb_values_clear(kb_value *row, size_t n);   /* every value empty */
 /* What is wrong with one value (after the defaults of kb_row_check), by its column alone. */
 typedef enum kb_problem {
     KB_FINE, KB_MISSING, KB_TOO_LONG, KB_NOT_ID, KB_NOT_DATE, KB_NOT_CURRENCY, KB_NOT_ALLOWED,
-    KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE
+    KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE,
+    KB_NOT_TEXT   /* invalid UTF-8, or a control character other than tab and newline */
 } kb_problem;
 #define KB_TEXT_MAX 100000   /* bytes in one text value */
 kb_problem kb_value_check(const kb_column *c, const kb_value *v);
@@ -363,9 +365,11 @@ void kb_hits_free(kb_hit *hits, size_t n);
 
 /* Text form.  kb_import_text reads one table CSV (a kb/data CSV file, table known from the header)
  * or a whole export; name is used in errors ("gpus.csv:12: memory_gb: not a number").  It does
- * not begin or commit: callers wrap one or more imports in a single transaction. */
+ * not begin or commit: callers wrap one or more imports in a single transaction.  The text is
+ * strict RFC 4180 CSV in UTF-8 (kb_csv.h); a '#' line between records is a comment, and only
+ * the first record of a text or the first after a comment or a blank line can be a header. */
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
-/* Several texts (files) in one go: every section is parsed first, then stored in dependency
+/* Several texts (files) in one go: every section is read first, then stored in dependency
  * order (sources, gpus, aliases, rates, benchmarks, prices, claims, assumptions) whatever order
  * the files came in.  Rows with a key (sources, gpus, aliases, rates, assumptions) replace the
  * row with that key; other rows are added unless an identical one is there.  counts (may be
@@ -376,6 +380,18 @@ typedef struct kb_import_counts {
 } kb_import_counts;
 int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const *texts,
                     const size_t *lens, kb_import_counts *counts, gw_error *err);
+/* The same from open files (read from their start, in chunks: memory does not grow with them;
+ * each is read twice, so each must be seekable). */
+int kb_import_files(kb *k, size_t n, const char *const *names, FILE *const *files,
+                    kb_import_counts *counts, gw_error *err);
+/* Around a bulk write of rows that are only added (an import): the full-text index entries of
+ * the new benchmark, price and claim rows are made in one statement at kb_bulk_end instead of
+ * one trigger run per row (the index ends exactly as the triggers would have made it).  Both
+ * inside the caller's transaction; nothing in between may delete rows of those tables. */
+int kb_bulk_begin(kb *k, gw_error *err);
+/* Stores a row struct of table (kb_source, kb_gpu, ...) as kb_row_put stores a row. */
+int kb_put_row_struct(kb *k, int table, const void *row, int *outcome, gw_error *err);
+int kb_bulk_end(kb *k, gw_error *err);
 /* The schema version this program writes (kb_schema_version is the open file's). */
 int kb_schema_latest(void);
 /* Checks a --where filter without a KB (GW_EUSAGE with the problem). */

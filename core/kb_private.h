@@ -11,6 +11,8 @@
 
 #define KB_STMT_CACHE 48
 #define KB_MAX_COLS 32    /* columns in one table, at most */
+#define KB_ROW_STATEMENTS 4   /* kb_table.c: same row, same key, insert, upsert */
+#define KB_BULK_TABLES 3      /* kb_table.c: the tables kb_bulk_begin indexes at the end */
 
 typedef struct gpu_names gpu_names;   /* kb_names.c */
 
@@ -26,6 +28,12 @@ struct kb {
     char *cached_sql[KB_STMT_CACHE];
     sqlite3_stmt *cached[KB_STMT_CACHE];
     size_t n_cached;
+    /* Each table's row statements (kb_table.c store_row), prepared on first use. */
+    sqlite3_stmt *row_st[KB_TABLES][KB_ROW_STATEMENTS];
+    /* Between kb_bulk_begin and kb_bulk_end: the SQL of each insert trigger it dropped (NULL:
+     * none) and its table's last rowid before. */
+    char *bulk_trigger_sql[KB_BULK_TABLES];
+    sqlite3_int64 bulk_from[KB_BULK_TABLES];
 };
 
 /* ---- kb.c: SQL helpers and small pieces every kb file uses ---- */
@@ -78,6 +86,8 @@ void kb_row_free_strings(const kb_table *t, void *obj);
 /* One report line per difference between the open KB's tables and their descriptions; returns
  * their number. */
 int kb_schema_problems(kb *k, gw_buf *report);
+void kb_row_statements_free(kb *k);   /* before closing */
+void kb_bulk_forget(kb *k);           /* after a rollback, and before closing */
 
 /* ---- kb_names.c: the name-resolution cache ---- */
 

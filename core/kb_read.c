@@ -87,6 +87,17 @@ int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err)
     return rc;
 }
 
+/* " WHERE c1 = ?1 AND c3 = ?3" over the columns whose value is given (NULL: any), so that
+ * SQLite uses the index on them: "(?1 IS NULL OR c1 = ?1)" makes it scan every row, which on a
+ * KB of 1M benchmark rows took 784M instructions for a report instead of 27M. */
+static void where_given(gw_buf *sql, const char *const *cols, const char *const *values, int n)
+{
+    int named = 0;
+    for (int i = 0; i < n; i++)
+        if (values[i])
+            buf_printf(sql, "%s%s = ?%d", named++ ? " AND " : " WHERE ", cols[i], i + 1);
+}
+
 static void fill_benchmark(sqlite3_stmt *st, void *obj)
 {
     ((kb_benchmark *)obj)->id = sqlite3_column_int64(st, 0);
@@ -97,8 +108,9 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
-    buf_puts(&sql, " WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR workload = ?2)"
-                   " ORDER BY gpu, workload, metric, gpu_count, value, id");
+    where_given(&sql, (const char *const[]){"gpu", "workload"}, (const char *const[]){gpu, workload},
+                2);
+    buf_puts(&sql, " ORDER BY gpu, workload, metric, gpu_count, value, id");
     const char *params[] = {gpu, workload};
     int rc = select_rows(k, &kb_tables[KB_BENCHMARKS], buf_cstr(&sql), params, 2,
                          sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
@@ -116,9 +128,9 @@ int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provide
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(&sql, " WHERE (?1 IS NULL OR gpu = ?1) AND (?2 IS NULL OR kind = ?2)"
-                   " AND (?3 IS NULL OR provider = ?3)"
-                   " ORDER BY gpu, kind, as_of, currency, amount, id");
+    where_given(&sql, (const char *const[]){"gpu", "kind", "provider"},
+                (const char *const[]){gpu, kind, provider}, 3);
+    buf_puts(&sql, " ORDER BY gpu, kind, as_of, currency, amount, id");
     const char *params[] = {gpu, kind, provider};
     int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), params, 3, sizeof(kb_price), 1,
                          fill_price, (void **)out, n, err);

@@ -1,75 +1,47 @@
-/* kb_text.c — the KB as text: CSV import (one table's file, or a whole export; every section
- * parsed first, then stored in dependency order through kb_row_put) and export (every table in
- * dependency order, every column in the sort, so a re-export is byte-identical).  The columns
- * are those kb_table.c describes. */
+/* kb_text.c — the KB as text: CSV import (table files or a whole export, read by kb_csv.c in
+ * chunks: every file read once to find its sections, then each table's rows stored in dependency
+ * order through kb_row_put) and export (every table in dependency order, every column in the
+ * sort, so a re-export is byte-identical).  The columns are those kb_table.c describes. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <csv.h>
 #include <sqlite3.h>
 
 #include "check.h"
 #include "kb.h"
+#include "kb_csv.h"
 #include "kb_private.h"
 
 /* ---- import ----------------------------------------------------------------------------- */
 
-typedef struct csv_rec {
-    char **f;
-    size_t n;
-    size_t line;
-} csv_rec;
+/* One input of an import and the tables its sections hold (a bit per table). */
+typedef struct import_file {
+    kb_csv_in in;
+    unsigned tables;
+} import_file;
 
-typedef struct csv_section {
-    int table;
+/* What reading one file tracks: the section the records belong to. */
+typedef struct section {
     const char *name;
-    int map[KB_MAX_COLS];    /* field position -> table column */
+    int table;                 /* -1 before the first header */
+    int map[KB_MAX_COLS];      /* field position -> table column */
     size_t nfields;
-    csv_rec *recs;
-    size_t n, cap;
-} csv_section;
-
-typedef struct import_state {
-    const char *name;
-    size_t line;          /* the line being fed to the parser */
-    kb_strlist fields;       /* the record being read */
-    size_t rec_line;
-    int at_boundary;      /* the last thing seen ended a record */
-    csv_section *secs;
-    size_t nsecs, cap;
-    csv_section *cur;     /* the section of this text being filled */
-    int failed;
-    gw_error *err;
-} import_state;
-
-static void rec_free(csv_rec *r)
-{
-    kb_strlist_free(r->f, r->n);
-}
-
-static void sections_free(csv_section *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < s[i].n; j++)
-            rec_free(&s[i].recs[j]);
-        free(s[i].recs);
-    }
-    free(s);
-}
+} section;
 
 /* Which table a header row names (its columns, in any order, required ones present), or -1. */
-static int header_table(char *const *f, size_t n, int *map)
+static int header_table(const kb_csv_rec *r, int *map)
 {
     for (int t = 0; t < KB_TABLES; t++) {
         const kb_table *tb = &kb_tables[t];
-        int seen[KB_MAX_COLS] = {0}, ok = (int)n <= tb->ncols;
-        for (size_t j = 0; ok && j < n; j++) {
+        int seen[KB_MAX_COLS] = {0}, ok = (int)r->n <= tb->ncols;
+        for (size_t j = 0; ok && j < r->n; j++) {
             int found = -1;
             for (int c = 0; c < tb->ncols; c++)
-                if (f[j] && strcmp(f[j], tb->cols[c].name) == 0)
+                if (strcmp(r->f[j], tb->cols[c].name) == 0)
                     found = c;
             if (found < 0 || seen[found])
                 ok = 0;
@@ -87,151 +59,79 @@ static int header_table(char *const *f, size_t n, int *map)
     return -1;
 }
 
-static void import_fail(import_state *s, size_t line, const char *fmt, const char *detail)
+/* Whether r starts a section (updating s; 1), is a row of the current one (0), or is neither
+ * (GW_EDATA).  Only the first record of a text or the first after a comment or a blank line can
+ * be a header, as in an export, so a row whose values are column names stays a row. */
+static int section_step(section *s, const kb_csv_rec *r, gw_error *err)
 {
-    if (s->failed)
-        return;
-    s->failed = 1;
-    gw_error_set(s->err, GW_EDATA, "%s:%zu: %s%s", s->name, line, fmt, detail ? detail : "");
-}
-
-static void on_field(void *data, size_t len, void *ctx)
-{
-    import_state *s = ctx;
-    if (s->fields.n == 0)
-        s->rec_line = s->line;
-    kb_strlist_push(&s->fields, data ? gw_xstrndup(data, len) : gw_xstrdup(""));
-    s->at_boundary = 0;
-}
-
-static void on_record(int c, void *ctx)
-{
-    import_state *s = ctx;
-    csv_rec r = {s->fields.v, s->fields.n, s->fields.n ? s->rec_line : s->line};
     int map[KB_MAX_COLS];
-    (void)c;
-    memset(&s->fields, 0, sizeof s->fields);
-    s->at_boundary = 1;
-    if (s->failed || r.n == 0) {
-        rec_free(&r);
-        return;
-    }
-    int t = header_table(r.f, r.n, map);
+    int t = r->may_be_header ? header_table(r, map) : -1;
     if (t >= 0) {
-        if (s->nsecs == s->cap) {
-            s->cap = s->cap ? s->cap * 2 : 8;
-            s->secs = gw_xrealloc(s->secs, s->cap * sizeof *s->secs);
-        }
-        csv_section *sec = &s->secs[s->nsecs++];
-        memset(sec, 0, sizeof *sec);
-        sec->table = t;
-        sec->name = s->name;
-        sec->nfields = r.n;
-        memcpy(sec->map, map, sizeof map);
-        s->cur = sec;
-        rec_free(&r);
-        return;
+        s->table = t;
+        s->nfields = r->n;
+        memcpy(s->map, map, sizeof map);
+        return 1;
     }
-    if (!s->cur) {
-        import_fail(s, r.line, "not a gpuwise table: the first row must be the header of "
-                    "sources.csv, gpus.csv, aliases.csv, rates.csv, benchmarks.csv, prices.csv "
-                    "or claims.csv (see kb/data/README.md)", NULL);
-        rec_free(&r);
-        return;
+    if (s->table < 0) {
+        char files[400] = "";
+        for (int i = 0; i < KB_TABLES; i++)   /* the tables' own file names, in their order */
+            snprintf(files + strlen(files), sizeof files - strlen(files), "%s%s",
+                     i == 0 ? "" : i == KB_TABLES - 1 ? " or " : ", ", kb_tables[i].file);
+        return gw_error_set(err, GW_EDATA, "%s:%zu: not a gpuwise table: the first row must be "
+                            "the header of %s (kb/data/README.md); another CSV is converted by "
+                            "an importer plugin: `gpuwise kb import --with gpuwise-csv FILE` for "
+                            "your own measurements (`gpuwise plugin list` names the others)",
+                            s->name, r->line, files);
     }
-    if (r.n != s->cur->nfields) {
-        char detail[96];
-        snprintf(detail, sizeof detail, "%zu fields, but the header has %zu", r.n,
-                 s->cur->nfields);
-        import_fail(s, r.line, detail, NULL);
-        rec_free(&r);
-        return;
-    }
-    csv_section *sec = s->cur;
-    if (sec->n == sec->cap) {
-        sec->cap = sec->cap ? sec->cap * 2 : 64;
-        sec->recs = gw_xrealloc(sec->recs, sec->cap * sizeof *sec->recs);
-    }
-    sec->recs[sec->n++] = r;
+    if (r->n != s->nfields)
+        return gw_error_set(err, GW_EDATA, "%s:%zu: %zu fields, but the header has %zu", s->name,
+                            r->line, r->n, s->nfields);
+    return 0;
 }
 
-/* Splits one text into table sections.  Lines starting with '#' between records are
- * comments; a UTF-8 byte order mark and CRLF line ends are accepted. */
-static int import_parse(import_state *s, const char *text, size_t len)
+/* The first pass: every record read and placed in a section, so that a file that is not a KB
+ * table, or is broken anywhere, is refused before anything is stored. */
+typedef struct scan_pass {
+    section sec;
+    import_file *file;
+    gw_error *err;
+} scan_pass;
+
+static int scan_record(const kb_csv_rec *r, void *arg)
 {
-    struct csv_parser p;
-    if (csv_init(&p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
-        return gw_error_set(s->err, GW_ESOFTWARE, "CSV parser: out of memory");
-    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
-        text += 3;
-        len -= 3;
-    }
-    if (memchr(text, '\0', len)) {
-        csv_free(&p);
-        return gw_error_set(s->err, GW_EDATA, "%s: a NUL byte: not a CSV text file", s->name);
-    }
-    s->at_boundary = 1;
-    s->cur = NULL;
-    s->line = 0;
-    size_t pos = 0;
-    while (pos < len && !s->failed) {
-        const char *nl = memchr(text + pos, '\n', len - pos);
-        size_t chunk = nl ? (size_t)(nl - (text + pos)) + 1 : len - pos;
-        s->line++;
-        if (s->at_boundary && text[pos] == '#') {
-            pos += chunk;
-            continue;
-        }
-        if (csv_parse(&p, text + pos, chunk, on_field, on_record, s) != chunk) {
-            import_fail(s, s->line, "broken CSV quoting: ", csv_strerror(csv_error(&p)));
-            break;
-        }
-        pos += chunk;
-    }
-    if (!s->failed && csv_fini(&p, on_field, on_record, s) != 0)
-        import_fail(s, s->line, "broken CSV quoting: a quoted field is not closed", NULL);
-    csv_free(&p);
-    kb_strlist_free(s->fields.v, s->fields.n);
-    memset(&s->fields, 0, sizeof s->fields);
-    if (!s->failed && !s->cur)
-        import_fail(s, s->line ? s->line : 1, "no header row: not a gpuwise table", NULL);
-    return s->failed ? GW_EDATA : GW_OK;
+    scan_pass *p = arg;
+    int rc = section_step(&p->sec, r, p->err);
+    if (rc < 0 || rc > 1)
+        return rc;
+    if (rc == 0)
+        p->file->tables |= 1u << p->sec.table;
+    return GW_OK;
 }
 
-/* Where each key of a keyed table (sources, gpus, rates, assumptions) was first given in this
- * import: the same id twice would silently keep the last row, so it is an error. */
-typedef struct seen_key {
+/* The second pass, once per table: the rows of that table's sections, stored. */
+typedef struct store_pass {
+    section sec;
+    kb *k;
     int table;
-    char *key;
-    const char *name;
-    size_t line;
-} seen_key;
+    kb_import_counts *counts;
+    gw_error *err;
+} store_pass;
 
-typedef struct seen_keys {
-    seen_key *v;
-    size_t n, cap;
-} seen_keys;
-
-static void seen_keys_free(seen_keys *s)
+/* Where each key of a keyed table (sources, gpus, rates, systems, assumptions) was first given in
+ * this import: the same id twice would silently keep the last row, so it is an error.  The keys
+ * live in a temporary table, so memory does not grow with the rows. */
+static int check_duplicate_key(store_pass *p, const kb_csv_rec *r)
 {
-    for (size_t i = 0; i < s->n; i++)
-        free(s->v[i].key);
-    free(s->v);
-}
-
-static int check_duplicate_key(seen_keys *seen, const csv_section *sec, const csv_rec *r,
-                               gw_error *err)
-{
-    const kb_table *t = &kb_tables[sec->table];
+    const kb_table *t = &kb_tables[p->table];
     gw_buf key = GW_BUF_INIT;
     const char *first_col = NULL;
-    if (sec->table == KB_ALIASES)   /* the whole row is the key: a repeat changes nothing */
+    if (p->table == KB_ALIASES)   /* the whole row is the key: a repeat changes nothing */
         return GW_OK;
     for (int c = 0; c < t->ncols; c++) {
         if (!(t->cols[c].flags & KB_KEY))
             continue;
         for (size_t j = 0; j < r->n; j++)
-            if (sec->map[j] == c) {
+            if (p->sec.map[j] == c) {
                 buf_printf(&key, "%s%s", key.len ? "', '" : "", r->f[j]);
                 if (!first_col)
                     first_col = t->cols[c].name;
@@ -241,33 +141,58 @@ static int check_duplicate_key(seen_keys *seen, const csv_section *sec, const cs
         buf_free(&key);
         return GW_OK;
     }
-    for (size_t i = 0; i < seen->n; i++)
-        if (seen->v[i].table == sec->table && strcmp(seen->v[i].key, key.data) == 0) {
-            int rc = gw_error_set(err, GW_EDATA, "%s:%zu: %s: '%s' is already given at %s:%zu",
-                                  sec->name, r->line, first_col, key.data, seen->v[i].name,
-                                  seen->v[i].line);
-            buf_free(&key);
-            return rc;
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(p->k, "INSERT INTO temp.kb_import_key (tbl, key, name, line) "
+                                   "VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING", &st, p->err);
+    if (rc == GW_OK) {
+        sqlite3_bind_int(st, 1, p->table);
+        kb_sql_bind_text(st, 2, key.data);
+        kb_sql_bind_text(st, 3, p->sec.name);
+        sqlite3_bind_int64(st, 4, (sqlite3_int64)r->line);
+        int step = sqlite3_step(st);
+        int added = sqlite3_changes(p->k->db);
+        kb_sql_done(p->k, st);
+        if (step != SQLITE_DONE)
+            rc = kb_sql_fail(p->k, p->err, step, "importing");
+        else if (!added)
+            rc = kb_sql_prepare_cached(p->k, "SELECT name, line FROM temp.kb_import_key "
+                                       "WHERE tbl = ?1 AND key = ?2", &st, p->err);
+        if (rc == GW_OK && !added) {
+            sqlite3_bind_int(st, 1, p->table);
+            kb_sql_bind_text(st, 2, key.data);
+            if (sqlite3_step(st) == SQLITE_ROW)
+                rc = gw_error_set(p->err, GW_EDATA, "%s:%zu: %s: '%s' is already given at "
+                                  "%s:%lld", p->sec.name, r->line, first_col, key.data,
+                                  (const char *)sqlite3_column_text(st, 0),
+                                  (long long)sqlite3_column_int64(st, 1));
+            kb_sql_done(p->k, st);
         }
-    if (seen->n == seen->cap) {
-        seen->cap = seen->cap ? seen->cap * 2 : 64;
-        seen->v = gw_xrealloc(seen->v, seen->cap * sizeof *seen->v);
     }
-    seen->v[seen->n++] = (seen_key){sec->table, buf_detach(&key), sec->name, r->line};
-    return GW_OK;
+    buf_free(&key);
+    return rc;
 }
 
-static int import_record(kb *k, const csv_section *sec, const csv_rec *r,
-                         kb_import_counts *counts, gw_error *err)
+/* A hint after an error in a measurements row: a file of the benchmarks columns that names
+ * GPUs as people write them is what the gpuwise-csv importer is for. */
+static void importer_hint(int table, gw_error *err)
 {
-    const kb_table *t = &kb_tables[sec->table];
+    size_t used = err ? strlen(err->msg) : 0;
+    if (table == KB_BENCHMARKS && err && (strstr(err->msg, "gpu: ") ||
+                                          strstr(err->msg, "source: ")))
+        snprintf(err->msg + used, sizeof err->msg - used, " (a file of your own measurements "
+                 "that names GPUs as people write them imports with `--with gpuwise-csv`)");
+}
+
+static int import_record(store_pass *p, const kb_csv_rec *r)
+{
+    const kb_table *t = &kb_tables[p->table];
     kb_value v[KB_MAX_COLS];
     kb_values_clear(v, (size_t)t->ncols);
     for (size_t j = 0; j < r->n; j++) {
-        const kb_column *c = &t->cols[sec->map[j]];
+        const kb_column *c = &t->cols[p->sec.map[j]];
         char *f = r->f[j];
         if (c->type == KB_TEXT) {
-            v[sec->map[j]].text = f;
+            v[p->sec.map[j]].text = f;
             continue;
         }
         while (isspace((unsigned char)*f))
@@ -277,55 +202,111 @@ static int import_record(kb *k, const csv_section *sec, const csv_rec *r,
             f[--n] = '\0';
         if (!*f)
             continue;
-        if (!gw_parse_decimal(f, &v[sec->map[j]].number))   /* "1,234", "0x10", "nan": no */
-            return gw_error_set(err, GW_EDATA, "%s:%zu: %s: '%.60s' is not a number", sec->name,
-                                r->line, c->name, f);
+        if (!gw_parse_decimal(f, &v[p->sec.map[j]].number))   /* "1,234", "0x10", "nan": no */
+            return gw_error_set(p->err, GW_EDATA, "%s:%zu: %s: '%.60s' is not a number",
+                                p->sec.name, r->line, c->name, f);
     }
     int outcome = KB_ADDED;
-    int rc = kb_row_put(k, sec->table, v, &outcome, err);
+    int rc = kb_row_put(p->k, p->table, v, &outcome, p->err);
     if (rc) {
-        if (rc == GW_EDATA)
-            gw_error_prefix(err, "%s:%zu", sec->name, r->line);
+        if (rc == GW_EDATA) {
+            gw_error_prefix(p->err, "%s:%zu", p->sec.name, r->line);
+            importer_hint(p->table, p->err);
+        }
         return rc;
     }
-    if (counts) {
+    if (p->counts) {
         if (outcome == KB_ADDED)
-            counts->added[sec->table]++;
+            p->counts->added[p->table]++;
         else if (outcome == KB_UPDATED)
-            counts->updated[sec->table]++;
+            p->counts->updated[p->table]++;
         else
-            counts->unchanged[sec->table]++;
+            p->counts->unchanged[p->table]++;
     }
     return GW_OK;
+}
+
+static int store_record(const kb_csv_rec *r, void *arg)
+{
+    store_pass *p = arg;
+    int rc = section_step(&p->sec, r, p->err);
+    if (rc != 0 || p->sec.table != p->table)
+        return rc == 1 ? GW_OK : rc;
+    rc = check_duplicate_key(p, r);
+    return rc ? rc : import_record(p, r);
+}
+
+/* Reads file from its start with fn. */
+static int read_file(import_file *file, kb_csv_fn fn, section *sec, void *arg, gw_error *err)
+{
+    sec->name = file->in.name;
+    sec->table = -1;
+    if (file->in.f && fseeko(file->in.f, 0, SEEK_SET) != 0)
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", file->in.name, strerror(errno));
+    return kb_csv_read(&file->in, KB_CSV_COMMENTS, fn, arg, err);
+}
+
+/* Every file read once to find its sections, then, table by table in dependency order, the
+ * files that hold that table read again and its rows stored: a row's references are stored
+ * before it, whatever order the files came in, and no file is ever held in memory. */
+static int import_files(kb *k, size_t n, import_file *files, kb_import_counts *counts,
+                        gw_error *err)
+{
+    int rc = kb_write_check(k, err);
+    if (counts)
+        memset(counts, 0, sizeof *counts);
+    for (size_t i = 0; i < n && rc == GW_OK; i++) {
+        scan_pass p = {{0}, &files[i], err};
+        rc = read_file(&files[i], scan_record, &p.sec, &p, err);
+        if (rc == GW_OK && !files[i].tables && p.sec.table < 0)
+            rc = gw_error_set(err, GW_EDATA, "%s:1: no header row: not a gpuwise table",
+                              files[i].in.name);
+    }
+    if (rc == GW_OK)
+        rc = sqlite3_exec(k->db, "CREATE TEMP TABLE IF NOT EXISTS kb_import_key (tbl INTEGER, "
+                          "key TEXT, name TEXT, line INTEGER, PRIMARY KEY (tbl, key)) "
+                          "WITHOUT ROWID; DELETE FROM temp.kb_import_key", NULL, NULL, NULL)
+                 == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, sqlite3_errcode(k->db), "importing");
+    if (rc == GW_OK)
+        rc = kb_bulk_begin(k, err);
+    for (int t = 0; t < KB_TABLES && rc == GW_OK; t++)
+        for (size_t i = 0; i < n && rc == GW_OK; i++) {
+            if (!(files[i].tables & (1u << t)))
+                continue;
+            store_pass p = {{0}, k, t, counts, err};
+            rc = read_file(&files[i], store_record, &p.sec, &p, err);
+        }
+    if (rc == GW_OK)
+        rc = kb_bulk_end(k, err);
+    if (rc == GW_OK)
+        sqlite3_exec(k->db, "DELETE FROM temp.kb_import_key", NULL, NULL, NULL);
+    return rc;
+}
+
+int kb_import_files(kb *k, size_t n, const char *const *names, FILE *const *f,
+                    kb_import_counts *counts, gw_error *err)
+{
+    import_file *files = gw_xcalloc(n ? n : 1, sizeof *files);
+    for (size_t i = 0; i < n; i++) {
+        files[i].in.name = names[i];
+        files[i].in.f = f[i];
+    }
+    int rc = import_files(k, n, files, counts, err);
+    free(files);
+    return rc;
 }
 
 int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const *texts,
                     const size_t *lens, kb_import_counts *counts, gw_error *err)
 {
-    import_state s;
-    int rc = GW_OK;
-    memset(&s, 0, sizeof s);
-    s.err = err;
-    if (counts)
-        memset(counts, 0, sizeof *counts);
-    if ((rc = kb_write_check(k, err)) != GW_OK)
-        return rc;
-    for (size_t i = 0; i < n && rc == GW_OK; i++) {
-        s.name = names[i];
-        rc = import_parse(&s, texts[i], lens[i]);
+    import_file *files = gw_xcalloc(n ? n : 1, sizeof *files);
+    for (size_t i = 0; i < n; i++) {
+        files[i].in.name = names[i];
+        files[i].in.text = texts[i];
+        files[i].in.len = lens[i];
     }
-    /* What a row refers to is stored before the row, whatever order the files came in. */
-    seen_keys seen = {NULL, 0, 0};
-    for (int t = 0; t < KB_TABLES && rc == GW_OK; t++)
-        for (size_t i = 0; i < s.nsecs && rc == GW_OK; i++)
-            if (s.secs[i].table == t)
-                for (size_t j = 0; j < s.secs[i].n && rc == GW_OK; j++) {
-                    rc = check_duplicate_key(&seen, &s.secs[i], &s.secs[i].recs[j], err);
-                    if (rc == GW_OK)
-                        rc = import_record(k, &s.secs[i], &s.secs[i].recs[j], counts, err);
-                }
-    seen_keys_free(&seen);
-    sections_free(s.secs, s.nsecs);
+    int rc = import_files(k, n, files, counts, err);
+    free(files);
     return rc;
 }
 

@@ -8,12 +8,17 @@
 #include "records.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <sys/stat.h>
+
+#include "kb_csv.h"
 
 void records_today(char out[11])
 {
@@ -84,13 +89,24 @@ static void slug_append(gw_buf *b, const char *s)
     }
 }
 
+static char *plugin_source(kb *k, int write, plugin *p, const char *input_path,
+                           const char *url, const char *retrieved, int *outcome, gw_error *err);
+
 char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path, gw_error *err)
 {
-    return records_plugin_source_at(k, write, p, input_path, NULL, NULL, err);
+    return plugin_source(k, write, p, input_path, NULL, NULL, NULL, err);
 }
 
 char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_path,
                                const char *url, const char *retrieved, gw_error *err)
+{
+    return plugin_source(k, write, p, input_path, url, retrieved, NULL, err);
+}
+
+/* The source row for what p returned; *outcome (may be NULL) says whether storing it added,
+ * changed or left it. */
+static char *plugin_source(kb *k, int write, plugin *p, const char *input_path,
+                           const char *url, const char *retrieved, int *outcome, gw_error *err)
 {
     plugin_info info;
     plugin_get_info(p, &info);
@@ -124,7 +140,7 @@ char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_pa
         records_today(today);
         kb_source s = {id.data, title.data, publisher.data, (char *)url,
                        (char *)(retrieved ? retrieved : today), "plugin", note.data, 0};
-        rc = kb_put_source(k, &s, err);
+        rc = kb_put_row_struct(k, KB_SOURCES, &s, outcome, err);
         if (rc != GW_OK)
             gw_error_prefix(err, "%s: source %s", info.name, id.data);
     }
@@ -290,6 +306,10 @@ static double get_num(rec_ctx *c, const view *rec, const char *key, int required
     if (view_is_null(v)) {
         if (required)
             warn(c, key, "missing (required)");
+        return NAN;
+    }
+    if (view_kind(v) == VIEW_STRING) {   /* echoed, so the cell can be found: "3,150" */
+        warn(c, key, "expected a number, got the text '%.60s'", view_str(v));
         return NAN;
     }
     if (view_kind(v) != VIEW_NUMBER) {
@@ -755,6 +775,17 @@ static void check_aliases(rec_ctx *c, const view *aliases)
     }
 }
 
+/* One stored row of table, by what storing it did. */
+static void count_outcome(records_result *res, int table, int outcome)
+{
+    if (outcome == KB_ADDED)
+        res->outcome.added[table]++;
+    else if (outcome == KB_UPDATED)
+        res->outcome.updated[table]++;
+    else
+        res->outcome.unchanged[table]++;
+}
+
 /* 1 when GPU id is in the KB or added earlier in this import (a dry run has not stored it). */
 static int gpu_known(rec_ctx *c, const char *id)
 {
@@ -786,6 +817,7 @@ static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_r
     /* A GPU the KB already has keeps its curated row: importers add GPUs, never overwrite. */
     if (gpu_known(c, id)) {
         res->unchanged++;
+        res->outcome.unchanged[KB_GPUS]++;
         return GW_OK;
     }
     if (c->batch_gpus) {
@@ -798,17 +830,20 @@ static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_r
         return GW_OK;
     }
     gw_error e = {0};
-    int rc = kb_result(c, kb_row_put(c->k, KB_GPUS, row, NULL, &e), &e, err);
+    int outcome = KB_ADDED;
+    int rc = kb_result(c, kb_row_put(c->k, KB_GPUS, row, &outcome, &e), &e, err);
     if (rc != GW_OK || c->bad)
         return rc;
     res->stored++;
     res->per_table[KB_GPUS]++;
+    count_outcome(res, KB_GPUS, outcome);
     for (size_t i = 0; i < view_len(aliases); i++) {
-        rc = kb_result(c, kb_add_alias(c->k, id, view_str(view_list_at(aliases, i)), &e), &e,
-                       err);
+        kb_value alias[2] = {{id, NAN}, {view_str(view_list_at(aliases, i)), NAN}};
+        rc = kb_result(c, kb_row_put(c->k, KB_ALIASES, alias, &outcome, &e), &e, err);
         if (rc != GW_OK)
             return rc;
         res->per_table[KB_ALIASES]++;
+        count_outcome(res, KB_ALIASES, outcome);
     }
     return GW_OK;
 }
@@ -821,13 +856,15 @@ static int store_row_record(rec_ctx *c, const rec_kind *rk, const view *r, const
     char *gpu_id = NULL;
     read_record(c, rk, r, fallback_source(source_id, dry_run), row, &gpu_id);
     int rc = GW_OK;
+    int outcome = KB_ADDED;
     if (!c->bad && !dry_run) {
         gw_error e = {0};
-        rc = kb_result(c, kb_row_put(c->k, rk->table, row, NULL, &e), &e, err);
+        rc = kb_result(c, kb_row_put(c->k, rk->table, row, &outcome, &e), &e, err);
     }
     if (!c->bad && rc == GW_OK) {
         res->stored++;
         res->per_table[rk->table]++;
+        count_outcome(res, rk->table, outcome);
     }
     free(gpu_id);
     return rc;
@@ -930,7 +967,9 @@ static int import_piece(import_run *r, const char *text, size_t len, long first_
         view_map_set_int(args[0], "first_line", first_line);
     int rc = plugin_call(r->p, "import", args, 2, &records, err);
     if (rc == GW_OK && !r->source_id) {
-        r->source_id = records_plugin_source(r->k, 1, r->p, r->path, err);
+        int outcome = KB_ADDED;
+        r->source_id = plugin_source(r->k, 1, r->p, r->path, NULL, NULL, &outcome, err);
+        count_outcome(&r->res, KB_SOURCES, outcome);
         if (!r->source_id)
             rc = err->code;
     }
@@ -945,46 +984,74 @@ static int import_piece(import_run *r, const char *text, size_t len, long first_
     return rc;
 }
 
-/* Where the CSV record starting at text[pos] ends (just past its newline, or len); adds the
- * newlines it spans to *lines.  A newline inside a quoted field does not end it (RFC 4180: a
- * doubled quote inside a quoted field toggles twice, so it leaves the state as it was). */
-static size_t csv_record_end(const char *text, size_t len, size_t pos, long *lines)
+/* One record again as CSV text: fields quoted where they must be, so that the importer's
+ * gw.csv.rows reads exactly the fields the core's reader saw. */
+static void put_record(gw_buf *out, const kb_csv_rec *rec)
 {
-    int quoted = 0;
-    for (; pos < len; pos++) {
-        if (text[pos] == '"') {
-            quoted = !quoted;
-        } else if (text[pos] == '\n') {
-            ++*lines;
-            if (!quoted)
-                return pos + 1;
-        }
+    if (rec->n == 1 && rec->len[0] == 0)
+        buf_puts(out, "\"\"");   /* one empty field, not a blank line */
+    for (size_t i = 0; i < rec->n; i++) {
+        if (i)
+            buf_putc(out, ',');
+        buf_put_csv_field(out, rec->f[i]);
     }
-    return len;
+    buf_putc(out, '\n');
 }
 
-/* An importer with batch_rows: the header line plus at most batch_rows records per call, so
- * no single call has to hold the whole file's records (the plugin's memory and item caps). */
-static int import_batches(import_run *r, const char *text, size_t len, long batch_rows,
-                          gw_error *err)
+/* An importer with batch_rows: the header record plus at most batch_rows records per call, so
+ * no single call has to hold the whole file's records (the plugin's memory and item caps).
+ * The core's CSV reader (kb_csv.h) decides where each record ends; a batch ends after a whole
+ * record, never at a byte found another way. */
+typedef struct batch_state {
+    import_run *r;
+    long batch_rows, n;
+    size_t first_line, total;
+    gw_buf header, piece;
+    int have_header, calls;
+    gw_error *err;
+} batch_state;
+
+static int batch_flush(batch_state *b, size_t done)
 {
-    long lines = 0;   /* newlines before pos */
-    size_t header_end = csv_record_end(text, len, 0, &lines), pos = header_end;
-    gw_buf piece = GW_BUF_INIT;
-    int rc;
-    do {   /* once even with no records, so a header-only file still reaches the importer */
-        long first_line = lines + 1;
-        size_t end = pos;
-        for (long n = 0; n < batch_rows && end < len; n++)
-            end = csv_record_end(text, len, end, &lines);
-        buf_reset(&piece);
-        buf_append(&piece, text, header_end);
-        buf_append(&piece, text + pos, end - pos);
-        rc = import_piece(r, buf_cstr(&piece), piece.len, first_line, err);
-        pos = end;
-        report_progress(r, RECORDS_BATCH_DONE, pos, len, rc == GW_OK);
-    } while (rc == GW_OK && pos < len);
-    buf_free(&piece);
+    gw_buf text = GW_BUF_INIT;
+    buf_append(&text, b->header.data, b->header.len);
+    buf_append(&text, b->piece.data, b->piece.len);
+    int rc = import_piece(b->r, buf_cstr(&text), text.len, (long)b->first_line, b->err);
+    buf_free(&text);
+    buf_reset(&b->piece);
+    b->n = 0;
+    b->calls++;
+    report_progress(b->r, RECORDS_BATCH_DONE, done, b->total, rc == GW_OK);
+    return rc;
+}
+
+static int batch_record(const kb_csv_rec *rec, void *arg)
+{
+    batch_state *b = arg;
+    if (!b->have_header) {
+        put_record(&b->header, rec);
+        b->have_header = 1;
+        b->first_line = rec->line + 1;
+        return GW_OK;
+    }
+    if (b->n == 0)
+        b->first_line = rec->line;
+    put_record(&b->piece, rec);
+    return ++b->n == b->batch_rows ? batch_flush(b, rec->offset) : GW_OK;
+}
+
+static int import_batches(import_run *r, const kb_csv_in *in, long batch_rows, gw_error *err)
+{
+    batch_state b = {r, batch_rows, 0, 2, in->len, GW_BUF_INIT, GW_BUF_INIT, 0, 0, err};
+    struct stat st;
+    if (in->f && fstat(fileno(in->f), &st) == 0)
+        b.total = (size_t)st.st_size;
+    int rc = kb_csv_read(in, 0, batch_record, &b, err);
+    /* the rest; once even with no records, so a header-only file still reaches the importer */
+    if (rc == GW_OK && (b.n > 0 || b.calls == 0))
+        rc = batch_flush(&b, b.total);
+    buf_free(&b.header);
+    buf_free(&b.piece);
     return rc;
 }
 
@@ -1007,21 +1074,52 @@ static int find_importer(plugin_host *host, const char *importer, plugin **out, 
     return GW_OK;
 }
 
-int records_import_file(kb *k, plugin_host *host, const char *importer, const char *path,
-                        const char *text, size_t len, records_progress_fn progress, void *arg,
+/* The whole input in memory, for an importer without batch_rows. */
+static int read_whole(const kb_csv_in *in, char **text, size_t *len, gw_error *err)
+{
+    gw_buf b = GW_BUF_INIT;
+    char chunk[65536];
+    size_t n;
+    if (!in->f) {
+        *text = NULL;
+        *len = in->len;
+        return GW_OK;
+    }
+    while ((n = fread(chunk, 1, sizeof chunk, in->f)) > 0)
+        buf_append(&b, chunk, n);
+    if (ferror(in->f)) {
+        buf_free(&b);
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", in->name, strerror(errno));
+    }
+    *len = b.len;
+    *text = buf_detach(&b);
+    return GW_OK;
+}
+
+static int import_input(kb *k, plugin_host *host, const char *importer, const char *path,
+                        const kb_csv_in *in, records_progress_fn progress, void *arg,
                         gw_buf *messages, kb_import_counts *counts, gw_error *err)
 {
     import_run r = {k, NULL, importer, path, NULL, 0, GW_BUF_INIT, {0}, progress, arg};
     plugin_info info = {0};
+    size_t len = in->len;
     int rc = find_importer(host, importer, &r.p, err);
+    if (rc == GW_OK)   /* an importer only adds rows: their index entries are made at the end */
+        rc = kb_bulk_begin(k, err);
     if (rc == GW_OK) {
         plugin_get_info(r.p, &info);
         if (info.batch_rows > 0) {
-            rc = import_batches(&r, text, len, info.batch_rows, err);
+            rc = import_batches(&r, in, info.batch_rows, err);
         } else {
+            char *whole = NULL;
+            rc = read_whole(in, &whole, &len, err);
             report_progress(&r, RECORDS_CONVERTING, 0, len, 1);
-            rc = import_piece(&r, text, len, 0, err);
+            if (rc == GW_OK)
+                rc = import_piece(&r, whole ? whole : in->text, len, 0, err);
+            free(whole);
         }
+        if (rc == GW_OK)
+            rc = kb_bulk_end(k, err);
     }
     if (r.p) {
         report_progress(&r, RECORDS_FINISHED, len, len, rc == GW_OK);
@@ -1034,13 +1132,29 @@ int records_import_file(kb *k, plugin_host *host, const char *importer, const ch
     if (rc == GW_OK && r.res.skipped)   /* the caller rolls back: nothing half-imported */
         rc = gw_error_set(err, GW_EDATA, "%s: %zu bad record%s (see the lines above)", importer,
                           r.res.skipped, r.res.skipped == 1 ? "" : "s");
-    if (rc == GW_OK && counts) {
-        counts->added[KB_SOURCES]++;
-        for (int t = 0; t < KB_TABLES; t++)
-            counts->added[t] += r.res.per_table[t];
-        counts->unchanged[KB_GPUS] += r.res.unchanged;
-    }
+    if (rc == GW_OK && counts)
+        for (int t = 0; t < KB_TABLES; t++) {
+            counts->added[t] += r.res.outcome.added[t];
+            counts->updated[t] += r.res.outcome.updated[t];
+            counts->unchanged[t] += r.res.outcome.unchanged[t];
+        }
     buf_free(&r.warnings);
     free(r.source_id);
     return rc;
+}
+
+int records_import_file(kb *k, plugin_host *host, const char *importer, const char *path,
+                        const char *text, size_t len, records_progress_fn progress, void *arg,
+                        gw_buf *messages, kb_import_counts *counts, gw_error *err)
+{
+    kb_csv_in in = {path, NULL, text, len};
+    return import_input(k, host, importer, path, &in, progress, arg, messages, counts, err);
+}
+
+int records_import_stream(kb *k, plugin_host *host, const char *importer, const char *path,
+                          FILE *f, records_progress_fn progress, void *arg, gw_buf *messages,
+                          kb_import_counts *counts, gw_error *err)
+{
+    kb_csv_in in = {path, f, NULL, 0};
+    return import_input(k, host, importer, path, &in, progress, arg, messages, counts, err);
 }

@@ -7,6 +7,8 @@
 #ifndef GW_RECORDS_H
 #define GW_RECORDS_H
 
+#include <stdio.h>
+
 #include "buf.h"
 #include "kb.h"
 #include "plugin.h"
@@ -20,6 +22,7 @@ typedef struct records_result {
     size_t unchanged;     /* records already in the KB (a GPU id that exists) */
     size_t replaced;      /* earlier offers of the same providers and sources removed */
     size_t per_table[KB_TABLES];   /* stored, by kb_table_name order */
+    kb_import_counts outcome;      /* what storing did, per table: added, updated, unchanged */
 } records_result;
 
 /* The folders plugins are looked for in, the first plugin of a name winning: the --plugins
@@ -88,6 +91,13 @@ typedef void (*records_progress_fn)(const records_progress *p, void *arg);
 int records_import_file(kb *k, plugin_host *host, const char *importer, const char *path,
                         const char *text, size_t len, records_progress_fn progress, void *arg,
                         gw_buf *messages, kb_import_counts *counts, gw_error *err);
+
+/* The same reading path (one file, read from where it stands, in chunks): an importer with
+ * batch_rows is handed the header record and batch_rows whole records per call, the records
+ * found by the core's CSV reader (kb_csv.h), so memory does not grow with the file. */
+int records_import_stream(kb *k, plugin_host *host, const char *importer, const char *path,
+                          FILE *f, records_progress_fn progress, void *arg, gw_buf *messages,
+                          kb_import_counts *counts, gw_error *err);
 
 /* Today's date (UTC) as YYYY-MM-DD into out (11 bytes). */
 void records_today(char out[11]);

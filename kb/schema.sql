@@ -516,3 +516,9 @@ INSERT INTO assumption (id, value, unit, source, note)
 SELECT 'decode_bandwidth_fraction', 0.7, 'fraction', 'mbu-glossary',
        'The share of a GPU''s memory bandwidth a serving stack reaches while generating tokens (model bandwidth utilisation): the low end of the 70-85% that vLLM and TensorRT-LLM commonly reach. A rule of thumb, not a measurement of this stack.'
 WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'decode_bandwidth_fraction');
+
+-- version 8
+-- Issue 18: a decision reads the measured results of its workload's benchmark alone
+-- (kb_benchmarks_find with the workload given); this index makes that a look-up on a KB of
+-- millions of rows of other benchmarks.
+CREATE INDEX IF NOT EXISTS benchmark_workload ON benchmark(workload, gpu);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # make bench — times gpuwise against a reference tool doing the same job on the same seeded data,
-# and prints medians, peak memory and the ratio gpuwise / reference beside its target.  The
+# and prints medians, peak memory and the ratio gpuwise / reference beside its target; for the
+# imports also the peak memory against 64 MB and against the import of a tenth of the rows.  The
 # numbers never fail anything: they are for a person to compare across machines and versions.
 #   BENCH_ROWS (1000000)   benchmark rows for the import and for growing the KB
 #   BENCH_OFFERS (100000)  cloud offers added to the grown KB
@@ -80,28 +81,43 @@ DROP TABLE staging;
 COMMIT;
 EOF
 }
-# import_pair LABEL CSV [--with IMPORTER]: gpuwise against sqlite3 on CSV
+# rss_check RSS_FULL RSS_TENTH: the peak memory targets (issue 18): under 64 MB, and the full
+# file at most 1.5x the tenth
+rss_check() {
+    awk -v a="$1" -v b="$2" -v rows="$ROWS" 'BEGIN {
+        printf "  peak RSS %.1f MB (target: under 64 MB: %s)\n", a / 1024, a < 65536 ? "met" : "missed"
+        if (b > 0) printf "  RSS ratio %.2f, %d rows against %d (target: 1.5 or less: %s)\n",
+            a / b, rows, rows / 10, a / b <= 1.5 ? "met" : "missed" }'
+}
+# import_pair LABEL CSV TENTH TARGET [--with IMPORTER]: gpuwise against sqlite3 on CSV, and
+# gpuwise's peak memory on TENTH (a tenth of the rows) for the flatness ratio
 import_pair() {
-    label=$1 csv=$2
-    shift 2
+    how=$1 csv=$2 tenth=$3 target=$4   # not "label": time_it sets that
+    shift 4
     sqlite3_import_sql "$csv" >"$W/import.sql"
-    time_it "gpuwise kb import $label" "$IMPORT_RUNS" sh -c \
+    time_it "gpuwise kb import $how, $(($(wc -l <"$tenth") - 1)) rows" 1 sh -c \
+        "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import $* '$tenth'"
+    tenth_rss=$RSS
+    time_it "gpuwise kb import $how" "$IMPORT_RUNS" sh -c \
         "cp '$KB' '$W/imp.db' && '$GW' --kb '$W/imp.db' kb import $* '$csv'"
-    gw_ms=$MS
+    gw_ms=$MS gw_rss=$RSS
     time_it "sqlite3 .import + INSERT ... SELECT" "$IMPORT_RUNS" sh -c \
         "cp '$KB' '$W/ref.db' && sqlite3 '$W/ref.db' <'$W/import.sql'"
-    ratio "$gw_ms" "$MS" "within 2x"
+    ratio "$gw_ms" "$MS" "$target"
+    rss_check "$gw_rss" "$tenth_rss"
 }
+head -n $((ROWS / 10 + 1)) "$W/rows.csv" >"$W/rows-tenth.csv"
 echo
 echo "== import: $ROWS benchmark rows from CSV into a copy of the shipped KB"
-import_pair "(table CSV)" "$W/rows.csv"
+import_pair "(table CSV)" "$W/rows.csv" "$W/rows-tenth.csv" "within 1.25x"
 if "$GW" plugin list 2>/dev/null | grep -q '^gpuwise-csv '; then
     # gpuwise-csv declares batch_rows: the core hands it the file in slices of whole records.
     plugin_rows=$ROWS
     cp "$W/rows.csv" "$W/plugin-rows.csv"
     echo
     echo "== import: $plugin_rows rows through the importer plugin path (gpuwise-csv)"
-    import_pair "--with gpuwise-csv" "$W/plugin-rows.csv" --with gpuwise-csv
+    import_pair "--with gpuwise-csv" "$W/plugin-rows.csv" "$W/rows-tenth.csv" "within 2x" \
+        --with gpuwise-csv
 else
     echo "  the gpuwise-csv importer plugin is not there: plugin path skipped"
 fi
@@ -181,6 +197,20 @@ if "$GW" help report >/dev/null 2>&1; then
     fi
 else
     echo "  the report command is not there: skipped"
+fi
+
+# ---- decide ------------------------------------------------------------------------------
+echo
+echo "== decide: examples/vision-team.lua on the shipped KB and on the grown KB"
+time_it "gpuwise decide (shipped KB)" "$RUNS" "$GW" decide examples/vision-team.lua
+shipped_ms=$MS
+if timeout "$SCALE_LIMIT" "$GW" --kb "$W/grown.db" decide examples/vision-team.lua >/dev/null 2>&1
+then
+    time_it "gpuwise decide (grown KB)" "$RUNS" "$GW" --kb "$W/grown.db" decide \
+        examples/vision-team.lua
+    ratio "$MS" "$shipped_ms" "within 2x of the shipped KB"
+else
+    echo "  gpuwise decide (grown KB): did not finish within ${SCALE_LIMIT} s (BENCH_SCALE_LIMIT_S)"
 fi
 
 # ---- startup floor -----------------------------------------------------------------------

@@ -55,4 +55,26 @@ for h in tests/fuzz/fuzz_*.c; do
         grep -E '^#[0-9]+.*(DONE|pulse)' "build-fuzz/$name.log" | tail -1
     fi
 done
+# The KB's text form against generated inputs (tests/fuzz/kb_text.py): hostile CSVs against
+# Python's csv module and random KBs round-tripped, with a new seed each run (printed, so that
+# a failure can be replayed); about FUZZ_SECONDS / 2 cases of each.
+case kb_text in *"${FUZZ_ONLY:-}"*)
+    if command -v python3 >/dev/null 2>&1 && [ -x build/gpuwise ] && [ -f kb/gpuwise.db ]; then
+        seed=$(date +%s)
+        cases=$((SECONDS_EACH / 2 + 1))
+        work=$(mktemp -d "${TMPDIR:-/tmp}/gwfuzz.XXXXXX")
+        echo "fuzz: kb_text.py, seed $seed, $cases cases each"
+        for mode in diff roundtrip; do
+            python3 tests/fuzz/kb_text.py "$mode" build/gpuwise kb/gpuwise.db "$work" \
+                --seed "$seed" --cases "$cases" >"build-fuzz/kb_text-$mode.log" 2>&1 || {
+                echo "fuzz: kb_text.py $mode FAILED (seed $seed) — see build-fuzz/kb_text-$mode.log" >&2
+                grep '^not ok' "build-fuzz/kb_text-$mode.log" | head -5 >&2
+                failed=1
+            }
+        done
+        rm -rf "$work"
+    else
+        echo "fuzz: kb_text.py skipped (needs python3 and make's build/gpuwise)"
+    fi ;;
+esac
 exit $failed

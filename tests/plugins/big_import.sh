@@ -45,7 +45,7 @@ run "$GW" --kb "$KB2" kb import --with gpuwise-csv "$T/big-bad.csv"
 check_rc "bad row 49990: exit 65" 65
 # row 49990 is on line 49990 + 2 = 49992 (the header, and row 2000's second line)
 check_err "bad row 49990: names the record, field and real line" \
-    "gpuwise-csv: records[49990].value: expected a number, got string (line 49992)"
+    "gpuwise-csv: records[49990].value: expected a number, got the text 'abc' (line 49992)"
 if cmp -s "$KB2" "$T/big-bad-before.db"; then pass "bad row 49990: KB unchanged"; else fail "bad row 49990: KB changed"; fi
 
 # batch_rows must be a whole number; anything else is a shape problem of the plugin

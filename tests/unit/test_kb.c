@@ -167,7 +167,7 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 7);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -228,7 +228,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 7);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -325,7 +325,7 @@ static void test_migration_prices_to_v4(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 7);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
     kb_price *rows;
     size_t n;
     assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
@@ -392,7 +392,7 @@ static void test_migration_links_to_v6(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 7);
+    assert_int_equal(kb_schema_version(k), kb_schema_latest());
     static const struct {
         const char *id, *kind;   /* NULL: unknown */
     } want[] = {{"rtx-3090", "nvlink"}, {"rtx-4090", "none"}, {"mi300x", NULL}};

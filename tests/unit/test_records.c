@@ -422,7 +422,7 @@ static void test_offers(void **state)
     assert_int_equal(res.skipped, 7);
     assert_int_equal(res.stored, 0);
     assert_string_equal(buf_cstr(&w),
-        "acme: offers[1].price_per_hour: expected a number, got string\n"
+        "acme: offers[1].price_per_hour: expected a number, got the text '1.5'\n"
         "acme: offers[2].price_per_hour: expected a number greater than 0, got -1\n"
         "acme: offers[3].gpu_count: expected a whole number, got 1.5\n"
         "acme: offers[4].currency: 'usd' is not a currency code (three upper-case letters, "
