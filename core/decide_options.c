@@ -483,7 +483,11 @@ static int rent_offer_read(decision *d, const kb_price **rows, size_t start, siz
 }
 
 /* A spot offer is left out unless the workload says its work can be interrupted (spot_ok): a
- * spot instance can be taken back at any time. */
+ * spot instance can be taken back at any time.  Each is named while a GPU has a few; past
+ * SPOT_NAMED_PER_GPU, a GPU's spot offers are one line with their number (a catalogue of
+ * thousands would otherwise bury the report, and cost a comparison with every one listed). */
+#define SPOT_NAMED_PER_GPU 3
+
 static void spot_offer_omit(decision *d, const kb_price *p)
 {
     gw_buf offer = GW_BUF_INIT;
@@ -495,6 +499,24 @@ static void spot_offer_omit(decision *d, const kb_price *p)
         buf_printf(&offer, ", %s", p->instance);
     const kb_gpu *g = decide_gpu_find(d, p->gpu);
     decide_omit(d, g, g ? g->name : p->gpu, buf_cstr(&offer), DECIDE_OMIT_SPOT);
+    buf_free(&offer);
+}
+
+/* The spot offers of rows[start..end) (one GPU's, in offer order; count of them spot_rows),
+ * left out: each named, or past SPOT_NAMED_PER_GPU one line for the GPU. */
+static void spot_offers_omit(decision *d, const kb_price **rows, size_t start, size_t end,
+                             size_t spot_offers)
+{
+    if (spot_offers <= SPOT_NAMED_PER_GPU) {
+        for (size_t i = start; i < end; i++)
+            if (rows[i]->spot && (i == start || !same_offer(rows[i], rows[i - 1])))
+                spot_offer_omit(d, rows[i]);
+        return;
+    }
+    const kb_gpu *g = decide_gpu_find(d, rows[start]->gpu);
+    gw_buf offer = GW_BUF_INIT;
+    buf_printf(&offer, "%zu spot offers", spot_offers);
+    decide_omit(d, g, g ? g->name : rows[start]->gpu, buf_cstr(&offer), DECIDE_OMIT_SPOT);
     buf_free(&offer);
 }
 
@@ -513,16 +535,21 @@ static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *
     }
     qsort(rows, n_rows, sizeof *rows, cmp_rent_row);
     *n_offers = 0;
+    /* rows are in GPU order: each GPU's spot offers are counted, then left out together */
+    size_t gpu_start = 0, spot_offers = 0;
     for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
         for (end = start + 1; end < n_rows && same_offer(rows[end], rows[start]); end++)
             ;
-        if (rows[start]->spot && !d->w->spot_ok) {
-            spot_offer_omit(d, rows[start]);
-            continue;
-        }
-        rc = rent_offer_read(d, rows, start, end, &offers[*n_offers], err);
-        if (rc == GW_OK)
+        if (rows[start]->spot && !d->w->spot_ok)
+            spot_offers++;
+        else if ((rc = rent_offer_read(d, rows, start, end, &offers[*n_offers], err)) == GW_OK)
             (*n_offers)++;
+        if (end == n_rows || strcmp(rows[end]->gpu, rows[gpu_start]->gpu)) {
+            if (spot_offers)
+                spot_offers_omit(d, rows, gpu_start, end, spot_offers);
+            gpu_start = end;
+            spot_offers = 0;
+        }
     }
     free(rows);
     return rc;

@@ -570,12 +570,13 @@ static size_t run_singles(const kb_benchmark *rows, size_t start, size_t end,
  * model_scaling_efficiency, with the benchmark's own model size and the row's batch per GPU)
  * against measured (throughput / (count x the single-card median)).  Read-only, so that the
  * method view can call it. */
-int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
+/* The calibration over the results of one benchmark whose model the scaling model knows. */
+static int scaling_calibration_of(const decision *d, const char *benchmark,
+                                  model_calibration *out, gw_error *err)
 {
     kb_benchmark *rows = NULL;
     size_t n = 0;
-    memset(out, 0, sizeof *out);
-    int rc = kb_benchmarks_find(d->k, NULL, NULL, &rows, &n, err);
+    int rc = kb_benchmarks_find(d->k, NULL, benchmark, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
     double *singles = gw_xmalloc((n + 1) * sizeof *singles);
@@ -614,6 +615,44 @@ int decide_scaling_calibration(const decision *d, model_calibration *out, gw_err
  * in the workload's precision class, the ratio it predicts against the ratio measured (medians
  * of each GPU's results), as the percentage the prediction is off by (|predicted / measured -
  * 1|). */
+/* Only the benchmarks whose model's parameters are known give a predicted efficiency: their
+ * results are read (by the workload index), not every result of the KB. */
+int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = GW_OK;
+    for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++)
+        rc = scaling_calibration_of(d, model_benchmark_name(i), out, err);
+    return rc;
+}
+
+/* One run's entry of the specification calibration: its first row, GPU and one-card median. */
+typedef struct spec_entry {
+    const kb_benchmark *row;
+    const kb_gpu *gpu;
+    double median;
+} spec_entry;
+
+/* By benchmark, metric and vendor: the groups whose members are compared. */
+static int spec_group_cmp(const spec_entry *a, const spec_entry *b)
+{
+    int c = strcmp(a->row->workload ? a->row->workload : "",
+                   b->row->workload ? b->row->workload : "");
+    if (!c)
+        c = strcmp(a->row->metric ? a->row->metric : "", b->row->metric ? b->row->metric : "");
+    if (!c)
+        c = strcmp(a->gpu->vendor ? a->gpu->vendor : "", b->gpu->vendor ? b->gpu->vendor : "");
+    return c;
+}
+
+/* The groups, each in KB order (the order pairs are taken in: which one predicts which). */
+static int cmp_spec_entry(const void *pa, const void *pb)
+{
+    const spec_entry *a = pa, *b = pb;
+    int c = spec_group_cmp(a, b);
+    return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
 {
     kb_benchmark *rows = NULL;
@@ -623,8 +662,7 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
     if (rc != GW_OK)
         return rc;
     /* One entry per run (GPU, benchmark, metric): the median of its one-card results. */
-    typedef struct { const kb_benchmark *row; const kb_gpu *gpu; double median; } entry;
-    entry *e = gw_xmalloc((n + 1) * sizeof *e);
+    spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
     double *values = gw_xmalloc((n + 1) * sizeof *values);
     size_t ne = 0;
     for (size_t start = 0, end; start < n; start = end) {
@@ -632,15 +670,13 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
         size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
         const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
         if (nv && g)
-            e[ne++] = (entry){&rows[start], g, decide_median(values, nv)};
+            e[ne++] = (spec_entry){&rows[start], g, decide_median(values, nv)};
     }
+    /* Pairs are within one benchmark, metric and vendor: sorted so, each group is paired on
+     * its own (a KB of a million results of as many benchmarks stays linear). */
+    qsort(e, ne, sizeof *e, cmp_spec_entry);
     for (size_t a = 0; a < ne; a++)
-        for (size_t b = a + 1; b < ne; b++) {
-            const kb_benchmark *x = e[a].row, *y = e[b].row;
-            if (!decide_str_eq(x->workload, y->workload) ||
-                !decide_text_same(x->metric, y->metric) ||
-                !decide_text_same(e[a].gpu->vendor, e[b].gpu->vendor))
-                continue;
+        for (size_t b = a + 1; b < ne && !spec_group_cmp(&e[a], &e[b]); b++) {
             model_gpu_spec sx = spec_of(d, e[a].gpu), sy = spec_of(d, e[b].gpu);
             double predicted = model_scale_throughput(e[a].median, &sx, &sy);
             /* model_calibration_add works in fractions: |predicted/measured - 1| as one. */

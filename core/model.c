@@ -187,15 +187,22 @@ void model_calibration_add(model_calibration *c, double predicted, double measur
         c->max_error_pp = error_pp;
 }
 
+/* ResNet-50: He et al. 2015; BERT-base: Devlin et al. 2018. */
+static const struct { const char *name; double params; } benchmark_models[] = {
+    {"resnet50", 25.6e6},
+    {"bert_base_squad", 110e6},
+};
+
+const char *model_benchmark_name(size_t i)
+{
+    return i < sizeof benchmark_models / sizeof *benchmark_models ? benchmark_models[i].name
+                                                                  : NULL;
+}
+
 double model_benchmark_params(const char *benchmark)
 {
-    /* ResNet-50: He et al. 2015; BERT-base: Devlin et al. 2018. */
-    static const struct { const char *name; double params; } models[] = {
-        {"resnet50", 25.6e6},
-        {"bert_base_squad", 110e6},
-    };
-    for (size_t i = 0; benchmark && i < sizeof models / sizeof *models; i++)
-        if (!strcmp(benchmark, models[i].name))
-            return models[i].params;
+    for (size_t i = 0; benchmark && model_benchmark_name(i); i++)
+        if (!strcmp(benchmark, benchmark_models[i].name))
+            return benchmark_models[i].params;
     return NAN;
 }

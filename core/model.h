@@ -4,6 +4,8 @@
 #ifndef GW_MODEL_H
 #define GW_MODEL_H
 
+#include <stddef.h>
+
 #include "error.h"
 
 /* Fixed costs every replica pays besides weights, gradients, optimizer states and activations,
@@ -128,6 +130,8 @@ void model_calibration_add(model_calibration *c, double predicted, double measur
 /* Parameters of the models the KB's benchmarks train ("resnet50": 25.6e6, "bert_base_squad":
  * 110e6, as their papers give them); NaN for another. */
 double model_benchmark_params(const char *benchmark);
+/* The i-th benchmark model_benchmark_params knows; NULL past the last. */
+const char *model_benchmark_name(size_t i);
 
 /* ---- language models (model_llm.c) ----------------------------------------------------------
  * A transformer described by its published configuration (the KB's model catalog), and what a
