@@ -1001,6 +1001,41 @@ int plugin_function_line(plugin *p, const char *fn)
     return n;
 }
 
+/* ---- what a plugin may write ---- */
+
+/* 1 when the KB's source id was made for plugin name (records_plugin_source: its publisher is
+ * "gpuwise plugin NAME VERSION"). */
+static int source_of_plugin(kb *k, const char *id, const char *name)
+{
+    kb_source src = {0};
+    gw_error e = {0};
+    int mine = 0;
+    if (kb_source_get(k, id, &src, &e) == GW_OK && src.publisher) {
+        size_t len = strlen("gpuwise plugin "), nl = strlen(name);
+        mine = !strncmp(src.publisher, "gpuwise plugin ", len) &&
+               !strncmp(src.publisher + len, name, nl) && src.publisher[len + nl] == ' ';
+    }
+    kb_source_free(&src);
+    return mine;
+}
+
+int plugin_check_sources(const plugin *p, kb *k, const view *records, const char *what,
+                         gw_error *err)
+{
+    if (p->compiled)
+        return GW_OK;
+    for (size_t i = 0; i < view_len(records); i++) {
+        const char *id = view_str(view_map_get(view_list_at(records, i), "source"));
+        if (id && !source_of_plugin(k, id, p->name ? p->name : ""))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: %s[%zu].source: '%s' is not one of this plugin's sources; a "
+                                "plugin cites only the sources made for it (leave `source` out), "
+                                "never the KB's curated ones",
+                                p->name ? p->name : p->path, what, i + 1, id);
+    }
+    return GW_OK;
+}
+
 /* ---- calls ---- */
 
 int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)

@@ -221,6 +221,17 @@ static const char *trip_message(const lplugin *p, char *buf, size_t n)
     return buf;
 }
 
+/* The innermost function running from a file (a plugin, its test, a workload: chunk names
+ * "@path") with a line, from stack level `from` up, in *ar; 0 when none.  Errors and limits are
+ * reported at that place, not inside the sandbox's own xpcall or a chunk made with load. */
+static int file_place(lua_State *L, int from, lua_Debug *ar)
+{
+    for (int level = from; lua_getstack(L, level, ar); level++)
+        if (lua_getinfo(L, "Sl", ar) && ar->source[0] == '@' && ar->currentline > 0)
+            return 1;
+    return 0;
+}
+
 /* Runs every HOOK_EVERY instructions in every coroutine (new threads inherit the hook).  Once a
  * limit trips it raises on every instruction, so a plugin's own pcall cannot swallow the stop:
  * each pcall level catches one error and the next instruction raises again, until the error
@@ -242,7 +253,7 @@ static void limit_hook(lua_State *L, lua_Debug *ar)
         char msg[200];
         lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
         lua_Debug here;
-        if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
+        if (file_place(L, 0, &here))
             lua_pushfstring(L, "%s:%d: %s", here.short_src, here.currentline,
                             trip_message(p, msg, sizeof msg));
         else
@@ -266,18 +277,31 @@ static int readonly_newindex(lua_State *L)
                       lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
 }
 
+/* The iterator pairs gives for a read-only proxy: the next key and value of the backing table
+ * (its upvalue), which the plugin never gets hold of; the state pairs passes is the proxy. */
+static int readonly_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_next(L, lua_upvalueindex(1)))
+        return 2;
+    lua_pushnil(L);
+    return 1;
+}
+
+/* pairs(proxy): (readonly_next, proxy, nil).  Handing back the backing table itself, as the
+ * state of `next`, let `pairs(string)` return a writable string library. */
 static int readonly_pairs(lua_State *L)
 {
     lua_getmetatable(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));   /* next */
-    lua_getfield(L, -2, "__index");
+    lua_getfield(L, -1, "__index");
+    lua_pushcclosure(L, readonly_next, 1);
+    lua_pushvalue(L, 1);
     lua_pushnil(L);
     return 3;
 }
 
-/* Registry key of the base library's next (the real globals are emptied once the sandbox is
- * built; read-only proxies made later still need it). */
-#define NEXT_KEY "gw.next"
+/* Registry key of the base library's pcall (the real globals are emptied once the sandbox is
+ * built; the sandbox's xpcall, made later, still needs it). */
 #define PCALL_KEY "gw.pcall"
 
 /* Replaces the table at the top with a read-only proxy (recursively for table fields). */
@@ -304,8 +328,7 @@ static void make_readonly(lua_State *L, int depth)
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, readonly_newindex);
     lua_setfield(L, -2, "__newindex");
-    lua_getfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
-    lua_pushcclosure(L, readonly_pairs, 1);
+    lua_pushcfunction(L, readonly_pairs);
     lua_setfield(L, -2, "__pairs");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
@@ -499,8 +522,6 @@ static int sandbox_build(lua_State *L)
     lua_createtable(L, 0, 32);   /* sized once: the base functions and what is added below */
     int env = lua_gettop(L);
     copy_fields(L, g, env, safe_base);
-    lua_getfield(L, g, "next");
-    lua_setfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
     lua_getfield(L, g, "pcall");
     lua_setfield(L, LUA_REGISTRYINDEX, PCALL_KEY);
 
@@ -555,11 +576,23 @@ static int sandbox_build(lua_State *L)
 
 /* ---- protected calls ---- */
 
+/* The message handler of every call into a plugin: the message, beginning with the plugin's
+ * file and line (put there when it names another place, as "xpcall:3:", or none, as
+ * error(x, 0) and non-string errors do), and the traceback. */
 static int traceback_handler(lua_State *L)
 {
     const char *msg = lua_tostring(L, 1);
     if (!msg)
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    lua_Debug ar;
+    if (file_place(L, 1, &ar)) {
+        size_t n = strlen(ar.short_src);
+        if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':') {
+            if (strncmp(msg, "xpcall:", 7) == 0 && strstr(msg, ": "))
+                msg = strstr(msg, ": ") + 2;
+            msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+        }
+    }
     luaL_traceback(L, L, msg, 1);
     return 1;
 }
