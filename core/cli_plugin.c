@@ -689,6 +689,8 @@ const cli_group cli_plugin_group = {
     "the folder itself.  A plugin found earlier hides a shipped one of the same name.  The "
     "limits every plugin call runs under (tests too) are set by `$GPUWISE_PLUGIN_INSTRUCTIONS`, "
     "`$GPUWISE_PLUGIN_MEMORY_MB` and `$GPUWISE_PLUGIN_SECONDS`; a plugin that hits one fails "
-    "with exit 70.  The guide to writing plugins: `plugins/README.md`.",
+    "with exit 70.  Plugins run in a separate, confined worker process (no files, no network, "
+    "no programs), killed at the deadline whatever it is doing.  The guide to writing plugins: "
+    "`plugins/README.md`.",
     plugin_commands,
 };

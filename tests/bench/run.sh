@@ -183,6 +183,19 @@ else
     echo "  the report command is not there: skipped"
 fi
 
+# ---- plugin workers ----------------------------------------------------------------------
+# Plugins run in a worker process (core/worker.c): a fork, a seccomp filter, and each call a
+# round trip of the encoded arguments.  `report` runs the workload file in one worker and the
+# ten rules in another (every rule sees the same options, sent once per decision); `plugin
+# list` loads all 27 shipped plugins into one.  Measured on 2 cores: report 40 ms before the
+# worker (plugins in gpuwise's own process), 50 ms with it; the target is within 1.5x.
+echo
+echo "== plugin workers: the process boundary"
+time_it "gpuwise report --format md (2 workers)" "$RUNS" "$GW" --kb "$KB" report \
+    examples/vision-team.lua --format md
+time_it "gpuwise plugin list (27 plugins, 1 worker)" "$RUNS" "$GW" --kb "$KB" plugin list
+time_it "gpuwise kb show 3090 (no plugin, no worker)" "$RUNS" "$GW" --kb "$KB" kb show 3090
+
 # ---- startup floor -----------------------------------------------------------------------
 echo
 echo "== startup floor"
