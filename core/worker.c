@@ -30,6 +30,17 @@
 /* Nesting the decoder accepts (the plugin host allows 32 levels in what a plugin returns). */
 #define MAX_DEPTH 64
 
+/* Under valgrind the filter is not installed: valgrind makes system calls of its own on the
+ * program's behalf that it would refuse (the filter's own test runs without valgrind). */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
 #if defined(__SANITIZE_ADDRESS__)
 #define GW_ASAN 1
 #elif defined(__has_feature)
@@ -399,6 +410,8 @@ static int compile_filter(gw_error *err)
 /* Installs the compiled filter in the child.  Returns 0 when installed. */
 static int confine(void)
 {
+    if (RUNNING_ON_VALGRIND)
+        return 0;
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return -1;
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter);
