@@ -206,6 +206,8 @@ static void dry_run_records(check_run *run, kb *k, plugin *p, const plugin_info 
     gw_error cerr = {0};
     int crc = plugin_call(p, fn, call_args, pricing ? 1 : 2, &out, &cerr);
     int line = plugin_function_line(p, fn);
+    if (crc == GW_OK && pricing && plugin_check_sources(p, k, out, "offers", &cerr) != GW_OK)
+        crc = cerr.code;   /* what prices refresh refuses */
     if (crc != GW_OK) {
         problem_add(run, line, cerr.msg);
     } else {

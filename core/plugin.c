@@ -549,7 +549,16 @@ static int worker_failed(plugin *p, int rc, int timed_out, const gw_error *why, 
 /* Sends req (consumed, given p's id) and returns the reply's "result" in *result (may be NULL
  * on success for requests without one).  A worker's error comes back with the plugin's file and
  * line as the worker wrote it, escaped; its log lines are kept for plugin_take_log. */
+static int request_for(plugin *p, view *req, double calls, view **result, gw_error *err);
+
 static int request(plugin *p, view *req, view **result, gw_error *err)
+{
+    return request_for(p, req, 1, result, err);
+}
+
+/* request for a request that makes `calls` calls into the plugin, each under its own limit
+ * (a test file's tests): the deadline is that many limits away. */
+static int request_for(plugin *p, view *req, double calls, view **result, gw_error *err)
 {
     channel *ch = p->ch;
     *result = NULL;
@@ -558,7 +567,7 @@ static int request(plugin *p, view *req, view **result, gw_error *err)
         view_free(req);
         return gw_error_set(err, GW_ESOFTWARE, "%s", ch->dead_msg);
     }
-    double deadline = worker_now() + ch->limits.wall_seconds + grace(ch);
+    double deadline = worker_now() + (ch->limits.wall_seconds + grace(ch)) * calls;
     view *reply = NULL;
     int timed_out = 0;
     gw_error why = {0};
@@ -1137,8 +1146,9 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
     if (rc == GW_OK && (view_kind(list) != VIEW_LIST || view_len(list) != n))
         rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
-    if (rc == GW_OK)
-        rc = check_result(list, label, err);
+    /* each call's value is checked on its own, with its own bounds, as each call was made */
+    for (size_t i = 0; rc == GW_OK && i < n; i++)
+        rc = check_result(view_list_at(list, i), label, err);
     for (size_t i = 0; rc == GW_OK && i < n; i++)
         outs[i] = view_copy(view_list_at(list, i));
     view_free(list);
@@ -1180,11 +1190,15 @@ int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err
     int e = gw_read_input(test_path, GW_INPUT_PLUGIN, &text, &len, err);
     if (e)
         return e;
+    /* the chunk, then each test_ function, each a call with its own limits */
+    double calls = 1;
+    for (const char *t = text; (t = memmem(t, len - (size_t)(t - text), "test_", 5)); t += 5)
+        calls++;
     view *req = request_new("tests");
     view_map_set_str(req, "path", test_path);
     view_map_set(req, "text", view_stringn(text, len));
     free(text);
-    int rc = request(p, req, out, err);
+    int rc = request_for(p, req, calls, out, err);
     if (rc == GW_OK && view_kind(*out) != VIEW_LIST)
         rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
     /* test messages are shown as they are: escape them as errors are */

@@ -24,6 +24,7 @@ static int escape_main(int fd, void *ud)
     (void)ud;
     view *req = worker_read(fd);
     view *r = view_map();
+#if !defined(__SANITIZE_ADDRESS__)   /* without the filter, execve would replace the worker */
     errno = 0;
     int f = open("/etc/passwd", O_RDONLY);
     view_map_set_int(r, "open", f < 0 ? errno : 0);
@@ -39,6 +40,7 @@ static int escape_main(int fd, void *ud)
     if (pid == 0)
         _exit(0);
     view_map_set_int(r, "fork", pid < 0 ? errno : 0);
+#endif
     errno = 0;
     view_map_set_int(r, "stdin", write(2, "x", 1) < 0 ? errno : 0);
     /* 300 MiB more than the 32 MiB + room the limit leaves */
@@ -62,14 +64,14 @@ static void test_escapes_refused(void **state)
     int timed_out = 0;
     assert_int_equal(worker_request(w, req, worker_now() + 10, NULL, NULL, &reply, &timed_out,
                                     &err), GW_OK);
+    /* fd 2 is closed (EBADF) or refused (EPERM): either way nothing is written */
+    assert_true(view_num(view_map_get(reply, "stdin")) == EPERM ||
+                view_num(view_map_get(reply, "stdin")) == EBADF);
+#if !defined(__SANITIZE_ADDRESS__)   /* make asan runs without the filter and RLIMIT_AS */
     assert_int_equal(view_num(view_map_get(reply, "open")), EPERM);
     assert_int_equal(view_num(view_map_get(reply, "socket")), EPERM);
     assert_int_equal(view_num(view_map_get(reply, "execve")), EPERM);
     assert_int_equal(view_num(view_map_get(reply, "fork")), EPERM);
-    /* fd 2 is closed (EBADF) or refused (EPERM): either way nothing is written */
-    assert_true(view_num(view_map_get(reply, "stdin")) == EPERM ||
-                view_num(view_map_get(reply, "stdin")) == EBADF);
-#if !defined(__SANITIZE_ADDRESS__)
     assert_false(view_bool_value(view_map_get(reply, "big_malloc")));
 #endif
     view_free(req);
