@@ -387,8 +387,9 @@ static int serve_call(struct states *st, lplugin *lp, const view *req, int each,
     return rc;
 }
 
-/* One request, in the worker. */
-static view *serve_one(struct states *st, const view *req)
+/* One request, in the worker: the reply, and in *result its value (sent as a message of its
+ * own after the reply, so that gpuwise need not copy it out of the reply). */
+static view *serve_one(struct states *st, const view *req, view **out)
 {
     const char *op = view_str(view_map_get(req, "op"));
     double idn = view_num(view_map_get(req, "id"));
@@ -419,7 +420,8 @@ static view *serve_one(struct states *st, const view *req)
         rc = gw_error_set(&err, GW_ESOFTWARE, "unknown request '%s'", op);
     view *r = reply_new(lp, rc, &err);
     if (result)
-        view_map_set(r, "result", result);
+        view_map_set_bool(r, "has_result", 1);
+    *out = result;
     return r;
 }
 
@@ -433,10 +435,14 @@ static int serve(int fd, void *ud)
         if (!req)
             break;
         worker_cpu_limit(st->limits.wall_seconds + 1);
-        view *r = serve_one(st, req);
+        view *result = NULL;
+        view *r = serve_one(st, req, &result);
         view_free(req);
         int w = worker_write(fd, r);
+        if (w == 0 && result)
+            w = worker_write(fd, result);
         view_free(r);
+        view_free(result);
         if (w != 0)
             break;
     }
@@ -607,9 +613,13 @@ static int request_for(plugin *p, view *req, double calls, view **result, gw_err
         return code;
     }
     p->traceback[0] = '\0';
-    view *r = view_map_get(reply, "result");
-    *result = r ? view_copy(r) : NULL;
+    int has_result = view_truthy(view_map_get(reply, "has_result"));
     view_free(reply);
+    if (has_result) {
+        rc = worker_request(ch->w, NULL, deadline, answer_question, ch, result, &timed_out, &why);
+        if (rc != GW_OK)
+            return worker_failed(p, rc, timed_out, &why, err);
+    }
     return GW_OK;
 }
 

@@ -621,7 +621,7 @@ int worker_request(worker *w, const view *req, double deadline, worker_answer_fn
     if (w->reaped)
         return gw_error_set(err, GW_ESOFTWARE, "its process %s", w->end);
     gw_error derr = {0};
-    int s = send_view(w, req, deadline);
+    int s = req ? send_view(w, req, deadline) : IO_OK;
     while (s == IO_OK) {
         view *msg;
         s = recv_view(w, deadline, &msg, &derr);

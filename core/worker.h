@@ -53,7 +53,8 @@ typedef view *(*worker_answer_fn)(void *ud, const view *question);
  * is a map with a "question" key is a question: answer(ud, msg) is sent back and the wait goes
  * on.  Returns GW_OK with *reply, or an error: the deadline passed (the worker is killed),
  * a signal arrived (killed), the worker ended or broke the protocol.  *timed_out is set to 1
- * when the deadline passed.  Replies and questions are decoded without trusting them. */
+ * when the deadline passed.  Replies and questions are decoded without trusting them.  req
+ * NULL sends nothing and waits for the next message (a reply in several messages). */
 int worker_request(worker *w, const view *req, double deadline, worker_answer_fn answer,
                    void *ud, view **reply, int *timed_out, gw_error *err);
 
