@@ -39,7 +39,7 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
     return rc;
 }
 
-static void print_table(FILE *f, const decision *d, double max_age_days)
+static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
 {
     size_t n = decision_option_count(d);
     /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
@@ -49,6 +49,7 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
             "fits", "speed/s", "basis", "price of", "committed", "total", "per unit", "rules",
             "ranked by");
     gw_buf b = GW_BUF_INIT;
+    int held_back = 0;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
         /* Short: the GPU's id; where the cards are (a system, several machines, several
@@ -69,11 +70,16 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
             snprintf(label, sizeof label, "%s %dx %s%s",
                      o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id,
                      where);
-        char rank[8];
-        if (o->rank)
+        /* An anecdotal price the workload does not accept: ranked after every other feasible
+         * option and never recommended, its rank in brackets (the legend below says so). */
+        char rank[16];
+        if (o->rank && o->held_back)
+            snprintf(rank, sizeof rank, "(%d)", o->rank);
+        else if (o->rank)
             snprintf(rank, sizeof rank, "%d", o->rank);
         else
             snprintf(rank, sizeof rank, "-");
+        held_back |= o->held_back && o->feasible;
         char fit[16];
         snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
         char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
@@ -86,13 +92,13 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
         buf_reset(&b);
         if (isnan(o->per_unit))
             buf_puts(&b, "-");
-        else
-            units_format_money(&b, o->per_unit, "", 2);
+        else   /* three decimals under 10: close figures stay apart */
+            units_format_money(&b, o->per_unit, "", o->per_unit < 10 ? 3 : 2);
         snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
         if (o->feasible && isfinite(o->score) && isfinite(o->per_unit) && o->per_unit > 0) {
             snprintf(rules, sizeof rules, "x%.2f", o->score / o->per_unit);
             buf_reset(&b);
-            units_format_money(&b, o->score, "", 2);
+            units_format_money(&b, o->score, "", o->score < 10 ? 3 : 2);
             snprintf(ranked, sizeof ranked, "%s", buf_cstr(&b));
         }
         char dated[16];
@@ -100,11 +106,17 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
                  o->price_age_days > max_age_days ? "*" : "");
         fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
                 fit, o->throughput < 100 ? 2 : 0, o->throughput,
-                isnan(o->throughput) ? "-" : o->measured ? "measured" : "scaled", dated, upfront,
+                isnan(o->throughput)   ? "-"
+                : o->measured          ? "measured"
+                : llm                  ? "modelled"
+                                       : "scaled", dated, upfront,
                 total, per_unit, rules, ranked);
         if (!o->feasible && o->excluded_because)
             fprintf(f, "     excluded: %s\n", o->excluded_because);
     }
+    if (held_back)
+        fprintf(f, "(N): priced only by an article or blog: ranked after the others and never "
+                   "recommended (set anecdotal_ok = true to accept such prices)\n");
     buf_free(&b);
 }
 
@@ -134,7 +146,7 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
-        print_table(f, c.d, c.w->price_max_age_days);
+        print_table(f, c.d, c.w->price_max_age_days, workload_is_llm(c.w));
         /* nothing silent: what was not considered, grouped by reason */
         const view *groups = view_map_get(model, "not_considered_groups");
         if (view_len(groups)) {

@@ -109,8 +109,9 @@ static char *spec_text(const kb_gpu *g, const kb_column *c, int brief)
             put_fig(&b, g->pcie_lanes);
         }
         break;
-    case KB_FORM_MONEY:
+    case KB_FORM_MONEY:   /* the launch price: dated by the launch, as every price is shown */
         units_format_money(&b, v, c->unit, 0);
+        buf_printf(&b, " (as of %s)", g->release_date ? g->release_date : "an unknown date");
         break;
     case KB_FORM_YES_NO:
         buf_puts(&b, v != 0 ? "yes" : "no");
@@ -928,6 +929,31 @@ static void list_print(FILE *f, const view *m)
 }
 
 
+/* Whether the column list names a field. */
+static int has_column(const view *cols, const char *name)
+{
+    for (size_t j = 0; j < view_len(cols); j++)
+        if (!strcmp(view_str(view_list_at(cols, j)), name))
+            return 1;
+    return 0;
+}
+
+/* Every price a listing shows is dated: a price-derived column brings the date of the new price
+ * it comes from (new_price_as_of), the launch price its release date, each added at the end when
+ * the columns asked for do not have it. */
+static void list_dates(view *cols)
+{
+    int money = 0;
+    for (size_t j = 0; j < view_len(cols); j++) {
+        const kb_derived *d = kb_gpu_derived_find(view_str(view_list_at(cols, j)));
+        money |= d && d->money;
+    }
+    if (money && !has_column(cols, "new_price_as_of"))
+        view_list_push(cols, view_string("new_price_as_of"));
+    if (has_column(cols, "launch_price_usd") && !has_column(cols, "release_date"))
+        view_list_push(cols, view_string("release_date"));
+}
+
 /* The --columns list, checked against the fields; the default columns without it. */
 static int list_columns(const char *columns, view **out, gw_error *err)
 {
@@ -947,6 +973,7 @@ static int list_columns(const char *columns, view **out, gw_error *err)
     if (view_len(cols) == 0)
         for (const char *const *f = default_columns; *f; f++)
             view_list_push(cols, view_string(*f));
+    list_dates(cols);
     *out = cols;
     return GW_OK;
 }
@@ -1160,6 +1187,71 @@ static int cmd_sources(gw_ctx *ctx, const cli_args *a, gw_error *err)
         view_free(m);
     }
     kb_sources_free(s, n);
+    kb_close(k);
+    return rc;
+}
+
+/* ---- kb models ---- */
+
+static const cli_column model_columns[] = {
+    {"id", "Id"}, {"name", "Name"}, {"params", "Parameters"}, {"active_params", "Active"},
+    {"layers", "Layers"}, {"kv_heads", "KV heads"}, {"head_dim", "Head size"},
+    {"context", "Context"}, {"source", "Source"}, {NULL, NULL},
+};
+
+/* Every column of a model row, as the table description names them (numbers NaN: null). */
+static void model_to_view(const kb_model *m, view *e)
+{
+    size_t n;
+    const kb_column *cols = kb_table_columns(KB_MODELS, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (cols[i].type == KB_TEXT)
+            view_map_set_str(e, cols[i].name, kb_column_text(&cols[i], m));
+        else
+            view_map_set_num(e, cols[i].name, kb_column_number(&cols[i], m));
+    }
+}
+
+static void models_print(FILE *f, const view *m)
+{
+    const view *l = view_map_get(m, "models");
+    fprintf(f, "%-16s %-20s %9s %9s %6s %9s %8s\n", "id", "name", "params", "active", "layers",
+            "kv heads", "context");
+    for (size_t i = 0; i < view_len(l); i++) {
+        const view *r = view_list_at(l, i);
+        double params = view_num(view_map_get(r, "params"));
+        double active = view_num(view_map_get(r, "active_params"));
+        char act[16] = "";
+        if (active > 0)
+            snprintf(act, sizeof act, "%.1fB", active / 1e9);
+        fprintf(f, "%-16s %-20.20s %8.1fB %9s %6.0f %4.0fx%-4.0f %8.0f\n", vs(r, "id"),
+                vs(r, "name"), params / 1e9, act, view_num(view_map_get(r, "layers")),
+                view_num(view_map_get(r, "kv_heads")), view_num(view_map_get(r, "head_dim")),
+                view_num(view_map_get(r, "context")));
+    }
+}
+
+static int cmd_models(gw_ctx *ctx, const cli_args *a, gw_error *err)
+{
+    (void)a;
+    kb *k = NULL;
+    kb_model *rows = NULL;
+    size_t n = 0;
+    int rc = cli_open_kb(ctx, 0, &k, err);
+    if (rc == GW_OK)
+        rc = kb_models_list(k, &rows, &n, err);
+    if (rc == GW_OK) {
+        view *m = view_map();
+        view *l = view_map_set(m, "models", view_list());
+        for (size_t i = 0; i < n; i++)
+            model_to_view(&rows[i], view_list_push(l, view_map()));
+        if (!strcmp(ctx->format, "text"))
+            rc = emit_text(ctx, models_print, m, err);
+        else
+            rc = cli_listing_write(ctx, m, l, model_columns, err);
+        view_free(m);
+    }
+    kb_models_free(rows, n);
     kb_close(k);
     return rc;
 }
@@ -1572,7 +1664,8 @@ static const cli_command kb_commands[] = {
     {"kb compare", "NAME NAME...", 1, -1, CLI_GPU,
      "GPUs side by side; '*' marks the best value of each row",
      "Puts GPUs side by side, one column each, and marks the best value of each row with `*` "
-     "(lower is better for TDP and price; no mark where the figures agree).  A family name "
+     "(lower is better for TDP and price; no mark where the figures agree); the launch price "
+     "is dated by the release (\"$1,499 (as of 2020-09)\").  A family name "
      "(`h100`, `a100`) stands for every variant it matches, and the variants are named on "
      "standard error; a GPU named twice is shown once.  From 2 to 16 GPUs.  For example "
      "`gpuwise kb compare 3090 \"A100 80GB\"`, `gpuwise kb compare h100 a100` or "
@@ -1589,7 +1682,9 @@ static const cli_command kb_commands[] = {
      "--sort -memory_bandwidth_gbs`.\n\n"
      "Besides the GPU fields, `--where`, `--sort` and `--columns` take these derived fields, "
      "the prices in `--currency` (USD unless given); a GPU without a new price has none of "
-     "the price figures (they are empty, never 0, and sort last):\n\n"
+     "the price figures (they are empty, never 0, and sort last).  Every price is shown with "
+     "its date: `--columns` with a price field and without `new_price_as_of` gets that column "
+     "at the end, and `launch_price_usd` brings `release_date`:\n\n"
      "@KB_DERIVED_FIELDS@\n\n"
      "For example `gpuwise kb list --where 'memory_gb >= 24 and price_per_gb < 100' --sort "
      "price_per_fp16_tflops --columns id,new_price,new_price_as_of,price_per_gb,"
@@ -1626,6 +1721,15 @@ static const cli_command kb_commands[] = {
      "`md` and `csv` write id, fact count, title, publisher and retrieval date; `json` adds the "
      "URL, kind, note and the command that opens each.",
      NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_sources, NULL},
+    {"kb models", NULL, 0, 0, CLI_TEXT,
+     "the model catalog: language models a workload can name",
+     "Lists the KB's language models (kb/data/models.csv: Llama, Mistral, Mixtral, Qwen, "
+     "DeepSeek, ...) with the architecture facts a workload's memory and speed are computed "
+     "from: parameters (active ones for a mixture of experts), layers, KV heads x head size, "
+     "context.  A workload names one by id or name (`model = \"llama-3-70b\"`).\n\n"
+     "`md` and `csv` write the columns shown; `json` gives every column of the model table, "
+     "the source and note included.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_models, NULL},
     {"kb source", "ID", 1, 1, CLI_TEXT,
      "one source: title, publisher, URL, date, and every entry that cites it",
      "Shows one source (its id as `gpuwise kb sources` and `gpuwise kb search` give it): "

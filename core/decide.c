@@ -166,16 +166,17 @@ static void keep_precision_class(decision *d, kb_benchmark *rows, size_t n)
     size_t same = 0;
     for (size_t i = 0; i < n; i++)
         same += decide_precision_is_half(rows[i].precision) == want_half;
+    int every = workload_is_llm(w);   /* a language model's benchmark is its own: every row */
     d->bench = gw_xcalloc(n ? n : 1, sizeof *d->bench);
     for (size_t i = 0; i < n; i++) {
-        if (same && decide_precision_is_half(rows[i].precision) != want_half) {
+        if (!every && same && decide_precision_is_half(rows[i].precision) != want_half) {
             kb_benchmark_free(&rows[i]);
             continue;
         }
         d->bench[d->n_bench++] = rows[i];
     }
     free(rows);
-    if (d->n_bench && !same)
+    if (d->n_bench && !same && !every)
         decide_trace(d, "no %s results for %s: using the other precision's", w->precision,
                      w->benchmark);
 }
@@ -201,6 +202,27 @@ static int load_benchmark(decision *d, gw_error *err)
     buf_printf(&wu, DECIDE_WORK_UNIT_PREFIX " %.*s",
                (int)(slash ? (size_t)(slash - d->unit) : strlen(d->unit)), d->unit);
     d->work_unit = buf_detach(&wu);
+    d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
+    return GW_OK;
+}
+
+/* A language model's speed is in tokens/s and its work in tokens, whatever its benchmark (which
+ * must measure tokens). */
+static int llm_units(decision *d, gw_error *err)
+{
+    for (size_t i = 0; i < d->n_bench; i++)
+        if (!decide_str_eq(d->bench[i].unit, "tokens/s"))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: benchmark: \"%s\" is measured in %s; a language model's "
+                                "results are in tokens/s",
+                                d->w->path, d->w->benchmark,
+                                d->bench[i].unit ? d->bench[i].unit : "no unit");
+    free(d->unit);
+    free(d->work_unit);
+    d->unit = gw_xstrdup("tokens/s");
+    d->work_unit = gw_xstrdup(decide_str_eq(d->w->task, "inference")
+                                  ? DECIDE_WORK_UNIT_PREFIX " output tokens"
+                                  : DECIDE_WORK_UNIT_PREFIX " tokens");
     d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
     return GW_OK;
 }
@@ -244,6 +266,8 @@ static int load_kb(decision *d, gw_error *err)
         rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
     if (rc == GW_OK && w->benchmark)
         rc = load_benchmark(d, err);
+    if (rc == GW_OK && workload_is_llm(w))
+        rc = llm_units(d, err);
     if (rc != GW_OK)
         return rc;
     decide_trace(d, "KB: %zu GPUs, %zu prices, %zu %s results", d->n_gpus, d->n_prices,
@@ -323,6 +347,8 @@ static int setup_reference(decision *d, gw_error *err)
 static int size_model(decision *d, gw_error *err)
 {
     const workload *w = d->w;
+    if (workload_is_llm(w))
+        return decide_llm_setup(d, err);
     d->gradient_bytes = model_training_gradient_bytes(w->params, w->vram_gb, w->precision,
                                                       w->optimizer);
     if (!isnan(w->vram_gb)) {
@@ -375,15 +401,27 @@ static const decide_option *half_rental(const decision *d, const decide_option *
 
 static void option_free(decide_option *o);
 
-/* Several instances of a rental cost about what one does and only finish sooner: they stay an
- * option only where half as many cannot finish the job in the hours available. */
+/* Whether h, half of a rental of several instances, already does the work: finishes the job in
+ * the hours available, or serves a language model within its targets. */
+static int half_does_it(const decision *d, const decide_option *h)
+{
+    if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
+        char *missed = decide_llm_target_missed(d, h);
+        free(missed);
+        return h->fits && !isnan(h->throughput) && !missed;
+    }
+    return !(h->hours_needed > h->hours_available);
+}
+
+/* Several instances of a rental cost about what one does and only finish sooner (or serve
+ * more): they stay an option only where half as many cannot do the work. */
 static void drop_unneeded_instances(decision *d)
 {
     unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i], *h;
         if (o->acquisition == DECIDE_RENT && o->hosts > 1 && (h = half_rental(d, o)) &&
-            !(h->hours_needed > h->hours_available))
+            half_does_it(d, h))
             drop[i] = 1;
     }
     size_t kept = 0, dropped = 0;
@@ -397,8 +435,8 @@ static void drop_unneeded_instances(decision *d)
     }
     d->n_options = kept;
     if (dropped)
-        decide_trace(d, "%zu rentals of several instances left out: fewer instances finish the "
-                        "job in time", dropped);
+        decide_trace(d, "%zu rentals of several instances left out: fewer instances do the "
+                        "work", dropped);
     free(drop);
 }
 
@@ -409,6 +447,7 @@ static void drop_unneeded_instances(decision *d)
 static void judge(decision *d, decide_option *o)
 {
     gw_buf b = GW_BUF_INIT;
+    char *missed = NULL;
     o->feasible = 1;
     for (size_t i = 0; i < o->n_verdicts; i++)
         if (!strcmp(o->verdicts[i].effect, "exclude")) {
@@ -427,6 +466,10 @@ static void judge(decision *d, decide_option *o)
                    d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name,
                    o->throughput_how && *o->throughput_how ? ": " : "",
                    o->throughput_how ? o->throughput_how : "");
+    } else if ((missed = decide_llm_target_missed(d, o)) != NULL) {
+        o->feasible = 0;   /* a serving target the option cannot meet */
+        buf_puts(&b, missed);
+        free(missed);
     } else if (o->hours_needed > o->hours_available) {
         o->feasible = 0;
         buf_puts(&b, "needs ");
@@ -583,6 +626,7 @@ void decision_free(decision *d)
     for (size_t i = 0; i < d->n_cites; i++)
         free(d->cite_ids[i]);
     free(d->cite_ids);
+    free(d->llm_name);
     free(d->unit);
     free(d->work_unit);
     view_free(d->trace);

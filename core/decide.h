@@ -11,6 +11,7 @@
 #include "cost.h"
 #include "error.h"
 #include "kb.h"
+#include "model.h"
 #include "plugin.h"
 #include "view.h"
 #include "workload.h"
@@ -56,6 +57,16 @@ typedef struct decide_option {
     double hours_needed;           /* a job: every run, hours of running; NaN for capacity */
     double hours_available;        /* a job: hours_per_day x days to the deadline; else NaN */
     double power_w;
+    /* a language model (decide_llm.c) */
+    int tp, replicas;              /* GPUs a replica (tensor parallel), replicas */
+    double sequences;              /* serving: sequences in flight on each replica */
+    model_memory memory;           /* per GPU, term by term */
+    const char *run_precision;     /* what its GPUs compute in (a static string) */
+    double tpot_ms, ttft_ms;       /* serving: time per output token, to the first token */
+    double step_ms;                /* serving: one decode step of every sequence in flight */
+    int bandwidth_bound;           /* serving: a decode step waits on memory, not compute */
+    double capacity;               /* serving: tokens/s it can generate at the concurrency;
+                                    * throughput is the demand when the workload states one */
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */

@@ -143,6 +143,8 @@ static double hours_to_finish(const decision *d, const decide_option *o)
         return NAN;
     if (!isnan(w->work_samples))
         return w->work_samples / o->throughput / 3600;
+    if (!isnan(w->work_tokens))
+        return w->work_tokens / o->throughput / 3600;
     if (!isnan(w->work_hours))
         return w->work_hours * d->reference_speed / o->throughput;
     return NAN;

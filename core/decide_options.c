@@ -27,6 +27,7 @@ static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide
     o->hosts = 1;
     o->network_gbps = NAN;
     o->price_age_days = NAN;
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
     return o;
 }
 
@@ -164,7 +165,7 @@ static int cards_per_host(const decision *d, const kb_gpu *g)
  * gives a step's compute time to set the network's all-reduce against. */
 static int multi_host_ok(const decision *d)
 {
-    return decide_str_eq(d->w->parallelism, "data") && d->n_bench > 0;
+    return decide_str_eq(d->w->parallelism, "data") && (d->n_bench > 0 || workload_is_llm(d->w));
 }
 
 /* Machines for count cards, as whole machines and at most DECIDE_MAX_HOSTS; 0 when that is not
@@ -364,8 +365,36 @@ static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
                f->count * instances, f->g->id);
 }
 
-/* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); returns how many
- * of a configuration not seen by an earlier call were set aside. */
+/* The end of the group of offers of one GPU and count that starts at start. */
+static size_t group_end(const rent_offer *offers, size_t start, size_t n)
+{
+    size_t end = start;
+    while (end < n && offers[end].g == offers[start].g && offers[end].count == offers[start].count)
+        end++;
+    return end;
+}
+
+/* Whether offers[i] is a provider's older price: the same provider (spot or not, whole cards or
+ * slices alike) lists the GPU and count at a later date in an offer the workload may use.  A
+ * provider's newer price list supersedes its older one even when it renames the instance
+ * (Lambda's gpu_8x_h100_sxm5 of 2024 is its "8x H100 SXM" of 2026). */
+static int rent_offer_superseded(const rent_offer *offers, size_t start, size_t end, size_t i)
+{
+    const rent_offer *f = &offers[i];
+    const char *when = f->terms->as_of ? f->terms->as_of : "";
+    for (size_t k = start; k < end; k++) {
+        const rent_offer *h = &offers[k];
+        if (k != i && !h->held_back && !strcmp(h->seller, f->seller) && h->spot == f->spot &&
+            h->terms->gpu_fraction == f->terms->gpu_fraction &&
+            strcmp(h->terms->as_of ? h->terms->as_of : "", when) > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); a provider's older
+ * price is set aside (rent_offer_superseded); returns how many of a configuration not seen by an
+ * earlier call were set aside. */
 static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n)
 {
     qsort(offers, n, sizeof *offers, cmp_rent_offer);
@@ -384,6 +413,7 @@ static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n
             for (size_t k = 0; k < n_kept; k++)
                 seen |= !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot &&
                         kept[k]->terms->gpu_fraction == f->terms->gpu_fraction;
+            seen |= rent_offer_superseded(offers, start, group_end(offers, start, n), end);
             if (!seen && n_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
                 kept[n_kept++] = f;
                 f->keep = 1;
@@ -542,7 +572,7 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         d->rent_set_aside += aside;
         if (aside)
             decide_trace(d, "%zu cloud offers set aside: more than %d providers, or a "
-                            "provider's dearer offer, for one GPU and count",
+                            "provider's dearer or older offer, for one GPU and count",
                          aside, DECIDE_RENT_OFFERS_PER_CONFIG);
         qsort(offers, n_offers, sizeof *offers, cmp_rent_offer_kb_order);
     }
@@ -552,9 +582,11 @@ static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
             continue;
         /* Several instances only for a job (they finish it sooner, at about the same cost;
          * capacity is a fleet's size, which the offer's count already is), over a network the
-         * provider states (multi_host_ok). */
-        int most = workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
-                           multi_host_ok(d)
+         * provider states (multi_host_ok); or to serve a language model, whose replicas need no
+         * network between them (decide.c keeps them only where fewer miss the targets). */
+        int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+        int most = serving || (workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
+                               multi_host_ok(d))
                        ? DECIDE_MAX_HOSTS : 1;
         for (int n = 1; n <= most; n *= 2) {
             rent_offer_id(&id, &offers[i], n);

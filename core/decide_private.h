@@ -78,8 +78,15 @@ struct decision {
     size_t n_rates;
     char **cite_ids;             /* citation n is cite_ids[n - 1] */
     size_t n_cites;
-    model_memory memory;
+    model_memory memory;         /* one replica on one GPU (a language model: per option too) */
     double gradient_bytes;
+    /* a language model (decide_llm.c) */
+    model_llm llm;
+    model_llm_setup llm_setup;
+    double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
+    int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
+    int llm_cite;                /* citation of the catalog model's source; 0 none */
+    char *llm_name;              /* the catalog model's name; NULL none */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement
      * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by
@@ -164,6 +171,20 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
                                 gw_buf *how);
 /* Samples per GPU per step: the workload's, else the model's default. */
 double decide_batch_per_gpu(const workload *w);
+
+/* decide_llm.c: a language model's setup (once, in place of the memory estimate), each
+ * option's fit (tensor-parallel GPUs a replica, memory per GPU) and speed in tokens/s (how
+ * appended to how), the serving target an option misses (NULL: none; caller frees), and the
+ * tokens one GPU processes a training step. */
+int decide_llm_setup(decision *d, gw_error *err);
+void decide_llm_fit(decision *d, decide_option *o);
+void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
+char *decide_llm_target_missed(const decision *d, const decide_option *o);
+double decide_llm_tokens_per_step(const workload *w);
+/* The report's words on the model, its setup, and the recommendation's memory per GPU and
+ * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
+view *decide_llm_view(const decision *d);
+void decide_llm_method(const decision *d, view *method);
 
 /* decide_cost.c: amount in currency, in the workload's currency (the rate is remembered and
  * cited); an option's cost, time to finish and cost per unit of work. */

@@ -21,6 +21,10 @@ double decide_option_memory_gb(const decide_option *o)
 void decide_option_fit(decision *d, decide_option *o)
 {
     const workload *w = d->w;
+    if (workload_is_llm(w)) {
+        decide_llm_fit(d, o);
+        return;
+    }
     double memory_gb = decide_option_memory_gb(o);
     o->vram_needed_gb = d->memory.total_gb;
     o->per_card_gb = o->vram_needed_gb;
@@ -60,8 +64,11 @@ static const char *link_name(const kb_gpu *g)
     return "NVLink";
 }
 
+/* A language model's batch is in tokens: sequences x their length. */
 double decide_batch_per_gpu(const workload *w)
 {
+    if (workload_is_llm(w))
+        return decide_llm_tokens_per_step(w);
     return w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
 }
 
@@ -506,7 +513,9 @@ void decide_option_speed(decision *d, decide_option *o)
     o->nvlink = has_board_link(g) && o->count > 1;
     o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
     o->throughput = NAN;
-    if (d->n_bench) {
+    if (workload_is_llm(d->w)) {
+        decide_llm_speed(d, o, &how);
+    } else if (d->n_bench) {
         measured aside;
         if (!speed_measured(d, o, &how, &aside)) {
             speed_scaled(d, o, &how);

@@ -127,6 +127,42 @@ static void get_memory_gb(const decision *d, const void *r, decide_field_value *
     v->number = decide_option_memory_gb(OPTION_OF(r));   /* a MIG slice: its share */
 }
 
+/* A language model's figures of an option: NaN (left out) for another model. */
+static double llm_number(const decision *d, double x)
+{
+    return workload_is_llm(d->w) ? x : NAN;
+}
+
+static void get_tp(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->tp);
+}
+
+static void get_replicas(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->replicas);
+}
+
+static void get_sequences(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->sequences > 0 ? OPTION_OF(r)->sequences : NAN);
+}
+
+static void get_kv_cache_gb(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->memory.kv_cache_gb);
+}
+
+static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
+{
+    v->text = workload_is_llm(d->w) ? OPTION_OF(r)->run_precision : NULL;
+}
+
+static void get_bandwidth_gbs(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = llm_number(d, OPTION_OF(r)->gpu->memory_bandwidth_gbs);
+}
+
 static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -149,9 +185,11 @@ static void get_unit(const decision *d, const void *r, decide_field_value *v)
 
 static void get_basis(const decision *d, const void *r, decide_field_value *v)
 {
-    (void)d;
     const decide_option *o = OPTION_OF(r);
-    v->text = isnan(o->throughput) ? NULL : o->measured ? "measured" : "scaled";
+    v->text = isnan(o->throughput) ? NULL
+              : o->measured          ? "measured"
+              : workload_is_llm(d->w) ? "modelled"
+                                      : "scaled";
 }
 
 /* A scaled estimate, not a measurement of this GPU and count (the report marks it). */
@@ -321,6 +359,17 @@ const decide_field decide_option_fields[] = {
     {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "split", B, OPT(split), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, 0, NULL},
+    {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, 0, NULL},
+    {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, 0, NULL},
+    {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
+    {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
+    {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},
+    {NULL, "decode_step_ms", F, OPT(step_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "link_gbs", N, GET, get_link_gbs, 0, NULL, VALUE, 0, NULL},
@@ -416,7 +465,7 @@ static void field_write_json(view *m, const decide_field *f, const decision *d, 
     switch (f->kind) {
     case DECIDE_FIELD_FIGURE:
         decide_set_figure(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
-                                             ? (d->n_bench ? 0 : 2)
+                                             ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
                                              : f->decimals,
                           f->suffix);
         break;
@@ -583,11 +632,24 @@ static void reason_break_even(decision *d, const decide_option *win)
     double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
     double plan = d->w->hours_per_day;
     gw_buf b = GW_BUF_INIT;
-    if (win->acquisition != DECIDE_RENT && !isnan(hours))
+    if (win->acquisition != DECIDE_RENT && !isnan(hours) && workload_is_job(d->w))
+        buf_printf(&b, "Owning pays off against %s from %.1f h of use a day over the "
+                       "%g-month horizon; this job alone uses it %s (%s averaged over the "
+                       "horizon).",
+                   view_str(view_map_get(be, "rent_label")), hours, d->w->horizon_months,
+                   view_str(view_map_get(be, "job_hours_text")),
+                   view_str(view_map_get(be, "job_hours_per_day_text")));
+    else if (win->acquisition != DECIDE_RENT && !isnan(hours))
         buf_printf(&b, "Owning pays off from %.1f h of use a day against %s; the plan is %g h.",
                    hours, view_str(view_map_get(be, "rent_label")), plan);
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
+    else if (!isnan(hours) && workload_is_job(d->w))
+        buf_printf(&b, "Buying (%s) would pay off only if kept busy %.1f h a day for the whole "
+                       "%g-month horizon; this job uses it %s (%s averaged over the horizon).",
+                   view_str(view_map_get(be, "buy_label")), hours, d->w->horizon_months,
+                   view_str(view_map_get(be, "job_hours_text")),
+                   view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
                    view_str(view_map_get(be, "buy_label")), hours, plan);
@@ -779,9 +841,11 @@ static view *method_view(const decision *d)
     buf_reset(&line);
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
-               "its runs take; no offer in the KB states a minimum billing); per GPU and card count "
-               "only the cheapest offer of each of the %d cheapest providers is compared (%zu "
-               "offer%s set aside)",
+               "its runs take, at least an offer's minimum billing where the KB states one: "
+               "AWS's Capacity Blocks bill whole days); per GPU and card count "
+               "only the cheapest offer of each of the %d cheapest providers is compared, a "
+               "provider's older prices left out where its newer list prices the same GPU and "
+               "count (%zu offer%s set aside)",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_set_aside,
                d->rent_set_aside == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(&line));
@@ -875,6 +939,30 @@ static view *assumptions_view(const decision *d)
                    d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
+    if (workload_is_llm(w)) {
+        buf_reset(&b);
+        int serving = decide_str_eq(w->task, "inference");
+        double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        int mfu_cite = d->fact_cite[KB_ASSUMED_LLM_MFU], bw_cite = 0;
+        if (serving) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
+                           "memory while generating at %.0f%% of its bandwidth: stated figures, "
+                           "not measurements of this stack.",
+                       mfu * 100, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100);
+            bw_cite = d->fact_cite[KB_ASSUMED_DECODE_BANDWIDTH];
+        } else if (d->llm_mfu_rows) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: the "
+                           "median over the benchmark's %d measured rows.",
+                       d->llm_mfu * 100, d->llm_mfu_rows);
+            mfu_cite = 0;
+        } else {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate (Llama "
+                           "3's model FLOPs utilisation in pre-training): a stated figure, not "
+                           "a measurement of this stack.",
+                       mfu * 100);
+        }
+        assume(list, buf_cstr(&b), mfu_cite, bw_cite);
+    }
     if (decide_str_eq(w->cooling, "poor")) {
         buf_reset(&b);
         buf_printf(&b,
@@ -887,9 +975,9 @@ static view *assumptions_view(const decision *d)
            workload_is_job(w)
                ? "Renting: a job pays the offer's price for the hours its runs take (at least the "
                  "offer's minimum billing, where the KB states one); charges an offer's note "
-                 "names besides the price (storage, transfer, images) are not added."
+                 "names besides the price (storage, transfer, machine images) are not added."
                : "Renting: the offer's price for the same hours of use as owning; charges an "
-                 "offer's note names besides the price (storage, transfer, images) are not added.",
+                 "offer's note names besides the price (storage, transfer, machine images) are not added.",
            0, 0);
     buf_free(&b);
     return list;
@@ -1145,7 +1233,11 @@ view *decision_to_view(const decision *d)
     view_map_set(root, "workload", workload_to_view(d->w));
     view_map_set_bool(root, "is_job", workload_is_job(d->w));
     view_map_set(root, "memory", memory_view(d));
-    view_map_set(root, "method", method_view(d));
+    view *method = view_map_set(root, "method", method_view(d));
+    if (workload_is_llm(d->w)) {
+        decide_llm_method(d, method);
+        view_map_set(root, "llm", decide_llm_view(d));
+    }
     view_map_set(root, "assumptions", assumptions_view(d));
     view_map_set_str(root, "throughput_unit", d->unit);
     view_map_set_str(root, "work_unit", d->work_unit);

@@ -127,12 +127,20 @@ void decide_break_even(decision *d)
         view_map_set_str(b, "hours_per_day_text", "never");
     }
     view_map_set_bool(b, "buying_pays_within_a_day", within_a_day);
+    /* A job uses the hardware for its hours alone: the hours a day above are of use over the
+     * whole horizon, which the job is not (its hours, averaged over the horizon, beside them). */
+    if (workload_is_job(w) && !isnan(buy->hours_needed)) {
+        decide_set_figure(b, "job_hours", buy->hours_needed, 0, " h");
+        decide_set_figure(b, "job_hours_per_day",
+                          buy->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months), 1,
+                          " h/day");
+    }
     view_map_set_str(b, "compares", "cost per unit of work x each option's rule adjustment, "
                                     "the figure the options are ranked by");
     decide_set_figure(b, "month", month, 1, NULL);
     view_map_set_bool(b, "crosses_within_horizon", !isnan(month) && month <= w->horizon_months);
-    decide_set_figure(b, "speedup_needed", speedup, 2, "x");
-    decide_set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 2, "x");
+    decide_set_figure(b, "speedup_needed", speedup, 3, "x");
+    decide_set_figure(b, "actual_speed_ratio", rent->throughput / buy->throughput, 3, "x");
     cumulative_chart(d, buy, rent, rent_equiv, month);
 }
 

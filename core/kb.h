@@ -46,7 +46,7 @@ void kb_rollback(kb *k);
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
     KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_SYSTEMS, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
-    KB_ASSUMPTIONS, KB_TABLES
+    KB_ASSUMPTIONS, KB_MODELS, KB_TABLES
 };
 
 typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
@@ -189,8 +189,21 @@ typedef enum kb_assumed {
                                  * multi-host purchase, Gb/s */
     KB_ASSUMED_POOR_COOLING,    /* poor_cooling_factor: the share of throughput a multi-card
                                  * consumer build keeps in a poorly cooled room */
+    KB_ASSUMED_LLM_MFU,         /* llm_mfu: the share of a GPU's dense tensor rate a language
+                                 * model's training (and prefill) reaches */
+    KB_ASSUMED_DECODE_BANDWIDTH,/* decode_bandwidth_fraction: the share of memory bandwidth a
+                                 * serving stack reaches while generating tokens */
     KB_ASSUMED_COUNT
 } kb_assumed;
+
+/* A language model of the catalog (kb/data/models.csv): the architecture facts its published
+ * configuration gives.  active_params is NaN for a dense model (every token runs through all
+ * params); experts and experts_active NaN unless a mixture of experts. */
+typedef struct kb_model {
+    char *id, *name, *family, *source, *note;
+    double params, active_params, layers, hidden, heads, kv_heads, head_dim, ffn, vocab, context;
+    double experts, experts_active;
+} kb_model;
 
 typedef struct kb_assumption {
     char *id, *unit /* a currency code for money */, *source, *note;
@@ -217,6 +230,8 @@ void kb_prices_free(kb_price *rows, size_t n);
 void kb_sources_free(kb_source *rows, size_t n);
 void kb_system_free(kb_system *s);
 void kb_systems_free(kb_system *rows, size_t n);
+void kb_model_free(kb_model *m);
+void kb_models_free(kb_model *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
  * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
@@ -290,6 +305,12 @@ int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provide
 /* The systems a GPU is sold in (gpu NULL: every one), by id. */
 int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
+/* The catalog's models, by id.  Caller frees with kb_models_free. */
+int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err);
+/* A model of the catalog by its id or name, written as people do: case, spaces, dots, dashes
+ * and underscores do not matter ("Llama 3.1 70B" is llama-3.1-70b).  GW_ENOTFOUND: "unknown
+ * model 'x' (did you mean ...?)" with the nearest ids; *out is freed with kb_model_free. */
+int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err);
 int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
 int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);
 void kb_claims_free(kb_claim *rows, size_t n);

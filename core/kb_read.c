@@ -2,11 +2,13 @@
  * where), a GPU by id, its measured results, prices, sources, claims, aliases and names, the
  * figures the decision assumes, and the exchange rates with conversion between currencies. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <sqlite3.h>
 
+#include "check.h"
 #include "kb.h"
 #include "kb_private.h"
 #include "units.h"
@@ -161,7 +163,8 @@ int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
                 " + (SELECT count(*) FROM rate WHERE source = s.id)"
                 " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)"
                 " + (SELECT count(*) FROM assumption WHERE source = s.id)"
-                " + (SELECT count(*) FROM system WHERE source = s.id)");
+                " + (SELECT count(*) FROM system WHERE source = s.id)"
+                " + (SELECT count(*) FROM model WHERE source = s.id)");
     buf_puts(&sql, " s ORDER BY id");
     int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
                          fill_fact_count, (void **)out, n, err);
@@ -280,4 +283,91 @@ int kb_gpu_names(kb *k, char ***out, size_t *n, gw_error *err)
 void kb_strings_free(char **v, size_t n)
 {
     kb_strlist_free(v, n);
+}
+
+int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_MODELS], NULL);
+    buf_puts(&sql, " ORDER BY id");
+    int rc = select_rows(k, &kb_tables[KB_MODELS], buf_cstr(&sql), NULL, 0, sizeof(kb_model), 0,
+                         NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+/* A model's name as people write it, reduced to what tells models apart: letters and digits,
+ * lower case, without a leading "meta" (Meta-Llama-3-8B) or a trailing variant word that does
+ * not change the architecture (-Instruct, -chat, -hf, -base). */
+static void model_key(const char *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++)
+        if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9'))
+            out[n++] = *s;
+        else if (*s >= 'A' && *s <= 'Z')
+            out[n++] = (char)(*s - 'A' + 'a');
+    out[n] = '\0';
+    if (!strncmp(out, "meta", 4) && out[4] >= 'a' && out[4] <= 'z')
+        memmove(out, out + 4, n - 3), n -= 4;
+    static const char *const variants[] = {"instruct", "chat", "hf", "base"};
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+            size_t v = strlen(variants[i]);
+            if (n > v && !strcmp(out + n - v, variants[i])) {
+                out[n -= v] = '\0';
+                again = 1;
+            }
+        }
+    }
+}
+
+int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err)
+{
+    kb_model *rows = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int rc = kb_models_list(k, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    char want[128], id_key[128], name_key[128];
+    model_key(name, want, sizeof want);
+    size_t found = n, nearest[3] = {n, n, n};
+    size_t dist[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    for (size_t i = 0; i < n && found == n; i++) {
+        model_key(rows[i].id, id_key, sizeof id_key);
+        model_key(rows[i].name, name_key, sizeof name_key);
+        if (*want && (!strcmp(want, id_key) || !strcmp(want, name_key))) {
+            found = i;
+            break;
+        }
+        size_t d = gw_edit_distance(want, id_key);
+        for (int j = 0; j < 3; j++)
+            if (d < dist[j]) {
+                memmove(&dist[j + 1], &dist[j], (size_t)(2 - j) * sizeof dist[0]);
+                memmove(&nearest[j + 1], &nearest[j], (size_t)(2 - j) * sizeof nearest[0]);
+                dist[j] = d;
+                nearest[j] = i;
+                break;
+            }
+    }
+    if (found < n) {
+        *out = rows[found];
+        memset(&rows[found], 0, sizeof rows[found]);
+    } else if (n == 0) {
+        rc = gw_error_set(err, GW_ENOTFOUND,
+                          "unknown model '%s' (the KB's model catalog is empty: gpuwise's is "
+                          "kb/data/models.csv, added with gpuwise kb import)", name);
+    } else {
+        gw_buf b = GW_BUF_INIT;
+        for (int j = 0; j < 3 && nearest[j] < n; j++)
+            buf_printf(&b, "%s%s", j ? ", " : "", rows[nearest[j]].id);
+        rc = gw_error_set(err, GW_ENOTFOUND,
+                          "unknown model '%s' (did you mean %s? `gpuwise kb models` lists the "
+                          "catalog)", name, buf_cstr(&b));
+        buf_free(&b);
+    }
+    kb_models_free(rows, n);
+    return rc;
 }

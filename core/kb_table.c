@@ -181,6 +181,28 @@ static const kb_column assumption_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_assumption, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_assumption, note)),
 };
+/* The model catalog's architecture facts (kb.h's kb_model says what each means). */
+#define MODEL_NUMBER(name, flags) COL(#name, KB_NUMBER, flags, NULL, S(kb_model, name))
+static const kb_column model_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_model, id)),
+    COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_model, name)),
+    COL("family", KB_TEXT, 0, NULL, S(kb_model, family)),
+    MODEL_NUMBER(params, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(active_params, KB_POSITIVE),
+    MODEL_NUMBER(layers, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(hidden, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(heads, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(kv_heads, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(head_dim, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(ffn, KB_POSITIVE),
+    MODEL_NUMBER(vocab, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(context, KB_REQUIRED | KB_POSITIVE),
+    MODEL_NUMBER(experts, KB_POSITIVE),
+    MODEL_NUMBER(experts_active, KB_POSITIVE),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_model, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_model, note)),
+};
+#undef MODEL_NUMBER
 #undef ROW
 #undef COL
 #undef S
@@ -202,6 +224,9 @@ static const struct {
                                  "from 0.1 to 3200 Gb/s"},
     [KB_ASSUMED_POOR_COOLING] = {"poor_cooling_factor", "fraction", 0.1, 1,
                                  "a fraction from 0.1 to 1"},
+    [KB_ASSUMED_LLM_MFU] = {"llm_mfu", "fraction", 0.01, 1, "a fraction from 0.01 to 1"},
+    [KB_ASSUMED_DECODE_BANDWIDTH] = {"decode_bandwidth_fraction", "fraction", 0.01, 1,
+                                     "a fraction from 0.01 to 1"},
 };
 
 const char *kb_assumed_id(kb_assumed which)
@@ -212,6 +237,7 @@ const char *kb_assumed_id(kb_assumed which)
 /* With the validation below. */
 static int assumption_rule(const kb_value *row, gw_error *err);
 static int price_rule(const kb_value *row, gw_error *err);
+static int model_rule(const kb_value *row, gw_error *err);
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
@@ -225,6 +251,7 @@ const kb_table kb_tables[KB_TABLES] = {
     {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL},
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
      assumption_rule},
+    {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {
@@ -359,6 +386,7 @@ ROW_FREE(kb_rate_free, kb_rate, KB_RATES)
 ROW_FREE(kb_claim_free, kb_claim, KB_CLAIMS)
 ROW_FREE(kb_assumption_free, kb_assumption, KB_ASSUMPTIONS)
 ROW_FREE(kb_system_free, kb_system, KB_SYSTEMS)
+ROW_FREE(kb_model_free, kb_model, KB_MODELS)
 
 void kb_gpu_init(kb_gpu *g)
 {
@@ -379,6 +407,7 @@ ROWS_FREE(kb_benchmarks_free, kb_benchmark, kb_benchmark_free)
 ROWS_FREE(kb_prices_free, kb_price, kb_price_free)
 ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
 ROWS_FREE(kb_systems_free, kb_system, kb_system_free)
+ROWS_FREE(kb_models_free, kb_model, kb_model_free)
 ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
 #undef ROW_FREE
 #undef ROWS_FREE
@@ -550,6 +579,29 @@ static int price_rule(const kb_value *row, gw_error *err)
     if (system && system[0] && cloud)
         return gw_error_set(err, GW_EDATA, "system: only a purchase (new or used) buys a "
                             "system; a cloud offer names its instance");
+    return GW_OK;
+}
+
+/* A model's figures that bound each other: the schema's CHECKs, said as the CSV says them. */
+static int model_rule(const kb_value *row, gw_error *err)
+{
+#define MODEL(name) row_value(model_cols, NCOLS(model_cols), row, name)->number
+    double params = MODEL("params"), active = MODEL("active_params");
+    double heads = MODEL("heads"), kv_heads = MODEL("kv_heads");
+    double experts = MODEL("experts"), experts_active = MODEL("experts_active");
+#undef MODEL
+    if (active > params)
+        return gw_error_set(err, GW_EDATA, "active_params: at most params (%g), not %g", params,
+                            active);
+    if (kv_heads > heads)
+        return gw_error_set(err, GW_EDATA, "kv_heads: at most heads (%g), not %g", heads,
+                            kv_heads);
+    if (isnan(experts) != isnan(experts_active))
+        return gw_error_set(err, GW_EDATA, "experts and experts_active: give both (a mixture of "
+                                           "experts) or neither");
+    if (experts_active > experts)
+        return gw_error_set(err, GW_EDATA, "experts_active: at most experts (%g), not %g",
+                            experts, experts_active);
     return GW_OK;
 }
 

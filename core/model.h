@@ -40,6 +40,7 @@
 typedef struct model_memory {
     double bytes_per_param;     /* weights + gradients + optimizer states */
     double weights_gb, gradients_gb, optimizer_gb, activations_gb, overhead_gb;
+    double kv_cache_gb;         /* a language model served: its KV cache (0 otherwise) */
     double total_gb;            /* what one replica needs */
     int measured;               /* 1: total_gb is the workload's measured vram_gb */
 } model_memory;
@@ -127,5 +128,113 @@ void model_calibration_add(model_calibration *c, double predicted, double measur
 /* Parameters of the models the KB's benchmarks train ("resnet50": 25.6e6, "bert_base_squad":
  * 110e6, as their papers give them); NaN for another. */
 double model_benchmark_params(const char *benchmark);
+
+/* ---- language models (model_llm.c) ----------------------------------------------------------
+ * A transformer described by its published configuration (the KB's model catalog), and what a
+ * training, fine-tuning or serving setup does with it.  Every figure below is arithmetic over
+ * these values and the constants beside them, written into the report's method. */
+
+typedef struct model_llm {
+    double params;              /* every parameter */
+    double active_params;       /* those one token runs through (a mixture of experts: fewer) */
+    double layers, hidden, heads, kv_heads, head_dim, vocab;
+    double ffn;                 /* feed-forward width (of one expert); NaN: from params */
+    double experts;             /* feed-forward experts a layer (NaN or 1: dense) */
+} model_llm;
+
+typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
+typedef enum { MODEL_TUNE_FULL, MODEL_TUNE_LORA, MODEL_TUNE_QLORA } model_tune;
+
+typedef struct model_llm_setup {
+    model_task task;
+    model_tune method;          /* full unless a fine-tune says lora or qlora */
+    double lora_rank;           /* LoRA / QLoRA: the adapters' rank */
+    const char *precision;      /* what the weights are kept and computed in (model_llm_bytes) */
+    const char *optimizer;      /* adam | adamw | sgd | sgd-plain */
+    int zero;                   /* ZeRO stage 0..3 over the data-parallel replicas */
+    int checkpointing;          /* activation checkpointing: keep layer inputs, recompute */
+    double sequence_length;     /* training: tokens per sequence */
+    double batch;               /* training: sequences per GPU per step (micro-batch) */
+    double kv_tokens;           /* serving: tokens cached per sequence (context + output) */
+    double sequences;           /* serving: sequences in flight on one replica */
+} model_llm_setup;
+
+/* Quantized weights carry their scales: int8 and int4 one 16-bit scale per 64 weights (GPTQ,
+ * AWQ and bitsandbytes use groups of 64 to 128; 64 is the costlier end), FP4 (NVFP4) one 8-bit
+ * scale per 16 weights.  QLoRA keeps its frozen weights in 4-bit NormalFloat with double
+ * quantization: 4.127 bits a weight (the QLoRA paper, 0.127 bits of scales). */
+#define MODEL_QUANT_GROUP 64.0
+#define MODEL_FP4_GROUP 16.0
+#define MODEL_NF4_BITS 4.127
+/* Activation bytes per layer, per token of a sequence, per unit of hidden size, for a
+ * transformer layer in 16-bit with FlashAttention (no s^2 attention scores kept): 34 (Korthikanti
+ * et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", eq. 1 without its
+ * 5as/h term).  With activation checkpointing each layer keeps only its 16-bit input (2) and one
+ * layer's 34 are live during the recompute. */
+#define MODEL_ACTIVATION_BYTES 34.0
+#define MODEL_CHECKPOINT_BYTES 2.0
+/* The loss keeps the logits of every token in fp32: 4 bytes x vocabulary. */
+#define MODEL_LOGIT_BYTES 4.0
+
+/* Bytes one weight takes at a precision: fp32 and tf32 4; amp, fp16, bf16 2; fp8 1; int8
+ * 1 + 2/64; int4 0.5 + 2/64; fp4 0.5 + 1/16; nf4 (QLoRA) 4.127/8.  NaN for another word. */
+double model_llm_weight_bytes(const char *precision);
+/* Bytes of KV cache per token of one sequence: 2 (keys and values) x layers x kv_heads x
+ * head_dim x bytes (1 for fp8 and fp4 serving, else 2: int8/int4 weights keep a 16-bit cache). */
+double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
+/* Trainable parameters of rank-r LoRA adapters on every linear layer (the QLoRA paper's
+ * choice): r x (inputs + outputs) of q, k, v, o and the three feed-forward matrices of every
+ * expert, the feed-forward width being the configuration's (ffn), or when unknown what the
+ * parameters leave after attention, norms and embeddings (untied):
+ *   ffn = (params / layers - attention - 2 hidden - 2 vocab hidden / layers) / (3 hidden). */
+double model_llm_lora_params(const model_llm *m, double rank);
+
+/* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp GPUs
+ * each (tensor parallelism divides everything a replica holds by tp), term by term:
+ * - weights: params x model_llm_weight_bytes (training and full fine-tuning keep them at the
+ *   training precision: fp8 training keeps bf16 weights); LoRA and QLoRA add their adapters in
+ *   fp32; QLoRA's frozen weights are nf4;
+ * - gradients and optimizer states of what is trained (model_param_bytes: all parameters, or
+ *   the adapters); QLoRA pages its optimizer states to host memory (the paper's paged
+ *   optimizers), so they are not on the GPU;
+ * - ZeRO: stage 1 divides the optimizer states by dp, stage 2 the gradients too, stage 3 the
+ *   weights too;
+ * - activations (training): layers x sequence x batch x hidden x MODEL_ACTIVATION_BYTES (with
+ *   checkpointing: x MODEL_CHECKPOINT_BYTES, plus one layer's), plus the fp32 logits;
+ * - KV cache (serving): model_llm_kv_bytes_per_token x kv_tokens x sequences;
+ * - overhead as for every model: MODEL_FRAGMENTATION of the above plus MODEL_CONTEXT_GB.
+ * GW_EDATA for an unknown precision or optimizer. */
+int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
+                     model_memory *out, gw_error *err);
+
+/* FLOPs of one trained token: 6 x active params for full training (2 forward, 4 backward),
+ * 4 x for LoRA and QLoRA (the frozen weights' gradients are not computed), plus 2 x with
+ * checkpointing (the forward pass again). */
+double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup *s);
+/* Bytes data-parallel replicas exchange per step: gradients of what is trained (4 bytes a
+ * parameter: fp32 for amp and for LoRA adapters, 2 for pure fp16/bf16) x 1.5 under ZeRO-3
+ * (the weights are gathered again in the forward and backward passes: 3 transfers of B
+ * instead of the all-reduce's 2). */
+double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
+
+/* One serving replica of tp GPUs: a decode step (one token of every sequence in flight), bound
+ * by reading weights and KV cache at bandwidth x decode_fraction, or by the step's FLOPs (2 x
+ * active params a token) at tflops x mfu, whichever is slower; time to first token (the prompt's
+ * 2 x active params x context FLOPs at tflops x mfu); while a sequence generates its output, the
+ * prompts of the sequences that replace the others are processed between its decode steps
+ * (continuous batching), so its time per output token is
+ *     tpot = (output x step + sequences x prefill) / output
+ * and the replica generates sequences / tpot tokens a second (Little's law).
+ * tp_efficiency scales the replica's tp GPUs (1 for one GPU).  Weights read per step: every
+ * weight of a dense model; a mixture of experts reads at most active params per sequence. */
+typedef struct model_serving {
+    double step_s, prefill_s, tpot_s, tokens_per_s;
+    int bandwidth_bound;        /* the step is bound by memory bandwidth, not compute */
+    double bytes_per_step, flops_per_step;
+} model_serving;
+void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
+                       double output_tokens, int tp, double tp_efficiency, double tflops,
+                       double bandwidth_gbs, double mfu, double decode_fraction,
+                       model_serving *out);
 
 #endif

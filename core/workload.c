@@ -47,6 +47,8 @@ struct field {
     const char *missing;        /* the hint of a "missing" message, when not "expected ..." */
     const char *help;
     const field *fields;        /* FIELD_TABLE: its fields, ending with a NULL name */
+    const char *shorthand;      /* FIELD_TABLE: the field a plain text stands for
+                                 * (model = "llama-3-8b" is model = { name = "llama-3-8b" }) */
     field_rule then;
 };
 
@@ -56,24 +58,93 @@ static int name_default_to_file(const char *file, workload *w, gw_error *err);
 static int check_model_given(const char *file, workload *w, gw_error *err);
 static int check_work(const char *file, workload *w, gw_error *err);
 static int check_deadline(const char *file, workload *w, gw_error *err);
+static int check_finetune(const char *file, workload *w, gw_error *err);
+static int check_language_model(const char *file, workload *w, gw_error *err);
+static int resolve_model(const char *file, workload *w, gw_error *err);
+static int check_architecture(const char *file, workload *w, gw_error *err);
 
-static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", NULL};
+static const char *const tasks[] = {"train", "finetune", "inference", NULL};
+static const char *const precisions[] = {"fp32", "tf32", "amp", "fp16", "bf16", "fp8",
+                                         "int8", "int4", "fp4", NULL};
 static const char *const optimizers[] = {"adam", "adamw", "sgd", "sgd-plain", "none", NULL};
 static const char *const parallelisms[] = {"data", "model", "none", NULL};
 static const char *const coolings[] = {"good", "poor", NULL};
+static const char *const methods[] = {"full", "lora", "qlora", NULL};
+static const char *const shardings[] = {"none", "zero1", "zero2", "zero3", NULL};
+
+static int check_precision(const char *file, workload *w, gw_error *err);
+
+/* A language model's architecture, as its published configuration gives it (the KB's catalog
+ * has them: model = "llama-3-70b"); each one given here replaces the catalog's. */
+#define ARCH(member, what, help_text)                                                          \
+    {.name = #member, .type = FIELD_NUMBER, .at = AT(member), .lo = 1, .hi = 1e9, .whole = 1,   \
+     .unit = what, .expected = "a whole number of " what " from 1", .help = help_text}
 
 static const field model_fields[] = {
+    {.name = "name", .type = FIELD_TEXT, .at = AT(model_name),
+     .expected = "a model of the KB's catalog (e.g. \"llama-3-70b\"; gpuwise kb models)",
+     .help = "a language model of the KB's catalog: its parameters and architecture come from "
+             "there (model = \"llama-3-70b\" says the same)"},
     {.name = "params", .type = FIELD_NUMBER, .at = AT(params), .lo = 1, .hi = 1e15,
      .unit = "parameters", .expected = "a number of parameters (e.g. 25.6e6)",
      .help = "parameters of the model; with precision and optimizer, the memory of one replica"},
+    {.name = "active_params", .type = FIELD_NUMBER, .at = AT(active_params), .lo = 1,
+     .hi = 1e15, .unit = "parameters", .expected = "a number of parameters up to params",
+     .help = "a mixture of experts: the parameters one token runs through (default: params)"},
+    ARCH(layers, "layers", "a language model's transformer layers"),
+    ARCH(hidden, "units", "a language model's hidden size"),
+    ARCH(heads, "heads", "attention heads"),
+    ARCH(kv_heads, "heads", "key/value heads (fewer than heads with grouped-query attention)"),
+    ARCH(head_dim, "units", "size of one attention head"),
+    ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
+    ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
+    ARCH(vocab, "tokens", "vocabulary size"),
+    ARCH(context, "tokens", "the longest sequence the model takes"),
     {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choices = precisions,
      .fallback = "amp", .help = "number format of training (amp: half-precision compute, fp32 "
-                                "master weights)"},
+                                "master weights; fp8 on GPUs with FP8 tensor cores), or of the "
+                                "weights served (int8, int4, fp4: quantized, with their scales)",
+     .then = check_precision},
     {.name = "optimizer", .type = FIELD_TEXT, .at = AT(optimizer), .choices = optimizers,
      .fallback = "adam", .help = "optimizer, for the state it keeps per parameter"},
     {.name = "activations_gb", .type = FIELD_NUMBER, .at = AT(activations_gb), .lo = 0,
      .hi = 1e6, .fallback = "0", .unit = "GB", .expected = "a number of GB from 0",
-     .help = "activations of one batch"},
+     .help = "activations of one batch (a language model's are computed from its architecture)"},
+    {0},
+};
+#undef ARCH
+
+static const field finetune_fields[] = {
+    {.name = "method", .type = FIELD_TEXT, .at = AT(finetune_method), .choices = methods,
+     .fallback = "full",
+     .help = "full: every weight trained; lora: rank-r adapters on every linear layer, the "
+             "weights frozen; qlora: the same over 4-bit NormalFloat weights"},
+    {.name = "rank", .type = FIELD_NUMBER, .at = AT(lora_rank), .lo = 1, .hi = 65536,
+     .whole = 1, .fallback = "16", .expected = "a whole number from 1",
+     .help = "the adapters' rank (lora and qlora)"},
+    {0},
+};
+
+static const field inference_fields[] = {
+    {.name = "context", .type = FIELD_NUMBER, .at = AT(serve_context), .lo = 1,
+     .hi = 1e8, .whole = 1, .unit = "tokens", .expected = "a whole number of tokens from 1",
+     .help = "tokens of each request's prompt"},
+    {.name = "output_tokens", .type = FIELD_NUMBER, .at = AT(serve_output),
+     .lo = 1, .hi = 1e8, .whole = 1, .unit = "tokens",
+     .expected = "a whole number of tokens from 1", .help = "tokens generated per request"},
+    {.name = "concurrency", .type = FIELD_NUMBER, .at = AT(serve_concurrency), .lo = 1,
+     .hi = 1e7, .whole = 1, .fallback = "1", .unit = "sequences",
+     .expected = "a whole number of sequences from 1",
+     .help = "requests in flight at once, over all replicas"},
+    {.name = "tokens_per_s", .type = FIELD_NUMBER, .at = AT(target_tokens_per_s), .lo = 0.001,
+     .hi = 1e12, .unit = "tokens/s", .expected = "a rate above 0",
+     .help = "target: tokens generated per second in all (default: none)"},
+    {.name = "tpot_ms", .type = FIELD_NUMBER, .at = AT(target_tpot_ms), .lo = 0.001, .hi = 1e7,
+     .unit = "ms", .expected = "milliseconds above 0",
+     .help = "target: time per output token of each request (default: none)"},
+    {.name = "ttft_ms", .type = FIELD_NUMBER, .at = AT(target_ttft_ms), .lo = 0.001, .hi = 1e9,
+     .unit = "ms", .expected = "milliseconds above 0",
+     .help = "target: time to the first token of a request (default: none)"},
     {0},
 };
 
@@ -81,6 +152,9 @@ static const field work_fields[] = {
     {.name = "samples", .type = FIELD_NUMBER, .at = AT(work_samples), .lo = 1, .hi = 1e18,
      .unit = "samples", .expected = "a number of samples above 0",
      .help = "samples one run processes (needs a benchmark measured in samples per second)"},
+    {.name = "tokens", .type = FIELD_NUMBER, .at = AT(work_tokens), .lo = 1, .hi = 1e18,
+     .unit = "tokens", .expected = "a number of tokens above 0",
+     .help = "a language model's tokens one run trains on (or generates, serving)"},
     {.name = "hours_on", .type = FIELD_TEXT, .at = AT(work_hours_on), .expected = "a GPU name",
      .help = "the GPU on which one run takes `hours` (instead of samples)"},
     {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0.001, .hi = 1e9,
@@ -108,16 +182,40 @@ static const field top_fields[] = {
      .help = "title of the report (default: the file's name)", .then = name_default_to_file},
     {.name = "file", .type = FIELD_FILE, .at = AT(path),
      .help = "the file the workload was read from"},
-    {.name = "model", .type = FIELD_TABLE, .fields = model_fields,
-     .expected = "a table { params = ..., precision = ... }",
-     .help = "what is trained; gives the memory of one replica unless vram_gb does"},
+    {.name = "task", .type = FIELD_TEXT, .at = AT(task), .choices = tasks, .fallback = "train",
+     .help = "what the GPUs do: train a model, fine-tune a language model, or serve one "
+             "(inference)"},
+    {.name = "model", .type = FIELD_TABLE, .fields = model_fields, .shorthand = "name",
+     .expected = "a model name (\"llama-3-8b\") or a table { params = ..., precision = ... }",
+     .help = "what is trained or served; gives the memory of one replica unless vram_gb does",
+     .then = resolve_model},
     {.name = "vram_gb", .type = FIELD_NUMBER, .at = AT(vram_gb), .lo = 0.001, .hi = 1e6,
      .unit = "GB", .expected = "a number of GB above 0",
      .help = "measured peak memory of one replica; replaces the estimate from model",
      .then = check_model_given},
+    {.name = "finetune", .type = FIELD_TABLE, .fields = finetune_fields,
+     .expected = "a table { method = \"lora\", rank = 16 }",
+     .help = "how a language model is fine-tuned (task = \"finetune\")", .then = check_finetune},
+    {.name = "sharding", .type = FIELD_TEXT, .at = AT(sharding), .choices = shardings,
+     .fallback = "none",
+     .help = "ZeRO stage over the data-parallel replicas: zero1 shards the optimizer states, "
+             "zero2 the gradients too, zero3 (FSDP full-shard) the weights too"},
+    {.name = "activation_checkpointing", .type = FIELD_BOOL, .at = AT(checkpointing),
+     .fallback = "false",
+     .help = "keep only each layer's input and recompute the rest in the backward pass (less "
+             "memory, a third more compute)"},
+    {.name = "sequence_length", .type = FIELD_NUMBER, .at = AT(sequence_length), .lo = 1,
+     .hi = 1e8, .whole = 1, .unit = "tokens", .expected = "a whole number of tokens from 1",
+     .help = "tokens per training sequence of a language model (default: 2048, or the model's "
+             "context when shorter)"},
     {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
      .whole = 1, .unit = "samples", .expected = "a whole number of samples per GPU per step",
-     .help = "samples per GPU per step, for the scaling model (default: the decision's)"},
+     .help = "samples per GPU per step, for the scaling model; a language model's are "
+             "sequences (default: 256 samples, 1 sequence)"},
+    {.name = "inference", .type = FIELD_TABLE, .fields = inference_fields,
+     .expected = "a table { context = ..., output_tokens = ..., concurrency = ... }",
+     .help = "serving a language model (task = \"inference\"): the requests, and the targets "
+             "an option must meet", .then = check_language_model},
     {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
      .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
      .help = "key of the KB's measured results to compare GPUs with"},
@@ -292,9 +390,106 @@ static int name_default_to_file(const char *file, workload *w, gw_error *err)
 
 static int check_model_given(const char *file, workload *w, gw_error *err)
 {
-    if (isnan(w->params) && isnan(w->vram_gb))
+    if (isnan(w->params) && isnan(w->vram_gb) && !w->model_name)
         return gw_error_set(err, GW_EDATA,
-                            "%s: model: missing (give model = { params = ... } or vram_gb = ...)",
+                            "%s: model: missing (give model = \"llama-3-8b\", model = { params "
+                            "= ... } or vram_gb = ...)",
+                            file);
+    if (!isnan(w->active_params) && !isnan(w->params) && w->active_params > w->params)
+        return gw_error_set(err, GW_EDATA, "%s: model.active_params: %g is more than params (%g)",
+                            file, w->active_params, w->params);
+    return GW_OK;
+}
+
+int workload_is_llm(const workload *w)
+{
+    return w->model_name || w->model_id || !isnan(w->layers);
+}
+
+int workload_zero_stage(const workload *w)
+{
+    return w->sharding && !strncmp(w->sharding, "zero", 4) ? w->sharding[4] - '0' : 0;
+}
+
+static int is_quantized(const char *precision)
+{
+    return precision && (!strcmp(precision, "int8") || !strcmp(precision, "int4") ||
+                         !strcmp(precision, "fp4"));
+}
+
+/* Quantized weights are for serving; fp8 for a language model's GEMMs (Transformer Engine). */
+static int check_precision(const char *file, workload *w, gw_error *err)
+{
+    if (is_quantized(w->precision) && strcmp(w->task, "inference"))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: model.precision: %s weights are for serving (task = "
+                            "\"inference\"); training needs fp32, tf32, amp, fp16, bf16 or fp8 "
+                            "(QLoRA's 4-bit weights: finetune = { method = \"qlora\" })",
+                            file, w->precision);
+    return GW_OK;
+}
+
+static int check_finetune(const char *file, workload *w, gw_error *err)
+{
+    if (strcmp(w->finetune_method, "full") && strcmp(w->task, "finetune"))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: finetune.method: %s is a way to fine-tune (set task = "
+                            "\"finetune\")",
+                            file, w->finetune_method);
+    return GW_OK;
+}
+
+/* What only a language model has, and what a language model's task needs. */
+static int check_language_model(const char *file, workload *w, gw_error *err)
+{
+    int llm = workload_is_llm(w), serving = !strcmp(w->task, "inference");
+    if (!llm && strcmp(w->task, "train"))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: model: task = \"%s\" needs a language model (model = "
+                            "\"llama-3-8b\", or its layers, hidden, heads, kv_heads, head_dim and "
+                            "vocab)",
+                            file, w->task);
+    if (!llm && (!isnan(w->sequence_length) || strcmp(w->sharding, "none") ||
+                 w->checkpointing || !strcmp(w->precision, "fp8")))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: %s: only for a language model (model = \"llama-3-8b\", or its "
+                            "layers, hidden, ...)",
+                            file, !isnan(w->sequence_length) ? "sequence_length"
+                                  : strcmp(w->sharding, "none") ? "sharding"
+                                  : w->checkpointing ? "activation_checkpointing"
+                                                     : "model.precision fp8");
+    if (serving && isnan(w->serve_context))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference.context: missing (serving needs inference = { context "
+                            "= PROMPT_TOKENS, output_tokens = N, concurrency = N })",
+                            file);
+    if (serving && isnan(w->serve_output))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference.output_tokens: missing (tokens generated per request)",
+                            file);
+    if (!serving && (!isnan(w->serve_context) || !isnan(w->serve_output) ||
+                     !isnan(w->target_tokens_per_s) || !isnan(w->target_tpot_ms) ||
+                     !isnan(w->target_ttft_ms)))
+        return gw_error_set(err, GW_EDATA, "%s: inference: only for task = \"inference\"",
+                            file);
+    if (serving && !isnan(w->target_tpot_ms) && !isnan(w->target_tokens_per_s) &&
+        w->serve_concurrency * 1000 / w->target_tpot_ms > w->target_tokens_per_s * (1 + 1e-9))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference: %g requests in flight at %g ms per token generate "
+                            "%g tokens/s (%g x 1000 / %g), more than tokens_per_s = %g: a "
+                            "demand of %g tokens/s from %g requests streams each at %g ms a "
+                            "token (Little's law); raise tokens_per_s, or lower concurrency "
+                            "or tpot_ms",
+                            file, w->serve_concurrency, w->target_tpot_ms,
+                            w->serve_concurrency * 1000 / w->target_tpot_ms,
+                            w->serve_concurrency, w->target_tpot_ms, w->target_tokens_per_s,
+                            w->target_tokens_per_s, w->serve_concurrency,
+                            w->serve_concurrency * 1000 / w->target_tokens_per_s);
+    if (serving && strcmp(w->sharding, "none"))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: sharding: ZeRO shards training state; serving splits a model "
+                            "too large for one GPU by tensor parallelism, which the decision "
+                            "chooses",
                             file);
     return GW_OK;
 }
@@ -306,21 +501,39 @@ static const field *field_named(const field *fields, const char *name)
     return fields;
 }
 
-/* One kind of work, and a benchmark wherever the work needs one. */
+/* One kind of work, and a benchmark wherever the work needs one (a language model's speed has
+ * a stated model when no benchmark is named). */
 static int check_work(const char *file, workload *w, gw_error *err)
 {
+    int llm = workload_is_llm(w);
     if (w->work_hours_on && isnan(w->work_hours))
         return missing(err, file, "work.hours", field_named(work_fields, "hours"));
-    if (!isnan(w->work_samples) && w->work_hours_on)
+    if ((!isnan(w->work_samples) + !isnan(w->work_tokens) + (w->work_hours_on != NULL)) > 1)
         return gw_error_set(err, GW_EDATA,
-                            "%s: work: give samples or hours_on with hours, not both", file);
+                            "%s: work: give one of samples, tokens or hours_on with hours", file);
     if (!isnan(w->work_hours) && !w->work_hours_on)
         return gw_error_set(err, GW_EDATA, "%s: work.hours_on: missing (hours on which GPU?)",
                             file);
     if (!workload_is_job(w) && w->work_runs != 1)
         return gw_error_set(err, GW_EDATA,
-                            "%s: work: runs of what? (give samples or hours_on with hours)", file);
-    if (!w->benchmark && !w->work_hours_on)
+                            "%s: work: runs of what? (give samples, tokens or hours_on with "
+                            "hours)", file);
+    if (!isnan(w->work_tokens) && !llm)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: work.tokens: tokens are a language model's work (model = "
+                            "\"llama-3-8b\"); give samples for another model",
+                            file);
+    if (llm && !isnan(w->work_samples))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: work.samples: a language model's work is in tokens (work = { "
+                            "tokens = ... })",
+                            file);
+    if (llm && w->work_hours_on)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: work.hours_on: a language model's speed is modelled per GPU; "
+                            "give its work in tokens (work = { tokens = ... })",
+                            file);
+    if (!llm && !w->benchmark && !w->work_hours_on)
         return gw_error_set(err, GW_EDATA,
                             "%s: benchmark: missing (name the KB's measured results, e.g. "
                             "\"resnet50\", or give work = { hours_on = GPU, hours = N })",
@@ -352,7 +565,7 @@ static int check_deadline(const char *file, workload *w, gw_error *err)
 
 int workload_is_job(const workload *w)
 {
-    return !isnan(w->work_samples) || !isnan(w->work_hours);
+    return !isnan(w->work_samples) || !isnan(w->work_tokens) || !isnan(w->work_hours);
 }
 
 double workload_hours_available(const workload *w)
@@ -501,6 +714,13 @@ static int read_field(const char *file, const char *name, const field *f, const 
         read_fallback(f, slot);
         return f->type == FIELD_TABLE ? read_table(file, name, f, NULL, w, err) : GW_OK;
     }
+    if (f->type == FIELD_TABLE && f->shorthand && view_kind(v) == VIEW_STRING) {
+        view *table = view_map();   /* model = "x" reads as model = { name = "x" } */
+        view_map_set_str(table, f->shorthand, view_str(v));
+        int rc = read_table(file, name, f, table, w, err);
+        view_free(table);
+        return rc;
+    }
     switch (f->type) {
     case FIELD_NUMBER:
         return read_number(file, name, f, v, slot, err);
@@ -564,22 +784,101 @@ void workload_free(workload *w)
     if (!w)
         return;
     free_fields(top_fields, w);
+    free(w->model_id);
     free(w);
 }
 
-int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
+/* Reads and checks the fields of t; catalog (may be NULL) resolves a model named by name. */
+static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
+                         gw_error *err)
 {
     *out = NULL;
     if (view_kind(t) != VIEW_MAP)
         return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
                             file);
     workload *w = gw_xcalloc(1, sizeof *w);
+    w->catalog = catalog;
     int rc = read_fields(file, "", t, top_fields, w, err);
+    if (rc == GW_OK)
+        rc = check_architecture(file, w, err);
+    w->catalog = NULL;
     if (rc != GW_OK) {
         workload_free(w);
         return rc;
     }
     *out = w;
+    return GW_OK;
+}
+
+int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
+{
+    return workload_read(file, t, NULL, out, err);
+}
+
+/* The catalog's figures for the model the workload names, each where the workload gives none
+ * of its own (run as model's rule, so that every later field is read knowing the model). */
+static int resolve_model(const char *file, workload *w, gw_error *err)
+{
+    if (!w->model_name || !w->catalog)
+        return GW_OK;
+    kb_model m;
+    int rc = kb_model_resolve(w->catalog, w->model_name, &m, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: model", file);
+        return GW_EDATA;
+    }
+    w->model_id = gw_xstrdup(m.id);
+    const struct {
+        double *slot, value;
+    } take[] = {
+        {&w->params, m.params},     {&w->active_params, m.active_params},
+        {&w->layers, m.layers},     {&w->hidden, m.hidden},
+        {&w->heads, m.heads},       {&w->kv_heads, m.kv_heads},
+        {&w->head_dim, m.head_dim}, {&w->vocab, m.vocab},
+        {&w->context, m.context},   {&w->ffn, m.ffn},
+        {&w->experts, m.experts},
+    };
+    for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
+        if (isnan(*take[i].slot))
+            *take[i].slot = take[i].value;
+    kb_model_free(&m);
+    return GW_OK;
+}
+
+/* What only the whole architecture can check, once every field is read: a language model given
+ * field by field gives all of it; sequences and requests fit its context. */
+static int check_architecture(const char *file, workload *w, gw_error *err)
+{
+    if (!workload_is_llm(w))
+        return GW_OK;
+    const struct {
+        const char *name;
+        double value;
+    } need[] = {{"params", w->params},     {"layers", w->layers},     {"hidden", w->hidden},
+                {"heads", w->heads},       {"kv_heads", w->kv_heads}, {"head_dim", w->head_dim},
+                {"vocab", w->vocab}};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (isnan(need[i].value))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: model.%s: missing (a language model given field by field "
+                                "needs params, layers, hidden, heads, kv_heads, head_dim and "
+                                "vocab; or name one of the catalog: model = \"llama-3-8b\")",
+                                file, need[i].name);
+    if (w->kv_heads > w->heads)
+        return gw_error_set(err, GW_EDATA, "%s: model.kv_heads: %g is more than heads (%g)", file,
+                            w->kv_heads, w->heads);
+    if (isnan(w->sequence_length))
+        w->sequence_length = !isnan(w->context) && w->context < 2048 ? w->context : 2048;
+    if (!isnan(w->context) && w->sequence_length > w->context)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: sequence_length: %g tokens is longer than the model's context "
+                            "(%g)", file, w->sequence_length, w->context);
+    if (!isnan(w->context) && !isnan(w->serve_context) &&
+        w->serve_context + w->serve_output > w->context)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference: context + output_tokens = %g tokens is longer than "
+                            "the model's context (%g)",
+                            file, w->serve_context + w->serve_output, w->context);
     return GW_OK;
 }
 
@@ -600,7 +899,7 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
             err->code = rc = GW_EDATA;
         return rc;
     }
-    rc = workload_from_view(path, table, out, err);
+    rc = workload_read(path, table, k, out, err);
     view_free(table);
     return rc;
 }
@@ -655,6 +954,10 @@ static void workload_describe_kind(gw_buf *b, const workload *w)
         if (!isnan(w->work_samples)) {
             view_format_number(b, w->work_samples, 0);
             buf_puts(b, " samples");
+        } else if (!isnan(w->work_tokens)) {
+            view_format_number(b, w->work_tokens, 0);
+            buf_puts(b, strcmp(w->task, "inference") ? " tokens trained on"
+                                                     : " tokens generated");
         } else {
             buf_printf(b, "%g h on %s", w->work_hours, w->work_hours_on);
         }

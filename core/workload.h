@@ -11,18 +11,34 @@
 #include "view.h"
 
 typedef struct workload {
+    kb *catalog;                /* borrowed while the file is read (names a model), then NULL */
     char *path;                 /* as given; used in messages */
     char *name;
-    /* the model: params-based estimate, or a measured peak */
+    char *task;                 /* train | finetune | inference */
+    /* the model: params-based estimate, or a measured peak; a language model also its
+     * architecture, from the KB's catalog (model.name) or given field by field */
+    char *model_name;           /* a catalog model as written; NULL unless model.name */
+    char *model_id;             /* the catalog's id once resolved (workload_load) */
     double params;              /* NaN unless model.params */
-    char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 */
+    double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
+        context;
+    char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 | fp8 | int8 | int4 | fp4 */
     char *optimizer;            /* adam | adamw | sgd | sgd-plain | none */
     double activations_gb;      /* 0 unless given */
     double vram_gb;             /* NaN unless given (overrides the estimate) */
     double batch_per_gpu;       /* NaN: the model's default */
     char *benchmark;            /* KB workload key, NULL when none */
+    /* language models: how it is trained or served */
+    char *finetune_method;      /* full | lora | qlora */
+    double lora_rank;
+    char *sharding;             /* none | zero1 | zero2 | zero3 */
+    int checkpointing;          /* activation_checkpointing */
+    double sequence_length;     /* tokens per training sequence */
+    double serve_context, serve_output, serve_concurrency;   /* inference.* */
+    double target_tokens_per_s, target_tpot_ms, target_ttft_ms;   /* NaN: no target */
     /* the work: samples, or hours on a reference GPU */
     double work_samples;        /* NaN unless work.samples */
+    double work_tokens;         /* NaN unless work.tokens (a language model's) */
     char *work_hours_on;        /* GPU name as written, NULL unless work.hours_on */
     double work_hours;          /* NaN unless work.hours */
     double work_runs;           /* how many times the work is done (1 unless work.runs) */
@@ -53,6 +69,11 @@ typedef struct workload {
  * within the horizon or deadline_days; without work, the workload is capacity: the hardware is
  * used hours_per_day for horizon_months. */
 int workload_is_job(const workload *w);
+/* Whether the model is a language model (a catalog name, or its layers given): its work is in
+ * tokens and its memory and speed come from model_llm.c. */
+int workload_is_llm(const workload *w);
+/* The ZeRO stage of w->sharding (0 for none). */
+int workload_zero_stage(const workload *w);
 /* Hours the work may run: hours_per_day x (deadline_days, else 30 x horizon_months). */
 double workload_hours_available(const workload *w);
 

@@ -430,3 +430,89 @@ UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_syste
 -- unknown.  The update re-indexes every GPU through the view above (gpu_fts_upd).
 UPDATE gpu SET link_kind = CASE WHEN nvlink_gbs > 0 THEN 'nvlink'
                                 WHEN nvlink_gbs = 0 AND vendor = 'NVIDIA' THEN 'none' END;
+
+-- version 7
+-- The model catalog: open language models with the architecture facts their published
+-- configurations give, each citing its source.  A workload names one (model = "llama-3-70b")
+-- instead of restating the figures.  params counts every parameter (embeddings included);
+-- active_params those one token runs through (a mixture of experts: the shared layers and
+-- experts_active of the experts; NULL for a dense model, which runs through all).  kv_heads x
+-- head_dim is what the attention caches per layer and token, for keys and again for values
+-- (grouped-query attention has fewer KV heads than query heads; a model that caches a latent
+-- instead, as DeepSeek's multi-head latent attention does, is written so that 2 x kv_heads x
+-- head_dim is the values it caches, and its note says so).  ffn is the feed-forward width (of one
+-- expert in a mixture; the configuration's intermediate_size), what LoRA adapters are sized by.
+-- context is the longest sequence the released configuration takes, in tokens.
+CREATE TABLE model (
+    id TEXT PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL,
+    family TEXT,
+    params REAL NOT NULL CHECK (params > 0),
+    active_params REAL CHECK (active_params > 0 AND active_params <= params),
+    layers REAL NOT NULL CHECK (layers > 0),
+    hidden REAL NOT NULL CHECK (hidden > 0),
+    heads REAL NOT NULL CHECK (heads > 0),
+    kv_heads REAL NOT NULL CHECK (kv_heads > 0 AND kv_heads <= heads),
+    head_dim REAL NOT NULL CHECK (head_dim > 0),
+    ffn REAL CHECK (ffn > 0),
+    vocab REAL NOT NULL CHECK (vocab > 0),
+    context REAL NOT NULL CHECK (context > 0),
+    experts REAL CHECK (experts > 0),
+    experts_active REAL CHECK (experts_active > 0 AND experts_active <= experts),
+    source TEXT NOT NULL REFERENCES source(id),
+    note TEXT
+);
+
+-- Indexed like every table; all eight slots of rowid x 8 are taken, so a model's entry is the
+-- negative of its rowid.
+CREATE VIEW kb_text_model AS
+SELECT m.rowid AS row, -m.rowid AS fid, 'model' AS kind, m.id AS ref, m.name AS title,
+       m.id || ' ' || ifnull(m.family, '') || ' ' ||
+       printf('%gB parameters', m.params / 1e9) || ' ' ||
+       CASE WHEN m.experts IS NOT NULL
+            THEN printf('mixture of experts %g of %g experts, %gB active', m.experts_active,
+                        m.experts, ifnull(m.active_params, m.params) / 1e9)
+            ELSE '' END || ' ' ||
+       printf('%g layers, context %g tokens', m.layers, m.context) || ' ' ||
+       ifnull(m.note, '') AS body
+FROM model m;
+DROP VIEW kb_text;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system
+UNION ALL SELECT * FROM kb_text_model;
+CREATE TRIGGER model_fts_ins AFTER INSERT ON model BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_model WHERE ref = new.id;
+END;
+CREATE TRIGGER model_fts_upd AFTER UPDATE ON model BEGIN
+    DELETE FROM kb_fts WHERE rowid = -old.rowid;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_model WHERE ref = new.id;
+END;
+CREATE TRIGGER model_fts_del AFTER DELETE ON model BEGIN
+    DELETE FROM kb_fts WHERE rowid = -old.rowid;
+END;
+
+-- The decision's two new assumed figures, for language models: an upgraded KB gets the rows with
+-- their sources, as kb/data has them; a new KB (no assumption rows yet) gets them from kb/data.
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'llama-3-paper', 'The Llama 3 Herd of Models (arXiv:2407.21783)', 'Meta AI',
+       'https://arxiv.org/abs/2407.21783', '2026-12-01', 'whitepaper',
+       'Table 4: Llama 3 405B pre-training on H100 GPUs reached 430, 400 and 380 BF16 TFLOPS per GPU (43%, 41% and 38% model FLOPs utilisation) on 8,192 to 16,384 GPUs.'
+WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'llama-3-paper');
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'mbu-glossary', 'Model bandwidth utilization (glossary)', 'open-source-ai.tech',
+       'https://www.open-source-ai.tech/glossary/model-bandwidth-utilization', '2026-12-01', 'article',
+       'Model bandwidth utilisation, the share of peak memory bandwidth a serving stack reaches while decoding: well-optimised CUDA stacks (vLLM, TensorRT-LLM) commonly 70 to 85%; a rule of thumb, not a published constant.'
+WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'mbu-glossary');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'llm_mfu', 0.4, 'fraction', 'llama-3-paper',
+       'Model FLOPs utilisation of language-model training and prefill when the KB has no measured tokens/s to calibrate it: 400 of an H100''s 989 dense BF16 TFLOPS, Llama 3 405B''s pre-training on 16,384 GPUs (the paper''s 38-43%). A team''s own stack, or a consumer card, may reach less; a measured row of the workload''s benchmark replaces it.'
+WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'llm_mfu');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'decode_bandwidth_fraction', 0.7, 'fraction', 'mbu-glossary',
+       'The share of a GPU''s memory bandwidth a serving stack reaches while generating tokens (model bandwidth utilisation): the low end of the 70-85% that vLLM and TensorRT-LLM commonly reach. A rule of thumb, not a measurement of this stack.'
+WHERE EXISTS (SELECT 1 FROM assumption) AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'decode_bandwidth_fraction');

@@ -5,17 +5,21 @@ local rows = header ..
   'Acme,"Box 8",resnet,Offline,80000,Samples/s,"NVIDIA H100-SXM-80GB","8",1,"TensorRT 10, CUDA 12",closed,v4.1\n' ..
   'Acme,"Box 8",llama2-70b-99,Server,800,Tokens/s,"NVIDIA H100-SXM-80GB","8",1,TensorRT,closed,v4.1\n' ..
   'Acme,"Box 8",llama2-70b-99.9,Server,800,Tokens/s,"NVIDIA H100-SXM-80GB","8",1,TensorRT,closed,v4.1\n' ..
-  'Acme,"Box 2",resnet,Offline,100,Samples/s,"Mystery NPU","2",1,x,closed,v4.1\n'
+  'Acme,"Box 2",resnet,Offline,100,Samples/s,"Mystery NPU","2",1,x,closed,v4.1\n' ..
+  'Acme,"Box 8",mixtral-8x7b,Offline,4000,Samples/s,"NVIDIA H100-SXM-80GB","8",1,TensorRT,closed,v4.1\n'
 
 return {
   test_divided_per_accelerator_and_deduplicated = function(plugin)
     local r = plugin.import({ input_name = "summary.csv" }, rows)
     -- resnet 80000 / 8 = 10000 samples/s per GPU; llama2-70b once (800 / 8 = 100);
-    -- the Mystery NPU is not in the KB.  2 records.
-    assert(#r == 2, "expected 2 records, got " .. #r)
+    -- the Mystery NPU is not in the KB; mixtral 4000 / 8 = 500.  3 records.
+    assert(#r == 3, "expected 3 records, got " .. #r)
     assert(r[1].gpu == "h100-sxm5" and r[1].value == 10000 and r[1].unit == "samples/s")
     assert(r[1].metric == "inference_offline" and r[1].gpu_count == 1)
     assert(r[2].workload == "llama2-70b" and r[2].value == 100 and r[2].unit == "tokens/s")
     assert(r[1].framework == "TensorRT 10, CUDA 12")
+    -- A language-model benchmark labelled Samples/s is stored in tokens/s, and says so.
+    assert(r[3].workload == "mixtral-8x7b" and r[3].value == 500 and r[3].unit == "tokens/s")
+    assert(r[3].note:find("MLPerf measures its throughput in tokens/s", 1, true), r[3].note)
   end,
 }

@@ -4,7 +4,7 @@
 return {
     name = "memory-fit",
     kind = "rule",
-    version = "1.1.0",
+    version = "1.2.0",
     description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 
     evaluate = function(option, workload)
@@ -13,8 +13,14 @@ return {
         end
         local because
         if option.split then
+            -- A language model is split over the GPUs of one replica (tensor parallel, within a
+            -- machine); another model over all the option's cards.
+            local over = option.tensor_parallel or option.count
             because = string.format("needs %.1f GB per card even split over %d cards; %s has %.0f GB",
-                option.per_card_gb, option.count, option.gpu_name, option.memory_gb)
+                option.per_card_gb, over, option.gpu_name, option.memory_gb)
+        elseif option.tensor_parallel then
+            because = string.format("needs %.1f GB per GPU; %s has %.0f GB",
+                option.per_card_gb, option.gpu_name, option.memory_gb)
         else
             because = string.format("needs %.1f GB per replica; %s has %.0f GB",
                 option.vram_needed_gb, option.gpu_name, option.memory_gb)

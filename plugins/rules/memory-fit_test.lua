@@ -27,4 +27,14 @@ return {
                                          per_card_gb = 40.5 }), { parallelism = "model" })
         assert(v[1].because:find("40.5 GB per card even split over 2 cards", 1, true), v[1].because)
     end,
+    -- A language model: split over the 4 GPUs of one replica (of an 8-card, 2-machine option),
+    -- or per GPU under ZeRO sharding: never "copies the model to every card".
+    test_language_model_names_the_replica_split = function(rule)
+        local v = rule.evaluate(option({ fits = false, split = true, count = 8, tensor_parallel = 4,
+                                         per_card_gb = 24.1 }), { parallelism = "data" })
+        assert(v[1].because:find("24.1 GB per card even split over 4 cards", 1, true), v[1].because)
+        v = rule.evaluate(option({ fits = false, count = 1, tensor_parallel = 1, per_card_gb = 153.5,
+                                   memory_gb = 80 }), { parallelism = "data", sharding = "zero3" })
+        assert(v[1].because == "needs 153.5 GB per GPU; GeForce RTX 3090 has 80 GB", v[1].because)
+    end,
 }

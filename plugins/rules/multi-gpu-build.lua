@@ -30,6 +30,8 @@ return {
         end
         return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",
                    because = what .. ": size the power supply and circuit, "
-                       .. "the airflow, and allow days to get distributed training running" } }
+                       .. "the airflow, and allow days to get "
+                       .. (workload.task == "inference" and "the serving stack" or "distributed training")
+                       .. " running" } }
     end,
 }

@@ -8,19 +8,22 @@
 return {
     name = "rented-tuning",
     kind = "rule",
-    version = "1.1.0",
+    version = "1.2.0",
     description = "Attaches the tuning checklist to rented data-centre cards.",
 
     evaluate = function(option, workload)
         if option.acquisition ~= "rent" or option.consumer then
             return {}
         end
-        local steps = { "the data loader" }
         local precision = workload.model and workload.model.precision
+        -- Serving has no data loader: its speed is the inference engine's (its kernels for the
+        -- precision, its batching), and tensor parallelism's collectives.
+        local steps = { workload.task == "inference" and "the inference engine (its kernels and "
+                        .. "batching)" or "the data loader" }
         if option.tf32 and (precision == "fp32" or precision == "tf32") then
             table.insert(steps, 1, "TF32")
         end
-        if option.count > 1 then
+        if option.count > 1 and (workload.task ~= "inference" or (option.tensor_parallel or 1) > 1) then
             steps[#steps + 1] = option.vendor == "AMD" and "RCCL" or "NCCL"
         end
         local list = #steps == 1 and steps[1]

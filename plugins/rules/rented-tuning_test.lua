@@ -51,4 +51,18 @@ return {
         assert(#rule.evaluate({ acquisition = "buy-new", consumer = false }, {}) == 0)
         assert(#rule.evaluate({ acquisition = "rent", consumer = true }, {}) == 0)
     end,
+    -- Serving: the inference engine, not a data loader; NCCL only for a replica split over GPUs.
+    test_serving_names_the_inference_engine = function(rule)
+        local v = rule.evaluate({ acquisition = "rent", consumer = false, gpu = "h200-sxm", count = 2,
+                                  tensor_parallel = 1, vendor = "NVIDIA" },
+            { task = "inference", model = { precision = "fp8" } })
+        assert(v[1].because == "a rented data-centre card reaches the assumed speed only once the "
+            .. "inference engine (its kernels and batching) is set up: check it in the first hour",
+            v[1].because)
+        v = rule.evaluate({ acquisition = "rent", consumer = false, gpu = "h100-sxm5", count = 8,
+                            tensor_parallel = 2, vendor = "NVIDIA" },
+            { task = "inference", model = { precision = "fp8" } })
+        assert(v[1].because:find("inference engine (its kernels and batching) and NCCL are set up", 1, true),
+            v[1].because)
+    end,
 }

@@ -22,12 +22,14 @@ check_num "decide vision-team: 4x 3090 scaled from the benchmark family" \
 check_eq "decide vision-team: its spread is the article's 3,100 to the model's 3,458" \
     "$(jqr '.options[0].throughput | "\(.low) \(.high | floor) \(.basis)"')" "3100 3457 scaled"
 check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
-# The trace --json prints: every step, the rules among them (10 shipped rules, 61 options: 1, 2, 4,
-# 8 and 16 cards of each of the four candidates to buy (the 3090 new and used): 20, and the KB's
-# 41 on-demand cloud offers kept)
+# The trace --json prints: every step, the rules among them (14 shipped rules, 75 options: 1, 2, 4,
+# 8 and 16 cards of each of the four candidates to buy (the 3090 new and used): 20, and 55 of the
+# KB's on-demand cloud offers kept: 41 before issue 14's second batch of prices, + its 23 new
+# on-demand offers (26 cloud rows less 3 spot ones), - 9 more set aside as a provider's dearer offer
+# or beyond the 3 cheapest providers of a GPU and count (19 set aside now, 10 before))
 check_eq "decide vision-team: the trace names the rules' step" \
     "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
-    "10 rules gave N verdicts over 61 options"
+    "14 rules gave N verdicts over 75 options"
 check_eq "decide vision-team: the issue's option fields" \
     "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
 check_eq "decide vision-team: cost fields" \

@@ -97,6 +97,15 @@ check_eq "compare --json: lower TDP is best (RTX 3090 350 W < 400 W)" \
     "$(jqr '.rows[] | select(.field=="tdp_w") | .best')" "0"
 check_eq "compare --json: text rows have no best" \
     "$(jqr '.rows[] | select(.field=="vendor") | .best')" "null"
+# Every price shown is dated: the launch price as of the release (RTX 3090 USD 1,499 of 2020-09,
+# RTX 4090 USD 1,599 of 2022-10; the lower one is marked best); a GPU without one shows '-'
+run "$GW" --kb "$KB" kb compare 3090 4090
+check_out "compare: the launch prices with their dates" \
+    "Launch price        \$1,499 (as of 2020-09) *  \$1,599 (as of 2022-10)"
+run "$GW" --kb "$KB" --json kb compare 3090 h100-sxm5
+check_eq "compare --json: the launch price's text carries its date; unknown is null" \
+    "$(jqr '.rows[] | select(.field=="launch_price_usd") | .texts | map(tostring) | join("|")')" \
+    "\$1,499 (as of 2020-09)|null"
 run "$GW" --kb "$KB" kb compare 3090
 check_rc "compare needs two names" 64
 
@@ -147,7 +156,7 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
-check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 5"
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 7"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -231,7 +240,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "an older KB read-only: exit 65" 65
     check_err "an older KB says how to upgrade" "kb upgrade"
     run "$GW" --kb "$T/v1.db" kb upgrade
-    check_out "kb upgrade migrates to the current schema" "schema 6"
+    check_out "kb upgrade migrates to the current schema" "schema 7"
     run "$GW" --kb "$T/v1.db" --json kb show 3090
     check_eq "the migrated KB keeps its rows" "$(jqr .memory_bandwidth_gbs)" "936"
 
@@ -241,7 +250,7 @@ if command -v sqlite3 >/dev/null 2>&1; then
     run "$GW" --kb "$T/v2.db" kb show 3090
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
-    check_out "kb upgrade migrates version 2 to 6" "schema 6"
+    check_out "kb upgrade migrates version 2 to 7" "schema 7"
     # version 4: every price carries its quality, GPU fraction and minimum billing
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
@@ -254,15 +263,16 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
-    check_out "the upgraded KB has the five assumed figures" "assumptions 5"
+    check_out "the upgraded KB has the seven assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction)" "assumptions 7"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
         "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
-    # poor cooling keeps 80%), in export order (by id)
-    check_eq "the upgrade carries over gpuwise 2's figures" \
-        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,$p' | sed 1,2d | cut -d, -f1-4 | tr '\n' ' ')" \
-        "host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+    # poor cooling keeps 80%), with version 7's two for language models (MFU 0.4, decode
+    # bandwidth 0.7), in export order (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's" \
+        "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,/^$/p' | sed 1,2d | grep . | cut -d, -f1-4 | tr '\n' ' ')" \
+        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -349,7 +359,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 100 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 101
+check_eq "kb sources csv: header + 128 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 129
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -377,7 +387,7 @@ check_rc "kb import --json: exit 0" 0
 check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
 check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
-check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "6"
+check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "7"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
@@ -460,7 +470,9 @@ run "$GW" --kb "$KB" --json kb sources
 # 73 GPUs + 102 benchmarks + 100 prices (63 + issue 14's 37) + 5 rates + 15 claims x 2 (source,
 # correction) + 5 assumptions + 7 systems (4 + gb200-nvl72, intel-gaudi2-hls2, intel-gaudi3-hls3)
 # = 73 + 102 + 100 + 5 + 30 + 5 + 7 = 322
-check_eq "kb sources: 322 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "322"
+# 322 before issue 14's second batch of prices, + its 32 prices (26 cloud offers, 6 purchases) = 354
+# + the model catalog's 14 models and its 2 assumed figures (llm_mfu, decode_bandwidth_fraction) = 370
+check_eq "kb sources: 370 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "370"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
@@ -561,6 +573,17 @@ run "$GW" --kb "$VKB" --json kb list --sort -fp16_tflops_per_w --columns id,fp16
 check_eq "--sort -fp16_tflops_per_w: 1.74, 1.41, 0.37, 0.20" "$(jqr '[.gpus[].id] | join(" ")')" \
     "mi300x h100-sxm5 rtx-4090 rtx-3090"
 check_eq "--columns keeps to the derived field asked" "$(jqr '.gpus[0] | keys | join(",")')" "fp16_tflops_per_w,id"
+# A price column brings its date: price_per_gb the date of the new price it divides (RTX 4090:
+# 2022-10), the launch price the release date (none in this KB: null), each once, at the end
+run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,price_per_gb,new_price
+check_eq "--columns with a price: new_price_as_of added once, at the end" \
+    "$(jqr '.columns | join(",")')" "id,price_per_gb,new_price,new_price_as_of"
+check_eq "--columns with a price: its date is the new price's, 2022-10" "$(jqr '.gpus[0].new_price_as_of')" "2022-10"
+run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,new_price_as_of,price_per_gb
+check_eq "--columns that already date the price: nothing added" "$(jqr '.columns | join(",")')" \
+    "id,new_price_as_of,price_per_gb"
+run "$GW" --kb "$VKB" kb list --where 'id = rtx-4090' --columns id,launch_price_usd
+check_out "--columns launch_price_usd: the release date comes with it" "release_date"
 
 # another currency: CNY at its latest rate, 7.2 (not 2025's 7.0): 1599 * 7.2 = 11,512.8 a card,
 # / 24 GB = 479.7; EUR: 1599 * 0.92 = 1,471.08, / 24 GB = 61.295
@@ -609,7 +632,7 @@ done
 run "$GW" --kb "$VKB" kb list --columns id,price_per_gbp
 check_err "--columns lists the derived fields too" "fp16_tflops_per_w)"
 run "$GW" --kb "$VKB" --format csv kb list --sort price_per_gb --columns id,price_per_gb
-check_eq "csv: the exact figures" "$(printf '%s' "$OUT" | tr -d '\r' | sed -n 3p)" "rtx-4090,66.625"
+check_eq "csv: the exact figures, dated" "$(printf '%s' "$OUT" | tr -d '\r' | sed -n 3p)" "rtx-4090,66.625,2022-10"
 
 # one description drives kb fields, help and completion
 run "$GW" kb fields

@@ -213,10 +213,12 @@ run "$GW" --kb "$KB" --json offers --gpu "RTX 4090" --currency CNY
 check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 3" "$(jqr '.offers[0].price_per_hour')" "3"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --currency USD --max-price 3
 # kb/data prices: Lambda gpu_8x_h100_sxm5 USD 23.92 for 8 GPUs = 2.99 per GPU-hour, Spheron's
-# 2.50 and its spot 1.03 (2026-03); AWS p5 is 98.32 / 8 = 12.29 (its Capacity Block 39.33 / 8 =
-# 4.92), RunPod 3.49, Lambda's 1x 3.78, Modal 3.95, Replicate 5.49 and the CNY quotes convert above
-# 3: three offers under USD 3
-check_eq "offers --max-price 3 (per GPU-hour): three H100 offers" "$(jqr '.offers | length')" "3"
+# 2.50 and its spot 1.03 (2026-03), RunPod's Community Cloud 2.69 (2026-11-09) and CoreWeave's
+# HGX H100 spot 19.71 / 8 = 2.46 (2026-09-20); AWS p5 is 98.32 / 8 = 12.29 (its Capacity Block
+# 39.33 / 8 = 4.92), RunPod 3.49 and its Secure Cloud 3.99, Lambda's 1x 3.78 and 8x 3.99 of
+# 2026-09-20, CoreWeave's on demand 49.24 / 8 = 6.16, Modal 3.95, Replicate 5.49 and the CNY quotes
+# convert above 3: five offers under USD 3
+check_eq "offers --max-price 3 (per GPU-hour): five H100 offers" "$(jqr '.offers | length')" "5"
 check_num "offers: Lambda's price per GPU-hour 23.92 / 8" \
     "$(jqr '.offers[] | select(.provider == "Lambda") | .price_per_gpu_hour')" 2.99 0.0001
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --sort price --currency USD

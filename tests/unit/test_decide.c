@@ -818,6 +818,8 @@ static void assumed_figures_from_kb(void **state)
         {KB_ASSUMED_RESALE, "resale_fraction", 0.3, "fraction"},
         {KB_ASSUMED_HOST_NETWORK, "host_network_gbps", 10, "Gb/s"},
         {KB_ASSUMED_POOR_COOLING, "poor_cooling_factor", 0.8, "fraction"},
+        {KB_ASSUMED_LLM_MFU, "llm_mfu", 0.4, "fraction"},
+        {KB_ASSUMED_DECODE_BANDWIDTH, "decode_bandwidth_fraction", 0.7, "fraction"},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         const kb_assumption *a = &f->d->facts[want[i].which];
@@ -1093,7 +1095,9 @@ static int many_import(kb *k, gw_error *err)
     buf_puts(&t, "id,value,unit,source,note\nhost_cost,8000,CNY,fixture-many,\n"
                  "host_power_w,200,W,fixture-many,\nresale_fraction,0.3,fraction,fixture-many,\n"
                  "host_network_gbps,10,Gb/s,fixture-many,\n"
-                 "poor_cooling_factor,0.8,fraction,fixture-many,\n");
+                 "poor_cooling_factor,0.8,fraction,fixture-many,\n"
+                 "llm_mfu,0.4,fraction,fixture-many,\n"
+                 "decode_bandwidth_fraction,0.7,fraction,fixture-many,\n");
     if (rc == GW_OK)
         rc = kb_import_text(k, "assumptions.csv", t.data, t.len, err);
     buf_free(&t);

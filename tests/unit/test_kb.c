@@ -167,7 +167,7 @@ static void test_migration_from_v1(void **state)
     assert_non_null(strstr(err.msg, "schema 1 is older"));
     assert_non_null(strstr(err.msg, "kb upgrade"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 6);
+    assert_int_equal(kb_schema_version(k), 7);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -228,7 +228,7 @@ static void test_migration_from_v2(void **state)
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "schema 2 is older"));
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 6);
+    assert_int_equal(kb_schema_version(k), 7);
     kb_close(k);
 
     assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
@@ -277,21 +277,25 @@ static void test_migration_from_v2(void **state)
     kb_hits_free(hits, n);
     kb_source *s;
     assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
-    /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp, and the source version 5 adds
-     * for the network between machines */
-    assert_int_equal(n, 4);
+    /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp, the source version 5 adds for
+     * the network between machines, and the two version 7 adds for language models */
+    assert_int_equal(n, 6);
     assert_int_equal(s[0].fact_count, 2);       /* host_cost, resale_fraction */
     assert_int_equal(s[1].fact_count, 1 + 1 + 2);
     assert_int_equal(s[2].fact_count, 3);       /* the GPU, the rate, the claim's correction */
     assert_string_equal(s[3].id, "ieee-802-3an");
     assert_int_equal(s[3].fact_count, 1);       /* host_network_gbps */
+    assert_string_equal(s[4].id, "llama-3-paper");
+    assert_int_equal(s[4].fact_count, 1);       /* llm_mfu */
+    assert_string_equal(s[5].id, "mbu-glossary");
+    assert_int_equal(s[5].fact_count, 1);       /* decode_bandwidth_fraction */
     kb_sources_free(s, n);
-    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 5 assumptions = 9 facts; the index: those 9 and
-     * the 4 sources = 13 entries */
+    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 7 assumptions = 11 facts; the index: those 11
+     * and the 6 sources = 17 entries */
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
-    assert_non_null(strstr(report.data, "ok: every fact cites a source (9 facts)"));
-    assert_non_null(strstr(report.data, "ok: search index (13 entries)"));
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (11 facts)"));
+    assert_non_null(strstr(report.data, "ok: search index (17 entries)"));
     buf_free(&report);
     kb_close(k);
 }
@@ -321,7 +325,7 @@ static void test_migration_prices_to_v4(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 6);
+    assert_int_equal(kb_schema_version(k), 7);
     kb_price *rows;
     size_t n;
     assert_int_equal(kb_prices_find(k, "rtx-3090", NULL, NULL, &rows, &n, &err), GW_OK);
@@ -388,7 +392,7 @@ static void test_migration_links_to_v6(void **state)
         NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 6);
+    assert_int_equal(kb_schema_version(k), 7);
     static const struct {
         const char *id, *kind;   /* NULL: unknown */
     } want[] = {{"rtx-3090", "nvlink"}, {"rtx-4090", "none"}, {"mi300x", NULL}};
@@ -1271,7 +1275,7 @@ static void test_assumption_rules(void **state)
          "id: 'host_costs' is not a figure gpuwise assumes (did you mean host_cost?)"},
         {"gpu_count", 1, "cards",
          "id: 'gpu_count' is not a figure gpuwise assumes (one of: host_cost, host_power_w, "
-         "resale_fraction, host_network_gbps, poor_cooling_factor)"},
+         "resale_fraction, host_network_gbps, poor_cooling_factor, llm_mfu, decode_bandwidth_fraction)"},
         {"host_cost", 8000, "yuan",
          "unit: host_cost is written in a currency code such as CNY or USD (it is money), not "
          "'yuan'"},

@@ -147,12 +147,12 @@ static void model_and_work_rules(void **state)
                           "\"electricity\": {\"price\": 1}}",
                           &w, &err),
                      GW_EDATA);
-    assert_non_null(strstr(err.msg, "work: give samples or hours_on with hours, not both"));
+    assert_non_null(strstr(err.msg, "work: give one of samples, tokens or hours_on with hours"));
     /* An unknown precision. */
-    assert_int_equal(load("{\"model\": {\"params\": 1e6, \"precision\": \"fp8\"}}", &w, &err),
+    assert_int_equal(load("{\"model\": {\"params\": 1e6, \"precision\": \"fp12\"}}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: model.precision: expected one of fp32, tf32, amp, fp16, "
-                                 "bf16, got \"fp8\"");
+                                 "bf16, fp8, int8, int4, fp4, got \"fp12\"");
     /* Not a table at all. */
     assert_int_equal(load("[1, 2]", &w, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "returns a table"));
@@ -204,7 +204,8 @@ static void job_or_capacity(void **state)
                           "\"currency\": \"CNY\", \"electricity\": {\"price\": 1}}",
                           &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: work: runs of what? (give samples or hours_on with hours)");
+    assert_string_equal(err.msg, "x.lua: work: runs of what? (give samples, tokens or hours_on with "
+                                 "hours)");
     assert_int_equal(load("{\"vram_gb\": 10, \"benchmark\": \"resnet50\", \"hours_per_day\": 8, "
                           "\"horizon_months\": 1, \"deadline_days\": 5, \"currency\": \"CNY\", "
                           "\"electricity\": {\"price\": 1}}",
@@ -256,10 +257,10 @@ static void more_messages(void **state)
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: candidates: expected a list of GPU names (\"4x "
                                  "rtx-3090\", \"rent:*\", ...), got a list");
-    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"model\": \"resnet\"}", &w, &err),
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"model\": 5}", &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: model: expected a table { params = ..., precision = "
-                                 "... }, got \"resnet\"");
+    assert_string_equal(err.msg, "x.lua: model: expected a model name (\"llama-3-8b\") or a table "
+                                 "{ params = ..., precision = ... }, got 5");
     assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours_on\": \"rtx-3090\", \"hours\": 1}, "
                           "\"hours_per_day\": 8, \"horizon_months\": 1, \"electricity\": "
                           "{\"price\": 1}}",
@@ -320,9 +321,16 @@ static void absent_tables_take_defaults(void **state)
     view_to_json(v, &b, 0);
     assert_string_equal(
         buf_cstr(&b),
-        "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"model\":{\"params\":null,"
-        "\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},\"vram_gb\":40,"
-        "\"batch_per_gpu\":null,\"benchmark\":null,\"work\":{\"samples\":null,\"hours_on\":"
+        "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"task\":\"train\","
+        "\"model\":{\"name\":null,\"params\":null,\"active_params\":null,\"layers\":null,"
+        "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,\"ffn\":null,"
+        "\"experts\":null,\"vocab\":null,"
+        "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
+        "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
+        "\"activation_checkpointing\":false,\"sequence_length\":null,\"batch_per_gpu\":null,"
+        "\"inference\":{\"context\":null,\"output_tokens\":null,\"concurrency\":1,"
+        "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null},"
+        "\"benchmark\":null,\"work\":{\"samples\":null,\"tokens\":null,\"hours_on\":"
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
         "\"horizon_months\":1,\"deadline_days\":null,\"currency\":\"USD\",\"budget\":null,"
         "\"electricity\":{\"price\":0,"
@@ -348,15 +356,17 @@ static const view *field_entry(const view *fields, const char *name)
     return NULL;
 }
 
-/* The field list documentation is made from: the 27 top-level fields ("file" is not one: it is
+/* The field list documentation is made from: the 33 top-level fields ("file" is not one: it is
  * not written in a file; deadline_days, spot_ok, anecdotal_ok, network_gbps and
- * price_max_age_days are issue 13's and 14's), model's 4, work's 4 (runs) and electricity's 2 =
- * 37 entries, each with help text. */
+ * price_max_age_days are issue 13's and 14's; task, finetune, sharding, activation_checkpointing,
+ * sequence_length and inference issue 15's), model's 15 (4, and a language model's name,
+ * active_params and 9 architecture figures), work's 5 (tokens), electricity's 2, finetune's 2
+ * and inference's 6 = 63 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 37);
+    assert_int_equal(view_len(fields), 63);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
@@ -374,9 +384,9 @@ static void field_list_describes_every_field(void **state)
     assert_non_null(precision);
     assert_string_equal(view_str(view_map_get(precision, "type")), "text");
     assert_string_equal(view_str(view_map_get(precision, "default")), "amp");
-    assert_int_equal(view_len(view_map_get(precision, "choices")), 5);
+    assert_int_equal(view_len(view_map_get(precision, "choices")), 9);
     assert_string_equal(view_str(view_map_get(precision, "expected")),
-                        "one of fp32, tf32, amp, fp16, bf16");
+                        "one of fp32, tf32, amp, fp16, bf16, fp8, int8, int4, fp4");
     const view *pue = field_entry(fields, "electricity.pue");
     assert_non_null(pue);
     assert_string_equal(view_str(view_map_get(pue, "default")), "1");

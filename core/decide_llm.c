@@ -1,0 +1,615 @@
+/* decide_llm.c — the model stage for a language model (workload_is_llm): how many GPUs one
+ * replica takes (tensor parallelism, the fewest that hold it), the memory per GPU term by term
+ * (model_llm_memory), the precision each GPU really computes in, and the speed in tokens/s:
+ * the KB's measured results for that GPU and count where the workload names a benchmark, else
+ * the stated roofline of model_llm.c — training at the model FLOPs utilisation (calibrated on the
+ * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
+ * memory bandwidth or compute per decode step, with the time per output token and to the first
+ * token checked against the workload's targets. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the setup, once per decision ---- */
+
+static model_task task_of(const workload *w)
+{
+    if (decide_str_eq(w->task, "inference"))
+        return MODEL_INFERENCE;
+    return decide_str_eq(w->task, "finetune") ? MODEL_FINETUNE : MODEL_TRAIN;
+}
+
+static model_tune method_of(const workload *w)
+{
+    if (!decide_str_eq(w->task, "finetune"))
+        return MODEL_TUNE_FULL;
+    if (decide_str_eq(w->finetune_method, "lora"))
+        return MODEL_TUNE_LORA;
+    return decide_str_eq(w->finetune_method, "qlora") ? MODEL_TUNE_QLORA : MODEL_TUNE_FULL;
+}
+
+/* Sequences per GPU per training step: the workload's, else one. */
+static double llm_batch(const workload *w)
+{
+    return w->batch_per_gpu > 0 ? w->batch_per_gpu : 1;
+}
+
+double decide_llm_tokens_per_step(const workload *w)
+{
+    return llm_batch(w) * w->sequence_length;
+}
+
+int decide_llm_setup(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    d->llm = (model_llm){.params = w->params,
+                         .active_params = isnan(w->active_params) ? w->params : w->active_params,
+                         .layers = w->layers,
+                         .hidden = w->hidden,
+                         .heads = w->heads,
+                         .kv_heads = w->kv_heads,
+                         .head_dim = w->head_dim,
+                         .vocab = w->vocab,
+                         .ffn = w->ffn,
+                         .experts = w->experts};
+    model_llm_setup *s = &d->llm_setup;
+    s->task = task_of(w);
+    s->method = method_of(w);
+    s->lora_rank = w->lora_rank;
+    s->precision = w->precision;
+    s->optimizer = decide_str_eq(w->optimizer, "none") ? "sgd-plain" : w->optimizer;
+    s->zero = workload_zero_stage(w);
+    s->checkpointing = w->checkpointing;
+    s->sequence_length = w->sequence_length;
+    s->batch = llm_batch(w);
+    s->kv_tokens = s->task == MODEL_INFERENCE ? w->serve_context + w->serve_output : 0;
+    s->sequences = s->task == MODEL_INFERENCE ? w->serve_concurrency : 0;
+    int rc = model_llm_memory(&d->llm, s, 1, 1, &d->memory, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: model", w->path);
+        return rc;
+    }
+    d->gradient_bytes = s->task == MODEL_INFERENCE ? 0 : model_llm_exchange_bytes(&d->llm, s);
+    d->llm_mfu = NAN;
+    if (w->model_id) {
+        kb_model m;
+        if (kb_model_resolve(d->k, w->model_id, &m, NULL) == GW_OK) {
+            d->llm_cite = decide_cite(d, m.source);
+            d->llm_name = gw_xstrdup(m.name);
+            kb_model_free(&m);
+        }
+    }
+    return GW_OK;
+}
+
+/* ---- precision: what each GPU computes in ---- */
+
+/* The dense tensor rate of g at precision p (NaN or 0 where it has none). */
+static double rate_at(const kb_gpu *g, const char *p)
+{
+    if (decide_str_eq(p, "fp4"))
+        return g->fp4_tflops;
+    if (decide_str_eq(p, "fp8"))
+        return g->fp8_tflops;
+    if (decide_str_eq(p, "int8"))
+        return g->int8_tops > 0 ? g->int8_tops : g->fp16_tflops;
+    if (decide_str_eq(p, "bf16"))
+        return g->bf16_tflops > 0 ? g->bf16_tflops : g->fp16_tflops;
+    if (decide_str_eq(p, "fp32") || decide_str_eq(p, "tf32"))
+        return g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
+    return g->fp16_tflops;   /* amp, fp16; int4 weights are computed in fp16 */
+}
+
+/* The precision g runs the workload's in: the same, or where g has no tensor cores for it
+ * (FP8 before Hopper and Ada, FP4 before Blackwell), the next it has: fp4, then fp8, then bf16
+ * (fp16 where there is no bf16). */
+static const char *runs_at(const kb_gpu *g, const char *p)
+{
+    if (decide_str_eq(p, "fp4") && !(g->fp4_tflops > 0))
+        p = "fp8";
+    if (decide_str_eq(p, "fp8") && !(g->fp8_tflops > 0))
+        p = g->bf16_tflops > 0 ? "bf16" : "fp16";
+    return p;
+}
+
+/* ---- fit: the fewest GPUs per replica that hold it ---- */
+
+static int per_host_count(const decide_option *o)
+{
+    return o->count / (o->hosts > 0 ? o->hosts : 1);
+}
+
+void decide_llm_fit(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    double memory_gb = decide_option_memory_gb(o);
+    model_llm_setup s = d->llm_setup;
+    o->run_precision = runs_at(o->gpu, w->precision);
+    if (s.task == MODEL_INFERENCE)
+        s.precision = o->run_precision;   /* weights served at what the GPU runs */
+    int per_host = per_host_count(o);
+    o->fits = 0;
+    for (int tp = 1; tp <= per_host && !o->fits; tp *= 2) {
+        if (per_host % tp)
+            break;
+        int replicas = o->count / tp;
+        if (s.task == MODEL_INFERENCE)
+            s.sequences = ceil(w->serve_concurrency / replicas);
+        model_memory m;
+        if (model_llm_memory(&d->llm, &s, replicas, tp, &m, NULL) != GW_OK)
+            return;
+        o->tp = tp;
+        o->replicas = replicas;
+        o->sequences = s.sequences;
+        o->memory = m;
+        o->fits = memory_gb > 0 ? m.total_gb <= memory_gb : 1;
+    }
+    o->split = o->tp > 1;
+    o->per_card_gb = o->memory.total_gb;
+    o->vram_needed_gb = o->memory.total_gb;
+}
+
+/* ---- speed ---- */
+
+/* The model FLOPs utilisation training is computed at: the median over the benchmark's
+ * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), else the KB's
+ * assumed figure; once per decision. */
+static double training_mfu(decision *d)
+{
+    if (!isnan(d->llm_mfu))
+        return d->llm_mfu;
+    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
+    double *v = gw_xmalloc((d->n_bench + 1) * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_bench; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        const kb_gpu *g = decide_gpu_find(d, b->gpu);
+        double rate = g ? rate_at(g, runs_at(g, d->w->precision)) : NAN;
+        if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
+            v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
+    }
+    d->llm_mfu_rows = (int)n;
+    if (n) {
+        d->llm_mfu = decide_median(v, n);
+    } else {
+        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    }
+    free(v);
+    return d->llm_mfu;
+}
+
+/* What tp GPUs of one replica deliver together: all of them on one GPU; over the board's link
+ * or PCIe, the model's parallel efficiencies (model.h). */
+static double tp_efficiency(const decide_option *o)
+{
+    if (o->tp <= 1)
+        return 1;
+    return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+}
+
+static void precision_words(const decision *d, const decide_option *o, gw_buf *how)
+{
+    if (!decide_str_eq(o->run_precision, d->w->precision))
+        buf_printf(how, "%s has no %s tensor cores: runs at %s; ", o->gpu->name,
+                   d->w->precision, o->run_precision);
+}
+
+static void train_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    double rate = rate_at(o->gpu, o->run_precision);
+    if (!(rate > 0)) {
+        buf_printf(how, "the KB has no %s tensor rate for %s", o->run_precision, o->gpu->name);
+        return;
+    }
+    double mfu = training_mfu(d);
+    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
+    double one = mfu * rate * 1e12 / fpt;
+    double replica = one * o->tp * tp_efficiency(o);
+    int dp = o->replicas;
+    double eff = 1;
+    double exchange = d->gradient_bytes / o->tp;
+    double tokens = decide_llm_tokens_per_step(d->w);
+    if (dp > 1 && o->hosts > 1)
+        eff = model_scaling_efficiency_hosts(dp / o->hosts, o->hosts, replica, tokens, exchange,
+                                             o->link_gbs, o->network_gbps / 8);
+    else if (dp > 1)
+        eff = model_scaling_efficiency(dp, replica, tokens, exchange, o->link_gbs);
+    o->efficiency = eff * tp_efficiency(o);
+    o->throughput = replica * dp * eff;
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    precision_words(d, o, how);
+    buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
+                    "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
+               rate, o->run_precision, mfu * 100,
+               d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
+                               : "the KB's assumed figure",
+               fpt / 1e9, one);
+    if (o->tp > 1)
+        buf_printf(how, "; %d GPUs a replica (tensor parallel) at %.0f%%", o->tp,
+                   tp_efficiency(o) * 100);
+    if (dp > 1)
+        buf_printf(how, "; x%d replicas at %.1f%% data-parallel efficiency, %.3g GB exchanged "
+                        "a step of %.0f tokens",
+                   dp, eff * 100, exchange / 1e9, tokens);
+}
+
+static void serve_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    const workload *w = d->w;
+    double rate = rate_at(o->gpu, o->run_precision);
+    if (!(rate > 0) || !(o->gpu->memory_bandwidth_gbs > 0)) {
+        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", o->run_precision,
+                   o->gpu->name);
+        return;
+    }
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    s.sequences = o->sequences;
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
+    decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
+    decide_option_cite(d, o, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].source);
+    model_serving v;
+    model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
+                      rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
+    o->tpot_ms = v.tpot_s * 1e3;
+    o->step_ms = v.step_s * 1e3;
+    o->bandwidth_bound = v.bandwidth_bound;
+    o->ttft_ms = v.prefill_s * 1e3;
+    o->efficiency = tp_efficiency(o);
+    /* The requests keep concurrency / sequences replicas busy (all of them, unless there are
+     * fewer requests than replicas). */
+    o->throughput = v.tokens_per_s * fmin(o->replicas, w->serve_concurrency / o->sequences);
+    o->throughput_lo = o->throughput_hi = o->throughput;
+    precision_words(d, o, how);
+    buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, up to %.0f sequence%s each; "
+                    "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
+                    "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms (%s bound); a prompt %.0f ms "
+                    "(the time to the first token); with the prompts of the sequences that "
+                    "follow processed between its steps, %.1f ms per output token",
+               o->replicas, o->replicas == 1 ? "" : "s", o->tp, o->tp == 1 ? "" : "s",
+               o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
+               o->gpu->memory_bandwidth_gbs, o->tp > 1 ? " a GPU" : "",
+               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, v.step_s * 1e3,
+               v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms, o->tpot_ms);
+}
+
+/* The benchmark's measured results for o's GPU replace the stated model's tokens/s when
+ * training (the mean of those at o's count); when serving, where replicas run side by side, the
+ * best figure per GPU (a benchmark's offline scenario runs at full batch; MLPerf's rows are per
+ * accelerator) times o's GPUs caps the model's figure at the stated concurrency. */
+static void measured_cap(decision *d, decide_option *o, gw_buf *how)
+{
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    double sum = 0, best = 0;
+    size_t n = 0;
+    const char *source = NULL;
+    for (size_t i = 0; i < d->n_bench && o->hosts == 1; i++) {
+        const kb_benchmark *b = &d->bench[i];
+        if (!decide_str_eq(b->gpu, o->gpu->id) || !(b->value > 0) || !(b->gpu_count >= 1) ||
+            (!serving && (int)b->gpu_count != o->count))
+            continue;
+        sum += b->value;
+        best = fmax(best, b->value / b->gpu_count);
+        n++;
+        source = b->source;
+    }
+    if (!n)
+        return;
+    decide_option_cite(d, o, source);
+    if (!serving) {
+        o->measured = 1;
+        o->throughput = o->throughput_lo = o->throughput_hi = sum / n;
+        buf_reset(how);
+        buf_printf(how, "measured on %dx %s (%.0f tokens/s%s)", o->count, o->gpu->name,
+                   sum / n, n > 1 ? ", the mean of its results" : "");
+    } else if (best * o->count < o->throughput) {
+        o->measured = 1;
+        o->throughput = o->throughput_lo = o->throughput_hi = best * o->count;
+        buf_printf(how, "; capped at %.0f tokens/s: %dx the %.0f a GPU measured on %s (%s)",
+                   best * o->count, o->count, best, o->gpu->name, d->w->benchmark);
+    }
+}
+
+/* Serving a stated demand (inference.tokens_per_s): an option that can generate more serves the
+ * demand and no more, so its costs are for the demand; what it could serve is its capacity. */
+static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
+{
+    double demand = d->w->target_tokens_per_s;
+    o->capacity = o->throughput;
+    if (isnan(demand) || !(o->throughput >= demand))
+        return;
+    o->throughput = o->throughput_lo = o->throughput_hi = demand;
+    buf_puts(how, "; it can generate up to ");
+    view_format_number(how, o->capacity, 0);
+    buf_puts(how, " tokens/s at this concurrency and is costed for the ");
+    view_format_number(how, demand, 0);
+    buf_puts(how, " demanded (inference.tokens_per_s)");
+}
+
+void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
+{
+    o->throughput = NAN;
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;
+    if (d->llm_setup.task == MODEL_INFERENCE)
+        serve_speed(d, o, how);
+    else
+        train_speed(d, o, how);
+    if (!isnan(o->throughput))
+        measured_cap(d, o, how);
+    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
+        serve_demand(d, o, how);
+    decide_option_cite(d, o, o->gpu->source);
+}
+
+/* ---- targets ---- */
+
+char *decide_llm_target_missed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    gw_buf b = GW_BUF_INIT;
+    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
+        return NULL;
+    if (o->tpot_ms > w->target_tpot_ms)
+        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
+                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
+    else if (o->ttft_ms > w->target_ttft_ms)
+        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
+                   w->target_ttft_ms);
+    else if (o->capacity < w->target_tokens_per_s)
+        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
+                   w->target_tokens_per_s);
+    else
+        return NULL;
+    if (!decide_str_eq(o->run_precision, w->precision))
+        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
+    return buf_detach(&b);
+}
+
+/* ---- what the report says of a language model ---- */
+
+static const char *method_words(const decision *d)
+{
+    switch (d->llm_setup.method) {
+    case MODEL_TUNE_LORA:
+        return "LoRA";
+    case MODEL_TUNE_QLORA:
+        return "QLoRA (4-bit NormalFloat weights, paged optimizer)";
+    default:
+        return d->llm_setup.task == MODEL_TRAIN ? "pre-training" : "full fine-tune";
+    }
+}
+
+/* "Llama 3 8B: 8.03B parameters, 32 layers, ..." */
+static void model_words(gw_buf *b, const decision *d)
+{
+    const workload *w = d->w;
+    const model_llm *m = &d->llm;
+    buf_printf(b, "%s: %.3gB parameters", d->llm_name ? d->llm_name : "as given",
+               m->params / 1e9);
+    if (m->active_params < m->params)
+        buf_printf(b, " (%.3gB active per token: a mixture of experts)", m->active_params / 1e9);
+    buf_printf(b, "; %.0f layers, hidden size %.0f, %.0f attention heads, %.0f KV heads of %.0f",
+               m->layers, m->hidden, m->heads, m->kv_heads, m->head_dim);
+    buf_puts(b, "; vocabulary ");
+    view_format_number(b, m->vocab, 0);
+    if (!isnan(w->context)) {
+        buf_puts(b, "; context ");
+        view_format_number(b, w->context, 0);
+        buf_puts(b, " tokens");
+    }
+}
+
+static void setup_words(gw_buf *b, const decision *d)
+{
+    const workload *w = d->w;
+    const model_llm_setup *s = &d->llm_setup;
+    if (s->task == MODEL_INFERENCE) {
+        buf_printf(b, "serving at %s: prompts of ", w->precision);
+        view_format_number(b, w->serve_context, 0);
+        buf_puts(b, " tokens, ");
+        view_format_number(b, w->serve_output, 0);
+        buf_puts(b, " output tokens a request, ");
+        view_format_number(b, w->serve_concurrency, 0);
+        buf_puts(b, " requests in flight");
+        if (!isnan(w->target_tpot_ms) || !isnan(w->target_ttft_ms) ||
+            !isnan(w->target_tokens_per_s)) {
+            buf_puts(b, "; targets:");
+            const char *sep = " ";
+            if (!isnan(w->target_tpot_ms))
+                buf_printf(b, "%sat most %g ms per output token", sep, w->target_tpot_ms), sep = ", ";
+            if (!isnan(w->target_ttft_ms))
+                buf_printf(b, "%sat most %g ms to the first token", sep, w->target_ttft_ms), sep = ", ";
+            if (!isnan(w->target_tokens_per_s)) {
+                buf_printf(b, "%sat least ", sep);
+                view_format_number(b, w->target_tokens_per_s, 0);
+                buf_puts(b, " tokens/s in all");
+            }
+        }
+        return;
+    }
+    buf_printf(b, "%s", method_words(d));
+    if (s->method != MODEL_TUNE_FULL) {
+        buf_printf(b, ", rank %g (", s->lora_rank);
+        view_format_number(b, model_llm_lora_params(&d->llm, s->lora_rank), 0);
+        buf_puts(b, " trainable parameters)");
+    }
+    buf_printf(b, ", %s, %s; sharding %s; activation checkpointing %s; ", w->precision,
+               s->optimizer, w->sharding, s->checkpointing ? "on" : "off");
+    view_format_number(b, s->batch, 0);
+    buf_printf(b, " sequence%s of ", s->batch == 1 ? "" : "s");
+    view_format_number(b, s->sequence_length, 0);
+    buf_puts(b, " tokens per GPU a step");
+}
+
+/* The memory of one GPU of o, term by term (zero: the workload's ZeRO stage). */
+static void memory_words(gw_buf *b, const decide_option *o, int zero)
+{
+    const model_memory *m = &o->memory;
+    buf_printf(b, "%.1f GB per GPU: weights %.2f GB", m->total_gb, m->weights_gb);
+    if (m->gradients_gb > 0)
+        buf_printf(b, ", gradients %.2f GB", m->gradients_gb);
+    if (m->optimizer_gb > 0)
+        buf_printf(b, ", optimizer states %.2f GB", m->optimizer_gb);
+    if (m->activations_gb > 0)
+        buf_printf(b, ", activations %.2f GB", m->activations_gb);
+    if (m->kv_cache_gb > 0)
+        buf_printf(b, ", KV cache %.2f GB (%s)", m->kv_cache_gb,
+                   decide_str_eq(o->run_precision, "fp8") || decide_str_eq(o->run_precision, "fp4")
+                       ? "FP8"
+                       : "16-bit");
+    buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
+    if (o->tp > 1)
+        buf_printf(b, " (the model split over %d GPUs a replica, tensor parallel; %d replica%s)",
+                   o->tp, o->replicas, o->replicas == 1 ? "" : "s");
+    else if (o->replicas > 1 && zero >= 3)
+        buf_printf(b, " (weights, gradients and optimizer states sharded over the %d GPUs, "
+                      "ZeRO-3)", o->replicas);
+    else if (o->replicas > 1 && zero >= 1)
+        buf_printf(b, " (%d data-parallel GPUs, ZeRO-%d)", o->replicas, zero);
+    else if (o->replicas > 1)
+        buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
+}
+
+view *decide_llm_view(const decision *d)
+{
+    view *v = view_map();
+    gw_buf b = GW_BUF_INIT;
+    model_words(&b, d);
+    view_map_set_str(v, "model_text", buf_cstr(&b));
+    if (d->llm_cite)
+        view_list_push(view_map_set(v, "model_cites", view_list()),
+                       view_number(d->llm_cite));
+    buf_reset(&b);
+    setup_words(&b, d);
+    view_map_set_str(v, "setup_text", buf_cstr(&b));
+    view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
+    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(d->w->target_tokens_per_s)) {
+        buf_reset(&b);
+        buf_puts(&b, "Every option that meets the targets serves the ");
+        view_format_number(&b, d->w->target_tokens_per_s, 0);
+        buf_puts(&b, " tokens/s demanded and is costed for them (the Throughput column); what "
+                     "each could generate at the stated concurrency, its capacity, is in its "
+                     "description in the appendix.");
+        view_map_set_str(v, "demand_text", buf_cstr(&b));
+    }
+    const decide_option *best = decision_best(d);
+    if (best) {
+        buf_reset(&b);
+        memory_words(&b, best, d->llm_setup.zero);
+        view_map_set_str(v, "memory_text", buf_cstr(&b));
+        if (d->llm_setup.task == MODEL_INFERENCE) {
+            buf_reset(&b);
+            buf_printf(&b, "%.1f ms per output token, %.0f ms to the first token, up to ",
+                       best->tpot_ms, best->ttft_ms);
+            view_format_number(&b, best->capacity, 0);
+            buf_puts(&b, " tokens/s in all");
+            view_map_set_str(v, "serving_text", buf_cstr(&b));
+        }
+    }
+    buf_free(&b);
+    return v;
+}
+
+/* The method's lines for a language model, in place of the image-model ones. */
+void decide_llm_method(const decision *d, view *method)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b,
+               "memory per GPU = (weights + gradients + optimizer states + activations + KV "
+               "cache) x %.2f + %.1f GB (CUDA context and allocator fragmentation); weights at "
+               "their precision (fp32 4 bytes, 16-bit 2, fp8 1, int8 %.4g and int4 %.4g with a "
+               "16-bit scale per %g weights, fp4 %.4g, QLoRA's NF4 %.4g); trained parameters "
+               "(all, or LoRA's rank-r adapters on every linear layer, in fp32) add gradients "
+               "and optimizer states (mixed-precision AdamW: 2 + 2 + 12 bytes a parameter; "
+               "QLoRA pages its optimizer states to host memory); ZeRO-1 divides the optimizer "
+               "states by the data-parallel replicas, ZeRO-2 the gradients too, ZeRO-3 the "
+               "weights too; activations = layers x tokens a step x hidden x %g bytes (with "
+               "checkpointing: x %g, plus one layer's %g) + tokens x vocabulary x %g (fp32 "
+               "logits); KV cache = 2 x layers x KV heads x head size x bytes x (prompt + "
+               "output tokens) x sequences in flight; a replica that does not fit one GPU is "
+               "split over 2, 4 or 8 GPUs of one machine (tensor parallel), which divides all "
+               "of it",
+               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB, model_llm_weight_bytes("int8"),
+               model_llm_weight_bytes("int4"), MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"),
+               model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_BYTES, MODEL_CHECKPOINT_BYTES,
+               MODEL_ACTIVATION_BYTES, MODEL_LOGIT_BYTES);
+    view_map_set_str(method, "memory", buf_cstr(&b));
+    buf_reset(&b);
+    if (d->llm_setup.task == MODEL_INFERENCE)
+        buf_printf(&b,
+                   "serving speed, a stated model: a decode step reads every weight (a mixture "
+                   "of experts: at most its active weights per sequence) and each sequence's KV "
+                   "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
+                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence at "
+                   "%.0f%% of the dense tensor rate, whichever is slower; the prompt's 2 x "
+                   "active parameters x tokens FLOPs at the same rate is the time to the first "
+                   "token (queueing behind other prompts not counted); the prompts of the "
+                   "sequences that replace finished ones are processed between decode steps, "
+                   "so the time per output token = (output x step + sequences x prompt time) / "
+                   "output, and a replica generates sequences / that time tokens a second; "
+                   "requests are spread evenly over the replicas (a replica: the fewest GPUs of "
+                   "one machine that hold the model, tensor parallel); a GPU without FP8 (before "
+                   "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
+                   "precision it has",
+                   d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
+                   d->facts[KB_ASSUMED_LLM_MFU].value * 100);
+    else
+        buf_printf(&b,
+                   "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
+                   "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
+                   "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
+                   "with activation checkpointing, which recomputes the forward pass; the "
+                   "attention's own FLOPs, about 6 x layers x hidden x sequence length more, "
+                   "are not counted); the utilisation is %.0f%% (%s), of every FLOP the GPU "
+                   "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
+                   "without FP8 tensor cores runs the next precision it has",
+                   d->llm_mfu * 100,
+                   d->llm_mfu_rows ? "the median over the benchmark's measured rows"
+                                   : "the KB's assumed figure, Llama 3's model FLOPs "
+                                     "utilisation in pre-training",
+                   d->llm_mfu * 100 * (d->llm_setup.checkpointing
+                                           ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
+                                                                                     : 4.0 / 6)
+                                           : 1));
+    view_map_set_str(method, "scaling", buf_cstr(&b));
+    buf_reset(&b);
+    buf_printf(&b,
+               "data-parallel replicas: efficiency = compute / (compute x %.2f + exchange), "
+               "compute = tokens a step (sequences x length) / a replica's tokens/s, exchange = "
+               "2(n-1)/n x bytes / link bandwidth each way (bytes: the trained parameters' "
+               "gradients, 4 a parameter in amp and for adapters, 2 in fp16 or bf16; x 1.5 "
+               "under ZeRO-3, which gathers the weights again); across machines the network "
+               "as for every model",
+               1 + MODEL_SYNC_OVERHEAD);
+    view_map_set_str(method, "multi_gpu", buf_cstr(&b));
+    view_map_set_str(method, "evidence",
+                     d->w->benchmark
+                         ? "measured results: the rows of the workload's benchmark for a GPU and "
+                           "count replace the stated model's tokens/s when training, and cap "
+                           "it when serving (the best row per GPU, at full batch, times the "
+                           "GPUs); the training utilisation is the median over all of them"
+                         : "measured results: none (the workload names no benchmark): every "
+                           "speed is the stated model's, an estimate");
+    view_map_set_str(method, "machines",
+                     "several machines (up to 4 bought, or a rental's instances where the "
+                     "provider states their network): replicas exchange across the network too, "
+                     "2(k-1)/k x bytes / the link within a machine + 2(N-1)/N x bytes / the "
+                     "network between machines, k GPUs a machine and N machines; the network is "
+                     "a server's own ports, a rental's stated network, else the workload's "
+                     "network_gbps; a replica split by tensor parallelism stays within one "
+                     "machine");
+    buf_reset(&b);
+    buf_printf(&b,
+               "tensor parallelism (a replica too big for one GPU, split over n of one "
+               "machine): throughput = n x one GPU x %.2f over the board's link or %.2f over "
+               "PCIe (assumed, an estimate)",
+               MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    view_map_set_str(method, "model_parallel", buf_cstr(&b));
+    buf_free(&b);
+}

@@ -1,0 +1,176 @@
+/* model_llm.c — the performance model of a language model: memory per GPU term by term, the
+ * FLOPs a trained token costs, the bytes data-parallel replicas exchange, and a serving
+ * replica's speed and latency from its GPUs' bandwidth and tensor rate.  Pure arithmetic over the
+ * values model.h describes; the constants are model.h's, each with its source. */
+#include "model.h"
+
+#include <math.h>
+#include <string.h>
+
+double model_llm_weight_bytes(const char *precision)
+{
+    static const struct {
+        const char *precision;
+        double bytes;
+    } sizes[] = {
+        {"fp32", 4},
+        {"tf32", 4},
+        {"amp", 2},
+        {"fp16", 2},
+        {"bf16", 2},
+        {"fp8", 1},
+        {"int8", 1 + 2 / MODEL_QUANT_GROUP},
+        {"int4", 0.5 + 2 / MODEL_QUANT_GROUP},
+        {"fp4", 0.5 + 1 / MODEL_FP4_GROUP},
+        {"nf4", MODEL_NF4_BITS / 8},
+    };
+    for (size_t i = 0; precision && i < sizeof sizes / sizeof sizes[0]; i++)
+        if (!strcmp(precision, sizes[i].precision))
+            return sizes[i].bytes;
+    return NAN;
+}
+
+double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision)
+{
+    double bytes = precision && (!strcmp(precision, "fp8") || !strcmp(precision, "fp4")) ? 1
+                   : precision && (!strcmp(precision, "fp32") || !strcmp(precision, "tf32"))
+                       ? 4
+                       : 2;
+    return 2 * m->layers * m->kv_heads * m->head_dim * bytes;
+}
+
+/* Parameters of one layer's attention projections: q and o (hidden x heads x head_dim each),
+ * k and v (hidden x kv_heads x head_dim each). */
+static double attention_params(const model_llm *m)
+{
+    return 2 * m->hidden * m->heads * m->head_dim + 2 * m->hidden * m->kv_heads * m->head_dim;
+}
+
+double model_llm_lora_params(const model_llm *m, double rank)
+{
+    double experts = m->experts > 1 ? m->experts : 1;
+    double ffn = m->ffn;
+    if (!(ffn > 0)) {
+        double per_layer = m->params / m->layers - attention_params(m) - 2 * m->hidden -
+                           2 * m->vocab * m->hidden / m->layers;
+        ffn = per_layer / (3 * m->hidden * experts);
+    }
+    if (!(ffn > 0))
+        ffn = 0;
+    double q = m->hidden + m->heads * m->head_dim, kv = m->hidden + m->kv_heads * m->head_dim;
+    double per_layer_adapters = rank * (2 * q + 2 * kv + 3 * (m->hidden + ffn) * experts);
+    return per_layer_adapters * m->layers;
+}
+
+/* The precision weights are kept in while training: fp8 training keeps bf16 master weights
+ * (Transformer Engine casts to fp8 per GEMM), the rest as given. */
+static const char *training_precision(const char *precision)
+{
+    return precision && !strcmp(precision, "fp8") ? "bf16" : precision;
+}
+
+int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
+                     model_memory *out, gw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (dp < 1)
+        dp = 1;
+    if (tp < 1)
+        tp = 1;
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv = 0;
+    if (s->task == MODEL_INFERENCE) {
+        double wb = model_llm_weight_bytes(s->precision);
+        if (isnan(wb))
+            return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
+                                s->precision ? s->precision : "");
+        weights = m->params * wb;
+        kv = model_llm_kv_bytes_per_token(m, s->precision) * s->kv_tokens * s->sequences;
+    } else {
+        double w, g, o;
+        int full = s->method == MODEL_TUNE_FULL;
+        const char *trained_precision = full ? training_precision(s->precision) : "fp32";
+        int rc = model_param_bytes(trained_precision, s->optimizer, &w, &g, &o, err);
+        if (rc != GW_OK)
+            return rc;
+        double trained = full ? m->params : model_llm_lora_params(m, s->lora_rank);
+        if (full) {
+            weights = m->params * w;
+        } else {
+            const char *frozen = s->method == MODEL_TUNE_QLORA ? "nf4"
+                                                               : training_precision(s->precision);
+            double fb = model_llm_weight_bytes(frozen);
+            if (isnan(fb))
+                return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
+                                    frozen ? frozen : "");
+            weights = m->params * fb + trained * w;
+        }
+        gradients = trained * g;
+        optimizer = s->method == MODEL_TUNE_QLORA ? 0 : trained * o;
+        if (s->zero >= 1)
+            optimizer /= dp;
+        if (s->zero >= 2)
+            gradients /= dp;
+        if (s->zero >= 3)
+            weights /= dp;
+        double tokens = s->sequence_length * s->batch;
+        double per_layer = s->checkpointing ? MODEL_CHECKPOINT_BYTES : MODEL_ACTIVATION_BYTES;
+        activations = m->layers * tokens * m->hidden * per_layer +
+                      (s->checkpointing ? tokens * m->hidden * MODEL_ACTIVATION_BYTES : 0) +
+                      tokens * m->vocab * MODEL_LOGIT_BYTES;
+        out->bytes_per_param = w + g + o;
+    }
+    out->weights_gb = weights / tp / 1e9;
+    out->gradients_gb = gradients / tp / 1e9;
+    out->optimizer_gb = optimizer / tp / 1e9;
+    out->activations_gb = activations / tp / 1e9;
+    out->kv_cache_gb = kv / tp / 1e9;
+    double state = out->weights_gb + out->gradients_gb + out->optimizer_gb +
+                   out->activations_gb + out->kv_cache_gb;
+    out->overhead_gb = state * MODEL_FRAGMENTATION + MODEL_CONTEXT_GB;
+    out->total_gb = state + out->overhead_gb;
+    return GW_OK;
+}
+
+double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup *s)
+{
+    double n = m->active_params > 0 ? m->active_params : m->params;
+    double passes = s->method == MODEL_TUNE_FULL ? 6 : 4;
+    if (s->checkpointing)
+        passes += 2;
+    return passes * n;
+}
+
+double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s)
+{
+    double bytes;
+    if (s->method == MODEL_TUNE_FULL)
+        bytes = model_gradient_bytes(m->params, training_precision(s->precision));
+    else
+        bytes = model_llm_lora_params(m, s->lora_rank) * 4;
+    return s->zero >= 3 ? bytes * 1.5 : bytes;
+}
+
+void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
+                       double output_tokens, int tp, double tp_efficiency, double tflops,
+                       double bandwidth_gbs, double mfu, double decode_fraction,
+                       model_serving *out)
+{
+    memset(out, 0, sizeof *out);
+    double active = m->active_params > 0 ? m->active_params : m->params;
+    double sequences = s->sequences > 0 ? s->sequences : 1;
+    double read_params = fmin(m->params, active * sequences);
+    double wb = model_llm_weight_bytes(s->precision);
+    double average_tokens = context + output_tokens / 2;
+    out->bytes_per_step = read_params * wb +
+                          model_llm_kv_bytes_per_token(m, s->precision) * average_tokens *
+                              sequences;
+    out->flops_per_step = 2 * active * sequences;
+    double gpus = tp * (tp > 1 ? tp_efficiency : 1);
+    double memory_s = out->bytes_per_step / (bandwidth_gbs * 1e9 * decode_fraction * gpus);
+    double compute_s = out->flops_per_step / (tflops * 1e12 * mfu * gpus);
+    out->bandwidth_bound = memory_s >= compute_s;
+    out->step_s = fmax(memory_s, compute_s);
+    out->prefill_s = 2 * active * context / (tflops * 1e12 * mfu * gpus);
+    out->tpot_s = (output_tokens * out->step_s + sequences * out->prefill_s) / output_tokens;
+    out->tokens_per_s = sequences / out->tpot_s;
+}

@@ -1,0 +1,239 @@
+#!/bin/sh
+# tests/cli/llm.sh — language-model workloads end to end: the model catalog, the workload's
+# fields and their errors, memory per GPU against the published facts (QLoRA 65B on 48 GB, 70B
+# FP16 serving on two 80 GB GPUs, an 8B full fine-tune unsharded and with ZeRO-3), decode speed
+# bound by bandwidth, the FP8 fallback, serving targets, a measured benchmark's cap and the
+# training utilisation calibrated on measured rows.  Rentals come from a fixture price list
+# (TestCloud, tests/fixtures/llm/offers.csv) so that the shipped prices do not move the checks.
+. "$ROOT/tests/cli/lib.sh"
+
+KB=$(fresh_kb llm)
+run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv"
+check_rc "llm: fixture offers imported" 0
+
+# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields }.
+wl() {
+    cat >"$T/$1.lua" <<EOF
+return { $2,
+  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
+EOF
+}
+# opt ID FIELD: FIELD (a jq path) of the option ID in $OUT.
+opt() { jqr ".options[] | select(.id == \"$1\") | $2"; }
+
+# ---- the catalog ----
+run "$GW" --kb "$KB" kb search "mixture of experts"
+check_out "llm: the catalog is searchable (Mixtral)" "mixtral-8x7b"
+run "$GW" --kb "$KB" kb models --format csv
+check_out "llm: kb models lists Llama 3 70B with its 8 KV heads of 128" \
+    "llama-3-70b,Llama 3 70B,70554000000,,80,8,128,8192,hf-llama-3-70b-config"
+run "$GW" --kb "$KB" kb models --json
+check_eq "llm: the catalog holds 14 models, Mixtral with 12.88B active" \
+    "$(jqr '[(.models | length), (.models[] | select(.id == "mixtral-8x7b") | .active_params)] | join(" ")')" \
+    "14 12880000000"
+run "$GW" --kb "$KB" kb export -o "$T/export.csv"
+check_rc "llm: export with the model table" 0
+grep -q '^llama-3-70b,Llama 3 70B,' "$T/export.csv" 2>/dev/null \
+    && pass "llm: the models are exported" || fail "llm: the models are exported"
+
+# ---- the workload's fields ----
+wl typo 'task = "inference", model = "llama-3-7b", inference = { context = 100, output_tokens = 10 }'
+run "$GW" --kb "$KB" decide "$T/typo.lua"
+check_rc "llm: unknown model exits 65" 65
+check_err "llm: unknown model names the nearest" "model: unknown model 'llama-3-7b' (did you mean llama-2-7b, llama-3-70b, llama-3-8b?"
+wl alias 'task = "inference", model = "Meta-Llama-3-8B-Instruct", inference = { context = 100, output_tokens = 10 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/alias.lua" --json
+check_eq "llm: a model written as people do resolves (Meta-Llama-3-8B-Instruct)" \
+    "$(jqr '.llm.model_text | startswith("Llama 3 8B: 8.03B parameters")')" "true"
+wl int4train 'model = { name = "llama-3-8b", precision = "int4" }'
+run "$GW" --kb "$KB" decide "$T/int4train.lua"
+check_rc "llm: int4 training exits 65" 65
+check_err "llm: int4 training says weights are for serving" "model.precision: int4 weights are for serving"
+wl loranotask 'model = "llama-3-8b", finetune = { method = "lora" }'
+run "$GW" --kb "$KB" decide "$T/loranotask.lua"
+check_err "llm: lora without task = finetune" "finetune.method: lora is a way to fine-tune (set task = \"finetune\")"
+wl little 'task = "inference", model = "llama-3-8b", inference = { context = 100, output_tokens = 10, concurrency = 64, tpot_ms = 50, tokens_per_s = 800 }'
+run "$GW" --kb "$KB" decide "$T/little.lua"
+check_err "llm: a demand below what the concurrency and target imply is refused (Little's law)" \
+    "inference: 64 requests in flight at 50 ms per token generate 1280 tokens/s (64 x 1000 / 50), more than tokens_per_s = 800"
+wl noctx 'task = "inference", model = "llama-3-8b"'
+run "$GW" --kb "$KB" decide "$T/noctx.lua"
+check_err "llm: serving without a context" "inference.context: missing"
+wl tokensvision 'model = { params = 25.6e6 }, benchmark = "resnet50", work = { tokens = 1e9 }'
+run "$GW" --kb "$KB" decide "$T/tokensvision.lua"
+check_err "llm: tokens are a language model's work" "work.tokens: tokens are a language model's work"
+wl toolong 'model = "llama-2-7b", sequence_length = 8192, work = { tokens = 1e9 }'
+run "$GW" --kb "$KB" decide "$T/toolong.lua"
+check_err "llm: a sequence longer than the model's context" "sequence_length: 8192 tokens is longer than the model's context (4096)"
+
+# ---- memory: the published facts ----
+# QLoRA of LLaMA 65B, rank 64, 512-token sequences, checkpointed (the QLoRA paper's setup): 46.05
+# GB per GPU (tests/unit/test_model_llm.c derives it) fits one 48 GB RTX 6000 Ada, not a 24 GB
+# RTX 4090, and the qlora-memory rule prefers the 48 GB card.
+wl qlora 'task = "finetune", model = { name = "llama-65b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "qlora", rank = 64 }, activation_checkpointing = true, sequence_length = 512, work = { tokens = 1e8 }, candidates = { "1x rtx-6000-ada", "1x rtx-4090" }'
+run "$GW" --kb "$KB" decide "$T/qlora.lua" --json
+check_rc "llm: qlora decides" 0
+check_num "llm: QLoRA 65B needs 46.05 GB on one GPU" "$(opt 'buy-new:1x rtx-6000-ada' .per_card_gb)" 46.05 0.02
+check_eq "llm: ... and fits one 48 GB card" "$(opt 'buy-new:1x rtx-6000-ada' .fits)" "true"
+check_eq "llm: ... not one 24 GB card" "$(opt 'buy-new:1x rtx-4090' .fits)" "false"
+check_eq "llm: the qlora-memory rule prefers the 48 GB card" \
+    "$(opt 'buy-new:1x rtx-6000-ada' '[.verdicts[] | select(.rule == "qlora-memory") | .effect] | join(",")')" "prefer"
+
+# Llama 3 70B in FP16, one 4,096-token sequence (4,000 in, 96 out): 157.69 GB on one GPU,
+# 79.35 GB on each of two (test_model_llm.c): one 80 GB H100 cannot serve it; the 8-GPU offer
+# runs 4 replicas of 2 (the fewest GPUs that hold one).
+wl serve70 'task = "inference", model = { name = "llama-3-70b", precision = "fp16" }, inference = { context = 4000, output_tokens = 96, concurrency = 1 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/serve70.lua" --json
+check_eq "llm: 70B FP16 does not fit one 80 GB GPU" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .fits)" "false"
+check_num "llm: ... it needs 157.7 GB" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .per_card_gb)" 157.69 0.05
+check_eq "llm: ... on eight, 2 GPUs a replica" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' '[.tensor_parallel, .replicas] | join(" ")')" "2 4"
+check_num "llm: ... 79.35 GB per GPU" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .per_card_gb)" 79.35 0.05
+
+# Llama 3 8B, full fine-tune, AdamW, bf16, 2,048-token sequences: 153.53 GB unsharded (one 80 GB
+# card cannot), 29.86 GB a GPU with ZeRO-3 over eight (test_model_llm.c).
+wl ft8 'task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sequence_length = 2048, work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/ft8.lua" --json
+check_num "llm: 8B full fine-tune unsharded needs 153.5 GB" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .per_card_gb)" 153.53 0.05
+check_eq "llm: ... not one 80 GB card" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .fits)" "false"
+wl ft8z3 'task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sharding = "zero3", sequence_length = 2048, work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/ft8z3.lua" --json
+check_num "llm: ... with ZeRO-3 over eight, 29.86 GB a GPU" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .per_card_gb)" 29.86 0.05
+check_eq "llm: ... one GPU a replica" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .tensor_parallel)" "1"
+# Speed of the 8 GPUs: one H100 = 0.40 x 989.5e12 / (6 x 8.030261e9 = 48.1816e9) = 8,214.8
+# tokens/s; exchange under ZeRO-3 in bf16: 8.030261e9 x 2 x 1.5 = 24.091 GB over NVLink at 450
+# GB/s each way: 2 x 7/8 x 24.091 / 450 = 0.093687 s; compute 2,048 / 8,214.8 = 0.249307 s;
+# efficiency 0.249307 / (0.249307 x 1.03 + 0.093687) = 0.711346; 8 x 8,214.8 x 0.711346 = 46,749.
+check_num "llm: 8 H100 with ZeRO-3: 46,749 tokens/s" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .throughput.value)" 46749 3
+
+# ---- serving speed ----
+# Llama 2 7B in fp16, one request of 1,024 + 256 tokens on one H100 (989.5 TFLOPS, 3,350 GB/s):
+# a step reads 13.477 GB of weights + 0.604 GB of cache = 14.081 GB at 0.7 x 3,350 GB/s = 6.004
+# ms; the prompt 2 x 6.7384e9 x 1,024 / (0.4 x 989.5e12) = 34.86 ms; the next request's prompt
+# between the steps: (256 x 6.004 + 1 x 34.86) / 256 = 6.140 ms per output token; 1 / 6.140 ms
+# = 162.85 tokens/s.
+wl s7 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
+run "$GW" --kb "$KB" decide "$T/s7.lua" --json
+check_num "llm: decode step 6.00 ms on one H100" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .decode_step_ms)" 6.004 0.005
+check_num "llm: 6.14 ms per output token with the prompts between" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .tpot_ms)" 6.140 0.005
+check_num "llm: first token 34.86 ms" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .ttft_ms)" 34.86 0.02
+check_num "llm: 162.85 tokens/s" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .throughput.value)" 162.85 0.05
+check_eq "llm: the decode step is bandwidth-bound" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .bandwidth_bound)" "true"
+# Eight GPUs for one request: one replica busy, the same 162.85 tokens/s (not 8x).
+check_num "llm: one request keeps one of 8 replicas busy" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .throughput.value)" 162.85 0.05
+
+# A stated demand (inference.tokens_per_s = 100): the H100 could generate 162.85 tokens/s; it is
+# costed for the 100 demanded: USD 0.50 an hour / (100 x 3,600 / 1e6) = USD 1.3889 per 1M tokens.
+wl demand 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tokens_per_s = 100 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/demand.lua" --json
+check_eq "llm: a demand is what an option serves; its capacity is kept" \
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' '[.throughput.value, (.capacity_tokens_per_s * 100 | round / 100)] | join(" ")')" "100 162.85"
+check_num "llm: ... and it is costed for the demand" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .cost.per_unit)" 1.3889 0.0001
+wl demand2 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tokens_per_s = 200 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/demand2.lua" --json
+check_eq "llm: a demand above the capacity excludes the option" \
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .excluded_because)" "163 tokens/s in all; the target is 200"
+
+# FP8 on an A100 (no FP8 tensor cores): it runs bf16, and says so.  Weights 2 bytes, not 1.
+wl fp8 'task = "inference", model = { name = "llama-2-7b", precision = "fp8" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
+run "$GW" --kb "$KB" decide "$T/fp8.lua" --json
+check_eq "llm: an A100 runs an fp8 workload at bf16" "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' .runs_at)" "bf16"
+check_eq "llm: ... and the option says why" \
+    "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' '.throughput.how | contains("has no fp8 tensor cores: runs at bf16")')" "true"
+check_eq "llm: an H100 runs fp8" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .runs_at)" "fp8"
+check_eq "llm: the precision-support rule warns on the A100 alone" \
+    "$(jqr '[.options[] | select(.provider == "TestCloud") | [.gpu, ([.verdicts[] | select(.rule == "precision-support") | .effect] | join(""))] | join(":")] | join(" ")')" \
+    "h100-sxm5: a100-sxm4-80gb:warn h100-sxm5:"
+
+# A target the option cannot meet makes it infeasible: 5 ms per token against 6.14 ms; the
+# serving-bandwidth rule says what bandwidth it needs: the prompts take 6.140 - 6.004 = 0.136 ms a
+# token, so the step must fall to 5 - 0.136 = 4.864 ms: 3,350 x 6.004 / 4.864 = 4,135 GB/s.
+wl target 'task = "inference", model = { name = "llama-2-7b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, tpot_ms = 5 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/target.lua" --json
+check_eq "llm: a missed time-per-token target excludes the option" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .feasible)" "false"
+check_eq "llm: ... with the bandwidth it needs" \
+    "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' '.excluded_because | contains("the 5 ms target needs about 4135 GB/s per GPU and this GPU has 3350")')" "true"
+
+# ---- measured results ----
+# Training: a team's own row (5,000 tokens/s on one H100 for this workload) calibrates the
+# utilisation: 5,000 x 6 x 8.030e9 / 989.5e12 = 0.24346; one A100 then runs 0.24346 x 312e12 /
+# (6 x 8.030e9) = 1,576.5 tokens/s; the H100 is its measurement.
+cat >"$T/own.csv" <<'EOF'
+# gpuwise knowledge base export (schema 7)
+
+# sources.csv
+id,title,publisher,url,retrieved,kind,note
+our-runs,Our fine-tuning runs,us,,2026-12-01,user,
+
+# benchmarks.csv
+gpu,workload,metric,value,unit,gpu_count,interconnect,precision,batch,framework,source,note
+h100-sxm5,our-8b-ft,train_throughput,5000,tokens/s,1,,bf16,1,,our-runs,
+EOF
+run "$GW" --kb "$KB" kb import "$T/own.csv"
+wl own 'task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sharding = "zero3", benchmark = "our-8b-ft", work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
+run "$GW" --kb "$KB" decide "$T/own.lua" --json
+check_rc "llm: a measured benchmark decides" 0
+# One GPU with ZeRO-3 is unsharded (needs 153.5 GB): no single-card option fits, so the check is
+# on the method and on the 8-GPU rental.
+check_eq "llm: the utilisation is calibrated on the measured row" \
+    "$(jqr '.method.scaling | contains("the utilisation is 24% (the median over the benchmark'"'"'s measured rows)")')" "true"
+
+# Serving: MLPerf's llama2-70b rows (8 H200, tokens/s) cap the stated model at full batch.
+if have_testdata; then
+    run "$GW" --kb "$KB" kb import --with mlperf "$TESTDATA/benchmarks/mlperf-inference-v4.1-gigacomputing-summary.csv"
+    # Short prompts (16 tokens), 256 out, 256 requests a GPU: the stated model is compute-bound
+    # at 0.4 x 1,979 TFLOPS / (2 x 68.98e9) = 5,738 tokens/s a GPU, above what MLPerf measured
+    # (31,263.8 tokens/s offline for 8 H200 = 3,908.0 a GPU): 8 GPUs are capped at 8 x 3,908.0
+    # = 31,263.8.
+    wl mlperf 'task = "inference", model = { name = "llama-2-70b", precision = "fp8" }, benchmark = "llama2-70b", inference = { context = 16, output_tokens = 256, concurrency = 2048 }, candidates = { "rent:h200-sxm" }'
+    run "$GW" --kb "$KB" decide "$T/mlperf.lua" --json
+    check_rc "llm: serving with MLPerf's measured rows" 0
+    check_eq "llm: MLPerf's llama2-70b rows are tokens/s" \
+        "$(sqlite3 "$KB" "SELECT DISTINCT unit FROM benchmark WHERE workload = 'llama2-70b'")" "tokens/s"
+    check_num "llm: 8 H200 capped at MLPerf's 31,264 tokens/s" \
+        "$(jqr '[.options[] | select(.count == 8 and .throughput.basis == "measured") | .throughput.value] | first')" 31263.8 0.1
+else
+    skip "llm: MLPerf rows" "no ../shared/testdata"
+fi
+
+# ---- the three language-model examples on the shipped KB (examples/README.md derives each) ----
+run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+check_eq "llm example lora: rent one H100 at Spheron" "$(jqr '.options[0].id')" "rent:Spheron:H100 SXM:1x h100-sxm5"
+# 20.477 GB x 1.10 + 1 = 23.52 GB a GPU
+check_num "llm example lora: 23.52 GB a GPU" "$(jqr '.options[0].per_card_gb')" 23.52 0.01
+# 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s; USD 2.50 / 29.574 = 0.0845 per 1M tokens
+check_num "llm example lora: 8,215 tokens/s" "$(jqr '.options[0].throughput.value')" 8215.0 0.5
+check_num "llm example lora: USD 0.0845 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 0.08453 0.00001
+# 8 x 3,023.7 x 96.45% = 23,331 tokens/s; 41,437.51 in all
+check_num "llm example lora: 8 RTX 6000 Ada, 23,331 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .throughput.value')" 23331 1
+check_num "llm example lora: ... USD 41,437.51 over 24 months" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .cost.total')" 41437.51 0.01
+check_num "llm example lora: break-even 8.28 h a day" "$(jqr '.break_even.hours_per_day')" 8.28 0.01
+
+run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
+check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$(jqr '.options[0].id')" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
+# 23.552 GB x 1.10 + 1 = 26.91 GB a GPU under ZeRO-3
+check_num "llm example pretrain: 26.91 GB a GPU" "$(jqr '.options[0].per_card_gb')" 26.91 0.01
+# 8 x 6,161.1 x 90.87% = 44,790 tokens/s; 1,240.34 h x USD 31.92 = 39,591.7
+check_num "llm example pretrain: 44,790 tokens/s" "$(jqr '.options[0].throughput.value')" 44790.5 1
+check_num "llm example pretrain: USD 39,591.7 for the job" "$(jqr '.options[0].cost.total')" 39591.7 0.1
+check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
+    "$(jqr '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length')" "1"
+
+run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+check_eq "llm example serving: rent two H200 at Nebius" "$(jqr '.options[0].id')" "rent:Nebius:1gpu-16vcpu-200gb (1x H200):2x h200-sxm"
+# 16 requests on each: (70.554 + 6.554) x 1.10 + 1 = 85.82 GB; a step 76.452 GB / 3,360 GB/s =
+# 22.754 ms, with 16 prompts of 356.51 ms between 500 tokens: 22.754 + 11.408 = 34.16 ms per
+# output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 7.00 / (800 x 0.0036) = 2.4306 per 1M
+check_num "llm example serving: 85.82 GB on each H200" "$(jqr '.options[0].per_card_gb')" 85.82 0.01
+check_num "llm example serving: 34.16 ms per output token" "$(jqr '.options[0].tpot_ms')" 34.16 0.01
+check_num "llm example serving: 356.5 ms to the first token" "$(jqr '.options[0].ttft_ms')" 356.5 0.1
+check_num "llm example serving: capacity 936.7 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 936.7 0.1
+check_num "llm example serving: USD 2.4306 per 1M output tokens" "$(jqr '.options[0].cost.per_unit')" 2.4306 0.0001
+# One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
+check_eq "llm example serving: one H200 misses the demand" \
+    "$(jqr '.options[] | select(.id == "rent:Nebius:1gpu-16vcpu-200gb (1x H200):1x h200-sxm") | .excluded_because')" \
+    "676 tokens/s in all; the target is 800"
+# 4 replicas of 2 H100, 8 requests each: 18.438 + 8 x 209.71 / 500 = 21.79 ms; 4 x 8 / 21.79 ms
+check_num "llm example serving: the HGX H100 serves up to 1,468 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s')" 1468.3 0.1

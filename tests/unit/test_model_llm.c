@@ -1,0 +1,199 @@
+/* test_model_llm.c — the language-model arithmetic against hand calculations and the published
+ * facts a buyer checks: QLoRA of a 65B model fits one 48 GB GPU (the QLoRA paper), a 70B model in
+ * FP16 needs two 80 GB GPUs to serve, an 8B full fine-tune with AdamW does not fit one 80 GB GPU
+ * unsharded and does with ZeRO-3 over eight, and decode speed is bound by memory bandwidth. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+
+/* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
+ * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts. */
+static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN};
+static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000,
+                                    11008, NAN};
+static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
+                                    14336, NAN};
+static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
+                                     128256, 28672, NAN};
+static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8};
+
+static void weight_bytes_and_kv(void **state)
+{
+    (void)state;
+    assert_float_equal(model_llm_weight_bytes("bf16"), 2, 0);
+    assert_float_equal(model_llm_weight_bytes("fp8"), 1, 0);
+    /* int4: half a byte plus a 2-byte scale per 64 weights = 0.5 + 0.03125. */
+    assert_float_equal(model_llm_weight_bytes("int4"), 0.53125, 1e-12);
+    /* NF4 with double quantization: 4.127 bits / 8 = 0.515875 bytes. */
+    assert_float_equal(model_llm_weight_bytes("nf4"), 0.515875, 1e-12);
+    assert_true(isnan(model_llm_weight_bytes("fp12")));
+    /* Llama 3 70B, 16-bit cache: 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 B. */
+    assert_float_equal(model_llm_kv_bytes_per_token(&llama3_70b, "bf16"), 327680, 0);
+    /* An fp8 cache halves it. */
+    assert_float_equal(model_llm_kv_bytes_per_token(&llama3_70b, "fp8"), 163840, 0);
+}
+
+static void lora_adapters(void **state)
+{
+    (void)state;
+    /* Llama 2 7B, rank 16 on q, k, v, o (each 4096 in + 4096 out) and gate, up, down (4096 +
+     * 11008): 16 x (4 x 8192 + 3 x 15104) x 32 layers = 16 x 78,080 x 32 = 39,976,960, the
+     * count PEFT prints for this setup. */
+    assert_float_equal(model_llm_lora_params(&llama2_7b, 16), 39976960, 0);
+    /* Llama 3 8B: q and o 4096 + 4096, k and v 4096 + 1024 (8 KV heads of 128), the
+     * feed-forward 4096 + 14336: 16 x (2 x 8192 + 2 x 5120 + 3 x 18432) x 32 = 16 x 81,920 x 32
+     * = 41,943,040. */
+    assert_float_equal(model_llm_lora_params(&llama3_8b, 16), 41943040, 0);
+    /* Mixtral: every one of the 8 experts' three matrices: 16 x (2 x 8192 + 2 x 5120 + 3 x
+     * 18432 x 8) x 32 = 16 x 468,992 x 32 = 240,123,904. */
+    assert_float_equal(model_llm_lora_params(&mixtral, 16), 240123904, 0);
+    /* Without the width, it is derived from the parameters: Llama 2 7B's (6.738e9 / 32 -
+     * 2 x 4096 x 4096 x 2 - 2 x 4096 - 2 x 32000 x 4096 / 32) / (3 x 4096) = 11,008.0. */
+    model_llm unknown = llama2_7b;
+    unknown.ffn = NAN;
+    assert_float_equal(model_llm_lora_params(&unknown, 16), 39976960, 100);
+}
+
+static void qlora_65b_fits_48gb(void **state)
+{
+    (void)state;
+    model_llm_setup s = {.task = MODEL_FINETUNE, .method = MODEL_TUNE_QLORA, .lora_rank = 64,
+                         .precision = "bf16", .optimizer = "adamw", .checkpointing = 1,
+                         .sequence_length = 512, .batch = 1};
+    model_memory m;
+    gw_error err = {0};
+    assert_int_equal(model_llm_memory(&llama_65b, &s, 1, 1, &m, &err), GW_OK);
+    /* Adapters at rank 64: 64 x (4 x 16384 + 3 x (8192 + 22016)) x 80 = 799,539,200.
+     * Weights: 65.286e9 x 0.515875 = 33.679 GB + adapters 799.5M x 4 = 3.198 GB = 36.878 GB.
+     * Gradients 799.5M x 4 = 3.198 GB; optimizer paged to host: 0.
+     * Activations, checkpointed: 80 x 512 x 8192 x 2 + 512 x 8192 x 34 + 512 x 32000 x 4
+     * = 0.671 + 0.143 + 0.066 = 0.879 GB.  Sum 40.955 GB x 1.10 + 1 = 46.05 GB <= 48. */
+    assert_float_equal(m.weights_gb, 36.878, 0.01);
+    assert_float_equal(m.gradients_gb, 3.198, 0.01);
+    assert_float_equal(m.optimizer_gb, 0, 0);
+    assert_float_equal(m.activations_gb, 0.879, 0.005);
+    assert_float_equal(m.total_gb, 46.05, 0.02);
+    assert_true(m.total_gb <= 48);
+    assert_true(m.total_gb > 40);   /* it does not fit a 40 GB card */
+}
+
+static void serving_70b_fp16_needs_two_80gb(void **state)
+{
+    (void)state;
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp16", .kv_tokens = 4096,
+                         .sequences = 1};
+    model_memory one, two;
+    gw_error err = {0};
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, &one, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 2, &two, &err), GW_OK);
+    /* One GPU: weights 70.554e9 x 2 = 141.107 GB, KV 327,680 x 4096 = 1.342 GB; (142.450)
+     * x 1.10 + 1 = 157.69 GB: no 80 GB card holds it.  Two (tensor parallel): 71.225 x 1.10
+     * + 1 = 79.35 GB per GPU: two 80 GB cards do. */
+    assert_float_equal(one.weights_gb, 141.107, 0.01);
+    assert_float_equal(one.kv_cache_gb, 1.342, 0.001);
+    assert_float_equal(one.total_gb, 157.69, 0.02);
+    assert_float_equal(two.total_gb, 79.35, 0.02);
+    assert_true(one.total_gb > 80 && two.total_gb <= 80);
+}
+
+static void full_finetune_8b_zero3(void **state)
+{
+    (void)state;
+    model_llm_setup s = {.task = MODEL_FINETUNE, .method = MODEL_TUNE_FULL, .precision = "bf16",
+                         .optimizer = "adamw", .sequence_length = 2048, .batch = 1};
+    model_memory alone, zero3;
+    gw_error err = {0};
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &alone, &err), GW_OK);
+    s.zero = 3;
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero3, &err), GW_OK);
+    /* Mixed-precision AdamW: 2 + 2 + 12 = 16 bytes x 8.030e9 = 128.48 GB before activations;
+     * activations 32 x 2048 x 4096 x 34 = 9.126 GB + logits 2048 x 128256 x 4 = 1.051 GB;
+     * (138.66) x 1.10 + 1 = 153.53 GB: not one 80 GB card. */
+    assert_float_equal(alone.total_gb, 153.53, 0.02);
+    assert_true(alone.total_gb > 80);
+    /* ZeRO-3 over 8: 128.48 / 8 = 16.06 GB + 10.18 GB activations = 26.24 GB x 1.10 + 1
+     * = 29.86 GB per GPU. */
+    assert_float_equal(zero3.weights_gb, 2.008, 0.001);
+    assert_float_equal(zero3.total_gb, 29.86, 0.02);
+    /* ZeRO-1 divides the optimizer states alone: 96.36 / 8 = 12.05 GB. */
+    s.zero = 1;
+    model_memory zero1;
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero1, &err), GW_OK);
+    assert_float_equal(zero1.optimizer_gb, 12.045, 0.001);
+    assert_float_equal(zero1.gradients_gb, 16.061, 0.001);
+}
+
+static void training_flops_and_exchange(void **state)
+{
+    (void)state;
+    model_llm_setup full = {.task = MODEL_TRAIN, .method = MODEL_TUNE_FULL, .precision = "bf16"};
+    /* 6 x 8.030e9 = 48.18 GFLOP a token; with checkpointing 8 x. */
+    assert_float_equal(model_llm_train_flops_per_token(&llama3_8b, &full), 48.1816e9, 1e6);
+    full.checkpointing = 1;
+    assert_float_equal(model_llm_train_flops_per_token(&llama3_8b, &full), 64.2421e9, 1e6);
+    /* A mixture of experts computes its active parameters: 6 x 12.88e9. */
+    full.checkpointing = 0;
+    assert_float_equal(model_llm_train_flops_per_token(&mixtral, &full), 77.28e9, 1e6);
+    /* LoRA: 4 x. */
+    model_llm_setup lora = {.task = MODEL_FINETUNE, .method = MODEL_TUNE_LORA, .lora_rank = 16,
+                            .precision = "bf16"};
+    assert_float_equal(model_llm_train_flops_per_token(&llama2_7b, &lora), 26.9537e9, 1e6);
+    /* Exchange: pure bf16 gradients 2 bytes x 8.030e9 = 16.06 GB, x 1.5 under ZeRO-3. */
+    assert_float_equal(model_llm_exchange_bytes(&llama3_8b, &full), 16.0605e9, 1e6);
+    full.zero = 3;
+    assert_float_equal(model_llm_exchange_bytes(&llama3_8b, &full), 24.0908e9, 1e6);
+    /* LoRA exchanges its adapters' fp32 gradients: 39.98M x 4 = 159.9 MB. */
+    assert_float_equal(model_llm_exchange_bytes(&llama2_7b, &lora), 159.9e6, 0.1e6);
+}
+
+static void decode_bound_by_bandwidth(void **state)
+{
+    (void)state;
+    /* Llama 2 7B in fp16 on one H100 SXM (3350 GB/s, 989 TFLOPS dense fp16), one sequence,
+     * 1024-token prompt, 256 output tokens, at 70% of bandwidth and 40% of the tensor rate.
+     * Bytes a step: 6.7384e9 x 2 = 13.477 GB of weights + KV 2 x 32 x 32 x 128 x 2 = 524,288
+     * B/token x (1024 + 128) tokens = 0.604 GB: 14.081 GB / (3350e9 x 0.7) = 6.005 ms.
+     * FLOPs a step: 2 x 6.7384e9 = 13.48 GFLOP / (989e12 x 0.4) = 0.034 ms: bandwidth bound.
+     * Prefill: 2 x 6.7384e9 x 1024 / (989e12 x 0.4) = 34.88 ms.
+     * Tokens/s: 1 x 256 / (256 x 6.005 ms + 34.88 ms) = 256 / 1.5721 s = 162.8. */
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp16", .sequences = 1};
+    model_serving v;
+    model_llm_serving(&llama2_7b, &s, 1024, 256, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    assert_true(v.bandwidth_bound);
+    assert_float_equal(v.bytes_per_step, 14.081e9, 0.001e9);
+    assert_float_equal(v.step_s * 1e3, 6.005, 0.002);
+    assert_float_equal(v.prefill_s * 1e3, 34.88, 0.01);
+    assert_float_equal(v.tokens_per_s, 162.8, 0.1);
+    /* 64 sequences: weights once + 64 caches: 13.477 + 64 x 0.604 = 52.13 GB / 2345 GB/s
+     * = 22.23 ms a step; 64 x 256 / (256 x 22.23 ms + 64 x 34.88 ms) = 16384 / 7.923 s
+     * = 2068 tokens/s. */
+    s.sequences = 64;
+    model_llm_serving(&llama2_7b, &s, 1024, 256, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.step_s * 1e3, 22.23, 0.01);
+    assert_float_equal(v.tokens_per_s, 2068, 2);
+    /* A mixture of experts at one sequence reads its active weights only: 12.88e9 x 2. */
+    s.sequences = 1;
+    model_llm_serving(&mixtral, &s, 0, 2, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.bytes_per_step, 12.88e9 * 2 + 2 * 32 * 8 * 128 * 2 * 1.0, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(weight_bytes_and_kv),
+        cmocka_unit_test(lora_adapters),
+        cmocka_unit_test(qlora_65b_fits_48gb),
+        cmocka_unit_test(serving_70b_fp16_needs_two_80gb),
+        cmocka_unit_test(full_finetune_8b_zero3),
+        cmocka_unit_test(training_flops_and_exchange),
+        cmocka_unit_test(decode_bound_by_bandwidth),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
