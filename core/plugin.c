@@ -9,8 +9,9 @@
  * One worker per host (a command loads one host) and one per workload file, started when the
  * first plugin loads: each plugin keeps its own Lua state in it (what one plugin changes no other
  * sees, as before), and its state persists between calls (a rule keeps its workload table).  A
- * worker per plugin was measured first: 15 forks made `gpuwise report` 6.6x slower (66 ms against
- * 10 ms).  The price of sharing: a plugin that makes the worker be killed (the deadline, the
+ * worker per plugin was tried first: starting and ending one costs about 1.2 ms here (make bench,
+ * worker_cost), and `gpuwise report` loads 15 plugins, which would add some 18 ms to a command of
+ * 21 ms.  The price of sharing: a plugin that makes the worker be killed (the deadline, the
  * address-space limit) stops the other plugins of the command with it; the command fails then
  * anyway. */
 #define _GNU_SOURCE   /* memmem */

@@ -187,8 +187,9 @@ fi
 # Plugins run in a worker process (core/worker.c): a fork, a seccomp filter, and each call a
 # round trip of the encoded arguments.  `report` runs the workload file in one worker and the
 # ten rules in another (every rule sees the same options, sent once per decision); `plugin
-# list` loads all 27 shipped plugins into one.  Measured on 2 cores: report 40 ms before the
-# worker (plugins in gpuwise's own process), 50 ms with it; the target is within 1.5x.
+# list` loads all 27 shipped plugins into one.  Measured on 2 busy cores (the fastest of 30
+# runs): report 21.0 ms before the worker (plugins in gpuwise's own process), 26.5 ms with it
+# (1.26x); the target is within 1.5x.
 echo
 echo "== plugin workers: the process boundary"
 time_it "gpuwise report --format md (2 workers)" "$RUNS" "$GW" --kb "$KB" report \
