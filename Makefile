@@ -14,7 +14,7 @@ CFLAGS   ?= -O2 -g
 LDFLAGS  ?=
 VERSION  := 0.1.0
 
-PKGS     := lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libcurl
+PKGS     := lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libcurl libseccomp
 
 # Every target a person runs first checks the Debian packages it needs (installing what is missing
 # when run as root), then runs make again: everything computed from pkg-config below is read by

@@ -3,7 +3,7 @@
 # As root on Debian it installs what is missing with one apt-get line; otherwise it prints
 # that line and fails. It never fetches anything else.
 set -u
-BUILD_PKGS="pkg-config liblua5.4-dev libsqlite3-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcsv-dev libcjson-dev libcurl4-openssl-dev"
+BUILD_PKGS="pkg-config liblua5.4-dev libsqlite3-dev libxml2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev libcsv-dev libcjson-dev libcurl4-openssl-dev libseccomp-dev"
 TEST_PKGS="libcmocka-dev sqlite3 cmark-gfm chromium jq libxml2-utils strace man-db bsdextrautils bash poppler-utils python3"
 # make fuzz (libFuzzer) and make bench (the references it times gpuwise against)
 FUZZ_PKGS="clang-14 libclang-rt-14-dev"

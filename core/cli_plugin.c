@@ -206,6 +206,8 @@ static void dry_run_records(check_run *run, kb *k, plugin *p, const plugin_info 
     gw_error cerr = {0};
     int crc = plugin_call(p, fn, call_args, pricing ? 1 : 2, &out, &cerr);
     int line = plugin_function_line(p, fn);
+    if (crc == GW_OK && pricing && plugin_check_sources(p, k, out, "offers", &cerr) != GW_OK)
+        crc = cerr.code;   /* what prices refresh refuses */
     if (crc != GW_OK) {
         problem_add(run, line, cerr.msg);
     } else {
@@ -689,6 +691,8 @@ const cli_group cli_plugin_group = {
     "the folder itself.  A plugin found earlier hides a shipped one of the same name.  The "
     "limits every plugin call runs under (tests too) are set by `$GPUWISE_PLUGIN_INSTRUCTIONS`, "
     "`$GPUWISE_PLUGIN_MEMORY_MB` and `$GPUWISE_PLUGIN_SECONDS`; a plugin that hits one fails "
-    "with exit 70.  The guide to writing plugins: `plugins/README.md`.",
+    "with exit 70.  Plugins run in a separate, confined worker process (no files, no network, "
+    "no programs), killed at the deadline whatever it is doing.  The guide to writing plugins: "
+    "`plugins/README.md`.",
     plugin_commands,
 };

@@ -107,6 +107,8 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const price_input *in,
     for (size_t i = 0; i < view_len(log); i++)
         fprintf(ctx->diag, "%s: log: %s\n", info.name, view_str(view_list_at(log, i)));
     view_free(log);
+    if (rc == GW_OK)
+        rc = plugin_check_sources(p, k, offers, "offers", err);
     if (rc == GW_OK && in && in->date[0])
         date_undated(offers, in->date);
     if (rc == GW_OK) {

@@ -1,7 +1,8 @@
 /* luaapi.c — the `gw` module plugins see: XML/HTML with XPath (xml.h), CSV (libcsv), JSON
- * (view.h's cJSON reader and writer), units (units.h), GPU names and read-only KB queries (kb.h),
- * and gw.log; plus the Lua <-> view conversions.  C memory that must live across a call that can
- * raise is always held by a "box" userdata whose __gc frees it. */
+ * (view.h's cJSON reader and writer), units (units.h), GPU names and read-only KB queries
+ * (asked of the process that has the KB: luaapi_set_query), and gw.log; plus the Lua <-> view
+ * conversions.  C memory that must live across a call that can raise is always held by a "box"
+ * userdata whose __gc frees it. */
 #include "luaapi.h"
 
 #include <csv.h>
@@ -14,7 +15,6 @@
 #include "units.h"
 #include "xml.h"
 
-#define KB_KEY "gw.kb"
 #define BOX_MT "gw.box"
 #define DOC_MT "gw.xml.doc"
 #define NODE_MT "gw.xml.node"
@@ -891,93 +891,84 @@ static int gw_units_parse(lua_State *L)
     return 2;
 }
 
-/* ---- gw.gpu / gw.kb ---- */
+/* ---- gw.gpu / gw.kb: questions to the process that has the KB ---- */
 
-static kb *kb_of(lua_State *L)
+#define QUERY_KEY "gw.query"
+
+/* Asks the question built in the map at *slot (owned by a box) and leaves the answer map in
+ * *slot; raises when there is nobody to ask or the channel broke. */
+static const view *ask(lua_State *L, view **slot)
 {
-    lua_getfield(L, LUA_REGISTRYINDEX, KB_KEY);
-    kb *k = lua_touserdata(L, -1);
+    lua_getfield(L, LUA_REGISTRYINDEX, QUERY_KEY);
+    struct query { luaapi_query_fn fn; void *ud; } *q = lua_touserdata(L, -1);
     lua_pop(L, 1);
-    return k;
+    if (!q || !q->fn)
+        return NULL;
+    view *answer = q->fn(q->ud, *slot);
+    view_free(*slot);
+    *slot = answer;
+    if (!answer || view_kind(answer) != VIEW_MAP)
+        luaL_error(L, "the knowledge base did not answer");
+    return answer;
+}
+
+/* Pushes nil and the answer's error (or msg when the question could not be asked). */
+static int answer_error(lua_State *L, const view *answer, const char *msg)
+{
+    const view *e = answer ? view_map_get(answer, "error") : NULL;
+    lua_pushnil(L);
+    lua_pushstring(L, view_str(e) ? view_str(e) : msg);
+    return 2;
 }
 
 static int gw_gpu_resolve(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
-    kb *k = kb_of(L);
-    if (!k) {
-        lua_pushnil(L);
-        lua_pushliteral(L, "no knowledge base is open");
-        return 2;
-    }
-    void **slot = luaapi_box_new(L, free_void);
-    char *id = NULL;
-    int count = 1;
-    gw_error err = {0};
-    if (kb_gpu_resolve(k, name, &id, &count, &err) != GW_OK) {
-        lua_pushnil(L);
-        lua_pushstring(L, err.msg);
-        return 2;
-    }
-    *slot = id;
-    lua_pushstring(L, id);
-    lua_pushinteger(L, count);
-    luaapi_box_release(L, -3);
+    view **slot = (view **)luaapi_box_new(L, view_free_void);
+    *slot = view_map();
+    view_map_set_str(*slot, "question", "gpu.resolve");
+    view_map_set_str(*slot, "name", name);
+    const view *a = ask(L, slot);
+    const view *id = a ? view_map_get(a, "id") : NULL;
+    if (!view_str(id))
+        return answer_error(L, a, "no knowledge base is open");
+    lua_pushstring(L, view_str(id));
+    lua_pushinteger(L, (lua_Integer)view_num(view_map_get(a, "count")));
     return 2;
-}
-
-static void kb_gpu_free_void(void *g)
-{
-    kb_gpu_free(g);
-    free(g);
 }
 
 static int gw_kb_gpu(lua_State *L)
 {
     const char *id = luaL_checkstring(L, 1);
-    kb *k = kb_of(L);
-    if (!k) {
-        lua_pushnil(L);
-        lua_pushliteral(L, "no knowledge base is open");
-        return 2;
+    view **slot = (view **)luaapi_box_new(L, view_free_void);
+    *slot = view_map();
+    view_map_set_str(*slot, "question", "kb.gpu");
+    view_map_set_str(*slot, "id", id);
+    const view *a = ask(L, slot);
+    const view *g = a ? view_map_get(a, "gpu") : NULL;
+    if (view_kind(g) != VIEW_MAP)
+        return answer_error(L, a, "no knowledge base is open");
+    /* figures are floats, as the KB's REAL columns are, whole or not */
+    lua_createtable(L, 0, (int)view_len(g));
+    for (size_t i = 0; i < view_len(g); i++) {
+        const view *f = view_map_value_at(g, i);
+        if (view_kind(f) == VIEW_NUMBER)
+            lua_pushnumber(L, view_num(f));
+        else
+            luaapi_push_view(L, f);
+        lua_setfield(L, -2, view_map_key_at(g, i));
     }
-    void **slot = luaapi_box_new(L, kb_gpu_free_void);
-    kb_gpu *g = gw_xcalloc(1, sizeof *g);
-    kb_gpu_init(g);
-    *slot = g;
-    gw_error err = {0};
-    if (kb_gpu_get(k, id, g, &err) != GW_OK) {
-        lua_pushnil(L);
-        lua_pushstring(L, err.msg);
-        return 2;
-    }
-    /* The GPU's columns as kb_table.c describes them: text first, then the figures (in that
-     * order, so the table is built as it always was); unknown ones absent. */
-    size_t ncols;
-    const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
-    lua_createtable(L, 0, (int)ncols);
-    for (int text = 1; text >= 0; text--)
-        for (size_t i = 0; i < ncols; i++) {
-            if ((cols[i].type == KB_TEXT) != text)
-                continue;
-            if (text && kb_column_text(&cols[i], g))
-                lua_pushstring(L, kb_column_text(&cols[i], g));
-            else if (!text && !isnan(kb_column_number(&cols[i], g)))
-                lua_pushnumber(L, kb_column_number(&cols[i], g));
-            else
-                continue;
-            lua_setfield(L, -2, cols[i].name);
-        }
-    luaapi_box_release(L, -2);
     return 1;
 }
 
 /* ---- the module ---- */
 
-void luaapi_set_kb(lua_State *L, kb *k)
+void luaapi_set_query(lua_State *L, luaapi_query_fn fn, void *ud)
 {
-    lua_pushlightuserdata(L, k);
-    lua_setfield(L, LUA_REGISTRYINDEX, KB_KEY);
+    struct query { luaapi_query_fn fn; void *ud; } *q = lua_newuserdatauv(L, sizeof *q, 0);
+    q->fn = fn;
+    q->ud = ud;
+    lua_setfield(L, LUA_REGISTRYINDEX, QUERY_KEY);
 }
 
 void luaapi_push_log(lua_State *L) { lua_pushcfunction(L, gw_log); }

@@ -7,15 +7,18 @@
 #include <lua.h>
 
 #include "error.h"
-#include "kb.h"
 #include "view.h"
 
 /* Registry key of the Lua list that gw.log and print append to. */
 #define LUAAPI_LOG_KEY "gw.log"
 
-/* Sets the KB the `gw` module's queries use in this state (may be NULL: they then return nil
- * and a message).  May raise (memory). */
-void luaapi_set_kb(lua_State *L, kb *k);
+/* What answers the `gw` module's KB queries (gw.gpu.resolve, gw.kb.gpu) in this state: the
+ * plugin's worker has no KB, so it asks the parent over its channel.  fn gets a map with
+ * "question" ("gpu.resolve" with "name", "kb.gpu" with "id") and returns the answer (the caller
+ * frees it): {id, count}, {gpu = {...}} or {error = "..."}; NULL when it cannot ask.  fn NULL:
+ * the queries return nil and a message.  May raise (memory). */
+typedef view *(*luaapi_query_fn)(void *ud, const view *question);
+void luaapi_set_query(lua_State *L, luaapi_query_fn fn, void *ud);
 /* Pushes a new `gw` table (plain, not yet read-only).  May raise (memory): call from protected
  * code. */
 void luaapi_push_gw(lua_State *L);

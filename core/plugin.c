@@ -1,73 +1,63 @@
-/* plugin.c — the Lua plugin host: one sandboxed lua_State per plugin with a memory cap (our
- * allocator), an instruction budget and a wall-clock limit (a count hook), discovery in the
- * plugin folders, shape checks of the four kinds, and protected calls with tracebacks.
- * The `gw` module and the Lua <-> view conversions live in luaapi.c. */
+/* plugin.c — the plugin host as gpuwise's own process sees it: discovery in the plugin folders
+ * and one worker process per plugin (worker.h), in which plugin_lua.c runs the plugin's Lua
+ * state.  gpuwise itself never runs plugin code.  Each call is a request over the worker's
+ * channel under a deadline (the Lua limits stop a plugin with its file and line first; the
+ * deadline kills a worker stuck in a C call).  What comes back is checked again here, since the
+ * worker is not trusted: the shape of every value, and no control characters in a string that
+ * could reach a terminal, a log or the KB.  The worker's KB questions are answered here.
+ *
+ * One worker per host (a command loads one host) and one per workload file, started when the
+ * first plugin loads: each plugin keeps its own Lua state in it (what one plugin changes no other
+ * sees, as before), and its state persists between calls (a rule keeps its workload table).  A
+ * worker per plugin was tried first: starting and ending one costs about 1.2 ms here (make bench,
+ * worker_cost), and `gpuwise report` loads 15 plugins, which would add some 18 ms to a command of
+ * 21 ms.  The price of sharing: a plugin that makes the worker be killed (the deadline, the
+ * address-space limit) stops the other plugins of the command with it; the command fails then
+ * anyway. */
+#define _GNU_SOURCE   /* memmem */
 #include "plugin.h"
 
 #include <dirent.h>
-#include <lauxlib.h>
-#include <lua.h>
-#include <limits.h>
-#include <lualib.h>
 #include <math.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "buf.h"
-#include "embedded.h"
-#include "luaapi.h"
+#include "plugin_lua.h"
 #include "signals.h"
+#include "worker.h"
+#include "xml.h"
 
-#define DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define DEFAULT_INSTRUCTIONS 1000000000LL
-#define DEFAULT_SECONDS 20.0
-#define HOOK_EVERY 1000
-/* Room left after the cap trips, so the error message and traceback can still be made. */
-#define MEMORY_SLACK (256u * 1024u)
+/* Past the Lua wall-clock limit, the time a worker has to report it before it is killed. */
+#define GRACE_MIN 0.5
+#define GRACE_MAX 2.0
 
-enum { TRIP_NONE, TRIP_INSTRUCTIONS, TRIP_TIME, TRIP_MEMORY, TRIP_SIGNAL };
-
-/* A plugin's Lua state allocates and frees a great many small objects (building its sandbox
- * alone makes hundreds).  Blocks up to POOL_MAX bytes come from size classes carved out of
- * chunks and go back on a free list of their class; closing the state releases the chunks
- * whole.  Larger blocks are malloc's.  Lua gives the size of every block it frees or resizes,
- * so the size says where a block came from. */
-#define POOL_GRAIN 16
-#define POOL_MAX 256
-#define POOL_CLASSES (POOL_MAX / POOL_GRAIN)
-#define POOL_CHUNK (32 * 1024)
-
-typedef struct pool_chunk {
-    struct pool_chunk *next;
-    max_align_t data[];
-} pool_chunk;
+/* A worker and what the parent knows about it; shared by the plugins of a host. */
+typedef struct channel {
+    worker *w;               /* NULL until the first plugin loads */
+    kb *k;                   /* answers the worker's questions */
+    plugin_limits limits;
+    int next_id;             /* the id the next plugin's state gets in the worker */
+    int has_xml;             /* libxml2 was open when the worker was forked */
+    int dead;                /* the worker was killed or ended: every plugin of it fails */
+    char dead_msg[1024];
+    gw_buf each_args;        /* the encoded arguments the worker holds from the last "each" */
+} channel;
 
 struct plugin {
     plugin_host *host;
-    lua_State *L;
+    channel *ch;
+    int id;                  /* its state in the worker */
     char *name, *kind, *version, *description, *path, *overrides;
-    long batch_rows;         /* importer's optional batch_rows; 0 when absent */
-    int compiled;            /* loaded from the compiled copy of a shipped plugin */
-    int table_ref;           /* registry ref of the table the plugin returned */
-    int env_ref;             /* registry ref of its sandbox _ENV */
-    unsigned long long shared_id;   /* the plugin_arg whose Lua value shared_ref holds */
-    int shared_ref;
-    /* memory: small blocks from size classes (see limited_alloc) */
-    void *free_blocks[POOL_CLASSES];   /* per class, linked through the blocks */
-    struct pool_chunk *chunks;
-    char *carve;             /* the unused end of the newest chunk */
-    size_t carve_left;
-    int closing;             /* lua_close runs: small blocks need not go back */
-    /* limits */
-    size_t mem_used, mem_cap;
-    long long budget, used;
-    double wall_seconds, deadline;
-    int tripped;
-    int dead;                /* a limit was hit: the state may be half-way through anything */
-    char dead_msg[1024];
-    char traceback[2048];
+    long batch_rows;
+    int compiled;
+    unsigned long long shared_sent;   /* the plugin_arg whose value the worker holds */
+    view *log;                        /* lines the worker sent back, escaped */
+    char traceback[4096];
 };
 
 struct plugin_host {
@@ -75,6 +65,8 @@ struct plugin_host {
     size_t n_dirs;
     kb *k;
     plugin_limits limits;
+    channel **chans;         /* the workers; new plugins load into the last one */
+    size_t n_chans;
     plugin **items;
     size_t n, cap;
     unsigned loaded;         /* bit k: kinds[k] has been loaded from every folder */
@@ -87,654 +79,577 @@ static const struct {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-/* ---- limits ---- */
-
-static double now_seconds(void)
+const char *plugin_kind_folder(const char *kind)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    for (size_t k = 0; kind && k < N_KINDS; k++)
+        if (strcmp(kind, kinds[k].kind) == 0)
+            return kinds[k].folder;
+    return NULL;
 }
 
-static double env_number(const char *name)
+/* ---- text from the worker ---- */
+
+/* The length of the UTF-8 sequence at s (n bytes left) when it is valid, else 0. */
+static size_t utf8_seq(const unsigned char *s, size_t n)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
+    size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
+                 : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
+    if (!len || len > n || !luaapi_utf8_valid((const char *)s, len))
         return 0;
-    char *end;
-    double v = strtod(s, &end);
-    return (*end == '\0' && v > 0 && isfinite(v)) ? v : 0;
+    return len;
 }
 
-/* Explicit limits win, then the environment, then the defaults. */
-static plugin_limits limits_resolve(const plugin_limits *given)
+/* A character a terminal may act on: C0 controls but those in keep, DEL, and the C1 controls
+ * (U+0080 to U+009F; 0x9b is a CSI on some terminals).  s points at a valid sequence of len. */
+static int is_control(const unsigned char *s, size_t len, const char *keep)
 {
-    plugin_limits l = {0, 0, 0};
-    if (given)
-        l = *given;
-    double mb = env_number("GPUWISE_PLUGIN_MEMORY_MB");
-    double instr = env_number("GPUWISE_PLUGIN_INSTRUCTIONS");
-    double secs = env_number("GPUWISE_PLUGIN_SECONDS");
-    if (!l.memory_bytes)
-        l.memory_bytes = mb > 0 ? (size_t)(mb * 1024 * 1024) : DEFAULT_MEMORY;
-    if (!l.instructions)
-        l.instructions = instr > 0 ? (long long)instr : DEFAULT_INSTRUCTIONS;
-    if (l.wall_seconds <= 0)
-        l.wall_seconds = secs > 0 ? secs : DEFAULT_SECONDS;
-    return l;
+    if (len == 1)
+        return (s[0] < 0x20 && !(s[0] && strchr(keep, s[0]))) || s[0] == 0x7f;
+    return len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
 }
 
-/* The class of a block of n bytes (1 to POOL_CLASSES), or 0 when n is malloc's. */
-static size_t pool_class(size_t n)
+/* Appends s (n bytes) to out with control characters other than those in keep, and bytes that
+ * are not UTF-8, written as \xNN (C1 controls as \u{NN}): what a plugin wrote reaches a
+ * terminal or a log as text, never as an escape sequence. */
+static void escape_text(gw_buf *out, const char *s, size_t n, const char *keep)
 {
-    return n <= POOL_MAX ? (n + POOL_GRAIN - 1) / POOL_GRAIN : 0;
-}
-
-static void *pool_get(plugin *p, size_t c)
-{
-    void *b = p->free_blocks[c - 1];
-    if (b) {
-        memcpy(&p->free_blocks[c - 1], b, sizeof(void *));
-        return b;
-    }
-    size_t size = c * POOL_GRAIN;
-    if (p->carve_left < size) {
-        pool_chunk *ch = malloc(sizeof *ch + POOL_CHUNK);
-        if (!ch)
-            return NULL;
-        ch->next = p->chunks;
-        p->chunks = ch;
-        p->carve = (char *)ch->data;
-        p->carve_left = POOL_CHUNK;
-    }
-    b = p->carve;
-    p->carve += size;
-    p->carve_left -= size;
-    return b;
-}
-
-static void pool_put(plugin *p, void *b, size_t c)
-{
-    memcpy(b, &p->free_blocks[c - 1], sizeof(void *));
-    p->free_blocks[c - 1] = b;
-}
-
-static void pool_release(plugin *p)
-{
-    for (pool_chunk *ch = p->chunks, *next; ch; ch = next) {
-        next = ch->next;
-        free(ch);
-    }
-    p->chunks = NULL;
-}
-
-static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    plugin *p = ud;
-    size_t old = ptr ? osize : 0;
-    size_t oc = ptr ? pool_class(osize) : 0, nc = pool_class(nsize);
-    if (nsize == 0) {
-        if (!oc)
-            free(ptr);
-        else if (!p->closing)
-            pool_put(p, ptr, oc);
-        p->mem_used -= old;
-        return NULL;
-    }
-    size_t cap = p->mem_cap + (p->tripped ? MEMORY_SLACK : 0);
-    if (nsize > old && p->mem_used + (nsize - old) > cap) {
-        if (!p->tripped)
-            p->tripped = TRIP_MEMORY;
-        return NULL;
-    }
-    void *n;
-    if (ptr && oc == nc) {
-        n = oc ? ptr : realloc(ptr, nsize);   /* the same class holds the new size too */
-    } else {
-        n = nc ? pool_get(p, nc) : malloc(nsize);
-        if (n && ptr) {
-            memcpy(n, ptr, old < nsize ? old : nsize);
-            if (oc)
-                pool_put(p, ptr, oc);
+    const unsigned char *p = (const unsigned char *)s, *end = p + n;
+    while (p < end) {
+        size_t len = utf8_seq(p, (size_t)(end - p));
+        if (!len)
+            buf_printf(out, "\\x%02x", *p++);
+        else if (is_control(p, len, keep)) {
+            if (len == 1)
+                buf_printf(out, "\\x%02x", *p);
             else
-                free(ptr);
+                buf_printf(out, "\\u{%x}", p[1]);
+            p += len;
+        } else {
+            buf_append(out, (const char *)p, len);
+            p += len;
         }
     }
-    if (!n)
-        return NULL;
-    p->mem_used = p->mem_used - old + nsize;
-    return n;
 }
 
-static plugin *plugin_of(lua_State *L)
+/* Sets err to code and the worker's message, escaped; messages are one line. */
+static int error_from_worker(gw_error *err, int code, const char *msg)
 {
-    void *ud;
-    lua_getallocf(L, &ud);
-    return ud;
+    gw_buf b = GW_BUF_INIT;
+    escape_text(&b, msg ? msg : "error", msg ? strlen(msg) : 5, "\t");
+    gw_error_set(err, code, "%s", buf_cstr(&b));
+    buf_free(&b);
+    return code;
 }
 
-static const char *trip_message(const plugin *p, char *buf, size_t n)
-{
-    switch (p->tripped) {
-    case TRIP_INSTRUCTIONS:
-        snprintf(buf, n, "instruction limit of %lld reached (GPUWISE_PLUGIN_INSTRUCTIONS)",
-                 p->budget);
-        break;
-    case TRIP_TIME:
-        snprintf(buf, n, "time limit of %g s reached (GPUWISE_PLUGIN_SECONDS)", p->wall_seconds);
-        break;
-    case TRIP_SIGNAL:
-        snprintf(buf, n, "interrupted by %s", gw_signal_name());
-        break;
-    case TRIP_MEMORY:
-        snprintf(buf, n, "memory limit of %zu MiB reached (GPUWISE_PLUGIN_MEMORY_MB)",
-                 p->mem_cap / (1024 * 1024));
-        break;
-    default:
-        snprintf(buf, n, "stopped");
-    }
-    return buf;
-}
-
-/* Runs every HOOK_EVERY instructions in every coroutine (new threads inherit the hook).  Once a
- * limit trips it raises on every instruction, so a plugin's own pcall cannot swallow the stop:
- * each pcall level catches one error and the next instruction raises again, until the error
- * reaches the host.  Finalizers run without hooks, which is why setmetatable refuses __gc. */
-static void limit_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    plugin *p = plugin_of(L);
-    if (!p->tripped) {
-        p->used += HOOK_EVERY;
-        if (p->used > p->budget)
-            p->tripped = TRIP_INSTRUCTIONS;
-        else if (now_seconds() > p->deadline)
-            p->tripped = TRIP_TIME;
-        else if (gw_signal_pending())
-            p->tripped = TRIP_SIGNAL;
-    }
-    if (p->tripped) {
-        char msg[200];
-        lua_sethook(L, limit_hook, LUA_MASKCOUNT, 1);
-        lua_Debug here;
-        if (lua_getstack(L, 0, &here) && lua_getinfo(L, "Sl", &here) && here.currentline > 0)
-            lua_pushfstring(L, "%s:%d: %s", here.short_src, here.currentline,
-                            trip_message(p, msg, sizeof msg));
-        else
-            lua_pushstring(L, trip_message(p, msg, sizeof msg));
-        lua_error(L);
-    }
-}
-
-static void limits_start(plugin *p)
-{
-    p->used = 0;
-    p->deadline = now_seconds() + p->wall_seconds;
-}
-
-/* ---- the sandbox ---- */
-
-
-static int readonly_newindex(lua_State *L)
-{
-    return luaL_error(L, "attempt to modify a read-only table (field '%s')",
-                      lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?");
-}
-
-static int readonly_pairs(lua_State *L)
-{
-    lua_getmetatable(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));   /* next */
-    lua_getfield(L, -2, "__index");
-    lua_pushnil(L);
-    return 3;
-}
-
-/* Registry key of the base library's next (the real globals are emptied once the sandbox is
- * built; read-only proxies made later still need it). */
-#define NEXT_KEY "gw.next"
-#define PCALL_KEY "gw.pcall"
-
-/* Replaces the table at the top with a read-only proxy (recursively for table fields). */
-static void make_readonly(lua_State *L, int depth)
-{
-    int real = lua_gettop(L);
-    if (depth < 3) {
-        lua_pushnil(L);
-        while (lua_next(L, real)) {
-            if (lua_type(L, -1) == LUA_TTABLE) {
-                lua_pushvalue(L, -2);
-                lua_insert(L, -2);
-                make_readonly(L, depth + 1);
-                lua_rawset(L, real);
-                /* replacing the value of an existing key keeps lua_next valid */
-            } else {
-                lua_pop(L, 1);
-            }
-        }
-    }
-    lua_newtable(L);                       /* proxy */
-    lua_createtable(L, 0, 4);              /* its metatable */
-    lua_pushvalue(L, real);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, readonly_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_getfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
-    lua_pushcclosure(L, readonly_pairs, 1);
-    lua_setfield(L, -2, "__pairs");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
-    lua_replace(L, real);
-}
-
-static void copy_fields(lua_State *L, int from, int to, const char *const *names)
-{
-    for (size_t i = 0; names[i]; i++) {
-        lua_getfield(L, from, names[i]);
-        lua_setfield(L, to, names[i]);
-    }
-}
-
-/* The sandbox's xpcall, compiled once per process: every later state loads this
- * bytecode, which the host itself made from its own source, instead of parsing it again.
- * Plugins still may not load binary chunks. */
-static gw_buf xpcall_code;
-
-static int dump_writer(lua_State *L, const void *p, size_t n, void *ud)
-{
-    (void)L;
-    buf_append(ud, p, n);
-    return 0;
-}
-
-/* Pushes the sandbox's xpcall.  Lua runs a message handler with hooks off once the hook itself
- * has raised, so a plugin's xpcall handler could loop forever past every limit: the sandbox's
- * xpcall calls the handler as ordinary code, after the protected call returned. */
-static void push_xpcall(lua_State *L)
-{
-    static const char xpcall_src[] =
-        "local pcall, pack, unpack = ...\n"
-        "return function(f, handler, ...)\n"
-        "  local r = pack(pcall(f, ...))\n"
-        "  if r[1] then return unpack(r, 1, r.n) end\n"
-        "  return false, handler(r[2])\n"
-        "end\n";
-    if (xpcall_code.len) {
-        if (luaL_loadbufferx(L, xpcall_code.data, xpcall_code.len, "=xpcall", "b") != LUA_OK)
-            lua_error(L);
-    } else {
-        if (luaL_loadbufferx(L, xpcall_src, sizeof xpcall_src - 1, "=xpcall", "t") != LUA_OK)
-            lua_error(L);
-        gw_buf code = GW_BUF_INIT;
-        if (lua_dump(L, dump_writer, &code, 0) == 0)
-            xpcall_code = code;
-        else
-            buf_free(&code);
-    }
-    lua_getfield(L, LUA_REGISTRYINDEX, PCALL_KEY);
-    lua_pushcfunction(L, luaopen_table);   /* a private copy, for its pack and unpack */
-    lua_call(L, 0, 1);
-    lua_getfield(L, -1, "pack");
-    lua_getfield(L, -2, "unpack");
-    lua_remove(L, -3);
-    lua_call(L, 3, 1);
-}
-
-/* Puts the libraries a plugin sees besides the safe base functions into the table at env, each
- * a read-only copy, when the state is made.  (Building each only when a plugin first named it
- * saved 2.7 M of the 30 M instructions of `gpuwise report examples/vision-team.lua --format
- * html` and 0.65 of its 9.5 ms, 7%: less than the 10% that would pay for the mechanism.) */
-static void add_libs(lua_State *L, int env)
-{
-    static const luaL_Reg own_libs[] = {
-        {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
-        {LUA_UTF8LIBNAME, luaopen_utf8}, {LUA_COLIBNAME, luaopen_coroutine}, {NULL, NULL},
-    };
-    for (const luaL_Reg *lib = own_libs; lib->name; lib++) {
-        /* opened straight into a table of its own, registered nowhere else: the proxy can hide
-         * it as it is, without a copy */
-        lua_pushcfunction(L, lib->func);
-        lua_call(L, 0, 1);
-        make_readonly(L, 0);
-        lua_setfield(L, env, lib->name);
-    }
-
-    /* string: a copy, since the real one is every string's __index */
-    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_getfield(L, -1, LUA_STRLIBNAME);
-    lua_remove(L, -2);
-    int n = 0;   /* sized once: growing a table rehashes it at every power of two */
-    for (lua_pushnil(L); lua_next(L, -2); lua_pop(L, 1))
-        n++;
-    lua_createtable(L, 0, n);
-    lua_insert(L, -2);
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {
-        lua_pushvalue(L, -2);
-        lua_insert(L, -2);
-        lua_rawset(L, -5);
-    }
-    lua_pop(L, 1);
-    make_readonly(L, 0);
-    lua_setfield(L, env, LUA_STRLIBNAME);
-
-    /* os: only the clock and dates */
-    static const char *const os_safe[] = {"time", "date", "clock", "difftime", NULL};
-    lua_newtable(L);
-    lua_pushcfunction(L, luaopen_os);
-    lua_call(L, 0, 1);
-    copy_fields(L, lua_gettop(L), lua_gettop(L) - 1, os_safe);
-    lua_pop(L, 1);
-    make_readonly(L, 0);
-    lua_setfield(L, env, LUA_OSLIBNAME);
-
-    luaapi_push_gw(L);
-    make_readonly(L, 0);
-    lua_setfield(L, env, "gw");
-
-    push_xpcall(L);
-    lua_setfield(L, env, "xpcall");
-}
-
-/* The environment's __index: reading an undefined global is a mistake in a plugin, not a nil. */
-static int sandbox_global(lua_State *L)
-{
-    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : "?";
-    return luaL_error(L, "undefined global '%s'", k);
-}
-
-static int sandbox_setmetatable(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    int t = lua_type(L, 2);
-    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE && lua_getfield(L, 2, "__gc") != LUA_TNIL)
-        return luaL_error(L, "setmetatable: __gc finalizers are not allowed in plugins");
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
-        return luaL_error(L, "cannot change a protected metatable");
-    lua_settop(L, 2);
-    lua_setmetatable(L, 1);
-    return 1;
-}
-
-static int sandbox_collectgarbage(lua_State *L)
-{
-    const char *opt = luaL_optstring(L, 1, "collect");
-    if (strcmp(opt, "count") != 0)
-        return luaL_error(L, "collectgarbage: only \"count\" is allowed in plugins");
-    int kbytes = lua_gc(L, LUA_GCCOUNT, 0), bytes = lua_gc(L, LUA_GCCOUNTB, 0);
-    lua_pushnumber(L, (lua_Number)kbytes + (lua_Number)bytes / 1024.0);
-    return 1;
-}
-
-/* load(text [, name [, mode [, env]]]): text chunks only; env defaults to the sandbox. */
-static int sandbox_load(lua_State *L)
-{
-    size_t len;
-    const char *s = lua_tolstring(L, 1, &len);
-    if (lua_type(L, 1) != LUA_TSTRING)
-        return luaL_error(L, "load: only text chunks (strings) are allowed in plugins");
-    const char *name = luaL_optstring(L, 2, "=(load)");
-    const char *mode = luaL_optstring(L, 3, "t");
-    if (!strchr(mode, 't'))
-        return luaL_error(L, "load: binary chunks are not allowed in plugins");
-    int status = luaL_loadbufferx(L, s, len, name, "t");
-    if (status != LUA_OK) {
-        lua_pushnil(L);
-        lua_insert(L, -2);
-        return 2;
-    }
-    if (lua_type(L, 4) == LUA_TTABLE)
-        lua_pushvalue(L, 4);
-    else
-        lua_pushvalue(L, lua_upvalueindex(1));
-    lua_setupvalue(L, -2, 1);
-    return 1;
-}
-
-static const char *const safe_base[] = {
-    "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal", "rawget",
-    "rawlen", "rawset", "select", "tonumber", "tostring", "type", NULL,
-};
-
-/* Protected: builds the sandbox _ENV, stores it in the registry and returns its ref. */
-static int sandbox_build(lua_State *L)
-{
-    plugin *p = plugin_of(L);
-    kb *k = lua_touserdata(L, 1);
-    static const luaL_Reg libs[] = {
-        {LUA_GNAME, luaopen_base}, {LUA_STRLIBNAME, luaopen_string}, {NULL, NULL},
-    };
-    for (const luaL_Reg *lib = libs; lib->func; lib++) {
-        luaL_requiref(L, lib->name, lib->func, 0);
-        lua_pop(L, 1);
-    }
-    lua_pushglobaltable(L);
-    int g = lua_gettop(L);
-    lua_createtable(L, 0, 32);   /* sized once: the base functions and what is added below */
-    int env = lua_gettop(L);
-    copy_fields(L, g, env, safe_base);
-    lua_getfield(L, g, "next");
-    lua_setfield(L, LUA_REGISTRYINDEX, NEXT_KEY);
-    lua_getfield(L, g, "pcall");
-    lua_setfield(L, LUA_REGISTRYINDEX, PCALL_KEY);
-
-    /* the real string library: no dump, and its metatable (shared by every string) locked */
-    lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-    lua_getfield(L, -1, LUA_STRLIBNAME);
-    lua_pushnil(L);
-    lua_setfield(L, -2, "dump");
-    lua_pop(L, 2);
-    lua_pushliteral(L, "");
-    lua_getmetatable(L, -1);
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pop(L, 2);
-
-    lua_pushcfunction(L, sandbox_setmetatable);
-    lua_setfield(L, env, "setmetatable");
-    lua_pushcfunction(L, sandbox_collectgarbage);
-    lua_setfield(L, env, "collectgarbage");
-    lua_pushvalue(L, env);
-    lua_pushcclosure(L, sandbox_load, 1);
-    lua_setfield(L, env, "load");
-
-    lua_newtable(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
-    luaapi_set_kb(L, k);
-    luaapi_push_log(L);
-    lua_setfield(L, env, "print");
-    lua_pushvalue(L, env);
-    lua_setfield(L, env, "_G");
-    add_libs(L, env);
-
-    lua_createtable(L, 0, 2);
-    lua_pushcfunction(L, sandbox_global);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, env);
-
-    /* Nothing of the real globals stays reachable through the registry's global table. */
-    lua_pushnil(L);
-    while (lua_next(L, g)) {
-        lua_pop(L, 1);
-        lua_pushvalue(L, -1);
-        lua_pushnil(L);
-        lua_rawset(L, g);
-    }
-    lua_pushvalue(L, env);
-    p->env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    return 0;
-}
-
-/* ---- protected calls ---- */
-
-static int traceback_handler(lua_State *L)
-{
-    const char *msg = lua_tostring(L, 1);
-    if (!msg)
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    luaL_traceback(L, L, msg, 1);
-    return 1;
-}
-
-/* Lua shortens a long chunk name to "..." and its last characters (LUA_IDSIZE), so a message
- * about a plugin deep in a folder tree would name a file nobody can open.  Appends msg (len
- * bytes) to out with the whole path put back where the message starts with that short form. */
-static void message_with_path(gw_buf *out, const char *path, const char *msg, size_t len)
-{
-    const char *colon = len > 3 && strncmp(msg, "...", 3) == 0 ? memchr(msg, ':', len) : NULL;
-    if (path && colon) {
-        size_t tail = (size_t)(colon - (msg + 3)), plen = strlen(path);
-        if (tail <= plen && memcmp(path + plen - tail, msg + 3, tail) == 0) {
-            buf_puts(out, path);
-            buf_append(out, colon, len - (size_t)(colon - msg));
-            return;
-        }
-    }
-    buf_append(out, msg, len);
-}
-
-/* Turns the error at the top of the stack into err: the first line, naming file:line; the
- * traceback is kept in p->traceback for `plugin check`. */
-static int call_failed(plugin *p, int status, gw_error *err)
-{
-    char buf[200];
-    const char *msg = lua_type(p->L, -1) == LUA_TSTRING ? lua_tostring(p->L, -1) : NULL;
-    if (!msg)
-        msg = status == LUA_ERRMEM ? "not enough memory" : "error";
-    const char *tb = strstr(msg, "\nstack traceback:");
-    snprintf(p->traceback, sizeof p->traceback, "%s", tb ? tb + 1 : "");
-    size_t first = tb ? (size_t)(tb - msg) : strlen(msg);
-    if (p->tripped) {
-        p->dead = 1;
-        /* keep the file:line the hook wrote when it is there */
-        const char *limit = trip_message(p, buf, sizeof buf);
-        if (strstr(msg, limit) && first < 400) {
-            gw_buf line = GW_BUF_INIT;
-            message_with_path(&line, p->path, msg, first);
-            snprintf(p->dead_msg, sizeof p->dead_msg, "%s", buf_cstr(&line));
-            buf_free(&line);
-        } else
-            snprintf(p->dead_msg, sizeof p->dead_msg, "%s: %s", p->path, limit);
-        lua_pop(p->L, 1);
-        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
-    }
-    if (status == LUA_ERRMEM) {
-        lua_pop(p->L, 1);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: not enough memory", p->path);
-    }
-    gw_buf line = GW_BUF_INIT;
-    message_with_path(&line, p->path, msg, first < 900 ? first : 900);
-    gw_error_set(err, GW_ESOFTWARE, "%s", buf_cstr(&line));
-    buf_free(&line);
-    lua_pop(p->L, 1);
-    return GW_ESOFTWARE;
-}
-
-/* Runs the function with nargs arguments at the top of the stack under the limits; leaves one
- * result.  Returns GW_OK or the error (stack popped). */
-static int protected_run(plugin *p, int nargs, gw_error *err)
-{
-    lua_State *L = p->L;
-    if (p->dead) {
-        lua_pop(L, nargs + 1);
-        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
-    }
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, traceback_handler);
-    lua_insert(L, base);
-    limits_start(p);
-    int status = lua_pcall(L, nargs, 1, base);
-    lua_remove(L, base);
-    if (status != LUA_OK)
-        return call_failed(p, status, err);
-    if (p->tripped) {   /* a C function finished the work in spite of the limit */
-        lua_pushliteral(L, "");
-        return call_failed(p, LUA_ERRRUN, err);
-    }
-    return GW_OK;
-}
-
-/* Calls a C function in protected mode (no plugin code runs; only memory can raise).  It gets
- * ud as argument 1 and the top nvalues values of the stack (moved) as arguments 2... */
-static int protected_c(plugin *p, lua_CFunction fn, void *ud, int nvalues, int nresults,
+/* Checks a value a plugin returned, as the worker should have (luaapi_to_view): finite
+ * numbers, valid UTF-8 without NUL or control characters (tab and newline aside), bounded
+ * depth, size and string length.  GW_EDATA naming label and the place. */
+static int check_value(const view *v, int depth, size_t *items, gw_buf *path, const char *label,
                        gw_error *err)
 {
-    lua_pushcfunction(p->L, fn);
-    lua_insert(p->L, -(nvalues + 1));
-    lua_pushlightuserdata(p->L, ud);
-    lua_insert(p->L, -(nvalues + 1));
-    int status = lua_pcall(p->L, nvalues + 1, nresults, 0);
-    if (status != LUA_OK) {
-        const char *msg = lua_type(p->L, -1) == LUA_TSTRING ? lua_tostring(p->L, -1) : NULL;
-        gw_error_set(err, GW_ESOFTWARE, "%s: %s", p->path,
-                     status == LUA_ERRMEM || !msg ? "memory limit reached while reading its values"
-                                                  : msg);
-        lua_pop(p->L, 1);
-        if (p->tripped) {
-            p->dead = 1;
-            snprintf(p->dead_msg, sizeof p->dead_msg, "%s", err->msg);
+    if (++*items > LUAAPI_MAX_ITEMS)
+        return gw_error_set(err, GW_EDATA, "%s: more than %d values", label, LUAAPI_MAX_ITEMS);
+    if (depth > LUAAPI_MAX_DEPTH)
+        return gw_error_set(err, GW_EDATA, "%s%s: nested deeper than %d levels", label,
+                            buf_cstr(path), LUAAPI_MAX_DEPTH);
+    switch (view_kind(v)) {
+    case VIEW_NUMBER:
+        if (!isfinite(view_num(v)))
+            return gw_error_set(err, GW_EDATA, "%s%s: expected a finite number", label,
+                                buf_cstr(path));
+        return GW_OK;
+    case VIEW_STRING: {
+        const unsigned char *s = (const unsigned char *)view_str(v);
+        size_t n = view_str_len(v);
+        if (n > LUAAPI_MAX_STRING)
+            return gw_error_set(err, GW_EDATA, "%s%s: a string over %d bytes", label,
+                                buf_cstr(path), LUAAPI_MAX_STRING);
+        for (size_t i = 0; i < n;) {
+            size_t len = utf8_seq(s + i, n - i);
+            if (!len)
+                return gw_error_set(err, GW_EDATA, "%s%s: invalid UTF-8", label, buf_cstr(path));
+            if (is_control(s + i, len, "\t\n")) {
+                unsigned c = len == 1 ? s[i] : s[i + 1];
+                return gw_error_set(err, GW_EDATA,
+                                    "%s%s: control character U+%04X in a string (terminal "
+                                    "escapes and control characters are refused)",
+                                    label, buf_cstr(path), c);
+            }
+            i += len;
         }
-        return GW_ESOFTWARE;
+        return GW_OK;
     }
-    return GW_OK;
+    case VIEW_LIST:
+    case VIEW_MAP: {
+        int map = view_kind(v) == VIEW_MAP;
+        for (size_t i = 0; i < view_len(v); i++) {
+            size_t at = path->len;
+            int rc = GW_OK;
+            if (map) {
+                const char *k = view_map_key_at(v, i);
+                if (!luaapi_utf8_valid(k, strlen(k)))
+                    rc = gw_error_set(err, GW_EDATA, "%s%s: a key is not UTF-8", label,
+                                      buf_cstr(path));
+                for (const unsigned char *c = (const unsigned char *)k; *c && rc == GW_OK; c++)
+                    if (*c < 0x20 || *c == 0x7f)
+                        rc = gw_error_set(err, GW_EDATA, "%s%s: control character in a key",
+                                          label, buf_cstr(path));
+                if (rc == GW_OK)
+                    buf_printf(path, ".%s", k);
+            } else
+                buf_printf(path, "[%zu]", i + 1);
+            view *item = map ? view_map_value_at(v, i) : view_list_at(v, i);
+            if (rc == GW_OK)
+                rc = check_value(item, depth + 1, items, path, label, err);
+            path->len = at;
+            if (path->data)
+                path->data[at] = '\0';
+            if (rc != GW_OK)
+                return rc;
+        }
+        return GW_OK;
+    }
+    default:
+        return GW_OK;
+    }
 }
 
-struct to_view_args {
-    int idx;
-    const char *label;
-    view *result;
-    gw_error *err;
-    int rc;
+static int check_result(const view *v, const char *label, gw_error *err)
+{
+    gw_buf path = GW_BUF_INIT;
+    size_t items = 0;
+    int rc = check_value(v, 0, &items, &path, label, err);
+    buf_free(&path);
+    return rc;
+}
+
+/* ---- the KB questions a worker asks ---- */
+
+/* The answer to a worker's question (see luaapi_set_query), from the KB the plugin was given. */
+static view *answer_question(void *ud, const view *q)
+{
+    channel *p = ud;
+    view *a = view_map();
+    const char *what = view_str(view_map_get(q, "question"));
+    gw_error err = {0};
+    if (!p->k) {
+        view_map_set_str(a, "error", "no knowledge base is open");
+    } else if (what && !strcmp(what, "gpu.resolve") && view_str(view_map_get(q, "name"))) {
+        char *id = NULL;
+        int count = 1;
+        if (kb_gpu_resolve(p->k, view_str(view_map_get(q, "name")), &id, &count, &err) != GW_OK)
+            view_map_set_str(a, "error", err.msg);
+        else {
+            view_map_set_str(a, "id", id);
+            view_map_set_int(a, "count", count);
+        }
+        free(id);
+    } else if (what && !strcmp(what, "kb.gpu") && view_str(view_map_get(q, "id"))) {
+        kb_gpu g;
+        kb_gpu_init(&g);
+        if (kb_gpu_get(p->k, view_str(view_map_get(q, "id")), &g, &err) != GW_OK)
+            view_map_set_str(a, "error", err.msg);
+        else {
+            /* The GPU's columns as kb_table.c describes them: text first, then the figures;
+             * unknown ones absent. */
+            view *gv = view_map_set(a, "gpu", view_map());
+            size_t ncols;
+            const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+            for (int text = 1; text >= 0; text--)
+                for (size_t i = 0; i < ncols; i++) {
+                    if ((cols[i].type == KB_TEXT) != text)
+                        continue;
+                    if (text && kb_column_text(&cols[i], &g))
+                        view_map_set_str(gv, cols[i].name, kb_column_text(&cols[i], &g));
+                    else if (!text && !isnan(kb_column_number(&cols[i], &g)))
+                        view_map_set_num(gv, cols[i].name, kb_column_number(&cols[i], &g));
+                }
+        }
+        kb_gpu_free(&g);
+    } else {
+        view_map_set_str(a, "error", "unknown question");
+    }
+    return a;
+}
+
+/* ---- inside the worker ---- */
+
+/* The worker's plugins: each its own Lua state, by the id the parent gave it. */
+struct states {
+    plugin_limits limits;    /* from the fork */
+    int fd;
+    lplugin **items;
+    size_t n;
+    view *each_args;         /* the arguments of the last "each" (the parent sends them again
+                              * only when they change: every rule sees the same options) */
 };
 
-static void view_free_void(void *v) { view_free(v); }
-
-static int to_view_protected(lua_State *L)
+static view *ask_parent(void *ud, const view *q)
 {
-    struct to_view_args *a = lua_touserdata(L, 1);
-    a->idx = 2;
-    void **slot = luaapi_box_new(L, view_free_void);
-    a->rc = luaapi_to_view(L, a->idx, a->label, (view **)slot, a->err);
-    a->result = *slot;
-    *slot = NULL;
+    struct states *st = ud;
+    if (worker_write(st->fd, q) != 0)
+        return NULL;
+    return worker_read(st->fd);
+}
+
+static view *reply_new(lplugin *lp, int rc, const gw_error *err)
+{
+    view *r = view_map();
+    view_map_set_bool(r, "ok", rc == GW_OK);
+    if (rc != GW_OK) {
+        view_map_set_str(r, "error", err->msg);
+        view_map_set_int(r, "code", rc);
+        if (lp)
+            view_map_set_str(r, "traceback", lplugin_traceback(lp));
+    }
+    if (lp)
+        view_map_set(r, "log", lplugin_take_log(lp));
+    return r;
+}
+
+/* "load" and "eval": a new state for id, running the text the request carries. */
+static int serve_load(struct states *st, const view *req, int eval, size_t id, lplugin **lpp,
+                      view **result, gw_error *err)
+{
+    const char *path = view_str(view_map_get(req, "path"));
+    const view *text = view_map_get(req, "text");
+    if (id != st->n || !path || !view_str(text))
+        return gw_error_set(err, GW_ESOFTWARE, "bad load request");
+    st->items = gw_xrealloc(st->items, (st->n + 1) * sizeof *st->items);
+    st->items[st->n++] = NULL;
+    int rc = lplugin_new(path, &st->limits, ask_parent, st, lpp, err);
+    st->items[id] = *lpp;
+    if (rc != GW_OK)
+        return rc;
+    if (eval)
+        return lplugin_eval(*lpp, view_str(text), view_str_len(text), result, err);
+    gw_buf problems = GW_BUF_INIT;
+    size_t n = 0;
+    rc = lplugin_load(*lpp, view_str(text), view_str_len(text),
+                      view_str(view_map_get(req, "folder_kind")), &problems, &n, err);
+    if (rc == GW_OK) {
+        plugin_info info;
+        lplugin_get_info(*lpp, &info);
+        *result = view_map();
+        view_map_set_str(*result, "problems", buf_cstr(&problems));
+        view_map_set_int(*result, "n_problems", (long long)n);
+        view_map_set_str(*result, "name", info.name);
+        view_map_set_str(*result, "kind", info.kind);
+        view_map_set_str(*result, "version", info.version);
+        view_map_set_str(*result, "description", info.description);
+        view_map_set_int(*result, "batch_rows", info.batch_rows);
+        view_map_set_bool(*result, "compiled", info.compiled);
+    }
+    buf_free(&problems);
+    return rc;
+}
+
+/* "call" and "each".  An "each" carries its arguments encoded in the string "args", kept for
+ * the next "each", or "args_same" to use them again. */
+static int serve_call(struct states *st, lplugin *lp, const view *req, int each, view **result,
+                      gw_error *err)
+{
+    const view *enc = view_map_get(req, "args");
+    view *own = NULL;
+    if (view_str(enc)) {
+        own = worker_decode(view_str(enc), view_str_len(enc), err);
+        if (!own)
+            return GW_ESOFTWARE;
+        if (each) {
+            view_free(st->each_args);
+            st->each_args = own;
+            own = NULL;
+        }
+    }
+    const view *args = each ? st->each_args : own;
+    size_t n = view_len(args);
+    view **av = gw_xcalloc(n ? n : 1, sizeof *av);
+    for (size_t i = 0; i < n; i++)
+        av[i] = view_list_at(args, i);
+    const char *fn = view_str(view_map_get(req, "fn"));
+    int rc;
+    if (!each)
+        rc = lplugin_call(lp, fn, av, n, result, err);
+    else {
+        view **outs = gw_xcalloc(n ? n : 1, sizeof *outs);
+        lplugin_shared sh = {view_map_get(req, "shared"),
+                             (unsigned long long)view_num(view_map_get(req, "shared_id"))};
+        rc = lplugin_call_each(lp, fn, av, n, view_map_get(req, "shared_id") ? &sh : NULL, outs,
+                               err);
+        if (rc == GW_OK) {
+            *result = view_list();
+            for (size_t i = 0; i < n; i++)
+                view_list_push(*result, outs[i]);
+        }
+        free(outs);
+    }
+    free(av);
+    view_free(own);
+    return rc;
+}
+
+/* One request, in the worker: the reply, and in *result its value (sent as a message of its
+ * own after the reply, so that gpuwise need not copy it out of the reply). */
+static view *serve_one(struct states *st, const view *req, view **out)
+{
+    const char *op = view_str(view_map_get(req, "op"));
+    double idn = view_num(view_map_get(req, "id"));
+    size_t id = idn >= 0 && idn < 1e9 ? (size_t)idn : (size_t)-1;
+    gw_error err = {0};
+    view *result = NULL;
+    int rc = GW_OK;
+    lplugin *lp = id < st->n ? st->items[id] : NULL;
+    op = op ? op : "";
+    if (!strcmp(op, "load") || !strcmp(op, "eval"))
+        rc = serve_load(st, req, op[0] == 'e', id, &lp, &result, &err);
+    else if (!lp)
+        rc = gw_error_set(&err, GW_ESOFTWARE, "no plugin %zu in this process", id);
+    else if (!strcmp(op, "free")) {
+        lplugin_free(lp);
+        st->items[id] = lp = NULL;
+    } else if (!strcmp(op, "field"))
+        rc = lplugin_get_field(lp, view_str(view_map_get(req, "name")), &result, &err);
+    else if (!strcmp(op, "line"))
+        result = view_number(lplugin_function_line(lp, view_str(view_map_get(req, "fn"))));
+    else if (!strcmp(op, "call") || !strcmp(op, "each"))
+        rc = serve_call(st, lp, req, op[0] == 'e', &result, &err);
+    else if (!strcmp(op, "tests")) {
+        const view *text = view_map_get(req, "text");
+        rc = lplugin_run_tests(lp, view_str(view_map_get(req, "path")), view_str(text),
+                               view_str_len(text), &result, &err);
+    } else
+        rc = gw_error_set(&err, GW_ESOFTWARE, "unknown request '%s'", op);
+    view *r = reply_new(lp, rc, &err);
+    if (result)
+        view_map_set_bool(r, "has_result", 1);
+    *out = result;
+    return r;
+}
+
+/* The worker's main loop: one reply per request until the channel closes. */
+static int serve(int fd, void *ud)
+{
+    struct states *st = ud;
+    st->fd = fd;
+    for (;;) {
+        view *req = worker_read(fd);
+        if (!req)
+            break;
+        worker_cpu_limit(st->limits.wall_seconds + 1);
+        view *result = NULL;
+        view *r = serve_one(st, req, &result);
+        view_free(req);
+        int w = worker_write(fd, r);
+        if (w == 0 && result)
+            w = worker_write(fd, result);
+        view_free(r);
+        view_free(result);
+        if (w != 0)
+            break;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        lplugin_free(st->items[i]);
+    free(st->items);
+    view_free(st->each_args);
     return 0;
 }
 
-/* Reads the value at idx (absolute) as a view.  GW_EDATA for bad data. */
-static int value_to_view(plugin *p, int idx, const char *label, view **out, gw_error *err)
+/* ---- the parent's side ---- */
+
+static void channel_init(channel *ch, kb *k, const plugin_limits *limits)
 {
-    struct to_view_args a = {idx, label, NULL, err, GW_OK};
-    *out = NULL;
-    lua_pushvalue(p->L, idx);
-    int rc = protected_c(p, to_view_protected, &a, 1, 0, err);
-    if (rc != GW_OK)
-        return rc;
-    if (a.rc != GW_OK) {
-        view_free(a.result);
-        return a.rc;
+    memset(ch, 0, sizeof *ch);
+    ch->k = k;
+    ch->limits = plugin_limits_resolve(limits);
+}
+
+static void channel_close(channel *ch)
+{
+    worker_free(ch->w);
+    ch->w = NULL;
+    buf_free(&ch->each_args);
+}
+
+static int xml_opened;   /* this process opened libxml2 for plugins */
+
+/* Whether text may use gw.xml or gw.html: it names them ("gw.xml", "'html'", ...).  libxml2 is
+ * opened before the worker is forked, since the confined worker cannot open it; a plugin that
+ * spells the names otherwise gets "libxml2 is not usable".  Opening it costs 1.5 ms, so only
+ * for such text. */
+static int needs_xml(const char *text, size_t len)
+{
+    static const char *const names[] = {"gw.xml", "gw.html", "\"xml\"", "\"html\"", "'xml'",
+                                        "'html'"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (memmem(text, len, names[i], strlen(names[i])))
+            return 1;
+    return 0;
+}
+
+/* Opens what text needs before a fork, in this process, once: the time zone (os.date) and
+ * libxml2.  0 when a worker forked earlier would lack something text needs. */
+static int open_libraries_for(const char *text, size_t len)
+{
+    static int tz_done;
+    if (!tz_done) {
+        tzset();
+        tz_done = 1;
     }
-    *out = a.result;
+    if (!needs_xml(text, len))
+        return 1;
+    if (!xml_opened) {
+        gw_error ignored;
+        xml_opened = xml_open(&ignored) == GW_OK;
+    }
+    return 0;
+}
+
+/* Starts the channel's worker unless it runs. */
+static int channel_start(channel *ch, gw_error *err)
+{
+    if (ch->w)
+        return GW_OK;
+    if (ch->dead)
+        return gw_error_set(err, GW_ESOFTWARE, "%s", ch->dead_msg);
+    struct states st = {ch->limits, -1, NULL, 0, NULL};
+    ch->has_xml = xml_opened;   /* the child's copy is the one used */
+    /* the address space holds every plugin of the command; each Lua state has its own cap */
+    worker_limits wl = {ch->limits.memory_bytes * 4, ch->limits.wall_seconds + 1};
+    return worker_start(&wl, NULL, serve, &st, &ch->w, err);
+}
+
+/* How long a worker may take past the plugin's own wall-clock limit. */
+static double grace(const channel *ch)
+{
+    double g = ch->limits.wall_seconds * 0.1;
+    return g < GRACE_MIN ? GRACE_MIN : g > GRACE_MAX ? GRACE_MAX : g;
+}
+
+/* The message for a worker that did not answer p's request: every plugin of the channel is
+ * dead from now on. */
+static int worker_failed(plugin *p, int rc, int timed_out, const gw_error *why, gw_error *err)
+{
+    channel *ch = p->ch;
+    const char *end = worker_end(ch->w);
+    if (rc == GW_EINTR_INT || rc == GW_EINTR_TERM)
+        gw_error_set(err, rc, "%s: %s", p->path, why->msg);
+    else if (timed_out)
+        gw_error_set(err, GW_ESOFTWARE,
+                     "%s: time limit of %g s reached (GPUWISE_PLUGIN_SECONDS); its process was "
+                     "stopped inside a library call",
+                     p->path, ch->limits.wall_seconds);
+    else if (strstr(end, "signal 24"))   /* SIGXCPU */
+        gw_error_set(err, GW_ESOFTWARE, "%s: CPU time limit reached; its process was stopped",
+                     p->path);
+    else if (strstr(end, "signal"))
+        gw_error_set(err, GW_ESOFTWARE,
+                     "%s: its process was %s (the memory limit, %zu MiB a plugin, "
+                     "GPUWISE_PLUGIN_MEMORY_MB, or a crash in a library)",
+                     p->path, end, ch->limits.memory_bytes / (1024 * 1024));
+    else
+        gw_error_set(err, GW_ESOFTWARE, "%s: %s", p->path, why->msg);
+    ch->dead = 1;
+    snprintf(ch->dead_msg, sizeof ch->dead_msg, "%s", err->msg);
+    return err->code;
+}
+
+/* Sends req (consumed, given p's id) and returns the reply's "result" in *result (may be NULL
+ * on success for requests without one).  A worker's error comes back with the plugin's file and
+ * line as the worker wrote it, escaped; its log lines are kept for plugin_take_log. */
+static int request_for(plugin *p, view *req, double calls, view **result, gw_error *err);
+
+static int request(plugin *p, view *req, view **result, gw_error *err)
+{
+    return request_for(p, req, 1, result, err);
+}
+
+/* request for a request that makes `calls` calls into the plugin, each under its own limit
+ * (a test file's tests): the deadline is that many limits away. */
+static int request_for(plugin *p, view *req, double calls, view **result, gw_error *err)
+{
+    channel *ch = p->ch;
+    *result = NULL;
+    view_map_set_int(req, "id", p->id);
+    if (ch->dead) {
+        view_free(req);
+        return gw_error_set(err, GW_ESOFTWARE, "%s", ch->dead_msg);
+    }
+    double deadline = worker_now() + (ch->limits.wall_seconds + grace(ch)) * calls;
+    view *reply = NULL;
+    int timed_out = 0;
+    gw_error why = {0};
+    int rc = worker_request(ch->w, req, deadline, answer_question, ch, &reply, &timed_out, &why);
+    view_free(req);
+    if (rc != GW_OK)
+        return worker_failed(p, rc, timed_out, &why, err);
+    if (view_kind(reply) != VIEW_MAP) {
+        view_free(reply);
+        why.code = GW_ESOFTWARE;
+        snprintf(why.msg, sizeof why.msg, "its process broke the protocol");
+        channel_close(ch);
+        return worker_failed(p, GW_ESOFTWARE, 0, &why, err);
+    }
+    const view *log = view_map_get(reply, "log");
+    for (size_t i = 0; i < view_len(log); i++) {
+        const view *line = view_list_at(log, i);
+        gw_buf b = GW_BUF_INIT;
+        escape_text(&b, view_str(line) ? view_str(line) : "", view_str_len(line), "\t");
+        view_list_push(p->log, view_stringn(b.data ? b.data : "", b.len));
+        buf_free(&b);
+    }
+    if (!view_truthy(view_map_get(reply, "ok"))) {
+        const char *tb = view_str(view_map_get(reply, "traceback"));
+        gw_buf b = GW_BUF_INIT;
+        escape_text(&b, tb ? tb : "", tb ? strlen(tb) : 0, "\t\n");
+        snprintf(p->traceback, sizeof p->traceback, "%s", buf_cstr(&b));
+        buf_free(&b);
+        int code = (int)view_num(view_map_get(reply, "code"));
+        if (code != GW_EDATA && code != GW_ECONFIG && code != GW_EUNAVAILABLE)
+            code = GW_ESOFTWARE;
+        error_from_worker(err, code, view_str(view_map_get(reply, "error")));
+        /* a message that names no file gets the plugin's */
+        if (strncmp(err->msg, p->path, strlen(p->path)) != 0)
+            gw_error_prefix(err, "%s", p->path);
+        view_free(reply);
+        return code;
+    }
+    p->traceback[0] = '\0';
+    int has_result = view_truthy(view_map_get(reply, "has_result"));
+    view_free(reply);
+    if (has_result) {
+        rc = worker_request(ch->w, NULL, deadline, answer_question, ch, result, &timed_out, &why);
+        if (rc != GW_OK)
+            return worker_failed(p, rc, timed_out, &why, err);
+    }
     return GW_OK;
 }
 
-/* ---- creating and loading ---- */
+static view *request_new(const char *op)
+{
+    view *r = view_map();
+    view_map_set_str(r, "op", op);
+    return r;
+}
 
-static void plugin_free(plugin *p)
+/* The label a result is checked under: "name: fn()". */
+static void result_label(const plugin *p, const char *what, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s: %s", p->name ? p->name : p->path, what);
+}
+
+/* ---- loading ---- */
+
+static char *dup_field(const view *m, const char *key)
+{
+    const char *s = view_str(view_map_get(m, key));
+    return s ? gw_xstrdup(s) : NULL;
+}
+
+static void plugin_release(plugin *p)
 {
     if (!p)
         return;
-    if (p->L) {
-        /* Plugins cannot attach finalizers (setmetatable refuses __gc), so closing runs only
-         * our own C finalizers and always ends. */
-        lua_sethook(p->L, NULL, 0, 0);
-        p->closing = 1;
-        lua_close(p->L);
-    }
-    pool_release(p);
+    view_free(p->log);
     free(p->name);
     free(p->kind);
     free(p->version);
@@ -744,314 +659,52 @@ static void plugin_free(plugin *p)
     free(p);
 }
 
-static int plugin_create(const char *path, kb *k, const plugin_limits *limits, plugin **out,
-                         gw_error *err)
+/* A plugin the host does not keep: its state in the worker is freed too. */
+static void plugin_free(plugin *p)
 {
-    plugin *p = gw_xcalloc(1, sizeof *p);
-    plugin_limits l = limits_resolve(limits);
-    p->path = gw_xstrdup(path);
-    p->mem_cap = l.memory_bytes;
-    p->budget = l.instructions;
-    p->wall_seconds = l.wall_seconds;
-    p->table_ref = LUA_NOREF;
-    p->env_ref = LUA_NOREF;
-    p->shared_ref = LUA_NOREF;
-    p->L = lua_newstate(limited_alloc, p);
+    if (!p)
+        return;
+    view *ignored = NULL;
+    gw_error err;
+    if (!p->ch->dead && p->ch->w && request(p, request_new("free"), &ignored, &err) == GW_OK)
+        view_free(ignored);
+    plugin_release(p);
+}
+
+/* A new plugin of ch named path, its state made in the worker by req (op "load" or "eval",
+ * consumed) with text.  *info: the request's result. */
+static int plugin_start(channel *ch, const char *path, view *req, const char *text, size_t len,
+                        plugin **out, view **info, gw_error *err)
+{
     *out = NULL;
-    if (!p->L) {
-        plugin_free(p);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a Lua state", path);
+    *info = NULL;
+    int rc = channel_start(ch, err);
+    if (rc != GW_OK) {
+        view_free(req);
+        gw_error_prefix(err, "%s", path);
+        return rc;
     }
-    lua_sethook(p->L, limit_hook, LUA_MASKCOUNT, HOOK_EVERY);
-    if (protected_c(p, sandbox_build, k, 0, 0, err) != GW_OK) {
-        plugin_free(p);
-        return GW_ESOFTWARE;
+    plugin *p = gw_xcalloc(1, sizeof *p);
+    p->ch = ch;
+    p->id = ch->next_id++;
+    p->path = gw_xstrdup(path);
+    p->log = view_list();
+    view_map_set_str(req, "path", path);
+    view_map_set(req, "text", view_stringn(text, len));
+    rc = request(p, req, info, err);
+    if (rc != GW_OK) {
+        view_free(*info);
+        *info = NULL;
+        plugin_release(p);   /* a failed load left no state to free, or a dead worker */
+        return rc;
     }
     *out = p;
     return GW_OK;
 }
 
-/* When text is exactly a shipped plugin's source, its bytecode (embedded.h) with chunkname as
- * the source name, so that messages name the file as if it had been parsed; else 0.  Parsing
- * was most of what loading a plugin cost. */
-static int embedded_code(const char *chunkname, const char *text, size_t len, gw_buf *out)
-{
-    const embedded_chunk *e = NULL;
-    for (size_t i = 0; i < gw_n_embedded_chunks && !e; i++)
-        if (gw_embedded_chunks[i].text_len == len && memcmp(gw_embedded_chunks[i].text, text, len) == 0)
-            e = &gw_embedded_chunks[i];
-    if (!e)
-        return 0;
-    /* The first string in a dump is the main function's source: its size + 1, written 7 bits a
-     * byte with the last byte marked (one byte here), then its text.  Anything else: parse. */
-    static const char marker[] = EMBEDDED_MARKER;
-    size_t ml = sizeof marker - 1, at = 1;
-    while (at + ml <= e->code_len && at < 64 && memcmp(e->code + at, marker, ml) != 0)
-        at++;
-    if (at + ml > e->code_len || at >= 64 || e->code[at - 1] != (0x80 | (ml + 1)))
-        return 0;
-    buf_append(out, (const char *)e->code, at - 1);
-    unsigned char size[16];
-    int k = 0;
-    for (size_t n = strlen(chunkname) + 1; k == 0 || n; n >>= 7)
-        size[sizeof size - ++k] = n & 0x7f;
-    size[sizeof size - 1] |= 0x80;
-    buf_append(out, (const char *)size + sizeof size - k, (size_t)k);
-    buf_puts(out, chunkname);
-    buf_append(out, (const char *)e->code + at + ml, e->code_len - at - ml);
-    return 1;
-}
-
-/* Loads text as a chunk in p's sandbox and runs it; leaves its result on the stack. */
-static int plugin_run_chunk(plugin *p, const char *chunkname, const char *text, size_t len,
-                            gw_error *err)
-{
-    lua_State *L = p->L;
-    if (len >= 4 && memcmp(text, LUA_SIGNATURE, 4) == 0)
-        return gw_error_set(err, GW_EDATA, "%s: binary chunks are not allowed", chunkname + 1);
-    gw_buf code = GW_BUF_INIT;
-    int status = LUA_ERRSYNTAX;
-    if (embedded_code(chunkname, text, len, &code)) {
-        status = luaL_loadbufferx(L, code.data, code.len, chunkname, "b");
-        if (status != LUA_OK)   /* built with another Lua version, say: parse the text */
-            lua_pop(L, 1);
-        p->compiled = status == LUA_OK;
-    }
-    buf_free(&code);
-    if (status != LUA_OK)
-        status = luaL_loadbufferx(L, text, len, chunkname, "t");
-    if (status != LUA_OK) {
-        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "cannot load";
-        gw_buf line = GW_BUF_INIT;
-        message_with_path(&line, chunkname + 1, msg, strlen(msg));
-        gw_error_set(err, status == LUA_ERRSYNTAX ? GW_EDATA : GW_ESOFTWARE, "%s",
-                     buf_cstr(&line));
-        buf_free(&line);
-        lua_pop(L, 1);
-        return err->code;
-    }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->env_ref);
-    lua_setupvalue(L, -2, 1);
-    return protected_run(p, 0, err);
-}
-
-/* Raw field read: a plugin's metatables never run while the host reads its table. */
-static int raw_field(lua_State *L, int t, const char *key)
-{
-    t = lua_absindex(L, t);   /* a relative index would point at the key once it is pushed */
-    lua_pushstring(L, key);
-    return lua_rawget(L, t);
-}
-
-/* The first line of text where `key =` appears, else the last line with a `return`. */
-static int field_line(const char *text, const char *key)
-{
-    int line = 1, ret_line = 0;
-    size_t kl = key ? strlen(key) : 0;   /* NULL: only the return line is wanted */
-    for (const char *s = text; *s; s++) {
-        if (s == text || s[-1] == '\n') {
-            const char *t = s;
-            while (*t == ' ' || *t == '\t')
-                t++;
-            if (strncmp(t, "return", 6) == 0)
-                ret_line = line;
-        }
-        if (*s == '\n')
-            line++;
-        else if (key && strncmp(s, key, kl) == 0 &&
-                 (s == text || !(s[-1] == '_' || s[-1] == '.' || (unsigned)((s[-1] | 32) - 'a') < 26u ||
-                                 (unsigned)(s[-1] - '0') < 10u))) {
-            const char *t = s + kl;
-            while (*t == ' ' || *t == '\t')
-                t++;
-            if (*t == '=' && t[1] != '=')
-                return line;
-        }
-    }
-    return ret_line ? ret_line : 1;
-}
-
-static void problem(gw_buf *problems, size_t *n, const char *path, int line, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static void problem(gw_buf *problems, size_t *n, const char *path, int line, const char *fmt, ...)
-{
-    va_list ap;
-    char msg[600];
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    buf_printf(problems, "%s:%d: %s\n", path, line, msg);
-    (*n)++;
-}
-
-
-static int valid_name(const char *s)
-{
-    if (!s || !*s || strlen(s) > 64)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
-              *s == '.'))
-            return 0;
-    return 1;
-}
-
-struct validate_args {
-    plugin *p;
-    const char *text;
-    const char *folder_kind;   /* the kind the folder implies, or NULL */
-    gw_buf *problems;
-    size_t n;
-};
-
-static void require_function(struct validate_args *a, int t, const char *fn, int optional)
-{
-    lua_State *L = a->p->L;
-    int type = raw_field(L, t, fn);
-    if (type == LUA_TFUNCTION || (optional && type == LUA_TNIL)) {
-        lua_pop(L, 1);
-        return;
-    }
-    problem(a->problems, &a->n, a->p->path, field_line(a->text, fn),
-            "a %s plugin needs a function '%s' (got %s)", a->p->kind, fn, lua_typename(L, type));
-    lua_pop(L, 1);
-}
-
-static void validate_items(struct validate_args *a, int t)
-{
-    lua_State *L = a->p->L;
-    int line = field_line(a->text, "items");
-    if (raw_field(L, t, "items") != LUA_TTABLE) {
-        problem(a->problems, &a->n, a->p->path, line,
-                "a checklist needs 'items', a list of {id, question, how_to_check, severity}");
-        lua_pop(L, 1);
-        return;
-    }
-    int items = lua_gettop(L);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, items);
-    if (n == 0)
-        problem(a->problems, &a->n, a->p->path, line, "items: the list is empty");
-    static const char *const fields[] = {"id", "question", "how_to_check", "severity"};
-    for (lua_Integer i = 1; i <= n && i <= 10000; i++) {
-        if (lua_rawgeti(L, items, i) != LUA_TTABLE) {
-            problem(a->problems, &a->n, a->p->path, line, "items[%lld]: expected a table, got %s",
-                    (long long)i, luaL_typename(L, -1));
-            lua_pop(L, 1);
-            continue;
-        }
-        for (size_t f = 0; f < 4; f++) {
-            int type = raw_field(L, -1, fields[f]);
-            if (type != LUA_TSTRING || lua_rawlen(L, -1) == 0)
-                problem(a->problems, &a->n, a->p->path, line,
-                        "items[%lld].%s: expected a non-empty string, got %s", (long long)i,
-                        fields[f], lua_typename(L, type));
-            lua_pop(L, 1);
-        }
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-}
-
-/* An importer's optional batch_rows: how many CSV records one import() call may be given. */
-static void read_batch_rows(struct validate_args *a, int t)
-{
-    lua_State *L = a->p->L;
-    int type = raw_field(L, t, "batch_rows");
-    if (type != LUA_TNIL) {
-        int is_int = 0;
-        lua_Integer n = lua_tointegerx(L, -1, &is_int);
-        if (type == LUA_TNUMBER && is_int && n > 0 && n <= 1000000)
-            a->p->batch_rows = (long)n;
-        else
-            problem(a->problems, &a->n, a->p->path, field_line(a->text, "batch_rows"),
-                    "batch_rows: expected a whole number from 1 to 1000000");
-    }
-    lua_pop(L, 1);
-}
-
-/* A pricing plugin's optional urls: what `prices fetch` downloads for it, a table of URL
- * strings ({aws = "https://..."} or a list).  Only their shape is checked here; fetch.c decides
- * what may be fetched. */
-static void validate_urls(struct validate_args *a, int t)
-{
-    lua_State *L = a->p->L;
-    int type = raw_field(L, t, "urls"), ok = type == LUA_TNIL || type == LUA_TTABLE;
-    if (type == LUA_TTABLE) {
-        lua_pushnil(L);
-        while (lua_next(L, -2) != 0) {
-            const char *u = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-            int key_ok = lua_type(L, -2) == LUA_TSTRING || lua_isinteger(L, -2);
-            ok &= key_ok && u && (!strncmp(u, "https://", 8) || !strncmp(u, "http://", 7));
-            lua_pop(L, 1);
-        }
-    }
-    if (!ok)
-        problem(a->problems, &a->n, a->p->path, field_line(a->text, "urls"),
-                "urls: expected a table of \"https://...\" strings (name = URL, or a list)");
-    lua_pop(L, 1);
-}
-
-/* Protected: checks the plugin table at the top of the stack, copies its identity into p and
- * keeps a reference to it. */
-static int validate_protected(lua_State *L)
-{
-    struct validate_args *a = lua_touserdata(L, 1);
-    plugin *p = a->p;
-    int t = 2;   /* the plugin's table */
-    if (lua_type(L, t) != LUA_TTABLE) {
-        problem(a->problems, &a->n, p->path, field_line(a->text, NULL),
-                "a plugin must return a table (got %s)", luaL_typename(L, t));
-        return 0;
-    }
-    static const char *const ident[] = {"name", "kind", "version", "description"};
-    char **slots[] = {&p->name, &p->kind, &p->version, &p->description};
-    for (size_t i = 0; i < 4; i++) {
-        int type = raw_field(L, t, ident[i]);
-        if (type == LUA_TSTRING && lua_rawlen(L, -1) > 0)
-            *slots[i] = gw_xstrdup(lua_tostring(L, -1));
-        else
-            problem(a->problems, &a->n, p->path, field_line(a->text, ident[i]),
-                    "missing field '%s' (a non-empty string; got %s)", ident[i],
-                    lua_typename(L, type));
-        lua_pop(L, 1);
-    }
-    if (p->name && !valid_name(p->name))
-        problem(a->problems, &a->n, p->path, field_line(a->text, "name"),
-                "name '%s': use lower-case letters, digits, '-', '_' or '.'", p->name);
-    if (p->kind) {
-        size_t k;
-        for (k = 0; k < N_KINDS && strcmp(p->kind, kinds[k].kind) != 0; k++)
-            ;
-        if (k == N_KINDS) {
-            problem(a->problems, &a->n, p->path, field_line(a->text, "kind"),
-                    "kind '%s': expected pricing, importer, rule or checklist", p->kind);
-        } else {
-            if (a->folder_kind && strcmp(a->folder_kind, p->kind) != 0)
-                problem(a->problems, &a->n, p->path, field_line(a->text, "kind"),
-                        "kind '%s' does not match its folder (%s plugins go in %s/)", p->kind,
-                        p->kind, kinds[k].folder);
-            if (!strcmp(p->kind, "pricing")) {
-                require_function(a, t, "offers", 0);
-                validate_urls(a, t);
-            } else if (!strcmp(p->kind, "importer")) {
-                require_function(a, t, "import", 0);
-                read_batch_rows(a, t);
-            } else if (!strcmp(p->kind, "rule"))
-                require_function(a, t, "evaluate", 0);
-            else {
-                validate_items(a, t);
-                require_function(a, t, "evaluate", 1);
-            }
-        }
-    }
-    lua_pushvalue(L, t);
-    p->table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    return 0;
-}
-
-/* Loads one plugin file.  Shape problems go to problems (one "path:line: ..." line each) and
- * are counted in *n_problems; a file that does not run at all is an error.  *out is the plugin
- * when it ran (even with shape problems). */
+/* Loads one plugin file in the host's worker.  Shape problems go to problems (one
+ * "path:line: ..." line each) and are counted in *n_problems; a file that does not run at all
+ * is an error.  *out is the plugin when it ran (even with shape problems). */
 static int load_one(plugin_host *host, const char *path, const char *folder_kind,
                     gw_buf *problems, size_t *n_problems, plugin **out, gw_error *err)
 {
@@ -1063,27 +716,45 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     if (e)
         return e;
     plugin *p;
-    int rc = plugin_create(path, host->k, &host->limits, &p, err);
-    if (rc != GW_OK) {
-        free(text);
-        return rc;
+    view *info, *req = request_new("load");
+    if (folder_kind)
+        view_map_set_str(req, "folder_kind", folder_kind);
+    /* a plugin that uses libxml2 where the worker was forked without it: a new worker */
+    channel *ch = host->n_chans ? host->chans[host->n_chans - 1] : NULL;
+    if (!open_libraries_for(text, len) && ch && ch->w && !ch->has_xml)
+        ch = NULL;
+    if (!ch) {
+        ch = gw_xcalloc(1, sizeof *ch);
+        channel_init(ch, host->k, &host->limits);
+        host->chans = gw_xrealloc(host->chans, (host->n_chans + 1) * sizeof *host->chans);
+        host->chans[host->n_chans++] = ch;
     }
-    p->host = host;
-    gw_buf chunkname = GW_BUF_INIT;
-    buf_printf(&chunkname, "@%s", path);
-    rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
-    buf_free(&chunkname);
-    if (rc == GW_OK) {
-        struct validate_args a = {p, text, folder_kind, problems, 0};
-        rc = protected_c(p, validate_protected, &a, 1, 0, err);
-        lua_settop(p->L, 0);
-        *n_problems = a.n;
-    }
+    int rc = plugin_start(ch, path, req, text, len, &p, &info, err);
     free(text);
+    if (rc != GW_OK)
+        return rc;
+    p->host = host;
+    if (rc == GW_OK) {
+        char label[200];
+        result_label(p, "plugin table", label, sizeof label);
+        rc = check_result(info, label, err);
+    }
     if (rc != GW_OK) {
+        view_free(info);
         plugin_free(p);
         return rc;
     }
+    const char *pr = view_str(view_map_get(info, "problems"));
+    *n_problems = (size_t)view_num(view_map_get(info, "n_problems"));
+    if (pr)
+        buf_puts(problems, pr);
+    p->name = dup_field(info, "name");
+    p->kind = dup_field(info, "kind");
+    p->version = dup_field(info, "version");
+    p->description = dup_field(info, "description");
+    p->batch_rows = (long)view_num(view_map_get(info, "batch_rows"));
+    p->compiled = view_truthy(view_map_get(info, "compiled"));
+    view_free(info);
     *out = p;
     return GW_OK;
 }
@@ -1099,7 +770,7 @@ int plugin_host_new(const char *const *dirs, size_t n_dirs, kb *k, const plugin_
     for (size_t i = 0; i < n_dirs; i++)
         h->dirs[h->n_dirs++] = gw_xstrdup(dirs[i]);
     h->k = k;
-    h->limits = limits_resolve(limits);
+    h->limits = plugin_limits_resolve(limits);
     *out = h;
     return GW_OK;
 }
@@ -1108,8 +779,13 @@ void plugin_host_free(plugin_host *host)
 {
     if (!host)
         return;
+    for (size_t i = 0; i < host->n_chans; i++) {   /* the workers go, and every state in them */
+        channel_close(host->chans[i]);
+        free(host->chans[i]);
+    }
+    free(host->chans);
     for (size_t i = 0; i < host->n; i++)
-        plugin_free(host->items[i]);
+        plugin_release(host->items[i]);
     for (size_t i = 0; i < host->n_dirs; i++)
         free(host->dirs[i]);
     free(host->items);
@@ -1261,6 +937,7 @@ int plugin_host_load_kind(plugin_host *host, const char *kind, gw_error *err)
     return load_kinds(host, bit, err);
 }
 
+
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
                            size_t *n_problems, plugin **out, gw_error *err)
 {
@@ -1332,54 +1009,68 @@ void plugin_get_info(const plugin *p, plugin_info *out)
 
 const char *plugin_traceback(const plugin *p) { return p->traceback; }
 
-static int get_field_protected(lua_State *L);
-
 int plugin_function_line(plugin *p, const char *fn)
 {
     gw_error err;
-    int top = lua_gettop(p->L), line = 0;
-    if (protected_c(p, get_field_protected, (void *)fn, 0, 1, &err) == GW_OK &&
-        lua_type(p->L, -1) == LUA_TFUNCTION) {
-        lua_Debug ar;
-        if (lua_getinfo(p->L, ">S", &ar) && ar.linedefined > 0)
-            line = ar.linedefined;
-    }
-    lua_settop(p->L, top);
-    return line;
+    view *req = request_new("line"), *line = NULL;
+    view_map_set_str(req, "fn", fn);
+    int n = 0;
+    if (request(p, req, &line, &err) == GW_OK && view_num(line) > 0 && view_num(line) < 1e9)
+        n = (int)view_num(line);
+    view_free(line);
+    return n;
 }
 
-const char *plugin_kind_folder(const char *kind)
+/* ---- what a plugin may write ---- */
+
+/* 1 when the KB's source id was made for plugin name (records_plugin_source: its publisher is
+ * "gpuwise plugin NAME VERSION"). */
+static int source_of_plugin(kb *k, const char *id, const char *name)
 {
-    for (size_t k = 0; k < N_KINDS; k++)
-        if (strcmp(kind, kinds[k].kind) == 0)
-            return kinds[k].folder;
-    return NULL;
+    kb_source src = {0};
+    gw_error e = {0};
+    int mine = 0;
+    if (kb_source_get(k, id, &src, &e) == GW_OK && src.publisher) {
+        size_t len = strlen("gpuwise plugin "), nl = strlen(name);
+        mine = !strncmp(src.publisher, "gpuwise plugin ", len) &&
+               !strncmp(src.publisher + len, name, nl) && src.publisher[len + nl] == ' ';
+    }
+    kb_source_free(&src);
+    return mine;
+}
+
+int plugin_check_sources(const plugin *p, kb *k, const view *records, const char *what,
+                         gw_error *err)
+{
+    if (p->compiled)
+        return GW_OK;
+    for (size_t i = 0; i < view_len(records); i++) {
+        const char *id = view_str(view_map_get(view_list_at(records, i), "source"));
+        if (id && !source_of_plugin(k, id, p->name ? p->name : ""))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: %s[%zu].source: '%s' is not one of this plugin's sources; a "
+                                "plugin cites only the sources made for it (leave `source` out), "
+                                "never the KB's curated ones",
+                                p->name ? p->name : p->path, what, i + 1, id);
+    }
+    return GW_OK;
 }
 
 /* ---- calls ---- */
 
-static int get_field_protected(lua_State *L)
-{
-    const char *field = lua_touserdata(L, 1);
-    plugin *p = plugin_of(L);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
-    raw_field(L, -1, field);
-    lua_remove(L, -2);
-    return 1;
-}
-
 int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
 {
-    *out = NULL;
-    int top = lua_gettop(p->L);
-    int rc = protected_c(p, get_field_protected, (void *)field, 0, 1, err);
-    if (rc == GW_OK) {
-        gw_buf label = GW_BUF_INIT;
-        buf_printf(&label, "%s: %s", p->name ? p->name : p->path, field);
-        rc = value_to_view(p, lua_gettop(p->L), buf_cstr(&label), out, err);
-        buf_free(&label);
+    view *req = request_new("field");
+    view_map_set_str(req, "name", field);
+    int rc = request(p, req, out, err);
+    char label[4400];
+    result_label(p, field, label, sizeof label);
+    if (rc == GW_OK && !*out)
+        *out = view_null();
+    if (rc == GW_OK && (rc = check_result(*out, label, err)) != GW_OK) {
+        view_free(*out);
+        *out = NULL;
     }
-    lua_settop(p->L, top);
     return rc;
 }
 
@@ -1399,314 +1090,145 @@ plugin_arg *plugin_arg_new(const view *v)
 
 void plugin_arg_free(plugin_arg *a) { free(a); }
 
-/* One call into a plugin, for the protected functions that set it up. */
-struct call_args {
-    plugin *p;
-    const char *fn;
-    view *const *args;
-    size_t nargs;
-    const plugin_arg *shared;
-    int found;               /* fn is a function of the plugin's table */
-};
-
-/* Pushes the plugin's function a->fn (or what the field holds) and sets a->found. */
-static void push_function(lua_State *L, struct call_args *a)
+/* The arguments of a call, encoded (see serve_call): no copy of a large text. */
+static view *args_encoded(view *const *args, size_t n)
 {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, a->p->table_ref);
-    a->found = raw_field(L, -1, a->fn) == LUA_TFUNCTION;
-    lua_remove(L, -2);
-}
-
-/* Pushes the Lua value of shared, converted once per plugin (see plugin_arg). */
-static void push_shared(lua_State *L, plugin *p, const plugin_arg *shared)
-{
-    if (p->shared_id != shared->id) {
-        luaL_unref(L, LUA_REGISTRYINDEX, p->shared_ref);
-        p->shared_ref = LUA_NOREF;
-        luaapi_push_view(L, shared->v);
-        p->shared_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-        p->shared_id = shared->id;
-    }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, p->shared_ref);
-}
-
-/* Protected: pushes the plugin's function fn and the arguments. */
-static int push_call_protected(lua_State *L)
-{
-    struct call_args *a = lua_touserdata(L, 1);
-    lua_settop(L, 0);
-    push_function(L, a);
-    luaL_checkstack(L, (int)a->nargs + 4, "too many arguments");
-    for (size_t i = 0; i < a->nargs; i++)
-        luaapi_push_view(L, a->args[i]);
-    return (int)a->nargs + 1;
-}
-
-/* Puts a call on the plugin's stack with push (protected); the stack back at top and an error
- * when the plugin is dead or has no function a->fn. */
-static int prepare_call(struct call_args *a, lua_CFunction push, int top, gw_error *err)
-{
-    plugin *p = a->p;
-    if (p->dead)
-        return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
-    int rc = protected_c(p, push, a, 0, LUA_MULTRET, err);
-    if (rc != GW_OK)
-        return rc;
-    if (!a->found) {
-        lua_settop(p->L, top);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s' has no function '%s'", p->path,
-                            p->name ? p->name : "?", a->fn);
-    }
-    return GW_OK;
-}
-
-/* nil and {} (what most calls of a rule return) are read without a protected conversion:
- * looking at them cannot raise.  0 when the value needs the full one. */
-static int trivial_result(lua_State *L, int idx, view **out)
-{
-    int type = lua_type(L, idx);
-    if (type == LUA_TNIL) {
-        *out = view_null();
-        return 1;
-    }
-    if (type != LUA_TTABLE || !lua_checkstack(L, 2))
-        return 0;
-    lua_pushnil(L);
-    if (lua_next(L, idx)) {
-        lua_pop(L, 2);
-        return 0;
-    }
-    *out = view_list();
-    return 1;
+    gw_buf enc = GW_BUF_INIT;
+    worker_encode_list(args, n, &enc);
+    view *v = view_stringn(enc.data ? enc.data : "", enc.len);
+    buf_free(&enc);
+    return v;
 }
 
 int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view **out,
                 gw_error *err)
 {
-    lua_State *L = p->L;
-    int top = lua_gettop(L);
     *out = NULL;
     if (nargs > 16)
         return gw_error_set(err, GW_ESOFTWARE, "%s: too many arguments", p->path);
-    struct call_args a = {p, fn, args, nargs, NULL, 0};
-    int rc = prepare_call(&a, push_call_protected, top, err);
-    if (rc != GW_OK)
-        return rc;
-    rc = protected_run(p, (int)nargs, err);
-    if (rc == GW_OK && !trivial_result(L, lua_gettop(L), out)) {
-        char label[4400];   /* a name, or a path (4096 at most), and the function */
-        snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
-        rc = value_to_view(p, lua_gettop(L), label, out, err);
+    view *req = request_new("call");
+    view_map_set_str(req, "fn", fn);
+    view_map_set(req, "args", args_encoded(args, nargs));
+    int rc = request(p, req, out, err);
+    if (rc == GW_OK && !*out)
+        *out = view_null();
+    char label[4400];   /* a name, or a path (4096 at most), and the function */
+    snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
+    if (rc == GW_OK && (rc = check_result(*out, label, err)) != GW_OK) {
+        view_free(*out);
+        *out = NULL;
     }
-    lua_settop(L, top);
     return rc;
-}
-
-/* Run as plugin code (hooks and limits on): calls the function at 2 with each argument, shown
- * read-only, and the shared value at 3; returns the list of what each call returned. */
-static int each_trampoline(lua_State *L)
-{
-    struct call_args *a = lua_touserdata(L, 1);
-    lua_createtable(L, (int)a->nargs, 0);
-    for (size_t i = 0; i < a->nargs; i++) {
-        lua_pushvalue(L, 2);
-        luaapi_push_view_readonly(L, a->args[i]);
-        lua_pushvalue(L, 3);
-        lua_call(L, 2, 1);
-        lua_rawseti(L, 4, (lua_Integer)i + 1);
-        luaapi_views_expire(L);
-    }
-    return 1;
-}
-
-/* Protected: pushes the trampoline and its three arguments. */
-static int push_each_protected(lua_State *L)
-{
-    struct call_args *a = lua_touserdata(L, 1);
-    lua_settop(L, 0);
-    lua_pushcfunction(L, each_trampoline);
-    lua_pushlightuserdata(L, a);
-    push_function(L, a);
-    if (a->shared)
-        push_shared(L, a->p, a->shared);
-    else
-        lua_pushnil(L);
-    return 4;
 }
 
 int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err)
 {
-    lua_State *L = p->L;
-    int top = lua_gettop(L);
     for (size_t i = 0; i < n; i++)
         outs[i] = NULL;
-    if (n >= (size_t)INT_MAX)
-        return gw_error_set(err, GW_ESOFTWARE, "%s: too many calls", p->path);
-    struct call_args a = {p, fn, args, n, shared, 0};
-    int rc = prepare_call(&a, push_each_protected, top, err);
-    if (rc != GW_OK)
-        return rc;
-    rc = protected_run(p, 3, err);
-    luaapi_views_expire(L);   /* a call that raised left its argument registered */
-    char label[4400];   /* a name, or a path (4096 at most), and the function */
+    view *req = request_new("each");
+    view_map_set_str(req, "fn", fn);
+    /* the options every rule of a decision is given are sent once */
+    gw_buf enc = GW_BUF_INIT;
+    worker_encode_list(args, n, &enc);
+    channel *ch = p->ch;
+    if (ch->each_args.len && enc.len == ch->each_args.len &&
+        memcmp(enc.data, ch->each_args.data, enc.len) == 0) {
+        view_map_set_bool(req, "args_same", 1);
+        buf_free(&enc);
+    } else {
+        view_map_set(req, "args", view_stringn(enc.data, enc.len));
+        buf_free(&ch->each_args);
+        ch->each_args = enc;
+    }
+    if (shared) {
+        /* the worker keeps the shared value's Lua table; it is sent only when it changes */
+        view_map_set_num(req, "shared_id", (double)shared->id);
+        if (p->shared_sent != shared->id)
+            view_map_set(req, "shared", view_copy(shared->v));
+        else
+            view_map_set(req, "shared", view_null());
+    }
+    view *list = NULL;
+    int rc = request(p, req, &list, err);
+    if (rc == GW_OK && shared)
+        p->shared_sent = shared->id;
+    char label[4400];
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
-    for (size_t i = 0; rc == GW_OK && i < n; i++) {
-        lua_rawgeti(L, -1, (lua_Integer)i + 1);
-        if (!trivial_result(L, lua_gettop(L), &outs[i]))
-            rc = value_to_view(p, lua_gettop(L), label, &outs[i], err);
-        lua_pop(L, 1);
-    }
-    lua_settop(L, top);
-    if (rc != GW_OK)
-        for (size_t i = 0; i < n; i++) {
-            view_free(outs[i]);
-            outs[i] = NULL;
-        }
+    if (rc == GW_OK && (view_kind(list) != VIEW_LIST || view_len(list) != n))
+        rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
+    /* each call's value is checked on its own, with its own bounds, as each call was made */
+    for (size_t i = 0; rc == GW_OK && i < n; i++)
+        rc = check_result(view_list_at(list, i), label, err);
+    for (size_t i = 0; rc == GW_OK && i < n; i++)
+        outs[i] = view_copy(view_list_at(list, i));
+    view_free(list);
     return rc;
-}
-
-static int take_log_protected(lua_State *L)
-{
-    view **out = lua_touserdata(L, 1);
-    void **slot = luaapi_box_new(L, view_free_void);
-    *slot = view_list();
-    lua_getfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-    for (lua_Integer i = 1; i <= n; i++) {
-        size_t len;
-        lua_rawgeti(L, -1, i);
-        const char *s = lua_tolstring(L, -1, &len);
-        view_list_push(*slot, view_stringn(s ? s : "", s ? len : 0));
-        lua_pop(L, 1);
-    }
-    lua_newtable(L);
-    lua_setfield(L, LUA_REGISTRYINDEX, LUAAPI_LOG_KEY);
-    *out = *slot;
-    *slot = NULL;
-    return 0;
 }
 
 view *plugin_take_log(plugin *p)
 {
-    view *out = NULL;
-    gw_error err;
-    int top = lua_gettop(p->L);
-    if (protected_c(p, take_log_protected, &out, 0, 0, &err) != GW_OK)
-        out = view_list();
-    lua_settop(p->L, top);
+    view *out = p->log;
+    p->log = view_list();
     return out;
 }
 
 int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
                      const plugin_limits *limits, view **out, gw_error *err)
 {
+    channel ch;
     plugin *p;
     *out = NULL;
-    int rc = plugin_create(name, k, limits, &p, err);
-    if (rc != GW_OK)
-        return rc;
-    gw_buf chunkname = GW_BUF_INIT;
-    buf_printf(&chunkname, "@%s", name);
-    rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
-    buf_free(&chunkname);
-    if (rc == GW_OK)
-        rc = value_to_view(p, lua_gettop(p->L), name, out, err);
-    plugin_free(p);
+    channel_init(&ch, k, limits);
+    open_libraries_for(text, len);
+    int rc = plugin_start(&ch, name, request_new("eval"), text, len, &p, out, err);
+    if (rc == GW_OK && !*out)
+        *out = view_null();
+    if (rc == GW_OK && (rc = check_result(*out, name, err)) != GW_OK) {
+        view_free(*out);
+        *out = NULL;
+    }
+    channel_close(&ch);
+    plugin_release(p);
     return rc;
-}
-
-/* ---- plugin tests ---- */
-
-struct test_list_args {
-    int count;
-};
-
-/* Protected: replaces the test table at the top with a sorted list of its test_* names. */
-static int test_names_protected(lua_State *L)
-{
-    struct test_list_args *a = lua_touserdata(L, 1);
-    int t = 2;
-    lua_newtable(L);
-    int names = lua_gettop(L);
-    a->count = 0;
-    if (lua_type(L, t) == LUA_TTABLE) {
-        lua_pushnil(L);
-        while (lua_next(L, t)) {
-            if (lua_type(L, -2) == LUA_TSTRING && lua_type(L, -1) == LUA_TFUNCTION &&
-                strncmp(lua_tostring(L, -2), "test_", 5) == 0) {
-                lua_pushvalue(L, -2);
-                lua_rawseti(L, names, ++a->count);
-            }
-            lua_pop(L, 1);
-        }
-    }
-    /* sort by name with insertion sort: no plugin code, no comparator in Lua */
-    for (int i = 2; i <= a->count; i++) {
-        for (int j = i; j > 1; j--) {
-            lua_rawgeti(L, names, j - 1);
-            lua_rawgeti(L, names, j);
-            int swap = strcmp(lua_tostring(L, -2), lua_tostring(L, -1)) > 0;
-            if (swap) {
-                lua_rawseti(L, names, j - 1);
-                lua_rawseti(L, names, j);
-            } else {
-                lua_pop(L, 2);
-                break;
-            }
-        }
-    }
-    return 1;
 }
 
 int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err)
 {
-    lua_State *L = p->L;
-    int top = lua_gettop(L);
     char *text = NULL;
     size_t len = 0;
     *out = NULL;
     int e = gw_read_input(test_path, GW_INPUT_PLUGIN, &text, &len, err);
     if (e)
         return e;
-    gw_buf chunkname = GW_BUF_INIT;
-    buf_printf(&chunkname, "@%s", test_path);
-    int rc = plugin_run_chunk(p, buf_cstr(&chunkname), text, len, err);
-    buf_free(&chunkname);
+    /* the chunk, then each test_ function, each a call with its own limits */
+    double calls = 1;
+    for (const char *t = text; (t = memmem(t, len - (size_t)(t - text), "test_", 5)); t += 5)
+        calls++;
+    view *req = request_new("tests");
+    view_map_set_str(req, "path", test_path);
+    view_map_set(req, "text", view_stringn(text, len));
     free(text);
-    if (rc != GW_OK)
-        return rc;
-    struct test_list_args a = {0};
-    lua_pushvalue(L, -1);   /* keep the test table below the name list */
-    rc = protected_c(p, test_names_protected, &a, 1, 1, err);
+    int rc = request_for(p, req, calls, out, err);
+    if (rc == GW_OK && view_kind(*out) != VIEW_LIST)
+        rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
+    /* test messages are shown as they are: escape them as errors are */
+    for (size_t i = 0; rc == GW_OK && i < view_len(*out); i++) {
+        view *r = view_list_at(*out, i);
+        const char *m = view_str(view_map_get(r, "message"));
+        const char *nm = view_str(view_map_get(r, "name"));
+        gw_buf b = GW_BUF_INIT, nb = GW_BUF_INIT;
+        escape_text(&b, m ? m : "", m ? strlen(m) : 0, "\t");
+        escape_text(&nb, nm ? nm : "", nm ? strlen(nm) : 0, "");
+        view_map_set_str(r, "name", buf_cstr(&nb));
+        if (m)
+            view_map_set_str(r, "message", buf_cstr(&b));
+        buf_free(&b);
+        buf_free(&nb);
+    }
     if (rc != GW_OK) {
-        lua_settop(L, top);
-        return rc;
+        view_free(*out);
+        *out = NULL;
     }
-    int tests = top + 1, names = top + 2;
-    if (lua_type(L, tests) != LUA_TTABLE || a.count == 0) {
-        lua_settop(L, top);
-        return gw_error_set(err, GW_EDATA, "%s: a test file returns a table of test_* functions",
-                            test_path);
-    }
-    view *results = view_list();
-    for (int i = 1; i <= a.count; i++) {
-        lua_rawgeti(L, names, i);
-        view *r = view_list_push(results, view_map());
-        view_map_set_str(r, "name", lua_tostring(L, -1));
-        lua_rawget(L, tests);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, p->table_ref);
-        gw_error terr = {0};
-        int trc = protected_run(p, 1, &terr);
-        view_map_set_bool(r, "ok", trc == GW_OK);
-        if (trc != GW_OK)
-            view_map_set_str(r, "message", terr.msg);
-        else
-            lua_pop(L, 1);
-        if (p->dead)
-            break;
-    }
-    lua_settop(L, top);
-    *out = results;
-    return GW_OK;
+    return rc;
 }

@@ -94,6 +94,14 @@ int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
                            size_t *n_problems, plugin **out, gw_error *err);
 
+/* A plugin writes only in its own namespace: each of the records (a list of maps) that names a
+ * `source` must name one made for this plugin (records_plugin_source), so that a plugin can
+ * neither cite nor, on a refresh, replace the rows of the KB's curated sources or another
+ * plugin's.  Shipped plugins (plugin_info.compiled: their text is exactly the shipped one) may
+ * cite the KB's sources.  GW_EDATA naming the plugin, what[i] and the source. */
+int plugin_check_sources(const plugin *p, kb *k, const view *records, const char *what,
+                         gw_error *err);
+
 /* The line where the plugin's function fn is defined, or 0 when it has none. */
 int plugin_function_line(plugin *p, const char *fn);
 

@@ -1,5 +1,5 @@
 /* signals.c — records SIGINT/SIGTERM for the code that must stop cleanly (imports roll back,
- * Lua plugins raise, a running nvidia-smi's group is killed at once) and ignores SIGXFSZ so a
+ * plugin workers and a running nvidia-smi's group are killed at once) and ignores SIGXFSZ so a
  * file-size limit is an ordinary write error. */
 #include <signal.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 static volatile sig_atomic_t pending_signal;
 static void (*volatile interrupt_cb)(void);
 static volatile sig_atomic_t child_group;
+static volatile sig_atomic_t worker_pids[GW_SIGNALS_MAX_PIDS];   /* 0: a free slot */
 
 static void on_stop_signal(int sig)
 {
@@ -22,6 +23,11 @@ static void on_stop_signal(int sig)
     int pgid = child_group;
     if (pgid > 0)
         kill(-pgid, SIGKILL);   /* async-signal-safe */
+    for (size_t i = 0; i < GW_SIGNALS_MAX_PIDS; i++) {
+        int pid = worker_pids[i];
+        if (pid > 0)
+            kill(pid, SIGKILL);
+    }
 }
 
 void gw_signals_install(void)
@@ -53,6 +59,23 @@ void gw_signals_on_interrupt(void (*cb)(void))
 void gw_signals_kill_group(int pgid)
 {
     child_group = pgid;
+}
+
+int gw_signals_add_pid(int pid)
+{
+    for (size_t i = 0; i < GW_SIGNALS_MAX_PIDS; i++)
+        if (!worker_pids[i]) {
+            worker_pids[i] = pid;
+            return 0;
+        }
+    return -1;
+}
+
+void gw_signals_remove_pid(int pid)
+{
+    for (size_t i = 0; pid > 0 && i < GW_SIGNALS_MAX_PIDS; i++)
+        if (worker_pids[i] == pid)
+            worker_pids[i] = 0;
 }
 
 int gw_signal_pending(void)

@@ -94,6 +94,11 @@ static int libxml_open(const char *name, gw_error *err)
     return GW_OK;
 }
 
+int xml_open(gw_error *err)
+{
+    return libxml_open("XML", err);
+}
+
 int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc **out,
               gw_error *err)
 {
@@ -178,9 +183,12 @@ int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, g
     if (res->type == XPATH_NODESET && res->nodesetval && res->nodesetval->nodeNr > 0) {
         int n = res->nodesetval->nodeNr;
         out->nodes = gw_xcalloc((size_t)n, sizeof *out->nodes);
+        /* A namespace node in a result is a copy that xmlXPathFreeObject frees below, not a
+         * node of the document: it is left out.  Every other node belongs to the document. */
         for (int i = 0; i < n; i++)
-            out->nodes[i] = (xml_node *)res->nodesetval->nodeTab[i];
-        out->count = (size_t)n;
+            if (res->nodesetval->nodeTab[i] &&
+                res->nodesetval->nodeTab[i]->type != XML_NAMESPACE_DECL)
+                out->nodes[out->count++] = (xml_node *)res->nodesetval->nodeTab[i];
     }
     lx.xmlXPathFreeObject(res);
     lx.xmlXPathFreeContext(xctx);

@@ -17,6 +17,11 @@ typedef struct xml_nodeset {
     size_t count;
 } xml_nodeset;
 
+/* Opens libxml2 now rather than at the first parse: a plugin's worker cannot open files once
+ * it is confined, so the host opens it before the fork (see plugin.c).  GW_EUNAVAILABLE when
+ * libxml2 is not usable. */
+int xml_open(gw_error *err);
+
 /* Parses text as XML (html = 0) or HTML (html = 1).  name is used in error messages
  * ("dump.xml:12: ...").  Returns GW_OK or GW_EDATA; *out is NULL on failure. */
 int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc **out,
@@ -26,7 +31,8 @@ void xml_doc_free(xml_doc *doc);
 xml_node *xml_doc_root(xml_doc *doc);
 
 /* Evaluates an XPath expression relative to ctx (NULL: the document).  Non-node results
- * (numbers, strings) give an empty set.  Returns GW_OK or GW_EDATA for a bad expression. */
+ * (numbers, strings, booleans) give an empty set, and so are namespace nodes left out (they
+ * are copies that live only as long as the XPath result).  Returns GW_OK or GW_EDATA for a bad expression. */
 int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, gw_error *err);
 void xml_nodeset_free(xml_nodeset *set);
 

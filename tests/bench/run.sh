@@ -213,6 +213,31 @@ else
     echo "  gpuwise decide (grown KB): did not finish within ${SCALE_LIMIT} s (BENCH_SCALE_LIMIT_S)"
 fi
 
+# ---- plugin workers ----------------------------------------------------------------------
+# Plugins run in a worker process (core/worker.c): a fork, a seccomp filter, and each call a
+# round trip of the encoded arguments.  `report` runs the workload file in one worker and the
+# ten rules in another (every rule sees the same options, sent once per decision); `plugin
+# list` loads all 27 shipped plugins into one.  Measured on 2 busy cores (the fastest of 30
+# runs): report 21.0 ms before the worker (plugins in gpuwise's own process), 26.5 ms with it
+# (1.26x); the target is within 1.5x.
+echo
+echo "== plugin workers: the process boundary"
+time_it "gpuwise report --format md (2 workers)" "$RUNS" "$GW" --kb "$KB" report \
+    examples/vision-team.lua --format md
+time_it "gpuwise plugin list (27 plugins, 1 worker)" "$RUNS" "$GW" --kb "$KB" plugin list
+time_it "gpuwise kb show 3090 (no plugin, no worker)" "$RUNS" "$GW" --kb "$KB" kb show 3090
+# The boundary alone (tests/bench/worker_cost.c): one worker per plugin would pay the first
+# line once per plugin (15 for this report); one per command pays it once.
+# shellcheck disable=SC2046
+if ${CC:-cc} -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -O2 -Icore \
+        -o "$W/worker_cost" tests/bench/worker_cost.c build/libgw.a \
+        $(pkg-config --cflags --libs lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libseccomp) \
+        -lcmark-gfm-extensions -lcsv -lm -ldl 2>/dev/null; then
+    "$W/worker_cost" 200
+else
+    echo "  worker_cost: does not build here"
+fi
+
 # ---- startup floor -----------------------------------------------------------------------
 echo
 echo "== startup floor"

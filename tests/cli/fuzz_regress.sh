@@ -12,7 +12,7 @@ if [ ! -f "$LIB" ] || ! command -v pkg-config >/dev/null 2>&1; then
     exit 0
 fi
 CC="${CC:-cc}"
-PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
+PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libseccomp"
 WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 # shellcheck disable=SC2046
 set -- $(pkg-config --cflags --libs $PKGS) -lcmark-gfm-extensions -lcsv -lm

@@ -20,7 +20,7 @@ fi
 make -s GW_DEPS_CHECKED=1 BUILD=build-fuzz CC="$CLANG" \
     CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer" \
     build-fuzz/libgw.a || exit 1
-PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson"
+PKGS="lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libseccomp"
 WARN="-Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
 PKG_LIBS="$(pkg-config --libs $PKGS) -lcmark-gfm-extensions -lcsv -lm"
 PKG_CFLAGS="$(pkg-config --cflags $PKGS)"
