@@ -204,6 +204,15 @@ static int check_value(const view *v, int depth, size_t *items, gw_buf *path, co
             path->len = at;
             if (path->data)
                 path->data[at] = '\0';
+            /* A record that says the input line it came from (an importer's) is named by it,
+             * as the KB's own checks of records name it. */
+            const view *line = !map && err && view_kind(item) == VIEW_MAP
+                                   ? view_map_get(item, "line") : NULL;
+            if (rc != GW_OK && line && view_kind(line) == VIEW_NUMBER && view_num(line) > 0 &&
+                !strstr(err->msg, " (line ")) {
+                size_t len = strlen(err->msg);
+                snprintf(err->msg + len, sizeof err->msg - len, " (line %.0f)", view_num(line));
+            }
             if (rc != GW_OK)
                 return rc;
         }
