@@ -403,18 +403,18 @@ static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n
     for (size_t start = 0, end; start < n; start = end) {
         const rent_offer *kept[DECIDE_RENT_OFFERS_PER_CONFIG];
         size_t n_kept = 0, aside = 0;
-        for (end = start; end < n && offers[end].g == offers[start].g &&
-                          offers[end].count == offers[start].count;
-             end++) {
-            rent_offer *f = &offers[end];
-            int seen = 0;
+        end = group_end(offers, start, n);
+        for (size_t i = start; i < end; i++) {
+            rent_offer *f = &offers[i];
+            int seen = n_kept == DECIDE_RENT_OFFERS_PER_CONFIG;
             /* A provider's spot and on-demand offers are two offers, never one; so are its
              * whole cards and its slices of one. */
-            for (size_t k = 0; k < n_kept; k++)
-                seen |= !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot &&
-                        kept[k]->terms->gpu_fraction == f->terms->gpu_fraction;
-            seen |= rent_offer_superseded(offers, start, group_end(offers, start, n), end);
-            if (!seen && n_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
+            for (size_t k = 0; k < n_kept && !seen; k++)
+                seen = !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot &&
+                       kept[k]->terms->gpu_fraction == f->terms->gpu_fraction;
+            /* Only an offer that would be kept is looked at for a newer one of its seller:
+             * the group is walked for the few, not for every offer of a large catalogue. */
+            if (!seen && !rent_offer_superseded(offers, start, end, i)) {
                 kept[n_kept++] = f;
                 f->keep = 1;
             } else {

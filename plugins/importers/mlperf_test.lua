@@ -22,4 +22,21 @@ return {
     assert(r[3].workload == "mixtral-8x7b" and r[3].value == 500 and r[3].unit == "tokens/s")
     assert(r[3].note:find("MLPerf measures its throughput in tokens/s", 1, true), r[3].note)
   end,
+  -- MLPerf Training's results table, in its layout (rows written here): the times to train of
+  -- each benchmark a system ran, for all its accelerators; a blank cell is no result.
+  test_training_times_to_train = function(plugin)
+    local t = "Public ID,Organization,System,Accelerator Model Name,Total Accelerators,bert,"
+      .. "llama2_70b_lora,gpt3\n"
+      .. "5.0-0001,Acme,Box 8,NVIDIA H100-SXM-80GB,8,5.2,27.9,\n"
+      .. "5.0-0002,Acme,Box 2,Mystery NPU,2,40.1,,\n"
+    local r = plugin.import({ input_name = "training.csv" }, t)
+    -- Box 8: bert 5.2 and llama2_70b_lora 27.9 minutes on 8 H100; gpt3 is blank; the NPU is
+    -- not in the KB: 2 records.
+    assert(#r == 2, "expected 2 records, got " .. #r)
+    assert(r[1].workload == "bert" and r[1].value == 5.2 and r[1].unit == "minutes")
+    assert(r[2].workload == "llama2_70b_lora" and r[2].value == 27.9 and r[2].gpu_count == 8)
+    assert(r[2].gpu == "h100-sxm5" and r[2].metric == "train_time_to_train")
+    assert(r[2].note:find("27.9 minutes to train llama2_70b_lora to its quality target on 8 "
+      .. "accelerators (training.csv line 2)", 1, true), r[2].note)
+  end,
 }
