@@ -13,7 +13,8 @@
 #define RULE_NOTE_OPTIONS 6
 
 /* What put an infeasible option out: the rule whose exclusion came first (judge in decide.c
- * shows that one's sentence), else the memory fit, else the missing speed, else the time. */
+ * shows that one's sentence), else the memory fit, else the missing speed, else a serving
+ * target (a language model served), else the time. */
 static const char *exclusion_reason(const decide_option *o)
 {
     for (size_t i = 0; i < o->n_verdicts; i++)
@@ -23,6 +24,8 @@ static const char *exclusion_reason(const decide_option *o)
         return "does not fit in memory";
     if (isnan(o->throughput))
         return "no speed result";
+    if (!isnan(o->capacity) || !isnan(o->tpot_ms))
+        return "misses a serving target";   /* decide_llm_target_missed */
     return "cannot finish in time";
 }
 

@@ -500,9 +500,10 @@ view *decide_llm_view(const decision *d)
         buf_reset(&b);
         buf_puts(&b, "Every option that meets the targets serves the ");
         view_format_number(&b, d->w->target_tokens_per_s, 0);
-        buf_puts(&b, " tokens/s demanded and is costed for them (the Throughput column); what "
-                     "each could generate at the stated concurrency, its capacity, is in its "
-                     "description in the appendix.");
+        buf_printf(&b, " tokens/s demanded, %g h a day, and is costed for them (the Throughput "
+                       "column); what each could generate at the stated concurrency is its "
+                       "capacity (`capacity_tokens_per_s` in `gpuwise decide --json`; the "
+                       "recommendation's is above).", d->w->hours_per_day);
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
     const decide_option *best = decision_best(d);
@@ -512,8 +513,10 @@ view *decide_llm_view(const decision *d)
         view_map_set_str(v, "memory_text", buf_cstr(&b));
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
-            buf_printf(&b, "%.1f ms per output token, %.0f ms to the first token, up to ",
-                       best->tpot_ms, best->ttft_ms);
+            buf_printf(&b, "%.1f ms per output token on average (a prompt processed between "
+                           "decode steps holds the others about %.0f ms: chunked prefill spreads "
+                           "it), %.0f ms to the first token, up to ",
+                       best->tpot_ms, best->ttft_ms + best->step_ms, best->ttft_ms);
             view_format_number(&b, best->capacity, 0);
             buf_puts(&b, " tokens/s in all");
             view_map_set_str(v, "serving_text", buf_cstr(&b));
@@ -605,7 +608,9 @@ void decide_llm_method(const decision *d, view *method)
                            "speed is the stated model's, an estimate");
     view_map_set_str(method, "machines",
                      "several machines (up to 4 bought, or a rental's instances where the "
-                     "provider states their network): replicas exchange across the network too, "
+                     "provider states their network; serving replicas exchange nothing, so "
+                     "a rental's instances serve side by side without one): training replicas "
+                     "exchange across the network too, "
                      "2(k-1)/k x bytes / the link within a machine + 2(N-1)/N x bytes / the "
                      "network between machines, k GPUs a machine and N machines; the network is "
                      "a server's own ports, a rental's stated network, else the workload's "

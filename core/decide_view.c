@@ -842,7 +842,7 @@ static view *method_view(const decision *d)
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
                "its runs take, at least an offer's minimum billing where the KB states one: "
-               "AWS's Capacity Blocks bill whole days); per GPU and card count "
+               "AWS's Capacity Blocks, 24 h); per GPU and card count "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (%zu offer%s set aside)",
@@ -906,6 +906,20 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
                                         ? "the decision's default: set network_gbps"
                                         : "the workload's network_gbps");
         assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_NETWORK], 0);
+    }
+    /* Servers bought several at a time exchange over their own ports (the KB's system rows). */
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT &&
+            o->system->network_gbps > 0) {
+            buf_reset(b);
+            buf_printf(b, "Several servers exchange over their own ports, as the KB gives them "
+                          "(%s: %g Gb/s), not the workload's network_gbps; the switch between "
+                          "them is not costed.",
+                       o->system->name, o->system->network_gbps);
+            assume(list, buf_cstr(b), 0, 0);
+            break;
+        }
     }
     buf_reset(b);
     buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon.",

@@ -1,7 +1,8 @@
--- llm-serving.lua — a company serves Llama 3.1 70B in FP8 to its staff: prompts of about 2,000
--- tokens, answers of 500, 32 requests in flight at peak generating 800 tokens a second in all
--- (25 tokens a second each); answers must stream at 20 tokens a second or faster (50 ms per
--- token) with the first token within 2 s.  Run:
+-- llm-serving.lua — a company serves Llama 3.1 70B in FP8 as an internal API that its tools and
+-- its offices in three time zones keep busy around the clock: prompts of about 2,000 tokens,
+-- answers of 500, 32 requests in flight generating a steady 800 tokens a second in all (25 a
+-- second each); answers must stream at 20 tokens a second or faster (50 ms per token on
+-- average) with the first token within 2 s.  Run:
 --
 --     ./gpuwise decide examples/llm-serving.lua
 return {

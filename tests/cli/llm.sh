@@ -203,12 +203,12 @@ check_num "llm example lora: 23.52 GB a GPU" "$(jqr '.options[0].per_card_gb')" 
 # 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s; USD 2.50 / 29.574 = 0.0845 per 1M tokens
 check_num "llm example lora: 8,215 tokens/s" "$(jqr '.options[0].throughput.value')" 8215.0 0.5
 check_num "llm example lora: USD 0.0845 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 0.08453 0.00001
-# 8 x 3,023.7 x 96.45% = 23,331 tokens/s; 41,437.51 in all
-check_num "llm example lora: 8 RTX 6000 Ada, 23,331 tokens/s" \
-    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .throughput.value')" 23331 1
-check_num "llm example lora: ... USD 41,437.51 over 24 months" \
-    "$(jqr '.options[] | select(.id == "buy-new:8x rtx-6000-ada") | .cost.total')" 41437.51 0.01
-check_num "llm example lora: break-even 8.28 h a day" "$(jqr '.break_even.hours_per_day')" 8.28 0.01
+# 4 x 3,023.7 x 96.54% = 11,677 tokens/s; 33,200 + 1,339.20 - 8,160 = 26,379.20 in all
+check_num "llm example lora: 4 RTX 6000 Ada, 11,677 tokens/s" \
+    "$(jqr '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .throughput.value')" 11676.6 0.5
+check_num "llm example lora: ... USD 26,379.20 over 24 months" \
+    "$(jqr '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .cost.total')" 26379.2 0.01
+check_num "llm example lora: break-even 10.70 h a day" "$(jqr '.break_even.hours_per_day')" 10.70 0.01
 
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
 check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$(jqr '.options[0].id')" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
