@@ -167,8 +167,11 @@ def run_diff(binary, shipped, work, seed, cases):
             for ext in ("-wal", "-shm"):
                 if os.path.exists(kb + ext):
                     os.unlink(kb + ext)
-    report(counts["same"] > cases, "diff: most files were read (%d read, %d refused)"
-           % (counts["same"], counts["refused"]))
+    # Whether the generator makes mostly well-formed files is judged over enough of them: a
+    # short run (make fuzz's few seconds) can draw more hostile ones than not by chance.
+    if cases >= 10:
+        report(counts["same"] > cases, "diff: most files were read (%d read, %d refused)"
+               % (counts["same"], counts["refused"]))
 
 
 # ---- roundtrip ----------------------------------------------------------------------------
