@@ -626,7 +626,6 @@ void decision_free(decision *d)
     for (size_t i = 0; i < d->n_cites; i++)
         free(d->cite_ids[i]);
     free(d->cite_ids);
-    free(d->llm_name);
     free(d->unit);
     free(d->work_unit);
     view_free(d->trace);

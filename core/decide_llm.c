@@ -73,14 +73,8 @@ int decide_llm_setup(decision *d, gw_error *err)
     }
     d->gradient_bytes = s->task == MODEL_INFERENCE ? 0 : model_llm_exchange_bytes(&d->llm, s);
     d->llm_mfu = NAN;
-    if (w->model_id) {
-        kb_model m;
-        if (kb_model_resolve(d->k, w->model_id, &m, NULL) == GW_OK) {
-            d->llm_cite = decide_cite(d, m.source);
-            d->llm_name = gw_xstrdup(m.name);
-            kb_model_free(&m);
-        }
-    }
+    if (w->model_source)   /* the catalog row workload_load resolved */
+        d->llm_cite = decide_cite(d, w->model_source);
     return GW_OK;
 }
 
@@ -397,7 +391,7 @@ static void model_words(gw_buf *b, const decision *d)
 {
     const workload *w = d->w;
     const model_llm *m = &d->llm;
-    buf_printf(b, "%s: %.3gB parameters", d->llm_name ? d->llm_name : "as given",
+    buf_printf(b, "%s: %.3gB parameters", d->w->model_title ? d->w->model_title : "as given",
                m->params / 1e9);
     if (m->active_params < m->params)
         buf_printf(b, " (%.3gB active per token: a mixture of experts)", m->active_params / 1e9);

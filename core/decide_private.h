@@ -86,7 +86,6 @@ struct decision {
     double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
-    char *llm_name;              /* the catalog model's name; NULL none */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement
      * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by

@@ -133,34 +133,23 @@ static double llm_number(const decision *d, double x)
     return workload_is_llm(d->w) ? x : NAN;
 }
 
-static void get_tp(const decision *d, const void *r, decide_field_value *v)
-{
-    v->number = llm_number(d, OPTION_OF(r)->tp);
-}
-
-static void get_replicas(const decision *d, const void *r, decide_field_value *v)
-{
-    v->number = llm_number(d, OPTION_OF(r)->replicas);
-}
-
-static void get_sequences(const decision *d, const void *r, decide_field_value *v)
-{
-    v->number = llm_number(d, OPTION_OF(r)->sequences > 0 ? OPTION_OF(r)->sequences : NAN);
-}
-
-static void get_kv_cache_gb(const decision *d, const void *r, decide_field_value *v)
-{
-    v->number = llm_number(d, OPTION_OF(r)->memory.kv_cache_gb);
-}
+/* A getter of a language model's figure of an option (NaN for another model). */
+#define LLM_NUMBER_GETTER(name, expr)                                                         \
+    static void name(const decision *d, const void *r, decide_field_value *v)                 \
+    {                                                                                          \
+        const decide_option *o = OPTION_OF(r);                                                 \
+        v->number = llm_number(d, (expr));                                                     \
+    }
+LLM_NUMBER_GETTER(get_tp, o->tp)
+LLM_NUMBER_GETTER(get_replicas, o->replicas)
+LLM_NUMBER_GETTER(get_sequences, o->sequences > 0 ? o->sequences : NAN)
+LLM_NUMBER_GETTER(get_kv_cache_gb, o->memory.kv_cache_gb)
+LLM_NUMBER_GETTER(get_bandwidth_gbs, o->gpu->memory_bandwidth_gbs)
+#undef LLM_NUMBER_GETTER
 
 static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
 {
     v->text = workload_is_llm(d->w) ? OPTION_OF(r)->run_precision : NULL;
-}
-
-static void get_bandwidth_gbs(const decision *d, const void *r, decide_field_value *v)
-{
-    v->number = llm_number(d, OPTION_OF(r)->gpu->memory_bandwidth_gbs);
 }
 
 static void get_interconnect(const decision *d, const void *r, decide_field_value *v)

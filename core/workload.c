@@ -785,6 +785,8 @@ void workload_free(workload *w)
         return;
     free_fields(top_fields, w);
     free(w->model_id);
+    free(w->model_title);
+    free(w->model_source);
     free(w);
 }
 
@@ -828,6 +830,8 @@ static int resolve_model(const char *file, workload *w, gw_error *err)
         return GW_EDATA;
     }
     w->model_id = gw_xstrdup(m.id);
+    w->model_title = gw_xstrdup(m.name);
+    w->model_source = gw_xstrdup(m.source);
     const struct {
         double *slot, value;
     } take[] = {

@@ -19,6 +19,8 @@ typedef struct workload {
      * architecture, from the KB's catalog (model.name) or given field by field */
     char *model_name;           /* a catalog model as written; NULL unless model.name */
     char *model_id;             /* the catalog's id once resolved (workload_load) */
+    char *model_title;          /* ... its name ("Llama 3 70B") and the source it cites */
+    char *model_source;
     double params;              /* NaN unless model.params */
     double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
         context;
