@@ -261,7 +261,7 @@ static int load_kb(decision *d, gw_error *err)
     if (rc == GW_OK)
         rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
     if (rc == GW_OK)
-        rc = kb_prices_find(d->k, NULL, NULL, NULL, &d->prices, &d->n_prices, err);
+        rc = kb_prices_to_buy(d->k, &d->prices, &d->n_prices, err);
     if (rc == GW_OK)
         rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
     if (rc == GW_OK && w->benchmark)
@@ -270,7 +270,7 @@ static int load_kb(decision *d, gw_error *err)
         rc = llm_units(d, err);
     if (rc != GW_OK)
         return rc;
-    decide_trace(d, "KB: %zu GPUs, %zu prices, %zu %s results", d->n_gpus, d->n_prices,
+    decide_trace(d, "KB: %zu GPUs, %zu prices to buy, %zu %s results", d->n_gpus, d->n_prices,
                  d->n_bench, w->benchmark ? w->benchmark : "benchmark");
     return GW_OK;
 }
@@ -617,6 +617,7 @@ void decision_free(decision *d)
     kb_gpus_free(d->gpus, d->n_gpus);
     kb_benchmarks_free(d->bench, d->n_bench);
     kb_prices_free(d->prices, d->n_prices);
+    free(d->rent_walked);
     kb_systems_free(d->systems, d->n_systems);
     for (size_t i = 0; i < d->n_rates; i++) {
         free(d->rates[i].currency);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static decide_option *option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
+decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
 {
     if (d->n_options == d->cap_options) {
         d->cap_options = d->cap_options ? d->cap_options * 2 : 32;
@@ -51,7 +51,7 @@ void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *o
                  reason);
 }
 
-static int has_option(const decision *d, const char *id)
+int decide_has_option(const decision *d, const char *id)
 {
     for (size_t i = 0; i < d->n_options; i++)
         if (!strcmp(d->options[i].id, id))
@@ -163,7 +163,7 @@ static int cards_per_host(const decision *d, const kb_gpu *g)
 /* Whether options may span several machines: only where every card trains its own replica
  * (data parallelism: a model split over machines is not modelled) and a measured benchmark
  * gives a step's compute time to set the network's all-reduce against. */
-static int multi_host_ok(const decision *d)
+int decide_multi_host_ok(const decision *d)
 {
     return decide_str_eq(d->w->parallelism, "data") && (d->n_bench > 0 || workload_is_llm(d->w));
 }
@@ -174,7 +174,7 @@ static int hosts_for(const decision *d, int count, int per_host)
 {
     if (count <= per_host)
         return 1;
-    if (count % per_host || count / per_host > DECIDE_MAX_HOSTS || !multi_host_ok(d))
+    if (count % per_host || count / per_host > DECIDE_MAX_HOSTS || !decide_multi_host_ok(d))
         return 0;
     return count / per_host;
 }
@@ -187,11 +187,11 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     buf_printf(&id, "%s:%dx %s", decide_acquisition_name(a), count, g->id);
     if (sys)
         buf_printf(&id, " in %s", sys->id);
-    if (has_option(d, buf_cstr(&id))) {
+    if (decide_has_option(d, buf_cstr(&id))) {
         buf_free(&id);
         return NULL;
     }
-    decide_option *o = option_new(d, g, count, a);
+    decide_option *o = decide_option_new(d, g, count, a);
     o->id = buf_detach(&id);
     o->hosts = hosts;
     o->system = sys;
@@ -241,7 +241,7 @@ static int add_system_counts(decision *d, const kb_gpu *g, int count, decide_acq
 {
     int per = (int)sys->gpu_count, added = 0;
     for (int n = 1; n <= DECIDE_MAX_HOSTS; n *= 2) {
-        if (count ? count != per * n : n > 1 && !multi_host_ok(d))
+        if (count ? count != per * n : n > 1 && !decide_multi_host_ok(d))
             continue;
         add_buy_option(d, g, per * n, n, a, sys, prices);
         added++;
@@ -284,350 +284,6 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
     return GW_OK;
 }
 
-/* ---- renting ---- */
-
-/* Rows of the same GPU, count, source, provider, instance and spot flag are one offer (a spot
- * price is never averaged with an on-demand one: issue 13); the ordering puts
- * an offer's rows together, latest date first, then in KB order. */
-static int cmp_rent_row(const void *a, const void *b)
-{
-    const kb_price *p = *(const kb_price *const *)a, *q = *(const kb_price *const *)b;
-    int c = strcmp(p->gpu, q->gpu);
-    if (!c)
-        c = ((int)p->gpu_count > (int)q->gpu_count) - ((int)p->gpu_count < (int)q->gpu_count);
-    if (!c)
-        c = strcmp(p->source ? p->source : "", q->source ? q->source : "");
-    if (!c)
-        c = strcmp(p->provider ? p->provider : "", q->provider ? q->provider : "");
-    if (!c)
-        c = strcmp(p->instance ? p->instance : "", q->instance ? q->instance : "");
-    if (!c)
-        c = (p->spot > q->spot) - (p->spot < q->spot);
-    if (!c)
-        c = strcmp(q->as_of ? q->as_of : "", p->as_of ? p->as_of : "");
-    if (!c)
-        c = (p > q) - (p < q);
-    return c;
-}
-
-static int same_offer(const kb_price *p, const kb_price *q)
-{
-    return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
-           decide_text_same(p->source, q->source) &&
-           decide_text_same(p->provider, q->provider) &&
-           decide_text_same(p->instance, q->instance) && p->spot == q->spot;
-}
-
-typedef struct {
-    const kb_price *first;   /* the offer's first row in KB order: options keep that order */
-    const kb_price *terms;   /* its latest row: quality, fraction, minimum billing, note */
-    const kb_gpu *g;
-    int count;
-    const char *seller;      /* provider, else source: the name in the option's id */
-    double price, lo, hi;    /* per instance-hour, in the workload's currency */
-    int spot;                /* interruptible: an option only with spot_ok */
-    int held_back;           /* an anecdotal price the workload does not accept */
-    double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
-    int keep;
-    char *note;              /* the caveats of the rows used (owned): the latest row's note, or
-                              * for several prices of one date, all of their notes */
-} rent_offer;
-
-/* Within each GPU and count, cheapest per whole card's work first, anecdotal prices the workload
- * does not accept after every other (they may be shown, never recommended); ties go to the
- * earlier offer. */
-static int cmp_rent_offer(const void *a, const void *b)
-{
-    const rent_offer *x = a, *y = b;
-    int c = strcmp(x->g->id, y->g->id);
-    if (!c)
-        c = (x->count > y->count) - (x->count < y->count);
-    if (!c)
-        c = x->held_back - y->held_back;
-    if (!c)
-        c = (x->per_card_hour > y->per_card_hour) - (x->per_card_hour < y->per_card_hour);
-    if (!c)
-        c = (x->first > y->first) - (x->first < y->first);
-    return c;
-}
-
-static int cmp_rent_offer_kb_order(const void *a, const void *b)
-{
-    const rent_offer *x = a, *y = b;
-    return (x->first > y->first) - (x->first < y->first);
-}
-
-static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
-{
-    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
-    buf_reset(id);
-    buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
-               f->count * instances, f->g->id);
-}
-
-/* The end of the group of offers of one GPU and count that starts at start. */
-static size_t group_end(const rent_offer *offers, size_t start, size_t n)
-{
-    size_t end = start;
-    while (end < n && offers[end].g == offers[start].g && offers[end].count == offers[start].count)
-        end++;
-    return end;
-}
-
-/* Whether offers[i] is a provider's older price: the same provider (spot or not, whole cards or
- * slices alike) lists the GPU and count at a later date in an offer the workload may use.  A
- * provider's newer price list supersedes its older one even when it renames the instance
- * (Lambda's gpu_8x_h100_sxm5 of 2024 is its "8x H100 SXM" of 2026). */
-static int rent_offer_superseded(const rent_offer *offers, size_t start, size_t end, size_t i)
-{
-    const rent_offer *f = &offers[i];
-    const char *when = f->terms->as_of ? f->terms->as_of : "";
-    for (size_t k = start; k < end; k++) {
-        const rent_offer *h = &offers[k];
-        if (k != i && !h->held_back && !strcmp(h->seller, f->seller) && h->spot == f->spot &&
-            h->terms->gpu_fraction == f->terms->gpu_fraction &&
-            strcmp(h->terms->as_of ? h->terms->as_of : "", when) > 0)
-            return 1;
-    }
-    return 0;
-}
-
-/* Marks the offers that become options (see DECIDE_RENT_OFFERS_PER_CONFIG); a provider's older
- * price is set aside (rent_offer_superseded); returns how many of a configuration not seen by an
- * earlier call were set aside. */
-static size_t rent_offers_choose(const decision *d, rent_offer *offers, size_t n)
-{
-    qsort(offers, n, sizeof *offers, cmp_rent_offer);
-    size_t set_aside = 0;
-    gw_buf id = GW_BUF_INIT;
-    for (size_t start = 0, end; start < n; start = end) {
-        const rent_offer *kept[DECIDE_RENT_OFFERS_PER_CONFIG];
-        size_t n_kept = 0, aside = 0;
-        end = group_end(offers, start, n);
-        for (size_t i = start; i < end; i++) {
-            rent_offer *f = &offers[i];
-            int seen = n_kept == DECIDE_RENT_OFFERS_PER_CONFIG;
-            /* A provider's spot and on-demand offers are two offers, never one; so are its
-             * whole cards and its slices of one. */
-            for (size_t k = 0; k < n_kept && !seen; k++)
-                seen = !strcmp(kept[k]->seller, f->seller) && kept[k]->spot == f->spot &&
-                       kept[k]->terms->gpu_fraction == f->terms->gpu_fraction;
-            /* Only an offer that would be kept is looked at for a newer one of its seller:
-             * the group is walked for the few, not for every offer of a large catalogue. */
-            if (!seen && !rent_offer_superseded(offers, start, end, i)) {
-                kept[n_kept++] = f;
-                f->keep = 1;
-            } else {
-                aside++;
-            }
-        }
-        rent_offer_id(&id, &offers[start], 1);
-        if (!has_option(d, buf_cstr(&id)))
-            set_aside += aside;
-    }
-    buf_free(&id);
-    return set_aside;
-}
-
-/* The offer made of rows[start..end) (one offer's rows, latest first): the median of its latest
- * date's prices. */
-static int rent_offer_read(decision *d, const kb_price **rows, size_t start, size_t end,
-                           rent_offer *f, gw_error *err)
-{
-    const kb_price *p = rows[start], *first = p;
-    for (size_t j = start + 1; j < end; j++)
-        if (rows[j] < first)
-            first = rows[j];
-    double *values = gw_xmalloc((end - start) * sizeof *values);
-    size_t n = 0;
-    int rc = GW_OK;
-    gw_buf notes = GW_BUF_INIT;
-    for (size_t j = start; j < end && rc == GW_OK && decide_text_same(rows[j]->as_of, p->as_of);
-         j++) {
-        rc = decide_convert(d, rows[j]->amount, rows[j]->currency, &values[n++], err);
-        const char *note = rows[j]->note;
-        if (note && *note && !strstr(buf_cstr(&notes), note))
-            buf_printf(&notes, "%s%s", notes.len ? " / " : "", note);
-    }
-    if (rc == GW_OK) {
-        f->first = first;
-        f->terms = p;
-        f->g = decide_gpu_find(d, p->gpu);
-        f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
-        f->seller = p->provider && *p->provider ? p->provider
-                    : p->source                 ? p->source
-                                                : "unnamed";
-        f->spot = p->spot;
-        f->price = decide_median(values, n);
-        f->held_back = decide_str_eq(p->quality, "anecdote") && !d->w->anecdotal_ok;
-        f->per_card_hour = f->price / (p->gpu_fraction > 0 && p->gpu_fraction <= 1
-                                           ? p->gpu_fraction : 1);
-        f->lo = values[0];
-        f->hi = values[n - 1];
-        f->keep = 0;
-        f->note = NULL;
-        if (n > 1 && notes.len) {
-            /* Several prices of one date are pooled: say so, before their own notes (one may
-             * read "low end of a range" while the median is what is used). */
-            gw_buf b = GW_BUF_INIT;
-            buf_printf(&b, "The median of %zu prices of this offer, %.4g to %.4g %s an hour: %s",
-                       n, values[0], values[n - 1], d->w->currency, buf_cstr(&notes));
-            f->note = buf_detach(&b);
-        } else if (notes.len) {
-            f->note = buf_detach(&notes);
-        }
-    }
-    buf_free(&notes);
-    free(values);
-    return rc;
-}
-
-/* A spot offer is left out unless the workload says its work can be interrupted (spot_ok): a
- * spot instance can be taken back at any time.  Each is named while a GPU has a few; past
- * SPOT_NAMED_PER_GPU, a GPU's spot offers are one line with their number (a catalogue of
- * thousands would otherwise bury the report, and cost a comparison with every one listed). */
-#define SPOT_NAMED_PER_GPU 3
-
-static void spot_offer_omit(decision *d, const kb_price *p)
-{
-    gw_buf offer = GW_BUF_INIT;
-    const char *seller = p->provider && *p->provider ? p->provider
-                         : p->source                 ? p->source
-                                                     : "unnamed";
-    buf_printf(&offer, "%gx, %s", p->gpu_count > 0 ? p->gpu_count : 1, seller);
-    if (p->instance && *p->instance)
-        buf_printf(&offer, ", %s", p->instance);
-    const kb_gpu *g = decide_gpu_find(d, p->gpu);
-    decide_omit(d, g, g ? g->name : p->gpu, buf_cstr(&offer), DECIDE_OMIT_SPOT);
-    buf_free(&offer);
-}
-
-/* The spot offers of rows[start..end) (one GPU's, in offer order; count of them spot_rows),
- * left out: each named, or past SPOT_NAMED_PER_GPU one line for the GPU. */
-static void spot_offers_omit(decision *d, const kb_price **rows, size_t start, size_t end,
-                             size_t spot_offers)
-{
-    if (spot_offers <= SPOT_NAMED_PER_GPU) {
-        for (size_t i = start; i < end; i++)
-            if (rows[i]->spot && (i == start || !same_offer(rows[i], rows[i - 1])))
-                spot_offer_omit(d, rows[i]);
-        return;
-    }
-    const kb_gpu *g = decide_gpu_find(d, rows[start]->gpu);
-    gw_buf offer = GW_BUF_INIT;
-    buf_printf(&offer, "%zu spot offers", spot_offers);
-    decide_omit(d, g, g ? g->name : rows[start]->gpu, buf_cstr(&offer), DECIDE_OMIT_SPOT);
-    buf_free(&offer);
-}
-
-/* Every offer of the cloud rows (of gpu_filter's GPU, or all), into offers; their number. */
-static int rent_offers_collect(decision *d, const char *gpu_filter, rent_offer *offers,
-                               size_t *n_offers, gw_error *err)
-{
-    const kb_price **rows = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *rows);
-    size_t n_rows = 0;
-    int rc = GW_OK;
-    for (size_t i = 0; i < d->n_prices; i++) {
-        const kb_price *p = &d->prices[i];
-        if (decide_str_eq(p->kind, "cloud") && decide_str_eq(p->unit, "hour") &&
-            (!gpu_filter || decide_str_eq(p->gpu, gpu_filter)) && decide_gpu_find(d, p->gpu))
-            rows[n_rows++] = p;
-    }
-    qsort(rows, n_rows, sizeof *rows, cmp_rent_row);
-    *n_offers = 0;
-    /* rows are in GPU order: each GPU's spot offers are counted, then left out together */
-    size_t gpu_start = 0, spot_offers = 0;
-    for (size_t start = 0, end; start < n_rows && rc == GW_OK; start = end) {
-        for (end = start + 1; end < n_rows && same_offer(rows[end], rows[start]); end++)
-            ;
-        if (rows[start]->spot && !d->w->spot_ok)
-            spot_offers++;
-        else if ((rc = rent_offer_read(d, rows, start, end, &offers[*n_offers], err)) == GW_OK)
-            (*n_offers)++;
-        if (end == n_rows || strcmp(rows[end]->gpu, rows[gpu_start]->gpu)) {
-            if (spot_offers)
-                spot_offers_omit(d, rows, gpu_start, end, spot_offers);
-            gpu_start = end;
-            spot_offers = 0;
-        }
-    }
-    free(rows);
-    return rc;
-}
-
-/* An offer rented as `instances` instances (more than one: over the network the provider
- * states between them). */
-static void add_rent_option(decision *d, const rent_offer *f, int instances, const char *id)
-{
-    const char *provider = f->first->provider && *f->first->provider ? f->first->provider : NULL;
-    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : NULL;
-    decide_option *o = option_new(d, f->g, f->count * instances, DECIDE_RENT);
-    o->id = gw_xstrdup(id);
-    o->hosts = instances;
-    o->network_gbps = instances > 1 ? f->terms->network_gbps : NAN;
-    o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
-    gw_buf shown = GW_BUF_INIT;
-    if (instance || f->spot)
-        buf_printf(&shown, "%s%s%s", instance ? instance : "", instance && f->spot ? " " : "",
-                   f->spot ? "(spot)" : "");
-    o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
-    buf_free(&shown);
-    o->unit_price = f->price * instances;
-    o->price_lo = f->lo * instances;
-    o->price_hi = f->hi * instances;
-    const kb_price *t = f->terms;
-    o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
-    o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
-                                                                          : NULL;
-    o->gpu_fraction = t->gpu_fraction > 0 && t->gpu_fraction <= 1 ? t->gpu_fraction : 1;
-    o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
-    o->held_back = f->held_back;
-    decide_option_dated(o, t->as_of);
-    decide_option_cite(d, o, f->first->source);
-    decide_option_cite(d, o, f->g->source);
-}
-
-/* One option per kept offer, in KB order; of an offer's observations the latest date's median
- * is used. */
-static int add_rent_options(decision *d, const char *gpu_filter, gw_error *err)
-{
-    rent_offer *offers = gw_xmalloc((d->n_prices ? d->n_prices : 1) * sizeof *offers);
-    size_t n_offers = 0;
-    int rc = rent_offers_collect(d, gpu_filter, offers, &n_offers, err);
-    if (rc == GW_OK) {
-        size_t aside = rent_offers_choose(d, offers, n_offers);
-        d->rent_set_aside += aside;
-        if (aside)
-            decide_trace(d, "%zu cloud offers set aside: more than %d providers, or a "
-                            "provider's dearer or older offer, for one GPU and count",
-                         aside, DECIDE_RENT_OFFERS_PER_CONFIG);
-        qsort(offers, n_offers, sizeof *offers, cmp_rent_offer_kb_order);
-    }
-    gw_buf id = GW_BUF_INIT;
-    for (size_t i = 0; i < n_offers && rc == GW_OK; i++) {
-        if (!offers[i].keep)
-            continue;
-        /* Several instances only for a job (they finish it sooner, at about the same cost;
-         * capacity is a fleet's size, which the offer's count already is), over a network the
-         * provider states (multi_host_ok); or to serve a language model, whose replicas need no
-         * network between them (decide.c keeps them only where fewer miss the targets). */
-        int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
-        int most = serving || (workload_is_job(d->w) && offers[i].terms->network_gbps > 0 &&
-                               multi_host_ok(d))
-                       ? DECIDE_MAX_HOSTS : 1;
-        for (int n = 1; n <= most; n *= 2) {
-            rent_offer_id(&id, &offers[i], n);
-            if (!has_option(d, buf_cstr(&id)))
-                add_rent_option(d, &offers[i], n, buf_cstr(&id));
-        }
-    }
-    buf_free(&id);
-    for (size_t i = 0; i < n_offers; i++)
-        free(offers[i].note);
-    free(offers);
-    return rc;
-}
-
 /* ---- candidates ---- */
 
 /* "1x rtx-3090" names its count; "rtx-3090" leaves it to the engine. */
@@ -657,7 +313,7 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     if (rent && (!strcmp(name, "*") || !*name)) {   /* every GPU of the KB, to rent */
         for (size_t k = 0; k < d->n_gpus; k++)
             candidate[k] |= CANDIDATE_RENT;
-        return add_rent_options(d, NULL, err);
+        return decide_rent_options(d, NULL, err);
     }
     char *id = NULL;
     int count = 1;
@@ -679,7 +335,7 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
         candidate[g - d->gpus] |= rent ? CANDIDATE_RENT : CANDIDATE_BUY;
     int explicit_count = count > 1 || written_count(name) ? count : 0;
     if (g) {
-        rc = rent ? add_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
+        rc = rent ? decide_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
         gw_buf how = GW_BUF_INIT;
         if (rent) {
             buf_puts(&how, " (its cloud offers)");
@@ -740,7 +396,7 @@ int decide_options_enumerate(decision *d, gw_error *err)
         for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
             rc = add_buy_options(d, &d->gpus[i], 0, err);
         if (rc == GW_OK)
-            rc = add_rent_options(d, NULL, err);
+            rc = decide_rent_options(d, NULL, err);
     } else {
         for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++)
             rc = add_candidate(d, i, candidate, err);

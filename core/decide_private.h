@@ -1,7 +1,7 @@
 /* decide_private.h — what the decision's files share and nothing outside them sees: the state of
  * one decision (with the figures it assumes, read from the KB), the helpers every stage uses,
  * and one entry point per stage.  decide.c runs the stages in order:
- *   decide_options.c  the options (buy new, buy used, rent each offer)
+ *   decide_options.c  the options (buy new, buy used; decide_rent.c: rent the cheapest offers)
  *   decide_speed.c    the model stage: memory fit and speed of each option
  *   decide_cost.c     money: prices in the workload's currency, each option's cost
  *   decide_rules.c    the rule plugins' verdicts and what they weigh in the ranking
@@ -70,7 +70,8 @@ struct decision {
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
     model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
-    kb_price *prices;
+    kb_price *prices;            /* the prices to buy (new and used); cloud offers are read
+                                  * cheapest first by decide_rent.c */
     size_t n_prices;
     kb_system *systems;          /* every system of the KB, by id */
     size_t n_systems;
@@ -99,7 +100,8 @@ struct decision {
     const kb_gpu *reference;
     decide_option *options;
     size_t n_options, cap_options;
-    size_t rent_set_aside;       /* cloud offers left out by DECIDE_RENT_OFFERS_PER_CONFIG */
+    size_t rent_read;            /* cloud offers read to find the ones compared (decide_rent.c) */
+    unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
     gw_error unknown_candidate;  /* the first unknown candidate's error (code 0: none) */
@@ -159,6 +161,14 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
 int decide_options_enumerate(decision *d, gw_error *err);
 void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
                  const char *reason);
+/* A new option of d (zeroed, its figures NaN); whether d has an option of that id; whether
+ * options may span several machines (data parallelism, with a step time to weigh the network
+ * against). */
+decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a);
+int decide_has_option(const decision *d, const char *id);
+int decide_multi_host_ok(const decision *d);
+/* decide_rent.c: the options to rent gpu (NULL: every GPU) from its cheapest cloud offers. */
+int decide_rent_options(decision *d, const char *gpu, gw_error *err);
 
 /* decide_speed.c: memory fit, then throughput, of one option; the single-card speed of g
  * (measured, else scaled from the nearest measured GPU; NaN none), how saying how (may be

@@ -834,9 +834,8 @@ static view *method_view(const decision *d)
                "AWS's Capacity Blocks, 24 h); per GPU and card count "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
-               "count (%zu offer%s set aside)",
-               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_set_aside,
-               d->rent_set_aside == 1 ? "" : "s");
+               "count (the offers are read cheapest first: %zu offer%s read to find them)",
+               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read, d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(&line));
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "

@@ -304,6 +304,39 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
 /* Prices; gpu, kind and provider may be NULL for "any". */
 int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
                    kb_price **out, size_t *n, gw_error *err);
+/* The prices of cards and systems to buy (kind new or used), in kb_prices_find's order. */
+int kb_prices_to_buy(kb *k, kb_price **out, size_t *n, gw_error *err);
+
+/* Hourly cloud prices, read cheapest first through an index (a decision reads only as far
+ * into a catalogue as can matter).  A configuration is a GPU, spot flag, card count and
+ * currency that has such prices. */
+typedef struct kb_cloud_config {
+    char *gpu;
+    int spot;
+    double gpu_count;
+    char *currency;
+} kb_cloud_config;
+/* The configurations of gpu (NULL: every GPU), on-demand only or spot too; by GPU, spot flag,
+ * count and currency.  Free with kb_cloud_configs_free. */
+int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out, size_t *n,
+                     gw_error *err);
+void kb_cloud_configs_free(kb_cloud_config *c, size_t n);
+/* A configuration's rows one at a time, cheapest per whole card first (amount / gpu_fraction,
+ * then id).  kb_cursor_next fills *row (free with kb_price_free) while *found. */
+typedef struct kb_cursor kb_cursor;
+int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err);
+int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err);
+void kb_cursor_close(kb_cursor *c);
+/* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot
+ * flag): latest date first, then in kb_prices_find's order. */
+int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err);
+/* Whether terms's seller (its provider, else its source) prices the same GPU, count, spot flag
+ * and GPU fraction at a later date than terms, in a row that is no anecdote (anecdotes: any). */
+int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err);
+/* The number of gpu's hourly cloud rows of a spot flag (*total) and, when there are at most
+ * limit, the rows (by count, source, provider, instance, latest date first). */
+int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out, size_t *n,
+                  size_t *total, gw_error *err);
 /* The systems a GPU is sold in (gpu NULL: every one), by id. */
 int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);

@@ -17,20 +17,15 @@
  * an array of structs of size `size`. */
 typedef void (*row_fill)(sqlite3_stmt *st, void *obj);
 
-static int select_rows(kb *k, const kb_table *t, const char *sql, const char *const *params,
-                       int nparams, size_t size, int extra, row_fill fill, void **out,
-                       size_t *n, gw_error *err)
+/* Steps st (prepared and bound) to its end, collecting the rows into an array of structs of
+ * size `size`; gives st back with kb_sql_done. */
+static int collect_rows(kb *k, const kb_table *t, sqlite3_stmt *st, size_t size, int extra,
+                        row_fill fill, void **out, size_t *n, gw_error *err)
 {
-    sqlite3_stmt *st;
     size_t cap = 0, count = 0;
     char *rows = NULL;
-    int rc = kb_sql_prepare_cached(k, sql, &st, err);
     *out = NULL;
     *n = 0;
-    if (rc)
-        return rc;
-    for (int i = 0; i < nparams; i++)
-        kb_sql_bind_text(st, i + 1, params[i]);
     int step;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (count == cap) {
@@ -54,6 +49,21 @@ static int select_rows(kb *k, const kb_table *t, const char *sql, const char *co
     *out = rows;
     *n = count;
     return GW_OK;
+}
+
+static int select_rows(kb *k, const kb_table *t, const char *sql, const char *const *params,
+                       int nparams, size_t size, int extra, row_fill fill, void **out,
+                       size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < nparams; i++)
+        kb_sql_bind_text(st, i + 1, params[i]);
+    return collect_rows(k, t, st, size, extra, fill, out, n, err);
 }
 
 /* The first row of table whose `where` (one parameter, key) holds, copied into out (size bytes;
@@ -136,6 +146,247 @@ int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provide
                          fill_price, (void **)out, n, err);
     buf_free(&sql);
     return rc;
+}
+
+int kb_prices_to_buy(kb *k, kb_price **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE kind IN ('new', 'used') ORDER BY gpu, kind, as_of, currency, amount, id");
+    int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), NULL, 0, sizeof(kb_price), 1,
+                         fill_price, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+/* ---- hourly cloud prices, cheapest first (the decision's renting) ----
+ * Each query below is one look-up in the index price_offer_rank (kind, unit, gpu, spot,
+ * gpu_count, currency, amount / gpu_fraction) or price_seller (gpu, provider, gpu_count, spot,
+ * as_of): a KB's catalogue of offers is walked only as far as a decision needs. */
+
+#define CLOUD_HOUR " kind = 'cloud' AND unit = 'hour'"
+/* The same where price_seller is the index to use (the unary + keeps SQLite off the other). */
+#define CLOUD_HOUR_BY_SELLER " +kind = 'cloud' AND +unit = 'hour'"
+
+/* The next configuration after c at one level, in place: the next GPU (level 0), the next
+ * card count of c's GPU and spot flag (1), or the next currency of c's GPU, spot flag and count
+ * (2); *found is 0 when there is none.  A loose scan: one look-up per distinct value. */
+static int cloud_next(kb *k, int level, kb_cloud_config *c, int *found, gw_error *err)
+{
+    static const char *const sql[] = {
+        "SELECT gpu FROM price WHERE" CLOUD_HOUR " AND gpu > ?1 ORDER BY gpu LIMIT 1",
+        "SELECT gpu_count FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+        " AND gpu_count > ?3 ORDER BY gpu_count LIMIT 1",
+        "SELECT currency FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+        " AND gpu_count = ?3 AND currency > ?4 ORDER BY currency LIMIT 1",
+    };
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, sql[level], &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, c->gpu ? c->gpu : "", -1, SQLITE_STATIC);
+    if (level >= 1) {
+        sqlite3_bind_int(st, 2, c->spot);
+        sqlite3_bind_double(st, 3, isnan(c->gpu_count) ? -HUGE_VAL : c->gpu_count);
+    }
+    if (level == 2)
+        sqlite3_bind_text(st, 4, c->currency ? c->currency : "", -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+    if (*found && level == 1) {
+        c->gpu_count = sqlite3_column_double(st, 0);
+    } else if (*found) {
+        char **field = level == 0 ? &c->gpu : &c->currency;
+        char *value = kb_sql_text(st, 0);
+        free(*field);
+        *field = value;
+    }
+    kb_sql_done(k, st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+void kb_cloud_configs_free(kb_cloud_config *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(c[i].gpu);
+        free(c[i].currency);
+    }
+    free(c);
+}
+
+int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out, size_t *n,
+                     gw_error *err)
+{
+    kb_cloud_config c = {gpu ? gw_xstrdup(gpu) : NULL, 0, NAN, NULL};
+    size_t cap = 0;
+    int rc = GW_OK, found = 1;
+    *out = NULL;
+    *n = 0;
+    if (!gpu)
+        rc = cloud_next(k, 0, &c, &found, err);
+    while (rc == GW_OK && found) {
+        for (c.spot = 0; c.spot <= !!spot_too && rc == GW_OK; c.spot++) {
+            int more_counts;
+            c.gpu_count = NAN;
+            while ((rc = cloud_next(k, 1, &c, &more_counts, err)) == GW_OK && more_counts) {
+                int more_currencies;
+                free(c.currency);
+                c.currency = NULL;
+                while ((rc = cloud_next(k, 2, &c, &more_currencies, err)) == GW_OK &&
+                       more_currencies) {
+                    if (*n == cap) {
+                        cap = cap ? cap * 2 : 16;
+                        *out = gw_xrealloc(*out, cap * sizeof **out);
+                    }
+                    (*out)[(*n)++] = (kb_cloud_config){gw_xstrdup(c.gpu), c.spot, c.gpu_count,
+                                                       gw_xstrdup(c.currency)};
+                }
+            }
+        }
+        if (rc == GW_OK && !gpu)
+            rc = cloud_next(k, 0, &c, &found, err);
+        else
+            found = 0;
+    }
+    free(c.gpu);
+    free(c.currency);
+    if (rc != GW_OK) {
+        kb_cloud_configs_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+struct kb_cursor {
+    kb *k;
+    sqlite3_stmt *st;
+};
+
+int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+                   " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
+    sqlite3_stmt *st;
+    /* not a cached statement: several cursors of one SQL are open at once */
+    int rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+    buf_free(&sql);
+    *out = NULL;
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, c->gpu);
+    sqlite3_bind_int(st, 2, c->spot);
+    sqlite3_bind_double(st, 3, c->gpu_count);
+    kb_sql_bind_text(st, 4, c->currency);
+    *out = gw_xmalloc(sizeof **out);
+    (*out)->k = k;
+    (*out)->st = st;
+    return GW_OK;
+}
+
+int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
+{
+    memset(row, 0, sizeof *row);
+    int step = sqlite3_step(c->st);
+    *found = step == SQLITE_ROW;
+    if (*found) {
+        kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
+        fill_price(c->st, row);
+    }
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK
+                                                     : kb_sql_fail(c->k, err, step, "reading");
+}
+
+void kb_cursor_close(kb_cursor *c)
+{
+    if (c) {
+        sqlite3_finalize(c->st);
+        free(c);
+    }
+}
+
+int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2 AND gpu_count = ?3"
+                   " AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+                   " ORDER BY as_of DESC, currency, amount, id");
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, buf_cstr(&sql), &st, err);
+    buf_free(&sql);
+    *out = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, row->gpu);
+    kb_sql_bind_text(st, 2, row->provider);
+    sqlite3_bind_double(st, 3, row->gpu_count);
+    sqlite3_bind_int(st, 4, row->spot);
+    kb_sql_bind_text(st, 5, row->source);
+    kb_sql_bind_text(st, 6, row->instance);
+    return collect_rows(k, &kb_tables[KB_PRICES], st, sizeof(kb_price), 1, fill_price,
+                        (void **)out, n, err);
+}
+
+int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err)
+{
+    static const char sql[] =
+        "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+        " AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5 AND (?2 IS NOT NULL OR source IS ?6)"
+        " AND gpu_fraction = ?7 AND (?8 OR quality IS NOT 'anecdote') LIMIT 1";
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, terms->gpu);
+    kb_sql_bind_text(st, 2, terms->provider);
+    sqlite3_bind_double(st, 3, terms->gpu_count);
+    sqlite3_bind_int(st, 4, terms->spot);
+    sqlite3_bind_text(st, 5, terms->as_of ? terms->as_of : "", -1, SQLITE_STATIC);
+    kb_sql_bind_text(st, 6, terms->source);
+    sqlite3_bind_double(st, 7, terms->gpu_fraction);
+    sqlite3_bind_int(st, 8, !!anecdotes);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    kb_sql_done(k, st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out, size_t *n,
+                  size_t *total, gw_error *err)
+{
+    static const char count_sql[] =
+        "SELECT count(*) FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2";
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare_cached(k, count_sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    sqlite3_bind_int(st, 2, spot);
+    int step = sqlite3_step(st);
+    *total = step == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : 0;
+    kb_sql_done(k, st);
+    if (step != SQLITE_ROW)
+        return kb_sql_fail(k, err, step, "reading");
+    if (*total > limit)
+        return GW_OK;
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+                   " ORDER BY gpu_count, source, provider, instance, as_of DESC, id");
+    rc = kb_sql_prepare_cached(k, buf_cstr(&sql), &st, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    sqlite3_bind_int(st, 2, spot);
+    return collect_rows(k, &kb_tables[KB_PRICES], st, sizeof(kb_price), 1, fill_price,
+                        (void **)out, n, err);
 }
 
 int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err)

@@ -1,0 +1,481 @@
+/* decide_rent.c — the options to rent.  Per GPU and card count, the KB's hourly cloud offers are
+ * read cheapest per whole card first, through an index (kb_cloud_cursor), until the cheapest
+ * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known: a catalogue of 100,000
+ * offers is read only as far as an offer could still be compared.  A provider's older price is
+ * set aside where its newer list prices the same GPU and count; a spot offer is left out unless
+ * the workload's work can be interrupted (spot_ok). */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The order kb_prices_find gives (gpu, kind, as_of, currency, amount, id): options keep it. */
+static int price_kb_order(const kb_price *p, const kb_price *q)
+{
+    int c = strcmp(p->gpu, q->gpu);
+    if (!c)
+        c = strcmp(p->kind, q->kind);
+    if (!c)
+        c = strcmp(p->as_of ? p->as_of : "", q->as_of ? q->as_of : "");
+    if (!c)
+        c = strcmp(p->currency, q->currency);
+    if (!c)
+        c = (p->amount > q->amount) - (p->amount < q->amount);
+    if (!c)
+        c = (p->id > q->id) - (p->id < q->id);
+    return c;
+}
+
+static double row_fraction(const kb_price *p)
+{
+    return p->gpu_fraction > 0 && p->gpu_fraction <= 1 ? p->gpu_fraction : 1;
+}
+
+static const char *row_seller(const kb_price *p)
+{
+    return p->provider && *p->provider ? p->provider : p->source ? p->source : "unnamed";
+}
+
+/* One offer: the rows of one GPU, count, source, provider, instance and spot flag (a spot price
+ * is never averaged with an on-demand one: issue 13). */
+typedef struct {
+    kb_price *rows;          /* owned: latest date first (kb_cloud_offer_rows) */
+    size_t n_rows;
+    const kb_price *first;   /* its first row in KB order: options keep that order */
+    const kb_price *terms;   /* its latest row: quality, fraction, minimum billing, note */
+    const kb_gpu *g;
+    int count;
+    const char *seller;      /* provider, else source: the name in the option's id */
+    double price, lo, hi;    /* per instance-hour, in the workload's currency */
+    int spot;                /* interruptible: an option only with spot_ok */
+    int held_back;           /* an anecdotal price the workload does not accept */
+    double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
+    char *note;              /* the caveats of the rows used (owned): the latest row's note, or
+                              * for several prices of one date, all of their notes */
+} rent_offer;
+
+typedef struct {
+    rent_offer *v;
+    size_t n, cap;
+} rent_offers;
+
+static void rent_offer_free(rent_offer *f)
+{
+    kb_prices_free(f->rows, f->n_rows);
+    free(f->note);
+}
+
+static void rent_offers_push(rent_offers *l, const rent_offer *f)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = gw_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = *f;
+}
+
+static void rent_offers_free(rent_offers *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        rent_offer_free(&l->v[i]);
+    free(l->v);
+}
+
+/* Cheapest per whole card's work first, anecdotal prices the workload does not accept after
+ * every other (they may be shown, never recommended); ties go to the earlier offer. */
+static int cmp_rent_offer(const void *a, const void *b)
+{
+    const rent_offer *x = a, *y = b;
+    int c = x->held_back - y->held_back;
+    if (!c)
+        c = (x->per_card_hour > y->per_card_hour) - (x->per_card_hour < y->per_card_hour);
+    if (!c)
+        c = price_kb_order(x->first, y->first);
+    return c;
+}
+
+static int cmp_rent_offer_kb_order(const void *a, const void *b)
+{
+    return price_kb_order(((const rent_offer *)a)->first, ((const rent_offer *)b)->first);
+}
+
+static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
+{
+    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
+    buf_reset(id);
+    buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
+               f->count * instances, f->g->id);
+}
+
+/* The offer made of rows (owned by f from here; latest date first): the median of its latest
+ * date's prices. */
+static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offer *f,
+                           gw_error *err)
+{
+    memset(f, 0, sizeof *f);
+    f->rows = rows;
+    f->n_rows = n_rows;
+    const kb_price *p = &rows[0], *first = p;
+    for (size_t j = 1; j < n_rows; j++)
+        if (price_kb_order(&rows[j], first) < 0)
+            first = &rows[j];
+    double *values = gw_xmalloc(n_rows * sizeof *values);
+    size_t n = 0;
+    int rc = GW_OK;
+    gw_buf notes = GW_BUF_INIT;
+    for (size_t j = 0; j < n_rows && rc == GW_OK && decide_text_same(rows[j].as_of, p->as_of);
+         j++) {
+        rc = decide_convert(d, rows[j].amount, rows[j].currency, &values[n++], err);
+        const char *note = rows[j].note;
+        if (note && *note && !strstr(buf_cstr(&notes), note))
+            buf_printf(&notes, "%s%s", notes.len ? " / " : "", note);
+    }
+    if (rc == GW_OK) {
+        f->first = first;
+        f->terms = p;
+        f->g = decide_gpu_find(d, p->gpu);
+        f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
+        f->seller = row_seller(p);
+        f->spot = p->spot;
+        f->price = decide_median(values, n);
+        f->held_back = decide_str_eq(p->quality, "anecdote") && !d->w->anecdotal_ok;
+        f->per_card_hour = f->price / row_fraction(p);
+        f->lo = values[0];
+        f->hi = values[n - 1];
+        if (n > 1 && notes.len) {
+            /* Several prices of one date are pooled: say so, before their own notes (one may
+             * read "low end of a range" while the median is what is used). */
+            gw_buf b = GW_BUF_INIT;
+            buf_printf(&b, "The median of %zu prices of this offer, %.4g to %.4g %s an hour: %s",
+                       n, values[0], values[n - 1], d->w->currency, buf_cstr(&notes));
+            f->note = buf_detach(&b);
+        } else if (notes.len) {
+            f->note = buf_detach(&notes);
+        }
+    }
+    buf_free(&notes);
+    free(values);
+    return rc;
+}
+
+/* ---- one GPU and count: the walk cheapest first ---- */
+
+/* One configuration's rows (a spot flag and currency), cheapest first, and the price per whole
+ * card-hour of the next one, converted: no offer not yet read is cheaper than that. */
+typedef struct {
+    kb_cursor *cursor;
+    kb_price row;
+    int live;
+    double bound;
+} rent_stream;
+
+static int stream_advance(decision *d, rent_stream *s, gw_error *err)
+{
+    kb_price_free(&s->row);
+    int rc = kb_cursor_next(s->cursor, &s->row, &s->live, err);
+    if (rc == GW_OK && s->live)
+        rc = decide_convert(d, s->row.amount / row_fraction(&s->row), s->row.currency, &s->bound,
+                            err);
+    return rc;
+}
+
+/* The offers read so far, by their earliest row's id (an offer found again through another
+ * of its rows is not read twice). */
+typedef struct {
+    long long *ids;
+    size_t n, cap;
+} id_set;
+
+static int id_set_add(id_set *s, long long id)   /* 0 when already there */
+{
+    if (2 * (s->n + 1) > s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 64;
+        long long *ids = gw_xmalloc(cap * sizeof *ids);
+        for (size_t i = 0; i < cap; i++)
+            ids[i] = -1;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->ids[i] >= 0) {
+                size_t h = (size_t)s->ids[i] * 2654435761u % cap;
+                while (ids[h] >= 0)
+                    h = (h + 1) % cap;
+                ids[h] = s->ids[i];
+            }
+        free(s->ids);
+        s->ids = ids;
+        s->cap = cap;
+    }
+    size_t h = (size_t)id * 2654435761u % s->cap;
+    for (; s->ids[h] >= 0; h = (h + 1) % s->cap)
+        if (s->ids[h] == id)
+            return 0;
+    s->ids[h] = id;
+    s->n++;
+    return 1;
+}
+
+typedef struct {
+    decision *d;
+    rent_offers *kept;       /* every GPU and count's kept offers */
+    size_t first_kept;       /* this GPU and count's start in kept */
+    rent_offers pending;     /* read, not yet judged */
+    size_t read;             /* offers read */
+} rent_walk;
+
+/* Judges the pending offer i: kept, or set aside as its provider's dearer or older offer. */
+static int rent_judge(rent_walk *k, size_t i, gw_error *err)
+{
+    rent_offer f = k->pending.v[i];
+    k->pending.v[i] = k->pending.v[--k->pending.n];
+    int aside = 0;
+    /* A provider's spot and on-demand offers are two offers, never one; so are its whole cards
+     * and its slices of one. */
+    for (size_t j = k->first_kept; j < k->kept->n && !aside; j++) {
+        const rent_offer *h = &k->kept->v[j];
+        aside = !strcmp(h->seller, f.seller) && h->spot == f.spot &&
+                row_fraction(h->terms) == row_fraction(f.terms);
+    }
+    int rc = GW_OK;
+    if (!aside)
+        rc = kb_cloud_newer(k->d->k, f.terms, k->d->w->anecdotal_ok, &aside, err);
+    if (rc == GW_OK && !aside)
+        rent_offers_push(k->kept, &f);
+    else
+        rent_offer_free(&f);
+    return rc;
+}
+
+/* The cheapest pending offer, if it is certainly cheaper than any not read (below bound), or
+ * any when every row is read; -1 when none. */
+static long rent_next_judged(const rent_walk *k, double bound, int exhausted)
+{
+    long best = -1;
+    for (size_t i = 0; i < k->pending.n; i++) {
+        const rent_offer *f = &k->pending.v[i];
+        if (!exhausted && (f->held_back || !(f->per_card_hour < bound)))
+            continue;
+        if (best < 0 || cmp_rent_offer(f, &k->pending.v[best]) < 0)
+            best = (long)i;
+    }
+    return best;
+}
+
+/* One GPU and card count (configurations cfg[0..n): its spot flags and currencies): its offers
+ * cheapest first, until DECIDE_RENT_OFFERS_PER_CONFIG are kept or every row is read. */
+static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, gw_error *err)
+{
+    decision *d = k->d;
+    rent_stream *s = gw_xcalloc(n, sizeof *s);
+    id_set seen = {0};
+    int rc = GW_OK;
+    k->first_kept = k->kept->n;
+    for (size_t i = 0; i < n && rc == GW_OK; i++)
+        if ((rc = kb_cloud_cursor(d->k, &cfg[i], &s[i].cursor, err)) == GW_OK)
+            rc = stream_advance(d, &s[i], err);
+    while (rc == GW_OK && k->kept->n - k->first_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
+        rent_stream *next = NULL;
+        for (size_t i = 0; i < n; i++)
+            if (s[i].live && (!next || s[i].bound < next->bound))
+                next = &s[i];
+        long j = rent_next_judged(k, next ? next->bound : INFINITY, !next);
+        if (j >= 0) {
+            rc = rent_judge(k, (size_t)j, err);
+            continue;
+        }
+        if (!next)
+            break;
+        kb_price *rows;
+        size_t n_rows;
+        rc = kb_cloud_offer_rows(d->k, &next->row, &rows, &n_rows, err);
+        if (rc == GW_OK && n_rows) {
+            long long first_id = rows[0].id;
+            for (size_t r = 1; r < n_rows; r++)
+                first_id = rows[r].id < first_id ? rows[r].id : first_id;
+            if (id_set_add(&seen, first_id)) {
+                rent_offer f;
+                rc = rent_offer_read(d, rows, n_rows, &f, err);
+                if (rc == GW_OK)
+                    rent_offers_push(&k->pending, &f);
+                else
+                    rent_offer_free(&f);
+                k->read++;
+            } else {
+                kb_prices_free(rows, n_rows);
+            }
+        }
+        if (rc == GW_OK)
+            rc = stream_advance(d, next, err);
+    }
+    for (size_t i = 0; i < k->pending.n; i++)
+        rent_offer_free(&k->pending.v[i]);
+    k->pending.n = 0;
+    for (size_t i = 0; i < n; i++) {
+        kb_price_free(&s[i].row);
+        kb_cursor_close(s[i].cursor);
+    }
+    free(s);
+    free(seen.ids);
+    return rc;
+}
+
+/* ---- spot offers left out ---- */
+
+/* A spot offer is left out unless the workload says its work can be interrupted (spot_ok): a
+ * spot instance can be taken back at any time.  Each is named while a GPU has a few prices;
+ * past SPOT_NAMED_PER_GPU, a GPU's spot prices are one line with their number (a catalogue of
+ * thousands would otherwise bury the report). */
+#define SPOT_NAMED_PER_GPU 3
+
+static int same_offer(const kb_price *p, const kb_price *q)
+{
+    return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
+           decide_text_same(p->source, q->source) &&
+           decide_text_same(p->provider, q->provider) &&
+           decide_text_same(p->instance, q->instance) && p->spot == q->spot;
+}
+
+static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
+{
+    kb_price *rows;
+    size_t n, total;
+    int rc = kb_cloud_rows(d->k, g->id, 1, SPOT_NAMED_PER_GPU, &rows, &n, &total, err);
+    if (rc != GW_OK)
+        return rc;
+    gw_buf offer = GW_BUF_INIT;
+    if (total > SPOT_NAMED_PER_GPU) {
+        buf_printf(&offer, "%zu spot prices", total);
+        decide_omit(d, g, g->name, buf_cstr(&offer), DECIDE_OMIT_SPOT);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i && same_offer(&rows[i], &rows[i - 1]))
+            continue;
+        buf_reset(&offer);
+        buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,
+                   row_seller(&rows[i]));
+        if (rows[i].instance && *rows[i].instance)
+            buf_printf(&offer, ", %s", rows[i].instance);
+        decide_omit(d, g, g->name, buf_cstr(&offer), DECIDE_OMIT_SPOT);
+    }
+    buf_free(&offer);
+    kb_prices_free(rows, n);
+    return GW_OK;
+}
+
+/* ---- the options ---- */
+
+/* An offer rented as `instances` instances (more than one: over the network the provider
+ * states between them). */
+static void add_rent_option(decision *d, const rent_offer *f, int instances, const char *id)
+{
+    const char *provider = f->first->provider && *f->first->provider ? f->first->provider : NULL;
+    const char *instance = f->first->instance && *f->first->instance ? f->first->instance : NULL;
+    decide_option *o = decide_option_new(d, f->g, f->count * instances, DECIDE_RENT);
+    o->id = gw_xstrdup(id);
+    o->hosts = instances;
+    o->network_gbps = instances > 1 ? f->terms->network_gbps : NAN;
+    o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
+    gw_buf shown = GW_BUF_INIT;
+    if (instance || f->spot)
+        buf_printf(&shown, "%s%s%s", instance ? instance : "", instance && f->spot ? " " : "",
+                   f->spot ? "(spot)" : "");
+    o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
+    buf_free(&shown);
+    o->unit_price = f->price * instances;
+    o->price_lo = f->lo * instances;
+    o->price_hi = f->hi * instances;
+    const kb_price *t = f->terms;
+    o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
+    o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
+                                                                          : NULL;
+    o->gpu_fraction = row_fraction(t);
+    o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
+    o->held_back = f->held_back;
+    decide_option_dated(o, t->as_of);
+    decide_option_cite(d, o, f->first->source);
+    decide_option_cite(d, o, f->g->source);
+}
+
+/* The options of the kept offers, in KB order. */
+static void add_kept_options(decision *d, rent_offers *kept)
+{
+    qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
+    gw_buf id = GW_BUF_INIT;
+    for (size_t i = 0; i < kept->n; i++) {
+        const rent_offer *f = &kept->v[i];
+        /* Several instances only for a job (they finish it sooner, at about the same cost;
+         * capacity is a fleet's size, which the offer's count already is), over a network the
+         * provider states (multi_host_ok); or to serve a language model, whose replicas need no
+         * network between them (decide.c keeps them only where fewer miss the targets). */
+        int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+        int most = serving || (workload_is_job(d->w) && f->terms->network_gbps > 0 &&
+                               decide_multi_host_ok(d))
+                       ? DECIDE_MAX_HOSTS : 1;
+        for (int n = 1; n <= most; n *= 2) {
+            rent_offer_id(&id, f, n);
+            if (!decide_has_option(d, buf_cstr(&id)))
+                add_rent_option(d, f, n, buf_cstr(&id));
+        }
+    }
+    buf_free(&id);
+}
+
+static int cmp_config(const void *a, const void *b)
+{
+    const kb_cloud_config *x = a, *y = b;
+    int c = strcmp(x->gpu, y->gpu);
+    if (!c)
+        c = (x->gpu_count > y->gpu_count) - (x->gpu_count < y->gpu_count);
+    if (!c)
+        c = x->spot - y->spot;
+    if (!c)
+        c = strcmp(x->currency, y->currency);
+    return c;
+}
+
+int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
+{
+    kb_cloud_config *cfg;
+    size_t n_cfg;
+    int rc = kb_cloud_configs(d->k, gpu_filter, 1, &cfg, &n_cfg, err);
+    if (rc != GW_OK)
+        return rc;
+    qsort(cfg, n_cfg, sizeof *cfg, cmp_config);
+    if (!d->rent_walked)
+        d->rent_walked = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
+    rent_offers kept = {0};
+    rent_walk walk = {d, &kept, 0, {0}, 0};
+    for (size_t start = 0, end; start < n_cfg && rc == GW_OK; start = end) {
+        const kb_gpu *g = decide_gpu_find(d, cfg[start].gpu);
+        for (end = start + 1; end < n_cfg && !strcmp(cfg[end].gpu, cfg[start].gpu); end++)
+            ;
+        if (!g || d->rent_walked[g - d->gpus])   /* rent:X then rent:* */
+            continue;
+        d->rent_walked[g - d->gpus] = 1;
+        int spot_rows = 0;
+        for (size_t i = start, j; i < end && rc == GW_OK; i = j) {
+            /* one card count: its on-demand configurations, and its spot ones with spot_ok */
+            size_t used = 0;
+            kb_cloud_config *mine = gw_xmalloc((end - i) * sizeof *mine);
+            for (j = i; j < end && cfg[j].gpu_count == cfg[i].gpu_count; j++) {
+                spot_rows |= cfg[j].spot;
+                if (!cfg[j].spot || d->w->spot_ok)
+                    mine[used++] = cfg[j];
+            }
+            if (used)
+                rc = rent_walk_config(&walk, mine, used, err);
+            free(mine);
+        }
+        if (rc == GW_OK && spot_rows && !d->w->spot_ok)
+            rc = spot_offers_omit(d, g, err);
+    }
+    kb_cloud_configs_free(cfg, n_cfg);
+    free(walk.pending.v);
+    d->rent_read += walk.read;
+    decide_trace(d, "%zu cloud offers read, cheapest first; %zu kept (per GPU and count, the "
+                    "cheapest of each of the %d cheapest providers)",
+                 walk.read, kept.n, DECIDE_RENT_OFFERS_PER_CONFIG);
+    if (rc == GW_OK)
+        add_kept_options(d, &kept);
+    rent_offers_free(&kept);
+    return rc;
+}
