@@ -178,8 +178,8 @@ check_eq "decide job-300h: the rental costs 300 h" \
 # A job that needs more hours than exist: 2,000 runs x 18.275 h = 36,550 h on one RTX 3090; 20 h
 # x 30 x 36 = 21,600 h available: out, both figures in the reason.  Four cards finish in
 # 36,550 / (4 x 0.971) = 9,412 h and stay.  A purchase for a job pays electricity for the hours
-# needed: used 1x 3090 = 5,999.5 + host 8,000 + 0.55 kW x 36,550 h x CNY 1 = 20,102.5, less
-# resale 0.3 x 5,999.5 = 1,799.85: CNY 32,302.15.
+# needed: used 1x 3090 at its latest used price, USD 700 (2026-05) x 7.20 = 5,040 + host 8,000 +
+# 0.55 kW x 36,550 h x CNY 1 = 20,102.5, less resale 0.3 x 5,040 = 1,512: CNY 31,630.5.
 run "$GW" decide "$FX/job-too-long.lua" --json
 check_rc "decide job-too-long: exit 0" 0
 check_eq "decide job-too-long: one card cannot finish" \
@@ -187,7 +187,7 @@ check_eq "decide job-too-long: one card cannot finish" \
     "needs 36,550 h of running; 21,600 h are available (20 h a day for 36 months)"
 check_eq "decide job-too-long: electricity for the hours needed" \
     "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .cost.total * 100 | round')" \
-    "3230215"
+    "3163050"
 check_eq "decide job-too-long: four cards finish" \
     "$(jqr '.options[] | select(.id == "buy-used:4x rtx-3090") | .feasible')" "true"
 

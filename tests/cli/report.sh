@@ -78,7 +78,7 @@ check_out "report short-project: a job" "- **Kind:** A job: 5 runs of 38,400,000
 # Issue 13 item 3: the offer's caveats (its KB note) beside the recommendation and in the
 # appendix; an anecdotal price is labelled, and the report says why it is never recommended.
 check_out "report short-project: the recommended offer's caveats" \
-    "The offer's caveats, as the KB notes them: Spheron's own lowest ('from') price as of March 2026"
+    "The offer's caveats, as the KB notes them: On demand on third-party hosts RunPod lists (no data-centre SLA)"
 check_out "report short-project: anecdotal prices are labelled" \
     "| rent 1x NVIDIA A100 SXM4 40GB (Unnamed CN platform, A100-SXM4 (40GB) single card; anecdotal price) |"
 check_out "report short-project: why an anecdotal price is not recommended" \
