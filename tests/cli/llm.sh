@@ -221,18 +221,20 @@ check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
     "$(jqr '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length')" "1"
 
 run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
-check_eq "llm example serving: rent two H200 at Nebius" "$(jqr '.options[0].id')" "rent:Nebius:1gpu-16vcpu-200gb (1x H200):2x h200-sxm"
+# RunPod Community Cloud, USD 3.59 a GPU-hour (its list as checked 2026-09-25); Nebius's 2025-10-22 USD 3.50
+# is superseded by its 2026-09-25 list at USD 4.50.
+check_eq "llm example serving: rent two H200 at RunPod" "$(jqr '.options[0].id')" "rent:RunPod:H200 (Community Cloud):2x h200-sxm"
 # 16 requests on each: (70.554 + 6.554) x 1.10 + 1 = 85.82 GB; a step 76.452 GB / 3,360 GB/s =
 # 22.754 ms, with 16 prompts of 356.51 ms between 500 tokens: 22.754 + 11.408 = 34.16 ms per
-# output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 7.00 / (800 x 0.0036) = 2.4306 per 1M
+# output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 2 x 3.59 = 7.18 / (800 x 0.0036) = 2.4931 per 1M
 check_num "llm example serving: 85.82 GB on each H200" "$(jqr '.options[0].per_card_gb')" 85.82 0.01
 check_num "llm example serving: 34.16 ms per output token" "$(jqr '.options[0].tpot_ms')" 34.16 0.01
 check_num "llm example serving: 356.5 ms to the first token" "$(jqr '.options[0].ttft_ms')" 356.5 0.1
 check_num "llm example serving: capacity 936.7 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 936.7 0.1
-check_num "llm example serving: USD 2.4306 per 1M output tokens" "$(jqr '.options[0].cost.per_unit')" 2.4306 0.0001
+check_num "llm example serving: USD 2.4931 per 1M output tokens" "$(jqr '.options[0].cost.per_unit')" 2.4931 0.0001
 # One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
 check_eq "llm example serving: one H200 misses the demand" \
-    "$(jqr '.options[] | select(.id == "rent:Nebius:1gpu-16vcpu-200gb (1x H200):1x h200-sxm") | .excluded_because')" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:H200 (Community Cloud):1x h200-sxm") | .excluded_because')" \
     "676 tokens/s in all; the target is 800"
 # 4 replicas of 2 H100, 8 requests each: 18.438 + 8 x 209.71 / 500 = 21.79 ms; 4 x 8 / 21.79 ms
 check_num "llm example serving: the HGX H100 serves up to 1,468 tokens/s" \

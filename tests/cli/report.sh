@@ -78,7 +78,7 @@ check_out "report short-project: a job" "- **Kind:** A job: 5 runs of 38,400,000
 # Issue 13 item 3: the offer's caveats (its KB note) beside the recommendation and in the
 # appendix; an anecdotal price is labelled, and the report says why it is never recommended.
 check_out "report short-project: the recommended offer's caveats" \
-    "The offer's caveats, as the KB notes them: Spheron's own lowest ('from') price as of March 2026"
+    "The offer's caveats, as the KB notes them: On demand on third-party hosts RunPod lists (no data-centre SLA)"
 check_out "report short-project: anecdotal prices are labelled" \
     "| rent 1x NVIDIA A100 SXM4 40GB (Unnamed CN platform, A100-SXM4 (40GB) single card; anecdotal price) |"
 check_out "report short-project: why an anecdotal price is not recommended" \
@@ -149,11 +149,11 @@ check_eq "report: cost-per-unit bars sorted by cost" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"
 
 # A job's cumulative chart draws the rental of the same work, so its line ends at the job's bill:
-# short-project's RTX 5090 (Spheron) at USD 0.76 x 7.20 = CNY 5.472/h for 5 x 3.84e7 / 1,953.45 /
-# 3,600 = 27.302 h is CNY 149.40, not two months of 6 h days at that rate.
+# short-project's RTX 4090 (RunPod Community Cloud) at USD 0.34 x 7.20 = CNY 2.448/h for
+# 5 x 3.84e7 / 1,301 / 3,600 = 40.994 h is CNY 100.35, not two months of 6 h days at that rate.
 run "$GW" report "$EX/short-project.lua" --json
 check_num "report short-project: the chart's rental line ends at the job's bill" \
-    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 149.40 0.01
+    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 100.35 0.01
 run "$GW" report "$EX/big-model.lua" --json
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'
 

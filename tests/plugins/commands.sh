@@ -209,8 +209,9 @@ check_rc "prices refresh --format json: exit 64" 64
 KB=$(fresh_kb offers)
 run "$GW" --kb "$KB" prices refresh cn-market
 run "$GW" --kb "$KB" --json offers --gpu "RTX 4090" --currency CNY
-# kb/data prices: rtx-4090 cloud CNY 3 and 5 (article-4090-a100-h100): cheapest first
-check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 3" "$(jqr '.offers[0].price_per_hour')" "3"
+# kb/data prices: rtx-4090 cloud CNY 3 and 5 (article-4090-a100-h100), RunPod's USD 0.34 and 0.74
+# (2026-09-25): cheapest first, 0.34 x 7.20 = CNY 2.448
+check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 2.448" "$(jqr '.offers[0].price_per_hour')" "2.448"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --currency USD --max-price 3
 # kb/data prices: Lambda gpu_8x_h100_sxm5 USD 23.92 for 8 GPUs = 2.99 per GPU-hour, Spheron's
 # 2.50 and its spot 1.03 (2026-03), RunPod's Community Cloud 2.69 (2026-11-09) and CoreWeave's
