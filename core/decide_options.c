@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
 {
@@ -73,6 +74,9 @@ typedef struct price_set {
     const char *quality;   /* of the rows used, the least trusted; NULL when none says */
     const char *note;      /* the latest row's caveats */
     const char *as_of;     /* the date they share */
+    int elsewhere;         /* the workload names a region the KB has no price of: any region's */
+    int elsewhere_only_articles;   /* ... or only articles' prices, which it does not accept */
+    const char *region;    /* the latest row's region (NULL: not stated) */
 } price_set;
 
 static void price_set_free(price_set *s)
@@ -98,25 +102,46 @@ static int price_row_of(const kb_price *p, const char *gpu, const char *kind, co
            (system ? decide_str_eq(p->system, system) : !(p->system && *p->system));
 }
 
-/* Whether row p is one the option is made from: a row of the GPU, kind and system, and of a
- * quality the workload accepts, unless it accepts none of them (accepted 0: then every row,
- * and the option is held back). */
-static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
-                          const char *kind, const char *system, size_t accepted)
+static int in_region(const kb_price *p, const char *region)
 {
-    return price_row_of(p, gpu, kind, system) &&
+    return !region || (p->region && !strcasecmp(p->region, region));
+}
+
+/* Whether row p is one the option is made from: a row of the GPU, kind and system, of the
+ * region (NULL: any), and of a quality the workload accepts, unless it accepts none of them
+ * (accepted 0: then every row, and the option is held back). */
+static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
+                          const char *kind, const char *system, const char *region,
+                          size_t accepted)
+{
+    return price_row_of(p, gpu, kind, system) && in_region(p, region) &&
            !(accepted && is_anecdote(p) && !d->w->anecdotal_ok);
 }
 
 static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
                          price_set *out, gw_error *err)
 {
-    const char *latest = NULL;
-    size_t rows = 0, accepted = 0;
+    const char *latest = NULL, *region = d->w->region;
+    size_t rows = 0, accepted = 0, regional = 0, regional_ok = 0, any_ok = 0;
     memset(out, 0, sizeof *out);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
+        int ok = !is_anecdote(p) || d->w->anecdotal_ok;
         if (price_row_of(p, gpu, kind, system)) {
+            regional += in_region(p, region);
+            regional_ok += in_region(p, region) && ok;
+            any_ok += ok;
+        }
+    }
+    /* The workload's region where the KB prices the card there at a quality the workload
+     * accepts; else any region's price it accepts; else the region's, else any (held back). */
+    if (region && !regional_ok && (any_ok || !regional))
+        region = NULL;
+    out->elsewhere = d->w->region && !region;
+    out->elsewhere_only_articles = out->elsewhere && regional;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (price_row_of(p, gpu, kind, system) && in_region(p, region)) {
             rows++;
             accepted += !is_anecdote(p) || d->w->anecdotal_ok;
         }
@@ -124,7 +149,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     out->held_back = rows && !accepted;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, accepted))
+        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
             continue;
         if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
             latest = p->as_of ? p->as_of : "";
@@ -133,7 +158,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, accepted) ||
+        if (!price_row_used(d, p, gpu, kind, system, region, accepted) ||
             !decide_text_same(p->as_of, latest))
             continue;
         double per_card;
@@ -144,6 +169,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
         if (!out->n || distrust(p->quality) > distrust(out->quality))
             out->quality = p->quality;
         out->note = p->note && *p->note ? p->note : out->note;
+        out->region = p->region && *p->region ? p->region : NULL;
         out->as_of = p->as_of;
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
@@ -202,7 +228,23 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->held_back = prices->held_back;
     decide_option_dated(o, prices->as_of);
     o->offer_quality = prices->quality ? gw_xstrdup(prices->quality) : NULL;
-    o->offer_note = prices->note ? gw_xstrdup(prices->note) : NULL;
+    if (prices->elsewhere) {
+        /* the buyer's region has no price of the card: say whose price this is */
+        gw_buf note = GW_BUF_INIT;
+        if (prices->elsewhere_only_articles)
+            buf_printf(&note, "The KB's %s prices of this card are articles' (anecdotal_ok is off): "
+                              "this is the latest price of any region the workload accepts",
+                       d->w->region);
+        else
+            buf_printf(&note, "The KB has no %s price of this card: this is the latest of any region",
+                       d->w->region);
+        buf_printf(&note, " (%s%s).%s%s", prices->region ? prices->region : "region not stated",
+                   prices->region ? "" : " by its source", prices->note ? " " : "",
+                   prices->note ? prices->note : "");
+        o->offer_note = buf_detach(&note);
+    } else {
+        o->offer_note = prices->note ? gw_xstrdup(prices->note) : NULL;
+    }
     for (size_t s = 0; s < prices->n; s++)
         decide_option_cite(d, o, prices->sources[s]);
     decide_option_cite(d, o, g->source);

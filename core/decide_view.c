@@ -934,6 +934,14 @@ static view *assumptions_view(const decision *d)
            "an article's price only where nothing better exists, and then it is never "
            "recommended unless the workload accepts such prices (anecdotal_ok).",
            0, 0);
+    if (w->region) {
+        buf_reset(&b);
+        buf_printf(&b, "Cards are bought in %s: each is priced from the KB's %s prices the workload "
+                       "accepts, else from the latest accepted price of any region, which its "
+                       "note then names; cloud offers are not restricted by region.",
+                   w->region, w->region);
+        assume(list, buf_cstr(&b), 0, 0);
+    }
     for (size_t i = 0; i < d->n_rates; i++) {
         buf_reset(&b);
         buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",

@@ -242,6 +242,11 @@ static const field top_fields[] = {
     {.name = "currency", .type = FIELD_CURRENCY, .at = AT(currency), .required = 1,
      .expected = "an ISO 4217 code such as \"CNY\" or \"USD\"",
      .help = "currency of every amount; KB prices are converted at its dated exchange rates"},
+    {.name = "region", .type = FIELD_TEXT, .at = AT(region),
+     .expected = "a region as the KB's prices name it, such as \"CN\" or \"US\"",
+     .help = "where the cards are bought: a card is priced from the KB's prices of that region "
+             "where it has any, else from the latest of any region, and the option says so "
+             "(cloud offers are not restricted; default: every region)"},
     {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
      .unit = "currency", .expected = "an amount from 0",
      .help = "cash committed up front, one rule for both: a purchase's cards, hosts and "

@@ -51,6 +51,7 @@ typedef struct workload {
     char *parallelism;          /* data | model | none */
     double hours_per_day, horizon_months;
     char currency[4];
+    char *region;               /* where cards are bought (prices of that region); NULL any */
     double budget;              /* NaN: no budget */
     double electricity_price, pue;
     int used_ok;

@@ -14,6 +14,7 @@ return {
     hours_per_day = 6,
     horizon_months = 2,
     currency = "CNY",
+    region = "CN",        -- cards are bought in China: priced from the KB's CN prices where it has them
     electricity = { price = 0.6 },
     used_ok = true,
 

@@ -29,6 +29,7 @@ return {
     horizon_months = 36,
 
     currency = "CNY",
+    region = "CN",                        -- cards bought in China: the KB's CN prices where it has them
     budget = 40000,                       -- cash allowed up front (a rental: its first month)
 
     electricity = { price = 1.0 },        -- per kWh (industrial rate); pue = 1.0 unless given

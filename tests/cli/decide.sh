@@ -22,14 +22,13 @@ check_num "decide vision-team: 4x 3090 scaled from the benchmark family" \
 check_eq "decide vision-team: its spread is the article's 3,100 to the model's 3,458" \
     "$(jqr '.options[0].throughput | "\(.low) \(.high | floor) \(.basis)"')" "3100 3457 scaled"
 check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
-# The trace --json prints: every step, the rules among them (14 shipped rules, 75 options: 1, 2, 4,
-# 8 and 16 cards of each of the four candidates to buy (the 3090 new and used): 20, and 55 of the
-# KB's on-demand cloud offers kept: 41 before issue 14's second batch of prices, + its 23 new
-# on-demand offers (26 cloud rows less 3 spot ones), - 9 more set aside as a provider's dearer offer
-# or beyond the 3 cheapest providers of a GPU and count (19 set aside now, 10 before))
+# The trace --json prints: every step, the rules among them (14 shipped rules, 88 options: 1, 2, 4,
+# 8 and 16 cards of each of the six candidates to buy (the A100 80GB, 3090 and 4090, each new and
+# used): 30, and 58 of the KB's on-demand cloud offers kept, the ones tests/cli/rent_rule.py
+# lists when it applies the rule to every offer of kb/data/prices.csv (checked below))
 check_eq "decide vision-team: the trace names the rules' step" \
     "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
-    "14 rules gave N verdicts over 75 options"
+    "14 rules gave N verdicts over 88 options"
 check_eq "decide vision-team: the issue's option fields" \
     "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
 check_eq "decide vision-team: cost fields" \
@@ -48,18 +47,16 @@ check_eq "decide vision-team: sensitivity names what moves most" \
 check_eq "decide vision-team: three reasons" "$(jqr '.recommendation.because | length')" "3"
 # One comparison for the break-even and the sensitivity (issue 13, item 5): both compare cost per
 # unit x the rules' adjustment.  By hand (shipped KB): the used 3090s' fixed cost 31,998 - 7,199.4
-# resale = 24,798.6; their electricity 1.6 kW x CNY 1 = 1.60 an hour.  The workload accepts
-# article prices (anecdotal_ok: the KB's China-market prices all come from articles), so the
-# best rental is the blog's CNY 3.20/h A100 SXM4 40GB, scaled from the measured GPU most like it
-# (same architecture and form factor: the A100 SXM4 80GB's benchmark 1,582, not the PCIe 40GB's
-# 1,396): 1,582 x sqrt(312/312 x 1,555/2,039) = 1,381.54 images/s.  The rent for the 3090s' hour
-# of work 3.20 x 3,457.6 / 1,381.54 = 8.0087, over the rules' 0.97 (the rental's 1.00) = 8.2564;
-# h = 24,798.6 / (1,080 x (8.2564 - 1.60)) = 3.450 h/day, the hours a day at which the
+# resale = 24,798.6; their electricity 1.6 kW x CNY 1 = 1.60 an hour.  The best rental per image
+# is RunPod's RTX 4090 on its Community Cloud, USD 0.34/h (2026-09-25) x 7.20 = CNY 2.448/h, at
+# the 4090's measured 1,301 images/s (Lambda): the rent for the 3090s' hour of work is
+# 2.448 x 3,457.6 / 1,301 = 6.5059, over the rules' 0.97 (the rental's 1.00) = 6.7071;
+# h = 24,798.6 / (1,080 x (6.7071 - 1.60)) = 4.496 h/day, the hours a day at which the
 # sensitivity table says the rental wins.
 check_num "decide vision-team: break-even hours = the sensitivity's flip point" \
     "$(jqr '.break_even.hours_per_day')" \
     "$(jqr '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_value')" 0.001
-check_num "decide vision-team: break-even 3.45 h/day by hand" "$(jqr '.break_even.hours_per_day')" 3.4496 0.001
+check_num "decide vision-team: break-even 4.50 h/day by hand" "$(jqr '.break_even.hours_per_day')" 4.496 0.001
 check_eq "decide vision-team: an SXM4 A100 40GB is scaled from the SXM4 A100 80GB" \
     "$(jqr '[.options[] | select(.id == "rent:Unnamed CN platform:A100-SXM4 (40GB) single card:1x a100-sxm4-40gb") | .throughput.how][0]')" \
     "scaled from NVIDIA A100 SXM4 80GB (measured 1582) by sqrt(tensor 312/312 TFLOPS x bandwidth 1555/2039 GB/s)"
@@ -72,8 +69,16 @@ check_eq "decide vision-team: a benchmark outranks an article at one count" \
     "1582 measured on one NVIDIA A100 SXM4 80GB (1582); 1 result from a less trusted source set aside"
 check_eq "decide vision-team: an article's result beside a benchmark family is said to be set aside" \
     "$(jqr '.options[0].throughput.how')" "measured on one GeForce RTX 3090 (905); x4 at 95.5% data-parallel efficiency over PCIe 4.0 x16 (32 GB/s each way); an article measured 3100 on 4 cards, kept as the spread (3100 to 3458) but not used: one family of measurements across counts, the more trusted one"
-check_eq "decide vision-team: the break-even's rental is the accepted article price" \
-    "$(jqr '.break_even.rent_option')" "rent:Unnamed CN platform:A100-SXM4 (40GB) single card:1x a100-sxm4-40gb"
+check_eq "decide vision-team: the break-even's rental is the cheapest per image" \
+    "$(jqr '.break_even.rent_option')" "rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090"
+# rent:* keeps, per GPU and count, the cheapest offer of each of the 3 cheapest providers: the
+# same options as the rule applied plainly to every offer of the KB's prices (rent_rule.py).
+jqr '[.options[] | select(.acquisition == "rent") | .id] | sort | .[]' >"$T/vt-rent.got"
+python3 "$ROOT/tests/cli/rent_rule.py" "$ROOT/kb/data/prices.csv" --anecdotal-ok \
+    $(awk -F, 'NR > 1 { printf "%s=%s ", $1, $2 }' "$ROOT/kb/data/rates.csv") | sort >"$T/vt-rent.want"
+check_eq "decide vision-team: the rent options are the rule's over kb/data/prices.csv" \
+    "$(cat "$T/vt-rent.got")" "$(cat "$T/vt-rent.want")"
+check_eq "decide vision-team: 58 rent options" "$(wc -l <"$T/vt-rent.want" | tr -d ' ')" "58"
 check_eq "decide vision-team: the break-even says what it compares" \
     "$(jqr '.break_even.compares')" "cost per unit of work x each option's rule adjustment, the figure the options are ranked by"
 # The ranked figure and the rules' adjustment of each option: the used 3090s' verdicts sum to
@@ -178,8 +183,9 @@ check_eq "decide job-300h: the rental costs 300 h" \
 # A job that needs more hours than exist: 2,000 runs x 18.275 h = 36,550 h on one RTX 3090; 20 h
 # x 30 x 36 = 21,600 h available: out, both figures in the reason.  Four cards finish in
 # 36,550 / (4 x 0.971) = 9,412 h and stay.  A purchase for a job pays electricity for the hours
-# needed: used 1x 3090 at its latest used price, USD 700 (2026-05) x 7.20 = 5,040 + host 8,000 +
-# 0.55 kW x 36,550 h x CNY 1 = 20,102.5, less resale 0.3 x 5,040 = 1,512: CNY 31,630.5.
+# needed: used 1x 3090 at the median of its latest used prices (the workload names no region),
+# USD 700 and 1,000 (2026-05): 850 x 7.20 = 6,120 + host 8,000 + 0.55 kW x 36,550 h x CNY 1 =
+# 20,102.5, less resale 0.3 x 6,120 = 1,836: CNY 32,386.5.
 run "$GW" decide "$FX/job-too-long.lua" --json
 check_rc "decide job-too-long: exit 0" 0
 check_eq "decide job-too-long: one card cannot finish" \
@@ -187,7 +193,7 @@ check_eq "decide job-too-long: one card cannot finish" \
     "needs 36,550 h of running; 21,600 h are available (20 h a day for 36 months)"
 check_eq "decide job-too-long: electricity for the hours needed" \
     "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .cost.total * 100 | round')" \
-    "3163050"
+    "3238650"
 check_eq "decide job-too-long: four cards finish" \
     "$(jqr '.options[] | select(.id == "buy-used:4x rtx-3090") | .feasible')" "true"
 

@@ -1,27 +1,34 @@
 #!/usr/bin/env python3
-"""rent_rule.py CATALOGUE.csv [CUR=PER_USD...] — the rent options a decision keeps from a
-catalogue of hourly cloud prices (a gpuwise prices.csv with a quality column), by the rule
-written out plainly over every offer, for tests/cli/decide_scale.sh to compare with the walk
-cheapest first (core/decide_rent.c).  The workload takes no spot and no anecdotal price.
+"""rent_rule.py PRICES.csv [--anecdotal-ok] [CUR=PER_USD...] — the rent options a decision
+keeps from the hourly cloud prices of a gpuwise prices.csv, by the rule written out plainly
+over every offer, for the tests to compare with the walk cheapest first (core/decide_rent.c).
+The workload takes no spot price, and an anecdotal one only with --anecdotal-ok.
 
 An offer is the rows of one GPU, count, source, provider and instance; its price is the median
-of its latest month's rows, its terms that month's first row (by currency, amount, row).  It is
-held back when its terms are anecdotal.  It is set aside when its seller (provider, else
-source) prices the same GPU and count in a later month in a row that is not anecdotal.  Per
-GPU and count, offers go cheapest first (held back last); the first of each seller is kept
-until 3 are.  Prints one option id per kept offer."""
+of its latest date's rows, its terms that date's first row (by currency, amount, row), and its
+price per card that price over its terms' GPU fraction.  It is held back when its terms are
+anecdotal.  It is set aside when its seller (provider, else source) prices the same GPU, count
+and fraction at a later date in a row that is not anecdotal.  Per GPU and count, offers go
+cheapest per card first (held back last); the first of each seller and fraction is kept until 3
+are.  Prints one option id per kept offer."""
 import collections
 import csv
 import sys
 
 rate = {"USD": 1.0}
+anecdotal_ok = "--anecdotal-ok" in sys.argv[2:]
 for arg in sys.argv[2:]:
-    cur, per_usd = arg.split("=")
-    rate[cur] = float(per_usd)
-rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#") and l.strip())]
+    if "=" in arg:
+        cur, per_usd = arg.split("=")
+        rate[cur] = float(per_usd)
+lines = (l for l in open(sys.argv[1]) if not l.startswith("#") and l.strip())
+rows = [r for r in csv.DictReader(lines) if r["kind"] == "cloud" and r["unit"] == "hour"]
 for i, r in enumerate(rows):
     r["i"] = i
     r["usd"] = float(r["amount"]) / rate[r["currency"]]
+    fraction = float(r.get("gpu_fraction") or 1)
+    r["fraction"] = fraction if 0 < fraction <= 1 else 1.0
+    r["anecdote"] = r.get("quality") == "anecdote"
 
 
 def seller(r):
@@ -46,8 +53,8 @@ for key, rs in offers.items():
     values = sorted(r["usd"] for r in month)
     n = len(values)
     price = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
-    configs[key[:2]].append({"key": key, "terms": terms, "price": price,
-                             "held": terms["quality"] == "anecdote",
+    configs[key[:2]].append({"key": key, "terms": terms, "price": price / terms["fraction"],
+                             "held": terms["anecdote"] and not anecdotal_ok,
                              "first": kb_order(min(rs, key=kb_order))})
 
 
@@ -55,7 +62,8 @@ def newer(f):
     t = f["terms"]
     return any(r["gpu"] == t["gpu"] and r["gpu_count"] == t["gpu_count"] and r["spot"] == "0"
                and r["provider"] == t["provider"] and (t["provider"] or r["source"] == t["source"])
-               and r["as_of"] > t["as_of"] and r["quality"] != "anecdote" for r in rows)
+               and r["fraction"] == t["fraction"] and r["as_of"] > t["as_of"]
+               and (anecdotal_ok or not r["anecdote"]) for r in rows)
 
 
 for (gpu, count), fs in sorted(configs.items()):
@@ -63,7 +71,8 @@ for (gpu, count), fs in sorted(configs.items()):
     for f in sorted(fs, key=lambda f: (f["held"], f["price"], f["first"])):
         if len(kept) == 3:
             break
-        if any(seller(k["terms"]) == seller(f["terms"]) for k in kept) or newer(f):
+        if any(seller(k["terms"]) == seller(f["terms"]) and
+               k["terms"]["fraction"] == f["terms"]["fraction"] for k in kept) or newer(f):
             continue
         kept.append(f)
     for f in kept:

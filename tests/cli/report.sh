@@ -27,24 +27,28 @@ grep -q "after the hardware is sold for" "$T/j-cumulative-cost.svg" 2>/dev/null 
     pass "report md: the cumulative chart ends at the table's total" || fail "report md: the cumulative chart ends at the table's total" "no resale in the chart"
 case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell out" ;; *) fail "report md: why the A100 fell out" "missing" ;; esac
 # The body: what fell out grouped by reason, with a count and three examples, cheapest per image
-# first (75 options - 50 feasible = 25: 22 over the budget and 3 AMD rentals with no AMD GPU
-# measured to scale from; used 8x RTX 3090 = two machines of 4 x CNY 5,999.5 and a CNY 8,000
-# host each = CNY 63,996 up front > CNY 40,000; 22 - 3 examples = 19 more); each one is listed
-# in the appendix.
+# first (88 options - 55 feasible = 33: 30 over the budget and 3 AMD rentals with no AMD GPU
+# measured to scale from).  Over the budget: 21 purchases (used 4090s x4, x8, x16; used 3090s x8,
+# x16; new 4090s and 3090s x4, x8, x16; the A100 80GB new and used at every count) and 9
+# eight-GPU (or four-GB200) rentals whose first month costs more than CNY 40,000.  The cheapest
+# per image: used 4x RTX 4090 = 4 x CNY 11,160 (the median of a US article's used USD 1,400 and
+# 1,700 of 2026-05, x 7.20: the KB has no CN used price) + a CNY 8,000 host = 52,640; used 8x RTX
+# 3090 = two machines of 4 x CNY 5,999.5 and a CNY 8,000 host each = 63,996; new 4x RTX 4090 =
+# 4 x 16,000 + 8,000 = 72,000; 30 - 3 examples = 27 more.  Each one is listed in the appendix.
 BODY=${MD%%"## Appendix"*}
-case "$BODY" in *"- **budget (22):** used 8x GeForce RTX 3090 in 2 machines (anecdotal price) — costs CNY 63,996 up front; the budget is CNY 40,000; "*"; and 19 more."*)
+case "$BODY" in *"- **budget (30):** used 4x GeForce RTX 4090 (anecdotal price) — costs CNY 52,640 up front; the budget is CNY 40,000; used 8x GeForce RTX 3090 in 2 machines (anecdotal price) — costs CNY 63,996 up front; the budget is CNY 40,000; new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,000 up front; the budget is CNY 40,000; and 27 more."*)
     pass "report md: options that fell out, grouped by reason with a count" ;;
     *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
 case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one list is in the appendix" "in the body" ;;
     *) case "$MD" in *"## Appendix"*"### Every option that fell out"*"- **new 4x GeForce RTX 4090 (anecdotal price):** costs CNY 72,000 up front"*)
         pass "report md: the one-by-one list is in the appendix" ;;
         *) fail "report md: the one-by-one list is in the appendix" "missing" ;; esac ;; esac
-# Each rule's sentence once, with the options it was said of: consumer-cards prefers the four
+# Each rule's sentence once, with the options it was said of: consumer-cards prefers the five
 # feasible multi-card consumer options, in rank order (it said so of each, six times before).
 RULES=${BODY#*"## Rules that fired"}
 check_eq "report md: a rule's sentence once under Rules that fired" \
     "$(printf '%s\n' "${RULES%%"## Risks"*}" | grep -c 'so it fits one consumer card')" 1
-case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090 (anecdotal price); used 2x GeForce RTX 3090 (anecdotal price); new 2x GeForce RTX 4090 (anecdotal price); new 2x GeForce RTX 3090.*"*)
+case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090 (anecdotal price); used 2x GeForce RTX 4090 (anecdotal price); used 2x GeForce RTX 3090 (anecdotal price); new 2x GeForce RTX 4090 (anecdotal price); new 2x GeForce RTX 3090.*"*)
     pass "report md: a rule's sentence with the options it applied to" ;;
     *) fail "report md: a rule's sentence with the options it applied to" "missing" ;; esac
 # The decision first, the full figures, the method and the sources after the body.
@@ -112,7 +116,7 @@ check_eq "report --json: the recommendation, no trace, the report's own fields" 
 # The groups are data: excluded_groups and rule_notes beside the full lists they shorten.
 check_eq "report --json: excluded_groups count every option in excluded" \
     "$(jqr '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")')" \
-    "25 25 4"
+    "33 33 5"
 run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
 check_rc "report -o model.json: exit 0" 0
 check_eq "report -o model.json: JSON by the extension" "$(jq -r .recommendation.option "$T/model.json")" "buy-used:4x rtx-3090"
