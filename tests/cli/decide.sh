@@ -180,6 +180,26 @@ check_eq "decide job-300h: the rental costs 300 h" \
     "$(jqr '[.options[] | select(.cost.unit_price == 4.8)][0] | "\(.hours_needed) \(.cost.total_text)"')" \
     "300 CNY 1,440"
 
+# A workload's region (issue 14): vision-team buys in CN, so a card is priced from the KB's CN
+# prices it accepts: the new RTX 4090 at the blog's CNY 16,000 (2026-01) + a CNY 8,000 host =
+# 24,000, not the US street price of 2026-05; the used RTX 4090 has no CN price, so the latest
+# of any region is used, the median of USD 1,400 and 1,700 = 1,550 x 7.20 = 11,160 + 8,000 =
+# 19,160, and its note says so.  short-project (CN too) does not accept articles' prices: the
+# KB's CN price of the new 4090 is a blog's, so the US launch price is used, USD 1,599 x 7.20 =
+# 11,512.8 + 8,000 = 19,512.8, and the note says why.
+run "$GW" decide "$EX/vision-team.lua" --json
+check_eq "decide region: the new RTX 4090 at its CN price" \
+    "$(jqr '.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.upfront')" "24000"
+check_eq "decide region: the used RTX 4090 from another region, said" \
+    "$(jqr '.options[] | select(.id == "buy-used:1x rtx-4090") | "\(.cost.upfront) \(.offer_note | startswith("The KB has no CN price of this card: this is the latest of any region (region not stated by its source)."))"')" \
+    "19160 true"
+run "$GW" decide "$EX/short-project.lua" --json
+check_eq "decide region: an accepted price of another region before a CN article's" \
+    "$(jqr '.options[] | select(.id == "buy-new:1x rtx-4090") | "\(.cost.upfront * 10 | round) \(.held_back) \(.offer_note | startswith("The KB'"'"'s CN prices of this card are articles'"'"' (anecdotal_ok is off): this is the latest price of any region the workload accepts (US)."))"')" \
+    "195128 false true"
+check_eq "decide region: the assumptions say where cards are bought" \
+    "$(jqr '[.assumptions[] | select(.text | startswith("Cards are bought in CN"))] | length')" "1"
+
 # A job that needs more hours than exist: 2,000 runs x 18.275 h = 36,550 h on one RTX 3090; 20 h
 # x 30 x 36 = 21,600 h available: out, both figures in the reason.  Four cards finish in
 # 36,550 / (4 x 0.971) = 9,412 h and stay.  A purchase for a job pays electricity for the hours
