@@ -611,8 +611,8 @@ static int scaling_calibration_of(const decision *d, const char *benchmark,
 }
 
 /* How far the specification scaling (model_scale_throughput) is from the KB's measurements:
- * for every pair of GPUs of one vendor measured on one card with the same benchmark and metric
- * in the workload's precision class, the ratio it predicts against the ratio measured (medians
+ * for every pair of GPUs of one vendor measured on one card with the same reference benchmark
+ * (model_benchmark_name) and metric in the workload's precision class, the ratio it predicts against the ratio measured (medians
  * of each GPU's results), as the percentage the prediction is off by (|predicted / measured -
  * 1|). */
 /* Only the benchmarks whose model's parameters are known give a predicted efficiency: their
@@ -653,12 +653,35 @@ static int cmp_spec_entry(const void *pa, const void *pb)
     return c ? c : (a->row > b->row) - (a->row < b->row);
 }
 
+/* The reference benchmarks' results (model_benchmark_name), read by the workload index: a KB
+ * of a million results of other benchmarks costs the statistic nothing. */
+static int reference_results(const decision *d, kb_benchmark **rows, size_t *n, gw_error *err)
+{
+    int rc = GW_OK;
+    *rows = NULL;
+    *n = 0;
+    for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++) {
+        kb_benchmark *some;
+        size_t ns;
+        rc = kb_benchmarks_find(d->k, NULL, model_benchmark_name(i), &some, &ns, err);
+        if (rc == GW_OK && ns) {
+            *rows = gw_xrealloc(*rows, (*n + ns) * sizeof **rows);
+            memcpy(*rows + *n, some, ns * sizeof *some);
+            *n += ns;
+            free(some);   /* its strings now belong to *rows */
+        } else if (rc == GW_OK) {
+            free(some);
+        }
+    }
+    return rc;
+}
+
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
 {
     kb_benchmark *rows = NULL;
     size_t n = 0;
     memset(out, 0, sizeof *out);
-    int rc = kb_benchmarks_find(d->k, NULL, NULL, &rows, &n, err);
+    int rc = reference_results(d, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
     /* One entry per run (GPU, benchmark, metric): the median of its one-card results. */

@@ -778,8 +778,9 @@ static view *method_view(const decision *d)
     else if (decide_spec_calibration(d, &spec, NULL) == GW_OK && spec.rows)
         buf_printf(&line, "; no benchmark measures this workload, so every speed is such an "
                           "estimate: over the KB's %d pairs of one vendor's GPUs measured on one "
-                          "card with one benchmark, the ratio it predicts is off by %.0f%% on "
-                          "average and %.0f%% at most",
+                          "card with one of the reference benchmarks (ResNet-50, BERT-base on "
+                          "SQuAD), the ratio it predicts is off by %.0f%% on average and %.0f%% "
+                          "at most",
                    spec.rows, spec.mean_error_pp, spec.max_error_pp);
     view_map_set_str(v, "scaling", buf_cstr(&line));
     buf_reset(&line);
