@@ -94,11 +94,19 @@ static void cost_rented(decision *d, decide_option *o)
     const workload *w = d->w;
     o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
     cost_rent(o->unit_price, hours_per_day_costed(d, o), w->horizon_months, &o->cost);
-    if (o->min_billing_hours > o->cost.hours_of_use && o->cost.hours_of_use > 0) {
+    if (workload_is_job(w) && o->min_billing_hours > o->cost.hours_of_use &&
+        o->cost.hours_of_use > 0) {
         double billed = o->unit_price * o->min_billing_hours;
         o->cost.running_per_month *= billed / o->cost.total;
         o->cost.total = billed;
         o->cost.per_hour = billed / o->cost.hours_of_use;
+    } else if (!workload_is_job(w) && o->min_billing_hours > w->hours_per_day) {
+        /* Capacity is used day after day: each day is billed at least the minimum, up to the
+         * whole day a reservation of whole days (a Capacity Block) holds. */
+        double scale = fmin(o->min_billing_hours, 24) / w->hours_per_day;
+        o->cost.running_per_month *= scale;
+        o->cost.total *= scale;
+        o->cost.per_hour *= scale;
     }
     o->electricity_share = 0;
 }

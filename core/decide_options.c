@@ -146,7 +146,8 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
             accepted += !is_anecdote(p) || d->w->anecdotal_ok;
         }
     }
-    out->held_back = rows && !accepted;
+    /* Another region's price is shown, never recommended: not a price this buyer can pay. */
+    out->held_back = (rows && !accepted) || (d->w->region && !region);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         if (!price_row_used(d, p, gpu, kind, system, region, accepted))
@@ -231,15 +232,17 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     if (prices->elsewhere) {
         /* the buyer's region has no price of the card: say whose price this is */
         gw_buf note = GW_BUF_INIT;
+        const char *what = sys ? "price of this server" : a == DECIDE_BUY_USED ? "used price"
+                                                                               : "new price";
         if (prices->elsewhere_only_articles)
-            buf_printf(&note, "The KB's %s prices of this card are articles' (anecdotal_ok is off): "
-                              "this is the latest price of any region the workload accepts",
-                       d->w->region);
+            buf_printf(&note, "The KB's %s %ss of this card are articles' (anecdotal_ok is off)",
+                       d->w->region, what);
         else
-            buf_printf(&note, "The KB has no %s price of this card: this is the latest of any region",
-                       d->w->region);
-        buf_printf(&note, " (%s%s).%s%s", prices->region ? prices->region : "region not stated",
-                   prices->region ? "" : " by its source", prices->note ? " " : "",
+            buf_printf(&note, "The KB has no %s %s of this card", d->w->region, what);
+        buf_printf(&note, ": this is another market's (%s%s), shown but not recommended; a %s "
+                          "quote would settle it.%s%s",
+                   prices->region ? prices->region : "region not stated",
+                   prices->region ? "" : " by its source", d->w->region, prices->note ? " " : "",
                    prices->note ? prices->note : "");
         o->offer_note = buf_detach(&note);
     } else {

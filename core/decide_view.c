@@ -203,12 +203,20 @@ static void get_spread(const decision *d, const void *r, decide_field_value *v)
     v->text = buf_cstr(&v->owned);
 }
 
-/* The KB's dated note on export rules for the option's GPU (NULL: none). */
+/* The KB's dated note on export rules for the option's GPU (NULL: none); a rental says whom
+ * they bind. */
 static void get_restriction(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
-    const char *s = OPTION_OF(r)->gpu->restriction;
-    v->text = s && *s ? s : NULL;
+    const decide_option *o = OPTION_OF(r);
+    const char *s = o->gpu->restriction;
+    if (!s || !*s || o->acquisition != DECIDE_RENT) {
+        v->text = s && *s ? s : NULL;
+        return;
+    }
+    buf_printf(&v->owned, "%s Rented, the card stays with the provider: these rules bind its "
+                          "exports, and its terms say who may rent it.", s);
+    v->text = buf_cstr(&v->owned);
 }
 
 static void get_currency(const decision *d, const void *r, decide_field_value *v)
@@ -282,6 +290,33 @@ static void get_in_body(const decision *d, const void *r, decide_field_value *v)
     (void)d;
     const decide_option *o = OPTION_OF(r);
     v->number = o->feasible && o->rank >= 1 && o->rank <= BODY_COST_ROWS;
+}
+
+/* Where the workload says where it buys (region), the export rules of every GPU of the cost
+ * table's options that the KB notes one for, once each, in rank order: a buyer in a restricted
+ * country must see them beside the options, not only under the recommendation.  Empty without
+ * a region. */
+static view *export_rules_view(const decision *d)
+{
+    view *list = view_list();
+    if (!d->w->region)
+        return list;
+    for (size_t r = 0; r < d->n_options; r++) {
+        const decide_option *o = d->ranked[r];
+        if (!o->feasible || o->rank < 1 || o->rank > BODY_COST_ROWS || !o->gpu->restriction ||
+            !*o->gpu->restriction)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < view_len(list) && !seen; k++)
+            seen = !strcmp(view_str(view_map_get(view_list_at(list, k), "gpu")), o->gpu->id);
+        if (seen)
+            continue;
+        view *e = view_list_push(list, view_map());
+        view_map_set_str(e, "gpu", o->gpu->id);
+        view_map_set_str(e, "name", o->gpu->name);
+        view_map_set_str(e, "text", o->gpu->restriction);
+    }
+    return list;
 }
 
 /* Observed longer ago than the workload allows (price_max_age_days). */
@@ -629,8 +664,14 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_text")),
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (win->acquisition != DECIDE_RENT && !isnan(hours))
-        buf_printf(&b, "Owning pays off from %.1f h of use a day against %s; the plan is %g h.",
-                   hours, view_str(view_map_get(be, "rent_label")), plan);
+        buf_printf(&b, "Owning ranks ahead of %s from %.1f h of use a day (cost per unit with "
+                       "the rules' adjustments%s%s); the plan is %g h.",
+                   view_str(view_map_get(be, "rent_label")), hours,
+                   view_map_get(be, "hours_per_day_cost_only") ? "; on cost alone from " : "",
+                   view_map_get(be, "hours_per_day_cost_only")
+                       ? view_str(view_map_get(be, "hours_per_day_cost_only_text"))
+                       : "",
+                   plan);
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
     else if (!isnan(hours) && workload_is_job(d->w))
@@ -643,7 +684,10 @@ static void reason_break_even(decision *d, const decide_option *win)
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
                    view_str(view_map_get(be, "buy_label")), hours, plan);
     else
-        buf_printf(&b, "Buying (%s) never pays off, even at 24 h of use a day.",
+        buf_printf(&b, workload_is_job(d->w)
+                           ? "Buying (%s) never pays off, even kept busy 24 h a day for the "
+                             "whole horizon: this job alone uses it far less."
+                           : "Buying (%s) never pays off, even at 24 h of use a day.",
                    view_str(view_map_get(be, "buy_label")));
     view_list_push(d->because, view_string(buf_cstr(&b)));
     buf_free(&b);
@@ -832,7 +876,9 @@ static view *method_view(const decision *d)
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
                "its runs take, at least an offer's minimum billing where the KB states one: "
-               "AWS's Capacity Blocks, 24 h); per GPU and card count "
+               "AWS's Capacity Blocks, 24 h; for capacity, each day of use is billed at least "
+               "that minimum, up to the whole day: a block reserves whole days); per GPU and "
+               "card count "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
@@ -911,8 +957,10 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
         }
     }
     buf_reset(b);
-    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon.",
-               w->resale_fraction * 100);
+    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon (a server "
+                  "bought whole: %.0f%% of the server's price; hosts bought for cards are not "
+                  "resold).",
+               w->resale_fraction * 100, w->resale_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
     if (w->upkeep_hours_per_month > 0) {
         buf_reset(b);
@@ -1266,6 +1314,8 @@ view *decision_to_view(const decision *d)
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));
     view_map_set(root, "charts", charts_view(d));
     view_map_set(root, "price_age", price_age_view(d));
+    view_map_set_bool(root, "has_export_rules",
+                      view_len(view_map_set(root, "export_rules", export_rules_view(d))) > 0);
     view_map_set(root, "citations", citations_view(d));
     if (d->trace)
         view_map_set(root, "trace", view_copy(d->trace));

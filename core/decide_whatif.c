@@ -93,8 +93,9 @@ void decide_break_even(decision *d)
         view_map_set(d->break_even, "rent_option", view_null());
         return;
     }
-    /* Rent for the work the owned system does in one hour. */
-    double rent_equiv = rent->unit_price * buy->throughput / rent->throughput;
+    /* Rent for the work the owned system does in one hour (per hour of use: a minimum billing
+     * included). */
+    double rent_equiv = rent->cost.per_hour * buy->throughput / rent->throughput;
     /* The hours a day compare what the ranking compares (and the sensitivity's flip points):
      * cost per unit of work x each option's rule adjustment.  The purchase's per-unit figure
      * x its adjustment equals the rental's when its cost an hour equals the rent for the same
@@ -122,6 +123,10 @@ void decide_break_even(decision *d)
     /* Past 24 h a day there is no such use: buying never pays ("never", the number null). */
     if (within_a_day) {
         decide_set_figure(b, "hours_per_day", hours, 1, " h/day");
+        /* the same on money alone, without the rules' adjustments */
+        double money = cost_break_even_hours_per_day(&buy->buy, rent_equiv);
+        if (!isnan(money) && money <= 24)
+            decide_set_figure(b, "hours_per_day_cost_only", money, 1, " h/day");
     } else {
         view_map_set(b, "hours_per_day", view_null());
         view_map_set_str(b, "hours_per_day_text", "never");

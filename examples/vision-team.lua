@@ -1,6 +1,6 @@
--- vision-team.lua — a small team trains a mid-size vision model (ResNet-50 class) every working
--- day for three years on a shared box, on a tight budget: capacity (8 h a day, no fixed amount
--- of work), not a job.  Run it as it is:
+-- vision-team.lua — a small team trains a mid-size vision model (ResNet-50 class) every day for
+-- three years on a shared box, on a tight budget: capacity (8 h a day, 30 days a month, weekends
+-- included; no fixed amount of work), not a job.  Run it as it is:
 --
 --     ./gpuwise decide examples/vision-team.lua
 --     ./gpuwise report examples/vision-team.lua --format html -o justification.html
@@ -17,7 +17,7 @@ return {
     -- Measured results in the KB to compare GPUs with (`gpuwise kb search resnet50`).
     benchmark = "resnet50",
 
-    -- No `work`: this is capacity, a shared box the team uses every working day, not a fixed job.
+    -- No `work`: this is capacity, a shared box the team uses every day, not a fixed job.
     -- Buying and renting are both costed for the same 8 h a day over the horizon, and compared
     -- per 1M images of the benchmark.  (A fixed job would say work = { samples = ..., runs = ... }.)
 

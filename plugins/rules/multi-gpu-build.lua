@@ -12,7 +12,7 @@ end
 return {
     name = "multi-gpu-build",
     kind = "rule",
-    version = "1.1.0",
+    version = "1.2.0",
     description = "Attaches the multi-GPU build checklist to purchases of two or more cards.",
 
     evaluate = function(option, workload)
@@ -28,10 +28,20 @@ return {
             what = string.format("%s %d-card machine draws about %.0f W", article(option.count),
                 option.count, option.power_w)
         end
+        local because = what .. ": size the power supply and circuit, "
+            .. "the airflow, and allow days to get "
+            .. (workload.task == "inference" and "the serving stack" or "distributed training")
+            .. " running"
+        -- Three or more cards in one machine need a workstation or server board (PCIe lanes,
+        -- slots, a power supply of 1.3-1.5x the load); a server bought whole has its own.
+        local per_host = option.count // hosts
+        if per_host >= 3 and not option.system and workload.host_cost and workload.currency then
+            because = because .. string.format(
+                "; %d cards need a workstation or server board, and each machine is costed at "
+                    .. "%s %.0f (host_cost): check that figure is a quote for one", per_host,
+                workload.currency, workload.host_cost)
+        end
         return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",
-                   because = what .. ": size the power supply and circuit, "
-                       .. "the airflow, and allow days to get "
-                       .. (workload.task == "inference" and "the serving stack" or "distributed training")
-                       .. " running" } }
+                   because = because } }
     end,
 }

@@ -17,6 +17,19 @@ return {
         local v = rule.evaluate({ acquisition = "buy-used", count = 8, hosts = 2, power_w = 3200 }, {})
         assert(v[1].because:find("^2 machines of 4 cards draw about 3200 W in all"), v[1].because)
     end,
+    test_a_host_for_three_or_more_cards_is_questioned = function(rule)
+        -- Four cards in a machine costed at the workload's CNY 8,000 host: ask for a quote.
+        local w = { host_cost = 8000, currency = "CNY" }
+        local v = rule.evaluate({ acquisition = "buy-used", count = 4, power_w = 1600 }, w)
+        assert(v[1].because:find("; 4 cards need a workstation or server board, and each "
+            .. "machine is costed at CNY 8000 (host_cost): check that figure is a quote for one",
+            1, true), v[1].because)
+        -- Two cards fit a desktop board; a server bought whole has its own host.
+        assert(not rule.evaluate({ acquisition = "buy-new", count = 2, power_w = 900 }, w)[1]
+            .because:find("workstation", 1, true))
+        assert(not rule.evaluate({ acquisition = "buy-new", count = 8, power_w = 10200,
+            system = "dgx-h100" }, w)[1].because:find("workstation", 1, true))
+    end,
     test_single_cards_and_rentals_do_not = function(rule)
         assert(#rule.evaluate({ acquisition = "buy-new", count = 1, power_w = 650 }, {}) == 0)
         assert(#rule.evaluate({ acquisition = "rent", count = 8, power_w = 3200 }, {}) == 0)
