@@ -292,10 +292,10 @@ static void get_in_body(const decision *d, const void *r, decide_field_value *v)
     v->number = o->feasible && o->rank >= 1 && o->rank <= BODY_COST_ROWS;
 }
 
-/* Where the workload says where it buys (region), the export rules of every GPU of the cost
- * table's options that the KB notes one for, once each, in rank order: a buyer in a restricted
- * country must see them beside the options, not only under the recommendation.  Empty without
- * a region. */
+/* Where the workload says where it buys (region), the export rules of every GPU the cost table
+ * offers to buy that the KB notes one for, once each, in rank order: a buyer in a restricted
+ * country must see them beside the options, not only under the recommendation (a rented card
+ * stays with its provider).  Empty without a region. */
 static view *export_rules_view(const decision *d)
 {
     view *list = view_list();
@@ -303,8 +303,8 @@ static view *export_rules_view(const decision *d)
         return list;
     for (size_t r = 0; r < d->n_options; r++) {
         const decide_option *o = d->ranked[r];
-        if (!o->feasible || o->rank < 1 || o->rank > BODY_COST_ROWS || !o->gpu->restriction ||
-            !*o->gpu->restriction)
+        if (!o->feasible || o->rank < 1 || o->rank > BODY_COST_ROWS ||
+            o->acquisition == DECIDE_RENT || !o->gpu->restriction || !*o->gpu->restriction)
             continue;
         int seen = 0;
         for (size_t k = 0; k < view_len(list) && !seen; k++)
