@@ -115,8 +115,9 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
             fprintf(f, "     excluded: %s\n", o->excluded_because);
     }
     if (held_back)
-        fprintf(f, "(N): priced only by an article or blog: ranked after the others and never "
-                   "recommended (set anecdotal_ok = true to accept such prices)\n");
+        fprintf(f, "(N): priced only by an article or blog (set anecdotal_ok = true to accept "
+                   "such prices), or only by another market than the workload's region: ranked "
+                   "after the others and never recommended\n");
     buf_free(&b);
 }
 

@@ -129,8 +129,11 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
             buf_printf(b, " in one %s", o->system->name);
         else if (o->hosts > 1)
             buf_printf(b, " in %d machines", o->hosts);
-        if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
-            buf_puts(b, " (anecdotal price)");
+        int anecdote = decide_str_eq(o->offer_quality, "anecdote") && !shortened;
+        int other = o->other_market && !shortened;
+        if (anecdote || other)
+            buf_printf(b, " (%s%s%s)", anecdote ? "anecdotal price" : "",
+                       anecdote && other ? "; " : "", other ? "another market's price" : "");
     }
 }
 

@@ -34,9 +34,10 @@ typedef struct decide_option {
     char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
     double gpu_fraction;           /* the share of one card each GPU is (a MIG slice < 1) */
     double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */
-    int held_back;                 /* an anecdotal price the workload does not accept: shown,
-                                    * ranked after every other feasible option, never
-                                    * recommended */
+    int held_back;                 /* an anecdotal price the workload does not accept, or
+                                    * another market's (other_market): shown, ranked after
+                                    * every other feasible option, never recommended */
+    int other_market;              /* priced by another region than the workload's region */
     int consumer;                  /* a GeForce / TITAN card */
     /* Where the cards are: machines bought (or instances rented) and the network between them;
      * a purchase of whole systems (SXM / OAM servers) names the system. */

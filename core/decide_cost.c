@@ -86,17 +86,18 @@ static double hours_per_day_costed(const decision *d, const decide_option *o)
     return o->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months);
 }
 
-/* A rental is paid for the hours costed, but never for fewer than the offer's minimum billing:
- * max(hours, min_billing_hours).  The hours of use stay those the work runs, so the price per
- * hour of use (and per unit of work) carries the hours paid for and not used. */
+/* A rental is paid for the hours costed, but in whole steps of the offer's minimum billing: a
+ * job's hours rounded up to whole multiples of min_billing_hours (a Capacity Block's whole
+ * days).  The hours of use stay those the work runs, so the price per hour of use (and per
+ * unit of work) carries the hours paid for and not used. */
 static void cost_rented(decision *d, decide_option *o)
 {
     const workload *w = d->w;
     o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
     cost_rent(o->unit_price, hours_per_day_costed(d, o), w->horizon_months, &o->cost);
-    if (workload_is_job(w) && o->min_billing_hours > o->cost.hours_of_use &&
-        o->cost.hours_of_use > 0) {
-        double billed = o->unit_price * o->min_billing_hours;
+    if (workload_is_job(w) && o->min_billing_hours > 0 && o->cost.hours_of_use > 0) {
+        double steps = ceil(o->cost.hours_of_use / o->min_billing_hours - 1e-9);
+        double billed = o->unit_price * o->min_billing_hours * fmax(steps, 1);
         o->cost.running_per_month *= billed / o->cost.total;
         o->cost.total = billed;
         o->cost.per_hour = billed / o->cost.hours_of_use;

@@ -227,6 +227,7 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->price_lo = prices->values[0];
     o->price_hi = prices->values[prices->n - 1];
     o->held_back = prices->held_back;
+    o->other_market = prices->elsewhere;
     decide_option_dated(o, prices->as_of);
     o->offer_quality = prices->quality ? gw_xstrdup(prices->quality) : NULL;
     if (prices->elsewhere) {

@@ -33,6 +33,7 @@ typedef struct rule_context {
     double budget;
     double electricity_share;
     int expensive_power;
+    int host_cost_assumed;
 } rule_context;
 
 #define CONTEXT(name) offsetof(rule_context, name)
@@ -50,6 +51,8 @@ const decide_field decide_context_fields[] = {
     {NULL, "electricity_share", DECIDE_FIELD_NUMBER, CONTEXT(electricity_share), NULL, 0, NULL,
      DECIDE_RULE_VALUE, 0, NULL},
     {NULL, "expensive_power", DECIDE_FIELD_BOOLEAN, CONTEXT(expensive_power), NULL, 0, NULL,
+     DECIDE_RULE_VALUE, 0, NULL},
+    {NULL, "host_cost_assumed", DECIDE_FIELD_BOOLEAN, CONTEXT(host_cost_assumed), NULL, 0, NULL,
      DECIDE_RULE_VALUE, 0, NULL},
 };
 const size_t decide_context_field_count =
@@ -93,6 +96,7 @@ view *decide_rule_context(const decision *d)
     c.model_gb = d->memory.total_gb;
     context_budget(d, &c);
     context_power(d, &c);
+    c.host_cost_assumed = d->fact_cite[KB_ASSUMED_HOST_COST] != 0;   /* fill_defaults set it */
     view *ctx = view_map();
     decide_fields_write(ctx, decide_context_fields, decide_context_field_count, d, &c, 0,
                         DECIDE_VIEW_RULE);

@@ -292,10 +292,10 @@ static void get_in_body(const decision *d, const void *r, decide_field_value *v)
     v->number = o->feasible && o->rank >= 1 && o->rank <= BODY_COST_ROWS;
 }
 
-/* Where the workload says where it buys (region), the export rules of every GPU the cost table
- * offers to buy that the KB notes one for, once each, in rank order: a buyer in a restricted
- * country must see them beside the options, not only under the recommendation (a rented card
- * stays with its provider).  Empty without a region. */
+/* Where the workload says where it buys (region), the export rules of every GPU the decision
+ * prices to buy that the KB notes one for (over the budget or not), once each, in rank order: a
+ * buyer in a restricted country must see them beside the options, not only under the
+ * recommendation (a rented card stays with its provider).  Empty without a region. */
 static view *export_rules_view(const decision *d)
 {
     view *list = view_list();
@@ -303,8 +303,7 @@ static view *export_rules_view(const decision *d)
         return list;
     for (size_t r = 0; r < d->n_options; r++) {
         const decide_option *o = d->ranked[r];
-        if (!o->feasible || o->rank < 1 || o->rank > BODY_COST_ROWS ||
-            o->acquisition == DECIDE_RENT || !o->gpu->restriction || !*o->gpu->restriction)
+        if (o->acquisition == DECIDE_RENT || !o->gpu->restriction || !*o->gpu->restriction)
             continue;
         int seen = 0;
         for (size_t k = 0; k < view_len(list) && !seen; k++)
@@ -370,6 +369,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "min_billing_hours", N, OPT(min_billing_hours), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "held_back", B, OPT(held_back), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "other_market", B, OPT(other_market), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "feasible", B, OPT(feasible), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
@@ -655,6 +655,14 @@ static void reason_break_even(decision *d, const decide_option *win)
     const view *be = d->break_even;
     double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
     double plan = d->w->hours_per_day;
+    /* "6.8 h/day on cost alone": the same without the rules' adjustments, where it differs */
+    gw_buf alone = GW_BUF_INIT;
+    const char *cost_only = NULL;
+    if (view_map_get(be, "hours_per_day_cost_only")) {
+        buf_printf(&alone, "%s on cost alone",
+                   view_str(view_map_get(be, "hours_per_day_cost_only_text")));
+        cost_only = buf_cstr(&alone);
+    }
     gw_buf b = GW_BUF_INIT;
     if (win->acquisition != DECIDE_RENT && !isnan(hours) && workload_is_job(d->w))
         buf_printf(&b, "Owning pays off against %s from %.1f h of use a day over the "
@@ -666,23 +674,23 @@ static void reason_break_even(decision *d, const decide_option *win)
     else if (win->acquisition != DECIDE_RENT && !isnan(hours))
         buf_printf(&b, "Owning ranks ahead of %s from %.1f h of use a day (cost per unit with "
                        "the rules' adjustments%s%s); the plan is %g h.",
-                   view_str(view_map_get(be, "rent_label")), hours,
-                   view_map_get(be, "hours_per_day_cost_only") ? "; on cost alone from " : "",
-                   view_map_get(be, "hours_per_day_cost_only")
-                       ? view_str(view_map_get(be, "hours_per_day_cost_only_text"))
-                       : "",
-                   plan);
+                   view_str(view_map_get(be, "rent_label")), hours, cost_only ? "; " : "",
+                   cost_only ? cost_only : "", plan);
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
     else if (!isnan(hours) && workload_is_job(d->w))
-        buf_printf(&b, "Buying (%s) would pay off only if kept busy %.1f h a day for the whole "
-                       "%g-month horizon; this job uses it %s (%s averaged over the horizon).",
-                   view_str(view_map_get(be, "buy_label")), hours, d->w->horizon_months,
+        buf_printf(&b, "Buying (%s) would rank above renting only if kept busy %.1f h a day%s%s "
+                       "for the whole %g-month horizon; this job uses it %s (%s averaged over "
+                       "the horizon).",
+                   view_str(view_map_get(be, "buy_label")), hours, cost_only ? ", " : "",
+                   cost_only ? cost_only : "", d->w->horizon_months,
                    view_str(view_map_get(be, "job_hours_text")),
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
-        buf_printf(&b, "Buying (%s) would need %.1f h of use a day to pay off; the plan is %g h.",
-                   view_str(view_map_get(be, "buy_label")), hours, plan);
+        buf_printf(&b, "Buying (%s) would need %.1f h of use a day to rank above renting%s%s%s; "
+                       "the plan is %g h.",
+                   view_str(view_map_get(be, "buy_label")), hours, cost_only ? " (" : "",
+                   cost_only ? cost_only : "", cost_only ? ")" : "", plan);
     else
         buf_printf(&b, workload_is_job(d->w)
                            ? "Buying (%s) never pays off, even kept busy 24 h a day for the "
@@ -691,6 +699,7 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "buy_label")));
     view_list_push(d->because, view_string(buf_cstr(&b)));
     buf_free(&b);
+    buf_free(&alone);
 }
 
 void decide_reasons(decision *d)
@@ -875,9 +884,9 @@ static view *method_view(const decision *d)
     buf_reset(&line);
     buf_printf(&line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
-               "its runs take, at least an offer's minimum billing where the KB states one: "
-               "AWS's Capacity Blocks, 24 h; for capacity, each day of use is billed at least "
-               "that minimum, up to the whole day: a block reserves whole days); per GPU and "
+               "its runs take, in whole steps of an offer's minimum billing where the KB states "
+               "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
+               "billed at least that minimum, up to the whole day); per GPU and "
                "card count "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "

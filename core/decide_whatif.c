@@ -166,7 +166,8 @@ static double score_with(const decision *d, const decide_option *o, int param, d
     double per_hour;
     int own = param == SENS_OWN && o == decision_best(d);
     if (o->acquisition == DECIDE_RENT) {
-        per_hour = o->unit_price * (param == SENS_RENT || own ? factor : 1);
+        /* per hour of use: the hours billed and not used (minimum billing) included */
+        per_hour = o->cost.per_hour * (param == SENS_RENT || own ? factor : 1);
     } else {
         cost_buy_input in = o->buy;
         if (param == SENS_ELECTRICITY)
@@ -330,8 +331,8 @@ static void flip_view(view *m, const decision *d, const decide_option *win, int 
     int out = !still_finishes(d, win, param, past);
     if (out)
         buf_puts(&t, param == SENS_HOURS && win->hours_needed > win->hours_available * past
-                         ? ": the recommendation can no longer finish in time"
-                         : ": the recommendation goes over the budget");
+                         ? ": past it the recommendation can no longer finish in time"
+                         : ": past it the recommendation's cash up front exceeds the budget");
     if (nw && nw != win) {
         buf_puts(&t, out ? ", and " : ": ");
         decide_option_label(&t, nw, 0);
@@ -392,8 +393,9 @@ void decide_sensitivity(decision *d)
                "found by bisection on the figure the options are ranked by (cost per unit of "
                "work x the rules' adjustment, the same comparison as the break-even hours a "
                "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24; for a job, an "
-               "option whose runs no longer fit the fewer hours is out); rule verdicts (the "
-               "budget's among them) are held at their base values",
+               "option whose runs no longer fit the fewer hours is out); the budget is checked "
+               "again at each value (an option whose cash up front then exceeds it is out), and "
+               "the other rules' verdicts are held at their base values",
                SENS_STEP * 100, SENS_STEP * 100, (SENS_SCAN_DOWN - 1) * 100,
                (SENS_SCAN_UP - 1) * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));

@@ -33,12 +33,16 @@ return {
             .. (workload.task == "inference" and "the serving stack" or "distributed training")
             .. " running"
         -- Three or more cards in one machine need a workstation or server board (PCIe lanes,
-        -- slots, a power supply of 1.3-1.5x the load); a server bought whole has its own.
+        -- slots, a power supply of 1.3-1.5x the load); a server bought whole has its own, and a
+        -- workload that states host_cost has priced one.
         local per_host = option.count // hosts
-        if per_host >= 3 and not option.system and workload.host_cost and workload.currency then
+        local assumed = workload.context and workload.context.host_cost_assumed
+        if per_host >= 3 and not option.system and assumed and workload.host_cost
+            and workload.currency then
             because = because .. string.format(
                 "; %d cards need a workstation or server board, and each machine is costed at "
-                    .. "%s %.0f (host_cost): check that figure is a quote for one", per_host,
+                    .. "the assumed %s %.0f of a one-card PC: set host_cost to a quote for one",
+                per_host,
                 workload.currency, workload.host_cost)
         end
         return { { effect = "warn", weight = 0.02, checklist = "multi-gpu-build",

@@ -19,11 +19,15 @@ return {
     end,
     test_a_host_for_three_or_more_cards_is_questioned = function(rule)
         -- Four cards in a machine costed at the workload's CNY 8,000 host: ask for a quote.
-        local w = { host_cost = 8000, currency = "CNY" }
+        local w = { host_cost = 8000, currency = "CNY", context = { host_cost_assumed = true } }
         local v = rule.evaluate({ acquisition = "buy-used", count = 4, power_w = 1600 }, w)
         assert(v[1].because:find("; 4 cards need a workstation or server board, and each "
-            .. "machine is costed at CNY 8000 (host_cost): check that figure is a quote for one",
-            1, true), v[1].because)
+            .. "machine is costed at the assumed CNY 8000 of a one-card PC: set host_cost to a "
+            .. "quote for one", 1, true), v[1].because)
+        -- The workload's own quote (host_cost given) is not questioned.
+        local quoted = { host_cost = 6000, currency = "USD", context = { host_cost_assumed = false } }
+        assert(not rule.evaluate({ acquisition = "buy-new", count = 4, power_w = 1400 }, quoted)[1]
+            .because:find("workstation", 1, true))
         -- Two cards fit a desktop board; a server bought whole has its own host.
         assert(not rule.evaluate({ acquisition = "buy-new", count = 2, power_w = 900 }, w)[1]
             .because:find("workstation", 1, true))

@@ -37,7 +37,7 @@ case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell o
 # 3090 = two machines of 4 x CNY 5,999.5 and a CNY 8,000 host each = 63,996; new 4x RTX 4090 =
 # 4 x 16,000 + 8,000 = 72,000; 31 - 3 examples = 28 more.  Each one is listed in the appendix.
 BODY=${MD%%"## Appendix"*}
-case "$BODY" in *"- **budget (31):** used 4x GeForce RTX 4090 (anecdotal price) — costs CNY 52,640 up front; the budget is CNY 40,000; used 8x GeForce RTX 3090 in 2 machines (anecdotal price) — costs CNY 63,996 up front; the budget is CNY 40,000; new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,000 up front; the budget is CNY 40,000; and 28 more."*)
+case "$BODY" in *"- **budget (31):** used 4x GeForce RTX 4090 (anecdotal price; another market's price) — costs CNY 52,640 up front; the budget is CNY 40,000; used 8x GeForce RTX 3090 in 2 machines (anecdotal price) — costs CNY 63,996 up front; the budget is CNY 40,000; new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,000 up front; the budget is CNY 40,000; and 28 more."*)
     pass "report md: options that fell out, grouped by reason with a count" ;;
     *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
 case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one list is in the appendix" "in the body" ;;
@@ -50,7 +50,7 @@ case "$BODY" in *"Every option that fell out"*) fail "report md: the one-by-one 
 RULES=${BODY#*"## Rules that fired"}
 check_eq "report md: a rule's sentence once under Rules that fired" \
     "$(printf '%s\n' "${RULES%%"## Risks"*}" | grep -c 'so it fits one consumer card')" 1
-case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090 (anecdotal price); used 2x GeForce RTX 3090 (anecdotal price); new 2x GeForce RTX 4090 (anecdotal price); used 2x GeForce RTX 4090 (anecdotal price); new 2x GeForce RTX 3090.*"*)
+case "$RULES" in *"several consumer cards are the way to more throughput. *used 4x GeForce RTX 3090 (anecdotal price); used 2x GeForce RTX 3090 (anecdotal price); new 2x GeForce RTX 4090 (anecdotal price); used 2x GeForce RTX 4090 (anecdotal price; another market's price); new 2x GeForce RTX 3090 (another market's price).*"*)
     pass "report md: a rule's sentence with the options it applied to" ;;
     *) fail "report md: a rule's sentence with the options it applied to" "missing" ;; esac
 # The decision first, the full figures, the method and the sources after the body.

@@ -1013,7 +1013,8 @@ static void rule_contract_documented(void **state)
     view *ctx = decide_rule_context(f->d);
     view_fields(&got, ctx, NULL);
     assert_string_equal(buf_cstr(&got), "tight_budget\ncheapest_datacenter_upfront\nmodel_gb\n"
-                                        "electricity_share\nexpensive_power\n");
+                                        "electricity_share\nexpensive_power\n"
+                                        "host_cost_assumed\n");
     view_free(ctx);
     /* --json has every field of the table (rent-only omissions aside: a bought option). */
     view *jv = decide_option_view(f->d, decision_best(f->d), DECIDE_VIEW_JSON);
