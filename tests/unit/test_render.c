@@ -240,9 +240,9 @@ static void test_markdown_datasheet(void **state)
     assert_non_null(strstr(md, "# GeForce RTX 3090 datasheet\n"));
     assert_non_null(strstr(md, "| Memory bandwidth | 936 GB/s |\n"));
     assert_non_null(strstr(md, "Source of the specifications: [^1]\n"));
-    assert_non_null(strstr(md, "[^1]: NVIDIA Ampere GA102 GPU Architecture, NVIDIA, 2020-09. <https://"));
+    assert_non_null(strstr(md, "[^1]: NVIDIA Ampere GA102 GPU Architecture, NVIDIA, retrieved 2020-09. <https://"));
     /* A non-http URL stays escaped text. */
-    assert_non_null(strstr(md, "[^3]: Used GPU prices, sample survey, 2026-10. prices.txt\n"));
+    assert_non_null(strstr(md, "[^3]: Used GPU prices, sample survey, retrieved 2026-10. prices.txt\n"));
     /* The chart is an image beside the document: datasheet.md -> datasheet-throughput.svg. */
     assert_non_null(strstr(md, "![Throughput (dense)](datasheet-throughput.svg)"));
     free(md);
