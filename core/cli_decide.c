@@ -79,7 +79,9 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
             snprintf(rank, sizeof rank, "%d", o->rank);
         else
             snprintf(rank, sizeof rank, "-");
-        held_back |= o->held_back && o->feasible;
+        /* why: 1 an article's price, 2 another market's (the legend says only what applies) */
+        if (o->held_back && o->feasible)
+            held_back |= o->other_market ? 2 : 1;
         char fit[16];
         snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
         char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
@@ -115,9 +117,14 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
             fprintf(f, "     excluded: %s\n", o->excluded_because);
     }
     if (held_back)
-        fprintf(f, "(N): priced only by an article or blog (set anecdotal_ok = true to accept "
-                   "such prices), or only by another market than the workload's region: ranked "
-                   "after the others and never recommended\n");
+        fprintf(f, "(N): priced only %s%s%s: ranked after the others and never recommended\n",
+                held_back & 1 ? "by an article or blog (set anecdotal_ok = true to accept such "
+                                "prices)"
+                              : "",
+                held_back == 3 ? ", or only " : "",
+                held_back & 2 ? "by another market than the workload's region (a quote from "
+                                "there would settle it)"
+                              : "");
     buf_free(&b);
 }
 

@@ -672,8 +672,8 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_text")),
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (win->acquisition != DECIDE_RENT && !isnan(hours))
-        buf_printf(&b, "Owning ranks ahead of %s from %.1f h of use a day (cost per unit with "
-                       "the rules' adjustments%s%s); the plan is %g h.",
+        buf_printf(&b, "Buying ranks above renting (%s) from %.1f h of use a day (cost per "
+                       "unit with the rules' adjustments%s%s); the plan is %g h.",
                    view_str(view_map_get(be, "rent_label")), hours, cost_only ? "; " : "",
                    cost_only ? cost_only : "", plan);
     else if (win->acquisition != DECIDE_RENT)
@@ -932,7 +932,7 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
     decide_money(b, d, w->host_cost);
     buf_printf(b, " and draws %.0f W besides its cards; it takes up to ", w->host_power_w);
     if (w->cards_per_host > 0)
-        buf_puts(b, "the workload's cards.");
+        buf_printf(b, "%g cards (the workload's cards_per_host).", w->cards_per_host);
     else
         buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
                    DECIDE_SERVER_PER_HOST);
@@ -1041,11 +1041,14 @@ static view *assumptions_view(const decision *d)
     }
     assume(list,
            workload_is_job(w)
-               ? "Renting: a job pays the offer's price for the hours its runs take (at least the "
-                 "offer's minimum billing, where the KB states one); charges an offer's note "
-                 "names besides the price (storage, transfer, machine images) are not added."
-               : "Renting: the offer's price for the same hours of use as owning; charges an "
-                 "offer's note names besides the price (storage, transfer, machine images) are not added.",
+               ? "Renting: a job pays the offer's price for the hours its runs take, rounded up "
+                 "to whole steps of the offer's minimum billing where the KB states one (AWS's "
+                 "Capacity Blocks: whole days of 24 h); charges an offer's note names besides the "
+                 "price (storage, transfer, machine images) are not added."
+               : "Renting: the offer's price for the same hours of use as owning, except that an "
+                 "offer with a minimum billing is billed at least that for each day of use, up to "
+                 "the whole day (AWS's Capacity Blocks: 24 h a day); charges an offer's note names "
+                 "besides the price (storage, transfer, machine images) are not added.",
            0, 0);
     buf_free(&b);
     return list;

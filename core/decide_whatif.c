@@ -395,7 +395,9 @@ void decide_sensitivity(decision *d)
                "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24; for a job, an "
                "option whose runs no longer fit the fewer hours is out); the budget is checked "
                "again at each value (an option whose cash up front then exceeds it is out), and "
-               "the other rules' verdicts are held at their base values",
+               "the other rules' verdicts are held at their base values; the options are the "
+               "plan's (a rental of several instances, offered only where fewer cannot finish "
+               "in time at the plan's hours, is not added at other values)",
                SENS_STEP * 100, SENS_STEP * 100, (SENS_SCAN_DOWN - 1) * 100,
                (SENS_SCAN_UP - 1) * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));

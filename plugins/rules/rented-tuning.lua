@@ -3,12 +3,13 @@
 -- cards, the collective library (NCCL; RCCL on AMD) are checked, a rented A100 can run slower
 -- than a local RTX 3090; the measured speed assumed here needs that tuning.  Each piece of
 -- advice is given only where the option has the feature it is about, and TF32 only to work in
--- full precision (mixed precision already runs on the tensor cores).  The sentence does not name
+-- full precision (mixed precision already runs on the tensor cores); a superchip's Arm host
+-- needs aarch64 builds of the stack.  The sentence does not name
 -- the card, so the report says it once with every option it applies to.
 return {
     name = "rented-tuning",
     kind = "rule",
-    version = "1.2.0",
+    version = "1.3.0",
     description = "Attaches the tuning checklist to rented data-centre cards.",
 
     evaluate = function(option, workload)
@@ -25,6 +26,10 @@ return {
         end
         if option.count > 1 and (workload.task ~= "inference" or (option.tensor_parallel or 1) > 1) then
             steps[#steps + 1] = option.vendor == "AMD" and "RCCL" or "NCCL"
+        end
+        -- A superchip's host CPU is Arm (Grace): the stack needs aarch64 builds.
+        if option.form_factor == "superchip" then
+            steps[#steps + 1] = "aarch64 builds of the software (the host CPU is an Arm Grace)"
         end
         local list = #steps == 1 and steps[1]
             or table.concat(steps, ", ", 1, #steps - 1) .. " and " .. steps[#steps]

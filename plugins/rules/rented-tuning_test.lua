@@ -65,4 +65,13 @@ return {
         assert(v[1].because:find("inference engine (its kernels and batching) and NCCL are set up", 1, true),
             v[1].because)
     end,
+    -- A superchip (GH200, GB200) runs on an Arm host.
+    test_a_superchip_needs_aarch64_builds = function(rule)
+        local v = rule.evaluate({ acquisition = "rent", consumer = false, gpu = "gh200", count = 1,
+                                  vendor = "NVIDIA", form_factor = "superchip" },
+            { model = { precision = "amp" } })
+        assert(v[1].because == "a rented data-centre card reaches the assumed speed only once the "
+            .. "data loader and aarch64 builds of the software (the host CPU is an Arm Grace) are "
+            .. "set up: check them in the first hour", v[1].because)
+    end,
 }
