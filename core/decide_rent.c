@@ -398,7 +398,8 @@ static void add_rent_option(decision *d, const rent_offer *f, int instances, con
 /* The options of the kept offers, in KB order. */
 static void add_kept_options(decision *d, rent_offers *kept)
 {
-    qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
+    if (kept->n)
+        qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
     gw_buf id = GW_BUF_INIT;
     for (size_t i = 0; i < kept->n; i++) {
         const rent_offer *f = &kept->v[i];
@@ -439,7 +440,8 @@ int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
     int rc = kb_cloud_configs(d->k, gpu_filter, 1, &cfg, &n_cfg, err);
     if (rc != GW_OK)
         return rc;
-    qsort(cfg, n_cfg, sizeof *cfg, cmp_config);
+    if (n_cfg)
+        qsort(cfg, n_cfg, sizeof *cfg, cmp_config);
     if (!d->rent_walked)
         d->rent_walked = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     rent_offers kept = {0};
