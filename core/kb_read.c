@@ -258,6 +258,19 @@ int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out
     return rc;
 }
 
+/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached, unless several
+ * statements of that SQL may be open at once. */
+static int price_select(kb *k, const char *where, int cached, sqlite3_stmt **st, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, where);
+    int rc = cached ? kb_sql_prepare_cached(k, buf_cstr(&sql), st, err)
+                    : kb_sql_prepare(k, buf_cstr(&sql), st, err);
+    buf_free(&sql);
+    return rc;
+}
+
 struct kb_cursor {
     kb *k;
     sqlite3_stmt *st;
@@ -265,14 +278,11 @@ struct kb_cursor {
 
 int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
 {
-    gw_buf sql = GW_BUF_INIT;
-    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(&sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
-                   " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
     sqlite3_stmt *st;
     /* not a cached statement: several cursors of one SQL are open at once */
-    int rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
-    buf_free(&sql);
+    int rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+                             " AND currency = ?4 ORDER BY amount / gpu_fraction, id",
+                          0, &st, err);
     *out = NULL;
     if (rc)
         return rc;
@@ -309,14 +319,11 @@ void kb_cursor_close(kb_cursor *c)
 
 int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err)
 {
-    gw_buf sql = GW_BUF_INIT;
-    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(&sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2 AND gpu_count = ?3"
-                   " AND spot = ?4 AND source IS ?5 AND instance IS ?6"
-                   " ORDER BY as_of DESC, currency, amount, id");
     sqlite3_stmt *st;
-    int rc = kb_sql_prepare_cached(k, buf_cstr(&sql), &st, err);
-    buf_free(&sql);
+    int rc = price_select(k, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+                             " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+                             " ORDER BY as_of DESC, currency, amount, id",
+                          1, &st, err);
     *out = NULL;
     *n = 0;
     if (rc)
@@ -375,12 +382,9 @@ int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out
         return kb_sql_fail(k, err, step, "reading");
     if (*total > limit)
         return GW_OK;
-    gw_buf sql = GW_BUF_INIT;
-    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(&sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
-                   " ORDER BY gpu_count, source, provider, instance, as_of DESC, id");
-    rc = kb_sql_prepare_cached(k, buf_cstr(&sql), &st, err);
-    buf_free(&sql);
+    rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+                         " ORDER BY gpu_count, source, provider, instance, as_of DESC, id",
+                      1, &st, err);
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, gpu);

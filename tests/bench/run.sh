@@ -220,19 +220,20 @@ decide_once() {
         echo "  $label: did not finish within ${SCALE_LIMIT} s (BENCH_SCALE_LIMIT_S)"
     fi
 }
+# decide_both WORKLOAD TARGET: the workload on the shipped KB, then on the grown KB, and the ratio.
+decide_both() {
+    decide_once "gpuwise decide (shipped KB)" "$KB" "$1"
+    shipped_ms=$MS
+    decide_once "gpuwise decide (grown KB)" "$W/grown.db" "$1"
+    [ -n "$MS" ] && ratio "$MS" "$shipped_ms" "$2"
+}
 echo
 echo "== decide: the same workload on the shipped KB and on the grown KB"
 echo "  named candidates (examples/llm-pretrain.lua: 2 GPUs to buy, 3 to rent):"
-decide_once "gpuwise decide (shipped KB)" "$KB" examples/llm-pretrain.lua
-shipped_ms=$MS
-decide_once "gpuwise decide (grown KB)" "$W/grown.db" examples/llm-pretrain.lua
-[ -n "$MS" ] && ratio "$MS" "$shipped_ms" "within 2x of the shipped KB"
+decide_both examples/llm-pretrain.lua "within 2x of the shipped KB"
 echo "  rent:* (examples/vision-team.lua: every GPU with an offer; on the grown KB 40 more, so"
-echo "  about 16x the options: the target is time linear in the offers that can win):"
-decide_once "gpuwise decide (shipped KB)" "$KB" examples/vision-team.lua
-shipped_ms=$MS
-decide_once "gpuwise decide (grown KB)" "$W/grown.db" examples/vision-team.lua
-[ -n "$MS" ] && ratio "$MS" "$shipped_ms" "about the options' ratio (linear in the offers kept)"
+echo "  about 6x the options: the target is time linear in the offers that can win):"
+decide_both examples/vision-team.lua "about the options' ratio (linear in the offers kept)"
 
 # ---- plugin workers ----------------------------------------------------------------------
 # Plugins run in a worker process (core/worker.c): a fork, a seccomp filter, and each call a
