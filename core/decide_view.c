@@ -1128,11 +1128,16 @@ static view *cost_chart_view(const decision *d)
     view_map_set_str(bar, "unit", d->w->currency);
     buf_free(&b);
     view *bars = view_map_set(bar, "bars", view_list());
+    int marked = 0;
     for (size_t i = 0; i < n_shown; i++) {
         const decide_option *o = shown[i];
         view *m = view_list_push(bars, view_map());
         gw_buf l = GW_BUF_INIT;
         decide_option_label(&l, o, 1);
+        if (o->held_back) {   /* the short label has no room for why: a mark, said below */
+            buf_puts(&l, " \xe2\x80\xa0");
+            marked = 1;
+        }
         view_map_set_str(m, "label", buf_cstr(&l));
         buf_reset(&l);
         decide_money_per_unit(&l, d, o->per_unit);
@@ -1141,6 +1146,14 @@ static view *cost_chart_view(const decision *d)
         view_map_set_num(m, "value", o->per_unit);
         if (o->rank == 1)
             view_map_set_bool(m, "highlight", 1);
+    }
+    if (marked) {
+        view_map_set_str(bar, "desc", "Feasible options by cost per unit, lower is better; the "
+                                      "recommendation is highlighted; \xe2\x80\xa0 marks a price "
+                                      "only an article or another market gives: shown, never "
+                                      "recommended.");
+        view_map_set_str(bar, "marks_note", "\xe2\x80\xa0 A price only an article or another "
+                                            "market gives: shown, never recommended.");
     }
     return bar;
 }

@@ -153,6 +153,12 @@ check_eq "report errors: the command is named once" "$(printf '%s' "$ERR" | grep
 run "$GW" report "$EX/vision-team.lua" --json
 check_eq "report: cost-per-unit bars sorted by cost" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | .bars[].value] | . == sort')" "true"
+# A bar priced only by an article is marked, and the mark is said under the chart: llm-serving's
+# DGX H100 servers (an analyst's estimate, held back) among its twelve cheapest options.
+run "$GW" report "$EX/llm-serving.lua" --json
+check_eq "report: held-back bars marked, the mark said" \
+    "$(jqr '[.charts[] | select(.id == "cost-per-unit") | ([.bars[] | select(.label | endswith(" †")) | .label | test("DGX H100")] | all and length == 2), (.marks_note | startswith("† A price only an article"))] | map(tostring) | join(" ")')" \
+    "true true"
 
 # A job's cumulative chart draws the rental of the same work, so its line ends at the job's bill:
 # short-project (bought anywhere: its region line removed, so a purchase may be compared) rents
