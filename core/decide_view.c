@@ -1065,7 +1065,11 @@ static view *cumulative_chart_view(const decision *d, const view *series)
     gw_buf desc = GW_BUF_INIT;
     const view *cu = d->cumulative;
     buf_puts(&desc, "Cumulative outlay of the best purchase and the best rental doing the same "
-                    "work. The purchase ends at its total in the cost table, ");
+                    "work");
+    if (workload_is_job(d->w))
+        buf_puts(&desc, ", spent while the job runs at the workload's hours a day (the purchase "
+                        "then idles until it is sold)");
+    buf_puts(&desc, ". The purchase ends at its total in the cost table, ");
     buf_puts(&desc, view_str(view_map_get(cu, "buy_total_text")));
     if (view_num(view_map_get(cu, "buy_resale")) > 0) {
         buf_puts(&desc, ", after the hardware is sold for ");

@@ -33,6 +33,56 @@ static const decide_option *best_of(const decision *d, int rent)
     return NULL;
 }
 
+/* The months the hardware works: capacity, the horizon; a job runs at the workload's hours a
+ * day from the start until its hours are done (the purchase then idles until it is sold, the
+ * rental is given back). */
+static double working_months(const decision *d, const decide_option *buy)
+{
+    const workload *w = d->w;
+    if (!workload_is_job(w) || isnan(buy->hours_needed))
+        return w->horizon_months;
+    return fmin(buy->hours_needed / (w->hours_per_day * COST_DAYS_PER_MONTH), w->horizon_months);
+}
+
+/* What the purchase has cost by month m, before its resale: a job's electricity is spent while
+ * it runs (its cost inputs spread those hours over the horizon, for the same total). */
+static double outlay_buy(const decision *d, const decide_option *buy, double m)
+{
+    const cost_buy_input *in = &buy->buy;
+    if (!workload_is_job(d->w))
+        return cost_cumulative_buy(in, m);
+    double spread = cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh,
+                                               in->pue);
+    double running = cost_electricity_per_month(in->power_w, d->w->hours_per_day, in->price_kwh,
+                                                in->pue);
+    return cost_cumulative_buy(in, m) - spread * m + running * fmin(m, working_months(d, buy));
+}
+
+/* What renting the same work (rent_equiv an hour of the purchase's work) has cost by month m. */
+static double outlay_rent(const decision *d, const decide_option *buy, double rent_equiv,
+                          double m)
+{
+    return cost_cumulative_rent(rent_equiv, workload_is_job(d->w) ? d->w->hours_per_day
+                                                                  : buy->buy.hours_per_day,
+                                fmin(m, working_months(d, buy)));
+}
+
+/* The month the rental's outlay overtakes the purchase's (before resale); NaN never.  Both rise
+ * in straight lines while the hardware works; after a job's months only the purchase's upkeep
+ * goes on, so they cross then or never. */
+static double overtaking_month(const decision *d, const decide_option *buy, double rent_equiv)
+{
+    if (!workload_is_job(d->w))
+        return cost_break_even_month(&buy->buy, rent_equiv);
+    double end = working_months(d, buy);
+    double fixed = outlay_buy(d, buy, 0);
+    double margin = (outlay_rent(d, buy, rent_equiv, end) - (outlay_buy(d, buy, end) - fixed)) /
+                    end;
+    if (!(end > 0) || !(margin > 0) || fixed / margin > end)
+        return NAN;
+    return fixed / margin;
+}
+
 /* Cumulative outlay of buy and of renting the same work (rent_equiv an hour), for the chart.
  * The purchase's line drops by the resale at the horizon, so that both lines end at the totals
  * the cost table gives (the rental's for the hours the same work takes on it). */
@@ -40,9 +90,6 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
                              double rent_equiv, double month)
 {
     const workload *w = d->w;
-    /* A job's purchase spreads its hours of running over the horizon (cost_buy_input); the
-     * rental of the same work is drawn at the same pace, so it ends at the job's bill. */
-    double pace = workload_is_job(w) ? buy->buy.hours_per_day : w->hours_per_day;
     view *chart = d->cumulative = view_map();
     view *series = view_map_set(chart, "series", view_list());
     double months = w->horizon_months;
@@ -58,25 +105,24 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
             double m = months * k / steps;
             view *pt = view_list_push(pts, view_list());
             view_list_push(pt, view_number(m));
-            view_list_push(pt, view_number(s ? cost_cumulative_rent(rent_equiv, pace, m)
-                                             : cost_cumulative_buy(&buy->buy, m)));
+            view_list_push(pt, view_number(s ? outlay_rent(d, buy, rent_equiv, m)
+                                             : outlay_buy(d, buy, m)));
         }
         if (!s && buy->buy.resale > 0) {   /* sold at the horizon */
             view *pt = view_list_push(pts, view_list());
             view_list_push(pt, view_number(months));
-            view_list_push(pt, view_number(cost_cumulative_buy(&buy->buy, months) -
-                                           buy->buy.resale));
+            view_list_push(pt, view_number(outlay_buy(d, buy, months) - buy->buy.resale));
         }
     }
     decide_set_money(chart, d, "buy_total", buy->cost.total);
     decide_set_money(chart, d, "buy_resale", buy->buy.resale);
-    decide_set_money(chart, d, "rent_total", cost_cumulative_rent(rent_equiv, pace, months));
+    decide_set_money(chart, d, "rent_total", outlay_rent(d, buy, rent_equiv, months));
     decide_set_money(chart, d, "rent_offer_total", rent->cost.total);
     decide_set_figure(chart, "rent_hours_factor", buy->throughput / rent->throughput, 2, NULL);
     if (!isnan(month) && month <= months) {
         view *mk = view_map_set(chart, "marker", view_map());
         view_map_set_num(mk, "x", month);
-        view_map_set_num(mk, "y", cost_cumulative_buy(&buy->buy, month));
+        view_map_set_num(mk, "y", outlay_buy(d, buy, month));
         char label[64];
         snprintf(label, sizeof label, "break-even: month %.1f", month);
         view_map_set_str(mk, "label", label);
@@ -103,7 +149,7 @@ void decide_break_even(decision *d)
     double adjustment_ratio = decide_rules_adjustment(rent) / decide_rules_adjustment(buy);
     double hours = cost_break_even_hours_per_day(&buy->buy, rent_equiv * adjustment_ratio);
     int within_a_day = !isnan(hours) && hours <= 24;
-    double month = cost_break_even_month(&buy->buy, rent_equiv);
+    double month = overtaking_month(d, buy, rent_equiv);
     double speedup = cost_speedup_to_match(rent->cost.per_hour, buy->cost.per_hour);
     view *b = d->break_even;
     view_map_set_str(b, "buy_option", buy->id);

@@ -168,6 +168,13 @@ sed '/region = "CN"/d' "$EX/short-project.lua" >"$T/short-anywhere.lua"
 run "$GW" report "$T/short-anywhere.lua" --json
 check_num "report short-project: the chart's rental line ends at the job's bill" \
     "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 100.35 0.01
+# ... and the money goes out while the job runs, not spread over the horizon: the purchase's
+# 58.93 h take 58.93 / (6 h x 30) = 0.33 months, so by month 1 the rental's line is already at
+# 100.35 and the purchase's at 18,792.8 up front + 0.55 kW x 58.93 h x CNY 0.60 = 19.45 of
+# electricity = 18,812.25.
+check_eq "report short-project: a job's outlay is drawn while it runs" \
+    "$(jqr '.charts[] | select(.id == "cumulative-cost") | [(.series[1].points[1][1] * 100 | round), (.series[0].points[1][1] * 100 | round)] | map(tostring) | join(" ")')" \
+    "10035 1881225"
 run "$GW" report "$EX/big-model.lua" --json
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'
 
