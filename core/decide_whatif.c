@@ -62,9 +62,7 @@ static double outlay_buy(const decision *d, const decide_option *buy, double m)
 static double outlay_rent(const decision *d, const decide_option *buy, double rent_equiv,
                           double m)
 {
-    return cost_cumulative_rent(rent_equiv, workload_is_job(d->w) ? d->w->hours_per_day
-                                                                  : buy->buy.hours_per_day,
-                                fmin(m, working_months(d, buy)));
+    return cost_cumulative_rent(rent_equiv, d->w->hours_per_day, fmin(m, working_months(d, buy)));
 }
 
 /* The month the rental's outlay overtakes the purchase's (before resale); NaN never.  Both rise
@@ -75,12 +73,12 @@ static double overtaking_month(const decision *d, const decide_option *buy, doub
     if (!workload_is_job(d->w))
         return cost_break_even_month(&buy->buy, rent_equiv);
     double end = working_months(d, buy);
+    if (!(end > 0))
+        return NAN;
     double fixed = outlay_buy(d, buy, 0);
     double margin = (outlay_rent(d, buy, rent_equiv, end) - (outlay_buy(d, buy, end) - fixed)) /
                     end;
-    if (!(end > 0) || !(margin > 0) || fixed / margin > end)
-        return NAN;
-    return fixed / margin;
+    return margin > 0 && fixed / margin <= end ? fixed / margin : NAN;
 }
 
 /* Cumulative outlay of buy and of renting the same work (rent_equiv an hour), for the chart.

@@ -895,10 +895,15 @@ static int gw_units_parse(lua_State *L)
 
 #define QUERY_KEY "gw.query"
 
-/* Asks the question built in the map at *slot (owned by a box) and leaves the answer map in
- * *slot; raises when there is nobody to ask or the channel broke. */
-static const view *ask(lua_State *L, view **slot)
+/* Asks the KB's process `question` about key = value; the answer map is kept in a box on the
+ * stack until the function returns.  NULL when there is nobody to ask; raises when the channel
+ * broke. */
+static const view *ask(lua_State *L, const char *question, const char *key, const char *value)
 {
+    view **slot = (view **)luaapi_box_new(L, view_free_void);
+    *slot = view_map();
+    view_map_set_str(*slot, "question", question);
+    view_map_set_str(*slot, key, value);
     lua_getfield(L, LUA_REGISTRYINDEX, QUERY_KEY);
     struct query { luaapi_query_fn fn; void *ud; } *q = lua_touserdata(L, -1);
     lua_pop(L, 1);
@@ -923,12 +928,7 @@ static int answer_error(lua_State *L, const view *answer, const char *msg)
 
 static int gw_gpu_resolve(lua_State *L)
 {
-    const char *name = luaL_checkstring(L, 1);
-    view **slot = (view **)luaapi_box_new(L, view_free_void);
-    *slot = view_map();
-    view_map_set_str(*slot, "question", "gpu.resolve");
-    view_map_set_str(*slot, "name", name);
-    const view *a = ask(L, slot);
+    const view *a = ask(L, "gpu.resolve", "name", luaL_checkstring(L, 1));
     const view *id = a ? view_map_get(a, "id") : NULL;
     if (!view_str(id))
         return answer_error(L, a, "no knowledge base is open");
@@ -939,12 +939,7 @@ static int gw_gpu_resolve(lua_State *L)
 
 static int gw_kb_gpu(lua_State *L)
 {
-    const char *id = luaL_checkstring(L, 1);
-    view **slot = (view **)luaapi_box_new(L, view_free_void);
-    *slot = view_map();
-    view_map_set_str(*slot, "question", "kb.gpu");
-    view_map_set_str(*slot, "id", id);
-    const view *a = ask(L, slot);
+    const view *a = ask(L, "kb.gpu", "id", luaL_checkstring(L, 1));
     const view *g = a ? view_map_get(a, "gpu") : NULL;
     if (view_kind(g) != VIEW_MAP)
         return answer_error(L, a, "no knowledge base is open");
