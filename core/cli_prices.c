@@ -109,6 +109,11 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const price_input *in,
     view_free(log);
     if (rc == GW_OK)
         rc = plugin_check_sources(p, k, offers, "offers", err);
+    /* Not an error (a catalog of host VMs alone has no GPU offer), but a mirror's error page
+     * read as a price list looks the same: say so. */
+    if (rc == GW_OK && in && in->len > 0 && view_len(offers) == 0)
+        fprintf(ctx->diag, "%s: no offers found by %s in its %zu bytes: is it the price list "
+                "%s reads?\n", in->name, info.name, in->len, info.name);
     if (rc == GW_OK && in && in->date[0])
         date_undated(offers, in->date);
     if (rc == GW_OK) {
@@ -1006,13 +1011,15 @@ static const cli_command prices_commands[] = {
      "PLUGIN, every pricing plugin that declares some), then stores their offers as `prices "
      "refresh` does, in one transaction.  The only command that opens a network connection: "
      "HTTPS only, except plain HTTP to a loopback address (127.0.0.0/8, ::1, localhost) for a "
-     "local mirror; redirects are followed to HTTPS only.\n\n"
+     "local mirror; up to 5 redirects are followed, to HTTPS, or from a loopback address to "
+     "another over plain HTTP.\n\n"
      "Each response is kept, as it came, in "
      "`$XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/DATE-NAME` (`~/.cache` without "
      "`XDG_CACHE_HOME`), with the URL beside it in `DATE-NAME.url`: `gpuwise prices refresh "
      "PLUGIN --cached` replays the newest ones offline, and `--input` any one of them.  Offers "
      "that give no date are dated the day of the download; the source they cite names the URL.\n\n"
-     "A source that cannot be downloaded (no answer within `--timeout`, an HTTP error, a body "
+     "A source that cannot be downloaded (no complete answer within `--timeout`, redirects "
+     "included, an HTTP status other than success, a redirect not followed, an empty body, one "
      "cut short of its announced length, one larger than `--max-size`) is named on one line; "
      "the other sources are still downloaded and their offers stored, and the command exits "
      "69.\n\n"

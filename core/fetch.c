@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #define CURL_DISABLE_TYPECHECK   /* its checking macros would rename the pointers below */
 #include <curl/curl.h>
@@ -87,8 +88,10 @@ static int loopback_host(const char *host)
     return inet_pton(AF_INET6, bare, addr) == 1 && !memcmp(addr, one, sizeof one);
 }
 
-/* The scheme fetch_get allows url: "https", "http" (loopback only), or NULL with err set. */
-static const char *allowed_scheme(const char *url, gw_error *err)
+/* The scheme fetch_get allows url: "https", "http" (loopback only), or NULL with err set.  A
+ * redirect (from_http: 1 when the page redirecting was itself plain HTTP) may go to plain HTTP
+ * only from plain HTTP: an HTTPS server cannot send gpuwise to a local service. */
+static const char *allowed_scheme(const char *url, int redirect, int from_http, gw_error *err)
 {
     if (libcurl_open(err) != GW_OK)
         return NULL;
@@ -103,11 +106,13 @@ static const char *allowed_scheme(const char *url, gw_error *err)
         gw_error_set(err, GW_EUSAGE, "%.300s: not a URL (https://HOST/PATH)", url);
     else if (!strcasecmp(scheme, "https"))
         ok = "https";
-    else if (!strcasecmp(scheme, "http") && loopback_host(host))
+    else if (!strcasecmp(scheme, "http") && loopback_host(host) && (!redirect || from_http))
         ok = "http";
     else
-        gw_error_set(err, GW_EUSAGE, "%.300s: only HTTPS is fetched (or plain HTTP to a loopback "
-                     "address: 127.0.0.1, ::1, localhost)", url);
+        gw_error_set(err, GW_EUSAGE, redirect ? "%.300s: only HTTPS is followed (or plain HTTP "
+                     "from a loopback address to a loopback address)" : "%.300s: only HTTPS is "
+                     "fetched (or plain HTTP to a loopback address: 127.0.0.1, ::1, localhost)",
+                     url);
     cu.curl_free(scheme);
     cu.curl_free(host);
     cu.curl_url_cleanup(u);
@@ -116,7 +121,7 @@ static const char *allowed_scheme(const char *url, gw_error *err)
 
 int fetch_url_allowed(const char *url, gw_error *err)
 {
-    return allowed_scheme(url, err) ? GW_OK : err->code;
+    return allowed_scheme(url, 0, 0, err) ? GW_OK : err->code;
 }
 
 /* The body as it arrives, stopped past the cap. */
@@ -171,8 +176,12 @@ static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
                             "after %zu bytes, before the end the server announced", url,
                             sink->data.len);
     case CURLE_UNSUPPORTED_PROTOCOL:
-        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to a URL that is not "
-                            "HTTPS: not followed", url);
+    case CURLE_WEIRD_SERVER_REPLY:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: not an HTTP response (%s)", url,
+                            detail && *detail ? detail : cu.curl_easy_strerror(rc));
+    case CURLE_OUT_OF_MEMORY:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: the response's headers are larger than "
+                            "libcurl accepts (or memory ran out)", url);
     default:
         break;
     }
@@ -180,11 +189,22 @@ static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
                         detail && *detail ? detail : cu.curl_easy_strerror(rc));
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Redirects are followed here, one hop at a time, so that each target meets the URL rule
+ * (libcurl's own following knows schemes, not loopback hosts). */
+#define FETCH_MAX_REDIRECTS 5
+
 int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len, gw_error *err)
 {
     *body = NULL;
     *len = 0;
-    const char *scheme = allowed_scheme(url, err);
+    const char *scheme = allowed_scheme(url, 0, 0, err);
     if (!scheme)
         return err->code;
     if (cu.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
@@ -196,13 +216,7 @@ int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len
     }
     body_sink sink = {GW_BUF_INIT, lim->max_bytes, 0};
     char detail[CURL_ERROR_SIZE] = "";
-    long timeout_ms = (long)(lim->timeout_s * 1000.0);
-    cu.curl_easy_setopt(h, CURLOPT_URL, url);
-    cu.curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme);
-    cu.curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "https");
-    cu.curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-    cu.curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
-    cu.curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 1L);
+    cu.curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     cu.curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)lim->max_bytes);
     cu.curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   /* what libcurl can decode */
     cu.curl_easy_setopt(h, CURLOPT_USERAGENT, "gpuwise/" GW_VERSION);
@@ -212,15 +226,55 @@ int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len
     cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
     cu.curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     cu.curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-    CURLcode rc = cu.curl_easy_perform(h);
-    long status = 0;
-    cu.curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    double deadline = now_s() + lim->timeout_s;
+    char *where = gw_xstrdup(url);   /* the URL of this hop */
     int result = GW_OK;
-    if (rc != CURLE_OK)
-        result = transfer_error(url, rc, &sink, lim, detail, err);
-    else if (status >= 400)
-        result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
-                              status);
+    for (int hops = 0;; hops++) {
+        long left_ms = (long)((deadline - now_s()) * 1000.0);
+        buf_reset(&sink.data);
+        detail[0] = '\0';
+        cu.curl_easy_setopt(h, CURLOPT_URL, where);
+        cu.curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme);
+        cu.curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left_ms > 0 ? left_ms : 1L);
+        CURLcode rc = cu.curl_easy_perform(h);
+        long status = 0;
+        char *next = NULL;
+        cu.curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        if (rc != CURLE_OK) {
+            result = transfer_error(url, rc, &sink, lim, detail, err);
+            break;
+        }
+        if (status >= 300 && status < 400) {
+            gw_error why = {0};
+            const char *next_scheme;
+            cu.curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &next);
+            if (!next) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server, "
+                                      "without a Location to follow", url, status);
+            } else if (hops == FETCH_MAX_REDIRECTS) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: more than %d redirects (the "
+                                      "last to %.300s): not followed", url, FETCH_MAX_REDIRECTS,
+                                      next);
+            } else if (!(next_scheme = allowed_scheme(next, 1, !strcmp(scheme, "http"), &why))) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to %s: not "
+                                      "followed", url, why.msg);
+            } else {
+                free(where);
+                where = gw_xstrdup(next);
+                scheme = next_scheme;
+                continue;
+            }
+            break;
+        }
+        if (status < 200 || status >= 300)
+            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
+                                  status);
+        else if (sink.data.len == 0)
+            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: an empty response (HTTP %ld): "
+                                  "nothing to read", url, status);
+        break;
+    }
+    free(where);
     cu.curl_easy_cleanup(h);
     cu.curl_global_cleanup();
     if (result != GW_OK) {
@@ -228,6 +282,6 @@ int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len
         return result;
     }
     *len = sink.data.len;
-    *body = sink.data.data ? buf_detach(&sink.data) : gw_xstrdup("");
+    *body = buf_detach(&sink.data);
     return GW_OK;
 }

@@ -1,8 +1,10 @@
 /* fetch.h — downloads for `gpuwise prices fetch`, the only place gpuwise opens a socket (libcurl,
  * which nothing else links against).  A URL is fetched only over HTTPS, except plain HTTP to a
- * loopback address (127.0.0.0/8, ::1, localhost: a local mirror, the tests); redirects are
- * followed to HTTPS only; the whole transfer has a time limit and the body a size cap; an HTTP
- * error status, a body shorter than its Content-Length and a signal are failures.  Nothing here
+ * loopback address (127.0.0.0/8, ::1, localhost: a local mirror, the tests); up to 5 redirects
+ * are followed, each to HTTPS or, from plain HTTP on a loopback address, to another one; the
+ * whole transfer, redirects included, has a time limit and the body a size cap; an HTTP status
+ * other than 2xx (a 3xx without a Location too), an empty body, a body shorter than its
+ * Content-Length and a signal are failures.  Nothing here
  * prints or writes files: the caller keeps the body. */
 #ifndef GW_FETCH_H
 #define GW_FETCH_H

@@ -89,7 +89,9 @@ return {
   needs_input = true,
   urls = { good = "$BASE/good.csv", slow = "$BASE/slow", truncated = "$BASE/truncated",
            big = "$BASE/big", bigchunked = "$BASE/big-chunked", missing = "$BASE/missing",
-           broken = "$BASE/error", redirect = "$BASE/redirect-http" },
+           broken = "$BASE/error", redirect = "$BASE/redirect-http", moved = "$BASE/moved",
+           loop = "$BASE/loop", nolocation = "$BASE/no-location", empty = "$BASE/empty",
+           nothttp = "$BASE/not-http" },
   offers = function(ctx)
     local offers = {}
     for _, row in ipairs(gw.csv.rows(ctx.input)) do
@@ -112,10 +114,19 @@ check_err "oversized without a length: stopped at the cap" \
 check_err "404: said so" "localcloud missing: $BASE/missing: HTTP 404"
 check_err "500: said so" "localcloud broken: $BASE/error: HTTP 500"
 check_err "redirect to plain HTTP elsewhere: not followed" \
-    "localcloud redirect: $BASE/redirect-http: redirected to a URL that is not HTTPS: not followed"
+    "localcloud redirect: $BASE/redirect-http: redirected to http://example.invalid/vms.csv: only HTTPS is followed (or plain HTTP from a loopback address to a loopback address): not followed"
+check_out "redirect from loopback HTTP to loopback HTTP: followed, the same offer as good.csv" \
+    "localcloud moved: 1 offer stored"
+check_err "a redirect loop: stopped after 5" \
+    "localcloud loop: $BASE/loop: more than 5 redirects (the last to $BASE/loop): not followed"
+check_err "a 301 without a Location: a failure, not a body" \
+    "localcloud nolocation: $BASE/no-location: HTTP 301 from the server, without a Location to follow"
+check_err "an empty body: a failure, not zero offers" \
+    "localcloud empty: $BASE/empty: an empty response (HTTP 200): nothing to read"
+check_err "a reply that is not HTTP: said so" "localcloud nothttp: $BASE/not-http: not an HTTP response"
 check_err "failing sources: the summary" "some downloads failed (see the lines above); the others' offers are stored"
-check_eq "failing sources: one line each (7 failing sources)" \
-    "$(printf '%s\n' "$ERR" | grep -c '^gpuwise prices fetch: localcloud ')" 7
+check_eq "failing sources: one line each (11 failing sources)" \
+    "$(printf '%s\n' "$ERR" | grep -c '^gpuwise prices fetch: localcloud ')" 11
 if [ "$SECS" -le 15 ]; then
     pass "failing sources: done within 15 s ($SECS s; the slow one gave up after 2)"
 else
@@ -125,7 +136,7 @@ run "$GW" --kb "$KB" --json offers --gpu L4
 check_eq "failing sources: the good source's offer, USD 0.71" \
     "$(jqr '[.offers[] | select(.provider == "Local Cloud")][0].price_per_hour')" "0.71"
 check_eq "failing sources: nothing kept of the failed ones" \
-    "$(ls "$CACHE/localcloud" | sort | tr '\n' ' ')" "good "
+    "$(ls "$CACHE/localcloud" | sort | tr '\n' ' ')" "good moved "
 timed "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch localcloud --timeout 2 \
     --url "$BASE/missing"
 check_rc "every source failing: exit 69" 69

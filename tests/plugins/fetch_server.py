@@ -7,7 +7,9 @@ to PORTFILE once it listens, and stops by itself after LIFETIME seconds (or when
 
 Paths:  /slow (headers, then nothing for 30 s), /truncated (Content-Length 1000, 100 bytes sent),
 /big (2 MiB with its Content-Length), /big-chunked (2 MiB, chunked, no length), /missing (404),
-/error (500), /redirect-http (302 to plain HTTP on another host), anything else a file of DOCROOT.
+/error (500), /redirect-http (302 to plain HTTP on another host), /moved (302 to /good.csv on this
+server), /loop (302 to itself), /no-location (301 without a Location), /empty (200, no body),
+/not-http (a reply without an HTTP status line), anything else a file of DOCROOT.
 """
 import http.server
 import os
@@ -72,6 +74,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return
         if path == "/redirect-http":
             self.send_head(302, 0, [("Location", "http://example.invalid/vms.csv")])
+            return
+        if path == "/moved":
+            self.send_head(302, 0, [("Location", "/good.csv")])
+            return
+        if path == "/loop":
+            self.send_head(302, 0, [("Location", "/loop")])
+            return
+        if path == "/no-location":
+            self.send_head(301, 9)
+            self.wfile.write(b"moved?..\n")
+            return
+        if path == "/empty":
+            self.send_head(200, 0)
+            return
+        if path == "/not-http":
+            self.wfile.write(b"gpu,count,price\nL4,1,0.01\n")
+            self.close_connection = True
             return
         file = os.path.realpath(os.path.join(DOCROOT, path.lstrip("/")))
         if not file.startswith(os.path.realpath(DOCROOT) + os.sep) or not os.path.isfile(file):

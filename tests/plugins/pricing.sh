@@ -242,3 +242,5 @@ check_rc "skypilot gcp: exit 0" 0
 # TPU accelerator rows: nothing can be priced honestly
 check_out "skypilot gcp: no offer from host VMs alone" "skypilot: 0 offers stored"
 check_err "skypilot gcp: says why" "GCP host VMs without a GPU price row to join"
+check_err "skypilot gcp: zero offers from a whole file are pointed out" \
+    "skypilot-v7-gcp-vms.slice.csv: no offers found by skypilot in its"
