@@ -99,7 +99,9 @@ LUA
 run "$GW" --kb "$KB2" decide "$T/walk.lua" --json
 check_rc "decide walk: exit 0" 0
 jqr '[.options[] | select(.acquisition == "rent") | .id] | sort | .[]' >"$T/walk.got"
-python3 "$ROOT/tests/cli/rent_rule.py" "$T/walk.csv" EUR=0.92 | sort >"$T/walk.expected"
+# EUR at the shipped KB's rate (kb/data/rates.csv)
+EUR_PER_USD=$(awk -F, '$1 == "EUR" { print $2 }' "$ROOT/kb/data/rates.csv")
+python3 "$ROOT/tests/cli/rent_rule.py" "$T/walk.csv" "EUR=$EUR_PER_USD" | sort >"$T/walk.expected"
 check_eq "decide walk: the kept offers are the rule's, offer by offer" \
     "$(cat "$T/walk.got")" "$(cat "$T/walk.expected")"
 check_eq "decide walk: 3 GPUs x 3 counts x 3 providers" "$(wc -l <"$T/walk.expected" | tr -d ' ')" "27"

@@ -360,7 +360,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 149 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 11 for its fourth batch: 5 news items, 4 tracker reports, 1 dataset of sold listings, 1 tracker of Amazon listings and its upstream's table of 2025-05-30)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 150
+check_eq "kb sources csv: header + 155 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 11 for its fourth batch: 5 news items, 4 tracker reports, 1 dataset of sold listings, 1 tracker of Amazon listings and its upstream's table of 2025-05-30, 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 156
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -437,8 +437,9 @@ run "$GW" --kb "$KB" --json kb search --limit 1000 resnet50
 check_eq "a benchmark hit opens its GPU" \
     "$(jqr '[.hits[] | select(.kind == "benchmark") | .open == "gpuwise kb show " + .gpu] | all')" "true"
 run "$GW" --kb "$KB" --json kb search per USD
-check_eq "a rate hit opens its source" "$(jqr '[.hits[] | select(.kind == "rate") | .open] | unique | join(",")')" \
-    "gpuwise kb source fed-g5-exchange-rates"
+check_eq "a rate hit opens its source (the euro's is the ECB's, the others the Federal Reserve's)" \
+    "$(jqr '[.hits[] | select(.kind == "rate") | .open] | unique | join(",")')" \
+    "gpuwise kb source ecb-eurofxref-2026-09-25,gpuwise kb source fed-g5-exchange-rates"
 run "$GW" --kb "$KB" --json kb search nvlink ports
 check_eq "a claim about nvlink (no GPU) opens its source" \
     "$(jqr '[.hits[] | select(.kind == "claim") | .gpu == null and (.open | startswith("gpuwise kb source "))] | all')" "true"
@@ -449,14 +450,15 @@ check_eq "an assumed figure's hit opens its source" \
     "assumed 8000 CNY|gpuwise kb source article-4090-a100-h100"
 
 # --- kb source ID ------------------------------------------------------------------------------
-# fed-g5-exchange-rates is cited by the 5 rates of rates.csv (USD, CNY, EUR, GBP, JPY) and nothing else
+# fed-g5-exchange-rates is cited by 4 rates of rates.csv (USD, CNY, GBP, JPY; the euro's is the
+# ECB's of 2026-09-25) and nothing else
 run "$GW" --kb "$KB" --json kb source fed-g5-exchange-rates
 check_rc "kb source: exit 0" 0
 check_eq "kb source --json: the source's fields" "$(jqr '[.title, .publisher, .kind, .retrieved] | join("|")')" \
     "Foreign Exchange Rates - G.5 (Monthly)|Board of Governors of the Federal Reserve System|dataset|2026-11-30"
-check_eq "kb source --json: the 5 rates cite it" "$(jqr '[.facts[].ref] | join(",")')" \
-    "USD@2024-03,CNY@2024-03,EUR@2024-03,GBP@2024-03,JPY@2024-03"
-check_eq "kb source --json: fact_count" "$(jqr .fact_count)" "5"
+check_eq "kb source --json: the 4 rates cite it" "$(jqr '[.facts[].ref] | join(",")')" \
+    "USD@2024-03,CNY@2024-03,GBP@2024-03,JPY@2024-03"
+check_eq "kb source --json: fact_count" "$(jqr .fact_count)" "4"
 run "$GW" --kb "$KB" kb source nvidia-a100-datasheet
 check_out "kb source text: the title" "NVIDIA A100 Tensor Core GPU datasheet"
 check_out "kb source text: the URL" "https://www.nvidia.com/"
@@ -485,7 +487,10 @@ run "$GW" --kb "$KB" --json kb sources
 # RTX A4000, A5000, RTX 4000 Ada, Quadro RTX 6000, T4, P100, P4, V100 SXM2 32GB, RTX 3090, 3090 Ti,
 # 3070) = 455
 # + the L40S and L40 from the tracker's table of 2025-05-30: 2 = 457
-check_eq "kb sources: 457 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "457"
+# + the prices read on 2026-09-26: the L40S's range (2 rows), the H100 NVL, H100 PCIe, RTX PRO 6000
+# Max-Q and RTX PRO 6000 = 6, and the euro's rate of 2026-09-25 replacing the Federal Reserve's of
+# 2024-03 (the same count of rates) = 463
+check_eq "kb sources: 463 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "463"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
