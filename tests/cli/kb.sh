@@ -490,7 +490,8 @@ run "$GW" --kb "$KB" --json kb sources
 # + the prices read on 2026-09-26: the L40S's range (2 rows), the H100 NVL, H100 PCIe, RTX PRO 6000
 # Max-Q and RTX PRO 6000 = 6, and the euro's rate of 2026-09-25 replacing the Federal Reserve's of
 # 2024-03 (the same count of rates) = 463
-check_eq "kb sources: 463 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "463"
+# + the tracker's used H200 NVL of 2026-08 = 464
+check_eq "kb sources: 464 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "464"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
