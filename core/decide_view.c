@@ -663,6 +663,11 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "hours_per_day_cost_only_text")));
         cost_only = buf_cstr(&alone);
     }
+    /* "new 4x ... at its price of 2022-12": the purchase's price, where it is old */
+    gw_buf buy = GW_BUF_INIT;
+    buf_puts(&buy, view_str(view_map_get(be, "buy_label")));
+    if (view_str(view_map_get(be, "buy_price_old_as_of")))
+        buf_printf(&buy, ", at its price of %s", view_str(view_map_get(be, "buy_price_old_as_of")));
     gw_buf b = GW_BUF_INIT;
     if (win->acquisition != DECIDE_RENT && !isnan(hours) && workload_is_job(d->w))
         buf_printf(&b, "Owning pays off against %s from %.1f h of use a day over the "
@@ -682,23 +687,24 @@ static void reason_break_even(decision *d, const decide_option *win)
         buf_printf(&b, "Buying (%s) would rank above renting only if kept busy %.1f h a day%s%s "
                        "for the whole %g-month horizon; this job uses it %s (%s averaged over "
                        "the horizon).",
-                   view_str(view_map_get(be, "buy_label")), hours, cost_only ? ", " : "",
+                   buf_cstr(&buy), hours, cost_only ? ", " : "",
                    cost_only ? cost_only : "", d->w->horizon_months,
                    view_str(view_map_get(be, "job_hours_text")),
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to rank above renting%s%s%s; "
                        "the plan is %g h.",
-                   view_str(view_map_get(be, "buy_label")), hours, cost_only ? " (" : "",
+                   buf_cstr(&buy), hours, cost_only ? " (" : "",
                    cost_only ? cost_only : "", cost_only ? ")" : "", plan);
     else
         buf_printf(&b, workload_is_job(d->w)
                            ? "Buying (%s) never pays off, even kept busy 24 h a day for the "
                              "whole horizon: this job alone uses it far less."
                            : "Buying (%s) never pays off, even at 24 h of use a day.",
-                   view_str(view_map_get(be, "buy_label")));
+                   buf_cstr(&buy));
     view_list_push(d->because, view_string(buf_cstr(&b)));
     buf_free(&b);
+    buf_free(&buy);
     buf_free(&alone);
 }
 

@@ -155,6 +155,9 @@ void decide_break_even(decision *d)
     gw_buf l = GW_BUF_INIT;
     decide_option_label(&l, buy, 0);
     view_map_set_str(b, "buy_label", buf_cstr(&l));
+    /* a purchase priced long ago (a launch MSRP, say) says so wherever its break-even is told */
+    if (buy->price_as_of && buy->price_age_days > d->w->price_max_age_days)
+        view_map_set_str(b, "buy_price_old_as_of", buy->price_as_of);
     buf_reset(&l);
     decide_option_label(&l, rent, 0);
     view_map_set_str(b, "rent_label", buf_cstr(&l));
