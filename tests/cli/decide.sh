@@ -355,3 +355,12 @@ run "$GW" decide "$EX/big-model.lua" --json
 check_eq "decide big-model: the hours' unflipped range is stated" \
     "$(jqr '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_text')" \
     "does not change the answer from -95% to +100%"
+
+# A break-even sentence dates a purchase priced long ago: lora-finetune's RTX 6000 Ada is priced by
+# NVIDIA's launch MSRP of 2022-12 (the workload accepts no anecdote, so not the Amazon listing of
+# 2025-07-22), older than the 180 days the workload allows; its rentals' prices are not named.
+run "$GW" decide "$EX/lora-finetune.lua" --json
+check_eq "decide lora-finetune: the break-even names the purchase's old price date" \
+    "$(jqr '.recommendation.because[1] | startswith("Buying (new 4x NVIDIA RTX 6000 Ada Generation, at its price of 2022-12) would need")')" "true"
+check_eq "decide lora-finetune: the break-even's view carries that date" \
+    "$(jqr '.break_even.buy_price_old_as_of')" "2022-12"
