@@ -360,7 +360,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 155 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 11 for its fourth batch: 5 news items, 4 tracker reports, 1 dataset of sold listings, 1 tracker of Amazon listings and its upstream's table of 2025-05-30, 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 156
+check_eq "kb sources csv: header + 156 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 11 for its fourth batch: 5 news items, 4 tracker reports, 1 dataset of sold listings, 1 tracker of Amazon listings and its upstream's table of 2025-05-30, 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25, and the Amazon tracker's export of 2025-05-04)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 157
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -491,7 +491,8 @@ run "$GW" --kb "$KB" --json kb sources
 # Max-Q and RTX PRO 6000 = 6, and the euro's rate of 2026-09-25 replacing the Federal Reserve's of
 # 2024-03 (the same count of rates) = 463
 # + the tracker's used H200 NVL of 2026-08 = 464
-check_eq "kb sources: 464 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "464"
+# + the used RTX A6000 of the Amazon tracker's export of 2025-05-04 = 465
+check_eq "kb sources: 465 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "465"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 mismatch=""
 while read -r id count; do
