@@ -578,16 +578,24 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
     if (!prog)
         return gw_error_set(err, GW_EUNAVAILABLE,
                             "nvidia-smi not found; give a dump: nvidia-smi -q -x > dump.xml");
-    pid_t pid;
-    int fd;
+    pid_t pid = 0;
+    int fd = -1;
+    /* From the start a SIGINT or SIGTERM kills its group in the handler itself: a second signal,
+     * which ends gpuwise at once, cannot leave it behind.  The signals wait until the handler
+     * knows the group (the child starts with none blocked), so none falls between the two. */
+    sigset_t stops, was;
+    sigemptyset(&stops);
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stops, &was);
     rc = spawn_nvsmi(prog, &pid, &fd, err);
+    if (rc == GW_OK)
+        gw_signals_kill_group((int)pid);
+    sigprocmask(SIG_SETMASK, &was, NULL);
     if (rc != GW_OK) {
         free(prog);
         return rc;
     }
-    /* from here a SIGINT or SIGTERM kills its group in the handler itself: a second signal,
-     * which ends gpuwise at once, cannot leave it behind */
-    gw_signals_kill_group((int)pid);
     double deadline = now_seconds() + timeout_s;
     gw_buf out = GW_BUF_INIT;
     int status = 0;
