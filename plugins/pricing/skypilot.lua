@@ -14,7 +14,17 @@
 --     price of its zones (the note says how many zones).
 --   * GpuInfo as a Python-literal dict ({'Gpus': [{'Name': 'V100', ... 'SizeInMiB': 16384}]})
 --     on AWS, Lambda and GCP, a plain name on Azure and RunPod: its per-GPU memory names the
---     card where the accelerator name alone does not.
+--     card where the accelerator name alone does not.  The memory is a card's GiB on HBM parts
+--     (A100 40GB: 40960 MiB) and its GB, less a reserve, on GDDR ones (L4: 22888 MiB); Vast
+--     gives all the instance's GPUs together, and RunPod's newer files give GB in SizeInMiB.
+--     A name with the memory is tried both ways, then the name alone when the KB's card of that
+--     name has about that memory (gw.gpu.resolve).
+--   * The form is in the instance name (Cudo's a100-pcie, Vast's 2x-H100_NVL-32-65536) or in
+--     GpuInfo's own name ('NVIDIA H100 PCIe'); smaller clouds write names their own way
+--     (H100_PCIE_BAREMETAL, A100-80G-PCIe, RTX5090_PCIE) and GpuInfo as JSON.
+--   * A row with only a spot price (AWS, where on-demand is not sold) is a spot offer.
+--   * A catalog GPU count that contradicts the size's own (Azure's ND96isr H100 v5 at 12) is
+--     corrected, and the note says so.
 --   * GCP prices A100/H100/H200/B200/L4 host VMs (a2-*, a3-*, a4-*, g2-*) without their GPUs,
 --     which have rows of their own (empty InstanceType) per zone and count: each host VM is
 --     joined with the GPU row of its zone.  GPUs attached to N1 VMs (T4, V100, P100, P4) are
@@ -34,7 +44,10 @@ local clouds = {
   aws = { provider = "AWS", names = {
     ["A100"] = "A100 40GB SXM4", ["A100-80GB"] = "A100 80GB SXM4", ["H100"] = "H100 SXM",
     ["H200"] = "H200 SXM", ["V100"] = "V100 SXM2 16GB", ["V100-32GB"] = "V100 SXM2 32GB" } },
-  azure = { provider = "Azure", names = {
+  azure = { provider = "Azure", counts = {
+    -- sizes whose GPUs the catalog miscounts: Microsoft Learn's ND H100 v5 and ND H200 v5
+    -- series are 8 GPUs a VM
+    Standard_ND96isr_H100_v5 = 8, Standard_ND96isr_H200_v5 = 8 }, names = {
     ["A100"] = "A100 40GB SXM4",
     ["A100-80GB"] = function(instance)
       return instance:find("ND96amsr", 1, true) and "A100 80GB SXM4" or "A100 80GB PCIe"
@@ -121,14 +134,22 @@ local function cloud_of(ctx, header, first_rows)
   if header:find(",Generation") then return "azure" end
   for _, instance in ipairs(first_rows) do
     if instance:find("^Standard_") then return "azure" end
-    if instance:find("^gpu_%d+x_") or instance:find("^cpu_%d+x_") then return "lambda" end
+    if (instance:find("^gpu_%d+x_") or instance:find("^cpu_%d+x_")) and not instance:find("_%d+$") then
+      return "lambda"   -- gpu_8x_h100_sxm5, not another cloud's gpu_1x_rtx3060_18
+    end
     if instance:find("^%d+x_.+_SECURE$") or instance:find("^%d+x_.+_COMMUNITY$") then
       return "runpod"
     end
     if instance:find("^[a-z][a-z0-9%-]*%.%d*x?large$") or instance:find("^[a-z][a-z0-9%-]*%.metal") then
       return "aws"
     end
-    if instance:find("^[acgmnt]%d%a?%-") then return "gcp" end
+    -- a2-highgpu-1g, g2-standard-4, n1-standard-8: GCP's machine words, not another cloud's
+    -- n3-A100x1 or t1-le-45
+    local word = instance:match("^[acegmnt]%d%l?%-(%l+)%-")
+    if word and (word == "standard" or word == "highmem" or word == "highcpu" or
+                 word:find("gpu$")) then
+      return "gcp"
+    end
   end
 end
 
@@ -152,34 +173,114 @@ local function each_row(text, fn)
   end
 end
 
--- The card's name: the cloud's exact name, else the accelerator with its memory from GpuInfo
--- ("V100" with 16384 MiB is "V100 16GB").
+-- GPU names as the KB resolves them (gw.gpu.resolve asks gpuwise), each asked once.
+local resolved = {}
+local function kb_card(name)
+  if resolved[name] == nil then
+    local id = gw.gpu.resolve(name)
+    local card = id and gw.kb.gpu(id)
+    resolved[name] = id and { id = id, memory_gb = card and card.memory_gb } or false
+  end
+  return resolved[name] or nil
+end
+
+-- A GpuInfo field, written as a Python literal ('Name': 'A100') or as JSON ("Name": "A100").
+local function info_field(info, key)
+  return (info or ""):match("['\"]" .. key .. "['\"]:%s*['\"]?([^'\",}]+)")
+end
+
+-- The names a row's card may go by, the most exact first: the instance's word for the form
+-- (a100-pcie, gpu-h100-sxm; Vast's 2x-H100_NVL-32-65536), GpuInfo's own name ('NVIDIA H100
+-- PCIe'), the accelerator name tidied (H100_PCIE_BAREMETAL, A100-80G-PCIe), and as it is.
+local function names_of(cloud, accel, gpu_info, instance)
+  local out, seen = {}, {}
+  local function add(name)
+    name = name and name:gsub("^%s+", ""):gsub("%s+$", "")
+    if name and name ~= "" and not seen[name] then seen[name] = true; out[#out + 1] = name end
+  end
+  local lower = instance:lower()
+  if cloud == "vast" then
+    local card = instance:match("^%d+x%-(.-)%-%d+%-%d+$")
+    if card then add((card:gsub("_", " "))) end
+  end
+  if not accel:lower():find("pci") and not accel:lower():find("sxm") then
+    if lower:find("pcie") or lower:find("%-pci[_%-]") or lower:find("%-pci$") then
+      add(accel .. " PCIe")
+    elseif lower:find("sxm") then
+      add(accel .. " SXM")
+    end
+  end
+  local named = info_field(gpu_info, "Name")
+  if named and named ~= accel then add(named) end
+  local tidy = accel:gsub("[_%-]", " "):gsub("(%d+)G%f[%A]", "%1GB"):gsub("%s+BAREMETAL", "")
+                   :gsub("%s+NVLink", ""):gsub("%s+WK$", "")
+  add(tidy)
+  add(accel)
+  add((tidy:gsub("%s+[Pp][Cc][Ii][Ee]$", "")))   -- RTX5090_PCIE: a card that has no other form
+  return out
+end
+
+-- The card's name: the cloud's exact name, else the first of the row's names the KB knows
+-- with its memory from GpuInfo ("V100" with 16384 MiB is "V100 16GB"), read as GiB and as
+-- GB, or alone where the KB's card of that name has about that memory (within 10%) or the row
+-- gives none.  A name the KB does not know is passed on with its memory, for gpuwise to report.
 local function gpu_name(cloud, accel, gpu_info, instance, count)
   local exact = cloud and clouds[cloud].names[accel]
   if type(exact) == "function" then exact = exact(instance, count) end
   if exact then return exact end
-  local mib = tonumber((gpu_info or ""):match("'SizeInMiB':%s*(%d+)"))
-  if mib and not accel:find("%d+GB") then
-    return string.format("%s %dGB", accel, math.floor(mib / 1024 + 0.5))
+  local names = names_of(cloud, accel, gpu_info, instance)
+  local mib = tonumber(info_field(gpu_info, "SizeInMiB") or "")
+  if mib and mib <= 0 then mib = nil end
+  if mib and mib < 1024 then mib = mib * 1024 end   -- RunPod's and Shadeform's newer files: GB
+  -- a card's memory, or all the instance's GPUs' (Vast's always, Prime Intellect's at times)
+  local sizes = {}
+  if mib then
+    local each = count and count > 1 and mib / count or nil
+    if cloud == "vast" then sizes = { each or mib }
+    else sizes = { mib, each } end   -- { mib } where each is nil
   end
-  return accel
+  local function near(m, size)
+    local gib, gb = size / 1024, size * 1.048576 / 1000
+    return math.abs(m - gib) <= 0.1 * m or math.abs(m - gb) <= 0.1 * m
+  end
+  local first
+  for _, base in ipairs(names) do
+    local tries = {}
+    if not base:find("%d+ ?GB") then
+      for _, size in ipairs(sizes) do
+        tries[#tries + 1] = string.format("%s %dGB", base, math.floor(size / 1024 + 0.5))   -- GiB (HBM)
+        tries[#tries + 1] = string.format("%s %dGB", base,
+                                          math.floor(size * 1.048576 / 1000 + 0.5))         -- GB (GDDR)
+      end
+    end
+    first = first or tries[1] or base
+    for _, name in ipairs(tries) do
+      if kb_card(name) then return name end
+    end
+    local alone = kb_card(base)
+    local ok = alone and (#sizes == 0 or not alone.memory_gb)
+    for _, size in ipairs(sizes) do ok = ok or (alone and near(alone.memory_gb, size)) end
+    if ok then return base end
+  end
+  return first
 end
 
 return {
   name = "skypilot",
   kind = "pricing",
-  version = "2.0",
+  version = "2.1",
   description = "SkyPilot catalog vms.csv (one cloud per file)",
   needs_input = true,
   urls = {
     aws = BASE .. "aws/vms.csv", azure = BASE .. "azure/vms.csv", gcp = BASE .. "gcp/vms.csv",
     lambda = BASE .. "lambda/vms.csv", runpod = BASE .. "runpod/vms.csv",
-    cudo = BASE .. "cudo/vms.csv", nebius = BASE .. "nebius/vms.csv",
+    cudo = BASE .. "cudo/vms.csv",
+    nebius = BASE:gsub("/v7/$", "/v8/") .. "nebius/vms.csv",   -- v7's GpuInfo gives host memory
   },
 
   offers = function(ctx)
     if not ctx.input then
-      error("skypilot reads a saved vms.csv: give --input FILE (or run gpuwise prices fetch skypilot)")
+      error("skypilot reads a saved vms.csv: give --input FILE (or run gpuwise prices fetch skypilot)", 0)
     end
     local text = ctx.input
     local nl = text:find("\n", 1, true) or #text
@@ -187,7 +288,7 @@ return {
     for _, col in ipairs({ "InstanceType", "AcceleratorName", "AcceleratorCount", "Price" }) do
       if not header:find(col, 1, true) then
         error(string.format("%s: line 1: no %s column: not a SkyPilot vms.csv",
-                            ctx.input_name or "input", col))
+                            ctx.input_name or "input", col), 0)
       end
     end
     local first = {}
@@ -198,7 +299,7 @@ return {
     local provider = cloud and clouds[cloud].provider or ctx.provider
     if not provider then
       error("cannot tell the cloud of '" .. tostring(ctx.input_name) ..
-            "': give --provider NAME (AWS, Azure, GCP, Lambda, RunPod, ...)")
+            "': give --provider NAME (AWS, Azure, GCP, Lambda, RunPod, ...)", 0)
     end
     local source = ctx.input_name or "vms.csv"
 
@@ -222,9 +323,18 @@ return {
       if price < o.price then o.price, o.line = price, line end
       return true
     end
-    -- on-demand and spot offers of one row (or joined pair) at these prices
+    -- on-demand and spot offers of one row (or joined pair) at these prices; a row with only a
+    -- spot price is a spot offer
     local function add_both(gpu, count, price, spot, instance, region, zone, line, extra)
-      if not price then skip("rows without a price"); return end
+      if not price and not spot then skip("rows without a price"); return end
+      if not price then
+        if add(gpu, count, spot, true, instance, region, zone, line, extra) then
+          skip("rows with a spot price only (stored as spot offers)")
+        else
+          skip("duplicate rows")
+        end
+        return
+      end
       if not add(gpu, count, price, false, instance, region, zone, line, extra) then
         skip("duplicate rows")
         return
@@ -273,11 +383,16 @@ return {
       elseif not_a_gpu(accel) then
         skip("accelerators that are not GPUs (" .. accel .. ")")
       else
-        local fraction
+        local fraction, extra
         if count < 1 then count, fraction = 1, count end   -- Azure's NVadsA10 v5: part of a card
-        add_both(gpu_name(cloud, accel, row.GpuInfo, instance, count), count, price, spot,
-                 instance, row.Region, row.AvailabilityZone, line,
-                 fraction and { gpu_fraction = fraction } or nil)
+        local name = gpu_name(cloud, accel, row.GpuInfo, instance, count)
+        local fixed = cloud and clouds[cloud].counts and clouds[cloud].counts[instance]
+        if fixed and fixed ~= count then
+          extra = { note = string.format("the catalog says %g GPUs; the size has %d", count, fixed) }
+          count = fixed
+        end
+        if fraction then extra = extra or {}; extra.gpu_fraction = fraction end
+        add_both(name, count, price, spot, instance, row.Region, row.AvailabilityZone, line, extra)
       end
     end)
 

@@ -38,6 +38,46 @@ local azure = csv({
   [[Standard_NV6ads_A10_v5,A10,0.167,6.0,55.0,A10,0.45,0.09,eastus,"V1,V2"]],
 })
 
+-- AWS's GDDR cards (their GB less a reserve, in MiB), a row with only a spot price, and an
+-- H200 whose memory fits two cards of the KB
+local aws_more = csv({
+  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,AvailabilityZone",
+  [[g6.xlarge,L4,1.0,4.0,16.0,"{'Gpus': [{'Name': 'L4', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 22888}}], 'TotalGpuMemoryInMiB': 22888}",0.80,0.40,us-east-1,use1-az1]],
+  [[g6e.xlarge,L40S,1.0,4.0,32.0,"{'Gpus': [{'Name': 'L40S', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 45776}}], 'TotalGpuMemoryInMiB': 45776}",1.86,0.70,us-east-1,use1-az1]],
+  [[p5e.48xlarge,H200,8.0,192.0,2048.0,"{'Gpus': [{'Name': 'H200', 'Count': 8, 'MemoryInfo': {'SizeInMiB': 143771}}], 'TotalGpuMemoryInMiB': 1150168}",,15.0,us-east-2,use2-az1]],
+})
+
+-- Vast: the memory is all the GPUs'; the instance name tells the card
+local vast = csv({
+  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region",
+  [[2x-A100_SXM4-32-65536,A100,2,32,64,"{'Gpus': [{'Name': 'A100', 'Count': 2, 'MemoryInfo': {'SizeInMiB': 81920}}]}",1.50,0.00,"Slovenia, SI, EU"]],
+  [[1x-H100_NVL-16-65536,H100,1,16,64,"{'Gpus': [{'Name': 'H100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 95830}}]}",2.20,0.00,"Texas, US, NA"]],
+  [[1x-RTX_4090-8-32768,RTX4090,1,8,32,"{'Gpus': [{'Name': 'RTX4090', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 24564}}]}",0.35,0.00,"Quebec, CA, NA"]],
+})
+
+-- RunPod's newer files: GB in SizeInMiB, GpuInfo last
+local runpod8 = csv({
+  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,SpotPrice,Price,AvailabilityZone,GpuInfo",
+  [[1x_H100-NVL_SECURE,H100-NVL,1.0,16.0,94.0,IN,3.19,3.19,AP-IN-1,"{'Gpus': [{'Name': 'H100-NVL', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 94}}]}"]],
+})
+
+local azure_nd = csv({
+  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,Generation",
+  "Standard_ND96isr_H100_v5,H100,12,96.0,1900.0,H100,98.32,98.32,eastus,V2",
+})
+
+-- smaller clouds, named with --provider: JSON GpuInfo giving all GPUs' memory, the form in the
+-- instance name or in GpuInfo's name, and accelerator names written their own way
+local small = csv({
+  "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice",
+  [[x2-a100,A100,2,32,256,2.60,EU,"{""Gpus"": [{""Name"": ""A100"", ""Count"": 2, ""MemoryInfo"": {""SizeInMiB"": 163840}}]}",]],
+  [[epyc-a100-pcie_1x8v,A100,1,8,64,1.50,EU,"{'Gpus': [{'Name': 'A100', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81920}}]}",]],
+  [[H100-1-80G,H100,1,24,240,2.52,fr-par,"{'Gpus': [{'Name': 'NVIDIA H100 PCIe', 'Count': 1, 'MemoryInfo': {'SizeInMiB': 81920}}]}",]],
+  [[box_h100,H100_PCIE_BAREMETAL,1,16,128,2.10,US,,]],
+  [[box_5090,RTX5090_PCIE,1,16,64,0.85,US,,]],
+  [[box_6000,RTX6000-Ada,1,16,64,0.90,US,,0.60]],
+})
+
 local function find(offers, pred)
   for _, o in ipairs(offers) do if pred(o) then return o end end
 end
@@ -88,6 +128,62 @@ return {
     assert(offers[1].provider == "Azure" and offers[1].gpu == "A100 80GB PCIe")
     local a10 = find(offers, function(o) return o.gpu == "A10" and not o.spot end)
     assert(a10.gpu_count == 1 and a10.gpu_fraction == 0.167 and a10.price_per_hour == 0.45)
+  end,
+  test_aws_gddr_memory_spot_only_and_h200 = function(plugin)
+    local offers = plugin.offers({ input = aws_more, input_name = "aws-vms.csv" })
+    -- L4: 22888 MiB is 24.0 GB (22888 x 1.048576 / 1000), the L4's 24 GB, not "22GB";
+    -- L40S: 45776 MiB is 48.0 GB; each on demand and spot: 4 offers.  p5e: no on-demand
+    -- price, a spot price of 15.0: one spot offer of 8 H200 (AWS names its H200 exactly).
+    assert(#offers == 5, "expected 5 offers, got " .. #offers)
+    assert(gw.gpu.resolve(offers[1].gpu) == "l4" and offers[1].price_per_hour == 0.80)
+    assert(gw.gpu.resolve(offers[3].gpu) == "l40s")
+    local h200 = find(offers, function(o) return o.instance == "p5e.48xlarge" end)
+    assert(h200.spot and h200.price_per_hour == 15.0 and h200.gpu_count == 8)
+    assert(gw.gpu.resolve(h200.gpu) == "h200-sxm")
+  end,
+  test_vast_memory_is_all_gpus_and_instance_names_the_card = function(plugin)
+    local offers = plugin.offers({ input = vast, input_name = "vast-vms.csv" })
+    -- 2x A100 SXM4 with 81920 MiB in all: 40960 each, the 40GB card (not two 80GB ones);
+    -- 1x H100 NVL: the instance says NVL; RTX4090 24GB resolves through its name alone.
+    -- SpotPrice 0.00 is no spot offer.
+    assert(#offers == 3, "expected 3 offers, got " .. #offers)
+    assert(gw.gpu.resolve(offers[1].gpu) == "a100-sxm4-40gb" and offers[1].gpu_count == 2)
+    assert(gw.gpu.resolve(offers[2].gpu) == "h100-nvl", offers[2].gpu)
+    assert(gw.gpu.resolve(offers[3].gpu) == "rtx-4090", offers[3].gpu)
+  end,
+  test_runpod_gb_in_size_in_mib = function(plugin)
+    local offers = plugin.offers({ input = runpod8, input_name = "runpod-vms.csv" })
+    -- SizeInMiB 94 is 94 GB: the H100 NVL, on demand at 3.19 (spot equal: none)
+    assert(#offers == 1 and gw.gpu.resolve(offers[1].gpu) == "h100-nvl", offers[1] and offers[1].gpu)
+  end,
+  test_azure_gpu_count_corrected = function(plugin)
+    local offers = plugin.offers({ input = azure_nd, input_name = "azure-vms.csv" })
+    -- ND96isr H100 v5 has 8 GPUs whatever the catalog's 12 says: USD 98.32 for 8 (12.29 a GPU)
+    assert(#offers == 1 and offers[1].gpu_count == 8 and offers[1].gpu == "H100 SXM")
+    assert(offers[1].note:find("the catalog says 12 GPUs; the size has 8", 1, true), offers[1].note)
+  end,
+  test_smaller_clouds_names_forms_and_json = function(plugin)
+    local offers = plugin.offers({ input = small, input_name = "vms.csv", provider = "Small Cloud" })
+    -- 2 A100 with 163840 MiB in all (JSON GpuInfo): 80 GiB each; no form in the name: the
+    -- KB's "A100 80GB" card.  a100-pcie in the instance: the PCIe card.  GpuInfo's own name
+    -- says PCIe for the H100.  BAREMETAL and _PCIE are the providers' words.  6 on demand and
+    -- one spot (0.60 for the RTX 6000 Ada).
+    assert(#offers == 7, "expected 7 offers, got " .. #offers)
+    local want = { "a100-sxm4-80gb", "a100-pcie-80gb", "h100-pcie", "h100-pcie", "rtx-5090", "rtx-6000-ada" }
+    for i, id in ipairs(want) do
+      assert(gw.gpu.resolve(offers[i].gpu) == id, i .. ": " .. offers[i].gpu .. " is not " .. id)
+    end
+    assert(offers[1].gpu_count == 2 and offers[1].price_per_hour == 2.60)
+  end,
+  test_other_clouds_instance_names_are_not_gcp_or_lambda = function(plugin)
+    -- an OVH-like t1-le-45 and a SimplePod-like gpu_1x_rtx3060_18 name no cloud this plugin
+    -- knows: --provider is asked for rather than filing them under GCP or Lambda
+    for _, instance in ipairs({ "t1-le-45", "n3-A100x1", "gpu_1x_rtx3060_18" }) do
+      local rows = csv({ "InstanceType,AcceleratorName,AcceleratorCount,Price,Region",
+                         instance .. ",V100,1,0.77,BHS" })
+      local ok, msg = pcall(plugin.offers, { input = rows, input_name = "vms.csv" })
+      assert(not ok and msg:find("give %-%-provider"), instance .. ": " .. tostring(msg))
+    end
   end,
   test_provider_flag_names_the_cloud = function(plugin)
     local offers = plugin.offers({ input = lambda, input_name = "vms.csv", provider = "lambda" })
