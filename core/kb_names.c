@@ -324,9 +324,12 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
         s[i].dist = SIZE_MAX;
         for (size_t j = 0; j < k->names[i].n_variants; j++) {
             const char *v = k->names[i].variants[j];
-            /* "4070 ti" is nearer the "4070 Ti Super" it is part of than the "1080 Ti". */
-            size_t d = *norm && strstr(v, norm) ? (strlen(v) - strlen(norm)) / 4
-                                                : gw_edit_distance(norm, v);
+            /* In tenths of an edit: "4070 ti" is nearer the "4070 Ti Super" it is part of than
+             * the "1080 Ti", and "rtx5090 32gb" the "rtx5090" it holds than the "rtx 3090" (a
+             * part counts a quarter of an edit a letter left over). */
+            size_t d = *norm && strstr(v, norm) ? (strlen(v) - strlen(norm)) * 10 / 4
+                       : strlen(v) >= 3 && strstr(norm, v) ? (strlen(norm) - strlen(v)) * 10 / 4
+                                                           : gw_edit_distance(norm, v) * 10;
             if (d < s[i].dist)
                 s[i].dist = d;
         }

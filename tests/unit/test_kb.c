@@ -733,6 +733,10 @@ static void test_resolve_ambiguous_and_unknown(void **state)
     /* the 1080 Ti is not a 1080 */
     expect_unresolved_prefix(k, "GTX 1080", "no GPU named 'GTX 1080'; did you mean: "
                                             "gtx-1080-ti, ");
+    /* a card the KB knows with a memory it does not (a 48 GB RTX 3090 Ti, say): the card whose
+     * name it begins with comes first, not the nearer spelling */
+    expect_unresolved_prefix(k, "RTX 3090 Ti 48GB", "no GPU named 'RTX 3090 Ti 48GB'; did you "
+                                                    "mean: rtx-3090-ti, ");
     expect_unresolved(k, "", "no GPU name given");
     char *id;
     int n;
