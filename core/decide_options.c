@@ -72,7 +72,7 @@ typedef struct price_set {
     size_t n;
     int held_back;
     const char *quality;   /* of the rows used, the least trusted; NULL when none says */
-    const char *note;      /* the latest row's caveats */
+    char *note;            /* the rows' caveats, each once; with several rows, the median said */
     const char *as_of;     /* the date they share */
     int elsewhere;         /* the workload names a region the KB has no price of: any region's */
     int elsewhere_only_articles;   /* ... or only articles' prices, which it does not accept */
@@ -83,6 +83,7 @@ static void price_set_free(price_set *s)
 {
     free(s->values);
     free(s->sources);
+    free(s->note);
 }
 
 static int is_anecdote(const kb_price *p)
@@ -157,6 +158,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     }
     out->values = gw_xmalloc((rows ? rows : 1) * sizeof *out->values);
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
+    gw_buf notes = GW_BUF_INIT;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         if (!price_row_used(d, p, gpu, kind, system, region, accepted) ||
@@ -165,15 +167,37 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
         double per_card;
         int rc = decide_convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1),
                                 p->currency, &per_card, err);
-        if (rc != GW_OK)
+        if (rc != GW_OK) {
+            buf_free(&notes);
             return rc;
+        }
         if (!out->n || distrust(p->quality) > distrust(out->quality))
             out->quality = p->quality;
-        out->note = p->note && *p->note ? p->note : out->note;
+        if (p->note && *p->note && !strstr(buf_cstr(&notes), p->note))
+            buf_printf(&notes, "%s%s", notes.len ? " / " : "", p->note);
         out->region = p->region && *p->region ? p->region : NULL;
         out->as_of = p->as_of;
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
+    }
+    if (out->n > 1 && notes.len) {
+        /* Several prices of one date are pooled: say so, and give each one's caveats (one may
+         * read "four cards together" while the median per card is what is used). */
+        double lo = out->values[0], hi = out->values[0];
+        for (size_t i = 1; i < out->n; i++) {
+            lo = out->values[i] < lo ? out->values[i] : lo;
+            hi = out->values[i] > hi ? out->values[i] : hi;
+        }
+        gw_buf b = GW_BUF_INIT;
+        buf_printf(&b, "The median of %zu prices, ", out->n);
+        decide_money(&b, d, lo);
+        buf_puts(&b, " to ");
+        decide_money(&b, d, hi);
+        buf_printf(&b, " a card: %s", buf_cstr(&notes));
+        out->note = buf_detach(&b);
+        buf_free(&notes);
+    } else {
+        out->note = notes.len ? buf_detach(&notes) : NULL;
     }
     return GW_OK;
 }

@@ -663,11 +663,11 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "hours_per_day_cost_only_text")));
         cost_only = buf_cstr(&alone);
     }
-    /* "new 4x ... at its price of 2022-12": the purchase's price, where it is old */
+    /* "new 4x ..., priced as of 2022-12": the purchase's price, where it is old */
     gw_buf buy = GW_BUF_INIT;
     buf_puts(&buy, view_str(view_map_get(be, "buy_label")));
     if (view_str(view_map_get(be, "buy_price_old_as_of")))
-        buf_printf(&buy, ", at its price of %s", view_str(view_map_get(be, "buy_price_old_as_of")));
+        buf_printf(&buy, ", priced as of %s", view_str(view_map_get(be, "buy_price_old_as_of")));
     gw_buf b = GW_BUF_INIT;
     if (win->acquisition != DECIDE_RENT && !isnan(hours) && workload_is_job(d->w))
         buf_printf(&b, "Owning pays off against %s from %.1f h of use a day over the "
@@ -684,11 +684,11 @@ static void reason_break_even(decision *d, const decide_option *win)
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
     else if (!isnan(hours) && workload_is_job(d->w))
-        buf_printf(&b, "Buying (%s) would rank above renting only if kept busy %.1f h a day%s%s "
+        buf_printf(&b, "Buying (%s) would rank above renting only if kept busy %.1f h a day%s%s%s "
                        "for the whole %g-month horizon; this job uses it %s (%s averaged over "
                        "the horizon).",
-                   buf_cstr(&buy), hours, cost_only ? ", " : "",
-                   cost_only ? cost_only : "", d->w->horizon_months,
+                   buf_cstr(&buy), hours, cost_only ? " (" : "",
+                   cost_only ? cost_only : "", cost_only ? ")" : "", d->w->horizon_months,
                    view_str(view_map_get(be, "job_hours_text")),
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))

@@ -361,6 +361,15 @@ check_eq "decide big-model: the hours' unflipped range is stated" \
 # 2025-07-22), older than the 180 days the workload allows; its rentals' prices are not named.
 run "$GW" decide "$EX/lora-finetune.lua" --json
 check_eq "decide lora-finetune: the break-even names the purchase's old price date" \
-    "$(jqr '.recommendation.because[1] | startswith("Buying (new 4x NVIDIA RTX 6000 Ada Generation, at its price of 2022-12) would need")')" "true"
+    "$(jqr '.recommendation.because[1] | startswith("Buying (new 4x NVIDIA RTX 6000 Ada Generation, priced as of 2022-12) would need")')" "true"
 check_eq "decide lora-finetune: the break-even's view carries that date" \
     "$(jqr '.break_even.buy_price_old_as_of')" "2022-12"
+
+# A purchase priced by several rows of one date says it is their median and gives each row's
+# caveats: vision-team's used RTX 3090s are CNY 5,999 (one card, an article that does not say
+# used) and CNY 24,000 for four (6,000 each), median 5,999.5.
+run "$GW" decide "$EX/vision-team.lua" --json
+check_eq "decide vision-team: the used 3090s' price is said to be a median of two" \
+    "$(jqr '.options[0].offer_note | startswith("The median of 2 prices, CNY 5,999 to CNY 6,000 a card: ")')" "true"
+check_eq "decide vision-team: both rows' caveats are given" \
+    "$(jqr '.options[0].offer_note | (contains("does not say new or used") and contains("four used RTX 3090 cards together"))')" "true"
