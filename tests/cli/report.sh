@@ -191,3 +191,18 @@ run "$GW" report "$T/box4090.lua"
 check_rc "report box4090: exit 0" 0
 check_out "report box4090: the recommendation's export rules, dated" \
     "**Export rules:** BIS update of 2023-10-17, in force 2023-11-17"
+
+# Issue 14 item 3: the report counts the feasible options whose price is older than the
+# workload's 180 days, as decide's options mark them (both on the day SOURCE_DATE_EPOCH pins),
+# names the oldest, and says how a date without its day is aged.
+run "$GW" decide "$EX/vision-team.lua" --json
+OLD=$(jqr '[.options[] | select(.feasible) | .cost.price_old] | map(select(. == true)) | length')
+FEASIBLE=$(jqr '[.options[] | select(.feasible)] | length')
+run "$GW" report "$EX/vision-team.lua" -o "$T/aged.md"
+MD=$(cat "$T/aged.md")
+case "$MD" in *"**Old prices.** $OLD of the $FEASIBLE feasible options' prices (marked "?"*) are dated more than 180 days ago (the oldest: "*)
+    pass "report md: the old prices counted as decide marks them ($OLD of $FEASIBLE)" ;;
+    *) fail "report md: the old prices counted as decide marks them" "$(printf '%s\n' "$MD" | grep 'Old prices' | cut -c1-200)" ;; esac
+case "$MD" in *"A date without its day counts from the first of its month"*)
+    pass "report md: how a month's date is aged" ;;
+    *) fail "report md: how a month's date is aged" "missing" ;; esac
