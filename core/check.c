@@ -95,6 +95,13 @@ long gw_today_days(void)
     return (long)(now / 86400);
 }
 
+double gw_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int gw_parse_decimal(const char *s, double *out)
 {
     const char *p = s;

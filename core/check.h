@@ -1,6 +1,6 @@
 /* check.h — small checks shared by every reader of user text: how far a typo is from a real
  * name (for "did you mean"), whether a date is written as the KB writes dates, and numbers as
- * people type them (decimal only: no hex, inf or nan). */
+ * people type them (decimal only: no hex, inf or nan); and the clocks they are judged by. */
 #ifndef GW_CHECK_H
 #define GW_CHECK_H
 
@@ -23,6 +23,8 @@ long gw_date_days(const char *s);
 /* Today as days from 1970-01-01, in UTC; SOURCE_DATE_EPOCH (seconds, the reproducible-builds
  * convention) pins it for tests and reproducible documents. */
 long gw_today_days(void);
+/* Seconds on the monotonic clock, for deadlines and time limits (not a date). */
+double gw_now_seconds(void);
 
 /* 1 when s, whole, is a decimal number — an optional sign, digits with at most one '.', and an
  * optional exponent ("-12", "0.5", ".5", "2.5e3") — whose value is finite; *out gets it.  Hex

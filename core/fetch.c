@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
 
 #define CURL_DISABLE_TYPECHECK   /* its checking macros would rename the pointers below */
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "check.h"
 #include "signals.h"
 
 #ifndef GW_VERSION
@@ -189,13 +189,6 @@ static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
                         detail && *detail ? detail : cu.curl_easy_strerror(rc));
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* Redirects are followed here, one hop at a time, so that each target meets the URL rule
  * (libcurl's own following knows schemes, not loopback hosts). */
 #define FETCH_MAX_REDIRECTS 5
@@ -226,11 +219,11 @@ int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len
     cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
     cu.curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     cu.curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-    double deadline = now_s() + lim->timeout_s;
+    double deadline = gw_now_seconds() + lim->timeout_s;
     char *where = gw_xstrdup(url);   /* the URL of this hop */
     int result = GW_OK;
     for (int hops = 0;; hops++) {
-        long left_ms = (long)((deadline - now_s()) * 1000.0);
+        long left_ms = (long)((deadline - gw_now_seconds()) * 1000.0);
         buf_reset(&sink.data);
         detail[0] = '\0';
         cu.curl_easy_setopt(h, CURLOPT_URL, where);

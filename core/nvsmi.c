@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "check.h"
 #include "signals.h"
 #include "xml.h"
 
@@ -414,17 +415,10 @@ static char *path_search(const char *prog)
 
 typedef enum { RUN_DONE, RUN_TIMEOUT, RUN_SIGNAL, RUN_TOO_BIG, RUN_FAILED } run_end;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Milliseconds to the deadline, at most POLL_MS; 0 when it has passed. */
 static int poll_slice(double deadline)
 {
-    double left = deadline - now_seconds();
+    double left = deadline - gw_now_seconds();
     if (left <= 0)
         return 0;
     return left * 1000 < POLL_MS ? (int)(left * 1000) + 1 : POLL_MS;
@@ -472,7 +466,7 @@ static run_end wait_child(pid_t pid, double deadline, int *status)
             return RUN_FAILED;
         if (gw_signal_pending())
             return RUN_SIGNAL;
-        if (now_seconds() >= deadline)
+        if (gw_now_seconds() >= deadline)
             return RUN_TIMEOUT;
         struct timespec ms = {0, 10 * 1000000L};
         nanosleep(&ms, NULL);
@@ -486,8 +480,8 @@ static void stop_child(pid_t pid)
     int status;
     kill(-pid, SIGKILL);
     kill(pid, SIGKILL);   /* should it have left its group */
-    double until = now_seconds() + REAP_SECONDS;
-    while (waitpid(pid, &status, WNOHANG) == 0 && now_seconds() < until) {
+    double until = gw_now_seconds() + REAP_SECONDS;
+    while (waitpid(pid, &status, WNOHANG) == 0 && gw_now_seconds() < until) {
         struct timespec ms = {0, 10 * 1000000L};
         nanosleep(&ms, NULL);
     }
@@ -596,7 +590,7 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
         free(prog);
         return rc;
     }
-    double deadline = now_seconds() + timeout_s;
+    double deadline = gw_now_seconds() + timeout_s;
     gw_buf out = GW_BUF_INIT;
     int status = 0;
     run_end end = read_child(fd, deadline, max, &out);

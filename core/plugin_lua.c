@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "buf.h"
+#include "check.h"
 #include "embedded.h"
 #include "luaapi.h"
 #include "signals.h"
@@ -73,13 +73,6 @@ struct lplugin {
 };
 
 /* ---- limits ---- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static double env_number(const char *name)
 {
@@ -244,7 +237,7 @@ static void limit_hook(lua_State *L, lua_Debug *ar)
         p->used += HOOK_EVERY;
         if (p->used > p->budget)
             p->tripped = TRIP_INSTRUCTIONS;
-        else if (now_seconds() > p->deadline)
+        else if (gw_now_seconds() > p->deadline)
             p->tripped = TRIP_TIME;
         else if (gw_signal_pending())
             p->tripped = TRIP_SIGNAL;
@@ -265,7 +258,7 @@ static void limit_hook(lua_State *L, lua_Debug *ar)
 static void limits_start(lplugin *p)
 {
     p->used = 0;
-    p->deadline = now_seconds() + p->wall_seconds;
+    p->deadline = gw_now_seconds() + p->wall_seconds;
 }
 
 /* ---- the sandbox ---- */
