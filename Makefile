@@ -28,7 +28,7 @@ test unit asan:
 	@sh .ci/deps.sh --test && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
 else
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
-# libxml2 and libcurl are opened when first needed (core/xml.c, core/fetch.c), libxml2 by the
+# libxml2 and libcurl are opened when first needed (core/io/xml.c, core/io/fetch.c), libxml2 by the
 # soname of the library found here.
 PKG_LIBS   := $(shell pkg-config --libs $(filter-out libxml-2.0 libcurl,$(PKGS))) -lcmark-gfm-extensions -lcsv -lm
 LIBXML2_SONAME := $(shell objdump -p $$($(CC) -print-file-name=libxml2.so) 2>/dev/null | sed -n 's/^ *SONAME *//p')
@@ -43,11 +43,13 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(PKG_
              -DGW_VERSION='"$(VERSION)"' -DGW_DATADIR='"$(DATADIR)"' -DGW_DOCDIR='"$(DOCDIR)"' \
              $(if $(LIBXML2_SONAME),-DGW_LIBXML2_SONAME='"$(LIBXML2_SONAME)"') -Icore -I$(BUILD)/gen $(CFLAGS) -MMD -MP
 
-CORE_SRC := $(filter-out core/main.c,$(wildcard core/*.c))
+# core/ is in folders by layer (README.md, Architecture); core/tools holds build-time programs.
+CORE_DIRS := base io kb sandbox ingest model decide render inspect cli
+CORE_SRC := $(filter-out core/cli/main.c,$(foreach d,$(CORE_DIRS),$(wildcard core/$(d)/*.c)))
 CORE_OBJ := $(CORE_SRC:core/%.c=$(BUILD)/core/%.o) $(BUILD)/gen/embedded_plugins.o
-# The shipped plugins, compiled into the program (core/embedded.h); tests are not.
+# The shipped plugins, compiled into the program (core/sandbox/embedded.h); tests are not.
 PLUGIN_SRC := $(sort $(filter-out %_test.lua,$(wildcard plugins/*/*.lua)))
-MAIN_OBJ := $(BUILD)/core/main.o
+MAIN_OBJ := $(BUILD)/core/cli/main.o
 LIBGW    := $(BUILD)/libgw.a
 BIN      := $(BUILD)/gpuwise
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -85,16 +87,16 @@ $(BUILD)/gen/kb_schema.h: kb/schema.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' kb/schema.sql; echo ';'; } >$@.tmp
 	@mv $@.tmp $@
 
-$(BUILD)/core/kb.o: $(BUILD)/gen/kb_schema.h
+$(BUILD)/core/kb/kb.o: $(BUILD)/gen/kb_schema.h
 
 # The manual's prose, compiled in the same way; cli_help.c puts the command tables into it.
-$(BUILD)/gen/manual_md.h: core/gpuwise.1.md
+$(BUILD)/gen/manual_md.h: core/cli/gpuwise.1.md
 	@mkdir -p $(@D)
 	{ echo 'static const char manual_md[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' core/gpuwise.1.md; echo ';'; } >$@.tmp
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' core/cli/gpuwise.1.md; echo ';'; } >$@.tmp
 	@mv $@.tmp $@
 
-$(BUILD)/core/cli_help.o: $(BUILD)/gen/manual_md.h
+$(BUILD)/core/cli/cli_help.o: $(BUILD)/gen/manual_md.h
 
 # The manual page and its Markdown source, written by the program from the same tables that
 # parse its command line (gpuwise help --man / --all).
@@ -103,7 +105,7 @@ $(BUILD)/gpuwise.1: $(BIN)
 $(BUILD)/gpuwise.md: $(BIN)
 	$(BIN) help --all -o $@
 
-$(BUILD)/tools/embed_plugins: core/tools/embed_plugins.c core/embedded.h
+$(BUILD)/tools/embed_plugins: core/tools/embed_plugins.c core/sandbox/embedded.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) $(LDFLAGS)
 

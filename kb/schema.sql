@@ -525,7 +525,7 @@ CREATE INDEX IF NOT EXISTS benchmark_workload ON benchmark(workload, gpu);
 
 -- version 9
 -- Issue 18: a decision reads the cloud offers of a GPU and count cheapest first and stops once
--- it has the few it compares (core/decide_rent.c); price_offer_rank is that order, and
+-- it has the few it compares (core/decide/decide_rent.c); price_offer_rank is that order, and
 -- price_seller finds an offer's rows and its provider's later prices.
 CREATE INDEX IF NOT EXISTS price_offer_rank
     ON price(kind, unit, gpu, spot, gpu_count, currency, amount / gpu_fraction);

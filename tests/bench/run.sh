@@ -36,7 +36,7 @@ echo "cpus:      $(nproc) x $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | h
 echo "memory:    $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
 echo "kernel:    $(uname -sr)"
 echo "compiler:  $(${CC:-cc} --version | head -1)"
-echo "flags:     $(make -s -n build/core/units.o -B 2>/dev/null | grep -o -- ' -O[0-9s].*' | head -1 |
+echo "flags:     $(make -s -n build/core/base/units.o -B 2>/dev/null | grep -o -- ' -O[0-9s].*' | head -1 |
                    sed 's/ -I[^ ]*//g; s/ -D[^ ]*//g; s/ -M[MDP]*//g; s/ -c .*//')"
 echo "libraries: sqlite3 $(pkg-config --modversion sqlite3), lua $(pkg-config --modversion lua5.4)," \
      "libxml2 $(pkg-config --modversion libxml-2.0), cmark-gfm $(pkg-config --modversion libcmark-gfm)," \
@@ -141,7 +141,7 @@ echo "  $(sqlite3 "$W/grown.db" "SELECT (SELECT count(*) FROM gpu) || ' GPUs, ' 
 # ---- search ------------------------------------------------------------------------------
 echo
 echo "== search: 'nvlink ampere' on the grown KB"
-# The statement kb_search runs (core/kb.c search_run), with the query it builds.
+# The statement kb_search runs (core/kb/kb_search.c search_run), with the query it builds.
 SEARCH_SQL="SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12),
   bm25(kb_fts, 0.0, 0.0, 4.0, 1.0) * (CASE kind WHEN 'gpu' THEN 2.0 ELSE 1.0 END) AS score
   FROM kb_fts WHERE kb_fts MATCH '\"nvlink\" \"ampere\"' ORDER BY score, kind, ref LIMIT 20"
@@ -236,7 +236,7 @@ echo "  about 6x the options: the target is time linear in the offers that can w
 decide_both examples/vision-team.lua "about the options' ratio (linear in the offers kept)"
 
 # ---- plugin workers ----------------------------------------------------------------------
-# Plugins run in a worker process (core/worker.c): a fork, a seccomp filter, and each call a
+# Plugins run in a worker process (core/sandbox/worker.c): a fork, a seccomp filter, and each call a
 # round trip of the encoded arguments.  `report` runs the workload file in one worker and the
 # ten rules in another (every rule sees the same options, sent once per decision); `plugin
 # list` loads all 27 shipped plugins into one.  Measured on 2 busy cores (the fastest of 30

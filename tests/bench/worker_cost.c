@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "worker.h"
+#include "sandbox/worker.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rent_rule.py PRICES.csv [--anecdotal-ok] [CUR=PER_USD...] — the rent options a decision
 keeps from the hourly cloud prices of a gpuwise prices.csv, by the rule written out plainly
-over every offer, for the tests to compare with the walk cheapest first (core/decide_rent.c).
+over every offer, for the tests to compare with the walk cheapest first (core/decide/decide_rent.c).
 The workload takes no spot price, and an anecdotal one only with --anecdotal-ok.
 
 An offer is the rows of one GPU, count, source, provider and instance; its price is the median

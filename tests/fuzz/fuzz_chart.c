@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "render/chart.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-/* fuzz_kb_csv.c — the KB's one CSV reader (core/kb_csv.c) on any bytes: it never crashes, every
+/* fuzz_kb_csv.c — the KB's one CSV reader (core/kb/kb_csv.c) on any bytes: it never crashes, every
  * field it hands on is text (UTF-8, no control character but tab, CR and LF), and writing its
  * records back as CSV (buf_put_csv_field, as an export and an importer's batch do) and reading
  * that again gives the same records: the text form has one meaning.
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "kb_csv.h"
+#include "base/buf.h"
+#include "kb/kb_csv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

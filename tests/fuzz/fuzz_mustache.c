@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "mustache.h"
-#include "view.h"
+#include "render/mustache.h"
+#include "base/view.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

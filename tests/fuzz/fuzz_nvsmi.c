@@ -2,7 +2,7 @@
  * seeds: $SHARED/testdata/nvsmi $ROOT/tests/fixtures/nvsmi */
 #include <stdint.h>
 
-#include "nvsmi.h"
+#include "inspect/nvsmi.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

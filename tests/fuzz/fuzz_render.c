@@ -12,9 +12,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "render.h"
-#include "view.h"
+#include "base/buf.h"
+#include "render/render.h"
+#include "base/view.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "buf.h"
-#include "kb.h"
-#include "plugin.h"
+#include "base/buf.h"
+#include "kb/kb.h"
+#include "sandbox/plugin.h"
 
 static char fuzz_kb_path[64];
 

@@ -5,9 +5,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "plugin.h"
-#include "view.h"
-#include "workload.h"
+#include "sandbox/plugin.h"
+#include "base/view.h"
+#include "model/workload.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));

@@ -23,10 +23,10 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "check.h"
-#include "error.h"
-#include "signals.h"
+#include "base/buf.h"
+#include "base/check.h"
+#include "base/error.h"
+#include "base/signals.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -278,7 +278,7 @@ static void test_limits_documented(void **state)
     (void)state;
     char *manual = NULL;
     size_t len = 0;
-    assert_int_equal(gw_read_file("core/gpuwise.1.md", &manual, &len), 0);
+    assert_int_equal(gw_read_file("core/cli/gpuwise.1.md", &manual, &len), 0);
     const char *section = strstr(manual, "\n# LIMITS\n");
     assert_non_null(section);
     for (int k = 0; k < GW_INPUT_N; k++) {
@@ -286,7 +286,7 @@ static void test_limits_documented(void **state)
         char row[200];
         snprintf(row, sizeof row, "\n- %s: %lu MiB (`%s`)\n", l->what, l->mib, l->env);
         if (!strstr(section, row))
-            fail_msg("core/gpuwise.1.md's LIMITS section lacks the line \"%s\"", row + 1);
+            fail_msg("core/cli/gpuwise.1.md's LIMITS section lacks the line \"%s\"", row + 1);
     }
     free(manual);
 }

@@ -16,7 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 
-#include "chart.h"
+#include "render/chart.h"
 
 static view *json(const char *text)
 {

@@ -11,11 +11,11 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "checklist.h"
-#include "inspect.h"
-#include "nvsmi.h"
-#include "plugin.h"
+#include "base/buf.h"
+#include "inspect/checklist.h"
+#include "inspect/inspect.h"
+#include "inspect/nvsmi.h"
+#include "sandbox/plugin.h"
 
 #define DIR "plugins/checklists/"
 

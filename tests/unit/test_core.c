@@ -11,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "error.h"
-#include "units.h"
-#include "view.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/units.h"
+#include "base/view.h"
 
 static void test_buf_printf_grows(void **state)
 {

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "cost.h"
+#include "model/cost.h"
 
 static void electricity_600w_and_2000w(void **state)
 {

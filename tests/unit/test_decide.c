@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "decide.h"
-#include "decide_private.h"
+#include "decide/decide.h"
+#include "decide/decide_private.h"
 
 static const char *const fixture_files[] = {
     "tests/fixtures/decide/sources.csv",    "tests/fixtures/decide/gpus.csv",

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "inspect.h"
-#include "nvsmi.h"
+#include "base/buf.h"
+#include "inspect/inspect.h"
+#include "inspect/nvsmi.h"
 
 #define FIX "tests/fixtures/nvsmi/"
 

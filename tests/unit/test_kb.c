@@ -14,9 +14,9 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "buf.h"
-#include "error.h"
-#include "kb.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "kb/kb.h"
 
 #define FIX "tests/fixtures/kb/"
 

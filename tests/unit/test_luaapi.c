@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "kb.h"
-#include "plugin.h"
-#include "view.h"
+#include "kb/kb.h"
+#include "sandbox/plugin.h"
+#include "base/view.h"
 
 #define FIX "tests/fixtures/kb/"
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "model.h"
+#include "model/model.h"
 
 #define RESNET50_PARAMS 25.6e6
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
  * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts. */

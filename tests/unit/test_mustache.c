@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "mustache.h"
+#include "render/mustache.h"
 
 /* Partials from a view map (name -> template text). */
 static int map_loader(void *data, const char *name, char **text, size_t *len, gw_error *err)

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "nvsmi.h"
+#include "base/buf.h"
+#include "inspect/nvsmi.h"
 
 #define FIX "tests/fixtures/nvsmi/"
 

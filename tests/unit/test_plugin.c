@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "sandbox/plugin.h"
 
 static const plugin_limits small = {2000000, 16u * 1024 * 1024, 5.0};
 

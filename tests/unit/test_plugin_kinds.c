@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "sandbox/plugin.h"
 
 #define DIR_FIRST "tests/fixtures/plugin_kinds/first"
 #define DIR_SECOND "tests/fixtures/plugin_kinds/second"

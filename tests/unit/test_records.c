@@ -16,11 +16,11 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "error.h"
-#include "kb.h"
-#include "records.h"
-#include "view.h"
+#include "base/buf.h"
+#include "base/error.h"
+#include "kb/kb.h"
+#include "ingest/records.h"
+#include "base/view.h"
 
 #define FIX "tests/fixtures/kb/"
 

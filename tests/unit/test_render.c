@@ -18,8 +18,8 @@
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
 
-#include "cli_document.h"
-#include "render.h"
+#include "cli/cli_document.h"
+#include "render/render.h"
 
 static char tmpdir[256];
 

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "error.h"
-#include "signals.h"
+#include "base/error.h"
+#include "base/signals.h"
 
 static volatile sig_atomic_t callback_runs;
 

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "worker.h"
+#include "sandbox/worker.h"
 
 /* In the worker: tries what a plugin that escaped Lua would, and answers with each errno. */
 static int escape_main(int fd, void *ud)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "workload.h"
+#include "model/workload.h"
 
 #define BASE                                                                                 \
     "\"model\": {\"params\": 25.6e6, \"precision\": \"amp\", \"optimizer\": \"adam\", "      \

@@ -1,0 +1,219 @@
+/* cli_decide.c — the `gpuwise decide` command: ranked options in the terminal, or the whole
+ * decision as JSON (--json), the same tree the justification template reads. */
+#include "cli_decide.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest/records.h"
+#include "base/units.h"
+
+void cli_decision_free(cli_decision *c)
+{
+    decision_free(c->d);
+    workload_free(c->w);
+    plugin_host_free(c->host);
+    if (c->k)
+        kb_close(c->k);
+    memset(c, 0, sizeof *c);
+}
+
+int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision *out,
+                     gw_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = cli_open_kb(ctx, 0, &out->k, err);
+    if (rc == GW_OK)
+        rc = workload_load(path, out->k, &out->w, err);
+    /* Only the rules take part in deciding; other kinds are loaded by whoever needs them. */
+    if (rc == GW_OK)
+        rc = cli_plugins_new(ctx, out->k, &out->host, err);
+    if (rc == GW_OK)
+        rc = plugin_host_load_kind(out->host, "rule", err);
+    if (rc == GW_OK)
+        rc = decide_run(out->k, out->host, out->w, flags, &out->d, err);
+    if (rc != GW_OK)
+        cli_decision_free(out);
+    return rc;
+}
+
+static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
+{
+    size_t n = decision_option_count(d);
+    /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
+    /* "committed" is the cash the budget is held to; "price of" when the price was observed, an
+     * asterisk past the workload's price_max_age_days */
+    fprintf(f, "%-4s %-44s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", "rank", "option",
+            "fits", "speed/s", "basis", "price of", "committed", "total", "per unit", "rules",
+            "ranked by");
+    gw_buf b = GW_BUF_INIT;
+    int held_back = 0;
+    for (size_t i = 0; i < n; i++) {
+        const decide_option *o = decision_option_at(d, i);
+        /* Short: the GPU's id; where the cards are (a system, several machines, several
+         * instances) in brackets. */
+        char label[128], where[80] = "";
+        if (o->system && o->hosts > 1)
+            snprintf(where, sizeof where, " (%dx %.40s)", o->hosts, o->system->id);
+        else if (o->system)
+            snprintf(where, sizeof where, " (%.40s)", o->system->id);
+        else if (!o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT)
+            snprintf(where, sizeof where, " (%d hosts)", o->hosts);
+        if (o->acquisition == DECIDE_RENT && o->hosts > 1)
+            snprintf(label, sizeof label, "rent %dx %s (%s x%d)", o->count, o->gpu->id,
+                     o->provider, o->hosts);
+        else if (o->acquisition == DECIDE_RENT)
+            snprintf(label, sizeof label, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
+        else
+            snprintf(label, sizeof label, "%s %dx %s%s",
+                     o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id,
+                     where);
+        /* An anecdotal price the workload does not accept: ranked after every other feasible
+         * option and never recommended, its rank in brackets (the legend below says so). */
+        char rank[16];
+        if (o->rank && o->held_back)
+            snprintf(rank, sizeof rank, "(%d)", o->rank);
+        else if (o->rank)
+            snprintf(rank, sizeof rank, "%d", o->rank);
+        else
+            snprintf(rank, sizeof rank, "-");
+        /* why: 1 an article's price, 2 another market's (the legend says only what applies) */
+        if (o->held_back && o->feasible)
+            held_back |= o->other_market ? 2 : 1;
+        char fit[16];
+        snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
+        char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
+        buf_reset(&b);
+        units_format_money(&b, o->committed, "", 0);
+        snprintf(upfront, sizeof upfront, "%s", buf_cstr(&b));
+        buf_reset(&b);
+        units_format_money(&b, o->cost.total, "", 0);
+        snprintf(total, sizeof total, "%s", buf_cstr(&b));
+        buf_reset(&b);
+        if (isnan(o->per_unit))
+            buf_puts(&b, "-");
+        else   /* three decimals under 10: close figures stay apart */
+            units_format_money(&b, o->per_unit, "", o->per_unit < 10 ? 3 : 2);
+        snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
+        if (o->feasible && isfinite(o->score) && isfinite(o->per_unit) && o->per_unit > 0) {
+            snprintf(rules, sizeof rules, "x%.2f", o->score / o->per_unit);
+            buf_reset(&b);
+            units_format_money(&b, o->score, "", o->score < 10 ? 3 : 2);
+            snprintf(ranked, sizeof ranked, "%s", buf_cstr(&b));
+        }
+        char dated[16];
+        snprintf(dated, sizeof dated, "%.10s%s", o->price_as_of ? o->price_as_of : "-",
+                 o->price_age_days > max_age_days ? "*" : "");
+        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
+                fit, o->throughput < 100 ? 2 : 0, o->throughput,
+                isnan(o->throughput)   ? "-"
+                : o->measured          ? "measured"
+                : llm                  ? "modelled"
+                                       : "scaled", dated, upfront,
+                total, per_unit, rules, ranked);
+        if (!o->feasible && o->excluded_because)
+            fprintf(f, "     excluded: %s\n", o->excluded_because);
+    }
+    if (held_back)
+        fprintf(f, "(N): priced only %s%s%s: ranked after the others and never recommended\n",
+                held_back & 1 ? "by an article or blog (set anecdotal_ok = true to accept such "
+                                "prices)"
+                              : "",
+                held_back == 3 ? ", or only " : "",
+                held_back & 2 ? "by another market than the workload's region (a quote from "
+                                "there would settle it)"
+                              : "");
+    buf_free(&b);
+}
+
+static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
+{
+    cli_decision c;
+    /* Only JSON shows the trace, so only JSON pays for recording it. */
+    int rc = cli_decision_run(ctx, args->argv[0], ctx->json ? DECIDE_TRACE : 0, &c, err);
+    if (rc != GW_OK)
+        return rc;
+    view *model = decision_to_view(c.d);
+    if (ctx->json) {
+        gw_buf out = GW_BUF_INIT;
+        view_to_json(model, &out, 1);
+        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+        buf_free(&out);
+    } else {
+        /* The table is written to memory first so that -o FILE gets it atomically too. */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            view_free(model);
+            cli_decision_free(&c);
+            return gw_error_set(err, GW_EIO, "out of memory");
+        }
+        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
+                view_str(view_map_get(model, "throughput_unit")), c.w->currency,
+                view_str(view_map_get(model, "work_unit")));
+        print_table(f, c.d, c.w->price_max_age_days, workload_is_llm(c.w));
+        /* nothing silent: what was not considered, grouped by reason */
+        const view *groups = view_map_get(model, "not_considered_groups");
+        if (view_len(groups)) {
+            fprintf(f, "\nNot considered (%lld):\n",
+                    (long long)view_num(view_map_get(model, "not_considered_count")));
+            for (size_t i = 0; i < view_len(groups); i++) {
+                const view *g = view_list_at(groups, i);
+                fprintf(f, "  - %s (%lld): %s\n", view_str(view_map_get(g, "reason")),
+                        (long long)view_num(view_map_get(g, "count")),
+                        view_str(view_map_get(g, "names")));
+            }
+        }
+        const view *rec = view_map_get(model, "recommendation");
+        const char *label = view_str(view_map_get(rec, "label"));
+        if (label) {
+            fprintf(f, "\nRecommendation: %s\n", label);
+            const view *because = view_map_get(rec, "because");
+            for (size_t i = 0; i < view_len(because); i++)
+                fprintf(f, "  - %s\n", view_str(view_list_at(because, i)));
+        } else {
+            fprintf(f, "\nNo option is feasible: see the reasons above.\n");
+        }
+        const view *sens = view_map_get(model, "sensitivity");
+        const char *most = view_str(view_map_get(sens, "moves_most_name"));
+        if (most)
+            fprintf(f, "Most sensitive to: %s\n", most);
+        fclose(f);
+        rc = cli_write_output(ctx, text, len, err);
+        free(text);
+    }
+    view_free(model);
+    cli_decision_free(&c);
+    return rc;
+}
+
+static const cli_command decide_commands[] = {
+    {"decide", "WORKLOAD", 1, 1, CLI_FILE,
+     "rank the ways to buy or rent GPUs for a workload",
+     "Reads a workload file, considers every candidate GPU and count, bought new, bought used "
+     "(`used_ok = true`) or rented from each stored cloud offer, and ranks the feasible ones by "
+     "cost per unit of work, adjusted by the rule plugins' verdicts.  The text output is the "
+     "ranked table (rank, option, memory fit, speed and whether it was measured or scaled, "
+     "cost up front, total and per unit of work, why an option fell out), the recommendation "
+     "and what the answer is most sensitive to.\n\n"
+     "The example workloads of this copy are in @EXAMPLES@.  For instance, from the source "
+     "tree:\n\n"
+     "    gpuwise decide examples/vision-team.lua\n"
+     "    gpuwise decide examples/vision-team.lua --json -o decision.json\n\n"
+     "The json output is the whole decision: workload, options (id, gpu, count, acquisition, "
+     "provider, feasible, vram_needed_gb, throughput, time_to_finish_hours, power_w, cost, "
+     "verdicts, rank), recommendation, break_even, sensitivity, citations and trace (each "
+     "step of the decision).  `gpuwise report` writes the same decision as a document.\n\n"
+     "Exit status: 0 ok, 64 usage, 65 a bad workload file (the message names the file, the "
+     "field and what was expected), 66 a missing workload file, 67 an unknown GPU among the "
+     "candidates, 70 a plugin error.",
+     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
+    {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
+};
+
+const cli_group cli_decide_group = {
+    "decide", "rank the ways to buy or rent GPUs for a workload", NULL, decide_commands,
+};

@@ -1,0 +1,26 @@
+/* cli_decide.h — what `gpuwise decide` and `gpuwise report` share: reading a workload, opening
+ * the KB and the plugins, and running the decision. */
+#ifndef GW_CLI_DECIDE_H
+#define GW_CLI_DECIDE_H
+
+#include "cli.h"
+#include "decide/decide.h"
+#include "sandbox/plugin.h"
+#include "model/workload.h"
+
+typedef struct cli_decision {
+    kb *k;
+    plugin_host *host;
+    workload *w;
+    decision *d;
+} cli_decision;
+
+/* Opens the KB and the plugins (records_host_new: --plugins, the user's, the shipped ones; the
+ * rule plugins are loaded, other kinds with plugin_host_load_kind), reads path and decides
+ * (flags as decide_run's).  On failure everything opened is closed again.  Free with
+ * cli_decision_free. */
+int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision *out,
+                     gw_error *err);
+void cli_decision_free(cli_decision *c);
+
+#endif

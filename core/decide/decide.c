@@ -1,0 +1,658 @@
+/* decide.c — the decision's pipeline (decide_run): read what the KB holds for the workload once
+ * (GPUs, the benchmark's measured results, prices, the figures the engine assumes), list the
+ * options, size, time and price each, hear the rule plugins, rank, then weigh buying against
+ * renting and each input's sway.  Also the helpers every stage shares (citations, the trace).
+ * The stages live in decide_*.c; decide_private.h lists them. */
+#include "decide_private.h"
+#include "base/check.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers every stage uses ---- */
+
+void decide_trace(decision *d, const char *fmt, ...)
+{
+    if (!d->trace)   /* not asked for (a report does not print it) */
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    char *line = gw_xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    view_list_push(d->trace, view_string(line));
+    free(line);
+}
+
+int decide_cite(decision *d, const char *source)
+{
+    if (!source || !*source)
+        return 0;
+    for (size_t i = 0; i < d->n_cites; i++)
+        if (!strcmp(d->cite_ids[i], source))
+            return (int)i + 1;
+    d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
+    d->cite_ids[d->n_cites++] = gw_xstrdup(source);
+    return (int)d->n_cites;
+}
+
+int decide_fact_cite(decision *d, kb_assumed fact)
+{
+    d->fact_cite[fact] = decide_cite(d, d->facts[fact].source);
+    return d->fact_cite[fact];
+}
+
+void decide_option_cite(decision *d, decide_option *o, const char *source)
+{
+    int n = decide_cite(d, source);
+    if (!n)
+        return;
+    for (size_t i = 0; i < o->n_cites; i++)
+        if (o->cites[i] == n)
+            return;
+    o->cites = gw_xrealloc(o->cites, (o->n_cites + 1) * sizeof *o->cites);
+    o->cites[o->n_cites++] = n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double decide_median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* d->gpus is in id order (kb_gpu_list sorts by id; SQLite's BINARY order is strcmp's), so a GPU
+ * is found by halving: every cloud offer looks its GPU up, and a grown KB has thousands. */
+const kb_gpu *decide_gpu_find(const decision *d, const char *id)
+{
+    size_t lo = 0, hi = d->n_gpus;
+    while (id && lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(d->gpus[mid].id, id);
+        if (c == 0)
+            return &d->gpus[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+int decide_gpu_is_consumer(const kb_gpu *g)
+{
+    return g->name && (!strncmp(g->name, "GeForce", 7) || strstr(g->name, "TITAN"));
+}
+
+int decide_precision_is_half(const char *p)
+{
+    return decide_str_eq(p, "amp") || decide_str_eq(p, "fp16") || decide_str_eq(p, "bf16");
+}
+
+const char *decide_acquisition_name(decide_acquisition a)
+{
+    return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
+}
+
+void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
+{
+    if (o->acquisition == DECIDE_RENT) {
+        buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        if (o->hosts > 1)
+            buf_printf(b, ", %d instances", o->hosts);
+        if (o->instance && !shortened)
+            buf_printf(b, "%s%s", o->hosts > 1 ? " of " : ", ", o->instance);
+        if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
+            buf_puts(b, "; anecdotal price");
+        buf_puts(b, ")");
+    } else {
+        buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
+                   o->gpu->name);
+        if (o->system && o->hosts > 1)
+            buf_printf(b, " in %dx %s", o->hosts, o->system->name);
+        else if (o->system)
+            buf_printf(b, " in one %s", o->system->name);
+        else if (o->hosts > 1)
+            buf_printf(b, " in %d machines", o->hosts);
+        int anecdote = decide_str_eq(o->offer_quality, "anecdote") && !shortened;
+        int other = o->other_market && !shortened;
+        if (anecdote || other)
+            buf_printf(b, " (%s%s%s)", anecdote ? "anecdotal price" : "",
+                       anecdote && other ? "; " : "", other ? "another market's price" : "");
+    }
+}
+
+void decide_option_dated(decide_option *o, const char *as_of)
+{
+    long then = gw_date_days(as_of);
+    free(o->price_as_of);
+    o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
+    o->price_age_days = then >= 0 ? (double)(gw_today_days() - then) : NAN;
+}
+
+const kb_system *decide_system_find(const decision *d, const char *id)
+{
+    for (size_t i = 0; id && i < d->n_systems; i++)
+        if (!strcmp(d->systems[i].id, id))
+            return &d->systems[i];
+    return NULL;
+}
+
+int decide_gpu_sold_as_card(const kb_gpu *g)
+{
+    return !g->form_factor || !*g->form_factor || !strncmp(g->form_factor, "pcie", 4);
+}
+
+/* ---- reading the KB ---- */
+
+/* Keeps the results of the workload's precision class (half vs full) when there are any;
+ * otherwise all of them, and says so.  Takes the rows. */
+static void keep_precision_class(decision *d, kb_benchmark *rows, size_t n)
+{
+    const workload *w = d->w;
+    int want_half = decide_precision_is_half(w->precision);
+    size_t same = 0;
+    for (size_t i = 0; i < n; i++)
+        same += decide_precision_is_half(rows[i].precision) == want_half;
+    int every = workload_is_llm(w);   /* a language model's benchmark is its own: every row */
+    d->bench = gw_xcalloc(n ? n : 1, sizeof *d->bench);
+    for (size_t i = 0; i < n; i++) {
+        if (!every && same && decide_precision_is_half(rows[i].precision) != want_half) {
+            kb_benchmark_free(&rows[i]);
+            continue;
+        }
+        d->bench[d->n_bench++] = rows[i];
+    }
+    free(rows);
+    if (d->n_bench && !same && !every)
+        decide_trace(d, "no %s results for %s: using the other precision's", w->precision,
+                     w->benchmark);
+}
+
+/* The workload's benchmark: its measured results, the unit of speed and the unit of work. */
+static int load_benchmark(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    kb_benchmark *rows = NULL;
+    size_t n = 0;
+    int rc = kb_benchmarks_find(d->k, NULL, w->benchmark, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    keep_precision_class(d, rows, n);
+    if (!d->n_bench)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: benchmark: the KB holds no measured results for \"%s\"",
+                            w->path, w->benchmark);
+    free(d->unit);
+    d->unit = gw_xstrdup(d->bench[0].unit ? d->bench[0].unit : "samples/s");
+    char *slash = strstr(d->unit, "/s");
+    gw_buf wu = GW_BUF_INIT;
+    buf_printf(&wu, DECIDE_WORK_UNIT_PREFIX " %.*s",
+               (int)(slash ? (size_t)(slash - d->unit) : strlen(d->unit)), d->unit);
+    d->work_unit = buf_detach(&wu);
+    d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
+    return GW_OK;
+}
+
+/* A language model's speed is in tokens/s and its work in tokens, whatever its benchmark (which
+ * must measure tokens). */
+static int llm_units(decision *d, gw_error *err)
+{
+    for (size_t i = 0; i < d->n_bench; i++)
+        if (!decide_str_eq(d->bench[i].unit, "tokens/s"))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: benchmark: \"%s\" is measured in %s; a language model's "
+                                "results are in tokens/s",
+                                d->w->path, d->w->benchmark,
+                                d->bench[i].unit ? d->bench[i].unit : "no unit");
+    free(d->unit);
+    free(d->work_unit);
+    d->unit = gw_xstrdup("tokens/s");
+    d->work_unit = gw_xstrdup(decide_str_eq(d->w->task, "inference")
+                                  ? DECIDE_WORK_UNIT_PREFIX " output tokens"
+                                  : DECIDE_WORK_UNIT_PREFIX " tokens");
+    d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
+    return GW_OK;
+}
+
+/* The figures the engine falls back on (d->facts), every one, whether or not this workload
+ * needs it, so that a KB without one is refused whatever the workload.  Each is the KB's row,
+ * with the unit and range the KB checks it against on every write; the PCIe one is an effective
+ * all-reduce rate, not the link's bandwidth (kb/data/assumptions.csv says why). */
+static int load_assumptions(decision *d, gw_error *err)
+{
+    for (int i = 0; i < KB_ASSUMED_COUNT; i++) {
+        int rc = kb_assumption_get(d->k, (kb_assumed)i, &d->facts[i], err);
+        if (rc == GW_ENOTFOUND)
+            return gw_error_set(err, GW_EDATA,
+                                "%s: the knowledge base has no assumed figure '%s', which the "
+                                "decision falls back on (add its row to the KB's assumptions "
+                                "with gpuwise kb import; kb/data/assumptions.csv has gpuwise's)",
+                                kb_path(d->k), kb_assumed_id((kb_assumed)i));
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
+static int load_kb(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    kb_rate rate;
+    if (kb_rate_get(d->k, w->currency, &rate, NULL) != GW_OK)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: currency: the KB has no exchange rate for %s (add one with "
+                            "gpuwise kb import rates.csv)",
+                            w->path, w->currency);
+    kb_rate_free(&rate);
+    int rc = load_assumptions(d, err);
+    if (rc == GW_OK)
+        rc = kb_gpu_list(d->k, NULL, NULL, &d->gpus, &d->n_gpus, err);
+    if (rc == GW_OK)
+        rc = kb_prices_to_buy(d->k, &d->prices, &d->n_prices, err);
+    if (rc == GW_OK)
+        rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
+    if (rc == GW_OK && w->benchmark)
+        rc = load_benchmark(d, err);
+    if (rc == GW_OK && workload_is_llm(w))
+        rc = llm_units(d, err);
+    if (rc != GW_OK)
+        return rc;
+    decide_trace(d, "KB: %zu GPUs, %zu prices to buy, %zu %s results", d->n_gpus, d->n_prices,
+                 d->n_bench, w->benchmark ? w->benchmark : "benchmark");
+    return GW_OK;
+}
+
+/* The ownership costs the workload leaves out, from the assumed figures. */
+static int fill_defaults(decision *d, gw_error *err)
+{
+    workload *w = d->w;
+    if (isnan(w->host_cost)) {
+        const kb_assumption *f = &d->facts[KB_ASSUMED_HOST_COST];
+        int rc = decide_convert(d, f->value, f->unit, &w->host_cost, err);
+        if (rc != GW_OK)
+            return rc;
+        decide_fact_cite(d, KB_ASSUMED_HOST_COST);
+    }
+    if (isnan(w->host_power_w)) {
+        w->host_power_w = d->facts[KB_ASSUMED_HOST_POWER].value;
+        decide_fact_cite(d, KB_ASSUMED_HOST_POWER);
+    }
+    if (isnan(w->network_gbps)) {
+        w->network_gbps = d->facts[KB_ASSUMED_HOST_NETWORK].value;
+        decide_fact_cite(d, KB_ASSUMED_HOST_NETWORK);
+    }
+    if (isnan(w->resale_fraction)) {
+        w->resale_fraction = d->facts[KB_ASSUMED_RESALE].value;
+        decide_fact_cite(d, KB_ASSUMED_RESALE);
+    }
+    return GW_OK;
+}
+
+/* work.hours_on: the card an hour of work is measured on, and its speed. */
+static int setup_reference(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    if (!w->work_hours_on)
+        return GW_OK;
+    char *id = NULL;
+    int count = 1;
+    int rc = kb_gpu_resolve(d->k, w->work_hours_on, &id, &count, err);
+    if (rc != GW_OK) {
+        gw_error_prefix(err, "%s: work.hours_on", w->path);
+        return rc;
+    }
+    d->reference = decide_gpu_find(d, id);
+    free(id);
+    if (!d->reference)
+        return gw_error_set(err, GW_ENOTFOUND, "%s: work.hours_on: %s is not in the KB",
+                            w->path, w->work_hours_on);
+    if (d->n_bench) {
+        int measured;
+        d->reference_speed = decide_single_card_speed(d, NULL, d->reference, &measured, NULL);
+        if (isnan(d->reference_speed))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: work.hours_on: no %s result measured on or comparable "
+                                "to %s",
+                                w->path, w->benchmark, d->reference->name);
+        d->reference_speed *= count;
+    } else {
+        d->reference_speed = 1;
+        gw_buf u = GW_BUF_INIT;
+        buf_printf(&u, "x %s", d->reference->name);
+        free(d->unit);
+        d->unit = buf_detach(&u);
+        buf_printf(&u, "%s-hour of work", d->reference->name);
+        d->work_unit = buf_detach(&u);
+        d->unit_size = 3600;   /* one reference hour at speed 1 */
+    }
+    return GW_OK;
+}
+
+/* The memory one replica needs (the workload's measured peak, else estimated) and the gradient
+ * bytes every data-parallel step exchanges (estimated from the peak when only vram_gb is given;
+ * none when nothing is trained). */
+static int size_model(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    if (workload_is_llm(w))
+        return decide_llm_setup(d, err);
+    d->gradient_bytes = model_training_gradient_bytes(w->params, w->vram_gb, w->precision,
+                                                      w->optimizer);
+    if (!isnan(w->vram_gb)) {
+        model_memory_measured(w->vram_gb, &d->memory);
+        return GW_OK;
+    }
+    int rc = model_memory_estimate(w->params, w->precision, w->optimizer, w->activations_gb,
+                                   &d->memory, err);
+    if (rc != GW_OK)
+        gw_error_prefix(err, "%s: model", w->path);
+    return rc;
+}
+
+/* ---- fit, speed and cost of every option ---- */
+
+static void drop_unneeded_instances(decision *d);
+
+static void evaluate_options(decision *d)
+{
+    decide_trace(d, "memory per replica: %.1f GB (%s)", d->memory.total_gb,
+                 d->memory.measured ? "measured, from vram_gb" : "estimated from parameters");
+    decide_trace(d, "%zu options", d->n_options);
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        decide_option_fit(d, o);
+        decide_option_speed(d, o);
+        decide_option_cost(d, o);
+        decide_trace(d, "%s: needs %.1f GB/card of %.0f; %.0f %s (%s); %s/h, %.4g per %s", o->id,
+                     o->per_card_gb, o->gpu->memory_gb, o->throughput, d->unit,
+                     o->measured ? "measured" : "scaled", d->w->currency, o->per_unit,
+                     d->work_unit);
+    }
+    drop_unneeded_instances(d);
+    if (d->n_bench)
+        decide_spec_loo_calibration(d, &d->spec_loo);
+}
+
+/* The rental of hosts/2 instances that o doubles, if any. */
+static const decide_option *half_rental(const decision *d, const decide_option *o)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *h = &d->options[i];
+        if (h->acquisition == DECIDE_RENT && h->gpu == o->gpu && h->hosts * 2 == o->hosts &&
+            h->count * 2 == o->count && decide_text_same(h->provider, o->provider) &&
+            decide_text_same(h->instance, o->instance) && h->gpu_fraction == o->gpu_fraction)
+            return h;
+    }
+    return NULL;
+}
+
+static void option_free(decide_option *o);
+
+/* Whether h, half of a rental of several instances, already does the work: finishes the job in
+ * the hours available, or serves a language model within its targets. */
+static int half_does_it(const decision *d, const decide_option *h)
+{
+    if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
+        char *missed = decide_llm_target_missed(d, h);
+        free(missed);
+        return h->fits && !isnan(h->throughput) && !missed;
+    }
+    return !(h->hours_needed > h->hours_available);
+}
+
+/* Several instances of a rental cost about what one does and only finish sooner (or serve
+ * more): they stay an option only where half as many cannot do the work. */
+static void drop_unneeded_instances(decision *d)
+{
+    unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i], *h;
+        if (o->acquisition == DECIDE_RENT && o->hosts > 1 && (h = half_rental(d, o)) &&
+            half_does_it(d, h))
+            drop[i] = 1;
+    }
+    size_t kept = 0, dropped = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        if (drop[i]) {
+            option_free(&d->options[i]);
+            dropped++;
+        } else {
+            d->options[kept++] = d->options[i];
+        }
+    }
+    d->n_options = kept;
+    if (dropped)
+        decide_trace(d, "%zu rentals of several instances left out: fewer instances do the "
+                        "work", dropped);
+    free(drop);
+}
+
+/* ---- judgement and ranking ---- */
+
+/* Feasible unless a rule excludes it, it does not fit, its speed is unknown, or (a job) its
+ * runs cannot finish in the hours available. */
+static void judge(decision *d, decide_option *o)
+{
+    gw_buf b = GW_BUF_INIT;
+    char *missed = NULL;
+    o->feasible = 1;
+    for (size_t i = 0; i < o->n_verdicts; i++)
+        if (!strcmp(o->verdicts[i].effect, "exclude")) {
+            o->feasible = 0;
+            o->excluded_because = gw_xstrdup(o->verdicts[i].because);
+            return;
+        }
+    if (!o->fits) {
+        /* The fit is a fact; the memory rule normally says so first, in its own words. */
+        o->feasible = 0;
+        buf_printf(&b, "needs %.1f GB per %s; %s has %.0f GB", o->per_card_gb,
+                   o->split ? "card" : "replica", o->gpu->name, decide_option_memory_gb(o));
+    } else if (isnan(o->throughput)) {
+        o->feasible = 0;
+        buf_printf(&b, "no measured or comparable %s result for %s%s%s",
+                   d->w->benchmark ? d->w->benchmark : "speed", o->gpu->name,
+                   o->throughput_how && *o->throughput_how ? ": " : "",
+                   o->throughput_how ? o->throughput_how : "");
+    } else if ((missed = decide_llm_target_missed(d, o)) != NULL) {
+        o->feasible = 0;   /* a serving target the option cannot meet */
+        buf_puts(&b, missed);
+        free(missed);
+    } else if (o->hours_needed > o->hours_available) {
+        o->feasible = 0;
+        buf_puts(&b, "needs ");
+        view_format_number(&b, o->hours_needed, 0);
+        buf_puts(&b, " h of running; ");
+        view_format_number(&b, o->hours_available, 0);
+        buf_printf(&b, " h are available (%g h a day for ", d->w->hours_per_day);
+        if (!isnan(d->w->deadline_days))
+            buf_printf(&b, "%g days, the deadline)", d->w->deadline_days);
+        else
+            buf_printf(&b, "%g months)", d->w->horizon_months);
+    }
+    if (!o->feasible)
+        o->excluded_because = buf_detach(&b);
+    buf_free(&b);
+}
+
+static int cmp_rank(const void *pa, const void *pb)
+{
+    const decide_option *a = *(decide_option *const *)pa, *b = *(decide_option *const *)pb;
+    if (a->feasible != b->feasible)
+        return b->feasible - a->feasible;
+    if (a->feasible && a->held_back != b->held_back)
+        return a->held_back - b->held_back;
+    double x = a->feasible ? a->score : a->per_unit, y = b->feasible ? b->score : b->per_unit;
+    if (isnan(x) != isnan(y))
+        return isnan(x) - isnan(y);
+    if (x != y && !isnan(x))
+        return x < y ? -1 : 1;
+    return strcmp(a->id, b->id);
+}
+
+/* Feasible options by cost per unit of work as the verdicts adjust it; the rest after them. */
+static void rank_options(decision *d)
+{
+    free(d->ranked);
+    d->ranked = gw_xcalloc(d->n_options ? d->n_options : 1, sizeof *d->ranked);
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        o->score = o->per_unit * decide_rules_adjustment(o);
+        d->ranked[i] = o;
+    }
+    qsort(d->ranked, d->n_options, sizeof *d->ranked, cmp_rank);
+    int r = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        d->ranked[i]->rank = d->ranked[i]->feasible ? ++r : 0;
+}
+
+static void judge_and_rank(decision *d)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        judge(d, &d->options[i]);
+        if (!d->options[i].feasible)
+            decide_trace(d, "%s excluded: %s", d->options[i].id, d->options[i].excluded_because);
+    }
+    rank_options(d);
+    const decide_option *best = decision_best(d);
+    if (best)
+        decide_trace(d, "recommended: %s (score %.4g)", best->id, best->score);
+    else
+        decide_trace(d, "no feasible option");
+}
+
+/* ---- the pipeline ---- */
+
+int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision **out,
+               gw_error *err)
+{
+    decision *d = gw_xcalloc(1, sizeof *d);
+    d->k = k;
+    d->w = w;
+    d->trace = flags & DECIDE_TRACE ? view_list() : NULL;
+    *out = NULL;
+    int rc = size_model(d, err);
+    if (rc == GW_OK)
+        rc = load_kb(d, err);
+    if (rc == GW_OK)
+        rc = setup_reference(d, err);
+    if (rc == GW_OK)
+        rc = fill_defaults(d, err);
+    if (rc == GW_OK)
+        rc = decide_options_enumerate(d, err);
+    if (rc == GW_OK && d->n_options == 0 && d->unknown_candidate.code) {
+        *err = d->unknown_candidate;   /* nothing but a name the KB does not know */
+        rc = err->code;
+    } else if (rc == GW_OK && d->n_options == 0)
+        rc = gw_error_set(err, GW_EDATA,
+                          "%s: no option to consider: the KB has no purchase or cloud price for "
+                          "the candidates%s",
+                          w->path, w->used_ok ? "" : " (used prices need used_ok = true)");
+    if (rc == GW_OK) {
+        evaluate_options(d);
+        rc = decide_rules_run(d, host, err);
+    }
+    if (rc != GW_OK) {
+        decision_free(d);
+        return rc;
+    }
+    judge_and_rank(d);
+    decide_break_even(d);
+    decide_sensitivity(d);
+    decide_reasons(d);
+    *out = d;
+    return GW_OK;
+}
+
+static void option_free(decide_option *o)
+{
+    free(o->id);
+    free(o->provider);
+    free(o->instance);
+    free(o->offer_quality);
+    free(o->offer_note);
+    free(o->price_as_of);
+    free(o->throughput_how);
+    free(o->excluded_because);
+    free(o->cites);
+    for (size_t j = 0; j < o->n_verdicts; j++) {
+        free(o->verdicts[j].rule);
+        free(o->verdicts[j].effect);
+        free(o->verdicts[j].because);
+        free(o->verdicts[j].checklist);
+    }
+    free(o->verdicts);
+}
+
+void decision_free(decision *d)
+{
+    if (!d)
+        return;
+    free(d->measured_one);
+    free(d->bench_tier);
+    for (int i = 0; i < KB_ASSUMED_COUNT; i++)
+        kb_assumption_free(&d->facts[i]);
+    for (size_t i = 0; i < d->n_options; i++)
+        option_free(&d->options[i]);
+    free(d->options);
+    free(d->ranked);
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        free(d->omitted[i].gpu);
+        free(d->omitted[i].name);
+        free(d->omitted[i].offer);
+    }
+    free(d->omitted);
+    kb_gpus_free(d->gpus, d->n_gpus);
+    kb_benchmarks_free(d->bench, d->n_bench);
+    kb_prices_free(d->prices, d->n_prices);
+    free(d->rent_walked);
+    kb_systems_free(d->systems, d->n_systems);
+    for (size_t i = 0; i < d->n_rates; i++) {
+        free(d->rates[i].currency);
+        free(d->rates[i].as_of);
+    }
+    free(d->rates);
+    for (size_t i = 0; i < d->n_cites; i++)
+        free(d->cite_ids[i]);
+    free(d->cite_ids);
+    free(d->unit);
+    free(d->work_unit);
+    view_free(d->trace);
+    view_free(d->break_even);
+    view_free(d->cumulative);
+    view_free(d->sensitivity);
+    view_free(d->because);
+    free(d);
+}
+
+size_t decision_option_count(const decision *d)
+{
+    return d->n_options;
+}
+
+const decide_option *decision_option_at(const decision *d, size_t i)
+{
+    return i < d->n_options ? d->ranked[i] : NULL;
+}
+
+const decide_option *decision_best(const decision *d)
+{
+    return d->n_options && d->ranked && d->ranked[0]->feasible && !d->ranked[0]->held_back
+               ? d->ranked[0]
+               : NULL;
+}

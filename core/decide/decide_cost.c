@@ -1,0 +1,182 @@
+/* decide_cost.c — the money of a decision: prices converted into the workload's currency (each
+ * rate used is remembered with its date and source, for the assumptions and citations), and
+ * each option's cost over the horizon (cost.c's arithmetic), time to finish and cost per unit
+ * of work. */
+#include "decide_private.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+
+void decide_money(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, -1);
+}
+
+/* Costs per unit of work are often fractions of a unit: keep three decimals there. */
+void decide_money_per_unit(gw_buf *b, const decision *d, double amount)
+{
+    units_format_money(b, amount, d->w->currency, fabs(amount) < 1 ? 3 : -1);
+}
+
+/* ---- currencies ---- */
+
+/* Remembers the factor for currency, with the older date and the source of the two rates it
+ * comes from (both sides of the conversion). */
+static void rate_remember(decision *d, const char *currency, double factor)
+{
+    d->rates = gw_xrealloc(d->rates, (d->n_rates + 1) * sizeof *d->rates);
+    decide_rate *r = &d->rates[d->n_rates++];
+    r->currency = gw_xstrdup(currency);
+    r->factor = factor;
+    r->as_of = NULL;
+    r->cite = 0;
+    const char *sides[] = {currency, d->w->currency};
+    for (int s = 0; s < 2; s++) {
+        kb_rate rate;
+        if (kb_rate_get(d->k, sides[s], &rate, NULL) != GW_OK)
+            continue;
+        if (strcmp(sides[s], "USD"))
+            decide_trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd, sides[s],
+                         rate.as_of ? rate.as_of : "?");
+        int n = decide_cite(d, rate.source);
+        if (n)
+            r->cite = n;
+        if (rate.as_of && (!r->as_of || strcmp(rate.as_of, r->as_of) < 0)) {
+            free(r->as_of);
+            r->as_of = gw_xstrdup(rate.as_of);
+        }
+        kb_rate_free(&rate);
+    }
+}
+
+int decide_convert(decision *d, double amount, const char *currency, double *out,
+                   gw_error *err)
+{
+    if (!currency || !strcmp(currency, d->w->currency)) {
+        *out = amount;
+        return GW_OK;
+    }
+    for (size_t i = 0; i < d->n_rates; i++)
+        if (!strcmp(d->rates[i].currency, currency)) {
+            *out = amount * d->rates[i].factor;
+            return GW_OK;
+        }
+    double factor;
+    int rc = kb_convert(d->k, 1.0, currency, d->w->currency, &factor, err);
+    if (rc != GW_OK)
+        return rc;
+    rate_remember(d, currency, factor);
+    *out = amount * factor;
+    return GW_OK;
+}
+
+/* ---- an option's cost ---- */
+
+/* The hours a day the option is costed for: the workload's for capacity; for a job, the hours
+ * its runs take spread over the horizon, so that a rental is paid for those hours and a
+ * purchase's electricity is for them too (cost.c's formulas stay those of the method). */
+static double hours_per_day_costed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    if (!workload_is_job(w) || isnan(o->hours_needed))
+        return w->hours_per_day;
+    return o->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months);
+}
+
+/* A rental is paid for the hours costed, but in whole steps of the offer's minimum billing: a
+ * job's hours rounded up to whole multiples of min_billing_hours (a Capacity Block's whole
+ * days).  The hours of use stay those the work runs, so the price per hour of use (and per
+ * unit of work) carries the hours paid for and not used. */
+static void cost_rented(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
+    cost_rent(o->unit_price, hours_per_day_costed(d, o), w->horizon_months, &o->cost);
+    if (workload_is_job(w) && o->min_billing_hours > 0 && o->cost.hours_of_use > 0) {
+        double steps = ceil(o->cost.hours_of_use / o->min_billing_hours - 1e-9);
+        double billed = o->unit_price * o->min_billing_hours * fmax(steps, 1);
+        o->cost.running_per_month *= billed / o->cost.total;
+        o->cost.total = billed;
+        o->cost.per_hour = billed / o->cost.hours_of_use;
+    } else if (!workload_is_job(w) && o->min_billing_hours > w->hours_per_day) {
+        /* Capacity is used day after day: each day is billed at least the minimum, up to the
+         * whole day a reservation of whole days (a Capacity Block) holds. */
+        double scale = fmin(o->min_billing_hours, 24) / w->hours_per_day;
+        o->cost.running_per_month *= scale;
+        o->cost.total *= scale;
+        o->cost.per_hour *= scale;
+    }
+    o->electricity_share = 0;
+}
+
+/* Cards, the hosts they need, electricity, upkeep, less resale at the horizon.  A system is
+ * bought whole: its price includes its host, and it draws its own stated power (the cards'
+ * TDP and a host's when the KB gives none). */
+static void cost_owned(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    int hosts = o->hosts > 0 ? o->hosts : 1;
+    double cards_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
+    if (o->system && o->system->power_w > 0)
+        o->power_w = o->system->power_w * hosts;
+    else
+        o->power_w = cards_w + w->host_power_w * hosts;
+    cost_buy_input *in = &o->buy;
+    memset(in, 0, sizeof *in);
+    in->cards = o->unit_price * o->count;
+    in->host = o->system ? 0 : w->host_cost * hosts;
+    in->cooling = w->cooling_cost * hosts;
+    in->power_w = o->power_w;
+    in->hours_per_day = hours_per_day_costed(d, o);
+    in->months = w->horizon_months;
+    in->price_kwh = w->electricity_price;
+    in->pue = w->pue;
+    in->upkeep_hours_per_month = w->upkeep_hours_per_month;
+    in->upkeep_rate = w->upkeep_rate;
+    in->resale = in->cards * w->resale_fraction;
+    cost_buy(in, &o->cost);
+    o->electricity_share = o->cost.total > 0 ? o->cost.electricity_per_month * w->horizon_months /
+                                                   (o->cost.total + in->resale)
+                                             : 0;
+}
+
+/* Hours of running the work takes: its samples at o's speed, or its hours on the reference
+ * card scaled by o's speed against it.  NaN when either is unknown. */
+static double hours_to_finish(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    if (isnan(o->throughput))
+        return NAN;
+    if (!isnan(w->work_samples))
+        return w->work_samples / o->throughput / 3600;
+    if (!isnan(w->work_tokens))
+        return w->work_tokens / o->throughput / 3600;
+    if (!isnan(w->work_hours))
+        return w->work_hours * d->reference_speed / o->throughput;
+    return NAN;
+}
+
+void decide_option_cost(decision *d, decide_option *o)
+{
+    o->time_to_finish_hours = hours_to_finish(d, o);
+    o->hours_needed = NAN;
+    o->hours_available = NAN;
+    if (workload_is_job(d->w)) {
+        o->hours_needed = o->time_to_finish_hours * d->w->work_runs;
+        o->hours_available = workload_hours_available(d->w);
+    }
+    if (o->acquisition == DECIDE_RENT)
+        cost_rented(d, o);
+    else
+        cost_owned(d, o);
+    o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
+    if (o->acquisition != DECIDE_RENT)
+        o->committed = o->cost.upfront;
+    else if (workload_is_job(d->w))
+        o->committed = o->cost.total;
+    else
+        o->committed = o->cost.total / fmax(d->w->horizon_months, 1);
+}

@@ -1,0 +1,280 @@
+/* fetch.c — HTTPS downloads with libcurl for `gpuwise prices fetch`: the URL rule (HTTPS, or
+ * HTTP to loopback), the time limit, the size cap, HTTP errors and truncated bodies as errors,
+ * and a signal as an orderly stop.  Only this file knows libcurl, and only `prices fetch` calls
+ * it, so no other command opens a socket.
+ *
+ * libcurl is opened on first use (dlopen), not linked, as xml.c opens libxml2: Debian's libcurl
+ * brings OpenSSL, Kerberos, LDAP, libssh2, nghttp2 and more, 30 libraries whose loading and
+ * constructors every start of the program would pay.  Measured with callgrind (Debian 12,
+ * libcurl 7.88.1): `gpuwise --version` runs 16.6 M instructions linked against 1.7 M opened;
+ * no other command needs the network.  Without libcurl installed, only `prices fetch` fails. */
+#include "fetch.h"
+
+#include <arpa/inet.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define CURL_DISABLE_TYPECHECK   /* its checking macros would rename the pointers below */
+#include <curl/curl.h>
+
+#include "base/buf.h"
+#include "base/check.h"
+#include "base/signals.h"
+
+#ifndef GW_VERSION
+#define GW_VERSION "dev"
+#endif
+#ifndef GW_LIBCURL_SONAME
+#define GW_LIBCURL_SONAME "libcurl.so.4"
+#endif
+
+/* The libcurl functions used here, each looked up once by name into cu.NAME, a pointer of the
+ * declared function's own type. */
+#define LIBCURL_FUNCTIONS(X)                                                                    \
+    X(curl_global_init) X(curl_global_cleanup) X(curl_easy_init) X(curl_easy_setopt)           \
+    X(curl_easy_perform) X(curl_easy_getinfo) X(curl_easy_cleanup) X(curl_easy_strerror)       \
+    X(curl_url) X(curl_url_set) X(curl_url_get) X(curl_url_cleanup) X(curl_free)
+
+static struct {
+#define DECLARE(name) __typeof__(name) *name;
+    LIBCURL_FUNCTIONS(DECLARE)
+#undef DECLARE
+} cu;
+
+static int libcurl_open(gw_error *err)
+{
+    static int state;   /* 0: not tried, 1: open, -1: failed */
+    static char why[200];
+    if (state == 0) {
+        void *h = dlopen(GW_LIBCURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+        const char *missing = NULL;
+        if (h) {
+#define RESOLVE(fn)                                                                             \
+    if (!missing && !(*(void **)&cu.fn = dlsym(h, #fn)))                                        \
+        missing = #fn;
+            LIBCURL_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+        }
+        if (!h)
+            snprintf(why, sizeof why, "%s", dlerror());
+        else if (missing)
+            snprintf(why, sizeof why, "%s has no %s", GW_LIBCURL_SONAME, missing);
+        state = h && !missing ? 1 : -1;
+    }
+    if (state < 0)
+        return gw_error_set(err, GW_EUNAVAILABLE, "cannot download: libcurl is not usable (%s); "
+                            "install the libcurl4 package", why);
+    return GW_OK;
+}
+
+/* 1 when host (as curl gives it: "[::1]" with brackets) is a loopback address. */
+static int loopback_host(const char *host)
+{
+    unsigned char addr[16];
+    char bare[64];
+    if (!strcasecmp(host, "localhost"))
+        return 1;
+    if (inet_pton(AF_INET, host, addr) == 1)
+        return addr[0] == 127;
+    size_t n = strlen(host);
+    if (n < 3 || n - 2 >= sizeof bare || host[0] != '[' || host[n - 1] != ']')
+        return 0;
+    memcpy(bare, host + 1, n - 2);
+    bare[n - 2] = '\0';
+    static const unsigned char one[16] = {[15] = 1};
+    return inet_pton(AF_INET6, bare, addr) == 1 && !memcmp(addr, one, sizeof one);
+}
+
+/* The scheme fetch_get allows url: "https", "http" (loopback only), or NULL with err set.  A
+ * redirect (from_http: 1 when the page redirecting was itself plain HTTP) may go to plain HTTP
+ * only from plain HTTP: an HTTPS server cannot send gpuwise to a local service. */
+static const char *allowed_scheme(const char *url, int redirect, int from_http, gw_error *err)
+{
+    if (libcurl_open(err) != GW_OK)
+        return NULL;
+    CURLU *u = cu.curl_url();
+    char *scheme = NULL, *host = NULL;
+    const char *ok = NULL;
+    if (!u)
+        return gw_error_set(err, GW_ESOFTWARE, "out of memory"), NULL;
+    if (cu.curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK ||
+        cu.curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+        cu.curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK)
+        gw_error_set(err, GW_EUSAGE, "%.300s: not a URL (https://HOST/PATH)", url);
+    else if (!strcasecmp(scheme, "https"))
+        ok = "https";
+    else if (!strcasecmp(scheme, "http") && loopback_host(host) && (!redirect || from_http))
+        ok = "http";
+    else
+        gw_error_set(err, GW_EUSAGE, redirect ? "%.300s: only HTTPS is followed (or plain HTTP "
+                     "from a loopback address to a loopback address)" : "%.300s: only HTTPS is "
+                     "fetched (or plain HTTP to a loopback address: 127.0.0.1, ::1, localhost)",
+                     url);
+    cu.curl_free(scheme);
+    cu.curl_free(host);
+    cu.curl_url_cleanup(u);
+    return ok;
+}
+
+int fetch_url_allowed(const char *url, gw_error *err)
+{
+    return allowed_scheme(url, 0, 0, err) ? GW_OK : err->code;
+}
+
+/* The body as it arrives, stopped past the cap. */
+typedef struct body_sink {
+    gw_buf data;
+    size_t max;
+    int too_big;
+} body_sink;
+
+static size_t on_data(char *ptr, size_t size, size_t nmemb, void *arg)
+{
+    body_sink *s = arg;
+    size_t n = size * nmemb;
+    if (n > s->max - s->data.len) {
+        s->too_big = 1;
+        return 0;   /* curl stops with CURLE_WRITE_ERROR */
+    }
+    buf_append(&s->data, ptr, n);
+    return n;
+}
+
+/* A signal stops the transfer (CURLE_ABORTED_BY_CALLBACK). */
+static int on_progress(void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow)
+{
+    (void)arg, (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    return gw_signal_pending() != 0;
+}
+
+/* What went wrong, in a person's words, as an error naming the URL. */
+static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
+                          const fetch_limits *lim, const char *detail, gw_error *err)
+{
+    double mib = (double)lim->max_bytes / (1024.0 * 1024.0);
+    switch (rc) {
+    case CURLE_ABORTED_BY_CALLBACK:
+        return gw_error_set(err, gw_signal_exit_code() ? gw_signal_exit_code() : GW_EINTR_INT,
+                            "%.300s: stopped by %s", url, gw_signal_name());
+    case CURLE_OPERATION_TIMEDOUT:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: no complete response within %g s "
+                            "(--timeout)", url, lim->timeout_s);
+    case CURLE_FILESIZE_EXCEEDED:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: larger than the %g MiB cap "
+                            "(--max-size)", url, mib);
+    case CURLE_WRITE_ERROR:
+        if (sink->too_big)
+            return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: larger than the %g MiB cap "
+                                "(--max-size)", url, mib);
+        break;
+    case CURLE_PARTIAL_FILE:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: truncated: the connection closed "
+                            "after %zu bytes, before the end the server announced", url,
+                            sink->data.len);
+    case CURLE_UNSUPPORTED_PROTOCOL:
+    case CURLE_WEIRD_SERVER_REPLY:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: not an HTTP response (%s)", url,
+                            detail && *detail ? detail : cu.curl_easy_strerror(rc));
+    case CURLE_OUT_OF_MEMORY:
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: the response's headers are larger than "
+                            "libcurl accepts (or memory ran out)", url);
+    default:
+        break;
+    }
+    return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: %s", url,
+                        detail && *detail ? detail : cu.curl_easy_strerror(rc));
+}
+
+/* Redirects are followed here, one hop at a time, so that each target meets the URL rule
+ * (libcurl's own following knows schemes, not loopback hosts). */
+#define FETCH_MAX_REDIRECTS 5
+
+int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len, gw_error *err)
+{
+    *body = NULL;
+    *len = 0;
+    const char *scheme = allowed_scheme(url, 0, 0, err);
+    if (!scheme)
+        return err->code;
+    if (cu.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+    CURL *h = cu.curl_easy_init();
+    if (!h) {
+        cu.curl_global_cleanup();
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+    }
+    body_sink sink = {GW_BUF_INIT, lim->max_bytes, 0};
+    char detail[CURL_ERROR_SIZE] = "";
+    cu.curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
+    cu.curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)lim->max_bytes);
+    cu.curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   /* what libcurl can decode */
+    cu.curl_easy_setopt(h, CURLOPT_USERAGENT, "gpuwise/" GW_VERSION);
+    cu.curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    cu.curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
+    cu.curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+    cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+    cu.curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    cu.curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    double deadline = gw_now_seconds() + lim->timeout_s;
+    char *where = gw_xstrdup(url);   /* the URL of this hop */
+    int result = GW_OK;
+    for (int hops = 0;; hops++) {
+        long left_ms = (long)((deadline - gw_now_seconds()) * 1000.0);
+        buf_reset(&sink.data);
+        detail[0] = '\0';
+        cu.curl_easy_setopt(h, CURLOPT_URL, where);
+        cu.curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme);
+        cu.curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left_ms > 0 ? left_ms : 1L);
+        CURLcode rc = cu.curl_easy_perform(h);
+        long status = 0;
+        char *next = NULL;
+        cu.curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        if (rc != CURLE_OK) {
+            result = transfer_error(url, rc, &sink, lim, detail, err);
+            break;
+        }
+        if (status >= 300 && status < 400) {
+            gw_error why = {0};
+            const char *next_scheme;
+            cu.curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &next);
+            if (!next) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server, "
+                                      "without a Location to follow", url, status);
+            } else if (hops == FETCH_MAX_REDIRECTS) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: more than %d redirects (the "
+                                      "last to %.300s): not followed", url, FETCH_MAX_REDIRECTS,
+                                      next);
+            } else if (!(next_scheme = allowed_scheme(next, 1, !strcmp(scheme, "http"), &why))) {
+                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to %s: not "
+                                      "followed", url, why.msg);
+            } else {
+                free(where);
+                where = gw_xstrdup(next);
+                scheme = next_scheme;
+                continue;
+            }
+            break;
+        }
+        if (status < 200 || status >= 300)
+            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
+                                  status);
+        else if (sink.data.len == 0)
+            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: an empty response (HTTP %ld): "
+                                  "nothing to read", url, status);
+        break;
+    }
+    free(where);
+    cu.curl_easy_cleanup(h);
+    cu.curl_global_cleanup();
+    if (result != GW_OK) {
+        buf_free(&sink.data);
+        return result;
+    }
+    *len = sink.data.len;
+    *body = buf_detach(&sink.data);
+    return GW_OK;
+}

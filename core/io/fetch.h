@@ -1,0 +1,34 @@
+/* fetch.h — downloads for `gpuwise prices fetch`, the only place gpuwise opens a socket (libcurl,
+ * which nothing else links against).  A URL is fetched only over HTTPS, except plain HTTP to a
+ * loopback address (127.0.0.0/8, ::1, localhost: a local mirror, the tests); up to 5 redirects
+ * are followed, each to HTTPS or, from plain HTTP on a loopback address, to another one; the
+ * whole transfer, redirects included, has a time limit and the body a size cap; an HTTP status
+ * other than 2xx (a 3xx without a Location too), an empty body, a body shorter than its
+ * Content-Length and a signal are failures.  Nothing here
+ * prints or writes files: the caller keeps the body. */
+#ifndef GW_FETCH_H
+#define GW_FETCH_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+#define FETCH_TIMEOUT_DEFAULT 30                      /* seconds, the whole transfer */
+#define FETCH_MAX_BYTES_DEFAULT (64u * 1024 * 1024)   /* 64 MiB */
+
+typedef struct fetch_limits {
+    double timeout_s;     /* the whole transfer, connecting included; > 0 */
+    size_t max_bytes;     /* the body (after decompression); > 0 */
+} fetch_limits;
+
+/* GW_OK when url may be fetched (https://, or http:// to a loopback host), else GW_EUSAGE with
+ * the reason ("http://example.com/x: only HTTPS, or HTTP to a loopback address"). */
+int fetch_url_allowed(const char *url, gw_error *err);
+
+/* GETs url into *body (NUL-terminated, caller frees) and *len.  Errors, each naming the URL:
+ * GW_EUSAGE a refused URL; GW_EUNAVAILABLE the host cannot be reached, a timeout, an HTTP error
+ * status, a truncated or oversized body; GW_EINTR_INT/GW_EINTR_TERM a signal stopped it. */
+int fetch_get(const char *url, const fetch_limits *limits, char **body, size_t *len,
+              gw_error *err);
+
+#endif

@@ -1,0 +1,697 @@
+/* kb.c — the knowledge base file: opening it (refusing foreign files untouched) and migrating
+ * its schema forward, transactions, interrupting running statements, the integrity check, and
+ * the SQL helpers the other kb_*.c files share (kb_private.h).  The kb files are the only ones
+ * that speak SQL; user text only ever reaches SQLite as a bound parameter.
+ *   kb_table.c  the column descriptions and validated writes
+ *   kb_read.c   reads of rows into their structs
+ *   kb_names.c  GPU name resolution
+ *   kb_filter.c the --where language
+ *   kb_search.c FTS5 search
+ *   kb_text.c   the CSV text form (import and export) */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "kb.h"
+#include "kb_csv.h"
+#include "kb_private.h"
+#include "kb_schema.h"
+#include "base/signals.h"
+
+#define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
+#define KB_DEFAULT_BUSY_MS 5000
+
+/* Open connections, for kb_interrupt_all (called from a signal handler: it only reads this
+ * array, and kb_close empties a slot before closing its connection). */
+#define KB_MAX_OPEN 8
+static sqlite3 *volatile open_dbs[KB_MAX_OPEN];
+
+static void open_dbs_set(sqlite3 *db, sqlite3 *to)
+{
+    for (int i = 0; i < KB_MAX_OPEN; i++)
+        if (open_dbs[i] == db) {
+            open_dbs[i] = to;
+            return;
+        }
+}
+
+void kb_interrupt_all(void)
+{
+    for (int i = 0; i < KB_MAX_OPEN; i++) {
+        sqlite3 *db = open_dbs[i];
+        if (db)
+            sqlite3_interrupt(db);
+    }
+}
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+int kb_sql_fail(kb *k, gw_error *err, int rc, const char *what)
+{
+    if (rc == SQLITE_INTERRUPT || gw_signal_pending())
+        return gw_error_set(err, gw_signal_exit_code() ? gw_signal_exit_code() : GW_EINTR_INT,
+                            "%s: interrupted (%s); nothing was written", k->path,
+                            gw_signal_name());
+    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
+        return gw_error_set(err, GW_EBUSY, "knowledge base busy: another program is writing %s",
+                            k->path);
+    if (rc == SQLITE_FULL || rc == SQLITE_IOERR) {
+        int sys = sqlite3_system_errno(k->db);   /* EFBIG, ENOSPC, EIO: say which */
+        return gw_error_set(err, GW_EIO, "%s: %s: %s%s%s%s; nothing was written", k->path, what,
+                            sqlite3_errmsg(k->db), sys ? " (" : "", sys ? strerror(sys) : "",
+                            sys ? ")" : "");
+    }
+    if (rc == SQLITE_READONLY)
+        return gw_error_set(err, GW_ECANTCREAT, "%s: cannot write the knowledge base: %s",
+                            k->path, sqlite3_errmsg(k->db));
+    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
+        return gw_error_set(err, GW_EDATA, "%s: damaged knowledge base: %s", k->path,
+                            sqlite3_errmsg(k->db));
+    return gw_error_set(err, GW_ESOFTWARE, "%s: %s: %s", k->path, what, sqlite3_errmsg(k->db));
+}
+
+int kb_sql_prepare(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
+{
+    int rc = sqlite3_prepare_v2(k->db, sql, -1, st, NULL);
+    if (rc != SQLITE_OK) {
+        *st = NULL;
+        return kb_sql_fail(k, err, rc, "query");
+    }
+    return GW_OK;
+}
+
+/* Compiling an INSERT (with the full-text triggers it carries) costs more than running it, so
+ * the statements every imported row runs are prepared once per connection, keyed by their SQL.
+ * Give them back with kb_sql_done (which resets a cached one and finalizes any other). */
+int kb_sql_prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
+{
+    for (size_t i = 0; i < k->n_cached; i++)
+        if (strcmp(k->cached_sql[i], sql) == 0) {
+            *st = k->cached[i];
+            sqlite3_clear_bindings(*st);
+            return GW_OK;
+        }
+    int rc = kb_sql_prepare(k, sql, st, err);
+    if (rc == GW_OK && k->n_cached < KB_STMT_CACHE) {
+        k->cached_sql[k->n_cached] = gw_xstrdup(sql);
+        k->cached[k->n_cached++] = *st;
+    }
+    return rc;
+}
+
+void kb_sql_done(kb *k, sqlite3_stmt *st)
+{
+    for (size_t i = 0; i < k->n_cached; i++)
+        if (k->cached[i] == st) {
+            sqlite3_reset(st);
+            return;
+        }
+    sqlite3_finalize(st);
+}
+
+char *kb_sql_text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *s = sqlite3_column_text(st, i);
+    return s ? kb_text_repair((const char *)s) : NULL;
+}
+
+double kb_sql_number(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+    if (s)
+        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+int kb_streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+int kb_in_set(const char *s, const char *const *set)
+{
+    for (; *set; set++)
+        if (strcmp(s, *set) == 0)
+            return 1;
+    return 0;
+}
+
+void kb_strlist_push(kb_strlist *l, char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 8;
+        l->v = gw_xrealloc(l->v, l->cap * sizeof *l->v);
+    }
+    l->v[l->n++] = s;
+}
+
+void kb_strlist_free(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+int kb_strlist_has(const kb_strlist *l, const char *s)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->v[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+/* ---- opening, schema, migrations --------------------------------------------------------- */
+
+/* The schema text is a series of "-- version N" sections; returns the start of section v (or
+ * NULL) and its length. */
+static const char *schema_section(int v, size_t *len)
+{
+    const char *p = kb_schema_sql, *start = NULL;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        size_t linelen = eol ? (size_t)(eol - p) : strlen(p);
+        int n;
+        char tail;
+        if (strncmp(p, "-- version ", 11) == 0 && sscanf(p + 11, "%d%c", &n, &tail) == 2 &&
+            tail == '\n') {
+            if (start) {
+                *len = (size_t)(p - start);
+                return start;
+            }
+            if (n == v)
+                start = p;
+        }
+        p += linelen + (eol ? 1 : 0);
+    }
+    if (start)
+        *len = (size_t)(p - start);
+    return start;
+}
+
+static int schema_latest(void)
+{
+    size_t len;
+    int v = 0;
+    while (schema_section(v + 1, &len))
+        v++;
+    return v;
+}
+
+static int busy_timeout_ms(void)
+{
+    const char *env = getenv("GPUWISE_BUSY_TIMEOUT_MS");
+    if (env && *env) {
+        char *end;
+        long ms = strtol(env, &end, 10);
+        if (*end == '\0' && ms >= 0 && ms <= INT_MAX)
+            return (int)ms;
+    }
+    return KB_DEFAULT_BUSY_MS;
+}
+
+static int pragma_int(sqlite3 *db, const char *sql, int *out)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *out = sqlite3_column_int(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* A read-only connection to a WAL file in a folder we cannot write (an installed KB) cannot
+ * create the WAL index beside it: such a file never changes, so it is opened immutable. */
+static int wal_mode_file(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return n == sizeof head && head[18] == 2;   /* file format read version 2: WAL */
+}
+
+static char *readonly_uri(const char *path)
+{
+    gw_buf b = GW_BUF_INIT;
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    int immutable = wal_mode_file(path) && access(dir, W_OK) != 0;
+    buf_puts(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p))
+            buf_putc(&b, (char)*p);
+        else
+            buf_printf(&b, "%%%02X", *p);
+    }
+    buf_puts(&b, immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+    return buf_detach(&b);
+}
+
+/* gpuwise uses each connection from one thread, so no connection takes SQLite's mutex
+ * (SQLITE_OPEN_NOMUTEX), and SQLite keeps no memory statistics, which would take a global
+ * one on every allocation.  Set before SQLite's first use; later calls change nothing. */
+static void sqlite_configure(void)
+{
+    static int done;
+    if (!done) {
+        done = 1;
+        sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    }
+}
+
+static int open_readonly(const char *path, sqlite3 **db)
+{
+    char *uri = readonly_uri(path);
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    free(uri);
+    return rc;
+}
+
+static int looks_like_sqlite(const char *path, off_t size)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    if (size < 100)
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return n == sizeof head && memcmp(head, magic, sizeof magic) == 0;
+}
+
+static int migrate(kb *k, int latest, gw_error *err)
+{
+    int rc = sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return kb_sql_fail(k, err, rc, "starting the schema upgrade");
+    int from = 0;
+    rc = pragma_int(k->db, "PRAGMA user_version", &from);   /* another process may have won */
+    for (int v = from + 1; rc == SQLITE_OK && v <= latest; v++) {
+        size_t len;
+        const char *sql = schema_section(v, &len);
+        char *text = gw_xstrndup(sql, len);
+        rc = sqlite3_exec(k->db, text, NULL, NULL, NULL);
+        free(text);
+    }
+    if (rc == SQLITE_OK) {
+        char pragma[96];
+        snprintf(pragma, sizeof pragma, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                 KB_APPLICATION_ID, latest);
+        rc = sqlite3_exec(k->db, pragma, NULL, NULL, NULL);
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        int code = kb_sql_fail(k, err, rc, "upgrading the schema");
+        sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
+        return code;
+    }
+    k->version = latest;
+    return GW_OK;
+}
+
+/* Switching to WAL needs the file to itself, and SQLite does not wait for that through the
+ * busy handler, so wait here, as long as the busy timeout. */
+static int set_wal(sqlite3 *db)
+{
+    int waited = 0, limit = busy_timeout_ms(), rc;
+    struct timespec step = {0, 20 * 1000000L};
+    while ((rc = sqlite3_exec(db, "PRAGMA journal_mode = WAL", NULL, NULL, NULL)) == SQLITE_BUSY &&
+           waited < limit) {
+        nanosleep(&step, NULL);
+        waited += 20;
+    }
+    return rc;
+}
+
+/* What is at path before anything is opened: *create when the KB is to be made (nothing there,
+ * or an empty file, with KB_CREATE).  A folder, a device, FIFO or socket, a missing file without
+ * KB_CREATE and a file that is not SQLite are refused. */
+static int open_precheck(const char *path, int flags, int *create, gw_error *err)
+{
+    struct stat st;
+    *create = 0;
+    if (!path || !*path)
+        return gw_error_set(err, GW_EUSAGE, "no knowledge base file given");
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT || flags != KB_CREATE)
+            return gw_error_set(err, GW_ENOINPUT, "%s: no such knowledge base (%s)", path,
+                                strerror(errno));
+        *create = 1;
+    } else if (S_ISDIR(st.st_mode)) {
+        return gw_error_set(err, GW_EDATA, "%s: is a folder, not a knowledge base", path);
+    } else if (!S_ISREG(st.st_mode)) {   /* SQLite would write a journal beside a device */
+        return gw_error_set(err, GW_EDATA, "%s: a device, FIFO or socket, not a knowledge base; "
+                            "left untouched", path);
+    } else if (st.st_size == 0) {
+        if (flags != KB_CREATE)
+            return gw_error_set(err, GW_EDATA, "%s: empty file, not a gpuwise knowledge base",
+                                path);
+        *create = 1;
+    } else if (!looks_like_sqlite(path, st.st_size)) {
+        return gw_error_set(err, GW_EDATA,
+                            "%s: not a gpuwise knowledge base (not an SQLite database); "
+                            "left unchanged", path);
+    }
+    return GW_OK;
+}
+
+/* Reads an existing SQLite file's application id, schema version and object count through a
+ * read-only connection that keeps one read transaction (*db, open on success). */
+static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, int *objects,
+                     gw_error *err)
+{
+    int rc = open_readonly(path, db);
+    if (rc == SQLITE_OK)   /* a writer checkpointing as it closes holds the file briefly */
+        rc = sqlite3_busy_timeout(*db, busy_timeout_ms());
+    /* A reader keeps one read transaction until it closes: every query sees the same KB, and
+     * SQLite looks at the file and the WAL once rather than at every statement (four system
+     * calls each). */
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(*db, "BEGIN", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = pragma_int(*db, "PRAGMA application_id", app_id);
+    if (rc == SQLITE_OK)
+        rc = pragma_int(*db, "PRAGMA user_version", version);
+    if (rc == SQLITE_OK)
+        rc = pragma_int(*db, "SELECT count(*) FROM sqlite_master", objects);
+    if (rc == SQLITE_OK)
+        return GW_OK;
+    int busy = rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+    gw_error_set(err, busy ? GW_EBUSY : GW_EDATA, busy ?
+                 "knowledge base busy: another program is writing %s" :
+                 "%s: not a readable knowledge base: %s", path, sqlite3_errmsg(*db));
+    sqlite3_close(*db);
+    *db = NULL;
+    return err ? err->code : (busy ? GW_EBUSY : GW_EDATA);
+}
+
+/* Looks before writing anything, so a foreign file is refused untouched: an SQLite file of
+ * another program, or of a newer gpuwise; an older schema only where it can be upgraded (not
+ * KB_READ).  *db stays open for KB_READ (the reader's connection); *create when the file is an
+ * empty SQLite database to initialise. */
+static int open_existing(const char *path, int flags, int latest, sqlite3 **db, int *version,
+                         int *create, gw_error *err)
+{
+    int app_id = 0, objects = 0;
+    int rc = open_look(path, db, &app_id, version, &objects, err);
+    if (rc != GW_OK)
+        return rc;
+    if (app_id != KB_APPLICATION_ID && app_id == 0 && objects == 0 && flags == KB_CREATE)
+        *create = 1;
+    else if (app_id != KB_APPLICATION_ID)
+        rc = gw_error_set(err, GW_EDATA, "%s: not a gpuwise knowledge base (an SQLite database "
+                          "of another program); left unchanged", path);
+    else if (*version > latest)
+        rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is newer than this "
+                          "gpuwise understands (%d); update gpuwise", path, *version, latest);
+    else if (flags == KB_READ && *version < latest)
+        rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is older than this "
+                          "gpuwise's (%d); upgrade it with `gpuwise --kb %s kb upgrade`", path,
+                          *version, latest, path);
+    else if (flags == KB_READ)
+        return GW_OK;
+    sqlite3_close(*db);
+    *db = NULL;
+    return rc;
+}
+
+/* The read-write connection: foreign keys on, WAL, and the schema made or migrated. */
+static int open_writable(kb *k, int create, int latest, gw_error *err)
+{
+    int rc = sqlite3_open_v2(k->path, &k->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                                 (create ? SQLITE_OPEN_CREATE : 0),
+                             NULL);
+    if (rc != SQLITE_OK)
+        return gw_error_set(err, rc == SQLITE_CANTOPEN ? GW_ECANTCREAT : GW_EDATA,
+                            "%s: cannot open the knowledge base: %s", k->path,
+                            k->db ? sqlite3_errmsg(k->db) : sqlite3_errstr(rc));
+    k->writable = 1;
+    open_dbs_set(NULL, k->db);
+    sqlite3_busy_timeout(k->db, busy_timeout_ms());
+    rc = sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = set_wal(k->db);
+    if (rc != SQLITE_OK)
+        return kb_sql_fail(k, err, rc, "opening");
+    if (create || k->version < latest)
+        return migrate(k, latest, err);
+    return GW_OK;
+}
+
+int kb_open(const char *path, int flags, kb **out, gw_error *err)
+{
+    int create = 0, version = 0, latest = schema_latest();
+    sqlite3 *db = NULL;
+
+    *out = NULL;
+    sqlite_configure();
+    int rc = open_precheck(path, flags, &create, err);
+    if (rc == GW_OK && !create)
+        rc = open_existing(path, flags, latest, &db, &version, &create, err);
+    if (rc != GW_OK)
+        return rc;
+
+    kb *k = gw_xcalloc(1, sizeof *k);
+    k->path = gw_xstrdup(path);
+    k->version = version;
+    if (db) {
+        k->db = db;
+        sqlite3_busy_timeout(db, busy_timeout_ms());
+        sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+        open_dbs_set(NULL, db);
+        *out = k;
+        return GW_OK;
+    }
+    if ((rc = open_writable(k, create, latest, err)) != GW_OK) {
+        kb_close(k);
+        return rc;
+    }
+    *out = k;
+    return GW_OK;
+}
+
+void kb_close(kb *k)
+{
+    if (!k)
+        return;
+    kb_names_drop(k);
+    kb_row_statements_free(k);
+    kb_bulk_forget(k);
+    for (size_t i = 0; i < k->n_cached; i++) {
+        sqlite3_finalize(k->cached[i]);
+        free(k->cached_sql[i]);
+    }
+    open_dbs_set(k->db, NULL);
+    sqlite3_close_v2(k->db);
+    free(k->path);
+    free(k);
+}
+
+const char *kb_path(const kb *k)
+{
+    return k->path;
+}
+
+int kb_schema_version(const kb *k)
+{
+    return k->version;
+}
+
+int kb_schema_latest(void)
+{
+    return schema_latest();
+}
+
+int kb_begin(kb *k, gw_error *err)
+{
+    if (!k->writable)
+        return gw_error_set(err, GW_ESOFTWARE, "%s: knowledge base opened read-only", k->path);
+    int rc = sqlite3_exec(k->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+    if (rc != SQLITE_OK)
+        return kb_sql_fail(k, err, rc, "starting a write");
+    kb_names_drop(k);
+    return GW_OK;
+}
+
+int kb_commit(kb *k, gw_error *err)
+{
+    if (gw_signal_pending()) {   /* stopped before the end: keep the KB as it was */
+        kb_rollback(k);
+        return kb_sql_fail(k, err, SQLITE_INTERRUPT, "committing");
+    }
+    int rc = sqlite3_exec(k->db, "COMMIT", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        int code = kb_sql_fail(k, err, rc, "committing");
+        kb_rollback(k);
+        return code;
+    }
+    return GW_OK;
+}
+
+void kb_rollback(kb *k)
+{
+    if (!sqlite3_get_autocommit(k->db))
+        sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
+    kb_names_drop(k);
+    kb_bulk_forget(k);
+}
+
+int kb_write_check(kb *k, gw_error *err)
+{
+    if (!k->writable || sqlite3_get_autocommit(k->db))
+        return gw_error_set(err, GW_ESOFTWARE, "knowledge base write outside kb_begin/kb_commit");
+    if (gw_signal_pending())
+        return kb_sql_fail(k, err, SQLITE_INTERRUPT, "writing");
+    return GW_OK;
+}
+
+/* ---- check ------------------------------------------------------------------------------ */
+
+static long long count_of(kb *k, const char *sql)
+{
+    sqlite3_stmt *st;
+    long long n = -1;
+    if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return n;
+}
+
+/* PRAGMA integrity_check: one line per problem SQLite finds. */
+static int check_integrity(kb *k, gw_buf *report, int *problems, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int found = 0, rc = kb_sql_prepare(k, "PRAGMA integrity_check", &st, err);
+    if (rc)
+        return rc;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(st, 0);
+        if (!kb_streq(line, "ok")) {
+            buf_printf(report, "problem: integrity: %s\n", line ? line : "?");
+            found++;
+        }
+    }
+    sqlite3_finalize(st);
+    if (!found)
+        buf_puts(report, "ok: integrity\n");
+    *problems += found;
+    return GW_OK;
+}
+
+static int check_foreign_keys(kb *k, gw_buf *report, int *problems, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int found = 0, rc = kb_sql_prepare(k, "PRAGMA foreign_key_check", &st, err);
+    if (rc)
+        return rc;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        buf_printf(report, "problem: %s row %lld refers to a missing %s row\n",
+                   sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 1),
+                   sqlite3_column_text(st, 2));
+        found++;
+    }
+    sqlite3_finalize(st);
+    if (!found)
+        buf_puts(report, "ok: foreign keys\n");
+    *problems += found;
+    return GW_OK;
+}
+
+/* Every fact (a row of a table with a source column) cites a source the KB has. */
+static int check_sources(kb *k, gw_buf *report)
+{
+    long long bad = 0, facts = 0;
+    for (int t = 0; t < KB_TABLES; t++) {
+        const kb_column *source = kb_table_column(t, "source");
+        char sql[160];
+        if (!source || !(source->flags & KB_CITES))
+            continue;
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE source NOT IN "
+                 "(SELECT id FROM source)", kb_tables[t].sql);
+        bad += count_of(k, sql);
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", kb_tables[t].sql);
+        facts += count_of(k, sql);
+    }
+    if (bad) {
+        buf_printf(report, "problem: %lld facts cite no known source\n", bad);
+        return 1;
+    }
+    buf_printf(report, "ok: every fact cites a source (%lld facts)\n", facts);
+    return 0;
+}
+
+/* The FTS5 index has one entry per row of the kb_text view (kb/schema.sql's triggers). */
+static int check_search_index(kb *k, gw_buf *report)
+{
+    long long indexed = count_of(k, "SELECT count(*) FROM kb_fts");
+    long long expected = count_of(k, "SELECT count(*) FROM kb_text");
+    if (indexed != expected) {
+        buf_printf(report, "problem: search index has %lld entries, expected %lld\n", indexed,
+                   expected);
+        return 1;
+    }
+    buf_printf(report, "ok: search index (%lld entries)\n", indexed);
+    return 0;
+}
+
+int kb_check(kb *k, gw_buf *report, gw_error *err)
+{
+    int problems = 0, rc;
+    buf_printf(report, "knowledge base %s (schema %d)\n", k->path, k->version);
+    if ((rc = check_integrity(k, report, &problems, err)) ||
+        (rc = check_foreign_keys(k, report, &problems, err)))
+        return rc;
+    problems += check_sources(k, report);
+    problems += check_search_index(k, report);
+    /* A column added to schema.sql but not to its description (or the reverse) would be
+     * silently left out of imports and exports: only a difference is reported. */
+    problems += kb_schema_problems(k, report);
+    /* Two GPUs answering to one name would make resolution depend on luck. */
+    int clashes = kb_names_clashes(k, report, err);
+    if (clashes < 0)
+        return err->code;
+    problems += clashes;
+
+    for (int t = 0; t < KB_TABLES; t++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", kb_tables[t].sql);
+        buf_printf(report, "%s%s %lld", t ? ", " : "", kb_tables[t].what, count_of(k, sql));
+    }
+    buf_putc(report, '\n');
+    if (problems)
+        return gw_error_set(err, GW_EDATA, "%s: %d problem%s found", k->path, problems,
+                            problems == 1 ? "" : "s");
+    return GW_OK;
+}

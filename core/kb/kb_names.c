@@ -1,0 +1,633 @@
+/* kb_names.c — GPU name resolution, the same for the CLI and for plugins: every GPU's id, name
+ * and aliases split the way people vary them ("NVIDIA GeForce RTX 3090", "rtx-3090", "8x
+ * H100 80GB"), cached per connection until the next write, and a name resolved in named steps:
+ * an exact name, else the GPUs whose names hold every word, narrowed by a memory size, the SXM
+ * part, and the plain card over its Ti/Super variants. */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/check.h"
+#include "kb.h"
+#include "kb_private.h"
+
+/* What resolution knows of one GPU: its names normalised (concatenated tokens) and tokens. */
+struct gpu_names {
+    char *id;
+    char *form_factor;
+    double memory_gb;
+    char **variants;      /* id, name and every alias, normalised */
+    size_t n_variants;
+    char **tokens;        /* tokens of all of those plus form factor and memory type */
+    size_t n_tokens;
+    char **name_tokens;   /* tokens of the marketing name alone */
+    size_t n_name_tokens;
+};
+
+void kb_names_drop(kb *k)
+{
+    for (size_t i = 0; i < k->n_names; i++) {
+        gpu_names *g = &k->names[i];
+        free(g->id);
+        free(g->form_factor);
+        kb_strlist_free(g->variants, g->n_variants);
+        kb_strlist_free(g->tokens, g->n_tokens);
+        kb_strlist_free(g->name_tokens, g->n_name_tokens);
+    }
+    free(k->names);
+    k->names = NULL;
+    k->n_names = 0;
+}
+
+static int is_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+/* Splits a name the way people vary it: case, spaces, dashes, underscores and brackets do not
+ * matter; "80 GB" becomes "80gb"; vendor and line words in front ("NVIDIA GeForce") and "GPU"
+ * at the end are dropped.  The tokens are written into buf (2 * strlen(s) + 2 bytes), each
+ * NUL-terminated; tok[] points at them.  Returns their number (at most max). */
+static size_t name_split(const char *s, char *buf, char **tok, size_t max)
+{
+    size_t n = 0, len = 0;   /* len: characters of the token being read */
+    int keep = 0, prev = 0;  /* keep: the token has a place in tok[]; prev: its last character */
+    char *w = buf;
+    for (const unsigned char *p = (const unsigned char *)s;; p++) {
+        int c = *p;
+        if (c == 0xC3 && p[1] == 0x97) {   /* U+00D7 multiplication sign, as in "4×3090" */
+            c = 'x';
+            p++;
+        }
+        if (c && (isalnum(c) || c == '.' || c >= 0x80)) {
+            if (c == '.' && !(len && isdigit(prev) && isdigit(p[1])))
+                goto split;   /* a dot only belongs inside a number */
+            if (!len && (keep = n < max))
+                tok[n++] = w;
+            prev = tolower(c);
+            if (keep)
+                *w++ = (char)prev;
+            len++;
+            continue;
+        }
+    split:
+        if (len && keep)
+            *w++ = '\0';
+        len = 0;
+        if (!c)
+            break;
+    }
+    /* "80 GB" -> "80gb": tokens are adjacent in buf, so the unit moves over the number's NUL */
+    for (size_t i = 0; i + 1 < n; i++) {
+        const char *unit = tok[i + 1];
+        if (isdigit((unsigned char)tok[i][0]) && strspn(tok[i], "0123456789.") == strlen(tok[i]) &&
+            (strcmp(unit, "gb") == 0 || strcmp(unit, "gib") == 0 || strcmp(unit, "g") == 0)) {
+            size_t tl = strlen(tok[i]);
+            memcpy(tok[i] + tl, "gb", 3);   /* "g" and "gib" both become "gb" */
+            memmove(&tok[i + 1], &tok[i + 2], (n - i - 2) * sizeof *tok);
+            n--;
+        }
+    }
+    static const char *const lead[] = {"nvidia", "geforce", "tesla", "quadro", "amd",
+                                       "instinct", NULL};
+    size_t first = 0, last = n;
+    for (;;) {
+        if (first < last && kb_in_set(tok[first], lead))
+            first++;
+        else if (first + 1 < last && strcmp(tok[first], "radeon") == 0 &&
+                 strcmp(tok[first + 1], "instinct") == 0)
+            first += 2;
+        else
+            break;
+    }
+    while (last > first && strcmp(tok[last - 1], "gpu") == 0)
+        last--;
+    memmove(tok, tok + first, (last - first) * sizeof *tok);
+    return last - first;
+}
+
+#define NAME_TOKENS_MAX 64
+
+/* name_split's tokens of s, each a copy pushed to out. */
+static void name_tokenize(const char *s, kb_strlist *out)
+{
+    size_t len = strlen(s);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char *tok[NAME_TOKENS_MAX];
+    size_t n = name_split(s, buf, tok, NAME_TOKENS_MAX);
+    for (size_t i = 0; i < n; i++)
+        kb_strlist_push(out, gw_xstrdup(tok[i]));
+    if (buf != small)
+        free(buf);
+}
+
+static char *tokens_join(char *const *v, size_t n)
+{
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        buf_puts(&b, v[i]);
+    buf_puts(&b, "");
+    return buf_detach(&b);
+}
+
+/* Adds text's tokens joined (a name variant) to variants and each token to tokens, unless
+ * there already. */
+static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text)
+{
+    if (!text)
+        return;
+    size_t len = strlen(text);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char joined_small[512], *joined = len + 1 <= sizeof joined_small ? joined_small
+                                                                      : gw_xmalloc(len + 1);
+    char *tok[NAME_TOKENS_MAX];
+    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX), at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t tl = strlen(tok[i]);
+        memcpy(joined + at, tok[i], tl);
+        at += tl;
+    }
+    joined[at] = '\0';
+    if (variants && *joined && !kb_strlist_has(variants, joined))
+        kb_strlist_push(variants, gw_xstrdup(joined));
+    for (size_t i = 0; i < n; i++)
+        if (!kb_strlist_has(tokens, tok[i]))
+            kb_strlist_push(tokens, gw_xstrdup(tok[i]));
+    if (buf != small)
+        free(buf);
+    if (joined != joined_small)
+        free(joined);
+}
+
+int kb_names_load(kb *k, gw_error *err)
+{
+    sqlite3_stmt *st;
+    if (k->names)
+        return GW_OK;
+    int rc = kb_sql_prepare(k,
+                     "SELECT id, name, form_factor, memory_type, memory_gb "
+                     "FROM gpu ORDER BY id", &st, err);
+    if (rc)
+        return rc;
+    size_t cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (k->n_names == cap) {
+            cap = cap ? cap * 2 : 64;
+            k->names = gw_xrealloc(k->names, cap * sizeof *k->names);
+        }
+        gpu_names *g = &k->names[k->n_names++];
+        kb_strlist variants = {0}, tokens = {0}, name_tokens = {0};
+        memset(g, 0, sizeof *g);
+        g->id = kb_sql_text(st, 0);
+        g->memory_gb = kb_sql_number(st, 4);
+        g->form_factor = kb_sql_text(st, 2);
+        names_add(&variants, &tokens, g->id);
+        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
+        name_tokenize((const char *)sqlite3_column_text(st, 1), &name_tokens);
+        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 2));
+        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 3));
+        g->variants = variants.v;
+        g->n_variants = variants.n;
+        g->tokens = tokens.v;
+        g->n_tokens = tokens.n;
+        g->name_tokens = name_tokens.v;
+        g->n_name_tokens = name_tokens.n;
+    }
+    sqlite3_finalize(st);
+    if ((rc = kb_sql_prepare(k, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias", &st, err)))
+        return rc;
+    size_t at = 0;   /* both lists are in id order (SQLite's BINARY collation is strcmp's) */
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *gpu = (const char *)sqlite3_column_text(st, 0);
+        while (at < k->n_names && strcmp(k->names[at].id, gpu) < 0)
+            at++;
+        if (at == k->n_names || strcmp(k->names[at].id, gpu) != 0)
+            continue;
+        gpu_names *g = &k->names[at];
+        kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
+        kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
+        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
+        g->variants = variants.v;
+        g->n_variants = variants.n;
+        g->tokens = tokens.v;
+        g->n_tokens = tokens.n;
+    }
+    sqlite3_finalize(st);
+    return GW_OK;
+}
+
+static int token_in(char *const *v, size_t n, const char *t)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i], t) == 0)
+            return 1;
+    return 0;
+}
+
+static int memory_hint(const char *tok, double *gb)
+{
+    size_t n = strlen(tok);
+    if (n < 3 || strcmp(tok + n - 2, "gb") != 0 || !isdigit((unsigned char)tok[0]))
+        return 0;
+    char *end;
+    *gb = strtod(tok, &end);
+    return end == tok + n - 2;
+}
+
+static int is_memory_token(const char *t)
+{
+    double gb;
+    return memory_hint(t, &gb);
+}
+
+/* 1 when b is a's name plus only variant words ("RTX 3090" and "RTX 3090 Ti", "RTX A2000" and
+ * "RTX A2000 12GB"): a name that stops short of the suffix means the plain card. */
+static int name_extends(const gpu_names *a, const gpu_names *b)
+{
+    static const char *const variant_words[] = {"ti", "super", "d", "xt", "xtx", "max", "q",
+                                                 "maxq", "se", "le", NULL};
+    if (a->n_name_tokens == 0 || a->n_name_tokens >= b->n_name_tokens)
+        return 0;
+    for (size_t i = 0; i < a->n_name_tokens; i++)
+        if (!token_in(b->name_tokens, b->n_name_tokens, a->name_tokens[i]))
+            return 0;
+    for (size_t i = 0; i < b->n_name_tokens; i++) {
+        const char *t = b->name_tokens[i];
+        if (!token_in(a->name_tokens, a->n_name_tokens, t) && !kb_in_set(t, variant_words) &&
+            !is_memory_token(t))
+            return 0;
+    }
+    return 1;
+}
+
+static int form_factor_token(const gpu_names *g, const char *t)
+{
+    return (g->form_factor && strcmp(t, g->form_factor) == 0) || strncmp(t, "pcie", 4) == 0 ||
+           strncmp(t, "sxm", 3) == 0 || is_memory_token(t);
+}
+
+/* 1 when a's and b's names differ only in form factor and memory size words. */
+static int same_model(const gpu_names *a, const gpu_names *b)
+{
+    const gpu_names *x = a, *y = b;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < x->n_name_tokens; i++)
+            if (!form_factor_token(x, x->name_tokens[i]) &&
+                !token_in(y->name_tokens, y->n_name_tokens, x->name_tokens[i]))
+                return 0;
+        x = b;
+        y = a;
+    }
+    return 1;
+}
+
+static int resolve_ambiguous(const char *name, gpu_names **cand, size_t n, gw_error *err)
+{
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", cand[i]->id);
+    int rc = gw_error_set(err, GW_ENOTFOUND, "'%.200s' is ambiguous: %s", name, buf_cstr(&b));
+    buf_free(&b);
+    return rc;
+}
+
+typedef struct suggestion {
+    size_t dist;
+    const char *id;
+} suggestion;
+
+static int suggestion_cmp(const void *a, const void *b)
+{
+    const suggestion *x = a, *y = b;
+    if (x->dist != y->dist)
+        return x->dist < y->dist ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *err)
+{
+    if (k->n_names == 0)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.200s' (the knowledge base has "
+                            "no GPUs)", name);
+    suggestion *s = gw_xcalloc(k->n_names, sizeof *s);
+    for (size_t i = 0; i < k->n_names; i++) {
+        s[i].id = k->names[i].id;
+        s[i].dist = SIZE_MAX;
+        for (size_t j = 0; j < k->names[i].n_variants; j++) {
+            const char *v = k->names[i].variants[j];
+            /* In tenths of an edit: "4070 ti" is nearer the "4070 Ti Super" it is part of than
+             * the "1080 Ti", and "rtx5090 32gb" the "rtx5090" it holds than the "rtx 3090" (a
+             * part counts a quarter of an edit a letter left over). */
+            size_t d = *norm && strstr(v, norm) ? (strlen(v) - strlen(norm)) * 10 / 4
+                       : strlen(v) >= 3 && strstr(norm, v) ? (strlen(norm) - strlen(v)) * 10 / 4
+                                                           : gw_edit_distance(norm, v) * 10;
+            if (d < s[i].dist)
+                s[i].dist = d;
+        }
+    }
+    qsort(s, k->n_names, sizeof *s, suggestion_cmp);
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < k->n_names && i < 3; i++)
+        buf_printf(&b, "%s%s", i ? ", " : "", s[i].id);
+    int rc = gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.200s'; did you mean: %s?", name,
+                          buf_cstr(&b));
+    buf_free(&b);
+    free(s);
+    return rc;
+}
+
+/* 1 when name begins with a count written other than as plain digits: "-2x", "+2 x", "1.5x".
+ * Splitting the name into words drops the sign and the point, which would leave a count of 2
+ * or 5 where none was meant; counts are whole numbers of at least 1. */
+static int count_malformed(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+    while (isspace(*p))
+        p++;
+    int sign = *p == '-' || *p == '+';
+    if (sign)
+        for (p++; isspace(*p); p++)
+            ;
+    if (!isdigit(*p))
+        return 0;   /* "-" before a name is the name's business */
+    int point = 0;
+    while (isdigit(*p))
+        p++;
+    if ((*p == '.' || *p == ',') && isdigit(p[1]))
+        for (point = 1, p++; isdigit(*p); p++)
+            ;
+    while (*p == ' ')
+        p++;
+    int times = *p == 'x' || *p == 'X' || (p[0] == 0xC3 && p[1] == 0x97);   /* x, X, U+00D7 */
+    return times && (sign || point);
+}
+
+/* A leading "8x", "8 x" or "8xH200" (or a trailing "x8") is a count, not part of the name. */
+static int take_count(kb_strlist *t, int *count)
+{
+    *count = 1;
+    if (t->n == 0)
+        return GW_OK;
+    char *first = t->v[0];
+    size_t digits = strspn(first, "0123456789");
+    if (digits > 0 && digits <= 4 && first[digits] == 'x') {
+        *count = atoi(first);
+        if (first[digits + 1]) {
+            memmove(first, first + digits + 1, strlen(first + digits + 1) + 1);
+        } else {
+            free(first);
+            memmove(&t->v[0], &t->v[1], (t->n - 1) * sizeof *t->v);
+            t->n--;
+        }
+    } else if (digits > 0 && digits <= 4 && !first[digits] && t->n > 1 &&
+               strcmp(t->v[1], "x") == 0) {
+        *count = atoi(first);
+        free(t->v[0]);
+        free(t->v[1]);
+        memmove(&t->v[0], &t->v[2], (t->n - 2) * sizeof *t->v);
+        t->n -= 2;
+    } else if (t->n > 1 && t->v[t->n - 1][0] == 'x' && is_digits(t->v[t->n - 1] + 1) &&
+               strlen(t->v[t->n - 1]) <= 5) {
+        *count = atoi(t->v[t->n - 1] + 1);
+        free(t->v[--t->n]);
+    }
+    return *count >= 1 ? GW_OK : GW_EUSAGE;
+}
+
+/* 1 when the GPU's names hold every word: whole words, or the start of a longer one ("sxm" for
+ * "sxm5").  A model number must be whole: "m40" is not in "sxm4 40gb", "5000" is not the
+ * "a5000", "mi300" is not the "mi300x".  *whole counts the words found whole. */
+static int has_every_word(const gpu_names *g, const kb_strlist *words, size_t *whole)
+{
+    *whole = 0;
+    for (size_t q = 0; q < words->n; q++) {
+        const char *word = words->v[q];
+        size_t wl = strlen(word);
+        int found = 0;
+        if (token_in(g->tokens, g->n_tokens, word)) {
+            ++*whole;
+            continue;
+        }
+        if (wl >= 2 && !strpbrk(word, "0123456789"))
+            for (size_t j = 0; j < g->n_tokens && !found; j++)
+                found = strncmp(g->tokens[j], word, wl) == 0;
+        if (!found)
+            return 0;
+    }
+    return words->n > 0;
+}
+
+/* "GTX 1080" is not the GTX 1080 Ti: a product suffix must be asked for. */
+static int has_unasked_suffix(const gpu_names *g, const kb_strlist *words)
+{
+    static const char *const suffixes[] = {"ti", "super", "xt", "xtx", NULL};
+    for (size_t j = 0; j < g->n_name_tokens; j++)
+        if (kb_in_set(g->name_tokens[j], suffixes) &&
+            !token_in(words->v, words->n, g->name_tokens[j]))
+            return 1;
+    return 0;
+}
+
+/* Vendors round: "140GB" means the 141 GB H200.  A size that fits none leaves none: "P100 12GB"
+ * is not the P100 16GB. */
+static size_t keep_memory(gpu_names **cand, size_t nc, double gb)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (fabs(cand[i]->memory_gb - gb) <= fmax(1.0, gb * 0.025))
+            cand[kept++] = cand[i];
+    return kept;
+}
+
+/* "A100 80GB", "H100 (80 GB)": a memory size but no form factor names the SXM part, the one
+ * cloud listings and articles mean, when the rest differ only in form. */
+static size_t prefer_sxm(gpu_names **cand, size_t nc)
+{
+    size_t sxm = 0, pick = 0;
+    int alike = 1;
+    for (size_t i = 0; i < nc; i++) {
+        alike = alike && same_model(cand[0], cand[i]);
+        if (cand[i]->form_factor && strncmp(cand[i]->form_factor, "sxm", 3) == 0) {
+            sxm++;
+            pick = i;
+        }
+    }
+    if (nc > 1 && alike && sxm == 1) {
+        cand[0] = cand[pick];
+        return 1;
+    }
+    return nc;
+}
+
+/* "3090" prefers the RTX 3090 to the RTX 3090 Ti: a candidate whose name is another's plus
+ * variant words goes. */
+static size_t drop_extended(gpu_names **cand, size_t nc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < nc; i++) {
+        int dominated = 0;
+        for (size_t j = 0; j < nc && !dominated; j++)
+            dominated = j != i && name_extends(cand[j], cand[i]);
+        if (!dominated)
+            cand[kept++] = cand[i];
+    }
+    return kept;
+}
+
+/* Step 1: the GPUs one of whose names (id, name, alias) is the whole query. */
+static size_t match_exact(kb *k, const char *norm, gpu_names **cand)
+{
+    size_t nc = 0;
+    for (size_t i = 0; *norm && i < k->n_names; i++)
+        for (size_t j = 0; j < k->names[i].n_variants; j++)
+            if (strcmp(norm, k->names[i].variants[j]) == 0) {
+                cand[nc++] = &k->names[i];
+                break;
+            }
+    return nc;
+}
+
+/* Step 2: the GPUs whose names hold every word of the query, those with the most words found
+ * whole; a memory size ("80GB") narrows; then the plain card over its variants. */
+static size_t match_words(kb *k, const kb_strlist *query, gpu_names **cand)
+{
+    kb_strlist words = {0};
+    double hint = NAN, gb;
+    for (size_t i = 0; i < query->n; i++) {
+        if (memory_hint(query->v[i], &gb) && isnan(hint))
+            hint = gb;
+        else
+            kb_strlist_push(&words, query->v[i]);
+    }
+    size_t *whole = gw_xcalloc(k->n_names + 1, sizeof *whole);
+    size_t nc = 0, best = 0, kept = 0;
+    for (size_t i = 0; i < k->n_names; i++) {
+        size_t w;
+        if (!has_every_word(&k->names[i], &words, &w) ||
+            has_unasked_suffix(&k->names[i], &words))
+            continue;
+        whole[nc] = w;
+        cand[nc++] = &k->names[i];
+        best = w > best ? w : best;
+    }
+    for (size_t i = 0; i < nc; i++)
+        if (whole[i] == best)
+            cand[kept++] = cand[i];
+    nc = kept;
+    if (!isnan(hint))
+        nc = prefer_sxm(cand, keep_memory(cand, nc, hint));
+    if (nc > 1)
+        nc = drop_extended(cand, nc);
+    free(whole);
+    free(words.v);   /* the strings belong to query */
+    return nc;
+}
+
+/* Step 3: one candidate is the answer; several are a family (when one is wanted) or ambiguous;
+ * none is unknown, with the nearest names. */
+static int resolve_answer(kb *k, const char *name, const char *norm, gpu_names **cand,
+                          size_t nc, char **id, kb_strlist *family, gw_error *err)
+{
+    if (nc == 1) {
+        *id = gw_xstrdup(cand[0]->id);
+        return GW_OK;
+    }
+    if (nc > 1 && family) {
+        for (size_t i = 0; i < nc; i++)
+            kb_strlist_push(family, gw_xstrdup(cand[i]->id));
+        return GW_OK;
+    }
+    if (nc > 1)
+        return resolve_ambiguous(name, cand, nc, err);
+    return resolve_unknown(k, name, norm, err);
+}
+
+/* kb_gpu_resolve, and kb_gpu_resolve_family when family is not NULL: then an ambiguous name gives
+ * every candidate's id in *family instead of an error. */
+static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *family,
+                   gw_error *err)
+{
+    kb_strlist t = {0};
+    int n_count = 1, rc;
+    *id = NULL;
+    if (count)
+        *count = 1;
+    if (!name || !*name)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
+    if (strlen(name) > 200)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
+    if ((rc = kb_names_load(k, err)))
+        return rc;
+    if (count_malformed(name))
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
+                            "least 1 (\"2x rtx-3090\")", name);
+    name_tokenize(name, &t);
+    if (take_count(&t, &n_count) != GW_OK) {
+        kb_strlist_free(t.v, t.n);
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
+                            "least 1 (\"2x rtx-3090\")", name);
+    }
+    char *norm = tokens_join(t.v, t.n);
+    gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);
+    size_t nc = match_exact(k, norm, cand);
+    if (nc == 0 && t.n > 0)
+        nc = match_words(k, &t, cand);
+    rc = resolve_answer(k, name, norm, cand, nc, id, family, err);
+    if (rc == GW_OK && *id && count)
+        *count = n_count;
+    free(cand);
+    free(norm);
+    kb_strlist_free(t.v, t.n);
+    return rc;
+}
+
+int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err)
+{
+    return resolve(k, name, id, count, NULL, err);
+}
+
+int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_error *err)
+{
+    kb_strlist family = {0};
+    char *id = NULL;
+    *ids = NULL;
+    *n = 0;
+    int rc = resolve(k, name, &id, NULL, &family, err);
+    if (rc == GW_OK && id)
+        kb_strlist_push(&family, id);   /* the list owns it now */
+    else
+        free(id);
+    if (rc != GW_OK) {
+        kb_strlist_free(family.v, family.n);
+        return rc;
+    }
+    *ids = family.v;
+    *n = family.n;
+    return GW_OK;
+}
+
+int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
+{
+    int clashes = 0;
+    if (kb_names_load(k, err) != GW_OK)
+        return -1;
+    for (size_t i = 0; i < k->n_names; i++)
+        for (size_t j = i + 1; j < k->n_names; j++)
+            for (size_t a = 0; a < k->names[i].n_variants; a++)
+                for (size_t b = 0; b < k->names[j].n_variants; b++)
+                    if (strcmp(k->names[i].variants[a], k->names[j].variants[b]) == 0) {
+                        buf_printf(report, "problem: the name '%s' fits both %s and %s\n",
+                                   k->names[i].variants[a], k->names[i].id, k->names[j].id);
+                        clashes++;
+                    }
+    return clashes;
+}

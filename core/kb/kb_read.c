@@ -1,0 +1,640 @@
+/* kb_read.c — reads: rows of a table into their structs (kb_table.c says which column goes
+ * where), a GPU by id, its measured results, prices, sources, claims, aliases and names, the
+ * figures the decision assumes, and the exchange rates with conversion between currencies. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/check.h"
+#include "kb.h"
+#include "kb_private.h"
+#include "base/units.h"
+
+/* Runs a SELECT of a table's columns (after `extra` leading columns) and collects the rows into
+ * an array of structs of size `size`. */
+typedef void (*row_fill)(sqlite3_stmt *st, void *obj);
+
+/* Steps st (prepared and bound) to its end, collecting the rows into an array of structs of
+ * size `size`; gives st back with kb_sql_done. */
+static int collect_rows(kb *k, const kb_table *t, sqlite3_stmt *st, size_t size, int extra,
+                        row_fill fill, void **out, size_t *n, gw_error *err)
+{
+    size_t cap = 0, count = 0;
+    char *rows = NULL;
+    *out = NULL;
+    *n = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (count == cap) {
+            cap = cap ? cap * 2 : 16;
+            rows = gw_xrealloc(rows, cap * size);
+        }
+        void *obj = rows + count * size;
+        memset(obj, 0, size);
+        kb_row_from_sql(t, st, extra, obj);
+        if (fill)
+            fill(st, obj);
+        count++;
+    }
+    kb_sql_done(k, st);
+    if (step != SQLITE_DONE) {   /* a damaged file, or interrupted by a signal */
+        for (size_t i = 0; i < count; i++)
+            kb_row_free_strings(t, rows + i * size);
+        free(rows);
+        return kb_sql_fail(k, err, step, "reading");
+    }
+    *out = rows;
+    *n = count;
+    return GW_OK;
+}
+
+static int select_rows(kb *k, const kb_table *t, const char *sql, const char *const *params,
+                       int nparams, size_t size, int extra, row_fill fill, void **out,
+                       size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < nparams; i++)
+        kb_sql_bind_text(st, i + 1, params[i]);
+    return collect_rows(k, t, st, size, extra, fill, out, n, err);
+}
+
+/* The first row of table whose `where` (one parameter, key) holds, copied into out (size bytes;
+ * the caller owns its strings).  *found says whether there was one; out is untouched when not. */
+static int select_one(kb *k, int table, const char *where, const char *key, size_t size,
+                      void *out, int *found, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    void *rows = NULL;
+    size_t n = 0;
+    kb_sql_select(&sql, &kb_tables[table], NULL);
+    buf_puts(&sql, where);
+    const char *params[] = {key};
+    int rc = select_rows(k, &kb_tables[table], buf_cstr(&sql), params, 1, size, 0, NULL, &rows,
+                         &n, err);
+    buf_free(&sql);
+    *found = rc == GW_OK && n > 0;
+    if (*found)
+        memcpy(out, rows, size);
+    free(rows);
+    return rc;
+}
+
+int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err)
+{
+    int found;
+    kb_gpu_init(out);
+    int rc = select_one(k, KB_GPUS, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU with id '%s'", id);
+    return rc;
+}
+
+/* " WHERE c1 = ?1 AND c3 = ?3" over the columns whose value is given (NULL: any), so that
+ * SQLite uses the index on them: "(?1 IS NULL OR c1 = ?1)" makes it scan every row, which on a
+ * KB of 1M benchmark rows took 784M instructions for a report instead of 27M. */
+static void where_given(gw_buf *sql, const char *const *cols, const char *const *values, int n)
+{
+    int named = 0;
+    for (int i = 0; i < n; i++)
+        if (values[i])
+            buf_printf(sql, "%s%s = ?%d", named++ ? " AND " : " WHERE ", cols[i], i + 1);
+}
+
+static void fill_benchmark(sqlite3_stmt *st, void *obj)
+{
+    ((kb_benchmark *)obj)->id = sqlite3_column_int64(st, 0);
+}
+
+int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
+                       size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
+    where_given(&sql, (const char *const[]){"gpu", "workload"}, (const char *const[]){gpu, workload},
+                2);
+    buf_puts(&sql, " ORDER BY gpu, workload, metric, gpu_count, value, id");
+    const char *params[] = {gpu, workload};
+    int rc = select_rows(k, &kb_tables[KB_BENCHMARKS], buf_cstr(&sql), params, 2,
+                         sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+static void fill_price(sqlite3_stmt *st, void *obj)
+{
+    ((kb_price *)obj)->id = sqlite3_column_int64(st, 0);
+}
+
+int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
+                   kb_price **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    where_given(&sql, (const char *const[]){"gpu", "kind", "provider"},
+                (const char *const[]){gpu, kind, provider}, 3);
+    buf_puts(&sql, " ORDER BY gpu, kind, as_of, currency, amount, id");
+    const char *params[] = {gpu, kind, provider};
+    int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), params, 3, sizeof(kb_price), 1,
+                         fill_price, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_prices_to_buy(kb *k, kb_price **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, " WHERE kind IN ('new', 'used') ORDER BY gpu, kind, as_of, currency, amount, id");
+    int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), NULL, 0, sizeof(kb_price), 1,
+                         fill_price, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+/* ---- hourly cloud prices, cheapest first (the decision's renting) ----
+ * Each query below is one look-up in the index price_offer_rank (kind, unit, gpu, spot,
+ * gpu_count, currency, amount / gpu_fraction) or price_seller (gpu, provider, gpu_count, spot,
+ * as_of): a KB's catalogue of offers is walked only as far as a decision needs. */
+
+#define CLOUD_HOUR " kind = 'cloud' AND unit = 'hour'"
+/* The same where price_seller is the index to use (the unary + keeps SQLite off the other). */
+#define CLOUD_HOUR_BY_SELLER " +kind = 'cloud' AND +unit = 'hour'"
+
+/* The next configuration after c at one level, in place: the next GPU (level 0), the next
+ * card count of c's GPU and spot flag (1), or the next currency of c's GPU, spot flag and count
+ * (2); *found is 0 when there is none.  A loose scan: one look-up per distinct value. */
+static int cloud_next(kb *k, int level, kb_cloud_config *c, int *found, gw_error *err)
+{
+    static const char *const sql[] = {
+        "SELECT gpu FROM price WHERE" CLOUD_HOUR " AND gpu > ?1 ORDER BY gpu LIMIT 1",
+        "SELECT gpu_count FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+        " AND gpu_count > ?3 ORDER BY gpu_count LIMIT 1",
+        "SELECT currency FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+        " AND gpu_count = ?3 AND currency > ?4 ORDER BY currency LIMIT 1",
+    };
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, sql[level], &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_text(st, 1, c->gpu ? c->gpu : "", -1, SQLITE_STATIC);
+    if (level >= 1) {
+        sqlite3_bind_int(st, 2, c->spot);
+        sqlite3_bind_double(st, 3, isnan(c->gpu_count) ? -HUGE_VAL : c->gpu_count);
+    }
+    if (level == 2)
+        sqlite3_bind_text(st, 4, c->currency ? c->currency : "", -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
+    if (*found && level == 1) {
+        c->gpu_count = sqlite3_column_double(st, 0);
+    } else if (*found) {
+        char **field = level == 0 ? &c->gpu : &c->currency;
+        char *value = kb_sql_text(st, 0);
+        free(*field);
+        *field = value;
+    }
+    kb_sql_done(k, st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+void kb_cloud_configs_free(kb_cloud_config *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(c[i].gpu);
+        free(c[i].currency);
+    }
+    free(c);
+}
+
+int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out, size_t *n,
+                     gw_error *err)
+{
+    kb_cloud_config c = {gpu ? gw_xstrdup(gpu) : NULL, 0, NAN, NULL};
+    size_t cap = 0;
+    int rc = GW_OK, found = 1;
+    *out = NULL;
+    *n = 0;
+    if (!gpu)
+        rc = cloud_next(k, 0, &c, &found, err);
+    while (rc == GW_OK && found) {
+        for (c.spot = 0; c.spot <= !!spot_too && rc == GW_OK; c.spot++) {
+            int more_counts;
+            c.gpu_count = NAN;
+            while ((rc = cloud_next(k, 1, &c, &more_counts, err)) == GW_OK && more_counts) {
+                int more_currencies;
+                free(c.currency);
+                c.currency = NULL;
+                while ((rc = cloud_next(k, 2, &c, &more_currencies, err)) == GW_OK &&
+                       more_currencies) {
+                    if (*n == cap) {
+                        cap = cap ? cap * 2 : 16;
+                        *out = gw_xrealloc(*out, cap * sizeof **out);
+                    }
+                    (*out)[(*n)++] = (kb_cloud_config){gw_xstrdup(c.gpu), c.spot, c.gpu_count,
+                                                       gw_xstrdup(c.currency)};
+                }
+            }
+        }
+        if (rc == GW_OK && !gpu)
+            rc = cloud_next(k, 0, &c, &found, err);
+        else
+            found = 0;
+    }
+    free(c.gpu);
+    free(c.currency);
+    if (rc != GW_OK) {
+        kb_cloud_configs_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached, unless several
+ * statements of that SQL may be open at once. */
+static int price_select(kb *k, const char *where, int cached, sqlite3_stmt **st, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(&sql, where);
+    int rc = cached ? kb_sql_prepare_cached(k, buf_cstr(&sql), st, err)
+                    : kb_sql_prepare(k, buf_cstr(&sql), st, err);
+    buf_free(&sql);
+    return rc;
+}
+
+struct kb_cursor {
+    kb *k;
+    sqlite3_stmt *st;
+};
+
+int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
+{
+    sqlite3_stmt *st;
+    /* not a cached statement: several cursors of one SQL are open at once */
+    int rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+                             " AND currency = ?4 ORDER BY amount / gpu_fraction, id",
+                          0, &st, err);
+    *out = NULL;
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, c->gpu);
+    sqlite3_bind_int(st, 2, c->spot);
+    sqlite3_bind_double(st, 3, c->gpu_count);
+    kb_sql_bind_text(st, 4, c->currency);
+    *out = gw_xmalloc(sizeof **out);
+    (*out)->k = k;
+    (*out)->st = st;
+    return GW_OK;
+}
+
+int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
+{
+    memset(row, 0, sizeof *row);
+    int step = sqlite3_step(c->st);
+    *found = step == SQLITE_ROW;
+    if (*found) {
+        kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
+        fill_price(c->st, row);
+    }
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK
+                                                     : kb_sql_fail(c->k, err, step, "reading");
+}
+
+void kb_cursor_close(kb_cursor *c)
+{
+    if (c) {
+        sqlite3_finalize(c->st);
+        free(c);
+    }
+}
+
+int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = price_select(k, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+                             " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+                             " ORDER BY as_of DESC, currency, amount, id",
+                          1, &st, err);
+    *out = NULL;
+    *n = 0;
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, row->gpu);
+    kb_sql_bind_text(st, 2, row->provider);
+    sqlite3_bind_double(st, 3, row->gpu_count);
+    sqlite3_bind_int(st, 4, row->spot);
+    kb_sql_bind_text(st, 5, row->source);
+    kb_sql_bind_text(st, 6, row->instance);
+    return collect_rows(k, &kb_tables[KB_PRICES], st, sizeof(kb_price), 1, fill_price,
+                        (void **)out, n, err);
+}
+
+int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err)
+{
+    static const char sql[] =
+        "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+        " AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5 AND (?2 IS NOT NULL OR source IS ?6)"
+        " AND gpu_fraction = ?7 AND (?8 OR quality IS NOT 'anecdote') LIMIT 1";
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, terms->gpu);
+    kb_sql_bind_text(st, 2, terms->provider);
+    sqlite3_bind_double(st, 3, terms->gpu_count);
+    sqlite3_bind_int(st, 4, terms->spot);
+    sqlite3_bind_text(st, 5, terms->as_of ? terms->as_of : "", -1, SQLITE_STATIC);
+    kb_sql_bind_text(st, 6, terms->source);
+    sqlite3_bind_double(st, 7, terms->gpu_fraction);
+    sqlite3_bind_int(st, 8, !!anecdotes);
+    int step = sqlite3_step(st);
+    *found = step == SQLITE_ROW;
+    kb_sql_done(k, st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out, size_t *n,
+                  size_t *total, gw_error *err)
+{
+    static const char count_sql[] =
+        "SELECT count(*) FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2";
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare_cached(k, count_sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    sqlite3_bind_int(st, 2, spot);
+    int step = sqlite3_step(st);
+    *total = step == SQLITE_ROW ? (size_t)sqlite3_column_int64(st, 0) : 0;
+    kb_sql_done(k, st);
+    if (step != SQLITE_ROW)
+        return kb_sql_fail(k, err, step, "reading");
+    if (*total > limit)
+        return GW_OK;
+    rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
+                         " ORDER BY gpu_count, source, provider, instance, as_of DESC, id",
+                      1, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    sqlite3_bind_int(st, 2, spot);
+    return collect_rows(k, &kb_tables[KB_PRICES], st, sizeof(kb_price), 1, fill_price,
+                        (void **)out, n, err);
+}
+
+int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_SYSTEMS], NULL);
+    buf_puts(&sql, " WHERE (?1 IS NULL OR gpu = ?1) ORDER BY id");
+    const char *params[] = {gpu};
+    int rc = select_rows(k, &kb_tables[KB_SYSTEMS], buf_cstr(&sql), params, 1,
+                         sizeof(kb_system), 0, NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err)
+{
+    int found;
+    memset(out, 0, sizeof *out);
+    int rc = select_one(k, KB_SOURCES, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
+        return gw_error_set(err, GW_ENOTFOUND, "no source with id '%s'", id);
+    return rc;
+}
+
+static void fill_fact_count(sqlite3_stmt *st, void *obj)
+{
+    ((kb_source *)obj)->fact_count = sqlite3_column_int64(st, 0);
+}
+
+int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_SOURCES],
+                "(SELECT count(*) FROM gpu WHERE source = s.id)"
+                " + (SELECT count(*) FROM benchmark WHERE source = s.id)"
+                " + (SELECT count(*) FROM price WHERE source = s.id)"
+                " + (SELECT count(*) FROM rate WHERE source = s.id)"
+                " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)"
+                " + (SELECT count(*) FROM assumption WHERE source = s.id)"
+                " + (SELECT count(*) FROM system WHERE source = s.id)"
+                " + (SELECT count(*) FROM model WHERE source = s.id)");
+    buf_puts(&sql, " s ORDER BY id");
+    int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
+                         fill_fact_count, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_CLAIMS], NULL);
+    buf_puts(&sql, " WHERE ?1 IS NULL OR subject = ?1 ORDER BY subject, id");
+    const char *params[] = {subject};
+    int rc = select_rows(k, &kb_tables[KB_CLAIMS], buf_cstr(&sql), params, 1, sizeof(kb_claim), 0,
+                         NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+int kb_assumption_get(kb *k, kb_assumed which, kb_assumption *out, gw_error *err)
+{
+    int found;
+    memset(out, 0, sizeof *out);
+    out->value = NAN;
+    const char *id = kb_assumed_id(which);
+    if (!id)
+        return gw_error_set(err, GW_ESOFTWARE, "no assumed figure %d", (int)which);
+    int rc = select_one(k, KB_ASSUMPTIONS, " WHERE id = ?1", id, sizeof *out, out, &found, err);
+    if (rc == GW_OK && !found)
+        return gw_error_set(err, GW_ENOTFOUND, "no assumed figure '%s' in the knowledge base",
+                            id);
+    return rc;
+}
+
+int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err)
+{
+    int found;
+    memset(out, 0, sizeof *out);
+    out->per_usd = NAN;
+    int rc = select_one(k, KB_RATES, " WHERE currency = ?1 ORDER BY as_of DESC LIMIT 1", currency,
+                        sizeof *out, out, &found, err);
+    if (rc != GW_OK || found)
+        return rc;
+    if (kb_streq(currency, "USD")) {   /* the unit every rate is written in */
+        out->currency = gw_xstrdup("USD");
+        out->per_usd = 1;
+        return GW_OK;
+    }
+    return gw_error_set(err, GW_ENOTFOUND, "no exchange rate for '%s' in the knowledge base",
+                        currency ? currency : "");
+}
+
+int kb_convert(kb *k, double amount, const char *from, const char *to, double *out,
+               gw_error *err)
+{
+    kb_rate rf, rt;
+    *out = NAN;
+    if (!units_is_currency(from) || !units_is_currency(to))
+        return gw_error_set(err, GW_EUSAGE, "'%s': not a currency code (e.g. USD, CNY)",
+                            units_is_currency(from) ? to : from);
+    if (strcmp(from, to) == 0) {
+        *out = amount;
+        return GW_OK;
+    }
+    int rc = kb_rate_get(k, from, &rf, err);
+    if (rc)
+        return rc;
+    rc = kb_rate_get(k, to, &rt, err);
+    if (rc) {
+        kb_rate_free(&rf);
+        return rc;
+    }
+    *out = amount / rf.per_usd * rt.per_usd;
+    kb_rate_free(&rf);
+    kb_rate_free(&rt);
+    return GW_OK;
+}
+
+int kb_gpu_aliases(kb *k, const char *id, char ***out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    kb_strlist l = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, "SELECT alias FROM gpu_alias WHERE gpu = ?1 ORDER BY alias", &st,
+                            err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, id);
+    while (sqlite3_step(st) == SQLITE_ROW)
+        kb_strlist_push(&l, kb_sql_text(st, 0));
+    sqlite3_finalize(st);
+    *out = l.v;
+    *n = l.n;
+    return GW_OK;
+}
+
+int kb_gpu_names(kb *k, char ***out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    kb_strlist l = {0};
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, "SELECT id FROM gpu UNION SELECT alias FROM gpu_alias ORDER BY 1",
+                            &st, err);
+    if (rc)
+        return rc;
+    while (sqlite3_step(st) == SQLITE_ROW)
+        kb_strlist_push(&l, kb_sql_text(st, 0));
+    sqlite3_finalize(st);
+    *out = l.v;
+    *n = l.n;
+    return GW_OK;
+}
+
+void kb_strings_free(char **v, size_t n)
+{
+    kb_strlist_free(v, n);
+}
+
+int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_MODELS], NULL);
+    buf_puts(&sql, " ORDER BY id");
+    int rc = select_rows(k, &kb_tables[KB_MODELS], buf_cstr(&sql), NULL, 0, sizeof(kb_model), 0,
+                         NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
+/* A model's name as people write it, reduced to what tells models apart: letters and digits,
+ * lower case, without a leading "meta" (Meta-Llama-3-8B) or a trailing variant word that does
+ * not change the architecture (-Instruct, -chat, -hf, -base). */
+static void model_key(const char *s, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++)
+        if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9'))
+            out[n++] = *s;
+        else if (*s >= 'A' && *s <= 'Z')
+            out[n++] = (char)(*s - 'A' + 'a');
+    out[n] = '\0';
+    if (!strncmp(out, "meta", 4) && out[4] >= 'a' && out[4] <= 'z')
+        memmove(out, out + 4, n - 3), n -= 4;
+    static const char *const variants[] = {"instruct", "chat", "hf", "base"};
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+            size_t v = strlen(variants[i]);
+            if (n > v && !strcmp(out + n - v, variants[i])) {
+                out[n -= v] = '\0';
+                again = 1;
+            }
+        }
+    }
+}
+
+int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err)
+{
+    kb_model *rows = NULL;
+    size_t n = 0;
+    memset(out, 0, sizeof *out);
+    int rc = kb_models_list(k, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    char want[128], id_key[128], name_key[128];
+    model_key(name, want, sizeof want);
+    size_t found = n, nearest[3] = {n, n, n};
+    size_t dist[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    for (size_t i = 0; i < n && found == n; i++) {
+        model_key(rows[i].id, id_key, sizeof id_key);
+        model_key(rows[i].name, name_key, sizeof name_key);
+        if (*want && (!strcmp(want, id_key) || !strcmp(want, name_key))) {
+            found = i;
+            break;
+        }
+        size_t d = gw_edit_distance(want, id_key);
+        for (int j = 0; j < 3; j++)
+            if (d < dist[j]) {
+                memmove(&dist[j + 1], &dist[j], (size_t)(2 - j) * sizeof dist[0]);
+                memmove(&nearest[j + 1], &nearest[j], (size_t)(2 - j) * sizeof nearest[0]);
+                dist[j] = d;
+                nearest[j] = i;
+                break;
+            }
+    }
+    if (found < n) {
+        *out = rows[found];
+        memset(&rows[found], 0, sizeof rows[found]);
+    } else if (n == 0) {
+        rc = gw_error_set(err, GW_ENOTFOUND,
+                          "unknown model '%s' (the KB's model catalog is empty: gpuwise's is "
+                          "kb/data/models.csv, added with gpuwise kb import)", name);
+    } else {
+        gw_buf b = GW_BUF_INIT;
+        for (int j = 0; j < 3 && nearest[j] < n; j++)
+            buf_printf(&b, "%s%s", j ? ", " : "", rows[nearest[j]].id);
+        rc = gw_error_set(err, GW_ENOTFOUND,
+                          "unknown model '%s' (did you mean %s? `gpuwise kb models` lists the "
+                          "catalog)", name, buf_cstr(&b));
+        buf_free(&b);
+    }
+    kb_models_free(rows, n);
+    return rc;
+}

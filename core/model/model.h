@@ -1,0 +1,244 @@
+/* model.h — the performance model: how much GPU memory one replica of a training job needs, how
+ * fast a GPU runs it when no measurement exists, and how well several GPUs scale over their
+ * interconnect.  Pure arithmetic over plain values: no KB, no Lua, no allocation. */
+#ifndef GW_MODEL_H
+#define GW_MODEL_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+/* Fixed costs every replica pays besides weights, gradients, optimizer states and activations,
+ * added to an estimate and to a measured peak alike (a peak read from PyTorch's
+ * max_memory_allocated counts neither).  Both are assumptions, not measurements:
+ * - the CUDA context with cuBLAS / cuDNN / NCCL workspaces takes about 0.3 to 1 GB per GPU
+ *   (more with recent CUDA versions and lazy loading off); the upper end, 1 GB, is taken;
+ * - PyTorch's caching allocator reserves more than it hands out (the PyTorch notes on CUDA
+ *   memory management, "reserved" vs "allocated"); 5 to 10% of the peak is usual, 10% taken.
+ * With both, a measured 40.0 GB peak needs 40 x 1.10 + 1 = 45 GB: it does not fit a 40 GB card. */
+#define MODEL_CONTEXT_GB 1.0
+#define MODEL_FRAGMENTATION 0.10
+
+/* Multi-GPU constants (see model_scaling_efficiency).  The heat throttling of consumer builds
+ * comes from a KB source and is the caller's (decide.c's table of assumed figures). */
+#define MODEL_SYNC_OVERHEAD 0.03        /* per-step cost of synchronising replicas */
+#define MODEL_DEFAULT_BATCH 256.0       /* samples per GPU per step when the workload says none */
+#define MODEL_PARALLEL_EFFICIENCY_NVLINK 0.85
+#define MODEL_PARALLEL_EFFICIENCY_PCIE 0.55
+
+/* PCIe per direction, 16 lanes, PCIe 3.0: 8 GT/s x 16 lanes x 128/130 encoding / 8 bits =
+ * 15.75 GB/s, about 16; each later generation doubles it (4.0 about 32, 5.0 about 64: the
+ * PCI-SIG rates, and the KB's pcie claim, corrected from nvidia-a100-datasheet).  Fewer lanes
+ * carry proportionally less. */
+#define MODEL_PCIE3_X16_GBS 16.0
+/* Cards without GPU peer-to-peer over PCIe (GeForce RTX 40 and 50 series: NVIDIA disables it)
+ * stage every transfer through host memory, which roughly halves the usable rate: a pair of
+ * RTX 5090 on PCIe 5.0 x8 measured about 30 GB/s both ways without P2P against about 56 GB/s
+ * with it (source article-rtx5090-p2p-driver in kb/data/sources.csv; 30/56 = 0.54, taken as
+ * 0.5).  An assumption from one anecdotal measurement, calibrated against the KB's 2x RTX 4090
+ * row (see model_calibration). */
+#define MODEL_NO_P2P_FACTOR 0.5
+
+typedef struct model_memory {
+    double bytes_per_param;     /* weights + gradients + optimizer states */
+    double weights_gb, gradients_gb, optimizer_gb, activations_gb, overhead_gb;
+    double kv_cache_gb;         /* a language model served: its KV cache (0 otherwise) */
+    double total_gb;            /* what one replica needs */
+    int measured;               /* 1: total_gb is the workload's measured vram_gb */
+} model_memory;
+
+/* Bytes each parameter costs during training for a precision ("fp32", "tf32", "amp", "fp16",
+ * "bf16") and optimizer ("adam", "adamw", "sgd" with momentum, "sgd-plain", "none" for
+ * inference).  Splits them into weights / gradients / optimizer states.  GW_EDATA naming the
+ * unknown word. */
+int model_param_bytes(const char *precision, const char *optimizer, double *weights,
+                      double *gradients, double *optimizer_states, gw_error *err);
+
+/* Memory per replica from parameters: (params x bytes + activations) x (1 + fragmentation)
+ * + context.  GW_EDATA for an unknown precision or optimizer. */
+int model_memory_estimate(double params, const char *precision, const char *optimizer,
+                          double activations_gb, model_memory *out, gw_error *err);
+/* The same shape for a measured peak (vram_gb): the peak x (1 + fragmentation) + context, the
+ * margin in overhead_gb. */
+void model_memory_measured(double vram_gb, model_memory *out);
+
+/* Memory each card must hold when the model is split over count cards (model parallelism):
+ * the per-replica need less its context divided by count, plus the context on every card. */
+double model_memory_per_card_split(const model_memory *m, int count);
+
+/* A GPU's figures the model reads (from kb_gpu). */
+typedef struct model_gpu_spec {
+    double tensor_tflops;       /* dense, for the workload's precision */
+    double bandwidth_gbs;       /* memory bandwidth */
+} model_gpu_spec;
+
+/* Scales a measured throughput on ref to target: value x sqrt(tensor ratio x bandwidth ratio),
+ * the geometric mean of the two ratios (compute-bound and memory-bound layers both matter).
+ * NaN when a figure is missing. */
+double model_scale_throughput(double ref_value, const model_gpu_spec *ref,
+                              const model_gpu_spec *target);
+/* |log| distance between two specs, used to pick the nearest measured GPU. */
+double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b);
+
+/* Per-direction bandwidth (GB/s) gradients cross between count cards: NVLink when linked
+ * (nvlink_gbs is the KB's total of both directions, halved), otherwise PCIe of that generation
+ * and width (MODEL_PCIE3_X16_GBS doubled per generation, x lanes/16; gen 4 and 16 lanes when
+ * unknown), x MODEL_NO_P2P_FACTOR without peer-to-peer (p2p 0).  The ring all-reduce loads
+ * every card's own link equally, so the rate does not fall with the count. */
+double model_link_gbs(int nvlink, double nvlink_gbs, double pcie_gen, double pcie_lanes, int p2p);
+
+/* Bytes all-reduced per step by params: 4 per parameter for fp32 and for amp (autocast keeps
+ * fp32 parameters, so data-parallel training reduces fp32 gradients), 2 for pure fp16 / bf16. */
+double model_gradient_bytes(double params, const char *precision);
+
+/* The same for a training workload as given: none when nothing is trained (optimizer "none").
+ * Without params (a workload that gives only its measured peak), the parameters are bounded by
+ * the peak: vram_gb / bytes per parameter (model_param_bytes), activations left out, so the
+ * traffic is if anything overstated.  0 when neither is known or a word is unknown. */
+double model_training_gradient_bytes(double params, double vram_gb, const char *precision,
+                                     const char *optimizer);
+
+/* Ring all-reduce time of one step: 2(n-1)/n x gradient bytes / link bandwidth. */
+double model_allreduce_seconds(int count, double gradient_bytes, double link_gbs);
+/* The same over hosts machines of per_host cards each, hierarchically (as NCCL does across
+ * machines): within each machine over its link, then across machines over the network
+ * (network_gbs: GB/s, all of one machine's ports together), each a ring:
+ *     2(k-1)/k x B / link + 2(N-1)/N x B / network
+ * for k cards per machine and N machines.  Infinite when a link it needs is unknown (0). */
+double model_allreduce_seconds_hosts(int per_host, int hosts, double gradient_bytes,
+                                     double link_gbs, double network_gbs);
+
+/* Data-parallel efficiency of count cards: compute / (compute x (1 + sync) + all-reduce), where
+ * compute = batch / single-card throughput.  1 for one card, and when gradient_bytes is 0
+ * (nothing trained: replicas run independently). */
+double model_scaling_efficiency(int count, double single_throughput, double batch,
+                                double gradient_bytes, double link_gbs);
+/* The same over hosts machines of per_host cards (model_allreduce_seconds_hosts). */
+double model_scaling_efficiency_hosts(int per_host, int hosts, double single_throughput,
+                                      double batch, double gradient_bytes, double link_gbs,
+                                      double network_gbs);
+
+/* How far the model's efficiency is from measured multi-GPU results: each row adds a predicted
+ * and a measured efficiency (multi-GPU throughput / (count x one card's)). */
+typedef struct model_calibration {
+    int rows;
+    double mean_error_pp, max_error_pp;   /* |predicted - measured|, percentage points */
+    double sum_error_pp;
+} model_calibration;
+void model_calibration_add(model_calibration *c, double predicted, double measured);
+
+/* Parameters of the models the KB's benchmarks train ("resnet50": 25.6e6, "bert_base_squad":
+ * 110e6, as their papers give them); NaN for another. */
+double model_benchmark_params(const char *benchmark);
+/* The i-th benchmark model_benchmark_params knows; NULL past the last. */
+const char *model_benchmark_name(size_t i);
+
+/* ---- language models (model_llm.c) ----------------------------------------------------------
+ * A transformer described by its published configuration (the KB's model catalog), and what a
+ * training, fine-tuning or serving setup does with it.  Every figure below is arithmetic over
+ * these values and the constants beside them, written into the report's method. */
+
+typedef struct model_llm {
+    double params;              /* every parameter */
+    double active_params;       /* those one token runs through (a mixture of experts: fewer) */
+    double layers, hidden, heads, kv_heads, head_dim, vocab;
+    double ffn;                 /* feed-forward width (of one expert); NaN: from params */
+    double experts;             /* feed-forward experts a layer (NaN or 1: dense) */
+} model_llm;
+
+typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
+typedef enum { MODEL_TUNE_FULL, MODEL_TUNE_LORA, MODEL_TUNE_QLORA } model_tune;
+
+typedef struct model_llm_setup {
+    model_task task;
+    model_tune method;          /* full unless a fine-tune says lora or qlora */
+    double lora_rank;           /* LoRA / QLoRA: the adapters' rank */
+    const char *precision;      /* what the weights are kept and computed in (model_llm_bytes) */
+    const char *optimizer;      /* adam | adamw | sgd | sgd-plain */
+    int zero;                   /* ZeRO stage 0..3 over the data-parallel replicas */
+    int checkpointing;          /* activation checkpointing: keep layer inputs, recompute */
+    double sequence_length;     /* training: tokens per sequence */
+    double batch;               /* training: sequences per GPU per step (micro-batch) */
+    double kv_tokens;           /* serving: tokens cached per sequence (context + output) */
+    double sequences;           /* serving: sequences in flight on one replica */
+} model_llm_setup;
+
+/* Quantized weights carry their scales: int8 and int4 one 16-bit scale per 64 weights (GPTQ,
+ * AWQ and bitsandbytes use groups of 64 to 128; 64 is the costlier end), FP4 (NVFP4) one 8-bit
+ * scale per 16 weights.  QLoRA keeps its frozen weights in 4-bit NormalFloat with double
+ * quantization: 4.127 bits a weight (the QLoRA paper, 0.127 bits of scales). */
+#define MODEL_QUANT_GROUP 64.0
+#define MODEL_FP4_GROUP 16.0
+#define MODEL_NF4_BITS 4.127
+/* Activation bytes per layer, per token of a sequence, per unit of hidden size, for a
+ * transformer layer in 16-bit with FlashAttention (no s^2 attention scores kept): 34 (Korthikanti
+ * et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", eq. 1 without its
+ * 5as/h term).  With activation checkpointing each layer keeps only its 16-bit input (2) and one
+ * layer's 34 are live during the recompute. */
+#define MODEL_ACTIVATION_BYTES 34.0
+#define MODEL_CHECKPOINT_BYTES 2.0
+/* The loss keeps the logits of every token in fp32: 4 bytes x vocabulary. */
+#define MODEL_LOGIT_BYTES 4.0
+
+/* Bytes one weight takes at a precision: fp32 and tf32 4; amp, fp16, bf16 2; fp8 1; int8
+ * 1 + 2/64; int4 0.5 + 2/64; fp4 0.5 + 1/16; nf4 (QLoRA) 4.127/8.  NaN for another word. */
+double model_llm_weight_bytes(const char *precision);
+/* Bytes of KV cache per token of one sequence: 2 (keys and values) x layers x kv_heads x
+ * head_dim x bytes (1 for fp8 and fp4 serving, else 2: int8/int4 weights keep a 16-bit cache). */
+double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
+/* Trainable parameters of rank-r LoRA adapters on every linear layer (the QLoRA paper's
+ * choice): r x (inputs + outputs) of q, k, v, o and the three feed-forward matrices of every
+ * expert, the feed-forward width being the configuration's (ffn), or when unknown what the
+ * parameters leave after attention, norms and embeddings (untied):
+ *   ffn = (params / layers - attention - 2 hidden - 2 vocab hidden / layers) / (3 hidden). */
+double model_llm_lora_params(const model_llm *m, double rank);
+
+/* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp GPUs
+ * each (tensor parallelism divides everything a replica holds by tp), term by term:
+ * - weights: params x model_llm_weight_bytes (training and full fine-tuning keep them at the
+ *   training precision: fp8 training keeps bf16 weights); LoRA and QLoRA add their adapters in
+ *   fp32; QLoRA's frozen weights are nf4;
+ * - gradients and optimizer states of what is trained (model_param_bytes: all parameters, or
+ *   the adapters); QLoRA pages its optimizer states to host memory (the paper's paged
+ *   optimizers), so they are not on the GPU;
+ * - ZeRO: stage 1 divides the optimizer states by dp, stage 2 the gradients too, stage 3 the
+ *   weights too;
+ * - activations (training): layers x sequence x batch x hidden x MODEL_ACTIVATION_BYTES (with
+ *   checkpointing: x MODEL_CHECKPOINT_BYTES, plus one layer's), plus the fp32 logits;
+ * - KV cache (serving): model_llm_kv_bytes_per_token x kv_tokens x sequences;
+ * - overhead as for every model: MODEL_FRAGMENTATION of the above plus MODEL_CONTEXT_GB.
+ * GW_EDATA for an unknown precision or optimizer. */
+int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
+                     model_memory *out, gw_error *err);
+
+/* FLOPs of one trained token: 6 x active params for full training (2 forward, 4 backward),
+ * 4 x for LoRA and QLoRA (the frozen weights' gradients are not computed), plus 2 x with
+ * checkpointing (the forward pass again). */
+double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup *s);
+/* Bytes data-parallel replicas exchange per step: gradients of what is trained (4 bytes a
+ * parameter: fp32 for amp and for LoRA adapters, 2 for pure fp16/bf16) x 1.5 under ZeRO-3
+ * (the weights are gathered again in the forward and backward passes: 3 transfers of B
+ * instead of the all-reduce's 2). */
+double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
+
+/* One serving replica of tp GPUs: a decode step (one token of every sequence in flight), bound
+ * by reading weights and KV cache at bandwidth x decode_fraction, or by the step's FLOPs (2 x
+ * active params a token) at tflops x mfu, whichever is slower; time to first token (the prompt's
+ * 2 x active params x context FLOPs at tflops x mfu); while a sequence generates its output, the
+ * prompts of the sequences that replace the others are processed between its decode steps
+ * (continuous batching), so its time per output token is
+ *     tpot = (output x step + sequences x prefill) / output
+ * and the replica generates sequences / tpot tokens a second (Little's law).
+ * tp_efficiency scales the replica's tp GPUs (1 for one GPU).  Weights read per step: every
+ * weight of a dense model; a mixture of experts reads at most active params per sequence. */
+typedef struct model_serving {
+    double step_s, prefill_s, tpot_s, tokens_per_s;
+    int bandwidth_bound;        /* the step is bound by memory bandwidth, not compute */
+    double bytes_per_step, flops_per_step;
+} model_serving;
+void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
+                       double output_tokens, int tp, double tp_efficiency, double tflops,
+                       double bandwidth_gbs, double mfu, double decode_fraction,
+                       model_serving *out);
+
+#endif

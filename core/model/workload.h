@@ -1,0 +1,100 @@
+/* workload.h — a workload description: a Lua file evaluated in the plugin sandbox that returns
+ * one table (what is trained, how much, how often, with what money), validated field by field
+ * into a plain struct.  Errors name the file, the field and what was expected. */
+#ifndef GW_WORKLOAD_H
+#define GW_WORKLOAD_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+#include "kb/kb.h"
+#include "base/view.h"
+
+typedef struct workload {
+    kb *catalog;                /* borrowed while the file is read (names a model), then NULL */
+    char *path;                 /* as given; used in messages */
+    char *name;
+    char *task;                 /* train | finetune | inference */
+    /* the model: params-based estimate, or a measured peak; a language model also its
+     * architecture, from the KB's catalog (model.name) or given field by field */
+    char *model_name;           /* a catalog model as written; NULL unless model.name */
+    char *model_id;             /* the catalog's id once resolved (workload_load) */
+    char *model_title;          /* ... its name ("Llama 3 70B") and the source it cites */
+    char *model_source;
+    double params;              /* NaN unless model.params */
+    double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
+        context;
+    char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 | fp8 | int8 | int4 | fp4 */
+    char *optimizer;            /* adam | adamw | sgd | sgd-plain | none */
+    double activations_gb;      /* 0 unless given */
+    double vram_gb;             /* NaN unless given (overrides the estimate) */
+    double batch_per_gpu;       /* NaN: the model's default */
+    char *benchmark;            /* KB workload key, NULL when none */
+    /* language models: how it is trained or served */
+    char *finetune_method;      /* full | lora | qlora */
+    double lora_rank;
+    char *sharding;             /* none | zero1 | zero2 | zero3 */
+    int checkpointing;          /* activation_checkpointing */
+    double sequence_length;     /* tokens per training sequence */
+    double serve_context, serve_output, serve_concurrency;   /* inference.* */
+    double target_tokens_per_s, target_tpot_ms, target_ttft_ms;   /* NaN: no target */
+    /* the work: samples, or hours on a reference GPU */
+    double work_samples;        /* NaN unless work.samples */
+    double work_tokens;         /* NaN unless work.tokens (a language model's) */
+    char *work_hours_on;        /* GPU name as written, NULL unless work.hours_on */
+    double work_hours;          /* NaN unless work.hours */
+    double work_runs;           /* how many times the work is done (1 unless work.runs) */
+    double deadline_days;       /* NaN: the job has the whole horizon */
+    int spot_ok;                /* spot (interruptible) offers may be options */
+    int anecdotal_ok;           /* an offer priced only by an article may be recommended */
+    double price_max_age_days;  /* a price observed longer ago than this is flagged as old */
+    char *parallelism;          /* data | model | none */
+    double hours_per_day, horizon_months;
+    char currency[4];
+    char *region;               /* where cards are bought (prices of that region); NULL any */
+    double budget;              /* NaN: no budget */
+    double electricity_price, pue;
+    int used_ok;
+    char *cooling;              /* good | poor */
+    char **candidates;          /* NULL when absent: every GPU with a price */
+    size_t n_candidates;
+    /* ownership costs; NaN means the documented default */
+    double host_cost;           /* per machine, in currency */
+    double host_power_w;        /* per machine besides the cards */
+    double cards_per_host;      /* how many cards one machine takes */
+    double network_gbps;        /* between the machines of a multi-machine purchase, Gb/s */
+    double cooling_cost;        /* one-off, per machine */
+    double upkeep_hours_per_month, upkeep_rate;
+    double resale_fraction;     /* of the card price, at the horizon */
+} workload;
+
+/* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish
+ * within the horizon or deadline_days; without work, the workload is capacity: the hardware is
+ * used hours_per_day for horizon_months. */
+int workload_is_job(const workload *w);
+/* Whether the model is a language model (a catalog name, or its layers given): its work is in
+ * tokens and its memory and speed come from model_llm.c. */
+int workload_is_llm(const workload *w);
+/* The ZeRO stage of w->sharding (0 for none). */
+int workload_zero_stage(const workload *w);
+/* Hours the work may run: hours_per_day x (deadline_days, else 30 x horizon_months). */
+double workload_hours_available(const workload *w);
+
+/* Reads path, evaluates it in the sandbox (k may be NULL) and validates it.  Caller frees *out
+ * with workload_free.  GW_ENOINPUT (unreadable), GW_EDATA (bad Lua or a bad field). */
+int workload_load(const char *path, kb *k, workload **out, gw_error *err);
+/* Validates a table already evaluated; name is used in messages. */
+int workload_from_view(const char *name, const view *table, workload **out, gw_error *err);
+void workload_free(workload *w);
+
+/* The workload as the rules and the report see it: every field, defaults filled where the
+ * struct has them.  Caller owns the view. */
+view *workload_to_view(const workload *w);
+
+/* Every field a workload file may hold, as documentation would list it: a list of maps with
+ * name ("model.params"), type, required, min and max (numbers), choices, default (as the file
+ * would write it; null when the decision chooses or there is none), unit, expected (as error
+ * messages put it) and help.  Caller owns the view. */
+view *workload_fields_to_view(void);
+
+#endif

@@ -1,0 +1,60 @@
+/* luaapi.h — private to the plugin host: the `gw` module plugins see (xml/html with XPath, csv,
+ * json, units, GPU name resolution, read-only KB queries, log) and the Lua <-> view conversions
+ * both plugin.c and luaapi.c use.  Only plugin.c and luaapi.c include this. */
+#ifndef GW_LUAAPI_H
+#define GW_LUAAPI_H
+
+#include <lua.h>
+
+#include "base/error.h"
+#include "base/view.h"
+
+/* Registry key of the Lua list that gw.log and print append to. */
+#define LUAAPI_LOG_KEY "gw.log"
+
+/* What answers the `gw` module's KB queries (gw.gpu.resolve, gw.kb.gpu) in this state: the
+ * plugin's worker has no KB, so it asks the parent over its channel.  fn gets a map with
+ * "question" ("gpu.resolve" with "name", "kb.gpu" with "id") and returns the answer (the caller
+ * frees it): {id, count}, {gpu = {...}} or {error = "..."}; NULL when it cannot ask.  fn NULL:
+ * the queries return nil and a message.  May raise (memory). */
+typedef view *(*luaapi_query_fn)(void *ud, const view *question);
+void luaapi_set_query(lua_State *L, luaapi_query_fn fn, void *ud);
+/* Pushes a new `gw` table (plain, not yet read-only).  May raise (memory): call from protected
+ * code. */
+void luaapi_push_gw(lua_State *L);
+/* Pushes gw.log (the sandbox's print). */
+void luaapi_push_log(lua_State *L);
+
+/* Limits on what a plugin may hand back. */
+#define LUAAPI_MAX_DEPTH 32
+#define LUAAPI_MAX_ITEMS 100000
+#define LUAAPI_MAX_STRING (1024 * 1024)
+
+/* Reads the value at idx into a view.  Never runs plugin code (raw access only).  On bad data
+ * (a function, a cycle, NaN, NUL bytes, invalid UTF-8, too deep/large) returns GW_EDATA with
+ * "<label>: <path>: problem" in err and *out NULL.  *box_out receives the partly built tree so a
+ * Lua error (memory) cannot leak it: the caller passes a slot that a box userdata owns (see
+ * luaapi_box_new).  May raise only for memory. */
+int luaapi_to_view(lua_State *L, int idx, const char *label, view **box_slot, gw_error *err);
+
+/* Pushes v as a Lua value (null -> nil, lists -> sequences, maps -> tables).  May raise. */
+void luaapi_push_view(lua_State *L, const view *v);
+
+/* Pushes v as a read-only table whose fields (nested tables too) are converted only when read;
+ * pairs, ipairs and # work, next and rawget see nothing.  v must outlive the call the table is
+ * given to; then luaapi_views_expire makes every such table refuse reads with a clear error.
+ * Scalars are pushed as luaapi_push_view does.  May raise. */
+void luaapi_push_view_readonly(lua_State *L, const view *v);
+/* Cannot raise. */
+void luaapi_views_expire(lua_State *L);
+
+/* A userdata that owns C memory while Lua code that can raise runs: its __gc calls free_fn on
+ * *slot.  Returns the slot (initially NULL).  Leaves the box on the stack. */
+void **luaapi_box_new(lua_State *L, void (*free_fn)(void *));
+/* Frees what the box at idx holds now and empties it. */
+void luaapi_box_release(lua_State *L, int idx);
+
+/* Checks UTF-8 (no overlong forms, no surrogates).  Returns 1 when valid. */
+int luaapi_utf8_valid(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,652 @@
+/* worker.c — the confined child process plugins run in (see worker.h): fork, descriptors,
+ * resource limits and the seccomp filter in the child; the channel, the deadline and the kill in
+ * the parent; the binary form of the views the two exchange. */
+#define _GNU_SOURCE   /* close_range */
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <math.h>
+#include <poll.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/signals.h"
+
+/* Room beyond the work's own memory for the interpreter, libxml2's state and the stack. */
+#define HEADROOM (64u * 1024u * 1024u)
+/* Nesting the decoder accepts (the plugin host allows 32 levels in what a plugin returns). */
+#define MAX_DEPTH 64
+
+/* Under valgrind and AddressSanitizer the filter is not installed: both make system calls of
+ * their own on the program's behalf that it would refuse (valgrind's are its emulation;
+ * AddressSanitizer reads /proc/self/maps at every longjmp, which every Lua error is).  The
+ * filter's own tests run in the ordinary build. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+#ifndef RUNNING_ON_VALGRIND
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GW_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GW_ASAN 1
+#endif
+#endif
+
+struct worker {
+    pid_t pid;
+    int fd;
+    int reaped;
+    char end[96];
+};
+
+double worker_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the codec: a tag byte, then the value ---- */
+
+static void put_u32(gw_buf *out, size_t n)
+{
+    unsigned char b[4] = {(unsigned char)(n >> 24), (unsigned char)(n >> 16),
+                          (unsigned char)(n >> 8), (unsigned char)n};
+    buf_append(out, (const char *)b, 4);
+}
+
+static size_t get_u32(const unsigned char *b)
+{
+    return ((size_t)b[0] << 24) | ((size_t)b[1] << 16) | ((size_t)b[2] << 8) | b[3];
+}
+
+void worker_encode(const view *v, gw_buf *out)
+{
+    switch (view_kind(v)) {
+    case VIEW_BOOL:
+        buf_putc(out, view_bool_value(v) ? 't' : 'f');
+        break;
+    case VIEW_NUMBER: {
+        double d = view_num(v);
+        unsigned char b[8];
+        memcpy(b, &d, 8);
+        buf_putc(out, 'd');
+        buf_append(out, (const char *)b, 8);
+        break;
+    }
+    case VIEW_STRING:
+        buf_putc(out, 's');
+        put_u32(out, view_str_len(v));
+        buf_append(out, view_str(v), view_str_len(v));
+        break;
+    case VIEW_LIST:
+        buf_putc(out, 'l');
+        put_u32(out, view_len(v));
+        for (size_t i = 0; i < view_len(v); i++)
+            worker_encode(view_list_at(v, i), out);
+        break;
+    case VIEW_MAP:
+        buf_putc(out, 'm');
+        put_u32(out, view_len(v));
+        for (size_t i = 0; i < view_len(v); i++) {
+            const char *k = view_map_key_at(v, i);
+            put_u32(out, strlen(k));
+            buf_puts(out, k);
+            worker_encode(view_map_value_at(v, i), out);
+        }
+        break;
+    default:
+        buf_putc(out, 'n');
+    }
+}
+
+void worker_encode_list(view *const *items, size_t n, gw_buf *out)
+{
+    buf_putc(out, 'l');
+    put_u32(out, n);
+    for (size_t i = 0; i < n; i++)
+        worker_encode(items[i], out);
+}
+
+struct reader {
+    const unsigned char *p, *end;
+    gw_error *err;
+};
+
+static int take(struct reader *r, size_t n, const unsigned char **at)
+{
+    if ((size_t)(r->end - r->p) < n)
+        return gw_error_set(r->err, GW_EDATA, "truncated message");
+    *at = r->p;
+    r->p += n;
+    return GW_OK;
+}
+
+static view *decode_value(struct reader *r, int depth)
+{
+    const unsigned char *b = NULL;
+    if (depth > MAX_DEPTH) {
+        gw_error_set(r->err, GW_EDATA, "message nested too deeply");
+        return NULL;
+    }
+    if (take(r, 1, &b))
+        return NULL;
+    switch (*b) {
+    case 'n':
+        return view_null();
+    case 't':
+    case 'f':
+        return view_bool(*b == 't');
+    case 'd': {
+        double d;
+        if (take(r, 8, &b))
+            return NULL;
+        memcpy(&d, b, 8);
+        return view_number(d);
+    }
+    case 's': {
+        if (take(r, 4, &b))
+            return NULL;
+        size_t n = get_u32(b);
+        if (take(r, n, &b))
+            return NULL;
+        return view_stringn((const char *)b, n);
+    }
+    case 'l':
+    case 'm': {
+        int map = *b == 'm';
+        if (take(r, 4, &b))
+            return NULL;
+        size_t n = get_u32(b);
+        if (n > (size_t)(r->end - r->p)) {   /* every item takes a byte at least */
+            gw_error_set(r->err, GW_EDATA, "truncated message");
+            return NULL;
+        }
+        view *v = map ? view_map() : view_list();
+        for (size_t i = 0; i < n; i++) {
+            char key[256];
+            if (map) {
+                size_t kl = 0;
+                const unsigned char *kp = NULL;
+                if (take(r, 4, &b))
+                    break;
+                kl = get_u32(b);
+                if (kl >= sizeof key) {
+                    gw_error_set(r->err, GW_EDATA, "key too long");
+                    break;
+                }
+                if (take(r, kl, &kp))
+                    break;
+                if (memchr(kp, 0, kl)) {
+                    gw_error_set(r->err, GW_EDATA, "NUL in a key");
+                    break;
+                }
+                memcpy(key, kp, kl);
+                key[kl] = '\0';
+            }
+            view *item = decode_value(r, depth + 1);
+            if (!item)
+                break;
+            if (map)
+                view_map_set(v, key, item);
+            else
+                view_list_push(v, item);
+            if (i + 1 == n)
+                return v;
+        }
+        if (n == 0)
+            return v;
+        view_free(v);
+        return NULL;
+    }
+    default:
+        gw_error_set(r->err, GW_EDATA, "unknown tag in message");
+        return NULL;
+    }
+}
+
+view *worker_decode(const char *data, size_t len, gw_error *err)
+{
+    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, err};
+    view *v = decode_value(&r, 0);
+    if (v && r.p != r.end) {
+        view_free(v);
+        gw_error_set(err, GW_EDATA, "trailing bytes in message");
+        return NULL;
+    }
+    return v;
+}
+
+static void frame(const view *v, gw_buf *out)
+{
+    put_u32(out, 0);
+    worker_encode(v, out);
+    size_t n = out->len - 4;
+    unsigned char *b = (unsigned char *)out->data;
+    b[0] = (unsigned char)(n >> 24);
+    b[1] = (unsigned char)(n >> 16);
+    b[2] = (unsigned char)(n >> 8);
+    b[3] = (unsigned char)n;
+}
+
+/* ---- the child's side ---- */
+
+static int read_full(int fd, char *p, size_t n)
+{
+    while (n) {
+        ssize_t got = read(fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        p += got;
+        n -= (size_t)got;
+    }
+    return 0;
+}
+
+view *worker_read(int fd)
+{
+    unsigned char h[4];
+    if (read_full(fd, (char *)h, 4))
+        return NULL;
+    size_t n = get_u32(h);
+    if (n > WORKER_MAX_MESSAGE)
+        return NULL;
+    char *body = malloc(n ? n : 1);
+    if (!body)
+        return NULL;
+    gw_error err;
+    view *v = read_full(fd, body, n) ? NULL : worker_decode(body, n, &err);
+    free(body);
+    return v;
+}
+
+int worker_write(int fd, const view *v)
+{
+    gw_buf b = GW_BUF_INIT;
+    frame(v, &b);
+    const char *p = b.data;
+    size_t n = b.len;
+    int rc = 0;
+    while (n && rc == 0) {
+        ssize_t put = write(fd, p, n);
+        if (put < 0 && errno == EINTR)
+            continue;
+        if (put <= 0)
+            rc = -1;
+        else {
+            p += put;
+            n -= (size_t)put;
+        }
+    }
+    buf_free(&b);
+    return rc;
+}
+
+void worker_cpu_limit(double seconds)
+{
+    struct rusage ru;
+    struct rlimit r;
+    if (seconds <= 0 || getrusage(RUSAGE_SELF, &ru) != 0 || getrlimit(RLIMIT_CPU, &r) != 0)
+        return;
+    rlim_t used = (rlim_t)ru.ru_utime.tv_sec + (rlim_t)ru.ru_stime.tv_sec;
+    rlim_t soft = used + (rlim_t)ceil(seconds) + 1;
+    if (r.rlim_max != RLIM_INFINITY && soft > r.rlim_max)
+        soft = r.rlim_max;
+    r.rlim_cur = soft;
+    setrlimit(RLIMIT_CPU, &r);
+}
+
+/* The process's address space now, in bytes (0 when it cannot be read). */
+static size_t address_space(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (f) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    return (size_t)pages * (size_t)(page > 0 ? page : 4096);
+}
+
+static void set_limit(int resource, rlim_t v)
+{
+    struct rlimit r = {v, v};
+    setrlimit(resource, &r);
+}
+
+/* Memory, files, processes and core dumps.  RLIMIT_AS counts everything the process maps,
+ * libxml2's documents included; it starts from the size inherited at the fork.  AddressSanitizer
+ * reserves terabytes of shadow memory, so its builds keep only the allocator's cap. */
+static void limit_resources(const worker_limits *l, size_t inherited)
+{
+#ifndef GW_ASAN
+    if (l->memory_bytes && inherited)
+        set_limit(RLIMIT_AS, (rlim_t)(inherited + l->memory_bytes + HEADROOM));
+#else
+    (void)inherited;
+#endif
+    worker_cpu_limit(l->cpu_seconds);
+    set_limit(RLIMIT_FSIZE, 0);
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_NPROC, 0);
+    set_limit(RLIMIT_NOFILE, 0);
+}
+
+/* The seccomp filter: everything not listed fails with EPERM (open, socket, execve, fork,
+ * kill, ...); the channel is the only descriptor read or written; setrlimit only renews the CPU
+ * limit (worker_cpu_limit).  libseccomp compiles it once per process, in the parent (compiling
+ * it in every child cost more than the fork); each child installs the compiled program. */
+static struct sock_fprog filter;
+
+static int compile_filter(gw_error *err)
+{
+    if (filter.len)
+        return GW_OK;
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+    if (!ctx)
+        return gw_error_set(err, GW_ESOFTWARE, "cannot build the plugin sandbox's filter");
+    static const int plain[] = {
+        SCMP_SYS(brk),          SCMP_SYS(mmap),         SCMP_SYS(munmap),
+        SCMP_SYS(mremap),       SCMP_SYS(madvise),      SCMP_SYS(mprotect),
+        SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(gettimeofday),
+        SCMP_SYS(time),         SCMP_SYS(getrusage),    SCMP_SYS(exit),
+        SCMP_SYS(exit_group),   SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigprocmask),
+        SCMP_SYS(getpid),       SCMP_SYS(gettid),       SCMP_SYS(futex),
+    };
+    int rc = 0;
+    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
+        seccomp_rule_add(ctx, SCMP_ACT_ALLOW, plain[i], 0);   /* absent on some machines */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(read), 1,
+                           SCMP_A0(SCMP_CMP_EQ, WORKER_FD));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(write), 1,
+                           SCMP_A0(SCMP_CMP_EQ, WORKER_FD));
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 2, SCMP_A0(SCMP_CMP_EQ, 0),
+                           SCMP_A1(SCMP_CMP_EQ, RLIMIT_CPU));
+    int fds[2] = {-1, -1};
+    if (rc == 0 && pipe(fds) == 0) {
+        /* a filter of a few dozen instructions fits a pipe's buffer */
+        if (seccomp_export_bpf(ctx, fds[1]) == 0) {
+            close(fds[1]);
+            fds[1] = -1;
+            static struct sock_filter prog[4096];
+            ssize_t got = 0, n;
+            while ((n = read(fds[0], (char *)prog + got, sizeof prog - (size_t)got)) > 0)
+                got += n;
+            if (got > 0 && got % (ssize_t)sizeof prog[0] == 0) {
+                filter.filter = prog;
+                filter.len = (unsigned short)((size_t)got / sizeof prog[0]);
+            }
+        }
+        close(fds[0]);
+        if (fds[1] >= 0)
+            close(fds[1]);
+    }
+    seccomp_release(ctx);
+    if (!filter.len)
+        return gw_error_set(err, GW_ESOFTWARE, "cannot build the plugin sandbox's filter");
+    return GW_OK;
+}
+
+/* Installs the compiled filter in the child.  Returns 0 when installed. */
+static int confine(void)
+{
+#ifdef GW_ASAN
+    return 0;
+#endif
+    if (RUNNING_ON_VALGRIND)
+        return 0;
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+        return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter);
+}
+
+static void child(int fd, pid_t parent, size_t inherited, const worker_limits *l,
+                  void (*before)(void *), worker_main_fn fn, void *ud)
+{
+    /* dies with gpuwise, however gpuwise ends */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(70);
+    /* The parent decides about signals: it kills the worker on SIGINT/SIGTERM. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_DFL);
+    if (fd != WORKER_FD) {
+        if (dup2(fd, WORKER_FD) != WORKER_FD)
+            _exit(70);
+        close(fd);
+    }
+    for (int i = 0; i < WORKER_FD; i++)
+        close(i);
+    if (close_range(WORKER_FD + 1, ~0u, 0) != 0)
+        for (int i = WORKER_FD + 1; i < 1024; i++)
+            close(i);
+    if (before)
+        before(ud);
+    limit_resources(l, inherited);
+    if (confine() != 0)
+        _exit(71);   /* never run plugin code unconfined */
+    _exit(fn(WORKER_FD, ud));
+}
+
+int worker_start(const worker_limits *limits, void (*before)(void *), worker_main_fn fn, void *ud,
+                 worker **out, gw_error *err)
+{
+    int sv[2];
+    *out = NULL;
+    if (compile_filter(err) != GW_OK)
+        return err->code;
+    size_t inherited = address_space();
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+        return gw_error_set(err, GW_ESOFTWARE, "cannot make a channel for a plugin: %s",
+                            strerror(errno));
+    pid_t parent = getpid();
+    fflush(NULL);   /* nothing buffered is written twice */
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(sv[0]);
+        close(sv[1]);
+        return gw_error_set(err, GW_ESOFTWARE, "cannot start a plugin process: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child(sv[1], parent, inherited, limits, before, fn, ud);
+    }
+    close(sv[1]);
+    worker *w = gw_xcalloc(1, sizeof *w);
+    w->pid = pid;
+    w->fd = sv[0];
+    fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) | O_NONBLOCK);
+    if (gw_signals_add_pid(pid) != 0) {
+        worker_free(w);
+        return gw_error_set(err, GW_ESOFTWARE, "too many plugin processes at once");
+    }
+    *out = w;
+    return GW_OK;
+}
+
+pid_t worker_pid(const worker *w) { return w->pid; }
+
+/* Reaps the worker (after a kill, or once its channel closed) and says how it ended. */
+static void reap(worker *w, int kill_first)
+{
+    if (w->reaped)
+        return;
+    if (kill_first)
+        kill(w->pid, SIGKILL);
+    int status = 0;
+    pid_t got;
+    do
+        got = waitpid(w->pid, &status, 0);
+    while (got < 0 && errno == EINTR);
+    gw_signals_remove_pid(w->pid);
+    w->reaped = 1;
+    if (got != w->pid)
+        snprintf(w->end, sizeof w->end, "ended");
+    else if (WIFSIGNALED(status))
+        snprintf(w->end, sizeof w->end, "killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    else
+        snprintf(w->end, sizeof w->end, "exited with status %d", WEXITSTATUS(status));
+}
+
+const char *worker_end(worker *w) { return w->reaped ? w->end : ""; }
+
+void worker_free(worker *w)
+{
+    if (!w)
+        return;
+    close(w->fd);
+    reap(w, 1);
+    free(w);
+}
+
+enum { IO_OK, IO_TIMEOUT, IO_SIGNAL, IO_CLOSED };
+
+/* Waits until the channel is ready for events or the deadline passes. */
+static int io_wait(worker *w, short events, double deadline)
+{
+    for (;;) {
+        if (gw_signal_pending())
+            return IO_SIGNAL;
+        double left = deadline - worker_now();
+        if (left <= 0)
+            return IO_TIMEOUT;
+        struct pollfd p = {w->fd, events, 0};
+        int ms = left > 1e6 ? 1000000000 : (int)(left * 1000) + 1;
+        int n = poll(&p, 1, ms);
+        if (n < 0 && errno != EINTR)
+            return IO_CLOSED;
+        if (n > 0)
+            return (p.revents & events) ? IO_OK : IO_CLOSED;
+    }
+}
+
+static int send_all(worker *w, const char *p, size_t n, double deadline)
+{
+    while (n) {
+        int s = io_wait(w, POLLOUT, deadline);
+        if (s != IO_OK)
+            return s;
+        ssize_t put = send(w->fd, p, n, MSG_NOSIGNAL);
+        if (put < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (put <= 0)
+            return IO_CLOSED;
+        p += put;
+        n -= (size_t)put;
+    }
+    return IO_OK;
+}
+
+static int recv_all(worker *w, char *p, size_t n, double deadline)
+{
+    while (n) {
+        int s = io_wait(w, POLLIN, deadline);
+        if (s != IO_OK)
+            return s;
+        ssize_t got = recv(w->fd, p, n, 0);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN))
+            continue;
+        if (got <= 0)
+            return IO_CLOSED;
+        p += got;
+        n -= (size_t)got;
+    }
+    return IO_OK;
+}
+
+static int send_view(worker *w, const view *v, double deadline)
+{
+    gw_buf b = GW_BUF_INIT;
+    frame(v, &b);
+    int s = send_all(w, b.data, b.len, deadline);
+    buf_free(&b);
+    return s;
+}
+
+/* One message, or the reason there is none (*msg NULL; IO_CLOSED also for a malformed one). */
+static int recv_view(worker *w, double deadline, view **msg, gw_error *err)
+{
+    unsigned char h[4];
+    *msg = NULL;
+    int s = recv_all(w, (char *)h, 4, deadline);
+    if (s != IO_OK)
+        return s;
+    size_t n = get_u32(h);
+    if (n > WORKER_MAX_MESSAGE) {
+        gw_error_set(err, GW_ESOFTWARE, "a message of %zu bytes, over the limit", n);
+        return IO_CLOSED;
+    }
+    char *body = gw_xmalloc(n ? n : 1);
+    s = recv_all(w, body, n, deadline);
+    if (s == IO_OK) {
+        *msg = worker_decode(body, n, err);
+        if (!*msg)
+            s = IO_CLOSED;
+    }
+    free(body);
+    return s;
+}
+
+int worker_request(worker *w, const view *req, double deadline, worker_answer_fn answer,
+                   void *ud, view **reply, int *timed_out, gw_error *err)
+{
+    *reply = NULL;
+    *timed_out = 0;
+    if (w->reaped)
+        return gw_error_set(err, GW_ESOFTWARE, "its process %s", w->end);
+    gw_error derr = {0};
+    int s = req ? send_view(w, req, deadline) : IO_OK;
+    while (s == IO_OK) {
+        view *msg;
+        s = recv_view(w, deadline, &msg, &derr);
+        if (s != IO_OK)
+            break;
+        if (view_kind(msg) == VIEW_MAP && view_map_get(msg, "question")) {
+            view *a = answer ? answer(ud, msg) : view_null();
+            view_free(msg);
+            s = send_view(w, a, deadline);
+            view_free(a);
+            continue;
+        }
+        *reply = msg;
+        return GW_OK;
+    }
+    reap(w, 1);
+    switch (s) {
+    case IO_TIMEOUT:
+        *timed_out = 1;
+        return gw_error_set(err, GW_ESOFTWARE, "no answer by the deadline");
+    case IO_SIGNAL:
+        return gw_error_set(err, gw_signal_exit_code(), "interrupted by %s", gw_signal_name());
+    default:
+        if (derr.msg[0])
+            return gw_error_set(err, GW_ESOFTWARE, "its process broke the protocol (%s)", derr.msg);
+        return gw_error_set(err, GW_ESOFTWARE, "its process %s", w->end);
+    }
+}
