@@ -6,7 +6,7 @@
  * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
  * memory bandwidth or compute per decode step, with the time per output token and to the first
  * token checked against the workload's targets. */
-#include "decide_private.h"
+#include "decide_llm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -500,7 +500,7 @@ view *decide_llm_view(const decision *d)
                        "recommendation's is above).", d->w->hours_per_day);
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
-    const decide_option *best = decision_best(d);
+    const decide_option *best = decide_best(d);
     if (best) {
         buf_reset(&b);
         memory_words(&b, best, d->llm_setup.zero);

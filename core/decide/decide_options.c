@@ -2,63 +2,15 @@
  * at 1, 2, 4 or 8 cards (its latest price), and renting it from each stored cloud offer (the
  * cheapest offers of a few providers per GPU and card count).  Prices are converted into the
  * workload's currency here; sizing, timing and costing them is the next stages' work. */
-#include "decide_private.h"
+#include "decide_options.h"
+#include "decide_cost.h"
+#include "decide_rent.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
-{
-    if (d->n_options == d->cap_options) {
-        d->cap_options = d->cap_options ? d->cap_options * 2 : 32;
-        d->options = gw_xrealloc(d->options, d->cap_options * sizeof *d->options);
-    }
-    decide_option *o = &d->options[d->n_options++];
-    memset(o, 0, sizeof *o);
-    o->gpu = g;
-    o->count = count;
-    o->acquisition = a;
-    o->consumer = decide_gpu_is_consumer(g);
-    o->throughput = o->per_unit = o->score = NAN;
-    o->gpu_fraction = 1;
-    o->min_billing_hours = NAN;
-    o->hosts = 1;
-    o->network_gbps = NAN;
-    o->price_age_days = NAN;
-    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
-    return o;
-}
-
-void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
-                 const char *reason)
-{
-    const char *id = gpu ? gpu->id : NULL;
-    for (size_t i = 0; i < d->n_omitted; i++) {   /* rent:X and rent:* find an offer twice */
-        const decide_omission *m = &d->omitted[i];
-        if (decide_text_same(m->gpu, id) && decide_text_same(m->name, name) &&
-            decide_text_same(m->offer, offer) && !strcmp(m->reason, reason))
-            return;
-    }
-    d->omitted = gw_xrealloc(d->omitted, (d->n_omitted + 1) * sizeof *d->omitted);
-    decide_omission *m = &d->omitted[d->n_omitted++];
-    m->gpu = id ? gw_xstrdup(id) : NULL;
-    m->name = gw_xstrdup(name ? name : id ? id : "");
-    m->offer = offer ? gw_xstrdup(offer) : NULL;
-    m->reason = reason;
-    decide_trace(d, "not considered: %s%s%s: %s", m->name, offer ? ", " : "", offer ? offer : "",
-                 reason);
-}
-
-int decide_has_option(const decision *d, const char *id)
-{
-    for (size_t i = 0; i < d->n_options; i++)
-        if (!strcmp(d->options[i].id, id))
-            return 1;
-    return 0;
-}
 
 /* ---- buying ---- */
 
@@ -209,14 +161,6 @@ static int cards_per_host(const decision *d, const kb_gpu *g)
     if (d->w->cards_per_host > 0)
         return (int)d->w->cards_per_host;
     return decide_gpu_is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
-}
-
-/* Whether options may span several machines: only where every card trains its own replica
- * (data parallelism: a model split over machines is not modelled) and a measured benchmark
- * gives a step's compute time to set the network's all-reduce against. */
-int decide_multi_host_ok(const decision *d)
-{
-    return decide_str_eq(d->w->parallelism, "data") && (d->n_bench > 0 || workload_is_llm(d->w));
 }
 
 /* Machines for count cards, as whole machines and at most DECIDE_MAX_HOSTS; 0 when that is not
