@@ -1,6 +1,7 @@
 /* decide_common.c — the helpers every stage of a decision uses: the trace, citations, medians,
  * finding a GPU or system, the list of options and of what was left out, and the
- * recommendation.  It calls no stage: the stages (decide_*.c) and the pipeline (decide.c) sit above. */
+ * recommendation.  It calls no stage: the stages (decide_*.c) and the pipeline (decide.c) sit
+ * above it. */
 #include "decide_common.h"
 #include "base/check.h"
 

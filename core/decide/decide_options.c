@@ -71,12 +71,14 @@ static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
            !(accepted && is_anecdote(p) && !d->w->anecdotal_ok);
 }
 
-static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
-                         price_set *out, gw_error *err)
+/* The region whose prices the option is made from: the workload's where the KB prices the card
+ * there at a quality the workload accepts; else any region's price it accepts; else the
+ * region's, else any (held back).  NULL: any region.  Says in out whether it is elsewhere. */
+static const char *price_region(const decision *d, const char *gpu, const char *kind,
+                                const char *system, price_set *out)
 {
-    const char *latest = NULL, *region = d->w->region;
-    size_t rows = 0, accepted = 0, regional = 0, regional_ok = 0, any_ok = 0;
-    memset(out, 0, sizeof *out);
+    const char *region = d->w->region;
+    size_t regional = 0, regional_ok = 0, any_ok = 0;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         int ok = !is_anecdote(p) || d->w->anecdotal_ok;
@@ -86,12 +88,60 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
             any_ok += ok;
         }
     }
-    /* The workload's region where the KB prices the card there at a quality the workload
-     * accepts; else any region's price it accepts; else the region's, else any (held back). */
     if (region && !regional_ok && (any_ok || !regional))
         region = NULL;
     out->elsewhere = d->w->region && !region;
     out->elsewhere_only_articles = out->elsewhere && regional;
+    return region;
+}
+
+/* The latest date among the rows used ("" for an undated row; NULL: no row). */
+static const char *latest_date(const decision *d, const char *gpu, const char *kind,
+                               const char *system, const char *region, size_t accepted)
+{
+    const char *latest = NULL;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
+            continue;
+        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
+            latest = p->as_of ? p->as_of : "";
+    }
+    return latest;
+}
+
+/* out's note from the rows' caveats (notes, taken): several prices of one date are pooled, so
+ * that is said, with each one's caveats (one may read "four cards together" while the median
+ * per card is what is used). */
+static void pooled_note(const decision *d, price_set *out, gw_buf *notes)
+{
+    if (out->n > 1 && notes->len) {
+        double lo = out->values[0], hi = out->values[0];
+        for (size_t i = 1; i < out->n; i++) {
+            lo = out->values[i] < lo ? out->values[i] : lo;
+            hi = out->values[i] > hi ? out->values[i] : hi;
+        }
+        gw_buf b = GW_BUF_INIT;
+        buf_printf(&b, "The median of %zu prices, ", out->n);
+        decide_money(&b, d, lo);
+        buf_puts(&b, " to ");
+        decide_money(&b, d, hi);
+        buf_printf(&b, " a card: %s", buf_cstr(notes));
+        out->note = buf_detach(&b);
+        buf_free(notes);
+    } else {
+        out->note = notes->len ? buf_detach(notes) : NULL;
+    }
+}
+
+/* Fills out with gpu's (or system's) prices of kind; out is filled, and freed by the caller
+ * with price_set_free, even on an error (a currency the KB has no rate for). */
+static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
+                         price_set *out, gw_error *err)
+{
+    size_t rows = 0, accepted = 0;
+    memset(out, 0, sizeof *out);
+    const char *region = price_region(d, gpu, kind, system, out);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         if (price_row_of(p, gpu, kind, system) && in_region(p, region)) {
@@ -101,13 +151,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     }
     /* Another region's price is shown, never recommended: not a price this buyer can pay. */
     out->held_back = (rows && !accepted) || (d->w->region && !region);
-    for (size_t i = 0; i < d->n_prices; i++) {
-        const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
-            continue;
-        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
-            latest = p->as_of ? p->as_of : "";
-    }
+    const char *latest = latest_date(d, gpu, kind, system, region, accepted);
     out->values = gw_xmalloc((rows ? rows : 1) * sizeof *out->values);
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
     gw_buf notes = GW_BUF_INIT;
@@ -132,25 +176,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
     }
-    if (out->n > 1 && notes.len) {
-        /* Several prices of one date are pooled: say so, and give each one's caveats (one may
-         * read "four cards together" while the median per card is what is used). */
-        double lo = out->values[0], hi = out->values[0];
-        for (size_t i = 1; i < out->n; i++) {
-            lo = out->values[i] < lo ? out->values[i] : lo;
-            hi = out->values[i] > hi ? out->values[i] : hi;
-        }
-        gw_buf b = GW_BUF_INIT;
-        buf_printf(&b, "The median of %zu prices, ", out->n);
-        decide_money(&b, d, lo);
-        buf_puts(&b, " to ");
-        decide_money(&b, d, hi);
-        buf_printf(&b, " a card: %s", buf_cstr(&notes));
-        out->note = buf_detach(&b);
-        buf_free(&notes);
-    } else {
-        out->note = notes.len ? buf_detach(&notes) : NULL;
-    }
+    pooled_note(d, out, &notes);
     return GW_OK;
 }
 

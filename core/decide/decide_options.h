@@ -1,4 +1,5 @@
-/* decide_options.h — the first stage: the options a workload's candidates allow (decide_options.c). */
+/* decide_options.h — the first stage: the options a workload's candidates allow
+ * (decide_options.c). */
 #ifndef GW_DECIDE_OPTIONS_H
 #define GW_DECIDE_OPTIONS_H
 

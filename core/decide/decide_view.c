@@ -495,7 +495,8 @@ view *decide_view_tree(const decision *d)
         decide_set_money(root, d, "budget", d->w->budget);
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
     if (n_feasible > DECIDE_BODY_COST_ROWS)
-        view_map_set_int(root, "feasible_not_in_body", (long long)(n_feasible - DECIDE_BODY_COST_ROWS));
+        view_map_set_int(root, "feasible_not_in_body",
+                         (long long)(n_feasible - DECIDE_BODY_COST_ROWS));
     view_map_set_int(root, "option_count", (long long)d->n_options);
     recommendation_view(view_map_set(root, "recommendation", view_map()), d, decide_best(d));
     view_map_set(root, "break_even", view_copy(d->break_even));
