@@ -477,7 +477,7 @@ void decision_free(decision *d)
     free(d);
 }
 
-/* ---- what decide.h gives its callers ---- */
+/* ---- reading the decision (decide.h) ---- */
 
 size_t decision_option_count(const decision *d)
 {

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/error.h"
+#include "base/view.h"
 #include "decide_option.h"
 #include "kb/kb.h"
 #include "model/model.h"
