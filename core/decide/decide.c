@@ -1,162 +1,21 @@
-/* decide.c — the decision's pipeline (decide_run): read what the KB holds for the workload once
- * (GPUs, the benchmark's measured results, prices, the figures the engine assumes), list the
- * options, size, time and price each, hear the rule plugins, rank, then weigh buying against
- * renting and each input's sway.  Also the helpers every stage shares (citations, the trace).
- * The stages live in decide_*.c; decide_private.h lists them. */
-#include "decide_private.h"
+/* decide.c — the decision's pipeline (decide_run), on top of its stages: read what the KB holds
+ * for the workload once (GPUs, the benchmark's measured results, prices, the figures the engine
+ * assumes), then options -> fit and speed -> cost -> rules -> rank -> what-if -> view.  The
+ * stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
+#include "decide.h"
 #include "base/check.h"
+#include "decide_common.h"
+#include "decide_cost.h"
+#include "decide_llm.h"
+#include "decide_options.h"
+#include "decide_rules.h"
+#include "decide_speed.h"
+#include "decide_view.h"
+#include "decide_whatif.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- helpers every stage uses ---- */
-
-void decide_trace(decision *d, const char *fmt, ...)
-{
-    if (!d->trace)   /* not asked for (a report does not print it) */
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    char *line = gw_xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(line, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    view_list_push(d->trace, view_string(line));
-    free(line);
-}
-
-int decide_cite(decision *d, const char *source)
-{
-    if (!source || !*source)
-        return 0;
-    for (size_t i = 0; i < d->n_cites; i++)
-        if (!strcmp(d->cite_ids[i], source))
-            return (int)i + 1;
-    d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
-    d->cite_ids[d->n_cites++] = gw_xstrdup(source);
-    return (int)d->n_cites;
-}
-
-int decide_fact_cite(decision *d, kb_assumed fact)
-{
-    d->fact_cite[fact] = decide_cite(d, d->facts[fact].source);
-    return d->fact_cite[fact];
-}
-
-void decide_option_cite(decision *d, decide_option *o, const char *source)
-{
-    int n = decide_cite(d, source);
-    if (!n)
-        return;
-    for (size_t i = 0; i < o->n_cites; i++)
-        if (o->cites[i] == n)
-            return;
-    o->cites = gw_xrealloc(o->cites, (o->n_cites + 1) * sizeof *o->cites);
-    o->cites[o->n_cites++] = n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-double decide_median(double *v, size_t n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* d->gpus is in id order (kb_gpu_list sorts by id; SQLite's BINARY order is strcmp's), so a GPU
- * is found by halving: every cloud offer looks its GPU up, and a grown KB has thousands. */
-const kb_gpu *decide_gpu_find(const decision *d, const char *id)
-{
-    size_t lo = 0, hi = d->n_gpus;
-    while (id && lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(d->gpus[mid].id, id);
-        if (c == 0)
-            return &d->gpus[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
-}
-
-int decide_gpu_is_consumer(const kb_gpu *g)
-{
-    return g->name && (!strncmp(g->name, "GeForce", 7) || strstr(g->name, "TITAN"));
-}
-
-int decide_precision_is_half(const char *p)
-{
-    return decide_str_eq(p, "amp") || decide_str_eq(p, "fp16") || decide_str_eq(p, "bf16");
-}
-
-const char *decide_acquisition_name(decide_acquisition a)
-{
-    return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
-}
-
-void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
-{
-    if (o->acquisition == DECIDE_RENT) {
-        buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
-        if (o->hosts > 1)
-            buf_printf(b, ", %d instances", o->hosts);
-        if (o->instance && !shortened)
-            buf_printf(b, "%s%s", o->hosts > 1 ? " of " : ", ", o->instance);
-        if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
-            buf_puts(b, "; anecdotal price");
-        buf_puts(b, ")");
-    } else {
-        buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
-                   o->gpu->name);
-        if (o->system && o->hosts > 1)
-            buf_printf(b, " in %dx %s", o->hosts, o->system->name);
-        else if (o->system)
-            buf_printf(b, " in one %s", o->system->name);
-        else if (o->hosts > 1)
-            buf_printf(b, " in %d machines", o->hosts);
-        int anecdote = decide_str_eq(o->offer_quality, "anecdote") && !shortened;
-        int other = o->other_market && !shortened;
-        if (anecdote || other)
-            buf_printf(b, " (%s%s%s)", anecdote ? "anecdotal price" : "",
-                       anecdote && other ? "; " : "", other ? "another market's price" : "");
-    }
-}
-
-void decide_option_dated(decide_option *o, const char *as_of)
-{
-    long then = gw_date_days(as_of);
-    free(o->price_as_of);
-    o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
-    o->price_age_days = then >= 0 ? (double)(gw_today_days() - then) : NAN;
-}
-
-const kb_system *decide_system_find(const decision *d, const char *id)
-{
-    for (size_t i = 0; id && i < d->n_systems; i++)
-        if (!strcmp(d->systems[i].id, id))
-            return &d->systems[i];
-    return NULL;
-}
-
-int decide_gpu_sold_as_card(const kb_gpu *g)
-{
-    return !g->form_factor || !*g->form_factor || !strncmp(g->form_factor, "pcie", 4);
-}
 
 /* ---- reading the KB ---- */
 
@@ -402,8 +261,6 @@ static const decide_option *half_rental(const decision *d, const decide_option *
     return NULL;
 }
 
-static void option_free(decide_option *o);
-
 /* Whether h, half of a rental of several instances, already does the work: finishes the job in
  * the hours available, or serves a language model within its targets. */
 static int half_does_it(const decision *d, const decide_option *h)
@@ -430,7 +287,7 @@ static void drop_unneeded_instances(decision *d)
     size_t kept = 0, dropped = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         if (drop[i]) {
-            option_free(&d->options[i]);
+            decide_option_free(&d->options[i]);
             dropped++;
         } else {
             d->options[kept++] = d->options[i];
@@ -529,7 +386,7 @@ static void judge_and_rank(decision *d)
             decide_trace(d, "%s excluded: %s", d->options[i].id, d->options[i].excluded_because);
     }
     rank_options(d);
-    const decide_option *best = decision_best(d);
+    const decide_option *best = decide_best(d);
     if (best)
         decide_trace(d, "recommended: %s (score %.4g)", best->id, best->score);
     else
@@ -579,26 +436,6 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
     return GW_OK;
 }
 
-static void option_free(decide_option *o)
-{
-    free(o->id);
-    free(o->provider);
-    free(o->instance);
-    free(o->offer_quality);
-    free(o->offer_note);
-    free(o->price_as_of);
-    free(o->throughput_how);
-    free(o->excluded_because);
-    free(o->cites);
-    for (size_t j = 0; j < o->n_verdicts; j++) {
-        free(o->verdicts[j].rule);
-        free(o->verdicts[j].effect);
-        free(o->verdicts[j].because);
-        free(o->verdicts[j].checklist);
-    }
-    free(o->verdicts);
-}
-
 void decision_free(decision *d)
 {
     if (!d)
@@ -608,7 +445,7 @@ void decision_free(decision *d)
     for (int i = 0; i < KB_ASSUMED_COUNT; i++)
         kb_assumption_free(&d->facts[i]);
     for (size_t i = 0; i < d->n_options; i++)
-        option_free(&d->options[i]);
+        decide_option_free(&d->options[i]);
     free(d->options);
     free(d->ranked);
     for (size_t i = 0; i < d->n_omitted; i++) {
@@ -640,6 +477,8 @@ void decision_free(decision *d)
     free(d);
 }
 
+/* ---- reading the decision (decide.h) ---- */
+
 size_t decision_option_count(const decision *d)
 {
     return d->n_options;
@@ -652,7 +491,10 @@ const decide_option *decision_option_at(const decision *d, size_t i)
 
 const decide_option *decision_best(const decision *d)
 {
-    return d->n_options && d->ranked && d->ranked[0]->feasible && !d->ranked[0]->held_back
-               ? d->ranked[0]
-               : NULL;
+    return decide_best(d);
+}
+
+view *decision_to_view(const decision *d)
+{
+    return decide_view_tree(d);
 }

@@ -1,94 +1,20 @@
 /* decide.h — the decision: enumerate the ways to get GPUs for a workload (buy new, buy used,
  * rent each stored offer), size and price each with model.c and cost.c, let the rule plugins
  * judge them, rank them, and keep a trace of every step.  The result is one view tree that
- * `decide --json` prints and the justification template reads.  decide.c runs the pipeline;
- * its stages are decide_*.c, which decide_private.h lists. */
+ * `decide --json` prints and the justification template reads.  An option is decide_option.h's;
+ * decide.c runs the pipeline, its stages are decide_*.c beneath it, and decide_common.h holds
+ * the state they share. */
 #ifndef GW_DECIDE_H
 #define GW_DECIDE_H
 
 #include <stddef.h>
 
-#include "model/cost.h"
 #include "base/error.h"
-#include "kb/kb.h"
-#include "model/model.h"
-#include "sandbox/plugin.h"
 #include "base/view.h"
+#include "decide_option.h"
+#include "kb/kb.h"
 #include "model/workload.h"
-
-typedef enum { DECIDE_BUY_NEW, DECIDE_BUY_USED, DECIDE_RENT } decide_acquisition;
-
-typedef struct decide_verdict {
-    char *rule, *effect, *because, *checklist;   /* checklist may be NULL */
-    double weight;
-} decide_verdict;
-
-typedef struct decide_option {
-    char *id;                      /* "buy-used:4x rtx-3090", "rent:Lambda:gpu_1x_a100_sxm4" */
-    const kb_gpu *gpu;             /* borrowed from the decision */
-    int count;
-    decide_acquisition acquisition;
-    char *provider, *instance;     /* rent only */
-    /* The offer's terms (rent only; a purchase: quality NULL, fraction 1, no minimum). */
-    char *offer_quality;           /* list|quote|anecdote; NULL unknown */
-    char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
-    double gpu_fraction;           /* the share of one card each GPU is (a MIG slice < 1) */
-    double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */
-    int held_back;                 /* an anecdotal price the workload does not accept, or
-                                    * another market's (other_market): shown, ranked after
-                                    * every other feasible option, never recommended */
-    int other_market;              /* priced by another region than the workload's region */
-    int consumer;                  /* a GeForce / TITAN card */
-    /* Where the cards are: machines bought (or instances rented) and the network between them;
-     * a purchase of whole systems (SXM / OAM servers) names the system. */
-    int hosts;                     /* 1 unless the cards span several machines */
-    const kb_system *system;       /* borrowed from the decision; NULL: cards in hosts */
-    double network_gbps;           /* between the machines, Gb/s; NaN for one machine */
-    /* fit */
-    double vram_needed_gb, per_card_gb;
-    int fits, split;               /* split: model parallelism over the cards */
-    /* speed */
-    double throughput;             /* samples/s (or x reference when no benchmark); NaN unknown */
-    int measured;
-    char *throughput_how;          /* one sentence: how the figure was obtained */
-    double throughput_lo, throughput_hi;
-    int nvlink;
-    double link_gbs, efficiency, comm_fraction;
-    double time_to_finish_hours;   /* one run of the work; NaN for capacity */
-    double hours_needed;           /* a job: every run, hours of running; NaN for capacity */
-    double hours_available;        /* a job: hours_per_day x days to the deadline; else NaN */
-    double power_w;
-    /* a language model (decide_llm.c) */
-    int tp, replicas;              /* GPUs a replica (tensor parallel), replicas */
-    double sequences;              /* serving: sequences in flight on each replica */
-    model_memory memory;           /* per GPU, term by term */
-    const char *run_precision;     /* what its GPUs compute in (a static string) */
-    double tpot_ms, ttft_ms;       /* serving: time per output token, to the first token */
-    double step_ms;                /* serving: one decode step of every sequence in flight */
-    int bandwidth_bound;           /* serving: a decode step waits on memory, not compute */
-    double capacity;               /* serving: tokens/s it can generate at the concurrency;
-                                    * throughput is the demand when the workload states one */
-    /* money, in the workload's currency */
-    double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
-    double price_lo, price_hi;     /* range of the observations used */
-    char *price_as_of;             /* when the price used was observed (YYYY-MM[-DD]); NULL */
-    double price_age_days;         /* days from then to today (NaN: no date) */
-    cost_buy_input buy;            /* buy options */
-    cost_summary cost;
-    double committed;              /* cash committed up front, the budget's one rule: a
-                                    * purchase's up-front cost, a job's whole rental bill, a
-                                    * capacity rental's first month */
-    double per_unit, electricity_share;
-    int *cites;                    /* citation numbers of the figures used */
-    size_t n_cites;
-    /* judgement */
-    decide_verdict *verdicts;
-    size_t n_verdicts;
-    int feasible;
-    char *excluded_because;
-    double score;                  /* per_unit adjusted by rule weights */
-    int rank;                      /* 1 = best; 0 unranked (infeasible) */
-} decide_option;
+#include "sandbox/plugin.h"
 
 typedef struct decision decision;
 

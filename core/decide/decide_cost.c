@@ -2,7 +2,7 @@
  * rate used is remembered with its date and source, for the assumptions and citations), and
  * each option's cost over the horizon (cost.c's arithmetic), time to finish and cost per unit
  * of work. */
-#include "decide_private.h"
+#include "decide_cost.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* decide_groups.c — the report's short forms of long lists: the options that fell out, grouped by
  * what put them out with a count and a few examples, and each rule's sentence once with the
  * options it was said of.  The full lists stay in the view (excluded, options[].verdicts). */
-#include "decide_private.h"
+#include "decide_groups.h"
 
 #include <math.h>
 #include <stdlib.h>

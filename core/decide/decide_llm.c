@@ -6,7 +6,7 @@
  * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
  * memory bandwidth or compute per decode step, with the time per output token and to the first
  * token checked against the workload's targets. */
-#include "decide_private.h"
+#include "decide_llm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -500,7 +500,7 @@ view *decide_llm_view(const decision *d)
                        "recommendation's is above).", d->w->hours_per_day);
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
-    const decide_option *best = decision_best(d);
+    const decide_option *best = decide_best(d);
     if (best) {
         buf_reset(&b);
         memory_words(&b, best, d->llm_setup.zero);
@@ -521,10 +521,10 @@ view *decide_llm_view(const decision *d)
 }
 
 /* The method's lines for a language model, in place of the image-model ones. */
-void decide_llm_method(const decision *d, view *method)
+/* The method's memory line for a language model: every term of the memory per GPU. */
+static void llm_method_memory(view *method, gw_buf *b)
 {
-    gw_buf b = GW_BUF_INIT;
-    buf_printf(&b,
+    buf_printf(b,
                "memory per GPU = (weights + gradients + optimizer states + activations + KV "
                "cache) x %.2f + %.1f GB (CUDA context and allocator fragmentation); weights at "
                "their precision (fp32 4 bytes, 16-bit 2, fp8 1, int8 %.4g and int4 %.4g with a "
@@ -543,10 +543,14 @@ void decide_llm_method(const decision *d, view *method)
                model_llm_weight_bytes("int4"), MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"),
                model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_BYTES, MODEL_CHECKPOINT_BYTES,
                MODEL_ACTIVATION_BYTES, MODEL_LOGIT_BYTES);
-    view_map_set_str(method, "memory", buf_cstr(&b));
-    buf_reset(&b);
+    view_map_set_str(method, "memory", buf_cstr(b));
+}
+
+/* The method's speed line: how a stated model's serving or training speed is computed. */
+static void llm_method_speed(const decision *d, view *method, gw_buf *b)
+{
     if (d->llm_setup.task == MODEL_INFERENCE)
-        buf_printf(&b,
+        buf_printf(b,
                    "serving speed, a stated model: a decode step reads every weight (a mixture "
                    "of experts: at most its active weights per sequence) and each sequence's KV "
                    "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
@@ -564,7 +568,7 @@ void decide_llm_method(const decision *d, view *method)
                    d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100);
     else
-        buf_printf(&b,
+        buf_printf(b,
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
                    "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
                    "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
@@ -581,9 +585,14 @@ void decide_llm_method(const decision *d, view *method)
                                            ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
                                                                                      : 4.0 / 6)
                                            : 1));
-    view_map_set_str(method, "scaling", buf_cstr(&b));
-    buf_reset(&b);
-    buf_printf(&b,
+    view_map_set_str(method, "scaling", buf_cstr(b));
+}
+
+/* The method's lines on several GPUs: data-parallel replicas within and across machines, the
+ * measured results used, and tensor parallelism. */
+static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
+{
+    buf_printf(b,
                "data-parallel replicas: efficiency = compute / (compute x %.2f + exchange), "
                "compute = tokens a step (sequences x length) / a replica's tokens/s, exchange = "
                "2(n-1)/n x bytes / link bandwidth each way (bytes: the trained parameters' "
@@ -591,7 +600,7 @@ void decide_llm_method(const decision *d, view *method)
                "under ZeRO-3, which gathers the weights again); across machines the network "
                "as for every model",
                1 + MODEL_SYNC_OVERHEAD);
-    view_map_set_str(method, "multi_gpu", buf_cstr(&b));
+    view_map_set_str(method, "multi_gpu", buf_cstr(b));
     view_map_set_str(method, "evidence",
                      d->w->benchmark
                          ? "measured results: the rows of the workload's benchmark for a GPU and "
@@ -610,12 +619,22 @@ void decide_llm_method(const decision *d, view *method)
                      "a server's own ports, a rental's stated network, else the workload's "
                      "network_gbps; a replica split by tensor parallelism stays within one "
                      "machine");
-    buf_reset(&b);
-    buf_printf(&b,
+    buf_reset(b);
+    buf_printf(b,
                "tensor parallelism (a replica too big for one GPU, split over n of one "
                "machine): throughput = n x one GPU x %.2f over the board's link or %.2f over "
                "PCIe (assumed, an estimate)",
                MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
-    view_map_set_str(method, "model_parallel", buf_cstr(&b));
+    view_map_set_str(method, "model_parallel", buf_cstr(b));
+}
+
+void decide_llm_method(const decision *d, view *method)
+{
+    gw_buf b = GW_BUF_INIT;
+    llm_method_memory(method, &b);
+    buf_reset(&b);
+    llm_method_speed(d, method, &b);
+    buf_reset(&b);
+    llm_method_multi_gpu(d, method, &b);
     buf_free(&b);
 }

@@ -2,63 +2,15 @@
  * at 1, 2, 4 or 8 cards (its latest price), and renting it from each stored cloud offer (the
  * cheapest offers of a few providers per GPU and card count).  Prices are converted into the
  * workload's currency here; sizing, timing and costing them is the next stages' work. */
-#include "decide_private.h"
+#include "decide_options.h"
+#include "decide_cost.h"
+#include "decide_rent.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)
-{
-    if (d->n_options == d->cap_options) {
-        d->cap_options = d->cap_options ? d->cap_options * 2 : 32;
-        d->options = gw_xrealloc(d->options, d->cap_options * sizeof *d->options);
-    }
-    decide_option *o = &d->options[d->n_options++];
-    memset(o, 0, sizeof *o);
-    o->gpu = g;
-    o->count = count;
-    o->acquisition = a;
-    o->consumer = decide_gpu_is_consumer(g);
-    o->throughput = o->per_unit = o->score = NAN;
-    o->gpu_fraction = 1;
-    o->min_billing_hours = NAN;
-    o->hosts = 1;
-    o->network_gbps = NAN;
-    o->price_age_days = NAN;
-    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
-    return o;
-}
-
-void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
-                 const char *reason)
-{
-    const char *id = gpu ? gpu->id : NULL;
-    for (size_t i = 0; i < d->n_omitted; i++) {   /* rent:X and rent:* find an offer twice */
-        const decide_omission *m = &d->omitted[i];
-        if (decide_text_same(m->gpu, id) && decide_text_same(m->name, name) &&
-            decide_text_same(m->offer, offer) && !strcmp(m->reason, reason))
-            return;
-    }
-    d->omitted = gw_xrealloc(d->omitted, (d->n_omitted + 1) * sizeof *d->omitted);
-    decide_omission *m = &d->omitted[d->n_omitted++];
-    m->gpu = id ? gw_xstrdup(id) : NULL;
-    m->name = gw_xstrdup(name ? name : id ? id : "");
-    m->offer = offer ? gw_xstrdup(offer) : NULL;
-    m->reason = reason;
-    decide_trace(d, "not considered: %s%s%s: %s", m->name, offer ? ", " : "", offer ? offer : "",
-                 reason);
-}
-
-int decide_has_option(const decision *d, const char *id)
-{
-    for (size_t i = 0; i < d->n_options; i++)
-        if (!strcmp(d->options[i].id, id))
-            return 1;
-    return 0;
-}
 
 /* ---- buying ---- */
 
@@ -119,12 +71,14 @@ static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
            !(accepted && is_anecdote(p) && !d->w->anecdotal_ok);
 }
 
-static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
-                         price_set *out, gw_error *err)
+/* The region whose prices the option is made from: the workload's where the KB prices the card
+ * there at a quality the workload accepts; else any region's price it accepts; else the
+ * region's, else any (held back).  NULL: any region.  Says in out whether it is elsewhere. */
+static const char *price_region(const decision *d, const char *gpu, const char *kind,
+                                const char *system, price_set *out)
 {
-    const char *latest = NULL, *region = d->w->region;
-    size_t rows = 0, accepted = 0, regional = 0, regional_ok = 0, any_ok = 0;
-    memset(out, 0, sizeof *out);
+    const char *region = d->w->region;
+    size_t regional = 0, regional_ok = 0, any_ok = 0;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         int ok = !is_anecdote(p) || d->w->anecdotal_ok;
@@ -134,12 +88,60 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
             any_ok += ok;
         }
     }
-    /* The workload's region where the KB prices the card there at a quality the workload
-     * accepts; else any region's price it accepts; else the region's, else any (held back). */
     if (region && !regional_ok && (any_ok || !regional))
         region = NULL;
     out->elsewhere = d->w->region && !region;
     out->elsewhere_only_articles = out->elsewhere && regional;
+    return region;
+}
+
+/* The latest date among the rows used ("" for an undated row; NULL: no row). */
+static const char *latest_date(const decision *d, const char *gpu, const char *kind,
+                               const char *system, const char *region, size_t accepted)
+{
+    const char *latest = NULL;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
+            continue;
+        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
+            latest = p->as_of ? p->as_of : "";
+    }
+    return latest;
+}
+
+/* out's note from the rows' caveats (notes, taken): several prices of one date are pooled, so
+ * that is said, with each one's caveats (one may read "four cards together" while the median
+ * per card is what is used). */
+static void pooled_note(const decision *d, price_set *out, gw_buf *notes)
+{
+    if (out->n > 1 && notes->len) {
+        double lo = out->values[0], hi = out->values[0];
+        for (size_t i = 1; i < out->n; i++) {
+            lo = out->values[i] < lo ? out->values[i] : lo;
+            hi = out->values[i] > hi ? out->values[i] : hi;
+        }
+        gw_buf b = GW_BUF_INIT;
+        buf_printf(&b, "The median of %zu prices, ", out->n);
+        decide_money(&b, d, lo);
+        buf_puts(&b, " to ");
+        decide_money(&b, d, hi);
+        buf_printf(&b, " a card: %s", buf_cstr(notes));
+        out->note = buf_detach(&b);
+        buf_free(notes);
+    } else {
+        out->note = notes->len ? buf_detach(notes) : NULL;
+    }
+}
+
+/* Fills out with gpu's (or system's) prices of kind; out is filled, and freed by the caller
+ * with price_set_free, even on an error (a currency the KB has no rate for). */
+static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
+                         price_set *out, gw_error *err)
+{
+    size_t rows = 0, accepted = 0;
+    memset(out, 0, sizeof *out);
+    const char *region = price_region(d, gpu, kind, system, out);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         if (price_row_of(p, gpu, kind, system) && in_region(p, region)) {
@@ -149,13 +151,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
     }
     /* Another region's price is shown, never recommended: not a price this buyer can pay. */
     out->held_back = (rows && !accepted) || (d->w->region && !region);
-    for (size_t i = 0; i < d->n_prices; i++) {
-        const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
-            continue;
-        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
-            latest = p->as_of ? p->as_of : "";
-    }
+    const char *latest = latest_date(d, gpu, kind, system, region, accepted);
     out->values = gw_xmalloc((rows ? rows : 1) * sizeof *out->values);
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
     gw_buf notes = GW_BUF_INIT;
@@ -180,25 +176,7 @@ static int latest_prices(decision *d, const char *gpu, const char *kind, const c
         out->sources[out->n] = p->source;
         out->values[out->n++] = per_card;
     }
-    if (out->n > 1 && notes.len) {
-        /* Several prices of one date are pooled: say so, and give each one's caveats (one may
-         * read "four cards together" while the median per card is what is used). */
-        double lo = out->values[0], hi = out->values[0];
-        for (size_t i = 1; i < out->n; i++) {
-            lo = out->values[i] < lo ? out->values[i] : lo;
-            hi = out->values[i] > hi ? out->values[i] : hi;
-        }
-        gw_buf b = GW_BUF_INIT;
-        buf_printf(&b, "The median of %zu prices, ", out->n);
-        decide_money(&b, d, lo);
-        buf_puts(&b, " to ");
-        decide_money(&b, d, hi);
-        buf_printf(&b, " a card: %s", buf_cstr(&notes));
-        out->note = buf_detach(&b);
-        buf_free(&notes);
-    } else {
-        out->note = notes.len ? buf_detach(&notes) : NULL;
-    }
+    pooled_note(d, out, &notes);
     return GW_OK;
 }
 
@@ -209,14 +187,6 @@ static int cards_per_host(const decision *d, const kb_gpu *g)
     if (d->w->cards_per_host > 0)
         return (int)d->w->cards_per_host;
     return decide_gpu_is_consumer(g) ? DECIDE_CONSUMER_PER_HOST : DECIDE_SERVER_PER_HOST;
-}
-
-/* Whether options may span several machines: only where every card trains its own replica
- * (data parallelism: a model split over machines is not modelled) and a measured benchmark
- * gives a step's compute time to set the network's all-reduce against. */
-int decide_multi_host_ok(const decision *d)
-{
-    return decide_str_eq(d->w->parallelism, "data") && (d->n_bench > 0 || workload_is_llm(d->w));
 }
 
 /* Machines for count cards, as whole machines and at most DECIDE_MAX_HOSTS; 0 when that is not

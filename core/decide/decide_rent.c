@@ -4,7 +4,8 @@
  * offers is read only as far as an offer could still be compared.  A provider's older price is
  * set aside where its newer list prices the same GPU and count; a spot offer is left out unless
  * the workload's work can be interrupted (spot_ok). */
-#include "decide_private.h"
+#include "decide_rent.h"
+#include "decide_cost.h"
 
 #include <math.h>
 #include <stdlib.h>

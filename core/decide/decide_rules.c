@@ -1,8 +1,9 @@
 /* decide_rules.c — the rule plugins' part in a decision: what a rule sees (each option's fields,
  * and workload.context: facts about the whole decision), calling every rule's evaluate on every
- * option, reading and checking the verdicts, and how much they weigh in the ranking.  The
- * contract is documented in plugins/README.md, section "The rule contract". */
-#include "decide_private.h"
+ * option, reading and checking the verdicts (what they weigh in the ranking is decide_option.c's
+ * decide_rules_adjustment).  The contract is documented in plugins/README.md, section "The rule
+ * contract". */
+#include "decide_rules.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -11,12 +12,6 @@
 
 /* A verdict that gives no weight counts this much (plugins/README.md, "The rule contract"). */
 #define RULE_WEIGHT_DEFAULT 0.1
-
-/* The verdicts may move an option's cost per unit of work in the ranking at most this far,
- * down or up: chosen, not taken from a source, so that no pile of preferences makes an option
- * free and no pile of warnings outweighs cost altogether; an exclusion is what rules out. */
-#define RULE_ADJUSTMENT_MIN 0.2
-#define RULE_ADJUSTMENT_MAX 5.0
 
 /* Power is expensive when electricity is more than this share of what the typical purchase
  * spends over the horizon: chosen, not taken from a source (for scale, the own-vs-cloud model of
@@ -38,7 +33,7 @@ typedef struct rule_context {
 
 #define CONTEXT(name) offsetof(rule_context, name)
 /* The fields of workload.context, described once: the view, plugins/README.md's rule contract
- * and its test derive from this table (see decide_field in decide_private.h). */
+ * and its test derive from this table (see decide_field in decide_fields.h). */
 const decide_field decide_context_fields[] = {
     {NULL, "tight_budget", DECIDE_FIELD_BOOLEAN, CONTEXT(tight_budget), NULL, 0, NULL,
      DECIDE_RULE_VALUE, 0, NULL},
@@ -225,20 +220,4 @@ int decide_rules_run(decision *d, plugin_host *host, gw_error *err)
         decide_trace(d, "%zu rules gave %zu verdicts over %zu options", n_rules, fired,
                      d->n_options);
     return rc;
-}
-
-/* ---- weight in the ranking ---- */
-
-double decide_rules_adjustment(const decide_option *o)
-{
-    double a = 1;
-    for (size_t i = 0; i < o->n_verdicts; i++) {
-        if (!strcmp(o->verdicts[i].effect, "prefer"))
-            a -= o->verdicts[i].weight;
-        else if (!strcmp(o->verdicts[i].effect, "warn"))
-            a += o->verdicts[i].weight;
-    }
-    return a < RULE_ADJUSTMENT_MIN ? RULE_ADJUSTMENT_MIN
-           : a > RULE_ADJUSTMENT_MAX ? RULE_ADJUSTMENT_MAX
-                                     : a;
 }

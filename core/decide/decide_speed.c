@@ -4,19 +4,14 @@
  * from the nearest measured GPU by its specifications) times the cards at model.c's scaling
  * efficiency over their real link; without a benchmark, speed relative to the workload's
  * reference card.  Also how far that efficiency is from the KB's multi-GPU measurements. */
-#include "decide_private.h"
+#include "decide_speed.h"
+#include "decide_llm.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- fit ---- */
-
-/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
-double decide_option_memory_gb(const decide_option *o)
-{
-    return o->gpu->memory_gb * o->gpu_fraction;
-}
 
 void decide_option_fit(decision *d, decide_option *o)
 {

@@ -2,7 +2,9 @@
  * rental (break-even hours a day and month, the cumulative-cost chart's series), and how much
  * each input (electricity price, hours a day, purchase and rental prices) sways the answer:
  * the swing over -20% .. +20% and the point where another option wins. */
-#include "decide_private.h"
+#include "decide_whatif.h"
+#include "decide_cost.h"
+#include "decide_fields.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -211,7 +213,7 @@ static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "p
 static double score_with(const decision *d, const decide_option *o, int param, double factor)
 {
     double per_hour;
-    int own = param == SENS_OWN && o == decision_best(d);
+    int own = param == SENS_OWN && o == decide_best(d);
     if (o->acquisition == DECIDE_RENT) {
         /* per hour of use: the hours billed and not used (minimum billing) included */
         per_hour = o->cost.per_hour * (param == SENS_RENT || own ? factor : 1);
@@ -245,11 +247,11 @@ static int still_finishes(const decision *d, const decide_option *o, int param, 
         return 1;
     double committed = o->committed;
     if (o->acquisition != DECIDE_RENT) {
-        int own = param == SENS_OWN && o == decision_best(d);
+        int own = param == SENS_OWN && o == decide_best(d);
         double f_cards = param == SENS_PURCHASE || own ? factor : 1;
         double f_host = param == SENS_HOST ? factor : 1;
         committed = o->buy.cards * f_cards + o->buy.host * f_host + o->buy.cooling;
-    } else if (param == SENS_RENT || (param == SENS_OWN && o == decision_best(d)) ||
+    } else if (param == SENS_RENT || (param == SENS_OWN && o == decide_best(d)) ||
                (param == SENS_HOURS && !workload_is_job(d->w))) {
         committed *= factor;
     }
@@ -416,7 +418,7 @@ static double parameter_view(view *m, const decision *d, const decide_option *wi
 
 void decide_sensitivity(decision *d)
 {
-    const decide_option *win = decision_best(d);
+    const decide_option *win = decide_best(d);
     d->sensitivity = view_map();
     view *params = view_map_set(d->sensitivity, "parameters", view_list());
     if (!win)

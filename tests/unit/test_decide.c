@@ -2,7 +2,7 @@
  * checked against a hand calculation; the assumed figures read from the KB's rows (a changed
  * row changes the decision, a missing one is refused); no silent caps over a KB made here of 70
  * GPUs and 40 measured results of one; the rule contract in plugins/README.md against the field
- * tables (decide_private.h). */
+ * tables (decide_fields.h, decide_rules.h). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +16,10 @@
 #include <cmocka.h>
 
 #include "decide/decide.h"
-#include "decide/decide_private.h"
+#include "decide/decide_common.h"
+#include "decide/decide_fields.h"
+#include "decide/decide_rules.h"
+#include "decide/decide_speed.h"
 
 static const char *const fixture_files[] = {
     "tests/fixtures/decide/sources.csv",    "tests/fixtures/decide/gpus.csv",

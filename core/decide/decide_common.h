@@ -1,0 +1,163 @@
+/* decide_common.h — what the decision's files share and nothing outside them sees: the state of
+ * one decision (with the figures it assumes, read from the KB) and the helpers every stage uses
+ * (decide_common.c), beneath the stages.  decide.c runs the stages in order; each has its own
+ * header:
+ *   decide_options.h  the options (buy new, buy used; decide_rent.h: rent the cheapest offers)
+ *   decide_speed.h    the model stage: memory fit and speed of each option (decide_llm.h: a
+ *                     language model's)
+ *   decide_cost.h     money: prices in the workload's currency, each option's cost
+ *   decide_rules.h    the rule plugins' verdicts (decide_fields.h: what a rule sees)
+ *   decide_whatif.h   break-even against renting, and sensitivity to each input
+ *   decide_view.h     the recommendation's reasons, and the view model (also what --json
+ *                     prints; decide_view_method.h, decide_groups.h: parts of it) */
+#ifndef GW_DECIDE_COMMON_H
+#define GW_DECIDE_COMMON_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/view.h"
+#include "decide_option.h"
+#include "kb/kb.h"
+#include "model/model.h"
+#include "model/workload.h"
+
+/* Cards one host machine takes when the workload does not say (cards_per_host): a desktop board
+ * has room for four double-width consumer cards, a data-centre server for eight. */
+#define DECIDE_CONSUMER_PER_HOST 4
+#define DECIDE_SERVER_PER_HOST 8
+/* The most machines one purchased option spans (a rented one: instances): several hosts are
+ * tried only as whole machines, for data parallelism, over the network between them. */
+#define DECIDE_MAX_HOSTS 4
+
+/* Of the cloud offers for one GPU and card count, only the cheapest offer of each of this many
+ * providers (cheapest first) become options: a catalogue of thousands of offers otherwise
+ * floods the rules and the report with near-identical rentals (the method says so). */
+#define DECIDE_RENT_OFFERS_PER_CONFIG 3
+
+/* Cost per unit of work is per this many samples: the report's "per 1M images". */
+#define DECIDE_WORK_UNIT_SAMPLES 1e6
+#define DECIDE_WORK_UNIT_PREFIX "1M"
+
+/* ---- the state of one decision ---- */
+
+typedef struct decision decision;   /* as decide.h names it to its callers */
+
+/* A candidate that became no option, or a cloud offer left out, and why (issue 13: nothing is
+ * left out silently).  reason is one of the DECIDE_OMIT_* texts, by which the report groups. */
+#define DECIDE_OMIT_NO_PRICE "no price"
+#define DECIDE_OMIT_NO_OFFER "no cloud offer (a candidate to rent only)"
+#define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
+#define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
+#define DECIDE_OMIT_UNKNOWN "unknown name"
+#define DECIDE_OMIT_NOT_WHOLE "SXM and OAM modules are bought as whole servers: not that count"
+#define DECIDE_OMIT_MODULE "a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
+
+typedef struct decide_omission {
+    char *gpu;                   /* the GPU's id; NULL for an unknown name */
+    char *name;                  /* the GPU's name, or the candidate as written */
+    char *offer;                 /* a cloud offer's "provider, instance"; NULL for a GPU */
+    const char *reason;          /* a DECIDE_OMIT_* text */
+} decide_omission;
+
+typedef struct decide_rate {
+    char *currency;
+    double factor;               /* one unit of currency in the workload's currency */
+    char *as_of;                 /* the older of the two rates' dates; NULL unknown */
+    int cite;                    /* citation of the rates' source */
+} decide_rate;
+
+struct decision {
+    kb *k;
+    workload *w;
+    kb_gpu *gpus;                /* in id order (kb_gpu_list sorts by id) */
+    size_t n_gpus;
+    kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
+    size_t n_bench;
+    unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
+    signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
+    model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
+    kb_price *prices;            /* the prices to buy (new and used); cloud offers are read
+                                  * cheapest first by decide_rent.c */
+    size_t n_prices;
+    kb_system *systems;          /* every system of the KB, by id */
+    size_t n_systems;
+    decide_rate *rates;          /* the currencies converted so far */
+    size_t n_rates;
+    char **cite_ids;             /* citation n is cite_ids[n - 1] */
+    size_t n_cites;
+    model_memory memory;         /* one replica on one GPU (a language model: per option too) */
+    double gradient_bytes;
+    /* a language model (decide_llm.c) */
+    model_llm llm;
+    model_llm_setup llm_setup;
+    double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
+    int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
+    int llm_cite;                /* citation of the catalog model's source; 0 none */
+    /* The figures the engine falls back on where the workload leaves out a host machine's
+     * cost and power or the resale value, and where the model needs a figure no measurement
+     * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by
+     * kb_assumed, all read by decide_run before anything is priced. */
+    kb_assumption facts[KB_ASSUMED_COUNT];
+    int fact_cite[KB_ASSUMED_COUNT];   /* citation of each assumed figure used; 0 none */
+    char *unit;                  /* "images/s", or "x RTX 3090" without a benchmark */
+    char *work_unit;             /* "1M images", "RTX 3090-hour" */
+    double unit_size;            /* samples in one work unit (1e6), or 1 */
+    double reference_speed;      /* hours_on: throughput of one reference card */
+    const kb_gpu *reference;
+    decide_option *options;
+    size_t n_options, cap_options;
+    size_t rent_read;            /* cloud offers read to find the ones compared (decide_rent.c) */
+    unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
+    decide_omission *omitted;    /* what was not considered, in the order found */
+    size_t n_omitted;
+    gw_error unknown_candidate;  /* the first unknown candidate's error (code 0: none) */
+    decide_option **ranked;
+    view *trace;
+    view *break_even;
+    view *cumulative;            /* the buy-vs-rent series and break-even marker, for the chart */
+    view *sensitivity;
+    view *because;               /* the recommendation's reasons, strongest first */
+};
+
+/* ---- helpers every stage uses ---- */
+
+/* Exchange rates older than this many days are flagged as old (prices: the workload's
+ * price_max_age_days). */
+#define DECIDE_RATE_MAX_AGE_DAYS 30
+
+/* A line of the trace (when one is kept: DECIDE_TRACE). */
+void decide_trace(decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The citation number of a KB source row (numbered in order of first use); 0 for none. */
+int decide_cite(decision *d, const char *source);
+/* The citation of an assumed figure, remembered for the assumptions it appears in. */
+int decide_fact_cite(decision *d, kb_assumed fact);
+void decide_option_cite(decision *d, decide_option *o, const char *source);
+/* The median of v[0..n) (sorted in place; NaN when n is 0). */
+double decide_median(double *v, size_t n);
+const kb_gpu *decide_gpu_find(const decision *d, const char *id);
+const kb_system *decide_system_find(const decision *d, const char *id);
+/* Whether g is sold as a card (PCIe, or the form is unknown); else only in servers or systems. */
+int decide_gpu_sold_as_card(const kb_gpu *g);
+int decide_gpu_is_consumer(const kb_gpu *g);
+int decide_precision_is_half(const char *precision);
+/* The recommendation: the best-ranked option, if feasible and not held back; NULL none (what
+ * decide.h's decision_best gives its callers). */
+const decide_option *decide_best(const decision *d);
+
+/* ---- the list of options, which decide_options.c and decide_rent.c fill ---- */
+
+/* A new option of d (zeroed, its figures NaN); whether d has an option of that id; whether
+ * options may span several machines (data parallelism, with a step time to weigh the network
+ * against). */
+decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a);
+int decide_has_option(const decision *d, const char *id);
+int decide_multi_host_ok(const decision *d);
+/* Records a candidate GPU without an option, or a cloud offer left out, into d->omitted (gpu
+ * NULL: an unknown name; offer NULL: the GPU itself); the strings are copied. */
+void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
+                 const char *reason);
+
+#endif

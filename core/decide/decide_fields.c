@@ -1,0 +1,530 @@
+/* decide_fields.c — the option's fields, described once (decide_option_fields): its --json view
+ * and what a rule sees of it both derive from that table, as does the rule contract in
+ * plugins/README.md; also the money and figure pairs ("total" and "total_text") every view uses. */
+#include "decide_fields.h"
+#include "base/check.h"
+#include "decide_cost.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- figures with their text: "total" and "total_text" ---- */
+
+/* key + "_text" into out (keys are short literals; a longer one is cut to fit the suffix). */
+static void text_key_of(char out[64], const char *key)
+{
+    size_t n = strlen(key);
+    if (n > 58)
+        n = 58;
+    memcpy(out, key, n);
+    memcpy(out + n, "_text", 6);
+}
+
+void decide_set_money(view *m, const decision *d, const char *key, double amount)
+{
+    view_map_set_num(m, key, amount);
+    char text_key[64];
+    text_key_of(text_key, key);
+    if (isnan(amount) || isinf(amount)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    decide_money(&b, d, amount);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
+{
+    view_map_set_num(m, key, n);
+    char text_key[64];
+    text_key_of(text_key, key);
+    if (isnan(n) || isinf(n)) {
+        view_map_set(m, text_key, view_null());
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    view_format_number(&b, n, decimals);
+    if (suffix)
+        buf_puts(&b, suffix);
+    view_map_set_str(m, text_key, buf_cstr(&b));
+    buf_free(&b);
+}
+
+/* ---- the option's fields, described once ---- */
+
+#define OPTION_OF(record) ((const decide_option *)(record))
+
+static void get_label(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    decide_option_label(&v->owned, OPTION_OF(r), 0);
+    v->text = buf_cstr(&v->owned);
+}
+
+static void get_gpu(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->id;
+}
+
+static void get_gpu_name(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->name;
+}
+
+static void get_acquisition(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = decide_acquisition_name(OPTION_OF(r)->acquisition);
+}
+
+static void get_form_factor(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->form_factor;
+}
+
+static void get_vendor(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->vendor;
+}
+
+static void get_architecture(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->gpu->architecture;
+}
+
+/* TF32 tensor cores: the KB's TF32 figure where it has one, else NVIDIA's Ampere and every
+ * later architecture (the KB leaves the figure out for some Ampere workstation cards). */
+static void get_tf32(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    static const char *const tf32_architectures[] = {"Ampere", "Ada Lovelace", "Hopper",
+                                                     "Blackwell", NULL};
+    const kb_gpu *g = OPTION_OF(r)->gpu;
+    v->number = g->tf32_tflops > 0;
+    for (size_t i = 0; !v->number && tf32_architectures[i]; i++)
+        v->number = g->vendor && g->architecture && !strcmp(g->vendor, "NVIDIA")
+                    && !strcmp(g->architecture, tf32_architectures[i]);
+}
+
+static void get_memory_gb(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = decide_option_memory_gb(OPTION_OF(r));   /* a MIG slice: its share */
+}
+
+/* A language model's figures of an option: NaN (left out) for another model. */
+static double llm_number(const decision *d, double x)
+{
+    return workload_is_llm(d->w) ? x : NAN;
+}
+
+/* A getter of a language model's figure of an option (NaN for another model). */
+#define LLM_NUMBER_GETTER(name, expr)                                                         \
+    static void name(const decision *d, const void *r, decide_field_value *v)                 \
+    {                                                                                          \
+        const decide_option *o = OPTION_OF(r);                                                 \
+        v->number = llm_number(d, (expr));                                                     \
+    }
+LLM_NUMBER_GETTER(get_tp, o->tp)
+LLM_NUMBER_GETTER(get_replicas, o->replicas)
+LLM_NUMBER_GETTER(get_sequences, o->sequences > 0 ? o->sequences : NAN)
+LLM_NUMBER_GETTER(get_kv_cache_gb, o->memory.kv_cache_gb)
+LLM_NUMBER_GETTER(get_bandwidth_gbs, o->gpu->memory_bandwidth_gbs)
+#undef LLM_NUMBER_GETTER
+
+static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
+{
+    v->text = workload_is_llm(d->w) ? OPTION_OF(r)->run_precision : NULL;
+}
+
+static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->text = o->count < 2 ? NULL : o->nvlink ? "nvlink" : "pcie";
+}
+
+static void get_link_gbs(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->count < 2 ? NAN : o->link_gbs;   /* no link for one card */
+}
+
+static void get_unit(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->unit;
+}
+
+static void get_basis(const decision *d, const void *r, decide_field_value *v)
+{
+    const decide_option *o = OPTION_OF(r);
+    v->text = isnan(o->throughput) ? NULL
+              : o->measured          ? "measured"
+              : workload_is_llm(d->w) ? "modelled"
+                                      : "scaled";
+}
+
+/* A scaled estimate, not a measurement of this GPU and count (the report marks it). */
+static void get_estimate(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = !isnan(o->throughput) && !o->measured;
+}
+
+/* "3,100 to 3,458" when the evidence spreads (several results, or a set-aside one); NULL. */
+static void get_spread(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    if (!(o->throughput_hi > o->throughput_lo))
+        return;
+    int decimals = o->throughput_hi < 100 ? 2 : 0;
+    view_format_number(&v->owned, o->throughput_lo, decimals);
+    buf_puts(&v->owned, " to ");
+    view_format_number(&v->owned, o->throughput_hi, decimals);
+    v->text = buf_cstr(&v->owned);
+}
+
+/* The KB's dated note on export rules for the option's GPU (NULL: none); a rental says whom
+ * they bind. */
+static void get_restriction(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    const char *s = o->gpu->restriction;
+    if (!s || !*s || o->acquisition != DECIDE_RENT) {
+        v->text = s && *s ? s : NULL;
+        return;
+    }
+    buf_printf(&v->owned, "%s Rented, the card stays with the provider: these rules bind its "
+                          "exports, and its terms say who may rent it.", s);
+    v->text = buf_cstr(&v->owned);
+}
+
+static void get_currency(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->w->currency;
+}
+
+static void get_work_unit(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)r;
+    v->text = d->work_unit;
+}
+
+static void get_cites(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->list = view_list();
+    for (size_t i = 0; i < o->n_cites; i++)
+        view_list_push(v->list, view_number(o->cites[i]));
+}
+
+static void get_has_verdicts(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = OPTION_OF(r)->n_verdicts > 0;
+}
+
+static void get_verdicts(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->list = view_list();
+    for (size_t i = 0; i < o->n_verdicts; i++) {
+        const decide_verdict *x = &o->verdicts[i];
+        view *m = view_list_push(v->list, view_map());
+        view_map_set_str(m, "rule", x->rule);
+        view_map_set_str(m, "effect", x->effect);
+        view_map_set_num(m, "weight", x->weight);
+        view_map_set_str(m, "because", x->because);
+        view_map_set_str(m, "checklist", x->checklist);
+    }
+}
+
+static void get_rule_adjustment(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = decide_rules_adjustment(OPTION_OF(r));
+}
+
+static void get_system(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const kb_system *sys = OPTION_OF(r)->system;
+    v->text = sys ? sys->id : NULL;
+}
+
+static void get_system_name(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const kb_system *sys = OPTION_OF(r)->system;
+    v->text = sys ? sys->name : NULL;
+}
+
+static void get_in_body(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->feasible && o->rank >= 1 && o->rank <= DECIDE_BODY_COST_ROWS;
+}
+
+/* Observed longer ago than the workload allows (price_max_age_days). */
+static void get_price_old(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = OPTION_OF(r)->price_age_days > d->w->price_max_age_days;
+}
+
+static void get_rank(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    int rank = OPTION_OF(r)->rank;
+    v->number = rank ? rank : NAN;   /* null: unranked (infeasible) */
+}
+
+#define OPT(member) offsetof(decide_option, member)
+#define GET DECIDE_FIELD_NO_OFFSET
+#define S DECIDE_FIELD_STRING
+#define I DECIDE_FIELD_INTEGER
+#define B DECIDE_FIELD_BOOLEAN
+#define N DECIDE_FIELD_NUMBER
+#define F DECIDE_FIELD_FIGURE
+#define M DECIDE_FIELD_MONEY
+#define MU DECIDE_FIELD_MONEY_PER_UNIT
+#define L DECIDE_FIELD_LIST
+#define HIDDEN DECIDE_RULE_HIDDEN
+#define VALUE DECIDE_RULE_VALUE
+#define TEXT DECIDE_RULE_TEXT
+#define BY_UNIT DECIDE_FIELD_DECIMALS_BY_UNIT
+
+/* Every field of an option's view, in the order --json prints them (and a rule's pairs() visits
+ * them): group, name, kind, where the value is (an offset in decide_option, or a getter), the
+ * figure's decimals and suffix, what a rule sees of it, flags, and a rental's text for a money
+ * field that means nothing when renting.  plugins/README.md's "The rule contract" lists the
+ * fields rules see (tests/unit/test_decide.c checks it against this table). */
+const decide_field decide_option_fields[] = {
+    {NULL, "id", S, OPT(id), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "label", S, GET, get_label, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu", S, GET, get_gpu, 0, NULL, VALUE, 0, NULL},
+    {NULL, "gpu_name", S, GET, get_gpu_name, 0, NULL, VALUE, 0, NULL},
+    {NULL, "count", I, OPT(count), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "hosts", I, OPT(hosts), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "system", S, GET, get_system, 0, NULL, VALUE, 0, NULL},
+    {NULL, "system_name", S, GET, get_system_name, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "network_gbps", N, OPT(network_gbps), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "acquisition", S, GET, get_acquisition, 0, NULL, VALUE, 0, NULL},
+    {NULL, "provider", S, OPT(provider), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "instance", S, OPT(instance), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "offer_quality", S, OPT(offer_quality), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "offer_note", S, OPT(offer_note), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "min_billing_hours", N, OPT(min_billing_hours), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "held_back", B, OPT(held_back), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "other_market", B, OPT(other_market), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "feasible", B, OPT(feasible), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "form_factor", S, GET, get_form_factor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "restriction", S, GET, get_restriction, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "vendor", S, GET, get_vendor, 0, NULL, VALUE, 0, NULL},
+    {NULL, "architecture", S, GET, get_architecture, 0, NULL, VALUE, 0, NULL},
+    {NULL, "tf32", B, GET, get_tf32, 0, NULL, VALUE, 0, NULL},
+    {NULL, "memory_gb", F, GET, get_memory_gb, 0, " GB", VALUE, 0, NULL},
+    {NULL, "vram_needed_gb", F, OPT(vram_needed_gb), NULL, 1, " GB", VALUE, 0, NULL},
+    {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
+    {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "split", B, OPT(split), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, 0, NULL},
+    {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, 0, NULL},
+    {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, 0, NULL},
+    {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
+    {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
+    {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},
+    {NULL, "decode_step_ms", F, OPT(step_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
+    {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "link_gbs", N, GET, get_link_gbs, 0, NULL, VALUE, 0, NULL},
+    {NULL, "comm_fraction", N, OPT(comm_fraction), NULL, 0, NULL, VALUE, 0, NULL},
+    {"throughput", "value", F, OPT(throughput), NULL, BY_UNIT, NULL, VALUE, 0, NULL},
+    {"throughput", "unit", S, GET, get_unit, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "basis", S, GET, get_basis, 0, NULL, VALUE, 0, NULL},
+    {"throughput", "low", N, OPT(throughput_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "estimate", B, GET, get_estimate, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "spread_text", S, GET, get_spread, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "time_to_finish_hours", F, OPT(time_to_finish_hours), NULL, 1, " h", HIDDEN, 0, NULL},
+    {NULL, "hours_needed", F, OPT(hours_needed), NULL, 0, " h", VALUE, 0, NULL},
+    {NULL, "hours_available", F, OPT(hours_available), NULL, 0, " h", VALUE, 0, NULL},
+    {NULL, "power_w", F, OPT(power_w), NULL, 0, " W", VALUE, 0, NULL},
+    {"cost", "upfront", M, OPT(cost.upfront), NULL, 0, NULL, TEXT, 0, "none"},
+    {"cost", "committed", M, OPT(committed), NULL, 0, NULL, TEXT, 0, NULL},
+    {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
+     "in the price"},
+    {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},
+    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "currency", S, GET, get_currency, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "per_unit_of", S, GET, get_work_unit, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_low", M, OPT(price_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_high", M, OPT(price_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_as_of", S, OPT(price_as_of), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_age_days", N, OPT(price_age_days), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "price_old", B, GET, get_price_old, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "cards", M, OPT(buy.cards), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "host", M, OPT(buy.host), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "resale", M, OPT(buy.resale), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "electricity_share", N, OPT(electricity_share), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "cites", L, GET, get_cites, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "has_verdicts", B, GET, get_has_verdicts, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "verdicts", L, GET, get_verdicts, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "rule_adjustment", F, GET, get_rule_adjustment, 2, NULL, HIDDEN, 0, NULL},
+    {NULL, "score", MU, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "rank", I, GET, get_rank, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "in_body", B, GET, get_in_body, 0, NULL, HIDDEN, 0, NULL},
+};
+const size_t decide_option_field_count =
+    sizeof decide_option_fields / sizeof decide_option_fields[0];
+
+#undef OPT
+#undef GET
+#undef S
+#undef I
+#undef B
+#undef N
+#undef F
+#undef M
+#undef MU
+#undef L
+#undef HIDDEN
+#undef VALUE
+#undef TEXT
+#undef BY_UNIT
+
+/* The value of field f of record: through its getter, or at its offset. */
+static void field_read(const decide_field *f, const decision *d, const void *record,
+                       decide_field_value *v)
+{
+    memset(v, 0, sizeof *v);
+    if (f->get) {
+        f->get(d, record, v);
+        return;
+    }
+    const char *at = (const char *)record + f->offset;
+    switch (f->kind) {
+    case DECIDE_FIELD_STRING:
+        v->text = *(char *const *)(const void *)at;
+        break;
+    case DECIDE_FIELD_INTEGER:
+    case DECIDE_FIELD_BOOLEAN:
+        v->number = *(const int *)(const void *)at;
+        break;
+    case DECIDE_FIELD_LIST:
+        break;
+    default:
+        v->number = *(const double *)(const void *)at;
+        break;
+    }
+}
+
+/* Writes one number field as --json has it: the number and, for figures and money, its text. */
+static void field_write_json(view *m, const decide_field *f, const decision *d, double n,
+                             int is_rent)
+{
+    char text_key[64];
+    switch (f->kind) {
+    case DECIDE_FIELD_FIGURE:
+        decide_set_figure(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
+                                             ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
+                                             : f->decimals,
+                          f->suffix);
+        break;
+    case DECIDE_FIELD_MONEY:
+        if (is_rent && f->rent_text) {   /* renting pays nothing up front, say so: not "0.00" */
+            view_map_set_num(m, f->name, n);
+            text_key_of(text_key, f->name);
+            view_map_set_str(m, text_key, f->rent_text);
+        } else {
+            decide_set_money(m, d, f->name, n);
+        }
+        break;
+    case DECIDE_FIELD_MONEY_PER_UNIT:
+        view_map_set_num(m, f->name, n);
+        text_key_of(text_key, f->name);
+        if (isnan(n)) {
+            view_map_set(m, text_key, view_null());
+        } else {
+            gw_buf b = GW_BUF_INIT;
+            decide_money_per_unit(&b, d, n);
+            view_map_set_str(m, text_key, buf_cstr(&b));
+            buf_free(&b);
+        }
+        break;
+    default:
+        view_map_set_num(m, f->name, n);
+        break;
+    }
+}
+
+/* The map field f goes into: map itself, or its group's map (made on first use). */
+static view *field_map(view *map, const decide_field *f)
+{
+    if (!f->group)
+        return map;
+    view *m = view_map_get(map, f->group);
+    return m ? m : view_map_set(map, f->group, view_map());
+}
+
+void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
+                         const void *record, int is_rent, decide_audience who)
+{
+    for (size_t i = 0; i < n; i++) {
+        const decide_field *f = &fields[i];
+        if ((who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_HIDDEN) ||
+            (is_rent && (f->flags & DECIDE_FIELD_BUY_ONLY)))
+            continue;
+        decide_field_value v;
+        field_read(f, d, record, &v);
+        if ((f->flags & DECIDE_FIELD_OMIT_NAN) && isnan(v.number))
+            continue;
+        view *m = field_map(map, f);
+        if (f->kind == DECIDE_FIELD_STRING)
+            view_map_set_str(m, f->name, v.text);
+        else if (f->kind == DECIDE_FIELD_BOOLEAN)
+            view_map_set_bool(m, f->name, v.number != 0);
+        else if (f->kind == DECIDE_FIELD_LIST)
+            view_map_set(m, f->name, v.list);
+        else if (who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_VALUE)
+            view_map_set_num(m, f->name, v.number);
+        else   /* with its text; a rule gets no rental wording */
+            field_write_json(m, f, d, v.number, is_rent && who == DECIDE_VIEW_JSON);
+        buf_free(&v.owned);
+    }
+}
+
+view *decide_option_view(const decision *d, const decide_option *o, decide_audience who)
+{
+    view *v = view_map();
+    decide_fields_write(v, decide_option_fields, decide_option_field_count, d, o,
+                        o->acquisition == DECIDE_RENT, who);
+    return v;
+}

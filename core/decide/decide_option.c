@@ -1,0 +1,96 @@
+/* decide_option.c — what every stage asks of one option alone: its name and label, the memory
+ * of one of its GPUs, when its price was observed, what its verdicts weigh in the ranking, and
+ * freeing it.  Nothing here sees the rest of the decision. */
+#include "decide_option.h"
+#include "base/check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The verdicts may move an option's cost per unit of work in the ranking at most this far,
+ * down or up: chosen, not taken from a source, so that no pile of preferences makes an option
+ * free and no pile of warnings outweighs cost altogether; an exclusion is what rules out. */
+#define RULE_ADJUSTMENT_MIN 0.2
+#define RULE_ADJUSTMENT_MAX 5.0
+
+const char *decide_acquisition_name(decide_acquisition a)
+{
+    return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
+}
+
+void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
+{
+    if (o->acquisition == DECIDE_RENT) {
+        buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        if (o->hosts > 1)
+            buf_printf(b, ", %d instances", o->hosts);
+        if (o->instance && !shortened)
+            buf_printf(b, "%s%s", o->hosts > 1 ? " of " : ", ", o->instance);
+        if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
+            buf_puts(b, "; anecdotal price");
+        buf_puts(b, ")");
+    } else {
+        buf_printf(b, "%s %dx %s", o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count,
+                   o->gpu->name);
+        if (o->system && o->hosts > 1)
+            buf_printf(b, " in %dx %s", o->hosts, o->system->name);
+        else if (o->system)
+            buf_printf(b, " in one %s", o->system->name);
+        else if (o->hosts > 1)
+            buf_printf(b, " in %d machines", o->hosts);
+        int anecdote = decide_str_eq(o->offer_quality, "anecdote") && !shortened;
+        int other = o->other_market && !shortened;
+        if (anecdote || other)
+            buf_printf(b, " (%s%s%s)", anecdote ? "anecdotal price" : "",
+                       anecdote && other ? "; " : "", other ? "another market's price" : "");
+    }
+}
+
+void decide_option_dated(decide_option *o, const char *as_of)
+{
+    long then = gw_date_days(as_of);
+    free(o->price_as_of);
+    o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
+    o->price_age_days = then >= 0 ? (double)(gw_today_days() - then) : NAN;
+}
+
+/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
+double decide_option_memory_gb(const decide_option *o)
+{
+    return o->gpu->memory_gb * o->gpu_fraction;
+}
+
+double decide_rules_adjustment(const decide_option *o)
+{
+    double a = 1;
+    for (size_t i = 0; i < o->n_verdicts; i++) {
+        if (!strcmp(o->verdicts[i].effect, "prefer"))
+            a -= o->verdicts[i].weight;
+        else if (!strcmp(o->verdicts[i].effect, "warn"))
+            a += o->verdicts[i].weight;
+    }
+    return a < RULE_ADJUSTMENT_MIN ? RULE_ADJUSTMENT_MIN
+           : a > RULE_ADJUSTMENT_MAX ? RULE_ADJUSTMENT_MAX
+                                     : a;
+}
+
+void decide_option_free(decide_option *o)
+{
+    free(o->id);
+    free(o->provider);
+    free(o->instance);
+    free(o->offer_quality);
+    free(o->offer_note);
+    free(o->price_as_of);
+    free(o->throughput_how);
+    free(o->excluded_because);
+    free(o->cites);
+    for (size_t j = 0; j < o->n_verdicts; j++) {
+        free(o->verdicts[j].rule);
+        free(o->verdicts[j].effect);
+        free(o->verdicts[j].because);
+        free(o->verdicts[j].checklist);
+    }
+    free(o->verdicts);
+}

@@ -1,0 +1,29 @@
+/* decide_speed.h — the model stage: memory fit and speed of each option, and how far the
+ * scaling models are from the KB's measurements (decide_speed.c). */
+#ifndef GW_DECIDE_SPEED_H
+#define GW_DECIDE_SPEED_H
+
+#include "decide_common.h"
+
+/* Memory fit, then throughput, of one option; the single-card speed of g (measured, else scaled
+ * from the nearest measured GPU; NaN none), how saying how (may be NULL), o receiving the
+ * citations (may be NULL). */
+void decide_option_fit(decision *d, decide_option *o);
+void decide_option_speed(decision *d, decide_option *o);
+double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
+                                gw_buf *how);
+/* Samples per GPU per step: the workload's, else the model's default. */
+double decide_batch_per_gpu(const workload *w);
+
+/* How far the scaling model's data-parallel efficiency is from every measured multi-GPU result
+ * of the KB that has a single-card result of the same GPU. */
+int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* How far the specification scaling is from the KB's one-card measurements, over every pair of
+ * one vendor's GPUs measured on one benchmark in the workload's precision class (error in
+ * percent of the measured ratio, in mean_error_pp and max_error_pp). */
+int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* The same test of what the decision does: each GPU measured with the workload's benchmark,
+ * scaled from the measured GPU most like it as if it had no result of its own. */
+int decide_spec_loo_calibration(decision *d, model_calibration *out);
+
+#endif

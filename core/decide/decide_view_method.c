@@ -1,0 +1,366 @@
+/* decide_view_method.c — the method section of a decision's view: how old its prices are, the
+ * memory a replica needs, how each figure was obtained (the method) and what was assumed, each
+ * with its citations. */
+#include "decide_view_method.h"
+#include "base/check.h"
+#include "decide_cost.h"
+#include "decide_fields.h"
+#include "decide_llm.h"
+#include "decide_speed.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- how old the prices are ---- */
+
+/* The prices and rates the decision used that are older than their limits, for the report's
+ * warning: the recommendation's, how many of the feasible options' (the oldest named), the
+ * exchange rates', and how to refresh them. */
+view *decide_price_age_view(const decision *d)
+{
+    const workload *w = d->w;
+    view *v = view_map();
+    long today = gw_today_days();
+    view_map_set_num(v, "max_age_days", w->price_max_age_days);
+    view_map_set_int(v, "rate_max_age_days", DECIDE_RATE_MAX_AGE_DAYS);
+    const decide_option *best = decide_best(d), *oldest = NULL;
+    size_t old = 0, feasible = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        if (!o->feasible)
+            continue;
+        feasible++;
+        if (o->price_age_days > w->price_max_age_days) {
+            old++;
+            if (!oldest || o->price_age_days > oldest->price_age_days)
+                oldest = o;
+        }
+    }
+    view_map_set_int(v, "old_count", (long long)old);
+    view_map_set_int(v, "feasible_count", (long long)feasible);
+    gw_buf b = GW_BUF_INIT;
+    if (oldest) {
+        decide_option_label(&b, oldest, 1);
+        view_map_set_str(v, "oldest_label", buf_cstr(&b));
+        view_map_set_str(v, "oldest_as_of", oldest->price_as_of);
+    }
+    int best_old = best && best->price_age_days > w->price_max_age_days;
+    view_map_set_bool(v, "recommendation_old", best_old);
+    if (best_old) {
+        view_map_set_str(v, "recommendation_as_of", best->price_as_of);
+        view_map_set_int(v, "recommendation_age_days", (long long)best->price_age_days);
+    }
+    view *rates = view_map_set(v, "old_rates", view_list());
+    for (size_t i = 0; i < d->n_rates; i++) {
+        long then = gw_date_days(d->rates[i].as_of);
+        if (then < 0 || today - then <= DECIDE_RATE_MAX_AGE_DAYS)
+            continue;
+        view *r = view_list_push(rates, view_map());
+        view_map_set_str(r, "currency", d->rates[i].currency);
+        view_map_set_str(r, "as_of", d->rates[i].as_of);
+        view_map_set_int(r, "age_days", today - then);
+    }
+    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0);
+    buf_free(&b);
+    return v;
+}
+
+/* ---- memory, method and assumptions ---- */
+
+view *decide_memory_view(const decision *d)
+{
+    const model_memory *m = &d->memory;
+    view *v = view_map();
+    decide_set_figure(v, "total_gb", m->total_gb, 1, " GB");
+    view_map_set_bool(v, "measured", m->measured);
+    if (!m->measured) {
+        view_map_set_num(v, "bytes_per_param", m->bytes_per_param);
+        decide_set_figure(v, "weights_gb", m->weights_gb, 2, " GB");
+        decide_set_figure(v, "gradients_gb", m->gradients_gb, 2, " GB");
+        decide_set_figure(v, "optimizer_gb", m->optimizer_gb, 2, " GB");
+        decide_set_figure(v, "activations_gb", m->activations_gb, 2, " GB");
+        decide_set_figure(v, "overhead_gb", m->overhead_gb, 2, " GB");
+    }
+    return v;
+}
+
+/* The method's lines on single cards: the memory a replica needs, which measurements are used,
+ * and how a GPU without one is scaled (with how far that scaling is off on the KB's own). */
+static void method_single_card(view *v, const decision *d, gw_buf *line)
+{
+    buf_printf(line,
+               "memory per replica = (params x bytes per parameter + activations) x %.2f + %.1f "
+               "GB (CUDA context and allocator fragmentation); bytes per parameter: weights + "
+               "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16); a "
+               "measured peak (vram_gb) gets the same margins",
+               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
+    view_map_set_str(v, "memory", buf_cstr(line));
+    view_map_set_str(v, "evidence",
+                     "measured results: of a GPU at a card count, those of the most trusted kind "
+                     "of source present are used (your own measurements, then benchmarks, then "
+                     "datasheets and plugins, then articles), their median with their range when "
+                     "there are several; the others are set aside and the option says so");
+    buf_reset(line);
+    buf_puts(line, "throughput without a measurement = the measured GPU most like it (same "
+                   "vendor only; same architecture, form factor and class first, then nearest "
+                   "in specifications) x sqrt(tensor TFLOPS ratio x memory bandwidth ratio), "
+                   "labelled scaled");
+    model_calibration spec;
+    if (d->n_bench && d->spec_loo.rows)
+        buf_printf(line, "; tested on the %d GPUs the KB measures on this benchmark, each "
+                         "scaled as if it had no result of its own, it is off by %.0f%% on "
+                         "average and %.0f%% at most: a scaled figure is an estimate of that "
+                         "accuracy", d->spec_loo.rows, d->spec_loo.mean_error_pp,
+                   d->spec_loo.max_error_pp);
+    else if (decide_spec_calibration(d, &spec, NULL) == GW_OK && spec.rows)
+        buf_printf(line, "; no benchmark measures this workload, so every speed is such an "
+                         "estimate: over the KB's %d pairs of one vendor's GPUs measured on one "
+                         "card with one of the reference benchmarks (ResNet-50, BERT-base on "
+                         "SQuAD), the ratio it predicts is off by %.0f%% on average and %.0f%% "
+                         "at most",
+                   spec.rows, spec.mean_error_pp, spec.max_error_pp);
+    view_map_set_str(v, "scaling", buf_cstr(line));
+}
+
+/* The method's lines on several cards: data parallelism within a machine and across machines
+ * (with how far the model is from the KB's multi-GPU measurements), and model parallelism. */
+static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
+{
+    buf_printf(line,
+               "n cards, data parallel: efficiency = compute / (compute x %.2f + all-reduce), "
+               "compute = batch (%g per GPU) / one card's throughput, all-reduce = 2(n-1)/n x "
+               "gradient bytes / link bandwidth each way (gradient bytes: parameters x 4 for fp32 "
+               "and AMP, x 2 for fp16 or bf16, none when nothing is trained; NVLink on SXM boards, "
+               "half the KB's two-way figure; PCIe %.0f GB/s for 3.0 x16, doubling per generation, "
+               "x lanes/16; x %.1f without peer-to-peer, GeForce RTX 40 and 50, through host "
+               "memory: an assumption from one reported measurement of two RTX 5090s: gpuwise "
+               "kb search p2p finds it); parallelism = \"none\": one card works, efficiency 1/n",
+               1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w), MODEL_PCIE3_X16_GBS,
+               MODEL_NO_P2P_FACTOR);
+    view_map_set_str(v, "multi_gpu", buf_cstr(line));
+    view_map_set_str(v, "machines",
+                     "several machines (up to 4, data parallelism only, and only with a measured "
+                     "benchmark): all-reduce = 2(k-1)/k x gradient bytes / the link within a "
+                     "machine + 2(N-1)/N x gradient bytes / the network between machines, k "
+                     "cards a machine and N machines; the network is a server's own ports, a "
+                     "rental's stated network (instances are only doubled where fewer cannot "
+                     "finish a job in time), else the workload's network_gbps; where one "
+                     "machine's count is measured, that figure x N x (efficiency across machines "
+                     "/ efficiency within one)");
+    model_calibration cal;
+    if (decide_scaling_calibration(d, &cal, NULL) == GW_OK && cal.rows) {
+        buf_reset(line);
+        buf_printf(line, "calibration: against the KB's %d measured multi-GPU results that have "
+                   "a single-card result of the same GPU, the data-parallel efficiency is off by "
+                   "%.1f percentage points on average and %.1f at most",
+                   cal.rows, cal.mean_error_pp, cal.max_error_pp);
+        view_map_set_str(v, "calibration", buf_cstr(line));
+    }
+    buf_reset(line);
+    buf_printf(line,
+               "model parallelism (a model too big for one card, split over n): memory per card "
+               "= (replica - context) / n + context; throughput = n x one card x %.2f over "
+               "NVLink or %.2f over PCIe (assumed, an estimate)",
+               MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    view_map_set_str(v, "model_parallel", buf_cstr(line));
+}
+
+/* The method's lines on money: what buying and renting cost, and how options are ranked. */
+static void method_cost(view *v, const decision *d, gw_buf *line)
+{
+    view_map_set_str(v, "buy",
+                     "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
+                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE, over the "
+                     "horizon; for a job, over the hours its runs take instead (runs x hours per "
+                     "run); SXM and OAM modules are bought only as whole servers (the KB's "
+                     "systems): the price includes the host and the watts are the server's "
+                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8");
+    buf_reset(line);
+    buf_printf(line,
+               "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
+               "its runs take, in whole steps of an offer's minimum billing where the KB states "
+               "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
+               "billed at least that minimum, up to the whole day); per GPU and "
+               "card count "
+               "only the cheapest offer of each of the %d cheapest providers is compared, a "
+               "provider's older prices left out where its newer list prices the same GPU and "
+               "count (the offers are read cheapest first: %zu offer%s read to find them)",
+               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read, d->rent_read == 1 ? "" : "s");
+    view_map_set_str(v, "rent", buf_cstr(line));
+    view_map_set_str(v, "per_unit",
+                     "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
+                     "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
+                     "prefer weights + warn weights), the figure the cost table's Ranked column "
+                     "shows and the break-even and sensitivity compare");
+}
+
+/* How each figure is computed, with the model's constants written in; a language model's lines
+ * in place of the image-model ones. */
+view *decide_method_view(const decision *d)
+{
+    view *v = view_map();
+    gw_buf line = GW_BUF_INIT;
+    method_single_card(v, d, &line);
+    buf_reset(&line);
+    method_multi_gpu(v, d, &line);
+    buf_reset(&line);
+    method_cost(v, d, &line);
+    buf_free(&line);
+    if (workload_is_llm(d->w))
+        decide_llm_method(d, v);
+    return v;
+}
+
+/* One assumption: a sentence and the citations it rests on (0 = none). */
+static void assume(view *list, const char *text, int cite_a, int cite_b)
+{
+    view *m = view_list_push(list, view_map());
+    view_map_set_str(m, "text", text);
+    view *cites = view_map_set(m, "cites", view_list());
+    if (cite_a)
+        view_list_push(cites, view_number(cite_a));
+    if (cite_b && cite_b != cite_a)
+        view_list_push(cites, view_number(cite_b));
+}
+
+/* The costs of owning: use, electricity, hosts, resale, upkeep. */
+static void assume_ownership(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    buf_reset(b);
+    buf_printf(b, "%g hours of use a day over %g month%s; a month is 30 days.", w->hours_per_day,
+               w->horizon_months, w->horizon_months == 1 ? "" : "s");
+    assume(list, buf_cstr(b), 0, 0);
+    buf_reset(b);
+    buf_puts(b, "Electricity ");
+    decide_money(b, d, w->electricity_price);
+    buf_printf(b, " per kWh, PUE %g.", w->pue);
+    assume(list, buf_cstr(b), 0, 0);
+    buf_reset(b);
+    buf_puts(b, "A host machine costs ");
+    decide_money(b, d, w->host_cost);
+    buf_printf(b, " and draws %.0f W besides its cards; it takes up to ", w->host_power_w);
+    if (w->cards_per_host > 0)
+        buf_printf(b, "%g cards (the workload's cards_per_host).", w->cards_per_host);
+    else
+        buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
+                   DECIDE_SERVER_PER_HOST);
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
+           d->fact_cite[KB_ASSUMED_HOST_POWER]);
+    int several = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        several |= d->options[i].hosts > 1 && !d->options[i].system &&
+                   d->options[i].acquisition != DECIDE_RENT;
+    if (several) {
+        buf_reset(b);
+        buf_printf(b, "A purchase of several machines links them by a %g Gb/s network (%s); its "
+                      "switch and cables are not costed.",
+                   w->network_gbps, d->fact_cite[KB_ASSUMED_HOST_NETWORK]
+                                        ? "the decision's default: set network_gbps"
+                                        : "the workload's network_gbps");
+        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_NETWORK], 0);
+    }
+    /* Servers bought several at a time exchange over their own ports (the KB's system rows). */
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT &&
+            o->system->network_gbps > 0) {
+            buf_reset(b);
+            buf_printf(b, "Several servers exchange over their own ports, as the KB gives them "
+                          "(%s: %g Gb/s), not the workload's network_gbps; the switch between "
+                          "them is not costed.",
+                       o->system->name, o->system->network_gbps);
+            assume(list, buf_cstr(b), 0, 0);
+            break;
+        }
+    }
+    buf_reset(b);
+    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon (a server "
+                  "bought whole: %.0f%% of the server's price; hosts bought for cards are not "
+                  "resold).",
+               w->resale_fraction * 100, w->resale_fraction * 100);
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
+    if (w->upkeep_hours_per_month > 0) {
+        buf_reset(b);
+        buf_printf(b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
+        decide_money(b, d, w->upkeep_rate);
+        buf_puts(b, " an hour.");
+        assume(list, buf_cstr(b), 0, 0);
+    }
+}
+
+view *decide_assumptions_view(const decision *d)
+{
+    const workload *w = d->w;
+    view *list = view_list();
+    gw_buf b = GW_BUF_INIT;
+    assume_ownership(list, d, &b);
+    assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
+    assume(list,
+           "Prices: the latest observation of each kind (median when several share the date); "
+           "an article's price only where nothing better exists, and then it is never "
+           "recommended unless the workload accepts such prices (anecdotal_ok).",
+           0, 0);
+    if (w->region) {
+        buf_reset(&b);
+        buf_printf(&b, "Cards are bought in %s: each is priced from the KB's %s prices the workload "
+                       "accepts, else from the latest accepted price of any region, which its "
+                       "note then names; cloud offers are not restricted by region.",
+                   w->region, w->region);
+        assume(list, buf_cstr(&b), 0, 0);
+    }
+    for (size_t i = 0; i < d->n_rates; i++) {
+        buf_reset(&b);
+        buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",
+                   d->rates[i].currency, d->rates[i].factor, w->currency, d->rates[i].currency,
+                   d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
+        assume(list, buf_cstr(&b), d->rates[i].cite, 0);
+    }
+    if (workload_is_llm(w)) {
+        buf_reset(&b);
+        int serving = decide_str_eq(w->task, "inference");
+        double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        int mfu_cite = d->fact_cite[KB_ASSUMED_LLM_MFU], bw_cite = 0;
+        if (serving) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
+                           "memory while generating at %.0f%% of its bandwidth: stated figures, "
+                           "not measurements of this stack.",
+                       mfu * 100, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100);
+            bw_cite = d->fact_cite[KB_ASSUMED_DECODE_BANDWIDTH];
+        } else if (d->llm_mfu_rows) {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: the "
+                           "median over the benchmark's %d measured rows.",
+                       d->llm_mfu * 100, d->llm_mfu_rows);
+            mfu_cite = 0;
+        } else {
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate (Llama "
+                           "3's model FLOPs utilisation in pre-training): a stated figure, not "
+                           "a measurement of this stack.",
+                       mfu * 100);
+        }
+        assume(list, buf_cstr(&b), mfu_cite, bw_cite);
+    }
+    if (decide_str_eq(w->cooling, "poor")) {
+        buf_reset(&b);
+        buf_printf(&b,
+                   "Poor cooling: multi-card consumer builds lose %.0f%% of their throughput to "
+                   "heat throttling.",
+                   (1 - d->facts[KB_ASSUMED_POOR_COOLING].value) * 100);
+        assume(list, buf_cstr(&b), 0, 0);
+    }
+    assume(list,
+           workload_is_job(w)
+               ? "Renting: a job pays the offer's price for the hours its runs take, rounded up "
+                 "to whole steps of the offer's minimum billing where the KB states one (AWS's "
+                 "Capacity Blocks: whole days of 24 h); charges an offer's note names besides the "
+                 "price (storage, transfer, machine images) are not added."
+               : "Renting: the offer's price for the same hours of use as owning, except that an "
+                 "offer with a minimum billing is billed at least that for each day of use, up to "
+                 "the whole day (AWS's Capacity Blocks: 24 h a day); charges an offer's note names "
+                 "besides the price (storage, transfer, machine images) are not added.",
+           0, 0);
+    buf_free(&b);
+    return list;
+}
