@@ -27,6 +27,8 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/check.h"
+#include "base/limits.h"
 #include "plugin_lua.h"
 #include "base/signals.h"
 #include "worker.h"
