@@ -1,5 +1,6 @@
-/* buf.c — growable buffers, checked allocation, whole-file reads within each input's limit (the
- * table of limits), and atomic writes that respect what the target is (see buf.h). */
+/* buf.c — growable buffers, checked allocation, whole-file reads within a limit the caller gives,
+ * and atomic writes that respect what the target is (see buf.h).  signals.h is included for one
+ * thing: a read that waits stops when SIGINT or SIGTERM is pending. */
 #include "buf.h"
 
 #include <ctype.h>
@@ -13,7 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "signals.h"
 
 static void out_of_memory(size_t n)
@@ -141,32 +141,6 @@ void buf_free(gw_buf *b)
 
 /* ---- reading input ------------------------------------------------------------------------ */
 
-/* The limit of each kind of input: what it is, the variable that raises it, the default.  Sizes
- * are a generous multiple of the largest real file of each kind (the shipped justification
- * template is 9 KB, an eight-GPU dump 230 KB, the grown KB of the benchmarks 60 MB). */
-const gw_input_limit gw_input_limits[GW_INPUT_N] = {
-    [GW_INPUT_WORKLOAD] = {"a workload file", "GPUWISE_MAX_WORKLOAD_MB", 4},
-    [GW_INPUT_TEMPLATE] = {"a template", "GPUWISE_MAX_TEMPLATE_MB", 16},
-    [GW_INPUT_DATA] = {"a JSON data file", "GPUWISE_MAX_DATA_MB", 256},
-    [GW_INPUT_PLUGIN] = {"a plugin", "GPUWISE_MAX_PLUGIN_MB", 16},
-    [GW_INPUT_PLUGIN_INPUT] = {"a plugin's input", "GPUWISE_MAX_INPUT_MB", 256},
-    [GW_INPUT_IMPORT] = {"a file to import", "GPUWISE_MAX_IMPORT_MB", 1024},
-    [GW_INPUT_DUMP] = {"an nvidia-smi dump", "GPUWISE_MAX_DUMP_MB", 32},
-    [GW_INPUT_KB] = {"a knowledge base to copy", "GPUWISE_MAX_KB_MB", 4096},
-};
-
-int gw_input_max(gw_input kind, size_t *bytes, gw_error *err)
-{
-    const gw_input_limit *l = &gw_input_limits[kind];
-    const char *env = getenv(l->env);
-    unsigned long mib = l->mib;
-    if (env && *env && !gw_parse_count(env, GW_INPUT_MAX_MIB, &mib))
-        return gw_error_set(err, GW_EUSAGE, "%s: expected a whole number of MiB from 1 to %lu, "
-                            "not '%.40s'", l->env, GW_INPUT_MAX_MIB, env);
-    *bytes = (size_t)mib << 20;
-    return GW_OK;
-}
-
 /* Reads fd to its end or one byte past max, whichever comes first, into b (straight into its
  * memory: an import may be gigabytes).  Returns 0 or an errno value (EFBIG past max).  A read
  * that SIGINT/SIGTERM interrupts stops (EINTR) so the command can honour the signal; any other
@@ -240,32 +214,7 @@ int gw_read_file_max(const char *path, size_t max, char **out, size_t *len)
 
 int gw_read_file(const char *path, char **out, size_t *len)
 {
-    size_t max = (size_t)gw_input_limits[GW_INPUT_KB].mib << 20;
-    gw_input_max(GW_INPUT_KB, &max, NULL);
-    return gw_read_file_max(path, max, out, len);
-}
-
-int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_error *err)
-{
-    size_t max;
-    *out = NULL;
-    if (len)
-        *len = 0;
-    int rc = gw_input_max(kind, &max, err);
-    if (rc != GW_OK)
-        return rc;
-    int e = gw_read_file_max(path, max, out, len);
-    const gw_input_limit *l = &gw_input_limits[kind];
-    if (strcmp(path, "-") == 0)
-        path = "standard input";
-    if (e == EFBIG)
-        return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
-                            "the limit)", path, l->what, max >> 20, l->env);
-    if (e == EISDIR)
-        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path, l->what);
-    if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
-    return GW_OK;
+    return gw_read_file_max(path, GW_READ_FILE_MAX, out, len);
 }
 
 /* ---- writing output ----------------------------------------------------------------------- */

@@ -32,50 +32,21 @@ char *gw_xstrdup(const char *s);
 char *gw_xstrndup(const char *s, size_t n);
 
 /* ---- reading input: every read has a limit ------------------------------------------------
- * Each kind of input gpuwise reads has a limit suited to it, in one table (buf.c, documented in
- * the manual's LIMITS section), each with the environment variable that raises it.  The limit is
- * enforced while reading, so /dev/zero, a FIFO or a huge file is refused at the limit, never read
- * to the end; a path is opened without waiting for a writer (a FIFO nobody writes reads as
- * empty), and SIGINT or SIGTERM stops a read that waits. */
-typedef enum gw_input {
-    GW_INPUT_WORKLOAD,      /* a workload file */
-    GW_INPUT_TEMPLATE,      /* a template or partial */
-    GW_INPUT_DATA,          /* render's DATA.json */
-    GW_INPUT_PLUGIN,        /* a plugin's or plugin test's source */
-    GW_INPUT_PLUGIN_INPUT,  /* a file handed to a plugin (--input) */
-    GW_INPUT_IMPORT,        /* a file to import into the KB */
-    GW_INPUT_DUMP,          /* an nvidia-smi dump, or what nvidia-smi prints */
-    GW_INPUT_KB,            /* a KB file copied whole (the shipped KB, on the first write) */
-    GW_INPUT_N
-} gw_input;
+ * The reader is given its limit (limits.h holds the limit of each kind of input and reads one
+ * within it) and enforces it while reading, so /dev/zero, a FIFO or a huge file is refused at
+ * the limit, never read to the end; a path is opened without waiting for a writer (a FIFO
+ * nobody writes reads as empty), and SIGINT or SIGTERM stops a read that waits. */
 
-typedef struct gw_input_limit {
-    const char *what;       /* "a workload file", for messages and the manual */
-    const char *env;        /* "GPUWISE_MAX_WORKLOAD_MB": the limit in MiB, to raise it */
-    unsigned long mib;      /* the default limit in MiB */
-} gw_input_limit;
-
-/* The table, indexed by gw_input. */
-extern const gw_input_limit gw_input_limits[GW_INPUT_N];
-/* The largest value the variables take (MiB): 1 TiB. */
-#define GW_INPUT_MAX_MIB 1048576ul
-
-/* The limit of kind in bytes: its variable when set, else the default.  GW_OK, or GW_EUSAGE when
- * the variable is not a whole number of MiB from 1 to GW_INPUT_MAX_MIB. */
-int gw_input_max(gw_input kind, size_t *bytes, gw_error *err);
-
-/* Reads the file at path ("-": standard input) whole, within the limit of kind (caller frees
- * *out, which is NUL-terminated; *len may be NULL).  GW_OK; GW_ENOINPUT when it cannot be opened or read or is a
- * folder ("PATH: why"); GW_EDATA when it holds more than the limit ("PATH: too large for a
- * workload file: more than 1 MiB (GPUWISE_MAX_WORKLOAD_MB raises the limit)"); GW_EUSAGE as
- * gw_input_max.  A read stopped by SIGINT/SIGTERM is GW_ENOINPUT with the signal pending. */
-int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_error *err);
-
-/* The same reader with the limit in bytes ("-": standard input); returns 0, or an errno value:
- * EFBIG past max, EISDIR for a folder, EINTR when SIGINT/SIGTERM stopped it. */
+/* Reads the file at path ("-": standard input) whole, within max bytes (caller frees *out, which
+ * is NUL-terminated; *len may be NULL); returns 0, or an errno value: EFBIG past max, EISDIR for
+ * a folder, EINTR when SIGINT/SIGTERM stopped it. */
 int gw_read_file_max(const char *path, size_t max, char **out, size_t *len);
 
-/* gw_read_file_max with the GW_INPUT_KB limit: for gpuwise's own files (the shipped KB). */
+/* The limit of gw_read_file: 4 GiB. */
+#define GW_READ_FILE_MAX ((size_t)4096 << 20)
+
+/* gw_read_file_max within GW_READ_FILE_MAX: for gpuwise's own files (its cache of downloads, a
+ * test's fixtures), never for a file a person names (that is gw_read_input's, limits.h). */
 int gw_read_file(const char *path, char **out, size_t *len);
 
 /* ---- writing output ----------------------------------------------------------------------- */

@@ -1,5 +1,5 @@
-/* check.c — edit distance, the closest of a list of names, date checks and strict numbers
- * (check.h). */
+/* check.c — edit distance, the closest of a list of names, date checks, strict numbers, the one
+ * "today" and the monotonic clock (check.h). */
 #include "check.h"
 
 #include <ctype.h>
@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "limits.h"
 
 #define MAX_LEN 64
 
@@ -87,12 +89,28 @@ long gw_date_days(const char *s)
     return days_from_civil(atol(s), atol(s + 5), strlen(s) == 10 ? atol(s + 8) : 1);
 }
 
+int gw_today(time_t *now, gw_error *err)
+{
+    double pinned;
+    int rc = gw_env_number(GW_ENV_SOURCE_DATE_EPOCH, &pinned, err);
+    *now = rc == GW_OK && !isnan(pinned) ? (time_t)pinned : time(NULL);
+    return rc;
+}
+
 long gw_today_days(void)
 {
-    const char *epoch = getenv("SOURCE_DATE_EPOCH");
-    double secs;
-    time_t now = epoch && gw_parse_decimal(epoch, &secs) && secs >= 0 ? (time_t)secs : time(NULL);
+    time_t now;
+    gw_today(&now, NULL);
     return (long)(now / 86400);
+}
+
+void gw_today_date(char out[11])
+{
+    time_t now;
+    struct tm tm;
+    gw_today(&now, NULL);
+    if (!gmtime_r(&now, &tm) || !strftime(out, 11, "%Y-%m-%d", &tm))
+        out[0] = '\0';   /* a clock past year 9999 */
 }
 
 double gw_now_seconds(void)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/check.h"
 #include "inspect/checklist.h"
 #include "cli.h"
 #include "cli_document.h"
@@ -88,11 +89,8 @@ static void text_checklist(gw_buf *out, const view *m)
 
 static void add_document_fields(view *model)
 {
-    char date[16] = "";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&now, &tm))
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    char date[11];
+    gw_today_date(date);
     view_map_set(model, "title", view_stringf("Checklist: %s", str(model, "description")));
     view_map_set_str(model, "generated", date);
 }

@@ -3,10 +3,12 @@
  * renderer; its prose around the tables is core/cli/gpuwise.1.md) and `gpuwise complete`, which the
  * shell completion scripts call.  The `help` and `complete` commands live here too. */
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "cli.h"
 #include "manual_md.h"
 #include "sandbox/plugin.h"
@@ -312,10 +314,44 @@ static void command_markdown(gw_buf *b, const cli_command *c)
         buf_puts(b, "\n");
 }
 
-/* The manual's prose with its two generated parts put in place. */
+/* The manual's lists of numeric environment variables and of input limits, from base/limits.h's
+ * table, when at is their placeholder (@ENVIRONMENT@, @LIMITS@): returns the placeholder's
+ * length, or 0 when at is neither.  Lists, not tables: man pages have no tables. */
+static size_t manual_env_list(const char *at, gw_buf *out)
+{
+    if (!strncmp(at, "@ENVIRONMENT@", 13)) {
+        /* "- **GPUWISE_PLUGIN_SECONDS**: the wall-clock time ... A number of seconds from 0.001
+         * to 86400; default 20." */
+        for (int id = 0; id < GW_ENV_N; id++) {
+            const gw_env_var *v = &gw_env_vars[id];
+            buf_printf(out, "- **%s**: ", v->name);
+            if (v->input)
+                buf_printf(out, "the limit on %s (see LIMITS)", v->input);
+            else
+                buf_puts(out, v->sets);
+            buf_printf(out, ". A %snumber of %s from %.16g to %.16g", v->whole ? "whole " : "",
+                       v->unit, v->min, v->max);
+            if (!isnan(v->fallback))
+                buf_printf(out, "; default %.16g", v->fallback);
+            buf_puts(out, ".\n");
+        }
+        return 13;
+    }
+    if (!strncmp(at, "@LIMITS@", 8)) {
+        /* "- a workload file: 4 MiB (`GPUWISE_MAX_WORKLOAD_MB`)" */
+        for (int kind = 0; kind < GW_INPUT_N; kind++)
+            buf_printf(out, "- %s: %.16g MiB (`%s`)\n", gw_input_what((gw_input)kind),
+                       gw_env_vars[kind].fallback, gw_input_env((gw_input)kind));
+        return 8;
+    }
+    return 0;
+}
+
+/* The manual's prose with its generated parts put in place. */
 void cli_manual_markdown(gw_buf *out)
 {
     const char *p = manual_md;
+    size_t n;
     for (;;) {
         const char *at = strchr(p, '@');
         if (!at) {
@@ -339,6 +375,8 @@ void cli_manual_markdown(gw_buf *out)
         } else if (!strncmp(at, "@VERSION@", 9)) {
             buf_puts(out, GW_VERSION);
             p = at + 9;
+        } else if ((n = manual_env_list(at, out)) > 0) {
+            p = at + n;
         } else {
             buf_putc(out, '@');
             p = at + 1;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/check.h"
 #include "cli.h"
 #include "cli_document.h"
 #include "inspect/inspect.h"
@@ -71,11 +72,8 @@ static void print_text(gw_buf *f, int color, const inspect_result *r)
 
 static void add_document_fields(view *model, const inspect_result *r)
 {
-    char date[16] = "";
-    time_t now = time(NULL);
-    struct tm tm;
-    if (gmtime_r(&now, &tm))
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    char date[11];
+    gw_today_date(date);
     view_map_set(model, "title", view_stringf("GPU inspection: %s", r->source));
     view_map_set(model, "subtitle",
                  view_stringf("%zu GPU%s, driver %s", r->n_gpus, r->n_gpus == 1 ? "" : "s",

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "base/check.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "cli_document.h"
 #include "cli_listing.h"
@@ -1583,7 +1584,6 @@ static int open_import(const char *path, FILE **out, gw_error *err)
 {
     size_t max;
     struct stat st;
-    const gw_input_limit *l = &gw_input_limits[GW_INPUT_IMPORT];
     int rc = gw_input_max(GW_INPUT_IMPORT, &max, err);
     int is_stdin = strcmp(path, "-") == 0;
     *out = NULL;
@@ -1597,7 +1597,8 @@ static int open_import(const char *path, FILE **out, gw_error *err)
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         if (!is_stdin)
             fclose(f);
-        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path, l->what);
+        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path,
+                            gw_input_what(GW_INPUT_IMPORT));
     }
     if (!S_ISREG(st.st_mode)) {
         FILE *copy = spool(f, max, err);
@@ -1612,7 +1613,8 @@ static int open_import(const char *path, FILE **out, gw_error *err)
     if ((uintmax_t)st.st_size > (uintmax_t)max) {
         fclose(f);
         return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
-                            "the limit)", path, l->what, max >> 20, l->env);
+                            "the limit)", path, gw_input_what(GW_INPUT_IMPORT), max >> 20,
+                            gw_input_env(GW_INPUT_IMPORT));
     }
     *out = f;
     return GW_OK;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/check.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "cli_listing.h"
 #include "sandbox/plugin.h"

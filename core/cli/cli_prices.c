@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/check.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "cli_listing.h"
 #include "io/fetch.h"
@@ -619,17 +620,9 @@ static int wants_urls(plugin *p, const void *arg)
 /* --timeout and --max-size (or $GPUWISE_FETCH_MAX_MB) as limits. */
 static int read_limits(const cli_args *args, fetch_limits *lim, gw_error *err)
 {
-    double timeout = FETCH_TIMEOUT_DEFAULT, max_mib = FETCH_MAX_BYTES_DEFAULT / (1024.0 * 1024.0);
-    const char *env = getenv("GPUWISE_FETCH_MAX_MB");
-    if (env && *env) {
-        char *end;
-        double v = strtod(env, &end);
-        if (*end || !(v > 0 && v <= 1048576))
-            return gw_error_set(err, GW_EUSAGE, "GPUWISE_FETCH_MAX_MB: expected a number of MiB "
-                                "from 1 to 1048576, not '%s'", env);
-        max_mib = v;
-    }
-    if (cli_number(args, "timeout", 0.001, 86400, &timeout, err) != GW_OK ||
+    double timeout = FETCH_TIMEOUT_DEFAULT, max_mib;
+    if (gw_env_number(GW_ENV_FETCH_MAX_MB, &max_mib, err) != GW_OK ||
+        cli_number(args, "timeout", 0.001, 86400, &timeout, err) != GW_OK ||
         cli_number(args, "max-size", 0.001, 1048576, &max_mib, err) != GW_OK)
         return GW_EUSAGE;
     lim->timeout_s = timeout;
@@ -674,8 +667,10 @@ static int fetch_all(gw_ctx *ctx, const cli_args *args, plugin **chosen, size_t 
                      int *first_failure, gw_error *err)
 {
     char stamp[32];
-    time_t now = time(NULL);
+    time_t now;
     struct tm tm;
+    if (gw_today(&now, err) != GW_OK)
+        return err->code;
     gmtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ", &tm);
     for (size_t i = 0; i < n_chosen; i++) {

@@ -2,6 +2,7 @@
  * people writing their own templates.  The work is render_file's (render.c). */
 #include <stdlib.h>
 
+#include "base/limits.h"
 #include "cli.h"
 #include "cli_document.h"
 

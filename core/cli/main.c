@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "base/limits.h"
 #include "base/signals.h"
 
 int main(int argc, char **argv)
@@ -28,7 +29,10 @@ int main(int argc, char **argv)
     gw_signals_install();
     gw_signals_on_interrupt(kb_interrupt_all);
 
-    int rc = cli_main(&ctx, argc, argv, &name, &err);
+    /* every numeric variable is checked here, so garbage is an error whichever command runs */
+    int rc = gw_env_check(&err);
+    if (rc == GW_OK)
+        rc = cli_main(&ctx, argc, argv, &name, &err);
     const char *sep = *name ? " " : "";
     if (gw_signal_pending() && rc != GW_OK) {
         /* whatever failed, it failed because it was told to stop */

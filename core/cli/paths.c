@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/limits.h"
 #include "cli.h"
 #include "ingest/records.h"
 
@@ -115,8 +116,9 @@ int cli_mkdir_p(const char *path)
 static int copy_file(const char *from, const char *to)
 {
     char *data;
-    size_t len;
-    int rc = gw_read_file(from, &data, &len);
+    size_t len, max;
+    gw_input_max(GW_INPUT_KB, &max, NULL);   /* main.c has refused a malformed limit */
+    int rc = gw_read_file_max(from, max, &data, &len);
     if (rc)
         return rc;
     rc = gw_write_file_atomic(to, data, len);

@@ -19,13 +19,11 @@
 #include <sys/stat.h>
 
 #include "kb/kb_csv.h"
+#include "base/check.h"
 
 void records_today(char out[11])
 {
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(out, 11, "%Y-%m-%d", &tm);
+    gw_today_date(out);
 }
 
 /* dir/plugins into out; 0 when there is no such folder to search (none given, or too long). */

@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/limits.h"
 #include "base/signals.h"
 #include "io/xml.h"
 
@@ -328,7 +329,7 @@ int nvsmi_parse(const char *text, size_t len, const char *name, nvsmi_log **out,
     if (len > max)
         return gw_error_set(err, GW_EDATA, "%s: %zu bytes is too large for an nvidia-smi dump "
                             "(more than %zu MiB; %s raises the limit)", name, len, max >> 20,
-                            gw_input_limits[GW_INPUT_DUMP].env);
+                            gw_input_env(GW_INPUT_DUMP));
     rc = xml_parse(text, len, 0, name, &doc, err);
     if (rc != GW_OK)
         return rc;
@@ -543,7 +544,7 @@ static int run_verdict(const char *prog, run_end end, int status, double timeout
     case RUN_TOO_BIG:
         return gw_error_set(err, GW_EDATA, "%s printed more than %zu MiB, too much for an "
                             "nvidia-smi dump (%s raises the limit)", prog, max >> 20,
-                            gw_input_limits[GW_INPUT_DUMP].env);
+                            gw_input_env(GW_INPUT_DUMP));
     case RUN_FAILED:
         return gw_error_set(err, GW_EUNAVAILABLE, "reading from %s: %s; " HOW_BY_HAND, prog,
                             strerror(errno));

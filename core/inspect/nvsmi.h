@@ -10,7 +10,7 @@
 #include "base/error.h"
 #include "base/units.h"
 
-/* The largest dump accepted is buf.h's GW_INPUT_DUMP limit (32 MiB unless raised): eight GPUs
+/* The largest dump accepted is limits.h's GW_INPUT_DUMP limit (32 MiB unless raised): eight GPUs
  * with every field come to about 230 KB, so anything near it is not an nvidia-smi dump. */
 /* How long `nvidia-smi -q -x` may take by default (inspect --timeout changes it): a healthy
  * machine answers in a second or two; a GPU that fell off the bus hangs it for good. */

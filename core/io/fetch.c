@@ -193,22 +193,20 @@ static int transfer_error(const char *url, CURLcode rc, const body_sink *sink,
  * (libcurl's own following knows schemes, not loopback hosts). */
 #define FETCH_MAX_REDIRECTS 5
 
-int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len, gw_error *err)
+/* A libcurl handle set up for fetch_get: no following of its own, the size cap, the
+ * decodings libcurl knows, the body into sink, a signal as a stop, messages into detail (which
+ * must outlive the handle).  NULL with err set when libcurl cannot start; otherwise the caller
+ * ends it with transfer_close. */
+static CURL *transfer_open(const char *url, const fetch_limits *lim, body_sink *sink,
+                           char *detail, gw_error *err)
 {
-    *body = NULL;
-    *len = 0;
-    const char *scheme = allowed_scheme(url, 0, 0, err);
-    if (!scheme)
-        return err->code;
     if (cu.curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url), NULL;
     CURL *h = cu.curl_easy_init();
     if (!h) {
         cu.curl_global_cleanup();
-        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url);
+        return gw_error_set(err, GW_ESOFTWARE, "%.300s: libcurl could not start", url), NULL;
     }
-    body_sink sink = {GW_BUF_INIT, lim->max_bytes, 0};
-    char detail[CURL_ERROR_SIZE] = "";
     cu.curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
     cu.curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)lim->max_bytes);
     cu.curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");   /* what libcurl can decode */
@@ -216,60 +214,92 @@ int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len
     cu.curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
     cu.curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
     cu.curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-    cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+    cu.curl_easy_setopt(h, CURLOPT_WRITEDATA, sink);
     cu.curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
     cu.curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    return h;
+}
+
+static void transfer_close(CURL *h)
+{
+    cu.curl_easy_cleanup(h);
+    cu.curl_global_cleanup();
+}
+
+/* A 3xx answer to the hop at *where (the hops-th redirect so far): GW_OK with *where (caller
+ * frees) and *scheme moved to the next hop when it may be followed, else an error naming url
+ * (no Location, too many redirects, a target the URL rule refuses). */
+static int next_hop(CURL *h, const char *url, long status, int hops, char **where,
+                    const char **scheme, gw_error *err)
+{
+    char *next = NULL;
+    gw_error why = {0};
+    const char *next_scheme;
+    cu.curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &next);
+    if (!next)
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server, without a "
+                            "Location to follow", url, status);
+    if (hops == FETCH_MAX_REDIRECTS)
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: more than %d redirects (the last to "
+                            "%.300s): not followed", url, FETCH_MAX_REDIRECTS, next);
+    if (!(next_scheme = allowed_scheme(next, 1, !strcmp(*scheme, "http"), &why)))
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to %s: not followed", url,
+                            why.msg);
+    free(*where);
+    *where = gw_xstrdup(next);
+    *scheme = next_scheme;
+    return GW_OK;
+}
+
+/* The final answer's status and body: GW_OK for a 2xx with a body, else an error naming url. */
+static int final_answer(const char *url, long status, const body_sink *sink, gw_error *err)
+{
+    if (status < 200 || status >= 300)
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
+                            status);
+    if (sink->data.len == 0)
+        return gw_error_set(err, GW_EUNAVAILABLE, "%.300s: an empty response (HTTP %ld): nothing "
+                            "to read", url, status);
+    return GW_OK;
+}
+
+int fetch_get(const char *url, const fetch_limits *lim, char **body, size_t *len, gw_error *err)
+{
+    *body = NULL;
+    *len = 0;
+    const char *scheme = allowed_scheme(url, 0, 0, err);
+    if (!scheme)
+        return err->code;
+    body_sink sink = {GW_BUF_INIT, lim->max_bytes, 0};
+    char detail[CURL_ERROR_SIZE] = "";
+    CURL *h = transfer_open(url, lim, &sink, detail, err);
+    if (!h)
+        return err->code;
     double deadline = gw_now_seconds() + lim->timeout_s;
     char *where = gw_xstrdup(url);   /* the URL of this hop */
     int result = GW_OK;
     for (int hops = 0;; hops++) {
         long left_ms = (long)((deadline - gw_now_seconds()) * 1000.0);
+        long status = 0;
         buf_reset(&sink.data);
         detail[0] = '\0';
         cu.curl_easy_setopt(h, CURLOPT_URL, where);
         cu.curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, scheme);
         cu.curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, left_ms > 0 ? left_ms : 1L);
         CURLcode rc = cu.curl_easy_perform(h);
-        long status = 0;
-        char *next = NULL;
         cu.curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-        if (rc != CURLE_OK) {
+        int redirect = rc == CURLE_OK && status >= 300 && status < 400;
+        if (rc != CURLE_OK)
             result = transfer_error(url, rc, &sink, lim, detail, err);
-            break;
-        }
-        if (status >= 300 && status < 400) {
-            gw_error why = {0};
-            const char *next_scheme;
-            cu.curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &next);
-            if (!next) {
-                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server, "
-                                      "without a Location to follow", url, status);
-            } else if (hops == FETCH_MAX_REDIRECTS) {
-                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: more than %d redirects (the "
-                                      "last to %.300s): not followed", url, FETCH_MAX_REDIRECTS,
-                                      next);
-            } else if (!(next_scheme = allowed_scheme(next, 1, !strcmp(scheme, "http"), &why))) {
-                result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: redirected to %s: not "
-                                      "followed", url, why.msg);
-            } else {
-                free(where);
-                where = gw_xstrdup(next);
-                scheme = next_scheme;
-                continue;
-            }
-            break;
-        }
-        if (status < 200 || status >= 300)
-            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: HTTP %ld from the server", url,
-                                  status);
-        else if (sink.data.len == 0)
-            result = gw_error_set(err, GW_EUNAVAILABLE, "%.300s: an empty response (HTTP %ld): "
-                                  "nothing to read", url, status);
-        break;
+        else if (redirect)
+            result = next_hop(h, url, status, hops, &where, &scheme, err);
+        else
+            result = final_answer(url, status, &sink, err);
+        if (!redirect || result != GW_OK)
+            break;   /* the final answer, or a failure */
     }
     free(where);
-    cu.curl_easy_cleanup(h);
-    cu.curl_global_cleanup();
+    transfer_close(h);
     if (result != GW_OK) {
         buf_free(&sink.data);
         return result;

@@ -13,8 +13,8 @@
 
 #include "base/error.h"
 
-#define FETCH_TIMEOUT_DEFAULT 30                      /* seconds, the whole transfer */
-#define FETCH_MAX_BYTES_DEFAULT (64u * 1024 * 1024)   /* 64 MiB */
+/* The size cap's default is GPUWISE_FETCH_MAX_MB's (base/limits.h). */
+#define FETCH_TIMEOUT_DEFAULT 30   /* seconds, the whole transfer */
 
 typedef struct fetch_limits {
     double timeout_s;     /* the whole transfer, connecting included; > 0 */

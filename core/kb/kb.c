@@ -25,10 +25,10 @@
 #include "kb_csv.h"
 #include "kb_private.h"
 #include "kb_schema.h"
+#include "base/limits.h"
 #include "base/signals.h"
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
-#define KB_DEFAULT_BUSY_MS 5000
 
 /* Open connections, for kb_interrupt_all (called from a signal handler: it only reads this
  * array, and kb_close empties a slot before closing its connection). */
@@ -213,14 +213,9 @@ static int schema_latest(void)
 
 static int busy_timeout_ms(void)
 {
-    const char *env = getenv("GPUWISE_BUSY_TIMEOUT_MS");
-    if (env && *env) {
-        char *end;
-        long ms = strtol(env, &end, 10);
-        if (*end == '\0' && ms >= 0 && ms <= INT_MAX)
-            return (int)ms;
-    }
-    return KB_DEFAULT_BUSY_MS;
+    double ms;   /* main.c has refused a malformed value (gw_env_check) */
+    gw_env_number(GW_ENV_BUSY_TIMEOUT_MS, &ms, NULL);
+    return (int)ms;
 }
 
 static int pragma_int(sqlite3 *db, const char *sql, int *out)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/check.h"
+#include "base/limits.h"
 #include "cost.h"
 #include "sandbox/plugin.h"
 #include "base/units.h"

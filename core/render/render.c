@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/check.h"
+#include "base/limits.h"
 #include "chart.h"
 #include "mustache.h"
 
@@ -367,13 +369,8 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
     }
     view_map_set_bool(model, "for_html", html);
     if (!view_str(view_map_get(model, "generated"))) {
-        /* SOURCE_DATE_EPOCH (the reproducible-builds convention) pins the date for tests. */
-        const char *epoch = getenv("SOURCE_DATE_EPOCH");
-        time_t now = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
-        struct tm tm;
-        char date[32];
-        gmtime_r(&now, &tm);
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
+        char date[11];
+        gw_today_date(date);   /* SOURCE_DATE_EPOCH pins it for tests */
         view_map_set_str(model, "generated", date);
     }
     add_has_flags(model);

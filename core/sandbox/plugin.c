@@ -27,6 +27,8 @@
 #include <time.h>
 
 #include "base/buf.h"
+#include "base/check.h"
+#include "base/limits.h"
 #include "plugin_lua.h"
 #include "base/signals.h"
 #include "worker.h"
@@ -583,7 +585,7 @@ static int request_for(plugin *p, view *req, double calls, view **result, gw_err
         view_free(req);
         return gw_error_set(err, GW_ESOFTWARE, "%s", ch->dead_msg);
     }
-    double deadline = worker_now() + (ch->limits.wall_seconds + grace(ch)) * calls;
+    double deadline = gw_now_seconds() + (ch->limits.wall_seconds + grace(ch)) * calls;
     view *reply = NULL;
     int timed_out = 0;
     gw_error why = {0};

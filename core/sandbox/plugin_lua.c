@@ -17,13 +17,11 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/limits.h"
 #include "embedded.h"
 #include "luaapi.h"
 #include "base/signals.h"
 
-#define DEFAULT_MEMORY (64u * 1024u * 1024u)
-#define DEFAULT_INSTRUCTIONS 1000000000LL
-#define DEFAULT_SECONDS 20.0
 #define HOOK_EVERY 1000
 /* Room left after the cap trips, so the error message and traceback can still be made. */
 #define MEMORY_SLACK (256u * 1024u)
@@ -74,31 +72,22 @@ struct lplugin {
 
 /* ---- limits ---- */
 
-static double env_number(const char *name)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return 0;
-    char *end;
-    double v = strtod(s, &end);
-    return (*end == '\0' && v > 0 && isfinite(v)) ? v : 0;
-}
-
-/* Explicit limits win, then the environment, then the defaults. */
+/* Explicit limits win, then the environment, then the defaults (base/limits.h's table). */
 plugin_limits plugin_limits_resolve(const plugin_limits *given)
 {
     plugin_limits l = {0, 0, 0};
     if (given)
         l = *given;
-    double mb = env_number("GPUWISE_PLUGIN_MEMORY_MB");
-    double instr = env_number("GPUWISE_PLUGIN_INSTRUCTIONS");
-    double secs = env_number("GPUWISE_PLUGIN_SECONDS");
+    double mb, instr, secs;   /* main.c has refused malformed values (gw_env_check) */
+    gw_env_number(GW_ENV_PLUGIN_MEMORY_MB, &mb, NULL);
+    gw_env_number(GW_ENV_PLUGIN_INSTRUCTIONS, &instr, NULL);
+    gw_env_number(GW_ENV_PLUGIN_SECONDS, &secs, NULL);
     if (!l.memory_bytes)
-        l.memory_bytes = mb > 0 ? (size_t)(mb * 1024 * 1024) : DEFAULT_MEMORY;
+        l.memory_bytes = (size_t)mb << 20;
     if (!l.instructions)
-        l.instructions = instr > 0 ? (long long)instr : DEFAULT_INSTRUCTIONS;
+        l.instructions = (long long)instr;
     if (l.wall_seconds <= 0)
-        l.wall_seconds = secs > 0 ? secs : DEFAULT_SECONDS;
+        l.wall_seconds = secs;
     return l;
 }
 

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/check.h"
 #include "base/signals.h"
 
 /* Room beyond the work's own memory for the interpreter, libxml2's state and the stack. */
@@ -57,13 +58,6 @@ struct worker {
     int reaped;
     char end[96];
 };
-
-double worker_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- the codec: a tag byte, then the value ---- */
 
@@ -533,7 +527,7 @@ static int io_wait(worker *w, short events, double deadline)
     for (;;) {
         if (gw_signal_pending())
             return IO_SIGNAL;
-        double left = deadline - worker_now();
+        double left = deadline - gw_now_seconds();
         if (left <= 0)
             return IO_TIMEOUT;
         struct pollfd p = {w->fd, events, 0};

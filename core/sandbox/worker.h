@@ -49,8 +49,8 @@ pid_t worker_pid(const worker *w);
  * query): returns the answer (owned by the caller), never NULL. */
 typedef view *(*worker_answer_fn)(void *ud, const view *question);
 
-/* Sends req and waits for the reply until deadline (CLOCK_MONOTONIC seconds).  A message that
- * is a map with a "question" key is a question: answer(ud, msg) is sent back and the wait goes
+/* Sends req and waits for the reply until deadline (gw_now_seconds, base/check.h).  A message
+ * that is a map with a "question" key is a question: answer(ud, msg) is sent back and the wait goes
  * on.  Returns GW_OK with *reply, or an error: the deadline passed (the worker is killed),
  * a signal arrived (killed), the worker ended or broke the protocol.  *timed_out is set to 1
  * when the deadline passed.  Replies and questions are decoded without trusting them.  req
@@ -79,8 +79,5 @@ void worker_encode_list(view *const *items, size_t n, gw_buf *out);
 /* NULL on malformed input (err says why).  Never trusts the bytes: bounded depth, lengths
  * checked against what is left. */
 view *worker_decode(const char *data, size_t len, gw_error *err);
-
-/* Now, CLOCK_MONOTONIC, in seconds. */
-double worker_now(void);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/check.h"
 #include "sandbox/worker.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
     worker_limits l = {64u * 1024 * 1024, 21};
     gw_error err;
     for (int i = 0; i < runs; i++) {
-        double s = worker_now();
+        double s = gw_now_seconds();
         worker *w;
         if (worker_start(&l, NULL, echo_main, NULL, &w, &err) != GW_OK) {
             fprintf(stderr, "worker_cost: %s\n", err.msg);
@@ -68,11 +69,11 @@ int main(int argc, char **argv)
         }
         view *req = view_map(), *reply = NULL;
         int timed_out;
-        worker_request(w, req, worker_now() + 10, NULL, NULL, &reply, &timed_out, &err);
+        worker_request(w, req, gw_now_seconds() + 10, NULL, NULL, &reply, &timed_out, &err);
         view_free(req);
         view_free(reply);
         worker_free(w);
-        t[i] = (worker_now() - s) * 1e6;
+        t[i] = (gw_now_seconds() - s) * 1e6;
     }
     printf("  %-44s %10.0f us\n", "start, one request, end a worker", median(t, runs));
     worker *w;
@@ -83,12 +84,12 @@ int main(int argc, char **argv)
                              "a request's round trip (61 options)"};
     for (int m = 0; m < 2; m++) {
         for (int i = 0; i < runs; i++) {
-            double s = worker_now();
+            double s = gw_now_seconds();
             view *reply = NULL;
             int timed_out;
-            worker_request(w, msgs[m], worker_now() + 10, NULL, NULL, &reply, &timed_out, &err);
+            worker_request(w, msgs[m], gw_now_seconds() + 10, NULL, NULL, &reply, &timed_out, &err);
             view_free(reply);
-            t[i] = (worker_now() - s) * 1e6;
+            t[i] = (gw_now_seconds() - s) * 1e6;
         }
         printf("  %-44s %10.0f us\n", labels[m], median(t, runs));
     }

@@ -151,6 +151,64 @@ read_case "--template /dev/zero" 65 "/dev/zero: too large for a template" \
 read_case "a limit variable that is not a whole number" 64 "GPUWISE_MAX_WORKLOAD_MB: expected a whole number of MiB from 1 to 1048576, not '0x10'" \
     env GPUWISE_MAX_WORKLOAD_MB=0x10 "$GW" decide "$ROOT/examples/vision-team.lua"
 check_eq "read limit: the KB is unchanged" "$(kb_sum)" "$before"
+
+# ---- 2b. the environment's numbers: one table (core/base/limits.c), one strict parser --------
+# garbage is one line naming the variable, its range and the value, exit 64, whatever the command
+env_case() {   # NAME MESSAGE VAR=VALUE COMMAND...
+    _name=$1 _msg=$2
+    shift 2
+    run env "$@"
+    check_rc "environment: $_name exits 64" 64
+    check_eq "environment: $_name is one line naming the variable and its range" "$ERR" "gpuwise: $_msg"
+}
+env_case "GPUWISE_PLUGIN_SECONDS=abc (once silently ignored)" \
+    "GPUWISE_PLUGIN_SECONDS: expected a number of seconds from 0.001 to 86400, not 'abc'" \
+    GPUWISE_PLUGIN_SECONDS=abc "$GW" plugin test "$ROOT/plugins/pricing/example-cloud.lua"
+env_case "GPUWISE_FETCH_MAX_MB=0x10 (once read as hex)" \
+    "GPUWISE_FETCH_MAX_MB: expected a number of MiB from 0.001 to 1048576, not '0x10'" \
+    GPUWISE_FETCH_MAX_MB=0x10 "$GW" prices fetch
+env_case "GPUWISE_PLUGIN_MEMORY_MB=1.5 (a whole number)" \
+    "GPUWISE_PLUGIN_MEMORY_MB: expected a whole number of MiB from 1 to 1048576, not '1.5'" \
+    GPUWISE_PLUGIN_MEMORY_MB=1.5 "$GW" kb list
+env_case "GPUWISE_BUSY_TIMEOUT_MS=-1" \
+    "GPUWISE_BUSY_TIMEOUT_MS: expected a whole number of milliseconds from 0 to 2147483647, not '-1'" \
+    GPUWISE_BUSY_TIMEOUT_MS=-1 "$GW" kb list
+env_case "GPUWISE_PLUGIN_INSTRUCTIONS= (empty)" \
+    "GPUWISE_PLUGIN_INSTRUCTIONS: expected a whole number of instructions from 1 to 1000000000000000, not ''" \
+    GPUWISE_PLUGIN_INSTRUCTIONS= "$GW" kb list
+env_case "SOURCE_DATE_EPOCH=1e9 (digits only)" \
+    "SOURCE_DATE_EPOCH: expected a whole number of seconds from 0 to 253402300799, not '1e9'" \
+    SOURCE_DATE_EPOCH=1e9 "$GW" render "$ROOT/templates/datasheet.md.mustache" "$FIX/render/datasheet.json"
+for cmd in "kb show rtx-3090" "checklist used-card"; do
+    run env SOURCE_DATE_EPOCH=1700000000 "$GW" $cmd --format md
+    check_out "environment: SOURCE_DATE_EPOCH=1700000000 dates $cmd's document 2023-11-14" \
+        "*Generated 2023-11-14 by gpuwise.*"
+done
+# the manual's ENVIRONMENT section lists every variable of the table, and LIMITS every input
+run "$GW" help --all
+manual_env=$(printf '%s\n' "$OUT" | sed -n '/^# ENVIRONMENT$/,/^# LIMITS$/p')
+manual_limits=$(printf '%s\n' "$OUT" | sed -n '/^# LIMITS$/,/^# FILES$/p')
+table_vars=$(sed -n 's/.*{"\(GPUWISE_[A-Z_]*\|SOURCE_DATE_EPOCH\)".*/\1/p; s/.*INPUT_LIMIT([A-Z_]*, "\(GPUWISE_[A-Z_]*\)".*/\1/p' \
+    "$ROOT/core/base/limits.c" | sort -u)
+n_vars=$(printf '%s\n' "$table_vars" | grep -c .)
+[ "$n_vars" -ge 14 ] && pass "manual: the table has its $n_vars variables" || fail "manual: the table's variables" "found $n_vars"
+missing=
+for v in $table_vars; do
+    case "$manual_env" in *"- **$v**: "*) ;; *) missing="$missing $v" ;; esac
+done
+[ -z "$missing" ] && pass "manual: ENVIRONMENT lists every variable of the table" ||
+    fail "manual: ENVIRONMENT lists every variable of the table" "missing:$missing"
+case "$manual_limits" in *"- a workload file: 4 MiB (\`GPUWISE_MAX_WORKLOAD_MB\`)"*) pass "manual: LIMITS lists the workload limit" ;;
+    *) fail "manual: LIMITS lists the workload limit" "$(printf '%s' "$manual_limits" | head -20)" ;; esac
+case "$OUT" in *@ENVIRONMENT@*|*@LIMITS@*) fail "manual: no placeholder left" ;; *) pass "manual: no placeholder left" ;; esac
+run "$GW" help --man
+case "$OUT" in *GPUWISE_PLUGIN_SECONDS*SOURCE_DATE_EPOCH*) pass "manual: the man page has the generated list" ;;
+    *) fail "manual: the man page has the generated list" ;; esac
+# no number is read from the environment but through the table
+stray=$(grep -rn 'getenv("' "$ROOT/core" --include='*.c' | grep -v 'core/base/limits.c' |
+    grep -v 'getenv("\(GPUWISE_KB\|GPUWISE_DATADIR\|NO_COLOR\|HOME\|PATH\)")')
+[ -z "$stray" ] && pass "environment: every getenv of a number goes through the table" ||
+    fail "environment: every getenv of a number goes through the table" "$stray"
 # the variable raises a limit: a 5 MiB workload (a comment) is refused at 4, read at 6
 { printf -- '-- '; head -c 5242880 /dev/zero | tr '\0' x; printf '\n'; cat "$ROOT/examples/vision-team.lua"; } >"$T/big.lua"
 run "$GW" decide "$T/big.lua"

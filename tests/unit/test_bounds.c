@@ -1,9 +1,11 @@
-/* test_bounds.c — every input bounded and every output target respected (buf.c, check.c): reads
- * within a limit (regular files, /dev/zero, FIFOs with and without a writer, a signal while a
- * read waits), the limits table and the manual that documents it, the -o rules (mode and owner
- * kept, links followed, folders, devices, FIFOs and sockets refused untouched), and the strict
- * number parsers.  Every hostile case runs under alarm(): a hang kills the program, which fails. */
+/* test_bounds.c — every input bounded and every output target respected (buf.c, limits.c,
+ * check.c): reads within a limit (regular files, /dev/zero, FIFOs with and without a writer, a
+ * signal while a read waits), the table of limits and numeric variables, its strict parser and
+ * the generated manual that documents it, the -o rules (mode and owner kept, links followed,
+ * folders, devices, FIFOs and sockets refused untouched), and the strict number parsers.  Every
+ * hostile case runs under alarm(): a hang kills the program, which fails. */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -26,7 +28,9 @@
 #include "base/buf.h"
 #include "base/check.h"
 #include "base/error.h"
+#include "base/limits.h"
 #include "base/signals.h"
+#include "cli/cli.h"
 
 #define MIB ((size_t)1 << 20)
 
@@ -252,7 +256,8 @@ static void test_read_input_messages(void **state)
     assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_OK);
     free(text);
     /* the variable takes whole MiB only */
-    const char *bad[] = {"0", "-1", "0x10", "1.5", " 2", "2 ", "inf", "1048577", "99999999999999999999"};
+    const char *bad[] = {"0", "-1", "0x10", "1.5", " 2", "2 ", "inf", "1048577",
+                         "99999999999999999999", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv("GPUWISE_MAX_WORKLOAD_MB", bad[i], 1);
         assert_int_equal(gw_read_input(path, GW_INPUT_WORKLOAD, &text, &len, &err), GW_EUSAGE);
@@ -271,24 +276,144 @@ static void test_read_input_messages(void **state)
     alarm(0);
 }
 
-/* The manual's LIMITS section lists every row of the C table, with its default and variable:
- * "- a workload file: 4 MiB (`GPUWISE_MAX_WORKLOAD_MB`)" (a list: man pages have no tables). */
+/* The section of the generated manual that starts at "\n# NAME\n", up to the next "\n# "
+ * (caller frees); fails when there is none. */
+static char *manual_section(const char *manual, const char *name)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n# %s\n", name);
+    const char *start = strstr(manual, head);
+    if (!start)
+        fail_msg("the generated manual has no %s section", name);
+    const char *end = strstr(start + 1, "\n# ");
+    return gw_xstrndup(start, end ? (size_t)(end - start) : strlen(start));
+}
+
+/* The manual (gpuwise help --all) is written from the table: ENVIRONMENT has a line for every
+ * variable with its range and default, LIMITS one for every kind of input, and no placeholder
+ * is left behind. */
 static void test_limits_documented(void **state)
 {
     (void)state;
-    char *manual = NULL;
-    size_t len = 0;
-    assert_int_equal(gw_read_file("core/cli/gpuwise.1.md", &manual, &len), 0);
-    const char *section = strstr(manual, "\n# LIMITS\n");
-    assert_non_null(section);
-    for (int k = 0; k < GW_INPUT_N; k++) {
-        const gw_input_limit *l = &gw_input_limits[k];
-        char row[200];
-        snprintf(row, sizeof row, "\n- %s: %lu MiB (`%s`)\n", l->what, l->mib, l->env);
-        if (!strstr(section, row))
-            fail_msg("core/cli/gpuwise.1.md's LIMITS section lacks the line \"%s\"", row + 1);
+    gw_buf manual = GW_BUF_INIT;
+    cli_manual_markdown(&manual);
+    assert_null(strstr(buf_cstr(&manual), "@ENVIRONMENT@"));
+    assert_null(strstr(buf_cstr(&manual), "@LIMITS@"));
+    char *env = manual_section(buf_cstr(&manual), "ENVIRONMENT");
+    char *limits = manual_section(buf_cstr(&manual), "LIMITS");
+    for (int id = 0; id < GW_ENV_N; id++) {
+        const gw_env_var *v = &gw_env_vars[id];
+        char row[300];
+        snprintf(row, sizeof row, "\n- **%s**: ", v->name);
+        if (!strstr(env, row))
+            fail_msg("the manual's ENVIRONMENT section lacks \"%s\"", row + 1);
+        snprintf(row, sizeof row, "number of %s from %.16g to %.16g", v->unit, v->min, v->max);
+        if (!strstr(strstr(env, v->name), row))
+            fail_msg("the manual's ENVIRONMENT section lacks %s's range \"%s\"", v->name, row);
     }
-    free(manual);
+    assert_non_null(strstr(env, "number of MiB from 1 to 1048576; default 4.\n"));
+    assert_non_null(strstr(env, "number of seconds from 0 to 253402300799.\n"));   /* no default */
+    for (int k = 0; k < GW_INPUT_N; k++) {
+        char row[200];
+        snprintf(row, sizeof row, "\n- %s: %.16g MiB (`%s`)\n", gw_input_what((gw_input)k),
+                 gw_env_vars[k].fallback, gw_input_env((gw_input)k));
+        if (!strstr(limits, row))
+            fail_msg("the manual's LIMITS section lacks the line \"%s\"", row + 1);
+    }
+    assert_non_null(strstr(limits, "\n- a workload file: 4 MiB (`GPUWISE_MAX_WORKLOAD_MB`)\n"));
+    free(env);
+    free(limits);
+    buf_free(&manual);
+}
+
+/* ---- the environment's numbers ---- */
+
+/* Garbage, negative, fractional where a whole number is needed, out of range, empty: each is
+ * GW_EUSAGE naming the variable, the allowed range and the value. */
+static void test_env_parse_refuses_garbage(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    double v = -7;
+    const char *not_seconds[] = {"abc", "0x10", "-1", "1e300", "", " 1", "1 ", "inf", "nan",
+                                 "0", "0.0001", "86401", "20s"};
+    for (size_t i = 0; i < sizeof not_seconds / sizeof not_seconds[0]; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "GPUWISE_PLUGIN_SECONDS: expected a number of seconds from "
+                 "0.001 to 86400, not '%s'", not_seconds[i]);
+        assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, not_seconds[i], &v, &err),
+                         GW_EUSAGE);
+        assert_string_equal(err.msg, want);
+        assert_true(v == -7);   /* untouched */
+    }
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "0.5", &v, &err), GW_OK);
+    assert_true(v == 0.5);
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "86400", &v, &err), GW_OK);
+    assert_true(v == 86400);
+    /* a whole number: digits only */
+    const char *not_whole[] = {"1.5", "1e3", "+5", "-0", "0", "1048577", "0x10", "",
+                               "99999999999999999999999999"};
+    for (size_t i = 0; i < sizeof not_whole / sizeof not_whole[0]; i++) {
+        assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_MEMORY_MB, not_whole[i], &v, &err),
+                         GW_EUSAGE);
+        assert_non_null(strstr(err.msg, "GPUWISE_PLUGIN_MEMORY_MB: expected a whole number of "
+                                        "MiB from 1 to 1048576, not '"));
+    }
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_MEMORY_MB, "1048576", &v, &err), GW_OK);
+    assert_true(v == 1048576);
+    /* 0 is in the busy timeout's range: it does not wait at all */
+    assert_int_equal(gw_env_parse(GW_ENV_BUSY_TIMEOUT_MS, "0", &v, &err), GW_OK);
+    assert_true(v == 0);
+    assert_int_equal(gw_env_parse(GW_ENV_BUSY_TIMEOUT_MS, "2147483648", &v, &err), GW_EUSAGE);
+    assert_string_equal(err.msg, "GPUWISE_BUSY_TIMEOUT_MS: expected a whole number of "
+                                 "milliseconds from 0 to 2147483647, not '2147483648'");
+    /* a long value is cut in the message, which stays one line */
+    assert_int_equal(gw_env_parse(GW_ENV_FETCH_MAX_MB, "123456789012345678901234567890123456789"
+                                  "0123456789", &v, &err), GW_EUSAGE);
+    assert_string_equal(err.msg, "GPUWISE_FETCH_MAX_MB: expected a number of MiB from 0.001 to "
+                                 "1048576, not '1234567890123456789012345678901234567890'");
+}
+
+/* Each variable through the environment: unset is its default, set is its value, garbage an
+ * error (with the default in *out); gw_env_check names the first bad one. */
+static void test_env_number_and_check(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    double v;
+    unsetenv("GPUWISE_FETCH_MAX_MB");
+    assert_int_equal(gw_env_number(GW_ENV_FETCH_MAX_MB, &v, &err), GW_OK);
+    assert_true(v == 64);
+    setenv("GPUWISE_FETCH_MAX_MB", "0.5", 1);
+    assert_int_equal(gw_env_number(GW_ENV_FETCH_MAX_MB, &v, &err), GW_OK);
+    assert_true(v == 0.5);
+    setenv("GPUWISE_FETCH_MAX_MB", "0x10", 1);
+    assert_int_equal(gw_env_number(GW_ENV_FETCH_MAX_MB, &v, &err), GW_EUSAGE);
+    assert_true(v == 64);
+    assert_int_equal(gw_env_check(&err), GW_EUSAGE);
+    assert_string_equal(err.msg, "GPUWISE_FETCH_MAX_MB: expected a number of MiB from 0.001 to "
+                                 "1048576, not '0x10'");
+    unsetenv("GPUWISE_FETCH_MAX_MB");
+    setenv("GPUWISE_PLUGIN_SECONDS", "abc", 1);
+    assert_int_equal(gw_env_check(&err), GW_EUSAGE);
+    assert_string_equal(err.msg, "GPUWISE_PLUGIN_SECONDS: expected a number of seconds from "
+                                 "0.001 to 86400, not 'abc'");
+    setenv("GPUWISE_PLUGIN_SECONDS", "", 1);   /* empty is not unset */
+    assert_int_equal(gw_env_check(&err), GW_EUSAGE);
+    unsetenv("GPUWISE_PLUGIN_SECONDS");
+    assert_int_equal(gw_env_check(&err), GW_OK);
+    /* every row of the table is well formed: a name, a unit, a default in its range */
+    for (int id = 0; id < GW_ENV_N; id++) {
+        const gw_env_var *var = &gw_env_vars[id];
+        assert_non_null(var->name);
+        assert_non_null(var->unit);
+        assert_true((var->sets != NULL) != (var->input != NULL));
+        assert_true(var->min <= var->max);
+        assert_true(isnan(var->fallback) ||
+                    (var->fallback >= var->min && var->fallback <= var->max));
+    }
+    assert_string_equal(gw_input_env(GW_INPUT_DUMP), "GPUWISE_MAX_DUMP_MB");
+    assert_string_equal(gw_input_what(GW_INPUT_DUMP), "an nvidia-smi dump");
 }
 
 /* ---- writing ---- */
@@ -515,6 +640,8 @@ int main(void)
         cmocka_unit_test(test_read_stops_on_signal),
         cmocka_unit_test(test_read_input_messages),
         cmocka_unit_test(test_limits_documented),
+        cmocka_unit_test(test_env_parse_refuses_garbage),
+        cmocka_unit_test(test_env_number_and_check),
         cmocka_unit_test(test_write_keeps_mode_and_owner),
         cmocka_unit_test(test_write_follows_links),
         cmocka_unit_test(test_write_refuses_special_files),

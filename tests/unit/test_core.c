@@ -1,4 +1,5 @@
-/* test_core.c — buffers, the view tree and its JSON, units, errors. */
+/* test_core.c — buffers, the view tree and its JSON, units, errors, the one "today" and the
+ * monotonic clock. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -7,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "base/buf.h"
+#include "base/check.h"
 #include "base/error.h"
 #include "base/units.h"
 #include "base/view.h"
@@ -276,6 +279,59 @@ static void test_atomic_write(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* SOURCE_DATE_EPOCH pins today, read strictly: a valid value gives its date, garbage is an error
+ * naming the variable (and today falls back to the clock); unset is the clock. */
+static void test_today_source_date_epoch(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    time_t now = 0;
+    char date[11];
+    setenv("SOURCE_DATE_EPOCH", "1764460800", 1);   /* 2025-11-30T00:00:00Z */
+    assert_int_equal(gw_today(&now, &err), GW_OK);
+    assert_true(now == 1764460800);
+    assert_int_equal(gw_today_days(), 20422);
+    gw_today_date(date);
+    assert_string_equal(date, "2025-11-30");
+    setenv("SOURCE_DATE_EPOCH", "1764547199", 1);   /* the day's last second */
+    gw_today_date(date);
+    assert_string_equal(date, "2025-11-30");
+    setenv("SOURCE_DATE_EPOCH", "0", 1);
+    gw_today_date(date);
+    assert_string_equal(date, "1970-01-01");
+    setenv("SOURCE_DATE_EPOCH", "253402300799", 1);
+    gw_today_date(date);
+    assert_string_equal(date, "9999-12-31");
+    const char *bad[] = {"abc", "-1", "1.5", "1e9", "0x10", "", " 1764460800", "1764460800 ",
+                         "+1764460800", "253402300800", "99999999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "SOURCE_DATE_EPOCH: expected a whole number of seconds from "
+                 "0 to 253402300799, not '%.40s'", bad[i]);
+        setenv("SOURCE_DATE_EPOCH", bad[i], 1);
+        time_t before = time(NULL);
+        assert_int_equal(gw_today(&now, &err), GW_EUSAGE);
+        assert_string_equal(err.msg, want);
+        assert_true(now >= before && now <= time(NULL));   /* the clock, not a guess */
+    }
+    unsetenv("SOURCE_DATE_EPOCH");
+    time_t before = time(NULL);
+    assert_int_equal(gw_today(&now, &err), GW_OK);
+    assert_true(now >= before && now <= time(NULL));
+    assert_true(gw_today_days() >= (long)(before / 86400));
+}
+
+/* The monotonic clock moves forward. */
+static void test_now_seconds_monotonic(void **state)
+{
+    (void)state;
+    double a = gw_now_seconds();
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    double b = gw_now_seconds();
+    assert_true(b - a >= 0.019 && b - a < 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,6 +346,8 @@ int main(void)
         cmocka_unit_test(test_units_parse),
         cmocka_unit_test(test_error_prefix),
         cmocka_unit_test(test_atomic_write),
+        cmocka_unit_test(test_today_source_date_epoch),
+        cmocka_unit_test(test_now_seconds_monotonic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

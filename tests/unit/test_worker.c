@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "base/check.h"
 #include "sandbox/worker.h"
 
 /* In the worker: tries what a plugin that escaped Lua would, and answers with each errno. */
@@ -62,7 +63,7 @@ static void test_escapes_refused(void **state)
     assert_int_equal(worker_start(&l, NULL, escape_main, NULL, &w, &err), GW_OK);
     view *req = view_map(), *reply = NULL;
     int timed_out = 0;
-    assert_int_equal(worker_request(w, req, worker_now() + 10, NULL, NULL, &reply, &timed_out,
+    assert_int_equal(worker_request(w, req, gw_now_seconds() + 10, NULL, NULL, &reply, &timed_out,
                                     &err), GW_OK);
     /* fd 2 is closed (EBADF) or refused (EPERM): either way nothing is written */
     assert_true(view_num(view_map_get(reply, "stdin")) == EPERM ||
@@ -98,16 +99,16 @@ static void test_deadline_kills(void **state)
     assert_int_equal(worker_start(&l, NULL, hang_main, NULL, &w, &err), GW_OK);
     view *req = view_map(), *reply = NULL;
     int timed_out = 0;
-    double start = worker_now();
+    double start = gw_now_seconds();
     assert_int_equal(worker_request(w, req, start + 0.3, NULL, NULL, &reply, &timed_out, &err),
                      GW_ESOFTWARE);
-    double took = worker_now() - start;
+    double took = gw_now_seconds() - start;
     assert_int_equal(timed_out, 1);
     assert_null(reply);
     assert_true(took >= 0.3 && took < 2);   /* the deadline, plus the kill and the wait */
     assert_non_null(strstr(worker_end(w), "signal 9"));
     /* a dead worker answers nothing */
-    assert_int_equal(worker_request(w, req, worker_now() + 1, NULL, NULL, &reply, &timed_out,
+    assert_int_equal(worker_request(w, req, gw_now_seconds() + 1, NULL, NULL, &reply, &timed_out,
                                     &err), GW_ESOFTWARE);
     view_free(req);
     worker_free(w);
