@@ -9,6 +9,8 @@
 #include "base/units.h"
 #include "base/view.h"
 
+/* A figure and its unit, as a measured result reads ("1,412 images/s").  Caller frees; NULL
+ * when unknown. */
 static char *fig_unit(double v, const char *unit)
 {
     gw_buf b = GW_BUF_INIT;
@@ -385,6 +387,7 @@ static void datasheet_print(FILE *f, const view *m)
     print_sources(f, m);
 }
 
+/* `kb show NAME`: the datasheet as text, md, html or json. */
 int cli_kb_show(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     kb *k = NULL;
