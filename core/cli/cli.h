@@ -136,8 +136,9 @@ int cli_number(const cli_args *a, const char *name, double min, double max, doub
 /* Every command group, in the order `gpuwise --help` lists them (cli_table.c). */
 extern const cli_group *const cli_groups[];
 
-/* Parses argv (global options, the command, its options and operands), fills ctx (global
- * options, the output format) and runs the command.  *name gets the command's full name for
+/* Parses argv (global options, the command, its options and operands; cli_options.c), fills
+ * ctx (global options, the output format) and runs the command or answers help or --version
+ * (cli_run.c).  *name gets the command's full name for
  * error messages ("kb show"; "" before one is known).  Returns the command's code, GW_OK after
  * help or --version, or GW_EUSAGE with err set. */
 int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *err);

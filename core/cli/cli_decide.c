@@ -39,6 +39,91 @@ int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision
     return rc;
 }
 
+/* An option as the table names it: the GPU's id, and where the cards are (a system, several
+ * machines, several instances) in brackets.  Into label (labelsz bytes). */
+static void option_label(const decide_option *o, char *label, size_t labelsz)
+{
+    char where[80] = "";
+    if (o->system && o->hosts > 1)
+        snprintf(where, sizeof where, " (%dx %.40s)", o->hosts, o->system->id);
+    else if (o->system)
+        snprintf(where, sizeof where, " (%.40s)", o->system->id);
+    else if (!o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT)
+        snprintf(where, sizeof where, " (%d hosts)", o->hosts);
+    if (o->acquisition == DECIDE_RENT && o->hosts > 1)
+        snprintf(label, labelsz, "rent %dx %s (%s x%d)", o->count, o->gpu->id, o->provider,
+                 o->hosts);
+    else if (o->acquisition == DECIDE_RENT)
+        snprintf(label, labelsz, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
+    else
+        snprintf(label, labelsz, "%s %dx %s%s",
+                 o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id, where);
+}
+
+/* Its rank, "-" for none.  An anecdotal price the workload does not accept is ranked after every
+ * other feasible option and never recommended: its rank in brackets (the legend says so). */
+static void option_rank(const decide_option *o, char *rank, size_t ranksz)
+{
+    if (o->rank && o->held_back)
+        snprintf(rank, ranksz, "(%d)", o->rank);
+    else if (o->rank)
+        snprintf(rank, ranksz, "%d", o->rank);
+    else
+        snprintf(rank, ranksz, "-");
+}
+
+/* An amount without its currency, as units_format_money writes it with decimals. */
+static void money_cell(char *cell, size_t cellsz, double amount, int decimals)
+{
+    gw_buf b = GW_BUF_INIT;
+    units_format_money(&b, amount, "", decimals);
+    snprintf(cell, cellsz, "%s", buf_cstr(&b));
+    buf_free(&b);
+}
+
+/* One option's row of the table, and the line saying why it was excluded. */
+static void print_option_row(FILE *f, const decide_option *o, double max_age_days, int llm)
+{
+    char label[128], rank[16], fit[16], dated[16];
+    char upfront[32], total[32], per_unit[32] = "-", rules[16] = "-", ranked[32] = "-";
+    option_label(o, label, sizeof label);
+    option_rank(o, rank, sizeof rank);
+    snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
+    money_cell(upfront, sizeof upfront, o->committed, 0);
+    money_cell(total, sizeof total, o->cost.total, 0);
+    if (!isnan(o->per_unit))   /* three decimals under 10: close figures stay apart */
+        money_cell(per_unit, sizeof per_unit, o->per_unit, o->per_unit < 10 ? 3 : 2);
+    if (o->feasible && isfinite(o->score) && isfinite(o->per_unit) && o->per_unit > 0) {
+        snprintf(rules, sizeof rules, "x%.2f", o->score / o->per_unit);
+        money_cell(ranked, sizeof ranked, o->score, o->score < 10 ? 3 : 2);
+    }
+    snprintf(dated, sizeof dated, "%.10s%s", o->price_as_of ? o->price_as_of : "-",
+             o->price_age_days > max_age_days ? "*" : "");
+    fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
+            fit, o->throughput < 100 ? 2 : 0, o->throughput,
+            isnan(o->throughput)   ? "-"
+            : o->measured          ? "measured"
+            : llm                  ? "modelled"
+                                   : "scaled", dated, upfront,
+            total, per_unit, rules, ranked);
+    if (!o->feasible && o->excluded_because)
+        fprintf(f, "     excluded: %s\n", o->excluded_because);
+}
+
+/* The legend of the bracketed ranks, saying only the reasons that apply: held_back bit 1, an
+ * article's price; bit 2, another market's. */
+static void print_held_back_legend(FILE *f, int held_back)
+{
+    fprintf(f, "(N): priced only %s%s%s: ranked after the others and never recommended\n",
+            held_back & 1 ? "by an article or blog (set anecdotal_ok = true to accept such "
+                            "prices)"
+                          : "",
+            held_back == 3 ? ", or only " : "",
+            held_back & 2 ? "by another market than the workload's region (a quote from "
+                            "there would settle it)"
+                          : "");
+}
+
 static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
 {
     size_t n = decision_option_count(d);
@@ -48,84 +133,16 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
     fprintf(f, "%-4s %-44s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", "rank", "option",
             "fits", "speed/s", "basis", "price of", "committed", "total", "per unit", "rules",
             "ranked by");
-    gw_buf b = GW_BUF_INIT;
     int held_back = 0;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
-        /* Short: the GPU's id; where the cards are (a system, several machines, several
-         * instances) in brackets. */
-        char label[128], where[80] = "";
-        if (o->system && o->hosts > 1)
-            snprintf(where, sizeof where, " (%dx %.40s)", o->hosts, o->system->id);
-        else if (o->system)
-            snprintf(where, sizeof where, " (%.40s)", o->system->id);
-        else if (!o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT)
-            snprintf(where, sizeof where, " (%d hosts)", o->hosts);
-        if (o->acquisition == DECIDE_RENT && o->hosts > 1)
-            snprintf(label, sizeof label, "rent %dx %s (%s x%d)", o->count, o->gpu->id,
-                     o->provider, o->hosts);
-        else if (o->acquisition == DECIDE_RENT)
-            snprintf(label, sizeof label, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
-        else
-            snprintf(label, sizeof label, "%s %dx %s%s",
-                     o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id,
-                     where);
-        /* An anecdotal price the workload does not accept: ranked after every other feasible
-         * option and never recommended, its rank in brackets (the legend below says so). */
-        char rank[16];
-        if (o->rank && o->held_back)
-            snprintf(rank, sizeof rank, "(%d)", o->rank);
-        else if (o->rank)
-            snprintf(rank, sizeof rank, "%d", o->rank);
-        else
-            snprintf(rank, sizeof rank, "-");
         /* why: 1 an article's price, 2 another market's (the legend says only what applies) */
         if (o->held_back && o->feasible)
             held_back |= o->other_market ? 2 : 1;
-        char fit[16];
-        snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
-        char upfront[32], total[32], per_unit[32], rules[16] = "-", ranked[32] = "-";
-        buf_reset(&b);
-        units_format_money(&b, o->committed, "", 0);
-        snprintf(upfront, sizeof upfront, "%s", buf_cstr(&b));
-        buf_reset(&b);
-        units_format_money(&b, o->cost.total, "", 0);
-        snprintf(total, sizeof total, "%s", buf_cstr(&b));
-        buf_reset(&b);
-        if (isnan(o->per_unit))
-            buf_puts(&b, "-");
-        else   /* three decimals under 10: close figures stay apart */
-            units_format_money(&b, o->per_unit, "", o->per_unit < 10 ? 3 : 2);
-        snprintf(per_unit, sizeof per_unit, "%s", buf_cstr(&b));
-        if (o->feasible && isfinite(o->score) && isfinite(o->per_unit) && o->per_unit > 0) {
-            snprintf(rules, sizeof rules, "x%.2f", o->score / o->per_unit);
-            buf_reset(&b);
-            units_format_money(&b, o->score, "", o->score < 10 ? 3 : 2);
-            snprintf(ranked, sizeof ranked, "%s", buf_cstr(&b));
-        }
-        char dated[16];
-        snprintf(dated, sizeof dated, "%.10s%s", o->price_as_of ? o->price_as_of : "-",
-                 o->price_age_days > max_age_days ? "*" : "");
-        fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
-                fit, o->throughput < 100 ? 2 : 0, o->throughput,
-                isnan(o->throughput)   ? "-"
-                : o->measured          ? "measured"
-                : llm                  ? "modelled"
-                                       : "scaled", dated, upfront,
-                total, per_unit, rules, ranked);
-        if (!o->feasible && o->excluded_because)
-            fprintf(f, "     excluded: %s\n", o->excluded_because);
+        print_option_row(f, o, max_age_days, llm);
     }
     if (held_back)
-        fprintf(f, "(N): priced only %s%s%s: ranked after the others and never recommended\n",
-                held_back & 1 ? "by an article or blog (set anecdotal_ok = true to accept such "
-                                "prices)"
-                              : "",
-                held_back == 3 ? ", or only " : "",
-                held_back & 2 ? "by another market than the workload's region (a quote from "
-                                "there would settle it)"
-                              : "");
-    buf_free(&b);
+        print_held_back_legend(f, held_back);
 }
 
 static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)

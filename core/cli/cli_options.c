@@ -1,13 +1,14 @@
 /* cli_options.c — the one option parser: finds the command in argv, reads the global options and
  * the command's own from their tables (cli.h), checks operands, values and the output format, and
- * runs the command.  Help and --version are answered here too; everything is described once, in
- * the tables, so a command never looks at argv itself. */
+ * says what the line asks for (cli_options.h): the command to run, or help, --version or the usage
+ * instead.  It writes nothing; cli_run.c answers.  A command never looks at argv itself. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/check.h"
 #include "cli.h"
+#include "cli_options.h"
 
 /* The global options: accepted before the command or among its own options. */
 const cli_option cli_global_options[] = {
@@ -422,20 +423,6 @@ static int resolve_format(parse_state *st, gw_error *err)
     return GW_OK;
 }
 
-static int print_help(gw_ctx *ctx, const cli_group *g, const cli_command *c)
-{
-    gw_buf b = GW_BUF_INIT;
-    if (c)
-        cli_help_command(&b, ctx, c);
-    else if (g)
-        cli_help_group(&b, g);
-    else
-        cli_help_main(&b);
-    fputs(buf_cstr(&b), ctx->out);
-    buf_free(&b);
-    return GW_OK;
-}
-
 static int is_help(const char *a)
 {
     return !strcmp(a, "--help") || !strcmp(a, "-h");
@@ -453,35 +440,30 @@ static int asks_help(const cli_command *c, int argc, char **argv, int i)
     return 0;
 }
 
-/* No command on the line: --version, --help, or the usage on stderr. */
-static int answer_without_command(const parse_state *st)
+/* No command on the line: --version, --help, or the usage. */
+static cli_answer answer_without_command(const parse_state *st)
 {
-    if (st->version) {
-        fprintf(st->ctx->out, "gpuwise %s\n", GW_VERSION);
-        return GW_OK;
-    }
-    if (st->help)
-        return print_help(st->ctx, NULL, NULL);
-    gw_buf b = GW_BUF_INIT;
-    cli_help_main(&b);
-    fputs(buf_cstr(&b), st->ctx->diag);
-    buf_free(&b);
-    return GW_EUSAGE;   /* the usage is the message */
+    if (st->version)
+        return CLI_ANSWER_VERSION;
+    return st->help ? CLI_ANSWER_HELP : CLI_ANSWER_USAGE;
 }
 
 /* The words before the command's own: global options, the command's name and a group's
- * subcommand.  Sets st->cmd, or answers the line itself (help, --version, no command) and
- * leaves st->cmd NULL.  *name becomes the group's name once it is known. */
-static int find_target(parse_state *st, int argc, char **argv, int *i, const char **name,
-                       gw_error *err)
+ * subcommand.  Sets st->cmd, or sets req's answer for a line that asks for something else
+ * (help, --version, no command) and leaves st->cmd NULL.  *name becomes the group's name once it
+ * is known. */
+static int find_target(parse_state *st, int argc, char **argv, int *i, cli_request *req,
+                       const char **name, gw_error *err)
 {
     int rc = take_leading(st, argc, argv, i, err);
     if (rc != GW_OK)
         return rc;
     if (*i < argc && strcmp(argv[*i], "--") == 0)
         (*i)++;
-    if (*i >= argc)
-        return answer_without_command(st);
+    if (*i >= argc) {
+        req->answer = answer_without_command(st);
+        return GW_OK;
+    }
     const cli_group *g = cli_group_find(argv[*i]);
     if (!g)
         return unknown_command(argv[*i], err);
@@ -495,9 +477,11 @@ static int find_target(parse_state *st, int argc, char **argv, int *i, const cha
         return rc;
     if (*i >= argc || is_option(argv[*i])) {
         /* `gpuwise kb --help`, or `gpuwise kb --where ...` without its subcommand */
-        if (st->help || asks_help(NULL, argc, argv, *i))
-            return print_help(st->ctx, g, NULL);
-        return unknown_subcommand(g, NULL, err);
+        if (!st->help && !asks_help(NULL, argc, argv, *i))
+            return unknown_subcommand(g, NULL, err);
+        req->answer = CLI_ANSWER_HELP;
+        req->group = g;
+        return GW_OK;
     }
     st->cmd = cli_command_find(g, argv[*i]);
     if (!st->cmd)
@@ -537,35 +521,42 @@ static int check_operands(const cli_command *c, const cli_args *a, gw_error *err
     return gw_error_set(err, GW_EUSAGE, "takes no operands ('%s')", a->argv[0]);
 }
 
-int cli_main(gw_ctx *ctx, int argc, char **argv, const char **name, gw_error *err)
+int cli_parse(gw_ctx *ctx, int argc, char **argv, cli_request *req, const char **name,
+              gw_error *err)
 {
-    cli_args args = {0};
-    parse_state st = {ctx, NULL, &args, 0, 0, NULL, 0, NULL, NULL};
+    cli_args *args = &req->args;
+    parse_state st = {ctx, NULL, args, 0, 0, NULL, 0, NULL, NULL};
     int i = 1, rc;
+    memset(req, 0, sizeof *req);
     *name = "";
-    args.seen = gw_xcalloc((size_t)argc + 1, sizeof *args.seen);
-    args.argv = gw_xcalloc((size_t)argc + 1, sizeof *args.argv);
+    args->seen = gw_xcalloc((size_t)argc + 1, sizeof *args->seen);
+    args->argv = gw_xcalloc((size_t)argc + 1, sizeof *args->argv);
 
-    rc = find_target(&st, argc, argv, &i, name, err);
+    rc = find_target(&st, argc, argv, &i, req, name, err);
     if (rc != GW_OK || !st.cmd)
-        goto done;
+        return rc;
     *name = st.cmd->name;
-    args.command = st.cmd;
+    args->command = req->command = st.cmd;
     if (asks_help(st.cmd, argc, argv, i)) {
-        rc = print_help(ctx, NULL, st.cmd);
-        goto done;
+        req->answer = CLI_ANSWER_HELP;
+        return GW_OK;
     }
     if ((rc = read_arguments(&st, argc, argv, i, err)) != GW_OK)
-        goto done;
+        return rc;
     if (st.version)
-        fprintf(ctx->out, "gpuwise %s\n", GW_VERSION);
+        req->answer = CLI_ANSWER_VERSION;
     else if (st.help)
-        rc = print_help(ctx, NULL, st.cmd);
-    else if ((rc = check_operands(st.cmd, &args, err)) == GW_OK &&
+        req->answer = CLI_ANSWER_HELP;
+    else if ((rc = check_operands(st.cmd, args, err)) == GW_OK &&
              (rc = resolve_format(&st, err)) == GW_OK)
-        rc = st.cmd->run(ctx, &args, err);
-done:
-    free(args.seen);
-    free(args.argv);
+        req->answer = CLI_ANSWER_RUN;
     return rc;
+}
+
+void cli_request_free(cli_request *req)
+{
+    free(req->args.seen);
+    free(req->args.argv);
+    req->args.seen = NULL;
+    req->args.argv = NULL;
 }

@@ -1,6 +1,6 @@
 /* main.c — sets up the context (streams, colour, $GPUWISE_KB, folders, signals), hands argv to
- * the option parser (cli_options.c), and is the only place that prints an error and chooses
- * the exit status. */
+ * cli_main (cli_run.c: the parser, then the command or help), and is the only place that prints
+ * an error and chooses the exit status. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
