@@ -15,7 +15,7 @@ static const plugin_limits small = {2000000, 16u * 1024 * 1024, 5.0};
 static int eval(const char *text, view **out, gw_error *err)
 {
     gw_error_clear(err);
-    return plugin_eval_text("t.lua", text, strlen(text), NULL, &small, out, err);
+    return plugin_eval_text("t.lua", text, strlen(text), NULL, NULL, &small, out, err);
 }
 
 static void expect_error(const char *text, int code, const char *needle)
@@ -142,7 +142,7 @@ static void test_limits_stop_runaway_code(void **state)
     plugin_limits timed = {1000000000000LL, 16u * 1024 * 1024, 0.2};
     gw_error err;
     const char *spin = "while true do end";
-    assert_int_equal(plugin_eval_text("t.lua", spin, strlen(spin), NULL, &timed, &v, &err),
+    assert_int_equal(plugin_eval_text("t.lua", spin, strlen(spin), NULL, NULL, &timed, &v, &err),
                      GW_ESOFTWARE);
     assert_non_null(strstr(err.msg, "time limit of 0.2 s"));
 }
@@ -231,7 +231,7 @@ static void test_log_and_print(void **state)
     gw_error err;
     plugin_host *host;
     const char *dir = "tests/fixtures/plugins/unit";
-    assert_int_equal(plugin_host_new(&dir, 1, NULL, &small, &host, &err), GW_OK);
+    assert_int_equal(plugin_host_new(&dir, 1, NULL, NULL, &small, &host, &err), GW_OK);
     assert_int_equal(plugin_host_load_all(host, &err), GW_OK);
     plugin *p = plugin_find(host, "unit-pricing");
     assert_non_null(p);
