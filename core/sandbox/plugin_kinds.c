@@ -14,7 +14,10 @@
 static const struct {
     const char *kind, *folder;
 } kinds[PLUGIN_N_KINDS] = {
-    {"pricing", "pricing"}, {"importer", "importers"}, {"rule", "rules"}, {"checklist", "checklists"},
+    {"pricing", "pricing"},
+    {"importer", "importers"},
+    {"rule", "rules"},
+    {"checklist", "checklists"},
 };
 
 const char *plugin_kind_at(size_t i) { return i < PLUGIN_N_KINDS ? kinds[i].kind : NULL; }

@@ -1,7 +1,7 @@
 /* plugin_lua.h — private to the plugin host: one plugin's Lua state as its worker process runs
- * it (plugin_lua.c, plugin_lua_table.c).  The worker's side of plugin.c calls these; gpuwise's
- * own process never creates a Lua state for a plugin.  The functions mirror plugin.h's, given text instead of file
- * names (the worker has no files). */
+ * it (plugin_lua.c, plugin_lua_table.c).  The worker's side of the host (plugin_serve.c) calls
+ * these; gpuwise's own process never creates a Lua state for a plugin.  The functions mirror
+ * plugin.h's, given text instead of file names (the worker has no files). */
 #ifndef GW_PLUGIN_LUA_H
 #define GW_PLUGIN_LUA_H
 

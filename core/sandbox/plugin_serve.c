@@ -1,7 +1,8 @@
 /* plugin_serve.c — the plugin host inside its worker process: the requests gpuwise sends over
  * the channel ("load", "eval", "field", "line", "call", "each", "tests", "free"), each served
  * by the plugin's own Lua state (plugin_lua.h), and the KB questions those states ask, passed up
- * the same channel to gpuwise, which holds the answers. */
+ * the same channel to gpuwise's side of the host (plugin.c), where the caller's function answers
+ * them. */
 #include "plugin_serve.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* plugin_values.c — what a worker sends back, distrusted: every value a plugin returned is
  * checked again here (the worker is not trusted), and every text it wrote is escaped before it
- * reaches a terminal, a log or the KB.  Plain C over views; no Lua. */
+ * reaches a terminal, a log or the KB.  Plain C over views; no Lua state. */
 #include "plugin_values.h"
 
 #include <math.h>

@@ -126,6 +126,18 @@ static void test_gpu_resolve(void **state)
     assert_string_equal(str_at(v, 1), "no knowledge base is open");
     view_free(v);
     run_fails("return gw.gpu.resolve()", "bad argument #1 to 'resolve'");
+    /* questions a plugin cannot ask through gw (a worker that broke the protocol) are refused */
+    view *q = view_map();
+    view_map_set_str(q, "question", "kb.drop");
+    view *a = kb_answer_question(fixture, q);
+    assert_string_equal(view_str(view_map_get(a, "error")), "unknown question");
+    view_free(a);
+    view_map_set_str(q, "question", "kb.gpu");   /* without its id */
+    a = kb_answer_question(fixture, q);
+    assert_string_equal(view_str(view_map_get(a, "error")), "unknown question");
+    assert_null(view_map_get(a, "gpu"));
+    view_free(a);
+    view_free(q);
 }
 
 static void test_kb_gpu_follows_the_description(void **state)
@@ -306,7 +318,8 @@ static void test_log_and_read_only(void **state)
     const char *dirs[] = {dir};
     plugin_host *h;
     gw_error err = {0};
-    assert_int_equal(plugin_host_new(dirs, 1, kb_answer_question, fixture, &small, &h, &err), GW_OK);
+    assert_int_equal(plugin_host_new(dirs, 1, kb_answer_question, fixture, &small, &h, &err),
+                     GW_OK);
     assert_int_equal(plugin_host_load_all(h, &err), GW_OK);
     plugin *p = plugin_find(h, "logger");
     view *args[1] = {view_map()};

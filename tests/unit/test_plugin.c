@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandbox/plugin.h"
@@ -255,6 +256,61 @@ static void test_log_and_print(void **state)
     plugin_host_free(host);
 }
 
+/* ---- KB questions: the host forwards them to the function its caller gave ---- */
+
+/* What the fake answerer was last asked: "question:key", e.g. "gpu.resolve:A10". */
+static char asked[200];
+
+/* A plugin_kb_answer that knows one card and records each question; ctx is the count it
+ * answers gpu.resolve with.  Answers NULL for the name "none". */
+static view *fake_kb_answer(void *ctx, const view *question)
+{
+    const char *what = view_str(view_map_get(question, "question"));
+    const char *name = view_str(view_map_get(question, "name"));
+    const char *id = view_str(view_map_get(question, "id"));
+    snprintf(asked, sizeof asked, "%s:%s", what ? what : "", name ? name : id ? id : "");
+    if (name && !strcmp(name, "none"))
+        return NULL;
+    view *a = view_map();
+    if (name) {
+        view_map_set_str(a, "id", "fake-card");
+        view_map_set_int(a, "count", *(const int *)ctx);
+    } else {
+        view *g = view_map_set(a, "gpu", view_map());
+        view_map_set_str(g, "name", "Fake Card");
+        view_map_set_num(g, "memory_gb", 24);
+    }
+    return a;
+}
+
+static void test_kb_questions_go_to_the_callers_function(void **state)
+{
+    (void)state;
+    int count = 3;
+    view *v = NULL;
+    gw_error err;
+    const char *chunk =
+        "local id, n = gw.gpu.resolve('A10') return {id, n, gw.kb.gpu(id).memory_gb}";
+    assert_int_equal(plugin_eval_text("t.lua", chunk, strlen(chunk), fake_kb_answer, &count,
+                                      &small, &v, &err), GW_OK);
+    assert_string_equal(view_str(view_list_at(v, 0)), "fake-card");
+    assert_true(view_num(view_list_at(v, 1)) == 3);
+    assert_true(view_num(view_list_at(v, 2)) == 24);
+    assert_string_equal(asked, "kb.gpu:fake-card");   /* the last question, as the plugin asked */
+    view_free(v);
+
+    /* an answerer that gives nothing, and no answerer at all: the plugin gets nil and why */
+    chunk = "return {select(2, gw.gpu.resolve('none'))}";
+    assert_int_equal(plugin_eval_text("t.lua", chunk, strlen(chunk), fake_kb_answer, &count,
+                                      &small, &v, &err), GW_OK);
+    assert_string_equal(asked, "gpu.resolve:none");
+    assert_string_equal(view_str(view_list_at(v, 0)), "no knowledge base is open");
+    view_free(v);
+    v = expect_ok("return {select(2, gw.gpu.resolve('A10'))}");
+    assert_string_equal(view_str(view_list_at(v, 0)), "no knowledge base is open");
+    view_free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_gw_units_csv_json),
         cmocka_unit_test(test_gw_html_xpath),
         cmocka_unit_test(test_log_and_print),
+        cmocka_unit_test(test_kb_questions_go_to_the_callers_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
