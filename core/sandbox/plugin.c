@@ -19,7 +19,6 @@
 #include "plugin.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
