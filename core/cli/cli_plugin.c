@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "cli_listing.h"
 #include "sandbox/plugin.h"
+#include "ingest/kb_answer.h"
 #include "ingest/records.h"
 
 /* ---- list ---- */
@@ -184,7 +185,7 @@ static int check_load(gw_ctx *ctx, check_run *run, kb **k, plugin_host **host, p
 {
     int rc = cli_open_kb(ctx, 0, k, err);
     if (rc == GW_OK)
-        rc = plugin_host_new(NULL, 0, *k, NULL, host, err);
+        rc = plugin_host_new(NULL, 0, kb_answer_question, *k, NULL, host, err);
     if (rc != GW_OK)
         return rc;
     rc = plugin_host_check_file(*host, run->file, &run->problems, &run->n_problems, p, err);
@@ -207,7 +208,8 @@ static void dry_run_records(check_run *run, kb *k, plugin *p, const plugin_info 
     gw_error cerr = {0};
     int crc = plugin_call(p, fn, call_args, pricing ? 1 : 2, &out, &cerr);
     int line = plugin_function_line(p, fn);
-    if (crc == GW_OK && pricing && plugin_check_sources(p, k, out, "offers", &cerr) != GW_OK)
+    if (crc == GW_OK && pricing &&
+        records_check_plugin_sources(p, k, out, "offers", &cerr) != GW_OK)
         crc = cerr.code;   /* what prices refresh refuses */
     if (crc != GW_OK) {
         problem_add(run, line, cerr.msg);
@@ -580,7 +582,7 @@ static int plugin_test(gw_ctx *ctx, const cli_args *args, gw_error *err)
         if (!cli_file_exists(file))
             rc = gw_error_set(err, GW_ENOINPUT, "%s: no such file", file);
         if (rc == GW_OK)
-            rc = plugin_host_new(NULL, 0, k, NULL, &host, err);
+            rc = plugin_host_new(NULL, 0, kb_answer_question, k, NULL, &host, err);
         if (rc == GW_OK)
             rc = plugin_host_load_file(host, file, &p, err);
         char *tp = rc == GW_OK ? test_path_for(file) : NULL;

@@ -81,7 +81,7 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
         fprintf(ctx->diag, "%s: log: %s\n", info.name, view_str(view_list_at(log, i)));
     view_free(log);
     if (rc == GW_OK)
-        rc = plugin_check_sources(p, k, offers, "offers", err);
+        rc = records_check_plugin_sources(p, k, offers, "offers", err);
     /* Not an error (a catalog of host VMs alone has no GPU offer), but a mirror's error page
      * read as a price list looks the same: say so. */
     if (rc == GW_OK && in && in->len > 0 && view_len(offers) == 0)

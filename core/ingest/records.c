@@ -5,7 +5,7 @@
  * real run (`kb import --with`, `prices refresh`) runs, and only skips the writes.  Every message
  * names the plugin and the record ("acme: offers[3].price_per_hour: expected a number, got
  * string").  Nothing here prints: warnings, log lines and progress go back to the caller. */
-#include "records.h"
+#include "records_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -18,8 +18,9 @@
 
 #include <sys/stat.h>
 
-#include "kb/kb_csv.h"
 #include "base/check.h"
+#include "kb/kb_csv.h"
+#include "kb_answer.h"
 
 void records_today(char out[11])
 {
@@ -52,7 +53,7 @@ int records_host_new_in(const records_dirs *d, kb *k, plugin_host **out, gw_erro
         dirs[n++] = user;
     if (plugins_under(shipped, sizeof shipped, d->data_dir))
         dirs[n++] = shipped;
-    return plugin_host_new(dirs, n, k, NULL, out, err);
+    return plugin_host_new(dirs, n, kb_answer_question, k, NULL, out, err);
 }
 
 int records_host_open_in(const records_dirs *d, kb *k, plugin_host **out, gw_error *err)
@@ -68,88 +69,6 @@ int records_host_open_in(const records_dirs *d, kb *k, plugin_host **out, gw_err
     }
     *out = h;
     return GW_OK;
-}
-
-/* Appends a slug of s (lower-case letters and digits, '-' between words). */
-static void slug_append(gw_buf *b, const char *s)
-{
-    int dash = b->len > 0;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (isalnum(c)) {
-            if (dash && b->len > 0 && b->data[b->len - 1] != '-')
-                buf_putc(b, '-');
-            buf_putc(b, (char)tolower(c));
-            dash = 0;
-        } else {
-            dash = 1;
-        }
-    }
-}
-
-static char *plugin_source(kb *k, int write, plugin *p, const char *input_path,
-                           const char *url, const char *retrieved, int *outcome, gw_error *err);
-
-char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path, gw_error *err)
-{
-    return plugin_source(k, write, p, input_path, NULL, NULL, NULL, err);
-}
-
-char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_path,
-                               const char *url, const char *retrieved, gw_error *err)
-{
-    return plugin_source(k, write, p, input_path, url, retrieved, NULL, err);
-}
-
-/* The source row for what p returned; *outcome (may be NULL) says whether storing it added,
- * changed or left it. */
-static char *plugin_source(kb *k, int write, plugin *p, const char *input_path,
-                           const char *url, const char *retrieved, int *outcome, gw_error *err)
-{
-    plugin_info info;
-    plugin_get_info(p, &info);
-    gw_buf id = GW_BUF_INIT, title = GW_BUF_INIT, note = GW_BUF_INIT, publisher = GW_BUF_INIT;
-    const char *base = NULL;
-    if (input_path) {
-        base = strrchr(input_path, '/');
-        base = base ? base + 1 : input_path;
-    }
-    buf_puts(&id, "plugin");
-    slug_append(&id, info.name);
-    if (base)
-        slug_append(&id, base);
-    if (id.len > 120) {   /* keep ids readable: long file names are cut */
-        id.data[120] = '\0';
-        id.len = 120;
-    }
-    buf_puts(&title, info.description);
-    if (base)
-        buf_printf(&title, " (%s)", base);
-    buf_printf(&publisher, "gpuwise plugin %s %s", info.name, info.version);
-    buf_printf(&note, "Records returned by the %s plugin %s", info.kind, info.path);
-    if (url)
-        buf_printf(&note, " from %s, downloaded %s", url, retrieved);
-    else if (base)
-        buf_printf(&note, " from the file %s", base);
-    buf_puts(&note, ".");
-    int rc = GW_OK;
-    if (write) {
-        char today[11];
-        records_today(today);
-        kb_source s = {id.data, title.data, publisher.data, (char *)url,
-                       (char *)(retrieved ? retrieved : today), "plugin", note.data, 0};
-        rc = kb_put_row_struct(k, KB_SOURCES, &s, outcome, err);
-        if (rc != GW_OK)
-            gw_error_prefix(err, "%s: source %s", info.name, id.data);
-    }
-    buf_free(&title);
-    buf_free(&note);
-    buf_free(&publisher);
-    if (rc != GW_OK) {
-        buf_free(&id);
-        return NULL;
-    }
-    return buf_detach(&id);
 }
 
 /* ---- the record contracts: which field fills which column ---- */
@@ -774,7 +693,7 @@ static void check_aliases(rec_ctx *c, const view *aliases)
 }
 
 /* One stored row of table, by what storing it did. */
-static void count_outcome(records_result *res, int table, int outcome)
+void records_count_outcome(records_result *res, int table, int outcome)
 {
     if (outcome == KB_ADDED)
         res->outcome.added[table]++;
@@ -834,14 +753,14 @@ static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_r
         return rc;
     res->stored++;
     res->per_table[KB_GPUS]++;
-    count_outcome(res, KB_GPUS, outcome);
+    records_count_outcome(res, KB_GPUS, outcome);
     for (size_t i = 0; i < view_len(aliases); i++) {
         kb_value alias[2] = {{id, NAN}, {view_str(view_list_at(aliases, i)), NAN}};
         rc = kb_result(c, kb_row_put(c->k, KB_ALIASES, alias, &outcome, &e), &e, err);
         if (rc != GW_OK)
             return rc;
         res->per_table[KB_ALIASES]++;
-        count_outcome(res, KB_ALIASES, outcome);
+        records_count_outcome(res, KB_ALIASES, outcome);
     }
     return GW_OK;
 }
@@ -862,7 +781,7 @@ static int store_row_record(rec_ctx *c, const rec_kind *rk, const view *r, const
     if (!c->bad && rc == GW_OK) {
         res->stored++;
         res->per_table[rk->table]++;
-        count_outcome(res, rk->table, outcome);
+        records_count_outcome(res, rk->table, outcome);
     }
     free(gpu_id);
     return rc;
@@ -877,11 +796,9 @@ static const rec_kind *record_kind(const char *kind)
     return NULL;
 }
 
-/* first_index: how many records earlier batches of the same input held, so that warnings
- * count records across the whole input. */
-static int store_imported(kb *k, const char *plugin_name, const char *source_id,
-                          const view *records, size_t first_index, int dry_run,
-                          gw_buf *warnings, records_result *res, gw_error *err)
+int records_store_imported_from(kb *k, const char *plugin_name, const char *source_id,
+                                const view *records, size_t first_index, int dry_run,
+                                gw_buf *warnings, records_result *res, gw_error *err)
 {
     int rc = check_list(records, plugin_name, "import", err);
     char **batch = NULL;
@@ -924,235 +841,6 @@ int records_store_imported(kb *k, const char *plugin_name, const char *source_id
                            const view *records, int dry_run, gw_buf *warnings,
                            records_result *res, gw_error *err)
 {
-    return store_imported(k, plugin_name, source_id, records, 0, dry_run, warnings, res, err);
-}
-
-/* ---- kb import --with ---- */
-
-/* One `kb import --with` run: what the importer's calls share. */
-typedef struct import_run {
-    kb *k;
-    plugin *p;
-    const char *importer, *path;
-    char *source_id;       /* made on the first call that succeeds */
-    size_t n_records;      /* returned by earlier calls, so warnings count across the file */
-    gw_buf warnings;
-    records_result res;
-    records_progress_fn progress;
-    void *progress_arg;
-} import_run;
-
-static void report_progress(import_run *r, records_stage stage, size_t done, size_t total,
-                            int ok)
-{
-    if (!r->progress)
-        return;
-    records_progress p = {stage, r->importer, r->path, done, total, r->res.stored, ok};
-    r->progress(&p, r->progress_arg);
-}
-
-/* Runs the importer on text (the whole file, or the header plus a batch of records whose first
- * is on file line first_line; 0 = whole file) and stores what it returns; the views of the
- * call are freed before the next. */
-static int import_piece(import_run *r, const char *text, size_t len, long first_line,
-                        gw_error *err)
-{
-    const char *base = strrchr(r->path, '/');
-    view *args[2] = {view_map(), view_stringn(text, len)};
-    view *records = NULL;
-    view_map_set_str(args[0], "input_name", base ? base + 1 : r->path);
-    if (first_line > 0)
-        view_map_set_int(args[0], "first_line", first_line);
-    int rc = plugin_call(r->p, "import", args, 2, &records, err);
-    if (rc == GW_OK && !r->source_id) {
-        int outcome = KB_ADDED;
-        r->source_id = plugin_source(r->k, 1, r->p, r->path, NULL, NULL, &outcome, err);
-        count_outcome(&r->res, KB_SOURCES, outcome);
-        if (!r->source_id)
-            rc = err->code;
-    }
-    if (rc == GW_OK) {
-        rc = store_imported(r->k, r->importer, r->source_id, records, r->n_records, 0,
-                            &r->warnings, &r->res, err);
-        r->n_records += view_len(records);
-    }
-    view_free(records);
-    view_free(args[0]);
-    view_free(args[1]);
-    return rc;
-}
-
-/* One record again as CSV text: fields quoted where they must be, so that the importer's
- * gw.csv.rows reads exactly the fields the core's reader saw. */
-static void put_record(gw_buf *out, const kb_csv_rec *rec)
-{
-    if (rec->n == 1 && rec->len[0] == 0)
-        buf_puts(out, "\"\"");   /* one empty field, not a blank line */
-    for (size_t i = 0; i < rec->n; i++) {
-        if (i)
-            buf_putc(out, ',');
-        buf_put_csv_field(out, rec->f[i]);
-    }
-    buf_putc(out, '\n');
-}
-
-/* An importer with batch_rows: the header record plus at most batch_rows records per call, so
- * no single call has to hold the whole file's records (the plugin's memory and item caps).
- * The core's CSV reader (kb_csv.h) decides where each record ends; a batch ends after a whole
- * record, never at a byte found another way. */
-typedef struct batch_state {
-    import_run *r;
-    long batch_rows, n;
-    size_t first_line, total;
-    gw_buf header, piece;
-    int have_header, calls;
-    gw_error *err;
-} batch_state;
-
-static int batch_flush(batch_state *b, size_t done)
-{
-    gw_buf text = GW_BUF_INIT;
-    buf_append(&text, b->header.data, b->header.len);
-    buf_append(&text, b->piece.data, b->piece.len);
-    int rc = import_piece(b->r, buf_cstr(&text), text.len, (long)b->first_line, b->err);
-    buf_free(&text);
-    buf_reset(&b->piece);
-    b->n = 0;
-    b->calls++;
-    report_progress(b->r, RECORDS_BATCH_DONE, done, b->total, rc == GW_OK);
-    return rc;
-}
-
-static int batch_record(const kb_csv_rec *rec, void *arg)
-{
-    batch_state *b = arg;
-    if (!b->have_header) {
-        put_record(&b->header, rec);
-        b->have_header = 1;
-        b->first_line = rec->line + 1;
-        return GW_OK;
-    }
-    if (b->n == 0)
-        b->first_line = rec->line;
-    put_record(&b->piece, rec);
-    return ++b->n == b->batch_rows ? batch_flush(b, rec->offset) : GW_OK;
-}
-
-static int import_batches(import_run *r, const kb_csv_in *in, long batch_rows, gw_error *err)
-{
-    batch_state b = {r, batch_rows, 0, 2, in->len, GW_BUF_INIT, GW_BUF_INIT, 0, 0, err};
-    struct stat st;
-    if (in->f && fstat(fileno(in->f), &st) == 0)
-        b.total = (size_t)st.st_size;
-    int rc = kb_csv_read(in, 0, batch_record, &b, err);
-    /* the rest; once even with no records, so a header-only file still reaches the importer */
-    if (rc == GW_OK && (b.n > 0 || b.calls == 0))
-        rc = batch_flush(&b, b.total);
-    buf_free(&b.header);
-    buf_free(&b.piece);
-    return rc;
-}
-
-/* The importer named importer: a plugin of kind importer, or one of that name that says what
- * it is instead. */
-static int find_importer(plugin_host *host, const char *importer, plugin **out, gw_error *err)
-{
-    plugin_info info = {0};
-    plugin *p = plugin_find_kind(host, importer, "importer");
-    if (!p)
-        p = plugin_find(host, importer);
-    *out = p;
-    if (!p)
-        return gw_error_set(err, GW_ENOTFOUND, "no importer plugin '%s' (see gpuwise plugin list)",
-                            importer);
-    plugin_get_info(p, &info);
-    if (strcmp(info.kind, "importer") != 0)
-        return gw_error_set(err, GW_EUSAGE, "'%s' is a %s plugin, not an importer", importer,
-                            info.kind);
-    return GW_OK;
-}
-
-/* The whole input in memory, for an importer without batch_rows. */
-static int read_whole(const kb_csv_in *in, char **text, size_t *len, gw_error *err)
-{
-    gw_buf b = GW_BUF_INIT;
-    char chunk[65536];
-    size_t n;
-    if (!in->f) {
-        *text = NULL;
-        *len = in->len;
-        return GW_OK;
-    }
-    while ((n = fread(chunk, 1, sizeof chunk, in->f)) > 0)
-        buf_append(&b, chunk, n);
-    if (ferror(in->f)) {
-        buf_free(&b);
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", in->name, strerror(errno));
-    }
-    *len = b.len;
-    *text = buf_detach(&b);
-    return GW_OK;
-}
-
-static int import_input(kb *k, plugin_host *host, const char *importer, const char *path,
-                        const kb_csv_in *in, records_progress_fn progress, void *arg,
-                        gw_buf *messages, kb_import_counts *counts, gw_error *err)
-{
-    import_run r = {k, NULL, importer, path, NULL, 0, GW_BUF_INIT, {0}, progress, arg};
-    plugin_info info = {0};
-    size_t len = in->len;
-    int rc = find_importer(host, importer, &r.p, err);
-    if (rc == GW_OK)   /* an importer only adds rows: their index entries are made at the end */
-        rc = kb_bulk_begin(k, err);
-    if (rc == GW_OK) {
-        plugin_get_info(r.p, &info);
-        if (info.batch_rows > 0) {
-            rc = import_batches(&r, in, info.batch_rows, err);
-        } else {
-            char *whole = NULL;
-            rc = read_whole(in, &whole, &len, err);
-            report_progress(&r, RECORDS_CONVERTING, 0, len, 1);
-            if (rc == GW_OK)
-                rc = import_piece(&r, whole ? whole : in->text, len, 0, err);
-            free(whole);
-        }
-        if (rc == GW_OK)
-            rc = kb_bulk_end(k, err);
-    }
-    if (r.p) {
-        report_progress(&r, RECORDS_FINISHED, len, len, rc == GW_OK);
-        view *log = plugin_take_log(r.p);
-        for (size_t i = 0; i < view_len(log); i++)
-            buf_printf(messages, "%s: log: %s\n", importer, view_str(view_list_at(log, i)));
-        view_free(log);
-    }
-    buf_puts(messages, buf_cstr(&r.warnings));
-    if (rc == GW_OK && r.res.skipped)   /* the caller rolls back: nothing half-imported */
-        rc = gw_error_set(err, GW_EDATA, "%s: %zu bad record%s (see the lines above)", importer,
-                          r.res.skipped, r.res.skipped == 1 ? "" : "s");
-    if (rc == GW_OK && counts)
-        for (int t = 0; t < KB_TABLES; t++) {
-            counts->added[t] += r.res.outcome.added[t];
-            counts->updated[t] += r.res.outcome.updated[t];
-            counts->unchanged[t] += r.res.outcome.unchanged[t];
-        }
-    buf_free(&r.warnings);
-    free(r.source_id);
-    return rc;
-}
-
-int records_import_file(kb *k, plugin_host *host, const char *importer, const char *path,
-                        const char *text, size_t len, records_progress_fn progress, void *arg,
-                        gw_buf *messages, kb_import_counts *counts, gw_error *err)
-{
-    kb_csv_in in = {path, NULL, text, len};
-    return import_input(k, host, importer, path, &in, progress, arg, messages, counts, err);
-}
-
-int records_import_stream(kb *k, plugin_host *host, const char *importer, const char *path,
-                          FILE *f, records_progress_fn progress, void *arg, gw_buf *messages,
-                          kb_import_counts *counts, gw_error *err)
-{
-    kb_csv_in in = {path, f, NULL, 0};
-    return import_input(k, host, importer, path, &in, progress, arg, messages, counts, err);
+    return records_store_imported_from(k, plugin_name, source_id, records, 0, dry_run, warnings,
+                                       res, err);
 }

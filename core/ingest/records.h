@@ -50,6 +50,14 @@ char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path,
 char *records_plugin_source_at(kb *k, int write, plugin *p, const char *input_path,
                                const char *url, const char *retrieved, gw_error *err);
 
+/* A plugin writes only in its own namespace: each of the records (a list of maps) that names a
+ * `source` must name one made for this plugin (records_plugin_source), so that a plugin can
+ * neither cite nor, on a refresh, replace the rows of the KB's curated sources or another
+ * plugin's.  Shipped plugins (plugin_info.compiled: their text is exactly the shipped one) may
+ * cite the KB's sources.  GW_EDATA naming the plugin, what[i] and the source. */
+int records_check_plugin_sources(const plugin *p, kb *k, const view *records, const char *what,
+                                 gw_error *err);
+
 /* Checks and (unless dry_run) stores the offers a pricing plugin returned.  They replace the
  * earlier cloud offers of their providers that the same plugin stored (from any file or URL:
  * its sources' publisher names it) or that cite a source these offers cite; curated offers and

@@ -15,6 +15,7 @@
 #include "base/check.h"
 #include "base/limits.h"
 #include "cost.h"
+#include "ingest/kb_answer.h"
 #include "sandbox/plugin.h"
 #include "base/units.h"
 
@@ -901,7 +902,7 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
     if (e)
         return e;
     view *table = NULL;
-    int rc = plugin_eval_text(path, text, len, k, NULL, &table, err);
+    int rc = plugin_eval_text(path, text, len, kb_answer_question, k, NULL, &table, err);
     free(text);
     if (rc != GW_OK) {
         /* A Lua error in a workload file is bad input, not a broken plugin. */

@@ -1,6 +1,6 @@
 /* luaapi.h — private to the plugin host: the `gw` module plugins see (xml/html with XPath, csv,
  * json, units, GPU name resolution, read-only KB queries, log) and the Lua <-> view conversions
- * both plugin.c and luaapi.c use.  Only plugin.c and luaapi.c include this. */
+ * the host uses.  Only core/sandbox includes this. */
 #ifndef GW_LUAAPI_H
 #define GW_LUAAPI_H
 

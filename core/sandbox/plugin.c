@@ -1,10 +1,11 @@
 /* plugin.c — the plugin host as gpuwise's own process sees it: discovery in the plugin folders
- * and one worker process per plugin (worker.h), in which plugin_lua.c runs the plugin's Lua
- * state.  gpuwise itself never runs plugin code.  Each call is a request over the worker's
- * channel under a deadline (the Lua limits stop a plugin with its file and line first; the
- * deadline kills a worker stuck in a C call).  What comes back is checked again here, since the
- * worker is not trusted: the shape of every value, and no control characters in a string that
- * could reach a terminal, a log or the KB.  The worker's KB questions are answered here.
+ * and the worker processes (worker.h) in which plugin_lua.c runs each plugin's Lua state.
+ * gpuwise itself never runs plugin code.  Each call is a request over the worker's channel
+ * under a deadline (the Lua limits stop a plugin with its file and line first; the
+ * deadline kills a worker stuck in a C call).  What comes back is checked again
+ * (plugin_values.c), since the worker is not trusted.  The worker's side of the channel is
+ * plugin_serve.c.  The host holds no KB: the worker's KB questions go to the function its
+ * caller handed it (plugin_kb_answer).
  *
  * One worker per host (a command loads one host) and one per workload file, started when the
  * first plugin loads: each plugin keeps its own Lua state in it (what one plugin changes no other
@@ -18,7 +19,6 @@
 #include "plugin.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +29,11 @@
 #include "base/buf.h"
 #include "base/check.h"
 #include "base/limits.h"
-#include "plugin_lua.h"
 #include "base/signals.h"
-#include "worker.h"
 #include "io/xml.h"
+#include "plugin_serve.h"
+#include "plugin_values.h"
+#include "worker.h"
 
 /* Past the Lua wall-clock limit, the time a worker has to report it before it is killed. */
 #define GRACE_MIN 0.5
@@ -41,7 +42,8 @@
 /* A worker and what the parent knows about it; shared by the plugins of a host. */
 typedef struct channel {
     worker *w;               /* NULL until the first plugin loads */
-    kb *k;                   /* answers the worker's questions */
+    plugin_kb_answer kb_answer;   /* answers the worker's KB questions (NULL: none) */
+    void *kb_ctx;
     plugin_limits limits;
     int next_id;             /* the id the next plugin's state gets in the worker */
     int has_xml;             /* libxml2 was open when the worker was forked */
@@ -65,412 +67,49 @@ struct plugin {
 struct plugin_host {
     char **dirs;
     size_t n_dirs;
-    kb *k;
+    plugin_kb_answer kb_answer;   /* handed to each channel */
+    void *kb_ctx;
     plugin_limits limits;
     channel **chans;         /* the workers; new plugins load into the last one */
     size_t n_chans;
     plugin **items;
     size_t n, cap;
-    unsigned loaded;         /* bit k: kinds[k] has been loaded from every folder */
+    unsigned loaded;         /* bit k: kind k (plugin_kind_at) has been loaded from every folder */
 };
-
-static const struct {
-    const char *kind, *folder;
-} kinds[] = {
-    {"pricing", "pricing"}, {"importer", "importers"}, {"rule", "rules"}, {"checklist", "checklists"},
-};
-#define N_KINDS (sizeof kinds / sizeof kinds[0])
-
-const char *plugin_kind_folder(const char *kind)
-{
-    for (size_t k = 0; kind && k < N_KINDS; k++)
-        if (strcmp(kind, kinds[k].kind) == 0)
-            return kinds[k].folder;
-    return NULL;
-}
-
-/* ---- text from the worker ---- */
-
-/* The length of the UTF-8 sequence at s (n bytes left) when it is valid, else 0. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-    size_t len = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] < 0xe0 ? 2 : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
-                 : s[0] >= 0xf0 && s[0] < 0xf5 ? 4 : 0;
-    if (!len || len > n || !luaapi_utf8_valid((const char *)s, len))
-        return 0;
-    return len;
-}
-
-/* A character a terminal may act on: C0 controls but those in keep, DEL, and the C1 controls
- * (U+0080 to U+009F; 0x9b is a CSI on some terminals).  s points at a valid sequence of len. */
-static int is_control(const unsigned char *s, size_t len, const char *keep)
-{
-    if (len == 1)
-        return (s[0] < 0x20 && !(s[0] && strchr(keep, s[0]))) || s[0] == 0x7f;
-    return len == 2 && s[0] == 0xc2 && s[1] < 0xa0;
-}
-
-/* Appends s (n bytes) to out with control characters other than those in keep, and bytes that
- * are not UTF-8, written as \xNN (C1 controls as \u{NN}): what a plugin wrote reaches a
- * terminal or a log as text, never as an escape sequence. */
-static void escape_text(gw_buf *out, const char *s, size_t n, const char *keep)
-{
-    const unsigned char *p = (const unsigned char *)s, *end = p + n;
-    while (p < end) {
-        size_t len = utf8_seq(p, (size_t)(end - p));
-        if (!len)
-            buf_printf(out, "\\x%02x", *p++);
-        else if (is_control(p, len, keep)) {
-            if (len == 1)
-                buf_printf(out, "\\x%02x", *p);
-            else
-                buf_printf(out, "\\u{%x}", p[1]);
-            p += len;
-        } else {
-            buf_append(out, (const char *)p, len);
-            p += len;
-        }
-    }
-}
 
 /* Sets err to code and the worker's message, escaped; messages are one line. */
 static int error_from_worker(gw_error *err, int code, const char *msg)
 {
     gw_buf b = GW_BUF_INIT;
-    escape_text(&b, msg ? msg : "error", msg ? strlen(msg) : 5, "\t");
+    plugin_values_escape(&b, msg ? msg : "error", msg ? strlen(msg) : 5, "\t");
     gw_error_set(err, code, "%s", buf_cstr(&b));
     buf_free(&b);
     return code;
 }
 
-/* Checks a value a plugin returned, as the worker should have (luaapi_to_view): finite
- * numbers, valid UTF-8 without NUL or control characters (tab and newline aside), bounded
- * depth, size and string length.  GW_EDATA naming label and the place. */
-static int check_value(const view *v, int depth, size_t *items, gw_buf *path, const char *label,
-                       gw_error *err)
-{
-    if (++*items > LUAAPI_MAX_ITEMS)
-        return gw_error_set(err, GW_EDATA, "%s: more than %d values", label, LUAAPI_MAX_ITEMS);
-    if (depth > LUAAPI_MAX_DEPTH)
-        return gw_error_set(err, GW_EDATA, "%s%s: nested deeper than %d levels", label,
-                            buf_cstr(path), LUAAPI_MAX_DEPTH);
-    switch (view_kind(v)) {
-    case VIEW_NUMBER:
-        if (!isfinite(view_num(v)))
-            return gw_error_set(err, GW_EDATA, "%s%s: expected a finite number", label,
-                                buf_cstr(path));
-        return GW_OK;
-    case VIEW_STRING: {
-        const unsigned char *s = (const unsigned char *)view_str(v);
-        size_t n = view_str_len(v);
-        if (n > LUAAPI_MAX_STRING)
-            return gw_error_set(err, GW_EDATA, "%s%s: a string over %d bytes", label,
-                                buf_cstr(path), LUAAPI_MAX_STRING);
-        for (size_t i = 0; i < n;) {
-            size_t len = utf8_seq(s + i, n - i);
-            if (!len)
-                return gw_error_set(err, GW_EDATA, "%s%s: invalid UTF-8", label, buf_cstr(path));
-            if (is_control(s + i, len, "\t\n")) {
-                unsigned c = len == 1 ? s[i] : s[i + 1];
-                return gw_error_set(err, GW_EDATA,
-                                    "%s%s: control character U+%04X in a string (terminal "
-                                    "escapes and control characters are refused)",
-                                    label, buf_cstr(path), c);
-            }
-            i += len;
-        }
-        return GW_OK;
-    }
-    case VIEW_LIST:
-    case VIEW_MAP: {
-        int map = view_kind(v) == VIEW_MAP;
-        for (size_t i = 0; i < view_len(v); i++) {
-            size_t at = path->len;
-            int rc = GW_OK;
-            if (map) {
-                const char *k = view_map_key_at(v, i);
-                if (!luaapi_utf8_valid(k, strlen(k)))
-                    rc = gw_error_set(err, GW_EDATA, "%s%s: a key is not UTF-8", label,
-                                      buf_cstr(path));
-                for (const unsigned char *c = (const unsigned char *)k; *c && rc == GW_OK; c++)
-                    if (*c < 0x20 || *c == 0x7f)
-                        rc = gw_error_set(err, GW_EDATA, "%s%s: control character in a key",
-                                          label, buf_cstr(path));
-                if (rc == GW_OK)
-                    buf_printf(path, ".%s", k);
-            } else
-                buf_printf(path, "[%zu]", i + 1);
-            view *item = map ? view_map_value_at(v, i) : view_list_at(v, i);
-            if (rc == GW_OK)
-                rc = check_value(item, depth + 1, items, path, label, err);
-            path->len = at;
-            if (path->data)
-                path->data[at] = '\0';
-            /* A record that says the input line it came from (an importer's) is named by it,
-             * as the KB's own checks of records name it. */
-            const view *line = !map && err && view_kind(item) == VIEW_MAP
-                                   ? view_map_get(item, "line") : NULL;
-            if (rc != GW_OK && line && view_kind(line) == VIEW_NUMBER && view_num(line) > 0 &&
-                !strstr(err->msg, " (line ")) {
-                size_t len = strlen(err->msg);
-                snprintf(err->msg + len, sizeof err->msg - len, " (line %.0f)", view_num(line));
-            }
-            if (rc != GW_OK)
-                return rc;
-        }
-        return GW_OK;
-    }
-    default:
-        return GW_OK;
-    }
-}
-
-static int check_result(const view *v, const char *label, gw_error *err)
-{
-    gw_buf path = GW_BUF_INIT;
-    size_t items = 0;
-    int rc = check_value(v, 0, &items, &path, label, err);
-    buf_free(&path);
-    return rc;
-}
-
 /* ---- the KB questions a worker asks ---- */
 
-/* The answer to a worker's question (see luaapi_set_query), from the KB the plugin was given. */
+/* The answer to a worker's question (see luaapi_set_query), from the function the host's caller
+ * gave (plugin_kb_answer); the host itself holds no KB. */
 static view *answer_question(void *ud, const view *q)
 {
-    channel *p = ud;
-    view *a = view_map();
-    const char *what = view_str(view_map_get(q, "question"));
-    gw_error err = {0};
-    if (!p->k) {
+    channel *ch = ud;
+    view *a = ch->kb_answer ? ch->kb_answer(ch->kb_ctx, q) : NULL;
+    if (!a) {
+        a = view_map();
         view_map_set_str(a, "error", "no knowledge base is open");
-    } else if (what && !strcmp(what, "gpu.resolve") && view_str(view_map_get(q, "name"))) {
-        char *id = NULL;
-        int count = 1;
-        if (kb_gpu_resolve(p->k, view_str(view_map_get(q, "name")), &id, &count, &err) != GW_OK)
-            view_map_set_str(a, "error", err.msg);
-        else {
-            view_map_set_str(a, "id", id);
-            view_map_set_int(a, "count", count);
-        }
-        free(id);
-    } else if (what && !strcmp(what, "kb.gpu") && view_str(view_map_get(q, "id"))) {
-        kb_gpu g;
-        kb_gpu_init(&g);
-        if (kb_gpu_get(p->k, view_str(view_map_get(q, "id")), &g, &err) != GW_OK)
-            view_map_set_str(a, "error", err.msg);
-        else {
-            /* The GPU's columns as kb_table.c describes them: text first, then the figures;
-             * unknown ones absent. */
-            view *gv = view_map_set(a, "gpu", view_map());
-            size_t ncols;
-            const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
-            for (int text = 1; text >= 0; text--)
-                for (size_t i = 0; i < ncols; i++) {
-                    if ((cols[i].type == KB_TEXT) != text)
-                        continue;
-                    if (text && kb_column_text(&cols[i], &g))
-                        view_map_set_str(gv, cols[i].name, kb_column_text(&cols[i], &g));
-                    else if (!text && !isnan(kb_column_number(&cols[i], &g)))
-                        view_map_set_num(gv, cols[i].name, kb_column_number(&cols[i], &g));
-                }
-        }
-        kb_gpu_free(&g);
-    } else {
-        view_map_set_str(a, "error", "unknown question");
     }
     return a;
 }
 
-/* ---- inside the worker ---- */
-
-/* The worker's plugins: each its own Lua state, by the id the parent gave it. */
-struct states {
-    plugin_limits limits;    /* from the fork */
-    int fd;
-    lplugin **items;
-    size_t n;
-    view *each_args;         /* the arguments of the last "each" (the parent sends them again
-                              * only when they change: every rule sees the same options) */
-};
-
-static view *ask_parent(void *ud, const view *q)
-{
-    struct states *st = ud;
-    if (worker_write(st->fd, q) != 0)
-        return NULL;
-    return worker_read(st->fd);
-}
-
-static view *reply_new(lplugin *lp, int rc, const gw_error *err)
-{
-    view *r = view_map();
-    view_map_set_bool(r, "ok", rc == GW_OK);
-    if (rc != GW_OK) {
-        view_map_set_str(r, "error", err->msg);
-        view_map_set_int(r, "code", rc);
-        if (lp)
-            view_map_set_str(r, "traceback", lplugin_traceback(lp));
-    }
-    if (lp)
-        view_map_set(r, "log", lplugin_take_log(lp));
-    return r;
-}
-
-/* "load" and "eval": a new state for id, running the text the request carries. */
-static int serve_load(struct states *st, const view *req, int eval, size_t id, lplugin **lpp,
-                      view **result, gw_error *err)
-{
-    const char *path = view_str(view_map_get(req, "path"));
-    const view *text = view_map_get(req, "text");
-    if (id != st->n || !path || !view_str(text))
-        return gw_error_set(err, GW_ESOFTWARE, "bad load request");
-    st->items = gw_xrealloc(st->items, (st->n + 1) * sizeof *st->items);
-    st->items[st->n++] = NULL;
-    int rc = lplugin_new(path, &st->limits, ask_parent, st, lpp, err);
-    st->items[id] = *lpp;
-    if (rc != GW_OK)
-        return rc;
-    if (eval)
-        return lplugin_eval(*lpp, view_str(text), view_str_len(text), result, err);
-    gw_buf problems = GW_BUF_INIT;
-    size_t n = 0;
-    rc = lplugin_load(*lpp, view_str(text), view_str_len(text),
-                      view_str(view_map_get(req, "folder_kind")), &problems, &n, err);
-    if (rc == GW_OK) {
-        plugin_info info;
-        lplugin_get_info(*lpp, &info);
-        *result = view_map();
-        view_map_set_str(*result, "problems", buf_cstr(&problems));
-        view_map_set_int(*result, "n_problems", (long long)n);
-        view_map_set_str(*result, "name", info.name);
-        view_map_set_str(*result, "kind", info.kind);
-        view_map_set_str(*result, "version", info.version);
-        view_map_set_str(*result, "description", info.description);
-        view_map_set_int(*result, "batch_rows", info.batch_rows);
-        view_map_set_bool(*result, "compiled", info.compiled);
-    }
-    buf_free(&problems);
-    return rc;
-}
-
-/* "call" and "each".  An "each" carries its arguments encoded in the string "args", kept for
- * the next "each", or "args_same" to use them again. */
-static int serve_call(struct states *st, lplugin *lp, const view *req, int each, view **result,
-                      gw_error *err)
-{
-    const view *enc = view_map_get(req, "args");
-    view *own = NULL;
-    if (view_str(enc)) {
-        own = worker_decode(view_str(enc), view_str_len(enc), err);
-        if (!own)
-            return GW_ESOFTWARE;
-        if (each) {
-            view_free(st->each_args);
-            st->each_args = own;
-            own = NULL;
-        }
-    }
-    const view *args = each ? st->each_args : own;
-    size_t n = view_len(args);
-    view **av = gw_xcalloc(n ? n : 1, sizeof *av);
-    for (size_t i = 0; i < n; i++)
-        av[i] = view_list_at(args, i);
-    const char *fn = view_str(view_map_get(req, "fn"));
-    int rc;
-    if (!each)
-        rc = lplugin_call(lp, fn, av, n, result, err);
-    else {
-        view **outs = gw_xcalloc(n ? n : 1, sizeof *outs);
-        lplugin_shared sh = {view_map_get(req, "shared"),
-                             (unsigned long long)view_num(view_map_get(req, "shared_id"))};
-        rc = lplugin_call_each(lp, fn, av, n, view_map_get(req, "shared_id") ? &sh : NULL, outs,
-                               err);
-        if (rc == GW_OK) {
-            *result = view_list();
-            for (size_t i = 0; i < n; i++)
-                view_list_push(*result, outs[i]);
-        }
-        free(outs);
-    }
-    free(av);
-    view_free(own);
-    return rc;
-}
-
-/* One request, in the worker: the reply, and in *result its value (sent as a message of its
- * own after the reply, so that gpuwise need not copy it out of the reply). */
-static view *serve_one(struct states *st, const view *req, view **out)
-{
-    const char *op = view_str(view_map_get(req, "op"));
-    double idn = view_num(view_map_get(req, "id"));
-    size_t id = idn >= 0 && idn < 1e9 ? (size_t)idn : (size_t)-1;
-    gw_error err = {0};
-    view *result = NULL;
-    int rc = GW_OK;
-    lplugin *lp = id < st->n ? st->items[id] : NULL;
-    op = op ? op : "";
-    if (!strcmp(op, "load") || !strcmp(op, "eval"))
-        rc = serve_load(st, req, op[0] == 'e', id, &lp, &result, &err);
-    else if (!lp)
-        rc = gw_error_set(&err, GW_ESOFTWARE, "no plugin %zu in this process", id);
-    else if (!strcmp(op, "free")) {
-        lplugin_free(lp);
-        st->items[id] = lp = NULL;
-    } else if (!strcmp(op, "field"))
-        rc = lplugin_get_field(lp, view_str(view_map_get(req, "name")), &result, &err);
-    else if (!strcmp(op, "line"))
-        result = view_number(lplugin_function_line(lp, view_str(view_map_get(req, "fn"))));
-    else if (!strcmp(op, "call") || !strcmp(op, "each"))
-        rc = serve_call(st, lp, req, op[0] == 'e', &result, &err);
-    else if (!strcmp(op, "tests")) {
-        const view *text = view_map_get(req, "text");
-        rc = lplugin_run_tests(lp, view_str(view_map_get(req, "path")), view_str(text),
-                               view_str_len(text), &result, &err);
-    } else
-        rc = gw_error_set(&err, GW_ESOFTWARE, "unknown request '%s'", op);
-    view *r = reply_new(lp, rc, &err);
-    if (result)
-        view_map_set_bool(r, "has_result", 1);
-    *out = result;
-    return r;
-}
-
-/* The worker's main loop: one reply per request until the channel closes. */
-static int serve(int fd, void *ud)
-{
-    struct states *st = ud;
-    st->fd = fd;
-    for (;;) {
-        view *req = worker_read(fd);
-        if (!req)
-            break;
-        worker_cpu_limit(st->limits.wall_seconds + 1);
-        view *result = NULL;
-        view *r = serve_one(st, req, &result);
-        view_free(req);
-        int w = worker_write(fd, r);
-        if (w == 0 && result)
-            w = worker_write(fd, result);
-        view_free(r);
-        view_free(result);
-        if (w != 0)
-            break;
-    }
-    for (size_t i = 0; i < st->n; i++)
-        lplugin_free(st->items[i]);
-    free(st->items);
-    view_free(st->each_args);
-    return 0;
-}
-
 /* ---- the parent's side ---- */
 
-static void channel_init(channel *ch, kb *k, const plugin_limits *limits)
+static void channel_init(channel *ch, plugin_kb_answer kb_answer, void *kb_ctx,
+                         const plugin_limits *limits)
 {
     memset(ch, 0, sizeof *ch);
-    ch->k = k;
+    ch->kb_answer = kb_answer;
+    ch->kb_ctx = kb_ctx;
     ch->limits = plugin_limits_resolve(limits);
 }
 
@@ -522,11 +161,10 @@ static int channel_start(channel *ch, gw_error *err)
         return GW_OK;
     if (ch->dead)
         return gw_error_set(err, GW_ESOFTWARE, "%s", ch->dead_msg);
-    struct states st = {ch->limits, -1, NULL, 0, NULL};
     ch->has_xml = xml_opened;   /* the child's copy is the one used */
     /* the address space holds every plugin of the command; each Lua state has its own cap */
     worker_limits wl = {ch->limits.memory_bytes * 4, ch->limits.wall_seconds + 1};
-    return worker_start(&wl, NULL, serve, &st, &ch->w, err);
+    return worker_start(&wl, NULL, plugin_serve, &ch->limits, &ch->w, err);
 }
 
 /* How long a worker may take past the plugin's own wall-clock limit. */
@@ -604,14 +242,14 @@ static int request_for(plugin *p, view *req, double calls, view **result, gw_err
     for (size_t i = 0; i < view_len(log); i++) {
         const view *line = view_list_at(log, i);
         gw_buf b = GW_BUF_INIT;
-        escape_text(&b, view_str(line) ? view_str(line) : "", view_str_len(line), "\t");
+        plugin_values_escape(&b, view_str(line) ? view_str(line) : "", view_str_len(line), "\t");
         view_list_push(p->log, view_stringn(b.data ? b.data : "", b.len));
         buf_free(&b);
     }
     if (!view_truthy(view_map_get(reply, "ok"))) {
         const char *tb = view_str(view_map_get(reply, "traceback"));
         gw_buf b = GW_BUF_INIT;
-        escape_text(&b, tb ? tb : "", tb ? strlen(tb) : 0, "\t\n");
+        plugin_values_escape(&b, tb ? tb : "", tb ? strlen(tb) : 0, "\t\n");
         snprintf(p->traceback, sizeof p->traceback, "%s", buf_cstr(&b));
         buf_free(&b);
         int code = (int)view_num(view_map_get(reply, "code"));
@@ -736,7 +374,7 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
         ch = NULL;
     if (!ch) {
         ch = gw_xcalloc(1, sizeof *ch);
-        channel_init(ch, host->k, &host->limits);
+        channel_init(ch, host->kb_answer, host->kb_ctx, &host->limits);
         host->chans = gw_xrealloc(host->chans, (host->n_chans + 1) * sizeof *host->chans);
         host->chans[host->n_chans++] = ch;
     }
@@ -748,7 +386,7 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     if (rc == GW_OK) {
         char label[200];
         result_label(p, "plugin table", label, sizeof label);
-        rc = check_result(info, label, err);
+        rc = plugin_values_check(info, label, err);
     }
     if (rc != GW_OK) {
         view_free(info);
@@ -772,15 +410,16 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
 
 /* ---- the host ---- */
 
-int plugin_host_new(const char *const *dirs, size_t n_dirs, kb *k, const plugin_limits *limits,
-                    plugin_host **out, gw_error *err)
+int plugin_host_new(const char *const *dirs, size_t n_dirs, plugin_kb_answer kb_answer,
+                    void *kb_ctx, const plugin_limits *limits, plugin_host **out, gw_error *err)
 {
     (void)err;
     plugin_host *h = gw_xcalloc(1, sizeof *h);
     h->dirs = gw_xcalloc(n_dirs ? n_dirs : 1, sizeof *h->dirs);
     for (size_t i = 0; i < n_dirs; i++)
         h->dirs[h->n_dirs++] = gw_xstrdup(dirs[i]);
-    h->k = k;
+    h->kb_answer = kb_answer;
+    h->kb_ctx = kb_ctx;
     h->limits = plugin_limits_resolve(limits);
     *out = h;
     return GW_OK;
@@ -852,14 +491,6 @@ static char **list_lua(const char *dir, size_t *n)
     return names;
 }
 
-static unsigned kind_bit(const char *kind)
-{
-    for (size_t k = 0; kind && k < N_KINDS; k++)
-        if (strcmp(kind, kinds[k].kind) == 0)
-            return 1u << k;
-    return 0;
-}
-
 /* Loads the plugin files of dir; a flat folder's plugins are kept only when their kind is in
  * want (their kind is known only once they ran). */
 static int load_folder(plugin_host *h, const char *dir, const char *folder_kind, unsigned want,
@@ -884,7 +515,7 @@ static int load_folder(plugin_host *h, const char *dir, const char *folder_kind,
                 p = NULL;
             }
         }
-        if (p && !(kind_bit(p->kind) & want)) {
+        if (p && !(plugin_kind_bit(p->kind) & want)) {
             plugin_free(p);
             p = NULL;
         }
@@ -917,12 +548,13 @@ static int load_kinds(plugin_host *host, unsigned want, gw_error *err)
         struct stat st;
         if (stat(host->dirs[d], &st) != 0 || !S_ISDIR(st.st_mode))
             continue;
-        for (size_t k = 0; k < N_KINDS; k++) {
+        for (size_t k = 0; k < PLUGIN_N_KINDS; k++) {
             if (!(want & (1u << k)))
                 continue;
+            const char *kind = plugin_kind_at(k);
             gw_buf sub = GW_BUF_INIT;
-            buf_printf(&sub, "%s/%s", host->dirs[d], kinds[k].folder);
-            int rc = load_folder(host, buf_cstr(&sub), kinds[k].kind, want, err);
+            buf_printf(&sub, "%s/%s", host->dirs[d], plugin_kind_folder(kind));
+            int rc = load_folder(host, buf_cstr(&sub), kind, want, err);
             buf_free(&sub);
             if (rc != GW_OK)
                 return rc;
@@ -937,12 +569,12 @@ static int load_kinds(plugin_host *host, unsigned want, gw_error *err)
 
 int plugin_host_load_all(plugin_host *host, gw_error *err)
 {
-    return load_kinds(host, (1u << N_KINDS) - 1, err);
+    return load_kinds(host, (1u << PLUGIN_N_KINDS) - 1, err);
 }
 
 int plugin_host_load_kind(plugin_host *host, const char *kind, gw_error *err)
 {
-    unsigned bit = kind_bit(kind);
+    unsigned bit = plugin_kind_bit(kind);
     if (!bit)
         return gw_error_set(err, GW_ESOFTWARE, "unknown plugin kind '%s'", kind ? kind : "");
     return load_kinds(host, bit, err);
@@ -1032,41 +664,6 @@ int plugin_function_line(plugin *p, const char *fn)
     return n;
 }
 
-/* ---- what a plugin may write ---- */
-
-/* 1 when the KB's source id was made for plugin name (records_plugin_source: its publisher is
- * "gpuwise plugin NAME VERSION"). */
-static int source_of_plugin(kb *k, const char *id, const char *name)
-{
-    kb_source src = {0};
-    gw_error e = {0};
-    int mine = 0;
-    if (kb_source_get(k, id, &src, &e) == GW_OK && src.publisher) {
-        size_t len = strlen("gpuwise plugin "), nl = strlen(name);
-        mine = !strncmp(src.publisher, "gpuwise plugin ", len) &&
-               !strncmp(src.publisher + len, name, nl) && src.publisher[len + nl] == ' ';
-    }
-    kb_source_free(&src);
-    return mine;
-}
-
-int plugin_check_sources(const plugin *p, kb *k, const view *records, const char *what,
-                         gw_error *err)
-{
-    if (p->compiled)
-        return GW_OK;
-    for (size_t i = 0; i < view_len(records); i++) {
-        const char *id = view_str(view_map_get(view_list_at(records, i), "source"));
-        if (id && !source_of_plugin(k, id, p->name ? p->name : ""))
-            return gw_error_set(err, GW_EDATA,
-                                "%s: %s[%zu].source: '%s' is not one of this plugin's sources; a "
-                                "plugin cites only the sources made for it (leave `source` out), "
-                                "never the KB's curated ones",
-                                p->name ? p->name : p->path, what, i + 1, id);
-    }
-    return GW_OK;
-}
-
 /* ---- calls ---- */
 
 int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
@@ -1078,7 +675,7 @@ int plugin_get_field(plugin *p, const char *field, view **out, gw_error *err)
     result_label(p, field, label, sizeof label);
     if (rc == GW_OK && !*out)
         *out = view_null();
-    if (rc == GW_OK && (rc = check_result(*out, label, err)) != GW_OK) {
+    if (rc == GW_OK && (rc = plugin_values_check(*out, label, err)) != GW_OK) {
         view_free(*out);
         *out = NULL;
     }
@@ -1125,7 +722,7 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
         *out = view_null();
     char label[4400];   /* a name, or a path (4096 at most), and the function */
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
-    if (rc == GW_OK && (rc = check_result(*out, label, err)) != GW_OK) {
+    if (rc == GW_OK && (rc = plugin_values_check(*out, label, err)) != GW_OK) {
         view_free(*out);
         *out = NULL;
     }
@@ -1170,7 +767,7 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
         rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
     /* each call's value is checked on its own, with its own bounds, as each call was made */
     for (size_t i = 0; rc == GW_OK && i < n; i++)
-        rc = check_result(view_list_at(list, i), label, err);
+        rc = plugin_values_check(view_list_at(list, i), label, err);
     for (size_t i = 0; rc == GW_OK && i < n; i++)
         outs[i] = view_copy(view_list_at(list, i));
     view_free(list);
@@ -1184,18 +781,18 @@ view *plugin_take_log(plugin *p)
     return out;
 }
 
-int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
-                     const plugin_limits *limits, view **out, gw_error *err)
+int plugin_eval_text(const char *name, const char *text, size_t len, plugin_kb_answer kb_answer,
+                     void *kb_ctx, const plugin_limits *limits, view **out, gw_error *err)
 {
     channel ch;
     plugin *p;
     *out = NULL;
-    channel_init(&ch, k, limits);
+    channel_init(&ch, kb_answer, kb_ctx, limits);
     open_libraries_for(text, len);
     int rc = plugin_start(&ch, name, request_new("eval"), text, len, &p, out, err);
     if (rc == GW_OK && !*out)
         *out = view_null();
-    if (rc == GW_OK && (rc = check_result(*out, name, err)) != GW_OK) {
+    if (rc == GW_OK && (rc = plugin_values_check(*out, name, err)) != GW_OK) {
         view_free(*out);
         *out = NULL;
     }
@@ -1229,8 +826,8 @@ int plugin_run_tests(plugin *p, const char *test_path, view **out, gw_error *err
         const char *m = view_str(view_map_get(r, "message"));
         const char *nm = view_str(view_map_get(r, "name"));
         gw_buf b = GW_BUF_INIT, nb = GW_BUF_INIT;
-        escape_text(&b, m ? m : "", m ? strlen(m) : 0, "\t");
-        escape_text(&nb, nm ? nm : "", nm ? strlen(nm) : 0, "");
+        plugin_values_escape(&b, m ? m : "", m ? strlen(m) : 0, "\t");
+        plugin_values_escape(&nb, nm ? nm : "", nm ? strlen(nm) : 0, "");
         view_map_set_str(r, "name", buf_cstr(&nb));
         if (m)
             view_map_set_str(r, "message", buf_cstr(&b));

@@ -1,4 +1,4 @@
-/* plugin.h — the Lua plugin host.  Only plugin.c and luaapi.c know Lua.  Each plugin lives in
+/* plugin.h — the Lua plugin host.  Only core/sandbox knows Lua.  Each plugin lives in
  * its own sandboxed lua_State with an instruction budget, a memory cap and a wall-clock limit.
  * Values cross between C and Lua as view trees (view.h): arguments are turned into Lua tables,
  * results are read back defensively (wrong types, cycles, NaN, NUL bytes, invalid UTF-8 and
@@ -12,33 +12,28 @@
 
 #include "base/buf.h"
 #include "base/error.h"
-#include "kb/kb.h"
 #include "base/view.h"
+#include "plugin_kinds.h"
 
 typedef struct plugin_host plugin_host;
 typedef struct plugin plugin;
 
-typedef struct plugin_limits {
-    long long instructions;   /* VM instructions per call (count hook); 0 = default */
-    size_t memory_bytes;      /* per lua_State; 0 = default */
-    double wall_seconds;      /* per call; 0 = default */
-} plugin_limits;
-
-typedef struct plugin_info {
-    const char *name, *kind, *version, *description;
-    const char *path;          /* the file it was loaded from */
-    const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
-    long batch_rows;           /* importer: CSV records per import() call; 0 = whole file */
-    int compiled;              /* its text is a shipped plugin's, loaded from the copy compiled
-                                * into the program (embedded.h) rather than parsed */
-} plugin_info;
+/* What answers the KB questions plugins ask (gw.gpu.resolve, gw.kb.gpu).  The host holds no
+ * KB: its caller hands it this function and its ctx (ingest/kb_answer.h has one over a kb).
+ * question (not to be trusted: it comes from the plugin's process) is a map, either
+ * {question = "gpu.resolve", name = NAME} or {question = "kb.gpu", id = ID}.  The answer, which
+ * the caller frees, is a map: {id = ID, count = N} for gpu.resolve, {gpu = {column = value}}
+ * for kb.gpu (text columns as strings, figures as numbers, unknown ones absent), or
+ * {error = MESSAGE} (an unknown question too), which the plugin gets as nil and the message.
+ * NULL is read as "no knowledge base is open". */
+typedef view *(*plugin_kb_answer)(void *ctx, const view *question);
 
 /* A host over the given plugin folders, searched in order (first wins for a name: --plugins
  * folders, then the user's XDG folder, then the shipped one).  Folders that do not exist are
- * skipped.  k (may be NULL) is what `gw.gpu.resolve` and the read-only KB queries use.
- * limits may be NULL for the defaults. */
-int plugin_host_new(const char *const *dirs, size_t n_dirs, kb *k, const plugin_limits *limits,
-                    plugin_host **out, gw_error *err);
+ * skipped.  kb_answer(kb_ctx, ...) answers the plugins' KB questions; kb_answer NULL: none
+ * is open.  limits may be NULL for the defaults. */
+int plugin_host_new(const char *const *dirs, size_t n_dirs, plugin_kb_answer kb_answer,
+                    void *kb_ctx, const plugin_limits *limits, plugin_host **out, gw_error *err);
 void plugin_host_free(plugin_host *host);
 
 /* Discovers and loads every plugin (*.lua, not *_test.lua) in the folders, kinds pricing/,
@@ -83,9 +78,10 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err);
 
 /* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
- * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ..."). */
-int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
-                     const plugin_limits *limits, view **out, gw_error *err);
+ * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ...");
+ * kb_answer and kb_ctx as for plugin_host_new. */
+int plugin_eval_text(const char *name, const char *text, size_t len, plugin_kb_answer kb_answer,
+                     void *kb_ctx, const plugin_limits *limits, view **out, gw_error *err);
 
 /* Loads path for `plugin check`: every problem of its shape is appended to problems as one
  * "path:line: problem" line and counted in *n_problems.  A file that does not load or run at all
@@ -94,22 +90,11 @@ int plugin_eval_text(const char *name, const char *text, size_t len, kb *k,
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
                            size_t *n_problems, plugin **out, gw_error *err);
 
-/* A plugin writes only in its own namespace: each of the records (a list of maps) that names a
- * `source` must name one made for this plugin (records_plugin_source), so that a plugin can
- * neither cite nor, on a refresh, replace the rows of the KB's curated sources or another
- * plugin's.  Shipped plugins (plugin_info.compiled: their text is exactly the shipped one) may
- * cite the KB's sources.  GW_EDATA naming the plugin, what[i] and the source. */
-int plugin_check_sources(const plugin *p, kb *k, const view *records, const char *what,
-                         gw_error *err);
-
 /* The line where the plugin's function fn is defined, or 0 when it has none. */
 int plugin_function_line(plugin *p, const char *fn);
 
 /* The Lua traceback of the last failed call ("" when none); owned by p. */
 const char *plugin_traceback(const plugin *p);
-
-/* The folder name of a kind ("pricing" -> "pricing", "importer" -> "importers"), or NULL. */
-const char *plugin_kind_folder(const char *kind);
 
 /* What the plugin wrote with gw.log/print since the last call: a list of strings the caller
  * frees.  The plugin's log is emptied. */

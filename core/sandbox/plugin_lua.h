@@ -1,7 +1,7 @@
 /* plugin_lua.h — private to the plugin host: one plugin's Lua state as its worker process runs
- * it (plugin_lua.c).  plugin.c calls these only inside the worker; gpuwise's own process never
- * creates a Lua state for a plugin.  The functions mirror plugin.h's, given text instead of file
- * names (the worker has no files). */
+ * it (plugin_lua.c, plugin_lua_table.c).  The worker's side of the host (plugin_serve.c) calls
+ * these; gpuwise's own process never creates a Lua state for a plugin.  The functions mirror
+ * plugin.h's, given text instead of file names (the worker has no files). */
 #ifndef GW_PLUGIN_LUA_H
 #define GW_PLUGIN_LUA_H
 
@@ -10,7 +10,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "luaapi.h"
-#include "plugin.h"
+#include "plugin_kinds.h"
 #include "base/view.h"
 
 typedef struct lplugin lplugin;
@@ -20,9 +20,6 @@ typedef struct lplugin_shared {
     const view *v;
     unsigned long long id;
 } lplugin_shared;
-
-/* Explicit limits win, then the environment, then the defaults. */
-plugin_limits plugin_limits_resolve(const plugin_limits *given);
 
 /* A fresh sandbox named path (used in every message); query answers the gw KB functions. */
 int lplugin_new(const char *path, const plugin_limits *limits, luaapi_query_fn query,

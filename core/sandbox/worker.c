@@ -135,6 +135,58 @@ static int take(struct reader *r, size_t n, const unsigned char **at)
     return GW_OK;
 }
 
+static view *decode_value(struct reader *r, int depth);
+
+/* A map's key: a length, then that many bytes without NUL, into key (256 bytes). */
+static int decode_key(struct reader *r, char key[256])
+{
+    const unsigned char *b = NULL, *kp = NULL;
+    if (take(r, 4, &b))
+        return GW_EDATA;
+    size_t kl = get_u32(b);
+    if (kl >= 256)
+        return gw_error_set(r->err, GW_EDATA, "key too long");
+    if (take(r, kl, &kp))
+        return GW_EDATA;
+    if (memchr(kp, 0, kl))
+        return gw_error_set(r->err, GW_EDATA, "NUL in a key");
+    memcpy(key, kp, kl);
+    key[kl] = '\0';
+    return GW_OK;
+}
+
+/* A list or (map != 0) a map: a count, then the items (each a key and a value in a map). */
+static view *decode_container(struct reader *r, int map, int depth)
+{
+    const unsigned char *b = NULL;
+    if (take(r, 4, &b))
+        return NULL;
+    size_t n = get_u32(b);
+    if (n > (size_t)(r->end - r->p)) {   /* every item takes a byte at least */
+        gw_error_set(r->err, GW_EDATA, "truncated message");
+        return NULL;
+    }
+    view *v = map ? view_map() : view_list();
+    for (size_t i = 0; i < n; i++) {
+        char key[256];
+        if (map && decode_key(r, key) != GW_OK)
+            break;
+        view *item = decode_value(r, depth + 1);
+        if (!item)
+            break;
+        if (map)
+            view_map_set(v, key, item);
+        else
+            view_list_push(v, item);
+        if (i + 1 == n)
+            return v;
+    }
+    if (n == 0)
+        return v;
+    view_free(v);
+    return NULL;
+}
+
 static view *decode_value(struct reader *r, int depth)
 {
     const unsigned char *b = NULL;
@@ -166,52 +218,8 @@ static view *decode_value(struct reader *r, int depth)
         return view_stringn((const char *)b, n);
     }
     case 'l':
-    case 'm': {
-        int map = *b == 'm';
-        if (take(r, 4, &b))
-            return NULL;
-        size_t n = get_u32(b);
-        if (n > (size_t)(r->end - r->p)) {   /* every item takes a byte at least */
-            gw_error_set(r->err, GW_EDATA, "truncated message");
-            return NULL;
-        }
-        view *v = map ? view_map() : view_list();
-        for (size_t i = 0; i < n; i++) {
-            char key[256];
-            if (map) {
-                size_t kl = 0;
-                const unsigned char *kp = NULL;
-                if (take(r, 4, &b))
-                    break;
-                kl = get_u32(b);
-                if (kl >= sizeof key) {
-                    gw_error_set(r->err, GW_EDATA, "key too long");
-                    break;
-                }
-                if (take(r, kl, &kp))
-                    break;
-                if (memchr(kp, 0, kl)) {
-                    gw_error_set(r->err, GW_EDATA, "NUL in a key");
-                    break;
-                }
-                memcpy(key, kp, kl);
-                key[kl] = '\0';
-            }
-            view *item = decode_value(r, depth + 1);
-            if (!item)
-                break;
-            if (map)
-                view_map_set(v, key, item);
-            else
-                view_list_push(v, item);
-            if (i + 1 == n)
-                return v;
-        }
-        if (n == 0)
-            return v;
-        view_free(v);
-        return NULL;
-    }
+    case 'm':
+        return decode_container(r, *b == 'm', depth);
     default:
         gw_error_set(r->err, GW_EDATA, "unknown tag in message");
         return NULL;

@@ -95,7 +95,7 @@ static inline void fuzz_lua_eval(const char *prefix, const uint8_t *data, size_t
     plugin_limits limits = {10 * 1000 * 1000, 64u * 1024u * 1024u, 5.0};
     view *out = NULL;
     gw_error err = {0};
-    if (plugin_eval_text("fuzz.lua", code.data, code.len, NULL, &limits, &out, &err) == GW_OK)
+    if (plugin_eval_text("fuzz.lua", code.data, code.len, NULL, NULL, &limits, &out, &err) == GW_OK)
         view_free(out);
     buf_free(&code);
 }

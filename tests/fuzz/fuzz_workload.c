@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     plugin_limits limits = {10 * 1000 * 1000, 64u * 1024u * 1024u, 5.0};
     table = NULL;
-    if (plugin_eval_text("fuzz.lua", (const char *)data, size, NULL, &limits, &table, &err) ==
+    if (plugin_eval_text("fuzz.lua", (const char *)data, size, NULL, NULL, &limits, &table, &err) ==
         GW_OK) {
         check(table);
         view_free(table);

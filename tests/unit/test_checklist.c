@@ -27,7 +27,7 @@ static plugin_host *host_with(const char *const *files, size_t n)
 {
     plugin_host *host = NULL;
     gw_error err = {0};
-    if (plugin_host_new(NULL, 0, NULL, NULL, &host, &err) != GW_OK)
+    if (plugin_host_new(NULL, 0, NULL, NULL, NULL, &host, &err) != GW_OK)
         fail_msg("plugin_host_new: %s", err.msg);
     for (size_t i = 0; i < n; i++) {
         plugin *p = NULL;

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "ingest/kb_answer.h"
 #include "kb/kb.h"
 #include "sandbox/plugin.h"
 #include "base/view.h"
@@ -66,7 +67,8 @@ static view *run(kb *k, const char *chunk)
 {
     view *v = NULL;
     gw_error err = {0};
-    if (plugin_eval_text("t.lua", chunk, strlen(chunk), k, &small, &v, &err) != GW_OK)
+    if (plugin_eval_text("t.lua", chunk, strlen(chunk), kb_answer_question, k, &small, &v,
+                         &err) != GW_OK)
         fail_msg("chunk: %s\n  failed: %s", chunk, err.msg);
     return v;
 }
@@ -75,7 +77,8 @@ static void run_fails(const char *chunk, const char *needle)
 {
     view *v = NULL;
     gw_error err = {0};
-    int rc = plugin_eval_text("t.lua", chunk, strlen(chunk), fixture, &small, &v, &err);
+    int rc = plugin_eval_text("t.lua", chunk, strlen(chunk), kb_answer_question, fixture, &small,
+                              &v, &err);
     if (rc == GW_OK || !strstr(err.msg, needle))
         fail_msg("chunk: %s\n  rc %d, message: %s\n  expected: %s", chunk, rc, err.msg, needle);
     assert_null(v);
@@ -123,6 +126,18 @@ static void test_gpu_resolve(void **state)
     assert_string_equal(str_at(v, 1), "no knowledge base is open");
     view_free(v);
     run_fails("return gw.gpu.resolve()", "bad argument #1 to 'resolve'");
+    /* questions a plugin cannot ask through gw (a worker that broke the protocol) are refused */
+    view *q = view_map();
+    view_map_set_str(q, "question", "kb.drop");
+    view *a = kb_answer_question(fixture, q);
+    assert_string_equal(view_str(view_map_get(a, "error")), "unknown question");
+    view_free(a);
+    view_map_set_str(q, "question", "kb.gpu");   /* without its id */
+    a = kb_answer_question(fixture, q);
+    assert_string_equal(view_str(view_map_get(a, "error")), "unknown question");
+    assert_null(view_map_get(a, "gpu"));
+    view_free(a);
+    view_free(q);
 }
 
 static void test_kb_gpu_follows_the_description(void **state)
@@ -303,7 +318,8 @@ static void test_log_and_read_only(void **state)
     const char *dirs[] = {dir};
     plugin_host *h;
     gw_error err = {0};
-    assert_int_equal(plugin_host_new(dirs, 1, fixture, &small, &h, &err), GW_OK);
+    assert_int_equal(plugin_host_new(dirs, 1, kb_answer_question, fixture, &small, &h, &err),
+                     GW_OK);
     assert_int_equal(plugin_host_load_all(h, &err), GW_OK);
     plugin *p = plugin_find(h, "logger");
     view *args[1] = {view_map()};

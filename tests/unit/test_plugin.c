@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandbox/plugin.h"
@@ -15,7 +16,7 @@ static const plugin_limits small = {2000000, 16u * 1024 * 1024, 5.0};
 static int eval(const char *text, view **out, gw_error *err)
 {
     gw_error_clear(err);
-    return plugin_eval_text("t.lua", text, strlen(text), NULL, &small, out, err);
+    return plugin_eval_text("t.lua", text, strlen(text), NULL, NULL, &small, out, err);
 }
 
 static void expect_error(const char *text, int code, const char *needle)
@@ -142,7 +143,7 @@ static void test_limits_stop_runaway_code(void **state)
     plugin_limits timed = {1000000000000LL, 16u * 1024 * 1024, 0.2};
     gw_error err;
     const char *spin = "while true do end";
-    assert_int_equal(plugin_eval_text("t.lua", spin, strlen(spin), NULL, &timed, &v, &err),
+    assert_int_equal(plugin_eval_text("t.lua", spin, strlen(spin), NULL, NULL, &timed, &v, &err),
                      GW_ESOFTWARE);
     assert_non_null(strstr(err.msg, "time limit of 0.2 s"));
 }
@@ -231,7 +232,7 @@ static void test_log_and_print(void **state)
     gw_error err;
     plugin_host *host;
     const char *dir = "tests/fixtures/plugins/unit";
-    assert_int_equal(plugin_host_new(&dir, 1, NULL, &small, &host, &err), GW_OK);
+    assert_int_equal(plugin_host_new(&dir, 1, NULL, NULL, &small, &host, &err), GW_OK);
     assert_int_equal(plugin_host_load_all(host, &err), GW_OK);
     plugin *p = plugin_find(host, "unit-pricing");
     assert_non_null(p);
@@ -255,6 +256,61 @@ static void test_log_and_print(void **state)
     plugin_host_free(host);
 }
 
+/* ---- KB questions: the host forwards them to the function its caller gave ---- */
+
+/* What the fake answerer was last asked: "question:key", e.g. "gpu.resolve:A10". */
+static char asked[200];
+
+/* A plugin_kb_answer that knows one card and records each question; ctx is the count it
+ * answers gpu.resolve with.  Answers NULL for the name "none". */
+static view *fake_kb_answer(void *ctx, const view *question)
+{
+    const char *what = view_str(view_map_get(question, "question"));
+    const char *name = view_str(view_map_get(question, "name"));
+    const char *id = view_str(view_map_get(question, "id"));
+    snprintf(asked, sizeof asked, "%s:%s", what ? what : "", name ? name : id ? id : "");
+    if (name && !strcmp(name, "none"))
+        return NULL;
+    view *a = view_map();
+    if (name) {
+        view_map_set_str(a, "id", "fake-card");
+        view_map_set_int(a, "count", *(const int *)ctx);
+    } else {
+        view *g = view_map_set(a, "gpu", view_map());
+        view_map_set_str(g, "name", "Fake Card");
+        view_map_set_num(g, "memory_gb", 24);
+    }
+    return a;
+}
+
+static void test_kb_questions_go_to_the_callers_function(void **state)
+{
+    (void)state;
+    int count = 3;
+    view *v = NULL;
+    gw_error err;
+    const char *chunk =
+        "local id, n = gw.gpu.resolve('A10') return {id, n, gw.kb.gpu(id).memory_gb}";
+    assert_int_equal(plugin_eval_text("t.lua", chunk, strlen(chunk), fake_kb_answer, &count,
+                                      &small, &v, &err), GW_OK);
+    assert_string_equal(view_str(view_list_at(v, 0)), "fake-card");
+    assert_true(view_num(view_list_at(v, 1)) == 3);
+    assert_true(view_num(view_list_at(v, 2)) == 24);
+    assert_string_equal(asked, "kb.gpu:fake-card");   /* the last question, as the plugin asked */
+    view_free(v);
+
+    /* an answerer that gives nothing, and no answerer at all: the plugin gets nil and why */
+    chunk = "return {select(2, gw.gpu.resolve('none'))}";
+    assert_int_equal(plugin_eval_text("t.lua", chunk, strlen(chunk), fake_kb_answer, &count,
+                                      &small, &v, &err), GW_OK);
+    assert_string_equal(asked, "gpu.resolve:none");
+    assert_string_equal(view_str(view_list_at(v, 0)), "no knowledge base is open");
+    view_free(v);
+    v = expect_ok("return {select(2, gw.gpu.resolve('A10'))}");
+    assert_string_equal(view_str(view_list_at(v, 0)), "no knowledge base is open");
+    view_free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_gw_units_csv_json),
         cmocka_unit_test(test_gw_html_xpath),
         cmocka_unit_test(test_log_and_print),
+        cmocka_unit_test(test_kb_questions_go_to_the_callers_function),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,7 +20,7 @@ static plugin_host *new_host(void)
     const char *dirs[] = {DIR_FIRST, DIR_SECOND};
     plugin_host *h = NULL;
     gw_error err;
-    assert_int_equal(plugin_host_new(dirs, 2, NULL, NULL, &h, &err), GW_OK);
+    assert_int_equal(plugin_host_new(dirs, 2, NULL, NULL, NULL, &h, &err), GW_OK);
     return h;
 }
 
@@ -166,7 +166,7 @@ static void test_readonly_arguments(void **state)
     const char *dirs[] = {"tests/fixtures/plugin_readonly"};
     plugin_host *h = NULL;
     gw_error err;
-    assert_int_equal(plugin_host_new(dirs, 1, NULL, NULL, &h, &err), GW_OK);
+    assert_int_equal(plugin_host_new(dirs, 1, NULL, NULL, NULL, &h, &err), GW_OK);
     plugin *pl = load_rule(h, "probe");
     view *w;
     plugin_arg *shared = team(&w);
