@@ -8,6 +8,7 @@
 #include <csv.h>
 #include <lauxlib.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -891,6 +892,25 @@ static int gw_units_parse(lua_State *L)
     return 2;
 }
 
+/* gw.money(amount [, currency [, decimals]]): money written as the engine writes it
+ * (units_format_money: "CNY 41,000", "$2,750", "$3.05"); decimals -1, the default, is the
+ * engine's rule (none from 100 up, else 2). */
+static int gw_money(lua_State *L)
+{
+    double amount = luaL_checknumber(L, 1);
+    const char *currency = luaL_optstring(L, 2, NULL);
+    lua_Integer decimals = luaL_optinteger(L, 3, -1);
+    luaL_argcheck(L, decimals >= -1 && decimals <= 6, 3, "from -1 to 6");
+    /* copied out of the heap before anything that can raise, which would skip the free */
+    char text[512];
+    gw_buf b = GW_BUF_INIT;
+    units_format_money(&b, amount, currency, (int)decimals);
+    snprintf(text, sizeof text, "%s", buf_cstr(&b));
+    buf_free(&b);
+    lua_pushstring(L, text);
+    return 1;
+}
+
 /* ---- gw.gpu / gw.kb: questions to the process that has the KB ---- */
 
 #define QUERY_KEY "gw.query"
@@ -981,6 +1001,8 @@ void luaapi_push_gw(lua_State *L)
     lua_newtable(L);
     lua_pushcfunction(L, gw_log);
     lua_setfield(L, -2, "log");
+    lua_pushcfunction(L, gw_money);
+    lua_setfield(L, -2, "money");
     struct {
         const char *name;
         const luaL_Reg *fns;

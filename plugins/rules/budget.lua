@@ -7,17 +7,10 @@ local function months(n)
   return string.format("%g %s", n, n == 1 and "month" or "months")
 end
 
--- "CNY 1,440": whole units, thousands separated, as the engine writes amounts of 100 and more.
-local function money(currency, amount)
-  local digits = string.format("%.0f", amount)
-  local grouped = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse():gsub("^,", "")
-  return (currency and currency .. " " or "") .. grouped
-end
-
 return {
   name = "budget",
   kind = "rule",
-  version = "1.2.0",
+  version = "1.2.1",
   description = "Excludes options that commit more cash up front than the budget (buying: cards, hosts, cooling; renting: the whole job, or the first month of capacity).",
 
   evaluate = function(option, workload)
@@ -41,7 +34,7 @@ return {
       end
       return { { effect = "exclude", weight = 1,
                  because = string.format("the first month of renting costs %s (of %s over %s); the budget is %s",
-                     money(workload.currency, committed), option.cost.total_text,
+                     gw.money(committed, workload.currency), option.cost.total_text,
                      months(workload.horizon_months), budget_text) } }
     else
       return { { effect = "exclude", weight = 1,

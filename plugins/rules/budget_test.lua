@@ -34,6 +34,15 @@ return {
                                                              total_text = "CNY 41,472" } }, job)
     assert(v[1].because == "renting for the whole job costs CNY 41,472; the budget is CNY 40,000", v[1].because)
   end,
+  -- The first month is written by gw.money, as the engine writes cost.total_text: "$", not "USD".
+  test_first_month_is_written_as_the_engine_writes_money = function(rule)
+    local usd = { budget = 40000, horizon_months = 36, currency = "USD", kind = "capacity",
+                  context = { budget_text = "$40,000" } }
+    local v = rule.evaluate({ acquisition = "rent", cost = { total = 1476000, committed = 41000.4,
+                                                             total_text = "$1,476,000" } }, usd)
+    assert(v[1].because == "the first month of renting costs $41,000 (of $1,476,000 over 36 months); "
+        .. "the budget is $40,000", v[1].because)
+  end,
   test_one_month_is_singular = function(rule)
     -- The old sentence read "renting for 1 months".
     local v = rule.evaluate({ acquisition = "rent", cost = { total = 41472, committed = 41472,
