@@ -1,9 +1,6 @@
-local function option(t)
-  local o = { gpu_name = "GeForce RTX 3090", memory_gb = 24, count = 1, fits = true,
+local base = { gpu_name = "GeForce RTX 3090", memory_gb = 24, count = 1, fits = true,
               split = false, vram_needed_gb = 10, per_card_gb = 10 }
-  for k, v in pairs(t) do o[k] = v end
-  return o
-end
+local function option(t) return gw.test.with(base, t) end
 
 return {
   test_fits_gives_nothing = function(rule)

@@ -1,8 +1,5 @@
-local function rental(t)
-  local o = { acquisition = "rent", consumer = false, count = 1, vendor = "NVIDIA" }
-  for k, v in pairs(t) do o[k] = v end
-  return o
-end
+local base = { acquisition = "rent", consumer = false, count = 1, vendor = "NVIDIA" }
+local function rental(t) return gw.test.with(base, t) end
 
 return {
   test_rented_a100_gets_tf32_advice_and_the_checklist = function(rule)
