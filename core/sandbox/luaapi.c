@@ -1,6 +1,7 @@
 /* luaapi.c — the `gw` module plugins see: XML/HTML with XPath (xml.h), CSV (libcsv), JSON
- * (view.h's cJSON reader and writer), units (units.h), GPU names and read-only KB queries
- * (asked of the process that has the KB: luaapi_set_query), and gw.log; plus the Lua <-> view
+ * (view.h's cJSON reader and writer), units and money (units.h), GPU names and read-only KB
+ * queries (asked of the process that has the KB: luaapi_set_query), gw.log, and gw.money and
+ * gw.test from luaapi_helpers.c; plus the Lua <-> view
  * conversions.  C memory that must live across a call that can raise is always held by a "box"
  * userdata whose __gc frees it. */
 #include "luaapi.h"
@@ -8,8 +9,6 @@
 #include <csv.h>
 #include <lauxlib.h>
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -893,108 +892,6 @@ static int gw_units_parse(lua_State *L)
     return 2;
 }
 
-/* gw.money(amount [, currency [, decimals]]): money written as the engine writes it
- * (units_format_money: "CNY 41,000", "$2,750", "$3.05"); decimals -1, the default, is the
- * engine's rule (none from 100 up, else 2). */
-static int gw_money(lua_State *L)
-{
-    double amount = luaL_checknumber(L, 1);
-    const char *currency = luaL_optstring(L, 2, NULL);
-    lua_Integer decimals = luaL_optinteger(L, 3, -1);
-    luaL_argcheck(L, decimals >= -1 && decimals <= 6, 3, "from -1 to 6");
-    /* copied out of the heap before anything that can raise, which would skip the free */
-    char text[512];
-    gw_buf b = GW_BUF_INIT;
-    units_format_money(&b, amount, currency, (int)decimals);
-    snprintf(text, sizeof text, "%s", buf_cstr(&b));
-    buf_free(&b);
-    lua_pushstring(L, text);
-    return 1;
-}
-
-/* ---- gw.test: what the shipped NAME_test.lua files share (plugins/README.md, Tests) ---- */
-
-/* Raises msg at the test's line (level 2: the Lua code that called the helper). */
-static int test_fail(lua_State *L, const char *fmt, ...)
-{
-    luaL_where(L, 2);
-    va_list ap;
-    va_start(ap, fmt);
-    lua_pushvfstring(L, fmt, ap);
-    va_end(ap);
-    lua_concat(L, 2);
-    return lua_error(L);
-}
-
-/* The non-empty string item[field] (item at index item), or raises naming item n. */
-static const char *test_item_text(lua_State *L, int item, lua_Integer n, const char *field)
-{
-    lua_getfield(L, item, field);
-    const char *text = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    if (!text || !*text)
-        test_fail(L, "item %I lacks %s", n, field);
-    lua_pop(L, 1);   /* item keeps the string alive */
-    return text;
-}
-
-/* gw.test.checklist_items(checklist, count [, fields]): every item has a non-empty id,
- * question, how_to_check, severity (high, medium or low) and each of fields; ids are unique;
- * there are count items. */
-static int gw_test_checklist_items(lua_State *L)
-{
-    luaL_checkany(L, 1);
-    lua_Integer expected = luaL_checkinteger(L, 2);
-    if (!lua_isnoneornil(L, 3))
-        luaL_checktype(L, 3, LUA_TTABLE);
-    lua_settop(L, 3);
-    if (lua_getfield(L, 1, "items") != LUA_TTABLE)   /* 4 */
-        return test_fail(L, "the checklist has no items list");
-    lua_newtable(L);                                 /* 5: the ids seen */
-    static const char *const required[] = {"id", "question", "how_to_check", "severity"};
-    lua_Integer n = luaL_len(L, 4);
-    for (lua_Integer i = 1; i <= n; i++) {
-        if (lua_geti(L, 4, i) != LUA_TTABLE)         /* 6 */
-            return test_fail(L, "item %I is not a table", i);
-        for (size_t f = 0; f < sizeof required / sizeof required[0]; f++)
-            test_item_text(L, 6, i, required[f]);
-        lua_Integer n_extra = lua_istable(L, 3) ? luaL_len(L, 3) : 0;
-        for (lua_Integer f = 1; f <= n_extra; f++) {
-            lua_geti(L, 3, f);
-            test_item_text(L, 6, i, luaL_checkstring(L, -1));
-            lua_pop(L, 1);
-        }
-        const char *id = test_item_text(L, 6, i, "id");
-        if (lua_getfield(L, 5, id) != LUA_TNIL)
-            return test_fail(L, "duplicate id %s", id);
-        lua_pushboolean(L, 1);
-        lua_setfield(L, 5, id);
-        const char *severity = test_item_text(L, 6, i, "severity");
-        if (strcmp(severity, "high") != 0 && strcmp(severity, "medium") != 0 &&
-            strcmp(severity, "low") != 0)
-            return test_fail(L, "%s: severity %s", id, severity);
-        lua_settop(L, 5);
-    }
-    if (n != expected)
-        return test_fail(L, "expected %I items, got %I", expected, n);
-    return 0;
-}
-
-/* gw.test.with(defaults, changes): a new table, defaults' fields with changes' over them (for
- * building options and workloads that differ from a test's base in a field or two). */
-static int gw_test_with(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    lua_newtable(L);
-    for (int from = 1; from <= 2; from++)
-        for (lua_pushnil(L); lua_next(L, from);) {   /* key, value */
-            lua_pushvalue(L, -2);                      /* key, value, key */
-            lua_insert(L, -2);                         /* key, key, value */
-            lua_settable(L, 3);                        /* key: lua_next's next */
-        }
-    return 1;
-}
-
 /* ---- gw.gpu / gw.kb: questions to the process that has the KB ---- */
 
 #define QUERY_KEY "gw.query"
@@ -1082,22 +979,18 @@ void luaapi_push_gw(lua_State *L)
     static const luaL_Reg units_fns[] = {{"parse", gw_units_parse}, {NULL, NULL}};
     static const luaL_Reg gpu_fns[] = {{"resolve", gw_gpu_resolve}, {NULL, NULL}};
     static const luaL_Reg kb_fns[] = {{"gpu", gw_kb_gpu}, {NULL, NULL}};
-    static const luaL_Reg test_fns[] = {{"checklist_items", gw_test_checklist_items},
-                                        {"with", gw_test_with}, {NULL, NULL}};
     lua_newtable(L);
     lua_pushcfunction(L, gw_log);
     lua_setfield(L, -2, "log");
-    lua_pushcfunction(L, gw_money);
-    lua_setfield(L, -2, "money");
     struct {
         const char *name;
         const luaL_Reg *fns;
     } subs[] = {{"xml", xml_fns},     {"html", html_fns}, {"csv", csv_fns}, {"json", json_fns},
-                {"units", units_fns}, {"gpu", gpu_fns},   {"kb", kb_fns},
-                {"test", test_fns}};
+                {"units", units_fns}, {"gpu", gpu_fns},   {"kb", kb_fns}};
     for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++) {
         lua_newtable(L);
         luaL_setfuncs(L, subs[i].fns, 0);
         lua_setfield(L, -2, subs[i].name);
     }
+    luaapi_add_helpers(L);
 }
