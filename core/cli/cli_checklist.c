@@ -11,6 +11,7 @@
 #include "inspect/checklist.h"
 #include "cli.h"
 #include "cli_document.h"
+#include "cli_inspect.h"
 #include "cli_listing.h"
 #include "inspect/inspect.h"
 #include "inspect/nvsmi.h"
@@ -23,16 +24,9 @@ static view *inspect_dump(gw_ctx *ctx, const char *path, gw_error *err, int *rc)
     *rc = nvsmi_read_file(path, &log, err);
     if (*rc != GW_OK)
         return NULL;
-    kb *k = NULL;
-    gw_error kb_err = {0};
-    if (cli_open_kb(ctx, 0, &k, &kb_err) != GW_OK)
-        fprintf(ctx->diag, "gpuwise checklist: no knowledge base (%s): cards are not identified\n",
-                kb_err.msg);
     inspect_result *r = NULL;
-    *rc = inspect_run(log, k ? inspect_kb_lookup : NULL, k, &r, err);
+    *rc = cli_inspect_log(ctx, "checklist", log, &r, err);
     nvsmi_log_free(log);
-    if (k)
-        kb_close(k);
     if (*rc != GW_OK)
         return NULL;
     view *v = inspect_view(r);

@@ -1,6 +1,7 @@
 /* cli_inspect.c — the `gpuwise inspect` command: reads an nvidia-smi dump (a file, standard
- * input, or nvidia-smi run on the spot), runs the checks of inspect.c with the KB as the card
- * reference, and prints them as text, JSON or a document. */
+ * input, or nvidia-smi run on the spot), runs the checks of inspect/ with the KB as the card
+ * reference (the lookup it hands them, shared with `checklist --dump`: cli_inspect.h), and
+ * prints them as text, JSON or a document. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,54 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/view.h"
 #include "cli.h"
 #include "cli_document.h"
+#include "cli_inspect.h"
 #include "inspect/inspect.h"
-#include "kb/kb.h"
 #include "inspect/nvsmi.h"
-#include "base/view.h"
+#include "kb/kb.h"
+
+/* ---- the card reference: the KB ---- */
+
+/* inspect_lookup_fn over the KB: user is a kb *; the name resolves as `kb show` resolves it. */
+static int kb_card_lookup(void *user, const char *product_name, inspect_card *card,
+                          gw_error *err)
+{
+    kb *k = user;
+    char *id = NULL;
+    int count = 1;
+    int rc = kb_gpu_resolve(k, product_name, &id, &count, err);
+    if (rc != GW_OK)
+        return rc;
+    kb_gpu g;
+    kb_gpu_init(&g);
+    rc = kb_gpu_get(k, id, &g, err);
+    if (rc == GW_OK) {
+        card->id = id;
+        id = NULL;
+        card->name = g.name ? gw_xstrdup(g.name) : NULL;
+        card->memory_gb = g.memory_gb;
+        card->tdp_w = g.tdp_w;
+    }
+    kb_gpu_free(&g);
+    free(id);
+    return rc;
+}
+
+int cli_inspect_log(gw_ctx *ctx, const char *command, const nvsmi_log *log, inspect_result **out,
+                    gw_error *err)
+{
+    kb *k = NULL;
+    gw_error kb_err = {0};
+    if (cli_open_kb(ctx, 0, &k, &kb_err) != GW_OK)
+        fprintf(ctx->diag, "gpuwise %s: no knowledge base (%s): cards are not identified\n",
+                command, kb_err.msg);
+    int rc = inspect_run(log, k ? kb_card_lookup : NULL, k, out, err);
+    if (k)
+        kb_close(k);
+    return rc;
+}
 
 /* ---- text ---- */
 
@@ -114,17 +157,9 @@ static int cmd_inspect(gw_ctx *ctx, const cli_args *args, gw_error *err)
     if (rc != GW_OK)
         return rc;
 
-    kb *k = NULL;
-    gw_error kb_err = {0};
-    if (cli_open_kb(ctx, 0, &k, &kb_err) != GW_OK)
-        fprintf(ctx->diag, "gpuwise inspect: no knowledge base (%s): cards are not identified\n",
-                kb_err.msg);
-
     inspect_result *r = NULL;
-    rc = inspect_run(log, k ? inspect_kb_lookup : NULL, k, &r, err);
+    rc = cli_inspect_log(ctx, "inspect", log, &r, err);
     nvsmi_log_free(log);
-    if (k)
-        kb_close(k);
     if (rc != GW_OK)
         return rc;
 

@@ -149,35 +149,24 @@ static int apply_evaluation(const plugin_info *info, view *items, const view *an
     return GW_OK;
 }
 
-int checklist_view(plugin_host *host, const char *name, const view *inspection, view **out,
-                   gw_error *err)
+/* GW_ENOTFOUND naming the checklists there are, for a name that is none of them. */
+static int no_such_checklist(plugin_host *host, const char *name, gw_error *err)
 {
-    *out = NULL;
-    plugin *p = plugin_find_kind(host, name, "checklist");   /* a rule may share the name */
-    if (!p) {
-        view *all = checklist_list(host);
-        gw_buf names = GW_BUF_INIT;
-        for (size_t i = 0; i < view_len(all); i++)
-            buf_printf(&names, "%s%s", i ? ", " : "",
-                       field_str(view_list_at(all, i), "name"));
-        int rc = gw_error_set(err, GW_ENOTFOUND, "no checklist named '%s' (there are: %s)", name,
-                              names.len ? buf_cstr(&names) : "none");
-        buf_free(&names);
-        view_free(all);
-        return rc;
-    }
-    plugin_info info;
-    plugin_get_info(p, &info);
-    view *raw = NULL;
-    int rc = plugin_get_field(p, "items", &raw, err);
-    if (rc != GW_OK)
-        return rc;
+    view *all = checklist_list(host);
+    gw_buf names = GW_BUF_INIT;
+    for (size_t i = 0; i < view_len(all); i++)
+        buf_printf(&names, "%s%s", i ? ", " : "", field_str(view_list_at(all, i), "name"));
+    int rc = gw_error_set(err, GW_ENOTFOUND, "no checklist named '%s' (there are: %s)", name,
+                          names.len ? buf_cstr(&names) : "none");
+    buf_free(&names);
+    view_free(all);
+    return rc;
+}
 
-    view *model = view_map();
-    view_map_set_str(model, "name", info.name);
-    view_map_set_str(model, "description", info.description);
-    view_map_set_str(model, "version", info.version);
-    view_map_set_str(model, "path", info.path);
+/* Fills model's items from the plugin's raw items list (each answered from inspection when it
+ * names an automatic check) and its severity_counts. */
+static void set_items(view *model, const view *raw, const view *inspection)
+{
     view *items = view_map_set(model, "items", view_list());
     long long high = 0, medium = 0, low = 0;
     for (size_t i = 0; i < view_len(raw); i++) {
@@ -199,25 +188,55 @@ int checklist_view(plugin_host *host, const char *name, const view *inspection, 
             answer = answer_from_inspection(inspection, field_str(r, "auto"));
         view_map_set(item, "answer", answer ? answer : view_null());
     }
-    view_free(raw);
     view *counts = view_map_set(model, "severity_counts", view_map());
     view_map_set_int(counts, "high", high);
     view_map_set_int(counts, "medium", medium);
     view_map_set_int(counts, "low", low);
+}
 
+/* Calls the plugin's evaluate(inspection), when it has one, and applies its answers to items. */
+static int run_evaluate(plugin *p, const plugin_info *info, view *items, const view *inspection,
+                        gw_error *err)
+{
+    view *answers = NULL;
+    view *arg = view_copy(inspection);
+    view *const args[] = {arg};
+    int rc = plugin_call(p, "evaluate", args, 1, &answers, err);
+    view_free(arg);
+    if (rc != GW_OK && strstr(err->msg, "has no function 'evaluate'")) {
+        rc = GW_OK;   /* evaluate() is optional: the `auto` answers stand */
+        gw_error_clear(err);
+    }
+    if (rc == GW_OK)
+        rc = apply_evaluation(info, items, answers, err);
+    view_free(answers);
+    return rc;
+}
+
+int checklist_view(plugin_host *host, const char *name, const view *inspection, view **out,
+                   gw_error *err)
+{
+    *out = NULL;
+    plugin *p = plugin_find_kind(host, name, "checklist");   /* a rule may share the name */
+    if (!p)
+        return no_such_checklist(host, name, err);
+    plugin_info info;
+    plugin_get_info(p, &info);
+    view *raw = NULL;
+    int rc = plugin_get_field(p, "items", &raw, err);
+    if (rc != GW_OK)
+        return rc;
+
+    view *model = view_map();
+    view_map_set_str(model, "name", info.name);
+    view_map_set_str(model, "description", info.description);
+    view_map_set_str(model, "version", info.version);
+    view_map_set_str(model, "path", info.path);
+    set_items(model, raw, inspection);
+    view_free(raw);
+    view *items = view_map_get(model, "items");
     if (inspection) {
-        view *answers = NULL;
-        view *arg = view_copy(inspection);
-        view *const args[] = {arg};
-        rc = plugin_call(p, "evaluate", args, 1, &answers, err);
-        view_free(arg);
-        if (rc != GW_OK && strstr(err->msg, "has no function 'evaluate'")) {
-            rc = GW_OK;   /* evaluate() is optional: the `auto` answers stand */
-            gw_error_clear(err);
-        }
-        if (rc == GW_OK)
-            rc = apply_evaluation(&info, items, answers, err);
-        view_free(answers);
+        rc = run_evaluate(p, &info, items, inspection, err);
         if (rc != GW_OK) {
             view_free(model);
             return rc;

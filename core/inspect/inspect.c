@@ -1,6 +1,7 @@
 /* inspect.c — the checks behind `gpuwise inspect` (see inspect.h): what each nvidia-smi field
  * says about a used or rented card, and how sure we can be.  Reads nvsmi structs, asks the KB
- * through the caller's lookup, builds the inspection view; prints nothing. */
+ * through the caller's lookup (the command hands it one: inspect/ never opens the KB);
+ * prints nothing.  The view of a result is inspect_view.c's. */
 #include "inspect.h"
 
 #include <ctype.h>
@@ -13,7 +14,6 @@
 #include <strings.h>
 
 #include "base/buf.h"
-#include "kb/kb.h"
 
 /* Memory totals: drivers hold back a little ("24 GB" shows as 24576 MiB, or a few MiB less),
  * and GDDR cards with ECC on lose a further 1/16 to the check bits (a 16 GB T4 shows 15360
@@ -34,29 +34,6 @@ const char *inspect_status_name(inspect_status s)
 {
     static const char *const names[] = {"PASS", "WARN", "FAIL", "UNKNOWN"};
     return (unsigned)s < INSPECT_N_STATUS ? names[s] : "UNKNOWN";
-}
-
-int inspect_kb_lookup(void *user, const char *product_name, inspect_card *card, gw_error *err)
-{
-    kb *k = user;
-    char *id = NULL;
-    int count = 1;
-    int rc = kb_gpu_resolve(k, product_name, &id, &count, err);
-    if (rc != GW_OK)
-        return rc;
-    kb_gpu g;
-    kb_gpu_init(&g);
-    rc = kb_gpu_get(k, id, &g, err);
-    if (rc == GW_OK) {
-        card->id = id;
-        id = NULL;
-        card->name = g.name ? gw_xstrdup(g.name) : NULL;
-        card->memory_gb = g.memory_gb;
-        card->tdp_w = g.tdp_w;
-    }
-    kb_gpu_free(&g);
-    free(id);
-    return rc;
 }
 
 /* ---- building one check ---- */
@@ -931,75 +908,4 @@ const inspect_check *inspect_find(const inspect_gpu *g, const char *id)
         if (strcmp(g->checks[i].id, id) == 0)
             return &g->checks[i];
     return NULL;
-}
-
-static view *summary_view(const size_t counts[INSPECT_N_STATUS])
-{
-    view *s = view_map();
-    view_map_set_int(s, "pass", (long long)counts[INSPECT_PASS]);
-    view_map_set_int(s, "warn", (long long)counts[INSPECT_WARN]);
-    view_map_set_int(s, "fail", (long long)counts[INSPECT_FAIL]);
-    view_map_set_int(s, "unknown", (long long)counts[INSPECT_UNKNOWN]);
-    return s;
-}
-
-static view *check_view(const inspect_check *c)
-{
-    view *v = view_map();
-    view_map_set_str(v, "id", c->id);
-    view_map_set_str(v, "group", c->group);
-    view_map_set_str(v, "status", inspect_status_name(c->status));
-    /* lower-case flags so a template can pick an icon without comparing strings */
-    view_map_set_bool(v, "fail", c->status == INSPECT_FAIL);
-    view_map_set_bool(v, "warn", c->status == INSPECT_WARN);
-    view_map_set_str(v, "message", c->message);
-    gw_buf joined = GW_BUF_INIT;   /* for templates: one cell, no list syntax needed */
-    for (size_t i = 0; i < c->n_evidence; i++)
-        buf_printf(&joined, "%s%s = %s (line %d)", i ? "; " : "", c->evidence[i].path,
-                   c->evidence[i].text, c->evidence[i].line);
-    view_map_set_str(v, "evidence_text", buf_cstr(&joined));
-    buf_free(&joined);
-    view *ev = view_map_set(v, "evidence", view_list());
-    for (size_t i = 0; i < c->n_evidence; i++) {
-        const inspect_evidence *e = &c->evidence[i];
-        view *item = view_list_push(ev, view_map());
-        view_map_set_str(item, "path", e->path);
-        view_map_set_str(item, "text", e->text);
-        view_map_set_int(item, "line", e->line);
-        view_map_set(item, "quote", view_stringf("%s = %s (line %d)", e->path, e->text, e->line));
-    }
-    return v;
-}
-
-view *inspect_view(const inspect_result *r)
-{
-    view *root = view_map();
-    view_map_set_str(root, "source", r->source);
-    view_map_set_str(root, "timestamp", r->timestamp);
-    view_map_set_str(root, "driver_version", r->driver_version);
-    view_map_set_str(root, "cuda_version", r->cuda_version);
-    view_map_set_str(root, "verdict", inspect_status_name(inspect_verdict(r)));
-    view_map_set(root, "summary", summary_view(r->counts));
-    view_map_set_int(root, "gpu_count", (long long)r->n_gpus);
-    view *gpus = view_map_set(root, "gpus", view_list());
-    for (size_t i = 0; i < r->n_gpus; i++) {
-        const inspect_gpu *g = &r->gpus[i];
-        view *gv = view_list_push(gpus, view_map());
-        size_t counts[INSPECT_N_STATUS] = {0};
-        for (size_t k = 0; k < g->n_checks; k++)
-            counts[g->checks[k].status]++;
-        view_map_set_int(gv, "index", (long long)i);
-        view_map_set_str(gv, "bus_id", g->bus_id);
-        view_map_set_str(gv, "name", g->name);
-        view_map_set_str(gv, "kb_id", g->card.id);
-        view_map_set_str(gv, "kb_name", g->card.name);
-        view_map_set_num(gv, "memory_total_mib", g->memory_total_mib);
-        view_map_set_str(gv, "driver_version", r->driver_version);
-        view_map_set_str(gv, "cuda_version", r->cuda_version);
-        view_map_set(gv, "summary", summary_view(counts));
-        view *checks = view_map_set(gv, "checks", view_list());
-        for (size_t k = 0; k < g->n_checks; k++)
-            view_list_push(checks, check_view(&g->checks[k]));
-    }
-    return root;
 }

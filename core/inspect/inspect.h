@@ -29,9 +29,6 @@ typedef struct inspect_card {
 typedef int (*inspect_lookup_fn)(void *user, const char *product_name, inspect_card *card,
                                  gw_error *err);
 
-/* The lookup the commands use: user is a kb * (kb.h); names resolve with kb_gpu_resolve. */
-int inspect_kb_lookup(void *user, const char *product_name, inspect_card *card, gw_error *err);
-
 typedef struct inspect_evidence {
     char *path, *text;   /* "gpu/fb_memory_usage/total", "20480 MiB" */
     int line;

@@ -1,6 +1,7 @@
 /* luaapi.c — the `gw` module plugins see: XML/HTML with XPath (xml.h), CSV (libcsv), JSON
- * (view.h's cJSON reader and writer), units (units.h), GPU names and read-only KB queries
- * (asked of the process that has the KB: luaapi_set_query), and gw.log; plus the Lua <-> view
+ * (view.h's cJSON reader and writer), units and money (units.h), GPU names and read-only KB
+ * queries (asked of the process that has the KB: luaapi_set_query), gw.log, and gw.money and
+ * gw.test from luaapi_helpers.c; plus the Lua <-> view
  * conversions.  C memory that must live across a call that can raise is always held by a "box"
  * userdata whose __gc frees it. */
 #include "luaapi.h"
@@ -991,4 +992,5 @@ void luaapi_push_gw(lua_State *L)
         luaL_setfuncs(L, subs[i].fns, 0);
         lua_setfield(L, -2, subs[i].name);
     }
+    luaapi_add_helpers(L);
 }

@@ -1,6 +1,6 @@
 /* luaapi.h — private to the plugin host: the `gw` module plugins see (xml/html with XPath, csv,
- * json, units, GPU name resolution, read-only KB queries, log) and the Lua <-> view conversions
- * the host uses.  Only core/sandbox includes this. */
+ * json, units, money, GPU name resolution, read-only KB queries, log, test helpers) and the
+ * Lua <-> view conversions the plugin states use.  Only core/sandbox includes this. */
 #ifndef GW_LUAAPI_H
 #define GW_LUAAPI_H
 
@@ -22,6 +22,9 @@ void luaapi_set_query(lua_State *L, luaapi_query_fn fn, void *ud);
 /* Pushes a new `gw` table (plain, not yet read-only).  May raise (memory): call from protected
  * code. */
 void luaapi_push_gw(lua_State *L);
+/* Adds gw.money and gw.test (luaapi_helpers.c) to the `gw` table at the top of the stack.  May
+ * raise (memory). */
+void luaapi_add_helpers(lua_State *L);
 /* Pushes gw.log (the sandbox's print). */
 void luaapi_push_log(lua_State *L);
 

@@ -9,15 +9,7 @@ end
 
 return {
   test_items_are_complete_and_unique = function(p)
-    local seen = {}
-    for i, item in ipairs(p.items) do
-      assert(not seen[item.id], "duplicate id " .. item.id)
-      seen[item.id] = true
-      for _, f in ipairs({ "id", "question", "how_to_check", "severity" }) do
-        assert(type(item[f]) == "string" and #item[f] > 0, "item " .. i .. " lacks " .. f)
-      end
-    end
-    assert(#p.items == 12, "expected 12 items, got " .. #p.items)
+    gw.test.checklist_items(p, 12)
   end,
 
   test_covers_the_switches = function(p)

@@ -15,18 +15,8 @@ end
 
 return {
   test_items_are_complete_and_unique = function(p)
-    local seen = {}
-    for i, item in ipairs(p.items) do
-      assert(not seen[item.id], "duplicate id " .. item.id)
-      seen[item.id] = true
-      for _, f in ipairs({ "id", "question", "how_to_check", "severity", "section" }) do
-        assert(type(item[f]) == "string" and #item[f] > 0, "item " .. i .. " lacks " .. f)
-      end
-      assert(item.severity == "high" or item.severity == "medium" or item.severity == "low",
-             item.id .. ": severity " .. item.severity)
-    end
-    -- 3 ask + 5 look + 11 automatic + 4 run
-    assert(#p.items == 23, "expected 23 items, got " .. #p.items)
+    -- 3 ask + 5 look + 11 automatic + 4 run, each in a section
+    gw.test.checklist_items(p, 23, { "section" })
   end,
 
   test_automatic_items_name_inspect_checks = function(p)

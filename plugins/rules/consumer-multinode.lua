@@ -4,19 +4,19 @@
 -- hundreds of Gb/s of InfiniBand a data-centre cluster has.  The decision's model counts the
 -- network's bandwidth but not that staging: the real efficiency is likely lower than modelled.
 return {
-    name = "consumer-multinode",
-    kind = "rule",
-    version = "1.0.0",
-    description = "Warns on training across several machines of consumer cards (no GPUDirect RDMA; desktop networks).",
+  name = "consumer-multinode",
+  kind = "rule",
+  version = "1.0.0",
+  description = "Warns on training across several machines of consumer cards (no GPUDirect RDMA; desktop networks).",
 
-    evaluate = function(option, workload)
-        if not option.consumer or (option.hosts or 1) < 2 or workload.task == "inference" then
-            return {}
-        end
-        return { { effect = "warn", weight = 0.1,
-                   because = string.format("training across %d machines of consumer cards: they "
-                       .. "have no GPUDirect RDMA, so each step's exchange is staged through host "
-                       .. "memory over a %.0f Gb/s network; expect less than the modelled "
-                       .. "efficiency and days of setup", option.hosts, option.network_gbps or 0) } }
-    end,
+  evaluate = function(option, workload)
+    if not option.consumer or (option.hosts or 1) < 2 or workload.task == "inference" then
+      return {}
+    end
+    return { { effect = "warn", weight = 0.1,
+               because = string.format("training across %d machines of consumer cards: they "
+                   .. "have no GPUDirect RDMA, so each step's exchange is staged through host "
+                   .. "memory over a %.0f Gb/s network; expect less than the modelled "
+                   .. "efficiency and days of setup", option.hosts, option.network_gbps or 0) } }
+  end,
 }

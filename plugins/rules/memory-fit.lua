@@ -2,33 +2,33 @@
 -- whole replica (weights, gradients, optimizer states, activations), so a card smaller than one
 -- replica cannot take part, however many of them there are.
 return {
-    name = "memory-fit",
-    kind = "rule",
-    version = "1.2.0",
-    description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
+  name = "memory-fit",
+  kind = "rule",
+  version = "1.2.0",
+  description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 
-    evaluate = function(option, workload)
-        if option.fits then
-            return {}
-        end
-        local because
-        if option.split then
-            -- A language model is split over the GPUs of one replica (tensor parallel, within a
-            -- machine); another model over all the option's cards.
-            local over = option.tensor_parallel or option.count
-            because = string.format("needs %.1f GB per card even split over %d cards; %s has %.0f GB",
-                option.per_card_gb, over, option.gpu_name, option.memory_gb)
-        elseif option.tensor_parallel then
-            because = string.format("needs %.1f GB per GPU; %s has %.0f GB",
-                option.per_card_gb, option.gpu_name, option.memory_gb)
-        else
-            because = string.format("needs %.1f GB per replica; %s has %.0f GB",
-                option.vram_needed_gb, option.gpu_name, option.memory_gb)
-            if option.count > 1 and workload.parallelism == "data" then
-                because = because .. " (data parallelism copies the model to every card: "
-                    .. "memory does not add up)"
-            end
-        end
-        return { { effect = "exclude", weight = 1, because = because } }
-    end,
+  evaluate = function(option, workload)
+    if option.fits then
+      return {}
+    end
+    local because
+    if option.split then
+      -- A language model is split over the GPUs of one replica (tensor parallel, within a
+      -- machine); another model over all the option's cards.
+      local over = option.tensor_parallel or option.count
+      because = string.format("needs %.1f GB per card even split over %d cards; %s has %.0f GB",
+          option.per_card_gb, over, option.gpu_name, option.memory_gb)
+    elseif option.tensor_parallel then
+      because = string.format("needs %.1f GB per GPU; %s has %.0f GB",
+          option.per_card_gb, option.gpu_name, option.memory_gb)
+    else
+      because = string.format("needs %.1f GB per replica; %s has %.0f GB",
+          option.vram_needed_gb, option.gpu_name, option.memory_gb)
+      if option.count > 1 and workload.parallelism == "data" then
+        because = because .. " (data parallelism copies the model to every card: "
+            .. "memory does not add up)"
+      end
+    end
+    return { { effect = "exclude", weight = 1, because = because } }
+  end,
 }

@@ -1,40 +1,37 @@
-local function option(t)
-    local o = { gpu_name = "GeForce RTX 3090", memory_gb = 24, count = 1, fits = true,
-                split = false, vram_needed_gb = 10, per_card_gb = 10 }
-    for k, v in pairs(t) do o[k] = v end
-    return o
-end
+local base = { gpu_name = "GeForce RTX 3090", memory_gb = 24, count = 1, fits = true,
+              split = false, vram_needed_gb = 10, per_card_gb = 10 }
+local function option(t) return gw.test.with(base, t) end
 
 return {
-    test_fits_gives_nothing = function(rule)
-        assert(#rule.evaluate(option({}), { parallelism = "data" }) == 0)
-    end,
-    test_too_big_is_excluded = function(rule)
-        local v = rule.evaluate(option({ fits = false, vram_needed_gb = 40, per_card_gb = 40, count = 4 }),
-            { parallelism = "data" })
-        assert(#v == 1 and v[1].effect == "exclude")
-        assert(v[1].because:find("needs 40.0 GB per replica; GeForce RTX 3090 has 24 GB", 1, true), v[1].because)
-        assert(v[1].because:find("does not add up", 1, true))
-    end,
-    test_no_data_parallel_note_without_data_parallelism = function(rule)
-        -- parallelism = "none": one card does the work, nothing is copied to the others.
-        local v = rule.evaluate(option({ fits = false, vram_needed_gb = 40, per_card_gb = 40, count = 4 }),
-            { parallelism = "none" })
-        assert(not v[1].because:find("data parallelism", 1, true), v[1].because)
-    end,
-    test_split_names_the_share = function(rule)
-        local v = rule.evaluate(option({ fits = false, split = true, count = 2, vram_needed_gb = 80,
-                                         per_card_gb = 40.5 }), { parallelism = "model" })
-        assert(v[1].because:find("40.5 GB per card even split over 2 cards", 1, true), v[1].because)
-    end,
-    -- A language model: split over the 4 GPUs of one replica (of an 8-card, 2-machine option),
-    -- or per GPU under ZeRO sharding: never "copies the model to every card".
-    test_language_model_names_the_replica_split = function(rule)
-        local v = rule.evaluate(option({ fits = false, split = true, count = 8, tensor_parallel = 4,
-                                         per_card_gb = 24.1 }), { parallelism = "data" })
-        assert(v[1].because:find("24.1 GB per card even split over 4 cards", 1, true), v[1].because)
-        v = rule.evaluate(option({ fits = false, count = 1, tensor_parallel = 1, per_card_gb = 153.5,
-                                   memory_gb = 80 }), { parallelism = "data", sharding = "zero3" })
-        assert(v[1].because == "needs 153.5 GB per GPU; GeForce RTX 3090 has 80 GB", v[1].because)
-    end,
+  test_fits_gives_nothing = function(rule)
+    assert(#rule.evaluate(option({}), { parallelism = "data" }) == 0)
+  end,
+  test_too_big_is_excluded = function(rule)
+    local v = rule.evaluate(option({ fits = false, vram_needed_gb = 40, per_card_gb = 40, count = 4 }),
+        { parallelism = "data" })
+    assert(#v == 1 and v[1].effect == "exclude")
+    assert(v[1].because:find("needs 40.0 GB per replica; GeForce RTX 3090 has 24 GB", 1, true), v[1].because)
+    assert(v[1].because:find("does not add up", 1, true))
+  end,
+  test_no_data_parallel_note_without_data_parallelism = function(rule)
+    -- parallelism = "none": one card does the work, nothing is copied to the others.
+    local v = rule.evaluate(option({ fits = false, vram_needed_gb = 40, per_card_gb = 40, count = 4 }),
+        { parallelism = "none" })
+    assert(not v[1].because:find("data parallelism", 1, true), v[1].because)
+  end,
+  test_split_names_the_share = function(rule)
+    local v = rule.evaluate(option({ fits = false, split = true, count = 2, vram_needed_gb = 80,
+                                     per_card_gb = 40.5 }), { parallelism = "model" })
+    assert(v[1].because:find("40.5 GB per card even split over 2 cards", 1, true), v[1].because)
+  end,
+  -- A language model: split over the 4 GPUs of one replica (of an 8-card, 2-machine option),
+  -- or per GPU under ZeRO sharding: never "copies the model to every card".
+  test_language_model_names_the_replica_split = function(rule)
+    local v = rule.evaluate(option({ fits = false, split = true, count = 8, tensor_parallel = 4,
+                                     per_card_gb = 24.1 }), { parallelism = "data" })
+    assert(v[1].because:find("24.1 GB per card even split over 4 cards", 1, true), v[1].because)
+    v = rule.evaluate(option({ fits = false, count = 1, tensor_parallel = 1, per_card_gb = 153.5,
+                               memory_gb = 80 }), { parallelism = "data", sharding = "zero3" })
+    assert(v[1].because == "needs 153.5 GB per GPU; GeForce RTX 3090 has 80 GB", v[1].because)
+  end,
 }

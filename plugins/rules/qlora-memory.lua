@@ -8,31 +8,31 @@ local LARGE_PARAMS = 60e9
 local ONE_GPU_GB = 48
 
 return {
-    name = "qlora-memory",
-    kind = "rule",
-    version = "1.0.0",
-    description = "For QLoRA of a 60B+ model, prefers one GPU of 48 GB or more per replica; warns when the replica is split over smaller cards.",
+  name = "qlora-memory",
+  kind = "rule",
+  version = "1.0.0",
+  description = "For QLoRA of a 60B+ model, prefers one GPU of 48 GB or more per replica; warns when the replica is split over smaller cards.",
 
-    evaluate = function(option, workload)
-        local ft = workload.finetune or {}
-        local params = (workload.model or {}).params or 0
-        if workload.task ~= "finetune" or ft.method ~= "qlora" or params < LARGE_PARAMS then
-            return {}
-        end
-        local tp = option.tensor_parallel or 1
-        if (option.memory_gb or 0) >= ONE_GPU_GB and tp == 1 then
-            return { { effect = "prefer", weight = 0.1,
-                       because = string.format("QLoRA of a %.0fB model fits one %.0f GB GPU: the "
-                           .. "4-bit weights never cross a link between cards", params / 1e9,
-                           option.memory_gb) } }
-        end
-        if tp > 1 then
-            return { { effect = "warn", weight = 0.1,
-                       because = string.format("the %.0fB model is split over %d cards of %.0f GB: "
-                           .. "every layer's activations cross between them in both passes; "
-                           .. "QLoRA is meant for one GPU of 48 GB or more", params / 1e9, tp,
-                           option.memory_gb or 0) } }
-        end
-        return {}
-    end,
+  evaluate = function(option, workload)
+    local ft = workload.finetune or {}
+    local params = (workload.model or {}).params or 0
+    if workload.task ~= "finetune" or ft.method ~= "qlora" or params < LARGE_PARAMS then
+      return {}
+    end
+    local tp = option.tensor_parallel or 1
+    if (option.memory_gb or 0) >= ONE_GPU_GB and tp == 1 then
+      return { { effect = "prefer", weight = 0.1,
+                 because = string.format("QLoRA of a %.0fB model fits one %.0f GB GPU: the "
+                     .. "4-bit weights never cross a link between cards", params / 1e9,
+                     option.memory_gb) } }
+    end
+    if tp > 1 then
+      return { { effect = "warn", weight = 0.1,
+                 because = string.format("the %.0fB model is split over %d cards of %.0f GB: "
+                     .. "every layer's activations cross between them in both passes; "
+                     .. "QLoRA is meant for one GPU of 48 GB or more", params / 1e9, tp,
+                     option.memory_gb or 0) } }
+    end
+    return {}
+  end,
 }

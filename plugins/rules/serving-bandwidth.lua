@@ -13,53 +13,53 @@ local HEADROOM = 0.8
 
 -- "a replica" or "a 2-GPU replica" (tensor parallel).
 local function replica(option)
-    local tp = option.tensor_parallel or 1
-    if tp > 1 then return string.format("a %d-GPU replica", tp) end
-    return "a replica"
+  local tp = option.tensor_parallel or 1
+  if tp > 1 then return string.format("a %d-GPU replica", tp) end
+  return "a replica"
 end
 
 return {
-    name = "serving-bandwidth",
-    kind = "rule",
-    version = "1.1.0",
-    description = "Serving with a time-per-token target: excludes bandwidth-bound options that miss it (saying the bandwidth it needs); warns when little headroom is left.",
+  name = "serving-bandwidth",
+  kind = "rule",
+  version = "1.1.0",
+  description = "Serving with a time-per-token target: excludes bandwidth-bound options that miss it (saying the bandwidth it needs); warns when little headroom is left.",
 
-    evaluate = function(option, workload)
-        local inference = workload.inference or {}
-        local target, tpot, step = inference.tpot_ms, option.tpot_ms, option.decode_step_ms
-        if workload.task ~= "inference" or not tpot then
-            return {}
-        end
-        if target and tpot > target and option.bandwidth_bound and step then
-            local prompts = tpot - step
-            local bw = option.memory_bandwidth_gbs or 0
-            local at = string.format("%.1f ms per output token at %d requests %s (%.1f ms of decode "
-                .. "step, %.1f ms of other prompts)", tpot, option.sequences_per_replica or 1,
-                replica(option), step, prompts)
-            if prompts >= target then
-                return { { effect = "exclude",
-                           because = at .. string.format("; the prompts alone take more than the %g ms "
-                               .. "target: more replicas or more compute, not bandwidth, would help",
-                               target) } }
-            end
-            return { { effect = "exclude",
-                       because = "decode is bound by memory bandwidth: " .. at
-                           .. string.format("; the %g ms target needs about %.0f GB/s per GPU and "
-                           .. "this GPU has %.0f", target, bw * step / (target - prompts), bw) } }
-        end
-        if target and tpot <= target and tpot > HEADROOM * target then
-            return { { effect = "warn", weight = 0.05,
-                       because = string.format("%.1f ms per output token against a %g ms target: "
-                           .. "less than 20%% to spare for longer prompts or a busier hour",
-                           tpot, target) } }
-        end
-        local demand, capacity = inference.tokens_per_s, option.capacity_tokens_per_s
-        if demand and capacity and capacity >= demand and demand > HEADROOM * capacity then
-            return { { effect = "warn", weight = 0.05,
-                       because = string.format("it can generate %.0f tokens/s against the %.0f "
-                           .. "demanded (%.0f%% busy): less than 20%% to spare for a busier hour",
-                           capacity, demand, demand / capacity * 100) } }
-        end
-        return {}
-    end,
+  evaluate = function(option, workload)
+    local inference = workload.inference or {}
+    local target, tpot, step = inference.tpot_ms, option.tpot_ms, option.decode_step_ms
+    if workload.task ~= "inference" or not tpot then
+      return {}
+    end
+    if target and tpot > target and option.bandwidth_bound and step then
+      local prompts = tpot - step
+      local bw = option.memory_bandwidth_gbs or 0
+      local at = string.format("%.1f ms per output token at %d requests %s (%.1f ms of decode "
+          .. "step, %.1f ms of other prompts)", tpot, option.sequences_per_replica or 1,
+          replica(option), step, prompts)
+      if prompts >= target then
+        return { { effect = "exclude",
+                   because = at .. string.format("; the prompts alone take more than the %g ms "
+                       .. "target: more replicas or more compute, not bandwidth, would help",
+                       target) } }
+      end
+      return { { effect = "exclude",
+                 because = "decode is bound by memory bandwidth: " .. at
+                     .. string.format("; the %g ms target needs about %.0f GB/s per GPU and "
+                     .. "this GPU has %.0f", target, bw * step / (target - prompts), bw) } }
+    end
+    if target and tpot <= target and tpot > HEADROOM * target then
+      return { { effect = "warn", weight = 0.05,
+                 because = string.format("%.1f ms per output token against a %g ms target: "
+                     .. "less than 20%% to spare for longer prompts or a busier hour",
+                     tpot, target) } }
+    end
+    local demand, capacity = inference.tokens_per_s, option.capacity_tokens_per_s
+    if demand and capacity and capacity >= demand and demand > HEADROOM * capacity then
+      return { { effect = "warn", weight = 0.05,
+                 because = string.format("it can generate %.0f tokens/s against the %.0f "
+                     .. "demanded (%.0f%% busy): less than 20%% to spare for a busier hour",
+                     capacity, demand, demand / capacity * 100) } }
+    end
+    return {}
+  end,
 }

@@ -1,39 +1,39 @@
 local serving = { task = "inference", inference = { tpot_ms = 50 } }
 return {
-    test_missing_the_target_names_the_bandwidth_needed = function(rule)
-        -- 80 ms a token, of which 60 ms of decode step and 20 ms of other prompts, on 2,000 GB/s
-        -- against a 50 ms target: the step must fall to 50 - 20 = 30 ms: 2,000 x 60 / 30 = 4,000.
-        local v = rule.evaluate({ tpot_ms = 80, decode_step_ms = 60, bandwidth_bound = true,
-                                  memory_bandwidth_gbs = 2000, sequences_per_replica = 16,
-                                  tensor_parallel = 2 }, serving)
-        assert(#v == 1 and v[1].effect == "exclude")
-        assert(v[1].because:find("80.0 ms per output token at 16 requests a 2-GPU replica (60.0 ms of "
-            .. "decode step, 20.0 ms of other prompts); the 50 ms target needs about 4000 GB/s per GPU "
-            .. "and this GPU has 2000", 1, true), v[1].because)
-    end,
-    test_prompts_alone_over_the_target = function(rule)
-        -- 70 ms a token of which 55 ms are other prompts: more bandwidth cannot reach 50 ms.
-        local v = rule.evaluate({ tpot_ms = 70, decode_step_ms = 15, bandwidth_bound = true,
-                                  memory_bandwidth_gbs = 3350, sequences_per_replica = 64 }, serving)
-        assert(v[1].effect == "exclude")
-        assert(v[1].because:find("the prompts alone take more than the 50 ms target", 1, true),
-            v[1].because)
-    end,
-    test_little_headroom_is_warned = function(rule)
-        -- 45 ms is more than 0.8 x 50 = 40 ms.
-        local v = rule.evaluate({ tpot_ms = 45, decode_step_ms = 40, bandwidth_bound = true,
-                                  memory_bandwidth_gbs = 3350 }, serving)
-        assert(v[1].effect == "warn", v[1].effect)
-        -- A demand of 800 tokens/s on a capacity of 869: 92% busy.
-        v = rule.evaluate({ tpot_ms = 30, capacity_tokens_per_s = 869 },
-            { task = "inference", inference = { tokens_per_s = 800 } })
-        assert(v[1].effect == "warn" and v[1].because:find("(92% busy)", 1, true), v[1].because)
-    end,
-    test_room_to_spare_and_compute_bound_are_left_alone = function(rule)
-        assert(#rule.evaluate({ tpot_ms = 30, decode_step_ms = 25, bandwidth_bound = true,
-                                memory_bandwidth_gbs = 3350 }, serving) == 0)
-        assert(#rule.evaluate({ tpot_ms = 80, decode_step_ms = 70, bandwidth_bound = false,
-                                memory_bandwidth_gbs = 3350 }, serving) == 0)
-        assert(#rule.evaluate({ tpot_ms = 80, bandwidth_bound = true }, { task = "train" }) == 0)
-    end,
+  test_missing_the_target_names_the_bandwidth_needed = function(rule)
+    -- 80 ms a token, of which 60 ms of decode step and 20 ms of other prompts, on 2,000 GB/s
+    -- against a 50 ms target: the step must fall to 50 - 20 = 30 ms: 2,000 x 60 / 30 = 4,000.
+    local v = rule.evaluate({ tpot_ms = 80, decode_step_ms = 60, bandwidth_bound = true,
+                              memory_bandwidth_gbs = 2000, sequences_per_replica = 16,
+                              tensor_parallel = 2 }, serving)
+    assert(#v == 1 and v[1].effect == "exclude")
+    assert(v[1].because:find("80.0 ms per output token at 16 requests a 2-GPU replica (60.0 ms of "
+        .. "decode step, 20.0 ms of other prompts); the 50 ms target needs about 4000 GB/s per GPU "
+        .. "and this GPU has 2000", 1, true), v[1].because)
+  end,
+  test_prompts_alone_over_the_target = function(rule)
+    -- 70 ms a token of which 55 ms are other prompts: more bandwidth cannot reach 50 ms.
+    local v = rule.evaluate({ tpot_ms = 70, decode_step_ms = 15, bandwidth_bound = true,
+                              memory_bandwidth_gbs = 3350, sequences_per_replica = 64 }, serving)
+    assert(v[1].effect == "exclude")
+    assert(v[1].because:find("the prompts alone take more than the 50 ms target", 1, true),
+        v[1].because)
+  end,
+  test_little_headroom_is_warned = function(rule)
+    -- 45 ms is more than 0.8 x 50 = 40 ms.
+    local v = rule.evaluate({ tpot_ms = 45, decode_step_ms = 40, bandwidth_bound = true,
+                              memory_bandwidth_gbs = 3350 }, serving)
+    assert(v[1].effect == "warn", v[1].effect)
+    -- A demand of 800 tokens/s on a capacity of 869: 92% busy.
+    v = rule.evaluate({ tpot_ms = 30, capacity_tokens_per_s = 869 },
+        { task = "inference", inference = { tokens_per_s = 800 } })
+    assert(v[1].effect == "warn" and v[1].because:find("(92% busy)", 1, true), v[1].because)
+  end,
+  test_room_to_spare_and_compute_bound_are_left_alone = function(rule)
+    assert(#rule.evaluate({ tpot_ms = 30, decode_step_ms = 25, bandwidth_bound = true,
+                            memory_bandwidth_gbs = 3350 }, serving) == 0)
+    assert(#rule.evaluate({ tpot_ms = 80, decode_step_ms = 70, bandwidth_bound = false,
+                            memory_bandwidth_gbs = 3350 }, serving) == 0)
+    assert(#rule.evaluate({ tpot_ms = 80, bandwidth_bound = true }, { task = "train" }) == 0)
+  end,
 }

@@ -244,3 +244,8 @@ if [ -d "$DUMPS" ]; then
 else
     skip "inspect real dumps" "../shared/testdata not found"
 fi
+
+# inspect/ judges dumps against the card facts it is handed: the commands own the KB lookup
+# (core/cli/cli_inspect.c), so nothing in core/inspect includes the KB's header.
+check_eq "inspect/ includes nothing of kb/" \
+    "$(grep -l '#include "kb/' "$ROOT"/core/inspect/*.c "$ROOT"/core/inspect/*.h | wc -l)" 0
