@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/precision.h"
+
 /* ---- helpers every stage uses ---- */
 
 void decide_trace(decision *d, const char *fmt, ...)
@@ -101,7 +103,7 @@ int decide_gpu_is_consumer(const kb_gpu *g)
 
 int decide_precision_is_half(const char *p)
 {
-    return decide_str_eq(p, "amp") || decide_str_eq(p, "fp16") || decide_str_eq(p, "bf16");
+    return gw_precision_is_half(p);
 }
 
 const char *decide_acquisition_name(decide_acquisition a)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/precision.h"
+
 /* ---- fit ---- */
 
 /* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
@@ -77,9 +79,7 @@ static model_gpu_spec spec_of(const decision *d, const kb_gpu *g)
 {
     model_gpu_spec s;
     if (decide_precision_is_half(d->w->precision))
-        s.tensor_tflops = decide_str_eq(d->w->precision, "bf16") && g->bf16_tflops > 0
-                              ? g->bf16_tflops
-                              : g->fp16_tflops;
+        s.tensor_tflops = gw_precision_rate(gw_precision_find(d->w->precision), g);
     else
         s.tensor_tflops = g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
     s.bandwidth_gbs = g->memory_bandwidth_gbs;
