@@ -1,19 +1,16 @@
 /* workload.c — reads a workload file through the plugin sandbox and checks it against the one
- * description of its fields, the tables below (name, type, range or allowed values, default,
- * required, unit, meaning).  Reading, the messages ("expected ...", "did you mean"), the defaults,
- * freeing, workload_to_view and workload_fields_to_view all walk those tables; the few rules that
- * relate two fields hang on the later of the two (`then`).  Fields are read in table order, a
- * nested table whole where it stands, and the first mistake in that order is the one reported. */
+ * description of its fields (workload_fields.c): reading each type, the messages ("expected ...",
+ * "did you mean"), the defaults and freeing all walk those tables.  Fields are read in table
+ * order, a nested table whole where it stands, each followed by the rule hung on it
+ * (workload_rules.c), and the first mistake in that order is the one reported. */
 #include "workload_private.h"
 
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/check.h"
-#include "cost.h"
 #include "sandbox/plugin.h"
 #include "base/units.h"
 
