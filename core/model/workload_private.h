@@ -42,7 +42,7 @@ struct workload_field {
     const char *expected_item;  /* FIELD_NAMES: a good entry */
     const char *missing;        /* the hint of a "missing" message, when not "expected ..." */
     const char *help;
-    const workload_field *fields;        /* FIELD_TABLE: its fields, ending with a NULL name */
+    const workload_field *fields;   /* FIELD_TABLE: its fields, ending with a NULL name */
     const char *shorthand;      /* FIELD_TABLE: the field a plain text stands for
                                  * (model = "llama-3-8b" is model = { name = "llama-3-8b" }) */
     field_rule then;
