@@ -5,6 +5,7 @@
 #include "decide.h"
 #include "base/check.h"
 #include "decide_common.h"
+#include "model/precision.h"
 #include "decide_cost.h"
 #include "decide_llm.h"
 #include "decide_options.h"
@@ -24,14 +25,14 @@
 static void keep_precision_class(decision *d, kb_benchmark *rows, size_t n)
 {
     const workload *w = d->w;
-    int want_half = decide_precision_is_half(w->precision);
+    int want_half = gw_precision_is_half(w->precision);
     size_t same = 0;
     for (size_t i = 0; i < n; i++)
-        same += decide_precision_is_half(rows[i].precision) == want_half;
+        same += gw_precision_is_half(rows[i].precision) == want_half;
     int every = workload_is_llm(w);   /* a language model's benchmark is its own: every row */
     d->bench = gw_xcalloc(n ? n : 1, sizeof *d->bench);
     for (size_t i = 0; i < n; i++) {
-        if (!every && same && decide_precision_is_half(rows[i].precision) != want_half) {
+        if (!every && same && gw_precision_is_half(rows[i].precision) != want_half) {
             kb_benchmark_free(&rows[i]);
             continue;
         }

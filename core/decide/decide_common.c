@@ -109,11 +109,6 @@ int decide_gpu_is_consumer(const kb_gpu *g)
     return g->name && (!strncmp(g->name, "GeForce", 7) || strstr(g->name, "TITAN"));
 }
 
-int decide_precision_is_half(const char *p)
-{
-    return decide_str_eq(p, "amp") || decide_str_eq(p, "fp16") || decide_str_eq(p, "bf16");
-}
-
 /* ---- the list of options ---- */
 
 decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)

@@ -142,7 +142,7 @@ const kb_system *decide_system_find(const decision *d, const char *id);
 /* Whether g is sold as a card (PCIe, or the form is unknown); else only in servers or systems. */
 int decide_gpu_sold_as_card(const kb_gpu *g);
 int decide_gpu_is_consumer(const kb_gpu *g);
-int decide_precision_is_half(const char *precision);
+
 /* The recommendation: the best-ranked option, if feasible and not held back; NULL none (what
  * decide.h's decision_best gives its callers). */
 const decide_option *decide_best(const decision *d);

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/precision.h"
+
 /* ---- the setup, once per decision ---- */
 
 static model_task task_of(const workload *w)
@@ -83,17 +85,7 @@ int decide_llm_setup(decision *d, gw_error *err)
 /* The dense tensor rate of g at precision p (NaN or 0 where it has none). */
 static double rate_at(const kb_gpu *g, const char *p)
 {
-    if (decide_str_eq(p, "fp4"))
-        return g->fp4_tflops;
-    if (decide_str_eq(p, "fp8"))
-        return g->fp8_tflops;
-    if (decide_str_eq(p, "int8"))
-        return g->int8_tops > 0 ? g->int8_tops : g->fp16_tflops;
-    if (decide_str_eq(p, "bf16"))
-        return g->bf16_tflops > 0 ? g->bf16_tflops : g->fp16_tflops;
-    if (decide_str_eq(p, "fp32") || decide_str_eq(p, "tf32"))
-        return g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
-    return g->fp16_tflops;   /* amp, fp16; int4 weights are computed in fp16 */
+    return gw_precision_rate(gw_precision_find(p), g);   /* precision.h's rate_at, rate_else */
 }
 
 /* The precision g runs the workload's in: the same, or where g has no tensor cores for it
@@ -101,11 +93,7 @@ static double rate_at(const kb_gpu *g, const char *p)
  * (fp16 where there is no bf16). */
 static const char *runs_at(const kb_gpu *g, const char *p)
 {
-    if (decide_str_eq(p, "fp4") && !(g->fp4_tflops > 0))
-        p = "fp8";
-    if (decide_str_eq(p, "fp8") && !(g->fp8_tflops > 0))
-        p = g->bf16_tflops > 0 ? "bf16" : "fp16";
-    return p;
+    return gw_precision_on(gw_precision_find(p), g)->name;   /* p: a workload's, known */
 }
 
 /* ---- fit: the fewest GPUs per replica that hold it ---- */
@@ -461,8 +449,7 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, ", activations %.2f GB", m->activations_gb);
     if (m->kv_cache_gb > 0)
         buf_printf(b, ", KV cache %.2f GB (%s)", m->kv_cache_gb,
-                   decide_str_eq(o->run_precision, "fp8") || decide_str_eq(o->run_precision, "fp4")
-                       ? "FP8"
+                   gw_precision_find(o->run_precision)->kv_bytes == 1 ? "FP8"
                        : "16-bit");
     buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
     if (o->tp > 1)

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/precision.h"
+
 /* ---- fit ---- */
 
 void decide_option_fit(decision *d, decide_option *o)
@@ -71,10 +73,8 @@ double decide_batch_per_gpu(const workload *w)
 static model_gpu_spec spec_of(const decision *d, const kb_gpu *g)
 {
     model_gpu_spec s;
-    if (decide_precision_is_half(d->w->precision))
-        s.tensor_tflops = decide_str_eq(d->w->precision, "bf16") && g->bf16_tflops > 0
-                              ? g->bf16_tflops
-                              : g->fp16_tflops;
+    if (gw_precision_is_half(d->w->precision))
+        s.tensor_tflops = gw_precision_rate(gw_precision_find(d->w->precision), g);
     else
         s.tensor_tflops = g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
     s.bandwidth_gbs = g->memory_bandwidth_gbs;
@@ -531,7 +531,7 @@ void decide_option_speed(decision *d, decide_option *o)
  * workload's benchmark rows are kept (decide.c). */
 static int same_precision_class(const char *a, const char *b)
 {
-    return decide_precision_is_half(a) == decide_precision_is_half(b);
+    return gw_precision_is_half(a) == gw_precision_is_half(b);
 }
 
 /* The end of the run of rows sharing rows[start]'s GPU, benchmark and metric: kb_benchmarks_find

@@ -6,40 +6,42 @@
 #include <math.h>
 #include <string.h>
 
+#include "optimizer.h"
+#include "precision.h"
+
+static int is_trained_at(const gw_precision *p)
+{
+    return p->train_weight_bytes > 0;
+}
+
+/* GW_EDATA: "what: expected A, B or C, got "word"" (err may be NULL). */
+static int unknown_word(gw_error *err, const char *what, const gw_buf *expected, const char *word)
+{
+    return gw_error_set(err, GW_EDATA, "%s: expected %s, got \"%s\"", what, buf_cstr(expected),
+                        word);
+}
+
 int model_param_bytes(const char *precision, const char *optimizer, double *weights,
                       double *gradients, double *optimizer_states, gw_error *err)
 {
-    double w, g, master;
-    if (!precision || !strcmp(precision, "fp32") || !strcmp(precision, "tf32")) {
-        w = 4, g = 4, master = 0;
-    } else if (!strcmp(precision, "amp") || !strcmp(precision, "fp16") ||
-               !strcmp(precision, "bf16")) {
-        /* Mixed precision: half-precision weights and gradients plus an fp32 master copy. */
-        w = 2, g = 2, master = 4;
+    const gw_precision *p = gw_precision_find(precision ? precision : "fp32");
+    const gw_optimizer *o = gw_optimizer_find(optimizer ? optimizer : "adam");
+    int rc = GW_OK;
+    gw_buf expected = GW_BUF_INIT;
+    if (!p || !is_trained_at(p)) {
+        gw_precision_list(&expected, is_trained_at);
+        rc = unknown_word(err, "precision", &expected, precision);
+    } else if (!o) {
+        gw_optimizer_list(&expected);
+        rc = unknown_word(err, "optimizer", &expected, optimizer);
     } else {
-        return gw_error_set(err, GW_EDATA,
-                            "precision: expected fp32, tf32, amp, fp16 or bf16, got \"%s\"",
-                            precision);
+        /* Inference (optimizer "none") keeps the weights only. */
+        *weights = p->train_weight_bytes;
+        *gradients = o->trains ? p->train_gradient_bytes : 0;
+        *optimizer_states = o->trains ? p->master_bytes + o->state_bytes : 0;
     }
-    double states;
-    if (!optimizer || !strcmp(optimizer, "adam") || !strcmp(optimizer, "adamw"))
-        states = 8;   /* first and second moments, fp32 */
-    else if (!strcmp(optimizer, "sgd"))
-        states = 4;   /* momentum, fp32 */
-    else if (!strcmp(optimizer, "sgd-plain"))
-        states = 0;
-    else if (!strcmp(optimizer, "none")) {
-        /* Inference: weights only. */
-        g = 0, master = 0, states = 0;
-    } else {
-        return gw_error_set(err, GW_EDATA,
-                            "optimizer: expected adam, adamw, sgd, sgd-plain or none, got \"%s\"",
-                            optimizer);
-    }
-    *weights = w;
-    *gradients = g;
-    *optimizer_states = master + states;
-    return GW_OK;
+    buf_free(&expected);
+    return rc;
 }
 
 int model_memory_estimate(double params, const char *precision, const char *optimizer,
@@ -110,9 +112,8 @@ double model_gradient_bytes(double params, const char *precision)
 {
     if (!(params > 0))
         return 0;
-    if (precision && (!strcmp(precision, "fp16") || !strcmp(precision, "bf16")))
-        return params * 2;
-    return params * 4;
+    const gw_precision *p = gw_precision_find(precision);
+    return params * (p ? p->reduce_bytes : 4);   /* an unknown format: fp32 gradients */
 }
 
 double model_training_gradient_bytes(double params, double vram_gb, const char *precision,

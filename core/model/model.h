@@ -47,10 +47,11 @@ typedef struct model_memory {
     int measured;               /* 1: total_gb is the workload's measured vram_gb */
 } model_memory;
 
-/* Bytes each parameter costs during training for a precision ("fp32", "tf32", "amp", "fp16",
- * "bf16") and optimizer ("adam", "adamw", "sgd" with momentum, "sgd-plain", "none" for
- * inference).  Splits them into weights / gradients / optimizer states.  GW_EDATA naming the
- * unknown word. */
+/* Bytes each parameter costs during training for a precision (precision.h: those with training
+ * bytes; NULL: fp32) and optimizer (optimizer.h; NULL: adam; "none" for inference keeps the
+ * weights only).  Splits them into weights / gradients / optimizer states (the fp32 master copy
+ * of mixed precision counts with the optimizer's).  GW_EDATA naming the unknown word and the
+ * names known. */
 int model_param_bytes(const char *precision, const char *optimizer, double *weights,
                       double *gradients, double *optimizer_states, gw_error *err);
 
@@ -87,8 +88,9 @@ double model_spec_distance(const model_gpu_spec *a, const model_gpu_spec *b);
  * every card's own link equally, so the rate does not fall with the count. */
 double model_link_gbs(int nvlink, double nvlink_gbs, double pcie_gen, double pcie_lanes, int p2p);
 
-/* Bytes all-reduced per step by params: 4 per parameter for fp32 and for amp (autocast keeps
- * fp32 parameters, so data-parallel training reduces fp32 gradients), 2 for pure fp16 / bf16. */
+/* Bytes all-reduced per step by params: the precision's reduce_bytes per parameter (precision.h:
+ * 4 for fp32 and for amp, whose autocast keeps fp32 parameters; 2 for pure fp16 / bf16); 4 for
+ * an unknown word. */
 double model_gradient_bytes(double params, const char *precision);
 
 /* The same for a training workload as given: none when nothing is trained (optimizer "none").
@@ -180,11 +182,11 @@ typedef struct model_llm_setup {
 /* The loss keeps the logits of every token in fp32: 4 bytes x vocabulary. */
 #define MODEL_LOGIT_BYTES 4.0
 
-/* Bytes one weight takes at a precision: fp32 and tf32 4; amp, fp16, bf16 2; fp8 1; int8
- * 1 + 2/64; int4 0.5 + 2/64; fp4 0.5 + 1/16; nf4 (QLoRA) 4.127/8.  NaN for another word. */
+/* Bytes one weight takes at a precision (precision.h's weight_bytes: fp32 4 ... nf4 4.127/8).
+ * NaN for another word. */
 double model_llm_weight_bytes(const char *precision);
 /* Bytes of KV cache per token of one sequence: 2 (keys and values) x layers x kv_heads x
- * head_dim x bytes (1 for fp8 and fp4 serving, else 2: int8/int4 weights keep a 16-bit cache). */
+ * head_dim x the precision's kv_bytes (precision.h; 2 for an unknown word). */
 double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
 /* Trainable parameters of rank-r LoRA adapters on every linear layer (the QLoRA paper's
  * choice): r x (inputs + outputs) of q, k, v, o and the three feed-forward matrices of every

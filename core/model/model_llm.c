@@ -7,35 +7,18 @@
 #include <math.h>
 #include <string.h>
 
+#include "precision.h"
+
 double model_llm_weight_bytes(const char *precision)
 {
-    static const struct {
-        const char *precision;
-        double bytes;
-    } sizes[] = {
-        {"fp32", 4},
-        {"tf32", 4},
-        {"amp", 2},
-        {"fp16", 2},
-        {"bf16", 2},
-        {"fp8", 1},
-        {"int8", 1 + 2 / MODEL_QUANT_GROUP},
-        {"int4", 0.5 + 2 / MODEL_QUANT_GROUP},
-        {"fp4", 0.5 + 1 / MODEL_FP4_GROUP},
-        {"nf4", MODEL_NF4_BITS / 8},
-    };
-    for (size_t i = 0; precision && i < sizeof sizes / sizeof sizes[0]; i++)
-        if (!strcmp(precision, sizes[i].precision))
-            return sizes[i].bytes;
-    return NAN;
+    const gw_precision *p = gw_precision_find(precision);
+    return p ? p->weight_bytes : NAN;
 }
 
 double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision)
 {
-    double bytes = precision && (!strcmp(precision, "fp8") || !strcmp(precision, "fp4")) ? 1
-                   : precision && (!strcmp(precision, "fp32") || !strcmp(precision, "tf32"))
-                       ? 4
-                       : 2;
+    const gw_precision *p = gw_precision_find(precision);
+    double bytes = p ? p->kv_bytes : 2;   /* an unknown format: a 16-bit cache */
     return 2 * m->layers * m->kv_heads * m->head_dim * bytes;
 }
 
@@ -62,11 +45,12 @@ double model_llm_lora_params(const model_llm *m, double rank)
     return per_layer_adapters * m->layers;
 }
 
-/* The precision weights are kept in while training: fp8 training keeps bf16 master weights
- * (Transformer Engine casts to fp8 per GEMM), the rest as given. */
+/* The precision weights are kept in while training (precision.h's trains_as: fp8 training keeps
+ * bf16 weights), the rest as given. */
 static const char *training_precision(const char *precision)
 {
-    return precision && !strcmp(precision, "fp8") ? "bf16" : precision;
+    const gw_precision *p = gw_precision_find(precision);
+    return p && p->trains_as ? p->trains_as : precision;
 }
 
 int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,

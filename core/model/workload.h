@@ -24,8 +24,8 @@ typedef struct workload {
     double params;              /* NaN unless model.params */
     double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
         context;
-    char *precision;            /* fp32 | tf32 | amp | fp16 | bf16 | fp8 | int8 | int4 | fp4 */
-    char *optimizer;            /* adam | adamw | sgd | sgd-plain | none */
+    char *precision;            /* a name of precision.h's table (not nf4) */
+    char *optimizer;            /* a name of optimizer.h's table */
     double activations_gb;      /* 0 unless given */
     double vram_gb;             /* NaN unless given (overrides the estimate) */
     double batch_per_gpu;       /* NaN: the model's default */
@@ -92,7 +92,8 @@ void workload_free(workload *w);
 view *workload_to_view(const workload *w);
 
 /* Every field a workload file may hold, as documentation would list it: a list of maps with
- * name ("model.params"), type, required, min and max (numbers), choices, default (as the file
+ * name ("model.params"), type, required, min, min_excluded (whether min itself is out) and max
+ * (numbers), choices, default (as the file
  * would write it; null when the decision chooses or there is none), unit, expected (as error
  * messages put it) and help.  Caller owns the view. */
 view *workload_fields_to_view(void);

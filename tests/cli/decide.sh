@@ -230,7 +230,7 @@ check_eq "decide job-too-long: four cards finish" \
 run "$GW" decide "$FX/bad-hours.lua"
 check_rc "decide bad-hours: exit 65" 65
 check_err "decide bad-hours: names file, field, expectation" \
-    'bad-hours.lua: hours_per_day: expected a number from 0 to 24, got "eight"'
+    'bad-hours.lua: hours_per_day: expected a number more than 0 and at most 24 hours/day, got "eight"'
 run "$GW" decide "$FX/typo.lua"
 check_rc "decide typo: exit 65" 65
 check_err "decide typo: did you mean" "horizon_mnths: unknown field (did you mean horizon_months?)"

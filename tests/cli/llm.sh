@@ -49,6 +49,18 @@ wl int4train 'model = { name = "llama-3-8b", precision = "int4" }'
 run "$GW" --kb "$KB" decide "$T/int4train.lua"
 check_rc "llm: int4 training exits 65" 65
 check_err "llm: int4 training says weights are for serving" "model.precision: int4 weights are for serving"
+check_err "llm: training's precisions are the table's rows not for serving" \
+    "training needs fp32, tf32, amp, fp16, bf16 or fp8"
+wl adamm 'model = { name = "llama-3-8b", optimizer = "adamm" }'
+run "$GW" --kb "$KB" decide "$T/adamm.lua"
+check_rc "llm: a misspelt optimizer exits 65" 65
+check_err "llm: a misspelt optimizer gets the nearest name" \
+    'model.optimizer: expected one of adam, adamw, sgd, sgd-plain, none, got "adamm" (did you mean adam?)'
+wl zerotpot 'task = "inference", model = "llama-3-8b", inference = { context = 100, output_tokens = 10, tpot_ms = 0 }'
+run "$GW" --kb "$KB" decide "$T/zerotpot.lua"
+check_rc "llm: a target of 0 ms exits 65" 65
+check_err "llm: an excluded bound says so" \
+    "inference.tpot_ms: 0 is not above 0 (expected more than 0 and at most 1e7)"
 wl loranotask 'model = "llama-3-8b", finetune = { method = "lora" }'
 run "$GW" --kb "$KB" decide "$T/loranotask.lua"
 check_err "llm: lora without task = finetune" "finetune.method: lora is a way to fine-tune (set task = \"finetune\")"

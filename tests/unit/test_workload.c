@@ -71,11 +71,12 @@ static void messages_name_file_field_and_expectation(void **state)
     workload *w = NULL;
     gw_error err = {0};
     assert_int_equal(load("{" BASE ", \"hours_per_day\": \"eight\"}", &w, &err), GW_EDATA);
-    assert_string_equal(err.msg,
-                        "x.lua: hours_per_day: expected a number from 0 to 24, got \"eight\"");
+    assert_string_equal(err.msg, "x.lua: hours_per_day: expected a number more than 0 and at "
+                                 "most 24 hours/day, got \"eight\"");
     assert_null(w);
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 25}", &w, &err), GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: hours_per_day: expected a number from 0 to 24, got 25");
+    assert_string_equal(err.msg, "x.lua: hours_per_day: 25 is above 24 (expected more than 0 "
+                                 "and at most 24)");
     assert_int_equal(load("{" BASE "}", &w, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "x.lua: hours_per_day: missing"));
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cooling\": \"ok\"}", &w, &err),
@@ -94,9 +95,8 @@ static void messages_name_file_field_and_expectation(void **state)
     /* Counts are whole numbers: 2.5 cards in a machine is a typo (issue 17, item 7). */
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 2.5}", &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg,
-                        "x.lua: cards_per_host: expected a whole number of cards from 1 to 64, "
-                        "got 2.5");
+    assert_string_equal(err.msg, "x.lua: cards_per_host: 2.5 is not a whole number (expected a "
+                                 "whole number at least 1 and at most 64 cards)");
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 4}", &w, &err),
                      GW_OK);
     workload_free(w);
@@ -152,7 +152,7 @@ static void model_and_work_rules(void **state)
     assert_int_equal(load("{\"model\": {\"params\": 1e6, \"precision\": \"fp12\"}}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: model.precision: expected one of fp32, tf32, amp, fp16, "
-                                 "bf16, fp8, int8, int4, fp4, got \"fp12\"");
+                                 "bf16, fp8, int8, int4, fp4, got \"fp12\" (did you mean fp32?)");
     /* Not a table at all. */
     assert_int_equal(load("[1, 2]", &w, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "returns a table"));
@@ -234,7 +234,8 @@ static void more_messages(void **state)
                           "\"electricity\": {\"price\": 1}}",
                           &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: work.hours: missing (expected a number of hours above 0)");
+    assert_string_equal(err.msg, "x.lua: work.hours: missing (expected a number more than 0 and "
+                                 "at most 1e9 hours)");
     assert_int_equal(load("{\"vram_gb\": 40, \"work\": {\"hours\": 3}, \"benchmark\": \"resnet50\", "
                           "\"hours_per_day\": 8, \"horizon_months\": 1, \"currency\": \"CNY\", "
                           "\"electricity\": {\"price\": 1}}",
@@ -251,8 +252,8 @@ static void more_messages(void **state)
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"electricity\": {\"pue\": 1.2}}",
                           &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: electricity.price: missing (expected a price per kWh "
-                                 "from 0, in the workload's currency)");
+    assert_string_equal(err.msg, "x.lua: electricity.price: missing (expected a number at least "
+                                 "0 and at most 10000 currency/kWh (in the workload's currency))");
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"candidates\": []}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: candidates: expected a list of GPU names (\"4x "
@@ -272,18 +273,89 @@ static void more_messages(void **state)
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"file\": \"y.lua\"}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: file: unknown field");
-    /* Ranges are inclusive: 0.01 hours a day is allowed, 0.009 is not. */
-    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0.009}", &w, &err), GW_EDATA);
-    assert_string_equal(err.msg,
-                        "x.lua: hours_per_day: expected a number from 0 to 24, got 0.009");
-    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0.01, \"resale_fraction\": 1}", &w, &err),
+    /* hours_per_day excludes its lower bound: any time above 0 is allowed. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0.009, \"resale_fraction\": 1}", &w,
+                          &err),
                      GW_OK);
     workload_free(w);
     /* Fields are checked in the order of the field table: the whole model table, then vram_gb
      * (the reader before the tables checked vram_gb between the model's type and its fields). */
     assert_int_equal(load("{\"model\": {\"params\": 0}, \"vram_gb\": -1}", &w, &err), GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: model.params: expected a number of parameters (e.g. "
-                                 "25.6e6), got 0");
+    assert_string_equal(err.msg, "x.lua: model.params: 0 is below 1 (expected at least 1 and at "
+                                 "most 1e15)");
+}
+
+/* A number out of its range names the bound it breaks and whether that bound is included, from
+ * the field table's numbers: hours_per_day is (0, 24], cards_per_host [1, 64]. */
+static void range_messages_name_the_broken_bound(void **state)
+{
+    (void)state;
+    workload *w = NULL;
+    gw_error err = {0};
+    /* An excluded lower bound: 0 itself is out, and so is anything below it. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 0}", &w, &err), GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: hours_per_day: 0 is not above 0 (expected more than 0 "
+                                 "and at most 24)");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": -2}", &w, &err), GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: hours_per_day: -2 is not above 0 (expected more than 0 "
+                                 "and at most 24)");
+    /* An included upper bound: 24 is in, 24.5 out. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 24}", &w, &err), GW_OK);
+    workload_free(w);
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 24.5}", &w, &err), GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: hours_per_day: 24.5 is above 24 (expected more than 0 "
+                                 "and at most 24)");
+    /* Included bounds on both sides: 1 and 64 are in, 0 and 65 out. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 0}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: cards_per_host: 0 is below 1 (expected at least 1 and at "
+                                 "most 64)");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 65}", &w,
+                          &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: cards_per_host: 65 is above 64 (expected at least 1 and "
+                                 "at most 64)");
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 1}", &w, &err),
+                     GW_OK);
+    workload_free(w);
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"cards_per_host\": 64}", &w,
+                          &err),
+                     GW_OK);
+    workload_free(w);
+    /* A large bound reads as a file would write it (1e15, not 1e+15). */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"budget\": 2e15}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: budget: 2e15 is above 1e15 (expected at least 0 and at "
+                                 "most 1e15)");
+}
+
+/* The accepted optimizers are optimizer.h's table; a misspelt one gets the nearest name. */
+static void unknown_optimizer_suggests_the_nearest(void **state)
+{
+    (void)state;
+    workload *w = NULL;
+    gw_error err = {0};
+    assert_int_equal(load("{\"model\": {\"params\": 1e6, \"optimizer\": \"adamm\"}}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: model.optimizer: expected one of adam, adamw, sgd, "
+                                 "sgd-plain, none, got \"adamm\" (did you mean adam?)");
+    assert_int_equal(load("{\"model\": {\"params\": 1e6, \"optimizer\": \"sgd_plain\"}}", &w,
+                          &err),
+                     GW_EDATA);
+    assert_non_null(strstr(err.msg, "got \"sgd_plain\" (did you mean sgd-plain?)"));
+    /* Nothing within two edits: no guess. */
+    assert_int_equal(load("{\"model\": {\"params\": 1e6, \"optimizer\": \"lion\"}}", &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: model.optimizer: expected one of adam, adamw, sgd, "
+                                 "sgd-plain, none, got \"lion\"");
+    /* Quantized precisions are for serving; training's list is the table's other rows. */
+    assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"model\": {\"params\": 1e6, "
+                          "\"precision\": \"int4\"}}",
+                          &w, &err),
+                     GW_EDATA);
+    assert_string_equal(err.msg, "x.lua: model.precision: int4 weights are for serving (task = "
+                                 "\"inference\"); training needs fp32, tf32, amp, fp16, bf16 or "
+                                 "fp8 (QLoRA's 4-bit weights: finetune = { method = \"qlora\" })");
 }
 
 /* An absent table reads as an empty one: its fields take their defaults; the name defaults to
@@ -377,10 +449,16 @@ static void field_list_describes_every_field(void **state)
     const view *hours = field_entry(fields, "hours_per_day");
     assert_non_null(hours);
     assert_int_equal(view_bool_value(view_map_get(hours, "required")), 1);
-    assert_float_equal(view_num(view_map_get(hours, "min")), 0.01, 0);
+    assert_float_equal(view_num(view_map_get(hours, "min")), 0, 0);
+    assert_int_equal(view_bool_value(view_map_get(hours, "min_excluded")), 1);
     assert_float_equal(view_num(view_map_get(hours, "max")), 24, 0);
     assert_string_equal(view_str(view_map_get(hours, "unit")), "hours/day");
-    assert_string_equal(view_str(view_map_get(hours, "expected")), "a number from 0 to 24");
+    assert_string_equal(view_str(view_map_get(hours, "expected")),
+                        "a number more than 0 and at most 24 hours/day");
+    const view *cards = field_entry(fields, "cards_per_host");
+    assert_int_equal(view_bool_value(view_map_get(cards, "min_excluded")), 0);
+    assert_string_equal(view_str(view_map_get(cards, "expected")),
+                        "a whole number at least 1 and at most 64 cards");
     const view *precision = field_entry(fields, "model.precision");
     assert_non_null(precision);
     assert_string_equal(view_str(view_map_get(precision, "type")), "text");
@@ -451,6 +529,8 @@ int main(void)
         cmocka_unit_test(model_and_work_rules),
         cmocka_unit_test(job_or_capacity),
         cmocka_unit_test(more_messages),
+        cmocka_unit_test(range_messages_name_the_broken_bound),
+        cmocka_unit_test(unknown_optimizer_suggests_the_nearest),
         cmocka_unit_test(absent_tables_take_defaults),
         cmocka_unit_test(field_list_describes_every_field),
         cmocka_unit_test(readme_documents_every_field),

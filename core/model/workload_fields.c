@@ -1,0 +1,330 @@
+/* workload_fields.c — the one description of a workload's fields: the tables below (name, type,
+ * range or allowed values, default, required, unit, meaning), and what is derived from them for
+ * every reader: a field by its path, a choice field's values, a range and an expectation in
+ * words.  Precisions and optimizers are named by their own tables (precision.h, optimizer.h). */
+#include "workload_private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "optimizer.h"
+#include "precision.h"
+
+#define AT(member) offsetof(workload, member)
+
+static const char *const tasks[] = {"train", "finetune", "inference", NULL};
+static const char *const parallelisms[] = {"data", "model", "none", NULL};
+static const char *const coolings[] = {"good", "poor", NULL};
+static const char *const methods[] = {"full", "lora", "qlora", NULL};
+static const char *const shardings[] = {"none", "zero1", "zero2", "zero3", NULL};
+
+/* A language model's architecture, as its published configuration gives it (the KB's catalog
+ * has them: model = "llama-3-70b"); each one given here replaces the catalog's. */
+#define ARCH(member, what, help_text)                                                          \
+    {.name = #member, .type = FIELD_NUMBER, .at = AT(member), .lo = 1, .hi = 1e9, .whole = 1,   \
+     .unit = what, .help = help_text}
+
+static const workload_field model_fields[] = {
+    {.name = "name", .type = FIELD_TEXT, .at = AT(model_name),
+     .expected = "a model of the KB's catalog (e.g. \"llama-3-70b\"; gpuwise kb models)",
+     .help = "a language model of the KB's catalog: its parameters and architecture come from "
+             "there (model = \"llama-3-70b\" says the same)"},
+    {.name = "params", .type = FIELD_NUMBER, .at = AT(params), .lo = 1, .hi = 1e15,
+     .unit = "parameters", .note = "e.g. 25.6e6",
+     .help = "parameters of the model; with precision and optimizer, the memory of one replica"},
+    {.name = "active_params", .type = FIELD_NUMBER, .at = AT(active_params), .lo = 1,
+     .hi = 1e15, .unit = "parameters", .note = "no more than params",
+     .help = "a mixture of experts: the parameters one token runs through (default: params)"},
+    ARCH(layers, "layers", "a language model's transformer layers"),
+    ARCH(hidden, "units", "a language model's hidden size"),
+    ARCH(heads, "heads", "attention heads"),
+    ARCH(kv_heads, "heads", "key/value heads (fewer than heads with grouped-query attention)"),
+    ARCH(head_dim, "units", "size of one attention head"),
+    ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
+    ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
+    ARCH(vocab, "tokens", "vocabulary size"),
+    ARCH(context, "tokens", "the longest sequence the model takes"),
+    {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choice_at = gw_precision_choice,
+     .fallback = "amp", .help = "number format of training (amp: half-precision compute, fp32 "
+                                "master weights; fp8 on GPUs with FP8 tensor cores), or of the "
+                                "weights served (int8, int4, fp4: quantized, with their scales)",
+     .then = workload_check_precision},
+    {.name = "optimizer", .type = FIELD_TEXT, .at = AT(optimizer), .choice_at = gw_optimizer_choice,
+     .fallback = "adam", .help = "optimizer, for the state it keeps per parameter"},
+    {.name = "activations_gb", .type = FIELD_NUMBER, .at = AT(activations_gb), .lo = 0,
+     .hi = 1e6, .fallback = "0", .unit = "GB",
+     .help = "activations of one batch (a language model's are computed from its architecture)"},
+    {0},
+};
+#undef ARCH
+
+static const workload_field finetune_fields[] = {
+    {.name = "method", .type = FIELD_TEXT, .at = AT(finetune_method), .choices = methods,
+     .fallback = "full",
+     .help = "full: every weight trained; lora: rank-r adapters on every linear layer, the "
+             "weights frozen; qlora: the same over 4-bit NormalFloat weights"},
+    {.name = "rank", .type = FIELD_NUMBER, .at = AT(lora_rank), .lo = 1, .hi = 65536,
+     .whole = 1, .fallback = "16",
+     .help = "the adapters' rank (lora and qlora)"},
+    {0},
+};
+
+static const workload_field inference_fields[] = {
+    {.name = "context", .type = FIELD_NUMBER, .at = AT(serve_context), .lo = 1,
+     .hi = 1e8, .whole = 1, .unit = "tokens",
+     .help = "tokens of each request's prompt"},
+    {.name = "output_tokens", .type = FIELD_NUMBER, .at = AT(serve_output),
+     .lo = 1, .hi = 1e8, .whole = 1, .unit = "tokens", .help = "tokens generated per request"},
+    {.name = "concurrency", .type = FIELD_NUMBER, .at = AT(serve_concurrency), .lo = 1,
+     .hi = 1e7, .whole = 1, .fallback = "1", .unit = "sequences",
+     .help = "requests in flight at once, over all replicas"},
+    {.name = "tokens_per_s", .type = FIELD_NUMBER, .at = AT(target_tokens_per_s), .lo = 0,
+     .lo_excluded = 1, .hi = 1e12, .unit = "tokens/s",
+     .help = "target: tokens generated per second in all (default: none)"},
+    {.name = "tpot_ms", .type = FIELD_NUMBER, .at = AT(target_tpot_ms), .lo = 0,
+     .lo_excluded = 1, .hi = 1e7, .unit = "ms",
+     .help = "target: time per output token of each request (default: none)"},
+    {.name = "ttft_ms", .type = FIELD_NUMBER, .at = AT(target_ttft_ms), .lo = 0,
+     .lo_excluded = 1, .hi = 1e9, .unit = "ms",
+     .help = "target: time to the first token of a request (default: none)"},
+    {0},
+};
+
+static const workload_field work_fields[] = {
+    {.name = "samples", .type = FIELD_NUMBER, .at = AT(work_samples), .lo = 1, .hi = 1e18,
+     .unit = "samples",
+     .help = "samples one run processes (needs a benchmark measured in samples per second)"},
+    {.name = "tokens", .type = FIELD_NUMBER, .at = AT(work_tokens), .lo = 1, .hi = 1e18,
+     .unit = "tokens",
+     .help = "a language model's tokens one run trains on (or generates, serving)"},
+    {.name = "hours_on", .type = FIELD_TEXT, .at = AT(work_hours_on), .expected = "a GPU name",
+     .help = "the GPU on which one run takes `hours` (instead of samples)"},
+    {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0,
+     .lo_excluded = 1, .hi = 1e9, .unit = "hours",
+     .help = "hours one run takes on one `hours_on` card (required with hours_on)"},
+    {.name = "runs", .type = FIELD_NUMBER, .at = AT(work_runs), .lo = 1, .hi = 1e6, .whole = 1,
+     .fallback = "1", .unit = "runs",
+     .help = "how many times the run is done (the job is runs x one run)"},
+    {0},
+};
+
+static const workload_field electricity_fields[] = {
+    {.name = "price", .type = FIELD_NUMBER, .at = AT(electricity_price), .required = 1, .lo = 0,
+     .hi = 1e4, .unit = "currency/kWh", .note = "in the workload's currency",
+     .help = "price of a kWh, in the workload's currency"},
+    {.name = "pue", .type = FIELD_NUMBER, .at = AT(pue), .lo = 1, .hi = 5, .fallback = "1",
+     .help = "power usage effectiveness: the room's power per watt the machines draw"},
+    {0},
+};
+
+const workload_field workload_top_fields[] = {
+    {.name = "name", .type = FIELD_TEXT, .at = AT(name), .expected = "a text",
+     .help = "title of the report (default: the file's name)", .then = workload_name_default_to_file},
+    {.name = "file", .type = FIELD_FILE, .at = AT(path),
+     .help = "the file the workload was read from"},
+    {.name = "task", .type = FIELD_TEXT, .at = AT(task), .choices = tasks, .fallback = "train",
+     .help = "what the GPUs do: train a model, fine-tune a language model, or serve one "
+             "(inference)"},
+    {.name = "model", .type = FIELD_TABLE, .fields = model_fields, .shorthand = "name",
+     .expected = "a model name (\"llama-3-8b\") or a table { params = ..., precision = ... }",
+     .help = "what is trained or served; gives the memory of one replica unless vram_gb does",
+     .then = workload_resolve_model},
+    {.name = "vram_gb", .type = FIELD_NUMBER, .at = AT(vram_gb), .lo = 0,
+     .lo_excluded = 1, .hi = 1e6, .unit = "GB",
+     .help = "measured peak memory of one replica; replaces the estimate from model",
+     .then = workload_check_model_given},
+    {.name = "finetune", .type = FIELD_TABLE, .fields = finetune_fields,
+     .expected = "a table { method = \"lora\", rank = 16 }",
+     .help = "how a language model is fine-tuned (task = \"finetune\")", .then = workload_check_finetune},
+    {.name = "sharding", .type = FIELD_TEXT, .at = AT(sharding), .choices = shardings,
+     .fallback = "none",
+     .help = "ZeRO stage over the data-parallel replicas: zero1 shards the optimizer states, "
+             "zero2 the gradients too, zero3 (FSDP full-shard) the weights too"},
+    {.name = "activation_checkpointing", .type = FIELD_BOOL, .at = AT(checkpointing),
+     .fallback = "false",
+     .help = "keep only each layer's input and recompute the rest in the backward pass (less "
+             "memory, a third more compute)"},
+    {.name = "sequence_length", .type = FIELD_NUMBER, .at = AT(sequence_length), .lo = 1,
+     .hi = 1e8, .whole = 1, .unit = "tokens",
+     .help = "tokens per training sequence of a language model (default: 2048, or the model's "
+             "context when shorter)"},
+    {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
+     .whole = 1, .unit = "samples", .note = "per GPU per step",
+     .help = "samples per GPU per step, for the scaling model; a language model's are "
+             "sequences (default: 256 samples, 1 sequence)"},
+    {.name = "inference", .type = FIELD_TABLE, .fields = inference_fields,
+     .expected = "a table { context = ..., output_tokens = ..., concurrency = ... }",
+     .help = "serving a language model (task = \"inference\"): the requests, and the targets "
+             "an option must meet", .then = workload_check_language_model},
+    {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
+     .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
+     .help = "key of the KB's measured results to compare GPUs with"},
+    {.name = "work", .type = FIELD_TABLE, .fields = work_fields,
+     .expected = "a table { samples = ..., runs = ... } or { hours_on = ..., hours = ... }",
+     .help = "a job: one run of the work (samples, or hours on a named GPU) and how many runs; "
+             "an option that cannot finish them in time is out, a rental is paid for the hours "
+             "they take, a purchase's electricity too.  Without work the workload is capacity: "
+             "both are costed for hours_per_day over the horizon, per hour of use (per unit of "
+             "the benchmark when one is named)",
+     .then = workload_check_work},
+    {.name = "parallelism", .type = FIELD_TEXT, .at = AT(parallelism), .choices = parallelisms,
+     .fallback = "data", .help = "how several cards share the work"},
+    {.name = "hours_per_day", .type = FIELD_NUMBER, .at = AT(hours_per_day), .required = 1,
+     .lo = 0, .lo_excluded = 1, .hi = 24, .unit = "hours/day",
+     .help = "hours a day the hardware is used"},
+    {.name = "horizon_months", .type = FIELD_NUMBER, .at = AT(horizon_months), .required = 1,
+     .lo = 0.1, .hi = 240, .unit = "months",
+     .help = "how long the purchase must pay for itself"},
+    {.name = "deadline_days", .type = FIELD_NUMBER, .at = AT(deadline_days), .lo = 0,
+     .lo_excluded = 1, .hi = 7200, .unit = "days", .note = "within the horizon",
+     .help = "a job must finish within this many days (default: the horizon)",
+     .then = workload_check_deadline},
+    {.name = "currency", .type = FIELD_CURRENCY, .at = AT(currency), .required = 1,
+     .expected = "an ISO 4217 code such as \"CNY\" or \"USD\"",
+     .help = "currency of every amount; KB prices are converted at its dated exchange rates"},
+    {.name = "region", .type = FIELD_TEXT, .at = AT(region),
+     .expected = "a region as the KB's prices name it, such as \"CN\" or \"US\"",
+     .help = "where the cards are bought: a card is priced from the KB's prices of that region "
+             "where it has any, else from the latest of any region, and the option says so "
+             "(cloud offers are not restricted; default: every region)"},
+    {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
+     .unit = "currency",
+     .help = "cash committed up front, one rule for both: a purchase's cards, hosts and "
+             "cooling; a rental's whole bill for a job, or its first month for capacity "
+             "(default: none)"},
+    {.name = "electricity", .type = FIELD_TABLE, .required = 1, .fields = electricity_fields,
+     .expected = "a table { price = ..., pue = ... }",
+     .missing = "expected { price = PER_KWH }", .help = "what power costs"},
+    {.name = "used_ok", .type = FIELD_BOOL, .at = AT(used_ok), .fallback = "false",
+     .help = "consider second-hand cards"},
+    {.name = "spot_ok", .type = FIELD_BOOL, .at = AT(spot_ok), .fallback = "false",
+     .help = "the work can be interrupted: spot offers become options"},
+    {.name = "anecdotal_ok", .type = FIELD_BOOL, .at = AT(anecdotal_ok), .fallback = "false",
+     .help = "an offer whose price only an article or blog gives may be recommended"},
+    {.name = "price_max_age_days", .type = FIELD_NUMBER, .at = AT(price_max_age_days), .lo = 1,
+     .hi = 36500, .fallback = "180", .unit = "days",
+     .help = "a price observed longer ago than this is flagged as old in the report (exchange "
+             "rates: after 30 days)"},
+    {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
+     .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
+    {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),
+     .count_at = AT(n_candidates),
+     .expected = "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)",
+     .expected_item = "a GPU name",
+     .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards a machine (8 for data-centre "
+             "cards), then 2 and 4 full machines; an SXM part its servers; "
+             "\"4x rtx-3090\" fixes the count, \"rent:*\" adds every cloud offer, \"rent:GPU\" "
+             "that GPU's (default: every priced GPU and every offer)"},
+    {.name = "host_cost", .type = FIELD_NUMBER, .at = AT(host_cost), .lo = 0, .hi = 1e12,
+     .unit = "currency", .note = "per machine",
+     .help = "the machine around the cards, per machine (default: the decision's)"},
+    {.name = "host_power_w", .type = FIELD_NUMBER, .at = AT(host_power_w), .lo = 0, .hi = 1e5,
+     .unit = "W", .note = "per machine",
+     .help = "power of a machine besides its cards (default: the decision's)"},
+    {.name = "cards_per_host", .type = FIELD_NUMBER, .at = AT(cards_per_host), .lo = 1,
+     .hi = 64, .whole = 1, .unit = "cards",
+     .help = "cards one machine takes (default: 4 consumer or 8 data-centre cards)"},
+    {.name = "network_gbps", .type = FIELD_NUMBER, .at = AT(network_gbps), .lo = 0.1,
+     .hi = 1e5, .unit = "Gb/s",
+     .help = "the network between the machines of a purchase that needs several, all of one "
+             "machine's ports (default: the decision's)"},
+    {.name = "cooling_cost", .type = FIELD_NUMBER, .at = AT(cooling_cost), .lo = 0, .hi = 1e12,
+     .fallback = "0", .unit = "currency", .note = "per machine",
+     .help = "one-off cooling work, per machine"},
+    {.name = "upkeep_hours_per_month", .type = FIELD_NUMBER, .at = AT(upkeep_hours_per_month),
+     .lo = 0, .hi = 744, .fallback = "0", .unit = "hours/month",
+     .help = "people's time running the machines"},
+    {.name = "upkeep_rate", .type = FIELD_NUMBER, .at = AT(upkeep_rate), .lo = 0, .hi = 1e9,
+     .fallback = "0", .unit = "currency/hour",
+     .help = "what an hour of that time costs"},
+    {.name = "resale_fraction", .type = FIELD_NUMBER, .at = AT(resale_fraction), .lo = 0,
+     .hi = 1,
+     .help = "share of the card price recovered at the horizon (default: the decision's)"},
+    {0},
+};
+
+/* ---- what the tables say, in words ---- */
+
+const workload_field *workload_field_find(const char *path)
+{
+    const workload_field *fields = workload_top_fields;
+    for (;;) {
+        size_t len = strcspn(path, ".");
+        const workload_field *f = fields;
+        while (f->name && (strlen(f->name) != len || strncmp(f->name, path, len)))
+            f++;
+        if (!f->name || !path[len])
+            return f->name ? f : NULL;
+        if (f->type != FIELD_TABLE)
+            return NULL;
+        fields = f->fields;
+        path += len + 1;
+    }
+}
+
+const char *workload_field_choice(const workload_field *f, size_t i)
+{
+    if (f->choice_at)
+        return f->choice_at(i);
+    return f->choices ? f->choices[i] : NULL;
+}
+
+/* A bound as a workload file may write it: 24, 0.1, 1e15 (not %g's 1e+15). */
+static void put_bound(gw_buf *b, double x)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%g", x);
+    char *e = strchr(text, 'e');
+    if (e) {
+        char *digits = e + 1 + (e[1] == '+');
+        while (*digits == '0' && digits[1])
+            digits++;
+        memmove(e + 1, digits, strlen(digits) + 1);
+    }
+    buf_puts(b, text);
+}
+
+void workload_describe_range(gw_buf *b, const workload_field *f)
+{
+    buf_puts(b, f->lo_excluded ? "more than " : "at least ");
+    put_bound(b, f->lo);
+    buf_puts(b, " and at most ");
+    put_bound(b, f->hi);
+}
+
+void workload_describe_expected(gw_buf *b, const workload_field *f)
+{
+    if (f->type == FIELD_NUMBER) {
+        buf_puts(b, f->whole ? "a whole number " : "a number ");
+        workload_describe_range(b, f);
+        if (f->unit)
+            buf_printf(b, " %s", f->unit);
+        if (f->note)
+            buf_printf(b, " (%s)", f->note);
+    } else if (workload_field_choice(f, 0)) {
+        buf_puts(b, "one of ");
+        for (size_t i = 0; workload_field_choice(f, i); i++)
+            buf_printf(b, "%s%s", i ? ", " : "", workload_field_choice(f, i));
+    } else if (f->type == FIELD_BOOL) {
+        buf_puts(b, "true or false");
+    } else {
+        buf_puts(b, f->expected);
+    }
+}
+
+int workload_describe_out_of_range(gw_buf *b, const workload_field *f, double n)
+{
+    const char *broken = f->lo_excluded && n <= f->lo ? "not above"
+                         : n < f->lo                     ? "below"
+                         : n > f->hi                     ? "above"
+                                                         : NULL;
+    if (!broken)
+        return 0;
+    put_bound(b, n);
+    buf_printf(b, " is %s ", broken);
+    put_bound(b, n > f->hi ? f->hi : f->lo);
+    buf_puts(b, " (expected ");
+    workload_describe_range(b, f);
+    buf_puts(b, ")");
+    return 1;
+}

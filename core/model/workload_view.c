@@ -1,0 +1,138 @@
+/* workload_view.c — a workload as the rules and the report see it (workload_to_view, with the
+ * sentence saying whether it is a job or capacity) and the list of every field documentation is
+ * made from (workload_fields_to_view), both walking the field tables. */
+#include "workload_private.h"
+
+#include <math.h>
+#include <string.h>
+
+static void view_fields(view *map, const workload_field *fields, const workload *w)
+{
+    for (const workload_field *f = fields; f->name; f++) {
+        const void *slot = (const char *)w + f->at;
+        switch (f->type) {
+        case FIELD_NUMBER:
+            view_map_set_num(map, f->name, *(const double *)slot);
+            break;
+        case FIELD_TEXT:
+        case FIELD_FILE:
+            view_map_set_str(map, f->name, *(char *const *)slot);
+            break;
+        case FIELD_CURRENCY:
+            view_map_set_str(map, f->name, (const char *)slot);
+            break;
+        case FIELD_BOOL:
+            view_map_set_bool(map, f->name, *(const int *)slot);
+            break;
+        case FIELD_NAMES: {
+            char *const *names = *(char **const *)slot;
+            if (!names) {
+                view_map_set(map, f->name, view_null());
+                break;
+            }
+            view *list = view_map_set(map, f->name, view_list());
+            size_t count = *(const size_t *)((const char *)w + f->count_at);
+            for (size_t i = 0; i < count; i++)
+                view_list_push(list, view_string(names[i]));
+            break;
+        }
+        case FIELD_TABLE:
+            view_fields(view_map_set(map, f->name, view_map()), f->fields, w);
+            break;
+        }
+    }
+}
+
+/* The sentence every report carries: which kind of workload this is and what that means for
+ * the costs. */
+static void workload_describe_kind(gw_buf *b, const workload *w)
+{
+    gw_buf hours = GW_BUF_INIT;
+    view_format_number(&hours, workload_hours_available(w), 0);
+    if (workload_is_job(w)) {
+        buf_printf(b, "A job: %g run%s of ", w->work_runs, w->work_runs == 1 ? "" : "s");
+        if (!isnan(w->work_samples)) {
+            view_format_number(b, w->work_samples, 0);
+            buf_puts(b, " samples");
+        } else if (!isnan(w->work_tokens)) {
+            view_format_number(b, w->work_tokens, 0);
+            buf_puts(b, strcmp(w->task, "inference") ? " tokens trained on"
+                                                     : " tokens generated");
+        } else {
+            buf_printf(b, "%g h on %s", w->work_hours, w->work_hours_on);
+        }
+        if (!isnan(w->deadline_days))
+            buf_printf(b, ", due within %g days", w->deadline_days);
+        else
+            buf_printf(b, ", due within the %g-month horizon", w->horizon_months);
+        buf_printf(b, " (%s h of running at %g h a day). An option that cannot finish in those "
+                      "hours is out; a rental is paid for the hours the runs take, a purchase "
+                      "pays its electricity for those hours and its hardware less resale.",
+                   buf_cstr(&hours), w->hours_per_day);
+    } else {
+        buf_printf(b, "Capacity: the hardware is used %g h a day for %g months (%s h); buying "
+                      "and renting are both costed for those hours.",
+                   w->hours_per_day, w->horizon_months, buf_cstr(&hours));
+    }
+    buf_free(&hours);
+}
+
+view *workload_to_view(const workload *w)
+{
+    view *v = view_map();
+    view_fields(v, workload_top_fields, w);
+    view_map_set_str(v, "kind", workload_is_job(w) ? "job" : "capacity");
+    gw_buf b = GW_BUF_INIT;
+    workload_describe_kind(&b, w);
+    view_map_set_str(v, "kind_text", buf_cstr(&b));
+    buf_free(&b);
+    return v;
+}
+
+static const char *const type_names[] = {
+    [FIELD_NUMBER] = "number", [FIELD_TEXT] = "text",   [FIELD_CURRENCY] = "currency",
+    [FIELD_BOOL] = "boolean",  [FIELD_NAMES] = "list of texts", [FIELD_TABLE] = "table",
+    [FIELD_FILE] = "file",
+};
+
+static void describe_fields(view *list, const char *prefix, const workload_field *fields)
+{
+    for (const workload_field *f = fields; f->name; f++) {
+        if (f->type == FIELD_FILE)
+            continue;
+        view *d = view_list_push(list, view_map());
+        view_map_set(d, "name", view_stringf("%s%s", prefix, f->name));
+        view_map_set_str(d, "type", type_names[f->type]);
+        view_map_set_bool(d, "required", f->required);
+        if (f->type == FIELD_NUMBER) {
+            view_map_set_num(d, "min", f->lo);
+            view_map_set_bool(d, "min_excluded", f->lo_excluded);
+            view_map_set_num(d, "max", f->hi);
+        }
+        if (workload_field_choice(f, 0)) {
+            view *choices = view_map_set(d, "choices", view_list());
+            for (size_t i = 0; workload_field_choice(f, i); i++)
+                view_list_push(choices, view_string(workload_field_choice(f, i)));
+        }
+        view_map_set_str(d, "default", f->fallback);
+        view_map_set_str(d, "unit", f->unit);
+        gw_buf expected = GW_BUF_INIT;
+        workload_describe_expected(&expected, f);
+        view_map_set_str(d, "expected", buf_cstr(&expected));
+        buf_free(&expected);
+        view_map_set_str(d, "help", f->help);
+        if (f->type == FIELD_TABLE) {
+            gw_buf sub = GW_BUF_INIT;
+            buf_printf(&sub, "%s%s.", prefix, f->name);
+            describe_fields(list, buf_cstr(&sub), f->fields);
+            buf_free(&sub);
+        }
+    }
+}
+
+view *workload_fields_to_view(void)
+{
+    view *list = view_list();
+    describe_fields(list, "", workload_top_fields);
+    return list;
+}
