@@ -238,17 +238,46 @@ static int has_chart(const view *charts, const char *id)
     return 0;
 }
 
-/* A comparison gets bar charts of the rows that read best as pictures, unless it already has
- * charts of those ids: memory bandwidth, and dense BF16 tensor throughput (dense only, never
- * mixed with sparse figures). */
+/* The comparison rows that read best as pictures, by field, and the id of each one's chart:
+ * memory bandwidth, and dense BF16 tensor throughput (dense only, never mixed with sparse
+ * figures).  A chart's title and unit are its row's own label and unit, which the command took
+ * from the KB's one description of the GPU columns: the renderer writes no field's label. */
+static const struct {
+    const char *field, *id;
+} comparison_charted[] = {
+    {"memory_bandwidth_gbs", "memory-bandwidth"},
+    {"bf16_tflops", "bf16-dense"},
+};
+
+/* The bar chart `id` of comparison row r, which has a value per GPU: one bar each (caller owns
+ * the chart), or NULL where fewer than two of the values are known. */
+static view *comparison_chart(const char *id, const view *r, const view *gpus)
+{
+    const view *values = view_map_get(r, "values");
+    size_t known = 0;
+    for (size_t j = 0; j < view_len(values); j++)
+        known += view_num(view_list_at(values, j)) == view_num(view_list_at(values, j));
+    if (known < 2)
+        return NULL;
+    const char *label = view_str(view_map_get(r, "label"));
+    if (!label)
+        label = view_str(view_map_get(r, "field"));
+    gw_buf desc = GW_BUF_INIT;
+    buf_printf(&desc, "%s of each GPU, higher is better.", label);
+    view *c = chart_bar_new(id, label, view_str(view_map_get(r, "unit")), buf_cstr(&desc));
+    buf_free(&desc);
+    view_map_set_str(c, "y_label", label);
+    for (size_t j = 0; j < view_len(gpus); j++)
+        chart_bar_add(c, view_str(view_map_get(view_list_at(gpus, j), "name")),
+                      view_num(view_list_at(values, j)), NULL,
+                      view_bool_value(view_list_at(view_map_get(r, "marks"), j)));
+    return c;
+}
+
+/* A comparison gets the charts of comparison_charted, unless it already has charts of those
+ * ids. */
 static void comparison_charts(view *model)
 {
-    static const struct { const char *field, *id, *title, *unit, *desc; } wanted[] = {
-        {"memory_bandwidth_gbs", "memory-bandwidth", "Memory bandwidth", "GB/s",
-         "Memory bandwidth of each GPU, higher is better."},
-        {"bf16_tflops", "bf16-dense", "BF16 tensor throughput (dense)", "TFLOPS",
-         "Dense BF16 tensor throughput, without structured sparsity; higher is better."},
-    };
     const view *gpus = view_map_get(model, "gpus");
     const view *rows = view_map_get(model, "rows");
     view *charts = view_map_get(model, "charts");
@@ -256,27 +285,18 @@ static void comparison_charts(view *model)
         return;
     if (!charts)
         charts = view_map_set(model, "charts", view_list());
-    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
-        if (has_chart(charts, wanted[w].id))
+    for (size_t w = 0; w < sizeof comparison_charted / sizeof comparison_charted[0]; w++) {
+        if (has_chart(charts, comparison_charted[w].id))
             continue;
         for (size_t i = 0; i < view_len(rows); i++) {
             const view *r = view_list_at(rows, i);
             const char *field = view_str(view_map_get(r, "field"));
-            const view *values = view_map_get(r, "values");
-            if (!field || strcmp(field, wanted[w].field) != 0 || view_len(values) != view_len(gpus))
+            if (!field || strcmp(field, comparison_charted[w].field) != 0 ||
+                view_len(view_map_get(r, "values")) != view_len(gpus))
                 continue;
-            size_t known = 0;
-            for (size_t j = 0; j < view_len(values); j++)
-                known += view_num(view_list_at(values, j)) == view_num(view_list_at(values, j));
-            if (known < 2)
-                break;
-            view *c = chart_bar_new(wanted[w].id, wanted[w].title, wanted[w].unit, wanted[w].desc);
-            view_map_set_str(c, "y_label", wanted[w].title);
-            for (size_t j = 0; j < view_len(gpus); j++)
-                chart_bar_add(c, view_str(view_map_get(view_list_at(gpus, j), "name")),
-                              view_num(view_list_at(values, j)), NULL,
-                              view_bool_value(view_list_at(view_map_get(r, "marks"), j)));
-            view_list_push(charts, c);
+            view *c = comparison_chart(comparison_charted[w].id, r, gpus);
+            if (c)
+                view_list_push(charts, c);
             break;
         }
     }
@@ -295,18 +315,50 @@ static void chart_note(gw_buf *out, const view *chart)
     buf_puts(out, "*");
 }
 
-/* Adds what templates need beyond the command's data: each chart's id, src and image, the
- * charts_by_id map, and safe citation links.  html: chart images are placeholders.  A chart
+/* Chart c's src (a placeholder address for HTML, the SVG file beside a named Markdown output,
+ * nothing for Markdown on standard output) and image (the Markdown that shows it).  A chart
  * chart_check refuses gets "not_drawn" (why) and a note as its image, and is drawn nowhere. */
-static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
+static void chart_src_and_image(const render_opts *opts, const char *stem, view *c,
+                                const char *id, int html)
+{
+    gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
+    if (html) {
+        buf_printf(&src, CHART_SCHEME "%s", id);
+    } else if (!opts->output || strcmp(opts->output, "-") == 0) {
+        buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
+    } else {
+        char file[1200];
+        snprintf(file, sizeof file, "%s-%s.svg", stem, id);
+        url_encode_path(&src, file);
+    }
+    const char *title = view_str(view_map_get(c, "title"));
+    gw_error why = {0};
+    if (chart_check(c, &why) != GW_OK) {
+        /* unusable data: the document says so where the chart would be */
+        view_map_set_str(c, "not_drawn", why.msg);
+        buf_reset(&src);
+        chart_note(&image, c);
+    } else if (!html && !src.len) {
+        buf_puts(&image, "*Chart: ");
+        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+        buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
+    } else {
+        buf_puts(&image, "![");
+        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+        buf_printf(&image, "](%s)", buf_cstr(&src));
+    }
+    view_map_set_str(c, "src", buf_cstr(&src));
+    view_map_set_str(c, "image", buf_cstr(&image));
+    buf_free(&src);
+    buf_free(&image);
+}
+
+/* Gives each chart an id ("chart-N" where it has none), its src and image, and the model the
+ * charts_by_id map.  GW_EDATA for a chart that is not a map, or an id unfit for a file name. */
+static int prepare_charts(const render_opts *opts, view *model, int html, gw_error *err)
 {
     char dir[4096], stem[1024];
     output_stem(opts->output, dir, sizeof dir, stem, sizeof stem);
-    if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
-        view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
-        comparison_cells(model);
-        comparison_charts(model);
-    }
     view *charts = view_map_get(model, "charts");
     view *by_id = view_map();
     for (size_t i = 0; i < view_len(charts); i++) {
@@ -325,39 +377,16 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
             return gw_error_set(err, GW_EDATA,
                                 "chart id '%.60s': use letters, digits, '-' and '_' only", id);
         }
-        gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
-        if (html) {
-            buf_printf(&src, CHART_SCHEME "%s", id);
-        } else if (!opts->output || strcmp(opts->output, "-") == 0) {
-            buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
-        } else {
-            char file[1200];
-            snprintf(file, sizeof file, "%s-%s.svg", stem, id);
-            url_encode_path(&src, file);
-        }
-        const char *title = view_str(view_map_get(c, "title"));
-        gw_error why = {0};
-        if (chart_check(c, &why) != GW_OK) {
-            /* unusable data: the document says so where the chart would be */
-            view_map_set_str(c, "not_drawn", why.msg);
-            buf_reset(&src);
-            chart_note(&image, c);
-        } else if (!html && !src.len) {
-            buf_puts(&image, "*Chart: ");
-            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
-            buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
-        } else {
-            buf_puts(&image, "![");
-            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
-            buf_printf(&image, "](%s)", buf_cstr(&src));
-        }
-        view_map_set_str(c, "src", buf_cstr(&src));
-        view_map_set_str(c, "image", buf_cstr(&image));
-        buf_free(&src);
-        buf_free(&image);
+        chart_src_and_image(opts, stem, c, id, html);
         view_map_set(by_id, id, view_copy(c));
     }
     view_map_set(model, "charts_by_id", by_id);
+    return GW_OK;
+}
+
+/* Each citation with a plain web address gets "link": that address as an autolink. */
+static void citation_links(view *model)
+{
     view *cites = view_map_get(model, "citations");
     for (size_t i = 0; i < view_len(cites); i++) {
         view *c = view_list_at(cites, i);
@@ -365,17 +394,39 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
         if (view_kind(c) == VIEW_MAP && url && url_is_plain_http(url))
             view_map_set(c, "link", view_stringf("<%s>", url));
     }
-    view_map_set_bool(model, "for_html", html);
-    if (!view_str(view_map_get(model, "generated"))) {
-        /* SOURCE_DATE_EPOCH (the reproducible-builds convention) pins the date for tests. */
-        const char *epoch = getenv("SOURCE_DATE_EPOCH");
-        time_t now = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
-        struct tm tm;
-        char date[32];
-        gmtime_r(&now, &tm);
-        strftime(date, sizeof date, "%Y-%m-%d", &tm);
-        view_map_set_str(model, "generated", date);
+}
+
+/* "generated": today's date (UTC), unless the model has a date of its own. */
+static void generated_date(view *model)
+{
+    if (view_str(view_map_get(model, "generated")))
+        return;
+    /* SOURCE_DATE_EPOCH (the reproducible-builds convention) pins the date for tests. */
+    const char *epoch = getenv("SOURCE_DATE_EPOCH");
+    time_t now = epoch && *epoch ? (time_t)strtoll(epoch, NULL, 10) : time(NULL);
+    struct tm tm;
+    char date[32];
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    view_map_set_str(model, "generated", date);
+}
+
+/* Adds what templates need beyond the command's data: a comparison's cells and charts, each
+ * chart's id, src and image, the charts_by_id map, safe citation links, for_html, the date and
+ * the has_X flags.  html: chart images are placeholders. */
+static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
+{
+    if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
+        view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
+        comparison_cells(model);
+        comparison_charts(model);
     }
+    int rc = prepare_charts(opts, model, html, err);
+    if (rc != GW_OK)
+        return rc;
+    citation_links(model);
+    view_map_set_bool(model, "for_html", html);
+    generated_date(model);
     add_has_flags(model);
     return GW_OK;
 }
@@ -606,42 +657,47 @@ static int insert_charts(const char *html, const view *model, gw_buf *out, gw_er
     }
 }
 
-/* Markdown -> HTML body (safe mode), with ids on headings; toc gets {level, id, text} for
- * levels 2 and 3.  The page prints the model's title itself, so a leading h1 is left out when
- * there is one. */
-static int markdown_to_html(const char *md, size_t len, const view *model, gw_buf *body,
-                            view *toc, gw_error *err)
+/* GitHub's footnotes and, below, its tables and strikethrough, in cmark-gfm's safe mode. */
+#define MARKDOWN_OPTIONS (CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES)
+
+/* Markdown (len bytes) as a cmark-gfm document, with *parser, which rendering it needs: free
+ * the document, then the parser.  NULL (nothing to free) when the parser fails. */
+static cmark_node *markdown_parse(const char *md, size_t len, cmark_parser **parser)
 {
-    int options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES;
     /* No autolink (bare URLs): the templates write every link as <https://...>, and scanning
      * all text for URLs costs more than the tables.  No tagfilter: safe mode drops raw HTML. */
     static const char *const exts[] = {"table", "strikethrough"};
     cmark_gfm_core_extensions_ensure_registered();
-    cmark_parser *parser = cmark_parser_new(options);
+    *parser = cmark_parser_new(MARKDOWN_OPTIONS);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
         cmark_syntax_extension *ext = cmark_find_syntax_extension(exts[i]);
         if (ext)
-            cmark_parser_attach_syntax_extension(parser, ext);
+            cmark_parser_attach_syntax_extension(*parser, ext);
     }
-    cmark_parser_feed(parser, md, len);
-    cmark_node *doc = cmark_parser_finish(parser);
+    cmark_parser_feed(*parser, md, len);
+    cmark_node *doc = cmark_parser_finish(*parser);
     if (!doc) {
-        cmark_parser_free(parser);
-        return gw_error_set(err, GW_ESOFTWARE, "Markdown parser failed");
+        cmark_parser_free(*parser);
+        *parser = NULL;
     }
+    return doc;
+}
 
-    /* Heading ids in document order; cmark writes headings as bare <hN>, in the same order. */
-    view *ids = view_list(), *used = view_map();
-    /* Only when the page has a title of its own to show instead. */
-    int skip_first_h1 = 0, first_block = view_str(view_map_get(model, "title")) != NULL;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
-            int level = cmark_node_get_heading_level(n);
-            if (first_block && level == 1)
-                skip_first_h1 = 1;
-        }
-        first_block = 0;
-    }
+/* The page prints the model's title itself, so the document's own h1 is left out when it is
+ * the first block and the model has a title to show instead. */
+static int skips_first_h1(cmark_node *doc, const view *model)
+{
+    cmark_node *first = cmark_node_first_child(doc);
+    return view_str(view_map_get(model, "title")) && first &&
+           cmark_node_get_type(first) == CMARK_NODE_HEADING &&
+           cmark_node_get_heading_level(first) == 1;
+}
+
+/* Every heading's id, unique within the page, into ids in document order; the headings of
+ * levels 2 and 3 into toc as {level, id, text, sub}. */
+static void heading_ids(cmark_node *doc, view *ids, view *toc)
+{
+    view *used = view_map();
     cmark_iter *it = cmark_iter_new(doc);
     cmark_event_type ev;
     while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
@@ -665,18 +721,20 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
         buf_free(&id);
     }
     cmark_iter_free(it);
+    view_free(used);
+}
 
-    char *html = cmark_render_html(doc, options, cmark_parser_get_syntax_extensions(parser));
-    cmark_node_free(doc);
-    cmark_parser_free(parser);
-
-    gw_buf with_ids = GW_BUF_INIT;
+/* html with ids on its headings: cmark writes them as bare <hN>, in the order of ids.  With
+ * skip_first_h1, the h1 that begins html is left out. */
+static void html_with_heading_ids(const char *html, const view *ids, int skip_first_h1,
+                                  gw_buf *out)
+{
     const char *p = html;
     size_t h = 0;
     for (;;) {
         const char *at = strstr(p, "<h");
         if (!at) {
-            buf_puts(&with_ids, p);
+            buf_puts(out, p);
             break;
         }
         if (at[2] >= '1' && at[2] <= '6' && at[3] == '>' && h < view_len(ids)) {
@@ -689,20 +747,38 @@ static int markdown_to_html(const char *md, size_t len, const view *model, gw_bu
                     continue;
                 }
             }
-            buf_append(&with_ids, p, (size_t)(at - p));
-            buf_printf(&with_ids, "<h%c id=\"%s\">", at[2], id);
+            buf_append(out, p, (size_t)(at - p));
+            buf_printf(out, "<h%c id=\"%s\">", at[2], id);
             h++;
             p = at + 4;
         } else {
-            buf_append(&with_ids, p, (size_t)(at - p) + 2);
+            buf_append(out, p, (size_t)(at - p) + 2);
             p = at + 2;
         }
     }
+}
+
+/* Markdown -> HTML body (safe mode), with ids on headings, unsafe addresses blanked and the
+ * charts drawn in place; toc gets {level, id, text} for levels 2 and 3. */
+static int markdown_to_html(const char *md, size_t len, const view *model, gw_buf *body,
+                            view *toc, gw_error *err)
+{
+    cmark_parser *parser;
+    cmark_node *doc = markdown_parse(md, len, &parser);
+    if (!doc)
+        return gw_error_set(err, GW_ESOFTWARE, "Markdown parser failed");
+    view *ids = view_list();
+    int skip_first_h1 = skips_first_h1(doc, model);
+    heading_ids(doc, ids, toc);
+    char *html = cmark_render_html(doc, MARKDOWN_OPTIONS,
+                                   cmark_parser_get_syntax_extensions(parser));
+    cmark_node_free(doc);
+    cmark_parser_free(parser);
+
+    gw_buf with_ids = GW_BUF_INIT, safe = GW_BUF_INIT;
+    html_with_heading_ids(html, ids, skip_first_h1, &with_ids);
     free(html);
     view_free(ids);
-    view_free(used);
-
-    gw_buf safe = GW_BUF_INIT;
     filter_urls(buf_cstr(&with_ids), &safe);
     buf_free(&with_ids);
     int rc = insert_charts(buf_cstr(&safe), model, body, err);
