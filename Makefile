@@ -87,7 +87,7 @@ $(BUILD)/gen/kb_schema.h: kb/schema.sql
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' kb/schema.sql; echo ';'; } >$@.tmp
 	@mv $@.tmp $@
 
-$(BUILD)/core/kb/kb.o: $(BUILD)/gen/kb_schema.h
+$(BUILD)/core/kb/kb_file.o: $(BUILD)/gen/kb_schema.h
 
 # The manual's prose, compiled in the same way; cli_help.c puts the command tables into it.
 $(BUILD)/gen/manual_md.h: core/cli/gpuwise.1.md

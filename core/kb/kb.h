@@ -1,7 +1,7 @@
 /* kb.h — the knowledge base: an SQLite file of GPU specs, measured results, prices, exchange
  * rates, the figures the decision assumes, and their sources, with one FTS5 index.  Only the
- * kb*.c files know SQL (kb.c says which does what: the file, the table descriptions, reads,
- * names, the filter, search, text).
+ * kb*.c files know SQL (kb_file.c says which does what: the file, the SQL helpers, the table
+ * descriptions, writes, reads, names, the filter, search, text, the check).
  *
  * Ownership: every struct filled by a kb_* call owns its strings; release it with the matching
  * _free (arrays with the _array_free helpers).  Numbers that are unknown are NaN (NULL in SQL).

@@ -15,7 +15,8 @@
 
 #include "base/check.h"
 #include "kb.h"
-#include "kb_private.h"
+#include "kb_sql.h"
+#include "kb_table.h"
 
 const char *const *kb_gpu_fields(void)
 {

@@ -13,7 +13,8 @@
 
 #include "base/check.h"
 #include "kb.h"
-#include "kb_private.h"
+#include "kb_names.h"
+#include "kb_sql.h"
 
 /* What resolution knows of one GPU: its names normalised (concatenated tokens) and tokens. */
 struct gpu_names {
@@ -168,7 +169,7 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
         free(joined);
 }
 
-int kb_names_load(kb *k, gw_error *err)
+static int names_load(kb *k, gw_error *err)
 {
     sqlite3_stmt *st;
     if (k->names)
@@ -565,7 +566,7 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
     if (strlen(name) > 200)
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
-    if ((rc = kb_names_load(k, err)))
+    if ((rc = names_load(k, err)))
         return rc;
     if (count_malformed(name))
         return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
@@ -618,7 +619,7 @@ int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_er
 int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
 {
     int clashes = 0;
-    if (kb_names_load(k, err) != GW_OK)
+    if (names_load(k, err) != GW_OK)
         return -1;
     for (size_t i = 0; i < k->n_names; i++)
         for (size_t j = i + 1; j < k->n_names; j++)

@@ -10,7 +10,8 @@
 
 #include "base/check.h"
 #include "kb.h"
-#include "kb_private.h"
+#include "kb_sql.h"
+#include "kb_table.h"
 #include "base/units.h"
 
 /* Runs a SELECT of a table's columns (after `extra` leading columns) and collects the rows into

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 
 #include "kb.h"
-#include "kb_private.h"
+#include "kb_sql.h"
 
 /* Turns what a person typed into an FTS5 query of quoted words (a trailing * kept as a prefix
  * search), so no FTS5 syntax ever comes from the user.  Words without a letter or digit are

@@ -14,7 +14,8 @@
 #include "base/check.h"
 #include "kb.h"
 #include "kb_csv.h"
-#include "kb_private.h"
+#include "kb_sql.h"
+#include "kb_table.h"
 
 /* ---- import ----------------------------------------------------------------------------- */
 

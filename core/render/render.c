@@ -1,14 +1,11 @@
 /* render.c — documents: finds a template (--template, the user's folder, the shipped folder),
- * renders it to Markdown with Markdown escaping, and either returns that with its charts drawn
- * as .svg files to go beside it, or turns it into a standalone HTML page: cmark-gfm in safe
- * mode, heading ids and a table of contents, charts inlined as SVG, all inside
- * templates/page.html.mustache.  It writes nothing: the command writes what it returns.
- * The only file that knows cmark-gfm. */
+ * adds to the model what templates need (a comparison's cells and charts, chart images, citation
+ * links, has_X flags), renders it to Markdown with Markdown escaping, and either returns that
+ * with its charts drawn as .svg files to go beside it, or a standalone HTML page: the body from
+ * render_markdown.c inside templates/page.html.mustache.  It writes nothing: the command writes
+ * what it returns. */
 #include "render.h"
 
-#include <cmark-gfm-core-extensions.h>
-#include <cmark-gfm-extension_api.h>
-#include <cmark-gfm.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,8 +19,8 @@
 #include "base/limits.h"
 #include "chart.h"
 #include "mustache.h"
+#include "render_markdown.h"
 
-#define CHART_SCHEME "gpuwise-chart:"
 #define MAX_DIRS 4
 
 /* dir/name into out (size n); -1 when it does not fit. */
@@ -240,17 +237,46 @@ static int has_chart(const view *charts, const char *id)
     return 0;
 }
 
-/* A comparison gets bar charts of the rows that read best as pictures, unless it already has
- * charts of those ids: memory bandwidth, and dense BF16 tensor throughput (dense only, never
- * mixed with sparse figures). */
+/* The comparison rows that read best as pictures, by field, and the id of each one's chart:
+ * memory bandwidth, and dense BF16 tensor throughput (dense only, never mixed with sparse
+ * figures).  A chart's title and unit are its row's own label and unit, which the command took
+ * from the KB's one description of the GPU columns: the renderer writes no field's label. */
+static const struct {
+    const char *field, *id;
+} comparison_charted[] = {
+    {"memory_bandwidth_gbs", "memory-bandwidth"},
+    {"bf16_tflops", "bf16-dense"},
+};
+
+/* The bar chart `id` of comparison row r, which has a value per GPU: one bar each (caller owns
+ * the chart), or NULL where fewer than two of the values are known. */
+static view *comparison_chart(const char *id, const view *r, const view *gpus)
+{
+    const view *values = view_map_get(r, "values");
+    size_t known = 0;
+    for (size_t j = 0; j < view_len(values); j++)
+        known += view_num(view_list_at(values, j)) == view_num(view_list_at(values, j));
+    if (known < 2)
+        return NULL;
+    const char *label = view_str(view_map_get(r, "label"));
+    if (!label)
+        label = view_str(view_map_get(r, "field"));
+    gw_buf desc = GW_BUF_INIT;
+    buf_printf(&desc, "%s of each GPU, higher is better.", label);
+    view *c = chart_bar_new(id, label, view_str(view_map_get(r, "unit")), buf_cstr(&desc));
+    buf_free(&desc);
+    view_map_set_str(c, "y_label", label);
+    for (size_t j = 0; j < view_len(gpus); j++)
+        chart_bar_add(c, view_str(view_map_get(view_list_at(gpus, j), "name")),
+                      view_num(view_list_at(values, j)), NULL,
+                      view_bool_value(view_list_at(view_map_get(r, "marks"), j)));
+    return c;
+}
+
+/* A comparison gets the charts of comparison_charted, unless it already has charts of those
+ * ids. */
 static void comparison_charts(view *model)
 {
-    static const struct { const char *field, *id, *title, *unit, *desc; } wanted[] = {
-        {"memory_bandwidth_gbs", "memory-bandwidth", "Memory bandwidth", "GB/s",
-         "Memory bandwidth of each GPU, higher is better."},
-        {"bf16_tflops", "bf16-dense", "BF16 tensor throughput (dense)", "TFLOPS",
-         "Dense BF16 tensor throughput, without structured sparsity; higher is better."},
-    };
     const view *gpus = view_map_get(model, "gpus");
     const view *rows = view_map_get(model, "rows");
     view *charts = view_map_get(model, "charts");
@@ -258,27 +284,18 @@ static void comparison_charts(view *model)
         return;
     if (!charts)
         charts = view_map_set(model, "charts", view_list());
-    for (size_t w = 0; w < sizeof wanted / sizeof wanted[0]; w++) {
-        if (has_chart(charts, wanted[w].id))
+    for (size_t w = 0; w < sizeof comparison_charted / sizeof comparison_charted[0]; w++) {
+        if (has_chart(charts, comparison_charted[w].id))
             continue;
         for (size_t i = 0; i < view_len(rows); i++) {
             const view *r = view_list_at(rows, i);
             const char *field = view_str(view_map_get(r, "field"));
-            const view *values = view_map_get(r, "values");
-            if (!field || strcmp(field, wanted[w].field) != 0 || view_len(values) != view_len(gpus))
+            if (!field || strcmp(field, comparison_charted[w].field) != 0 ||
+                view_len(view_map_get(r, "values")) != view_len(gpus))
                 continue;
-            size_t known = 0;
-            for (size_t j = 0; j < view_len(values); j++)
-                known += view_num(view_list_at(values, j)) == view_num(view_list_at(values, j));
-            if (known < 2)
-                break;
-            view *c = chart_bar_new(wanted[w].id, wanted[w].title, wanted[w].unit, wanted[w].desc);
-            view_map_set_str(c, "y_label", wanted[w].title);
-            for (size_t j = 0; j < view_len(gpus); j++)
-                chart_bar_add(c, view_str(view_map_get(view_list_at(gpus, j), "name")),
-                              view_num(view_list_at(values, j)), NULL,
-                              view_bool_value(view_list_at(view_map_get(r, "marks"), j)));
-            view_list_push(charts, c);
+            view *c = comparison_chart(comparison_charted[w].id, r, gpus);
+            if (c)
+                view_list_push(charts, c);
             break;
         }
     }
@@ -297,18 +314,50 @@ static void chart_note(gw_buf *out, const view *chart)
     buf_puts(out, "*");
 }
 
-/* Adds what templates need beyond the command's data: each chart's id, src and image, the
- * charts_by_id map, and safe citation links.  html: chart images are placeholders.  A chart
+/* Chart c's src (a placeholder address for HTML, the SVG file beside a named Markdown output,
+ * nothing for Markdown on standard output) and image (the Markdown that shows it).  A chart
  * chart_check refuses gets "not_drawn" (why) and a note as its image, and is drawn nowhere. */
-static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
+static void chart_src_and_image(const render_opts *opts, const char *stem, view *c,
+                                const char *id, int html)
+{
+    gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
+    if (html) {
+        buf_printf(&src, RENDER_CHART_SCHEME "%s", id);
+    } else if (!opts->output || strcmp(opts->output, "-") == 0) {
+        buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
+    } else {
+        char file[1200];
+        snprintf(file, sizeof file, "%s-%s.svg", stem, id);
+        url_encode_path(&src, file);
+    }
+    const char *title = view_str(view_map_get(c, "title"));
+    gw_error why = {0};
+    if (chart_check(c, &why) != GW_OK) {
+        /* unusable data: the document says so where the chart would be */
+        view_map_set_str(c, "not_drawn", why.msg);
+        buf_reset(&src);
+        chart_note(&image, c);
+    } else if (!html && !src.len) {
+        buf_puts(&image, "*Chart: ");
+        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+        buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
+    } else {
+        buf_puts(&image, "![");
+        mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
+        buf_printf(&image, "](%s)", buf_cstr(&src));
+    }
+    view_map_set_str(c, "src", buf_cstr(&src));
+    view_map_set_str(c, "image", buf_cstr(&image));
+    buf_free(&src);
+    buf_free(&image);
+}
+
+/* Gives each chart an id ("chart-N" where it has none), its src and image, and the model the
+ * charts_by_id map.  GW_EDATA for a chart that is not a map, or an id unfit for a file name. */
+static int prepare_charts(const render_opts *opts, view *model, int html, gw_error *err)
 {
     char dir[4096], stem[1024];
     output_stem(opts->output, dir, sizeof dir, stem, sizeof stem);
-    if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
-        view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
-        comparison_cells(model);
-        comparison_charts(model);
-    }
     view *charts = view_map_get(model, "charts");
     view *by_id = view_map();
     for (size_t i = 0; i < view_len(charts); i++) {
@@ -327,39 +376,16 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
             return gw_error_set(err, GW_EDATA,
                                 "chart id '%.60s': use letters, digits, '-' and '_' only", id);
         }
-        gw_buf src = GW_BUF_INIT, image = GW_BUF_INIT;
-        if (html) {
-            buf_printf(&src, CHART_SCHEME "%s", id);
-        } else if (!opts->output || strcmp(opts->output, "-") == 0) {
-            buf_puts(&src, "");   /* no file to point at: see render_markdown_document */
-        } else {
-            char file[1200];
-            snprintf(file, sizeof file, "%s-%s.svg", stem, id);
-            url_encode_path(&src, file);
-        }
-        const char *title = view_str(view_map_get(c, "title"));
-        gw_error why = {0};
-        if (chart_check(c, &why) != GW_OK) {
-            /* unusable data: the document says so where the chart would be */
-            view_map_set_str(c, "not_drawn", why.msg);
-            buf_reset(&src);
-            chart_note(&image, c);
-        } else if (!html && !src.len) {
-            buf_puts(&image, "*Chart: ");
-            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
-            buf_puts(&image, " (written as an SVG file beside the document with -o FILE)*");
-        } else {
-            buf_puts(&image, "![");
-            mustache_escape_markdown(&image, title ? title : id, strlen(title ? title : id));
-            buf_printf(&image, "](%s)", buf_cstr(&src));
-        }
-        view_map_set_str(c, "src", buf_cstr(&src));
-        view_map_set_str(c, "image", buf_cstr(&image));
-        buf_free(&src);
-        buf_free(&image);
+        chart_src_and_image(opts, stem, c, id, html);
         view_map_set(by_id, id, view_copy(c));
     }
     view_map_set(model, "charts_by_id", by_id);
+    return GW_OK;
+}
+
+/* Each citation with a plain web address gets "link": that address as an autolink. */
+static void citation_links(view *model)
+{
     view *cites = view_map_get(model, "citations");
     for (size_t i = 0; i < view_len(cites); i++) {
         view *c = view_list_at(cites, i);
@@ -367,12 +393,34 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
         if (view_kind(c) == VIEW_MAP && url && url_is_plain_http(url))
             view_map_set(c, "link", view_stringf("<%s>", url));
     }
-    view_map_set_bool(model, "for_html", html);
-    if (!view_str(view_map_get(model, "generated"))) {
-        char date[11];
-        gw_today_date(date);   /* SOURCE_DATE_EPOCH pins it for tests */
-        view_map_set_str(model, "generated", date);
+}
+
+/* "generated": today's date (UTC), unless the model has a date of its own. */
+static void generated_date(view *model)
+{
+    if (view_str(view_map_get(model, "generated")))
+        return;
+    char date[11];
+    gw_today_date(date);   /* SOURCE_DATE_EPOCH pins it for tests */
+    view_map_set_str(model, "generated", date);
+}
+
+/* Adds what templates need beyond the command's data: a comparison's cells and charts, each
+ * chart's id, src and image, the charts_by_id map, safe citation links, for_html, the date and
+ * the has_X flags.  html: chart images are placeholders. */
+static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
+{
+    if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
+        view_kind(view_map_get(model, "gpus")) == VIEW_LIST) {
+        comparison_cells(model);
+        comparison_charts(model);
     }
+    int rc = prepare_charts(opts, model, html, err);
+    if (rc != GW_OK)
+        return rc;
+    citation_links(model);
+    view_map_set_bool(model, "for_html", html);
+    generated_date(model);
     add_has_flags(model);
     return GW_OK;
 }
@@ -417,294 +465,6 @@ void render_doc_free(render_doc *doc)
     free(doc->charts);
     doc->charts = NULL;
     doc->n_charts = 0;
-}
-
-/* ---------------------------------------------------------------- Markdown to HTML */
-
-static void heading_text(cmark_node *node, gw_buf *out)
-{
-    for (cmark_node *k = cmark_node_first_child(node); k; k = cmark_node_next(k)) {
-        cmark_node_type t = cmark_node_get_type(k);
-        if (t == CMARK_NODE_TEXT || t == CMARK_NODE_CODE) {
-            const char *lit = cmark_node_get_literal(k);
-            buf_puts(out, lit ? lit : "");
-        } else if (t == CMARK_NODE_SOFTBREAK || t == CMARK_NODE_LINEBREAK) {
-            buf_putc(out, ' ');
-        } else {
-            heading_text(k, out);
-        }
-    }
-}
-
-/* "Memory & bandwidth (GB/s)" -> "memory-bandwidth-gb-s"; unique within the page. */
-static void slug(const char *text, const view *used, gw_buf *out)
-{
-    gw_buf s = GW_BUF_INIT;
-    int dash = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        if (isalnum(*p)) {
-            if (dash && s.len)
-                buf_putc(&s, '-');
-            buf_putc(&s, (char)tolower(*p));
-            dash = 0;
-        } else {
-            dash = 1;
-        }
-    }
-    if (!s.len)
-        buf_puts(&s, "section");
-    buf_puts(out, buf_cstr(&s));
-    for (int n = 2; view_map_get(used, buf_cstr(out)); n++) {
-        buf_reset(out);
-        buf_printf(out, "%s-%d", buf_cstr(&s), n);
-    }
-    buf_free(&s);
-}
-
-static void decode_entities(const char *s, size_t n, gw_buf *out)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] != '&') {
-            buf_putc(out, s[i]);
-            continue;
-        }
-        const char *semi = memchr(s + i, ';', n - i);
-        if (!semi || semi - (s + i) > 10) {
-            buf_putc(out, s[i]);
-            continue;
-        }
-        size_t k = (size_t)(semi - (s + i));
-        const char *e = s + i + 1;
-        long code = -1;
-        if (!strncmp(e, "amp;", 4)) code = '&';
-        else if (!strncmp(e, "lt;", 3)) code = '<';
-        else if (!strncmp(e, "gt;", 3)) code = '>';
-        else if (!strncmp(e, "quot;", 5)) code = '"';
-        else if (e[0] == '#')
-            code = (e[1] == 'x' || e[1] == 'X') ? strtol(e + 2, NULL, 16) : strtol(e + 1, NULL, 10);
-        if (code > 0 && code < 128) {
-            buf_putc(out, (char)code);
-            i += k;
-        } else {
-            buf_putc(out, s[i]);
-        }
-    }
-}
-
-/* What a link or image may point to once entities are decoded and blanks removed: a web
- * address, mail, a place in this page, a relative file, or an inline raster image.  cmark-gfm's
- * safe mode already drops javascript:, vbscript:, file: and data: addresses; this is the same
- * rule kept here so the page stays safe whatever the cmark version. */
-static int url_allowed(const char *raw, size_t n, int is_src)
-{
-    gw_buf dec = GW_BUF_INIT, url = GW_BUF_INIT;
-    decode_entities(raw, n, &dec);
-    for (const unsigned char *p = (const unsigned char *)buf_cstr(&dec); *p; p++)
-        if (*p > 0x20 && *p != 0x7f)
-            buf_putc(&url, (char)tolower(*p));
-    buf_free(&dec);
-    const char *u = buf_cstr(&url);
-    size_t scheme = strcspn(u, ":/?#");
-    int ok;
-    if (u[scheme] != ':')
-        ok = 1;   /* no scheme: relative or #fragment */
-    else if (!strncmp(u, "http:", 5) || !strncmp(u, "https:", 6) || !strncmp(u, "mailto:", 7))
-        ok = 1;
-    else if (is_src && (!strncmp(u, "data:image/png", 14) || !strncmp(u, "data:image/gif", 14) ||
-                        !strncmp(u, "data:image/jpeg", 15) || !strncmp(u, "data:image/webp", 15)))
-        ok = 1;
-    else if (is_src && !strncmp(u, CHART_SCHEME, strlen(CHART_SCHEME)))
-        ok = 1;
-    else
-        ok = 0;
-    buf_free(&url);
-    return ok;
-}
-
-/* Copies html, blanking every href/src value url_allowed refuses. */
-static void filter_urls(const char *html, gw_buf *out)
-{
-    const char *p = html;
-    /* the next of each kind, searched again only once passed: one scan of html each */
-    const char *h = strstr(p, " href=\""), *s = strstr(p, " src=\"");
-    for (;;) {
-        if (h && h < p)
-            h = strstr(p, " href=\"");
-        if (s && s < p)
-            s = strstr(p, " src=\"");
-        const char *at = h && (!s || h < s) ? h : s;
-        if (!at) {
-            buf_puts(out, p);
-            return;
-        }
-        int is_src = at == s;
-        const char *v = at + (is_src ? 6 : 7);
-        const char *end = strchr(v, '"');
-        if (!end) {
-            buf_puts(out, p);
-            return;
-        }
-        buf_append(out, p, (size_t)(v - p));
-        if (url_allowed(v, (size_t)(end - v), is_src))
-            buf_append(out, v, (size_t)(end - v));
-        p = end;
-    }
-}
-
-/* Replaces each chart placeholder image with its SVG; a placeholder alone in a paragraph
- * becomes a <figure>. */
-static int insert_charts(const char *html, const view *model, gw_buf *out, gw_error *err)
-{
-    static const char mark[] = "<img src=\"" CHART_SCHEME;
-    const view *by_id = view_map_get(model, "charts_by_id");
-    const char *p = html;
-    for (;;) {
-        const char *at = strstr(p, mark);
-        if (!at) {
-            buf_puts(out, p);
-            return GW_OK;
-        }
-        const char *id = at + strlen(mark);
-        const char *id_end = strchr(id, '"');
-        const char *tag_end = id_end ? strstr(id_end, "/>") : NULL;
-        if (!tag_end) {
-            buf_puts(out, p);
-            return GW_OK;
-        }
-        tag_end += 2;
-        int figure = at - p >= 3 && !strncmp(at - 3, "<p>", 3) && !strncmp(tag_end, "</p>", 4);
-        buf_append(out, p, (size_t)((figure ? at - 3 : at) - p));
-        char key[128];
-        snprintf(key, sizeof key, "%.*s", (int)(id_end - id), id);
-        const view *chart = view_map_get(by_id, key);
-        if (figure)
-            buf_puts(out, "<figure class=\"chart\">\n");
-        const char *not_drawn = view_str(view_map_get(chart, "not_drawn"));
-        if (not_drawn) {   /* a template that placed the chart's image itself */
-            buf_puts(out, "<em>Chart '");
-            mustache_escape_html(out, key, strlen(key));
-            buf_puts(out, "': not drawn: ");
-            mustache_escape_html(out, not_drawn, strlen(not_drawn));
-            buf_puts(out, "</em>");
-        } else if (chart) {
-            int rc = chart_svg(chart, out, err);
-            if (rc != GW_OK)
-                return rc;
-        } else {
-            buf_puts(out, "[no chart '");
-            mustache_escape_html(out, key, strlen(key));
-            buf_puts(out, "']");
-        }
-        if (figure) {
-            buf_puts(out, "</figure>");
-            tag_end += 4;
-        }
-        p = tag_end;
-    }
-}
-
-/* Markdown -> HTML body (safe mode), with ids on headings; toc gets {level, id, text} for
- * levels 2 and 3.  The page prints the model's title itself, so a leading h1 is left out when
- * there is one. */
-static int markdown_to_html(const char *md, size_t len, const view *model, gw_buf *body,
-                            view *toc, gw_error *err)
-{
-    int options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES;
-    /* No autolink (bare URLs): the templates write every link as <https://...>, and scanning
-     * all text for URLs costs more than the tables.  No tagfilter: safe mode drops raw HTML. */
-    static const char *const exts[] = {"table", "strikethrough"};
-    cmark_gfm_core_extensions_ensure_registered();
-    cmark_parser *parser = cmark_parser_new(options);
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-        cmark_syntax_extension *ext = cmark_find_syntax_extension(exts[i]);
-        if (ext)
-            cmark_parser_attach_syntax_extension(parser, ext);
-    }
-    cmark_parser_feed(parser, md, len);
-    cmark_node *doc = cmark_parser_finish(parser);
-    if (!doc) {
-        cmark_parser_free(parser);
-        return gw_error_set(err, GW_ESOFTWARE, "Markdown parser failed");
-    }
-
-    /* Heading ids in document order; cmark writes headings as bare <hN>, in the same order. */
-    view *ids = view_list(), *used = view_map();
-    /* Only when the page has a title of its own to show instead. */
-    int skip_first_h1 = 0, first_block = view_str(view_map_get(model, "title")) != NULL;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        if (cmark_node_get_type(n) == CMARK_NODE_HEADING) {
-            int level = cmark_node_get_heading_level(n);
-            if (first_block && level == 1)
-                skip_first_h1 = 1;
-        }
-        first_block = 0;
-    }
-    cmark_iter *it = cmark_iter_new(doc);
-    cmark_event_type ev;
-    while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
-        cmark_node *n = cmark_iter_get_node(it);
-        if (ev != CMARK_EVENT_ENTER || cmark_node_get_type(n) != CMARK_NODE_HEADING)
-            continue;
-        gw_buf text = GW_BUF_INIT, id = GW_BUF_INIT;
-        heading_text(n, &text);
-        slug(buf_cstr(&text), used, &id);
-        view_map_set_bool(used, buf_cstr(&id), 1);
-        view_list_push(ids, view_string(buf_cstr(&id)));
-        int level = cmark_node_get_heading_level(n);
-        if (level == 2 || level == 3) {
-            view *e = view_list_push(toc, view_map());
-            view_map_set_int(e, "level", level);
-            view_map_set_str(e, "id", buf_cstr(&id));
-            view_map_set_str(e, "text", buf_cstr(&text));
-            view_map_set_bool(e, "sub", level == 3);
-        }
-        buf_free(&text);
-        buf_free(&id);
-    }
-    cmark_iter_free(it);
-
-    char *html = cmark_render_html(doc, options, cmark_parser_get_syntax_extensions(parser));
-    cmark_node_free(doc);
-    cmark_parser_free(parser);
-
-    gw_buf with_ids = GW_BUF_INIT;
-    const char *p = html;
-    size_t h = 0;
-    for (;;) {
-        const char *at = strstr(p, "<h");
-        if (!at) {
-            buf_puts(&with_ids, p);
-            break;
-        }
-        if (at[2] >= '1' && at[2] <= '6' && at[3] == '>' && h < view_len(ids)) {
-            const char *id = view_str(view_list_at(ids, h));
-            if (h == 0 && skip_first_h1 && at == html) {
-                const char *close = strstr(at, "</h1>\n");
-                if (close) {
-                    p = close + 6;
-                    h++;
-                    continue;
-                }
-            }
-            buf_append(&with_ids, p, (size_t)(at - p));
-            buf_printf(&with_ids, "<h%c id=\"%s\">", at[2], id);
-            h++;
-            p = at + 4;
-        } else {
-            buf_append(&with_ids, p, (size_t)(at - p) + 2);
-            p = at + 2;
-        }
-    }
-    free(html);
-    view_free(ids);
-    view_free(used);
-
-    gw_buf safe = GW_BUF_INIT;
-    filter_urls(buf_cstr(&with_ids), &safe);
-    buf_free(&with_ids);
-    int rc = insert_charts(buf_cstr(&safe), model, body, err);
-    buf_free(&safe);
-    return rc;
 }
 
 /* ---------------------------------------------------------------- documents */
@@ -754,7 +514,7 @@ static int render_markdown_document(const render_opts *opts, const char *path, t
     } else if (rc == GW_OK) {
         gw_buf body = GW_BUF_INIT;
         view *toc = view_list();
-        rc = markdown_to_html(buf_cstr(&md), md.len, model, &body, toc, err);
+        rc = render_markdown_html(buf_cstr(&md), md.len, model, &body, toc, err);
         if (rc == GW_OK)
             rc = render_page(opts, model, buf_cstr(&body), toc, &doc->text, err);
         else
@@ -821,50 +581,4 @@ int render_file(const render_opts *opts, const char *path, const char *partials_
     if (is_md && opts->format && strcmp(opts->format, "text") != 0)
         return render_markdown_document(opts, path, &dirs, model, doc, err);
     return render_file_with(path, &dirs, 1, model, &doc->text, err);
-}
-
-/* ---- the manual and help ------------------------------------------------------------------ */
-
-static void render_markdown_with(const char *md, gw_buf *out,
-                                 char *(*fn)(cmark_node *, int, int), int width)
-{
-    cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
-    char *s = doc ? fn(doc, CMARK_OPT_DEFAULT, width) : NULL;
-    if (s)
-        buf_puts(out, s);
-    free(s);
-    if (doc)
-        cmark_node_free(doc);
-}
-
-void render_markdown_text(const char *md, int width, gw_buf *out)
-{
-    /* block by block: cmark's plain text renderer drops a code block's indent, which is what
-     * sets an example apart on a terminal */
-    cmark_node *doc = cmark_parse_document(md, strlen(md), CMARK_OPT_DEFAULT);
-    if (!doc)
-        return;
-    for (cmark_node *n = cmark_node_first_child(doc); n; n = cmark_node_next(n)) {
-        if (n != cmark_node_first_child(doc))
-            buf_putc(out, '\n');
-        if (cmark_node_get_type(n) == CMARK_NODE_CODE_BLOCK) {
-            const char *code = cmark_node_get_literal(n);
-            while (code && *code) {
-                size_t len = strcspn(code, "\n");
-                buf_printf(out, "    %.*s\n", (int)len, code);
-                code += len + (code[len] == '\n');
-            }
-            continue;
-        }
-        char *s = cmark_render_plaintext(n, CMARK_OPT_DEFAULT, width);
-        if (s)
-            buf_puts(out, s);
-        free(s);
-    }
-    cmark_node_free(doc);
-}
-
-void render_markdown_man(const char *md, gw_buf *out)
-{
-    render_markdown_with(md, out, cmark_render_man, 0);
 }

@@ -1,6 +1,6 @@
 /* render.h — documents: a Mustache template and a view model in, Markdown or a standalone HTML
  * page (cmark-gfm, inline SVG charts, footnoted citations) out, as bytes and chart files that
- * the command writes (cli_document.c).  Only render.c knows cmark-gfm. */
+ * the command writes (cli_document.c).  Only render_markdown.c knows cmark-gfm. */
 #ifndef GW_RENDER_H
 #define GW_RENDER_H
 
@@ -9,6 +9,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "base/view.h"
+#include "render_markdown.h"   /* Markdown as terminal text and as roff, for the help */
 
 /* What a document is rendered as, and where its templates are found. */
 typedef struct render_opts {
@@ -54,10 +55,5 @@ int render_document(const render_opts *opts, const char *name, view *model, rend
  * document path above (charts, HTML page); otherwise the text is the template's own output. */
 int render_file(const render_opts *opts, const char *path, const char *partials_dir, view *model,
                 render_doc *doc, gw_error *err);
-
-/* Markdown as plain text for a terminal (wrapped at width; 0: not wrapped), and as roff for
- * man(1) (the manual page; the caller writes the .TH line).  Both append to out. */
-void render_markdown_text(const char *md, int width, gw_buf *out);
-void render_markdown_man(const char *md, gw_buf *out);
 
 #endif

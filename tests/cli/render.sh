@@ -125,6 +125,11 @@ check_eq "kb show html: no script" "$(grep -ci '<script' "$T/ds.html")" 0
 
 run "$GW" --kb "$KB" kb compare 4090 a100-sxm4-80gb h100-sxm5 --json
 nrows=$(jqr '.rows | length')
+# The charts' words are their rows' label and unit, from the KB's one description of the GPU
+# columns; the renderer writes none of its own.
+bw_axis=$(jqr '.rows[] | select(.field == "memory_bandwidth_gbs") | "\(.label) (\(.unit))"')
+bf16_label=$(jqr '.rows[] | select(.field == "bf16_tflops") | .label')
+bf16_unit=$(jqr '.rows[] | select(.field == "bf16_tflops") | .unit')
 run "$GW" --kb "$KB" kb compare 4090 a100-sxm4-80gb h100-sxm5 --format md -o "$T/cmp.md"
 check_rc "kb compare --format md -o" 0
 # header + rule + one line per row
@@ -136,8 +141,14 @@ grep -q '](cmp-memory-bandwidth.svg)' "$T/cmp.md" && pass "kb compare md: chart 
 grep -q '>3,350 GB/s</text>' "$T/cmp-memory-bandwidth.svg" && pass "kb compare svg: H100 bandwidth label" ||
     fail "kb compare svg: H100 bandwidth label"
 # Dense and sparse throughput never share a chart: the BF16 chart carries the dense figure only.
-grep -q '>989.5 TFLOPS</text>' "$T/cmp-bf16-dense.svg" && ! grep -q '1,979' "$T/cmp-bf16-dense.svg" &&
+grep -q '>989.5 TFLOPS dense</text>' "$T/cmp-bf16-dense.svg" && ! grep -q '1,979' "$T/cmp-bf16-dense.svg" &&
     pass "kb compare svg: BF16 chart is dense only" || fail "kb compare svg: BF16 chart is dense only"
+check_eq "kb compare svg: bandwidth axis is the row's label and unit" \
+    "$(grep -c ">$bw_axis</text>" "$T/cmp-memory-bandwidth.svg")" 1
+check_eq "kb compare svg: BF16 chart titled with the row's label" \
+    "$(grep -c "<title id=\"bf16-dense-title\">$bf16_label</title>" "$T/cmp-bf16-dense.svg")" 1
+check_eq "kb compare svg: BF16 axis is the row's label and unit" \
+    "$(grep -c ">$bf16_label ($bf16_unit)</text>" "$T/cmp-bf16-dense.svg")" 1
 
 run "$GW" --kb "$KB" kb compare 4090 a100-sxm4-80gb h100-sxm5 --format html -o "$T/cmp.html"
 check_rc "kb compare --format html" 0

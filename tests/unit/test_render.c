@@ -340,6 +340,33 @@ static void test_unusable_chart_note(void **state)
     free(html);
 }
 
+/* A comparison's charts take their words from the model's rows (which kb compare fills from the
+ * KB's one description of the GPU columns): a label and unit the renderer cannot know come out
+ * in the chart's title, axis and bars. */
+static void test_comparison_chart_words(void **state)
+{
+    (void)state;
+    view *model = load_json("tests/fixtures/render/comparison.json");
+    view *bandwidth = view_list_at(view_map_get(model, "rows"), 1);
+    assert_string_equal(view_str(view_map_get(bandwidth, "field")), "memory_bandwidth_gbs");
+    view_map_set_str(bandwidth, "label", "Bandbreite");
+    view_map_set_str(bandwidth, "unit", "GiB/s");
+    render_doc doc;
+    char *md = render_to_text("comparison", model, "md", &doc);
+    const char *svg = NULL;
+    for (size_t i = 0; i < doc.n_charts; i++)
+        if (strstr(doc.charts[i].path, "comparison-memory-bandwidth.svg"))
+            svg = buf_cstr(&doc.charts[i].svg);
+    assert_non_null(svg);
+    assert_non_null(strstr(svg, "<title id=\"memory-bandwidth-title\">Bandbreite</title>"));
+    assert_non_null(strstr(svg, ">Bandbreite (GiB/s)</text>"));
+    assert_non_null(strstr(svg, ">3,350 GiB/s</text>"));
+    assert_null(strstr(svg, "Memory bandwidth"));
+    assert_non_null(strstr(md, "![Bandbreite](comparison-memory-bandwidth.svg)"));
+    render_doc_free(&doc);
+    free(md);
+}
+
 static void test_html_documents(void **state)
 {
     (void)state;
@@ -603,7 +630,7 @@ int main(void)
         cmocka_unit_test(test_html_documents),
         cmocka_unit_test(test_html_details),       cmocka_unit_test(test_overrides),
         cmocka_unit_test(test_hostile),            cmocka_unit_test(test_safe_mode),
-        cmocka_unit_test(test_unusable_chart_note),
+        cmocka_unit_test(test_unusable_chart_note), cmocka_unit_test(test_comparison_chart_words),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,17 +1,18 @@
-/* kb.c — the knowledge base file: opening it (refusing foreign files untouched) and migrating
- * its schema forward, transactions, interrupting running statements, the integrity check, and
- * the SQL helpers the other kb_*.c files share (kb_private.h).  The kb files are the only ones
- * that speak SQL; user text only ever reaches SQLite as a bound parameter.
- *   kb_table.c  the column descriptions and validated writes
+/* kb_file.c — the knowledge base file: opening it (refusing foreign files untouched) and
+ * migrating its schema forward, transactions, interrupting running statements, and closing it
+ * with every cache the other kb files keep on the connection.  It stands above them all.
+ *   kb_sql.c    the connection's SQL helpers, which every kb file uses
+ *   kb_table.c  the table descriptions
+ *   kb_write.c  validated writes
  *   kb_read.c   reads of rows into their structs
  *   kb_names.c  GPU name resolution
  *   kb_filter.c the --where language
  *   kb_search.c FTS5 search
- *   kb_text.c   the CSV text form (import and export) */
+ *   kb_text.c   the CSV text form (import and export)
+ *   kb_check.c  the integrity check */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +23,11 @@
 #include <sqlite3.h>
 
 #include "kb.h"
-#include "kb_csv.h"
-#include "kb_private.h"
+#include "kb_names.h"
 #include "kb_schema.h"
 #include "base/limits.h"
+#include "kb_sql.h"
+#include "kb_write.h"
 #include "base/signals.h"
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
@@ -51,127 +53,6 @@ void kb_interrupt_all(void)
         if (db)
             sqlite3_interrupt(db);
     }
-}
-
-/* ---- small helpers ---------------------------------------------------------------------- */
-
-int kb_sql_fail(kb *k, gw_error *err, int rc, const char *what)
-{
-    if (rc == SQLITE_INTERRUPT || gw_signal_pending())
-        return gw_error_set(err, gw_signal_exit_code() ? gw_signal_exit_code() : GW_EINTR_INT,
-                            "%s: interrupted (%s); nothing was written", k->path,
-                            gw_signal_name());
-    if (rc == SQLITE_BUSY || rc == SQLITE_LOCKED)
-        return gw_error_set(err, GW_EBUSY, "knowledge base busy: another program is writing %s",
-                            k->path);
-    if (rc == SQLITE_FULL || rc == SQLITE_IOERR) {
-        int sys = sqlite3_system_errno(k->db);   /* EFBIG, ENOSPC, EIO: say which */
-        return gw_error_set(err, GW_EIO, "%s: %s: %s%s%s%s; nothing was written", k->path, what,
-                            sqlite3_errmsg(k->db), sys ? " (" : "", sys ? strerror(sys) : "",
-                            sys ? ")" : "");
-    }
-    if (rc == SQLITE_READONLY)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: cannot write the knowledge base: %s",
-                            k->path, sqlite3_errmsg(k->db));
-    if (rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB)
-        return gw_error_set(err, GW_EDATA, "%s: damaged knowledge base: %s", k->path,
-                            sqlite3_errmsg(k->db));
-    return gw_error_set(err, GW_ESOFTWARE, "%s: %s: %s", k->path, what, sqlite3_errmsg(k->db));
-}
-
-int kb_sql_prepare(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
-{
-    int rc = sqlite3_prepare_v2(k->db, sql, -1, st, NULL);
-    if (rc != SQLITE_OK) {
-        *st = NULL;
-        return kb_sql_fail(k, err, rc, "query");
-    }
-    return GW_OK;
-}
-
-/* Compiling an INSERT (with the full-text triggers it carries) costs more than running it, so
- * the statements every imported row runs are prepared once per connection, keyed by their SQL.
- * Give them back with kb_sql_done (which resets a cached one and finalizes any other). */
-int kb_sql_prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err)
-{
-    for (size_t i = 0; i < k->n_cached; i++)
-        if (strcmp(k->cached_sql[i], sql) == 0) {
-            *st = k->cached[i];
-            sqlite3_clear_bindings(*st);
-            return GW_OK;
-        }
-    int rc = kb_sql_prepare(k, sql, st, err);
-    if (rc == GW_OK && k->n_cached < KB_STMT_CACHE) {
-        k->cached_sql[k->n_cached] = gw_xstrdup(sql);
-        k->cached[k->n_cached++] = *st;
-    }
-    return rc;
-}
-
-void kb_sql_done(kb *k, sqlite3_stmt *st)
-{
-    for (size_t i = 0; i < k->n_cached; i++)
-        if (k->cached[i] == st) {
-            sqlite3_reset(st);
-            return;
-        }
-    sqlite3_finalize(st);
-}
-
-char *kb_sql_text(sqlite3_stmt *st, int i)
-{
-    const unsigned char *s = sqlite3_column_text(st, i);
-    return s ? kb_text_repair((const char *)s) : NULL;
-}
-
-double kb_sql_number(sqlite3_stmt *st, int i)
-{
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
-}
-
-void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-    if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
-    else
-        sqlite3_bind_null(st, i);
-}
-
-int kb_streq(const char *a, const char *b)
-{
-    return a && b && strcmp(a, b) == 0;
-}
-
-int kb_in_set(const char *s, const char *const *set)
-{
-    for (; *set; set++)
-        if (strcmp(s, *set) == 0)
-            return 1;
-    return 0;
-}
-
-void kb_strlist_push(kb_strlist *l, char *s)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 8;
-        l->v = gw_xrealloc(l->v, l->cap * sizeof *l->v);
-    }
-    l->v[l->n++] = s;
-}
-
-void kb_strlist_free(char **v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
-}
-
-int kb_strlist_has(const kb_strlist *l, const char *s)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i], s) == 0)
-            return 1;
-    return 0;
 }
 
 /* ---- opening, schema, migrations --------------------------------------------------------- */
@@ -502,10 +383,7 @@ void kb_close(kb *k)
     kb_names_drop(k);
     kb_row_statements_free(k);
     kb_bulk_forget(k);
-    for (size_t i = 0; i < k->n_cached; i++) {
-        sqlite3_finalize(k->cached[i]);
-        free(k->cached_sql[i]);
-    }
+    kb_sql_cache_free(k);
     open_dbs_set(k->db, NULL);
     sqlite3_close_v2(k->db);
     free(k->path);
@@ -559,134 +437,4 @@ void kb_rollback(kb *k)
         sqlite3_exec(k->db, "ROLLBACK", NULL, NULL, NULL);
     kb_names_drop(k);
     kb_bulk_forget(k);
-}
-
-int kb_write_check(kb *k, gw_error *err)
-{
-    if (!k->writable || sqlite3_get_autocommit(k->db))
-        return gw_error_set(err, GW_ESOFTWARE, "knowledge base write outside kb_begin/kb_commit");
-    if (gw_signal_pending())
-        return kb_sql_fail(k, err, SQLITE_INTERRUPT, "writing");
-    return GW_OK;
-}
-
-/* ---- check ------------------------------------------------------------------------------ */
-
-static long long count_of(kb *k, const char *sql)
-{
-    sqlite3_stmt *st;
-    long long n = -1;
-    if (sqlite3_prepare_v2(k->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    if (sqlite3_step(st) == SQLITE_ROW)
-        n = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    return n;
-}
-
-/* PRAGMA integrity_check: one line per problem SQLite finds. */
-static int check_integrity(kb *k, gw_buf *report, int *problems, gw_error *err)
-{
-    sqlite3_stmt *st;
-    int found = 0, rc = kb_sql_prepare(k, "PRAGMA integrity_check", &st, err);
-    if (rc)
-        return rc;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        const char *line = (const char *)sqlite3_column_text(st, 0);
-        if (!kb_streq(line, "ok")) {
-            buf_printf(report, "problem: integrity: %s\n", line ? line : "?");
-            found++;
-        }
-    }
-    sqlite3_finalize(st);
-    if (!found)
-        buf_puts(report, "ok: integrity\n");
-    *problems += found;
-    return GW_OK;
-}
-
-static int check_foreign_keys(kb *k, gw_buf *report, int *problems, gw_error *err)
-{
-    sqlite3_stmt *st;
-    int found = 0, rc = kb_sql_prepare(k, "PRAGMA foreign_key_check", &st, err);
-    if (rc)
-        return rc;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        buf_printf(report, "problem: %s row %lld refers to a missing %s row\n",
-                   sqlite3_column_text(st, 0), (long long)sqlite3_column_int64(st, 1),
-                   sqlite3_column_text(st, 2));
-        found++;
-    }
-    sqlite3_finalize(st);
-    if (!found)
-        buf_puts(report, "ok: foreign keys\n");
-    *problems += found;
-    return GW_OK;
-}
-
-/* Every fact (a row of a table with a source column) cites a source the KB has. */
-static int check_sources(kb *k, gw_buf *report)
-{
-    long long bad = 0, facts = 0;
-    for (int t = 0; t < KB_TABLES; t++) {
-        const kb_column *source = kb_table_column(t, "source");
-        char sql[160];
-        if (!source || !(source->flags & KB_CITES))
-            continue;
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s WHERE source NOT IN "
-                 "(SELECT id FROM source)", kb_tables[t].sql);
-        bad += count_of(k, sql);
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", kb_tables[t].sql);
-        facts += count_of(k, sql);
-    }
-    if (bad) {
-        buf_printf(report, "problem: %lld facts cite no known source\n", bad);
-        return 1;
-    }
-    buf_printf(report, "ok: every fact cites a source (%lld facts)\n", facts);
-    return 0;
-}
-
-/* The FTS5 index has one entry per row of the kb_text view (kb/schema.sql's triggers). */
-static int check_search_index(kb *k, gw_buf *report)
-{
-    long long indexed = count_of(k, "SELECT count(*) FROM kb_fts");
-    long long expected = count_of(k, "SELECT count(*) FROM kb_text");
-    if (indexed != expected) {
-        buf_printf(report, "problem: search index has %lld entries, expected %lld\n", indexed,
-                   expected);
-        return 1;
-    }
-    buf_printf(report, "ok: search index (%lld entries)\n", indexed);
-    return 0;
-}
-
-int kb_check(kb *k, gw_buf *report, gw_error *err)
-{
-    int problems = 0, rc;
-    buf_printf(report, "knowledge base %s (schema %d)\n", k->path, k->version);
-    if ((rc = check_integrity(k, report, &problems, err)) ||
-        (rc = check_foreign_keys(k, report, &problems, err)))
-        return rc;
-    problems += check_sources(k, report);
-    problems += check_search_index(k, report);
-    /* A column added to schema.sql but not to its description (or the reverse) would be
-     * silently left out of imports and exports: only a difference is reported. */
-    problems += kb_schema_problems(k, report);
-    /* Two GPUs answering to one name would make resolution depend on luck. */
-    int clashes = kb_names_clashes(k, report, err);
-    if (clashes < 0)
-        return err->code;
-    problems += clashes;
-
-    for (int t = 0; t < KB_TABLES; t++) {
-        char sql[96];
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", kb_tables[t].sql);
-        buf_printf(report, "%s%s %lld", t ? ", " : "", kb_tables[t].what, count_of(k, sql));
-    }
-    buf_putc(report, '\n');
-    if (problems)
-        return gw_error_set(err, GW_EDATA, "%s: %d problem%s found", k->path, problems,
-                            problems == 1 ? "" : "s");
-    return GW_OK;
 }

@@ -1,0 +1,14 @@
+/* kb_names.h — the name-resolution cache as the other kb_*.c files see it (kb_names.c): built
+ * when a name is first resolved (names_load), dropped by every write, checked by kb_check. */
+#ifndef GW_KB_NAMES_H
+#define GW_KB_NAMES_H
+
+#include "base/buf.h"
+#include "kb.h"
+
+void kb_names_drop(kb *k);                 /* after every write */
+/* One report line per name two GPUs answer to; returns their number, -1 (err set) when the
+ * names cannot be read. */
+int kb_names_clashes(kb *k, gw_buf *report, gw_error *err);
+
+#endif

@@ -1,0 +1,63 @@
+/* kb_sql.h — the connection every kb_*.c file shares, with its statement and name caches, and
+ * the SQL helpers they all use (kb_sql.c).  Only the kb_*.c files include it, and only they
+ * speak SQL; user text only ever reaches SQLite as a bound parameter. */
+#ifndef GW_KB_SQL_H
+#define GW_KB_SQL_H
+
+#include <sqlite3.h>
+
+#include "kb.h"
+
+#define KB_STMT_CACHE 48
+#define KB_ROW_STATEMENTS 4   /* kb_write.c: same row, same key, insert, upsert */
+#define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
+
+typedef struct gpu_names gpu_names;   /* kb_names.c */
+
+struct kb {
+    sqlite3 *db;
+    char *path;
+    int writable;
+    int version;
+    gpu_names *names;   /* name-resolution cache (kb_names.c); NULL until needed, dropped on
+                         * every write */
+    size_t n_names;
+    /* Statements an import runs for every row, and the reads a decision repeats (one per
+     * citation), kept prepared (kb_sql_prepare_cached). */
+    char *cached_sql[KB_STMT_CACHE];
+    sqlite3_stmt *cached[KB_STMT_CACHE];
+    size_t n_cached;
+    /* Each table's row statements (kb_write.c store_row), prepared on first use. */
+    sqlite3_stmt *row_st[KB_TABLES][KB_ROW_STATEMENTS];
+    /* Between kb_bulk_begin and kb_bulk_end: the SQL of each insert trigger it dropped (NULL:
+     * none) and its table's last rowid before. */
+    char *bulk_trigger_sql[KB_BULK_TABLES];
+    sqlite3_int64 bulk_from[KB_BULK_TABLES];
+};
+
+/* The error for a failed SQLite call rc while doing what ("reading"): interrupted, busy, disk
+ * full, read-only, damaged, or a bug.  Returns the code it set. */
+int kb_sql_fail(kb *k, gw_error *err, int rc, const char *what);
+int kb_sql_prepare(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err);
+/* The same, kept prepared for the connection's life; give it back with kb_sql_done. */
+int kb_sql_prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err);
+/* Resets a cached statement, finalizes any other. */
+void kb_sql_done(kb *k, sqlite3_stmt *st);
+void kb_sql_cache_free(kb *k);                   /* every cached statement, before closing */
+char *kb_sql_text(sqlite3_stmt *st, int i);      /* a copy (caller frees); NULL for NULL */
+double kb_sql_number(sqlite3_stmt *st, int i);   /* NaN for NULL */
+void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NULL */
+/* GW_OK inside kb_begin/kb_commit on a writable KB with no signal pending. */
+int kb_write_check(kb *k, gw_error *err);
+int kb_streq(const char *a, const char *b);                 /* both set and equal */
+int kb_in_set(const char *s, const char *const *set);       /* set is NULL-terminated */
+
+typedef struct kb_strlist {
+    char **v;
+    size_t n, cap;
+} kb_strlist;
+void kb_strlist_push(kb_strlist *l, char *s);      /* takes s */
+void kb_strlist_free(char **v, size_t n);
+int kb_strlist_has(const kb_strlist *l, const char *s);
+
+#endif
