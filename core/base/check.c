@@ -1,14 +1,11 @@
-/* check.c — edit distance, the closest of a list of names, date checks, strict numbers, the one
- * "today" and the monotonic clock (check.h). */
+/* check.c — edit distance, the closest of a list of names, date checks and strict numbers
+ * (check.h). */
 #include "check.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-#include "limits.h"
 
 #define MAX_LEN 64
 
@@ -87,37 +84,6 @@ long gw_date_days(const char *s)
     if (!s || !gw_valid_date(s))
         return -1;
     return days_from_civil(atol(s), atol(s + 5), strlen(s) == 10 ? atol(s + 8) : 1);
-}
-
-int gw_today(time_t *now, gw_error *err)
-{
-    double pinned;
-    int rc = gw_env_number(GW_ENV_SOURCE_DATE_EPOCH, &pinned, err);
-    *now = rc == GW_OK && !isnan(pinned) ? (time_t)pinned : time(NULL);
-    return rc;
-}
-
-long gw_today_days(void)
-{
-    time_t now;
-    gw_today(&now, NULL);
-    return (long)(now / 86400);
-}
-
-void gw_today_date(char out[11])
-{
-    time_t now;
-    struct tm tm;
-    gw_today(&now, NULL);
-    if (!gmtime_r(&now, &tm) || !strftime(out, 11, "%Y-%m-%d", &tm))
-        out[0] = '\0';   /* a clock past year 9999 */
-}
-
-double gw_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int gw_parse_decimal(const char *s, double *out)

@@ -8,6 +8,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "inspect/checklist.h"
 #include "cli.h"
 #include "cli_document.h"

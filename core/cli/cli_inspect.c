@@ -10,6 +10,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/view.h"
 #include "cli.h"
 #include "cli_document.h"

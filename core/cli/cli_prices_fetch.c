@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/limits.h"
 #include "cli_prices_common.h"
 #include "io/fetch.h"

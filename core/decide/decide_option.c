@@ -3,6 +3,7 @@
  * freeing it.  Nothing here sees the rest of the decision. */
 #include "decide_option.h"
 #include "base/check.h"
+#include "base/clock.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,6 +3,7 @@
  * with its citations. */
 #include "decide_view_method.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"

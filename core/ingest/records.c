@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "kb/kb_csv.h"
 #include "kb_answer.h"
 

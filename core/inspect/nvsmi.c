@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/limits.h"
 #include "base/signals.h"
 #include "io/xml.h"

@@ -22,6 +22,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/signals.h"
 
 #ifndef GW_VERSION

@@ -95,19 +95,6 @@ static void keep_nearest(const char *word, const char *name, const char **neares
     }
 }
 
-int workload_missing(gw_error *err, const char *file, const char *name, const workload_field *f)
-{
-    gw_buf b = GW_BUF_INIT;
-    if (f->missing) {
-        buf_puts(&b, f->missing);
-    } else {
-        buf_puts(&b, "expected ");
-        workload_describe_expected(&b, f);
-    }
-    gw_error_set(err, GW_EDATA, "%s: %s: missing (%s)", file, name, buf_cstr(&b));
-    buf_free(&b);
-    return GW_EDATA;
-}
 /* ---- reading: one function per type; v is the value present in the file (not null) ---- */
 
 /* Rejects keys that name no field, suggesting the nearest known name. */

@@ -328,3 +328,17 @@ int workload_describe_out_of_range(gw_buf *b, const workload_field *f, double n)
     buf_puts(b, ")");
     return 1;
 }
+
+int workload_missing(gw_error *err, const char *file, const char *name, const workload_field *f)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (f->missing) {
+        buf_puts(&b, f->missing);
+    } else {
+        buf_puts(&b, "expected ");
+        workload_describe_expected(&b, f);
+    }
+    gw_error_set(err, GW_EDATA, "%s: %s: missing (%s)", file, name, buf_cstr(&b));
+    buf_free(&b);
+    return GW_EDATA;
+}

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/limits.h"
 #include "chart.h"
 #include "mustache.h"

@@ -18,6 +18,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "embedded.h"
 #include "luaapi.h"
 #include "plugin_lua_state.h"

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/signals.h"
 
 /* Room beyond the work's own memory for the interpreter, libxml2's state and the stack. */

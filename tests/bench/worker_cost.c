@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "sandbox/worker.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -15,6 +15,7 @@
 
 #include "base/buf.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/error.h"
 #include "base/units.h"
 #include "base/view.h"

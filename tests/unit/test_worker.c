@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "sandbox/worker.h"
 
 /* In the worker: tries what a plugin that escaped Lua would, and answers with each errno. */
