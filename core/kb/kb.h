@@ -70,7 +70,7 @@ enum kb_column_flags {
     KB_NAMES_SYSTEM = 1 << 13  /* names a system row */
 };
 
-/* How a value reads for people (cli_kb.c writes each form). */
+/* How a value reads for people (cli_kb_common.c writes each form). */
 typedef enum kb_text_form {
     KB_FORM_PLAIN,          /* the text itself; a number as a figure and its unit */
     KB_FORM_MEMORY,         /* "80 GB HBM2e": the figure with the memory type */
