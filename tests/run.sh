@@ -9,8 +9,8 @@
 # whatever finished first.  The slowest suites (as timed by the last run) start first.
 # Usage: sh tests/run.sh [-j JOBS]
 # Environment: GPUWISE_BIN (the binary), GPUWISE_BUILD (its build folder), TESTS (a pattern that
-# limits which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites; the number
-# of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600).
+# limits which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites; twice the
+# number of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
@@ -19,7 +19,9 @@ ROOT=$(pwd)
 export GPUWISE_BIN GPUWISE_BUILD ROOT
 export SHARED="${SHARED:-$ROOT/../shared}"
 export NO_COLOR=1 CMOCKA_MESSAGE_OUTPUT=stdout
-jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Twice as many suites as cores: a suite that waits (for a time limit, a signal, a child) leaves
+# its core to another one.
+jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) * 2 ))}
 case "${1:-}" in
     -j) jobs=${2:-} ;;
     -j*) jobs=${1#-j} ;;
