@@ -206,7 +206,8 @@ else
             p=$((p + 1))
         done
         if [ "$appendix" -eq 0 ]; then
-            fail "browser: $ex printed: the appendix" "no page starts it (${pages:-no} pages printed)"
+            fail "browser: $ex printed: the appendix" \
+                "no page starts it (${pages:-no} pages printed; Chromium: $(cat "$T/print-$ex.status" 2>/dev/null || echo "no answer"))"
         elif [ $((appendix - 1)) -le 5 ]; then
             pass "browser: $ex printed: the body fits 5 A4 pages ($((appendix - 1)) of $pages)"
         else

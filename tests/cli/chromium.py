@@ -95,7 +95,11 @@ class Browser:
                 raise RuntimeError("no answer from Chromium in time")
             chunk = os.read(self.from_chrome, 1 << 20)
             if not chunk:
-                raise RuntimeError("Chromium exited (status %s)" % self.proc.poll())
+                try:
+                    status = self.proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    status = "none yet"
+                raise RuntimeError("Chromium closed its pipe (exit status %s)" % status)
             self.buffer += chunk
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
