@@ -20,11 +20,11 @@ PKGS     := lua5.4 sqlite3 libxml-2.0 libcmark-gfm libcjson libcurl libseccomp
 # when run as root), then runs make again: everything computed from pkg-config below is read by
 # that second make, after the install, never before it.  GW_DEPS_CHECKED marks the second make.
 ifeq ($(GW_DEPS_CHECKED),)
-PUBLIC_TARGETS := all demo test unit asan install
+PUBLIC_TARGETS := all demo test check-long unit asan install
 .PHONY: $(PUBLIC_TARGETS)
 all demo install:
 	@sh .ci/deps.sh && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
-test unit asan:
+test check-long unit asan:
 	@sh .ci/deps.sh --test && $(MAKE) --no-print-directory GW_DEPS_CHECKED=1 $@
 else
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
@@ -57,7 +57,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 KB_DATA  := $(wildcard kb/data/*.csv) kb/schema.sql
 KB_DB    := kb/gpuwise.db
 
-.PHONY: all deps test-deps demo test unit asan bench fuzz install uninstall clean help gpuwise
+.PHONY: all deps test-deps demo test check-long unit asan bench fuzz install uninstall clean help gpuwise
 
 ifneq ($(GW_DEPS_CHECKED),)
 # ./gpuwise is the default build's; other builds (make asan) leave it alone.
@@ -145,9 +145,19 @@ unit: $(UNIT_BIN)
 test: all $(UNIT_BIN)
 	@GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
 
+# The sweeps too long for every make test: 200 SIGKILLs at moments spread over an import
+# (make test kills 16; tests/cli/crash.sh).  CI runs it too.
+check-long: all
+	@CRASH_RUNS=200 TESTS=tests/cli/crash.sh GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) \
+	    sh tests/run.sh
+
+# float-cast-overflow (a double too large for the integer it is converted to) is not part of
+# gcc's -fsanitize=undefined: it is named on its own.
+ASAN_SANITIZE := address,undefined,float-cast-overflow
 asan:
-	$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	    LDFLAGS="-fsanitize=address,undefined" KB_DB=build-asan/gpuwise.db test
+	$(MAKE) --no-print-directory BUILD=build-asan \
+	    CFLAGS="-O1 -g -fsanitize=$(ASAN_SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=undefined,float-cast-overflow" \
+	    LDFLAGS="-fsanitize=$(ASAN_SANITIZE)" KB_DB=build-asan/gpuwise.db test
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/kb $(DESTDIR)$(DATADIR)/templates \
@@ -190,6 +200,7 @@ help:
 	@echo "make          build ./gpuwise and kb/gpuwise.db (installs missing Debian packages as root)"
 	@echo "make demo     write justification.html for examples/vision-team.lua"
 	@echo "make test     run every test suite"
+	@echo "make check-long  the long sweeps make test samples (200 SIGKILLs during imports)"
 	@echo "make asan     run the tests under AddressSanitizer + UBSan"
 	@echo "make bench    run the benchmarks (ratios against sqlite3, cmark-gfm, pandoc)"
 	@echo "make fuzz     run the fuzz harnesses for a set time"

@@ -9,8 +9,8 @@
 # whatever finished first.  The slowest suites (as timed by the last run) start first.
 # Usage: sh tests/run.sh [-j JOBS]
 # Environment: GPUWISE_BIN (the binary), GPUWISE_BUILD (its build folder), TESTS (a pattern that
-# limits which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites; the number
-# of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600).
+# limits which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites; twice the
+# number of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
@@ -19,7 +19,9 @@ ROOT=$(pwd)
 export GPUWISE_BIN GPUWISE_BUILD ROOT
 export SHARED="${SHARED:-$ROOT/../shared}"
 export NO_COLOR=1 CMOCKA_MESSAGE_OUTPUT=stdout
-jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+# Twice as many suites as cores: a suite that waits (for a time limit, a signal, a child) leaves
+# its core to another one.
+jobs=${TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) * 2 ))}
 case "${1:-}" in
     -j) jobs=${2:-} ;;
     -j*) jobs=${1#-j} ;;
@@ -27,12 +29,21 @@ esac
 case "$jobs" in ''|*[!0-9]*|0) echo "run.sh: -j needs a number of jobs, not '$jobs'" >&2; exit 64 ;; esac
 log="$GPUWISE_BUILD/test.log"
 times="$GPUWISE_BUILD/test-times"   # "SECONDS SUITE" per line, from the last run
+cpu_times="$GPUWISE_BUILD/test-cpu" # "CPU-SECONDS SUITE" (user + sys) per line, the last run's
 mkdir -p "$GPUWISE_BUILD"
 : >"$log"
 pattern="${TESTS:-}"
 W=$(mktemp -d "${TMPDIR:-/tmp}/gwrun.XXXXXX") || exit 1
 trap 'rm -rf "$W"' EXIT
 export W
+
+# python3 behind a version manager's shim (pyenv's is a bash script that costs half a CPU-second
+# a call, more than the interpreter) is resolved once, to the interpreter the shim would run.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ] && [ "$py" != "$(command -v python3)" ]; then
+    mkdir "$W/bin" && ln -s "$py" "$W/bin/python3" && PATH="$W/bin:$PATH"
+    export PATH
+fi
 
 # The suites, numbered in report order: $W/N.suite holds suite N's path.
 n=0
@@ -78,6 +89,9 @@ run_one='
     esac >"$W/$1.out" 2>&1 </dev/null
     echo $? >"$W/$1.rc"
     echo $(( $(date +%s) - start )) "$suite" >"$W/$1.time"
+    times >"$W/$1.times"   # not in a pipe: a subshell has no children to count
+    awk -v s="$suite" '"'"'NR == 2 { gsub(/[ms]/, " "); print $1 * 60 + $2 + $3 * 60 + $4, s }'"'"' \
+        "$W/$1.times" >"$W/$1.cpu"
     echo "$1"'
 
 # Start order: slowest first by the last run's times (a suite never timed counts as slowest).
@@ -149,6 +163,7 @@ report() {  # suite N's heading, failures and counts
     done
     cat "$W"/*.time "$times" 2>/dev/null |
         awk '!seen[substr($0, index($0, " ") + 1)]++' >"$times.tmp" && mv "$times.tmp" "$times"
+    cat "$W"/*.cpu 2>/dev/null | sort -rn >"$cpu_times"
     echo "(full log: $log)"
     if [ "$skipped" -gt 0 ]; then
         echo "$passed passed, $failed failed, $skipped skipped"

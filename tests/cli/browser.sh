@@ -15,7 +15,7 @@ if [ -z "$BROWSER" ]; then
     exit 0
 fi
 # make test installs both (.ci/deps.sh): without them nothing below can be checked.
-for tool in xmllint jq; do
+for tool in xmllint jq python3; do
     if ! command -v $tool >/dev/null 2>&1; then
         fail "browser: $tool installed" "make test installs it"
         exit 0
@@ -36,31 +36,41 @@ column() { xp "$1" "$2/tbody/tr/td[$3]/descendant::text()[1]" | sed 's/[[:space:
 # numbers: the first number of each line, without thousands separators ("CNY 5,999" is 5999).
 numbers() { sed -e 's/,//g' -e 's/^[^0-9]*\([0-9][0-9.]*\).*/\1/'; }
 
-# open_doc NAME GPUWISE-ARGS...: writes $T/NAME.html, opens it in Chromium once for both the
-# screenshot ($T/NAME.png) and the DOM it built ($T/NAME.dom), and checks what every document
-# must be.  Fails (status 1) when there is no DOM to check further.
-open_doc() {
+# Chromium is started once, for every page (tests/cli/chromium.py): each start costs about two
+# CPU-seconds, and the checks read only the files it writes.  First every document is written
+# and listed in $T/jobs; then Chromium takes a screenshot of each ($T/NAME.png), dumps the DOM
+# it built ($T/NAME.dom) and prints the justifications to PDF; then the checks below run.
+: >"$T/jobs"
+# write_doc NAME GPUWISE-ARGS...: writes $T/NAME.html (exit status in $T/NAME.rc) and lists it
+# for Chromium.
+write_doc() {
     name=$1
     shift
+    printf '%s\n' "$*" >"$T/$name.args"
+    "$GW" --kb "$KB" "$@" --format html -o "$T/$name.html" >"$T/$name.out" 2>"$T/$name.err"
+    echo $? >"$T/$name.rc"
+    [ -s "$T/$name.html" ] &&
+        printf 'page\tfile://%s\t%s\t%s\t%s\n' "$T/$name.html" "$T/$name.png" "$T/$name.dom" \
+            "$T/$name.chrome" >>"$T/jobs"
+}
+# open_doc NAME: checks what every document must be, from the files written for NAME.  Fails
+# (status 1) when there is no DOM to check further.
+open_doc() {
+    name=$1
     html="$T/$name.html"
-    "$GW" --kb "$KB" "$@" --format html -o "$html" >"$T/.out" 2>"$T/.err"
-    rc=$?
+    rc=$(cat "$T/$name.rc")
     if [ ! -s "$html" ] || { [ $rc -ne 0 ] && [ $rc -ne 2 ]; }; then
-        fail "browser: $name: gpuwise $* writes HTML" "exit $rc: $(head -2 "$T/.err")"
+        fail "browser: $name: gpuwise $(cat "$T/$name.args") writes HTML" "exit $rc: $(head -2 "$T/$name.err")"
         return 1
     fi
     # libxml2's HTML parser (HTML 4) calls <main>, <svg> ... unknown tags; nothing else may fail.
     check_eq "browser: $name HTML well-formed (xmllint --html)" \
         "$(xmllint --html --noout "$html" 2>&1 | grep 'error' | grep -v 'Tag [a-z]* invalid')" ""
-    timeout 60 "$BROWSER" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --user-data-dir="$(mktemp -d "$T/chrome.XXXXXX")" --window-size=1200,2000 \
-        --screenshot="$T/$name.png" --dump-dom "file://$html" >"$T/$name.dom" 2>"$T/$name.chrome"
-    rc=$?
-    if [ $rc -eq 0 ]; then
+    if [ "$(cat "$T/$name.chrome" 2>/dev/null)" = ok ]; then
         pass "browser: $name opens in Chromium"
     else
-        fail "browser: $name opens in Chromium" "exit $rc: $(grep -v 'dbus\|bus\.cc' "$T/$name.chrome" | tail -2)"
+        fail "browser: $name opens in Chromium" \
+            "$(cat "$T/$name.chrome" 2>/dev/null || grep -v 'dbus\|bus\.cc' "$T/chromium.err" | tail -2)"
     fi
     if [ -s "$T/$name.png" ] && [ "$(head -c 8 "$T/$name.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] &&
         [ "$(wc -c <"$T/$name.png")" -gt 10000 ]; then
@@ -81,8 +91,24 @@ open_doc() {
     check_eq "browser: $name SVG charts" "$(count '<svg' "$dom")" "$(count '<svg' "$html")"
 }
 
+write_doc datasheet kb show "RTX 3090"
+write_doc comparison kb compare 4090 a100-sxm4-80gb h100-sxm5
+write_doc justification report examples/vision-team.lua
+write_doc inspection inspect tests/fixtures/nvsmi/healthy-3090.xml
+write_doc checklist checklist used-card
+printing=
+if command -v pdftotext >/dev/null 2>&1 && command -v pdfinfo >/dev/null 2>&1; then
+    printing=yes
+    for ex in vision-team short-project big-model; do
+        "$GW" --kb "$KB" report "examples/$ex.lua" -o "$T/print-$ex.html" 2>/dev/null
+        printf 'print\tfile://%s\t%s\t%s\n' "$T/print-$ex.html" "$T/print-$ex.pdf" \
+            "$T/print-$ex.status" >>"$T/jobs"
+    done
+fi
+timeout 300 python3 "$ROOT/tests/cli/chromium.py" "$BROWSER" "$T/jobs" 2>"$T/chromium.err"
+
 # ---- the datasheet: kb show -------------------------------------------------------------
-if open_doc datasheet kb show "RTX 3090"; then
+if open_doc datasheet; then
     grep -q "936 GB/s" "$dom" && pass "browser: datasheet shows 936 GB/s" ||
         fail "browser: datasheet shows 936 GB/s"
     run "$GW" --kb "$KB" kb show "RTX 3090" --json
@@ -112,7 +138,7 @@ if open_doc datasheet kb show "RTX 3090"; then
 fi
 
 # ---- the comparison: kb compare ---------------------------------------------------------
-if open_doc comparison kb compare 4090 a100-sxm4-80gb h100-sxm5; then
+if open_doc comparison; then
     grep -q "3,350 GB/s" "$dom" && pass "browser: comparison shows 3,350 GB/s" ||
         fail "browser: comparison shows 3,350 GB/s"
     run "$GW" --kb "$KB" kb compare 4090 a100-sxm4-80gb h100-sxm5 --json
@@ -131,7 +157,7 @@ if open_doc comparison kb compare 4090 a100-sxm4-80gb h100-sxm5; then
 fi
 
 # ---- the justification: report, checked against decide --json --------------------------
-if open_doc justification report examples/vision-team.lua; then
+if open_doc justification; then
     run "$GW" --kb "$KB" decide examples/vision-team.lua --json
     n_opt=$(jqr '.options | length')
     n_ok=$(jqr '[.options[] | select(.feasible)] | length')
@@ -165,13 +191,10 @@ fi
 # An approver reads the body; the appendix starts a page of its own (page.html.mustache's print
 # CSS), so the page its heading is on, less one, is the body's length.  Before the body was
 # grouped, vision-team printed 10 pages with no appendix.
-if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdfinfo >/dev/null 2>&1; then
+if [ -z "$printing" ]; then
     skip "browser: printed justification" "pdftotext not installed (apt-get install poppler-utils)"
 else
     for ex in vision-team short-project big-model; do
-        "$GW" --kb "$KB" report "examples/$ex.lua" -o "$T/print-$ex.html" 2>/dev/null
-        timeout 120 "$BROWSER" --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
-            --print-to-pdf="$T/print-$ex.pdf" "file://$T/print-$ex.html" >/dev/null 2>&1
         pages=$(pdfinfo "$T/print-$ex.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
         appendix=0
         p=1
@@ -183,7 +206,8 @@ else
             p=$((p + 1))
         done
         if [ "$appendix" -eq 0 ]; then
-            fail "browser: $ex printed: the appendix" "no page starts it (${pages:-no} pages printed)"
+            fail "browser: $ex printed: the appendix" \
+                "no page starts it (${pages:-no} pages printed; Chromium: $(cat "$T/print-$ex.status" 2>/dev/null || echo "no answer"))"
         elif [ $((appendix - 1)) -le 5 ]; then
             pass "browser: $ex printed: the body fits 5 A4 pages ($((appendix - 1)) of $pages)"
         else
@@ -193,7 +217,7 @@ else
 fi
 
 # ---- the inspection: inspect ------------------------------------------------------------
-if open_doc inspection inspect tests/fixtures/nvsmi/healthy-3090.xml; then
+if open_doc inspection; then
     run "$GW" --kb "$KB" inspect tests/fixtures/nvsmi/healthy-3090.xml --json
     check_eq "browser: inspection has one section per GPU" \
         "$(xp "$dom" "count(//h2[starts-with(@id, 'gpu-')])")" "$(jqr .gpu_count)"
@@ -211,7 +235,7 @@ if open_doc inspection inspect tests/fixtures/nvsmi/healthy-3090.xml; then
 fi
 
 # ---- the checklist: checklist -----------------------------------------------------------
-if open_doc checklist checklist used-card; then
+if open_doc checklist; then
     run "$GW" --kb "$KB" checklist used-card --json
     # 23 items in used-card
     check_eq "browser: checklist has one heading per item, the item's question" \

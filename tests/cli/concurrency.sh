@@ -42,6 +42,9 @@ reader() {
         fi
         echo x >>"$T/rcount.$n"
         set -- "$n"
+        # A pause between reads: readers that never rest take the cores from the imports
+        # they are meant to run beside (and so make them, and themselves, run longer).
+        sleep 0.1
     done
 }
 
