@@ -145,11 +145,14 @@ unit: $(UNIT_BIN)
 test: all $(UNIT_BIN)
 	@GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
 
-# The sweeps too long for every make test: 200 SIGKILLs at moments spread over an import
-# (make test kills 16; tests/cli/crash.sh).  CI runs it too.
+# The sweeps too long for every make test, which samples them: 200 SIGKILLs at moments spread
+# over an import (make test kills 16; tests/cli/crash.sh), every command under valgrind (make
+# test runs one; tests/cli/valgrind.sh), and every open command a search prints and every
+# source's facts (make test every 8th; tests/cli/kb.sh).  CI runs it too.
+LONG_SUITES := tests/cli/crash.sh tests/cli/valgrind.sh tests/cli/kb.sh
 check-long: all
-	@CRASH_RUNS=200 TESTS=tests/cli/crash.sh GPUWISE_BIN=$(CURDIR)/$(BIN) GPUWISE_BUILD=$(CURDIR)/$(BUILD) \
-	    sh tests/run.sh
+	@GW_TEST_LONG=1 CRASH_RUNS=200 TESTS="$(LONG_SUITES)" GPUWISE_BIN=$(CURDIR)/$(BIN) \
+	    GPUWISE_BUILD=$(CURDIR)/$(BUILD) sh tests/run.sh
 
 # float-cast-overflow (a double too large for the integer it is converted to) is not part of
 # gcc's -fsanitize=undefined: it is named on its own.
@@ -200,7 +203,7 @@ help:
 	@echo "make          build ./gpuwise and kb/gpuwise.db (installs missing Debian packages as root)"
 	@echo "make demo     write justification.html for examples/vision-team.lua"
 	@echo "make test     run every test suite"
-	@echo "make check-long  the long sweeps make test samples (200 SIGKILLs during imports)"
+	@echo "make check-long  the long sweeps make test samples (SIGKILLs, valgrind, kb sweeps)"
 	@echo "make asan     run the tests under AddressSanitizer + UBSan"
 	@echo "make bench    run the benchmarks (ratios against sqlite3, cmark-gfm, pandoc)"
 	@echo "make fuzz     run the fuzz harnesses for a set time"

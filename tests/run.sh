@@ -8,9 +8,10 @@
 # counted in a fixed order (unit programs, then scripts, by name), so the report reads the same
 # whatever finished first.  The slowest suites (as timed by the last run) start first.
 # Usage: sh tests/run.sh [-j JOBS]
-# Environment: GPUWISE_BIN (the binary), GPUWISE_BUILD (its build folder), TESTS (a pattern that
-# limits which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites; twice the
-# number of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600).
+# Environment: GPUWISE_BIN (the binary), GPUWISE_BUILD (its build folder), TESTS (patterns, separated
+# by spaces, that limit which scripts and programs run, e.g. TESTS=kb), TEST_JOBS (parallel suites;
+# twice the number of cores, 2 when that is unknown), TEST_TIMEOUT (seconds per suite, 600),
+# GW_TEST_LONG=1 (the suites that sample a long sweep run all of it: make check-long).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 ROOT=$(pwd)
@@ -48,7 +49,13 @@ fi
 # The suites, numbered in report order: $W/N.suite holds suite N's path.
 n=0
 add() {
-    case "$1" in *"$pattern"*) ;; *) return ;; esac
+    if [ -n "$pattern" ]; then   # any of the space-separated patterns
+        _hit=0
+        for _p in $pattern; do
+            case "$1" in *"$_p"*) _hit=1 ;; esac
+        done
+        [ "$_hit" = 1 ] || return
+    fi
     n=$((n + 1))
     printf '%s\n' "$1" >"$W/$n.suite"
     printf '%s %s\n' "$n" "$1" >>"$W/all"

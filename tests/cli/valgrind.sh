@@ -1,7 +1,8 @@
 #!/bin/sh
 # valgrind.sh — representative commands under valgrind's memcheck: no invalid read or write, no
 # use of uninitialised memory, no definite or indirect leak.  Skipped without valgrind, and under
-# make asan (the sanitizers and valgrind do not run together).
+# make asan (the sanitizers and valgrind do not run together).  make test runs the first command
+# (about 2 s of CPU each under valgrind); make check-long (GW_TEST_LONG=1) runs them all.
 . "$ROOT/tests/cli/lib.sh"
 
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -34,6 +35,10 @@ vg() {   # NAME EXPECTED-EXIT ARGS...
 
 cd "$ROOT" || exit 1
 vg "kb show 3090" 0 kb show 3090
+if [ "${GW_TEST_LONG:-0}" != 1 ]; then
+    echo "# valgrind: kb search, the imports, inspect and report run in make check-long"
+    exit 0
+fi
 vg "kb search nvlink ampere" 0 kb search nvlink ampere
 vg "kb import (table CSV)" 0 kb import "$T/rows.csv"
 vg "kb import --with gpuwise-csv" 0 kb import --with gpuwise-csv "$T/rows.csv"
