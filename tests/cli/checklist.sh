@@ -19,8 +19,10 @@ for name in used-card a100-rental multi-gpu-build buy-vs-rent; do
 done
 
 run "$GW" --json checklist
-check_eq "checklist --json: four shipped" "$(jqr '[.[] | select(.path | test("/plugins/checklists/"))] | length')" 4
-check_eq "checklist --json: sorted" "$(jqr '[.[].name] | join(",")')" "a100-rental,buy-vs-rent,multi-gpu-build,used-card"
+jq_all _j1 '[.[] | select(.path | test("/plugins/checklists/"))] | length' \
+    _j2 '[.[].name] | join(",")'
+check_eq "checklist --json: four shipped" "$_j1" 4
+check_eq "checklist --json: sorted" "$_j2" "a100-rental,buy-vs-rent,multi-gpu-build,used-card"
 
 # item counts as written in each file (and asserted by its _test.lua)
 for pair in used-card:23 a100-rental:12 multi-gpu-build:12 buy-vs-rent:11; do
@@ -57,20 +59,27 @@ check_rc "checklist: --dump without a file is a usage error" 64
 
 # ---- answers from a dump ----
 run "$GW" --kb "$T/no-kb.db" --json checklist used-card --dump "$NV/mining-3090.xml"
+jq_all _j1 '.items[] | select(.id == "auto-power-limit") | .answer.status' \
+    _j2 '.items[] | select(.id == "auto-fan") | .answer.status' \
+    _j3 '.items[] | select(.id == "look-mining-signs") | .answer.status' \
+    _j4 '.items[] | select(.id == "look-mining-signs") | .answer.by' \
+    _j5 '.items[] | select(.id == "ask-history") | .answer' \
+    _j6 '.answered' \
+    _j7 '.inspection_source'
 check_rc "checklist --dump: exit 0" 0
 check_eq "checklist --dump: power limit answered" \
-    "$(jqr '.items[] | select(.id == "auto-power-limit") | .answer.status')" WARN
+    "$_j1" WARN
 check_eq "checklist --dump: fan answered" \
-    "$(jqr '.items[] | select(.id == "auto-fan") | .answer.status')" WARN
+    "$_j2" WARN
 check_eq "checklist --dump: evaluate() sees mining" \
-    "$(jqr '.items[] | select(.id == "look-mining-signs") | .answer.status')" FAIL
+    "$_j3" FAIL
 check_eq "checklist --dump: answered by evaluate" \
-    "$(jqr '.items[] | select(.id == "look-mining-signs") | .answer.by')" evaluate
+    "$_j4" evaluate
 check_eq "checklist --dump: questions for people stay open" \
-    "$(jqr '.items[] | select(.id == "ask-history") | .answer')" null
+    "$_j5" null
 # 11 automatic items plus the mining-signs answer
-check_eq "checklist --dump: answered count" "$(jqr '.answered')" 12
-check_eq "checklist --dump: source named" "$(jqr '.inspection_source')" "$NV/mining-3090.xml"
+check_eq "checklist --dump: answered count" "$_j6" 12
+check_eq "checklist --dump: source named" "$_j7" "$NV/mining-3090.xml"
 
 if [ -f "$KB" ]; then
     run "$GW" --kb "$KB" --json checklist used-card --dump "$NV/memory-mismatch-3090.xml"
@@ -78,10 +87,12 @@ if [ -f "$KB" ]; then
         "$(jqr '.items[] | select(.id == "auto-memory") | .answer.status')" FAIL
 fi
 run "$GW" --kb "$T/no-kb.db" --json checklist a100-rental --dump "$NV/remapped-unc-a100.xml"
+jq_all _j1 '.items[] | select(.id == "health") | .answer.status' \
+    _j2 '.items[] | select(.id == "mig") | .answer.status'
 check_eq "checklist a100-rental --dump: worst GPU wins" \
-    "$(jqr '.items[] | select(.id == "health") | .answer.status')" FAIL
+    "$_j1" FAIL
 check_eq "checklist a100-rental --dump: MIG off" \
-    "$(jqr '.items[] | select(.id == "mig") | .answer.status')" PASS
+    "$_j2" PASS
 run "$GW" checklist used-card --dump "$T/missing.xml"
 check_rc "checklist --dump: a missing dump exits 66" 66
 run "$GW" checklist used-card --dump "$NV/not-nvsmi.xml"
@@ -187,8 +198,10 @@ run "$GW" checklist
 check_rc "user checklist: list exits 0" 0
 check_out "user checklist: listed" "my-room            My server room (2 items)"
 run "$GW" --json checklist
-check_eq "user checklist: five in all" "$(jqr 'length')" 5
-check_eq "user checklist: read from the config folder" "$(jqr '.[] | select(.name == "my-room") | .path')" \
+jq_all _j1 'length' \
+    _j2 '.[] | select(.name == "my-room") | .path'
+check_eq "user checklist: five in all" "$_j1" 5
+check_eq "user checklist: read from the config folder" "$_j2" \
     "$XDG_CONFIG_HOME/gpuwise/plugins/checklists/my-room.lua"
 run "$GW" checklist my-room
 check_rc "user checklist: printed" 0

@@ -9,19 +9,40 @@ FX="$FIX/decide"
 # prices, per card) = 23,998 + host 8,000 = CNY 31,998 up front; power 4 x 350 + 200 = 1,600 W,
 # 1.6 kW x 8 h x 30 days x CNY 1 = CNY 384 a month.
 run "$GW" decide "$EX/vision-team.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '.options[0].cost.upfront' \
+    _j3 '.options[0].cost.electricity_per_month' \
+    _j4 '.options[0].throughput.value' \
+    _j5 '.options[0].throughput | "\(.low) \(.high | floor) \(.basis)"' \
+    _j6 '.options[0].rank' \
+    _j7 '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all' \
+    _j8 '.options[0].cost | [has("upfront","electricity_per_month","total","per_hour","per_unit","currency")] | all' \
+    _j9 '[.options[] | select(.id == "buy-new:1x a100-pcie-80gb") | .feasible][0]' \
+    _j10 '[.options[] | select(.id == "buy-new:1x a100-pcie-80gb") | .verdicts[] | select(.rule == "budget") | .because][0]' \
+    _j11 '[.options[0].verdicts[] | select(.checklist == "used-card")] | length' \
+    _j12 '.break_even.buy_option' \
+    _j13 '.sensitivity.moves_most | test("^(electricity_price|hours_per_day|purchase_price|rental_price)$")' \
+    _j14 '.recommendation.because | length' \
+    _j15 '.break_even.hours_per_day' \
+    _j16 '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_value' \
+    _j17 '.break_even.hours_per_day' \
+    _j18 '[.options[] | select(.id == "rent:Unnamed CN platform:A100-SXM4 (40GB) single card:1x a100-sxm4-40gb") | .throughput.how][0]' \
+    _j19 '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb") | "\(.throughput.value) \(.throughput.how)"][0]' \
+    _j20 '.options[0].throughput.how' \
+    _j21 '.break_even.rent_option'
 check_rc "decide vision-team: exit 0" 0
-check_eq "decide vision-team: four used RTX 3090 win" "$(jqr .recommendation.option)" "buy-used:4x rtx-3090"
-check_num "decide vision-team: up front CNY 31,998" "$(jqr '.options[0].cost.upfront')" 31998 0.5
-check_num "decide vision-team: electricity CNY 384/month" "$(jqr '.options[0].cost.electricity_per_month')" 384 0.001
+check_eq "decide vision-team: four used RTX 3090 win" "$_j1" "buy-used:4x rtx-3090"
+check_num "decide vision-team: up front CNY 31,998" "$_j2" 31998 0.5
+check_num "decide vision-team: electricity CNY 384/month" "$_j3" 384 0.001
 # Four cards from the benchmark family that measures one and two (issue 13, item 7): Lambda's
 # 905 images/s a card x 4 at the PCIe 4.0 model's efficiency: compute 256 / 905 = 0.282873 s,
 # all-reduce 2 x 3/4 x 102.4 MB / 32 GB/s = 0.0048 s, 0.282873 / (0.282873 x 1.03 + 0.0048) =
 # 0.955138; 4 x 905 x 0.955138 = 3,457.6 (scaled), the article's 3,100 kept as the spread.
 check_num "decide vision-team: 4x 3090 scaled from the benchmark family" \
-    "$(jqr '.options[0].throughput.value')" 3457.6 0.05
+    "$_j4" 3457.6 0.05
 check_eq "decide vision-team: its spread is the article's 3,100 to the model's 3,458" \
-    "$(jqr '.options[0].throughput | "\(.low) \(.high | floor) \(.basis)"')" "3100 3457 scaled"
-check_eq "decide vision-team: rank 1" "$(jqr '.options[0].rank')" "1"
+    "$_j5" "3100 3457 scaled"
+check_eq "decide vision-team: rank 1" "$_j6" "1"
 # The trace --json prints: every step, the rules among them (14 shipped rules, 88 options: 1, 2, 4,
 # 8 and 16 cards of each of the six candidates to buy (the A100 80GB, 3090 and 4090, each new and
 # used): 30, and 58 of the KB's on-demand cloud offers kept, the ones tests/cli/rent_rule.py
@@ -30,21 +51,21 @@ check_eq "decide vision-team: the trace names the rules' step" \
     "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
     "14 rules gave N verdicts over 88 options"
 check_eq "decide vision-team: the issue's option fields" \
-    "$(jqr '.options[0] | [has("id","gpu","count","acquisition","provider","feasible","vram_needed_gb","throughput","time_to_finish_hours","power_w","cost","verdicts","rank")] | all')" "true"
+    "$_j7" "true"
 check_eq "decide vision-team: cost fields" \
-    "$(jqr '.options[0].cost | [has("upfront","electricity_per_month","total","per_hour","per_unit","currency")] | all')" "true"
+    "$_j8" "true"
 # One A100 80GB bought alone is the PCIe card (CNY 100,000 in the article) and a CNY 8,000 host.
 check_eq "decide vision-team: the A100 purchase is over budget" \
-    "$(jqr '[.options[] | select(.id == "buy-new:1x a100-pcie-80gb") | .feasible][0]')" "false"
+    "$_j9" "false"
 check_eq "decide vision-team: the budget rule says why" \
-    "$(jqr '[.options[] | select(.id == "buy-new:1x a100-pcie-80gb") | .verdicts[] | select(.rule == "budget") | .because][0]')" \
+    "$_j10" \
     "costs CNY 108,000 up front; the budget is CNY 40,000"
 check_eq "decide vision-team: used cards carry the inspection checklist" \
-    "$(jqr '[.options[0].verdicts[] | select(.checklist == "used-card")] | length')" "1"
-check_eq "decide vision-team: break-even against a rental" "$(jqr '.break_even.buy_option')" "buy-used:4x rtx-3090"
+    "$_j11" "1"
+check_eq "decide vision-team: break-even against a rental" "$_j12" "buy-used:4x rtx-3090"
 check_eq "decide vision-team: sensitivity names what moves most" \
-    "$(jqr '.sensitivity.moves_most | test("^(electricity_price|hours_per_day|purchase_price|rental_price)$")')" "true"
-check_eq "decide vision-team: three reasons" "$(jqr '.recommendation.because | length')" "3"
+    "$_j13" "true"
+check_eq "decide vision-team: three reasons" "$_j14" "3"
 # One comparison for the break-even and the sensitivity (issue 13, item 5): both compare cost per
 # unit x the rules' adjustment.  By hand (shipped KB): the used 3090s' fixed cost 31,998 - 7,199.4
 # resale = 24,798.6; their electricity 1.6 kW x CNY 1 = 1.60 an hour.  The best rental per image
@@ -54,23 +75,23 @@ check_eq "decide vision-team: three reasons" "$(jqr '.recommendation.because | l
 # h = 24,798.6 / (1,080 x (6.7071 - 1.60)) = 4.496 h/day, the hours a day at which the
 # sensitivity table says the rental wins.
 check_num "decide vision-team: break-even hours = the sensitivity's flip point" \
-    "$(jqr '.break_even.hours_per_day')" \
-    "$(jqr '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_value')" 0.001
-check_num "decide vision-team: break-even 4.50 h/day by hand" "$(jqr '.break_even.hours_per_day')" 4.496 0.001
+    "$_j15" \
+    "$_j16" 0.001
+check_num "decide vision-team: break-even 4.50 h/day by hand" "$_j17" 4.496 0.001
 check_eq "decide vision-team: an SXM4 A100 40GB is scaled from the SXM4 A100 80GB" \
-    "$(jqr '[.options[] | select(.id == "rent:Unnamed CN platform:A100-SXM4 (40GB) single card:1x a100-sxm4-40gb") | .throughput.how][0]')" \
+    "$_j18" \
     "scaled from NVIDIA A100 SXM4 80GB (measured 1582) by sqrt(tensor 312/312 TFLOPS x bandwidth 1555/2039 GB/s)"
 # Evidence is weighed (issue 13, item 7): the A100 80GB's one-card figure is Lambda's benchmark
 # (1,582), not the median with the blog's 2,350 ((1,582 + 2,350) / 2 = 1,966); the four 3090s'
 # only result at that count is the article's: the benchmark family is used and the article's
 # figure is said to be set aside.
 check_eq "decide vision-team: a benchmark outranks an article at one count" \
-    "$(jqr '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb") | "\(.throughput.value) \(.throughput.how)"][0]')" \
+    "$_j19" \
     "1582 measured on one NVIDIA A100 SXM4 80GB (1582); 1 result from a less trusted source set aside"
 check_eq "decide vision-team: an article's result beside a benchmark family is said to be set aside" \
-    "$(jqr '.options[0].throughput.how')" "measured on one GeForce RTX 3090 (905); x4 at 95.5% data-parallel efficiency over PCIe 4.0 x16 (32 GB/s each way); an article measured 3100 on 4 cards, kept as the spread (3100 to 3458) but not used: one family of measurements across counts, the more trusted one"
+    "$_j20" "measured on one GeForce RTX 3090 (905); x4 at 95.5% data-parallel efficiency over PCIe 4.0 x16 (32 GB/s each way); an article measured 3100 on 4 cards, kept as the spread (3100 to 3458) but not used: one family of measurements across counts, the more trusted one"
 check_eq "decide vision-team: the break-even's rental is the cheapest per image" \
-    "$(jqr '.break_even.rent_option')" "rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090"
+    "$_j21" "rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090"
 # rent:* keeps, per GPU and count, the cheapest offer of each of the 3 cheapest providers: the
 # same options as the rule applied plainly to every offer of the KB's prices (rent_rule.py).
 jqr '[.options[] | select(.acquisition == "rent") | .id] | sort | .[]' >"$T/vt-rent.got"
@@ -107,11 +128,13 @@ check_eq "decide vision-team: not considered, grouped with a count" \
 # (30 x 2 x (1.7029 - 0.33)) = 123.3 h/day: never.
 sed '/region = "CN"/d' "$EX/short-project.lua" >"$T/short-anywhere.lua"
 run "$GW" decide "$T/short-anywhere.lua" --json
+jq_all _j1 '[.break_even.buy_option, .break_even.hours_per_day, .break_even.hours_per_day_text, .break_even.buying_pays_within_a_day] | map(tostring) | join(" ")' \
+    _j2 '.break_even.rent_equivalent_per_hour'
 check_eq "decide short-project anywhere: break-even past a day is never" \
-    "$(jqr '[.break_even.buy_option, .break_even.hours_per_day, .break_even.hours_per_day_text, .break_even.buying_pays_within_a_day] | map(tostring) | join(" ")')" \
+    "$_j1" \
     "buy-new:1x rtx-3090 null never false"
 check_num "decide short-project anywhere: the rent for the 3090's hour of work" \
-    "$(jqr '.break_even.rent_equivalent_per_hour')" 1.7029 0.0001
+    "$_j2" 1.7029 0.0001
 # Bought in CN, no purchase may be recommended: the KB's CN prices of the cards are articles'
 # (anecdotal_ok is off) and the rest are another market's; so there is no break-even.
 run "$GW" decide "$EX/short-project.lua" --json
@@ -131,14 +154,22 @@ check_out "decide vision-team (table): the winner's price is dated and old" "sca
 
 # The big model needs 40.6 GB per replica: (1.5e9 x 16 B + 12 GB) x 1.1 + 1 GB.
 run "$GW" decide "$EX/big-model.lua" --json
+jq_all _j1 '.options[0].vram_needed_gb' \
+    _j2 '[.options[] | select(.memory_gb <= 24 and .feasible)] | length' \
+    _j3 '[.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because][0]' \
+    _j4 '.recommendation.details.memory_gb' \
+    _j5 '.recommendation.option' \
+    _j6 '.recommendation.details.cost.total_text' \
+    _j7 '[.options[] | select(.gpu == "mi300x")][0] | "\(.feasible) \(.excluded_because)"' \
+    _j8 '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb") | "\(.label)|\(.offer_quality)|\(.held_back)|\(.offer_note | test("whole card"))"][0]'
 check_rc "decide big-model: exit 0" 0
-check_num "decide big-model: 40.6 GB per replica" "$(jqr '.options[0].vram_needed_gb')" 40.6 0.001
+check_num "decide big-model: 40.6 GB per replica" "$_j1" 40.6 0.001
 check_eq "decide big-model: no 24 GB card is feasible" \
-    "$(jqr '[.options[] | select(.memory_gb <= 24 and .feasible)] | length')" "0"
+    "$_j2" "0"
 check_eq "decide big-model: 24 GB cards fall out for memory" \
-    "$(jqr '[.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because][0]')" \
+    "$_j3" \
     "needs 40.6 GB per replica; GeForce RTX 3090 has 24 GB"
-check_eq "decide big-model: the winner has 186 GB a GPU" "$(jqr '.recommendation.details.memory_gb')" "186"
+check_eq "decide big-model: the winner has 186 GB a GPU" "$_j4" "186"
 # The blog's CNY 4.80/h A100 80GB (quality anecdote) does not win: it is an option, labelled,
 # ranked after every other feasible one.  The winner is Spheron's GB200 Superchip (two Blackwell
 # GPUs) at USD 9.08 x 7.20 = CNY 65.376/h; one GB200 GPU = sqrt(2,500/312 x 8,000/2,039) =
@@ -146,40 +177,47 @@ check_eq "decide big-model: the winner has 186 GB a GPU" "$(jqr '.recommendation
 # CNY 5,404, CNY 6.00 per A100-hour of work (see examples/README.md).  An AMD MI300X is cheaper
 # per hour but no speed of an AMD part can be derived from hours on an NVIDIA A100.
 check_eq "decide big-model: Spheron's GB200 wins, not the blog's price" \
-    "$(jqr '.recommendation.option')" "rent:Spheron:GB200 Superchip:2x gb200"
-check_eq "decide big-model: the winner's total" "$(jqr '.recommendation.details.cost.total_text')" "CNY 5,404"
+    "$_j5" "rent:Spheron:GB200 Superchip:2x gb200"
+check_eq "decide big-model: the winner's total" "$_j6" "CNY 5,404"
 check_eq "decide big-model: an AMD part is not scaled from an NVIDIA card's hours" \
-    "$(jqr '[.options[] | select(.gpu == "mi300x")][0] | "\(.feasible) \(.excluded_because)"')" \
+    "$_j7" \
     "false no measured or comparable speed result for AMD Instinct MI300X: the work is given in hours on NVIDIA A100 SXM4 80GB, and the speed of a GPU by AMD cannot be scaled from it"
 check_eq "decide big-model: the blog's offer is labelled, held back, with its caveat" \
-    "$(jqr '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb") | "\(.label)|\(.offer_quality)|\(.held_back)|\(.offer_note | test("whole card"))"][0]')" \
+    "$_j8" \
     "rent 1x NVIDIA A100 SXM4 80GB (Unnamed CN platform, A100-80GB (MIG enabled); anecdotal price)|anecdote|true|true"
 # With anecdotal_ok = true it wins again, at 4.80 x 900 = CNY 4,320.
 sed 's/^return {/return { anecdotal_ok = true,/' "$EX/big-model.lua" >"$T/big-anecdotal.lua"
 run "$GW" decide "$T/big-anecdotal.lua" --json
+jq_all _j1 '.recommendation.option + " " + .recommendation.details.cost.total_text' \
+    _j2 '.options[0].throughput.basis'
 check_eq "decide big-model with anecdotal_ok: the blog's offer wins" \
-    "$(jqr '.recommendation.option + " " + .recommendation.details.cost.total_text')" \
+    "$_j1" \
     "rent:Unnamed CN platform:A100-80GB (MIG enabled):1x a100-sxm4-80gb CNY 4,320"
-check_eq "decide big-model: speeds are scaled estimates" "$(jqr '.options[0].throughput.basis')" "scaled"
+check_eq "decide big-model: speeds are scaled estimates" "$_j2" "scaled"
 
 # The short project: renting wins.
 run "$GW" decide "$EX/short-project.lua" --json
+jq_all _j1 '.recommendation.details.acquisition' \
+    _j2 '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length' \
+    _j3 '.workload.kind' \
+    _j4 '.options[0] | "\(.hours_needed_text) of \(.hours_available_text)"' \
+    _j5 '.options[0].cost.total_text'
 check_rc "decide short-project: exit 0" 0
-check_eq "decide short-project: renting wins" "$(jqr '.recommendation.details.acquisition')" "rent"
+check_eq "decide short-project: renting wins" "$_j1" "rent"
 # A job now (5 runs): its costs already bill a rental only for the hours the runs take, so the
 # short-work rule, which prefers renting capacity, no longer fires (it did when the project was
 # costed as 6 h a day for two months).
 check_eq "decide short-project: the short-work rule leaves a job alone" \
-    "$(jqr '[.recommendation.details.verdicts[] | select(.rule == "short-work")] | length')" "0"
-check_eq "decide short-project: a job" "$(jqr '.workload.kind')" "job"
+    "$_j2" "0"
+check_eq "decide short-project: a job" "$_j3" "job"
 # The winner is one RTX 4090 on RunPod's Community Cloud (RunPod's list as checked 2026-09-25;
 # the blog's CNY 3.20/h A100 40GB is an anecdotal price, held back): USD 0.34 x 7.20 = CNY
 # 2.448/h; measured 1,301 images/s.  5 runs 5 x 3.84e7 / 1,301 / 3,600 = 40.99 h; available
 # 6 x 30 x 2 = 360 h; 2.448 x 40.994 = CNY 100.35 (Spheron's RTX 5090, CNY 149.40, is second).
 check_eq "decide short-project: hours needed and available" \
-    "$(jqr '.options[0] | "\(.hours_needed_text) of \(.hours_available_text)"')" "41 h of 360 h"
+    "$_j4" "41 h of 360 h"
 check_eq "decide short-project: the rental costs the hours the runs take" \
-    "$(jqr '.options[0].cost.total_text')" "CNY 100"
+    "$_j5" "CNY 100"
 
 # A job of one 300 h run, rented at CNY 4.80/h: 4.80 x 300 = CNY 1,440 (not 4.80 x 12 h x 30 x
 # 24 = 41,472 over the whole horizon).
@@ -216,15 +254,18 @@ check_eq "decide region: the assumptions say where cards are bought" \
 # USD 700 and 1,000 (2026-05): 850 x 7.20 = 6,120 + host 8,000 + 0.55 kW x 36,550 h x CNY 1 =
 # 20,102.5, less resale 0.3 x 6,120 = 1,836: CNY 32,386.5.
 run "$GW" decide "$FX/job-too-long.lua" --json
+jq_all _j1 '.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because' \
+    _j2 '.options[] | select(.id == "buy-used:1x rtx-3090") | .cost.total * 100 | round' \
+    _j3 '.options[] | select(.id == "buy-used:4x rtx-3090") | .feasible'
 check_rc "decide job-too-long: exit 0" 0
 check_eq "decide job-too-long: one card cannot finish" \
-    "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .excluded_because')" \
+    "$_j1" \
     "needs 36,550 h of running; 21,600 h are available (20 h a day for 36 months)"
 check_eq "decide job-too-long: electricity for the hours needed" \
-    "$(jqr '.options[] | select(.id == "buy-used:1x rtx-3090") | .cost.total * 100 | round')" \
+    "$_j2" \
     "3238650"
 check_eq "decide job-too-long: four cards finish" \
-    "$(jqr '.options[] | select(.id == "buy-used:4x rtx-3090") | .feasible')" "true"
+    "$_j3" "true"
 
 # Bad workload files: one line naming the file, the field and what was expected; exit 65.
 run "$GW" decide "$FX/bad-hours.lua"
@@ -254,45 +295,58 @@ if [ "$ms" -lt 500 ]; then pass "decide vision-team: ${ms} ms"; else fail "decid
 
 # Poor cooling: the 4-card consumer build throttles (3,457.6 x 0.8 = 2,766.1 images/s) and is warned.
 run "$GW" decide "$FX/hot-room.lua" --json
+jq_all _j1 '[.options[] | select(.id == "buy-used:4x rtx-3090") | .throughput.value][0]' \
+    _j2 '[.options[] | select(.id == "buy-used:4x rtx-3090") | .verdicts[] | select(.rule == "cooling-power") | .effect][0]'
 check_rc "decide hot-room: exit 0" 0
 check_num "decide hot-room: 4x 3090 throttled to 80%" \
-    "$(jqr '[.options[] | select(.id == "buy-used:4x rtx-3090") | .throughput.value][0]')" 2766.1 0.05
+    "$_j1" 2766.1 0.05
 check_eq "decide hot-room: cooling rule warns on the consumer build" \
-    "$(jqr '[.options[] | select(.id == "buy-used:4x rtx-3090") | .verdicts[] | select(.rule == "cooling-power") | .effect][0]')" "warn"
+    "$_j2" "warn"
 
 # Model parallelism: two RTX 3090 may hold a 40.6 GB model split in two, (40.6 - 1) / 2 + 1 =
 # 20.8 GB each; one RTX 3090 may not.  The NVLink rule warns on PCIe and prefers NVLink.
 run "$GW" decide "$FX/model-parallel.lua" --json
+jq_all _j1 '[.options[] | select(.id == "buy-used:2x rtx-3090") | .feasible][0]' \
+    _j2 '[.options[] | select(.id == "buy-used:2x rtx-3090") | .per_card_gb][0]' \
+    _j3 '[.options[] | select(.id == "buy-used:1x rtx-3090") | .feasible][0]' \
+    _j4 '[.options[] | select(.id == "buy-used:2x rtx-3090") | .verdicts[] | select(.rule == "nvlink") | .effect][0]' \
+    _j5 '[.options[] | select(.id == "buy-new:8x a100-sxm4-40gb in dgx-a100-320gb") | .verdicts[] | select(.rule == "nvlink") | .effect][0]' \
+    _j6 '[.options[] | select(.id == "buy-new:8x a100-sxm4-40gb in dgx-a100-320gb") | "\(.cost.host) \(.power_w) \(.system_name)"][0]' \
+    _j7 '[.not_considered[] | select(.gpu == "a100-sxm4-80gb") | "\(.offer): \(.reason)"][0]'
 check_rc "decide model-parallel: exit 0" 0
 check_eq "decide model-parallel: 2x 3090 split is feasible" \
-    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .feasible][0]')" "true"
+    "$_j1" "true"
 check_num "decide model-parallel: 20.8 GB per card" \
-    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .per_card_gb][0]')" 20.8 0.001
+    "$_j2" 20.8 0.001
 check_eq "decide model-parallel: one 3090 is not" \
-    "$(jqr '[.options[] | select(.id == "buy-used:1x rtx-3090") | .feasible][0]')" "false"
+    "$_j3" "false"
 check_eq "decide model-parallel: PCIe is warned" \
-    "$(jqr '[.options[] | select(.id == "buy-used:2x rtx-3090") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "warn"
+    "$_j4" "warn"
 # An SXM part is bought as a whole server: eight A100 40GB in one DGX A100 (NVLink) ...
 check_eq "decide model-parallel: NVLink is preferred" \
-    "$(jqr '[.options[] | select(.id == "buy-new:8x a100-sxm4-40gb in dgx-a100-320gb") | .verdicts[] | select(.rule == "nvlink") | .effect][0]')" "prefer"
+    "$_j5" "prefer"
 check_eq "decide model-parallel: the server's price includes its host, its power is the server's" \
-    "$(jqr '[.options[] | select(.id == "buy-new:8x a100-sxm4-40gb in dgx-a100-320gb") | "\(.cost.host) \(.power_w) \(.system_name)"][0]')" "0 6500 NVIDIA DGX A100 320GB"
+    "$_j6" "0 6500 NVIDIA DGX A100 320GB"
 # ... and the KB's price of a bare A100 80GB module (an article's) buys nothing anyone sells:
 # listed as not considered, with why.
 check_eq "decide model-parallel: two SXM modules are not an option" \
-    "$(jqr '[.not_considered[] | select(.gpu == "a100-sxm4-80gb") | "\(.offer): \(.reason)"][0]')" \
+    "$_j7" \
     "new module: a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
 
 # No candidates: every GPU with a purchase price and every cloud offer; amounts in USD.  The
 # default host (CNY 8,000) converts at the KB's 7.20 CNY per USD: 8000 / 7.2 = USD 1,111.11.
 run "$GW" decide "$FX/usd-all.lua" --json
+jq_all _j1 '.options[0].cost.currency' \
+    _j2 '(.options | length) > 40' \
+    _j3 '[.options[] | select(.acquisition == "buy-used")] | length' \
+    _j4 '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]'
 check_rc "decide usd-all: exit 0" 0
-check_eq "decide usd-all: amounts in USD" "$(jqr '.options[0].cost.currency')" "USD"
-check_eq "decide usd-all: many options" "$(jqr '(.options | length) > 40')" "true"
+check_eq "decide usd-all: amounts in USD" "$_j1" "USD"
+check_eq "decide usd-all: many options" "$_j2" "true"
 check_eq "decide usd-all: no used cards without used_ok" \
-    "$(jqr '[.options[] | select(.acquisition == "buy-used")] | length')" "0"
+    "$_j3" "0"
 check_num "decide usd-all: host USD 1,111.11" \
-    "$(jqr '[.options[] | select(.id == "buy-new:1x rtx-4090") | .cost.host][0]')" 1111.11 0.01
+    "$_j4" 1111.11 0.01
 
 # The figures the decision assumes are the KB's rows (kb/data/assumptions.csv).  A KB whose
 # host_cost row says CNY 9,000 instead: 9000 / 7.2 = USD 1,250 a host, so one new 4090 in its
@@ -360,16 +414,20 @@ check_eq "decide big-model: the hours' unflipped range is stated" \
 # NVIDIA's launch MSRP of 2022-12 (the workload accepts no anecdote, so not the Amazon listing of
 # 2025-07-22), older than the 180 days the workload allows; its rentals' prices are not named.
 run "$GW" decide "$EX/lora-finetune.lua" --json
+jq_all _j1 '.recommendation.because[1] | startswith("Buying (new 4x NVIDIA RTX 6000 Ada Generation, priced as of 2022-12) would need")' \
+    _j2 '.break_even.buy_price_old_as_of'
 check_eq "decide lora-finetune: the break-even names the purchase's old price date" \
-    "$(jqr '.recommendation.because[1] | startswith("Buying (new 4x NVIDIA RTX 6000 Ada Generation, priced as of 2022-12) would need")')" "true"
+    "$_j1" "true"
 check_eq "decide lora-finetune: the break-even's view carries that date" \
-    "$(jqr '.break_even.buy_price_old_as_of')" "2022-12"
+    "$_j2" "2022-12"
 
 # A purchase priced by several rows of one date says it is their median and gives each row's
 # caveats: vision-team's used RTX 3090s are CNY 5,999 (one card, an article that does not say
 # used) and CNY 24,000 for four (6,000 each), median 5,999.5.
 run "$GW" decide "$EX/vision-team.lua" --json
+jq_all _j1 '.options[0].offer_note | startswith("The median of 2 prices, CNY 5,999 to CNY 6,000 a card: ")' \
+    _j2 '.options[0].offer_note | (contains("does not say new or used") and contains("four used RTX 3090 cards together"))'
 check_eq "decide vision-team: the used 3090s' price is said to be a median of two" \
-    "$(jqr '.options[0].offer_note | startswith("The median of 2 prices, CNY 5,999 to CNY 6,000 a card: ")')" "true"
+    "$_j1" "true"
 check_eq "decide vision-team: both rows' caveats are given" \
-    "$(jqr '.options[0].offer_note | (contains("does not say new or used") and contains("four used RTX 3090 cards together"))')" "true"
+    "$_j2" "true"

@@ -76,17 +76,24 @@ grep -q "FAIL    memory.retired_pages" "$T/stdin.out" && pass "inspect: stdin du
 
 # ---- JSON ----
 run "$GW" --kb "$T/no-kb.db" --json inspect "$NV/remapped-unc-a100.xml"
+jq_all _j1 '.gpus | length' \
+    _j2 '.verdict' \
+    _j3 '.gpus[1].checks[] | select(.id == "memory.remapped_rows") | .status' \
+    _j4 '.gpus[1].checks[] | select(.id == "memory.remapped_rows") | .evidence[1].path' \
+    _j5 '.gpus[0].memory_total_mib' \
+    _j6 '.gpus[1].driver_version' \
+    _j7 '.gpus[0].checks[0] | keys_unsorted | join(",")'
 check_rc "inspect --json: exit 2 still" 2
-check_eq "inspect --json: two GPUs" "$(jqr '.gpus | length')" 2
-check_eq "inspect --json: verdict" "$(jqr .verdict)" FAIL
+check_eq "inspect --json: two GPUs" "$_j1" 2
+check_eq "inspect --json: verdict" "$_j2" FAIL
 check_eq "inspect --json: remapped rows fail on GPU 1" \
-    "$(jqr '.gpus[1].checks[] | select(.id == "memory.remapped_rows") | .status')" FAIL
+    "$_j3" FAIL
 check_eq "inspect --json: evidence path" \
-    "$(jqr '.gpus[1].checks[] | select(.id == "memory.remapped_rows") | .evidence[1].path')" \
+    "$_j4" \
     "gpu/remapped_rows/remapped_row_unc"
-check_eq "inspect --json: memory total" "$(jqr '.gpus[0].memory_total_mib')" 81920
-check_eq "inspect --json: driver per GPU" "$(jqr '.gpus[1].driver_version')" "535.129.03"
-check_eq "inspect --json: check fields" "$(jqr '.gpus[0].checks[0] | keys_unsorted | join(",")')" \
+check_eq "inspect --json: memory total" "$_j5" 81920
+check_eq "inspect --json: driver per GPU" "$_j6" "535.129.03"
+check_eq "inspect --json: check fields" "$_j7" \
     "id,group,status,fail,warn,message,evidence_text,evidence"
 
 # ---- with the knowledge base ----

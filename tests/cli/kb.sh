@@ -30,24 +30,38 @@ done
 # (624 with 2:4 sparsity); RTX 3090 936 GB/s, 350 W; H100 SXM5 3350 GB/s, 700 W, FP16 1979 with
 # sparsity = 989.5 dense.
 run "$GW" --kb "$KB" kb show --json a100-sxm4-80gb
-check_eq "A100 SXM4 80GB bandwidth" "$(jqr .memory_bandwidth_gbs)" "2039"
-check_eq "A100 SXM4 80GB TDP" "$(jqr .tdp_w)" "400"
-check_eq "A100 SXM4 80GB FP16 dense" "$(jqr .fp16_tflops)" "312"
+jq_all _j1 '.memory_bandwidth_gbs' \
+    _j2 '.tdp_w' \
+    _j3 '.fp16_tflops' \
+    _j4 '.memory_bandwidth_gbs_text' \
+    _j5 '.memory_gb_text' \
+    _j6 'has("memory_bandwidth_text") or has("tdp_text")' \
+    _j7 '.sparsity' \
+    _j8 '.sources[0] | [has("id"), has("title"), has("publisher"), has("url"), has("retrieved")] | all'
+check_eq "A100 SXM4 80GB bandwidth" "$_j1" "2039"
+check_eq "A100 SXM4 80GB TDP" "$_j2" "400"
+check_eq "A100 SXM4 80GB FP16 dense" "$_j3" "312"
 # One *_text rule for --json: the figure's whole field name, then _text.
-check_eq "A100 bandwidth text" "$(jqr .memory_bandwidth_gbs_text)" "2,039 GB/s"
-check_eq "A100 memory text" "$(jqr .memory_gb_text)" "80 GB HBM2e"
-check_eq "no unit-stripped text keys" "$(jqr 'has("memory_bandwidth_text") or has("tdp_text")')" "false"
-check_eq "A100 sparsity recorded apart" "$(jqr .sparsity)" "2:4"
+check_eq "A100 bandwidth text" "$_j4" "2,039 GB/s"
+check_eq "A100 memory text" "$_j5" "80 GB HBM2e"
+check_eq "no unit-stripped text keys" "$_j6" "false"
+check_eq "A100 sparsity recorded apart" "$_j7" "2:4"
 check_eq "A100 sources have the datasheet fields" \
-    "$(jqr '.sources[0] | [has("id"), has("title"), has("publisher"), has("url"), has("retrieved")] | all')" "true"
+    "$_j8" "true"
 run "$GW" --kb "$KB" kb show --json rtx-3090
-check_eq "RTX 3090 bandwidth" "$(jqr .memory_bandwidth_gbs)" "936"
-check_eq "RTX 3090 TDP" "$(jqr .tdp_w)" "350"
-check_eq "RTX 3090 NVLink (2-way bridge)" "$(jqr .nvlink_gbs)" "112.5"
+jq_all _j1 '.memory_bandwidth_gbs' \
+    _j2 '.tdp_w' \
+    _j3 '.nvlink_gbs'
+check_eq "RTX 3090 bandwidth" "$_j1" "936"
+check_eq "RTX 3090 TDP" "$_j2" "350"
+check_eq "RTX 3090 NVLink (2-way bridge)" "$_j3" "112.5"
 run "$GW" --kb "$KB" kb show --json h100-sxm5
-check_eq "H100 SXM5 bandwidth" "$(jqr .memory_bandwidth_gbs)" "3350"
-check_eq "H100 SXM5 TDP" "$(jqr .tdp_w)" "700"
-check_eq "H100 SXM5 FP16 dense" "$(jqr .fp16_tflops)" "989.5"
+jq_all _j1 '.memory_bandwidth_gbs' \
+    _j2 '.tdp_w' \
+    _j3 '.fp16_tflops'
+check_eq "H100 SXM5 bandwidth" "$_j1" "3350"
+check_eq "H100 SXM5 TDP" "$_j2" "700"
+check_eq "H100 SXM5 FP16 dense" "$_j3" "989.5"
 
 run "$GW" --kb "$KB" kb show "RTX 3090"
 check_out "datasheet lists aliases" "Also called"
@@ -91,12 +105,15 @@ run "$GW" --kb "$KB" kb compare "RTX 3090" "A100 80GB"
 check_rc "README compare runs" 0
 check_out "compare marks the best" "2,039 GB/s *"
 run "$GW" --kb "$KB" --json kb compare "RTX 3090" "A100 80GB"
+jq_all _j1 '.rows[] | select(.field=="memory_bandwidth_gbs") | .best' \
+    _j2 '.rows[] | select(.field=="tdp_w") | .best' \
+    _j3 '.rows[] | select(.field=="vendor") | .best'
 check_eq "compare --json: bandwidth best is the A100 (index 1)" \
-    "$(jqr '.rows[] | select(.field=="memory_bandwidth_gbs") | .best')" "1"
+    "$_j1" "1"
 check_eq "compare --json: lower TDP is best (RTX 3090 350 W < 400 W)" \
-    "$(jqr '.rows[] | select(.field=="tdp_w") | .best')" "0"
+    "$_j2" "0"
 check_eq "compare --json: text rows have no best" \
-    "$(jqr '.rows[] | select(.field=="vendor") | .best')" "null"
+    "$_j3" "null"
 # Every price shown is dated: the launch price as of the release (RTX 3090 USD 1,499 of 2020-09,
 # RTX 4090 USD 1,599 of 2022-10; the lower one is marked best); a GPU without one shows '-'
 run "$GW" --kb "$KB" kb compare 3090 4090
@@ -111,14 +128,17 @@ check_rc "compare needs two names" 64
 
 # --- list ---------------------------------------------------------------------------------
 run "$GW" --kb "$KB" --json kb list --where 'memory_gb>=48 and nvlink_gbs>0' --sort -memory_bandwidth_gbs
+jq_all _j1 '[.gpus[] | .memory_gb >= 48 and .nvlink_gbs > 0] | all' \
+    _j2 '[.gpus[] | select(.id == "mi300x") | .link_kind] | join(",")' \
+    _j3 '[.gpus[].memory_bandwidth_gbs] | . == (sort | reverse)'
 check_rc "list with a filter" 0
 check_eq "every listed GPU has >= 48 GB and a scale-up link" \
-    "$(jqr '[.gpus[] | .memory_gb >= 48 and .nvlink_gbs > 0] | all')" "true"
+    "$_j1" "true"
 # nvlink_gbs holds any kind of link since schema version 6: the MI300X's Infinity Fabric is listed
 check_eq "the MI300X (Infinity Fabric, 896 GB/s) is among them" \
-    "$(jqr '[.gpus[] | select(.id == "mi300x") | .link_kind] | join(",")')" "infinity-fabric"
+    "$_j2" "infinity-fabric"
 check_eq "sorted by bandwidth, highest first" \
-    "$(jqr '[.gpus[].memory_bandwidth_gbs] | . == (sort | reverse)')" "true"
+    "$_j3" "true"
 run "$GW" --kb "$KB" kb list --columns id,tdp_w --where "vendor = AMD"
 check_out "list --columns" "mi300x"
 for where in "x > 1" "'; drop table gpu; --" "name ~ 'open" "memory_gb > lots" "memory_gb >= 48 or 1=1"; do
@@ -149,10 +169,12 @@ done
 
 # --- sources and check --------------------------------------------------------------------
 run "$GW" --kb "$KB" --json kb sources
+jq_all _j1 '[.sources[] | has("fact_count")] | all' \
+    _j2 '[.sources[] | select(.fact_count > 0)] | length > 0'
 check_eq "every source is listed with its fact count" \
-    "$(jqr '[.sources[] | has("fact_count")] | all')" "true"
+    "$_j1" "true"
 check_eq "the A100 datasheet is cited" \
-    "$(jqr '[.sources[] | select(.fact_count > 0)] | length > 0')" "true"
+    "$_j2" "true"
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
@@ -384,18 +406,22 @@ check_err "a refused -o says which formats" "kb search cannot write html"
 # --- kb import / upgrade --json ---------------------------------------------------------------
 run "$GW" --kb "$T/fix-json.db" kb import --json "$KFIX/claims.csv" "$KFIX/gpus.csv" \
     "$KFIX/sources.csv" "$KFIX/aliases.csv" "$KFIX/rates.csv" "$KFIX/benchmarks.csv" "$KFIX/prices.csv"
+jq_all _j1 '.tables.gpus.added' \
+    _j2 '.files'
 check_rc "kb import --json: exit 0" 0
-check_eq "kb import --json: 15 GPUs added, as the text report says" "$(jqr .tables.gpus.added)" "15"
-check_eq "kb import --json: 7 files" "$(jqr .files)" "7"
+check_eq "kb import --json: 15 GPUs added, as the text report says" "$_j1" "15"
+check_eq "kb import --json: 7 files" "$_j2" "7"
 run "$GW" --kb "$T/fix-json.db" kb upgrade --json
 check_eq "kb upgrade --json: the schema" "$(jqr .schema)" "$(grep -c '^-- version ' "$ROOT/kb/schema.sql")"
 
 # --- compare takes family names ---------------------------------------------------------------
 # h100: h100-nvl, h100-pcie, h100-sxm5 (3); a100: 40/80 GB x PCIe/SXM4 (4); 3 + 4 = 7 columns
 run "$GW" --kb "$KB" --json kb compare h100 a100
+jq_all _j1 '.gpus | length' \
+    _j2 '[.gpus[].id] | join(",")'
 check_rc "kb compare h100 a100: exit 0" 0
-check_eq "kb compare h100 a100: 3 + 4 = 7 GPUs" "$(jqr '.gpus | length')" "7"
-check_eq "kb compare h100 a100: in the order given" "$(jqr '[.gpus[].id] | join(",")')" \
+check_eq "kb compare h100 a100: 3 + 4 = 7 GPUs" "$_j1" "7"
+check_eq "kb compare h100 a100: in the order given" "$_j2" \
     "h100-nvl,h100-pcie,h100-sxm5,a100-pcie-40gb,a100-pcie-80gb,a100-sxm4-40gb,a100-sxm4-80gb"
 check_err "kb compare names the variants of h100" \
     "gpuwise kb compare: 'h100' stands for 3 GPUs: h100-nvl, h100-pcie, h100-sxm5"
@@ -460,12 +486,15 @@ check_eq "an assumed figure's hit opens its source" \
 # fed-g5-exchange-rates is cited by 4 rates of rates.csv (USD, CNY, GBP, JPY; the euro's is the
 # ECB's of 2026-09-25) and nothing else
 run "$GW" --kb "$KB" --json kb source fed-g5-exchange-rates
+jq_all _j1 '[.title, .publisher, .kind, .retrieved] | join("|")' \
+    _j2 '[.facts[].ref] | join(",")' \
+    _j3 '.fact_count'
 check_rc "kb source: exit 0" 0
-check_eq "kb source --json: the source's fields" "$(jqr '[.title, .publisher, .kind, .retrieved] | join("|")')" \
+check_eq "kb source --json: the source's fields" "$_j1" \
     "Foreign Exchange Rates - G.5 (Monthly)|Board of Governors of the Federal Reserve System|dataset|2026-11-30"
-check_eq "kb source --json: the 4 rates cite it" "$(jqr '[.facts[].ref] | join(",")')" \
+check_eq "kb source --json: the 4 rates cite it" "$_j2" \
     "USD@2024-03,CNY@2024-03,GBP@2024-03,JPY@2024-03"
-check_eq "kb source --json: fact_count" "$(jqr .fact_count)" "4"
+check_eq "kb source --json: fact_count" "$_j3" "4"
 run "$GW" --kb "$KB" kb source nvidia-a100-datasheet
 check_out "kb source text: the title" "NVIDIA A100 Tensor Core GPU datasheet"
 check_out "kb source text: the URL" "https://www.nvidia.com/"
@@ -564,29 +593,43 @@ check_rc "value KB: imported" 0
 #   / 3.35 TB/s = 11,194.03; 989.5 TFLOPS / 700 W = 1.4136
 # MI300X: no new price: no price figures (null, never 0); 1307.4 / 750 W = 1.7432
 run "$GW" --kb "$VKB" --json kb list
-check_rc "kb list --json with derived fields: exit 0" 0
-check_eq "kb list --json: the currency" "$(jqr .currency)" "USD"
 g4090='.gpus[] | select(.id == "rtx-4090")'
+gh100='.gpus[] | select(.id == "h100-sxm5")'
+gmi='.gpus[] | select(.id == "mi300x")'
+jq_all _j1 .currency \
+    _j2 "$g4090 | [.new_price, .new_price_as_of, .new_price_source] | join(\"|\")" \
+    _j3 "$g4090 | .price_per_gb" \
+    _j4 "$g4090 | .price_per_gb_text" \
+    _j5 "$g4090 | .price_per_fp16_tflops" \
+    _j6 "$g4090 | .price_per_tbs" \
+    _j7 "$g4090 | .fp16_tflops_per_w" \
+    _j8 '.gpus[] | select(.id == "rtx-3090") | .new_price' \
+    _j9 '.gpus[] | select(.id == "rtx-3090") | .price_per_gb' \
+    _j10 "$gh100 | .new_price" \
+    _j11 "$gh100 | .price_per_gb" \
+    _j12 "$gh100 | .price_per_tbs" \
+    _j13 "$gmi | [.new_price, .new_price_as_of, .price_per_gb, .price_per_fp16_tflops, .price_per_tbs, .price_per_gb_text] | map(tostring) | join(\",\")" \
+    _j14 "$gmi | .fp16_tflops_per_w"
+check_rc "kb list --json with derived fields: exit 0" 0
+check_eq "kb list --json: the currency" "$_j1" "USD"
 check_eq "RTX 4090: new price USD 1,599, the latest (2022-10) of its two" \
-    "$(jqr "$g4090 | [.new_price, .new_price_as_of, .new_price_source] | join(\"|\")")" "1599|2022-10|shop"
-check_eq "RTX 4090: 1599 / 24 GB = USD 66.625 per GB" "$(jqr "$g4090 | .price_per_gb")" "66.625"
+    "$_j2" "1599|2022-10|shop"
+check_eq "RTX 4090: 1599 / 24 GB = USD 66.625 per GB" "$_j3" "66.625"
 # 66.625 is exactly half a cent: shown as every figure of gpuwise is, rounded as printf rounds
 # the exact value (half to even), 66.62
-check_eq "RTX 4090: per GB for people" "$(jqr "$g4090 | .price_per_gb_text")" "\$66.62 per GB"
-check_num "RTX 4090: 1599 / 165.2 TFLOPS = 9.6792 per TFLOPS" "$(jqr "$g4090 | .price_per_fp16_tflops")" 9.6792 0.0001
-check_num "RTX 4090: 1599 / 1.008 TB/s = 1586.31 per TB/s" "$(jqr "$g4090 | .price_per_tbs")" 1586.31 0.01
-check_num "RTX 4090: 165.2 / 450 W = 0.3671 TFLOPS/W" "$(jqr "$g4090 | .fp16_tflops_per_w")" 0.3671 0.0001
-check_num "RTX 3090: EUR 1,100 / 0.92 = USD 1,195.65" "$(jqr '.gpus[] | select(.id == "rtx-3090") | .new_price')" 1195.65 0.01
-check_num "RTX 3090: 1195.65 / 24 GB = 49.82 per GB" "$(jqr '.gpus[] | select(.id == "rtx-3090") | .price_per_gb')" 49.82 0.01
-gh100='.gpus[] | select(.id == "h100-sxm5")'
-check_eq "H100 SXM5: a server's USD 300,000 / 8 GPUs = 37,500 a card" "$(jqr "$gh100 | .new_price")" "37500"
-check_eq "H100 SXM5: 37,500 / 80 GB = 468.75 per GB" "$(jqr "$gh100 | .price_per_gb")" "468.75"
-check_num "H100 SXM5: 37,500 / 3.35 TB/s = 11,194.03 per TB/s" "$(jqr "$gh100 | .price_per_tbs")" 11194.03 0.01
-gmi='.gpus[] | select(.id == "mi300x")'
+check_eq "RTX 4090: per GB for people" "$_j4" "\$66.62 per GB"
+check_num "RTX 4090: 1599 / 165.2 TFLOPS = 9.6792 per TFLOPS" "$_j5" 9.6792 0.0001
+check_num "RTX 4090: 1599 / 1.008 TB/s = 1586.31 per TB/s" "$_j6" 1586.31 0.01
+check_num "RTX 4090: 165.2 / 450 W = 0.3671 TFLOPS/W" "$_j7" 0.3671 0.0001
+check_num "RTX 3090: EUR 1,100 / 0.92 = USD 1,195.65" "$_j8" 1195.65 0.01
+check_num "RTX 3090: 1195.65 / 24 GB = 49.82 per GB" "$_j9" 49.82 0.01
+check_eq "H100 SXM5: a server's USD 300,000 / 8 GPUs = 37,500 a card" "$_j10" "37500"
+check_eq "H100 SXM5: 37,500 / 80 GB = 468.75 per GB" "$_j11" "468.75"
+check_num "H100 SXM5: 37,500 / 3.35 TB/s = 11,194.03 per TB/s" "$_j12" 11194.03 0.01
 check_eq "MI300X without a new price: its price fields are null, never 0" \
-    "$(jqr "$gmi | [.new_price, .new_price_as_of, .price_per_gb, .price_per_fp16_tflops, .price_per_tbs, .price_per_gb_text] | map(tostring) | join(\",\")")" \
+    "$_j13" \
     "null,null,null,null,null,null"
-check_num "MI300X: 1307.4 / 750 W = 1.7432 TFLOPS/W (no price needed)" "$(jqr "$gmi | .fp16_tflops_per_w")" 1.7432 0.0001
+check_num "MI300X: 1307.4 / 750 W = 1.7432 TFLOPS/W (no price needed)" "$_j14" 1.7432 0.0001
 
 # sorted by price per GB: 49.82, 66.63, 468.75, then the MI300X without one
 run "$GW" --kb "$VKB" kb list --sort price_per_gb --columns id,new_price,price_per_gb,price_per_tbs,fp16_tflops_per_w
@@ -600,15 +643,19 @@ run "$GW" --kb "$VKB" --json kb list --sort -price_per_gb
 check_eq "--sort -price_per_gb: highest first, no price still last" "$(jqr '[.gpus[].id] | join(" ")')" \
     "h100-sxm5 rtx-4090 rtx-3090 mi300x"
 run "$GW" --kb "$VKB" --json kb list --sort -fp16_tflops_per_w --columns id,fp16_tflops_per_w
-check_eq "--sort -fp16_tflops_per_w: 1.74, 1.41, 0.37, 0.20" "$(jqr '[.gpus[].id] | join(" ")')" \
+jq_all _j1 '[.gpus[].id] | join(" ")' \
+    _j2 '.gpus[0] | keys | join(",")'
+check_eq "--sort -fp16_tflops_per_w: 1.74, 1.41, 0.37, 0.20" "$_j1" \
     "mi300x h100-sxm5 rtx-4090 rtx-3090"
-check_eq "--columns keeps to the derived field asked" "$(jqr '.gpus[0] | keys | join(",")')" "fp16_tflops_per_w,id"
+check_eq "--columns keeps to the derived field asked" "$_j2" "fp16_tflops_per_w,id"
 # A price column brings its date: price_per_gb the date of the new price it divides (RTX 4090:
 # 2022-10), the launch price the release date (none in this KB: null), each once, at the end
 run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,price_per_gb,new_price
+jq_all _j1 '.columns | join(",")' \
+    _j2 '.gpus[0].new_price_as_of'
 check_eq "--columns with a price: new_price_as_of added once, at the end" \
-    "$(jqr '.columns | join(",")')" "id,price_per_gb,new_price,new_price_as_of"
-check_eq "--columns with a price: its date is the new price's, 2022-10" "$(jqr '.gpus[0].new_price_as_of')" "2022-10"
+    "$_j1" "id,price_per_gb,new_price,new_price_as_of"
+check_eq "--columns with a price: its date is the new price's, 2022-10" "$_j2" "2022-10"
 run "$GW" --kb "$VKB" --json kb list --where 'id = rtx-4090' --columns id,new_price_as_of,price_per_gb
 check_eq "--columns that already date the price: nothing added" "$(jqr '.columns | join(",")')" \
     "id,new_price_as_of,price_per_gb"
@@ -618,10 +665,14 @@ check_out "--columns launch_price_usd: the release date comes with it" "release_
 # another currency: CNY at its latest rate, 7.2 (not 2025's 7.0): 1599 * 7.2 = 11,512.8 a card,
 # / 24 GB = 479.7; EUR: 1599 * 0.92 = 1,471.08, / 24 GB = 61.295
 run "$GW" --kb "$VKB" --json kb list --currency CNY --where 'id = rtx-4090'
-check_eq "--currency CNY: the listing says so" "$(jqr .currency)" "CNY"
-check_num "--currency CNY: 1599 * 7.2 = 11,512.8 a card" "$(jqr '.gpus[0].new_price')" 11512.8 0.001
-check_num "--currency CNY: 11,512.8 / 24 GB = 479.7 per GB" "$(jqr '.gpus[0].price_per_gb')" 479.7 0.001
-check_eq "--currency CNY: per GB for people (whole units from 100 up)" "$(jqr '.gpus[0].price_per_gb_text')" "CNY 480 per GB"
+jq_all _j1 '.currency' \
+    _j2 '.gpus[0].new_price' \
+    _j3 '.gpus[0].price_per_gb' \
+    _j4 '.gpus[0].price_per_gb_text'
+check_eq "--currency CNY: the listing says so" "$_j1" "CNY"
+check_num "--currency CNY: 1599 * 7.2 = 11,512.8 a card" "$_j2" 11512.8 0.001
+check_num "--currency CNY: 11,512.8 / 24 GB = 479.7 per GB" "$_j3" 479.7 0.001
+check_eq "--currency CNY: per GB for people (whole units from 100 up)" "$_j4" "CNY 480 per GB"
 run "$GW" --kb "$VKB" kb list --currency EUR --where 'id = rtx-4090' --columns id,price_per_gb
 check_eq "--currency EUR: 1599 * 0.92 / 24 = 61.30 per GB" "$(printf '%s\n' "$OUT" | awk '$1 == "rtx-4090" { print $2 }')" "61.30"
 check_out "--currency EUR: the footer" "prices in EUR"
@@ -683,8 +734,10 @@ check_eq "completion offers the derived fields for --sort" \
 
 # the shipped KB: every GPU with a new price before those without, ascending
 run "$GW" --kb "$KB" --json kb list --sort price_per_gb
+jq_all _j1 '[.gpus[].price_per_gb] as $p | ($p | map(select(. != null))) as $k | ($k == ($k | sort)) and ($p[($k | length):] | all(. == null))' \
+    _j2 '[.gpus[] | select(.price_per_gb != null) | .new_price_as_of != null] | all'
 check_rc "shipped KB: kb list --sort price_per_gb" 0
 check_eq "shipped KB: known prices per GB ascending, then the unknown ones" \
-    "$(jqr '[.gpus[].price_per_gb] as $p | ($p | map(select(. != null))) as $k | ($k == ($k | sort)) and ($p[($k | length):] | all(. == null))')" "true"
+    "$_j1" "true"
 check_eq "shipped KB: every known price per GB has its date" \
-    "$(jqr '[.gpus[] | select(.price_per_gb != null) | .new_price_as_of != null] | all')" "true"
+    "$_j2" "true"

@@ -12,17 +12,23 @@ KB=$(fresh_kb links)
 
 # --- datasheet figures, each with the arithmetic that gives it ----------------------------------
 run "$GW" --kb "$KB" kb show --json h20
-check_eq "H20: 96 GB HBM3 at 4,000 GB/s, 400 W" "$(jqr '[.memory_gb, .memory_bandwidth_gbs, .tdp_w] | join(",")')" "96,4000,400"
-check_eq "H20: dense FP16 148, FP8 296 (the listed figures, dense)" "$(jqr '[.fp16_tflops, .fp8_tflops] | join(",")')" "148,296"
-check_eq "H20: NVLink 900 GB/s" "$(jqr '[.link_kind, .nvlink_gbs] | join(",")')" "nvlink,900"
-check_eq "H20: the licence requirement of 2025-04-09 is dated" "$(jqr '.restriction | test("2025-04-09")')" "true"
+jq_all _j1 '[.memory_gb, .memory_bandwidth_gbs, .tdp_w] | join(",")' \
+    _j2 '[.fp16_tflops, .fp8_tflops] | join(",")' \
+    _j3 '[.link_kind, .nvlink_gbs] | join(",")' \
+    _j4 '.restriction | test("2025-04-09")'
+check_eq "H20: 96 GB HBM3 at 4,000 GB/s, 400 W" "$_j1" "96,4000,400"
+check_eq "H20: dense FP16 148, FP8 296 (the listed figures, dense)" "$_j2" "148,296"
+check_eq "H20: NVLink 900 GB/s" "$_j3" "nvlink,900"
+check_eq "H20: the licence requirement of 2025-04-09 is dated" "$_j4" "true"
 run "$GW" --kb "$KB" kb show --json mi300x
 # 7 Infinity Fabric links, 896 GB/s aggregate (AMD): the link is not "none" any more
 check_eq "MI300X: Infinity Fabric 896 GB/s" "$(jqr '[.link_kind, .nvlink_gbs] | join(",")')" "infinity-fabric,896"
 run "$GW" --kb "$KB" kb show --json gaudi3
+jq_all _j1 '[.link_kind, .nvlink_gbs] | join(",")' \
+    _j2 '[.bf16_tflops, .fp8_tflops, .fp16_tflops] | map(tostring) | join(",")'
 # 21 scale-up ports x 200 Gb/s = 4,200 Gb/s = 525 GB/s each way, 1,050 both ways
-check_eq "Gaudi 3: RoCE, 21 x 200 Gb/s both ways = 1,050 GB/s" "$(jqr '[.link_kind, .nvlink_gbs] | join(",")')" "roce,1050"
-check_eq "Gaudi 3: BF16 and FP8 1,835 (Intel), no FP16 figure" "$(jqr '[.bf16_tflops, .fp8_tflops, .fp16_tflops] | map(tostring) | join(",")')" "1835,1835,null"
+check_eq "Gaudi 3: RoCE, 21 x 200 Gb/s both ways = 1,050 GB/s" "$_j1" "roce,1050"
+check_eq "Gaudi 3: BF16 and FP8 1,835 (Intel), no FP16 figure" "$_j2" "1835,1835,null"
 run "$GW" --kb "$KB" kb show --json gb200
 # NVIDIA's per-GPU table is with sparsity: FP4 20 PFLOPS / 2 = 10,000 dense, FP16 5 / 2 = 2,500
 check_eq "GB200: dense FP4 10,000 and FP16 2,500 per GPU" "$(jqr '[.fp4_tflops, .fp16_tflops] | join(",")')" "10000,2500"
@@ -36,8 +42,10 @@ run "$GW" --kb "$KB" kb show --json rtx-pro-6000-blackwell-max-q
 # 188 SMs x 2.288 GHz x 1,024 = 440.5 TFLOPS; FP4: x 4,096 = 1,761.9
 check_eq "RTX PRO 6000 Max-Q: FP16 440.5, FP4 1,761.9 derived" "$(jqr '[.fp16_tflops, .fp4_tflops] | join(",")')" "440.5,1761.9"
 run "$GW" --kb "$KB" kb show --json l40s
-check_eq "L40S: 362.05 is the dense FP16 (733 with sparsity)" "$(jqr .fp16_tflops)" "362.05"
-check_eq "L40S: the note resolves the 733" "$(jqr '.note | test("733 is FP16 with sparsity")')" "true"
+jq_all _j1 '.fp16_tflops' \
+    _j2 '.note | test("733 is FP16 with sparsity")'
+check_eq "L40S: 362.05 is the dense FP16 (733 with sparsity)" "$_j1" "362.05"
+check_eq "L40S: the note resolves the 733" "$_j2" "true"
 
 # --- the text datasheet shows the new rows ---------------------------------------------------------
 run "$GW" --kb "$KB" kb show mi300x

@@ -209,45 +209,65 @@ fi
 
 # ---- the three language-model examples on the shipped KB (examples/README.md derives each) ----
 run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
-check_eq "llm example lora: rent one H100 at Spheron" "$(jqr '.options[0].id')" "rent:Spheron:H100 SXM:1x h100-sxm5"
+jq_all _j1 '.options[0].id' \
+    _j2 '.options[0].per_card_gb' \
+    _j3 '.options[0].throughput.value' \
+    _j4 '.options[0].cost.per_unit' \
+    _j5 '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .throughput.value' \
+    _j6 '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .cost.total' \
+    _j7 '.break_even.hours_per_day'
+check_eq "llm example lora: rent one H100 at Spheron" "$_j1" "rent:Spheron:H100 SXM:1x h100-sxm5"
 # 20.477 GB x 1.10 + 1 = 23.52 GB a GPU
-check_num "llm example lora: 23.52 GB a GPU" "$(jqr '.options[0].per_card_gb')" 23.52 0.01
+check_num "llm example lora: 23.52 GB a GPU" "$_j2" 23.52 0.01
 # 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s; USD 2.50 / 29.574 = 0.0845 per 1M tokens
-check_num "llm example lora: 8,215 tokens/s" "$(jqr '.options[0].throughput.value')" 8215.0 0.5
-check_num "llm example lora: USD 0.0845 per 1M tokens" "$(jqr '.options[0].cost.per_unit')" 0.08453 0.00001
+check_num "llm example lora: 8,215 tokens/s" "$_j3" 8215.0 0.5
+check_num "llm example lora: USD 0.0845 per 1M tokens" "$_j4" 0.08453 0.00001
 # 4 x 3,023.7 x 96.54% = 11,677 tokens/s; 33,200 + 1,339.20 - 8,160 = 26,379.20 in all
 check_num "llm example lora: 4 RTX 6000 Ada, 11,677 tokens/s" \
-    "$(jqr '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .throughput.value')" 11676.6 0.5
+    "$_j5" 11676.6 0.5
 check_num "llm example lora: ... USD 26,379.20 over 24 months" \
-    "$(jqr '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .cost.total')" 26379.2 0.01
-check_num "llm example lora: break-even 10.70 h a day" "$(jqr '.break_even.hours_per_day')" 10.70 0.01
+    "$_j6" 26379.2 0.01
+check_num "llm example lora: break-even 10.70 h a day" "$_j7" 10.70 0.01
 
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
-check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$(jqr '.options[0].id')" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
+jq_all _j1 '.options[0].id' \
+    _j2 '.options[0].per_card_gb' \
+    _j3 '.options[0].throughput.value' \
+    _j4 '.options[0].cost.total' \
+    _j5 '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length'
+check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$_j1" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
 # 23.552 GB x 1.10 + 1 = 26.91 GB a GPU under ZeRO-3
-check_num "llm example pretrain: 26.91 GB a GPU" "$(jqr '.options[0].per_card_gb')" 26.91 0.01
+check_num "llm example pretrain: 26.91 GB a GPU" "$_j2" 26.91 0.01
 # 8 x 6,161.1 x 90.87% = 44,790 tokens/s; 1,240.34 h x USD 31.92 = 39,591.7
-check_num "llm example pretrain: 44,790 tokens/s" "$(jqr '.options[0].throughput.value')" 44790.5 1
-check_num "llm example pretrain: USD 39,591.7 for the job" "$(jqr '.options[0].cost.total')" 39591.7 0.1
+check_num "llm example pretrain: 44,790 tokens/s" "$_j3" 44790.5 1
+check_num "llm example pretrain: USD 39,591.7 for the job" "$_j4" 39591.7 0.1
 check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
-    "$(jqr '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length')" "1"
+    "$_j5" "1"
 
 run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+jq_all _j1 '.options[0].id' \
+    _j2 '.options[0].per_card_gb' \
+    _j3 '.options[0].tpot_ms' \
+    _j4 '.options[0].ttft_ms' \
+    _j5 '.options[0].capacity_tokens_per_s' \
+    _j6 '.options[0].cost.per_unit' \
+    _j7 '.options[] | select(.id == "rent:RunPod:H200 (Community Cloud):1x h200-sxm") | .excluded_because' \
+    _j8 '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s'
 # RunPod Community Cloud, USD 3.59 a GPU-hour (its list as checked 2026-09-25); Nebius's 2025-10-22 USD 3.50
 # is superseded by its 2026-09-25 list at USD 4.50.
-check_eq "llm example serving: rent two H200 at RunPod" "$(jqr '.options[0].id')" "rent:RunPod:H200 (Community Cloud):2x h200-sxm"
+check_eq "llm example serving: rent two H200 at RunPod" "$_j1" "rent:RunPod:H200 (Community Cloud):2x h200-sxm"
 # 16 requests on each: (70.554 + 6.554) x 1.10 + 1 = 85.82 GB; a step 76.452 GB / 3,360 GB/s =
 # 22.754 ms, with 16 prompts of 356.51 ms between 500 tokens: 22.754 + 11.408 = 34.16 ms per
 # output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 2 x 3.59 = 7.18 / (800 x 0.0036) = 2.4931 per 1M
-check_num "llm example serving: 85.82 GB on each H200" "$(jqr '.options[0].per_card_gb')" 85.82 0.01
-check_num "llm example serving: 34.16 ms per output token" "$(jqr '.options[0].tpot_ms')" 34.16 0.01
-check_num "llm example serving: 356.5 ms to the first token" "$(jqr '.options[0].ttft_ms')" 356.5 0.1
-check_num "llm example serving: capacity 936.7 tokens/s" "$(jqr '.options[0].capacity_tokens_per_s')" 936.7 0.1
-check_num "llm example serving: USD 2.4931 per 1M output tokens" "$(jqr '.options[0].cost.per_unit')" 2.4931 0.0001
+check_num "llm example serving: 85.82 GB on each H200" "$_j2" 85.82 0.01
+check_num "llm example serving: 34.16 ms per output token" "$_j3" 34.16 0.01
+check_num "llm example serving: 356.5 ms to the first token" "$_j4" 356.5 0.1
+check_num "llm example serving: capacity 936.7 tokens/s" "$_j5" 936.7 0.1
+check_num "llm example serving: USD 2.4931 per 1M output tokens" "$_j6" 2.4931 0.0001
 # One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
 check_eq "llm example serving: one H200 misses the demand" \
-    "$(jqr '.options[] | select(.id == "rent:RunPod:H200 (Community Cloud):1x h200-sxm") | .excluded_because')" \
+    "$_j7" \
     "676 tokens/s in all; the target is 800"
 # 4 replicas of 2 H100, 8 requests each: 18.438 + 8 x 209.71 / 500 = 21.79 ms; 4 x 8 / 21.79 ms
 check_num "llm example serving: the HGX H100 serves up to 1,468 tokens/s" \
-    "$(jqr '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s')" 1468.3 0.1
+    "$_j8" 1468.3 0.1

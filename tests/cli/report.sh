@@ -112,13 +112,15 @@ grep -q '^<!DOCTYPE html>' "$T/j.html" && pass "report -o j.html: an HTML page" 
 # document report writes (the date, added when rendering, pinned by SOURCE_DATE_EPOCH).
 export SOURCE_DATE_EPOCH=1764460800
 run "$GW" report "$EX/vision-team.lua" --json
+jq_all _j1 '[.recommendation.option, has("trace"), (.subtitle | endswith("8 h a day over 36 months; amounts in CNY")), (.checklist_details | length > 0)] | map(tostring) | join(" ")' \
+    _j2 '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")'
 check_rc "report --json: exit 0" 0
 check_eq "report --json: the recommendation, no trace, the report's own fields" \
-    "$(jqr '[.recommendation.option, has("trace"), (.subtitle | endswith("8 h a day over 36 months; amounts in CNY")), (.checklist_details | length > 0)] | map(tostring) | join(" ")')" \
+    "$_j1" \
     "buy-used:4x rtx-3090 false true true"
 # The groups are data: excluded_groups and rule_notes beside the full lists they shorten.
 check_eq "report --json: excluded_groups count every option in excluded" \
-    "$(jqr '[([.excluded_groups[].count] | add), (.excluded | length), (.rule_notes | map(select(.rule == "consumer-cards")) | .[0].count)] | map(tostring) | join(" ")')" \
+    "$_j2" \
     "34 34 5"
 run "$GW" report "$EX/vision-team.lua" -o "$T/model.json"
 check_rc "report -o model.json: exit 0" 0
@@ -167,14 +169,16 @@ check_eq "report: held-back bars marked, the mark said" \
 # 5 x 3.84e7 / 1,301 / 3,600 = 40.994 h: CNY 100.35, not two months of 6 h days at that rate.
 sed '/region = "CN"/d' "$EX/short-project.lua" >"$T/short-anywhere.lua"
 run "$GW" report "$T/short-anywhere.lua" --json
+jq_all _j1 '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]' \
+    _j2 '.charts[] | select(.id == "cumulative-cost") | [(.series[1].points[1][1] * 100 | round), (.series[0].points[1][1] * 100 | round)] | map(tostring) | join(" ")'
 check_num "report short-project: the chart's rental line ends at the job's bill" \
-    "$(jqr '.charts[] | select(.id == "cumulative-cost") | .series[1].points[-1][1]')" 100.35 0.01
+    "$_j1" 100.35 0.01
 # ... and the money goes out while the job runs, not spread over the horizon: the purchase's
 # 58.93 h take 58.93 / (6 h x 30) = 0.33 months, so by month 1 the rental's line is already at
 # 100.35 and the purchase's at 18,792.8 up front + 0.55 kW x 58.93 h x CNY 0.60 = 19.45 of
 # electricity = 18,812.25.
 check_eq "report short-project: a job's outlay is drawn while it runs" \
-    "$(jqr '.charts[] | select(.id == "cumulative-cost") | [(.series[1].points[1][1] * 100 | round), (.series[0].points[1][1] * 100 | round)] | map(tostring) | join(" ")')" \
+    "$_j2" \
     "10035 1881225"
 run "$GW" report "$EX/big-model.lua" --json
 check_out "report big-model: a job's total is the work's, not the horizon's" '"total_label": "Total for the work"'

@@ -11,9 +11,11 @@ check_rc "plugin list: exit 0" 0
 check_out "plugin list: shows a shipped pricing plugin" "example-cloud"
 check_out "plugin list: shows an importer" "lambda               importer"
 run "$GW" --kb "$KB" --json plugin list
+jq_all _j1 '.[] | select(.name == "fsdl") | .kind' \
+    _j2 '[.[] | select(.overrides)] | length'
 check_eq "plugin list --json: fsdl is a pricing plugin" \
-    "$(jqr '.[] | select(.name == "fsdl") | .kind')" "pricing"
-check_eq "plugin list --json: nothing overridden yet" "$(jqr '[.[] | select(.overrides)] | length')" "0"
+    "$_j1" "pricing"
+check_eq "plugin list --json: nothing overridden yet" "$_j2" "0"
 
 # -- a user plugin with a shipped plugin's name hides it, and list says so
 mkdir -p "$USERP/pricing"
@@ -179,12 +181,14 @@ check_eq "check --json cn-market: ok, the plugin, the dry run (10 offers, as in 
     "$(jqr '[.ok, .plugin.name, .plugin.kind, .plugin.version, .dry_run.count, .dry_run.of, (.problems | length)] | join("|")')" \
     "true|cn-market|pricing|1.0|10|offers|0"
 run "$GW" --kb "$KB" --json plugin check "$FIX/plugins/broken/broken.lua"
+jq_all _j1 '[.ok, (.problems | length), .dry_run] | join("|")' \
+    _j2 '.problems[] | select(.message | startswith("name ")) | .line'
 check_rc "check --json broken: still exit 65" 65
 check_err "check --json broken: counts the problems" "3 problems"
 check_eq "check --json broken: not ok, 3 problems, no dry run" \
-    "$(jqr '[.ok, (.problems | length), .dry_run] | join("|")')" "false|3|"
+    "$_j1" "false|3|"
 check_eq "check --json broken: the bad name on line 3" \
-    "$(jqr '.problems[] | select(.message | startswith("name ")) | .line')" "3"
+    "$_j2" "3"
 run "$GW" --kb "$KB" plugin check "$FIX/plugins/broken/syntax.lua" -o "$T/syntax.json"
 check_rc "check -o x.json syntax error: exit 65" 65
 check_eq "check -o x.json: JSON by extension, line 5, no plugin" \
@@ -213,15 +217,17 @@ run "$GW" --kb "$KB" --json offers --gpu "RTX 4090" --currency CNY
 # (2026-09-25): cheapest first, 0.34 x 7.20 = CNY 2.448
 check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 2.448" "$(jqr '.offers[0].price_per_hour')" "2.448"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --currency USD --max-price 3
+jq_all _j1 '.offers | length' \
+    _j2 '.offers[] | select(.provider == "Lambda") | .price_per_gpu_hour'
 # kb/data prices: Lambda gpu_8x_h100_sxm5 USD 23.92 for 8 GPUs = 2.99 per GPU-hour, Spheron's
 # 2.50 and its spot 1.03 (2026-03), RunPod's Community Cloud 2.69 (2026-11-09) and CoreWeave's
 # HGX H100 spot 19.71 / 8 = 2.46 (2026-09-20); AWS p5 is 98.32 / 8 = 12.29 (its Capacity Block
 # 39.33 / 8 = 4.92), RunPod 3.49 and its Secure Cloud 3.99, Lambda's 1x 3.78 and 8x 3.99 of
 # 2026-09-20, CoreWeave's on demand 49.24 / 8 = 6.16, Modal 3.95, Replicate 5.49 and the CNY quotes
 # convert above 3: five offers under USD 3
-check_eq "offers --max-price 3 (per GPU-hour): five H100 offers" "$(jqr '.offers | length')" "5"
+check_eq "offers --max-price 3 (per GPU-hour): five H100 offers" "$_j1" "5"
 check_num "offers: Lambda's price per GPU-hour 23.92 / 8" \
-    "$(jqr '.offers[] | select(.provider == "Lambda") | .price_per_gpu_hour')" 2.99 0.0001
+    "$_j2" 2.99 0.0001
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --sort price --currency USD
 check_eq "offers --sort price: by instance price" "$(jqr '[.offers[].price_per_hour] | . == sort')" "true"
 run "$GW" --kb "$KB" --json offers --spot
