@@ -134,16 +134,19 @@ int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_e
     if (rc != GW_OK)
         return rc;
     int e = gw_read_file_max(path, max, out, len);
-    if (strcmp(path, "-") == 0)
-        path = "standard input";
+    return gw_input_error(strcmp(path, "-") == 0 ? "standard input" : path, kind, max, e, err);
+}
+
+int gw_input_error(const char *name, gw_input kind, size_t max, int e, gw_error *err)
+{
     if (e == EFBIG)
         return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
-                            "the limit)", path, gw_input_what(kind), max >> 20,
+                            "the limit)", name, gw_input_what(kind), max >> 20,
                             gw_input_env(kind));
     if (e == EISDIR)
-        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path,
+        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", name,
                             gw_input_what(kind));
     if (e)
-        return gw_error_set(err, GW_ENOINPUT, "%s: %s", path, strerror(e));
+        return gw_error_set(err, GW_ENOINPUT, "%s: %s", name, strerror(e));
     return GW_OK;
 }

@@ -89,4 +89,9 @@ int gw_input_max(gw_input kind, size_t *bytes, gw_error *err);
  * pending. */
 int gw_read_input(const char *path, gw_input kind, char **out, size_t *len, gw_error *err);
 
+/* What errno e means for a read of input name (a path, or "standard input") within max bytes of
+ * kind's limit, as gw_read_input says it: EFBIG over the limit (GW_EDATA), EISDIR a folder, any
+ * other a failure to read (GW_ENOINPUT); GW_OK for 0.  For readers that stream their input. */
+int gw_input_error(const char *name, gw_input kind, size_t max, int e, gw_error *err);
+
 #endif

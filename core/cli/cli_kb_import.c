@@ -190,8 +190,7 @@ static int open_import(const char *path, FILE **out, gw_error *err)
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         if (!is_stdin)
             fclose(f);
-        return gw_error_set(err, GW_ENOINPUT, "%s: is a folder, not %s", path,
-                            gw_input_what(GW_INPUT_IMPORT));
+        return gw_input_error(path, GW_INPUT_IMPORT, max, EISDIR, err);
     }
     if (!S_ISREG(st.st_mode)) {
         FILE *copy = spool(f, max, err);
@@ -205,9 +204,7 @@ static int open_import(const char *path, FILE **out, gw_error *err)
     }
     if ((uintmax_t)st.st_size > (uintmax_t)max) {
         fclose(f);
-        return gw_error_set(err, GW_EDATA, "%s: too large for %s: more than %zu MiB (%s raises "
-                            "the limit)", path, gw_input_what(GW_INPUT_IMPORT), max >> 20,
-                            gw_input_env(GW_INPUT_IMPORT));
+        return gw_input_error(path, GW_INPUT_IMPORT, max, EFBIG, err);
     }
     *out = f;
     return GW_OK;

@@ -16,6 +16,7 @@
 #include "sandbox/plugin.h"
 #include "ingest/kb_answer.h"
 #include "ingest/records.h"
+#include "base/clock.h"
 
 /* ---- list ---- */
 
@@ -94,7 +95,7 @@ static view *plugin_ctx_view(const char *input_path, const char *text, size_t le
         view_map_set_str(c, "input_name", base ? base + 1 : input_path);
     }
     char today[11];
-    records_today(today);
+    gw_today_date(today);
     view_map_set_str(c, "today", today);
     return c;
 }
@@ -493,7 +494,7 @@ static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
     if (display[0] >= 'a' && display[0] <= 'z')
         display[0] = (char)(display[0] - 'a' + 'A');
     char today[11];
-    records_today(today);
+    gw_today_date(today);
     gw_buf b = GW_BUF_INIT;
     if (!strcmp(kind, "pricing"))
         buf_printf(&b, pricing_skeleton, name, path, name, name, name, name, name, display,

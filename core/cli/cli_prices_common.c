@@ -8,6 +8,7 @@
 #include "cli_prices_common.h"
 #include "ingest/records.h"
 #include "base/view.h"
+#include "base/clock.h"
 
 void cli_price_input_free(cli_price_input *in)
 {
@@ -42,7 +43,7 @@ static view *plugin_ctx(const cli_price_input *in, const cli_refresh_opts *o)
 {
     view *c = view_map();
     char today[11];
-    records_today(today);
+    gw_today_date(today);
     view_map_set_str(c, "today", today);
     if (in) {
         view_map_set(c, "input", view_stringn(in->text, in->len));

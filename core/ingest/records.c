@@ -23,11 +23,6 @@
 #include "kb/kb_csv.h"
 #include "kb_answer.h"
 
-void records_today(char out[11])
-{
-    gw_today_date(out);
-}
-
 /* dir/plugins into out; 0 when there is no such folder to search (none given, or too long). */
 static int plugins_under(char *out, size_t outsz, const char *dir)
 {
@@ -634,7 +629,7 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
     if (rc != GW_OK)
         return rc;
     char today[11];
-    records_today(today);
+    gw_today_date(today);
     offer_rows o = {NULL, NULL, NULL, view_len(offers), 0};
     kb_table_columns(KB_PRICES, &o.ncols);
     o.rows = gw_xcalloc((o.n ? o.n : 1) * o.ncols, sizeof *o.rows);

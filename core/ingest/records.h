@@ -107,7 +107,4 @@ int records_import_stream(kb *k, plugin_host *host, const char *importer, const 
                           FILE *f, records_progress_fn progress, void *arg, gw_buf *messages,
                           kb_import_counts *counts, gw_error *err);
 
-/* Today's date (UTC) as YYYY-MM-DD into out (11 bytes). */
-void records_today(char out[11]);
-
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "records_internal.h"
+#include "base/clock.h"
 
 /* Appends a slug of s (lower-case letters and digits, '-' between words). */
 static void slug_append(gw_buf *b, const char *s)
@@ -67,7 +68,7 @@ char *records_source_row(kb *k, int write, plugin *p, const char *input_path, co
     int rc = GW_OK;
     if (write) {
         char today[11];
-        records_today(today);
+        gw_today_date(today);
         kb_source s = {id.data, title.data, publisher.data, (char *)url,
                        (char *)(retrieved ? retrieved : today), "plugin", note.data, 0};
         rc = kb_put_row_struct(k, KB_SOURCES, &s, outcome, err);

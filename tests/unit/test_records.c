@@ -21,6 +21,7 @@
 #include "kb/kb.h"
 #include "ingest/records.h"
 #include "base/view.h"
+#include "base/clock.h"
 
 #define FIX "tests/fixtures/kb/"
 
@@ -466,7 +467,7 @@ static void test_offers(void **state)
     assert_true(rows[0].gpu_fraction == 0.5);
     assert_true(rows[0].min_billing_hours == 24);
     char today[11];
-    records_today(today);
+    gw_today_date(today);
     assert_string_equal(rows[0].as_of, today);
     kb_prices_free(rows, n);
     view_free(two);
