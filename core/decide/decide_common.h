@@ -79,6 +79,11 @@ struct decision {
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
     model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
+    /* The calibrations a scaled speed's band is read from (decide_speed.c), read at the first
+     * speed: across GPUs (spec_loo; spec_pairs without a benchmark), across counts, across
+     * models (the reference benchmarks' parameters). */
+    model_calibration spec_pairs, count_cal, params_cal;
+    int speed_cal_read;
     kb_price *prices;            /* the prices to buy (new and used); cloud offers are read
                                   * cheapest first by decide_rent.c */
     size_t n_prices;
