@@ -100,6 +100,7 @@ struct decision {
     model_llm_setup llm_setup;
     double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
+    double llm_mfu_error;        /* leave-one-out mean error of the calibration (2+ rows) */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement

@@ -948,3 +948,52 @@ static void read_calibrations(decision *d)
     decide_scaling_calibration(d, &d->count_cal, NULL);
     params_calibration(d, &d->params_cal);
 }
+
+/* ---- the method's words ---- */
+
+void decide_speed_evidence_words(const decision *d, gw_buf *line)
+{
+    double bench = model_benchmark_params(d->w->benchmark);
+    buf_printf(line, "; a result at the option's own GPU and count is used as measured whatever "
+                     "its kind of source (a figure scaled from a better-trusted one would carry "
+                     "the scaling's error on top); a benchmark measures its own model: where the "
+                     "workload's parameters are more than %.0f%% from the benchmark's, no result "
+                     "is used as measured, and one card's is carried to the workload's model by "
+                     "per-sample work in proportion to parameters (a stated model), its cards "
+                     "by the workload's own gradients over each option's link",
+               MODEL_SAME_MODEL_TOLERANCE * 100);
+    if (d->n_bench && !model_is_benchmark_model(bench, d->w->params)) {
+        buf_puts(line, ": here ");
+        params_words(line, d->w->params);
+        buf_printf(line, " against %s's ", d->w->benchmark);
+        params_words(line, bench);
+    }
+}
+
+void decide_speed_band_words(const decision *d, gw_buf *line)
+{
+    buf_puts(line, "; every speed has a band (throughput.low and throughput.high, with "
+                   "throughput.band_basis): for a measured figure the spread of the results "
+                   "used; for a scaled one, widened by the mean absolute error of each scaling "
+                   "applied, tested on the KB's own measurements (");
+    const char *sep = "";
+    if (d->spec_loo.rows || d->spec_pairs.rows) {
+        buf_printf(line, "across GPUs %.1f%%", (d->spec_loo.rows ? d->spec_loo.mean_error_pp
+                                                                 : d->spec_pairs.mean_error_pp));
+        sep = "; ";
+    }
+    if (d->count_cal.rows) {
+        buf_printf(line, "%sacross counts %.1f points of efficiency, over the option's own "
+                         "efficiency", sep, d->count_cal.mean_error_pp);
+        sep = "; ";
+    }
+    if (d->params_cal.rows)
+        buf_printf(line, "%sacross models by parameters %.1f%%, %d predictions between the "
+                         "reference benchmarks' models on the GPUs measured on both, grown with "
+                         "the log of a longer step", sep, d->params_cal.mean_error_pp,
+                   d->params_cal.rows);
+    buf_puts(line, "); several combine as the square root of the sum of their squares, and the "
+                   "band is the figure / (1 + e) to x (1 + e); the mean error, not the maximum, "
+                   "because it is the typical miss of a scaled figure, where the maximum is one "
+                   "GPU's outlier that would give every scaled option the worst case's band");
+}

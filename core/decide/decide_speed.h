@@ -26,4 +26,9 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
  * scaled from the measured GPU most like it as if it had no result of its own. */
 int decide_spec_loo_calibration(decision *d, model_calibration *out);
 
+/* The method's words (appended to line): when a result is used as measured and how another
+ * model's is carried; how each speed's band is made, with the calibrations' figures. */
+void decide_speed_evidence_words(const decision *d, gw_buf *line);
+void decide_speed_band_words(const decision *d, gw_buf *line);
+
 #endif

@@ -98,11 +98,13 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                "measured peak (vram_gb) gets the same margins",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
     view_map_set_str(v, "memory", buf_cstr(line));
-    view_map_set_str(v, "evidence",
-                     "measured results: of a GPU at a card count, those of the most trusted kind "
-                     "of source present are used (your own measurements, then benchmarks, then "
-                     "datasheets and plugins, then articles), their median with their range when "
-                     "there are several; the others are set aside and the option says so");
+    buf_reset(line);
+    buf_puts(line, "measured results: of a GPU at a card count, those of the most trusted kind "
+                   "of source present are used (your own measurements, then benchmarks, then "
+                   "datasheets and plugins, then articles), their median with their range when "
+                   "there are several; the others are set aside and the option says so");
+    decide_speed_evidence_words(d, line);
+    view_map_set_str(v, "evidence", buf_cstr(line));
     buf_reset(line);
     buf_puts(line, "throughput without a measurement = the measured GPU most like it (same "
                    "vendor only; same architecture, form factor and class first, then nearest "
@@ -122,6 +124,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                          "SQuAD), the ratio it predicts is off by %.0f%% on average and %.0f%% "
                          "at most",
                    spec.rows, spec.mean_error_pp, spec.max_error_pp);
+    decide_speed_band_words(d, line);
     view_map_set_str(v, "scaling", buf_cstr(line));
 }
 
