@@ -214,17 +214,20 @@ static void train_band(decision *d, decide_option *o)
                            "off by %.1f%% on average (mean absolute error); the band is the "
                            "figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100, 1 + e, 1 + e);
     } else {
-        double mfu = d->llm_mfu;
-        double low = fmin(LLM_MFU_LOW, mfu), high = fmax(LLM_MFU_HIGH, mfu);
-        o->throughput_lo = o->throughput * low / mfu;
-        o->throughput_hi = o->throughput * high / mfu;
-        buf_printf(&basis, "%s: the figure at %.0f%% to %.0f%% utilisation, the range Llama 3's "
-                           "pre-training reached on H100s (llama-3-paper, the source of the KB's "
-                           "assumed figure; a team's own stack may reach less)",
+        /* The published range as factors on the KB's assumed figure, applied to the figure
+         * used (the assumed one, or one row's calibration, which the range says as little of). */
+        double assumed = d->facts[KB_ASSUMED_LLM_MFU].value;
+        double low = fmin(LLM_MFU_LOW / assumed, 1), high = fmax(LLM_MFU_HIGH / assumed, 1);
+        o->throughput_lo = o->throughput * low;
+        o->throughput_hi = o->throughput * high;
+        buf_printf(&basis, "%s: the figure x %.4g to x %.4g, as %.0f%% to %.0f%% utilisation "
+                           "are to the KB's assumed %.0f%%, the range Llama 3's pre-training "
+                           "reached on H100s (llama-3-paper, the assumed figure's source; a "
+                           "team's own stack may reach less)",
                    d->llm_mfu_rows ? "one measured row calibrates the utilisation, too few to "
                                      "test it"
                                    : "no measured row calibrates the utilisation",
-                   low * 100, high * 100);
+                   low, high, LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100, assumed * 100);
     }
     buf_puts(&basis, "; the parallel efficiencies are the model's, not in the band");
     free(o->throughput_band_basis);

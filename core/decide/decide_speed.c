@@ -453,11 +453,14 @@ static int one_card_works(const decision *d)
     return decide_str_eq(d->w->parallelism, "none");
 }
 
-/* Whether g's cards reach each other's memory directly over PCIe.  NVIDIA disables GPU
- * peer-to-peer on GeForce cards from the RTX 40 series (Ada) on, the 50 series (Blackwell)
- * included: their traffic goes through host memory. */
+/* Whether g's cards reach each other's memory directly over PCIe: the KB's flag for the card
+ * (its sources: NVIDIA's driver disables GPU peer-to-peer on GeForce cards, whose traffic then
+ * goes through host memory).  Where the KB does not say, the rule it held before the flag:
+ * GeForce cards from the RTX 40 series (Ada) on, the 50 series (Blackwell) included, lack it. */
 static int has_p2p(const kb_gpu *g)
 {
+    if (g->p2p == 0 || g->p2p == 1)
+        return g->p2p;
     return !(decide_gpu_is_consumer(g) && g->architecture &&
              (!strncmp(g->architecture, "Ada", 3) || !strcmp(g->architecture, "Blackwell")));
 }

@@ -138,9 +138,10 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
                "gradient bytes / link bandwidth each way (gradient bytes: parameters x 4 for fp32 "
                "and AMP, x 2 for fp16 or bf16, none when nothing is trained; NVLink on SXM boards, "
                "half the KB's two-way figure; PCIe %.0f GB/s for 3.0 x16, doubling per generation, "
-               "x lanes/16; x %.1f without peer-to-peer, GeForce RTX 40 and 50, through host "
-               "memory: an assumption from one reported measurement of two RTX 5090s: gpuwise "
-               "kb search p2p finds it); parallelism = \"none\": one card works, efficiency 1/n",
+               "x lanes/16; x %.1f without peer-to-peer (the KB's p2p flag of each card; where "
+               "it is unknown, GeForce RTX 40 and 50), through host memory: an assumption from "
+               "one reported measurement of two RTX 5090s: gpuwise kb search p2p finds it); "
+               "parallelism = \"none\": one card works, efficiency 1/n",
                1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w), MODEL_PCIE3_X16_GBS,
                MODEL_NO_P2P_FACTOR);
     view_map_set_str(v, "multi_gpu", buf_cstr(line));

@@ -31,7 +31,7 @@
  * PCI-SIG rates, and the KB's pcie claim, corrected from nvidia-a100-datasheet).  Fewer lanes
  * carry proportionally less. */
 #define MODEL_PCIE3_X16_GBS 16.0
-/* Cards without GPU peer-to-peer over PCIe (GeForce RTX 40 and 50 series: NVIDIA disables it)
+/* Cards without GPU peer-to-peer over PCIe (the KB's p2p flag: GeForce cards, NVIDIA disables it)
  * stage every transfer through host memory, which roughly halves the usable rate: a pair of
  * RTX 5090 on PCIe 5.0 x8 measured about 30 GB/s both ways without P2P against about 56 GB/s
  * with it (source article-rtx5090-p2p-driver in kb/data/sources.csv; 30/56 = 0.54, taken as
