@@ -15,13 +15,23 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
 /* Samples per GPU per step: the workload's, else the model's default. */
 double decide_batch_per_gpu(const workload *w);
 
-/* How far the scaling model's data-parallel efficiency is from every measured multi-GPU result
- * of the KB that has a single-card result of the same GPU. */
+/* The figures of g the speed model reads for the workload's precision; whether g's cards have
+ * a scale-up link of their board (NVLink and its kin); whether they reach each other over PCIe
+ * peer-to-peer (the KB's flag, else the former GeForce RTX 40/50 rule). */
+model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g);
+int decide_gpu_board_link(const kb_gpu *g);
+int decide_gpu_p2p(const kb_gpu *g);
+
+/* (decide_calibrate.c) How far the scaling model's data-parallel efficiency is from every
+ * measured multi-GPU result of the KB that has a single-card result of the same GPU. */
 int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);
 /* How far the specification scaling is from the KB's one-card measurements, over every pair of
  * one vendor's GPUs measured on one benchmark in the workload's precision class (error in
  * percent of the measured ratio, in mean_error_pp and max_error_pp). */
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* (decide_calibrate.c) The parameter scaling between the reference benchmarks' models, each
+ * GPU measured on one card with two of them, both ways (error in percent). */
+void decide_params_calibration(const decision *d, model_calibration *out);
 /* The same test of what the decision does: each GPU measured with the workload's benchmark,
  * scaled from the measured GPU most like it as if it had no result of its own. */
 int decide_spec_loo_calibration(decision *d, model_calibration *out);
