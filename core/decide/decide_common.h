@@ -78,7 +78,7 @@ struct decision {
     size_t n_bench;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
-    model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
+    model_calibration spec_loo;  /* decide_spec_loo_calibration, read at the first speed */
     /* The calibrations a scaled speed's band is read from (decide_speed.c), read at the first
      * speed: across GPUs (spec_loo; spec_pairs without a benchmark), across counts, across
      * models (the reference benchmarks' parameters). */

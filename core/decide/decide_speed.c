@@ -307,22 +307,27 @@ static void band_apply(const decision *d, decide_option *o, const speed_band *b,
         buf_printf(&basis, "one measured result (from %s): no spread of its own",
                    tier_words[b->tier]);
     if (e > 0 || b->model_scaled) {
-        buf_printf(&basis, "%s", b->n ? ", widened by " : "");
+        buf_puts(&basis, b->n ? ", widened by the mean error of each scaling applied: "
+                              : "the mean error of each scaling applied: ");
         band_methods(d, b, &basis);
         if ((b->gpu_error > 0) + (b->count_error > 0) + (b->model_error > 0) > 1)
             buf_printf(&basis, "; combined as independent errors, sqrt of the sum of squares: "
                                "%.1f%%", e * 100);
-        buf_printf(&basis, "; the band is the figure / %.3g to x %.3g", 1 + e, 1 + e);
+    }
+    if (e > 0) {
+        buf_printf(&basis, "; the band is the figure%s / %.3g to x %.3g",
+                   b->spread_hi > b->spread_lo ? "'s spread" : "", 1 + e, 1 + e);
         buf_puts(how, "; band ");
         view_format_number(how, o->throughput_lo, o->throughput_hi < 100 ? 2 : 0);
         buf_puts(how, " to ");
         view_format_number(how, o->throughput_hi, o->throughput_hi < 100 ? 2 : 0);
-        buf_printf(how, " (within %.0f%% either way as a ratio: the mean error of the scaling "
-                        "applied on the KB's own measurements)", e * 100);
+        buf_printf(how, " (%s%.0f%% either way as a ratio: the mean error of the scaling applied "
+                        "on the KB's own measurements)",
+                   b->spread_hi > b->spread_lo ? "the results' spread widened by " : "", e * 100);
+    } else if (!b->n) {
+        buf_puts(&basis, "no measured result and no scaling whose error the KB can measure: "
+                         "no band");
     }
-    if (!b->n && !(e > 0))
-        buf_puts(&basis, "exact as modelled: no scaling whose error the KB can measure was "
-                         "applied");
     free(o->throughput_band_basis);
     o->throughput_band_basis = buf_detach(&basis);
 }
