@@ -230,11 +230,11 @@ static void band_of_measured(speed_band *b, const measured *m)
     b->spread_hi = m->median > 0 ? m->hi / m->median : 1;
 }
 
-/* The model error of the parameter scaling from the benchmark's model to the workload's: the
- * calibration's mean error (params_calibration, between the reference benchmarks' models) times
- * how many times further apart the two models are than the calibration's, in log parameters
- * (never less than once): an error measured over a 4.3-fold step says little of a 60-fold one,
- * and growing it with the log of the step is the plainest stated assumption. */
+/* How far apart the reference benchmarks' models are in log parameters (ln(110M / 25.6M)),
+ * the step decide_params_calibration tests.  A speed carried further has that calibration's
+ * mean error times how many times longer its own step is (never less than once, one_card): an
+ * error measured over a 4.3-fold step says little of a 60-fold one, and growing it with the log
+ * of the step is the plainest stated assumption. */
 static double params_span(void)
 {
     double lo = INFINITY, hi = 0;
