@@ -1,13 +1,16 @@
-/* decide_speed.h — the model stage: memory fit and speed of each option, and how far the
- * scaling models are from the KB's measurements (decide_speed.c). */
+/* decide_speed.h — the model stage: memory fit and speed of each option with its band
+ * (decide_speed.c), and how far the scaling models are from the KB's measurements
+ * (decide_calibrate.c). */
 #ifndef GW_DECIDE_SPEED_H
 #define GW_DECIDE_SPEED_H
 
 #include "decide_common.h"
 
-/* Memory fit, then throughput, of one option; the single-card speed of g (measured, else scaled
- * from the nearest measured GPU; NaN none), how saying how (may be NULL), o receiving the
- * citations (may be NULL). */
+/* Memory fit, then throughput (with throughput_lo/hi and the band's basis, which o owns), of
+ * one option; the single-card speed of g (measured, else scaled from the nearest measured GPU,
+ * then carried by parameters to the workload's model when it is not the benchmark's; NaN none;
+ * *measured 1 only for g's own result of the benchmark's model), how saying how (may be NULL),
+ * o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
