@@ -78,7 +78,12 @@ struct decision {
     size_t n_bench;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
-    model_calibration spec_loo;  /* decide_spec_loo_calibration, run once after the speeds */
+    model_calibration spec_loo;  /* decide_spec_loo_calibration, read at the first speed */
+    /* The calibrations a scaled speed's band is read from (decide_speed.c), read at the first
+     * speed: across GPUs (spec_loo; spec_pairs without a benchmark), across counts, across
+     * models (the reference benchmarks' parameters). */
+    model_calibration spec_pairs, count_cal, params_cal;
+    int speed_cal_read;
     kb_price *prices;            /* the prices to buy (new and used); cloud offers are read
                                   * cheapest first by decide_rent.c */
     size_t n_prices;
@@ -95,6 +100,7 @@ struct decision {
     model_llm_setup llm_setup;
     double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
+    double llm_mfu_error;        /* leave-one-out mean error of the calibration (2+ rows) */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement

@@ -368,6 +368,7 @@ const decide_field decide_option_fields[] = {
     {"throughput", "basis", S, GET, get_basis, 0, NULL, VALUE, 0, NULL},
     {"throughput", "low", N, OPT(throughput_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "band_basis", S, OPT(throughput_band_basis), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "estimate", B, GET, get_estimate, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "spread_text", S, GET, get_spread, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},

@@ -135,9 +135,44 @@ void decide_llm_fit(decision *d, decide_option *o)
 
 /* ---- speed ---- */
 
+/* The published ranges behind the KB's assumed figures, the band of a modelled speed where no
+ * measured row calibrates it: llm_mfu's source (llama-3-paper, Table 4) reports 38% to 43% model
+ * FLOPs utilisation for Llama 3 405B's pre-training on H100s; decode_bandwidth_fraction's
+ * (mbu-glossary) reports 70% to 85% of memory bandwidth for vLLM and TensorRT-LLM.  Each is the
+ * range of what published stacks reached, not of what a team's own will: stated as such. */
+#define LLM_MFU_LOW 0.38
+#define LLM_MFU_HIGH 0.43
+#define LLM_DECODE_BANDWIDTH_LOW 0.70
+#define LLM_DECODE_BANDWIDTH_HIGH 0.85
+
+/* The median of v[0..n) without v[skip]; v is left as it was. */
+static double median_without(const double *v, size_t n, size_t skip)
+{
+    double *rest = gw_xmalloc(n * sizeof *rest);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i != skip)
+            rest[m++] = v[i];
+    double median = decide_median(rest, m);
+    free(rest);
+    return median;
+}
+
+/* How far the calibrated utilisation is off, each row hidden in turn: the tokens/s it predicts
+ * for that row from the median of the others against the row's own, |predicted / measured - 1|
+ * (as the utilisations' ratio: the tokens/s of one row are its utilisation x a constant). */
+static double mfu_loo_error(const double *v, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += fabs(median_without(v, n, i) / v[i] - 1);
+    return sum / n;
+}
+
 /* The model FLOPs utilisation training is computed at: the median over the benchmark's
- * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), else the KB's
- * assumed figure; once per decision. */
+ * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), with its
+ * leave-one-out error where there are several, else the KB's assumed figure; once per
+ * decision. */
 static double training_mfu(decision *d)
 {
     if (!isnan(d->llm_mfu))
@@ -153,6 +188,7 @@ static double training_mfu(decision *d)
             v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
     }
     d->llm_mfu_rows = (int)n;
+    d->llm_mfu_error = n > 1 ? mfu_loo_error(v, n) : NAN;
     if (n) {
         d->llm_mfu = decide_median(v, n);
     } else {
@@ -161,6 +197,41 @@ static double training_mfu(decision *d)
     }
     free(v);
     return d->llm_mfu;
+}
+
+/* A modelled training speed's band: the calibration's leave-one-out error either way (as a
+ * ratio, as scaled speeds: decide_speed.c); one row or none, the published range of the
+ * utilisation around the figure used (throughput is in proportion to it). */
+static void train_band(decision *d, decide_option *o)
+{
+    gw_buf basis = GW_BUF_INIT;
+    double e = d->llm_mfu_error;
+    if (d->llm_mfu_rows > 1) {
+        o->throughput_lo = o->throughput / (1 + e);
+        o->throughput_hi = o->throughput * (1 + e);
+        buf_printf(&basis, "the utilisation's calibration on the benchmark's %d measured rows, "
+                           "each hidden in turn and predicted from the median of the others: "
+                           "off by %.1f%% on average (mean absolute error); the band is the "
+                           "figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100, 1 + e, 1 + e);
+    } else {
+        /* The published range as factors on the KB's assumed figure, applied to the figure
+         * used (the assumed one, or one row's calibration, which the range says as little of). */
+        double assumed = d->facts[KB_ASSUMED_LLM_MFU].value;
+        double low = fmin(LLM_MFU_LOW / assumed, 1), high = fmax(LLM_MFU_HIGH / assumed, 1);
+        o->throughput_lo = o->throughput * low;
+        o->throughput_hi = o->throughput * high;
+        buf_printf(&basis, "%s: the figure x %.4g to x %.4g, as %.0f%% to %.0f%% utilisation "
+                           "are to the KB's assumed %.0f%%, the range Llama 3's pre-training "
+                           "reached on H100s (llama-3-paper, the assumed figure's source; a "
+                           "team's own stack may reach less)",
+                   d->llm_mfu_rows ? "one measured row calibrates the utilisation, too few to "
+                                     "test it"
+                                   : "no measured row calibrates the utilisation",
+                   low, high, LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100, assumed * 100);
+    }
+    buf_puts(&basis, "; the parallel efficiencies are the model's, not in the band");
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
 }
 
 /* What tp GPUs of one replica deliver together: all of them on one GPU; over the board's link
@@ -201,7 +272,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
         eff = model_scaling_efficiency(dp, replica, tokens, exchange, o->link_gbs);
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
-    o->throughput_lo = o->throughput_hi = o->throughput;
+    train_band(d, o);
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
@@ -219,6 +290,36 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
         buf_printf(how, "; x%d replicas at %.1f%% data-parallel efficiency, %.3g GB exchanged "
                         "a step of %.0f tokens",
                    dp, eff * 100, exchange / 1e9, tokens);
+}
+
+/* A modelled serving speed's band: the model again at the low and at the high ends of the
+ * published ranges of both shares it assumes (LLM_MFU_*, LLM_DECODE_BANDWIDTH_*, each widened
+ * to hold the KB's figure), busy replicas each. */
+static void serve_band(decision *d, decide_option *o, const model_llm_setup *s, double rate,
+                       double busy)
+{
+    const workload *w = d->w;
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    double mfu_lo = fmin(LLM_MFU_LOW, mfu), mfu_hi = fmax(LLM_MFU_HIGH, mfu);
+    double bw_lo = fmin(LLM_DECODE_BANDWIDTH_LOW, bw), bw_hi = fmax(LLM_DECODE_BANDWIDTH_HIGH, bw);
+    model_serving low, high;
+    model_llm_serving(&d->llm, s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
+                      rate, o->gpu->memory_bandwidth_gbs, mfu_lo, bw_lo, &low);
+    model_llm_serving(&d->llm, s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
+                      rate, o->gpu->memory_bandwidth_gbs, mfu_hi, bw_hi, &high);
+    o->throughput_lo = low.tokens_per_s * busy;
+    o->throughput_hi = high.tokens_per_s * busy;
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "no measured row calibrates the serving model: the figure at the low and "
+                       "high ends of the published ranges of its two assumed shares, %.0f%% to "
+                       "%.0f%% of the tensor rate (llama-3-paper, Llama 3's pre-training) and "
+                       "%.0f%% to %.0f%% of the memory bandwidth in a decode step (mbu-glossary, "
+                       "what vLLM and TensorRT-LLM commonly reach); a team's own stack may reach "
+                       "less; tensor parallelism's efficiency is the model's, not in the band",
+               mfu_lo * 100, mfu_hi * 100, bw_lo * 100, bw_hi * 100);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
 }
 
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
@@ -250,8 +351,9 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = tp_efficiency(o);
     /* The requests keep concurrency / sequences replicas busy (all of them, unless there are
      * fewer requests than replicas). */
-    o->throughput = v.tokens_per_s * fmin(o->replicas, w->serve_concurrency / o->sequences);
-    o->throughput_lo = o->throughput_hi = o->throughput;
+    double busy = fmin(o->replicas, w->serve_concurrency / o->sequences);
+    o->throughput = v.tokens_per_s * busy;
+    serve_band(d, o, &s, rate, busy);
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, up to %.0f sequence%s each; "
                     "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
@@ -275,7 +377,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
 static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 {
     int serving = d->llm_setup.task == MODEL_INFERENCE;
-    double sum = 0, best = 0;
+    double sum = 0, best = 0, lowest = INFINITY, highest = 0;
     size_t n = 0;
     const char *source = NULL;
     for (size_t i = 0; i < d->n_bench && o->hosts == 1; i++) {
@@ -284,6 +386,8 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
             (!serving && (int)b->gpu_count != o->count))
             continue;
         sum += b->value;
+        lowest = fmin(lowest, b->value);
+        highest = fmax(highest, b->value);
         best = fmax(best, b->value / b->gpu_count);
         n++;
         source = b->source;
@@ -293,13 +397,22 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
     decide_option_cite(d, o, source);
     if (!serving) {
         o->measured = 1;
-        o->throughput = o->throughput_lo = o->throughput_hi = sum / n;
+        o->throughput = sum / n;
+        o->throughput_lo = lowest;
+        o->throughput_hi = highest;
+        free(o->throughput_band_basis);
+        o->throughput_band_basis = gw_xstrdup(n > 1 ? "the spread of the measured results used, "
+                                                      "lowest to highest"
+                                                    : "one measured result: no spread of its own");
         buf_reset(how);
         buf_printf(how, "measured on %dx %s (%.0f tokens/s%s)", o->count, o->gpu->name,
                    sum / n, n > 1 ? ", the mean of its results" : "");
     } else if (best * o->count < o->throughput) {
         o->measured = 1;
         o->throughput = o->throughput_lo = o->throughput_hi = best * o->count;
+        free(o->throughput_band_basis);
+        o->throughput_band_basis = gw_xstrdup("capped by the best measured result a GPU, one "
+                                              "figure: no spread of its own");
         buf_printf(how, "; capped at %.0f tokens/s: %dx the %.0f a GPU measured on %s (%s)",
                    best * o->count, o->count, best, o->gpu->name, d->w->benchmark);
     }
@@ -313,7 +426,9 @@ static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
     o->capacity = o->throughput;
     if (isnan(demand) || !(o->throughput >= demand))
         return;
-    o->throughput = o->throughput_lo = o->throughput_hi = demand;
+    /* Costed for the demand; the low end stays the capacity's where that falls short of it. */
+    o->throughput_lo = fmin(o->throughput_lo, demand);
+    o->throughput = o->throughput_hi = demand;
     buf_puts(how, "; it can generate up to ");
     view_format_number(how, o->capacity, 0);
     buf_puts(how, " tokens/s at this concurrency and is costed for the ");
@@ -572,6 +687,22 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                                            ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
                                                                                      : 4.0 / 6)
                                            : 1));
+    if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
+        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
+                      "utilisation's leave-one-out error on the %d measured rows, %.1f%% on "
+                      "average: the figure / %.3g to x %.3g", d->llm_mfu_rows,
+                   d->llm_mfu_error * 100, 1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
+    else {
+        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
+                      "model again at the ends of the published ranges of its assumed shares: "
+                      "%.0f%% to %.0f%% utilisation (llama-3-paper)", LLM_MFU_LOW * 100,
+                   LLM_MFU_HIGH * 100);
+        if (d->llm_setup.task == MODEL_INFERENCE)
+            buf_printf(b, " and %.0f%% to %.0f%% of the memory bandwidth a decode step "
+                          "(mbu-glossary)", LLM_DECODE_BANDWIDTH_LOW * 100,
+                       LLM_DECODE_BANDWIDTH_HIGH * 100);
+        buf_puts(b, ", too few measured rows to test the model on");
+    }
     view_map_set_str(method, "scaling", buf_cstr(b));
 }
 

@@ -85,6 +85,7 @@ void decide_option_free(decide_option *o)
     free(o->offer_note);
     free(o->price_as_of);
     free(o->throughput_how);
+    free(o->throughput_band_basis);
     free(o->excluded_because);
     free(o->cites);
     for (size_t j = 0; j < o->n_verdicts; j++) {

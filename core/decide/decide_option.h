@@ -48,6 +48,7 @@ typedef struct decide_option {
     int measured;
     char *throughput_how;          /* one sentence: how the figure was obtained */
     double throughput_lo, throughput_hi;
+    char *throughput_band_basis;   /* one sentence: where the band comes from; NULL unknown */
     int nvlink;
     double link_gbs, efficiency, comm_fraction;
     double time_to_finish_hours;   /* one run of the work; NaN for capacity */

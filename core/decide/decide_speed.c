@@ -1,9 +1,12 @@
 /* decide_speed.c — the model stage of a decision: whether an option's model fits its cards'
  * memory (split over them under model parallelism), and how fast it runs: the median of the
- * KB's measured results for that GPU and count, else one card's speed (measured, or scaled
- * from the nearest measured GPU by its specifications) times the cards at model.c's scaling
- * efficiency over their real link; without a benchmark, speed relative to the workload's
- * reference card.  Also how far that efficiency is from the KB's multi-GPU measurements. */
+ * KB's measured results for that GPU and count (where the workload's model is the benchmark's),
+ * else one card's speed (measured, or scaled from the nearest measured GPU by its
+ * specifications, and carried to the workload's own model by its parameters) times the cards at
+ * model.c's scaling efficiency over their real link; without a benchmark, speed relative to the
+ * workload's reference card.  Each speed has a band: the spread of the measurements used, and
+ * the leave-one-out error of each scaling applied.  Also how far those scalings are from the
+ * KB's measurements. */
 #include "decide_speed.h"
 #include "decide_llm.h"
 
@@ -43,7 +46,7 @@ static int is_sxm(const kb_gpu *g)
 
 /* Whether g's cards are joined by a scale-up link of their board (NVLink, Infinity Fabric,
  * Gaudi's RoCE ports): nvlink_gbs holds its bandwidth whatever its kind (schema version 6). */
-static int has_board_link(const kb_gpu *g)
+int decide_gpu_board_link(const kb_gpu *g)
 {
     return is_sxm(g) && g->nvlink_gbs > 0 && !(g->link_kind && !strcmp(g->link_kind, "none"));
 }
@@ -70,7 +73,7 @@ double decide_batch_per_gpu(const workload *w)
 }
 
 /* The figures of g the model reads, for the workload's precision. */
-static model_gpu_spec spec_of(const decision *d, const kb_gpu *g)
+model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g)
 {
     model_gpu_spec s;
     if (gw_precision_is_half(d->w->precision))
@@ -203,6 +206,132 @@ static void measured_words(gw_buf *how, const measured *m, int count, const kb_g
                    m->set_aside == 1 ? "" : "s");
 }
 
+/* ---- bands ---- */
+
+/* How sure a speed is: the spread of the measured results it rests on, as factors on their
+ * median, and the mean error of each scaling applied to them (fractions; 0: not applied). */
+typedef struct speed_band {
+    size_t n;                      /* measured results used (0: none) */
+    int tier;                      /* their kind of source (tier_words) */
+    double spread_lo, spread_hi;   /* lowest and highest / median; 1 and 1 for one result */
+    double gpu_error;              /* across GPUs: the specification scaling */
+    double count_error;            /* across counts: the data-parallel efficiency, relative */
+    double count_error_pp, efficiency;
+    double model_error;            /* across models: the parameter scaling */
+    double model_stretch;          /* how far beyond its calibration the parameter scaling goes */
+    int model_scaled;              /* carried to the workload's model by its parameters */
+} speed_band;
+
+static void band_of_measured(speed_band *b, const measured *m)
+{
+    b->n = m->n;
+    b->tier = m->tier;
+    b->spread_lo = m->median > 0 ? m->lo / m->median : 1;
+    b->spread_hi = m->median > 0 ? m->hi / m->median : 1;
+}
+
+/* How far apart the reference benchmarks' models are in log parameters (ln(110M / 25.6M)),
+ * the step decide_params_calibration tests.  A speed carried further has that calibration's
+ * mean error times how many times longer its own step is (never less than once, one_card): an
+ * error measured over a 4.3-fold step says little of a 60-fold one, and growing it with the log
+ * of the step is the plainest stated assumption. */
+static double params_span(void)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; model_benchmark_name(i); i++) {
+        double p = model_benchmark_params(model_benchmark_name(i));
+        lo = fmin(lo, p);
+        hi = fmax(hi, p);
+    }
+    return hi > lo ? log(hi / lo) : 0;
+}
+
+/* The relative error of the methods applied together: sqrt of the sum of squares, as
+ * independent errors combine. */
+static double band_error(const speed_band *b)
+{
+    return sqrt(b->gpu_error * b->gpu_error + b->count_error * b->count_error +
+                b->model_error * b->model_error);
+}
+
+/* "mean absolute error 14% (...)" for each method applied, into basis. */
+static void band_methods(const decision *d, const speed_band *b, gw_buf *basis)
+{
+    const char *sep = "";
+    if (b->gpu_error > 0) {
+        const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
+        buf_printf(basis, "the specification scaling across GPUs, off by %.1f%% on average "
+                          "(mean absolute error of predicted / measured - 1, %s %d %s)",
+                   b->gpu_error * 100, d->spec_loo.rows ? "leave-one-out over the" : "over the",
+                   c->rows,
+                   d->spec_loo.rows ? "GPUs the KB measures on this benchmark, each scaled from "
+                                      "its nearest as if unmeasured"
+                                    : "pairs of one vendor's GPUs measured on a reference "
+                                      "benchmark");
+        sep = "; ";
+    }
+    if (b->count_error > 0) {
+        buf_printf(basis, "%sthe data-parallel efficiency across counts, off by %.1f points on "
+                          "average over the KB's %d multi-GPU results, %.1f%% of this option's "
+                          "%.1f%%", sep, b->count_error_pp, d->count_cal.rows,
+                   b->count_error * 100, b->efficiency * 100);
+        sep = "; ";
+    }
+    if (b->model_scaled && !(b->model_error > 0))
+        buf_printf(basis, "%sthe parameter scaling from the benchmark's model to this one, "
+                          "untested: the KB measures no GPU on two reference benchmarks", sep);
+    else if (b->model_error > 0)
+        buf_printf(basis, "%sthe parameter scaling from the benchmark's model to this one, off "
+                          "by %.1f%% on average between the reference benchmarks' models (%d "
+                          "predictions, each GPU measured on both), x %.2f for a step that many "
+                          "times as long in log parameters: %.1f%%", sep,
+                   d->params_cal.mean_error_pp, d->params_cal.rows, b->model_stretch,
+                   b->model_error * 100);
+}
+
+/* o's low and high ends from its band (a measured spread widened by 1 + e either way for the
+ * combined error e of the scalings, a ratio so that it stays above zero however large e is),
+ * the sentence that says where they come from, and their words in how. */
+static void band_apply(const decision *d, decide_option *o, const speed_band *b, gw_buf *how)
+{
+    if (isnan(o->throughput))
+        return;
+    double e = band_error(b);
+    o->throughput_lo = o->throughput * b->spread_lo / (1 + e);
+    o->throughput_hi = o->throughput * b->spread_hi * (1 + e);
+    gw_buf basis = GW_BUF_INIT;
+    if (b->n > 1)
+        buf_printf(&basis, "the spread of the %zu measured results used (from %s), lowest to "
+                           "highest", b->n, tier_words[b->tier]);
+    else if (b->n == 1)
+        buf_printf(&basis, "one measured result (from %s): no spread of its own",
+                   tier_words[b->tier]);
+    if (e > 0 || b->model_scaled) {
+        buf_puts(&basis, b->n ? ", widened by the mean error of each scaling applied: "
+                              : "the mean error of each scaling applied: ");
+        band_methods(d, b, &basis);
+        if ((b->gpu_error > 0) + (b->count_error > 0) + (b->model_error > 0) > 1)
+            buf_printf(&basis, "; combined as independent errors, sqrt of the sum of squares: "
+                               "%.1f%%", e * 100);
+    }
+    if (e > 0) {
+        buf_printf(&basis, "; the band is the figure%s / %.3g to x %.3g",
+                   b->spread_hi > b->spread_lo ? "'s spread" : "", 1 + e, 1 + e);
+        buf_puts(how, "; band ");
+        view_format_number(how, o->throughput_lo, o->throughput_hi < 100 ? 2 : 0);
+        buf_puts(how, " to ");
+        view_format_number(how, o->throughput_hi, o->throughput_hi < 100 ? 2 : 0);
+        buf_printf(how, " (%s%.0f%% either way as a ratio: the mean error of the scaling applied "
+                        "on the KB's own measurements)",
+                   b->spread_hi > b->spread_lo ? "the results' spread widened by " : "", e * 100);
+    } else if (!b->n) {
+        buf_puts(&basis, "no measured result and no scaling whose error the KB can measure: "
+                         "no band");
+    }
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+}
+
 /* ---- one card ---- */
 
 /* The measured GPU most like g (NULL: none measured of its vendor): of the same vendor only
@@ -211,7 +340,7 @@ static void measured_words(gw_buf *how, const measured *m, int count, const kb_g
  * data-centre) first, then nearest in specifications. */
 static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
 {
-    model_gpu_spec target = spec_of(d, g);
+    model_gpu_spec target = decide_gpu_spec(d, g);
     const kb_gpu *nearest = NULL;
     double best = INFINITY;
     int best_unlike = 4;
@@ -227,7 +356,7 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
         int unlike = !decide_text_same(r->architecture, g->architecture) +
                      (decide_gpu_sold_as_card(r) != decide_gpu_sold_as_card(g)) +
                      (decide_gpu_is_consumer(r) != decide_gpu_is_consumer(g));
-        model_gpu_spec rs = spec_of(d, r);
+        model_gpu_spec rs = decide_gpu_spec(d, r);
         double dist = model_spec_distance(&rs, &target);
         if (unlike < best_unlike || (unlike == best_unlike && dist < best)) {
             best_unlike = unlike;
@@ -238,37 +367,86 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
     return nearest;
 }
 
+/* The workload's model against the benchmark's: 1 when it is the benchmark's (or either
+ * parameter count is unknown), else the factor the benchmark's speeds are carried to it by. */
+static double model_factor(const decision *d)
+{
+    double bench = model_benchmark_params(d->w->benchmark);
+    if (model_is_benchmark_model(bench, d->w->params))
+        return 1;
+    return model_scale_by_params(1, bench, d->w->params);
+}
+
+/* "1.5B" or "25.6M" parameters. */
+static void params_words(gw_buf *how, double params)
+{
+    if (params >= 1e9)
+        buf_printf(how, "%.3gB", params / 1e9);
+    else
+        buf_printf(how, "%.3gM", params / 1e6);
+}
+
+/* One card of g on the workload's benchmark: measured, else scaled from the nearest measured
+ * GPU; then carried to the workload's own model when it is not the benchmark's (b: what the
+ * figure rests on and the errors of the scalings applied). */
+static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_band *b,
+                       gw_buf *how)
+{
+    measured m;
+    double value;
+    if (measured_rows(d, o, g->id, 1, &m)) {
+        if (how)
+            measured_words(how, &m, 1, g);
+        band_of_measured(b, &m);
+        value = m.median;
+    } else {
+        const kb_gpu *nearest = nearest_measured(d, g);
+        if (!nearest) {
+            if (how)
+                buf_printf(how, "no %s GPU is measured on this benchmark to scale from",
+                           g->vendor ? g->vendor : "such");
+            return NAN;
+        }
+        measured_rows(d, o, nearest->id, 1, &m);
+        model_gpu_spec rs = decide_gpu_spec(d, nearest), target = decide_gpu_spec(d, g);
+        value = model_scale_throughput(m.median, &rs, &target);
+        if (o) {
+            decide_option_cite(d, o, g->source);
+            decide_option_cite(d, o, nearest->source);
+        }
+        b->gpu_error = d->spec_loo.mean_error_pp / 100;
+        if (how && !isnan(value))
+            buf_printf(how,
+                       "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
+                       "bandwidth %.0f/%.0f GB/s)",
+                       nearest->name, m.median, target.tensor_tflops, rs.tensor_tflops,
+                       target.bandwidth_gbs, rs.bandwidth_gbs);
+    }
+    double factor = model_factor(d);
+    if (factor == 1 || isnan(value))
+        return value;
+    double bench = model_benchmark_params(d->w->benchmark);
+    double step = fabs(log(d->w->params / bench)), span = params_span();
+    b->model_scaled = 1;
+    b->model_stretch = span > 0 ? fmax(1, step / span) : 1;
+    b->model_error = d->params_cal.mean_error_pp / 100 * b->model_stretch;
+    if (how) {
+        buf_printf(how, "; x %.3g for the workload's own model: ", factor);
+        params_words(how, bench);
+        buf_printf(how, " parameters (%s) / ", d->w->benchmark);
+        params_words(how, d->w->params);
+        buf_puts(how, ", per-sample work in proportion to parameters (a stated model: the "
+                      "benchmark measures another model)");
+    }
+    return value * factor;
+}
+
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured_out,
                                 gw_buf *how)
 {
-    measured m;
-    size_t n = measured_rows(d, o, g->id, 1, &m);
-    *measured_out = n > 0;
-    if (n) {
-        if (how)
-            measured_words(how, &m, 1, g);
-        return m.median;
-    }
-    const kb_gpu *nearest = nearest_measured(d, g);
-    if (!nearest) {
-        if (how)
-            buf_printf(how, "no %s GPU is measured on this benchmark to scale from",
-                       g->vendor ? g->vendor : "such");
-        return NAN;
-    }
-    measured_rows(d, o, nearest->id, 1, &m);
-    model_gpu_spec rs = spec_of(d, nearest), target = spec_of(d, g);
-    double value = model_scale_throughput(m.median, &rs, &target);
-    if (o) {
-        decide_option_cite(d, o, g->source);
-        decide_option_cite(d, o, nearest->source);
-    }
-    if (how && !isnan(value))
-        buf_printf(how,
-                   "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
-                   "bandwidth %.0f/%.0f GB/s)",
-                   nearest->name, m.median, target.tensor_tflops, rs.tensor_tflops,
-                   target.bandwidth_gbs, rs.bandwidth_gbs);
+    speed_band b = {0};
+    double value = one_card(d, o, g, &b, how);
+    *measured_out = b.n > 0 && !b.model_scaled;
     return value;
 }
 
@@ -280,11 +458,14 @@ static int one_card_works(const decision *d)
     return decide_str_eq(d->w->parallelism, "none");
 }
 
-/* Whether g's cards reach each other's memory directly over PCIe.  NVIDIA disables GPU
- * peer-to-peer on GeForce cards from the RTX 40 series (Ada) on, the 50 series (Blackwell)
- * included: their traffic goes through host memory. */
-static int has_p2p(const kb_gpu *g)
+/* Whether g's cards reach each other's memory directly over PCIe: the KB's flag for the card
+ * (its sources: NVIDIA's driver disables GPU peer-to-peer on GeForce cards, whose traffic then
+ * goes through host memory).  Where the KB does not say, the rule it held before the flag:
+ * GeForce cards from the RTX 40 series (Ada) on, the 50 series (Blackwell) included, lack it. */
+int decide_gpu_p2p(const kb_gpu *g)
 {
+    if (g->p2p == 0 || g->p2p == 1)
+        return g->p2p;
     return !(decide_gpu_is_consumer(g) && g->architecture &&
              (!strncmp(g->architecture, "Ada", 3) || !strcmp(g->architecture, "Blackwell")));
 }
@@ -316,7 +497,7 @@ static void link_words(gw_buf *how, const decide_option *o)
                    o->network_gbps / 8);
     if (o->nvlink)
         buf_printf(how, "%s (%.0f GB/s each way)", link_name(o->gpu), o->link_gbs);
-    else if (has_p2p(o->gpu))
+    else if (decide_gpu_p2p(o->gpu))
         buf_printf(how, "PCIe %.0f.0 x%.0f (%.0f GB/s each way)",
                    o->gpu->pcie_gen > 0 ? o->gpu->pcie_gen : 4,
                    o->gpu->pcie_lanes > 0 ? o->gpu->pcie_lanes : 16, o->link_gbs);
@@ -326,77 +507,64 @@ static void link_words(gw_buf *how, const decide_option *o)
                    o->gpu->pcie_lanes > 0 ? o->gpu->pcie_lanes : 16, o->link_gbs);
 }
 
-/* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
- * several cards of which one works, nor across machines: the KB's runs are in one machine). */
-/* The KB's results for o's GPU and count, when it has some (not for a split model, nor for
- * several cards of which one works, nor across machines: the KB's runs are in one machine).
- * One family of measurements across counts: when the only results at this count come from a
- * less trusted kind of source than the GPU's one-card results (an article's four cards beside a
- * benchmark's one and two), the option is scaled from the better family instead, and the other
- * result is kept as the spread (*aside, NaN when none). */
-static int speed_measured(decision *d, decide_option *o, gw_buf *how, measured *aside)
+/* The KB's results for o's GPU and count, when it has some and the workload's model is the
+ * benchmark's (not for a split model, nor for several cards of which one works, nor across
+ * machines: the KB's runs are in one machine).  A measurement at the option's own count is
+ * used whatever its kind of source (the most trusted kind present at that count): a scaled
+ * figure from a better-trusted one-card result carries the scaling's error on top. */
+static int speed_measured(decision *d, decide_option *o, gw_buf *how, speed_band *b)
 {
-    measured m, one;
-    aside->n = 0;
-    size_t n = o->split || o->hosts > 1 || (o->count > 1 && one_card_works(d))
+    measured m;
+    size_t n = o->split || o->hosts > 1 || (o->count > 1 && one_card_works(d)) ||
+                       model_factor(d) != 1
                    ? 0
                    : measured_rows(d, o, o->gpu->id, o->count, &m);
     if (!n)
         return 0;
-    if (o->count > 1 && measured_rows(d, NULL, o->gpu->id, 1, &one) && one.tier < m.tier) {
-        *aside = m;
-        return 0;
-    }
     o->measured = 1;
     o->throughput = m.median;
-    o->throughput_lo = m.lo;
-    o->throughput_hi = m.hi;
+    band_of_measured(b, &m);
     measured_words(how, &m, o->count, o->gpu);
     return 1;
 }
 
-/* The result speed_measured set aside, as the spread of the scaled figure and in words. */
-static void aside_spread(decide_option *o, const measured *aside, gw_buf *how)
+/* The relative error of a modelled efficiency: the across-count calibration's mean error in
+ * points over the efficiency itself. */
+static void count_error(const decision *d, speed_band *b, double eff)
 {
-    if (!aside->n || isnan(o->throughput))
+    if (!d->count_cal.rows || !(eff > 0))
         return;
-    o->throughput_lo = fmin(o->throughput, aside->lo);
-    o->throughput_hi = fmax(o->throughput, aside->hi);
-    buf_printf(how, "; %s measured %.0f on %d cards, kept as the spread (%.0f to %.0f) but not "
-                    "used: one family of measurements across counts, the more trusted one",
-               tier_words[aside->tier], aside->median, o->count, o->throughput_lo,
-               o->throughput_hi);
+    b->count_error_pp = d->count_cal.mean_error_pp;
+    b->efficiency = eff;
+    b->count_error = d->count_cal.mean_error_pp / 100 / eff;
 }
 
-/* One card's speed times the cards, at the efficiency of their interconnect. */
 /* Several machines of which one machine's count is measured: that measured figure times the
  * machines, at the model's efficiency across the network relative to its efficiency within one
  * machine (the measurement already holds what happens inside one).  0 when there is no such
- * measurement. */
-static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how)
+ * measurement, or the workload's model is not the benchmark's. */
+static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how, speed_band *b)
 {
-    measured m, one;
+    measured m;
     int per_host = o->count / o->hosts;
-    if (o->hosts < 2 || o->split || one_card_works(d) ||
+    if (o->hosts < 2 || o->split || one_card_works(d) || model_factor(d) != 1 ||
         !measured_rows(d, NULL, o->gpu->id, per_host, &m))
         return 0;
-    /* One family across counts (speed_measured): not a less trusted source's machine. */
-    if (per_host > 1 && measured_rows(d, NULL, o->gpu->id, 1, &one) && one.tier < m.tier)
-        return 0;
-    measured_rows(d, o, o->gpu->id, per_host, &m);   /* now cited */
     int single_measured = 0;
-    double single = decide_single_card_speed(d, o, o->gpu, &single_measured, NULL);
+    double single = decide_single_card_speed(d, NULL, o->gpu, &single_measured, NULL);
     double batch = decide_batch_per_gpu(d->w);
     double across = efficiency(d, o, single, batch, d->gradient_bytes);
     double within = model_scaling_efficiency(per_host, single, batch, d->gradient_bytes,
                                              o->link_gbs);
     if (isnan(single) || !(within > 0))
         return 0;
+    measured_rows(d, o, o->gpu->id, per_host, &m);   /* now cited */
+    decide_single_card_speed(d, o, o->gpu, &single_measured, NULL);
     double ratio = across / within;
     o->efficiency = m.median / (single * per_host) * ratio;
     o->throughput = m.median * o->hosts * ratio;
-    o->throughput_lo = m.lo * o->hosts * ratio;
-    o->throughput_hi = m.hi * o->hosts * ratio;
+    band_of_measured(b, &m);
+    count_error(d, b, across);
     measured_words(how, &m, per_host, o->gpu);
     buf_printf(how, " in one machine; x%d machines at %.1f%% of that (the model's %.1f%% across "
                     "machines against %.1f%% within one): ",
@@ -405,28 +573,31 @@ static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how)
     return 1;
 }
 
-static void speed_scaled(decision *d, decide_option *o, gw_buf *how)
+/* One card's speed times the cards, at the efficiency of their interconnect. */
+static void speed_scaled(decision *d, decide_option *o, gw_buf *how, speed_band *b)
 {
-    if (speed_from_one_machine(d, o, how))
+    if (speed_from_one_machine(d, o, how, b))
         return;
-    int single_measured = 0;
-    double single = decide_single_card_speed(d, o, o->gpu, &single_measured, how);
+    double single = one_card(d, o, o->gpu, b, how);
     if (isnan(single))
         return;
     double eff = efficiency(d, o, single, decide_batch_per_gpu(d->w), d->gradient_bytes);
     o->efficiency = eff;
     o->throughput = single * o->count * eff;
-    o->throughput_lo = o->throughput_hi = o->throughput;
     if (o->count > 1 && one_card_works(d)) {
         buf_printf(how, "; parallelism = \"none\": one of the %d cards does the work", o->count);
         return;
     }
     if (o->count > 1 && o->split) {
+        /* An assumed efficiency, untested: the data-parallel calibration is the nearest the KB
+         * can measure. */
+        count_error(d, b, eff);
         buf_printf(how, "; split over %d cards (model parallelism) at %.0f%% efficiency over %s",
                    o->count, eff * 100, o->nvlink ? link_name(o->gpu) : "PCIe");
     } else if (o->count > 1 && !(d->gradient_bytes > 0)) {
         buf_printf(how, "; x%d, nothing trained: no gradients to exchange", o->count);
     } else if (o->count > 1) {
+        count_error(d, b, eff);
         buf_printf(how, "; x%d at %.1f%% data-parallel efficiency over ", o->count, eff * 100);
         link_words(how, o);
     }
@@ -445,7 +616,7 @@ static void comm_fraction(const decision *d, decide_option *o)
 }
 
 /* Without a benchmark: speed relative to the reference GPU, from specifications alone. */
-static void speed_relative(decision *d, decide_option *o, gw_buf *how)
+static void speed_relative(decision *d, decide_option *o, gw_buf *how, speed_band *b)
 {
     const kb_gpu *g = o->gpu, *ref = d->reference;
     if (!decide_text_same(g->vendor, ref->vendor)) {
@@ -454,12 +625,15 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how)
                         "be scaled from it", ref->name, g->vendor ? g->vendor : "another vendor");
         return;
     }
-    model_gpu_spec rs = spec_of(d, ref), ts = spec_of(d, g);
+    model_gpu_spec rs = decide_gpu_spec(d, ref), ts = decide_gpu_spec(d, g);
     double ratio = decide_str_eq(g->id, ref->id) ? 1 : model_scale_throughput(1, &rs, &ts);
     double eff = efficiency(d, o, NAN, 0, d->gradient_bytes);
     o->efficiency = eff;
     o->throughput = ratio * o->count * eff;
-    o->throughput_lo = o->throughput_hi = o->throughput;
+    if (!decide_str_eq(g->id, ref->id))
+        b->gpu_error = d->spec_pairs.mean_error_pp / 100;
+    if (o->count > 1 && !one_card_works(d) && (o->split || d->gradient_bytes > 0))
+        count_error(d, b, eff);
     decide_option_cite(d, o, g->source);
     decide_option_cite(d, o, ref->source);
     buf_printf(how, "scaled from %s by tensor throughput and memory bandwidth", ref->name);
@@ -501,211 +675,36 @@ static void slice_share(decide_option *o, gw_buf *how)
 }
 
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
+static void read_calibrations(decision *d);
+
 void decide_option_speed(decision *d, decide_option *o)
 {
     const kb_gpu *g = o->gpu;
     gw_buf how = GW_BUF_INIT;
-    o->nvlink = has_board_link(g) && o->count > 1;
-    o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, has_p2p(g));
+    speed_band band = {.spread_lo = 1, .spread_hi = 1};
+    o->nvlink = decide_gpu_board_link(g) && o->count > 1;
+    o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, decide_gpu_p2p(g));
     o->throughput = NAN;
     if (workload_is_llm(d->w)) {
         decide_llm_speed(d, o, &how);
-    } else if (d->n_bench) {
-        measured aside;
-        if (!speed_measured(d, o, &how, &aside)) {
-            speed_scaled(d, o, &how);
-            aside_spread(o, &aside, &how);
-        }
-        comm_fraction(d, o);
     } else {
-        speed_relative(d, o, &how);
+        read_calibrations(d);
+        if (!d->n_bench)
+            speed_relative(d, o, &how, &band);
+        else if (!speed_measured(d, o, &how, &band))
+            speed_scaled(d, o, &how, &band);
     }
     cooling_penalty(d, o, &how);
     slice_share(o, &how);
+    if (!workload_is_llm(d->w)) {
+        band_apply(d, o, &band, &how);
+        if (d->n_bench)
+            comm_fraction(d, o);
+    }
     o->throughput_how = buf_detach(&how);
 }
 
-/* ---- calibration ---- */
-
-/* Whether two precisions are of one class (amp, fp16, bf16: half; fp32, tf32: full), as the
- * workload's benchmark rows are kept (decide.c). */
-static int same_precision_class(const char *a, const char *b)
-{
-    return gw_precision_is_half(a) == gw_precision_is_half(b);
-}
-
-/* The end of the run of rows sharing rows[start]'s GPU, benchmark and metric: kb_benchmarks_find
- * sorts by them, so the calibrations read each run once instead of the whole table per row. */
-static size_t run_end(const kb_benchmark *rows, size_t n, size_t start)
-{
-    size_t end = start + 1;
-    while (end < n && decide_str_eq(rows[end].gpu, rows[start].gpu) &&
-           decide_str_eq(rows[end].workload, rows[start].workload) &&
-           decide_text_same(rows[end].metric, rows[start].metric))
-        end++;
-    return end;
-}
-
-/* The one-card results of rows[start..end) in precision's class, of source only when it is not
- * NULL, into values; how many. */
-static size_t run_singles(const kb_benchmark *rows, size_t start, size_t end,
-                          const char *precision, const char *source, double *values)
-{
-    size_t n = 0;
-    for (size_t j = start; j < end; j++)
-        if ((int)rows[j].gpu_count == 1 && rows[j].value > 0 &&
-            same_precision_class(rows[j].precision, precision) &&
-            (!source || decide_str_eq(rows[j].source, source)))
-            values[n++] = rows[j].value;
-    return n;
-}
-
-/* The model against every measured multi-GPU row of the KB that has a single-card row of the
- * same GPU, benchmark, metric and precision class: predicted efficiency (model_link_gbs and
- * model_scaling_efficiency, with the benchmark's own model size and the row's batch per GPU)
- * against measured (throughput / (count x the single-card median)).  Read-only, so that the
- * method view can call it. */
-/* The calibration over the results of one benchmark whose model the scaling model knows. */
-static int scaling_calibration_of(const decision *d, const char *benchmark,
-                                  model_calibration *out, gw_error *err)
-{
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
-    int rc = kb_benchmarks_find(d->k, NULL, benchmark, &rows, &n, err);
-    if (rc != GW_OK)
-        return rc;
-    double *singles = gw_xmalloc((n + 1) * sizeof *singles);
-    for (size_t start = 0, end; start < n; start = end) {
-        end = run_end(rows, n, start);
-        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
-        double params = model_benchmark_params(rows[start].workload);
-        for (size_t i = start; i < end && g && !isnan(params); i++) {
-            const kb_benchmark *r = &rows[i];
-            int count = (int)r->gpu_count;
-            if (count < 2 || !(r->value > 0))
-                continue;
-            /* The single-card results of the row's own source when it has some (one family of
-             * measurements across counts), else of any source. */
-            size_t n_single = run_singles(rows, start, end, r->precision, r->source, singles);
-            if (!n_single)
-                n_single = run_singles(rows, start, end, r->precision, NULL, singles);
-            if (!n_single)
-                continue;
-            double single = decide_median(singles, n_single);
-            double link = model_link_gbs(has_board_link(g), g->nvlink_gbs, g->pcie_gen,
-                                         g->pcie_lanes, has_p2p(g));
-            double batch = r->batch > 0 ? r->batch / count : MODEL_DEFAULT_BATCH;
-            double predicted = model_scaling_efficiency(
-                count, single, batch, model_gradient_bytes(params, r->precision), link);
-            model_calibration_add(out, predicted, r->value / (count * single));
-        }
-    }
-    free(singles);
-    kb_benchmarks_free(rows, n);
-    return GW_OK;
-}
-
-/* How far the specification scaling (model_scale_throughput) is from the KB's measurements:
- * for every pair of GPUs of one vendor measured on one card with the same reference benchmark
- * (model_benchmark_name) and metric in the workload's precision class, the ratio it predicts against the ratio measured (medians
- * of each GPU's results), as the percentage the prediction is off by (|predicted / measured -
- * 1|). */
-/* Only the benchmarks whose model's parameters are known give a predicted efficiency: their
- * results are read (by the workload index), not every result of the KB. */
-int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
-{
-    memset(out, 0, sizeof *out);
-    int rc = GW_OK;
-    for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++)
-        rc = scaling_calibration_of(d, model_benchmark_name(i), out, err);
-    return rc;
-}
-
-/* One run's entry of the specification calibration: its first row, GPU and one-card median. */
-typedef struct spec_entry {
-    const kb_benchmark *row;
-    const kb_gpu *gpu;
-    double median;
-} spec_entry;
-
-/* By benchmark, metric and vendor: the groups whose members are compared. */
-static int spec_group_cmp(const spec_entry *a, const spec_entry *b)
-{
-    int c = strcmp(a->row->workload ? a->row->workload : "",
-                   b->row->workload ? b->row->workload : "");
-    if (!c)
-        c = strcmp(a->row->metric ? a->row->metric : "", b->row->metric ? b->row->metric : "");
-    if (!c)
-        c = strcmp(a->gpu->vendor ? a->gpu->vendor : "", b->gpu->vendor ? b->gpu->vendor : "");
-    return c;
-}
-
-/* The groups, each in KB order (the order pairs are taken in: which one predicts which). */
-static int cmp_spec_entry(const void *pa, const void *pb)
-{
-    const spec_entry *a = pa, *b = pb;
-    int c = spec_group_cmp(a, b);
-    return c ? c : (a->row > b->row) - (a->row < b->row);
-}
-
-/* The reference benchmarks' results (model_benchmark_name), read by the workload index: a KB
- * of a million results of other benchmarks costs the statistic nothing. */
-static int reference_results(const decision *d, kb_benchmark **rows, size_t *n, gw_error *err)
-{
-    int rc = GW_OK;
-    *rows = NULL;
-    *n = 0;
-    for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++) {
-        kb_benchmark *some;
-        size_t ns;
-        rc = kb_benchmarks_find(d->k, NULL, model_benchmark_name(i), &some, &ns, err);
-        if (rc == GW_OK && ns) {
-            *rows = gw_xrealloc(*rows, (*n + ns) * sizeof **rows);
-            memcpy(*rows + *n, some, ns * sizeof *some);
-            *n += ns;
-            free(some);   /* its strings now belong to *rows */
-        } else if (rc == GW_OK) {
-            free(some);
-        }
-    }
-    return rc;
-}
-
-int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
-{
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
-    memset(out, 0, sizeof *out);
-    int rc = reference_results(d, &rows, &n, err);
-    if (rc != GW_OK)
-        return rc;
-    /* One entry per run (GPU, benchmark, metric): the median of its one-card results. */
-    spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
-    double *values = gw_xmalloc((n + 1) * sizeof *values);
-    size_t ne = 0;
-    for (size_t start = 0, end; start < n; start = end) {
-        end = run_end(rows, n, start);
-        size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
-        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
-        if (nv && g)
-            e[ne++] = (spec_entry){&rows[start], g, decide_median(values, nv)};
-    }
-    /* Pairs are within one benchmark, metric and vendor: sorted so, each group is paired on
-     * its own (a KB of a million results of as many benchmarks stays linear). */
-    qsort(e, ne, sizeof *e, cmp_spec_entry);
-    for (size_t a = 0; a < ne; a++)
-        for (size_t b = a + 1; b < ne && !spec_group_cmp(&e[a], &e[b]); b++) {
-            model_gpu_spec sx = spec_of(d, e[a].gpu), sy = spec_of(d, e[b].gpu);
-            double predicted = model_scale_throughput(e[a].median, &sx, &sy);
-            /* model_calibration_add works in fractions: |predicted/measured - 1| as one. */
-            if (predicted > 0)
-                model_calibration_add(out, predicted / e[b].median, 1);
-        }
-    free(values);
-    free(e);
-    kb_benchmarks_free(rows, n);
-    return GW_OK;
-}
+/* ---- calibration (the others: decide_calibrate.c) ---- */
 
 /* The scaling the decision does, tested on the GPUs it can check: each GPU measured on one card
  * with the workload's benchmark, hidden in turn and scaled from the measured GPU most like it
@@ -721,10 +720,73 @@ int decide_spec_loo_calibration(decision *d, model_calibration *out)
         const kb_gpu *nearest = nearest_measured(d, g);
         if (!nearest || !measured_rows(d, NULL, nearest->id, 1, &ref))
             continue;
-        model_gpu_spec rs = spec_of(d, nearest), ts = spec_of(d, g);
+        model_gpu_spec rs = decide_gpu_spec(d, nearest), ts = decide_gpu_spec(d, g);
         double predicted = model_scale_throughput(ref.median, &rs, &ts);
         if (predicted > 0)
             model_calibration_add(out, predicted / own.median, 1);
     }
     return GW_OK;
+}
+
+/* The calibrations the bands of scaled speeds read, once per decision, before the first. */
+static void read_calibrations(decision *d)
+{
+    if (d->speed_cal_read)
+        return;
+    d->speed_cal_read = 1;
+    if (d->n_bench)
+        decide_spec_loo_calibration(d, &d->spec_loo);
+    else
+        decide_spec_calibration(d, &d->spec_pairs, NULL);
+    decide_scaling_calibration(d, &d->count_cal, NULL);
+    decide_params_calibration(d, &d->params_cal);
+}
+
+/* ---- the method's words ---- */
+
+void decide_speed_evidence_words(const decision *d, gw_buf *line)
+{
+    double bench = model_benchmark_params(d->w->benchmark);
+    buf_printf(line, "; a result at the option's own GPU and count is used as measured whatever "
+                     "its kind of source (a figure scaled from a better-trusted one would carry "
+                     "the scaling's error on top); a benchmark measures its own model: where the "
+                     "workload's parameters are more than %.0f%% from the benchmark's, no result "
+                     "is used as measured, and one card's is carried to the workload's model by "
+                     "per-sample work in proportion to parameters (a stated model), its cards "
+                     "by the workload's own gradients over each option's link",
+               MODEL_SAME_MODEL_TOLERANCE * 100);
+    if (d->n_bench && !model_is_benchmark_model(bench, d->w->params)) {
+        buf_puts(line, ": here ");
+        params_words(line, d->w->params);
+        buf_printf(line, " against %s's ", d->w->benchmark);
+        params_words(line, bench);
+    }
+}
+
+void decide_speed_band_words(const decision *d, gw_buf *line)
+{
+    buf_puts(line, "; every speed has a band (throughput.low and throughput.high, with "
+                   "throughput.band_basis): for a measured figure the spread of the results "
+                   "used; for a scaled one, widened by the mean absolute error of each scaling "
+                   "applied, tested on the KB's own measurements (");
+    const char *sep = "";
+    if (d->spec_loo.rows || d->spec_pairs.rows) {
+        buf_printf(line, "across GPUs %.1f%%", (d->spec_loo.rows ? d->spec_loo.mean_error_pp
+                                                                 : d->spec_pairs.mean_error_pp));
+        sep = "; ";
+    }
+    if (d->count_cal.rows) {
+        buf_printf(line, "%sacross counts %.1f points of efficiency, over the option's own "
+                         "efficiency", sep, d->count_cal.mean_error_pp);
+        sep = "; ";
+    }
+    if (d->params_cal.rows)
+        buf_printf(line, "%sacross models by parameters %.1f%%, %d predictions between the "
+                         "reference benchmarks' models on the GPUs measured on both, grown with "
+                         "the log of a longer step", sep, d->params_cal.mean_error_pp,
+                   d->params_cal.rows);
+    buf_puts(line, "); several combine as the square root of the sum of their squares, and the "
+                   "band is the figure / (1 + e) to x (1 + e); the mean error, not the maximum, "
+                   "because it is the typical miss of a scaled figure, where the maximum is one "
+                   "GPU's outlier that would give every scaled option the worst case's band");
 }

@@ -1,13 +1,16 @@
-/* decide_speed.h — the model stage: memory fit and speed of each option, and how far the
- * scaling models are from the KB's measurements (decide_speed.c). */
+/* decide_speed.h — the model stage: memory fit and speed of each option with its band
+ * (decide_speed.c), and how far the scaling models are from the KB's measurements
+ * (decide_calibrate.c). */
 #ifndef GW_DECIDE_SPEED_H
 #define GW_DECIDE_SPEED_H
 
 #include "decide_common.h"
 
-/* Memory fit, then throughput, of one option; the single-card speed of g (measured, else scaled
- * from the nearest measured GPU; NaN none), how saying how (may be NULL), o receiving the
- * citations (may be NULL). */
+/* Memory fit, then throughput (with throughput_lo/hi and the band's basis, which o owns), of
+ * one option; the single-card speed of g (measured, else scaled from the nearest measured GPU,
+ * then carried by parameters to the workload's model when it is not the benchmark's; NaN none;
+ * *measured 1 only for g's own result of the benchmark's model), how saying how (may be NULL),
+ * o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
@@ -15,15 +18,30 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
 /* Samples per GPU per step: the workload's, else the model's default. */
 double decide_batch_per_gpu(const workload *w);
 
-/* How far the scaling model's data-parallel efficiency is from every measured multi-GPU result
- * of the KB that has a single-card result of the same GPU. */
+/* The figures of g the speed model reads for the workload's precision; whether g's cards have
+ * a scale-up link of their board (NVLink and its kin); whether they reach each other over PCIe
+ * peer-to-peer (the KB's flag, else the former GeForce RTX 40/50 rule). */
+model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g);
+int decide_gpu_board_link(const kb_gpu *g);
+int decide_gpu_p2p(const kb_gpu *g);
+
+/* (decide_calibrate.c) How far the scaling model's data-parallel efficiency is from every
+ * measured multi-GPU result of the KB that has a single-card result of the same GPU. */
 int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);
 /* How far the specification scaling is from the KB's one-card measurements, over every pair of
  * one vendor's GPUs measured on one benchmark in the workload's precision class (error in
  * percent of the measured ratio, in mean_error_pp and max_error_pp). */
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err);
+/* (decide_calibrate.c) The parameter scaling between the reference benchmarks' models, each
+ * GPU measured on one card with two of them, both ways (error in percent). */
+void decide_params_calibration(const decision *d, model_calibration *out);
 /* The same test of what the decision does: each GPU measured with the workload's benchmark,
  * scaled from the measured GPU most like it as if it had no result of its own. */
 int decide_spec_loo_calibration(decision *d, model_calibration *out);
+
+/* The method's words (appended to line): when a result is used as measured and how another
+ * model's is carried; how each speed's band is made, with the calibrations' figures. */
+void decide_speed_evidence_words(const decision *d, gw_buf *line);
+void decide_speed_band_words(const decision *d, gw_buf *line);
 
 #endif

@@ -98,11 +98,13 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                "measured peak (vram_gb) gets the same margins",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
     view_map_set_str(v, "memory", buf_cstr(line));
-    view_map_set_str(v, "evidence",
-                     "measured results: of a GPU at a card count, those of the most trusted kind "
-                     "of source present are used (your own measurements, then benchmarks, then "
-                     "datasheets and plugins, then articles), their median with their range when "
-                     "there are several; the others are set aside and the option says so");
+    buf_reset(line);
+    buf_puts(line, "measured results: of a GPU at a card count, those of the most trusted kind "
+                   "of source present are used (your own measurements, then benchmarks, then "
+                   "datasheets and plugins, then articles), their median with their range when "
+                   "there are several; the others are set aside and the option says so");
+    decide_speed_evidence_words(d, line);
+    view_map_set_str(v, "evidence", buf_cstr(line));
     buf_reset(line);
     buf_puts(line, "throughput without a measurement = the measured GPU most like it (same "
                    "vendor only; same architecture, form factor and class first, then nearest "
@@ -122,6 +124,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                          "SQuAD), the ratio it predicts is off by %.0f%% on average and %.0f%% "
                          "at most",
                    spec.rows, spec.mean_error_pp, spec.max_error_pp);
+    decide_speed_band_words(d, line);
     view_map_set_str(v, "scaling", buf_cstr(line));
 }
 
@@ -135,9 +138,10 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
                "gradient bytes / link bandwidth each way (gradient bytes: parameters x 4 for fp32 "
                "and AMP, x 2 for fp16 or bf16, none when nothing is trained; NVLink on SXM boards, "
                "half the KB's two-way figure; PCIe %.0f GB/s for 3.0 x16, doubling per generation, "
-               "x lanes/16; x %.1f without peer-to-peer, GeForce RTX 40 and 50, through host "
-               "memory: an assumption from one reported measurement of two RTX 5090s: gpuwise "
-               "kb search p2p finds it); parallelism = \"none\": one card works, efficiency 1/n",
+               "x lanes/16; x %.1f without peer-to-peer (the KB's p2p flag of each card; where "
+               "it is unknown, GeForce RTX 40 and 50), through host memory: an assumption from "
+               "one reported measurement of two RTX 5090s: gpuwise kb search p2p finds it); "
+               "parallelism = \"none\": one card works, efficiency 1/n",
                1 + MODEL_SYNC_OVERHEAD, decide_batch_per_gpu(d->w), MODEL_PCIE3_X16_GBS,
                MODEL_NO_P2P_FACTOR);
     view_map_set_str(v, "multi_gpu", buf_cstr(line));

@@ -188,6 +188,20 @@ void model_calibration_add(model_calibration *c, double predicted, double measur
         c->max_error_pp = error_pp;
 }
 
+int model_is_benchmark_model(double benchmark_params, double params)
+{
+    if (!(benchmark_params > 0) || !(params > 0))
+        return 1;
+    return fabs(params / benchmark_params - 1) <= MODEL_SAME_MODEL_TOLERANCE;
+}
+
+double model_scale_by_params(double value, double benchmark_params, double params)
+{
+    if (!(benchmark_params > 0) || !(params > 0))
+        return NAN;
+    return value * benchmark_params / params;
+}
+
 /* ResNet-50: He et al. 2015; BERT-base: Devlin et al. 2018. */
 static const struct { const char *name; double params; } benchmark_models[] = {
     {"resnet50", 25.6e6},

@@ -31,7 +31,7 @@
  * PCI-SIG rates, and the KB's pcie claim, corrected from nvidia-a100-datasheet).  Fewer lanes
  * carry proportionally less. */
 #define MODEL_PCIE3_X16_GBS 16.0
-/* Cards without GPU peer-to-peer over PCIe (GeForce RTX 40 and 50 series: NVIDIA disables it)
+/* Cards without GPU peer-to-peer over PCIe (the KB's p2p flag: GeForce cards, NVIDIA disables it)
  * stage every transfer through host memory, which roughly halves the usable rate: a pair of
  * RTX 5090 on PCIe 5.0 x8 measured about 30 GB/s both ways without P2P against about 56 GB/s
  * with it (source article-rtx5090-p2p-driver in kb/data/sources.csv; 30/56 = 0.54, taken as
@@ -128,6 +128,19 @@ typedef struct model_calibration {
     double sum_error_pp;
 } model_calibration;
 void model_calibration_add(model_calibration *c, double predicted, double measured);
+
+/* Whether a workload's model is a benchmark's model: their parameter counts within
+ * MODEL_SAME_MODEL_TOLERANCE of the benchmark's (10%: the variants of one published model, such
+ * as ResNet-50 v1 and v1.5 at 25.6M or BERT-base cased and uncased at 108M to 110M, are within
+ * it; a model twice the size is not).  1 when either count is unknown (NaN): nothing tells them
+ * apart. */
+#define MODEL_SAME_MODEL_TOLERANCE 0.10
+int model_is_benchmark_model(double benchmark_params, double params);
+/* A measured throughput of one model carried to another: per-sample work in proportion to
+ * parameters (a stated model: every sample passes through every parameter forward and
+ * backward; it leaves out input size and layer shapes, which decide_speed.c's band measures),
+ * so value x benchmark_params / params.  NaN when either is missing. */
+double model_scale_by_params(double value, double benchmark_params, double params);
 
 /* Parameters of the models the KB's benchmarks train ("resnet50": 25.6e6, "bert_base_squad":
  * 110e6, as their papers give them); NaN for another. */

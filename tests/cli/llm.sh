@@ -189,6 +189,34 @@ check_rc "llm: a measured benchmark decides" 0
 check_eq "llm: the utilisation is calibrated on the measured row" \
     "$(jqr '.method.scaling | contains("the utilisation is 24% (the median over the benchmark'"'"'s measured rows)")')" "true"
 
+# A modelled speed's band (issue 26).  One row calibrates the utilisation but cannot test it:
+# the band is the published range's width around the KB's assumed 40% (llama-3-paper's 38% to
+# 43%): x 0.38/0.40 = 0.95 to x 0.43/0.40 = 1.075.
+check_eq "llm: one calibrating row, the published range's band" \
+    "$(jqr '[.options[] | select(.throughput.basis == "modelled")][0].throughput | [(.low / .value * 1000 | round), (.high / .value * 1000 | round), (.band_basis | startswith("one measured row calibrates the utilisation, too few to test it: the figure x 0.95 to x 1.075"))] | map(tostring) | join(" ")')" \
+    "950 1075 true"
+# Two rows test it, each hidden in turn.  The utilisations are tokens/s x FLOPs a token / (GPUs
+# x rate), so their ratio is (5,000 / 989.5) / (1,500 / 312) = 5.053057 / 4.807692 = 1.051036
+# (the FLOPs a token cancel): hiding the H100 row predicts it from the A100's median, off by
+# |1 / 1.051036 - 1| = 0.048558; hiding the A100's, |1.051036 - 1| = 0.051036; the mean, e =
+# 0.049797, is the band: the figure / 1.049797 to x 1.049797.
+cat >"$T/own2.csv" <<'EOF'
+# gpuwise knowledge base export (schema 7)
+
+# benchmarks.csv
+gpu,workload,metric,value,unit,gpu_count,interconnect,precision,batch,framework,source,note
+h100-sxm5,our-8b-ft2,train_throughput,5000,tokens/s,1,,bf16,1,,our-runs,
+a100-sxm4-80gb,our-8b-ft2,train_throughput,1500,tokens/s,1,,bf16,1,,our-runs,
+EOF
+run "$GW" --kb "$KB" kb import "$T/own2.csv"
+check_rc "llm: two measured rows imported" 0
+wl own2 'task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sharding = "zero3", benchmark = "our-8b-ft2", work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
+run "$GW" --kb "$KB" decide "$T/own2.lua" --json
+check_rc "llm: two measured rows decide" 0
+check_eq "llm: two rows, the leave-one-out band" \
+    "$(jqr '[.options[] | select(.throughput.basis == "modelled")][0].throughput | [(.high / .value * 1e6 | round), (.value / .low * 1e6 | round), (.band_basis | contains("2 measured rows"))] | map(tostring) | join(" ")')" \
+    "1049797 1049797 true"
+
 # Serving: MLPerf's llama2-70b rows (8 H200, tokens/s) cap the stated model at full batch.
 if have_testdata; then
     run "$GW" --kb "$KB" kb import --with mlperf "$TESTDATA/benchmarks/mlperf-inference-v4.1-gigacomputing-summary.csv"

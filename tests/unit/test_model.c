@@ -235,6 +235,28 @@ static void calibration(void **state)
     assert_true(isnan(model_benchmark_params("llama")));
 }
 
+/* Whether a workload trains the benchmark's model, and carrying a speed to another model by
+ * parameters (issue 26). */
+static void benchmark_model(void **state)
+{
+    (void)state;
+    /* ResNet-50 is 25.6M: 25.6M, 28.1M (+9.8%) and 23.1M (-9.8%) are it, 28.2M (+10.2%) and
+     * 1.5B are not. */
+    assert_true(model_is_benchmark_model(25.6e6, 25.6e6));
+    assert_true(model_is_benchmark_model(25.6e6, 28.1e6));
+    assert_true(model_is_benchmark_model(25.6e6, 23.1e6));
+    assert_false(model_is_benchmark_model(25.6e6, 28.2e6));
+    assert_false(model_is_benchmark_model(25.6e6, 1.5e9));
+    /* Unknown either side: nothing tells them apart. */
+    assert_true(model_is_benchmark_model(NAN, 1.5e9));
+    assert_true(model_is_benchmark_model(25.6e6, NAN));
+    /* One RTX 4090's 1,301 images/s of ResNet-50 for a 1.5B model: 1,301 x 25.6e6 / 1.5e9 =
+     * 22.2037 samples/s. */
+    assert_float_equal(model_scale_by_params(1301, 25.6e6, 1.5e9), 22.2037, 1e-4);
+    assert_true(isnan(model_scale_by_params(1301, NAN, 1.5e9)));
+    assert_true(isnan(model_scale_by_params(1301, 25.6e6, 0)));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +268,7 @@ int main(void)
         cmocka_unit_test(gradient_bytes),
         cmocka_unit_test(multi_gpu_resnet50),
         cmocka_unit_test(calibration),
+        cmocka_unit_test(benchmark_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
