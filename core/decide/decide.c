@@ -9,6 +9,7 @@
 #include "decide_cost.h"
 #include "decide_llm.h"
 #include "decide_options.h"
+#include "decide_robust.h"
 #include "decide_rules.h"
 #include "decide_speed.h"
 #include "decide_view.h"
@@ -430,6 +431,7 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
         return rc;
     }
     judge_and_rank(d);
+    decide_robust_run(d);
     decide_break_even(d);
     decide_sensitivity(d);
     decide_reasons(d);
@@ -475,6 +477,7 @@ void decision_free(decision *d)
     view_free(d->cumulative);
     view_free(d->sensitivity);
     view_free(d->because);
+    decide_robust_free(d->robust);
     free(d);
 }
 

@@ -120,6 +120,7 @@ struct decision {
     view *cumulative;            /* the buy-vs-rent series and break-even marker, for the chart */
     view *sensitivity;
     view *because;               /* the recommendation's reasons, strongest first */
+    struct decide_robust *robust;   /* the draws' findings (decide_robust.c); NULL before */
 };
 
 /* ---- helpers every stage uses ---- */

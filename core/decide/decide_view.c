@@ -8,6 +8,7 @@
 #include "decide_fields.h"
 #include "decide_groups.h"
 #include "decide_llm.h"
+#include "decide_robust.h"
 #include "decide_view_method.h"
 #include "base/check.h"
 
@@ -501,6 +502,7 @@ view *decide_view_tree(const decision *d)
     recommendation_view(view_map_set(root, "recommendation", view_map()), d, decide_best(d));
     view_map_set(root, "break_even", view_copy(d->break_even));
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));
+    decide_robust_view(d, root);
     view_map_set(root, "charts", charts_view(d));
     view_map_set(root, "price_age", decide_price_age_view(d));
     view_map_set_bool(root, "has_export_rules",
