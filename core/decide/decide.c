@@ -1,7 +1,7 @@
 /* decide.c — the decision's pipeline (decide_run), on top of its stages: read what the KB holds
  * for the workload once (GPUs, the benchmark's measured results, prices, the figures the engine
- * assumes), then options -> fit and speed -> cost -> rules -> rank -> what-if -> view.  The
- * stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
+ * assumes), then options -> fit and speed -> cost -> rules -> rank -> robustness -> what-if ->
+ * view.  The stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
 #include "decide.h"
 #include "base/check.h"
 #include "decide_common.h"

@@ -16,6 +16,7 @@
 
 struct decide_robust {
     size_t n;                         /* options compared: feasible, not held back */
+    size_t n_ranged;                  /* of them, with a price range or speed band */
     const decide_option *cheapest;    /* ranked first at the plan's figures */
     const decide_option *recommended; /* after a close call's pick */
     double regret, regret_share;      /* the recommendation's, mean over the draws */
@@ -263,6 +264,13 @@ static void because_sentence(decide_robust *r, const decision *d)
 {
     gw_buf b = GW_BUF_INIT;
     const decide_option *rec = r->recommended, *cheap = r->cheapest;
+    if (!r->n_ranged) {
+        decide_option_label(&b, rec, 0);
+        buf_puts(&b, " is the cheapest per unit of work, and in every draw: none of the options "
+                     "compared has a price range or a speed band.");
+        r->because = buf_detach(&b);
+        return;
+    }
     if (!r->close_call) {
         decide_option_label(&b, rec, 0);
         buf_puts(&b, " is the cheapest per unit of work in ");
@@ -319,6 +327,8 @@ void decide_robust_run(decision *d)
     size_t n_speed, n_price;
     r->n = compared_options(d, &c, &n_speed, &n_price);
     draw(d, c, r->n, n_speed, n_price);
+    for (size_t i = 0; i < r->n; i++)
+        r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi;
     r->close_call = r->cheapest->p_best < DECIDE_ROBUST_CLOSE_P_BEST;
     r->recommended = r->cheapest;
     if (r->close_call) {
@@ -415,6 +425,7 @@ void decide_robust_view(const decision *d, view *root)
         return;
     }
     view_map_set_int(v, "options_compared", (long long)r->n);
+    view_map_set_int(v, "options_with_a_range", (long long)r->n_ranged);
     view_map_set_str(v, "option", r->recommended->id);
     view_map_set_num(v, "p_best", r->recommended->p_best);
     gw_buf t = GW_BUF_INIT;
