@@ -326,6 +326,10 @@ void decide_robust_run(decision *d)
     compared *c;
     size_t n_speed, n_price;
     r->n = compared_options(d, &c, &n_speed, &n_price);
+    if (!r->n) {   /* a recommendation without a cost per unit: nothing to draw */
+        free(c);
+        return;
+    }
     draw(d, c, r->n, n_speed, n_price);
     for (size_t i = 0; i < r->n; i++)
         r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi;
@@ -351,6 +355,12 @@ void decide_robust_run(decision *d)
 const decide_option *decide_robust_cheapest(const decision *d)
 {
     return d->robust && d->robust->cheapest ? d->robust->cheapest : decide_best(d);
+}
+
+const char *decide_robust_repick_reason(const decision *d)
+{
+    const decide_robust *r = d->robust;
+    return r && r->recommended && r->recommended != r->cheapest ? r->because : NULL;
 }
 
 void decide_robust_free(decide_robust *r)

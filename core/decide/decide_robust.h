@@ -26,6 +26,10 @@ void decide_robust_free(decide_robust *r);
  * better-evidenced one; NULL none. */
 const decide_option *decide_robust_cheapest(const decision *d);
 
+/* Why a close call recommends another option than the cheapest at the plan's figures (one
+ * sentence, owned by d); NULL when it does not. */
+const char *decide_robust_repick_reason(const decision *d);
+
 /* Adds "robustness" to root (and method.robustness, how the draws are made). */
 void decide_robust_view(const decision *d, view *root);
 

@@ -172,7 +172,10 @@ void decide_reasons(decision *d)
     d->because = view_list();
     if (!win)
         return;
-    reason_cost(d, win);
+    if (decide_robust_repick_reason(d))   /* a close call: the evidence chose, not the cost */
+        view_list_push(d->because, view_string(decide_robust_repick_reason(d)));
+    else
+        reason_cost(d, win);
     reason_preferences(d, win);
     if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
         reason_break_even(d, win);

@@ -601,7 +601,13 @@ static double parameter_view(view *m, sens *s)
 {
     const decide_option *win = s->base;
     view_map_set_str(m, "parameter", sens_keys[s->param]);
-    view_map_set_str(m, "name", sens_names[s->param]);
+    /* a close call's pick is not the base: say whose price or speed moves */
+    if (win != decide_best(s->d) && (s->param == SENS_OWN || s->param == SENS_OWN_SPEED))
+        view_map_set_str(m, "name", s->param == SENS_OWN
+                                        ? "the price of the option cheapest at the plan's figures"
+                                        : "the speed of the option cheapest at the plan's figures");
+    else
+        view_map_set_str(m, "name", sens_names[s->param]);
     view_map_set_str(m, "affects", s->param >= SENS_OWN_SPEED ? "speed" : "cost");
     const decide_option *lo = winner_with(s, 1 - SENS_STEP, NULL);
     const decide_option *hi = winner_with(s, 1 + SENS_STEP, NULL);
