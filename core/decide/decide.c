@@ -1,7 +1,7 @@
 /* decide.c — the decision's pipeline (decide_run), on top of its stages: read what the KB holds
  * for the workload once (GPUs, the benchmark's measured results, prices, the figures the engine
- * assumes), then options -> fit and speed -> cost -> rules -> rank -> what-if -> view.  The
- * stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
+ * assumes), then options -> fit and speed -> cost -> rules -> rank -> robustness -> what-if ->
+ * view.  The stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
 #include "decide.h"
 #include "base/check.h"
 #include "decide_common.h"
@@ -9,6 +9,7 @@
 #include "decide_cost.h"
 #include "decide_llm.h"
 #include "decide_options.h"
+#include "decide_robust.h"
 #include "decide_rules.h"
 #include "decide_speed.h"
 #include "decide_view.h"
@@ -430,6 +431,7 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
         return rc;
     }
     judge_and_rank(d);
+    decide_robust_run(d);
     decide_break_even(d);
     decide_sensitivity(d);
     decide_reasons(d);
@@ -475,6 +477,7 @@ void decision_free(decision *d)
     view_free(d->cumulative);
     view_free(d->sensitivity);
     view_free(d->because);
+    decide_robust_free(d->robust);
     free(d);
 }
 

@@ -7,6 +7,7 @@
  *                     language model's)
  *   decide_cost.h     money: prices in the workload's currency, each option's cost
  *   decide_rules.h    the rule plugins' verdicts (decide_fields.h: what a rule sees)
+ *   decide_robust.h   the draws within price ranges and speed bands, and a close call
  *   decide_whatif.h   break-even against renting, and sensitivity to each input
  *   decide_view.h     the recommendation's reasons, and the view model (also what --json
  *                     prints; decide_view_method.h, decide_groups.h: parts of it) */
@@ -126,6 +127,7 @@ struct decision {
     view *cumulative;            /* the buy-vs-rent series and break-even marker, for the chart */
     view *sensitivity;
     view *because;               /* the recommendation's reasons, strongest first */
+    struct decide_robust *robust;   /* the draws' findings (decide_robust.c); NULL before */
 };
 
 /* ---- helpers every stage uses ---- */

@@ -383,6 +383,8 @@ const decide_field decide_option_fields[] = {
     {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},
     {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 0, NULL, VALUE, 0, NULL},
     {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "per_unit_low", MU, OPT(per_unit_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "per_unit_high", MU, OPT(per_unit_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "currency", S, GET, get_currency, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_of", S, GET, get_work_unit, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -400,6 +402,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "verdicts", L, GET, get_verdicts, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rule_adjustment", F, GET, get_rule_adjustment, 2, NULL, HIDDEN, 0, NULL},
     {NULL, "score", MU, OPT(score), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "p_best", N, OPT(p_best), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rank", I, GET, get_rank, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "in_body", B, GET, get_in_body, 0, NULL, HIDDEN, 0, NULL},
 };

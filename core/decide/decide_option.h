@@ -76,6 +76,9 @@ typedef struct decide_option {
                                     * purchase's up-front cost, a job's whole rental bill, a
                                     * capacity rental's first month */
     double per_unit, electricity_share;
+    double per_unit_lo, per_unit_hi;   /* at low price and high speed, and the reverse */
+    double p_best;                 /* share of the draws it is cheapest in; NaN not compared
+                                    * (decide_robust.c) */
     int *cites;                    /* citation numbers of the figures used */
     size_t n_cites;
     /* judgement */

@@ -8,6 +8,7 @@
 #include "decide_fields.h"
 #include "decide_groups.h"
 #include "decide_llm.h"
+#include "decide_robust.h"
 #include "decide_view_method.h"
 #include "base/check.h"
 
@@ -171,7 +172,10 @@ void decide_reasons(decision *d)
     d->because = view_list();
     if (!win)
         return;
-    reason_cost(d, win);
+    if (decide_robust_repick_reason(d))   /* a close call: the evidence chose, not the cost */
+        view_list_push(d->because, view_string(decide_robust_repick_reason(d)));
+    else
+        reason_cost(d, win);
     reason_preferences(d, win);
     if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
         reason_break_even(d, win);
@@ -501,6 +505,7 @@ view *decide_view_tree(const decision *d)
     recommendation_view(view_map_set(root, "recommendation", view_map()), d, decide_best(d));
     view_map_set(root, "break_even", view_copy(d->break_even));
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));
+    decide_robust_view(d, root);
     view_map_set(root, "charts", charts_view(d));
     view_map_set(root, "price_age", decide_price_age_view(d));
     view_map_set_bool(root, "has_export_rules",

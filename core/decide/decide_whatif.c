@@ -1,13 +1,18 @@
 /* decide_whatif.c — a decision's what-ifs, after the ranking: the best purchase against the best
  * rental (break-even hours a day and month, the cumulative-cost chart's series), and how much
- * each input (electricity price, hours a day, purchase and rental prices) sways the answer:
- * the swing over -20% .. +20% and the point where another option wins. */
+ * each input (electricity price, hours a day, purchase and rental prices, the recommendation's
+ * own speed and the constants modelled speeds rest on) sways the answer: the swing over
+ * -20% .. +20% and the point where another option wins. */
 #include "decide_whatif.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
+#include "decide_llm.h"
+#include "decide_robust.h"
+#include "decide_speed.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The inputs are scaled by 1 - SENS_STEP and 1 + SENS_STEP (the report's "within 20%"). */
@@ -201,19 +206,41 @@ void decide_break_even(decision *d)
 /* ---- sensitivity: scores under scaled inputs ---- */
 
 /* The prices move every offer of their kind together; the recommendation's own price moves it
- * alone (a stale or "from" price of one provider). */
-enum { SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_HOST, SENS_RENT, SENS_OWN, SENS_COUNT };
+ * alone (a stale or "from" price of one provider).  From SENS_OWN_SPEED on, the inputs are
+ * speeds: the recommendation's own, and the constants the modelled speeds rest on (scaling
+ * efficiency, a language model's utilisation and decode bandwidth share), each only where an
+ * option's speed uses it. */
+enum {
+    SENS_ELECTRICITY, SENS_HOURS, SENS_PURCHASE, SENS_HOST, SENS_RENT, SENS_OWN,
+    SENS_OWN_SPEED, SENS_SCALING, SENS_MFU, SENS_DECODE, SENS_COUNT
+};
 static const char *const sens_names[] = {"electricity price", "hours per day", "purchase price",
                                          "host machine cost", "rental price",
-                                         "the recommendation's own price"};
+                                         "the recommendation's own price",
+                                         "the recommendation's own speed",
+                                         "multi-GPU scaling efficiency",
+                                         "utilisation (share of the tensor rate reached)",
+                                         "decode bandwidth share"};
 static const char *const sens_keys[] = {"electricity_price", "hours_per_day", "purchase_price",
-                                        "host_cost", "rental_price", "own_price"};
+                                        "host_cost", "rental_price", "own_price", "own_speed",
+                                        "scaling_efficiency", "llm_mfu",
+                                        "decode_bandwidth_share"};
 
-/* o's score with input param scaled by factor, its verdicts held. */
-static double score_with(const decision *d, const decide_option *o, int param, double factor)
+/* One input under study: the decision, the option whose flip points are found (the cheapest
+ * at the plan's figures) and the input. */
+typedef struct sens {
+    decision *d;
+    const decide_option *base;
+    int param;
+} sens;
+
+/* o's score with a money input scaled by factor, its verdicts held. */
+static double score_with(const sens *s, const decide_option *o, double factor)
 {
+    const decision *d = s->d;
+    int param = s->param;
     double per_hour;
-    int own = param == SENS_OWN && o == decide_best(d);
+    int own = param == SENS_OWN && o == s->base;
     if (o->acquisition == DECIDE_RENT) {
         /* per hour of use: the hours billed and not used (minimum billing) included */
         per_hour = o->cost.per_hour * (param == SENS_RENT || own ? factor : 1);
@@ -227,52 +254,210 @@ static double score_with(const decision *d, const decide_option *o, int param, d
             in.cards *= factor, in.resale *= factor;
         else if (param == SENS_HOST)
             in.host *= factor;
-        cost_summary s;
-        cost_buy(&in, &s);
-        per_hour = s.per_hour;
+        cost_summary cs;
+        cost_buy(&in, &cs);
+        per_hour = cs.per_hour;
     }
     return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
 }
 
-/* Whether o is still an option when input param is scaled by factor: a job must still finish
- * (fewer hours a day leave fewer hours to finish in), and the cash it commits must stay within
- * the budget (the budget's one figure, o->committed: a purchase's cards, hosts and cooling; a
- * job's rental bill; a capacity rental's first month, which grows with the hours). */
-static int still_finishes(const decision *d, const decide_option *o, int param, double factor)
+/* Why an option is out under a scaled input (0: it is not). */
+enum { OUT_TIME = 1, OUT_BUDGET, OUT_TARGET };
+
+/* Whether o is still an option when a money input is scaled by factor (0), or why not: a job
+ * must still finish (fewer hours a day leave fewer hours to finish in), and the cash it commits
+ * must stay within the budget (the budget's one figure, o->committed: a purchase's cards, hosts
+ * and cooling; a job's rental bill; a capacity rental's first month, which grows with the
+ * hours). */
+static int still_finishes(const sens *s, const decide_option *o, double factor)
 {
+    const decision *d = s->d;
+    int param = s->param;
     if (param == SENS_HOURS &&
         o->hours_needed > o->hours_available * fmin(factor, 24 / d->w->hours_per_day))
-        return 0;
+        return OUT_TIME;
     if (isnan(d->w->budget))
-        return 1;
+        return 0;
     double committed = o->committed;
     if (o->acquisition != DECIDE_RENT) {
-        int own = param == SENS_OWN && o == decide_best(d);
+        int own = param == SENS_OWN && o == s->base;
         double f_cards = param == SENS_PURCHASE || own ? factor : 1;
         double f_host = param == SENS_HOST ? factor : 1;
         committed = o->buy.cards * f_cards + o->buy.host * f_host + o->buy.cooling;
-    } else if (param == SENS_RENT || (param == SENS_OWN && o == decide_best(d)) ||
+    } else if (param == SENS_RENT || (param == SENS_OWN && o == s->base) ||
                (param == SENS_HOURS && !workload_is_job(d->w))) {
         committed *= factor;
     }
-    return committed <= d->w->budget * (1 + 1e-9);
+    return committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
 }
 
-/* The best feasible option under a scaled input (still_finishes). */
-static const decide_option *winner_with(const decision *d, int param, double factor,
-                                        double *score)
+/* ---- the speed inputs ---- */
+
+/* Whether o's speed rests on the scaling model: several cards, not measured as they are, and
+ * not one card of several doing the work (parallelism = "none"); a served language model's
+ * replicas run side by side, exchanging nothing (its speed is the serving model's). */
+static int scaled_multi(const decision *d, const decide_option *o)
 {
+    return o->count > 1 && !o->measured && o->efficiency > 0 && !isnan(o->throughput) &&
+           !decide_str_eq(d->w->parallelism, "none") &&
+           !(workload_is_llm(d->w) && d->llm_setup.task == MODEL_INFERENCE);
+}
+
+/* The value of a modelled constant: the utilisation serving or training computes at, the
+ * decode bandwidth share. */
+static double constant_value(const decision *d, int param)
+{
+    if (param == SENS_DECODE)
+        return d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    return d->llm_setup.task == MODEL_INFERENCE || isnan(d->llm_mfu)
+               ? d->facts[KB_ASSUMED_LLM_MFU].value
+               : d->llm_mfu;
+}
+
+/* o's speed figures again, by the speed stage, with a language model's constant scaled by
+ * factor (at most 1: all of the rate or bandwidth) into *at.  The decision is left as it was:
+ * the constants, the citations the stage adds and the trace. */
+static void llm_speed_with(const sens *s, const decide_option *o, double factor,
+                           decide_option *at)
+{
+    decision *d = s->d;
+    kb_assumed fact = s->param == SENS_DECODE ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
+    double fact_value = d->facts[fact].value, mfu = d->llm_mfu;
+    double scaled = fmin(1, constant_value(d, s->param) * factor);
+    d->facts[fact].value = s->param == SENS_DECODE || d->llm_setup.task == MODEL_INFERENCE
+                               ? scaled
+                               : fact_value;
+    if (s->param == SENS_MFU && !isnan(mfu))
+        d->llm_mfu = scaled;
+    int fact_cite[KB_ASSUMED_COUNT];
+    memcpy(fact_cite, d->fact_cite, sizeof fact_cite);
+    size_t n_cites = d->n_cites;
+    view *trace = d->trace;
+    d->trace = NULL;
+    *at = *o;
+    at->throughput_how = NULL;
+    at->cites = o->n_cites ? gw_xmalloc(o->n_cites * sizeof *at->cites) : NULL;
+    if (o->n_cites)
+        memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
+    at->measured = 0;
+    decide_option_speed(d, at);
+    free(at->throughput_how);
+    free(at->cites);
+    at->throughput_how = NULL;
+    at->cites = NULL;
+    at->n_cites = 0;
+    for (size_t i = n_cites; i < d->n_cites; i++)
+        free(d->cite_ids[i]);
+    d->n_cites = n_cites;
+    memcpy(d->fact_cite, fact_cite, sizeof fact_cite);
+    d->trace = trace;
+    d->facts[fact].value = fact_value;
+    d->llm_mfu = mfu;
+}
+
+/* o's own speed scaled by factor into *at; a served language model's capacity and latencies,
+ * its throughput being the demand it serves while it can. */
+static void own_speed_with(const decision *d, const decide_option *o, double factor,
+                           decide_option *at)
+{
+    at->throughput = o->throughput * factor;
+    if (isnan(o->capacity))
+        return;
+    double demand = d->w->target_tokens_per_s;
+    at->capacity = o->capacity * factor;
+    at->throughput = isnan(demand) ? at->capacity : fmin(at->capacity, demand);
+    at->tpot_ms = o->tpot_ms / factor;
+    at->ttft_ms = o->ttft_ms / factor;
+}
+
+/* o under a speed input scaled by factor: its score, and whether it is still an option (0) or
+ * why not: a job still finishes in the hours available, a served model still meets its
+ * targets, the cash it commits stays within the budget (a job's rental bill follows its
+ * hours). */
+static int speed_option_with(const sens *s, const decide_option *o, double factor,
+                             double *score)
+{
+    decision *d = s->d;
+    decide_option at = *o;   /* shallow: only figures change, and it is never freed */
+    if (s->param == SENS_OWN_SPEED && o == s->base)
+        own_speed_with(d, o, factor, &at);
+    else if (s->param == SENS_SCALING && scaled_multi(d, o))
+        at.throughput = o->throughput * fmin(factor, 1 / o->efficiency);
+    else if ((s->param == SENS_MFU || s->param == SENS_DECODE) && workload_is_llm(d->w))
+        llm_speed_with(s, o, factor, &at);
+    decide_option_cost(d, &at);
+    *score = at.per_unit * decide_rules_adjustment(o);
+    if (isnan(at.throughput) || at.hours_needed > at.hours_available)
+        return OUT_TIME;
+    char *missed = decide_llm_target_missed(d, &at);
+    free(missed);
+    if (missed)
+        return OUT_TARGET;
+    return isnan(d->w->budget) || at.committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
+}
+
+/* o under the input scaled by factor: its score, and whether it is still an option (0) or why
+ * not (OUT_*). */
+static int option_with(const sens *s, const decide_option *o, double factor, double *score)
+{
+    if (s->param >= SENS_OWN_SPEED)
+        return speed_option_with(s, o, factor, score);
+    *score = score_with(s, o, factor);
+    return still_finishes(s, o, factor);
+}
+
+/* Whether the input bears on any option compared (a speed input only where a speed uses it). */
+static int applies(const decision *d, int param)
+{
+    if (param == SENS_MFU)
+        return workload_is_llm(d->w);
+    if (param == SENS_DECODE)
+        return workload_is_llm(d->w) && d->llm_setup.task == MODEL_INFERENCE;
+    if (param != SENS_SCALING)
+        return 1;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->feasible && !o->held_back && scaled_multi(d, o))
+            return 1;
+    }
+    return 0;
+}
+
+/* The highest factor searched: 10x, but 24 h a day, and a share (utilisation, bandwidth,
+ * efficiency) no higher than all of it. */
+static double scan_up(const sens *s)
+{
+    const decision *d = s->d;
+    if (s->param == SENS_HOURS)
+        return 24 / d->w->hours_per_day;
+    if (s->param == SENS_MFU || s->param == SENS_DECODE)
+        return fmin(SENS_SCAN_UP, 1 / constant_value(d, s->param));
+    if (s->param != SENS_SCALING)
+        return SENS_SCAN_UP;
+    double lowest = 1;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->feasible && !o->held_back && scaled_multi(d, o))
+            lowest = fmin(lowest, o->efficiency);
+    }
+    return fmin(SENS_SCAN_UP, 1 / lowest);
+}
+
+/* ---- the flip points ---- */
+
+/* The best feasible option under a scaled input (option_with). */
+static const decide_option *winner_with(const sens *s, double factor, double *score)
+{
+    const decision *d = s->d;
     const decide_option *best = NULL;
     double best_score = INFINITY;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
-        if (!o->feasible || o->held_back)
+        double sc;
+        if (!o->feasible || o->held_back || option_with(s, o, factor, &sc))
             continue;
-        if (!still_finishes(d, o, param, factor))
-            continue;
-        double s = score_with(d, o, param, factor);
-        if (s < best_score || (s == best_score && best && strcmp(o->id, best->id) < 0)) {
-            best_score = s;
+        if (sc < best_score || (sc == best_score && best && strcmp(o->id, best->id) < 0)) {
+            best_score = sc;
             best = o;
         }
     }
@@ -281,39 +466,31 @@ static const decide_option *winner_with(const decision *d, int param, double fac
     return best;
 }
 
-typedef struct flip_ctx {
-    const decision *d;
-    const decide_option *base;
-    int param;
-} flip_ctx;
-
 /* > 0 once another option beats the base winner, or it can no longer finish the job. */
 static double flip_fn(double factor, void *p)
 {
-    const flip_ctx *c = p;
-    double best;
-    if (!still_finishes(c->d, c->base, c->param, factor))
+    const sens *s = p;
+    double best, own;
+    if (option_with(s, s->base, factor, &own))
         return 1;
-    const decide_option *w = winner_with(c->d, c->param, factor, &best);
+    const decide_option *w = winner_with(s, factor, &best);
     if (!w)
         return NAN;
-    return w == c->base ? -1 : score_with(c->d, c->base, c->param, factor) - best;
+    return w == s->base ? -1 : own - best;
 }
 
-/* The factor on param at which another option beats win: scan outward on a log grid, then
- * bisect.  NaN when none does in the range tried. */
-static double flip_factor(const decision *d, const decide_option *win, int param)
+/* The factor on the input at which another option beats the base: scan outward on a log grid,
+ * then bisect.  NaN when none does in the range tried. */
+static double flip_factor(sens *s)
 {
-    flip_ctx fc = {d, win, param};
-    double max_up = param == SENS_HOURS ? 24 / d->w->hours_per_day : SENS_SCAN_UP;
-    double ends[2] = {max_up, SENS_SCAN_DOWN};
+    double ends[2] = {scan_up(s), SENS_SCAN_DOWN};
     for (int dir = 0; dir < 2; dir++) {
         double prev = 1;
-        for (int k = 1; k <= SENS_SCAN_STEPS; k++) {
+        for (int k = 1; k <= SENS_SCAN_STEPS && ends[dir] != 1; k++) {
             double f = exp(log(ends[dir]) * k / (double)SENS_SCAN_STEPS);   /* from 1 */
-            if (flip_fn(f, &fc) > 0) {
+            if (flip_fn(f, s) > 0) {
                 double root;
-                if (cost_bisect(flip_fn, &fc, fmin(prev, f), fmax(prev, f), SENS_TOLERANCE,
+                if (cost_bisect(flip_fn, s, fmin(prev, f), fmax(prev, f), SENS_TOLERANCE,
                                 &root))
                     return root;
                 return f;
@@ -324,11 +501,14 @@ static double flip_factor(const decision *d, const decide_option *win, int param
     return NAN;
 }
 
-/* The input's value in the workload (or the winner's price); NaN where it is not one figure. */
-static double base_value(const decision *d, const decide_option *win, int param)
+/* The input's value in the workload (or the base's price or speed, or the constant); NaN where
+ * it is not one figure. */
+static double base_value(const sens *s)
 {
+    const decision *d = s->d;
     const workload *w = d->w;
-    switch (param) {
+    const decide_option *win = s->base;
+    switch (s->param) {
     case SENS_ELECTRICITY:
         return w->electricity_price;
     case SENS_HOURS:
@@ -339,49 +519,71 @@ static double base_value(const decision *d, const decide_option *win, int param)
         return win->unit_price;
     case SENS_RENT:   /* the rental price of several offers: given as a factor only */
         return win->acquisition == DECIDE_RENT ? win->unit_price : NAN;
+    case SENS_OWN_SPEED:   /* a served model's: what it can generate */
+        return isnan(win->capacity) ? win->throughput : win->capacity;
+    case SENS_SCALING:   /* the base's own efficiency, where its speed is scaled */
+        return scaled_multi(d, win) ? win->efficiency : NAN;
+    case SENS_MFU:
+    case SENS_DECODE:
+        return constant_value(d, s->param);
     default:
         return win->acquisition != DECIDE_RENT ? win->unit_price : NAN;
     }
 }
 
-/* The flip point into m: factor, value, the option that wins and a sentence. */
-static void flip_view(view *m, const decision *d, const decide_option *win, int param)
+/* The input at factor, in its own terms: "4.5 h/day", "CNY 5,999", "2,766 images/s", "36%". */
+static void value_words(gw_buf *t, const sens *s, double value)
 {
-    double flip = flip_factor(d, win, param);
-    double base = base_value(d, win, param);
+    const decision *d = s->d;
+    if (s->param == SENS_HOURS) {
+        buf_printf(t, "%.1f h/day", value);
+    } else if (s->param == SENS_OWN_SPEED) {
+        view_format_number(t, value, value < 10 ? 2 : 0);
+        buf_printf(t, " %s", d->unit);
+    } else if (s->param >= SENS_SCALING) {
+        buf_printf(t, "%.1f%%", fmin(value, 1) * 100);
+    } else {
+        decide_money(t, d, value);
+    }
+}
+
+/* The flip point into m: factor, value, the option that wins and a sentence. */
+static void flip_view(view *m, sens *s)
+{
+    const decide_option *win = s->base;
+    double flip = flip_factor(s);
+    double base = base_value(s);
     view_map_set_num(m, "flip_factor", flip);
     if (isnan(flip)) {
         view_map_set(m, "flips_to", view_null());
         view_map_set(m, "flip_value", view_null());
         /* the range flip_factor searched, said in the same terms as a flip point */
-        double up = param == SENS_HOURS ? 24 / d->w->hours_per_day : SENS_SCAN_UP;
         char text[128];
         snprintf(text, sizeof text, "does not change the answer from %+.0f%% to %+.0f%%",
-                 (SENS_SCAN_DOWN - 1) * 100, (up - 1) * 100);
+                 (SENS_SCAN_DOWN - 1) * 100, (scan_up(s) - 1) * 100);
         view_map_set_str(m, "flip_text", text);
         return;
     }
-    const decide_option *nw =
-        winner_with(d, param, flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE), NULL);
+    double past = flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE);
+    const decide_option *nw = winner_with(s, past, NULL);
     view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
     view_map_set_num(m, "flip_value", base * flip);
     gw_buf t = GW_BUF_INIT;
     buf_printf(&t, "%+.0f%%", (flip - 1) * 100);
     if (!isnan(base)) {
         buf_puts(&t, " (");
-        if (param == SENS_HOURS)
-            buf_printf(&t, "%.1f h/day", base * flip);
-        else
-            decide_money(&t, d, base * flip);
+        value_words(&t, s, base * flip);
         buf_puts(&t, ")");
     }
     /* Past the flip the recommendation may be out altogether: say why. */
-    double past = flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE);
-    int out = !still_finishes(d, win, param, past);
-    if (out)
-        buf_puts(&t, param == SENS_HOURS && win->hours_needed > win->hours_available * past
-                         ? ": past it the recommendation can no longer finish in time"
-                         : ": past it the recommendation's cash up front exceeds the budget");
+    double ignored;
+    int out = option_with(s, win, past, &ignored);
+    if (out == OUT_TIME)
+        buf_puts(&t, ": past it the recommendation can no longer finish in time");
+    else if (out == OUT_TARGET)
+        buf_puts(&t, ": past it the recommendation misses its serving targets");
+    else if (out)
+        buf_puts(&t, ": past it the recommendation's cash up front exceeds the budget");
     if (nw && nw != win) {
         buf_puts(&t, out ? ", and " : ": ");
         decide_option_label(&t, nw, 0);
@@ -393,16 +595,25 @@ static void flip_view(view *m, const decision *d, const decide_option *win, int 
     buf_free(&t);
 }
 
-/* One input's entry; returns its swing: how far the recommended option's own cost per unit
- * moves over the step down and up. */
-static double parameter_view(view *m, const decision *d, const decide_option *win, int param)
+/* One input's entry; returns its swing: how far the base option's own cost per unit moves over
+ * the step down and up. */
+static double parameter_view(view *m, sens *s)
 {
-    view_map_set_str(m, "parameter", sens_keys[param]);
-    view_map_set_str(m, "name", sens_names[param]);
-    const decide_option *lo = winner_with(d, param, 1 - SENS_STEP, NULL);
-    const decide_option *hi = winner_with(d, param, 1 + SENS_STEP, NULL);
-    double win_lo = score_with(d, win, param, 1 - SENS_STEP);
-    double win_hi = score_with(d, win, param, 1 + SENS_STEP);
+    const decide_option *win = s->base;
+    view_map_set_str(m, "parameter", sens_keys[s->param]);
+    /* a close call's pick is not the base: say whose price or speed moves */
+    if (win != decide_best(s->d) && (s->param == SENS_OWN || s->param == SENS_OWN_SPEED))
+        view_map_set_str(m, "name", s->param == SENS_OWN
+                                        ? "the price of the option cheapest at the plan's figures"
+                                        : "the speed of the option cheapest at the plan's figures");
+    else
+        view_map_set_str(m, "name", sens_names[s->param]);
+    view_map_set_str(m, "affects", s->param >= SENS_OWN_SPEED ? "speed" : "cost");
+    const decide_option *lo = winner_with(s, 1 - SENS_STEP, NULL);
+    const decide_option *hi = winner_with(s, 1 + SENS_STEP, NULL);
+    double win_lo, win_hi;
+    option_with(s, win, 1 - SENS_STEP, &win_lo);
+    option_with(s, win, 1 + SENS_STEP, &win_hi);
     double swing = fabs(win_hi - win_lo) / win->score;
     view_map_set_num(m, "swing", swing);
     gw_buf t = GW_BUF_INIT;
@@ -412,43 +623,59 @@ static double parameter_view(view *m, const decision *d, const decide_option *wi
     view_map_set_str(m, "winner_minus_20", lo ? lo->id : NULL);
     view_map_set_str(m, "winner_plus_20", hi ? hi->id : NULL);
     view_map_set_bool(m, "changes_within_20", lo != win || hi != win);
-    flip_view(m, d, win, param);
+    flip_view(m, s);
     return swing;
 }
 
+static const char sens_method[] =
+    "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the change in "
+    "the recommended option's cost per unit of work; the flip point is found by bisection on "
+    "the figure the options are ranked by (cost per unit of work x the rules' adjustment, the "
+    "same comparison as the break-even hours a day), searched from %+.0f%% to %+.0f%% (hours a "
+    "day: up to 24; for a job, an option whose runs no longer fit the fewer hours is out); the "
+    "budget is checked again at each value (an option whose cash up front then exceeds it is "
+    "out), and the other rules' verdicts are held at their base values; the options are the "
+    "plan's (a rental of several instances, offered only where fewer cannot finish in time at "
+    "the plan's hours, is not added at other values).  The speed inputs (the recommendation's "
+    "own speed; where an option's speed uses them, the multi-GPU scaling efficiency of every "
+    "option whose several cards are scaled or modelled rather than measured, at most 100%%, and "
+    "a language model's utilisation and decode bandwidth share, each at most 100%%, every "
+    "option's speed computed again by the speed stage) change each option's cost per unit "
+    "through the cost stage (a job's hours, and so a rental's bill, follow its speed); an "
+    "option that then misses the deadline, a serving target or the budget is out; they are "
+    "searched up to the 100%% a share can reach, and what moves most is named among the money "
+    "inputs above them";
+
 void decide_sensitivity(decision *d)
 {
-    const decide_option *win = decide_best(d);
+    sens s = {d, decide_robust_cheapest(d), 0};
     d->sensitivity = view_map();
     view *params = view_map_set(d->sensitivity, "parameters", view_list());
-    if (!win)
+    if (!s.base)
         return;
+    view_map_set_str(d->sensitivity, "option", s.base->id);
+    if (s.base != decide_best(d))
+        view_map_set_str(d->sensitivity, "option_note",
+                         "the flip points are those of the option cheapest at the plan's "
+                         "figures: the recommendation is the best evidenced of a close call "
+                         "(robustness.because)");
     double best_swing = -1;
     int most = -1;
-    for (int p = 0; p < SENS_COUNT; p++) {
-        double swing = parameter_view(view_list_push(params, view_map()), d, win, p);
-        if (swing > best_swing) {
+    for (s.param = 0; s.param < SENS_COUNT; s.param++) {
+        if (!applies(d, s.param))
+            continue;
+        double swing = parameter_view(view_list_push(params, view_map()), &s);
+        if (s.param < SENS_OWN_SPEED && swing > best_swing) {
             best_swing = swing;
-            most = p;
+            most = s.param;
         }
     }
     view_map_set_str(d->sensitivity, "moves_most", most < 0 ? NULL : sens_keys[most]);
     if (most >= 0)
         view_map_set_str(d->sensitivity, "moves_most_name", sens_names[most]);
     gw_buf method = GW_BUF_INIT;
-    buf_printf(&method,
-               "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the "
-               "change in the recommended option's cost per unit of work; the flip point is "
-               "found by bisection on the figure the options are ranked by (cost per unit of "
-               "work x the rules' adjustment, the same comparison as the break-even hours a "
-               "day), searched from %+.0f%% to %+.0f%% (hours a day: up to 24; for a job, an "
-               "option whose runs no longer fit the fewer hours is out); the budget is checked "
-               "again at each value (an option whose cash up front then exceeds it is out), and "
-               "the other rules' verdicts are held at their base values; the options are the "
-               "plan's (a rental of several instances, offered only where fewer cannot finish "
-               "in time at the plan's hours, is not added at other values)",
-               SENS_STEP * 100, SENS_STEP * 100, (SENS_SCAN_DOWN - 1) * 100,
-               (SENS_SCAN_UP - 1) * 100);
+    buf_printf(&method, sens_method, SENS_STEP * 100, SENS_STEP * 100,
+               (SENS_SCAN_DOWN - 1) * 100, (SENS_SCAN_UP - 1) * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));
     buf_free(&method);
 }

@@ -1,0 +1,455 @@
+/* decide_robust.c — whether the recommendation survives its own uncertainty, after the ranking:
+ * each option's cost per unit at the favourable and unfavourable corners of its price range and
+ * speed band, seeded draws within them (the share of draws each option is cheapest in, the
+ * recommendation's expected regret), and on a close call the best-evidenced option inside the
+ * uncertainty recommended instead.  Every cost is the cost stage's own (decide_option_cost). */
+#include "decide_robust.h"
+#include "base/check.h"
+#include "decide_cost.h"
+#include "decide_fields.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct decide_robust {
+    size_t n;                         /* options compared: feasible, not held back */
+    size_t n_ranged;                  /* of them, with a price range or speed band */
+    const decide_option *cheapest;    /* ranked first at the plan's figures */
+    const decide_option *recommended; /* after a close call's pick */
+    double regret, regret_share;      /* the recommendation's, mean over the draws */
+    int close_call;
+    const decide_option **close;      /* inside the uncertainty, best evidenced first */
+    size_t n_close;
+    char *because;
+};
+
+double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
+                          double throughput)
+{
+    /* A shallow copy: the cost stage writes plain figures only, and the copy is never freed. */
+    decide_option at = *o;
+    at.unit_price = unit_price;
+    at.throughput = throughput;
+    decide_option_cost(d, &at);
+    return at.per_unit;
+}
+
+/* ---- evidence ---- */
+
+int decide_price_kind_rank(const char *kind)
+{
+    static const char *const order[] = {"list", "quote", "market", "from", "anecdote", "launch"};
+    if (!kind || !*kind)
+        return 1;   /* unstated: trusted as a quote is (decide_options.c's distrust) */
+    for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
+        if (!strcmp(kind, order[i]))
+            return i;
+    return 1;
+}
+
+const char *decide_speed_kind(const decision *d, const decide_option *o)
+{
+    if (o->measured)
+        return "measured";
+    return workload_is_llm(d->w) ? "modelled" : "scaled";
+}
+
+int decide_speed_kind_rank(const decision *d, const decide_option *o)
+{
+    return o->measured ? 0 : workload_is_llm(d->w) ? 2 : 1;
+}
+
+/* ---- the corners ---- */
+
+/* The range a figure is drawn in: low..high as the stage set them, widened to hold the figure
+ * used (a range not set, NaN, is the figure alone). */
+static void range_of(double value, double lo, double hi, double *from, double *to)
+{
+    *from = isnan(lo) ? value : fmin(lo, value);
+    *to = isnan(hi) ? value : fmax(hi, value);
+}
+
+/* Cost per unit at the favourable corner (low price, high speed) and the unfavourable one. */
+static void corners(decision *d, decide_option *o)
+{
+    o->per_unit_lo = o->per_unit_hi = NAN;
+    o->p_best = NAN;
+    if (isnan(o->per_unit) || isnan(o->throughput))
+        return;
+    double p_lo, p_hi, t_lo, t_hi;
+    range_of(o->unit_price, o->price_lo, o->price_hi, &p_lo, &p_hi);
+    range_of(o->throughput, o->throughput_lo, o->throughput_hi, &t_lo, &t_hi);
+    o->per_unit_lo = decide_per_unit_at(d, o, p_lo, t_hi);
+    o->per_unit_hi = decide_per_unit_at(d, o, p_hi, t_lo);
+}
+
+/* ---- the draws ---- */
+
+/* splitmix64: small, fast, and the same sequence on every platform. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *state)
+{
+    return (double)(next_random(state) >> 11) * 0x1.0p-53;
+}
+
+/* One compared option, with what its draws need. */
+typedef struct compared {
+    decide_option *o;
+    size_t speed_group, price_group;   /* one draw for each GPU model, each price list */
+    double p_lo, p_hi, t_lo, t_hi;
+    double adjustment;                 /* the rules' factor on its cost per unit */
+    size_t wins;
+    double regret, regret_share;
+} compared;
+
+static int same_price_list(const decide_option *a, const decide_option *b)
+{
+    return a->gpu == b->gpu && a->acquisition == b->acquisition &&
+           decide_text_same(a->provider, b->provider);
+}
+
+/* The options compared, in rank order (a tie goes to the better-ranked), with their groups. */
+static size_t compared_options(decision *d, compared **out, size_t *n_speed, size_t *n_price)
+{
+    compared *c = gw_xcalloc(d->n_options ? d->n_options : 1, sizeof *c);
+    size_t n = 0;
+    *n_speed = *n_price = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = d->ranked[i];
+        if (!o->feasible || o->held_back || isnan(o->score))
+            continue;
+        compared *x = &c[n];
+        x->o = o;
+        x->speed_group = x->price_group = SIZE_MAX;
+        for (size_t j = 0; j < n; j++) {
+            if (c[j].o->gpu == o->gpu && x->speed_group == SIZE_MAX)
+                x->speed_group = c[j].speed_group;
+            if (same_price_list(c[j].o, o) && x->price_group == SIZE_MAX)
+                x->price_group = c[j].price_group;
+        }
+        if (x->speed_group == SIZE_MAX)
+            x->speed_group = (*n_speed)++;
+        if (x->price_group == SIZE_MAX)
+            x->price_group = (*n_price)++;
+        range_of(o->unit_price, o->price_lo, o->price_hi, &x->p_lo, &x->p_hi);
+        range_of(o->throughput, o->throughput_lo, o->throughput_hi, &x->t_lo, &x->t_hi);
+        x->adjustment = decide_rules_adjustment(o);
+        n++;
+    }
+    *out = c;
+    return n;
+}
+
+/* DECIDE_ROBUST_DRAWS draws: in each, the cheapest option by the figure the options are ranked
+ * by (cost per unit x the rules' adjustment) wins, and every option's regret is how much dearer
+ * it is than that. */
+static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_price)
+{
+    double *u_speed = gw_xmalloc((n_speed + 1) * sizeof *u_speed);
+    double *u_price = gw_xmalloc((n_price + 1) * sizeof *u_price);
+    double *score = gw_xmalloc((n + 1) * sizeof *score);
+    uint64_t state = DECIDE_ROBUST_SEED;
+    for (int k = 0; k < DECIDE_ROBUST_DRAWS; k++) {
+        for (size_t g = 0; g < n_speed; g++)
+            u_speed[g] = uniform01(&state);
+        for (size_t g = 0; g < n_price; g++)
+            u_price[g] = uniform01(&state);
+        size_t best = 0;
+        for (size_t i = 0; i < n; i++) {
+            compared *x = &c[i];
+            double price = x->p_lo + u_price[x->price_group] * (x->p_hi - x->p_lo);
+            double speed = x->t_lo + u_speed[x->speed_group] * (x->t_hi - x->t_lo);
+            score[i] = decide_per_unit_at(d, x->o, price, speed) * x->adjustment;
+            if (score[i] < score[best])
+                best = i;
+        }
+        c[best].wins++;
+        for (size_t i = 0; i < n; i++) {
+            c[i].regret += score[i] - score[best];
+            c[i].regret_share += score[i] > 0 ? (score[i] - score[best]) / score[i] : 0;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        c[i].o->p_best = (double)c[i].wins / DECIDE_ROBUST_DRAWS;
+        c[i].regret /= DECIDE_ROBUST_DRAWS;
+        c[i].regret_share /= DECIDE_ROBUST_DRAWS;
+    }
+    free(u_speed);
+    free(u_price);
+    free(score);
+}
+
+/* ---- a close call ---- */
+
+/* Whether a is better evidenced than b: price kind, speed kind, then the share of draws won,
+ * then rank. */
+static int better_evidenced(const decision *d, const decide_option *a, const decide_option *b)
+{
+    int x = decide_price_kind_rank(a->offer_quality), y = decide_price_kind_rank(b->offer_quality);
+    if (x != y)
+        return x < y;
+    x = decide_speed_kind_rank(d, a), y = decide_speed_kind_rank(d, b);
+    if (x != y)
+        return x < y;
+    if (a->p_best != b->p_best)
+        return a->p_best > b->p_best;
+    return a->rank < b->rank;
+}
+
+/* The options inside the uncertainty: the cheapest at the plan's figures and every option that
+ * wins at least DECIDE_ROBUST_CLOSE_SHARE of the draws, best evidenced first (an insertion
+ * sort: a handful of options). */
+static void close_options(decide_robust *r, const decision *d, const compared *c, size_t n)
+{
+    r->close = gw_xcalloc(n ? n : 1, sizeof *r->close);
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].o != r->cheapest && !(c[i].o->p_best >= DECIDE_ROBUST_CLOSE_SHARE))
+            continue;
+        size_t at = r->n_close++;
+        while (at > 0 && better_evidenced(d, c[i].o, r->close[at - 1])) {
+            r->close[at] = r->close[at - 1];
+            at--;
+        }
+        r->close[at] = c[i].o;
+    }
+}
+
+/* pick first among the ranked options, the others in their order, ranks renumbered. */
+static void move_to_top(decision *d, const decide_option *pick)
+{
+    size_t at = 0;
+    while (at < d->n_options && d->ranked[at] != pick)
+        at++;
+    if (at == 0 || at == d->n_options)
+        return;
+    decide_option *p = d->ranked[at];
+    memmove(&d->ranked[1], &d->ranked[0], at * sizeof *d->ranked);
+    d->ranked[0] = p;
+    int rank = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        d->ranked[i]->rank = d->ranked[i]->feasible ? ++rank : 0;
+}
+
+/* "a list price and a measured speed" */
+static void evidence_words(gw_buf *b, const decision *d, const decide_option *o)
+{
+    const char *kind = o->offer_quality && *o->offer_quality ? o->offer_quality : NULL;
+    buf_printf(b, "%s %s price and a %s speed", kind && !strcmp(kind, "anecdote") ? "an" : "a",
+               kind ? kind : "unstated kind of", decide_speed_kind(d, o));
+}
+
+/* A share of draws in words: "45%", never "100%" short of every draw. */
+static void share_words(gw_buf *b, double share)
+{
+    if (share < 1 && share * 100 >= 99.5)
+        buf_puts(b, "over 99%");
+    else if (share > 0 && share * 100 < 0.5)
+        buf_puts(b, "under 1%");
+    else
+        buf_printf(b, "%.0f%%", share * 100);
+}
+
+/* The sentence saying why the recommendation is what it is. */
+static void because_sentence(decide_robust *r, const decision *d)
+{
+    gw_buf b = GW_BUF_INIT;
+    const decide_option *rec = r->recommended, *cheap = r->cheapest;
+    if (!r->n_ranged) {
+        decide_option_label(&b, rec, 0);
+        buf_puts(&b, " is the cheapest per unit of work, and in every draw: none of the options "
+                     "compared has a price range or a speed band.");
+        r->because = buf_detach(&b);
+        return;
+    }
+    if (!r->close_call) {
+        decide_option_label(&b, rec, 0);
+        buf_puts(&b, " is the cheapest per unit of work in ");
+        share_words(&b, rec->p_best);
+        buf_puts(&b, " of ");
+        view_format_number(&b, DECIDE_ROBUST_DRAWS, 0);
+        buf_puts(&b, " draws within the options' price ranges and speed bands.");
+        r->because = buf_detach(&b);
+        return;
+    }
+    buf_puts(&b, "A close call: ");
+    decide_option_label(&b, cheap, 0);
+    buf_puts(&b, " is the cheapest at the plan's figures but in only ");
+    share_words(&b, cheap->p_best);
+    buf_puts(&b, " of ");
+    view_format_number(&b, DECIDE_ROBUST_DRAWS, 0);
+    buf_puts(&b, " draws");
+    size_t others = 0;
+    for (size_t i = 0; i < r->n_close; i++) {
+        const decide_option *o = r->close[i];
+        if (o == cheap)
+            continue;
+        buf_puts(&b, others++ ? ", " : ", against ");
+        decide_option_label(&b, o, 0);
+        buf_puts(&b, " in ");
+        share_words(&b, o->p_best);
+    }
+    if (rec == cheap) {
+        buf_puts(&b, "; it stays recommended as the best evidenced of them (");
+        evidence_words(&b, d, rec);
+        buf_puts(&b, ").");
+    } else {
+        buf_puts(&b, "; ");
+        decide_option_label(&b, rec, 0);
+        buf_puts(&b, " is recommended as the best evidenced of them (");
+        evidence_words(&b, d, rec);
+        buf_puts(&b, ", against ");
+        evidence_words(&b, d, cheap);
+        buf_puts(&b, ").");
+    }
+    r->because = buf_detach(&b);
+}
+
+void decide_robust_run(decision *d)
+{
+    decide_robust_free(d->robust);
+    decide_robust *r = d->robust = gw_xcalloc(1, sizeof *r);
+    for (size_t i = 0; i < d->n_options; i++)
+        corners(d, &d->options[i]);
+    r->cheapest = decide_best(d);
+    if (!r->cheapest)
+        return;
+    compared *c;
+    size_t n_speed, n_price;
+    r->n = compared_options(d, &c, &n_speed, &n_price);
+    if (!r->n) {   /* a recommendation without a cost per unit: nothing to draw */
+        free(c);
+        return;
+    }
+    draw(d, c, r->n, n_speed, n_price);
+    for (size_t i = 0; i < r->n; i++)
+        r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi;
+    r->close_call = r->cheapest->p_best < DECIDE_ROBUST_CLOSE_P_BEST;
+    r->recommended = r->cheapest;
+    if (r->close_call) {
+        close_options(r, d, c, r->n);
+        r->recommended = r->close[0];
+        move_to_top(d, r->recommended);
+    }
+    for (size_t i = 0; i < r->n; i++)
+        if (c[i].o == r->recommended) {
+            r->regret = c[i].regret;
+            r->regret_share = c[i].regret_share;
+        }
+    because_sentence(r, d);
+    decide_trace(d, "robustness: %s wins %.3f of %d draws%s", r->recommended->id,
+                 r->recommended->p_best, DECIDE_ROBUST_DRAWS,
+                 r->recommended != r->cheapest ? " (a close call: the best evidenced)" : "");
+    free(c);
+}
+
+const decide_option *decide_robust_cheapest(const decision *d)
+{
+    return d->robust && d->robust->cheapest ? d->robust->cheapest : decide_best(d);
+}
+
+const char *decide_robust_repick_reason(const decision *d)
+{
+    const decide_robust *r = d->robust;
+    return r && r->recommended && r->recommended != r->cheapest ? r->because : NULL;
+}
+
+void decide_robust_free(decide_robust *r)
+{
+    if (!r)
+        return;
+    free(r->close);
+    free(r->because);
+    free(r);
+}
+
+/* ---- the view ---- */
+
+static const char robust_method[] =
+    "%d draws from a fixed seed (%u: the same input gives the same answer): in each, every "
+    "option's price is drawn uniformly within its range (cost.price_low to cost.price_high; "
+    "one draw for the options of one GPU, acquisition and provider, one price list) and every "
+    "GPU model's speed uniformly within its band (throughput.low to throughput.high; one draw "
+    "per GPU model, the same point of the band for each of its options: their speed is one "
+    "fact); a figure without a range stays as it is. Each option's cost per unit of work is "
+    "then recomputed by the cost stage (a job's hours, and so a rental's bill and a purchase's "
+    "electricity, follow the speed) and multiplied by its rules' adjustment, the figure the "
+    "options are ranked by; the options compared are the feasible ones not held back, their "
+    "feasibility held at the plan's figures. p_best is the share of draws in which an option "
+    "is the cheapest; the expected regret, the mean of how much dearer per unit the "
+    "recommendation is than each draw's cheapest (its share: the mean of that as a share of "
+    "the recommendation's own cost per unit in the draw). Below a p_best of %.0f%% the answer is a close "
+    "call: the options that win at least %.0f%% of the draws are inside the uncertainty, with "
+    "the one ranked first, and of them the best evidenced is recommended: by price kind (list, "
+    "quote, market, from, anecdote, launch), then speed kind (measured, scaled, modelled), then "
+    "p_best. cost.per_unit_low and cost.per_unit_high are each option's cost per unit at its "
+    "low price and high speed, and at its high price and low speed.";
+
+static view *option_entry(const decision *d, const decide_option *o)
+{
+    view *m = view_map();
+    view_map_set_str(m, "option", o->id);
+    gw_buf l = GW_BUF_INIT;
+    decide_option_label(&l, o, 0);
+    view_map_set_str(m, "label", buf_cstr(&l));
+    buf_free(&l);
+    view_map_set_num(m, "p_best", o->p_best);
+    view_map_set_str(m, "price_kind", o->offer_quality);
+    view_map_set_str(m, "speed_kind", decide_speed_kind(d, o));
+    decide_set_money(m, d, "per_unit", o->per_unit);
+    decide_set_money(m, d, "per_unit_low", o->per_unit_lo);
+    decide_set_money(m, d, "per_unit_high", o->per_unit_hi);
+    return m;
+}
+
+void decide_robust_view(const decision *d, view *root)
+{
+    const decide_robust *r = d->robust;
+    view *v = view_map_set(root, "robustness", view_map());
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, robust_method, DECIDE_ROBUST_DRAWS, DECIDE_ROBUST_SEED,
+               DECIDE_ROBUST_CLOSE_P_BEST * 100, DECIDE_ROBUST_CLOSE_SHARE * 100);
+    view *method = view_map_get(root, "method");
+    if (method && view_kind(method) == VIEW_MAP)
+        view_map_set_str(method, "robustness", buf_cstr(&b));
+    view_map_set_str(v, "method", buf_cstr(&b));
+    buf_free(&b);
+    view_map_set_int(v, "draws", DECIDE_ROBUST_DRAWS);
+    view_map_set_int(v, "seed", DECIDE_ROBUST_SEED);
+    view_map_set_str(v, "distribution", "uniform within each range");
+    view_map_set_num(v, "close_call_below", DECIDE_ROBUST_CLOSE_P_BEST);
+    view_map_set_num(v, "close_share", DECIDE_ROBUST_CLOSE_SHARE);
+    if (!r || !r->recommended) {
+        view_map_set(v, "option", view_null());
+        view_map_set(v, "p_best", view_null());
+        view_map_set_bool(v, "close_call", 0);
+        view_map_set(v, "close", view_list());
+        return;
+    }
+    view_map_set_int(v, "options_compared", (long long)r->n);
+    view_map_set_int(v, "options_with_a_range", (long long)r->n_ranged);
+    view_map_set_str(v, "option", r->recommended->id);
+    view_map_set_num(v, "p_best", r->recommended->p_best);
+    gw_buf t = GW_BUF_INIT;
+    share_words(&t, r->recommended->p_best);
+    view_map_set_str(v, "p_best_text", buf_cstr(&t));
+    buf_free(&t);
+    decide_set_money(v, d, "expected_regret", r->regret);
+    view_map_set_num(v, "expected_regret_share", r->regret_share);
+    view_map_set_bool(v, "close_call", r->close_call);
+    view_map_set_str(v, "cheapest_at_plan", r->cheapest->id);
+    view_map_set_bool(v, "repicked", r->recommended != r->cheapest);
+    view *close = view_map_set(v, "close", view_list());
+    for (size_t i = 0; i < r->n_close; i++)
+        view_list_push(close, option_entry(d, r->close[i]));
+    view_map_set_str(v, "because", r->because);
+}
