@@ -366,7 +366,9 @@ static size_t options_view(view *root, const decision *d)
     size_t n_feasible = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
+        view *ov = view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
+        view_map_set_bool(ov, "in_top_five",
+                          o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS);
         if (o->feasible) {
             n_feasible++;
             continue;
@@ -472,6 +474,26 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     }
 }
 
+/* The report reads shares and counts as people write them: each close option's p_best as
+ * "31%" (p_best_text) and the number of draws as "2,000" (draws_text), where the robustness
+ * view does not give them itself.  Nothing without a robustness view. */
+static void robustness_texts(view *root)
+{
+    view *r = view_map_get(root, "robustness");
+    if (view_kind(r) != VIEW_MAP)
+        return;
+    double draws = view_num(view_map_get(r, "draws"));
+    if (!view_map_get(r, "draws_text") && !isnan(draws))
+        decide_set_figure(r, "draws", draws, 0, NULL);
+    const view *close = view_map_get(r, "close");
+    for (size_t i = 0; i < view_len(close); i++) {
+        view *c = view_list_at(close, i);
+        double p = view_num(view_map_get(c, "p_best"));
+        if (view_kind(c) == VIEW_MAP && !view_map_get(c, "p_best_text") && !isnan(p))
+            view_map_set(c, "p_best_text", view_stringf("%.0f%%", 100 * p));
+    }
+}
+
 view *decide_view_tree(const decision *d)
 {
     view *root = view_map();
@@ -506,6 +528,7 @@ view *decide_view_tree(const decision *d)
     view_map_set_bool(root, "has_export_rules",
                       view_len(view_map_set(root, "export_rules", export_rules_view(d))) > 0);
     view_map_set(root, "citations", citations_view(d));
+    robustness_texts(root);
     if (d->trace)
         view_map_set(root, "trace", view_copy(d->trace));
     return root;
