@@ -474,26 +474,6 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     }
 }
 
-/* The report reads shares and counts as people write them: each close option's p_best as
- * "31%" (p_best_text) and the number of draws as "2,000" (draws_text), where the robustness
- * view does not give them itself.  Nothing without a robustness view. */
-static void robustness_texts(view *root)
-{
-    view *r = view_map_get(root, "robustness");
-    if (view_kind(r) != VIEW_MAP)
-        return;
-    double draws = view_num(view_map_get(r, "draws"));
-    if (!view_map_get(r, "draws_text") && !isnan(draws))
-        decide_set_figure(r, "draws", draws, 0, NULL);
-    const view *close = view_map_get(r, "close");
-    for (size_t i = 0; i < view_len(close); i++) {
-        view *c = view_list_at(close, i);
-        double p = view_num(view_map_get(c, "p_best"));
-        if (view_kind(c) == VIEW_MAP && !view_map_get(c, "p_best_text") && !isnan(p))
-            view_map_set(c, "p_best_text", view_stringf("%.0f%%", 100 * p));
-    }
-}
-
 view *decide_view_tree(const decision *d)
 {
     view *root = view_map();
@@ -528,7 +508,6 @@ view *decide_view_tree(const decision *d)
     view_map_set_bool(root, "has_export_rules",
                       view_len(view_map_set(root, "export_rules", export_rules_view(d))) > 0);
     view_map_set(root, "citations", citations_view(d));
-    robustness_texts(root);
     if (d->trace)
         view_map_set(root, "trace", view_copy(d->trace));
     return root;
