@@ -309,7 +309,7 @@ Why the recommendation among them: it is measured where the other is scaled"
 check_out "report template: what to re-quote, where prices are discussed" \
     "- used 4x GeForce RTX 3090: anecdote price of 2026-01 (339 days old)"
 check_out "report template: the recommendation's price kind, rate date and cost range" \
-    "| Price | market price of 2026-01; converted at the exchange rate of 2026-11-28 |"
+    "| Price | market price, observed 2026-01; converted at the exchange rate of 2026-11-28 |"
 check_out "report template: the recommendation's cost per unit within its ranges" \
     "| CNY 0.359 (from CNY 0.330 to CNY 0.401 within its price and speed ranges) |"
 case "$OUT" in *"## Costs"*"**Re-quote before signing:**"*"## Buying against renting"*)
