@@ -195,7 +195,7 @@ if open_doc justification; then
     # method); nothing before the appendix is.
     check_eq "browser: justification's appendix parts are folded, headed by their names" \
         "$(xp "$dom" "//h2[@id='appendix']/following-sibling::details[not(@open)]/summary/h3/text()")" \
-        "$(printf '%s\n' Checklists "The five best-ranked options" "Every rule's verdict on the recommendation" Method)"
+        "$(printf '%s\n' Checklists "The five best-ranked options" "The recommendation's evidence and verdicts" Method)"
     check_eq "browser: justification's body has nothing folded" \
         "$(xp "$dom" "count(//h2[@id='appendix']/preceding::details)")" 0
 fi

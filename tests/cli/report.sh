@@ -252,8 +252,11 @@ section() { printf '%s\n' "$1" | awk -v h="### $2" '$0 == h { on = 1; next } /^#
 check_eq "report: the short appendix has the five best-ranked options, in decide's order" \
     "$(section "$SHORT" "The five best-ranked options" | awk -F ' \\| ' '/^\| [0-9]/ { print $2 }')" "$TOP5"
 check_eq "report: the short appendix has every verdict on the recommendation, as decide gives them" \
-    "$(section "$SHORT" "Every rule's verdict on the recommendation" | grep '^- ' | sed 's/\\_/_/g')" \
+    "$(section "$SHORT" "The recommendation's evidence and verdicts" | sed -n '/^Every rule.s verdict on it:$/,$p' | grep '^- ' | sed 's/\\_/_/g')" \
     "$REC_VERDICTS"
+# ... and its evidence: the speed's kind and how it was found, the price's kind and date.
+check_eq "report: the short appendix has the recommendation's evidence" \
+    "$(section "$SHORT" "The recommendation's evidence and verdicts" | grep -c '^- Speed: 3,458 images/s, scaled: measured on one GeForce RTX 3090\|^- Price: anecdote, CNY 6,000, observed 2026-01')" 2
 case "$SHORT" in *"The full appendix, with every option that fell out and every feasible option's figures and verdicts, is written by \`gpuwise report WORKLOAD --appendix full\`"*)
     pass "report: the short appendix says how to get the full one" ;;
     *) fail "report: the short appendix says how to get the full one" "missing" ;; esac
