@@ -2,6 +2,7 @@
  * from the decision's view model with templates/justification.md.mustache, plus the checklists
  * the rules attached to the recommendation (read from the checklist plugins). */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_decide.h"
 #include "cli_document.h"
@@ -37,6 +38,7 @@ static int add_checklists(plugin_host *host, view *model, gw_error *err)
         if (!p) {
             view_map_set_str(c, "title", name);
             view_map_set(c, "items", view_list());
+            view_map_set_int(c, "item_count", 0);
             continue;
         }
         plugin_info info;
@@ -57,6 +59,7 @@ static int add_checklists(plugin_host *host, view *model, gw_error *err)
             view_map_set_str(m, "how", item_text(it, how_keys));
             view_map_set_str(m, "severity", view_str(view_map_get(it, "severity")));
         }
+        view_map_set_int(c, "item_count", (long long)view_len(out));
         view_free(items);
     }
     return GW_OK;
@@ -80,6 +83,9 @@ static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
                c.w->currency);
     view_map_set_str(model, "subtitle", buf_cstr(&sub));
     buf_free(&sub);
+    /* The parser has checked the value against the option's choices. */
+    const char *appendix = cli_value(args, "appendix");
+    view_map_set_bool(model, "appendix_full", appendix && strcmp(appendix, "full") == 0);
     rc = add_checklists(c.host, model, err);
     /* The document needs only the model: the decision, its plugins and the KB go first, and
      * rendering reuses their memory. */
@@ -96,6 +102,16 @@ static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
     return rc;
 }
 
+static const cli_option report_options[] = {
+    {"appendix", 0, "WHICH", CLI_CHOICE, "short|full",
+     "`short` (the default): the appendix explains the recommendation and its runners-up (the "
+     "five best-ranked options' figures, evidence and notes; the recommendation's evidence and "
+     "every rule's verdict on it); `full` adds every option that fell out, every feasible "
+     "option's figures and caveats and every rule's verdicts (all of which `gpuwise decide "
+     "--json` prints either way)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
 static const cli_command report_commands[] = {
     {"report", "WORKLOAD", 1, 1, CLI_FILE,
      "write the purchase justification for a workload (Markdown or HTML)",
@@ -103,7 +119,8 @@ static const cli_command report_commands[] = {
      "its three strongest reasons, the workload and its assumptions, the options considered "
      "and why each infeasible one fell out, the cost table, the cumulative-cost chart with the "
      "break-even point, cost per unit of work, sensitivity, risks and checklists, and numbered "
-     "citations.  It is rendered from `justification.md.mustache` (see `--template`).\n\n"
+     "citations; then an appendix (`--appendix`).  It is rendered from "
+     "`justification.md.mustache` (see `--template`).\n\n"
      "The example workloads of this copy are in @EXAMPLES@.  For instance, from the source "
      "tree:\n\n"
      "    gpuwise report examples/vision-team.lua -o justification.html\n"
@@ -116,7 +133,7 @@ static const cli_command report_commands[] = {
      "Exit status: 0 ok, 64 usage, 65 a bad workload file or template, 66 a missing workload "
      "file or `--template` file, 67 an unknown GPU among the candidates, 70 a plugin error, "
      "73/74 the output cannot be written (nothing is left half-written).",
-     NULL, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report, NULL},
+     report_options, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 

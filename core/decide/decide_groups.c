@@ -100,12 +100,18 @@ static int same_verdict(const decide_verdict *a, const decide_verdict *b)
            !strcmp(a->because, b->because);
 }
 
-/* Has the verdict v of the feasible option ranked[i] been said of an option ranked before it? */
+/* Is o one of the best-ranked feasible options the report explains (in_top_five)? */
+static int in_top(const decide_option *o)
+{
+    return o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS;
+}
+
+/* Has the verdict v of the option ranked[i] been said of a top option ranked before it? */
 static int said_before(const decision *d, size_t i, const decide_verdict *v)
 {
     for (size_t k = 0; k < i; k++) {
         const decide_option *o = d->ranked[k];
-        if (!o->feasible)
+        if (!in_top(o))
             continue;
         for (size_t j = 0; j < o->n_verdicts; j++)
             if (same_verdict(&o->verdicts[j], v))
@@ -115,14 +121,16 @@ static int said_before(const decision *d, size_t i, const decide_verdict *v)
 }
 
 /* rule_notes: [{rule, effect, weight, because, options, count}], one per distinct preference or
- * warning on the feasible options (exclusions are in excluded_groups), in rank order of the
- * first option it was said of; options names them in rank order. */
+ * warning on the best-ranked options (in_top_five; exclusions are in excluded_groups, every
+ * option's verdicts in options[].verdicts), in rank order of the first option it was said of;
+ * options names those it was said of in rank order, count counts them.  The other feasible
+ * options' verdicts would fill pages of the body for options nobody is asked to buy. */
 static view *rule_notes_view(const decision *d)
 {
     view *notes = view_list();
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        if (!o->feasible)
+        if (!in_top(o))
             continue;
         for (size_t j = 0; j < o->n_verdicts; j++) {
             const decide_verdict *v = &o->verdicts[j];
@@ -133,7 +141,7 @@ static view *rule_notes_view(const decision *d)
             for (size_t k = i; k < d->n_options; k++) {
                 const decide_option *p = d->ranked[k];
                 int has = 0;
-                for (size_t m = 0; p->feasible && m < p->n_verdicts && !has; m++)
+                for (size_t m = 0; in_top(p) && m < p->n_verdicts && !has; m++)
                     has = same_verdict(&p->verdicts[m], v);
                 if (!has)
                     continue;

@@ -370,7 +370,9 @@ static size_t options_view(view *root, const decision *d)
     size_t n_feasible = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
+        view *ov = view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
+        view_map_set_bool(ov, "in_top_five",
+                          o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS);
         if (o->feasible) {
             n_feasible++;
             continue;

@@ -406,9 +406,33 @@ static void generated_date(view *model)
     view_map_set_str(model, "generated", date);
 }
 
-/* Adds what templates need beyond the command's data: a comparison's cells and charts, each
- * chart's id, src and image, the charts_by_id map, safe citation links, for_html, the date and
- * the has_X flags.  html: chart images are placeholders. */
+/* A decision's robustness (`decide --json`) gives shares and counts as numbers; a document
+ * writes them as people do: each close option's p_best as "31%" (p_best_text) and the number
+ * of draws as "2,000" (draws_text), where the model does not give them itself. */
+static void robustness_texts(view *model)
+{
+    view *r = view_map_get(model, "robustness");
+    if (view_kind(r) != VIEW_MAP)
+        return;
+    double draws = view_num(view_map_get(r, "draws"));
+    if (!view_map_get(r, "draws_text") && draws == draws) {
+        gw_buf b = GW_BUF_INIT;
+        view_format_number(&b, draws, 0);
+        view_map_set_str(r, "draws_text", buf_cstr(&b));
+        buf_free(&b);
+    }
+    const view *close = view_map_get(r, "close");
+    for (size_t i = 0; i < view_len(close); i++) {
+        view *c = view_list_at(close, i);
+        double p = view_num(view_map_get(c, "p_best"));
+        if (view_kind(c) == VIEW_MAP && !view_map_get(c, "p_best_text") && p == p)
+            view_map_set(c, "p_best_text", view_stringf("%.0f%%", 100 * p));
+    }
+}
+
+/* Adds what templates need beyond the command's data: a comparison's cells and charts, a
+ * decision's robustness texts, each chart's id, src and image, the charts_by_id map, safe
+ * citation links, for_html, the date and the has_X flags.  html: chart images are placeholders. */
 static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
 {
     if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
@@ -416,6 +440,7 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
         comparison_cells(model);
         comparison_charts(model);
     }
+    robustness_texts(model);
     int rc = prepare_charts(opts, model, html, err);
     if (rc != GW_OK)
         return rc;

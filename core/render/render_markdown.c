@@ -297,6 +297,52 @@ static void html_with_heading_ids(const char *html, const view *ids, int skip_fi
     }
 }
 
+/* The start of the next h2 or h3 element or of the footnotes at or after p, or the end. */
+static const char *next_section(const char *p)
+{
+    for (const char *at = strchr(p, '<'); at; at = strchr(at + 1, '<'))
+        if (!strncmp(at, "<h2", 3) || !strncmp(at, "<h3", 3) ||
+            !strncmp(at, "<section class=\"footnotes\"", 27))
+            return at;
+    return p + strlen(p);
+}
+
+/* html with each h3 section after the appendix's heading (<h2 id="appendix">) folded: the h3
+ * becomes the <summary> of a <details> that holds the section, so a reader on screen sees the
+ * appendix's parts by name and opens the one asked about; the page's print CSS unfolds them.
+ * A page without an appendix is copied as it is. */
+static void fold_appendix(const char *html, gw_buf *out)
+{
+    const char *appendix = strstr(html, "<h2 id=\"appendix\">");
+    if (!appendix) {
+        buf_puts(out, html);
+        return;
+    }
+    const char *p = next_section(appendix + 1);
+    buf_append(out, html, (size_t)(p - html));
+    int open = 0;
+    while (*p) {
+        if (open)
+            buf_puts(out, "</details>\n");
+        open = 0;
+        const char *close = strncmp(p, "<h3", 3) ? NULL : strstr(p, "</h3>");
+        if (close) {
+            close += strlen("</h3>");
+            buf_puts(out, "<details><summary>");
+            buf_append(out, p, (size_t)(close - p));
+            buf_puts(out, "</summary>");
+            open = 1;
+        } else {
+            close = p + 1;
+        }
+        const char *next = next_section(close);
+        buf_append(out, close, (size_t)(next - close));
+        p = next;
+    }
+    if (open)
+        buf_puts(out, "</details>\n");
+}
+
 int render_markdown_html(const char *md, size_t len, const view *model, gw_buf *body,
                             view *toc, gw_error *err)
 {
@@ -312,12 +358,14 @@ int render_markdown_html(const char *md, size_t len, const view *model, gw_buf *
     cmark_node_free(doc);
     cmark_parser_free(parser);
 
-    gw_buf with_ids = GW_BUF_INIT, safe = GW_BUF_INIT;
+    gw_buf with_ids = GW_BUF_INIT, folded = GW_BUF_INIT, safe = GW_BUF_INIT;
     html_with_heading_ids(html, ids, skip_first_h1, &with_ids);
     free(html);
     view_free(ids);
-    filter_urls(buf_cstr(&with_ids), &safe);
+    fold_appendix(buf_cstr(&with_ids), &folded);
     buf_free(&with_ids);
+    filter_urls(buf_cstr(&folded), &safe);
+    buf_free(&folded);
     int rc = insert_charts(buf_cstr(&safe), model, body, err);
     buf_free(&safe);
     return rc;

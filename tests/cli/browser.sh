@@ -94,16 +94,21 @@ open_doc() {
 write_doc datasheet kb show "RTX 3090"
 write_doc comparison kb compare 4090 a100-sxm4-80gb h100-sxm5
 write_doc justification report examples/vision-team.lua
+write_doc justification-full report examples/vision-team.lua --appendix full
 write_doc inspection inspect tests/fixtures/nvsmi/healthy-3090.xml
 write_doc checklist checklist used-card
 printing=
 if command -v pdftotext >/dev/null 2>&1 && command -v pdfinfo >/dev/null 2>&1; then
     printing=yes
-    for ex in vision-team short-project big-model; do
+    for ex in examples/*.lua; do
+        ex=$(basename "$ex" .lua)
         "$GW" --kb "$KB" report "examples/$ex.lua" -o "$T/print-$ex.html" 2>/dev/null
         printf 'print\tfile://%s\t%s\t%s\n' "$T/print-$ex.html" "$T/print-$ex.pdf" \
             "$T/print-$ex.status" >>"$T/jobs"
     done
+    # The same page laid out for the screen, as a PDF whose text says what a reader sees.
+    printf 'screen\tfile://%s\t%s\t%s\n' "$T/print-vision-team.html" "$T/screen-vision-team.pdf" \
+        "$T/screen-vision-team.status" >>"$T/jobs"
 fi
 timeout 300 python3 "$ROOT/tests/cli/chromium.py" "$BROWSER" "$T/jobs" 2>"$T/chromium.err"
 
@@ -171,9 +176,9 @@ if open_doc justification; then
         "$(xp "$dom" "//h2[@id='options-considered']/following-sibling::ul[1]/li/strong/text()" |
             sed -n 's/.*(\([0-9]*\)):$/\1/p' | awk '{ n += $1 } END { print n + 0 }')" \
         "$((n_opt - n_ok))"
-    check_eq "browser: justification's appendix lists every option that fell out" \
-        "$(xp "$dom" "count(//h3[@id='every-option-that-fell-out']/following-sibling::ul[1]/li)")" \
-        "$((n_opt - n_ok))"
+    # The short appendix leaves them to the full one (below).
+    check_eq "browser: justification's short appendix leaves out the options that fell out" \
+        "$(xp "$dom" "count(//h3[@id='every-option-that-fell-out'])")" 0
     costs="//h2[@id='costs']/following-sibling::table[1]"
     # The body's table: the 12 best-ranked feasible options (21 are feasible; the rest are in
     # the appendix).
@@ -185,16 +190,36 @@ if open_doc justification; then
         "Recommendation: $(jqr .recommendation.label)."
     check_eq "browser: justification draws decide's charts" \
         "$(xp "$dom" 'count(//svg)')" "$(jqr '.charts | length')"
+    # Each part of the appendix is folded: a closed <details> whose summary is the part's
+    # heading (checklists, the five best-ranked options, the recommendation's verdicts, the
+    # method); nothing before the appendix is.
+    check_eq "browser: justification's appendix parts are folded, headed by their names" \
+        "$(xp "$dom" "//h2[@id='appendix']/following-sibling::details[not(@open)]/summary/h3/text()")" \
+        "$(printf '%s\n' Checklists "The five best-ranked options" "The recommendation's evidence and verdicts" Method)"
+    check_eq "browser: justification's body has nothing folded" \
+        "$(xp "$dom" "count(//h2[@id='appendix']/preceding::details)")" 0
+fi
+if open_doc justification-full; then
+    run "$GW" --kb "$KB" decide examples/vision-team.lua --json
+    # --appendix full: every option that fell out, one by one, in its folded part (88 - 54 = 34
+    # for the shipped KB), and every feasible option's row.
+    check_eq "browser: the full appendix lists every option that fell out" \
+        "$(xp "$dom" "count(//details[summary/h3[@id='every-option-that-fell-out']]/ul[1]/li)")" \
+        "$(jqr '[.options[] | select(.feasible | not)] | length')"
+    check_eq "browser: the full appendix has every feasible option's figures" \
+        "$(xp "$dom" "count(//details[summary/h3[@id='every-feasible-option-s-figures']]/table/tbody/tr)")" \
+        "$(jqr '[.options[] | select(.feasible)] | length')"
 fi
 
 # ---- the justification printed: the part before the appendix fits in 5 A4 pages ------------
 # An approver reads the body; the appendix starts a page of its own (page.html.mustache's print
 # CSS), so the page its heading is on, less one, is the body's length.  Before the body was
-# grouped, vision-team printed 10 pages with no appendix.
+# grouped, vision-team printed 10 pages with no appendix.  Every example is printed.
 if [ -z "$printing" ]; then
     skip "browser: printed justification" "pdftotext not installed (apt-get install poppler-utils)"
 else
-    for ex in vision-team short-project big-model; do
+    for ex in examples/*.lua; do
+        ex=$(basename "$ex" .lua)
         pages=$(pdfinfo "$T/print-$ex.pdf" 2>/dev/null | awk '/^Pages:/ { print $2 }')
         appendix=0
         p=1
@@ -214,6 +239,16 @@ else
             fail "browser: $ex printed: the body fits 5 A4 pages" "$((appendix - 1)) pages before the appendix"
         fi
     done
+    # Folded on screen, unfolded in print: the sentence that opens the five best-ranked
+    # options' evidence is inside a folded part, so the screen's layout lacks it and the
+    # printed one has it (the print CSS shows every <details>'s content).
+    line="Their evidence: where each speed and price comes from"
+    # (the screen's text has the appendix's heading, which is not folded, and not the line)
+    check_eq "browser: vision-team on screen: the appendix's parts are folded" \
+        "$(pdftotext "$T/screen-vision-team.pdf" - 2>/dev/null | grep -c -x 'Appendix') $(pdftotext "$T/screen-vision-team.pdf" - 2>/dev/null | grep -c "$line")" \
+        "1 0"
+    check_eq "browser: vision-team printed: the appendix's parts are unfolded" \
+        "$(pdftotext "$T/print-vision-team.pdf" - 2>/dev/null | grep -c "$line")" 1
 fi
 
 # ---- the inspection: inspect ------------------------------------------------------------

@@ -10,6 +10,8 @@ Usage: chromium.py BROWSER JOBS
 JOBS holds one job a line, fields separated by tabs:
     page URL PNG DOM STATUS    a 1200 x 2000 screenshot into PNG, the DOM Chromium built into DOM
     print URL PDF STATUS       the page printed to PDF (its CSS page size, no header or footer)
+    screen URL PDF STATUS      the same, but laid out for the screen (print CSS off): what a
+                               reader sees on screen, as text pdftotext can read
 Each job writes STATUS: "ok", or what went wrong.  The exit status is 0 when Chromium started
 and answered, whatever the pages did, so that browser.sh reports each page on its own.
 """
@@ -147,7 +149,9 @@ def run_job(browser, fields):
             dom = browser.send("Runtime.evaluate", {"expression": DUMP_DOM, "returnByValue": True},
                                session=session)
             write(fields[3], (dom["result"]["value"] + "\n").encode())
-        elif kind == "print":
+        elif kind in ("print", "screen"):
+            if kind == "screen":
+                browser.send("Emulation.setEmulatedMedia", {"media": "screen"}, session=session)
             # What --print-to-pdf --no-pdf-header-footer asks for.
             pdf = browser.send("Page.printToPDF",
                                {"printBackground": True, "preferCSSPageSize": True,

@@ -102,7 +102,7 @@ check_eq "report html: no script URLs" "$(bad_urls "$T/r.html")" ""
 check_eq "report html: no iframe, object or form" "$(grep -Eic '<(iframe|object|embed|form)' "$T/r.html")" 0
 check_eq "report html: table rows as in the Markdown" "$(grep -c '<tr>' "$T/r.html")" "$((md_lines - md_tables))"
 if command -v xmllint >/dev/null 2>&1; then
-    errors=$(xmllint --html --noout "$T/r.html" 2>&1 | grep -v 'Tag \(svg\|path\|g\|text\|line\|rect\|circle\|polyline\|title\|desc\|defs\|pattern\|nav\|section\|header\|footer\|main\|figure\|figcaption\|tspan\|polygon\) invalid' | grep -c 'error')
+    errors=$(xmllint --html --noout "$T/r.html" 2>&1 | grep -v 'Tag \(svg\|path\|g\|text\|line\|rect\|circle\|polyline\|title\|desc\|defs\|pattern\|nav\|section\|header\|footer\|main\|figure\|figcaption\|tspan\|polygon\|details\|summary\) invalid' | grep -c 'error')
     check_eq "report html: well-formed for libxml2's HTML parser" "$errors" 0
 else
     skip "report html: well-formed for libxml2's HTML parser" "xmllint not installed"

@@ -31,6 +31,28 @@ check_out "render: --partials DIR comes first" "a b [other end]"
 run sh -c "cat '$T/d.json' | '$GW' render '$T/t.txt.mustache' -"
 check_out "render: data from standard input" "Hello RTX <3090>"
 
+# An HTML document folds each part of its appendix (every ### under "## Appendix") into a
+# closed <details> headed by the part's heading; what comes before the appendix, and a
+# document without one, is not folded.
+printf '# T\n\n## Body\n\n### Kept open\n\ntext\n\n## Appendix\n\nintro\n\n### Part one\n\none\n\n### Part two\n\n- two\n' >"$T/fold.md.mustache"
+run "$GW" render "$T/fold.md.mustache" "$T/d.json" --format html
+check_out "render html: the appendix's parts folded, each headed by its heading" \
+    '<h2 id="appendix">Appendix</h2>
+<p>intro</p>
+<details><summary><h3 id="part-one">Part one</h3></summary>
+<p>one</p>
+</details>
+<details><summary><h3 id="part-two">Part two</h3></summary>
+<ul>
+<li>two</li>
+</ul>
+</details>'
+check_out "render html: the body's parts stay open" '<h3 id="kept-open">Kept open</h3>'
+check_eq "render html: two folded parts" "$(printf '%s' "$OUT" | grep -c '<details><summary>')" 2
+printf '# T\n\n## Body\n\n### Part\n\ntext\n' >"$T/nofold.md.mustache"
+run "$GW" render "$T/nofold.md.mustache" "$T/d.json" --format html
+check_out_not "render html: nothing folded without an appendix" '<details><summary>'
+
 printf 'line one\n  {{#gpus}}\n{{n}}\n' >"$T/bad.txt.mustache"
 run "$GW" render "$T/bad.txt.mustache" "$T/d.json"
 check_rc "render: unclosed section exits 65" 65
