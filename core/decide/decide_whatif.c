@@ -335,15 +335,18 @@ static void llm_speed_with(const sens *s, const decide_option *o, double factor,
     view *trace = d->trace;
     d->trace = NULL;
     *at = *o;
-    at->throughput_how = NULL;
+    at->throughput_how = NULL;         /* the speed stage writes both sentences anew */
+    at->throughput_band_basis = NULL;
     at->cites = o->n_cites ? gw_xmalloc(o->n_cites * sizeof *at->cites) : NULL;
     if (o->n_cites)
         memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
     at->measured = 0;
     decide_option_speed(d, at);
     free(at->throughput_how);
+    free(at->throughput_band_basis);
     free(at->cites);
     at->throughput_how = NULL;
+    at->throughput_band_basis = NULL;
     at->cites = NULL;
     at->n_cites = 0;
     for (size_t i = n_cites; i < d->n_cites; i++)
