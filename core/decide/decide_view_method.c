@@ -7,6 +7,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
+#include "decide_options.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -63,7 +64,8 @@ view *decide_price_age_view(const decision *d)
         view_map_set_str(r, "as_of", d->rates[i].as_of);
         view_map_set_int(r, "age_days", today - then);
     }
-    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0);
+    view *requote = view_map_set(v, "requote", decide_requote_view(d));   /* decide_options.c */
+    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0 || view_len(requote));
     buf_free(&b);
     return v;
 }
@@ -314,9 +316,7 @@ view *decide_assumptions_view(const decision *d)
     }
     for (size_t i = 0; i < d->n_rates; i++) {
         buf_reset(&b);
-        buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",
-                   d->rates[i].currency, d->rates[i].factor, w->currency, d->rates[i].currency,
-                   d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
+        decide_rate_sentence(&b, d, &d->rates[i]);
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
     if (workload_is_llm(w)) {
