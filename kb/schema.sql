@@ -531,3 +531,115 @@ CREATE INDEX IF NOT EXISTS price_offer_rank
     ON price(kind, unit, gpu, spot, gpu_count, currency, amount / gpu_fraction);
 CREATE INDEX IF NOT EXISTS price_seller
     ON price(gpu, provider, gpu_count, spot, instance, source, as_of);
+
+-- version 10
+-- Issue 26: what kind of evidence a price is, described once here.  rank is the order of trust
+-- in which a decision chooses a price (1 best); meaning says what a row of that kind is.
+CREATE TABLE price_kind (
+    id      TEXT PRIMARY KEY NOT NULL,
+    rank    INTEGER NOT NULL UNIQUE,
+    meaning TEXT NOT NULL
+);
+INSERT INTO price_kind (id, rank, meaning) VALUES
+    ('list', 1, 'the vendor''s or provider''s own current price list, page or API'),
+    ('quote', 2, 'a written quote'),
+    ('market', 3, 'an observed market price: tracker or sold-listing medians, shop prices'),
+    ('from', 4, 'a "from" or "starting at" figure: a lower bound'),
+    ('anecdote', 5, 'a price stated in an article or post without its own evidence'),
+    ('launch', 6, 'a launch MSRP: a historical fact, not an offer');
+
+-- price.quality now names one of those kinds.  Its CHECK of version 4 cannot be altered, so the
+-- table is rebuilt (SQLite's twelve steps; the migration is one transaction): what names price
+-- goes first (the text views; its own triggers and indexes go with it), a new table takes every
+-- row with its id (so its rowid, and with it its search entry, stays), and all of it is made
+-- again.  The KB's connections enforce foreign keys, so REFERENCES holds quality to the kinds.
+DROP VIEW kb_text;
+DROP VIEW kb_text_price;
+CREATE TABLE price_rebuilt (
+    id                INTEGER PRIMARY KEY,
+    gpu               TEXT NOT NULL REFERENCES gpu(id),
+    kind              TEXT NOT NULL CHECK (kind IN ('new', 'used', 'cloud')),
+    amount            REAL NOT NULL,
+    currency          TEXT NOT NULL,
+    unit              TEXT NOT NULL CHECK (unit IN ('card', 'hour')),
+    gpu_count         REAL NOT NULL DEFAULT 1,
+    region            TEXT,
+    provider          TEXT,
+    instance          TEXT,
+    spot              INTEGER NOT NULL DEFAULT 0,
+    as_of             TEXT NOT NULL,
+    source            TEXT NOT NULL REFERENCES source(id),
+    note              TEXT,
+    quality           TEXT REFERENCES price_kind(id),
+    gpu_fraction      REAL NOT NULL DEFAULT 1,
+    min_billing_hours REAL,
+    system            TEXT REFERENCES system(id),
+    network_gbps      REAL
+);
+INSERT INTO price_rebuilt (id, gpu, kind, amount, currency, unit, gpu_count, region, provider,
+                           instance, spot, as_of, source, note, quality, gpu_fraction,
+                           min_billing_hours, system, network_gbps)
+SELECT id, gpu, kind, amount, currency, unit, gpu_count, region, provider, instance, spot, as_of,
+       source, note, quality, gpu_fraction, min_billing_hours, system, network_gbps
+FROM price;
+DROP TABLE price;
+ALTER TABLE price_rebuilt RENAME TO price;
+
+CREATE INDEX price_gpu ON price(gpu);
+CREATE INDEX price_provider ON price(provider);
+CREATE INDEX price_identity ON price(gpu, provider, amount, as_of);
+CREATE INDEX price_offer_rank
+    ON price(kind, unit, gpu, spot, gpu_count, currency, amount / gpu_fraction);
+CREATE INDEX price_seller
+    ON price(gpu, provider, gpu_count, spot, instance, source, as_of);
+CREATE TRIGGER price_system_match BEFORE INSERT ON price
+WHEN new.system IS NOT NULL AND NOT EXISTS
+    (SELECT 1 FROM system s WHERE s.id = new.system AND s.gpu = new.gpu
+                              AND s.gpu_count = new.gpu_count)
+BEGIN
+    SELECT RAISE(ABORT, 'a price naming a system must have the system''s gpu and gpu_count');
+END;
+CREATE VIEW kb_text_price AS
+SELECT p.rowid AS row, p.rowid * 8 + 3 AS fid, 'price' AS kind, CAST(p.id AS TEXT) AS ref,
+       (SELECT name FROM gpu WHERE id = p.gpu) || ' ' || p.kind ||
+       ifnull(' ' || p.provider, '') AS title,
+       p.gpu || ' ' || p.kind || ' ' || printf('%g', p.amount) || ' ' || p.currency || ' per ' ||
+       p.unit || ' ' || ifnull(p.region, '') || ' ' || ifnull(p.provider, '') || ' ' ||
+       ifnull(p.instance, '') || ' ' || CASE WHEN p.spot THEN 'spot' ELSE '' END || ' ' ||
+       p.as_of || ' ' || ifnull(p.note, '') AS body
+FROM price p;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system
+UNION ALL SELECT * FROM kb_text_model;
+CREATE TRIGGER price_fts_ins AFTER INSERT ON price BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_price WHERE row = new.rowid;
+END;
+CREATE TRIGGER price_fts_del AFTER DELETE ON price BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 3;
+END;
+
+-- When a card stopped being sold new (YYYY-MM or YYYY-MM-DD, where a source says so; NULL
+-- unknown), and whether GPU peer-to-peer over PCIe works on it (1), or its driver disables it
+-- (0, as NVIDIA's does on GeForce cards), NULL unknown.
+ALTER TABLE gpu ADD COLUMN discontinued TEXT;
+ALTER TABLE gpu ADD COLUMN p2p INTEGER CHECK (p2p IN (0, 1));
+
+-- The high end of a "from" price where the KB holds no current list price of that card and
+-- count: an upgraded KB gets the row with its source, as kb/data has them; a new KB (no
+-- assumption rows here yet) from kb/data.
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'datareceipts-gpu-pricing', 'GPU pricing: vendors (data receipt 109)', 'Data Receipts',
+       'https://raw.githubusercontent.com/datareceipts/data-receipts/main/109-gpu-pricing/vendors.json',
+       '2026-12-01', 'dataset',
+       'Prices transcribed by hand from each vendor''s public pricing page, with the page''s URL and the date read per vendor. RunPod (https://www.runpod.io/pricing, read 2026-11-09), per GPU-hour, Secure / Community Cloud: H100 SXM $3.99 / $2.69, H100 PCIe $2.89 / $1.99, H100 NVL $3.19 / $2.59, A100 PCIe 80GB $1.79 / $1.19, A100 SXM 80GB $1.79 / $1.39.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'datareceipts-gpu-pricing');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'from_high_factor', 1.48, 'ratio', 'datareceipts-gpu-pricing',
+       'The high end of a "from" price, as a multiple of its figure, where the KB holds no current list price of that card and count: RunPod lists the H100 SXM at USD 2.69 per GPU-hour on its marketplace of third-party hosts (Community Cloud, the floor) and 3.99 in its own data centres (Secure Cloud), 3.99 / 2.69 = 1.48 (read 2026-11-09).'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'from_high_factor');

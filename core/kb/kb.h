@@ -64,10 +64,13 @@ enum kb_column_flags {
     KB_POSITIVE = 1 << 7,      /* a number > 0 (every other number is >= 0) */
     KB_DEFAULT_ONE = 1 << 8,   /* empty means 1 (counts) */
     KB_DEFAULT_ZERO = 1 << 9,  /* empty means 0 (a flag that is off unless said) */
-    KB_INT = 1 << 10,          /* the row struct keeps it as an int (else a double) */
+    KB_INT = 1 << 10,          /* the row struct keeps it as an int (else a double); unknown
+                                * is -1 there (a column with a default is never unknown) */
     KB_META = 1 << 11,         /* about the row, not the thing (source, note): no --where field */
     KB_LOWER_BETTER = 1 << 12, /* in a comparison the lowest figure is the best */
-    KB_NAMES_SYSTEM = 1 << 13  /* names a system row */
+    KB_NAMES_SYSTEM = 1 << 13, /* names a system row */
+    KB_NAMES_PRICE_KIND = 1 << 14 /* names a price_kind row: the values it may take are the
+                                   * KB's kinds (kb_price_kinds), not a list in C */
 };
 
 /* How a value reads for people (cli_kb_common.c writes each form). */
@@ -142,6 +145,10 @@ typedef struct kb_gpu {
     double fp4_tflops;          /* dense FP4 tensor rate; NaN where the part has none */
     char *link_kind;
     char *restriction;          /* a dated sentence on the export rules that concern the part */
+    /* Schema version 10. */
+    char *discontinued;         /* when it stopped being sold new (YYYY-MM[-DD]); NULL unknown */
+    int p2p;                    /* GPU peer-to-peer over PCIe: 1 works, 0 the driver disables
+                                 * it (GeForce), -1 unknown */
 } kb_gpu;
 
 typedef struct kb_benchmark {
@@ -156,7 +163,8 @@ typedef struct kb_price {
         *instance, *as_of, *source, *note;
     double amount, gpu_count;
     int spot;
-    char *quality;              /* list|quote|anecdote: how far the price can be trusted */
+    char *quality;              /* its kind of evidence: a price_kind id (kb_price_kinds);
+                                 * NULL unknown */
     double gpu_fraction;        /* the share of one card an instance's GPU is (a MIG slice) */
     double min_billing_hours;   /* the fewest hours a rental is billed for; NaN none stated */
     char *system;               /* a purchase of a whole system (kb_system): its id; NULL a card */
@@ -195,6 +203,8 @@ typedef enum kb_assumed {
                                  * model's training (and prefill) reaches */
     KB_ASSUMED_DECODE_BANDWIDTH,/* decode_bandwidth_fraction: the share of memory bandwidth a
                                  * serving stack reaches while generating tokens */
+    KB_ASSUMED_FROM_HIGH,       /* from_high_factor: the high end of a "from" price as a multiple
+                                 * of its figure, where no current list price bounds it */
     KB_ASSUMED_COUNT
 } kb_assumed;
 
@@ -337,6 +347,16 @@ int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_e
  * limit, the rows (by count, source, provider, instance, latest date first). */
 int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out, size_t *n,
                   size_t *total, gw_error *err);
+/* The kinds of evidence a price may be (the price_kind table), most trusted first: rank 1 is
+ * the best, and a decision prefers a lower rank.  Free with kb_price_kinds_free. */
+typedef struct kb_price_kind {
+    char *id, *meaning;
+    int rank;
+} kb_price_kind;
+int kb_price_kinds(kb *k, kb_price_kind **out, size_t *n, gw_error *err);
+void kb_price_kinds_free(kb_price_kind *rows, size_t n);
+/* The rank of kind id among kinds; 0 when id is NULL or not one of them. */
+int kb_price_kind_rank(const kb_price_kind *kinds, size_t n, const char *id);
 /* The systems a GPU is sold in (gpu NULL: every one), by id. */
 int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);

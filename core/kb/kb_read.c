@@ -467,6 +467,54 @@ int kb_assumption_get(kb *k, kb_assumed which, kb_assumption *out, gw_error *err
     return rc;
 }
 
+int kb_price_kinds(kb *k, kb_price_kind **out, size_t *n, gw_error *err)
+{
+    sqlite3_stmt *st;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, "SELECT id, rank, meaning FROM price_kind ORDER BY rank", &st,
+                            err);
+    if (rc != GW_OK)
+        return rc;
+    size_t cap = 0;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 8;
+            *out = gw_xrealloc(*out, cap * sizeof **out);
+        }
+        kb_price_kind *kind = &(*out)[(*n)++];
+        kind->id = kb_sql_text(st, 0);
+        kind->rank = sqlite3_column_int(st, 1);
+        kind->meaning = kb_sql_text(st, 2);
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE) {
+        kb_price_kinds_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+        return kb_sql_fail(k, err, step, "reading the price kinds");
+    }
+    return GW_OK;
+}
+
+void kb_price_kinds_free(kb_price_kind *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].id);
+        free(rows[i].meaning);
+    }
+    free(rows);
+}
+
+int kb_price_kind_rank(const kb_price_kind *kinds, size_t n, const char *id)
+{
+    for (size_t i = 0; id && i < n; i++)
+        if (kb_streq(kinds[i].id, id))
+            return kinds[i].rank;
+    return 0;
+}
+
 int kb_rate_get(kb *k, const char *currency, kb_rate *out, gw_error *err)
 {
     int found;

@@ -33,9 +33,6 @@ static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
 static const char *const price_units[] = {"card", "hour", NULL};
-/* list: the provider's own price list or API; quote: a reseller's quote; anecdote: an article
- * or a blog post (the decision never recommends such an offer unless the workload allows). */
-static const char *const price_quality[] = {"list", "quote", "anecdote", NULL};
 static const char *const claim_status[] = {"wrong", "disputed", NULL};
 
 /* A column without unit, label or text form; S: the struct field that keeps it. */
@@ -106,6 +103,13 @@ static const kb_column gpu_cols[] = {
         S(kb_gpu, link_kind)),
     ROW("restriction", KB_TEXT, 0, NULL, "", "Export rules", KB_FORM_PLAIN,
         S(kb_gpu, restriction)),
+    /* Added by schema version 10: when it stopped being sold new, where a source says so, and
+     * whether peer-to-peer between its GPUs over PCIe works (NVIDIA's driver disables it on
+     * GeForce cards). */
+    ROW("discontinued", KB_TEXT, KB_DATE, NULL, "", "Discontinued", KB_FORM_PLAIN,
+        S(kb_gpu, discontinued)),
+    ROW("p2p", KB_FLAG, KB_INT, NULL, "", "Peer-to-peer over PCIe", KB_FORM_YES_NO,
+        S(kb_gpu, p2p)),
 };
 static const kb_column alias_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_KEY | KB_NAMES_GPU, NULL, -1),
@@ -146,8 +150,10 @@ static const kb_column price_cols[] = {
     COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE, NULL, S(kb_price, as_of)),
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_price, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_price, note)),
-    /* Added by schema version 4, so after the note (ALTER TABLE appends). */
-    COL("quality", KB_TEXT, 0, price_quality, S(kb_price, quality)),
+    /* Added by schema version 4, so after the note (ALTER TABLE appends).  Its kind of
+     * evidence: one of the KB's price_kind rows, whose ids, ranks and meanings are the one
+     * description of the kinds (kb/schema.sql); a write names them when it refuses a value. */
+    COL("quality", KB_TEXT, KB_NAMES_PRICE_KIND, NULL, S(kb_price, quality)),
     COL("gpu_fraction", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_fraction)),
     COL("min_billing_hours", KB_NUMBER, 0, NULL, S(kb_price, min_billing_hours)),
     /* Added by schema version 5. */
@@ -229,6 +235,8 @@ static const struct {
     [KB_ASSUMED_LLM_MFU] = {"llm_mfu", "fraction", 0.01, 1, "a fraction from 0.01 to 1"},
     [KB_ASSUMED_DECODE_BANDWIDTH] = {"decode_bandwidth_fraction", "fraction", 0.01, 1,
                                      "a fraction from 0.01 to 1"},
+    /* A "from" price's high end is at least its figure; ten times it would be a typo. */
+    [KB_ASSUMED_FROM_HIGH] = {"from_high_factor", "ratio", 1, 10, "a ratio from 1 to 10"},
 };
 
 const char *kb_assumed_id(kb_assumed which)
@@ -298,15 +306,18 @@ double kb_column_number(const kb_column *c, const void *row)
 {
     if (c->offset < 0 || c->type == KB_TEXT)
         return NAN;
-    if (c->flags & KB_INT)
-        return *(const int *)field_at(c, (void *)row);
+    if (c->flags & KB_INT) {
+        int i = *(const int *)field_at(c, (void *)row);
+        return i < 0 ? NAN : i;
+    }
     return *(const double *)field_at(c, (void *)row);
 }
 
+/* An int field keeps an unknown as -1 (every int column is a flag or a count). */
 static void column_set_number(const kb_column *c, void *row, double d)
 {
     if (c->flags & KB_INT)
-        *(int *)field_at(c, row) = isnan(d) ? 0 : (int)d;
+        *(int *)field_at(c, row) = isnan(d) ? (c->flags & KB_DEFAULT_ZERO ? 0 : -1) : (int)d;
     else
         *(double *)field_at(c, row) = d;
 }

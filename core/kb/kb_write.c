@@ -44,11 +44,38 @@ static int row_exists(kb *k, const char *sql, const char *id, int *found, gw_err
     return GW_OK;
 }
 
-/* The row a KB_CITES, KB_NAMES_GPU or KB_NAMES_SYSTEM value names must exist. */
+/* A price kind must be one of the KB's price_kind rows; the refusal names them, best first,
+ * as the KB has them. */
+static int price_kind_check(kb *k, const kb_column *c, const char *id, gw_error *err)
+{
+    int found = 0;
+    int rc = row_exists(k, "SELECT 1 FROM price_kind WHERE id = ?1", id, &found, err);
+    if (rc != GW_OK || found)
+        return rc;
+    sqlite3_stmt *st;
+    rc = kb_sql_prepare_cached(k, "SELECT group_concat(id, ', ') FROM "
+                               "(SELECT id FROM price_kind ORDER BY rank)", &st, err);
+    if (rc != GW_OK)
+        return rc;
+    int step = sqlite3_step(st);
+    char *kinds = step == SQLITE_ROW ? kb_sql_text(st, 0) : NULL;
+    kb_sql_done(k, st);
+    if (step != SQLITE_ROW)
+        return kb_sql_fail(k, err, step, "reading");
+    rc = gw_error_set(err, GW_EDATA, "%s: '%.80s' is not one of: %s", c->name, id,
+                      kinds ? kinds : "(the knowledge base has no price kinds)");
+    free(kinds);
+    return rc;
+}
+
+/* The row a KB_CITES, KB_NAMES_GPU, KB_NAMES_SYSTEM or KB_NAMES_PRICE_KIND value names must
+ * exist. */
 static int reference_check(kb *k, const kb_column *c, const char *id, gw_error *err)
 {
     int found = 0;
     const char *sql = "SELECT 1 FROM source WHERE id = ?1", *what = "source";
+    if (c->flags & KB_NAMES_PRICE_KIND)
+        return price_kind_check(k, c, id, err);
     if (c->flags & KB_NAMES_GPU) {
         sql = "SELECT 1 FROM gpu WHERE id = ?1";
         what = "GPU";
@@ -75,7 +102,8 @@ static int validate_row(kb *k, const kb_table *t, kb_value *v, gw_error *err)
             kb_problem_text(p, c, &v[i], text, sizeof text);
             return gw_error_set(err, GW_EDATA, "%s: %s", c->name, text);
         }
-        if (k && v[i].text && (c->flags & (KB_CITES | KB_NAMES_GPU | KB_NAMES_SYSTEM))) {
+        if (k && v[i].text &&
+            (c->flags & (KB_CITES | KB_NAMES_GPU | KB_NAMES_SYSTEM | KB_NAMES_PRICE_KIND))) {
             int rc = reference_check(k, c, v[i].text, err);
             if (rc)
                 return rc;

@@ -178,7 +178,7 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
-check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 7"
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 8"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -278,24 +278,26 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
         "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
-    # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note
-    check_eq "the upgraded KB exports the GPU's version 6 columns" \
+    # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note;
+    # version 10: when it stopped being sold new, and whether peer-to-peer over PCIe works
+    check_eq "the upgraded KB exports the GPU's version 6 and 10 columns" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# gpus.csv$/{n;p;}')" \
-        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction"
+        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction,discontinued,p2p"
     run "$GW" --kb "$T/v2.db" --json kb show 3090
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
-    check_out "the upgraded KB has the seven assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction)" "assumptions 7"
+    check_out "the upgraded KB has the eight assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction, version 10 from_high_factor)" "assumptions 8"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
         "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
     # poor cooling keeps 80%), with version 7's two for language models (MFU 0.4, decode
-    # bandwidth 0.7), in export order (by id)
-    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's" \
+    # bandwidth 0.7) and version 10's high end of a "from" price (RunPod's 3.99 / 2.69 = 1.48),
+    # in export order (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's and 10's" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,/^$/p' | sed 1,2d | grep . | cut -d, -f1-4 | tr '\n' ' ')" \
-        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary from_high_factor,1.48,ratio,datareceipts-gpu-pricing host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -528,7 +530,8 @@ run "$GW" --kb "$KB" --json kb sources
 # 2024-03 (the same count of rates) = 463
 # + the tracker's used H200 NVL of 2026-08 = 464
 # + the used RTX A6000 of the Amazon tracker's export of 2025-05-04 = 465
-check_eq "kb sources: 465 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "465"
+# + the assumed high end of a "from" price (RunPod's two H100 SXM prices) = 466
+check_eq "kb sources: 466 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "466"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 # One jq reads every source's JSON: a jq for each of the 156 cost more than gpuwise did.
 # make test checks every 8th source, make check-long every one.

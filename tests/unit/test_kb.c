@@ -278,24 +278,32 @@ static void test_migration_from_v2(void **state)
     kb_source *s;
     assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
     /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp, the source version 5 adds for
-     * the network between machines, and the two version 7 adds for language models */
-    assert_int_equal(n, 6);
+     * the network between machines, the two version 7 adds for language models and the one
+     * version 10 adds for a "from" price's high end, by id */
+    assert_int_equal(n, 7);
     assert_int_equal(s[0].fact_count, 2);       /* host_cost, resale_fraction */
     assert_int_equal(s[1].fact_count, 1 + 1 + 2);
-    assert_int_equal(s[2].fact_count, 3);       /* the GPU, the rate, the claim's correction */
-    assert_string_equal(s[3].id, "ieee-802-3an");
-    assert_int_equal(s[3].fact_count, 1);       /* host_network_gbps */
-    assert_string_equal(s[4].id, "llama-3-paper");
-    assert_int_equal(s[4].fact_count, 1);       /* llm_mfu */
-    assert_string_equal(s[5].id, "mbu-glossary");
-    assert_int_equal(s[5].fact_count, 1);       /* decode_bandwidth_fraction */
+    assert_string_equal(s[2].id, "datareceipts-gpu-pricing");
+    assert_int_equal(s[2].fact_count, 1);       /* from_high_factor */
+    assert_int_equal(s[3].fact_count, 3);       /* the GPU, the rate, the claim's correction */
+    assert_string_equal(s[4].id, "ieee-802-3an");
+    assert_int_equal(s[4].fact_count, 1);       /* host_network_gbps */
+    assert_string_equal(s[5].id, "llama-3-paper");
+    assert_int_equal(s[5].fact_count, 1);       /* llm_mfu */
+    assert_string_equal(s[6].id, "mbu-glossary");
+    assert_int_equal(s[6].fact_count, 1);       /* decode_bandwidth_fraction */
     kb_sources_free(s, n);
-    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 7 assumptions = 11 facts; the index: those 11
-     * and the 6 sources = 17 entries */
+    kb_assumption a;
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_FROM_HIGH, &a, &err), GW_OK);
+    assert_true(a.value == 1.48);               /* RunPod's H100 SXM: 3.99 / 2.69 = 1.483 */
+    assert_string_equal(a.unit, "ratio");
+    kb_assumption_free(&a);
+    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 8 assumptions = 12 facts; the index: those 12
+     * and the 7 sources = 19 entries */
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
-    assert_non_null(strstr(report.data, "ok: every fact cites a source (11 facts)"));
-    assert_non_null(strstr(report.data, "ok: search index (17 entries)"));
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (12 facts)"));
+    assert_non_null(strstr(report.data, "ok: search index (19 entries)"));
     buf_free(&report);
     kb_close(k);
 }
@@ -365,7 +373,9 @@ static void test_migration_prices_to_v4(void **state)
     p.gpu_fraction = 1;
     p.quality = "rumour";
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
-    assert_non_null(strstr(err.msg, "quality: 'rumour' is not one of: list, quote, anecdote"));
+    /* the kinds of version 10's price_kind table, best first */
+    assert_string_equal(err.msg, "quality: 'rumour' is not one of: list, quote, market, from, "
+                                 "anecdote, launch");
     assert_int_equal(kb_commit(k, &err), GW_OK);
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
@@ -1279,7 +1289,11 @@ static void test_assumption_rules(void **state)
          "id: 'host_costs' is not a figure gpuwise assumes (did you mean host_cost?)"},
         {"gpu_count", 1, "cards",
          "id: 'gpu_count' is not a figure gpuwise assumes (one of: host_cost, host_power_w, "
-         "resale_fraction, host_network_gbps, poor_cooling_factor, llm_mfu, decode_bandwidth_fraction)"},
+         "resale_fraction, host_network_gbps, poor_cooling_factor, llm_mfu, decode_bandwidth_fraction, "
+         "from_high_factor)"},
+        {"from_high_factor", 1.48, "ratio", NULL},
+        {"from_high_factor", 0.9, "ratio",
+         "value: from_high_factor must be a ratio from 1 to 10, not 0.9"},   /* below its figure */
         {"host_cost", 8000, "yuan",
          "unit: host_cost is written in a currency code such as CNY or USD (it is money), not "
          "'yuan'"},
@@ -1367,11 +1381,13 @@ static void test_one_description_per_table(void **state)
     size_t n;
     const kb_column *cols = kb_table_columns(KB_GPUS, &n);
     /* gpus.csv's header: 25 columns of version 1, id first, note 25th; then version 6's three
-     * (fp4_tflops, link_kind, restriction): 25 + 3 = 28 */
-    assert_int_equal(n, 28);
+     * (fp4_tflops, link_kind, restriction) and version 10's two (discontinued, p2p):
+     * 25 + 3 + 2 = 30 */
+    assert_int_equal(n, 30);
     assert_string_equal(cols[0].name, "id");
     assert_string_equal(cols[24].name, "note");
     assert_string_equal(cols[27].name, "restriction");
+    assert_string_equal(cols[29].name, "p2p");
     assert_null(kb_table_columns(KB_TABLES, &n));
     assert_int_equal(n, 0);
     assert_null(kb_table_column(KB_GPUS, "colour"));
@@ -1385,10 +1401,12 @@ static void test_one_description_per_table(void **state)
     size_t nf = 0;
     while (fields[nf])
         nf++;
-    /* 28 columns - source - note = 26: version 1's 23, launch_price_usd 23rd, then version 6's */
-    assert_int_equal(nf, 26);
+    /* 30 columns - source - note = 28: version 1's 23, launch_price_usd 23rd, then version 6's
+     * and version 10's */
+    assert_int_equal(nf, 28);
     assert_string_equal(fields[22], "launch_price_usd");
     assert_string_equal(fields[25], "restriction");
+    assert_string_equal(fields[27], "p2p");
 
     /* struct fields are reached through the description: every number of a new GPU is NaN */
     kb_gpu g;
