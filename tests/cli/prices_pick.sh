@@ -134,3 +134,9 @@ check_eq "decide buy-eur: each converting rate with its own date" "$_j2" \
     "Amounts in CNY converted at 0.1296 EUR per CNY (CNY per USD as of 2026-11-28, EUR per USD as of 2026-09-25)."
 check_eq "decide buy-eur: the euro's age, 67 days, not the USD row's" "$_j3" \
     "CNY 2026-09-25 67;USD 2026-09-25 67"
+
+# The text table says why each held-back option is held back, under its row.
+run "$GW" --kb "$K" decide "$FX/buy.lua"
+check_out "decide buy (table): the stale price's rank in brackets" "(2)  new 1x rtx-4090"
+check_out "decide buy (table): why, under its row" \
+    "     held back: its only price is the launch MSRP of 2018-12, a historical fact rather than an offer"
