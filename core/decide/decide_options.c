@@ -1,7 +1,10 @@
 /* decide_options.c — the options of a decision: for every candidate GPU, buying it new or used
- * at 1, 2, 4 or 8 cards (its latest price), and renting it from each stored cloud offer (the
- * cheapest offers of a few providers per GPU and card count).  Prices are converted into the
- * workload's currency here; sizing, timing and costing them is the next stages' work. */
+ * at 1, 2, 4 or 8 cards, and renting it from each stored cloud offer (the cheapest offers of a
+ * few providers per GPU and card count).  Which price stands for an option (a current one of
+ * the best kind the KB ranks, the freshest; a launch MSRP, a stale or unaccepted price held
+ * back; a 'from' figure as a range, weighed at its high end after the ranking) is decided here,
+ * and prices are converted into the workload's currency; sizing, timing and costing them is the
+ * next stages' work. */
 #include "decide_options.h"
 #include "base/check.h"
 #include "base/clock.h"
@@ -264,7 +267,7 @@ static int per_card(decision *d, const kb_price *p, double *out, const char **ra
 
 /* Fills out with gpu's (or system's) prices of kind; out is filled, and freed by the caller
  * with price_set_free, even on an error (a currency the KB has no rate for). */
-static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
+static int standing_prices(decision *d, const char *gpu, const char *kind, const char *system,
                          price_set *out, gw_error *err)
 {
     size_t rows = 0;
@@ -493,7 +496,7 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
         decide_acquisition a = used ? DECIDE_BUY_USED : DECIDE_BUY_NEW;
         const char *kind = used ? "used" : "new";
         price_set prices;
-        int rc = latest_prices(d, g->id, kind, NULL, &prices, err);
+        int rc = standing_prices(d, g->id, kind, NULL, &prices, err);
         if (rc == GW_OK && prices.n && card)
             add_card_counts(d, g, count, a, &prices);
         else if (rc == GW_OK && prices.n)
@@ -504,7 +507,7 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
             const kb_system *sys = &d->systems[s];
             if (!decide_str_eq(sys->gpu, g->id) || !(sys->gpu_count >= 1))
                 continue;
-            rc = latest_prices(d, g->id, kind, sys->id, &prices, err);
+            rc = standing_prices(d, g->id, kind, sys->id, &prices, err);
             if (rc == GW_OK && prices.n) {
                 priced = 1;
                 added += add_system_counts(d, g, count, a, sys, &prices);
