@@ -39,6 +39,18 @@ static int load_price_kinds(decision *d, gw_error *err)
     return GW_OK;
 }
 
+void decide_price_rule_sentence(gw_buf *b, const decision *d)
+{
+    buf_puts(b, "Prices: of a card's or an offer's prices, a current one before one older than "
+                "price_max_age_days, then the best kind (");
+    for (size_t i = 0; i < d->n_price_kinds; i++)
+        buf_printf(b, "%s%s", i ? ", " : "the KB's, best first: ", d->price_kinds[i].id);
+    buf_puts(b, "), then the latest (the median when several of that kind share the date). A "
+                "launch MSRP, a stale price (unless stale_ok), an article's (unless "
+                "anecdotal_ok) and a 'from' figure that loses at the high end of its range are "
+                "shown, ranked after the others and never recommended.");
+}
+
 void decide_price_kinds_free(decision *d)
 {
     for (size_t i = 0; i < d->n_price_kinds; i++)

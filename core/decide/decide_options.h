@@ -27,6 +27,8 @@ enum {
  * cloud offer left out, into d->omitted. */
 int decide_options_enumerate(decision *d, gw_error *err);
 void decide_price_kinds_free(decision *d);
+/* The assumption that says which price stands for an option, the KB's kinds named, into b. */
+void decide_price_rule_sentence(gw_buf *b, const decision *d);
 
 /* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
 const char *decide_price_kind_id(const decision *d, const char *quality);

@@ -301,11 +301,9 @@ view *decide_assumptions_view(const decision *d)
     gw_buf b = GW_BUF_INIT;
     assume_ownership(list, d, &b);
     assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
-    assume(list,
-           "Prices: the latest observation of each kind (median when several share the date); "
-           "an article's price only where nothing better exists, and then it is never "
-           "recommended unless the workload accepts such prices (anecdotal_ok).",
-           0, 0);
+    buf_reset(&b);
+    decide_price_rule_sentence(&b, d);   /* decide_options.c */
+    assume(list, buf_cstr(&b), 0, 0);
     if (w->region) {
         buf_reset(&b);
         buf_printf(&b, "Cards are bought in %s: each is priced from the KB's %s prices the workload "

@@ -140,3 +140,9 @@ run "$GW" --kb "$K" decide "$FX/buy.lua"
 check_out "decide buy (table): the stale price's rank in brackets" "(2)  new 1x rtx-4090"
 check_out "decide buy (table): why, under its row" \
     "     held back: its only price is the launch MSRP of 2018-12, a historical fact rather than an offer"
+
+# The method's assumption names the KB's kinds in their rank order (kb/schema.sql's price_kind).
+run "$GW" --kb "$K" decide "$FX/buy.lua" --json
+check_eq "decide buy: the price rule names the KB's kinds, best first" \
+    "$(jqr '.assumptions[].text | select(startswith("Prices:")) | capture("best first: (?<k>[a-z, ]*)\\)").k')" \
+    "list, quote, market, from, anecdote, launch"
