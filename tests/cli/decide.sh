@@ -95,7 +95,7 @@ check_eq "decide vision-team: the break-even's rental is the cheapest per image"
 # rent:* keeps, per GPU and count, the cheapest offer of each of the 3 cheapest providers: the
 # same options as the rule applied plainly to every offer of the KB's prices (rent_rule.py).
 jqr '[.options[] | select(.acquisition == "rent") | .id] | sort | .[]' >"$T/vt-rent.got"
-python3 "$ROOT/tests/cli/rent_rule.py" "$ROOT/kb/data/prices.csv" --anecdotal-ok \
+python3 "$ROOT/tests/cli/rent_rule.py" "$ROOT/kb/data/prices.csv" --anecdotal-ok --today="$(date -u +%F)" \
     $(awk -F, 'NR > 1 { printf "%s=%s ", $1, $2 }' "$ROOT/kb/data/rates.csv") | sort >"$T/vt-rent.want"
 check_eq "decide vision-team: the rent options are the rule's over kb/data/prices.csv" \
     "$(cat "$T/vt-rent.got")" "$(cat "$T/vt-rent.want")"
