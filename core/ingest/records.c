@@ -288,9 +288,30 @@ static const char *get_source(rec_ctx *c, const view *rec, const char *key, cons
     return s;
 }
 
+/* A price kind must be one of the KB's (kb_price_kinds): a dry run says so as a write would,
+ * naming them best first. */
+static void check_price_kind(rec_ctx *c, const rec_field *f, const char *kind)
+{
+    kb_price_kind *kinds;
+    size_t n;
+    gw_error e = {0};
+    if (!c->k || !kind || kb_price_kinds(c->k, &kinds, &n, &e) != GW_OK)
+        return;   /* an unreadable KB: the write reports it */
+    if (!kb_price_kind_rank(kinds, n, kind)) {
+        gw_buf names = GW_BUF_INIT;
+        for (size_t i = 0; i < n; i++)
+            buf_printf(&names, "%s%s", i ? ", " : "", kinds[i].id);
+        warn(c, f->field, "'%.80s' is not one of: %s", kind, buf_cstr(&names));
+        buf_free(&names);
+    }
+    kb_price_kinds_free(kinds, n);
+}
+
 /* The column's verdict on a value read from field f, in the records' words. */
 static void check_value(rec_ctx *c, const rec_field *f, const kb_column *col, const kb_value *v)
 {
+    if ((col->flags & KB_NAMES_PRICE_KIND) && v->text && *v->text)
+        check_price_kind(c, f, v->text);
     kb_problem p = kb_value_check(col, v);
     if (p == KB_FINE || p == KB_MISSING)   /* missing: get_* said so when it matters */
         ;

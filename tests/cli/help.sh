@@ -101,9 +101,10 @@ check_eq "every offer is an H100 variant" "$(jqr '[.offers[].gpu | select(starts
 check_eq "offers of more than one variant are listed" "$(jqr '[.offers[].gpu] | unique | length > 1')" "true"
 
 # ---- JSON numbers: 15 significant digits at most --------------------------------------------
-# 0.526 USD x 7.20 CNY/USD = 3.7872 CNY, which double arithmetic makes 3.7872000000000003.
+# 0.526 USD x 6.8322 CNY/USD (the ECB's cross rate of 2026-04-13, kb/data/rates.csv) = 3.5937372
+# CNY, which double arithmetic makes 3.5937372000000005.
 run "$GW" offers --gpu t4 --currency CNY --json
-check_out "a converted price is written as 3.7872" '"price_per_hour": 3.7872,'
+check_out "a converted price is written as 3.5937372" '"price_per_hour": 3.5937372,'
 if printf '%s' "$OUT" | grep -Eq '[0-9]\.[0-9]{15,}'; then fail "no JSON number carries arithmetic noise" "$(printf '%s' "$OUT" | grep -Eo '[0-9]+\.[0-9]{15,}' | head -2)"
 else pass "no JSON number carries arithmetic noise"; fi
 

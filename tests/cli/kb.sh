@@ -384,7 +384,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 156 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 157
+check_eq "kb sources csv: header + 160 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 161
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -472,9 +472,9 @@ run "$GW" --kb "$KB" --json kb search --limit 1000 resnet50
 check_eq "a benchmark hit opens its GPU" \
     "$(jqr '[.hits[] | select(.kind == "benchmark") | .open == "gpuwise kb show " + .gpu] | all')" "true"
 run "$GW" --kb "$KB" --json kb search per USD
-check_eq "a rate hit opens its source (the euro's is the ECB's, the others the Federal Reserve's)" \
+check_eq "a rate hit opens its source (the ECB's of 2026, the Federal Reserve's of 2024-03)" \
     "$(jqr '[.hits[] | select(.kind == "rate") | .open] | unique | join(",")')" \
-    "gpuwise kb source ecb-eurofxref-2026-09-25,gpuwise kb source fed-g5-exchange-rates"
+    "gpuwise kb source ecb-eurofxref-2026-04-13,gpuwise kb source ecb-eurofxref-2026-09-25,gpuwise kb source fed-g5-exchange-rates"
 run "$GW" --kb "$KB" --json kb search nvlink ports
 check_eq "a claim about nvlink (no GPU) opens its source" \
     "$(jqr '[.hits[] | select(.kind == "claim") | .gpu == null and (.open | startswith("gpuwise kb source "))] | all')" "true"
@@ -531,7 +531,8 @@ run "$GW" --kb "$KB" --json kb sources
 # + the tracker's used H200 NVL of 2026-08 = 464
 # + the used RTX A6000 of the Amazon tracker's export of 2025-05-04 = 465
 # + the assumed high end of a "from" price (RunPod's two H100 SXM prices) = 466
-check_eq "kb sources: 466 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "466"
+# + the ECB's CNY, GBP and JPY rates of 2026-04-13 = 469
+check_eq "kb sources: 469 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "469"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 # One jq reads every source's JSON: a jq for each of the 156 cost more than gpuwise did.
 # make test checks every 8th source, make check-long every one.

@@ -214,8 +214,8 @@ KB=$(fresh_kb offers)
 run "$GW" --kb "$KB" prices refresh cn-market
 run "$GW" --kb "$KB" --json offers --gpu "RTX 4090" --currency CNY
 # kb/data prices: rtx-4090 cloud CNY 3 and 5 (article-4090-a100-h100), RunPod's USD 0.34 and 0.74
-# (2026-09-25): cheapest first, 0.34 x 7.20 = CNY 2.448
-check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 2.448" "$(jqr '.offers[0].price_per_hour')" "2.448"
+# (2026-09-25): cheapest first, 0.34 x 6.8322 (the ECB's cross rate of 2026-04-13) = CNY 2.322948
+check_eq "offers --currency CNY: cheapest RTX 4090 first, CNY 2.322948" "$(jqr '.offers[0].price_per_hour')" "2.322948"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --currency USD --max-price 3
 jq_all _j1 '.offers | length' \
     _j2 '.offers[] | select(.provider == "Lambda") | .price_per_gpu_hour'

@@ -416,11 +416,13 @@ static void test_offers(void **state)
         " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, \"currency\": \"USD\", "
         "\"as_of\": \"\"},"
         " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, \"currency\": \"USD\", "
-        "\"unit\": \"hour\"}]");
+        "\"unit\": \"hour\"},"
+        " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, \"currency\": \"USD\", "
+        "\"quality\": \"rumour\"}]");
     gw_buf w = GW_BUF_INIT;
     records_result res = {0};
     assert_int_equal(records_store_offers(k, "acme", NULL, bad, 1, &w, &res, &err), GW_OK);
-    assert_int_equal(res.skipped, 7);
+    assert_int_equal(res.skipped, 8);
     assert_int_equal(res.stored, 0);
     assert_string_equal(buf_cstr(&w),
         "acme: offers[1].price_per_hour: expected a number, got the text '1.5'\n"
@@ -430,7 +432,10 @@ static void test_offers(void **state)
         "e.g. USD)\n"
         "acme: offers[5].provider: missing (required)\n"
         "acme: offers[6]: as_of: missing (required)\n"
-        "acme: offers[7].unit: unknown field\n");
+        "acme: offers[7].unit: unknown field\n"
+        /* the KB's price kinds, best first (kb/schema.sql version 10) */
+        "acme: offers[8].quality: 'rumour' is not one of: list, quote, market, from, anecdote, "
+        "launch\n");
     view_free(bad);
 
     /* two refreshes of the same provider from the same source: the second replaces the first */
