@@ -128,21 +128,25 @@ void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int 
                              const char *quality, const char *as_of)
 {
     if (standing == DECIDE_STANDS_LAUNCH) {
-        buf_printf(b, "its only price is the launch MSRP of %s, a historical fact rather than "
+        buf_printf(b, "it is priced only by the launch MSRP of %s, a historical fact rather than "
                       "an offer", as_of ? as_of : "an unknown date");
         if (g->discontinued && *g->discontinued)
             buf_printf(b, " (the card has not been sold new since %s)", g->discontinued);
         else if (later_price_exists(d, g->id, as_of))
             buf_puts(b, " (later prices of the card exist)");
-    } else if (standing == DECIDE_STANDS_HELD && decide_str_eq(quality, DECIDE_PRICE_ANECDOTE) &&
-               !d->w->anecdotal_ok) {
+        return;
+    }
+    if (standing != DECIDE_STANDS_HELD)
+        return;
+    int article = decide_str_eq(quality, DECIDE_PRICE_ANECDOTE) && !d->w->anecdotal_ok;
+    if (article)
         buf_puts(b, "only an article gives its price (set anecdotal_ok = true to accept such "
                     "prices)");
-    } else if (standing == DECIDE_STANDS_HELD) {
-        buf_printf(b, "its price is of %s, %.0f days old, older than the workload's "
+    if (decide_price_stale(d, as_of) && !d->w->stale_ok)
+        buf_printf(b, "%sits price is of %s, %.0f days old, older than the workload's "
                       "price_max_age_days (%g): re-quote it, or set stale_ok = true",
-                   as_of, decide_price_age_days(as_of), d->w->price_max_age_days);
-    }
+                   article ? "; " : "", as_of, decide_price_age_days(as_of),
+                   d->w->price_max_age_days);
 }
 
 void decide_option_held_back(decide_option *o, const char *because)
@@ -189,7 +193,7 @@ typedef struct price_set {
     const char *as_of;     /* the date they share */
     const char *rate_as_of;   /* the oldest exchange rate that converted one of them; NULL */
     int elsewhere;         /* the workload names a region the KB has no price of: any region's */
-    int elsewhere_only_articles;   /* ... or only articles' prices, which it does not accept */
+    int elsewhere_only_held;   /* ... or only prices it may not be recommended (held back) */
     const char *region;    /* the latest row's region (NULL: not stated) */
 } price_set;
 
@@ -198,11 +202,6 @@ static void price_set_free(price_set *s)
     free(s->values);
     free(s->sources);
     free(s->note);
-}
-
-static int is_anecdote(const kb_price *p)
-{
-    return decide_str_eq(p->quality, DECIDE_PRICE_ANECDOTE);
 }
 
 static int price_row_of(const kb_price *p, const char *gpu, const char *kind, const char *system)
@@ -217,8 +216,10 @@ static int in_region(const kb_price *p, const char *region)
 }
 
 /* The region whose prices the option is made from: the workload's where the KB prices the card
- * there at a quality the workload accepts; else any region's price it accepts; else the
- * region's, else any (held back).  NULL: any region.  Says in out whether it is elsewhere. */
+ * there at a price the workload may be recommended (decide_price_standing: current, or stale
+ * with stale_ok; an article's only with anecdotal_ok; never a launch MSRP); else any region's
+ * such price; else the region's, else any (held back).  NULL: any region.  Says in out whether
+ * it is elsewhere. */
 static const char *price_region(const decision *d, const char *gpu, const char *kind,
                                 const char *system, price_set *out)
 {
@@ -226,7 +227,7 @@ static const char *price_region(const decision *d, const char *gpu, const char *
     size_t regional = 0, regional_ok = 0, any_ok = 0;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        int ok = !is_anecdote(p) || d->w->anecdotal_ok;
+        int ok = decide_price_standing(d, p) <= DECIDE_STANDS_STALE_OK;
         if (price_row_of(p, gpu, kind, system)) {
             regional += in_region(p, region);
             regional_ok += in_region(p, region) && ok;
@@ -236,7 +237,7 @@ static const char *price_region(const decision *d, const char *gpu, const char *
     if (region && !regional_ok && (any_ok || !regional))
         region = NULL;
     out->elsewhere = d->w->region && !region;
-    out->elsewhere_only_articles = out->elsewhere && regional;
+    out->elsewhere_only_held = out->elsewhere && regional;
     return region;
 }
 
@@ -430,8 +431,10 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
         gw_buf note = GW_BUF_INIT;
         const char *what = sys ? "price of this server" : a == DECIDE_BUY_USED ? "used price"
                                                                                : "new price";
-        if (prices->elsewhere_only_articles)
-            buf_printf(&note, "The KB's %s %ss of this card are articles' (anecdotal_ok is off)",
+        if (prices->elsewhere_only_held)
+            buf_printf(&note, "The KB's %s %ss of this card may not be recommended (an "
+                              "article's without anecdotal_ok, a stale one without stale_ok, or a "
+                              "launch MSRP)",
                        d->w->region, what);
         else
             buf_printf(&note, "The KB has no %s %s of this card", d->w->region, what);

@@ -47,7 +47,7 @@ check_eq "decide buy: why the stale price is held back" "$_j6" \
 check_eq "decide buy: a discontinued card priced only at launch is held back, last" \
     "$_j7" "3 launch true"
 check_eq "decide buy: why the launch MSRP is held back" "$_j8" \
-    "its only price is the launch MSRP of 2018-12, a historical fact rather than an offer (the card has not been sold new since 2020-06)"
+    "it is priced only by the launch MSRP of 2018-12, a historical fact rather than an offer (the card has not been sold new since 2020-06)"
 check_eq "decide buy: no launch price may be recommended" "$_j9" "0"
 # 2026-01-01 to 2026-12-01: 334 days; 2018-12-01 to 2026-12-01: 8 x 365 + 2 leap days = 2,922.
 check_eq "decide buy: what to re-quote, best-ranked first" "$_j10" \
@@ -139,7 +139,7 @@ check_eq "decide buy-eur: the euro's age, 67 days, not the USD row's" "$_j3" \
 run "$GW" --kb "$K" decide "$FX/buy.lua"
 check_out "decide buy (table): the stale price's rank in brackets" "(2)  new 1x rtx-4090"
 check_out "decide buy (table): why, under its row" \
-    "     held back: its only price is the launch MSRP of 2018-12, a historical fact rather than an offer"
+    "     held back: it is priced only by the launch MSRP of 2018-12, a historical fact rather than an offer"
 
 # The method's assumption names the KB's kinds in their rank order (kb/schema.sql's price_kind).
 run "$GW" --kb "$K" decide "$FX/buy.lua" --json

@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
-"""rent_rule.py PRICES.csv [--anecdotal-ok] [--today=YYYY-MM-DD] [CUR=PER_USD...] — the rent
-options a decision keeps from the hourly cloud prices of a gpuwise prices.csv, by the rule written
-out plainly over every offer, for the tests to compare with the walk cheapest first
+"""rent_rule.py PRICES.csv [--anecdotal-ok] [--stale-ok] [--today=YYYY-MM-DD] [CUR=PER_USD...]
+— the rent options a decision keeps from the hourly cloud prices of a gpuwise prices.csv, by the
+rule written out plainly over every offer, for the tests to compare with the walk cheapest first
 (core/decide/decide_rent.c).  The workload takes no spot price, an anecdotal one only with
 --anecdotal-ok, and no price older than 180 days (price_max_age_days; its age is counted from
---today, default the system's today).
+--today, default the system's today) unless --stale-ok (stale_ok).
 
-An offer is the rows of one GPU, count, source, provider and instance.  The row that stands for it
-is the best by: its standing (a current price; then an anecdote the workload does not accept or
-a stale price, held back; then a launch MSRP), its kind's rank (kb/schema.sql's price_kind), its
-date, latest first; its price is the median of the rows of that kind and date, its terms the first
-of them (by currency, amount, row), and its price per card that price over its terms' GPU fraction.
-It is held back when its standing is.  It is set aside when its seller (provider, else source)
-prices the same GPU, count and fraction later than the offer's latest row, in a row that is not
-anecdotal.  Per GPU and count, offers go cheapest per card first (held back last); the first of
-each seller and fraction is kept until 3 are.  Prints one option id per kept offer."""
+An offer is the rows of one GPU, count, source, provider and instance.  The row that stands for
+it is the best by: its standing (a current price; a stale one with --stale-ok; then an anecdote
+the workload does not accept or a stale price, held back; then a launch MSRP), its kind's rank
+(kb/schema.sql's price_kind), its date, latest first; its price is the median of the rows of
+that kind and date, its terms the first of them (by currency, amount, row), and its price per
+card that price over its terms' GPU fraction.  It is held back when its standing is.  It is set
+aside when its seller (provider, else source) prices the same GPU, count and fraction later than
+the offer's latest row, in a row that is not anecdotal.  Per GPU and count, offers go cheapest
+per card first (held back last); the first of each seller and fraction is kept until 3 are.
+Prints one option id per kept offer."""
 import collections
 import csv
 import datetime
@@ -22,6 +23,7 @@ import sys
 
 rate = {"USD": 1.0}
 anecdotal_ok = "--anecdotal-ok" in sys.argv[2:]
+stale_ok = "--stale-ok" in sys.argv[2:]
 today = datetime.date.today()
 MAX_AGE_DAYS = 180
 # kb/schema.sql's price_kind: rank 1 is the best evidence; a row of no kind ranks after all.
@@ -60,10 +62,14 @@ def age_days(as_of):
     return (today - datetime.date(parts[0], parts[1], parts[2])).days
 
 
-def standing(r):
+def standing(r):   # 0 current, 1 stale and stale_ok, 2 held back, 3 a launch MSRP
     if r.get("quality") == "launch":
+        return 3
+    if r["anecdote"] and not anecdotal_ok:
         return 2
-    return 1 if (r["anecdote"] and not anecdotal_ok) or age_days(r["as_of"]) > MAX_AGE_DAYS else 0
+    if age_days(r["as_of"]) > MAX_AGE_DAYS:
+        return 1 if stale_ok else 2
+    return 0
 
 
 def stands_first(rs):   # best first: standing, rank, latest date; ties in KB order
@@ -83,7 +89,7 @@ for key, rs in offers.items():
     n = len(values)
     price = values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
     configs[key[:2]].append({"key": key, "terms": terms, "price": price / terms["fraction"],
-                             "held": standing(terms) > 0,
+                             "held": standing(terms) >= 2,
                              "latest": max(r["as_of"] for r in rs),
                              "first": kb_order(min(rs, key=kb_order))})
 
