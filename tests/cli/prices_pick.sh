@@ -146,3 +146,18 @@ run "$GW" --kb "$K" decide "$FX/buy.lua" --json
 check_eq "decide buy: the price rule names the KB's kinds, best first" \
     "$(jqr '.assumptions[].text | select(startswith("Prices:")) | capture("best first: (?<k>[a-z, ]*)\\)").k')" \
     "list, quote, market, from, anecdote, launch"
+
+# A 'from' price to buy: buy-used.lua, one RTX 3090 new (the market USD 900 above, 0.19236) or
+# used "from" USD 700 with no list price of a used 3090: its range is 700 to 700 x 1.48 = 1,036.
+# At 700: 700 + 1,126.76 + 237.60 - 0.3 x 700 = 1,854.36 / 2,880 / 3.6 = 0.17885, x 1.05 (the
+# used-card rule's warning) = 0.18780, which would win; at 1,036: 1,036 + 1,126.76 + 237.60 -
+# 310.80 = 2,089.56 / 2,880 / 3.6 = 0.20154, x 1.05 = 0.21162, no less than 0.19236: held back.
+run "$GW" --kb "$K" decide "$FX/buy-used.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '[.options[] | select(.id == "buy-used:1x rtx-3090")][0] | "\(.rank) \(.price_kind) \(.held_back) \(.price_range_low) \(.price_range_high)"' \
+    _j3 '[.options[] | select(.id == "buy-used:1x rtx-3090")][0].cost.per_unit'
+check_eq "decide buy-used: the new card's market price wins over a 'from' price losing at its high end" \
+    "$_j1" "buy-new:1x rtx-3090"
+check_eq "decide buy-used: the used card's range is 700 to 700 x 1.48, held back, ranked after" \
+    "$_j2" "2 from true 700 1036"
+check_num "decide buy-used: ranked on its figure, USD 0.17885 per 1M images" "$_j3" 0.17885 0.00001
