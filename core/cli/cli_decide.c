@@ -60,8 +60,8 @@ static void option_label(const decide_option *o, char *label, size_t labelsz)
                  o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id, where);
 }
 
-/* Its rank, "-" for none.  An anecdotal price the workload does not accept is ranked after every
- * other feasible option and never recommended: its rank in brackets (the legend says so). */
+/* Its rank, "-" for none.  A price held back (decide_option.h) is ranked after every other
+ * feasible option and never recommended: its rank in brackets (the legend says so). */
 static void option_rank(const decide_option *o, char *rank, size_t ranksz)
 {
     if (o->rank && o->held_back)
@@ -108,20 +108,15 @@ static void print_option_row(FILE *f, const decide_option *o, double max_age_day
             total, per_unit, rules, ranked);
     if (!o->feasible && o->excluded_because)
         fprintf(f, "     excluded: %s\n", o->excluded_because);
+    else if (o->held_back_because)
+        fprintf(f, "     held back: %s\n", o->held_back_because);
 }
 
-/* The legend of the bracketed ranks, saying only the reasons that apply: held_back bit 1, an
- * article's price; bit 2, another market's. */
-static void print_held_back_legend(FILE *f, int held_back)
+/* The legend of the bracketed ranks (each row says why under it). */
+static void print_held_back_legend(FILE *f)
 {
-    fprintf(f, "(N): priced only %s%s%s: ranked after the others and never recommended\n",
-            held_back & 1 ? "by an article or blog (set anecdotal_ok = true to accept such "
-                            "prices)"
-                          : "",
-            held_back == 3 ? ", or only " : "",
-            held_back & 2 ? "by another market than the workload's region (a quote from "
-                            "there would settle it)"
-                          : "");
+    fprintf(f, "(N): held back (why: under its row): ranked after the others and never "
+               "recommended\n");
 }
 
 static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
@@ -136,13 +131,11 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
     int held_back = 0;
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
-        /* why: 1 an article's price, 2 another market's (the legend says only what applies) */
-        if (o->held_back && o->feasible)
-            held_back |= o->other_market ? 2 : 1;
+        held_back |= o->held_back && o->feasible;
         print_option_row(f, o, max_age_days, llm);
     }
     if (held_back)
-        print_held_back_legend(f, held_back);
+        print_held_back_legend(f);
 }
 
 static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)

@@ -388,6 +388,8 @@ static void judge_and_rank(decision *d)
             decide_trace(d, "%s excluded: %s", d->options[i].id, d->options[i].excluded_because);
     }
     rank_options(d);
+    if (decide_from_check(d))   /* a 'from' price that loses at the high end: held back */
+        rank_options(d);
     const decide_option *best = decide_best(d);
     if (best)
         decide_trace(d, "recommended: %s (score %.4g)", best->id, best->score);
@@ -462,11 +464,8 @@ void decision_free(decision *d)
     kb_prices_free(d->prices, d->n_prices);
     free(d->rent_walked);
     kb_systems_free(d->systems, d->n_systems);
-    for (size_t i = 0; i < d->n_rates; i++) {
-        free(d->rates[i].currency);
-        free(d->rates[i].as_of);
-    }
-    free(d->rates);
+    decide_rates_free(d);
+    decide_price_kinds_free(d);
     for (size_t i = 0; i < d->n_cites; i++)
         free(d->cite_ids[i]);
     free(d->cite_ids);

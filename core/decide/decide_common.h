@@ -63,12 +63,23 @@ typedef struct decide_omission {
     const char *reason;          /* a DECIDE_OMIT_* text */
 } decide_omission;
 
+/* A conversion into the workload's currency.  US dollars per US dollar is an identity, not a
+ * dated rate: a conversion is as old as the rates that actually convert, each currency's latest
+ * (its own, and the workload currency's unless that is USD). */
 typedef struct decide_rate {
     char *currency;
     double factor;               /* one unit of currency in the workload's currency */
-    char *as_of;                 /* the older of the two rates' dates; NULL unknown */
+    char *as_of;                 /* the older of the converting rates' dates; NULL unknown */
+    char *currency_as_of;        /* currency's own rate's date; NULL for USD or unknown */
+    char *target_as_of;          /* the workload currency's rate's date; NULL for USD */
     int cite;                    /* citation of the rates' source */
 } decide_rate;
+
+/* A kind of price as the KB describes it (its price_kind table): rank 1 is the best evidence. */
+typedef struct decide_price_kind {
+    char *id;
+    int rank;
+} decide_price_kind;
 
 struct decision {
     kb *k;
@@ -92,6 +103,8 @@ struct decision {
     size_t n_systems;
     decide_rate *rates;          /* the currencies converted so far */
     size_t n_rates;
+    decide_price_kind *price_kinds;   /* the KB's price kinds, best first (decide_options.c) */
+    size_t n_price_kinds;
     char **cite_ids;             /* citation n is cite_ids[n - 1] */
     size_t n_cites;
     model_memory memory;         /* one replica on one GPU (a language model: per option too) */

@@ -23,33 +23,67 @@ void decide_money_per_unit(gw_buf *b, const decision *d, double amount)
 
 /* ---- currencies ---- */
 
-/* Remembers the factor for currency, with the older date and the source of the two rates it
- * comes from (both sides of the conversion). */
+/* Remembers the factor for currency with the source and date of each rate that converts it:
+ * currency's own and the workload currency's, each its latest; a US dollar's is the unit the
+ * rates are quoted in, no rate, so it dates nothing. */
 static void rate_remember(decision *d, const char *currency, double factor)
 {
     d->rates = gw_xrealloc(d->rates, (d->n_rates + 1) * sizeof *d->rates);
     decide_rate *r = &d->rates[d->n_rates++];
+    memset(r, 0, sizeof *r);
     r->currency = gw_xstrdup(currency);
     r->factor = factor;
-    r->as_of = NULL;
-    r->cite = 0;
     const char *sides[] = {currency, d->w->currency};
+    char **dates[] = {&r->currency_as_of, &r->target_as_of};
     for (int s = 0; s < 2; s++) {
         kb_rate rate;
-        if (kb_rate_get(d->k, sides[s], &rate, NULL) != GW_OK)
+        if (!strcmp(sides[s], "USD") || kb_rate_get(d->k, sides[s], &rate, NULL) != GW_OK)
             continue;
-        if (strcmp(sides[s], "USD"))
-            decide_trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd, sides[s],
-                         rate.as_of ? rate.as_of : "?");
+        decide_trace(d, "exchange rate: %g %s per USD as of %s", rate.per_usd, sides[s],
+                     rate.as_of ? rate.as_of : "?");
         int n = decide_cite(d, rate.source);
         if (n)
             r->cite = n;
+        *dates[s] = rate.as_of ? gw_xstrdup(rate.as_of) : NULL;
         if (rate.as_of && (!r->as_of || strcmp(rate.as_of, r->as_of) < 0)) {
             free(r->as_of);
             r->as_of = gw_xstrdup(rate.as_of);
         }
         kb_rate_free(&rate);
     }
+}
+
+const decide_rate *decide_rate_of(const decision *d, const char *currency)
+{
+    for (size_t i = 0; currency && i < d->n_rates; i++)
+        if (!strcmp(d->rates[i].currency, currency))
+            return &d->rates[i];
+    return NULL;
+}
+
+void decide_rate_sentence(gw_buf *b, const decision *d, const decide_rate *r)
+{
+    buf_printf(b, "Amounts in %s converted at %.4g %s per %s (", r->currency, r->factor,
+               d->w->currency, r->currency);
+    if (r->currency_as_of)
+        buf_printf(b, "%s per USD as of %s%s", r->currency, r->currency_as_of,
+                   r->target_as_of ? ", " : "");
+    if (r->target_as_of)
+        buf_printf(b, "%s per USD as of %s", d->w->currency, r->target_as_of);
+    if (!r->currency_as_of && !r->target_as_of)
+        buf_puts(b, "a rate of an unknown date");
+    buf_puts(b, ").");
+}
+
+void decide_rates_free(decision *d)
+{
+    for (size_t i = 0; i < d->n_rates; i++) {
+        free(d->rates[i].currency);
+        free(d->rates[i].as_of);
+        free(d->rates[i].currency_as_of);
+        free(d->rates[i].target_as_of);
+    }
+    free(d->rates);
 }
 
 int decide_convert(decision *d, double amount, const char *currency, double *out,
@@ -59,11 +93,11 @@ int decide_convert(decision *d, double amount, const char *currency, double *out
         *out = amount;
         return GW_OK;
     }
-    for (size_t i = 0; i < d->n_rates; i++)
-        if (!strcmp(d->rates[i].currency, currency)) {
-            *out = amount * d->rates[i].factor;
-            return GW_OK;
-        }
+    const decide_rate *known = decide_rate_of(d, currency);
+    if (known) {
+        *out = amount * known->factor;
+        return GW_OK;
+    }
     double factor;
     int rc = kb_convert(d->k, 1.0, currency, d->w->currency, &factor, err);
     if (rc != GW_OK)
@@ -179,4 +213,12 @@ void decide_option_cost(decision *d, decide_option *o)
         o->committed = o->cost.total;
     else
         o->committed = o->cost.total / fmax(d->w->horizon_months, 1);
+}
+
+double decide_option_per_unit_at(decision *d, const decide_option *o, double unit_price)
+{
+    decide_option copy = *o;   /* costing writes figures only: the copy shares o's strings */
+    copy.unit_price = unit_price;
+    decide_option_cost(d, &copy);
+    return copy.per_unit;
 }

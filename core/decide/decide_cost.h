@@ -10,6 +10,16 @@
 int decide_convert(decision *d, double amount, const char *currency, double *out,
                    gw_error *err);
 void decide_option_cost(decision *d, decide_option *o);
+/* The conversion of currency that decide_convert remembered (its dates); NULL when none was
+ * needed (the workload's own currency) or made yet.  decide_rates_free frees them all. */
+const decide_rate *decide_rate_of(const decision *d, const char *currency);
+void decide_rates_free(decision *d);
+/* "Amounts in CNY converted at 0.1389 USD per CNY (CNY per USD as of 2026-11-30)." into b:
+ * each converting rate with its own date. */
+void decide_rate_sentence(gw_buf *b, const decision *d, const decide_rate *r);
+/* o's cost per unit of work were its unit price unit_price (a price range's other end): the
+ * same costing as decide_option_cost, on a copy; o is left as it is. */
+double decide_option_per_unit_at(decision *d, const decide_option *o, double unit_price);
 void decide_money(gw_buf *b, const decision *d, double amount);
 void decide_money_per_unit(gw_buf *b, const decision *d, double amount);
 

@@ -26,7 +26,15 @@ typedef struct decide_option {
     decide_acquisition acquisition;
     char *provider, *instance;     /* rent only */
     /* The offer's terms (rent only; a purchase: quality NULL, fraction 1, no minimum). */
-    char *offer_quality;           /* list|quote|anecdote; NULL unknown */
+    char *offer_quality;           /* the price's kind (as price_kind); NULL unknown */
+    const char *price_kind;        /* list|quote|market|from|anecdote|launch, the KB's kinds
+                                    * (borrowed from the decision); NULL unknown */
+    int price_floor;               /* a 'from' price: unit_price is the low end of price_lo..
+                                    * price_hi, which decide_from_check weighs */
+    int price_stale;               /* observed longer ago than price_max_age_days */
+    const char *rate_as_of;        /* the date of the exchange rate that converted the price
+                                    * (borrowed from the decision); NULL: not converted */
+    char *held_back_because;       /* why it is held back, one clause; NULL when it is not */
     char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
     double gpu_fraction;           /* the share of one card each GPU is (a MIG slice < 1) */
     double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */

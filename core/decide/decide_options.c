@@ -1,8 +1,13 @@
 /* decide_options.c — the options of a decision: for every candidate GPU, buying it new or used
- * at 1, 2, 4 or 8 cards (its latest price), and renting it from each stored cloud offer (the
- * cheapest offers of a few providers per GPU and card count).  Prices are converted into the
- * workload's currency here; sizing, timing and costing them is the next stages' work. */
+ * at 1, 2, 4 or 8 cards, and renting it from each stored cloud offer (the cheapest offers of a
+ * few providers per GPU and card count).  Which price stands for an option (a current one of
+ * the best kind the KB ranks, the freshest; a launch MSRP, a stale or unaccepted price held
+ * back; a 'from' figure as a range, weighed at its high end after the ranking) is decided here,
+ * and prices are converted into the workload's currency; sizing, timing and costing them is the
+ * next stages' work. */
 #include "decide_options.h"
+#include "base/check.h"
+#include "base/clock.h"
 #include "decide_cost.h"
 #include "decide_rent.h"
 
@@ -12,22 +17,183 @@
 #include <string.h>
 #include <strings.h>
 
+/* ---- which price stands ---- */
+
+/* The KB's price kinds, best first: how prices are weighed is the KB's description, not C's.
+ * Only three kinds mean something besides their rank: an article's price (accepted with
+ * anecdotal_ok), a launch MSRP (history, never an offer) and a 'from' figure (a lower bound). */
+static int load_price_kinds(decision *d, gw_error *err)
+{
+    kb_price_kind *rows;
+    size_t n;
+    int rc = kb_price_kinds(d->k, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    d->price_kinds = gw_xcalloc(n ? n : 1, sizeof *d->price_kinds);
+    for (size_t i = 0; i < n; i++) {   /* kb_price_kinds gives them by rank */
+        d->price_kinds[i].id = gw_xstrdup(rows[i].id);
+        d->price_kinds[i].rank = (int)rows[i].rank;
+    }
+    d->n_price_kinds = n;
+    kb_price_kinds_free(rows, n);
+    return GW_OK;
+}
+
+void decide_price_rule_sentence(gw_buf *b, const decision *d)
+{
+    buf_puts(b, "Prices: of a card's or an offer's prices, a current one before one older than "
+                "price_max_age_days, then the best kind (");
+    for (size_t i = 0; i < d->n_price_kinds; i++)
+        buf_printf(b, "%s%s", i ? ", " : "the KB's, best first: ", d->price_kinds[i].id);
+    buf_puts(b, "), then the latest (the median when several of that kind share the date). A "
+                "launch MSRP, a stale price (unless stale_ok), an article's (unless "
+                "anecdotal_ok) and a 'from' figure that loses at the high end of its range are "
+                "shown, ranked after the others and never recommended.");
+}
+
+void decide_price_kinds_free(decision *d)
+{
+    for (size_t i = 0; i < d->n_price_kinds; i++)
+        free(d->price_kinds[i].id);
+    free(d->price_kinds);
+}
+
+const char *decide_price_kind_id(const decision *d, const char *quality)
+{
+    for (size_t i = 0; quality && i < d->n_price_kinds; i++)
+        if (!strcmp(d->price_kinds[i].id, quality))
+            return d->price_kinds[i].id;
+    return NULL;
+}
+
+/* A kind's rank, 1 the best; a row of no kind the KB knows ranks after every kind. */
+static int price_rank(const decision *d, const char *quality)
+{
+    int worst = 0;
+    for (size_t i = 0; i < d->n_price_kinds; i++) {
+        if (quality && !strcmp(d->price_kinds[i].id, quality))
+            return d->price_kinds[i].rank;
+        worst = d->price_kinds[i].rank > worst ? d->price_kinds[i].rank : worst;
+    }
+    return worst + 1;
+}
+
+double decide_price_age_days(const char *as_of)
+{
+    long then = gw_date_days(as_of);
+    return then >= 0 ? (double)(gw_today_days() - then) : NAN;
+}
+
+int decide_price_stale(const decision *d, const char *as_of)
+{
+    return decide_price_age_days(as_of) > d->w->price_max_age_days;
+}
+
+int decide_price_standing(const decision *d, const kb_price *p)
+{
+    if (decide_str_eq(p->quality, DECIDE_PRICE_LAUNCH))
+        return DECIDE_STANDS_LAUNCH;
+    if (decide_str_eq(p->quality, DECIDE_PRICE_ANECDOTE) && !d->w->anecdotal_ok)
+        return DECIDE_STANDS_HELD;
+    if (decide_price_stale(d, p->as_of))
+        return d->w->stale_ok ? DECIDE_STANDS_STALE_OK : DECIDE_STANDS_HELD;
+    return DECIDE_STANDS_CURRENT;
+}
+
+int decide_price_better(const decision *d, const kb_price *p, const kb_price *q)
+{
+    int a = decide_price_standing(d, p), b = decide_price_standing(d, q);
+    if (a != b)
+        return a < b;
+    a = price_rank(d, p->quality);
+    b = price_rank(d, q->quality);
+    if (a != b)
+        return a < b;
+    return strcmp(p->as_of ? p->as_of : "", q->as_of ? q->as_of : "") > 0;
+}
+
+/* Whether gpu has a price (to buy) observed after as_of that is no launch MSRP. */
+static int later_price_exists(const decision *d, const char *gpu, const char *as_of)
+{
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        if (decide_str_eq(p->gpu, gpu) && !decide_str_eq(p->quality, DECIDE_PRICE_LAUNCH) &&
+            p->as_of && strcmp(p->as_of, as_of ? as_of : "") > 0)
+            return 1;
+    }
+    return 0;
+}
+
+void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int standing,
+                             const char *quality, const char *as_of)
+{
+    if (standing == DECIDE_STANDS_LAUNCH) {
+        buf_printf(b, "it is priced only by the launch MSRP of %s, a historical fact rather than "
+                      "an offer", as_of ? as_of : "an unknown date");
+        if (g->discontinued && *g->discontinued)
+            buf_printf(b, " (the card has not been sold new since %s)", g->discontinued);
+        else if (later_price_exists(d, g->id, as_of))
+            buf_puts(b, " (later prices of the card exist)");
+        return;
+    }
+    if (standing != DECIDE_STANDS_HELD)
+        return;
+    int article = decide_str_eq(quality, DECIDE_PRICE_ANECDOTE) && !d->w->anecdotal_ok;
+    if (article)
+        buf_puts(b, "only an article gives its price (set anecdotal_ok = true to accept such "
+                    "prices)");
+    if (decide_price_stale(d, as_of) && !d->w->stale_ok)
+        buf_printf(b, "%sits price is of %s, %.0f days old, older than the workload's "
+                      "price_max_age_days (%g): re-quote it, or set stale_ok = true",
+                   article ? "; " : "", as_of, decide_price_age_days(as_of),
+                   d->w->price_max_age_days);
+}
+
+void decide_option_held_back(decide_option *o, const char *because)
+{
+    o->held_back = 1;
+    if (!because || !*because || (o->held_back_because && strstr(o->held_back_because, because)))
+        return;
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "%s%s%s", o->held_back_because ? o->held_back_because : "",
+               o->held_back_because ? "; " : "", because);
+    free(o->held_back_because);
+    o->held_back_because = buf_detach(&b);
+}
+
+void decide_option_kind(const decision *d, decide_option *o, const char *quality, int standing,
+                        const char *rate_as_of)
+{
+    free(o->offer_quality);
+    o->offer_quality = quality && *quality ? gw_xstrdup(quality) : NULL;
+    o->price_kind = decide_price_kind_id(d, quality);
+    o->price_stale = decide_price_stale(d, o->price_as_of);
+    o->rate_as_of = rate_as_of;
+    if (standing >= DECIDE_STANDS_HELD) {
+        gw_buf b = GW_BUF_INIT;
+        decide_held_back_reason(&b, d, o->gpu, standing, quality, o->price_as_of);
+        decide_option_held_back(o, buf_cstr(&b));
+        buf_free(&b);
+    }
+}
+
 /* ---- buying ---- */
 
 /* The prices of one kind for a GPU's cards, or for one system, that an option is made from:
- * the rows whose quality the workload accepts (an anecdotal price only with anecdotal_ok; when
- * there is no other, the anecdotal ones, and the option is held back: shown, never
- * recommended), as of the latest date they share; per card, converted. */
+ * the row that stands (decide_price_better: a current price before a stale one, the best kind,
+ * the freshest) and the rows of its kind and date, pooled; per card, converted. */
 typedef struct price_set {
     double *values;
     const char **sources;
     size_t n;
     int held_back;
-    const char *quality;   /* of the rows used, the least trusted; NULL when none says */
+    int standing;          /* the standing row's DECIDE_STANDS_* */
+    const char *quality;   /* the rows' kind; NULL when none says */
     char *note;            /* the rows' caveats, each once; with several rows, the median said */
     const char *as_of;     /* the date they share */
+    const char *rate_as_of;   /* the oldest exchange rate that converted one of them; NULL */
     int elsewhere;         /* the workload names a region the KB has no price of: any region's */
-    int elsewhere_only_articles;   /* ... or only articles' prices, which it does not accept */
+    int elsewhere_only_held;   /* ... or only prices it may not be recommended (held back) */
     const char *region;    /* the latest row's region (NULL: not stated) */
 } price_set;
 
@@ -36,17 +202,6 @@ static void price_set_free(price_set *s)
     free(s->values);
     free(s->sources);
     free(s->note);
-}
-
-static int is_anecdote(const kb_price *p)
-{
-    return decide_str_eq(p->quality, "anecdote");
-}
-
-/* How little a quality is trusted: list 0, quote or unsaid 1, anecdote 2. */
-static int distrust(const char *quality)
-{
-    return decide_str_eq(quality, "list") ? 0 : decide_str_eq(quality, "anecdote") ? 2 : 1;
 }
 
 static int price_row_of(const kb_price *p, const char *gpu, const char *kind, const char *system)
@@ -60,20 +215,11 @@ static int in_region(const kb_price *p, const char *region)
     return !region || (p->region && !strcasecmp(p->region, region));
 }
 
-/* Whether row p is one the option is made from: a row of the GPU, kind and system, of the
- * region (NULL: any), and of a quality the workload accepts, unless it accepts none of them
- * (accepted 0: then every row, and the option is held back). */
-static int price_row_used(const decision *d, const kb_price *p, const char *gpu,
-                          const char *kind, const char *system, const char *region,
-                          size_t accepted)
-{
-    return price_row_of(p, gpu, kind, system) && in_region(p, region) &&
-           !(accepted && is_anecdote(p) && !d->w->anecdotal_ok);
-}
-
 /* The region whose prices the option is made from: the workload's where the KB prices the card
- * there at a quality the workload accepts; else any region's price it accepts; else the
- * region's, else any (held back).  NULL: any region.  Says in out whether it is elsewhere. */
+ * there at a price the workload may be recommended (decide_price_standing: current, or stale
+ * with stale_ok; an article's only with anecdotal_ok; never a launch MSRP); else any region's
+ * such price; else the region's, else any (held back).  NULL: any region.  Says in out whether
+ * it is elsewhere. */
 static const char *price_region(const decision *d, const char *gpu, const char *kind,
                                 const char *system, price_set *out)
 {
@@ -81,7 +227,7 @@ static const char *price_region(const decision *d, const char *gpu, const char *
     size_t regional = 0, regional_ok = 0, any_ok = 0;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        int ok = !is_anecdote(p) || d->w->anecdotal_ok;
+        int ok = decide_price_standing(d, p) <= DECIDE_STANDS_STALE_OK;
         if (price_row_of(p, gpu, kind, system)) {
             regional += in_region(p, region);
             regional_ok += in_region(p, region) && ok;
@@ -91,23 +237,8 @@ static const char *price_region(const decision *d, const char *gpu, const char *
     if (region && !regional_ok && (any_ok || !regional))
         region = NULL;
     out->elsewhere = d->w->region && !region;
-    out->elsewhere_only_articles = out->elsewhere && regional;
+    out->elsewhere_only_held = out->elsewhere && regional;
     return region;
-}
-
-/* The latest date among the rows used ("" for an undated row; NULL: no row). */
-static const char *latest_date(const decision *d, const char *gpu, const char *kind,
-                               const char *system, const char *region, size_t accepted)
-{
-    const char *latest = NULL;
-    for (size_t i = 0; i < d->n_prices; i++) {
-        const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, region, accepted))
-            continue;
-        if (!latest || (p->as_of && strcmp(p->as_of, latest) > 0))
-            latest = p->as_of ? p->as_of : "";
-    }
-    return latest;
 }
 
 /* out's note from the rows' caveats (notes, taken): several prices of one date are pooled, so
@@ -134,50 +265,121 @@ static void pooled_note(const decision *d, price_set *out, gw_buf *notes)
     }
 }
 
+/* p's price per card in the workload's currency; *rate_as_of gets the older of its rate's date
+ * and the one there. */
+static int per_card(decision *d, const kb_price *p, double *out, const char **rate_as_of,
+                    gw_error *err)
+{
+    int rc = decide_convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1), p->currency,
+                            out, err);
+    const decide_rate *r = rc == GW_OK ? decide_rate_of(d, p->currency) : NULL;
+    if (r && r->as_of && (!*rate_as_of || strcmp(r->as_of, *rate_as_of) < 0))
+        *rate_as_of = r->as_of;
+    return rc;
+}
+
 /* Fills out with gpu's (or system's) prices of kind; out is filled, and freed by the caller
  * with price_set_free, even on an error (a currency the KB has no rate for). */
-static int latest_prices(decision *d, const char *gpu, const char *kind, const char *system,
+static int standing_prices(decision *d, const char *gpu, const char *kind, const char *system,
                          price_set *out, gw_error *err)
 {
-    size_t rows = 0, accepted = 0;
+    size_t rows = 0;
+    const kb_price *stands = NULL;
     memset(out, 0, sizeof *out);
     const char *region = price_region(d, gpu, kind, system, out);
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
         if (price_row_of(p, gpu, kind, system) && in_region(p, region)) {
             rows++;
-            accepted += !is_anecdote(p) || d->w->anecdotal_ok;
+            if (!stands || decide_price_better(d, p, stands))
+                stands = p;
         }
     }
-    /* Another region's price is shown, never recommended: not a price this buyer can pay. */
-    out->held_back = (rows && !accepted) || (d->w->region && !region);
-    const char *latest = latest_date(d, gpu, kind, system, region, accepted);
     out->values = gw_xmalloc((rows ? rows : 1) * sizeof *out->values);
     out->sources = gw_xmalloc((rows ? rows : 1) * sizeof *out->sources);
+    if (!stands)
+        return GW_OK;
+    out->standing = decide_price_standing(d, stands);
+    /* Another region's price is shown, never recommended: not a price this buyer can pay. */
+    out->held_back = out->standing >= DECIDE_STANDS_HELD || (d->w->region && !region);
+    out->quality = stands->quality;
     gw_buf notes = GW_BUF_INIT;
     for (size_t i = 0; i < d->n_prices; i++) {
         const kb_price *p = &d->prices[i];
-        if (!price_row_used(d, p, gpu, kind, system, region, accepted) ||
-            !decide_text_same(p->as_of, latest))
+        if (!price_row_of(p, gpu, kind, system) || !in_region(p, region) ||
+            !decide_text_same(p->quality, stands->quality) ||
+            !decide_text_same(p->as_of, stands->as_of))
             continue;
-        double per_card;
-        int rc = decide_convert(d, p->amount / (p->gpu_count > 0 ? p->gpu_count : 1),
-                                p->currency, &per_card, err);
+        double value;
+        int rc = per_card(d, p, &value, &out->rate_as_of, err);
         if (rc != GW_OK) {
             buf_free(&notes);
             return rc;
         }
-        if (!out->n || distrust(p->quality) > distrust(out->quality))
-            out->quality = p->quality;
         if (p->note && *p->note && !strstr(buf_cstr(&notes), p->note))
             buf_printf(&notes, "%s%s", notes.len ? " / " : "", p->note);
         out->region = p->region && *p->region ? p->region : NULL;
         out->as_of = p->as_of;
         out->sources[out->n] = p->source;
-        out->values[out->n++] = per_card;
+        out->values[out->n++] = value;
     }
     pooled_note(d, out, &notes);
     return GW_OK;
+}
+
+/* The high end of a 'from' price low of gpu bought as kind (in system): the highest current
+ * list price of that card (any region), else low x the KB's assumed factor, which o cites.
+ * Says in note where it comes from. */
+static double from_high_to_buy(decision *d, decide_option *o, const char *kind, double low,
+                               gw_buf *note)
+{
+    double high = NAN;
+    const char *as_of = NULL, *rate_as_of = NULL;
+    for (size_t i = 0; i < d->n_prices; i++) {
+        const kb_price *p = &d->prices[i];
+        double value;
+        if (price_row_of(p, o->gpu->id, kind, o->system ? o->system->id : NULL) &&
+            decide_str_eq(p->quality, DECIDE_PRICE_LIST) &&
+            decide_price_standing(d, p) == DECIDE_STANDS_CURRENT &&
+            per_card(d, p, &value, &rate_as_of, NULL) == GW_OK && !(value <= high)) {
+            high = value;
+            as_of = p->as_of;
+        }
+    }
+    if (!isnan(high)) {
+        buf_puts(note, "the highest current list price of the card, ");
+        decide_money(note, d, high);
+        buf_printf(note, " a card, of %s", as_of ? as_of : "no stated date");
+        return high > low ? high : low;
+    }
+    return decide_from_high_assumed(d, o, low, note);
+}
+
+double decide_from_high_assumed(decision *d, decide_option *o, double low, gw_buf *note)
+{
+    const kb_assumption *f = &d->facts[KB_ASSUMED_FROM_HIGH];
+    decide_fact_cite(d, KB_ASSUMED_FROM_HIGH);
+    decide_option_cite(d, o, f->source);
+    buf_printf(note, "the figure x %g, the KB's assumed ratio of a 'from' price's high end to "
+                     "its figure, as it holds no current list price of this GPU and count",
+               f->value);
+    return low * f->value;
+}
+
+void decide_option_from_range(decide_option *o, const decision *d, double high, gw_buf *how)
+{
+    o->price_floor = 1;
+    o->price_lo = o->unit_price;
+    o->price_hi = high;
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, "A 'from' price is a lower bound: its range is ");
+    decide_money(&b, d, o->price_lo);
+    buf_puts(&b, " to ");
+    decide_money(&b, d, o->price_hi);
+    buf_printf(&b, " (its high end: %s).%s%s", buf_cstr(how), o->offer_note ? " " : "",
+               o->offer_note ? o->offer_note : "");
+    free(o->offer_note);
+    o->offer_note = buf_detach(&b);
 }
 
 /* Cards one machine of g takes: the workload's, else a desktop's four consumer cards or a
@@ -223,14 +425,16 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->held_back = prices->held_back;
     o->other_market = prices->elsewhere;
     decide_option_dated(o, prices->as_of);
-    o->offer_quality = prices->quality ? gw_xstrdup(prices->quality) : NULL;
+    decide_option_kind(d, o, prices->quality, prices->standing, prices->rate_as_of);
     if (prices->elsewhere) {
         /* the buyer's region has no price of the card: say whose price this is */
         gw_buf note = GW_BUF_INIT;
         const char *what = sys ? "price of this server" : a == DECIDE_BUY_USED ? "used price"
                                                                                : "new price";
-        if (prices->elsewhere_only_articles)
-            buf_printf(&note, "The KB's %s %ss of this card are articles' (anecdotal_ok is off)",
+        if (prices->elsewhere_only_held)
+            buf_printf(&note, "The KB's %s %ss of this card may not be recommended (an "
+                              "article's without anecdotal_ok, a stale one without stale_ok, or a "
+                              "launch MSRP)",
                        d->w->region, what);
         else
             buf_printf(&note, "The KB has no %s %s of this card", d->w->region, what);
@@ -243,6 +447,15 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     } else {
         o->offer_note = prices->note ? gw_xstrdup(prices->note) : NULL;
     }
+    if (decide_str_eq(prices->quality, DECIDE_PRICE_FROM)) {
+        gw_buf how = GW_BUF_INIT;
+        double high = from_high_to_buy(d, o, a == DECIDE_BUY_USED ? "used" : "new",
+                                       o->unit_price, &how);
+        decide_option_from_range(o, d, high, &how);
+        buf_free(&how);
+    }
+    if (prices->elsewhere)
+        decide_option_held_back(o, "another market's price: not one this buyer can pay");
     for (size_t s = 0; s < prices->n; s++)
         decide_option_cite(d, o, prices->sources[s]);
     decide_option_cite(d, o, g->source);
@@ -298,7 +511,7 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
         decide_acquisition a = used ? DECIDE_BUY_USED : DECIDE_BUY_NEW;
         const char *kind = used ? "used" : "new";
         price_set prices;
-        int rc = latest_prices(d, g->id, kind, NULL, &prices, err);
+        int rc = standing_prices(d, g->id, kind, NULL, &prices, err);
         if (rc == GW_OK && prices.n && card)
             add_card_counts(d, g, count, a, &prices);
         else if (rc == GW_OK && prices.n)
@@ -309,7 +522,7 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
             const kb_system *sys = &d->systems[s];
             if (!decide_str_eq(sys->gpu, g->id) || !(sys->gpu_count >= 1))
                 continue;
-            rc = latest_prices(d, g->id, kind, sys->id, &prices, err);
+            rc = standing_prices(d, g->id, kind, sys->id, &prices, err);
             if (rc == GW_OK && prices.n) {
                 priced = 1;
                 added += add_system_counts(d, g, count, a, sys, &prices);
@@ -428,7 +641,9 @@ static void omit_candidates_without_options(decision *d, const unsigned char *ca
 int decide_options_enumerate(decision *d, gw_error *err)
 {
     const workload *w = d->w;
-    int rc = GW_OK;
+    int rc = load_price_kinds(d, err);
+    if (rc != GW_OK)
+        return rc;
     /* Per GPU: a candidate, named or by "rent:*" or by the absence of a list. */
     unsigned char *candidate = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     if (!w->candidates) {
@@ -445,4 +660,97 @@ int decide_options_enumerate(decision *d, gw_error *err)
         omit_candidates_without_options(d, candidate);
     free(candidate);
     return rc;
+}
+
+/* ---- after the ranking: a 'from' price at its high end ---- */
+
+/* The reason o, a 'from' price, is held back: at price high it costs per_unit_high, no less
+ * than rival's ranked figure. */
+static char *from_loses_because(const decision *d, const decide_option *o, double per_unit_high,
+                                const decide_option *rival)
+{
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, "its 'from' price is only a lower bound: at the high end of its range (");
+    decide_money(&b, d, o->price_hi);
+    buf_printf(&b, " %s) it costs ", o->acquisition == DECIDE_RENT ? "an hour" : "a card");
+    decide_money_per_unit(&b, d, per_unit_high);
+    buf_printf(&b, " per %s", d->work_unit);
+    if (decide_rules_adjustment(o) != 1) {
+        buf_printf(&b, " (x %.2f = ", decide_rules_adjustment(o));
+        decide_money_per_unit(&b, d, per_unit_high * decide_rules_adjustment(o));
+        buf_puts(&b, " ranked)");
+    }
+    buf_puts(&b, ", no less than the ");
+    decide_money_per_unit(&b, d, rival->score);
+    buf_puts(&b, " of ");
+    decide_option_label(&b, rival, 0);
+    return buf_detach(&b);
+}
+
+int decide_from_check(decision *d)
+{
+    int held = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = d->ranked[i];
+        if (!o->feasible || o->held_back)
+            continue;   /* ranked after every option that may be recommended: none is left */
+        /* o would be recommended: a 'from' price must still win at its high end */
+        const decide_option *rival = NULL;
+        for (size_t j = i + 1; j < d->n_options && !rival; j++)
+            if (d->ranked[j]->feasible && !d->ranked[j]->held_back)
+                rival = d->ranked[j];
+        if (!o->price_floor || !rival)
+            break;
+        double high = decide_option_per_unit_at(d, o, o->price_hi);
+        if (high * decide_rules_adjustment(o) < rival->score)
+            break;
+        char *because = from_loses_because(d, o, high, rival);
+        decide_option_held_back(o, because);
+        decide_trace(d, "%s held back: %s", o->id, because);
+        free(because);
+        held++;
+    }
+    return held;
+}
+
+/* ---- what to re-quote ---- */
+
+/* Whether an earlier-ranked option than o (ranked[0..i)) has o's price: its other counts. */
+static int requote_listed(const decision *d, size_t i)
+{
+    const decide_option *o = d->ranked[i];
+    for (size_t j = 0; j < i; j++) {
+        const decide_option *e = d->ranked[j];
+        if (e->price_stale && e->gpu == o->gpu && e->acquisition == o->acquisition &&
+            e->system == o->system && decide_text_same(e->provider, o->provider) &&
+            decide_text_same(e->instance, o->instance) &&
+            decide_text_same(e->price_as_of, o->price_as_of))
+            return 1;
+    }
+    return 0;
+}
+
+view *decide_requote_view(const decision *d)
+{
+    view *list = view_list();
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < d->n_options && view_len(list) < DECIDE_REQUOTE_MAX; i++) {
+        const decide_option *o = d->ranked[i];
+        if (!o->feasible || !o->price_stale || requote_listed(d, i))
+            continue;
+        buf_reset(&b);
+        if (o->acquisition == DECIDE_RENT)
+            buf_printf(&b, "rent %s (%s%s%s)", o->gpu->name, o->provider,
+                       o->instance ? ", " : "", o->instance ? o->instance : "");
+        else
+            buf_printf(&b, "%s %s%s%s", o->acquisition == DECIDE_BUY_USED ? "used" : "new",
+                       o->gpu->name, o->system ? " in " : "", o->system ? o->system->name : "");
+        view *m = view_list_push(list, view_map());
+        view_map_set_str(m, "label", buf_cstr(&b));
+        view_map_set_str(m, "price_kind", o->price_kind ? o->price_kind : o->offer_quality);
+        view_map_set_str(m, "as_of", o->price_as_of);
+        view_map_set_int(m, "age_days", (long long)o->price_age_days);
+    }
+    buf_free(&b);
+    return list;
 }

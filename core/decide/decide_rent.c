@@ -1,11 +1,14 @@
 /* decide_rent.c — the options to rent.  Per GPU and card count, the KB's hourly cloud offers are
  * read cheapest per whole card first, through an index (kb_cloud_cursor), until the cheapest
  * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known: a catalogue of 100,000
- * offers is read only as far as an offer could still be compared.  A provider's older price is
- * set aside where its newer list prices the same GPU and count; a spot offer is left out unless
- * the workload's work can be interrupted (spot_ok). */
+ * offers is read only as far as an offer could still be compared.  Each offer is priced by the
+ * row that stands for it (decide_options.h: a current price of the best kind, the freshest), a
+ * 'from' figure as a range up to the highest current list price of the GPU and count.  A
+ * provider's older price is set aside where its newer list prices the same GPU and count; a spot
+ * offer is left out unless the workload's work can be interrupted (spot_ok). */
 #include "decide_rent.h"
 #include "decide_cost.h"
+#include "decide_options.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +53,9 @@ typedef struct {
     const char *seller;      /* provider, else source: the name in the option's id */
     double price, lo, hi;    /* per instance-hour, in the workload's currency */
     int spot;                /* interruptible: an option only with spot_ok */
-    int held_back;           /* an anecdotal price the workload does not accept */
+    int held_back;           /* a price the workload does not accept (decide_price_standing) */
+    int standing;            /* its terms' DECIDE_STANDS_* */
+    const char *rate_as_of;  /* the date of the rate that converted it; NULL none */
     double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
     char *note;              /* the caveats of the rows used (owned): the latest row's note, or
                               * for several prices of one date, all of their notes */
@@ -109,8 +114,9 @@ static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
                f->count * instances, f->g->id);
 }
 
-/* The offer made of rows (owned by f from here; latest date first): the median of its latest
- * date's prices. */
+/* The offer made of rows (owned by f from here; latest date first): the row that stands for
+ * it (decide_price_better: a current price before a stale one, the best kind, the freshest),
+ * the median of the rows of its kind and date. */
 static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offer *f,
                            gw_error *err)
 {
@@ -118,16 +124,24 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
     f->rows = rows;
     f->n_rows = n_rows;
     const kb_price *p = &rows[0], *first = p;
-    for (size_t j = 1; j < n_rows; j++)
+    for (size_t j = 1; j < n_rows; j++) {
         if (price_kb_order(&rows[j], first) < 0)
             first = &rows[j];
+        if (decide_price_better(d, &rows[j], p))
+            p = &rows[j];
+    }
     double *values = gw_xmalloc(n_rows * sizeof *values);
     size_t n = 0;
     int rc = GW_OK;
     gw_buf notes = GW_BUF_INIT;
-    for (size_t j = 0; j < n_rows && rc == GW_OK && decide_text_same(rows[j].as_of, p->as_of);
-         j++) {
+    for (size_t j = 0; j < n_rows && rc == GW_OK; j++) {
+        if (!decide_text_same(rows[j].as_of, p->as_of) ||
+            !decide_text_same(rows[j].quality, p->quality))
+            continue;
         rc = decide_convert(d, rows[j].amount, rows[j].currency, &values[n++], err);
+        const decide_rate *rate = rc == GW_OK ? decide_rate_of(d, rows[j].currency) : NULL;
+        if (rate && rate->as_of && (!f->rate_as_of || strcmp(rate->as_of, f->rate_as_of) < 0))
+            f->rate_as_of = rate->as_of;
         const char *note = rows[j].note;
         if (note && *note && !strstr(buf_cstr(&notes), note))
             buf_printf(&notes, "%s%s", notes.len ? " / " : "", note);
@@ -140,7 +154,8 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
         f->seller = row_seller(p);
         f->spot = p->spot;
         f->price = decide_median(values, n);
-        f->held_back = decide_str_eq(p->quality, "anecdote") && !d->w->anecdotal_ok;
+        f->standing = decide_price_standing(d, p);
+        f->held_back = f->standing >= DECIDE_STANDS_HELD;
         f->per_card_hour = f->price / row_fraction(p);
         f->lo = values[0];
         f->hi = values[n - 1];
@@ -237,8 +252,13 @@ static int rent_judge(rent_walk *k, size_t i, gw_error *err)
                 row_fraction(h->terms) == row_fraction(f.terms);
     }
     int rc = GW_OK;
-    if (!aside)
-        rc = kb_cloud_newer(k->d->k, f.terms, k->d->w->anecdotal_ok, &aside, err);
+    if (!aside) {
+        /* later than the offer's latest row (rows[0]), not than the row that stands for it: an
+         * offer's own later row of a worse kind does not set the offer aside */
+        kb_price latest = *f.terms;
+        latest.as_of = f.rows[0].as_of;
+        rc = kb_cloud_newer(k->d->k, &latest, k->d->w->anecdotal_ok, &aside, err);
+    }
     if (rc == GW_OK && !aside)
         rent_offers_push(k->kept, &f);
     else
@@ -364,9 +384,55 @@ static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
 
 /* ---- the options ---- */
 
+/* The high end of the 'from' price of f's option o (o->unit_price, for its instances): the
+ * highest current list price of the same GPU and count (any provider, the same spot flag and
+ * GPU fraction), for as many instances; else the KB's assumed ratio. */
+static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o, double *high,
+                             gw_error *err)
+{
+    kb_price *rows;
+    size_t n;
+    int rc = kb_prices_find(d->k, f->g->id, "cloud", NULL, &rows, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    const kb_price *top = NULL;
+    double top_value = NAN;
+    for (size_t i = 0; i < n && rc == GW_OK; i++) {
+        const kb_price *p = &rows[i];
+        double value;
+        if ((int)p->gpu_count != (int)f->terms->gpu_count || p->spot != f->spot ||
+            row_fraction(p) != row_fraction(f->terms) ||
+            !decide_str_eq(p->quality, DECIDE_PRICE_LIST) ||
+            decide_price_standing(d, p) != DECIDE_STANDS_CURRENT)
+            continue;
+        rc = decide_convert(d, p->amount, p->currency, &value, err);
+        if (rc == GW_OK && !(value <= top_value)) {
+            top_value = value;
+            top = p;
+        }
+    }
+    gw_buf how = GW_BUF_INIT;
+    if (rc == GW_OK && top) {
+        *high = fmax(top_value * o->hosts, o->unit_price);
+        buf_printf(&how, "the highest current list price of the same GPU and count, %s's ",
+                   row_seller(top));
+        decide_money(&how, d, top_value);
+        buf_printf(&how, " an hour, of %s", top->as_of ? top->as_of : "no stated date");
+        decide_option_cite(d, o, top->source);
+    } else if (rc == GW_OK) {
+        *high = decide_from_high_assumed(d, o, o->unit_price, &how);
+    }
+    if (rc == GW_OK)
+        decide_option_from_range(o, d, *high, &how);
+    buf_free(&how);
+    kb_prices_free(rows, n);
+    return rc;
+}
+
 /* An offer rented as `instances` instances (more than one: over the network the provider
  * states between them). */
-static void add_rent_option(decision *d, const rent_offer *f, int instances, const char *id)
+static int add_rent_option(decision *d, const rent_offer *f, int instances, const char *id,
+                           gw_error *err)
 {
     const char *provider = f->first->provider && *f->first->provider ? f->first->provider : NULL;
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : NULL;
@@ -385,24 +451,27 @@ static void add_rent_option(decision *d, const rent_offer *f, int instances, con
     o->price_lo = f->lo * instances;
     o->price_hi = f->hi * instances;
     const kb_price *t = f->terms;
-    o->offer_quality = t->quality && *t->quality ? gw_xstrdup(t->quality) : NULL;
     o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
                                                                           : NULL;
     o->gpu_fraction = row_fraction(t);
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
-    o->held_back = f->held_back;
     decide_option_dated(o, t->as_of);
+    decide_option_kind(d, o, t->quality, f->standing, f->rate_as_of);
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
+    double high;
+    return decide_str_eq(t->quality, DECIDE_PRICE_FROM) ? from_high_to_rent(d, f, o, &high, err)
+                                                        : GW_OK;
 }
 
 /* The options of the kept offers, in KB order. */
-static void add_kept_options(decision *d, rent_offers *kept)
+static int add_kept_options(decision *d, rent_offers *kept, gw_error *err)
 {
     if (kept->n)
         qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
     gw_buf id = GW_BUF_INIT;
-    for (size_t i = 0; i < kept->n; i++) {
+    int rc = GW_OK;
+    for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
         /* Several instances only for a job (they finish it sooner, at about the same cost;
          * capacity is a fleet's size, which the offer's count already is), over a network the
@@ -412,13 +481,14 @@ static void add_kept_options(decision *d, rent_offers *kept)
         int most = serving || (workload_is_job(d->w) && f->terms->network_gbps > 0 &&
                                decide_multi_host_ok(d))
                        ? DECIDE_MAX_HOSTS : 1;
-        for (int n = 1; n <= most; n *= 2) {
+        for (int n = 1; n <= most && rc == GW_OK; n *= 2) {
             rent_offer_id(&id, f, n);
             if (!decide_has_option(d, buf_cstr(&id)))
-                add_rent_option(d, f, n, buf_cstr(&id));
+                rc = add_rent_option(d, f, n, buf_cstr(&id), err);
         }
     }
     buf_free(&id);
+    return rc;
 }
 
 static int cmp_config(const void *a, const void *b)
@@ -478,7 +548,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
                     "cheapest of each of the %d cheapest providers)",
                  walk.read, kept.n, DECIDE_RENT_OFFERS_PER_CONFIG);
     if (rc == GW_OK)
-        add_kept_options(d, &kept);
+        rc = add_kept_options(d, &kept, err);
     rent_offers_free(&kept);
     return rc;
 }

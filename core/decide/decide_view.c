@@ -293,10 +293,13 @@ static view *cost_chart_view(const decision *d)
     if (marked) {
         view_map_set_str(bar, "desc", "Feasible options by cost per unit, lower is better; the "
                                       "recommendation is highlighted; \xe2\x80\xa0 marks a price "
-                                      "only an article or another market gives: shown, never "
-                                      "recommended.");
-        view_map_set_str(bar, "marks_note", "\xe2\x80\xa0 A price only an article or another "
-                                            "market gives: shown, never recommended.");
+                                      "held back (an article's, another market's, a launch MSRP, "
+                                      "a stale one, or a 'from' figure that loses at its high "
+                                      "end): shown, never recommended.");
+        view_map_set_str(bar, "marks_note", "\xe2\x80\xa0 A price held back (an article's, "
+                                            "another market's, a launch MSRP, a stale one, or a "
+                                            "'from' figure that loses at its high end): shown, "
+                                            "never recommended.");
     }
     return bar;
 }

@@ -7,6 +7,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
+#include "decide_options.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -63,7 +64,8 @@ view *decide_price_age_view(const decision *d)
         view_map_set_str(r, "as_of", d->rates[i].as_of);
         view_map_set_int(r, "age_days", today - then);
     }
-    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0);
+    view *requote = view_map_set(v, "requote", decide_requote_view(d));   /* decide_options.c */
+    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0 || view_len(requote));
     buf_free(&b);
     return v;
 }
@@ -303,11 +305,9 @@ view *decide_assumptions_view(const decision *d)
     gw_buf b = GW_BUF_INIT;
     assume_ownership(list, d, &b);
     assume(list, "Cards draw their rated board power (TDP) under load.", 0, 0);
-    assume(list,
-           "Prices: the latest observation of each kind (median when several share the date); "
-           "an article's price only where nothing better exists, and then it is never "
-           "recommended unless the workload accepts such prices (anecdotal_ok).",
-           0, 0);
+    buf_reset(&b);
+    decide_price_rule_sentence(&b, d);   /* decide_options.c */
+    assume(list, buf_cstr(&b), 0, 0);
     if (w->region) {
         buf_reset(&b);
         buf_printf(&b, "Cards are bought in %s: each is priced from the KB's %s prices the workload "
@@ -318,9 +318,7 @@ view *decide_assumptions_view(const decision *d)
     }
     for (size_t i = 0; i < d->n_rates; i++) {
         buf_reset(&b);
-        buf_printf(&b, "Amounts in %s converted at %.4g %s per %s (rates as of %s).",
-                   d->rates[i].currency, d->rates[i].factor, w->currency, d->rates[i].currency,
-                   d->rates[i].as_of ? d->rates[i].as_of : "an unknown date");
+        decide_rate_sentence(&b, d, &d->rates[i]);
         assume(list, buf_cstr(&b), d->rates[i].cite, 0);
     }
     if (workload_is_llm(w)) {

@@ -47,7 +47,8 @@ typedef struct workload {
     double deadline_days;       /* NaN: the job has the whole horizon */
     int spot_ok;                /* spot (interruptible) offers may be options */
     int anecdotal_ok;           /* an offer priced only by an article may be recommended */
-    double price_max_age_days;  /* a price observed longer ago than this is flagged as old */
+    double price_max_age_days;  /* a price observed longer ago than this is stale */
+    int stale_ok;               /* a stale price may be recommended */
     char *parallelism;          /* data | model | none */
     double hours_per_day, horizon_months;
     char currency[4];

@@ -203,8 +203,12 @@ const workload_field workload_top_fields[] = {
      .help = "an offer whose price only an article or blog gives may be recommended"},
     {.name = "price_max_age_days", .type = FIELD_NUMBER, .at = AT(price_max_age_days), .lo = 1,
      .hi = 36500, .fallback = "180", .unit = "days",
-     .help = "a price observed longer ago than this is flagged as old in the report (exchange "
-             "rates: after 30 days)"},
+     .help = "a price observed longer ago than this is stale: shown, ranked after every "
+             "current option and not recommended unless stale_ok, and the report lists it to "
+             "re-quote (exchange rates are flagged after 30 days)"},
+    {.name = "stale_ok", .type = FIELD_BOOL, .at = AT(stale_ok), .fallback = "false",
+     .help = "a price older than price_max_age_days may be recommended (it is still said to "
+             "be stale)"},
     {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
      .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
     {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),

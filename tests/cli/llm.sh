@@ -6,6 +6,8 @@
 # training utilisation calibrated on measured rows.  Rentals come from a fixture price list
 # (TestCloud, tests/fixtures/llm/offers.csv) so that the shipped prices do not move the checks.
 . "$ROOT/tests/cli/lib.sh"
+# Today is pinned to 2026-12-01, so which prices are older than 180 days (stale, held back) is fixed.
+export SOURCE_DATE_EPOCH=1796083200
 
 KB=$(fresh_kb llm)
 run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv"
@@ -243,19 +245,34 @@ jq_all _j1 '.options[0].id' \
     _j4 '.options[0].cost.per_unit' \
     _j5 '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .throughput.value' \
     _j6 '.options[] | select(.id == "buy-new:4x rtx-6000-ada") | .cost.total' \
-    _j7 '.break_even.hours_per_day'
-check_eq "llm example lora: rent one H100 at Spheron" "$_j1" "rent:Spheron:H100 SXM:1x h100-sxm5"
+    _j7 '.break_even.buy_option'
+# Spheron's USD 2.50 is a 'from' price of 2026-03, stale on 2026-12-01: RunPod's list price of
+# 2026-11-09, USD 2.69, stands.
+check_eq "llm example lora: rent one H100 at RunPod" "$_j1" \
+    "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5"
 # 20.477 GB x 1.10 + 1 = 23.52 GB a GPU
 check_num "llm example lora: 23.52 GB a GPU" "$_j2" 23.52 0.01
-# 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s; USD 2.50 / 29.574 = 0.0845 per 1M tokens
+# 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s (29.574 M tokens an hour); USD 2.69 / 29.574 =
+# 0.09096 per 1M tokens
 check_num "llm example lora: 8,215 tokens/s" "$_j3" 8215.0 0.5
-check_num "llm example lora: USD 0.0845 per 1M tokens" "$_j4" 0.08453 0.00001
-# 4 x 3,023.7 x 96.54% = 11,677 tokens/s; 33,200 + 1,339.20 - 8,160 = 26,379.20 in all
+check_num "llm example lora: USD 0.09096 per 1M tokens" "$_j4" 0.09096 0.00001
+# 4 x 3,023.7 x 96.54% = 11,677 tokens/s.  The cards' market price of 2025-07-22, USD 6,886.96,
+# stands before the 2022-12 launch MSRP: 4 x 6,886.96 = 27,547.84 + host 6,000 = 33,547.84, +
+# electricity 1.55 kW x 8 h x 30 x 0.15 = 55.80 x 24 = 1,339.20, - resale 0.3 x 27,547.84 =
+# 8,264.35: 26,622.69 in all
 check_num "llm example lora: 4 RTX 6000 Ada, 11,677 tokens/s" \
     "$_j5" 11676.6 0.5
-check_num "llm example lora: ... USD 26,379.20 over 24 months" \
-    "$_j6" 26379.2 0.01
-check_num "llm example lora: break-even 10.70 h a day" "$_j7" 10.70 0.01
+check_num "llm example lora: ... USD 26,622.69 over 24 months" \
+    "$_j6" 26622.69 0.01
+# That price is 497 days old: stale, so no purchase may be recommended and there is no
+# break-even; with stale_ok there is: the rent for the cards' hour of work 2.69 x 11,676.56 /
+# 8,215.03 = 3.82347, over their rules' 1.02 = 3.74850; fixed 33,547.84 - 8,264.35 = 25,283.49;
+# electricity 1.55 x 0.15 = 0.2325 an hour: 25,283.49 / (720 x (3.74850 - 0.2325)) = 9.99 h/day.
+check_eq "llm example lora: a stale purchase price gives no break-even" "$_j7" "null"
+sed 's/^return {/return { stale_ok = true,/' "$ROOT/examples/lora-finetune.lua" >"$T/lora-stale-ok.lua"
+run "$GW" decide "$T/lora-stale-ok.lua" --json
+check_num "llm example lora, stale_ok: break-even 9.99 h a day" \
+    "$(jqr '.break_even.hours_per_day')" 9.9875 0.001
 
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
 jq_all _j1 '.options[0].id' \
