@@ -283,6 +283,25 @@ static void get_in_body(const decision *d, const void *r, decide_field_value *v)
     v->number = o->feasible && o->rank >= 1 && o->rank <= DECIDE_BODY_COST_ROWS;
 }
 
+/* Whether a range is worth a reader's words: its ends differ by more than rounding (a
+ * thousandth of the figure), so "from CNY 2.32 to CNY 2.32" is never written. */
+static int is_range(double lo, double hi)
+{
+    return isfinite(lo) && isfinite(hi) && hi - lo > 1e-3 * fmax(fabs(lo), fabs(hi));
+}
+
+static void get_price_is_range(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = is_range(OPTION_OF(r)->price_lo, OPTION_OF(r)->price_hi);
+}
+
+static void get_per_unit_is_range(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = is_range(OPTION_OF(r)->per_unit_lo, OPTION_OF(r)->per_unit_hi);
+}
+
 /* Observed longer ago than the workload allows (price_max_age_days). */
 static void get_price_old(const decision *d, const void *r, decide_field_value *v)
 {
@@ -335,6 +354,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "price_floor", B, OPT(price_floor), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "price_range_low", M, OPT(price_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "price_range_high", M, OPT(price_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "price_is_range", B, GET, get_price_is_range, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rate_as_of", S, OPT(rate_as_of), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "held_back_because", S, OPT(held_back_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "offer_note", S, OPT(offer_note), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -392,6 +412,7 @@ const decide_field decide_option_fields[] = {
     {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
     {"cost", "per_unit_low", MU, OPT(per_unit_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_high", MU, OPT(per_unit_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "per_unit_is_range", B, GET, get_per_unit_is_range, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "currency", S, GET, get_currency, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_of", S, GET, get_work_unit, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},

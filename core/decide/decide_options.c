@@ -66,8 +66,7 @@ const char *decide_price_kind_id(const decision *d, const char *quality)
     return NULL;
 }
 
-/* A kind's rank, 1 the best; a row of no kind the KB knows ranks after every kind. */
-static int price_rank(const decision *d, const char *quality)
+int decide_price_rank(const decision *d, const char *quality)
 {
     int worst = 0;
     for (size_t i = 0; i < d->n_price_kinds; i++) {
@@ -105,8 +104,8 @@ int decide_price_better(const decision *d, const kb_price *p, const kb_price *q)
     int a = decide_price_standing(d, p), b = decide_price_standing(d, q);
     if (a != b)
         return a < b;
-    a = price_rank(d, p->quality);
-    b = price_rank(d, q->quality);
+    a = decide_price_rank(d, p->quality);
+    b = decide_price_rank(d, q->quality);
     if (a != b)
         return a < b;
     return strcmp(p->as_of ? p->as_of : "", q->as_of ? q->as_of : "") > 0;
@@ -721,7 +720,7 @@ static int requote_listed(const decision *d, size_t i)
     const decide_option *o = d->ranked[i];
     for (size_t j = 0; j < i; j++) {
         const decide_option *e = d->ranked[j];
-        if (e->price_stale && e->gpu == o->gpu && e->acquisition == o->acquisition &&
+        if ((e->price_stale || e->price_floor) && e->gpu == o->gpu && e->acquisition == o->acquisition &&
             e->system == o->system && decide_text_same(e->provider, o->provider) &&
             decide_text_same(e->instance, o->instance) &&
             decide_text_same(e->price_as_of, o->price_as_of))
@@ -734,9 +733,13 @@ view *decide_requote_view(const decision *d)
 {
     view *list = view_list();
     gw_buf b = GW_BUF_INIT;
+    const decide_option *best = decide_best(d);
     for (size_t i = 0; i < d->n_options && view_len(list) < DECIDE_REQUOTE_MAX; i++) {
         const decide_option *o = d->ranked[i];
-        if (!o->feasible || !o->price_stale || requote_listed(d, i))
+        if (!o->feasible || !(o->price_stale || o->price_floor) || requote_listed(d, i))
+            continue;
+        /* worth a quote: the recommendation's own price, or one that would beat it if it held */
+        if (best && o != best && !(o->score < best->score))
             continue;
         buf_reset(&b);
         if (o->acquisition == DECIDE_RENT)

@@ -30,6 +30,9 @@ void decide_price_kinds_free(decision *d);
 /* The assumption that says which price stands for an option, the KB's kinds named, into b. */
 void decide_price_rule_sentence(gw_buf *b, const decision *d);
 
+/* A kind's rank in the KB's price_kind table, 1 the best; a kind the KB does not describe
+ * (or none) ranks after every kind. */
+int decide_price_rank(const decision *d, const char *quality);
 /* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
 const char *decide_price_kind_id(const decision *d, const char *quality);
 /* Days from as_of to today (NaN undated); whether that is past price_max_age_days. */
@@ -61,8 +64,9 @@ double decide_from_high_assumed(decision *d, decide_option *o, double low, gw_bu
  * the next option that may be recommended; and so on down.  The number held back: the ranking
  * must then be redone. */
 int decide_from_check(decision *d);
-/* The feasible options' stale prices, one item per price (label, price_kind, as_of, age_days),
- * best-ranked first, at most DECIDE_REQUOTE_MAX. */
+/* The stale and 'from' prices worth a quote, one item per price (label, price_kind, as_of,
+ * age_days): the recommendation's own, and those of feasible options that would beat it if
+ * they held; best-ranked first, at most DECIDE_REQUOTE_MAX. */
 view *decide_requote_view(const decision *d);
 
 #endif

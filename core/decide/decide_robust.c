@@ -7,6 +7,7 @@
 #include "base/check.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
+#include "decide_options.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -38,17 +39,6 @@ double decide_per_unit_at(decision *d, const decide_option *o, double unit_price
 }
 
 /* ---- evidence ---- */
-
-int decide_price_kind_rank(const char *kind)
-{
-    static const char *const order[] = {"list", "quote", "market", "from", "anecdote", "launch"};
-    if (!kind || !*kind)
-        return 1;   /* unstated: trusted as a quote is (decide_options.c's distrust) */
-    for (int i = 0; i < (int)(sizeof order / sizeof order[0]); i++)
-        if (!strcmp(kind, order[i]))
-            return i;
-    return 1;
-}
 
 const char *decide_speed_kind(const decision *d, const decide_option *o)
 {
@@ -195,7 +185,7 @@ static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_pr
  * then rank. */
 static int better_evidenced(const decision *d, const decide_option *a, const decide_option *b)
 {
-    int x = decide_price_kind_rank(a->offer_quality), y = decide_price_kind_rank(b->offer_quality);
+    int x = decide_price_rank(d, a->price_kind), y = decide_price_rank(d, b->price_kind);
     if (x != y)
         return x < y;
     x = decide_speed_kind_rank(d, a), y = decide_speed_kind_rank(d, b);

@@ -39,10 +39,8 @@ void decide_robust_view(const decision *d, view *root);
 double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
                           double throughput);
 
-/* How well an option's figures are evidenced, lower better: its price kind (list, quote,
- * market, from, anecdote, launch; a kind not stated ranks as a quote, as the price selection
- * trusts it) and its speed kind (measured, scaled, modelled); the kinds' names. */
-int decide_price_kind_rank(const char *kind);
+/* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
+ * decide_price_rank): measured, scaled, modelled; the kinds' names. */
 int decide_speed_kind_rank(const decision *d, const decide_option *o);
 const char *decide_speed_kind(const decision *d, const decide_option *o);
 

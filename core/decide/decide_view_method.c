@@ -65,6 +65,7 @@ view *decide_price_age_view(const decision *d)
         view_map_set_int(r, "age_days", today - then);
     }
     view *requote = view_map_set(v, "requote", decide_requote_view(d));   /* decide_options.c */
+    view_map_set_bool(v, "has_requote", view_len(requote) > 0);
     view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0 || view_len(requote));
     buf_free(&b);
     return v;
