@@ -49,9 +49,11 @@ check_eq "decide buy: a discontinued card priced only at launch is held back, la
 check_eq "decide buy: why the launch MSRP is held back" "$_j8" \
     "it is priced only by the launch MSRP of 2018-12, a historical fact rather than an offer (the card has not been sold new since 2020-06)"
 check_eq "decide buy: no launch price may be recommended" "$_j9" "0"
-# 2026-01-01 to 2026-12-01: 334 days; 2018-12-01 to 2026-12-01: 8 x 365 + 2 leap days = 2,922.
-check_eq "decide buy: what to re-quote, best-ranked first" "$_j10" \
-    "new GeForce RTX 4090|list|2026-01|334;new NVIDIA TITAN RTX|launch|2018-12|2922"
+# What to re-quote: the stale prices that would beat the recommendation if they held, the RTX
+# 4090's (0.18977 < 0.19236), 2026-01-01 to 2026-12-01: 334 days; not the TITAN RTX's launch
+# MSRP, which costs more per image than the recommendation even at its 2018 price.
+check_eq "decide buy: what to re-quote: the stale price that would win" "$_j10" \
+    "new GeForce RTX 4090|list|2026-01|334"
 check_eq "decide buy: a price in the workload's currency names no rate" "$_j11" "null"
 
 # stale_ok: the stale RTX 4090 may be recommended, and is, at 0.18977 < 0.19236; still stale.
