@@ -77,7 +77,7 @@ local clouds = {
   cudo = { provider = "Cudo Compute", names = {} },
   fluidstack = { provider = "FluidStack", names = {} },
   paperspace = { provider = "Paperspace", names = {} },
-  vast = { provider = "Vast.ai", names = {} },
+  vast = { provider = "Vast.ai", names = {}, marketplace = true },   -- hosts set the prices
   nebius = { provider = "Nebius", names = {} },
   hyperbolic = { provider = "Hyperbolic", names = {} },
   oci = { provider = "Oracle Cloud", names = {} },
@@ -448,7 +448,9 @@ return {
         provider = provider, gpu = o.gpu, gpu_count = o.count, price_per_hour = o.price,
         currency = "USD", spot = o.spot, instance = o.instance ~= "" and o.instance or nil,
         region = o.region ~= "" and o.region or nil,
-        quality = "list",   -- SkyPilot's catalogs are fetched from each cloud's own pricing API
+        -- SkyPilot's catalogs are fetched from each cloud's own pricing API: the provider's list,
+        -- except on a marketplace, where they are the prices hosts ask that day (market)
+        quality = cloud and clouds[cloud].marketplace and "market" or "list",
         gpu_fraction = o.extra and o.extra.gpu_fraction or nil,
         note = note, line = o.line,
       }

@@ -150,11 +150,14 @@ return {
     assert(gw.gpu.resolve(offers[1].gpu) == "a100-sxm4-40gb" and offers[1].gpu_count == 2)
     assert(gw.gpu.resolve(offers[2].gpu) == "h100-nvl", offers[2].gpu)
     assert(gw.gpu.resolve(offers[3].gpu) == "rtx-4090", offers[3].gpu)
+    -- a marketplace's catalog holds what hosts ask: market prices, not a price list
+    for _, o in ipairs(offers) do assert(o.quality == "market", o.quality) end
   end,
   test_runpod_gb_in_size_in_mib = function(plugin)
     local offers = plugin.offers({ input = runpod8, input_name = "runpod-vms.csv" })
     -- SizeInMiB 94 is 94 GB: the H100 NVL, on demand at 3.19 (spot equal: none)
     assert(#offers == 1 and gw.gpu.resolve(offers[1].gpu) == "h100-nvl", offers[1] and offers[1].gpu)
+    assert(offers[1].quality == "list", offers[1].quality)   -- RunPod's own price list
   end,
   test_azure_gpu_count_corrected = function(plugin)
     local offers = plugin.offers({ input = azure_nd, input_name = "azure-vms.csv" })

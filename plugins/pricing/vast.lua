@@ -66,7 +66,8 @@ return {
     for _, g in ipairs(order) do
       local base = {
         provider = "Vast.ai", gpu = g.gpu, gpu_count = g.count, currency = "USD",
-        quality = "list", instance = string.format("%dx %s (marketplace)", g.count, g.gpu),
+        -- the median of what hosts ask: an observed market price, not a provider's price list
+        quality = "market", instance = string.format("%dx %s (marketplace)", g.count, g.gpu),
       }
       local lo, hi, n = math.huge, 0, #g.prices
       for _, p in ipairs(g.prices) do lo, hi = math.min(lo, p), math.max(hi, p) end

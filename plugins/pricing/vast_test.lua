@@ -16,5 +16,7 @@ return {
     assert(offers[2].spot and offers[2].price_per_hour == 0.15)
     assert(offers[3].gpu == "A100 SXM4 80GB" and offers[3].gpu_count == 8 and offers[3].price_per_hour == 10)
     assert(gw.gpu.resolve(offers[3].gpu) == "a100-sxm4-80gb")
+    -- the median of what hosts ask: a market price
+    for _, o in ipairs(offers) do assert(o.quality == "market", o.quality) end
   end,
 }
