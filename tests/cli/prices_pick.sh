@@ -111,6 +111,24 @@ check_rc "prices remove ListCo: exit 0" 0
 run "$GW" --kb "$K" decide "$FX/rent-b200.lua" --json
 check_eq "decide rent-b200 without ListCo: a 'from' price whose high end wins is recommended" \
     "$(jqr '.recommendation.option')" "rent:Cheapo:b200-from:1x b200-sxm"
+# With a B200 list price only of another count, QuadCo's 4 GPUs at USD 22.00 an hour (5.50 per
+# GPU-hour), the 'from' price's high end is that price per GPU x its 1 GPU = 5.50 (not the
+# assumed 4.44): 5.50 / 3.6 = 1.5278 per 1M images, no less than DearCo's 1.3889: held back,
+# DearCo recommended.  QuadCo's own 4x option costs at least 22 / (4 x 3.6) = 1.5278: dearer.
+printf '%s\n' "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality" \
+    "b200-sxm,cloud,22.00,USD,hour,4,,QuadCo,b200-quad,0,2026-11,fx-prices,,list" >"$T/prices.csv"
+run "$GW" --kb "$K" kb import "$T/prices.csv"
+check_rc "kb import QuadCo's four-GPU B200: exit 0" 0
+run "$GW" --kb "$K" decide "$FX/rent-b200.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '[.options[] | select(.id == "rent:Cheapo:b200-from:1x b200-sxm")][0] | "\(.price_range_high) \(.held_back)"' \
+    _j3 '[.options[] | select(.id == "rent:Cheapo:b200-from:1x b200-sxm")][0].offer_note'
+check_eq "decide rent-b200 with a 4-GPU list price: the 'from' price loses at 5.50, held back" \
+    "$_j1" "rent:DearCo:h200-dear:1x h200-sxm"
+check_eq "decide rent-b200 with a 4-GPU list price: its high end is 22.00 / 4 x 1 GPU" \
+    "$_j2" "5.5 true"
+check_out "decide rent-b200 with a 4-GPU list price: the note names the price per GPU" \
+    "its high end: QuadCo's list price, \$5.50 per GPU-hour (4 GPUs an instance, of 2026-11), for its 1 GPU: the highest current list price of this GPU, as none is of its count"
 
 # ---- exchange-rate dates ------------------------------------------------------------------
 # The KB's USD row is dated 2024-03, CNY's 2026-11-28 and EUR's 2026-09-25.  A US dollar per US
