@@ -686,10 +686,24 @@ static char *from_loses_because(const decision *d, const decide_option *o, doubl
     return buf_detach(&b);
 }
 
+/* Holds o back where at its high end its ranked figure does not beat rival's; 1 if it did. */
+static int from_hold_if_loses(decision *d, decide_option *o, const decide_option *rival)
+{
+    double high = decide_option_per_unit_at(d, o, o->price_hi);
+    if (high * decide_rules_adjustment(o) < rival->score)
+        return 0;
+    char *because = from_loses_because(d, o, high, rival);
+    decide_option_held_back(o, because);
+    decide_trace(d, "%s held back: %s", o->id, because);
+    free(because);
+    return 1;
+}
+
 int decide_from_check(decision *d)
 {
     int held = 0;
-    for (size_t i = 0; i < d->n_options; i++) {
+    const decide_option *best = NULL;
+    for (size_t i = 0; i < d->n_options && !best; i++) {
         decide_option *o = d->ranked[i];
         if (!o->feasible || o->held_back)
             continue;   /* ranked after every option that may be recommended: none is left */
@@ -698,16 +712,16 @@ int decide_from_check(decision *d)
         for (size_t j = i + 1; j < d->n_options && !rival; j++)
             if (d->ranked[j]->feasible && !d->ranked[j]->held_back)
                 rival = d->ranked[j];
-        if (!o->price_floor || !rival)
-            break;
-        double high = decide_option_per_unit_at(d, o, o->price_hi);
-        if (high * decide_rules_adjustment(o) < rival->score)
-            break;
-        char *because = from_loses_because(d, o, high, rival);
-        decide_option_held_back(o, because);
-        decide_trace(d, "%s held back: %s", o->id, because);
-        free(because);
-        held++;
+        if (!o->price_floor || !rival || !from_hold_if_loses(d, o, rival))
+            best = o;
+        else
+            held++;
+    }
+    /* the others below it: shown, ranked after, never recommended where they lose at the top */
+    for (size_t i = 0; best && i < d->n_options; i++) {
+        decide_option *o = d->ranked[i];
+        if (o != best && o->feasible && !o->held_back && o->price_floor)
+            held += from_hold_if_loses(d, o, best);
     }
     return held;
 }

@@ -61,8 +61,10 @@ double decide_from_high_assumed(decision *d, decide_option *o, double low, gw_bu
 
 /* After the ranking (d->ranked): the option that would be recommended, if it is priced by a
  * 'from' figure, is held back unless at the high end of its range its ranked figure still beats
- * the next option that may be recommended; and so on down.  The number held back: the ranking
- * must then be redone. */
+ * the next option that may be recommended; and so on down.  Then every other 'from' option whose
+ * ranked figure at its high end does not beat the recommendation's is held back too (ranked
+ * after the others, as the method says); that leaves the recommendation as it is, so one pass is
+ * the fixed point.  The number held back: the ranking must then be redone. */
 int decide_from_check(decision *d);
 /* The stale and 'from' prices worth a quote, one item per price (label, price_kind, as_of,
  * age_days): the recommendation's own, and those of feasible options that would beat it if

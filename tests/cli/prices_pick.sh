@@ -115,8 +115,12 @@ check_eq "decide rent-b200 without ListCo: a 'from' price whose high end wins is
 # GPU-hour), the 'from' price's high end is that price per GPU x its 1 GPU = 5.50 (not the
 # assumed 4.44): 5.50 / 3.6 = 1.5278 per 1M images, no less than DearCo's 1.3889: held back,
 # DearCo recommended.  QuadCo's own 4x option costs at least 22 / (4 x 3.6) = 1.5278: dearer.
+# FromCo's H200 "from" 5.20 (1.4444) ranks below DearCo: its high end is max(DearCo's list 5.00,
+# 5.20) = 5.20, 1.4444 per 1M images, no less than the recommendation's 1.3889: held back too,
+# though it never stood first (every 'from' option that loses at its high end is held back).
 printf '%s\n' "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality" \
-    "b200-sxm,cloud,22.00,USD,hour,4,,QuadCo,b200-quad,0,2026-11,fx-prices,,list" >"$T/prices.csv"
+    "b200-sxm,cloud,22.00,USD,hour,4,,QuadCo,b200-quad,0,2026-11,fx-prices,,list" \
+    "h200-sxm,cloud,5.20,USD,hour,1,,FromCo,h200-from,0,2026-11,fx-prices,,from" >"$T/prices.csv"
 run "$GW" --kb "$K" kb import "$T/prices.csv"
 check_rc "kb import QuadCo's four-GPU B200: exit 0" 0
 run "$GW" --kb "$K" decide "$FX/rent-b200.lua" --json
@@ -129,6 +133,9 @@ check_eq "decide rent-b200 with a 4-GPU list price: its high end is 22.00 / 4 x 
     "$_j2" "5.5 true"
 check_out "decide rent-b200 with a 4-GPU list price: the note names the price per GPU" \
     "its high end: QuadCo's list price, \$5.50 per GPU-hour (4 GPUs an instance, of 2026-11), for its 1 GPU: the highest current list price of this GPU, as none is of its count"
+check_eq "decide rent-b200: a 'from' option ranked below the recommendation, losing at its high end, is held back" \
+    "$(jqr '[.options[] | select(.id == "rent:FromCo:h200-from:1x h200-sxm")][0].held_back_because')" \
+    "its 'from' price is only a lower bound: at the high end of its range (\$5.20 an hour) it costs \$1.44 per 1M images, no less than the \$1.39 of rent 1x NVIDIA H200 SXM 141GB (DearCo, h200-dear)"
 
 # ---- exchange-rate dates ------------------------------------------------------------------
 # The KB's USD row is dated 2024-03, CNY's 2026-11-28 and EUR's 2026-09-25.  A US dollar per US
