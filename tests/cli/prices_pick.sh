@@ -55,6 +55,11 @@ check_eq "decide buy: no launch price may be recommended" "$_j9" "0"
 check_eq "decide buy: what to re-quote: the stale price that would win" "$_j10" \
     "new GeForce RTX 4090|list|2026-01|334"
 check_eq "decide buy: a price in the workload's currency names no rate" "$_j11" "null"
+# The other way: the host's CNY 8,000 in a USD workload, at 1 / 7.10 = 0.1408 USD per CNY; the
+# parenthesis states the rate as the KB stores it, CNY per USD, with its value and date.
+check_eq "decide buy: a USD workload's yuan are converted by the yuan's rate, named the right way round" \
+    "$(jqr '.assumptions | map(.text) | map(select(startswith("Amounts in CNY"))) | .[0]')" \
+    "Amounts in CNY converted at 0.1408 USD per CNY (the rate of 2026-11-28: 7.1 CNY per USD)."
 
 # stale_ok: the stale RTX 4090 may be recommended, and is, at 0.18977 < 0.19236; still stale.
 run "$GW" --kb "$K" decide "$FX/buy-stale-ok.lua" --json
@@ -148,7 +153,7 @@ jq_all _j1 '[.options[] | select(.gpu == "rtx-3090")][0] | "\(.cost.unit_price) 
 check_eq "decide buy-cny: the option names its rate's date, not the USD row's 2024-03" \
     "$_j1" "6390 2026-11-28"
 check_eq "decide buy-cny: the method's rate is dated by the yuan's rate" "$_j2" \
-    "Amounts in USD converted at 7.1 CNY per USD (CNY per USD as of 2026-11-28)."
+    "Amounts in USD converted at 7.1 CNY per USD (the rate of 2026-11-28: 7.1 CNY per USD)."
 check_eq "decide buy-cny: a 3-day-old rate is not old" "$_j3" "0"
 # In euros: USD 900 x 0.92 = EUR 828, by EUR's rate of 2026-09-25 (67 days old: flagged past 30);
 # the host's CNY 8,000 by two rates, each with its own date.
@@ -158,7 +163,7 @@ jq_all _j1 '[.options[] | select(.gpu == "rtx-3090")][0] | "\(.cost.unit_price) 
     _j3 '.price_age.old_rates | map("\(.currency) \(.as_of) \(.age_days)") | join(";")'
 check_eq "decide buy-eur: the option names the euro's rate date" "$_j1" "828 2026-09-25"
 check_eq "decide buy-eur: each converting rate with its own date" "$_j2" \
-    "Amounts in CNY converted at 0.1296 EUR per CNY (CNY per USD as of 2026-11-28, EUR per USD as of 2026-09-25)."
+    "Amounts in CNY converted at 0.1296 EUR per CNY (the rates of 2026-11-28: 7.1 CNY per USD, and of 2026-09-25: 0.92 EUR per USD)."
 check_eq "decide buy-eur: the euro's age, 67 days, not the USD row's" "$_j3" \
     "CNY 2026-09-25 67;USD 2026-09-25 67"
 
