@@ -620,7 +620,15 @@ static double parameter_view(view *m, sens *s)
     double swing = fabs(win_hi - win_lo) / win->score;
     view_map_set_num(m, "swing", swing);
     gw_buf t = GW_BUF_INIT;
-    buf_printf(&t, "%.1f%%", swing * 100);
+    /* a speed input that moves no cost (a service's throughput is its demand) can still move the
+     * answer, through the serving targets: its swing says so rather than "0.0%" */
+    int serving = workload_is_llm(s->d->w) && decide_str_eq(s->d->w->task, "inference");
+    int targets_only = serving && s->param >= SENS_OWN_SPEED && swing < 5e-4;
+    view_map_set_bool(m, "targets_only", targets_only);
+    if (targets_only)
+        buf_puts(&t, "— (targets)");
+    else
+        buf_printf(&t, "%.1f%%", swing * 100);
     view_map_set_str(m, "swing_text", buf_cstr(&t));
     buf_free(&t);
     view_map_set_str(m, "winner_minus_20", lo ? lo->id : NULL);
@@ -671,7 +679,11 @@ void decide_sensitivity(decision *d)
     for (s.param = 0; s.param < SENS_COUNT; s.param++) {
         if (!applies(d, s.param))
             continue;
-        double swing = parameter_view(view_list_push(params, view_map()), &s);
+        view *m = view_list_push(params, view_map());
+        double swing = parameter_view(m, &s);
+        if (view_bool_value(view_map_get(m, "targets_only")) &&
+            view_bool_value(view_map_get(m, "matters")))
+            view_map_set_bool(d->sensitivity, "has_targets_only", 1);
         if (s.param < SENS_OWN_SPEED && swing > best_swing) {
             best_swing = swing;
             most = s.param;

@@ -74,9 +74,22 @@ OUT=$(cat "$T/llm-serving.json")
 check_eq "robust llm-serving: utilisation and decode bandwidth share entries" \
     "$(jqr '[.sensitivity.parameters[] | select(.parameter == "llm_mfu" or .parameter == "decode_bandwidth_share") | (.flip_text | length > 0)] | length')" \
     2
+# Serving: the throughput is the demand (its rented hours are the service's), so the cost per
+# token is price / demand whatever the utilisation: no swing, yet a flip where the targets are
+# missed; the swing column says so rather than "0.0%".
+check_eq "robust llm-serving: utilisation moves the targets, not the cost" \
+    "$(jqr '[.sensitivity.parameters[] | select(.parameter == "llm_mfu") | "\(.swing) \(.targets_only) \(.swing_text) \(.flip_text | test("misses its serving targets"))"] | join(",")')" \
+    "0 true — (targets) true"
 check_eq "robust llm-serving: its own speed, a flip point or the range searched" \
     "$(jqr '[.sensitivity.parameters[] | select(.parameter == "own_speed") | .flip_text | test("^(does not change|[-+][0-9])")] | length')" \
     1
+
+run "$GW" report "$EX/llm-serving.lua"
+check_out "robust llm-serving (report): what moves most is said to be among the money inputs" \
+    "Of the money inputs, the answer is most sensitive to
+**rental price**"
+check_out "robust llm-serving (report): the targets-only swing is explained" \
+    '"— (targets)": the input moves no cost per unit (a service'"'"'s throughput is its demand)'
 
 # ---- a close call over the fixture KB ----
 KB="$T/robust.db"
