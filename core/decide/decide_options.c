@@ -160,6 +160,47 @@ void decide_option_held_back(decide_option *o, const char *because)
     o->held_back_because = buf_detach(&b);
 }
 
+decide_held_kind decide_held_back_kind(const decision *d, const decide_option *o)
+{
+    if (!o->held_back)
+        return DECIDE_HELD_NONE;
+    if (decide_str_eq(o->price_kind, DECIDE_PRICE_LAUNCH))
+        return DECIDE_HELD_LAUNCH;
+    if (decide_str_eq(o->price_kind, DECIDE_PRICE_ANECDOTE) && !d->w->anecdotal_ok)
+        return DECIDE_HELD_ARTICLE;
+    if (o->other_market)
+        return DECIDE_HELD_MARKET;
+    if (o->price_stale && !d->w->stale_ok)
+        return DECIDE_HELD_STALE;
+    return o->price_floor ? DECIDE_HELD_FROM : DECIDE_HELD_OTHER;
+}
+
+void decide_held_back_count(gw_buf *b, const decision *d, decide_held_kind kind, size_t n)
+{
+    const char *are = n == 1 ? "is" : "are";
+    switch (kind) {
+    case DECIDE_HELD_LAUNCH:
+        buf_printf(b, "%zu %s priced only by a launch MSRP", n, are);
+        break;
+    case DECIDE_HELD_ARTICLE:
+        buf_printf(b, "%zu %s priced only by an article", n, are);
+        break;
+    case DECIDE_HELD_MARKET:
+        buf_printf(b, "%zu %s priced in another market than the workload's region", n, are);
+        break;
+    case DECIDE_HELD_STALE:
+        buf_printf(b, "%zu %s priced longer ago than price_max_age_days (%g days)", n, are,
+                   d->w->price_max_age_days);
+        break;
+    case DECIDE_HELD_FROM:
+        buf_printf(b, "%zu %s priced by a 'from' figure that loses at the high end of its range",
+                   n, are);
+        break;
+    default:
+        buf_printf(b, "%zu %s held back for another reason", n, are);
+    }
+}
+
 void decide_option_kind(const decision *d, decide_option *o, const char *quality, int standing,
                         const char *rate_as_of)
 {

@@ -49,6 +49,17 @@ void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int 
 
 /* Marks o held back, adding because (copied) to its reasons. */
 void decide_option_held_back(decide_option *o, const char *because);
+/* Why a feasible option is held back, the first that applies: its price is a launch MSRP, an
+ * article's, another market's, older than price_max_age_days, or a 'from' figure that loses at
+ * its high end (DECIDE_HELD_NONE: not held back). */
+typedef enum {
+    DECIDE_HELD_NONE, DECIDE_HELD_LAUNCH, DECIDE_HELD_ARTICLE, DECIDE_HELD_MARKET,
+    DECIDE_HELD_STALE, DECIDE_HELD_FROM, DECIDE_HELD_OTHER, DECIDE_HELD_KINDS
+} decide_held_kind;
+decide_held_kind decide_held_back_kind(const decision *d, const decide_option *o);
+/* "12 are priced longer ago than price_max_age_days (180 days)": n options held back as kind,
+ * into b. */
+void decide_held_back_count(gw_buf *b, const decision *d, decide_held_kind kind, size_t n);
 /* Sets o's price kind (quality), staleness (from o's price date, set first) and rate date,
  * holding it back with the reason where its standing says so. */
 void decide_option_kind(const decision *d, decide_option *o, const char *quality, int standing,

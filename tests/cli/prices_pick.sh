@@ -61,6 +61,30 @@ check_eq "decide buy: a USD workload's yuan are converted by the yuan's rate, na
     "$(jqr '.assumptions | map(.text) | map(select(startswith("Amounts in CNY"))) | .[0]')" \
     "Amounts in CNY converted at 0.1408 USD per CNY (the rate of 2026-11-28: 7.1 CNY per USD)."
 
+# Purchases held back beside a rental: the RTX 4090 (stale) and the TITAN RTX (launch MSRP) against
+# renting H100s (ListCo's list 2.69 / 3.6 = 0.7472 per 1M images, recommended; Cheapo's 'from'
+# held back).  No break-even, and the report says why, counted by reason; the 4090 would cost
+# 0.18977, 1 - 0.18977 / 0.7472 = 74.6% less, were its 2026-01 price to hold: one sentence.
+sed 's/candidates = .*/candidates = { "1x rtx-4090", "1x titan-rtx", "rent:h100-sxm" },/' \
+    "$FX/buy.lua" >"$T/buy-rent.lua"
+run "$GW" --kb "$K" decide "$T/buy-rent.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '.break_even.held_back | map("\(.side) \(.reason) \(.count)") | join(",")' \
+    _j3 '.break_even.not_compared_text' \
+    _j4 '.recommendation.cheaper_held_back | "\(.option)|\(.per_unit_text)|\(.share_text)|\(.reason)"'
+check_eq "decide buy-rent: the rental is recommended" "$_j1" "rent:ListCo:h100-list:1x h100-sxm"
+check_eq "decide buy-rent: the purchases counted by why each is held back" "$_j2" \
+    "purchase launch 1,purchase stale 1"
+check_eq "decide buy-rent: why no break-even, in words" "$_j3" \
+    "No break-even: no purchase may be recommended: of the 2 feasible purchases, 1 is priced only by a launch MSRP and 1 is priced longer ago than price_max_age_days (180 days). Held back, an option is shown, ranked after the others, but never compared."
+check_eq "decide buy-rent: the stale purchase that would be cheaper, and by how much" "$_j4" \
+    "buy-new:1x rtx-4090|\$0.190|75%|its price is of 2026-01, older than price_max_age_days (180 days)"
+run "$GW" --kb "$K" report "$T/buy-rent.lua"
+check_out "report buy-rent: the summary names the cheaper held-back option" \
+    "**Held back, yet cheaper at its price:** new 1x GeForce RTX 4090 would cost \$0.190 per 1M images, 75% less than the recommendation, but its price is of 2026-01, older than price\\_max\\_age\\_days (180 days): re-quote before committing (see Re-quote before signing)."
+check_out "report buy-rent: the break-even section gives the reasons" \
+    "No break-even: no purchase may be recommended: of the 2 feasible purchases, 1 is priced only by a launch MSRP"
+
 # stale_ok: the stale RTX 4090 may be recommended, and is, at 0.18977 < 0.19236; still stale.
 run "$GW" --kb "$K" decide "$FX/buy-stale-ok.lua" --json
 jq_all _j1 '.recommendation.option' \
