@@ -72,6 +72,8 @@ typedef struct decide_rate {
     char *as_of;                 /* the older of the converting rates' dates; NULL unknown */
     char *currency_as_of;        /* currency's own rate's date; NULL for USD or unknown */
     char *target_as_of;          /* the workload currency's rate's date; NULL for USD */
+    double currency_per_usd;     /* currency's own rate, as the KB stores it; NAN for USD */
+    double target_per_usd;       /* the workload currency's rate; NAN for USD */
     int cite;                    /* citation of the rates' source */
 } decide_rate;
 

@@ -33,8 +33,10 @@ static void rate_remember(decision *d, const char *currency, double factor)
     memset(r, 0, sizeof *r);
     r->currency = gw_xstrdup(currency);
     r->factor = factor;
+    r->currency_per_usd = r->target_per_usd = NAN;
     const char *sides[] = {currency, d->w->currency};
     char **dates[] = {&r->currency_as_of, &r->target_as_of};
+    double *values[] = {&r->currency_per_usd, &r->target_per_usd};
     for (int s = 0; s < 2; s++) {
         kb_rate rate;
         if (!strcmp(sides[s], "USD") || kb_rate_get(d->k, sides[s], &rate, NULL) != GW_OK)
@@ -45,6 +47,7 @@ static void rate_remember(decision *d, const char *currency, double factor)
         if (n)
             r->cite = n;
         *dates[s] = rate.as_of ? gw_xstrdup(rate.as_of) : NULL;
+        *values[s] = rate.per_usd;
         if (rate.as_of && (!r->as_of || strcmp(rate.as_of, r->as_of) < 0)) {
             free(r->as_of);
             r->as_of = gw_xstrdup(rate.as_of);
@@ -61,17 +64,24 @@ const decide_rate *decide_rate_of(const decision *d, const char *currency)
     return NULL;
 }
 
+/* One rate as the KB stores it: "of 2026-04-13: 6.8322 CNY per USD". */
+static void rate_clause(gw_buf *b, const char *currency, const char *as_of, double per_usd)
+{
+    buf_printf(b, "of %s: %.6g %s per USD", as_of ? as_of : "an unknown date", per_usd, currency);
+}
+
 void decide_rate_sentence(gw_buf *b, const decision *d, const decide_rate *r)
 {
     buf_printf(b, "Amounts in %s converted at %.4g %s per %s (", r->currency, r->factor,
                d->w->currency, r->currency);
-    if (r->currency_as_of)
-        buf_printf(b, "%s per USD as of %s%s", r->currency, r->currency_as_of,
-                   r->target_as_of ? ", " : "");
-    if (r->target_as_of)
-        buf_printf(b, "%s per USD as of %s", d->w->currency, r->target_as_of);
-    if (!r->currency_as_of && !r->target_as_of)
-        buf_puts(b, "a rate of an unknown date");
+    int sides = !isnan(r->currency_per_usd) + !isnan(r->target_per_usd);
+    buf_puts(b, sides > 1 ? "the rates " : sides ? "the rate " : "a rate of an unknown date");
+    if (!isnan(r->currency_per_usd))
+        rate_clause(b, r->currency, r->currency_as_of, r->currency_per_usd);
+    if (sides > 1)
+        buf_puts(b, ", and ");
+    if (!isnan(r->target_per_usd))
+        rate_clause(b, d->w->currency, r->target_as_of, r->target_per_usd);
     buf_puts(b, ").");
 }
 

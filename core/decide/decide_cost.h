@@ -14,8 +14,8 @@ void decide_option_cost(decision *d, decide_option *o);
  * needed (the workload's own currency) or made yet.  decide_rates_free frees them all. */
 const decide_rate *decide_rate_of(const decision *d, const char *currency);
 void decide_rates_free(decision *d);
-/* "Amounts in CNY converted at 0.1389 USD per CNY (CNY per USD as of 2026-11-30)." into b:
- * each converting rate with its own date. */
+/* "Amounts in CNY converted at 0.1464 USD per CNY (the rate of 2026-04-13: 6.8322 CNY per
+ * USD)." into b: each converting rate as the KB stores it (per US dollar), with its own date. */
 void decide_rate_sentence(gw_buf *b, const decision *d, const decide_rate *r);
 /* o's cost per unit of work were its unit price unit_price (a price range's other end): the
  * same costing as decide_option_cost, on a copy; o is left as it is. */

@@ -160,6 +160,47 @@ void decide_option_held_back(decide_option *o, const char *because)
     o->held_back_because = buf_detach(&b);
 }
 
+decide_held_kind decide_held_back_kind(const decision *d, const decide_option *o)
+{
+    if (!o->held_back)
+        return DECIDE_HELD_NONE;
+    if (decide_str_eq(o->price_kind, DECIDE_PRICE_LAUNCH))
+        return DECIDE_HELD_LAUNCH;
+    if (decide_str_eq(o->price_kind, DECIDE_PRICE_ANECDOTE) && !d->w->anecdotal_ok)
+        return DECIDE_HELD_ARTICLE;
+    if (o->other_market)
+        return DECIDE_HELD_MARKET;
+    if (o->price_stale && !d->w->stale_ok)
+        return DECIDE_HELD_STALE;
+    return o->price_floor ? DECIDE_HELD_FROM : DECIDE_HELD_OTHER;
+}
+
+void decide_held_back_count(gw_buf *b, const decision *d, decide_held_kind kind, size_t n)
+{
+    const char *are = n == 1 ? "is" : "are";
+    switch (kind) {
+    case DECIDE_HELD_LAUNCH:
+        buf_printf(b, "%zu %s priced only by a launch MSRP", n, are);
+        break;
+    case DECIDE_HELD_ARTICLE:
+        buf_printf(b, "%zu %s priced only by an article", n, are);
+        break;
+    case DECIDE_HELD_MARKET:
+        buf_printf(b, "%zu %s priced in another market than the workload's region", n, are);
+        break;
+    case DECIDE_HELD_STALE:
+        buf_printf(b, "%zu %s priced longer ago than price_max_age_days (%g days)", n, are,
+                   d->w->price_max_age_days);
+        break;
+    case DECIDE_HELD_FROM:
+        buf_printf(b, "%zu %s priced by a 'from' figure that loses at the high end of its range",
+                   n, are);
+        break;
+    default:
+        buf_printf(b, "%zu %s held back for another reason", n, are);
+    }
+}
+
 void decide_option_kind(const decision *d, decide_option *o, const char *quality, int standing,
                         const char *rate_as_of)
 {
@@ -686,10 +727,24 @@ static char *from_loses_because(const decision *d, const decide_option *o, doubl
     return buf_detach(&b);
 }
 
+/* Holds o back where at its high end its ranked figure does not beat rival's; 1 if it did. */
+static int from_hold_if_loses(decision *d, decide_option *o, const decide_option *rival)
+{
+    double high = decide_option_per_unit_at(d, o, o->price_hi);
+    if (high * decide_rules_adjustment(o) < rival->score)
+        return 0;
+    char *because = from_loses_because(d, o, high, rival);
+    decide_option_held_back(o, because);
+    decide_trace(d, "%s held back: %s", o->id, because);
+    free(because);
+    return 1;
+}
+
 int decide_from_check(decision *d)
 {
     int held = 0;
-    for (size_t i = 0; i < d->n_options; i++) {
+    const decide_option *best = NULL;
+    for (size_t i = 0; i < d->n_options && !best; i++) {
         decide_option *o = d->ranked[i];
         if (!o->feasible || o->held_back)
             continue;   /* ranked after every option that may be recommended: none is left */
@@ -698,16 +753,16 @@ int decide_from_check(decision *d)
         for (size_t j = i + 1; j < d->n_options && !rival; j++)
             if (d->ranked[j]->feasible && !d->ranked[j]->held_back)
                 rival = d->ranked[j];
-        if (!o->price_floor || !rival)
-            break;
-        double high = decide_option_per_unit_at(d, o, o->price_hi);
-        if (high * decide_rules_adjustment(o) < rival->score)
-            break;
-        char *because = from_loses_because(d, o, high, rival);
-        decide_option_held_back(o, because);
-        decide_trace(d, "%s held back: %s", o->id, because);
-        free(because);
-        held++;
+        if (!o->price_floor || !rival || !from_hold_if_loses(d, o, rival))
+            best = o;
+        else
+            held++;
+    }
+    /* the others below it: shown, ranked after, never recommended where they lose at the top */
+    for (size_t i = 0; best && i < d->n_options; i++) {
+        decide_option *o = d->ranked[i];
+        if (o != best && o->feasible && !o->held_back && o->price_floor)
+            held += from_hold_if_loses(d, o, best);
     }
     return held;
 }

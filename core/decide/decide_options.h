@@ -49,6 +49,17 @@ void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int 
 
 /* Marks o held back, adding because (copied) to its reasons. */
 void decide_option_held_back(decide_option *o, const char *because);
+/* Why a feasible option is held back, the first that applies: its price is a launch MSRP, an
+ * article's, another market's, older than price_max_age_days, or a 'from' figure that loses at
+ * its high end (DECIDE_HELD_NONE: not held back). */
+typedef enum {
+    DECIDE_HELD_NONE, DECIDE_HELD_LAUNCH, DECIDE_HELD_ARTICLE, DECIDE_HELD_MARKET,
+    DECIDE_HELD_STALE, DECIDE_HELD_FROM, DECIDE_HELD_OTHER, DECIDE_HELD_KINDS
+} decide_held_kind;
+decide_held_kind decide_held_back_kind(const decision *d, const decide_option *o);
+/* "12 are priced longer ago than price_max_age_days (180 days)": n options held back as kind,
+ * into b. */
+void decide_held_back_count(gw_buf *b, const decision *d, decide_held_kind kind, size_t n);
 /* Sets o's price kind (quality), staleness (from o's price date, set first) and rate date,
  * holding it back with the reason where its standing says so. */
 void decide_option_kind(const decision *d, decide_option *o, const char *quality, int standing,
@@ -61,8 +72,10 @@ double decide_from_high_assumed(decision *d, decide_option *o, double low, gw_bu
 
 /* After the ranking (d->ranked): the option that would be recommended, if it is priced by a
  * 'from' figure, is held back unless at the high end of its range its ranked figure still beats
- * the next option that may be recommended; and so on down.  The number held back: the ranking
- * must then be redone. */
+ * the next option that may be recommended; and so on down.  Then every other 'from' option whose
+ * ranked figure at its high end does not beat the recommendation's is held back too (ranked
+ * after the others, as the method says); that leaves the recommendation as it is, so one pass is
+ * the fixed point.  The number held back: the ranking must then be redone. */
 int decide_from_check(decision *d);
 /* The stale and 'from' prices worth a quote, one item per price (label, price_kind, as_of,
  * age_days): the recommendation's own, and those of feasible options that would beat it if

@@ -384,9 +384,40 @@ static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
 
 /* ---- the options ---- */
 
+/* The highest current list price of f's GPU (the same spot flag and GPU fraction) in rows:
+ * of the same count (per instance-hour) where same_count, else per GPU-hour at any count.
+ * Sets *top to its row, NULL where none. */
+static int highest_list_price(decision *d, const rent_offer *f, const kb_price *rows, size_t n,
+                              int same_count, const kb_price **top, double *top_value,
+                              gw_error *err)
+{
+    int rc = GW_OK;
+    *top = NULL;
+    *top_value = NAN;
+    for (size_t i = 0; i < n && rc == GW_OK; i++) {
+        const kb_price *p = &rows[i];
+        double value;
+        if ((same_count && (int)p->gpu_count != (int)f->terms->gpu_count) ||
+            p->spot != f->spot || row_fraction(p) != row_fraction(f->terms) ||
+            !decide_str_eq(p->quality, DECIDE_PRICE_LIST) ||
+            decide_price_standing(d, p) != DECIDE_STANDS_CURRENT)
+            continue;
+        rc = decide_convert(d, p->amount, p->currency, &value, err);
+        if (!same_count)
+            value /= p->gpu_count > 0 ? p->gpu_count : 1;
+        if (rc == GW_OK && !(value <= *top_value)) {
+            *top_value = value;
+            *top = p;
+        }
+    }
+    return rc;
+}
+
 /* The high end of the 'from' price of f's option o (o->unit_price, for its instances): the
  * highest current list price of the same GPU and count (any provider, the same spot flag and
- * GPU fraction), for as many instances; else the KB's assumed ratio. */
+ * GPU fraction), for as many instances; else the highest such list price per GPU at another
+ * count (a superchip's two GPUs priced by a four-GPU instance), for as many GPUs; else the KB's
+ * assumed ratio. */
 static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o, double *high,
                              gw_error *err)
 {
@@ -397,20 +428,7 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
         return rc;
     const kb_price *top = NULL;
     double top_value = NAN;
-    for (size_t i = 0; i < n && rc == GW_OK; i++) {
-        const kb_price *p = &rows[i];
-        double value;
-        if ((int)p->gpu_count != (int)f->terms->gpu_count || p->spot != f->spot ||
-            row_fraction(p) != row_fraction(f->terms) ||
-            !decide_str_eq(p->quality, DECIDE_PRICE_LIST) ||
-            decide_price_standing(d, p) != DECIDE_STANDS_CURRENT)
-            continue;
-        rc = decide_convert(d, p->amount, p->currency, &value, err);
-        if (rc == GW_OK && !(value <= top_value)) {
-            top_value = value;
-            top = p;
-        }
-    }
+    rc = highest_list_price(d, f, rows, n, 1, &top, &top_value, err);
     gw_buf how = GW_BUF_INIT;
     if (rc == GW_OK && top) {
         *high = fmax(top_value * o->hosts, o->unit_price);
@@ -418,6 +436,18 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
                    row_seller(top));
         decide_money(&how, d, top_value);
         buf_printf(&how, " an hour, of %s", top->as_of ? top->as_of : "no stated date");
+        decide_option_cite(d, o, top->source);
+    } else if (rc == GW_OK &&
+               (rc = highest_list_price(d, f, rows, n, 0, &top, &top_value, err)) == GW_OK &&
+               top) {
+        double gpus = (f->terms->gpu_count > 0 ? f->terms->gpu_count : 1) * o->hosts;
+        *high = fmax(top_value * gpus, o->unit_price);
+        buf_printf(&how, "%s's list price, ", row_seller(top));
+        decide_money(&how, d, top_value);
+        buf_printf(&how, " per GPU-hour (%g GPUs an instance, of %s), for its %g GPU%s: the "
+                         "highest current list price of this GPU, as none is of its count",
+                   top->gpu_count > 0 ? top->gpu_count : 1,
+                   top->as_of ? top->as_of : "no stated date", gpus, gpus == 1 ? "" : "s");
         decide_option_cite(d, o, top->source);
     } else if (rc == GW_OK) {
         *high = decide_from_high_assumed(d, o, o->unit_price, &how);

@@ -8,6 +8,7 @@
 #include "decide_fields.h"
 #include "decide_groups.h"
 #include "decide_llm.h"
+#include "decide_options.h"
 #include "decide_robust.h"
 #include "decide_view_method.h"
 #include "base/check.h"
@@ -451,6 +452,48 @@ static void not_considered_view(view *root, const decision *d)
 }
 
 /* The recommended option, its reasons, and the risks and checklists its verdicts name. */
+/* The held-back option that would be cheapest, were its stale or 'from' price to hold, where
+ * it would cost less per unit than the recommendation best (by the ranked figure and on cost
+ * alone): a re-quote may change the answer (recommendation.cheaper_held_back; null none). */
+static void cheaper_held_back_view(view *rec, const decision *d, const decide_option *best)
+{
+    const decide_option *cheapest = NULL;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        decide_held_kind k = decide_held_back_kind(d, o);
+        if (o->feasible && (k == DECIDE_HELD_STALE || k == DECIDE_HELD_FROM) &&
+            o->score < best->score && o->per_unit < best->per_unit &&
+            (!cheapest || o->score < cheapest->score))
+            cheapest = o;
+    }
+    if (!cheapest) {
+        view_map_set(rec, "cheaper_held_back", view_null());
+        return;
+    }
+    view *m = view_map_set(rec, "cheaper_held_back", view_map());
+    view_map_set_str(m, "option", cheapest->id);
+    gw_buf t = GW_BUF_INIT;
+    decide_option_label(&t, cheapest, 0);
+    view_map_set_str(m, "label", buf_cstr(&t));
+    view_map_set_num(m, "per_unit", cheapest->per_unit);
+    buf_reset(&t);
+    decide_money_per_unit(&t, d, cheapest->per_unit);
+    view_map_set_str(m, "per_unit_text", buf_cstr(&t));
+    double share = 1 - cheapest->per_unit / best->per_unit;
+    view_map_set_num(m, "share", share);
+    buf_reset(&t);
+    buf_printf(&t, "%.0f%%", share * 100);
+    view_map_set_str(m, "share_text", buf_cstr(&t));
+    buf_reset(&t);
+    if (decide_held_back_kind(d, cheapest) == DECIDE_HELD_STALE)
+        buf_printf(&t, "its price is of %s, older than price_max_age_days (%g days)",
+                   cheapest->price_as_of, d->w->price_max_age_days);
+    else
+        buf_puts(&t, "its price is a 'from' figure, a lower bound whose high end loses");
+    view_map_set_str(m, "reason", buf_cstr(&t));
+    buf_free(&t);
+}
+
 static void recommendation_view(view *rec, const decision *d, const decide_option *best)
 {
     if (!best) {
@@ -465,6 +508,7 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     buf_free(&l);
     view_map_set(rec, "because", view_copy(d->because));
     view_map_set(rec, "details", decide_option_view(d, best, DECIDE_VIEW_JSON));
+    cheaper_held_back_view(rec, d, best);
     view *risks = view_map_set(rec, "risks", view_list());
     view *checklists = view_map_set(rec, "checklists", view_list());
     for (size_t i = 0; i < best->n_verdicts; i++) {

@@ -7,6 +7,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
+#include "decide_options.h"
 #include "decide_robust.h"
 #include "decide_speed.h"
 
@@ -134,6 +135,62 @@ static void cumulative_chart(decision *d, const decide_option *buy, const decide
     }
 }
 
+/* Why there is no break-even, for each side (purchases, rentals) of which no option may be
+ * recommended: none of it among the options, none feasible, or its feasible ones counted by why
+ * each is held back (break_even.held_back: {side, reason, count}; not_compared_text). */
+static void no_break_even_view(decision *d, const decide_option *buy, const decide_option *rent)
+{
+    static const char *const reason_keys[DECIDE_HELD_KINDS] = {
+        NULL, "launch", "anecdote", "other_market", "stale", "from", "other"};
+    view *counts = view_map_set(d->break_even, "held_back", view_list());
+    gw_buf t = GW_BUF_INIT;
+    int held = 0;
+    buf_puts(&t, "No break-even: ");
+    for (int side = 0; side < 2; side++) {
+        if (side ? rent != NULL : buy != NULL)
+            continue;
+        const char *noun = side ? "rental" : "purchase";
+        size_t all = 0, feasible = 0, n[DECIDE_HELD_KINDS] = {0};
+        for (size_t i = 0; i < d->n_options; i++) {
+            const decide_option *o = &d->options[i];
+            if ((o->acquisition == DECIDE_RENT) != side)
+                continue;
+            all++;
+            if (o->feasible) {
+                feasible++;
+                n[decide_held_back_kind(d, o)]++;
+            }
+        }
+        if (side && !buy)
+            buf_puts(&t, "; and ");
+        if (!all || !feasible) {
+            buf_printf(&t, "no %s is %s", noun, all ? "feasible" : "among the options");
+            continue;
+        }
+        buf_printf(&t, "no %s may be recommended: of the %zu feasible %ss, ", noun, feasible,
+                   noun);
+        int listed = 0, kinds = 0;
+        for (int k = DECIDE_HELD_LAUNCH; k < DECIDE_HELD_KINDS; k++)
+            kinds += n[k] > 0;
+        for (int k = DECIDE_HELD_LAUNCH; k < DECIDE_HELD_KINDS; k++) {
+            if (!n[k])
+                continue;
+            buf_puts(&t, !listed ? "" : listed == kinds - 1 ? " and " : ", ");
+            decide_held_back_count(&t, d, (decide_held_kind)k, n[k]);
+            listed++;
+            held = 1;
+            view *c = view_list_push(counts, view_map());
+            view_map_set_str(c, "side", noun);
+            view_map_set_str(c, "reason", reason_keys[k]);
+            view_map_set_int(c, "count", (long long)n[k]);
+        }
+    }
+    buf_puts(&t, held ? ". Held back, an option is shown, ranked after the others, but never "
+                        "compared." : ".");
+    view_map_set_str(d->break_even, "not_compared_text", buf_cstr(&t));
+    buf_free(&t);
+}
+
 void decide_break_even(decision *d)
 {
     const workload *w = d->w;
@@ -142,6 +199,7 @@ void decide_break_even(decision *d)
     if (!buy || !rent) {
         view_map_set(d->break_even, "buy_option", view_null());
         view_map_set(d->break_even, "rent_option", view_null());
+        no_break_even_view(d, buy, rent);
         return;
     }
     /* Rent for the work the owned system does in one hour (per hour of use: a minimum billing
@@ -620,7 +678,15 @@ static double parameter_view(view *m, sens *s)
     double swing = fabs(win_hi - win_lo) / win->score;
     view_map_set_num(m, "swing", swing);
     gw_buf t = GW_BUF_INIT;
-    buf_printf(&t, "%.1f%%", swing * 100);
+    /* a speed input that moves no cost (a service's throughput is its demand) can still move the
+     * answer, through the serving targets: its swing says so rather than "0.0%" */
+    int serving = workload_is_llm(s->d->w) && decide_str_eq(s->d->w->task, "inference");
+    int targets_only = serving && s->param >= SENS_OWN_SPEED && swing < 5e-4;
+    view_map_set_bool(m, "targets_only", targets_only);
+    if (targets_only)
+        buf_puts(&t, "— (targets)");
+    else
+        buf_printf(&t, "%.1f%%", swing * 100);
     view_map_set_str(m, "swing_text", buf_cstr(&t));
     buf_free(&t);
     view_map_set_str(m, "winner_minus_20", lo ? lo->id : NULL);
@@ -671,7 +737,11 @@ void decide_sensitivity(decision *d)
     for (s.param = 0; s.param < SENS_COUNT; s.param++) {
         if (!applies(d, s.param))
             continue;
-        double swing = parameter_view(view_list_push(params, view_map()), &s);
+        view *m = view_list_push(params, view_map());
+        double swing = parameter_view(m, &s);
+        if (view_bool_value(view_map_get(m, "targets_only")) &&
+            view_bool_value(view_map_get(m, "matters")))
+            view_map_set_bool(d->sensitivity, "has_targets_only", 1);
         if (s.param < SENS_OWN_SPEED && swing > best_swing) {
             best_swing = swing;
             most = s.param;

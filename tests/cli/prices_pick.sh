@@ -55,6 +55,35 @@ check_eq "decide buy: no launch price may be recommended" "$_j9" "0"
 check_eq "decide buy: what to re-quote: the stale price that would win" "$_j10" \
     "new GeForce RTX 4090|list|2026-01|334"
 check_eq "decide buy: a price in the workload's currency names no rate" "$_j11" "null"
+# The other way: the host's CNY 8,000 in a USD workload, at 1 / 7.10 = 0.1408 USD per CNY; the
+# parenthesis states the rate as the KB stores it, CNY per USD, with its value and date.
+check_eq "decide buy: a USD workload's yuan are converted by the yuan's rate, named the right way round" \
+    "$(jqr '.assumptions | map(.text) | map(select(startswith("Amounts in CNY"))) | .[0]')" \
+    "Amounts in CNY converted at 0.1408 USD per CNY (the rate of 2026-11-28: 7.1 CNY per USD)."
+
+# Purchases held back beside a rental: the RTX 4090 (stale) and the TITAN RTX (launch MSRP) against
+# renting H100s (ListCo's list 2.69 / 3.6 = 0.7472 per 1M images, recommended; Cheapo's 'from'
+# held back).  No break-even, and the report says why, counted by reason; the 4090 would cost
+# 0.18977, 1 - 0.18977 / 0.7472 = 74.6% less, were its 2026-01 price to hold: one sentence.
+sed 's/candidates = .*/candidates = { "1x rtx-4090", "1x titan-rtx", "rent:h100-sxm" },/' \
+    "$FX/buy.lua" >"$T/buy-rent.lua"
+run "$GW" --kb "$K" decide "$T/buy-rent.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '.break_even.held_back | map("\(.side) \(.reason) \(.count)") | join(",")' \
+    _j3 '.break_even.not_compared_text' \
+    _j4 '.recommendation.cheaper_held_back | "\(.option)|\(.per_unit_text)|\(.share_text)|\(.reason)"'
+check_eq "decide buy-rent: the rental is recommended" "$_j1" "rent:ListCo:h100-list:1x h100-sxm"
+check_eq "decide buy-rent: the purchases counted by why each is held back" "$_j2" \
+    "purchase launch 1,purchase stale 1"
+check_eq "decide buy-rent: why no break-even, in words" "$_j3" \
+    "No break-even: no purchase may be recommended: of the 2 feasible purchases, 1 is priced only by a launch MSRP and 1 is priced longer ago than price_max_age_days (180 days). Held back, an option is shown, ranked after the others, but never compared."
+check_eq "decide buy-rent: the stale purchase that would be cheaper, and by how much" "$_j4" \
+    "buy-new:1x rtx-4090|\$0.190|75%|its price is of 2026-01, older than price_max_age_days (180 days)"
+run "$GW" --kb "$K" report "$T/buy-rent.lua"
+check_out "report buy-rent: the summary names the cheaper held-back option" \
+    "**Held back, yet cheaper at its price:** new 1x GeForce RTX 4090 would cost \$0.190 per 1M images, 75% less than the recommendation, but its price is of 2026-01, older than price\\_max\\_age\\_days (180 days): re-quote before committing (see Re-quote before signing)."
+check_out "report buy-rent: the break-even section gives the reasons" \
+    "No break-even: no purchase may be recommended: of the 2 feasible purchases, 1 is priced only by a launch MSRP"
 
 # stale_ok: the stale RTX 4090 may be recommended, and is, at 0.18977 < 0.19236; still stale.
 run "$GW" --kb "$K" decide "$FX/buy-stale-ok.lua" --json
@@ -111,6 +140,31 @@ check_rc "prices remove ListCo: exit 0" 0
 run "$GW" --kb "$K" decide "$FX/rent-b200.lua" --json
 check_eq "decide rent-b200 without ListCo: a 'from' price whose high end wins is recommended" \
     "$(jqr '.recommendation.option')" "rent:Cheapo:b200-from:1x b200-sxm"
+# With a B200 list price only of another count, QuadCo's 4 GPUs at USD 22.00 an hour (5.50 per
+# GPU-hour), the 'from' price's high end is that price per GPU x its 1 GPU = 5.50 (not the
+# assumed 4.44): 5.50 / 3.6 = 1.5278 per 1M images, no less than DearCo's 1.3889: held back,
+# DearCo recommended.  QuadCo's own 4x option costs at least 22 / (4 x 3.6) = 1.5278: dearer.
+# FromCo's H200 "from" 5.20 (1.4444) ranks below DearCo: its high end is max(DearCo's list 5.00,
+# 5.20) = 5.20, 1.4444 per 1M images, no less than the recommendation's 1.3889: held back too,
+# though it never stood first (every 'from' option that loses at its high end is held back).
+printf '%s\n' "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality" \
+    "b200-sxm,cloud,22.00,USD,hour,4,,QuadCo,b200-quad,0,2026-11,fx-prices,,list" \
+    "h200-sxm,cloud,5.20,USD,hour,1,,FromCo,h200-from,0,2026-11,fx-prices,,from" >"$T/prices.csv"
+run "$GW" --kb "$K" kb import "$T/prices.csv"
+check_rc "kb import QuadCo's four-GPU B200: exit 0" 0
+run "$GW" --kb "$K" decide "$FX/rent-b200.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '[.options[] | select(.id == "rent:Cheapo:b200-from:1x b200-sxm")][0] | "\(.price_range_high) \(.held_back)"' \
+    _j3 '[.options[] | select(.id == "rent:Cheapo:b200-from:1x b200-sxm")][0].offer_note'
+check_eq "decide rent-b200 with a 4-GPU list price: the 'from' price loses at 5.50, held back" \
+    "$_j1" "rent:DearCo:h200-dear:1x h200-sxm"
+check_eq "decide rent-b200 with a 4-GPU list price: its high end is 22.00 / 4 x 1 GPU" \
+    "$_j2" "5.5 true"
+check_out "decide rent-b200 with a 4-GPU list price: the note names the price per GPU" \
+    "its high end: QuadCo's list price, \$5.50 per GPU-hour (4 GPUs an instance, of 2026-11), for its 1 GPU: the highest current list price of this GPU, as none is of its count"
+check_eq "decide rent-b200: a 'from' option ranked below the recommendation, losing at its high end, is held back" \
+    "$(jqr '[.options[] | select(.id == "rent:FromCo:h200-from:1x h200-sxm")][0].held_back_because')" \
+    "its 'from' price is only a lower bound: at the high end of its range (\$5.20 an hour) it costs \$1.44 per 1M images, no less than the \$1.39 of rent 1x NVIDIA H200 SXM 141GB (DearCo, h200-dear)"
 
 # ---- exchange-rate dates ------------------------------------------------------------------
 # The KB's USD row is dated 2024-03, CNY's 2026-11-28 and EUR's 2026-09-25.  A US dollar per US
@@ -123,7 +177,7 @@ jq_all _j1 '[.options[] | select(.gpu == "rtx-3090")][0] | "\(.cost.unit_price) 
 check_eq "decide buy-cny: the option names its rate's date, not the USD row's 2024-03" \
     "$_j1" "6390 2026-11-28"
 check_eq "decide buy-cny: the method's rate is dated by the yuan's rate" "$_j2" \
-    "Amounts in USD converted at 7.1 CNY per USD (CNY per USD as of 2026-11-28)."
+    "Amounts in USD converted at 7.1 CNY per USD (the rate of 2026-11-28: 7.1 CNY per USD)."
 check_eq "decide buy-cny: a 3-day-old rate is not old" "$_j3" "0"
 # In euros: USD 900 x 0.92 = EUR 828, by EUR's rate of 2026-09-25 (67 days old: flagged past 30);
 # the host's CNY 8,000 by two rates, each with its own date.
@@ -133,7 +187,7 @@ jq_all _j1 '[.options[] | select(.gpu == "rtx-3090")][0] | "\(.cost.unit_price) 
     _j3 '.price_age.old_rates | map("\(.currency) \(.as_of) \(.age_days)") | join(";")'
 check_eq "decide buy-eur: the option names the euro's rate date" "$_j1" "828 2026-09-25"
 check_eq "decide buy-eur: each converting rate with its own date" "$_j2" \
-    "Amounts in CNY converted at 0.1296 EUR per CNY (CNY per USD as of 2026-11-28, EUR per USD as of 2026-09-25)."
+    "Amounts in CNY converted at 0.1296 EUR per CNY (the rates of 2026-11-28: 7.1 CNY per USD, and of 2026-09-25: 0.92 EUR per USD)."
 check_eq "decide buy-eur: the euro's age, 67 days, not the USD row's" "$_j3" \
     "CNY 2026-09-25 67;USD 2026-09-25 67"
 

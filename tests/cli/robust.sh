@@ -74,9 +74,22 @@ OUT=$(cat "$T/llm-serving.json")
 check_eq "robust llm-serving: utilisation and decode bandwidth share entries" \
     "$(jqr '[.sensitivity.parameters[] | select(.parameter == "llm_mfu" or .parameter == "decode_bandwidth_share") | (.flip_text | length > 0)] | length')" \
     2
+# Serving: the throughput is the demand (its rented hours are the service's), so the cost per
+# token is price / demand whatever the utilisation: no swing, yet a flip where the targets are
+# missed; the swing column says so rather than "0.0%".
+check_eq "robust llm-serving: utilisation moves the targets, not the cost" \
+    "$(jqr '[.sensitivity.parameters[] | select(.parameter == "llm_mfu") | "\(.swing) \(.targets_only) \(.swing_text) \(.flip_text | test("misses its serving targets"))"] | join(",")')" \
+    "0 true — (targets) true"
 check_eq "robust llm-serving: its own speed, a flip point or the range searched" \
     "$(jqr '[.sensitivity.parameters[] | select(.parameter == "own_speed") | .flip_text | test("^(does not change|[-+][0-9])")] | length')" \
     1
+
+run "$GW" report "$EX/llm-serving.lua"
+check_out "robust llm-serving (report): what moves most is said to be among the money inputs" \
+    "Of the money inputs, the answer is most sensitive to
+**rental price**"
+check_out "robust llm-serving (report): the targets-only swing is explained" \
+    '"— (targets)": the input moves no cost per unit (a service'"'"'s throughput is its demand)'
 
 # ---- a close call over the fixture KB ----
 KB="$T/robust.db"
@@ -108,6 +121,10 @@ case "$_j6" in
     pass "robust close-call: the reason in one sentence" ;;
 *) fail "robust close-call: the reason in one sentence" "$_j6" ;;
 esac
+# The report says what the share covers: the two rentals above, both with a price range.
+run "$GW" --kb "$KB" report "$FX/close-call.lua"
+check_out "robust close-call (report): the share names the options compared and those with a range" \
+    "(seed 20260526), among the options that may be recommended: 2 compared, 2 of them with a price or speed range (an option without one stays at its figures); held-back options are not drawn;"
 # A100 at USD 1.00 .. 1.10 against 3090s at 2.20: over three times cheaper at every corner.
 run "$GW" --kb "$KB" decide "$FX/cheaper.lua" --json
 check_eq "robust cheaper: p_best exactly 1" "$(jqr '.robustness.p_best')" 1
