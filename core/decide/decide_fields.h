@@ -8,7 +8,7 @@
 
 /* The report's body lists this many of the best-ranked feasible options (in_body); the appendix
  * all. */
-#define DECIDE_BODY_COST_ROWS 12
+#define DECIDE_BODY_COST_ROWS 8
 
 typedef enum { DECIDE_VIEW_JSON, DECIDE_VIEW_RULE } decide_audience;
 /* The view of one option, as --json prints it or as a rule sees it (from decide_option_fields;

@@ -19,7 +19,7 @@
 #include <string.h>
 
 /* The cost-per-unit chart shows the best this many feasible options. */
-#define CHART_BARS_MAX 12
+#define CHART_BARS_MAX 8
 /* The recommendation gives at most this many reasons. */
 #define REASONS_MAX 3
 

@@ -180,11 +180,11 @@ if open_doc justification; then
     check_eq "browser: justification's short appendix leaves out the options that fell out" \
         "$(xp "$dom" "count(//h3[@id='every-option-that-fell-out'])")" 0
     costs="//h2[@id='costs']/following-sibling::table[1]"
-    # The body's table: the 12 best-ranked feasible options (21 are feasible; the rest are in
+    # The body's table: the 8 best-ranked feasible options (21 are feasible; the rest are in
     # the appendix).
     check_eq "browser: justification costs the best feasible options, ranked as decide ranks them" \
         "$(column "$dom" "$costs" 2)" \
-        "$(jqr '[.options[] | select(.feasible)] | sort_by(.rank) | .[:12] | .[].label')"
+        "$(jqr '[.options[] | select(.feasible)] | sort_by(.rank) | .[:8] | .[].label')"
     check_eq "browser: justification recommends what decide recommends" \
         "$(xp "$dom" "string(//h2[@id='summary']/following-sibling::p[1])")" \
         "Recommendation: $(jqr .recommendation.label)."
