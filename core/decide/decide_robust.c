@@ -97,7 +97,7 @@ typedef struct compared {
     decide_option *o;
     size_t speed_group, price_group;   /* one draw for each GPU model, each price list */
     double p_lo, p_hi, t_lo, t_hi;
-    double c_lo, c_hi;                 /* served at a demand: its capacity's band (else NaN) */
+    double c_lo, c_hi;                 /* served: its capacity's band (else NaN) */
     double adjustment;                 /* the rules' factor on its cost per unit */
     size_t wins;
     double regret, regret_share;
@@ -135,7 +135,7 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
         range_of(o->unit_price, o->price_lo, o->price_hi, &x->p_lo, &x->p_hi);
         range_of(o->throughput, o->throughput_lo, o->throughput_hi, &x->t_lo, &x->t_hi);
         x->c_lo = x->c_hi = NAN;
-        if (!isnan(o->capacity) && !isnan(d->w->target_tokens_per_s))
+        if (!isnan(o->capacity))
             range_of(o->capacity, o->capacity_lo, o->capacity_hi, &x->c_lo, &x->c_hi);
         x->adjustment = decide_rules_adjustment(o);
         n++;
@@ -145,9 +145,10 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
 }
 
 /* One option's figures in one draw (u_speed, u_price: where in its ranges, 0 to 1): its score,
- * and whether it meets the workload's targets.  An option served at a demand draws its capacity
- * in its band; below the demand, or with its time per output token (in inverse proportion to
- * the capacity: both are one decode step's) past the target, it misses them in that draw. */
+ * and whether it meets the workload's targets.  A served option draws its capacity in its band
+ * and serves the demand, if one is stated, or its capacity; below the demand, or with its time
+ * per output token (in inverse proportion to the capacity: both are one decode step's) past the
+ * target, it misses them in that draw. */
 static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
                          int *meets)
 {
@@ -158,8 +159,8 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         double capacity = x->c_lo + u_speed * (x->c_hi - x->c_lo);
         double demand = d->w->target_tokens_per_s, target = d->w->target_tpot_ms;
         double tpot = x->o->tpot_ms * x->o->capacity / capacity;
-        *meets = capacity >= demand && (isnan(target) || isnan(tpot) || tpot <= target);
-        speed = fmin(capacity, demand);
+        *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
+        speed = isnan(demand) ? capacity : fmin(capacity, demand);
     }
     return decide_per_unit_at(d, x->o, price, speed) * x->adjustment;
 }
