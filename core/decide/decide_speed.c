@@ -215,7 +215,8 @@ typedef struct speed_band {
     size_t n;                      /* measured results used (0: none) */
     int tier;                      /* their kind of source (tier_words) */
     double spread_lo, spread_hi;   /* lowest and highest / median; 1 and 1 for one result */
-    double repro;                  /* the KB's reproducibility, where it widened the spread */
+    double repro;                  /* the KB's reproducibility, where it bands the figure */
+    int repro_spread;              /* it widened a spread of several results (not an error) */
     double gpu_error;              /* across GPUs: the specification scaling */
     double count_error;            /* across counts: the data-parallel efficiency, relative */
     double count_error_pp, efficiency;
@@ -256,18 +257,26 @@ void decide_repro_words(const decision *d, gw_buf *line)
 }
 
 /* A measured figure's band: its results' spread; one result, or an article's approximate
- * figure, at least the KB's reproducibility either way (as a ratio). */
+ * figure, at least the KB's reproducibility either way (as a ratio).  One result's is an error
+ * like a scaling's, combined with theirs as independent errors (band_error): a scaled figure's
+ * leave-one-out error already holds some of its source's own noise, so the two are not
+ * stacked. */
 static void band_of_measured(decision *d, speed_band *b, const measured *m)
 {
     b->n = m->n;
     b->tier = m->tier;
     b->spread_lo = m->median > 0 ? m->lo / m->median : 1;
     b->spread_hi = m->median > 0 ? m->hi / m->median : 1;
+    b->repro = 0;
+    b->repro_spread = 0;
     if (m->n != 1 && m->tier != 3)
         return;
     double r = decide_repro_error(d);
-    if (r > 0 && (b->spread_lo > 1 / (1 + r) || b->spread_hi < 1 + r)) {
-        b->repro = r;
+    if (!(r > 0) || (b->spread_lo <= 1 / (1 + r) && b->spread_hi >= 1 + r))
+        return;
+    b->repro = r;
+    if (m->n > 1) {
+        b->repro_spread = 1;
         b->spread_lo = fmin(b->spread_lo, 1 / (1 + r));
         b->spread_hi = fmax(b->spread_hi, 1 + r);
     }
@@ -293,8 +302,15 @@ static double params_span(void)
  * independent errors combine. */
 static double band_error(const speed_band *b)
 {
-    return sqrt(b->gpu_error * b->gpu_error + b->count_error * b->count_error +
-                b->model_error * b->model_error);
+    double repro = b->repro_spread ? 0 : b->repro;
+    return sqrt(repro * repro + b->gpu_error * b->gpu_error +
+                b->count_error * b->count_error + b->model_error * b->model_error);
+}
+
+/* Whether any scaling is applied to the figure (its errors, or an untested one). */
+static int band_scaled(const speed_band *b)
+{
+    return b->gpu_error > 0 || b->count_error > 0 || b->model_error > 0 || b->model_scaled;
 }
 
 /* "off by 14% at the 80th percentile (...)" for each method applied, into basis. */
@@ -347,21 +363,23 @@ static void band_basis_words(const decision *d, const speed_band *b, double e, g
         buf_printf(basis, "one measured result%s (from %s): no spread of its own", of,
                    tier_words[b->tier]);
     if (b->repro > 0) {
-        buf_puts(basis, b->n > 1 ? ", at least " : ", so it is given ");
+        buf_puts(basis, b->repro_spread ? ", at least " : ", so it is given ");
         decide_repro_words(d, basis);
-        buf_printf(basis, ", / %.3g to x %.3g", 1 + b->repro, 1 + b->repro);
+        if (b->repro_spread)
+            buf_printf(basis, ", / %.3g to x %.3g", 1 + b->repro, 1 + b->repro);
     }
-    if (e > 0 || b->model_scaled) {
+    if (band_scaled(b)) {
         buf_printf(basis, "%sthe %.0fth percentile of each scaling's errors on the KB's own "
                           "measurements (a band holds where the truth plausibly lies, so four in "
                           "five of the KB's own scaled figures fall inside it; the mean is half "
                           "of them): ", b->n ? ", widened by " : "",
                    MODEL_BAND_PERCENTILE * 100);
         band_methods(d, b, basis);
-        if ((b->gpu_error > 0) + (b->count_error > 0) + (b->model_error > 0) > 1)
-            buf_printf(basis, "; combined as independent errors, sqrt of the sum of squares: "
-                              "%.1f%%", e * 100);
     }
+    if ((b->repro > 0 && !b->repro_spread) + (b->gpu_error > 0) + (b->count_error > 0) +
+            (b->model_error > 0) > 1)
+        buf_printf(basis, "; combined as independent errors, sqrt of the sum of squares: "
+                          "%.1f%%", e * 100);
     if (b->exchange_lo > 0)
         buf_printf(basis, "; the figure leaves the gradient exchange out (no measured step time): "
                           "the low end counts it, against a step of one card at the work rate "
@@ -402,9 +420,9 @@ static void band_apply(const decision *d, decide_option *o, const speed_band *b,
         buf_puts(how, " to ");
         view_format_number(how, o->throughput_hi, o->throughput_hi < 100 ? 2 : 0);
         buf_printf(how, " (x %.3g to x %.3g: %s%s)", lo, hi,
-                   e > 0 ? "the 80th-percentile error of each scaling applied on the KB's own "
-                           "measurements"
-                   : b->repro > 0 ? "the results' spread, at least the KB's reproducibility"
+                   band_scaled(b) ? "the 80th-percentile error of each scaling applied on the "
+                                    "KB's own measurements"
+                   : b->repro > 0 ? "the KB's reproducibility, a figure with no spread of its own"
                                   : "the results' spread",
                    b->network_lo > 0    ? ", lower for the network the calibration does not cover"
                    : b->exchange_lo > 0 ? ", lower for the gradient exchange the figure leaves out"
