@@ -1,7 +1,9 @@
 /* decide_calibrate.c — how far the speed models are from the KB's own measurements: the
- * data-parallel efficiency across counts, the specification scaling across GPUs, and the
- * parameter scaling across the reference benchmarks' models.  Read-only over the KB, so that
- * the bands of decide_speed.c and the method view can both call them. */
+ * data-parallel efficiency across counts, the specification scaling across GPUs, the parameter
+ * scaling across the reference benchmarks' models, and how far the KB's measurements of one GPU
+ * and count are from each other; with the reference benchmarks' work rate a step's compute is
+ * estimated by where no benchmark gives one.  Read-only over the KB, so that the bands of
+ * decide_speed.c and the method view can both call them. */
 #include "decide_speed.h"
 
 #include <math.h>
@@ -224,7 +226,6 @@ void decide_params_calibration(const decision *d, model_calibration *out)
     free(e);
     kb_benchmarks_free(rows, n);
 }
-
 
 /* The KB's reproducibility on the workload's benchmark: for each GPU and count measured two or
  * more times (by several sources, or several rows of one), each result hidden in turn and

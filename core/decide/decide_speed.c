@@ -4,9 +4,10 @@
  * else one card's speed (measured, or scaled from the nearest measured GPU by its
  * specifications, and carried to the workload's own model by its parameters) times the cards at
  * model.c's scaling efficiency over their real link; without a benchmark, speed relative to the
- * workload's reference card.  Each speed has a band: the spread of the measurements used, and
- * the leave-one-out error of each scaling applied.  Also how far those scalings are from the
- * KB's measurements. */
+ * workload's reference card.  Each speed has a band: the spread of the measurements used (one
+ * result: the KB's reproducibility), the 80th percentile of the leave-one-out errors of each
+ * scaling applied, and below, what no calibration covers (the network between machines, a
+ * gradient exchange left out).  Also how far those scalings are from the KB's measurements. */
 #include "decide_speed.h"
 #include "decide_llm.h"
 
