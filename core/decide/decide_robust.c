@@ -349,7 +349,7 @@ void decide_robust_run(decision *d)
     }
     draw(d, c, r->n, n_speed, n_price);
     for (size_t i = 0; i < r->n; i++)
-        r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi;
+        r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi || c[i].c_lo < c[i].c_hi;
     r->close_call = r->cheapest->p_best < DECIDE_ROBUST_CLOSE_P_BEST;
     r->recommended = r->cheapest;
     if (r->close_call) {
