@@ -246,8 +246,10 @@ static void evaluate_options(decision *d)
                      d->work_unit);
     }
     drop_unneeded_instances(d);
-    if (d->n_bench)
+    if (d->n_bench) {
+        model_calibration_free(&d->spec_loo);   /* the bands' reading, read again for the view */
         decide_spec_loo_calibration(d, &d->spec_loo);
+    }
 }
 
 /* The rental of hosts/2 instances that o doubles, if any. */
@@ -447,6 +449,10 @@ void decision_free(decision *d)
         return;
     free(d->measured_one);
     free(d->bench_tier);
+    model_calibration *cals[] = {&d->spec_loo, &d->spec_pairs, &d->count_cal, &d->params_cal,
+                                 &d->repro_cal};
+    for (size_t i = 0; i < sizeof cals / sizeof *cals; i++)
+        model_calibration_free(cals[i]);
     for (int i = 0; i < KB_ASSUMED_COUNT; i++)
         kb_assumption_free(&d->facts[i]);
     for (size_t i = 0; i < d->n_options; i++)

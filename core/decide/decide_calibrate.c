@@ -1,7 +1,9 @@
 /* decide_calibrate.c — how far the speed models are from the KB's own measurements: the
- * data-parallel efficiency across counts, the specification scaling across GPUs, and the
- * parameter scaling across the reference benchmarks' models.  Read-only over the KB, so that
- * the bands of decide_speed.c and the method view can both call them. */
+ * data-parallel efficiency across counts, the specification scaling across GPUs, the parameter
+ * scaling across the reference benchmarks' models, and how far the KB's measurements of one GPU
+ * and count are from each other; with the reference benchmarks' work rate a step's compute is
+ * estimated by where no benchmark gives one.  Read-only over the KB, so that the bands of
+ * decide_speed.c and the method view can both call them. */
 #include "decide_speed.h"
 
 #include <math.h>
@@ -225,3 +227,55 @@ void decide_params_calibration(const decision *d, model_calibration *out)
     kb_benchmarks_free(rows, n);
 }
 
+/* The KB's reproducibility on the workload's benchmark: for each GPU and count measured two or
+ * more times (by several sources, or several rows of one), each result hidden in turn and
+ * predicted by the median of the others, |predicted / measured - 1| (d->bench is in GPU order,
+ * so each GPU's rows are one run).  A figure with no spread of its own gets a band this wide. */
+void decide_repro_calibration(const decision *d, model_calibration *out)
+{
+    memset(out, 0, sizeof *out);
+    double *others = gw_xmalloc((d->n_bench + 1) * sizeof *others);
+    for (size_t start = 0, end; start < d->n_bench; start = end) {
+        end = start + 1;
+        while (end < d->n_bench && decide_str_eq(d->bench[end].gpu, d->bench[start].gpu))
+            end++;
+        for (size_t i = start; i < end; i++) {
+            const kb_benchmark *r = &d->bench[i];
+            size_t n = 0;
+            for (size_t j = start; j < end && r->value > 0; j++)
+                if (j != i && d->bench[j].gpu_count == r->gpu_count && d->bench[j].value > 0)
+                    others[n++] = d->bench[j].value;
+            if (n)
+                model_calibration_add(out, decide_median(others, n) / r->value, 1);
+        }
+    }
+    free(others);
+}
+
+double decide_work_rate(decision *d)
+{
+    if (d->work_rate_read)
+        return d->work_rate;
+    d->work_rate_read = 1;
+    d->work_rate = NAN;
+    kb_benchmark *rows = NULL;
+    size_t n = 0;
+    if (reference_results(d, &rows, &n, NULL) != GW_OK)
+        return NAN;
+    double *rates = gw_xmalloc((n + 1) * sizeof *rates);
+    size_t nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        const kb_gpu *g = decide_gpu_find(d, rows[i].gpu);
+        double params = model_benchmark_params(rows[i].workload);
+        double tflops = g ? decide_gpu_spec(d, g).tensor_tflops : NAN;
+        if ((int)rows[i].gpu_count == 1 && rows[i].value > 0 && tflops > 0 && params > 0 &&
+            same_precision_class(rows[i].precision, d->w->precision))
+            rates[nr++] = rows[i].value * params / tflops;
+    }
+    d->work_rate_rows = (int)nr;
+    if (nr)
+        d->work_rate = decide_median(rates, nr);
+    free(rates);
+    kb_benchmarks_free(rows, n);
+    return d->work_rate;
+}

@@ -98,6 +98,15 @@ struct decision {
      * models (the reference benchmarks' parameters). */
     model_calibration spec_pairs, count_cal, params_cal;
     int speed_cal_read;
+    /* How far apart the KB's measurements of one GPU at one count are, each hidden in turn
+     * against the median of the others (decide_repro_calibration): the band of a figure with no
+     * spread of its own; read once, at the first such figure. */
+    model_calibration repro_cal;
+    int repro_cal_read;
+    /* Parameter-samples a second per dense tensor TFLOPS on the KB's reference benchmarks
+     * (decide_work_rate, read once): a step's compute where no benchmark gives one. */
+    double work_rate;
+    int work_rate_rows, work_rate_read;
     kb_price *prices;            /* the prices to buy (new and used); cloud offers are read
                                   * cheapest first by decide_rent.c */
     size_t n_prices;

@@ -385,6 +385,8 @@ const decide_field decide_option_fields[] = {
     {NULL, "decode_step_ms", F, OPT(step_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "capacity_low", N, OPT(capacity_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "capacity_high", N, OPT(capacity_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},

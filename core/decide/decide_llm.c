@@ -7,6 +7,7 @@
  * memory bandwidth or compute per decode step, with the time per output token and to the first
  * token checked against the workload's targets. */
 #include "decide_llm.h"
+#include "decide_speed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -145,6 +146,17 @@ void decide_llm_fit(decision *d, decide_option *o)
 #define LLM_DECODE_BANDWIDTH_LOW 0.70
 #define LLM_DECODE_BANDWIDTH_HIGH 0.85
 
+/* The published spread of training's utilisation, the band of a modelled training speed where
+ * too few measured rows calibrate it: the lowest and the highest model FLOPs utilisation the
+ * KB's sources publish for Llama-3-class training, 33% (torchtitan-performance-h100: Llama 3.1
+ * 8B on 8 H100s; one stack's own settings move it by 16% there, 5,762 against 6,667 tokens/s a
+ * GPU) to 58.2% (torchtitan-performance-a100: Llama 3 8B on 64 A100s), around Llama 3 405B's
+ * 38% to 43% (llama-3-paper).  The KB's one assumed figure is applied to every GPU, so the band
+ * holds what published stacks reached on each of them, not on one. */
+#define LLM_MFU_PUBLISHED_LOW 0.33
+#define LLM_MFU_PUBLISHED_HIGH 0.582
+#define LLM_MFU_PUBLISHED_SOURCES "torchtitan-performance-h100", "torchtitan-performance-a100"
+
 /* The median of v[0..n) without v[skip]; v is left as it was. */
 static double median_without(const double *v, size_t n, size_t skip)
 {
@@ -160,13 +172,16 @@ static double median_without(const double *v, size_t n, size_t skip)
 
 /* How far the calibrated utilisation is off, each row hidden in turn: the tokens/s it predicts
  * for that row from the median of the others against the row's own, |predicted / measured - 1|
- * (as the utilisations' ratio: the tokens/s of one row are its utilisation x a constant). */
+ * (as the utilisations' ratio: the tokens/s of one row are its utilisation x a constant), at
+ * MODEL_BAND_PERCENTILE (as the scaled speeds' bands: decide_speed.c). */
 static double mfu_loo_error(const double *v, size_t n)
 {
-    double sum = 0;
+    model_calibration c = {0};
     for (size_t i = 0; i < n; i++)
-        sum += fabs(median_without(v, n, i) / v[i] - 1);
-    return sum / n;
+        model_calibration_add(&c, median_without(v, n, i) / v[i], 1);
+    double error = model_calibration_percentile_pp(&c, MODEL_BAND_PERCENTILE) / 100;
+    model_calibration_free(&c);
+    return error;
 }
 
 /* The model FLOPs utilisation training is computed at: the median over the benchmark's
@@ -211,23 +226,33 @@ static void train_band(decision *d, decide_option *o)
         o->throughput_hi = o->throughput * (1 + e);
         buf_printf(&basis, "the utilisation's calibration on the benchmark's %d measured rows, "
                            "each hidden in turn and predicted from the median of the others: "
-                           "off by %.1f%% on average (mean absolute error); the band is the "
-                           "figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100, 1 + e, 1 + e);
+                           "off by %.1f%% at the %.0fth percentile of those errors; the band is "
+                           "the figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100,
+                   MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
     } else {
-        /* The published range as factors on the KB's assumed figure, applied to the figure
-         * used (the assumed one, or one row's calibration, which the range says as little of). */
+        /* The published spread as factors on the KB's assumed figure, applied to the figure
+         * used (the assumed one, or one row's calibration, which the spread says as little
+         * of). */
         double assumed = d->facts[KB_ASSUMED_LLM_MFU].value;
-        double low = fmin(LLM_MFU_LOW / assumed, 1), high = fmax(LLM_MFU_HIGH / assumed, 1);
+        double low = fmin(LLM_MFU_PUBLISHED_LOW / assumed, 1);
+        double high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
         o->throughput_lo = o->throughput * low;
         o->throughput_hi = o->throughput * high;
-        buf_printf(&basis, "%s: the figure x %.4g to x %.4g, as %.0f%% to %.0f%% utilisation "
-                           "are to the KB's assumed %.0f%%, the range Llama 3's pre-training "
-                           "reached on H100s (llama-3-paper, the assumed figure's source; a "
-                           "team's own stack may reach less)",
-                   d->llm_mfu_rows ? "one measured row calibrates the utilisation, too few to "
-                                     "test it"
+        static const char *const sources[] = {LLM_MFU_PUBLISHED_SOURCES};
+        for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
+            decide_option_cite(d, o, sources[i]);
+        buf_printf(&basis, "%s: too few to calibrate, so the band is the published spread of "
+                           "training's utilisation, the figure x %.4g to x %.4g as %.0f%% to "
+                           "%.1f%% are to the KB's assumed %.0f%%: torchtitan's Llama 3.1 8B on "
+                           "8 H100s reached 33%% to 39%% (5,762 and 6,667 tokens/s a GPU without "
+                           "and with torch.compile, 16%% apart on one GPU), its Llama 3 8B on "
+                           "A100s 56.8%% to 58.2%% (2,904 and 2,973 tokens/s a GPU), Llama 3 "
+                           "405B's pre-training 38%% to 43%% (llama-3-paper); the narrower range "
+                           "of one run would say a team's stack lands where Meta's did",
+                   d->llm_mfu_rows ? "one measured row calibrates the utilisation"
                                    : "no measured row calibrates the utilisation",
-                   low, high, LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100, assumed * 100);
+                   low, high, LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
+                   assumed * 100);
     }
     buf_puts(&basis, "; the parallel efficiencies are the model's, not in the band");
     free(o->throughput_band_basis);
@@ -370,6 +395,23 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
 }
 
+/* A measured figure with no spread of its own gets the KB's reproducibility on the benchmark
+ * either way, as a ratio (decide_speed.c's measured figures do the same), said after o's basis. */
+static void measured_repro_band(decision *d, decide_option *o)
+{
+    double r = decide_repro_error(d);
+    if (!(r > 0))
+        return;
+    o->throughput_lo = o->throughput / (1 + r);
+    o->throughput_hi = o->throughput * (1 + r);
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "%s, so it is given ", o->throughput_band_basis);
+    decide_repro_words(d, &basis);
+    buf_printf(&basis, ": the figure / %.3g to x %.3g", 1 + r, 1 + r);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+}
+
 /* The benchmark's measured results for o's GPU replace the stated model's tokens/s when
  * training (the mean of those at o's count); when serving, where replicas run side by side, the
  * best figure per GPU (a benchmark's offline scenario runs at full batch; MLPerf's rows are per
@@ -404,6 +446,8 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
         o->throughput_band_basis = gw_xstrdup(n > 1 ? "the spread of the measured results used, "
                                                       "lowest to highest"
                                                     : "one measured result: no spread of its own");
+        if (n == 1)
+            measured_repro_band(d, o);
         buf_reset(how);
         buf_printf(how, "measured on %dx %s (%.0f tokens/s%s)", o->count, o->gpu->name,
                    sum / n, n > 1 ? ", the mean of its results" : "");
@@ -413,6 +457,7 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
         free(o->throughput_band_basis);
         o->throughput_band_basis = gw_xstrdup("capped by the best measured result a GPU, one "
                                               "figure: no spread of its own");
+        measured_repro_band(d, o);
         buf_printf(how, "; capped at %.0f tokens/s: %dx the %.0f a GPU measured on %s (%s)",
                    best * o->count, o->count, best, o->gpu->name, d->w->benchmark);
     }
@@ -424,6 +469,8 @@ static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
 {
     double demand = d->w->target_tokens_per_s;
     o->capacity = o->throughput;
+    o->capacity_lo = o->throughput_lo;
+    o->capacity_hi = o->throughput_hi;
     if (isnan(demand) || !(o->throughput >= demand))
         return;
     /* Costed for the demand; the low end stays the capacity's where that falls short of it. */

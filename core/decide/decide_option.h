@@ -73,6 +73,7 @@ typedef struct decide_option {
     int bandwidth_bound;           /* serving: a decode step waits on memory, not compute */
     double capacity;               /* serving: tokens/s it can generate at the concurrency;
                                     * throughput is the demand when the workload states one */
+    double capacity_lo, capacity_hi; /* serving: capacity's band (the model's, or measured) */
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */

@@ -97,6 +97,7 @@ typedef struct compared {
     decide_option *o;
     size_t speed_group, price_group;   /* one draw for each GPU model, each price list */
     double p_lo, p_hi, t_lo, t_hi;
+    double c_lo, c_hi;                 /* served: its capacity's band (else NaN) */
     double adjustment;                 /* the rules' factor on its cost per unit */
     size_t wins;
     double regret, regret_share;
@@ -133,6 +134,9 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
             x->price_group = (*n_price)++;
         range_of(o->unit_price, o->price_lo, o->price_hi, &x->p_lo, &x->p_hi);
         range_of(o->throughput, o->throughput_lo, o->throughput_hi, &x->t_lo, &x->t_hi);
+        x->c_lo = x->c_hi = NAN;
+        if (!isnan(o->capacity))
+            range_of(o->capacity, o->capacity_lo, o->capacity_hi, &x->c_lo, &x->c_hi);
         x->adjustment = decide_rules_adjustment(o);
         n++;
     }
@@ -140,9 +144,31 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
     return n;
 }
 
+/* One option's figures in one draw (u_speed, u_price: where in its ranges, 0 to 1): its score,
+ * and whether it meets the workload's targets.  A served option draws its capacity in its band
+ * and serves the demand, if one is stated, or its capacity; below the demand, or with its time
+ * per output token (in inverse proportion to the capacity: both are one decode step's) past the
+ * target, it misses them in that draw. */
+static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
+                         int *meets)
+{
+    double price = x->p_lo + u_price * (x->p_hi - x->p_lo);
+    double speed = x->t_lo + u_speed * (x->t_hi - x->t_lo);
+    *meets = 1;
+    if (!isnan(x->c_lo)) {
+        double capacity = x->c_lo + u_speed * (x->c_hi - x->c_lo);
+        double demand = d->w->target_tokens_per_s, target = d->w->target_tpot_ms;
+        double tpot = x->o->tpot_ms * x->o->capacity / capacity;
+        *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
+        speed = isnan(demand) ? capacity : fmin(capacity, demand);
+    }
+    return decide_per_unit_at(d, x->o, price, speed) * x->adjustment;
+}
+
 /* DECIDE_ROBUST_DRAWS draws: in each, the cheapest option by the figure the options are ranked
- * by (cost per unit x the rules' adjustment) wins, and every option's regret is how much dearer
- * it is than that. */
+ * by (cost per unit x the rules' adjustment) among those that meet the targets in it wins, and
+ * every option's regret is how much dearer it is than that (a draw none meets has no winner,
+ * and no regret). */
 static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_price)
 {
     double *u_speed = gw_xmalloc((n_speed + 1) * sizeof *u_speed);
@@ -154,15 +180,16 @@ static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_pr
             u_speed[g] = uniform01(&state);
         for (size_t g = 0; g < n_price; g++)
             u_price[g] = uniform01(&state);
-        size_t best = 0;
+        size_t best = SIZE_MAX;
         for (size_t i = 0; i < n; i++) {
             compared *x = &c[i];
-            double price = x->p_lo + u_price[x->price_group] * (x->p_hi - x->p_lo);
-            double speed = x->t_lo + u_speed[x->speed_group] * (x->t_hi - x->t_lo);
-            score[i] = decide_per_unit_at(d, x->o, price, speed) * x->adjustment;
-            if (score[i] < score[best])
+            int meets;
+            score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets);
+            if (meets && (best == SIZE_MAX || score[i] < score[best]))
                 best = i;
         }
+        if (best == SIZE_MAX)
+            continue;
         c[best].wins++;
         for (size_t i = 0; i < n; i++) {
             c[i].regret += score[i] - score[best];

@@ -4,9 +4,10 @@
  * else one card's speed (measured, or scaled from the nearest measured GPU by its
  * specifications, and carried to the workload's own model by its parameters) times the cards at
  * model.c's scaling efficiency over their real link; without a benchmark, speed relative to the
- * workload's reference card.  Each speed has a band: the spread of the measurements used, and
- * the leave-one-out error of each scaling applied.  Also how far those scalings are from the
- * KB's measurements. */
+ * workload's reference card.  Each speed has a band: the spread of the measurements used (one
+ * result: the KB's reproducibility), the 80th percentile of the leave-one-out errors of each
+ * scaling applied, and below, what no calibration covers (the network between machines, a
+ * gradient exchange left out).  Also how far those scalings are from the KB's measurements. */
 #include "decide_speed.h"
 #include "decide_llm.h"
 
@@ -209,30 +210,82 @@ static void measured_words(gw_buf *how, const measured *m, int count, const kb_g
 /* ---- bands ---- */
 
 /* How sure a speed is: the spread of the measured results it rests on, as factors on their
- * median, and the mean error of each scaling applied to them (fractions; 0: not applied). */
+ * median, and the MODEL_BAND_PERCENTILE error of each scaling applied to them (fractions; 0:
+ * not applied). */
 typedef struct speed_band {
     size_t n;                      /* measured results used (0: none) */
     int tier;                      /* their kind of source (tier_words) */
     double spread_lo, spread_hi;   /* lowest and highest / median; 1 and 1 for one result */
+    double repro;                  /* the KB's reproducibility, where it bands the figure */
+    int repro_spread;              /* it widened a spread of several results (not an error) */
     double gpu_error;              /* across GPUs: the specification scaling */
     double count_error;            /* across counts: the data-parallel efficiency, relative */
     double count_error_pp, efficiency;
     double model_error;            /* across models: the parameter scaling */
     double model_stretch;          /* how far beyond its calibration the parameter scaling goes */
     int model_scaled;              /* carried to the workload's model by its parameters */
+    int gpu_scaled;                /* scaled from another GPU's results (n, tier: that GPU's) */
+    double network_lo;             /* over machines: the efficiency with the network's time
+                                    * doubled (0: one machine) */
+    double exchange_lo;            /* without a step time: the efficiency with the exchange
+                                    * counted at a stated compute (0: not left out) */
+    double exchange_step_ms;       /* that compute, one step of one card */
 } speed_band;
 
-static void band_of_measured(speed_band *b, const measured *m)
+/* The percentile of a calibration a band reads, as a fraction. */
+static double band_percentile(const model_calibration *c)
+{
+    return model_calibration_percentile_pp(c, MODEL_BAND_PERCENTILE) / 100;
+}
+
+double decide_repro_error(decision *d)
+{
+    if (!d->repro_cal_read) {
+        d->repro_cal_read = 1;
+        decide_repro_calibration(d, &d->repro_cal);
+    }
+    return band_percentile(&d->repro_cal);
+}
+
+void decide_repro_words(const decision *d, gw_buf *line)
+{
+    const model_calibration *c = &d->repro_cal;
+    buf_printf(line, "the KB's own reproducibility on this benchmark: %d results of a GPU and "
+                     "count measured more than once, each against the median of the others, "
+                     "are off by %.1f%% at the %.0fth percentile (mean %.1f%%, at most %.1f%%)",
+               c->rows, band_percentile(c) * 100, MODEL_BAND_PERCENTILE * 100,
+               c->mean_error_pp, c->max_error_pp);
+}
+
+/* A measured figure's band: its results' spread; one result, or an article's approximate
+ * figure, at least the KB's reproducibility either way (as a ratio).  One result's is an error
+ * like a scaling's, combined with theirs as independent errors (band_error): a scaled figure's
+ * leave-one-out error already holds some of its source's own noise, so the two are not
+ * stacked. */
+static void band_of_measured(decision *d, speed_band *b, const measured *m)
 {
     b->n = m->n;
     b->tier = m->tier;
     b->spread_lo = m->median > 0 ? m->lo / m->median : 1;
     b->spread_hi = m->median > 0 ? m->hi / m->median : 1;
+    b->repro = 0;
+    b->repro_spread = 0;
+    if (m->n != 1 && m->tier != 3)
+        return;
+    double r = decide_repro_error(d);
+    if (!(r > 0) || (b->spread_lo <= 1 / (1 + r) && b->spread_hi >= 1 + r))
+        return;
+    b->repro = r;
+    if (m->n > 1) {
+        b->repro_spread = 1;
+        b->spread_lo = fmin(b->spread_lo, 1 / (1 + r));
+        b->spread_hi = fmax(b->spread_hi, 1 + r);
+    }
 }
 
 /* How far apart the reference benchmarks' models are in log parameters (ln(110M / 25.6M)),
  * the step decide_params_calibration tests.  A speed carried further has that calibration's
- * mean error times how many times longer its own step is (never less than once, one_card): an
+ * error times how many times longer its own step is (never less than once, one_card): an
  * error measured over a 4.3-fold step says little of a 60-fold one, and growing it with the log
  * of the step is the plainest stated assumption. */
 static double params_span(void)
@@ -250,20 +303,29 @@ static double params_span(void)
  * independent errors combine. */
 static double band_error(const speed_band *b)
 {
-    return sqrt(b->gpu_error * b->gpu_error + b->count_error * b->count_error +
-                b->model_error * b->model_error);
+    double repro = b->repro_spread ? 0 : b->repro;
+    return sqrt(repro * repro + b->gpu_error * b->gpu_error +
+                b->count_error * b->count_error + b->model_error * b->model_error);
 }
 
-/* "mean absolute error 14% (...)" for each method applied, into basis. */
+/* Whether any scaling is applied to the figure (its errors, or an untested one). */
+static int band_scaled(const speed_band *b)
+{
+    return b->gpu_error > 0 || b->count_error > 0 || b->model_error > 0 || b->model_scaled;
+}
+
+/* "off by 14% at the 80th percentile (...)" for each method applied, into basis. */
 static void band_methods(const decision *d, const speed_band *b, gw_buf *basis)
 {
     const char *sep = "";
+    double pct = MODEL_BAND_PERCENTILE * 100;
     if (b->gpu_error > 0) {
         const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
-        buf_printf(basis, "the specification scaling across GPUs, off by %.1f%% on average "
-                          "(mean absolute error of predicted / measured - 1, %s %d %s)",
-                   b->gpu_error * 100, d->spec_loo.rows ? "leave-one-out over the" : "over the",
-                   c->rows,
+        buf_printf(basis, "the specification scaling across GPUs, off by %.1f%% at the %.0fth "
+                          "percentile (mean %.1f%%, at most %.1f%%; |predicted / measured - 1|, "
+                          "%s %d %s)",
+                   b->gpu_error * 100, pct, c->mean_error_pp, c->max_error_pp,
+                   d->spec_loo.rows ? "leave-one-out over the" : "over the", c->rows,
                    d->spec_loo.rows ? "GPUs the KB measures on this benchmark, each scaled from "
                                       "its nearest as if unmeasured"
                                     : "pairs of one vendor's GPUs measured on a reference "
@@ -271,10 +333,11 @@ static void band_methods(const decision *d, const speed_band *b, gw_buf *basis)
         sep = "; ";
     }
     if (b->count_error > 0) {
-        buf_printf(basis, "%sthe data-parallel efficiency across counts, off by %.1f points on "
-                          "average over the KB's %d multi-GPU results, %.1f%% of this option's "
-                          "%.1f%%", sep, b->count_error_pp, d->count_cal.rows,
-                   b->count_error * 100, b->efficiency * 100);
+        buf_printf(basis, "%sthe data-parallel efficiency across counts, off by %.1f points at "
+                          "the %.0fth percentile (mean %.1f) over the KB's %d multi-GPU results, "
+                          "%.1f%% of this option's %.1f%%", sep, b->count_error_pp, pct,
+                   d->count_cal.mean_error_pp, d->count_cal.rows, b->count_error * 100,
+                   b->efficiency * 100);
         sep = "; ";
     }
     if (b->model_scaled && !(b->model_error > 0))
@@ -282,48 +345,89 @@ static void band_methods(const decision *d, const speed_band *b, gw_buf *basis)
                           "untested: the KB measures no GPU on two reference benchmarks", sep);
     else if (b->model_error > 0)
         buf_printf(basis, "%sthe parameter scaling from the benchmark's model to this one, off "
-                          "by %.1f%% on average between the reference benchmarks' models (%d "
-                          "predictions, each GPU measured on both), x %.2f for a step that many "
-                          "times as long in log parameters: %.1f%%", sep,
+                          "by %.1f%% at the %.0fth percentile (mean %.1f%%) between the "
+                          "reference benchmarks' models (%d predictions, each GPU measured on "
+                          "both), x %.2f for a step that many times as long in log parameters: "
+                          "%.1f%%", sep, b->model_error / b->model_stretch * 100, pct,
                    d->params_cal.mean_error_pp, d->params_cal.rows, b->model_stretch,
                    b->model_error * 100);
 }
 
+/* The sentence that says where o's band comes from (e: the scalings' combined error). */
+static void band_basis_words(const decision *d, const speed_band *b, double e, gw_buf *basis)
+{
+    const char *of = b->gpu_scaled ? " of the GPU it is scaled from" : "";
+    if (b->n > 1)
+        buf_printf(basis, "the spread of the %zu measured results%s used (from %s), lowest to "
+                          "highest", b->n, of, tier_words[b->tier]);
+    else if (b->n == 1)
+        buf_printf(basis, "one measured result%s (from %s): no spread of its own", of,
+                   tier_words[b->tier]);
+    if (b->repro > 0) {
+        buf_puts(basis, b->repro_spread ? ", at least " : ", so it is given ");
+        decide_repro_words(d, basis);
+        if (b->repro_spread)
+            buf_printf(basis, ", / %.3g to x %.3g", 1 + b->repro, 1 + b->repro);
+    }
+    if (band_scaled(b)) {
+        buf_printf(basis, "%sthe %.0fth percentile of each scaling's errors on the KB's own "
+                          "measurements (a band holds where the truth plausibly lies, so four in "
+                          "five of the KB's own scaled figures fall inside it; the mean is half "
+                          "of them): ", b->n ? ", widened by " : "",
+                   MODEL_BAND_PERCENTILE * 100);
+        band_methods(d, b, basis);
+    }
+    if ((b->repro > 0 && !b->repro_spread) + (b->gpu_error > 0) + (b->count_error > 0) +
+            (b->model_error > 0) > 1)
+        buf_printf(basis, "; combined as independent errors, sqrt of the sum of squares: "
+                          "%.1f%%", e * 100);
+    if (b->exchange_lo > 0)
+        buf_printf(basis, "; the figure leaves the gradient exchange out (no measured step time): "
+                          "the low end counts it, against a step of one card at the work rate "
+                          "of the KB's reference benchmarks (%.3g parameter-samples a second "
+                          "per tensor TFLOPS, the median of %d one-card results) carried to "
+                          "this model's parameters, %.3g ms a step: %.1f%% efficiency instead "
+                          "of %.1f%%", d->work_rate, d->work_rate_rows, b->exchange_step_ms,
+                   b->exchange_lo * 100, b->efficiency * 100);
+    if (b->network_lo > 0)
+        buf_printf(basis, "; the across-counts calibration is of runs inside one machine and "
+                          "says nothing of the network between machines: the low end is the "
+                          "model's efficiency with the network's time in each step doubled "
+                          "(as if it ran at half its stated rate), %.1f%% instead of %.1f%%",
+                   b->network_lo * 100, b->efficiency * 100);
+}
+
 /* o's low and high ends from its band (a measured spread widened by 1 + e either way for the
- * combined error e of the scalings, a ratio so that it stays above zero however large e is),
- * the sentence that says where they come from, and their words in how. */
+ * combined error e of the scalings, a ratio so that it stays above zero however large e is;
+ * over several machines, lower still by the network's doubled time), the sentence that says
+ * where they come from, and their words in how. */
 static void band_apply(const decision *d, decide_option *o, const speed_band *b, gw_buf *how)
 {
     if (isnan(o->throughput))
         return;
     double e = band_error(b);
-    o->throughput_lo = o->throughput * b->spread_lo / (1 + e);
+    double low_eff = b->network_lo > 0 ? b->network_lo : b->exchange_lo;
+    double network = low_eff > 0 && b->efficiency > 0 ? low_eff / b->efficiency : 1;
+    o->throughput_lo = o->throughput * b->spread_lo / (1 + e) * network;
     o->throughput_hi = o->throughput * b->spread_hi * (1 + e);
     gw_buf basis = GW_BUF_INIT;
-    if (b->n > 1)
-        buf_printf(&basis, "the spread of the %zu measured results used (from %s), lowest to "
-                           "highest", b->n, tier_words[b->tier]);
-    else if (b->n == 1)
-        buf_printf(&basis, "one measured result (from %s): no spread of its own",
-                   tier_words[b->tier]);
-    if (e > 0 || b->model_scaled) {
-        buf_puts(&basis, b->n ? ", widened by the mean error of each scaling applied: "
-                              : "the mean error of each scaling applied: ");
-        band_methods(d, b, &basis);
-        if ((b->gpu_error > 0) + (b->count_error > 0) + (b->model_error > 0) > 1)
-            buf_printf(&basis, "; combined as independent errors, sqrt of the sum of squares: "
-                               "%.1f%%", e * 100);
-    }
-    if (e > 0) {
-        buf_printf(&basis, "; the band is the figure%s / %.3g to x %.3g",
-                   b->spread_hi > b->spread_lo ? "'s spread" : "", 1 + e, 1 + e);
+    band_basis_words(d, b, e, &basis);
+    /* A spread of several results alone is in the how's own words already. */
+    if (o->throughput_hi > o->throughput_lo && (e > 0 || b->repro > 0 || network < 1)) {
+        double lo = o->throughput_lo / o->throughput, hi = o->throughput_hi / o->throughput;
+        buf_printf(&basis, "; the band is the figure x %.3g to x %.3g", lo, hi);
         buf_puts(how, "; band ");
         view_format_number(how, o->throughput_lo, o->throughput_hi < 100 ? 2 : 0);
         buf_puts(how, " to ");
         view_format_number(how, o->throughput_hi, o->throughput_hi < 100 ? 2 : 0);
-        buf_printf(how, " (%s%.0f%% either way as a ratio: the mean error of the scaling applied "
-                        "on the KB's own measurements)",
-                   b->spread_hi > b->spread_lo ? "the results' spread widened by " : "", e * 100);
+        buf_printf(how, " (x %.3g to x %.3g: %s%s)", lo, hi,
+                   band_scaled(b) ? "the 80th-percentile error of each scaling applied on the "
+                                    "KB's own measurements"
+                   : b->repro > 0 ? "the KB's reproducibility, a figure with no spread of its own"
+                                  : "the results' spread",
+                   b->network_lo > 0    ? ", lower for the network the calibration does not cover"
+                   : b->exchange_lo > 0 ? ", lower for the gradient exchange the figure leaves out"
+                                        : "");
     } else if (!b->n) {
         buf_puts(&basis, "no measured result and no scaling whose error the KB can measure: "
                          "no band");
@@ -397,7 +501,7 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
     if (measured_rows(d, o, g->id, 1, &m)) {
         if (how)
             measured_words(how, &m, 1, g);
-        band_of_measured(b, &m);
+        band_of_measured(d, b, &m);
         value = m.median;
     } else {
         const kb_gpu *nearest = nearest_measured(d, g);
@@ -408,13 +512,17 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
             return NAN;
         }
         measured_rows(d, o, nearest->id, 1, &m);
+        /* What it is scaled from has its own band: a scaled figure is never surer than a
+         * measured one. */
+        band_of_measured(d, b, &m);
+        b->gpu_scaled = 1;
         model_gpu_spec rs = decide_gpu_spec(d, nearest), target = decide_gpu_spec(d, g);
         value = model_scale_throughput(m.median, &rs, &target);
         if (o) {
             decide_option_cite(d, o, g->source);
             decide_option_cite(d, o, nearest->source);
         }
-        b->gpu_error = d->spec_loo.mean_error_pp / 100;
+        b->gpu_error = band_percentile(&d->spec_loo);
         if (how && !isnan(value))
             buf_printf(how,
                        "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
@@ -429,7 +537,7 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
     double step = fabs(log(d->w->params / bench)), span = params_span();
     b->model_scaled = 1;
     b->model_stretch = span > 0 ? fmax(1, step / span) : 1;
-    b->model_error = d->params_cal.mean_error_pp / 100 * b->model_stretch;
+    b->model_error = band_percentile(&d->params_cal) * b->model_stretch;
     if (how) {
         buf_printf(how, "; x %.3g for the workload's own model: ", factor);
         params_words(how, bench);
@@ -446,7 +554,7 @@ double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, 
 {
     speed_band b = {0};
     double value = one_card(d, o, g, &b, how);
-    *measured_out = b.n > 0 && !b.model_scaled;
+    *measured_out = b.n > 0 && !b.model_scaled && !b.gpu_scaled;
     return value;
 }
 
@@ -523,20 +631,38 @@ static int speed_measured(decision *d, decide_option *o, gw_buf *how, speed_band
         return 0;
     o->measured = 1;
     o->throughput = m.median;
-    band_of_measured(b, &m);
+    band_of_measured(d, b, &m);
     measured_words(how, &m, o->count, o->gpu);
     return 1;
 }
 
-/* The relative error of a modelled efficiency: the across-count calibration's mean error in
- * points over the efficiency itself. */
+/* The relative error of a modelled efficiency: the across-count calibration's error in points
+ * (MODEL_BAND_PERCENTILE) over the efficiency itself. */
 static void count_error(const decision *d, speed_band *b, double eff)
 {
     if (!d->count_cal.rows || !(eff > 0))
         return;
-    b->count_error_pp = d->count_cal.mean_error_pp;
+    b->count_error_pp = band_percentile(&d->count_cal) * 100;
     b->efficiency = eff;
-    b->count_error = d->count_cal.mean_error_pp / 100 / eff;
+    b->count_error = b->count_error_pp / 100 / eff;
+}
+
+/* Over several machines the across-counts calibration (runs inside one machine) says nothing of
+ * the network: the low end is the model's efficiency with the network's time in each step
+ * doubled (model_scaling_efficiency_hosts at half the network's rate), so the band widens
+ * downward by as much as the network's share of a step, the part the KB never measured. */
+static void network_band(const decide_option *o, speed_band *b, double single, double batch,
+                         double gradient_bytes, double eff)
+{
+    if (o->hosts < 2 || o->split || !(eff > 0) || !(gradient_bytes > 0))
+        return;
+    double slow = model_scaling_efficiency_hosts(o->count / o->hosts, o->hosts, single, batch,
+                                                 gradient_bytes, o->link_gbs,
+                                                 o->network_gbps / 8 / 2);
+    if (slow > 0 && slow < eff) {
+        b->network_lo = slow;
+        b->efficiency = eff;
+    }
 }
 
 /* Several machines of which one machine's count is measured: that measured figure times the
@@ -563,8 +689,9 @@ static int speed_from_one_machine(decision *d, decide_option *o, gw_buf *how, sp
     double ratio = across / within;
     o->efficiency = m.median / (single * per_host) * ratio;
     o->throughput = m.median * o->hosts * ratio;
-    band_of_measured(b, &m);
+    band_of_measured(d, b, &m);
     count_error(d, b, across);
+    network_band(o, b, single, batch, d->gradient_bytes, across);
     measured_words(how, &m, per_host, o->gpu);
     buf_printf(how, " in one machine; x%d machines at %.1f%% of that (the model's %.1f%% across "
                     "machines against %.1f%% within one): ",
@@ -598,6 +725,7 @@ static void speed_scaled(decision *d, decide_option *o, gw_buf *how, speed_band 
         buf_printf(how, "; x%d, nothing trained: no gradients to exchange", o->count);
     } else if (o->count > 1) {
         count_error(d, b, eff);
+        network_band(o, b, single, decide_batch_per_gpu(d->w), d->gradient_bytes, eff);
         buf_printf(how, "; x%d at %.1f%% data-parallel efficiency over ", o->count, eff * 100);
         link_words(how, o);
     }
@@ -613,6 +741,27 @@ static void comm_fraction(const decision *d, decide_option *o)
                                                      d->gradient_bytes, o->link_gbs,
                                                      o->network_gbps / 8) /
                        (decide_batch_per_gpu(d->w) / per_card);
+}
+
+/* Without a benchmark the efficiency leaves the gradient exchange out (no step time to set it
+ * against): the low end counts it, through the same model as a measured step, against a step
+ * of one card at the work rate the KB's reference benchmarks measure (decide_work_rate: their
+ * one-card results x their models' parameters per tensor TFLOPS), carried to the workload's
+ * parameters as the engine carries any benchmark (per-sample work in proportion to them). */
+static void exchange_band(decision *d, const decide_option *o, speed_band *b, double eff)
+{
+    model_gpu_spec s = decide_gpu_spec(d, o->gpu);
+    double rate = decide_work_rate(d);
+    if (!(d->w->params > 0) || !(s.tensor_tflops > 0) || !(rate > 0) || !(eff > 0))
+        return;
+    double single = rate * s.tensor_tflops / d->w->params;   /* samples/s */
+    double batch = decide_batch_per_gpu(d->w);
+    double with = efficiency(d, o, single, batch, d->gradient_bytes);
+    if (with > 0 && with < eff) {
+        b->exchange_lo = with;
+        b->exchange_step_ms = batch / single * 1e3;
+        b->efficiency = eff;
+    }
 }
 
 /* Without a benchmark: speed relative to the reference GPU, from specifications alone. */
@@ -631,12 +780,14 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how, speed_ban
     o->efficiency = eff;
     o->throughput = ratio * o->count * eff;
     if (!decide_str_eq(g->id, ref->id))
-        b->gpu_error = d->spec_pairs.mean_error_pp / 100;
+        b->gpu_error = band_percentile(&d->spec_pairs);
     if (o->count > 1 && !one_card_works(d) && (o->split || d->gradient_bytes > 0))
         count_error(d, b, eff);
     decide_option_cite(d, o, g->source);
     decide_option_cite(d, o, ref->source);
     buf_printf(how, "scaled from %s by tensor throughput and memory bandwidth", ref->name);
+    if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d))
+        exchange_band(d, o, b, eff);
     if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d))
         buf_printf(how, "; x%d at %.0f%%: the 3%% synchronisation overhead only, the exchange of "
                         "%.3g GB of gradients a step left out (no measured step time to set it "
@@ -765,28 +916,42 @@ void decide_speed_evidence_words(const decision *d, gw_buf *line)
 
 void decide_speed_band_words(const decision *d, gw_buf *line)
 {
-    buf_puts(line, "; every speed has a band (throughput.low and throughput.high, with "
-                   "throughput.band_basis): for a measured figure the spread of the results "
-                   "used; for a scaled one, widened by the mean absolute error of each scaling "
-                   "applied, tested on the KB's own measurements (");
+    buf_printf(line, "; every speed has a band (throughput.low and throughput.high, with "
+                     "throughput.band_basis): for a measured figure the spread of the results "
+                     "used; for a scaled one, widened by the %.0fth percentile of each scaling's "
+                     "leave-one-out errors on the KB's own measurements (",
+               MODEL_BAND_PERCENTILE * 100);
     const char *sep = "";
     if (d->spec_loo.rows || d->spec_pairs.rows) {
-        buf_printf(line, "across GPUs %.1f%%", (d->spec_loo.rows ? d->spec_loo.mean_error_pp
-                                                                 : d->spec_pairs.mean_error_pp));
+        const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
+        buf_printf(line, "across GPUs %.1f%%, mean %.1f%%", band_percentile(c) * 100,
+                   c->mean_error_pp);
         sep = "; ";
     }
     if (d->count_cal.rows) {
-        buf_printf(line, "%sacross counts %.1f points of efficiency, over the option's own "
-                         "efficiency", sep, d->count_cal.mean_error_pp);
+        buf_printf(line, "%sacross counts %.1f points of efficiency (mean %.1f), over the "
+                         "option's own efficiency", sep, band_percentile(&d->count_cal) * 100,
+                   d->count_cal.mean_error_pp);
         sep = "; ";
     }
     if (d->params_cal.rows)
-        buf_printf(line, "%sacross models by parameters %.1f%%, %d predictions between the "
-                         "reference benchmarks' models on the GPUs measured on both, grown with "
-                         "the log of a longer step", sep, d->params_cal.mean_error_pp,
+        buf_printf(line, "%sacross models by parameters %.1f%% (mean %.1f%%), %d predictions "
+                         "between the reference benchmarks' models on the GPUs measured on both, "
+                         "grown with the log of a longer step", sep,
+                   band_percentile(&d->params_cal) * 100, d->params_cal.mean_error_pp,
                    d->params_cal.rows);
-    buf_puts(line, "); several combine as the square root of the sum of their squares, and the "
-                   "band is the figure / (1 + e) to x (1 + e); the mean error, not the maximum, "
-                   "because it is the typical miss of a scaled figure, where the maximum is one "
-                   "GPU's outlier that would give every scaled option the worst case's band");
+    buf_printf(line, "); several combine as the square root of the sum of their squares, and "
+                     "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, not "
+                     "the mean nor the maximum, because a buyer reads a band as where the truth "
+                     "plausibly lies: the mean is missed by half of the KB's own scaled figures, "
+                     "the maximum is one GPU's outlier that would give every scaled option the "
+                     "worst case's band",
+               MODEL_BAND_PERCENTILE * 100);
+    if (d->repro_cal.rows) {
+        buf_puts(line, "; one measured result, or an article's figure, gets at least ");
+        decide_repro_words(d, line);
+    }
+    buf_puts(line, "; over several machines the low end is lower still: the model's efficiency "
+                   "with the network's time doubled, since the across-counts calibration is of "
+                   "runs inside one machine");
 }

@@ -38,6 +38,19 @@ void decide_params_calibration(const decision *d, model_calibration *out);
 /* The same test of what the decision does: each GPU measured with the workload's benchmark,
  * scaled from the measured GPU most like it as if it had no result of its own. */
 int decide_spec_loo_calibration(decision *d, model_calibration *out);
+/* (decide_calibrate.c) The KB's reproducibility on the workload's benchmark: every GPU and count
+ * measured twice or more, each result against the median of the others (out: caller frees). */
+void decide_repro_calibration(const decision *d, model_calibration *out);
+/* The relative band (a fraction) of a measured figure with no spread of its own: the
+ * MODEL_BAND_PERCENTILE of d's reproducibility calibration, read once; 0 without one. */
+double decide_repro_error(decision *d);
+/* (decide_calibrate.c) The training work rate of the KB's one-card reference benchmark results
+ * in the workload's precision class: the median of throughput x the benchmark model's
+ * parameters / the GPU's tensor TFLOPS (parameter-samples/s per TFLOPS), read once into
+ * d->work_rate and d->work_rate_rows; NaN without such results. */
+double decide_work_rate(decision *d);
+/* "the 80th percentile of ..." in line: the words of a percentile band's basis. */
+void decide_repro_words(const decision *d, gw_buf *line);
 
 /* The method's words (appended to line): when a result is used as measured and how another
  * model's is carried; how each speed's band is made, with the calibrations' figures. */

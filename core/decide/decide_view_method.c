@@ -113,7 +113,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                    "vendor only; same architecture, form factor and class first, then nearest "
                    "in specifications) x sqrt(tensor TFLOPS ratio x memory bandwidth ratio), "
                    "labelled scaled");
-    model_calibration spec;
+    model_calibration spec = {0};
     if (d->n_bench && d->spec_loo.rows)
         buf_printf(line, "; tested on the %d GPUs the KB measures on this benchmark, each "
                          "scaled as if it had no result of its own, it is off by %.0f%% on "
@@ -128,6 +128,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                          "at most",
                    spec.rows, spec.mean_error_pp, spec.max_error_pp);
     decide_speed_band_words(d, line);
+    model_calibration_free(&spec);
     view_map_set_str(v, "scaling", buf_cstr(line));
 }
 
@@ -166,6 +167,7 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
                    cal.rows, cal.mean_error_pp, cal.max_error_pp);
         view_map_set_str(v, "calibration", buf_cstr(line));
     }
+    model_calibration_free(&cal);
     buf_reset(line);
     buf_printf(line,
                "model parallelism (a model too big for one card, split over n): memory per card "

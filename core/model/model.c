@@ -4,7 +4,10 @@
 #include "model.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/buf.h"
 
 #include "optimizer.h"
 #include "precision.h"
@@ -186,6 +189,36 @@ void model_calibration_add(model_calibration *c, double predicted, double measur
     c->mean_error_pp = c->sum_error_pp / c->rows;
     if (error_pp > c->max_error_pp)
         c->max_error_pp = error_pp;
+    if (c->rows > c->errors_cap) {
+        c->errors_cap = c->errors_cap ? 2 * c->errors_cap : 16;
+        c->errors_pp = gw_xrealloc(c->errors_pp, (size_t)c->errors_cap * sizeof *c->errors_pp);
+    }
+    c->errors_pp[c->rows - 1] = error_pp;
+}
+
+void model_calibration_free(model_calibration *c)
+{
+    free(c->errors_pp);
+    memset(c, 0, sizeof *c);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+double model_calibration_percentile_pp(const model_calibration *c, double p)
+{
+    if (c->rows < 1)
+        return 0;
+    double *sorted = gw_xmalloc((size_t)c->rows * sizeof *sorted);
+    memcpy(sorted, c->errors_pp, (size_t)c->rows * sizeof *sorted);
+    qsort(sorted, (size_t)c->rows, sizeof *sorted, cmp_double);
+    int rank = (int)ceil(p * c->rows - 1e-9);
+    double value = sorted[rank < 1 ? 0 : rank > c->rows ? c->rows - 1 : rank - 1];
+    free(sorted);
+    return value;
 }
 
 int model_is_benchmark_model(double benchmark_params, double params)

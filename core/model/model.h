@@ -126,8 +126,20 @@ typedef struct model_calibration {
     int rows;
     double mean_error_pp, max_error_pp;   /* |predicted - measured|, percentage points */
     double sum_error_pp;
+    double *errors_pp;                    /* each row's error, in the order added (owned) */
+    int errors_cap;
 } model_calibration;
+/* c starts zeroed ({0}); model_calibration_free releases its list of errors. */
 void model_calibration_add(model_calibration *c, double predicted, double measured);
+void model_calibration_free(model_calibration *c);
+
+/* The share of a calibration's errors a band is to hold: a band is read as where the truth
+ * plausibly lies, so it is the error four scaled figures in five stay within on the KB's own
+ * measurements, not the mean (half of them miss by more) nor the maximum (one outlier's). */
+#define MODEL_BAND_PERCENTILE 0.80
+/* The p-th percentile (0 < p <= 1) of c's errors, in percentage points, by nearest rank: the
+ * ceil(p x n)-th smallest of n; 0 when c has no rows. */
+double model_calibration_percentile_pp(const model_calibration *c, double p);
 
 /* Whether a workload's model is a benchmark's model: their parameter counts within
  * MODEL_SAME_MODEL_TOLERANCE of the benchmark's (10%: the variants of one published model, such

@@ -229,6 +229,27 @@ static void calibration(void **state)
     assert_int_equal(c.rows, 2);
     assert_float_equal(c.max_error_pp, 9.879, 0.01);
     assert_float_equal(c.mean_error_pp, 5.624, 0.01);
+    model_calibration_free(&c);
+    /* The bands' percentile, by nearest rank (the ceil(p x n)-th smallest of n): errors of 10,
+     * 1 ... 9 points (predicted 0.10 ... 0.01 against 0), added out of order: the 80th is the
+     * ceil(8.0) = 8th smallest, 8; the 50th the 5th, 5; the 100th the largest, 10; of 2
+     * errors, 3 and 7, the 80th is the ceil(1.6) = 2nd, 7 (the mean, 5, would be missed by one
+     * of the two).  No rows: 0. */
+    assert_float_equal(model_calibration_percentile_pp(&c, MODEL_BAND_PERCENTILE), 0, 0);
+    model_calibration_add(&c, 0.10, 0);
+    for (int i = 1; i <= 9; i++)
+        model_calibration_add(&c, i / 100.0, 0);
+    assert_int_equal(c.rows, 10);
+    assert_float_equal(model_calibration_percentile_pp(&c, 0.80), 8, 1e-9);
+    assert_float_equal(model_calibration_percentile_pp(&c, 0.50), 5, 1e-9);
+    assert_float_equal(model_calibration_percentile_pp(&c, 1.00), 10, 1e-9);
+    assert_float_equal(c.errors_pp[0], 10, 1e-9);   /* the list keeps the order added */
+    model_calibration_free(&c);
+    model_calibration_add(&c, 0.03, 0);
+    model_calibration_add(&c, 0.07, 0);
+    assert_float_equal(model_calibration_percentile_pp(&c, MODEL_BAND_PERCENTILE), 7, 1e-9);
+    model_calibration_free(&c);
+    assert_int_equal(c.rows, 0);
     /* The benchmarks' own model sizes. */
     assert_float_equal(model_benchmark_params("resnet50"), 25.6e6, 0);
     assert_float_equal(model_benchmark_params("bert_base_squad"), 110e6, 0);
