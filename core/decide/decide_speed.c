@@ -257,8 +257,11 @@ void decide_repro_words(const decision *d, gw_buf *line)
                c->mean_error_pp, c->max_error_pp);
 }
 
-/* A measured figure's band: its results' spread; one result, or an article's approximate
- * figure, at least the KB's reproducibility either way (as a ratio).  One result's is an error
+/* A measured figure's band: its results' spread; an article's figure, at least the KB's
+ * reproducibility either way (as a ratio).  Only an article's: the KB's repeated measurements
+ * set articles against benchmarks, so what they measure is how far an article strays from a
+ * benchmark, not how far a benchmark's one result strays from another's (which keeps no band of
+ * its own, and its band sentence says so).  An article's one result's is an error
  * like a scaling's, combined with theirs as independent errors (band_error): a scaled figure's
  * leave-one-out error already holds some of its source's own noise, so the two are not
  * stacked. */
@@ -270,7 +273,7 @@ static void band_of_measured(decision *d, speed_band *b, const measured *m)
     b->spread_hi = m->median > 0 ? m->hi / m->median : 1;
     b->repro = 0;
     b->repro_spread = 0;
-    if (m->n != 1 && m->tier != 3)
+    if (m->tier != 3)
         return;
     double r = decide_repro_error(d);
     if (!(r > 0) || (b->spread_lo <= 1 / (1 + r) && b->spread_hi >= 1 + r))

@@ -347,15 +347,16 @@ case "$OUT" in *"## Costs"*"**Re-quote before signing:**"*"## Buying against ren
     *) fail "report template: the re-quote list is under Costs" "elsewhere or missing" ;; esac
 # From decide itself, on 2026-12-01 (SOURCE_DATE_EPOCH 1796083200): vision-team with stale_ok is
 # fairly sure, not a close call: the used 3090s' one result (an article's 3,100) has the KB's
-# reproducibility as its band, 2,087 to 4,605, so in the draws at its low end two new RTX 4090s
-# (0.252 of them) or an A100 rental (0.034) win; 71% of the seeded draws stay its.  It names
+# reproducibility as its band, 2,087 to 4,605, so in the draws at its low end two used RTX 3090s
+# (a benchmark's 1,751, no band of their own) win 0.259 of them; 74% of the seeded draws stay
+# its.  It names
 # the one price to re-quote, its own: the used 3090s' CNY 6,000 of 2026-01 (an article's:
 # anecdote), 334 days old (2026-01-01 to 2026-12-01); no stale price would beat it if it held.
 SHORT=$(SOURCE_DATE_EPOCH=1796083200 "$GW" report "$T/vision-stale.lua" --format md)
 check_eq "report: the re-quote list has the recommendation's stale price alone" \
     "$(printf '%s\n' "$SHORT" | sed -n '/^\*\*Re-quote before signing/,/^\*\*Old prices/p' | grep '^- ')" \
     "- used GeForce RTX 3090: anecdote price of 2026-01 (334 days old)"
-case "$SHORT" in *"**How sure:** the recommendation is cheapest in 71% of 2,000 draws"*"**Re-quote before signing:**"*"- used GeForce RTX 3090: anecdote price of 2026-01 ("*)
+case "$SHORT" in *"**How sure:** the recommendation is cheapest in 74% of 2,000 draws"*"**Re-quote before signing:**"*"- used GeForce RTX 3090: anecdote price of 2026-01 ("*)
     pass "report: how sure and what to re-quote, from decide" ;;
     *) fail "report: how sure and what to re-quote, from decide" "missing" ;; esac
 case "$SHORT" in *"A close call"*)

@@ -124,8 +124,8 @@ static const view *sensitivity_entry(const view *v, const char *key)
 #define LIST "rent:List Cloud:-:1x rtx-4090"
 
 /* A rental's cost per 1M images is its price an hour / (images/s x 3,600) x 1e6.  The A100 at
- * USD 1.00 to 1.10 (1.05 used, the median of the two) and 1,600 images/s, one result: its band
- * is the fixture's reproducibility, the 3090's two results each against the other, |1,000 / 900
+ * USD 1.00 to 1.10 (1.05 used, the median of the two) and 1,600 images/s, one article's result:
+ * its band is the fixture's reproducibility (which bands an article's figure, not a benchmark's), the 3090's two results each against the other, |1,000 / 900
  * - 1| = 11.11% and |900 / 1,000 - 1| = 10%, whose 80th percentile (the 2nd of 2) is 11.11%:
  * 1,600 / 1.1111 = 1,440 to 1,600 x 1.1111 = 1,777.78 images/s.  So 1.00 / (1,777.78 x 3,600) x
  * 1e6 = 0.156250, 0.182292 at the plan's figures, 1.10 / (1,440 x 3,600) x 1e6 = 0.212191.
