@@ -1,7 +1,8 @@
 /* decide_rent.c — the options to rent.  Per GPU and card count, the KB's hourly cloud offers are
  * read cheapest per whole card first, through an index (kb_cloud_cursor), until the cheapest
  * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known: a catalogue of 100,000
- * offers is read only as far as an offer could still be compared.  Each offer is priced by the
+ * offers is read only as far as an offer could still be compared, and a held-back offer cheaper
+ * than one kept (stale, 'from', launch, anecdotal) is kept to be shown.  Each offer is priced by the
  * row that stands for it (decide_options.h: a current price of the best kind, the freshest), a
  * 'from' figure as a range up to the highest current list price of the GPU and count.  A
  * provider's older price is set aside where its newer list prices the same GPU and count; a spot
@@ -281,6 +282,32 @@ static long rent_next_judged(const rent_walk *k, double bound, int exhausted)
     return best;
 }
 
+/* The held-back offers read (a stale, 'from', launch or unaccepted anecdotal price) that are
+ * cheaper than an offer kept: up to DECIDE_RENT_OFFERS_PER_CONFIG of them, cheapest first, are
+ * kept too, to be shown (ranked after the others, never recommended) and re-quoted.  Rows are
+ * read cheapest first, so every such offer cheaper than the dearest kept one has been read. */
+static int rent_keep_cheaper_held_back(rent_walk *k, gw_error *err)
+{
+    double dearest = 0;
+    for (size_t j = k->first_kept; j < k->kept->n; j++)
+        if (!k->kept->v[j].held_back)
+            dearest = fmax(dearest, k->kept->v[j].per_card_hour);
+    int rc = GW_OK;
+    for (int added = 0; rc == GW_OK && added < DECIDE_RENT_OFFERS_PER_CONFIG; added++) {
+        long best = -1;
+        for (size_t i = 0; i < k->pending.n; i++) {
+            const rent_offer *f = &k->pending.v[i];
+            if (f->held_back && f->per_card_hour < dearest &&
+                (best < 0 || cmp_rent_offer(f, &k->pending.v[best]) < 0))
+                best = (long)i;
+        }
+        if (best < 0)
+            break;
+        rc = rent_judge(k, (size_t)best, err);
+    }
+    return rc;
+}
+
 /* One GPU and card count (configurations cfg[0..n): its spot flags and currencies): its offers
  * cheapest first, until DECIDE_RENT_OFFERS_PER_CONFIG are kept or every row is read. */
 static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, gw_error *err)
@@ -327,6 +354,8 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
         if (rc == GW_OK)
             rc = stream_advance(d, next, err);
     }
+    if (rc == GW_OK)
+        rc = rent_keep_cheaper_held_back(k, err);
     for (size_t i = 0; i < k->pending.n; i++)
         rent_offer_free(&k->pending.v[i]);
     k->pending.n = 0;

@@ -85,3 +85,17 @@ check_eq "heldout rates: every converted option names a 2026 rate date" \
 check_eq "heldout rates: the RunPod rental (USD) is converted at the rate of 2026-04-13" \
     "$(jqr '.options[] | select(.id == "rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090") | .rate_as_of')" \
     "2026-04-13"
+
+# ---- a cheaper held-back offer is shown, not dropped ----
+# lora-finetune as shipped (no stale_ok): Spheron's H100 SXM 'from' USD 2.50 of 2026-03 (275
+# days before 2026-12-01, older than 180) is cheaper than RunPod's list USD 2.69 the walk keeps,
+# so it is shown and held back (rank after the others), and listed to re-quote; before, the
+# walk stopped at three current providers and the stale offer was never shown.
+run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+jq_all _j1 '.options[] | select(.id == "rent:Spheron:H100 SXM:1x h100-sxm5") | "\(.held_back) \(.price_kind) \(.price_stale)"' \
+    _j2 '[.price_age.requote[] | select(.label == "rent NVIDIA H100 SXM5 80GB (Spheron, H100 SXM)") | "\(.price_kind) \(.as_of) \(.age_days)"] | join(",")' \
+    _j3 '.recommendation.option'
+check_eq "heldout lora-finetune: Spheron's stale 'from' H100 is shown, held back" "$_j1" "true from true"
+check_eq "heldout lora-finetune: ... and listed to re-quote" "$_j2" "from 2026-03 275"
+check_eq "heldout lora-finetune: RunPod's list price is recommended" "$_j3" \
+    "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5"
