@@ -210,14 +210,20 @@ static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_pr
 
 /* Whether a is better evidenced than b: price kind, speed kind, then the share of draws won,
  * then rank. */
-static int better_evidenced(const decision *d, const decide_option *a, const decide_option *b)
+/* How a's evidence compares with b's, by price kind, then speed kind: < 0 better, 0 alike. */
+static int evidence_cmp(const decision *d, const decide_option *a, const decide_option *b)
 {
     int x = decide_price_rank(d, a->price_kind), y = decide_price_rank(d, b->price_kind);
     if (x != y)
-        return x < y;
-    x = decide_speed_kind_rank(d, a), y = decide_speed_kind_rank(d, b);
-    if (x != y)
-        return x < y;
+        return x - y;
+    return decide_speed_kind_rank(d, a) - decide_speed_kind_rank(d, b);
+}
+
+static int better_evidenced(const decision *d, const decide_option *a, const decide_option *b)
+{
+    int c = evidence_cmp(d, a, b);
+    if (c)
+        return c < 0;
     if (a->p_best != b->p_best)
         return a->p_best > b->p_best;
     return a->rank < b->rank;
@@ -315,7 +321,16 @@ static void because_sentence(decide_robust *r, const decision *d)
         buf_puts(&b, " in ");
         share_words(&b, o->p_best);
     }
-    if (rec == cheap) {
+    int alike = 1;   /* every close option's evidence as good as the recommendation's */
+    for (size_t i = 0; i < r->n_close; i++)
+        alike = alike && !evidence_cmp(d, rec, r->close[i]);
+    if (rec == cheap && alike) {
+        buf_puts(&b, "; their evidence is alike (");
+        evidence_words(&b, d, rec);
+        buf_puts(&b, " each), so it stays recommended as the cheapest at the plan's figures and in "
+                     "the most draws, by less than the uncertainty of their figures: a "
+                     "measurement or a quote of the others could change the answer.");
+    } else if (rec == cheap) {
         buf_puts(&b, "; it stays recommended as the best evidenced of them (");
         evidence_words(&b, d, rec);
         buf_puts(&b, ").");

@@ -951,8 +951,10 @@ void decide_speed_band_words(const decision *d, gw_buf *line)
                      "worst case's band",
                MODEL_BAND_PERCENTILE * 100);
     if (d->repro_cal.rows) {
-        buf_puts(line, "; one measured result, or an article's figure, gets at least ");
+        buf_puts(line, "; an article's figure gets at least ");
         decide_repro_words(d, line);
+        buf_puts(line, " (those repeats set articles against benchmarks: a benchmark's one "
+                       "result keeps no band of its own)");
     }
     buf_puts(line, "; over several machines the low end is lower still: the model's efficiency "
                    "with the network's time doubled, since the across-counts calibration is of "

@@ -85,9 +85,10 @@ check_eq "robust llm-serving: its own speed, a flip point or the range searched"
     1
 
 run "$GW" report "$EX/llm-serving.lua"
-check_out "robust llm-serving (report): what moves most is said to be among the money inputs" \
-    "Of the money inputs, the answer is most sensitive to
-**rental price**"
+check_out "robust llm-serving (report): what moves most is said to be among the money inputs, and of the cost, not the answer" \
+    "Of the money inputs, **rental price**
+moves the recommendation's cost per unit most; whether it changes the answer, and where, is the
+last column"
 check_out "robust llm-serving (report): the targets-only swing is explained" \
     '"— (targets)": the input moves no cost per unit (a service'"'"'s throughput is its demand)'
 
