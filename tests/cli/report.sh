@@ -286,11 +286,12 @@ case "$SHORT" in *"### Every rule's verdicts"*|*"### Every feasible option's fig
     fail "report: the short appendix leaves every option's figures and verdicts out" "present" ;;
     *) pass "report: the short appendix leaves every option's figures and verdicts out" ;; esac
 # The full appendix: one row per feasible option and one line per option that fell out (88
-# options, 54 feasible, 34 out for the shipped KB), and every verdict decide gives any option.
+# options, 54 feasible, 34 out for the shipped KB; a held-back row's rank is "(N) †"), and every
+# verdict decide gives any option.
 run "$GW" report "$T/vision-stale.lua" --format md --appendix full
 FULL=$OUT
 check_eq "report --appendix full: every option, feasible and fallen out" \
-    "$(( $(section "$FULL" "Every feasible option's figures" | grep -c '^| [0-9]') + $(section "$FULL" "Every option that fell out" | grep -c '^- \*\*') )) $(section "$FULL" "Every feasible option's figures" | grep -c '^| [0-9]')" \
+    "$(( $(section "$FULL" "Every feasible option's figures" | grep -c '^| [(0-9]') + $(section "$FULL" "Every option that fell out" | grep -c '^- \*\*') )) $(section "$FULL" "Every feasible option's figures" | grep -c '^| [(0-9]')" \
     "$N_OPTIONS $N_FEASIBLE"
 check_eq "report --appendix full: every verdict decide gives ($N_VERDICTS)" \
     "$(section "$FULL" "Every rule's verdicts" | grep '^  - ' | sed 's/ weight.*//; s/,$//; s/)$//')" \
@@ -362,3 +363,18 @@ case "$SHORT" in *"**How sure:** the recommendation is cheapest in 74% of 2,000 
 case "$SHORT" in *"A close call"*)
     fail "report: no close call where the recommendation wins over 60% of the draws" "present" ;;
     *) pass "report: no close call where the recommendation wins over 60% of the draws" ;; esac
+
+# Held-back rows are marked in the report's tables as `decide` brackets them, "(8) †" with the
+# chart's † legend: lora-finetune's eighth option is the unnamed CN platform's A100 at an
+# article's anecdote price (held back, ranked after the seven list prices); the full appendix's
+# every-feasible table marks exactly the options decide --json says are held back.
+SOURCE_DATE_EPOCH=1796083200 "$GW" decide "$ROOT/examples/lora-finetune.lua" --json >"$T/lora.json"
+SOURCE_DATE_EPOCH=1796083200 "$GW" report "$ROOT/examples/lora-finetune.lua" --appendix full \
+    --format md >"$T/lora-full.md"
+check_eq "report: a held-back row's rank is bracketed and marked in the body table" \
+    "$(sed -n '/^## Costs/,/^## /p' "$T/lora-full.md" | grep -c '^| (8) † | rent 1x NVIDIA A100 SXM4 80GB (Unnamed CN platform')" 1
+check_eq "report: every feasible option's rank cell is marked as decide holds it back" \
+    "$(sed -n '/^### Every feasible option/,/^$/p; /^### Every feasible option/,/^A rank/p' "$T/lora-full.md" | grep '^| [(0-9]' | sort -u | cut -d'|' -f2 | sed 's/^ //; s/ $//' | sort)" \
+    "$(jq -r '.options[] | select(.feasible) | if .held_back then "(\(.rank)) †" else "\(.rank)" end' "$T/lora.json" | sort)"
+check_eq "report: the tables' legend says what the mark means" \
+    "$(grep -c 'A rank in brackets with † (“(5) †”) marks a price' "$T/lora-full.md")" 1
