@@ -157,6 +157,15 @@ void decide_llm_fit(decision *d, decide_option *o)
 #define LLM_MFU_PUBLISHED_HIGH 0.582
 #define LLM_MFU_PUBLISHED_SOURCES "torchtitan-performance-h100", "torchtitan-performance-a100"
 
+/* The published spread as factors on the KB's assumed utilisation, each widened to hold 1
+ * (the figure used): what a training speed's band is where too few rows calibrate it. */
+static void train_spread_factors(const decision *d, double *low, double *high)
+{
+    double assumed = d->facts[KB_ASSUMED_LLM_MFU].value;
+    *low = fmin(LLM_MFU_PUBLISHED_LOW / assumed, 1);
+    *high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
+}
+
 /* The median of v[0..n) without v[skip]; v is left as it was. */
 static double median_without(const double *v, size_t n, size_t skip)
 {
@@ -233,9 +242,8 @@ static void train_band(decision *d, decide_option *o)
         /* The published spread as factors on the KB's assumed figure, applied to the figure
          * used (the assumed one, or one row's calibration, which the spread says as little
          * of). */
-        double assumed = d->facts[KB_ASSUMED_LLM_MFU].value;
-        double low = fmin(LLM_MFU_PUBLISHED_LOW / assumed, 1);
-        double high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
+        double assumed = d->facts[KB_ASSUMED_LLM_MFU].value, low, high;
+        train_spread_factors(d, &low, &high);
         o->throughput_lo = o->throughput * low;
         o->throughput_hi = o->throughput * high;
         static const char *const sources[] = {LLM_MFU_PUBLISHED_SOURCES};
@@ -337,8 +345,9 @@ static void serve_band(decision *d, decide_option *o, const model_llm_setup *s, 
     o->throughput_hi = high.tokens_per_s * busy;
     gw_buf basis = GW_BUF_INIT;
     buf_printf(&basis, "no measured row calibrates the serving model: the figure at the low and "
-                       "high ends of the published ranges of its two assumed shares, %.0f%% to "
-                       "%.0f%% of the tensor rate (llama-3-paper, Llama 3's pre-training) and "
+                       "high ends of the published ranges of its two assumed shares, prefill at "
+                       "%.0f%% to %.0f%% of the tensor rate (llama-3-paper, Llama 3's "
+                       "pre-training; not training's wider spread of torchtitan's runs) and "
                        "%.0f%% to %.0f%% of the memory bandwidth in a decode step (mbu-glossary, "
                        "what vLLM and TensorRT-LLM commonly reach); a team's own stack may reach "
                        "less; tensor parallelism's efficiency is the model's, not in the band",
@@ -739,16 +748,27 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% on "
                       "average: the figure / %.3g to x %.3g", d->llm_mfu_rows,
                    d->llm_mfu_error * 100, 1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
-    else {
+    else if (d->llm_setup.task != MODEL_INFERENCE) {
+        double low, high;
+        train_spread_factors(d, &low, &high);
+        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
+                      "published spread of training's utilisation, %.0f%% (torchtitan-"
+                      "performance-h100: Llama 3.1 8B on 8 H100s) to %.1f%% (torchtitan-"
+                      "performance-a100: Llama 3 8B on 64 A100s), as factors on the KB's "
+                      "assumed %.0f%%: the figure x %.4g to x %.4g (%d measured rows, too few to "
+                      "calibrate it)", LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
+                   d->facts[KB_ASSUMED_LLM_MFU].value * 100, low, high, d->llm_mfu_rows);
+    } else {
+        /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
+         * stacks, and a served option's speed is its prefill and decode, not a training step. */
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "model again at the ends of the published ranges of its assumed shares: "
-                      "%.0f%% to %.0f%% utilisation (llama-3-paper)", LLM_MFU_LOW * 100,
-                   LLM_MFU_HIGH * 100);
-        if (d->llm_setup.task == MODEL_INFERENCE)
-            buf_printf(b, " and %.0f%% to %.0f%% of the memory bandwidth a decode step "
-                          "(mbu-glossary)", LLM_DECODE_BANDWIDTH_LOW * 100,
-                       LLM_DECODE_BANDWIDTH_HIGH * 100);
-        buf_puts(b, ", too few measured rows to test the model on");
+                      "prefill at %.0f%% to %.0f%% utilisation (llama-3-paper, Llama 3 405B's "
+                      "pre-training; training's wider spread, 33%% to 58.2%% of torchtitan's "
+                      "runs, is not applied to serving) and %.0f%% to %.0f%% of the memory "
+                      "bandwidth a decode step (mbu-glossary), too few measured rows to test "
+                      "the model on", LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100,
+                   LLM_DECODE_BANDWIDTH_LOW * 100, LLM_DECODE_BANDWIDTH_HIGH * 100);
     }
     view_map_set_str(method, "scaling", buf_cstr(b));
 }

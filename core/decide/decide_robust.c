@@ -21,21 +21,30 @@ struct decide_robust {
     const decide_option *cheapest;    /* ranked first at the plan's figures */
     const decide_option *recommended; /* after a close call's pick */
     double regret, regret_share;      /* the recommendation's, mean over the draws */
+    double misses_deadline_share;     /* a job: the recommendation's draws past its deadline */
+    double no_winner_share;           /* draws in which no option meets the targets */
     int close_call;
     const decide_option **close;      /* inside the uncertainty, best evidenced first */
     size_t n_close;
     char *because;
 };
 
-double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
-                          double throughput)
+/* o costed at unit_price and throughput.  A shallow copy: the cost stage writes plain figures
+ * only, and the copy is never freed. */
+static decide_option costed_at(decision *d, const decide_option *o, double unit_price,
+                               double throughput)
 {
-    /* A shallow copy: the cost stage writes plain figures only, and the copy is never freed. */
     decide_option at = *o;
     at.unit_price = unit_price;
     at.throughput = throughput;
     decide_option_cost(d, &at);
-    return at.per_unit;
+    return at;
+}
+
+double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
+                          double throughput)
+{
+    return costed_at(d, o, unit_price, throughput).per_unit;
 }
 
 /* ---- evidence ---- */
@@ -100,6 +109,7 @@ typedef struct compared {
     double c_lo, c_hi;                 /* served: its capacity's band (else NaN) */
     double adjustment;                 /* the rules' factor on its cost per unit */
     size_t wins;
+    size_t past_deadline;              /* a job: draws whose speed misses the deadline */
     double regret, regret_share;
 } compared;
 
@@ -148,9 +158,10 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
  * and whether it meets the workload's targets.  A served option draws its capacity in its band
  * and serves the demand, if one is stated, or its capacity; below the demand, or with its time
  * per output token (in inverse proportion to the capacity: both are one decode step's) past the
- * target, it misses them in that draw. */
+ * target, it misses them in that draw.  A job's hours follow its drawn speed: more hours than
+ * the deadline leaves (hours_available) miss it in that draw (*past_deadline set). */
 static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
-                         int *meets)
+                         int *meets, int *past_deadline)
 {
     double price = x->p_lo + u_price * (x->p_hi - x->p_lo);
     double speed = x->t_lo + u_speed * (x->t_hi - x->t_lo);
@@ -162,19 +173,23 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
         speed = isnan(demand) ? capacity : fmin(capacity, demand);
     }
-    return decide_per_unit_at(d, x->o, price, speed) * x->adjustment;
+    decide_option at = costed_at(d, x->o, price, speed);
+    *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */
+    *meets = *meets && !*past_deadline;
+    return at.per_unit * x->adjustment;
 }
 
 /* DECIDE_ROBUST_DRAWS draws: in each, the cheapest option by the figure the options are ranked
  * by (cost per unit x the rules' adjustment) among those that meet the targets in it wins, and
  * every option's regret is how much dearer it is than that (a draw none meets has no winner,
- * and no regret). */
-static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_price)
+ * and no regret).  Returns how many draws had no winner. */
+static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_price)
 {
     double *u_speed = gw_xmalloc((n_speed + 1) * sizeof *u_speed);
     double *u_price = gw_xmalloc((n_price + 1) * sizeof *u_price);
     double *score = gw_xmalloc((n + 1) * sizeof *score);
     uint64_t state = DECIDE_ROBUST_SEED;
+    size_t no_winner = 0;
     for (int k = 0; k < DECIDE_ROBUST_DRAWS; k++) {
         for (size_t g = 0; g < n_speed; g++)
             u_speed[g] = uniform01(&state);
@@ -183,13 +198,17 @@ static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_pr
         size_t best = SIZE_MAX;
         for (size_t i = 0; i < n; i++) {
             compared *x = &c[i];
-            int meets;
-            score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets);
+            int meets, past_deadline;
+            score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets,
+                                  &past_deadline);
+            x->past_deadline += past_deadline;
             if (meets && (best == SIZE_MAX || score[i] < score[best]))
                 best = i;
         }
-        if (best == SIZE_MAX)
+        if (best == SIZE_MAX) {
+            no_winner++;
             continue;
+        }
         c[best].wins++;
         for (size_t i = 0; i < n; i++) {
             c[i].regret += score[i] - score[best];
@@ -204,6 +223,7 @@ static void draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_pr
     free(u_speed);
     free(u_price);
     free(score);
+    return no_winner;
 }
 
 /* ---- a close call ---- */
@@ -362,7 +382,7 @@ void decide_robust_run(decision *d)
         free(c);
         return;
     }
-    draw(d, c, r->n, n_speed, n_price);
+    r->no_winner_share = (double)draw(d, c, r->n, n_speed, n_price) / DECIDE_ROBUST_DRAWS;
     for (size_t i = 0; i < r->n; i++)
         r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi || c[i].c_lo < c[i].c_hi;
     r->close_call = r->cheapest->p_best < DECIDE_ROBUST_CLOSE_P_BEST;
@@ -376,6 +396,7 @@ void decide_robust_run(decision *d)
         if (c[i].o == r->recommended) {
             r->regret = c[i].regret;
             r->regret_share = c[i].regret_share;
+            r->misses_deadline_share = (double)c[i].past_deadline / DECIDE_ROBUST_DRAWS;
         }
     because_sentence(r, d);
     decide_trace(d, "robustness: %s wins %.3f of %d draws%s", r->recommended->id,
@@ -415,8 +436,12 @@ static const char robust_method[] =
     "fact); a figure without a range stays as it is. Each option's cost per unit of work is "
     "then recomputed by the cost stage (a job's hours, and so a rental's bill and a purchase's "
     "electricity, follow the speed) and multiplied by its rules' adjustment, the figure the "
-    "options are ranked by; the options compared are the feasible ones not held back, their "
-    "feasibility held at the plan's figures. p_best is the share of draws in which an option "
+    "options are ranked by; the options compared are the feasible ones not held back. An option "
+    "wins a draw only where it meets the workload's targets at its drawn figures: a job's hours "
+    "needed follow its drawn speed and must not exceed the hours its deadline leaves "
+    "(misses_deadline_share: the share of draws in which the recommendation does not finish "
+    "in time); a served option's drawn capacity must serve the demand within the time per "
+    "output token; no_winner_share is the share of draws no option wins. p_best is the share of draws in which an option "
     "is the cheapest; the expected regret, the mean of how much dearer per unit the "
     "recommendation is than each draw's cheapest (its share: the mean of that as a share of "
     "the recommendation's own cost per unit in the draw). Below a p_best of %.0f%% the answer is a close "
@@ -477,6 +502,14 @@ void decide_robust_view(const decision *d, view *root)
     buf_free(&t);
     decide_set_money(v, d, "expected_regret", r->regret);
     view_map_set_num(v, "expected_regret_share", r->regret_share);
+    view_map_set_num(v, "misses_deadline_share", r->misses_deadline_share);
+    view_map_set_num(v, "no_winner_share", r->no_winner_share);
+    if (r->misses_deadline_share > 0) {
+        gw_buf m = GW_BUF_INIT;
+        share_words(&m, r->misses_deadline_share);
+        view_map_set_str(v, "misses_deadline_text", buf_cstr(&m));
+        buf_free(&m);
+    }
     view_map_set_bool(v, "close_call", r->close_call);
     view_map_set_str(v, "cheapest_at_plan", r->cheapest->id);
     view_map_set_bool(v, "repicked", r->recommended != r->cheapest);

@@ -230,6 +230,9 @@ typedef struct speed_band {
     double exchange_lo;            /* without a step time: the efficiency with the exchange
                                     * counted at a stated compute (0: not left out) */
     double exchange_step_ms;       /* that compute, one step of one card */
+    double cap_hi;                 /* the high end's physical limit, a ratio to the figure (0:
+                                    * none): band_cap_linear, band_cap_spec */
+    char cap_words[320];           /* where that limit comes from */
 } speed_band;
 
 /* The percentile of a calibration a band reads, as a fraction. */
@@ -400,6 +403,41 @@ static void band_basis_words(const decision *d, const speed_band *b, double e, g
                    b->network_lo * 100, b->efficiency * 100);
 }
 
+/* A measured figure on count cards cannot beat count times the same GPU's one-card
+ * measurement (one_card_median, its median): linear scaling is the physical limit of data
+ * parallelism. */
+static void band_cap_linear(speed_band *b, int count, double one_card_median, double figure)
+{
+    if (!(one_card_median > 0) || !(figure > 0) || count < 2)
+        return;
+    b->cap_hi = fmax(count * one_card_median / figure, 1);
+    gw_buf w = GW_BUF_INIT;
+    buf_printf(&w, "; its high end is at most linear scaling of the same GPU's one-card "
+                   "measurement, %d x ", count);
+    view_format_number(&w, one_card_median, 0);
+    buf_puts(&w, " = ");
+    view_format_number(&w, count * one_card_median, 0);
+    buf_printf(&w, " (x %.3g the figure)", b->cap_hi);
+    snprintf(b->cap_words, sizeof b->cap_words, "%s", buf_cstr(&w));
+    buf_free(&w);
+}
+
+/* A figure scaled by sqrt(tensor ratio x bandwidth ratio) cannot beat the larger of the two
+ * ratios times its source's: no workload is faster than its faster-growing resource allows. */
+static void band_cap_spec(speed_band *b, const model_gpu_spec *from, const model_gpu_spec *to)
+{
+    double tensor = to->tensor_tflops / from->tensor_tflops;
+    double bandwidth = to->bandwidth_gbs / from->bandwidth_gbs;
+    if (!(tensor > 0) || !(bandwidth > 0))
+        return;
+    b->cap_hi = fmax(tensor, bandwidth) / sqrt(tensor * bandwidth);
+    snprintf(b->cap_words, sizeof b->cap_words,
+             "; its high end is at most what the specifications allow, the larger of their "
+             "ratios (tensor x %.3g, bandwidth x %.3g) times the source's figure: x %.3g the "
+             "figure, which is scaled by sqrt(x %.3g x %.3g) = x %.3g",
+             tensor, bandwidth, b->cap_hi, tensor, bandwidth, sqrt(tensor * bandwidth));
+}
+
 /* o's low and high ends from its band (a measured spread widened by 1 + e either way for the
  * combined error e of the scalings, a ratio so that it stays above zero however large e is;
  * over several machines, lower still by the network's doubled time), the sentence that says
@@ -413,8 +451,13 @@ static void band_apply(const decision *d, decide_option *o, const speed_band *b,
     double network = low_eff > 0 && b->efficiency > 0 ? low_eff / b->efficiency : 1;
     o->throughput_lo = o->throughput * b->spread_lo / (1 + e) * network;
     o->throughput_hi = o->throughput * b->spread_hi * (1 + e);
+    int capped = b->cap_hi > 0 && o->throughput_hi > o->throughput * b->cap_hi;
+    if (capped)
+        o->throughput_hi = o->throughput * b->cap_hi;
     gw_buf basis = GW_BUF_INIT;
     band_basis_words(d, b, e, &basis);
+    if (capped)
+        buf_puts(&basis, b->cap_words);
     /* A spread of several results alone is in the how's own words already. */
     if (o->throughput_hi > o->throughput_lo && (e > 0 || b->repro > 0 || network < 1)) {
         double lo = o->throughput_lo / o->throughput, hi = o->throughput_hi / o->throughput;
@@ -423,14 +466,15 @@ static void band_apply(const decision *d, decide_option *o, const speed_band *b,
         view_format_number(how, o->throughput_lo, o->throughput_hi < 100 ? 2 : 0);
         buf_puts(how, " to ");
         view_format_number(how, o->throughput_hi, o->throughput_hi < 100 ? 2 : 0);
-        buf_printf(how, " (x %.3g to x %.3g: %s%s)", lo, hi,
+        buf_printf(how, " (x %.3g to x %.3g: %s%s%s)", lo, hi,
                    band_scaled(b) ? "the 80th-percentile error of each scaling applied on the "
                                     "KB's own measurements"
                    : b->repro > 0 ? "the KB's reproducibility, a figure with no spread of its own"
                                   : "the results' spread",
                    b->network_lo > 0    ? ", lower for the network the calibration does not cover"
                    : b->exchange_lo > 0 ? ", lower for the gradient exchange the figure leaves out"
-                                        : "");
+                                        : "",
+                   capped ? "; the high end at the physical limit its band basis states" : "");
     } else if (!b->n) {
         buf_puts(&basis, "no measured result and no scaling whose error the KB can measure: "
                          "no band");
@@ -521,6 +565,7 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
         b->gpu_scaled = 1;
         model_gpu_spec rs = decide_gpu_spec(d, nearest), target = decide_gpu_spec(d, g);
         value = model_scale_throughput(m.median, &rs, &target);
+        band_cap_spec(b, &rs, &target);
         if (o) {
             decide_option_cite(d, o, g->source);
             decide_option_cite(d, o, nearest->source);
@@ -635,6 +680,9 @@ static int speed_measured(decision *d, decide_option *o, gw_buf *how, speed_band
     o->measured = 1;
     o->throughput = m.median;
     band_of_measured(d, b, &m);
+    measured one;
+    if (o->count > 1 && measured_rows(d, o, o->gpu->id, 1, &one))
+        band_cap_linear(b, o->count, one.median, m.median);
     measured_words(how, &m, o->count, o->gpu);
     return 1;
 }
@@ -782,8 +830,10 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how, speed_ban
     double eff = efficiency(d, o, NAN, 0, d->gradient_bytes);
     o->efficiency = eff;
     o->throughput = ratio * o->count * eff;
-    if (!decide_str_eq(g->id, ref->id))
+    if (!decide_str_eq(g->id, ref->id)) {
         b->gpu_error = band_percentile(&d->spec_pairs);
+        band_cap_spec(b, &rs, &ts);
+    }
     if (o->count > 1 && !one_card_works(d) && (o->split || d->gradient_bytes > 0))
         count_error(d, b, eff);
     decide_option_cite(d, o, g->source);
@@ -915,48 +965,4 @@ void decide_speed_evidence_words(const decision *d, gw_buf *line)
         buf_printf(line, " against %s's ", d->w->benchmark);
         params_words(line, bench);
     }
-}
-
-void decide_speed_band_words(const decision *d, gw_buf *line)
-{
-    buf_printf(line, "; every speed has a band (throughput.low and throughput.high, with "
-                     "throughput.band_basis): for a measured figure the spread of the results "
-                     "used; for a scaled one, widened by the %.0fth percentile of each scaling's "
-                     "leave-one-out errors on the KB's own measurements (",
-               MODEL_BAND_PERCENTILE * 100);
-    const char *sep = "";
-    if (d->spec_loo.rows || d->spec_pairs.rows) {
-        const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
-        buf_printf(line, "across GPUs %.1f%%, mean %.1f%%", band_percentile(c) * 100,
-                   c->mean_error_pp);
-        sep = "; ";
-    }
-    if (d->count_cal.rows) {
-        buf_printf(line, "%sacross counts %.1f points of efficiency (mean %.1f), over the "
-                         "option's own efficiency", sep, band_percentile(&d->count_cal) * 100,
-                   d->count_cal.mean_error_pp);
-        sep = "; ";
-    }
-    if (d->params_cal.rows)
-        buf_printf(line, "%sacross models by parameters %.1f%% (mean %.1f%%), %d predictions "
-                         "between the reference benchmarks' models on the GPUs measured on both, "
-                         "grown with the log of a longer step", sep,
-                   band_percentile(&d->params_cal) * 100, d->params_cal.mean_error_pp,
-                   d->params_cal.rows);
-    buf_printf(line, "); several combine as the square root of the sum of their squares, and "
-                     "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, not "
-                     "the mean nor the maximum, because a buyer reads a band as where the truth "
-                     "plausibly lies: the mean is missed by half of the KB's own scaled figures, "
-                     "the maximum is one GPU's outlier that would give every scaled option the "
-                     "worst case's band",
-               MODEL_BAND_PERCENTILE * 100);
-    if (d->repro_cal.rows) {
-        buf_puts(line, "; an article's figure gets at least ");
-        decide_repro_words(d, line);
-        buf_puts(line, " (those repeats set articles against benchmarks: a benchmark's one "
-                       "result keeps no band of its own)");
-    }
-    buf_puts(line, "; over several machines the low end is lower still: the model's efficiency "
-                   "with the network's time doubled, since the across-counts calibration is of "
-                   "runs inside one machine");
 }

@@ -53,8 +53,7 @@ double decide_work_rate(decision *d);
 void decide_repro_words(const decision *d, gw_buf *line);
 
 /* The method's words (appended to line): when a result is used as measured and how another
- * model's is carried; how each speed's band is made, with the calibrations' figures. */
+ * model's is carried (the bands' words: decide_view_method.c). */
 void decide_speed_evidence_words(const decision *d, gw_buf *line);
-void decide_speed_band_words(const decision *d, gw_buf *line);
 
 #endif

@@ -372,8 +372,11 @@ static size_t options_view(view *root, const decision *d)
     view *options = view_map_set(root, "options", view_list());
     view *excluded = view_map_set(root, "excluded", view_list());
     size_t n_feasible = 0;
+    int held_back = 0, held_back_top = 0;   /* a price held back: the tables' legends */
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
+        held_back |= o->feasible && o->held_back;
+        held_back_top |= o->feasible && o->held_back && o->rank <= DECIDE_TOP_OPTIONS;
         view *ov = view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
         view_map_set_bool(ov, "in_top_five",
                           o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS);
@@ -390,6 +393,8 @@ static size_t options_view(view *root, const decision *d)
         view_map_set_str(x, "because", o->excluded_because);
     }
     view_map_set_bool(root, "has_excluded", view_len(excluded) > 0);
+    view_map_set_bool(root, "has_held_back", held_back);
+    view_map_set_bool(root, "has_held_back_in_top_five", held_back_top);
     /* a job's money is spent while its runs take, not over the horizon */
     gw_buf total = GW_BUF_INIT;
     if (workload_is_job(d->w))

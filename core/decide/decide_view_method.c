@@ -90,6 +90,61 @@ view *decide_memory_view(const decision *d)
     return v;
 }
 
+/* A calibration's MODEL_BAND_PERCENTILE error, as a fraction (as the bands read it). */
+static double band_percentile(const model_calibration *c)
+{
+    return model_calibration_percentile_pp(c, MODEL_BAND_PERCENTILE) / 100;
+}
+
+/* How each speed's band is made, with the calibrations' figures (appended to line). */
+static void speed_band_words(const decision *d, gw_buf *line)
+{
+    buf_printf(line, "; every speed has a band (throughput.low and throughput.high, with "
+                     "throughput.band_basis): for a measured figure the spread of the results "
+                     "used; for a scaled one, widened by the %.0fth percentile of each scaling's "
+                     "leave-one-out errors on the KB's own measurements (",
+               MODEL_BAND_PERCENTILE * 100);
+    const char *sep = "";
+    if (d->spec_loo.rows || d->spec_pairs.rows) {
+        const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
+        buf_printf(line, "across GPUs %.1f%%, mean %.1f%%", band_percentile(c) * 100,
+                   c->mean_error_pp);
+        sep = "; ";
+    }
+    if (d->count_cal.rows) {
+        buf_printf(line, "%sacross counts %.1f points of efficiency (mean %.1f), over the "
+                         "option's own efficiency", sep, band_percentile(&d->count_cal) * 100,
+                   d->count_cal.mean_error_pp);
+        sep = "; ";
+    }
+    if (d->params_cal.rows)
+        buf_printf(line, "%sacross models by parameters %.1f%% (mean %.1f%%), %d predictions "
+                         "between the reference benchmarks' models on the GPUs measured on both, "
+                         "grown with the log of a longer step", sep,
+                   band_percentile(&d->params_cal) * 100, d->params_cal.mean_error_pp,
+                   d->params_cal.rows);
+    buf_printf(line, "); several combine as the square root of the sum of their squares, and "
+                     "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, not "
+                     "the mean nor the maximum, because a buyer reads a band as where the truth "
+                     "plausibly lies: the mean is missed by half of the KB's own scaled figures, "
+                     "the maximum is one GPU's outlier that would give every scaled option the "
+                     "worst case's band",
+               MODEL_BAND_PERCENTILE * 100);
+    if (d->repro_cal.rows) {
+        buf_puts(line, "; an article's figure gets at least ");
+        decide_repro_words(d, line);
+        buf_puts(line, " (those repeats set articles against benchmarks: a benchmark's one "
+                       "result keeps no band of its own)");
+    }
+    buf_puts(line, "; over several machines the low end is lower still: the model's efficiency "
+                   "with the network's time doubled, since the across-counts calibration is of "
+                   "runs inside one machine; no high end passes a physical limit: a figure "
+                   "measured on several cards at most their count x the same GPU's one-card "
+                   "measurement (linear scaling), where the KB has one; a figure scaled by "
+                   "sqrt(tensor ratio x bandwidth ratio) at most the larger of the two ratios x "
+                   "its source's figure");
+}
+
 /* The method's lines on single cards: the memory a replica needs, which measurements are used,
  * and how a GPU without one is scaled (with how far that scaling is off on the KB's own). */
 static void method_single_card(view *v, const decision *d, gw_buf *line)
@@ -127,7 +182,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                          "SQuAD), the ratio it predicts is off by %.0f%% on average and %.0f%% "
                          "at most",
                    spec.rows, spec.mean_error_pp, spec.max_error_pp);
-    decide_speed_band_words(d, line);
+    speed_band_words(d, line);
     model_calibration_free(&spec);
     view_map_set_str(v, "scaling", buf_cstr(line));
 }

@@ -258,6 +258,15 @@ check_eq "llm example lora: rent one H100 at RunPod" "$_j1" \
     "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5"
 # 20.477 GB x 1.10 + 1 = 23.52 GB a GPU
 check_num "llm example lora: 23.52 GB a GPU" "$_j2" 23.52 0.01
+# The method states the band applied: no measured row, so the published spread 33% to 58.2%
+# around the KB's assumed 40%, x 0.33/0.40 = 0.825 to x 0.582/0.40 = 1.455; the H100's 8,215
+# tokens/s gives 8,215 x 0.825 = 6,777 to 8,215 x 1.455 = 11,953, as its band.
+check_eq "llm example lora: the method states the training band applied and its sources" \
+    "$(jqr '.method.scaling | [contains("the published spread of training'"'"'s utilisation, 33% (torchtitan-performance-h100"), contains("to 58.2% (torchtitan-performance-a100"), contains("the figure x 0.825 to x 1.455"), contains("38% to 43%")] | map(tostring) | join(" ")')" \
+    "true true true false"
+check_eq "llm example lora: the band rebuilt from the method, 6,777 to 11,953" \
+    "$(jqr '.options[0].throughput | [(.low | round), (.high | round)] | map(tostring) | join(" ")')" \
+    "6777 11953"
 # 0.40 x 989.5e12 / 48.18e9 = 8,215 tokens/s (29.574 M tokens an hour); USD 2.69 / 29.574 =
 # 0.09096 per 1M tokens
 check_num "llm example lora: 8,215 tokens/s" "$_j3" 8215.0 0.5
@@ -296,6 +305,10 @@ check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
     "$_j5" "1"
 
 run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+# Serving's prefill keeps Llama 3 405B's 38% to 43%, and says so where it is used.
+check_eq "llm example serving: the method says prefill's utilisation range and not training's" \
+    "$(jqr '.method.scaling | [contains("prefill at 38% to 43% utilisation (llama-3-paper"), contains("is not applied to serving")] | map(tostring) | join(" ")')" \
+    "true true"
 jq_all _j1 '.options[0].id' \
     _j2 '.options[0].per_card_gb' \
     _j3 '.options[0].tpot_ms' \

@@ -23,15 +23,17 @@ for f in "$EX"/*.lua; do
         _j4 '.robustness | .p_best >= 0 and .p_best <= 1' \
         _j5 '.robustness.option == .recommendation.option' \
         _j6 '.method.robustness | test("uniformly")' \
-        _j7 '[.options[] | select(.feasible and (.held_back | not)) | .p_best] | add'
+        _j7 '([.options[] | select(.feasible and (.held_back | not)) | .p_best] | add) +
+             .robustness.no_winner_share'
     check_eq "robust $name: per_unit_low <= per_unit <= per_unit_high for every option" "$_j1" 0
     check_eq "robust $name: every costed option has both corners" "$_j2" 0
     check_eq "robust $name: the draws, seed and distribution are stated" "$_j3" true
     check_eq "robust $name: p_best is a share" "$_j4" true
     check_eq "robust $name: robustness is of the recommendation" "$_j5" true
     check_eq "robust $name: the method says how the draws are made" "$_j6" true
-    # each draw has one winner among the options compared
-    check_num "robust $name: the options' p_best add up to 1" "$_j7" 1 1e-9
+    # each draw has one winner among the options compared, or none where none meets the targets
+    check_num "robust $name: the options' p_best and the draws without a winner add up to 1" \
+        "$_j7" 1 1e-9
     run "$GW" decide "$f" --json
     if [ "$OUT" = "$(cat "$T/$name.json")" ]; then
         pass "robust $name: a second run gives the same bytes"
@@ -64,6 +66,22 @@ check_eq "robust vision-team: no utilisation entry without a language model" "$_
 check_eq "robust vision-team: moves_most stays a money input" \
     "$(echo "$_j6" | grep -cE '^(electricity_price|hours_per_day|purchase_price|host_cost|rental_price|own_price)$')" 1
 OUT=$(cat "$T/llm-pretrain.json")
+# A job's deadline holds in each draw: llm-pretrain needs 200e9 tokens in 1,440 h, 200e9 /
+# (1,440 x 3,600) = 38,580 tokens/s; its 8x H100's band is 36,952 to 65,170 (both options rent
+# the same GPU model, one speed draw), so (38,580 - 36,952) / (65,170 - 36,952) = 5.8% of the
+# draws miss the deadline for both, and neither wins them (2,000 draws: +-1.5 points).
+jq_all _j1 '.robustness.misses_deadline_share' _j2 '.robustness.no_winner_share' \
+    _j3 '.robustness.p_best' _j4 '.method.robustness | test("hours its deadline leaves")'
+check_num "robust llm-pretrain: the recommendation misses its deadline in 5.8% of the draws" \
+    "$_j1" 0.0577 0.015
+check_num "robust llm-pretrain: no option wins a draw that misses the deadline" "$_j2" "$_j1" 1e-9
+check_num "robust llm-pretrain: p_best is the rest" "$_j3" "$(echo "1 - $_j1" | bc -l)" 1e-9
+check_eq "robust llm-pretrain: the method says the deadline holds in each draw" "$_j4" true
+"$GW" report "$EX/llm-pretrain.lua" -o "$T/pretrain.md" >/dev/null 2>&1
+check_eq "robust llm-pretrain: How sure says the draws that miss the deadline" \
+    "$(grep -c '^\*\*How sure:\*\*.*among the options that may be recommended and that meet the targets in that draw.*; in 6% of the draws it does not finish within the deadline' "$T/pretrain.md")" 1
+check_eq "robust llm-serving: no deadline to miss" \
+    "$(jq -r '.robustness.misses_deadline_share' "$T/llm-serving.json")" 0
 check_eq "robust llm-pretrain: a training utilisation entry" \
     "$(jqr '[.sensitivity.parameters[] | select(.parameter == "llm_mfu") | .affects] | join(",")')" \
     "speed"
@@ -125,7 +143,7 @@ esac
 # The report says what the share covers: the two rentals above, both with a price range.
 run "$GW" --kb "$KB" report "$FX/close-call.lua"
 check_out "robust close-call (report): the share names the options compared and those with a range" \
-    "(seed 20260526), among the options that may be recommended: 2 compared, 2 of them with a price or speed range (an option without one stays at its figures); held-back options are not drawn;"
+    "(seed 20260526), among the options that may be recommended and that meet the targets in that draw: 2 compared, 2 of them with a price or speed range (an option without one stays at its figures); held-back options are not drawn;"
 # A100 at USD 1.00 .. 1.10 against 3090s at 2.20: over three times cheaper at every corner.
 run "$GW" --kb "$KB" decide "$FX/cheaper.lua" --json
 check_eq "robust cheaper: p_best exactly 1" "$(jqr '.robustness.p_best')" 1
