@@ -20,8 +20,11 @@ struct decide_robust {
     size_t n_ranged;                  /* of them, with a price range or speed band */
     const decide_option *cheapest;    /* ranked first at the plan's figures */
     const decide_option *recommended; /* after a close call's pick */
-    double regret, regret_share;      /* the recommendation's, mean over the draws */
+    double regret, regret_share;      /* the recommendation's, mean over the draws it meets
+                                       * the targets in */
     double misses_deadline_share;     /* a job: the recommendation's draws past its deadline */
+    double misses_targets_share;      /* served: its draws below the demand or past the time
+                                       * per token */
     double no_winner_share;           /* draws in which no option meets the targets */
     int close_call;
     const decide_option **close;      /* inside the uncertainty, best evidenced first */
@@ -110,7 +113,8 @@ typedef struct compared {
     double adjustment;                 /* the rules' factor on its cost per unit */
     size_t wins;
     size_t past_deadline;              /* a job: draws whose speed misses the deadline */
-    double regret, regret_share;
+    size_t missed;                     /* draws in which it misses any target (deadline too) */
+    double regret, regret_share;       /* summed over the draws in which it meets them */
 } compared;
 
 static int same_price_list(const decide_option *a, const decide_option *b)
@@ -202,7 +206,10 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
             score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets,
                                   &past_deadline);
             x->past_deadline += past_deadline;
-            if (meets && (best == SIZE_MAX || score[i] < score[best]))
+            x->missed += !meets;
+            if (!meets)
+                score[i] = NAN;   /* no cost it could be held to: no regret in this draw */
+            else if (best == SIZE_MAX || score[i] < score[best])
                 best = i;
         }
         if (best == SIZE_MAX) {
@@ -211,14 +218,19 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
         }
         c[best].wins++;
         for (size_t i = 0; i < n; i++) {
+            if (isnan(score[i]))
+                continue;
             c[i].regret += score[i] - score[best];
             c[i].regret_share += score[i] > 0 ? (score[i] - score[best]) / score[i] : 0;
         }
     }
     for (size_t i = 0; i < n; i++) {
+        /* the regret is a mean over the draws in which the option meets the targets (and so
+         * could be held to its cost): a draw it misses them in is counted in missed instead */
+        size_t met = DECIDE_ROBUST_DRAWS - c[i].missed;
         c[i].o->p_best = (double)c[i].wins / DECIDE_ROBUST_DRAWS;
-        c[i].regret /= DECIDE_ROBUST_DRAWS;
-        c[i].regret_share /= DECIDE_ROBUST_DRAWS;
+        c[i].regret = met ? c[i].regret / met : NAN;
+        c[i].regret_share = met ? c[i].regret_share / met : NAN;
     }
     free(u_speed);
     free(u_price);
@@ -397,6 +409,8 @@ void decide_robust_run(decision *d)
             r->regret = c[i].regret;
             r->regret_share = c[i].regret_share;
             r->misses_deadline_share = (double)c[i].past_deadline / DECIDE_ROBUST_DRAWS;
+            r->misses_targets_share =
+                (double)(c[i].missed - c[i].past_deadline) / DECIDE_ROBUST_DRAWS;
         }
     because_sentence(r, d);
     decide_trace(d, "robustness: %s wins %.3f of %d draws%s", r->recommended->id,
@@ -503,11 +517,24 @@ void decide_robust_view(const decision *d, view *root)
     decide_set_money(v, d, "expected_regret", r->regret);
     view_map_set_num(v, "expected_regret_share", r->regret_share);
     view_map_set_num(v, "misses_deadline_share", r->misses_deadline_share);
+    view_map_set_num(v, "misses_targets_share", r->misses_targets_share);
     view_map_set_num(v, "no_winner_share", r->no_winner_share);
     if (r->misses_deadline_share > 0) {
         gw_buf m = GW_BUF_INIT;
         share_words(&m, r->misses_deadline_share);
         view_map_set_str(v, "misses_deadline_text", buf_cstr(&m));
+        buf_free(&m);
+    }
+    if (r->misses_targets_share > 0) {
+        gw_buf m = GW_BUF_INIT;
+        share_words(&m, r->misses_targets_share);
+        view_map_set_str(v, "misses_targets_text", buf_cstr(&m));
+        buf_free(&m);
+    }
+    if (r->no_winner_share > 0) {
+        gw_buf m = GW_BUF_INIT;
+        share_words(&m, r->no_winner_share);
+        view_map_set_str(v, "no_winner_text", buf_cstr(&m));
         buf_free(&m);
     }
     view_map_set_bool(v, "close_call", r->close_call);

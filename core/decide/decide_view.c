@@ -491,8 +491,9 @@ static void cheaper_held_back_view(view *rec, const decision *d, const decide_op
     view_map_set_str(m, "share_text", buf_cstr(&t));
     buf_reset(&t);
     if (decide_held_back_kind(d, cheapest) == DECIDE_HELD_STALE)
-        buf_printf(&t, "its price is of %s, older than price_max_age_days (%g days)",
-                   cheapest->price_as_of, d->w->price_max_age_days);
+        buf_printf(&t, "its price is of %s, older than price_max_age_days (%g days)%s",
+                   cheapest->price_as_of, d->w->price_max_age_days,
+                   cheapest->price_floor ? ", and only a 'from' figure, a lower bound" : "");
     else
         buf_puts(&t, "its price is a 'from' figure, a lower bound whose high end loses");
     view_map_set_str(m, "reason", buf_cstr(&t));
