@@ -125,6 +125,24 @@ static int spec_group_cmp(const spec_entry *a, const spec_entry *b)
     return c;
 }
 
+/* One entry per run of rows[0..n) (GPU, benchmark, metric) with one-card results in the
+ * workload's precision class and a GPU the decision knows: the median of those results, into
+ * e (room for n); returns how many. */
+static size_t run_entries(const decision *d, const kb_benchmark *rows, size_t n, spec_entry *e)
+{
+    double *values = gw_xmalloc((n + 1) * sizeof *values);
+    size_t ne = 0;
+    for (size_t start = 0, end; start < n; start = end) {
+        end = run_end(rows, n, start);
+        size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
+        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
+        if (nv && g)
+            e[ne++] = (spec_entry){&rows[start], g, decide_median(values, nv)};
+    }
+    free(values);
+    return ne;
+}
+
 /* The groups, each in KB order (the order pairs are taken in: which one predicts which). */
 static int cmp_spec_entry(const void *pa, const void *pb)
 {
@@ -164,17 +182,8 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
     int rc = reference_results(d, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
-    /* One entry per run (GPU, benchmark, metric): the median of its one-card results. */
     spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
-    double *values = gw_xmalloc((n + 1) * sizeof *values);
-    size_t ne = 0;
-    for (size_t start = 0, end; start < n; start = end) {
-        end = run_end(rows, n, start);
-        size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
-        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
-        if (nv && g)
-            e[ne++] = (spec_entry){&rows[start], g, decide_median(values, nv)};
-    }
+    size_t ne = run_entries(d, rows, n, e);
     /* Pairs are within one benchmark, metric and vendor: sorted so, each group is paired on
      * its own (a KB of a million results of as many benchmarks stays linear). */
     qsort(e, ne, sizeof *e, cmp_spec_entry);
@@ -186,7 +195,6 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
             if (predicted > 0)
                 model_calibration_add(out, predicted / e[b].median, 1);
         }
-    free(values);
     free(e);
     kb_benchmarks_free(rows, n);
     return GW_OK;
@@ -203,15 +211,7 @@ void decide_params_calibration(const decision *d, model_calibration *out)
     if (reference_results(d, &rows, &n, NULL) != GW_OK)
         return;
     spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
-    double *values = gw_xmalloc((n + 1) * sizeof *values);
-    size_t ne = 0;
-    for (size_t start = 0, end; start < n; start = end) {
-        end = run_end(rows, n, start);
-        size_t nv = run_singles(rows, start, end, d->w->precision, NULL, values);
-        const kb_gpu *g = decide_gpu_find(d, rows[start].gpu);
-        if (nv && g)
-            e[ne++] = (spec_entry){&rows[start], g, decide_median(values, nv)};
-    }
+    size_t ne = run_entries(d, rows, n, e);
     for (size_t a = 0; a < ne; a++)
         for (size_t b = 0; b < ne; b++) {
             if (e[a].gpu != e[b].gpu || decide_str_eq(e[a].row->workload, e[b].row->workload))
@@ -222,7 +222,6 @@ void decide_params_calibration(const decision *d, model_calibration *out)
             if (predicted > 0)
                 model_calibration_add(out, predicted / e[b].median, 1);
         }
-    free(values);
     free(e);
     kb_benchmarks_free(rows, n);
 }
