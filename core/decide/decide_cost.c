@@ -225,10 +225,12 @@ void decide_option_cost(decision *d, decide_option *o)
         o->committed = o->cost.total / fmax(d->w->horizon_months, 1);
 }
 
-double decide_option_per_unit_at(decision *d, const decide_option *o, double unit_price)
+decide_option decide_option_costed_at(decision *d, const decide_option *o, double unit_price,
+                                      double throughput)
 {
-    decide_option copy = *o;   /* costing writes figures only: the copy shares o's strings */
+    decide_option copy = *o;
     copy.unit_price = unit_price;
+    copy.throughput = throughput;
     decide_option_cost(d, &copy);
-    return copy.per_unit;
+    return copy;
 }

@@ -48,12 +48,17 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
     }
 }
 
-void decide_option_dated(decide_option *o, const char *as_of)
+double decide_price_age_days(const char *as_of)
 {
     long then = gw_date_days(as_of);
+    return then >= 0 ? (double)(gw_today_days() - then) : NAN;
+}
+
+void decide_option_dated(decide_option *o, const char *as_of)
+{
     free(o->price_as_of);
     o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
-    o->price_age_days = then >= 0 ? (double)(gw_today_days() - then) : NAN;
+    o->price_age_days = decide_price_age_days(as_of);
 }
 
 /* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */

@@ -116,6 +116,8 @@ const char *decide_acquisition_name(decide_acquisition a);   /* "buy-new", "buy-
 void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
 /* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
 double decide_option_memory_gb(const decide_option *o);
+/* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
+double decide_price_age_days(const char *as_of);
 /* Records when o's price was observed and how old that is today. */
 void decide_option_dated(decide_option *o, const char *as_of);
 /* The factor the verdicts put on o's cost per unit in the ranking. */

@@ -77,12 +77,6 @@ int decide_price_rank(const decision *d, const char *quality)
     return worst + 1;
 }
 
-double decide_price_age_days(const char *as_of)
-{
-    long then = gw_date_days(as_of);
-    return then >= 0 ? (double)(gw_today_days() - then) : NAN;
-}
-
 int decide_price_stale(const decision *d, const char *as_of)
 {
     return decide_price_age_days(as_of) > d->w->price_max_age_days;
@@ -730,7 +724,7 @@ static char *from_loses_because(const decision *d, const decide_option *o, doubl
 /* Holds o back where at its high end its ranked figure does not beat rival's; 1 if it did. */
 static int from_hold_if_loses(decision *d, decide_option *o, const decide_option *rival)
 {
-    double high = decide_option_per_unit_at(d, o, o->price_hi);
+    double high = decide_option_costed_at(d, o, o->price_hi, o->throughput).per_unit;
     if (high * decide_rules_adjustment(o) < rival->score)
         return 0;
     char *because = from_loses_because(d, o, high, rival);

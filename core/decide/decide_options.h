@@ -35,8 +35,7 @@ void decide_price_rule_sentence(gw_buf *b, const decision *d);
 int decide_price_rank(const decision *d, const char *quality);
 /* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
 const char *decide_price_kind_id(const decision *d, const char *quality);
-/* Days from as_of to today (NaN undated); whether that is past price_max_age_days. */
-double decide_price_age_days(const char *as_of);
+/* Whether a price of as_of is older than price_max_age_days (decide_price_age_days). */
 int decide_price_stale(const decision *d, const char *as_of);
 /* p's DECIDE_STANDS_*; whether p stands for an option before q: a better standing, else a
  * better-ranked kind, else a later date. */

@@ -32,24 +32,6 @@ struct decide_robust {
     char *because;
 };
 
-/* o costed at unit_price and throughput.  A shallow copy: the cost stage writes plain figures
- * only, and the copy is never freed. */
-static decide_option costed_at(decision *d, const decide_option *o, double unit_price,
-                               double throughput)
-{
-    decide_option at = *o;
-    at.unit_price = unit_price;
-    at.throughput = throughput;
-    decide_option_cost(d, &at);
-    return at;
-}
-
-double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
-                          double throughput)
-{
-    return costed_at(d, o, unit_price, throughput).per_unit;
-}
-
 /* ---- evidence ---- */
 
 const char *decide_speed_kind(const decision *d, const decide_option *o)
@@ -84,8 +66,8 @@ static void corners(decision *d, decide_option *o)
     double p_lo, p_hi, t_lo, t_hi;
     range_of(o->unit_price, o->price_lo, o->price_hi, &p_lo, &p_hi);
     range_of(o->throughput, o->throughput_lo, o->throughput_hi, &t_lo, &t_hi);
-    o->per_unit_lo = decide_per_unit_at(d, o, p_lo, t_hi);
-    o->per_unit_hi = decide_per_unit_at(d, o, p_hi, t_lo);
+    o->per_unit_lo = decide_option_costed_at(d, o, p_lo, t_hi).per_unit;
+    o->per_unit_hi = decide_option_costed_at(d, o, p_hi, t_lo).per_unit;
 }
 
 /* ---- the draws ---- */
@@ -177,7 +159,7 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
         speed = isnan(demand) ? capacity : fmin(capacity, demand);
     }
-    decide_option at = costed_at(d, x->o, price, speed);
+    decide_option at = decide_option_costed_at(d, x->o, price, speed);
     *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */
     *meets = *meets && !*past_deadline;
     return at.per_unit * x->adjustment;

@@ -33,12 +33,6 @@ const char *decide_robust_repick_reason(const decision *d);
 /* Adds "robustness" to root (and method.robustness, how the draws are made). */
 void decide_robust_view(const decision *d, view *root);
 
-/* o's cost per unit of work at unit_price and throughput, by the cost stage itself
- * (decide_option_cost on a copy of o: a job's hours, and so a rental's bill and a purchase's
- * electricity, follow the speed). */
-double decide_per_unit_at(decision *d, const decide_option *o, double unit_price,
-                          double throughput);
-
 /* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
  * decide_price_rank): measured, scaled, modelled; the kinds' names. */
 int decide_speed_kind_rank(const decision *d, const decide_option *o);
