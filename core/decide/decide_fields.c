@@ -4,6 +4,7 @@
 #include "decide_fields.h"
 #include "base/check.h"
 #include "decide_cost.h"
+#include "decide_llm.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -136,10 +137,21 @@ static double llm_number(const decision *d, double x)
     }
 LLM_NUMBER_GETTER(get_tp, o->tp)
 LLM_NUMBER_GETTER(get_replicas, o->replicas)
+LLM_NUMBER_GETTER(get_pipeline_stages, o->pp > 1 ? o->pp : 1)
 LLM_NUMBER_GETTER(get_sequences, o->sequences > 0 ? o->sequences : NAN)
 LLM_NUMBER_GETTER(get_kv_cache_gb, o->memory.kv_cache_gb)
 LLM_NUMBER_GETTER(get_bandwidth_gbs, o->gpu->memory_bandwidth_gbs)
 #undef LLM_NUMBER_GETTER
+
+/* A language model's layout in words: "8 GPUs: 2 replicas × tensor-parallel 4" (decide_llm.h). */
+static void get_layout_text(const decision *d, const void *r, decide_field_value *v)
+{
+    const decide_option *o = OPTION_OF(r);
+    if (!workload_is_llm(d->w) || o->replicas < 1)
+        return;
+    decide_llm_layout_words(&v->owned, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+    v->text = buf_cstr(&v->owned);
+}
 
 static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
 {
@@ -378,6 +390,10 @@ const decide_field decide_option_fields[] = {
     {NULL, "tensor_parallel", N, GET, get_tp, 0, NULL, VALUE, 0, NULL},
     {NULL, "replicas", N, GET, get_replicas, 0, NULL, VALUE, 0, NULL},
     {NULL, "sequences_per_replica", N, GET, get_sequences, 0, NULL, VALUE, 0, NULL},
+    {"layout", "replicas", N, GET, get_replicas, 0, NULL, HIDDEN, 0, NULL},
+    {"layout", "tensor_parallel", N, GET, get_tp, 0, NULL, HIDDEN, 0, NULL},
+    {"layout", "pipeline_stages", N, GET, get_pipeline_stages, 0, NULL, HIDDEN, 0, NULL},
+    {"layout", "text", S, GET, get_layout_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
     {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
     {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},

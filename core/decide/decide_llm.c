@@ -97,11 +97,26 @@ static const char *runs_at(const kb_gpu *g, const char *p)
     return gw_precision_on(gw_precision_find(p), g)->name;   /* p: a workload's, known */
 }
 
-/* ---- fit: the fewest GPUs per replica that hold it ---- */
+/* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
 
 static int per_host_count(const decide_option *o)
 {
     return o->count / (o->hosts > 0 ? o->hosts : 1);
+}
+
+/* Serving: the best layout of all o's GPUs at the workload's concurrency
+ * (decide_llm_layout.c). */
+static void serve_fit(const decision *d, decide_option *o)
+{
+    decide_llm_layout l;
+    o->fits = decide_llm_layout_best(d, o, o->count, d->w->serve_concurrency, &l);
+    if (!l.gpus)
+        return;   /* the memory model failed: an unknown precision, said at setup */
+    o->tp = l.tp;
+    o->pp = l.pp;
+    o->replicas = l.replicas;
+    o->sequences = l.sequences;
+    o->memory = l.memory;
 }
 
 void decide_llm_fit(decision *d, decide_option *o)
@@ -110,26 +125,26 @@ void decide_llm_fit(decision *d, decide_option *o)
     double memory_gb = decide_option_memory_gb(o);
     model_llm_setup s = d->llm_setup;
     o->run_precision = runs_at(o->gpu, w->precision);
-    if (s.task == MODEL_INFERENCE)
-        s.precision = o->run_precision;   /* weights served at what the GPU runs */
-    int per_host = per_host_count(o);
+    o->pp = 1;
     o->fits = 0;
-    for (int tp = 1; tp <= per_host && !o->fits; tp *= 2) {
-        if (per_host % tp)
-            break;
-        int replicas = o->count / tp;
-        if (s.task == MODEL_INFERENCE)
-            s.sequences = ceil(w->serve_concurrency / replicas);
-        model_memory m;
-        if (model_llm_memory(&d->llm, &s, replicas, tp, &m, NULL) != GW_OK)
-            return;
-        o->tp = tp;
-        o->replicas = replicas;
-        o->sequences = s.sequences;
-        o->memory = m;
-        o->fits = memory_gb > 0 ? m.total_gb <= memory_gb : 1;
+    if (s.task == MODEL_INFERENCE) {
+        serve_fit(d, o);
+    } else {
+        int per_host = per_host_count(o);
+        for (int tp = 1; tp <= per_host && !o->fits; tp *= 2) {
+            if (per_host % tp)
+                break;
+            int replicas = o->count / tp;
+            model_memory m;
+            if (model_llm_memory(&d->llm, &s, replicas, tp, &m, NULL) != GW_OK)
+                return;
+            o->tp = tp;
+            o->replicas = replicas;
+            o->memory = m;
+            o->fits = memory_gb > 0 ? m.total_gb <= memory_gb : 1;
+        }
     }
-    o->split = o->tp > 1;
+    o->split = o->tp * o->pp > 1;
     o->per_card_gb = o->memory.total_gb;
     o->vram_needed_gb = o->memory.total_gb;
 }
@@ -333,19 +348,15 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
 /* A modelled serving speed's band: the model again at the low and at the high ends of the
  * published ranges of both shares it assumes (LLM_MFU_*, LLM_DECODE_BANDWIDTH_*, each widened
  * to hold the KB's figure), busy replicas each. */
-static void serve_band(decision *d, decide_option *o, const model_llm_setup *s, double rate,
-                       double busy)
+static void serve_band(decision *d, decide_option *o, double rate, double busy)
 {
-    const workload *w = d->w;
     double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
     double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
     double mfu_lo = fmin(LLM_MFU_LOW, mfu), mfu_hi = fmax(LLM_MFU_HIGH, mfu);
     double bw_lo = fmin(LLM_DECODE_BANDWIDTH_LOW, bw), bw_hi = fmax(LLM_DECODE_BANDWIDTH_HIGH, bw);
     model_serving low, high;
-    model_llm_serving(&d->llm, s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
-                      rate, o->gpu->memory_bandwidth_gbs, mfu_lo, bw_lo, &low);
-    model_llm_serving(&d->llm, s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
-                      rate, o->gpu->memory_bandwidth_gbs, mfu_hi, bw_hi, &high);
+    decide_llm_serving_of(d, o, rate, mfu_lo, bw_lo, &low);
+    decide_llm_serving_of(d, o, rate, mfu_hi, bw_hi, &high);
     o->throughput_lo = low.tokens_per_s * busy;
     o->throughput_hi = high.tokens_per_s * busy;
     static const char *const sources[] = {LLM_DECODE_BANDWIDTH_SOURCES};
@@ -358,11 +369,47 @@ static void serve_band(decision *d, decide_option *o, const model_llm_setup *s, 
                        "pre-training; not training's wider spread of torchtitan's runs) and "
                        "%.1f%% to %.0f%% of the memory bandwidth in a decode step (from "
                        "gpt-fast's measured 8-bit Llama-2-7B on an A100, gpt-fast-benchmarks, to "
-                       "what vLLM and TensorRT-LLM commonly reach, mbu-glossary); tensor "
-                       "parallelism's efficiency is the model's, not in the band",
+                       "what vLLM and TensorRT-LLM commonly reach, mbu-glossary); the all-reduce "
+                       "and pipeline costs are the model's, not in the band",
                mfu_lo * 100, mfu_hi * 100, bw_lo * 100, bw_hi * 100);
     free(o->throughput_band_basis);
     o->throughput_band_basis = buf_detach(&basis);
+}
+
+/* The sources of the parallel costs o's layout pays (model.h's MODEL_ALLREDUCE_LATENCY_*,
+ * MODEL_PIPELINE_HOP_LATENCY_S). */
+static void parallel_cites(decision *d, decide_option *o)
+{
+    if (o->tp > 1)
+        decide_option_cite(d, o, o->nvlink || decide_gpu_board_link(o->gpu)
+                                     ? "sglang-allreduce-h100"
+                                     : "sglang-allreduce-pcie");
+    if (o->pp > 1)
+        decide_option_cite(d, o, "vllm-roce-allreduce");
+}
+
+/* How a replica's tensor-parallel all-reduces and pipeline hops add to its decode step. */
+static void parallel_words(const decision *d, const decide_option *o, const model_serving *v,
+                           gw_buf *how)
+{
+    if (o->tp > 1) {
+        int board = decide_gpu_board_link(o->gpu);
+        double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
+                                     o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
+        buf_printf(how, "; %.3g ms of it in all-reduces over %s (%.0f GB/s each way, %.0f us "
+                        "each, 2 a layer)", v->allreduce_s * 1e3,
+                   board ? "the board's link"
+                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer",
+                   link, (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S
+                                : MODEL_ALLREDUCE_LATENCY_PCIE_S) * 1e6);
+    }
+    if (o->pp > 1)
+        buf_printf(how, "; %d pipeline stages on %d machines, %.0f micro-batch%s in flight, "
+                        "%.3g ms in hops between them (%.0f us each over %.0f Gb/s)",
+                   o->pp, o->pp, fmin(o->pp, o->sequences),
+                   fmin(o->pp, o->sequences) == 1 ? "" : "es", v->hop_s * 1e3,
+                   MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps);
 }
 
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
@@ -374,40 +421,42 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                    o->gpu->name);
         return;
     }
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;
-    s.sequences = o->sequences;
     double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
     double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
     decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
     decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
     decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
     decide_option_cite(d, o, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].source);
+    parallel_cites(d, o);
     model_serving v;
-    model_llm_serving(&d->llm, &s, w->serve_context, w->serve_output, o->tp, tp_efficiency(o),
-                      rate, o->gpu->memory_bandwidth_gbs, mfu, bw, &v);
+    decide_llm_serving_of(d, o, rate, mfu, bw, &v);
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
-    o->efficiency = tp_efficiency(o);
+    /* The share of a decode step its GPUs spend on the model, not on exchanging. */
+    o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.hop_s) / v.step_s : 1;
     /* The requests keep concurrency / sequences replicas busy (all of them, unless there are
      * fewer requests than replicas). */
     double busy = fmin(o->replicas, w->serve_concurrency / o->sequences);
     o->throughput = v.tokens_per_s * busy;
-    serve_band(d, o, &s, rate, busy);
+    serve_band(d, o, rate, busy);
     precision_words(d, o, how);
-    buf_printf(how, "stated model, an estimate: %d replica%s of %d GPU%s, up to %.0f sequence%s each; "
-                    "a decode step reads %.3g GB at %.0f%% of %.0f GB/s%s and computes %.3g "
-                    "GFLOP at %.0f%% of %.0f %s TFLOPS: %.1f ms (%s bound); a prompt %.0f ms "
-                    "(the time to the first token); with the prompts of the sequences that "
-                    "follow processed between its steps, %.1f ms per output token",
-               o->replicas, o->replicas == 1 ? "" : "s", o->tp, o->tp == 1 ? "" : "s",
+    buf_puts(how, "stated model, an estimate: ");
+    decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
+    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
+                    "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
+                    "%.1f ms (%s bound)",
                o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
-               o->gpu->memory_bandwidth_gbs, o->tp > 1 ? " a GPU" : "",
-               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision, v.step_s * 1e3,
-               v.bandwidth_bound ? "bandwidth" : "compute", o->ttft_ms, o->tpot_ms);
+               o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
+               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
+               o->tp * o->pp > 1 ? " a GPU, split over the replica's GPUs" : "",
+               v.step_s * 1e3, v.bandwidth_bound ? "bandwidth" : "compute");
+    parallel_words(d, o, &v, how);
+    buf_printf(how, "; a prompt %.0f ms (the time to the first token); with the prompts of the "
+                    "sequences that follow processed between its steps, %.1f ms per output "
+                    "token", o->ttft_ms, o->tpot_ms);
     if (other_vendor)
         buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");

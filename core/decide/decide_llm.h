@@ -14,6 +14,41 @@ void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
 char *decide_llm_target_missed(const decision *d, const decide_option *o);
 double decide_llm_tokens_per_step(const workload *w);
+/* ---- serving layouts (decide_llm_layout.c) ---- */
+
+/* One way to lay out GPUs of a serving option: replicas of tp GPUs of one machine (tensor
+ * parallel) x pp machines (pipeline stages), the memory of each GPU, and each replica's speed
+ * at the sequences it holds. */
+typedef struct decide_llm_layout {
+    int gpus, replicas, tp, pp;
+    double sequences;          /* in flight on each replica: ceil(concurrency / replicas) */
+    model_memory memory;       /* per GPU */
+    int fits;                  /* in one GPU's memory */
+    int speed_known;           /* the KB has the GPU's tensor rate and memory bandwidth */
+    model_llm_layout parallel; /* what model_llm_serving reads (links, network) */
+    model_serving serving;     /* one replica, when speed_known */
+    double tokens_per_s;       /* the replicas the concurrency keeps busy, together */
+    double shortfall;          /* the worst figure over its target (tpot, ttft) or the target
+                                * over the figure (tokens/s): above 1 misses; NaN none known */
+} decide_llm_layout;
+
+/* The best layout of `gpus` of o's GPUs (a multiple of the GPUs a replica takes) serving
+ * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link,
+ * pipeline stages across o's machines (over its network) where no machine holds a replica,
+ * replicas with the GPUs left.  Of the layouts that fit, the one that meets the workload's
+ * targets (time per output token, to the first token, tokens/s) with the most tokens/s, else
+ * the one that misses them least; without a speed, the fewest GPUs a replica.  Returns 1 when
+ * one fits, else 0 with out the layout needing the least memory per GPU.  Pure: o is read. */
+int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
+                           double concurrency, decide_llm_layout *out);
+/* The serving figures of o's chosen layout (o->tp, o->pp, o->sequences) at tflops x mfu and
+ * the bandwidth x decode_fraction. */
+void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,
+                           double decode_fraction, model_serving *out);
+/* "8 GPUs: 2 replicas × tensor-parallel 4", "16 GPUs: 1 replica × pipeline 2 × tensor-parallel
+ * 8", "1 GPU: 1 replica" (appended to b). */
+void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp);
+
 /* The report's words on the model, its setup, and the recommendation's memory per GPU and
  * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
 view *decide_llm_view(const decision *d);

@@ -65,6 +65,7 @@ typedef struct decide_option {
     double power_w;
     /* a language model (decide_llm.c) */
     int tp, replicas;              /* GPUs a replica (tensor parallel), replicas */
+    int pp;                        /* serving: machines a replica spans (pipeline stages) */
     double sequences;              /* serving: sequences in flight on each replica */
     model_memory memory;           /* per GPU, term by term */
     const char *run_precision;     /* what its GPUs compute in (a static string) */

@@ -221,7 +221,8 @@ double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
 double model_llm_lora_params(const model_llm *m, double rank);
 
 /* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp GPUs
- * each (tensor parallelism divides everything a replica holds by tp), term by term:
+ * each (tensor parallelism, and pipeline stages across machines, divide everything a replica
+ * holds by its GPUs: pass tp x pp), term by term:
  * - weights: params x model_llm_weight_bytes (training and full fine-tuning keep them at the
  *   training precision: fp8 training keeps bf16 weights); LoRA and QLoRA add their adapters in
  *   fp32; QLoRA's frozen weights are nf4;
@@ -248,23 +249,65 @@ double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup
  * instead of the all-reduce's 2). */
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
 
-/* One serving replica of tp GPUs: a decode step (one token of every sequence in flight), bound
- * by reading weights and KV cache at bandwidth x decode_fraction, or by the step's FLOPs (2 x
- * active params a token) at tflops x mfu, whichever is slower; time to first token (the prompt's
- * 2 x active params x context FLOPs at tflops x mfu); while a sequence generates its output, the
- * prompts of the sequences that replace the others are processed between its decode steps
- * (continuous batching), so its time per output token is
+/* How one serving replica is laid out (decide_llm.c searches them): tp GPUs of one machine
+ * split every layer (tensor parallel) over a link of link_gbs each way; pp machines each hold
+ * layers / pp of them (pipeline stages) over a network of network_gbs (GB/s) between them. */
+typedef struct model_llm_layout {
+    int tp, pp;
+    double link_gbs;            /* between the tp GPUs of a stage, each way (model_link_gbs) */
+    int nvlink;                 /* the link is the board's (NVLink): its all-reduce latency */
+    double network_gbs;         /* between the pp machines, GB/s (Gb/s / 8); unused at pp 1 */
+} model_llm_layout;
+
+/* What tensor and pipeline parallelism cost a serving replica, each stated with its source:
+ * - an all-reduce's fixed latency: 10 us over the board's link (vLLM's custom all-reduce on
+ *   H100s with NVLink, 9.1 to 10.1 us for 512 B on 2, 4 and 8 GPUs without CUDA graphs:
+ *   sglang-allreduce-h100), 20 us over PCIe (NCCL over a PCIe switch, 19.4 to 22.3 us for 4 to
+ *   16 KB on 4 GPUs: sglang-allreduce-pcie), either way with or without peer-to-peer (the
+ *   link's bandwidth, model_link_gbs, carries that difference);
+ * - a hop between pipeline stages on two machines: 54 us (NCCL's time for a 48 KB exchange
+ *   over a RoCE network, the low end of the 54 to 64 us measured: vllm-roce-allreduce);
+ * - activations cross both in 16-bit (2 bytes a value). */
+#define MODEL_ALLREDUCE_LATENCY_NVLINK_S 10e-6
+#define MODEL_ALLREDUCE_LATENCY_PCIE_S 20e-6
+#define MODEL_PIPELINE_HOP_LATENCY_S 54e-6
+#define MODEL_ACTIVATION_EXCHANGE_BYTES 2.0
+
+/* Seconds a tensor-parallel group of tp GPUs spends in the all-reduces of `layers` layers for
+ * `tokens` tokens: 2 a layer (after attention and after the feed-forward block, Megatron-LM's
+ * split), each the fixed latency + 2 (tp - 1) / tp x tokens x hidden x 2 bytes / link_gbs (a
+ * ring all-reduce's traffic per GPU).  0 for one GPU. */
+double model_llm_allreduce_s(const model_llm *m, const model_llm_layout *l, double layers,
+                             double tokens);
+/* Seconds one hop between pipeline stages takes for `tokens` tokens' activations:
+ * MODEL_PIPELINE_HOP_LATENCY_S + tokens x hidden x 2 bytes / network_gbs.  0 at pp 1. */
+double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tokens);
+
+/* One serving replica laid out as l.  The sequences in flight (s->sequences) move through the
+ * pp stages in min(pp, sequences) micro-batches; a stage's step for one micro-batch reads its
+ * layers' weights and the micro-batch's KV cache at bandwidth x decode_fraction and computes
+ * its FLOPs (2 x active params a token) at tflops x mfu, over tp GPUs, whichever is slower,
+ * plus its layers' all-reduces (model_llm_allreduce_s) and one hop to the next stage.  A token
+ * of a sequence passes every stage, so a decode step (one token of every sequence) takes
+ *     step = pp x (stage + all-reduces + hop);
+ * with fewer micro-batches than stages, the stages wait (the pipeline bubble).  The time to the
+ * first token is the prompt's 2 x active params x context FLOPs at tflops x mfu over tp GPUs,
+ * its all-reduces over every layer and pp - 1 hops of the prompt's activations.  While a
+ * sequence generates its output, the prompts of the sequences that replace the others are
+ * processed between its decode steps (continuous batching), so its time per output token is
  *     tpot = (output x step + sequences x prefill) / output
- * and the replica generates sequences / tpot tokens a second (Little's law).
- * tp_efficiency scales the replica's tp GPUs (1 for one GPU).  Weights read per step: every
- * weight of a dense model; a mixture of experts reads at most active params per sequence. */
+ * and the replica generates sequences / tpot tokens a second (Little's law).  Weights read per
+ * step: every weight of a dense model; a mixture of experts reads at most active params per
+ * sequence of a micro-batch. */
 typedef struct model_serving {
     double step_s, prefill_s, tpot_s, tokens_per_s;
     int bandwidth_bound;        /* the step is bound by memory bandwidth, not compute */
-    double bytes_per_step, flops_per_step;
+    double bytes_per_step, flops_per_step;   /* one micro-batch through every stage */
+    double allreduce_s;         /* of a decode step, every stage */
+    double hop_s;               /* of a decode step, every hop */
 } model_serving;
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
-                       double output_tokens, int tp, double tp_efficiency, double tflops,
+                       double output_tokens, const model_llm_layout *l, double tflops,
                        double bandwidth_gbs, double mfu, double decode_fraction,
                        model_serving *out);
 

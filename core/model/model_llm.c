@@ -134,27 +134,52 @@ double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s)
     return s->zero >= 3 ? bytes * 1.5 : bytes;
 }
 
+double model_llm_allreduce_s(const model_llm *m, const model_llm_layout *l, double layers,
+                             double tokens)
+{
+    if (l->tp <= 1)
+        return 0;
+    double latency = l->nvlink ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S;
+    double bytes = 2.0 * (l->tp - 1) / l->tp * tokens * m->hidden * MODEL_ACTIVATION_EXCHANGE_BYTES;
+    return 2 * layers * (latency + bytes / (l->link_gbs * 1e9));
+}
+
+double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tokens)
+{
+    if (l->pp <= 1)
+        return 0;
+    return MODEL_PIPELINE_HOP_LATENCY_S +
+           tokens * m->hidden * MODEL_ACTIVATION_EXCHANGE_BYTES / (l->network_gbs * 1e9);
+}
+
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
-                       double output_tokens, int tp, double tp_efficiency, double tflops,
+                       double output_tokens, const model_llm_layout *l, double tflops,
                        double bandwidth_gbs, double mfu, double decode_fraction,
                        model_serving *out)
 {
     memset(out, 0, sizeof *out);
     double active = m->active_params > 0 ? m->active_params : m->params;
     double sequences = s->sequences > 0 ? s->sequences : 1;
-    double read_params = fmin(m->params, active * sequences);
+    int tp = l->tp > 1 ? l->tp : 1, pp = l->pp > 1 ? l->pp : 1;
+    double micro_batches = fmin(pp, sequences);
+    double batch = sequences / micro_batches;   /* sequences a micro-batch */
+    double read_params = fmin(m->params, active * batch);
     double wb = model_llm_weight_bytes(s->precision);
     double average_tokens = context + output_tokens / 2;
     out->bytes_per_step = read_params * wb +
-                          model_llm_kv_bytes_per_token(m, s->precision) * average_tokens *
-                              sequences;
-    out->flops_per_step = 2 * active * sequences;
-    double gpus = tp * (tp > 1 ? tp_efficiency : 1);
-    double memory_s = out->bytes_per_step / (bandwidth_gbs * 1e9 * decode_fraction * gpus);
-    double compute_s = out->flops_per_step / (tflops * 1e12 * mfu * gpus);
+                          model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
+    out->flops_per_step = 2 * active * batch;
+    double memory_s = out->bytes_per_step / pp / (bandwidth_gbs * 1e9 * decode_fraction * tp);
+    double compute_s = out->flops_per_step / pp / (tflops * 1e12 * mfu * tp);
+    double stage_allreduce = model_llm_allreduce_s(m, l, m->layers / pp, batch);
+    double hop = model_llm_hop_s(m, l, batch);
     out->bandwidth_bound = memory_s >= compute_s;
-    out->step_s = fmax(memory_s, compute_s);
-    out->prefill_s = 2 * active * context / (tflops * 1e12 * mfu * gpus);
+    out->allreduce_s = pp * stage_allreduce;
+    out->hop_s = pp * hop;
+    out->step_s = pp * (fmax(memory_s, compute_s) + stage_allreduce + hop);
+    out->prefill_s = 2 * active * context / (tflops * 1e12 * mfu * tp) +
+                     model_llm_allreduce_s(m, l, m->layers, context) +
+                     (pp - 1) * model_llm_hop_s(m, l, context);
     out->tpot_s = (output_tokens * out->step_s + sequences * out->prefill_s) / output_tokens;
     out->tokens_per_s = sequences / out->tpot_s;
 }

@@ -94,14 +94,16 @@ check_eq "llm: the qlora-memory rule prefers the 48 GB card" \
     "$(opt 'buy-new:1x rtx-6000-ada' '[.verdicts[] | select(.rule == "qlora-memory") | .effect] | join(",")')" "prefer"
 
 # Llama 3 70B in FP16, one 4,096-token sequence (4,000 in, 96 out): 157.69 GB on one GPU,
-# 79.35 GB on each of two (test_model_llm.c): one 80 GB H100 cannot serve it; the 8-GPU offer
-# runs 4 replicas of 2 (the fewest GPUs that hold one).
+# 79.35 GB on each of two (test_model_llm.c): one 80 GB H100 cannot serve it.  The 8-GPU offer
+# serves its one stream fastest as one 8-way replica, not 4 replicas of 2 of which one works
+# (decide_llm_layout.c): (157.69 - 1) / 1.10 = 142.45 GB of weights and cache, / 8 x 1.10 + 1 =
+# 20.59 GB per GPU.
 wl serve70 'task = "inference", model = { name = "llama-3-70b", precision = "fp16" }, inference = { context = 4000, output_tokens = 96, concurrency = 1 }, candidates = { "rent:h100-sxm5" }'
 run "$GW" --kb "$KB" decide "$T/serve70.lua" --json
 check_eq "llm: 70B FP16 does not fit one 80 GB GPU" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .fits)" "false"
 check_num "llm: ... it needs 157.7 GB" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .per_card_gb)" 157.69 0.05
-check_eq "llm: ... on eight, 2 GPUs a replica" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' '[.tensor_parallel, .replicas] | join(" ")')" "2 4"
-check_num "llm: ... 79.35 GB per GPU" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .per_card_gb)" 79.35 0.05
+check_eq "llm: ... on eight, one replica of 8 GPUs" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' '[.tensor_parallel, .replicas, .layout.pipeline_stages, .layout.text] | join(" ")')" "8 1 1 8 GPUs: 1 replica × tensor-parallel 8"
+check_num "llm: ... 20.59 GB per GPU" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .per_card_gb)" 20.59 0.01
 
 # Llama 3 8B, full fine-tune, AdamW, bf16, 2,048-token sequences: 153.53 GB unsharded (one 80 GB
 # card cannot), 29.86 GB a GPU with ZeRO-3 over eight (test_model_llm.c).
@@ -132,8 +134,12 @@ check_num "llm: 6.14 ms per output token with the prompts between" "$(opt 'rent:
 check_num "llm: first token 34.86 ms" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .ttft_ms)" 34.86 0.02
 check_num "llm: 162.85 tokens/s" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .throughput.value)" 162.85 0.05
 check_eq "llm: the decode step is bandwidth-bound" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .bandwidth_bound)" "true"
-# Eight GPUs for one request: one replica busy, the same 162.85 tokens/s (not 8x).
-check_num "llm: one request keeps one of 8 replicas busy" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .throughput.value)" 162.85 0.05
+# Eight GPUs for one request: one 8-way replica rather than 8 of which one works.  A step reads
+# 14.081 GB over 8 GPUs: 14.081 / 18,760 GB/s = 0.7506 ms, + 2 x 32 layers x (10 us + 2 x 7/8 x
+# 4096 x 2 B / 450 GB/s = 0.03 us) = 0.6420 ms of all-reduces: 1.3926 ms; the prompt 34.86 / 8 =
+# 4.361 ms + 2 x 32 x (10 + 1.75 x 1024 x 4096 x 2 / 450e9 = 32.62 us) = 2.728 ms: 7.089 ms;
+# (256 x 1.3926 + 7.089) / 256 = 1.4203 ms per output token: 704.1 tokens/s.
+check_num "llm: one request on 8 GPUs: one 8-way replica, 704.1 tokens/s" "$(opt 'rent:TestCloud:h100x8:8x h100-sxm5' .throughput.value)" 704.1 0.1
 
 # A stated demand (inference.tokens_per_s = 100): the H100 could generate 162.85 tokens/s; it is
 # costed for the 100 demanded: USD 0.50 an hour / (100 x 3,600 / 1e6) = USD 1.3889 per 1M tokens.
@@ -332,6 +338,11 @@ check_num "llm example serving: USD 2.4931 per 1M output tokens" "$_j6" 2.4931 0
 check_eq "llm example serving: one H200 misses the demand" \
     "$_j7" \
     "676 tokens/s in all; the target is 800"
-# 4 replicas of 2 H100, 8 requests each: 18.438 + 8 x 209.71 / 500 = 21.79 ms; 4 x 8 / 21.79 ms
-check_num "llm example serving: the HGX H100 serves up to 1,468 tokens/s" \
-    "$_j8" 1468.3 0.1
+# One 8-way replica of H100s (not the 4 of 2 the fewest GPUs a replica gave, 1,468 tokens/s), 32
+# requests: a step reads 70.554 GB of FP8 weights + 163,840 B x 2,250 x 32 = 11.796 GB of cache,
+# 82.350 GB / 18,760 GB/s = 4.390 ms, + 2 x 80 x (10 us + 1.75 x 32 x 8192 x 2 / 450e9 = 2.04 us)
+# = 1.926 ms of all-reduces: 6.316 ms; the prompt 2 x 70.554e9 x 2,000 / (8 x 0.4 x 1,979e12) =
+# 44.56 ms + 2 x 80 x (10 + 127.43) us = 21.99 ms: 66.55 ms; 6.316 + 32 x 66.55 / 500 = 10.575
+# ms; 32 / 10.575 ms = 3,026 tokens/s.
+check_num "llm example serving: the HGX H100 serves up to 3,026 tokens/s" \
+    "$_j8" 3025.9 0.2

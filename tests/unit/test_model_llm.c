@@ -22,6 +22,9 @@ static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 
                                     14336, NAN};
 static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
                                      128256, 28672, NAN};
+static const model_llm llama2_70b = {68.977e9, 68.977e9, 80, 8192, 64, 8, 128, 32000, 28672, NAN};
+static const model_llm llama31_405b = {405.853e9, 405.853e9, 126, 16384, 128, 8, 128, 128256,
+                                       53248, NAN};
 static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8};
 
 static void weight_bytes_and_kv(void **state)
@@ -164,8 +167,9 @@ static void decode_bound_by_bandwidth(void **state)
      * Prefill: 2 x 6.7384e9 x 1024 / (989e12 x 0.4) = 34.88 ms.
      * Tokens/s: 1 x 256 / (256 x 6.005 ms + 34.88 ms) = 256 / 1.5721 s = 162.8. */
     model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp16", .sequences = 1};
+    model_llm_layout one = {.tp = 1, .pp = 1};   /* one GPU: no all-reduce, no hop */
     model_serving v;
-    model_llm_serving(&llama2_7b, &s, 1024, 256, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    model_llm_serving(&llama2_7b, &s, 1024, 256, &one, 989, 3350, 0.4, 0.7, &v);
     assert_true(v.bandwidth_bound);
     assert_float_equal(v.bytes_per_step, 14.081e9, 0.001e9);
     assert_float_equal(v.step_s * 1e3, 6.005, 0.002);
@@ -175,13 +179,80 @@ static void decode_bound_by_bandwidth(void **state)
      * = 22.23 ms a step; 64 x 256 / (256 x 22.23 ms + 64 x 34.88 ms) = 16384 / 7.923 s
      * = 2068 tokens/s. */
     s.sequences = 64;
-    model_llm_serving(&llama2_7b, &s, 1024, 256, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    model_llm_serving(&llama2_7b, &s, 1024, 256, &one, 989, 3350, 0.4, 0.7, &v);
     assert_float_equal(v.step_s * 1e3, 22.23, 0.01);
     assert_float_equal(v.tokens_per_s, 2068, 2);
     /* A mixture of experts at one sequence reads its active weights only: 12.88e9 x 2. */
     s.sequences = 1;
-    model_llm_serving(&mixtral, &s, 0, 2, 1, 1, 989, 3350, 0.4, 0.7, &v);
+    model_llm_serving(&mixtral, &s, 0, 2, &one, 989, 3350, 0.4, 0.7, &v);
     assert_float_equal(v.bytes_per_step, 12.88e9 * 2 + 2 * 32 * 8 * 128 * 2 * 1.0, 1);
+}
+
+static void tensor_parallel_pays_allreduces(void **state)
+{
+    (void)state;
+    /* Llama 2 70B in fp16 at one stream on H100 SXM (3350 GB/s, 989.5 TFLOPS, NVLink 450 GB/s
+     * each way), 1024-token prompt, 256 output tokens, 70% of bandwidth, 40% of the rate.
+     * Bytes a step: 68.977e9 x 2 = 137.954 GB + KV 2 x 80 x 8 x 128 x 2 = 327,680 B/token x
+     * 1152 = 0.3775 GB: 138.331 GB.
+     * 8 GPUs: 138.331 / (3350 x 0.7 x 8 = 18,760 GB/s) = 7.374 ms; all-reduces 2 x 80 x (10 us +
+     * 2 x 7/8 x 1 x 8192 x 2 B / 450e9 = 0.064 us) = 1.610 ms; step 8.984 ms.  Prompt: 2 x
+     * 68.977e9 x 1024 / (989.5e12 x 0.4 x 8) = 44.614 ms + 2 x 80 x (10 us + 1.75 x 1024 x 8192
+     * x 2 / 450e9 = 65.25 us) = 12.04 ms: 56.65 ms.  tpot = (256 x 8.984 + 56.65) / 256 = 9.205
+     * ms: 108.6 tokens/s, about the 110 of one 8-GPU replica. */
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp16", .sequences = 1};
+    model_llm_layout eight = {.tp = 8, .pp = 1, .link_gbs = 450, .nvlink = 1};
+    model_serving v;
+    model_llm_serving(&llama2_70b, &s, 1024, 256, &eight, 989.5, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.bytes_per_step, 138.331e9, 0.001e9);
+    assert_float_equal(v.allreduce_s * 1e3, 1.610, 0.001);
+    assert_float_equal(v.step_s * 1e3, 8.984, 0.001);
+    assert_float_equal(v.prefill_s * 1e3, 56.65, 0.01);
+    assert_float_equal(v.tokens_per_s, 108.6, 0.1);
+    /* 2 GPUs a replica: 138.331 / 4690 = 29.495 ms + 2 x 80 x (10 us + 1 x 8192 x 2 / 450e9)
+     * = 1.606 ms: 31.101 ms; prompt 178.46 + 2 x 80 x (10 + 37.28) us = 7.565: 186.02 ms;
+     * tpot (256 x 31.101 + 186.02) / 256 = 31.83 ms: 31.4 tokens/s, a quarter of 8-way's. */
+    model_llm_layout two = {.tp = 2, .pp = 1, .link_gbs = 450, .nvlink = 1};
+    model_llm_serving(&llama2_70b, &s, 1024, 256, &two, 989.5, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.step_s * 1e3, 31.101, 0.001);
+    assert_float_equal(v.tokens_per_s, 31.42, 0.01);
+    /* Over PCIe the latency is 20 us: 2 x 80 x (20 us + 0.0364 us over 450) = 3.206 ms. */
+    two.nvlink = 0;
+    assert_float_equal(model_llm_allreduce_s(&llama2_70b, &two, 80, 1) * 1e3, 3.206, 0.001);
+    /* One GPU exchanges nothing. */
+    model_llm_layout one = {.tp = 1, .pp = 1};
+    assert_float_equal(model_llm_allreduce_s(&llama2_70b, &one, 80, 1), 0, 0);
+}
+
+static void pipeline_stages_across_machines(void **state)
+{
+    (void)state;
+    /* Llama 3.1 405B in bf16 over two 8-GPU H100 machines (pipeline 2 x tensor-parallel 8),
+     * 400 GB/s (3,200 Gb/s) between them, one stream, 1024-token prompt, 256 output tokens.
+     * Bytes: 405.853e9 x 2 = 811.706 GB + KV 2 x 126 x 8 x 128 x 2 = 516,096 B x 1152 = 0.5945
+     * GB: 812.30 GB.  A stage reads half over 8 GPUs: 406.15 / 18,760 = 21.650 ms; its 63
+     * layers' all-reduces 2 x 63 x (10 us + 1.75 x 16384 x 2 / 450e9 = 0.127 us) = 1.276 ms; a
+     * hop 54 us + 16384 x 2 / 400e9 = 54.08 us.  Step = 2 x (21.650 + 1.276 + 0.054) = 45.96
+     * ms (the second stage waits while the first works: one micro-batch, the bubble).
+     * Prompt: 2 x 405.853e9 x 1024 / (989.5e12 x 0.4 x 8) = 262.50 ms + 2 x 126 x (10 + 1.75 x
+     * 1024 x 16384 x 2 / 450e9 = 130.49) us = 35.40 ms + one hop 54 + 83.89 us = 0.138 ms:
+     * 298.04 ms.  tpot = (256 x 45.96 + 298.04) / 256 = 47.12 ms: 21.22 tokens/s. */
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1};
+    model_llm_layout l = {.tp = 8, .pp = 2, .link_gbs = 450, .nvlink = 1, .network_gbs = 400};
+    model_serving v;
+    model_llm_serving(&llama31_405b, &s, 1024, 256, &l, 989.5, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.bytes_per_step, 812.30e9, 0.01e9);
+    assert_float_equal(v.hop_s * 1e3, 2 * 0.05408, 0.0001);
+    assert_float_equal(v.step_s * 1e3, 45.96, 0.01);
+    assert_float_equal(v.prefill_s * 1e3, 298.04, 0.01);
+    assert_float_equal(v.tokens_per_s, 21.22, 0.01);
+    /* Two streams fill both stages (two micro-batches of one): the same step, two prompts
+     * between steps: tpot (256 x 45.96 + 2 x 298.04) / 256 = 48.29 ms, 2 / 48.29 ms = 41.42
+     * tokens/s, nearly twice one stream's. */
+    s.sequences = 2;
+    model_llm_serving(&llama31_405b, &s, 1024, 256, &l, 989.5, 3350, 0.4, 0.7, &v);
+    assert_float_equal(v.step_s * 1e3, 45.96, 0.01);
+    assert_float_equal(v.tokens_per_s, 41.42, 0.01);
 }
 
 int main(void)
@@ -194,6 +265,8 @@ int main(void)
         cmocka_unit_test(full_finetune_8b_zero3),
         cmocka_unit_test(training_flops_and_exchange),
         cmocka_unit_test(decode_bound_by_bandwidth),
+        cmocka_unit_test(tensor_parallel_pays_allreduces),
+        cmocka_unit_test(pipeline_stages_across_machines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,181 @@
+/* decide_llm_layout.c — how a serving option's GPUs are laid out for a language model: the
+ * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
+ * (model_llm_serving), and the choice among them against the workload's targets. */
+#include "decide_llm.h"
+#include "decide_speed.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "model/precision.h"
+
+/* The widest tensor-parallel group tried: the GPUs of one NVLink domain of the usual 8-GPU
+ * server, and the largest a single machine's link serves. */
+#define LAYOUT_MAX_TP 8
+
+static int per_host_count(const decide_option *o)
+{
+    return o->count / (o->hosts > 0 ? o->hosts : 1);
+}
+
+/* The network between o's machines in GB/s: its own (a server's ports, a rental's stated
+ * network), else the workload's network_gbps where the workload states it; NaN none. */
+static double network_gbs(const decision *d, const decide_option *o)
+{
+    if (o->network_gbps > 0)
+        return o->network_gbps / 8;
+    if (o->hosts > 1 && !d->fact_cite[KB_ASSUMED_HOST_NETWORK] && d->w->network_gbps > 0)
+        return d->w->network_gbps / 8;
+    return NAN;
+}
+
+/* The parallel layout model_llm_serving reads for tp x pp GPUs of o. */
+static model_llm_layout parallel_of(const decision *d, const decide_option *o, int tp, int pp)
+{
+    const kb_gpu *g = o->gpu;
+    int nvlink = decide_gpu_board_link(g) && tp > 1;
+    return (model_llm_layout){.tp = tp,
+                              .pp = pp,
+                              .nvlink = nvlink,
+                              .link_gbs = model_link_gbs(nvlink, g->nvlink_gbs, g->pcie_gen,
+                                                         g->pcie_lanes, decide_gpu_p2p(g)),
+                              .network_gbs = pp > 1 ? network_gbs(d, o) : NAN};
+}
+
+/* The dense tensor rate o's GPUs serve at (NaN or 0 where the KB has none). */
+static double serve_rate(const decide_option *o)
+{
+    return gw_precision_rate(gw_precision_find(o->run_precision), o->gpu);
+}
+
+void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,
+                           double decode_fraction, model_serving *out)
+{
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    s.sequences = o->sequences;
+    model_llm_layout l = parallel_of(d, o, o->tp, o->pp > 1 ? o->pp : 1);
+    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l, tflops,
+                      o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
+}
+
+/* How far l is from the targets: the worst of tpot / target, ttft / target and target
+ * tokens/s / its tokens/s (NaN targets left out; NaN when none is stated). */
+static double shortfall_of(const workload *w, const decide_llm_layout *l)
+{
+    double worst = NAN;
+    if (!isnan(w->target_tpot_ms))
+        worst = fmax(worst, l->serving.tpot_s * 1e3 / w->target_tpot_ms);
+    if (!isnan(w->target_ttft_ms))
+        worst = fmax(worst, l->serving.prefill_s * 1e3 / w->target_ttft_ms);
+    if (!isnan(w->target_tokens_per_s))
+        worst = fmax(worst, w->target_tokens_per_s / l->tokens_per_s);
+    return worst;
+}
+
+/* Fills l for tp x pp GPUs a replica out of `gpus` of o's; 0 when the memory model fails. */
+static int layout_try(const decision *d, const decide_option *o, int gpus, double concurrency,
+                      int tp, int pp, decide_llm_layout *l)
+{
+    memset(l, 0, sizeof *l);
+    l->gpus = gpus;
+    l->tp = tp;
+    l->pp = pp;
+    l->replicas = gpus / (tp * pp);
+    l->sequences = ceil(concurrency / l->replicas);
+    l->shortfall = NAN;
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;   /* weights served at what the GPU runs */
+    s.sequences = l->sequences;
+    if (model_llm_memory(&d->llm, &s, l->replicas, tp * pp, &l->memory, NULL) != GW_OK)
+        return 0;
+    double memory_gb = decide_option_memory_gb(o);
+    l->fits = memory_gb > 0 ? l->memory.total_gb <= memory_gb : 1;
+    l->parallel = parallel_of(d, o, tp, pp);
+    double rate = serve_rate(o);
+    l->speed_known = rate > 0 && o->gpu->memory_bandwidth_gbs > 0 &&
+                     (pp == 1 || l->parallel.network_gbs > 0);
+    if (!l->fits || !l->speed_known)
+        return 1;
+    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l->parallel, rate,
+                      o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
+                      d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
+    /* The requests keep concurrency / sequences replicas busy (all, unless fewer requests). */
+    double busy = fmin(l->replicas, concurrency / l->sequences);
+    l->tokens_per_s = l->serving.tokens_per_s * busy;
+    l->shortfall = shortfall_of(d->w, l);
+    return 1;
+}
+
+static int meets(const decide_llm_layout *l)
+{
+    return !(l->shortfall > 1);   /* no target stated (NaN) meets */
+}
+
+/* Whether a is a better layout than b (both fit). */
+static int better(const decide_llm_layout *a, const decide_llm_layout *b)
+{
+    if (a->speed_known != b->speed_known)
+        return a->speed_known;
+    if (!a->speed_known)
+        return 0;   /* without speeds, the fewest GPUs a replica: the first tried */
+    if (meets(a) != meets(b))
+        return meets(a);
+    if (meets(a))
+        return a->tokens_per_s > b->tokens_per_s * (1 + 1e-9);
+    return a->shortfall < b->shortfall * (1 - 1e-9);
+}
+
+/* Keeps l in *best (and *smallest, the least memory per GPU of all) where it is better. */
+static void consider(const decide_llm_layout *l, decide_llm_layout *best, int *found,
+                     decide_llm_layout *smallest, int *tried)
+{
+    if (!*tried || l->memory.total_gb < smallest->memory.total_gb)
+        *smallest = *l;
+    *tried = 1;
+    if (l->fits && (!*found || better(l, best))) {
+        *best = *l;
+        *found = 1;
+    }
+}
+
+int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
+                           double concurrency, decide_llm_layout *out)
+{
+    int per_host = per_host_count(o), hosts = o->hosts > 0 ? o->hosts : 1;
+    int found = 0, tried = 0, widest = 1;
+    decide_llm_layout l, smallest;
+    memset(out, 0, sizeof *out);
+    memset(&smallest, 0, sizeof smallest);
+    if (concurrency < 1)
+        concurrency = 1;
+    /* Within a machine: 1, 2, 4 and 8 GPUs a replica, as the machine's GPUs divide. */
+    for (int tp = 1; tp <= per_host && tp <= LAYOUT_MAX_TP; tp *= 2) {
+        if (per_host % tp || gpus % tp)
+            break;
+        widest = tp;
+        if (layout_try(d, o, gpus, concurrency, tp, 1, &l))
+            consider(&l, out, &found, &smallest, &tried);
+    }
+    /* Across machines, only where no machine holds a replica: the widest group of each machine
+     * a stage, 2 or more machines a replica. */
+    for (int pp = 2; !found && pp <= hosts; pp++) {
+        if (hosts % pp || gpus % (widest * pp) || widest != per_host)
+            continue;
+        if (layout_try(d, o, gpus, concurrency, widest, pp, &l))
+            consider(&l, out, &found, &smallest, &tried);
+    }
+    if (!found && tried)
+        *out = smallest;
+    return found;
+}
+
+void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp)
+{
+    buf_printf(b, "%d GPU%s: %d replica%s", gpus, gpus == 1 ? "" : "s", replicas,
+               replicas == 1 ? "" : "s");
+    if (pp > 1)
+        buf_printf(b, " × pipeline %d", pp);
+    if (tp > 1)
+        buf_printf(b, " × tensor-parallel %d", tp);
+}
