@@ -184,6 +184,9 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
             const view *because = view_map_get(rec, "because");
             for (size_t i = 0; i < view_len(because); i++)
                 fprintf(f, "  - %s\n", view_str(view_list_at(because, i)));
+            const char *layout = view_str(view_map_get(view_map_get(model, "llm"), "layout_text"));
+            if (layout)   /* a served language model: how its GPUs are laid out */
+                fprintf(f, "Layout: %s\n", layout);
         } else {
             fprintf(f, "\nNo option is feasible: see the reasons above.\n");
         }

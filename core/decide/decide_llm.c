@@ -681,9 +681,11 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
                    gw_precision_find(o->run_precision)->kv_bytes == 1 ? "FP8"
                        : "16-bit");
     buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
-    if (o->tp > 1)
-        buf_printf(b, " (the model split over %d GPUs a replica, tensor parallel; %d replica%s)",
-                   o->tp, o->replicas, o->replicas == 1 ? "" : "s");
+    if (o->tp * (o->pp > 1 ? o->pp : 1) > 1) {
+        buf_puts(b, " (the model split over the GPUs of a replica: ");
+        decide_llm_layout_words(b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+        buf_puts(b, ")");
+    }
     else if (o->replicas > 1 && zero >= 3)
         buf_printf(b, " (weights, gradients and optimizer states sharded over the %d GPUs, "
                       "ZeRO-3)", o->replicas);
@@ -723,6 +725,10 @@ view *decide_llm_view(const decision *d)
         view_map_set_str(v, "memory_text", buf_cstr(&b));
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
+            decide_llm_layout_words(&b, best->count, best->replicas, best->tp,
+                                    best->pp > 1 ? best->pp : 1);
+            view_map_set_str(v, "layout_text", buf_cstr(&b));
+            buf_puts(&b, ": ");
             buf_printf(&b, "%.1f ms per output token on average (a prompt processed between "
                            "decode steps holds the others about %.0f ms: chunked prefill spreads "
                            "it), %.0f ms to the first token, up to ",
@@ -752,9 +758,9 @@ static void llm_method_memory(view *method, gw_buf *b)
                "weights too; activations = layers x tokens a step x hidden x %g bytes (with "
                "checkpointing: x %g, plus one layer's %g) + tokens x vocabulary x %g (fp32 "
                "logits); KV cache = 2 x layers x KV heads x head size x bytes x (prompt + "
-               "output tokens) x sequences in flight; a replica that does not fit one GPU is "
-               "split over 2, 4 or 8 GPUs of one machine (tensor parallel), which divides all "
-               "of it",
+               "output tokens) x sequences in flight; a training replica that does not fit one "
+               "GPU is split over 2, 4 or 8 GPUs of one machine (tensor parallel), which "
+               "divides all of it; a serving replica's layout is searched (serving layouts)",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB, model_llm_weight_bytes("int8"),
                model_llm_weight_bytes("int4"), MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"),
                model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_BYTES, MODEL_CHECKPOINT_BYTES,
@@ -777,8 +783,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "sequences that replace finished ones are processed between decode steps, "
                    "so the time per output token = (output x step + sequences x prompt time) / "
                    "output, and a replica generates sequences / that time tokens a second; "
-                   "requests are spread evenly over the replicas (a replica: the fewest GPUs of "
-                   "one machine that hold the model, tensor parallel); a GPU without FP8 (before "
+                   "requests are spread evenly over the replicas; a GPU without FP8 (before "
                    "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
                    "precision it has",
                    d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
@@ -832,6 +837,39 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
     view_map_set_str(method, "scaling", buf_cstr(b));
 }
 
+/* The method's words on serving layouts: those tried, how one is chosen, what tensor and
+ * pipeline parallelism cost (model.h's constants and their sources). */
+static void llm_method_layouts(gw_buf *b)
+{
+    buf_printf(b,
+               "serving layouts: each option's GPUs are laid out as replicas of tp GPUs of one "
+               "machine (tensor parallel, tp = 1, 2, 4 or 8 as the machine's GPUs divide) and, "
+               "where no machine holds a replica, of pp machines (pipeline stages over the "
+               "network between them: a server's own ports, a rental's stated network, or "
+               "the workload's network_gbps); memory per GPU = (weights + the replica's KV "
+               "cache) / (tp x pp), with the overheads above; of the layouts that fit, the one "
+               "that meets the targets (time per output token, to the first token, tokens/s "
+               "at the concurrency) with the most tokens/s is taken, else the one that misses "
+               "them least (the worst ratio of a figure to its target); tensor parallelism "
+               "costs 2 all-reduces a layer (after attention and after the feed-forward "
+               "block), each %.0f us over the board's link (sglang-allreduce-h100: vLLM's "
+               "all-reduce on H100s with NVLink, 9.1 to 10.1 us for 512 B) or %.0f us over "
+               "PCIe (sglang-allreduce-pcie: NCCL over a PCIe switch, 19.4 to 22.3 us for 4 to "
+               "16 KB), plus 2 (tp - 1) / tp x tokens x hidden x %g bytes / the link's "
+               "bandwidth each way (without peer-to-peer: the lower bandwidth through host "
+               "memory), added to the step, not overlapped; a pipeline stage holds layers / "
+               "pp, the sequences move through the stages in min(pp, sequences) micro-batches "
+               "and a token passes every stage, so a decode step = pp x (a stage's step + its "
+               "all-reduces + a hop), with the stages idle when there are fewer micro-batches "
+               "than stages (the bubble); a hop = %.0f us (vllm-roce-allreduce: NCCL's 54 to "
+               "64 us for 48 KB across machines over RoCE) + tokens x hidden x %g bytes / the "
+               "network; a prompt is not pipelined: its FLOPs over tp GPUs, its all-reduces over "
+               "every layer, pp - 1 hops",
+               MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
+               MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+               MODEL_ACTIVATION_EXCHANGE_BYTES);
+}
+
 /* The method's lines on several GPUs: data-parallel replicas within and across machines, the
  * measured results used, and tensor parallelism. */
 static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
@@ -861,14 +899,18 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                      "2(k-1)/k x bytes / the link within a machine + 2(N-1)/N x bytes / the "
                      "network between machines, k GPUs a machine and N machines; the network is "
                      "a server's own ports, a rental's stated network, else the workload's "
-                     "network_gbps; a replica split by tensor parallelism stays within one "
-                     "machine");
+                     "network_gbps; a training replica split by tensor parallelism stays "
+                     "within one machine; a serving replica spans machines only as pipeline "
+                     "stages (serving layouts)");
     buf_reset(b);
-    buf_printf(b,
-               "tensor parallelism (a replica too big for one GPU, split over n of one "
-               "machine): throughput = n x one GPU x %.2f over the board's link or %.2f over "
-               "PCIe (assumed, an estimate)",
-               MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
+    if (d->llm_setup.task == MODEL_INFERENCE)
+        llm_method_layouts(b);
+    else
+        buf_printf(b,
+                   "tensor parallelism (a replica too big for one GPU, split over n of one "
+                   "machine): throughput = n x one GPU x %.2f over the board's link or %.2f "
+                   "over PCIe (assumed, an estimate)",
+                   MODEL_PARALLEL_EFFICIENCY_NVLINK, MODEL_PARALLEL_EFFICIENCY_PCIE);
     view_map_set_str(method, "model_parallel", buf_cstr(b));
 }
 

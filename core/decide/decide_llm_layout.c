@@ -159,7 +159,8 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
     }
     /* Across machines, only where no machine holds a replica: the widest group of each machine
      * a stage, 2 or more machines a replica. */
-    for (int pp = 2; !found && pp <= hosts; pp++) {
+    int networked = network_gbs(d, o) > 0;   /* without one, a replica stays in a machine */
+    for (int pp = 2; !found && networked && pp <= hosts; pp++) {
         if (hosts % pp || gpus % (widest * pp) || widest != per_host)
             continue;
         if (layout_try(d, o, gpus, concurrency, widest, pp, &l))
