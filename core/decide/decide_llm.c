@@ -396,8 +396,8 @@ static void parallel_words(const decision *d, const decide_option *o, const mode
         int board = decide_gpu_board_link(o->gpu);
         double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
                                      o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
-        buf_printf(how, "; %.3g ms of it in all-reduces over %s (%.0f GB/s each way, %.0f us "
-                        "each, 2 a layer)", v->allreduce_s * 1e3,
+        buf_printf(how, "; %.3g ms of it in all-reduces over %s (%.0f GB/s, %.0f us each)",
+                   v->allreduce_s * 1e3,
                    board ? "the board's link"
                          : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer",
                    link, (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S
@@ -451,7 +451,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
                o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
                v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
-               o->tp * o->pp > 1 ? " a GPU, split over the replica's GPUs" : "",
+               o->tp * o->pp > 1 ? " a GPU" : "",
                v.step_s * 1e3, v.bandwidth_bound ? "bandwidth" : "compute");
     parallel_words(d, o, &v, how);
     buf_printf(how, "; a prompt %.0f ms (the time to the first token); with the prompts of the "
@@ -682,7 +682,7 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
                        : "16-bit");
     buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
     if (o->tp * (o->pp > 1 ? o->pp : 1) > 1) {
-        buf_puts(b, " (the model split over the GPUs of a replica: ");
+        buf_puts(b, " (");
         decide_llm_layout_words(b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
         buf_puts(b, ")");
     }
@@ -842,29 +842,17 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 static void llm_method_layouts(gw_buf *b)
 {
     buf_printf(b,
-               "serving layouts: each option's GPUs are laid out as replicas of tp GPUs of one "
-               "machine (tensor parallel, tp = 1, 2, 4 or 8 as the machine's GPUs divide) and, "
-               "where no machine holds a replica, of pp machines (pipeline stages over the "
-               "network between them: a server's own ports, a rental's stated network, or "
-               "the workload's network_gbps); memory per GPU = (weights + the replica's KV "
-               "cache) / (tp x pp), with the overheads above; of the layouts that fit, the one "
-               "that meets the targets (time per output token, to the first token, tokens/s "
-               "at the concurrency) with the most tokens/s is taken, else the one that misses "
-               "them least (the worst ratio of a figure to its target); tensor parallelism "
-               "costs 2 all-reduces a layer (after attention and after the feed-forward "
-               "block), each %.0f us over the board's link (sglang-allreduce-h100: vLLM's "
-               "all-reduce on H100s with NVLink, 9.1 to 10.1 us for 512 B) or %.0f us over "
-               "PCIe (sglang-allreduce-pcie: NCCL over a PCIe switch, 19.4 to 22.3 us for 4 to "
-               "16 KB), plus 2 (tp - 1) / tp x tokens x hidden x %g bytes / the link's "
-               "bandwidth each way (without peer-to-peer: the lower bandwidth through host "
-               "memory), added to the step, not overlapped; a pipeline stage holds layers / "
-               "pp, the sequences move through the stages in min(pp, sequences) micro-batches "
-               "and a token passes every stage, so a decode step = pp x (a stage's step + its "
-               "all-reduces + a hop), with the stages idle when there are fewer micro-batches "
-               "than stages (the bubble); a hop = %.0f us (vllm-roce-allreduce: NCCL's 54 to "
-               "64 us for 48 KB across machines over RoCE) + tokens x hidden x %g bytes / the "
-               "network; a prompt is not pipelined: its FLOPs over tp GPUs, its all-reduces over "
-               "every layer, pp - 1 hops",
+               "serving layouts: replicas of tp GPUs of one machine (tp 1, 2, 4 or 8) and, "
+               "where no machine holds one, of pp machines as pipeline stages over their "
+               "network; memory per GPU = (weights + KV cache) / (tp x pp); of the layouts that "
+               "fit, the one meeting the targets with the most tokens/s, else the one missing "
+               "them least; tensor parallelism adds 2 all-reduces a layer, each %.0f us over "
+               "the board's link (sglang-allreduce-h100) or %.0f us over PCIe "
+               "(sglang-allreduce-pcie) + 2 (tp - 1) / tp x tokens x hidden x %g bytes / the "
+               "link each way, not overlapped; with pipeline stages a token passes every stage, "
+               "a decode step = pp x (a stage's step + its all-reduces + a hop of %.0f us "
+               "(vllm-roce-allreduce) + tokens x hidden x %g bytes / the network), in min(pp, "
+               "sequences) micro-batches (fewer than pp: the bubble)",
                MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES);

@@ -155,7 +155,7 @@ check_eq "robust cheaper: not a close call" "$(jqr '.robustness.close_call')" fa
 # shares, decode at 52.4% (gpt-fast's measured 8-bit Llama-2-7B) to 85% of the bandwidth), so
 # they meet the demand at the plan's figures, but not in the draws whose capacity falls below
 # 800: with the capacity uniform in its band, a share (800 - 754.63) / (1,090.26 - 754.63) =
-# 45.37 / 335.63 = 13.5% of them.  There an 8x H100 (1,456 tokens/s and up) wins instead: the
+# 45.37 / 335.63 = 13.5% of them.  There an 8x H100 (one 8-way replica, 3,026 tokens/s) wins instead: the
 # H200's p_best is 1 - 0.135 = 0.865 (2,000 draws: a standard error of 0.008), where costing it
 # at the 800 it serves alone gave it every draw.  Above 0.6: not a close call.
 run "$GW" decide "$EX/llm-serving.lua" --json
@@ -173,9 +173,12 @@ check_eq "robust serving: the recommendation's p_best shows the risk, not a clos
 # 936.71 tokens/s.  Without a demand (it would make the target redundant: a demand of 32
 # requests at 34.5 ms is at least 32 x 1000 / 34.5 = 927.5 tokens/s, Little's law, the very
 # capacity at which the target is missed), a target of 34.5 ms is missed below 34.162 x 936.71
-# / 34.5 = 927.5 tokens/s: (927.5 - 754.63) / 335.63 = 51.5% of the draws cannot be won.
+# / 34.5 = 927.5 tokens/s: (927.5 - 754.63) / 335.63 = 51.5% of the draws cannot be won.  The
+# draws' uniforms are dealt out by speed group, so which draws those are moves with the options
+# compared (serving layouts made 8x A100 feasible): over 2,000 draws the share has a standard
+# error of sqrt(0.485 x 0.515 / 2,000) = 0.011, and 0.035 is about three of them.
 sed -e 's/tpot_ms = 50/tpot_ms = 34.5/' -e 's/tokens_per_s = 800, //' "$EX/llm-serving.lua" >"$T/serve-tpot.lua"
 run "$GW" decide "$T/serve-tpot.lua" --json
 check_rc "robust serving tpot: exit 0" 0
 check_eq "robust serving tpot: the draws that miss the time per token cannot be won" \
-    "$(jqr ".options[] | select(.id == \"$H200\") | .p_best < 0.99 and ((1 - (.tpot_ms * .capacity_tokens_per_s / 34.5 - .capacity_low) / (.capacity_high - .capacity_low)) - .p_best | fabs) < 0.02")" true
+    "$(jqr ".options[] | select(.id == \"$H200\") | .p_best < 0.99 and ((1 - (.tpot_ms * .capacity_tokens_per_s / 34.5 - .capacity_low) / (.capacity_high - .capacity_low)) - .p_best | fabs) < 0.035")" true
