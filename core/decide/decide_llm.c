@@ -584,6 +584,11 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
                    w->target_tokens_per_s);
     else
         return NULL;
+    if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
+        buf_puts(&b, " (its best layout: ");
+        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+        buf_puts(&b, ")");
+    }
     if (!decide_str_eq(o->run_precision, w->precision))
         buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
     return buf_detach(&b);

@@ -66,6 +66,15 @@ check_eq "layouts: a 25 ms target on 8 H100s is met" "$(opt "$IB" '[.feasible, .
 check_num "layouts: ... at 10.97 ms per output token" "$(opt "$IB" .tpot_ms)" 10.966 0.002
 check_num "layouts: ... 729.5 tokens/s" "$(opt "$IB" .throughput.value)" 729.5 0.1
 
+# A target no layout meets: the option is excluded with the layout that misses it least.  A
+# 20 ms first token: 8-way's prompt takes 56.65 ms (2.8 times the target), 4-way's 2 x 68.977e9 x
+# 1,024 / (4 x 0.4 x 989.5e12) = 89.23 ms + 2 x 80 x (10 + 1.5 x 1024 x 8192 x 2 / 450e9 = 55.92)
+# us = 10.55 ms: 99.78 ms (5.0 times).
+wl ttft 'model = { name = "llama-2-70b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, ttft_ms = 20 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/ttft.lua" --json
+check_eq "layouts: a missed target names the layout that misses it least" "$(opt "$IB" .excluded_because)" \
+    "57 ms to the first token; the target is 20 ms (its best layout: 8 GPUs: 1 replica × tensor-parallel 8)"
+
 # ---- Llama 3.1 405B in BF16: pipeline 2 x tensor-parallel 8 over two machines ----
 # 811.706 GB of weights: 101.5 GB per GPU of one 8-GPU machine, which no H100 holds.  Two
 # machines over 3,200 Gb/s (400 GB/s): each GPU holds 811.706 / 16 = 50.73 GB + 516,096 B x
