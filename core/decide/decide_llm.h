@@ -1,5 +1,6 @@
 /* decide_llm.h — a language model's part of the model stage, and the report's words on it
- * (decide_llm.c). */
+ * (decide_llm.c); how a served model's GPUs are laid out in replicas, tensor-parallel groups and
+ * pipeline stages (decide_llm_layout.c). */
 #ifndef GW_DECIDE_LLM_H
 #define GW_DECIDE_LLM_H
 

@@ -287,8 +287,9 @@ double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tok
  * pp stages in min(pp, sequences) micro-batches; a stage's step for one micro-batch reads its
  * layers' weights and the micro-batch's KV cache at bandwidth x decode_fraction and computes
  * its FLOPs (2 x active params a token) at tflops x mfu, over tp GPUs, whichever is slower,
- * plus its layers' all-reduces (model_llm_allreduce_s) and one hop to the next stage.  A token
- * of a sequence passes every stage, so a decode step (one token of every sequence) takes
+ * plus its layers' all-reduces (model_llm_allreduce_s) and one hop to the next stage (the last
+ * stage's hop takes the sampled token back to the first).  A token of a sequence passes every
+ * stage, so a decode step (one token of every sequence) takes
  *     step = pp x (stage + all-reduces + hop);
  * with fewer micro-batches than stages, the stages wait (the pipeline bubble).  The time to the
  * first token is the prompt's 2 x active params x context FLOPs at tflops x mfu over tp GPUs,
