@@ -75,6 +75,22 @@ run "$GW" --kb "$KB" decide "$T/ttft.lua" --json
 check_eq "layouts: a missed target names the layout that misses it least" "$(opt "$IB" .excluded_because)" \
     "57 ms to the first token; the target is 20 ms (its best layout: 8 GPUs: 1 replica × tensor-parallel 8)"
 
+# ---- over PCIe without peer-to-peer: four RTX 4090s (the KB's p2p 0) ----
+# Llama 3 8B fp16, one stream.  The link: PCIe 4.0 x16, 32 GB/s each way, halved through host
+# memory: 16 GB/s; 20 us an all-reduce over PCIe.  4-way: a step reads 16.0605 GB of weights +
+# 131,072 B x 1,152 = 0.151 GB = 16.2115 GB / (1,008 x 0.7 x 4 = 2,822.4 GB/s) = 5.744 ms, +
+# 2 x 32 x (20 us + 2 x 3/4 x 4096 x 2 B / 16e9 = 0.77 us) = 1.329 ms: 7.073 ms; the prompt
+# 2 x 8.030e9 x 1,024 / (4 x 0.4 x 165.2e12) = 62.22 ms + 2 x 32 x (20 + 1.5 x 1,024 x 4,096 x 2
+# / 16e9 = 786.4) us = 51.61 ms: 113.83 ms; 7.073 + 113.83 / 256 = 7.518 ms: 133.0 tokens/s.
+# One card alone: 16.2115 / 705.6 = 22.98 ms a step, about 42 tokens/s: 4-way is taken.
+wl pcie 'model = { name = "llama-3-8b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "4x rtx-4090" }'
+run "$GW" --kb "$KB" decide "$T/pcie.lua" --json
+check_eq "layouts: four RTX 4090s serve one stream 4-way over PCIe without peer-to-peer" \
+    "$(opt 'buy-new:4x rtx-4090' '[.layout.text, (.throughput.how | contains("1.33 ms of it in all-reduces over PCIe without peer-to-peer (16 GB/s, 20 us each)"))] | map(tostring) | join("|")')" \
+    "4 GPUs: 1 replica × tensor-parallel 4|true"
+check_num "layouts: ... 113.8 ms to the first token" "$(opt 'buy-new:4x rtx-4090' .ttft_ms)" 113.83 0.01
+check_num "layouts: ... 133.0 tokens/s" "$(opt 'buy-new:4x rtx-4090' .throughput.value)" 133.02 0.02
+
 # ---- Llama 3.1 405B in BF16: pipeline 2 x tensor-parallel 8 over two machines ----
 # 811.706 GB of weights: 101.5 GB per GPU of one 8-GPU machine, which no H100 holds.  Two
 # machines over 3,200 Gb/s (400 GB/s): each GPU holds 811.706 / 16 = 50.73 GB + 516,096 B x
