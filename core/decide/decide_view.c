@@ -4,6 +4,7 @@
  * report's short forms (decide_groups.c); also the recommendation's reasons, the charts and the
  * citations. */
 #include "decide_view.h"
+#include "decide_budget.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_groups.h"
@@ -550,8 +551,11 @@ view *decide_view_tree(const decision *d)
     size_t n_feasible = options_view(root, d);
     not_considered_view(root, d);
     decide_groups_view(root, d);
-    if (!isnan(d->w->budget))
+    if (!isnan(d->w->budget)) {
         decide_set_money(root, d, "budget", d->w->budget);
+        view_map_set_str(root, "budget_basis", d->w->budget_basis);
+        view_map_set_str(root, "budget_compares", decide_budget_compares(d));
+    }
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
     if (n_feasible > DECIDE_BODY_COST_ROWS)
         view_map_set_int(root, "feasible_not_in_body",

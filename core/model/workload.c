@@ -5,7 +5,9 @@
  * (workload_rules.c), and the first mistake in that order is the one reported. */
 #include "workload_private.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,9 +244,11 @@ static int read_field(const char *file, const char *name, const workload_field *
         read_fallback(f, slot);
         return f->type == FIELD_TABLE ? read_table(file, name, f, NULL, w, err) : GW_OK;
     }
-    if (f->type == FIELD_TABLE && f->shorthand && view_kind(v) == VIEW_STRING) {
-        view *table = view_map();   /* model = "x" reads as model = { name = "x" } */
-        view_map_set_str(table, f->shorthand, view_str(v));
+    if (f->type == FIELD_TABLE && f->shorthand &&
+        (view_kind(v) == VIEW_STRING || view_kind(v) == VIEW_NUMBER)) {
+        /* model = "x" reads as model = { name = "x" }, budget = 5 as budget = { upfront = 5 } */
+        view *table = view_map();
+        view_map_set(table, f->shorthand, view_copy(v));
         int rc = read_table(file, name, f, table, w, err);
         view_free(table);
         return rc;
@@ -318,6 +322,43 @@ void workload_free(workload *w)
     free(w);
 }
 
+/* ---- rules between the fields this file reads first ---- */
+
+int workload_check_budget(const char *file, workload *w, gw_error *err)
+{
+    static const char *const bases[] = {"upfront", "total", "monthly"};
+    const double amounts[] = {w->budget_upfront, w->budget_total, w->budget_monthly};
+    w->budget = NAN;
+    w->budget_basis = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (isnan(amounts[i]))
+            continue;
+        if (w->budget_basis)
+            return gw_error_set(err, GW_EDATA,
+                                "%s: budget: give one of upfront, total or monthly, not %s "
+                                "and %s",
+                                file, w->budget_basis, bases[i]);
+        w->budget = amounts[i];
+        w->budget_basis = bases[i];
+    }
+    return GW_OK;
+}
+
+int workload_check_need(const char *file, workload *w, gw_error *err)
+{
+    if (!isnan(w->hours_needed_per_month) && workload_is_job(w))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: hours_needed_per_month: a job's hours come from its work; "
+                            "the field is for capacity (no work = { ... })",
+                            file);
+    return GW_OK;
+}
+
+int workload_has_need(const workload *w)
+{
+    return !workload_is_job(w) && !isnan(w->hours_needed_per_month);
+}
+
 /* Reads and checks the fields of t; catalog (may be NULL) resolves a model named by name. */
 static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
                          gw_error *err)
@@ -345,6 +386,68 @@ int workload_from_view(const char *file, const view *t, workload **out, gw_error
     return workload_read(file, t, NULL, out, err);
 }
 
+/* Where `name =` is written in text from *at on (a whole word, and an assignment, not `==`):
+ * moves *at there and returns 1; 0 when it is not. */
+static int find_assignment(const char *text, size_t len, size_t *at, const char *name,
+                           size_t name_len)
+{
+    for (size_t i = *at; i + name_len <= len; i++) {
+        if (strncmp(text + i, name, name_len) ||
+            (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')))
+            continue;
+        size_t j = i + name_len;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j < len && text[j] == '=' && (j + 1 >= len || text[j + 1] != '=')) {
+            *at = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The line of text on which a field path ("budget.totl", "candidates[2]") is written: each
+ * of its names found in turn after the one before; 0 when one is not found (a computed
+ * table). */
+static int field_line(const char *text, size_t len, const char *path)
+{
+    size_t at = 0;
+    while (*path) {
+        size_t name_len = strcspn(path, ".[");
+        if (!name_len || !find_assignment(text, len, &at, path, name_len))
+            return 0;
+        path += name_len;
+        path += strcspn(path, ".");
+        if (*path == '.')
+            path++;
+    }
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* "path: field: problem" becomes "path:LINE: field: problem" where the field's line is found
+ * in the file's text. */
+static void error_add_line(gw_error *err, const char *path, const char *text, size_t len)
+{
+    size_t path_len = strlen(path);
+    if (strncmp(err->msg, path, path_len) || strncmp(err->msg + path_len, ": ", 2))
+        return;
+    const char *field = err->msg + path_len + 2;
+    size_t field_len = strcspn(field, ": ");
+    if (!field_len || field[field_len] != ':')
+        return;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)field_len, field);
+    int line = field_line(text, len, name);
+    if (!line)
+        return;
+    char rest[sizeof err->msg];
+    snprintf(rest, sizeof rest, "%s", field);
+    gw_error_set(err, err->code, "%s:%d: %s", path, line, rest);
+}
+
 int workload_load(const char *path, kb *k, workload **out, gw_error *err)
 {
     char *text = NULL;
@@ -355,14 +458,17 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
         return e;
     view *table = NULL;
     int rc = plugin_eval_text(path, text, len, kb_answer_question, k, NULL, &table, err);
-    free(text);
     if (rc != GW_OK) {
+        free(text);
         /* A Lua error in a workload file is bad input, not a broken plugin. */
         if (rc == GW_ESOFTWARE)
             err->code = rc = GW_EDATA;
         return rc;
     }
     rc = workload_read(path, table, k, out, err);
+    if (rc == GW_EDATA)
+        error_add_line(err, path, text, len);
+    free(text);
     view_free(table);
     return rc;
 }

@@ -53,7 +53,13 @@ typedef struct workload {
     double hours_per_day, horizon_months;
     char currency[4];
     char *region;               /* where cards are bought (prices of that region); NULL any */
-    double budget;              /* NaN: no budget */
+    /* budget: one of three figures, as the buyer states it (budget = N is upfront) */
+    double budget_upfront;      /* cash up front; NaN unless given */
+    double budget_total;        /* everything paid over the horizon (a grant); NaN unless given */
+    double budget_monthly;      /* a limit a month; NaN unless given */
+    double budget;              /* the one given (NaN: no budget) ... */
+    const char *budget_basis;   /* ... and which: "upfront", "total" or "monthly"; NULL none */
+    double hours_needed_per_month;  /* capacity: card-hours of work a month; NaN: all the hours */
     double electricity_price, pue;
     int used_ok;
     char *cooling;              /* good | poor */
@@ -73,6 +79,9 @@ typedef struct workload {
  * within the horizon or deadline_days; without work, the workload is capacity: the hardware is
  * used hours_per_day for horizon_months. */
 int workload_is_job(const workload *w);
+/* Whether a capacity workload states the hours it needs (hours_needed_per_month): its options
+ * are costed for those hours, not for every hour they could run. */
+int workload_has_need(const workload *w);
 /* Whether the model is a language model (a catalog name, or its layers given): its work is in
  * tokens and its memory and speed come from model_llm.c. */
 int workload_is_llm(const workload *w);
