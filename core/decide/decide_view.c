@@ -555,6 +555,8 @@ view *decide_view_tree(const decision *d)
         decide_set_money(root, d, "budget", d->w->budget);
         view_map_set_str(root, "budget_basis", d->w->budget_basis);
         view_map_set_str(root, "budget_compares", decide_budget_compares(d));
+        view_map_set_bool(root, "budget_basis_monthly",
+                          decide_str_eq(d->w->budget_basis, "monthly"));
     }
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
     if (n_feasible > DECIDE_BODY_COST_ROWS)

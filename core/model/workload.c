@@ -228,6 +228,17 @@ static void read_fallback(const workload_field *f, void *slot)
     }
 }
 
+/* Whether v, not a table, is written for f's shorthand field: a text for a text field, a
+ * number for a number field. */
+static int shorthand_fits(const workload_field *f, const view *v)
+{
+    const workload_field *sub = f->fields;
+    while (sub->name && strcmp(sub->name, f->shorthand))
+        sub++;
+    return (sub->type == FIELD_TEXT && view_kind(v) == VIEW_STRING) ||
+           (sub->type == FIELD_NUMBER && view_kind(v) == VIEW_NUMBER);
+}
+
 static int read_field(const char *file, const char *name, const workload_field *f, const view *v,
                       workload *w, gw_error *err)
 {
@@ -244,8 +255,7 @@ static int read_field(const char *file, const char *name, const workload_field *
         read_fallback(f, slot);
         return f->type == FIELD_TABLE ? read_table(file, name, f, NULL, w, err) : GW_OK;
     }
-    if (f->type == FIELD_TABLE && f->shorthand &&
-        (view_kind(v) == VIEW_STRING || view_kind(v) == VIEW_NUMBER)) {
+    if (f->type == FIELD_TABLE && f->shorthand && shorthand_fits(f, v)) {
         /* model = "x" reads as model = { name = "x" }, budget = 5 as budget = { upfront = 5 } */
         view *table = view_map();
         view_map_set(table, f->shorthand, view_copy(v));
@@ -407,20 +417,25 @@ static int find_assignment(const char *text, size_t len, size_t *at, const char 
 }
 
 /* The line of text on which a field path ("budget.totl", "candidates[2]") is written: each
- * of its names found in turn after the one before; 0 when one is not found (a computed
+ * of its names found in turn after the one before, the last one found where a later one is
+ * not written (budget = -5 read as budget.upfront); 0 when the first is not found (a computed
  * table). */
 static int field_line(const char *text, size_t len, const char *path)
 {
     size_t at = 0;
+    int found = 0;
     while (*path) {
         size_t name_len = strcspn(path, ".[");
         if (!name_len || !find_assignment(text, len, &at, path, name_len))
-            return 0;
+            break;
+        found = 1;
         path += name_len;
         path += strcspn(path, ".");
         if (*path == '.')
             path++;
     }
+    if (!found)
+        return 0;
     int line = 1;
     for (size_t i = 0; i < at; i++)
         line += text[i] == '\n';
