@@ -181,7 +181,15 @@ void decide_reasons(decision *d)
     reason_preferences(d, win);
     if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
         reason_break_even(d, win);
-    if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {
+    if (view_len(d->because) < REASONS_MAX && workload_has_need(d->w)) {
+        gw_buf b = GW_BUF_INIT;   /* capacity for a stated need: the hours it takes a month */
+        buf_printf(&b, "Covers the %g card-hours needed a month in %.1f hours of running a "
+                       "month (at most %g h a day, %g h a month).",
+                   d->w->hours_needed_per_month, win->hours_needed / d->w->horizon_months,
+                   d->w->hours_per_day, d->w->hours_per_day * COST_DAYS_PER_MONTH);
+        view_list_push(d->because, view_string(buf_cstr(&b)));
+        buf_free(&b);
+    } else if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {
         gw_buf b = GW_BUF_INIT;
         buf_puts(&b, "Finishes the work");
         if (d->w->work_runs != 1)
