@@ -10,6 +10,7 @@
 
 #include "base/units.h"
 #include "decide_budget.h"
+#include "decide_mixed.h"
 
 void decide_money(gw_buf *b, const decision *d, double amount)
 {
@@ -207,20 +208,14 @@ static double hours_to_finish(const decision *d, const decide_option *o)
 void decide_option_cost(decision *d, decide_option *o)
 {
     o->time_to_finish_hours = hours_to_finish(d, o);
-    o->hours_needed = NAN;
-    o->hours_available = NAN;
-    if (workload_is_job(d->w)) {
-        o->hours_needed = o->time_to_finish_hours * d->w->work_runs;
-        o->hours_available = workload_hours_available(d->w);
-    } else if (workload_has_need(d->w)) {
-        o->hours_needed = decide_need_hours(d, o);
-        o->hours_available = workload_hours_available(d->w);
-    }
+    decide_option_hours(d, o);   /* a job's, a capacity need's, mixed work's sum */
     if (o->acquisition == DECIDE_RENT)
         cost_rented(d, o);
     else
         cost_owned(d, o);
     o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
+    if (d->n_parts)   /* mixed work: every option does the same whole plan */
+        o->per_unit = o->cost.total;
     o->committed = decide_budget_figure(d, o);
 }
 

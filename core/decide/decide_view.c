@@ -5,6 +5,7 @@
  * citations. */
 #include "decide_view.h"
 #include "decide_budget.h"
+#include "decide_mixed.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_groups.h"
@@ -544,10 +545,14 @@ view *decide_view_tree(const decision *d)
 {
     view *root = view_map();
     gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "GPU purchase justification: %s", d->w->name);
+    buf_printf(&b, "GPU purchase justification: %s", d->mixed_top ? d->mixed_top->name : d->w->name);
     view_map_set_str(root, "title", buf_cstr(&b));
     buf_free(&b);
-    view_map_set(root, "workload", workload_to_view(d->w));
+    view *workload_view = view_map_set(root, "workload", workload_to_view(d->w));
+    if (d->mixed_top) {   /* mixed work: the plan's name; each part's is under mixed */
+        view_map_set_str(workload_view, "name", d->mixed_top->name);
+        view_map_set(root, "mixed", decide_mixed_view(d));
+    }
     view_map_set_bool(root, "is_job", workload_is_job(d->w));
     view_map_set(root, "memory", decide_memory_view(d));
     view_map_set(root, "method", decide_method_view(d));

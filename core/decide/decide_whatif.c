@@ -299,7 +299,7 @@ static double score_with(const sens *s, const decide_option *o, double factor)
 {
     const decision *d = s->d;
     int param = s->param;
-    double per_hour;
+    double per_hour, hours_of_use = o->cost.hours_of_use;
     int own = param == SENS_OWN && o == s->base;
     if (o->acquisition == DECIDE_RENT) {
         /* per hour of use: the hours billed and not used (minimum billing) included */
@@ -317,7 +317,10 @@ static double score_with(const sens *s, const decide_option *o, double factor)
         cost_summary cs;
         cost_buy(&in, &cs);
         per_hour = cs.per_hour;
+        hours_of_use = cs.hours_of_use;
     }
+    if (d->n_parts)   /* mixed work is ranked on the whole plan's cost (decide_mixed.h) */
+        return per_hour * hours_of_use * decide_rules_adjustment(o);
     return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
 }
 

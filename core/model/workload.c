@@ -325,6 +325,9 @@ void workload_free(workload *w)
 {
     if (!w)
         return;
+    for (size_t i = 0; i < w->n_parts; i++)
+        workload_free(w->parts[i]);
+    free(w->parts);
     free_fields(workload_top_fields, w);
     free(w->model_id);
     free(w->model_title);
@@ -369,17 +372,14 @@ int workload_has_need(const workload *w)
     return !workload_is_job(w) && !isnan(w->hours_needed_per_month);
 }
 
-/* Reads and checks the fields of t; catalog (may be NULL) resolves a model named by name. */
-static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
-                         gw_error *err)
+/* Reads and checks the fields of t (prefix names them in messages: "workloads[2]."); catalog
+ * (may be NULL) resolves a model named by name. */
+static int workload_read_one(const char *file, const char *prefix, const view *t, kb *catalog,
+                             workload **out, gw_error *err)
 {
-    *out = NULL;
-    if (view_kind(t) != VIEW_MAP)
-        return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
-                            file);
     workload *w = gw_xcalloc(1, sizeof *w);
     w->catalog = catalog;
-    int rc = read_fields(file, "", t, workload_top_fields, w, err);
+    int rc = read_fields(file, prefix, t, workload_top_fields, w, err);
     if (rc == GW_OK)
         rc = workload_check_architecture(file, w, err);
     w->catalog = NULL;
@@ -389,6 +389,101 @@ static int workload_read(const char *file, const view *t, kb *catalog, workload 
     }
     *out = w;
     return GW_OK;
+}
+
+/* The fields every part of mixed work shares: set once, at the top. */
+static const char *const shared_fields[] = {"currency", "horizon_months", "candidates", "budget",
+                                            "region", NULL};
+
+/* Part i of mixed work as one workload table: the top-level fields (but its name and the
+ * list), then the part's own over them; a part that sets a shared field is refused. */
+static int part_table(const char *file, const view *top, const view *part, size_t i,
+                      view **out, gw_error *err)
+{
+    *out = NULL;
+    if (view_kind(part) != VIEW_MAP)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: workloads[%zu]: expected a workload table { model = ..., ... }",
+                            file, i + 1);
+    for (size_t s = 0; shared_fields[s]; s++)
+        if (view_map_get(part, shared_fields[s]))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: workloads[%zu].%s: shared by every workload: set it once, "
+                                "at the top level",
+                                file, i + 1, shared_fields[s]);
+    view *merged = view_map();
+    for (size_t k = 0; k < view_len(top); k++) {
+        const char *key = view_map_key_at(top, k);
+        if (strcmp(key, "workloads") && strcmp(key, "name"))
+            view_map_set(merged, key, view_copy(view_map_value_at(top, k)));
+    }
+    for (size_t k = 0; k < view_len(part); k++)
+        view_map_set(merged, view_map_key_at(part, k), view_copy(view_map_value_at(part, k)));
+    if (!view_map_get(merged, "name")) {
+        view *name = view_stringf("workload %zu", i + 1);
+        view_map_set(merged, "name", name);
+    }
+    *out = merged;
+    return GW_OK;
+}
+
+/* Mixed work: every part read as a workload of its own; the workload returned holds the
+ * first part's fields under the file's name, and the parts. */
+static int workload_read_mixed(const char *file, const view *t, const view *parts, kb *catalog,
+                               workload **out, gw_error *err)
+{
+    if (view_kind(parts) != VIEW_LIST || view_len(parts) < 1)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: workloads: expected a list of workload tables { { model = ..., "
+                            "... }, { ... } }",
+                            file);
+    workload **read = gw_xcalloc(view_len(parts), sizeof *read);
+    int rc = GW_OK;
+    size_t n = 0;
+    for (; rc == GW_OK && n < view_len(parts); n++) {
+        view *merged = NULL;
+        rc = part_table(file, t, view_list_at(parts, n), n, &merged, err);
+        if (rc == GW_OK) {
+            gw_buf prefix = GW_BUF_INIT;
+            buf_printf(&prefix, "workloads[%zu].", n + 1);
+            rc = workload_read_one(file, buf_cstr(&prefix), merged, catalog, &read[n], err);
+            buf_free(&prefix);
+        }
+        view_free(merged);
+    }
+    workload *w = NULL;
+    if (rc == GW_OK) {
+        view *first = NULL;
+        part_table(file, t, view_list_at(parts, 0), 0, &first, err);
+        view_map_set(first, "name", view_map_get(t, "name") ? view_copy(view_map_get(t, "name"))
+                                                             : view_null());
+        rc = workload_read_one(file, "", first, catalog, &w, err);
+        view_free(first);
+    }
+    if (rc != GW_OK) {
+        for (size_t i = 0; i < n; i++)
+            workload_free(read[i]);
+        free(read);
+        return rc;
+    }
+    w->parts = read;
+    w->n_parts = view_len(parts);
+    *out = w;
+    return GW_OK;
+}
+
+/* Reads and checks the fields of t, one workload or mixed work (workloads = { ... }). */
+static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
+                         gw_error *err)
+{
+    *out = NULL;
+    if (view_kind(t) != VIEW_MAP)
+        return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
+                            file);
+    const view *parts = view_map_get(t, "workloads");
+    if (parts)
+        return workload_read_mixed(file, t, parts, catalog, out, err);
+    return workload_read_one(file, "", t, catalog, out, err);
 }
 
 int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)

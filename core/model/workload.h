@@ -73,6 +73,11 @@ typedef struct workload {
     double cooling_cost;        /* one-off, per machine */
     double upkeep_hours_per_month, upkeep_rate;
     double resale_fraction;     /* of the card price, at the horizon */
+    /* mixed work (workloads = { {...}, {...} }): each part is a whole workload, the file's
+     * top-level fields under its own; NULL and 0 for one workload.  The workload itself then
+     * holds the first part's fields under the file's name. */
+    struct workload **parts;
+    size_t n_parts;
 } workload;
 
 /* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish
