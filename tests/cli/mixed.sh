@@ -22,7 +22,7 @@ jq_all _name '.workload.name' \
     _mem '.mixed.workloads[1].memory_gb' \
     _why '[.options[] | select(.id == "rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090") | .excluded_because][0]' \
     _buy '[.options[] | select(.id == "buy-new:1x rtx-6000-ada") | .hours_needed, .cost.total] | join(" ")' \
-    _opt_sum '[.options[] | select(.workloads) | ([.workloads[].share] | add)] | map(. * 1000 | round) | unique'
+    _opt_sum '[.options[] | select(.workloads | length > 0) | ([.workloads[].share] | add)] | map(. * 1000 | round) | unique'
 check_eq "mixed: the plan's name is the file's" "$_name" "Two kinds of work on one box"
 check_eq "mixed: two workloads" "$_count" 2
 # The larger memory is the second part's: vram_gb 30 x 1.10 + 1 GB = 34 GB; the first's is
