@@ -8,6 +8,7 @@
 #include "model/precision.h"
 #include "decide_cost.h"
 #include "decide_llm.h"
+#include "decide_mixed.h"
 #include "decide_options.h"
 #include "decide_robust.h"
 #include "decide_rules.h"
@@ -245,6 +246,7 @@ static void evaluate_options(decision *d)
                      o->measured ? "measured" : "scaled", d->w->currency, o->per_unit,
                      d->work_unit);
     }
+    decide_mixed_apply(d);   /* mixed work: every part's fit and hours */
     drop_unneeded_instances(d);
     if (d->n_bench) {
         model_calibration_free(&d->spec_loo);   /* the bands' reading, read again for the view */
@@ -404,9 +406,21 @@ static void judge_and_rank(decision *d)
 int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision **out,
                gw_error *err)
 {
+    if (w->n_parts)
+        return decide_mixed_run(k, host, w, flags, out, err);
+    return decide_run_with_parts(k, host, w, flags, NULL, 0, 0, out, err);
+}
+
+int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
+                          decision **parts, size_t n_parts, size_t base_part, decision **out,
+                          gw_error *err)
+{
     decision *d = gw_xcalloc(1, sizeof *d);
     d->k = k;
     d->w = w;
+    d->parts = parts;
+    d->n_parts = n_parts;
+    d->base_part = base_part;
     d->trace = flags & DECIDE_TRACE ? view_list() : NULL;
     *out = NULL;
     int rc = size_model(d, err);
@@ -483,6 +497,7 @@ void decision_free(decision *d)
     view_free(d->sensitivity);
     view_free(d->because);
     decide_robust_free(d->robust);
+    decide_mixed_free(d);
     free(d);
 }
 

@@ -152,6 +152,11 @@ struct decision {
     view *sensitivity;
     view *because;               /* the recommendation's reasons, strongest first */
     struct decide_robust *robust;   /* the draws' findings (decide_robust.c); NULL before */
+    /* mixed work (decide_mixed.c): a decision for each part of w (the workload whose memory
+     * is the largest is w itself, part base_part), owned; NULL and 0 for one workload */
+    struct decision **parts;
+    size_t n_parts, base_part;
+    const workload *mixed_top;   /* mixed work: the file's workload (its name); NULL */
 };
 
 /* ---- helpers every stage uses ---- */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "decide_budget.h"
+#include "decide_mixed.h"
 
 void decide_money(gw_buf *b, const decision *d, double amount)
 {
@@ -125,7 +127,7 @@ int decide_convert(decision *d, double amount, const char *currency, double *out
 static double hours_per_day_costed(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;
-    if (!workload_is_job(w) || isnan(o->hours_needed))
+    if (isnan(o->hours_needed))   /* capacity for every hour of hours_per_day */
         return w->hours_per_day;
     return o->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months);
 }
@@ -206,23 +208,15 @@ static double hours_to_finish(const decision *d, const decide_option *o)
 void decide_option_cost(decision *d, decide_option *o)
 {
     o->time_to_finish_hours = hours_to_finish(d, o);
-    o->hours_needed = NAN;
-    o->hours_available = NAN;
-    if (workload_is_job(d->w)) {
-        o->hours_needed = o->time_to_finish_hours * d->w->work_runs;
-        o->hours_available = workload_hours_available(d->w);
-    }
+    decide_option_hours(d, o);   /* a job's, a capacity need's, mixed work's sum */
     if (o->acquisition == DECIDE_RENT)
         cost_rented(d, o);
     else
         cost_owned(d, o);
     o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
-    if (o->acquisition != DECIDE_RENT)
-        o->committed = o->cost.upfront;
-    else if (workload_is_job(d->w))
-        o->committed = o->cost.total;
-    else
-        o->committed = o->cost.total / fmax(d->w->horizon_months, 1);
+    if (d->n_parts)   /* mixed work: every option does the same whole plan */
+        o->per_unit = o->cost.total;
+    o->committed = decide_budget_figure(d, o);
 }
 
 decide_option decide_option_costed_at(decision *d, const decide_option *o, double unit_price,

@@ -5,6 +5,7 @@
 #include "base/check.h"
 #include "decide_cost.h"
 #include "decide_llm.h"
+#include "decide_mixed.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -246,6 +247,14 @@ static void get_cites(const decision *d, const void *r, decide_field_value *v)
         view_list_push(v->list, view_number(o->cites[i]));
 }
 
+/* Mixed work: each workload's hours and share of the cost (an empty list for one workload). */
+static void get_workloads(const decision *d, const void *r, decide_field_value *v)
+{
+    v->list = decide_mixed_option_view(d, OPTION_OF(r));
+    if (!v->list)
+        v->list = view_list();
+}
+
 static void get_has_verdicts(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -444,6 +453,7 @@ const decide_field decide_option_fields[] = {
     {"cost", "resale", M, OPT(buy.resale), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "electricity_share", N, OPT(electricity_share), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "cites", L, GET, get_cites, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "workloads", L, GET, get_workloads, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "has_verdicts", B, GET, get_has_verdicts, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "verdicts", L, GET, get_verdicts, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "rule_adjustment", F, GET, get_rule_adjustment, 2, NULL, HIDDEN, 0, NULL},

@@ -94,6 +94,7 @@ void decide_option_free(decide_option *o)
     free(o->throughput_band_basis);
     free(o->excluded_because);
     free(o->cites);
+    free(o->part_hours);
     for (size_t j = 0; j < o->n_verdicts; j++) {
         free(o->verdicts[j].rule);
         free(o->verdicts[j].effect);

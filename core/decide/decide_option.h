@@ -82,9 +82,14 @@ typedef struct decide_option {
     double price_age_days;         /* days from then to today (NaN: no date) */
     cost_buy_input buy;            /* buy options */
     cost_summary cost;
-    double committed;              /* cash committed up front, the budget's one rule: a
-                                    * purchase's up-front cost, a job's whole rental bill, a
-                                    * capacity rental's first month */
+    double committed;              /* the figure the budget is held to (decide_budget.h): by
+                                    * default cash up front, a purchase's up-front cost, a job's
+                                    * whole rental bill, a capacity rental's first month */
+    /* mixed work (decide_mixed.c): the hours of running each part takes on this option, in the
+     * order of workload.parts (owned; NULL for one workload), and those of the parts other than
+     * the decision's own, which its hours_needed adds */
+    double *part_hours;
+    double other_parts_hours;
     double per_unit, electricity_share;
     double per_unit_lo, per_unit_hi;   /* at low price and high speed, and the reverse */
     double p_best;                 /* share of the draws it is cheapest in; NaN not compared

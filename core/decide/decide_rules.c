@@ -32,6 +32,15 @@ typedef struct rule_context {
 } rule_context;
 
 #define CONTEXT(name) offsetof(rule_context, name)
+
+/* Which figure the budget is held to, omitted (NaN) without a budget. */
+static void get_budget_basis(const decision *d, const void *record, decide_field_value *v)
+{
+    (void)record;
+    v->text = d->w->budget_basis;
+    v->number = d->w->budget_basis ? 0 : NAN;
+}
+
 /* The fields of workload.context, described once: the view, plugins/README.md's rule contract
  * and its test derive from this table (see decide_field in decide_fields.h). */
 const decide_field decide_context_fields[] = {
@@ -43,6 +52,8 @@ const decide_field decide_context_fields[] = {
      0, NULL},
     {NULL, "budget", DECIDE_FIELD_MONEY, CONTEXT(budget), NULL, 0, NULL, DECIDE_RULE_TEXT,
      DECIDE_FIELD_OMIT_NAN, NULL},
+    {NULL, "budget_basis", DECIDE_FIELD_STRING, DECIDE_FIELD_NO_OFFSET, get_budget_basis, 0,
+     NULL, DECIDE_RULE_VALUE, DECIDE_FIELD_OMIT_NAN, NULL},
     {NULL, "electricity_share", DECIDE_FIELD_NUMBER, CONTEXT(electricity_share), NULL, 0, NULL,
      DECIDE_RULE_VALUE, 0, NULL},
     {NULL, "expensive_power", DECIDE_FIELD_BOOLEAN, CONTEXT(expensive_power), NULL, 0, NULL,
@@ -55,19 +66,22 @@ const size_t decide_context_field_count =
 #undef CONTEXT
 
 /* A budget is tight when it does not buy the cheapest data-centre purchase: one card, or the
- * smallest whole server of a part sold only in servers. */
+ * smallest whole server of a part sold only in servers, at the figure the budget is held to
+ * (o->committed: up front, over the horizon or a month). */
 static void context_budget(const decision *d, rule_context *c)
 {
-    double cheapest = INFINITY;
+    double cheapest = INFINITY, held_to = INFINITY;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
         if (o->acquisition != DECIDE_RENT && !o->consumer && (o->count == 1 || o->system) &&
-            o->hosts == 1 && o->cost.upfront < cheapest)
+            o->hosts == 1 && o->cost.upfront < cheapest) {
             cheapest = o->cost.upfront;
+            held_to = o->committed;
+        }
     }
     c->budget = d->w->budget;
     c->cheapest_datacenter_upfront = cheapest;
-    c->tight_budget = !isnan(c->budget) && (isinf(cheapest) || c->budget < cheapest);
+    c->tight_budget = !isnan(c->budget) && (isinf(cheapest) || c->budget < held_to);
 }
 
 /* The typical (median) share of electricity in what buying costs, over every purchase option. */

@@ -4,6 +4,8 @@
  * report's short forms (decide_groups.c); also the recommendation's reasons, the charts and the
  * citations. */
 #include "decide_view.h"
+#include "decide_budget.h"
+#include "decide_mixed.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_groups.h"
@@ -180,7 +182,15 @@ void decide_reasons(decision *d)
     reason_preferences(d, win);
     if (view_len(d->because) < REASONS_MAX && view_str(view_map_get(d->break_even, "buy_option")))
         reason_break_even(d, win);
-    if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {
+    if (view_len(d->because) < REASONS_MAX && workload_has_need(d->w)) {
+        gw_buf b = GW_BUF_INIT;   /* capacity for a stated need: the hours it takes a month */
+        buf_printf(&b, "Covers the %g card-hours needed a month in %.1f hours of running a "
+                       "month (at most %g h a day, %g h a month).",
+                   d->w->hours_needed_per_month, win->hours_needed / d->w->horizon_months,
+                   d->w->hours_per_day, d->w->hours_per_day * COST_DAYS_PER_MONTH);
+        view_list_push(d->because, view_string(buf_cstr(&b)));
+        buf_free(&b);
+    } else if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {
         gw_buf b = GW_BUF_INIT;
         buf_puts(&b, "Finishes the work");
         if (d->w->work_runs != 1)
@@ -535,10 +545,14 @@ view *decide_view_tree(const decision *d)
 {
     view *root = view_map();
     gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "GPU purchase justification: %s", d->w->name);
+    buf_printf(&b, "GPU purchase justification: %s", d->mixed_top ? d->mixed_top->name : d->w->name);
     view_map_set_str(root, "title", buf_cstr(&b));
     buf_free(&b);
-    view_map_set(root, "workload", workload_to_view(d->w));
+    view *workload_view = view_map_set(root, "workload", workload_to_view(d->w));
+    if (d->mixed_top) {   /* mixed work: the plan's name; each part's is under mixed */
+        view_map_set_str(workload_view, "name", d->mixed_top->name);
+        view_map_set(root, "mixed", decide_mixed_view(d));
+    }
     view_map_set_bool(root, "is_job", workload_is_job(d->w));
     view_map_set(root, "memory", decide_memory_view(d));
     view_map_set(root, "method", decide_method_view(d));
@@ -550,8 +564,13 @@ view *decide_view_tree(const decision *d)
     size_t n_feasible = options_view(root, d);
     not_considered_view(root, d);
     decide_groups_view(root, d);
-    if (!isnan(d->w->budget))
+    if (!isnan(d->w->budget)) {
         decide_set_money(root, d, "budget", d->w->budget);
+        view_map_set_str(root, "budget_basis", d->w->budget_basis);
+        view_map_set_str(root, "budget_compares", decide_budget_compares(d));
+        view_map_set_bool(root, "budget_basis_monthly",
+                          decide_str_eq(d->w->budget_basis, "monthly"));
+    }
     view_map_set_int(root, "feasible_count", (long long)n_feasible);
     if (n_feasible > DECIDE_BODY_COST_ROWS)
         view_map_set_int(root, "feasible_not_in_body",

@@ -4,6 +4,7 @@
  * own speed and the constants modelled speeds rest on) sways the answer: the swing over
  * -20% .. +20% and the point where another option wins. */
 #include "decide_whatif.h"
+#include "decide_budget.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
@@ -298,7 +299,7 @@ static double score_with(const sens *s, const decide_option *o, double factor)
 {
     const decision *d = s->d;
     int param = s->param;
-    double per_hour;
+    double per_hour, hours_of_use = o->cost.hours_of_use;
     int own = param == SENS_OWN && o == s->base;
     if (o->acquisition == DECIDE_RENT) {
         /* per hour of use: the hours billed and not used (minimum billing) included */
@@ -316,7 +317,10 @@ static double score_with(const sens *s, const decide_option *o, double factor)
         cost_summary cs;
         cost_buy(&in, &cs);
         per_hour = cs.per_hour;
+        hours_of_use = cs.hours_of_use;
     }
+    if (d->n_parts)   /* mixed work is ranked on the whole plan's cost (decide_mixed.h) */
+        return per_hour * hours_of_use * decide_rules_adjustment(o);
     return cost_per_unit(per_hour, o->throughput, d->unit_size) * decide_rules_adjustment(o);
 }
 
@@ -324,10 +328,9 @@ static double score_with(const sens *s, const decide_option *o, double factor)
 enum { OUT_TIME = 1, OUT_BUDGET, OUT_TARGET };
 
 /* Whether o is still an option when a money input is scaled by factor (0), or why not: a job
- * must still finish (fewer hours a day leave fewer hours to finish in), and the cash it commits
- * must stay within the budget (the budget's one figure, o->committed: a purchase's cards, hosts
- * and cooling; a job's rental bill; a capacity rental's first month, which grows with the
- * hours). */
+ * must still finish (fewer hours a day leave fewer hours to finish in), and the figure its
+ * budget is held to (decide_budget_figure: up front, over the horizon or a month) must stay
+ * within the budget, costed again at the scaled input. */
 static int still_finishes(const sens *s, const decide_option *o, double factor)
 {
     const decision *d = s->d;
@@ -337,17 +340,24 @@ static int still_finishes(const sens *s, const decide_option *o, double factor)
         return OUT_TIME;
     if (isnan(d->w->budget))
         return 0;
-    double committed = o->committed;
+    decide_option at = *o;   /* shallow: only figures change, and it is never freed */
+    int own = param == SENS_OWN && o == s->base;
     if (o->acquisition != DECIDE_RENT) {
-        int own = param == SENS_OWN && o == s->base;
-        double f_cards = param == SENS_PURCHASE || own ? factor : 1;
-        double f_host = param == SENS_HOST ? factor : 1;
-        committed = o->buy.cards * f_cards + o->buy.host * f_host + o->buy.cooling;
-    } else if (param == SENS_RENT || (param == SENS_OWN && o == s->base) ||
-               (param == SENS_HOURS && !workload_is_job(d->w))) {
-        committed *= factor;
+        if (param == SENS_ELECTRICITY)
+            at.buy.price_kwh *= factor;
+        else if (param == SENS_HOURS && !workload_is_job(d->w))
+            at.buy.hours_per_day = fmin(24, at.buy.hours_per_day * factor);
+        else if (param == SENS_PURCHASE || own)
+            at.buy.cards *= factor, at.buy.resale *= factor;
+        else if (param == SENS_HOST)
+            at.buy.host *= factor;
+        cost_buy(&at.buy, &at.cost);
+    } else if (param == SENS_RENT || own || (param == SENS_HOURS && !workload_is_job(d->w))) {
+        at.unit_price *= param == SENS_HOURS ? 1 : factor;
+        at.cost.total *= factor;
+        at.cost.running_per_month *= factor;
     }
-    return committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
+    return decide_budget_figure(d, &at) <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
 }
 
 /* ---- the speed inputs ---- */
@@ -455,6 +465,7 @@ static int speed_option_with(const sens *s, const decide_option *o, double facto
     free(missed);
     if (missed)
         return OUT_TARGET;
+    /* decide_option_cost set at.committed to the budget's figure at these speeds */
     return isnan(d->w->budget) || at.committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
 }
 
@@ -645,7 +656,10 @@ static void flip_view(view *m, sens *s)
     else if (out == OUT_TARGET)
         buf_puts(&t, ": past it the recommendation misses its serving targets");
     else if (out)
-        buf_puts(&t, ": past it the recommendation's cash up front exceeds the budget");
+        buf_printf(&t, ": past it the recommendation's %s exceeds the budget",
+                   decide_str_eq(s->d->w->budget_basis, "total")     ? "cost over the horizon"
+                   : decide_str_eq(s->d->w->budget_basis, "monthly") ? "spending a month"
+                                                                     : "cash up front");
     if (nw && nw != win) {
         buf_puts(&t, out ? ", and " : ": ");
         decide_option_label(&t, nw, 0);
@@ -707,8 +721,8 @@ static const char sens_method[] =
     "the figure the options are ranked by (cost per unit of work x the rules' adjustment, the "
     "same comparison as the break-even hours a day), searched from %+.0f%% to %+.0f%% (hours a "
     "day: up to 24; for a job, an option whose runs no longer fit the fewer hours is out); the "
-    "budget is checked again at each value (an option whose cash up front then exceeds it is "
-    "out), and the other rules' verdicts are held at their base values; the options are the "
+    "budget is checked again at each value (an option whose figure the budget compares, up "
+    "front, over the horizon or a month as the budget is stated, then exceeds it is out), and the other rules' verdicts are held at their base values; the options are the "
     "plan's (a rental of several instances, offered only where fewer cannot finish in time at "
     "the plan's hours, is not added at other values).  The speed inputs (the recommendation's "
     "own speed; where an option's speed uses them, the multi-GPU scaling efficiency of every "

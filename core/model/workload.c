@@ -5,7 +5,9 @@
  * (workload_rules.c), and the first mistake in that order is the one reported. */
 #include "workload_private.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +228,17 @@ static void read_fallback(const workload_field *f, void *slot)
     }
 }
 
+/* Whether v, not a table, is written for f's shorthand field: a text for a text field, a
+ * number for a number field. */
+static int shorthand_fits(const workload_field *f, const view *v)
+{
+    const workload_field *sub = f->fields;
+    while (sub->name && strcmp(sub->name, f->shorthand))
+        sub++;
+    return (sub->type == FIELD_TEXT && view_kind(v) == VIEW_STRING) ||
+           (sub->type == FIELD_NUMBER && view_kind(v) == VIEW_NUMBER);
+}
+
 static int read_field(const char *file, const char *name, const workload_field *f, const view *v,
                       workload *w, gw_error *err)
 {
@@ -242,9 +255,10 @@ static int read_field(const char *file, const char *name, const workload_field *
         read_fallback(f, slot);
         return f->type == FIELD_TABLE ? read_table(file, name, f, NULL, w, err) : GW_OK;
     }
-    if (f->type == FIELD_TABLE && f->shorthand && view_kind(v) == VIEW_STRING) {
-        view *table = view_map();   /* model = "x" reads as model = { name = "x" } */
-        view_map_set_str(table, f->shorthand, view_str(v));
+    if (f->type == FIELD_TABLE && f->shorthand && shorthand_fits(f, v)) {
+        /* model = "x" reads as model = { name = "x" }, budget = 5 as budget = { upfront = 5 } */
+        view *table = view_map();
+        view_map_set(table, f->shorthand, view_copy(v));
         int rc = read_table(file, name, f, table, w, err);
         view_free(table);
         return rc;
@@ -311,6 +325,9 @@ void workload_free(workload *w)
 {
     if (!w)
         return;
+    for (size_t i = 0; i < w->n_parts; i++)
+        workload_free(w->parts[i]);
+    free(w->parts);
     free_fields(workload_top_fields, w);
     free(w->model_id);
     free(w->model_title);
@@ -318,17 +335,51 @@ void workload_free(workload *w)
     free(w);
 }
 
-/* Reads and checks the fields of t; catalog (may be NULL) resolves a model named by name. */
-static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
-                         gw_error *err)
+/* ---- rules between the fields this file reads first ---- */
+
+int workload_check_budget(const char *file, workload *w, gw_error *err)
 {
-    *out = NULL;
-    if (view_kind(t) != VIEW_MAP)
-        return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
+    static const char *const bases[] = {"upfront", "total", "monthly"};
+    const double amounts[] = {w->budget_upfront, w->budget_total, w->budget_monthly};
+    w->budget = NAN;
+    w->budget_basis = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (isnan(amounts[i]))
+            continue;
+        if (w->budget_basis)
+            return gw_error_set(err, GW_EDATA,
+                                "%s: budget: give one of upfront, total or monthly, not %s "
+                                "and %s",
+                                file, w->budget_basis, bases[i]);
+        w->budget = amounts[i];
+        w->budget_basis = bases[i];
+    }
+    return GW_OK;
+}
+
+int workload_check_need(const char *file, workload *w, gw_error *err)
+{
+    if (!isnan(w->hours_needed_per_month) && workload_is_job(w))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: hours_needed_per_month: a job's hours come from its work; "
+                            "the field is for capacity (no work = { ... })",
                             file);
+    return GW_OK;
+}
+
+int workload_has_need(const workload *w)
+{
+    return !workload_is_job(w) && !isnan(w->hours_needed_per_month);
+}
+
+/* Reads and checks the fields of t (prefix names them in messages: "workloads[2]."); catalog
+ * (may be NULL) resolves a model named by name. */
+static int workload_read_one(const char *file, const char *prefix, const view *t, kb *catalog,
+                             workload **out, gw_error *err)
+{
     workload *w = gw_xcalloc(1, sizeof *w);
     w->catalog = catalog;
-    int rc = read_fields(file, "", t, workload_top_fields, w, err);
+    int rc = read_fields(file, prefix, t, workload_top_fields, w, err);
     if (rc == GW_OK)
         rc = workload_check_architecture(file, w, err);
     w->catalog = NULL;
@@ -340,9 +391,171 @@ static int workload_read(const char *file, const view *t, kb *catalog, workload 
     return GW_OK;
 }
 
+/* The fields every part of mixed work shares: set once, at the top. */
+static const char *const shared_fields[] = {"currency", "horizon_months", "candidates", "budget",
+                                            "region", NULL};
+
+/* Part i of mixed work as one workload table: the top-level fields (but its name and the
+ * list), then the part's own over them; a part that sets a shared field is refused. */
+static int part_table(const char *file, const view *top, const view *part, size_t i,
+                      view **out, gw_error *err)
+{
+    *out = NULL;
+    if (view_kind(part) != VIEW_MAP)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: workloads[%zu]: expected a workload table { model = ..., ... }",
+                            file, i + 1);
+    for (size_t s = 0; shared_fields[s]; s++)
+        if (view_map_get(part, shared_fields[s]))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: workloads[%zu].%s: shared by every workload: set it once, "
+                                "at the top level",
+                                file, i + 1, shared_fields[s]);
+    view *merged = view_map();
+    for (size_t k = 0; k < view_len(top); k++) {
+        const char *key = view_map_key_at(top, k);
+        if (strcmp(key, "workloads") && strcmp(key, "name"))
+            view_map_set(merged, key, view_copy(view_map_value_at(top, k)));
+    }
+    for (size_t k = 0; k < view_len(part); k++)
+        view_map_set(merged, view_map_key_at(part, k), view_copy(view_map_value_at(part, k)));
+    if (!view_map_get(merged, "name")) {
+        view *name = view_stringf("workload %zu", i + 1);
+        view_map_set(merged, "name", name);
+    }
+    *out = merged;
+    return GW_OK;
+}
+
+/* Mixed work: every part read as a workload of its own; the workload returned holds the
+ * first part's fields under the file's name, and the parts. */
+static int workload_read_mixed(const char *file, const view *t, const view *parts, kb *catalog,
+                               workload **out, gw_error *err)
+{
+    if (view_kind(parts) != VIEW_LIST || view_len(parts) < 1)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: workloads: expected a list of workload tables { { model = ..., "
+                            "... }, { ... } }",
+                            file);
+    workload **read = gw_xcalloc(view_len(parts), sizeof *read);
+    int rc = GW_OK;
+    size_t n = 0;
+    for (; rc == GW_OK && n < view_len(parts); n++) {
+        view *merged = NULL;
+        rc = part_table(file, t, view_list_at(parts, n), n, &merged, err);
+        if (rc == GW_OK) {
+            gw_buf prefix = GW_BUF_INIT;
+            buf_printf(&prefix, "workloads[%zu].", n + 1);
+            rc = workload_read_one(file, buf_cstr(&prefix), merged, catalog, &read[n], err);
+            buf_free(&prefix);
+        }
+        view_free(merged);
+    }
+    workload *w = NULL;
+    if (rc == GW_OK) {
+        view *first = NULL;
+        part_table(file, t, view_list_at(parts, 0), 0, &first, err);
+        view_map_set(first, "name", view_map_get(t, "name") ? view_copy(view_map_get(t, "name"))
+                                                             : view_null());
+        rc = workload_read_one(file, "", first, catalog, &w, err);
+        view_free(first);
+    }
+    if (rc != GW_OK) {
+        for (size_t i = 0; i < n; i++)
+            workload_free(read[i]);
+        free(read);
+        return rc;
+    }
+    w->parts = read;
+    w->n_parts = view_len(parts);
+    *out = w;
+    return GW_OK;
+}
+
+/* Reads and checks the fields of t, one workload or mixed work (workloads = { ... }). */
+static int workload_read(const char *file, const view *t, kb *catalog, workload **out,
+                         gw_error *err)
+{
+    *out = NULL;
+    if (view_kind(t) != VIEW_MAP)
+        return gw_error_set(err, GW_EDATA, "%s: a workload file returns a table (return { ... })",
+                            file);
+    const view *parts = view_map_get(t, "workloads");
+    if (parts)
+        return workload_read_mixed(file, t, parts, catalog, out, err);
+    return workload_read_one(file, "", t, catalog, out, err);
+}
+
 int workload_from_view(const char *file, const view *t, workload **out, gw_error *err)
 {
     return workload_read(file, t, NULL, out, err);
+}
+
+/* Where `name =` is written in text from *at on (a whole word, and an assignment, not `==`):
+ * moves *at there and returns 1; 0 when it is not. */
+static int find_assignment(const char *text, size_t len, size_t *at, const char *name,
+                           size_t name_len)
+{
+    for (size_t i = *at; i + name_len <= len; i++) {
+        if (strncmp(text + i, name, name_len) ||
+            (i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_')))
+            continue;
+        size_t j = i + name_len;
+        while (j < len && (text[j] == ' ' || text[j] == '\t'))
+            j++;
+        if (j < len && text[j] == '=' && (j + 1 >= len || text[j + 1] != '=')) {
+            *at = j;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The line of text on which a field path ("budget.totl", "candidates[2]") is written: each
+ * of its names found in turn after the one before, the last one found where a later one is
+ * not written (budget = -5 read as budget.upfront); 0 when the first is not found (a computed
+ * table). */
+static int field_line(const char *text, size_t len, const char *path)
+{
+    size_t at = 0;
+    int found = 0;
+    while (*path) {
+        size_t name_len = strcspn(path, ".[");
+        if (!name_len || !find_assignment(text, len, &at, path, name_len))
+            break;
+        found = 1;
+        path += name_len;
+        path += strcspn(path, ".");
+        if (*path == '.')
+            path++;
+    }
+    if (!found)
+        return 0;
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* "path: field: problem" becomes "path:LINE: field: problem" where the field's line is found
+ * in the file's text. */
+static void error_add_line(gw_error *err, const char *path, const char *text, size_t len)
+{
+    size_t path_len = strlen(path);
+    if (strncmp(err->msg, path, path_len) || strncmp(err->msg + path_len, ": ", 2))
+        return;
+    const char *field = err->msg + path_len + 2;
+    size_t field_len = strcspn(field, ": ");
+    if (!field_len || field[field_len] != ':')
+        return;
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)field_len, field);
+    int line = field_line(text, len, name);
+    if (!line)
+        return;
+    char rest[sizeof err->msg];
+    snprintf(rest, sizeof rest, "%s", field);
+    gw_error_set(err, err->code, "%s:%d: %s", path, line, rest);
 }
 
 int workload_load(const char *path, kb *k, workload **out, gw_error *err)
@@ -355,14 +568,17 @@ int workload_load(const char *path, kb *k, workload **out, gw_error *err)
         return e;
     view *table = NULL;
     int rc = plugin_eval_text(path, text, len, kb_answer_question, k, NULL, &table, err);
-    free(text);
     if (rc != GW_OK) {
+        free(text);
         /* A Lua error in a workload file is bad input, not a broken plugin. */
         if (rc == GW_ESOFTWARE)
             err->code = rc = GW_EDATA;
         return rc;
     }
     rc = workload_read(path, table, k, out, err);
+    if (rc == GW_EDATA)
+        error_add_line(err, path, text, len);
+    free(text);
     view_free(table);
     return rc;
 }

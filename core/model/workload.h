@@ -53,7 +53,13 @@ typedef struct workload {
     double hours_per_day, horizon_months;
     char currency[4];
     char *region;               /* where cards are bought (prices of that region); NULL any */
-    double budget;              /* NaN: no budget */
+    /* budget: one of three figures, as the buyer states it (budget = N is upfront) */
+    double budget_upfront;      /* cash up front; NaN unless given */
+    double budget_total;        /* everything paid over the horizon (a grant); NaN unless given */
+    double budget_monthly;      /* a limit a month; NaN unless given */
+    double budget;              /* the one given (NaN: no budget) ... */
+    const char *budget_basis;   /* ... and which: "upfront", "total" or "monthly"; NULL none */
+    double hours_needed_per_month;  /* capacity: card-hours of work a month; NaN: all the hours */
     double electricity_price, pue;
     int used_ok;
     char *cooling;              /* good | poor */
@@ -67,12 +73,20 @@ typedef struct workload {
     double cooling_cost;        /* one-off, per machine */
     double upkeep_hours_per_month, upkeep_rate;
     double resale_fraction;     /* of the card price, at the horizon */
+    /* mixed work (workloads = { {...}, {...} }): each part is a whole workload, the file's
+     * top-level fields under its own; NULL and 0 for one workload.  The workload itself then
+     * holds the first part's fields under the file's name. */
+    struct workload **parts;
+    size_t n_parts;
 } workload;
 
 /* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish
  * within the horizon or deadline_days; without work, the workload is capacity: the hardware is
  * used hours_per_day for horizon_months. */
 int workload_is_job(const workload *w);
+/* Whether a capacity workload states the hours it needs (hours_needed_per_month): its options
+ * are costed for those hours, not for every hour they could run. */
+int workload_has_need(const workload *w);
 /* Whether the model is a language model (a catalog name, or its layers given): its work is in
  * tokens and its memory and speed come from model_llm.c. */
 int workload_is_llm(const workload *w);

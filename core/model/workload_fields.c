@@ -117,6 +117,24 @@ static const workload_field electricity_fields[] = {
     {0},
 };
 
+/* One of the three, checked by workload_check_budget; the figure each is held to is the
+ * decision's (decide_budget.c). */
+static const workload_field budget_fields[] = {
+    {.name = "upfront", .type = FIELD_NUMBER, .at = AT(budget_upfront), .lo = 0, .hi = 1e15,
+     .unit = "currency",
+     .help = "cash committed up front: a purchase's cards, hosts and cooling; a rental's whole "
+             "bill for a job, or its first month for capacity"},
+    {.name = "total", .type = FIELD_NUMBER, .at = AT(budget_total), .lo = 0, .hi = 1e15,
+     .unit = "currency",
+     .help = "everything paid over the horizon (a grant): a purchase's cards, hosts, cooling, "
+             "power and upkeep (resale comes after it); a rental's whole bill"},
+    {.name = "monthly", .type = FIELD_NUMBER, .at = AT(budget_monthly), .lo = 0, .hi = 1e15,
+     .unit = "currency/month",
+     .help = "a limit a month: a rental's bill a month, a purchase's running costs a month "
+             "(power and upkeep; its cards are not paid monthly)"},
+    {0},
+};
+
 const workload_field workload_top_fields[] = {
     {.name = "name", .type = FIELD_TEXT, .at = AT(name), .expected = "a text",
      .help = "title of the report (default: the file's name)", .then = workload_name_default_to_file},
@@ -175,6 +193,15 @@ const workload_field workload_top_fields[] = {
     {.name = "horizon_months", .type = FIELD_NUMBER, .at = AT(horizon_months), .required = 1,
      .lo = 0.1, .hi = 240, .unit = "months",
      .help = "how long the purchase must pay for itself"},
+    {.name = "hours_needed_per_month", .type = FIELD_NUMBER, .at = AT(hours_needed_per_month),
+     .lo = 0, .lo_excluded = 1, .hi = 1e9, .unit = "card-hours/month",
+     .note = "capacity only",
+     .help = "capacity: the hours of one card a month the work needs (an option of n cards "
+             "covers n in each hour it runs); options are costed for those hours and compared "
+             "on them, so capacity beyond the need does not win on cost per unit, and one that "
+             "cannot cover them within hours_per_day is out (default: every hour of "
+             "hours_per_day is used)",
+     .then = workload_check_need},
     {.name = "deadline_days", .type = FIELD_NUMBER, .at = AT(deadline_days), .lo = 0,
      .lo_excluded = 1, .hi = 7200, .unit = "days", .note = "within the horizon",
      .help = "a job must finish within this many days (default: the horizon)",
@@ -187,11 +214,13 @@ const workload_field workload_top_fields[] = {
      .help = "where the cards are bought: a card is priced from the KB's prices of that region "
              "where it has any, else from the latest of any region, and the option says so "
              "(cloud offers are not restricted; default: every region)"},
-    {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
-     .unit = "currency",
-     .help = "cash committed up front, one rule for both: a purchase's cards, hosts and "
-             "cooling; a rental's whole bill for a job, or its first month for capacity "
-             "(default: none)"},
+    {.name = "budget", .type = FIELD_TABLE, .fields = budget_fields, .shorthand = "upfront",
+     .expected = "a number (cash up front) or a table { total = N } or { monthly = N }",
+     .help = "the money there is, as it is stated: a number is cash up front (budget = N is "
+             "budget = { upfront = N }); total, a grant that pays everything over the horizon; "
+             "monthly, a limit a month.  An option over it is out, and the report says which "
+             "figure was compared (default: none)",
+     .then = workload_check_budget},
     {.name = "electricity", .type = FIELD_TABLE, .required = 1, .fields = electricity_fields,
      .expected = "a table { price = ..., pue = ... }",
      .missing = "expected { price = PER_KWH }", .help = "what power costs"},

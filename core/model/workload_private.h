@@ -74,6 +74,10 @@ int workload_check_finetune(const char *file, workload *w, gw_error *err);
 int workload_check_language_model(const char *file, workload *w, gw_error *err);
 int workload_check_precision(const char *file, workload *w, gw_error *err);
 int workload_resolve_model(const char *file, workload *w, gw_error *err);
+/* budget: one of upfront, total or monthly, kept as w->budget and w->budget_basis. */
+int workload_check_budget(const char *file, workload *w, gw_error *err);
+/* hours_needed_per_month: capacity only. */
+int workload_check_need(const char *file, workload *w, gw_error *err);
 /* What only the whole architecture can check, once every field is read. */
 int workload_check_architecture(const char *file, workload *w, gw_error *err);
 

@@ -69,6 +69,14 @@ static void workload_describe_kind(gw_buf *b, const workload *w)
                       "hours is out; a rental is paid for the hours the runs take, a purchase "
                       "pays its electricity for those hours and its hardware less resale.",
                    buf_cstr(&hours), w->hours_per_day);
+    } else if (workload_has_need(w)) {
+        buf_printf(b, "Capacity for a stated need: %g card-hours of work a month for %g months, "
+                      "at most %g h a day; an option of n cards covers n card-hours in each hour "
+                      "it runs (at its scaling efficiency), so it is costed for the hours it "
+                      "needs, a rental paid for those alone, and one that cannot cover the need "
+                      "in %s h is out.",
+                   w->hours_needed_per_month, w->horizon_months, w->hours_per_day,
+                   buf_cstr(&hours));
     } else {
         buf_printf(b, "Capacity: the hardware is used %g h a day for %g months (%s h); buying "
                       "and renting are both costed for those hours.",

@@ -1,7 +1,9 @@
-local w = { budget = 40000, horizon_months = 36, currency = "CNY", kind = "capacity",
-            context = { budget_text = "CNY 40,000" } }
-local job = { budget = 40000, horizon_months = 36, currency = "CNY", kind = "job",
-              context = { budget_text = "CNY 40,000" } }
+-- The budget comes from workload.context (budget, budget_text, budget_basis), where the
+-- engine writes it whichever way the workload stated it.
+local w = { horizon_months = 36, currency = "CNY", kind = "capacity",
+            context = { budget = 40000, budget_text = "CNY 40,000", budget_basis = "upfront" } }
+local job = { horizon_months = 36, currency = "CNY", kind = "job",
+              context = { budget = 40000, budget_text = "CNY 40,000", budget_basis = "upfront" } }
 
 return {
   test_no_budget_no_verdict = function(rule)
@@ -36,8 +38,8 @@ return {
   end,
   -- The first month is written by gw.money, as the engine writes cost.total_text: "$", not "USD".
   test_first_month_is_written_as_the_engine_writes_money = function(rule)
-    local usd = { budget = 40000, horizon_months = 36, currency = "USD", kind = "capacity",
-                  context = { budget_text = "$40,000" } }
+    local usd = { horizon_months = 36, currency = "USD", kind = "capacity",
+                  context = { budget = 40000, budget_text = "$40,000" } }
     local v = rule.evaluate({ acquisition = "rent", cost = { total = 1476000, committed = 41000.4,
                                                              total_text = "$1,476,000" } }, usd)
     assert(v[1].because == "the first month of renting costs $41,000 (of $1,476,000 over 36 months); "
@@ -47,9 +49,36 @@ return {
     -- The old sentence read "renting for 1 months".
     local v = rule.evaluate({ acquisition = "rent", cost = { total = 41472, committed = 41472,
                                                              total_text = "CNY 41,472" } },
-        { budget = 40000, horizon_months = 1, currency = "CNY", context = { budget_text = "CNY 40,000" } })
+        { horizon_months = 1, currency = "CNY", context = { budget = 40000, budget_text = "CNY 40,000" } })
     assert(v[1].because == "the first month of renting costs CNY 41,472 (of CNY 41,472 over 1 month); "
         .. "the budget is CNY 40,000", v[1].because)
+  end,
+  -- A grant (budget = { total = 60000 }): a capacity rental is held to its whole bill.  USD
+  -- 2,179.19 a month x 36 months = USD 78,451 (the engine's cost.committed) is over USD
+  -- 60,000, though its first month is not.
+  test_total_budget_holds_a_rental_to_its_whole_bill = function(rule)
+    local grant = { horizon_months = 36, currency = "USD", kind = "capacity",
+                    context = { budget = 60000, budget_text = "$60,000", budget_basis = "total" } }
+    local v = rule.evaluate({ acquisition = "rent", cost = { total = 78451, committed = 78451,
+                                                             total_text = "$78,451" } }, grant)
+    assert(v[1].effect == "exclude")
+    assert(v[1].because == "renting for 36 months costs $78,451; the budget for the whole "
+        .. "horizon is $60,000", v[1].because)
+    -- bought: cards, hosts and running costs over the horizon, 52,000 + 36 x 300 = 62,800
+    v = rule.evaluate({ acquisition = "buy-new", cost = { committed = 62800 } }, grant)
+    assert(v[1].because == "buying and running it for 36 months costs $62,800; the budget "
+        .. "for the whole horizon is $60,000", v[1].because)
+    assert(#rule.evaluate({ acquisition = "rent", cost = { committed = 59000 } }, grant) == 0)
+  end,
+  -- budget = { monthly = 1500 }: a rental's bill a month (1,800 is over), a purchase's running
+  -- costs a month (300 is within, whatever its cards cost).
+  test_monthly_budget = function(rule)
+    local monthly = { horizon_months = 36, currency = "USD", kind = "capacity",
+                      context = { budget = 1500, budget_text = "$1,500", budget_basis = "monthly" } }
+    local v = rule.evaluate({ acquisition = "rent", cost = { committed = 1800 } }, monthly)
+    assert(v[1].because == "renting costs $1,800 a month; the budget is $1,500 a month", v[1].because)
+    assert(#rule.evaluate({ acquisition = "buy-new", cost = { committed = 300, upfront = 52000 } },
+        monthly) == 0)
   end,
   test_within_budget_passes = function(rule)
     assert(#rule.evaluate({ acquisition = "buy-used", cost = { upfront = 32000, committed = 32000 } },

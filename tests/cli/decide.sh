@@ -320,11 +320,12 @@ check_eq "decide job-too-long: electricity for the hours needed" \
 check_eq "decide job-too-long: four cards finish" \
     "$_j3" "true"
 
-# Bad workload files: one line naming the file, the field and what was expected; exit 65.
+# Bad workload files: one line naming the file, the line, the field and what was expected; exit
+# 65 (the line was added when budgets took tables: hours_per_day is written on line 4).
 run "$GW" decide "$FX/bad-hours.lua"
 check_rc "decide bad-hours: exit 65" 65
-check_err "decide bad-hours: names file, field, expectation" \
-    'bad-hours.lua: hours_per_day: expected a number more than 0 and at most 24 hours/day, got "eight"'
+check_err "decide bad-hours: names file, line, field, expectation" \
+    'bad-hours.lua:4: hours_per_day: expected a number more than 0 and at most 24 hours/day, got "eight"'
 run "$GW" decide "$FX/typo.lua"
 check_rc "decide typo: exit 65" 65
 check_err "decide typo: did you mean" "horizon_mnths: unknown field (did you mean horizon_months?)"

@@ -47,6 +47,7 @@ static void valid_workload(void **state)
     assert_float_equal(w->work_samples, 1.152e8, 0);
     assert_string_equal(w->currency, "CNY");
     assert_float_equal(w->budget, 40000, 0);
+    assert_string_equal(w->budget_basis, "upfront");   /* a plain number: cash up front */
     assert_int_equal(w->used_ok, 1);
     assert_int_equal(w->n_candidates, 2);
     assert_string_equal(w->candidates[0], "4x rtx-3090");
@@ -322,11 +323,12 @@ static void range_messages_name_the_broken_bound(void **state)
                           &err),
                      GW_OK);
     workload_free(w);
-    /* A large bound reads as a file would write it (1e15, not 1e+15). */
+    /* A large bound reads as a file would write it (1e15, not 1e+15).  budget = N reads as
+     * budget = { upfront = N } since a budget may also be a total or a monthly figure. */
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"budget\": 2e15}", &w, &err),
                      GW_EDATA);
-    assert_string_equal(err.msg, "x.lua: budget: 2e15 is above 1e15 (expected at least 0 and at "
-                                 "most 1e15)");
+    assert_string_equal(err.msg, "x.lua: budget.upfront: 2e15 is above 1e15 (expected at least 0 "
+                                 "and at most 1e15)");
 }
 
 /* The accepted optimizers are optimizer.h's table; a misspelt one gets the nearest name. */
@@ -404,8 +406,9 @@ static void absent_tables_take_defaults(void **state)
         "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null},"
         "\"benchmark\":null,\"work\":{\"samples\":null,\"tokens\":null,\"hours_on\":"
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
-        "\"horizon_months\":1,\"deadline_days\":null,\"currency\":\"USD\",\"region\":null,"
-        "\"budget\":null,"
+        "\"horizon_months\":1,\"hours_needed_per_month\":null,\"deadline_days\":null,"
+        "\"currency\":\"USD\",\"region\":null,"
+        "\"budget\":{\"upfront\":null,\"total\":null,\"monthly\":null},"
         "\"electricity\":{\"price\":0,"
         "\"pue\":1},\"used_ok\":false,\"spot_ok\":false,\"anecdotal_ok\":false,"
         "\"price_max_age_days\":180,\"stale_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
@@ -440,7 +443,9 @@ static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    assert_int_equal(view_len(fields), 65);
+    /* 65 before budgets took three forms: budget.upfront, .total and .monthly, and
+     * hours_needed_per_month */
+    assert_int_equal(view_len(fields), 69);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
