@@ -7,6 +7,7 @@
 #include "decide_common.h"
 #include "model/precision.h"
 #include "decide_cost.h"
+#include "decide_demand.h"
 #include "decide_llm.h"
 #include "decide_options.h"
 #include "decide_robust.h"
@@ -271,8 +272,11 @@ static int half_does_it(const decision *d, const decide_option *h)
 {
     if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
         char *missed = decide_llm_target_missed(d, h);
+        char *short_of = decide_demand_short(d, h);   /* spares, production's two replicas */
+        int does = h->fits && !isnan(h->throughput) && !missed && !short_of;
         free(missed);
-        return h->fits && !isnan(h->throughput) && !missed;
+        free(short_of);
+        return does;
     }
     return !(h->hours_needed > h->hours_available);
 }
@@ -430,6 +434,8 @@ int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision *
         evaluate_options(d);
         rc = decide_rules_run(d, host, err);
     }
+    if (rc == GW_OK)
+        rc = decide_demand_constraints(d, err);   /* production, region, licence */
     if (rc != GW_OK) {
         decision_free(d);
         return rc;
@@ -483,6 +489,7 @@ void decision_free(decision *d)
     view_free(d->sensitivity);
     view_free(d->because);
     decide_robust_free(d->robust);
+    view_free(d->constraints);
     free(d);
 }
 

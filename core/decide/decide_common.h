@@ -152,6 +152,7 @@ struct decision {
     view *sensitivity;
     view *because;               /* the recommendation's reasons, strongest first */
     struct decide_robust *robust;   /* the draws' findings (decide_robust.c); NULL before */
+    view *constraints;           /* what production and the region left out (decide_demand.c) */
 };
 
 /* ---- helpers every stage uses ---- */

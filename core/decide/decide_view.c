@@ -4,6 +4,7 @@
  * report's short forms (decide_groups.c); also the recommendation's reasons, the charts and the
  * citations. */
 #include "decide_view.h"
+#include "decide_demand.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_groups.h"
@@ -544,6 +545,7 @@ view *decide_view_tree(const decision *d)
     view_map_set(root, "method", decide_method_view(d));
     if (workload_is_llm(d->w))
         view_map_set(root, "llm", decide_llm_view(d));
+    view_map_set(root, "constraints", decide_demand_view(d));   /* demand, production, region */
     view_map_set(root, "assumptions", decide_assumptions_view(d));
     view_map_set_str(root, "throughput_unit", d->unit);
     view_map_set_str(root, "work_unit", d->work_unit);
