@@ -97,7 +97,9 @@ static int replicas_needed(const decision *d, const decide_option *o, int *for_d
 char *decide_demand_short(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;
-    if (!serving(d) || !o->fits || o->replicas < 1 || isnan(o->throughput))
+    /* Without spares or production, a short capacity is decide_llm.c's target missed. */
+    if (!serving(d) || !(w->redundancy > 0 || w->production) || !o->fits || o->replicas < 1 ||
+        isnan(o->throughput))
         return NULL;
     int for_demand, needed = replicas_needed(d, o, &for_demand);
     if (o->replicas >= needed)

@@ -216,7 +216,8 @@ const workload_field workload_top_fields[] = {
      .expected = "a region as the KB's prices name it, such as \"CN\" or \"US\"",
      .help = "where the cards are bought: a card is priced from the KB's prices of that region "
              "where it has any, else from the latest of any region, and the option says so "
-             "(cloud offers are not restricted; default: every region)"},
+             "(cloud offers are not restricted, but a rental from a provider whose GPUs are "
+             "elsewhere says where the data goes; default: every region)"},
     {.name = "budget", .type = FIELD_NUMBER, .at = AT(budget), .lo = 0, .hi = 1e15,
      .unit = "currency",
      .help = "cash committed up front, one rule for both: a purchase's cards, hosts and "
