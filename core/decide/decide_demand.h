@@ -20,8 +20,8 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how);
  * (robustness and what-if draw a capacity and serve this share of it, or the demand). */
 double decide_demand_share(const decision *d);
 
-/* Why o has too few replicas for the demand with redundancy's spares or production's two; NULL when
- * it has enough, neither is asked for, or nothing is served.  Caller frees. */
+/* Why o has too few replicas for the demand with redundancy's spares or production's two;
+ * NULL when it has enough, neither is asked for, or nothing is served.  Caller frees. */
 char *decide_demand_short(const decision *d, const decide_option *o);
 
 /* After the rules: an exclusion on each option with too few replicas, and under production = true
