@@ -1,7 +1,8 @@
 /* decide_demand.c — a served language model's demand and a service's constraints: what each
  * option serves (a stated demand, a busy share or, said plainly, full use), the replicas the
  * demand needs with redundancy's spares, and what production = true, the workload's region and
- * the GeForce driver licence say of each option, from the KB's providers (kb/data/providers.csv). */
+ * the GeForce driver licence say of each option, from the KB's providers
+ * (kb/data/providers.csv). */
 #include "decide_demand.h"
 
 #include <math.h>
@@ -33,18 +34,16 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
     double demand = w->target_tokens_per_s, share = w->serve_utilisation;
-    double busy = busy_replicas(d, o), serving_replicas = o->replicas - w->redundancy;
-    /* The spares hold no requests: the others serve them, as many as the requests keep busy. */
-    double kept = serving_replicas <= 0 ? 0 : fmin(1, serving_replicas / busy);
-    o->replica_tokens_per_s = o->throughput / busy;
-    o->capacity = o->throughput * kept;
-    o->capacity_lo = o->throughput_lo * kept;
-    o->capacity_hi = o->throughput_hi * kept;
-    o->throughput = o->capacity;
-    o->throughput_lo = o->capacity_lo;
-    o->throughput_hi = o->capacity_hi;
+    /* What one replica generates at the load it carries: the replicas the demand needs at that
+     * rate, and redundancy's spares beside them (decide_demand_short), are counted from it.  The
+     * capacity stays the whole fleet's: with the spares idle the others carry the requests in
+     * flight, and generate about as much (concurrency / time per token). */
+    o->replica_tokens_per_s = o->throughput / busy_replicas(d, o);
+    o->capacity = o->throughput;
+    o->capacity_lo = o->throughput_lo;
+    o->capacity_hi = o->throughput_hi;
     if (w->redundancy > 0)
-        buf_printf(how, "; %g of its %d replica%s spare (redundancy), serving nothing", w->redundancy,
+        buf_printf(how, "; %g of its %d replica%s a spare (redundancy)", w->redundancy,
                    o->replicas, o->replicas == 1 ? "" : "s");
     if (!isnan(share)) {
         o->throughput = o->capacity * share;
@@ -79,19 +78,71 @@ double decide_demand_share(const decision *d)
 
 /* ---- replicas ---- */
 
-/* Replicas the demand needs at o's speed a busy replica (1 where no demand is stated in
- * tokens), with the spares; production: two at least. */
-static int replicas_needed(const decision *d, const decide_option *o, int *for_demand)
+/* The replicas left to serve when redundancy's spares are idle (or down), and what they generate
+ * carrying every request in flight: each takes ceil(concurrency / serving) sequences; its decode
+ * step reads the weights and that many sequences' KV cache (compute-bound: grows with the
+ * sequences), and each prompt in between holds it a prefill, as decide_llm.c's serving model
+ * has it.  *gb is the memory per GPU at that load; *tpot_ms the time per output token. */
+typedef struct surviving {
+    int replicas;
+    double sequences, gb, tpot_ms, tokens_per_s;
+} surviving;
+
+static surviving survivors(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;
-    double demand = w->target_tokens_per_s;
-    *for_demand = 1;
-    if (!isnan(demand) && o->replica_tokens_per_s > 0)
-        *for_demand = (int)fmax(1, ceil(demand / o->replica_tokens_per_s - 1e-9));
-    int needed = *for_demand + (int)w->redundancy;
-    if (w->production && needed < PRODUCTION_MIN_REPLICAS)
-        needed = PRODUCTION_MIN_REPLICAS;
-    return needed;
+    const model_memory *m = &o->memory;
+    surviving s = {.replicas = o->replicas - (int)w->redundancy};
+    if (s.replicas < 1 || !(o->sequences > 0))
+        return s;
+    s.sequences = ceil(w->serve_concurrency / s.replicas);
+    double more = s.sequences / o->sequences;   /* the load per replica, as a ratio */
+    double kv_gb = m->kv_cache_gb * more;
+    s.gb = m->total_gb + (kv_gb - m->kv_cache_gb) * (1 + MODEL_FRAGMENTATION);
+    double step = o->bandwidth_bound && m->weights_gb + m->kv_cache_gb > 0
+                      ? o->step_ms * (m->weights_gb + kv_gb) / (m->weights_gb + m->kv_cache_gb)
+                      : o->step_ms * more;
+    s.tpot_ms = step + s.sequences * o->ttft_ms / w->serve_output;
+    double busy = fmin(s.replicas, w->serve_concurrency / s.sequences);
+    s.tokens_per_s = busy * s.sequences / s.tpot_ms * 1e3;
+    return s;
+}
+
+/* Why the replicas short of o's spares cannot serve, in gw_buf b; 0 when they can. */
+static int survivors_short(const decision *d, const decide_option *o, gw_buf *b)
+{
+    const workload *w = d->w;
+    surviving s = survivors(d, o);
+    double memory = decide_option_memory_gb(o);
+    if (s.replicas < 1) {
+        buf_printf(b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
+                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
+        return 1;
+    }
+    if (!(s.tokens_per_s > 0) || isnan(o->step_ms))
+        return 0;   /* a measured figure without the model's step: nothing to scale */
+    const char *why = s.gb > memory                             ? "memory"
+                      : s.tpot_ms > w->target_tpot_ms           ? "tpot"
+                      : s.tokens_per_s < w->target_tokens_per_s ? "demand"
+                                                                : NULL;
+    if (!why)
+        return 0;
+    buf_printf(b, "with %g spare (redundancy = %g), the other %d replica%s carry the ",
+               w->redundancy, w->redundancy, s.replicas, s.replicas == 1 ? "" : "s");
+    view_format_number(b, w->serve_concurrency, 0);
+    buf_printf(b, " requests in flight, %.0f each: ", s.sequences);
+    if (!strcmp(why, "memory"))
+        buf_printf(b, "%.1f GB per GPU, more than the %.0f GB it has", s.gb, memory);
+    else if (!strcmp(why, "tpot"))
+        buf_printf(b, "%.1f ms per output token; the target is %g ms", s.tpot_ms,
+                   w->target_tpot_ms);
+    else {
+        buf_puts(b, "about ");
+        view_format_number(b, s.tokens_per_s, 0);
+        buf_puts(b, " tokens/s; the demand is ");
+        view_format_number(b, w->target_tokens_per_s, 0);
+    }
+    return 1;
 }
 
 char *decide_demand_short(const decision *d, const decide_option *o)
@@ -101,25 +152,16 @@ char *decide_demand_short(const decision *d, const decide_option *o)
     if (!serving(d) || !(w->redundancy > 0 || w->production) || !o->fits || o->replicas < 1 ||
         isnan(o->throughput))
         return NULL;
-    int for_demand, needed = replicas_needed(d, o, &for_demand);
-    if (o->replicas >= needed)
-        return NULL;
     gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "needs %d replicas (", needed);
-    if (!isnan(w->target_tokens_per_s)) {
-        buf_printf(&b, "%d to serve ", for_demand);
-        view_format_number(&b, w->target_tokens_per_s, 0);
-        buf_puts(&b, " tokens/s at ");
-        view_format_number(&b, o->replica_tokens_per_s, 0);
-        buf_puts(&b, " each");
-    } else {
-        buf_puts(&b, "1 to serve");
+    if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
+        buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
+                       "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
+    else if (w->redundancy > 0)
+        survivors_short(d, o, &b);
+    if (!b.len) {
+        buf_free(&b);
+        return NULL;
     }
-    if (w->redundancy > 0)
-        buf_printf(&b, ", %g spare: redundancy = %g", w->redundancy, w->redundancy);
-    if (w->production && for_demand + (int)w->redundancy < PRODUCTION_MIN_REPLICAS)
-        buf_printf(&b, "; production = true keeps to %d at least", PRODUCTION_MIN_REPLICAS);
-    buf_printf(&b, "); it has %d", o->replicas);
     return buf_detach(&b);
 }
 
@@ -258,8 +300,10 @@ int decide_demand_constraints(decision *d, gw_error *err)
     for (size_t i = 0; i < d->n_options; i++) {
         decide_option *o = &d->options[i];
         const kb_provider *p = provider_find(providers, n, o->provider);
-        if (o->acquisition == DECIDE_RENT && w->production)
-            production_check(d, o, p, left);   /* first: the provider, then the replicas */
+        /* First the provider, then the replicas; an offer that cannot hold the model is out
+         * already, and not counted as left out by production. */
+        if (o->acquisition == DECIDE_RENT && w->production && o->fits)
+            production_check(d, o, p, left);
         char *short_of = decide_demand_short(d, o);
         if (short_of)
             add_verdict(d, o, w->production ? "production" : "redundancy", "exclude", short_of);
@@ -306,10 +350,10 @@ static void in_flight_words(gw_buf *b, const decision *d, const decide_option *b
     if (implied > stated * 1.25 || implied < stated / 1.25) {
         buf_puts(b, "; the workload states ");
         view_format_number(b, stated, 0);
-        buf_puts(b, " (inference.concurrency), so the capacities are at another load than this "
-                    "demand's: concurrency = ");
+        buf_puts(b, " (inference.concurrency), so the capacities are for another load than "
+                    "this demand's: state concurrency = ");
         view_format_number(b, implied, 0);
-        buf_puts(b, " would cost it at its own");
+        buf_puts(b, " to size them for it");
     }
     buf_putc(b, '.');
 }
@@ -343,12 +387,13 @@ static void demand_words(gw_buf *b, const decision *d, const decide_option *best
         buf_printf(b, " Redundancy: %g spare replica%s beyond those the demand needs, serving "
                       "nothing until one fails; an option with fewer replicas is left out.",
                    w->redundancy, w->redundancy == 1 ? "" : "s");
-    if (best && best->replicas > 0 && best->replica_tokens_per_s > 0) {
-        int for_demand, needed = replicas_needed(d, best, &for_demand);
-        buf_printf(b, " The recommendation has %d replica%s (%d needed), ", best->replicas,
-                   best->replicas == 1 ? "" : "s", needed);
-        view_format_number(b, best->replica_tokens_per_s, 0);
-        buf_puts(b, " tokens/s each when busy.");
+    if (best && w->redundancy > 0 && best->replicas > w->redundancy) {
+        surviving x = survivors(d, best);
+        buf_printf(b, " On the recommendation, with %g of its %d replicas spare the other %d carry "
+                      "the requests in flight, %.0f each, at %.1f ms per output token: about ",
+                   w->redundancy, best->replicas, x.replicas, x.sequences, x.tpot_ms);
+        view_format_number(b, x.tokens_per_s, 0);
+        buf_puts(b, " tokens/s.");
     }
 }
 

@@ -9,11 +9,11 @@
 #include "base/view.h"
 #include "decide_common.h"
 
-/* What o serves, from the capacity decide_llm.c found (o->throughput, its band): the spare
- * replicas of redundancy serve nothing; a stated demand (inference.tokens_per_s, or
- * requests_per_s x output_tokens) is what it serves when it can; utilisation a share of its
- * capacity; with none, its capacity (full use).  Sets o->capacity and its band, the throughput
- * the cost is per, o->replica_tokens_per_s, and adds a clause to how. */
+/* What o serves, from the capacity decide_llm.c found (o->throughput, its band): a stated
+ * demand (inference.tokens_per_s, or requests_per_s x output_tokens) when it can; utilisation a
+ * share of its capacity; with none, its capacity (full use).  Sets o->capacity and its band, the
+ * throughput the cost is per, what one busy replica generates (o->replica_tokens_per_s, which
+ * the replicas needed are counted from), and adds a clause to how. */
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how);
 
 /* The share of its capacity a served option is costed for: inference.utilisation, else 1

@@ -72,27 +72,33 @@ check_num "demand: utilisation 0.5 serves half the capacity" "$(opt "$ONE" .thro
 check_num "demand: ... and doubles the cost per 1M tokens" "$(opt "$ONE" .cost.per_unit)" 3.07023 0.00002
 
 # ---- redundancy ----
-# 100 tokens/s need ceil(100 / 162.85) = 1 replica, + 1 spare = 2: one H100 is left out, two
-# instances serve (USD 1.80 an hour: 1.80 / 0.36 = USD 5.00 per 1M tokens), and so does the
-# 8-GPU instance (8 replicas; USD 7.20 / 0.36 = 20.00).
+# 100 tokens/s from one H100 with one spare: nothing is left to serve, and one H100 is left out.
+# Two instances serve (USD 1.80 an hour: 1.80 / (100 x 3,600 / 1e6) = USD 5.00 per 1M tokens),
+# and so does the 8-GPU instance (8 replicas; USD 7.20 / 0.36 = 20.00).
 wl red 'concurrency = 1, tokens_per_s = 100' 'redundancy = 1,'
 run "$GW" --kb "$KB" decide "$T/red.lua" --json
 check_eq "demand: redundancy leaves out one replica" "$(opt "$ONE" .excluded_because)" \
-    "needs 2 replicas (1 to serve 100 tokens/s at 163 each, 1 spare: redundancy = 1); it has 1"
+    "1 replica, 1 spare (redundancy = 1): none left to serve"
 check_num "demand: redundancy: two instances serve, at twice the price" "$(opt "$TWO" .cost.per_unit)" 5 0.00001
 check_num "demand: redundancy: the 8-GPU instance serves" "$(opt "$EIGHT" .cost.per_unit)" 20 0.00001
 check_eq "demand: redundancy is in the JSON" "$(jqr .constraints.redundancy)" "1"
 
-# 8 requests in flight keep all 8 replicas of the 8-GPU instance busy (1 sequence each,
-# 162.85 tokens/s each); with 1 spare, 7 serve: 7 x 162.85 = 1,139.98 tokens/s of capacity.
-# 700 tokens/s with 4 spares need ceil(700 / 162.85) = 5 + 4 = 9 replicas: it has 8.
-wl red8 'concurrency = 8, tokens_per_s = 500' 'redundancy = 1,'
-run "$GW" --kb "$KB" decide "$T/red8.lua" --json
-check_num "demand: a spare replica's capacity is not counted" "$(opt "$EIGHT" .capacity_tokens_per_s)" 1139.98 0.05
-wl red9 'concurrency = 8, tokens_per_s = 700' 'redundancy = 4,'
-run "$GW" --kb "$KB" decide "$T/red9.lua" --json
-check_eq "demand: redundancy adds to the replicas the demand needs" "$(opt "$EIGHT" .excluded_because)" \
-    "needs 9 replicas (5 to serve 700 tokens/s at 163 each, 4 spare: redundancy = 4); it has 8"
+# 8 requests in flight on the 8-GPU instance, 1 a replica at 162.85 tokens/s: 1,302.8 in all.
+# With 4 spares the other 4 carry 2 requests each.  A step reads the weights, 6.7384e9 x 2 B =
+# 13.4768 GB, and 2 KV caches of 1,280 tokens x 2 x 32 layers x 4,096 x 2 B = 0.67109 GB each
+# (the engine's 6.0047 ms step read 13.4768 + 0.67109 x 0.9 at the mean context; the step is
+# scaled by the bytes at the full context): 6.0047 x (13.4768 + 1.34218) / (13.4768 + 0.67109) =
+# 6.2895 ms, + 2 prompts of 34.86 ms over 256 tokens = 6.5619 ms per output token; 4 x 2 /
+# 6.5619 ms = 1,219.2 tokens/s.  1,200 demanded: it serves, for USD 7.20 / (1,200 x 3,600 / 1e6)
+# = USD 1.6667 per 1M tokens; 1,250 demanded: it cannot.
+wl red4 'concurrency = 8, tokens_per_s = 1200' 'redundancy = 4,'
+run "$GW" --kb "$KB" decide "$T/red4.lua" --json
+check_num "demand: four spares of eight still serve 1,200 tokens/s" "$(opt "$EIGHT" .cost.per_unit)" 1.6667 0.0001
+wl red5 'concurrency = 8, tokens_per_s = 1250' 'redundancy = 4,'
+run "$GW" --kb "$KB" decide "$T/red5.lua" --json
+check_eq "demand: ... not 1,250: the replicas left carry the requests" "$(opt "$EIGHT" .excluded_because)" \
+    "with 4 spare (redundancy = 4), the other 4 replicas carry the 8 requests in flight, 2 each: about 1,219 tokens/s; the demand is 1,250"
+check_num "demand: ... though all eight could generate 1,302.8" "$(opt "$EIGHT" .capacity_tokens_per_s)" 1302.8 0.1
 
 # ---- bad input ----
 wl both 'concurrency = 1, tokens_per_s = 100, requests_per_s = 1'

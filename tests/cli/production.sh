@@ -62,7 +62,7 @@ check_eq "production: a decentralised one too" \
     "production = true: ChainCloud publishes no SLA (a decentralised network of providers)"
 check_eq "production: one replica is not enough" \
     "$(opt 'rent:SlaCloud:sla-h100x1:1x h100-sxm5' .excluded_because)" \
-    "needs 2 replicas (1 to serve 100 tokens/s at 163 each; production = true keeps to 2 at least); it has 1"
+    "1 replica; production = true keeps to 2 at least, so that one can fail"
 check_eq "production: two instances of the provider with an SLA are recommended" \
     "$(jqr .recommendation.option)" "rent:SlaCloud:sla-h100x1:2x h100-sxm5"
 check_num "production: ... at USD 5.00 per 1M tokens" \
