@@ -246,11 +246,9 @@ static void residency_check(decision *d, decide_option *o, const kb_provider *p,
     gw_buf b = GW_BUF_INIT;
     const char *name = o->provider ? o->provider : "its provider";
     if (p && p->regions)
-        buf_printf(&b, "the data leaves %s: %s's GPUs are in %s, not %s", region, name,
-                   p->regions, region);
+        buf_printf(&b, "the data leaves %s: %s's GPUs are in %s", region, name, p->regions);
     else
-        buf_printf(&b, "the data may leave %s: the KB does not say where %s's GPUs are", region,
-                   name);
+        buf_printf(&b, "the data may leave %s: where %s's GPUs are is unknown", region, name);
     if (p)
         decide_option_cite(d, o, p->source);
     add_verdict(d, o, "residency", "warn", buf_cstr(&b));
@@ -473,9 +471,9 @@ view *decide_demand_view(const decision *d)
     const decide_verdict *x;
     if (best && w->region && (x = verdict_of(best, "residency")) != NULL) {
         buf_reset(&b);
+        /* JSON only: the report says it once, among the recommendation's risks. */
         buf_printf(&b, "Where the data goes (region = \"%s\"): %s", w->region, x->because);
         view_map_set_str(v, "residency_text", buf_cstr(&b));
-        push_line(lines, buf_cstr(&b), 0);
     }
     if (best && (x = verdict_of(best, "geforce-licence")) != NULL) {
         int cite = (int)view_num(view_map_get(v, "licence_cite"));
