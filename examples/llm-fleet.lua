@@ -1,5 +1,5 @@
 -- llm-fleet.lua — a start-up's customer-facing chat service on Llama 3.1 70B in FP8, around the
--- clock: about 1.6 requests a second at peak and through the day (prompts of about 2,000 tokens,
+-- clock: about 2 requests a second at peak and through the day (prompts of about 2,000 tokens,
 -- answers of 500), 32 requests in flight, answers streaming at 20 tokens a second or faster and
 -- the first token within 2 s.  It is a production service: rented only from providers that publish
 -- an SLA, with one replica spare so that a failed or updated one does not drop the service.  Run:
@@ -10,7 +10,7 @@ return {
     task = "inference",
     model = { name = "llama-3.1-70b", precision = "fp8" },
     inference = { context = 2000, output_tokens = 500, concurrency = 32,
-                  requests_per_s = 1.6, tpot_ms = 50, ttft_ms = 2000 },
+                  requests_per_s = 2.0, tpot_ms = 50, ttft_ms = 2000 },
     redundancy = 1,
     production = true,
 

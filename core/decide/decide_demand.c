@@ -382,8 +382,9 @@ static void demand_words(gw_buf *b, const decision *d, const decide_option *best
         in_flight_words(b, d, best);
     }
     if (w->redundancy > 0)
-        buf_printf(b, " Redundancy: %g spare replica%s beyond those the demand needs, serving "
-                      "nothing until one fails; an option with fewer replicas is left out.",
+        buf_printf(b, " Redundancy: %g spare replica%s, idle until one fails; an option whose "
+                      "other replicas cannot carry the requests in flight within the targets "
+                      "and the demand is left out.",
                    w->redundancy, w->redundancy == 1 ? "" : "s");
     if (best && w->redundancy > 0 && best->replicas > w->redundancy) {
         surviving x = survivors(d, best);
