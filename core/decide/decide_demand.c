@@ -486,3 +486,21 @@ view *decide_demand_view(const decision *d)
     buf_free(&b);
     return v;
 }
+
+void decide_demand_method(const decision *d, view *method)
+{
+    if (!serving(d))
+        return;
+    view_map_set_str(method, "serving_demand",
+                     "serving: tokens/s served = the demand (inference.tokens_per_s, or "
+                     "requests_per_s x output_tokens) where the capacity reaches it, utilisation x "
+                     "the capacity, or with neither the capacity itself (full use); cost per 1M "
+                     "tokens = what is provisioned per hour of use / (tokens/s served x 3600) x "
+                     "1e6; requests in flight = requests/s x (time to the first token + output "
+                     "tokens x time per output token) (Little's law); with redundancy's N spares "
+                     "idle, the other replicas carry every request in flight: ceil(concurrency / "
+                     "replicas left) each, the decode step scaled by the bytes it reads (weights "
+                     "+ that many KV caches; by the sequences where compute-bound), + that many "
+                     "prompts a step, and they must hold them in memory and meet the time per "
+                     "token and the demand; production = true: two replicas at least");
+}

@@ -37,4 +37,8 @@ int decide_demand_constraints(decision *d, gw_error *err);
  * (the report's sentences with their citations).  Caller owns the view. */
 view *decide_demand_view(const decision *d);
 
+/* The method's line on serving demand, replicas and redundancy (method.serving_demand; serving
+ * workloads only). */
+void decide_demand_method(const decision *d, view *method);
+
 #endif
