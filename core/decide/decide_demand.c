@@ -245,8 +245,15 @@ static void residency_check(decision *d, decide_option *o, const kb_provider *p,
         return;
     gw_buf b = GW_BUF_INIT;
     const char *name = o->provider ? o->provider : "its provider";
-    if (p && p->regions)
-        buf_printf(&b, "the data leaves %s: %s's GPUs are in %s", region, name, p->regions);
+    if (p && p->regions) {
+        buf_printf(&b, "the data leaves %s: %s's GPUs are in ", region, name);
+        for (const char *r = p->regions; *r; r++) {   /* "US;EU" as "US, EU" */
+            if (*r == ';')
+                buf_puts(&b, ", ");
+            else
+                buf_putc(&b, *r);
+        }
+    }
     else
         buf_printf(&b, "the data may leave %s: where %s's GPUs are is unknown", region, name);
     if (p)
