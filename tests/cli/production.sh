@@ -126,3 +126,14 @@ check_out_not "licence: on a desk nothing is said" "No Datacenter Deployment"
 gf prodcards 'production = true,'
 run "$GW" --kb "$KB" decide "$T/prodcards.lua" --json
 check_out "licence: bought for production the clause is said too" "No Datacenter Deployment"
+# Rented for production: SlaCloud's RTX 4090 (the fixture; the shipped RTX 4090 offers are on
+# marketplaces without an SLA, left out) carries the clause too.
+cat >"$T/rent4090.lua" <<EOF2
+return { model = { params = 25.6e6 }, benchmark = "resnet50", production = true,
+  candidates = { "rent:rtx-4090" },
+  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
+EOF2
+run "$GW" --kb "$KB" decide "$T/rent4090.lua" --json
+check_eq "licence: a GeForce rented for production is recommended only from a provider with an SLA" \
+    "$(jqr .recommendation.option)" "rent:SlaCloud:sla-4090:1x rtx-4090"
+check_out "licence: ... and carries the clause" "a production service on rented GeForce cards relies on the provider's reading of it"
