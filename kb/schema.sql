@@ -643,3 +643,23 @@ SELECT 'from_high_factor', 1.48, 'ratio', 'datareceipts-gpu-pricing',
        'The high end of a "from" price, as a multiple of its figure, where the KB holds no current list price of that card and count: RunPod lists the H100 SXM at USD 2.69 per GPU-hour on its marketplace of third-party hosts (Community Cloud, the floor) and 3.99 in its own data centres (Secure Cloud), 3.99 / 2.69 = 1.48 (read 2026-11-09).'
 WHERE EXISTS (SELECT 1 FROM assumption)
   AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'from_high_factor');
+
+-- version 11
+-- Issue 27: the cloud providers the KB's prices name, each once: what kind of seller it is
+-- (a hyperscaler; a specialised GPU cloud; a marketplace or community cloud, where hosts list
+-- their own machines; a decentralised network; NULL unknown), whether it publishes a service level agreement
+-- (sla 1, its page in sla_url; 0 where its source shows none), and the regions its GPUs are in
+-- (";"-separated, as prices name regions: US, EU, CN, APAC, ...; NULL unknown).  A workload with
+-- production = true rents only from providers with an SLA; one with a region is told when a
+-- provider does not serve it.  Read by name, as price.provider writes it.
+CREATE TABLE provider (
+    id TEXT PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL UNIQUE,
+    kind TEXT CHECK (kind IN ('hyperscaler', 'specialised', 'marketplace',
+                                       'decentralised')),
+    sla INTEGER NOT NULL CHECK (sla IN (0, 1)),
+    sla_url TEXT,
+    regions TEXT,
+    source TEXT NOT NULL REFERENCES source(id),
+    note TEXT
+);

@@ -7,6 +7,7 @@
 #include "decide_common.h"
 #include "model/precision.h"
 #include "decide_cost.h"
+#include "decide_demand.h"
 #include "decide_llm.h"
 #include "decide_mixed.h"
 #include "decide_options.h"
@@ -273,8 +274,11 @@ static int half_does_it(const decision *d, const decide_option *h)
 {
     if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
         char *missed = decide_llm_target_missed(d, h);
+        char *short_of = decide_demand_short(d, h);   /* spares, production's two replicas */
+        int does = h->fits && !isnan(h->throughput) && !missed && !short_of;
         free(missed);
-        return h->fits && !isnan(h->throughput) && !missed;
+        free(short_of);
+        return does;
     }
     return !(h->hours_needed > h->hours_available);
 }
@@ -444,6 +448,8 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
         evaluate_options(d);
         rc = decide_rules_run(d, host, err);
     }
+    if (rc == GW_OK)
+        rc = decide_demand_constraints(d, err);   /* production, region, licence */
     if (rc != GW_OK) {
         decision_free(d);
         return rc;
@@ -498,6 +504,7 @@ void decision_free(decision *d)
     view_free(d->because);
     decide_robust_free(d->robust);
     decide_mixed_free(d);
+    view_free(d->constraints);
     free(d);
 }
 

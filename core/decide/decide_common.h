@@ -157,6 +157,7 @@ struct decision {
     struct decision **parts;
     size_t n_parts, base_part;
     const workload *mixed_top;   /* mixed work: the file's workload (its name); NULL */
+    view *constraints;           /* what production and the region left out (decide_demand.c) */
 };
 
 /* ---- helpers every stage uses ---- */

@@ -7,6 +7,7 @@
  * memory bandwidth or compute per decode step, with the time per output token and to the first
  * token checked against the workload's targets. */
 #include "decide_llm.h"
+#include "decide_demand.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -530,26 +531,6 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
     }
 }
 
-/* Serving a stated demand (inference.tokens_per_s): an option that can generate more serves the
- * demand and no more, so its costs are for the demand; what it could serve is its capacity. */
-static void serve_demand(const decision *d, decide_option *o, gw_buf *how)
-{
-    double demand = d->w->target_tokens_per_s;
-    o->capacity = o->throughput;
-    o->capacity_lo = o->throughput_lo;
-    o->capacity_hi = o->throughput_hi;
-    if (isnan(demand) || !(o->throughput >= demand))
-        return;
-    /* Costed for the demand; the low end stays the capacity's where that falls short of it. */
-    o->throughput_lo = fmin(o->throughput_lo, demand);
-    o->throughput = o->throughput_hi = demand;
-    buf_puts(how, "; it can generate up to ");
-    view_format_number(how, o->capacity, 0);
-    buf_puts(how, " tokens/s at this concurrency and is costed for the ");
-    view_format_number(how, demand, 0);
-    buf_puts(how, " demanded (inference.tokens_per_s)");
-}
-
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
 {
     o->throughput = NAN;
@@ -561,7 +542,7 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
     if (!isnan(o->throughput))
         measured_cap(d, o, how);
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
-        serve_demand(d, o, how);
+        decide_demand_serve(d, o, how);   /* decide_demand.c */
     decide_option_cite(d, o, o->gpu->source);
 }
 

@@ -4,6 +4,7 @@
  * recommendation's expected regret), and on a close call the best-evidenced option inside the
  * uncertainty recommended instead.  Every cost is the cost stage's own (decide_option_cost). */
 #include "decide_robust.h"
+#include "decide_demand.h"
 #include "base/check.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
@@ -157,7 +158,7 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         double demand = d->w->target_tokens_per_s, target = d->w->target_tpot_ms;
         double tpot = x->o->tpot_ms * x->o->capacity / capacity;
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
-        speed = isnan(demand) ? capacity : fmin(capacity, demand);
+        speed = isnan(demand) ? capacity * decide_demand_share(d) : fmin(capacity, demand);
     }
     decide_option at = decide_option_costed_at(d, x->o, price, speed);
     *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */

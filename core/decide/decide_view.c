@@ -6,6 +6,7 @@
 #include "decide_view.h"
 #include "decide_budget.h"
 #include "decide_mixed.h"
+#include "decide_demand.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_groups.h"
@@ -558,6 +559,7 @@ view *decide_view_tree(const decision *d)
     view_map_set(root, "method", decide_method_view(d));
     if (workload_is_llm(d->w))
         view_map_set(root, "llm", decide_llm_view(d));
+    view_map_set(root, "constraints", decide_demand_view(d));   /* demand, production, region */
     view_map_set(root, "assumptions", decide_assumptions_view(d));
     view_map_set_str(root, "throughput_unit", d->unit);
     view_map_set_str(root, "work_unit", d->work_unit);

@@ -2,6 +2,7 @@
  * memory a replica needs, how each figure was obtained (the method) and what was assumed, each
  * with its citations. */
 #include "decide_view_method.h"
+#include "decide_demand.h"
 #include "base/check.h"
 #include "base/clock.h"
 #include "decide_cost.h"
@@ -275,6 +276,7 @@ view *decide_method_view(const decision *d)
     buf_free(&line);
     if (workload_is_llm(d->w))
         decide_llm_method(d, v);
+    decide_demand_method(d, v);   /* serving: demand, replicas, redundancy */
     return v;
 }
 

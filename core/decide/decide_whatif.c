@@ -5,6 +5,7 @@
  * -20% .. +20% and the point where another option wins. */
 #include "decide_whatif.h"
 #include "decide_budget.h"
+#include "decide_demand.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
@@ -437,7 +438,8 @@ static void own_speed_with(const decision *d, const decide_option *o, double fac
         return;
     double demand = d->w->target_tokens_per_s;
     at->capacity = o->capacity * factor;
-    at->throughput = isnan(demand) ? at->capacity : fmin(at->capacity, demand);
+    at->throughput = isnan(demand) ? at->capacity * decide_demand_share(d)
+                                   : fmin(at->capacity, demand);
     at->tpot_ms = o->tpot_ms / factor;
     at->ttft_ms = o->ttft_ms / factor;
 }

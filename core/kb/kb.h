@@ -47,7 +47,7 @@ void kb_rollback(kb *k);
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
     KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_SYSTEMS, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
-    KB_ASSUMPTIONS, KB_MODELS, KB_TABLES
+    KB_ASSUMPTIONS, KB_MODELS, KB_PROVIDERS, KB_TABLES
 };
 
 typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
@@ -217,6 +217,15 @@ typedef struct kb_model {
     double experts, experts_active;
 } kb_model;
 
+/* A cloud provider as the KB's prices name it (kb/data/providers.csv): what kind of seller it
+ * is, whether it publishes a service level agreement (sla_url, cited by source), and the regions
+ * its GPUs are in ("US;EU"; NULL unknown).  kind: hyperscaler | specialised | marketplace |
+ * decentralised, NULL unknown. */
+typedef struct kb_provider {
+    char *id, *name, *kind, *sla_url, *regions, *source, *note;
+    int sla;                    /* 1: publishes an SLA; 0: the source shows none */
+} kb_provider;
+
 typedef struct kb_assumption {
     char *id, *unit /* a currency code for money */, *source, *note;
     double value;
@@ -244,6 +253,8 @@ void kb_system_free(kb_system *s);
 void kb_systems_free(kb_system *rows, size_t n);
 void kb_model_free(kb_model *m);
 void kb_models_free(kb_model *rows, size_t n);
+void kb_provider_free(kb_provider *p);
+void kb_providers_free(kb_provider *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
  * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
@@ -362,6 +373,8 @@ int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 /* The catalog's models, by id.  Caller frees with kb_models_free. */
 int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err);
+/* The cloud providers the KB describes, by id.  Caller frees with kb_providers_free. */
+int kb_providers_list(kb *k, kb_provider **out, size_t *n, gw_error *err);
 /* A model of the catalog by its id or name, written as people do: case, spaces, dots, dashes
  * and underscores do not matter ("Llama 3.1 70B" is llama-3.1-70b).  GW_ENOTFOUND: "unknown
  * model 'x' (did you mean ...?)" with the nearest ids; *out is freed with kb_model_free. */

@@ -612,6 +612,17 @@ int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err)
     return rc;
 }
 
+int kb_providers_list(kb *k, kb_provider **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PROVIDERS], NULL);
+    buf_puts(&sql, " ORDER BY id");
+    int rc = select_rows(k, &kb_tables[KB_PROVIDERS], buf_cstr(&sql), NULL, 0,
+                         sizeof(kb_provider), 0, NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
 /* A model's name as people write it, reduced to what tells models apart: letters and digits,
  * lower case, without a leading "meta" (Meta-Llama-3-8B) or a trailing variant word that does
  * not change the architecture (-Instruct, -chat, -hf, -base). */

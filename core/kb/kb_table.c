@@ -34,6 +34,11 @@ static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
 static const char *const price_units[] = {"card", "hour", NULL};
 static const char *const claim_status[] = {"wrong", "disputed", NULL};
+/* What kind of seller a cloud provider is: a hyperscaler (AWS, Azure, GCP, Oracle, ...), a
+ * specialised GPU cloud running its own or leased data centres, a marketplace or community
+ * cloud where hosts list their own machines, or a decentralised network of providers. */
+static const char *const provider_kinds[] = {"hyperscaler", "specialised", "marketplace",
+                                             "decentralised", NULL};
 
 /* A column without unit, label or text form; S: the struct field that keeps it. */
 #define S(type, f) ((ptrdiff_t)offsetof(type, f))
@@ -189,6 +194,18 @@ static const kb_column assumption_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_assumption, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_assumption, note)),
 };
+/* A cloud provider: its kind, whether it publishes an SLA (and where), the regions it serves
+ * (";"-separated, as the KB's prices name regions: US, EU, CN, APAC, ...). */
+static const kb_column provider_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_provider, id)),
+    COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_provider, name)),
+    COL("kind", KB_TEXT, 0, provider_kinds, S(kb_provider, kind)),   /* NULL unknown */
+    COL("sla", KB_FLAG, KB_REQUIRED | KB_INT, NULL, S(kb_provider, sla)),
+    COL("sla_url", KB_TEXT, 0, NULL, S(kb_provider, sla_url)),
+    COL("regions", KB_TEXT, 0, NULL, S(kb_provider, regions)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_provider, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_provider, note)),
+};
 /* The model catalog's architecture facts (kb.h's kb_model says what each means). */
 #define MODEL_NUMBER(name, flags) COL(#name, KB_NUMBER, flags, NULL, S(kb_model, name))
 static const kb_column model_cols[] = {
@@ -262,6 +279,7 @@ const kb_table kb_tables[KB_TABLES] = {
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
      assumption_rule},
     {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule},
+    {"providers.csv", "provider", "providers", provider_cols, NCOLS(provider_cols), NULL},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {
@@ -389,6 +407,7 @@ ROW_FREE(kb_claim_free, kb_claim, KB_CLAIMS)
 ROW_FREE(kb_assumption_free, kb_assumption, KB_ASSUMPTIONS)
 ROW_FREE(kb_system_free, kb_system, KB_SYSTEMS)
 ROW_FREE(kb_model_free, kb_model, KB_MODELS)
+ROW_FREE(kb_provider_free, kb_provider, KB_PROVIDERS)
 
 void kb_gpu_init(kb_gpu *g)
 {
@@ -411,6 +430,7 @@ ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
 ROWS_FREE(kb_systems_free, kb_system, kb_system_free)
 ROWS_FREE(kb_models_free, kb_model, kb_model_free)
 ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
+ROWS_FREE(kb_providers_free, kb_provider, kb_provider_free)
 #undef ROW_FREE
 #undef ROWS_FREE
 

@@ -38,6 +38,12 @@ typedef struct workload {
     double sequence_length;     /* tokens per training sequence */
     double serve_context, serve_output, serve_concurrency;   /* inference.* */
     double target_tokens_per_s, target_tpot_ms, target_ttft_ms;   /* NaN: no target */
+    /* serving demand (decide_demand.c): requests_per_s sets target_tokens_per_s (x
+     * output_tokens); utilisation a busy share of what is provisioned instead; NaN unless given */
+    double serve_requests_per_s, serve_utilisation;
+    double redundancy;          /* spare serving replicas beyond the demand's (0 unless given) */
+    int production;             /* a production service: providers with an SLA, 2+ replicas */
+    int server_room;            /* machines bought stand in a server room or data centre */
     /* the work: samples, or hours on a reference GPU */
     double work_samples;        /* NaN unless work.samples */
     double work_tokens;         /* NaN unless work.tokens (a language model's) */

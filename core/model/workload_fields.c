@@ -4,6 +4,7 @@
  * words.  Precisions and optimizers are named by their own tables (precision.h, optimizer.h). */
 #include "workload_private.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,26 @@
 #include "precision.h"
 
 #define AT(member) offsetof(workload, member)
+
+/* Serving demand is stated one way at most: tokens_per_s, requests_per_s (x output_tokens, which
+ * it becomes here, so that every reader of the demand sees tokens/s) or utilisation. */
+static int workload_check_demand(const char *file, workload *w, gw_error *err)
+{
+    int stated = !isnan(w->target_tokens_per_s) + !isnan(w->serve_requests_per_s) +
+                 !isnan(w->serve_utilisation);
+    if (stated > 1)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference: tokens_per_s, requests_per_s and utilisation each "
+                            "state the demand; give one", file);
+    if (isnan(w->serve_requests_per_s))
+        return GW_OK;
+    if (isnan(w->serve_output))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: inference.requests_per_s: needs output_tokens (the tokens a "
+                            "request generates)", file);
+    w->target_tokens_per_s = w->serve_requests_per_s * w->serve_output;
+    return GW_OK;
+}
 
 static const char *const tasks[] = {"train", "finetune", "inference", NULL};
 static const char *const parallelisms[] = {"data", "model", "none", NULL};
@@ -87,6 +108,15 @@ static const workload_field inference_fields[] = {
     {.name = "ttft_ms", .type = FIELD_NUMBER, .at = AT(target_ttft_ms), .lo = 0,
      .lo_excluded = 1, .hi = 1e9, .unit = "ms",
      .help = "target: time to the first token of a request (default: none)"},
+    {.name = "requests_per_s", .type = FIELD_NUMBER, .at = AT(serve_requests_per_s), .lo = 0,
+     .lo_excluded = 1, .hi = 1e9, .unit = "requests/s",
+     .help = "demand: requests a second in all; with output_tokens, the tokens/s demanded "
+             "(instead of tokens_per_s)"},
+    {.name = "utilisation", .type = FIELD_NUMBER, .at = AT(serve_utilisation), .lo = 0,
+     .lo_excluded = 1, .hi = 1, .note = "a share of the capacity, 0 to 1",
+     .help = "demand as the busy share of what each option provisions, where the traffic is "
+             "not known in tokens (instead of tokens_per_s or requests_per_s); without any of "
+             "the three, serving is costed at full use", .then = workload_check_demand},
     {0},
 };
 
@@ -213,7 +243,8 @@ const workload_field workload_top_fields[] = {
      .expected = "a region as the KB's prices name it, such as \"CN\" or \"US\"",
      .help = "where the cards are bought: a card is priced from the KB's prices of that region "
              "where it has any, else from the latest of any region, and the option says so "
-             "(cloud offers are not restricted; default: every region)"},
+             "(cloud offers are not restricted, but a rental from a provider whose GPUs are "
+             "elsewhere says where the data goes; default: every region)"},
     {.name = "budget", .type = FIELD_TABLE, .fields = budget_fields, .shorthand = "upfront",
      .expected = "a number (cash up front) or a table { total = N } or { monthly = N }",
      .help = "the money there is, as it is stated: a number is cash up front (budget = N is "
@@ -273,6 +304,17 @@ const workload_field workload_top_fields[] = {
     {.name = "resale_fraction", .type = FIELD_NUMBER, .at = AT(resale_fraction), .lo = 0,
      .hi = 1,
      .help = "share of the card price recovered at the horizon (default: the decision's)"},
+    {.name = "redundancy", .type = FIELD_NUMBER, .at = AT(redundancy), .lo = 0, .hi = 1000,
+     .whole = 1, .fallback = "0", .unit = "replicas",
+     .help = "serving: spare replicas beyond those the demand needs, so that one can fail or "
+             "be updated while the rest serve it"},
+    {.name = "production", .type = FIELD_BOOL, .at = AT(production), .fallback = "false",
+     .help = "a production service: rentals only from providers that publish an SLA, at least "
+             "two serving replicas, and consumer cards carry the GeForce licence's "
+             "data-centre note; what is left out is said"},
+    {.name = "server_room", .type = FIELD_BOOL, .at = AT(server_room), .fallback = "false",
+     .help = "the machines bought stand in a server room or data centre (consumer cards there "
+             "carry the GeForce licence's data-centre note)"},
     {0},
 };
 

@@ -403,7 +403,8 @@ static void absent_tables_take_defaults(void **state)
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
         "\"activation_checkpointing\":false,\"sequence_length\":null,\"batch_per_gpu\":null,"
         "\"inference\":{\"context\":null,\"output_tokens\":null,\"concurrency\":1,"
-        "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null},"
+        "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null,\"requests_per_s\":null,"
+        "\"utilisation\":null},"
         "\"benchmark\":null,\"work\":{\"samples\":null,\"tokens\":null,\"hours_on\":"
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
         "\"horizon_months\":1,\"hours_needed_per_month\":null,\"deadline_days\":null,"
@@ -415,6 +416,7 @@ static void absent_tables_take_defaults(void **state)
         "\"host_cost\":null,"
         "\"host_power_w\":null,\"cards_per_host\":null,\"network_gbps\":null,\"cooling_cost\":0,"
         "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
+        "\"redundancy\":0,\"production\":false,\"server_room\":false,"
         "\"kind\":\"job\",\"kind_text\":\"A job: 1 run of 2 h on rtx-3090, due within the 1-month "
         "horizon (240 h of running at 8 h a day). An option that cannot finish in those hours is "
         "out; a rental is paid for the hours the runs take, a purchase pays its electricity for "
@@ -435,17 +437,19 @@ static const view *field_entry(const view *fields, const char *name)
 /* The field list documentation is made from: the 35 top-level fields ("file" is not one: it is
  * not written in a file; deadline_days, spot_ok, anecdotal_ok, network_gbps,
  * price_max_age_days and region are issue 13's and 14's; task, finetune, sharding,
- * activation_checkpointing, sequence_length and inference issue 15's; stale_ok issue 26's),
- * model's 15 (4, and a language model's name, active_params and 9 architecture figures), work's
- * 5 (tokens), electricity's 2, finetune's 2 and inference's 6 = 65 entries, each with help
- * text. */
+ * activation_checkpointing, sequence_length and inference issue 15's; stale_ok issue 26's;
+ * redundancy, production and server_room issue 27's: 38), model's 15 (4, and a language model's
+ * name, active_params and 9 architecture figures), work's 5 (tokens), electricity's 2,
+ * finetune's 2 and inference's 8 (requests_per_s and utilisation, issue 27's) = 70 entries,
+ * each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
-    /* 65 before budgets took three forms: budget.upfront, .total and .monthly, and
-     * hours_needed_per_month */
-    assert_int_equal(view_len(fields), 69);
+    /* 65 before budgets took three forms (budget.upfront, .total and .monthly) and
+     * hours_needed_per_month came (69), and serving demand and production added
+     * inference.requests_per_s, inference.utilisation, redundancy, production, server_room */
+    assert_int_equal(view_len(fields), 74);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));

@@ -1,0 +1,513 @@
+/* decide_demand.c — a served language model's demand and a service's constraints: what each
+ * option serves (a stated demand, a busy share or, said plainly, full use), the replicas the
+ * demand needs with redundancy's spares, and what production = true, the workload's region and
+ * the GeForce driver licence say of each option, from the KB's providers
+ * (kb/data/providers.csv). */
+#include "decide_demand.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "decide_llm.h"
+
+/* The source of the GeForce driver licence's "No Datacenter Deployment" clause (sources.csv). */
+#define GEFORCE_LICENCE_SOURCE "nvidia-geforce-license"
+/* Production keeps to options with at least this many serving replicas, so that one can fail. */
+#define PRODUCTION_MIN_REPLICAS 2
+
+static int serving(const decision *d)
+{
+    return workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+}
+
+/* Replicas the requests in flight keep busy: all of them, unless there are fewer requests than
+ * replicas x sequences a replica (the same share decide_llm.c's serving speed takes). */
+static double busy_replicas(const decision *d, const decide_option *o)
+{
+    double busy = o->sequences > 0 ? d->w->serve_concurrency / o->sequences : o->replicas;
+    return fmax(1, fmin(o->replicas, busy));
+}
+
+void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
+{
+    const workload *w = d->w;
+    double demand = w->target_tokens_per_s, share = w->serve_utilisation;
+    /* What one replica generates at the load it carries: the replicas the demand needs at that
+     * rate, and redundancy's spares beside them (decide_demand_short), are counted from it.  The
+     * capacity stays the whole fleet's: with the spares idle the others carry the requests in
+     * flight, and generate about as much (concurrency / time per token). */
+    o->replica_tokens_per_s = o->throughput / busy_replicas(d, o);
+    o->capacity = o->throughput;
+    o->capacity_lo = o->throughput_lo;
+    o->capacity_hi = o->throughput_hi;
+    if (w->redundancy > 0)
+        buf_printf(how, "; %g of its %d replica%s a spare (redundancy)", w->redundancy,
+                   o->replicas, o->replicas == 1 ? "" : "s");
+    if (!isnan(share)) {
+        o->throughput = o->capacity * share;
+        o->throughput_lo = o->capacity_lo * share;
+        o->throughput_hi = o->capacity_hi * share;
+        buf_puts(how, "; it can generate up to ");
+        view_format_number(how, o->capacity, 0);
+        buf_printf(how, " tokens/s and is busy %g%% of the time (inference.utilisation): costed "
+                        "for the ", share * 100);
+        view_format_number(how, o->throughput, 0);
+        buf_puts(how, " it serves");
+        return;
+    }
+    if (isnan(demand) || !(o->capacity >= demand))
+        return;
+    /* Costed for the demand; the low end stays the capacity's where that falls short of it. */
+    o->throughput_lo = fmin(o->capacity_lo, demand);
+    o->throughput = o->throughput_hi = demand;
+    buf_puts(how, "; it can generate up to ");
+    view_format_number(how, o->capacity, 0);
+    buf_puts(how, " tokens/s at this concurrency and is costed for the ");
+    view_format_number(how, demand, 0);
+    buf_puts(how, isnan(w->serve_requests_per_s) ? " demanded (inference.tokens_per_s)"
+                                                 : " demanded (inference.requests_per_s x "
+                                                   "output_tokens)");
+}
+
+double decide_demand_share(const decision *d)
+{
+    return isnan(d->w->serve_utilisation) ? 1 : d->w->serve_utilisation;
+}
+
+/* ---- replicas ---- */
+
+/* The replicas left to serve when redundancy's spares are idle (or down), and what they generate
+ * carrying every request in flight: each takes ceil(concurrency / serving) sequences; its decode
+ * step reads the weights and that many sequences' KV cache (compute-bound: grows with the
+ * sequences), and each prompt in between holds it a prefill, as decide_llm.c's serving model
+ * has it.  *gb is the memory per GPU at that load; *tpot_ms the time per output token. */
+typedef struct surviving {
+    int replicas;
+    double sequences, gb, tpot_ms, tokens_per_s;
+} surviving;
+
+static surviving survivors(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    const model_memory *m = &o->memory;
+    surviving s = {.replicas = o->replicas - (int)w->redundancy};
+    if (s.replicas < 1 || !(o->sequences > 0))
+        return s;
+    s.sequences = ceil(w->serve_concurrency / s.replicas);
+    double more = s.sequences / o->sequences;   /* the load per replica, as a ratio */
+    double kv_gb = m->kv_cache_gb * more;
+    s.gb = m->total_gb + (kv_gb - m->kv_cache_gb) * (1 + MODEL_FRAGMENTATION);
+    double step = o->bandwidth_bound && m->weights_gb + m->kv_cache_gb > 0
+                      ? o->step_ms * (m->weights_gb + kv_gb) / (m->weights_gb + m->kv_cache_gb)
+                      : o->step_ms * more;
+    s.tpot_ms = step + s.sequences * o->ttft_ms / w->serve_output;
+    double busy = fmin(s.replicas, w->serve_concurrency / s.sequences);
+    s.tokens_per_s = busy * s.sequences / s.tpot_ms * 1e3;
+    return s;
+}
+
+/* Why the replicas short of o's spares cannot serve, in gw_buf b; 0 when they can. */
+static int survivors_short(const decision *d, const decide_option *o, gw_buf *b)
+{
+    const workload *w = d->w;
+    surviving s = survivors(d, o);
+    double memory = decide_option_memory_gb(o);
+    if (s.replicas < 1) {
+        buf_printf(b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
+                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
+        return 1;
+    }
+    if (!(s.tokens_per_s > 0) || isnan(o->step_ms))
+        return 0;   /* a measured figure without the model's step: nothing to scale */
+    const char *why = s.gb > memory                             ? "memory"
+                      : s.tpot_ms > w->target_tpot_ms           ? "tpot"
+                      : s.tokens_per_s < w->target_tokens_per_s ? "demand"
+                                                                : NULL;
+    if (!why)
+        return 0;
+    buf_printf(b, "with %g spare (redundancy = %g), the other %d replica%s carry the ",
+               w->redundancy, w->redundancy, s.replicas, s.replicas == 1 ? "" : "s");
+    view_format_number(b, w->serve_concurrency, 0);
+    buf_printf(b, " requests in flight, %.0f each: ", s.sequences);
+    if (!strcmp(why, "memory"))
+        buf_printf(b, "%.1f GB per GPU, more than the %.0f GB it has", s.gb, memory);
+    else if (!strcmp(why, "tpot"))
+        buf_printf(b, "%.1f ms per output token; the target is %g ms", s.tpot_ms,
+                   w->target_tpot_ms);
+    else {
+        buf_puts(b, "about ");
+        view_format_number(b, s.tokens_per_s, 0);
+        buf_puts(b, " tokens/s; the demand is ");
+        view_format_number(b, w->target_tokens_per_s, 0);
+    }
+    return 1;
+}
+
+char *decide_demand_short(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    /* Without spares or production, a short capacity is decide_llm.c's target missed. */
+    if (!serving(d) || !(w->redundancy > 0 || w->production) || !o->fits || o->replicas < 1 ||
+        isnan(o->throughput))
+        return NULL;
+    gw_buf b = GW_BUF_INIT;
+    if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
+        buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
+                       "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
+    else if (w->redundancy > 0)
+        survivors_short(d, o, &b);
+    if (!b.len) {
+        buf_free(&b);
+        return NULL;
+    }
+    return buf_detach(&b);
+}
+
+/* ---- the constraints, as verdicts ---- */
+
+static void add_verdict(decision *d, decide_option *o, const char *rule, const char *effect,
+                        const char *because)
+{
+    o->verdicts = gw_xrealloc(o->verdicts, (o->n_verdicts + 1) * sizeof *o->verdicts);
+    o->verdicts[o->n_verdicts++] = (decide_verdict){.rule = gw_xstrdup(rule),
+                                                    .effect = gw_xstrdup(effect),
+                                                    .because = gw_xstrdup(because),
+                                                    .weight = 0};
+    decide_trace(d, "%s: %s %s: %s", rule, effect, o->id, because);
+}
+
+static const kb_provider *provider_find(const kb_provider *p, size_t n, const char *name)
+{
+    for (size_t i = 0; name && i < n; i++)
+        if (p[i].name && !strcasecmp(p[i].name, name))
+            return &p[i];
+    return NULL;
+}
+
+static const char *kind_words(const char *kind)
+{
+    if (decide_str_eq(kind, "hyperscaler"))
+        return "a hyperscaler";
+    if (decide_str_eq(kind, "specialised"))
+        return "a specialised GPU cloud";
+    if (decide_str_eq(kind, "marketplace"))
+        return "a marketplace of hosts' machines";
+    if (decide_str_eq(kind, "decentralised"))
+        return "a decentralised network of providers";
+    return "a provider of unknown kind";
+}
+
+/* Whether regions ("US;EU") holds region, or the part of it before a '-' ("us-east-1": US). */
+static int serves_region(const char *regions, const char *region)
+{
+    size_t want = strcspn(region, "-");
+    for (const char *r = regions; r && *r;) {
+        size_t len = strcspn(r, ";");
+        if ((len == strlen(region) && !strncasecmp(r, region, len)) ||
+            (len == want && !strncasecmp(r, region, len)))
+            return 1;
+        r += len + (r[len] == ';');
+    }
+    return 0;
+}
+
+/* Production: a rental whose provider publishes no SLA is left out, and listed. */
+static void production_check(decision *d, decide_option *o, const kb_provider *p, view *left)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (!p)
+        buf_printf(&b, "production = true: the KB does not describe %s, so no SLA is known "
+                       "(kb/data/providers.csv)", o->provider ? o->provider : "its provider");
+    else if (!p->sla)
+        buf_printf(&b, "production = true: %s publishes no SLA (%s)", p->name,
+                   kind_words(p->kind));
+    if (b.len) {
+        if (p)
+            decide_option_cite(d, o, p->source);
+        add_verdict(d, o, "production", "exclude", buf_cstr(&b));
+        view *item = view_list_push(left, view_map());
+        view_map_set_str(item, "option", o->id);
+        view_map_set_str(item, "provider", o->provider);
+        view_map_set_str(item, "kind", p ? p->kind : NULL);
+        view_map_set_str(item, "why", buf_cstr(&b));
+    }
+    buf_free(&b);
+}
+
+/* Residency: a rental from a provider that does not serve the workload's region says where the
+ * data goes. */
+static void residency_check(decision *d, decide_option *o, const kb_provider *p, view *out)
+{
+    const char *region = d->w->region;
+    if (p && p->regions && serves_region(p->regions, region))
+        return;
+    gw_buf b = GW_BUF_INIT;
+    const char *name = o->provider ? o->provider : "its provider";
+    if (p && p->regions) {
+        buf_printf(&b, "the data leaves %s: %s's GPUs are in ", region, name);
+        for (const char *r = p->regions; *r; r++) {   /* "US;EU" as "US, EU" */
+            if (*r == ';')
+                buf_puts(&b, ", ");
+            else
+                buf_putc(&b, *r);
+        }
+    }
+    else
+        buf_printf(&b, "the data may leave %s: where %s's GPUs are is unknown", region, name);
+    if (p)
+        decide_option_cite(d, o, p->source);
+    add_verdict(d, o, "residency", "warn", buf_cstr(&b));
+    view *item = view_list_push(out, view_map());
+    view_map_set_str(item, "option", o->id);
+    view_map_set_str(item, "provider", o->provider);
+    view_map_set_str(item, "regions", p ? p->regions : NULL);
+    view_map_set_str(item, "text", buf_cstr(&b));
+    buf_free(&b);
+}
+
+/* Consumer cards in a server room or data centre: the GeForce licence's clause, cited. */
+static void licence_check(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    int rented = o->acquisition == DECIDE_RENT;
+    if (!o->consumer || !(w->production || (!rented && w->server_room)))
+        return;
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "%s is a GeForce/TITAN card: NVIDIA's GeForce driver licence says \"No "
+                   "Datacenter Deployment. The SOFTWARE is not licensed for datacenter "
+                   "deployment, except that blockchain processing in a datacenter is permitted\" "
+                   "(section 2.1.3; it does not define a datacenter): %s",
+               o->gpu->name,
+               rented ? "a production service on rented GeForce cards relies on the provider's "
+                        "reading of it"
+                      : "check it with whoever approves the server room, or choose a "
+                        "data-centre card");
+    decide_option_cite(d, o, GEFORCE_LICENCE_SOURCE);
+    view_map_set_num(d->constraints, "licence_cite", decide_cite(d, GEFORCE_LICENCE_SOURCE));
+    add_verdict(d, o, "geforce-licence", "warn", buf_cstr(&b));
+    buf_free(&b);
+}
+
+int decide_demand_constraints(decision *d, gw_error *err)
+{
+    const workload *w = d->w;
+    kb_provider *providers = NULL;
+    size_t n = 0;
+    int rc = kb_providers_list(d->k, &providers, &n, err);
+    if (rc != GW_OK)
+        return rc;
+    view_free(d->constraints);
+    d->constraints = view_map();
+    view *left = view_map_set(d->constraints, "production_left_out", view_list());
+    view *residency = view_map_set(d->constraints, "residency", view_list());
+    for (size_t i = 0; i < d->n_options; i++) {
+        decide_option *o = &d->options[i];
+        const kb_provider *p = provider_find(providers, n, o->provider);
+        /* First the provider, then the replicas; an offer that cannot hold the model is out
+         * already, and not counted as left out by production. */
+        if (o->acquisition == DECIDE_RENT && w->production && o->fits)
+            production_check(d, o, p, left);
+        char *short_of = decide_demand_short(d, o);
+        if (short_of)
+            add_verdict(d, o, w->production ? "production" : "redundancy", "exclude", short_of);
+        free(short_of);
+        if (o->acquisition == DECIDE_RENT && w->region)
+            residency_check(d, o, p, residency);
+        licence_check(d, o);
+    }
+    if (w->production)
+        decide_trace(d, "production = true: %zu rentals left out for want of a published SLA",
+                     view_len(left));
+    kb_providers_free(providers, n);
+    return GW_OK;
+}
+
+/* ---- what the report and --json say ---- */
+
+static const char *demand_basis(const workload *w)
+{
+    if (!isnan(w->serve_utilisation))
+        return "utilisation";
+    if (!isnan(w->serve_requests_per_s))
+        return "requests_per_s";
+    return isnan(w->target_tokens_per_s) ? "full_use" : "tokens_per_s";
+}
+
+/* Little's law: requests in flight = requests a second x seconds a request; where the best
+ * option's latencies put that far from the stated concurrency, its capacity is at the wrong
+ * load, and the sentence says what to state. */
+static void in_flight_words(gw_buf *b, const decision *d, const decide_option *best)
+{
+    const workload *w = d->w;
+    if (!best || isnan(w->serve_requests_per_s) || !(best->tpot_ms > 0))
+        return;
+    double seconds = (best->ttft_ms + w->serve_output * best->tpot_ms) / 1e3;
+    double in_flight = w->serve_requests_per_s * seconds;
+    buf_printf(b, " At %g requests/s and about %.3g s a request (first token and %g output "
+                  "tokens on the recommendation), about ", w->serve_requests_per_s, seconds,
+               w->serve_output);
+    view_format_number(b, in_flight, in_flight < 10 ? 1 : 0);
+    buf_puts(b, " requests are in flight (Little's law)");
+    /* A quarter off is a different load; fewer than one request in flight is one. */
+    double stated = w->serve_concurrency, implied = fmax(1, ceil(in_flight));
+    if (implied > stated * 1.25 || implied < stated / 1.25) {
+        buf_puts(b, "; the workload states ");
+        view_format_number(b, stated, 0);
+        buf_puts(b, " (inference.concurrency), so the capacities are for another load than "
+                    "this demand's: state concurrency = ");
+        view_format_number(b, implied, 0);
+        buf_puts(b, " to size them for it");
+    }
+    buf_putc(b, '.');
+}
+
+static void demand_words(gw_buf *b, const decision *d, const decide_option *best)
+{
+    const workload *w = d->w;
+    const char *basis = demand_basis(w);
+    if (!strcmp(basis, "full_use")) {
+        buf_printf(b, "No demand is stated (inference.tokens_per_s, requests_per_s or "
+                      "utilisation): every option is costed at full use, its whole capacity "
+                      "generating tokens %g h a day for %g months. That is the lowest cost per "
+                      "1M tokens it can reach; at half that traffic the cost per 1M tokens "
+                      "doubles.", w->hours_per_day, w->horizon_months);
+    } else if (!strcmp(basis, "utilisation")) {
+        buf_printf(b, "Each option is busy %g%% of the time (inference.utilisation) and costed "
+                      "for the tokens it serves then: its cost over the tokens of %g%% of its "
+                      "capacity.", w->serve_utilisation * 100, w->serve_utilisation * 100);
+    } else {
+        buf_puts(b, "The demand is ");
+        if (!strcmp(basis, "requests_per_s")) {
+            buf_printf(b, "%g requests/s x %g output tokens = ", w->serve_requests_per_s,
+                       w->serve_output);
+        }
+        view_format_number(b, w->target_tokens_per_s, 0);
+        buf_puts(b, " tokens/s; each option is costed for the tokens it serves at that demand "
+                    "(what is provisioned / the tokens served), not at its full capacity.");
+        in_flight_words(b, d, best);
+    }
+    if (w->redundancy > 0)
+        buf_printf(b, " Redundancy: %g spare replica%s, idle until one fails; an option whose "
+                      "other replicas cannot carry the requests in flight within the targets "
+                      "and the demand is left out.",
+                   w->redundancy, w->redundancy == 1 ? "" : "s");
+    if (best && w->redundancy > 0 && best->replicas > w->redundancy) {
+        surviving x = survivors(d, best);
+        buf_printf(b, " On the recommendation, with %g of its %d replicas spare the other %d carry "
+                      "the requests in flight, %.0f each, at %.1f ms per output token: about ",
+                   w->redundancy, best->replicas, x.replicas, x.sequences, x.tpot_ms);
+        view_format_number(b, x.tokens_per_s, 0);
+        buf_puts(b, " tokens/s.");
+    }
+}
+
+static void production_words(gw_buf *b, const decision *d)
+{
+    const view *left = view_map_get(d->constraints, "production_left_out");
+    buf_printf(b, "Production: rentals only from providers that publish an SLA, and at least "
+                  "%d serving replicas.", PRODUCTION_MIN_REPLICAS);
+    if (!view_len(left)) {
+        buf_puts(b, " No rental was left out for want of an SLA.");
+        return;
+    }
+    buf_printf(b, " Left out for want of a published SLA (%zu option%s): ", view_len(left),
+               view_len(left) == 1 ? "" : "s");
+    for (size_t i = 0; i < view_len(left); i++) {
+        const view *x = view_list_at(left, i);
+        const char *provider = view_str(view_map_get(x, "provider"));
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= decide_str_eq(view_str(view_map_get(view_list_at(left, j), "provider")),
+                                  provider);
+        if (seen)
+            continue;
+        buf_printf(b, "%s%s (%s)", i ? "; " : "", provider ? provider : "an unnamed provider",
+                   kind_words(view_str(view_map_get(x, "kind"))));
+    }
+    buf_putc(b, '.');
+}
+
+static void push_line(view *lines, const char *text, int cite)
+{
+    view *line = view_list_push(lines, view_map());
+    gw_buf sentence = GW_BUF_INIT;   /* every line a sentence: its full stop once */
+    buf_puts(&sentence, text);
+    if (!sentence.len || buf_cstr(&sentence)[sentence.len - 1] != '.')
+        buf_putc(&sentence, '.');
+    view_map_set_str(line, "text", buf_cstr(&sentence));
+    buf_free(&sentence);
+    view *cites = view_map_set(line, "cites", view_list());
+    if (cite)
+        view_list_push(cites, view_number(cite));
+}
+
+/* The verdict of rule on o, if any. */
+static const decide_verdict *verdict_of(const decide_option *o, const char *rule)
+{
+    for (size_t i = 0; i < o->n_verdicts; i++)
+        if (decide_str_eq(o->verdicts[i].rule, rule))
+            return &o->verdicts[i];
+    return NULL;
+}
+
+view *decide_demand_view(const decision *d)
+{
+    const workload *w = d->w;
+    const decide_option *best = decide_best(d);
+    view *v = d->constraints ? view_copy(d->constraints) : view_map();
+    view *lines = view_map_set(v, "lines", view_list());
+    gw_buf b = GW_BUF_INIT;
+    if (serving(d)) {
+        view_map_set_str(v, "demand_basis", demand_basis(w));
+        view_map_set_num(v, "demand_tokens_per_s", w->target_tokens_per_s);
+        view_map_set_num(v, "requests_per_s", w->serve_requests_per_s);
+        view_map_set_num(v, "utilisation", w->serve_utilisation);
+        view_map_set_num(v, "redundancy", w->redundancy);
+        demand_words(&b, d, best);
+        view_map_set_str(v, "demand_text", buf_cstr(&b));
+        push_line(lines, buf_cstr(&b), 0);
+    }
+    view_map_set_bool(v, "production", w->production);
+    if (w->production && d->constraints) {
+        buf_reset(&b);
+        production_words(&b, d);
+        view_map_set_str(v, "production_text", buf_cstr(&b));
+        push_line(lines, buf_cstr(&b), 0);
+    }
+    const decide_verdict *x;
+    if (best && w->region && (x = verdict_of(best, "residency")) != NULL) {
+        buf_reset(&b);
+        /* JSON only: the report says it once, among the recommendation's risks. */
+        buf_printf(&b, "Where the data goes (region = \"%s\"): %s", w->region, x->because);
+        view_map_set_str(v, "residency_text", buf_cstr(&b));
+    }
+    if (best && (x = verdict_of(best, "geforce-licence")) != NULL) {
+        int cite = (int)view_num(view_map_get(v, "licence_cite"));
+        view_map_set_str(v, "licence_text", x->because);
+        buf_reset(&b);
+        buf_printf(&b, "Driver licence: %s", x->because);
+        push_line(lines, buf_cstr(&b), cite);
+    }
+    buf_free(&b);
+    return v;
+}
+
+void decide_demand_method(const decision *d, view *method)
+{
+    if (!serving(d))
+        return;
+    view_map_set_str(method, "serving_demand",
+                     "serving: tokens/s served = the demand (inference.tokens_per_s, or "
+                     "requests_per_s x output_tokens) where the capacity reaches it, utilisation x "
+                     "the capacity, or with neither the capacity itself (full use); cost per 1M "
+                     "tokens = what is provisioned per hour of use / (tokens/s served x 3600) x "
+                     "1e6; requests in flight = requests/s x (time to the first token + output "
+                     "tokens x time per output token) (Little's law); with redundancy's N spares "
+                     "idle, the other replicas carry every request in flight: ceil(concurrency / "
+                     "replicas left) each, the decode step scaled by the bytes it reads (weights "
+                     "+ that many KV caches; by the sequences where compute-bound), + that many "
+                     "prompts a step, and they must hold them in memory and meet the time per "
+                     "token and the demand; production = true: two replicas at least");
+}

@@ -1,0 +1,44 @@
+/* decide_demand.h — a served language model's demand (what each option serves, the replicas it
+ * needs with redundancy's spares) and a service's constraints (production, the workload's
+ * region, the GeForce driver licence's data-centre clause): decide_demand.c. */
+#ifndef GW_DECIDE_DEMAND_H
+#define GW_DECIDE_DEMAND_H
+
+#include "base/buf.h"
+#include "base/error.h"
+#include "base/view.h"
+#include "decide_common.h"
+
+/* What o serves, from the capacity decide_llm.c found (o->throughput, its band): a stated
+ * demand (inference.tokens_per_s, or requests_per_s x output_tokens) when it can; utilisation a
+ * share of its capacity; with none, its capacity (full use).  Sets o->capacity and its band, the
+ * throughput the cost is per, what one busy replica generates (o->replica_tokens_per_s, which
+ * the replicas needed are counted from), and adds a clause to how. */
+void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how);
+
+/* The share of its capacity a served option is costed for: inference.utilisation, else 1
+ * (robustness and what-if draw a capacity and serve this share of it, or the demand). */
+double decide_demand_share(const decision *d);
+
+/* Why o has too few replicas for the demand with redundancy's spares or production's two;
+ * NULL when it has enough, neither is asked for, or nothing is served.  Caller frees. */
+char *decide_demand_short(const decision *d, const decide_option *o);
+
+/* After the rules: an exclusion on each option with too few replicas, and under production = true
+ * on each rental from a provider without a published SLA; a warning on each rental from a
+ * provider that does not serve the workload's region, and on consumer cards in a server room or
+ * data centre (the GeForce licence's clause).  Reads the KB's providers; keeps what it left out
+ * for decide_demand_view and the trace.  GW_OK, or the KB's error. */
+int decide_demand_constraints(decision *d, gw_error *err);
+
+/* The demand and the constraints as the report and --json show them: demand_basis
+ * (tokens_per_s, requests_per_s, utilisation, full_use; serving only), demand_text,
+ * production_left_out (option, provider, why), residency (option, provider, regions), lines
+ * (the report's sentences with their citations).  Caller owns the view. */
+view *decide_demand_view(const decision *d);
+
+/* The method's line on serving demand, replicas and redundancy (method.serving_demand; serving
+ * workloads only). */
+void decide_demand_method(const decision *d, view *method);
+
+#endif

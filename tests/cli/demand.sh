@@ -1,0 +1,112 @@
+#!/bin/sh
+# tests/cli/demand.sh — serving demand end to end: requests_per_s (x output_tokens) and
+# utilisation set what an option serves and the cost per 1M tokens at that demand, an unstated
+# demand is said to be costed at full use, and redundancy's spare replicas serve nothing and
+# leave out options with too few.  Rentals come from a fixture price list (SlaCloud, HostMarket
+# and ChainCloud, tests/fixtures/demand/offers.csv) so that the shipped prices do not move them.
+. "$ROOT/tests/cli/lib.sh"
+export SOURCE_DATE_EPOCH=1796083200   # today 2026-12-01: which prices are stale is fixed
+
+KB=$(fresh_kb demand)
+run "$GW" --kb "$KB" kb import "$FIX/demand/offers.csv"
+check_rc "demand: fixture providers and offers imported" 0
+
+# wl NAME INFERENCE [MORE]: Llama 2 7B in fp16 served from rented H100s, prompts of 1,024 tokens
+# and 256 output tokens; INFERENCE the rest of the inference table, MORE other fields.
+wl() {
+    cat >"$T/$1.lua" <<EOF
+return { task = "inference", model = { name = "llama-2-7b", precision = "fp16" },
+  inference = { context = 1024, output_tokens = 256, $2 }, $3
+  candidates = { "rent:h100-sxm5" },
+  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
+EOF
+}
+ONE='rent:SlaCloud:sla-h100x1:1x h100-sxm5'
+TWO='rent:SlaCloud:sla-h100x1:2x h100-sxm5'
+EIGHT='rent:SlaCloud:sla-h100x8:8x h100-sxm5'
+opt() { jqr ".options[] | select(.id == \"$1\") | $2"; }
+
+# One H100 generates 162.85 tokens/s for one request of 1,024 + 256 tokens (tests/cli/llm.sh
+# derives it: 6.140 ms per output token).  SlaCloud rents one for USD 0.90 an hour.
+
+# ---- requests_per_s ----
+# 0.25 requests/s x 256 output tokens = 64 tokens/s demanded; costed for them:
+# 0.90 / (64 x 3,600 / 1e6) = 0.90 / 0.2304 = USD 3.90625 per 1M tokens.
+wl rps 'concurrency = 1, requests_per_s = 0.25'
+run "$GW" --kb "$KB" decide "$T/rps.lua" --json
+check_rc "demand: requests_per_s is a workload field" 0
+check_eq "demand: requests_per_s x output_tokens is the demand served" \
+    "$(opt "$ONE" '[.throughput.value, (.capacity_tokens_per_s * 100 | round / 100)] | join(" ")')" "64 162.85"
+check_num "demand: cost per 1M tokens at 64 tokens/s" "$(opt "$ONE" .cost.per_unit)" 3.90625 0.00001
+check_eq "demand: the basis and the tokens/s are in the JSON" \
+    "$(jqr '[.constraints.demand_basis, .constraints.demand_tokens_per_s, .constraints.requests_per_s] | join(" ")')" \
+    "requests_per_s 64 0.25"
+check_out "demand: the report's sentence gives the arithmetic" "0.25 requests/s x 256 output tokens = 64 tokens/s"
+# Little's law on the recommendation: 0.25 requests/s x (34.86 ms + 256 x 6.140 ms = 1.61 s) =
+# 0.4 in flight: the stated one request is the right load.
+check_out "demand: Little's law gives the requests in flight" "about 0.4 requests are in flight"
+check_out_not "demand: ... and asks for no other concurrency when it is the stated one" "concurrency = "
+
+# The same demand as tokens_per_s = 64 costs the same; 100 tokens/s costs less per token:
+# 0.90 / (100 x 3,600 / 1e6) = 0.90 / 0.36 = USD 2.50 per 1M tokens.
+wl tps 'concurrency = 1, tokens_per_s = 100'
+run "$GW" --kb "$KB" decide "$T/tps.lua" --json
+check_num "demand: cost per 1M tokens at 100 tokens/s" "$(opt "$ONE" .cost.per_unit)" 2.5 0.00001
+
+# ---- no demand: full use, said plainly ----
+# 0.90 / (162.8546 x 3,600 / 1e6) = 0.90 / 0.586277 = USD 1.53511 per 1M tokens.
+wl full 'concurrency = 1'
+run "$GW" --kb "$KB" decide "$T/full.lua" --json
+check_num "demand: without a demand the capacity is costed (full use)" "$(opt "$ONE" .cost.per_unit)" 1.53511 0.00002
+check_eq "demand: ... and the JSON says full_use" "$(jqr .constraints.demand_basis)" "full_use"
+check_out "demand: ... and the report says so" "every option is costed at full use"
+run "$GW" --kb "$KB" report "$T/full.lua"
+check_out "demand: the report's workload section says full use" "every option is costed at full use, its whole capacity generating tokens 8 h a day for 12 months"
+
+# ---- utilisation ----
+# Busy half the time: 0.5 x 162.8546 = 81.43 tokens/s served;
+# 0.90 / (81.4273 x 3,600 / 1e6) = 0.90 / 0.293138 = USD 3.07023 per 1M tokens.
+wl util 'concurrency = 1, utilisation = 0.5'
+run "$GW" --kb "$KB" decide "$T/util.lua" --json
+check_num "demand: utilisation 0.5 serves half the capacity" "$(opt "$ONE" .throughput.value)" 81.427 0.001
+check_num "demand: ... and doubles the cost per 1M tokens" "$(opt "$ONE" .cost.per_unit)" 3.07023 0.00002
+
+# ---- redundancy ----
+# 100 tokens/s from one H100 with one spare: nothing is left to serve, and one H100 is left out.
+# Two instances serve (USD 1.80 an hour: 1.80 / (100 x 3,600 / 1e6) = USD 5.00 per 1M tokens),
+# and so does the 8-GPU instance (8 replicas; USD 7.20 / 0.36 = 20.00).
+wl red 'concurrency = 1, tokens_per_s = 100' 'redundancy = 1,'
+run "$GW" --kb "$KB" decide "$T/red.lua" --json
+check_eq "demand: redundancy leaves out one replica" "$(opt "$ONE" .excluded_because)" \
+    "1 replica, 1 spare (redundancy = 1): none left to serve"
+check_num "demand: redundancy: two instances serve, at twice the price" "$(opt "$TWO" .cost.per_unit)" 5 0.00001
+check_num "demand: redundancy: the 8-GPU instance serves" "$(opt "$EIGHT" .cost.per_unit)" 20 0.00001
+check_eq "demand: redundancy is in the JSON" "$(jqr .constraints.redundancy)" "1"
+
+# 8 requests in flight on the 8-GPU instance, 1 a replica at 162.85 tokens/s: 1,302.8 in all.
+# With 4 spares the other 4 carry 2 requests each.  A step reads the weights, 6.7384e9 x 2 B =
+# 13.4768 GB, and 2 KV caches of 1,280 tokens x 2 x 32 layers x 4,096 x 2 B = 0.67109 GB each
+# (the engine's 6.0047 ms step read 13.4768 + 0.67109 x 0.9 at the mean context; the step is
+# scaled by the bytes at the full context): 6.0047 x (13.4768 + 1.34218) / (13.4768 + 0.67109) =
+# 6.2895 ms, + 2 prompts of 34.86 ms over 256 tokens = 6.5619 ms per output token; 4 x 2 /
+# 6.5619 ms = 1,219.2 tokens/s.  1,200 demanded: it serves, for USD 7.20 / (1,200 x 3,600 / 1e6)
+# = USD 1.6667 per 1M tokens; 1,250 demanded: it cannot.
+wl red4 'concurrency = 8, tokens_per_s = 1200' 'redundancy = 4,'
+run "$GW" --kb "$KB" decide "$T/red4.lua" --json
+check_num "demand: four spares of eight still serve 1,200 tokens/s" "$(opt "$EIGHT" .cost.per_unit)" 1.6667 0.0001
+wl red5 'concurrency = 8, tokens_per_s = 1250' 'redundancy = 4,'
+run "$GW" --kb "$KB" decide "$T/red5.lua" --json
+check_eq "demand: ... not 1,250: the replicas left carry the requests" "$(opt "$EIGHT" .excluded_because)" \
+    "with 4 spare (redundancy = 4), the other 4 replicas carry the 8 requests in flight, 2 each: about 1,219 tokens/s; the demand is 1,250"
+check_num "demand: ... though all eight could generate 1,302.8" "$(opt "$EIGHT" .capacity_tokens_per_s)" 1302.8 0.1
+
+# ---- bad input ----
+wl both 'concurrency = 1, tokens_per_s = 100, requests_per_s = 1'
+run "$GW" --kb "$KB" decide "$T/both.lua"
+check_rc "demand: two demands are refused" 65
+check_err "demand: ... naming the file and the fields" \
+    "both.lua: inference: tokens_per_s, requests_per_s and utilisation each state the demand; give one"
+wl over 'concurrency = 1, utilisation = 1.5'
+run "$GW" --kb "$KB" decide "$T/over.lua"
+check_rc "demand: a utilisation above 1 is refused" 65
+check_err "demand: ... with its range" "inference.utilisation: 1.5 is above 1"
