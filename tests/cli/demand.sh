@@ -105,7 +105,7 @@ wl both 'concurrency = 1, tokens_per_s = 100, requests_per_s = 1'
 run "$GW" --kb "$KB" decide "$T/both.lua"
 check_rc "demand: two demands are refused" 65
 check_err "demand: ... naming the file and the fields" \
-    "both.lua: inference: tokens_per_s, requests_per_s and utilisation each state the demand; give one"
+    "both.lua:2: inference: tokens_per_s, requests_per_s and utilisation each state the demand; give one"
 wl over 'concurrency = 1, utilisation = 1.5'
 run "$GW" --kb "$KB" decide "$T/over.lua"
 check_rc "demand: a utilisation above 1 is refused" 65
