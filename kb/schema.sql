@@ -643,3 +643,50 @@ SELECT 'from_high_factor', 1.48, 'ratio', 'datareceipts-gpu-pricing',
        'The high end of a "from" price, as a multiple of its figure, where the KB holds no current list price of that card and count: RunPod lists the H100 SXM at USD 2.69 per GPU-hour on its marketplace of third-party hosts (Community Cloud, the floor) and 3.99 in its own data centres (Secure Cloud), 3.99 / 2.69 = 1.48 (read 2026-11-09).'
 WHERE EXISTS (SELECT 1 FROM assumption)
   AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'from_high_factor');
+-- version 11
+-- Issue 27, hosts sized to their cards: the machine cards bought one by one go into (a desktop,
+-- a workstation, a server of PCIe slots), with the most cards it takes, its own draw at the wall
+-- besides them, and its price with that price's kind of evidence and date.  A decision takes the
+-- smallest host that holds an option's cards per machine.
+CREATE TABLE host (
+    id        TEXT PRIMARY KEY NOT NULL,
+    name      TEXT NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('desktop', 'workstation', 'server')),
+    max_cards REAL NOT NULL CHECK (max_cards > 0),
+    power_w   REAL NOT NULL CHECK (power_w >= 0),
+    price     REAL NOT NULL CHECK (price >= 0),
+    currency  TEXT NOT NULL,
+    quality   TEXT NOT NULL REFERENCES price_kind(id),
+    as_of     TEXT NOT NULL,
+    source    TEXT NOT NULL REFERENCES source(id),
+    note      TEXT
+);
+
+-- Support and colocation, the ownership costs a decision now counts: an upgraded KB gets their
+-- rows with their sources, as kb/data has them (a new KB, with no assumption rows yet, from
+-- kb/data); its host table stays empty until gpuwise kb import kb/data/hosts.csv, and a decision
+-- falls back on host_cost and host_power_w meanwhile.
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'librarytechnology-hw-maintenance', 'Hardware maintenance contracts (Library Technology Guides)',
+       'Library Technology Guides', 'https://librarytechnology.org/document/7428', '2026-12-06',
+       'article',
+       'A computer hardware maintenance contract usually works out to an annual cost of between 10 and 12 percent of the total purchase price of the hardware, whoever it is contracted with.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'librarytechnology-hw-maintenance');
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'encoradvisors-colocation-2026', 'Data Center Colocation Pricing: 2026 Cost Per Rack & kW',
+       'Encor Advisors', 'https://encoradvisors.com/data-center-colocation-pricing/', '2026-12-06',
+       'article',
+       'Industry reporting on primary North American colocation markets: 250-500 kW deployments approaching about USD 196 per kW per month in H2 2025.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'encoradvisors-colocation-2026');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'support_fraction', 0.1, 'fraction', 'librarytechnology-hw-maintenance',
+       'Support and warranty a year, as a share of the hardware''s purchase price: a hardware maintenance contract usually costs 10-12% of the purchase price a year; the low end.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'support_fraction');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'colocation_per_kw_month', 196, 'USD', 'encoradvisors-colocation-2026',
+       'Colocation per kW of power a month, where a purchase draws more than the site''s power: 250-500 kW deployments in primary North American markets, H2 2025; the electricity is costed apart.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'colocation_per_kw_month');

@@ -4,6 +4,7 @@
 #include "decide_view_method.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/units.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
@@ -236,12 +237,24 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
 static void method_cost(view *v, const decision *d, gw_buf *line)
 {
     view_map_set_str(v, "buy",
-                     "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
+                     "total = cards + hosts + cooling + (electricity + staff + support + "
+                     "colocation) x months - resale; "
                      "electricity = watts x hours a day x 30 days / 1000 x price x PUE, over the "
                      "horizon; for a job, over the hours its runs take instead (runs x hours per "
                      "run); SXM and OAM modules are bought only as whole servers (the KB's "
                      "systems): the price includes the host and the watts are the server's "
-                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8");
+                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8, each "
+                     "machine the smallest of the KB's hosts that takes its cards (a desktop 1, a "
+                     "workstation 4, a server 8), at that host's price and its own draw besides "
+                     "the cards unless the workload states host_cost or host_power_w; support = "
+                     "support_fraction x (cards + hosts, or the server's price) a year; "
+                     "colocation = (the machines' draw - site_power_kw) x the price per kW a "
+                     "month, where the workload states its site's power and the draw exceeds it; "
+                     "staff = upkeep hours a month x their rate; with a discount_rate r a year, "
+                     "each month's payment counts at present value, x (1 - (1 + i)^-months) / i "
+                     "in all with i = (1 + r)^(1/12) - 1, and resale x (1 + r)^-(months / 12); "
+                     "a capacity rental's monthly bills likewise, a job's rental bill (paid as "
+                     "it runs) at face value");
     buf_reset(line);
     buf_printf(line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
@@ -290,6 +303,132 @@ static void assume(view *list, const char *text, int cite_a, int cite_b)
         view_list_push(cites, view_number(cite_b));
 }
 
+/* The citation number of source, where the decision cites it; 0 when it does not. */
+static int cite_number(const decision *d, const char *source)
+{
+    for (size_t i = 0; source && i < d->n_cites; i++)
+        if (!strcmp(d->cite_ids[i], source))
+            return (int)i + 1;
+    return 0;
+}
+
+/* Each host the purchases go into, once, and the workload's figures where it states them. */
+static void assume_hosts(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    int cost_stated = !isnan(w->host_cost) && !d->fact_cite[KB_ASSUMED_HOST_COST];
+    int power_stated = !isnan(w->host_power_w) && !d->fact_cite[KB_ASSUMED_HOST_POWER];
+    for (size_t h = 0; h < d->n_hosts; h++) {
+        const kb_host *host = &d->hosts[h];
+        int used = 0;
+        for (size_t i = 0; i < d->n_options && !used; i++)
+            used = d->options[i].host == host;
+        if (!used)
+            continue;
+        buf_reset(b);
+        buf_printf(b, "Cards bought one by one go into the smallest host that takes a machine's "
+                      "cards: up to %g, the KB's %s (%s), ",
+                   host->max_cards, host->name, host->kind);
+        if (cost_stated) {
+            buf_puts(b, "at the workload's host_cost of ");
+            decide_money(b, d, w->host_cost);
+        } else {
+            decide_money(b, d, d->host_prices[h]);
+            if (strcmp(host->currency, w->currency)) {
+                buf_puts(b, " (");
+                units_format_money(b, host->price, host->currency, -1);
+                buf_puts(b, ")");
+            }
+            buf_printf(b, " (%s %s price of %s),",
+                       strchr("aeiou", host->quality[0]) ? "an" : "a", host->quality,
+                       host->as_of);
+        }
+        if (power_stated)
+            buf_printf(b, " drawing the workload's host_power_w of %.0f W", w->host_power_w);
+        else
+            buf_printf(b, " drawing %.0f W at the wall besides its cards", host->power_w);
+        buf_puts(b, ".");
+        assume(list, buf_cstr(b), cost_stated && power_stated ? 0 : cite_number(d, host->source),
+               0);
+    }
+    if (d->fact_cite[KB_ASSUMED_HOST_COST] || d->fact_cite[KB_ASSUMED_HOST_POWER]) {
+        buf_reset(b);
+        buf_printf(b, "%s, a machine is costed at the KB's assumed host (a one-card PC): ",
+                   d->n_hosts ? "Where no host of the KB takes a machine's cards"
+                              : "The KB has no host table (gpuwise kb import kb/data/hosts.csv)");
+        buf_printf(b, "%s %g and %.0f W besides its cards, where the workload states no "
+                      "host_cost and host_power_w.",
+                   d->facts[KB_ASSUMED_HOST_COST].unit, d->facts[KB_ASSUMED_HOST_COST].value,
+                   d->facts[KB_ASSUMED_HOST_POWER].value);
+        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
+               d->fact_cite[KB_ASSUMED_HOST_POWER]);
+    } else if (cost_stated && power_stated) {
+        buf_reset(b);
+        buf_puts(b, "Each machine costs the workload's host_cost of ");
+        decide_money(b, d, w->host_cost);
+        buf_printf(b, " and draws its host_power_w of %.0f W besides its cards.", w->host_power_w);
+        assume(list, buf_cstr(b), 0, 0);
+    }
+    if (w->cards_per_host > 0) {
+        buf_reset(b);
+        buf_printf(b, "A machine takes up to %g cards (the workload's cards_per_host).",
+                   w->cards_per_host);
+        assume(list, buf_cstr(b), 0, 0);
+    }
+}
+
+/* Site power, support, staff and the cost of capital: each a cost line, or said not to be. */
+static void assume_running(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    buf_reset(b);
+    buf_printf(b, "Support and warranty: %g%% of the hardware's price a year (%s).",
+               w->support_fraction * 100,
+               d->fact_cite[KB_ASSUMED_SUPPORT] ? "the KB's support_fraction; the workload's "
+                                                  "support_fraction sets its own, 0 for none"
+                                                : "the workload's support_fraction");
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_SUPPORT], 0);
+    buf_reset(b);
+    if (isnan(w->site_power_kw)) {
+        buf_puts(b, "Site power is not stated (site_power_kw): whether the room can take a "
+                    "purchase's draw is not checked, and no fit-out or colocation is costed.");
+    } else {
+        buf_printf(b, "The site takes %g kW (site_power_kw): a purchase that draws more places "
+                      "the excess in colocation at ",
+                   w->site_power_kw);
+        decide_money(b, d, d->colocation_per_kw_month);
+        buf_puts(b, " per kW a month (the KB's colocation price); its electricity is still "
+                    "costed at the workload's price.");
+    }
+    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_COLOCATION], 0);
+    buf_reset(b);
+    if (w->upkeep_hours_per_month > 0 && w->upkeep_rate > 0) {
+        buf_printf(b, "Staff time: %g hours a month at ", w->upkeep_hours_per_month);
+        decide_money(b, d, w->upkeep_rate);
+        buf_puts(b, " an hour, for each purchase.");
+    } else if (isnan(w->upkeep_hours_per_month) || isnan(w->upkeep_rate)) {
+        buf_puts(b, "Staff time is not counted: the workload states no upkeep_hours_per_month "
+                    "and upkeep_rate (people's time running the machines, and what an hour "
+                    "costs).");
+    } else {
+        buf_puts(b, "Staff time: none (the workload states it as 0).");
+    }
+    assume(list, buf_cstr(b), 0, 0);
+    buf_reset(b);
+    if (w->discount_rate > 0)
+        buf_printf(b, "Payments after the first day (electricity, support, colocation, staff, a "
+                      "capacity rental's monthly bills) and resale count at present value, at "
+                      "%g%% a year (the workload's discount_rate): over %g months a payment of 1 "
+                      "a month counts %.4g, a resale %.4g of its price.",
+                   w->discount_rate * 100, w->horizon_months,
+                   cost_present_months(w->horizon_months, w->discount_rate),
+                   cost_present_factor(w->horizon_months, w->discount_rate));
+    else
+        buf_puts(b, "Payments over the horizon are counted at face value, not discounted "
+                    "(discount_rate not stated, or 0).");
+    assume(list, buf_cstr(b), 0, 0);
+}
+
 /* The costs of owning: use, electricity, hosts, resale, upkeep. */
 static void assume_ownership(view *list, const decision *d, gw_buf *b)
 {
@@ -303,17 +442,7 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
     decide_money(b, d, w->electricity_price);
     buf_printf(b, " per kWh, PUE %g.", w->pue);
     assume(list, buf_cstr(b), 0, 0);
-    buf_reset(b);
-    buf_puts(b, "A host machine costs ");
-    decide_money(b, d, w->host_cost);
-    buf_printf(b, " and draws %.0f W besides its cards; it takes up to ", w->host_power_w);
-    if (w->cards_per_host > 0)
-        buf_printf(b, "%g cards (the workload's cards_per_host).", w->cards_per_host);
-    else
-        buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
-                   DECIDE_SERVER_PER_HOST);
-    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
-           d->fact_cite[KB_ASSUMED_HOST_POWER]);
+    assume_hosts(list, d, b);
     int several = 0;
     for (size_t i = 0; i < d->n_options; i++)
         several |= d->options[i].hosts > 1 && !d->options[i].system &&
@@ -347,13 +476,7 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
                   "resold).",
                w->resale_fraction * 100, w->resale_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
-    if (w->upkeep_hours_per_month > 0) {
-        buf_reset(b);
-        buf_printf(b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
-        decide_money(b, d, w->upkeep_rate);
-        buf_puts(b, " an hour.");
-        assume(list, buf_cstr(b), 0, 0);
-    }
+    assume_running(list, d, b);
 }
 
 view *decide_assumptions_view(const decision *d)

@@ -67,6 +67,9 @@ typedef struct workload {
     double cooling_cost;        /* one-off, per machine */
     double upkeep_hours_per_month, upkeep_rate;
     double resale_fraction;     /* of the card price, at the horizon */
+    double site_power_kw;       /* power the buyer's room has for these machines; NaN: unstated */
+    double support_fraction;    /* support and warranty a year, of the hardware's price */
+    double discount_rate;       /* a year, for later payments and resale; NaN: not discounted */
 } workload;
 
 /* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish
