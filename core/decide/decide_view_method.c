@@ -267,6 +267,13 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read, d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(line));
+    buf_reset(line);
+    if (d->w->discount_rate > 0)
+        buf_printf(line, "later payments and resale at present value, at the workload's "
+                         "discount_rate of %g%% a year", d->w->discount_rate * 100);
+    else
+        buf_puts(line, "not discounted: the workload states no discount_rate");
+    view_map_set_str(v, "discounting", buf_cstr(line));
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
                      "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
