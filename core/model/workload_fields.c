@@ -240,7 +240,7 @@ const workload_field workload_top_fields[] = {
      .help = "people's time running the machines (staff time; unstated, it is not counted and "
              "the report says so)"},
     {.name = "upkeep_rate", .type = FIELD_NUMBER, .at = AT(upkeep_rate), .lo = 0, .hi = 1e9,
-     .fallback = "0", .unit = "currency/hour",
+     .unit = "currency/hour",
      .help = "what an hour of that time costs"},
     {.name = "resale_fraction", .type = FIELD_NUMBER, .at = AT(resale_fraction), .lo = 0,
      .hi = 1,

@@ -316,7 +316,7 @@ static void test_upgrade_from_v9_keeps_prices(void **state)
     kb *k;
     gw_error err = {0};
     assert_int_equal(kb_open(path, KB_WRITE, &k, &err), GW_OK);
-    assert_int_equal(kb_schema_version(k), 10);
+    assert_int_equal(kb_schema_version(k), 11);   /* version 11 adds the host table */
     kb_close(k);
     char *after = text_of(path, every_price);
     assert_string_equal(after, before);
