@@ -221,11 +221,16 @@ void decide_option_host(decision *d, decide_option *o)
         o->host_power_w = assumed_host(d, o, KB_ASSUMED_HOST_POWER);
 }
 
-/* Support a year: the workload's share of the hardware's price (cards and hosts, or a server
- * bought whole). */
-static double support_per_year(const decision *d, const cost_buy_input *in)
+/* Support a year: the share of the hardware's price (cards and hosts, or a server bought
+ * whole), the workload's where it states one; the KB's applies to data-centre hardware only, as
+ * no support contract is sold for a consumer card (it has its shop warranty), which the
+ * assumptions say. */
+static double support_per_year(const decision *d, const decide_option *o,
+                               const cost_buy_input *in)
 {
     double share = d->w->support_fraction;
+    if (d->fact_cite[KB_ASSUMED_SUPPORT] && o->consumer)
+        return 0;
     return share > 0 ? share * (in->cards + in->host) : 0;
 }
 
@@ -265,7 +270,7 @@ static void cost_owned(decision *d, decide_option *o)
     in->upkeep_hours_per_month = w->upkeep_hours_per_month;
     in->upkeep_rate = w->upkeep_rate;
     in->resale = in->cards * w->resale_fraction;
-    in->support_per_year = support_per_year(d, in);
+    in->support_per_year = support_per_year(d, o, in);
     in->colocation_per_month = colocation_per_month(d, o->power_w);
     in->discount_rate = w->discount_rate;
     cost_buy(in, &o->cost);

@@ -389,11 +389,17 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
 {
     const workload *w = d->w;
     buf_reset(b);
-    buf_printf(b, "Support and warranty: %g%% of the hardware's price a year (%s).",
-               w->support_fraction * 100,
-               d->fact_cite[KB_ASSUMED_SUPPORT] ? "the KB's support_fraction; the workload's "
-                                                  "support_fraction sets its own, 0 for none"
-                                                : "the workload's support_fraction");
+    if (d->fact_cite[KB_ASSUMED_SUPPORT])
+        buf_printf(b, "Support and warranty: %g%% of the hardware's price a year for data-centre "
+                      "cards and servers (the KB's support_fraction); consumer cards carry their "
+                      "shop warranty only, no support contract being sold for them: none "
+                      "counted. The workload's support_fraction sets one share for all, 0 for "
+                      "none.",
+                   w->support_fraction * 100);
+    else
+        buf_printf(b, "Support and warranty: %g%% of the hardware's price a year (the workload's "
+                      "support_fraction).",
+                   w->support_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_SUPPORT], 0);
     buf_reset(b);
     if (isnan(w->site_power_kw)) {
