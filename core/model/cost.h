@@ -46,7 +46,7 @@ double cost_electricity_per_month(double watts, double hours_per_day, double pri
 
 /* Present value of 1 a month paid at each month's end for months, at discount_rate a year
  * (monthly rate i = (1 + rate)^(1/12) - 1): (1 - (1 + i)^-months) / i; months itself when the
- * rate is 0 or NaN.  36 months at 8%: i = 0.0064340, (1 - 1.0064340^-36) / i = 31.99. */
+ * rate is 0 or NaN.  36 months at 8%: i = 0.0064340, (1 - 1.08^-3) / i = 32.04. */
 double cost_present_months(double months, double discount_rate);
 /* Present value of 1 paid after months: (1 + rate)^-(months / 12); 1 when the rate is 0 or NaN. */
 double cost_present_factor(double months, double discount_rate);
