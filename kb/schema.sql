@@ -667,7 +667,7 @@ CREATE TABLE host (
 -- kb/data); its host table stays empty until gpuwise kb import kb/data/hosts.csv, and a decision
 -- falls back on host_cost and host_power_w meanwhile.
 INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
-SELECT 'librarytechnology-hw-maintenance', 'Hardware maintenance contracts (Library Technology Guides)',
+SELECT 'librarytechnology-hw-maintenance', 'Hardware maintenance contracts',
        'Library Technology Guides', 'https://librarytechnology.org/document/7428', '2026-12-06',
        'article',
        'A computer hardware maintenance contract usually works out to an annual cost of between 10 and 12 percent of the total purchase price of the hardware, whoever it is contracted with.'

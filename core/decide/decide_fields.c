@@ -355,23 +355,10 @@ static void get_host_quality(const decision *d, const void *r, decide_field_valu
     v->text = OPTION_OF(r)->host ? OPTION_OF(r)->host->quality : NULL;
 }
 
-/* The best-ranked feasible purchases whose cost lines the report's Costs section lists, however
- * far below the rentals they rank. */
-#define COST_LINE_ROWS 5
-
-static void get_in_cost_lines(const decision *d, const void *r, decide_field_value *v)
+static void get_purchase(const decision *d, const void *r, decide_field_value *v)
 {
-    const decide_option *o = OPTION_OF(r);
-    v->number = 0;
-    if (o->acquisition == DECIDE_RENT || !o->feasible || o->rank < 1)
-        return;
-    int better = 0;
-    for (size_t i = 0; i < d->n_options; i++) {
-        const decide_option *other = &d->options[i];
-        better += other->acquisition != DECIDE_RENT && other->feasible && other->rank >= 1 &&
-                  other->rank < o->rank;
-    }
-    v->number = better < COST_LINE_ROWS;
+    (void)d;
+    v->number = OPTION_OF(r)->acquisition != DECIDE_RENT;
 }
 
 /* Staff time a month; NaN (null: not counted) where the workload states none. */
@@ -387,6 +374,14 @@ static void get_staff(const decision *d, const void *r, decide_field_value *v)
 static void get_colocation(const decision *d, const void *r, decide_field_value *v)
 {
     v->number = isnan(d->w->site_power_kw) ? NAN : OPTION_OF(r)->cost.colocation_per_month;
+}
+
+/* Support, colocation and staff together, a month: the running costs besides electricity. */
+static void get_other_running(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const cost_summary *c = &OPTION_OF(r)->cost;
+    v->number = c->support_per_month + c->colocation_per_month + c->staff_per_month;
 }
 
 static void get_in_body(const decision *d, const void *r, decide_field_value *v)
@@ -458,7 +453,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "system", S, GET, get_system, 0, NULL, VALUE, 0, NULL},
     {NULL, "system_name", S, GET, get_system_name, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "network_gbps", N, OPT(network_gbps), NULL, 0, NULL, VALUE, 0, NULL},
-    {NULL, "in_cost_lines", B, GET, get_in_cost_lines, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "purchase", B, GET, get_purchase, 0, NULL, HIDDEN, 0, NULL},
     {"host", "id", S, GET, get_host_id, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"host", "name", S, GET, get_host_name, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"host", "kind", S, GET, get_host_kind, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
@@ -557,6 +552,8 @@ const decide_field decide_option_fields[] = {
     {"cost", "colocation_per_month", M, GET, get_colocation, 0, NULL, HIDDEN,
      DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "staff_per_month", M, GET, get_staff, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "other_per_month", M, GET, get_other_running, 0, NULL, HIDDEN,
+     DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "total_undiscounted", M, OPT(cost.total_undiscounted), NULL, 0, NULL, HIDDEN, 0,
      NULL},
     {"cost", "electricity_share", N, OPT(electricity_share), NULL, 0, NULL, VALUE, 0, NULL},

@@ -238,23 +238,13 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
 {
     view_map_set_str(v, "buy",
                      "total = cards + hosts + cooling + (electricity + staff + support + "
-                     "colocation) x months - resale; "
-                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE, over the "
-                     "horizon; for a job, over the hours its runs take instead (runs x hours per "
-                     "run); SXM and OAM modules are bought only as whole servers (the KB's "
-                     "systems): the price includes the host and the watts are the server's "
-                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8, each "
-                     "machine the smallest of the KB's hosts that takes its cards (a desktop 1, a "
-                     "workstation 4, a server 8), at that host's price and its own draw besides "
-                     "the cards unless the workload states host_cost or host_power_w; support = "
-                     "support_fraction x (cards + hosts, or the server's price) a year; "
-                     "colocation = (the machines' draw - site_power_kw) x the price per kW a "
-                     "month, where the workload states its site's power and the draw exceeds it; "
-                     "staff = upkeep hours a month x their rate; with a discount_rate r a year, "
-                     "each month's payment counts at present value, x (1 - (1 + i)^-months) / i "
-                     "in all with i = (1 + r)^(1/12) - 1, and resale x (1 + r)^-(months / 12); "
-                     "a capacity rental's monthly bills likewise, a job's rental bill (paid as "
-                     "it runs) at face value");
+                     "colocation) x months - resale; electricity = watts x hours a day x 30 / "
+                     "1000 x price x "
+                     "PUE (a job: its runs' hours); SXM and OAM modules as whole servers (host "
+                     "included, their maximum watts); consumer "
+                     "cards 4 a machine, data-centre 8; support = support_fraction x hardware a "
+                     "year; colocation = (kW - site_power_kw) x price per kW a month; "
+                     "discount_rate r: a payment in month m x (1 + r)^-(m/12), resale likewise");
     buf_reset(line);
     buf_printf(line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
@@ -267,13 +257,6 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read, d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(line));
-    buf_reset(line);
-    if (d->w->discount_rate > 0)
-        buf_printf(line, "later payments and resale at present value, at the workload's "
-                         "discount_rate of %g%% a year", d->w->discount_rate * 100);
-    else
-        buf_puts(line, "not discounted: the workload states no discount_rate");
-    view_map_set_str(v, "discounting", buf_cstr(line));
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "
                      "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
@@ -319,127 +302,119 @@ static int cite_number(const decision *d, const char *source)
     return 0;
 }
 
-/* Each host the purchases go into, once, and the workload's figures where it states them. */
+/* Whether the workload states its host's cost and power (not the KB's assumed figures). */
+static int host_cost_stated(const decision *d)
+{
+    return !isnan(d->w->host_cost) && !d->fact_cite[KB_ASSUMED_HOST_COST];
+}
+
+static int host_power_stated(const decision *d)
+{
+    return !isnan(d->w->host_power_w) && !d->fact_cite[KB_ASSUMED_HOST_POWER];
+}
+
+/* One host in the hosts sentence: "workstation (4) CNY 8,978, 400 W", the workload's
+ * figures where it states them (the price's kind and date are in --json's option.host). */
+static void host_words(gw_buf *b, const decision *d, size_t h)
+{
+    const kb_host *host = &d->hosts[h];
+    buf_printf(b, "%s (%g) ", host->kind, host->max_cards);
+    decide_money(b, d, host_cost_stated(d) ? d->w->host_cost : d->host_prices[h]);
+    buf_printf(b, ", %.0f W", host_power_stated(d) ? d->w->host_power_w : host->power_w);
+}
+
+/* The hosts the purchases go into, each once with its price and draw besides its cards (cited),
+ * the workload's figures where it states them, the assumed host where none takes the cards. */
 static void assume_hosts(view *list, const decision *d, gw_buf *b)
 {
     const workload *w = d->w;
-    int cost_stated = !isnan(w->host_cost) && !d->fact_cite[KB_ASSUMED_HOST_COST];
-    int power_stated = !isnan(w->host_power_w) && !d->fact_cite[KB_ASSUMED_HOST_POWER];
+    view *m = view_list_push(list, view_map());
+    view *cites = view_map_set(m, "cites", view_list());
+    buf_reset(b);
+    buf_puts(b, "Hosts, the smallest for a machine's cards (cards; W besides them):");
+    int n = 0;
     for (size_t h = 0; h < d->n_hosts; h++) {
-        const kb_host *host = &d->hosts[h];
         int used = 0;
         for (size_t i = 0; i < d->n_options && !used; i++)
-            used = d->options[i].host == host;
+            used = d->options[i].host == &d->hosts[h];
         if (!used)
             continue;
-        buf_reset(b);
-        buf_printf(b, "Cards bought one by one go into the smallest host that takes a machine's "
-                      "cards: up to %g, the KB's %s (%s), ",
-                   host->max_cards, host->name, host->kind);
-        if (cost_stated) {
-            buf_puts(b, "at the workload's host_cost of ");
-            decide_money(b, d, w->host_cost);
-        } else {
-            decide_money(b, d, d->host_prices[h]);
-            if (strcmp(host->currency, w->currency)) {
-                buf_puts(b, " (");
-                units_format_money(b, host->price, host->currency, -1);
-                buf_puts(b, ")");
-            }
-            buf_printf(b, " (%s %s price of %s),",
-                       strchr("aeiou", host->quality[0]) ? "an" : "a", host->quality,
-                       host->as_of);
-        }
-        if (power_stated)
-            buf_printf(b, " drawing the workload's host_power_w of %.0f W", w->host_power_w);
-        else
-            buf_printf(b, " drawing %.0f W at the wall besides its cards", host->power_w);
-        buf_puts(b, ".");
-        assume(list, buf_cstr(b), cost_stated && power_stated ? 0 : cite_number(d, host->source),
-               0);
+        buf_puts(b, n++ ? "; " : " ");
+        host_words(b, d, h);
+        int cite = cite_number(d, d->hosts[h].source);
+        if (cite && !(host_cost_stated(d) && host_power_stated(d)))
+            view_list_push(cites, view_number(cite));
     }
+    if (host_cost_stated(d) || host_power_stated(d))
+        buf_printf(b, "%s(the workload's %s)", n ? " " : " ",
+                   host_cost_stated(d) && host_power_stated(d) ? "host_cost and host_power_w"
+                   : host_cost_stated(d)                       ? "host_cost"
+                                                               : "host_power_w");
     if (d->fact_cite[KB_ASSUMED_HOST_COST] || d->fact_cite[KB_ASSUMED_HOST_POWER]) {
-        buf_reset(b);
-        buf_printf(b, "%s, a machine is costed at the KB's assumed host (a one-card PC): ",
-                   d->n_hosts ? "Where no host of the KB takes a machine's cards"
-                              : "The KB has no host table (gpuwise kb import kb/data/hosts.csv)");
-        buf_printf(b, "%s %g and %.0f W besides its cards, where the workload states no "
-                      "host_cost and host_power_w.",
-                   d->facts[KB_ASSUMED_HOST_COST].unit, d->facts[KB_ASSUMED_HOST_COST].value,
-                   d->facts[KB_ASSUMED_HOST_POWER].value);
-        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
-               d->fact_cite[KB_ASSUMED_HOST_POWER]);
-    } else if (cost_stated && power_stated) {
-        buf_reset(b);
-        buf_puts(b, "Each machine costs the workload's host_cost of ");
+        buf_printf(b, "%s%s: the KB's assumed ", n ? "; where none takes them" : "",
+                   d->n_hosts ? "" : " none in the KB (gpuwise kb import kb/data/hosts.csv)");
+        units_format_money(b, d->facts[KB_ASSUMED_HOST_COST].value,
+                           d->facts[KB_ASSUMED_HOST_COST].unit, -1);
+        buf_printf(b, " and %.0f W", d->facts[KB_ASSUMED_HOST_POWER].value);
+        view_list_push(cites, view_number(d->fact_cite[KB_ASSUMED_HOST_COST]));
+    } else if (!n && host_cost_stated(d) && host_power_stated(d)) {
+        buf_puts(b, " ");
         decide_money(b, d, w->host_cost);
-        buf_printf(b, " and draws its host_power_w of %.0f W besides its cards.", w->host_power_w);
-        assume(list, buf_cstr(b), 0, 0);
+        buf_printf(b, ", %.0f W (the workload's host_cost and host_power_w)", w->host_power_w);
     }
-    if (w->cards_per_host > 0) {
-        buf_reset(b);
-        buf_printf(b, "A machine takes up to %g cards (the workload's cards_per_host).",
-                   w->cards_per_host);
-        assume(list, buf_cstr(b), 0, 0);
-    }
+    if (w->cards_per_host > 0)
+        buf_printf(b, "; up to %g cards a machine (cards_per_host)", w->cards_per_host);
+    buf_puts(b, ".");
+    view_map_set_str(m, "text", buf_cstr(b));
 }
 
 /* Site power, support, staff and the cost of capital: each a cost line, or said not to be. */
 static void assume_running(view *list, const decision *d, gw_buf *b)
 {
     const workload *w = d->w;
-    buf_reset(b);
-    if (d->fact_cite[KB_ASSUMED_SUPPORT])
-        buf_printf(b, "Support and warranty: %g%% of the hardware's price a year for data-centre "
-                      "cards and servers (the KB's support_fraction); consumer cards carry their "
-                      "shop warranty only, no support contract being sold for them: none "
-                      "counted. The workload's support_fraction sets one share for all, 0 for "
-                      "none.",
-                   w->support_fraction * 100);
-    else
-        buf_printf(b, "Support and warranty: %g%% of the hardware's price a year (the workload's "
-                      "support_fraction).",
-                   w->support_fraction * 100);
-    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_SUPPORT], 0);
-    buf_reset(b);
+    gw_buf unstated = GW_BUF_INIT;
+    int support_cite = d->fact_cite[KB_ASSUMED_SUPPORT];
     if (isnan(w->site_power_kw)) {
-        buf_puts(b, "Site power is not stated (site_power_kw): whether the room can take a "
-                    "purchase's draw is not checked, and no fit-out or colocation is costed.");
+        buf_puts(&unstated, "site power (site_power_kw)");
     } else {
-        buf_printf(b, "The site takes %g kW (site_power_kw): a purchase that draws more places "
-                      "the excess in colocation at ",
+        buf_reset(b);
+        buf_printf(b, "The site takes %g kW (site_power_kw); a purchase's draw above it is in "
+                      "colocation at ",
                    w->site_power_kw);
         decide_money(b, d, d->colocation_per_kw_month);
-        buf_puts(b, " per kW a month (the KB's colocation price); its electricity is still "
-                    "costed at the workload's price.");
+        buf_puts(b, " per kW a month, its electricity still at the workload's price.");
+        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_COLOCATION], 0);
     }
-    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_COLOCATION], 0);
-    buf_reset(b);
-    if (w->upkeep_hours_per_month > 0 && w->upkeep_rate > 0) {
+    if (isnan(w->upkeep_hours_per_month) || isnan(w->upkeep_rate)) {
+        buf_printf(&unstated, "%sstaff (upkeep_hours_per_month, upkeep_rate)",
+                   unstated.len ? ", " : "");
+    } else {
+        buf_reset(b);
         buf_printf(b, "Staff time: %g hours a month at ", w->upkeep_hours_per_month);
         decide_money(b, d, w->upkeep_rate);
-        buf_puts(b, " an hour, for each purchase.");
-    } else if (isnan(w->upkeep_hours_per_month) || isnan(w->upkeep_rate)) {
-        buf_puts(b, "Staff time is not counted: the workload states no upkeep_hours_per_month "
-                    "and upkeep_rate (people's time running the machines, and what an hour "
-                    "costs).");
-    } else {
-        buf_puts(b, "Staff time: none (the workload states it as 0).");
+        buf_puts(b, " an hour.");
+        assume(list, buf_cstr(b), 0, 0);
     }
-    assume(list, buf_cstr(b), 0, 0);
-    buf_reset(b);
-    if (w->discount_rate > 0)
-        buf_printf(b, "Payments after the first day (electricity, support, colocation, staff, a "
-                      "capacity rental's monthly bills) and resale count at present value, at "
-                      "%g%% a year (the workload's discount_rate): over %g months a payment of 1 "
-                      "a month counts %.4g, a resale %.4g of its price.",
+    if (w->discount_rate > 0) {
+        buf_reset(b);
+        buf_printf(b, "Later payments and resale at present value, %g%% a year (discount_rate): "
+                      "over %g months, 1 a month counts %.4g and a resale %.4g.",
                    w->discount_rate * 100, w->horizon_months,
                    cost_present_months(w->horizon_months, w->discount_rate),
                    cost_present_factor(w->horizon_months, w->discount_rate));
-    else
-        buf_puts(b, "Payments over the horizon are counted at face value, not discounted "
-                    "(discount_rate not stated, or 0).");
-    assume(list, buf_cstr(b), 0, 0);
+        assume(list, buf_cstr(b), 0, 0);
+    } else {
+        buf_printf(&unstated, "%sdiscounting (discount_rate)", unstated.len ? ", " : "");
+    }
+    buf_reset(b);
+    buf_printf(b, "Support: %g%% of the hardware's price a year%s", w->support_fraction * 100,
+               support_cite ? ", data-centre only (support_fraction)"
+                            : " (the workload's support_fraction)");
+    if (unstated.len)
+        buf_printf(b, "; unstated, not counted: %s", buf_cstr(&unstated));
+    buf_puts(b, ".");
+    assume(list, buf_cstr(b), support_cite, 0);
+    buf_free(&unstated);
 }
 
 /* The costs of owning: use, electricity, hosts, resale, upkeep. */
@@ -484,10 +459,9 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
         }
     }
     buf_reset(b);
-    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon (a server "
-                  "bought whole: %.0f%% of the server's price; hosts bought for cards are not "
-                  "resold).",
-               w->resale_fraction * 100, w->resale_fraction * 100);
+    buf_printf(b, "Resale: %.0f%% of the cards' (or a whole server's) price at the horizon, "
+                  "not the hosts'.",
+               w->resale_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
     assume_running(list, d, b);
 }
