@@ -662,6 +662,35 @@ CREATE TABLE host (
     note      TEXT
 );
 
+-- A host is found by search like any fact: its entries in the FTS index have ids below every
+-- model's (-rowid), so the two never meet.
+CREATE VIEW kb_text_host AS
+SELECT h.rowid AS row, -(h.rowid + 1000000000000) AS fid, 'host' AS kind, h.id AS ref,
+       h.name AS title,
+       h.id || ' ' || h.kind || ' ' || printf('%g cards', h.max_cards) || ' ' ||
+       printf('%g W', h.power_w) || ' ' || printf('%g', h.price) || ' ' || h.currency || ' ' ||
+       h.as_of || ' ' || ifnull(h.note, '') AS body
+FROM host h;
+DROP VIEW kb_text;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system
+UNION ALL SELECT * FROM kb_text_model UNION ALL SELECT * FROM kb_text_host;
+CREATE TRIGGER host_fts_ins AFTER INSERT ON host BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TRIGGER host_fts_upd AFTER UPDATE ON host BEGIN
+    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TRIGGER host_fts_del AFTER DELETE ON host BEGIN
+    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
+END;
+
 -- Support and colocation, the ownership costs a decision now counts: an upgraded KB gets their
 -- rows with their sources, as kb/data has them (a new KB, with no assumption rows yet, from
 -- kb/data); its host table stays empty until gpuwise kb import kb/data/hosts.csv, and a decision

@@ -443,7 +443,8 @@ int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
                 " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)"
                 " + (SELECT count(*) FROM assumption WHERE source = s.id)"
                 " + (SELECT count(*) FROM system WHERE source = s.id)"
-                " + (SELECT count(*) FROM model WHERE source = s.id)");
+                " + (SELECT count(*) FROM model WHERE source = s.id)"
+                " + (SELECT count(*) FROM host WHERE source = s.id)");
     buf_puts(&sql, " s ORDER BY id");
     int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
                          fill_fact_count, (void **)out, n, err);
