@@ -40,16 +40,16 @@ check_eq "hosts: 8 cards go into the server (3,900 W: 2,400 + 1,500)" "$_j5" "fx
 check_num "hosts: 8 cards, total 87,404 by hand" "$_j6" 87404 0.01
 check_num "hosts: 8 cards, up front 80,000 + 20,000" "$_j7" 100000 0.01
 
-# The report names the host it assumed, with its price and draw, in the assumptions and in the
-# purchases' cost lines.
+# The report names the hosts it assumed, each with the cards it takes, its price and its own
+# draw, in the assumptions (cited), and the support each purchase adds in the appendix's cost
+# table: the 3-card workstation's 275 a month (0.1 x 33,000 / 12).
 run "$GW" --kb "$K" report "$FX/own.lua" -o "$T/own.md"
 check_rc "hosts: report exits 0" 0
-REPORT=$(cat "$T/own.md")
-OUT=$REPORT
-check_out "hosts: the report names the server it assumed" \
-    "up to 8, the KB's Fixture server (server), \$20,000 (a list price of 2026-11), drawing 1500 W at the wall besides its cards"
-check_out "hosts: the cost lines name each option's host" \
-    "Fixture workstation: \$3,000, 400 W besides its cards (3 a machine)"
+OUT=$(cat "$T/own.md")
+check_out "hosts: the report names the hosts it assumed" \
+    "Hosts, the smallest for a machine's cards (cards; W besides them): desktop (1) \$1,000, 150 W; workstation (4) \$3,000, 400 W; server (8) \$20,000, 1500 W."
+check_out "hosts: the cost table adds the workstation's support" \
+    "| \$33,000 | \$39.00 | \$275 | \$27,768 |"
 
 # The workload's host_cost and host_power_w stand for every machine: 8 cards with a USD 2,500,
 # 250 W host: up front 82,500; 2,650 W: 79.50 a month; support 8,250 a year = 687.50 a month;
@@ -58,7 +58,7 @@ sed 's/^return {/return { host_cost = 2500, host_power_w = 250,/' "$FX/own.lua" 
 run "$GW" --kb "$K" decide "$T/stated.lua" --json
 jq_all _j1 '[.options[] | select(.id == "buy-new:8x dc-card")][0] | "\(.host.id) \(.host.cost) \(.host.power_w) \(.host.basis)"' \
     _j2 '[.options[] | select(.id == "buy-new:8x dc-card")][0].cost.total' \
-    _j3 '[.assumptions[].text | select(test("workload.s host_cost"))] | length'
+    _j3 '[.assumptions[].text | select(test("the workload.s host_cost and host_power_w"))] | length'
 check_eq "hosts: the workload's host_cost and host_power_w override the host" "$_j1" "null 2500 250 workload"
 check_num "hosts: 8 cards in the workload's host, total 67,704 by hand" "$_j2" 67704 0.01
 check_eq "hosts: the assumptions say the host is the workload's" "$_j3" "1"
@@ -82,7 +82,7 @@ run "$GW" --kb "$K2" kb import "$FX/sources.csv" "$FX/gpus.csv" "$FX/benchmarks.
 run "$GW" --kb "$K2" decide "$FX/own.lua" --json
 jq_all _j1 '[.options[] | select(.id == "buy-new:1x dc-card")][0] | "\(.host.basis) \(.host.cost) \(.host.power_w) \(.host.source)"' \
     _j2 '[.options[] | select(.id == "buy-new:1x dc-card")][0].cost.total' \
-    _j3 '[.assumptions[].text | select(test("no host table"))] | length'
+    _j3 '[.assumptions[].text | select(test("none in the KB .gpuwise kb import kb/data/hosts.csv.: the KB.s assumed [$]500 and 100 W"))] | length'
 check_eq "hosts: without host rows, the assumed host" "$_j1" "assumed 500 100 fx-assumptions"
 check_num "hosts: the assumed host, total 8,694 by hand" "$_j2" 8694 0.01
 check_eq "hosts: the assumptions say the KB has no host table" "$_j3" "1"

@@ -23,10 +23,10 @@ eight='[.options[] | select(.id == "buy-new:8x dc-card")][0]'
 run "$GW" --kb "$K" decide "$FX/own.lua" --json
 jq_all _j1 "$one.cost.support_per_year" \
     _j2 "$one | \"\(.cost.colocation_per_month) \(.cost.staff_per_month)\"" \
-    _j3 '[.assumptions[].text | select(test("Site power is not stated"))] | length' \
-    _j4 '[.assumptions[].text | select(test("Staff time is not counted"))] | length' \
-    _j5 '[.assumptions[].text | select(test("not discounted"))] | length' \
-    _j6 '[.assumptions[] | select(.text | test("^Support and warranty: 10%")) | .cites | length] | .[0]'
+    _j3 '[.assumptions[].text | select(test("not counted: .*site power [(]site_power_kw[)]"))] | length' \
+    _j4 '[.assumptions[].text | select(test("not counted: .*staff [(]upkeep_hours_per_month, upkeep_rate[)]"))] | length' \
+    _j5 '[.assumptions[].text | select(test("not counted: .*discounting [(]discount_rate[)]"))] | length' \
+    _j6 '[.assumptions[] | select(.text | test("^Support: 10% of the hardware.s price a year")) | .cites | length] | .[0]'
 check_num "ownership: support 1,100 a year (10% of 11,000)" "$_j1" 1100 0.001
 check_eq "ownership: colocation and staff null when unstated" "$_j2" "null null"
 check_eq "ownership: site power said not checked" "$_j3" "1"
@@ -42,14 +42,16 @@ run "$GW" --kb "$K" decide "$T/site.lua" --json
 jq_all _j1 "$eight.cost.colocation_per_month" \
     _j2 "$eight.cost.total" \
     _j3 "$one | \"\(.cost.colocation_per_month) \(.cost.total)\"" \
-    _j4 '[.assumptions[].text | select(test("The site takes 2 kW"))] | length'
+    _j4 '[.assumptions[].text | select(test("The site takes 2 kW .site_power_kw.; a purchase.s draw above it is in colocation at [$]200 per kW a month"))] | length'
 check_num "ownership: 1.9 kW above the site x 200 = 380 a month" "$_j1" 380 0.001
 check_num "ownership: the server's total with colocation, 91,964 by hand" "$_j2" 91964 0.01
 check_eq "ownership: the desktop fits the site" "$_j3" "0 9262"
 check_eq "ownership: the assumptions state the site's power and its colocation" "$_j4" "1"
+# The report's cost table: the server's support 833.33 + colocation 380 = 1,213.33 a month.
 run "$GW" --kb "$K" report "$T/site.lua" -o "$T/site.md"
 OUT=$(cat "$T/site.md")
-check_out "ownership: the report's cost lines show the colocation" "| \$380 |"
+check_out "ownership: the report's cost table adds the colocation to the support" \
+    "| \$100,000 | \$117 | \$1,213 | \$91,964 |"
 
 # support_fraction = 0.05: 1 card, support 550 a year = 45.83 a month;
 #   11,000 + (13.50 + 45.83) x 12 - 3,000 = 8,712.  support_fraction = 0: 11,000 + 162 - 3,000
@@ -79,7 +81,7 @@ check_eq "ownership: the assumptions state the staff time" "$_j3" "1"
 with "discount_rate = 0.08" pv
 run "$GW" --kb "$K" decide "$T/pv.lua" --json
 jq_all _j1 "$one.cost.total" _j2 "$one.cost.total_undiscounted" \
-    _j3 '[.assumptions[].text | select(test("at 8% a year"))] | length'
+    _j3 '[.assumptions[].text | select(test("present value, 8% a year .discount_rate.: over 12 months, 1 a month counts 11.51 and a resale 0.9259"))] | length'
 check_num "ownership: discount_rate 0.08, total 9,432.99 by hand" "$_j1" 9432.99 0.01
 check_num "ownership: the face value stays 9,262" "$_j2" 9262 0.01
 check_eq "ownership: the assumptions state the rate" "$_j3" "1"
