@@ -663,3 +663,79 @@ CREATE TABLE provider (
     source TEXT NOT NULL REFERENCES source(id),
     note TEXT
 );
+
+-- Issue 27, hosts sized to their cards: the machine cards bought one by one go into (a desktop,
+-- a workstation, a server of PCIe slots), with the most cards it takes, its own draw at the wall
+-- besides them, and its price with that price's kind of evidence and date.  A decision takes the
+-- smallest host that holds an option's cards per machine.
+CREATE TABLE host (
+    id        TEXT PRIMARY KEY NOT NULL,
+    name      TEXT NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('desktop', 'workstation', 'server')),
+    max_cards REAL NOT NULL CHECK (max_cards > 0),
+    power_w   REAL NOT NULL CHECK (power_w >= 0),
+    price     REAL NOT NULL CHECK (price >= 0),
+    currency  TEXT NOT NULL,
+    quality   TEXT NOT NULL REFERENCES price_kind(id),
+    as_of     TEXT NOT NULL,
+    source    TEXT NOT NULL REFERENCES source(id),
+    note      TEXT
+);
+
+-- A host is found by search like any fact: its entries in the FTS index have ids below every
+-- model's (-rowid), so the two never meet.
+CREATE VIEW kb_text_host AS
+SELECT h.rowid AS row, -(h.rowid + 1000000000000) AS fid, 'host' AS kind, h.id AS ref,
+       h.name AS title,
+       h.id || ' ' || h.kind || ' ' || printf('%g cards', h.max_cards) || ' ' ||
+       printf('%g W', h.power_w) || ' ' || printf('%g', h.price) || ' ' || h.currency || ' ' ||
+       h.as_of || ' ' || ifnull(h.note, '') AS body
+FROM host h;
+DROP VIEW kb_text;
+CREATE VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system
+UNION ALL SELECT * FROM kb_text_model UNION ALL SELECT * FROM kb_text_host;
+CREATE TRIGGER host_fts_ins AFTER INSERT ON host BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TRIGGER host_fts_upd AFTER UPDATE ON host BEGIN
+    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TRIGGER host_fts_del AFTER DELETE ON host BEGIN
+    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
+END;
+
+-- Support and colocation, the ownership costs a decision now counts: an upgraded KB gets their
+-- rows with their sources, as kb/data has them (a new KB, with no assumption rows yet, from
+-- kb/data); its host table stays empty until gpuwise kb import kb/data/hosts.csv, and a decision
+-- falls back on host_cost and host_power_w meanwhile.
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'librarytechnology-hw-maintenance', 'Hardware maintenance contracts',
+       'Library Technology Guides', 'https://librarytechnology.org/document/7428', '2026-12-06',
+       'article',
+       'A computer hardware maintenance contract usually works out to an annual cost of between 10 and 12 percent of the total purchase price of the hardware, whoever it is contracted with.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'librarytechnology-hw-maintenance');
+INSERT INTO source (id, title, publisher, url, retrieved, kind, note)
+SELECT 'encoradvisors-colocation-2026', 'Data Center Colocation Pricing: 2026 Cost Per Rack & kW',
+       'Encor Advisors', 'https://encoradvisors.com/data-center-colocation-pricing/', '2026-12-06',
+       'article',
+       'Industry reporting on primary North American colocation markets: 250-500 kW deployments approaching about USD 196 per kW per month in H2 2025.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM source WHERE id = 'encoradvisors-colocation-2026');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'support_fraction', 0.1, 'fraction', 'librarytechnology-hw-maintenance',
+       'Support and warranty a year, as a share of the hardware''s purchase price: a hardware maintenance contract usually costs 10-12% of the purchase price a year; the low end.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'support_fraction');
+INSERT INTO assumption (id, value, unit, source, note)
+SELECT 'colocation_per_kw_month', 196, 'USD', 'encoradvisors-colocation-2026',
+       'Colocation per kW of power a month, where a purchase draws more than the site''s power: 250-500 kW deployments in primary North American markets, H2 2025; the electricity is costed apart.'
+WHERE EXISTS (SELECT 1 FROM assumption)
+  AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'colocation_per_kw_month');

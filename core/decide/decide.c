@@ -130,6 +130,8 @@ static int load_kb(decision *d, gw_error *err)
         rc = kb_prices_to_buy(d->k, &d->prices, &d->n_prices, err);
     if (rc == GW_OK)
         rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
+    if (rc == GW_OK)
+        rc = kb_hosts_list(d->k, &d->hosts, &d->n_hosts, err);
     if (rc == GW_OK && w->benchmark)
         rc = load_benchmark(d, err);
     if (rc == GW_OK && workload_is_llm(w))
@@ -141,20 +143,49 @@ static int load_kb(decision *d, gw_error *err)
     return GW_OK;
 }
 
-/* The ownership costs the workload leaves out, from the assumed figures. */
+/* The KB's host prices in the workload's currency (each rate remembered and cited as any). */
+static int convert_host_prices(decision *d, gw_error *err)
+{
+    d->host_prices = gw_xcalloc(d->n_hosts ? d->n_hosts : 1, sizeof *d->host_prices);
+    for (size_t i = 0; i < d->n_hosts; i++) {
+        int rc = decide_convert(d, d->hosts[i].price, d->hosts[i].currency, &d->host_prices[i],
+                                err);
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
+/* The ownership costs the workload leaves out, from the assumed figures.  Hosts come from the
+ * KB's host table, machine by machine (decide_option_host); a KB without one (an older KB not
+ * yet given kb/data/hosts.csv) costs every machine at the assumed host_cost and host_power_w. */
 static int fill_defaults(decision *d, gw_error *err)
 {
     workload *w = d->w;
-    if (isnan(w->host_cost)) {
+    int rc = convert_host_prices(d, err);
+    if (rc != GW_OK)
+        return rc;
+    if (isnan(w->host_cost) && !d->n_hosts) {
         const kb_assumption *f = &d->facts[KB_ASSUMED_HOST_COST];
-        int rc = decide_convert(d, f->value, f->unit, &w->host_cost, err);
+        rc = decide_convert(d, f->value, f->unit, &w->host_cost, err);
         if (rc != GW_OK)
             return rc;
         decide_fact_cite(d, KB_ASSUMED_HOST_COST);
     }
-    if (isnan(w->host_power_w)) {
+    if (isnan(w->host_power_w) && !d->n_hosts) {
         w->host_power_w = d->facts[KB_ASSUMED_HOST_POWER].value;
         decide_fact_cite(d, KB_ASSUMED_HOST_POWER);
+    }
+    if (isnan(w->support_fraction)) {
+        w->support_fraction = d->facts[KB_ASSUMED_SUPPORT].value;
+        decide_fact_cite(d, KB_ASSUMED_SUPPORT);
+    }
+    if (!isnan(w->site_power_kw)) {
+        const kb_assumption *f = &d->facts[KB_ASSUMED_COLOCATION];
+        rc = decide_convert(d, f->value, f->unit, &d->colocation_per_kw_month, err);
+        if (rc != GW_OK)
+            return rc;
+        decide_fact_cite(d, KB_ASSUMED_COLOCATION);
     }
     if (isnan(w->network_gbps)) {
         w->network_gbps = d->facts[KB_ASSUMED_HOST_NETWORK].value;
@@ -490,6 +521,8 @@ void decision_free(decision *d)
     kb_prices_free(d->prices, d->n_prices);
     free(d->rent_walked);
     kb_systems_free(d->systems, d->n_systems);
+    kb_hosts_free(d->hosts, d->n_hosts);
+    free(d->host_prices);
     decide_rates_free(d);
     decide_price_kinds_free(d);
     for (size_t i = 0; i < d->n_cites; i++)

@@ -112,6 +112,10 @@ struct decision {
     size_t n_prices;
     kb_system *systems;          /* every system of the KB, by id */
     size_t n_systems;
+    kb_host *hosts;              /* every host of the KB, fewest cards first */
+    double *host_prices;         /* each one's price in the workload's currency */
+    size_t n_hosts;
+    double colocation_per_kw_month;  /* the KB's, converted, where site_power_kw is stated */
     decide_rate *rates;          /* the currencies converted so far */
     size_t n_rates;
     decide_price_kind *price_kinds;   /* the KB's price kinds, best first (decide_options.c) */

@@ -155,12 +155,101 @@ static void cost_rented(decision *d, decide_option *o)
         o->cost.total *= scale;
         o->cost.per_hour *= scale;
     }
+    /* Capacity is billed month by month; a job's bill is paid when it runs (the budget's
+     * committed figure), so it is not discounted. */
+    if (workload_is_job(w))
+        o->cost.total_undiscounted = o->cost.total;
+    else
+        cost_rent_discount(&o->cost, w->horizon_months, w->discount_rate);
     o->electricity_share = 0;
 }
 
-/* Cards, the hosts they need, electricity, upkeep, less resale at the horizon.  A system is
- * bought whole: its price includes its host, and it draws its own stated power (the cards'
- * TDP and a host's when the KB gives none). */
+/* The smallest of the KB's hosts (fewest cards first, then the cheaper) that takes per_machine
+ * cards; NULL when none does. */
+static const kb_host *smallest_host(const decision *d, int per_machine, double *price)
+{
+    for (size_t i = 0; i < d->n_hosts; i++)
+        if (d->hosts[i].max_cards >= per_machine) {
+            *price = d->host_prices[i];
+            return &d->hosts[i];
+        }
+    return NULL;
+}
+
+/* The KB's assumed host_cost (in the workload's currency) or host_power_w, cited for o. */
+static double assumed_host(decision *d, decide_option *o, kb_assumed which)
+{
+    const kb_assumption *f = &d->facts[which];
+    double value = f->value;
+    gw_error err = {0};
+    if (which == KB_ASSUMED_HOST_COST && decide_convert(d, f->value, f->unit, &value, &err))
+        value = NAN;   /* not reached: fill_defaults converts host prices in the same way */
+    decide_fact_cite(d, which);
+    decide_option_cite(d, o, f->source);
+    return value;
+}
+
+void decide_option_host(decision *d, decide_option *o)
+{
+    const workload *w = d->w;
+    int hosts = o->hosts > 0 ? o->hosts : 1;
+    o->cards_per_machine = (o->count + hosts - 1) / hosts;
+    o->host = NULL;
+    o->host_cost = o->host_power_w = 0;
+    if (o->system || o->acquisition == DECIDE_RENT)
+        return;   /* a server bought whole is its own host; a rental's is the provider's */
+    double price = NAN;
+    const kb_host *h = smallest_host(d, o->cards_per_machine, &price);
+    int cost_stated = !isnan(w->host_cost), power_stated = !isnan(w->host_power_w);
+    if (h && !(cost_stated && power_stated)) {
+        o->host = h;
+        decide_option_cite(d, o, h->source);
+    }
+    if (!h && !(cost_stated && power_stated))
+        decide_trace(d, "%s: no KB host takes %d cards a machine: the assumed host_cost and "
+                        "host_power_w", o->id, o->cards_per_machine);
+    /* the workload's figures, else the host's, else the KB's assumed one-card PC */
+    if (cost_stated)
+        o->host_cost = w->host_cost;
+    else if (h)
+        o->host_cost = price;
+    else
+        o->host_cost = assumed_host(d, o, KB_ASSUMED_HOST_COST);
+    if (power_stated)
+        o->host_power_w = w->host_power_w;
+    else if (h)
+        o->host_power_w = h->power_w;
+    else
+        o->host_power_w = assumed_host(d, o, KB_ASSUMED_HOST_POWER);
+}
+
+/* Support a year: the share of the hardware's price (cards and hosts, or a server bought
+ * whole), the workload's where it states one; the KB's applies to data-centre hardware only, as
+ * no support contract is sold for a consumer card (it has its shop warranty), which the
+ * assumptions say. */
+static double support_per_year(const decision *d, const decide_option *o,
+                               const cost_buy_input *in)
+{
+    double share = d->w->support_fraction;
+    if (d->fact_cite[KB_ASSUMED_SUPPORT] && o->consumer)
+        return 0;
+    return share > 0 ? share * (in->cards + in->host) : 0;
+}
+
+/* The draw above the site's power (site_power_kw), placed in colocation at the KB's price per
+ * kW a month; 0 where the site takes it or states no power. */
+static double colocation_per_month(const decision *d, double power_w)
+{
+    double site_kw = d->w->site_power_kw;
+    if (isnan(site_kw) || power_w / 1000 <= site_kw)
+        return 0;
+    return (power_w / 1000 - site_kw) * d->colocation_per_kw_month;
+}
+
+/* Cards, the hosts they need, electricity, staff, support, colocation, less resale at the
+ * horizon, later payments at present value.  A system is bought whole: its price includes its
+ * host, and it draws its own stated power (the cards' TDP and a host's when the KB gives
+ * none). */
 static void cost_owned(decision *d, decide_option *o)
 {
     const workload *w = d->w;
@@ -169,11 +258,11 @@ static void cost_owned(decision *d, decide_option *o)
     if (o->system && o->system->power_w > 0)
         o->power_w = o->system->power_w * hosts;
     else
-        o->power_w = cards_w + w->host_power_w * hosts;
+        o->power_w = cards_w + o->host_power_w * hosts;
     cost_buy_input *in = &o->buy;
     memset(in, 0, sizeof *in);
     in->cards = o->unit_price * o->count;
-    in->host = o->system ? 0 : w->host_cost * hosts;
+    in->host = o->system ? 0 : o->host_cost * hosts;
     in->cooling = w->cooling_cost * hosts;
     in->power_w = o->power_w;
     in->hours_per_day = hours_per_day_costed(d, o);
@@ -183,10 +272,13 @@ static void cost_owned(decision *d, decide_option *o)
     in->upkeep_hours_per_month = w->upkeep_hours_per_month;
     in->upkeep_rate = w->upkeep_rate;
     in->resale = in->cards * w->resale_fraction;
+    in->support_per_year = support_per_year(d, o, in);
+    in->colocation_per_month = colocation_per_month(d, o->power_w);
+    in->discount_rate = w->discount_rate;
     cost_buy(in, &o->cost);
-    o->electricity_share = o->cost.total > 0 ? o->cost.electricity_per_month * w->horizon_months /
-                                                   (o->cost.total + in->resale)
-                                             : 0;
+    double spent = o->cost.total_undiscounted + in->resale;
+    o->electricity_share =
+        spent > 0 ? o->cost.electricity_per_month * w->horizon_months / spent : 0;
 }
 
 /* Hours of running the work takes: its samples at o's speed, or its hours on the reference

@@ -10,6 +10,11 @@
 int decide_convert(decision *d, double amount, const char *currency, double *out,
                    gw_error *err);
 void decide_option_cost(decision *d, decide_option *o);
+/* The machine o's cards go into, set once when o is made: the smallest KB host that takes its
+ * cards per machine (cited), with the workload's host_cost and host_power_w in place of the
+ * host's where it states them, and the KB's assumed figures where no host takes that many.
+ * A system bought whole, or a rental, has none. */
+void decide_option_host(decision *d, decide_option *o);
 /* The conversion of currency that decide_convert remembered (its dates); NULL when none was
  * needed (the workload's own currency) or made yet.  decide_rates_free frees them all. */
 const decide_rate *decide_rate_of(const decision *d, const char *currency);

@@ -297,6 +297,114 @@ static void get_system_name(const decision *d, const void *r, decide_field_value
     v->text = sys ? sys->name : NULL;
 }
 
+/* ---- the host a purchase's cards go into (decide_option_host) ---- */
+
+/* Where an option's host figures come from: the KB's host table, the workload, both, the KB's
+ * assumed figures, or a server bought whole. */
+static const char *host_basis(const decision *d, const decide_option *o)
+{
+    int cost_stated = !isnan(d->w->host_cost) && !d->fact_cite[KB_ASSUMED_HOST_COST];
+    int power_stated = !isnan(d->w->host_power_w) && !d->fact_cite[KB_ASSUMED_HOST_POWER];
+    if (o->system)
+        return "system";
+    if (o->host)
+        return cost_stated || power_stated ? "kb and workload" : "kb";
+    return cost_stated && power_stated ? "workload" : "assumed";
+}
+
+static void get_host_basis(const decision *d, const void *r, decide_field_value *v)
+{
+    v->text = host_basis(d, OPTION_OF(r));
+}
+
+static void get_host_id(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->text = o->host ? o->host->id : o->system ? o->system->id : NULL;
+}
+
+static void get_host_name(const decision *d, const void *r, decide_field_value *v)
+{
+    const decide_option *o = OPTION_OF(r);
+    const char *basis = host_basis(d, o);
+    v->text = o->host     ? o->host->name
+              : o->system ? o->system->name
+              : !strcmp(basis, "workload") ? "the workload's host (host_cost, host_power_w)"
+                                           : "a host at the KB's assumed figures";
+}
+
+static void get_host_kind(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->text = o->host ? o->host->kind : o->system ? "system" : NULL;
+}
+
+static void get_host_cost(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->system ? NAN : o->host_cost;   /* a server's is in its price */
+}
+
+static void get_host_power(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->system ? o->system->power_w : o->host_power_w;
+}
+
+static void get_host_source(const decision *d, const void *r, decide_field_value *v)
+{
+    const decide_option *o = OPTION_OF(r);
+    v->text = o->host     ? o->host->source
+              : o->system ? o->system->source
+              : !strcmp(host_basis(d, o), "assumed") ? d->facts[KB_ASSUMED_HOST_COST].source
+                                                     : NULL;
+}
+
+static void get_host_as_of(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->host ? OPTION_OF(r)->host->as_of : NULL;
+}
+
+static void get_host_quality(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->text = OPTION_OF(r)->host ? OPTION_OF(r)->host->quality : NULL;
+}
+
+static void get_purchase(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = OPTION_OF(r)->acquisition != DECIDE_RENT;
+}
+
+/* Staff time a month; NaN (null: not counted) where the workload states none. */
+static void get_staff(const decision *d, const void *r, decide_field_value *v)
+{
+    const workload *w = d->w;
+    v->number = isnan(w->upkeep_hours_per_month) || isnan(w->upkeep_rate)
+                    ? NAN
+                    : OPTION_OF(r)->cost.staff_per_month;
+}
+
+/* Colocation a month; NaN (null: not checked) where the workload states no site power. */
+static void get_colocation(const decision *d, const void *r, decide_field_value *v)
+{
+    v->number = isnan(d->w->site_power_kw) ? NAN : OPTION_OF(r)->cost.colocation_per_month;
+}
+
+/* Support, colocation and staff together, a month: the running costs besides electricity. */
+static void get_other_running(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const cost_summary *c = &OPTION_OF(r)->cost;
+    v->number = c->support_per_month + c->colocation_per_month + c->staff_per_month;
+}
+
 static void get_in_body(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
@@ -366,6 +474,18 @@ const decide_field decide_option_fields[] = {
     {NULL, "system", S, GET, get_system, 0, NULL, VALUE, 0, NULL},
     {NULL, "system_name", S, GET, get_system_name, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "network_gbps", N, OPT(network_gbps), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "purchase", B, GET, get_purchase, 0, NULL, HIDDEN, 0, NULL},
+    {"host", "id", S, GET, get_host_id, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "name", S, GET, get_host_name, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "kind", S, GET, get_host_kind, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "cost", M, GET, get_host_cost, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "power_w", F, GET, get_host_power, 0, " W", HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "cards", I, OPT(cards_per_machine), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY,
+     NULL},
+    {"host", "basis", S, GET, get_host_basis, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "source", S, GET, get_host_source, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "as_of", S, GET, get_host_as_of, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"host", "quality", S, GET, get_host_quality, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {NULL, "acquisition", S, GET, get_acquisition, 0, NULL, VALUE, 0, NULL},
     {NULL, "provider", S, OPT(provider), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "instance", S, OPT(instance), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -451,6 +571,16 @@ const decide_field decide_option_fields[] = {
     {"cost", "cards", M, OPT(buy.cards), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "host", M, OPT(buy.host), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
     {"cost", "resale", M, OPT(buy.resale), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "cooling", M, OPT(buy.cooling), NULL, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "support_per_year", M, OPT(buy.support_per_year), NULL, 0, NULL, HIDDEN,
+     DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "colocation_per_month", M, GET, get_colocation, 0, NULL, HIDDEN,
+     DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "staff_per_month", M, GET, get_staff, 0, NULL, HIDDEN, DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "other_per_month", M, GET, get_other_running, 0, NULL, HIDDEN,
+     DECIDE_FIELD_BUY_ONLY, NULL},
+    {"cost", "total_undiscounted", M, OPT(cost.total_undiscounted), NULL, 0, NULL, HIDDEN, 0,
+     NULL},
     {"cost", "electricity_share", N, OPT(electricity_share), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "cites", L, GET, get_cites, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "workloads", L, GET, get_workloads, 0, NULL, HIDDEN, 0, NULL},

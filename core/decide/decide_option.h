@@ -48,6 +48,12 @@ typedef struct decide_option {
     int hosts;                     /* 1 unless the cards span several machines */
     const kb_system *system;       /* borrowed from the decision; NULL: cards in hosts */
     double network_gbps;           /* between the machines, Gb/s; NaN for one machine */
+    /* The machine cards bought one by one go into (decide_option_host): the KB's host row,
+     * borrowed from the decision (NULL: the workload's host_cost and host_power_w, or the KB's
+     * assumed figures), its cost and own draw per machine, and the cards in each. */
+    const kb_host *host;
+    double host_cost, host_power_w;
+    int cards_per_machine;
     /* fit */
     double vram_needed_gb, per_card_gb;
     int fits, split;               /* split: model parallelism over the cards */

@@ -453,6 +453,7 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->hosts = hosts;
     o->system = sys;
     o->network_gbps = hosts < 2 ? NAN : sys ? sys->network_gbps : d->w->network_gbps;
+    decide_option_host(d, o);
     o->unit_price = decide_median(prices->values, prices->n);
     o->price_lo = prices->values[0];
     o->price_hi = prices->values[prices->n - 1];

@@ -5,6 +5,7 @@
 #include "decide_demand.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/units.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
@@ -237,12 +238,14 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
 static void method_cost(view *v, const decision *d, gw_buf *line)
 {
     view_map_set_str(v, "buy",
-                     "total = cards + hosts + cooling + (electricity + upkeep) x months - resale; "
-                     "electricity = watts x hours a day x 30 days / 1000 x price x PUE, over the "
-                     "horizon; for a job, over the hours its runs take instead (runs x hours per "
-                     "run); SXM and OAM modules are bought only as whole servers (the KB's "
-                     "systems): the price includes the host and the watts are the server's "
-                     "stated maximum; consumer cards 4 a machine, data-centre PCIe cards 8");
+                     "total = cards + hosts + cooling + (electricity + staff + support + "
+                     "colocation) x months - resale; electricity = watts x hours a day x 30 / "
+                     "1000 x price x "
+                     "PUE (a job: its runs' hours); SXM and OAM modules as whole servers (host "
+                     "included, their maximum watts); consumer "
+                     "cards 4 a machine, data-centre 8; support = support_fraction x hardware a "
+                     "year; colocation = (kW - site_power_kw) x price per kW a month; "
+                     "discount_rate r: a payment in month m x (1 + r)^-(m/12), resale likewise");
     buf_reset(line);
     buf_printf(line,
                "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
@@ -292,6 +295,130 @@ static void assume(view *list, const char *text, int cite_a, int cite_b)
         view_list_push(cites, view_number(cite_b));
 }
 
+/* The citation number of source, where the decision cites it; 0 when it does not. */
+static int cite_number(const decision *d, const char *source)
+{
+    for (size_t i = 0; source && i < d->n_cites; i++)
+        if (!strcmp(d->cite_ids[i], source))
+            return (int)i + 1;
+    return 0;
+}
+
+/* Whether the workload states its host's cost and power (not the KB's assumed figures). */
+static int host_cost_stated(const decision *d)
+{
+    return !isnan(d->w->host_cost) && !d->fact_cite[KB_ASSUMED_HOST_COST];
+}
+
+static int host_power_stated(const decision *d)
+{
+    return !isnan(d->w->host_power_w) && !d->fact_cite[KB_ASSUMED_HOST_POWER];
+}
+
+/* One host in the hosts sentence: "workstation (4) CNY 8,978, 400 W", the workload's
+ * figures where it states them (the price's kind and date are in --json's option.host). */
+static void host_words(gw_buf *b, const decision *d, size_t h)
+{
+    const kb_host *host = &d->hosts[h];
+    buf_printf(b, "%s (%g) ", host->kind, host->max_cards);
+    decide_money(b, d, host_cost_stated(d) ? d->w->host_cost : d->host_prices[h]);
+    buf_printf(b, ", %.0f W", host_power_stated(d) ? d->w->host_power_w : host->power_w);
+}
+
+/* The hosts the purchases go into, each once with its price and draw besides its cards (cited),
+ * the workload's figures where it states them, the assumed host where none takes the cards. */
+static void assume_hosts(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    view *m = view_list_push(list, view_map());
+    view *cites = view_map_set(m, "cites", view_list());
+    buf_reset(b);
+    buf_puts(b, "Hosts, the smallest for a machine's cards (cards; W besides them):");
+    int n = 0;
+    for (size_t h = 0; h < d->n_hosts; h++) {
+        int used = 0;
+        for (size_t i = 0; i < d->n_options && !used; i++)
+            used = d->options[i].host == &d->hosts[h];
+        if (!used)
+            continue;
+        buf_puts(b, n++ ? "; " : " ");
+        host_words(b, d, h);
+        int cite = cite_number(d, d->hosts[h].source);
+        if (cite && !(host_cost_stated(d) && host_power_stated(d)))
+            view_list_push(cites, view_number(cite));
+    }
+    if (host_cost_stated(d) || host_power_stated(d))
+        buf_printf(b, "%s(the workload's %s)", n ? " " : " ",
+                   host_cost_stated(d) && host_power_stated(d) ? "host_cost and host_power_w"
+                   : host_cost_stated(d)                       ? "host_cost"
+                                                               : "host_power_w");
+    if (d->fact_cite[KB_ASSUMED_HOST_COST] || d->fact_cite[KB_ASSUMED_HOST_POWER]) {
+        buf_printf(b, "%s%s: the KB's assumed ", n ? "; where none takes them" : "",
+                   d->n_hosts ? "" : " none in the KB (gpuwise kb import kb/data/hosts.csv)");
+        units_format_money(b, d->facts[KB_ASSUMED_HOST_COST].value,
+                           d->facts[KB_ASSUMED_HOST_COST].unit, -1);
+        buf_printf(b, " and %.0f W", d->facts[KB_ASSUMED_HOST_POWER].value);
+        view_list_push(cites, view_number(d->fact_cite[KB_ASSUMED_HOST_COST]));
+    } else if (!n && host_cost_stated(d) && host_power_stated(d)) {
+        buf_puts(b, " ");
+        decide_money(b, d, w->host_cost);
+        buf_printf(b, ", %.0f W (the workload's host_cost and host_power_w)", w->host_power_w);
+    }
+    if (w->cards_per_host > 0)
+        buf_printf(b, "; up to %g cards a machine (cards_per_host)", w->cards_per_host);
+    buf_puts(b, ".");
+    view_map_set_str(m, "text", buf_cstr(b));
+}
+
+/* Site power, support, staff and the cost of capital: each a cost line, or said not to be. */
+static void assume_running(view *list, const decision *d, gw_buf *b)
+{
+    const workload *w = d->w;
+    gw_buf unstated = GW_BUF_INIT;
+    int support_cite = d->fact_cite[KB_ASSUMED_SUPPORT];
+    if (isnan(w->site_power_kw)) {
+        buf_puts(&unstated, "site power (site_power_kw)");
+    } else {
+        buf_reset(b);
+        buf_printf(b, "The site takes %g kW (site_power_kw); a purchase's draw above it is in "
+                      "colocation at ",
+                   w->site_power_kw);
+        decide_money(b, d, d->colocation_per_kw_month);
+        buf_puts(b, " per kW a month, its electricity still at the workload's price.");
+        assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_COLOCATION], 0);
+    }
+    if (isnan(w->upkeep_hours_per_month) || isnan(w->upkeep_rate)) {
+        buf_printf(&unstated, "%sstaff (upkeep_hours_per_month, upkeep_rate)",
+                   unstated.len ? ", " : "");
+    } else {
+        buf_reset(b);
+        buf_printf(b, "Staff time: %g hours a month at ", w->upkeep_hours_per_month);
+        decide_money(b, d, w->upkeep_rate);
+        buf_puts(b, " an hour.");
+        assume(list, buf_cstr(b), 0, 0);
+    }
+    if (w->discount_rate > 0) {
+        buf_reset(b);
+        buf_printf(b, "Later payments and resale at present value, %g%% a year (discount_rate): "
+                      "over %g months, 1 a month counts %.4g and a resale %.4g.",
+                   w->discount_rate * 100, w->horizon_months,
+                   cost_present_months(w->horizon_months, w->discount_rate),
+                   cost_present_factor(w->horizon_months, w->discount_rate));
+        assume(list, buf_cstr(b), 0, 0);
+    } else {
+        buf_printf(&unstated, "%sdiscounting (discount_rate)", unstated.len ? ", " : "");
+    }
+    buf_reset(b);
+    buf_printf(b, "Support: %g%% of the hardware's price a year%s", w->support_fraction * 100,
+               support_cite ? ", data-centre only (support_fraction)"
+                            : " (the workload's support_fraction)");
+    if (unstated.len)
+        buf_printf(b, "; unstated, not counted: %s", buf_cstr(&unstated));
+    buf_puts(b, ".");
+    assume(list, buf_cstr(b), support_cite, 0);
+    buf_free(&unstated);
+}
+
 /* The costs of owning: use, electricity, hosts, resale, upkeep. */
 static void assume_ownership(view *list, const decision *d, gw_buf *b)
 {
@@ -305,17 +432,7 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
     decide_money(b, d, w->electricity_price);
     buf_printf(b, " per kWh, PUE %g.", w->pue);
     assume(list, buf_cstr(b), 0, 0);
-    buf_reset(b);
-    buf_puts(b, "A host machine costs ");
-    decide_money(b, d, w->host_cost);
-    buf_printf(b, " and draws %.0f W besides its cards; it takes up to ", w->host_power_w);
-    if (w->cards_per_host > 0)
-        buf_printf(b, "%g cards (the workload's cards_per_host).", w->cards_per_host);
-    else
-        buf_printf(b, "%d consumer or %d data-centre cards.", DECIDE_CONSUMER_PER_HOST,
-                   DECIDE_SERVER_PER_HOST);
-    assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_COST],
-           d->fact_cite[KB_ASSUMED_HOST_POWER]);
+    assume_hosts(list, d, b);
     int several = 0;
     for (size_t i = 0; i < d->n_options; i++)
         several |= d->options[i].hosts > 1 && !d->options[i].system &&
@@ -344,18 +461,11 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
         }
     }
     buf_reset(b);
-    buf_printf(b, "Cards resell for %.0f%% of their price at the end of the horizon (a server "
-                  "bought whole: %.0f%% of the server's price; hosts bought for cards are not "
-                  "resold).",
-               w->resale_fraction * 100, w->resale_fraction * 100);
+    buf_printf(b, "Resale: %.0f%% of the cards' (or a whole server's) price at the horizon, "
+                  "not the hosts'.",
+               w->resale_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
-    if (w->upkeep_hours_per_month > 0) {
-        buf_reset(b);
-        buf_printf(b, "Upkeep: %g hours a month at ", w->upkeep_hours_per_month);
-        decide_money(b, d, w->upkeep_rate);
-        buf_puts(b, " an hour.");
-        assume(list, buf_cstr(b), 0, 0);
-    }
+    assume_running(list, d, b);
 }
 
 view *decide_assumptions_view(const decision *d)

@@ -589,7 +589,7 @@ static double base_value(const sens *s)
     case SENS_HOURS:
         return w->hours_per_day;
     case SENS_HOST:
-        return win->acquisition != DECIDE_RENT && !win->system ? w->host_cost : NAN;
+        return win->acquisition != DECIDE_RENT && !win->system ? win->host_cost : NAN;
     case SENS_OWN:
         return win->unit_price;
     case SENS_RENT:   /* the rental price of several offers: given as a factor only */

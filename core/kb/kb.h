@@ -47,7 +47,7 @@ void kb_rollback(kb *k);
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
     KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_SYSTEMS, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
-    KB_ASSUMPTIONS, KB_MODELS, KB_PROVIDERS, KB_TABLES
+    KB_ASSUMPTIONS, KB_MODELS, KB_PROVIDERS, KB_HOSTS, KB_TABLES
 };
 
 typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
@@ -178,6 +178,14 @@ typedef struct kb_system {
     double gpu_count, power_w, network_gbps;
 } kb_system;
 
+/* A machine bought around cards sold one by one (a desktop, a workstation, a server of PCIe
+ * slots): the most cards it takes, its own draw at the wall besides them, and its price with the
+ * kind of evidence that price is (a price_kind id) and its date. */
+typedef struct kb_host {
+    char *id, *name, *kind, *currency, *quality, *as_of, *source, *note;
+    double max_cards, power_w, price;
+} kb_host;
+
 typedef struct kb_rate {
     char *currency, *as_of, *source;
     double per_usd;
@@ -205,6 +213,10 @@ typedef enum kb_assumed {
                                  * serving stack reaches while generating tokens */
     KB_ASSUMED_FROM_HIGH,       /* from_high_factor: the high end of a "from" price as a multiple
                                  * of its figure, where no current list price bounds it */
+    KB_ASSUMED_SUPPORT,         /* support_fraction: support and warranty a year, as a share of
+                                 * the hardware's price */
+    KB_ASSUMED_COLOCATION,      /* colocation_per_kw_month: a colocation site's price per kW of
+                                 * power a month, in a currency */
     KB_ASSUMED_COUNT
 } kb_assumed;
 
@@ -255,6 +267,8 @@ void kb_model_free(kb_model *m);
 void kb_models_free(kb_model *rows, size_t n);
 void kb_provider_free(kb_provider *p);
 void kb_providers_free(kb_provider *rows, size_t n);
+void kb_host_free(kb_host *h);
+void kb_hosts_free(kb_host *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
  * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
@@ -370,6 +384,9 @@ void kb_price_kinds_free(kb_price_kind *rows, size_t n);
 int kb_price_kind_rank(const kb_price_kind *kinds, size_t n, const char *id);
 /* The systems a GPU is sold in (gpu NULL: every one), by id. */
 int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error *err);
+/* Every host machine, fewest cards first (then the cheaper, then by id).  Caller frees with
+ * kb_hosts_free. */
+int kb_hosts_list(kb *k, kb_host **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 /* The catalog's models, by id.  Caller frees with kb_models_free. */
 int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err);

@@ -406,6 +406,17 @@ int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error
     return rc;
 }
 
+int kb_hosts_list(kb *k, kb_host **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_HOSTS], NULL);
+    buf_puts(&sql, " ORDER BY max_cards, price, id");
+    int rc = select_rows(k, &kb_tables[KB_HOSTS], buf_cstr(&sql), NULL, 0, sizeof(kb_host), 0,
+                         NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err)
 {
     int found;
@@ -432,7 +443,8 @@ int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
                 " + (SELECT count(*) FROM claim WHERE source = s.id OR correction_source = s.id)"
                 " + (SELECT count(*) FROM assumption WHERE source = s.id)"
                 " + (SELECT count(*) FROM system WHERE source = s.id)"
-                " + (SELECT count(*) FROM model WHERE source = s.id)");
+                " + (SELECT count(*) FROM model WHERE source = s.id)"
+                " + (SELECT count(*) FROM host WHERE source = s.id)");
     buf_puts(&sql, " s ORDER BY id");
     int rc = select_rows(k, &kb_tables[KB_SOURCES], buf_cstr(&sql), NULL, 0, sizeof(kb_source), 1,
                          fill_fact_count, (void **)out, n, err);

@@ -75,7 +75,8 @@ static char *fts_query(const char *text, const char *joiner)
     "instr(h.ref, '@') - 1) AND as_of = substr(h.ref, instr(h.ref, '@') + 1)) " \
     "WHEN 'assumption' THEN (SELECT source FROM assumption WHERE id = h.ref) " \
     "WHEN 'system' THEN (SELECT source FROM system WHERE id = h.ref) " \
-    "WHEN 'model' THEN (SELECT source FROM model WHERE id = h.ref) END"
+    "WHEN 'model' THEN (SELECT source FROM model WHERE id = h.ref) " \
+    "WHEN 'host' THEN (SELECT source FROM host WHERE id = h.ref) END"
 
 /* Reads hit rows (kind, ref, title, snippet, rank, gpu, source) until the statement ends, and
  * finalizes it.  Returns the step code: SQLITE_DONE when every row was read. */
@@ -156,7 +157,9 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
                      "UNION ALL SELECT 7, row, kind, ref, title FROM kb_text_system "
                      "WHERE row IN (SELECT rowid FROM system WHERE source = ?1) "
                      "UNION ALL SELECT 8, row, kind, ref, title FROM kb_text_model "
-                     "WHERE row IN (SELECT rowid FROM model WHERE source = ?1)) h "
+                     "WHERE row IN (SELECT rowid FROM model WHERE source = ?1) "
+                     "UNION ALL SELECT 9, row, kind, ref, title FROM kb_text_host "
+                     "WHERE row IN (SELECT rowid FROM host WHERE source = ?1)) h "
                      "ORDER BY h.t, h.row",
                      &st, err);
     if (rc)

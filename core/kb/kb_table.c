@@ -39,6 +39,7 @@ static const char *const claim_status[] = {"wrong", "disputed", NULL};
  * cloud where hosts list their own machines, or a decentralised network of providers. */
 static const char *const provider_kinds[] = {"hyperscaler", "specialised", "marketplace",
                                              "decentralised", NULL};
+static const char *const host_kinds[] = {"desktop", "workstation", "server", NULL};
 
 /* A column without unit, label or text form; S: the struct field that keeps it. */
 #define S(type, f) ((ptrdiff_t)offsetof(type, f))
@@ -178,6 +179,22 @@ static const kb_column system_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_system, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_system, note)),
 };
+/* A machine around cards bought one by one (schema version 11): max_cards the double-width
+ * cards its board and power supplies take, power_w its own draw at the wall under load besides
+ * those cards (CPUs, memory, fans, the supplies' losses), price what it costs without cards. */
+static const kb_column host_cols[] = {
+    COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_host, id)),
+    COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_host, name)),
+    COL("kind", KB_TEXT, KB_REQUIRED, host_kinds, S(kb_host, kind)),
+    COL("max_cards", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_host, max_cards)),
+    COL("power_w", KB_NUMBER, KB_REQUIRED, NULL, S(kb_host, power_w)),
+    COL("price", KB_NUMBER, KB_REQUIRED, NULL, S(kb_host, price)),
+    COL("currency", KB_TEXT, KB_REQUIRED | KB_CURRENCY, NULL, S(kb_host, currency)),
+    COL("quality", KB_TEXT, KB_REQUIRED | KB_NAMES_PRICE_KIND, NULL, S(kb_host, quality)),
+    COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE, NULL, S(kb_host, as_of)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_host, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_host, note)),
+};
 static const kb_column claim_cols[] = {
     COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
     COL("claim", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, claim)),
@@ -254,6 +271,9 @@ static const struct {
                                      "a fraction from 0.01 to 1"},
     /* A "from" price's high end is at least its figure; ten times it would be a typo. */
     [KB_ASSUMED_FROM_HIGH] = {"from_high_factor", "ratio", 1, 10, "a ratio from 1 to 10"},
+    /* Support a year above the hardware's whole price would be a typo. */
+    [KB_ASSUMED_SUPPORT] = {"support_fraction", "fraction", 0, 1, "a fraction from 0 to 1"},
+    [KB_ASSUMED_COLOCATION] = {"colocation_per_kw_month", NULL, 0, 1e6, "an amount from 0"},
 };
 
 const char *kb_assumed_id(kb_assumed which)
@@ -280,6 +300,7 @@ const kb_table kb_tables[KB_TABLES] = {
      assumption_rule},
     {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule},
     {"providers.csv", "provider", "providers", provider_cols, NCOLS(provider_cols), NULL},
+    {"hosts.csv", "host", "hosts", host_cols, NCOLS(host_cols), NULL},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {
@@ -408,6 +429,7 @@ ROW_FREE(kb_assumption_free, kb_assumption, KB_ASSUMPTIONS)
 ROW_FREE(kb_system_free, kb_system, KB_SYSTEMS)
 ROW_FREE(kb_model_free, kb_model, KB_MODELS)
 ROW_FREE(kb_provider_free, kb_provider, KB_PROVIDERS)
+ROW_FREE(kb_host_free, kb_host, KB_HOSTS)
 
 void kb_gpu_init(kb_gpu *g)
 {
@@ -429,6 +451,7 @@ ROWS_FREE(kb_prices_free, kb_price, kb_price_free)
 ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
 ROWS_FREE(kb_systems_free, kb_system, kb_system_free)
 ROWS_FREE(kb_models_free, kb_model, kb_model_free)
+ROWS_FREE(kb_hosts_free, kb_host, kb_host_free)
 ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
 ROWS_FREE(kb_providers_free, kb_provider, kb_provider_free)
 #undef ROW_FREE

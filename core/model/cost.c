@@ -25,16 +25,59 @@ static double upkeep_per_month(const cost_buy_input *in)
                : 0;
 }
 
+/* Monthly costs that do not grow with use: staff, support, colocation. */
+static double fixed_per_month(const cost_buy_input *in)
+{
+    double support = in->support_per_year > 0 ? in->support_per_year / 12 : 0;
+    double colocation = in->colocation_per_month > 0 ? in->colocation_per_month : 0;
+    return upkeep_per_month(in) + support + colocation;
+}
+
+static int discounted(double rate)
+{
+    return rate > 0;   /* NaN and 0 are not */
+}
+
+double cost_present_months(double months, double discount_rate)
+{
+    if (!discounted(discount_rate) || !(months > 0))
+        return months > 0 ? months : 0;
+    double monthly = pow(1 + discount_rate, 1.0 / 12) - 1;
+    return (1 - pow(1 + monthly, -months)) / monthly;
+}
+
+double cost_present_factor(double months, double discount_rate)
+{
+    if (!discounted(discount_rate))
+        return 1;
+    return pow(1 + discount_rate, -months / 12);
+}
+
 void cost_buy(const cost_buy_input *in, cost_summary *out)
 {
     memset(out, 0, sizeof *out);
     out->upfront = in->cards + in->host + in->cooling;
     out->electricity_per_month =
         cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh, in->pue);
-    out->running_per_month = out->electricity_per_month + upkeep_per_month(in);
-    out->total = out->upfront + out->running_per_month * in->months - in->resale;
+    out->staff_per_month = upkeep_per_month(in);
+    out->support_per_month = in->support_per_year > 0 ? in->support_per_year / 12 : 0;
+    out->colocation_per_month = in->colocation_per_month > 0 ? in->colocation_per_month : 0;
+    out->running_per_month = out->electricity_per_month + fixed_per_month(in);
+    out->total_undiscounted = out->upfront + out->running_per_month * in->months - in->resale;
+    out->total = out->upfront +
+                 out->running_per_month * cost_present_months(in->months, in->discount_rate) -
+                 in->resale * cost_present_factor(in->months, in->discount_rate);
     out->hours_of_use = in->hours_per_day * COST_DAYS_PER_MONTH * in->months;
     out->per_hour = out->hours_of_use > 0 ? out->total / out->hours_of_use : NAN;
+}
+
+void cost_rent_discount(cost_summary *s, double months, double discount_rate)
+{
+    s->total_undiscounted = s->total;
+    if (!discounted(discount_rate) || !(months > 0))
+        return;
+    s->total = s->running_per_month * cost_present_months(months, discount_rate);
+    s->per_hour = s->hours_of_use > 0 ? s->total / s->hours_of_use : NAN;
 }
 
 void cost_rent(double price_per_hour, double hours_per_day, double months, cost_summary *out)
@@ -43,6 +86,7 @@ void cost_rent(double price_per_hour, double hours_per_day, double months, cost_
     out->hours_of_use = hours_per_day * COST_DAYS_PER_MONTH * months;
     out->running_per_month = price_per_hour * hours_per_day * COST_DAYS_PER_MONTH;
     out->total = price_per_hour * out->hours_of_use;
+    out->total_undiscounted = out->total;
     out->per_hour = price_per_hour;
 }
 
@@ -67,7 +111,7 @@ static double energy_per_hour(const cost_buy_input *in)
 
 double cost_break_even_hours_per_day(const cost_buy_input *in, double rent_equivalent_per_hour)
 {
-    double fixed = in->cards + in->host + in->cooling + upkeep_per_month(in) * in->months -
+    double fixed = in->cards + in->host + in->cooling + fixed_per_month(in) * in->months -
                    in->resale;
     double margin = rent_equivalent_per_hour - energy_per_hour(in);
     if (!(margin > 0) || !(in->months > 0))
@@ -82,7 +126,7 @@ double cost_break_even_month(const cost_buy_input *in, double rent_equivalent_pe
     double rent_month = rent_equivalent_per_hour * in->hours_per_day * COST_DAYS_PER_MONTH;
     double running = cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh,
                                                 in->pue) +
-                     upkeep_per_month(in);
+                     fixed_per_month(in);
     double margin = rent_month - running;
     if (!(margin > 0))
         return NAN;
@@ -93,7 +137,7 @@ double cost_cumulative_buy(const cost_buy_input *in, double month)
 {
     double running = cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh,
                                                 in->pue) +
-                     upkeep_per_month(in);
+                     fixed_per_month(in);
     return in->cards + in->host + in->cooling + running * month;
 }
 

@@ -18,13 +18,23 @@ typedef struct cost_buy_input {
     double upkeep_hours_per_month;  /* people's time keeping the machine running */
     double upkeep_rate;             /* cost of one such hour */
     double resale;                  /* what the hardware sells for at the horizon */
+    double support_per_year;        /* support and warranty contracts, a year */
+    double colocation_per_month;    /* room for the draw a site cannot take, a month */
+    double discount_rate;           /* a year; later payments and resale at present value (0 or
+                                     * NaN: none) */
 } cost_buy_input;
 
 typedef struct cost_summary {
     double upfront;                 /* paid on day one (0 when renting) */
     double electricity_per_month;
-    double running_per_month;       /* electricity + upkeep (rent: the rental bill) */
-    double total;                   /* over the horizon, resale deducted */
+    double running_per_month;       /* electricity + staff + support + colocation (rent: the
+                                     * rental bill) */
+    double staff_per_month;         /* upkeep hours x their rate */
+    double support_per_month;       /* support_per_year / 12 */
+    double colocation_per_month;
+    double total;                   /* over the horizon, resale deducted, at present value
+                                     * where a discount rate is given */
+    double total_undiscounted;      /* the same, every payment at its face value */
     double hours_of_use;            /* hours_per_day x 30 x months */
     double per_hour;                /* total / hours_of_use */
 } cost_summary;
@@ -34,7 +44,18 @@ double cost_kwh_per_day(double watts, double hours_per_day);
 double cost_electricity_per_month(double watts, double hours_per_day, double price_kwh,
                                   double pue);
 
+/* Present value of 1 a month paid at each month's end for months, at discount_rate a year
+ * (monthly rate i = (1 + rate)^(1/12) - 1): (1 - (1 + i)^-months) / i; months itself when the
+ * rate is 0 or NaN.  36 months at 8%: i = 0.0064340, (1 - 1.08^-3) / i = 32.04. */
+double cost_present_months(double months, double discount_rate);
+/* Present value of 1 paid after months: (1 + rate)^-(months / 12); 1 when the rate is 0 or NaN. */
+double cost_present_factor(double months, double discount_rate);
+
+/* total = cards + host + cooling + running x present_months - resale x present_factor, where
+ * running = electricity + staff + support / 12 + colocation. */
 void cost_buy(const cost_buy_input *in, cost_summary *out);
+/* A rental paid month by month over months (capacity): its total at present value. */
+void cost_rent_discount(cost_summary *s, double months, double discount_rate);
 /* Renting price_per_hour for hours_per_day over months. */
 void cost_rent(double price_per_hour, double hours_per_day, double months, cost_summary *out);
 

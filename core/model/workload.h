@@ -84,6 +84,9 @@ typedef struct workload {
      * holds the first part's fields under the file's name. */
     struct workload **parts;
     size_t n_parts;
+    double site_power_kw;       /* power the buyer's room has for these machines; NaN: unstated */
+    double support_fraction;    /* support and warranty a year, of the hardware's price */
+    double discount_rate;       /* a year, for later payments and resale; NaN: not discounted */
 } workload;
 
 /* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish

@@ -296,10 +296,11 @@ const workload_field workload_top_fields[] = {
      .fallback = "0", .unit = "currency", .note = "per machine",
      .help = "one-off cooling work, per machine"},
     {.name = "upkeep_hours_per_month", .type = FIELD_NUMBER, .at = AT(upkeep_hours_per_month),
-     .lo = 0, .hi = 744, .fallback = "0", .unit = "hours/month",
-     .help = "people's time running the machines"},
+     .lo = 0, .hi = 744, .unit = "hours/month",
+     .help = "people's time running the machines (staff time; unstated, it is not counted and "
+             "the report says so)"},
     {.name = "upkeep_rate", .type = FIELD_NUMBER, .at = AT(upkeep_rate), .lo = 0, .hi = 1e9,
-     .fallback = "0", .unit = "currency/hour",
+     .unit = "currency/hour",
      .help = "what an hour of that time costs"},
     {.name = "resale_fraction", .type = FIELD_NUMBER, .at = AT(resale_fraction), .lo = 0,
      .hi = 1,
@@ -315,6 +316,19 @@ const workload_field workload_top_fields[] = {
     {.name = "server_room", .type = FIELD_BOOL, .at = AT(server_room), .fallback = "false",
      .help = "the machines bought stand in a server room or data centre (consumer cards there "
              "carry the GeForce licence's data-centre note)"},
+    {.name = "site_power_kw", .type = FIELD_NUMBER, .at = AT(site_power_kw), .lo = 0, .hi = 1e6,
+     .unit = "kW",
+     .help = "power the buyer's room has for the machines bought: the draw above it is placed "
+             "in colocation at the KB's price per kW a month (unstated: not checked)"},
+    {.name = "support_fraction", .type = FIELD_NUMBER, .at = AT(support_fraction), .lo = 0,
+     .hi = 1, .unit = "fraction",
+     .help = "support and warranty a year, as a share of the hardware's price (default: the "
+             "decision's; 0 where none is bought)"},
+    {.name = "discount_rate", .type = FIELD_NUMBER, .at = AT(discount_rate), .lo = 0, .hi = 1,
+     .unit = "fraction a year",
+     .help = "the cost of capital: later payments (electricity, support, colocation, staff, a "
+             "capacity rental's monthly bills) and resale are taken at present value (unstated: "
+             "not discounted)"},
     {0},
 };
 

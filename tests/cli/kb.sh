@@ -178,7 +178,9 @@ check_eq "the A100 datasheet is cited" \
 run "$GW" --kb "$KB" kb check
 check_rc "the shipped KB passes kb check" 0
 check_out "kb check reports sourced facts" "every fact cites a source"
-check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 8"
+# ten: issue 27 adds support_fraction and colocation_per_kw_month
+check_out "kb check counts the assumed figures (kb/data/assumptions.csv)" "assumptions 10"
+check_out "kb check counts the hosts (kb/data/hosts.csv: desktop, workstation, server)" "hosts 3"
 
 # --- export / import ----------------------------------------------------------------------
 run "$GW" --kb "$KB" kb export -o "$T/one.csv"
@@ -287,17 +289,18 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
     check_rc "the upgraded version 2 KB passes kb check" 0
-    check_out "the upgraded KB has the eight assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction, version 10 from_high_factor)" "assumptions 8"
+    check_out "the upgraded KB has the ten assumed figures (version 7 adds llm_mfu and decode_bandwidth_fraction, version 10 from_high_factor, version 11 support_fraction and colocation_per_kw_month)" "assumptions 10"
     run "$GW" --kb "$T/v2.db" --json kb source article-a100-vs-4x3090
     check_eq "the upgraded assumed figures cite their article" "$(jqr '[.facts[] | .kind + ":" + .ref] | join(",")')" \
         "benchmark:1,claim:1,assumption:host_power_w,assumption:poor_cooling_factor"
     # the figures gpuwise 2's decide.c held (host CNY 8,000 and 200 W, resale 30%, PCIe 16 GB/s,
     # poor cooling keeps 80%), with version 7's two for language models (MFU 0.4, decode
-    # bandwidth 0.7) and version 10's high end of a "from" price (RunPod's 3.99 / 2.69 = 1.48),
-    # in export order (by id)
-    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's and 10's" \
+    # bandwidth 0.7), version 10's high end of a "from" price (RunPod's 3.99 / 2.69 = 1.48) and
+    # version 11's colocation (USD 196 per kW a month) and support (10% a year), in export order
+    # (by id)
+    check_eq "the upgrade carries over gpuwise 2's figures and adds version 7's, 10's and 11's" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# assumptions.csv$/,/^$/p' | sed 1,2d | grep . | cut -d, -f1-4 | tr '\n' ' ')" \
-        "decode_bandwidth_fraction,0.7,fraction,mbu-glossary from_high_factor,1.48,ratio,datareceipts-gpu-pricing host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 "
+        "colocation_per_kw_month,196,USD,encoradvisors-colocation-2026 decode_bandwidth_fraction,0.7,fraction,mbu-glossary from_high_factor,1.48,ratio,datareceipts-gpu-pricing host_cost,8000,CNY,article-4090-a100-h100 host_network_gbps,10,Gb/s,ieee-802-3an host_power_w,200,W,article-a100-vs-4x3090 llm_mfu,0.4,fraction,llama-3-paper poor_cooling_factor,0.8,fraction,article-a100-vs-4x3090 resale_fraction,0.3,fraction,article-4090-a100-h100 support_fraction,0.1,fraction,librarytechnology-hw-maintenance "
 else
     skip "kb: busy, foreign SQLite, migration" "sqlite3 not installed"
 fi
@@ -384,7 +387,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 181 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks + 3 for serving's parallel costs: all-reduce latencies over NVLink and over PCIe, and a hop between machines + 15 of issue 27: 10 providers' SLAs or terms, Lambda's terms, Vast.ai's FAQ, Runpod's hosting rules, SkyPilot's catalog and the GeForce driver licence)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 182
+check_eq "kb sources csv: header + 185 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks + 3 for serving's parallel costs: all-reduce latencies over NVLink and over PCIe, and a hop between machines + 15 of issue 27: 10 providers' SLAs or terms, Lambda's terms, Vast.ai's FAQ, Runpod's hosting rules, SkyPilot's catalog and the GeForce driver licence + 4 for hosts and ownership costs: a four-card build, a DGX H100 bill of materials, colocation per kW and hardware maintenance contracts)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 186
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -532,7 +535,9 @@ run "$GW" --kb "$KB" --json kb sources
 # + the used RTX A6000 of the Amazon tracker's export of 2025-05-04 = 465
 # + the assumed high end of a "from" price (RunPod's two H100 SXM prices) = 466
 # + the ECB's CNY, GBP and JPY rates of 2026-04-13 = 469
-check_eq "kb sources: 469 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "469"
+# + issue 27's three hosts (desktop, workstation, server) and two assumed figures (support,
+#   colocation) = 474
+check_eq "kb sources: 474 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "474"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 # One jq reads every source's JSON: a jq for each of the 156 cost more than gpuwise did.
 # make test checks every 8th source, make check-long every one.

@@ -136,6 +136,35 @@ static double minus_sqrt2(double x, void *ctx)
     return x * x - 2;
 }
 
+/* Present value (issue 27): 36 monthly payments at 8% a year, i = 1.08^(1/12) - 1 = 0.0064340,
+ * count (1 - 1.08^-3) / i = 0.2061678 / 0.0064340 = 32.0433 payments; a sum paid after 36
+ * months counts 1.08^-3 = 0.793832.  A purchase of 10,000 with 100 a month running and 3,000
+ * resale: 10,000 + 100 x 32.0433 - 3,000 x 0.793832 = 10,822.84 (at face value 10,600);
+ * support of 1,200 a year and colocation of 50 a month add 150 a month to its running. */
+static void present_value(void **state)
+{
+    (void)state;
+    assert_float_equal(cost_present_months(36, 0.08), 32.0433, 1e-4);
+    assert_float_equal(cost_present_months(36, 0), 36, 0);
+    assert_float_equal(cost_present_months(36, NAN), 36, 0);
+    assert_float_equal(cost_present_factor(36, 0.08), 0.793832, 1e-6);
+    assert_float_equal(cost_present_factor(36, 0), 1, 0);
+    cost_buy_input in = {.cards = 10000, .months = 36, .upkeep_hours_per_month = 2,
+                         .upkeep_rate = 50, .resale = 3000, .discount_rate = 0.08};
+    cost_summary out;
+    cost_buy(&in, &out);
+    assert_float_equal(out.staff_per_month, 100, 1e-9);
+    assert_float_equal(out.total, 10822.84, 0.01);
+    assert_float_equal(out.total_undiscounted, 10600, 1e-6);
+    in.discount_rate = 0;
+    in.support_per_year = 1200;
+    in.colocation_per_month = 50;
+    cost_buy(&in, &out);
+    assert_float_equal(out.support_per_month, 100, 1e-9);
+    assert_float_equal(out.running_per_month, 250, 1e-9);   /* 100 staff + 100 + 50 */
+    assert_float_equal(out.total, 10000 + 250 * 36 - 3000, 1e-6);
+}
+
 static void bisection(void **state)
 {
     (void)state;
@@ -154,6 +183,7 @@ int main(void)
         cmocka_unit_test(rtx4090_three_years),
         cmocka_unit_test(renting),
         cmocka_unit_test(break_even),
+        cmocka_unit_test(present_value),
         cmocka_unit_test(bisection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1110,7 +1110,9 @@ static int many_import(kb *k, gw_error *err)
                  "poor_cooling_factor,0.8,fraction,fixture-many,\n"
                  "llm_mfu,0.4,fraction,fixture-many,\n"
                  "decode_bandwidth_fraction,0.7,fraction,fixture-many,\n"
-                 "from_high_factor,1.48,ratio,fixture-many,\n");
+                 "from_high_factor,1.48,ratio,fixture-many,\n"
+                 "support_fraction,0,fraction,fixture-many,\n"
+                 "colocation_per_kw_month,196,USD,fixture-many,\n");
     if (rc == GW_OK)
         rc = kb_import_text(k, "assumptions.csv", t.data, t.len, err);
     buf_free(&t);

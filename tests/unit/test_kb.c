@@ -278,32 +278,42 @@ static void test_migration_from_v2(void **state)
     kb_source *s;
     assert_int_equal(kb_sources_list(k, &s, &n, &err), GW_OK);
     /* article-4090-a100-h100, article-a100-vs-4x3090, ga102-wp, the source version 5 adds for
-     * the network between machines, the two version 7 adds for language models and the one
-     * version 10 adds for a "from" price's high end, by id */
-    assert_int_equal(n, 7);
+     * the network between machines, the two version 7 adds for language models, the one
+     * version 10 adds for a "from" price's high end and the two version 11 adds for support
+     * and colocation, by id */
+    assert_int_equal(n, 9);
     assert_int_equal(s[0].fact_count, 2);       /* host_cost, resale_fraction */
     assert_int_equal(s[1].fact_count, 1 + 1 + 2);
     assert_string_equal(s[2].id, "datareceipts-gpu-pricing");
     assert_int_equal(s[2].fact_count, 1);       /* from_high_factor */
-    assert_int_equal(s[3].fact_count, 3);       /* the GPU, the rate, the claim's correction */
-    assert_string_equal(s[4].id, "ieee-802-3an");
-    assert_int_equal(s[4].fact_count, 1);       /* host_network_gbps */
-    assert_string_equal(s[5].id, "llama-3-paper");
-    assert_int_equal(s[5].fact_count, 1);       /* llm_mfu */
-    assert_string_equal(s[6].id, "mbu-glossary");
-    assert_int_equal(s[6].fact_count, 1);       /* decode_bandwidth_fraction */
+    assert_string_equal(s[3].id, "encoradvisors-colocation-2026");
+    assert_int_equal(s[3].fact_count, 1);       /* colocation_per_kw_month */
+    assert_int_equal(s[4].fact_count, 3);       /* the GPU, the rate, the claim's correction */
+    assert_string_equal(s[5].id, "ieee-802-3an");
+    assert_int_equal(s[5].fact_count, 1);       /* host_network_gbps */
+    assert_string_equal(s[6].id, "librarytechnology-hw-maintenance");
+    assert_int_equal(s[6].fact_count, 1);       /* support_fraction */
+    assert_string_equal(s[7].id, "llama-3-paper");
+    assert_int_equal(s[7].fact_count, 1);       /* llm_mfu */
+    assert_string_equal(s[8].id, "mbu-glossary");
+    assert_int_equal(s[8].fact_count, 1);       /* decode_bandwidth_fraction */
     kb_sources_free(s, n);
     kb_assumption a;
     assert_int_equal(kb_assumption_get(k, KB_ASSUMED_FROM_HIGH, &a, &err), GW_OK);
     assert_true(a.value == 1.48);               /* RunPod's H100 SXM: 3.99 / 2.69 = 1.483 */
     assert_string_equal(a.unit, "ratio");
     kb_assumption_free(&a);
-    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 8 assumptions = 12 facts; the index: those 12
-     * and the 7 sources = 19 entries */
+    /* 1 GPU + 1 benchmark + 1 rate + 1 claim + 10 assumptions = 14 facts; the index: those 14
+     * and the 9 sources = 23 entries (the host table, empty until kb/data/hosts.csv is
+     * imported, adds none) */
+    kb_assumption support;
+    assert_int_equal(kb_assumption_get(k, KB_ASSUMED_SUPPORT, &support, &err), GW_OK);
+    assert_true(support.value == 0.1);          /* 10-12% of the price a year: the low end */
+    kb_assumption_free(&support);
     gw_buf report = GW_BUF_INIT;
     assert_int_equal(kb_check(k, &report, &err), GW_OK);
-    assert_non_null(strstr(report.data, "ok: every fact cites a source (12 facts)"));
-    assert_non_null(strstr(report.data, "ok: search index (19 entries)"));
+    assert_non_null(strstr(report.data, "ok: every fact cites a source (14 facts)"));
+    assert_non_null(strstr(report.data, "ok: search index (23 entries)"));
     buf_free(&report);
     kb_close(k);
 }
@@ -1290,7 +1300,7 @@ static void test_assumption_rules(void **state)
         {"gpu_count", 1, "cards",
          "id: 'gpu_count' is not a figure gpuwise assumes (one of: host_cost, host_power_w, "
          "resale_fraction, host_network_gbps, poor_cooling_factor, llm_mfu, decode_bandwidth_fraction, "
-         "from_high_factor)"},
+         "from_high_factor, support_fraction, colocation_per_kw_month)"},
         {"from_high_factor", 1.48, "ratio", NULL},
         {"from_high_factor", 0.9, "ratio",
          "value: from_high_factor must be a ratio from 1 to 10, not 0.9"},   /* below its figure */

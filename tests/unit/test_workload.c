@@ -51,12 +51,13 @@ static void valid_workload(void **state)
     assert_int_equal(w->used_ok, 1);
     assert_int_equal(w->n_candidates, 2);
     assert_string_equal(w->candidates[0], "4x rtx-3090");
-    /* Defaults: data parallelism, good cooling, PUE 1, no upkeep; ownership costs left NaN for
-     * the decision to fill. */
+    /* Defaults: data parallelism, good cooling, PUE 1; ownership costs left NaN for the
+     * decision to fill, and staff time NaN: unstated, it is not counted and the report says so
+     * (issue 27: a silent 0 read as if the workload had said it). */
     assert_string_equal(w->parallelism, "data");
     assert_string_equal(w->cooling, "good");
     assert_float_equal(w->pue, 1, 0);
-    assert_float_equal(w->upkeep_hours_per_month, 0, 0);
+    assert_true(isnan(w->upkeep_hours_per_month));
     assert_true(isnan(w->host_cost));
     view *v = workload_to_view(w);
     assert_string_equal(view_str(view_path(v, "model.precision")), "amp");
@@ -388,7 +389,9 @@ static void absent_tables_take_defaults(void **state)
     assert_null(w->candidates);
     assert_true(isnan(w->budget) && isnan(w->resale_fraction) && isnan(w->cards_per_host));
     assert_float_equal(w->cooling_cost, 0, 0);
-    assert_float_equal(w->upkeep_rate, 0, 0);
+    assert_true(isnan(w->upkeep_rate));   /* unstated: staff time not counted, said */
+    assert_true(isnan(w->site_power_kw) && isnan(w->support_fraction) &&
+                isnan(w->discount_rate));
     /* The view: every field in table order, "file" after "name", null where nothing is set. */
     view *v = workload_to_view(w);
     gw_buf b = GW_BUF_INIT;
@@ -415,8 +418,9 @@ static void absent_tables_take_defaults(void **state)
         "\"price_max_age_days\":180,\"stale_ok\":false,\"cooling\":\"good\",\"candidates\":null,"
         "\"host_cost\":null,"
         "\"host_power_w\":null,\"cards_per_host\":null,\"network_gbps\":null,\"cooling_cost\":0,"
-        "\"upkeep_hours_per_month\":0,\"upkeep_rate\":0,\"resale_fraction\":null,"
+        "\"upkeep_hours_per_month\":null,\"upkeep_rate\":null,\"resale_fraction\":null,"
         "\"redundancy\":0,\"production\":false,\"server_room\":false,"
+        "\"site_power_kw\":null,\"support_fraction\":null,\"discount_rate\":null,"
         "\"kind\":\"job\",\"kind_text\":\"A job: 1 run of 2 h on rtx-3090, due within the 1-month "
         "horizon (240 h of running at 8 h a day). An option that cannot finish in those hours is "
         "out; a rental is paid for the hours the runs take, a purchase pays its electricity for "
@@ -434,22 +438,23 @@ static const view *field_entry(const view *fields, const char *name)
     return NULL;
 }
 
-/* The field list documentation is made from: the 35 top-level fields ("file" is not one: it is
+/* The field list documentation is made from: the 38 top-level fields ("file" is not one: it is
  * not written in a file; deadline_days, spot_ok, anecdotal_ok, network_gbps,
  * price_max_age_days and region are issue 13's and 14's; task, finetune, sharding,
  * activation_checkpointing, sequence_length and inference issue 15's; stale_ok issue 26's;
- * redundancy, production and server_room issue 27's: 38), model's 15 (4, and a language model's
- * name, active_params and 9 architecture figures), work's 5 (tokens), electricity's 2,
- * finetune's 2 and inference's 8 (requests_per_s and utilisation, issue 27's) = 70 entries,
- * each with help text. */
+ * redundancy, production, server_room, site_power_kw, support_fraction and discount_rate
+ * issue 27's: 41), model's 15 (4, and a language model's name, active_params and 9
+ * architecture figures), work's 5 (tokens), electricity's 2, finetune's 2 and inference's 8
+ * (requests_per_s and utilisation, issue 27's) = 73 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
     (void)state;
     view *fields = workload_fields_to_view();
     /* 65 before budgets took three forms (budget.upfront, .total and .monthly) and
-     * hours_needed_per_month came (69), and serving demand and production added
-     * inference.requests_per_s, inference.utilisation, redundancy, production, server_room */
-    assert_int_equal(view_len(fields), 74);
+     * hours_needed_per_month came (69); serving demand and production added
+     * inference.requests_per_s, inference.utilisation, redundancy, production and
+     * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate */
+    assert_int_equal(view_len(fields), 77);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
