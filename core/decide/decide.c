@@ -266,9 +266,9 @@ static const decide_option *half_rental(const decision *d, const decide_option *
 }
 
 /* Why a rental of several instances was left out (the not-considered list groups by it). */
-#define OMIT_FEWER_INSTANCES                                                                     \
-    "half as many instances do the work: they fit in memory, finish in the hours available (or " \
-    "meet the serving targets) and cost no more per unit of work"
+#define OMIT_FEWER_INSTANCES                                                                  \
+    "half as many instances fit in memory, finish in time (or meet the serving targets) and " \
+    "cost no more"
 
 /* Whether h, half of o (a rental of several instances), does o's work as well: its GPUs hold
  * what each must (memory per GPU), it finishes the job in the hours available or serves a
@@ -308,21 +308,37 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
     return 0;
 }
 
-/* The not-considered entry of o: "16x as 2 instances, AWS, p5.48xlarge". */
-static void omit_instances(decision *d, const decide_option *o)
+/* The not-considered entries of the rentals of several instances left out (drop[i]): each
+ * GPU's one alone by its offer ("16x as 2 instances, AWS, p5.48xlarge"), several by their
+ * number, so that a catalogue of offers does not fill the list; the trace names each by id. */
+static void omit_instances(decision *d, const unsigned char *drop)
 {
     gw_buf offer = GW_BUF_INIT;
-    buf_printf(&offer, "%dx as %d instances, %s", o->count, o->hosts, o->provider);
-    if (o->instance)
-        buf_printf(&offer, ", %s", o->instance);
-    decide_omit(d, o->gpu, o->gpu->name, buf_cstr(&offer), OMIT_FEWER_INSTANCES);
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        size_t first = i, n = 0;
+        for (size_t j = 0; j < d->n_options; j++)
+            if (drop[j] && d->options[j].gpu == o->gpu && n++ == 0)
+                first = j;
+        if (!drop[i] || first != i)   /* each GPU once, at its first left out */
+            continue;
+        buf_reset(&offer);
+        if (n == 1) {
+            buf_printf(&offer, "%dx as %d instances, %s", o->count, o->hosts, o->provider);
+            if (o->instance)
+                buf_printf(&offer, ", %s", o->instance);
+        } else {
+            buf_printf(&offer, "%zu rentals of several instances", n);
+        }
+        decide_omit(d, o->gpu, o->gpu->name, buf_cstr(&offer), OMIT_FEWER_INSTANCES);
+    }
     buf_free(&offer);
 }
 
 /* Several instances of a rental cost about what one does and only finish sooner (or serve
  * more): they stay an option only where half as many cannot do the work, judged on memory per
- * GPU, hours (or serving targets) and cost together; the trace says which kept each, and the
- * not-considered list names each left out. */
+ * GPU, hours (or serving targets) and cost together; the trace says which kept each and names
+ * each left out, and the not-considered list counts them. */
 static void drop_unneeded_instances(decision *d)
 {
     unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
@@ -332,12 +348,11 @@ static void drop_unneeded_instances(decision *d)
         if (o->acquisition != DECIDE_RENT || o->hosts < 2 || !(h = half_rental(d, o)))
             continue;
         drop[i] = (unsigned char)half_does_it(d, o, h, &why);
-        if (drop[i])
-            omit_instances(d, o);
-        else
-            decide_trace(d, "%s kept: %s", o->id, buf_cstr(&why));
+        decide_trace(d, "%s %s: %s", o->id, drop[i] ? "left out" : "kept",
+                     drop[i] ? OMIT_FEWER_INSTANCES : buf_cstr(&why));
     }
     buf_free(&why);
+    omit_instances(d, drop);
     size_t kept = 0, dropped = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         if (drop[i]) {

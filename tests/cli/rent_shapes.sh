@@ -26,7 +26,7 @@ with_candidates() {
 # ---- every count an offer sells is its own option, at its own price --------------------------
 # ShapeCo sells the fixture H100 as 1, 2 and 4 GPUs an instance: USD 3.00, 5.80 and 11.20 an
 # hour; the 2- and 4-GPU instances are not 2 x 3.00 = 6.00 nor 4 x 3.00 = 12.00, each is priced
-# by its own row, and each is one instance (hosts 1) that says so.
+# by its own row, and each is one instance (hosts 1): its label names no several instances.
 with_candidates "$FX/lora-job.lua" '"rent:shape-h100"'
 run "$GW" --kb "$K" decide "$W" --json
 jq_all _j1 '[.options[] | select(.provider == "ShapeCo") | "\(.count) \(.hosts) \(.cost.unit_price)"] | sort | join(",")' \
@@ -35,21 +35,21 @@ jq_all _j1 '[.options[] | select(.provider == "ShapeCo") | "\(.count) \(.hosts) 
 check_rc "rent shapes: decide over every shape of the fixture H100" 0
 check_eq "rent shapes: 1-, 2- and 4-GPU instances are three options, each at its own price" \
     "$_j1" "1 1 3,2 1 5.8,4 1 11.2"
-check_eq "rent shapes: a 2-GPU instance says it is one instance of 2 GPUs" "$_j2" \
-    "rent 2x Shape Fixture H100 80GB (ShapeCo, one instance of 2 GPUs: h100-2x)"
-check_eq "rent shapes: a 4-GPU instance says it is one instance of 4 GPUs" "$_j3" \
-    "rent 4x Shape Fixture H100 80GB (ShapeCo, one instance of 4 GPUs: h100-4x)"
+check_eq "rent shapes: a 2-GPU instance is labelled as one instance" "$_j2" \
+    "rent 2x Shape Fixture H100 80GB (ShapeCo, h100-2x)"
+check_eq "rent shapes: a 4-GPU instance is labelled as one instance" "$_j3" \
+    "rent 4x Shape Fixture H100 80GB (ShapeCo, h100-4x)"
 # The LoRA job fits one GPU (24 GB of 80) and finishes in hours: NetCo's 8-GPU offer as 2 or 4
 # instances costs more per token than as one (two instances billed a whole day each: 2 x 24 h x
-# 24.00 = 1,152 against 24 x 24.00 = 576 for one), so both are left out, and the not-considered
-# list says why.
-jq_all _j1 '[.not_considered[] | select(.gpu == "shape-h100") | .offer] | join(";")' \
-    _j2 '[.not_considered[] | select(.gpu == "shape-h100") | .reason] | unique | join(";")' \
+# 24.00 = 1,152 against 24 x 24.00 = 576 for one), so both are left out: the not-considered
+# list counts them (a GPU's several are one entry), the trace names each and says why.
+jq_all _j1 '[.not_considered[] | select(.gpu == "shape-h100") | "\(.offer)|\(.reason)"] | join(";")' \
+    _j2 '[.trace[] | select(test("^rent:NetCo:.* (left out|kept): "))] | join(";")' \
     _j3 '[.options[] | select(.hosts > 1)] | length'
-check_eq "rent shapes: several instances that half as many can replace are left out, by name" \
-    "$_j1" "16x as 2 instances, NetCo, h100-8x-ib;32x as 4 instances, NetCo, h100-8x-ib"
-check_eq "rent shapes: ... for memory, hours and cost together" "$_j2" \
-    "half as many instances do the work: they fit in memory, finish in the hours available (or meet the serving targets) and cost no more per unit of work"
+check_eq "rent shapes: several instances that half as many can replace are left out, counted" \
+    "$_j1" "2 rentals of several instances|half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more"
+check_eq "rent shapes: ... the trace names each, for memory, hours and cost together" "$_j2" \
+    "rent:NetCo:h100-8x-ib:16x shape-h100 left out: half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more;rent:NetCo:h100-8x-ib:32x shape-h100 left out: half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more"
 check_eq "rent shapes: ... and are no option" "$_j3" "0"
 
 # ---- rent:2x with only 1-GPU offers: two 1-GPU instances, said plainly -------------------------
@@ -116,7 +116,8 @@ check_eq "rent shapes: one instance would finish in time, but needs 104.04 GB a 
 check_eq "rent shapes: the trace says memory kept the two instances" "$_j4" \
     "rent:NetCo:h100-8x-ib:16x shape-h100 kept: half as many (1 instance) need 104.0 GB per GPU; Shape Fixture H100 80GB has 80 GB"
 # Four instances (32 GPUs, 29 GB a GPU) are left out: two fit, finish in time and cost less,
-# 2 x 24 x 24.00 = 1,152 against 4 x 24 x 24.00 = 2,304 (the job is under a day either way).
+# 2 x 24 x 24.00 = 1,152 against 4 x 24 x 24.00 = 2,304 (the job is under a day either way);
+# the only one of this GPU left out, it is listed by its offer.
 check_eq "rent shapes: four instances, which two replace, are left out and listed" "$_j5" \
     "32x as 4 instances, NetCo, h100-8x-ib"
 
