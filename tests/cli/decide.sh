@@ -79,13 +79,17 @@ check_num "decide vision-team: 4x 3090 measured on four cards" \
 check_eq "decide vision-team: one measured result, the KB's reproducibility as its band" \
     "$_j5" "208689 362000 measured"
 check_eq "decide vision-team: rank 1" "$_j6" "1"
-# The trace --json prints: every step, the rules among them (14 shipped rules, 88 options: 1, 2, 4,
-# 8 and 16 cards of each of the six candidates to buy (the A100 80GB, 3090 and 4090, each new and
-# used): 30, and 58 of the KB's on-demand cloud offers kept, the ones tests/cli/rent_rule.py
-# lists when it applies the rule to every offer of kb/data/prices.csv (checked below))
+# The trace --json prints: every step, the rules among them (14 shipped rules, 100 options: 1, 2,
+# 4, 8 and 16 cards of each of the six candidates to buy (the A100 80GB, 3090 and 4090, each new
+# and used): 30, and 70 of the KB's on-demand cloud offers kept, the ones tests/cli/rent_rule.py
+# lists when it applies the rule to every offer of kb/data/prices.csv (checked below); 58 before
+# the KB's rental shapes, issue 27: + Lambda's 2x and 4x H100 SXM, 2x and 4x B200 and 4x A6000,
+# CoreWeave's 8-GPU H200 and A100, RunPod's pods of 2, 4 and 8 H100 SXM and H200 (13), - CoreWeave's
+# HGX H100, no longer among the three cheapest providers of 8 H100 (RunPod's pod, Lambda, AWS's
+# Capacity Block, current with stale_ok) = 70)
 check_eq "decide vision-team: the trace names the rules' step" \
     "$(jqr '.trace[] | select(test("rules gave"))' | sed 's/gave [0-9]* verdicts/gave N verdicts/')" \
-    "14 rules gave N verdicts over 88 options"
+    "14 rules gave N verdicts over 100 options"
 check_eq "decide vision-team: the issue's option fields" \
     "$_j7" "true"
 check_eq "decide vision-team: cost fields" \
@@ -141,7 +145,7 @@ python3 "$ROOT/tests/cli/rent_rule.py" "$ROOT/kb/data/prices.csv" --anecdotal-ok
     sort >"$T/vt-rent.want"
 check_eq "decide vision-team: the rent options are the rule's over kb/data/prices.csv" \
     "$(cat "$T/vt-rent.got")" "$(cat "$T/vt-rent.want")"
-check_eq "decide vision-team: 58 rent options" "$(wc -l <"$T/vt-rent.want" | tr -d ' ')" "58"
+check_eq "decide vision-team: 70 rent options" "$(wc -l <"$T/vt-rent.want" | tr -d ' ')" "70"
 check_eq "decide vision-team: the break-even says what it compares" \
     "$(jqr '.break_even.compares')" "cost per unit of work x each option's rule adjustment, the figure the options are ranked by"
 # The ranked figure and the rules' adjustment of each option: the used 3090s' verdicts sum to
@@ -193,12 +197,14 @@ check_out "decide vision-team (table): recommendation line" \
 check_out "decide vision-team (table): header" "rank option"
 # Issue 14 item 3: the text table dates every price (an asterisk: older than the 180 days of
 # price_max_age_days; the used 3090s' article is of 2026-01, 334 days before 2026-12-01) and shows
-# the cash committed, the budget's figure.  Rank 22: the 'from' rentals that lose at the high end
+# the cash committed, the budget's figure.  Rank 32: the 'from' rentals that lose at the high end
 # of their range are held back too, and those dearer per image than the 3090s (0.389 ranked)
-# now rank after them.
+# now rank after them; since the KB's rental shapes (issue 27) ten more shapes rank before them
+# (RunPod's pods of 2, 4 and 8 H100 and of 2 and 4 H200, Lambda's 2x and 4x H100, 2x B200 and
+# 4x A6000, CoreWeave's 8x A100): 22 + 10.
 check_out "decide vision-team (table): price dates and the cash committed" "price of       committed"
 check_out "decide vision-team (table): the used 3090s' price is dated and old, their rank bracketed" \
-    "(22) used 4x rtx-3090                             10/24          3100 measured 2026-01*          31,998"
+    "(32) used 4x rtx-3090                             10/24          3100 measured 2026-01*          31,998"
 
 # The big model needs 40.6 GB per replica: (1.5e9 x 16 B + 12 GB) x 1.1 + 1 GB.
 run "$GW" decide "$EX/big-model.lua" --json

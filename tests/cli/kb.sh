@@ -384,7 +384,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 163 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 164
+check_eq "kb sources csv: header + 164 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks + 1 for the rental shapes of issue 27: RunPod's reference for a pod's GPU count)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 165
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -532,7 +532,10 @@ run "$GW" --kb "$KB" --json kb sources
 # + the used RTX A6000 of the Amazon tracker's export of 2025-05-04 = 465
 # + the assumed high end of a "from" price (RunPod's two H100 SXM prices) = 466
 # + the ECB's CNY, GBP and JPY rates of 2026-04-13 = 469
-check_eq "kb sources: 469 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "469"
+# + the rental shapes of issue 27: Lambda's 2x and 4x H100 SXM and B200 and 4x A6000 (5),
+# CoreWeave's 8-GPU H200 and A100 on demand and spot (4), RunPod's pods of 2, 4 and 8 H100 SXM and
+# H200, Community and Secure Cloud (12): 21 = 490
+check_eq "kb sources: 490 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "490"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 # One jq reads every source's JSON: a jq for each of the 156 cost more than gpuwise did.
 # make test checks every 8th source, make check-long every one.
