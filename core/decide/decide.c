@@ -316,11 +316,13 @@ static void omit_instances(decision *d, const unsigned char *drop)
     gw_buf offer = GW_BUF_INIT;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
+        if (!drop[i])
+            continue;
         size_t first = i, n = 0;
         for (size_t j = 0; j < d->n_options; j++)
             if (drop[j] && d->options[j].gpu == o->gpu && n++ == 0)
                 first = j;
-        if (!drop[i] || first != i)   /* each GPU once, at its first left out */
+        if (first != i)   /* each GPU once, at its first left out */
             continue;
         buf_reset(&offer);
         if (n == 1) {
