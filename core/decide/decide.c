@@ -299,32 +299,96 @@ static const decide_option *half_rental(const decision *d, const decide_option *
     return NULL;
 }
 
-/* Whether h, half of a rental of several instances, already does the work: finishes the job in
- * the hours available, or serves a language model within its targets. */
-static int half_does_it(const decision *d, const decide_option *h)
+/* Why a rental of several instances was left out (the not-considered list groups by it). */
+#define OMIT_FEWER_INSTANCES                                                                  \
+    "half as many instances fit in memory, finish in time (or meet the serving targets) and " \
+    "cost no more"
+
+/* Whether h, half of o (a rental of several instances), does o's work as well: its GPUs hold
+ * what each must (memory per GPU), it finishes the job in the hours available or serves a
+ * language model within its targets, and it costs no more per unit of work.  Where it does
+ * not, why (the first that fails) into why. */
+static int half_does_it(const decision *d, const decide_option *o, const decide_option *h,
+                        gw_buf *why)
 {
-    if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference")) {
-        char *missed = decide_llm_target_missed(d, h);
-        char *short_of = decide_demand_short(d, h);   /* spares, production's two replicas */
-        int does = h->fits && !isnan(h->throughput) && !missed && !short_of;
+    char *missed = NULL;
+    buf_reset(why);
+    buf_printf(why, "half as many (%d instance%s) ", h->hosts, h->hosts == 1 ? "" : "s");
+    if (!h->fits) {
+        buf_printf(why, "need %.1f GB per GPU; %s has %.0f GB", h->per_card_gb, h->gpu->name,
+                   decide_option_memory_gb(h));
+    } else if (isnan(h->throughput)) {
+        buf_puts(why, "have no speed figure");
+    } else if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference") &&
+               (missed = decide_llm_target_missed(d, h)) != NULL) {
+        buf_printf(why, "miss a serving target: %s", missed);
+    } else if (h->hours_needed > h->hours_available) {
+        buf_puts(why, "need ");
+        view_format_number(why, h->hours_needed, 0);
+        buf_puts(why, " h of running; ");
+        view_format_number(why, h->hours_available, 0);
+        buf_puts(why, " h are available");
+    } else if (!(h->per_unit <= o->per_unit)) {
+        buf_puts(why, "cost more: ");
+        decide_money_per_unit(why, d, h->per_unit);
+        buf_puts(why, " against ");
+        decide_money_per_unit(why, d, o->per_unit);
+        buf_printf(why, " per %s", d->work_unit);
+    } else {
         free(missed);
-        free(short_of);
-        return does;
+        return 1;
     }
-    return !(h->hours_needed > h->hours_available);
+    free(missed);
+    return 0;
+}
+
+/* The not-considered entries of the rentals of several instances left out (drop[i]): each
+ * GPU's one alone by its offer ("16x as 2 instances, AWS, p5.48xlarge"), several by their
+ * number, so that a catalogue of offers does not fill the list; the trace names each by id. */
+static void omit_instances(decision *d, const unsigned char *drop)
+{
+    gw_buf offer = GW_BUF_INIT;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (!drop[i])
+            continue;
+        size_t first = i, n = 0;
+        for (size_t j = 0; j < d->n_options; j++)
+            if (drop[j] && d->options[j].gpu == o->gpu && n++ == 0)
+                first = j;
+        if (first != i)   /* each GPU once, at its first left out */
+            continue;
+        buf_reset(&offer);
+        if (n == 1) {
+            buf_printf(&offer, "%dx as %d instances, %s", o->count, o->hosts, o->provider);
+            if (o->instance)
+                buf_printf(&offer, ", %s", o->instance);
+        } else {
+            buf_printf(&offer, "%zu rentals of several instances", n);
+        }
+        decide_omit(d, o->gpu, o->gpu->name, buf_cstr(&offer), OMIT_FEWER_INSTANCES);
+    }
+    buf_free(&offer);
 }
 
 /* Several instances of a rental cost about what one does and only finish sooner (or serve
- * more): they stay an option only where half as many cannot do the work. */
+ * more): they stay an option only where half as many cannot do the work, judged on memory per
+ * GPU, hours (or serving targets) and cost together; the trace says which kept each and names
+ * each left out, and the not-considered list counts them. */
 static void drop_unneeded_instances(decision *d)
 {
     unsigned char *drop = gw_xcalloc(d->n_options ? d->n_options : 1, 1);
+    gw_buf why = GW_BUF_INIT;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i], *h;
-        if (o->acquisition == DECIDE_RENT && o->hosts > 1 && (h = half_rental(d, o)) &&
-            half_does_it(d, h))
-            drop[i] = 1;
+        if (o->acquisition != DECIDE_RENT || o->hosts < 2 || !(h = half_rental(d, o)))
+            continue;
+        drop[i] = (unsigned char)half_does_it(d, o, h, &why);
+        decide_trace(d, "%s %s: %s", o->id, drop[i] ? "left out" : "kept",
+                     drop[i] ? OMIT_FEWER_INSTANCES : buf_cstr(&why));
     }
+    buf_free(&why);
+    omit_instances(d, drop);
     size_t kept = 0, dropped = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         if (drop[i]) {
@@ -336,8 +400,8 @@ static void drop_unneeded_instances(decision *d)
     }
     d->n_options = kept;
     if (dropped)
-        decide_trace(d, "%zu rentals of several instances left out: fewer instances do the "
-                        "work", dropped);
+        decide_trace(d, "%zu rentals of several instances left out: " OMIT_FEWER_INSTANCES,
+                     dropped);
     free(drop);
 }
 

@@ -24,10 +24,13 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
 {
     if (o->acquisition == DECIDE_RENT) {
         buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        /* said plainly: two 1-GPU instances are not one 2-GPU instance (one instance, the
+         * reading a rental is given unless told otherwise, goes unsaid) */
+        int per = o->count / (o->hosts > 0 ? o->hosts : 1);
         if (o->hosts > 1)
-            buf_printf(b, ", %d instances", o->hosts);
+            buf_printf(b, ", %d instances of %d GPU%s", o->hosts, per, per == 1 ? "" : "s");
         if (o->instance && !shortened)
-            buf_printf(b, "%s%s", o->hosts > 1 ? " of " : ", ", o->instance);
+            buf_printf(b, "%s%s", o->hosts > 1 ? ": " : ", ", o->instance);
         if (decide_str_eq(o->offer_quality, "anecdote") && !shortened)
             buf_puts(b, "; anecdotal price");
         buf_puts(b, ")");

@@ -591,7 +591,8 @@ static int written_count(const char *name)
 /* Per GPU, what it is a candidate for (both when the workload names no candidates). */
 enum { CANDIDATE_BUY = 1, CANDIDATE_RENT = 2 };
 
-/* The options of one candidate: "rtx-3090", "4x rtx-3090", "rent:a100", "rent:*". */
+/* The options of one candidate: "rtx-3090", "4x rtx-3090", "rent:a100", "rent:2x a100" (2 GPUs
+ * in all: one instance of 2 or two of 1; an error where no offer makes them), "rent:*". */
 static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_error *err)
 {
     const workload *w = d->w;
@@ -601,7 +602,7 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     if (rent && (!strcmp(name, "*") || !*name)) {   /* every GPU of the KB, to rent */
         for (size_t k = 0; k < d->n_gpus; k++)
             candidate[k] |= CANDIDATE_RENT;
-        return decide_rent_options(d, NULL, err);
+        return decide_rent_options(d, NULL, 0, err);
     }
     char *id = NULL;
     int count = 1;
@@ -623,9 +624,16 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
         candidate[g - d->gpus] |= rent ? CANDIDATE_RENT : CANDIDATE_BUY;
     int explicit_count = count > 1 || written_count(name) ? count : 0;
     if (g) {
-        rc = rent ? decide_rent_options(d, g->id, err) : add_buy_options(d, g, explicit_count, err);
+        rc = rent ? decide_rent_options(d, g->id, explicit_count, err)
+                  : add_buy_options(d, g, explicit_count, err);
+        if (rc != GW_OK && rent && explicit_count)   /* a count no offer makes */
+            gw_error_prefix(err, "%s: candidates[%zu] (%s)", w->path, i + 1, c);
         gw_buf how = GW_BUF_INIT;
-        if (rent) {
+        if (rent && explicit_count) {
+            buf_printf(&how, " (its cloud offers that make %d GPUs: one instance of %d, or "
+                             "several of fewer)",
+                       explicit_count, explicit_count);
+        } else if (rent) {
             buf_puts(&how, " (its cloud offers)");
         } else if (!explicit_count) {
             for (size_t k = 0; k < N_DEFAULT_COUNTS; k++)
@@ -686,7 +694,7 @@ int decide_options_enumerate(decision *d, gw_error *err)
         for (size_t i = 0; i < d->n_gpus && rc == GW_OK; i++)
             rc = add_buy_options(d, &d->gpus[i], 0, err);
         if (rc == GW_OK)
-            rc = decide_rent_options(d, NULL, err);
+            rc = decide_rent_options(d, NULL, 0, err);
     } else {
         for (size_t i = 0; i < w->n_candidates && rc == GW_OK; i++)
             rc = add_candidate(d, i, candidate, err);

@@ -523,8 +523,28 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
                                                         : GW_OK;
 }
 
-/* The options of the kept offers, in KB order. */
-static int add_kept_options(decision *d, rent_offers *kept, gw_error *err)
+/* Whether the workload may rent several instances of one offer at all: to serve a language
+ * model, whose replicas need no network between them (decide.c keeps them only where fewer
+ * miss the targets), or for a job (they finish it sooner, at about the same cost; capacity is a
+ * fleet's size, which the offer's count already is) that may span machines (multi_host_ok). */
+static int several_instances_ok(const decision *d)
+{
+    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+    return serving || (workload_is_job(d->w) && decide_multi_host_ok(d));
+}
+
+/* The most instances of offer f one option rents: several only where the workload may, and
+ * (but to serve) over the network the provider states between its instances. */
+static int most_instances(const decision *d, const rent_offer *f)
+{
+    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+    return several_instances_ok(d) && (serving || f->terms->network_gbps > 0) ? DECIDE_MAX_HOSTS
+                                                                              : 1;
+}
+
+/* The options of the kept offers, in KB order: each offer as 1, 2, 4 ... instances (up to its
+ * most_instances), or where count > 0 only as the instances that make count GPUs. */
+static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error *err)
 {
     if (kept->n)
         qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
@@ -532,15 +552,10 @@ static int add_kept_options(decision *d, rent_offers *kept, gw_error *err)
     int rc = GW_OK;
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
-        /* Several instances only for a job (they finish it sooner, at about the same cost;
-         * capacity is a fleet's size, which the offer's count already is), over a network the
-         * provider states (multi_host_ok); or to serve a language model, whose replicas need no
-         * network between them (decide.c keeps them only where fewer miss the targets). */
-        int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
-        int most = serving || (workload_is_job(d->w) && f->terms->network_gbps > 0 &&
-                               decide_multi_host_ok(d))
-                       ? DECIDE_MAX_HOSTS : 1;
-        for (int n = 1; n <= most && rc == GW_OK; n *= 2) {
+        int most = most_instances(d, f);
+        for (int n = 1; n <= most && rc == GW_OK; n = count ? n + 1 : n * 2) {
+            if (count && f->count * n != count)
+                continue;
             rent_offer_id(&id, f, n);
             if (!decide_has_option(d, buf_cstr(&id)))
                 rc = add_rent_option(d, f, n, buf_cstr(&id), err);
@@ -563,7 +578,59 @@ static int cmp_config(const void *a, const void *b)
     return c;
 }
 
-int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
+/* Whether configuration c can make count GPUs (count 0: any) as instances of its count. */
+static int config_makes(const kb_cloud_config *c, int count)
+{
+    int per = c->gpu_count > 0 ? (int)c->gpu_count : 1;
+    return !count || (count % per == 0 && count / per <= DECIDE_MAX_HOSTS);
+}
+
+/* Whether d has a rental of g with count GPUs in all. */
+static int has_rent_count(const decision *d, const kb_gpu *g, int count)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->options[i].acquisition == DECIDE_RENT && d->options[i].gpu == g &&
+            d->options[i].count == count)
+            return 1;
+    return 0;
+}
+
+/* The error for count GPUs of g that no option makes, from g's configurations cfg[0..n) (by
+ * count): the counts its offers have, and why none of those that divide count made it. */
+static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_cloud_config *cfg,
+                          size_t n, gw_error *err)
+{
+    int counts[16], n_counts = 0, spot_only = 0, smaller = 0;
+    for (size_t i = 0; i < n; i++) {
+        int per = cfg[i].gpu_count > 0 ? (int)cfg[i].gpu_count : 1;
+        if ((!n_counts || counts[n_counts - 1] != per) && n_counts < 16)
+            counts[n_counts++] = per;
+        if (config_makes(&cfg[i], count)) {
+            spot_only |= cfg[i].spot && !d->w->spot_ok;
+            smaller |= per < count;
+        }
+    }
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "no cloud offer makes %d GPUs of %s: its offers have ", count, g->id);
+    for (int i = 0; i < n_counts; i++)
+        buf_printf(&b, "%s%d", !i ? "" : i == n_counts - 1 ? " or " : ", ", counts[i]);
+    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or 2 to %d instances of "
+                   "a count that divides %d)",
+               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count, DECIDE_MAX_HOSTS, count);
+    if (spot_only)
+        buf_puts(&b, "; the offers that would make it are spot offers (set spot_ok)");
+    if (smaller && !several_instances_ok(d))
+        buf_puts(&b, "; several instances are rented only for a job that may span machines "
+                     "(parallelism = \"data\") or to serve a language model");
+    else if (smaller)
+        buf_puts(&b, "; several smaller instances need the network between them, which their "
+                     "offers do not state (network_gbps)");
+    int rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
+    buf_free(&b);
+    return rc;
+}
+
+int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error *err)
 {
     kb_cloud_config *cfg;
     size_t n_cfg;
@@ -580,9 +647,12 @@ int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         const kb_gpu *g = decide_gpu_find(d, cfg[start].gpu);
         for (end = start + 1; end < n_cfg && !strcmp(cfg[end].gpu, cfg[start].gpu); end++)
             ;
-        if (!g || d->rent_walked[g - d->gpus])   /* rent:X then rent:* */
+        /* rent:X then rent:* reads X once; a count (rent:2x X) reads only the offers that
+         * make it, whatever was read before (its options are found again by id) */
+        if (!g || (!count && d->rent_walked[g - d->gpus]))
             continue;
-        d->rent_walked[g - d->gpus] = 1;
+        if (!count)
+            d->rent_walked[g - d->gpus] = 1;
         int spot_rows = 0;
         for (size_t i = start, j; i < end && rc == GW_OK; i = j) {
             /* one card count: its on-demand configurations, and its spot ones with spot_ok */
@@ -590,7 +660,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
             kb_cloud_config *mine = gw_xmalloc((end - i) * sizeof *mine);
             for (j = i; j < end && cfg[j].gpu_count == cfg[i].gpu_count; j++) {
                 spot_rows |= cfg[j].spot;
-                if (!cfg[j].spot || d->w->spot_ok)
+                if ((!cfg[j].spot || d->w->spot_ok) && config_makes(&cfg[j], count))
                     mine[used++] = cfg[j];
             }
             if (used)
@@ -600,14 +670,17 @@ int decide_rent_options(decision *d, const char *gpu_filter, gw_error *err)
         if (rc == GW_OK && spot_rows && !d->w->spot_ok)
             rc = spot_offers_omit(d, g, err);
     }
-    kb_cloud_configs_free(cfg, n_cfg);
     free(walk.pending.v);
     d->rent_read += walk.read;
     decide_trace(d, "%zu cloud offers read, cheapest first; %zu kept (per GPU and count, the "
                     "cheapest of each of the %d cheapest providers)",
                  walk.read, kept.n, DECIDE_RENT_OFFERS_PER_CONFIG);
     if (rc == GW_OK)
-        rc = add_kept_options(d, &kept, err);
+        rc = add_kept_options(d, &kept, count, err);
     rent_offers_free(&kept);
+    const kb_gpu *g = gpu_filter ? decide_gpu_find(d, gpu_filter) : NULL;
+    if (rc == GW_OK && count && g && n_cfg && !has_rent_count(d, g, count))
+        rc = count_not_made(d, g, count, cfg, n_cfg, err);
+    kb_cloud_configs_free(cfg, n_cfg);
     return rc;
 }

@@ -278,7 +278,8 @@ const workload_field workload_top_fields[] = {
      .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards a machine (8 for data-centre "
              "cards), then 2 and 4 full machines; an SXM part its servers; "
              "\"4x rtx-3090\" fixes the count, \"rent:*\" adds every cloud offer, \"rent:GPU\" "
-             "that GPU's (default: every priced GPU and every offer)"},
+             "that GPU's, \"rent:2x GPU\" those that make 2 GPUs (one instance of 2, or two "
+             "of 1 over a network the offer states) (default: every priced GPU and every offer)"},
     {.name = "host_cost", .type = FIELD_NUMBER, .at = AT(host_cost), .lo = 0, .hi = 1e12,
      .unit = "currency", .note = "per machine",
      .help = "the machine around the cards, per machine (default: the decision's)"},

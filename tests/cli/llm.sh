@@ -303,12 +303,16 @@ jq_all _j1 '.options[0].id' \
     _j3 '.options[0].throughput.value' \
     _j4 '.options[0].cost.total' \
     _j5 '[.options[] | select(.provider == "Lambda" and .count == 8 and .gpu == "h100-sxm5")] | length'
-check_eq "llm example pretrain: rent 8 H100 at Lambda's 2026 price" "$_j1" "rent:Lambda:8x H100 SXM:8x h100-sxm5"
+# The KB holds RunPod's pods of 8 GPUs since its rental shapes (issue 27): a pod of 8 H100 SXM on
+# Community Cloud, 8 x USD 2.69 = 21.52 an hour, is now cheaper than Lambda's 8x H100 SXM at
+# 31.92 (which was recommended before), at the same speed.
+check_eq "llm example pretrain: rent a pod of 8 H100 at RunPod" "$_j1" \
+    "rent:RunPod:8x H100 SXM (Community Cloud):8x h100-sxm5"
 # 23.552 GB x 1.10 + 1 = 26.91 GB a GPU under ZeRO-3
 check_num "llm example pretrain: 26.91 GB a GPU" "$_j2" 26.91 0.01
-# 8 x 6,161.1 x 90.87% = 44,790 tokens/s; 1,240.34 h x USD 31.92 = 39,591.7
+# 8 x 6,161.1 x 90.87% = 44,790 tokens/s; 1,240.34 h x USD 21.52 = 26,692.1
 check_num "llm example pretrain: 44,790 tokens/s" "$_j3" 44790.5 1
-check_num "llm example pretrain: USD 39,591.7 for the job" "$_j4" 39591.7 0.1
+check_num "llm example pretrain: USD 26,692.1 for the job" "$_j4" 26692.1 0.1
 check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
     "$_j5" "1"
 
@@ -325,17 +329,23 @@ jq_all _j1 '.options[0].id' \
     _j6 '.options[0].cost.per_unit' \
     _j7 '.options[] | select(.id == "rent:RunPod:H200 (Community Cloud):1x h200-sxm") | .excluded_because' \
     _j8 '.options[] | select(.id == "buy-new:8x h100-sxm5 in hgx-h100-8gpu-server") | .capacity_tokens_per_s'
-# RunPod Community Cloud, USD 3.59 a GPU-hour (its list as checked 2026-09-25); Nebius's 2025-10-22 USD 3.50
-# is superseded by its 2026-09-25 list at USD 4.50.
-check_eq "llm example serving: rent two H200 at RunPod" "$_j1" "rent:RunPod:H200 (Community Cloud):2x h200-sxm"
-# 16 requests on each: (70.554 + 6.554) x 1.10 + 1 = 85.82 GB; a step 76.452 GB / 3,360 GB/s =
-# 22.754 ms, with 16 prompts of 356.51 ms between 500 tokens: 22.754 + 11.408 = 34.16 ms per
-# output token; 2 x 16 / 34.16 ms = 936.7 tokens/s; USD 2 x 3.59 = 7.18 / (800 x 0.0036) = 2.4931 per 1M
-check_num "llm example serving: 85.82 GB on each H200" "$_j2" 85.82 0.01
-check_num "llm example serving: 34.16 ms per output token" "$_j3" 34.16 0.01
-check_num "llm example serving: 356.5 ms to the first token" "$_j4" 356.5 0.1
-check_num "llm example serving: capacity 936.7 tokens/s" "$_j5" 936.7 0.1
-check_num "llm example serving: USD 2.4931 per 1M output tokens" "$_j6" 2.4931 0.0001
+# The KB holds RunPod's pods of 2 GPUs since its rental shapes (issue 27): a pod of 2 H100 SXM on
+# Community Cloud, 2 x USD 2.69 = 5.38 an hour, now wins over two H200 at 2 x 3.59 = 7.18 (which
+# were recommended before: USD 2.4931 per 1M output tokens).
+check_eq "llm example serving: rent a pod of two H100 at RunPod" "$_j1" \
+    "rent:RunPod:2x H100 SXM (Community Cloud):2x h100-sxm5"
+# One replica over the pod's 2 GPUs (the model split 2 ways), 32 requests: weights 70.554 GB
+# and 32 requests' KV cache 13.108 GB (2 x 6.554), halved: (35.277 + 6.554) x 1.10 + 1 = 47.01
+# GB a GPU; a step reads 82.39 GB, 41.19 GB a GPU at 70% of 3,350 GB/s = 17.56 ms, / 0.85 (the
+# tensor-parallel efficiency over NVLink) = 20.66 ms; a prompt 209.71 ms on the two GPUs (as on
+# the HGX H100's 2-GPU replicas below); 32 prompts between 500 tokens: 20.66 + 32 x 209.71 / 500
+# = 34.08 ms per output token; 32 / 34.08 ms = 939.0 tokens/s; USD 5.38 / (800 x 0.0036) =
+# 1.8681 per 1M output tokens
+check_num "llm example serving: 47.01 GB on each H100" "$_j2" 47.01 0.01
+check_num "llm example serving: 34.08 ms per output token" "$_j3" 34.08 0.01
+check_num "llm example serving: 209.7 ms to the first token" "$_j4" 209.7 0.1
+check_num "llm example serving: capacity 939.0 tokens/s" "$_j5" 939.0 0.1
+check_num "llm example serving: USD 1.8681 per 1M output tokens" "$_j6" 1.8681 0.0001
 # One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
 check_eq "llm example serving: one H200 misses the demand" \
     "$_j7" \

@@ -224,8 +224,10 @@ jq_all _j1 '.offers | length' \
 # HGX H100 spot 19.71 / 8 = 2.46 (2026-09-20); AWS p5 is 98.32 / 8 = 12.29 (its Capacity Block
 # 39.33 / 8 = 4.92), RunPod 3.49 and its Secure Cloud 3.99, Lambda's 1x 3.78 and 8x 3.99 of
 # 2026-09-20, CoreWeave's on demand 49.24 / 8 = 6.16, Modal 3.95, Replicate 5.49 and the CNY quotes
-# convert above 3: five offers under USD 3
-check_eq "offers --max-price 3 (per GPU-hour): five H100 offers" "$_j1" "5"
+# convert above 3: five offers under USD 3; and since the KB's rental shapes (issue 27) RunPod's
+# Community Cloud pods of 2, 4 and 8 H100 SXM at 2.69 a GPU-hour (its Secure Cloud pods, 3.99, and
+# Lambda's 2x 4.19 and 4x 4.09 are above): eight
+check_eq "offers --max-price 3 (per GPU-hour): eight H100 offers" "$_j1" "8"
 check_num "offers: Lambda's price per GPU-hour 23.92 / 8" \
     "$_j2" 2.99 0.0001
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM" --sort price --currency USD

@@ -1,0 +1,150 @@
+#!/bin/sh
+# tests/cli/rent_shapes.sh — rental shapes (issue 27): every GPU count an offer sells is its own
+# option; rent:Nx GPU means N GPUs in all, one instance of N or several instances of fewer over
+# a network the offer states, each said plainly, and a count nothing makes is an error; several
+# instances are kept or left out on memory per GPU, hours and cost together, and say which.
+# Over a copy of the shipped KB (its model catalog and assumed figures) with the fixture's two
+# GPUs and five offers (tests/fixtures/shapes), on a pinned today, 2026-12-01.
+. "$ROOT/tests/cli/lib.sh"
+FX="$FIX/shapes"
+export SOURCE_DATE_EPOCH=1796083200   # 2026-12-01T00:00:00Z
+
+if [ ! -f "$SHIPPED_KB" ]; then
+    skip "rent shapes" "kb/gpuwise.db not built (run make)"
+    exit 0
+fi
+K=$(fresh_kb shapes)
+run "$GW" --kb "$K" kb import "$FX/sources.csv" "$FX/gpus.csv" "$FX/prices.csv"
+check_rc "rent shapes: the fixture's GPUs and offers import" 0
+
+# with_candidates FILE CANDIDATES: FILE's workload with its candidates replaced, into $W.
+with_candidates() {
+    W="$T/$(basename "$1" .lua)-$(echo "$2" | tr -c 'a-z0-9' '_').lua"
+    sed "s/candidates = .*/candidates = { $2 },/" "$1" >"$W"
+}
+
+# ---- every count an offer sells is its own option, at its own price --------------------------
+# ShapeCo sells the fixture H100 as 1, 2 and 4 GPUs an instance: USD 3.00, 5.80 and 11.20 an
+# hour; the 2- and 4-GPU instances are not 2 x 3.00 = 6.00 nor 4 x 3.00 = 12.00, each is priced
+# by its own row, and each is one instance (hosts 1): its label names no several instances.
+with_candidates "$FX/lora-job.lua" '"rent:shape-h100"'
+run "$GW" --kb "$K" decide "$W" --json
+jq_all _j1 '[.options[] | select(.provider == "ShapeCo") | "\(.count) \(.hosts) \(.cost.unit_price)"] | sort | join(",")' \
+    _j2 '.options[] | select(.id == "rent:ShapeCo:h100-2x:2x shape-h100") | .label' \
+    _j3 '.options[] | select(.id == "rent:ShapeCo:h100-4x:4x shape-h100") | .label'
+check_rc "rent shapes: decide over every shape of the fixture H100" 0
+check_eq "rent shapes: 1-, 2- and 4-GPU instances are three options, each at its own price" \
+    "$_j1" "1 1 3,2 1 5.8,4 1 11.2"
+check_eq "rent shapes: a 2-GPU instance is labelled as one instance" "$_j2" \
+    "rent 2x Shape Fixture H100 80GB (ShapeCo, h100-2x)"
+check_eq "rent shapes: a 4-GPU instance is labelled as one instance" "$_j3" \
+    "rent 4x Shape Fixture H100 80GB (ShapeCo, h100-4x)"
+# The LoRA job fits one GPU (24 GB of 80) and finishes in hours: NetCo's 8-GPU offer as 2 or 4
+# instances costs more per token than as one (two instances billed a whole day each: 2 x 24 h x
+# 24.00 = 1,152 against 24 x 24.00 = 576 for one), so both are left out: the not-considered
+# list counts them (a GPU's several are one entry), the trace names each and says why.
+jq_all _j1 '[.not_considered[] | select(.gpu == "shape-h100") | "\(.offer)|\(.reason)"] | join(";")' \
+    _j2 '[.trace[] | select(test("^rent:NetCo:.* (left out|kept): "))] | join(";")' \
+    _j3 '[.options[] | select(.hosts > 1)] | length'
+check_eq "rent shapes: several instances that half as many can replace are left out, counted" \
+    "$_j1" "2 rentals of several instances|half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more"
+check_eq "rent shapes: ... the trace names each, for memory, hours and cost together" "$_j2" \
+    "rent:NetCo:h100-8x-ib:16x shape-h100 left out: half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more;rent:NetCo:h100-8x-ib:32x shape-h100 left out: half as many instances fit in memory, finish in time (or meet the serving targets) and cost no more"
+check_eq "rent shapes: ... and are no option" "$_j3" "0"
+
+# ---- rent:2x with only 1-GPU offers: two 1-GPU instances, said plainly -------------------------
+# SoloCo sells the fixture A100 one GPU an instance, 100 Gb/s between instances: 2 GPUs are two
+# of them, 2 x 1.50 = USD 3.00 an hour, over that network; no 1-GPU option (a count is all the
+# candidate asks for).
+with_candidates "$FX/lora-job.lua" '"rent:2x shape-a100"'
+run "$GW" --kb "$K" decide "$W" --json
+jq_all _j1 '[.options[] | "\(.id)|\(.count)|\(.hosts)|\(.cost.unit_price)|\(.network_gbps)"] | join(";")' \
+    _j2 '.options[0].label'
+check_rc "rent shapes: rent:2x over 1-GPU offers" 0
+check_eq "rent shapes: rent:2x over 1-GPU offers is two instances of one, at 2 x 1.50" "$_j1" \
+    "rent:SoloCo:a100-1x:2x shape-a100|2|2|3|100"
+check_eq "rent shapes: ... and the option says so" "$_j2" \
+    "rent 2x Shape Fixture A100 80GB (SoloCo, 2 instances of 1 GPU: a100-1x)"
+# rent:2x of the H100: ShapeCo's 2-GPU instance only; its 1-GPU instances state no network
+# between them, so two of them are no option.
+with_candidates "$FX/lora-job.lua" '"rent:2x shape-h100"'
+run "$GW" --kb "$K" decide "$W" --json
+check_eq "rent shapes: rent:2x where a 2-GPU instance is sold: that instance alone" \
+    "$(jqr '[.options[] | "\(.id)|\(.hosts)|\(.cost.unit_price)"] | join(";")')" \
+    "rent:ShapeCo:h100-2x:2x shape-h100|1|5.8"
+
+# ---- a count nothing makes: one line naming the file and the candidate, exit 65 ----------------
+# 3 GPUs of the fixture H100: no 3-GPU instance; 3 is not a multiple of 2, 4 or 8; three 1-GPU
+# instances would need a network their offer does not state.
+with_candidates "$FX/lora-job.lua" '"rent:3x shape-h100"'
+run "$GW" --kb "$K" decide "$W"
+check_rc "rent shapes: rent:3x that no offer makes: exit 65" 65
+check_eq "rent shapes: ... one line naming the file, the candidate and what is offered" "$ERR" \
+    "gpuwise decide: $W: candidates[1] (rent:3x shape-h100): no cloud offer makes 3 GPUs of shape-h100: its offers have 1, 2, 4 or 8 GPUs an instance (3 GPUs are one instance of 3, or 2 to 4 instances of a count that divides 3); several smaller instances need the network between them, which their offers do not state (network_gbps)"
+check_eq "rent shapes: ... and nothing on stdout" "$OUT" ""
+# A capacity workload rents no several instances: rent:2x of the 1-GPU-only A100 says why.
+sed -e '/work = /d' -e '/deadline_days/d' -e 's/candidates = .*/candidates = { "rent:2x shape-a100" },/' \
+    "$FX/lora-job.lua" >"$T/capacity.lua"
+run "$GW" --kb "$K" decide "$T/capacity.lua"
+check_rc "rent shapes: rent:2x of 1-GPU offers for capacity: exit 65" 65
+check_err "rent shapes: ... several instances are only for a job or serving" \
+    "candidates[1] (rent:2x shape-a100): no cloud offer makes 2 GPUs of shape-a100: its offers have 1 GPU an instance (2 GPUs are one instance of 2, or 2 to 4 instances of a count that divides 2); several instances are rented only for a job that may span machines (parallelism = \"data\") or to serve a language model"
+
+# ---- several machines checked in full: half as many do not fit in memory -----------------------
+# Mixtral 8x7B (46.703e9 parameters), full fine-tune in BF16 with AdamW, ZeRO-3: 16 bytes a
+# parameter (weights 2, gradients 2, optimizer states 12) = 747.25 GB, sharded over the GPUs;
+# activations 2.17 GB a GPU (4,096 tokens, checkpointed); plus 10% fragmentation and 1 GB of
+# context.  On 16 GPUs: (747.25 / 16 + 2.17) x 1.1 + 1 = (46.70 + 2.17) x 1.1 + 1 = 54.76 GB of
+# 80: it fits.  On 8 (one instance, the model split 8 ways): (747.25 + 2.17) / 8 x 1.1 + 1 =
+# 104.04 GB: it does not.  So NetCo's two 8-GPU instances stay an option although one finishes
+# in the hours available, and the trace says it is memory that kept them.  Cost: the job runs
+# 8.4 h, under NetCo's whole day: 2 instances x 24 h x USD 24.00 = USD 1,152.
+with_candidates "$FX/mixtral-full-ft.lua" '"rent:shape-h100"'
+run "$GW" --kb "$K" decide "$W" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '.options[] | select(.id == "rent:NetCo:h100-8x-ib:16x shape-h100") | "\(.per_card_gb * 100 | round) \(.fits) \(.cost.total)"' \
+    _j3 '.options[] | select(.id == "rent:NetCo:h100-8x-ib:8x shape-h100") | "\(.per_card_gb * 100 | round) \(.fits) \(.hours_needed < .hours_available)"' \
+    _j4 '[.trace[] | select(startswith("rent:NetCo:h100-8x-ib:16x shape-h100 kept"))] | join(";")' \
+    _j5 '[.not_considered[] | select(.gpu == "shape-h100") | .offer] | join(";")'
+check_rc "rent shapes: decide the Mixtral fine-tune over the fixture's offers" 0
+check_eq "rent shapes: two 8-GPU instances are recommended" "$_j1" \
+    "rent:NetCo:h100-8x-ib:16x shape-h100"
+check_eq "rent shapes: ... 54.76 GB a GPU by hand, and USD 1,152 (2 x 24 h x 24.00)" "$_j2" \
+    "5476 true 1152"
+check_eq "rent shapes: one instance would finish in time, but needs 104.04 GB a GPU" "$_j3" \
+    "10404 false true"
+check_eq "rent shapes: the trace says memory kept the two instances" "$_j4" \
+    "rent:NetCo:h100-8x-ib:16x shape-h100 kept: half as many (1 instance) need 104.0 GB per GPU; Shape Fixture H100 80GB has 80 GB"
+# Four instances (32 GPUs, 29 GB a GPU) are left out: two fit, finish in time and cost less,
+# 2 x 24 x 24.00 = 1,152 against 4 x 24 x 24.00 = 2,304 (the job is under a day either way);
+# the only one of this GPU left out, it is listed by its offer.
+check_eq "rent shapes: four instances, which two replace, are left out and listed" "$_j5" \
+    "32x as 4 instances, NetCo, h100-8x-ib"
+
+# Hours: the LoRA job on 8 billion tokens within a day.  One NetCo instance runs at the
+# engine's modelled speed of the 8-GPU LoRA (about 64k tokens/s: 35 h), past the 24 h; two
+# halve it, so the trace names hours as what kept them.
+with_candidates "$FX/lora-job.lua" '"rent:shape-h100"'
+sed -e 's/work = { tokens = 2e8 }/work = { tokens = 8e9 }/' -e 's/deadline_days = 7/deadline_days = 1/' \
+    "$W" >"$T/lora-day.lua"
+run "$GW" --kb "$K" decide "$T/lora-day.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j2 '[.trace[] | select(startswith("rent:NetCo:h100-8x-ib:16x shape-h100 kept")) | test("kept: half as many \\(1 instance\\) need [0-9]+ h of running; 24 h are available$")] | join(";")'
+check_eq "rent shapes: a day's deadline: two 8-GPU instances are recommended" "$_j1" \
+    "rent:NetCo:h100-8x-ib:16x shape-h100"
+check_eq "rent shapes: ... and the trace says hours kept them" "$_j2" "true"
+
+# ---- the issue's case over the shipped KB ------------------------------------------------------
+# The same Mixtral fine-tune with the shipped offers and H100 servers: one 8-GPU instance or
+# server cannot hold it (104.04 GB a GPU, above), so the purchases of two servers (USD 634,000
+# and 540,000) used to win by default.  AWS's p5.48xlarge Capacity Block states 3,200 Gb/s
+# between instances: two of them run the 8.4 h job, billed a whole day each:
+# 2 x 24 h x USD 39.33 = USD 1,887.84, recommended over USD 540,000 of servers.
+run "$GW" decide "$FX/mixtral-full-ft.lua" --json
+jq_all _j1 '.recommendation.option' \
+    _j3 '[.options[] | select(.id == "rent:AWS:p5.48xlarge (Capacity Block):16x h100-sxm5")][0] | "\(.rank) \(.hosts) \(.network_gbps) \(.cost.total)"'
+check_rc "rent shapes: the issue's Mixtral fine-tune over the shipped KB" 0
+check_eq "rent shapes: two rented 8-GPU instances are recommended, not servers" "$_j1" \
+    "rent:AWS:p5.48xlarge (Capacity Block):16x h100-sxm5"
+check_eq "rent shapes: ... ranked first, over 3,200 Gb/s, for USD 1,887.84 by hand" "$_j3" \
+    "1 2 3200 1887.84"
