@@ -720,21 +720,14 @@ static double parameter_view(view *m, sens *s)
 static const char sens_method[] =
     "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the change in "
     "the recommended option's cost per unit of work; the flip point is found by bisection on "
-    "the figure the options are ranked by (cost per unit of work x the rules' adjustment, the "
-    "same comparison as the break-even hours a day), searched from %+.0f%% to %+.0f%% (hours a "
-    "day: up to 24; for a job, an option whose runs no longer fit the fewer hours is out); the "
-    "budget is checked again at each value (an option whose figure the budget compares, up "
-    "front, over the horizon or a month as the budget is stated, then exceeds it is out), and the other rules' verdicts are held at their base values; the options are the "
-    "plan's (a rental of several instances, offered only where fewer cannot finish in time at "
-    "the plan's hours, is not added at other values).  The speed inputs (the recommendation's "
-    "own speed; where an option's speed uses them, the multi-GPU scaling efficiency of every "
-    "option whose several cards are scaled or modelled rather than measured, at most 100%%, and "
-    "a language model's utilisation and decode bandwidth share, each at most 100%%, every "
-    "option's speed computed again by the speed stage) change each option's cost per unit "
-    "through the cost stage (a job's hours, and so a rental's bill, follow its speed); an "
-    "option that then misses the deadline, a serving target or the budget is out; they are "
-    "searched up to the 100%% a share can reach, and what moves most is named among the money "
-    "inputs above them";
+    "the figure options are ranked by (as for the break-even hours), searched from %+.0f%% to "
+    "%+.0f%% (hours a day: up to 24; a job whose runs no longer fit is out); at each value the "
+    "budget's figure is checked again and the other rules' verdicts are held; the options are "
+    "the plan's.  The speed inputs (the recommendation's own speed; the scaling efficiency of "
+    "options whose several cards are scaled or modelled; a language model's utilisation and "
+    "decode bandwidth share) recompute each option's speed and cost (a job's hours and bill "
+    "follow its speed), are searched up to 100%%, and an option that then misses the deadline, "
+    "a target or the budget is out";
 
 void decide_sensitivity(decision *d)
 {

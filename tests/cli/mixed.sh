@@ -47,8 +47,9 @@ check_num "mixed: the shares sum to 100%" "$_sum" 100 1e-9
 check_eq "mixed: every option's shares sum to 100%" "$_opt_sum" '[100000]'
 # One RTX 6000 Ada bought: 4,320 + 600 h (it is the reference card) = 4,920 h; 6,886.96 +
 # 2,000 host + (300 + 200 W) x 4,920 h x 0.15 / 1000 = 369 of power - 0.3 x 6,886.96 resale
-# = 7,189.87.
-check_eq "mixed: a bought card runs 4,920 h and costs 7,189.872" "$_buy" "4920 7189.872"
+# = 7,189.87, + support (the KB's support_fraction, issue 27: 10% a year of the hardware, a
+# professional card and its host) 0.10 x (6,886.96 + 2,000) x 3 years = 2,666.09: 9,855.96.
+check_eq "mixed: a bought card runs 4,920 h and costs 9,855.96" "$_buy" "4920 9855.96"
 
 run "$GW" report "$FX/mixed.lua" --format md
 check_rc "mixed report: exit 0" 0
