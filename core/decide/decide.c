@@ -322,6 +322,9 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
     } else if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference") &&
                (missed = decide_llm_target_missed(d, h)) != NULL) {
         buf_printf(why, "miss a serving target: %s", missed);
+    } else if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference") &&
+               (missed = decide_demand_short(d, h)) != NULL) {   /* spares, two replicas */
+        buf_printf(why, "fall short: %s", missed);
     } else if (h->hours_needed > h->hours_available) {
         buf_puts(why, "need ");
         view_format_number(why, h->hours_needed, 0);
