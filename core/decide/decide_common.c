@@ -109,6 +109,11 @@ int decide_gpu_is_consumer(const kb_gpu *g)
     return g->name && (!strncmp(g->name, "GeForce", 7) || strstr(g->name, "TITAN"));
 }
 
+int decide_gpu_is_workstation(const kb_gpu *g)
+{
+    return g->name && (!strncmp(g->name, "Quadro", 6) || !strncmp(g->name, "NVIDIA RTX ", 11));
+}
+
 /* ---- the list of options ---- */
 
 decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a)

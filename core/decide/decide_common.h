@@ -183,6 +183,9 @@ const kb_gpu *decide_gpu_find(const decision *d, const char *id);
 const kb_system *decide_system_find(const decision *d, const char *id);
 /* Whether g is sold as a card (PCIe, or the form is unknown); else only in servers or systems. */
 int decide_gpu_sold_as_card(const kb_gpu *g);
+/* A professional workstation card (Quadro, NVIDIA RTX A/Ada/PRO): sold with its maker's
+ * warranty, not under a data-centre support contract. */
+int decide_gpu_is_workstation(const kb_gpu *g);
 int decide_gpu_is_consumer(const kb_gpu *g);
 
 /* The recommendation: the best-ranked option, if feasible and not held back; NULL none (what

@@ -224,14 +224,14 @@ void decide_option_host(decision *d, decide_option *o)
 }
 
 /* Support a year: the share of the hardware's price (cards and hosts, or a server bought
- * whole), the workload's where it states one; the KB's applies to data-centre hardware only, as
- * no support contract is sold for a consumer card (it has its shop warranty), which the
- * assumptions say. */
+ * whole), the workload's where it states one; the KB's applies to data-centre hardware only: a
+ * consumer card has its shop warranty and a workstation card its maker's, not a data-centre
+ * maintenance contract, which the assumptions say. */
 static double support_per_year(const decision *d, const decide_option *o,
                                const cost_buy_input *in)
 {
     double share = d->w->support_fraction;
-    if (d->fact_cite[KB_ASSUMED_SUPPORT] && o->consumer)
+    if (d->fact_cite[KB_ASSUMED_SUPPORT] && (o->consumer || decide_gpu_is_workstation(o->gpu)))
         return 0;
     return share > 0 ? share * (in->cards + in->host) : 0;
 }

@@ -330,10 +330,18 @@ static void host_words(gw_buf *b, const decision *d, size_t h)
 static void assume_hosts(view *list, const decision *d, gw_buf *b)
 {
     const workload *w = d->w;
+    int assumed = d->fact_cite[KB_ASSUMED_HOST_COST] || d->fact_cite[KB_ASSUMED_HOST_POWER];
+    int any_used = 0;
+    for (size_t i = 0; i < d->n_options && !any_used; i++)
+        any_used = d->options[i].host != NULL;
+    if (!any_used && !assumed && !host_cost_stated(d) && !host_power_stated(d))
+        return;   /* no purchase goes into a host: nothing to say */
     view *m = view_list_push(list, view_map());
     view *cites = view_map_set(m, "cites", view_list());
     buf_reset(b);
-    buf_puts(b, "Hosts, the smallest for a machine's cards (cards; W besides them):");
+    buf_puts(b, host_cost_stated(d) && host_power_stated(d)
+                    ? "Hosts:"
+                    : "Hosts, the smallest for a machine's cards (cards; W besides them):");
     int n = 0;
     for (size_t h = 0; h < d->n_hosts; h++) {
         int used = 0;
@@ -347,22 +355,23 @@ static void assume_hosts(view *list, const decision *d, gw_buf *b)
         if (cite && !(host_cost_stated(d) && host_power_stated(d)))
             view_list_push(cites, view_number(cite));
     }
-    if (host_cost_stated(d) || host_power_stated(d))
-        buf_printf(b, "%s(the workload's %s)", n ? " " : " ",
-                   host_cost_stated(d) && host_power_stated(d) ? "host_cost and host_power_w"
-                   : host_cost_stated(d)                       ? "host_cost"
-                                                               : "host_power_w");
-    if (d->fact_cite[KB_ASSUMED_HOST_COST] || d->fact_cite[KB_ASSUMED_HOST_POWER]) {
+    int both_stated = host_cost_stated(d) && host_power_stated(d);
+    if (!n && both_stated) {
+        buf_puts(b, " ");
+        decide_money(b, d, w->host_cost);
+        buf_printf(b, ", %.0f W (the workload's host_cost and host_power_w)", w->host_power_w);
+    } else if (host_cost_stated(d) || host_power_stated(d)) {
+        buf_printf(b, " (the workload's %s)", both_stated          ? "host_cost and host_power_w"
+                                              : host_cost_stated(d) ? "host_cost"
+                                                                    : "host_power_w");
+    }
+    if (assumed) {
         buf_printf(b, "%s%s: the KB's assumed ", n ? "; where none takes them" : "",
                    d->n_hosts ? "" : " none in the KB (gpuwise kb import kb/data/hosts.csv)");
         units_format_money(b, d->facts[KB_ASSUMED_HOST_COST].value,
                            d->facts[KB_ASSUMED_HOST_COST].unit, -1);
         buf_printf(b, " and %.0f W", d->facts[KB_ASSUMED_HOST_POWER].value);
         view_list_push(cites, view_number(d->fact_cite[KB_ASSUMED_HOST_COST]));
-    } else if (!n && host_cost_stated(d) && host_power_stated(d)) {
-        buf_puts(b, " ");
-        decide_money(b, d, w->host_cost);
-        buf_printf(b, ", %.0f W (the workload's host_cost and host_power_w)", w->host_power_w);
     }
     if (w->cards_per_host > 0)
         buf_printf(b, "; up to %g cards a machine (cards_per_host)", w->cards_per_host);
@@ -410,7 +419,8 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
     }
     buf_reset(b);
     buf_printf(b, "Support: %g%% of the hardware's price a year%s", w->support_fraction * 100,
-               support_cite ? ", data-centre only (support_fraction)"
+               support_cite ? ", data-centre cards and servers only, not consumer or workstation "
+                              "cards, which carry their warranty (support_fraction)"
                             : " (the workload's support_fraction)");
     if (unstated.len)
         buf_printf(b, "; unstated, not counted: %s", buf_cstr(&unstated));
