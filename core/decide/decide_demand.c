@@ -90,12 +90,12 @@ char *decide_demand_short(const decision *d, const decide_option *o)
         o->replicas >= decide_demand_min_replicas(d))
         return NULL;
     gw_buf b = GW_BUF_INIT;
-    if (o->replicas <= decide_demand_spares(d))
-        buf_printf(&b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
-                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
-    else
+    if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
         buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
                        "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
+    else
+        buf_printf(&b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
+                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
     return buf_detach(&b);
 }
 
@@ -439,10 +439,10 @@ void decide_demand_method(const decision *d, view *method)
                      "the capacity, or with neither the capacity itself (full use); cost per 1M "
                      "tokens = what is provisioned per hour of use / (tokens/s served x 3600) x "
                      "1e6; requests in flight = requests/s x (time to the first token + output "
-                     "tokens x time per output token) (Little's law); with redundancy's N spares "
-                     "idle, the other replicas carry every request in flight: ceil(concurrency / "
-                     "replicas left) each, the decode step scaled by the bytes it reads (weights "
-                     "+ that many KV caches; by the sequences where compute-bound), + that many "
-                     "prompts a step, and they must hold them in memory and meet the time per "
-                     "token and the demand; production = true: two replicas at least");
+                     "tokens x time per output token) (Little's law); redundancy's N spares "
+                     "generate nothing: a serving layout has N + 1 replicas at least (production "
+                     "= true: two at least), and its other replicas carry every request in "
+                     "flight, ceil(concurrency / (replicas - N)) each, with the memory, time per "
+                     "token and tokens/s the serving layouts' model gives them at that load; the "
+                     "capacity is theirs, and it must meet the targets and the demand");
 }
