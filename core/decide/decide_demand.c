@@ -33,8 +33,7 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
     o->capacity_hi = o->throughput_hi;
     int spares = decide_demand_spares(d), serving = o->replicas - spares;
     if (spares > 0 && serving >= 1)
-        buf_printf(how, "; %d of its %d replicas spare (redundancy), the other %d carrying the "
-                        "requests", spares, o->replicas, serving);
+        buf_printf(how, "; %d of its %d replicas spare (redundancy)", spares, o->replicas);
     if (!isnan(share)) {
         o->throughput = o->capacity * share;
         o->throughput_lo = o->capacity_lo * share;
@@ -323,19 +322,16 @@ static void demand_words(gw_buf *b, const decision *d, const decide_option *best
         in_flight_words(b, d, best);
     }
     if (w->redundancy > 0)
-        buf_printf(b, " Redundancy: %g spare replica%s, idle until one fails; each option's "
-                      "layout has the other replicas carry the requests in flight, and an "
-                      "option whose other replicas cannot do so within the targets and the "
-                      "demand is left out.",
+        buf_printf(b, " Redundancy: %g spare replica%s, idle until one fails; an option whose "
+                      "other replicas cannot carry the requests in flight within the targets "
+                      "and the demand is left out.",
                    w->redundancy, w->redundancy == 1 ? "" : "s");
-    if (best && w->redundancy > 0 && best->replicas > w->redundancy && !isnan(best->capacity)) {
+    /* Its time per token and tokens/s are the serving replicas' already (the serving line). */
+    if (best && w->redundancy > 0 && best->replicas > w->redundancy)
         buf_printf(b, " On the recommendation, with %g of its %d replicas spare the other %d carry "
-                      "the requests in flight, %.0f each, at %.1f ms per output token: about ",
+                      "the requests in flight, %.0f each.",
                    w->redundancy, best->replicas, best->replicas - (int)w->redundancy,
-                   best->sequences, best->tpot_ms);
-        view_format_number(b, best->capacity, 0);
-        buf_puts(b, " tokens/s.");
-    }
+                   best->sequences);
 }
 
 static void production_words(gw_buf *b, const decision *d)
