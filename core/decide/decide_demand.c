@@ -31,9 +31,6 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
     o->capacity = o->throughput;
     o->capacity_lo = o->throughput_lo;
     o->capacity_hi = o->throughput_hi;
-    int spares = decide_demand_spares(d), serving = o->replicas - spares;
-    if (spares > 0 && serving >= 1)
-        buf_printf(how, "; %d of its %d replicas spare (redundancy)", spares, o->replicas);
     if (!isnan(share)) {
         o->throughput = o->capacity * share;
         o->throughput_lo = o->capacity_lo * share;
@@ -437,8 +434,7 @@ void decide_demand_method(const decision *d, view *method)
                      "1e6; requests in flight = requests/s x (time to the first token + output "
                      "tokens x time per output token) (Little's law); redundancy's N spares "
                      "generate nothing: a serving layout has N + 1 replicas at least (production "
-                     "= true: two at least), and its other replicas carry every request in "
-                     "flight, ceil(concurrency / (replicas - N)) each, with the memory, time per "
-                     "token and tokens/s the serving layouts' model gives them at that load; the "
-                     "capacity is theirs, and it must meet the targets and the demand");
+                     "= true: two), and the others carry every request in flight, "
+                     "ceil(concurrency / (replicas - N)) each, within the targets and the demand "
+                     "(serving layouts); the capacity is theirs");
 }

@@ -447,6 +447,9 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     precision_words(d, o, how);
     buf_puts(how, "stated model, an estimate: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
+    int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
+    if (spares > 0)   /* the figures that follow are the serving replicas' */
+        buf_printf(how, ", %d spare (redundancy)", spares);
     buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
                     "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
                     "%.1f ms (%s bound)",
@@ -571,7 +574,7 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
         buf_puts(&b, " (its best layout: ");
         decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
         if (serving < o->replicas)   /* the figures are the serving replicas' */
-            buf_printf(&b, ", %d of them spare", o->replicas - serving);
+            buf_printf(&b, ", %d spare", o->replicas - serving);
         buf_puts(&b, ")");
     }
     if (!decide_str_eq(o->run_precision, w->precision))

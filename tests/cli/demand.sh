@@ -97,6 +97,8 @@ wl red4 'concurrency = 8, tokens_per_s = 1200' 'redundancy = 4,'
 run "$GW" --kb "$KB" decide "$T/red4.lua" --json
 check_num "demand: four spares of eight still serve 1,200 tokens/s" "$(opt "$EIGHT" .cost.per_unit)" 1.6667 0.0001
 check_eq "demand: ... as 8 replicas of one GPU" "$(opt "$EIGHT" '[.replicas, .tensor_parallel, .sequences_per_replica] | join(" ")')" "8 1 2"
+check_eq "demand: the option's speed names the spares" \
+    "$(opt "$EIGHT" '.throughput.how | contains("8 GPUs: 8 replicas, 4 spare (redundancy), up to 2 sequences a replica")')" "true"
 run "$GW" --kb "$KB" report "$T/red4.lua"
 check_out "demand: the report says the serving replicas carry 2 requests each" \
     "with 4 of its 8 replicas spare the other 4 carry the requests in flight, 2 each."
@@ -106,7 +108,7 @@ check_out "demand: ... up to 1,224 tokens/s" "up to 1,224 tokens/s in all"
 wl red5 'concurrency = 8, tokens_per_s = 1250' 'redundancy = 4,'
 run "$GW" --kb "$KB" decide "$T/red5.lua" --json
 check_eq "demand: ... not 1,250: the replicas left carry the requests" "$(opt "$EIGHT" .excluded_because)" \
-    "1224 tokens/s in all; the target is 1250 (its best layout: 8 GPUs: 8 replicas, 4 of them spare)"
+    "1224 tokens/s in all; the target is 1250 (its best layout: 8 GPUs: 8 replicas, 4 spare)"
 check_num "demand: ... its capacity is the serving replicas' 1,224.3, not all eight's 1,302.8" "$(opt "$EIGHT" .capacity_tokens_per_s)" 1224.3 0.1
 
 # ---- bad input ----
