@@ -22,29 +22,15 @@ static int serving(const decision *d)
     return workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
 }
 
-/* Replicas the requests in flight keep busy: all of them, unless there are fewer requests than
- * replicas x sequences a replica (the same share decide_llm.c's serving speed takes). */
-static double busy_replicas(const decision *d, const decide_option *o)
-{
-    double busy = o->sequences > 0 ? d->w->serve_concurrency / o->sequences : o->replicas;
-    return fmax(1, fmin(o->replicas, busy));
-}
-
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
     double demand = w->target_tokens_per_s, share = w->serve_utilisation;
-    /* What one replica generates at the load it carries: the replicas the demand needs at that
-     * rate, and redundancy's spares beside them (decide_demand_short), are counted from it.  The
-     * capacity stays the whole fleet's: with the spares idle the others carry the requests in
-     * flight, and generate about as much (concurrency / time per token). */
-    o->replica_tokens_per_s = o->throughput / busy_replicas(d, o);
+    /* The capacity is what the serving replicas generate, redundancy's spares idle: the layout
+     * (decide_llm_layout.c) spreads the requests over them and checks the targets on them. */
     o->capacity = o->throughput;
     o->capacity_lo = o->throughput_lo;
     o->capacity_hi = o->throughput_hi;
-    if (w->redundancy > 0)
-        buf_printf(how, "; %g of its %d replica%s a spare (redundancy)", w->redundancy,
-                   o->replicas, o->replicas == 1 ? "" : "s");
     if (!isnan(share)) {
         o->throughput = o->capacity * share;
         o->throughput_lo = o->capacity_lo * share;
@@ -78,90 +64,34 @@ double decide_demand_share(const decision *d)
 
 /* ---- replicas ---- */
 
-/* The replicas left to serve when redundancy's spares are idle (or down), and what they generate
- * carrying every request in flight: each takes ceil(concurrency / serving) sequences; its decode
- * step reads the weights and that many sequences' KV cache (compute-bound: grows with the
- * sequences), and each prompt in between holds it a prefill, as decide_llm.c's serving model
- * has it.  *gb is the memory per GPU at that load; *tpot_ms the time per output token. */
-typedef struct surviving {
-    int replicas;
-    double sequences, gb, tpot_ms, tokens_per_s;
-} surviving;
-
-static surviving survivors(const decision *d, const decide_option *o)
+int decide_demand_spares(const decision *d)
 {
-    const workload *w = d->w;
-    const model_memory *m = &o->memory;
-    surviving s = {.replicas = o->replicas - (int)w->redundancy};
-    if (s.replicas < 1 || !(o->sequences > 0))
-        return s;
-    s.sequences = ceil(w->serve_concurrency / s.replicas);
-    double more = s.sequences / o->sequences;   /* the load per replica, as a ratio */
-    double kv_gb = m->kv_cache_gb * more;
-    s.gb = m->total_gb + (kv_gb - m->kv_cache_gb) * (1 + MODEL_FRAGMENTATION);
-    double step = o->bandwidth_bound && m->weights_gb + m->kv_cache_gb > 0
-                      ? o->step_ms * (m->weights_gb + kv_gb) / (m->weights_gb + m->kv_cache_gb)
-                      : o->step_ms * more;
-    s.tpot_ms = step + s.sequences * o->ttft_ms / w->serve_output;
-    double busy = fmin(s.replicas, w->serve_concurrency / s.sequences);
-    s.tokens_per_s = busy * s.sequences / s.tpot_ms * 1e3;
-    return s;
+    return serving(d) && d->w->redundancy > 0 ? (int)d->w->redundancy : 0;
 }
 
-/* Why the replicas short of o's spares cannot serve, in gw_buf b; 0 when they can. */
-static int survivors_short(const decision *d, const decide_option *o, gw_buf *b)
+int decide_demand_min_replicas(const decision *d)
 {
-    const workload *w = d->w;
-    surviving s = survivors(d, o);
-    double memory = decide_option_memory_gb(o);
-    if (s.replicas < 1) {
-        buf_printf(b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
-                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
-        return 1;
-    }
-    if (!(s.tokens_per_s > 0) || isnan(o->step_ms))
-        return 0;   /* a measured figure without the model's step: nothing to scale */
-    const char *why = s.gb > memory                             ? "memory"
-                      : s.tpot_ms > w->target_tpot_ms           ? "tpot"
-                      : s.tokens_per_s < w->target_tokens_per_s ? "demand"
-                                                                : NULL;
-    if (!why)
-        return 0;
-    buf_printf(b, "with %g spare (redundancy = %g), the other %d replica%s carry the ",
-               w->redundancy, w->redundancy, s.replicas, s.replicas == 1 ? "" : "s");
-    view_format_number(b, w->serve_concurrency, 0);
-    buf_printf(b, " requests in flight, %.0f each: ", s.sequences);
-    if (!strcmp(why, "memory"))
-        buf_printf(b, "%.1f GB per GPU, more than the %.0f GB it has", s.gb, memory);
-    else if (!strcmp(why, "tpot"))
-        buf_printf(b, "%.1f ms per output token; the target is %g ms", s.tpot_ms,
-                   w->target_tpot_ms);
-    else {
-        buf_puts(b, "about ");
-        view_format_number(b, s.tokens_per_s, 0);
-        buf_puts(b, " tokens/s; the demand is ");
-        view_format_number(b, w->target_tokens_per_s, 0);
-    }
-    return 1;
+    int least = decide_demand_spares(d) + 1;
+    if (serving(d) && d->w->production && least < PRODUCTION_MIN_REPLICAS)
+        least = PRODUCTION_MIN_REPLICAS;
+    return least;
 }
 
 char *decide_demand_short(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;
-    /* Without spares or production, a short capacity is decide_llm.c's target missed. */
-    if (!serving(d) || !(w->redundancy > 0 || w->production) || !o->fits || o->replicas < 1 ||
-        isnan(o->throughput))
+    /* Whether the serving replicas carry the demand within the targets is the layout's
+     * (decide_llm_layout.c) and, where they cannot, decide_llm.c's target missed. */
+    if (!serving(d) || !o->fits || o->replicas < 1 || isnan(o->throughput) ||
+        o->replicas >= decide_demand_min_replicas(d))
         return NULL;
     gw_buf b = GW_BUF_INIT;
     if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
         buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
                        "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
-    else if (w->redundancy > 0)
-        survivors_short(d, o, &b);
-    if (!b.len) {
-        buf_free(&b);
-        return NULL;
-    }
+    else
+        buf_printf(&b, "%d replica%s, %g spare (redundancy = %g): none left to serve", o->replicas,
+                   o->replicas == 1 ? "" : "s", w->redundancy, w->redundancy);
     return buf_detach(&b);
 }
 
@@ -393,14 +323,12 @@ static void demand_words(gw_buf *b, const decision *d, const decide_option *best
                       "other replicas cannot carry the requests in flight within the targets "
                       "and the demand is left out.",
                    w->redundancy, w->redundancy == 1 ? "" : "s");
-    if (best && w->redundancy > 0 && best->replicas > w->redundancy) {
-        surviving x = survivors(d, best);
+    /* Its time per token and tokens/s are the serving replicas' already (the serving line). */
+    if (best && w->redundancy > 0 && best->replicas > w->redundancy)
         buf_printf(b, " On the recommendation, with %g of its %d replicas spare the other %d carry "
-                      "the requests in flight, %.0f each, at %.1f ms per output token: about ",
-                   w->redundancy, best->replicas, x.replicas, x.sequences, x.tpot_ms);
-        view_format_number(b, x.tokens_per_s, 0);
-        buf_puts(b, " tokens/s.");
-    }
+                      "the requests in flight, %.0f each.",
+                   w->redundancy, best->replicas, best->replicas - (int)w->redundancy,
+                   best->sequences);
 }
 
 static void production_words(gw_buf *b, const decision *d)
@@ -504,10 +432,9 @@ void decide_demand_method(const decision *d, view *method)
                      "the capacity, or with neither the capacity itself (full use); cost per 1M "
                      "tokens = what is provisioned per hour of use / (tokens/s served x 3600) x "
                      "1e6; requests in flight = requests/s x (time to the first token + output "
-                     "tokens x time per output token) (Little's law); with redundancy's N spares "
-                     "idle, the other replicas carry every request in flight: ceil(concurrency / "
-                     "replicas left) each, the decode step scaled by the bytes it reads (weights "
-                     "+ that many KV caches; by the sequences where compute-bound), + that many "
-                     "prompts a step, and they must hold them in memory and meet the time per "
-                     "token and the demand; production = true: two replicas at least");
+                     "tokens x time per output token) (Little's law); redundancy's N spares "
+                     "generate nothing: a serving layout has N + 1 replicas at least (production "
+                     "= true: two), and the others carry every request in flight, "
+                     "ceil(concurrency / (replicas - N)) each, within the targets and the demand "
+                     "(serving layouts); the capacity is theirs");
 }

@@ -9,19 +9,24 @@
 #include "base/view.h"
 #include "decide_common.h"
 
-/* What o serves, from the capacity decide_llm.c found (o->throughput, its band): a stated
- * demand (inference.tokens_per_s, or requests_per_s x output_tokens) when it can; utilisation a
- * share of its capacity; with none, its capacity (full use).  Sets o->capacity and its band, the
- * throughput the cost is per, what one busy replica generates (o->replica_tokens_per_s, which
- * the replicas needed are counted from), and adds a clause to how. */
+/* What o serves, from the capacity decide_llm.c found (o->throughput, its band: the serving
+ * replicas', redundancy's spares idle): a stated demand (inference.tokens_per_s, or
+ * requests_per_s x output_tokens) when it can; utilisation a share of its capacity; with none,
+ * its capacity (full use).  Sets o->capacity and its band and the throughput the cost is per,
+ * and adds a clause to how. */
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how);
 
 /* The share of its capacity a served option is costed for: inference.utilisation, else 1
  * (robustness and what-if draw a capacity and serve this share of it, or the demand). */
 double decide_demand_share(const decision *d);
 
-/* Why o has too few replicas for the demand with redundancy's spares or production's two;
- * NULL when it has enough, neither is asked for, or nothing is served.  Caller frees. */
+/* What serving requires of a layout's replicas: redundancy's spares (inference's redundancy;
+ * 0 when not serving), and the fewest replicas (the spares + 1; production = true's two). */
+int decide_demand_spares(const decision *d);
+int decide_demand_min_replicas(const decision *d);
+
+/* Why o has too few replicas for redundancy's spares or production's two; NULL when it has
+ * enough, neither is asked for, or nothing is served.  Caller frees. */
 char *decide_demand_short(const decision *d, const decide_option *o);
 
 /* After the rules: an exclusion on each option with too few replicas, and under production = true

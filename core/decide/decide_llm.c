@@ -438,14 +438,18 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->ttft_ms = v.prefill_s * 1e3;
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
     o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.hop_s) / v.step_s : 1;
-    /* The requests keep concurrency / sequences replicas busy (all of them, unless there are
-     * fewer requests than replicas). */
-    double busy = fmin(o->replicas, w->serve_concurrency / o->sequences);
+    /* The requests keep concurrency / sequences of the serving replicas busy (all of them,
+     * unless there are fewer requests than replicas); redundancy's spares generate nothing. */
+    double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
+                       w->serve_concurrency / o->sequences);
     o->throughput = v.tokens_per_s * busy;
     serve_band(d, o, rate, busy);
     precision_words(d, o, how);
     buf_puts(how, "stated model, an estimate: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
+    int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
+    if (spares > 0)   /* the figures that follow are the serving replicas' */
+        buf_printf(how, ", %d spare (redundancy)", spares);
     buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
                     "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
                     "%.1f ms (%s bound)",
@@ -566,8 +570,11 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     else
         return NULL;
     if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
+        int serving = decide_llm_serving_replicas(d, o->replicas);
         buf_puts(&b, " (its best layout: ");
         decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+        if (serving < o->replicas)   /* the figures are the serving replicas' */
+            buf_printf(&b, ", %d spare", o->replicas - serving);
         buf_puts(&b, ")");
     }
     if (!decide_str_eq(o->run_precision, w->precision))

@@ -22,13 +22,15 @@ double decide_llm_tokens_per_step(const workload *w);
  * at the sequences it holds. */
 typedef struct decide_llm_layout {
     int gpus, replicas, tp, pp;
-    double sequences;          /* in flight on each replica: ceil(concurrency / replicas) */
+    int serving_replicas;      /* less redundancy's spares (decide_llm_serving_replicas) */
+    int enough_replicas;       /* at least the spares + 1, and production's two */
+    double sequences;          /* in flight on each serving replica: ceil(concurrency / serving) */
     model_memory memory;       /* per GPU */
     int fits;                  /* in one GPU's memory */
     int speed_known;           /* the KB has the GPU's tensor rate and memory bandwidth */
     model_llm_layout parallel; /* what model_llm_serving reads (links, network) */
     model_serving serving;     /* one replica, when speed_known */
-    double tokens_per_s;       /* the replicas the concurrency keeps busy, together */
+    double tokens_per_s;       /* the serving replicas the concurrency keeps busy, together */
     double shortfall;          /* the worst figure over its target (tpot, ttft) or the target
                                 * over the figure (tokens/s): above 1 misses; NaN none known */
 } decide_llm_layout;
@@ -36,12 +38,18 @@ typedef struct decide_llm_layout {
 /* The best layout of `gpus` of o's GPUs (a multiple of the GPUs a replica takes) serving
  * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link,
  * pipeline stages across o's machines (over its network) where no machine holds a replica,
- * replicas with the GPUs left.  Of the layouts that fit, the one that meets the workload's
- * targets (time per output token, to the first token, tokens/s) with the most tokens/s, else
- * the one that misses them least; without a speed, the fewest GPUs a replica.  Returns 1 when
- * one fits, else 0 with out the layout needing the least memory per GPU.  Pure: o is read. */
+ * replicas with the GPUs left.  Redundancy's spares (decide_demand.c) serve nothing: the other
+ * replicas carry the requests, and their memory, speed and tokens/s are what the targets are
+ * checked on.  Of the layouts that fit, those with enough replicas (the spares + 1, production's
+ * two) first; among them the one that meets the workload's targets (time per output token, to
+ * the first token, tokens/s: the demand) with the most tokens/s, else the one that misses them
+ * least; without a speed, the fewest GPUs a replica.  Returns 1 when one fits, else 0 with out
+ * the layout needing the least memory per GPU.  Pure: o is read. */
 int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
                            double concurrency, decide_llm_layout *out);
+/* The replicas of `replicas` that serve: all but redundancy's spares; all of them where there
+ * are too few for the spares (such a layout ranks last, and decide_demand_short leaves it out). */
+int decide_llm_serving_replicas(const decision *d, int replicas);
 /* The serving figures of o's chosen layout (o->tp, o->pp, o->sequences) at tflops x mfu and
  * the bandwidth x decode_fraction. */
 void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,

@@ -2,6 +2,7 @@
  * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
  * (model_llm_serving), and the choice among them against the workload's targets. */
 #include "decide_llm.h"
+#include "decide_demand.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -73,7 +74,14 @@ static double shortfall_of(const workload *w, const decide_llm_layout *l)
     return worst;
 }
 
-/* Fills l for tp x pp GPUs a replica out of `gpus` of o's; 0 when the memory model fails. */
+int decide_llm_serving_replicas(const decision *d, int replicas)
+{
+    int serving = replicas - decide_demand_spares(d);
+    return serving >= 1 ? serving : replicas;
+}
+
+/* Fills l for tp x pp GPUs a replica out of `gpus` of o's, the requests in flight spread over
+ * the replicas that serve (redundancy's spares idle); 0 when the memory model fails. */
 static int layout_try(const decision *d, const decide_option *o, int gpus, double concurrency,
                       int tp, int pp, decide_llm_layout *l)
 {
@@ -82,7 +90,9 @@ static int layout_try(const decision *d, const decide_option *o, int gpus, doubl
     l->tp = tp;
     l->pp = pp;
     l->replicas = gpus / (tp * pp);
-    l->sequences = ceil(concurrency / l->replicas);
+    l->serving_replicas = decide_llm_serving_replicas(d, l->replicas);
+    l->enough_replicas = l->replicas >= decide_demand_min_replicas(d);
+    l->sequences = ceil(concurrency / l->serving_replicas);
     l->shortfall = NAN;
     model_llm_setup s = d->llm_setup;
     s.precision = o->run_precision;   /* weights served at what the GPU runs */
@@ -100,8 +110,9 @@ static int layout_try(const decision *d, const decide_option *o, int gpus, doubl
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l->parallel, rate,
                       o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
                       d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
-    /* The requests keep concurrency / sequences replicas busy (all, unless fewer requests). */
-    double busy = fmin(l->replicas, concurrency / l->sequences);
+    /* The requests keep concurrency / sequences of the serving replicas busy (all, unless fewer
+     * requests); the spares generate nothing. */
+    double busy = fmin(l->serving_replicas, concurrency / l->sequences);
     l->tokens_per_s = l->serving.tokens_per_s * busy;
     l->shortfall = shortfall_of(d->w, l);
     return 1;
@@ -112,9 +123,12 @@ static int meets(const decide_llm_layout *l)
     return !(l->shortfall > 1);   /* no target stated (NaN) meets */
 }
 
-/* Whether a is a better layout than b (both fit). */
+/* Whether a is a better layout than b (both fit): enough replicas for the spares and
+ * production first, then as decide_llm_layout_best says. */
 static int better(const decide_llm_layout *a, const decide_llm_layout *b)
 {
+    if (a->enough_replicas != b->enough_replicas)
+        return a->enough_replicas;
     if (a->speed_known != b->speed_known)
         return a->speed_known;
     if (!a->speed_known)

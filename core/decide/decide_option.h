@@ -81,7 +81,6 @@ typedef struct decide_option {
     double capacity;               /* serving: tokens/s it can generate at the concurrency;
                                     * throughput is the demand when the workload states one */
     double capacity_lo, capacity_hi; /* serving: capacity's band (the model's, or measured) */
-    double replica_tokens_per_s;   /* serving: what one busy replica generates (decide_demand.c) */
     /* money, in the workload's currency */
     double unit_price;             /* per card (buy) or per hour of all its instances (rent) */
     double price_lo, price_hi;     /* range of the observations used */
