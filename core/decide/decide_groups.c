@@ -75,10 +75,17 @@ static view *excluded_groups_view(const decision *d)
             if (o->feasible || strcmp(exclusion_reason(o), reasons[best]))
                 continue;
             view *x = view_list_push(examples, view_map());
-            view *label = view_map_set(x, "label", label_of(o));
+            view_map_set(x, "label", label_of(o));
             view_map_set_str(x, "because", o->excluded_because);
-            buf_printf(&text, "%s%s — %s", view_len(examples) > 1 ? "; " : "", view_str(label),
-                       o->excluded_because);
+        }
+        /* Examples that fell out for the same words say them once, after the last of them. */
+        for (size_t k = 0; k < view_len(examples); k++) {
+            const char *because = view_str(view_map_get(view_list_at(examples, k), "because"));
+            const view *next = k + 1 < view_len(examples) ? view_list_at(examples, k + 1) : NULL;
+            buf_printf(&text, "%s%s", k ? "; " : "",
+                       view_str(view_map_get(view_list_at(examples, k), "label")));
+            if (!next || strcmp(view_str(view_map_get(next, "because")), because))
+                buf_printf(&text, " — %s", because);
         }
         size_t more = counts[best] > EXCLUDED_EXAMPLES ? counts[best] - EXCLUDED_EXAMPLES : 0;
         if (more)
