@@ -333,17 +333,22 @@ jq_all _j1 '.options[0].id' \
 # were recommended before: USD 2.4931 per 1M output tokens).
 check_eq "llm example serving: rent a pod of two H100 at RunPod" "$_j1" \
     "rent:RunPod:2x H100 SXM (Community Cloud):2x h100-sxm5"
-# One replica over the pod's 2 GPUs (the model split 2 ways), 32 requests: weights 70.554 GB
-# and 32 requests' KV cache 13.108 GB (2 x 6.554), halved: (35.277 + 6.554) x 1.10 + 1 = 47.01
-# GB a GPU; a step reads 82.39 GB, 41.19 GB a GPU at 70% of 3,350 GB/s = 17.56 ms, / 0.85 (the
-# tensor-parallel efficiency over NVLink) = 20.66 ms; a prompt 209.71 ms on the two GPUs (as on
-# the HGX H100's 2-GPU replicas below); 32 prompts between 500 tokens: 20.66 + 32 x 209.71 / 500
-# = 34.08 ms per output token; 32 / 34.08 ms = 939.0 tokens/s; USD 5.38 / (800 x 0.0036) =
-# 1.8681 per 1M output tokens
+# One replica over the pod's 2 GPUs (tensor-parallel 2: one GPU cannot hold the model), 32
+# requests: weights 70.554 GB and 32 requests' KV cache 163,840 B x 2,500 x 32 = 13.107 GB, halved:
+# (35.277 + 6.554) x 1.10 + 1 = 47.01 GB a GPU.  A step reads 70.554 GB of FP8 weights + 163,840 B
+# x 2,250 (the average context) x 32 = 11.796 GB of cache = 82.350 GB, at 70% of 3,350 GB/s on
+# each of 2 GPUs (4,690 GB/s) 17.559 ms (bandwidth bound: 2 x 70.554e9 x 32 / (2 x 0.4 x
+# 1,979e12) = 2.852 ms of compute), + 2 x 80 x (10 us + 32 x 8192 x 2 B / 450e9 = 1.165 us) =
+# 1.786 ms of all-reduces over NVLink: 19.345 ms; the prompt 2 x 70.554e9 x 2,000 / (2 x 0.4 x
+# 1,979e12) = 178.26 ms + 2 x 80 x (10 + 2,000 x 8192 x 2 / 450e9 = 72.82) us = 13.25 ms: 191.51
+# ms to the first token; 32 prompts between 500 tokens: 19.345 + 32 x 191.51 / 500 = 31.60 ms
+# per output token; 32 / 31.60 ms = 1,012.6 tokens/s (34.08 ms, 209.7 ms and 939.0 before the
+# layout search modelled the all-reduces in place of a flat 0.85 tensor-parallel efficiency);
+# costed at the demand: USD 5.38 / (800 x 0.0036) = 1.8681 per 1M output tokens
 check_num "llm example serving: 47.01 GB on each H100" "$_j2" 47.01 0.01
-check_num "llm example serving: 34.08 ms per output token" "$_j3" 34.08 0.01
-check_num "llm example serving: 209.7 ms to the first token" "$_j4" 209.7 0.1
-check_num "llm example serving: capacity 939.0 tokens/s" "$_j5" 939.0 0.1
+check_num "llm example serving: 31.60 ms per output token" "$_j3" 31.60 0.01
+check_num "llm example serving: 191.5 ms to the first token" "$_j4" 191.5 0.1
+check_num "llm example serving: capacity 1,012.6 tokens/s" "$_j5" 1012.6 0.1
 check_num "llm example serving: USD 1.8681 per 1M output tokens" "$_j6" 1.8681 0.0001
 # One H200 holds 32 requests but generates 32 / 47.33 ms = 676 tokens/s, under the demand.
 check_eq "llm example serving: one H200 misses the demand" \
