@@ -42,6 +42,16 @@ const char *decide_budget_compares(const decision *d)
            "bill for a job, or its first month for capacity";
 }
 
+const char *decide_budget_row(const decision *d)
+{
+    const char *basis = d->w->budget_basis;
+    if (decide_str_eq(basis, "total"))
+        return "Against the budget for the whole horizon (everything paid over it)";
+    if (decide_str_eq(basis, "monthly"))
+        return "Against the monthly budget (a month's spending)";
+    return NULL;   /* cash up front: the report's own words */
+}
+
 double decide_need_hours(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;

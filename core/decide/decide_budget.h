@@ -18,6 +18,10 @@ double decide_budget_figure(const decision *d, const decide_option *o);
  * horizon: ..."); NULL when the workload has no budget.  A static or decision-lived string. */
 const char *decide_budget_compares(const decision *d);
 
+/* The label of the report's row for the figure the budget compares where the budget is not
+ * cash up front (a grant's whole horizon, a month's spending); NULL for cash up front. */
+const char *decide_budget_row(const decision *d);
+
 /* Hours of running over the horizon o needs to cover a capacity workload's
  * hours_needed_per_month (card-hours: o's cards, at their scaling efficiency, each cover one in
  * an hour); NaN when the workload states no need. */

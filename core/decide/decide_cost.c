@@ -231,9 +231,12 @@ static double support_per_year(const decision *d, const decide_option *o,
                                const cost_buy_input *in)
 {
     double share = d->w->support_fraction;
-    if (d->fact_cite[KB_ASSUMED_SUPPORT] && (o->consumer || decide_gpu_is_workstation(o->gpu)))
+    if (!(share > 0))
         return 0;
-    return share > 0 ? share * (in->cards + in->host) : 0;
+    if (d->fact_cite[KB_ASSUMED_SUPPORT] && (o->consumer || decide_gpu_is_workstation(o->gpu)))
+        /* the cards carry their warranty; a server they stand in is still data-centre hardware */
+        return o->host && decide_str_eq(o->host->kind, "server") ? share * in->host : 0;
+    return share * (in->cards + in->host);
 }
 
 /* The draw above the site's power (site_power_kw), placed in colocation at the KB's price per

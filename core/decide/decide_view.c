@@ -570,6 +570,8 @@ view *decide_view_tree(const decision *d)
         decide_set_money(root, d, "budget", d->w->budget);
         view_map_set_str(root, "budget_basis", d->w->budget_basis);
         view_map_set_str(root, "budget_compares", decide_budget_compares(d));
+        if (decide_budget_row(d))
+            view_map_set_str(root, "budget_row", decide_budget_row(d));
         view_map_set_bool(root, "budget_basis_monthly",
                           decide_str_eq(d->w->budget_basis, "monthly"));
     }

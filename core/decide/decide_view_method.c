@@ -248,7 +248,8 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                      "discount_rate r: a payment in month m x (1 + r)^-(m/12), resale likewise");
     buf_reset(line);
     buf_printf(line,
-               "total = offer price per hour x hours a day x 30 x months (a job: x the hours "
+               "total = offer price per hour x hours a day x 30 x months (with "
+               "hours_needed_per_month: x the hours the need takes on the option; a job: x the hours "
                "its runs take, in whole steps of an offer's minimum billing where the KB states "
                "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
                "billed at least that minimum, up to the whole day); per GPU and "
@@ -322,6 +323,8 @@ static void host_words(gw_buf *b, const decision *d, size_t h)
     const kb_host *host = &d->hosts[h];
     buf_printf(b, "%s (%g) ", host->kind, host->max_cards);
     decide_money(b, d, host_cost_stated(d) ? d->w->host_cost : d->host_prices[h]);
+    if (!host_cost_stated(d))   /* the KB's price: its kind and date, as every price */
+        buf_printf(b, " (%s, %s)", host->quality, host->as_of);
     buf_printf(b, ", %.0f W", host_power_stated(d) ? d->w->host_power_w : host->power_w);
 }
 
@@ -386,7 +389,7 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
     gw_buf unstated = GW_BUF_INIT;
     int support_cite = d->fact_cite[KB_ASSUMED_SUPPORT];
     if (isnan(w->site_power_kw)) {
-        buf_puts(&unstated, "site power (site_power_kw)");
+        buf_puts(&unstated, "site power and colocation (site_power_kw)");
     } else {
         buf_reset(b);
         buf_printf(b, "The site takes %g kW (site_power_kw); a purchase's draw above it is in "
