@@ -468,7 +468,7 @@ static void not_considered_view(view *root, const decision *d)
 }
 
 /* The recommended option, its reasons, and the risks and checklists its verdicts name. */
-/* The held-back option that would be cheapest, were its stale or 'from' price to hold, where
+/* The held-back option that would be cheapest, were its stale, 'from' or article's price to hold, where
  * it would cost less per unit than the recommendation best (by the ranked figure and on cost
  * alone): a re-quote may change the answer (recommendation.cheaper_held_back; null none). */
 static void cheaper_held_back_view(view *rec, const decision *d, const decide_option *best)
@@ -477,7 +477,8 @@ static void cheaper_held_back_view(view *rec, const decision *d, const decide_op
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
         decide_held_kind k = decide_held_back_kind(d, o);
-        if (o->feasible && (k == DECIDE_HELD_STALE || k == DECIDE_HELD_FROM) &&
+        if (o->feasible && (k == DECIDE_HELD_STALE || k == DECIDE_HELD_FROM ||
+                            k == DECIDE_HELD_ARTICLE) &&
             o->score < best->score && o->per_unit < best->per_unit &&
             (!cheapest || o->score < cheapest->score))
             cheapest = o;
@@ -501,7 +502,11 @@ static void cheaper_held_back_view(view *rec, const decision *d, const decide_op
     buf_printf(&t, "%.0f%%", share * 100);
     view_map_set_str(m, "share_text", buf_cstr(&t));
     buf_reset(&t);
-    if (decide_held_back_kind(d, cheapest) == DECIDE_HELD_STALE)
+    if (decide_held_back_kind(d, cheapest) == DECIDE_HELD_ARTICLE)
+        buf_printf(&t, "its price is an article's figure of %s, not an offer%s",
+                   cheapest->price_as_of,
+                   cheapest->price_stale ? ", and older than price_max_age_days" : "");
+    else if (decide_held_back_kind(d, cheapest) == DECIDE_HELD_STALE)
         buf_printf(&t, "its price is of %s, older than price_max_age_days (%g days)%s",
                    cheapest->price_as_of, d->w->price_max_age_days,
                    cheapest->price_floor ? ", and only a 'from' figure, a lower bound" : "");
