@@ -82,10 +82,22 @@ char *decide_demand_short(const decision *d, const decide_option *o)
     const workload *w = d->w;
     /* Whether the serving replicas carry the demand within the targets is the layout's
      * (decide_llm_layout.c) and, where they cannot, decide_llm.c's target missed. */
-    if (!serving(d) || !o->fits || o->replicas < 1 || isnan(o->throughput) ||
-        o->replicas >= decide_demand_min_replicas(d))
+    if (!serving(d) || !o->fits || o->replicas < 1 || isnan(o->throughput))
         return NULL;
     gw_buf b = GW_BUF_INIT;
+    /* A replica in the same machine fails with it (its power, its switch, its host's
+     * maintenance): production's replicas stand in two machines at least. */
+    if (w->production && o->hosts < PRODUCTION_MIN_REPLICAS &&
+        o->replicas >= decide_demand_min_replicas(d)) {
+        buf_printf(&b, "%d replicas in one machine; production = true keeps them in %d "
+                       "machines at least, so that one machine can fail",
+                   o->replicas, PRODUCTION_MIN_REPLICAS);
+        return buf_detach(&b);
+    }
+    if (o->replicas >= decide_demand_min_replicas(d)) {
+        buf_free(&b);
+        return NULL;
+    }
     if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
         buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
                        "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
@@ -335,7 +347,8 @@ static void production_words(gw_buf *b, const decision *d)
 {
     const view *left = view_map_get(d->constraints, "production_left_out");
     buf_printf(b, "Production: rentals only from providers that publish an SLA, and at least "
-                  "%d serving replicas.", PRODUCTION_MIN_REPLICAS);
+                  "%d replicas (spares included) in %d machines or instances.",
+               PRODUCTION_MIN_REPLICAS, PRODUCTION_MIN_REPLICAS);
     if (!view_len(left)) {
         buf_puts(b, " No rental was left out for want of an SLA.");
         return;

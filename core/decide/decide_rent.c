@@ -542,7 +542,15 @@ static int most_instances(const decision *d, const rent_offer *f)
                                                                               : 1;
 }
 
-/* The options of the kept offers, in KB order: each offer as 1, 2, 4 ... instances (up to its
+/* The next number of instances to try after n: doubling (data parallelism halves a job's
+ * hours), and for serving 3 besides, the two replicas and a spare a service is often sized as. */
+static int next_instances(const decision *d, int n)
+{
+    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+    return serving && n == 2 ? 3 : serving && n == 3 ? 4 : n * 2;
+}
+
+/* The options of the kept offers, in KB order: each offer as 1, 2, (3,) 4 ... instances (up to its
  * most_instances), or where count > 0 only as the instances that make count GPUs. */
 static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error *err)
 {
@@ -553,7 +561,7 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
         int most = most_instances(d, f);
-        for (int n = 1; n <= most && rc == GW_OK; n = count ? n + 1 : n * 2) {
+        for (int n = 1; n <= most && rc == GW_OK; n = count ? n + 1 : next_instances(d, n)) {
             if (count && f->count * n != count)
                 continue;
             rent_offer_id(&id, f, n);
