@@ -410,6 +410,18 @@ view *decide_demand_view(const decision *d)
         view_map_set_str(v, "demand_text", buf_cstr(&b));
         push_line(lines, buf_cstr(&b), 0);
     }
+    if (serving(d) && best && !w->production && !(w->redundancy > 0) &&
+        (best->hosts < 2 || best->replicas < 2)) {
+        /* a service on one machine or one replica stops when it does: said, not hidden */
+        buf_reset(&b);
+        buf_printf(&b, "Availability: the recommendation serves from %s (%d replica%s, no spare): "
+                       "a failure or maintenance of it stops the service; redundancy = 1 or "
+                       "production = true costs a spare and a second machine.",
+                   best->hosts < 2 ? "one machine" : "several machines", best->replicas,
+                   best->replicas == 1 ? "" : "s");
+        view_map_set_str(v, "availability_text", buf_cstr(&b));
+        push_line(lines, buf_cstr(&b), 0);
+    }
     view_map_set_bool(v, "production", w->production);
     if (w->production && d->constraints) {
         buf_reset(&b);
