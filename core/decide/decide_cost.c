@@ -165,14 +165,11 @@ static void cost_rented(decision *d, decide_option *o)
 }
 
 /* The smallest of the KB's hosts (fewest cards first, then the cheaper) that takes per_machine
- * cards, a server where server_only (a data-centre card is cooled by a server's fans: it has
- * none of its own); NULL when none does. */
-static const kb_host *smallest_host(const decision *d, int per_machine, int server_only,
-                                    double *price)
+ * cards; NULL when none does. */
+static const kb_host *smallest_host(const decision *d, int per_machine, double *price)
 {
     for (size_t i = 0; i < d->n_hosts; i++)
-        if (d->hosts[i].max_cards >= per_machine &&
-            (!server_only || decide_str_eq(d->hosts[i].kind, "server"))) {
+        if (d->hosts[i].max_cards >= per_machine) {
             *price = d->host_prices[i];
             return &d->hosts[i];
         }
@@ -202,10 +199,7 @@ void decide_option_host(decision *d, decide_option *o)
     if (o->system || o->acquisition == DECIDE_RENT)
         return;   /* a server bought whole is its own host; a rental's is the provider's */
     double price = NAN;
-    int data_centre = !o->consumer && !decide_gpu_is_workstation(o->gpu);
-    const kb_host *h = smallest_host(d, o->cards_per_machine, data_centre, &price);
-    if (!h && data_centre)
-        h = smallest_host(d, o->cards_per_machine, 0, &price);
+    const kb_host *h = smallest_host(d, o->cards_per_machine, &price);
     int cost_stated = !isnan(w->host_cost), power_stated = !isnan(w->host_power_w);
     if (h && !(cost_stated && power_stated)) {
         o->host = h;
