@@ -45,9 +45,10 @@ check_num "hosts: 8 cards, up front 80,000 + 20,000" "$_j7" 100000 0.01
 # table: the 3-card workstation's 275 a month (0.1 x 33,000 / 12).
 run "$GW" --kb "$K" report "$FX/own.lua" -o "$T/own.md"
 check_rc "hosts: report exits 0" 0
+# (each KB host price with its kind and date, as every price)
 OUT=$(cat "$T/own.md")
 check_out "hosts: the report names the hosts it assumed" \
-    "Hosts, the smallest for a machine's cards (cards; W besides them): desktop (1) \$1,000, 150 W; workstation (4) \$3,000, 400 W; server (8) \$20,000, 1500 W."
+    "Hosts, the smallest for a machine's cards (cards; W besides them): desktop (1) \$1,000 (list, 2026-11), 150 W; workstation (4) \$3,000 (list, 2026-11), 400 W; server (8) \$20,000 (list, 2026-11), 1500 W."
 check_out "hosts: the cost table adds the workstation's support" \
     "| \$33,000 | \$39.00 | \$275 | \$27,768 |"
 

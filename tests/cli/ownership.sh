@@ -23,7 +23,7 @@ eight='[.options[] | select(.id == "buy-new:8x dc-card")][0]'
 run "$GW" --kb "$K" decide "$FX/own.lua" --json
 jq_all _j1 "$one.cost.support_per_year" \
     _j2 "$one | \"\(.cost.colocation_per_month) \(.cost.staff_per_month)\"" \
-    _j3 '[.assumptions[].text | select(test("not counted: .*site power [(]site_power_kw[)]"))] | length' \
+    _j3 '[.assumptions[].text | select(test("not counted: .*site power and colocation [(]site_power_kw[)]"))] | length' \
     _j4 '[.assumptions[].text | select(test("not counted: .*staff [(]upkeep_hours_per_month, upkeep_rate[)]"))] | length' \
     _j5 '[.assumptions[].text | select(test("not counted: .*discounting [(]discount_rate[)]"))] | length' \
     _j6 '[.assumptions[] | select(.text | test("^Support: 10% of the hardware.s price a year")) | .cites | length] | .[0]'
