@@ -286,13 +286,16 @@ static void evaluate_options(decision *d)
     }
 }
 
-/* The rental of hosts/2 instances that o doubles, if any. */
+/* The rental of fewer instances that o adds to, if any: hosts/2 (o doubles it), or 2 for 3
+ * (serving's two replicas and a spare). */
 static const decide_option *half_rental(const decision *d, const decide_option *o)
 {
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *h = &d->options[i];
-        if (h->acquisition == DECIDE_RENT && h->gpu == o->gpu && h->hosts * 2 == o->hosts &&
-            h->count * 2 == o->count && decide_text_same(h->provider, o->provider) &&
+        int fewer = h->hosts * 2 == o->hosts || (o->hosts == 3 && h->hosts == 2);
+        if (h->acquisition == DECIDE_RENT && h->gpu == o->gpu && fewer &&
+            h->count * o->hosts == o->count * h->hosts &&   /* the same instance */
+            decide_text_same(h->provider, o->provider) &&
             decide_text_same(h->instance, o->instance) && h->gpu_fraction == o->gpu_fraction)
             return h;
     }
@@ -301,8 +304,8 @@ static const decide_option *half_rental(const decision *d, const decide_option *
 
 /* Why a rental of several instances was left out (the not-considered list groups by it). */
 #define OMIT_FEWER_INSTANCES                                                                  \
-    "half as many instances fit in memory, finish in time (or meet the serving targets) and " \
-    "cost no more"
+    "fewer instances (half as many, or two for three) fit in memory, finish in time (or meet " \
+    "the serving targets) and cost no more"
 
 /* Whether h, half of o (a rental of several instances), does o's work as well: its GPUs hold
  * what each must (memory per GPU), it finishes the job in the hours available or serves a
@@ -313,7 +316,8 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
 {
     char *missed = NULL;
     buf_reset(why);
-    buf_printf(why, "half as many (%d instance%s) ", h->hosts, h->hosts == 1 ? "" : "s");
+    buf_printf(why, "%s (%d instance%s) ", h->hosts * 2 == o->hosts ? "half as many" : "fewer",
+               h->hosts, h->hosts == 1 ? "" : "s");
     if (!h->fits) {
         buf_printf(why, "need %.1f GB per GPU; %s has %.0f GB", h->per_card_gb, h->gpu->name,
                    decide_option_memory_gb(h));
