@@ -304,8 +304,7 @@ static const decide_option *half_rental(const decision *d, const decide_option *
 
 /* Why a rental of several instances was left out (the not-considered list groups by it). */
 #define OMIT_FEWER_INSTANCES                                                                  \
-    "fewer instances (half as many, or two for three) fit in memory, finish in time (or meet " \
-    "the serving targets) and cost no more"
+    "fewer instances fit in memory, do the work in time and cost no more"
 
 /* Whether h, half of o (a rental of several instances), does o's work as well: its GPUs hold
  * what each must (memory per GPU), it finishes the job in the hours available or serves a

@@ -287,9 +287,7 @@ static void in_flight_words(gw_buf *b, const decision *d, const decide_option *b
         return;
     double seconds = (best->ttft_ms + w->serve_output * best->tpot_ms) / 1e3;
     double in_flight = w->serve_requests_per_s * seconds;
-    buf_printf(b, " At %g requests/s and about %.3g s a request (first token and %g output "
-                  "tokens on the recommendation), about ", w->serve_requests_per_s, seconds,
-               w->serve_output);
+    buf_printf(b, " At %.3g s a request on the recommendation, about ", seconds);
     view_format_number(b, in_flight, in_flight < 10 ? 1 : 0);
     buf_puts(b, " requests are in flight (Little's law)");
     /* A quarter off is a different load; fewer than one request in flight is one. */
@@ -326,14 +324,13 @@ static void demand_words(gw_buf *b, const decision *d, const decide_option *best
                        w->serve_output);
         }
         view_format_number(b, w->target_tokens_per_s, 0);
-        buf_puts(b, " tokens/s; each option is costed for the tokens it serves at that demand "
-                    "(what is provisioned / the tokens served), not at its full capacity.");
+        buf_puts(b, " tokens/s; each option is costed for the tokens it serves at that demand, "
+                    "not at its full capacity.");
         in_flight_words(b, d, best);
     }
     if (w->redundancy > 0)
-        buf_printf(b, " Redundancy: %g spare replica%s, idle until one fails; an option whose "
-                      "other replicas cannot carry the requests in flight within the targets "
-                      "and the demand is left out.",
+        buf_printf(b, " Redundancy: %g spare replica%s; an option whose other replicas cannot "
+                      "carry the load within the targets is out.",
                    w->redundancy, w->redundancy == 1 ? "" : "s");
     /* Its time per token and tokens/s are the serving replicas' already (the serving line). */
     if (best && w->redundancy > 0 && best->replicas > w->redundancy)

@@ -47,9 +47,9 @@ jq_all _j1 '[.not_considered[] | select(.gpu == "shape-h100") | "\(.offer)|\(.re
     _j2 '[.trace[] | select(test("^rent:NetCo:.* (left out|kept): "))] | join(";")' \
     _j3 '[.options[] | select(.hosts > 1)] | length'
 check_eq "rent shapes: several instances that half as many can replace are left out, counted" \
-    "$_j1" "2 rentals of several instances|fewer instances (half as many, or two for three) fit in memory, finish in time (or meet the serving targets) and cost no more"
+    "$_j1" "2 rentals of several instances|fewer instances fit in memory, do the work in time and cost no more"
 check_eq "rent shapes: ... the trace names each, for memory, hours and cost together" "$_j2" \
-    "rent:NetCo:h100-8x-ib:16x shape-h100 left out: fewer instances (half as many, or two for three) fit in memory, finish in time (or meet the serving targets) and cost no more;rent:NetCo:h100-8x-ib:32x shape-h100 left out: fewer instances (half as many, or two for three) fit in memory, finish in time (or meet the serving targets) and cost no more"
+    "rent:NetCo:h100-8x-ib:16x shape-h100 left out: fewer instances fit in memory, do the work in time and cost no more;rent:NetCo:h100-8x-ib:32x shape-h100 left out: fewer instances fit in memory, do the work in time and cost no more"
 check_eq "rent shapes: ... and are no option" "$_j3" "0"
 
 # ---- rent:2x with only 1-GPU offers: two 1-GPU instances, said plainly -------------------------
