@@ -349,6 +349,16 @@ static void because_sentence(decide_robust *r, const decision *d)
         buf_puts(&b, "; it stays recommended as the best evidenced of them (");
         evidence_words(&b, d, rec);
         buf_puts(&b, ").");
+    } else if (!evidence_cmp(d, rec, cheap)) {
+        /* evidence alike: the tie goes to the one cheapest in more draws (better_evidenced) */
+        buf_puts(&b, "; their evidence is alike (");
+        evidence_words(&b, d, rec);
+        buf_puts(&b, " each), so ");
+        decide_option_label(&b, rec, 0);
+        buf_puts(&b, " is recommended as the one cheapest in more draws, though ");
+        decide_option_label(&b, cheap, 0);
+        buf_puts(&b, " is cheaper at the plan's figures: a measurement or a quote of either "
+                     "could change the answer.");
     } else {
         buf_puts(&b, "; ");
         decide_option_label(&b, rec, 0);
