@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/decide_speed.h"
 #include "ingest/records.h"
 #include "base/units.h"
 
@@ -82,7 +83,8 @@ static void money_cell(char *cell, size_t cellsz, double amount, int decimals)
 }
 
 /* One option's row of the table, and the line saying why it was excluded. */
-static void print_option_row(FILE *f, const decide_option *o, double max_age_days, int llm)
+static void print_option_row(FILE *f, const decision *d, const decide_option *o,
+                             double max_age_days)
 {
     char label[128], rank[16], fit[16], dated[16];
     char upfront[32], total[32], per_unit[32] = "-", rules[16] = "-", ranked[32] = "-";
@@ -101,10 +103,7 @@ static void print_option_row(FILE *f, const decide_option *o, double max_age_day
              o->price_age_days > max_age_days ? "*" : "");
     fprintf(f, "%-4s %-44.44s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
             fit, o->throughput < 100 ? 2 : 0, o->throughput,
-            isnan(o->throughput)   ? "-"
-            : o->measured          ? "measured"
-            : llm                  ? "modelled"
-                                   : "scaled", dated, upfront,
+            isnan(o->throughput) ? "-" : decide_speed_kind(d, o), dated, upfront,
             total, per_unit, rules, ranked);
     if (!o->feasible && o->excluded_because)
         fprintf(f, "     excluded: %s\n", o->excluded_because);
@@ -119,7 +118,7 @@ static void print_held_back_legend(FILE *f)
                "recommended\n");
 }
 
-static void print_table(FILE *f, const decision *d, double max_age_days, int llm)
+static void print_table(FILE *f, const decision *d, double max_age_days)
 {
     size_t n = decision_option_count(d);
     /* options are ranked by "ranked by": the cost per unit times the rules' adjustment */
@@ -132,7 +131,7 @@ static void print_table(FILE *f, const decision *d, double max_age_days, int llm
     for (size_t i = 0; i < n; i++) {
         const decide_option *o = decision_option_at(d, i);
         held_back |= o->held_back && o->feasible;
-        print_option_row(f, o, max_age_days, llm);
+        print_option_row(f, d, o, max_age_days);
     }
     if (held_back)
         print_held_back_legend(f);
@@ -164,7 +163,7 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
-        print_table(f, c.d, c.w->price_max_age_days, workload_is_llm(c.w));
+        print_table(f, c.d, c.w->price_max_age_days);
         /* nothing silent: what was not considered, grouped by reason */
         const view *groups = view_map_get(model, "not_considered_groups");
         if (view_len(groups)) {

@@ -314,6 +314,7 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
                         gw_buf *why)
 {
     char *missed = NULL;
+    int serving = workload_is_serving(d->w);
     buf_reset(why);
     buf_printf(why, "%s (%d instance%s) ", h->hosts * 2 == o->hosts ? "half as many" : "fewer",
                h->hosts, h->hosts == 1 ? "" : "s");
@@ -322,11 +323,9 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
                    decide_option_memory_gb(h));
     } else if (isnan(h->throughput)) {
         buf_puts(why, "have no speed figure");
-    } else if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference") &&
-               (missed = decide_llm_target_missed(d, h)) != NULL) {
+    } else if (serving && (missed = decide_llm_target_missed(d, h)) != NULL) {
         buf_printf(why, "miss a serving target: %s", missed);
-    } else if (workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference") &&
-               (missed = decide_demand_short(d, h)) != NULL) {   /* spares, two replicas */
+    } else if (serving && (missed = decide_demand_short(d, h)) != NULL) {   /* spares, two replicas */
         buf_printf(why, "fall short: %s", missed);
     } else if (h->hours_needed > h->hours_available) {
         buf_puts(why, "need ");

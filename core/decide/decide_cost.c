@@ -157,10 +157,8 @@ static void cost_rented(decision *d, decide_option *o)
     }
     /* Capacity is billed month by month; a job's bill is paid when it runs (the budget's
      * committed figure), so it is not discounted. */
-    if (workload_is_job(w))
-        o->cost.total_undiscounted = o->cost.total;
-    else
-        cost_rent_discount(&o->cost, w->horizon_months, w->discount_rate);
+    /* a job's bill is paid as the work runs: not discounted */
+    cost_rent_discount(&o->cost, w->horizon_months, workload_is_job(w) ? 0 : w->discount_rate);
     o->electricity_share = 0;
 }
 

@@ -17,11 +17,6 @@
 /* Production keeps to options with at least this many serving replicas, so that one can fail. */
 #define PRODUCTION_MIN_REPLICAS 2
 
-static int serving(const decision *d)
-{
-    return workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
-}
-
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
@@ -57,22 +52,25 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
                                                    "output_tokens)");
 }
 
-double decide_demand_share(const decision *d)
+double decide_demand_served(const decision *d, double capacity)
 {
-    return isnan(d->w->serve_utilisation) ? 1 : d->w->serve_utilisation;
+    double demand = d->w->target_tokens_per_s, share = d->w->serve_utilisation;
+    if (!isnan(demand))
+        return fmin(capacity, demand);
+    return capacity * (isnan(share) ? 1 : share);
 }
 
 /* ---- replicas ---- */
 
 int decide_demand_spares(const decision *d)
 {
-    return serving(d) && d->w->redundancy > 0 ? (int)d->w->redundancy : 0;
+    return workload_is_serving(d->w) && d->w->redundancy > 0 ? (int)d->w->redundancy : 0;
 }
 
 int decide_demand_min_replicas(const decision *d)
 {
     int least = decide_demand_spares(d) + 1;
-    if (serving(d) && d->w->production && least < PRODUCTION_MIN_REPLICAS)
+    if (workload_is_serving(d->w) && d->w->production && least < PRODUCTION_MIN_REPLICAS)
         least = PRODUCTION_MIN_REPLICAS;
     return least;
 }
@@ -82,23 +80,20 @@ char *decide_demand_short(const decision *d, const decide_option *o)
     const workload *w = d->w;
     /* Whether the serving replicas carry the demand within the targets is the layout's
      * (decide_llm_layout.c) and, where they cannot, decide_llm.c's target missed. */
-    if (!serving(d) || !o->fits || o->replicas < 1 || isnan(o->throughput))
+    if (!workload_is_serving(w) || !o->fits || o->replicas < 1 || isnan(o->throughput))
         return NULL;
-    gw_buf b = GW_BUF_INIT;
+    int enough = o->replicas >= decide_demand_min_replicas(d);
     /* A replica in the same machine fails with it (its power, its switch, its host's
      * maintenance): production's replicas stand in two machines at least. */
-    if (w->production && o->hosts < PRODUCTION_MIN_REPLICAS &&
-        o->replicas >= decide_demand_min_replicas(d)) {
+    int one_machine = w->production && o->hosts < PRODUCTION_MIN_REPLICAS;
+    if (enough && !one_machine)
+        return NULL;
+    gw_buf b = GW_BUF_INIT;
+    if (enough)
         buf_printf(&b, "%d replicas in one machine; production = true keeps them in %d "
                        "machines at least, so that one machine can fail",
                    o->replicas, PRODUCTION_MIN_REPLICAS);
-        return buf_detach(&b);
-    }
-    if (o->replicas >= decide_demand_min_replicas(d)) {
-        buf_free(&b);
-        return NULL;
-    }
-    if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
+    else if (w->production && o->replicas < PRODUCTION_MIN_REPLICAS)
         buf_printf(&b, "%d replica; production = true keeps to %d at least, so that one can "
                        "fail", o->replicas, PRODUCTION_MIN_REPLICAS);
     else
@@ -397,7 +392,7 @@ view *decide_demand_view(const decision *d)
     view *v = d->constraints ? view_copy(d->constraints) : view_map();
     view *lines = view_map_set(v, "lines", view_list());
     gw_buf b = GW_BUF_INIT;
-    if (serving(d)) {
+    if (workload_is_serving(d->w)) {
         view_map_set_str(v, "demand_basis", demand_basis(w));
         view_map_set_num(v, "demand_tokens_per_s", w->target_tokens_per_s);
         view_map_set_num(v, "requests_per_s", w->serve_requests_per_s);
@@ -407,7 +402,7 @@ view *decide_demand_view(const decision *d)
         view_map_set_str(v, "demand_text", buf_cstr(&b));
         push_line(lines, buf_cstr(&b), 0);
     }
-    if (serving(d) && best && !w->production && !(w->redundancy > 0) &&
+    if (workload_is_serving(d->w) && best && !w->production && !(w->redundancy > 0) &&
         (best->hosts < 2 || best->replicas < 2)) {
         /* a service on one machine or one replica stops when it does: said, not hidden */
         buf_reset(&b);
@@ -446,7 +441,7 @@ view *decide_demand_view(const decision *d)
 
 void decide_demand_method(const decision *d, view *method)
 {
-    if (!serving(d))
+    if (!workload_is_serving(d->w))
         return;
     view_map_set_str(method, "serving_demand",
                      "serving: tokens/s served = the demand (inference.tokens_per_s, or "

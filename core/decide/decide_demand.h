@@ -16,9 +16,10 @@
  * and adds a clause to how. */
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how);
 
-/* The share of its capacity a served option is costed for: inference.utilisation, else 1
- * (robustness and what-if draw a capacity and serve this share of it, or the demand). */
-double decide_demand_share(const decision *d);
+/* The tokens/s a served option is costed for at a capacity: the demand while the capacity
+ * reaches it, else inference.utilisation's share of the capacity (all of it without one).
+ * Robustness and what-if draw a capacity and serve this. */
+double decide_demand_served(const decision *d, double capacity);
 
 /* What serving requires of a layout's replicas: redundancy's spares (inference's redundancy;
  * 0 when not serving), and the fewest replicas (the spares + 1; production = true's two). */

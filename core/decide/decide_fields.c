@@ -6,6 +6,7 @@
 #include "decide_cost.h"
 #include "decide_llm.h"
 #include "decide_mixed.h"
+#include "decide_speed.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -182,10 +183,7 @@ static void get_unit(const decision *d, const void *r, decide_field_value *v)
 static void get_basis(const decision *d, const void *r, decide_field_value *v)
 {
     const decide_option *o = OPTION_OF(r);
-    v->text = isnan(o->throughput) ? NULL
-              : o->measured          ? "measured"
-              : workload_is_llm(d->w) ? "modelled"
-                                      : "scaled";
+    v->text = isnan(o->throughput) ? NULL : decide_speed_kind(d, o);
 }
 
 /* A scaled estimate, not a measurement of this GPU and count (the report marks it). */

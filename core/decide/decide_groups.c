@@ -107,8 +107,7 @@ static int same_verdict(const decide_verdict *a, const decide_verdict *b)
            !strcmp(a->because, b->because);
 }
 
-/* Is o one of the best-ranked feasible options the report explains (in_top_five)? */
-static int in_top(const decide_option *o)
+int decide_option_in_top(const decide_option *o)
 {
     return o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS;
 }
@@ -118,7 +117,7 @@ static int said_before(const decision *d, size_t i, const decide_verdict *v)
 {
     for (size_t k = 0; k < i; k++) {
         const decide_option *o = d->ranked[k];
-        if (!in_top(o))
+        if (!decide_option_in_top(o))
             continue;
         for (size_t j = 0; j < o->n_verdicts; j++)
             if (same_verdict(&o->verdicts[j], v))
@@ -137,7 +136,7 @@ static view *rule_notes_view(const decision *d)
     view *notes = view_list();
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
-        if (!in_top(o))
+        if (!decide_option_in_top(o))
             continue;
         for (size_t j = 0; j < o->n_verdicts; j++) {
             const decide_verdict *v = &o->verdicts[j];
@@ -148,7 +147,7 @@ static view *rule_notes_view(const decision *d)
             for (size_t k = i; k < d->n_options; k++) {
                 const decide_option *p = d->ranked[k];
                 int has = 0;
-                for (size_t m = 0; in_top(p) && m < p->n_verdicts && !has; m++)
+                for (size_t m = 0; decide_option_in_top(p) && m < p->n_verdicts && !has; m++)
                     has = same_verdict(&p->verdicts[m], v);
                 if (!has)
                     continue;

@@ -209,7 +209,7 @@ static double mfu_loo_error(const double *v, size_t n)
     model_calibration c = {0};
     for (size_t i = 0; i < n; i++)
         model_calibration_add(&c, median_without(v, n, i) / v[i], 1);
-    double error = model_calibration_percentile_pp(&c, MODEL_BAND_PERCENTILE) / 100;
+    double error = model_calibration_band(&c);
     model_calibration_free(&c);
     return error;
 }
@@ -801,9 +801,10 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                                            : 1));
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
-                      "utilisation's leave-one-out error on the %d measured rows, %.1f%% on "
-                      "average: the figure / %.3g to x %.3g", d->llm_mfu_rows,
-                   d->llm_mfu_error * 100, 1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
+                      "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
+                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g",
+                   d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
+                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
     else if (d->llm_setup.task != MODEL_INFERENCE) {
         double low, high;
         train_spread_factors(d, &low, &high);

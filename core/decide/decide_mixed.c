@@ -10,9 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "base/check.h"
 
 /* Hours of running over the horizon when every hour of hours_per_day is used. */
 static double all_hours(const workload *w)

@@ -58,7 +58,8 @@ void decide_price_kinds_free(decision *d)
     free(d->price_kinds);
 }
 
-const char *decide_price_kind_id(const decision *d, const char *quality)
+/* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
+static const char *decide_price_kind_id(const decision *d, const char *quality)
 {
     for (size_t i = 0; quality && i < d->n_price_kinds; i++)
         if (!strcmp(d->price_kinds[i].id, quality))
@@ -77,7 +78,8 @@ int decide_price_rank(const decision *d, const char *quality)
     return worst + 1;
 }
 
-int decide_price_stale(const decision *d, const char *as_of)
+/* Whether a price of as_of is older than price_max_age_days (decide_price_age_days). */
+static int decide_price_stale(const decision *d, const char *as_of)
 {
     return decide_price_age_days(as_of) > d->w->price_max_age_days;
 }
@@ -117,8 +119,10 @@ static int later_price_exists(const decision *d, const char *gpu, const char *as
     return 0;
 }
 
-void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int standing,
-                             const char *quality, const char *as_of)
+/* Why a price of that standing (DECIDE_STANDS_HELD or _LAUNCH), kind and date of g is held
+ * back, one clause into b (nothing for a standing that is not held back). */
+static void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int standing,
+                                    const char *quality, const char *as_of)
 {
     if (standing == DECIDE_STANDS_LAUNCH) {
         buf_printf(b, "it is priced only by the launch MSRP of %s, a historical fact rather than "
@@ -142,7 +146,8 @@ void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int 
                    d->w->price_max_age_days);
 }
 
-void decide_option_held_back(decide_option *o, const char *because)
+/* Marks o held back, adding because (copied) to its reasons. */
+static void decide_option_held_back(decide_option *o, const char *because)
 {
     o->held_back = 1;
     if (!because || !*because || (o->held_back_because && strstr(o->held_back_because, because)))

@@ -33,21 +33,10 @@ void decide_price_rule_sentence(gw_buf *b, const decision *d);
 /* A kind's rank in the KB's price_kind table, 1 the best; a kind the KB does not describe
  * (or none) ranks after every kind. */
 int decide_price_rank(const decision *d, const char *quality);
-/* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
-const char *decide_price_kind_id(const decision *d, const char *quality);
-/* Whether a price of as_of is older than price_max_age_days (decide_price_age_days). */
-int decide_price_stale(const decision *d, const char *as_of);
 /* p's DECIDE_STANDS_*; whether p stands for an option before q: a better standing, else a
  * better-ranked kind, else a later date. */
 int decide_price_standing(const decision *d, const kb_price *p);
 int decide_price_better(const decision *d, const kb_price *p, const kb_price *q);
-/* Why a price of that standing (DECIDE_STANDS_HELD or _LAUNCH), kind and date of g is held
- * back, one clause into b (nothing for a standing that is not held back). */
-void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *g, int standing,
-                             const char *quality, const char *as_of);
-
-/* Marks o held back, adding because (copied) to its reasons. */
-void decide_option_held_back(decide_option *o, const char *because);
 /* Why a feasible option is held back, the first that applies: its price is a launch MSRP, an
  * article's, another market's, older than price_max_age_days, or a 'from' figure that loses at
  * its high end (DECIDE_HELD_NONE: not held back). */

@@ -447,9 +447,9 @@ static int highest_list_price(decision *d, const rent_offer *f, const kb_price *
  * GPU fraction), for as many instances; else the highest such list price per GPU at another
  * count (a superchip's two GPUs priced by a four-GPU instance), for as many GPUs; else the KB's
  * assumed ratio. */
-static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o, double *high,
-                             gw_error *err)
+static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o, gw_error *err)
 {
+    double high = NAN;
     kb_price *rows;
     size_t n;
     int rc = kb_prices_find(d->k, f->g->id, "cloud", NULL, &rows, &n, err);
@@ -460,7 +460,7 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
     rc = highest_list_price(d, f, rows, n, 1, &top, &top_value, err);
     gw_buf how = GW_BUF_INIT;
     if (rc == GW_OK && top) {
-        *high = fmax(top_value * o->hosts, o->unit_price);
+        high = fmax(top_value * o->hosts, o->unit_price);
         buf_printf(&how, "the highest current list price of the same GPU and count, %s's ",
                    row_seller(top));
         decide_money(&how, d, top_value);
@@ -470,7 +470,7 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
                (rc = highest_list_price(d, f, rows, n, 0, &top, &top_value, err)) == GW_OK &&
                top) {
         double gpus = (f->terms->gpu_count > 0 ? f->terms->gpu_count : 1) * o->hosts;
-        *high = fmax(top_value * gpus, o->unit_price);
+        high = fmax(top_value * gpus, o->unit_price);
         buf_printf(&how, "%s's list price, ", row_seller(top));
         decide_money(&how, d, top_value);
         buf_printf(&how, " per GPU-hour (%g GPUs an instance, of %s), for its %g GPU%s: the "
@@ -479,10 +479,10 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
                    top->as_of ? top->as_of : "no stated date", gpus, gpus == 1 ? "" : "s");
         decide_option_cite(d, o, top->source);
     } else if (rc == GW_OK) {
-        *high = decide_from_high_assumed(d, o, o->unit_price, &how);
+        high = decide_from_high_assumed(d, o, o->unit_price, &how);
     }
     if (rc == GW_OK)
-        decide_option_from_range(o, d, *high, &how);
+        decide_option_from_range(o, d, high, &how);
     buf_free(&how);
     kb_prices_free(rows, n);
     return rc;
@@ -518,9 +518,7 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     decide_option_kind(d, o, t->quality, f->standing, f->rate_as_of);
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
-    double high;
-    return decide_str_eq(t->quality, DECIDE_PRICE_FROM) ? from_high_to_rent(d, f, o, &high, err)
-                                                        : GW_OK;
+    return decide_str_eq(t->quality, DECIDE_PRICE_FROM) ? from_high_to_rent(d, f, o, err) : GW_OK;
 }
 
 /* Whether the workload may rent several instances of one offer at all: to serve a language
@@ -529,24 +527,23 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
  * fleet's size, which the offer's count already is) that may span machines (multi_host_ok). */
 static int several_instances_ok(const decision *d)
 {
-    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
-    return serving || (workload_is_job(d->w) && decide_multi_host_ok(d));
+    return workload_is_serving(d->w) || (workload_is_job(d->w) && decide_multi_host_ok(d));
 }
 
 /* The most instances of offer f one option rents: several only where the workload may, and
  * (but to serve) over the network the provider states between its instances. */
 static int most_instances(const decision *d, const rent_offer *f)
 {
-    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
-    return several_instances_ok(d) && (serving || f->terms->network_gbps > 0) ? DECIDE_MAX_HOSTS
-                                                                              : 1;
+    return several_instances_ok(d) && (workload_is_serving(d->w) || f->terms->network_gbps > 0)
+               ? DECIDE_MAX_HOSTS
+               : 1;
 }
 
 /* The next number of instances to try after n: doubling (data parallelism halves a job's
  * hours), and for serving 3 besides, the two replicas and a spare a service is often sized as. */
 static int next_instances(const decision *d, int n)
 {
-    int serving = workload_is_llm(d->w) && decide_str_eq(d->w->task, "inference");
+    int serving = workload_is_serving(d->w);
     return serving && n == 2 ? 3 : serving && n == 3 ? 4 : n * 2;
 }
 

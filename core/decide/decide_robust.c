@@ -9,6 +9,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_options.h"
+#include "decide_speed.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -35,17 +36,6 @@ struct decide_robust {
 
 /* ---- evidence ---- */
 
-const char *decide_speed_kind(const decision *d, const decide_option *o)
-{
-    if (o->measured)
-        return "measured";
-    return workload_is_llm(d->w) ? "modelled" : "scaled";
-}
-
-int decide_speed_kind_rank(const decision *d, const decide_option *o)
-{
-    return o->measured ? 0 : workload_is_llm(d->w) ? 2 : 1;
-}
 
 /* ---- the corners ---- */
 
@@ -158,7 +148,7 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         double demand = d->w->target_tokens_per_s, target = d->w->target_tpot_ms;
         double tpot = x->o->tpot_ms * x->o->capacity / capacity;
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
-        speed = isnan(demand) ? capacity * decide_demand_share(d) : fmin(capacity, demand);
+        speed = decide_demand_served(d, capacity);
     }
     decide_option at = decide_option_costed_at(d, x->o, price, speed);
     *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */
@@ -223,8 +213,6 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
 
 /* ---- a close call ---- */
 
-/* Whether a is better evidenced than b: price kind, speed kind, then the share of draws won,
- * then rank. */
 /* How a's evidence compares with b's, by price kind, then speed kind: < 0 better, 0 alike. */
 static int evidence_cmp(const decision *d, const decide_option *a, const decide_option *b)
 {
@@ -234,6 +222,8 @@ static int evidence_cmp(const decision *d, const decide_option *a, const decide_
     return decide_speed_kind_rank(d, a) - decide_speed_kind_rank(d, b);
 }
 
+/* Whether a is better evidenced than b: price kind, speed kind, then the share of draws won,
+ * then rank. */
 static int better_evidenced(const decision *d, const decide_option *a, const decide_option *b)
 {
     int c = evidence_cmp(d, a, b);

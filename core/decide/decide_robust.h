@@ -33,9 +33,5 @@ const char *decide_robust_repick_reason(const decision *d);
 /* Adds "robustness" to root (and method.robustness, how the draws are made). */
 void decide_robust_view(const decision *d, view *root);
 
-/* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
- * decide_price_rank): measured, scaled, modelled; the kinds' names. */
-int decide_speed_kind_rank(const decision *d, const decide_option *o);
-const char *decide_speed_kind(const decision *d, const decide_option *o);
 
 #endif

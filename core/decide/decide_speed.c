@@ -235,11 +235,6 @@ typedef struct speed_band {
     char cap_words[320];           /* where that limit comes from */
 } speed_band;
 
-/* The percentile of a calibration a band reads, as a fraction. */
-static double band_percentile(const model_calibration *c)
-{
-    return model_calibration_percentile_pp(c, MODEL_BAND_PERCENTILE) / 100;
-}
 
 double decide_repro_error(decision *d)
 {
@@ -247,7 +242,7 @@ double decide_repro_error(decision *d)
         d->repro_cal_read = 1;
         decide_repro_calibration(d, &d->repro_cal);
     }
-    return band_percentile(&d->repro_cal);
+    return model_calibration_band(&d->repro_cal);
 }
 
 void decide_repro_words(const decision *d, gw_buf *line)
@@ -256,7 +251,7 @@ void decide_repro_words(const decision *d, gw_buf *line)
     buf_printf(line, "the KB's own reproducibility on this benchmark: %d results of a GPU and "
                      "count measured more than once, each against the median of the others, "
                      "are off by %.1f%% at the %.0fth percentile (mean %.1f%%, at most %.1f%%)",
-               c->rows, band_percentile(c) * 100, MODEL_BAND_PERCENTILE * 100,
+               c->rows, model_calibration_band(c) * 100, MODEL_BAND_PERCENTILE * 100,
                c->mean_error_pp, c->max_error_pp);
 }
 
@@ -570,7 +565,7 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
             decide_option_cite(d, o, g->source);
             decide_option_cite(d, o, nearest->source);
         }
-        b->gpu_error = band_percentile(&d->spec_loo);
+        b->gpu_error = model_calibration_band(&d->spec_loo);
         if (how && !isnan(value))
             buf_printf(how,
                        "scaled from %s (measured %.0f) by sqrt(tensor %.0f/%.0f TFLOPS x "
@@ -585,7 +580,7 @@ static double one_card(decision *d, decide_option *o, const kb_gpu *g, speed_ban
     double step = fabs(log(d->w->params / bench)), span = params_span();
     b->model_scaled = 1;
     b->model_stretch = span > 0 ? fmax(1, step / span) : 1;
-    b->model_error = band_percentile(&d->params_cal) * b->model_stretch;
+    b->model_error = model_calibration_band(&d->params_cal) * b->model_stretch;
     if (how) {
         buf_printf(how, "; x %.3g for the workload's own model: ", factor);
         params_words(how, bench);
@@ -693,7 +688,7 @@ static void count_error(const decision *d, speed_band *b, double eff)
 {
     if (!d->count_cal.rows || !(eff > 0))
         return;
-    b->count_error_pp = band_percentile(&d->count_cal) * 100;
+    b->count_error_pp = model_calibration_band(&d->count_cal) * 100;
     b->efficiency = eff;
     b->count_error = b->count_error_pp / 100 / eff;
 }
@@ -831,7 +826,7 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how, speed_ban
     o->efficiency = eff;
     o->throughput = ratio * o->count * eff;
     if (!decide_str_eq(g->id, ref->id)) {
-        b->gpu_error = band_percentile(&d->spec_pairs);
+        b->gpu_error = model_calibration_band(&d->spec_pairs);
         band_cap_spec(b, &rs, &ts);
     }
     if (o->count > 1 && !one_card_works(d) && (o->split || d->gradient_bytes > 0))
@@ -839,14 +834,13 @@ static void speed_relative(decision *d, decide_option *o, gw_buf *how, speed_ban
     decide_option_cite(d, o, g->source);
     decide_option_cite(d, o, ref->source);
     buf_printf(how, "scaled from %s by tensor throughput and memory bandwidth", ref->name);
-    if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d))
+    if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d)) {
         exchange_band(d, o, b, eff);
-    if (o->count > 1 && d->gradient_bytes > 0 && !o->split && !one_card_works(d))
         buf_printf(how, "; x%d at %.0f%%: the 3%% synchronisation overhead only, the exchange of "
                         "%.3g GB of gradients a step left out (no measured step time to set it "
                         "against: an optimistic estimate)",
                    o->count, eff * 100, d->gradient_bytes / 1e9);
-    else if (o->count > 1)
+    } else if (o->count > 1)
         buf_printf(how, "; x%d at %.0f%% efficiency", o->count, eff * 100);
 }
 
@@ -965,4 +959,16 @@ void decide_speed_evidence_words(const decision *d, gw_buf *line)
         buf_printf(line, " against %s's ", d->w->benchmark);
         params_words(line, bench);
     }
+}
+
+const char *decide_speed_kind(const decision *d, const decide_option *o)
+{
+    if (o->measured)
+        return "measured";
+    return workload_is_llm(d->w) ? "modelled" : "scaled";
+}
+
+int decide_speed_kind_rank(const decision *d, const decide_option *o)
+{
+    return o->measured ? 0 : workload_is_llm(d->w) ? 2 : 1;
 }

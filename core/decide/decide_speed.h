@@ -56,4 +56,9 @@ void decide_repro_words(const decision *d, gw_buf *line);
  * model's is carried (the bands' words: decide_view_method.c). */
 void decide_speed_evidence_words(const decision *d, gw_buf *line);
 
+/* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
+ * decide_price_rank): measured, scaled, modelled; the kinds' names. */
+int decide_speed_kind_rank(const decision *d, const decide_option *o);
+const char *decide_speed_kind(const decision *d, const decide_option *o);
+
 #endif

@@ -387,10 +387,10 @@ static size_t options_view(view *root, const decision *d)
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
         held_back |= o->feasible && o->held_back;
-        held_back_top |= o->feasible && o->held_back && o->rank <= DECIDE_TOP_OPTIONS;
+        held_back_top |= o->held_back && decide_option_in_top(o);
         view *ov = view_list_push(options, decide_option_view(d, o, DECIDE_VIEW_JSON));
         view_map_set_bool(ov, "in_top_five",
-                          o->feasible && o->rank >= 1 && o->rank <= DECIDE_TOP_OPTIONS);
+                          decide_option_in_top(o));
         if (o->feasible) {
             n_feasible++;
             continue;

@@ -92,11 +92,6 @@ view *decide_memory_view(const decision *d)
     return v;
 }
 
-/* A calibration's MODEL_BAND_PERCENTILE error, as a fraction (as the bands read it). */
-static double band_percentile(const model_calibration *c)
-{
-    return model_calibration_percentile_pp(c, MODEL_BAND_PERCENTILE) / 100;
-}
 
 /* How each speed's band is made, with the calibrations' figures (appended to line). */
 static void speed_band_words(const decision *d, gw_buf *line)
@@ -109,13 +104,13 @@ static void speed_band_words(const decision *d, gw_buf *line)
     const char *sep = "";
     if (d->spec_loo.rows || d->spec_pairs.rows) {
         const model_calibration *c = d->spec_loo.rows ? &d->spec_loo : &d->spec_pairs;
-        buf_printf(line, "across GPUs %.1f%%, mean %.1f%%", band_percentile(c) * 100,
+        buf_printf(line, "across GPUs %.1f%%, mean %.1f%%", model_calibration_band(c) * 100,
                    c->mean_error_pp);
         sep = "; ";
     }
     if (d->count_cal.rows) {
         buf_printf(line, "%sacross counts %.1f points of efficiency (mean %.1f), over the "
-                         "option's own efficiency", sep, band_percentile(&d->count_cal) * 100,
+                         "option's own efficiency", sep, model_calibration_band(&d->count_cal) * 100,
                    d->count_cal.mean_error_pp);
         sep = "; ";
     }
@@ -123,7 +118,7 @@ static void speed_band_words(const decision *d, gw_buf *line)
         buf_printf(line, "%sacross models by parameters %.1f%% (mean %.1f%%), %d predictions "
                          "between the reference benchmarks' models on the GPUs measured on both, "
                          "grown with the log of a longer step", sep,
-                   band_percentile(&d->params_cal) * 100, d->params_cal.mean_error_pp,
+                   model_calibration_band(&d->params_cal) * 100, d->params_cal.mean_error_pp,
                    d->params_cal.rows);
     buf_printf(line, "); several combine as the square root of the sum of their squares, and "
                      "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, not "

@@ -436,10 +436,8 @@ static void own_speed_with(const decision *d, const decide_option *o, double fac
     at->throughput = o->throughput * factor;
     if (isnan(o->capacity))
         return;
-    double demand = d->w->target_tokens_per_s;
     at->capacity = o->capacity * factor;
-    at->throughput = isnan(demand) ? at->capacity * decide_demand_share(d)
-                                   : fmin(at->capacity, demand);
+    at->throughput = decide_demand_served(d, at->capacity);
     at->tpot_ms = o->tpot_ms / factor;
     at->ttft_ms = o->ttft_ms / factor;
 }
@@ -464,8 +462,9 @@ static int speed_option_with(const sens *s, const decide_option *o, double facto
     if (isnan(at.throughput) || at.hours_needed > at.hours_available)
         return OUT_TIME;
     char *missed = decide_llm_target_missed(d, &at);
+    int misses = missed != NULL;
     free(missed);
-    if (missed)
+    if (misses)
         return OUT_TARGET;
     /* decide_option_cost set at.committed to the budget's figure at these speeds */
     return isnan(d->w->budget) || at.committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
@@ -697,7 +696,7 @@ static double parameter_view(view *m, sens *s)
     gw_buf t = GW_BUF_INIT;
     /* a speed input that moves no cost (a service's throughput is its demand) can still move the
      * answer, through the serving targets: its swing says so rather than "0.0%" */
-    int serving = workload_is_llm(s->d->w) && decide_str_eq(s->d->w->task, "inference");
+    int serving = workload_is_serving(s->d->w);
     int targets_only = serving && s->param >= SENS_OWN_SPEED && swing < 5e-4;
     view_map_set_bool(m, "targets_only", targets_only);
     if (targets_only)

@@ -25,12 +25,20 @@ static double upkeep_per_month(const cost_buy_input *in)
                : 0;
 }
 
+static double support_per_month(const cost_buy_input *in)
+{
+    return in->support_per_year > 0 ? in->support_per_year / 12 : 0;
+}
+
+static double colocation_per_month(const cost_buy_input *in)
+{
+    return in->colocation_per_month > 0 ? in->colocation_per_month : 0;
+}
+
 /* Monthly costs that do not grow with use: staff, support, colocation. */
 static double fixed_per_month(const cost_buy_input *in)
 {
-    double support = in->support_per_year > 0 ? in->support_per_year / 12 : 0;
-    double colocation = in->colocation_per_month > 0 ? in->colocation_per_month : 0;
-    return upkeep_per_month(in) + support + colocation;
+    return upkeep_per_month(in) + support_per_month(in) + colocation_per_month(in);
 }
 
 static int discounted(double rate)
@@ -60,8 +68,8 @@ void cost_buy(const cost_buy_input *in, cost_summary *out)
     out->electricity_per_month =
         cost_electricity_per_month(in->power_w, in->hours_per_day, in->price_kwh, in->pue);
     out->staff_per_month = upkeep_per_month(in);
-    out->support_per_month = in->support_per_year > 0 ? in->support_per_year / 12 : 0;
-    out->colocation_per_month = in->colocation_per_month > 0 ? in->colocation_per_month : 0;
+    out->support_per_month = support_per_month(in);
+    out->colocation_per_month = colocation_per_month(in);
     out->running_per_month = out->electricity_per_month + fixed_per_month(in);
     out->total_undiscounted = out->upfront + out->running_per_month * in->months - in->resale;
     out->total = out->upfront +

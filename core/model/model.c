@@ -221,6 +221,11 @@ double model_calibration_percentile_pp(const model_calibration *c, double p)
     return value;
 }
 
+double model_calibration_band(const model_calibration *c)
+{
+    return model_calibration_percentile_pp(c, MODEL_BAND_PERCENTILE) / 100;
+}
+
 int model_is_benchmark_model(double benchmark_params, double params)
 {
     if (!(benchmark_params > 0) || !(params > 0))

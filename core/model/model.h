@@ -140,6 +140,8 @@ void model_calibration_free(model_calibration *c);
 /* The p-th percentile (0 < p <= 1) of c's errors, in percentage points, by nearest rank: the
  * ceil(p x n)-th smallest of n; 0 when c has no rows. */
 double model_calibration_percentile_pp(const model_calibration *c, double p);
+/* The error a speed's band reads: c's MODEL_BAND_PERCENTILE-th, as a fraction. */
+double model_calibration_band(const model_calibration *c);
 
 /* Whether a workload's model is a benchmark's model: their parameter counts within
  * MODEL_SAME_MODEL_TOLERANCE of the benchmark's (10%: the variants of one published model, such

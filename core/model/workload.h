@@ -99,6 +99,8 @@ int workload_has_need(const workload *w);
 /* Whether the model is a language model (a catalog name, or its layers given): its work is in
  * tokens and its memory and speed come from model_llm.c. */
 int workload_is_llm(const workload *w);
+/* Whether w serves a language model (task = "inference"): its work is tokens generated. */
+int workload_is_serving(const workload *w);
 /* The ZeRO stage of w->sharding (0 for none). */
 int workload_zero_stage(const workload *w);
 /* Hours the work may run: hours_per_day x (deadline_days, else 30 x horizon_months). */

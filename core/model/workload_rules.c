@@ -40,6 +40,11 @@ int workload_is_llm(const workload *w)
     return w->model_name || w->model_id || !isnan(w->layers);
 }
 
+int workload_is_serving(const workload *w)
+{
+    return workload_is_llm(w) && w->task && !strcmp(w->task, "inference");
+}
+
 int workload_zero_stage(const workload *w)
 {
     return w->sharding && !strncmp(w->sharding, "zero", 4) ? w->sharding[4] - '0' : 0;
