@@ -77,12 +77,6 @@ typedef struct decide_rate {
     int cite;                    /* citation of the rates' source */
 } decide_rate;
 
-/* A kind of price as the KB describes it (its price_kind table): rank 1 is the best evidence. */
-typedef struct decide_price_kind {
-    char *id;
-    int rank;
-} decide_price_kind;
-
 struct decision {
     kb *k;
     workload *w;
@@ -118,7 +112,7 @@ struct decision {
     double colocation_per_kw_month;  /* the KB's, converted, where site_power_kw is stated */
     decide_rate *rates;          /* the currencies converted so far */
     size_t n_rates;
-    decide_price_kind *price_kinds;   /* the KB's price kinds, best first (decide_options.c) */
+    kb_price_kind *price_kinds;   /* the KB's price kinds, best first (decide_options.c) */
     size_t n_price_kinds;
     char **cite_ids;             /* citation n is cite_ids[n - 1] */
     size_t n_cites;

@@ -24,19 +24,7 @@
  * anecdotal_ok), a launch MSRP (history, never an offer) and a 'from' figure (a lower bound). */
 static int load_price_kinds(decision *d, gw_error *err)
 {
-    kb_price_kind *rows;
-    size_t n;
-    int rc = kb_price_kinds(d->k, &rows, &n, err);
-    if (rc != GW_OK)
-        return rc;
-    d->price_kinds = gw_xcalloc(n ? n : 1, sizeof *d->price_kinds);
-    for (size_t i = 0; i < n; i++) {   /* kb_price_kinds gives them by rank */
-        d->price_kinds[i].id = gw_xstrdup(rows[i].id);
-        d->price_kinds[i].rank = (int)rows[i].rank;
-    }
-    d->n_price_kinds = n;
-    kb_price_kinds_free(rows, n);
-    return GW_OK;
+    return kb_price_kinds(d->k, &d->price_kinds, &d->n_price_kinds, err);
 }
 
 void decide_price_rule_sentence(gw_buf *b, const decision *d)
@@ -53,9 +41,7 @@ void decide_price_rule_sentence(gw_buf *b, const decision *d)
 
 void decide_price_kinds_free(decision *d)
 {
-    for (size_t i = 0; i < d->n_price_kinds; i++)
-        free(d->price_kinds[i].id);
-    free(d->price_kinds);
+    kb_price_kinds_free(d->price_kinds, d->n_price_kinds);
 }
 
 /* The KB's id of a price kind (borrowed from d); NULL for a kind it does not describe. */
@@ -69,12 +55,12 @@ static const char *decide_price_kind_id(const decision *d, const char *quality)
 
 int decide_price_rank(const decision *d, const char *quality)
 {
-    int worst = 0;
-    for (size_t i = 0; i < d->n_price_kinds; i++) {
-        if (quality && !strcmp(d->price_kinds[i].id, quality))
-            return d->price_kinds[i].rank;
+    int rank = kb_price_kind_rank(d->price_kinds, d->n_price_kinds, quality);
+    if (rank)
+        return rank;
+    int worst = 0;   /* a kind the KB does not describe ranks after every kind */
+    for (size_t i = 0; i < d->n_price_kinds; i++)
         worst = d->price_kinds[i].rank > worst ? d->price_kinds[i].rank : worst;
-    }
     return worst + 1;
 }
 
