@@ -2,6 +2,7 @@
  * decision as JSON (--json), the same tree the justification template reads. */
 #include "cli_decide.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,8 +187,11 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
             const char *layout = view_str(view_map_get(view_map_get(model, "llm"), "layout_text"));
             if (layout)   /* a served language model: how its GPUs are laid out */
                 fprintf(f, "Layout: %s\n", layout);
-        } else {
-            fprintf(f, "\nNo option is feasible: see the reasons above.\n");
+        } else {   /* "no option is feasible: the closest, ...", as the exit's message */
+            const char *none = view_str(view_map_get(view_map_get(model, "no_recommendation"),
+                                                     "text"));
+            if (none)
+                fprintf(f, "\n%c%s.\n", toupper((unsigned char)none[0]), none + 1);
         }
         const view *sens = view_map_get(model, "sensitivity");
         const char *most = view_str(view_map_get(sens, "moves_most_name"));
@@ -198,7 +202,17 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         free(text);
     }
     view_free(model);
+    if (rc == GW_OK)
+        rc = cli_decision_verdict(&c, err);
     cli_decision_free(&c);
+    return rc;
+}
+
+int cli_decision_verdict(const cli_decision *c, gw_error *err)
+{
+    char *none = decision_no_recommendation(c->d);
+    int rc = none ? gw_error_set(err, GW_NO_OPTION, "%s", none) : GW_OK;
+    free(none);
     return rc;
 }
 
@@ -220,9 +234,12 @@ static const cli_command decide_commands[] = {
      "verdicts, rank), recommendation, robustness (p_best: how often it is the cheapest within "
      "the price ranges and speed bands), break_even, sensitivity, citations and trace (each "
      "step of the decision).  `gpuwise report` writes the same decision as a document.\n\n"
-     "Exit status: 0 ok, 64 usage, 65 a bad workload file (the message names the file, the "
-     "field and what was expected), 66 a missing workload file, 67 an unknown GPU among the "
-     "candidates, 70 a plugin error.",
+     "Exit status: 0 ok, 3 no option is recommended: none is feasible (the message names the "
+     "closest and what it lacks) or every feasible one's price is held back, the table or json "
+     "written all the same; 64 usage, 65 a bad workload file (the message names the file, the "
+     "field and what was expected) or no option at all (a module sold only in servers says "
+     "which servers and instances the KB has), 66 a missing workload file, 67 an unknown GPU "
+     "among the candidates, 70 a plugin error.",
      NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };

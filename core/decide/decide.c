@@ -8,6 +8,7 @@
 #include "model/precision.h"
 #include "decide_cost.h"
 #include "decide_demand.h"
+#include "decide_infeasible.h"
 #include "decide_llm.h"
 #include "decide_mixed.h"
 #include "decide_options.h"
@@ -540,10 +541,7 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
         *err = d->unknown_candidate;   /* nothing but a name the KB does not know */
         rc = err->code;
     } else if (rc == GW_OK && d->n_options == 0)
-        rc = gw_error_set(err, GW_EDATA,
-                          "%s: no option to consider: the KB has no purchase or cloud price for "
-                          "the candidates%s",
-                          w->path, w->used_ok ? "" : " (used prices need used_ok = true)");
+        rc = decide_no_option_error(d, err);   /* a module sold only in servers says why */
     if (rc == GW_OK) {
         evaluate_options(d);
         rc = decide_rules_run(d, host, err);
@@ -629,5 +627,12 @@ const decide_option *decision_best(const decision *d)
 
 view *decision_to_view(const decision *d)
 {
-    return decide_view_tree(d);
+    view *root = decide_view_tree(d);
+    view_map_set(root, "no_recommendation", decide_no_recommendation_view(d));
+    return root;
+}
+
+char *decision_no_recommendation(const decision *d)
+{
+    return decide_no_recommendation_text(d);
 }

@@ -36,5 +36,9 @@ const decide_option *decision_best(const decision *d);                  /* NULL:
 /* The model --json prints and the template reads (see templates/README.md for the document
  * conventions it follows).  Caller owns the view. */
 view *decision_to_view(const decision *d);
+/* Why d recommends no option, one line (caller frees): "no option is feasible: the closest, X,
+ * needs ..." or, when every feasible option's price is held back, "no option is recommended:
+ * ..."; NULL when it recommends one.  The view's no_recommendation says the same. */
+char *decision_no_recommendation(const decision *d);
 
 #endif
