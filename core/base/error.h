@@ -8,8 +8,8 @@
 enum {
     GW_OK = 0,
     GW_FAILED = 2,       /* the command ran but its verdict is negative (a failed check) */
-    GW_NO_OPTION = 3,    /* a decision ran and recommends no option (none feasible, or every
-                          * feasible one's price held back): its output is still written */
+    GW_NO_OPTION = 3,    /* a decision ran and no option is feasible: its output is still
+                          * written */
     GW_EUSAGE = 64,      /* bad command line */
     GW_EDATA = 65,       /* malformed input data */
     GW_ENOINPUT = 66,    /* input file missing or unreadable */

@@ -210,8 +210,11 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
 
 int cli_decision_verdict(const cli_decision *c, gw_error *err)
 {
-    char *none = decision_no_recommendation(c->d);
-    int rc = none ? gw_error_set(err, GW_NO_OPTION, "%s", none) : GW_OK;
+    int none_feasible;
+    char *none = decision_no_recommendation(c->d, &none_feasible);
+    /* held back: a ranking to re-quote, an answer; none feasible: no answer */
+    int rc = none && none_feasible ? gw_error_set(err, GW_NO_OPTION, "%s: %s", c->w->path, none)
+                                   : GW_OK;
     free(none);
     return rc;
 }
@@ -234,9 +237,9 @@ static const cli_command decide_commands[] = {
      "verdicts, rank), recommendation, robustness (p_best: how often it is the cheapest within "
      "the price ranges and speed bands), break_even, sensitivity, citations and trace (each "
      "step of the decision).  `gpuwise report` writes the same decision as a document.\n\n"
-     "Exit status: 0 ok, 3 no option is recommended: none is feasible (the message names the "
-     "closest and what it lacks) or every feasible one's price is held back, the table or json "
-     "written all the same; 64 usage, 65 a bad workload file (the message names the file, the "
+     "Exit status: 0 ok (also when every feasible option's price is held back: the output "
+     "says so), 3 no option is feasible (the message names the closest and what it lacks; the "
+     "table or json is written all the same), 64 usage, 65 a bad workload file (the message names the file, the "
      "field and what was expected) or no option at all (a module sold only in servers says "
      "which servers and instances the KB has), 66 a missing workload file, 67 an unknown GPU "
      "among the candidates, 70 a plugin error.",

@@ -22,9 +22,9 @@ typedef struct cli_decision {
 int cli_decision_run(gw_ctx *ctx, const char *path, unsigned flags, cli_decision *out,
                      gw_error *err);
 void cli_decision_free(cli_decision *c);
-/* GW_OK where the decision recommends an option; else GW_NO_OPTION with the one line saying
- * why (the closest option and what it lacks), for a command to return once its output is
- * written. */
+/* GW_NO_OPTION where no option of the decision is feasible, with the one line saying why (the
+ * closest option and what it lacks), for a command to return once its output is written;
+ * else GW_OK (a decision whose feasible options are all held back is an answer too). */
 int cli_decision_verdict(const cli_decision *c, gw_error *err);
 
 #endif

@@ -87,7 +87,7 @@ static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
     const char *appendix = cli_value(args, "appendix");
     view_map_set_bool(model, "appendix_full", appendix && strcmp(appendix, "full") == 0);
     rc = add_checklists(c.host, model, err);
-    /* No option recommended: the document is written all the same (it says why), then the
+    /* No option feasible: the document is written all the same (it says why), then the
      * command fails with the same line. */
     gw_error none = {0};
     int verdict = cli_decision_verdict(&c, &none);
@@ -138,9 +138,8 @@ static const cli_command report_commands[] = {
      "The json output is the model the template reads (what `gpuwise decide --json` prints, "
      "without the trace, plus subtitle and checklist_details; the date is added when it is "
      "rendered), for writing your own template and trying it with `gpuwise render`.\n\n"
-     "Exit status: 0 ok, 3 no option is recommended (none is feasible, or every feasible "
-     "one's price is held back): the document is written, saying so, and the message names "
-     "the closest option and what it lacks; 64 usage, 65 a bad workload file or template, 66 a "
+     "Exit status: 0 ok, 3 no option is feasible: the document is written, saying so, and the "
+     "message names the closest option and what it lacks; 64 usage, 65 a bad workload file or template, 66 a "
      "missing workload file or `--template` file, 67 an unknown GPU among the candidates, 70 a "
      "plugin error, 73/74 the output cannot be written (nothing is left half-written).",
      report_options, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report, NULL},

@@ -632,7 +632,7 @@ view *decision_to_view(const decision *d)
     return root;
 }
 
-char *decision_no_recommendation(const decision *d)
+char *decision_no_recommendation(const decision *d, int *none_feasible)
 {
-    return decide_no_recommendation_text(d);
+    return decide_no_recommendation_text(d, none_feasible);
 }

@@ -37,8 +37,9 @@ const decide_option *decision_best(const decision *d);                  /* NULL:
  * conventions it follows).  Caller owns the view. */
 view *decision_to_view(const decision *d);
 /* Why d recommends no option, one line (caller frees): "no option is feasible: the closest, X,
- * needs ..." or, when every feasible option's price is held back, "no option is recommended:
- * ..."; NULL when it recommends one.  The view's no_recommendation says the same. */
-char *decision_no_recommendation(const decision *d);
+ * needs ..." (*none_feasible set to 1) or, when every feasible option's price is held back,
+ * "no option is recommended: ..." (*none_feasible 0); NULL when it recommends one.  The view's
+ * no_recommendation says the same. */
+char *decision_no_recommendation(const decision *d, int *none_feasible);
 
 #endif

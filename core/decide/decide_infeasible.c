@@ -399,12 +399,14 @@ static size_t held_back_feasible(const decision *d)
     return n;
 }
 
-char *decide_no_recommendation_text(const decision *d)
+char *decide_no_recommendation_text(const decision *d, int *none_feasible)
 {
+    *none_feasible = 0;
     if (decide_best(d) || !d->n_options)
         return NULL;
     gw_buf b = GW_BUF_INIT;
     size_t held = held_back_feasible(d);
+    *none_feasible = !held;
     if (held) {
         const decide_option *o = d->ranked[0];   /* the best ranked of them */
         buf_printf(&b, "no option is recommended: the %zu feasible option%s %s held back; the "
@@ -431,13 +433,23 @@ char *decide_no_recommendation_text(const decision *d)
 
 view *decide_no_recommendation_view(const decision *d)
 {
-    char *text = decide_no_recommendation_text(d);
+    int none_feasible;
+    char *text = decide_no_recommendation_text(d, &none_feasible);
     if (!text)
         return view_null();
     view *v = view_map();
-    int held = held_back_feasible(d) > 0;
+    int held = !none_feasible;
     view_map_set_str(v, "why", held ? "held_back" : "infeasible");
+    view_map_set_bool(v, "infeasible", !held);
     view_map_set_str(v, "text", text);
+    /* the document's words: "No option is feasible" and "The closest, X, needs ..." */
+    const char *colon = strstr(text, ": ");
+    size_t head = colon ? (size_t)(colon - text) : strlen(text);
+    view_map_set(v, "headline", view_stringf("%c%.*s", toupper((unsigned char)text[0]),
+                                             (int)head - 1, text + 1));
+    view_map_set(v, "detail", colon ? view_stringf("%c%s", toupper((unsigned char)colon[2]),
+                                                   colon + 3)
+                                    : view_null());
     free(text);
     view *list = view_map_set(v, "closest", view_list());
     shortfall picks[SHORT_KINDS + 1];

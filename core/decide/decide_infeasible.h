@@ -14,13 +14,16 @@ int decide_no_option_error(decision *d, gw_error *err);
 
 /* What to say where d recommends nothing (NULL where it recommends an option; caller frees):
  * "no option is feasible: the closest, X, needs ...", the closest by the rule the manual's
- * EXIT STATUS states (the smallest of each option's largest shortfall ratio), or "no option is
- * recommended: ..." where feasible options exist but every one's price is held back. */
-char *decide_no_recommendation_text(const decision *d);
+ * EXIT STATUS states (the smallest of each option's largest shortfall ratio), *none_feasible
+ * set to 1; or "no option is recommended: ..." where feasible options exist but every one's
+ * price is held back, *none_feasible 0. */
+char *decide_no_recommendation_text(const decision *d, int *none_feasible);
 
 /* The same as a view: null where d recommends an option; else {why: "infeasible" or
- * "held_back", text, closest: [{option, label, short_of, shortfall, lacks}]} (closest: the
- * closest option, then the closest of each other kind of shortfall; empty when held back). */
+ * "held_back", infeasible (bool), text (the one line), headline ("No option is feasible") and
+ * detail ("The closest, X, needs ...": text after its colon, as a sentence), closest: [{option,
+ * label, short_of, shortfall, lacks}]} (closest: the closest option, then the closest of each
+ * other kind of shortfall; empty when held back). */
 view *decide_no_recommendation_view(const decision *d);
 
 #endif
