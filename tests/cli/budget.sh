@@ -25,7 +25,8 @@ check_eq "budget upfront: the basis is said" "$_basis" upfront
 # The same rental is held to its whole bill, USD 78,451.20 > 60,000: out; CoreWeave's 4x GB200
 # at USD 42/h x 8 x 30 x 36 = USD 362,880 too, so nothing is left.
 run "$GW" decide "$FX/gb200-grant.lua" --json
-check_rc "budget total: exit 0" 0
+# No option is feasible, which exits 3 (issue 28), the JSON written all the same.
+check_rc "budget total: exit 3, no option is feasible" 3
 jq_all _rec '.recommendation.option' \
     _com "[.options[] | select(.id == \"$SPHERON\") | .cost.committed][0]" \
     _why "[.options[] | select(.id == \"$SPHERON\") | .excluded_because][0]" \
