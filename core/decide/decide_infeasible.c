@@ -129,8 +129,10 @@ static void provider_names(gw_buf *b, const kb_price *rows, size_t from, size_t 
 
 /* The instance sizes g's cloud offers sell (whole GPUs; spot offers with spot_ok), with their
  * providers, and a candidate to write (the smallest size of at least the count asked, else the
- * largest), into b: "rent it as 1x or 8x: ...". */
-static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, gw_error *err)
+ * largest), into b: "[rent it as 1x or 8x: ]the KB's offers sell it in ..." (the sizes first
+ * with say_sizes), or "the KB has no cloud offer of it". */
+static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, int say_sizes,
+                      gw_error *err)
 {
     kb_price *rows[2] = {NULL, NULL};
     size_t n[2] = {0, 0}, total;
@@ -157,7 +159,7 @@ static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, 
             r[j - 1] = t;
         }
     if (!kept) {
-        buf_puts(b, "; the KB has no cloud offer of it either");
+        buf_puts(b, "the KB has no cloud offer of it");
     } else {
         gw_buf sizes = GW_BUF_INIT, who = GW_BUF_INIT;
         size_t groups = 0;
@@ -175,9 +177,10 @@ static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, 
             provider_names(&who, r, i, j);
             buf_puts(&who, ")");
         }
-        buf_printf(b, "; rent it as %s: the KB's offers sell it in %s instances (\"rent:%gx %s\")",
-                   buf_cstr(&sizes), buf_cstr(&who), suggest ? suggest : r[kept - 1].gpu_count,
-                   g->id);
+        if (say_sizes)
+            buf_printf(b, "rent it as %s: ", buf_cstr(&sizes));
+        buf_printf(b, "the KB's offers sell it in %s instances (\"rent:%gx %s\")", buf_cstr(&who),
+                   suggest ? suggest : r[kept - 1].gpu_count, g->id);
         buf_free(&sizes);
         buf_free(&who);
     }
@@ -185,6 +188,17 @@ static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, 
     kb_prices_free(rows[0], n[0]);
     kb_prices_free(rows[1], n[1]);
     return GW_OK;
+}
+
+int decide_board_rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked,
+                            gw_error *err)
+{
+    if (decide_gpu_sold_as_card(g))
+        return GW_OK;
+    buf_printf(b, "; %s is ", g->id);
+    form_words(b, g);
+    buf_puts(b, ", rented in the instances its servers make: ");
+    return rent_words(b, d, g, asked, 0, err);
 }
 
 int decide_no_option_error(decision *d, gw_error *err)
@@ -206,7 +220,8 @@ int decide_no_option_error(decision *d, gw_error *err)
                    g->id);
         form_words(&b, g);
         buy_words(&b, d, g);
-        int rc = rent_words(&b, d, g, count, err);
+        buf_puts(&b, "; ");
+        int rc = rent_words(&b, d, g, count, 1, err);
         if (rc == GW_OK)
             rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
         buf_free(&b);

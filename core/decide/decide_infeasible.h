@@ -12,6 +12,13 @@
  * instance sizes its cloud offers sell; else that the KB has no price of the candidates. */
 int decide_no_option_error(decision *d, gw_error *err);
 
+/* Where g is mounted on a board (not sold as a card), "; g is an SXM5 module, rented in the
+ * instances its servers make: the KB's offers sell it in 1-GPU (...) and 8-GPU (...) instances
+ * ("rent:8x g")" into b, the candidate the smallest size of at least
+ * asked; nothing for a card.  For the error of a rental count no offer makes. */
+int decide_board_rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked,
+                            gw_error *err);
+
 /* What to say where d recommends nothing (NULL where it recommends an option; caller frees):
  * "no option is feasible: the closest, X, needs ...", the closest by the rule the manual's
  * EXIT STATUS states (the smallest of each option's largest shortfall ratio), *none_feasible

@@ -543,20 +543,23 @@ static int add_buy_options(decision *d, const kb_gpu *g, int count, gw_error *er
         else if (rc == GW_OK && prices.n)
             decide_omit(d, g, g->name, used ? "used module" : "new module", DECIDE_OMIT_MODULE);
         price_set_free(&prices);
-        int priced = 0, added = 0;
+        int priced = 0, added = 0;   /* priced: the GPUs of the last priced server */
         for (size_t s = 0; s < d->n_systems && rc == GW_OK; s++) {
             const kb_system *sys = &d->systems[s];
             if (!decide_str_eq(sys->gpu, g->id) || !(sys->gpu_count >= 1))
                 continue;
             rc = standing_prices(d, g->id, kind, sys->id, &prices, err);
             if (rc == GW_OK && prices.n) {
-                priced = 1;
+                priced = (int)sys->gpu_count;
                 added += add_system_counts(d, g, count, a, sys, &prices);
             }
             price_set_free(&prices);
         }
-        if (priced && !added)   /* a count no server holds: "1x h100-sxm5" */
-            decide_omit(d, g, g->name, used ? "used" : "new", DECIDE_OMIT_NOT_WHOLE);
+        if (priced && !added) {   /* a count no server holds: "1x h100-sxm5" */
+            char offer[64];
+            snprintf(offer, sizeof offer, "%s: %d asked, servers of %d", kind, count, priced);
+            decide_omit(d, g, g->name, offer, DECIDE_OMIT_NOT_WHOLE);
+        }
         if (rc != GW_OK)
             return rc;
     }

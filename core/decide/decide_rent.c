@@ -9,6 +9,7 @@
  * offer is left out unless the workload's work can be interrupted (spot_ok). */
 #include "decide_rent.h"
 #include "decide_cost.h"
+#include "decide_infeasible.h"
 #include "decide_options.h"
 
 #include <math.h>
@@ -630,7 +631,9 @@ static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_clou
     else if (smaller)
         buf_puts(&b, "; several smaller instances need the network between them, which their "
                      "offers do not state (network_gbps)");
-    int rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
+    int rc = decide_board_rent_words(&b, d, g, count, err);   /* an SXM part: who sells what */
+    if (rc == GW_OK)
+        rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
     buf_free(&b);
     return rc;
 }

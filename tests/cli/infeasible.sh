@@ -135,13 +135,32 @@ check_eq "infeasible sxm: the real reason, the servers and the instances its off
 job sxm2 's/candidates = .*/candidates = { "2x inf-sxm" },/'
 run "$GW" --kb "$K" decide "$W"
 check_err "infeasible sxm: 2x suggests the 8-GPU instance" '("rent:8x inf-sxm")'
+# A rental count no offer makes: rent:3x is no instance of 3 nor a multiple of 1 or 8 without a
+# network the offers state; the line ends with who sells which instance, and the smallest
+# instance of at least 3: 8.
+job sxm3 's/candidates = .*/candidates = { "rent:3x inf-sxm" },/'
+run "$GW" --kb "$K" decide "$W"
+check_rc "infeasible sxm rent: exit 65" 65
+check_err "infeasible sxm rent: the instance sizes its offers sell" \
+    'inf-sxm is an SXM5 module, rented in the instances its servers make: the KB'"'"'s offers sell it in 1-GPU (GammaCloud) and 8-GPU (AlphaCloud, DeltaCloud) instances ("rent:8x inf-sxm")'
+# With other candidates, "1x inf-sxm" is listed as not considered: its module price says why.
+job sxm-too 's/candidates = .*/candidates = { "1x inf-sxm", "rent:inf-big" },/'
+run "$GW" --kb "$K" decide "$W" --json
+check_eq "infeasible sxm: beside other candidates, not considered with why" \
+    "$(jqr '[.not_considered[] | select(.gpu == "inf-sxm") | "\(.offer): \(.reason)"] | join(";")')" \
+    "new module: a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
+job oam-too 's/candidates = .*/candidates = { "4x inf-oam", "rent:inf-big" },/'
+run "$GW" --kb "$K" decide "$W" --json
+check_eq "infeasible oam: beside other candidates, the count asked and the server's" \
+    "$(jqr '[.not_considered[] | select(.gpu == "inf-oam") | "\(.offer): \(.reason)"] | join(";")')" \
+    "new: 4 asked, servers of 8: SXM and OAM modules are bought as whole servers: not that count"
 # inf-oam: one server of 8 in systems.csv, priced as a whole; no cloud offer.  "4x" is not a
 # whole number of servers: 8, 16 or 32 are (1, 2 or 4 servers).
 job oam 's/candidates = .*/candidates = { "4x inf-oam" },/'
 run "$GW" --kb "$K" decide "$W"
 check_rc "infeasible oam: exit 65" 65
 check_eq "infeasible oam: the servers the KB prices, and no cloud offer" "$ERR" \
-    "gpuwise decide: $W: candidates[1] (4x inf-oam): no option to buy: inf-oam is an OAM module, sold in whole systems of 8 (inf-oam-server), never alone, and the KB prices it as whole servers of 8: buy it as 8x, 16x or 32x (whole servers); the KB has no cloud offer of it either"
+    "gpuwise decide: $W: candidates[1] (4x inf-oam): no option to buy: inf-oam is an OAM module, sold in whole systems of 8 (inf-oam-server), never alone, and the KB prices it as whole servers of 8: buy it as 8x, 16x or 32x (whole servers); the KB has no cloud offer of it"
 # A card with no price at all keeps the plain message.
 job card 's/candidates = .*/candidates = { "1x inf-card" },/'
 run "$GW" --kb "$K" decide "$W"

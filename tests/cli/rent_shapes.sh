@@ -75,12 +75,14 @@ check_eq "rent shapes: rent:2x where a 2-GPU instance is sold: that instance alo
 
 # ---- a count nothing makes: one line naming the file and the candidate, exit 65 ----------------
 # 3 GPUs of the fixture H100: no 3-GPU instance; 3 is not a multiple of 2, 4 or 8; three 1-GPU
-# instances would need a network their offer does not state.
+# instances would need a network their offer does not state.  The fixture H100 is an SXM5
+# module, so the line ends with who sells which instance and the candidate to write, the
+# smallest instance of at least 3: 4 (issue 28).
 with_candidates "$FX/lora-job.lua" '"rent:3x shape-h100"'
 run "$GW" --kb "$K" decide "$W"
 check_rc "rent shapes: rent:3x that no offer makes: exit 65" 65
 check_eq "rent shapes: ... one line naming the file, the candidate and what is offered" "$ERR" \
-    "gpuwise decide: $W: candidates[1] (rent:3x shape-h100): no cloud offer makes 3 GPUs of shape-h100: its offers have 1, 2, 4 or 8 GPUs an instance (3 GPUs are one instance of 3, or 2 to 4 instances of a count that divides 3); several smaller instances need the network between them, which their offers do not state (network_gbps)"
+    "gpuwise decide: $W: candidates[1] (rent:3x shape-h100): no cloud offer makes 3 GPUs of shape-h100: its offers have 1, 2, 4 or 8 GPUs an instance (3 GPUs are one instance of 3, or 2 to 4 instances of a count that divides 3); several smaller instances need the network between them, which their offers do not state (network_gbps); shape-h100 is an SXM5 module, rented in the instances its servers make: the KB's offers sell it in 1-GPU (ShapeCo), 2-GPU (ShapeCo), 4-GPU (ShapeCo) and 8-GPU (NetCo) instances (\"rent:4x shape-h100\")"
 check_eq "rent shapes: ... and nothing on stdout" "$OUT" ""
 # A capacity workload rents no several instances: rent:2x of the 1-GPU-only A100 says why.
 sed -e '/work = /d' -e '/deadline_days/d' -e 's/candidates = .*/candidates = { "rent:2x shape-a100" },/' \
