@@ -101,6 +101,26 @@ run "$GW" --kb "$K" --plugins "$T/plugins" decide "$W"
 check_eq "infeasible rule: alone, the excluded option is named with the rule's reason" "$ERR" \
     "gpuwise decide: $W: no option is feasible: the closest, $BIG, is excluded: the 48 GB card is reserved"
 
+# ---- a serving target ------------------------------------------------------------------------
+# Llama 3 8B served at 1 ms per output token: every rental of the fixture SXM part misses it
+# (decode is bound by memory bandwidth) and fits, so each one's only shortfall is its time per
+# token over the 1 ms target: the closest is the one with the smallest tpot_ms, its shortfall
+# tpot_ms / 1, whatever the model gives it.
+cat >"$T/serve.lua" <<'LUA'
+return {
+    name = "Serving at 1 ms a token", task = "inference",
+    model = { name = "llama-3-8b", precision = "bf16" },
+    inference = { context = 2000, output_tokens = 500, concurrency = 4, tpot_ms = 1 },
+    hours_per_day = 24, horizon_months = 12, currency = "USD", electricity = { price = 0.1 },
+    candidates = { "rent:inf-sxm" },
+}
+LUA
+run "$GW" --kb "$K" decide "$T/serve.lua" --json
+check_rc "infeasible serving: exit 3" 3
+check_eq "infeasible serving: the closest has the smallest time per token, short by tpot / target" \
+    "$(jqr '([.options[] | select(.fits and (.feasible | not))] | min_by(.tpot_ms)) as $o | .no_recommendation.closest[0] | [.option == $o.id, .short_of, (.shortfall == $o.tpot_ms), (.lacks | test("^takes [0-9.]+ ms per output token against a 1 ms target"))] | map(tostring) | join(" ")')" \
+    "true serving target true true"
+
 # ---- feasible options all held back: an answer, exit 0 ----------------------------------------
 # Three days and no budget: the 48 GB card is feasible, but its price is a month old and the
 # workload accepts prices at most 7 days old (stale, held back): no recommendation, exit 0,
