@@ -130,7 +130,9 @@ sed -e 's/params = 25.6e6/params = 70e9/' -e 's/"data"/"model"/' -e '/benchmark/
     -e 's/samples = 1.28e6 \* 30, runs = 1/hours_on = "h800-sxm5", hours = 10, runs = 1/' \
     "$T/links.lua" >"$T/links-model.lua"
 run "$GW" --kb "$KB" decide --json "$T/links-model.lua"
-check_rc "links (model parallel): decide exits 0" 0
+# Split over eight 80 GB cards the 70B model with Adam still needs more than 80 GB each: no
+# option is feasible, which exits 3 (issue 28); the verdicts are in the JSON all the same.
+check_rc "links (model parallel): decide exits 3, no option is feasible" 3
 because() { jqr "[.options[] | select(.gpu == \"$1\" and .count == 8) | .verdicts[]? | select(.effect == \"prefer\") | .because | select(test(\"GB/s\\\\) keeps\"))][0]"; }
 case "$(because mi300x)" in
     *"Infinity Fabric (448 GB/s) keeps the cards busy"*) pass "rule: MI300X preferred for its Infinity Fabric" ;;
