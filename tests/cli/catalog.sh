@@ -61,6 +61,14 @@ for id in $NEW; do
 done
 check_eq "catalog: the 21 models of issue 28 were tried" "$count" 21
 
+# The catalog's earlier rows got their repo ids too (Meta-Llama-3-8B, Mistral-7B-v0.1, ...).
+jq -r '.models[] | select(.hf_repo != null) | "\(.id)=\(.hf_repo)=\(.name)"' "$T/models.json" >"$T/repos"
+while IFS='=' read -r id repo name; do
+    case " $(echo $NEW) " in *" $id "*) continue ;; esac
+    resolve "$repo"
+    check_eq "catalog: $repo (an earlier row) resolves to $id" "$TITLE" "$name"
+done <"$T/repos"
+
 # The repo ids people copy from the hub, as issue 28 lists them.
 for pair in "meta-llama/Llama-3.1-8B-Instruct=Llama 3.1 8B" \
     "Qwen/Qwen3-235B-A22B-Instruct-2507=Qwen3 235B-A22B" \
