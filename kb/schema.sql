@@ -739,3 +739,10 @@ SELECT 'colocation_per_kw_month', 196, 'USD', 'encoradvisors-colocation-2026',
        'Colocation per kW of power a month, where a purchase draws more than the site''s power: 250-500 kW deployments in primary North American markets, H2 2025; the electricity is costed apart.'
 WHERE EXISTS (SELECT 1 FROM assumption)
   AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'colocation_per_kw_month');
+
+-- version 12
+-- (catalog) Issue 28: each model's canonical Hugging Face repository id ("meta-llama/Llama-3.1-8B"),
+-- by which a workload may name it as people copy it from the hub ("meta-llama/Llama-3.1-8B-Instruct"
+-- resolves to the same row).  NULL where the model has none (LLaMA 65B, GPT-3).  An upgraded KB's
+-- rows get theirs, and the catalog's newer models, with gpuwise kb import kb/data/models.csv.
+ALTER TABLE model ADD COLUMN hf_repo TEXT;

@@ -13,7 +13,8 @@
 static const cli_column model_columns[] = {
     {"id", "Id"}, {"name", "Name"}, {"params", "Parameters"}, {"active_params", "Active"},
     {"layers", "Layers"}, {"kv_heads", "KV heads"}, {"head_dim", "Head size"},
-    {"context", "Context"}, {"source", "Source"}, {NULL, NULL},
+    {"context", "Context"}, {"hf_repo", "Hugging Face repo"}, {"source", "Source"},
+    {NULL, NULL},
 };
 
 /* Every column of a model row, as the table description names them (numbers NaN: null). */
@@ -29,11 +30,30 @@ static void model_to_view(const kb_model *m, view *e)
     }
 }
 
+/* A text column of a model row; "" where it is null (a model without a repo id). */
+static const char *model_text(const view *r, const char *column)
+{
+    const char *s = cli_kb_str(r, column);
+    return s ? s : "";
+}
+
+/* The widest text of a column, so that the table's columns line up whatever the ids. */
+static int models_width(const view *l, const char *column, int least)
+{
+    int width = least;
+    for (size_t i = 0; i < view_len(l); i++) {
+        int len = (int)strlen(model_text(view_list_at(l, i), column));
+        width = len > width ? len : width;
+    }
+    return width;
+}
+
 static void models_print(FILE *f, const view *m)
 {
     const view *l = view_map_get(m, "models");
-    fprintf(f, "%-16s %-20s %9s %9s %6s %9s %8s\n", "id", "name", "params", "active", "layers",
-            "kv heads", "context");
+    int id_w = models_width(l, "id", 2), name_w = models_width(l, "name", 4);
+    fprintf(f, "%-*s %-*s %9s %9s %6s %9s %8s  %s\n", id_w, "id", name_w, "name", "params",
+            "active", "layers", "kv heads", "context", "hugging face repo");
     for (size_t i = 0; i < view_len(l); i++) {
         const view *r = view_list_at(l, i);
         double params = view_num(view_map_get(r, "params"));
@@ -41,10 +61,12 @@ static void models_print(FILE *f, const view *m)
         char act[16] = "";
         if (active > 0)
             snprintf(act, sizeof act, "%.1fB", active / 1e9);
-        fprintf(f, "%-16s %-20.20s %8.1fB %9s %6.0f %4.0fx%-4.0f %8.0f\n", cli_kb_str(r, "id"),
-                cli_kb_str(r, "name"), params / 1e9, act, view_num(view_map_get(r, "layers")),
-                view_num(view_map_get(r, "kv_heads")), view_num(view_map_get(r, "head_dim")),
-                view_num(view_map_get(r, "context")));
+        const char *repo = model_text(r, "hf_repo");
+        fprintf(f, "%-*s %-*s %8.1fB %9s %6.0f %4.0fx%-4.0f %8.0f  %s\n", id_w, model_text(r, "id"),
+                name_w, model_text(r, "name"), params / 1e9, act,
+                view_num(view_map_get(r, "layers")), view_num(view_map_get(r, "kv_heads")),
+                view_num(view_map_get(r, "head_dim")), view_num(view_map_get(r, "context")),
+                *repo ? repo : "-");
     }
 }
 
@@ -183,7 +205,9 @@ static const cli_command kb_commands[] = {
      "Lists the KB's language models (kb/data/models.csv: Llama, Mistral, Mixtral, Qwen, "
      "DeepSeek, ...) with the architecture facts a workload's memory and speed are computed "
      "from: parameters (active ones for a mixture of experts), layers, KV heads x head size, "
-     "context.  A workload names one by id or name (`model = \"llama-3-70b\"`).\n\n"
+     "context, and the Hugging Face repo id.  A workload names one by id, name or repo id, "
+     "variant and quantized-copy suffixes aside (`model = \"llama-3-70b\"`, `model = "
+     "\"meta-llama/Llama-3.1-8B-Instruct\"`).\n\n"
      "`md` and `csv` write the columns shown; `json` gives every column of the model table, "
      "the source and note included.",
      NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_models, NULL},

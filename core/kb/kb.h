@@ -225,6 +225,7 @@ typedef enum kb_assumed {
  * params); experts and experts_active NaN unless a mixture of experts. */
 typedef struct kb_model {
     char *id, *name, *family, *source, *note;
+    char *hf_repo;              /* the canonical Hugging Face repository id; NULL: none */
     double params, active_params, layers, hidden, heads, kv_heads, head_dim, ffn, vocab, context;
     double experts, experts_active;
 } kb_model;
@@ -392,10 +393,16 @@ int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err);
 /* The cloud providers the KB describes, by id.  Caller frees with kb_providers_free. */
 int kb_providers_list(kb *k, kb_provider **out, size_t *n, gw_error *err);
-/* A model of the catalog by its id or name, written as people do: case, spaces, dots, dashes
- * and underscores do not matter ("Llama 3.1 70B" is llama-3.1-70b).  GW_ENOTFOUND: "unknown
- * model 'x' (did you mean ...?)" with the nearest ids; *out is freed with kb_model_free. */
+/* A model of the catalog by its id, its name or its Hugging Face repo id, written as people do:
+ * case, spaces, dots, dashes and underscores do not matter ("Llama 3.1 70B" is llama-3.1-70b), nor
+ * an "owner/" prefix, a variant of the release (-Instruct, -it, -chat, -hf, -base, -v0.1, a date
+ * such as -2507) or a quantized copy's format (-FP8, -AWQ, -GPTQ, -bnb-4bit, -GGUF):
+ * "meta-llama/Llama-3.1-8B-Instruct-AWQ" is llama-3.1-8b.  GW_ENOTFOUND: "unknown model 'x' (did
+ * you mean ...?)" with the nearest ids; *out is freed with kb_model_free. */
 int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err);
+/* Whether a model's name ends in a quantized copy's format (-FP8, -AWQ, -bnb-4bit, ...), which
+ * kb_model_resolve sets aside: the architecture is the same, the precision is the workload's. */
+int kb_model_name_quantized(const char *name);
 int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
 int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);
 void kb_claims_free(kb_claim *rows, size_t n);

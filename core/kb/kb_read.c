@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <sqlite3.h>
 
@@ -635,31 +636,96 @@ int kb_providers_list(kb *k, kb_provider **out, size_t *n, gw_error *err)
     return rc;
 }
 
-/* A model's name as people write it, reduced to what tells models apart: letters and digits,
- * lower case, without a leading "meta" (Meta-Llama-3-8B) or a trailing variant word that does
- * not change the architecture (-Instruct, -chat, -hf, -base). */
-static void model_key(const char *s, char *out, size_t size)
+/* Trailing words of a model's name that leave its architecture as it is: the release's variants
+ * (Llama-3.1-8B-Instruct, gemma-3-27b-it, Llama-2-7b-chat-hf, Mixtral-8x7B-v0.1) and the
+ * formats of quantized copies (-FP8, -AWQ, -GPTQ-Int4, -bnb-4bit, -GGUF).  A version that
+ * changes it (Mistral-7B-v0.3: another vocabulary, no sliding window) is not among them, so it
+ * names no row and gets the nearest. */
+static const char *const model_variant_words[] = {"instruct", "it", "chat", "hf", "base", "pt",
+                                                  "thinking", "v0.1", NULL};
+static const char *const model_quantized_words[] = {
+    "fp8", "fp4", "mxfp4", "nvfp4", "int8", "int4", "w8a8", "w8a16", "w4a16", "awq", "gptq",
+    "gguf", "bnb", "4bit", "8bit", "nf4", "mlx", "exl2", "dynamic", "quantized", "unsloth", NULL};
+
+static int model_separator(char c)
 {
-    size_t n = 0;
-    for (; *s && n + 1 < size; s++)
-        if ((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9'))
-            out[n++] = *s;
-        else if (*s >= 'A' && *s <= 'Z')
-            out[n++] = (char)(*s - 'A' + 'a');
-    out[n] = '\0';
-    if (!strncmp(out, "meta", 4) && out[4] >= 'a' && out[4] <= 'z')
-        memmove(out, out + 4, n - 3), n -= 4;
-    static const char *const variants[] = {"instruct", "chat", "hf", "base"};
-    for (int again = 1; again;) {
-        again = 0;
-        for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
-            size_t v = strlen(variants[i]);
-            if (n > v && !strcmp(out + n - v, variants[i])) {
-                out[n -= v] = '\0';
-                again = 1;
-            }
+    return c == '-' || c == '_' || c == ' ' || c == '.';
+}
+
+/* Removes one of words from the end of s[0, *len), where a separator comes before it; returns
+ * whether it did. */
+static int strip_model_word(const char *s, size_t *len, const char *const *words)
+{
+    for (size_t i = 0; words[i]; i++) {
+        size_t w = strlen(words[i]);
+        if (*len > w + 1 && model_separator(s[*len - w - 1]) &&
+            !strncasecmp(s + *len - w, words[i], w)) {
+            *len -= w + 1;
+            return 1;
         }
     }
+    return 0;
+}
+
+/* Removes a trailing release date or number (-2507, -0528, -20240229): 4, 6 or 8 digits. */
+static int strip_model_date(const char *s, size_t *len)
+{
+    size_t digits = 0;
+    while (digits < *len && s[*len - 1 - digits] >= '0' && s[*len - 1 - digits] <= '9')
+        digits++;
+    if ((digits == 4 || digits == 6 || digits == 8) && *len > digits + 1 &&
+        model_separator(s[*len - digits - 1])) {
+        *len -= digits + 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A model's name as people write it (an id, a name, a Hugging Face repo id), reduced to what
+ * tells models apart: without an "owner/" prefix, the trailing words above or a release date,
+ * then letters and digits only, lower case, without a leading "meta" (Meta-Llama-3-8B).
+ * *quantized (may be NULL) is set when a quantized copy's word was removed. */
+static void model_key(const char *name, char *out, size_t size, int *quantized)
+{
+    const char *slash = strrchr(name, '/');
+    const char *s = slash ? slash + 1 : name;
+    size_t len = strlen(s), n = 0;
+    int stripped_quantized = 0;
+    for (;;) {
+        if (strip_model_word(s, &len, model_quantized_words))
+            stripped_quantized = 1;
+        else if (!strip_model_word(s, &len, model_variant_words) && !strip_model_date(s, &len))
+            break;
+    }
+    for (size_t i = 0; i < len && n + 1 < size; i++)
+        if ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9'))
+            out[n++] = s[i];
+        else if (s[i] >= 'A' && s[i] <= 'Z')
+            out[n++] = (char)(s[i] - 'A' + 'a');
+    out[n] = '\0';
+    if (!strncmp(out, "meta", 4) && out[4] >= 'a' && out[4] <= 'z')
+        memmove(out, out + 4, n - 3);
+    if (quantized)
+        *quantized = stripped_quantized;
+}
+
+int kb_model_name_quantized(const char *name)
+{
+    char key[128];
+    int quantized;
+    model_key(name, key, sizeof key, &quantized);
+    return quantized;
+}
+
+/* The edit distance from want to the nearest of a row's keys. */
+static size_t model_distance(const char *want, const char *const keys[3])
+{
+    size_t best = SIZE_MAX;
+    for (int i = 0; i < 3; i++) {
+        size_t d = *keys[i] ? gw_edit_distance(want, keys[i]) : SIZE_MAX;
+        best = d < best ? d : best;
+    }
+    return best;
 }
 
 int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err)
@@ -670,18 +736,21 @@ int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err)
     int rc = kb_models_list(k, &rows, &n, err);
     if (rc != GW_OK)
         return rc;
-    char want[128], id_key[128], name_key[128];
-    model_key(name, want, sizeof want);
+    char want[128], id_key[128], name_key[128], repo_key[128];
+    const char *const keys[3] = {id_key, name_key, repo_key};
+    model_key(name, want, sizeof want, NULL);
     size_t found = n, nearest[3] = {n, n, n};
     size_t dist[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
-    for (size_t i = 0; i < n && found == n; i++) {
-        model_key(rows[i].id, id_key, sizeof id_key);
-        model_key(rows[i].name, name_key, sizeof name_key);
-        if (*want && (!strcmp(want, id_key) || !strcmp(want, name_key))) {
+    for (size_t i = 0; i < n; i++) {
+        model_key(rows[i].id, id_key, sizeof id_key, NULL);
+        model_key(rows[i].name, name_key, sizeof name_key, NULL);
+        model_key(rows[i].hf_repo ? rows[i].hf_repo : "", repo_key, sizeof repo_key, NULL);
+        if (*want && (!strcmp(want, id_key) || !strcmp(want, name_key) ||
+                      !strcmp(want, repo_key))) {
             found = i;
             break;
         }
-        size_t d = gw_edit_distance(want, id_key);
+        size_t d = model_distance(want, keys);
         for (int j = 0; j < 3; j++)
             if (d < dist[j]) {
                 memmove(&dist[j + 1], &dist[j], (size_t)(2 - j) * sizeof dist[0]);

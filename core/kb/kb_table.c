@@ -243,6 +243,7 @@ static const kb_column model_cols[] = {
     MODEL_NUMBER(experts_active, KB_POSITIVE),
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_model, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_model, note)),
+    COL("hf_repo", KB_TEXT, 0, NULL, S(kb_model, hf_repo)),   /* "owner/name"; NULL: none */
 };
 #undef MODEL_NUMBER
 #undef ROW

@@ -99,7 +99,47 @@ static void keep_nearest(const char *word, const char *name, const char **neares
 
 /* ---- reading: one function per type; v is the value present in the file (not null) ---- */
 
-/* Rejects keys that name no field, suggesting the nearest known name. */
+/* One place a field is described: "at the top level (sharding = ...)" or, path naming its
+ * table ("model"; nested ones dotted), "in model = { precision = ... }". */
+static void put_field_place(gw_buf *b, const char *path, const char *key)
+{
+    if (!*path) {
+        buf_printf(b, "at the top level (%s = ...)", key);
+        return;
+    }
+    int depth = 0;
+    buf_puts(b, "in ");
+    for (const char *p = path; *p; depth++) {
+        size_t len = strcspn(p, ".");
+        buf_printf(b, "%.*s = { ", (int)len, p);
+        p += len + (p[len] == '.');
+    }
+    buf_printf(b, "%s = ...", key);
+    while (depth--)
+        buf_puts(b, " }");
+}
+
+/* Writes to b every place the field tables describe a field named key, but the table `here`
+ * (the one it was found in), joined by " or "; fields is the table path names ("" the top). */
+static void field_places(gw_buf *b, const char *key, const workload_field *fields,
+                         const char *path, const workload_field *here)
+{
+    for (const workload_field *f = fields; f->name; f++) {
+        if (fields != here && f->type != FIELD_FILE && !strcmp(f->name, key)) {
+            buf_puts(b, b->len ? " or " : "");
+            put_field_place(b, path, key);
+        }
+        if (f->type == FIELD_TABLE) {
+            gw_buf inner = GW_BUF_INIT;
+            buf_printf(&inner, "%s%s%s", path, *path ? "." : "", f->name);
+            field_places(b, key, f->fields, buf_cstr(&inner), here);
+            buf_free(&inner);
+        }
+    }
+}
+
+/* Rejects keys that name no field: a field of another table is named where it belongs (from
+ * the field tables), a typo gets the nearest known name. */
 static int check_keys(const char *file, const char *prefix, const view *map,
                       const workload_field *fields, gw_error *err)
 {
@@ -117,10 +157,24 @@ static int check_keys(const char *file, const char *prefix, const view *map,
         }
         if (f->name)
             continue;
-        if (nearest)
-            return gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field (did you mean %s%s?)",
-                                file, prefix, key, prefix, nearest);
-        return gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field", file, prefix, key);
+        gw_buf places = GW_BUF_INIT, here = GW_BUF_INIT;
+        field_places(&places, key, workload_top_fields, "", fields);
+        if (fields == workload_top_fields)
+            buf_puts(&here, "at the top level");
+        else
+            buf_printf(&here, "in %.*s", (int)strlen(prefix) - 1, prefix);   /* "model." */
+        int rc;
+        if (places.len)
+            rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field %s; it belongs %s", file,
+                              prefix, key, buf_cstr(&here), buf_cstr(&places));
+        else if (nearest)
+            rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field (did you mean %s%s?)",
+                              file, prefix, key, prefix, nearest);
+        else
+            rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field", file, prefix, key);
+        buf_free(&here);
+        buf_free(&places);
+        return rc;
     }
     return GW_OK;
 }

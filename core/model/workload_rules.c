@@ -239,7 +239,18 @@ int workload_resolve_model(const char *file, workload *w, gw_error *err)
         return GW_EDATA;
     }
     w->model_id = gw_xstrdup(m.id);
-    w->model_title = gw_xstrdup(m.name);
+    if (kb_model_name_quantized(w->model_name)) {
+        /* Nothing is wrong with naming a quantized copy: its architecture is the model's; its
+         * format is said, and the precision the figures use is the workload's own. */
+        gw_buf title = GW_BUF_INIT;
+        buf_printf(&title, "%s (named as its quantized copy %s: the same architecture; the "
+                           "figures use model.precision = \"%s\")",
+                   m.name, w->model_name, w->precision ? w->precision : "amp");
+        w->model_title = gw_xstrdup(buf_cstr(&title));
+        buf_free(&title);
+    } else {
+        w->model_title = gw_xstrdup(m.name);
+    }
     w->model_source = gw_xstrdup(m.source);
     const struct {
         double *slot, value;
