@@ -739,3 +739,12 @@ SELECT 'colocation_per_kw_month', 196, 'USD', 'encoradvisors-colocation-2026',
        'Colocation per kW of power a month, where a purchase draws more than the site''s power: 250-500 kW deployments in primary North American markets, H2 2025; the electricity is costed apart.'
 WHERE EXISTS (SELECT 1 FROM assumption)
   AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'colocation_per_kw_month');
+-- version 12 (memory)
+-- Issue 28, real capacities: a card's memory as the driver reports it, nvidia-smi's "FB Memory
+-- Usage" total in MiB of a published dump (an H100 80GB holds 81,559 MiB, 85.5e9 bytes, not
+-- 80e9), which a decision compares a need in bytes with, and the source publishing the dump.  A
+-- KB upgraded from version 11 gets the figures with gpuwise kb import kb/data/sources.csv
+-- kb/data/gpus.csv; until then a decision estimates each card's from its nominal memory and says
+-- so.
+ALTER TABLE gpu ADD COLUMN memory_mib REAL CHECK (memory_mib > 0);
+ALTER TABLE gpu ADD COLUMN memory_mib_source TEXT REFERENCES source(id);

@@ -4,6 +4,7 @@
 #include "decide_option.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/view.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,10 +65,52 @@ void decide_option_dated(decide_option *o, const char *as_of)
     o->price_age_days = decide_price_age_days(as_of);
 }
 
-/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
+double decide_option_usable_gb(const decide_option *o, int *estimated)
+{
+    const kb_gpu *g = o->gpu;
+    return model_card_memory_gb(g->memory_gb, g->memory_mib, g->memory_type, g->ecc == 1,
+                                estimated) *
+           o->gpu_fraction;
+}
+
 double decide_option_memory_gb(const decide_option *o)
 {
+    double gb = decide_option_usable_gb(o, NULL);
+    return isnan(gb) ? 0 : gb;   /* unknown: every need fits, as before (decide_speed.c) */
+}
+
+double decide_option_nominal_gb(const decide_option *o)
+{
     return o->gpu->memory_gb * o->gpu_fraction;
+}
+
+void decide_option_capacity_words(gw_buf *b, const decide_option *o)
+{
+    int estimated;
+    double gb = decide_option_usable_gb(o, &estimated);
+    if (isnan(gb)) {
+        buf_puts(b, "an unknown amount");
+        return;
+    }
+    buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));
+    if (!estimated) {
+        view_format_number(b, o->gpu->memory_mib * o->gpu_fraction, 0);
+        buf_puts(b, " MiB as the driver reports it)");
+    } else {
+        buf_puts(b, "estimated: the KB has no nvidia-smi figure of the card)");
+    }
+}
+
+void decide_capacity_method_words(gw_buf *b)
+{
+    buf_printf(b, "; a need is compared with what a GPU holds as its driver reports it, "
+                  "nvidia-smi's memory total in MiB x 1,048,576 bytes, in GB of 10^9 bytes as "
+                  "every need is (an H100 80GB: 81,559 MiB = 85.5 GB), from published dumps "
+                  "(the card's memory_mib_source); for a card the KB has no dump of, its nominal "
+                  "GB x 1,024 MiB x the median share the measured cards of its memory report "
+                  "(HBM %.4g, GDDR with ECC enabled %.4g, other %.4g), an estimate",
+               MODEL_HBM_REPORTED_SHARE, MODEL_GDDR_ECC_REPORTED_SHARE,
+               MODEL_GDDR_REPORTED_SHARE);
 }
 
 double decide_rules_adjustment(const decide_option *o)

@@ -404,7 +404,9 @@ static void absent_tables_take_defaults(void **state)
         "\"experts\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
-        "\"activation_checkpointing\":false,\"sequence_length\":null,\"batch_per_gpu\":null,"
+        /* activation_checkpointing is a choice of three now (true and false still read) */
+        "\"activation_checkpointing\":\"none\",\"sequence_length\":null,\"batch_per_gpu\":null,"
+        "\"gradient_accumulation\":1,\"fused_loss\":false,"
         "\"inference\":{\"context\":null,\"output_tokens\":null,\"concurrency\":1,"
         "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null,\"requests_per_s\":null,"
         "\"utilisation\":null},"
@@ -453,8 +455,9 @@ static void field_list_describes_every_field(void **state)
     /* 65 before budgets took three forms (budget.upfront, .total and .monthly) and
      * hours_needed_per_month came (69); serving demand and production added
      * inference.requests_per_s, inference.utilisation, redundancy, production and
-     * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate */
-    assert_int_equal(view_len(fields), 77);
+     * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate (77);
+     * a language model's training memory gradient_accumulation and fused_loss (79) */
+    assert_int_equal(view_len(fields), 79);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
