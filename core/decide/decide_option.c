@@ -95,20 +95,18 @@ void decide_option_capacity_words(gw_buf *b, const decide_option *o)
     buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));
     if (!estimated) {
         view_format_number(b, o->gpu->memory_mib * o->gpu_fraction, 0);
-        buf_puts(b, " MiB as the driver reports it)");
+        buf_puts(b, " MiB reported)");
     } else {
-        buf_puts(b, "estimated: the KB has no nvidia-smi figure of the card)");
+        buf_puts(b, "estimated)");
     }
 }
 
 void decide_capacity_method_words(gw_buf *b)
 {
-    buf_printf(b, "; a need is compared with what a GPU holds as its driver reports it, "
-                  "nvidia-smi's memory total in MiB x 1,048,576 bytes, in GB of 10^9 bytes as "
-                  "every need is (an H100 80GB: 81,559 MiB = 85.5 GB), from published dumps "
-                  "(the card's memory_mib_source); for a card the KB has no dump of, its nominal "
-                  "GB x 1,024 MiB x the median share the measured cards of its memory report "
-                  "(HBM %.4g, GDDR with ECC enabled %.4g, other %.4g), an estimate",
+    buf_printf(b, "; a need is compared with a GPU's memory as its driver reports it, "
+                  "nvidia-smi's MiB x 1,048,576 bytes (an H100 80GB: 81,559 MiB = 85.5 GB; "
+                  "memory_mib_source), else its nominal GB x 1,024 x the measured median of its "
+                  "memory kind (HBM %.4g, GDDR with ECC %.4g, other %.4g), an estimate",
                MODEL_HBM_REPORTED_SHARE, MODEL_GDDR_ECC_REPORTED_SHARE,
                MODEL_GDDR_REPORTED_SHARE);
 }

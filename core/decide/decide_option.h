@@ -135,9 +135,9 @@ double decide_option_usable_gb(const decide_option *o, int *estimated);
 double decide_option_memory_gb(const decide_option *o);
 /* The card's nominal memory (the KB's memory_gb, the figure it is sold by), a slice's share. */
 double decide_option_nominal_gb(const decide_option *o);
-/* What one of o's GPUs holds, in words: "85.5 GB (80 GB nominal; 81,559 MiB as the driver
- * reports it)", or "85.5 GB (80 GB nominal; estimated: the KB has no nvidia-smi figure of the
- * card)". */
+/* What one of o's GPUs holds, in words: "85.5 GB (80 GB nominal; 81,559 MiB reported)" as the
+ * driver reports it, or "85.5 GB (80 GB nominal; estimated)" where the KB has no nvidia-smi
+ * figure of the card. */
 void decide_option_capacity_words(gw_buf *b, const decide_option *o);
 /* The method's words on what a need is compared with (model.h's capacity rule). */
 void decide_capacity_method_words(gw_buf *b);

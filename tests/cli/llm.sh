@@ -170,7 +170,7 @@ check_eq "llm: one H200 holds the 8B full fine-tune: 150.75 GB as its driver rep
     "$(opt 'rent:RunPod:H200 (Community Cloud):1x h200-sxm' '[.fits, (.per_card_gb * 100 | round), (.usable_memory_gb * 100 | round), .memory_gb, .usable_memory_estimated] | map(tostring) | join(" ")')" \
     "true 14443 15075 141 false"
 check_eq "llm: ... the memory line says both" \
-    "$(jqr '.llm.memory_text | startswith("144.4 GB per GPU of 150.8 GB (141 GB nominal; 143,771 MiB as the driver reports it)")')" "true"
+    "$(jqr '.llm.memory_text | startswith("144.4 GB per GPU of 150.8 GB (141 GB nominal; 143,771 MiB reported)")')" "true"
 
 # ---- serving speed ----
 # Llama 2 7B in fp16, one request of 1,024 + 256 tokens on one H100 (989.5 TFLOPS, 3,350 GB/s):
