@@ -746,3 +746,12 @@ WHERE EXISTS (SELECT 1 FROM assumption)
 -- resolves to the same row).  NULL where the model has none (LLaMA 65B, GPT-3).  An upgraded KB's
 -- rows get theirs, and the catalog's newer models, with gpuwise kb import kb/data/models.csv.
 ALTER TABLE model ADD COLUMN hf_repo TEXT;
+
+-- (memory) Issue 28, real capacities: a card's memory as the driver reports it, nvidia-smi's "FB Memory
+-- Usage" total in MiB of a published dump (an H100 80GB holds 81,559 MiB, 85.5e9 bytes, not
+-- 80e9), which a decision compares a need in bytes with, and the source publishing the dump.  A
+-- KB upgraded from version 11 gets the figures with gpuwise kb import kb/data/sources.csv
+-- kb/data/gpus.csv; until then a decision estimates each card's from its nominal memory and says
+-- so.
+ALTER TABLE gpu ADD COLUMN memory_mib REAL CHECK (memory_mib > 0);
+ALTER TABLE gpu ADD COLUMN memory_mib_source TEXT REFERENCES source(id);

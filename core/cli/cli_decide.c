@@ -91,7 +91,8 @@ static void print_option_row(FILE *f, const decision *d, const decide_option *o,
     char upfront[32], total[32], per_unit[32] = "-", rules[16] = "-", ranked[32] = "-";
     option_label(o, label, sizeof label);
     option_rank(o, rank, sizeof rank);
-    snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, o->gpu->memory_gb);
+    /* GB needed / GB a GPU holds as its driver reports it (85.5 for an 80 GB H100) */
+    snprintf(fit, sizeof fit, "%.0f/%.0f", o->per_card_gb, decide_option_memory_gb(o));
     money_cell(upfront, sizeof upfront, o->committed, 0);
     money_cell(total, sizeof total, o->cost.total, 0);
     if (!isnan(o->per_unit))   /* three decimals under 10: close figures stay apart */
@@ -225,7 +226,8 @@ static const cli_command decide_commands[] = {
      "Reads a workload file, considers every candidate GPU and count, bought new, bought used "
      "(`used_ok = true`) or rented from each stored cloud offer, and ranks the feasible ones by "
      "cost per unit of work, adjusted by the rule plugins' verdicts.  The text output is the "
-     "ranked table (rank, option, memory fit, speed and whether it was measured or scaled, "
+     "ranked table (rank, option, memory fit: GB needed per GPU / GB a GPU holds as its driver "
+     "reports it, speed and whether it was measured or scaled, "
      "cost up front, total and per unit of work, why an option fell out), the recommendation "
      "and what the answer is most sensitive to.\n\n"
      "The example workloads of this copy are in @EXAMPLES@.  For instance, from the source "

@@ -186,6 +186,10 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
         view_map_set_bool(m, "has_systems", ns > 0);
         datasheet_prices(k, &c, prices, np, view_map_set(m, "prices", view_list()));
         datasheet_claims(k, &c, claims, nc, view_map_set(m, "claims", view_list()));
+        if (g.memory_mib_source) {   /* the dump memory_mib is read from, cited last */
+            view_map_set_str(m, "memory_mib_source", g.memory_mib_source);
+            view_map_set_int(m, "memory_mib_source_n", cli_kb_cite(k, &c, g.memory_mib_source));
+        }
         view_map_set(m, "sources", c.sources);
         view_map_set(m, "citations", c.citations);
         c.sources = c.citations = NULL;

@@ -274,8 +274,8 @@ static void evaluate_options(decision *d)
         decide_option_fit(d, o);
         decide_option_speed(d, o);
         decide_option_cost(d, o);
-        decide_trace(d, "%s: needs %.1f GB/card of %.0f; %.0f %s (%s); %s/h, %.4g per %s", o->id,
-                     o->per_card_gb, o->gpu->memory_gb, o->throughput, d->unit,
+        decide_trace(d, "%s: needs %.1f GB/card of %.1f; %.0f %s (%s); %s/h, %.4g per %s", o->id,
+                     o->per_card_gb, decide_option_memory_gb(o), o->throughput, d->unit,
                      o->measured ? "measured" : "scaled", d->w->currency, o->per_unit,
                      d->work_unit);
     }
@@ -320,8 +320,8 @@ static int half_does_it(const decision *d, const decide_option *o, const decide_
     buf_printf(why, "%s (%d instance%s) ", h->hosts * 2 == o->hosts ? "half as many" : "fewer",
                h->hosts, h->hosts == 1 ? "" : "s");
     if (!h->fits) {
-        buf_printf(why, "need %.1f GB per GPU; %s has %.0f GB", h->per_card_gb, h->gpu->name,
-                   decide_option_memory_gb(h));
+        buf_printf(why, "need %.1f GB per GPU; %s holds ", h->per_card_gb, h->gpu->name);
+        decide_option_capacity_words(why, h);
     } else if (isnan(h->throughput)) {
         buf_puts(why, "have no speed figure");
     } else if (serving && (missed = decide_llm_target_missed(d, h)) != NULL) {
@@ -429,8 +429,9 @@ static void judge(decision *d, decide_option *o)
     if (!o->fits) {
         /* The fit is a fact; the memory rule normally says so first, in its own words. */
         o->feasible = 0;
-        buf_printf(&b, "needs %.1f GB per %s; %s has %.0f GB", o->per_card_gb,
-                   o->split ? "card" : "replica", o->gpu->name, decide_option_memory_gb(o));
+        buf_printf(&b, "needs %.1f GB per %s; %s holds ", o->per_card_gb,
+                   o->split ? "card" : "replica", o->gpu->name);
+        decide_option_capacity_words(&b, o);
     } else if (isnan(o->throughput)) {
         o->feasible = 0;
         buf_printf(&b, "no measured or comparable %s result for %s%s%s",

@@ -121,7 +121,22 @@ static void get_tf32(const decision *d, const void *r, decide_field_value *v)
 static void get_memory_gb(const decision *d, const void *r, decide_field_value *v)
 {
     (void)d;
-    v->number = decide_option_memory_gb(OPTION_OF(r));   /* a MIG slice: its share */
+    v->number = decide_option_nominal_gb(OPTION_OF(r));   /* a MIG slice: its share */
+}
+
+/* What a need is compared with: the memory as the driver reports it, in GB of 10^9 bytes. */
+static void get_usable_memory_gb(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = decide_option_usable_gb(OPTION_OF(r), NULL);
+}
+
+static void get_usable_memory_estimated(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    int estimated;
+    decide_option_usable_gb(OPTION_OF(r), &estimated);   /* no dump in the KB: estimated */
+    v->number = estimated;
 }
 
 /* A language model's figures of an option: NaN (left out) for another model. */
@@ -510,6 +525,9 @@ const decide_field decide_option_fields[] = {
     {NULL, "architecture", S, GET, get_architecture, 0, NULL, VALUE, 0, NULL},
     {NULL, "tf32", B, GET, get_tf32, 0, NULL, VALUE, 0, NULL},
     {NULL, "memory_gb", F, GET, get_memory_gb, 0, " GB", VALUE, 0, NULL},
+    {NULL, "usable_memory_gb", F, GET, get_usable_memory_gb, 1, " GB", VALUE, 0, NULL},
+    {NULL, "usable_memory_estimated", B, GET, get_usable_memory_estimated, 0, NULL, VALUE, 0,
+     NULL},
     {NULL, "vram_needed_gb", F, OPT(vram_needed_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "per_card_gb", F, OPT(per_card_gb), NULL, 1, " GB", VALUE, 0, NULL},
     {NULL, "fits", B, OPT(fits), NULL, 0, NULL, VALUE, 0, NULL},

@@ -42,7 +42,8 @@ static double llm_batch(const workload *w)
 
 double decide_llm_tokens_per_step(const workload *w)
 {
-    return llm_batch(w) * w->sequence_length;
+    double micro_batches = w->gradient_accumulation >= 1 ? w->gradient_accumulation : 1;
+    return llm_batch(w) * w->sequence_length * micro_batches;
 }
 
 int decide_llm_setup(decision *d, gw_error *err)
@@ -65,7 +66,9 @@ int decide_llm_setup(decision *d, gw_error *err)
     s->precision = w->precision;
     s->optimizer = decide_str_eq(w->optimizer, "none") ? "sgd-plain" : w->optimizer;
     s->zero = workload_zero_stage(w);
-    s->checkpointing = w->checkpointing;
+    s->checkpointing = decide_str_eq(w->activation_checkpointing, "full");
+    s->selective_checkpointing = decide_str_eq(w->activation_checkpointing, "selective");
+    s->fused_loss = w->fused_loss;
     s->sequence_length = w->sequence_length;
     s->batch = llm_batch(w);
     s->kv_tokens = s->task == MODEL_INFERENCE ? w->serve_context + w->serve_output : 0;
@@ -651,18 +654,30 @@ static void setup_words(gw_buf *b, const decision *d)
         buf_puts(b, " trainable parameters)");
     }
     buf_printf(b, ", %s, %s; sharding %s; activation checkpointing %s; ", w->precision,
-               s->optimizer, w->sharding, s->checkpointing ? "on" : "off");
+               s->optimizer, w->sharding,
+               s->checkpointing             ? "on"
+               : s->selective_checkpointing ? "selective (the attention scores only)"
+                                            : "off");
     view_format_number(b, s->batch, 0);
     buf_printf(b, " sequence%s of ", s->batch == 1 ? "" : "s");
     view_format_number(b, s->sequence_length, 0);
     buf_puts(b, " tokens per GPU a step");
+    if (w->gradient_accumulation > 1) {
+        buf_printf(b, ", gradients accumulated over %g micro-batches: ", w->gradient_accumulation);
+        view_format_number(b, decide_llm_tokens_per_step(w), 0);
+        buf_puts(b, " tokens per GPU an optimizer step");
+    }
+    if (s->fused_loss)
+        buf_puts(b, "; a fused, chunked cross-entropy loss");
 }
 
 /* The memory of one GPU of o, term by term (zero: the workload's ZeRO stage). */
 static void memory_words(gw_buf *b, const decide_option *o, int zero)
 {
     const model_memory *m = &o->memory;
-    buf_printf(b, "%.1f GB per GPU: weights %.2f GB", m->total_gb, m->weights_gb);
+    buf_printf(b, "%.1f GB per GPU of ", m->total_gb);
+    decide_option_capacity_words(b, o);
+    buf_printf(b, ": weights %.2f GB", m->weights_gb);
     if (m->gradients_gb > 0)
         buf_printf(b, ", gradients %.2f GB", m->gradients_gb);
     if (m->optimizer_gb > 0)
@@ -736,28 +751,47 @@ view *decide_llm_view(const decision *d)
 }
 
 /* The method's lines for a language model, in place of the image-model ones. */
-/* The method's memory line for a language model: every term of the memory per GPU. */
-static void llm_method_memory(view *method, gw_buf *b)
+/* The method's memory line for a language model: every term of the memory per GPU, those of
+ * serving or of training. */
+static void llm_method_memory(const decision *d, view *method, gw_buf *b)
 {
-    buf_printf(b,
-               "memory per GPU = (weights + gradients + optimizer states + activations + KV "
-               "cache) x %.2f + %.1f GB (CUDA context and allocator fragmentation); weights at "
-               "their precision (fp32 4 bytes, 16-bit 2, fp8 1, int8 %.4g and int4 %.4g with a "
-               "16-bit scale per %g weights, fp4 %.4g, QLoRA's NF4 %.4g); trained parameters "
-               "(all, or LoRA's rank-r adapters on every linear layer, in fp32) add gradients "
-               "and optimizer states (mixed-precision AdamW: 2 + 2 + 12 bytes a parameter; "
-               "QLoRA pages its optimizer states to host memory); ZeRO-1 divides the optimizer "
-               "states by the data-parallel replicas, ZeRO-2 the gradients too, ZeRO-3 the "
-               "weights too; activations = layers x tokens a step x hidden x %g bytes (with "
-               "checkpointing: x %g, plus one layer's %g) + tokens x vocabulary x %g (fp32 "
-               "logits); KV cache = 2 x layers x KV heads x head size x bytes x (prompt + "
-               "output tokens) x sequences in flight; a training replica that does not fit one "
-               "GPU is split over 2, 4 or 8 GPUs of one machine (tensor parallel), which "
-               "divides all of it; a serving replica's layout is searched (serving layouts)",
-               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB, model_llm_weight_bytes("int8"),
-               model_llm_weight_bytes("int4"), MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"),
-               model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_BYTES, MODEL_CHECKPOINT_BYTES,
-               MODEL_ACTIVATION_BYTES, MODEL_LOGIT_BYTES);
+    buf_printf(b, "memory per GPU = (weights + %s) x %.2f + %.1f GB (CUDA context and allocator "
+                  "fragmentation); weights at their precision (fp32 4 bytes, 16-bit 2, ",
+               d->llm_setup.task == MODEL_INFERENCE
+                   ? "KV cache"
+                   : "gradients + optimizer states + activations",
+               1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
+    if (d->llm_setup.task == MODEL_INFERENCE) {
+        buf_printf(b,
+                   "fp8 1, int8 %.4g and int4 %.4g with a 16-bit scale per %g weights, fp4 "
+                   "%.4g), the embeddings and output layer 16-bit in a quantized model, as its "
+                   "checkpoints keep them; KV cache = 2 x layers x KV heads x head size x bytes x "
+                   "(prompt + output tokens) x sequences in flight; a serving replica's layout "
+                   "is searched (serving layouts)",
+                   model_llm_weight_bytes("int8"), model_llm_weight_bytes("int4"),
+                   MODEL_QUANT_GROUP, model_llm_weight_bytes("fp4"));
+    } else {
+        buf_printf(b,
+                   "QLoRA's NF4 %.4g with the embeddings and output layer 16-bit); trained "
+                   "parameters (all, or LoRA's rank-r adapters on every linear layer, in fp32) "
+                   "add gradients and optimizer states (mixed-precision AdamW: 2 + 2 + 12 bytes "
+                   "a parameter; QLoRA pages its optimizer states to host memory); ZeRO-1 "
+                   "divides the optimizer states by the data-parallel replicas, ZeRO-2 the "
+                   "gradients too, ZeRO-3 the weights too; activations = layers x tokens a "
+                   "micro-batch x (%g x hidden + %g x feed-forward width x its 3 gated or 2 plain "
+                   "wide tensors x the experts a token is routed to) bytes (Korthikanti et al.'s "
+                   "34 x hidden at a width of 4 x hidden, with FlashAttention, which keeps no "
+                   "attention scores, so selective checkpointing saves nothing; full keeps %g x "
+                   "hidden a layer plus one layer's) + tokens x vocabulary x %g (fp32 logits; a "
+                   "fused loss: %g bytes x one chunk of 2^ceil(log2(ceil(tokens / ceil(vocabulary "
+                   "/ hidden)))) tokens, liger-kernel-paper); a replica that does not fit one GPU "
+                   "is split over 2, 4 or 8 GPUs of one machine (tensor parallel), which divides "
+                   "all of it",
+                   model_llm_weight_bytes("nf4"), MODEL_ACTIVATION_HIDDEN_BYTES,
+                   MODEL_ACTIVATION_FFN_TENSOR_BYTES, MODEL_CHECKPOINT_BYTES, MODEL_LOGIT_BYTES,
+                   MODEL_FUSED_LOGIT_BYTES);
+    }
+    decide_capacity_method_words(b);
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
@@ -899,7 +933,7 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
 void decide_llm_method(const decision *d, view *method)
 {
     gw_buf b = GW_BUF_INIT;
-    llm_method_memory(method, &b);
+    llm_method_memory(d, method, &b);
     buf_reset(&b);
     llm_method_speed(d, method, &b);
     buf_reset(&b);

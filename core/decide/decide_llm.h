@@ -9,7 +9,9 @@
 /* A language model's setup (once, in place of the memory estimate), each option's fit
  * (tensor-parallel GPUs a replica, memory per GPU) and speed in tokens/s (how appended to how),
  * the serving target an option misses (NULL: none; caller frees), and the tokens one GPU
- * processes a training step. */
+ * processes an optimizer step: batch_per_gpu sequences x sequence_length x
+ * gradient_accumulation micro-batches (what data-parallel replicas compute between two
+ * exchanges of their gradients). */
 int decide_llm_setup(decision *d, gw_error *err);
 void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);

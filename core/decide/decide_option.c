@@ -4,6 +4,7 @@
 #include "decide_option.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/view.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,10 +65,50 @@ void decide_option_dated(decide_option *o, const char *as_of)
     o->price_age_days = decide_price_age_days(as_of);
 }
 
-/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
+double decide_option_usable_gb(const decide_option *o, int *estimated)
+{
+    const kb_gpu *g = o->gpu;
+    return model_card_memory_gb(g->memory_gb, g->memory_mib, g->memory_type, g->ecc == 1,
+                                estimated) *
+           o->gpu_fraction;
+}
+
 double decide_option_memory_gb(const decide_option *o)
 {
+    double gb = decide_option_usable_gb(o, NULL);
+    return isnan(gb) ? 0 : gb;   /* unknown: every need fits, as before (decide_speed.c) */
+}
+
+double decide_option_nominal_gb(const decide_option *o)
+{
     return o->gpu->memory_gb * o->gpu_fraction;
+}
+
+void decide_option_capacity_words(gw_buf *b, const decide_option *o)
+{
+    int estimated;
+    double gb = decide_option_usable_gb(o, &estimated);
+    if (isnan(gb)) {
+        buf_puts(b, "an unknown amount");
+        return;
+    }
+    buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));
+    if (!estimated) {
+        view_format_number(b, o->gpu->memory_mib * o->gpu_fraction, 0);
+        buf_puts(b, " MiB reported)");
+    } else {
+        buf_puts(b, "estimated)");
+    }
+}
+
+void decide_capacity_method_words(gw_buf *b)
+{
+    buf_printf(b, "; a need is compared with a GPU's memory as its driver reports it, "
+                  "nvidia-smi's MiB x 1,048,576 bytes (an H100 80GB: 81,559 MiB = 85.5 GB; "
+                  "memory_mib_source), else its nominal GB x 1,024 x the measured median of its "
+                  "memory kind (HBM %.4g, GDDR with ECC %.4g, other %.4g), an estimate",
+               MODEL_HBM_REPORTED_SHARE, MODEL_GDDR_ECC_REPORTED_SHARE,
+               MODEL_GDDR_REPORTED_SHARE);
 }
 
 double decide_rules_adjustment(const decide_option *o)

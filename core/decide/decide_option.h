@@ -126,8 +126,21 @@ const char *decide_acquisition_name(decide_acquisition a);   /* "buy-new", "buy-
 /* "used 4x GeForce RTX 3090", "rent 1x NVIDIA A100 SXM4 40GB (Lambda, gpu_1x_a100_sxm4)";
  * shortened labels (charts) leave the instance out. */
 void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
-/* The memory of one of o's GPUs: a fractional offer (a MIG slice) has its share of the card's. */
+/* The memory of one of o's GPUs in GB of 10^9 bytes, what every need is compared with: as the
+ * driver reports it (the KB's memory_mib), else estimated from the nominal figure
+ * (model_card_memory_gb); a fractional offer (a MIG slice) has its share of the card's.
+ * *estimated (may be NULL) says which. */
+double decide_option_usable_gb(const decide_option *o, int *estimated);
+/* The same, without saying which. */
 double decide_option_memory_gb(const decide_option *o);
+/* The card's nominal memory (the KB's memory_gb, the figure it is sold by), a slice's share. */
+double decide_option_nominal_gb(const decide_option *o);
+/* What one of o's GPUs holds, in words: "85.5 GB (80 GB nominal; 81,559 MiB reported)" as the
+ * driver reports it, or "85.5 GB (80 GB nominal; estimated)" where the KB has no nvidia-smi
+ * figure of the card. */
+void decide_option_capacity_words(gw_buf *b, const decide_option *o);
+/* The method's words on what a need is compared with (model.h's capacity rule). */
+void decide_capacity_method_words(gw_buf *b);
 /* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
 double decide_price_age_days(const char *as_of);
 /* Records when o's price was observed and how old that is today. */

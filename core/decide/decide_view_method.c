@@ -152,6 +152,7 @@ static void method_single_card(view *v, const decision *d, gw_buf *line)
                "gradients + optimizer states (AMP with Adam: 2 + 2 + 4 fp32 master + 8 = 16); a "
                "measured peak (vram_gb) gets the same margins",
                1 + MODEL_FRAGMENTATION, MODEL_CONTEXT_GB);
+    decide_capacity_method_words(line);
     view_map_set_str(v, "memory", buf_cstr(line));
     buf_reset(line);
     buf_puts(line, "measured results: of a GPU at a card count, those of the most trusted kind "

@@ -149,6 +149,11 @@ typedef struct kb_gpu {
     char *discontinued;         /* when it stopped being sold new (YYYY-MM[-DD]); NULL unknown */
     int p2p;                    /* GPU peer-to-peer over PCIe: 1 works, 0 the driver disables
                                  * it (GeForce), -1 unknown */
+    /* Schema version 12: the memory as the driver reports it, in MiB (nvidia-smi's "FB Memory
+     * Usage" total of a real dump, as published), and the source that publishes it; NaN and
+     * NULL where the KB has none (a decision then estimates it: model_card_memory_gb). */
+    double memory_mib;
+    char *memory_mib_source;
 } kb_gpu;
 
 typedef struct kb_benchmark {

@@ -437,7 +437,7 @@ int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_SOURCES],
-                "(SELECT count(*) FROM gpu WHERE source = s.id)"
+                "(SELECT count(*) FROM gpu WHERE source = s.id OR memory_mib_source = s.id)"
                 " + (SELECT count(*) FROM benchmark WHERE source = s.id)"
                 " + (SELECT count(*) FROM price WHERE source = s.id)"
                 " + (SELECT count(*) FROM rate WHERE source = s.id)"

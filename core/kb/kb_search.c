@@ -142,7 +142,8 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
     int rc = kb_sql_prepare(k,
                      "SELECT h.kind, h.ref, h.title, NULL, 0, " HIT_GPU_SQL ", ?1 FROM ("
                      "SELECT 1 AS t, row, kind, ref, title FROM kb_text_gpu "
-                     "WHERE row IN (SELECT rowid FROM gpu WHERE source = ?1) "
+                     "WHERE row IN (SELECT rowid FROM gpu "
+                     "WHERE source = ?1 OR memory_mib_source = ?1) "
                      "UNION ALL SELECT 2, row, kind, ref, title FROM kb_text_benchmark "
                      "WHERE row IN (SELECT rowid FROM benchmark WHERE source = ?1) "
                      "UNION ALL SELECT 3, row, kind, ref, title FROM kb_text_price "

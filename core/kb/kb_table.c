@@ -116,6 +116,11 @@ static const kb_column gpu_cols[] = {
         S(kb_gpu, discontinued)),
     ROW("p2p", KB_FLAG, KB_INT, NULL, "", "Peer-to-peer over PCIe", KB_FORM_YES_NO,
         S(kb_gpu, p2p)),
+    /* Added by schema version 12: the memory total the driver reports (nvidia-smi's MiB, what
+     * a need is compared with), and the source publishing that dump. */
+    ROW("memory_mib", KB_NUMBER, KB_POSITIVE, NULL, "MiB", "Memory reported",
+        KB_FORM_PLAIN, S(kb_gpu, memory_mib)),
+    COL("memory_mib_source", KB_TEXT, KB_CITES | KB_META, NULL, S(kb_gpu, memory_mib_source)),
 };
 static const kb_column alias_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_KEY | KB_NAMES_GPU, NULL, -1),

@@ -67,6 +67,36 @@ void model_memory_measured(double vram_gb, model_memory *out);
  * the per-replica need less its context divided by count, plus the context on every card. */
 double model_memory_per_card_split(const model_memory *m, int count);
 
+/* ---- a card's capacity (model_capacity.c) ---------------------------------------------------
+ * A need is in GB of 10^9 bytes; so is what a card holds, as its driver reports it: nvidia-smi's
+ * "FB Memory Usage" total in MiB (the KB's memory_mib, from published dumps) x MODEL_MIB_BYTES.
+ * An H100 80GB reports 81,559 MiB = 85.52e9 bytes, an H200 143,771 MiB = 150.75e9: the nominal
+ * "80" and "141" are near GiB, so comparing a need in 10^9 bytes with them left 6 to 7% of every
+ * card unused.  Recent drivers count in that total a share they reserve for themselves
+ * (nvidia-smi's "Reserved", 0.23 to 1.1 GB in the KB's dumps); MODEL_CONTEXT_GB and the
+ * allocator's MODEL_FRAGMENTATION are the margin that covers it with the CUDA context.
+ *
+ * Where the KB has no dump of a card, its total is estimated from its nominal figure as GiB x
+ * the median share the measured cards of its memory kind report of theirs (MiB / (GB x 1024)):
+ * - HBM: 0.9957, the median of ten (H100 SXM 0.99559, H100 NVL 0.99557, H200 0.99575, GH200
+ *   0.99560, A100 80GB and 40GB, V100 SXM2 16GB and P100 1.0, V100 and V100S 32GB 0.99213);
+ * - GDDR with ECC (the KB's ecc flag), taken enabled, as data-centre cards ship: its check bits
+ *   take a sixteenth: 0.9373, the median of seven with ECC on (T4 0.93750, A10 and A10G
+ *   0.93701, L4, L40S, A40 and RTX A6000 0.93726);
+ * - other memory: 1.0, the median of ten GeForce cards (RTX 2070, 2080, 3060, 3070, 3080 and
+ *   3090 1.0, 4060 Ti 0.99976, 4090 0.99951, 5090 0.99509, 2080 Ti on driver 410 0.97559).
+ * So an H100 PCIe's 80 GB is 80 x 1024 x 0.9957 = 81,568 MiB = 85.53e9 bytes, an estimate. */
+#define MODEL_MIB_BYTES 1048576.0
+#define MODEL_HBM_REPORTED_SHARE 0.9957
+#define MODEL_GDDR_ECC_REPORTED_SHARE 0.9373
+#define MODEL_GDDR_REPORTED_SHARE 1.0
+/* A card's memory in GB of 10^9 bytes: reported_mib (> 0) x MODEL_MIB_BYTES / 1e9, else the
+ * estimate from nominal_gb, memory_type ("HBM3", "GDDR6X", ...; NULL unknown: as GDDR) and ecc
+ * (1: ECC memory), *estimated set to 1; NaN when nominal_gb is unknown too.  estimated may be
+ * NULL. */
+double model_card_memory_gb(double nominal_gb, double reported_mib, const char *memory_type,
+                            int ecc, int *estimated);
+
 /* A GPU's figures the model reads (from kb_gpu). */
 typedef struct model_gpu_spec {
     double tensor_tflops;       /* dense, for the workload's precision */
@@ -185,29 +215,50 @@ typedef struct model_llm_setup {
     const char *precision;      /* what the weights are kept and computed in (model_llm_bytes) */
     const char *optimizer;      /* adam | adamw | sgd | sgd-plain */
     int zero;                   /* ZeRO stage 0..3 over the data-parallel replicas */
-    int checkpointing;          /* activation checkpointing: keep layer inputs, recompute */
+    int checkpointing;          /* full activation checkpointing: keep layer inputs, recompute */
     double sequence_length;     /* training: tokens per sequence */
     double batch;               /* training: sequences per GPU per step (micro-batch) */
     double kv_tokens;           /* serving: tokens cached per sequence (context + output) */
     double sequences;           /* serving: sequences in flight on one replica */
+    /* Training memory's choices besides full checkpointing: */
+    int selective_checkpointing;   /* recompute the attention scores only (Korthikanti et al.) */
+    int fused_loss;             /* a fused, chunked cross-entropy keeps no full fp32 logits */
 } model_llm_setup;
 
 /* Quantized weights carry their scales: int8 and int4 one 16-bit scale per 64 weights (GPTQ,
  * AWQ and bitsandbytes use groups of 64 to 128; 64 is the costlier end), FP4 (NVFP4) one 8-bit
  * scale per 16 weights.  QLoRA keeps its frozen weights in 4-bit NormalFloat with double
- * quantization: 4.127 bits a weight (the QLoRA paper, 0.127 bits of scales). */
+ * quantization: 4.127 bits a weight (the QLoRA paper, 0.127 bits of scales).  Quantized
+ * checkpoints (GPTQ, AWQ, bitsandbytes' NF4, FP8 and NVFP4 alike) leave the token embeddings and
+ * the output layer in 16-bit: those vocab x hidden tables stay at MODEL_EMBEDDING_BYTES. */
 #define MODEL_QUANT_GROUP 64.0
 #define MODEL_FP4_GROUP 16.0
 #define MODEL_NF4_BITS 4.127
-/* Activation bytes per layer, per token of a sequence, per unit of hidden size, for a
- * transformer layer in 16-bit with FlashAttention (no s^2 attention scores kept): 34 (Korthikanti
- * et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", eq. 1 without its
- * 5as/h term).  With activation checkpointing each layer keeps only its 16-bit input (2) and one
- * layer's 34 are live during the recompute. */
-#define MODEL_ACTIVATION_BYTES 34.0
+#define MODEL_EMBEDDING_BYTES 2.0
+/* Activation bytes per token of a sequence kept by one transformer layer in 16-bit with
+ * FlashAttention (no s^2 attention scores kept), from the model's own feed-forward width f:
+ *     18 x hidden + 2 x tensors x f x experts a token
+ * after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large Transformer
+ * Models", eq. 1 without its 5as/h term: 34 s b h for f = 4h): the attention block keeps 11 x
+ * hidden (its input, Q, K, V, the output projection's input, a dropout mask), the two layer
+ * norms 4, the feed-forward block its input and dropout mask, 3, and its f-wide tensors 2 bytes
+ * each: 2 for a plain MLP (GeLU's input and output: 18h + 4 x 4h = 34h, the paper's figure), 3
+ * for a gated one (SwiGLU, GeGLU: the gate, up and their product: Llama 3 8B, h 4096, f 14336:
+ * 18 x 4096 + 6 x 14336 = 159,744 bytes, 39 h).  A mixture of experts keeps the f-wide tensors of
+ * the experts a token is routed to.  Selective recomputation (Korthikanti et al.) recomputes
+ * only the attention scores, which FlashAttention never keeps: the same bytes.  With full
+ * checkpointing each layer keeps only its 16-bit input (2 x hidden) and one layer's bytes are
+ * live during the recompute. */
+#define MODEL_ACTIVATION_HIDDEN_BYTES 18.0
+#define MODEL_ACTIVATION_FFN_TENSOR_BYTES 2.0
 #define MODEL_CHECKPOINT_BYTES 2.0
-/* The loss keeps the logits of every token in fp32: 4 bytes x vocabulary. */
+/* The loss keeps the logits of every token in fp32: 4 bytes x vocabulary.  A fused, chunked
+ * cross-entropy (Liger Kernel's fused linear cross-entropy, liger-kernel-paper; Unsloth and
+ * torchtune chunk the same way) computes the logits chunk by chunk and writes their gradient in
+ * place: what is live is one chunk of 2^ceil(log2(ceil(tokens / ceil(vocab / hidden)))) tokens'
+ * logits (about the size of the hidden states) in 16-bit. */
 #define MODEL_LOGIT_BYTES 4.0
+#define MODEL_FUSED_LOGIT_BYTES 2.0
 
 /* Bytes one weight takes at a precision (precision.h's weight_bytes: fp32 4 ... nf4 4.127/8).
  * NaN for another word. */
@@ -222,19 +273,54 @@ double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision);
  *   ffn = (params / layers - attention - 2 hidden - 2 vocab hidden / layers) / (3 hidden). */
 double model_llm_lora_params(const model_llm *m, double rank);
 
+/* What a configuration leaves unsaid, read from its parameter count: how many matrices a
+ * feed-forward block has (3 gated, SwiGLU or GeGLU; 2 a plain MLP), how many vocab x hidden
+ * tables it keeps (1 tied: the output layer is the input embeddings; 2 untied) and how many
+ * experts a token is routed to.  The pair (matrices, tables) whose count
+ *     layers x (attention + 2 hidden + matrices x hidden x ffn x experts + hidden x experts
+ *     of a router) + tables x vocab x hidden + hidden
+ * comes within MODEL_ARCH_MATCH of params is taken; none does (an attention the formula does
+ * not describe, such as multi-head latent attention, or no ffn): gated and untied, as every
+ * model of the catalog is gated and two tables are the larger count.  Experts a token is routed
+ * to: experts - (params - active params) / (layers x matrices x hidden x ffn), rounded, within
+ * 1 and experts (1 for a dense model). */
+#define MODEL_ARCH_MATCH 0.02
+typedef struct model_llm_shape {
+    double ffn;                 /* the configuration's, else from params (model_llm_lora_params) */
+    double matrices;            /* a feed-forward block's: 3 gated, 2 plain */
+    double tables;              /* vocab x hidden tables: 1 tied, 2 untied */
+    double routed_experts;      /* experts a token runs through (1: dense) */
+    int matched;                /* the counts came from params (0: the defaults) */
+} model_llm_shape;
+void model_llm_shape_of(const model_llm *m, model_llm_shape *out);
+/* Activation bytes one layer keeps per token (MODEL_ACTIVATION_HIDDEN_BYTES x hidden +
+ * MODEL_ACTIVATION_FFN_TENSOR_BYTES x matrices x ffn x routed experts); without a feed-forward
+ * width, Korthikanti et al.'s 34 x hidden. */
+double model_llm_activation_bytes_per_token(const model_llm *m);
+/* Bytes of the logits the loss keeps for `tokens` tokens a micro-batch: tokens x vocab x
+ * MODEL_LOGIT_BYTES, or fused (MODEL_FUSED_LOGIT_BYTES x vocab x one chunk of
+ * 2^ceil(log2(ceil(tokens / ceil(vocab / hidden)))) tokens, at most tokens). */
+double model_llm_logit_bytes(const model_llm *m, double tokens, int fused);
+/* Weight bytes of the whole model at a weight size of `bytes` a parameter, its vocab x hidden
+ * tables (model_llm_shape_of) kept at MODEL_EMBEDDING_BYTES where `bytes` is less. */
+double model_llm_weights_at(const model_llm *m, double bytes);
+
 /* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp GPUs
  * each (tensor parallelism, and pipeline stages across machines, divide everything a replica
  * holds by its GPUs: pass tp x pp), term by term:
- * - weights: params x model_llm_weight_bytes (training and full fine-tuning keep them at the
- *   training precision: fp8 training keeps bf16 weights); LoRA and QLoRA add their adapters in
- *   fp32; QLoRA's frozen weights are nf4;
+ * - weights: model_llm_weights_at the precision's model_llm_weight_bytes (training and full
+ *   fine-tuning keep them at the training precision: fp8 training keeps bf16 weights); LoRA and
+ *   QLoRA add their adapters in fp32; QLoRA's frozen weights are nf4, their embeddings and
+ *   output layer 16-bit;
  * - gradients and optimizer states of what is trained (model_param_bytes: all parameters, or
  *   the adapters); QLoRA pages its optimizer states to host memory (the paper's paged
  *   optimizers), so they are not on the GPU;
  * - ZeRO: stage 1 divides the optimizer states by dp, stage 2 the gradients too, stage 3 the
  *   weights too;
- * - activations (training): layers x sequence x batch x hidden x MODEL_ACTIVATION_BYTES (with
- *   checkpointing: x MODEL_CHECKPOINT_BYTES, plus one layer's), plus the fp32 logits;
+ * - activations (training): layers x sequence x batch x model_llm_activation_bytes_per_token
+ *   (with full checkpointing: layers x tokens x hidden x MODEL_CHECKPOINT_BYTES, plus one
+ *   layer's; selective checkpointing keeps what none does, FlashAttention being assumed), plus
+ *   model_llm_logit_bytes;
  * - KV cache (serving): model_llm_kv_bytes_per_token x kv_tokens x sequences;
  * - overhead as for every model: MODEL_FRAGMENTATION of the above plus MODEL_CONTEXT_GB.
  * GW_EDATA for an unknown precision or optimizer. */

@@ -29,7 +29,10 @@ static double attention_params(const model_llm *m)
     return 2 * m->hidden * m->heads * m->head_dim + 2 * m->hidden * m->kv_heads * m->head_dim;
 }
 
-double model_llm_lora_params(const model_llm *m, double rank)
+/* The feed-forward width: the configuration's, else what the parameters leave after attention,
+ * norms and untied embeddings over three matrices of every expert (model.h); 0 when nothing is
+ * left. */
+static double ffn_width(const model_llm *m)
 {
     double experts = m->experts > 1 ? m->experts : 1;
     double ffn = m->ffn;
@@ -38,11 +41,80 @@ double model_llm_lora_params(const model_llm *m, double rank)
                            2 * m->vocab * m->hidden / m->layers;
         ffn = per_layer / (3 * m->hidden * experts);
     }
-    if (!(ffn > 0))
-        ffn = 0;
+    return ffn > 0 ? ffn : 0;
+}
+
+double model_llm_lora_params(const model_llm *m, double rank)
+{
+    double experts = m->experts > 1 ? m->experts : 1;
+    double ffn = ffn_width(m);
     double q = m->hidden + m->heads * m->head_dim, kv = m->hidden + m->kv_heads * m->head_dim;
     double per_layer_adapters = rank * (2 * q + 2 * kv + 3 * (m->hidden + ffn) * experts);
     return per_layer_adapters * m->layers;
+}
+
+/* The parameters of a configuration with `matrices` feed-forward matrices and `tables` vocab x
+ * hidden tables (model.h's model_llm_shape_of). */
+static double params_of(const model_llm *m, double ffn, double matrices, double tables)
+{
+    double experts = m->experts > 1 ? m->experts : 1;
+    double router = experts > 1 ? m->hidden * experts : 0;
+    double layer = attention_params(m) + 2 * m->hidden + matrices * m->hidden * ffn * experts +
+                   router;
+    return m->layers * layer + tables * m->vocab * m->hidden + m->hidden;
+}
+
+void model_llm_shape_of(const model_llm *m, model_llm_shape *out)
+{
+    *out = (model_llm_shape){.ffn = ffn_width(m), .matrices = 3, .tables = 2,
+                             .routed_experts = 1};
+    double best = MODEL_ARCH_MATCH;
+    for (double matrices = 2; matrices <= 3 && m->ffn > 0; matrices++)
+        for (double tables = 1; tables <= 2; tables++) {
+            double off = fabs(params_of(m, m->ffn, matrices, tables) / m->params - 1);
+            if (off <= best) {
+                best = off;
+                out->matrices = matrices;
+                out->tables = tables;
+                out->matched = 1;
+            }
+        }
+    double experts = m->experts > 1 ? m->experts : 1;
+    double one_expert = m->layers * out->matrices * m->hidden * out->ffn;
+    if (experts > 1 && one_expert > 0 && m->active_params > 0) {
+        double idle = round((m->params - m->active_params) / one_expert);
+        out->routed_experts = fmin(experts, fmax(1, experts - idle));
+    }
+}
+
+double model_llm_activation_bytes_per_token(const model_llm *m)
+{
+    model_llm_shape shape;
+    model_llm_shape_of(m, &shape);
+    if (!(shape.ffn > 0))   /* Korthikanti et al.'s figure, which assumes ffn = 4 hidden */
+        return 34 * m->hidden;
+    return MODEL_ACTIVATION_HIDDEN_BYTES * m->hidden + MODEL_ACTIVATION_FFN_TENSOR_BYTES *
+                                                           shape.matrices * shape.ffn *
+                                                           shape.routed_experts;
+}
+
+double model_llm_logit_bytes(const model_llm *m, double tokens, int fused)
+{
+    if (!fused)
+        return tokens * m->vocab * MODEL_LOGIT_BYTES;
+    double chunks = ceil(m->vocab / m->hidden);
+    double chunk = pow(2, ceil(log2(ceil(tokens / chunks))));
+    return fmin(chunk, tokens) * m->vocab * MODEL_FUSED_LOGIT_BYTES;
+}
+
+double model_llm_weights_at(const model_llm *m, double bytes)
+{
+    if (bytes >= MODEL_EMBEDDING_BYTES)
+        return m->params * bytes;
+    model_llm_shape shape;
+    model_llm_shape_of(m, &shape);
+    double tables = fmin(shape.tables * m->vocab * m->hidden, m->params);
+    return (m->params - tables) * bytes + tables * MODEL_EMBEDDING_BYTES;
 }
 
 /* The precision weights are kept in while training (precision.h's trains_as: fp8 training keeps
@@ -51,6 +123,46 @@ static const char *training_precision(const char *precision)
 {
     const gw_precision *p = gw_precision_find(precision);
     return p && p->trains_as ? p->trains_as : precision;
+}
+
+/* Activations of one training micro-batch on one replica (model.h's model_llm_memory). */
+static double training_activations(const model_llm *m, const model_llm_setup *s)
+{
+    double tokens = s->sequence_length * s->batch;
+    double layer = model_llm_activation_bytes_per_token(m);   /* selective keeps the same */
+    double kept = s->checkpointing
+                      ? m->layers * tokens * m->hidden * MODEL_CHECKPOINT_BYTES + tokens * layer
+                      : m->layers * tokens * layer;
+    return kept + model_llm_logit_bytes(m, tokens, s->fused_loss);
+}
+
+/* Weights, gradients and optimizer states of a training setup before ZeRO, in bytes. */
+static int training_state(const model_llm *m, const model_llm_setup *s, double *weights,
+                          double *gradients, double *optimizer, double *bytes_per_param,
+                          gw_error *err)
+{
+    double w, g, o;
+    int full = s->method == MODEL_TUNE_FULL;
+    const char *trained_precision = full ? training_precision(s->precision) : "fp32";
+    int rc = model_param_bytes(trained_precision, s->optimizer, &w, &g, &o, err);
+    if (rc != GW_OK)
+        return rc;
+    double trained = full ? m->params : model_llm_lora_params(m, s->lora_rank);
+    if (full) {
+        *weights = m->params * w;
+    } else {
+        const char *frozen = s->method == MODEL_TUNE_QLORA ? "nf4"
+                                                           : training_precision(s->precision);
+        double fb = model_llm_weight_bytes(frozen);
+        if (isnan(fb))
+            return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
+                                frozen ? frozen : "");
+        *weights = model_llm_weights_at(m, fb) + trained * w;
+    }
+    *gradients = trained * g;
+    *optimizer = s->method == MODEL_TUNE_QLORA ? 0 : trained * o;
+    *bytes_per_param = w + g + o;
+    return GW_OK;
 }
 
 int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
@@ -67,41 +179,20 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
         if (isnan(wb))
             return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
                                 s->precision ? s->precision : "");
-        weights = m->params * wb;
+        weights = model_llm_weights_at(m, wb);
         kv = model_llm_kv_bytes_per_token(m, s->precision) * s->kv_tokens * s->sequences;
     } else {
-        double w, g, o;
-        int full = s->method == MODEL_TUNE_FULL;
-        const char *trained_precision = full ? training_precision(s->precision) : "fp32";
-        int rc = model_param_bytes(trained_precision, s->optimizer, &w, &g, &o, err);
+        int rc = training_state(m, s, &weights, &gradients, &optimizer, &out->bytes_per_param,
+                                err);
         if (rc != GW_OK)
             return rc;
-        double trained = full ? m->params : model_llm_lora_params(m, s->lora_rank);
-        if (full) {
-            weights = m->params * w;
-        } else {
-            const char *frozen = s->method == MODEL_TUNE_QLORA ? "nf4"
-                                                               : training_precision(s->precision);
-            double fb = model_llm_weight_bytes(frozen);
-            if (isnan(fb))
-                return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
-                                    frozen ? frozen : "");
-            weights = m->params * fb + trained * w;
-        }
-        gradients = trained * g;
-        optimizer = s->method == MODEL_TUNE_QLORA ? 0 : trained * o;
         if (s->zero >= 1)
             optimizer /= dp;
         if (s->zero >= 2)
             gradients /= dp;
         if (s->zero >= 3)
             weights /= dp;
-        double tokens = s->sequence_length * s->batch;
-        double per_layer = s->checkpointing ? MODEL_CHECKPOINT_BYTES : MODEL_ACTIVATION_BYTES;
-        activations = m->layers * tokens * m->hidden * per_layer +
-                      (s->checkpointing ? tokens * m->hidden * MODEL_ACTIVATION_BYTES : 0) +
-                      tokens * m->vocab * MODEL_LOGIT_BYTES;
-        out->bytes_per_param = w + g + o;
+        activations = training_activations(m, s);
     }
     out->weights_gb = weights / tp / 1e9;
     out->gradients_gb = gradients / tp / 1e9;

@@ -321,6 +321,10 @@ static int read_field(const char *file, const char *name, const workload_field *
     case FIELD_NUMBER:
         return read_number(file, name, f, v, slot, err);
     case FIELD_TEXT:
+        if (f->if_true && view_kind(v) == VIEW_BOOL) {   /* true and false name two choices */
+            *(char **)slot = gw_xstrdup(view_bool_value(v) ? f->if_true : f->if_false);
+            return GW_OK;
+        }
         return read_text(file, name, f, v, slot, err);
     case FIELD_CURRENCY:
         return read_currency(file, name, f, v, slot, err);

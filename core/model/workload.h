@@ -34,7 +34,7 @@ typedef struct workload {
     char *finetune_method;      /* full | lora | qlora */
     double lora_rank;
     char *sharding;             /* none | zero1 | zero2 | zero3 */
-    int checkpointing;          /* activation_checkpointing */
+    char *activation_checkpointing;   /* none | selective | full */
     double sequence_length;     /* tokens per training sequence */
     double serve_context, serve_output, serve_concurrency;   /* inference.* */
     double target_tokens_per_s, target_tpot_ms, target_ttft_ms;   /* NaN: no target */
@@ -87,6 +87,9 @@ typedef struct workload {
     double site_power_kw;       /* power the buyer's room has for these machines; NaN: unstated */
     double support_fraction;    /* support and warranty a year, of the hardware's price */
     double discount_rate;       /* a year, for later payments and resale; NaN: not discounted */
+    /* training a language model: the loss, and micro-batches an optimizer step */
+    int fused_loss;             /* a fused, chunked cross-entropy (no full fp32 logits) */
+    double gradient_accumulation;   /* micro-batches of batch_per_gpu sequences a step (1) */
 } workload;
 
 /* A job is a fixed amount of work (work.samples or work.hours, times work.runs) to finish

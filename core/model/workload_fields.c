@@ -38,6 +38,7 @@ static const char *const parallelisms[] = {"data", "model", "none", NULL};
 static const char *const coolings[] = {"good", "poor", NULL};
 static const char *const methods[] = {"full", "lora", "qlora", NULL};
 static const char *const shardings[] = {"none", "zero1", "zero2", "zero3", NULL};
+static const char *const checkpointings[] = {"none", "selective", "full", NULL};
 
 /* A language model's architecture, as its published configuration gives it (the KB's catalog
  * has them: model = "llama-3-70b"); each one given here replaces the catalog's. */
@@ -179,7 +180,11 @@ const workload_field workload_top_fields[] = {
      .then = workload_resolve_model},
     {.name = "vram_gb", .type = FIELD_NUMBER, .at = AT(vram_gb), .lo = 0,
      .lo_excluded = 1, .hi = 1e6, .unit = "GB",
-     .help = "measured peak memory of one replica; replaces the estimate from model",
+     .help = "measured peak memory of one replica, in GB of 10^9 bytes (PyTorch's "
+             "torch.cuda.max_memory_allocated() / 1e9; a figure in GiB, bytes / 2^30 as "
+             "memory_summary() and nvidia-smi's MiB / 1024 give it, is x 1.074 in GB); replaces "
+             "the estimate from model, and is compared with each card's memory in the same "
+             "unit, as the driver reports it",
      .then = workload_check_model_given},
     {.name = "finetune", .type = FIELD_TABLE, .fields = finetune_fields,
      .expected = "a table { method = \"lora\", rank = 16 }",
@@ -188,10 +193,14 @@ const workload_field workload_top_fields[] = {
      .fallback = "none",
      .help = "ZeRO stage over the data-parallel replicas: zero1 shards the optimizer states, "
              "zero2 the gradients too, zero3 (FSDP full-shard) the weights too"},
-    {.name = "activation_checkpointing", .type = FIELD_BOOL, .at = AT(checkpointing),
-     .fallback = "false",
-     .help = "keep only each layer's input and recompute the rest in the backward pass (less "
-             "memory, a third more compute)"},
+    {.name = "activation_checkpointing", .type = FIELD_TEXT,
+     .at = AT(activation_checkpointing), .choices = checkpointings, .if_true = "full",
+     .if_false = "none", .fallback = "none",
+     .help = "full (true): keep only each layer's input and recompute the rest in the backward "
+             "pass (less memory, a third more compute); selective: recompute only the attention "
+             "scores (Korthikanti et al.), which FlashAttention, assumed throughout, already "
+             "never keeps, so it needs what none does; none (false): keep every layer's "
+             "activations"},
     {.name = "sequence_length", .type = FIELD_NUMBER, .at = AT(sequence_length), .lo = 1,
      .hi = 1e8, .whole = 1, .unit = "tokens",
      .help = "tokens per training sequence of a language model (default: 2048, or the model's "
@@ -200,6 +209,17 @@ const workload_field workload_top_fields[] = {
      .whole = 1, .unit = "samples", .note = "per GPU per step",
      .help = "samples per GPU per step, for the scaling model; a language model's are "
              "sequences (default: 256 samples, 1 sequence)"},
+    {.name = "gradient_accumulation", .type = FIELD_NUMBER, .at = AT(gradient_accumulation),
+     .lo = 1, .hi = 1e6, .whole = 1, .fallback = "1", .unit = "micro-batches",
+     .note = "a language model's training",
+     .help = "micro-batches of batch_per_gpu sequences whose gradients are summed before each "
+             "optimizer step: memory holds one micro-batch, and data-parallel replicas exchange "
+             "their gradients once a step of all of them"},
+    {.name = "fused_loss", .type = FIELD_BOOL, .at = AT(fused_loss), .fallback = "false",
+     .help = "a language model's training computes its loss with a fused, chunked "
+             "cross-entropy (Liger Kernel's, Unsloth's, torchtune's): only a chunk of logits "
+             "about the size of the hidden states is live, in 16-bit, instead of every token's "
+             "fp32 logits"},
     {.name = "inference", .type = FIELD_TABLE, .fields = inference_fields,
      .expected = "a table { context = ..., output_tokens = ..., concurrency = ... }",
      .help = "serving a language model (task = \"inference\"): the requests, and the targets "
@@ -395,6 +415,8 @@ void workload_describe_expected(gw_buf *b, const workload_field *f)
         buf_puts(b, "one of ");
         for (size_t i = 0; workload_field_choice(f, i); i++)
             buf_printf(b, "%s%s", i ? ", " : "", workload_field_choice(f, i));
+        if (f->if_true)
+            buf_printf(b, ", or true (%s) or false (%s)", f->if_true, f->if_false);
     } else if (f->type == FIELD_BOOL) {
         buf_puts(b, "true or false");
     } else {

@@ -34,6 +34,8 @@ struct workload_field {
     int whole;                  /* FIELD_NUMBER: a count, a whole number */
     const char *const *choices; /* FIELD_TEXT: the allowed values; NULL allows any text */
     const char *(*choice_at)(size_t i);   /* ... or the i-th of a table's (precision.h) */
+    const char *if_true, *if_false;   /* FIELD_TEXT: the choices true and false stand for, from
+                                       * when the field was a boolean; NULL: a text only */
     const char *fallback;       /* the value when absent, as the file would write it; NULL: none */
     const char *unit;           /* NULL: none (a ratio, a name) */
     const char *expected;       /* a good value, as messages put it (numbers, choices and bools:

@@ -92,8 +92,12 @@ static int check_llm_only_fields(const char *file, const workload *w, gw_error *
         field = "sequence_length";
     else if (strcmp(w->sharding, "none"))
         field = "sharding";
-    else if (w->checkpointing)
+    else if (strcmp(w->activation_checkpointing, "none"))
         field = "activation_checkpointing";
+    else if (w->fused_loss)
+        field = "fused_loss";
+    else if (w->gradient_accumulation > 1)
+        field = "gradient_accumulation";
     else if (p && p->needs)
         field = "model.precision", space = " ", value = w->precision;
     if (!field)

@@ -1,10 +1,22 @@
 -- memory-fit: memory does not add up across cards.  Under data parallelism every card holds a
 -- whole replica (weights, gradients, optimizer states, activations), so a card smaller than one
 -- replica cannot take part, however many of them there are.
+
+-- What one card holds: usable_memory_gb, its memory as the driver reports it in GB of 10^9
+-- bytes (the unit of every need), with the nominal figure it is sold by; an option that gives
+-- only memory_gb, that.
+local function holds(option)
+  if option.usable_memory_gb then
+    return string.format("holds %.1f GB (%.0f GB nominal)", option.usable_memory_gb,
+        option.memory_gb or 0)
+  end
+  return string.format("has %.0f GB", option.memory_gb or 0)
+end
+
 return {
   name = "memory-fit",
   kind = "rule",
-  version = "1.2.0",
+  version = "1.3.0",
   description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 
   evaluate = function(option, workload)
@@ -16,14 +28,14 @@ return {
       -- A language model is split over the GPUs of one replica (tensor parallel, within a
       -- machine); another model over all the option's cards.
       local over = option.tensor_parallel or option.count
-      because = string.format("needs %.1f GB per card even split over %d cards; %s has %.0f GB",
-          option.per_card_gb, over, option.gpu_name, option.memory_gb)
+      because = string.format("needs %.1f GB per card even split over %d cards; %s %s",
+          option.per_card_gb, over, option.gpu_name, holds(option))
     elseif option.tensor_parallel then
-      because = string.format("needs %.1f GB per GPU; %s has %.0f GB",
-          option.per_card_gb, option.gpu_name, option.memory_gb)
+      because = string.format("needs %.1f GB per GPU; %s %s",
+          option.per_card_gb, option.gpu_name, holds(option))
     else
-      because = string.format("needs %.1f GB per replica; %s has %.0f GB",
-          option.vram_needed_gb, option.gpu_name, option.memory_gb)
+      because = string.format("needs %.1f GB per replica; %s %s",
+          option.vram_needed_gb, option.gpu_name, holds(option))
       if option.count > 1 and workload.parallelism == "data" then
         because = because .. " (data parallelism copies the model to every card: "
             .. "memory does not add up)"

@@ -34,4 +34,14 @@ return {
                                memory_gb = 80 }), { parallelism = "data", sharding = "zero3" })
     assert(v[1].because == "needs 153.5 GB per GPU; GeForce RTX 3090 has 80 GB", v[1].because)
   end,
+  -- The decision gives what the card holds as its driver reports it (an H200's 143,771 MiB =
+  -- 150.75e9 bytes): the need is compared with that, and the nominal 141 is said beside it.
+  test_usable_memory_is_what_is_said = function(rule)
+    local v = rule.evaluate(option({ fits = false, count = 1, tensor_parallel = 1,
+                                     per_card_gb = 155.0, memory_gb = 141,
+                                     usable_memory_gb = 150.754820096 }),
+        { parallelism = "data" })
+    assert(v[1].because == "needs 155.0 GB per GPU; GeForce RTX 3090 holds 150.8 GB (141 GB nominal)",
+        v[1].because)
+  end,
 }

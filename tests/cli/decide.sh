@@ -205,10 +205,12 @@ check_out "decide vision-team (table): header" "rank option"
 # now rank after them; since the KB's rental shapes (issue 27) ten more shapes rank before them
 # (RunPod's pods of 2, 4 and 8 H100 and of 2 and 4 H200, Lambda's 2x and 4x H100, 2x B200 and
 # 4x A6000, CoreWeave's 8x A100): 22 + 10.  (0.389 was before hosts were sized to their cards:
-# 4 x 5,999.5 + the KB's workstation, USD 1,314 x 6.8322 = CNY 8,977.51, commits 32,975.51.)
+# 4 x 5,999.5 + the KB's workstation, USD 1,314 x 6.8322 = CNY 8,977.51, commits 32,975.51.)  Its
+# fit is 10 GB needed of the 26 an RTX 3090 holds as its driver reports it: 24,576 MiB x 1,048,576
+# = 25.77e9 bytes (24, its nominal figure, before issue 28).
 check_out "decide vision-team (table): price dates and the cash committed" "price of       committed"
 check_out "decide vision-team (table): the used 3090s' price is dated and old, their rank bracketed" \
-    "(32) used 4x rtx-3090                             10/24          3100 measured 2026-01*          32,976"
+    "(32) used 4x rtx-3090                             10/26          3100 measured 2026-01*          32,976"
 
 # The big model needs 40.6 GB per replica: (1.5e9 x 16 B + 12 GB) x 1.1 + 1 GB.
 run "$GW" decide "$EX/big-model.lua" --json
@@ -224,9 +226,10 @@ check_rc "decide big-model: exit 0" 0
 check_num "decide big-model: 40.6 GB per replica" "$_j1" 40.6 0.001
 check_eq "decide big-model: no 24 GB card is feasible" \
     "$_j2" "0"
+# ... of the 24,576 MiB x 1,048,576 = 25.77e9 bytes an RTX 3090's driver reports (nominally 24 GB)
 check_eq "decide big-model: 24 GB cards fall out for memory" \
     "$_j3" \
-    "needs 40.6 GB per replica; GeForce RTX 3090 has 24 GB"
+    "needs 40.6 GB per replica; GeForce RTX 3090 holds 25.8 GB (24 GB nominal)"
 check_eq "decide big-model: the winner has 96 GB a GPU" "$_j4" "96"
 # The blog's CNY 4.80/h A100 80GB (quality anecdote) does not win: it is an option, labelled,
 # ranked after every other feasible one.  Nor does Spheron's GB200 Superchip, a 'from' price of

@@ -281,10 +281,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
         "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
     # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note;
-    # version 10: when it stopped being sold new, and whether peer-to-peer over PCIe works
-    check_eq "the upgraded KB exports the GPU's version 6 and 10 columns" \
+    # version 10: when it stopped being sold new, and whether peer-to-peer over PCIe works;
+    # version 12: the memory its driver reports, in MiB, and the source of that dump
+    check_eq "the upgraded KB exports the GPU's version 6, 10 and 12 columns" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# gpus.csv$/{n;p;}')" \
-        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction,discontinued,p2p"
+        "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction,discontinued,p2p,memory_mib,memory_mib_source"
     run "$GW" --kb "$T/v2.db" --json kb show 3090
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
@@ -387,7 +388,7 @@ check_eq "kb search md: header, rule and 3 rows" "$(printf '%s\n' "$OUT" | grep 
 run "$GW" --kb "$KB" kb sources -o "$T/sources.csv"
 check_eq "kb sources csv: header row is the column keys" "$(head -1 "$T/sources.csv" | tr -d '\r')" \
     "id,fact_count,title,publisher,retrieved"
-check_eq "kb sources csv: header + 186 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks + 3 for serving's parallel costs: all-reduce latencies over NVLink and over PCIe, and a hop between machines + 15 of issue 27: 10 providers' SLAs or terms, Lambda's terms, Vast.ai's FAQ, Runpod's hosting rules, SkyPilot's catalog and the GeForce driver licence + 4 for hosts and ownership costs: a four-card build, a DGX H100 bill of materials, colocation per kW and hardware maintenance contracts + 1 for rental shapes: RunPod's reference for a pod's GPU count + 21 for issue 28's model catalog: 20 models' config.json and the GPT-3 paper)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 208
+check_eq "kb sources csv: header + 186 sources (55 + article-rtx5090-p2p-driver + 9 for systems, their prices and networks + 35 for issue 14's cards, restrictions and prices + 12 for its dated price lists and street prices + 16 for the model catalog and its two assumed figures + 8 for issue 14's third batch of prices + 1 for the A800 server price + 19 for its fourth batch: 5 news items, 4 reports of a listings tracker, 1 dataset of sold listings, 3 of an Amazon tracker (its data, its upstream's table of 2025-05-30, its export of 2025-05-04), 4 shops' pages and a blog read on 2026-09-26, and the ECB's euro rate of 2026-09-25 + 4 of issue 26: a post on GPU peer-to-peer, two news reports of discontinued cards, and the ECB's rates of 2026-04-13 + 2 for the published spread of training's utilisation: torchtitan's performance page on H100s, and its earlier version on A100s + 1 for the published low of the decode bandwidth share: gpt-fast's benchmarks + 3 for serving's parallel costs: all-reduce latencies over NVLink and over PCIe, and a hop between machines + 15 of issue 27: 10 providers' SLAs or terms, Lambda's terms, Vast.ai's FAQ, Runpod's hosting rules, SkyPilot's catalog and the GeForce driver licence + 4 for hosts and ownership costs: a four-card build, a DGX H100 bill of materials, colocation per kW and hardware maintenance contracts + 1 for rental shapes: RunPod's reference for a pod's GPU count + 21 for issue 28's model catalog: 20 models' config.json and the GPT-3 paper + 6 of issue 28's memory: five repositories of published nvidia-smi dumps and the Liger Kernel paper)" "$(wc -l <"$T/sources.csv" | tr -d ' ')" 214
 run "$GW" --kb "$KB" kb sources --format md
 check_out "kb sources md: the A100 datasheet row (8 facts: 4 GPUs, 4 claims)" \
     "| nvidia-a100-datasheet | 8 | NVIDIA A100 Tensor Core GPU datasheet | NVIDIA | 2026-11-30 |"
@@ -542,7 +543,8 @@ run "$GW" --kb "$KB" --json kb sources
 # H200, Community and Secure Cloud (12): 21 = 495
 # + issue 28's 21 models (Llama 3.2, 3.3 and 4, Qwen3, DeepSeek-R1 and its 6 distills, gpt-oss,
 # Mixtral 8x22B, Gemma 3, Phi-4, GPT-3), each citing its own source = 516
-check_eq "kb sources: 516 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "516"
+# + issue 28's 32 cards whose memory an nvidia-smi dump gives (memory_mib_source) = 548
+check_eq "kb sources: 548 citations in the shipped KB" "$(jqr '[.sources[].fact_count] | add')" "548"
 printf '%s' "$OUT" | jq -r '.sources[] | "\(.id) \(.fact_count)"' >"$T/counts"
 # One jq reads every source's JSON: a jq for each of the 156 cost more than gpuwise did.
 # make test checks every 8th source, make check-long every one.

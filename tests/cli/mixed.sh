@@ -29,8 +29,9 @@ check_eq "mixed: two workloads" "$_count" 2
 # (25.6e6 x 16 B + 8 GB) x 1.10 + 1 = 10.25 GB.
 check_eq "mixed: the plan meets the largest memory (the second part's)" "$_largest" "big model"
 check_num "mixed: the largest memory, 30 x 1.10 + 1 = 34 GB" "$_mem" 34 0.01
+# (an RTX 4090 holds 24,564 MiB x 1,048,576 = 25.76e9 bytes as its driver reports it)
 check_eq "mixed: a 24 GB card fits the first part but not the second: out" "$_why" \
-    'needs 34.0 GB per replica; GeForce RTX 4090 has 24 GB'
+    'needs 34.0 GB per replica; GeForce RTX 4090 holds 25.8 GB (24 GB nominal)'
 check_eq "mixed: renting one L40S is recommended" "$_rec" "$RUNPOD"
 # Hours on the L40S: the daily part is capacity, 4 h x 30 x 36 = 4,320 h; the big model is
 # 600 h on an RTX 6000 Ada, which does 1,146 images/s to the L40S's 1,084.0 (scaled):

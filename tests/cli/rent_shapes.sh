@@ -95,10 +95,13 @@ check_err "rent shapes: ... several instances are only for a job or serving" \
 # ---- several machines checked in full: half as many do not fit in memory -----------------------
 # Mixtral 8x7B (46.703e9 parameters), full fine-tune in BF16 with AdamW, ZeRO-3: 16 bytes a
 # parameter (weights 2, gradients 2, optimizer states 12) = 747.25 GB, sharded over the GPUs;
-# activations 2.17 GB a GPU (4,096 tokens, checkpointed); plus 10% fragmentation and 1 GB of
-# context.  On 16 GPUs: (747.25 / 16 + 2.17) x 1.1 + 1 = (46.70 + 2.17) x 1.1 + 1 = 54.76 GB of
-# 80: it fits.  On 8 (one instance, the model split 8 ways): (747.25 + 2.17) / 8 x 1.1 + 1 =
-# 104.04 GB: it does not.  So NetCo's two 8-GPU instances stay an option although one finishes
+# activations 2.60 GB a GPU (4,096 tokens, checkpointed: 32 x 4,096 x 4,096 x 2 = 1.074 GB, one
+# layer's 4,096 x (18 x 4,096 + 6 x 14,336 x 2 experts a token) = 1.007 GB, the logits 4,096 x
+# 32,000 x 4 = 0.524 GB; 2.17 with 34 x hidden a layer, before the experts' width counted); plus
+# 10% fragmentation and 1 GB of context.  On 16 GPUs: (747.25 / 16 + 2.60) x 1.1 + 1 = (46.70 +
+# 2.60) x 1.1 + 1 = 55.24 GB of the 85.5 an 80 GB H100 holds (80 x 1,024 x 0.9957 MiB, estimated:
+# the fixture has no nvidia-smi figure): it fits.  On 8 (one instance, the model split 8 ways):
+# (747.25 + 2.60) / 8 x 1.1 + 1 = 104.10 GB: it does not.  So NetCo's two 8-GPU instances stay an option although one finishes
 # in the hours available, and the trace says it is memory that kept them.  Cost: the job runs
 # 8.4 h, under NetCo's whole day: 2 instances x 24 h x USD 24.00 = USD 1,152.
 with_candidates "$FX/mixtral-full-ft.lua" '"rent:shape-h100"'
@@ -111,12 +114,12 @@ jq_all _j1 '.recommendation.option' \
 check_rc "rent shapes: decide the Mixtral fine-tune over the fixture's offers" 0
 check_eq "rent shapes: two 8-GPU instances are recommended" "$_j1" \
     "rent:NetCo:h100-8x-ib:16x shape-h100"
-check_eq "rent shapes: ... 54.76 GB a GPU by hand, and USD 1,152 (2 x 24 h x 24.00)" "$_j2" \
-    "5476 true 1152"
-check_eq "rent shapes: one instance would finish in time, but needs 104.04 GB a GPU" "$_j3" \
-    "10404 false true"
+check_eq "rent shapes: ... 55.24 GB a GPU by hand, and USD 1,152 (2 x 24 h x 24.00)" "$_j2" \
+    "5524 true 1152"
+check_eq "rent shapes: one instance would finish in time, but needs 104.10 GB a GPU" "$_j3" \
+    "10410 false true"
 check_eq "rent shapes: the trace says memory kept the two instances" "$_j4" \
-    "rent:NetCo:h100-8x-ib:16x shape-h100 kept: half as many (1 instance) need 104.0 GB per GPU; Shape Fixture H100 80GB has 80 GB"
+    "rent:NetCo:h100-8x-ib:16x shape-h100 kept: half as many (1 instance) need 104.1 GB per GPU; Shape Fixture H100 80GB holds 85.5 GB (80 GB nominal; estimated)"
 # Four instances (32 GPUs, 29 GB a GPU) are left out: two fit, finish in time and cost less,
 # 2 x 24 x 24.00 = 1,152 against 4 x 24 x 24.00 = 2,304 (the job is under a day either way);
 # the only one of this GPU left out, it is listed by its offer.
@@ -138,7 +141,7 @@ check_eq "rent shapes: ... and the trace says hours kept them" "$_j2" "true"
 
 # ---- the issue's case over the shipped KB ------------------------------------------------------
 # The same Mixtral fine-tune with the shipped offers and H100 servers: one 8-GPU instance or
-# server cannot hold it (104.04 GB a GPU, above), so the purchases of two servers (USD 634,000
+# server cannot hold it (104.10 GB a GPU, above), so the purchases of two servers (USD 634,000
 # and 540,000) used to win by default.  AWS's p5.48xlarge Capacity Block states 3,200 Gb/s
 # between instances: two of them run the 8.4 h job, billed a whole day each:
 # 2 x 24 h x USD 39.33 = USD 1,887.84, recommended over USD 540,000 of servers.

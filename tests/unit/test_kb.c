@@ -1391,13 +1391,15 @@ static void test_one_description_per_table(void **state)
     size_t n;
     const kb_column *cols = kb_table_columns(KB_GPUS, &n);
     /* gpus.csv's header: 25 columns of version 1, id first, note 25th; then version 6's three
-     * (fp4_tflops, link_kind, restriction) and version 10's two (discontinued, p2p):
-     * 25 + 3 + 2 = 30 */
-    assert_int_equal(n, 30);
+     * (fp4_tflops, link_kind, restriction), version 10's two (discontinued, p2p) and version
+     * 12's two (memory_mib, memory_mib_source): 25 + 3 + 2 + 2 = 32 */
+    assert_int_equal(n, 32);
     assert_string_equal(cols[0].name, "id");
     assert_string_equal(cols[24].name, "note");
     assert_string_equal(cols[27].name, "restriction");
     assert_string_equal(cols[29].name, "p2p");
+    assert_string_equal(cols[30].name, "memory_mib");
+    assert_string_equal(cols[31].name, "memory_mib_source");
     assert_null(kb_table_columns(KB_TABLES, &n));
     assert_int_equal(n, 0);
     assert_null(kb_table_column(KB_GPUS, "colour"));
@@ -1411,12 +1413,14 @@ static void test_one_description_per_table(void **state)
     size_t nf = 0;
     while (fields[nf])
         nf++;
-    /* 30 columns - source - note = 28: version 1's 23, launch_price_usd 23rd, then version 6's
-     * and version 10's */
-    assert_int_equal(nf, 28);
+    /* 32 columns - source - note - memory_mib_source = 29: version 1's 23, launch_price_usd
+     * 23rd, then version 6's, version 10's and version 12's memory_mib (its source, like the
+     * others, is about the row) */
+    assert_int_equal(nf, 29);
     assert_string_equal(fields[22], "launch_price_usd");
     assert_string_equal(fields[25], "restriction");
     assert_string_equal(fields[27], "p2p");
+    assert_string_equal(fields[28], "memory_mib");
 
     /* struct fields are reached through the description: every number of a new GPU is NaN */
     kb_gpu g;

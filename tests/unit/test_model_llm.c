@@ -74,15 +74,18 @@ static void qlora_65b_fits_48gb(void **state)
     gw_error err = {0};
     assert_int_equal(model_llm_memory(&llama_65b, &s, 1, 1, &m, &err), GW_OK);
     /* Adapters at rank 64: 64 x (4 x 16384 + 3 x (8192 + 22016)) x 80 = 799,539,200.
-     * Weights: 65.286e9 x 0.515875 = 33.679 GB + adapters 799.5M x 4 = 3.198 GB = 36.878 GB.
+     * Weights: the embeddings and output layer stay 16-bit, 2 x 32000 x 8192 = 524.3M
+     * parameters x 2 = 1.049 GB, the rest NF4, (65.286e9 - 524.3M) x 0.515875 = 33.409 GB,
+     * + adapters 799.5M x 4 = 3.198 GB = 37.656 GB (36.878 when the tables were NF4 too).
      * Gradients 799.5M x 4 = 3.198 GB; optimizer paged to host: 0.
-     * Activations, checkpointed: 80 x 512 x 8192 x 2 + 512 x 8192 x 34 + 512 x 32000 x 4
-     * = 0.671 + 0.143 + 0.066 = 0.879 GB.  Sum 40.955 GB x 1.10 + 1 = 46.05 GB <= 48. */
-    assert_float_equal(m.weights_gb, 36.878, 0.01);
+     * Activations, checkpointed: 80 x 512 x 8192 x 2 + one layer's 512 x (18 x 8192 + 2 x 3
+     * x 22016, a gated feed-forward block) + 512 x 32000 x 4 = 0.671 + 0.143 + 0.066 = 0.880 GB.
+     * Sum 41.734 GB x 1.10 + 1 = 46.91 GB <= 48: the QLoRA paper's one 48 GB GPU holds it. */
+    assert_float_equal(m.weights_gb, 37.656, 0.01);
     assert_float_equal(m.gradients_gb, 3.198, 0.01);
     assert_float_equal(m.optimizer_gb, 0, 0);
-    assert_float_equal(m.activations_gb, 0.879, 0.005);
-    assert_float_equal(m.total_gb, 46.05, 0.02);
+    assert_float_equal(m.activations_gb, 0.880, 0.005);
+    assert_float_equal(m.total_gb, 46.91, 0.02);
     assert_true(m.total_gb <= 48);
     assert_true(m.total_gb > 40);   /* it does not fit a 40 GB card */
 }
@@ -117,20 +120,147 @@ static void full_finetune_8b_zero3(void **state)
     s.zero = 3;
     assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero3, &err), GW_OK);
     /* Mixed-precision AdamW: 2 + 2 + 12 = 16 bytes x 8.030e9 = 128.48 GB before activations;
-     * activations 32 x 2048 x 4096 x 34 = 9.126 GB + logits 2048 x 128256 x 4 = 1.051 GB;
-     * (138.66) x 1.10 + 1 = 153.53 GB: not one 80 GB card. */
-    assert_float_equal(alone.total_gb, 153.53, 0.02);
+     * activations 32 x 2048 x (18 x 4096 + 6 x 14336 = 159,744 bytes a token, Llama's gated
+     * feed-forward block: 39 x hidden, not 34) = 10.469 GB + logits 2048 x 128256 x 4 = 1.051
+     * GB; (140.00) x 1.10 + 1 = 155.00 GB: not one 80 GB card (153.53 with 34 x hidden). */
+    assert_float_equal(alone.activations_gb, 11.520, 0.001);
+    assert_float_equal(alone.total_gb, 155.00, 0.02);
     assert_true(alone.total_gb > 80);
-    /* ZeRO-3 over 8: 128.48 / 8 = 16.06 GB + 10.18 GB activations = 26.24 GB x 1.10 + 1
-     * = 29.86 GB per GPU. */
+    /* ZeRO-3 over 8: 128.48 / 8 = 16.06 GB + 11.52 GB activations = 27.58 GB x 1.10 + 1
+     * = 31.34 GB per GPU (29.86 before). */
     assert_float_equal(zero3.weights_gb, 2.008, 0.001);
-    assert_float_equal(zero3.total_gb, 29.86, 0.02);
+    assert_float_equal(zero3.total_gb, 31.34, 0.02);
     /* ZeRO-1 divides the optimizer states alone: 96.36 / 8 = 12.05 GB. */
     s.zero = 1;
     model_memory zero1;
     assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero1, &err), GW_OK);
     assert_float_equal(zero1.optimizer_gb, 12.045, 0.001);
     assert_float_equal(zero1.gradients_gb, 16.061, 0.001);
+}
+
+/* Quantized checkpoints keep the token embeddings and the output layer in 16-bit. */
+static void embeddings_stay_16bit(void **state)
+{
+    (void)state;
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "int4", .kv_tokens = 0,
+                         .sequences = 1};
+    model_memory m;
+    gw_error err = {0};
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, &m, &err), GW_OK);
+    /* Llama 3 70B at int4: its two 128256 x 8192 tables (2.101e9 parameters, untied: the
+     * count params gives) at 2 bytes instead of 0.53125: + 2.101e9 x 1.46875 = 3.086 GB
+     * (the issue's 2 x 128256 x 8192 x (2 - 0.5) = 3.15e9 before the scales), so
+     * (70.554e9 - 2.101e9) x 0.53125 + 2.101e9 x 2 = 36.366 + 4.203 = 40.568 GB. */
+    assert_float_equal(m.weights_gb, 40.568, 0.001);
+    assert_float_equal(model_llm_weights_at(&llama3_70b, 0.53125) -
+                           llama3_70b.params * 0.53125,
+                       3.086e9, 0.001e9);
+    /* 16-bit and wider weights are all at their own size. */
+    assert_float_equal(model_llm_weights_at(&llama3_70b, 2), llama3_70b.params * 2, 1);
+    /* QLoRA's frozen NF4 weights likewise (qlora_65b_fits_48gb). */
+    /* Tied embeddings count once: Llama 3.2 1B's configuration (16 layers, hidden 2048, 32
+     * heads and 8 KV heads of 64, ffn 8192, vocab 128256) gives 16 x (10,485,760 attention +
+     * 4,096 norms + 3 x 2048 x 8192) + 128256 x 2048 + 2048 = 1,235,814,400 parameters with
+     * one table: its published count, so the table is tied and (1,235,814,400 - 262,668,288)
+     * x 0.53125 + 262,668,288 x 2 = 0.51698 + 0.52534 = 1.04232 GB. */
+    const model_llm llama32_1b = {1.2358144e9, 1.2358144e9, 16, 2048, 32, 8, 64, 128256, 8192,
+                                  NAN};
+    model_llm_shape shape;
+    model_llm_shape_of(&llama32_1b, &shape);
+    assert_float_equal(shape.tables, 1, 0);
+    assert_float_equal(shape.matrices, 3, 0);
+    assert_int_equal(shape.matched, 1);
+    assert_float_equal(model_llm_weights_at(&llama32_1b, 0.53125), 1.04232e9, 0.00001e9);
+    model_llm_shape_of(&llama3_70b, &shape);
+    assert_float_equal(shape.tables, 2, 0);
+}
+
+/* GPT-3 175B's configuration: a plain MLP of 4 x hidden, one (tied) embedding table. */
+static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152, NAN};
+
+static void activations_from_the_feed_forward_width(void **state)
+{
+    (void)state;
+    /* Llama 3 8B, gated: 18 x 4096 + 2 x 3 x 14336 = 73,728 + 86,016 = 159,744 bytes a token
+     * and layer, 39 x hidden. */
+    assert_float_equal(model_llm_activation_bytes_per_token(&llama3_8b), 159744, 0);
+    /* A plain 4h block, GPT-3's: 96 x (4 x 12288^2 + 2 x 12288 + 2 x 12288 x 49152) + 50257 x
+     * 12288 + 12288 = 174.566e9, within 2% of its 174.6e9 with two matrices and one table;
+     * 18 x 12288 + 2 x 2 x 49152 = 417,792 = 34 x 12288, Korthikanti et al.'s figure. */
+    model_llm_shape shape;
+    model_llm_shape_of(&gpt3, &shape);
+    assert_float_equal(shape.matrices, 2, 0);
+    assert_float_equal(shape.tables, 1, 0);
+    assert_float_equal(model_llm_activation_bytes_per_token(&gpt3), 34 * 12288, 0);
+    /* Mixtral routes a token to 2 of its 8 experts: (46.703e9 - 12.880e9) / (32 x 3 x 4096 x
+     * 14336 = 5.637e9 an expert) = 6.0 idle; 18 x 4096 + 2 x 3 x 14336 x 2 = 245,760 (60 h). */
+    model_llm_shape_of(&mixtral, &shape);
+    assert_float_equal(shape.routed_experts, 2, 0);
+    assert_float_equal(model_llm_activation_bytes_per_token(&mixtral), 245760, 0);
+    /* Without a width or anything params can tell: 34 x hidden. */
+    model_llm bare = llama3_8b;
+    bare.params = NAN;
+    bare.ffn = NAN;
+    assert_float_equal(model_llm_activation_bytes_per_token(&bare), 34 * 4096, 0);
+}
+
+/* Checkpointing: none and selective keep every layer's activations (FlashAttention keeps no
+ * attention scores for selective recomputation to save); full keeps each layer's input.  A
+ * fused loss keeps one chunk of 16-bit logits. */
+static void checkpointing_and_the_loss(void **state)
+{
+    (void)state;
+    model_llm_setup s = {.task = MODEL_FINETUNE, .method = MODEL_TUNE_FULL, .precision = "bf16",
+                         .optimizer = "adamw", .sequence_length = 2048, .batch = 1};
+    model_memory none, selective, full, fused;
+    gw_error err = {0};
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &none, &err), GW_OK);
+    s.selective_checkpointing = 1;
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &selective, &err), GW_OK);
+    s.selective_checkpointing = 0;
+    s.checkpointing = 1;
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &full, &err), GW_OK);
+    s.fused_loss = 1;
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &fused, &err), GW_OK);
+    /* None: 32 x 2048 x 159,744 = 10.469 GB + logits 2048 x 128256 x 4 = 1.051 GB. */
+    assert_float_equal(none.activations_gb, 11.520, 0.001);
+    assert_float_equal(selective.activations_gb, none.activations_gb, 0);
+    /* Full: 32 x 2048 x 4096 x 2 = 0.537 GB + one layer's 2048 x 159,744 = 0.327 GB + 1.051 =
+     * 1.915 GB; (128.484 + 1.915) x 1.10 + 1 = 144.44 GB: more than the H200's nominal 141,
+     * less than the 143,771 MiB = 150.75e9 bytes its driver reports. */
+    assert_float_equal(full.activations_gb, 1.915, 0.001);
+    assert_float_equal(full.total_gb, 144.44, 0.01);
+    double h200 = model_card_memory_gb(141, 143771, "HBM3e", 1, NULL);
+    assert_float_equal(h200, 150.7548, 0.0001);
+    assert_true(full.total_gb > 141 && full.total_gb <= h200);
+    /* Fused: ceil(128256 / 4096) = 32 chunks' worth, ceil(2048 / 32) = 64 = 2^6 tokens a
+     * chunk, 64 x 128256 x 2 = 16.4 MB of logits instead of 1.051 GB: 0.537 + 0.327 + 0.016 =
+     * 0.880 GB. */
+    assert_float_equal(model_llm_logit_bytes(&llama3_8b, 2048, 1), 64 * 128256 * 2.0, 0);
+    assert_float_equal(model_llm_logit_bytes(&llama3_8b, 2048, 0), 2048 * 128256 * 4.0, 0);
+    assert_float_equal(fused.activations_gb, 0.880, 0.001);
+    /* A chunk is never more than the tokens: 10 tokens, ceil(10 / 32) = 1 token a chunk. */
+    assert_float_equal(model_llm_logit_bytes(&llama3_8b, 10, 1), 128256 * 2.0, 0);
+}
+
+/* A card's capacity in GB of 10^9 bytes: the driver's MiB where the KB has them, else the
+ * nominal GB as GiB x its memory kind's share (model.h). */
+static void card_capacity(void **state)
+{
+    (void)state;
+    int estimated = -1;
+    /* H100 80GB: 81,559 MiB x 1,048,576 = 85.5208e9 bytes. */
+    assert_float_equal(model_card_memory_gb(80, 81559, "HBM3", 1, &estimated), 85.5208, 0.0001);
+    assert_int_equal(estimated, 0);
+    /* H100 PCIe, no dump: 80 x 1024 x 0.9957 = 81,567.7 MiB = 85.5299e9. */
+    assert_float_equal(model_card_memory_gb(80, NAN, "HBM2e", 1, &estimated), 85.5299, 0.0001);
+    assert_int_equal(estimated, 1);
+    /* L40, GDDR6 with ECC on: 48 x 1024 x 0.9373 = 46,070.2 MiB = 48.3081e9 (an L40S reports
+     * 46,068). */
+    assert_float_equal(model_card_memory_gb(48, NAN, "GDDR6", 1, NULL), 48.3081, 0.0001);
+    /* RTX 4080, GDDR6X without ECC: 16 x 1024 = 16,384 MiB = 17.1799e9. */
+    assert_float_equal(model_card_memory_gb(16, NAN, "GDDR6X", 0, NULL), 17.1799, 0.0001);
+    assert_true(isnan(model_card_memory_gb(NAN, NAN, NULL, 0, NULL)));
 }
 
 static void training_flops_and_exchange(void **state)
@@ -263,6 +393,10 @@ int main(void)
         cmocka_unit_test(qlora_65b_fits_48gb),
         cmocka_unit_test(serving_70b_fp16_needs_two_80gb),
         cmocka_unit_test(full_finetune_8b_zero3),
+        cmocka_unit_test(embeddings_stay_16bit),
+        cmocka_unit_test(activations_from_the_feed_forward_width),
+        cmocka_unit_test(checkpointing_and_the_loss),
+        cmocka_unit_test(card_capacity),
         cmocka_unit_test(training_flops_and_exchange),
         cmocka_unit_test(decode_bound_by_bandwidth),
         cmocka_unit_test(tensor_parallel_pays_allreduces),

@@ -67,6 +67,48 @@ static void valid_workload(void **state)
     workload_free(w);
 }
 
+/* activation_checkpointing names one of three ways, and still reads the booleans it was: true
+ * is full, false none; gradient_accumulation and fused_loss default to 1 and false. */
+static void checkpointing_and_training_memory_fields(void **state)
+{
+    (void)state;
+#define LLM_BASE                                                                             \
+    "\"task\": \"train\", \"currency\": \"USD\", \"electricity\": "                       \
+    "{\"price\": 0.1}, \"horizon_months\": 12, \"hours_per_day\": 8, "                        \
+    "\"model\": {\"params\": 8.03e9, \"layers\": 32, \"hidden\": 4096, \"heads\": 32, "        \
+    "\"kv_heads\": 8, \"head_dim\": 128, \"vocab\": 128256}"
+    static const struct {
+        const char *written, *read;
+    } cases[] = {{"true", "full"},           {"false", "none"},
+                 {"\"selective\"", "selective"}, {"\"full\"", "full"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char json[1024];
+        snprintf(json, sizeof json, "{" LLM_BASE ", \"activation_checkpointing\": %s}",
+                 cases[i].written);
+        workload *w = NULL;
+        gw_error err = {0};
+        assert_int_equal(load(json, &w, &err), GW_OK);
+        assert_string_equal(w->activation_checkpointing, cases[i].read);
+        assert_float_equal(w->gradient_accumulation, 1, 0);
+        assert_int_equal(w->fused_loss, 0);
+        workload_free(w);
+    }
+    workload *w = NULL;
+    gw_error err = {0};
+    assert_int_equal(load("{" LLM_BASE ", \"gradient_accumulation\": 8, \"fused_loss\": true}",
+                          &w, &err),
+                     GW_OK);
+    assert_float_equal(w->gradient_accumulation, 8, 0);
+    assert_int_equal(w->fused_loss, 1);
+    workload_free(w);
+    assert_int_equal(load("{" LLM_BASE ", \"activation_checkpointing\": \"selectiv\"}", &w, &err),
+                     GW_EDATA);
+    assert_non_null(strstr(err.msg, "did you mean selective?"));
+    assert_int_equal(load("{" LLM_BASE ", \"gradient_accumulation\": 0.5}", &w, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "gradient_accumulation: 0.5 is below 1"));
+#undef LLM_BASE
+}
+
 static void messages_name_file_field_and_expectation(void **state)
 {
     (void)state;
@@ -404,7 +446,9 @@ static void absent_tables_take_defaults(void **state)
         "\"experts\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
-        "\"activation_checkpointing\":false,\"sequence_length\":null,\"batch_per_gpu\":null,"
+        /* activation_checkpointing is a choice of three now (true and false still read) */
+        "\"activation_checkpointing\":\"none\",\"sequence_length\":null,\"batch_per_gpu\":null,"
+        "\"gradient_accumulation\":1,\"fused_loss\":false,"
         "\"inference\":{\"context\":null,\"output_tokens\":null,\"concurrency\":1,"
         "\"tokens_per_s\":null,\"tpot_ms\":null,\"ttft_ms\":null,\"requests_per_s\":null,"
         "\"utilisation\":null},"
@@ -453,8 +497,9 @@ static void field_list_describes_every_field(void **state)
     /* 65 before budgets took three forms (budget.upfront, .total and .monthly) and
      * hours_needed_per_month came (69); serving demand and production added
      * inference.requests_per_s, inference.utilisation, redundancy, production and
-     * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate */
-    assert_int_equal(view_len(fields), 77);
+     * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate (77);
+     * a language model's training memory gradient_accumulation and fused_loss (79) */
+    assert_int_equal(view_len(fields), 79);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
@@ -632,6 +677,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_workload),
+        cmocka_unit_test(checkpointing_and_training_memory_fields),
         cmocka_unit_test(messages_name_file_field_and_expectation),
         cmocka_unit_test(typos_get_a_suggestion),
         cmocka_unit_test(model_and_work_rules),
