@@ -29,13 +29,15 @@ BIG='rent 1x Infeasible Fixture Card 48GB (BetaCloud)'
 
 # ---- memory and time: the closest, then the closest on memory ---------------------------------
 # One replica needs vram_gb 36 + 10% fragmentation + 1 GB of context = 36 x 1.1 + 1 = 40.6 GB.
-# The 24 GB card: 40.6 / 24 = 1.6917, "1.69x"; the 48 GB card holds it.  Both run at the
+# The 24 GB card holds 24 GiB as its driver would report it (no dump gives this fixture card's: the
+# estimate for GDDR without ECC keeps all of it, 24 x 1024 MiB = 24 x 2^30 = 25.77e9 bytes, printed
+# 25.8): 40.6 / 25.77 = 1.5755, "1.58x"; the 48 GB card holds it.  Both run at the
 # reference's speed (the same specifications as inf-card, on which the work is 60 h), and the
 # deadline gives 2 days x 24 h = 48 h: 60 / 48 = 1.25 for both.  The 48 GB card's largest
-# shortfall is 1.25 (time), the 24 GB card's 1.69 (memory): the 48 GB card is the closest, and
+# shortfall is 1.25 (time), the 24 GB card's 1.58 (memory): the 48 GB card is the closest, and
 # the 24 GB card the closest on memory, its time named too.
 job both ''
-WHY="no option is feasible: the closest, $BIG, needs 60 h of running and has 48 (1.25x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 24 (1.69x), and needs 60 h of running and has 48 (1.25x)"
+WHY="no option is feasible: the closest, $BIG, needs 60 h of running and has 48 (1.25x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 25.8 (1.58x), and needs 60 h of running and has 48 (1.25x)"
 run "$GW" --kb "$K" decide "$W"
 check_rc "infeasible: decide exits 3 when no option is feasible" 3
 check_eq "infeasible: the message names the file, the closest option and what it lacks" "$ERR" \
@@ -50,32 +52,32 @@ jq_all _why '.no_recommendation.why' _text '.no_recommendation.text' \
     _rec '.recommendation.option'
 check_eq "infeasible: the JSON says why there is no recommendation" "$_why $_rec" "infeasible null"
 check_eq "infeasible: ...in the message's words" "$_text" "$WHY"
-# 60 / 48 = 1.25; 40.6 / 24 = 1.691667
+# 60 / 48 = 1.25; 40.6 / 25.7698 = 1.57549
 check_eq "infeasible: ...with each closest option, what it is short of and by how much" \
-    "$_closest" "rent:BetaCloud:big-1x:1x inf-big time 12500,rent:AlphaCloud:card-1x:1x inf-card memory 16917"
+    "$_closest" "rent:BetaCloud:big-1x:1x inf-big time 12500,rent:AlphaCloud:card-1x:1x inf-card memory 15755"
 
 # ---- the budget -------------------------------------------------------------------------------
 # Three days (72 h) hold the 60 h: only the budget, USD 100 for the whole horizon, is short on
 # the 48 GB card: 60 h x USD 2.00 = USD 120, 120 / 100 = 1.20.  The 24 GB card (60 h x 1.00 =
-# USD 60, within it) is short of memory only, 1.69.
+# USD 60, within it) is short of memory only, 1.58.
 job budget 's/deadline_days = 2,/deadline_days = 3, budget = { total = 100 },/'
 run "$GW" --kb "$K" decide "$W"
 check_rc "infeasible budget: exit 3" 3
 check_eq "infeasible budget: the closest is the one 20% over the budget" "$ERR" \
-    "gpuwise decide: $W: no option is feasible: the closest, $BIG, costs \$120 against a budget of \$100 for the whole horizon (1.20x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 24 (1.69x)"
+    "gpuwise decide: $W: no option is feasible: the closest, $BIG, costs \$120 against a budget of \$100 for the whole horizon (1.20x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 25.8 (1.58x)"
 
 # ---- the report: written, saying the same, and exit 3 -----------------------------------------
 job both ''
 run "$GW" --kb "$K" report "$W" --format md -o "$T/none.md"
 check_rc "infeasible report: exit 3" 3
 check_eq "infeasible report: the message is decide's" "$ERR" "gpuwise report: $W: $WHY"
-grep -qF "**No option is feasible.** The closest, $BIG, needs 60 h of running and has 48 (1.25x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 24 (1.69x), and needs 60 h of running and has 48 (1.25x). Every option considered fell out" "$T/none.md" 2>/dev/null &&
+grep -qF "**No option is feasible.** The closest, $BIG, needs 60 h of running and has 48 (1.25x); the closest on memory, $CARD, needs 40.6 GB per GPU and has 25.8 (1.58x), and needs 60 h of running and has 48 (1.25x). Every option considered fell out" "$T/none.md" 2>/dev/null &&
     pass "infeasible report: the document is written and names the closest option" ||
     fail "infeasible report: the document is written and names the closest option" \
         "$(grep -A2 'No option' "$T/none.md" 2>/dev/null | head -3)"
 
 # ---- a reason no figure measures comes after every measured one -------------------------------
-# A rule of the user's excludes the 48 GB card; the 24 GB card is short of memory (1.69x) and
+# A rule of the user's excludes the 48 GB card; the 24 GB card is short of memory (1.58x) and
 # of time (1.25x): measured, it is the closest however far, and the 48 GB card is not named.
 mkdir -p "$T/plugins/rules"
 cat >"$T/plugins/rules/no-big.lua" <<'LUA'
@@ -94,7 +96,7 @@ job both ''
 run "$GW" --kb "$K" --plugins "$T/plugins" decide "$W"
 check_rc "infeasible rule: exit 3" 3
 check_eq "infeasible rule: an exclusion no figure measures comes after a measured shortfall" "$ERR" \
-    "gpuwise decide: $W: no option is feasible: the closest, $CARD, needs 40.6 GB per GPU and has 24 (1.69x), and needs 60 h of running and has 48 (1.25x)"
+    "gpuwise decide: $W: no option is feasible: the closest, $CARD, needs 40.6 GB per GPU and has 25.8 (1.58x), and needs 60 h of running and has 48 (1.25x)"
 # With only the reserved card a candidate, it is the closest, in the rule's words.
 job reserved 's/candidates = .*/candidates = { "rent:inf-big" },/'
 run "$GW" --kb "$K" --plugins "$T/plugins" decide "$W"
