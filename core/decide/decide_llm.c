@@ -288,6 +288,43 @@ static void train_band(decision *d, decide_option *o)
     o->throughput_band_basis = buf_detach(&basis);
 }
 
+/* The attention's share of the FLOPs a trained token is counted at (model_llm_attention_flops,
+ * 3 forward passes' worth, 4 with checkpointing). */
+static double train_attention_flops(const decision *d)
+{
+    const model_llm_setup *s = &d->llm_setup;
+    return (s->checkpointing ? 4 : 3) * model_llm_attention_flops(&d->llm, s->sequence_length);
+}
+
+/* The sources of how attention's FLOPs are counted and spent (model_llm_attention_flops). */
+static void attention_cites(decision *d, decide_option *o)
+{
+    decide_option_cite(d, o, "palm-paper");
+    decide_option_cite(d, o, "flashattention-2-paper");
+}
+
+/* QLoRA's dequantisation (model.h's MODEL_QLORA_DEQUANT_*) widens a modelled speed's band by
+ * its published range around the factor used, said after the band's basis. */
+static void dequant_band(decision *d, decide_option *o)
+{
+    if (d->llm_setup.method != MODEL_TUNE_QLORA)
+        return;
+    o->throughput_lo *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH;
+    o->throughput_hi *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW;
+    decide_option_cite(d, o, "raschka-lora-tips");
+    decide_option_cite(d, o, "bitsandbytes-nf4-slowdown");
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "%s; QLoRA's dequantisation, %.3g x slower than 16-bit LoRA "
+                       "(raschka-lora-tips), is %.3g x to %.3g x where measured "
+                       "(bitsandbytes-nf4-slowdown): the band x %.4g to x %.4g more",
+               o->throughput_band_basis ? o->throughput_band_basis : "",
+               MODEL_QLORA_DEQUANT_SLOWDOWN, MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH,
+               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH,
+               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+}
+
 /* What tp GPUs of one replica deliver together: all of them on one GPU; over the board's link
  * or PCIe, the model's parallel efficiencies (model.h). */
 static double tp_efficiency(const decide_option *o)
@@ -313,7 +350,8 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     }
     double mfu = training_mfu(d);
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
-    double one = mfu * rate * 1e12 / fpt;
+    double slowdown = model_llm_train_slowdown(&d->llm_setup);
+    double one = mfu * rate * 1e12 / fpt / slowdown;
     double replica = one * o->tp * tp_efficiency(o);
     int dp = o->replicas;
     double eff = 1;
@@ -327,13 +365,18 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
     train_band(d, o);
+    dequant_band(d, o);
+    attention_cites(d, o);
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
-                    "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
+                    "GFLOP a token the GPU computes (%.3g of them attention's at %.0f tokens)",
                rate, o->run_precision, mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
-               fpt / 1e9, one);
+               fpt / 1e9, train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
+    if (slowdown > 1)
+        buf_printf(how, " / %.3g (QLoRA dequantises its 4-bit weights)", slowdown);
+    buf_printf(how, " = %.0f tokens/s a GPU", one);
     if (!d->llm_mfu_rows && !decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the utilisation is NVIDIA H100's: %s's software stack may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
@@ -389,6 +432,41 @@ static void parallel_cites(decision *d, decide_option *o)
         decide_option_cite(d, o, "vllm-roce-allreduce");
 }
 
+/* The sources of the layers' fixed latency (model.h's MODEL_LAYER_LATENCY_S and
+ * MODEL_MOE_ROUTING_LATENCY_S). */
+#define LLM_LAYER_LATENCY_SOURCE "gpt-fast-tensor-parallel"
+#define LLM_MOE_ROUTING_SOURCE "gpt-fast-mixtral"
+
+static int llm_is_moe(const decision *d)
+{
+    return d->llm.experts > 1;
+}
+
+/* What bounds a decode step: the layers' fixed latency where it exceeds the time to read the
+ * weights and cache or to compute (what is left of the step after the latency and the
+ * exchanges), else bandwidth or compute. */
+static const char *step_bound(const model_serving *v)
+{
+    double work = v->step_s - v->floor_s - v->allreduce_s - v->hop_s;
+    if (v->floor_s > work)
+        return "latency";
+    return v->bandwidth_bound ? "bandwidth" : "compute";
+}
+
+/* How the layers' fixed latency, the floor of a decode step, adds to it. */
+static void floor_words(decision *d, decide_option *o, const model_serving *v, gw_buf *how)
+{
+    decide_option_cite(d, o, LLM_LAYER_LATENCY_SOURCE);
+    if (llm_is_moe(d))
+        decide_option_cite(d, o, LLM_MOE_ROUTING_SOURCE);
+    buf_printf(how, "; %.3g ms of it the layers' fixed latency (%.0f x %.0f us", v->floor_s * 1e3,
+               d->llm.layers, MODEL_LAYER_LATENCY_S * 1e6);
+    if (llm_is_moe(d))
+        buf_printf(how, ", + %.0f us a layer routing the experts",
+                   MODEL_MOE_ROUTING_LATENCY_S * 1e6);
+    buf_puts(how, ")");
+}
+
 /* How a replica's tensor-parallel all-reduces and pipeline hops add to its decode step. */
 static void parallel_words(const decision *d, const decide_option *o, const model_serving *v,
                            gw_buf *how)
@@ -434,6 +512,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
+    o->floor_ms = (v.floor_s + v.allreduce_s + v.hop_s) * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
@@ -457,11 +536,17 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
                v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
                o->tp * o->pp > 1 ? " a GPU" : "",
-               v.step_s * 1e3, v.bandwidth_bound ? "bandwidth" : "compute");
+               v.step_s * 1e3, step_bound(&v));
+    attention_cites(d, o);
+    decide_cite(d, "trtllm-deepseek-r1-b200-latency");   /* the method's word on speculation */
+    floor_words(d, o, &v, how);
     parallel_words(d, o, &v, how);
-    buf_printf(how, "; a prompt %.0f ms (the time to the first token); with the prompts of the "
-                    "sequences that follow processed between its steps, %.1f ms per output "
-                    "token", o->ttft_ms, o->tpot_ms);
+    buf_printf(how, "; a prompt %.0f ms (the time to the first token: %.3g TFLOP, %.0f%% of them "
+                    "its attention's); with the prompts of the sequences that follow processed "
+                    "between its steps, %.1f ms per output token",
+               o->ttft_ms, v.prefill_flops / 1e12,
+               v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
+               o->tpot_ms);
     if (other_vendor)
         buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
@@ -538,7 +623,7 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
 {
     o->throughput = NAN;
-    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->floor_ms = o->capacity = NAN;
     if (d->llm_setup.task == MODEL_INFERENCE)
         serve_speed(d, o, how);
     else
@@ -688,6 +773,34 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
 
+/* The speed model's terms a reader checks, with this decision's figures (`llm.speed_terms` in
+ * decide --json): training's FLOPs a token, attention's part of them and QLoRA's
+ * dequantisation; serving's prompt FLOPs, attention's part, and a decode step's floor. */
+static view *speed_terms_view(const decision *d)
+{
+    view *t = view_map();
+    const model_llm *m = &d->llm;
+    if (d->llm_setup.task == MODEL_INFERENCE) {
+        double context = d->w->serve_context;
+        view_map_set_num(t, "prefill_flops", model_llm_prefill_flops(m, context));
+        view_map_set_num(t, "prefill_attention_flops",
+                         context * model_llm_attention_flops(m, context));
+        view_map_set_num(t, "layer_latency_us", MODEL_LAYER_LATENCY_S * 1e6);
+        view_map_set_num(t, "moe_routing_latency_us",
+                         m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S * 1e6 : 0);
+        view_map_set_num(t, "decode_floor_ms", m->layers * model_llm_layer_latency_s(m) * 1e3);
+        return t;
+    }
+    double fpt = model_llm_train_flops_per_token(m, &d->llm_setup);
+    double attention = train_attention_flops(d);
+    view_map_set_num(t, "flops_per_token", fpt);
+    view_map_set_num(t, "attention_flops_per_token", attention);
+    view_map_set_num(t, "attention_share", fpt > 0 ? attention / fpt : 0);
+    view_map_set_num(t, "attention_flops_spent_per_token", attention / 2);
+    view_map_set_num(t, "dequant_slowdown", model_llm_train_slowdown(&d->llm_setup));
+    return t;
+}
+
 view *decide_llm_view(const decision *d)
 {
     view *v = view_map();
@@ -701,6 +814,7 @@ view *decide_llm_view(const decision *d)
     setup_words(&b, d);
     view_map_set_str(v, "setup_text", buf_cstr(&b));
     view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
+    view_map_set(v, "speed_terms", speed_terms_view(d));
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(d->w->target_tokens_per_s)) {
         buf_reset(&b);
         buf_puts(&b, "Every option that meets the targets serves the ");
@@ -761,6 +875,66 @@ static void llm_method_memory(view *method, gw_buf *b)
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
+/* The method's lines on attention's FLOPs, the decode floor and QLoRA's dequantisation
+ * (`method.llm_terms`), each with this decision's figures; b is scratch. */
+static view *llm_method_terms(const decision *d, gw_buf *b)
+{
+    view *terms = view_list();
+    const model_llm *m = &d->llm;
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    double context = serving ? d->w->serve_context : d->llm_setup.sequence_length;
+    buf_reset(b);
+    buf_puts(b, "attention FLOPs: ");
+    if (serving)
+        buf_printf(b, "a prompt of n tokens adds 4 x layers x n x n x heads x head size to its 2 "
+                      "x active parameters x n (here %.3g of %.3g TFLOP at %.0f tokens); a "
+                      "decode step adds 4 x layers x tokens cached x heads x head size a "
+                      "sequence", context * model_llm_attention_flops(m, context) / 1e12,
+                   model_llm_prefill_flops(m, context) / 1e12, context);
+    else
+        buf_printf(b, "a trained token adds 12 x layers x sequence length x heads x head size "
+                      "(16 with checkpointing, which recomputes it) to the parameters' FLOPs "
+                      "(here %.3g of %.3g GFLOP a token at %.0f tokens, %.1f%%)",
+                   train_attention_flops(d) / 1e9,
+                   model_llm_train_flops_per_token(m, &d->llm_setup) / 1e9, context,
+                   train_attention_flops(d) /
+                       model_llm_train_flops_per_token(m, &d->llm_setup) * 100);
+    buf_puts(b, "; counted as model FLOPs utilisation counts them, the full square of scores and "
+                "their product with the values (PaLM's 6N + 12 L H Q T: palm-paper), by which "
+                "the utilisations used were measured; FlashAttention's causal kernels skip the "
+                "masked half (flashattention-2-paper), so about half of it is spent; every "
+                "layer attends to the whole sequence (the catalog states no sliding window)");
+    view_list_push(terms, view_string(buf_cstr(b)));
+    if (serving) {
+        buf_reset(b);
+        buf_printf(b, "decode floor: every layer of a forward pass costs %.0f us besides reading "
+                      "its weights (the gaps between its kernels, within CUDA graphs: "
+                      "Llama-2-7B at batch 1 on 1 to 8 A100s, gpt-fast-tensor-parallel)",
+                   MODEL_LAYER_LATENCY_S * 1e6);
+        if (m->experts > 1)
+            buf_printf(b, ", a mixture-of-experts layer %.0f us more (router, top-k and the "
+                          "experts: Mixtral 8x7B on 2 to 8 A100s, gpt-fast-mixtral)",
+                       MODEL_MOE_ROUTING_LATENCY_S * 1e6);
+        buf_printf(b, ", before the tensor-parallel all-reduces: here %.0f layers, %.3g ms a "
+                      "decode step at least; speculative decoding (a draft model, multi-token "
+                      "prediction) is not counted, a step yields one token a sequence (DeepSeek-R1 "
+                      "on 8 B200 generated 111 tokens/s a stream without it and 253 with three "
+                      "draft layers: trtllm-deepseek-r1-b200-latency)",
+                   m->layers, m->layers * model_llm_layer_latency_s(m) * 1e3);
+        view_list_push(terms, view_string(buf_cstr(b)));
+    }
+    if (d->llm_setup.method == MODEL_TUNE_QLORA) {
+        buf_reset(b);
+        buf_printf(b, "dequantisation: QLoRA turns its 4-bit weights back into 16-bit ones in "
+                      "every pass and trains %.3g x slower than 16-bit LoRA (Llama 2 7B on an "
+                      "A100, 2.79 h against 1.85 h: raschka-lora-tips); the band takes %.3g x to "
+                      "%.3g x (bitsandbytes-nf4-slowdown)", MODEL_QLORA_DEQUANT_SLOWDOWN,
+                   MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH);
+        view_list_push(terms, view_string(buf_cstr(b)));
+    }
+    return terms;
+}
+
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
@@ -769,10 +943,12 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "serving speed, a stated model: a decode step reads every weight (a mixture "
                    "of experts: at most its active weights per sequence) and each sequence's KV "
                    "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
-                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence at "
-                   "%.0f%% of the dense tensor rate, whichever is slower; the prompt's 2 x "
-                   "active parameters x tokens FLOPs at the same rate is the time to the first "
-                   "token (queueing behind other prompts not counted); the prompts of the "
+                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence and "
+                   "its attention over the cache at %.0f%% of the dense tensor rate, whichever "
+                   "is slower, plus every layer's fixed latency (the decode floor, below); the "
+                   "prompt's 2 x active parameters x tokens FLOPs and its attention's at the "
+                   "same rate is the time to the first token (queueing behind other prompts not "
+                   "counted); the prompts of the "
                    "sequences that replace finished ones are processed between decode steps, "
                    "so the time per output token = (output x step + sequences x prompt time) / "
                    "output, and a replica generates sequences / that time tokens a second; "
@@ -786,9 +962,9 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
                    "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
                    "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
-                   "with activation checkpointing, which recomputes the forward pass; the "
-                   "attention's own FLOPs, about 6 x layers x hidden x sequence length more, "
-                   "are not counted); the utilisation is %.0f%% (%s), of every FLOP the GPU "
+                   "with activation checkpointing, which recomputes the forward pass; plus the "
+                   "attention's own FLOPs, below); the utilisation is %.0f%% (%s), of every FLOP "
+                   "the GPU "
                    "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
                    "without FP8 tensor cores runs the next precision it has",
                    d->llm_mfu * 100,
@@ -829,6 +1005,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    LLM_DECODE_BANDWIDTH_LOW * 100, LLM_DECODE_BANDWIDTH_HIGH * 100);
     }
     view_map_set_str(method, "scaling", buf_cstr(b));
+    view_map_set(method, "llm_terms", llm_method_terms(d, b));
 }
 
 /* The method's words on serving layouts: those tried, how one is chosen, what tensor and
