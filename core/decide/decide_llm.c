@@ -288,43 +288,6 @@ static void train_band(decision *d, decide_option *o)
     o->throughput_band_basis = buf_detach(&basis);
 }
 
-/* The attention's share of the FLOPs a trained token is counted at (model_llm_attention_flops,
- * 3 forward passes' worth, 4 with checkpointing). */
-static double train_attention_flops(const decision *d)
-{
-    const model_llm_setup *s = &d->llm_setup;
-    return (s->checkpointing ? 4 : 3) * model_llm_attention_flops(&d->llm, s->sequence_length);
-}
-
-/* The sources of how attention's FLOPs are counted and spent (model_llm_attention_flops). */
-static void attention_cites(decision *d, decide_option *o)
-{
-    decide_option_cite(d, o, "palm-paper");
-    decide_option_cite(d, o, "flashattention-2-paper");
-}
-
-/* QLoRA's dequantisation (model.h's MODEL_QLORA_DEQUANT_*) widens a modelled speed's band by
- * its published range around the factor used, said after the band's basis. */
-static void dequant_band(decision *d, decide_option *o)
-{
-    if (d->llm_setup.method != MODEL_TUNE_QLORA)
-        return;
-    o->throughput_lo *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH;
-    o->throughput_hi *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW;
-    decide_option_cite(d, o, "raschka-lora-tips");
-    decide_option_cite(d, o, "bitsandbytes-nf4-slowdown");
-    gw_buf basis = GW_BUF_INIT;
-    buf_printf(&basis, "%s; QLoRA's dequantisation, %.3g x slower than 16-bit LoRA "
-                       "(raschka-lora-tips), is %.3g x to %.3g x where measured "
-                       "(bitsandbytes-nf4-slowdown): the band x %.4g to x %.4g more",
-               o->throughput_band_basis ? o->throughput_band_basis : "",
-               MODEL_QLORA_DEQUANT_SLOWDOWN, MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH,
-               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH,
-               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW);
-    free(o->throughput_band_basis);
-    o->throughput_band_basis = buf_detach(&basis);
-}
-
 /* What tp GPUs of one replica deliver together: all of them on one GPU; over the board's link
  * or PCIe, the model's parallel efficiencies (model.h). */
 static double tp_efficiency(const decide_option *o)
@@ -365,15 +328,15 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
     train_band(d, o);
-    dequant_band(d, o);
-    attention_cites(d, o);
+    decide_llm_dequant_band(d, o);
+    decide_llm_attention_cites(d);
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes (%.3g of them attention's at %.0f tokens)",
                rate, o->run_precision, mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
-               fpt / 1e9, train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
+               fpt / 1e9, decide_llm_train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
     if (slowdown > 1)
         buf_printf(how, " / %.3g (QLoRA dequantises its 4-bit weights)", slowdown);
     buf_printf(how, " = %.0f tokens/s a GPU", one);
@@ -432,41 +395,6 @@ static void parallel_cites(decision *d, decide_option *o)
         decide_option_cite(d, o, "vllm-roce-allreduce");
 }
 
-/* The sources of the layers' fixed latency (model.h's MODEL_LAYER_LATENCY_S and
- * MODEL_MOE_ROUTING_LATENCY_S). */
-#define LLM_LAYER_LATENCY_SOURCE "gpt-fast-tensor-parallel"
-#define LLM_MOE_ROUTING_SOURCE "gpt-fast-mixtral"
-
-static int llm_is_moe(const decision *d)
-{
-    return d->llm.experts > 1;
-}
-
-/* What bounds a decode step: the layers' fixed latency where it exceeds the time to read the
- * weights and cache or to compute (what is left of the step after the latency and the
- * exchanges), else bandwidth or compute. */
-static const char *step_bound(const model_serving *v)
-{
-    double work = v->step_s - v->floor_s - v->allreduce_s - v->hop_s;
-    if (v->floor_s > work)
-        return "latency";
-    return v->bandwidth_bound ? "bandwidth" : "compute";
-}
-
-/* How the layers' fixed latency, the floor of a decode step, adds to it. */
-static void floor_words(decision *d, decide_option *o, const model_serving *v, gw_buf *how)
-{
-    decide_option_cite(d, o, LLM_LAYER_LATENCY_SOURCE);
-    if (llm_is_moe(d))
-        decide_option_cite(d, o, LLM_MOE_ROUTING_SOURCE);
-    buf_printf(how, "; %.3g ms of it the layers' fixed latency (%.0f x %.0f us", v->floor_s * 1e3,
-               d->llm.layers, MODEL_LAYER_LATENCY_S * 1e6);
-    if (llm_is_moe(d))
-        buf_printf(how, ", + %.0f us a layer routing the experts",
-                   MODEL_MOE_ROUTING_LATENCY_S * 1e6);
-    buf_puts(how, ")");
-}
-
 /* How a replica's tensor-parallel all-reduces and pipeline hops add to its decode step. */
 static void parallel_words(const decision *d, const decide_option *o, const model_serving *v,
                            gw_buf *how)
@@ -475,20 +403,20 @@ static void parallel_words(const decision *d, const decide_option *o, const mode
         int board = decide_gpu_board_link(o->gpu);
         double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
                                      o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
-        buf_printf(how, "; %.3g ms of it in all-reduces over %s (%.0f GB/s, %.0f us each)",
+        buf_printf(how, ", %.3g ms all-reduces (%.0f us each, %.0f GB/s over %s)",
                    v->allreduce_s * 1e3,
+                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
+                       1e6,
+                   link,
                    board ? "the board's link"
-                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer",
-                   link, (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S
-                                : MODEL_ALLREDUCE_LATENCY_PCIE_S) * 1e6);
+                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer");
     }
     if (o->pp > 1)
-        buf_printf(how, "; %d pipeline stages on %d machines, %.0f micro-batch%s in flight, "
-                        "%.3g ms in hops between them (%.0f us each over %.0f Gb/s)",
-                   o->pp, o->pp, fmin(o->pp, o->sequences),
-                   fmin(o->pp, o->sequences) == 1 ? "" : "es", v->hop_s * 1e3,
-                   MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
-                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps);
+        buf_printf(how, ", %.3g ms hops between %d pipeline stages on %d machines (%.0f us each "
+                        "over %.0f Gb/s, %.0f micro-batch%s in flight)",
+                   v->hop_s * 1e3, o->pp, o->pp, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps,
+                   fmin(o->pp, o->sequences), fmin(o->pp, o->sequences) == 1 ? "" : "es");
 }
 
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
@@ -524,27 +452,22 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->throughput = v.tokens_per_s * busy;
     serve_band(d, o, rate, busy);
     precision_words(d, o, how);
-    buf_puts(how, "stated model, an estimate: ");
+    buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
     int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
-    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
-                    "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
-                    "%.1f ms (%s bound)",
-               o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
-               o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
-               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
-               o->tp * o->pp > 1 ? " a GPU" : "",
-               v.step_s * 1e3, step_bound(&v));
-    attention_cites(d, o);
-    decide_cite(d, "trtllm-deepseek-r1-b200-latency");   /* the method's word on speculation */
-    floor_words(d, o, &v, how);
+    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB "
+                    "at %.0f%% of %.0f GB/s%s, %.3g GFLOP at %.0f%% of %.0f %s TFLOPS)",
+               o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
+               v.bytes_per_step / 1e9, bw * 100, o->gpu->memory_bandwidth_gbs,
+               o->tp * o->pp > 1 ? " a GPU" : "", v.flops_per_step / 1e9, mfu * 100, rate,
+               o->run_precision);
+    decide_llm_attention_cites(d);
+    decide_llm_floor_words(d, &v, how);
     parallel_words(d, o, &v, how);
-    buf_printf(how, "; a prompt %.0f ms (the time to the first token: %.3g TFLOP, %.0f%% of them "
-                    "its attention's); with the prompts of the sequences that follow processed "
-                    "between its steps, %.1f ms per output token",
-               o->ttft_ms, v.prefill_flops / 1e12,
+    buf_printf(how, "; a prompt %.0f ms (%.0f%% attention); %.1f ms per output token",
+               o->ttft_ms,
                v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
                o->tpot_ms);
     if (other_vendor)
@@ -773,34 +696,6 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
 
-/* The speed model's terms a reader checks, with this decision's figures (`llm.speed_terms` in
- * decide --json): training's FLOPs a token, attention's part of them and QLoRA's
- * dequantisation; serving's prompt FLOPs, attention's part, and a decode step's floor. */
-static view *speed_terms_view(const decision *d)
-{
-    view *t = view_map();
-    const model_llm *m = &d->llm;
-    if (d->llm_setup.task == MODEL_INFERENCE) {
-        double context = d->w->serve_context;
-        view_map_set_num(t, "prefill_flops", model_llm_prefill_flops(m, context));
-        view_map_set_num(t, "prefill_attention_flops",
-                         context * model_llm_attention_flops(m, context));
-        view_map_set_num(t, "layer_latency_us", MODEL_LAYER_LATENCY_S * 1e6);
-        view_map_set_num(t, "moe_routing_latency_us",
-                         m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S * 1e6 : 0);
-        view_map_set_num(t, "decode_floor_ms", m->layers * model_llm_layer_latency_s(m) * 1e3);
-        return t;
-    }
-    double fpt = model_llm_train_flops_per_token(m, &d->llm_setup);
-    double attention = train_attention_flops(d);
-    view_map_set_num(t, "flops_per_token", fpt);
-    view_map_set_num(t, "attention_flops_per_token", attention);
-    view_map_set_num(t, "attention_share", fpt > 0 ? attention / fpt : 0);
-    view_map_set_num(t, "attention_flops_spent_per_token", attention / 2);
-    view_map_set_num(t, "dequant_slowdown", model_llm_train_slowdown(&d->llm_setup));
-    return t;
-}
-
 view *decide_llm_view(const decision *d)
 {
     view *v = view_map();
@@ -814,7 +709,7 @@ view *decide_llm_view(const decision *d)
     setup_words(&b, d);
     view_map_set_str(v, "setup_text", buf_cstr(&b));
     view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
-    view_map_set(v, "speed_terms", speed_terms_view(d));
+    view_map_set(v, "speed_terms", decide_llm_speed_terms_view(d));
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(d->w->target_tokens_per_s)) {
         buf_reset(&b);
         buf_puts(&b, "Every option that meets the targets serves the ");
@@ -875,86 +770,20 @@ static void llm_method_memory(view *method, gw_buf *b)
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
-/* The method's lines on attention's FLOPs, the decode floor and QLoRA's dequantisation
- * (`method.llm_terms`), each with this decision's figures; b is scratch. */
-static view *llm_method_terms(const decision *d, gw_buf *b)
-{
-    view *terms = view_list();
-    const model_llm *m = &d->llm;
-    int serving = d->llm_setup.task == MODEL_INFERENCE;
-    double context = serving ? d->w->serve_context : d->llm_setup.sequence_length;
-    buf_reset(b);
-    buf_puts(b, "attention FLOPs: ");
-    if (serving)
-        buf_printf(b, "a prompt of n tokens adds 4 x layers x n x n x heads x head size to its 2 "
-                      "x active parameters x n (here %.3g of %.3g TFLOP at %.0f tokens); a "
-                      "decode step adds 4 x layers x tokens cached x heads x head size a "
-                      "sequence", context * model_llm_attention_flops(m, context) / 1e12,
-                   model_llm_prefill_flops(m, context) / 1e12, context);
-    else
-        buf_printf(b, "a trained token adds 12 x layers x sequence length x heads x head size "
-                      "(16 with checkpointing, which recomputes it) to the parameters' FLOPs "
-                      "(here %.3g of %.3g GFLOP a token at %.0f tokens, %.1f%%)",
-                   train_attention_flops(d) / 1e9,
-                   model_llm_train_flops_per_token(m, &d->llm_setup) / 1e9, context,
-                   train_attention_flops(d) /
-                       model_llm_train_flops_per_token(m, &d->llm_setup) * 100);
-    buf_puts(b, "; counted as model FLOPs utilisation counts them, the full square of scores and "
-                "their product with the values (PaLM's 6N + 12 L H Q T: palm-paper), by which "
-                "the utilisations used were measured; FlashAttention's causal kernels skip the "
-                "masked half (flashattention-2-paper), so about half of it is spent; every "
-                "layer attends to the whole sequence (the catalog states no sliding window)");
-    view_list_push(terms, view_string(buf_cstr(b)));
-    if (serving) {
-        buf_reset(b);
-        buf_printf(b, "decode floor: every layer of a forward pass costs %.0f us besides reading "
-                      "its weights (the gaps between its kernels, within CUDA graphs: "
-                      "Llama-2-7B at batch 1 on 1 to 8 A100s, gpt-fast-tensor-parallel)",
-                   MODEL_LAYER_LATENCY_S * 1e6);
-        if (m->experts > 1)
-            buf_printf(b, ", a mixture-of-experts layer %.0f us more (router, top-k and the "
-                          "experts: Mixtral 8x7B on 2 to 8 A100s, gpt-fast-mixtral)",
-                       MODEL_MOE_ROUTING_LATENCY_S * 1e6);
-        buf_printf(b, ", before the tensor-parallel all-reduces: here %.0f layers, %.3g ms a "
-                      "decode step at least; speculative decoding (a draft model, multi-token "
-                      "prediction) is not counted, a step yields one token a sequence (DeepSeek-R1 "
-                      "on 8 B200 generated 111 tokens/s a stream without it and 253 with three "
-                      "draft layers: trtllm-deepseek-r1-b200-latency)",
-                   m->layers, m->layers * model_llm_layer_latency_s(m) * 1e3);
-        view_list_push(terms, view_string(buf_cstr(b)));
-    }
-    if (d->llm_setup.method == MODEL_TUNE_QLORA) {
-        buf_reset(b);
-        buf_printf(b, "dequantisation: QLoRA turns its 4-bit weights back into 16-bit ones in "
-                      "every pass and trains %.3g x slower than 16-bit LoRA (Llama 2 7B on an "
-                      "A100, 2.79 h against 1.85 h: raschka-lora-tips); the band takes %.3g x to "
-                      "%.3g x (bitsandbytes-nf4-slowdown)", MODEL_QLORA_DEQUANT_SLOWDOWN,
-                   MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH);
-        view_list_push(terms, view_string(buf_cstr(b)));
-    }
-    return terms;
-}
-
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
     if (d->llm_setup.task == MODEL_INFERENCE)
         buf_printf(b,
-                   "serving speed, a stated model: a decode step reads every weight (a mixture "
-                   "of experts: at most its active weights per sequence) and each sequence's KV "
-                   "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
-                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence and "
-                   "its attention over the cache at %.0f%% of the dense tensor rate, whichever "
-                   "is slower, plus every layer's fixed latency (the decode floor, below); the "
-                   "prompt's 2 x active parameters x tokens FLOPs and its attention's at the "
-                   "same rate is the time to the first token (queueing behind other prompts not "
-                   "counted); the prompts of the "
-                   "sequences that replace finished ones are processed between decode steps, "
-                   "so the time per output token = (output x step + sequences x prompt time) / "
-                   "output, and a replica generates sequences / that time tokens a second; "
-                   "requests are spread evenly over the replicas; a GPU without FP8 (before "
-                   "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
-                   "precision it has",
+                   "serving speed, a stated model: a decode step = the longer of reading the "
+                   "weights (a mixture of experts: its active ones a sequence at most) and KV "
+                   "caches (FP8 with FP8 or FP4 weights, else 16-bit) at %.0f%% of the memory "
+                   "bandwidth and computing 2 x active parameters + attention FLOPs a sequence "
+                   "at %.0f%% of the dense tensor rate, + the decode floor; the time to the "
+                   "first token = a prompt's FLOPs at that rate; time per output token = "
+                   "(output x step + sequences x prompt time) / output (the next prompts run "
+                   "between steps), tokens/s = sequences / that; a GPU lacking the precision "
+                   "runs the next it has",
                    d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100);
     else
@@ -994,18 +823,15 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
     } else {
         /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
          * stacks, and a served option's speed is its prefill and decode, not a training step. */
-        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
-                      "model again at the ends of the published ranges of its assumed shares: "
-                      "prefill at %.0f%% to %.0f%% utilisation (llama-3-paper, Llama 3 405B's "
-                      "pre-training; training's wider spread, 33%% to 58.2%% of torchtitan's "
-                      "runs, is not applied to serving) and %.1f%% to %.0f%% of the memory "
-                      "bandwidth a decode step (gpt-fast-benchmarks' measured 8-bit Llama-2-7B "
-                      "to mbu-glossary's common high), too few measured rows to test the model "
-                      "on", LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100,
-                   LLM_DECODE_BANDWIDTH_LOW * 100, LLM_DECODE_BANDWIDTH_HIGH * 100);
+        buf_printf(b, "; the band (throughput.low, .high): prefill at %.0f%% to %.0f%% "
+                      "utilisation (llama-3-paper; training's 33%% to 58.2%% of torchtitan's "
+                      "runs is not applied to serving), %.1f%% to %.0f%% of the bandwidth "
+                      "(gpt-fast-benchmarks to mbu-glossary)", LLM_MFU_LOW * 100,
+                   LLM_MFU_HIGH * 100, LLM_DECODE_BANDWIDTH_LOW * 100,
+                   LLM_DECODE_BANDWIDTH_HIGH * 100);
     }
     view_map_set_str(method, "scaling", buf_cstr(b));
-    view_map_set(method, "llm_terms", llm_method_terms(d, b));
+    view_map_set(method, "llm_terms", decide_llm_method_terms(d, b));
 }
 
 /* The method's words on serving layouts: those tried, how one is chosen, what tensor and
@@ -1013,34 +839,42 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 static void llm_method_layouts(gw_buf *b)
 {
     buf_printf(b,
-               "serving layouts: replicas of tp GPUs of one machine (tp 1, 2, 4 or 8) and, "
-               "where no machine holds one, of pp machines as pipeline stages over their "
-               "network; memory per GPU = (weights + KV cache) / (tp x pp); of the layouts that "
-               "fit, the one meeting the targets with the most tokens/s, else the one missing "
-               "them least; tensor parallelism adds 2 all-reduces a layer, each %.0f us over "
-               "the board's link (sglang-allreduce-h100) or %.0f us over PCIe "
-               "(sglang-allreduce-pcie) + 2 (tp - 1) / tp x tokens x hidden x %g bytes / the "
-               "link each way, not overlapped; with pipeline stages a token passes every stage, "
-               "a decode step = pp x (a stage's step + its all-reduces + a hop of %.0f us "
-               "(vllm-roce-allreduce) + tokens x hidden x %g bytes / the network), in min(pp, "
-               "sequences) micro-batches (fewer than pp: the bubble)",
+               "serving layouts: replicas of tp GPUs of one machine (1, 2, 4 or 8), or of pp "
+               "machines as pipeline stages where no machine holds one; of those that fit, the "
+               "one meeting the targets with the most tokens/s, else the one missing them "
+               "least; 2 all-reduces a layer, %.0f us over the board's link "
+               "(sglang-allreduce-h100) or %.0f us over PCIe (sglang-allreduce-pcie) + 2 (tp - "
+               "1) / tp x tokens x hidden x %g bytes / the link; a decode step = pp x (a "
+               "stage's step + its all-reduces + a hop of %.0f us (vllm-roce-allreduce) + "
+               "tokens x hidden x %g bytes / the network)",
                MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES);
 }
 
+/* Several machines when serving: the replicas side by side, a replica across them only as
+ * pipeline stages. */
+static const char llm_serving_machines[] =
+    "several machines (up to 4 bought, or a rental's instances): a replica spans them only as "
+    "pipeline stages (serving layouts)";
+
 /* The method's lines on several GPUs: data-parallel replicas within and across machines, the
  * measured results used, and tensor parallelism. */
 static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
 {
-    buf_printf(b,
-               "data-parallel replicas: efficiency = compute / (compute x %.2f + exchange), "
-               "compute = tokens a step (sequences x length) / a replica's tokens/s, exchange = "
-               "2(n-1)/n x bytes / link bandwidth each way (bytes: the trained parameters' "
-               "gradients, 4 a parameter in amp and for adapters, 2 in fp16 or bf16; x 1.5 "
-               "under ZeRO-3, which gathers the weights again); across machines the network "
-               "as for every model",
-               1 + MODEL_SYNC_OVERHEAD);
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    if (serving)   /* serving replicas exchange nothing: no data-parallel efficiency */
+        buf_puts(b, "serving replicas: side by side, the requests spread evenly over them, "
+                    "exchanging nothing");
+    else
+        buf_printf(b,
+                   "data-parallel replicas: efficiency = compute / (compute x %.2f + "
+                   "exchange), compute = tokens a step (sequences x length) / a replica's "
+                   "tokens/s, exchange = 2(n-1)/n x bytes / link bandwidth each way (bytes: the "
+                   "trained parameters' gradients, 4 a parameter in amp and for adapters, 2 in "
+                   "fp16 or bf16; x 1.5 under ZeRO-3, which gathers the weights again); across "
+                   "machines the network as for every model",
+                   1 + MODEL_SYNC_OVERHEAD);
     view_map_set_str(method, "multi_gpu", buf_cstr(b));
     view_map_set_str(method, "evidence",
                      d->w->benchmark
@@ -1050,7 +884,7 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                            "GPUs); the training utilisation is the median over all of them"
                          : "measured results: none (the workload names no benchmark): every "
                            "speed is the stated model's, an estimate");
-    view_map_set_str(method, "machines",
+    view_map_set_str(method, "machines", serving ? llm_serving_machines :
                      "several machines (up to 4 bought, or a rental's instances where the "
                      "provider states their network; serving replicas exchange nothing, so "
                      "a rental's instances serve side by side without one): training replicas "
