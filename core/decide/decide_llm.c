@@ -770,6 +770,18 @@ static void llm_method_memory(view *method, gw_buf *b)
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
+/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
+ * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
+static double model_flops_share(const decision *d)
+{
+    model_llm_setup s = d->llm_setup;
+    if (!s.checkpointing)
+        return 1;
+    double computed = model_llm_train_flops_per_token(&d->llm, &s);
+    s.checkpointing = 0;
+    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
+}
+
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
@@ -800,10 +812,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    d->llm_mfu_rows ? "the median over the benchmark's measured rows"
                                    : "the KB's assumed figure, Llama 3's model FLOPs "
                                      "utilisation in pre-training",
-                   d->llm_mfu * 100 * (d->llm_setup.checkpointing
-                                           ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
-                                                                                     : 4.0 / 6)
-                                           : 1));
+                   d->llm_mfu * 100 * model_flops_share(d));
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
