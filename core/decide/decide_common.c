@@ -135,6 +135,7 @@ decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide
     o->network_gbps = NAN;
     o->price_age_days = NAN;
     o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;   /* a language model served (decide_llm.c) */
+    o->floor_ms = NAN;
     o->capacity_lo = o->capacity_hi = NAN;
     return o;
 }

@@ -544,6 +544,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},
     {NULL, "decode_step_ms", F, OPT(step_ms), NULL, 1, " ms", VALUE, 0, NULL},
+    {NULL, "decode_floor_ms", F, OPT(floor_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "bandwidth_bound", B, OPT(bandwidth_bound), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_low", F, OPT(capacity_lo), NULL, 0, NULL, HIDDEN, 0, NULL},

@@ -316,7 +316,8 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     }
     double mfu = training_mfu(d);
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
-    double one = mfu * rate * 1e12 / fpt;
+    double slowdown = model_llm_train_slowdown(&d->llm_setup);
+    double one = mfu * rate * 1e12 / fpt / slowdown;
     double replica = one * o->tp * tp_efficiency(o);
     int dp = o->replicas;
     double eff = 1;
@@ -330,13 +331,18 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
     train_band(d, o);
+    decide_llm_dequant_band(d, o);
+    decide_llm_attention_cites(d);
     precision_words(d, o, how);
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
-                    "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
+                    "GFLOP a token the GPU computes (%.3g of them attention's at %.0f tokens)",
                rate, o->run_precision, mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
-               fpt / 1e9, one);
+               fpt / 1e9, decide_llm_train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
+    if (slowdown > 1)
+        buf_printf(how, " / %.3g (QLoRA dequantises its 4-bit weights)", slowdown);
+    buf_printf(how, " = %.0f tokens/s a GPU", one);
     if (!d->llm_mfu_rows && !decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the utilisation is NVIDIA H100's: %s's software stack may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
@@ -400,20 +406,20 @@ static void parallel_words(const decision *d, const decide_option *o, const mode
         int board = decide_gpu_board_link(o->gpu);
         double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
                                      o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
-        buf_printf(how, "; %.3g ms of it in all-reduces over %s (%.0f GB/s, %.0f us each)",
+        buf_printf(how, ", %.3g ms all-reduces (%.0f us each, %.0f GB/s over %s)",
                    v->allreduce_s * 1e3,
+                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
+                       1e6,
+                   link,
                    board ? "the board's link"
-                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer",
-                   link, (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S
-                                : MODEL_ALLREDUCE_LATENCY_PCIE_S) * 1e6);
+                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer");
     }
     if (o->pp > 1)
-        buf_printf(how, "; %d pipeline stages on %d machines, %.0f micro-batch%s in flight, "
-                        "%.3g ms in hops between them (%.0f us each over %.0f Gb/s)",
-                   o->pp, o->pp, fmin(o->pp, o->sequences),
-                   fmin(o->pp, o->sequences) == 1 ? "" : "es", v->hop_s * 1e3,
-                   MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
-                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps);
+        buf_printf(how, ", %.3g ms hops between %d pipeline stages on %d machines (%.0f us each "
+                        "over %.0f Gb/s, %.0f micro-batch%s in flight)",
+                   v->hop_s * 1e3, o->pp, o->pp, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps,
+                   fmin(o->pp, o->sequences), fmin(o->pp, o->sequences) == 1 ? "" : "es");
 }
 
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
@@ -437,6 +443,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
+    o->floor_ms = (v.floor_s + v.allreduce_s + v.hop_s) * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
@@ -448,23 +455,24 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->throughput = v.tokens_per_s * busy;
     serve_band(d, o, rate, busy);
     precision_words(d, o, how);
-    buf_puts(how, "stated model, an estimate: ");
+    buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
     int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
-    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
-                    "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
-                    "%.1f ms (%s bound)",
-               o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
-               o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
-               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
-               o->tp * o->pp > 1 ? " a GPU" : "",
-               v.step_s * 1e3, v.bandwidth_bound ? "bandwidth" : "compute");
+    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB "
+                    "at %.0f%% of %.0f GB/s%s, %.3g GFLOP at %.0f%% of %.0f %s TFLOPS)",
+               o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
+               v.bytes_per_step / 1e9, bw * 100, o->gpu->memory_bandwidth_gbs,
+               o->tp * o->pp > 1 ? " a GPU" : "", v.flops_per_step / 1e9, mfu * 100, rate,
+               o->run_precision);
+    decide_llm_attention_cites(d);
+    decide_llm_floor_words(d, &v, how);
     parallel_words(d, o, &v, how);
-    buf_printf(how, "; a prompt %.0f ms (the time to the first token); with the prompts of the "
-                    "sequences that follow processed between its steps, %.1f ms per output "
-                    "token", o->ttft_ms, o->tpot_ms);
+    buf_printf(how, "; a prompt %.0f ms (%.0f%% attention); %.1f ms per output token",
+               o->ttft_ms,
+               v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
+               o->tpot_ms);
     if (other_vendor)
         buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
@@ -541,7 +549,7 @@ static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
 {
     o->throughput = NAN;
-    o->tpot_ms = o->ttft_ms = o->step_ms = o->capacity = NAN;
+    o->tpot_ms = o->ttft_ms = o->step_ms = o->floor_ms = o->capacity = NAN;
     if (d->llm_setup.task == MODEL_INFERENCE)
         serve_speed(d, o, how);
     else
@@ -716,6 +724,7 @@ view *decide_llm_view(const decision *d)
     setup_words(&b, d);
     view_map_set_str(v, "setup_text", buf_cstr(&b));
     view_map_set_bool(v, "serving", d->llm_setup.task == MODEL_INFERENCE);
+    view_map_set(v, "speed_terms", decide_llm_speed_terms_view(d));
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(d->w->target_tokens_per_s)) {
         buf_reset(&b);
         buf_puts(&b, "Every option that meets the targets serves the ");
@@ -795,24 +804,32 @@ static void llm_method_memory(const decision *d, view *method, gw_buf *b)
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
+/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
+ * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
+static double model_flops_share(const decision *d)
+{
+    model_llm_setup s = d->llm_setup;
+    if (!s.checkpointing)
+        return 1;
+    double computed = model_llm_train_flops_per_token(&d->llm, &s);
+    s.checkpointing = 0;
+    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
+}
+
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
     if (d->llm_setup.task == MODEL_INFERENCE)
         buf_printf(b,
-                   "serving speed, a stated model: a decode step reads every weight (a mixture "
-                   "of experts: at most its active weights per sequence) and each sequence's KV "
-                   "cache (in FP8 when the weights are FP8 or FP4, else 16-bit) at %.0f%% of the "
-                   "memory bandwidth, and computes 2 x active parameters FLOPs a sequence at "
-                   "%.0f%% of the dense tensor rate, whichever is slower; the prompt's 2 x "
-                   "active parameters x tokens FLOPs at the same rate is the time to the first "
-                   "token (queueing behind other prompts not counted); the prompts of the "
-                   "sequences that replace finished ones are processed between decode steps, "
-                   "so the time per output token = (output x step + sequences x prompt time) / "
-                   "output, and a replica generates sequences / that time tokens a second; "
-                   "requests are spread evenly over the replicas; a GPU without FP8 (before "
-                   "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
-                   "precision it has",
+                   "serving speed, a stated model: a decode step = the longer of reading the "
+                   "weights (a mixture of experts: its active ones a sequence at most) and KV "
+                   "caches (FP8 with FP8 or FP4 weights, else 16-bit) at %.0f%% of the memory "
+                   "bandwidth and computing 2 x active parameters + attention FLOPs a sequence "
+                   "at %.0f%% of the dense tensor rate, + the decode floor; the time to the "
+                   "first token = a prompt's FLOPs at that rate; time per output token = "
+                   "(output x step + sequences x prompt time) / output (the next prompts run "
+                   "between steps), tokens/s = sequences / that; a GPU lacking the precision "
+                   "runs the next it has",
                    d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100);
     else
@@ -820,19 +837,16 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
                    "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
                    "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
-                   "with activation checkpointing, which recomputes the forward pass; the "
-                   "attention's own FLOPs, about 6 x layers x hidden x sequence length more, "
-                   "are not counted); the utilisation is %.0f%% (%s), of every FLOP the GPU "
+                   "with activation checkpointing, which recomputes the forward pass; plus the "
+                   "attention's own FLOPs, below); the utilisation is %.0f%% (%s), of every FLOP "
+                   "the GPU "
                    "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
                    "without FP8 tensor cores runs the next precision it has",
                    d->llm_mfu * 100,
                    d->llm_mfu_rows ? "the median over the benchmark's measured rows"
                                    : "the KB's assumed figure, Llama 3's model FLOPs "
                                      "utilisation in pre-training",
-                   d->llm_mfu * 100 * (d->llm_setup.checkpointing
-                                           ? (d->llm_setup.method == MODEL_TUNE_FULL ? 6.0 / 8
-                                                                                     : 4.0 / 6)
-                                           : 1));
+                   d->llm_mfu * 100 * model_flops_share(d));
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
@@ -852,17 +866,15 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
     } else {
         /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
          * stacks, and a served option's speed is its prefill and decode, not a training step. */
-        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
-                      "model again at the ends of the published ranges of its assumed shares: "
-                      "prefill at %.0f%% to %.0f%% utilisation (llama-3-paper, Llama 3 405B's "
-                      "pre-training; training's wider spread, 33%% to 58.2%% of torchtitan's "
-                      "runs, is not applied to serving) and %.1f%% to %.0f%% of the memory "
-                      "bandwidth a decode step (gpt-fast-benchmarks' measured 8-bit Llama-2-7B "
-                      "to mbu-glossary's common high), too few measured rows to test the model "
-                      "on", LLM_MFU_LOW * 100, LLM_MFU_HIGH * 100,
-                   LLM_DECODE_BANDWIDTH_LOW * 100, LLM_DECODE_BANDWIDTH_HIGH * 100);
+        buf_printf(b, "; the band (throughput.low, .high): prefill at %.0f%% to %.0f%% "
+                      "utilisation (llama-3-paper; training's 33%% to 58.2%% of torchtitan's "
+                      "runs is not applied to serving), %.1f%% to %.0f%% of the bandwidth "
+                      "(gpt-fast-benchmarks to mbu-glossary)", LLM_MFU_LOW * 100,
+                   LLM_MFU_HIGH * 100, LLM_DECODE_BANDWIDTH_LOW * 100,
+                   LLM_DECODE_BANDWIDTH_HIGH * 100);
     }
     view_map_set_str(method, "scaling", buf_cstr(b));
+    view_map_set(method, "llm_terms", decide_llm_method_terms(d, b));
 }
 
 /* The method's words on serving layouts: those tried, how one is chosen, what tensor and
@@ -870,34 +882,42 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 static void llm_method_layouts(gw_buf *b)
 {
     buf_printf(b,
-               "serving layouts: replicas of tp GPUs of one machine (tp 1, 2, 4 or 8) and, "
-               "where no machine holds one, of pp machines as pipeline stages over their "
-               "network; memory per GPU = (weights + KV cache) / (tp x pp); of the layouts that "
-               "fit, the one meeting the targets with the most tokens/s, else the one missing "
-               "them least; tensor parallelism adds 2 all-reduces a layer, each %.0f us over "
-               "the board's link (sglang-allreduce-h100) or %.0f us over PCIe "
-               "(sglang-allreduce-pcie) + 2 (tp - 1) / tp x tokens x hidden x %g bytes / the "
-               "link each way, not overlapped; with pipeline stages a token passes every stage, "
-               "a decode step = pp x (a stage's step + its all-reduces + a hop of %.0f us "
-               "(vllm-roce-allreduce) + tokens x hidden x %g bytes / the network), in min(pp, "
-               "sequences) micro-batches (fewer than pp: the bubble)",
+               "serving layouts: replicas of tp GPUs of one machine (1, 2, 4 or 8), or of pp "
+               "machines as pipeline stages where no machine holds one; of those that fit, the "
+               "one meeting the targets with the most tokens/s, else the one missing them "
+               "least; 2 all-reduces a layer, %.0f us over the board's link "
+               "(sglang-allreduce-h100) or %.0f us over PCIe (sglang-allreduce-pcie) + 2 (tp - "
+               "1) / tp x tokens x hidden x %g bytes / the link; a decode step = pp x (a "
+               "stage's step + its all-reduces + a hop of %.0f us (vllm-roce-allreduce) + "
+               "tokens x hidden x %g bytes / the network)",
                MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES);
 }
 
+/* Several machines when serving: the replicas side by side, a replica across them only as
+ * pipeline stages. */
+static const char llm_serving_machines[] =
+    "several machines (up to 4 bought, or a rental's instances): a replica spans them only as "
+    "pipeline stages (serving layouts)";
+
 /* The method's lines on several GPUs: data-parallel replicas within and across machines, the
  * measured results used, and tensor parallelism. */
 static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
 {
-    buf_printf(b,
-               "data-parallel replicas: efficiency = compute / (compute x %.2f + exchange), "
-               "compute = tokens a step (sequences x length) / a replica's tokens/s, exchange = "
-               "2(n-1)/n x bytes / link bandwidth each way (bytes: the trained parameters' "
-               "gradients, 4 a parameter in amp and for adapters, 2 in fp16 or bf16; x 1.5 "
-               "under ZeRO-3, which gathers the weights again); across machines the network "
-               "as for every model",
-               1 + MODEL_SYNC_OVERHEAD);
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    if (serving)   /* serving replicas exchange nothing: no data-parallel efficiency */
+        buf_puts(b, "serving replicas: side by side, the requests spread evenly over them, "
+                    "exchanging nothing");
+    else
+        buf_printf(b,
+                   "data-parallel replicas: efficiency = compute / (compute x %.2f + "
+                   "exchange), compute = tokens a step (sequences x length) / a replica's "
+                   "tokens/s, exchange = 2(n-1)/n x bytes / link bandwidth each way (bytes: the "
+                   "trained parameters' gradients, 4 a parameter in amp and for adapters, 2 in "
+                   "fp16 or bf16; x 1.5 under ZeRO-3, which gathers the weights again); across "
+                   "machines the network as for every model",
+                   1 + MODEL_SYNC_OVERHEAD);
     view_map_set_str(method, "multi_gpu", buf_cstr(b));
     view_map_set_str(method, "evidence",
                      d->w->benchmark
@@ -907,7 +927,7 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                            "GPUs); the training utilisation is the median over all of them"
                          : "measured results: none (the workload names no benchmark): every "
                            "speed is the stated model's, an estimate");
-    view_map_set_str(method, "machines",
+    view_map_set_str(method, "machines", serving ? llm_serving_machines :
                      "several machines (up to 4 bought, or a rental's instances where the "
                      "provider states their network; serving replicas exchange nothing, so "
                      "a rental's instances serve side by side without one): training replicas "

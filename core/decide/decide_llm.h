@@ -1,6 +1,7 @@
 /* decide_llm.h — a language model's part of the model stage, and the report's words on it
  * (decide_llm.c); how a served model's GPUs are laid out in replicas, tensor-parallel groups and
- * pipeline stages (decide_llm_layout.c). */
+ * pipeline stages (decide_llm_layout.c); the speed's terms beyond the roofline: attention, the
+ * decode floor, dequantisation (decide_llm_terms.c). */
 #ifndef GW_DECIDE_LLM_H
 #define GW_DECIDE_LLM_H
 
@@ -64,5 +65,24 @@ void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp);
  * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
 view *decide_llm_view(const decision *d);
 void decide_llm_method(const decision *d, view *method);
+
+/* ---- the speed's terms beyond the roofline (decide_llm_terms.c) ---- */
+
+/* The attention's part of the FLOPs a trained token is counted at (model_llm_attention_flops at
+ * the sequence length, 3 forward passes' worth, 4 with checkpointing). */
+double decide_llm_train_attention_flops(const decision *d);
+/* Cites how attention's FLOPs are counted and spent, once for the decision. */
+void decide_llm_attention_cites(decision *d);
+/* QLoRA: widens o's modelled band by the dequantisation's measured range and says so after its
+ * basis; other methods: nothing. */
+void decide_llm_dequant_band(decision *d, decide_option *o);
+/* What bounds a decode step: "latency" (the floor), "bandwidth" or "compute" (static). */
+const char *decide_llm_step_bound(const model_serving *v);
+/* Appends how much of a decode step the layers' latency takes, and cites its source. */
+void decide_llm_floor_words(decision *d, const model_serving *v, gw_buf *how);
+/* The method's lines on the terms (a list of strings; b is scratch) and llm.speed_terms (a
+ * map); the caller owns each view. */
+view *decide_llm_method_terms(const decision *d, gw_buf *b);
+view *decide_llm_speed_terms_view(const decision *d);
 
 #endif

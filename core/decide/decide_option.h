@@ -77,6 +77,8 @@ typedef struct decide_option {
     const char *run_precision;     /* what its GPUs compute in (a static string) */
     double tpot_ms, ttft_ms;       /* serving: time per output token, to the first token */
     double step_ms;                /* serving: one decode step of every sequence in flight */
+    double floor_ms;               /* serving: of it, what memory bandwidth does not shorten
+                                    * (every layer's latency, all-reduces, pipeline hops) */
     int bandwidth_bound;           /* serving: a decode step waits on memory, not compute */
     double capacity;               /* serving: tokens/s it can generate at the concurrency;
                                     * throughput is the demand when the workload states one */

@@ -327,10 +327,37 @@ double model_llm_weights_at(const model_llm *m, double bytes);
 int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
                      model_memory *out, gw_error *err);
 
+/* Attention's own FLOPs (no weights: the scores Q K^T and their product with V) are counted
+ * as the model FLOPs utilisation counts them: the full square, 2 x 2 x layers x tokens x heads x
+ * head_dim a token that attends to `tokens` positions in one forward pass, so 12 x layers x
+ * sequence x heads x head_dim a trained token (forward 4, backward 8: PaLM's appendix B,
+ * palm-paper, 6N + 12 L H Q T; Megatron-LM's and torchtitan's counts are the same).  The
+ * utilisations the model applies (llm_mfu, the published spreads) were measured by that
+ * count, so tokens/s = rate x utilisation / those FLOPs reproduces them.  FlashAttention's
+ * causal kernels skip the blocks above the diagonal (flashattention-2-paper) and so spend about
+ * half of it: the attention is, in effect, run at twice the stated utilisation.  The catalog
+ * gives no sliding window: every layer attends to the whole sequence. */
+double model_llm_attention_flops(const model_llm *m, double tokens);
+/* FLOPs of a prompt of `context` tokens in one forward pass: 2 x active params x context + its
+ * attention, context x model_llm_attention_flops(context) (the full square, as training counts
+ * it; the causal kernels spend about half). */
+double model_llm_prefill_flops(const model_llm *m, double context);
 /* FLOPs of one trained token: 6 x active params for full training (2 forward, 4 backward),
  * 4 x for LoRA and QLoRA (the frozen weights' gradients are not computed), plus 2 x with
- * checkpointing (the forward pass again). */
+ * checkpointing (the forward pass again); plus attention at s->sequence_length, 3 forward
+ * passes' worth (model_llm_attention_flops), 4 with checkpointing (its forward again; LoRA's
+ * backward still computes the gradients of Q, K and V, below the adapters). */
 double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup *s);
+/* QLoRA dequantises its 4-bit frozen weights to 16 bits in every forward and backward pass: it
+ * trains 1.51 x slower than 16-bit LoRA on the same GPU (Llama 2 7B on an A100, 2.79 h against
+ * 1.85 h: raschka-lora-tips), 1.2 to 2 x as the batch size goes (an RTX A5000, "20-100% drop"
+ * for nf4 on a 7B model: bitsandbytes-nf4-slowdown). */
+#define MODEL_QLORA_DEQUANT_SLOWDOWN 1.51
+#define MODEL_QLORA_DEQUANT_LOW 1.2
+#define MODEL_QLORA_DEQUANT_HIGH 2.0
+/* How many times longer a trained token takes than its FLOPs at the utilisation say:
+ * MODEL_QLORA_DEQUANT_SLOWDOWN for QLoRA, 1 otherwise. */
+double model_llm_train_slowdown(const model_llm_setup *s);
 /* Bytes data-parallel replicas exchange per step: gradients of what is trained (4 bytes a
  * parameter: fp32 for amp and for LoRA adapters, 2 for pure fp16/bf16) x 1.5 under ZeRO-3
  * (the weights are gathered again in the forward and backward passes: 3 transfers of B
@@ -361,6 +388,21 @@ typedef struct model_llm_layout {
 #define MODEL_PIPELINE_HOP_LATENCY_S 54e-6
 #define MODEL_ACTIVATION_EXCHANGE_BYTES 2.0
 
+/* What every layer of a forward pass costs besides reading its weights, whatever the batch: the
+ * gaps between its kernels (launch, ramp-up and tail, each waiting on the one before), even
+ * inside a CUDA graph.  Measured from decode at batch 1 with PyTorch compiled, on A100 80GB at
+ * 70% of their bandwidth (the KB's decode share, which the one-GPU 7B reaches: 1,397 GB/s):
+ * - a layer 23 us: Llama-2-7B at 104.9, 168.84, 254.02 and 328.43 tokens/s on 1, 2, 4 and 8
+ *   GPUs (gpt-fast-tensor-parallel) leaves 2.8, 17.5, 29.2 and 38.2 us a layer over its weights
+ *   at 1,427 GB/s a GPU and its all-reduces (model_llm_allreduce_s); their median, 23.3;
+ * - a mixture-of-experts layer 72 us more, its router, top-k and the experts' gather: Mixtral
+ *   8x7B at 78.75, 118.23 and 203.69 tokens/s on 2, 4 and 8 GPUs (gpt-fast-mixtral) leaves
+ *   71.8, 80.2 and 39.8 us a layer more than a dense one; their median, 71.8.
+ * Llama-2-70B on the same GPUs (21.32, 38.01 and 62.50 tokens/s on 2, 4 and 8) is left out of
+ * both and predicted within 10% (tests/unit/test_model_llm.c). */
+#define MODEL_LAYER_LATENCY_S 23e-6
+#define MODEL_MOE_ROUTING_LATENCY_S 72e-6
+
 /* Seconds a tensor-parallel group of tp GPUs spends in the all-reduces of `layers` layers for
  * `tokens` tokens: 2 a layer (after attention and after the feed-forward block, Megatron-LM's
  * split), each the fixed latency + 2 (tp - 1) / tp x tokens x hidden x 2 bytes / link_gbs (a
@@ -370,18 +412,26 @@ double model_llm_allreduce_s(const model_llm *m, const model_llm_layout *l, doub
 /* Seconds one hop between pipeline stages takes for `tokens` tokens' activations:
  * MODEL_PIPELINE_HOP_LATENCY_S + tokens x hidden x 2 bytes / network_gbs.  0 at pp 1. */
 double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tokens);
+/* Seconds one layer of a forward pass costs besides its weights and FLOPs:
+ * MODEL_LAYER_LATENCY_S, + MODEL_MOE_ROUTING_LATENCY_S for a mixture of experts. */
+double model_llm_layer_latency_s(const model_llm *m);
 
 /* One serving replica laid out as l.  The sequences in flight (s->sequences) move through the
  * pp stages in min(pp, sequences) micro-batches; a stage's step for one micro-batch reads its
  * layers' weights and the micro-batch's KV cache at bandwidth x decode_fraction and computes
- * its FLOPs (2 x active params a token) at tflops x mfu, over tp GPUs, whichever is slower,
- * plus its layers' all-reduces (model_llm_allreduce_s) and one hop to the next stage (the last
- * stage's hop takes the sampled token back to the first).  A token of a sequence passes every
- * stage, so a decode step (one token of every sequence) takes
- *     step = pp x (stage + all-reduces + hop);
- * with fewer micro-batches than stages, the stages wait (the pipeline bubble).  The time to the
- * first token is the prompt's 2 x active params x context FLOPs at tflops x mfu over tp GPUs,
- * its all-reduces over every layer and pp - 1 hops of the prompt's activations.  While a
+ * its FLOPs (2 x active params a token, + its attention over the average context,
+ * model_llm_attention_flops) at tflops x mfu, over tp GPUs, whichever is slower, plus its
+ * layers' fixed latency (model_llm_layer_latency_s: the floor a step never goes below), their
+ * all-reduces (model_llm_allreduce_s) and one hop to the next stage (the last stage's hop takes
+ * the sampled token back to the first).  A token of a sequence passes every stage, so a decode
+ * step (one token of every sequence) takes
+ *     step = pp x (stage + layers' latency + all-reduces + hop);
+ * with fewer micro-batches than stages, the stages wait (the pipeline bubble).  Speculative
+ * decoding (a draft model, multi-token prediction) is not counted: a step yields one token of
+ * each sequence.  The time to the first token is the prompt's FLOPs, 2 x active params x
+ * context + its attention (context x model_llm_attention_flops at context: the full square, as
+ * training counts it), at tflops x mfu over tp GPUs, every layer's latency, its all-reduces
+ * over every layer and pp - 1 hops of the prompt's activations.  While a
  * sequence generates its output, the prompts of the sequences that replace the others are
  * processed between its decode steps (continuous batching), so its time per output token is
  *     tpot = (output x step + sequences x prefill) / output
@@ -394,6 +444,9 @@ typedef struct model_serving {
     double bytes_per_step, flops_per_step;   /* one micro-batch through every stage */
     double allreduce_s;         /* of a decode step, every stage */
     double hop_s;               /* of a decode step, every hop */
+    double floor_s;             /* of a decode step, every layer's latency */
+    double prefill_flops;       /* of one prompt, attention included */
+    double prefill_attention_flops;   /* of them, attention's */
 } model_serving;
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
                        double output_tokens, const model_llm_layout *l, double tflops,

@@ -206,13 +206,30 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
     return GW_OK;
 }
 
+double model_llm_attention_flops(const model_llm *m, double tokens)
+{
+    return tokens > 0 ? 4 * m->layers * tokens * m->heads * m->head_dim : 0;
+}
+
+double model_llm_prefill_flops(const model_llm *m, double context)
+{
+    double active = m->active_params > 0 ? m->active_params : m->params;
+    return 2 * active * context + context * model_llm_attention_flops(m, context);
+}
+
 double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup *s)
 {
     double n = m->active_params > 0 ? m->active_params : m->params;
     double passes = s->method == MODEL_TUNE_FULL ? 6 : 4;
     if (s->checkpointing)
         passes += 2;
-    return passes * n;
+    double attention_passes = s->checkpointing ? 4 : 3;
+    return passes * n + attention_passes * model_llm_attention_flops(m, s->sequence_length);
+}
+
+double model_llm_train_slowdown(const model_llm_setup *s)
+{
+    return s->method == MODEL_TUNE_QLORA ? MODEL_QLORA_DEQUANT_SLOWDOWN : 1;
 }
 
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s)
@@ -243,6 +260,11 @@ double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tok
            tokens * m->hidden * MODEL_ACTIVATION_EXCHANGE_BYTES / (l->network_gbs * 1e9);
 }
 
+double model_llm_layer_latency_s(const model_llm *m)
+{
+    return MODEL_LAYER_LATENCY_S + (m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S : 0);
+}
+
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
                        double output_tokens, const model_llm_layout *l, double tflops,
                        double bandwidth_gbs, double mfu, double decode_fraction,
@@ -259,16 +281,20 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     double average_tokens = context + output_tokens / 2;
     out->bytes_per_step = read_params * wb +
                           model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
-    out->flops_per_step = 2 * active * batch;
+    out->flops_per_step = (2 * active + model_llm_attention_flops(m, average_tokens)) * batch;
     double memory_s = out->bytes_per_step / pp / (bandwidth_gbs * 1e9 * decode_fraction * tp);
     double compute_s = out->flops_per_step / pp / (tflops * 1e12 * mfu * tp);
+    double stage_floor = m->layers / pp * model_llm_layer_latency_s(m);
     double stage_allreduce = model_llm_allreduce_s(m, l, m->layers / pp, batch);
     double hop = model_llm_hop_s(m, l, batch);
     out->bandwidth_bound = memory_s >= compute_s;
+    out->floor_s = pp * stage_floor;
     out->allreduce_s = pp * stage_allreduce;
     out->hop_s = pp * hop;
-    out->step_s = pp * (fmax(memory_s, compute_s) + stage_allreduce + hop);
-    out->prefill_s = 2 * active * context / (tflops * 1e12 * mfu * tp) +
+    out->step_s = pp * (fmax(memory_s, compute_s) + stage_floor + stage_allreduce + hop);
+    out->prefill_flops = model_llm_prefill_flops(m, context);
+    out->prefill_attention_flops = context * model_llm_attention_flops(m, context);
+    out->prefill_s = out->prefill_flops / (tflops * 1e12 * mfu * tp) + out->floor_s +
                      model_llm_allreduce_s(m, l, m->layers, context) +
                      (pp - 1) * model_llm_hop_s(m, l, context);
     out->tpot_s = (output_tokens * out->step_s + sequences * out->prefill_s) / output_tokens;

@@ -4,9 +4,12 @@
 -- token is its decode steps plus the prompts of the requests that follow it, processed between
 -- them (option.tpot_ms - option.decode_step_ms a token).  For a serving target on the time per
 -- output token, an option that misses it while bandwidth-bound is excluded with the bandwidth the
--- target needs: the step scales inversely with bandwidth, so
---     needed = the GPU's bandwidth x step / (target - the prompts' share);
--- where the prompts alone take the whole target, more bandwidth cannot help and it says so.  An
+-- target needs: the step less its floor (option.decode_floor_ms: every layer's fixed latency,
+-- the all-reduces and the pipeline hops, which no bandwidth shortens) scales inversely with
+-- bandwidth, so
+--     needed = the GPU's bandwidth x (step - floor) / (target - the prompts' share - floor);
+-- where the prompts and the floor take the whole target, more bandwidth cannot help and it says
+-- so.  An
 -- option that meets the target with less than 20% to spare, or the stated demand with less than
 -- 20% of capacity to spare, is warned about.
 local HEADROOM = 0.8
@@ -21,7 +24,7 @@ end
 return {
   name = "serving-bandwidth",
   kind = "rule",
-  version = "1.1.0",
+  version = "1.2.0",
   description = "Serving with a time-per-token target: excludes bandwidth-bound options that miss it (saying the bandwidth it needs); warns when little headroom is left.",
 
   evaluate = function(option, workload)
@@ -32,6 +35,7 @@ return {
     end
     if target and tpot > target and option.bandwidth_bound and step then
       local prompts = tpot - step
+      local floor = option.decode_floor_ms or 0
       local bw = option.memory_bandwidth_gbs or 0
       local at = string.format("%.1f ms per output token at %d requests %s (%.1f ms of decode "
           .. "step, %.1f ms of other prompts)", tpot, option.sequences_per_replica or 1,
@@ -42,10 +46,17 @@ return {
                        .. "target: more replicas or more compute, not bandwidth, would help",
                        target) } }
       end
+      if prompts + floor >= target then
+        return { { effect = "exclude",
+                   because = at .. string.format("; the prompts and the step's %.1f ms of fixed "
+                       .. "latency (its layers and exchanges) take more than the %g ms target: "
+                       .. "more bandwidth would not help", floor, target) } }
+      end
       return { { effect = "exclude",
                  because = "decode is bound by memory bandwidth: " .. at
                      .. string.format("; the %g ms target needs about %.0f GB/s per GPU and "
-                     .. "this GPU has %.0f", target, bw * step / (target - prompts), bw) } }
+                     .. "this GPU has %.0f", target,
+                     bw * (step - floor) / (target - prompts - floor), bw) } }
     end
     if target and tpot <= target and tpot > HEADROOM * target then
       return { { effect = "warn", weight = 0.05,

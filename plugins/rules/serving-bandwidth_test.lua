@@ -11,6 +11,19 @@ return {
         .. "decode step, 20.0 ms of other prompts); the 50 ms target needs about 4000 GB/s per GPU "
         .. "and this GPU has 2000", 1, true), v[1].because)
   end,
+  test_the_step_floor_is_not_shortened_by_bandwidth = function(rule)
+    -- The same with 10 ms of the step its fixed latency: the other 50 ms must fall to 50 - 20
+    -- - 10 = 20 ms: 2,000 x 50 / 20 = 5,000 GB/s.
+    local v = rule.evaluate({ tpot_ms = 80, decode_step_ms = 60, decode_floor_ms = 10,
+                              bandwidth_bound = true, memory_bandwidth_gbs = 2000 }, serving)
+    assert(v[1].because:find("the 50 ms target needs about 5000 GB/s per GPU", 1, true),
+        v[1].because)
+    -- 35 ms of floor and 20 ms of prompts already pass 50 ms: bandwidth cannot reach it.
+    v = rule.evaluate({ tpot_ms = 80, decode_step_ms = 60, decode_floor_ms = 35,
+                        bandwidth_bound = true, memory_bandwidth_gbs = 2000 }, serving)
+    assert(v[1].effect == "exclude" and v[1].because:find("35.0 ms of fixed latency", 1, true)
+        and v[1].because:find("more bandwidth would not help", 1, true), v[1].because)
+  end,
   test_prompts_alone_over_the_target = function(rule)
     -- 70 ms a token of which 55 ms are other prompts: more bandwidth cannot reach 50 ms.
     local v = rule.evaluate({ tpot_ms = 70, decode_step_ms = 15, bandwidth_bound = true,

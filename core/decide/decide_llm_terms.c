@@ -1,0 +1,150 @@
+/* decide_llm_terms.c — the terms of a language model's speed beyond its roofline: attention's
+ * FLOPs, the decode floor (every layer's fixed latency) and QLoRA's dequantisation, and their
+ * words: in an option's speed and band, the method's lines (method.llm_terms) and
+ * llm.speed_terms in --json.  The figures are model.h's, each with its source. */
+#include "decide_llm.h"
+
+#include <stdlib.h>
+
+/* The attention's share of the FLOPs a trained token is counted at (model_llm_attention_flops,
+ * 3 forward passes' worth, 4 with checkpointing). */
+double decide_llm_train_attention_flops(const decision *d)
+{
+    const model_llm_setup *s = &d->llm_setup;
+    return (s->checkpointing ? 4 : 3) * model_llm_attention_flops(&d->llm, s->sequence_length);
+}
+
+/* The sources of how attention's FLOPs are counted and spent (model_llm_attention_flops): the
+ * method's, the same for every option, so cited once. */
+void decide_llm_attention_cites(decision *d)
+{
+    decide_cite(d, "palm-paper");
+    decide_cite(d, "flashattention-2-paper");
+}
+
+/* QLoRA's dequantisation (model.h's MODEL_QLORA_DEQUANT_*) widens a modelled speed's band by
+ * its published range around the factor used, said after the band's basis. */
+void decide_llm_dequant_band(decision *d, decide_option *o)
+{
+    if (d->llm_setup.method != MODEL_TUNE_QLORA)
+        return;
+    o->throughput_lo *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH;
+    o->throughput_hi *= MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW;
+    decide_option_cite(d, o, "raschka-lora-tips");
+    decide_option_cite(d, o, "bitsandbytes-nf4-slowdown");
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "%s; QLoRA's dequantisation, %.3g x slower than 16-bit LoRA "
+                       "(raschka-lora-tips), is %.3g x to %.3g x where measured "
+                       "(bitsandbytes-nf4-slowdown): the band x %.4g to x %.4g more",
+               o->throughput_band_basis ? o->throughput_band_basis : "",
+               MODEL_QLORA_DEQUANT_SLOWDOWN, MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH,
+               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_HIGH,
+               MODEL_QLORA_DEQUANT_SLOWDOWN / MODEL_QLORA_DEQUANT_LOW);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+}
+
+/* The sources of the layers' fixed latency (model.h's MODEL_LAYER_LATENCY_S and
+ * MODEL_MOE_ROUTING_LATENCY_S). */
+#define LLM_LAYER_LATENCY_SOURCE "gpt-fast-tensor-parallel"
+#define LLM_MOE_ROUTING_SOURCE "gpt-fast-mixtral"
+
+static int llm_is_moe(const decision *d)
+{
+    return d->llm.experts > 1;
+}
+
+/* What bounds a decode step: the layers' fixed latency where it exceeds the time to read the
+ * weights and cache or to compute (what is left of the step after the latency and the
+ * exchanges), else bandwidth or compute. */
+const char *decide_llm_step_bound(const model_serving *v)
+{
+    double work = v->step_s - v->floor_s - v->allreduce_s - v->hop_s;
+    if (v->floor_s > work)
+        return "latency";
+    return v->bandwidth_bound ? "bandwidth" : "compute";
+}
+
+/* How the layers' fixed latency, the floor of a decode step, adds to it (the method states its
+ * figures and sources, the same for every option: cited once). */
+void decide_llm_floor_words(decision *d, const model_serving *v, gw_buf *how)
+{
+    decide_cite(d, LLM_LAYER_LATENCY_SOURCE);
+    if (llm_is_moe(d))
+        decide_cite(d, LLM_MOE_ROUTING_SOURCE);
+    buf_printf(how, ", of it %.3g ms layer latency", v->floor_s * 1e3);
+}
+
+/* The speed model's terms a reader checks, with this decision's figures (`llm.speed_terms` in
+ * decide --json): training's FLOPs a token, attention's part of them and QLoRA's
+ * dequantisation; serving's prompt FLOPs, attention's part, and a decode step's floor. */
+view *decide_llm_speed_terms_view(const decision *d)
+{
+    view *t = view_map();
+    const model_llm *m = &d->llm;
+    if (d->llm_setup.task == MODEL_INFERENCE) {
+        double context = d->w->serve_context;
+        view_map_set_num(t, "prefill_flops", model_llm_prefill_flops(m, context));
+        view_map_set_num(t, "prefill_attention_flops",
+                         context * model_llm_attention_flops(m, context));
+        view_map_set_num(t, "layer_latency_us", MODEL_LAYER_LATENCY_S * 1e6);
+        view_map_set_num(t, "moe_routing_latency_us",
+                         m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S * 1e6 : 0);
+        view_map_set_num(t, "decode_floor_ms", m->layers * model_llm_layer_latency_s(m) * 1e3);
+        return t;
+    }
+    double fpt = model_llm_train_flops_per_token(m, &d->llm_setup);
+    double attention = decide_llm_train_attention_flops(d);
+    view_map_set_num(t, "flops_per_token", fpt);
+    view_map_set_num(t, "attention_flops_per_token", attention);
+    view_map_set_num(t, "attention_share", fpt > 0 ? attention / fpt : 0);
+    view_map_set_num(t, "attention_flops_spent_per_token", attention / 2);
+    view_map_set_num(t, "dequant_slowdown", model_llm_train_slowdown(&d->llm_setup));
+    return t;
+}
+
+/* The method's lines on attention's FLOPs, the decode floor and QLoRA's dequantisation
+ * (`method.llm_terms`), each with this decision's figures; b is scratch. */
+view *decide_llm_method_terms(const decision *d, gw_buf *b)
+{
+    view *terms = view_list();
+    const model_llm *m = &d->llm;
+    buf_reset(b);
+    if (d->llm_setup.task == MODEL_INFERENCE) {
+        double context = d->w->serve_context;
+        buf_printf(b, "attention FLOPs: 4 x layers x n x n x heads x head size for a prompt of n "
+                      "tokens (%.3g TFLOP here), 4 x layers x tokens cached x heads x head size a "
+                      "decode step", context * model_llm_attention_flops(m, context) / 1e12);
+    } else {
+        double fpt = model_llm_train_flops_per_token(m, &d->llm_setup);
+        buf_printf(b, "attention FLOPs: a trained token adds 12 x layers x sequence length x "
+                      "heads x head size, 16 with checkpointing (here %.3g of %.3g GFLOP)",
+                   decide_llm_train_attention_flops(d) / 1e9, fpt / 1e9);
+    }
+    buf_puts(b, ": the full square, as the utilisations used were measured (palm-paper); "
+                "FlashAttention's causal kernels spend about half (flashattention-2-paper); no "
+                "sliding window");
+    view_list_push(terms, view_string(buf_cstr(b)));
+    if (d->llm_setup.task == MODEL_INFERENCE) {
+        buf_reset(b);
+        buf_printf(b, "decode floor: every layer costs %.0f us besides its weights (kernel gaps "
+                      "within CUDA graphs: gpt-fast-tensor-parallel)", MODEL_LAYER_LATENCY_S * 1e6);
+        if (m->experts > 1)
+            buf_printf(b, ", a mixture of experts' %.0f us more (gpt-fast-mixtral)",
+                       MODEL_MOE_ROUTING_LATENCY_S * 1e6);
+        buf_printf(b, ", before the all-reduces: %.3g ms a step here; speculative decoding is "
+                      "not counted (a step yields one token a sequence)",
+                   m->layers * model_llm_layer_latency_s(m) * 1e3);
+        view_list_push(terms, view_string(buf_cstr(b)));
+    }
+    if (d->llm_setup.method == MODEL_TUNE_QLORA) {
+        buf_reset(b);
+        buf_printf(b, "dequantisation: QLoRA trains %.3g x slower than 16-bit LoRA "
+                      "(raschka-lora-tips), %.3g x to %.3g x in the band "
+                      "(bitsandbytes-nf4-slowdown)", MODEL_QLORA_DEQUANT_SLOWDOWN,
+                   MODEL_QLORA_DEQUANT_LOW, MODEL_QLORA_DEQUANT_HIGH);
+        view_list_push(terms, view_string(buf_cstr(b)));
+    }
+    return terms;
+}
+
