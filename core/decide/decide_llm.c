@@ -8,6 +8,7 @@
  * token checked against the workload's targets. */
 #include "decide_llm.h"
 #include "decide_demand.h"
+#include "decide_precision.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -84,18 +85,83 @@ int decide_llm_setup(decision *d, gw_error *err)
 
 /* ---- precision: what each GPU computes in ---- */
 
-/* The dense tensor rate of g at precision p (NaN or 0 where it has none). */
-static double rate_at(const kb_gpu *g, const char *p)
+/* The row g runs the workload's precision as (decide_runs_at): the same, or where g lacks its
+ * tensor cores or kernels, the next it has (precision.h: fp4, fp4-w4a16, fp8, fp8-w8a16, bf16,
+ * fp16, fp32); training passes over the weight-only forms. */
+static const gw_precision *runs_at(const decision *d, const kb_gpu *g)
 {
-    return gw_precision_rate(gw_precision_find(p), g);   /* precision.h's rate_at, rate_else */
+    return decide_runs_at(d, g, d->llm_setup.task != MODEL_INFERENCE);
 }
 
-/* The precision g runs the workload's in: the same, or where g has no tensor cores for it
- * (FP8 before Hopper and Ada, FP4 before Blackwell), the next it has: fp4, then fp8, then bf16
- * (fp16 where there is no bf16). */
-static const char *runs_at(const kb_gpu *g, const char *p)
+/* The tensor rate g computes run at: its format's peak, the KB's figure; training at a format
+ * whose speed-up over BF16 is measured (fp8, fp4), BF16's rate x that speed-up, not the peak
+ * (sp, when given, says which; its figure NaN where the peak is used).  NaN where the KB has no
+ * figure. */
+static double rate_at(const decision *d, const kb_gpu *g, const gw_precision *run,
+                      gw_speedup *sp)
 {
-    return gw_precision_on(gw_precision_find(p), g)->name;   /* p: a workload's, known */
+    gw_speedup none = {.figure = NAN, .low = NAN, .high = NAN};
+    gw_support s = decide_support(d);
+    if (!sp)
+        sp = &none;
+    *sp = none;
+    if (d->llm_setup.task == MODEL_INFERENCE || !run || run->half ||
+        !gw_precision_train_speedup(&s, run->computes, g, sp))
+        return gw_precision_rate(run, g);
+    return gw_precision_rate(gw_precision_find("bf16"), g) * sp->figure;
+}
+
+/* The rate o's GPUs compute at, in words: "989 bf16 TFLOPS", or for a measured speed-up "1385
+ * TFLOPS (989 bf16 TFLOPS x 1.4, FP8 training's measured speed-up over BF16 on Hopper)". */
+static void rate_words(gw_buf *b, const decide_option *o, double rate, const gw_speedup *sp)
+{
+    const gw_precision *run = gw_precision_find(o->run_precision);
+    if (isnan(sp->figure)) {
+        buf_printf(b, "%.0f %s %s", rate, run->computes, gw_precision_rate_unit(run));
+        return;
+    }
+    buf_printf(b, "%.0f TFLOPS (%.0f bf16 TFLOPS x %.3g, ", rate, rate / sp->figure, sp->figure);
+    for (const char *c = run->computes; *c; c++)
+        buf_putc(b, *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c);
+    if (sp->own)
+        buf_printf(b, " training's measured speed-up over BF16 on %s)", sp->own->architecture);
+    else
+        buf_printf(b, " training's speed-up over BF16 measured on other architectures than %s: "
+                      "the median of %zu)", o->gpu->architecture ? o->gpu->architecture : "its",
+                   sp->rows);
+}
+
+/* A measured speed-up's band carried into o's training speed's: its low and high ends against
+ * the figure used, each measurement cited, and said in the band's basis. */
+static void speedup_band(decision *d, decide_option *o, const gw_speedup *sp)
+{
+    const gw_precision *run = gw_precision_find(o->run_precision);
+    if (isnan(sp->figure))
+        return;
+    o->throughput_lo *= sp->low / sp->figure;
+    o->throughput_hi *= sp->high / sp->figure;
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "%s; x %.3g to x %.3g for %s training's speed-up over BF16, published "
+                       "measurements from %.3g to %.3g ",
+               o->throughput_band_basis ? o->throughput_band_basis : "", sp->low / sp->figure,
+               sp->high / sp->figure, run->computes, sp->low, sp->high);
+    if (sp->own)
+        buf_printf(&basis, "on %s (", sp->own->architecture);
+    else
+        buf_printf(&basis, "on %zu other architectures (", sp->rows);
+    int first = 1;
+    for (size_t i = 0; i < d->n_support; i++) {
+        const kb_precision_support *r = &d->support[i];
+        if (!gw_speedup_uses(sp, r, run->computes))
+            continue;
+        decide_option_cite(d, o, r->low_source);
+        decide_option_cite(d, o, r->high_source);
+        buf_printf(&basis, "%s%s, %s", first ? "" : "; ", r->low_source, r->high_source);
+        first = 0;
+    }
+    buf_printf(&basis, "), the figure used %.3g", sp->figure);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
 }
 
 /* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
@@ -122,10 +188,9 @@ static void serve_fit(const decision *d, decide_option *o)
 
 void decide_llm_fit(decision *d, decide_option *o)
 {
-    const workload *w = d->w;
     double memory_gb = decide_option_memory_gb(o);
     model_llm_setup s = d->llm_setup;
-    o->run_precision = runs_at(o->gpu, w->precision);
+    o->run_precision = runs_at(d, o->gpu)->name;
     o->pp = 1;
     o->fits = 0;
     if (s.task == MODEL_INFERENCE) {
@@ -228,7 +293,7 @@ static double training_mfu(decision *d)
     for (size_t i = 0; i < d->n_bench; i++) {
         const kb_benchmark *b = &d->bench[i];
         const kb_gpu *g = decide_gpu_find(d, b->gpu);
-        double rate = g ? rate_at(g, runs_at(g, d->w->precision)) : NAN;
+        double rate = g ? rate_at(d, g, runs_at(d, g), NULL) : NAN;
         if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
             v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
     }
@@ -299,16 +364,17 @@ static double tp_efficiency(const decide_option *o)
 
 static void precision_words(const decision *d, const decide_option *o, gw_buf *how)
 {
-    if (!decide_str_eq(o->run_precision, d->w->precision))
-        buf_printf(how, "%s has no %s tensor cores: runs at %s; ", o->gpu->name,
-                   d->w->precision, o->run_precision);
+    if (decide_precision_words(d, o->gpu, d->llm_setup.task != MODEL_INFERENCE, how))
+        buf_puts(how, "; ");
 }
 
 static void train_speed(decision *d, decide_option *o, gw_buf *how)
 {
-    double rate = rate_at(o->gpu, o->run_precision);
+    gw_speedup sp;
+    double rate = rate_at(d, o->gpu, gw_precision_find(o->run_precision), &sp);
     if (!(rate > 0)) {
-        buf_printf(how, "the KB has no %s tensor rate for %s", o->run_precision, o->gpu->name);
+        buf_printf(how, "the KB has no %s tensor rate for %s",
+                   gw_precision_find(o->run_precision)->computes, o->gpu->name);
         return;
     }
     double mfu = training_mfu(d);
@@ -327,10 +393,13 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
     train_band(d, o);
+    speedup_band(d, o, &sp);
     precision_words(d, o, how);
-    buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
+    buf_puts(how, "stated model, an estimate: ");
+    rate_words(how, o, rate, &sp);
+    buf_printf(how, " x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
-               rate, o->run_precision, mfu * 100,
+               mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
                fpt / 1e9, one);
@@ -416,9 +485,10 @@ static void parallel_words(const decision *d, const decide_option *o, const mode
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
-    double rate = rate_at(o->gpu, o->run_precision);
+    const gw_precision *run = gw_precision_find(o->run_precision);
+    double rate = rate_at(d, o->gpu, run, NULL);
     if (!(rate > 0) || !(o->gpu->memory_bandwidth_gbs > 0)) {
-        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", o->run_precision,
+        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", run->computes,
                    o->gpu->name);
         return;
     }
@@ -451,11 +521,12 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
     buf_printf(how, ", up to %.0f sequence%s a replica; a decode step reads %.3g GB at %.0f%% "
-                    "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s TFLOPS%s: "
+                    "of %.0f GB/s%s and computes %.3g GFLOP at %.0f%% of %.0f %s %s%s: "
                     "%.1f ms (%s bound)",
                o->sequences, o->sequences == 1 ? "" : "s", v.bytes_per_step / 1e9, bw * 100,
                o->gpu->memory_bandwidth_gbs, o->tp * o->pp > 1 ? " a GPU" : "",
-               v.flops_per_step / 1e9, mfu * 100, rate, o->run_precision,
+               v.flops_per_step / 1e9, mfu * 100, rate, run->computes,
+               gw_precision_rate_unit(run),
                o->tp * o->pp > 1 ? " a GPU" : "",
                v.step_s * 1e3, v.bandwidth_bound ? "bandwidth" : "compute");
     parallel_words(d, o, &v, how);
