@@ -240,8 +240,12 @@ void gw_precision_fallback_words(gw_buf *b, const gw_precision *asked, const gw_
         buf_printf(b, "%s (%s) ", runs->name, runs->meaning);
     buf_puts(b, "at ");
     put_upper(b, runs->computes);
+    /* Training at fp8 or fp4 runs at BF16's rate x a measured speed-up, not the peak: the
+     * speed's words give that rate. */
     double rate = gw_precision_rate(runs, g);
-    if (rate > 0)
+    if (training && runs->trains_as)
+        ;
+    else if (rate > 0)
         buf_printf(b, " (%.4g %s)", rate, gw_precision_rate_unit(runs));
     else
         buf_puts(b, " (the KB gives no rate for it)");
