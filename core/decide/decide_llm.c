@@ -93,75 +93,12 @@ static const gw_precision *runs_at(const decision *d, const kb_gpu *g)
     return decide_runs_at(d, g, d->llm_setup.task != MODEL_INFERENCE);
 }
 
-/* The tensor rate g computes run at: its format's peak, the KB's figure; training at a format
- * whose speed-up over BF16 is measured (fp8, fp4), BF16's rate x that speed-up, not the peak
- * (sp, when given, says which; its figure NaN where the peak is used).  NaN where the KB has no
- * figure. */
+/* The tensor rate g computes run at (decide_precision_rate: training at fp8 or fp4, BF16's
+ * rate x the measured speed-up sp says; NULL sp: not wanted). */
 static double rate_at(const decision *d, const kb_gpu *g, const gw_precision *run,
                       gw_speedup *sp)
 {
-    gw_speedup none = {.figure = NAN, .low = NAN, .high = NAN};
-    gw_support s = decide_support(d);
-    if (!sp)
-        sp = &none;
-    *sp = none;
-    if (d->llm_setup.task == MODEL_INFERENCE || !run || run->half ||
-        !gw_precision_train_speedup(&s, run->computes, g, sp))
-        return gw_precision_rate(run, g);
-    return gw_precision_rate(gw_precision_find("bf16"), g) * sp->figure;
-}
-
-/* The rate o's GPUs compute at, in words: "989 bf16 TFLOPS", or for a measured speed-up "1385
- * TFLOPS (989 bf16 TFLOPS x 1.4, FP8 training's measured speed-up over BF16 on Hopper)". */
-static void rate_words(gw_buf *b, const decide_option *o, double rate, const gw_speedup *sp)
-{
-    const gw_precision *run = gw_precision_find(o->run_precision);
-    if (isnan(sp->figure)) {
-        buf_printf(b, "%.0f %s %s", rate, run->computes, gw_precision_rate_unit(run));
-        return;
-    }
-    buf_printf(b, "%.0f TFLOPS (%.0f bf16 TFLOPS x %.3g, ", rate, rate / sp->figure, sp->figure);
-    for (const char *c = run->computes; *c; c++)
-        buf_putc(b, *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c);
-    if (sp->own)
-        buf_printf(b, " training's measured speed-up over BF16 on %s)", sp->own->architecture);
-    else
-        buf_printf(b, " training's speed-up over BF16 measured on other architectures than %s: "
-                      "the median of %zu)", o->gpu->architecture ? o->gpu->architecture : "its",
-                   sp->rows);
-}
-
-/* A measured speed-up's band carried into o's training speed's: its low and high ends against
- * the figure used, each measurement cited, and said in the band's basis. */
-static void speedup_band(decision *d, decide_option *o, const gw_speedup *sp)
-{
-    const gw_precision *run = gw_precision_find(o->run_precision);
-    if (isnan(sp->figure))
-        return;
-    o->throughput_lo *= sp->low / sp->figure;
-    o->throughput_hi *= sp->high / sp->figure;
-    gw_buf basis = GW_BUF_INIT;
-    buf_printf(&basis, "%s; x %.3g to x %.3g for %s training's speed-up over BF16, published "
-                       "measurements from %.3g to %.3g ",
-               o->throughput_band_basis ? o->throughput_band_basis : "", sp->low / sp->figure,
-               sp->high / sp->figure, run->computes, sp->low, sp->high);
-    if (sp->own)
-        buf_printf(&basis, "on %s (", sp->own->architecture);
-    else
-        buf_printf(&basis, "on %zu other architectures (", sp->rows);
-    int first = 1;
-    for (size_t i = 0; i < d->n_support; i++) {
-        const kb_precision_support *r = &d->support[i];
-        if (!gw_speedup_uses(sp, r, run->computes))
-            continue;
-        decide_option_cite(d, o, r->low_source);
-        decide_option_cite(d, o, r->high_source);
-        buf_printf(&basis, "%s%s, %s", first ? "" : "; ", r->low_source, r->high_source);
-        first = 0;
-    }
-    buf_printf(&basis, "), the figure used %.3g", sp->figure);
-    free(o->throughput_band_basis);
-    o->throughput_band_basis = buf_detach(&basis);
+    return decide_precision_rate(d, g, run, d->llm_setup.task != MODEL_INFERENCE, sp);
 }
 
 /* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
@@ -393,10 +330,10 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->efficiency = eff * tp_efficiency(o);
     o->throughput = replica * dp * eff;
     train_band(d, o);
-    speedup_band(d, o, &sp);
+    decide_precision_speedup_band(d, o, &sp);
     precision_words(d, o, how);
     buf_puts(how, "stated model, an estimate: ");
-    rate_words(how, o, rate, &sp);
+    decide_precision_rate_words(how, o, rate, &sp);
     buf_printf(how, " x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
                mfu * 100,

@@ -200,8 +200,7 @@ const char *gw_precision_rate_unit(const gw_precision *p)
 
 /* ---- why a GPU runs another format ---- */
 
-/* A format's name as the words write it: "BF16", "INT8". */
-static void put_upper(gw_buf *b, const char *format)
+void gw_format_words(gw_buf *b, const char *format)
 {
     for (const char *c = format; c && *c; c++)
         buf_putc(b, *c >= 'a' && *c <= 'z' ? (char)(*c - 'a' + 'A') : *c);
@@ -216,7 +215,7 @@ static void lack_words(gw_buf *b, const gw_precision *p, const kb_gpu *g, const 
         buf_puts(b, said + 1 == total ? " and " : ", ");
     buf_puts(b, "no ");
     if (!gw_support_has(s, p->computes, g)) {
-        put_upper(b, p->computes);
+        gw_format_words(b, p->computes);
         buf_puts(b, " tensor cores");
     } else {
         buf_printf(b, "%s kernels", p->kernel);
@@ -239,7 +238,7 @@ void gw_precision_fallback_words(gw_buf *b, const gw_precision *asked, const gw_
     if (runs->internal || runs->serving_only)
         buf_printf(b, "%s (%s) ", runs->name, runs->meaning);
     buf_puts(b, "at ");
-    put_upper(b, runs->computes);
+    gw_format_words(b, runs->computes);
     /* Training at fp8 or fp4 runs at BF16's rate x a measured speed-up, not the peak: the
      * speed's words give that rate. */
     double rate = gw_precision_rate(runs, g);

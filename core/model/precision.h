@@ -75,6 +75,8 @@ const gw_precision *gw_precision_on(const gw_precision *p, const kb_gpu *g, cons
 /* g's dense rate for p's format (TFLOPS; TOPS for int8): the KB's figure, no other standing in;
  * NaN for NULL p or where the KB gives none. */
 double gw_precision_rate(const gw_precision *p, const kb_gpu *g);
+/* A format's name as words write it, into b: "BF16", "INT8". */
+void gw_format_words(gw_buf *b, const char *format);
 /* "TOPS" for an integer format, else "TFLOPS". */
 const char *gw_precision_rate_unit(const gw_precision *p);
 
