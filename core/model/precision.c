@@ -19,7 +19,8 @@
  * parameters), pure fp16 / bf16 16-bit ones; fp8 and fp4 training keeps bf16 weights and casts
  * per matrix product (Transformer Engine, NVFP4 recipes).  Weight-only formats compute at FP16,
  * which every tensor-core GPU since Volta has (AWQ's kernels run FP16 activations only; Marlin
- * runs FP16 or BF16 at the same rate).  Where a GPU cannot run a format, the fallback is the
+ * runs FP16 or BF16 at the same rate); fp32 computes at FP32, PyTorch's default for matrix
+ * products (tf32 asks for TF32 tensor cores).  Where a GPU cannot run a format, the fallback is the
  * nearest it can: FP8 weights stay 1 byte where weight-only kernels exist (Turing and later),
  * FP4 weights 4 bits, BF16 becomes FP16 (the same bytes), and FP16 FP32 on a GPU without FP16
  * tensor cores. */
@@ -249,8 +250,8 @@ void gw_precision_fallback_words(gw_buf *b, const gw_precision *asked, const gw_
     else
         buf_puts(b, " (the KB gives no rate for it)");
     if (!training && runs->weight_bytes != asked->weight_bytes)
-        buf_printf(b, ", %.3g bytes a weight where %s takes %.3g", runs->weight_bytes,
-                   asked->name, asked->weight_bytes);
+        buf_printf(b, ", %.4g byte%s a weight where %s takes %.4g", runs->weight_bytes,
+                   runs->weight_bytes == 1 ? "" : "s", asked->name, asked->weight_bytes);
     if (!strcmp(asked->computes, "bf16") && !strcmp(runs->computes, "fp16"))
         buf_puts(b, "; FP16's range is narrower than BF16's: training needs loss scaling, and a "
                     "model trained in BF16 can overflow in FP16");

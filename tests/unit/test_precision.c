@@ -289,6 +289,10 @@ static void why_a_gpu_runs_another(void **state)
     words("int8", &volta, 0,
           "Tesla V100 has no INT8 tensor cores: runs w8a16 (int8 weights, 16-bit activations: "
           "GPTQ or AWQ 8-bit, bitsandbytes LLM.int8) at FP16 (125 TFLOPS)");
+    /* An MI300X: no FP4 and no FP4 Marlin (a CUDA kernel): FP8, 1 byte a weight. */
+    words("fp4", &cdna3, 0,
+          "MI300X has no FP4 tensor cores and no fp4-w4a16 kernels: runs at FP8 (2615 TFLOPS), "
+          "1 byte a weight where fp4 takes 0.5625");
     words("fp8", &hopper, 0, "");
 }
 
