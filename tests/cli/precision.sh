@@ -108,6 +108,8 @@ check_eq "precision: an RTX 2080 Ti runs it at fp16, 53.8 TFLOPS" \
 check_eq "precision: the precision-support rule warns on each, in the decision's words" \
     "$(jqr '[.options[] | select(.provider == "PrecisionCloud") | [.verdicts[] | select(.rule == "precision-support") | .effect] | join("")] | unique | join(" ")')" \
     "warn"
+check_eq "precision: the trace says it too (the rule's verdict, in the decision's words)" \
+    "$(jqr '[.trace[] | select(startswith("rule precision-support: warn rent:PrecisionCloud:v100x8:8x v100-sxm2-16gb (0.05): Tesla V100 SXM2 16GB has no BF16 tensor cores: runs at FP16 (125 TFLOPS)"))] | length')" 1
 # The V100 rental is the only option that holds the model: it is recommended, and the report
 # says, among the recommendation's risks, that it runs FP16 and what that means.
 check_eq "precision: the 8x V100 is recommended (nothing else holds it)" "$(jqr .recommendation.option)" \
