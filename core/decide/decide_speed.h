@@ -22,7 +22,6 @@ double decide_batch_per_gpu(const workload *w);
  * a scale-up link of their board (NVLink and its kin); whether they reach each other over PCIe
  * peer-to-peer (the KB's flag, else the former GeForce RTX 40/50 rule). */
 model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g);
-
 int decide_gpu_board_link(const kb_gpu *g);
 int decide_gpu_p2p(const kb_gpu *g);
 
