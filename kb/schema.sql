@@ -755,3 +755,24 @@ ALTER TABLE model ADD COLUMN hf_repo TEXT;
 -- so.
 ALTER TABLE gpu ADD COLUMN memory_mib REAL CHECK (memory_mib > 0);
 ALTER TABLE gpu ADD COLUMN memory_mib_source TEXT REFERENCES source(id);
+
+-- (precision) Issue 28, one precision table: which architectures compute each number format, in tensor (or
+-- matrix) cores for a compute format, or with weight-only kernels for FP8 or FP4 weights
+-- dequantized to 16 bits (fp8-w8a16, fp4-w4a16), each with its source; and where training at a
+-- format was measured against BF16 on an architecture, the speed-up the model uses with its
+-- band: the lowest and the highest published measurement, each with its source.  An upgraded
+-- KB gets the rows with gpuwise kb import kb/data/precision_support.csv; until then a decision
+-- reads support from the GPUs' rate figures and says so.
+CREATE TABLE precision_support (
+    precision          TEXT NOT NULL CHECK (precision IN ('fp16', 'bf16', 'tf32', 'fp8', 'int8',
+                                                          'fp4', 'fp8-w8a16', 'fp4-w4a16')),
+    architecture       TEXT NOT NULL,
+    train_speedup      REAL CHECK (train_speedup > 0),
+    train_speedup_low  REAL CHECK (train_speedup_low > 0),
+    low_source         TEXT REFERENCES source(id),
+    train_speedup_high REAL CHECK (train_speedup_high > 0),
+    high_source        TEXT REFERENCES source(id),
+    source             TEXT NOT NULL REFERENCES source(id),
+    note               TEXT,
+    PRIMARY KEY (precision, architecture)
+);

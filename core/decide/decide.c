@@ -12,6 +12,7 @@
 #include "decide_llm.h"
 #include "decide_mixed.h"
 #include "decide_options.h"
+#include "decide_precision.h"
 #include "decide_robust.h"
 #include "decide_rules.h"
 #include "decide_speed.h"
@@ -133,6 +134,8 @@ static int load_kb(decision *d, gw_error *err)
         rc = kb_systems_find(d->k, NULL, &d->systems, &d->n_systems, err);
     if (rc == GW_OK)
         rc = kb_hosts_list(d->k, &d->hosts, &d->n_hosts, err);
+    if (rc == GW_OK)
+        rc = kb_precision_supports_list(d->k, &d->support, &d->n_support, err);
     if (rc == GW_OK && w->benchmark)
         rc = load_benchmark(d, err);
     if (rc == GW_OK && workload_is_llm(w))
@@ -141,6 +144,7 @@ static int load_kb(decision *d, gw_error *err)
         return rc;
     decide_trace(d, "KB: %zu GPUs, %zu prices to buy, %zu %s results", d->n_gpus, d->n_prices,
                  d->n_bench, w->benchmark ? w->benchmark : "benchmark");
+    decide_support_trace(d);
     return GW_OK;
 }
 
@@ -590,6 +594,7 @@ void decision_free(decision *d)
     free(d->rent_walked);
     kb_systems_free(d->systems, d->n_systems);
     kb_hosts_free(d->hosts, d->n_hosts);
+    kb_precision_supports_free(d->support, d->n_support);
     free(d->host_prices);
     decide_rates_free(d);
     decide_price_kinds_free(d);

@@ -106,6 +106,8 @@ struct decision {
     size_t n_prices;
     kb_system *systems;          /* every system of the KB, by id */
     size_t n_systems;
+    kb_precision_support *support;   /* which architectures compute which number format */
+    size_t n_support;
     kb_host *hosts;              /* every host of the KB, fewest cards first */
     double *host_prices;         /* each one's price in the workload's currency */
     size_t n_hosts;

@@ -6,6 +6,7 @@
 #include "decide_cost.h"
 #include "decide_llm.h"
 #include "decide_mixed.h"
+#include "decide_precision.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -173,6 +174,14 @@ static void get_layout_text(const decision *d, const void *r, decide_field_value
 static void get_run_precision(const decision *d, const void *r, decide_field_value *v)
 {
     v->text = workload_is_llm(d->w) ? OPTION_OF(r)->run_precision : NULL;
+}
+
+/* Why the GPUs run another format than the workload's (decide_precision.c); NULL where they run
+ * its own. */
+static void get_precision_note(const decision *d, const void *r, decide_field_value *v)
+{
+    if (decide_precision_words(d, OPTION_OF(r)->gpu, !workload_is_serving(d->w), &v->owned))
+        v->text = buf_cstr(&v->owned);
 }
 
 static void get_interconnect(const decision *d, const void *r, decide_field_value *v)
@@ -540,6 +549,7 @@ const decide_field decide_option_fields[] = {
     {"layout", "pipeline_stages", N, GET, get_pipeline_stages, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "text", S, GET, get_layout_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
+    {NULL, "precision_note", S, GET, get_precision_note, 0, NULL, VALUE, 0, NULL},
     {NULL, "kv_cache_gb", F, GET, get_kv_cache_gb, 2, " GB", VALUE, 0, NULL},
     {NULL, "tpot_ms", F, OPT(tpot_ms), NULL, 1, " ms", VALUE, 0, NULL},
     {NULL, "ttft_ms", F, OPT(ttft_ms), NULL, 0, " ms", VALUE, 0, NULL},

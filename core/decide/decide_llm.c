@@ -8,6 +8,7 @@
  * token checked against the workload's targets. */
 #include "decide_llm.h"
 #include "decide_demand.h"
+#include "decide_precision.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -87,18 +88,20 @@ int decide_llm_setup(decision *d, gw_error *err)
 
 /* ---- precision: what each GPU computes in ---- */
 
-/* The dense tensor rate of g at precision p (NaN or 0 where it has none). */
-static double rate_at(const kb_gpu *g, const char *p)
+/* The row g runs the workload's precision as (decide_runs_at): the same, or where g lacks its
+ * tensor cores or kernels, the next it has (precision.h: fp4, fp4-w4a16, fp8, fp8-w8a16, bf16,
+ * fp16, fp32); training passes over the weight-only forms. */
+static const gw_precision *runs_at(const decision *d, const kb_gpu *g)
 {
-    return gw_precision_rate(gw_precision_find(p), g);   /* precision.h's rate_at, rate_else */
+    return decide_runs_at(d, g, d->llm_setup.task != MODEL_INFERENCE);
 }
 
-/* The precision g runs the workload's in: the same, or where g has no tensor cores for it
- * (FP8 before Hopper and Ada, FP4 before Blackwell), the next it has: fp4, then fp8, then bf16
- * (fp16 where there is no bf16). */
-static const char *runs_at(const kb_gpu *g, const char *p)
+/* The tensor rate g computes run at (decide_precision_rate: training at fp8 or fp4, BF16's
+ * rate x the measured speed-up sp says; NULL sp: not wanted). */
+static double rate_at(const decision *d, const kb_gpu *g, const gw_precision *run,
+                      gw_speedup *sp)
 {
-    return gw_precision_on(gw_precision_find(p), g)->name;   /* p: a workload's, known */
+    return decide_precision_rate(d, g, run, d->llm_setup.task != MODEL_INFERENCE, sp);
 }
 
 /* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
@@ -125,10 +128,9 @@ static void serve_fit(const decision *d, decide_option *o)
 
 void decide_llm_fit(decision *d, decide_option *o)
 {
-    const workload *w = d->w;
     double memory_gb = decide_option_memory_gb(o);
     model_llm_setup s = d->llm_setup;
-    o->run_precision = runs_at(o->gpu, w->precision);
+    o->run_precision = runs_at(d, o->gpu)->name;
     o->pp = 1;
     o->fits = 0;
     if (s.task == MODEL_INFERENCE) {
@@ -231,7 +233,7 @@ static double training_mfu(decision *d)
     for (size_t i = 0; i < d->n_bench; i++) {
         const kb_benchmark *b = &d->bench[i];
         const kb_gpu *g = decide_gpu_find(d, b->gpu);
-        double rate = g ? rate_at(g, runs_at(g, d->w->precision)) : NAN;
+        double rate = g ? rate_at(d, g, runs_at(d, g), NULL) : NAN;
         if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
             v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
     }
@@ -302,16 +304,17 @@ static double tp_efficiency(const decide_option *o)
 
 static void precision_words(const decision *d, const decide_option *o, gw_buf *how)
 {
-    if (!decide_str_eq(o->run_precision, d->w->precision))
-        buf_printf(how, "%s has no %s tensor cores: runs at %s; ", o->gpu->name,
-                   d->w->precision, o->run_precision);
+    if (decide_precision_words(d, o->gpu, d->llm_setup.task != MODEL_INFERENCE, how))
+        buf_puts(how, "; ");
 }
 
 static void train_speed(decision *d, decide_option *o, gw_buf *how)
 {
-    double rate = rate_at(o->gpu, o->run_precision);
+    gw_speedup sp;
+    double rate = rate_at(d, o->gpu, gw_precision_find(o->run_precision), &sp);
     if (!(rate > 0)) {
-        buf_printf(how, "the KB has no %s tensor rate for %s", o->run_precision, o->gpu->name);
+        buf_printf(how, "the KB has no %s tensor rate for %s",
+                   gw_precision_find(o->run_precision)->computes, o->gpu->name);
         return;
     }
     double mfu = training_mfu(d);
@@ -332,11 +335,14 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     o->throughput = replica * dp * eff;
     train_band(d, o);
     decide_llm_dequant_band(d, o);
+    decide_precision_speedup_band(d, o, &sp);
     decide_llm_attention_cites(d);
     precision_words(d, o, how);
-    buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
+    buf_puts(how, "stated model, an estimate: ");
+    decide_precision_rate_words(how, o, rate, &sp);
+    buf_printf(how, " x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes (%.3g of them attention's at %.0f tokens)",
-               rate, o->run_precision, mfu * 100,
+               mfu * 100,
                d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
                                : "the KB's assumed figure",
                fpt / 1e9, decide_llm_train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
@@ -425,9 +431,10 @@ static void parallel_words(const decision *d, const decide_option *o, const mode
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
-    double rate = rate_at(o->gpu, o->run_precision);
+    const gw_precision *run = gw_precision_find(o->run_precision);
+    double rate = rate_at(d, o->gpu, run, NULL);
     if (!(rate > 0) || !(o->gpu->memory_bandwidth_gbs > 0)) {
-        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", o->run_precision,
+        buf_printf(how, "the KB has no %s tensor rate or bandwidth for %s", run->computes,
                    o->gpu->name);
         return;
     }
@@ -461,11 +468,11 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
     buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB "
-                    "at %.0f%% of %.0f GB/s%s, %.3g GFLOP at %.0f%% of %.0f %s TFLOPS)",
+                    "at %.0f%% of %.0f GB/s%s, %.3g GFLOP at %.0f%% of %.0f %s %s)",
                o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
                v.bytes_per_step / 1e9, bw * 100, o->gpu->memory_bandwidth_gbs,
                o->tp * o->pp > 1 ? " a GPU" : "", v.flops_per_step / 1e9, mfu * 100, rate,
-               o->run_precision);
+               run->computes, gw_precision_rate_unit(run));
     decide_llm_attention_cites(d);
     decide_llm_floor_words(d, &v, how);
     parallel_words(d, o, &v, how);

@@ -10,6 +10,7 @@
  * gradient exchange left out).  Also how far those scalings are from the KB's measurements. */
 #include "decide_speed.h"
 #include "decide_llm.h"
+#include "decide_precision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -73,14 +74,20 @@ double decide_batch_per_gpu(const workload *w)
     return w->batch_per_gpu > 0 ? w->batch_per_gpu : MODEL_DEFAULT_BATCH;
 }
 
-/* The figures of g the model reads, for the workload's precision. */
+/* The figures of g the model reads, for the workload's precision: a 16-bit one at the rate of
+ * what g runs it as (bf16 on a V100: fp16's; precision.h), FP32 work at TF32's rate where g's
+ * architecture has TF32 tensor cores and the KB its figure (cuDNN's convolutions take TF32 by
+ * default), else at FP32's. */
 model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g)
 {
     model_gpu_spec s;
+    gw_support support = decide_support(d);
     if (gw_precision_is_half(d->w->precision))
-        s.tensor_tflops = gw_precision_rate(gw_precision_find(d->w->precision), g);
+        s.tensor_tflops = gw_precision_rate(decide_runs_at(d, g, 1), g);
+    else if (gw_support_has(&support, "tf32", g) && g->tf32_tflops > 0)
+        s.tensor_tflops = g->tf32_tflops;
     else
-        s.tensor_tflops = g->tf32_tflops > 0 ? g->tf32_tflops : g->fp32_tflops;
+        s.tensor_tflops = g->fp32_tflops;
     s.bandwidth_gbs = g->memory_bandwidth_gbs;
     return s;
 }
@@ -887,6 +894,8 @@ void decide_option_speed(decision *d, decide_option *o)
         decide_llm_speed(d, o, &how);
     } else {
         read_calibrations(d);
+        if (decide_precision_words(d, g, 1, &how))
+            buf_puts(&how, "; ");
         if (!d->n_bench)
             speed_relative(d, o, &how, &band);
         else if (!speed_measured(d, o, &how, &band))

@@ -47,7 +47,7 @@ void kb_rollback(kb *k);
  * kb_check compares it with the SQL schema. */
 enum kb_table_id {   /* dependency order: what a row refers to comes first */
     KB_SOURCES, KB_GPUS, KB_ALIASES, KB_RATES, KB_SYSTEMS, KB_BENCHMARKS, KB_PRICES, KB_CLAIMS,
-    KB_ASSUMPTIONS, KB_MODELS, KB_PROVIDERS, KB_HOSTS, KB_TABLES
+    KB_ASSUMPTIONS, KB_MODELS, KB_PROVIDERS, KB_HOSTS, KB_PRECISION_SUPPORT, KB_TABLES
 };
 
 typedef enum kb_type { KB_TEXT, KB_NUMBER, KB_FLAG /* 0 or 1 */ } kb_type;
@@ -191,6 +191,19 @@ typedef struct kb_host {
     double max_cards, power_w, price;
 } kb_host;
 
+/* An architecture that computes a number format (schema version 12): in tensor or matrix cores
+ * for a compute format (bf16, fp8, ...), or with weight-only kernels for a format whose weights
+ * are dequantized to 16 bits (fp8-w8a16, fp4-w4a16).  Where training at that format has been
+ * measured against BF16 on that architecture: the speed-up the model uses and its band, the
+ * lowest and highest published measurement, each with its source; NaN and NULL where not. */
+typedef struct kb_precision_support {
+    char *precision, *architecture;
+    double train_speedup, train_speedup_low;
+    char *low_source;
+    double train_speedup_high;
+    char *high_source, *source, *note;
+} kb_precision_support;
+
 typedef struct kb_rate {
     char *currency, *as_of, *source;
     double per_usd;
@@ -275,6 +288,8 @@ void kb_provider_free(kb_provider *p);
 void kb_providers_free(kb_provider *rows, size_t n);
 void kb_host_free(kb_host *h);
 void kb_hosts_free(kb_host *rows, size_t n);
+void kb_precision_support_free(kb_precision_support *r);
+void kb_precision_supports_free(kb_precision_support *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
  * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
@@ -393,6 +408,10 @@ int kb_systems_find(kb *k, const char *gpu, kb_system **out, size_t *n, gw_error
 /* Every host machine, fewest cards first (then the cheaper, then by id).  Caller frees with
  * kb_hosts_free. */
 int kb_hosts_list(kb *k, kb_host **out, size_t *n, gw_error *err);
+/* Every precision support row, by precision then architecture (none in a KB upgraded from before
+ * version 12 until kb/data/precision_support.csv is imported).  Caller frees with
+ * kb_precision_supports_free. */
+int kb_precision_supports_list(kb *k, kb_precision_support **out, size_t *n, gw_error *err);
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err);
 /* The catalog's models, by id.  Caller frees with kb_models_free. */
 int kb_models_list(kb *k, kb_model **out, size_t *n, gw_error *err);

@@ -418,6 +418,17 @@ int kb_hosts_list(kb *k, kb_host **out, size_t *n, gw_error *err)
     return rc;
 }
 
+int kb_precision_supports_list(kb *k, kb_precision_support **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_PRECISION_SUPPORT], NULL);
+    buf_puts(&sql, " ORDER BY precision, architecture");
+    int rc = select_rows(k, &kb_tables[KB_PRECISION_SUPPORT], buf_cstr(&sql), NULL, 0,
+                         sizeof(kb_precision_support), 0, NULL, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
 int kb_source_get(kb *k, const char *id, kb_source *out, gw_error *err)
 {
     int found;

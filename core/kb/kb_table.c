@@ -40,6 +40,12 @@ static const char *const claim_status[] = {"wrong", "disputed", NULL};
 static const char *const provider_kinds[] = {"hyperscaler", "specialised", "marketplace",
                                              "decentralised", NULL};
 static const char *const host_kinds[] = {"desktop", "workstation", "server", NULL};
+/* The formats a precision support row may name: the compute formats of tensor (or matrix) cores,
+ * and the weight-only formats that need kernels of their own (FP8 or FP4 weights dequantized to
+ * 16 bits in the matrix product).  model/precision.c names each of its rows' compute format and
+ * kernel by one of these (test_precision.c holds them to it); fp32 needs no row. */
+static const char *const support_precisions[] = {"fp16", "bf16", "tf32", "fp8", "int8", "fp4",
+                                                 "fp8-w8a16", "fp4-w4a16", NULL};
 
 /* A column without unit, label or text form; S: the struct field that keeps it. */
 #define S(type, f) ((ptrdiff_t)offsetof(type, f))
@@ -200,6 +206,25 @@ static const kb_column host_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_host, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_host, note)),
 };
+/* Which architectures compute which format (schema version 12), and where training at that
+ * format was measured against BF16 there, the speed-up: the figure used and its band, the
+ * lowest and the highest published measurement, each citing its own source. */
+static const kb_column precision_support_cols[] = {
+    COL("precision", KB_TEXT, KB_REQUIRED | KB_KEY, support_precisions,
+        S(kb_precision_support, precision)),
+    COL("architecture", KB_TEXT, KB_REQUIRED | KB_KEY, NULL,
+        S(kb_precision_support, architecture)),
+    COL("train_speedup", KB_NUMBER, KB_POSITIVE, NULL, S(kb_precision_support, train_speedup)),
+    COL("train_speedup_low", KB_NUMBER, KB_POSITIVE, NULL,
+        S(kb_precision_support, train_speedup_low)),
+    COL("low_source", KB_TEXT, KB_CITES | KB_META, NULL, S(kb_precision_support, low_source)),
+    COL("train_speedup_high", KB_NUMBER, KB_POSITIVE, NULL,
+        S(kb_precision_support, train_speedup_high)),
+    COL("high_source", KB_TEXT, KB_CITES | KB_META, NULL, S(kb_precision_support, high_source)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL,
+        S(kb_precision_support, source)),
+    COL("note", KB_TEXT, KB_META, NULL, S(kb_precision_support, note)),
+};
 static const kb_column claim_cols[] = {
     COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
     COL("claim", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, claim)),
@@ -291,6 +316,7 @@ const char *kb_assumed_id(kb_assumed which)
 static int assumption_rule(const kb_value *row, gw_error *err);
 static int price_rule(const kb_value *row, gw_error *err);
 static int model_rule(const kb_value *row, gw_error *err);
+static int precision_support_rule(const kb_value *row, gw_error *err);
 
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
@@ -307,6 +333,8 @@ const kb_table kb_tables[KB_TABLES] = {
     {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule},
     {"providers.csv", "provider", "providers", provider_cols, NCOLS(provider_cols), NULL},
     {"hosts.csv", "host", "hosts", host_cols, NCOLS(host_cols), NULL},
+    {"precision_support.csv", "precision_support", "precision support", precision_support_cols,
+     NCOLS(precision_support_cols), precision_support_rule},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {
@@ -436,6 +464,7 @@ ROW_FREE(kb_system_free, kb_system, KB_SYSTEMS)
 ROW_FREE(kb_model_free, kb_model, KB_MODELS)
 ROW_FREE(kb_provider_free, kb_provider, KB_PROVIDERS)
 ROW_FREE(kb_host_free, kb_host, KB_HOSTS)
+ROW_FREE(kb_precision_support_free, kb_precision_support, KB_PRECISION_SUPPORT)
 
 void kb_gpu_init(kb_gpu *g)
 {
@@ -460,6 +489,7 @@ ROWS_FREE(kb_models_free, kb_model, kb_model_free)
 ROWS_FREE(kb_hosts_free, kb_host, kb_host_free)
 ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
 ROWS_FREE(kb_providers_free, kb_provider, kb_provider_free)
+ROWS_FREE(kb_precision_supports_free, kb_precision_support, kb_precision_support_free)
 #undef ROW_FREE
 #undef ROWS_FREE
 
@@ -677,5 +707,29 @@ static int model_rule(const kb_value *row, gw_error *err)
     if (experts_active > experts)
         return gw_error_set(err, GW_EDATA, "experts_active: at most experts (%g), not %g",
                             experts, experts_active);
+    return GW_OK;
+}
+
+/* A measured training speed-up is its figure and its band with the source of each end, all five
+ * or none; the band holds the figure. */
+static int precision_support_rule(const kb_value *row, gw_error *err)
+{
+#define SUPPORT(name) \
+    row_value(precision_support_cols, NCOLS(precision_support_cols), row, name)
+    double figure = SUPPORT("train_speedup")->number;
+    double low = SUPPORT("train_speedup_low")->number;
+    double high = SUPPORT("train_speedup_high")->number;
+    const char *low_source = SUPPORT("low_source")->text;
+    const char *high_source = SUPPORT("high_source")->text;
+#undef SUPPORT
+    int given = !isnan(figure) + !isnan(low) + !isnan(high) + (low_source && *low_source) +
+                (high_source && *high_source);
+    if (given != 0 && given != 5)
+        return gw_error_set(err, GW_EDATA, "train_speedup: give it with train_speedup_low, "
+                            "low_source, train_speedup_high and high_source (a speed-up over "
+                            "BF16 and the published measurements around it), or none of them");
+    if (given && !(low <= figure && figure <= high))
+        return gw_error_set(err, GW_EDATA, "train_speedup: %g is outside its band %g to %g",
+                            figure, low, high);
     return GW_OK;
 }

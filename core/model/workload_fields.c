@@ -67,9 +67,14 @@ static const workload_field model_fields[] = {
     ARCH(vocab, "tokens", "vocabulary size"),
     ARCH(context, "tokens", "the longest sequence the model takes"),
     {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choice_at = gw_precision_choice,
-     .fallback = "amp", .help = "number format of training (amp: half-precision compute, fp32 "
-                                "master weights; fp8 on GPUs with FP8 tensor cores), or of the "
-                                "weights served (int8, int4, fp4: quantized, with their scales)",
+     .fallback = "amp",
+     .help = "number format: training's (fp32; tf32; amp, fp16 or bf16: 16-bit compute with fp32 "
+             "master weights; fp8, fp4: bf16 weights cast per product) or the weights served "
+             "(also w8a8 = int8: int8 weights and activations on INT8 tensor cores; w8a16: int8 "
+             "weights, 16-bit activations, GPTQ/AWQ 8-bit or bitsandbytes; w4a16 = int4: AWQ or "
+             "GPTQ 4-bit weights, 16-bit activations); a GPU without the format's tensor cores "
+             "runs the next it has and says so (FP8 or FP4 weights served weight-only where "
+             "kernels exist)",
      .then = workload_check_precision},
     {.name = "optimizer", .type = FIELD_TEXT, .at = AT(optimizer), .choice_at = gw_optimizer_choice,
      .fallback = "adam", .help = "optimizer, for the state it keeps per parameter"},

@@ -5,6 +5,7 @@
 #include "workload_private.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cost.h"
@@ -55,12 +56,18 @@ static int is_for_training(const gw_precision *p)
     return !p->serving_only && !p->internal;
 }
 
-/* Quantized weights are for serving (precision.h's serving_only). */
+/* Quantized weights are for serving (precision.h's serving_only).  Another name for a row (int8,
+ * int4) is kept as the row's own (w8a8, w4a16), so that the decision compares one name. */
 int workload_check_precision(const char *file, workload *w, gw_error *err)
 {
     const gw_precision *p = gw_precision_find(w->precision);
-    if (!p || !p->serving_only || !strcmp(w->task, "inference"))
+    if (!p || !p->serving_only || !strcmp(w->task, "inference")) {
+        if (p && strcmp(p->name, w->precision)) {
+            free(w->precision);
+            w->precision = gw_xstrdup(p->name);
+        }
         return GW_OK;
+    }
     gw_buf training = GW_BUF_INIT;
     gw_precision_list(&training, is_for_training);
     gw_error_set(err, GW_EDATA,

@@ -53,8 +53,9 @@ wl int4train 'model = { name = "llama-3-8b", precision = "int4" }'
 run "$GW" --kb "$KB" decide "$T/int4train.lua"
 check_rc "llm: int4 training exits 65" 65
 check_err "llm: int4 training says weights are for serving" "model.precision: int4 weights are for serving"
+# fp4 trains too (at BF16's rate x its measured speed-up, precision_support.csv).
 check_err "llm: training's precisions are the table's rows not for serving" \
-    "training needs fp32, tf32, amp, fp16, bf16 or fp8"
+    "training needs fp32, tf32, amp, fp16, bf16, fp8 or fp4"
 wl adamm 'model = { name = "llama-3-8b", optimizer = "adamm" }'
 run "$GW" --kb "$KB" decide "$T/adamm.lua"
 check_rc "llm: a misspelt optimizer exits 65" 65
@@ -227,12 +228,14 @@ run "$GW" --kb "$KB" decide "$T/demand2.lua" --json
 check_eq "llm: a demand above the capacity excludes the option" \
     "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .excluded_because)" "145 tokens/s in all; the target is 200"
 
-# FP8 on an A100 (no FP8 tensor cores): it runs bf16, and says so.  Weights 2 bytes, not 1.
+# FP8 on an A100 (no FP8 tensor cores): it serves the FP8 weights weight-only (vLLM's FP8
+# Marlin: 1 byte a weight, the products at FP16), and says so (tests/cli/precision.sh has the
+# memory by hand).
 wl fp8 'task = "inference", model = { name = "llama-2-7b", precision = "fp8" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:a100-sxm4-80gb" }'
 run "$GW" --kb "$KB" decide "$T/fp8.lua" --json
-check_eq "llm: an A100 runs an fp8 workload at bf16" "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' .runs_at)" "bf16"
+check_eq "llm: an A100 serves an fp8 workload weight-only" "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' .runs_at)" "fp8-w8a16"
 check_eq "llm: ... and the option says why" \
-    "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' '.throughput.how | contains("has no fp8 tensor cores: runs at bf16")')" "true"
+    "$(opt 'rent:TestCloud:a100x1:1x a100-sxm4-80gb' '.throughput.how | contains("has no FP8 tensor cores: runs fp8-w8a16 (FP8 weights, 16-bit activations: weight-only) at FP16 (312 TFLOPS)")')" "true"
 check_eq "llm: an H100 runs fp8" "$(opt 'rent:TestCloud:h100x1:1x h100-sxm5' .runs_at)" "fp8"
 check_eq "llm: the precision-support rule warns on the A100 alone" \
     "$(jqr '[.options[] | select(.provider == "TestCloud") | [.gpu, ([.verdicts[] | select(.rule == "precision-support") | .effect] | join(""))] | join(":")] | join(" ")')" \

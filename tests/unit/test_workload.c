@@ -192,11 +192,13 @@ static void model_and_work_rules(void **state)
                           &w, &err),
                      GW_EDATA);
     assert_non_null(strstr(err.msg, "work: give one of samples, tokens or hours_on with hours"));
-    /* An unknown precision. */
+    /* An unknown precision: the choices are precision.h's rows, then int8 and int4, the other
+     * names of w8a8 and w4a16. */
     assert_int_equal(load("{\"model\": {\"params\": 1e6, \"precision\": \"fp12\"}}", &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: model.precision: expected one of fp32, tf32, amp, fp16, "
-                                 "bf16, fp8, int8, int4, fp4, got \"fp12\" (did you mean fp32?)");
+                                 "bf16, fp8, fp4, w8a8, w8a16, w4a16, int8, int4, got \"fp12\" "
+                                 "(did you mean fp32?)");
     /* Not a table at all. */
     assert_int_equal(load("[1, 2]", &w, &err), GW_EDATA);
     assert_non_null(strstr(err.msg, "returns a table"));
@@ -393,14 +395,16 @@ static void unknown_optimizer_suggests_the_nearest(void **state)
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: model.optimizer: expected one of adam, adamw, sgd, "
                                  "sgd-plain, none, got \"lion\"");
-    /* Quantized precisions are for serving; training's list is the table's other rows. */
+    /* Quantized precisions are for serving; training's list is the table's other rows (fp4
+     * trains, at BF16's rate x its measured speed-up, as fp8 does). */
     assert_int_equal(load("{" BASE ", \"hours_per_day\": 8, \"model\": {\"params\": 1e6, "
                           "\"precision\": \"int4\"}}",
                           &w, &err),
                      GW_EDATA);
     assert_string_equal(err.msg, "x.lua: model.precision: int4 weights are for serving (task = "
-                                 "\"inference\"); training needs fp32, tf32, amp, fp16, bf16 or "
-                                 "fp8 (QLoRA's 4-bit weights: finetune = { method = \"qlora\" })");
+                                 "\"inference\"); training needs fp32, tf32, amp, fp16, bf16, fp8 "
+                                 "or fp4 (QLoRA's 4-bit weights: finetune = { method = "
+                                 "\"qlora\" })");
 }
 
 /* An absent table reads as an empty one: its fields take their defaults; the name defaults to
@@ -523,9 +527,11 @@ static void field_list_describes_every_field(void **state)
     assert_non_null(precision);
     assert_string_equal(view_str(view_map_get(precision, "type")), "text");
     assert_string_equal(view_str(view_map_get(precision, "default")), "amp");
-    assert_int_equal(view_len(view_map_get(precision, "choices")), 9);
+    /* precision.h's rows a workload may name (w8a8, w8a16, w4a16 among them), then int8, int4. */
+    assert_int_equal(view_len(view_map_get(precision, "choices")), 12);
     assert_string_equal(view_str(view_map_get(precision, "expected")),
-                        "one of fp32, tf32, amp, fp16, bf16, fp8, int8, int4, fp4");
+                        "one of fp32, tf32, amp, fp16, bf16, fp8, fp4, w8a8, w8a16, w4a16, int8, "
+                        "int4");
     const view *pue = field_entry(fields, "electricity.pue");
     assert_non_null(pue);
     assert_string_equal(view_str(view_map_get(pue, "default")), "1");
