@@ -739,3 +739,14 @@ SELECT 'colocation_per_kw_month', 196, 'USD', 'encoradvisors-colocation-2026',
        'Colocation per kW of power a month, where a purchase draws more than the site''s power: 250-500 kW deployments in primary North American markets, H2 2025; the electricity is costed apart.'
 WHERE EXISTS (SELECT 1 FROM assumption)
   AND NOT EXISTS (SELECT 1 FROM assumption WHERE id = 'colocation_per_kw_month');
+-- version 12 (benchmark)
+-- Issue 28, measured language-model results: a row says which fine-tune it measured (method:
+-- full, lora or qlora; empty for pre-training and serving) and the tokens of its scenario
+-- (input_tokens: a training sequence's tokens, or a served request's mean prompt; output_tokens:
+-- a served request's mean output), which the model needs to predict the row.  A decision reads
+-- every row measured in tokens/s (each names a model of the catalog): the partial index makes
+-- that a look-up on a KB of millions of rows of other benchmarks.
+ALTER TABLE benchmark ADD COLUMN method TEXT CHECK (method IN ('full', 'lora', 'qlora'));
+ALTER TABLE benchmark ADD COLUMN input_tokens REAL CHECK (input_tokens > 0);
+ALTER TABLE benchmark ADD COLUMN output_tokens REAL CHECK (output_tokens > 0);
+CREATE INDEX IF NOT EXISTS benchmark_tokens ON benchmark(workload) WHERE unit = 'tokens/s';

@@ -8,6 +8,7 @@
  * token checked against the workload's targets. */
 #include "decide_llm.h"
 #include "decide_demand.h"
+#include "decide_llm_accuracy.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -96,6 +97,11 @@ static double rate_at(const kb_gpu *g, const char *p)
 static const char *runs_at(const kb_gpu *g, const char *p)
 {
     return gw_precision_on(gw_precision_find(p), g)->name;   /* p: a workload's, known */
+}
+
+double decide_llm_rate(const kb_gpu *g, const char *precision)
+{
+    return rate_at(g, runs_at(g, precision));
 }
 
 /* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
@@ -187,61 +193,11 @@ static void train_spread_factors(const decision *d, double *low, double *high)
     *high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
 }
 
-/* The median of v[0..n) without v[skip]; v is left as it was. */
-static double median_without(const double *v, size_t n, size_t skip)
-{
-    double *rest = gw_xmalloc(n * sizeof *rest);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i != skip)
-            rest[m++] = v[i];
-    double median = decide_median(rest, m);
-    free(rest);
-    return median;
-}
-
-/* How far the calibrated utilisation is off, each row hidden in turn: the tokens/s it predicts
- * for that row from the median of the others against the row's own, |predicted / measured - 1|
- * (as the utilisations' ratio: the tokens/s of one row are its utilisation x a constant), at
- * MODEL_BAND_PERCENTILE (as the scaled speeds' bands: decide_speed.c). */
-static double mfu_loo_error(const double *v, size_t n)
-{
-    model_calibration c = {0};
-    for (size_t i = 0; i < n; i++)
-        model_calibration_add(&c, median_without(v, n, i) / v[i], 1);
-    double error = model_calibration_band(&c);
-    model_calibration_free(&c);
-    return error;
-}
-
-/* The model FLOPs utilisation training is computed at: the median over the benchmark's
- * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), with its
- * leave-one-out error where there are several, else the KB's assumed figure; once per
- * decision. */
+/* The model FLOPs utilisation training is computed at: calibrated on the measured rows of the
+ * workload's kind, else the KB's assumed figure (decide_llm_accuracy.c); once per decision. */
 static double training_mfu(decision *d)
 {
-    if (!isnan(d->llm_mfu))
-        return d->llm_mfu;
-    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
-    double *v = gw_xmalloc((d->n_bench + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; i < d->n_bench; i++) {
-        const kb_benchmark *b = &d->bench[i];
-        const kb_gpu *g = decide_gpu_find(d, b->gpu);
-        double rate = g ? rate_at(g, runs_at(g, d->w->precision)) : NAN;
-        if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
-            v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
-    }
-    d->llm_mfu_rows = (int)n;
-    d->llm_mfu_error = n > 1 ? mfu_loo_error(v, n) : NAN;
-    if (n) {
-        d->llm_mfu = decide_median(v, n);
-    } else {
-        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
-    }
-    free(v);
-    return d->llm_mfu;
+    return decide_llm_training_mfu(d);
 }
 
 /* A modelled training speed's band: the calibration's leave-one-out error either way (as a
@@ -251,13 +207,13 @@ static void train_band(decision *d, decide_option *o)
 {
     gw_buf basis = GW_BUF_INIT;
     double e = d->llm_mfu_error;
-    if (d->llm_mfu_rows > 1) {
+    if (d->llm_mfu_rows > 1 && !isnan(e)) {
         o->throughput_lo = o->throughput / (1 + e);
         o->throughput_hi = o->throughput * (1 + e);
-        buf_printf(&basis, "the utilisation's calibration on the benchmark's %d measured rows, "
-                           "each hidden in turn and predicted from the median of the others: "
-                           "off by %.1f%% at the %.0fth percentile of those errors; the band is "
-                           "the figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100,
+        buf_printf(&basis, "the utilisation's calibration (%s), each row hidden in turn and "
+                           "predicted from the median of the others: off by %.1f%% at the "
+                           "%.0fth percentile of those errors; the band is the figure / %.3g to "
+                           "x %.3g", decide_llm_calibration_words(d), e * 100,
                    MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
     } else {
         /* The published spread as factors on the KB's assumed figure, applied to the figure
@@ -331,9 +287,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     buf_printf(how, "stated model, an estimate: %.0f %s TFLOPS x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes = %.0f tokens/s a GPU",
                rate, o->run_precision, mfu * 100,
-               d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
-                               : "the KB's assumed figure",
-               fpt / 1e9, one);
+               decide_llm_calibration_words(d), fpt / 1e9, one);
     if (!d->llm_mfu_rows && !decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the utilisation is NVIDIA H100's: %s's software stack may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
@@ -422,8 +376,8 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                    o->gpu->name);
         return;
     }
-    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-    double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    double mfu, bw;
+    decide_llm_serving_shares(d, &mfu, &bw);   /* calibrated, else the assumed figures */
     decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
     decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
     decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
@@ -491,12 +445,15 @@ static void measured_repro_band(decision *d, decide_option *o)
 static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 {
     int serving = d->llm_setup.task == MODEL_INFERENCE;
+    int kind = decide_llm_workload_kind(d);
     double sum = 0, best = 0, lowest = INFINITY, highest = 0;
     size_t n = 0;
     const char *source = NULL;
     for (size_t i = 0; i < d->n_bench && o->hosts == 1; i++) {
         const kb_benchmark *b = &d->bench[i];
-        if (!decide_str_eq(b->gpu, o->gpu->id) || !(b->value > 0) || !(b->gpu_count >= 1) ||
+        /* Only the workload's own kind of result: a serving figure is no training speed. */
+        if (decide_llm_row_kind(b) != kind || !decide_str_eq(b->gpu, o->gpu->id) ||
+            !(b->value > 0) || !(b->gpu_count >= 1) ||
             (!serving && (int)b->gpu_count != o->count))
             continue;
         sum += b->value;
@@ -543,6 +500,8 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
         serve_speed(d, o, how);
     else
         train_speed(d, o, how);
+    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
+        decide_llm_serving_band(d, o);   /* calibrated shares: their leave-one-out band */
     if (!isnan(o->throughput))
         measured_cap(d, o, how);
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
@@ -711,6 +670,7 @@ view *decide_llm_view(const decision *d)
                        "recommendation's is above).", d->w->hours_per_day);
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
+    decide_llm_accuracy_view((decision *)d, v);   /* computed once, for the view */
     const decide_option *best = decide_best(d);
     if (best) {
         buf_reset(&b);
@@ -792,7 +752,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
                    "without FP8 tensor cores runs the next precision it has",
                    d->llm_mfu * 100,
-                   d->llm_mfu_rows ? "the median over the benchmark's measured rows"
+                   d->llm_mfu_rows ? decide_llm_calibration_words(d)
                                    : "the KB's assumed figure, Llama 3's model FLOPs "
                                      "utilisation in pre-training",
                    d->llm_mfu * 100 * (d->llm_setup.checkpointing
@@ -802,9 +762,11 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
-                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g",
+                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
+                      "utilisation is calibrated on its own kind of result alone (pre-training, "
+                      "each fine-tune method, serving), each row's within %.0f%%",
                    d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
-                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
+                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
     else if (d->llm_setup.task != MODEL_INFERENCE) {
         double low, high;
         train_spread_factors(d, &low, &high);
