@@ -409,10 +409,10 @@ static double loo_error(const decision *d, const llm_row *rows, const llm_implie
 
 /* ---- the workload's calibration ---- */
 
-/* "8x h100-sxm5 (source)" for r, appended to b. */
+/* "8x h100-sxm5, llama-2-70b inference_offline, source-id" for r, appended to b. */
 static void row_words(gw_buf *b, const llm_row *r)
 {
-    buf_printf(b, "%gx %s %s %s (%s)", r->b->gpu_count, r->b->gpu, r->b->workload, r->b->metric,
+    buf_printf(b, "%gx %s, %s %s, %s", r->b->gpu_count, r->b->gpu, r->b->workload, r->b->metric,
                r->b->source);
 }
 
@@ -428,27 +428,27 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
         if (r->kind != kind) {
             other++;
             if (st->cal_rows == st->bench)   /* the workload's own rows: each said */
-                decide_trace(d, "LLM calibration: %s left out: a %s result, not %s", buf_cstr(&b),
+                decide_trace(d, "LLM calibration: %s: left out, a %s result, not %s", buf_cstr(&b),
                              r->kind < 0 ? "non-LLM" : decide_llm_kind_name(r->kind),
                              decide_llm_kind_name(kind));
         } else if (isnan(im->value)) {
-            decide_trace(d, "LLM calibration: %s left out: its scenario, GPU or model is not "
+            decide_trace(d, "LLM calibration: %s: left out, its scenario, GPU or model is not "
                             "known to the model", buf_cstr(&b));
         } else if (im->over) {
-            decide_trace(d, "LLM calibration: %s left out as implausible: it implies %.0f%% %s, "
+            decide_trace(d, "LLM calibration: %s: left out as implausible, it implies %.0f%% %s, "
                             "above the bound of %.0f%%", buf_cstr(&b), im->value * 100,
                          im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation",
                          (im->share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
                                                        : DECIDE_LLM_UTILISATION_MAX) * 100);
         } else if (st->cal_used[i]) {
-            decide_trace(d, "LLM calibration: %s used: %.1f%% %s", buf_cstr(&b), im->value * 100,
+            decide_trace(d, "LLM calibration: %s: used, %.1f%% %s", buf_cstr(&b), im->value * 100,
                          im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation");
         }
         buf_free(&b);
     }
     if (other && st->cal_rows != st->bench)
-        decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s is "
-                        "calibrated on %s rows alone)", other, decide_llm_kind_name(kind),
+        decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s "
+                        "workload is calibrated on %s rows alone)", other, decide_llm_kind_name(kind),
                      decide_llm_kind_name(kind));
 }
 
