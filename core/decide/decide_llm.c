@@ -777,6 +777,8 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                       "assumed %.0f%%: the figure x %.4g to x %.4g (%d measured rows, too few to "
                       "calibrate it)", LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100, low, high, d->llm_mfu_rows);
+    } else if (decide_llm_serving_method_words((decision *)d, b)) {
+        /* calibrated on measured serving rows: their shares and band said there */
     } else {
         /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
          * stacks, and a served option's speed is its prefill and decode, not a training step. */

@@ -572,6 +572,25 @@ int decide_llm_serving_band(decision *d, decide_option *o)
     return 1;
 }
 
+int decide_llm_serving_method_words(decision *d, gw_buf *b)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st || !(st->mfu_rows + st->bandwidth_rows))
+        return 0;
+    buf_printf(b, "; the shares are %s (a row whose decode step is bound by memory bandwidth "
+                  "gives the bandwidth's share, another the utilisation; each the median of "
+                  "its rows, the other the KB's figure): utilisation %.1f%% (%d rows), %.1f%% of "
+                  "the memory bandwidth (%d rows)", st->words, st->mfu * 100, st->mfu_rows,
+               st->bandwidth * 100, st->bandwidth_rows);
+    if (!isnan(st->band_error))
+        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is "
+                      "their leave-one-out error, %.1f%% at the %.0fth percentile: the figure / "
+                      "%.3g to x %.3g", st->band_error * 100, MODEL_BAND_PERCENTILE * 100,
+                   1 + st->band_error, 1 + st->band_error);
+    return 1;
+}
+
 /* ---- the model's accuracy on the KB's rows ---- */
 
 /* Adds e to errs (grown as needed). */

@@ -59,6 +59,9 @@ const char *decide_llm_calibration_words(const decision *d);
 /* A served option's band where its shares are calibrated on 2 or more rows: the calibration's
  * leave-one-out error either way (as training's); returns 0 and leaves o alone otherwise. */
 int decide_llm_serving_band(decision *d, decide_option *o);
+/* Where measured rows calibrate serving, the method's words on it (appended to b: the shares,
+ * the rows, the band) and 1; else 0 and b untouched. */
+int decide_llm_serving_method_words(decision *d, gw_buf *b);
 
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
  * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
