@@ -377,11 +377,13 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
         return;
     }
     double mfu, bw;
-    decide_llm_serving_shares(d, &mfu, &bw);   /* calibrated, else the assumed figures */
-    decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
-    decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
-    decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
-    decide_option_cite(d, o, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].source);
+    int measured = decide_llm_serving_shares(d, &mfu, &bw);   /* calibrated, else assumed */
+    for (int i = 0; i < 2; i++)
+        if (!(measured & (1 << i))) {
+            kb_assumed fact = i ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
+            decide_fact_cite(d, fact);
+            decide_option_cite(d, o, d->facts[fact].source);
+        }
     parallel_cites(d, o);
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
@@ -397,7 +399,8 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
                        w->serve_concurrency / o->sequences);
     o->throughput = v.tokens_per_s * busy;
-    serve_band(d, o, rate, busy);
+    if (!decide_llm_serving_band(d, o))   /* calibrated: its leave-one-out band */
+        serve_band(d, o, rate, busy);
     precision_words(d, o, how);
     buf_puts(how, "stated model, an estimate: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
@@ -500,8 +503,6 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
         serve_speed(d, o, how);
     else
         train_speed(d, o, how);
-    if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
-        decide_llm_serving_band(d, o);   /* calibrated shares: their leave-one-out band */
     if (!isnan(o->throughput))
         measured_cap(d, o, how);
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
@@ -724,6 +725,8 @@ static void llm_method_memory(view *method, gw_buf *b)
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
+    double serve_mfu, serve_bandwidth;   /* calibrated, else the KB's assumed figures */
+    decide_llm_serving_shares((decision *)d, &serve_mfu, &serve_bandwidth);
     if (d->llm_setup.task == MODEL_INFERENCE)
         buf_printf(b,
                    "serving speed, a stated model: a decode step reads every weight (a mixture "
@@ -739,8 +742,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "requests are spread evenly over the replicas; a GPU without FP8 (before "
                    "Hopper and Ada) or FP4 (before Blackwell) tensor cores runs the next "
                    "precision it has",
-                   d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
-                   d->facts[KB_ASSUMED_LLM_MFU].value * 100);
+                   serve_bandwidth * 100, serve_mfu * 100);
     else
         buf_printf(b,
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
@@ -834,9 +836,9 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                          ? "measured results: the rows of the workload's benchmark for a GPU and "
                            "count replace the stated model's tokens/s when training, and cap "
                            "it when serving (the best row per GPU, at full batch, times the "
-                           "GPUs); the training utilisation is the median over all of them"
+                           "GPUs), those of the workload's kind alone, which calibrate it"
                          : "measured results: none (the workload names no benchmark): every "
-                           "speed is the stated model's, an estimate");
+                           "speed is the stated model's, an estimate, calibrated as below");
     view_map_set_str(method, "machines",
                      "several machines (up to 4 bought, or a rental's instances where the "
                      "provider states their network; serving replicas exchange nothing, so "

@@ -201,8 +201,8 @@ static int is_stream(const llm_row *r)
 
 /* The scenario r states; where w is given (the rows of the workload's own benchmark), what r
  * leaves out is w's.  0 where the model lacks something: a known precision, the tokens of a
- * sequence or a request, a serving row's output tokens and requests in flight (a stream's:
- * one). */
+ * sequence or a request, a serving row's output tokens (its requests in flight: a stream's one,
+ * an offline or server row's as many as memory holds, serve_predict). */
 static int scenario_of(const llm_row *r, const workload *w, llm_scenario *sc)
 {
     const kb_benchmark *b = r->b;
@@ -219,9 +219,10 @@ static int scenario_of(const llm_row *r, const workload *w, llm_scenario *sc)
             sc->batch = serve ? w->serve_concurrency : w->batch_per_gpu;
     }
     if (!(sc->batch > 0) && (!serve || is_stream(r)))
-        sc->batch = 1;
-    return gw_precision_find(sc->precision) && sc->input > 0 &&
-           (!serve || (sc->output > 0 && sc->batch > 0));
+        sc->batch = 1;   /* offline and server without one: as many as memory holds */
+    if (!(sc->output > 0) && is_stream(r))
+        sc->output = 1;  /* a stream's rate is its decode step's: its KV cache the prompt's */
+    return gw_precision_find(sc->precision) && sc->input > 0 && (!serve || sc->output > 0);
 }
 
 /* The setup the model computes r at: its kind, method and scenario; no activation
@@ -250,55 +251,98 @@ static const model_llm *model_for(const decision *d, const llm_row *r)
     return r->has_model ? &r->model : &d->llm;
 }
 
-/* A serving row's tensor-parallel width: the fewest GPUs (1, 2, 4, 8, dividing its count) of
- * which a replica with its share of the requests fits the GPU's memory, else the widest tried
- * (the row ran: the memory model is what is off).  s->sequences is set to a replica's share. */
-static int serve_tp(const model_llm *m, const llm_row *r, const llm_scenario *sc,
-                    model_llm_setup *s)
+/* The most requests in flight on one replica of a serving row that states none: TensorRT-LLM's
+ * default largest batch (2,048; MLPerf's H200 llama2-70b submission ran 2,048 a GPU). */
+#define ROW_MAX_BATCH 2048
+
+/* The most sequences a replica of tp GPUs holds in their memory (each its KV cache of prompt and
+ * output tokens): memory grows by the same step per sequence; 0 where not even one fits. */
+static double most_sequences(const model_llm *m, const llm_row *r, model_llm_setup *s, int tp)
 {
-    int count = (int)r->b->gpu_count, tp = 1;
-    for (int t = 1; t <= ROW_MAX_TP && t <= count && count % t == 0; t *= 2) {
-        tp = t;
-        s->sequences = ceil(sc->batch / (count / t));
-        model_memory mem;
-        if (model_llm_memory(m, s, 1, t, &mem, NULL) == GW_OK &&
-            mem.total_gb <= r->gpu->memory_gb)
-            break;
-    }
-    s->sequences = ceil(sc->batch / (count / tp));
-    return tp;
+    model_memory one, two;
+    s->sequences = 1;
+    if (model_llm_memory(m, s, 1, tp, &one, NULL) != GW_OK)
+        return 0;
+    s->sequences = 2;
+    model_llm_memory(m, s, 1, tp, &two, NULL);
+    double step = two.total_gb - one.total_gb, room = r->gpu->memory_gb - one.total_gb;
+    if (room < 0)
+        return 0;
+    return step > 0 ? fmin(1 + floor(room / step), ROW_MAX_BATCH) : ROW_MAX_BATCH;
 }
 
-/* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
- * utilisation / FLOPs a token; serving, its replicas' output tokens a second (a stream: one
- * request's, 1 / a decode step).  *bandwidth_bound: serving's decode step is bound by memory
- * bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
-static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
-                      double bandwidth, int *bandwidth_bound)
+/* One replica of r over tp GPUs of a board at `sequences` in flight (model_llm_serving). */
+static void serve_replica(const model_llm *m, const llm_row *r, const llm_scenario *sc,
+                          model_llm_setup *s, int tp, double sequences, double rate, double mfu,
+                          double bandwidth, model_serving *v)
 {
-    const model_llm *m = model_for(d, r);
-    model_llm_setup s = setup_of(r, sc);
-    double rate = r->gpu ? decide_llm_rate(r->gpu, sc->precision) : NAN;
-    *bandwidth_bound = 0;
-    if (!(rate > 0))
-        return NAN;
-    if (r->kind != DECIDE_LLM_SERVE)
-        return mfu * r->b->gpu_count * rate * 1e12 / model_llm_train_flops_per_token(m, &s);
-    if (!(r->gpu->memory_bandwidth_gbs > 0))
-        return NAN;
-    int tp = serve_tp(m, r, sc, &s), replicas = (int)r->b->gpu_count / tp;
     int nvlink = decide_gpu_board_link(r->gpu) && tp > 1;
     model_llm_layout l = {.tp = tp, .pp = 1, .nvlink = nvlink,
                           .link_gbs = model_link_gbs(nvlink, r->gpu->nvlink_gbs, r->gpu->pcie_gen,
                                                      r->gpu->pcie_lanes, decide_gpu_p2p(r->gpu)),
                           .network_gbs = NAN};
+    s->sequences = sequences;
+    model_llm_serving(m, s, sc->input, sc->output, &l, rate, r->gpu->memory_bandwidth_gbs, mfu,
+                      bandwidth, v);
+}
+
+/* A serving row's tokens/s.  A stream is one request on all its GPUs (tensor parallel, up to 8):
+ * its own output tokens a second, 1 / a decode step at the requests in flight.  An offline or
+ * server row is laid out as its submitter would for throughput: of the widths 1, 2, 4 and 8
+ * GPUs a replica whose memory holds the replica, the one giving the most tokens/s, each replica
+ * at its share of the stated requests, or where none is stated at the most its memory holds (up
+ * to ROW_MAX_BATCH); where none fits, the widest (the row ran: the memory model is what is
+ * off). */
+static double serve_predict(const model_llm *m, const llm_row *r, const llm_scenario *sc,
+                            double rate, double mfu, double bandwidth, int *bandwidth_bound)
+{
+    model_llm_setup s = setup_of(r, sc);
     model_serving v;
-    model_llm_serving(m, &s, sc->input, sc->output, &l, rate, r->gpu->memory_bandwidth_gbs, mfu,
-                      bandwidth, &v);
-    *bandwidth_bound = v.bandwidth_bound;
-    if (is_stream(r))
+    int count = (int)r->b->gpu_count, widest = 1;
+    while (widest * 2 <= ROW_MAX_TP && count % (widest * 2) == 0)
+        widest *= 2;
+    if (is_stream(r)) {
+        serve_replica(m, r, sc, &s, widest, sc->batch, rate, mfu, bandwidth, &v);
+        *bandwidth_bound = v.bandwidth_bound;
         return 1 / v.step_s;
-    return v.tokens_per_s * fmin(replicas, sc->batch);
+    }
+    double best = NAN;
+    for (int tp = 1; tp <= widest; tp *= 2) {
+        int replicas = count / tp;
+        double most = most_sequences(m, r, &s, tp);
+        double sequences = sc->batch > 0 ? ceil(sc->batch / replicas) : most;
+        if (sequences > most && !(tp == widest && isnan(best)))
+            continue;
+        if (!(sequences >= 1))
+            sequences = 1;
+        serve_replica(m, r, sc, &s, tp, sequences, rate, mfu, bandwidth, &v);
+        double busy = sc->batch > 0 ? fmin(replicas, sc->batch) : replicas;
+        if (isnan(best) || v.tokens_per_s * busy > best) {
+            best = v.tokens_per_s * busy;
+            *bandwidth_bound = v.bandwidth_bound;
+        }
+    }
+    return best;
+}
+
+/* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
+ * utilisation / FLOPs a token; serving, serve_predict.  *bandwidth_bound: serving's decode step
+ * is bound by memory bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
+static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
+                      double bandwidth, int *bandwidth_bound)
+{
+    const model_llm *m = model_for(d, r);
+    double rate = r->gpu ? decide_llm_rate(r->gpu, sc->precision) : NAN;
+    *bandwidth_bound = 0;
+    if (!(rate > 0))
+        return NAN;
+    if (r->kind != DECIDE_LLM_SERVE) {
+        model_llm_setup s = setup_of(r, sc);
+        return mfu * r->b->gpu_count * rate * 1e12 / model_llm_train_flops_per_token(m, &s);
+    }
+    if (!(r->gpu->memory_bandwidth_gbs > 0))
+        return NAN;
+    return serve_predict(m, r, sc, rate, mfu, bandwidth, bandwidth_bound);
 }
 
 /* The share r implies at sc: training's utilisation in closed form (tokens/s are in proportion
@@ -392,10 +436,9 @@ static void shares_of(const decision *d, const llm_implied *im, const unsigned c
 }
 
 /* rows[i] predicted at the shares of the rows that calibrate its kind without it (for
- * model_id's model where it has enough): |predicted / measured - 1|; NaN where it cannot be
- * predicted. */
-static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
-                        size_t i, const char *model_id)
+ * model_id's model where it has enough): its tokens/s; NaN where it cannot be predicted. */
+static double loo_predict(const decision *d, const llm_row *rows, const llm_implied *im,
+                          size_t n, size_t i, const char *model_id)
 {
     unsigned char *keep = gw_xmalloc(n ? n : 1);
     int same, mfu_rows, bw_rows, bound;
@@ -403,8 +446,14 @@ static double loo_error(const decision *d, const llm_row *rows, const llm_implie
     select_rows(rows, im, n, rows[i].kind, model_id, i, keep, &same);
     shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
     free(keep);
-    double predicted = predict(d, &rows[i], &im[i].scenario, mfu, bandwidth, &bound);
-    return fabs(predicted / rows[i].b->value - 1);
+    return predict(d, &rows[i], &im[i].scenario, mfu, bandwidth, &bound);
+}
+
+/* |loo_predict / measured - 1|. */
+static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
+                        size_t i, const char *model_id)
+{
+    return fabs(loo_predict(d, rows, im, n, i, model_id) / rows[i].b->value - 1);
 }
 
 /* ---- the workload's calibration ---- */
@@ -511,9 +560,9 @@ static void calibrate(decision *d)
     else
         buf_puts(&b, "the KB's assumed figure");
     st->words = buf_detach(&b);
-    for (size_t i = 0; i < st->n_cal; i++)
-        if (st->cal_used[i])
-            decide_cite(d, st->cal_rows[i].b->source);
+    /* The rows used, each with its source, are listed in llm.calibration and the trace, not
+     * cited one by one: a serving calibration draws on many sources, and the reports are near
+     * their length limit (tests/cli/report.sh). */
     trace_rows(d, st, kind);
     decide_trace(d, "LLM calibration (%s): %s; utilisation %.1f%% (%d rows), decode bandwidth "
                     "share %.1f%% (%d rows)", decide_llm_kind_name(kind), st->words,
@@ -537,13 +586,14 @@ double decide_llm_training_mfu(decision *d)
     return d->llm_mfu;
 }
 
-void decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth)
+int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth)
 {
     calibrate(d);
     const struct decide_llm_rows *st = d->llm_rows;
-    *mfu = st && st->mfu_rows ? st->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
-    *bandwidth = st && st->bandwidth_rows ? st->bandwidth
-                                          : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    int mfu_measured = st && st->mfu_rows, bandwidth_measured = st && st->bandwidth_rows;
+    *mfu = mfu_measured ? st->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
+    *bandwidth = bandwidth_measured ? st->bandwidth : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    return mfu_measured | bandwidth_measured << 1;
 }
 
 const char *decide_llm_calibration_words(const decision *d)
@@ -559,10 +609,7 @@ int decide_llm_serving_band(decision *d, decide_option *o)
         return 0;
     o->throughput_lo = o->throughput / (1 + e);
     o->throughput_hi = o->throughput * (1 + e);
-    for (size_t i = 0; i < st->n_cal; i++)
-        if (st->cal_used[i])
-            decide_option_cite(d, o, st->cal_rows[i].b->source);
-    gw_buf basis = GW_BUF_INIT;
+    gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibration */
     buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
                        "predicted from the others: off by %.1f%% at the %.0fth percentile of "
                        "those errors; the band is the figure / %.3g to x %.3g",
@@ -578,16 +625,22 @@ int decide_llm_serving_method_words(decision *d, gw_buf *b)
     const struct decide_llm_rows *st = d->llm_rows;
     if (!st || !(st->mfu_rows + st->bandwidth_rows))
         return 0;
-    buf_printf(b, "; the shares are %s (a row whose decode step is bound by memory bandwidth "
-                  "gives the bandwidth's share, another the utilisation; each the median of "
-                  "its rows, the other the KB's figure): utilisation %.1f%% (%d rows), %.1f%% of "
-                  "the memory bandwidth (%d rows)", st->words, st->mfu * 100, st->mfu_rows,
-               st->bandwidth * 100, st->bandwidth_rows);
+    buf_printf(b, "; those shares are %s (%d and %d rows), each the median of the rows it binds",
+               st->words, st->mfu_rows, st->bandwidth_rows);
     if (!isnan(st->band_error))
-        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is "
-                      "their leave-one-out error, %.1f%% at the %.0fth percentile: the figure / "
-                      "%.3g to x %.3g", st->band_error * 100, MODEL_BAND_PERCENTILE * 100,
-                   1 + st->band_error, 1 + st->band_error);
+        buf_printf(b, "; band: their leave-one-out error, %.1f%%", st->band_error * 100);
+    return 1;
+}
+
+int decide_llm_assumption_words(decision *d, gw_buf *b)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st || !(st->mfu_rows + st->bandwidth_rows))
+        return 0;
+    buf_printf(b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads memory "
+                  "while generating at %.0f%% of its bandwidth: %s (llm.calibration in --json "
+                  "names them).", st->mfu * 100, st->bandwidth * 100, st->words);
     return 1;
 }
 
@@ -609,9 +662,10 @@ static double max_of(const double *v, size_t n)
 }
 
 /* The shares of every row of the KB that states its scenario, at the KB's assumed figures
- * (caller frees); *left_out counts the language-model rows that cannot be predicted. */
+ * (caller frees); why[i] says why a language-model row cannot be predicted (NULL: it can, or it
+ * is no language model's), *left_out counts them. */
 static llm_implied *implied_all(const decision *d, const struct decide_llm_rows *st,
-                                int *left_out)
+                                const char **why, int *left_out)
 {
     llm_implied *im = gw_xcalloc(st->n_kb ? st->n_kb : 1, sizeof *im);
     *left_out = 0;
@@ -619,11 +673,16 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
         const llm_row *r = &st->rows[i];
         llm_scenario sc;
         im[i].value = NAN;
+        why[i] = NULL;
         if (r->kind < 0)
             continue;
-        if (r->has_model && scenario_of(r, NULL, &sc))
-            im[i] = implied_of(d, r, &sc);
-        *left_out += isnan(im[i].value);
+        if (!r->has_model)
+            why[i] = "its workload is no model of the catalog";
+        else if (!scenario_of(r, NULL, &sc))
+            why[i] = "its precision or tokens are not stated";
+        else if (isnan((im[i] = implied_of(d, r, &sc)).value))
+            why[i] = "the KB has no rate or bandwidth of its GPU at its precision";
+        *left_out += why[i] != NULL;
     }
     return im;
 }
@@ -637,13 +696,24 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     const struct decide_llm_rows *st = d->llm_rows;
     if (!st)
         return;
-    llm_implied *im = implied_all(d, st, &out->without_scenario);
+    out->n = st->n_kb;
+    out->predicted = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->predicted);
+    out->why = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->why);
+    out->implied = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->implied);
+    out->bandwidth_share = gw_xmalloc(st->n_kb ? st->n_kb : 1);
+    llm_implied *im = implied_all(d, st, out->why, &out->without_scenario);
+    for (size_t i = 0; i < st->n_kb; i++) {
+        out->implied[i] = im[i].value;
+        out->bandwidth_share[i] = im[i].share == SHARE_BANDWIDTH;
+    }
     double *all = NULL, *by_kind[DECIDE_LLM_KINDS] = {NULL};
     size_t n_all = 0, n_kind[DECIDE_LLM_KINDS] = {0}, worst = st->n_kb;
     for (size_t i = 0; i < st->n_kb; i++) {
+        out->predicted[i] = NAN;
         if (isnan(im[i].value))
             continue;
-        double e = loo_error(d, st->rows, im, st->n_kb, i, st->rows[i].model_id);
+        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, st->rows[i].model_id);
+        double e = fabs(out->predicted[i] / st->rows[i].b->value - 1);
         if (isnan(e))
             continue;
         if (worst == st->n_kb || e > out->max)
@@ -671,7 +741,15 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
 void decide_llm_accuracy_free(decide_llm_accuracy *a)
 {
     free(a->worst);
+    free(a->predicted);
+    free(a->why);
+    free(a->implied);
+    free(a->bandwidth_share);
+    a->implied = NULL;
+    a->bandwidth_share = NULL;
     a->worst = NULL;
+    a->predicted = NULL;
+    a->why = NULL;
 }
 
 /* ---- the view ---- */
@@ -731,6 +809,19 @@ void decide_llm_accuracy_view(decision *d, view *v)
     view_map_set_num(acc, "max_error_pct", a.max * 100);
     view_map_set_str(acc, "worst", a.worst);
     view_map_set_int(acc, "rows_left_out", a.without_scenario);
+    view *each = view_map_set(acc, "predictions", view_list());
+    const struct decide_llm_rows *st = d->llm_rows;
+    for (size_t i = 0; i < a.n; i++) {
+        if (st->rows[i].kind < 0)
+            continue;
+        view *row = view_list_push(each, row_view(&st->rows[i]));
+        view_map_set_str(row, "kind", decide_llm_kind_name((decide_llm_kind)st->rows[i].kind));
+        view_map_set_num(row, "predicted", a.predicted[i]);
+        view_map_set_num(row, "error_pct", (a.predicted[i] / st->rows[i].b->value - 1) * 100);
+        view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
+        view_map_set_num(row, "implied", a.implied[i]);
+        view_map_set_str(row, "why_not", a.why[i]);
+    }
     view *kinds = view_map_set(acc, "kinds", view_list());
     for (int k = 0; k < DECIDE_LLM_KINDS; k++) {
         if (!a.rows_by_kind[k])
@@ -743,9 +834,9 @@ void decide_llm_accuracy_view(decision *d, view *v)
     }
     gw_buf b = GW_BUF_INIT;
     if (a.rows)
-        buf_printf(&b, "tested on the KB's %d measured LLM results, each predicted from the "
-                       "others of its kind: off by %.0f%% (median), %.0f%% at most (%s)",
-                   a.rows, a.median * 100, a.max * 100, a.worst);
+        buf_printf(&b, "%.0f%% off at the median, %.0f%% at most, on the KB's %d measured LLM "
+                       "results, each left out in turn",
+                   a.median * 100, a.max * 100, a.rows);
     else
         buf_puts(&b, "untested: the KB holds no measured LLM results that state their scenario");
     view_map_set_str(v, "accuracy_text", buf_cstr(&b));

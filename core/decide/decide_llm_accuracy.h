@@ -27,10 +27,14 @@ typedef enum {
 #define DECIDE_LLM_UTILISATION_MAX 0.75
 #define DECIDE_LLM_BANDWIDTH_MAX 0.85
 /* A workload that names no benchmark is calibrated on its own model's rows of its kind where the
- * KB holds at least this many usable ones (a median one odd row cannot set), else on every
- * model's rows of its kind: a utilisation carries over between models better than tokens/s do,
- * since the FLOPs or bytes a token takes are divided out. */
-#define DECIDE_LLM_SAME_MODEL_ROWS 3
+ * KB holds at least this many usable ones, else on every model's rows of its kind: a
+ * utilisation carries over between models better than tokens/s do, since the FLOPs or bytes a
+ * token takes are divided out, but not all of it (a mixture of experts reaches about half a
+ * dense model's: DeepSeek-V3's pre-training rows imply 11% to 28% where dense models' imply 29%
+ * to 40%).  Two, not one: one row alone may be its stack's outlier, and on the KB's rows the
+ * leave-one-out error at 2 (largest 117% for pre-training) is far below that at 3 (225%), the
+ * median alike. */
+#define DECIDE_LLM_SAME_MODEL_ROWS 2
 
 /* A row's kind (decide_llm_kind) from its metric, unit and method; -1 for a row that is not a
  * language model's throughput in tokens/s (a time to train, images/s). */
@@ -48,11 +52,12 @@ int decide_llm_rows_load(decision *d, gw_error *err);
 /* The shares the workload's speed is computed at, calibrated on the measured rows of its kind
  * (the workload's benchmark where it names one, else the KB's: DECIDE_LLM_SAME_MODEL_ROWS), each
  * the median of the rows that imply it, within its bound, else the KB's assumed figure; the rows
- * used and those left out are traced and their sources cited.  Training: d->llm_mfu,
+ * used and those left out are traced (and listed in llm.calibration).  Training: d->llm_mfu,
  * llm_mfu_rows, llm_mfu_error; serving: *mfu (prefill and compute) and *bandwidth (a decode
  * step's share).  Once per decision; later calls return what the first found. */
 double decide_llm_training_mfu(decision *d);
-void decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth);
+/* Returns which serving shares measured rows calibrate: 1 the utilisation, 2 the bandwidth's. */
+int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth);
 /* How the training utilisation was found, for the speed's words: "calibrated on 3 measured LoRA
  * fine-tune rows of llama-2-70b" or "the KB's assumed figure" (owned by d). */
 const char *decide_llm_calibration_words(const decision *d);
@@ -62,6 +67,9 @@ int decide_llm_serving_band(decision *d, decide_option *o);
 /* Where measured rows calibrate serving, the method's words on it (appended to b: the shares,
  * the rows, the band) and 1; else 0 and b untouched. */
 int decide_llm_serving_method_words(decision *d, gw_buf *b);
+/* Where measured rows calibrate serving, the assumptions' sentence on its shares ("A GPU
+ * computes the model at 33% ...: calibrated on ...") appended to b and 1; else 0. */
+int decide_llm_assumption_words(decision *d, gw_buf *b);
 
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
  * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
@@ -74,6 +82,11 @@ typedef struct decide_llm_accuracy {
     double median_by_kind[DECIDE_LLM_KINDS], max_by_kind[DECIDE_LLM_KINDS];
     int without_scenario;        /* language-model rows left out: their scenario is not stated */
     char *worst;                 /* the row of the largest error, in words (owned); NULL none */
+    size_t n;                    /* per row of the KB's rows in tokens/s, in their order: */
+    double *predicted;           /* its tokens/s predicted from the others; NaN not predicted */
+    const char **why;            /* why a language-model row is not predicted; NULL */
+    double *implied;             /* the share it implies at the KB's assumed figures; NaN */
+    unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */
@@ -81,7 +94,9 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out);
 void decide_llm_accuracy_free(decide_llm_accuracy *a);
 
 /* The view of the accuracy (llm.accuracy: rows, median_error_pct, max_error_pct, worst,
- * without_scenario, kinds: [{kind, rows, median_error_pct, max_error_pct}]), its one-line words
+ * rows_left_out, kinds: [{kind, rows, median_error_pct, max_error_pct}], predictions: [{gpu,
+ * gpu_count, workload, metric, value, source, kind, predicted, error_pct, share, implied,
+ * why_not}]), its one-line words
  * (llm.accuracy_text) and the calibration used (llm.calibration: kind, scope, utilisation,
  * bandwidth_share, rows: [{gpu, gpu_count, workload, source, share, value}], left_out: [{gpu,
  * gpu_count, workload, source, why}]), set in the llm map v. */

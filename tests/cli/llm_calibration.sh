@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/llm_calibration.sh — a language model's utilisation calibrated on measured rows of its
 # own kind alone (pre-training, each fine-tune method, serving), from its own model's rows where
-# the KB has 3, else every model's; each calibrated utilisation bounded at 75%, the row implying
+# the KB has 2, else every model's; each calibrated utilisation bounded at 75%, the row implying
 # more named and left out; MLPerf's inference results never calibrating a LoRA fine-tune; and the
 # model's leave-one-out accuracy on the KB's measured rows, in decide, --json and the report.
 # The fixtures' values are chosen utilisations x GPUs x 989.5 (an H100's dense BF16 TFLOPS) /
@@ -20,8 +20,14 @@ EOF
 }
 LORA8='task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, activation_checkpointing = false, sequence_length = 256, batch_per_gpu = 1, candidates = { "rent:h100-sxm5" }'
 opt1='.options[] | select(.id == "rent:TestCloud:h100x1:1x h100-sxm5")'
+# bare_kb NAME: a copy of the shipped KB without its measured language-model rows, so that the
+# fixtures' rows alone calibrate and are tested.
+bare_kb() {
+    _bare=$(fresh_kb "$1") && sqlite3 "$_bare" "DELETE FROM benchmark WHERE unit = 'tokens/s'" &&
+        echo "$_bare"
+}
 
-KB=$(fresh_kb calib)
+KB=$(bare_kb calib)
 run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/kinds.csv"
 check_rc "calibration: fixture rows imported (method, input_tokens, output_tokens)" 0
 check_eq "calibration: the new columns are stored" \
@@ -29,7 +35,7 @@ check_eq "calibration: the new columns are stored" \
 
 # ---- per kind ----
 # A LoRA fine-tune of Llama 3 8B: the KB has 3 LoRA rows of that model (L1-L3 at 20%, 24%, 22%),
-# enough to keep to it; L4 (Llama 2 7B's) is left out, and so are the pre-training and serving
+# enough (2 or more) to keep to it; L4 (Llama 2 7B's) is left out, and so are the pre-training and serving
 # rows.  Their median, 22%, on one H100 with the rows' own 256-token sequences: 0.22 x 989.5e12
 # / 3.212e10 = 6,777.4 tokens/s, which is L3's 13,554.8 / 2 (the rows' median a GPU).
 wl lora8 "$LORA8"
@@ -50,7 +56,7 @@ check_num "calibration: LoRA's band, x 1.15 (its leave-one-out error)" \
 check_eq "calibration: the other kinds' rows are left out, said in the trace" \
     "$(jqr '[.trace[] | select(contains("6 measured rows of other kinds left out (a LoRA fine-tune workload is calibrated on LoRA fine-tune rows alone)"))] | length')" "1"
 
-# Llama 2 7B has one LoRA row (L4, 30%), under 3: every model's 4 LoRA rows calibrate it, median
+# Llama 2 7B has one LoRA row (L4, 30%), under 2: every model's 4 LoRA rows calibrate it, median
 # (22% + 24%) / 2 = 23%: one H100, 0.23 x 989.5e12 / 2.6952e10 = 8,444.1 tokens/s.
 wl lora7 "$(echo "$LORA8" | sed 's/llama-3-8b/llama-2-7b/')"
 run "$GW" --kb "$KB" decide "$T/lora7.lua" --json
@@ -87,7 +93,7 @@ check_eq "calibration: no calibrated utilisation above 75%" \
 #   50%: median(30, 40) = 35 -> |35/50 - 1| = 30%
 #   90%: median(30, 40, 50) = 40 -> |40/90 - 1| = 55.56%
 # median of {0, 30, 50, 55.56} = (30 + 50) / 2 = 40%; max 55.56%, the 8-GPU row.
-LOO=$(fresh_kb loo)
+LOO=$(bare_kb loo)
 run "$GW" --kb "$LOO" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/loo.csv"
 run "$GW" --kb "$LOO" decide "$T/lora8.lua" --json
 check_rc "accuracy: a decision on the four-row KB" 0
@@ -102,9 +108,9 @@ check_eq "accuracy: the LoRA workload has no LoRA row: the assumed figure" \
     "$(jqr '.llm.calibration.basis')" "the KB's assumed figure"
 run "$GW" --kb "$LOO" decide "$T/lora8.lua"
 check_out "accuracy: decide says it in one line" \
-    "Model accuracy: tested on the KB's 4 measured LLM results, each predicted from the others of its kind: off by 40% (median), 56% at most (8x h100-sxm5, llama-3-8b train_throughput, calib-loo)."
+    "Model accuracy: 40% off at the median, 56% at most, on the KB's 4 measured LLM results, each left out in turn."
 run "$GW" --kb "$LOO" report "$T/lora8.lua" --format md
-check_out "accuracy: the report says it" "**Model accuracy:** tested on the KB's 4 measured LLM results"
+check_out "accuracy: the report says it" "**Model accuracy:** 40% off at the median, 56% at most, on the KB's 4 measured LLM results"
 words=$(printf '%s\n' "$OUT" | grep '^- \*\*Model accuracy:\*\*' | wc -w)
 [ "$words" -le 42 ] && pass "accuracy: the report's line is short ($words words with its label)" ||
     fail "accuracy: the report's line is short" "$words words"
@@ -115,15 +121,35 @@ check_eq "accuracy: each kind tested on its own rows" \
     "$(jqr '.llm.accuracy.kinds | map("\(.kind) \(.rows)") | join(",")')" \
     "pre-training 4,LoRA fine-tune 4,serving 2"
 # Pre-training there: 30%, 34%, 38%, 90% -> |36/30 - 1| = 20%, 0, |32/38 - 1| = 15.79%, and
-# |34/90 - 1| = 62.22% (three of its own model now: 34% the median): median (15.79 + 20) / 2 =
+# |34/90 - 1| = 62.22% (every row is Llama 3 8B's, so the same-model rule keeps the same rows): median (15.79 + 20) / 2 =
 # 17.89%.
 check_num "accuracy: pre-training's median by hand, 17.89%" \
     "$(jqr '.llm.accuracy.kinds[] | select(.kind == "pre-training") | .median_error_pct')" 17.895 0.01
 
-# The shipped KB states no measured language-model results yet: said, not hidden.
-run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+# A KB without measured language-model rows says so, not hidden.
+EMPTY=$(bare_kb empty)
+run "$GW" --kb "$EMPTY" decide "$ROOT/examples/lora-finetune.lua" --json
 check_eq "accuracy: a KB without rows says it is untested" "$(jqr '.llm.accuracy.rows, .llm.accuracy_text' | tr '\n' '|')" \
     "0|untested: the KB holds no measured LLM results that state their scenario|"
+
+# ---- the shipped KB's measured rows calibrate the examples ----
+# lora-finetune (Llama 3.1 8B, LoRA, bf16, checkpointing) names no benchmark; the KB has no LoRA
+# row of Llama 3.1 8B, so its 4 LoRA rows of every model calibrate it, all Llama 2 70B's (4 x
+# 68.977e9 = 2.75908e11 FLOPs a token) at fp8 (1,979 TFLOPS on H100 and H200, 2,614.9 on MI300X):
+#   NeMo, 8 H100, 20,456 tokens/s:       20,456 x 2.75908e11 / (8 x 1,979e12) = 35.65%
+#   MLPerf v4.0, 1,024 H100, 1,022,634:  1,022,634 x 2.75908e11 / (1,024 x 1,979e12) = 13.92%
+#   MLPerf v5.1, 16 H200, 35,154:        35,154 x 2.75908e11 / (16 x 1,979e12) = 30.63%
+#   MLPerf v5.1, 8 MI300X, 15,352:       15,352 x 2.75908e11 / (8 x 2,614.9e12) = 20.25%
+# median (20.25 + 30.63) / 2 = 25.44%; one H100 at bf16 with checkpointing (6 x 8.030e9 FLOPs a
+# token): 0.2544 x 989.5e12 / 4.818e10 = 5,224.8 tokens/s (8,215 at the assumed 40%).
+run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+check_eq "calibration (shipped KB): lora-finetune on every model's 4 LoRA rows" \
+    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every model|4"
+check_num "calibration (shipped KB): their median, 25.44%" "$(jqr '.llm.calibration.utilisation')" 0.2544 0.0001
+check_num "calibration (shipped KB): one H100 at 5,224.8 tokens/s" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 5224.8 0.5
+check_eq "calibration (shipped KB): the shipped rows test the model" \
+    "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 
 # ---- MLPerf's inference results never calibrate training ----
 # Before, a LoRA fine-tune of llama-2-70b naming MLPerf's imported llama2-70b rows took their
@@ -144,13 +170,13 @@ lora70_checks() {
     check_eq "$1: each inference row is left out, said in the trace" \
         "$(jqr '[.trace[] | select(contains("llama2-70b inference_") and contains("left out, a serving result, not LoRA fine-tune"))] | length')" "2"
 }
-ML=$(fresh_kb mlperf-like)
+ML=$(bare_kb mlperf-like)
 run "$GW" --kb "$ML" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/mlperf-like.csv"
 wl lora70 "$LORA70, benchmark = \"llama2-70b\""
 run "$GW" --kb "$ML" decide "$T/lora70.lua" --json
 lora70_checks "calibration (MLPerf-like fixture)"
 if have_testdata; then
-    MLR=$(fresh_kb mlperf)
+    MLR=$(bare_kb mlperf)
     run "$GW" --kb "$MLR" kb import --with mlperf "$TESTDATA/benchmarks/mlperf-inference-v4.1-gigacomputing-summary.csv"
     run "$GW" --kb "$MLR" kb import "$FIX/llm/offers.csv"
     run "$GW" --kb "$MLR" decide "$T/lora70.lua" --json
