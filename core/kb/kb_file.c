@@ -57,9 +57,9 @@ void kb_interrupt_all(void)
 
 /* ---- opening, schema, migrations --------------------------------------------------------- */
 
-/* The schema text is a series of "-- version N" sections, each header optionally labelled
- * ("-- version 12 (benchmark)"): consecutive sections of one N are one version, so parts of a
- * version written apart join.  Returns the start of section v (or NULL) and its length. */
+/* The schema text is a series of "-- version N" sections, a header optionally naming its part
+ * after the number ("-- version 12 (memory)"); returns the start of section v (or NULL) and its
+ * length. */
 static const char *schema_section(int v, size_t *len)
 {
     const char *p = kb_schema_sql, *start = NULL;
@@ -70,11 +70,11 @@ static const char *schema_section(int v, size_t *len)
         char tail;
         if (strncmp(p, "-- version ", 11) == 0 && sscanf(p + 11, "%d%c", &n, &tail) == 2 &&
             (tail == '\n' || (tail == ' ' && p[11 + strspn(p + 11, "0123456789") + 1] == '('))) {
-            if (start && n != v) {
+            if (start) {
                 *len = (size_t)(p - start);
                 return start;
             }
-            if (n == v && !start)
+            if (n == v)
                 start = p;
         }
         p += linelen + (eol ? 1 : 0);
