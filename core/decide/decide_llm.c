@@ -2,10 +2,10 @@
  * replica takes (tensor parallelism, the fewest that hold it), the memory per GPU term by term
  * (model_llm_memory), the precision each GPU really computes in, and the speed in tokens/s:
  * the KB's measured results for that GPU and count where the workload names a benchmark, else
- * the stated roofline of model_llm.c — training at the model FLOPs utilisation (calibrated on the
- * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
- * memory bandwidth or compute per decode step, with the time per output token and to the first
- * token checked against the workload's targets. */
+ * the stated roofline of model_llm.c — training at the model FLOPs utilisation, serving bound by
+ * memory bandwidth or compute per decode step (each share calibrated on the measured rows of the
+ * workload's kind, else the KB's assumed figure: decide_llm_accuracy.c), with the time per output
+ * token and to the first token checked against the workload's targets. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_llm_accuracy.h"
