@@ -776,3 +776,14 @@ CREATE TABLE precision_support (
     note               TEXT,
     PRIMARY KEY (precision, architecture)
 );
+
+-- (benchmark) -- Issue 28, measured language-model results: a row says which fine-tune it measured (method:
+-- full, lora or qlora; empty for pre-training and serving) and the tokens of its scenario
+-- (input_tokens: a training sequence's tokens, or a served request's mean prompt; output_tokens:
+-- a served request's mean output), which the model needs to predict the row.  A decision reads
+-- every row measured in tokens/s (each names a model of the catalog): the partial index makes
+-- that a look-up on a KB of millions of rows of other benchmarks.
+ALTER TABLE benchmark ADD COLUMN method TEXT CHECK (method IN ('full', 'lora', 'qlora'));
+ALTER TABLE benchmark ADD COLUMN input_tokens REAL CHECK (input_tokens > 0);
+ALTER TABLE benchmark ADD COLUMN output_tokens REAL CHECK (output_tokens > 0);
+CREATE INDEX IF NOT EXISTS benchmark_tokens ON benchmark(workload) WHERE unit = 'tokens/s';

@@ -198,6 +198,9 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
         const char *most = view_str(view_map_get(sens, "moves_most_name"));
         if (most)
             fprintf(f, "Most sensitive to: %s\n", most);
+        const char *accuracy = view_str(view_map_get(view_map_get(model, "llm"), "accuracy_text"));
+        if (accuracy)   /* a language model: how far its figures are from measured ones */
+            fprintf(f, "Model accuracy: %s.\n", accuracy);
         fclose(f);
         rc = cli_write_output(ctx, text, len, err);
         free(text);

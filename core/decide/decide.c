@@ -10,6 +10,7 @@
 #include "decide_demand.h"
 #include "decide_infeasible.h"
 #include "decide_llm.h"
+#include "decide_llm_accuracy.h"
 #include "decide_mixed.h"
 #include "decide_options.h"
 #include "decide_precision.h"
@@ -75,7 +76,7 @@ static int load_benchmark(decision *d, gw_error *err)
 }
 
 /* A language model's speed is in tokens/s and its work in tokens, whatever its benchmark (which
- * must measure tokens). */
+ * must measure tokens); the KB's measured language-model rows are read for its calibration. */
 static int llm_units(decision *d, gw_error *err)
 {
     for (size_t i = 0; i < d->n_bench; i++)
@@ -92,7 +93,7 @@ static int llm_units(decision *d, gw_error *err)
                                   ? DECIDE_WORK_UNIT_PREFIX " output tokens"
                                   : DECIDE_WORK_UNIT_PREFIX " tokens");
     d->unit_size = DECIDE_WORK_UNIT_SAMPLES;
-    return GW_OK;
+    return decide_llm_rows_load(d, err);   /* the KB's measured LLM rows, for calibration */
 }
 
 /* The figures the engine falls back on (d->facts), every one, whether or not this workload
@@ -589,6 +590,7 @@ void decision_free(decision *d)
     }
     free(d->omitted);
     kb_gpus_free(d->gpus, d->n_gpus);
+    decide_llm_rows_free(d);   /* before the rows it points into */
     kb_benchmarks_free(d->bench, d->n_bench);
     kb_prices_free(d->prices, d->n_prices);
     free(d->rent_walked);

@@ -127,6 +127,8 @@ struct decision {
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
     double llm_mfu_error;        /* leave-one-out mean error of the calibration (2+ rows) */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
+    struct decide_llm_rows *llm_rows;   /* the measured LLM rows and the workload's calibration
+                                         * (decide_llm_accuracy.c); NULL: not a language model */
     /* The figures the engine falls back on where the workload leaves out a host machine's
      * cost and power or the resale value, and where the model needs a figure no measurement
      * gives (the PCIe all-reduce rate, heat throttling): the KB's assumption rows, indexed by

@@ -2,13 +2,14 @@
  * replica takes (tensor parallelism, the fewest that hold it), the memory per GPU term by term
  * (model_llm_memory), the precision each GPU really computes in, and the speed in tokens/s:
  * the KB's measured results for that GPU and count where the workload names a benchmark, else
- * the stated roofline of model_llm.c — training at the model FLOPs utilisation (calibrated on the
- * benchmark's measured rows when there are some, else the KB's assumed figure), serving bound by
- * memory bandwidth or compute per decode step, with the time per output token and to the first
- * token checked against the workload's targets. */
+ * the stated roofline of model_llm.c — training at the model FLOPs utilisation, serving bound by
+ * memory bandwidth or compute per decode step (each share calibrated on the measured rows of the
+ * workload's kind, else the KB's assumed figure: decide_llm_accuracy.c), with the time per output
+ * token and to the first token checked against the workload's targets. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_precision.h"
+#include "decide_llm_accuracy.h"
 #include "decide_speed.h"
 
 #include <math.h>
@@ -104,6 +105,13 @@ static double rate_at(const decision *d, const kb_gpu *g, const gw_precision *ru
     return decide_precision_rate(d, g, run, d->llm_setup.task != MODEL_INFERENCE, sp);
 }
 
+double decide_llm_rate(const decision *d, const kb_gpu *g, const char *precision, int training)
+{
+    gw_support s = decide_support(d);
+    const gw_precision *run = gw_precision_on(gw_precision_find(precision), g, &s, training);
+    return run ? decide_precision_rate(d, g, run, training, NULL) : NAN;
+}
+
 /* ---- fit: training's fewest GPUs per replica that hold it; serving's layout ---- */
 
 static int per_host_count(const decide_option *o)
@@ -192,61 +200,11 @@ static void train_spread_factors(const decision *d, double *low, double *high)
     *high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
 }
 
-/* The median of v[0..n) without v[skip]; v is left as it was. */
-static double median_without(const double *v, size_t n, size_t skip)
-{
-    double *rest = gw_xmalloc(n * sizeof *rest);
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (i != skip)
-            rest[m++] = v[i];
-    double median = decide_median(rest, m);
-    free(rest);
-    return median;
-}
-
-/* How far the calibrated utilisation is off, each row hidden in turn: the tokens/s it predicts
- * for that row from the median of the others against the row's own, |predicted / measured - 1|
- * (as the utilisations' ratio: the tokens/s of one row are its utilisation x a constant), at
- * MODEL_BAND_PERCENTILE (as the scaled speeds' bands: decide_speed.c). */
-static double mfu_loo_error(const double *v, size_t n)
-{
-    model_calibration c = {0};
-    for (size_t i = 0; i < n; i++)
-        model_calibration_add(&c, median_without(v, n, i) / v[i], 1);
-    double error = model_calibration_band(&c);
-    model_calibration_free(&c);
-    return error;
-}
-
-/* The model FLOPs utilisation training is computed at: the median over the benchmark's
- * measured rows (tokens/s x FLOPs per token / (GPUs x the GPU's tensor rate)), with its
- * leave-one-out error where there are several, else the KB's assumed figure; once per
- * decision. */
+/* The model FLOPs utilisation training is computed at: calibrated on the measured rows of the
+ * workload's kind, else the KB's assumed figure (decide_llm_accuracy.c); once per decision. */
 static double training_mfu(decision *d)
 {
-    if (!isnan(d->llm_mfu))
-        return d->llm_mfu;
-    double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
-    double *v = gw_xmalloc((d->n_bench + 1) * sizeof *v);
-    size_t n = 0;
-    for (size_t i = 0; i < d->n_bench; i++) {
-        const kb_benchmark *b = &d->bench[i];
-        const kb_gpu *g = decide_gpu_find(d, b->gpu);
-        double rate = g ? rate_at(d, g, runs_at(d, g), NULL) : NAN;
-        if (b->value > 0 && b->gpu_count >= 1 && rate > 0)
-            v[n++] = b->value * fpt / (b->gpu_count * rate * 1e12);
-    }
-    d->llm_mfu_rows = (int)n;
-    d->llm_mfu_error = n > 1 ? mfu_loo_error(v, n) : NAN;
-    if (n) {
-        d->llm_mfu = decide_median(v, n);
-    } else {
-        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
-    }
-    free(v);
-    return d->llm_mfu;
+    return decide_llm_training_mfu(d);
 }
 
 /* A modelled training speed's band: the calibration's leave-one-out error either way (as a
@@ -256,13 +214,13 @@ static void train_band(decision *d, decide_option *o)
 {
     gw_buf basis = GW_BUF_INIT;
     double e = d->llm_mfu_error;
-    if (d->llm_mfu_rows > 1) {
+    if (d->llm_mfu_rows > 1 && !isnan(e)) {
         o->throughput_lo = o->throughput / (1 + e);
         o->throughput_hi = o->throughput * (1 + e);
-        buf_printf(&basis, "the utilisation's calibration on the benchmark's %d measured rows, "
-                           "each hidden in turn and predicted from the median of the others: "
-                           "off by %.1f%% at the %.0fth percentile of those errors; the band is "
-                           "the figure / %.3g to x %.3g", d->llm_mfu_rows, e * 100,
+        buf_printf(&basis, "the utilisation's calibration (%s), each row hidden in turn and "
+                           "predicted from the median of the others: off by %.1f%% at the "
+                           "%.0fth percentile of those errors; the band is the figure / %.3g to "
+                           "x %.3g", decide_llm_calibration_words(d), e * 100,
                    MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
     } else {
         /* The published spread as factors on the KB's assumed figure, applied to the figure
@@ -343,8 +301,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     buf_printf(how, " x %.0f%% utilisation (%s) / %.3g "
                     "GFLOP a token the GPU computes (%.3g of them attention's at %.0f tokens)",
                mfu * 100,
-               d->llm_mfu_rows ? "calibrated on the benchmark's measured rows"
-                               : "the KB's assumed figure",
+               decide_llm_calibration_words(d),
                fpt / 1e9, decide_llm_train_attention_flops(d) / 1e9, d->llm_setup.sequence_length);
     if (slowdown > 1)
         buf_printf(how, " / %.3g (QLoRA dequantises its 4-bit weights)", slowdown);
@@ -438,12 +395,14 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                    o->gpu->name);
         return;
     }
-    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-    double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
-    decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
-    decide_fact_cite(d, KB_ASSUMED_DECODE_BANDWIDTH);
-    decide_option_cite(d, o, d->facts[KB_ASSUMED_LLM_MFU].source);
-    decide_option_cite(d, o, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].source);
+    double mfu, bw;
+    int measured = decide_llm_serving_shares(d, &mfu, &bw);   /* calibrated, else assumed */
+    for (int i = 0; i < 2; i++)
+        if (!(measured & (1 << i))) {
+            kb_assumed fact = i ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
+            decide_fact_cite(d, fact);
+            decide_option_cite(d, o, d->facts[fact].source);
+        }
     parallel_cites(d, o);
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
@@ -460,7 +419,8 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
                        w->serve_concurrency / o->sequences);
     o->throughput = v.tokens_per_s * busy;
-    serve_band(d, o, rate, busy);
+    if (!decide_llm_serving_band(d, o))   /* calibrated: its leave-one-out band */
+        serve_band(d, o, rate, busy);
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
@@ -509,12 +469,15 @@ static void measured_repro_band(decision *d, decide_option *o)
 static void measured_cap(decision *d, decide_option *o, gw_buf *how)
 {
     int serving = d->llm_setup.task == MODEL_INFERENCE;
+    int kind = decide_llm_workload_kind(d);
     double sum = 0, best = 0, lowest = INFINITY, highest = 0;
     size_t n = 0;
     const char *source = NULL;
     for (size_t i = 0; i < d->n_bench && o->hosts == 1; i++) {
         const kb_benchmark *b = &d->bench[i];
-        if (!decide_str_eq(b->gpu, o->gpu->id) || !(b->value > 0) || !(b->gpu_count >= 1) ||
+        /* Only the workload's own kind of result: a serving figure is no training speed. */
+        if (decide_llm_row_kind(b) != kind || !decide_str_eq(b->gpu, o->gpu->id) ||
+            !(b->value > 0) || !(b->gpu_count >= 1) ||
             (!serving && (int)b->gpu_count != o->count))
             continue;
         sum += b->value;
@@ -742,6 +705,7 @@ view *decide_llm_view(const decision *d)
                        "recommendation's is above).", d->w->hours_per_day);
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
+    decide_llm_accuracy_view((decision *)d, v);   /* computed once, for the view */
     const decide_option *best = decide_best(d);
     if (best) {
         buf_reset(&b);
@@ -826,6 +790,8 @@ static double model_flops_share(const decision *d)
 /* The method's speed line: how a stated model's serving or training speed is computed. */
 static void llm_method_speed(const decision *d, view *method, gw_buf *b)
 {
+    double serve_mfu, serve_bandwidth;   /* calibrated, else the KB's assumed figures */
+    decide_llm_serving_shares((decision *)d, &serve_mfu, &serve_bandwidth);
     if (d->llm_setup.task == MODEL_INFERENCE)
         buf_printf(b,
                    "serving speed, a stated model: a decode step = the longer of reading the "
@@ -837,8 +803,7 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "(output x step + sequences x prompt time) / output (the next prompts run "
                    "between steps), tokens/s = sequences / that; a GPU lacking the precision "
                    "runs the next it has",
-                   d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100,
-                   d->facts[KB_ASSUMED_LLM_MFU].value * 100);
+                   serve_bandwidth * 100, serve_mfu * 100);
     else
         buf_printf(b,
                    "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
@@ -850,16 +815,18 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
                    "without FP8 tensor cores runs the next precision it has",
                    d->llm_mfu * 100,
-                   d->llm_mfu_rows ? "the median over the benchmark's measured rows"
+                   d->llm_mfu_rows ? decide_llm_calibration_words(d)
                                    : "the KB's assumed figure, Llama 3's model FLOPs "
                                      "utilisation in pre-training",
                    d->llm_mfu * 100 * model_flops_share(d));
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
-                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g",
+                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
+                      "utilisation is calibrated on its own kind of result alone (pre-training, "
+                      "each fine-tune method, serving), each row's within %.0f%%",
                    d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
-                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
+                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
     else if (d->llm_setup.task != MODEL_INFERENCE) {
         double low, high;
         train_spread_factors(d, &low, &high);
@@ -870,6 +837,8 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                       "assumed %.0f%%: the figure x %.4g to x %.4g (%d measured rows, too few to "
                       "calibrate it)", LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
                    d->facts[KB_ASSUMED_LLM_MFU].value * 100, low, high, d->llm_mfu_rows);
+    } else if (decide_llm_serving_method_words((decision *)d, b)) {
+        /* calibrated on measured serving rows: their shares and band said there */
     } else {
         /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
          * stacks, and a served option's speed is its prefill and decode, not a training step. */
@@ -931,9 +900,9 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                          ? "measured results: the rows of the workload's benchmark for a GPU and "
                            "count replace the stated model's tokens/s when training, and cap "
                            "it when serving (the best row per GPU, at full batch, times the "
-                           "GPUs); the training utilisation is the median over all of them"
+                           "GPUs), those of the workload's kind alone, which calibrate it"
                          : "measured results: none (the workload names no benchmark): every "
-                           "speed is the stated model's, an estimate");
+                           "speed is the stated model's, an estimate, calibrated as below");
     view_map_set_str(method, "machines", serving ? llm_serving_machines :
                      "several machines (up to 4 bought, or a rental's instances where the "
                      "provider states their network; serving replicas exchange nothing, so "

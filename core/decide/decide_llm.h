@@ -18,6 +18,10 @@ void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
 char *decide_llm_target_missed(const decision *d, const decide_option *o);
 double decide_llm_tokens_per_step(const workload *w);
+/* The dense tensor rate g computes a precision at, training or serving: its own, or where g lacks
+ * it the next it has (d's precision support rows); training at FP8 or FP4, BF16's rate x the
+ * measured speed-up (decide_precision_rate).  TFLOPS; NaN or 0 where the KB has none. */
+double decide_llm_rate(const decision *d, const kb_gpu *g, const char *precision, int training);
 /* ---- serving layouts (decide_llm_layout.c) ---- */
 
 /* One way to lay out GPUs of a serving option: replicas of tp GPUs of one machine (tensor

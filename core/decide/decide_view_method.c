@@ -2,6 +2,7 @@
  * memory a replica needs, how each figure was obtained (the method) and what was assumed, each
  * with its citations. */
 #include "decide_view_method.h"
+#include "decide_llm_accuracy.h"
 #include "decide_demand.h"
 #include "base/check.h"
 #include "base/clock.h"
@@ -505,16 +506,18 @@ view *decide_assumptions_view(const decision *d)
         int serving = decide_str_eq(w->task, "inference");
         double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
         int mfu_cite = d->fact_cite[KB_ASSUMED_LLM_MFU], bw_cite = 0;
-        if (serving) {
+        if (serving && decide_llm_assumption_words((decision *)d, &b)) {
+            mfu_cite = 0;   /* calibrated on measured rows (decide_llm_accuracy.c) */
+        } else if (serving) {
             buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
                            "memory while generating at %.0f%% of its bandwidth: stated figures, "
                            "not measurements of this stack.",
                        mfu * 100, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100);
             bw_cite = d->fact_cite[KB_ASSUMED_DECODE_BANDWIDTH];
         } else if (d->llm_mfu_rows) {
-            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: the "
-                           "median over the benchmark's %d measured rows.",
-                       d->llm_mfu * 100, d->llm_mfu_rows);
+            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: %s "
+                           "(llm.calibration in --json names them).",
+                       d->llm_mfu * 100, decide_llm_calibration_words(d));
             mfu_cite = 0;
         } else {
             buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate (Llama "

@@ -160,6 +160,11 @@ typedef struct kb_benchmark {
     long long id;
     char *gpu, *workload, *metric, *unit, *precision, *framework, *interconnect, *source, *note;
     double gpu_count, value, batch, power_w;
+    /* Schema version 12, a language model's scenario (kb_table.c describes them): the
+     * fine-tune's method (full | lora | qlora; NULL pre-training and serving), the tokens of a
+     * training sequence or a served request's mean prompt, a request's mean output; NaN none. */
+    char *method;
+    double input_tokens, output_tokens;
 } kb_benchmark;
 
 typedef struct kb_price {
@@ -357,6 +362,11 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
 /* Measured results; gpu and workload may be NULL for "any". */
 int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
                        size_t *n, gw_error *err);
+/* Every result measured in tokens/s (a language model's, each naming a model of the catalog),
+ * by workload, gpu, metric, count and value; a look-up on the partial index benchmark_tokens
+ * (an upgraded KB before version 12 has none: GW_EDATA through the missing columns).  Caller
+ * frees with kb_benchmarks_free. */
+int kb_benchmarks_in_tokens(kb *k, kb_benchmark **out, size_t *n, gw_error *err);
 /* Prices; gpu, kind and provider may be NULL for "any". */
 int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
                    kb_price **out, size_t *n, gw_error *err);

@@ -130,6 +130,17 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
     return rc;
 }
 
+int kb_benchmarks_in_tokens(kb *k, kb_benchmark **out, size_t *n, gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
+    buf_puts(&sql, " WHERE unit = 'tokens/s' ORDER BY workload, gpu, metric, gpu_count, value, id");
+    int rc = select_rows(k, &kb_tables[KB_BENCHMARKS], buf_cstr(&sql), NULL, 0,
+                         sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
+    buf_free(&sql);
+    return rc;
+}
+
 static void fill_price(sqlite3_stmt *st, void *obj)
 {
     ((kb_price *)obj)->id = sqlite3_column_int64(st, 0);

@@ -28,7 +28,10 @@ static const char *const sparsity_set[] = {"2:4", NULL};
  * (RDMA over Converged Ethernet) ports built into Intel Gaudi, or none. */
 static const char *const link_kinds[] = {"nvlink", "infinity-fabric", "roce", "none", NULL};
 static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32", "fp8",
-                                            "int8", "fp64", "int4", NULL};
+                                            "int8", "fp64", "int4", "fp4", NULL};
+/* How a fine-tune row trained (schema version 12): every weight, or LoRA's or QLoRA's
+ * adapters; a pre-training or serving row has none. */
+static const char *const tune_methods[] = {"full", "lora", "qlora", NULL};
 static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
@@ -152,6 +155,17 @@ static const kb_column benchmark_cols[] = {
     COL("power_w", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, power_w)),
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_benchmark, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_benchmark, note)),
+    /* Added by schema version 12, so after the note (ALTER TABLE appends): a language model's
+     * scenario.  A row's workload is then a model of the catalog and its metric
+     * train_throughput (pre-training; fine-tuning with a method), inference_offline,
+     * inference_server or inference_stream (one request's own output tokens/s); its value the
+     * tokens/s of all gpu_count GPUs (trained, or output when serving), its batch the
+     * sequences per GPU a step (training) or the requests in flight (serving). */
+    COL("method", KB_TEXT, 0, tune_methods, S(kb_benchmark, method)),
+    /* training: tokens per sequence; serving: mean prompt tokens per request */
+    COL("input_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, input_tokens)),
+    /* serving: mean output tokens per request */
+    COL("output_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, output_tokens)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_price, gpu)),

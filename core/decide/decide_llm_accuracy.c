@@ -1,0 +1,846 @@
+/* decide_llm_accuracy.c — the measured language-model results as the model reads them: each
+ * row's kind and scenario, the share it implies (training: the model FLOPs utilisation; serving:
+ * the utilisation of prefill and compute-bound decode, or a bandwidth-bound decode step's share
+ * of memory bandwidth), the calibration a workload's speed is computed at (its own kind only,
+ * each share bounded, the rows used and left out named), and the model's leave-one-out accuracy
+ * over every such row of the KB. */
+#include "decide_llm_accuracy.h"
+#include "decide_llm.h"
+#include "decide_speed.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/precision.h"
+
+/* The widest tensor-parallel group a measured serving row is taken to use (one 8-GPU server's
+ * link, as decide_llm_layout.c's LAYOUT_MAX_TP). */
+#define ROW_MAX_TP 8
+/* The range searched for a serving row's share: below it a row says nothing the model
+ * describes, above it (4x the peak) it is far past any bound, and is said to be. */
+#define SHARE_SEARCH_LOW 1e-4
+#define SHARE_SEARCH_HIGH 4.0
+
+enum { SHARE_UTILISATION, SHARE_BANDWIDTH };
+
+/* A measured row as the model reads it. */
+typedef struct llm_row {
+    const kb_benchmark *b;       /* borrowed from the rows loaded */
+    const kb_gpu *gpu;           /* NULL: not in the KB */
+    int kind;                    /* decide_llm_kind; -1 not a language model's tokens/s */
+    char *model_id;              /* the catalog's model (owned); NULL: the workload's */
+    model_llm model;
+    int has_model;
+} llm_row;
+
+/* What a row says at its scenario. */
+typedef struct llm_scenario {
+    const char *precision;
+    double input, output, batch;
+} llm_scenario;
+
+/* The share a row implies: which one, its figure (NaN: the row cannot be predicted; infinite:
+ * more than SHARE_SEARCH_HIGH) and whether it is above its bound. */
+typedef struct llm_implied {
+    int share;
+    double value;
+    int over;
+    llm_scenario scenario;
+} llm_implied;
+
+struct decide_llm_rows {
+    kb_benchmark *kb;            /* the KB's rows in tokens/s */
+    size_t n_kb;
+    llm_row *rows;               /* each of them resolved */
+    llm_row *bench;              /* the workload's benchmark's rows (d->bench) resolved */
+    size_t n_bench;
+    /* the workload's calibration, once */
+    int calibrated;
+    const llm_row *cal_rows;     /* rows or bench */
+    size_t n_cal;
+    llm_implied *cal_implied;    /* per cal row; value NaN: not of the kind, or unreadable */
+    unsigned char *cal_used;     /* per cal row: calibrates the workload */
+    double mfu, bandwidth;       /* serving's shares (training's is d->llm_mfu) */
+    int mfu_rows, bandwidth_rows;
+    double band_error;           /* the leave-one-out error at MODEL_BAND_PERCENTILE; NaN */
+    char *scope;                 /* "the benchmark llama2-70b", "llama-2-70b", "every model" */
+    char *words;
+};
+
+/* ---- kinds ---- */
+
+int decide_llm_row_kind(const kb_benchmark *b)
+{
+    if (!decide_str_eq(b->unit, "tokens/s"))
+        return -1;
+    if (decide_str_eq(b->metric, "train_throughput")) {
+        if (!b->method)
+            return DECIDE_LLM_PRETRAIN;
+        if (decide_str_eq(b->method, "lora"))
+            return DECIDE_LLM_LORA;
+        return decide_str_eq(b->method, "qlora") ? DECIDE_LLM_QLORA : DECIDE_LLM_FULL;
+    }
+    if (decide_str_eq(b->metric, "inference_offline") ||
+        decide_str_eq(b->metric, "inference_server") ||
+        decide_str_eq(b->metric, "inference_stream"))
+        return DECIDE_LLM_SERVE;
+    return -1;
+}
+
+decide_llm_kind decide_llm_workload_kind(const decision *d)
+{
+    const model_llm_setup *s = &d->llm_setup;
+    if (s->task == MODEL_INFERENCE)
+        return DECIDE_LLM_SERVE;
+    if (s->task == MODEL_TRAIN)
+        return DECIDE_LLM_PRETRAIN;
+    if (s->method == MODEL_TUNE_LORA)
+        return DECIDE_LLM_LORA;
+    return s->method == MODEL_TUNE_QLORA ? DECIDE_LLM_QLORA : DECIDE_LLM_FULL;
+}
+
+const char *decide_llm_kind_name(decide_llm_kind kind)
+{
+    static const char *const names[] = {"pre-training", "full fine-tune", "LoRA fine-tune",
+                                        "QLoRA fine-tune", "serving"};
+    return kind < DECIDE_LLM_KINDS ? names[kind] : "?";
+}
+
+/* ---- reading the rows ---- */
+
+static model_llm model_of(const kb_model *m)
+{
+    return (model_llm){.params = m->params,
+                       .active_params = isnan(m->active_params) ? m->params : m->active_params,
+                       .layers = m->layers,
+                       .hidden = m->hidden,
+                       .heads = m->heads,
+                       .kv_heads = m->kv_heads,
+                       .head_dim = m->head_dim,
+                       .vocab = m->vocab,
+                       .ffn = m->ffn,
+                       .experts = m->experts};
+}
+
+/* Resolves rows[0..n) of b: kind, GPU and catalog model (one look-up per workload name: the
+ * rows come ordered by it, or repeat it). */
+static llm_row *resolve_rows(decision *d, const kb_benchmark *b, size_t n)
+{
+    llm_row *rows = gw_xcalloc(n ? n : 1, sizeof *rows);
+    kb_model m = {0};
+    int found = 0;
+    const char *looked_up = NULL;
+    for (size_t i = 0; i < n; i++) {
+        llm_row *r = &rows[i];
+        r->b = &b[i];
+        r->kind = decide_llm_row_kind(&b[i]);
+        r->gpu = decide_gpu_find(d, b[i].gpu);
+        if (r->kind < 0)
+            continue;
+        if (!looked_up || !decide_str_eq(looked_up, b[i].workload)) {
+            kb_model_free(&m);
+            found = kb_model_resolve(d->k, b[i].workload, &m, NULL) == GW_OK;
+            looked_up = b[i].workload;
+        }
+        if (found) {
+            r->model_id = gw_xstrdup(m.id);
+            r->model = model_of(&m);
+            r->has_model = 1;
+        }
+    }
+    kb_model_free(&m);
+    return rows;
+}
+
+int decide_llm_rows_load(decision *d, gw_error *err)
+{
+    struct decide_llm_rows *st = gw_xcalloc(1, sizeof *st);
+    d->llm_rows = st;
+    st->band_error = NAN;
+    if (kb_schema_version(d->k) >= 12) {   /* before, no row states a scenario */
+        int rc = kb_benchmarks_in_tokens(d->k, &st->kb, &st->n_kb, err);
+        if (rc != GW_OK)
+            return rc;
+    }
+    st->rows = resolve_rows(d, st->kb, st->n_kb);
+    st->bench = resolve_rows(d, d->bench, d->n_bench);
+    st->n_bench = d->n_bench;
+    return GW_OK;
+}
+
+static void rows_free(llm_row *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++)
+        free(rows[i].model_id);
+    free(rows);
+}
+
+void decide_llm_rows_free(decision *d)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (!st)
+        return;
+    rows_free(st->rows, st->n_kb);
+    rows_free(st->bench, st->n_bench);
+    kb_benchmarks_free(st->kb, st->n_kb);
+    free(st->cal_implied);
+    free(st->cal_used);
+    free(st->scope);
+    free(st->words);
+    free(st);
+    d->llm_rows = NULL;
+}
+
+/* ---- what a row implies ---- */
+
+static int is_stream(const llm_row *r)
+{
+    return decide_str_eq(r->b->metric, "inference_stream");
+}
+
+/* The scenario r states; where w is given (the rows of the workload's own benchmark), what r
+ * leaves out is w's.  0 where the model lacks something: a known precision, the tokens of a
+ * sequence or a request, a serving row's output tokens (its requests in flight: a stream's one,
+ * an offline or server row's as many as memory holds, serve_predict). */
+static int scenario_of(const llm_row *r, const workload *w, llm_scenario *sc)
+{
+    const kb_benchmark *b = r->b;
+    int serve = r->kind == DECIDE_LLM_SERVE;
+    *sc = (llm_scenario){b->precision, b->input_tokens, b->output_tokens, b->batch};
+    if (w) {
+        if (!sc->precision)
+            sc->precision = w->precision;
+        if (!(sc->input > 0))
+            sc->input = serve ? w->serve_context : w->sequence_length;
+        if (!(sc->output > 0))
+            sc->output = w->serve_output;
+        if (!(sc->batch > 0))
+            sc->batch = serve ? w->serve_concurrency : w->batch_per_gpu;
+    }
+    if (!(sc->batch > 0) && (!serve || is_stream(r)))
+        sc->batch = 1;   /* offline and server without one: as many as memory holds */
+    if (!(sc->output > 0) && is_stream(r))
+        sc->output = 1;  /* a stream's rate is its decode step's: its KV cache the prompt's */
+    return gw_precision_find(sc->precision) && sc->input > 0 && (!serve || sc->output > 0);
+}
+
+/* The setup the model computes r at: its kind, method and scenario; no activation
+ * checkpointing (a published utilisation counts the model's FLOPs, not recomputed ones). */
+static model_llm_setup setup_of(const llm_row *r, const llm_scenario *sc)
+{
+    static const model_tune methods[] = {MODEL_TUNE_FULL, MODEL_TUNE_FULL, MODEL_TUNE_LORA,
+                                         MODEL_TUNE_QLORA, MODEL_TUNE_FULL};
+    int serve = r->kind == DECIDE_LLM_SERVE;
+    return (model_llm_setup){.task = serve ? MODEL_INFERENCE
+                                           : r->kind == DECIDE_LLM_PRETRAIN ? MODEL_TRAIN
+                                                                            : MODEL_FINETUNE,
+                             .method = methods[r->kind],
+                             .lora_rank = 16,
+                             .precision = sc->precision,
+                             .optimizer = "adamw",
+                             .sequence_length = sc->input,
+                             .batch = serve ? 1 : sc->batch,
+                             .kv_tokens = serve ? sc->input + sc->output : 0,
+                             .sequences = 1};
+}
+
+/* The model of r, or where r names none in the catalog, the workload's (its own benchmark). */
+static const model_llm *model_for(const decision *d, const llm_row *r)
+{
+    return r->has_model ? &r->model : &d->llm;
+}
+
+/* The most requests in flight on one replica of a serving row that states none: TensorRT-LLM's
+ * default largest batch (2,048; MLPerf's H200 llama2-70b submission ran 2,048 a GPU). */
+#define ROW_MAX_BATCH 2048
+
+/* The most sequences a replica of tp GPUs holds in their memory (each its KV cache of prompt and
+ * output tokens): memory grows by the same step per sequence; 0 where not even one fits. */
+static double most_sequences(const model_llm *m, const llm_row *r, model_llm_setup *s, int tp)
+{
+    model_memory one, two;
+    s->sequences = 1;
+    if (model_llm_memory(m, s, 1, tp, &one, NULL) != GW_OK)
+        return 0;
+    s->sequences = 2;
+    model_llm_memory(m, s, 1, tp, &two, NULL);
+    double step = two.total_gb - one.total_gb, room = r->gpu->memory_gb - one.total_gb;
+    if (room < 0)
+        return 0;
+    return step > 0 ? fmin(1 + floor(room / step), ROW_MAX_BATCH) : ROW_MAX_BATCH;
+}
+
+/* One replica of r over tp GPUs of a board at `sequences` in flight (model_llm_serving). */
+static void serve_replica(const model_llm *m, const llm_row *r, const llm_scenario *sc,
+                          model_llm_setup *s, int tp, double sequences, double rate, double mfu,
+                          double bandwidth, model_serving *v)
+{
+    int nvlink = decide_gpu_board_link(r->gpu) && tp > 1;
+    model_llm_layout l = {.tp = tp, .pp = 1, .nvlink = nvlink,
+                          .link_gbs = model_link_gbs(nvlink, r->gpu->nvlink_gbs, r->gpu->pcie_gen,
+                                                     r->gpu->pcie_lanes, decide_gpu_p2p(r->gpu)),
+                          .network_gbs = NAN};
+    s->sequences = sequences;
+    model_llm_serving(m, s, sc->input, sc->output, &l, rate, r->gpu->memory_bandwidth_gbs, mfu,
+                      bandwidth, v);
+}
+
+/* A serving row's tokens/s.  A stream is one request on all its GPUs (tensor parallel, up to 8):
+ * its own output tokens a second, 1 / a decode step at the requests in flight.  An offline or
+ * server row is laid out as its submitter would for throughput: of the widths 1, 2, 4 and 8
+ * GPUs a replica whose memory holds the replica, the one giving the most tokens/s, each replica
+ * at its share of the stated requests, or where none is stated at the most its memory holds (up
+ * to ROW_MAX_BATCH); where none fits, the widest (the row ran: the memory model is what is
+ * off). */
+static double serve_predict(const model_llm *m, const llm_row *r, const llm_scenario *sc,
+                            double rate, double mfu, double bandwidth, int *bandwidth_bound)
+{
+    model_llm_setup s = setup_of(r, sc);
+    model_serving v;
+    int count = (int)r->b->gpu_count, widest = 1;
+    while (widest * 2 <= ROW_MAX_TP && count % (widest * 2) == 0)
+        widest *= 2;
+    if (is_stream(r)) {
+        serve_replica(m, r, sc, &s, widest, sc->batch, rate, mfu, bandwidth, &v);
+        *bandwidth_bound = v.bandwidth_bound;
+        return 1 / v.step_s;
+    }
+    double best = NAN;
+    for (int tp = 1; tp <= widest; tp *= 2) {
+        int replicas = count / tp;
+        double most = most_sequences(m, r, &s, tp);
+        double sequences = sc->batch > 0 ? ceil(sc->batch / replicas) : most;
+        if (sequences > most && !(tp == widest && isnan(best)))
+            continue;
+        if (!(sequences >= 1))
+            sequences = 1;
+        serve_replica(m, r, sc, &s, tp, sequences, rate, mfu, bandwidth, &v);
+        double busy = sc->batch > 0 ? fmin(replicas, sc->batch) : replicas;
+        if (isnan(best) || v.tokens_per_s * busy > best) {
+            best = v.tokens_per_s * busy;
+            *bandwidth_bound = v.bandwidth_bound;
+        }
+    }
+    return best;
+}
+
+/* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
+ * utilisation / FLOPs a token; serving, serve_predict.  *bandwidth_bound: serving's decode step
+ * is bound by memory bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
+static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
+                      double bandwidth, int *bandwidth_bound)
+{
+    const model_llm *m = model_for(d, r);
+    double rate = r->gpu ? decide_llm_rate(d, r->gpu, sc->precision, r->kind != DECIDE_LLM_SERVE) : NAN;
+    *bandwidth_bound = 0;
+    if (!(rate > 0))
+        return NAN;
+    if (r->kind != DECIDE_LLM_SERVE) {
+        model_llm_setup s = setup_of(r, sc);
+        return mfu * r->b->gpu_count * rate * 1e12 / model_llm_train_flops_per_token(m, &s);
+    }
+    if (!(r->gpu->memory_bandwidth_gbs > 0))
+        return NAN;
+    return serve_predict(m, r, sc, rate, mfu, bandwidth, bandwidth_bound);
+}
+
+/* The share r implies at sc: training's utilisation in closed form (tokens/s are in proportion
+ * to it); serving's by halving the range, the share that binds at the KB's assumed figures
+ * (bandwidth where a decode step is bound by it, else utilisation), the other held at its
+ * assumed figure. */
+static llm_implied implied_of(const decision *d, const llm_row *r, const llm_scenario *sc)
+{
+    double mfu0 = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double bw0 = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    llm_implied im = {SHARE_UTILISATION, NAN, 0, *sc};
+    int bound;
+    double at_assumed = predict(d, r, sc, mfu0, bw0, &bound);
+    if (isnan(at_assumed) || !(r->b->value > 0) || !(r->b->gpu_count >= 1))
+        return im;
+    if (r->kind != DECIDE_LLM_SERVE) {
+        im.value = r->b->value / at_assumed * mfu0;
+    } else {
+        im.share = bound ? SHARE_BANDWIDTH : SHARE_UTILISATION;
+        double lo = SHARE_SEARCH_LOW, hi = SHARE_SEARCH_HIGH;
+        for (int i = 0; i < 60; i++) {
+            double mid = sqrt(lo * hi);   /* halving on a log scale: a share spans decades */
+            double got = im.share == SHARE_BANDWIDTH ? predict(d, r, sc, mfu0, mid, &bound)
+                                                     : predict(d, r, sc, mid, bw0, &bound);
+            if (got < r->b->value)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        im.value = hi >= SHARE_SEARCH_HIGH * 0.999 ? INFINITY : hi;
+    }
+    im.over = im.value > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
+                                                      : DECIDE_LLM_UTILISATION_MAX);
+    return im;
+}
+
+/* ---- choosing the rows that calibrate ---- */
+
+/* Whether rows[i] may calibrate a model of kind: of that kind, its share known and bounded, not
+ * skip. */
+static int usable(const llm_row *rows, const llm_implied *im, size_t i, int kind, size_t skip)
+{
+    return i != skip && rows[i].kind == kind && !isnan(im[i].value) && !im[i].over;
+}
+
+/* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, or with
+ * a model id given (a workload naming no benchmark), those of that model where there are
+ * DECIDE_LLM_SAME_MODEL_ROWS of them.  Returns how many; *same says which rule kept them. */
+static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, int kind,
+                          const char *model_id, size_t skip, unsigned char *keep, int *same)
+{
+    size_t all = 0, own = 0;
+    for (size_t i = 0; i < n; i++)
+        if (usable(rows, im, i, kind, skip)) {
+            all++;
+            own += model_id && decide_str_eq(rows[i].model_id, model_id);
+        }
+    *same = model_id && own >= DECIDE_LLM_SAME_MODEL_ROWS;
+    for (size_t i = 0; i < n; i++)
+        keep[i] = usable(rows, im, i, kind, skip) &&
+                  (!*same || decide_str_eq(rows[i].model_id, model_id));
+    return *same ? own : all;
+}
+
+/* The median of the kept rows' figures of one share; NaN for none. */
+static double share_median(const llm_implied *im, const unsigned char *keep, size_t n, int share,
+                           int *rows)
+{
+    double *v = gw_xmalloc((n ? n : 1) * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (keep[i] && im[i].share == share)
+            v[m++] = im[i].value;
+    double median = decide_median(v, m);
+    free(v);
+    if (rows)
+        *rows = (int)m;
+    return median;
+}
+
+/* The shares kept rows give, each the assumed figure where none of them implies it. */
+static void shares_of(const decision *d, const llm_implied *im, const unsigned char *keep,
+                      size_t n, double *mfu, double *bandwidth, int *mfu_rows, int *bw_rows)
+{
+    *mfu = share_median(im, keep, n, SHARE_UTILISATION, mfu_rows);
+    *bandwidth = share_median(im, keep, n, SHARE_BANDWIDTH, bw_rows);
+    if (isnan(*mfu))
+        *mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    if (isnan(*bandwidth))
+        *bandwidth = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+}
+
+/* rows[i] predicted at the shares of the rows that calibrate its kind without it (for
+ * model_id's model where it has enough): its tokens/s; NaN where it cannot be predicted. */
+static double loo_predict(const decision *d, const llm_row *rows, const llm_implied *im,
+                          size_t n, size_t i, const char *model_id)
+{
+    unsigned char *keep = gw_xmalloc(n ? n : 1);
+    int same, mfu_rows, bw_rows, bound;
+    double mfu, bandwidth;
+    select_rows(rows, im, n, rows[i].kind, model_id, i, keep, &same);
+    shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
+    free(keep);
+    return predict(d, &rows[i], &im[i].scenario, mfu, bandwidth, &bound);
+}
+
+/* |loo_predict / measured - 1|. */
+static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
+                        size_t i, const char *model_id)
+{
+    return fabs(loo_predict(d, rows, im, n, i, model_id) / rows[i].b->value - 1);
+}
+
+/* ---- the workload's calibration ---- */
+
+/* "8x h100-sxm5, llama-2-70b inference_offline, source-id" for r, appended to b. */
+static void row_words(gw_buf *b, const llm_row *r)
+{
+    buf_printf(b, "%gx %s, %s %s, %s", r->b->gpu_count, r->b->gpu, r->b->workload, r->b->metric,
+               r->b->source);
+}
+
+/* Traces every row considered: used (with its share) or left out (why). */
+static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
+{
+    int other = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        const llm_implied *im = &st->cal_implied[i];
+        gw_buf b = GW_BUF_INIT;
+        row_words(&b, r);
+        if (r->kind != kind) {
+            other++;
+            if (st->cal_rows == st->bench)   /* the workload's own rows: each said */
+                decide_trace(d, "LLM calibration: %s: left out, a %s result, not %s", buf_cstr(&b),
+                             r->kind < 0 ? "non-LLM" : decide_llm_kind_name(r->kind),
+                             decide_llm_kind_name(kind));
+        } else if (isnan(im->value)) {
+            decide_trace(d, "LLM calibration: %s: left out, its scenario, GPU or model is not "
+                            "known to the model", buf_cstr(&b));
+        } else if (im->over) {
+            decide_trace(d, "LLM calibration: %s: left out as implausible, it implies %.0f%% %s, "
+                            "above the bound of %.0f%%", buf_cstr(&b), im->value * 100,
+                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation",
+                         (im->share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
+                                                       : DECIDE_LLM_UTILISATION_MAX) * 100);
+        } else if (st->cal_used[i]) {
+            decide_trace(d, "LLM calibration: %s: used, %.1f%% %s", buf_cstr(&b), im->value * 100,
+                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation");
+        }
+        buf_free(&b);
+    }
+    if (other && st->cal_rows != st->bench)
+        decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s "
+                        "workload is calibrated on %s rows alone)", other, decide_llm_kind_name(kind),
+                     decide_llm_kind_name(kind));
+}
+
+/* The leave-one-out error of the calibration at MODEL_BAND_PERCENTILE, each used row predicted
+ * from the others used; NaN under 2 rows. */
+static double calibration_band(const decision *d, const struct decide_llm_rows *st, int used)
+{
+    if (used < 2)
+        return NAN;
+    model_calibration c = {0};
+    llm_implied *im = gw_xmalloc(st->n_cal * sizeof *im);
+    for (size_t i = 0; i < st->n_cal; i++) {   /* only the used rows calibrate each other */
+        im[i] = st->cal_implied[i];
+        if (!st->cal_used[i])
+            im[i].value = NAN;
+    }
+    for (size_t i = 0; i < st->n_cal; i++)
+        if (st->cal_used[i])
+            model_calibration_add(&c, loo_error(d, st->cal_rows, im, st->n_cal, i, NULL) + 1, 1);
+    free(im);
+    double e = model_calibration_band(&c);
+    model_calibration_free(&c);
+    return e;
+}
+
+/* The workload's calibration, once: the rows of its benchmark (scenario gaps filled from the
+ * workload) or the KB's (each stating its own), of its kind. */
+static void calibrate(decision *d)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (!st || st->calibrated)
+        return;
+    st->calibrated = 1;
+    int kind = decide_llm_workload_kind(d), own = d->w->benchmark != NULL, same = 0;
+    st->cal_rows = own ? st->bench : st->rows;
+    st->n_cal = own ? st->n_bench : st->n_kb;
+    st->cal_implied = gw_xcalloc(st->n_cal ? st->n_cal : 1, sizeof *st->cal_implied);
+    st->cal_used = gw_xcalloc(st->n_cal ? st->n_cal : 1, 1);
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        llm_scenario sc;
+        st->cal_implied[i].value = NAN;
+        if (r->kind == kind && (r->has_model || own) && scenario_of(r, own ? d->w : NULL, &sc))
+            st->cal_implied[i] = implied_of(d, r, &sc);
+    }
+    size_t used = select_rows(st->cal_rows, st->cal_implied, st->n_cal, kind,
+                              own ? NULL : d->w->model_id, st->n_cal, st->cal_used, &same);
+    shares_of(d, st->cal_implied, st->cal_used, st->n_cal, &st->mfu, &st->bandwidth,
+              &st->mfu_rows, &st->bandwidth_rows);
+    st->band_error = calibration_band(d, st, (int)used);
+    gw_buf b = GW_BUF_INIT;
+    if (own)
+        buf_printf(&b, "the benchmark %s", d->w->benchmark);
+    else
+        buf_puts(&b, same ? d->w->model_id : "every model");
+    st->scope = buf_detach(&b);
+    if (used)
+        buf_printf(&b, "calibrated on %zu measured %s row%s of %s", used,
+                   decide_llm_kind_name(kind), used == 1 ? "" : "s", st->scope);
+    else
+        buf_puts(&b, "the KB's assumed figure");
+    st->words = buf_detach(&b);
+    /* The rows used, each with its source, are listed in llm.calibration and the trace, not
+     * cited one by one: a serving calibration draws on many sources, and the reports are near
+     * their length limit (tests/cli/report.sh). */
+    trace_rows(d, st, kind);
+    decide_trace(d, "LLM calibration (%s): %s; utilisation %.1f%% (%d rows), decode bandwidth "
+                    "share %.1f%% (%d rows)", decide_llm_kind_name(kind), st->words,
+                 st->mfu * 100, st->mfu_rows, st->bandwidth * 100, st->bandwidth_rows);
+}
+
+double decide_llm_training_mfu(decision *d)
+{
+    if (!isnan(d->llm_mfu))
+        return d->llm_mfu;
+    calibrate(d);
+    struct decide_llm_rows *st = d->llm_rows;
+    d->llm_mfu_rows = st ? st->mfu_rows : 0;
+    d->llm_mfu_error = st ? st->band_error : NAN;
+    if (d->llm_mfu_rows) {
+        d->llm_mfu = st->mfu;
+    } else {
+        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    }
+    return d->llm_mfu;
+}
+
+int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    int mfu_measured = st && st->mfu_rows, bandwidth_measured = st && st->bandwidth_rows;
+    *mfu = mfu_measured ? st->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
+    *bandwidth = bandwidth_measured ? st->bandwidth : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    return mfu_measured | bandwidth_measured << 1;
+}
+
+const char *decide_llm_calibration_words(const decision *d)
+{
+    return d->llm_rows && d->llm_rows->words ? d->llm_rows->words : "the KB's assumed figure";
+}
+
+int decide_llm_serving_band(decision *d, decide_option *o)
+{
+    const struct decide_llm_rows *st = d->llm_rows;
+    double e = st ? st->band_error : NAN;
+    if (isnan(e))
+        return 0;
+    o->throughput_lo = o->throughput / (1 + e);
+    o->throughput_hi = o->throughput * (1 + e);
+    gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibration */
+    buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
+                       "predicted from the others: off by %.1f%% at the %.0fth percentile of "
+                       "those errors; the band is the figure / %.3g to x %.3g",
+               st->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+    return 1;
+}
+
+int decide_llm_serving_method_words(decision *d, gw_buf *b)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st || !(st->mfu_rows + st->bandwidth_rows))
+        return 0;
+    buf_printf(b, "; those shares are %s (%d and %d rows), each the median of the rows it binds",
+               st->words, st->mfu_rows, st->bandwidth_rows);
+    if (!isnan(st->band_error))
+        buf_printf(b, "; band: their leave-one-out error, %.1f%%", st->band_error * 100);
+    return 1;
+}
+
+int decide_llm_assumption_words(decision *d, gw_buf *b)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st || !(st->mfu_rows + st->bandwidth_rows))
+        return 0;
+    buf_printf(b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads memory "
+                  "while generating at %.0f%% of its bandwidth: %s (llm.calibration in --json "
+                  "names them).", st->mfu * 100, st->bandwidth * 100, st->words);
+    return 1;
+}
+
+/* ---- the model's accuracy on the KB's rows ---- */
+
+/* Adds e to errs (grown as needed). */
+static void push(double **errs, size_t *n, double e)
+{
+    *errs = gw_xrealloc(*errs, (*n + 1) * sizeof **errs);
+    (*errs)[(*n)++] = e;
+}
+
+static double max_of(const double *v, size_t n)
+{
+    double m = NAN;
+    for (size_t i = 0; i < n; i++)
+        m = isnan(m) || v[i] > m ? v[i] : m;
+    return m;
+}
+
+/* The shares of every row of the KB that states its scenario, at the KB's assumed figures
+ * (caller frees); why[i] says why a language-model row cannot be predicted (NULL: it can, or it
+ * is no language model's), *left_out counts them. */
+static llm_implied *implied_all(const decision *d, const struct decide_llm_rows *st,
+                                const char **why, int *left_out)
+{
+    llm_implied *im = gw_xcalloc(st->n_kb ? st->n_kb : 1, sizeof *im);
+    *left_out = 0;
+    for (size_t i = 0; i < st->n_kb; i++) {
+        const llm_row *r = &st->rows[i];
+        llm_scenario sc;
+        im[i].value = NAN;
+        why[i] = NULL;
+        if (r->kind < 0)
+            continue;
+        if (!r->has_model)
+            why[i] = "its workload is no model of the catalog";
+        else if (!scenario_of(r, NULL, &sc))
+            why[i] = "its precision or tokens are not stated";
+        else if (isnan((im[i] = implied_of(d, r, &sc)).value))
+            why[i] = "the KB has no rate or bandwidth of its GPU at its precision";
+        *left_out += why[i] != NULL;
+    }
+    return im;
+}
+
+void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
+{
+    memset(out, 0, sizeof *out);
+    out->median = out->max = NAN;
+    for (int k = 0; k < DECIDE_LLM_KINDS; k++)
+        out->median_by_kind[k] = out->max_by_kind[k] = NAN;
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st)
+        return;
+    out->n = st->n_kb;
+    out->predicted = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->predicted);
+    out->why = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->why);
+    out->implied = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->implied);
+    out->bandwidth_share = gw_xmalloc(st->n_kb ? st->n_kb : 1);
+    llm_implied *im = implied_all(d, st, out->why, &out->without_scenario);
+    for (size_t i = 0; i < st->n_kb; i++) {
+        out->implied[i] = im[i].value;
+        out->bandwidth_share[i] = im[i].share == SHARE_BANDWIDTH;
+    }
+    double *all = NULL, *by_kind[DECIDE_LLM_KINDS] = {NULL};
+    size_t n_all = 0, n_kind[DECIDE_LLM_KINDS] = {0}, worst = st->n_kb;
+    for (size_t i = 0; i < st->n_kb; i++) {
+        out->predicted[i] = NAN;
+        if (isnan(im[i].value))
+            continue;
+        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, st->rows[i].model_id);
+        double e = fabs(out->predicted[i] / st->rows[i].b->value - 1);
+        if (isnan(e))
+            continue;
+        if (worst == st->n_kb || e > out->max)
+            worst = i, out->max = e;
+        push(&all, &n_all, e);
+        push(&by_kind[st->rows[i].kind], &n_kind[st->rows[i].kind], e);
+    }
+    out->rows = (int)n_all;
+    out->median = decide_median(all, n_all);
+    for (int k = 0; k < DECIDE_LLM_KINDS; k++) {
+        out->rows_by_kind[k] = (int)n_kind[k];
+        out->max_by_kind[k] = max_of(by_kind[k], n_kind[k]);
+        out->median_by_kind[k] = decide_median(by_kind[k], n_kind[k]);
+        free(by_kind[k]);
+    }
+    if (worst < st->n_kb) {
+        gw_buf b = GW_BUF_INIT;
+        row_words(&b, &st->rows[worst]);
+        out->worst = buf_detach(&b);
+    }
+    free(all);
+    free(im);
+}
+
+void decide_llm_accuracy_free(decide_llm_accuracy *a)
+{
+    free(a->worst);
+    free(a->predicted);
+    free(a->why);
+    free(a->implied);
+    free(a->bandwidth_share);
+    a->implied = NULL;
+    a->bandwidth_share = NULL;
+    a->worst = NULL;
+    a->predicted = NULL;
+    a->why = NULL;
+}
+
+/* ---- the view ---- */
+
+static view *row_view(const llm_row *r)
+{
+    view *v = view_map();
+    view_map_set_str(v, "gpu", r->b->gpu);
+    view_map_set_num(v, "gpu_count", r->b->gpu_count);
+    view_map_set_str(v, "workload", r->b->workload);
+    view_map_set_str(v, "metric", r->b->metric);
+    view_map_set_num(v, "value", r->b->value);
+    view_map_set_str(v, "source", r->b->source);
+    return v;
+}
+
+/* llm.calibration: the kind, the rows it drew on, the shares found, and each row used or left
+ * out (why). */
+static void calibration_view(decision *d, view *v)
+{
+    calibrate(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    int kind = decide_llm_workload_kind(d);
+    view *c = view_map_set(v, "calibration", view_map());
+    view_map_set_str(c, "kind", decide_llm_kind_name(kind));
+    view_map_set_str(c, "scope", st->scope);
+    view_map_set_str(c, "basis", st->words);
+    view_map_set_num(c, "utilisation", st->mfu_rows ? st->mfu : NAN);
+    view_map_set_num(c, "bandwidth_share", st->bandwidth_rows ? st->bandwidth : NAN);
+    view_map_set_num(c, "band_error_pct", st->band_error * 100);
+    view *used = view_map_set(c, "used", view_list());
+    view *left = view_map_set(c, "left_out", view_list());
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        const llm_implied *im = &st->cal_implied[i];
+        if (r->kind != kind || (isnan(im->value) && !r->has_model && st->cal_rows != st->bench))
+            continue;   /* other kinds and unknown models: the trace counts them */
+        view *row = view_list_push(st->cal_used[i] ? used : left, row_view(r));
+        view_map_set_str(row, "share", im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
+        view_map_set_num(row, "implied", im->value);
+        if (!st->cal_used[i])
+            view_map_set_str(row, "why", isnan(im->value) ? "scenario, GPU or model unknown"
+                                         : im->over ? "implausible: above the bound"
+                                         : "another model's (enough rows of the workload's own)");
+    }
+}
+
+void decide_llm_accuracy_view(decision *d, view *v)
+{
+    if (!d->llm_rows)
+        return;
+    decide_llm_accuracy a;
+    decide_llm_accuracy_compute(d, &a);
+    view *acc = view_map_set(v, "accuracy", view_map());
+    view_map_set_int(acc, "rows", a.rows);
+    view_map_set_num(acc, "median_error_pct", a.median * 100);
+    view_map_set_num(acc, "max_error_pct", a.max * 100);
+    view_map_set_str(acc, "worst", a.worst);
+    view_map_set_int(acc, "rows_left_out", a.without_scenario);
+    view *each = view_map_set(acc, "predictions", view_list());
+    const struct decide_llm_rows *st = d->llm_rows;
+    for (size_t i = 0; i < a.n; i++) {
+        if (st->rows[i].kind < 0)
+            continue;
+        view *row = view_list_push(each, row_view(&st->rows[i]));
+        view_map_set_str(row, "kind", decide_llm_kind_name((decide_llm_kind)st->rows[i].kind));
+        view_map_set_num(row, "predicted", a.predicted[i]);
+        view_map_set_num(row, "error_pct", (a.predicted[i] / st->rows[i].b->value - 1) * 100);
+        view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
+        view_map_set_num(row, "implied", a.implied[i]);
+        view_map_set_str(row, "why_not", a.why[i]);
+    }
+    view *kinds = view_map_set(acc, "kinds", view_list());
+    for (int k = 0; k < DECIDE_LLM_KINDS; k++) {
+        if (!a.rows_by_kind[k])
+            continue;
+        view *row = view_list_push(kinds, view_map());
+        view_map_set_str(row, "kind", decide_llm_kind_name((decide_llm_kind)k));
+        view_map_set_int(row, "rows", a.rows_by_kind[k]);
+        view_map_set_num(row, "median_error_pct", a.median_by_kind[k] * 100);
+        view_map_set_num(row, "max_error_pct", a.max_by_kind[k] * 100);
+    }
+    gw_buf b = GW_BUF_INIT;
+    if (a.rows)
+        buf_printf(&b, "%.0f%% off at the median, %.0f%% at most, on the KB's %d measured LLM "
+                       "results, each left out in turn",
+                   a.median * 100, a.max * 100, a.rows);
+    else
+        buf_puts(&b, "untested: the KB holds no measured LLM results that state their scenario");
+    view_map_set_str(v, "accuracy_text", buf_cstr(&b));
+    buf_free(&b);
+    decide_llm_accuracy_free(&a);
+    calibration_view(d, v);
+}

@@ -1,0 +1,108 @@
+/* decide_llm_accuracy.h — the measured language-model results the model is calibrated and tested
+ * on (decide_llm_accuracy.c): each row's kind and scenario, the utilisation or serving share it
+ * implies, the calibration a workload's speed is computed at (rows of its own kind only, every
+ * share bounded), and the model's leave-one-out accuracy over every such row of the KB. */
+#ifndef GW_DECIDE_LLM_ACCURACY_H
+#define GW_DECIDE_LLM_ACCURACY_H
+
+#include "decide_common.h"
+
+/* The kinds of measured result that calibrate only their own kind: a pre-training row never
+ * calibrates a fine-tune, a LoRA row never a full fine-tune, a serving row never training. */
+typedef enum {
+    DECIDE_LLM_PRETRAIN,
+    DECIDE_LLM_FULL,             /* a full fine-tune */
+    DECIDE_LLM_LORA,
+    DECIDE_LLM_QLORA,
+    DECIDE_LLM_SERVE,            /* inference_offline, inference_server, inference_stream */
+    DECIDE_LLM_KINDS
+} decide_llm_kind;
+
+/* The most a calibrated share may be; a row implying more is left out as implausible, named,
+ * with the reason in the trace.  Utilisation (training, and serving's prefill and compute-bound
+ * decode): 0.75 of the dense tensor rate, above the highest model FLOPs utilisation the KB's
+ * sources publish for language-model training, 58.2% (torchtitan-performance-a100), with room
+ * for a serving stack's fused kernels; a decode step's share of the memory bandwidth: 85%, the
+ * high end of what vLLM and TensorRT-LLM reach (mbu-glossary). */
+#define DECIDE_LLM_UTILISATION_MAX 0.75
+#define DECIDE_LLM_BANDWIDTH_MAX 0.85
+/* A workload that names no benchmark is calibrated on its own model's rows of its kind where the
+ * KB holds at least this many usable ones, else on every model's rows of its kind: a
+ * utilisation carries over between models better than tokens/s do, since the FLOPs or bytes a
+ * token takes are divided out, but not all of it (a mixture of experts reaches about half a
+ * dense model's: DeepSeek-V3's pre-training rows imply 11% to 28% where dense models' imply 29%
+ * to 40%).  Two, not one: one row alone may be its stack's outlier, and on the KB's rows the
+ * leave-one-out error at 2 (largest 117% for pre-training) is far below that at 3 (225%), the
+ * median alike. */
+#define DECIDE_LLM_SAME_MODEL_ROWS 2
+
+/* A row's kind (decide_llm_kind) from its metric, unit and method; -1 for a row that is not a
+ * language model's throughput in tokens/s (a time to train, images/s). */
+int decide_llm_row_kind(const kb_benchmark *b);
+/* The kind the decision's workload is (its task and fine-tune method). */
+decide_llm_kind decide_llm_workload_kind(const decision *d);
+/* "pre-training", "full fine-tune", "LoRA fine-tune", "QLoRA fine-tune", "serving". */
+const char *decide_llm_kind_name(decide_llm_kind kind);
+
+/* Reads the KB's results in tokens/s (kb_benchmarks_in_tokens) and resolves each one's model in
+ * the catalog (kb_model_resolve) and its GPU; once, before any speed.  A KB without the columns
+ * of schema version 12 has none to read: no rows, no error. */
+int decide_llm_rows_load(decision *d, gw_error *err);
+
+/* The shares the workload's speed is computed at, calibrated on the measured rows of its kind
+ * (the workload's benchmark where it names one, else the KB's: DECIDE_LLM_SAME_MODEL_ROWS), each
+ * the median of the rows that imply it, within its bound, else the KB's assumed figure; the rows
+ * used and those left out are traced (and listed in llm.calibration).  Training: d->llm_mfu,
+ * llm_mfu_rows, llm_mfu_error; serving: *mfu (prefill and compute) and *bandwidth (a decode
+ * step's share).  Once per decision; later calls return what the first found. */
+double decide_llm_training_mfu(decision *d);
+/* Returns which serving shares measured rows calibrate: 1 the utilisation, 2 the bandwidth's. */
+int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth);
+/* How the training utilisation was found, for the speed's words: "calibrated on 3 measured LoRA
+ * fine-tune rows of llama-2-70b" or "the KB's assumed figure" (owned by d). */
+const char *decide_llm_calibration_words(const decision *d);
+/* A served option's band where its shares are calibrated on 2 or more rows: the calibration's
+ * leave-one-out error either way (as training's); returns 0 and leaves o alone otherwise. */
+int decide_llm_serving_band(decision *d, decide_option *o);
+/* Where measured rows calibrate serving, the method's words on it (appended to b: the shares,
+ * the rows, the band) and 1; else 0 and b untouched. */
+int decide_llm_serving_method_words(decision *d, gw_buf *b);
+/* Where measured rows calibrate serving, the assumptions' sentence on its shares ("A GPU
+ * computes the model at 33% ...: calibrated on ...") appended to b and 1; else 0. */
+int decide_llm_assumption_words(decision *d, gw_buf *b);
+
+/* The model's accuracy on the KB's measured results: every row of each kind that states its
+ * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
+ * stream), predicted at the shares calibrated on the other rows of its kind (the rule above,
+ * from the row's model), against its measured tokens/s: |predicted / measured - 1|. */
+typedef struct decide_llm_accuracy {
+    int rows;                    /* rows predicted */
+    int rows_by_kind[DECIDE_LLM_KINDS];
+    double median, max;          /* of the errors, as fractions; NaN without rows */
+    double median_by_kind[DECIDE_LLM_KINDS], max_by_kind[DECIDE_LLM_KINDS];
+    int without_scenario;        /* language-model rows left out: their scenario is not stated */
+    char *worst;                 /* the row of the largest error, in words (owned); NULL none */
+    size_t n;                    /* per row of the KB's rows in tokens/s, in their order: */
+    double *predicted;           /* its tokens/s predicted from the others; NaN not predicted */
+    const char **why;            /* why a language-model row is not predicted; NULL */
+    double *implied;             /* the share it implies at the KB's assumed figures; NaN */
+    unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
+} decide_llm_accuracy;
+/* Computes it over d's rows (decide_llm_rows_load); out is freed with
+ * decide_llm_accuracy_free. */
+void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out);
+void decide_llm_accuracy_free(decide_llm_accuracy *a);
+
+/* The view of the accuracy (llm.accuracy: rows, median_error_pct, max_error_pct, worst,
+ * rows_left_out, kinds: [{kind, rows, median_error_pct, max_error_pct}], predictions: [{gpu,
+ * gpu_count, workload, metric, value, source, kind, predicted, error_pct, share, implied,
+ * why_not}]), its one-line words
+ * (llm.accuracy_text) and the calibration used (llm.calibration: kind, scope, utilisation,
+ * bandwidth_share, rows: [{gpu, gpu_count, workload, source, share, value}], left_out: [{gpu,
+ * gpu_count, workload, source, why}]), set in the llm map v. */
+void decide_llm_accuracy_view(decision *d, view *v);
+
+/* Releases d's rows and calibration (decision_free). */
+void decide_llm_rows_free(decision *d);
+
+#endif

@@ -1,0 +1,202 @@
+#!/bin/sh
+# tests/cli/llm_calibration.sh — a language model's utilisation calibrated on measured rows of its
+# own kind alone (pre-training, each fine-tune method, serving), from its own model's rows where
+# the KB has 2, else every model's; each calibrated utilisation bounded at 75%, the row implying
+# more named and left out; MLPerf's inference results never calibrating a LoRA fine-tune; and the
+# model's leave-one-out accuracy on the KB's measured rows, in decide, --json and the report.
+# The fixtures' values are chosen utilisations x GPUs x 989.5 (an H100's dense BF16 TFLOPS) /
+# FLOPs a token: 6 x 8.030e9 = 4.818e10 for Llama 3 8B's pre-training, 4 x 8.030e9 = 3.212e10
+# for its LoRA, 4 x 6.738e9 = 2.6952e10 for Llama 2 7B's; 256-token sequences, so that
+# attention's own FLOPs (under 0.5% of them there) cannot move a check.
+. "$ROOT/tests/cli/lib.sh"
+export SOURCE_DATE_EPOCH=1796083200
+
+# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields }.
+wl() {
+    cat >"$T/$1.lua" <<EOF
+return { $2,
+  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
+EOF
+}
+LORA8='task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, activation_checkpointing = false, sequence_length = 256, batch_per_gpu = 1, candidates = { "rent:h100-sxm5" }'
+opt1='.options[] | select(.id == "rent:TestCloud:h100x1:1x h100-sxm5")'
+# bare_kb NAME: a copy of the shipped KB without its measured language-model rows, so that the
+# fixtures' rows alone calibrate and are tested.
+bare_kb() {
+    _bare=$(fresh_kb "$1") && sqlite3 "$_bare" "DELETE FROM benchmark WHERE unit = 'tokens/s'" &&
+        echo "$_bare"
+}
+
+KB=$(bare_kb calib)
+run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/kinds.csv"
+check_rc "calibration: fixture rows imported (method, input_tokens, output_tokens)" 0
+check_eq "calibration: the new columns are stored" \
+    "$(sqlite3 "$KB" "SELECT count(*) FROM benchmark WHERE method = 'lora' AND input_tokens = 256")" "4"
+
+# ---- per kind ----
+# A LoRA fine-tune of Llama 3 8B: the KB has 3 LoRA rows of that model (L1-L3 at 20%, 24%, 22%),
+# enough (2 or more) to keep to it; L4 (Llama 2 7B's) is left out, and so are the pre-training and serving
+# rows.  Their median, 22%, on one H100 with the rows' own 256-token sequences: 0.22 x 989.5e12
+# / 3.212e10 = 6,777.4 tokens/s, which is L3's 13,554.8 / 2 (the rows' median a GPU).
+wl lora8 "$LORA8"
+run "$GW" --kb "$KB" decide "$T/lora8.lua" --json
+check_rc "calibration: a LoRA fine-tune decides" 0
+check_eq "calibration: LoRA calibrated on the 3 LoRA rows of its own model" \
+    "$(jqr '.llm.calibration | [.kind, .scope, (.used | map(.value) | sort | map(tostring) | join(" "))] | join("|")')" \
+    "LoRA fine-tune|llama-3-8b|6161.3 7393.5 13554.8"
+check_num "calibration: LoRA's utilisation is their median, 22%" "$(jqr '.llm.calibration.utilisation')" 0.22 0.0001
+check_num "calibration: one H100 at 0.22 x 989.5e12 / 3.212e10 = 6,777.4 tokens/s" \
+    "$(jqr "$opt1 | .throughput.value")" 6777.4 0.5
+check_eq "calibration: the speed says what calibrated it" \
+    "$(jqr "$opt1 | .throughput.how | contains(\"22% utilisation (calibrated on 3 measured LoRA fine-tune rows of llama-3-8b)\")")" "true"
+# The band is the leave-one-out error: hiding 20% predicts 23% (+15%), hiding 24% 21% (-12.5%),
+# hiding 22% 22% (0); the 80th percentile by nearest rank (the 3rd of 3) is 15%: x 1.15.
+check_num "calibration: LoRA's band, x 1.15 (its leave-one-out error)" \
+    "$(jqr "$opt1 | .throughput.high / .throughput.value")" 1.15 0.0001
+check_eq "calibration: the other kinds' rows are left out, said in the trace" \
+    "$(jqr '[.trace[] | select(contains("6 measured rows of other kinds left out (a LoRA fine-tune workload is calibrated on LoRA fine-tune rows alone)"))] | length')" "1"
+
+# Llama 2 7B has one LoRA row (L4, 30%), under 2: every model's 4 LoRA rows calibrate it, median
+# (22% + 24%) / 2 = 23%: one H100, 0.23 x 989.5e12 / 2.6952e10 = 8,444.1 tokens/s.
+wl lora7 "$(echo "$LORA8" | sed 's/llama-3-8b/llama-2-7b/')"
+run "$GW" --kb "$KB" decide "$T/lora7.lua" --json
+check_eq "calibration: a model with too few rows of its own takes every model's of its kind" \
+    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every model|4"
+check_num "calibration: Llama 2 7B at 23%: 8,444.1 tokens/s on one H100" \
+    "$(jqr "$opt1 | .throughput.value")" 8444.1 0.5
+
+# ---- the bound ----
+# Pre-training: P1-P3 at 30%, 34%, 38% calibrate it; P4 (named "Llama 3 8B", as the catalog
+# names it) implies 147,870.5 x 4.818e10 / (8 x 989.5e12) = 90%, above 75%: left out as
+# implausible, named with its reason.  The median is 34%.
+wl pre 'task = "train", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, activation_checkpointing = false, sequence_length = 256, sharding = "zero3", work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5" }'
+run "$GW" --kb "$KB" decide "$T/pre.lua" --json
+check_rc "calibration: pre-training decides" 0
+check_num "calibration: pre-training at the median of P1-P3, 34%" "$(jqr '.llm.calibration.utilisation')" 0.34 0.0001
+check_eq "calibration: the 90% row is left out as implausible" \
+    "$(jqr '.llm.calibration.left_out | map("\(.value) \(.why) \(.implied * 100 | round)") | join("|")')" \
+    "147870.5 implausible: above the bound 90"
+check_eq "calibration: ... named in the trace with its reason" \
+    "$(jqr '[.trace[] | select(. == "LLM calibration: 8x h100-sxm5, Llama 3 8B train_throughput, calib-fixture: left out as implausible, it implies 90% utilisation, above the bound of 75%")] | length')" "1"
+check_eq "calibration: every used row named (GPU, count, source)" \
+    "$(jqr '.llm.calibration.used | map("\(.gpu_count)x \(.gpu) \(.source)") | unique | join("|")')" \
+    "8x h100-sxm5 calib-fixture"
+check_eq "calibration: no calibrated utilisation above 75%" \
+    "$(jqr '[.llm.calibration.used[] | select(.implied > 0.75)] | length')" "0"
+
+# ---- leave-one-out accuracy, by hand ----
+# Four pre-training rows at 30%, 40%, 50% and 90% (1, 2, 4 and 8 H100s).  Each is predicted at
+# the median of the others that may calibrate (90% may not: above the bound), so (tokens/s are
+# in proportion to the utilisation) its error is |median / own - 1|:
+#   30%: median(40, 50) = 45 -> |45/30 - 1| = 50%
+#   40%: median(30, 50) = 40 -> 0
+#   50%: median(30, 40) = 35 -> |35/50 - 1| = 30%
+#   90%: median(30, 40, 50) = 40 -> |40/90 - 1| = 55.56%
+# median of {0, 30, 50, 55.56} = (30 + 50) / 2 = 40%; max 55.56%, the 8-GPU row.
+LOO=$(bare_kb loo)
+run "$GW" --kb "$LOO" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/loo.csv"
+run "$GW" --kb "$LOO" decide "$T/lora8.lua" --json
+check_rc "accuracy: a decision on the four-row KB" 0
+check_eq "accuracy: four rows, all pre-training" \
+    "$(jqr '.llm.accuracy | [.rows, (.kinds | map("\(.kind) \(.rows)") | join(","))] | map(tostring) | join("|")')" \
+    "4|pre-training 4"
+check_num "accuracy: median 40%" "$(jqr '.llm.accuracy.median_error_pct')" 40 0.01
+check_num "accuracy: max 55.56%" "$(jqr '.llm.accuracy.max_error_pct')" 55.556 0.01
+check_eq "accuracy: the worst row named" "$(jqr '.llm.accuracy.worst')" \
+    "8x h100-sxm5, llama-3-8b train_throughput, calib-loo"
+check_eq "accuracy: the LoRA workload has no LoRA row: the assumed figure" \
+    "$(jqr '.llm.calibration.basis')" "the KB's assumed figure"
+run "$GW" --kb "$LOO" decide "$T/lora8.lua"
+check_out "accuracy: decide says it in one line" \
+    "Model accuracy: 40% off at the median, 56% at most, on the KB's 4 measured LLM results, each left out in turn."
+run "$GW" --kb "$LOO" report "$T/lora8.lua" --format md
+check_out "accuracy: the report says it" "**Model accuracy:** 40% off at the median, 56% at most, on the KB's 4 measured LLM results"
+words=$(printf '%s\n' "$OUT" | grep '^- \*\*Model accuracy:\*\*' | wc -w)
+[ "$words" -le 42 ] && pass "accuracy: the report's line is short ($words words with its label)" ||
+    fail "accuracy: the report's line is short" "$words words"
+
+# On the first KB: 10 rows, each kind predicted from its own (pre-training 4, LoRA 4, serving 2).
+run "$GW" --kb "$KB" decide "$T/lora8.lua" --json
+check_eq "accuracy: each kind tested on its own rows" \
+    "$(jqr '.llm.accuracy.kinds | map("\(.kind) \(.rows)") | join(",")')" \
+    "pre-training 4,LoRA fine-tune 4,serving 2"
+# Pre-training there: 30%, 34%, 38%, 90% -> |36/30 - 1| = 20%, 0, |32/38 - 1| = 15.79%, and
+# |34/90 - 1| = 62.22% (every row is Llama 3 8B's, so the same-model rule keeps the same rows): median (15.79 + 20) / 2 =
+# 17.89%.
+check_num "accuracy: pre-training's median by hand, 17.89%" \
+    "$(jqr '.llm.accuracy.kinds[] | select(.kind == "pre-training") | .median_error_pct')" 17.895 0.01
+
+# A KB without measured language-model rows says so, not hidden.
+EMPTY=$(bare_kb empty)
+run "$GW" --kb "$EMPTY" decide "$ROOT/examples/lora-finetune.lua" --json
+check_eq "accuracy: a KB without rows says it is untested" "$(jqr '.llm.accuracy.rows, .llm.accuracy_text' | tr '\n' '|')" \
+    "0|untested: the KB holds no measured LLM results that state their scenario|"
+
+# ---- the shipped KB's measured rows calibrate the examples ----
+# lora-finetune (Llama 3.1 8B, LoRA, bf16, checkpointing) names no benchmark; the KB has no LoRA
+# row of Llama 3.1 8B, so its 4 LoRA rows of every model calibrate it, all Llama 2 70B's (4 x
+# 68.977e9 = 2.75908e11 FLOPs a token) at fp8 (1,979 TFLOPS on H100 and H200, 2,614.9 on MI300X):
+#   NeMo, 8 H100, 20,456 tokens/s:       20,456 x 2.75908e11 / (8 x 1,979e12) = 35.65%
+#   MLPerf v4.0, 1,024 H100, 1,022,634:  1,022,634 x 2.75908e11 / (1,024 x 1,979e12) = 13.92%
+#   MLPerf v5.1, 16 H200, 35,154:        35,154 x 2.75908e11 / (16 x 1,979e12) = 30.63%
+#   MLPerf v5.1, 8 MI300X, 15,352:       15,352 x 2.75908e11 / (8 x 2,614.9e12) = 20.25%
+# median (20.25 + 30.63) / 2 = 25.44%; one H100 at bf16 with checkpointing (6 x 8.030e9 FLOPs a
+# token): 0.2544 x 989.5e12 / 4.818e10 = 5,224.8 tokens/s (8,215 at the assumed 40%).
+run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
+check_eq "calibration (shipped KB): lora-finetune on every model's 4 LoRA rows" \
+    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every model|4"
+check_num "calibration (shipped KB): their median, 25.44%" "$(jqr '.llm.calibration.utilisation')" 0.2544 0.0001
+check_num "calibration (shipped KB): one H100 at 5,224.8 tokens/s" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 5224.8 0.5
+check_eq "calibration (shipped KB): the shipped rows test the model" \
+    "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
+
+# ---- MLPerf's inference results never calibrate training ----
+# Before, a LoRA fine-tune of llama-2-70b naming MLPerf's imported llama2-70b rows took their
+# inference tokens/s for training: 3,907.975 x 6 x 68.977e9 / 989.5e12 = 1.63 and 3,714.4 ->
+# 1.55, "159% utilisation", and the 1-GPU row became a "measured" training speed.  Now they are
+# serving rows: left out, the utilisation is the KB's assumed 40%, and nothing is measured.
+LORA70='task = "finetune", model = { name = "llama-2-70b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, sequence_length = 4096, batch_per_gpu = 1, candidates = { "rent:h100-sxm5", "rent:h200-sxm" }'
+# lora70_checks LABEL: the checks on $OUT of a decision of that LoRA fine-tune.
+lora70_checks() {
+    check_rc "$1: decides" 0
+    check_eq "$1: inference rows do not calibrate LoRA" \
+        "$(jqr '[.llm.calibration.basis, (.llm.calibration.used | length | tostring)] | join("|")')" \
+        "the KB's assumed figure|0"
+    check_eq "$1: the utilisation is the assumed 40%" \
+        "$(jqr '.method.scaling | contains("the utilisation is 40% (the KB'"'"'s assumed figure")')" "true"
+    check_eq "$1: no inference figure stands for a training speed" \
+        "$(jqr '[.options[] | select(.throughput.basis == "measured")] | length')" "0"
+    check_eq "$1: each inference row is left out, said in the trace" \
+        "$(jqr '[.trace[] | select(contains("llama2-70b inference_") and contains("left out, a serving result, not LoRA fine-tune"))] | length')" "2"
+}
+ML=$(bare_kb mlperf-like)
+run "$GW" --kb "$ML" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/mlperf-like.csv"
+wl lora70 "$LORA70, benchmark = \"llama2-70b\""
+run "$GW" --kb "$ML" decide "$T/lora70.lua" --json
+lora70_checks "calibration (MLPerf-like fixture)"
+if have_testdata; then
+    MLR=$(bare_kb mlperf)
+    run "$GW" --kb "$MLR" kb import --with mlperf "$TESTDATA/benchmarks/mlperf-inference-v4.1-gigacomputing-summary.csv"
+    run "$GW" --kb "$MLR" kb import "$FIX/llm/offers.csv"
+    run "$GW" --kb "$MLR" decide "$T/lora70.lua" --json
+    lora70_checks "calibration (MLPerf's real summary)"
+else
+    skip "calibration (MLPerf's real summary)" "no ../shared/testdata"
+fi
+# Naming no benchmark, the KB's rows of its kind alone are read: the same.
+wl lora70kb "$LORA70"
+run "$GW" --kb "$ML" decide "$T/lora70kb.lua" --json
+check_eq "calibration: without a benchmark, MLPerf's rows do not calibrate LoRA either" \
+    "$(jqr '[.llm.calibration.basis, (.llm.calibration.used | length | tostring)] | join("|")')" \
+    "the KB's assumed figure|0"
+
+# ---- the column's values are checked ----
+cat >"$T/bad.csv" <<'EOF'
+# benchmarks.csv
+gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,interconnect,power_w,source,note,method,input_tokens,output_tokens
+h100-sxm5,1,llama-3-8b,train_throughput,5000,tokens/s,bf16,1,,,,calib-fixture,,adapters,256,
+EOF
+run "$GW" --kb "$KB" kb import "$T/bad.csv"
+check_rc "calibration: an unknown method is refused" 65
+check_err "calibration: ... naming the file, line and value" "bad.csv:3"
