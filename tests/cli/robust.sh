@@ -96,7 +96,7 @@ check_eq "robust vision-team: moves_most stays a money input" \
 # speeds uniform in the band (b = 52,123, w = 22,569): (b - 1.3346 x 30,864)^2 / (2 x 1.3346 x
 # w^2) = 10,933^2 / 1.3595e9 = 8.79% of them.  The recommendation: 1 - 5.8% - 8.79% = 85.4%.
 sed 's/deadline_days = 60/deadline_days = 75/' "$EX/llm-pretrain.lua" >"$T/pretrain-75.lua"
-run "$GW" decide "$T/pretrain-75.lua" --json
+run "$GW" --kb "$SHARES_KB" decide "$T/pretrain-75.lua" --json
 check_eq "robust llm-pretrain, 75 days: the pod of 8 H100 is recommended" \
     "$(jqr '.recommendation.option')" "rent:RunPod:8x H100 SXM (Community Cloud):8x h100-sxm5"
 jq_all _j1 '.robustness.misses_deadline_share' _j2 '.robustness.no_winner_share' \
