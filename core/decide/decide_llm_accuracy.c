@@ -407,7 +407,7 @@ typedef struct row_pref {
     const char *model_id;        /* NULL: any */
 } row_pref;
 
-enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_MODEL = 4 };
+enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_MODEL = 4, NO_ROWS = 8 };
 
 static int row_is_moe(const llm_row *r)
 {
@@ -483,17 +483,18 @@ static void shares_of(const decision *d, const llm_implied *im, const unsigned c
  * to its vendor's, architecture's and model's as row_pref says): its tokens/s; NaN where it
  * cannot be predicted. */
 static double loo_predict(const decision *d, const llm_row *rows, const llm_implied *im,
-                          size_t n, size_t i, int prefer)
+                          size_t n, size_t i, int prefer, int *narrowed)
 {
     unsigned char *keep = gw_xmalloc(n ? n : 1);
-    int narrowed, mfu_rows, bw_rows, bound;
+    int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
     const llm_row *r = &rows[i];
     row_pref p = {NULL, -1, NULL};
     if (prefer)
         p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? row_is_moe(r) : -1,
                        r->model_id};
-    select_rows(rows, im, n, r->kind, &p, i, keep, &narrowed);
+    if (!select_rows(rows, im, n, r->kind, &p, i, keep, narrowed))
+        *narrowed = NO_ROWS;   /* the KB's assumed figures (shares_of) */
     shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
     free(keep);
     return predict(d, r, &im[i].scenario, mfu, bandwidth, &bound);
@@ -503,7 +504,8 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
 static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
                         size_t i)
 {
-    return fabs(loo_predict(d, rows, im, n, i, 0) / rows[i].b->value - 1);
+    int narrowed;
+    return fabs(loo_predict(d, rows, im, n, i, 0, &narrowed) / rows[i].b->value - 1);
 }
 
 /* ---- the workload's calibration ---- */
@@ -760,6 +762,7 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     out->why = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->why);
     out->implied = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->implied);
     out->bandwidth_share = gw_xmalloc(st->n_kb ? st->n_kb : 1);
+    out->narrowed = gw_xcalloc(st->n_kb ? st->n_kb : 1, 1);
     llm_implied *im = implied_all(d, st, out->why, &out->without_scenario);
     for (size_t i = 0; i < st->n_kb; i++) {
         out->implied[i] = im[i].value;
@@ -771,7 +774,9 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
         out->predicted[i] = NAN;
         if (isnan(im[i].value))
             continue;
-        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, 1);
+        int narrowed;
+        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, 1, &narrowed);
+        out->narrowed[i] = (unsigned char)narrowed;
         double e = fabs(out->predicted[i] / st->rows[i].b->value - 1);
         if (isnan(e))
             continue;
@@ -804,6 +809,8 @@ void decide_llm_accuracy_free(decide_llm_accuracy *a)
     free(a->why);
     free(a->implied);
     free(a->bandwidth_share);
+    free(a->narrowed);
+    a->narrowed = NULL;
     a->implied = NULL;
     a->bandwidth_share = NULL;
     a->worst = NULL;
@@ -858,6 +865,26 @@ static void calibration_view(decision *d, view *v)
     }
 }
 
+/* A prediction's calibrated_from: the rows it was predicted from ("AMD, dense, llama-3-8b";
+ * "every row of its kind" where none of row_pref's narrowings left enough rows; the assumed
+ * figures where no other row is of its kind). */
+static void narrowed_view(view *row, const llm_row *r, int narrowed)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (narrowed & NARROW_VENDOR)
+        buf_printf(&b, "%s", r->gpu->vendor);
+    if (narrowed & NARROW_MOE)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", row_is_moe(r) ? "mixture of experts" : "dense");
+    if (narrowed & NARROW_MODEL)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", r->model_id);
+    if (narrowed & NO_ROWS)
+        buf_puts(&b, "the KB's assumed figures (no other row of its kind)");
+    else if (!narrowed)
+        buf_puts(&b, "every row of its kind");
+    view_map_set_str(row, "calibrated_from", buf_cstr(&b));
+    buf_free(&b);
+}
+
 void decide_llm_accuracy_view(decision *d, view *v)
 {
     if (!d->llm_rows)
@@ -882,6 +909,8 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
         view_map_set_num(row, "implied", a.implied[i]);
         view_map_set_str(row, "why_not", a.why[i]);
+        if (!isnan(a.predicted[i]))
+            narrowed_view(row, &st->rows[i], a.narrowed[i]);
     }
     view *kinds = view_map_set(acc, "kinds", view_list());
     for (int k = 0; k < DECIDE_LLM_KINDS; k++) {

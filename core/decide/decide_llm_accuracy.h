@@ -73,8 +73,11 @@ int decide_llm_assumption_words(decision *d, gw_buf *b);
 
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
  * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
- * stream), predicted at the shares calibrated on the other rows of its kind (the rule above,
- * from the row's model), against its measured tokens/s: |predicted / measured - 1|. */
+ * stream), predicted at the shares calibrated on the other rows of its kind, narrowed to its GPU
+ * vendor's, then its architecture's (mixture of experts or dense), then its model's rows, each
+ * step only where it leaves DECIDE_LLM_SAME_MODEL_ROWS of them, against its measured tokens/s:
+ * |predicted / measured - 1|.  A row measured with speculative decoding (method "speculative")
+ * is left out, named. */
 typedef struct decide_llm_accuracy {
     int rows;                    /* rows predicted */
     int rows_by_kind[DECIDE_LLM_KINDS];
@@ -87,6 +90,9 @@ typedef struct decide_llm_accuracy {
     const char **why;            /* why a language-model row is not predicted; NULL */
     double *implied;             /* the share it implies at the KB's assumed figures; NaN */
     unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
+    unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_accuracy.c's
+                                  * row_pref: 1 its vendor's, 2 its architecture's, 4 its model's;
+                                  * 8: no other row of its kind, the assumed figures) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */
