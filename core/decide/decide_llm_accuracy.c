@@ -3,7 +3,10 @@
  * the utilisation of prefill and compute-bound decode, or a bandwidth-bound decode step's share
  * of memory bandwidth), the calibration a workload's speed is computed at (its own kind only,
  * each share bounded, the rows used and left out named), and the model's leave-one-out accuracy
- * over every such row of the KB. */
+ * over every such row of the KB.  The rule for which rows calibrate: those of the kind, narrowed
+ * in turn to the GPU vendor's (a row predicted: its software stack), the architecture's (mixture
+ * of experts or dense) and the model's own, each step kept only where it leaves 2 rows
+ * (DECIDE_LLM_SAME_MODEL_ROWS); rows measured with speculative decoding never calibrate. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm.h"
 #include "decide_speed.h"

@@ -27,7 +27,9 @@ typedef enum {
 #define DECIDE_LLM_UTILISATION_MAX 0.75
 #define DECIDE_LLM_BANDWIDTH_MAX 0.85
 /* A workload that names no benchmark is calibrated on its own model's rows of its kind where the
- * KB holds at least this many usable ones, else on every model's rows of its kind: a
+ * KB holds at least this many usable ones (after narrowing to its architecture's, and for a
+ * row's leave-one-out prediction first to its GPU vendor's, each where this many remain), else
+ * on every model's rows of its kind: a
  * utilisation carries over between models better than tokens/s do, since the FLOPs or bytes a
  * token takes are divided out, but not all of it (a mixture of experts reaches about half a
  * dense model's: DeepSeek-V3's pre-training rows imply 11% to 28% where dense models' imply 29%
