@@ -778,12 +778,13 @@ CREATE TABLE precision_support (
 );
 
 -- (benchmark) -- Issue 28, measured language-model results: a row says which fine-tune it measured (method:
--- full, lora or qlora; empty for pre-training and serving) and the tokens of its scenario
+-- full, lora or qlora; empty for pre-training; serving: empty, or speculative where speculative
+-- decoding verified several tokens a step) and the tokens of its scenario
 -- (input_tokens: a training sequence's tokens, or a served request's mean prompt; output_tokens:
 -- a served request's mean output), which the model needs to predict the row.  A decision reads
 -- every row measured in tokens/s (each names a model of the catalog): the partial index makes
 -- that a look-up on a KB of millions of rows of other benchmarks.
-ALTER TABLE benchmark ADD COLUMN method TEXT CHECK (method IN ('full', 'lora', 'qlora'));
+ALTER TABLE benchmark ADD COLUMN method TEXT CHECK (method IN ('full', 'lora', 'qlora', 'speculative'));
 ALTER TABLE benchmark ADD COLUMN input_tokens REAL CHECK (input_tokens > 0);
 ALTER TABLE benchmark ADD COLUMN output_tokens REAL CHECK (output_tokens > 0);
 CREATE INDEX IF NOT EXISTS benchmark_tokens ON benchmark(workload) WHERE unit = 'tokens/s';

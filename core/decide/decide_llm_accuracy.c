@@ -3,7 +3,10 @@
  * the utilisation of prefill and compute-bound decode, or a bandwidth-bound decode step's share
  * of memory bandwidth), the calibration a workload's speed is computed at (its own kind only,
  * each share bounded, the rows used and left out named), and the model's leave-one-out accuracy
- * over every such row of the KB. */
+ * over every such row of the KB.  The rule for which rows calibrate: those of the kind, narrowed
+ * in turn to the GPU vendor's (a row predicted: its software stack), the architecture's (mixture
+ * of experts or dense) and the model's own, each step kept only where it leaves 2 rows
+ * (DECIDE_LLM_SAME_MODEL_ROWS); rows measured with speculative decoding never calibrate. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm.h"
 #include "decide_speed.h"
@@ -193,6 +196,14 @@ void decide_llm_rows_free(decision *d)
 }
 
 /* ---- what a row implies ---- */
+
+/* A serving row measured with speculative decoding (benchmark method "speculative"): a draft or
+ * multi-token-prediction head proposes several tokens that one step of the model verifies, so a
+ * step yields more than the one token the model counts; it neither calibrates nor is predicted. */
+static int is_speculative(const llm_row *r)
+{
+    return decide_str_eq(r->b->method, "speculative");
+}
 
 static int is_stream(const llm_row *r)
 {
@@ -388,23 +399,59 @@ static int usable(const llm_row *rows, const llm_implied *im, size_t i, int kind
     return i != skip && rows[i].kind == kind && !isnan(im[i].value) && !im[i].over;
 }
 
-/* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, or with
- * a model id given (a workload naming no benchmark), those of that model where there are
- * DECIDE_LLM_SAME_MODEL_ROWS of them.  Returns how many; *same says which rule kept them. */
-static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, int kind,
-                          const char *model_id, size_t skip, unsigned char *keep, int *same)
+/* What a calibration prefers of its rows, each narrowing applied in this order only where it
+ * leaves DECIDE_LLM_SAME_MODEL_ROWS usable rows (else that step falls back to the wider set):
+ * the GPU vendor's (its software stack: ROCm and vLLM on AMD, CUDA on NVIDIA reach different
+ * shares of the same peak), then the architecture's (a mixture of experts or a dense model: a
+ * mixture reaches about half a dense model's utilisation), then the model's own. */
+typedef struct row_pref {
+    const char *vendor;          /* NULL: any */
+    int moe;                     /* 1 a mixture of experts, 0 dense, -1 any */
+    const char *model_id;        /* NULL: any */
+} row_pref;
+
+enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_MODEL = 4, NO_ROWS = 8 };
+
+static int row_is_moe(const llm_row *r)
 {
-    size_t all = 0, own = 0;
+    return r->has_model && r->model.experts > 1;
+}
+
+/* Whether rows[i] passes the narrowing `step` of p. */
+static int passes(const llm_row *r, const row_pref *p, int step)
+{
+    if (step == NARROW_VENDOR)
+        return r->gpu && decide_str_eq(r->gpu->vendor, p->vendor);
+    if (step == NARROW_MOE)
+        return row_is_moe(r) == p->moe;
+    return decide_str_eq(r->model_id, p->model_id);
+}
+
+/* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, narrowed
+ * by p (row_pref).  Returns how many; *narrowed: the NARROW_ steps applied. */
+static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, int kind,
+                          const row_pref *p, size_t skip, unsigned char *keep, int *narrowed)
+{
+    size_t kept = 0;
+    *narrowed = 0;
     for (size_t i = 0; i < n; i++)
-        if (usable(rows, im, i, kind, skip)) {
-            all++;
-            own += model_id && decide_str_eq(rows[i].model_id, model_id);
-        }
-    *same = model_id && own >= DECIDE_LLM_SAME_MODEL_ROWS;
-    for (size_t i = 0; i < n; i++)
-        keep[i] = usable(rows, im, i, kind, skip) &&
-                  (!*same || decide_str_eq(rows[i].model_id, model_id));
-    return *same ? own : all;
+        kept += keep[i] = (unsigned char)usable(rows, im, i, kind, skip);
+    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->model_id != NULL};
+    for (int k = 0; k < 3; k++) {
+        int step = 1 << k;
+        size_t narrow = 0;
+        if (!wanted[k])
+            continue;
+        for (size_t i = 0; i < n; i++)
+            narrow += keep[i] && passes(&rows[i], p, step);
+        if (narrow < DECIDE_LLM_SAME_MODEL_ROWS)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            keep[i] = keep[i] && passes(&rows[i], p, step);
+        kept = narrow;
+        *narrowed |= step;
+    }
+    return kept;
 }
 
 /* The median of the kept rows' figures of one share; NaN for none. */
@@ -435,25 +482,33 @@ static void shares_of(const decision *d, const llm_implied *im, const unsigned c
         *bandwidth = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
 }
 
-/* rows[i] predicted at the shares of the rows that calibrate its kind without it (for
- * model_id's model where it has enough): its tokens/s; NaN where it cannot be predicted. */
+/* rows[i] predicted at the shares of the rows that calibrate its kind without it (prefer: narrowed
+ * to its vendor's, architecture's and model's as row_pref says): its tokens/s; NaN where it
+ * cannot be predicted. */
 static double loo_predict(const decision *d, const llm_row *rows, const llm_implied *im,
-                          size_t n, size_t i, const char *model_id)
+                          size_t n, size_t i, int prefer, int *narrowed)
 {
     unsigned char *keep = gw_xmalloc(n ? n : 1);
-    int same, mfu_rows, bw_rows, bound;
+    int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
-    select_rows(rows, im, n, rows[i].kind, model_id, i, keep, &same);
+    const llm_row *r = &rows[i];
+    row_pref p = {NULL, -1, NULL};
+    if (prefer)
+        p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? row_is_moe(r) : -1,
+                       r->model_id};
+    if (!select_rows(rows, im, n, r->kind, &p, i, keep, narrowed))
+        *narrowed = NO_ROWS;   /* the KB's assumed figures (shares_of) */
     shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
     free(keep);
-    return predict(d, &rows[i], &im[i].scenario, mfu, bandwidth, &bound);
+    return predict(d, r, &im[i].scenario, mfu, bandwidth, &bound);
 }
 
 /* |loo_predict / measured - 1|. */
 static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
-                        size_t i, const char *model_id)
+                        size_t i)
 {
-    return fabs(loo_predict(d, rows, im, n, i, model_id) / rows[i].b->value - 1);
+    int narrowed;
+    return fabs(loo_predict(d, rows, im, n, i, 0, &narrowed) / rows[i].b->value - 1);
 }
 
 /* ---- the workload's calibration ---- */
@@ -516,7 +571,7 @@ static double calibration_band(const decision *d, const struct decide_llm_rows *
     }
     for (size_t i = 0; i < st->n_cal; i++)
         if (st->cal_used[i])
-            model_calibration_add(&c, loo_error(d, st->cal_rows, im, st->n_cal, i, NULL) + 1, 1);
+            model_calibration_add(&c, loo_error(d, st->cal_rows, im, st->n_cal, i) + 1, 1);
     free(im);
     double e = model_calibration_band(&c);
     model_calibration_free(&c);
@@ -531,7 +586,7 @@ static void calibrate(decision *d)
     if (!st || st->calibrated)
         return;
     st->calibrated = 1;
-    int kind = decide_llm_workload_kind(d), own = d->w->benchmark != NULL, same = 0;
+    int kind = decide_llm_workload_kind(d), own = d->w->benchmark != NULL, narrowed = 0;
     st->cal_rows = own ? st->bench : st->rows;
     st->n_cal = own ? st->n_bench : st->n_kb;
     st->cal_implied = gw_xcalloc(st->n_cal ? st->n_cal : 1, sizeof *st->cal_implied);
@@ -540,11 +595,14 @@ static void calibrate(decision *d)
         const llm_row *r = &st->cal_rows[i];
         llm_scenario sc;
         st->cal_implied[i].value = NAN;
-        if (r->kind == kind && (r->has_model || own) && scenario_of(r, own ? d->w : NULL, &sc))
+        if (r->kind == kind && (r->has_model || own) && !is_speculative(r) &&
+            scenario_of(r, own ? d->w : NULL, &sc))
             st->cal_implied[i] = implied_of(d, r, &sc);
     }
-    size_t used = select_rows(st->cal_rows, st->cal_implied, st->n_cal, kind,
-                              own ? NULL : d->w->model_id, st->n_cal, st->cal_used, &same);
+    /* not narrowed by vendor: one calibration serves every option of the decision */
+    row_pref p = {NULL, own ? -1 : d->llm.experts > 1, own ? NULL : d->w->model_id};
+    size_t used = select_rows(st->cal_rows, st->cal_implied, st->n_cal, kind, &p, st->n_cal,
+                              st->cal_used, &narrowed);
     shares_of(d, st->cal_implied, st->cal_used, st->n_cal, &st->mfu, &st->bandwidth,
               &st->mfu_rows, &st->bandwidth_rows);
     st->band_error = calibration_band(d, st, (int)used);
@@ -552,7 +610,10 @@ static void calibrate(decision *d)
     if (own)
         buf_printf(&b, "the benchmark %s", d->w->benchmark);
     else
-        buf_puts(&b, same ? d->w->model_id : "every model");
+        buf_puts(&b, narrowed & NARROW_MODEL ? d->w->model_id
+                     : narrowed & NARROW_MOE ? (p.moe ? "every mixture-of-experts model"
+                                                      : "every dense model")
+                                             : "every model");
     st->scope = buf_detach(&b);
     if (used)
         buf_printf(&b, "calibrated on %zu measured %s row%s of %s", used,
@@ -678,6 +739,9 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
             continue;
         if (!r->has_model)
             why[i] = "its workload is no model of the catalog";
+        else if (is_speculative(r))
+            why[i] = "measured with speculative decoding: several tokens a step, the model "
+                     "counts one";
         else if (!scenario_of(r, NULL, &sc))
             why[i] = "its precision or tokens are not stated";
         else if (isnan((im[i] = implied_of(d, r, &sc)).value))
@@ -701,6 +765,7 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     out->why = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->why);
     out->implied = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->implied);
     out->bandwidth_share = gw_xmalloc(st->n_kb ? st->n_kb : 1);
+    out->narrowed = gw_xcalloc(st->n_kb ? st->n_kb : 1, 1);
     llm_implied *im = implied_all(d, st, out->why, &out->without_scenario);
     for (size_t i = 0; i < st->n_kb; i++) {
         out->implied[i] = im[i].value;
@@ -712,7 +777,9 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
         out->predicted[i] = NAN;
         if (isnan(im[i].value))
             continue;
-        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, st->rows[i].model_id);
+        int narrowed;
+        out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, 1, &narrowed);
+        out->narrowed[i] = (unsigned char)narrowed;
         double e = fabs(out->predicted[i] / st->rows[i].b->value - 1);
         if (isnan(e))
             continue;
@@ -745,6 +812,8 @@ void decide_llm_accuracy_free(decide_llm_accuracy *a)
     free(a->why);
     free(a->implied);
     free(a->bandwidth_share);
+    free(a->narrowed);
+    a->narrowed = NULL;
     a->implied = NULL;
     a->bandwidth_share = NULL;
     a->worst = NULL;
@@ -791,10 +860,32 @@ static void calibration_view(decision *d, view *v)
         view_map_set_str(row, "share", im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
         view_map_set_num(row, "implied", im->value);
         if (!st->cal_used[i])
-            view_map_set_str(row, "why", isnan(im->value) ? "scenario, GPU or model unknown"
+            view_map_set_str(row, "why", is_speculative(r) ? "measured with speculative decoding"
+                                         : isnan(im->value) ? "scenario, GPU or model unknown"
                                          : im->over ? "implausible: above the bound"
-                                         : "another model's (enough rows of the workload's own)");
+                                         : "narrowed to rows like the workload's (its model's, "
+                                           "or its architecture's: enough of them)");
     }
+}
+
+/* A prediction's calibrated_from: the rows it was predicted from ("AMD, dense, llama-3-8b";
+ * "every row of its kind" where none of row_pref's narrowings left enough rows; the assumed
+ * figures where no other row is of its kind). */
+static void narrowed_view(view *row, const llm_row *r, int narrowed)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (narrowed & NARROW_VENDOR)
+        buf_printf(&b, "%s", r->gpu->vendor);
+    if (narrowed & NARROW_MOE)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", row_is_moe(r) ? "mixture of experts" : "dense");
+    if (narrowed & NARROW_MODEL)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", r->model_id);
+    if (narrowed & NO_ROWS)
+        buf_puts(&b, "the KB's assumed figures (no other row of its kind)");
+    else if (!narrowed)
+        buf_puts(&b, "every row of its kind");
+    view_map_set_str(row, "calibrated_from", buf_cstr(&b));
+    buf_free(&b);
 }
 
 void decide_llm_accuracy_view(decision *d, view *v)
@@ -821,6 +912,8 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
         view_map_set_num(row, "implied", a.implied[i]);
         view_map_set_str(row, "why_not", a.why[i]);
+        if (!isnan(a.predicted[i]))
+            narrowed_view(row, &st->rows[i], a.narrowed[i]);
     }
     view *kinds = view_map_set(acc, "kinds", view_list());
     for (int k = 0; k < DECIDE_LLM_KINDS; k++) {

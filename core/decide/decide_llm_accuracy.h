@@ -27,7 +27,9 @@ typedef enum {
 #define DECIDE_LLM_UTILISATION_MAX 0.75
 #define DECIDE_LLM_BANDWIDTH_MAX 0.85
 /* A workload that names no benchmark is calibrated on its own model's rows of its kind where the
- * KB holds at least this many usable ones, else on every model's rows of its kind: a
+ * KB holds at least this many usable ones (after narrowing to its architecture's, and for a
+ * row's leave-one-out prediction first to its GPU vendor's, each where this many remain), else
+ * on every model's rows of its kind: a
  * utilisation carries over between models better than tokens/s do, since the FLOPs or bytes a
  * token takes are divided out, but not all of it (a mixture of experts reaches about half a
  * dense model's: DeepSeek-V3's pre-training rows imply 11% to 28% where dense models' imply 29%
@@ -73,8 +75,11 @@ int decide_llm_assumption_words(decision *d, gw_buf *b);
 
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
  * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
- * stream), predicted at the shares calibrated on the other rows of its kind (the rule above,
- * from the row's model), against its measured tokens/s: |predicted / measured - 1|. */
+ * stream), predicted at the shares calibrated on the other rows of its kind, narrowed to its GPU
+ * vendor's, then its architecture's (mixture of experts or dense), then its model's rows, each
+ * step only where it leaves DECIDE_LLM_SAME_MODEL_ROWS of them, against its measured tokens/s:
+ * |predicted / measured - 1|.  A row measured with speculative decoding (method "speculative")
+ * is left out, named. */
 typedef struct decide_llm_accuracy {
     int rows;                    /* rows predicted */
     int rows_by_kind[DECIDE_LLM_KINDS];
@@ -87,6 +92,9 @@ typedef struct decide_llm_accuracy {
     const char **why;            /* why a language-model row is not predicted; NULL */
     double *implied;             /* the share it implies at the KB's assumed figures; NaN */
     unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
+    unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_accuracy.c's
+                                  * row_pref: 1 its vendor's, 2 its architecture's, 4 its model's;
+                                  * 8: no other row of its kind, the assumed figures) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */

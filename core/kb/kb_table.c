@@ -30,8 +30,9 @@ static const char *const link_kinds[] = {"nvlink", "infinity-fabric", "roce", "n
 static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32", "fp8",
                                             "int8", "fp64", "int4", "fp4", NULL};
 /* How a fine-tune row trained (schema version 12): every weight, or LoRA's or QLoRA's
- * adapters; a pre-training or serving row has none. */
-static const char *const tune_methods[] = {"full", "lora", "qlora", NULL};
+ * adapters; a pre-training row has none; a serving row none, or "speculative" where several
+ * tokens were proposed and verified a step (speculative decoding, multi-token prediction). */
+static const char *const tune_methods[] = {"full", "lora", "qlora", "speculative", NULL};
 static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
