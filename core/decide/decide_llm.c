@@ -427,12 +427,16 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
-    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB "
-                    "at %.0f%% of %.0f GB/s%s, %.3g GFLOP at %.0f%% of %.0f %s %s)",
+    /* The step's bytes and FLOPs are the replica's, spread over its tp x pp GPUs. */
+    char spread[32] = "";
+    if (o->tp * o->pp > 1)
+        snprintf(spread, sizeof spread, " over %d GPUs", o->tp * o->pp);
+    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB%s "
+                    "at %.0f%% of %.0f GB/s each, %.3g GFLOP at %.0f%% of %.0f %s %s each)",
                o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
-               v.bytes_per_step / 1e9, bw * 100, o->gpu->memory_bandwidth_gbs,
-               o->tp * o->pp > 1 ? " a GPU" : "", v.flops_per_step / 1e9, mfu * 100, rate,
-               run->computes, gw_precision_rate_unit(run));
+               v.bytes_per_step / 1e9, spread, bw * 100, o->gpu->memory_bandwidth_gbs,
+               v.flops_per_step / 1e9, mfu * 100, rate, run->computes,
+               gw_precision_rate_unit(run));
     decide_llm_attention_cites(d);
     decide_llm_floor_words(d, &v, how);
     parallel_words(d, o, &v, how);
@@ -811,20 +815,22 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
                    "with activation checkpointing, which recomputes the forward pass; plus the "
                    "attention's own FLOPs, below); the utilisation is %.0f%% (%s), of every FLOP "
-                   "the GPU "
-                   "computes: with checkpointing the model FLOPs utilisation is %.0f%%; a GPU "
-                   "without FP8 tensor cores runs the next precision it has",
+                   "the GPU computes; a GPU without FP8 tensor cores runs the next precision it "
+                   "has",
                    d->llm_mfu * 100,
                    d->llm_mfu_rows ? decide_llm_calibration_words(d)
                                    : "the KB's assumed figure, Llama 3's model FLOPs "
-                                     "utilisation in pre-training",
-                   d->llm_mfu * 100 * model_flops_share(d));
+                                     "utilisation in pre-training");
+    if (d->llm_setup.task != MODEL_INFERENCE && d->llm_setup.checkpointing)
+        buf_printf(b, "; with checkpointing's recomputation left out, the model FLOPs "
+                      "utilisation is %.0f%%", d->llm_mfu * 100 * model_flops_share(d));
     if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
         buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
                       "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
                       "%.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
                       "utilisation is calibrated on its own kind of result alone (pre-training, "
-                      "each fine-tune method, serving), each row's within %.0f%%",
+                      "each fine-tune method, serving), a row implying more than %.0f%% left out as "
+                      "implausible",
                    d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
                    1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
     else if (d->llm_setup.task != MODEL_INFERENCE) {

@@ -580,6 +580,20 @@ static double calibration_band(const decision *d, const struct decide_llm_rows *
 
 /* The workload's calibration, once: the rows of its benchmark (scenario gaps filled from the
  * workload) or the KB's (each stating its own), of its kind. */
+/* The rows calibrating training that ran at FP8 or FP4 (precision.h: a format that trains with
+ * 16-bit weights): their utilisation is read at BF16's rate x the format's measured speed-up
+ * (decide_precision_rate), which the words say.  0 for serving, whose rows run at their own
+ * format's rate. */
+static size_t low_bit_rows(const struct decide_llm_rows *st, int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; kind != DECIDE_LLM_SERVE && i < st->n_cal; i++) {
+        const gw_precision *p = gw_precision_find(st->cal_rows[i].b->precision);
+        n += st->cal_used[i] && p && p->trains_as;
+    }
+    return n;
+}
+
 static void calibrate(decision *d)
 {
     struct decide_llm_rows *st = d->llm_rows;
@@ -615,10 +629,14 @@ static void calibrate(decision *d)
                                                       : "every dense model")
                                              : "every model");
     st->scope = buf_detach(&b);
-    if (used)
+    if (used) {
         buf_printf(&b, "calibrated on %zu measured %s row%s of %s", used,
                    decide_llm_kind_name(kind), used == 1 ? "" : "s", st->scope);
-    else
+        size_t low_bits = low_bit_rows(st, kind);
+        if (low_bits)
+            buf_printf(&b, ", %zu of them FP8 or FP4 runs read at BF16's rate x the format's "
+                           "measured training speed-up", low_bits);
+    } else
         buf_puts(&b, "the KB's assumed figure");
     st->words = buf_detach(&b);
     /* The rows used, each with its source, are listed in llm.calibration and the trace, not
@@ -888,6 +906,37 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
     buf_free(&b);
 }
 
+/* The accuracy in a reader's words: first on the workload's own kind of work (the rows its
+ * calibration draws on), with the way the worst prediction erred (a speed too high makes a job
+ * longer and a served capacity smaller than planned), then over every kind. */
+static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_buf *b)
+{
+    if (!a->rows) {
+        buf_puts(b, "untested: the KB holds no measured LLM results that state their scenario");
+        return;
+    }
+    int kind = decide_llm_workload_kind(d);
+    const struct decide_llm_rows *st = d->llm_rows;
+    double worst = 0;   /* the signed error of the kind's prediction furthest off */
+    for (size_t i = 0; i < a->n; i++)
+        if (st->rows[i].kind == kind && !isnan(a->predicted[i])) {
+            double e = a->predicted[i] / st->rows[i].b->value - 1;
+            if (fabs(e) > fabs(worst))
+                worst = e;
+        }
+    if (kind >= 0 && a->rows_by_kind[kind])
+        buf_printf(b, "predicting each of the KB's %d measured %s results from the others, the "
+                      "speed model is %.0f%% off at the median and %.0f%% at most (%s than "
+                      "measured); over all %d LLM results, %.0f%% and %.0f%%",
+                   a->rows_by_kind[kind], decide_llm_kind_name((decide_llm_kind)kind),
+                   a->median_by_kind[kind] * 100, a->max_by_kind[kind] * 100,
+                   worst > 0 ? "faster" : "slower", a->rows, a->median * 100, a->max * 100);
+    else
+        buf_printf(b, "predicting each of the KB's %d measured LLM results from the others, the "
+                      "speed model is %.0f%% off at the median and %.0f%% at most; none is of "
+                      "this kind of work", a->rows, a->median * 100, a->max * 100);
+}
+
 void decide_llm_accuracy_view(decision *d, view *v)
 {
     if (!d->llm_rows)
@@ -926,12 +975,7 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_num(row, "max_error_pct", a.max_by_kind[k] * 100);
     }
     gw_buf b = GW_BUF_INIT;
-    if (a.rows)
-        buf_printf(&b, "%.0f%% off at the median, %.0f%% at most, on the KB's %d measured LLM "
-                       "results, each left out in turn",
-                   a.median * 100, a.max * 100, a.rows);
-    else
-        buf_puts(&b, "untested: the KB holds no measured LLM results that state their scenario");
+    accuracy_words(d, &a, &b);
     view_map_set_str(v, "accuracy_text", buf_cstr(&b));
     buf_free(&b);
     decide_llm_accuracy_free(&a);

@@ -138,11 +138,11 @@ wl fp8serve 'task = "inference", model = { name = "llama-2-7b", precision = "fp8
 run "$GW" --kb "$KB" decide "$T/fp8serve.lua" --json
 check_eq "precision: an A100 serves fp8 weight-only" "$(opt "$P:a100x1:1x a100-sxm4-80gb" .runs_at)" "fp8-w8a16"
 check_eq "precision: ... reading 1-byte weights and a 16-bit cache, at FP16's rate" \
-    "$(opt "$P:a100x1:1x a100-sxm4-80gb" '.throughput.how | contains("7.34 GB at 70% of 2039 GB/s, 14.1 GFLOP at 40% of 312 fp16 TFLOPS")')" "true"
+    "$(opt "$P:a100x1:1x a100-sxm4-80gb" '.throughput.how | contains("7.34 GB at 70% of 2039 GB/s each, 14.1 GFLOP at 40% of 312 fp16 TFLOPS each")')" "true"
 check_eq "precision: ... and says why" "$(opt "$P:a100x1:1x a100-sxm4-80gb" .precision_note)" \
     "NVIDIA A100 SXM4 80GB has no FP8 tensor cores: runs fp8-w8a16 (FP8 weights, 16-bit activations: weight-only) at FP16 (312 TFLOPS)"
 check_eq "precision: an H100 serves fp8 itself" \
-    "$(opt "$P:h100x1:1x h100-sxm5" '[.runs_at, (.precision_note == null), (.throughput.how | contains("7.04 GB at 70% of 3350 GB/s, 14.1 GFLOP at 40% of 1979 fp8 TFLOPS"))] | join(" ")')" \
+    "$(opt "$P:h100x1:1x h100-sxm5" '[.runs_at, (.precision_note == null), (.throughput.how | contains("7.04 GB at 70% of 3350 GB/s each, 14.1 GFLOP at 40% of 1979 fp8 TFLOPS each"))] | join(" ")')" \
     "fp8 true true"
 
 # ---- FP4 on an H100 ----
@@ -152,7 +152,7 @@ check_eq "precision: an H100 serves fp8 itself" \
 wl fp4serve 'task = "inference", model = { name = "llama-2-7b", precision = "fp4" }, inference = { context = 1024, output_tokens = 256, concurrency = 1 }, candidates = { "rent:h100-sxm5", "rent:b200" }'
 run "$GW" --kb "$KB" decide "$T/fp4serve.lua" --json
 check_eq "precision: an H100 serves fp4 weights weight-only" \
-    "$(opt "$P:h100x1:1x h100-sxm5" '[.runs_at, (.throughput.how | contains("4.39 GB at 70% of 3350 GB/s, 14.1 GFLOP at 40% of 990 fp16 TFLOPS"))] | join(" ")')" \
+    "$(opt "$P:h100x1:1x h100-sxm5" '[.runs_at, (.throughput.how | contains("4.39 GB at 70% of 3350 GB/s each, 14.1 GFLOP at 40% of 990 fp16 TFLOPS each"))] | join(" ")')" \
     "fp4-w4a16 true"
 check_eq "precision: a B200 serves fp4 on its FP4 tensor cores" "$(opt "$P:b200x1:1x b200" .runs_at)" "fp4"
 
