@@ -394,10 +394,10 @@ else
     skip "llm: MLPerf rows" "no ../shared/testdata"
 fi
 
-# ---- the three language-model examples on the shipped KB (examples/README.md derives each) ----
-# At the KB's assumed shares, as the README derives them: the shipped KB's measured
-# language-model rows, which calibrate them, are left out of this copy (their calibration of the
-# examples: tests/cli/llm_calibration.sh).
+# ---- the three language-model examples, their arithmetic at the KB's assumed shares ----
+# The shipped KB's measured language-model rows, which calibrate the examples (examples/README.md
+# derives the calibrated figures; tests/cli/llm_calibration.sh checks them), are left out of this
+# copy, so that the arithmetic is checked apart from the calibration.
 EXKB=$(fresh_kb examples)
 sqlite3 "$EXKB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
 run "$GW" --kb "$EXKB" decide "$ROOT/examples/lora-finetune.lua" --json
