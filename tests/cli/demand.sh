@@ -7,10 +7,7 @@
 . "$ROOT/tests/cli/lib.sh"
 export SOURCE_DATE_EPOCH=1796083200   # today 2026-12-01: which prices are stale is fixed
 
-KB=$(fresh_kb demand)
-# The model's arithmetic is checked here at the KB's assumed shares: the shipped measured
-# language-model rows, which would calibrate them (tests/cli/llm_calibration.sh), are left out.
-sqlite3 "$KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+KB=$(assumed_shares_kb demand)   # the model's arithmetic at the KB's assumed shares
 run "$GW" --kb "$KB" kb import "$FIX/demand/offers.csv"
 check_rc "demand: fixture providers and offers imported" 0
 

@@ -11,10 +11,7 @@
 . "$ROOT/tests/cli/lib.sh"
 export SOURCE_DATE_EPOCH=1796083200   # today pinned: which prices are stale is fixed
 
-KB=$(fresh_kb layouts)
-# The model's arithmetic is checked here at the KB's assumed shares: the shipped measured
-# language-model rows, which would calibrate them (tests/cli/llm_calibration.sh), are left out.
-sqlite3 "$KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+KB=$(assumed_shares_kb layouts)   # the model's arithmetic at the KB's assumed shares
 run "$GW" --kb "$KB" kb import "$FIX/layouts/offers.csv"
 check_rc "layouts: fixture offers imported" 0
 

@@ -41,6 +41,14 @@ fresh_kb() {
     echo "$_kb"
 }
 
+# assumed_shares_kb NAME: a copy of the shipped KB without its measured language-model rows
+# (tokens/s), which would calibrate a language model's utilisation and serving shares
+# (tests/cli/llm_calibration.sh): the model's arithmetic checked at the KB's assumed shares.
+assumed_shares_kb() {
+    _kb=$(fresh_kb "$1") && sqlite3 "$_kb" "DELETE FROM benchmark WHERE unit = 'tokens/s'" &&
+        echo "$_kb"
+}
+
 # wait_until SECONDS CMD...: runs CMD every 20 ms until it succeeds; fails once SECONDS have
 # passed.  Tests wait for what another process does with this, never for a fixed time.
 wait_until() {

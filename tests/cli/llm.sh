@@ -9,10 +9,7 @@
 # Today is pinned to 2026-12-01, so which prices are older than 180 days (stale, held back) is fixed.
 export SOURCE_DATE_EPOCH=1796083200
 
-KB=$(fresh_kb llm)
-# The model's arithmetic is checked here at the KB's assumed shares: the shipped measured
-# language-model rows, which would calibrate them (tests/cli/llm_calibration.sh), are left out.
-sqlite3 "$KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+KB=$(assumed_shares_kb llm)   # the model's arithmetic at the KB's assumed shares
 run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv"
 check_rc "llm: fixture offers imported" 0
 
@@ -261,8 +258,7 @@ check_eq "llm: ... with the bandwidth it needs" \
 # 1,979e12) = 22.82 s, under a 30 s target; its attention adds 128,000 x 4 x 80 layers x
 # 128,000 x (64 x 128) = 4.2950e16: 6.1011e16 / 791.6e12 = 77.073 s + 80 x 23 us = 77.075 s
 # (tests/unit/test_model_llm.c: the same on two H100 in bf16).
-KB2=$(fresh_kb llm-h200)
-sqlite3 "$KB2" "DELETE FROM benchmark WHERE unit = 'tokens/s'"   # the assumed shares, as $KB
+KB2=$(assumed_shares_kb llm-h200)
 run "$GW" --kb "$KB2" kb import "$FIX/llm/offers.csv"
 cat >"$T/h200.csv" <<'EOF'
 # gpuwise knowledge base export (schema 7)
@@ -398,8 +394,7 @@ fi
 # The shipped KB's measured language-model rows, which calibrate the examples (examples/README.md
 # derives the calibrated figures; tests/cli/llm_calibration.sh checks them), are left out of this
 # copy, so that the arithmetic is checked apart from the calibration.
-EXKB=$(fresh_kb examples)
-sqlite3 "$EXKB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+EXKB=$(assumed_shares_kb examples)
 run "$GW" --kb "$EXKB" decide "$ROOT/examples/lora-finetune.lua" --json
 jq_all _j1 '.options[0].id' \
     _j2 '.options[0].per_card_gb' \

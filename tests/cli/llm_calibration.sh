@@ -26,14 +26,10 @@ EOF
 }
 LORA8='task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, activation_checkpointing = false, sequence_length = 256, batch_per_gpu = 1, candidates = { "rent:h100-sxm5" }'
 opt1='.options[] | select(.id == "rent:TestCloud:h100x1:1x h100-sxm5")'
-# bare_kb NAME: a copy of the shipped KB without its measured language-model rows, so that the
+# A KB without the shipped measured language-model rows (lib.sh's assumed_shares_kb), so that the
 # fixtures' rows alone calibrate and are tested.
-bare_kb() {
-    _bare=$(fresh_kb "$1") && sqlite3 "$_bare" "DELETE FROM benchmark WHERE unit = 'tokens/s'" &&
-        echo "$_bare"
-}
 
-KB=$(bare_kb calib)
+KB=$(assumed_shares_kb calib)
 run "$GW" --kb "$KB" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/kinds.csv"
 check_rc "calibration: fixture rows imported (method, input_tokens, output_tokens)" 0
 check_eq "calibration: the new columns are stored" \
@@ -101,7 +97,7 @@ check_eq "calibration: no calibrated utilisation above 75%" \
 #   50%: median(30, 40) = 35 -> |35/50 - 1| = 30%
 #   90%: median(30, 40, 50) = 40 -> |40/90 - 1| = 55.56%
 # median of {0, 30, 50, 55.56} = (30 + 50) / 2 = 40%; max 55.56%, the 8-GPU row.
-LOO=$(bare_kb loo)
+LOO=$(assumed_shares_kb loo)
 run "$GW" --kb "$LOO" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/loo.csv"
 run "$GW" --kb "$LOO" decide "$T/lora8.lua" --json
 check_rc "accuracy: a decision on the four-row KB" 0
@@ -157,7 +153,7 @@ check_num "accuracy: pre-training's median by hand, 17.89%" \
 # 9 rows: sorted 0 0 0 12.5 15 15.79 16.67 20 21.43, median 15% (the 5th), max 21.43% (M1).
 # Without the narrowing A1 would take the median of the 8 others (30, 34, 38, 22, 24,
 # 14, 16, 18 -> (18 + 22) / 2 = 20%): 0; N1 (20, 22, 24, 34, 38, 14, 16, 18 -> 21): 30%.
-NAR=$(bare_kb narrow)
+NAR=$(assumed_shares_kb narrow)
 run "$GW" --kb "$NAR" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/narrow.csv"
 check_rc "narrowing: the fixture imports, method speculative included" 0
 run "$GW" --kb "$NAR" decide "$T/lora8.lua" --json
@@ -202,7 +198,7 @@ check_num "narrowing: ... their median, 16%: 16/14 of M1's" \
     "$(jqr '.llm.calibration | .utilisation / (.used[] | select(.value == 14340.6) | .implied)')" 1.142857 0.00001
 
 # A KB without measured language-model rows says so, not hidden.
-EMPTY=$(bare_kb empty)
+EMPTY=$(assumed_shares_kb empty)
 run "$GW" --kb "$EMPTY" decide "$ROOT/examples/lora-finetune.lua" --json
 check_eq "accuracy: a KB without rows says it is untested" "$(jqr '.llm.accuracy.rows, .llm.accuracy_text' | tr '\n' '|')" \
     "0|untested: the KB holds no measured LLM results that state their scenario|"
@@ -250,13 +246,13 @@ lora70_checks() {
     check_eq "$1: each inference row is left out, said in the trace" \
         "$(jqr '[.trace[] | select(contains("llama2-70b inference_") and contains("left out, a serving result, not LoRA fine-tune"))] | length')" "2"
 }
-ML=$(bare_kb mlperf-like)
+ML=$(assumed_shares_kb mlperf-like)
 run "$GW" --kb "$ML" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/mlperf-like.csv"
 wl lora70 "$LORA70, benchmark = \"llama2-70b\""
 run "$GW" --kb "$ML" decide "$T/lora70.lua" --json
 lora70_checks "calibration (MLPerf-like fixture)"
 if have_testdata; then
-    MLR=$(bare_kb mlperf)
+    MLR=$(assumed_shares_kb mlperf)
     run "$GW" --kb "$MLR" kb import --with mlperf "$TESTDATA/benchmarks/mlperf-inference-v4.1-gigacomputing-summary.csv"
     run "$GW" --kb "$MLR" kb import "$FIX/llm/offers.csv"
     run "$GW" --kb "$MLR" decide "$T/lora70.lua" --json

@@ -9,11 +9,9 @@
 . "$ROOT/tests/cli/lib.sh"
 export SOURCE_DATE_EPOCH=1796083200   # 2026-12-01T00:00:00Z
 
-KB=$(fresh_kb precision)
 # The figures below are the stated model's at the KB's assumed shares (40% utilisation, 70% of the
-# bandwidth): the measured LLM rows, which would calibrate them (tests/cli/llm_calibration.sh),
-# are removed from this copy.
-sqlite3 "$KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+# bandwidth).
+KB=$(assumed_shares_kb precision)
 run "$GW" --kb "$KB" kb import "$FIX/precision/offers.csv"
 check_rc "precision: fixture offers imported" 0
 

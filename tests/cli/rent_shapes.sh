@@ -13,10 +13,7 @@ if [ ! -f "$SHIPPED_KB" ]; then
     skip "rent shapes" "kb/gpuwise.db not built (run make)"
     exit 0
 fi
-K=$(fresh_kb shapes)
-# The LoRA job below runs at the KB's assumed utilisation: the shipped measured language-model
-# rows, which calibrate it (tests/cli/llm_calibration.sh), are left out of this copy.
-sqlite3 "$K" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+K=$(assumed_shares_kb shapes)   # the LoRA job below runs at the KB's assumed utilisation
 run "$GW" --kb "$K" kb import "$FX/sources.csv" "$FX/gpus.csv" "$FX/prices.csv"
 check_rc "rent shapes: the fixture's GPUs and offers import" 0
 

@@ -217,8 +217,7 @@ sed '/candidates = {/,/}/c\
     "$EX/llm-serving.lua" >"$T/serving-counts.lua"
 # At the KB's assumed serving shares, as above: the shipped measured language-model rows, which
 # calibrate them and move these ranks (tests/cli/llm_calibration.sh), are left out of this copy.
-SHARES_KB=$(fresh_kb assumed-shares)
-sqlite3 "$SHARES_KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+SHARES_KB=$(assumed_shares_kb assumed-shares)
 run "$GW" --kb "$SHARES_KB" report "$T/serving-counts.lua" --json
 check_eq "report: held-back bars marked, the mark said" \
     "$(jqr '[.charts[] | select(.id == "cost-per-unit") | ([.bars[] | select(.label | endswith(" †"))] | length), (.marks_note | startswith("† A price held back"))] | map(tostring) | join(" ")')" \

@@ -9,8 +9,7 @@ FX="$FIX/robust"
 # The examples at the KB's assumed language-model shares, as the hand figures below take them:
 # the shipped measured language-model rows, which calibrate them (tests/cli/llm_calibration.sh),
 # are left out of this copy.
-SHARES_KB=$(fresh_kb shares)
-sqlite3 "$SHARES_KB" "DELETE FROM benchmark WHERE unit = 'tokens/s'"
+SHARES_KB=$(assumed_shares_kb shares)
 
 # ---- every example ----
 for f in "$EX"/*.lua; do
