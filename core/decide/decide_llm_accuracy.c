@@ -5,7 +5,9 @@
  * each share bounded, the rows used and left out named), and the model's leave-one-out accuracy
  * over every such row of the KB.  The rule for which rows calibrate: those of the kind, narrowed
  * in turn to the GPU vendor's (a row predicted: its software stack), the architecture's (mixture
- * of experts or dense) and the model's own, each step kept only where it leaves 2 rows
+ * of experts or dense), the number format's (FP4 kernels reach a smaller share of their peak
+ * than FP8 ones: served at FP4, the KB's B200 rows imply 24% to 28% utilisation where its FP8
+ * rows imply 31% to 40%) and the model's own, each step kept only where it leaves 2 rows
  * (DECIDE_LLM_SAME_MODEL_ROWS); rows measured with speculative decoding never calibrate. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm.h"
@@ -403,14 +405,17 @@ static int usable(const llm_row *rows, const llm_implied *im, size_t i, int kind
  * leaves DECIDE_LLM_SAME_MODEL_ROWS usable rows (else that step falls back to the wider set):
  * the GPU vendor's (its software stack: ROCm and vLLM on AMD, CUDA on NVIDIA reach different
  * shares of the same peak), then the architecture's (a mixture of experts or a dense model: a
- * mixture reaches about half a dense model's utilisation), then the model's own. */
+ * mixture reaches about half a dense model's utilisation), then the number format's (the
+ * precision the row ran at: each format's kernels reach their own share of its peak), then the
+ * model's own. */
 typedef struct row_pref {
     const char *vendor;          /* NULL: any */
     int moe;                     /* 1 a mixture of experts, 0 dense, -1 any */
+    const char *format;          /* the number format computed in; NULL: any */
     const char *model_id;        /* NULL: any */
 } row_pref;
 
-enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_MODEL = 4, NO_ROWS = 8 };
+enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_FORMAT = 4, NARROW_MODEL = 8, NO_ROWS = 16 };
 
 static int row_is_moe(const llm_row *r)
 {
@@ -422,6 +427,8 @@ static int passes(const llm_row *r, const row_pref *p, int step)
 {
     if (step == NARROW_VENDOR)
         return r->gpu && decide_str_eq(r->gpu->vendor, p->vendor);
+    if (step == NARROW_FORMAT)
+        return decide_str_eq(r->b->precision, p->format);
     if (step == NARROW_MOE)
         return row_is_moe(r) == p->moe;
     return decide_str_eq(r->model_id, p->model_id);
@@ -436,8 +443,8 @@ static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, 
     *narrowed = 0;
     for (size_t i = 0; i < n; i++)
         kept += keep[i] = (unsigned char)usable(rows, im, i, kind, skip);
-    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->model_id != NULL};
-    for (int k = 0; k < 3; k++) {
+    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->format != NULL, p->model_id != NULL};
+    for (int k = 0; k < 4; k++) {
         int step = 1 << k;
         size_t narrow = 0;
         if (!wanted[k])
@@ -492,10 +499,10 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
     int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
     const llm_row *r = &rows[i];
-    row_pref p = {NULL, -1, NULL};
+    row_pref p = {NULL, -1, NULL, NULL};
     if (prefer)
         p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? row_is_moe(r) : -1,
-                       r->model_id};
+                       r->b->precision, r->model_id};
     if (!select_rows(rows, im, n, r->kind, &p, i, keep, narrowed))
         *narrowed = NO_ROWS;   /* the KB's assumed figures (shares_of) */
     shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
@@ -613,8 +620,10 @@ static void calibrate(decision *d)
             scenario_of(r, own ? d->w : NULL, &sc))
             st->cal_implied[i] = implied_of(d, r, &sc);
     }
-    /* not narrowed by vendor: one calibration serves every option of the decision */
-    row_pref p = {NULL, own ? -1 : d->llm.experts > 1, own ? NULL : d->w->model_id};
+    /* not narrowed by vendor: one calibration serves every option of the decision; narrowed
+     * to the workload's own number format where the KB has enough rows of it */
+    row_pref p = {NULL, own ? -1 : d->llm.experts > 1, own ? NULL : d->w->precision,
+                  own ? NULL : d->w->model_id};
     size_t used = select_rows(st->cal_rows, st->cal_implied, st->n_cal, kind, &p, st->n_cal,
                               st->cal_used, &narrowed);
     shares_of(d, st->cal_implied, st->cal_used, st->n_cal, &st->mfu, &st->bandwidth,
@@ -628,6 +637,8 @@ static void calibrate(decision *d)
                      : narrowed & NARROW_MOE ? (p.moe ? "every mixture-of-experts model"
                                                       : "every dense model")
                                              : "every model");
+    if (!own && (narrowed & NARROW_FORMAT))
+        buf_printf(&b, " at %s", d->w->precision);
     st->scope = buf_detach(&b);
     if (used) {
         buf_printf(&b, "calibrated on %zu measured %s row%s of %s", used,
@@ -896,6 +907,8 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
         buf_printf(&b, "%s", r->gpu->vendor);
     if (narrowed & NARROW_MOE)
         buf_printf(&b, "%s%s", b.len ? ", " : "", row_is_moe(r) ? "mixture of experts" : "dense");
+    if (narrowed & NARROW_FORMAT)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", r->b->precision);
     if (narrowed & NARROW_MODEL)
         buf_printf(&b, "%s%s", b.len ? ", " : "", r->model_id);
     if (narrowed & NO_ROWS)

@@ -27,8 +27,9 @@ typedef enum {
 #define DECIDE_LLM_UTILISATION_MAX 0.75
 #define DECIDE_LLM_BANDWIDTH_MAX 0.85
 /* A workload that names no benchmark is calibrated on its own model's rows of its kind where the
- * KB holds at least this many usable ones (after narrowing to its architecture's, and for a
- * row's leave-one-out prediction first to its GPU vendor's, each where this many remain), else
+ * KB holds at least this many usable ones (after narrowing to its architecture's and its number
+ * format's, and for a row's leave-one-out prediction first to its GPU vendor's, each where this
+ * many remain), else
  * on every model's rows of its kind: a
  * utilisation carries over between models better than tokens/s do, since the FLOPs or bytes a
  * token takes are divided out, but not all of it (a mixture of experts reaches about half a
@@ -76,7 +77,8 @@ int decide_llm_assumption_words(decision *d, gw_buf *b);
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
  * scenario (precision, tokens; serving also output tokens and requests in flight, one for a
  * stream), predicted at the shares calibrated on the other rows of its kind, narrowed to its GPU
- * vendor's, then its architecture's (mixture of experts or dense), then its model's rows, each
+ * vendor's, then its architecture's (mixture of experts or dense), then its number format's,
+ * then its model's rows, each
  * step only where it leaves DECIDE_LLM_SAME_MODEL_ROWS of them, against its measured tokens/s:
  * |predicted / measured - 1|.  A row measured with speculative decoding (method "speculative")
  * is left out, named. */
