@@ -451,7 +451,9 @@ static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, 
             continue;
         for (size_t i = 0; i < n; i++)
             narrow += keep[i] && passes(&rows[i], p, step);
-        if (narrow < DECIDE_LLM_SAME_MODEL_ROWS)
+        /* too few rows left; or a format that takes no row away (every row ran at it): said
+         * only where it narrows */
+        if (narrow < DECIDE_LLM_SAME_MODEL_ROWS || (step == NARROW_FORMAT && narrow == kept))
             continue;
         for (size_t i = 0; i < n; i++)
             keep[i] = keep[i] && passes(&rows[i], p, step);
@@ -893,7 +895,8 @@ static void calibration_view(decision *d, view *v)
                                          : isnan(im->value) ? "scenario, GPU or model unknown"
                                          : im->over ? "implausible: above the bound"
                                          : "narrowed to rows like the workload's (its model's, "
-                                           "or its architecture's: enough of them)");
+                                           "its architecture's or its number format's: enough "
+                                           "of them)");
     }
 }
 

@@ -227,6 +227,23 @@ check_num "calibration (shipped KB): one H100 at 7,989.8 tokens/s" \
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 
+# llm-serving (Llama 3 70B at fp8, dense) is calibrated on the KB's dense serving rows that ran at
+# fp8: 14 of them (the FP4 rows, B200's, and the A100 streams at bf16, int8 and int4 left out).
+# Utilisation, 7 compute-bound rows: 12.39, 17.21, 31.46, 35.39, 40.58, 40.58, 47.11% -> the
+# median, the 4th, 35.39% (8 H200, Llama 3.1 405B, 5,348 tokens/s); bandwidth, 7 bandwidth-bound
+# rows: 33.59, 42.88, 65.55, 65.98, 67.79, 73.64, 80.89% -> 65.98% (one H200, Llama 3.1 8B,
+# 17,744 tokens/s).
+run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+check_eq "calibration (shipped KB): llm-serving on the 14 dense serving rows at fp8" \
+    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every dense model at fp8|14"
+check_eq "calibration (shipped KB): ... at the median of each share" \
+    "$(jqr '.llm.calibration | [(.utilisation * 1e4 | round), (.bandwidth_share * 1e4 | round)] | map(tostring) | join(" ")')" \
+    "3539 6598"
+# The dense FP4 rows with a scenario, left out by the narrowing: TensorRT-LLM's Llama 3.3 70B on
+# one B200 and one GB200 (2 each) and Llama 3.1 405B on 4 B200 (2): 6.
+check_eq "calibration (shipped KB): ... its 6 dense FP4 rows left out as another format" \
+    "$(jqr '[.llm.calibration.left_out[] | select((.gpu == "b200" or .gpu == "gb200") and (.workload | startswith("llama")) and (.why | startswith("narrowed")))] | length')" "6"
+
 # ---- MLPerf's inference results never calibrate training ----
 # Before, a LoRA fine-tune of llama-2-70b naming MLPerf's imported llama2-70b rows took their
 # inference tokens/s for training: 3,907.975 x 6 x 68.977e9 / 989.5e12 = 1.63 and 3,714.4 ->
