@@ -107,8 +107,7 @@ static double rate_at(const decision *d, const kb_gpu *g, const gw_precision *ru
 
 double decide_llm_rate(const decision *d, const kb_gpu *g, const char *precision, int training)
 {
-    gw_support s = decide_support(d);
-    const gw_precision *run = gw_precision_on(gw_precision_find(precision), g, &s, training);
+    const gw_precision *run = decide_precision_on(d, g, precision, training);
     return run ? decide_precision_rate(d, g, run, training, NULL) : NAN;
 }
 

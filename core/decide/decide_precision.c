@@ -23,10 +23,16 @@ void decide_support_trace(decision *d)
                         "weight-only kernels");
 }
 
-const gw_precision *decide_runs_at(const decision *d, const kb_gpu *g, int training)
+const gw_precision *decide_precision_on(const decision *d, const kb_gpu *g, const char *precision,
+                                        int training)
 {
     gw_support s = decide_support(d);
-    return gw_precision_on(gw_precision_find(d->w->precision), g, &s, training);
+    return gw_precision_on(gw_precision_find(precision), g, &s, training);
+}
+
+const gw_precision *decide_runs_at(const decision *d, const kb_gpu *g, int training)
+{
+    return decide_precision_on(d, g, d->w->precision, training);
 }
 
 int decide_precision_words(const decision *d, const kb_gpu *g, int training, gw_buf *how)

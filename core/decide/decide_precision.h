@@ -10,8 +10,12 @@
  * KB has none and a GPU's rate figures stand for its support. */
 gw_support decide_support(const decision *d);
 void decide_support_trace(decision *d);
-/* What g runs the workload's precision as (training: not a weight-only form); the sentence
- * saying why into how, and 1, where that is not the workload's own (else 0, nothing written). */
+/* What g runs the precision named precision as (training: not a weight-only form), by d's
+ * support rows; NULL for an unknown name. */
+const gw_precision *decide_precision_on(const decision *d, const kb_gpu *g, const char *precision,
+                                        int training);
+/* The same for the workload's precision; and the sentence saying why into how, and 1, where
+ * that is not the workload's own (else 0, nothing written). */
 const gw_precision *decide_runs_at(const decision *d, const kb_gpu *g, int training);
 int decide_precision_words(const decision *d, const kb_gpu *g, int training, gw_buf *how);
 
