@@ -159,12 +159,16 @@ int cli_group_has_subcommands(const cli_group *g);
 /* A command's help as the terminal shows it (`gpuwise help kb show`, `kb show --help`).  A
  * command's text may say @EXAMPLES@: the folder of the example workloads this copy has. */
 void cli_help_command(gw_buf *out, const gw_ctx *ctx, const cli_command *c);
-/* A group's help: its text and each command's synopsis and summary. */
-void cli_help_group(gw_buf *out, const cli_group *g);
+/* A group's help: its text, the manual's section named after it (WORKLOAD FILES for workload)
+ * and each command's synopsis and summary. */
+void cli_help_group(gw_buf *out, const gw_ctx *ctx, const cli_group *g);
 /* `gpuwise --help`: the global options and the commands. */
 void cli_help_main(gw_buf *out);
 /* The whole manual as Markdown: the source of gpuwise.1. */
 void cli_manual_markdown(gw_buf *out);
+/* Every workload field as a Markdown list: name, what it takes, default, the tasks it concerns
+ * and its description, from the field list the workload reader checks with (cli_workload.c). */
+void cli_workload_fields_markdown(gw_buf *out);
 /* The global options (cli_options.c), shared by help and completion. */
 extern const cli_option cli_global_options[];
 
@@ -194,6 +198,6 @@ int cli_file_exists(const char *path);
 /* The groups, one per cli_*.c file. */
 extern const cli_group cli_kb_group, cli_plugin_group, cli_prices_group, cli_offers_group,
     cli_render_group, cli_decide_group, cli_report_group, cli_inspect_group,
-    cli_checklist_group, cli_help_group_help, cli_complete_group;
+    cli_checklist_group, cli_help_group_help, cli_complete_group, cli_workload_group;
 
 #endif

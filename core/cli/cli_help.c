@@ -11,6 +11,7 @@
 #include "base/limits.h"
 #include "cli.h"
 #include "manual_md.h"
+#include "model/workload.h"
 #include "sandbox/plugin.h"
 #include "render/render.h"
 
@@ -176,7 +177,7 @@ static void derived_fields(gw_buf *out)
 }
 
 /* text with its placeholders filled in: @EXAMPLES@ is where the example workloads are,
- * @KB_DERIVED_FIELDS@ the derived fields of `kb list`. */
+ * @KB_DERIVED_FIELDS@ the derived fields of `kb list`, @WORKLOAD_FIELDS@ a workload's fields. */
 static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
 {
     const char *at;
@@ -188,6 +189,9 @@ static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
         } else if (!strncmp(at, "@KB_DERIVED_FIELDS@", 19)) {
             derived_fields(out);
             text = at + 19;
+        } else if (!strncmp(at, "@WORKLOAD_FIELDS@", 17)) {
+            cli_workload_fields_markdown(out);
+            text = at + 17;
         } else {
             buf_putc(out, '@');
             text = at + 1;
@@ -233,14 +237,25 @@ void cli_help_command(gw_buf *out, const gw_ctx *ctx, const cli_command *c)
     buf_puts(out, "\nGlobal options (--kb PATH, --plugins DIR, --no-color): gpuwise --help.\n");
 }
 
-void cli_help_group(gw_buf *out, const cli_group *g)
+static int manual_section(gw_buf *out, const cli_group *g);
+
+/* "Read, search and edit the KB.": a group's summary as a sentence. */
+static void summary_sentence(gw_buf *out, const cli_group *g)
+{
+    buf_printf(out, "%c%s.\n\n", g->summary[0] >= 'a' && g->summary[0] <= 'z' ?
+               g->summary[0] - 'a' + 'A' : g->summary[0], g->summary + 1);
+}
+
+void cli_help_group(gw_buf *out, const gw_ctx *ctx, const cli_group *g)
 {
     buf_printf(out, "usage: gpuwise %s SUBCOMMAND [OPTIONS]\n\n", g->name);
     gw_buf md = GW_BUF_INIT;
-    buf_printf(&md, "%c%s.\n\n", g->summary[0] >= 'a' && g->summary[0] <= 'z' ?
-               g->summary[0] - 'a' + 'A' : g->summary[0], g->summary + 1);
-    if (g->text)
-        buf_printf(&md, "%s\n", g->text);
+    summary_sentence(&md, g);
+    if (g->text) {
+        expand(&md, g->text, ctx);
+        buf_puts(&md, "\n\n");
+    }
+    manual_section(&md, g);
     render_markdown_text(buf_cstr(&md), HELP_WIDTH, out);
     buf_free(&md);
     buf_puts(out, "\nSubcommands:\n");
@@ -347,10 +362,9 @@ static size_t manual_env_list(const char *at, gw_buf *out)
     return 0;
 }
 
-/* The manual's prose with its generated parts put in place. */
-void cli_manual_markdown(gw_buf *out)
+/* Manual prose p with its generated parts put in place. */
+static void manual_fill(gw_buf *out, const char *p)
 {
-    const char *p = manual_md;
     size_t n;
     for (;;) {
         const char *at = strchr(p, '@');
@@ -375,6 +389,9 @@ void cli_manual_markdown(gw_buf *out)
         } else if (!strncmp(at, "@VERSION@", 9)) {
             buf_puts(out, GW_VERSION);
             p = at + 9;
+        } else if (!strncmp(at, "@WORKLOAD_FIELDS@", 17)) {
+            cli_workload_fields_markdown(out);
+            p = at + 17;
         } else if ((n = manual_env_list(at, out)) > 0) {
             p = at + n;
         } else {
@@ -384,11 +401,136 @@ void cli_manual_markdown(gw_buf *out)
     }
 }
 
+void cli_manual_markdown(gw_buf *out)
+{
+    manual_fill(out, manual_md);
+}
+
+/* The body of the manual's section whose heading starts with the group's name in capitals
+ * ("# WORKLOAD FILES" for workload), its generated parts in place: the help of a group that
+ * names a kind of file the manual describes.  Returns 0 when the manual has no such section. */
+static int manual_section(gw_buf *out, const cli_group *g)
+{
+    char heading[64];
+    size_t n = (size_t)snprintf(heading, sizeof heading, "\n# %s", g->name);
+    for (size_t i = 3; i < n && i < sizeof heading; i++)
+        heading[i] = (char)(heading[i] >= 'a' && heading[i] <= 'z' ? heading[i] - 'a' + 'A'
+                                                                    : heading[i]);
+    const char *at = manual_md;
+    while ((at = strstr(at, heading)) != NULL && at[n] != ' ' && at[n] != '\n')
+        at += n;
+    if (!at)
+        return 0;
+    const char *body = strchr(at + 1, '\n');
+    const char *end = body ? strstr(body, "\n# ") : NULL;
+    if (!body)
+        return 0;
+    while (*body == '\n')
+        body++;
+    gw_buf text = GW_BUF_INIT;
+    buf_append(&text, body, end ? (size_t)(end - body) : strlen(body));
+    manual_fill(out, buf_cstr(&text));
+    buf_free(&text);
+    return 1;
+}
+
 /* ---- gpuwise help ---------------------------------------------------------------------------- */
+
+/* A group in Markdown (`help GROUP --format md`): its summary, text, manual section and each
+ * command as the manual has it. */
+static void group_markdown(gw_buf *b, const gw_ctx *ctx, const cli_group *g)
+{
+    buf_printf(b, "# gpuwise %s\n\n", g->name);
+    summary_sentence(b, g);
+    if (g->text) {
+        expand(b, g->text, ctx);
+        buf_puts(b, "\n\n");
+    }
+    if (manual_section(b, g))
+        buf_puts(b, "\n");
+    for (size_t i = 0; g->commands[i].name; i++)
+        command_markdown(b, &g->commands[i]);
+}
+
+/* A command as `help --json` gives it: what its table says. */
+static view *command_view(const cli_command *c)
+{
+    view *v = view_map();
+    gw_buf line = GW_BUF_INIT;
+    synopsis(&line, c);
+    view_map_set_str(v, "name", c->name);
+    view_map_set_str(v, "synopsis", buf_cstr(&line));
+    view_map_set_str(v, "summary", c->summary);
+    view *formats = view_map_set(v, "formats", view_list());
+    for (unsigned bit = CLI_FMT_TEXT; bit <= CLI_FMT_CSV; bit <<= 1) {
+        gw_buf name = GW_BUF_INIT;
+        cli_format_list(&name, c->formats & bit);
+        if (name.len)
+            view_list_push(formats, view_string(buf_cstr(&name)));
+        buf_free(&name);
+    }
+    const cli_option *opts[64];
+    size_t n = command_options(c, opts, 64);
+    view *options = view_map_set(v, "options", view_list());
+    for (size_t i = 0; i < n; i++) {
+        view *o = view_list_push(options, view_map());
+        view_map_set_str(o, "name", opts[i]->name);
+        view_map_set(o, "short", opts[i]->short_name ? view_stringf("%c", opts[i]->short_name)
+                                                      : view_null());
+        view_map_set_str(o, "arg", opts[i]->arg);
+        view_map_set_str(o, "choices", opts[i]->choices);
+        view_map_set_bool(o, "repeat", (opts[i]->flags & CLI_REPEAT) != 0);
+        view_map_set_str(o, "help", opts[i]->help);
+    }
+    buf_free(&line);
+    return v;
+}
+
+/* `help --json`: the commands of one group, or of every group; the workload group adds its
+ * fields (workload_fields_to_view). */
+static view *help_view(const cli_group *only, const cli_command *c)
+{
+    if (c)
+        return command_view(c);
+    view *v = view_map();
+    if (only) {
+        view_map_set_str(v, "name", only->name);
+        view_map_set_str(v, "summary", only->summary);
+    }
+    view *commands = view_map_set(v, "commands", view_list());
+    for (size_t i = 0; cli_groups[i]; i++)
+        for (size_t j = 0; (!only || cli_groups[i] == only) && cli_groups[i]->commands[j].name; j++)
+            view_list_push(commands, command_view(&cli_groups[i]->commands[j]));
+    if (only == &cli_workload_group)
+        view_map_set(v, "fields", workload_fields_to_view());
+    return v;
+}
+
+/* What `help WORD [WORD]` names: a command (*c), a group of subcommands (*g alone), or with no
+ * word gpuwise itself (both NULL). */
+static int help_target(const cli_args *a, const cli_group **g, const cli_command **c,
+                       gw_error *err)
+{
+    *g = NULL;
+    *c = NULL;
+    if (a->argc == 0)
+        return GW_OK;
+    if (!(*g = cli_group_find(a->argv[0])))
+        return gw_error_set(err, GW_EUSAGE, "no command '%s' (gpuwise --help lists them)",
+                            a->argv[0]);
+    if (a->argc == 2 && !(*c = cli_command_find(*g, a->argv[1])))
+        return gw_error_set(err, GW_EUSAGE, "no command '%s %s' (see gpuwise help %s)",
+                            a->argv[0], a->argv[1], a->argv[0]);
+    if (!*c)
+        *c = cli_command_find(*g, NULL);
+    return GW_OK;
+}
 
 static int cmd_help(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     gw_buf b = GW_BUF_INIT;
+    const cli_group *g;
+    const cli_command *c;
     int rc = GW_OK;
     if (cli_flag(a, "man") || cli_flag(a, "all")) {
         if (a->argc)
@@ -403,23 +545,25 @@ static int cmd_help(gw_ctx *ctx, const cli_args *a, gw_error *err)
             buf_puts(&b, buf_cstr(&md));
         }
         buf_free(&md);
-    } else if (a->argc == 0) {
-        cli_help_main(&b);
+    } else if ((rc = help_target(a, &g, &c, err)) != GW_OK) {
+        /* the message is set */
+    } else if (ctx->json) {
+        view *v = help_view(g, c);
+        view_to_json(v, &b, 1);
+        view_free(v);
+    } else if (!strcmp(ctx->format, "md")) {
+        if (c)
+            command_markdown(&b, c);
+        else if (g)
+            group_markdown(&b, ctx, g);
+        else
+            cli_manual_markdown(&b);
+    } else if (c) {
+        cli_help_command(&b, ctx, c);
+    } else if (g) {
+        cli_help_group(&b, ctx, g);
     } else {
-        const cli_group *g = cli_group_find(a->argv[0]);
-        const cli_command *c = NULL;
-        if (!g)
-            rc = gw_error_set(err, GW_EUSAGE, "no command '%s' (gpuwise --help lists them)",
-                              a->argv[0]);
-        else if (a->argc == 2 && !(c = cli_command_find(g, a->argv[1])))
-            rc = gw_error_set(err, GW_EUSAGE, "no command '%s %s' (see gpuwise help %s)",
-                              a->argv[0], a->argv[1], a->argv[0]);
-        else if (!c)
-            c = cli_command_find(g, NULL);
-        if (rc == GW_OK && c)
-            cli_help_command(&b, ctx, c);
-        else if (rc == GW_OK)
-            cli_help_group(&b, g);
+        cli_help_main(&b);
     }
     if (rc == GW_OK)
         rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
@@ -438,9 +582,15 @@ static const cli_command help_commands[] = {
      "show the help of gpuwise, of a command, or the whole manual",
      "Shows what `gpuwise --help` shows, or one command in full (`gpuwise help kb show`; "
      "`gpuwise kb show --help` is the same), or a group of commands (`gpuwise help kb`). "
-     "Everything here and in the manual page comes from the tables the command line is parsed "
-     "with, so they cannot disagree.",
-     help_options, 0, CLI_OUTPUT, cmd_help, NULL},
+     "`gpuwise help workload` lists every field a workload file may have, as the manual's "
+     "WORKLOAD FILES section does.  Everything here and in the manual page comes from the "
+     "tables the command line is parsed with and the workload file is read with, so they "
+     "cannot disagree.  As Markdown, the manual's text of the command or group (of every "
+     "command without one); as JSON, each command's synopsis, formats and options (`name`, "
+     "`short`, `arg`, `choices`, `repeat`, `help`), and for `workload` its `fields` (`name`, "
+     "`type`, `required`, `min`, `min_excluded`, `max`, `choices`, `default`, `unit`, "
+     "`expected`, `help`, `tasks`: the values of `task` it concerns, null for every task).",
+     help_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON, CLI_OUTPUT, cmd_help, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 
@@ -547,6 +697,19 @@ static void offer_kind(gw_ctx *ctx, FILE *f, cli_kind kind, const char *choices,
     }
 }
 
+/* The global --format's values: the formats c writes, or every format before a command is on
+ * the line (it is checked against the command once one is). */
+static void offer_formats(FILE *f, const cli_command *c, const char *prefix)
+{
+    for (unsigned bit = CLI_FMT_TEXT; bit <= CLI_FMT_CSV; bit <<= 1) {
+        gw_buf name = GW_BUF_INIT;
+        cli_format_list(&name, c ? c->formats & bit : bit);
+        if (name.len)
+            offer(f, buf_cstr(&name), prefix);
+        buf_free(&name);
+    }
+}
+
 static const cli_option *option_in(const cli_option *table, const char *word)
 {
     for (size_t i = 0; table && table[i].name; i++)
@@ -626,7 +789,10 @@ static int cmd_complete(gw_ctx *ctx, const cli_args *a, gw_error *err)
         }
     }
     FILE *f = ctx->out;
-    if (pending) {
+    if (pending && !strcmp(pending->name, "format") && !option_in(c ? c->options : NULL,
+                                                                  "--format")) {
+        offer_formats(f, c, cur);
+    } else if (pending) {
         offer_kind(ctx, f, pending->kind, pending->choices, cur);
     } else if (!dashdash && cur[0] == '-') {
         offer_options(f, c, cur);

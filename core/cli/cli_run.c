@@ -13,7 +13,7 @@ static void write_help(FILE *f, const gw_ctx *ctx, const cli_request *req)
     if (req->command)
         cli_help_command(&b, ctx, req->command);
     else if (req->group)
-        cli_help_group(&b, req->group);
+        cli_help_group(&b, ctx, req->group);
     else
         cli_help_main(&b);
     fputs(buf_cstr(&b), f);

@@ -124,7 +124,8 @@ view *workload_to_view(const workload *w);
  * name ("model.params"), type, required, min, min_excluded (whether min itself is out) and max
  * (numbers), choices, default (as the file
  * would write it; null when the decision chooses or there is none), unit, expected (as error
- * messages put it) and help.  Caller owns the view. */
+ * messages put it), help and tasks (the values of `task` it concerns; null: every task).
+ * Caller owns the view. */
 view *workload_fields_to_view(void);
 
 #endif

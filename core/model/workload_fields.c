@@ -40,6 +40,14 @@ static const char *const methods[] = {"full", "lora", "qlora", NULL};
 static const char *const shardings[] = {"none", "zero1", "zero2", "zero3", NULL};
 static const char *const checkpointings[] = {"none", "selective", "full", NULL};
 
+/* The tasks a field concerns, for the field list (a field without them concerns every task). */
+static const char *const training[] = {"train", "finetune", NULL};
+static const char *const finetuning[] = {"finetune", NULL};
+static const char *const serving[] = {"inference", NULL};
+/* samples and hours on a GPU are the work of a model that is not a language model, which only
+ * trains */
+static const char *const training_only[] = {"train", NULL};
+
 /* A language model's architecture, as its published configuration gives it (the KB's catalog
  * has them: model = "llama-3-70b"); each one given here replaces the catalog's. */
 #define ARCH(member, what, help_text)                                                          \
@@ -77,7 +85,8 @@ static const workload_field model_fields[] = {
              "kernels exist)",
      .then = workload_check_precision},
     {.name = "optimizer", .type = FIELD_TEXT, .at = AT(optimizer), .choice_at = gw_optimizer_choice,
-     .fallback = "adam", .help = "optimizer, for the state it keeps per parameter"},
+     .fallback = "adam", .tasks = training,
+     .help = "optimizer, for the state it keeps per parameter"},
     {.name = "activations_gb", .type = FIELD_NUMBER, .at = AT(activations_gb), .lo = 0,
      .hi = 1e6, .fallback = "0", .unit = "GB",
      .help = "activations of one batch (a language model's are computed from its architecture)"},
@@ -129,14 +138,17 @@ static const workload_field inference_fields[] = {
 static const workload_field work_fields[] = {
     {.name = "samples", .type = FIELD_NUMBER, .at = AT(work_samples), .lo = 1, .hi = 1e18,
      .unit = "samples",
+     .tasks = training_only,
      .help = "samples one run processes (needs a benchmark measured in samples per second)"},
     {.name = "tokens", .type = FIELD_NUMBER, .at = AT(work_tokens), .lo = 1, .hi = 1e18,
      .unit = "tokens",
      .help = "a language model's tokens one run trains on (or generates, serving)"},
     {.name = "hours_on", .type = FIELD_TEXT, .at = AT(work_hours_on), .expected = "a GPU name",
+     .tasks = training_only,
      .help = "the GPU on which one run takes `hours` (instead of samples)"},
     {.name = "hours", .type = FIELD_NUMBER, .at = AT(work_hours), .lo = 0,
      .lo_excluded = 1, .hi = 1e9, .unit = "hours",
+     .tasks = training_only,
      .help = "hours one run takes on one `hours_on` card (required with hours_on)"},
     {.name = "runs", .type = FIELD_NUMBER, .at = AT(work_runs), .lo = 1, .hi = 1e6, .whole = 1,
      .fallback = "1", .unit = "runs",
@@ -193,14 +205,17 @@ const workload_field workload_top_fields[] = {
      .then = workload_check_model_given},
     {.name = "finetune", .type = FIELD_TABLE, .fields = finetune_fields,
      .expected = "a table { method = \"lora\", rank = 16 }",
+     .tasks = finetuning,
      .help = "how a language model is fine-tuned (task = \"finetune\")", .then = workload_check_finetune},
     {.name = "sharding", .type = FIELD_TEXT, .at = AT(sharding), .choices = shardings,
      .fallback = "none",
+     .tasks = training,
      .help = "ZeRO stage over the data-parallel replicas: zero1 shards the optimizer states, "
              "zero2 the gradients too, zero3 (FSDP full-shard) the weights too"},
     {.name = "activation_checkpointing", .type = FIELD_TEXT,
      .at = AT(activation_checkpointing), .choices = checkpointings, .if_true = "full",
      .if_false = "none", .fallback = "none",
+     .tasks = training,
      .help = "full (true): keep only each layer's input and recompute the rest in the backward "
              "pass (less memory, a third more compute); selective: recompute only the attention "
              "scores (Korthikanti et al.), which FlashAttention, assumed throughout, already "
@@ -208,25 +223,30 @@ const workload_field workload_top_fields[] = {
              "activations"},
     {.name = "sequence_length", .type = FIELD_NUMBER, .at = AT(sequence_length), .lo = 1,
      .hi = 1e8, .whole = 1, .unit = "tokens",
+     .tasks = training,
      .help = "tokens per training sequence of a language model (default: 2048, or the model's "
              "context when shorter)"},
     {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
      .whole = 1, .unit = "samples", .note = "per GPU per step",
+     .tasks = training,
      .help = "samples per GPU per step, for the scaling model; a language model's are "
              "sequences (default: 256 samples, 1 sequence)"},
     {.name = "gradient_accumulation", .type = FIELD_NUMBER, .at = AT(gradient_accumulation),
      .lo = 1, .hi = 1e6, .whole = 1, .fallback = "1", .unit = "micro-batches",
      .note = "a language model's training",
+     .tasks = training,
      .help = "micro-batches of batch_per_gpu sequences whose gradients are summed before each "
              "optimizer step: memory holds one micro-batch, and data-parallel replicas exchange "
              "their gradients once a step of all of them"},
     {.name = "fused_loss", .type = FIELD_BOOL, .at = AT(fused_loss), .fallback = "false",
+     .tasks = training,
      .help = "a language model's training computes its loss with a fused, chunked "
              "cross-entropy (Liger Kernel's, Unsloth's, torchtune's): only a chunk of logits "
              "about the size of the hidden states is live, in 16-bit, instead of every token's "
              "fp32 logits"},
     {.name = "inference", .type = FIELD_TABLE, .fields = inference_fields,
      .expected = "a table { context = ..., output_tokens = ..., concurrency = ... }",
+     .tasks = serving,
      .help = "serving a language model (task = \"inference\"): the requests, and the targets "
              "an option must meet", .then = workload_check_language_model},
     {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
@@ -333,6 +353,7 @@ const workload_field workload_top_fields[] = {
      .help = "share of the card price recovered at the horizon (default: the decision's)"},
     {.name = "redundancy", .type = FIELD_NUMBER, .at = AT(redundancy), .lo = 0, .hi = 1000,
      .whole = 1, .fallback = "0", .unit = "replicas",
+     .tasks = serving,
      .help = "serving: spare replicas beyond those the demand needs, so that one can fail or "
              "be updated while the rest serve it"},
     {.name = "production", .type = FIELD_BOOL, .at = AT(production), .fallback = "false",

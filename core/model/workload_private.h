@@ -44,6 +44,8 @@ struct workload_field {
     const char *expected_item;  /* FIELD_NAMES: a good entry */
     const char *missing;        /* the hint of a "missing" message, when not "expected ..." */
     const char *help;
+    const char *const *tasks;   /* the tasks it concerns, ending with NULL; NULL: every task (a
+                                 * table's fields concern its tasks) */
     const workload_field *fields;   /* FIELD_TABLE: its fields, ending with a NULL name */
     const char *shorthand;      /* FIELD_TABLE: the field a plain text stands for
                                  * (model = "llama-3-8b" is model = { name = "llama-3-8b" }) */

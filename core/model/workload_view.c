@@ -103,11 +103,15 @@ static const char *const type_names[] = {
     [FIELD_FILE] = "file",
 };
 
-static void describe_fields(view *list, const char *prefix, const workload_field *fields)
+/* tasks: the tasks of the table the fields are in (NULL: every task), which its fields share
+ * unless they name their own. */
+static void describe_fields(view *list, const char *prefix, const workload_field *fields,
+                            const char *const *tasks)
 {
     for (const workload_field *f = fields; f->name; f++) {
         if (f->type == FIELD_FILE)
             continue;
+        const char *const *concerns = f->tasks ? f->tasks : tasks;
         view *d = view_list_push(list, view_map());
         view_map_set(d, "name", view_stringf("%s%s", prefix, f->name));
         view_map_set_str(d, "type", type_names[f->type]);
@@ -129,10 +133,17 @@ static void describe_fields(view *list, const char *prefix, const workload_field
         view_map_set_str(d, "expected", buf_cstr(&expected));
         buf_free(&expected);
         view_map_set_str(d, "help", f->help);
+        if (concerns) {
+            view *names = view_map_set(d, "tasks", view_list());
+            for (size_t i = 0; concerns[i]; i++)
+                view_list_push(names, view_string(concerns[i]));
+        } else {
+            view_map_set(d, "tasks", view_null());
+        }
         if (f->type == FIELD_TABLE) {
             gw_buf sub = GW_BUF_INIT;
             buf_printf(&sub, "%s%s.", prefix, f->name);
-            describe_fields(list, buf_cstr(&sub), f->fields);
+            describe_fields(list, buf_cstr(&sub), f->fields, concerns);
             buf_free(&sub);
         }
     }
@@ -141,6 +152,6 @@ static void describe_fields(view *list, const char *prefix, const workload_field
 view *workload_fields_to_view(void)
 {
     view *list = view_list();
-    describe_fields(list, "", workload_top_fields);
+    describe_fields(list, "", workload_top_fields, NULL);
     return list;
 }
