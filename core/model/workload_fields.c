@@ -247,8 +247,10 @@ const workload_field workload_top_fields[] = {
     {.name = "inference", .type = FIELD_TABLE, .fields = inference_fields,
      .expected = "a table { context = ..., output_tokens = ..., concurrency = ... }",
      .tasks = serving,
-     .help = "serving a language model (task = \"inference\"): the requests, and the targets "
-             "an option must meet", .then = workload_check_language_model},
+     .help = "serving a language model (task = \"inference\"): the requests, the targets an "
+             "option must meet (one that misses any is out) and the demand, stated at most one "
+             "way; the cost per 1M tokens is what is provisioned over the tokens served at that "
+             "demand", .then = workload_check_language_model},
     {.name = "benchmark", .type = FIELD_TEXT, .at = AT(benchmark),
      .expected = "the name of measured results in the KB (e.g. \"resnet50\")",
      .help = "key of the KB's measured results to compare GPUs with"},
@@ -321,13 +323,18 @@ const workload_field workload_top_fields[] = {
      .expected = "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)",
      .expected_item = "a GPU name",
      .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards a machine (8 for data-centre "
-             "cards), then 2 and 4 full machines; an SXM part its servers; "
-             "\"4x rtx-3090\" fixes the count, \"rent:*\" adds every cloud offer, \"rent:GPU\" "
-             "that GPU's, \"rent:2x GPU\" those that make 2 GPUs (one instance of 2, or two "
-             "of 1 over a network the offer states) (default: every priced GPU and every offer)"},
+             "cards), then 2 and 4 full machines; an SXM or OAM part 1, 2 or 4 of its servers; "
+             "\"4x rtx-3090\" fixes the count (a whole number of at least 1), \"rent:*\" adds "
+             "every cloud offer, \"rent:GPU\" that GPU's, each GPU count an offer sells an "
+             "option of its own, \"rent:2x GPU\" those that make 2 GPUs (one instance of 2, or "
+             "two of 1 over a network the offer states; a count no offer makes is an error) "
+             "(default: every priced GPU and every offer)"},
     {.name = "host_cost", .type = FIELD_NUMBER, .at = AT(host_cost), .lo = 0, .hi = 1e12,
      .unit = "currency", .note = "per machine",
-     .help = "the machine around the cards, per machine (default: the decision's)"},
+     .help = "the machine around the cards, per machine (default: the price of the smallest "
+             "of the KB's hosts that takes them, a desktop for 1, a workstation for up to 4, a "
+             "server for 8 PCIe cards; a server of SXM or OAM modules is bought whole, its host "
+             "included)"},
     {.name = "host_power_w", .type = FIELD_NUMBER, .at = AT(host_power_w), .lo = 0, .hi = 1e5,
      .unit = "W", .note = "per machine",
      .help = "power of a machine besides its cards (default: the decision's)"},
@@ -336,8 +343,9 @@ const workload_field workload_top_fields[] = {
      .help = "cards one machine takes (default: 4 consumer or 8 data-centre cards)"},
     {.name = "network_gbps", .type = FIELD_NUMBER, .at = AT(network_gbps), .lo = 0.1,
      .hi = 1e5, .unit = "Gb/s",
-     .help = "the network between the machines of a purchase that needs several, all of one "
-             "machine's ports (default: the decision's)"},
+     .help = "the network between the machines of a purchase that needs several (up to four, "
+             "for data parallelism), all of one machine's ports (default: the KB's "
+             "host_network_gbps)"},
     {.name = "cooling_cost", .type = FIELD_NUMBER, .at = AT(cooling_cost), .lo = 0, .hi = 1e12,
      .fallback = "0", .unit = "currency", .note = "per machine",
      .help = "one-off cooling work, per machine"},
@@ -355,7 +363,8 @@ const workload_field workload_top_fields[] = {
      .whole = 1, .fallback = "0", .unit = "replicas",
      .tasks = serving,
      .help = "serving: spare replicas beyond those the demand needs, so that one can fail or "
-             "be updated while the rest serve it"},
+             "be updated while the rest serve it; an option with fewer replicas than the demand's "
+             "and these is out"},
     {.name = "production", .type = FIELD_BOOL, .at = AT(production), .fallback = "false",
      .help = "a production service: rentals only from providers that publish an SLA, at least "
              "two serving replicas, and consumer cards carry the GeForce licence's "

@@ -8,12 +8,12 @@
 # ---- every command answers --help, and `gpuwise help` says the same --------------------------
 run "$GW" --help
 check_rc "--help exits 0" 0
-for g in kb offers prices plugin decide report inspect checklist render help complete; do
+for g in kb offers prices plugin decide report workload inspect checklist render help complete; do
     check_out "--help lists $g" "  $g "
 done
 commands=$("$GW" complete 1 gpuwise "")
 check_eq "completion offers every command" "$(echo $commands)" \
-    "kb offers prices plugin decide report inspect checklist render help complete"
+    "kb offers prices plugin decide report workload inspect checklist render help complete"
 all_ok=1 same_ok=1 n=0
 for g in $commands; do
     subs=$("$GW" complete 2 gpuwise "$g" "" | grep -v '^@' | tr '\n' ' ')
@@ -117,7 +117,7 @@ elif ! command -v man >/dev/null 2>&1; then
 else
     page=$(MANWIDTH=100 man -l "$man1" 2>"$T/man.err" | col -b)
     [ -s "$T/man.err" ] && fail "man reads gpuwise.1 without warnings" "$(head -3 "$T/man.err")" || pass "man reads gpuwise.1 without warnings"
-    for section in NAME SYNOPSIS DESCRIPTION "GLOBAL OPTIONS" COMMANDS "OUTPUT FORMATS" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
+    for section in NAME SYNOPSIS DESCRIPTION "GLOBAL OPTIONS" COMMANDS "WORKLOAD FILES" "OUTPUT FORMATS" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
         if printf '%s\n' "$page" | grep -q "^$section\$"; then pass "man page has $section"; else fail "man page has $section" "missing"; fi
     done
     missing=""
@@ -129,6 +129,10 @@ else
         fail "man page shows no raw Markdown" "$(printf '%s\n' "$page" | grep -E '\*\*|`|^#+ ' | head -3)"
     else pass "man page shows no raw Markdown"; fi
     if printf '%s\n' "$page" | grep -Eq -- '--max-price +X'; then pass "man page lists a command's options"; else fail "man page lists a command's options" "no --max-price"; fi
+    # the field list is generated into the page: a field of a table, with its default and task
+    if printf '%s\n' "$page" | tr -s ' \t\n' '   ' | grep -Fq "finetune.rank: a whole number at least 1 and at most 65536; default 16; task finetune. The adapters' rank (lora and qlora)."
+    then pass "man page: WORKLOAD FILES lists finetune.rank from the field table"
+    else fail "man page: WORKLOAD FILES lists finetune.rank from the field table" "$(printf '%s\n' "$page" | grep -A2 'finetune.rank' | head -3)"; fi
     if command -v groff >/dev/null 2>&1; then
         w=$(groff -man -Tutf8 -ww -Wbreak -z "$man1" 2>&1)   # a long path may not justify: not a fault
         check_eq "groff -ww finds nothing wrong in gpuwise.1" "$w" ""
@@ -138,6 +142,75 @@ run "$GW" help --all
 check_out "help --all is the manual's Markdown" "# EXIT STATUS"
 run "$GW" help --man offers
 check_rc "help --man takes no command" 64
+
+# ---- workload files: every field, from the one field table ----------------------------------
+# `help workload --json` is the field list the reader checks files with; the text help, the
+# Markdown and the manual are written from it, so each must name every one of its fields.
+run "$GW" help workload --json
+check_rc "help workload --json" 0
+printf '%s' "$OUT" | jq -r '.fields[].name' >"$T/fields"
+# 79 fields (tests/unit/test_workload.c counts them table by table)
+check_eq "help workload --json lists the 79 fields" "$(wc -l <"$T/fields" | tr -d ' ')" 79
+check_eq "help workload --json has the workload new command" "$(jqr '.commands[0].name')" "workload new"
+check_eq "a field's tasks: sharding concerns train and finetune" \
+    "$(jqr '.fields[] | select(.name == "sharding") | .tasks | join(",")')" "train,finetune"
+run "$GW" help workload
+check_rc "help workload exits 0" 0
+check_out "help workload: the usage of the group" "usage: gpuwise workload SUBCOMMAND"
+missing=""
+while read -r f; do
+    case "$OUT" in *"  - $f: "*) ;; *) missing="$missing $f" ;; esac
+done <"$T/fields"
+check_eq "help workload prints every field of the field table" "$missing" ""
+check_out "help workload names the subcommand" "  workload new [OPTIONS]"
+run "$GW" help workload --format md
+md_out=$OUT
+missing=""
+while read -r f; do
+    case "$md_out" in *"- **$f**: "*) ;; *) missing="$missing $f" ;; esac
+done <"$T/fields"
+check_eq "help workload --format md prints every field" "$missing" ""
+# finetune.rank in the table: whole, 1 to 65536, fallback "16", the finetune table's task
+check_out "a field's line: what it takes, default, task and meaning" \
+    "- **finetune.rank**: a whole number at least 1 and at most 65536; default \`16\`; task finetune. The adapters' rank (lora and qlora)."
+# model.context is the model's whatever the task: no task is named
+check_out "a field for every task names none" "- **model.context**: a whole number at least 1 and at most 1e9 tokens. The longest sequence the model takes."
+# "rent:*" stays literal in Markdown (the '*' escaped), so the text help shows it as written
+check_out "Markdown escapes the star of rent:*" 'adds every cloud offer'
+case "$md_out" in *'\"rent:\*\"'*|*'"rent:\*"'*) pass "the star of \"rent:*\" is escaped in Markdown" ;; *) fail "the star of \"rent:*\" is escaped in Markdown" "$(printf '%s' "$md_out" | grep -m1 'rent:')" ;; esac
+run "$GW" help workload
+check_out "the text help shows \"rent:*\" as written" '"rent:*" adds every cloud offer'
+# The manual's WORKLOAD FILES section is the same text as help workload --format md's
+"$GW" help --all | awk '/^# WORKLOAD FILES/{p=1;next} /^# /{p=0} p' | sed '/./,$!d' >"$T/manual.md"
+printf '%s\n' "$md_out" | awk 'NR>4 && /^## gpuwise workload new/{exit} NR>4' | sed '/./,$!d' >"$T/help.md"
+if [ -s "$T/manual.md" ] && diff "$T/manual.md" "$T/help.md" >"$T/diff" 2>&1; then
+    pass "the manual's WORKLOAD FILES section is help workload's text"
+else fail "the manual's WORKLOAD FILES section is help workload's text" "$(head -5 "$T/diff")"; fi
+run "$GW" help decide --json
+# cli_decide.c: CLI_FMT_TEXT | CLI_FMT_JSON
+check_eq "help COMMAND --json: its formats from its table" "$(jqr '.formats | join(",")')" "text,json"
+run "$GW" help report --format md
+check_out "help COMMAND --format md: the manual's text of it" "## gpuwise report [OPTIONS] WORKLOAD"
+run "$GW" help offers --format csv
+check_rc "help writes no csv" 64
+
+# README lists no fields of its own: it points at help and the manual, and its example is the
+# manual's, which runs as it is.
+readme="$ROOT/README.md"
+if grep -q '^| field | meaning' "$readme"; then fail "README keeps no hand-written field table" "found one"
+else pass "README keeps no hand-written field table"; fi
+if grep -q 'gpuwise help workload' "$readme" && grep -q 'WORKLOAD FILES' "$readme"; then
+    pass "README points at help workload and the manual"
+else fail "README points at help workload and the manual" "no pointer"; fi
+awk '/gpuwise help workload/{p=1} p && /^```lua/{q=1;next} q && /^```/{exit} q' "$readme" >"$T/readme-example.lua"
+awk '/^# WORKLOAD FILES/{p=1} p && /^    return \{/{q=1} q && !/^    /{exit} q{sub(/^    /, ""); print}' \
+    "$GPUWISE_BUILD/gpuwise.md" >"$T/manual-example.lua"
+if [ -s "$T/readme-example.lua" ] && cmp -s "$T/readme-example.lua" "$T/manual-example.lua"; then
+    pass "README's example workload is the manual's"
+else fail "README's example workload is the manual's" "$(diff "$T/readme-example.lua" "$T/manual-example.lua" | head -4)"; fi
+run "$GW" --kb "$SHIPPED_KB" decide "$T/readme-example.lua"
+check_rc "README's example workload runs as it is" 0
+check_out "README's example workload gets a recommendation" "Recommendation:"
 
 # ---- completion in a real bash ----------------------------------------------------------------
 comp() {   # comp WORD...: the completions bash offers for the last word
@@ -153,6 +226,10 @@ else
     check_eq "completes an option's choices" "$(comp offers --sort price_)" "price_per_gpu"
     check_eq "completes after --opt= as bash splits it" "$(comp offers --sort = price_p)" "price_per_gpu"
     check_eq "completes --format's values" "$(comp kb list --format c)" "csv"
+    # report writes md, html and json: text and csv, which it refuses, are not offered
+    check_eq "report --format offers only report's formats" "$(comp report --format '' | tr '\n' ' ')" "md html json "
+    check_eq "completes workload new --task's values" "$(comp workload new --task s)" "serve"
+    check_eq "completes help's topic" "$(comp help work)" "workload"
     out=$(comp kb show rtx-309)
     case "$out" in *rtx-3090*) pass "completes GPU ids from the KB" ;; *) fail "completes GPU ids from the KB" "$out" ;; esac
     out=$(comp checklist us)
