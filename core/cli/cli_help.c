@@ -1,7 +1,7 @@
 /* cli_help.c — everything said about the command line, derived from the command tables (cli.h):
- * `--help`, `gpuwise help`, the manual (gpuwise.1 is cli_manual_markdown through cmark-gfm's man
- * renderer; its prose around the tables is core/cli/gpuwise.1.md) and `gpuwise complete`, which the
- * shell completion scripts call.  The `help` and `complete` commands live here too. */
+ * `--help`, `gpuwise help` (text, Markdown or JSON), the manual (gpuwise.1 is cli_manual_markdown
+ * through cmark-gfm's man renderer; its prose around the tables and the workload field list is
+ * core/cli/gpuwise.1.md) and `gpuwise complete`, which the shell completion scripts call. */
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,6 @@
-/* cli_workload.c — the workload file told to people: the field reference `gpuwise help workload`
- * and the manual's WORKLOAD FILES section print, and `gpuwise workload new`, a commented starting
- * file per task.  Both are made from the field list the workload reader checks files with
- * (workload_fields_to_view), so neither can describe a field the reader does not know. */
+/* cli_workload.c — the workload file told to people: the field list `help workload` and the
+ * manual's WORKLOAD FILES section print, and `workload new`'s commented starting files, both made
+ * from the field list the workload reader checks with (workload_fields_to_view). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
