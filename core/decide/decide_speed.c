@@ -866,17 +866,39 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
         decide_option_cite(d, o, d->facts[KB_ASSUMED_POOR_COOLING].source);
 }
 
-/* A fractional offer (a MIG slice) computes at its share of the card: its figures are the
- * whole card's times the fraction. */
-static void slice_share(decide_option *o, gw_buf *how)
+void decide_slice_share(decide_option *o, gw_buf *how)
 {
-    if (isnan(o->throughput) || !(o->gpu_fraction < 1))
+    double f = o->gpu_fraction;
+    if (isnan(o->throughput) || !(f > 0 && f < 1))
         return;
-    o->throughput *= o->gpu_fraction;
-    o->throughput_lo *= o->gpu_fraction;
-    o->throughput_hi *= o->gpu_fraction;
-    buf_printf(how, "; x%.3g: each GPU is a %.3g share of the card (a MIG slice)",
-               o->gpu_fraction, o->gpu_fraction);
+    double whole = o->throughput;
+    o->throughput *= f;
+    o->throughput_lo *= f;
+    o->throughput_hi *= f;
+    /* a step takes the whole card's time over the slice's share of its time or its units */
+    o->tpot_ms /= f;
+    o->ttft_ms /= f;
+    o->step_ms /= f;
+    o->floor_ms /= f;
+    o->measured_whole = o->measured;
+    o->measured = 0;   /* the card was measured (or modelled), never this slice */
+    buf_puts(how, "; scaled to the slice: ");
+    view_format_number(how, whole, whole < 100 ? 2 : 0);
+    buf_puts(how, " x ");
+    decide_fraction_words(how, f);
+    buf_puts(how, " = ");
+    view_format_number(how, o->throughput, o->throughput < 100 ? 2 : 0);
+    buf_puts(how, " (a slice computes at its share of the whole card; no slice is measured");
+    if (!isnan(o->tpot_ms))
+        buf_puts(how, "; each step's time over that share");
+    buf_puts(how, ")");
+    if (o->throughput_band_basis) {
+        gw_buf basis = GW_BUF_INIT;
+        buf_printf(&basis, "%s; a slice: the whole card's band, times ", o->throughput_band_basis);
+        decide_fraction_words(&basis, f);
+        free(o->throughput_band_basis);
+        o->throughput_band_basis = buf_detach(&basis);
+    }
 }
 
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
@@ -902,9 +924,9 @@ void decide_option_speed(decision *d, decide_option *o)
             speed_scaled(d, o, &how, &band);
     }
     cooling_penalty(d, o, &how);
-    slice_share(o, &how);
-    if (!workload_is_llm(d->w)) {
+    if (!workload_is_llm(d->w)) {   /* a language model's slice: in decide_llm_speed */
         band_apply(d, o, &band, &how);
+        decide_slice_share(o, &how);
         if (d->n_bench)
             comm_fraction(d, o);
     }
@@ -974,10 +996,10 @@ const char *decide_speed_kind(const decision *d, const decide_option *o)
 {
     if (o->measured)
         return "measured";
-    return workload_is_llm(d->w) ? "modelled" : "scaled";
+    return o->measured_whole || !workload_is_llm(d->w) ? "scaled" : "modelled";
 }
 
 int decide_speed_kind_rank(const decision *d, const decide_option *o)
 {
-    return o->measured ? 0 : workload_is_llm(d->w) ? 2 : 1;
+    return o->measured ? 0 : o->measured_whole || !workload_is_llm(d->w) ? 1 : 2;
 }
