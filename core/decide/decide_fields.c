@@ -562,7 +562,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "held_back_because", S, OPT(held_back_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "offer_note", S, OPT(offer_note), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, VALUE, 0, NULL},
-    {NULL, "gpu_fraction_text", S, GET, get_gpu_fraction_text, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu_fraction_text", S, GET, get_gpu_fraction_text, 0, NULL, VALUE, 0, NULL},
     {NULL, "slice_text", S, GET, get_slice_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "min_billing_hours", N, OPT(min_billing_hours), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "held_back", B, OPT(held_back), NULL, 0, NULL, HIDDEN, 0, NULL},

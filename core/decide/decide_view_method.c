@@ -249,8 +249,11 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "hours_needed_per_month: x the hours the need takes on the option; a job: x the hours "
                "its runs take, in whole steps of an offer's minimum billing where the KB states "
                "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
-               "billed at least that minimum, up to the whole day); per GPU and "
-               "card count "
+               "billed at least that minimum, up to the whole day); a slice of a card (an "
+               "instance whose GPU is a share of one, gpu_fraction: Azure's NV6ads A10 v5 is 1/6 "
+               "of an A10, a MIG 1g slice 1/7; three decimals read as the simple fraction they "
+               "round) has that share of the card's memory and speed, and costs its instance "
+               "price / the share per whole GPU-hour; per GPU, card count and share of a card "
                "only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
