@@ -1,6 +1,6 @@
 /* decide_option.c — what every stage asks of one option alone: its name and label, the memory
- * of one of its GPUs, when its price was observed, what its verdicts weigh in the ranking, and
- * freeing it.  Nothing here sees the rest of the decision. */
+ * of one of its GPUs, a slice's share of its card, when its price was observed, what its
+ * verdicts weigh in the ranking, and freeing it.  Nothing here sees the rest of the decision. */
 #include "decide_option.h"
 #include "base/check.h"
 #include "base/clock.h"
@@ -122,6 +122,41 @@ void decide_option_dated(decide_option *o, const char *as_of)
     free(o->price_as_of);
     o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
     o->price_age_days = decide_price_age_days(as_of);
+}
+
+void decide_slice_share(decide_option *o, gw_buf *how)
+{
+    double f = o->gpu_fraction;
+    if (isnan(o->throughput) || !(f > 0 && f < 1))
+        return;
+    double whole = o->throughput;
+    o->throughput *= f;
+    o->throughput_lo *= f;
+    o->throughput_hi *= f;
+    /* a step takes the whole card's time over the slice's share of its time or its units */
+    o->tpot_ms /= f;
+    o->ttft_ms /= f;
+    o->step_ms /= f;
+    o->floor_ms /= f;
+    o->measured_whole = o->measured;
+    o->measured = 0;   /* the card was measured (or modelled), never this slice */
+    buf_puts(how, "; scaled to the slice: ");
+    view_format_number(how, whole, whole < 100 ? 2 : 0);
+    buf_puts(how, " x ");
+    decide_fraction_words(how, f);
+    buf_puts(how, " = ");
+    view_format_number(how, o->throughput, o->throughput < 100 ? 2 : 0);
+    buf_puts(how, " (a slice computes at its share of the whole card; no slice is measured");
+    if (!isnan(o->tpot_ms))
+        buf_puts(how, "; each step's time over that share");
+    buf_puts(how, ")");
+    if (o->throughput_band_basis) {
+        gw_buf basis = GW_BUF_INIT;
+        buf_printf(&basis, "%s; a slice: the whole card's band, times ", o->throughput_band_basis);
+        decide_fraction_words(&basis, f);
+        free(o->throughput_band_basis);
+        o->throughput_band_basis = buf_detach(&basis);
+    }
 }
 
 double decide_option_usable_gb(const decide_option *o, int *estimated)

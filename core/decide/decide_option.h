@@ -166,6 +166,12 @@ double decide_option_nominal_gb(const decide_option *o);
 void decide_option_capacity_words(gw_buf *b, const decide_option *o);
 /* The method's words on what a need is compared with (model.h's capacity rule). */
 void decide_capacity_method_words(gw_buf *b);
+/* A slice of a card (o->gpu_fraction < 1) computes at its share of the whole card: its speed and
+ * band the whole card's times the fraction, a serving step's times over it; its kind is
+ * "scaled" where the card's was measured (o->measured_whole), never "measured".  Appends its
+ * words to how.  Called once o's whole-card figures are known (decide_llm_speed for a
+ * language model, before its demand is set against them). */
+void decide_slice_share(decide_option *o, gw_buf *how);
 /* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
 double decide_price_age_days(const char *as_of);
 /* Records when o's price was observed and how old that is today. */

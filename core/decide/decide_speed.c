@@ -866,41 +866,6 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
         decide_option_cite(d, o, d->facts[KB_ASSUMED_POOR_COOLING].source);
 }
 
-void decide_slice_share(decide_option *o, gw_buf *how)
-{
-    double f = o->gpu_fraction;
-    if (isnan(o->throughput) || !(f > 0 && f < 1))
-        return;
-    double whole = o->throughput;
-    o->throughput *= f;
-    o->throughput_lo *= f;
-    o->throughput_hi *= f;
-    /* a step takes the whole card's time over the slice's share of its time or its units */
-    o->tpot_ms /= f;
-    o->ttft_ms /= f;
-    o->step_ms /= f;
-    o->floor_ms /= f;
-    o->measured_whole = o->measured;
-    o->measured = 0;   /* the card was measured (or modelled), never this slice */
-    buf_puts(how, "; scaled to the slice: ");
-    view_format_number(how, whole, whole < 100 ? 2 : 0);
-    buf_puts(how, " x ");
-    decide_fraction_words(how, f);
-    buf_puts(how, " = ");
-    view_format_number(how, o->throughput, o->throughput < 100 ? 2 : 0);
-    buf_puts(how, " (a slice computes at its share of the whole card; no slice is measured");
-    if (!isnan(o->tpot_ms))
-        buf_puts(how, "; each step's time over that share");
-    buf_puts(how, ")");
-    if (o->throughput_band_basis) {
-        gw_buf basis = GW_BUF_INIT;
-        buf_printf(&basis, "%s; a slice: the whole card's band, times ", o->throughput_band_basis);
-        decide_fraction_words(&basis, f);
-        free(o->throughput_band_basis);
-        o->throughput_band_basis = buf_detach(&basis);
-    }
-}
-
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
 static void read_calibrations(decision *d);
 

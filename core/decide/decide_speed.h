@@ -56,13 +56,6 @@ void decide_repro_words(const decision *d, gw_buf *line);
  * model's is carried (the bands' words: decide_view_method.c). */
 void decide_speed_evidence_words(const decision *d, gw_buf *line);
 
-/* A slice of a card (o->gpu_fraction < 1) computes at its share of the whole card: its speed and
- * band the whole card's times the fraction, a serving step's times over it; its kind is
- * "scaled" where the card's was measured (o->measured_whole), never "measured".  Appends its
- * words to how.  Called once o's whole-card figures are known (decide_llm_speed for a
- * language model, before its demand is set against them). */
-void decide_slice_share(decide_option *o, gw_buf *how);
-
 /* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
  * decide_price_rank): measured, scaled, modelled; the kinds' names. */
 int decide_speed_kind_rank(const decision *d, const decide_option *o);
