@@ -45,7 +45,8 @@ jq_all _labels "[.options[] | $row] | sort | join(\";\")" \
     _fraction '[.options[] | .gpu_fraction * 1e6 | round] | sort | join(",")' \
     _slice '.options[] | select(.gpu_fraction_text == "1/6") | .slice_text' \
     _how '.options[] | select(.gpu_fraction_text == "1/6") | .throughput.how' \
-    _band '.options[] | select(.gpu_fraction_text == "1/6") | .throughput.band_basis'
+    _band '.options[] | select(.gpu_fraction_text == "1/6") | .throughput.band_basis' \
+    _method '.method.rent | test("; a slice of a card \\(gpu_fraction: .* its instance price / the share is its price per whole GPU-hour; per GPU, card count and share of a card only")'
 # Four options, one per share, each labelled by it (a whole card as before: "1x").
 check_eq "fraction: every share of the A10 is its own option" "$_n" "4"
 check_eq "fraction: each option is labelled by its share, distinct from the others" "$_labels" \
@@ -74,6 +75,8 @@ case "$_band" in
     *"; a slice: the whole card's band, times 1/6") pass "fraction: the slice carries the whole card's band" ;;
     *) fail "fraction: the slice carries the whole card's band" "band_basis: $_band" ;;
 esac
+
+check_eq "fraction: the method says how a slice is costed and compared" "$_method" "true"
 
 # The text table: each share on its own row, its label distinct, a line with both prices.
 run "$GW" --kb "$K" decide "$FX/vision.lua"
