@@ -420,8 +420,13 @@ static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
         if (i && same_offer(&rows[i], &rows[i - 1]))
             continue;
         buf_reset(&offer);
-        buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,
-                   row_seller(&rows[i]));
+        if (row_fraction(&rows[i]) < 1) {   /* a slice: by its share, as its option would be */
+            decide_fraction_words(&offer, row_fraction(&rows[i]));
+            buf_printf(&offer, " slice, %s", row_seller(&rows[i]));
+        } else {
+            buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,
+                       row_seller(&rows[i]));
+        }
         if (rows[i].instance && *rows[i].instance)
             buf_printf(&offer, ", %s", rows[i].instance);
         decide_omit(d, g, g->name, buf_cstr(&offer), DECIDE_OMIT_SPOT);

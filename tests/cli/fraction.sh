@@ -181,3 +181,10 @@ check_eq "fraction: the real catalogues' A10 slices, each labelled 1/6" "$_slice
     "1/6|rent 1/6 × NVIDIA A10 (Azure, Standard_NV6ads_A10_v5 (spot));1/6|rent 1/6 × NVIDIA A10 (Azure, Standard_NV6ads_A10_v5)"
 check_eq "fraction: no option of the real catalogues mislabelled" "$_bad" "0|"
 check_eq "fraction: no two options of the real catalogues share a label" "$_dups" "0"
+# Without spot_ok the Azure slice's spot price (0.0908 an hour) is not considered: the list names
+# it by its share, as its option would be, not as "1x".
+sed 's/candidates = .*/candidates = { "rent:a10" },/' "$FX/vision.lua" >"$T/a10-on-demand.lua"
+run "$GW" --kb "$R" decide "$T/a10-on-demand.lua" --json
+check_eq "fraction: a slice's spot offer left out is named by its share" \
+    "$(jqr '[.not_considered[] | select(.gpu == "a10") | "\(.offer)|\(.reason)"] | join(";")')" \
+    "1/6 slice, Azure, Standard_NV6ads_A10_v5|spot price (set spot_ok)"
