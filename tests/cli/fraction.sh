@@ -100,6 +100,17 @@ check_eq "fraction: a 10 GB model fits no 4 GB or 8 GB slice" "$_fit" \
 check_eq "fraction: ... and the slice is named as the share of the card" "$_why" \
     "needs 10.3 GB per replica; 1/6 of one NVIDIA A10 holds 4.0 GB (4 GB nominal)"
 
+# Only slices on offer (the whole card's row removed) and 12 GB of activations: (0.4096 + 12) x
+# 1.10 + 1.0 = 14.65 GB fits none; the closest is the 1/2 slice, 14.65 / 12.07 = 1.21x short,
+# named as the slice it is.
+S=$(fresh_kb slices) && cp "$K" "$S" &&
+    sqlite3 "$S" "DELETE FROM price WHERE instance = 'Standard_NV36ads_A10_v5'"
+sed 's/activations_gb = 2/activations_gb = 12/' "$FX/vision.lua" >"$T/vision-15gb.lua"
+run "$GW" --kb "$S" decide "$T/vision-15gb.lua"
+check_rc "fraction: no slice holds a 14.7 GB model" 3
+check_err "fraction: ... and the closest is named as the slice it is" \
+    "no option is feasible: the closest, rent 1/2 × NVIDIA A10 (Azure), needs 14.7 GB per GPU and has 12.1 (1.21x)"
+
 # ---- a budget only a slice meets ---------------------------------------------------------------
 # USD 150 for the first month: the 1/6 slice's 108.96 is under it, the 1/3 slice's 217.92 over.
 sed 's/candidates = .*/candidates = { "rent:a10" }, budget = 150,/' "$FX/vision.lua" >"$T/vision-150.lua"
