@@ -52,14 +52,17 @@ static void option_label(const decide_option *o, char *label, size_t labelsz)
         snprintf(where, sizeof where, " (%.40s)", o->system->id);
     else if (!o->system && o->hosts > 1 && o->acquisition != DECIDE_RENT)
         snprintf(where, sizeof where, " (%d hosts)", o->hosts);
+    gw_buf gpus = GW_BUF_INIT;   /* "4x ", a slice's "1/6 x " (ASCII: the table pads bytes) */
+    decide_option_gpus_words(&gpus, o, "x");
     if (o->acquisition == DECIDE_RENT && o->hosts > 1)
-        snprintf(label, labelsz, "rent %dx %s (%s x%d)", o->count, o->gpu->id, o->provider,
+        snprintf(label, labelsz, "rent %s%s (%s x%d)", buf_cstr(&gpus), o->gpu->id, o->provider,
                  o->hosts);
     else if (o->acquisition == DECIDE_RENT)
-        snprintf(label, labelsz, "rent %dx %s (%s)", o->count, o->gpu->id, o->provider);
+        snprintf(label, labelsz, "rent %s%s (%s)", buf_cstr(&gpus), o->gpu->id, o->provider);
     else
         snprintf(label, labelsz, "%s %dx %s%s",
                  o->acquisition == DECIDE_BUY_USED ? "used" : "new", o->count, o->gpu->id, where);
+    buf_free(&gpus);
 }
 
 /* Its rank, "-" for none.  A price held back (decide_option.h) is ranked after every other
@@ -107,6 +110,11 @@ static void print_option_row(FILE *f, const decision *d, const decide_option *o,
             fit, o->throughput < 100 ? 2 : 0, o->throughput,
             isnan(o->throughput) ? "-" : decide_speed_kind(d, o), dated, upfront,
             total, per_unit, rules, ranked);
+    gw_buf slice = GW_BUF_INIT;   /* a slice: its share, memory and price per whole GPU-hour */
+    decision_slice_words(&slice, d, o);
+    if (slice.len)
+        fprintf(f, "     slice: %s\n", buf_cstr(&slice));
+    buf_free(&slice);
     if (!o->feasible && o->excluded_because)
         fprintf(f, "     excluded: %s\n", o->excluded_because);
     else if (o->held_back_because)

@@ -281,7 +281,7 @@ static void evaluate_options(decision *d)
         decide_option_cost(d, o);
         decide_trace(d, "%s: needs %.1f GB/card of %.1f; %.0f %s (%s); %s/h, %.4g per %s", o->id,
                      o->per_card_gb, decide_option_memory_gb(o), o->throughput, d->unit,
-                     o->measured ? "measured" : "scaled", d->w->currency, o->per_unit,
+                     decide_speed_kind(d, o), d->w->currency, o->per_unit,
                      d->work_unit);
     }
     decide_mixed_apply(d);   /* mixed work: every part's fit and hours */

@@ -41,5 +41,9 @@ view *decision_to_view(const decision *d);
  * "no option is recommended: ..." (*none_feasible 0); NULL when it recommends one.  The view's
  * no_recommendation says the same. */
 char *decision_no_recommendation(const decision *d, int *none_feasible);
+/* A slice of a card in words, with the instance's price and that price per whole GPU-hour:
+ * "1/6 of one NVIDIA A10 (4.0 GB): $0.45 an hour, $2.72 per whole GPU-hour" (the view's
+ * slice_text); appends nothing for whole cards. */
+void decision_slice_words(gw_buf *b, const decision *d, const decide_option *o);
 
 #endif

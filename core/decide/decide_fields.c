@@ -2,6 +2,7 @@
  * and what a rule sees of it both derive from that table, as does the rule contract in
  * plugins/README.md; also the money and figure pairs ("total" and "total_text") every view uses. */
 #include "decide_fields.h"
+#include "decide.h"
 #include "base/check.h"
 #include "decide_cost.h"
 #include "decide_llm.h"
@@ -454,6 +455,45 @@ static void get_per_unit_is_range(const decision *d, const void *r, decide_field
 }
 
 /* Observed longer ago than the workload allows (price_max_age_days). */
+/* A slice's share of its card in words ("1/6"); NULL for whole cards. */
+static void get_gpu_fraction_text(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    if (!(o->gpu_fraction < 1))
+        return;
+    decide_fraction_words(&v->owned, o->gpu_fraction);
+    v->text = buf_cstr(&v->owned);
+}
+
+void decision_slice_words(gw_buf *b, const decision *d, const decide_option *o)
+{
+    if (!(o->gpu_fraction < 1))
+        return;
+    if (o->count > 1)
+        buf_printf(b, "%d slices, each ", o->count);
+    decide_fraction_words(b, o->gpu_fraction);
+    buf_printf(b, " of one %s (%.1f GB", o->gpu->name, decide_option_memory_gb(o));
+    buf_puts(b, o->count > 1 ? " each): " : "): ");
+    decide_money(b, d, o->unit_price);
+    buf_puts(b, o->hosts > 1 ? " an hour for its instances, " : " an hour, ");
+    decide_money(b, d, decide_option_per_gpu_hour(o));
+    buf_puts(b, " per whole GPU-hour");
+}
+
+static void get_slice_text(const decision *d, const void *r, decide_field_value *v)
+{
+    decision_slice_words(&v->owned, d, OPTION_OF(r));
+    if (v->owned.len)
+        v->text = buf_cstr(&v->owned);
+}
+
+static void get_per_gpu_hour(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    v->number = decide_option_per_gpu_hour(OPTION_OF(r));
+}
+
 static void get_price_old(const decision *d, const void *r, decide_field_value *v)
 {
     v->number = OPTION_OF(r)->price_age_days > d->w->price_max_age_days;
@@ -521,7 +561,9 @@ const decide_field decide_option_fields[] = {
     {NULL, "rate_as_of", S, OPT(rate_as_of), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "held_back_because", S, OPT(held_back_because), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "offer_note", S, OPT(offer_note), NULL, 0, NULL, HIDDEN, 0, NULL},
-    {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "gpu_fraction", N, OPT(gpu_fraction), NULL, 0, NULL, VALUE, 0, NULL},
+    {NULL, "gpu_fraction_text", S, GET, get_gpu_fraction_text, 0, NULL, VALUE, 0, NULL},
+    {NULL, "slice_text", S, GET, get_slice_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "min_billing_hours", N, OPT(min_billing_hours), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "held_back", B, OPT(held_back), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "other_market", B, OPT(other_market), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -590,6 +632,7 @@ const decide_field decide_option_fields[] = {
     {"cost", "currency", S, GET, get_currency, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_of", S, GET, get_work_unit, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "unit_price", M, OPT(unit_price), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"cost", "per_gpu_hour", M, GET, get_per_gpu_hour, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "price_low", M, OPT(price_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "price_high", M, OPT(price_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "price_as_of", S, OPT(price_as_of), NULL, 0, NULL, HIDDEN, 0, NULL},

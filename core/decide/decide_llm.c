@@ -529,6 +529,7 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
         train_speed(d, o, how);
     if (!isnan(o->throughput))
         measured_cap(d, o, how);
+    decide_slice_share(o, how);   /* decide_option.c: a slice of a card, its share */
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
         decide_demand_serve(d, o, how);   /* decide_demand.c */
     decide_option_cite(d, o, o->gpu->source);

@@ -1,6 +1,6 @@
 /* decide_option.c — what every stage asks of one option alone: its name and label, the memory
- * of one of its GPUs, when its price was observed, what its verdicts weigh in the ranking, and
- * freeing it.  Nothing here sees the rest of the decision. */
+ * of one of its GPUs, a slice's share of its card, when its price was observed, what its
+ * verdicts weigh in the ranking, and freeing it.  Nothing here sees the rest of the decision. */
 #include "decide_option.h"
 #include "base/check.h"
 #include "base/clock.h"
@@ -21,14 +21,73 @@ const char *decide_acquisition_name(decide_acquisition a)
     return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
 }
 
+/* A catalogue writes a slice's share to three decimals (SkyPilot's Azure AcceleratorCount
+ * 0.167): any simple fraction is within half of the last digit of it. */
+#define FRACTION_ROUNDING 0.0005
+
+int decide_fraction_parts(double fraction, int *num, int *den)
+{
+    if (!(fraction > 0 && fraction < 1))
+        return 0;
+    for (int d = 2; d <= DECIDE_FRACTION_MAX_DEN; d++) {
+        int n = (int)lround(fraction * d);
+        if (n >= 1 && n < d && fabs(fraction - (double)n / d) <= FRACTION_ROUNDING + 1e-12) {
+            *num = n;
+            *den = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+double decide_fraction_exact(double fraction)
+{
+    int num, den;
+    if (!(fraction > 0 && fraction <= 1))
+        return 1;
+    return decide_fraction_parts(fraction, &num, &den) ? (double)num / den : fraction;
+}
+
+void decide_fraction_words(gw_buf *b, double fraction)
+{
+    int num, den;
+    if (decide_fraction_parts(fraction, &num, &den))
+        buf_printf(b, "%d/%d", num, den);
+    else
+        buf_printf(b, "%.3g", fraction);
+}
+
+void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *times)
+{
+    if (!(o->gpu_fraction < 1)) {
+        buf_printf(b, "%dx ", o->count);
+        return;
+    }
+    if (o->count != 1)
+        buf_printf(b, "%d %s ", o->count, times);
+    decide_fraction_words(b, o->gpu_fraction);
+    buf_printf(b, " %s ", times);
+}
+
+double decide_option_per_gpu_hour(const decide_option *o)
+{
+    if (o->acquisition != DECIDE_RENT || o->count < 1 || !(o->gpu_fraction > 0))
+        return NAN;
+    return o->unit_price / (o->count * o->gpu_fraction);
+}
+
 void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
 {
     if (o->acquisition == DECIDE_RENT) {
-        buf_printf(b, "rent %dx %s (%s", o->count, o->gpu->name, o->provider);
+        buf_puts(b, "rent ");
+        decide_option_gpus_words(b, o, "×");
+        buf_printf(b, "%s (%s", o->gpu->name, o->provider);
         /* said plainly: two 1-GPU instances are not one 2-GPU instance (one instance, the
          * reading a rental is given unless told otherwise, goes unsaid) */
         int per = o->count / (o->hosts > 0 ? o->hosts : 1);
-        if (o->hosts > 1)
+        if (o->hosts > 1 && o->gpu_fraction < 1)
+            buf_printf(b, ", %d instances of one slice", o->hosts);
+        else if (o->hosts > 1)
             buf_printf(b, ", %d instances of %d GPU%s", o->hosts, per, per == 1 ? "" : "s");
         if (o->instance && !shortened)
             buf_printf(b, "%s%s", o->hosts > 1 ? ": " : ", ", o->instance);
@@ -65,6 +124,41 @@ void decide_option_dated(decide_option *o, const char *as_of)
     o->price_age_days = decide_price_age_days(as_of);
 }
 
+void decide_slice_share(decide_option *o, gw_buf *how)
+{
+    double f = o->gpu_fraction;
+    if (isnan(o->throughput) || !(f > 0 && f < 1))
+        return;
+    double whole = o->throughput;
+    o->throughput *= f;
+    o->throughput_lo *= f;
+    o->throughput_hi *= f;
+    /* a step takes the whole card's time over the slice's share of its time or its units */
+    o->tpot_ms /= f;
+    o->ttft_ms /= f;
+    o->step_ms /= f;
+    o->floor_ms /= f;
+    o->measured_whole = o->measured;
+    o->measured = 0;   /* the card was measured (or modelled), never this slice */
+    buf_puts(how, "; scaled to the slice: ");
+    view_format_number(how, whole, whole < 100 ? 2 : 0);
+    buf_puts(how, " x ");
+    decide_fraction_words(how, f);
+    buf_puts(how, " = ");
+    view_format_number(how, o->throughput, o->throughput < 100 ? 2 : 0);
+    buf_puts(how, " (a slice computes at its share of the whole card; no slice is measured");
+    if (!isnan(o->tpot_ms))
+        buf_puts(how, "; each step's time over that share");
+    buf_puts(how, ")");
+    if (o->throughput_band_basis) {
+        gw_buf basis = GW_BUF_INIT;
+        buf_printf(&basis, "%s; a slice: the whole card's band, times ", o->throughput_band_basis);
+        decide_fraction_words(&basis, f);
+        free(o->throughput_band_basis);
+        o->throughput_band_basis = buf_detach(&basis);
+    }
+}
+
 double decide_option_usable_gb(const decide_option *o, int *estimated)
 {
     const kb_gpu *g = o->gpu;
@@ -92,8 +186,19 @@ void decide_option_capacity_words(gw_buf *b, const decide_option *o)
         buf_puts(b, "an unknown amount");
         return;
     }
-    buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));
-    if (!estimated) {
+    if (o->gpu_fraction < 1) {   /* a slice: its share of the card's figures, said as one */
+        buf_printf(b, "%.1f GB (", gb);
+        decide_fraction_words(b, o->gpu_fraction);
+        buf_printf(b, " of the card's %.3g GB nominal; ", o->gpu->memory_gb);
+    } else {
+        buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));
+    }
+    if (!estimated && o->gpu_fraction < 1) {
+        view_format_number(b, o->gpu->memory_mib * o->gpu_fraction, 0);
+        buf_puts(b, " of ");
+        view_format_number(b, o->gpu->memory_mib, 0);
+        buf_puts(b, " MiB reported)");
+    } else if (!estimated) {
         view_format_number(b, o->gpu->memory_mib * o->gpu_fraction, 0);
         buf_puts(b, " MiB reported)");
     } else {

@@ -36,7 +36,8 @@ typedef struct decide_option {
                                     * (borrowed from the decision); NULL: not converted */
     char *held_back_because;       /* why it is held back, one clause; NULL when it is not */
     char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
-    double gpu_fraction;           /* the share of one card each GPU is (a MIG slice < 1) */
+    double gpu_fraction;           /* the share of one card each GPU is (a slice < 1: MIG, or a
+                                    * cloud's partitioned card), as decide_fraction_exact reads it */
     double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */
     int held_back;                 /* an anecdotal price the workload does not accept, or
                                     * another market's (other_market): shown, ranked after
@@ -60,6 +61,8 @@ typedef struct decide_option {
     /* speed */
     double throughput;             /* samples/s (or x reference when no benchmark); NaN unknown */
     int measured;
+    int measured_whole;            /* a slice's figure scaled from the whole card's measured one
+                                    * (measured is 0: the slice itself was not measured) */
     char *throughput_how;          /* one sentence: how the figure was obtained */
     double throughput_lo, throughput_hi;
     char *throughput_band_basis;   /* one sentence: where the band comes from; NULL unknown */
@@ -125,9 +128,29 @@ static inline int decide_text_same(const char *a, const char *b)
 }
 
 const char *decide_acquisition_name(decide_acquisition a);   /* "buy-new", "buy-used", "rent" */
-/* "used 4x GeForce RTX 3090", "rent 1x NVIDIA A100 SXM4 40GB (Lambda, gpu_1x_a100_sxm4)";
- * shortened labels (charts) leave the instance out. */
+/* "used 4x GeForce RTX 3090", "rent 1x NVIDIA A100 SXM4 40GB (Lambda, gpu_1x_a100_sxm4)",
+ * "rent 1/6 × NVIDIA A10 (Azure, Standard_NV6ads_A10_v5)"; shortened labels (charts) leave the
+ * instance out, never the fraction. */
 void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
+/* The largest denominator decide_fraction_exact recognises: MIG's sevenths and eighths, a
+ * cloud's sixths and thirds, and room beyond. */
+#define DECIDE_FRACTION_MAX_DEN 16
+/* The simple fraction num/den (den at most DECIDE_FRACTION_MAX_DEN, the smallest) that a share
+ * of a card written to three decimals rounds to (a catalogue's 0.167 is 1/6): 1 and its parts,
+ * else 0 (a share no simple fraction explains, or a whole card). */
+int decide_fraction_parts(double fraction, int *num, int *den);
+/* fraction as a slice's share is computed with: num/den where decide_fraction_parts finds one,
+ * else the figure itself; 1 for a figure outside (0, 1]. */
+double decide_fraction_exact(double fraction);
+/* A share of a card in words: "1/6", else the figure to three digits ("0.35"). */
+void decide_fraction_words(gw_buf *b, double fraction);
+/* o's GPUs in words before a card's name: "4x ", or for a slice "1/6 × " ("2 × 1/6 × " for
+ * two); times is the sign between a slice's figures ("×", or "x" where text is aligned by
+ * bytes). */
+void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *times);
+/* A rental's price of one whole GPU's hour: its instances' hourly price / (count x
+ * gpu_fraction) (a 1/6 slice at 0.454 an hour: 2.724); NaN for a purchase. */
+double decide_option_per_gpu_hour(const decide_option *o);
 /* The memory of one of o's GPUs in GB of 10^9 bytes, what every need is compared with: as the
  * driver reports it (the KB's memory_mib), else estimated from the nominal figure
  * (model_card_memory_gb); a fractional offer (a MIG slice) has its share of the card's.
@@ -143,6 +166,12 @@ double decide_option_nominal_gb(const decide_option *o);
 void decide_option_capacity_words(gw_buf *b, const decide_option *o);
 /* The method's words on what a need is compared with (model.h's capacity rule). */
 void decide_capacity_method_words(gw_buf *b);
+/* A slice of a card (o->gpu_fraction < 1) computes at its share of the whole card: its speed and
+ * band the whole card's times the fraction, a serving step's times over it; its kind is
+ * "scaled" where the card's was measured (o->measured_whole), never "measured".  Appends its
+ * words to how.  Called once o's whole-card figures are known (decide_llm_speed for a
+ * language model, before its demand is set against them). */
+void decide_slice_share(decide_option *o, gw_buf *how);
 /* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
 double decide_price_age_days(const char *as_of);
 /* Records when o's price was observed and how old that is today. */

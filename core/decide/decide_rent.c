@@ -1,6 +1,7 @@
 /* decide_rent.c — the options to rent.  Per GPU and card count, the KB's hourly cloud offers are
  * read cheapest per whole card first, through an index (kb_cloud_cursor), until the cheapest
- * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known: a catalogue of 100,000
+ * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known for one share of a card
+ * (whole cards, or slices of one size: each size is its own option): a catalogue of 100,000
  * offers is read only as far as an offer could still be compared, and a held-back offer cheaper
  * than one kept (stale, 'from', launch, anecdotal) is kept to be shown.  Each offer is priced by the
  * row that stands for it (decide_options.h: a current price of the best kind, the freshest), a
@@ -33,9 +34,11 @@ static int price_kb_order(const kb_price *p, const kb_price *q)
     return c;
 }
 
+/* The share of a card each GPU of p's instance is, as a slice is computed with (a catalogue's
+ * 0.167 is 1/6: decide_fraction_exact). */
 static double row_fraction(const kb_price *p)
 {
-    return p->gpu_fraction > 0 && p->gpu_fraction <= 1 ? p->gpu_fraction : 1;
+    return decide_fraction_exact(p->gpu_fraction);
 }
 
 static const char *row_seller(const kb_price *p)
@@ -268,6 +271,22 @@ static int rent_judge(rent_walk *k, size_t i, gw_error *err)
     return rc;
 }
 
+/* Whether the walk of one GPU and count has what it compares: DECIDE_RENT_OFFERS_PER_CONFIG
+ * providers' offers of one share of a card (whole cards, or one size of slice).  Slices of
+ * other sizes read before then are kept beside them (each its own option); a size first met
+ * later is dearer per card's work than every offer of a full share. */
+static int rent_walk_full(const rent_walk *k)
+{
+    for (size_t i = k->first_kept; i < k->kept->n; i++) {
+        size_t same = 0;
+        for (size_t j = k->first_kept; j < k->kept->n; j++)
+            same += row_fraction(k->kept->v[j].terms) == row_fraction(k->kept->v[i].terms);
+        if (same >= DECIDE_RENT_OFFERS_PER_CONFIG)
+            return 1;
+    }
+    return 0;
+}
+
 /* The cheapest pending offer, if it is certainly cheaper than any not read (below bound), or
  * any when every row is read; -1 when none. */
 static long rent_next_judged(const rent_walk *k, double bound, int exhausted)
@@ -321,7 +340,7 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
     for (size_t i = 0; i < n && rc == GW_OK; i++)
         if ((rc = kb_cloud_cursor(d->k, &cfg[i], &s[i].cursor, err)) == GW_OK)
             rc = stream_advance(d, &s[i], err);
-    while (rc == GW_OK && k->kept->n - k->first_kept < DECIDE_RENT_OFFERS_PER_CONFIG) {
+    while (rc == GW_OK && !rent_walk_full(k)) {
         rent_stream *next = NULL;
         for (size_t i = 0; i < n; i++)
             if (s[i].live && (!next || s[i].bound < next->bound))
@@ -401,8 +420,13 @@ static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
         if (i && same_offer(&rows[i], &rows[i - 1]))
             continue;
         buf_reset(&offer);
-        buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,
-                   row_seller(&rows[i]));
+        if (row_fraction(&rows[i]) < 1) {   /* a slice: by its share, as its option would be */
+            decide_fraction_words(&offer, row_fraction(&rows[i]));
+            buf_printf(&offer, " slice, %s", row_seller(&rows[i]));
+        } else {
+            buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,
+                       row_seller(&rows[i]));
+        }
         if (rows[i].instance && *rows[i].instance)
             buf_printf(&offer, ", %s", rows[i].instance);
         decide_omit(d, g, g->name, buf_cstr(&offer), DECIDE_OMIT_SPOT);
@@ -680,8 +704,8 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
     }
     free(walk.pending.v);
     d->rent_read += walk.read;
-    decide_trace(d, "%zu cloud offers read, cheapest first; %zu kept (per GPU and count, the "
-                    "cheapest of each of the %d cheapest providers)",
+    decide_trace(d, "%zu cloud offers read, cheapest first; %zu kept (per GPU, count and share "
+                    "of a card, the cheapest of each of the %d cheapest providers)",
                  walk.read, kept.n, DECIDE_RENT_OFFERS_PER_CONFIG);
     if (rc == GW_OK)
         rc = add_kept_options(d, &kept, count, err);

@@ -866,19 +866,6 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
         decide_option_cite(d, o, d->facts[KB_ASSUMED_POOR_COOLING].source);
 }
 
-/* A fractional offer (a MIG slice) computes at its share of the card: its figures are the
- * whole card's times the fraction. */
-static void slice_share(decide_option *o, gw_buf *how)
-{
-    if (isnan(o->throughput) || !(o->gpu_fraction < 1))
-        return;
-    o->throughput *= o->gpu_fraction;
-    o->throughput_lo *= o->gpu_fraction;
-    o->throughput_hi *= o->gpu_fraction;
-    buf_printf(how, "; x%.3g: each GPU is a %.3g share of the card (a MIG slice)",
-               o->gpu_fraction, o->gpu_fraction);
-}
-
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
 static void read_calibrations(decision *d);
 
@@ -902,9 +889,9 @@ void decide_option_speed(decision *d, decide_option *o)
             speed_scaled(d, o, &how, &band);
     }
     cooling_penalty(d, o, &how);
-    slice_share(o, &how);
-    if (!workload_is_llm(d->w)) {
+    if (!workload_is_llm(d->w)) {   /* a language model's slice: in decide_llm_speed */
         band_apply(d, o, &band, &how);
+        decide_slice_share(o, &how);
         if (d->n_bench)
             comm_fraction(d, o);
     }
@@ -974,10 +961,10 @@ const char *decide_speed_kind(const decision *d, const decide_option *o)
 {
     if (o->measured)
         return "measured";
-    return workload_is_llm(d->w) ? "modelled" : "scaled";
+    return o->measured_whole || !workload_is_llm(d->w) ? "scaled" : "modelled";
 }
 
 int decide_speed_kind_rank(const decision *d, const decide_option *o)
 {
-    return o->measured ? 0 : workload_is_llm(d->w) ? 2 : 1;
+    return o->measured ? 0 : o->measured_whole || !workload_is_llm(d->w) ? 1 : 2;
 }

@@ -59,6 +59,8 @@ void decide_speed_evidence_words(const decision *d, gw_buf *line);
 /* How well an option's speed is evidenced, lower better (its price kind's rank is the KB's:
  * decide_price_rank): measured, scaled, modelled; the kinds' names. */
 int decide_speed_kind_rank(const decision *d, const decide_option *o);
+/* "measured" (this GPU and count), "scaled" (from another GPU, or a slice from its whole
+ * card), "modelled" (a language model's stated model). */
 const char *decide_speed_kind(const decision *d, const decide_option *o);
 
 #endif

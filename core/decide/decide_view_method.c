@@ -231,6 +231,20 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
     view_map_set_str(v, "model_parallel", buf_cstr(line));
 }
 
+/* How a slice of a card is costed and compared, said where the decision has one. */
+static const char slice_words[] =
+    "; a slice of a card (gpu_fraction: Azure's NV6ads A10 v5 is 1/6 of an A10, a MIG 1g slice "
+    "1/7; three decimals read as the simple fraction they round) has that share of the card's "
+    "memory and speed, and its instance price / the share is its price per whole GPU-hour";
+
+static int has_slice(const decision *d)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->options[i].gpu_fraction < 1)
+            return 1;
+    return 0;
+}
+
 /* The method's lines on money: what buying and renting cost, and how options are ranked. */
 static void method_cost(view *v, const decision *d, gw_buf *line)
 {
@@ -249,12 +263,12 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "hours_needed_per_month: x the hours the need takes on the option; a job: x the hours "
                "its runs take, in whole steps of an offer's minimum billing where the KB states "
                "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
-               "billed at least that minimum, up to the whole day); per GPU and "
-               "card count "
-               "only the cheapest offer of each of the %d cheapest providers is compared, a "
+               "billed at least that minimum, up to the whole day)%s; per GPU, card count and "
+               "share of a card only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
-               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read, d->rent_read == 1 ? "" : "s");
+               has_slice(d) ? slice_words : "", DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read,
+               d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(line));
     view_map_set_str(v, "per_unit",
                      "cost per unit of work = total / hours of use / (throughput x 3600) x unit "

@@ -6,17 +6,29 @@
 -- bytes (the unit of every need), with the nominal figure it is sold by; an option that gives
 -- only memory_gb, that.
 local function holds(option)
-  if option.usable_memory_gb then
+  if option.usable_memory_gb and option.gpu_fraction_text then
+    -- a slice's nominal share need not be whole (a third of 24 GB: 8; of 40 GB: 13.3)
+    return string.format("holds %.1f GB (%.3g GB nominal)", option.usable_memory_gb,
+        option.memory_gb or 0)
+  elseif option.usable_memory_gb then
     return string.format("holds %.1f GB (%.0f GB nominal)", option.usable_memory_gb,
         option.memory_gb or 0)
   end
   return string.format("has %.0f GB", option.memory_gb or 0)
 end
 
+-- The card, or a slice's share of one ("1/6 of one NVIDIA A10"): a slice holds its share.
+local function card(option)
+  if option.gpu_fraction_text then
+    return option.gpu_fraction_text .. " of one " .. option.gpu_name
+  end
+  return option.gpu_name
+end
+
 return {
   name = "memory-fit",
   kind = "rule",
-  version = "1.3.0",
+  version = "1.4.0",
   description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 
   evaluate = function(option, workload)
@@ -29,13 +41,13 @@ return {
       -- machine); another model over all the option's cards.
       local over = option.tensor_parallel or option.count
       because = string.format("needs %.1f GB per card even split over %d cards; %s %s",
-          option.per_card_gb, over, option.gpu_name, holds(option))
+          option.per_card_gb, over, card(option), holds(option))
     elseif option.tensor_parallel then
       because = string.format("needs %.1f GB per GPU; %s %s",
-          option.per_card_gb, option.gpu_name, holds(option))
+          option.per_card_gb, card(option), holds(option))
     else
       because = string.format("needs %.1f GB per replica; %s %s",
-          option.vram_needed_gb, option.gpu_name, holds(option))
+          option.vram_needed_gb, card(option), holds(option))
       if option.count > 1 and workload.parallelism == "data" then
         because = because .. " (data parallelism copies the model to every card: "
             .. "memory does not add up)"

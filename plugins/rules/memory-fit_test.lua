@@ -44,4 +44,14 @@ return {
     assert(v[1].because == "needs 155.0 GB per GPU; GeForce RTX 3090 holds 150.8 GB (141 GB nominal)",
         v[1].because)
   end,
+  -- A slice (1/6 of an A10: 23,028 MiB / 6 = 3,838 MiB = 4.02e9 bytes, 24 / 6 = 4 GB nominal)
+  -- holds its share, and says so: never the whole card's 24 GB.
+  test_slice_says_its_share = function(rule)
+    local v = rule.evaluate(option({ fits = false, gpu_name = "NVIDIA A10", memory_gb = 4,
+                                     usable_memory_gb = 4.0244, gpu_fraction = 1 / 6,
+                                     gpu_fraction_text = "1/6", vram_needed_gb = 10.25056 }),
+        { parallelism = "data" })
+    assert(v[1].because == "needs 10.3 GB per replica; 1/6 of one NVIDIA A10 holds 4.0 GB (4 GB nominal)",
+        v[1].because)
+  end,
 }

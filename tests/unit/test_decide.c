@@ -1207,6 +1207,37 @@ static void every_option_counts(void **state)
     view_free(ctx);
 }
 
+/* A catalogue's share of a card to three decimals is read as the simple fraction it rounds;
+ * a share no fraction of at most 16ths explains stays as written. */
+static void slice_fractions(void **state)
+{
+    (void)state;
+    int num = 0, den = 0;
+    assert_true(decide_fraction_parts(0.167, &num, &den));   /* |0.167 - 1/6| = 0.00033 */
+    assert_int_equal(num, 1);
+    assert_int_equal(den, 6);
+    assert_true(decide_fraction_parts(0.333, &num, &den));   /* 1/3, not 2/6 */
+    assert_int_equal(den, 3);
+    assert_true(decide_fraction_parts(0.286, &num, &den));   /* MIG 2g: 2/7 = 0.2857 */
+    assert_int_equal(num, 2);
+    assert_int_equal(den, 7);
+    assert_true(decide_fraction_parts(0.125, &num, &den));   /* 1/8 exactly */
+    assert_int_equal(den, 8);
+    /* 0.35: 1/3 is 0.0167 off, 6/17 past 16ths; a whole card and nonsense are no slice */
+    assert_false(decide_fraction_parts(0.35, &num, &den));
+    assert_false(decide_fraction_parts(1, &num, &den));
+    assert_false(decide_fraction_parts(0, &num, &den));
+    assert_float_equal(decide_fraction_exact(0.167), 1.0 / 6, 1e-15);
+    assert_float_equal(decide_fraction_exact(0.35), 0.35, 1e-15);
+    assert_float_equal(decide_fraction_exact(0), 1, 0);   /* unstated: a whole card */
+    gw_buf b = GW_BUF_INIT;
+    decide_fraction_words(&b, 0.167);
+    buf_puts(&b, " ");
+    decide_fraction_words(&b, 0.35);
+    assert_string_equal(buf_cstr(&b), "1/6 0.35");
+    buf_free(&b);
+}
+
 int main(void)
 {
     /* Today is pinned to 2026-03-01: the fixture's prices of 2026-01 are then current, not
@@ -1232,6 +1263,7 @@ int main(void)
         cmocka_unit_test(missing_assumption_row),
         cmocka_unit_test(rule_contract_documented),
         cmocka_unit_test(scaling_and_headroom),
+        cmocka_unit_test(slice_fractions),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
