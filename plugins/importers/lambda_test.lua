@@ -41,7 +41,8 @@ return {
   end,
   -- v1 labels keep num_gpu's count, with the label's "4x" or "2x " agreeing with it.
   test_v1_counts_from_num_gpu = function(plugin)
-    local r = plugin.import({ input_name = "t-fp32.csv" }, "name_gpu,num_gpu,watt,price,resnet50\n" ..
+    local r = plugin.import({ input_name = "t-fp32.csv" },
+      "name_gpu,num_gpu,watt,price,resnet50\n" ..
       "LambdaCloud 4xV100 16GB,4.0,300.0,1.0,3200.0\n" ..
       "4x RTX 4090,2.0,450.0,1.0,2500.0\n")
     -- the 4090 row's label says 4 and num_gpu 2: refused, 1 record
@@ -51,7 +52,8 @@ return {
   -- A laptop GPU goes to its own card or nowhere: "RTX 2080 Max-Q" is neither the desktop RTX
   -- 2080 nor the (workstation) RTX PRO 6000 Blackwell Max-Q; the latter's own label is its card.
   test_laptop_marks_never_reach_a_desktop_card = function(plugin)
-    local r = plugin.import({ input_name = "t-fp16.csv" }, "name_gpu,num_gpu,watt,price,resnet50\n" ..
+    local r = plugin.import({ input_name = "t-fp16.csv" },
+      "name_gpu,num_gpu,watt,price,resnet50\n" ..
       "RTX 2080 Max-Q,1.0,80.0,1.0,101.0\n" ..
       "RTX 2070 Laptop,1.0,115.0,1.0,102.0\n" ..
       "Lambda Tensorbook RTX 3080 Mobile,1.0,165.0,1.0,103.0\n" ..

@@ -134,12 +134,13 @@ local function throughput_of(row, bench_name, scenario, unit, accelerators)
                               .. "for %s", row.version, bench_name, row.Scenario, bench_name)
   end
   local tokens = result * bench.tokens_per_query
-  return tokens, "tokens/s",
-    string.format(" In %s MLPerf counted %s's %s Result in completed queries/s: %s queries/s x "
-                  .. "%s tokens per query (%s, source %s) = %.2f tokens/s for the %d, %.2f per "
-                  .. "accelerator.", row.version, bench_name, row.Scenario, row.Result,
-                  bench.tokens_per_query, bench.per_query_what, bench.per_query_source, tokens,
-                  accelerators, tokens / accelerators)
+  local said = string.format(" In %s MLPerf counted %s's %s Result in completed queries/s: %s "
+                             .. "queries/s x %s tokens per query (%s, source %s) = %.2f tokens/s "
+                             .. "for the %d, %.2f per accelerator.", row.version, bench_name,
+                             row.Scenario, row.Result, bench.tokens_per_query,
+                             bench.per_query_what, bench.per_query_source, tokens, accelerators,
+                             tokens / accelerators)
+  return tokens, "tokens/s", said
 end
 
 -- One summary row: a per-accelerator record, or nil and the reason it is left out.  seen maps
@@ -176,9 +177,11 @@ local function inference_record(ctx, row, line, seen)
   local bench_name, bench_scenario = benchmark_of(row.Model, scenario)
   if bench_name == "" or bench_scenario == "" then return nil, "no Model or Scenario" end
   local accelerators = per_node * nodes
-  local value, value_unit, said = throughput_of(row, bench_name, bench_scenario, unit, accelerators)
+  local value, value_unit, said = throughput_of(row, bench_name, bench_scenario, unit,
+                                                accelerators)
   if not value then return nil, value_unit end
-  local key = table.concat({ gpu, bench_name, bench_scenario, row.Result, row.SystemName or "" }, "|")
+  local key = table.concat({ gpu, bench_name, bench_scenario, row.Result, row.SystemName or "" },
+                           "|")
   if seen[key] then
     return nil, string.format("%s repeats line %d's result (%s %s: one run submitted for "
                               .. "two accuracy targets), which is stored", row.Model,
@@ -213,7 +216,9 @@ return {
       local names = {}
       for name in pairs(unknown) do names[#names + 1] = name == "" and "(none)" or name end
       table.sort(names)
-      if #names > 0 then gw.log("accelerators not in the KB, skipped: " .. table.concat(names, ", ")) end
+      if #names > 0 then
+        gw.log("accelerators not in the KB, skipped: " .. table.concat(names, ", "))
+      end
       return records
     end
     for i, row in ipairs(rows) do
