@@ -84,14 +84,15 @@ local function first_of(row, names)
 end
 
 -- The training table's rows: each benchmark a system has a time for becomes one record.
-local function import_training(ctx, rows, records, unknown)
+local function import_training(ctx, rows, records)
   for i, row in ipairs(rows) do
     local line = i + 1
     local accel = first_of(row, { "Accelerator Model Name", "Accelerator" }) or ""
     local count = tonumber(first_of(row, { "Total Accelerators", "# of Accelerators" }) or "")
     local gpu = accel ~= "" and gw.gpu.resolve(accel)
     if not gpu then
-      unknown[accel] = true
+      gw.log(string.format("line %d: %s; skipped", line, accel == "" and "no accelerator named"
+                           or "accelerator '" .. accel .. "' is not in the KB"))
     elseif not (count and count >= 1 and count == math.floor(count)) then
       gw.log(string.format("line %d: no whole accelerator count; skipped", line))
     else
@@ -154,6 +155,11 @@ local function inference_record(ctx, row, line, seen)
                               row.Scenario or "?", row.Result or "?",
                               units:match("%((.-)%)") or units)
   end
+  -- A summary without a Units column (before v3.0) is read as the checker writes it since:
+  -- Offline counts samples/s, Server queries/s.
+  if units == "" then
+    units = ({ offline = "Samples/s", server = "Queries/s" })[scenario] or ""
+  end
   local unit = THROUGHPUT_UNITS[units:lower()]
   if not unit then
     return nil, string.format("%s %s is in '%s', not a throughput per second", row.Model or "?",
@@ -207,18 +213,12 @@ return {
   description = "MLPerf Inference results summary (per-accelerator throughput), or MLPerf Training's results table (time to train)",
 
   import = function(ctx, text)
-    local records, seen, unknown = {}, {}, {}
+    local records, seen = {}, {}
     if text == "" then return records end
     local rows = gw.csv.rows(text)
     -- Training's table is told by its "Public ID" column; Inference's summary has none.
     if rows[1] and rows[1]["Public ID"] ~= nil then
-      import_training(ctx, rows, records, unknown)
-      local names = {}
-      for name in pairs(unknown) do names[#names + 1] = name == "" and "(none)" or name end
-      table.sort(names)
-      if #names > 0 then
-        gw.log("accelerators not in the KB, skipped: " .. table.concat(names, ", "))
-      end
+      import_training(ctx, rows, records)
       return records
     end
     for i, row in ipairs(rows) do

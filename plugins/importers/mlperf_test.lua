@@ -73,6 +73,16 @@ return {
     assert(#r == 1, "expected 1 record, got " .. #r)
     assert(r[1].value == 44059.85 and r[1].unit == "samples/s" and r[1].line == 8)
   end,
+  -- A summary from before v3.0 has no Units column: Offline counts samples/s, Server queries/s.
+  test_no_units_column = function(plugin)
+    local t = "Organization,SystemName,Model,Scenario,Result,accelerator_model_name," ..
+              "accelerators_per_node,number_of_nodes,framework,Division,version\n" ..
+              'Acme,"Box 4",resnet,Server,40000,"NVIDIA A100-SXM-80GB","4",1,TRT,closed,v2.1\n' ..
+              'Acme,"Box 4",resnet,SingleStream,0.5,"NVIDIA A100-SXM-80GB","4",1,TRT,closed,v2.1\n'
+    local r = plugin.import({ input_name = "old.csv" }, t)
+    -- 40,000 / 4 = 10,000 queries/s; the SingleStream latency is left out
+    assert(#r == 1 and r[1].value == 10000 and r[1].unit == "queries/s", #r)
+  end,
   -- MLPerf Training's results table, in its layout (rows written here): the times to train of
   -- each benchmark a system ran, for all its accelerators; a blank cell is no result.
   test_training_times_to_train = function(plugin)

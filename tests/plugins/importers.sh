@@ -107,6 +107,22 @@ check_err "mlperf v4.0 Wiwynn: line 8's latency named" "line 8: retinanet MultiS
 # line 13: resnet50 Offline 88119.7 Samples/s on "NVIDIA L40S" x "2": 44,059.85 a GPU
 check_num "mlperf v4.0 Wiwynn: resnet50 Offline = 88119.7 / 2 per L40S" \
     "$(bench "L40S" '.workload == "resnet50" and .metric == "inference_offline"' | jq -r .value)" 44059.85 0.001
+# Rows left out for each other reason, one log line each naming the line (written here)
+printf '%s\n' "Organization,SystemName,Model,Scenario,Result,Units,accelerator_model_name,accelerators_per_node,number_of_nodes,version" \
+    'Acme,Box,resnet,Offline,100,Samples/s,Mystery NPU,2,1,v4.0' \
+    'Acme,Box,resnet,Offline,950,Watts,NVIDIA L40S,2,1,v4.0' \
+    'Acme,Box,llama2-70b-99,Server,70,Queries/s,NVIDIA L40S,2,1,' \
+    'Acme,Box,resnet,Offline,,Samples/s,NVIDIA L40S,2,1,v4.0' \
+    'Acme,Box,resnet,Offline,100,Samples/s,NVIDIA L40S,,1,v4.0' >"$T/left-out.csv"
+run "$GW" --kb "$KB" kb import --with mlperf "$T/left-out.csv"
+check_rc "mlperf rows left out: exit 0" 0
+check_err "mlperf left out: an unknown accelerator" "line 2: accelerator 'Mystery NPU' is not in the KB; skipped"
+check_err "mlperf left out: a power figure" "line 3: resnet Offline is in 'Watts', not a throughput per second; skipped"
+check_err "mlperf left out: a language model without a round" \
+    "line 4: no round in its version column (''), so whether its queries/s count queries or tokens is unknown; skipped"
+check_err "mlperf left out: no Result" "line 5: no Result (''); skipped"
+check_err "mlperf left out: no accelerator count" "line 6: no accelerators_per_node (number_of_nodes) to divide its Result by; skipped"
+check_eq "mlperf left out: 5 rows, 5 log lines" "$(printf '%s\n' "$ERR" | grep -c 'skipped$')" "5"
 
 if ! have_testdata; then
     skip "importers on real files" "../shared/testdata not found"
