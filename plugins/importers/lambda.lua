@@ -129,12 +129,21 @@ return {
     local header = rows[1] or {}
     local v1 = header[1] == "name_gpu"
     local first_model = v1 and 5 or 2
+    local no_unit = {}
+    for c = first_model, #header do
+      if not units[header[c]] then no_unit[#no_unit + 1] = header[c] end
+    end
+    if #no_unit > 0 then
+      gw.log("columns " .. table.concat(no_unit, ", ") .. ": the file states no unit for "
+             .. "them; not imported")
+    end
     for r = 2, #rows do
       local row = rows[r]
       local label = row[1] or ""
       local gpu, count, instance
       if not v1 and label:match("_bk$") then
-        gw.log("line " .. r .. ": " .. label .. " repeats another run; skipped")
+        gw.log(string.format("line %d: '%s': repeats another run (the _bk suffix); skipped", r,
+                             label))
       else
         local v1_count = v1 and tonumber(row[2]) or nil
         if v1 and not (v1_count and v1_count >= 1 and v1_count == math.floor(v1_count)) then
@@ -148,8 +157,12 @@ return {
       if gpu then
         local on = instance and instance ~= count and
           string.format(" Run on %d of its instance's %d GPUs.", count, instance) or ""
+        local no_result = {}
         for c = first_model, #header do
           local model, value = header[c], tonumber(row[c])
+          if units[model] and not (value and value > 0) then
+            no_result[#no_result + 1] = string.format("%s ('%s')", model, tostring(row[c] or ""))
+          end
           if units[model] and value and value > 0 then
             records[#records + 1] = {
               kind = "benchmark", gpu = gpu, gpu_count = count, workload = model, line = r,
@@ -160,6 +173,10 @@ return {
                                    label, ctx.input_name or "file", r, on),
             }
           end
+        end
+        if #no_result > 0 then
+          gw.log(string.format("line %d: '%s': no result for %s; not stored", r, label,
+                               table.concat(no_result, ", ")))
         end
       end
     end

@@ -135,6 +135,14 @@ S="$TESTDATA/specs"
 KB=$(fresh_kb lambda)
 run "$GW" --kb "$KB" kb import --with lambda "$B/lambda-pytorch-train-throughput-fp16.csv"
 check_rc "lambda v1 fp16: exit 0" 0
+# 53 labels x 8 models with a unit = 424 cells, 40 of them 0.0 (transformerxlbase and
+# transformerxllarge on lines 15-19, 29-33, 39-43 and 49-53): 384 stored, each 0.0 pair logged
+check_out "lambda v1 fp16: 384 results" "benchmarks 384 added"
+check_eq "lambda v1 fp16: the 20 labels with no transformer-xl result, one line each" \
+    "$(printf '%s\n' "$ERR" | grep "no result for transformerxlbase ('0.0'), transformerxllarge ('0.0'); not stored" | sed 's/^lambda: log: line \([0-9]*\):.*/\1/' | tr '\n' ' ')" \
+    "15 16 17 18 19 29 30 31 32 33 39 40 41 42 43 49 50 51 52 53 "
+check_err "lambda v1 fp16: the columns without a unit named" \
+    "columns tacotron2, waveglow: the file states no unit for them; not imported"
 # line 4: RTX 3090,1.0,350.0,2750.0,236.0,...,resnet50 = 905.0
 check_eq "lambda v1: RTX 3090 resnet50 905 images/s fp16" \
     "$(bench "RTX 3090" '.workload == "resnet50" and (.source | startswith("plugin-lambda")) and .precision == "fp16"' | jq -r '[.gpu_count, .value, .unit] | join("|")')" \
@@ -161,7 +169,8 @@ check_eq "lambda v2: ASUS 8x H200 resnet50 21880 images/s" \
 check_eq "lambda v2: ASUS 8x H200 ssd 6501 images/s" \
     "$(bench "H200 SXM" '.workload == "ssd" and .value == 6501' | jq -r '[.gpu_count, .unit] | join("|")')" \
     "8|images/s"
-check_err "lambda v2: _bk duplicate runs skipped" "_bk repeats another run"
+check_err "lambda v2: _bk duplicate runs skipped" \
+    "line 12: 'LambdaOD_1x_Test_1xGH200_96GB_192-222-56-184_v2_bk': repeats another run (the _bk suffix); skipped"
 # line 42: LambdaOD_8x_Texas_1xH100_80GB_SXM5_192-222-52-149_v2,...,resnet50 = 2789.0: one GPU
 # of an 8-GPU instance (stored as 8 GPUs before, against line 48's 22,059 for all 8)
 check_eq "lambda v2: LambdaOD_8x_Texas_1xH100 resnet50 2789 is 1 GPU" \
