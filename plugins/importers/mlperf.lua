@@ -135,9 +135,10 @@ local function throughput_of(row, bench_name, scenario, unit, accelerators)
                               .. "for %s", row.version, bench_name, row.Scenario, bench_name)
   end
   local tokens = result * bench.tokens_per_query
-  local said = string.format(" In %s MLPerf counted %s's %s Result in completed queries/s: %s "
-                             .. "queries/s x %s tokens per query (%s, source %s) = %.2f tokens/s "
-                             .. "for the %d, %.2f per accelerator.", row.version, bench_name,
+  local said = string.format(" In %s MLPerf counted %s's %s Result in queries (samples) a "
+                             .. "second: %s queries/s x %s tokens per query (%s, source %s) = "
+                             .. "%.2f tokens/s for the %d, %.2f per accelerator.", row.version,
+                             bench_name,
                              row.Scenario, row.Result, bench.tokens_per_query,
                              bench.per_query_what, bench.per_query_source, tokens, accelerators,
                              tokens / accelerators)

@@ -25,7 +25,7 @@ return {
            and r[3].note:find("source mlperf-inference-submission-checker", 1, true), r[3].note)
   end,
   -- What Result counts is told by the round (version column) and the benchmark's rules, not by
-  -- Units: v4.0's llama2-70b Server counts completed queries (x 294.45 tokens per query), its
+  -- Units: v4.0's llama2-70b Server counts queries (x 294.45 tokens per query), its
   -- Offline tokens; GPT-J counts samples until v4.1 (x 69 tokens per sample), tokens after.
   test_language_models_in_tokens_by_round = function(plugin)
     local t = header ..
