@@ -5,6 +5,10 @@
 --              ("Dell 2x H100 80GB SXM5", "LambdaCloud 4xV100 16GB").
 --   v2 layout: an unnamed first column holding a system id ("ASUS_8xH200_140GB_SXM_..."), then
 --              one column per model.  Rows whose id ends in "_bk" repeat another run: skipped.
+-- The GPU count is num_gpu (v1) or the "<M>x" glued to the GPU in the system id (v2), never the
+-- instance's size: "LambdaOD_8x_Texas_1xH100..." ran on 1 GPU of an 8-GPU instance.  A laptop
+-- GPU (Max-Q, Laptop, Mobile) goes to its own card or is refused, never to the desktop card.
+-- Every row left out is logged on its own line, naming the file line, the label and why.
 -- Precision comes from the file name (fp16: PyTorch automatic mixed precision; fp32: on Ampere
 -- and newer PyTorch may use TF32).  Values are the whole system's throughput for gpu_count GPUs.
 -- The batch-size table (pytorch-train-bs-*.csv) holds no throughput: nothing is imported from it.
@@ -20,28 +24,92 @@ local units = {
   ncf = "samples/s",
 }
 
--- Finds the GPU in a label: the count ("8x", "8x ") is taken out, then the longest run of
--- words the KB knows wins ("Dell H100 80GB SXM5" -> "H100 80GB SXM5").
-local function parse_label(label)
-  local text = label:gsub("_", " ")
-  local count = tonumber(text:match("%f[%w](%d+)x%s*%a")) or 1
-  text = text:gsub("%f[%w]%d+x%s*(%a)", "%1")
-  local words = {}
-  for w in text:gmatch("%S+") do words[#words + 1] = w end
+-- The words that mark a laptop part.  Such a result belongs to the laptop card, never to the
+-- desktop card of the same number: it is stored only where the KB has a card whose name
+-- carries the same mark, and refused otherwise.
+local MOBILE_MARKS = { ["max-q"] = "Max-Q", maxq = "Max-Q", laptop = "Laptop", mobile = "Mobile",
+                       notebook = "Notebook" }
+
+-- "Max-Q Workstation" -> "maxqworkstation": names compared without case or punctuation.
+local function squeezed(name)
+  return (tostring(name or ""):lower():gsub("[^%w]", ""))
+end
+
+local function mobile_mark_of(word)
+  return MOBILE_MARKS[word:lower()]
+end
+
+-- Whether a KB card is the one a run of label words names with a laptop mark: every word of the
+-- run is in the card's name ("RTX 2080 Max-Q" is not the RTX PRO 6000 Blackwell Max-Q, which
+-- the resolver may offer for it), and one of them is a model number.
+local function names_card(card, words, first, last)
+  local card_name, numbered = squeezed(card and card.name), false
+  for w = first, last do
+    if not card_name:find(squeezed(words[w]), 1, true) then return false end
+    numbered = numbered or words[w]:find("%d") ~= nil
+  end
+  return numbered
+end
+
+-- The KB GPU a list of words names: the longest run of them the KB knows wins ("Dell H100 80GB
+-- SXM5" -> "H100 80GB SXM5").  With a laptop mark among the words, only runs that hold it are
+-- tried, and the card found must be named by the whole run, mark included.
+local function resolve_words(words, mark)
   for len = #words, 1, -1 do
     for first = 1, #words - len + 1 do
-      local name = table.concat(words, " ", first, first + len - 1)
-      local id = gw.gpu.resolve(name)
-      if id then return id, count, name end
+      local last, holds_mark = first + len - 1, false
+      for w = first, last do
+        if mobile_mark_of(words[w]) then holds_mark = true end
+      end
+      if holds_mark or not mark then
+        local id = gw.gpu.resolve(table.concat(words, " ", first, last))
+        if id and not mark then return id end
+        if id and names_card(gw.kb.gpu(id), words, first, last) then return id end
+      end
     end
   end
-  return nil, count
+end
+
+-- A label's GPU and count, or nil and why not.
+--   v1 ("Dell 2x H100 80GB SXM5", "LambdaCloud 4xV100 16GB"): the count is the num_gpu column
+--     (the label's "2x" must agree with it).
+--   v2 ("LambdaOD_8x_Texas_1xH100_80GB_SXM5_192-222-52-149_v2"): the count is the "<M>x" glued
+--     to the GPU's name ("1xH100"); an "<N>x_" on its own is the size of the instance the run
+--     was made on (8 GPUs, one of them used), returned third.
+local function parse_label(label, v1_count)
+  local count, instance
+  if v1_count then
+    count = v1_count
+    local said = tonumber(label:match("%f[%w](%d+)x%s*%a"))
+    if said and said ~= count then
+      return nil, string.format("the label says %d GPUs, num_gpu %d", said, count)
+    end
+  else
+    count = tonumber(label:match("%f[%w](%d+)x%a"))
+    instance = tonumber(label:match("%f[%w](%d+)x_"))
+    if not count then return nil, "no <M>x<GPU> count in the system id" end
+  end
+  local text = label:gsub("_", " "):gsub("%f[%w]%d+x%s*(%a)", "%1")
+  local words, mark = {}, nil
+  for w in text:gmatch("%S+") do
+    words[#words + 1] = w
+    mark = mark or mobile_mark_of(w)
+  end
+  local gpu = resolve_words(words, mark)
+  if not gpu then
+    if mark then
+      return nil, "names a " .. mark .. " GPU the KB has no card for (never stored on a "
+                  .. "desktop card)"
+    end
+    return nil, "names no GPU in the KB"
+  end
+  return gpu, count, instance
 end
 
 return {
   name = "lambda",
   kind = "importer",
-  version = "1.0",
+  version = "1.1",
   description = "Lambda deeplearning-benchmark PyTorch training throughput tables",
 
   import = function(ctx, text)
@@ -61,36 +129,56 @@ return {
     local header = rows[1] or {}
     local v1 = header[1] == "name_gpu"
     local first_model = v1 and 5 or 2
-    local unknown = {}
+    local no_unit = {}
+    for c = first_model, #header do
+      if not units[header[c]] then no_unit[#no_unit + 1] = header[c] end
+    end
+    if #no_unit > 0 then
+      gw.log("columns " .. table.concat(no_unit, ", ") .. ": the file states no unit for "
+             .. "them; not imported")
+    end
     for r = 2, #rows do
       local row = rows[r]
       local label = row[1] or ""
+      local gpu, count, instance
       if not v1 and label:match("_bk$") then
-        gw.log("line " .. r .. ": " .. label .. " repeats another run; skipped")
+        gw.log(string.format("line %d: '%s': repeats another run (the _bk suffix); skipped", r,
+                             label))
       else
-        local gpu, count = parse_label(label)
-        if v1 then count = tonumber(row[2]) or count end
-        if not gpu then
-          unknown[#unknown + 1] = label
+        local v1_count = v1 and tonumber(row[2]) or nil
+        if v1 and not (v1_count and v1_count >= 1 and v1_count == math.floor(v1_count)) then
+          gw.log(string.format("line %d: '%s': no whole num_gpu ('%s'); skipped", r, label,
+                               tostring(row[2])))
         else
-          for c = first_model, #header do
-            local model, value = header[c], tonumber(row[c])
-            if units[model] and value and value > 0 then
-              records[#records + 1] = {
-                kind = "benchmark", gpu = gpu, gpu_count = count, workload = model,
-                metric = "train_throughput", value = value, unit = units[model],
-                precision = precision, framework = "pytorch",
-                interconnect = count > 1 and (label:find("SXM") and "nvlink" or nil) or nil,
-                note = string.format("Lambda label '%s' (%s line %d).", label,
-                                     ctx.input_name or "file", r),
-              }
-            end
-          end
+          gpu, count, instance = parse_label(label, v1_count)
+          if not gpu then gw.log(string.format("line %d: '%s': %s; skipped", r, label, count)) end
         end
       end
-    end
-    if #unknown > 0 then
-      gw.log("labels naming no GPU in the KB, skipped: " .. table.concat(unknown, ", "))
+      if gpu then
+        local on = instance and instance ~= count and
+          string.format(" Run on %d of its instance's %d GPUs.", count, instance) or ""
+        local no_result = {}
+        for c = first_model, #header do
+          local model, value = header[c], tonumber(row[c])
+          if units[model] and not (value and value > 0) then
+            no_result[#no_result + 1] = string.format("%s ('%s')", model, tostring(row[c] or ""))
+          end
+          if units[model] and value and value > 0 then
+            records[#records + 1] = {
+              kind = "benchmark", gpu = gpu, gpu_count = count, workload = model, line = r,
+              metric = "train_throughput", value = value, unit = units[model],
+              precision = precision, framework = "pytorch",
+              interconnect = count > 1 and (label:find("SXM") and "nvlink" or nil) or nil,
+              note = string.format("Lambda %s '%s' (%s line %d).%s", v1 and "label" or "system id",
+                                   label, ctx.input_name or "file", r, on),
+            }
+          end
+        end
+        if #no_result > 0 then
+          gw.log(string.format("line %d: '%s': no result for %s; not stored", r, label,
+                               table.concat(no_result, ", ")))
+        end
+      end
     end
     return records
   end,
