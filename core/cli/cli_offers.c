@@ -13,20 +13,16 @@
 
 /* ---- folding: one row for an offer that differs only in its region ------------------------ */
 
-/* "1/6", "3/7": a share of one card as people write it (denominators up to 64); NULL for a
- * whole card.  Caller frees. */
+/* "1/6", "3/7": a share of one card as people write it; NULL for a whole card.  Caller frees. */
 static char *fraction_text(double fraction)
 {
     gw_buf b = GW_BUF_INIT;
+    int num, den;
     if (isnan(fraction) || fraction >= 1)
         return NULL;
-    for (int den = 2; den <= 64 && !b.len; den++) {
-        double num = round(fraction * den);
-        /* the KB keeps a sixth as 0.167: three decimals are what a catalogue writes */
-        if (num >= 1 && fabs(num / den - fraction) < 0.0006)
-            buf_printf(&b, "%.0f/%d", num, den);
-    }
-    if (!b.len)
+    if (kb_fraction_parts(fraction, &num, &den))
+        buf_printf(&b, "%d/%d", num, den);
+    else
         buf_printf(&b, "%.3g", fraction);
     return buf_detach(&b);
 }
@@ -179,7 +175,8 @@ static void text_cell(gw_buf *b, const view *row, const text_column *c)
 static void offers_text(gw_buf *out, const view *rows)
 {
     size_t n = view_len(rows), w[N_TEXT_COLUMNS];
-    int folded = 0, sliced = 0;
+    int folded = 0;
+    const view *sliced = NULL;   /* the first slice of a card, which the key explains */
     if (n == 0) {
         buf_puts(out, "no cloud offers match\n");
         return;
@@ -190,7 +187,8 @@ static void offers_text(gw_buf *out, const view *rows)
     for (size_t i = 0; i < n; i++) {
         const view *row = view_list_at(rows, i);
         folded |= view_num(view_map_get(row, "region_count")) > 1;
-        sliced |= view_kind(view_map_get(row, "fraction")) == VIEW_STRING;
+        if (!sliced && view_kind(view_map_get(row, "fraction")) == VIEW_STRING)
+            sliced = row;
         for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
             gw_buf b = GW_BUF_INIT;
             text_cell(&b, row, &text_columns[j]);
@@ -216,8 +214,10 @@ static void offers_text(gw_buf *out, const view *rows)
         buf_puts(out, "; REGION +N: the same offer in N more regions, which --json lists");
     buf_puts(out, ")\n");
     if (sliced)
-        buf_puts(out, "1/6 a10: a sixth of one card; MEMORY is the slice's, PER HOUR the "
-                      "instance's price, PER GPU-H a whole card's hour at that rate\n");
+        buf_printf(out, "%s: %s of one card; MEMORY is the slice's, PER HOUR the instance's "
+                   "price, PER GPU-H a whole card's hour at that rate\n",
+                   view_str(view_map_get(sliced, "label")),
+                   view_str(view_map_get(sliced, "fraction")));
     for (size_t i = 0; i < n * N_TEXT_COLUMNS; i++)
         free(cells[i]);
     free(cells);

@@ -14,7 +14,7 @@
 /* The figures over p (the price row) and g (its GPU).  "?C" stands for the currency asked (a
  * bound parameter, NULL for each offer's own); gw_price_in converts (kb_filter.h). */
 #define COUNT_SQL "COALESCE(NULLIF(p.gpu_count, 0), 1)"
-#define FRACTION_SQL "COALESCE(p.gpu_fraction, 1)"
+#define FRACTION_SQL "gw_fraction(COALESCE(p.gpu_fraction, 1))"
 #define PER_HOUR_SQL "gw_price_in(p.amount, p.currency, ?C)"
 #define USD_SQL "COALESCE(gw_price_in(p.amount, p.currency, 'USD'), p.amount)"
 
@@ -83,6 +83,40 @@ static void filter_names(gw_buf *b)
 }
 
 static const kb_filter_fields offer_fields = {filter_find, filter_names};
+
+int kb_fraction_parts(double fraction, int *num, int *den)
+{
+    for (int d = 1; d <= 64 && fraction > 0; d++) {
+        double n = round(fraction * d);
+        /* a catalogue writes a sixth as 0.167: three decimals are off by 0.0005 at most */
+        if (n >= 1 && fabs(n / d - fraction) < 0.0006) {
+            *num = (int)n;
+            *den = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* gw_fraction(x): the share x stands for, exactly (0.167 is 1/6), else x. */
+static void fraction_exact(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+    double x = sqlite3_value_double(argv[0]);
+    int num, den;
+    (void)argc;
+    if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
+        sqlite3_result_null(cx);
+    else
+        sqlite3_result_double(cx, kb_fraction_parts(x, &num, &den) ? (double)num / den : x);
+}
+
+static int fraction_register(kb *k, int on, gw_error *err)
+{
+    int rc = sqlite3_create_function_v2(k->db, "gw_fraction", 1,
+                                        SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                        on ? fraction_exact : NULL, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "listing offers");
+}
 
 /* sql with each "?C" made the numbered parameter currency_param. */
 static void put_sql(gw_buf *out, const char *sql, size_t currency_param)
@@ -196,7 +230,8 @@ int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw
     /* a currency the KB cannot convert to is an error, not a column of unknowns */
     if (rc == GW_OK && q->currency)
         rc = kb_convert(k, 1, "USD", q->currency, &unit, err);
-    if (rc == GW_OK && (rc = kb_price_in_register(k, &conv, err)) == GW_OK)
+    if (rc == GW_OK && (rc = kb_price_in_register(k, &conv, err)) == GW_OK &&
+        (rc = fraction_register(k, 1, err)) == GW_OK)
         registered = 1;
     offer_params pp = {f.n + 1, f.n + 2, f.n + 3, f.n + 4};
     if (rc == GW_OK) {
@@ -225,8 +260,10 @@ int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw
         }
     }
     sqlite3_finalize(st);
-    if (registered)
+    if (registered) {
         kb_price_in_unregister(k);
+        fraction_register(k, 0, err);
+    }
     buf_free(&sql);
     kb_filter_free(&f);
     return rc;
