@@ -171,6 +171,15 @@ static void text_cell(gw_buf *b, const view *row, const text_column *c)
         buf_putc(b, '-');
 }
 
+/* The columns s takes in a terminal: its UTF-8 characters ("€0.90" is 5, in 7 bytes). */
+static size_t text_cols(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
 /* The terminal table: columns as wide as their longest entry, then a key to what it shows. */
 static void offers_text(gw_buf *out, const view *rows)
 {
@@ -193,16 +202,17 @@ static void offers_text(gw_buf *out, const view *rows)
             gw_buf b = GW_BUF_INIT;
             text_cell(&b, row, &text_columns[j]);
             cells[i * N_TEXT_COLUMNS + j] = buf_detach(&b);
-            if (strlen(cells[i * N_TEXT_COLUMNS + j]) > w[j])
-                w[j] = strlen(cells[i * N_TEXT_COLUMNS + j]);
+            if (text_cols(cells[i * N_TEXT_COLUMNS + j]) > w[j])
+                w[j] = text_cols(cells[i * N_TEXT_COLUMNS + j]);
         }
     }
     for (size_t i = 0; i <= n; i++) {
         gw_buf line = GW_BUF_INIT;
         for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
             const char *cell = i ? cells[(i - 1) * N_TEXT_COLUMNS + j] : text_columns[j].title;
-            buf_printf(&line, "%s%*s", j ? "  " : "", text_columns[j].right ? (int)w[j]
-                       : -(int)w[j], cell);
+            int pad = (int)(w[j] - text_cols(cell));
+            buf_printf(&line, "%s%*s%s%*s", j ? "  " : "", text_columns[j].right ? pad : 0, "",
+                       cell, text_columns[j].right ? 0 : pad, "");
         }
         while (line.len && line.data[line.len - 1] == ' ')
             line.data[--line.len] = '\0';
