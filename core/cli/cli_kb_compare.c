@@ -32,6 +32,10 @@ static const char *wrap_line(const char *s, size_t width, size_t *len)
     size_t cut = width;
     while (cut > 0 && s[cut] != ' ')
         cut--;
+    /* the best mark stays with its figure: never a line of " *" alone */
+    if (cut > 0 && strcmp(s + cut, " *") == 0)
+        while (--cut > 0 && s[cut] != ' ')
+            ;
     for (size_t at = width; cut == 0 && at > 1; at--)   /* a long word: after a hyphen */
         if (s[at - 1] == '-')
             cut = at;

@@ -245,9 +245,6 @@ static int read_query(const cli_args *args, kb_offer_query *q, gw_error *err)
     q->currency = cli_value(args, "currency");
     q->where = cli_value(args, "where");
     q->sort = cli_value(args, "sort");
-    if (args->argc)
-        return gw_error_set(err, GW_EUSAGE, "unexpected operand '%.60s' (quote the --where "
-                            "expression: it is one argument)", args->argv[0]);
     if (cli_flag(args, "spot") && cli_flag(args, "no-spot"))
         return gw_error_set(err, GW_EUSAGE, "--spot and --no-spot exclude each other");
     if (cli_number(args, "max-price", 0, HUGE_VAL, &q->max_per_gpu, err) != GW_OK)
