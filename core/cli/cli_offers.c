@@ -328,8 +328,8 @@ static const cli_option offers_options[] = {
      "order by any of those fields, lowest first, or highest first with a leading `-` (the "
      "default: price_per_gpu); prices compare by their value in USD where the KB has a rate", 0},
     {"max-price", 0, "X", CLI_TEXT, NULL,
-     "only offers whose price per GPU-hour is at most X (in `--currency` when given, else in "
-     "each offer's own currency)", 0},
+     "only offers whose price per whole GPU-hour is at most X (in `--currency` when given, "
+     "else in each offer's own currency)", 0},
     {"currency", 0, "CUR", CLI_TEXT, NULL,
      "convert every price to CUR (USD, CNY, EUR, ...) with the KB's exchange rates", 0},
     {"spot", 0, NULL, CLI_TEXT, NULL, "only spot (interruptible) offers", 0},

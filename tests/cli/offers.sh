@@ -70,6 +70,12 @@ check_eq "--where gpu_fraction < 1: the two slices" "$(jqr '[.offers[] | .label]
 run "$GW" --kb "$KB" offers --where "vram >= 24"
 check_rc "--where with an unknown field: exit 64" 64
 check_err "--where: the offer fields are named" "--where: unknown field 'vram' (fields: gpu, memory_gb, count"
+# the fields are described once (core/kb/kb_offers.c); the help names each of them
+FIELDS=$(printf '%s' "$ERR" | sed -n 's/.*(fields: \(.*\))$/\1/p' | tr -d ',')
+HELP=$("$GW" help offers)
+missing=
+for f in $FIELDS; do case "$HELP" in *"$f"*) ;; *) missing="$missing $f" ;; esac; done
+check_eq "help offers names every field --where knows ($(echo $FIELDS | wc -w | tr -d ' '))" "$missing" ""
 run "$GW" --kb "$KB" offers --where "memory_gb >= lots"
 check_rc "--where with a word for a number: exit 64" 64
 check_err "--where: says what is wrong" "--where: memory_gb: 'lots' is not a number"
