@@ -1,5 +1,6 @@
 /* cli_offers.c — the `gpuwise offers` command: the cloud offers in the KB (curated ones and those
- * pricing plugins stored), filtered, converted to one currency on request, and sorted. */
+ * pricing plugins stored) as kb_offers_list selects and sorts them, those that differ only in
+ * region folded into one row, slices of a card shown as their fraction, in every listing format. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,40 +136,48 @@ static const cli_column offer_columns[] = {
     {"region_count", "Regions"}, {"regions", "Region list"}, {NULL, NULL},
 };
 
-/* The text table's columns: title, the row's field, right-aligned (figures). */
+/* How a text column writes its field. */
+enum text_form { FORM_TEXT, FORM_NUMBER, FORM_GB, FORM_MONEY, FORM_SPOT, FORM_REGION };
+
+/* The text table's columns: title, the row's field, how it is written; figures align right. */
 typedef struct text_column {
     const char *title, *key;
-    int right;
+    enum text_form form;
 } text_column;
 
 static const text_column text_columns[] = {
-    {"GPU", "label", 0}, {"COUNT", "gpu_count", 1}, {"MEMORY", "memory_gb", 1},
-    {"PROVIDER", "provider", 0}, {"INSTANCE", "instance", 0}, {"REGION", "region", 0},
-    {"SPOT", "spot", 0}, {"PER HOUR", "price_per_hour", 1}, {"PER GPU-H", "price_per_gpu_hour", 1},
-    {"AS OF", "as_of", 0}, {"SOURCE", "source", 0},
+    {"GPU", "label", FORM_TEXT}, {"COUNT", "gpu_count", FORM_NUMBER},
+    {"MEMORY", "memory_gb", FORM_GB}, {"PROVIDER", "provider", FORM_TEXT},
+    {"INSTANCE", "instance", FORM_TEXT}, {"REGION", "region", FORM_REGION},
+    {"SPOT", "spot", FORM_SPOT}, {"PER HOUR", "price_per_hour", FORM_MONEY},
+    {"PER GPU-H", "price_per_gpu_hour", FORM_MONEY}, {"AS OF", "as_of", FORM_TEXT},
+    {"SOURCE", "source", FORM_TEXT},
 };
 #define N_TEXT_COLUMNS (sizeof text_columns / sizeof text_columns[0])
 #define TEXT_CELL_MAX 40   /* a longer name is cut: the table stays readable */
 
-/* One cell of the text table. */
+static int right_aligned(const text_column *c)
+{
+    return c->form == FORM_NUMBER || c->form == FORM_GB || c->form == FORM_MONEY;
+}
+
+/* One cell of the text table: "-" for an unknown figure or text. */
 static void text_cell(gw_buf *b, const view *row, const text_column *c)
 {
     const view *v = view_map_get(row, c->key);
-    const char *currency = view_str(view_map_get(row, "currency"));
-    if (!strcmp(c->key, "region") && view_num(view_map_get(row, "region_count")) > 1)
-        buf_printf(b, "%s +%g", view_str(v), view_num(view_map_get(row, "region_count")) - 1);
-    else if (!strcmp(c->key, "spot"))
+    double count = view_num(view_map_get(row, "region_count")), x = view_num(v);
+    if (c->form == FORM_SPOT)
         buf_puts(b, view_bool_value(v) ? "spot" : "-");
-    else if (!strcmp(c->key, "memory_gb") && view_kind(v) == VIEW_NUMBER && !isnan(view_num(v)))
-        buf_printf(b, "%g GB", view_num(v));
-    else if (c->right && view_kind(v) == VIEW_NUMBER && !isnan(view_num(v)) && strncmp(c->key, "price", 5) == 0)
-        units_format_money(b, view_num(v), currency, 2);
-    else if (view_kind(v) == VIEW_NUMBER && !isnan(view_num(v)))
-        buf_printf(b, "%g", view_num(v));
+    else if (c->form == FORM_REGION && count > 1)
+        buf_printf(b, "%s +%g", view_str(v), count - 1);
     else if (view_kind(v) == VIEW_STRING)
         buf_printf(b, "%.*s", TEXT_CELL_MAX, view_str(v));
-    else
+    else if (isnan(x))   /* not a number, or an unknown one */
         buf_putc(b, '-');
+    else if (c->form == FORM_MONEY)
+        units_format_money(b, x, view_str(view_map_get(row, "currency")), 2);
+    else
+        buf_printf(b, c->form == FORM_GB ? "%g GB" : "%g", x);
 }
 
 /* The columns s takes in a terminal: its UTF-8 characters ("€0.90" is 5, in 7 bytes). */
@@ -211,8 +220,9 @@ static void offers_text(gw_buf *out, const view *rows)
         for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
             const char *cell = i ? cells[(i - 1) * N_TEXT_COLUMNS + j] : text_columns[j].title;
             int pad = (int)(w[j] - text_cols(cell));
-            buf_printf(&line, "%s%*s%s%*s", j ? "  " : "", text_columns[j].right ? pad : 0, "",
-                       cell, text_columns[j].right ? 0 : pad, "");
+            int right = right_aligned(&text_columns[j]);
+            buf_printf(&line, "%s%*s%s%*s", j ? "  " : "", right ? pad : 0, "", cell,
+                       right ? 0 : pad, "");
         }
         while (line.len && line.data[line.len - 1] == ' ')
             line.data[--line.len] = '\0';

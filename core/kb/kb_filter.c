@@ -1,8 +1,9 @@
-/* kb_filter.c — the listing of `kb list`: the --where language ("memory_gb>=48 and
- * (nvlink_gbs>0 or vendor=AMD)"), compiled to SQL whose values are all bound parameters, the
- * --sort field, and the fields both use: the GPU columns kb_table.c describes, less those about
- * the row (source, note), and the derived fields described here (a GPU's latest new price in a
- * chosen currency, per GB, per TFLOPS, per TB/s, and TFLOPS per watt). */
+/* kb_filter.c — the --where language ("memory_gb>=48 and (nvlink_gbs>0 or vendor=AMD)"),
+ * compiled to SQL whose values are all bound parameters over the fields a listing names
+ * (kb_filter.h: `kb list` here, `offers` in kb_offers.c), and the listing of `kb list`: its
+ * --sort field and its fields, the GPU columns kb_table.c describes, less those about the row
+ * (source, note), and the derived fields described here (a GPU's latest new price in a chosen
+ * currency, per GB, per TFLOPS, per TB/s, and TFLOPS per watt). */
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -344,7 +345,8 @@ static int read_value(scan *s, const char *field, const char *op, int numeric, c
 }
 
 /* The SQL of one condition, its value bound as the next parameter.  Takes text. */
-static void condition_sql(kb_filter *f, const kb_filter_field *fl, const char *op, char *text, double num)
+static void condition_sql(kb_filter *f, const kb_filter_field *fl, const char *op, char *text,
+                          double num)
 {
     if (strcmp(op, "~") == 0) {
         /* contains, case-insensitive: LIKE with the pattern characters escaped */

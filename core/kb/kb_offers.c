@@ -49,17 +49,6 @@ static const offer_field fields[] = {
 /* The columns kb_offer holds, by their place in fields[]. */
 enum { F_MEMORY = 1, F_COUNT = 2, F_FRACTION = 3, F_PER_HOUR = 8, F_PER_GPU = 9, F_CURRENCY = 10 };
 
-const char *kb_offer_field(size_t i, const char **alias, int *numeric)
-{
-    if (i >= N_FIELDS)
-        return NULL;
-    if (alias)
-        *alias = fields[i].alias;
-    if (numeric)
-        *numeric = fields[i].numeric;
-    return fields[i].name;
-}
-
 static const offer_field *offer_field_find(const char *name)
 {
     for (size_t i = 0; name && i < N_FIELDS; i++)

@@ -39,9 +39,4 @@ void kb_offers_free(kb_offer *rows, size_t n);
  * catalogues write a sixth of a card as 0.167.  Returns 0 (and leaves them) when none is. */
 int kb_fraction_parts(double fraction, int *num, int *den);
 
-/* The i-th field --where and --sort know, in listing order; NULL past the last.  *alias (may
- * be NULL) gets the other name that field answers to (the JSON key where it differs: count is
- * gpu_count), NULL for none; *numeric whether it holds a number. */
-const char *kb_offer_field(size_t i, const char **alias, int *numeric);
-
 #endif
