@@ -5,13 +5,21 @@
 
 #include "render/mustache.h"
 
-/* One cell as text: a string as it is, a number as JSON writes it, a bool as true/false. */
+/* One cell as text: a string as it is, a number as JSON writes it, a bool as true/false, a
+ * list its entries so written, separated by spaces. */
 static void cell_text(gw_buf *out, const view *v)
 {
     switch (view_kind(v)) {
     case VIEW_STRING: buf_puts(out, view_str(v)); break;
     case VIEW_NUMBER:
     case VIEW_BOOL: view_to_json(v, out, 0); break;
+    case VIEW_LIST:
+        for (size_t i = 0; i < view_len(v); i++) {
+            if (i)
+                buf_putc(out, ' ');
+            cell_text(out, view_list_at(v, i));
+        }
+        break;
     default: break;
     }
 }

@@ -14,9 +14,9 @@ typedef struct cli_column {
 
 /* Writes rows (a view list of maps) as ctx->format says: "json" prints json_root (the whole
  * listing, as --json always has), "md" a Markdown table and "csv" CSV with one header row, the
- * columns in order (numbers as JSON writes them, true/false, null as empty).  "text" is the
- * caller's own table and is not handled here: returns GW_ESOFTWARE.  Written through
- * cli_write_output. */
+ * columns in order (numbers as JSON writes them, true/false, null as empty, a list its entries
+ * separated by spaces).  "text" is the caller's own table and is not handled here: returns
+ * GW_ESOFTWARE.  Written through cli_write_output. */
 int cli_listing_write(gw_ctx *ctx, const view *json_root, const view *rows,
                       const cli_column *cols, gw_error *err);
 

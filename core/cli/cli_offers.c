@@ -1,5 +1,6 @@
 /* cli_offers.c — the `gpuwise offers` command: the cloud offers in the KB (curated ones and those
- * pricing plugins stored), filtered, converted to one currency on request, and sorted. */
+ * pricing plugins stored) as kb_offers_list selects and sorts them, those that differ only in
+ * region folded into one row, slices of a card shown as their fraction, in every listing format. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,216 +10,314 @@
 #include "cli_listing.h"
 #include "base/units.h"
 #include "base/view.h"
+#include "kb/kb_offers.h"
 
-typedef struct offer_row {
-    const kb_price *p;
-    double price, per_gpu;   /* in the shown currency */
-    double key;              /* what --sort orders by, in USD when a rate allows (so offers in
-                                different currencies compare) */
-    const char *currency;
-} offer_row;
+/* ---- folding: one row for an offer that differs only in its region ------------------------ */
 
-/* What the options ask of an offer. */
-typedef struct offer_filter {
-    int spot;                /* 1 only spot, 0 only on-demand, -1 both */
-    double max_price;        /* per GPU-hour in the shown currency; NaN: no limit */
-    const char *currency;    /* convert to it; NULL: each offer's own */
-    int by_gpu_hour;         /* sort by price per GPU-hour, else per instance-hour */
-} offer_filter;
-
-static int cmp_rows(const void *a, const void *b)
+/* "1/6", "3/7": a share of one card as people write it; NULL for a whole card.  Caller frees. */
+static char *fraction_text(double fraction)
 {
-    const offer_row *x = a, *y = b;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    int c = strcmp(x->p->gpu, y->p->gpu);
-    return c ? c : (x->p->id < y->p->id ? -1 : x->p->id > y->p->id);
+    gw_buf b = GW_BUF_INIT;
+    int num, den;
+    if (isnan(fraction) || fraction >= 1)
+        return NULL;
+    if (kb_fraction_parts(fraction, &num, &den))
+        buf_printf(&b, "%d/%d", num, den);
+    else
+        buf_printf(&b, "%.3g", fraction);
+    return buf_detach(&b);
 }
 
-/* The width a text column needs for s: at least current, at most 40 characters. */
-static int text_width(const char *s, int current)
+/* An offer as the listing shows it, less its region (which folding gathers). */
+static view *offer_view(const kb_offer *o)
 {
-    int n = s ? (int)strlen(s) : 1;
-    if (n > 40)
-        n = 40;
-    return n > current ? n : current;
+    const kb_price *p = &o->price;
+    char *fraction = fraction_text(o->fraction);
+    view *m = view_map();
+    view_map_set_str(m, "gpu", p->gpu);
+    /* distinct slices of one card get distinct labels: "1/6 a10", "1/3 a10", "a10" */
+    view_map_set(m, "label", fraction ? view_stringf("%s %s", fraction, p->gpu)
+                                      : view_string(p->gpu));
+    view_map_set_num(m, "gpu_count", o->count);
+    view_map_set_num(m, "gpu_fraction", o->fraction);
+    view_map_set_str(m, "fraction", fraction);
+    view_map_set_num(m, "memory_gb", o->memory_gb);
+    view_map_set_str(m, "provider", p->provider);
+    view_map_set_str(m, "instance", p->instance);
+    view_map_set_bool(m, "spot", p->spot);
+    view_map_set_num(m, "price_per_hour", o->per_hour);
+    view_map_set_num(m, "price_per_gpu_hour", o->per_gpu);
+    view_map_set_str(m, "currency", o->currency);
+    view_map_set_str(m, "as_of", p->as_of);
+    view_map_set_str(m, "source", p->source);
+    view_map_set_str(m, "quality", p->quality);
+    free(fraction);
+    return m;
 }
 
+/* A row's fold key: everything it shows but its region, as JSON. */
+typedef struct fold_key {
+    char *json;
+    size_t index;
+} fold_key;
+
+static int cmp_keys(const void *a, const void *b)
+{
+    const fold_key *x = a, *y = b;
+    int c = strcmp(x->json, y->json);
+    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+/* Whether a string list holds s. */
+static int list_has(const view *l, const char *s)
+{
+    for (size_t i = 0; i < view_len(l); i++)
+        if (!strcmp(view_str(view_list_at(l, i)), s))
+            return 1;
+    return 0;
+}
+
+/* The offers as view rows in their order, those that differ only in region folded into the
+ * first of them: region (the first), regions (each once, in the offers' order) and
+ * region_count.  A row without a region adds none. */
+static view *fold_offers(const kb_offer *o, size_t n)
+{
+    view **rows = gw_xcalloc(n ? n : 1, sizeof *rows);
+    fold_key *keys = gw_xcalloc(n ? n : 1, sizeof *keys);
+    size_t *leader = gw_xcalloc(n ? n : 1, sizeof *leader);
+    for (size_t i = 0; i < n; i++) {
+        gw_buf b = GW_BUF_INIT;
+        rows[i] = offer_view(&o[i]);
+        view_to_json(rows[i], &b, 0);
+        keys[i] = (fold_key){buf_detach(&b), i};
+    }
+    /* equal keys end up side by side, the earliest first: it leads its group */
+    qsort(keys, n, sizeof *keys, cmp_keys);
+    for (size_t i = 0; i < n; i++)
+        leader[keys[i].index] = i && !strcmp(keys[i].json, keys[i - 1].json)
+                                    ? leader[keys[i - 1].index] : keys[i].index;
+    view *list = view_list();
+    for (size_t i = 0; i < n; i++) {
+        view *lead = rows[leader[i]];
+        if (leader[i] == i) {
+            view_map_set(lead, "regions", view_list());
+            view_list_push(list, lead);
+        } else {
+            view_free(rows[i]);
+        }
+        view *regions = view_map_get(lead, "regions");
+        if (o[i].price.region && !list_has(regions, o[i].price.region))
+            view_list_push(regions, view_string(o[i].price.region));
+    }
+    for (size_t i = 0; i < view_len(list); i++) {
+        view *m = view_list_at(list, i);
+        const view *regions = view_map_get(m, "regions");
+        view_map_set_str(m, "region", view_len(regions) ? view_str(view_list_at(regions, 0))
+                                                         : NULL);
+        view_map_set_int(m, "region_count", (long long)view_len(regions));
+    }
+    for (size_t i = 0; i < n; i++)
+        free(keys[i].json);
+    free(keys);
+    free(leader);
+    free(rows);
+    return list;
+}
+
+/* ---- the formats ---------------------------------------------------------------------------- */
+
+/* md and CSV: the columns offers always had, then those added since (so scripts that read the
+ * first ones by position keep working). */
 static const cli_column offer_columns[] = {
     {"gpu", "GPU"}, {"gpu_count", "Count"}, {"provider", "Provider"}, {"instance", "Instance"},
     {"region", "Region"}, {"spot", "Spot"}, {"price_per_hour", "Per hour"},
     {"price_per_gpu_hour", "Per GPU-hour"}, {"currency", "Currency"}, {"as_of", "As of"},
-    {"source", "Source"}, {NULL, NULL},
+    {"source", "Source"}, {"fraction", "Fraction"}, {"memory_gb", "Memory GB"},
+    {"region_count", "Regions"}, {"regions", "Region list"}, {NULL, NULL},
 };
 
-/* The cloud prices of every GPU that name stands for (a family name gives all its variants,
- * named on the diagnostics stream), or of every GPU when name is NULL. */
-static int find_offers(gw_ctx *ctx, kb *k, const char *name, kb_price **prices, size_t *n,
-                       gw_error *err)
+/* How a text column writes its field. */
+enum text_form { FORM_TEXT, FORM_NUMBER, FORM_GB, FORM_MONEY, FORM_SPOT, FORM_REGION };
+
+/* The text table's columns: title, the row's field, how it is written; figures align right. */
+typedef struct text_column {
+    const char *title, *key;
+    enum text_form form;
+} text_column;
+
+static const text_column text_columns[] = {
+    {"GPU", "label", FORM_TEXT}, {"COUNT", "gpu_count", FORM_NUMBER},
+    {"MEMORY", "memory_gb", FORM_GB}, {"PROVIDER", "provider", FORM_TEXT},
+    {"INSTANCE", "instance", FORM_TEXT}, {"REGION", "region", FORM_REGION},
+    {"SPOT", "spot", FORM_SPOT}, {"PER HOUR", "price_per_hour", FORM_MONEY},
+    {"PER GPU-H", "price_per_gpu_hour", FORM_MONEY}, {"AS OF", "as_of", FORM_TEXT},
+    {"SOURCE", "source", FORM_TEXT},
+};
+#define N_TEXT_COLUMNS (sizeof text_columns / sizeof text_columns[0])
+#define TEXT_CELL_MAX 40   /* a longer name is cut: the table stays readable */
+
+static int right_aligned(const text_column *c)
 {
-    char **ids = NULL;
-    size_t n_ids = 0;
-    if (!name)
-        return kb_prices_find(k, NULL, "cloud", NULL, prices, n, err);
-    int rc = kb_gpu_resolve_family(k, name, &ids, &n_ids, err);
-    if (rc == GW_OK && n_ids > 1) {
-        fprintf(ctx->diag, "gpuwise offers: '%s' stands for %zu GPUs:", name, n_ids);
-        for (size_t i = 0; i < n_ids; i++)
-            fprintf(ctx->diag, "%s %s", i ? "," : "", ids[i]);
-        fputc('\n', ctx->diag);
-    }
-    *prices = NULL;
-    *n = 0;
-    for (size_t i = 0; rc == GW_OK && i < n_ids; i++) {
-        kb_price *some = NULL;
-        size_t ns = 0;
-        rc = kb_prices_find(k, ids[i], "cloud", NULL, &some, &ns, err);
-        if (rc == GW_OK && ns) {
-            *prices = gw_xrealloc(*prices, (*n + ns) * sizeof **prices);
-            memcpy(*prices + *n, some, ns * sizeof *some);
-            *n += ns;
-        }
-        free(some);   /* the rows' strings moved into *prices */
-    }
-    kb_strings_free(ids, n_ids);
-    return rc;
+    return c->form == FORM_NUMBER || c->form == FORM_GB || c->form == FORM_MONEY;
 }
 
-/* The offers among prices that pass the filter, converted and sorted, into rows (which point
- * into prices).  Returns the number kept through *nr. */
-static int select_rows(kb *k, const kb_price *prices, size_t n, const offer_filter *f,
-                       offer_row *rows, size_t *nr, gw_error *err)
+/* One cell of the text table: "-" for an unknown figure or text. */
+static void text_cell(gw_buf *b, const view *row, const text_column *c)
 {
-    *nr = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kb_price *p = &prices[i];
-        if (f->spot >= 0 && p->spot != f->spot)
-            continue;
-        offer_row r = {p, p->amount, NAN, NAN, p->currency};
-        if (f->currency && strcmp(f->currency, p->currency) != 0) {
-            int rc = kb_convert(k, p->amount, p->currency, f->currency, &r.price, err);
-            if (rc != GW_OK)
-                return rc;
-            r.currency = f->currency;
-        }
-        double count = p->gpu_count > 0 ? p->gpu_count : 1;
-        r.per_gpu = r.price / count;
-        if (!isnan(f->max_price) && r.per_gpu > f->max_price)
-            continue;
-        double usd;
-        gw_error ignore;
-        if (kb_convert(k, r.price, r.currency, "USD", &usd, &ignore) != GW_OK)
-            usd = r.price;
-        r.key = f->by_gpu_hour ? usd / count : usd;
-        rows[(*nr)++] = r;
-    }
-    qsort(rows, *nr, sizeof *rows, cmp_rows);
-    return GW_OK;
+    const view *v = view_map_get(row, c->key);
+    double count = view_num(view_map_get(row, "region_count")), x = view_num(v);
+    if (c->form == FORM_SPOT)
+        buf_puts(b, view_bool_value(v) ? "spot" : "-");
+    else if (c->form == FORM_REGION && count > 1)
+        buf_printf(b, "%s +%g", view_str(v), count - 1);
+    else if (view_kind(v) == VIEW_STRING)
+        buf_printf(b, "%.*s", TEXT_CELL_MAX, view_str(v));
+    else if (isnan(x))   /* not a number, or an unknown one */
+        buf_putc(b, '-');
+    else if (c->form == FORM_MONEY)
+        units_format_money(b, x, view_str(view_map_get(row, "currency")), 2);
+    else
+        buf_printf(b, c->form == FORM_GB ? "%g GB" : "%g", x);
 }
 
-/* {currency, offers: [...]}: what --json prints and the other listings' rows. */
-static view *offers_view(const offer_row *rows, size_t nr, const char *currency)
+/* The columns s takes in a terminal: its UTF-8 characters ("€0.90" is 5, in 7 bytes). */
+static size_t text_cols(const char *s)
 {
-    view *root = view_map();
-    view_map_set_str(root, "currency", currency);
-    view *list = view_map_set(root, "offers", view_list());
-    for (size_t i = 0; i < nr; i++) {
-        const kb_price *p = rows[i].p;
-        view *m = view_list_push(list, view_map());
-        view_map_set_str(m, "gpu", p->gpu);
-        view_map_set_num(m, "gpu_count", p->gpu_count);
-        view_map_set_str(m, "provider", p->provider);
-        view_map_set_str(m, "instance", p->instance);
-        view_map_set_str(m, "region", p->region);
-        view_map_set_bool(m, "spot", p->spot);
-        view_map_set_num(m, "price_per_hour", rows[i].price);
-        view_map_set_num(m, "price_per_gpu_hour", rows[i].per_gpu);
-        view_map_set_str(m, "currency", rows[i].currency);
-        view_map_set_str(m, "as_of", p->as_of);
-        view_map_set_str(m, "source", p->source);
-    }
-    return root;
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
 }
 
-/* The terminal table: columns as wide as their longest entry (up to 40 characters), so names
- * stay whole. */
-static void offers_text(gw_buf *out, const offer_row *rows, size_t nr)
+/* The terminal table: columns as wide as their longest entry, then a key to what it shows. */
+static void offers_text(gw_buf *out, const view *rows)
 {
-    if (nr == 0) {
+    size_t n = view_len(rows), w[N_TEXT_COLUMNS];
+    int folded = 0;
+    const view *sliced = NULL;   /* the first slice of a card, which the key explains */
+    if (n == 0) {
         buf_puts(out, "no cloud offers match\n");
         return;
     }
-    int w_gpu = 3, w_provider = 8, w_instance = 8;
-    for (size_t i = 0; i < nr; i++) {
-        w_gpu = text_width(rows[i].p->gpu, w_gpu);
-        w_provider = text_width(rows[i].p->provider, w_provider);
-        w_instance = text_width(rows[i].p->instance, w_instance);
+    char **cells = gw_xcalloc(n * N_TEXT_COLUMNS, sizeof *cells);
+    for (size_t j = 0; j < N_TEXT_COLUMNS; j++)
+        w[j] = strlen(text_columns[j].title);
+    for (size_t i = 0; i < n; i++) {
+        const view *row = view_list_at(rows, i);
+        folded |= view_num(view_map_get(row, "region_count")) > 1;
+        if (!sliced && view_kind(view_map_get(row, "fraction")) == VIEW_STRING)
+            sliced = row;
+        for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
+            gw_buf b = GW_BUF_INIT;
+            text_cell(&b, row, &text_columns[j]);
+            cells[i * N_TEXT_COLUMNS + j] = buf_detach(&b);
+            if (text_cols(cells[i * N_TEXT_COLUMNS + j]) > w[j])
+                w[j] = text_cols(cells[i * N_TEXT_COLUMNS + j]);
+        }
     }
-    buf_printf(out, "%-*s %5s  %-*s  %-*s  %-4s %12s %12s  %-10s %s\n", w_gpu, "GPU", "COUNT",
-               w_provider, "PROVIDER", w_instance, "INSTANCE", "SPOT", "PER HOUR", "PER GPU-H",
-               "AS OF", "SOURCE");
-    gw_buf price = GW_BUF_INIT, per = GW_BUF_INIT;
-    for (size_t i = 0; i < nr; i++) {
-        const kb_price *p = rows[i].p;
-        buf_reset(&price);
-        buf_reset(&per);
-        units_format_money(&price, rows[i].price, rows[i].currency, 2);
-        units_format_money(&per, rows[i].per_gpu, rows[i].currency, 2);
-        buf_printf(out, "%-*s %5g  %-*.*s  %-*.*s  %-4s %12s %12s  %-10s %s\n", w_gpu, p->gpu,
-                   p->gpu_count, w_provider, w_provider, p->provider ? p->provider : "-",
-                   w_instance, w_instance, p->instance ? p->instance : "-",
-                   p->spot ? "spot" : "-", buf_cstr(&price), buf_cstr(&per),
-                   p->as_of ? p->as_of : "-", p->source ? p->source : "-");
+    for (size_t i = 0; i <= n; i++) {
+        gw_buf line = GW_BUF_INIT;
+        for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
+            const char *cell = i ? cells[(i - 1) * N_TEXT_COLUMNS + j] : text_columns[j].title;
+            int pad = (int)(w[j] - text_cols(cell));
+            int right = right_aligned(&text_columns[j]);
+            buf_printf(&line, "%s%*s%s%*s", j ? "  " : "", right ? pad : 0, "", cell,
+                       right ? 0 : pad, "");
+        }
+        while (line.len && line.data[line.len - 1] == ' ')
+            line.data[--line.len] = '\0';
+        buf_printf(out, "%s\n", buf_cstr(&line));
+        buf_free(&line);
     }
-    buf_free(&price);
-    buf_free(&per);
+    buf_printf(out, "(%zu offer%s", n, n == 1 ? "" : "s");
+    if (folded)
+        buf_puts(out, "; REGION +N: the same offer in N more regions, which --json lists");
+    buf_puts(out, ")\n");
+    if (sliced)
+        buf_printf(out, "%s: %s of one card; MEMORY is the slice's, PER HOUR the instance's "
+                   "price, PER GPU-H a whole card's hour at that rate\n",
+                   view_str(view_map_get(sliced, "label")),
+                   view_str(view_map_get(sliced, "fraction")));
+    for (size_t i = 0; i < n * N_TEXT_COLUMNS; i++)
+        free(cells[i]);
+    free(cells);
 }
 
-/* The options as a filter; GW_EUSAGE for a contradiction or a bad value. */
-static int read_filter(const cli_args *args, offer_filter *f, gw_error *err)
+/* ---- the command ---------------------------------------------------------------------------- */
+
+/* The options as a query (gpus left to the caller); GW_EUSAGE for a contradiction or a bad
+ * value. */
+static int read_query(const cli_args *args, kb_offer_query *q, gw_error *err)
 {
-    const char *sort = cli_value(args, "sort");
-    f->spot = cli_flag(args, "spot") ? 1 : cli_flag(args, "no-spot") ? 0 : -1;
-    f->max_price = NAN;
-    f->currency = cli_value(args, "currency");
-    f->by_gpu_hour = !sort || strcmp(sort, "price_per_gpu") == 0;
+    memset(q, 0, sizeof *q);
+    q->spot = cli_flag(args, "spot") ? 1 : cli_flag(args, "no-spot") ? 0 : -1;
+    q->max_per_gpu = NAN;
+    q->currency = cli_value(args, "currency");
+    q->where = cli_value(args, "where");
+    q->sort = cli_value(args, "sort");
     if (cli_flag(args, "spot") && cli_flag(args, "no-spot"))
         return gw_error_set(err, GW_EUSAGE, "--spot and --no-spot exclude each other");
-    if (cli_number(args, "max-price", 0, HUGE_VAL, &f->max_price, err) != GW_OK)
+    if (cli_number(args, "max-price", 0, HUGE_VAL, &q->max_per_gpu, err) != GW_OK)
         return GW_EUSAGE;
-    if (f->currency && !units_is_currency(f->currency))
+    if (q->currency && !units_is_currency(q->currency))
         return gw_error_set(err, GW_EUSAGE, "--currency: expected a code like USD, not '%s'",
-                            f->currency);
+                            q->currency);
     return GW_OK;
+}
+
+/* The GPU ids --gpu stands for (a family name gives all its variants, named on the
+ * diagnostics stream); none without --gpu.  Caller frees with kb_strings_free. */
+static int offer_gpus(gw_ctx *ctx, kb *k, const char *name, char ***ids, size_t *n,
+                      gw_error *err)
+{
+    *ids = NULL;
+    *n = 0;
+    if (!name)
+        return GW_OK;
+    int rc = kb_gpu_resolve_family(k, name, ids, n, err);
+    if (rc == GW_OK && *n > 1) {
+        fprintf(ctx->diag, "gpuwise offers: '%s' stands for %zu GPUs:", name, *n);
+        for (size_t i = 0; i < *n; i++)
+            fprintf(ctx->diag, "%s %s", i ? "," : "", (*ids)[i]);
+        fputc('\n', ctx->diag);
+    }
+    return rc;
 }
 
 static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    offer_filter f;
-    int rc = read_filter(args, &f, err);
+    kb_offer_query q;
+    int rc = read_query(args, &q, err);
     if (rc != GW_OK)
         return rc;
     kb *k = NULL;
-    kb_price *prices = NULL;
-    offer_row *rows = NULL;
-    size_t n = 0, nr = 0;
+    kb_offer *offers = NULL;
+    char **ids = NULL;
+    size_t n = 0, n_ids = 0;
     if ((rc = cli_open_kb(ctx, 0, &k, err)) == GW_OK &&
-        (rc = find_offers(ctx, k, cli_value(args, "gpu"), &prices, &n, err)) == GW_OK) {
-        rows = gw_xcalloc(n ? n : 1, sizeof *rows);
-        rc = select_rows(k, prices, n, &f, rows, &nr, err);
+        (rc = offer_gpus(ctx, k, cli_value(args, "gpu"), &ids, &n_ids, err)) == GW_OK) {
+        q.gpus = cli_value(args, "gpu") ? (const char *const *)ids : NULL;
+        q.n_gpus = n_ids;
+        rc = kb_offers_list(k, &q, &offers, &n, err);
     }
-    if (rc == GW_OK && strcmp(ctx->format, "text") != 0) {
-        view *root = offers_view(rows, nr, f.currency);
-        rc = cli_listing_write(ctx, root, view_map_get(root, "offers"), offer_columns, err);
+    if (rc == GW_OK) {
+        view *root = view_map();
+        view_map_set_str(root, "currency", q.currency);
+        view_map_set_str(root, "where", q.where);
+        view_map_set_str(root, "sort", q.sort);
+        view *rows = view_map_set(root, "offers", fold_offers(offers, n));
+        if (strcmp(ctx->format, "text") != 0) {
+            rc = cli_listing_write(ctx, root, rows, offer_columns, err);
+        } else {
+            gw_buf out = GW_BUF_INIT;
+            offers_text(&out, rows);
+            rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
+            buf_free(&out);
+        }
         view_free(root);
-    } else if (rc == GW_OK) {
-        gw_buf out = GW_BUF_INIT;
-        offers_text(&out, rows, nr);
-        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
-        buf_free(&out);
     }
-    free(rows);
-    kb_prices_free(prices, n);
+    kb_offers_free(offers, n);
+    kb_strings_free(ids, n_ids);
     if (k)
         kb_close(k);
     return rc;
@@ -228,13 +327,21 @@ static const cli_option offers_options[] = {
     {"gpu", 0, "NAME", CLI_GPU, NULL,
      "only this GPU, named as people write it (\"H100 SXM\", A100-80GB); a family name "
      "(`h100`) means every variant, and the variants are named", 0},
+    {"where", 0, "EXPR", CLI_TEXT, NULL,
+     "only the offers the filter matches, in the language of `kb list --where` (conditions "
+     "`FIELD OP VALUE` joined by `and` and `or`, grouped with parentheses) over the fields gpu, "
+     "memory_gb (of each GPU rented), count (gpu_count), gpu_fraction, provider, instance, "
+     "region, spot (0 or 1), price (price_per_hour: the instance's), price_per_gpu "
+     "(price_per_gpu_hour: a whole GPU's hour), currency, as_of, source and quality; quote it, "
+     "it is one argument", 0},
+    {"sort", 0, "[-]FIELD", CLI_TEXT, NULL,
+     "order by any of those fields, lowest first, or highest first with a leading `-` (the "
+     "default: price_per_gpu); prices compare by their value in USD where the KB has a rate", 0},
     {"max-price", 0, "X", CLI_TEXT, NULL,
-     "only offers whose price per GPU-hour is at most X (in `--currency` when given, else in "
-     "each offer's own currency)", 0},
+     "only offers whose price per whole GPU-hour is at most X (in `--currency` when given, "
+     "else in each offer's own currency)", 0},
     {"currency", 0, "CUR", CLI_TEXT, NULL,
      "convert every price to CUR (USD, CNY, EUR, ...) with the KB's exchange rates", 0},
-    {"sort", 0, "KEY", CLI_CHOICE, "price_per_gpu|price",
-     "order by the price per GPU-hour (the default) or per instance-hour", 0},
     {"spot", 0, NULL, CLI_TEXT, NULL, "only spot (interruptible) offers", 0},
     {"no-spot", 0, NULL, CLI_TEXT, NULL, "only on-demand offers", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
@@ -244,9 +351,14 @@ static const cli_command offers_commands[] = {
     {"offers", NULL, 0, 0, CLI_TEXT,
      "list cloud GPU offers from the KB (filter, convert, sort)",
      "Lists the cloud GPU offers in the KB: the curated ones and those `gpuwise prices refresh` "
-     "stored, cheapest first.  Prices in different currencies are ordered by their value in USD "
-     "where the KB has a rate.  Exit status: 0 ok, 64 usage, 67 an unknown GPU or a currency "
-     "without a rate.",
+     "stored, cheapest per GPU-hour first.  Prices in different currencies are ordered by their "
+     "value in USD where the KB has a rate.  Offers that differ only in their region are one "
+     "row, which names the first region and how many more (`--json` lists them all).  A slice "
+     "of a card (1/6 of an A10) is shown as its fraction, with the slice's memory, the "
+     "instance's price and the price of a whole GPU-hour at that rate.  Example, the cheapest "
+     "2x 24 GB+ offers in the EU: `gpuwise offers --where 'memory_gb >= 24 and count >= 2 and "
+     "region ~ eu' --sort price_per_gpu`.  Exit status: 0 ok, 64 usage, 67 an unknown GPU or a "
+     "currency without a rate.",
      offers_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_JSON | CLI_FMT_CSV, 0, cmd_offers, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };

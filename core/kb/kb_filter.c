@@ -1,8 +1,9 @@
-/* kb_filter.c — the listing of `kb list`: the --where language ("memory_gb>=48 and
- * (nvlink_gbs>0 or vendor=AMD)"), compiled to SQL whose values are all bound parameters, the
- * --sort field, and the fields both use: the GPU columns kb_table.c describes, less those about
- * the row (source, note), and the derived fields described here (a GPU's latest new price in a
- * chosen currency, per GB, per TFLOPS, per TB/s, and TFLOPS per watt). */
+/* kb_filter.c — the --where language ("memory_gb>=48 and (nvlink_gbs>0 or vendor=AMD)"),
+ * compiled to SQL whose values are all bound parameters over the fields a listing names
+ * (kb_filter.h: `kb list` here, `offers` in kb_offers.c), and the listing of `kb list`: its
+ * --sort field and its fields, the GPU columns kb_table.c describes, less those about the row
+ * (source, note), and the derived fields described here (a GPU's latest new price in a chosen
+ * currency, per GB, per TFLOPS, per TB/s, and TFLOPS per watt). */
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include "base/check.h"
 #include "kb.h"
+#include "kb_filter.h"
 #include "kb_sql.h"
 #include "kb_table.h"
 
@@ -128,36 +130,38 @@ void kb_gpu_values_free(kb_gpu_value *rows, size_t n)
 
 /* ---- fields ------------------------------------------------------------------------------ */
 
-/* A field the filter language and --sort know: its name (the description's, never the user's
- * text), whether it is a number, and whether it is derived. */
-typedef struct list_field {
-    const char *name;
-    int numeric, is_derived;
-} list_field;
-
-static int field_find(const char *name, list_field *out)
+static int field_find(const char *name, kb_filter_field *out)
 {
     const kb_column *c = kb_table_column(KB_GPUS, name);
     const kb_derived *d = kb_gpu_derived_find(name);
     if (c && !(c->flags & KB_META)) {
-        *out = (list_field){c->name, c->type != KB_TEXT, 0};
+        *out = (kb_filter_field){c->name, c->type != KB_TEXT, 0};
         return 1;
     }
     if (d) {
-        *out = (list_field){d->name, d->type != KB_TEXT, 1};
+        *out = (kb_filter_field){d->name, d->type != KB_TEXT, 1};
         return 1;
     }
     return 0;
 }
 
-static int field_list_error(gw_error *err, const char *what, const char *name)
+static void field_names(gw_buf *b)
 {
-    gw_buf b = GW_BUF_INIT;
     const char *const *fields = kb_gpu_fields();
     for (const char *const *f = fields; *f; f++)
-        buf_printf(&b, "%s%s", f == fields ? "" : ", ", *f);
+        buf_printf(b, "%s%s", f == fields ? "" : ", ", *f);
     for (size_t i = 0; i < N_DERIVED; i++)
-        buf_printf(&b, ", %s", derived[i].d.name);
+        buf_printf(b, ", %s", derived[i].d.name);
+}
+
+/* `kb list`'s fields: the GPU columns, then the derived ones. */
+static const kb_filter_fields gpu_fields = {field_find, field_names};
+
+int kb_filter_unknown(const kb_filter_fields *fields, gw_error *err, const char *what,
+                      const char *name)
+{
+    gw_buf b = GW_BUF_INIT;
+    fields->names(&b);
     int rc = gw_error_set(err, GW_EUSAGE, "%sunknown field '%.60s' (fields: %s)", what, name,
                           buf_cstr(&b));
     buf_free(&b);
@@ -166,8 +170,8 @@ static int field_list_error(gw_error *err, const char *what, const char *name)
 
 int kb_list_field_check(const char *what, const char *name, gw_error *err)
 {
-    list_field f;
-    return field_find(name, &f) ? GW_OK : field_list_error(err, what, name);
+    kb_filter_field f;
+    return field_find(name, &f) ? GW_OK : kb_filter_unknown(&gpu_fields, err, what, name);
 }
 
 /* ---- the language ---------------------------------------------------------------------- */
@@ -180,17 +184,7 @@ int kb_list_field_check(const char *what, const char *name, gw_error *err)
 #define WHERE_MAX 4096
 #define WHERE_DEPTH 32   /* parentheses inside parentheses, at most */
 
-typedef struct filter {
-    gw_buf sql;
-    char **texts;      /* bound in order; numbers are kept as text too (sqlite3_bind_double) */
-    double *nums;
-    int *is_num;
-    size_t n;
-    int derived;       /* names a derived list_field */
-} filter;
-#define FILTER_INIT {GW_BUF_INIT, NULL, NULL, NULL, 0, 0}
-
-static void filter_free(filter *f)
+void kb_filter_free(kb_filter *f)
 {
     buf_free(&f->sql);
     kb_strlist_free(f->texts, f->n);
@@ -198,7 +192,17 @@ static void filter_free(filter *f)
     free(f->is_num);
 }
 
-static void filter_bind(filter *f, char *text, double num, int is_num)
+void kb_filter_bind(const kb_filter *f, sqlite3_stmt *st)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        if (f->is_num[i])
+            sqlite3_bind_double(st, (int)i + 1, f->nums[i]);
+        else
+            kb_sql_bind_text(st, (int)i + 1, f->texts[i]);
+    }
+}
+
+static void filter_bind(kb_filter *f, char *text, double num, int is_num)
 {
     f->texts = gw_xrealloc(f->texts, (f->n + 1) * sizeof *f->texts);
     f->nums = gw_xrealloc(f->nums, (f->n + 1) * sizeof *f->nums);
@@ -224,6 +228,7 @@ static int word_char(char c)
 typedef struct scan {
     const char *where, *p;
     int depth;
+    const kb_filter_fields *fields;
 } scan;
 
 static size_t scan_pos(const scan *s, const char *at)
@@ -237,8 +242,8 @@ static void skip_space(scan *s)
         s->p++;
 }
 
-/* FIELD: a GPU or derived field, in any case. */
-static int read_field(scan *s, list_field *out, gw_error *err)
+/* FIELD: one of the listing's fields, in any case. */
+static int read_field(scan *s, kb_filter_field *out, gw_error *err)
 {
     char name[64];
     const char *start = s->p;
@@ -254,8 +259,8 @@ static int read_field(scan *s, list_field *out, gw_error *err)
     snprintf(name, sizeof name, "%.*s", (int)(s->p - start), start);
     for (char *c = name; *c; c++)
         *c = (char)tolower((unsigned char)*c);
-    if (!field_find(name, out))
-        return field_list_error(err, "--where: ", name);
+    if (!s->fields->find(name, out))
+        return kb_filter_unknown(s->fields, err, "--where: ", name);
     return GW_OK;
 }
 
@@ -340,7 +345,8 @@ static int read_value(scan *s, const char *field, const char *op, int numeric, c
 }
 
 /* The SQL of one condition, its value bound as the next parameter.  Takes text. */
-static void condition_sql(filter *f, const list_field *fl, const char *op, char *text, double num)
+static void condition_sql(kb_filter *f, const kb_filter_field *fl, const char *op, char *text,
+                          double num)
 {
     if (strcmp(op, "~") == 0) {
         /* contains, case-insensitive: LIKE with the pattern characters escaped */
@@ -365,9 +371,9 @@ static void condition_sql(filter *f, const list_field *fl, const char *op, char 
 }
 
 /* cond := FIELD OP VALUE */
-static int read_condition(scan *s, filter *f, gw_error *err)
+static int read_condition(scan *s, kb_filter *f, gw_error *err)
 {
-    list_field fl;
+    kb_filter_field fl;
     const char *op = NULL;
     char *text = NULL;
     double num;
@@ -414,10 +420,10 @@ typedef struct before {
     size_t len;
 } before;
 
-static int read_or(scan *s, filter *f, before b, gw_error *err);
+static int read_or(scan *s, kb_filter *f, before b, gw_error *err);
 
 /* factor := "(" or ")" | cond */
-static int read_factor(scan *s, filter *f, before b, gw_error *err)
+static int read_factor(scan *s, kb_filter *f, before b, gw_error *err)
 {
     size_t len;
     skip_space(s);
@@ -450,7 +456,7 @@ static int read_factor(scan *s, filter *f, before b, gw_error *err)
 }
 
 /* and := factor { "and" factor }; stops before anything else. */
-static int read_and(scan *s, filter *f, before b, gw_error *err)
+static int read_and(scan *s, kb_filter *f, before b, gw_error *err)
 {
     int rc = read_factor(s, f, b, err);
     size_t len;
@@ -467,7 +473,7 @@ static int read_and(scan *s, filter *f, before b, gw_error *err)
 }
 
 /* or := and { "or" and }; stops at the end or a ')', the caller's to judge. */
-static int read_or(scan *s, filter *f, before b, gw_error *err)
+static int read_or(scan *s, kb_filter *f, before b, gw_error *err)
 {
     int rc = read_and(s, f, b, err);
     size_t len;
@@ -486,9 +492,10 @@ static int read_or(scan *s, filter *f, before b, gw_error *err)
     return rc;
 }
 
-static int filter_compile(const char *where, filter *f, gw_error *err)
+int kb_filter_compile(const char *where, const kb_filter_fields *fields, kb_filter *f,
+                      gw_error *err)
 {
-    scan s = {where, where, 0};
+    scan s = {where, where, 0, fields};
     if (strlen(where) > WHERE_MAX)
         return gw_error_set(err, GW_EUSAGE, "--where: too long (%d characters at most)",
                             WHERE_MAX);
@@ -505,36 +512,33 @@ static int filter_compile(const char *where, filter *f, gw_error *err)
 
 int kb_gpu_where_check(const char *where, gw_error *err)
 {
-    filter f = FILTER_INIT;
-    int rc = filter_compile(where, &f, err);
-    filter_free(&f);
+    kb_filter f = KB_FILTER_INIT;
+    int rc = kb_filter_compile(where, &gpu_fields, &f, err);
+    kb_filter_free(&f);
     return rc;
 }
 
 /* ---- the listing ------------------------------------------------------------------------- */
 
-/* gw_price_in(amount, currency): amount converted to the currency asked, as kb_convert does (one
- * description of conversion serves the listing too); NULL for a currency without a rate, which
- * leaves that price out.  Any other failure (an interrupt) stops the query and is kept in rc. */
-typedef struct convert_to {
-    kb *k;
-    const char *to;
-    int rc;
-    gw_error err;
-} convert_to;
-
+/* gw_price_in (kb_filter.h): one description of conversion serves every listing.  A currency
+ * without a rate gives NULL, which leaves that price out; any other failure (an interrupt)
+ * stops the query and is kept in rc. */
 static void price_in(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
-    convert_to *c = sqlite3_user_data(cx);
+    kb_convert_to *c = sqlite3_user_data(cx);
     const char *from = (const char *)sqlite3_value_text(argv[1]);
+    const char *to = argc > 2 ? (const char *)sqlite3_value_text(argv[2]) : c->to;
     double out;
     gw_error e = {0};
-    (void)argc;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL || !from) {
         sqlite3_result_null(cx);
         return;
     }
-    int rc = kb_convert(c->k, sqlite3_value_double(argv[0]), from, c->to, &out, &e);
+    if (!to) {
+        sqlite3_result_value(cx, argv[0]);
+        return;
+    }
+    int rc = kb_convert(c->k, sqlite3_value_double(argv[0]), from, to, &out, &e);
     if (rc == GW_OK) {
         sqlite3_result_double(cx, out);
     } else if (rc == GW_ENOTFOUND || rc == GW_EUSAGE) {
@@ -546,23 +550,27 @@ static void price_in(sqlite3_context *cx, int argc, sqlite3_value **argv)
     }
 }
 
-static int price_in_register(kb *k, convert_to *c, gw_error *err)
+int kb_price_in_register(kb *k, kb_convert_to *c, gw_error *err)
 {
     int rc = sqlite3_create_function_v2(k->db, "gw_price_in", 2, SQLITE_UTF8, c, price_in, NULL,
                                         NULL, NULL);
-    return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "listing GPUs");
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(k->db, "gw_price_in", 3, SQLITE_UTF8, c, price_in,
+                                        NULL, NULL, NULL);
+    return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "converting prices");
 }
 
-static void price_in_unregister(kb *k)
+void kb_price_in_unregister(kb *k)
 {
-    sqlite3_create_function_v2(k->db, "gw_price_in", 2, SQLITE_UTF8, NULL, NULL, NULL, NULL,
-                               NULL);
+    for (int n = 2; n <= 3; n++)
+        sqlite3_create_function_v2(k->db, "gw_price_in", n, SQLITE_UTF8, NULL, NULL, NULL, NULL,
+                                   NULL);
 }
 
 /* The listing's SELECT: the gpu columns (then, with_derived, the derived fields, computed in a
  * subquery the filter and the sort then read like columns), filtered, sorted (unknown last),
  * then by id. */
-static void list_sql(gw_buf *sql, const filter *f, const char *sort_field, int desc,
+static void list_sql(gw_buf *sql, const kb_filter *f, const char *sort_field, int desc,
                      int with_derived)
 {
     const kb_table *t = &kb_tables[KB_GPUS];
@@ -605,11 +613,11 @@ static void values_from_sql(sqlite3_stmt *st, int first, kb_gpu_value *v)
 int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *currency,
                        kb_gpu **out, kb_gpu_value **values, size_t *n, gw_error *err)
 {
-    filter f = FILTER_INIT;
+    kb_filter f = KB_FILTER_INIT;
     gw_buf sql = GW_BUF_INIT;
     sqlite3_stmt *st = NULL;
-    convert_to conv = {k, currency ? currency : "USD", GW_OK, {0, ""}};
-    list_field sort_field = {NULL, 0, 0};
+    kb_convert_to conv = {k, currency ? currency : "USD", GW_OK, {0, ""}};
+    kb_filter_field sort_field = {NULL, 0, 0};
     int rc = GW_OK, desc = 0, with_derived, registered = 0, step;
     size_t cap = 0;
     double unit;
@@ -618,31 +626,26 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
     if (values)
         *values = NULL;
     *n = 0;
-    if (where && (rc = filter_compile(where, &f, err)) != GW_OK)
+    if (where && (rc = kb_filter_compile(where, &gpu_fields, &f, err)) != GW_OK)
         goto done;
     if (sort && *sort) {
         desc = sort[0] == '-';
         const char *name = sort + (sort[0] == '-' || sort[0] == '+');
         if (!field_find(name, &sort_field)) {
-            rc = field_list_error(err, "--sort: ", name);
+            rc = kb_filter_unknown(&gpu_fields, err, "--sort: ", name);
             goto done;
         }
     }
     with_derived = values || f.derived || sort_field.is_derived;
     /* a currency the KB cannot convert to is an error here, not a column of unknowns */
     if (with_derived && ((rc = kb_convert(k, 1, "USD", conv.to, &unit, err)) != GW_OK ||
-                         (rc = price_in_register(k, &conv, err)) != GW_OK))
+                         (rc = kb_price_in_register(k, &conv, err)) != GW_OK))
         goto done;
     registered = with_derived;
     list_sql(&sql, &f, sort_field.name, desc, with_derived);
     if ((rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err)) != GW_OK)
         goto done;
-    for (size_t i = 0; i < f.n; i++) {
-        if (f.is_num[i])
-            sqlite3_bind_double(st, (int)i + 1, f.nums[i]);
-        else
-            kb_sql_bind_text(st, (int)i + 1, f.texts[i]);
-    }
+    kb_filter_bind(&f, st);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (*n == cap) {
             cap = cap ? cap * 2 : 32;
@@ -675,9 +678,9 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
 done:
     sqlite3_finalize(st);
     if (registered)
-        price_in_unregister(k);
+        kb_price_in_unregister(k);
     buf_free(&sql);
-    filter_free(&f);
+    kb_filter_free(&f);
     return rc;
 }
 

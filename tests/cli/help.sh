@@ -53,9 +53,11 @@ check_err "unknown command suggests the closest" "'ofers' is not a command (did 
 run "$GW" kb shwo 3090
 check_rc "unknown subcommand exits 64" 64
 check_err "unknown subcommand suggests the closest" "did you mean 'show'?"
-run "$GW" offers --sort cheapest
+# (offers --sort takes any offer field now, so report --appendix stands for the options with
+# choices)
+run "$GW" report examples/vision-team.lua --appendix cheapest
 check_rc "a value outside an option's choices exits 64" 64
-check_err "the choices are named" "expected one of price_per_gpu|price, not 'cheapest'"
+check_err "the choices are named" "expected one of short|full, not 'cheapest'"
 run "$GW" offers --max-price 0x10
 check_rc "hex is not a price" 64
 check_err "one error prefix: the command's full name, once" "gpuwise offers: --max-price: expected"
@@ -70,8 +72,9 @@ check_rc "an extra operand is a usage error" 64
 # ---- formats follow the user ------------------------------------------------------------------
 run "$GW" offers --gpu t4 -o "$T/o.csv"
 check_rc "offers -o FILE.csv" 0
+# the columns offers has had, then the slice, its memory and the regions an offer folds
 check_eq "-o .csv writes RFC 4180 CSV with the keys as header" "$(head -1 "$T/o.csv" | tr -d '\r')" \
-    "gpu,gpu_count,provider,instance,region,spot,price_per_hour,price_per_gpu_hour,currency,as_of,source"
+    "gpu,gpu_count,provider,instance,region,spot,price_per_hour,price_per_gpu_hour,currency,as_of,source,fraction,memory_gb,region_count,regions"
 if head -1 "$T/o.csv" | grep -q "$(printf '\r')\$"; then pass "CSV lines end with CRLF (RFC 4180)"; else fail "CSV lines end with CRLF (RFC 4180)" "no CR"; fi
 # the AWS g4dn.xlarge row of kb/data/prices.csv: 1 T4 at USD 0.526/h
 check_out_not "nothing on stdout with -o" "gpu,"
@@ -223,8 +226,8 @@ else
     check_eq "completes a command" "$(comp of)" "offers"
     check_eq "completes a subcommand" "$(comp kb sh)" "show"
     check_eq "completes an option" "$(comp offers --cu)" "--currency"
-    check_eq "completes an option's choices" "$(comp offers --sort price_)" "price_per_gpu"
-    check_eq "completes after --opt= as bash splits it" "$(comp offers --sort = price_p)" "price_per_gpu"
+    check_eq "completes an option's choices" "$(comp report --appendix fu)" "full"
+    check_eq "completes after --opt= as bash splits it" "$(comp report --appendix = fu)" "full"
     check_eq "completes --format's values" "$(comp kb list --format c)" "csv"
     # report writes md, html and json: text and csv, which it refuses, are not offered
     check_eq "report --format offers only report's formats" "$(comp report --format '' | tr '\n' ' ')" "md html json "
