@@ -115,3 +115,36 @@ void units_format_money(gw_buf *out, double amount, const char *currency, int de
     }
     view_format_number(out, fabs(amount), decimals);
 }
+
+/* Half of the last of three decimals: SkyPilot's Azure AcceleratorCount 0.167 is 1/6. */
+#define FRACTION_ROUNDING 0.0005
+
+int units_fraction_parts(double fraction, int *num, int *den)
+{
+    if (!(fraction > 0 && fraction < 1))
+        return 0;
+    for (int d = 2; d <= UNITS_FRACTION_MAX_DEN; d++) {
+        long n = lround(fraction * d);
+        if (n >= 1 && n < d && fabs(fraction - (double)n / d) <= FRACTION_ROUNDING + 1e-12) {
+            *num = (int)n;
+            *den = d;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+double units_fraction_exact(double fraction)
+{
+    int num, den;
+    return units_fraction_parts(fraction, &num, &den) ? (double)num / den : fraction;
+}
+
+void units_fraction_words(gw_buf *out, double fraction)
+{
+    int num, den;
+    if (units_fraction_parts(fraction, &num, &den))
+        buf_printf(out, "%d/%d", num, den);
+    else
+        buf_printf(out, "%.3g", fraction);
+}

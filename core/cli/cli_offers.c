@@ -18,13 +18,9 @@
 static char *fraction_text(double fraction)
 {
     gw_buf b = GW_BUF_INIT;
-    int num, den;
     if (isnan(fraction) || fraction >= 1)
         return NULL;
-    if (kb_fraction_parts(fraction, &num, &den))
-        buf_printf(&b, "%d/%d", num, den);
-    else
-        buf_printf(&b, "%.3g", fraction);
+    units_fraction_words(&b, fraction);
     return buf_detach(&b);
 }
 

@@ -1,6 +1,7 @@
 /* decide_fields.c — the option's fields, described once (decide_option_fields): its --json view
  * and what a rule sees of it both derive from that table, as does the rule contract in
  * plugins/README.md; also the money and figure pairs ("total" and "total_text") every view uses. */
+#include "base/units.h"
 #include "decide_fields.h"
 #include "decide.h"
 #include "base/check.h"
@@ -462,7 +463,7 @@ static void get_gpu_fraction_text(const decision *d, const void *r, decide_field
     const decide_option *o = OPTION_OF(r);
     if (!(o->gpu_fraction < 1))
         return;
-    decide_fraction_words(&v->owned, o->gpu_fraction);
+    units_fraction_words(&v->owned, o->gpu_fraction);
     v->text = buf_cstr(&v->owned);
 }
 
@@ -472,7 +473,7 @@ void decision_slice_words(gw_buf *b, const decision *d, const decide_option *o)
         return;
     if (o->count > 1)
         buf_printf(b, "%d slices, each ", o->count);
-    decide_fraction_words(b, o->gpu_fraction);
+    units_fraction_words(b, o->gpu_fraction);
     buf_printf(b, " of one %s (%.1f GB", o->gpu->name, decide_option_memory_gb(o));
     buf_puts(b, o->count > 1 ? " each): " : "): ");
     decide_money(b, d, o->unit_price);

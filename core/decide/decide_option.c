@@ -4,6 +4,7 @@
 #include "decide_option.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/units.h"
 #include "base/view.h"
 
 #include <math.h>
@@ -21,40 +22,11 @@ const char *decide_acquisition_name(decide_acquisition a)
     return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";
 }
 
-/* A catalogue writes a slice's share to three decimals (SkyPilot's Azure AcceleratorCount
- * 0.167): any simple fraction is within half of the last digit of it. */
-#define FRACTION_ROUNDING 0.0005
-
-int decide_fraction_parts(double fraction, int *num, int *den)
-{
-    if (!(fraction > 0 && fraction < 1))
-        return 0;
-    for (int d = 2; d <= DECIDE_FRACTION_MAX_DEN; d++) {
-        int n = (int)lround(fraction * d);
-        if (n >= 1 && n < d && fabs(fraction - (double)n / d) <= FRACTION_ROUNDING + 1e-12) {
-            *num = n;
-            *den = d;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 double decide_fraction_exact(double fraction)
 {
-    int num, den;
     if (!(fraction > 0 && fraction <= 1))
         return 1;
-    return decide_fraction_parts(fraction, &num, &den) ? (double)num / den : fraction;
-}
-
-void decide_fraction_words(gw_buf *b, double fraction)
-{
-    int num, den;
-    if (decide_fraction_parts(fraction, &num, &den))
-        buf_printf(b, "%d/%d", num, den);
-    else
-        buf_printf(b, "%.3g", fraction);
+    return units_fraction_exact(fraction);
 }
 
 void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *times)
@@ -65,7 +37,7 @@ void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *tim
     }
     if (o->count != 1)
         buf_printf(b, "%d %s ", o->count, times);
-    decide_fraction_words(b, o->gpu_fraction);
+    units_fraction_words(b, o->gpu_fraction);
     buf_printf(b, " %s ", times);
 }
 
@@ -143,7 +115,7 @@ void decide_slice_share(decide_option *o, gw_buf *how)
     buf_puts(how, "; scaled to the slice: ");
     view_format_number(how, whole, whole < 100 ? 2 : 0);
     buf_puts(how, " x ");
-    decide_fraction_words(how, f);
+    units_fraction_words(how, f);
     buf_puts(how, " = ");
     view_format_number(how, o->throughput, o->throughput < 100 ? 2 : 0);
     buf_puts(how, " (a slice computes at its share of the whole card; no slice is measured");
@@ -153,7 +125,7 @@ void decide_slice_share(decide_option *o, gw_buf *how)
     if (o->throughput_band_basis) {
         gw_buf basis = GW_BUF_INIT;
         buf_printf(&basis, "%s; a slice: the whole card's band, times ", o->throughput_band_basis);
-        decide_fraction_words(&basis, f);
+        units_fraction_words(&basis, f);
         free(o->throughput_band_basis);
         o->throughput_band_basis = buf_detach(&basis);
     }
@@ -188,7 +160,7 @@ void decide_option_capacity_words(gw_buf *b, const decide_option *o)
     }
     if (o->gpu_fraction < 1) {   /* a slice: its share of the card's figures, said as one */
         buf_printf(b, "%.1f GB (", gb);
-        decide_fraction_words(b, o->gpu_fraction);
+        units_fraction_words(b, o->gpu_fraction);
         buf_printf(b, " of the card's %.3g GB nominal; ", o->gpu->memory_gb);
     } else {
         buf_printf(b, "%.1f GB (%.3g GB nominal; ", gb, decide_option_nominal_gb(o));

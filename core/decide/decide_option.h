@@ -132,18 +132,9 @@ const char *decide_acquisition_name(decide_acquisition a);   /* "buy-new", "buy-
  * "rent 1/6 × NVIDIA A10 (Azure, Standard_NV6ads_A10_v5)"; shortened labels (charts) leave the
  * instance out, never the fraction. */
 void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
-/* The largest denominator decide_fraction_exact recognises: MIG's sevenths and eighths, a
- * cloud's sixths and thirds, and room beyond. */
-#define DECIDE_FRACTION_MAX_DEN 16
-/* The simple fraction num/den (den at most DECIDE_FRACTION_MAX_DEN, the smallest) that a share
- * of a card written to three decimals rounds to (a catalogue's 0.167 is 1/6): 1 and its parts,
- * else 0 (a share no simple fraction explains, or a whole card). */
-int decide_fraction_parts(double fraction, int *num, int *den);
-/* fraction as a slice's share is computed with: num/den where decide_fraction_parts finds one,
- * else the figure itself; 1 for a figure outside (0, 1]. */
+/* fraction as a slice's share is computed with: units_fraction_exact's reading (0.167 is 1/6),
+ * 1 for a figure outside (0, 1]. */
 double decide_fraction_exact(double fraction);
-/* A share of a card in words: "1/6", else the figure to three digits ("0.35"). */
-void decide_fraction_words(gw_buf *b, double fraction);
 /* o's GPUs in words before a card's name: "4x ", or for a slice "1/6 × " ("2 × 1/6 × " for
  * two); times is the sign between a slice's figures ("×", or "x" where text is aligned by
  * bytes). */

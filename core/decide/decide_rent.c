@@ -8,6 +8,7 @@
  * 'from' figure as a range up to the highest current list price of the GPU and count.  A
  * provider's older price is set aside where its newer list prices the same GPU and count; a spot
  * offer is left out unless the workload's work can be interrupted (spot_ok). */
+#include "base/units.h"
 #include "decide_rent.h"
 #include "decide_cost.h"
 #include "decide_infeasible.h"
@@ -421,7 +422,7 @@ static int spot_offers_omit(decision *d, const kb_gpu *g, gw_error *err)
             continue;
         buf_reset(&offer);
         if (row_fraction(&rows[i]) < 1) {   /* a slice: by its share, as its option would be */
-            decide_fraction_words(&offer, row_fraction(&rows[i]));
+            units_fraction_words(&offer, row_fraction(&rows[i]));
             buf_printf(&offer, " slice, %s", row_seller(&rows[i]));
         } else {
             buf_printf(&offer, "%gx, %s", rows[i].gpu_count > 0 ? rows[i].gpu_count : 1,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/check.h"
+#include "base/units.h"
 #include "kb_filter.h"
 #include "kb_offers.h"
 #include "kb_sql.h"
@@ -73,30 +74,15 @@ static void filter_names(gw_buf *b)
 
 static const kb_filter_fields offer_fields = {filter_find, filter_names};
 
-int kb_fraction_parts(double fraction, int *num, int *den)
-{
-    for (int d = 1; d <= 64 && fraction > 0; d++) {
-        double n = round(fraction * d);
-        /* a catalogue writes a sixth as 0.167: three decimals are off by 0.0005 at most */
-        if (n >= 1 && fabs(n / d - fraction) < 0.0006) {
-            *num = (int)n;
-            *den = d;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* gw_fraction(x): the share x stands for, exactly (0.167 is 1/6), else x. */
 static void fraction_exact(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
     double x = sqlite3_value_double(argv[0]);
-    int num, den;
     (void)argc;
     if (sqlite3_value_type(argv[0]) == SQLITE_NULL)
         sqlite3_result_null(cx);
     else
-        sqlite3_result_double(cx, kb_fraction_parts(x, &num, &den) ? (double)num / den : x);
+        sqlite3_result_double(cx, units_fraction_exact(x));
 }
 
 static int fraction_register(kb *k, int on, gw_error *err)

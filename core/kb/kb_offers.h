@@ -11,7 +11,7 @@ typedef struct kb_offer {
     kb_price price;
     double count;           /* GPUs in the instance (1 where the row says none) */
     double fraction;        /* the share of each card rented: 1, or 1/6 for an A10 slice (the
-                             * KB's 0.167 read as kb_fraction_parts reads it) */
+                             * KB's 0.167 read as units_fraction_exact reads it) */
     double memory_gb;       /* of each GPU rented: the card's memory × fraction; NaN unknown */
     double per_hour;        /* the instance's price an hour; NaN: no rate to convert with */
     double per_gpu;         /* the price of a whole GPU-hour: per_hour / (count × fraction) */
@@ -35,8 +35,5 @@ typedef struct kb_offer_query {
 int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw_error *err);
 void kb_offers_free(kb_offer *rows, size_t n);
 
-/* A share of one card as the nearest num/den (den up to 64) that fraction is within 0.0006 of:
- * catalogues write a sixth of a card as 0.167.  Returns 0 (and leaves them) when none is. */
-int kb_fraction_parts(double fraction, int *num, int *den);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "base/units.h"
 #include "decide/decide.h"
 #include "decide/decide_common.h"
 #include "decide/decide_fields.h"
@@ -1213,27 +1214,27 @@ static void slice_fractions(void **state)
 {
     (void)state;
     int num = 0, den = 0;
-    assert_true(decide_fraction_parts(0.167, &num, &den));   /* |0.167 - 1/6| = 0.00033 */
+    assert_true(units_fraction_parts(0.167, &num, &den));   /* |0.167 - 1/6| = 0.00033 */
     assert_int_equal(num, 1);
     assert_int_equal(den, 6);
-    assert_true(decide_fraction_parts(0.333, &num, &den));   /* 1/3, not 2/6 */
+    assert_true(units_fraction_parts(0.333, &num, &den));   /* 1/3, not 2/6 */
     assert_int_equal(den, 3);
-    assert_true(decide_fraction_parts(0.286, &num, &den));   /* MIG 2g: 2/7 = 0.2857 */
+    assert_true(units_fraction_parts(0.286, &num, &den));   /* MIG 2g: 2/7 = 0.2857 */
     assert_int_equal(num, 2);
     assert_int_equal(den, 7);
-    assert_true(decide_fraction_parts(0.125, &num, &den));   /* 1/8 exactly */
+    assert_true(units_fraction_parts(0.125, &num, &den));   /* 1/8 exactly */
     assert_int_equal(den, 8);
     /* 0.35: 1/3 is 0.0167 off, 6/17 past 16ths; a whole card and nonsense are no slice */
-    assert_false(decide_fraction_parts(0.35, &num, &den));
-    assert_false(decide_fraction_parts(1, &num, &den));
-    assert_false(decide_fraction_parts(0, &num, &den));
+    assert_false(units_fraction_parts(0.35, &num, &den));
+    assert_false(units_fraction_parts(1, &num, &den));
+    assert_false(units_fraction_parts(0, &num, &den));
     assert_float_equal(decide_fraction_exact(0.167), 1.0 / 6, 1e-15);
     assert_float_equal(decide_fraction_exact(0.35), 0.35, 1e-15);
     assert_float_equal(decide_fraction_exact(0), 1, 0);   /* unstated: a whole card */
     gw_buf b = GW_BUF_INIT;
-    decide_fraction_words(&b, 0.167);
+    units_fraction_words(&b, 0.167);
     buf_puts(&b, " ");
-    decide_fraction_words(&b, 0.35);
+    units_fraction_words(&b, 0.35);
     assert_string_equal(buf_cstr(&b), "1/6 0.35");
     buf_free(&b);
 }
