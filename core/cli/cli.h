@@ -50,6 +50,7 @@ typedef enum cli_kind {
     CLI_CHECKLIST,     /* a checklist plugin's name */
     CLI_TEMPLATE_FILE, /* a template file */
     CLI_FIELD,         /* a GPU field name (`kb fields`) */
+    CLI_OFFER_FIELD,   /* an offer's field name (kb_offers.h), "-" before it where typed */
     CLI_COMMAND,       /* a command name (`help`) */
     CLI_CHOICE         /* one of the option's choices */
 } cli_kind;

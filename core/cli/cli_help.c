@@ -11,6 +11,7 @@
 #include "base/limits.h"
 #include "cli.h"
 #include "manual_md.h"
+#include "kb/kb_offers.h"
 #include "model/workload.h"
 #include "sandbox/plugin.h"
 #include "render/render.h"
@@ -687,6 +688,13 @@ static void offer_kind(gw_ctx *ctx, FILE *f, cli_kind kind, const char *choices,
             offer(f, *fl, prefix);
         for (size_t i = 0; kb_gpu_derived(i); i++)
             offer(f, kb_gpu_derived(i)->name, prefix);
+        break;
+    case CLI_OFFER_FIELD:   /* `--sort -pr` goes on to -price: highest first */
+        for (size_t i = 0; kb_offer_field_name(i); i++) {
+            char dashed[64];
+            snprintf(dashed, sizeof dashed, "-%s", kb_offer_field_name(i));
+            offer(f, prefix[0] == '-' ? dashed : kb_offer_field_name(i), prefix);
+        }
         break;
     case CLI_COMMAND:
         for (size_t i = 0; cli_groups[i]; i++)

@@ -73,9 +73,16 @@ static int list_has(const view *l, const char *s)
     return 0;
 }
 
+/* Appends s to a string list that does not hold it yet (NULL: nothing). */
+static void list_add(view *l, const char *s)
+{
+    if (s && !list_has(l, s))
+        view_list_push(l, view_string(s));
+}
+
 /* The offers as view rows in their order, those that differ only in region folded into the
- * first of them: region (the first), regions (each once, in the offers' order) and
- * region_count.  A row without a region adds none. */
+ * first of them: region (the first) and its area, regions and areas (each once, in the offers'
+ * order) and region_count.  A row without a region adds none; one without an area, no area. */
 static view *fold_offers(const kb_offer *o, size_t n)
 {
     view **rows = gw_xcalloc(n ? n : 1, sizeof *rows);
@@ -97,13 +104,14 @@ static view *fold_offers(const kb_offer *o, size_t n)
         view *lead = rows[leader[i]];
         if (leader[i] == i) {
             view_map_set(lead, "regions", view_list());
+            view_map_set(lead, "areas", view_list());
+            view_map_set_str(lead, "area", o[i].area);
             view_list_push(list, lead);
         } else {
             view_free(rows[i]);
         }
-        view *regions = view_map_get(lead, "regions");
-        if (o[i].price.region && !list_has(regions, o[i].price.region))
-            view_list_push(regions, view_string(o[i].price.region));
+        list_add(view_map_get(lead, "regions"), o[i].price.region);
+        list_add(view_map_get(lead, "areas"), o[i].area);
     }
     for (size_t i = 0; i < view_len(list); i++) {
         view *m = view_list_at(list, i);
@@ -129,11 +137,12 @@ static const cli_column offer_columns[] = {
     {"region", "Region"}, {"spot", "Spot"}, {"price_per_hour", "Per hour"},
     {"price_per_gpu_hour", "Per GPU-hour"}, {"currency", "Currency"}, {"as_of", "As of"},
     {"source", "Source"}, {"fraction", "Fraction"}, {"memory_gb", "Memory GB"},
-    {"region_count", "Regions"}, {"regions", "Region list"}, {NULL, NULL},
+    {"region_count", "Regions"}, {"regions", "Region list"}, {"area", "Area"},
+    {"areas", "Area list"}, {NULL, NULL},
 };
 
 /* How a text column writes its field. */
-enum text_form { FORM_TEXT, FORM_NUMBER, FORM_GB, FORM_MONEY, FORM_SPOT, FORM_REGION };
+enum text_form { FORM_TEXT, FORM_NUMBER, FORM_GB, FORM_MONEY, FORM_SPOT, FORM_REGION, FORM_LIST };
 
 /* The text table's columns: title, the row's field, how it is written; figures align right. */
 typedef struct text_column {
@@ -145,7 +154,7 @@ static const text_column text_columns[] = {
     {"GPU", "label", FORM_TEXT}, {"COUNT", "gpu_count", FORM_NUMBER},
     {"MEMORY", "memory_gb", FORM_GB}, {"PROVIDER", "provider", FORM_TEXT},
     {"INSTANCE", "instance", FORM_TEXT}, {"REGION", "region", FORM_REGION},
-    {"SPOT", "spot", FORM_SPOT}, {"PER HOUR", "price_per_hour", FORM_MONEY},
+    {"AREA", "areas", FORM_LIST}, {"SPOT", "spot", FORM_SPOT}, {"PER HOUR", "price_per_hour", FORM_MONEY},
     {"PER GPU-H", "price_per_gpu_hour", FORM_MONEY}, {"AS OF", "as_of", FORM_TEXT},
     {"SOURCE", "source", FORM_TEXT},
 };
@@ -166,6 +175,9 @@ static void text_cell(gw_buf *b, const view *row, const text_column *c)
         buf_puts(b, view_bool_value(v) ? "spot" : "-");
     else if (c->form == FORM_REGION && count > 1)
         buf_printf(b, "%s +%g", view_str(v), count - 1);
+    else if (c->form == FORM_LIST && view_len(v))   /* each area once: "CA,EU,US" */
+        for (size_t i = 0; i < view_len(v); i++)
+            buf_printf(b, "%s%s", i ? "," : "", view_str(view_list_at(v, i)));
     else if (view_kind(v) == VIEW_STRING)
         buf_printf(b, "%.*s", TEXT_CELL_MAX, view_str(v));
     else if (isnan(x))   /* not a number, or an unknown one */
@@ -323,14 +335,15 @@ static const cli_option offers_options[] = {
     {"gpu", 0, "NAME", CLI_GPU, NULL,
      "only this GPU, named as people write it (\"H100 SXM\", A100-80GB); a family name "
      "(`h100`) means every variant, and the variants are named", 0},
-    {"where", 0, "EXPR", CLI_TEXT, NULL,
+    {"where", 0, "EXPR", CLI_OFFER_FIELD, NULL,
      "only the offers the filter matches, in the language of `kb list --where` (conditions "
      "`FIELD OP VALUE` joined by `and` and `or`, grouped with parentheses) over the fields gpu, "
      "memory_gb (of each GPU rented), count (gpu_count), gpu_fraction, provider, instance, "
-     "region, spot (0 or 1), price (price_per_hour: the instance's), price_per_gpu "
+     "region, area, spot (0 or 1), price (price_per_hour: the instance's), price_per_gpu "
      "(price_per_gpu_hour: a whole GPU's hour), currency, as_of, source and quality; quote it, "
-     "it is one argument", 0},
-    {"sort", 0, "[-]FIELD", CLI_TEXT, NULL,
+     "it is one argument.  `region ~ X` holds where the region contains X or X is its area "
+     "(`region ~ eu` finds eu-west-1, westeurope, swedencentral and RunPod's CZ alike)", 0},
+    {"sort", 0, "[-]FIELD", CLI_OFFER_FIELD, NULL,
      "order by any of those fields, lowest first, or highest first with a leading `-` (the "
      "default: price_per_gpu); prices compare by their value in USD where the KB has a rate", 0},
     {"max-price", 0, "X", CLI_TEXT, NULL,
@@ -351,7 +364,16 @@ static const cli_command offers_commands[] = {
      "value in USD where the KB has a rate.  Offers that differ only in their region are one "
      "row, which names the first region and how many more (`--json` lists them all).  A slice "
      "of a card (1/6 of an A10) is shown as its fraction, with the slice's memory, the "
-     "instance's price and the price of a whole GPU-hour at that rate.  Example, the cheapest "
+     "instance's price and the price of a whole GPU-hour at that rate.  AREA is where the "
+     "region is, in the codes of the KB's providers table: US, CA, SA (South America), EU, ME "
+     "(the Middle East), AF (Africa), APAC (Asia and the Pacific, Hong Kong and Taiwan among "
+     "them) and CN (mainland China), read from the region by one table of rules (cloud region "
+     "names and prefixes, ISO 3166 country codes, a marketplace's \"City, CC\"); empty where no "
+     "rule reads it, never guessed.  For data residency EU counts the European Union, the rest "
+     "of the EEA (Iceland, Liechtenstein, Norway), Switzerland and the United Kingdom: where the "
+     "GDPR applies or an EU adequacy decision lets personal data go; where a rule is stricter, "
+     "filter on the region itself.  A bare SA, AF or ME (a country's code and an area's) has no "
+     "area.  Example, the cheapest "
      "2x 24 GB+ offers in the EU: `gpuwise offers --where 'memory_gb >= 24 and count >= 2 and "
      "region ~ eu' --sort price_per_gpu`.  Exit status: 0 ok, 64 usage, 67 an unknown GPU or a "
      "currency without a rate.",

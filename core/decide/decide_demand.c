@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "decide_llm.h"
+#include "kb/kb_area.h"
 
 /* The source of the GeForce driver licence's "No Datacenter Deployment" clause (sources.csv). */
 #define GEFORCE_LICENCE_SOURCE "nvidia-geforce-license"
@@ -173,35 +174,78 @@ static void production_check(decision *d, decide_option *o, const kb_provider *p
     buf_free(&b);
 }
 
-/* Residency: a rental from a provider that does not serve the workload's region says where the
- * data goes. */
+/* A ";"-separated list as words: "US;EU" as "US, EU". */
+static void list_words(gw_buf *b, const char *list)
+{
+    for (const char *r = list; *r; r++) {
+        if (*r == ';')
+            buf_puts(b, ", ");
+        else
+            buf_putc(b, *r);
+    }
+}
+
+/* Where the offer's own regions are (kb_area_of), for a workload that wants the area `want`:
+ * 1 in it (one region is), 0 not (every region's area is known, none is it), -1 unknown (no
+ * region stated, or the only ones that could be in it have no area).  *areas: the areas, each
+ * once, as "US, EU" (caller frees). */
+static int offer_in_area(const char *regions, const char *want, char **areas)
+{
+    gw_buf b = GW_BUF_INIT;
+    int in = 0, unknown = !regions || !*regions;
+    for (const char *r = regions; r && *r;) {
+        size_t len = strcspn(r, ";");
+        char *one = gw_xstrndup(r, len);
+        const char *area = kb_area_of(one);
+        in |= area && !strcmp(area, want);
+        unknown |= !area;
+        if (area && !strstr(buf_cstr(&b), area))   /* codes are never part of another's */
+            buf_printf(&b, "%s%s", b.len ? ", " : "", area);
+        free(one);
+        r += len + (r[len] == ';');
+    }
+    *areas = buf_detach(&b);
+    return in ? 1 : unknown ? -1 : 0;
+}
+
+/* Residency: a rental whose offer is not in the workload's region, or where its regions say
+ * nothing, from a provider that does not serve it, says where the data goes.  The offer's own
+ * regions are more precise than the provider's list: an AWS offer in us-east-1 is not in the
+ * EU, though AWS serves the EU. */
 static void residency_check(decision *d, decide_option *o, const kb_provider *p, view *out)
 {
-    const char *region = d->w->region;
-    if (p && p->regions && serves_region(p->regions, region))
+    const char *region = d->w->region, *want = kb_area_wanted(region);
+    char *areas = NULL;
+    int in = want ? offer_in_area(o->offer_regions, want, &areas) : -1;
+    if (in == 1 || (in < 0 && p && p->regions &&
+                    (serves_region(p->regions, region) ||
+                     (want && serves_region(p->regions, want))))) {
+        free(areas);
         return;
+    }
     gw_buf b = GW_BUF_INIT;
     const char *name = o->provider ? o->provider : "its provider";
-    if (p && p->regions) {
+    if (in == 0) {
+        buf_printf(&b, "the data leaves %s: this offer of %s is in %s (", region, name, areas);
+        list_words(&b, o->offer_regions);
+        buf_putc(&b, ')');
+    } else if (p && p->regions) {
         buf_printf(&b, "the data leaves %s: %s's GPUs are in ", region, name);
-        for (const char *r = p->regions; *r; r++) {   /* "US;EU" as "US, EU" */
-            if (*r == ';')
-                buf_puts(&b, ", ");
-            else
-                buf_putc(&b, *r);
-        }
+        list_words(&b, p->regions);
     }
     else
         buf_printf(&b, "the data may leave %s: where %s's GPUs are is unknown", region, name);
-    if (p)
+    if (p && in != 0)
         decide_option_cite(d, o, p->source);
     add_verdict(d, o, "residency", "warn", buf_cstr(&b));
     view *item = view_list_push(out, view_map());
     view_map_set_str(item, "option", o->id);
     view_map_set_str(item, "provider", o->provider);
-    view_map_set_str(item, "regions", p ? p->regions : NULL);
+    view_map_set_str(item, "regions", in == 0 ? o->offer_regions : p ? p->regions : NULL);
+    view_map_set_str(item, "regions_of", in == 0 ? "offer" : "provider");
     view_map_set_str(item, "text", buf_cstr(&b));
     buf_free(&b);
+    free(areas);
 }
 
 /* Consumer cards in a server room or data centre: the GeForce licence's clause, cited. */

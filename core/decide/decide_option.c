@@ -209,6 +209,7 @@ void decide_option_free(decide_option *o)
     free(o->instance);
     free(o->offer_quality);
     free(o->offer_note);
+    free(o->offer_regions);
     free(o->held_back_because);
     free(o->price_as_of);
     free(o->throughput_how);

@@ -36,6 +36,8 @@ typedef struct decide_option {
                                     * (borrowed from the decision); NULL: not converted */
     char *held_back_because;       /* why it is held back, one clause; NULL when it is not */
     char *offer_note;              /* the offer's caveats, from its KB note; NULL none */
+    char *offer_regions;           /* the regions its KB rows name, each once, ";"-separated
+                                    * (rent only); NULL: none stated */
     double gpu_fraction;           /* the share of one card each GPU is (a slice < 1: MIG, or a
                                     * cloud's partitioned card), as decide_fraction_exact reads it */
     double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */

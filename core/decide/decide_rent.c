@@ -514,6 +514,25 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
     return rc;
 }
 
+/* The regions f's rows name, each once, ";"-separated (the residency check reads them); NULL
+ * none.  Caller frees. */
+static char *offer_regions(const rent_offer *f)
+{
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < f->n_rows; i++) {
+        const char *r = f->rows[i].region;
+        int seen = 0;
+        for (size_t j = 0; r && *r && j < i && !seen; j++)
+            seen = f->rows[j].region && !strcmp(f->rows[j].region, r);
+        if (r && *r && !seen)
+            buf_printf(&b, "%s%s", b.len ? ";" : "", r);
+    }
+    if (b.len)
+        return buf_detach(&b);
+    buf_free(&b);
+    return NULL;
+}
+
 /* An offer rented as `instances` instances (more than one: over the network the provider
  * states between them). */
 static int add_rent_option(decision *d, const rent_offer *f, int instances, const char *id,
@@ -538,6 +557,7 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     const kb_price *t = f->terms;
     o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
                                                                           : NULL;
+    o->offer_regions = offer_regions(f);
     o->gpu_fraction = row_fraction(t);
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     decide_option_dated(o, t->as_of);

@@ -135,11 +135,11 @@ static int field_find(const char *name, kb_filter_field *out)
     const kb_column *c = kb_table_column(KB_GPUS, name);
     const kb_derived *d = kb_gpu_derived_find(name);
     if (c && !(c->flags & KB_META)) {
-        *out = (kb_filter_field){c->name, c->type != KB_TEXT, 0};
+        *out = (kb_filter_field){c->name, c->type != KB_TEXT, 0, NULL};
         return 1;
     }
     if (d) {
-        *out = (kb_filter_field){d->name, d->type != KB_TEXT, 1};
+        *out = (kb_filter_field){d->name, d->type != KB_TEXT, 1, NULL};
         return 1;
     }
     return 0;
@@ -358,9 +358,15 @@ static void condition_sql(kb_filter *f, const kb_filter_field *fl, const char *o
             buf_putc(&pat, *c);
         }
         buf_putc(&pat, '%');
-        free(text);
-        text = buf_detach(&pat);
-        buf_printf(&f->sql, "%s LIKE ?%zu ESCAPE '\\'", fl->name, f->n + 1);
+        if (fl->or_equal) {   /* (name LIKE ?n OR or_equal = ?n+1): the pattern, then the text */
+            buf_printf(&f->sql, "(%s LIKE ?%zu ESCAPE '\\' OR %s = ?%zu COLLATE NOCASE)",
+                       fl->name, f->n + 1, fl->or_equal, f->n + 2);
+            filter_bind(f, buf_detach(&pat), NAN, 0);
+        } else {
+            buf_printf(&f->sql, "%s LIKE ?%zu ESCAPE '\\'", fl->name, f->n + 1);
+            free(text);
+            text = buf_detach(&pat);
+        }
     } else if (!fl->numeric && (strcmp(op, "=") == 0 || strcmp(op, "!=") == 0)) {
         buf_printf(&f->sql, "%s %s ?%zu COLLATE NOCASE", fl->name, op, f->n + 1);
     } else {
@@ -617,7 +623,7 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
     gw_buf sql = GW_BUF_INIT;
     sqlite3_stmt *st = NULL;
     kb_convert_to conv = {k, currency ? currency : "USD", GW_OK, {0, ""}};
-    kb_filter_field sort_field = {NULL, 0, 0};
+    kb_filter_field sort_field = {NULL, 0, 0, NULL};
     int rc = GW_OK, desc = 0, with_derived, registered = 0, step;
     size_t cap = 0;
     double unit;

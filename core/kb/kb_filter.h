@@ -9,11 +9,13 @@
 #include "kb.h"
 
 /* A field the filter language and --sort know: its name as the listing's SQL names the column
- * (the description's, never the user's text), whether it is a number, and whether it is one of
- * `kb list`'s derived fields. */
+ * (the description's, never the user's text), whether it is a number, whether it is one of
+ * `kb list`'s derived fields, and a column that `~` (contains) also matches where it equals the
+ * value, without case (NULL: none). */
 typedef struct kb_filter_field {
     const char *name;
     int numeric, is_derived;
+    const char *or_equal;
 } kb_filter_field;
 
 /* A listing's fields: find fills *out and returns 1 for a field (in lower case), 0 otherwise;

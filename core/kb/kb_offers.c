@@ -7,6 +7,7 @@
 
 #include "base/check.h"
 #include "base/units.h"
+#include "kb_area.h"
 #include "kb_filter.h"
 #include "kb_offers.h"
 #include "kb_sql.h"
@@ -36,6 +37,7 @@ static const offer_field fields[] = {
     {"provider", NULL, 0, "p.provider", NULL},
     {"instance", NULL, 0, "p.instance", NULL},
     {"region", NULL, 0, "p.region", NULL},
+    {"area", NULL, 0, "gw_area(p.region)", NULL},
     {"spot", NULL, 1, "p.spot", NULL},
     {"price", "price_per_hour", 1, PER_HOUR_SQL, USD_SQL},
     {"price_per_gpu", "price_per_gpu_hour", 1,
@@ -48,7 +50,10 @@ static const offer_field fields[] = {
 };
 #define N_FIELDS (sizeof fields / sizeof fields[0])
 /* The columns kb_offer holds, by their place in fields[]. */
-enum { F_MEMORY = 1, F_COUNT = 2, F_FRACTION = 3, F_PER_HOUR = 8, F_PER_GPU = 9, F_CURRENCY = 10 };
+enum { F_MEMORY = 1, F_COUNT = 2, F_FRACTION = 3, F_PER_HOUR = 9, F_PER_GPU = 10, F_CURRENCY = 11 };
+/* `region ~ eu` also holds where this field is EU: RunPod's CZ and Azure's swedencentral have no
+ * "eu" in their names, and a renter asking for the EU means them too. */
+#define REGION_ALSO "area"
 
 static const offer_field *offer_field_find(const char *name)
 {
@@ -62,7 +67,8 @@ static int filter_find(const char *name, kb_filter_field *out)
 {
     const offer_field *f = offer_field_find(name);
     if (f)
-        *out = (kb_filter_field){f->name, f->numeric, 0};
+        *out = (kb_filter_field){f->name, f->numeric, 0,
+                                 !strcmp(f->name, "region") ? REGION_ALSO : NULL};
     return f != NULL;
 }
 
@@ -85,11 +91,26 @@ static void fraction_exact(sqlite3_context *cx, int argc, sqlite3_value **argv)
         sqlite3_result_double(cx, units_fraction_exact(x));
 }
 
-static int fraction_register(kb *k, int on, gw_error *err)
+/* gw_area(region): the region's area (kb_area_of), NULL where no rule reads it. */
+static void area_of(sqlite3_context *cx, int argc, sqlite3_value **argv)
 {
-    int rc = sqlite3_create_function_v2(k->db, "gw_fraction", 1,
-                                        SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+    const char *area = kb_area_of((const char *)sqlite3_value_text(argv[0]));
+    (void)argc;
+    if (area)
+        sqlite3_result_text(cx, area, -1, SQLITE_STATIC);
+    else
+        sqlite3_result_null(cx);
+}
+
+/* gw_fraction and gw_area, registered while the listing runs (on), then removed. */
+static int functions_register(kb *k, int on, gw_error *err)
+{
+    int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+    int rc = sqlite3_create_function_v2(k->db, "gw_fraction", 1, flags, NULL,
                                         on ? fraction_exact : NULL, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(k->db, "gw_area", 1, flags, NULL, on ? area_of : NULL,
+                                        NULL, NULL, NULL);
     return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "listing offers");
 }
 
@@ -175,6 +196,7 @@ static void offer_from_sql(sqlite3_stmt *st, kb_offer *o)
     o->per_hour = kb_sql_number(st, first + F_PER_HOUR);
     o->per_gpu = kb_sql_number(st, first + F_PER_GPU);
     o->currency = kb_sql_text(st, first + F_CURRENCY);
+    o->area = kb_area_of(o->price.region);
 }
 
 /* The sort field and direction of "[-+]FIELD" (NULL: the price per GPU-hour, lowest first). */
@@ -206,7 +228,7 @@ int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw
     if (rc == GW_OK && q->currency)
         rc = kb_convert(k, 1, "USD", q->currency, &unit, err);
     if (rc == GW_OK && (rc = kb_price_in_register(k, &conv, err)) == GW_OK &&
-        (rc = fraction_register(k, 1, err)) == GW_OK)
+        (rc = functions_register(k, 1, err)) == GW_OK)
         registered = 1;
     offer_params pp = {f.n + 1, f.n + 2, f.n + 3, f.n + 4};
     if (rc == GW_OK) {
@@ -237,11 +259,16 @@ int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw
     sqlite3_finalize(st);
     if (registered) {
         kb_price_in_unregister(k);
-        fraction_register(k, 0, err);
+        functions_register(k, 0, err);
     }
     buf_free(&sql);
     kb_filter_free(&f);
     return rc;
+}
+
+const char *kb_offer_field_name(size_t i)
+{
+    return i < N_FIELDS ? fields[i].name : NULL;
 }
 
 void kb_offers_free(kb_offer *rows, size_t n)

@@ -16,6 +16,7 @@ typedef struct kb_offer {
     double per_hour;        /* the instance's price an hour; NaN: no rate to convert with */
     double per_gpu;         /* the price of a whole GPU-hour: per_hour / (count × fraction) */
     char *currency;
+    const char *area;       /* where its region is (kb_area_of: EU, US, ...); NULL unknown */
 } kb_offer;
 
 typedef struct kb_offer_query {
@@ -34,6 +35,10 @@ typedef struct kb_offer_query {
  * frees with kb_offers_free.  GW_EUSAGE for a bad filter or sort field. */
 int kb_offers_list(kb *k, const kb_offer_query *q, kb_offer **out, size_t *n, gw_error *err);
 void kb_offers_free(kb_offer *rows, size_t n);
+
+/* The name of the i-th field --where and --sort know (as the listing calls it), in the order
+ * the listing describes them; NULL past the last. */
+const char *kb_offer_field_name(size_t i);
 
 
 #endif
