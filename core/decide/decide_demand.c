@@ -208,6 +208,15 @@ static int offer_in_area(const char *regions, const char *want, char **areas)
     return in ? 1 : unknown ? -1 : 0;
 }
 
+int decide_offer_in_region(const decision *d, const char *regions)
+{
+    const char *want = d->w->region ? kb_area_wanted(d->w->region) : NULL;
+    char *areas = NULL;
+    int in = want ? offer_in_area(regions, want, &areas) : -1;
+    free(areas);
+    return in;
+}
+
 /* Residency: a rental whose offer is not in the workload's region, or where its regions say
  * nothing, from a provider that does not serve it, says where the data goes.  The offer's own
  * regions are more precise than the provider's list: an AWS offer in us-east-1 is not in the

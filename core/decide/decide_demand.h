@@ -37,6 +37,11 @@ char *decide_demand_short(const decision *d, const decide_option *o);
  * for decide_demand_view and the trace.  GW_OK, or the KB's error. */
 int decide_demand_constraints(decision *d, gw_error *err);
 
+/* Whether an offer whose KB rows name regions (";"-separated; NULL none) is in the workload's
+ * region, each read as its area (kb_area.h: "eu-west-1" and "DE" are in "EU"): 1 one of them
+ * is, 0 none is and each has an area, -1 unknown or the workload names no region. */
+int decide_offer_in_region(const decision *d, const char *regions);
+
 /* The demand and the constraints as the report and --json show them: demand_basis
  * (tokens_per_s, requests_per_s, utilisation, full_use; serving only), demand_text,
  * production_left_out (option, provider, why), residency (option, provider, regions), lines

@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "decide_rent.h"
 #include "decide_cost.h"
+#include "decide_demand.h"
 #include "decide_infeasible.h"
 #include "decide_options.h"
 
@@ -47,6 +48,25 @@ static const char *row_seller(const kb_price *p)
     return p->provider && *p->provider ? p->provider : p->source ? p->source : "unnamed";
 }
 
+/* The regions rows name, each once, ";"-separated (the residency check reads them); NULL
+ * none.  Caller frees. */
+static char *rows_regions(const kb_price *rows, size_t n_rows)
+{
+    gw_buf b = GW_BUF_INIT;
+    for (size_t i = 0; i < n_rows; i++) {
+        const char *r = rows[i].region;
+        int seen = 0;
+        for (size_t j = 0; r && *r && j < i && !seen; j++)
+            seen = rows[j].region && !strcmp(rows[j].region, r);
+        if (r && *r && !seen)
+            buf_printf(&b, "%s%s", b.len ? ";" : "", r);
+    }
+    if (b.len)
+        return buf_detach(&b);
+    buf_free(&b);
+    return NULL;
+}
+
 /* One offer: the rows of one GPU, count, source, provider, instance and spot flag (a spot price
  * is never averaged with an on-demand one: issue 13). */
 typedef struct {
@@ -63,6 +83,8 @@ typedef struct {
     int standing;            /* its terms' DECIDE_STANDS_* */
     const char *rate_as_of;  /* the date of the rate that converted it; NULL none */
     double per_card_hour;    /* price / gpu_fraction: a slice's price for a whole card's work */
+    int in_region;           /* in the workload's region: 1, 0 not, -1 unknown or none asked
+                              * (decide_offer_in_region) */
     char *note;              /* the caveats of the rows used (owned): the latest row's note, or
                               * for several prices of one date, all of their notes */
 } rent_offer;
@@ -163,6 +185,9 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
         f->standing = decide_price_standing(d, p);
         f->held_back = f->standing >= DECIDE_STANDS_HELD;
         f->per_card_hour = f->price / row_fraction(p);
+        char *regions = rows_regions(rows, n_rows);
+        f->in_region = decide_offer_in_region(d, regions);
+        free(regions);
         f->lo = values[0];
         f->hi = values[n - 1];
         if (n > 1 && notes.len) {
@@ -251,11 +276,11 @@ static int rent_judge(rent_walk *k, size_t i, gw_error *err)
     k->pending.v[i] = k->pending.v[--k->pending.n];
     int aside = 0;
     /* A provider's spot and on-demand offers are two offers, never one; so are its whole cards
-     * and its slices of one. */
+     * and its slices of one, and its offers in and out of the workload's region. */
     for (size_t j = k->first_kept; j < k->kept->n && !aside; j++) {
         const rent_offer *h = &k->kept->v[j];
         aside = !strcmp(h->seller, f.seller) && h->spot == f.spot &&
-                row_fraction(h->terms) == row_fraction(f.terms);
+                row_fraction(h->terms) == row_fraction(f.terms) && h->in_region == f.in_region;
     }
     int rc = GW_OK;
     if (!aside) {
@@ -514,25 +539,6 @@ static int from_high_to_rent(decision *d, const rent_offer *f, decide_option *o,
     return rc;
 }
 
-/* The regions f's rows name, each once, ";"-separated (the residency check reads them); NULL
- * none.  Caller frees. */
-static char *offer_regions(const rent_offer *f)
-{
-    gw_buf b = GW_BUF_INIT;
-    for (size_t i = 0; i < f->n_rows; i++) {
-        const char *r = f->rows[i].region;
-        int seen = 0;
-        for (size_t j = 0; r && *r && j < i && !seen; j++)
-            seen = f->rows[j].region && !strcmp(f->rows[j].region, r);
-        if (r && *r && !seen)
-            buf_printf(&b, "%s%s", b.len ? ";" : "", r);
-    }
-    if (b.len)
-        return buf_detach(&b);
-    buf_free(&b);
-    return NULL;
-}
-
 /* An offer rented as `instances` instances (more than one: over the network the provider
  * states between them). */
 static int add_rent_option(decision *d, const rent_offer *f, int instances, const char *id,
@@ -557,7 +563,7 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     const kb_price *t = f->terms;
     o->offer_note = f->note ? gw_xstrdup(f->note) : t->note && *t->note ? gw_xstrdup(t->note)
                                                                           : NULL;
-    o->offer_regions = offer_regions(f);
+    o->offer_regions = rows_regions(f->rows, f->n_rows);
     o->gpu_fraction = row_fraction(t);
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     decide_option_dated(o, t->as_of);
