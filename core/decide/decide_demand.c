@@ -235,9 +235,12 @@ static void residency_check(decision *d, decide_option *o, const kb_provider *p,
     gw_buf b = GW_BUF_INIT;
     const char *name = o->provider ? o->provider : "its provider";
     if (in == 0) {
-        buf_printf(&b, "the data leaves %s: this offer of %s is in %s (", region, name, areas);
-        list_words(&b, o->offer_regions);
-        buf_putc(&b, ')');
+        gw_buf where = GW_BUF_INIT;
+        list_words(&where, o->offer_regions);
+        buf_printf(&b, "the data leaves %s: this offer of %s is in %s", region, name, areas);
+        if (strcasecmp(buf_cstr(&where), areas) != 0)   /* "in US (us-east-1)", not "US (US)" */
+            buf_printf(&b, " (%s)", buf_cstr(&where));
+        buf_free(&where);
     } else if (p && p->regions) {
         buf_printf(&b, "the data leaves %s: %s's GPUs are in ", region, name);
         list_words(&b, p->regions);

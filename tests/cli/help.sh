@@ -72,9 +72,10 @@ check_rc "an extra operand is a usage error" 64
 # ---- formats follow the user ------------------------------------------------------------------
 run "$GW" offers --gpu t4 -o "$T/o.csv"
 check_rc "offers -o FILE.csv" 0
-# the columns offers has had, then the slice, its memory and the regions an offer folds
+# the columns offers has had, then the slice, its memory, the regions an offer folds and their
+# area (area and areas: added with the offer's area, after the others)
 check_eq "-o .csv writes RFC 4180 CSV with the keys as header" "$(head -1 "$T/o.csv" | tr -d '\r')" \
-    "gpu,gpu_count,provider,instance,region,spot,price_per_hour,price_per_gpu_hour,currency,as_of,source,fraction,memory_gb,region_count,regions"
+    "gpu,gpu_count,provider,instance,region,spot,price_per_hour,price_per_gpu_hour,currency,as_of,source,fraction,memory_gb,region_count,regions,area,areas"
 if head -1 "$T/o.csv" | grep -q "$(printf '\r')\$"; then pass "CSV lines end with CRLF (RFC 4180)"; else fail "CSV lines end with CRLF (RFC 4180)" "no CR"; fi
 # the AWS g4dn.xlarge row of kb/data/prices.csv: 1 T4 at USD 0.526/h
 check_out_not "nothing on stdout with -o" "gpu,"

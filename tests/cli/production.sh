@@ -87,15 +87,16 @@ check_num "production: ... at USD 1.1111 per 1M tokens" \
 # A lab in China: SlaCloud's GPUs are in the US only (the fixture), and it is recommended.
 wl cn 'production = true, region = "CN",'
 run "$GW" --kb "$KB" decide "$T/cn.lua" --json
+# the offer's own region (US) is read before the provider's list (US too): "this offer"
 check_eq "region: a rental outside the region says where the data goes" \
     "$(residency 'rent:SlaCloud:sla-h100x1:2x h100-sxm5')" \
-    "the data leaves CN: SlaCloud's GPUs are in US"
+    "the data leaves CN: this offer of SlaCloud is in US"
 check_eq "region: ... and a provider the KB places nowhere may take it anywhere" \
     "$(residency 'rent:HostMarket:hm-h100x1:1x h100-sxm5')" \
     "the data may leave CN: where HostMarket's GPUs are is unknown"
 run "$GW" --kb "$KB" report "$T/cn.lua"
 check_out "region: the report says it among the recommendation's risks" \
-    "- The data leaves CN: SlaCloud's GPUs are in US."
+    "- The data leaves CN: this offer of SlaCloud is in US."
 wl us 'production = true, region = "US",'
 run "$GW" --kb "$KB" decide "$T/us.lua" --json
 check_eq "region: a provider serving the region says nothing" \
