@@ -257,7 +257,7 @@ static const kb_column assumption_cols[] = {
     COL("note", KB_TEXT, KB_META, NULL, S(kb_assumption, note)),
 };
 /* A cloud provider: its kind, whether it publishes an SLA (and where), the regions it serves
- * (";"-separated, as the KB's prices name regions: US, EU, CN, APAC, ...). */
+ * (";"-separated areas: US, EU, CN, APAC, ..., each described in kb_area.c). */
 static const kb_column provider_cols[] = {
     COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_provider, id)),
     COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_provider, name)),
