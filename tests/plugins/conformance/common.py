@@ -1,12 +1,11 @@
-"""common.py — what every conformance checker shares: the KB read directly (sqlite3), GPU names
-looked up with `gpuwise kb show` (core, not a plugin) and checked against what the file says of
-the card, the import's log read into reasons, and one compare/report helper that pairs stored
-rows with the rows a file should give and prints the verdict."""
+"""common.py — what every conformance checker shares: the KB read directly (sqlite3), the KB
+cards a file's GPU name fits (found in the gpu table by model, memory, form and Laptop/Max-Q/
+Mobile, not through the name resolver the plugins use), the import's log read into reasons, and
+one compare/report helper that pairs stored rows with the rows a file should give and prints the
+verdict."""
 
-import json
 import re
 import sqlite3
-import subprocess
 
 # A figure the checker computed and one the KB holds agree within this share (the KB stores
 # doubles; a division such as 59334.8 / 8 must not fail on its last digit).
@@ -38,13 +37,12 @@ def ends_with(model_words, want):
 
 
 class Kb:
-    """The KB file after an import, read directly, and the binary for name look-ups."""
+    """The KB file after an import, read directly."""
 
-    def __init__(self, path, gpuwise):
-        self.path, self.gpuwise = path, gpuwise
+    def __init__(self, path):
         self.db = sqlite3.connect(path)
         self.db.row_factory = sqlite3.Row
-        self._shown, self._gpus = {}, {}
+        self._gpus = {}
 
     def rows(self, sql, *args):
         return [dict(r) for r in self.db.execute(sql, args)]
@@ -60,22 +58,9 @@ class Kb:
         if not found:
             return None
         g = found[0]
-        g["aliases"] = [r["alias"] for r in self.rows("SELECT alias FROM gpu_alias WHERE gpu = ?", gpu_id)]
+        aliases = self.rows("SELECT alias FROM gpu_alias WHERE gpu = ?", gpu_id)
+        g["aliases"] = [r["alias"] for r in aliases]
         return g
-
-    def show(self, name):
-        """`gpuwise --json kb show NAME`: the id, or None (unknown or ambiguous)."""
-        if name not in self._shown:
-            done = subprocess.run([self.gpuwise, "--kb", self.path, "--json", "kb", "show", name],
-                                  capture_output=True, text=True)
-            gpu_id = None
-            if done.returncode == 0:
-                try:
-                    gpu_id = json.loads(done.stdout).get("id")
-                except ValueError:
-                    gpu_id = None
-            self._shown[name] = gpu_id
-        return self._shown[name]
 
     def card_disagrees(self, gpu_id, model, memory_gb=None, form=None, variants=()):
         """Why the KB card gpu_id is not the card a file describes as `model` (its words, e.g.
@@ -109,6 +94,8 @@ class Kb:
         `exclude_source`) that the file's description fits: one is the card, several mean the
         file does not tell which, none that the KB lacks it.  Read from the gpu table itself,
         not through the name resolver the plugins use."""
+        if not set(words(model)) - set(VARIANT_WORDS):   # "Max-Q" alone names no card
+            return frozenset()
         ids = [r["id"] for r in self.rows("SELECT id, source FROM gpu")
                if not (exclude_source and r["source"].startswith(exclude_source))]
         return frozenset(i for i in ids
@@ -157,11 +144,6 @@ class Log:
                 elif one:
                     self.unknown_gpus[m.group(1)] = (1, {int(one.group(1))})
 
-    def counted(self, reason):
-        """The count the log gives for a reason it counts rather than lists ("skipped: 2 rows
-        without a GPU; ..."), or None."""
-        m = re.search(r"(\d+) " + re.escape(reason) + r"(?=;|$|\n)", self.text)
-        return int(m.group(1)) if m else None
 
 
 def same(expected, stored):
@@ -215,11 +197,13 @@ class Report:
             s = found.pop(0)
             for field, want in e.items():
                 if not same(want, s.get(field)):
-                    problems.setdefault((field, shown(want), shown(s.get(field))), []).append(key(e))
+                    problem = (field, shown(want), shown(s.get(field)))
+                    problems.setdefault(problem, []).append(key(e))
                     bad.add(key(e))
         for k, rest in by_key.items():
             for s in rest:
-                problems.setdefault(("record", "none", "stored: " + (s.get("note") or "")), []).append(k)
+                problem = ("record", "none", "stored: " + (s.get("note") or ""))
+                problems.setdefault(problem, []).append(k)
                 bad.add(k)
         self.stored += 1
         if not problems:
@@ -228,7 +212,8 @@ class Report:
         self.wrong_records += len(bad)
         lines = ["%s%s:" % (where(record), " " + what if what else "")]
         for (field, want, got), keys in problems.items():
-            lines.append("    %s: expected %s, stored %s [%s]" % (field, want, got, ", ".join(map(str, keys))))
+            lines.append("    %s: expected %s, stored %s [%s]" % (
+                field, want, got, ", ".join(map(str, keys))))
         self.wrong.append("\n".join(lines))
         return False
 
