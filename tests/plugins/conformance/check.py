@@ -59,6 +59,11 @@ def number(text):
     return n if n > 0 and n != float("inf") else None
 
 
+def dollars(text):
+    """A USD figure as the FSDL tables write it: "2.21", or "$0.4" in a few serverless rows."""
+    return number((text or "").strip().lstrip("$").replace(",", ""))
+
+
 def source_rows(kb, table, plugin):
     return kb.rows("SELECT * FROM %s WHERE source LIKE ?" % table, "plugin-%s-%%" % plugin)
 
@@ -302,21 +307,22 @@ def check_fsdl(path, kb, log, report, serverless=False):
     for line, row in rows:
         provider = row["Vendor" if serverless else "Cloud"].strip()
         gpu_type, count = row["GPU Type"].strip(), number(row["GPUs"])
-        on_demand = number(row["Per-Hour" if serverless else "On-demand"])
-        spot = None if serverless else number(row["Spot"])
-        got = stored.pop(line, [])
+        price_column = "Per-Hour" if serverless else "On-demand"
+        on_demand = dollars(row[price_column])
+        spot = None if serverless else dollars(row["Spot"])
+        got, said = stored.pop(line, []), log.by_line.get(line, "")
         if not provider or not gpu_type or not count:
-            said = log.by_line.get(line, "")
             report.left_out(line, "no cloud, GPU type or count" in said and not got,
                             "a row without a cloud, GPU type or count")
             continue
         if not on_demand:
             # Per-GPU alone does not always match GPUs x price (the plugin's header): left out
-            report.left_out(line, "no On-demand price" in log.by_line.get(line, "") and not got,
-                            "no On-demand price; log: %s" % log.by_line.get(line, "nothing"))
+            report.left_out(line, "no On-demand price" in said and not got,
+                            "no %s price; log: %s" % (price_column, said or "nothing"))
             continue
         model, memory, form, variants = parse_card(gpu_type)
-        memory = memory or (number(row["GPU RAM"]) or 0) / count or None
+        # GPU RAM is the instance's, "640" or "40GB"
+        memory = memory or (number(re.sub(r"\s*GB$", "", row["GPU RAM"])) or 0) / count or None
         cards = kb.cards(model, memory, form, variants)
         base = {"provider": provider, "gpu": cards, "gpu_count": count, "currency": "USD",
                 "kind": "cloud", "unit": "hour", "region": None, "gpu_fraction": 1.0,
