@@ -8,7 +8,10 @@
  * of experts or dense), the number format's (FP4 kernels reach a smaller share of their peak
  * than FP8 ones: served at FP4, the KB's B200 rows imply 24% to 28% utilisation where its FP8
  * rows imply 31% to 40%) and the model's own, each step kept only where it leaves 2 rows
- * (DECIDE_LLM_SAME_MODEL_ROWS); rows measured with speculative decoding never calibrate. */
+ * (DECIDE_LLM_SAME_MODEL_ROWS); a share none of the rows kept implies (a stream's bandwidth
+ * among offline rows that imply utilisation) is read from the narrowest wider set that implies
+ * it; rows measured with speculative decoding never calibrate.  Its view is
+ * decide_llm_accuracy_view.c's. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
 #include "decide_llm.h"
