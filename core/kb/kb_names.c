@@ -99,7 +99,12 @@ static size_t name_split(const char *s, char *buf, char **tok, size_t max)
             n--;
         }
     }
-    /* "Max-Q", "Max Q" and "MaxQ" are one word, "maxq" (and Max-P "maxp"), the same way */
+    /* "Max-Q", "Max Q" and "MaxQ" are one word, "maxq" (and Max-P "maxp"), the same way; a
+     * "Mobile", "Mobility" or "Notebook" part is what NVIDIA now calls a "Laptop GPU" */
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(tok[i], "mobile") || !strcmp(tok[i], "mobility") ||
+            !strcmp(tok[i], "notebook"))
+            strcpy(tok[i], "laptop");   /* no longer than the word it replaces */
     for (size_t i = 0; i + 1 < n; i++) {
         const char *next = tok[i + 1];
         if (strcmp(tok[i], "max") == 0 && (strcmp(next, "q") == 0 || strcmp(next, "p") == 0)) {
@@ -264,9 +269,8 @@ static int is_memory_token(const char *t)
  * "RTX A2000 12GB"): a name that stops short of the suffix means the plain card. */
 static int name_extends(const gpu_names *a, const gpu_names *b)
 {
-    static const char *const variant_words[] = {"ti",   "super", "d",      "xt",     "xtx",
-                                                 "maxq", "maxp",  "se",     "le",     "laptop",
-                                                 "mobile", "notebook", NULL};
+    static const char *const variant_words[] = {"ti", "super", "d",  "xt",     "xtx", "maxq",
+                                                 "maxp", "se",  "le", "laptop", NULL};
     if (a->n_name_tokens == 0 || a->n_name_tokens >= b->n_name_tokens)
         return 0;
     for (size_t i = 0; i < a->n_name_tokens; i++)
@@ -538,22 +542,20 @@ static int count_readings(const kb_strlist *t, count_reading r[2])
  * name that says so is never the desktop card of the same number.  Its words are matched
  * whole and never dropped. */
 
-static const char *const laptop_words[] = {"laptop", "notebook", "mobile", "maxq", "maxp",
-                                            NULL};
+static const char *const laptop_words[] = {"laptop", "maxq", "maxp", NULL};   /* name_split's */
 
-/* How a name's words say it is a laptop part ("Laptop", "Max-Q"); NULL when they do not. */
+/* How a name's words say it is a laptop part ("laptop", "Max-Q"); NULL when they do not. */
 static const char *laptop_marker(char *const *tok, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!strcmp(tok[i], "laptop") || !strcmp(tok[i], "notebook"))
-            return "Laptop";
-        if (!strcmp(tok[i], "mobile"))
-            return "Mobile";
         if (!strcmp(tok[i], "maxq"))   /* name_split makes "Max-Q" one word */
             return "Max-Q";
         if (!strcmp(tok[i], "maxp"))
             return "Max-P";
     }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(tok[i], "laptop"))   /* and "Mobile" and "Notebook" this one */
+            return "laptop";
     return NULL;
 }
 
@@ -818,7 +820,10 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
     int n = count_readings(&t, r), pick = pick_reading(k, r, n, family != NULL);
     const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : &t;
     long n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
-    if (n < 0)
+    if (t.n == 0)
+        rc = gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or digits)",
+                          name);
+    else if (n < 0)
         rc = gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
                           "h100-sxm5\")", name);
     else if (pick < 0)
@@ -878,5 +883,18 @@ int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
                                    k->names[i].variants[a], k->names[i].id, k->names[j].id);
                         clashes++;
                     }
+    /* Resolution never takes a laptop name to a desktop card, whatever its aliases say. */
+    for (size_t i = 0; i < k->n_names; i++) {
+        const gpu_names *g = &k->names[i];
+        if (laptop_marker(g->name_tokens, g->n_name_tokens))
+            continue;
+        for (size_t j = 0; j < g->n_tokens; j++)
+            if (kb_in_set(g->tokens[j], laptop_words)) {
+                buf_printf(report, "problem: %s has an alias with '%s', but is no laptop part: "
+                           "a laptop part needs a row of its own\n", g->id, g->tokens[j]);
+                clashes++;
+                break;
+            }
+    }
     return clashes;
 }

@@ -287,10 +287,10 @@ int workload_check_candidates(const char *file, workload *w, gw_error *err)
 {
     for (size_t i = 0; w->catalog && i < w->n_candidates; i++) {
         const char *name = w->candidates[i];
-        if (!strncmp(name, "rent:", 5))
-            name += 5;
-        if (!strcmp(name, "*") || !*name)
-            continue;
+        int rent = !strncmp(name, "rent:", 5);
+        if (rent && (!strcmp(name + 5, "*") || !name[5]))
+            continue;   /* every GPU's offers */
+        name += rent ? 5 : 0;
         char *id = NULL;
         int count;
         int rc = kb_gpu_resolve(w->catalog, name, &id, &count, err);
