@@ -62,8 +62,9 @@ x4                   | ! 'x4' is a count with no GPU name
 rtx-4090 x0          | ! 'rtx-4090 x0': a GPU count is a whole number of at least 1
 rtx-4090 x1.5        | ! 'rtx-4090 x1.5': a GPU count is a whole number of at least 1
 4090x3090            | ! '4090x3090': which number is the count?
-# suggestions for the name without its count (the 3080 Ti, not L4, P4 and T4)
-3080 tix4            | ! no GPU named '3080 tix4'; did you mean: rtx-3080-ti,
+# suggestions for the name without its count: "3095", near the 3090 (not "4", near L4, P4, T4)
+3095x4               | ! no GPU named '3095x4'; did you mean: rtx-3090,
+RTX 3095 x4          | ! no GPU named 'RTX 3095 x4'; did you mean: rtx-3090,
 # laptop parts: their own card where the KB has it, else refused, never the desktop card
 RTX PRO 6000 Blackwell Max-Q | rtx-pro-6000-blackwell-max-q
 rtx pro 6000 maxq    | rtx-pro-6000-blackwell-max-q
