@@ -399,9 +399,11 @@ static int trailing_count_malformed(const char *name)
     if (p > s && (p[-1] == '-' || p[-1] == '+'))
         for (sign = 1, p--; p > s && p[-1] == ' '; p--)
             ;
-    size_t times = p > s && (p[-1] == 'x' || p[-1] == 'X')                 ? 1
-                   : p - s >= 2 && p[-2] == 0xC3 && p[-1] == 0x97 ? 2   /* U+00D7 */
-                                                                  : 0;
+    size_t times = 0;   /* the x's bytes: 1, or 2 for U+00D7 */
+    if (p > s && (p[-1] == 'x' || p[-1] == 'X'))
+        times = 1;
+    else if (p - s >= 2 && p[-2] == 0xC3 && p[-1] == 0x97)
+        times = 2;
     if (!times || !(sign || point))
         return 0;
     p -= times;   /* a count's x stands alone or after a number: "rtx-3090" has none */
@@ -787,7 +789,8 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
 {
     if (n < 2)
         return 0;
-    int first = reading_names_card(k, &r[0], family), second = reading_names_card(k, &r[1], family);
+    int first = reading_names_card(k, &r[0], family);
+    int second = reading_names_card(k, &r[1], family);
     if (first && second)
         return -1;
     if (first || second)
@@ -827,8 +830,8 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         rc = gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
                           "h100-sxm5\")", name);
     else if (pick < 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write it first, "
-                          "then the card, as in \"%ldx %s\"", name, r[1].count, r[1].card.v[0]);
+        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the count "
+                          "first, then the card (\"2x rtx-3090\")", name);
     else if (n_count < 1)
         rc = gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
     else if (words->n == 0)
