@@ -297,10 +297,13 @@ void kb_precision_support_free(kb_precision_support *r);
 void kb_precision_supports_free(kb_precision_support *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
- * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
- * suffixes are understood.  On success *id is the GPU id (caller frees) and *count the count
- * written in the name (1 when none).  GW_ENOTFOUND: unknown ("did you mean: ...?") or ambiguous
- * ("A100" matches: a100-pcie-40gb, ...); the candidates are in err->msg. */
+ * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)" and "_SXM"-style suffixes are
+ * understood, and a count at either end ("8x H100", "8xH100", "H100 x8", "4090x2": an x glued
+ * to or beside a whole number); a Laptop, Mobile or Max-Q name is only ever a laptop part.
+ * On success *id is the GPU id (caller frees) and *count the count written in the name (1 when
+ * none).  GW_ENOTFOUND: unknown ("did you mean: ...?", computed without the count), ambiguous
+ * ("A100" matches: a100-pcie-40gb, ...; the candidates are in err->msg), or a count that is
+ * not a whole number of at least 1 or is unclear ("3090x4090"). */
 int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err);
 /* The same where a set of GPUs is wanted: a family name ("H100", "A100") gives every variant it
  * matches, in id order; a precise name gives one.  Counts ("4x") are not read.  Caller frees
