@@ -38,7 +38,9 @@ static void date_undated(view *offers, const char *date)
     }
 }
 
-/* ctx of offers(ctx): today, and what the input and the options say. */
+/* ctx of offers(ctx): today, and what the input and the options say.  ctx.input_name is the
+ * file's name without its folders: plugins write it into notes, which a KB's export carries to
+ * other machines. */
 static view *plugin_ctx(const cli_price_input *in, const cli_refresh_opts *o)
 {
     view *c = view_map();
@@ -47,7 +49,8 @@ static view *plugin_ctx(const cli_price_input *in, const cli_refresh_opts *o)
     view_map_set_str(c, "today", today);
     if (in) {
         view_map_set(c, "input", view_stringn(in->text, in->len));
-        view_map_set_str(c, "input_name", in->name);
+        const char *slash = strrchr(in->name, '/');
+        view_map_set_str(c, "input_name", slash ? slash + 1 : in->name);
         if (in->url)
             view_map_set_str(c, "url", in->url);
         if (in->key)
