@@ -469,7 +469,11 @@ int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err);   /* replac
  * replace every row of that source.  removed[table] grows by each table's count.  GW_ENOTFOUND
  * when the KB has no such source; GW_EDATA when a row to remove is still named by another. */
 int kb_remove_unmatched(kb *k, const char *source, size_t removed[KB_TABLES], gw_error *err);
-/* Removes the cloud offers of one provider (before storing its fresh ones). */
+/* Removes the rows of table among rows (their ids) that no write of this transaction matched;
+ * *removed grows by how many: a refresh's earlier offers that its new ones did not match. */
+int kb_remove_unmatched_rows(kb *k, int table, const long long *rows, size_t n,
+                             size_t *removed, gw_error *err);
+/* Removes the cloud offers of one provider (`prices remove`). */
 int kb_delete_offers(kb *k, const char *provider, gw_error *err);
 
 /* Full-text search over everything (FTS5).  Any text a person types is accepted: it is turned

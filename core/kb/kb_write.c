@@ -591,6 +591,35 @@ int kb_remove_unmatched(kb *k, const char *source, size_t removed[KB_TABLES], gw
     return rc;
 }
 
+int kb_remove_unmatched_rows(kb *k, int table, const long long *rows, size_t n,
+                             size_t *removed, gw_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    gw_buf sql = GW_BUF_INIT;
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK && (table < 0 || table >= KB_TABLES))
+        rc = gw_error_set(err, GW_ESOFTWARE, "no table %d", table);
+    if (rc == GW_OK)
+        rc = matched_ready(k, err);
+    if (rc == GW_OK) {
+        buf_printf(&sql, "DELETE FROM %s WHERE rowid = ?1 AND NOT EXISTS (SELECT 1 FROM "
+                   "temp.kb_matched WHERE tbl = %d AND row = ?1)", kb_tables[table].sql, table);
+        rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+    }
+    for (size_t i = 0; rc == GW_OK && i < n; i++) {
+        sqlite3_bind_int64(st, 1, rows[i]);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_DONE)
+            *removed += (size_t)sqlite3_changes(k->db);
+        else
+            rc = kb_sql_fail(k, err, step, "removing");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    buf_free(&sql);
+    return rc;
+}
+
 int kb_delete_offers(kb *k, const char *provider, gw_error *err)
 {
     sqlite3_stmt *st;
