@@ -455,8 +455,9 @@ static const cli_command prices_commands[] = {
      "run pricing plugins and store their cloud offers in the KB",
      "Runs the pricing plugins named (without PLUGIN, every pricing plugin that needs no input "
      "file and is not an example) and stores their cloud offers in the KB, where `gpuwise "
-     "offers` lists them.  Prints `PLUGIN: N offers stored (A added, U updated, S unchanged), R "
-     "earlier offers removed` per plugin.\n\n"
+     "offers` lists them.  Prints `PLUGIN: N offers stored` per plugin, and below it the "
+     "offers added, updated and removed and those already there: `prices     1 added, 2 "
+     "updated, 1 removed (5 unchanged)`.\n\n"
      "A plugin's offers replace the earlier offers of the same providers that the same plugin "
      "stored, from whatever file or download: an offer of the same instance, GPU, count, region, "
      "spot flag, date and source as an earlier one updates it, and the earlier ones no offer "

@@ -116,15 +116,14 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
                           "the lines above; --strict)", buf_cstr(&label), res.unknown_gpu,
                           res.unknown_gpu == 1 ? "" : "s", res.unknown_gpu == 1 ? "s" : "");
     if (rc == GW_OK) {
-        /* "aws: 8 offers stored (1 added, 2 updated, 5 unchanged), 1 earlier offer removed" */
-        fprintf(ctx->out, "%s: %zu offer%s stored (%zu added, %zu updated, %zu unchanged), %zu "
-                "earlier offer%s removed", buf_cstr(&label), res.stored,
-                res.stored == 1 ? "" : "s", res.outcome.added[KB_PRICES],
-                res.outcome.updated[KB_PRICES], res.outcome.unchanged[KB_PRICES], res.replaced,
-                res.replaced == 1 ? "" : "s");
+        fprintf(ctx->out, "%s: %zu offer%s stored", buf_cstr(&label), res.stored,
+                res.stored == 1 ? "" : "s");
         if (res.unknown_gpu)
             fprintf(ctx->out, "; %zu left out: GPU not in the KB", res.unknown_gpu);
-        fputc('\n', ctx->out);
+        /* what changed, as `kb import` says it; removed: the earlier offers no offer matched */
+        fprintf(ctx->out, "\n  %-10s %zu added, %zu updated, %zu removed (%zu unchanged)\n",
+                kb_table_name(KB_PRICES), res.outcome.added[KB_PRICES],
+                res.outcome.updated[KB_PRICES], res.replaced, res.outcome.unchanged[KB_PRICES]);
     }
     buf_free(&warnings);
     buf_free(&label);

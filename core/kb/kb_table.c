@@ -143,20 +143,18 @@ static const kb_column rate_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_rate, source)),
 };
 static const kb_column benchmark_cols[] = {
-    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_benchmark, gpu)),
-    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE | KB_KEY, NULL,
-        S(kb_benchmark, gpu_count)),
-    COL("workload", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, S(kb_benchmark, workload)),
-    COL("metric", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, S(kb_benchmark, metric)),
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_benchmark, gpu)),
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_benchmark, gpu_count)),
+    COL("workload", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, workload)),
+    COL("metric", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, metric)),
     COL("value", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_benchmark, value)),
-    COL("unit", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, S(kb_benchmark, unit)),
-    COL("precision", KB_TEXT, KB_KEY, precision_set, S(kb_benchmark, precision)),
-    COL("batch", KB_NUMBER, KB_POSITIVE | KB_KEY, NULL, S(kb_benchmark, batch)),
-    COL("framework", KB_TEXT, KB_KEY, NULL, S(kb_benchmark, framework)),
-    COL("interconnect", KB_TEXT, KB_KEY, interconnect_set, S(kb_benchmark, interconnect)),
+    COL("unit", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, unit)),
+    COL("precision", KB_TEXT, 0, precision_set, S(kb_benchmark, precision)),
+    COL("batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, batch)),
+    COL("framework", KB_TEXT, 0, NULL, S(kb_benchmark, framework)),
+    COL("interconnect", KB_TEXT, 0, interconnect_set, S(kb_benchmark, interconnect)),
     COL("power_w", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, power_w)),
-    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META | KB_KEY, NULL,
-        S(kb_benchmark, source)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_benchmark, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_benchmark, note)),
     /* Added by schema version 12, so after the note (ALTER TABLE appends): a language model's
      * scenario.  A row's workload is then a model of the catalog and its metric
@@ -164,11 +162,11 @@ static const kb_column benchmark_cols[] = {
      * inference_server or inference_stream (one request's own output tokens/s); its value the
      * tokens/s of all gpu_count GPUs (trained, or output when serving), its batch the
      * sequences per GPU a step (training) or the requests in flight (serving). */
-    COL("method", KB_TEXT, KB_KEY, tune_methods, S(kb_benchmark, method)),
+    COL("method", KB_TEXT, 0, tune_methods, S(kb_benchmark, method)),
     /* training: tokens per sequence; serving: mean prompt tokens per request */
-    COL("input_tokens", KB_NUMBER, KB_POSITIVE | KB_KEY, NULL, S(kb_benchmark, input_tokens)),
+    COL("input_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, input_tokens)),
     /* serving: mean output tokens per request */
-    COL("output_tokens", KB_NUMBER, KB_POSITIVE | KB_KEY, NULL, S(kb_benchmark, output_tokens)),
+    COL("output_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, output_tokens)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),
@@ -343,14 +341,15 @@ static int precision_support_rule(const kb_value *row, gw_error *err);
  *   sources, gpus, systems, assumptions, models, providers, hosts: the id.
  *   aliases: the GPU and the alias (the whole row).  rates: the currency and the date.
  *   precision support: the precision and the architecture.
- *   benchmarks: the GPU, count, workload, metric, unit, precision, batch, framework,
- *     interconnect, fine-tuning method, tokens and source; the value, power and note are
- *     what an edit changes.
+ *   benchmarks: none: a row is itself, an edited one is added beside the old one (`kb import
+ *     --replace SOURCE` replaces a source's results).  The schema indexes a result by GPU,
+ *     workload, metric and value only: finding a set-up without its value scans every result
+ *     of that GPU and workload, which made an import of 50,000 results quadratic (over 600 s).
  *   prices: the GPU, its condition (kind: new, used or cloud; spot), count and fraction,
  *     region, provider, instance, date (as_of) and source; the amount, currency, unit, note,
  *     quality and the rest are what an edit changes.
  *   claims: the subject, the claim and its source; the status and correction change.
- * The last three share identities (the last field below is 1): a price range is entered as its
+ * Prices and claims share identities (the last field below is 1): a price range is entered as its
  * low and its high end, two rows of one identity, which an import matches one to one. */
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
@@ -359,7 +358,7 @@ const kb_table kb_tables[KB_TABLES] = {
     {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL, 0},
     {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL, 0},
     {"systems.csv", "system", "systems", system_cols, NCOLS(system_cols), NULL, 0},
-    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL, 1},
+    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL, 0},
     {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule, 1},
     {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL, 1},
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
