@@ -560,6 +560,10 @@ static int offers_store(kb *k, const char *plugin_name, const char *source_id, o
     }
     long long *earlier = NULL;
     size_t n_earlier = 0;
+    /* this refresh's offers may update any earlier one, those of a refresh before it in the
+     * same transaction too */
+    if (!dry_run)
+        rc = kb_matches_forget(k, err);
     for (size_t i = 0; rc == GW_OK && !dry_run && i < np; i++)
         rc = replaced_offers(k, plugin_name, providers[i], sources, ns, &earlier, &n_earlier,
                              err);

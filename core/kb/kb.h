@@ -464,6 +464,9 @@ int kb_add_price(kb *k, const kb_price *p, gw_error *err);
 int kb_put_rate(kb *k, const kb_rate *r, gw_error *err);
 int kb_add_claim(kb *k, const kb_claim *c, gw_error *err);
 int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err);   /* replace by id */
+/* Forgets which rows this transaction's writes matched (kb_row_put): what follows is matched
+ * as a write of its own (one refresh of several in a transaction). */
+int kb_matches_forget(kb *k, gw_error *err);
 /* Removes the rows that cite source (their `source` column) and that no write of this
  * transaction matched (stored, updated, or found identical): after an import, what makes it
  * replace every row of that source.  removed[table] grows by each table's count.  GW_ENOTFOUND

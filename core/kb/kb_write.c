@@ -156,9 +156,18 @@ enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPDATE };
 /* The rows this transaction's writes matched (stored, updated or found identical), by table
  * and rowid: a row sharing its identity with another (a price range's two ends) updates only
  * a stored row no earlier row of the import took, and `kb import --replace` removes the rows
- * of its source that none matched.  Emptied by kb_write_begin. */
+ * of its source that none matched. */
 #define MATCHED_TABLE "CREATE TEMP TABLE IF NOT EXISTS kb_matched (tbl INTEGER, row INTEGER, " \
                       "PRIMARY KEY (tbl, row)) WITHOUT ROWID"
+
+int kb_matches_forget(kb *k, gw_error *err)
+{
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK && k->matched_ready &&
+        sqlite3_exec(k->db, "DELETE FROM temp.kb_matched", NULL, NULL, NULL) != SQLITE_OK)
+        rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
+    return rc;
+}
 
 static int matched_ready(kb *k, gw_error *err)
 {
@@ -170,10 +179,12 @@ static int matched_ready(kb *k, gw_error *err)
     return GW_OK;
 }
 
+/* Made at every kb_begin: a rollback takes a temporary table made in its transaction with it,
+ * and a commit keeps the last transaction's rows. */
 void kb_write_begin(kb *k)
 {
-    if (k->matched_ready)
-        sqlite3_exec(k->db, "DELETE FROM temp.kb_matched", NULL, NULL, NULL);
+    k->matched_ready = sqlite3_exec(k->db, MATCHED_TABLE "; DELETE FROM temp.kb_matched", NULL,
+                                    NULL, NULL) == SQLITE_OK;
 }
 
 /* SELECT of the stored row with v's identity that best stands for it: one no earlier write of
