@@ -205,9 +205,9 @@ static void key_sql(gw_buf *sql, const kb_table *t)
 }
 
 /* INSERT of every column, or UPDATE of the columns outside the identity of the row whose rowid
- * is bound last (which keeps the rowid, so rows that refer to it stay valid).  Returns how
- * many columns it sets. */
-static int write_sql(gw_buf *sql, const kb_table *t, int update)
+ * is bound last (which keeps the rowid, so rows that refer to it stay valid).  A table whose
+ * every column is its identity (aliases) never updates: its rows are found identical. */
+static void write_sql(gw_buf *sql, const kb_table *t, int update)
 {
     int set = 0;
     if (update) {
@@ -216,7 +216,7 @@ static int write_sql(gw_buf *sql, const kb_table *t, int update)
             if (!(t->cols[i].flags & KB_KEY))
                 buf_printf(sql, "%s%s = ?%d", set++ ? ", " : "", t->cols[i].name, i + 1);
         buf_printf(sql, " WHERE rowid = ?%d", t->ncols + 1);
-        return set;
+        return;
     }
     buf_printf(sql, "INSERT INTO %s (", t->sql);
     kb_sql_column_list(sql, t, "");
@@ -224,7 +224,6 @@ static int write_sql(gw_buf *sql, const kb_table *t, int update)
     for (int i = 0; i < t->ncols; i++)
         buf_printf(sql, "%s?%d", i ? ", " : "", i + 1);
     buf_puts(sql, ")");
-    return t->ncols;
 }
 
 /* *st: table t's statement of kind which, with the row's values v bound. */
