@@ -73,12 +73,13 @@ check_rc "kb check passes after the update (search index complete)" 0
 check_eq "the export after the import has the edited row (its place sorted by amount)" \
     "$(sort "$T/e1.csv" | cksum)" "$(sort "$T/e1b.csv" | cksum)"
 
-# the text report: the table that changed, its three counts
+# the text report: the table that changed, its three counts (the same row, 3.79 -> 3.59)
 edit "$T/e0.csv" "$T/e2.csv" prices.csv "$SECURE" "amount=3.59" >/dev/null
 run "$GW" --kb "$KB" kb import "$T/e2.csv"
 check_out "text: prices 0 added, 1 updated, 0 removed" "prices     0 added, 1 updated, 0 removed"
 
-# a note, then a quality: each an edit of the same row
+# a note, then a quality: neither is part of the identity, so each file (every price, 1 row
+# edited) updates 1 row and adds none
 edit "$T/e0.csv" "$T/e3.csv" prices.csv "$SECURE" "note=checked on the page again" >/dev/null
 run "$GW" --kb "$(fresh_kb note)" --json kb import "$T/e3.csv"
 check_eq "an edited note: 0 added, 1 updated" "$(counts prices | cut -d, -f1,2)" "0,1"
@@ -120,6 +121,7 @@ check_eq "the range is 7000-16000, still two rows" "$(range "$KB")" "7000.0 1600
 
 # --- claims have an identity too: subject, claim, source ---------------------------------------
 edit "$T/e0.csv" "$T/c1.csv" claims.csv "subject=nccl;status=disputed" "status=wrong" >/dev/null
+# every claim in the file, 1 with another status (not part of its identity): 1 updated
 run "$GW" --kb "$(fresh_kb claim)" --json kb import "$T/c1.csv"
 check_eq "a claim's status edited: 0 added, 1 updated" "$(counts claims | cut -d, -f1,2)" "0,1"
 
