@@ -196,8 +196,10 @@ STORED=$(printf '%s' "$OUT" | sed -n 's/^fsdl: \([0-9]*\) offers stored.*/\1/p')
 # a renamed copy of the same file replaces the offers, never duplicates them
 cp "$CP/fsdl-cloud-gpus.csv" "$T/cloud-gpus-2026-11.csv"
 run "$GW" --kb "$KB" prices refresh fsdl --input "$T/cloud-gpus-2026-11.csv"
+# the source is named after the file, so each offer is another price: all added, all the
+# earlier ones removed
 check_out "fsdl from a renamed file: every earlier offer replaced" \
-    "fsdl: $STORED offers stored, $STORED earlier offers replaced"
+    "prices     $STORED added, 0 updated, $STORED removed (0 unchanged)"
 check_eq "fsdl from a renamed file: as many FSDL offers as before" \
     "$(sqlite3 "$KB" "SELECT count(*) FROM price WHERE source LIKE 'plugin-fsdl%'")" "$STORED"
 run "$GW" --kb "$KB" --json offers --gpu "A100 80GB SXM4"
