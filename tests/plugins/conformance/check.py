@@ -342,21 +342,33 @@ def check_fsdl(path, kb, log, report, serverless=False):
         spot = None if serverless else dollars(row["Spot"])
         got, said = stored.pop(line, []), log.by_line.get(line, "")
         if not provider or not gpu_type or not count:
-            report.left_out(line, "no cloud, GPU type or count" in said and not got,
-                            "a row without a cloud, GPU type or count")
+            # the log names what the row lacks: the provider's column, the GPU Type or the count
+            lacks = "no " + ("Vendor" if serverless else "Cloud") if not provider else \
+                "no GPU Type" if not gpu_type else "GPU count"
+            report.left_out(line, lacks in said and not got, "a row with %s; log: %s" % (
+                lacks, said or "nothing"))
             continue
         if not on_demand:
             # Per-GPU alone does not always match GPUs x price (the plugin's header): left out
-            report.left_out(line, "no On-demand price" in said and not got,
+            report.left_out(line, "no %s price" % price_column in said and not got,
                             "no %s price; log: %s" % (price_column, said or "nothing"))
             continue
         model, memory, form, variants = parse_card(gpu_type)
         # GPU RAM is the instance's, "640" or "40GB"
         memory = memory or (number(re.sub(r"\s*GB$", "", row["GPU RAM"])) or 0) / count or None
         cards = kb.cards(model, memory, form, variants)
+        instance = (row.get("Name") or "").strip() or None
+        if serverless:
+            # The serverless file has no Name: a row is a configuration, its vCPUs and RAM
+            # ("Replicate,A40,Ampere,1,48,4,16,2.07" and "...,1,48,10,72,2.61", lines 58 and 59,
+            # differ in nothing else), so the instance is "serverless" with them where given
+            # (Mystic AI's rows give 0 and 0).
+            vcpus, ram = number(row["vCPUs"]), number(row["RAM"])
+            instance = "serverless, %g vCPU, %g GB RAM" % (vcpus, ram) if vcpus and ram \
+                else "serverless"
         base = {"provider": provider, "gpu": cards, "gpu_count": count, "currency": "USD",
                 "kind": "cloud", "unit": "hour", "region": None, "gpu_fraction": 1.0,
-                "instance": (row.get("Name") or "").strip() or None}
+                "instance": instance}
         expected = [dict(base, amount=on_demand, spot=0)]
         if spot:
             expected.append(dict(base, amount=spot, spot=1))
