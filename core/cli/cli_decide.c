@@ -253,9 +253,9 @@ static const cli_command decide_commands[] = {
      "Exit status: 0 ok (also when every feasible option's price is held back: the output "
      "says so), 3 no option is feasible (the message names the closest and what it lacks; the "
      "table or json is written all the same), 64 usage, 65 a bad workload file (the message names the file, the "
-     "field and what was expected) or no option at all (a module sold only in servers says "
-     "which servers and instances the KB has), 66 a missing workload file, 67 an unknown GPU "
-     "among the candidates, 70 a plugin error.",
+     "field and what was expected; a candidate GPU the KB does not know is one) or no option "
+     "at all (a module sold only in servers says which servers and instances the KB has), 66 "
+     "a missing workload file, 70 a plugin error.",
      NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };

@@ -124,6 +124,9 @@ static const cli_option import_options[] = {
     {"with", 0, "IMPORTER", CLI_IMPORTER, NULL,
      "convert FILE with this importer plugin first (`gpuwise plugin list` names them); one "
      "file only", 0},
+    {"replace", 0, "SOURCE", CLI_TEXT, NULL,
+     "replace every row that cites SOURCE: its rows the files do not hold are removed, in the "
+     "same transaction", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
@@ -237,18 +240,25 @@ static const cli_command kb_commands[] = {
      "Adds table CSV files (those of `kb/data`, each table known from its header row) or a "
      "whole export, in any order and all in one transaction: every file is read before "
      "anything is stored, and one bad row leaves the KB as it was, naming the file and line.  "
-     "Rows with a key (sources, GPUs, aliases, rates, assumed figures) replace the row with "
-     "that key; other rows are added unless an identical one is there.  The files are RFC 4180 "
+     "A row identical to a stored one changes nothing; a row with the identity of a stored one "
+     "updates it (what the row is about, without the figures and notes an edit changes), so "
+     "an export edited and imported again updates the rows edited; other rows are added.  With "
+     "`--replace SOURCE`, the rows that cite SOURCE and that the files do not hold are "
+     "removed.  The files are RFC 4180 "
      "CSV in UTF-8, read in chunks: a quote inside an unquoted field, invalid UTF-8 or a control "
      "character other than tab and newline is refused with its file and line (and column, for "
      "a byte that is not text); a `#` "
      "line between records is a comment.  With `--with IMPORTER`, FILE is converted by that "
      "importer plugin first.\n\n"
      "It writes to `--kb` (or `$GPUWISE_KB`), else to the user's KB, made as a copy of the "
-     "shipped one on first write; the shipped KB is never written.  The report says what each "
-     "table gained; `json` gives the counts added, updated and unchanged per table.\n\n"
-     "Exit status: 0 ok, 64 usage, 65 a bad row or a file that is not a KB, 66 a missing "
-     "file, 75 another program is writing the KB.",
+     "shipped one on first write; the shipped KB is never written.  The report gives each "
+     "table's rows added, updated and removed (`json`: `tables.NAME.added`, `updated`, "
+     "`unchanged`, `removed`, and `replaced_source`).\n\n"
+     "```\ngpuwise kb export -o team.csv\ngpuwise kb import team.csv\n"
+     "gpuwise kb import --replace our-quotes quotes.csv\n```\n\n"
+     "Exit status: 0 ok, 64 usage, 65 a bad row, a file that is not a KB, or a row to remove "
+     "that others still name, 66 a missing file, 67 no such `--replace` source, 75 another "
+     "program is writing the KB.",
      import_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cli_kb_import, NULL},
     {"kb upgrade", NULL, 0, 0, CLI_TEXT,
      "migrate an older KB file to this version's schema",
@@ -274,8 +284,10 @@ const cli_group cli_kb_group = {
     "source.\n\n"
     "A GPU NAME is written the way people write it: `\"RTX 3090\"`, `3090`, `rtx_3090`, "
     "`\"A100 80GB\"`, `\"NVIDIA A100-SXM4-80GB\"`, `\"4x 3090\"`; case, spaces, dashes and "
-    "underscores do not matter.  An ambiguous name lists the candidates and an unknown one "
-    "suggests the closest (exit 67).\n\n"
+    "underscores do not matter.  An `x` beside or glued to a whole number at either end is a "
+    "count (`\"4x 3090\"`, `3090x4`, `\"H100 SXM5 x8\"`; `kb show` shows one card); a Laptop, "
+    "Mobile or Max-Q name is only ever a laptop part, never the desktop card.  An ambiguous "
+    "name lists the candidates and an unknown one suggests the closest (exit 67).\n\n"
     "Filters (`kb list --where`) are conditions `FIELD OP VALUE` joined by `and` (or `&&`) and "
     "`or` (or `||`) and grouped with parentheses, where OP is `=`, `!=`, `<`, `<=`, `>`, `>=` or "
     "`~` (contains), and VALUE a decimal number (`48`, `4.8e1`; no hex, `inf` or `nan`), a word "

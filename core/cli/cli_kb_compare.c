@@ -308,6 +308,20 @@ static int price_row(kb *k, view *rows, const kb_gpu *g, size_t n, const price_k
 
 #define MAX_COMPARED 16
 
+/* A datasheet compares one card: "4090x2" is the 4090's, and the count given is said to be
+ * ignored (as `kb show` says), never silently dropped. */
+static void count_note(gw_ctx *ctx, kb *k, const char *name)
+{
+    gw_error quiet = {0};
+    char *id = NULL;
+    int count = 1;
+    if (kb_gpu_resolve(k, name, &id, &count, &quiet) == GW_OK && count > 1)
+        fprintf(ctx->diag, "gpuwise kb compare: '%s' is %d x %s; comparing one %s (the count is "
+                "ignored)\n", name, count, id, id);
+    free(id);
+    gw_error_clear(&quiet);
+}
+
 /* The GPUs the names stand for, in the order given and each once: a family name gives every
  * variant, named on the diagnostics stream.  Caller frees *ids with kb_strings_free. */
 static int compared_ids(gw_ctx *ctx, kb *k, const cli_args *a, char ***ids, size_t *n,
@@ -319,6 +333,7 @@ static int compared_ids(gw_ctx *ctx, kb *k, const cli_args *a, char ***ids, size
     for (int i = 0; rc == GW_OK && i < a->argc; i++) {
         char **variants = NULL;
         size_t nv = 0;
+        count_note(ctx, k, a->argv[i]);
         rc = kb_gpu_resolve_family(k, a->argv[i], &variants, &nv, err);
         if (rc == GW_OK && nv > 1) {
             fprintf(ctx->diag, "gpuwise kb compare: '%s' stands for %zu GPUs:", a->argv[i], nv);

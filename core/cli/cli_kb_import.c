@@ -65,37 +65,44 @@ int cli_kb_export(gw_ctx *ctx, const cli_args *a, gw_error *err)
     return rc;
 }
 
-/* What an import changed, for people ("gpus 15 added") or as JSON. */
-static int import_report(gw_ctx *ctx, kb *k, int nfiles, const kb_import_counts *counts,
-                         gw_error *err)
+/* What an import changed, per table, for people ("prices     0 added, 1 updated, 0 removed")
+ * or as JSON; replaced: the source --replace named (NULL: none). */
+static int import_report(gw_ctx *ctx, kb *k, int nfiles, const char *replaced,
+                         const kb_import_counts *counts, gw_error *err)
 {
     gw_buf b = GW_BUF_INIT;
     if (ctx->json) {
         view *m = view_map();
         view_map_set_str(m, "kb", kb_path(k));
         view_map_set_int(m, "files", nfiles);
+        if (replaced)
+            view_map_set_str(m, "replaced_source", replaced);
+        else
+            view_map_set(m, "replaced_source", view_null());
         view *tables = view_map_set(m, "tables", view_map());
         for (int t = 0; t < KB_TABLES; t++) {
             view *e = view_map_set(tables, kb_table_name(t), view_map());
             view_map_set_int(e, "added", (long long)counts->added[t]);
             view_map_set_int(e, "updated", (long long)counts->updated[t]);
             view_map_set_int(e, "unchanged", (long long)counts->unchanged[t]);
+            view_map_set_int(e, "removed", (long long)counts->removed[t]);
         }
         view_to_json(m, &b, 1);
         view_free(m);
     } else {
         size_t unchanged = 0, changed = 0;
-        buf_printf(&b, "imported %d file%s into %s\n", nfiles, nfiles == 1 ? "" : "s",
+        buf_printf(&b, "imported %d file%s into %s", nfiles, nfiles == 1 ? "" : "s",
                    kb_path(k));
+        if (replaced)
+            buf_printf(&b, ", replacing the rows of source %s", replaced);
+        buf_putc(&b, '\n');
         for (int t = 0; t < KB_TABLES; t++) {
             unchanged += counts->unchanged[t];
-            if (!counts->added[t] && !counts->updated[t])
+            if (!counts->added[t] && !counts->updated[t] && !counts->removed[t])
                 continue;
             changed++;
-            buf_printf(&b, "  %-10s %zu added", kb_table_name(t), counts->added[t]);
-            if (counts->updated[t])
-                buf_printf(&b, ", %zu updated", counts->updated[t]);
-            buf_putc(&b, '\n');
+            buf_printf(&b, "  %-10s %zu added, %zu updated, %zu removed\n", kb_table_name(t),
+                       counts->added[t], counts->updated[t], counts->removed[t]);
         }
         if (!changed)
             buf_puts(&b, "  nothing new\n");
@@ -212,10 +219,13 @@ static int open_import(const char *path, FILE **out, gw_error *err)
 
 int cli_kb_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
-    const char *with = cli_value(a, "with");
+    const char *with = cli_value(a, "with"), *replace = cli_value(a, "replace");
     int nfiles = a->argc;
     if (with && nfiles != 1)
         return gw_error_set(err, GW_EUSAGE, "--with takes one file");
+    if (replace && !*replace)
+        return gw_error_set(err, GW_EUSAGE, "--replace: expected a source id (gpuwise kb "
+                            "sources lists them)");
     FILE **files = gw_xcalloc((size_t)nfiles, sizeof *files);
     int rc = GW_OK;
     for (int i = 0; i < nfiles && rc == GW_OK; i++)
@@ -231,13 +241,17 @@ int cli_kb_import(gw_ctx *ctx, const cli_args *a, gw_error *err)
         else
             rc = kb_import_files(k, (size_t)nfiles, (const char *const *)a->argv, files, &counts,
                                  err);
+        /* the source's rows that no row of the files matched go; all in the one transaction */
+        if (rc == GW_OK && replace && (rc = kb_remove_unmatched(k, replace, counts.removed,
+                                                                 err)) != GW_OK)
+            gw_error_prefix(err, "--replace %s", replace);
         if (rc == GW_OK)
             rc = kb_commit(k, err);
         else
             kb_rollback(k);
     }
     if (rc == GW_OK)
-        rc = import_report(ctx, k, nfiles, &counts, err);
+        rc = import_report(ctx, k, nfiles, replace, &counts, err);
     kb_close(k);
     for (int i = 0; i < nfiles; i++)
         if (files[i])

@@ -401,6 +401,9 @@ int cli_kb_show(gw_ctx *ctx, const cli_args *a, gw_error *err)
     int rc = cli_open_kb(ctx, 0, &k, err);
     if (rc == GW_OK)
         rc = kb_gpu_resolve(k, a->argv[0], &id, &count, err);
+    if (rc == GW_OK && count > 1)   /* a datasheet is of one card: "2x 4090" is the 4090's */
+        fprintf(ctx->diag, "gpuwise kb show: '%s' is %d x %s; showing one %s (the count is "
+                "ignored)\n", a->argv[0], count, id, id);
     if (rc == GW_OK)
         rc = datasheet_view(k, id, &m, err);
     if (rc == GW_OK)

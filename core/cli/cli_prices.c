@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "base/limits.h"
 #include "cli_listing.h"
 #include "cli_prices_common.h"
@@ -115,9 +116,41 @@ static int wants_cached(plugin *p, const void *arg)
     return cli_prices_cache_dir(ctx, info.name, NULL, dir, sizeof dir) == 0 && cli_file_exists(dir);
 }
 
+/* Whether the day of a valid YYYY-MM-DD date is in its month (2026-02-30 is not). */
+static int day_in_month(const char *date)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int year = atoi(date), month = atoi(date + 5), day = atoi(date + 8);
+    int leap = month == 2 && year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    return day <= days[month - 1] + leap;
+}
+
+/* --as-of DATE: the day a saved catalogue was saved, YYYY-MM-DD and not after today; it needs
+ * --input (a download is dated by the day it was made). */
+static int read_as_of(const char *as_of, const char *input_path, int cached, gw_error *err)
+{
+    if (!as_of)
+        return GW_OK;
+    if (strlen(as_of) != 10 || !gw_valid_date(as_of) || !day_in_month(as_of))
+        return gw_error_set(err, GW_EUSAGE, "--as-of: '%.40s' is not a date (YYYY-MM-DD)", as_of);
+    if (gw_date_days(as_of) > gw_today_days()) {
+        char today[11];
+        gw_today_date(today);
+        return gw_error_set(err, GW_EUSAGE, "--as-of: %s is after today (%s): a catalogue is "
+                            "dated the day it was saved", as_of, today);
+    }
+    if (cached)
+        return gw_error_set(err, GW_EUSAGE, "--as-of: --cached offers are dated the day they "
+                            "were downloaded");
+    if (!input_path)
+        return gw_error_set(err, GW_EUSAGE, "--as-of dates the file --input gives: give "
+                            "--input FILE");
+    return GW_OK;
+}
+
 static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
-    const char *input_path = cli_value(args, "input");
+    const char *input_path = cli_value(args, "input"), *as_of = cli_value(args, "as-of");
     int cached = cli_flag(args, "cached") > 0, have_input = input_path != NULL;
     cli_refresh_opts o;
     int rc = cli_prices_read_opts(args, &o, err);
@@ -125,6 +158,8 @@ static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return rc;
     if (input_path && cached)
         return gw_error_set(err, GW_EUSAGE, "--input and --cached exclude each other");
+    if ((rc = read_as_of(as_of, input_path, cached, err)) != GW_OK)
+        return rc;
     cli_price_input *inputs = NULL;
     size_t n_inputs = 0;
     if (input_path) {
@@ -162,6 +197,8 @@ static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
             all = gw_xrealloc(all, (n_all + 1) * sizeof *all);
             all[n_all] = (cli_price_input){gw_xstrdup(inputs[0].name), NULL, inputs[0].len, NULL,
                                        NULL, "", chosen[i]};
+            if (as_of)   /* dated as a download of that day would be */
+                snprintf(all[n_all].date, sizeof all[n_all].date, "%s", as_of);
             all[n_all].text = gw_xstrndup(inputs[0].text, inputs[0].len);
             n_all++;
         } else if (cli_prices_plugin_flag(chosen[i], "needs_input"))
@@ -392,6 +429,9 @@ static const cli_option refresh_options[] = {
     {"strict", 0, NULL, CLI_TEXT, NULL,
      "fail (exit 65, nothing stored) when an offer names a GPU the KB does not know, instead of "
      "reporting it and storing the rest", 0},
+    {"as-of", 0, "DATE", CLI_TEXT, NULL,
+     "the day the `--input` file was saved (YYYY-MM-DD, not after today): its offers that give "
+     "no date, and the source they cite, are dated DATE instead of today", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
@@ -415,21 +455,26 @@ static const cli_command prices_commands[] = {
      "run pricing plugins and store their cloud offers in the KB",
      "Runs the pricing plugins named (without PLUGIN, every pricing plugin that needs no input "
      "file and is not an example) and stores their cloud offers in the KB, where `gpuwise "
-     "offers` lists them.  Prints `PLUGIN: N offers stored` per plugin.\n\n"
+     "offers` lists them.  Prints `PLUGIN: N offers stored` per plugin, and below it the "
+     "offers added, updated and removed and those already there: `prices     1 added, 2 "
+     "updated, 1 removed (5 unchanged)`.\n\n"
      "A plugin's offers replace the earlier offers of the same providers that the same plugin "
-     "stored, from whatever file or download: refreshing from a renamed file never duplicates "
-     "them.  The KB's curated offers and other plugins' offers of those providers stay.  "
+     "stored, from whatever file or download: an offer of the same instance, GPU, count, region, "
+     "spot flag, date and source as an earlier one updates it, and the earlier ones no offer "
+     "matched are removed, so refreshing from a renamed file never duplicates them.  The KB's curated offers and other plugins' offers of those providers stay.  "
      "Currencies are stored as given.  An offer that names a GPU the KB does not know is "
      "reported, once per name, with the input lines and the closest known cards, and left out; "
      "the rest are stored (`--strict` fails instead).  Any other bad offer gets a warning naming "
      "the plugin and the offer, and fails the refresh.  Everything is one transaction: when a "
      "plugin fails, nothing is stored.\n\n"
-     "With `--input FILE`, offers that give no date are dated today; with `--cached`, the day "
-     "the response was downloaded.\n\n"
+     "With `--input FILE`, offers that give no date are dated today, or with `--as-of DATE` "
+     "the day the file was saved; with `--cached`, the day the response was downloaded.\n\n"
      "```\ngpuwise prices refresh\ngpuwise prices refresh fsdl --input cloud-gpus.csv\n"
+     "gpuwise prices refresh fsdl --input cloud-gpus.csv --as-of 2026-11-02\n"
      "gpuwise prices refresh skypilot --input vms.csv --provider AWS\n"
      "gpuwise prices refresh skypilot --cached\n```\n\n"
-     "Exit status: 0 ok, 64 usage (a plugin that is not a pricing one, or needs `--input`), "
+     "Exit status: 0 ok, 64 usage (a plugin that is not a pricing one, or needs `--input`; an "
+     "`--as-of` that is not a date, is after today, or has no `--input`), "
      "65 bad offers (or, with `--strict`, an unknown GPU), 66 missing input, 67 unknown plugin, "
      "70 a plugin failed or hit a limit (`$GPUWISE_PLUGIN_INSTRUCTIONS`, "
      "`$GPUWISE_PLUGIN_MEMORY_MB`, `$GPUWISE_PLUGIN_SECONDS`), 75 KB busy.",

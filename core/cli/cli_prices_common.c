@@ -38,7 +38,9 @@ static void date_undated(view *offers, const char *date)
     }
 }
 
-/* ctx of offers(ctx): today, and what the input and the options say. */
+/* ctx of offers(ctx): today, and what the input and the options say.  ctx.input_name is the
+ * file's name without its folders: plugins write it into notes, which a KB's export carries to
+ * other machines. */
 static view *plugin_ctx(const cli_price_input *in, const cli_refresh_opts *o)
 {
     view *c = view_map();
@@ -47,7 +49,8 @@ static view *plugin_ctx(const cli_price_input *in, const cli_refresh_opts *o)
     view_map_set_str(c, "today", today);
     if (in) {
         view_map_set(c, "input", view_stringn(in->text, in->len));
-        view_map_set_str(c, "input_name", in->name);
+        const char *slash = strrchr(in->name, '/');
+        view_map_set_str(c, "input_name", slash ? slash + 1 : in->name);
         if (in->url)
             view_map_set_str(c, "url", in->url);
         if (in->key)
@@ -115,12 +118,12 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
     if (rc == GW_OK) {
         fprintf(ctx->out, "%s: %zu offer%s stored", buf_cstr(&label), res.stored,
                 res.stored == 1 ? "" : "s");
-        if (res.replaced)
-            fprintf(ctx->out, ", %zu earlier offer%s replaced", res.replaced,
-                    res.replaced == 1 ? "" : "s");
         if (res.unknown_gpu)
             fprintf(ctx->out, "; %zu left out: GPU not in the KB", res.unknown_gpu);
-        fputc('\n', ctx->out);
+        /* what changed, as `kb import` says it; removed: the earlier offers no offer matched */
+        fprintf(ctx->out, "\n  %-10s %zu added, %zu updated, %zu removed (%zu unchanged)\n",
+                kb_table_name(KB_PRICES), res.outcome.added[KB_PRICES],
+                res.outcome.updated[KB_PRICES], res.replaced, res.outcome.unchanged[KB_PRICES]);
     }
     buf_free(&warnings);
     buf_free(&label);

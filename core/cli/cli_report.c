@@ -139,8 +139,8 @@ static const cli_command report_commands[] = {
      "without the trace, plus subtitle and checklist_details; the date is added when it is "
      "rendered), for writing your own template and trying it with `gpuwise render`.\n\n"
      "Exit status: 0 ok, 3 no option is feasible: the document is written, saying so, and the "
-     "message names the closest option and what it lacks; 64 usage, 65 a bad workload file or template, 66 a "
-     "missing workload file or `--template` file, 67 an unknown GPU among the candidates, 70 a "
+     "message names the closest option and what it lacks; 64 usage, 65 a bad workload file (a candidate GPU the KB does not know included) or template, 66 a "
+     "missing workload file or `--template` file, 70 a "
      "plugin error, 73/74 the output cannot be written (nothing is left half-written).",
      report_options, CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON, CLI_TEMPLATE, cmd_report, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},

@@ -543,10 +543,7 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
         rc = fill_defaults(d, err);
     if (rc == GW_OK)
         rc = decide_options_enumerate(d, err);
-    if (rc == GW_OK && d->n_options == 0 && d->unknown_candidate.code) {
-        *err = d->unknown_candidate;   /* nothing but a name the KB does not know */
-        rc = err->code;
-    } else if (rc == GW_OK && d->n_options == 0)
+    if (rc == GW_OK && d->n_options == 0)
         rc = decide_no_option_error(d, err);   /* a module sold only in servers says why */
     if (rc == GW_OK) {
         evaluate_options(d);

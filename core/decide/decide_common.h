@@ -52,7 +52,6 @@ typedef struct decision decision;   /* as decide.h names it to its callers */
 #define DECIDE_OMIT_NO_OFFER "no cloud offer (a candidate to rent only)"
 #define DECIDE_OMIT_USED_ONLY "only a used price (set used_ok = true)"
 #define DECIDE_OMIT_SPOT "spot price (set spot_ok)"
-#define DECIDE_OMIT_UNKNOWN "unknown name"
 #define DECIDE_OMIT_NOT_WHOLE "SXM and OAM modules are bought as whole servers: not that count"
 #define DECIDE_OMIT_MODULE "a bare module's price (SXM and OAM modules are bought in 4- or 8-GPU servers)"
 
@@ -146,7 +145,6 @@ struct decision {
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
-    gw_error unknown_candidate;  /* the first unknown candidate's error (code 0: none) */
     decide_option **ranked;
     view *trace;
     view *break_even;

@@ -8,8 +8,12 @@
  * of experts or dense), the number format's (FP4 kernels reach a smaller share of their peak
  * than FP8 ones: served at FP4, the KB's B200 rows imply 24% to 28% utilisation where its FP8
  * rows imply 31% to 40%) and the model's own, each step kept only where it leaves 2 rows
- * (DECIDE_LLM_SAME_MODEL_ROWS); rows measured with speculative decoding never calibrate. */
+ * (DECIDE_LLM_SAME_MODEL_ROWS); a share none of the rows kept implies (a stream's bandwidth
+ * among offline rows that imply utilisation) is read from the narrowest wider set that implies
+ * it; rows measured with speculative decoding never calibrate.  Its view is
+ * decide_llm_accuracy_view.c's. */
 #include "decide_llm_accuracy.h"
+#include "decide_llm_rows.h"
 #include "decide_llm.h"
 #include "decide_speed.h"
 
@@ -26,52 +30,6 @@
  * describes, above it (4x the peak) it is far past any bound, and is said to be. */
 #define SHARE_SEARCH_LOW 1e-4
 #define SHARE_SEARCH_HIGH 4.0
-
-enum { SHARE_UTILISATION, SHARE_BANDWIDTH };
-
-/* A measured row as the model reads it. */
-typedef struct llm_row {
-    const kb_benchmark *b;       /* borrowed from the rows loaded */
-    const kb_gpu *gpu;           /* NULL: not in the KB */
-    int kind;                    /* decide_llm_kind; -1 not a language model's tokens/s */
-    char *model_id;              /* the catalog's model (owned); NULL: the workload's */
-    model_llm model;
-    int has_model;
-} llm_row;
-
-/* What a row says at its scenario. */
-typedef struct llm_scenario {
-    const char *precision;
-    double input, output, batch;
-} llm_scenario;
-
-/* The share a row implies: which one, its figure (NaN: the row cannot be predicted; infinite:
- * more than SHARE_SEARCH_HIGH) and whether it is above its bound. */
-typedef struct llm_implied {
-    int share;
-    double value;
-    int over;
-    llm_scenario scenario;
-} llm_implied;
-
-struct decide_llm_rows {
-    kb_benchmark *kb;            /* the KB's rows in tokens/s */
-    size_t n_kb;
-    llm_row *rows;               /* each of them resolved */
-    llm_row *bench;              /* the workload's benchmark's rows (d->bench) resolved */
-    size_t n_bench;
-    /* the workload's calibration, once */
-    int calibrated;
-    const llm_row *cal_rows;     /* rows or bench */
-    size_t n_cal;
-    llm_implied *cal_implied;    /* per cal row; value NaN: not of the kind, or unreadable */
-    unsigned char *cal_used;     /* per cal row: calibrates the workload */
-    double mfu, bandwidth;       /* serving's shares (training's is d->llm_mfu) */
-    int mfu_rows, bandwidth_rows;
-    double band_error;           /* the leave-one-out error at MODEL_BAND_PERCENTILE; NaN */
-    char *scope;                 /* "the benchmark llama2-70b", "llama-2-70b", "every model" */
-    char *words;
-};
 
 /* ---- kinds ---- */
 
@@ -202,7 +160,7 @@ void decide_llm_rows_free(decision *d)
 /* A serving row measured with speculative decoding (benchmark method "speculative"): a draft or
  * multi-token-prediction head proposes several tokens that one step of the model verifies, so a
  * step yields more than the one token the model counts; it neither calibrates nor is predicted. */
-static int is_speculative(const llm_row *r)
+int decide_llm_row_speculative(const llm_row *r)
 {
     return decide_str_eq(r->b->method, "speculative");
 }
@@ -415,9 +373,8 @@ typedef struct row_pref {
     const char *model_id;        /* NULL: any */
 } row_pref;
 
-enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_FORMAT = 4, NARROW_MODEL = 8, NO_ROWS = 16 };
 
-static int row_is_moe(const llm_row *r)
+int decide_llm_row_moe(const llm_row *r)
 {
     return r->has_model && r->model.experts > 1;
 }
@@ -430,7 +387,7 @@ static int passes(const llm_row *r, const row_pref *p, int step)
     if (step == NARROW_FORMAT)
         return decide_str_eq(r->b->precision, p->format);
     if (step == NARROW_MOE)
-        return row_is_moe(r) == p->moe;
+        return decide_llm_row_moe(r) == p->moe;
     return decide_str_eq(r->model_id, p->model_id);
 }
 
@@ -491,6 +448,39 @@ static void shares_of(const decision *d, const llm_implied *im, const unsigned c
         *bandwidth = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
 }
 
+/* A share none of the narrowed rows implies (rows of a stream are bandwidth-bound, offline ones
+ * often compute-bound): read from the rows of the narrowest wider set that implies it, each
+ * narrowing applied undone in turn from the last (the model's, then the format's, the
+ * architecture's, the vendor's); `fallback` where none does. */
+static double widened_share(const decision *d, const llm_row *rows, const llm_implied *im,
+                            size_t n, int kind, row_pref p, size_t skip, int narrowed, int share,
+                            double fallback, int *rows_used)
+{
+    unsigned char *keep = gw_xmalloc(n ? n : 1);
+    double found = NAN;
+    int used = 0;
+    for (int step = NARROW_MODEL; step >= NARROW_VENDOR && isnan(found); step >>= 1) {
+        if (!(narrowed & step))
+            continue;
+        if (step == NARROW_MODEL)
+            p.model_id = NULL;
+        else if (step == NARROW_FORMAT)
+            p.format = NULL;
+        else if (step == NARROW_MOE)
+            p.moe = -1;
+        else
+            p.vendor = NULL;
+        int wider;
+        if (select_rows(rows, im, n, kind, &p, skip, keep, &wider))
+            found = share_median(im, keep, n, share, &used);
+    }
+    free(keep);
+    (void)d;
+    if (rows_used)
+        *rows_used = isnan(found) ? 0 : used;
+    return isnan(found) ? fallback : found;
+}
+
 /* rows[i] predicted at the shares of the rows that calibrate its kind without it (prefer: narrowed
  * to its vendor's, architecture's and model's as row_pref says): its tokens/s; NaN where it
  * cannot be predicted. */
@@ -503,11 +493,21 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
     const llm_row *r = &rows[i];
     row_pref p = {NULL, -1, NULL, NULL};
     if (prefer)
-        p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? row_is_moe(r) : -1,
+        p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? decide_llm_row_moe(r) : -1,
                        r->b->precision, r->model_id};
     if (!select_rows(rows, im, n, r->kind, &p, i, keep, narrowed))
         *narrowed = NO_ROWS;   /* the KB's assumed figures (shares_of) */
     shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
+    if (!mfu_rows) {
+        mfu = widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_UTILISATION, mfu,
+                            &mfu_rows);
+        *narrowed |= mfu_rows ? WIDENED_UTILISATION : 0;
+    }
+    if (!bw_rows) {
+        bandwidth = widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_BANDWIDTH,
+                                  bandwidth, &bw_rows);
+        *narrowed |= bw_rows ? WIDENED_BANDWIDTH : 0;
+    }
     free(keep);
     return predict(d, r, &im[i].scenario, mfu, bandwidth, &bound);
 }
@@ -523,7 +523,7 @@ static double loo_error(const decision *d, const llm_row *rows, const llm_implie
 /* ---- the workload's calibration ---- */
 
 /* "8x h100-sxm5, llama-2-70b inference_offline, source-id" for r, appended to b. */
-static void row_words(gw_buf *b, const llm_row *r)
+void decide_llm_row_words(gw_buf *b, const llm_row *r)
 {
     buf_printf(b, "%gx %s, %s %s, %s", r->b->gpu_count, r->b->gpu, r->b->workload, r->b->metric,
                r->b->source);
@@ -537,7 +537,7 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
         const llm_row *r = &st->cal_rows[i];
         const llm_implied *im = &st->cal_implied[i];
         gw_buf b = GW_BUF_INIT;
-        row_words(&b, r);
+        decide_llm_row_words(&b, r);
         if (r->kind != kind) {
             other++;
             if (st->cal_rows == st->bench)   /* the workload's own rows: each said */
@@ -603,7 +603,7 @@ static size_t low_bit_rows(const struct decide_llm_rows *st, int kind)
     return n;
 }
 
-static void calibrate(decision *d)
+void decide_llm_rows_calibrate(decision *d)
 {
     struct decide_llm_rows *st = d->llm_rows;
     if (!st || st->calibrated)
@@ -618,7 +618,7 @@ static void calibrate(decision *d)
         const llm_row *r = &st->cal_rows[i];
         llm_scenario sc;
         st->cal_implied[i].value = NAN;
-        if (r->kind == kind && (r->has_model || own) && !is_speculative(r) &&
+        if (r->kind == kind && (r->has_model || own) && !decide_llm_row_speculative(r) &&
             scenario_of(r, own ? d->w : NULL, &sc))
             st->cal_implied[i] = implied_of(d, r, &sc);
     }
@@ -630,6 +630,13 @@ static void calibrate(decision *d)
                               st->cal_used, &narrowed);
     shares_of(d, st->cal_implied, st->cal_used, st->n_cal, &st->mfu, &st->bandwidth,
               &st->mfu_rows, &st->bandwidth_rows);
+    if (used && !st->mfu_rows)
+        st->mfu = widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, p, st->n_cal,
+                                narrowed, SHARE_UTILISATION, st->mfu, &st->mfu_rows);
+    if (used && !st->bandwidth_rows && kind == DECIDE_LLM_SERVE)
+        st->bandwidth = widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, p,
+                                      st->n_cal, narrowed, SHARE_BANDWIDTH, st->bandwidth,
+                                      &st->bandwidth_rows);
     st->band_error = calibration_band(d, st, (int)used);
     gw_buf b = GW_BUF_INIT;
     if (own)
@@ -665,7 +672,7 @@ double decide_llm_training_mfu(decision *d)
 {
     if (!isnan(d->llm_mfu))
         return d->llm_mfu;
-    calibrate(d);
+    decide_llm_rows_calibrate(d);
     struct decide_llm_rows *st = d->llm_rows;
     d->llm_mfu_rows = st ? st->mfu_rows : 0;
     d->llm_mfu_error = st ? st->band_error : NAN;
@@ -680,7 +687,7 @@ double decide_llm_training_mfu(decision *d)
 
 int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth)
 {
-    calibrate(d);
+    decide_llm_rows_calibrate(d);
     const struct decide_llm_rows *st = d->llm_rows;
     int mfu_measured = st && st->mfu_rows, bandwidth_measured = st && st->bandwidth_rows;
     *mfu = mfu_measured ? st->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
@@ -713,7 +720,7 @@ int decide_llm_serving_band(decision *d, decide_option *o)
 
 int decide_llm_serving_method_words(decision *d, gw_buf *b)
 {
-    calibrate(d);
+    decide_llm_rows_calibrate(d);
     const struct decide_llm_rows *st = d->llm_rows;
     if (!st || !(st->mfu_rows + st->bandwidth_rows))
         return 0;
@@ -726,7 +733,7 @@ int decide_llm_serving_method_words(decision *d, gw_buf *b)
 
 int decide_llm_assumption_words(decision *d, gw_buf *b)
 {
-    calibrate(d);
+    decide_llm_rows_calibrate(d);
     const struct decide_llm_rows *st = d->llm_rows;
     if (!st || !(st->mfu_rows + st->bandwidth_rows))
         return 0;
@@ -770,7 +777,7 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
             continue;
         if (!r->has_model)
             why[i] = "its workload is no model of the catalog";
-        else if (is_speculative(r))
+        else if (decide_llm_row_speculative(r))
             why[i] = "measured with speculative decoding: several tokens a step, the model "
                      "counts one";
         else if (!scenario_of(r, NULL, &sc))
@@ -829,7 +836,7 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     }
     if (worst < st->n_kb) {
         gw_buf b = GW_BUF_INIT;
-        row_words(&b, &st->rows[worst]);
+        decide_llm_row_words(&b, &st->rows[worst]);
         out->worst = buf_detach(&b);
     }
     free(all);
@@ -852,148 +859,3 @@ void decide_llm_accuracy_free(decide_llm_accuracy *a)
     a->why = NULL;
 }
 
-/* ---- the view ---- */
-
-static view *row_view(const llm_row *r)
-{
-    view *v = view_map();
-    view_map_set_str(v, "gpu", r->b->gpu);
-    view_map_set_num(v, "gpu_count", r->b->gpu_count);
-    view_map_set_str(v, "workload", r->b->workload);
-    view_map_set_str(v, "metric", r->b->metric);
-    view_map_set_num(v, "value", r->b->value);
-    view_map_set_str(v, "source", r->b->source);
-    return v;
-}
-
-/* llm.calibration: the kind, the rows it drew on, the shares found, and each row used or left
- * out (why). */
-static void calibration_view(decision *d, view *v)
-{
-    calibrate(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    int kind = decide_llm_workload_kind(d);
-    view *c = view_map_set(v, "calibration", view_map());
-    view_map_set_str(c, "kind", decide_llm_kind_name(kind));
-    view_map_set_str(c, "scope", st->scope);
-    view_map_set_str(c, "basis", st->words);
-    view_map_set_num(c, "utilisation", st->mfu_rows ? st->mfu : NAN);
-    view_map_set_num(c, "bandwidth_share", st->bandwidth_rows ? st->bandwidth : NAN);
-    view_map_set_num(c, "band_error_pct", st->band_error * 100);
-    view *used = view_map_set(c, "used", view_list());
-    view *left = view_map_set(c, "left_out", view_list());
-    for (size_t i = 0; i < st->n_cal; i++) {
-        const llm_row *r = &st->cal_rows[i];
-        const llm_implied *im = &st->cal_implied[i];
-        if (r->kind != kind || (isnan(im->value) && !r->has_model && st->cal_rows != st->bench))
-            continue;   /* other kinds and unknown models: the trace counts them */
-        view *row = view_list_push(st->cal_used[i] ? used : left, row_view(r));
-        view_map_set_str(row, "share", im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
-        view_map_set_num(row, "implied", im->value);
-        if (!st->cal_used[i])
-            view_map_set_str(row, "why", is_speculative(r) ? "measured with speculative decoding"
-                                         : isnan(im->value) ? "scenario, GPU or model unknown"
-                                         : im->over ? "implausible: above the bound"
-                                         : "narrowed to rows like the workload's (its model's, "
-                                           "its architecture's or its number format's: enough "
-                                           "of them)");
-    }
-}
-
-/* A prediction's calibrated_from: the rows it was predicted from ("AMD, dense, llama-3-8b";
- * "every row of its kind" where none of row_pref's narrowings left enough rows; the assumed
- * figures where no other row is of its kind). */
-static void narrowed_view(view *row, const llm_row *r, int narrowed)
-{
-    gw_buf b = GW_BUF_INIT;
-    if (narrowed & NARROW_VENDOR)
-        buf_printf(&b, "%s", r->gpu->vendor);
-    if (narrowed & NARROW_MOE)
-        buf_printf(&b, "%s%s", b.len ? ", " : "", row_is_moe(r) ? "mixture of experts" : "dense");
-    if (narrowed & NARROW_FORMAT)
-        buf_printf(&b, "%s%s", b.len ? ", " : "", r->b->precision);
-    if (narrowed & NARROW_MODEL)
-        buf_printf(&b, "%s%s", b.len ? ", " : "", r->model_id);
-    if (narrowed & NO_ROWS)
-        buf_puts(&b, "the KB's assumed figures (no other row of its kind)");
-    else if (!narrowed)
-        buf_puts(&b, "every row of its kind");
-    view_map_set_str(row, "calibrated_from", buf_cstr(&b));
-    buf_free(&b);
-}
-
-/* The accuracy in a reader's words: first on the workload's own kind of work (the rows its
- * calibration draws on), with the way the worst prediction erred (a speed too high makes a job
- * longer and a served capacity smaller than planned), then over every kind. */
-static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_buf *b)
-{
-    if (!a->rows) {
-        buf_puts(b, "untested: the KB holds no measured LLM results that state their scenario");
-        return;
-    }
-    int kind = decide_llm_workload_kind(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    double worst = 0;   /* the signed error of the kind's prediction furthest off */
-    for (size_t i = 0; i < a->n; i++)
-        if (st->rows[i].kind == kind && !isnan(a->predicted[i])) {
-            double e = a->predicted[i] / st->rows[i].b->value - 1;
-            if (fabs(e) > fabs(worst))
-                worst = e;
-        }
-    if (kind >= 0 && a->rows_by_kind[kind])
-        buf_printf(b, "predicting each of the KB's %d measured %s results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most (%s than "
-                      "measured); over all %d LLM results, %.0f%% and %.0f%%",
-                   a->rows_by_kind[kind], decide_llm_kind_name((decide_llm_kind)kind),
-                   a->median_by_kind[kind] * 100, a->max_by_kind[kind] * 100,
-                   worst > 0 ? "faster" : "slower", a->rows, a->median * 100, a->max * 100);
-    else
-        buf_printf(b, "predicting each of the KB's %d measured LLM results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most; none is of "
-                      "this kind of work", a->rows, a->median * 100, a->max * 100);
-}
-
-void decide_llm_accuracy_view(decision *d, view *v)
-{
-    if (!d->llm_rows)
-        return;
-    decide_llm_accuracy a;
-    decide_llm_accuracy_compute(d, &a);
-    view *acc = view_map_set(v, "accuracy", view_map());
-    view_map_set_int(acc, "rows", a.rows);
-    view_map_set_num(acc, "median_error_pct", a.median * 100);
-    view_map_set_num(acc, "max_error_pct", a.max * 100);
-    view_map_set_str(acc, "worst", a.worst);
-    view_map_set_int(acc, "rows_left_out", a.without_scenario);
-    view *each = view_map_set(acc, "predictions", view_list());
-    const struct decide_llm_rows *st = d->llm_rows;
-    for (size_t i = 0; i < a.n; i++) {
-        if (st->rows[i].kind < 0)
-            continue;
-        view *row = view_list_push(each, row_view(&st->rows[i]));
-        view_map_set_str(row, "kind", decide_llm_kind_name((decide_llm_kind)st->rows[i].kind));
-        view_map_set_num(row, "predicted", a.predicted[i]);
-        view_map_set_num(row, "error_pct", (a.predicted[i] / st->rows[i].b->value - 1) * 100);
-        view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
-        view_map_set_num(row, "implied", a.implied[i]);
-        view_map_set_str(row, "why_not", a.why[i]);
-        if (!isnan(a.predicted[i]))
-            narrowed_view(row, &st->rows[i], a.narrowed[i]);
-    }
-    view *kinds = view_map_set(acc, "kinds", view_list());
-    for (int k = 0; k < DECIDE_LLM_KINDS; k++) {
-        if (!a.rows_by_kind[k])
-            continue;
-        view *row = view_list_push(kinds, view_map());
-        view_map_set_str(row, "kind", decide_llm_kind_name((decide_llm_kind)k));
-        view_map_set_int(row, "rows", a.rows_by_kind[k]);
-        view_map_set_num(row, "median_error_pct", a.median_by_kind[k] * 100);
-        view_map_set_num(row, "max_error_pct", a.max_by_kind[k] * 100);
-    }
-    gw_buf b = GW_BUF_INIT;
-    accuracy_words(d, &a, &b);
-    view_map_set_str(v, "accuracy_text", buf_cstr(&b));
-    buf_free(&b);
-    decide_llm_accuracy_free(&a);
-    calibration_view(d, v);
-}

@@ -79,7 +79,8 @@ int decide_llm_assumption_words(decision *d, gw_buf *b);
  * stream), predicted at the shares calibrated on the other rows of its kind, narrowed to its GPU
  * vendor's, then its architecture's (mixture of experts or dense), then its number format's,
  * then its model's rows, each
- * step only where it leaves DECIDE_LLM_SAME_MODEL_ROWS of them, against its measured tokens/s:
+ * step only where it leaves DECIDE_LLM_SAME_MODEL_ROWS of them (a share none of them implies
+ * read from the narrowest wider set that does), against its measured tokens/s:
  * |predicted / measured - 1|.  A row measured with speculative decoding (method "speculative")
  * is left out, named. */
 typedef struct decide_llm_accuracy {
@@ -94,9 +95,11 @@ typedef struct decide_llm_accuracy {
     const char **why;            /* why a language-model row is not predicted; NULL */
     double *implied;             /* the share it implies at the KB's assumed figures; NaN */
     unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
-    unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_accuracy.c's
-                                  * row_pref: 1 its vendor's, 2 its architecture's, 4 its model's;
-                                  * 8: no other row of its kind, the assumed figures) */
+    unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_rows.h's
+                                  * NARROW_: 1 its vendor's, 2 its architecture's, 4 its number
+                                  * format's, 8 its model's; 16 no other row of its kind, the
+                                  * assumed figures; 32 and 64 its utilisation or bandwidth share
+                                  * read from wider rows, as none of the narrowed ones implies it) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */

@@ -601,17 +601,11 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
     char *id = NULL;
     int count = 1;
     int rc = kb_gpu_resolve(d->k, name, &id, &count, err);
-    if (rc == GW_ENOTFOUND) {
-        /* Listed as not considered; an error only if nothing else is (decide_run). */
-        gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
-        if (!d->unknown_candidate.code)
-            d->unknown_candidate = *err;
-        decide_omit(d, NULL, c, NULL, DECIDE_OMIT_UNKNOWN);
-        return GW_OK;
-    }
     if (rc != GW_OK) {
+        /* A name the KB does not know (or knows several GPUs by) is a mistake in the file, never
+         * a candidate left out in silence; workload_load has said so with the line already. */
         gw_error_prefix(err, "%s: candidates[%zu]", w->path, i + 1);
-        return rc;
+        return rc == GW_ENOTFOUND ? (err->code = GW_EDATA) : rc;
     }
     const kb_gpu *g = decide_gpu_find(d, id);
     if (g)

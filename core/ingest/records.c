@@ -490,11 +490,11 @@ static int plugin_made(kb *k, const char *plugin_name, const char *id, char ***c
     return mine;
 }
 
-/* Removes the earlier cloud offers of provider that plugin_name stored (from any file or URL) or
- * that came from one of sources, keeping that provider's other offers (the curated rows of the
- * KB, another plugin's). */
-static int replace_provider(kb *k, const char *plugin_name, const char *provider, char **sources,
-                            size_t n_sources, records_result *res, gw_error *err)
+/* The earlier cloud offers of provider that plugin_name stored (from any file or URL) or that
+ * came from one of sources, appended to *ids: what the refresh replaces.  That provider's other
+ * offers (the curated rows of the KB, another plugin's) stay. */
+static int replaced_offers(kb *k, const char *plugin_name, const char *provider, char **sources,
+                           size_t n_sources, long long **ids, size_t *n_ids, gw_error *err)
 {
     kb_price *rows = NULL;
     size_t n = 0;
@@ -502,27 +502,16 @@ static int replace_provider(kb *k, const char *plugin_name, const char *provider
     if (rc != GW_OK)
         return rc;
     char **cache = NULL;
-    size_t n_cache = 0, keep = 0;
-    char *replace = gw_xcalloc(n ? n : 1, 1);
-    for (size_t i = 0; i < n; i++) {
-        replace[i] = str_in(sources, n_sources, rows[i].source) ||
-                     (rows[i].source && plugin_made(k, plugin_name, rows[i].source, &cache,
-                                                    &n_cache));
-        keep += !replace[i];
-    }
-    if (keep < n) {
-        rc = kb_delete_offers(k, provider, err);
-        for (size_t i = 0; rc == GW_OK && i < n; i++) {
-            if (replace[i])
-                res->replaced++;
-            else
-                rc = kb_add_price(k, &rows[i], err);
+    size_t n_cache = 0;
+    for (size_t i = 0; i < n; i++)
+        if (str_in(sources, n_sources, rows[i].source) ||
+            (rows[i].source && plugin_made(k, plugin_name, rows[i].source, &cache, &n_cache))) {
+            *ids = gw_xrealloc(*ids, (*n_ids + 1) * sizeof **ids);
+            (*ids)[(*n_ids)++] = rows[i].id;
         }
-    }
     for (size_t i = 0; i < n_cache; i++)
         free(cache[i]);
     free(cache);
-    free(replace);
     kb_prices_free(rows, n);
     return rc;
 }
@@ -544,7 +533,9 @@ static void offer_rows_free(offer_rows *o)
     free(o->ok);
 }
 
-/* Stores the good offers, after removing the earlier offers of the providers they refresh. */
+/* Stores the good offers, then removes the earlier offers of the providers they refresh that
+ * none of them matched: an offer with an earlier one's identity updates it (or, the same,
+ * leaves it as it is), so a refresh's counts say what changed. */
 static int offers_store(kb *k, const char *plugin_name, const char *source_id, offer_rows *o,
                         int dry_run, gw_buf *warnings, records_result *res, gw_error *err)
 {
@@ -567,23 +558,38 @@ static int offers_store(kb *k, const char *plugin_name, const char *source_id, o
         if (!str_in(sources, ns, row[source].text))
             sources[ns++] = (char *)row[source].text;
     }
+    long long *earlier = NULL;
+    size_t n_earlier = 0;
+    /* this refresh's offers may update any earlier one, those of a refresh before it in the
+     * same transaction too */
+    if (!dry_run)
+        rc = kb_matches_forget(k, err);
     for (size_t i = 0; rc == GW_OK && !dry_run && i < np; i++)
-        rc = replace_provider(k, plugin_name, providers[i], sources, ns, res, err);
+        rc = replaced_offers(k, plugin_name, providers[i], sources, ns, &earlier, &n_earlier,
+                             err);
     for (size_t i = 0; rc == GW_OK && i < o->n; i++) {
         if (!o->ok[i])
             continue;
         rec_ctx c = {k, plugin_name, "offers", i + 1, warnings, 0, NULL, NULL, 0, NULL, 0};
         gw_error e = {0};
+        int outcome = KB_ADDED;
         if (!dry_run)
-            rc = kb_result(&c, kb_row_put(k, KB_PRICES, &o->rows[i * o->ncols], NULL, &e), &e,
-                           err);
+            rc = kb_result(&c, kb_row_put(k, KB_PRICES, &o->rows[i * o->ncols], &outcome, &e),
+                           &e, err);
         if (c.bad)
             res->skipped++;
         else if (rc == GW_OK) {
             res->stored++;
             res->per_table[KB_PRICES]++;
+            records_count_outcome(res, KB_PRICES, outcome);
         }
     }
+    size_t removed = 0;
+    if (rc == GW_OK && n_earlier)
+        rc = kb_remove_unmatched_rows(k, KB_PRICES, earlier, n_earlier, &removed, err);
+    res->replaced += removed;
+    res->outcome.removed[KB_PRICES] += removed;
+    free(earlier);
     free(providers);
     free(sources);
     return rc;

@@ -20,9 +20,11 @@ typedef struct records_result {
     size_t unknown_gpu;   /* offers left out because their GPU name is not a KB card (unknown or
                              ambiguous): one warning line per name, not counted in skipped */
     size_t unchanged;     /* records already in the KB (a GPU id that exists) */
-    size_t replaced;      /* earlier offers of the same providers and sources removed */
+    size_t replaced;      /* earlier offers of the same providers and sources that no new
+                             offer matched, removed */
     size_t per_table[KB_TABLES];   /* stored, by kb_table_name order */
-    kb_import_counts outcome;      /* what storing did, per table: added, updated, unchanged */
+    kb_import_counts outcome;      /* what storing did, per table: added, updated, unchanged,
+                                    * removed */
 } records_result;
 
 /* The folders plugins are looked for in, the first plugin of a name winning: the --plugins
@@ -60,8 +62,9 @@ int records_check_plugin_sources(const plugin *p, kb *k, const view *records, co
 
 /* Checks and (unless dry_run) stores the offers a pricing plugin returned.  They replace the
  * earlier cloud offers of their providers that the same plugin stored (from any file or URL:
- * its sources' publisher names it) or that cite a source these offers cite; curated offers and
- * other plugins' stay.  Warnings go to warnings as "NAME: offers[3].price_per_hour: ..." lines,
+ * its sources' publisher names it) or that cite a source these offers cite: an offer with an
+ * earlier one's identity updates it, and the earlier ones no offer matched are removed; curated
+ * offers and other plugins' stay.  Warnings go to warnings as "NAME: offers[3].price_per_hour: ..." lines,
  * with " (line N)" when the offer says which input line it came from (an optional `line`
  * field).  An offer whose GPU name is no KB card is left out and counted in res->unknown_gpu:
  * one line per name, with the nearest cards and the lines that name it.  source_id is the source the offers

@@ -8,6 +8,14 @@
 #include "records_internal.h"
 #include "base/clock.h"
 
+/* The last part of a path ("lambda.lua" of "/home/me/plugins/lambda.lua"): a source's title and
+ * note name files by it, so that an exported KB carries no machine's folders. */
+static const char *path_base(const char *path)
+{
+    const char *slash = path ? strrchr(path, '/') : NULL;
+    return slash ? slash + 1 : path;
+}
+
 /* Appends a slug of s (lower-case letters and digits, '-' between words). */
 static void slug_append(gw_buf *b, const char *s)
 {
@@ -42,11 +50,7 @@ char *records_source_row(kb *k, int write, plugin *p, const char *input_path, co
     plugin_info info;
     plugin_get_info(p, &info);
     gw_buf id = GW_BUF_INIT, title = GW_BUF_INIT, note = GW_BUF_INIT, publisher = GW_BUF_INIT;
-    const char *base = NULL;
-    if (input_path) {
-        base = strrchr(input_path, '/');
-        base = base ? base + 1 : input_path;
-    }
+    const char *base = path_base(input_path);
     buf_puts(&id, "plugin");
     slug_append(&id, info.name);
     if (base)
@@ -59,7 +63,7 @@ char *records_source_row(kb *k, int write, plugin *p, const char *input_path, co
     if (base)
         buf_printf(&title, " (%s)", base);
     buf_printf(&publisher, "gpuwise plugin %s %s", info.name, info.version);
-    buf_printf(&note, "Records returned by the %s plugin %s", info.kind, info.path);
+    buf_printf(&note, "Records returned by the %s plugin %s", info.kind, path_base(info.path));
     if (url)
         buf_printf(&note, " from %s, downloaded %s", url, retrieved);
     else if (base)

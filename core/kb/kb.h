@@ -297,10 +297,13 @@ void kb_precision_support_free(kb_precision_support *r);
 void kb_precision_supports_free(kb_precision_support *rows, size_t n);
 
 /* Name resolution, the same for the CLI and for plugins: case, spaces, dashes and underscores
- * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)", "8x" counts and "_SXM"-style
- * suffixes are understood.  On success *id is the GPU id (caller frees) and *count the count
- * written in the name (1 when none).  GW_ENOTFOUND: unknown ("did you mean: ...?") or ambiguous
- * ("A100" matches: a100-pcie-40gb, ...); the candidates are in err->msg. */
+ * do not matter; "GeForce"/"NVIDIA"/"Tesla" prefixes, "(80 GB)" and "_SXM"-style suffixes are
+ * understood, and a count at either end ("8x H100", "8xH100", "H100 x8", "4090x2": an x glued
+ * to or beside a whole number); a Laptop, Mobile or Max-Q name is only ever a laptop part.
+ * On success *id is the GPU id (caller frees) and *count the count written in the name (1 when
+ * none).  GW_ENOTFOUND: unknown ("did you mean: ...?", computed without the count), ambiguous
+ * ("A100" matches: a100-pcie-40gb, ...; the candidates are in err->msg), or a count that is
+ * not a whole number of at least 1 or is unclear ("3090x4090"). */
 int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err);
 /* The same where a set of GPUs is wanted: a family name ("H100", "A100") gives every variant it
  * matches, in id order; a precise name gives one.  Counts ("4x") are not read.  Caller frees
@@ -451,9 +454,10 @@ int kb_convert(kb *k, double amount, const char *from, const char *to, double *o
 
 /* Writes (inside kb_begin/kb_commit).  Each validates its record: GW_EDATA naming the field. */
 enum kb_stored { KB_UNCHANGED, KB_ADDED, KB_UPDATED };
-/* Checks row as kb_row_check does, then that the ids it names exist, and stores it: a row with a
- * key replaces the row with that key, another is added unless an identical one is there.
- * *outcome (may be NULL) says which. */
+/* Checks row as kb_row_check does, then that the ids it names exist, and stores it: a row
+ * identical to a stored one changes nothing; else a row with the identity of a stored one (its
+ * table's KB_KEY columns, kb_table.c) updates that row; else it is added.  *outcome (may be
+ * NULL) says which. */
 int kb_row_put(kb *k, int table, kb_value *row, int *outcome, gw_error *err);
 int kb_put_source(kb *k, const kb_source *s, gw_error *err);
 int kb_put_gpu(kb *k, const kb_gpu *g, gw_error *err);        /* insert or replace by id */
@@ -463,7 +467,19 @@ int kb_add_price(kb *k, const kb_price *p, gw_error *err);
 int kb_put_rate(kb *k, const kb_rate *r, gw_error *err);
 int kb_add_claim(kb *k, const kb_claim *c, gw_error *err);
 int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err);   /* replace by id */
-/* Removes the cloud offers of one provider (before storing its fresh ones). */
+/* Forgets which rows this transaction's writes matched (kb_row_put): what follows is matched
+ * as a write of its own (one refresh of several in a transaction). */
+int kb_matches_forget(kb *k, gw_error *err);
+/* Removes the rows that cite source (their `source` column) and that no write of this
+ * transaction matched (stored, updated, or found identical): after an import, what makes it
+ * replace every row of that source.  removed[table] grows by each table's count.  GW_ENOTFOUND
+ * when the KB has no such source; GW_EDATA when a row to remove is still named by another. */
+int kb_remove_unmatched(kb *k, const char *source, size_t removed[KB_TABLES], gw_error *err);
+/* Removes the rows of table among rows (their ids) that no write of this transaction matched;
+ * *removed grows by how many: a refresh's earlier offers that its new ones did not match. */
+int kb_remove_unmatched_rows(kb *k, int table, const long long *rows, size_t n,
+                             size_t *removed, gw_error *err);
+/* Removes the cloud offers of one provider (`prices remove`). */
 int kb_delete_offers(kb *k, const char *provider, gw_error *err);
 
 /* Full-text search over everything (FTS5).  Any text a person types is accepted: it is turned
@@ -495,12 +511,12 @@ void kb_hits_free(kb_hit *hits, size_t n);
 int kb_import_text(kb *k, const char *name, const char *text, size_t len, gw_error *err);
 /* Several texts (files) in one go: every section is read first, then stored in dependency
  * order (sources, gpus, aliases, rates, benchmarks, prices, claims, assumptions) whatever order
- * the files came in.  Rows with a key (sources, gpus, aliases, rates, assumptions) replace the
- * row with that key; other rows are added unless an identical one is there.  counts (may be
- * NULL) says what changed, per table in that order (kb_table_name).  Like kb_import_text, it
+ * the files came in.  Each row is stored as kb_row_put stores it (a row with the identity of a
+ * stored one updates it).  counts (may be NULL) says what changed, per table in that order
+ * (kb_table_name); removed is for the caller (kb_remove_unmatched).  Like kb_import_text, it
  * neither begins nor commits. */
 typedef struct kb_import_counts {
-    size_t added[KB_TABLES], updated[KB_TABLES], unchanged[KB_TABLES];
+    size_t added[KB_TABLES], updated[KB_TABLES], unchanged[KB_TABLES], removed[KB_TABLES];
 } kb_import_counts;
 int kb_import_texts(kb *k, size_t n, const char *const *names, const char *const *texts,
                     const size_t *lens, kb_import_counts *counts, gw_error *err);

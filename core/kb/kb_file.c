@@ -414,6 +414,7 @@ int kb_begin(kb *k, gw_error *err)
     if (rc != SQLITE_OK)
         return kb_sql_fail(k, err, rc, "starting a write");
     kb_names_drop(k);
+    kb_write_begin(k);
     return GW_OK;
 }
 

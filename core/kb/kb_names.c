@@ -1,8 +1,9 @@
 /* kb_names.c — GPU name resolution, the same for the CLI and for plugins: every GPU's id, name
  * and aliases split the way people vary them ("NVIDIA GeForce RTX 3090", "rtx-3090", "8x
  * H100 80GB"), cached per connection until the next write, and a name resolved in named steps:
- * an exact name, else the GPUs whose names hold every word, narrowed by a memory size, the SXM
- * part, and the plain card over its Ti/Super variants. */
+ * a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names hold
+ * every word, narrowed by a memory size, the SXM part, and the plain card over its Ti/Super
+ * variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part. */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -94,6 +95,20 @@ static size_t name_split(const char *s, char *buf, char **tok, size_t max)
             (strcmp(unit, "gb") == 0 || strcmp(unit, "gib") == 0 || strcmp(unit, "g") == 0)) {
             size_t tl = strlen(tok[i]);
             memcpy(tok[i] + tl, "gb", 3);   /* "g" and "gib" both become "gb" */
+            memmove(&tok[i + 1], &tok[i + 2], (n - i - 2) * sizeof *tok);
+            n--;
+        }
+    }
+    /* "Max-Q", "Max Q" and "MaxQ" are one word, "maxq" (and Max-P "maxp"), the same way; a
+     * "Mobile", "Mobility" or "Notebook" part is what NVIDIA now calls a "Laptop GPU" */
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(tok[i], "mobile") || !strcmp(tok[i], "mobility") ||
+            !strcmp(tok[i], "notebook"))
+            strcpy(tok[i], "laptop");   /* no longer than the word it replaces */
+    for (size_t i = 0; i + 1 < n; i++) {
+        const char *next = tok[i + 1];
+        if (strcmp(tok[i], "max") == 0 && (strcmp(next, "q") == 0 || strcmp(next, "p") == 0)) {
+            memcpy(tok[i] + 3, next, 2);
             memmove(&tok[i + 1], &tok[i + 2], (n - i - 2) * sizeof *tok);
             n--;
         }
@@ -254,8 +269,8 @@ static int is_memory_token(const char *t)
  * "RTX A2000 12GB"): a name that stops short of the suffix means the plain card. */
 static int name_extends(const gpu_names *a, const gpu_names *b)
 {
-    static const char *const variant_words[] = {"ti", "super", "d", "xt", "xtx", "max", "q",
-                                                 "maxq", "se", "le", NULL};
+    static const char *const variant_words[] = {"ti", "super", "d",  "xt",     "xtx", "maxq",
+                                                 "maxp", "se",  "le", "laptop", NULL};
     if (a->n_name_tokens == 0 || a->n_name_tokens >= b->n_name_tokens)
         return 0;
     for (size_t i = 0; i < a->n_name_tokens; i++)
@@ -346,9 +361,58 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
     return rc;
 }
 
-/* 1 when name begins with a count written other than as plain digits: "-2x", "+2 x", "1.5x".
- * Splitting the name into words drops the sign and the point, which would leave a count of 2
- * or 5 where none was meant; counts are whole numbers of at least 1. */
+/* ---- counts: "8x H100", "8xH100", "2 x RTX 3090", "H100 x8", "H100x8", "4090x2" ----
+ * An x glued to or beside a whole number, in front of the name or behind it, is a count; an x
+ * inside a product name ("MI300X", "Titan X", "RTX 6000 Ada") is not, as no number follows it. */
+
+#define COUNT_DIGITS_MAX 4   /* counts of 1 to 9999 */
+
+/* 1 when the len characters at s are a count's digits. */
+static int is_count(const char *s, size_t len)
+{
+    if (len == 0 || len > COUNT_DIGITS_MAX)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!isdigit((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
+/* 1 when name ends with a count written other than as plain digits: "x1.5", "x -2", "× +2",
+ * "H100x-2". */
+static int trailing_count_malformed(const char *name)
+{
+    const unsigned char *s = (const unsigned char *)name, *p = s + strlen(name);
+    while (p > s && isspace(p[-1]))
+        p--;
+    const unsigned char *end = p;
+    while (p > s && isdigit(p[-1]))
+        p--;
+    if (p == end)
+        return 0;
+    int point = 0, sign = 0;
+    if (p - s >= 2 && (p[-1] == '.' || p[-1] == ',') && isdigit(p[-2]))
+        for (point = 1, p--; p > s && isdigit(p[-1]); p--)
+            ;
+    while (p > s && p[-1] == ' ')
+        p--;
+    if (p > s && (p[-1] == '-' || p[-1] == '+'))
+        for (sign = 1, p--; p > s && p[-1] == ' '; p--)
+            ;
+    size_t times = 0;   /* the x's bytes: 1, or 2 for U+00D7 */
+    if (p > s && (p[-1] == 'x' || p[-1] == 'X'))
+        times = 1;
+    else if (p - s >= 2 && p[-2] == 0xC3 && p[-1] == 0x97)
+        times = 2;
+    if (!times || !(sign || point))
+        return 0;
+    p -= times;   /* a count's x stands alone or after a number: "rtx-3090" has none */
+    return p == s || isspace(p[-1]) || isdigit(p[-1]);
+}
+
+/* 1 when name begins or ends with a count written other than as plain digits: "-2x", "+2 x",
+ * "1.5x", "H100 x1.5".  Splitting the name into words drops the sign and the point, which
+ * would leave a count of 2 or 5 where none was meant; counts are whole numbers of at least 1. */
 static int count_malformed(const char *name)
 {
     const unsigned char *p = (const unsigned char *)name;
@@ -359,7 +423,7 @@ static int count_malformed(const char *name)
         for (p++; isspace(*p); p++)
             ;
     if (!isdigit(*p))
-        return 0;   /* "-" before a name is the name's business */
+        return trailing_count_malformed(name);   /* "-" before a name is the name's business */
     int point = 0;
     while (isdigit(*p))
         p++;
@@ -369,39 +433,132 @@ static int count_malformed(const char *name)
     while (*p == ' ')
         p++;
     int times = *p == 'x' || *p == 'X' || (p[0] == 0xC3 && p[1] == 0x97);   /* x, X, U+00D7 */
-    return times && (sign || point);
+    return (times && (sign || point)) || trailing_count_malformed(name);
 }
 
-/* A leading "8x", "8 x" or "8xH200" (or a trailing "x8") is a count, not part of the name. */
-static int take_count(kb_strlist *t, int *count)
+/* One way of reading a name's words as a count and a card: the count and the card's words
+ * (copies; free with reading_free). */
+typedef struct count_reading {
+    long count;
+    kb_strlist card;
+} count_reading;
+
+static void reading_free(count_reading *r)
 {
-    *count = 1;
-    if (t->n == 0)
-        return GW_OK;
-    char *first = t->v[0];
+    kb_strlist_free(r->card.v, r->card.n);
+    memset(r, 0, sizeof *r);
+}
+
+static void push_words(kb_strlist *out, char *const *v, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++)
+        kb_strlist_push(out, gw_xstrdup(v[i]));
+}
+
+/* The count in front: "8x" "h100", "8xh100", "8" "x" "h100".  1 and *r filled when there is
+ * one. */
+static int leading_count(const kb_strlist *t, count_reading *r)
+{
+    const char *first = t->v[0];
     size_t digits = strspn(first, "0123456789");
-    if (digits > 0 && digits <= 4 && first[digits] == 'x') {
-        *count = atoi(first);
-        if (first[digits + 1]) {
-            memmove(first, first + digits + 1, strlen(first + digits + 1) + 1);
-        } else {
-            free(first);
-            memmove(&t->v[0], &t->v[1], (t->n - 1) * sizeof *t->v);
-            t->n--;
-        }
-    } else if (digits > 0 && digits <= 4 && !first[digits] && t->n > 1 &&
-               strcmp(t->v[1], "x") == 0) {
-        *count = atoi(first);
-        free(t->v[0]);
-        free(t->v[1]);
-        memmove(&t->v[0], &t->v[2], (t->n - 2) * sizeof *t->v);
-        t->n -= 2;
-    } else if (t->n > 1 && t->v[t->n - 1][0] == 'x' && is_digits(t->v[t->n - 1] + 1) &&
-               strlen(t->v[t->n - 1]) <= 5) {
-        *count = atoi(t->v[t->n - 1] + 1);
-        free(t->v[--t->n]);
+    memset(r, 0, sizeof *r);
+    if (!is_count(first, digits))
+        return 0;
+    if (first[digits] == 'x') {
+        r->count = atol(first);
+        if (first[digits + 1])
+            kb_strlist_push(&r->card, gw_xstrdup(first + digits + 1));
+        push_words(&r->card, t->v, 1, t->n);
+        return 1;
     }
-    return *count >= 1 ? GW_OK : GW_EUSAGE;
+    if (!first[digits] && t->n > 1 && strcmp(t->v[1], "x") == 0) {
+        r->count = atol(first);
+        push_words(&r->card, t->v, 2, t->n);
+        return 1;
+    }
+    return 0;
+}
+
+/* 1 when the x at s[x] is glued behind a model number or a size: "h100x", "4090x",
+ * "mi300xx" (the MI300X's own x first), "80gbx"; not "gx" ("9800 GX2" is a name). */
+static int glued_count_follows(const char *s, size_t x)
+{
+    return (x >= 1 && isdigit((unsigned char)s[x - 1])) ||
+           (x >= 2 && s[x - 1] == 'x' && isdigit((unsigned char)s[x - 2])) ||
+           (x >= 3 && s[x - 2] == 'g' && s[x - 1] == 'b' && isdigit((unsigned char)s[x - 3]));
+}
+
+/* The count behind: "h100" "x8", "h100" "x" "8", "h100x8".  1 and *r filled when there is
+ * one. */
+static int trailing_count(const kb_strlist *t, count_reading *r)
+{
+    const char *last = t->v[t->n - 1];
+    size_t len = strlen(last), digits = 0;
+    memset(r, 0, sizeof *r);
+    if (last[0] == 'x' && is_count(last + 1, len - 1)) {
+        r->count = atol(last + 1);
+        push_words(&r->card, t->v, 0, t->n - 1);
+        return 1;
+    }
+    if (t->n > 1 && strcmp(t->v[t->n - 2], "x") == 0 && is_count(last, len)) {
+        r->count = atol(last);
+        push_words(&r->card, t->v, 0, t->n - 2);
+        return 1;
+    }
+    while (digits < len && isdigit((unsigned char)last[len - 1 - digits]))
+        digits++;
+    if (digits == 0 || digits + 1 >= len || !is_count(last + len - digits, digits))
+        return 0;
+    size_t x = len - digits - 1;
+    if (last[x] != 'x' || !glued_count_follows(last, x))
+        return 0;
+    r->count = atol(last + x + 1);
+    push_words(&r->card, t->v, 0, t->n - 1);
+    kb_strlist_push(&r->card, gw_xstrndup(last, x));
+    return 1;
+}
+
+/* The readings of t as a count and a card, into r: none, one, or two where one number can be
+ * either ("2x4090", "4 x 4090").  -1 when the name has a count at both ends ("2x H100 x8"). */
+static int count_readings(const kb_strlist *t, count_reading r[2])
+{
+    int n = 0;
+    memset(r, 0, 2 * sizeof *r);
+    if (t->n == 0)
+        return 0;
+    if (leading_count(t, &r[0])) {
+        n = 1;
+        if (r[0].card.n > 0 && trailing_count(&r[0].card, &r[1])) {
+            reading_free(&r[0]);
+            reading_free(&r[1]);
+            return -1;
+        }
+    }
+    if (trailing_count(t, &r[n]))
+        n++;
+    return n;
+}
+
+/* ---- laptop parts ----
+ * A laptop part (Laptop, Mobile, Max-Q, Max-P) has its own clocks, power and often memory: a
+ * name that says so is never the desktop card of the same number.  Its words are matched
+ * whole and never dropped. */
+
+static const char *const laptop_words[] = {"laptop", "maxq", "maxp", NULL};   /* name_split's */
+
+/* How a name's words say it is a laptop part ("laptop", "Max-Q"); NULL when they do not. */
+static const char *laptop_marker(char *const *tok, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!strcmp(tok[i], "maxq"))   /* name_split makes "Max-Q" one word */
+            return "Max-Q";
+        if (!strcmp(tok[i], "maxp"))
+            return "Max-P";
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(tok[i], "laptop"))   /* and "Mobile" and "Notebook" this one */
+            return "laptop";
+    return NULL;
 }
 
 /* 1 when the GPU's names hold every word: whole words, or the start of a longer one ("sxm" for
@@ -418,7 +575,7 @@ static int has_every_word(const gpu_names *g, const kb_strlist *words, size_t *w
             ++*whole;
             continue;
         }
-        if (wl >= 2 && !strpbrk(word, "0123456789"))
+        if (wl >= 2 && !strpbrk(word, "0123456789") && !kb_in_set(word, laptop_words))
             for (size_t j = 0; j < g->n_tokens && !found; j++)
                 found = strncmp(g->tokens[j], word, wl) == 0;
         if (!found)
@@ -552,13 +709,105 @@ static int resolve_answer(kb *k, const char *name, const char *norm, gpu_names *
     return resolve_unknown(k, name, norm, err);
 }
 
+/* The GPUs words name: one of their names whole (step 1), else every word (step 2). */
+static size_t match(kb *k, const kb_strlist *words, gpu_names **cand)
+{
+    char *norm = tokens_join(words->v, words->n);
+    size_t nc = match_exact(k, norm, cand);
+    if (nc == 0 && words->n > 0)
+        nc = match_words(k, words, cand);
+    free(norm);
+    return nc;
+}
+
+/* A laptop name keeps only the laptop parts among its candidates (an alias or a shared word
+ * must not carry it to the desktop card). */
+static size_t keep_laptop_parts(gpu_names **cand, size_t nc)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (laptop_marker(cand[i]->name_tokens, cand[i]->n_name_tokens))
+            cand[kept++] = cand[i];
+    return kept;
+}
+
+/* A laptop name the KB has no part for: says so, and names the desktop card it is not. */
+static int resolve_laptop_unknown(kb *k, const char *name, const kb_strlist *words,
+                                  const char *marker, gw_error *err)
+{
+    static const char *const phrase[] = {"with", "design", NULL};   /* "with Max-Q Design" */
+    kb_strlist desktop = {0};   /* the words but the laptop ones, borrowed */
+    for (size_t i = 0; i < words->n; i++)
+        if (!kb_in_set(words->v[i], laptop_words) && !kb_in_set(words->v[i], phrase))
+            kb_strlist_push(&desktop, words->v[i]);
+    gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);
+    size_t nc = desktop.n ? match(k, &desktop, cand) : 0;
+    int rc = nc == 1 ? gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.200s': the knowledge "
+                                    "base has no %s variant of this card (%s is the desktop "
+                                    "card, a different GPU)", name, marker, cand[0]->id)
+                     : gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.200s': the knowledge "
+                                    "base has no %s variant of this card", name, marker);
+    free(cand);
+    free(desktop.v);
+    return rc;
+}
+
+/* The card words name, laptop parts kept apart from desktop cards; messages quote name. */
+static int resolve_card(kb *k, const char *name, const kb_strlist *words, char **id,
+                        kb_strlist *family, gw_error *err)
+{
+    gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);
+    char *norm = tokens_join(words->v, words->n);
+    size_t nc = match(k, words, cand);
+    const char *marker = laptop_marker(words->v, words->n);
+    if (marker)
+        nc = keep_laptop_parts(cand, nc);
+    int rc = marker && nc == 0 ? resolve_laptop_unknown(k, name, words, marker, err)
+                               : resolve_answer(k, name, norm, cand, nc, id, family, err);
+    free(norm);
+    free(cand);
+    return rc;
+}
+
+/* 1 when reading r names one card (one or more for a family): a number of one or two digits
+ * names none ("4090x2" is 2 RTX 4090, not 4090 of a GPU called "2"). */
+static int reading_names_card(kb *k, const count_reading *r, int family)
+{
+    if (r->card.n == 0 || (r->card.n == 1 && is_digits(r->card.v[0]) &&
+                           strlen(r->card.v[0]) < 3))
+        return 0;
+    gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);
+    size_t nc = match(k, &r->card, cand);
+    free(cand);
+    return family ? nc > 0 : nc == 1;
+}
+
+/* Which of n readings to resolve: the one whose card the KB knows; -1 when both are known
+ * (the count is unclear).  Where neither is, the one whose card is not a short number, so
+ * that its message suggests cards for the name without its count. */
+static int pick_reading(kb *k, const count_reading *r, int n, int family)
+{
+    if (n < 2)
+        return 0;
+    int first = reading_names_card(k, &r[0], family);
+    int second = reading_names_card(k, &r[1], family);
+    if (first && second)
+        return -1;
+    if (first || second)
+        return first ? 0 : 1;
+    return r[0].card.n == 1 && is_digits(r[0].card.v[0]) && strlen(r[0].card.v[0]) < 3;
+}
+
 /* kb_gpu_resolve, and kb_gpu_resolve_family when family is not NULL: then an ambiguous name gives
  * every candidate's id in *family instead of an error. */
 static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *family,
                    gw_error *err)
 {
+    static const char count_rule[] = "a GPU count is a whole number of at least 1, before or "
+                                     "after the name (\"2x rtx-3090\", \"rtx-3090 x2\")";
     kb_strlist t = {0};
-    int n_count = 1, rc;
+    count_reading r[2];
+    int rc;
     *id = NULL;
     if (count)
         *count = 1;
@@ -569,24 +818,31 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
     if ((rc = names_load(k, err)))
         return rc;
     if (count_malformed(name))
-        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
-                            "least 1 (\"2x rtx-3090\")", name);
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
     name_tokenize(name, &t);
-    if (take_count(&t, &n_count) != GW_OK) {
-        kb_strlist_free(t.v, t.n);
-        return gw_error_set(err, GW_ENOTFOUND, "'%s': a GPU count is a whole number of at "
-                            "least 1 (\"2x rtx-3090\")", name);
-    }
-    char *norm = tokens_join(t.v, t.n);
-    gpu_names **cand = gw_xcalloc(k->n_names + 1, sizeof *cand);
-    size_t nc = match_exact(k, norm, cand);
-    if (nc == 0 && t.n > 0)
-        nc = match_words(k, &t, cand);
-    rc = resolve_answer(k, name, norm, cand, nc, id, family, err);
+    int n = count_readings(&t, r), pick = pick_reading(k, r, n, family != NULL);
+    const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : &t;
+    long n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
+    if (t.n == 0)
+        rc = gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or digits)",
+                          name);
+    else if (n < 0)
+        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
+                          "h100-sxm5\")", name);
+    else if (pick < 0)
+        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the count "
+                          "first, then the card (\"2x rtx-3090\")", name);
+    else if (n_count < 1)
+        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
+    else if (words->n == 0)
+        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' is a count with no GPU name: write the card "
+                          "too (\"%ldx rtx-3090\")", name, n_count);
+    else
+        rc = resolve_card(k, name, words, id, family, err);
     if (rc == GW_OK && *id && count)
-        *count = n_count;
-    free(cand);
-    free(norm);
+        *count = (int)n_count;
+    for (int i = 0; i < n; i++)
+        reading_free(&r[i]);
     kb_strlist_free(t.v, t.n);
     return rc;
 }
@@ -630,5 +886,18 @@ int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
                                    k->names[i].variants[a], k->names[i].id, k->names[j].id);
                         clashes++;
                     }
+    /* Resolution never takes a laptop name to a desktop card, whatever its aliases say. */
+    for (size_t i = 0; i < k->n_names; i++) {
+        const gpu_names *g = &k->names[i];
+        if (laptop_marker(g->name_tokens, g->n_name_tokens))
+            continue;
+        for (size_t j = 0; j < g->n_tokens; j++)
+            if (kb_in_set(g->tokens[j], laptop_words)) {
+                buf_printf(report, "problem: %s has an alias with '%s', but is no laptop part: "
+                           "a laptop part needs a row of its own\n", g->id, g->tokens[j]);
+                clashes++;
+                break;
+            }
+    }
     return clashes;
 }

@@ -7,8 +7,9 @@
 #include "kb.h"
 
 void kb_names_drop(kb *k);                 /* after every write */
-/* One report line per name two GPUs answer to; returns their number, -1 (err set) when the
- * names cannot be read. */
+/* One report line per name two GPUs answer to, and per desktop card with a laptop alias
+ * ("RTX 3080 Laptop" on rtx-3080); returns their number, -1 (err set) when the names cannot be
+ * read. */
 int kb_names_clashes(kb *k, gw_buf *report, gw_error *err);
 
 #endif

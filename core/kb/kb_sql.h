@@ -9,7 +9,7 @@
 #include "kb.h"
 
 #define KB_STMT_CACHE 48
-#define KB_ROW_STATEMENTS 4   /* kb_write.c: same row, same key, insert, upsert */
+#define KB_ROW_STATEMENTS 4   /* kb_write.c: same row, same identity, insert, update */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 
 typedef struct gpu_names gpu_names;   /* kb_names.c */
@@ -33,6 +33,7 @@ struct kb {
      * none) and its table's last rowid before. */
     char *bulk_trigger_sql[KB_BULK_TABLES];
     sqlite3_int64 bulk_from[KB_BULK_TABLES];
+    int matched_ready;   /* kb_write.c: the temporary table of the rows writes matched exists */
 };
 
 /* The error for a failed SQLite call rc while doing what ("reading"): interrupted, busy, disk

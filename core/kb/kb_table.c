@@ -169,24 +169,26 @@ static const kb_column benchmark_cols[] = {
     COL("output_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, output_tokens)),
 };
 static const kb_column price_cols[] = {
-    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_price, gpu)),
-    COL("kind", KB_TEXT, KB_REQUIRED, price_kinds, S(kb_price, kind)),
+    COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),
+    COL("kind", KB_TEXT, KB_REQUIRED | KB_KEY, price_kinds, S(kb_price, kind)),
     COL("amount", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_price, amount)),
     COL("currency", KB_TEXT, KB_REQUIRED | KB_CURRENCY, NULL, S(kb_price, currency)),
     COL("unit", KB_TEXT, KB_REQUIRED, price_units, S(kb_price, unit)),
-    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_count)),
-    COL("region", KB_TEXT, 0, NULL, S(kb_price, region)),
-    COL("provider", KB_TEXT, 0, NULL, S(kb_price, provider)),
-    COL("instance", KB_TEXT, 0, NULL, S(kb_price, instance)),
-    COL("spot", KB_FLAG, KB_DEFAULT_ZERO | KB_INT, NULL, S(kb_price, spot)),
-    COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE, NULL, S(kb_price, as_of)),
-    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_price, source)),
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE | KB_KEY, NULL,
+        S(kb_price, gpu_count)),
+    COL("region", KB_TEXT, KB_KEY, NULL, S(kb_price, region)),
+    COL("provider", KB_TEXT, KB_KEY, NULL, S(kb_price, provider)),
+    COL("instance", KB_TEXT, KB_KEY, NULL, S(kb_price, instance)),
+    COL("spot", KB_FLAG, KB_DEFAULT_ZERO | KB_INT | KB_KEY, NULL, S(kb_price, spot)),
+    COL("as_of", KB_TEXT, KB_REQUIRED | KB_DATE | KB_KEY, NULL, S(kb_price, as_of)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META | KB_KEY, NULL, S(kb_price, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_price, note)),
     /* Added by schema version 4, so after the note (ALTER TABLE appends).  Its kind of
      * evidence: one of the KB's price_kind rows, whose ids, ranks and meanings are the one
      * description of the kinds (kb/schema.sql); a write names them when it refuses a value. */
     COL("quality", KB_TEXT, KB_NAMES_PRICE_KIND, NULL, S(kb_price, quality)),
-    COL("gpu_fraction", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_price, gpu_fraction)),
+    COL("gpu_fraction", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE | KB_KEY, NULL,
+        S(kb_price, gpu_fraction)),
     COL("min_billing_hours", KB_NUMBER, 0, NULL, S(kb_price, min_billing_hours)),
     /* Added by schema version 5. */
     COL("system", KB_TEXT, KB_NAMES_SYSTEM, NULL, S(kb_price, system)),
@@ -241,11 +243,11 @@ static const kb_column precision_support_cols[] = {
     COL("note", KB_TEXT, KB_META, NULL, S(kb_precision_support, note)),
 };
 static const kb_column claim_cols[] = {
-    COL("subject", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, subject)),
-    COL("claim", KB_TEXT, KB_REQUIRED, NULL, S(kb_claim, claim)),
+    COL("subject", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, S(kb_claim, subject)),
+    COL("claim", KB_TEXT, KB_REQUIRED | KB_KEY, NULL, S(kb_claim, claim)),
     COL("status", KB_TEXT, KB_REQUIRED, claim_status, S(kb_claim, status)),
     COL("correction", KB_TEXT, 0, NULL, S(kb_claim, correction)),
-    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_claim, source)),
+    COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META | KB_KEY, NULL, S(kb_claim, source)),
     COL("correction_source", KB_TEXT, KB_CITES | KB_META, NULL,
         S(kb_claim, correction_source)),
 };
@@ -333,23 +335,39 @@ static int price_rule(const kb_value *row, gw_error *err);
 static int model_rule(const kb_value *row, gw_error *err);
 static int precision_support_rule(const kb_value *row, gw_error *err);
 
+/* A row's identity is its KB_KEY columns: what an import, a plugin's records and `kb export`
+ * -> edit -> `kb import` find a stored row by, so that a row with a stored row's identity
+ * updates it (kb_write.c store_row) instead of adding a second one.
+ *   sources, gpus, systems, assumptions, models, providers, hosts: the id.
+ *   aliases: the GPU and the alias (the whole row).  rates: the currency and the date.
+ *   precision support: the precision and the architecture.
+ *   benchmarks: none: a row is itself, an edited one is added beside the old one (`kb import
+ *     --replace SOURCE` replaces a source's results).  The schema indexes a result by GPU,
+ *     workload, metric and value only: finding a set-up without its value scans every result
+ *     of that GPU and workload, which made an import of 50,000 results quadratic (over 600 s).
+ *   prices: the GPU, its condition (kind: new, used or cloud; spot), count and fraction,
+ *     region, provider, instance, date (as_of) and source; the amount, currency, unit, note,
+ *     quality and the rest are what an edit changes.
+ *   claims: the subject, the claim and its source; the status and correction change.
+ * Prices and claims share identities (the last field below is 1): a price range is entered as its
+ * low and its high end, two rows of one identity, which an import matches one to one. */
 #define NCOLS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 const kb_table kb_tables[KB_TABLES] = {
-    {"sources.csv", "source", "sources", source_cols, NCOLS(source_cols), NULL},
-    {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols), NULL},
-    {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL},
-    {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL},
-    {"systems.csv", "system", "systems", system_cols, NCOLS(system_cols), NULL},
-    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL},
-    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule},
-    {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL},
+    {"sources.csv", "source", "sources", source_cols, NCOLS(source_cols), NULL, 0},
+    {"gpus.csv", "gpu", "gpus", gpu_cols, NCOLS(gpu_cols), NULL, 0},
+    {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL, 0},
+    {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL, 0},
+    {"systems.csv", "system", "systems", system_cols, NCOLS(system_cols), NULL, 0},
+    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL, 0},
+    {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule, 1},
+    {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL, 1},
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
-     assumption_rule},
-    {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule},
-    {"providers.csv", "provider", "providers", provider_cols, NCOLS(provider_cols), NULL},
-    {"hosts.csv", "host", "hosts", host_cols, NCOLS(host_cols), NULL},
+     assumption_rule, 0},
+    {"models.csv", "model", "models", model_cols, NCOLS(model_cols), model_rule, 0},
+    {"providers.csv", "provider", "providers", provider_cols, NCOLS(provider_cols), NULL, 0},
+    {"hosts.csv", "host", "hosts", host_cols, NCOLS(host_cols), NULL, 0},
     {"precision_support.csv", "precision_support", "precision support", precision_support_cols,
-     NCOLS(precision_support_cols), precision_support_rule},
+     NCOLS(precision_support_cols), precision_support_rule, 0},
 };
 const kb_column *kb_table_columns(int table, size_t *n)
 {

@@ -20,6 +20,9 @@ typedef struct kb_table {
     /* The rule a row must keep beyond its columns' own (NULL: none), run once every column is
      * fine; GW_EDATA with "column: problem". */
     int (*row_rule)(const kb_value *row, gw_error *err);
+    /* 1: rows may share an identity (their KB_KEY columns), as a price range's two ends do; an
+     * import matches them one to one (kb_write.c store_row).  0: the identity is the SQL key. */
+    int shared_identity;
 } kb_table;
 extern const kb_table kb_tables[KB_TABLES];   /* in dependency order (enum kb_table_id) */
 

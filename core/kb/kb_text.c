@@ -128,6 +128,8 @@ static int check_duplicate_key(store_pass *p, const kb_csv_rec *r)
     const char *first_col = NULL;
     if (p->table == KB_ALIASES)   /* the whole row is the key: a repeat changes nothing */
         return GW_OK;
+    if (t->shared_identity)   /* a range's two ends: rows that share an identity are kept */
+        return GW_OK;
     for (int c = 0; c < t->ncols; c++) {
         if (!(t->cols[c].flags & KB_KEY))
             continue;

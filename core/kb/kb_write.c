@@ -135,51 +135,95 @@ static void bind_vals(sqlite3_stmt *st, const kb_table *t, const kb_value *v)
     }
 }
 
-/* Appends "c1 IS ?1 AND c2 IS ?2 ..." over every column, or with keys_only "k1 = ?1 AND ..."
- * over the key columns (each numbered by its column); returns how many it named. */
+/* Appends "c1 IS ?1 AND c2 IS ?2 ..." over every column, or with keys_only over the identity
+ * (KB_KEY) columns, each numbered by its column; IS, as keys such as a price's region may be
+ * empty.  Returns how many it named. */
 static int where_columns(gw_buf *sql, const kb_table *t, int keys_only)
 {
     int named = 0;
     for (int i = 0; i < t->ncols; i++) {
         if (keys_only && !(t->cols[i].flags & KB_KEY))
             continue;
-        buf_printf(sql, "%s%s %s ?%d", named++ ? " AND " : "", t->cols[i].name,
-                   keys_only ? "=" : "IS", i + 1);
+        buf_printf(sql, "%s%s IS ?%d", named++ ? " AND " : "", t->cols[i].name, i + 1);
     }
     return named;
 }
 
 /* The statements store_row runs for table t, one of each kind per table: prepared on first
  * use and kept for the connection's life (an import runs them for every row). */
-enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPSERT };
+enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPDATE };
 
-/* INSERT of every column; with upsert, ON CONFLICT (keys) DO UPDATE of the others, which keeps
- * the rowid, so rows that refer to it stay valid. */
-static void insert_sql(gw_buf *sql, const kb_table *t, int upsert)
+/* The rows this transaction's writes matched (stored, updated or found identical), by table
+ * and rowid: a row sharing its identity with another (a price range's two ends) updates only
+ * a stored row no earlier row of the import took, and `kb import --replace` removes the rows
+ * of its source that none matched. */
+#define MATCHED_TABLE "CREATE TEMP TABLE IF NOT EXISTS kb_matched (tbl INTEGER, row INTEGER, " \
+                      "PRIMARY KEY (tbl, row)) WITHOUT ROWID"
+
+int kb_matches_forget(kb *k, gw_error *err)
 {
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK && k->matched_ready &&
+        sqlite3_exec(k->db, "DELETE FROM temp.kb_matched", NULL, NULL, NULL) != SQLITE_OK)
+        rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
+    return rc;
+}
+
+static int matched_ready(kb *k, gw_error *err)
+{
+    if (k->matched_ready)
+        return GW_OK;
+    if (sqlite3_exec(k->db, MATCHED_TABLE, NULL, NULL, NULL) != SQLITE_OK)
+        return kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
+    k->matched_ready = 1;
+    return GW_OK;
+}
+
+/* Made at every kb_begin: a rollback takes a temporary table made in its transaction with it,
+ * and a commit keeps the last transaction's rows. */
+void kb_write_begin(kb *k)
+{
+    k->matched_ready = sqlite3_exec(k->db, MATCHED_TABLE "; DELETE FROM temp.kb_matched", NULL,
+                                    NULL, NULL) == SQLITE_OK;
+}
+
+/* SELECT of the stored row with v's identity that best stands for it: one no earlier write of
+ * this transaction matched first, then the one with the fewest other columns different (an
+ * edited note finds the end of a range whose amount it keeps), then the oldest. */
+static void key_sql(gw_buf *sql, const kb_table *t)
+{
+    buf_printf(sql, "SELECT rowid, EXISTS (SELECT 1 FROM temp.kb_matched WHERE tbl = %d AND "
+               "row = %s.rowid) AS taken FROM %s WHERE ", (int)(t - kb_tables), t->sql, t->sql);
+    where_columns(sql, t, 1);
+    buf_puts(sql, " ORDER BY taken");
+    int others = 0;
+    for (int i = 0; i < t->ncols; i++)
+        if (!(t->cols[i].flags & KB_KEY))
+            buf_printf(sql, "%s(%s IS NOT ?%d)", others++ ? " + " : ", ", t->cols[i].name,
+                       i + 1);
+    buf_puts(sql, ", rowid LIMIT 1");
+}
+
+/* INSERT of every column, or UPDATE of the columns outside the identity of the row whose rowid
+ * is bound last (which keeps the rowid, so rows that refer to it stay valid).  A table whose
+ * every column is its identity (aliases) never updates: its rows are found identical. */
+static void write_sql(gw_buf *sql, const kb_table *t, int update)
+{
+    int set = 0;
+    if (update) {
+        buf_printf(sql, "UPDATE %s SET ", t->sql);
+        for (int i = 0; i < t->ncols; i++)
+            if (!(t->cols[i].flags & KB_KEY))
+                buf_printf(sql, "%s%s = ?%d", set++ ? ", " : "", t->cols[i].name, i + 1);
+        buf_printf(sql, " WHERE rowid = ?%d", t->ncols + 1);
+        return;
+    }
     buf_printf(sql, "INSERT INTO %s (", t->sql);
     kb_sql_column_list(sql, t, "");
     buf_puts(sql, ") VALUES (");
     for (int i = 0; i < t->ncols; i++)
         buf_printf(sql, "%s?%d", i ? ", " : "", i + 1);
     buf_puts(sql, ")");
-    if (!upsert)
-        return;
-    int first = 1;
-    buf_puts(sql, " ON CONFLICT (");
-    for (int i = 0; i < t->ncols; i++)
-        if (t->cols[i].flags & KB_KEY) {
-            buf_printf(sql, "%s%s", first ? "" : ", ", t->cols[i].name);
-            first = 0;
-        }
-    buf_puts(sql, ") DO UPDATE SET ");
-    first = 1;
-    for (int i = 0; i < t->ncols; i++)
-        if (!(t->cols[i].flags & KB_KEY)) {
-            buf_printf(sql, "%s%s = excluded.%s", first ? "" : ", ", t->cols[i].name,
-                       t->cols[i].name);
-            first = 0;
-        }
 }
 
 /* *st: table t's statement of kind which, with the row's values v bound. */
@@ -189,13 +233,18 @@ static int row_statement(kb *k, const kb_table *t, int which, const kb_value *v,
     sqlite3_stmt **slot = &k->row_st[t - kb_tables][which];
     if (!*slot) {
         gw_buf sql = GW_BUF_INIT;
-        if (which == ROW_SAME || which == ROW_KEY) {
-            buf_printf(&sql, "SELECT 1 FROM %s WHERE ", t->sql);
-            where_columns(&sql, t, which == ROW_KEY);
+        if (which == ROW_SAME) {
+            buf_printf(&sql, "SELECT rowid FROM %s WHERE ", t->sql);
+            where_columns(&sql, t, 0);
+            buf_puts(&sql, " LIMIT 1");
+        } else if (which == ROW_KEY) {
+            key_sql(&sql, t);
         } else {
-            insert_sql(&sql, t, which == ROW_UPSERT);
+            write_sql(&sql, t, which == ROW_UPDATE);
         }
-        int rc = kb_sql_prepare(k, buf_cstr(&sql), slot, err);
+        int rc = matched_ready(k, err);
+        if (rc == GW_OK)
+            rc = kb_sql_prepare(k, buf_cstr(&sql), slot, err);
         buf_free(&sql);
         if (rc != GW_OK)
             return rc;
@@ -211,35 +260,59 @@ static void row_statement_done(sqlite3_stmt *st)
     sqlite3_clear_bindings(st);
 }
 
-/* *found: whether table t's query of kind which gives a row for v. */
-static int row_found(kb *k, const kb_table *t, int which, const kb_value *v, int *found,
-                     gw_error *err)
+/* *row: the rowid table t's query of kind which finds for v (0: none); *taken (may be NULL):
+ * whether an earlier write of this transaction matched it. */
+static int row_found(kb *k, const kb_table *t, int which, const kb_value *v, sqlite3_int64 *row,
+                     int *taken, gw_error *err)
 {
     sqlite3_stmt *st;
     int rc = row_statement(k, t, which, v, &st, err);
     if (rc != GW_OK)
         return rc;
     int step = sqlite3_step(st);
-    *found = step == SQLITE_ROW;
+    *row = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+    if (taken)
+        *taken = step == SQLITE_ROW && which == ROW_KEY && sqlite3_column_int(st, 1);
     row_statement_done(st);
     if (step != SQLITE_ROW && step != SQLITE_DONE)
         return kb_sql_fail(k, err, step, "reading");
     return GW_OK;
 }
 
-static int run_insert(kb *k, const kb_table *t, int which, const kb_value *v, gw_error *err)
+/* Inserts v, or with row updates that row to v; *row gets the rowid written. */
+static int run_write(kb *k, const kb_table *t, const kb_value *v, sqlite3_int64 *row,
+                     gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = row_statement(k, t, which, v, &st, err);
+    int rc = row_statement(k, t, *row ? ROW_UPDATE : ROW_INSERT, v, &st, err);
     if (rc != GW_OK)
         return rc;
+    if (*row)
+        sqlite3_bind_int64(st, t->ncols + 1, *row);
     int step = sqlite3_step(st);
     if (step == SQLITE_CONSTRAINT)
         rc = gw_error_set(err, GW_EDATA, "%s row refused: %s", t->sql, sqlite3_errmsg(k->db));
     else if (step != SQLITE_DONE)
         rc = kb_sql_fail(k, err, step, "writing");
+    else if (!*row)
+        *row = sqlite3_last_insert_rowid(k->db);
     row_statement_done(st);
     return rc;
+}
+
+/* Records that this transaction's writes matched row of table t. */
+static int mark_matched(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_cached(k, "INSERT OR IGNORE INTO temp.kb_matched (tbl, row) "
+                                   "VALUES (?1, ?2)", &st, err);
+    if (rc != GW_OK)
+        return rc;
+    sqlite3_bind_int(st, 1, (int)(t - kb_tables));
+    sqlite3_bind_int64(st, 2, row);
+    int step = sqlite3_step(st);
+    kb_sql_done(k, st);
+    return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "writing");
 }
 
 void kb_row_statements_free(kb *k)
@@ -251,8 +324,13 @@ void kb_row_statements_free(kb *k)
         }
 }
 
-/* Validates and stores one row.  Rows with a key replace the row with that key; rows without
- * one are added unless an identical row is already there (so re-importing is harmless). */
+static int fts_refresh(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err);
+
+/* Validates and stores one row.  A row identical to a stored one changes nothing.  Else a row
+ * whose identity (its KB_KEY columns) a stored row has updates that row, unless the table lets
+ * rows share an identity and every such row was already matched by this transaction (the
+ * second end of a range, a second measurement): then, as a row of a table without an identity,
+ * it is added. */
 static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_error *err)
 {
     int rc = kb_write_check(k, err);
@@ -261,19 +339,25 @@ static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_err
     if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])
         kb_names_drop(k);   /* resolution must see the new names */
 
-    int same = 0, exists = 0, keyed = 0;
+    int keyed = 0, taken = 0;
+    sqlite3_int64 row = 0;
     for (int i = 0; i < t->ncols; i++)
         keyed |= (t->cols[i].flags & KB_KEY) != 0;
-    rc = row_found(k, t, ROW_SAME, v, &same, err);
-    if (rc == GW_OK && same)
+    rc = row_found(k, t, ROW_SAME, v, &row, NULL, err);
+    if (rc == GW_OK && row) {
         *outcome = KB_UNCHANGED;
-    if (rc == GW_OK && !same && keyed)
-        rc = row_found(k, t, ROW_KEY, v, &exists, err);
-    if (rc == GW_OK && !same) {
-        rc = run_insert(k, t, exists ? ROW_UPSERT : ROW_INSERT, v, err);
-        *outcome = exists ? KB_UPDATED : KB_ADDED;
+        return mark_matched(k, t, row, err);
     }
-    return rc;
+    if (rc == GW_OK && keyed)
+        rc = row_found(k, t, ROW_KEY, v, &row, &taken, err);
+    if (rc == GW_OK && row && taken && t->shared_identity)
+        row = 0;
+    *outcome = row ? KB_UPDATED : KB_ADDED;
+    if (rc == GW_OK)
+        rc = run_write(k, t, v, &row, err);
+    if (rc == GW_OK && *outcome == KB_UPDATED)
+        rc = fts_refresh(k, t, row, err);
+    return rc == GW_OK ? mark_matched(k, t, row, err) : rc;
 }
 
 /* ---- bulk writes: the full-text entries of added rows in one statement ------------------- */
@@ -315,6 +399,39 @@ static int query_one(kb *k, const char *sql, const char *param, sqlite3_int64 *n
         *text = kb_sql_text(st, 0);
     sqlite3_finalize(st);
     return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+/* The search entry of an updated row of a table whose schema indexes only inserts and
+ * deletes (benchmarks, prices, claims), made again from its view; a row added in a bulk write
+ * still under way is indexed by kb_bulk_end. */
+static int fts_refresh(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err)
+{
+    int rc = GW_OK;
+    for (int i = 0; i < KB_BULK_TABLES && rc == GW_OK; i++) {
+        if (t != &kb_tables[bulk_tables[i].table] ||
+            (k->bulk_trigger_sql[i] && row > k->bulk_from[i]))
+            continue;
+        for (int pass = 0; pass < 2 && rc == GW_OK; pass++) {
+            gw_buf sql = GW_BUF_INIT;
+            sqlite3_stmt *st;
+            if (pass == 0)
+                buf_printf(&sql, "DELETE FROM kb_fts WHERE rowid = (SELECT fid FROM %s WHERE "
+                           "row = ?1)", bulk_tables[i].view);
+            else
+                buf_printf(&sql, "INSERT INTO kb_fts (rowid, kind, ref, title, body) SELECT fid, "
+                           "kind, ref, title, body FROM %s WHERE row = ?1", bulk_tables[i].view);
+            rc = kb_sql_prepare_cached(k, buf_cstr(&sql), &st, err);
+            buf_free(&sql);
+            if (rc != GW_OK)
+                break;
+            sqlite3_bind_int64(st, 1, row);
+            int step = sqlite3_step(st);
+            kb_sql_done(k, st);
+            if (step != SQLITE_DONE)
+                rc = kb_sql_fail(k, err, step, "indexing");
+        }
+    }
+    return rc;
 }
 
 int kb_bulk_begin(kb *k, gw_error *err)
@@ -441,6 +558,76 @@ int kb_add_claim(kb *k, const kb_claim *c, gw_error *err)
 int kb_put_assumption(kb *k, const kb_assumption *a, gw_error *err)
 {
     return put_struct(k, KB_ASSUMPTIONS, a, err);
+}
+
+/* ---- replacing a source's rows ------------------------------------------------------------ */
+
+int kb_remove_unmatched(kb *k, const char *source, size_t removed[KB_TABLES], gw_error *err)
+{
+    int found = 0;
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK)
+        rc = row_exists(k, "SELECT 1 FROM source WHERE id = ?1", source, &found, err);
+    if (rc == GW_OK && !found)
+        return gw_error_set(err, GW_ENOTFOUND, "no source '%.80s' in the knowledge base or the "
+                            "files (gpuwise kb sources lists them)", source);
+    if (rc == GW_OK)
+        rc = matched_ready(k, err);
+    /* what refers to a row comes after it: removed last first */
+    for (int t = KB_TABLES - 1; t >= 0 && rc == GW_OK; t--) {
+        const kb_column *cites = kb_table_column(t, "source");
+        if (!cites || !(cites->flags & KB_CITES))
+            continue;
+        gw_buf sql = GW_BUF_INIT;
+        sqlite3_stmt *st;
+        buf_printf(&sql, "DELETE FROM %s WHERE source = ?1 AND rowid NOT IN (SELECT row FROM "
+                   "temp.kb_matched WHERE tbl = %d)", kb_tables[t].sql, t);
+        rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+        buf_free(&sql);
+        if (rc != GW_OK)
+            break;
+        kb_sql_bind_text(st, 1, source);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_DONE)
+            removed[t] += (size_t)sqlite3_changes(k->db);
+        else if (step == SQLITE_CONSTRAINT)
+            rc = gw_error_set(err, GW_EDATA, "%s of source '%.80s' that the files no longer "
+                              "hold are still named by other rows (%s)", kb_tables[t].what,
+                              source, sqlite3_errmsg(k->db));
+        else
+            rc = kb_sql_fail(k, err, step, "removing");
+        sqlite3_finalize(st);
+    }
+    return rc;
+}
+
+int kb_remove_unmatched_rows(kb *k, int table, const long long *rows, size_t n,
+                             size_t *removed, gw_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    gw_buf sql = GW_BUF_INIT;
+    int rc = kb_write_check(k, err);
+    if (rc == GW_OK && (table < 0 || table >= KB_TABLES))
+        rc = gw_error_set(err, GW_ESOFTWARE, "no table %d", table);
+    if (rc == GW_OK)
+        rc = matched_ready(k, err);
+    if (rc == GW_OK) {
+        buf_printf(&sql, "DELETE FROM %s WHERE rowid = ?1 AND NOT EXISTS (SELECT 1 FROM "
+                   "temp.kb_matched WHERE tbl = %d AND row = ?1)", kb_tables[table].sql, table);
+        rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+    }
+    for (size_t i = 0; rc == GW_OK && i < n; i++) {
+        sqlite3_bind_int64(st, 1, rows[i]);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_DONE)
+            *removed += (size_t)sqlite3_changes(k->db);
+        else
+            rc = kb_sql_fail(k, err, step, "removing");
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    buf_free(&sql);
+    return rc;
 }
 
 int kb_delete_offers(kb *k, const char *provider, gw_error *err)

@@ -7,5 +7,6 @@
 
 void kb_row_statements_free(kb *k);   /* before closing */
 void kb_bulk_forget(kb *k);           /* after a rollback, and before closing */
+void kb_write_begin(kb *k);           /* in kb_begin: no row matched by this transaction yet */
 
 #endif

@@ -569,10 +569,50 @@ static int find_assignment(const char *text, size_t len, size_t *at, const char 
     return 0;
 }
 
+/* Where item index (from 1) of the table constructor after the `=` at text[at] begins
+ * ({ "a", -- comment\n "b" }): strings, comments and nested tables skipped; at itself when
+ * the value is not written as a constructor or has fewer items. */
+static size_t list_item(const char *text, size_t len, size_t at, long index)
+{
+    size_t i = at + 1;
+    int depth = 0, in_item = 0;
+    long item = 1;
+    for (; i < len; i++) {
+        char c = text[i];
+        if (c == '-' && i + 1 < len && text[i + 1] == '-') {   /* a comment, to its line's end */
+            while (i < len && text[i] != '\n')
+                i++;
+            continue;
+        }
+        if (isspace((unsigned char)c))
+            continue;
+        if (depth == 0 && c != '{')
+            return at;
+        if (depth == 1 && !in_item && c != '}' && c != ',' && c != ';') {
+            if (item == index)
+                return i;
+            in_item = 1;
+        }
+        if (c == '"' || c == '\'') {
+            for (i++; i < len && text[i] != c && text[i] != '\n'; i++)
+                i += text[i] == '\\';
+        } else if (c == '{' || c == '(' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ')' || c == ']') {
+            if (--depth == 0)
+                return at;
+        } else if (depth == 1 && (c == ',' || c == ';')) {
+            item++;
+            in_item = 0;
+        }
+    }
+    return at;
+}
+
 /* The line of text on which a field path ("budget.totl", "candidates[2]") is written: each
  * of its names found in turn after the one before, the last one found where a later one is
- * not written (budget = -5 read as budget.upfront); 0 when the first is not found (a computed
- * table). */
+ * not written (budget = -5 read as budget.upfront), a list's item where the path ends with one;
+ * 0 when the first is not found (a computed table). */
 static int field_line(const char *text, size_t len, const char *path)
 {
     size_t at = 0;
@@ -583,6 +623,10 @@ static int field_line(const char *text, size_t len, const char *path)
             break;
         found = 1;
         path += name_len;
+        char *end = NULL;
+        long index = *path == '[' ? strtol(path + 1, &end, 10) : 0;
+        if (index > 0 && *end == ']' && !end[1])
+            at = list_item(text, len, at, index);
         path += strcspn(path, ".");
         if (*path == '.')
             path++;

@@ -319,7 +319,7 @@ const workload_field workload_top_fields[] = {
     {.name = "cooling", .type = FIELD_TEXT, .at = AT(cooling), .choices = coolings,
      .fallback = "good", .help = "whether the room can take the heat of a multi-card machine"},
     {.name = "candidates", .type = FIELD_NAMES, .at = AT(candidates),
-     .count_at = AT(n_candidates),
+     .count_at = AT(n_candidates), .then = workload_check_candidates,
      .expected = "a list of GPU names (\"4x rtx-3090\", \"rent:*\", ...)",
      .expected_item = "a GPU name",
      .help = "what to compare: \"rtx-3090\" tries 1, 2, 4 cards a machine (8 for data-centre "

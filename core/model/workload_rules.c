@@ -280,6 +280,31 @@ int workload_resolve_model(const char *file, workload *w, gw_error *err)
     return GW_OK;
 }
 
+/* Every candidate names a GPU of the catalog ("rtx-3090", "4x rtx-3090", "rent:2x a100-sxm4-80gb";
+ * "rent:*" every one): a name that resolves to nothing, or to several, is a mistake in the
+ * file, not a GPU to leave out in silence. */
+int workload_check_candidates(const char *file, workload *w, gw_error *err)
+{
+    for (size_t i = 0; w->catalog && i < w->n_candidates; i++) {
+        const char *name = w->candidates[i];
+        int rent = !strncmp(name, "rent:", 5);
+        if (rent && (!strcmp(name + 5, "*") || !name[5]))
+            continue;   /* every GPU's offers */
+        name += rent ? 5 : 0;
+        char *id = NULL;
+        int count;
+        int rc = kb_gpu_resolve(w->catalog, name, &id, &count, err);
+        free(id);
+        if (rc == GW_ENOTFOUND) {
+            gw_error_prefix(err, "%s: candidates[%zu]", file, i + 1);
+            return err->code = GW_EDATA;
+        }
+        if (rc != GW_OK)
+            return rc;
+    }
+    return GW_OK;
+}
+
 /* What only the whole architecture can check, once every field is read: a language model given
  * field by field gives all of it; sequences and requests fit its context. */
 int workload_check_architecture(const char *file, workload *w, gw_error *err)

@@ -6,7 +6,9 @@
 -- is the FP16-accumulate rate (RTX 4090: 330), not the FP32-accumulate rate the KB uses for
 -- training (165), so it is left out for them.
 -- A GPU the KB already has keeps its curated row (the core never overwrites); its Epoch release
--- price is still added as a "new" price at the release date, citing this file.
+-- price is still added as a "new" price at the release date, citing this file.  A name the KB
+-- could read as several cards is settled by the row's memory; one no card of its memory fits is
+-- a GPU of its own.
 
 local function num(s)
   local n = tonumber(s or "")
@@ -24,6 +26,37 @@ local function slug(name)
   return s
 end
 
+-- Epoch's names as the resolver reads them: "PCle" (a lower-case L for the I, line 48's
+-- "NVIDIA L20 PCle") is PCIe.
+local function readable(name)
+  return (name:gsub("%f[%w]PCle%f[%W]", "PCIe"))
+end
+
+-- Whether a KB card's memory is the row's (within 10%; a row without a memory fits any card).
+local function memory_fits(id, memory)
+  local card = gw.kb.gpu(id)
+  local card_gb = card and tonumber(card.memory_gb)
+  return not (memory and card_gb) or math.abs(card_gb - memory) <= 0.1 * memory
+end
+
+-- The KB card a row names: id, or nil and the resolver's message.  Where the name alone could be
+-- several cards, the row's memory picks among them ("Tesla V100 SXM2" with 16 GB is
+-- v100-sxm2-16gb, not the 32 GB card); where none of them has that memory the row is a card the
+-- KB lacks (nil, nil: "Quadro RTX 4000", 8 GB, is neither 20 GB RTX 4000 Ada).
+local function resolve_card(name, memory)
+  local id, second = gw.gpu.resolve(readable(name))
+  if id then return id end
+  local listed = tostring(second or ""):match("is ambiguous: (.+)$")
+  if not listed then return nil, second end
+  local fits = {}
+  for candidate in listed:gmatch("[^,%s]+") do
+    if memory_fits(candidate, memory) then fits[#fits + 1] = candidate end
+  end
+  if #fits == 1 then return fits[1] end
+  if #fits == 0 then return nil, nil end
+  return nil, "ambiguous: " .. table.concat(fits, ", ")
+end
+
 return {
   name = "epoch",
   kind = "importer",
@@ -38,14 +71,11 @@ return {
       local line = i + 1
       local name, kind = row["Hardware name"] or "", row["Type"] or ""
       if name ~= "" and (kind == "GPU" or kind == "GPGPU") then
-        local id, second = gw.gpu.resolve(name)
-        local why = not id and second or nil   -- on success the second value is the count
         local memory = scaled(row["Memory size per board (Byte)"], 1e9)
+        local id, why = resolve_card(name, memory)
         -- A name match is trusted only when the memory agrees too (within 10%): loose name
         -- matching can take "M40" for an A100 40GB.
-        local kb_gpu = id and gw.kb.gpu(id)
-        if id and memory and kb_gpu and kb_gpu.memory_gb
-           and math.abs(kb_gpu.memory_gb - memory) > 0.1 * memory then
+        if id and not memory_fits(id, memory) then
           gw.log(string.format("line %d: '%s' looks like %s but its memory differs; kept apart",
                                line, name, id))
           id = nil
@@ -54,7 +84,10 @@ return {
         local date = (row["Release date"] or ""):match("^(%d%d%d%d%-%d%d%-%d%d)")
         local price = num(row["Release price (USD)"])
         if not id and why and why:find("ambiguous") then
-          gw.log(string.format("line %d: '%s' could be several GPUs of the KB; skipped", line, name))
+          gw.log(string.format("line %d: '%s' could be several GPUs of the KB (%s%s); skipped",
+                               line, name, why:match(": (.+)$"),
+                               memory and string.format(", each with %g GB", memory) or
+                               "; the row gives no memory"))
           skipped = skipped + 1
         elseif id then
           known = known + 1

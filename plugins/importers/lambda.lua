@@ -7,7 +7,8 @@
 --              one column per model.  Rows whose id ends in "_bk" repeat another run: skipped.
 -- The GPU count is num_gpu (v1) or the "<M>x" glued to the GPU in the system id (v2), never the
 -- instance's size: "LambdaOD_8x_Texas_1xH100..." ran on 1 GPU of an 8-GPU instance.  A laptop
--- GPU (Max-Q, Laptop, Mobile) goes to its own card or is refused, never to the desktop card.
+-- GPU (Max-Q, Laptop, Mobile) goes to its own card or is refused, never to the desktop card; so
+-- is a label whose memory no card of its name has ("1xGH200_80GB": the KB's GH200 has 96 GB).
 -- Every row left out is logged on its own line, naming the file line, the label and why.
 -- Precision comes from the file name (fp16: PyTorch automatic mixed precision; fp32: on Ampere
 -- and newer PyTorch may use TF32).  Values are the whole system's throughput for gpu_count GPUs.
@@ -51,10 +52,23 @@ local function names_card(card, words, first, last)
   return numbered
 end
 
+-- Why a card is not the one a label means by its memory ("GH200_80GB": the KB's GH200 has 96 GB),
+-- or nil.  A label's memory and the card's agree within 10% (H200 "140GB" is the 141 GB card):
+-- the resolver matches names, and a memory no card of that name has is a part the KB lacks.
+local function memory_disagrees(id, label_gb)
+  local card = label_gb and gw.kb.gpu(id)
+  local card_gb = card and tonumber(card.memory_gb)
+  if card_gb and math.abs(card_gb - label_gb) > 0.1 * label_gb then
+    return string.format("the label gives %g GB; the KB's %s has %g GB, and no card of that name "
+                         .. "has %g GB", label_gb, id, card_gb, label_gb)
+  end
+end
+
 -- The KB GPU a list of words names: the longest run of them the KB knows wins ("Dell H100 80GB
 -- SXM5" -> "H100 80GB SXM5").  With a laptop mark among the words, only runs that hold it are
--- tried, and the card found must be named by the whole run, mark included.
-local function resolve_words(words, mark)
+-- tried, and the card found must be named by the whole run, mark included.  The card found
+-- must have the memory the label gives, or the label is refused: nil and why.
+local function resolve_words(words, mark, label_gb)
   for len = #words, 1, -1 do
     for first = 1, #words - len + 1 do
       local last, holds_mark = first + len - 1, false
@@ -63,8 +77,11 @@ local function resolve_words(words, mark)
       end
       if holds_mark or not mark then
         local id = gw.gpu.resolve(table.concat(words, " ", first, last))
-        if id and not mark then return id end
-        if id and names_card(gw.kb.gpu(id), words, first, last) then return id end
+        if id and (not mark or names_card(gw.kb.gpu(id), words, first, last)) then
+          local why = memory_disagrees(id, label_gb)
+          if why then return nil, why end
+          return id
+        end
       end
     end
   end
@@ -90,12 +107,14 @@ local function parse_label(label, v1_count)
     if not count then return nil, "no <M>x<GPU> count in the system id" end
   end
   local text = label:gsub("_", " "):gsub("%f[%w]%d+x%s*(%a)", "%1")
-  local words, mark = {}, nil
+  local words, mark, label_gb = {}, nil, nil
   for w in text:gmatch("%S+") do
     words[#words + 1] = w
     mark = mark or mobile_mark_of(w)
+    label_gb = label_gb or tonumber(w:match("^(%d+%.?%d*)[Gg][Bb]$"))
   end
-  local gpu = resolve_words(words, mark)
+  local gpu, why = resolve_words(words, mark, label_gb)
+  if why then return nil, why end
   if not gpu then
     if mark then
       return nil, "names a " .. mark .. " GPU the KB has no card for (never stored on a "

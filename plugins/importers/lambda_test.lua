@@ -66,6 +66,19 @@ return {
                               ",resnet50\nTensorbook_1xRTX_2080_Max-Q_v2,100.0\n")
     assert(#v2r == 0, "the Max-Q system id is refused")
   end,
+  -- A label's memory must be its card's (within 10%): the real v2 file's line 8 says
+  -- "1xGH200_80GB", and the KB's only GH200 has 96 GB (NVIDIA sells it with 96 GB HBM3 or 144 GB
+  -- HBM3e; no 80 GB part is published), so that row is refused, while "1xGH200_96GB" and
+  -- "8xH200_140GB" (the 141 GB card: 1 GB off, under 10% of 140) are stored.
+  test_label_memory_no_card_has_is_refused = function(plugin)
+    local r = plugin.import({ input_name = "t-v2-fp16.csv" }, ",resnet50\n" ..
+      "LambdaOD_1x_1xGH200_80GB_192-222-58-35_v2,2846.0\n" ..
+      "LambdaOD_1x_1xGH200_96GB_192-222-57-0_v2,2844.0\n" ..
+      "ASUS_8xH200_140GB_SXM_lambda-scalar_v2,21880.0\n")
+    assert(#r == 2, "expected 2 records, got " .. #r)
+    assert(r[1].gpu == "gh200" and r[1].value == 2844 and r[1].line == 3, r[1].gpu)
+    assert(r[2].gpu == "h200-sxm" and r[2].line == 4, r[2].gpu)
+  end,
   test_empty_text = function(plugin)
     assert(#plugin.import({}, "") == 0)
   end,

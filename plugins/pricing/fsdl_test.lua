@@ -23,4 +23,34 @@ return {
     local ok, msg = pcall(plugin.offers, {})
     assert(not ok and msg:find("give %-%-input"), "refuses to run without input")
   end,
+  -- The serverless layout, rows as the real serverless-gpus.csv has them (its lines 2, 58, 59
+  -- and 71; the last row is written for the test): Vendor is the provider, Per-Hour the USD per
+  -- hour of the configuration ("$3" in Mystic AI's rows), the instance "serverless" with the
+  -- vCPUs and RAM that tell Replicate's two A40 configurations apart, and a type without a
+  -- memory gets GPU RAM / GPUs (48 / 1 = 48 GB; Mystic AI's "40GB" / 1 = 40 GB).
+  test_serverless_layout = function(plugin)
+    local offers = plugin.offers({ input_name = "serverless-gpus.csv", input = table.concat({
+      "Vendor,GPU Type,GPU Arch,GPUs,GPU RAM,vCPUs,RAM,Per-Hour,Per-GPU",
+      "Banana,A5000 (24 GB),Ampere,1,24,4,64,2.32,2.32",
+      "Replicate,A40,Ampere,1,48,4,16,2.07,2.07",
+      "Replicate,A40,Ampere,1,48,10,72,2.61,2.61",
+      "Mystic AI,Nvidia A100,Ampere,1,40GB,0,0,$3,$3",
+      ",T4 (16 GB),Turing,1,16,4,16,0.50,0.50",
+    }, "\n") .. "\n" })
+    assert(#offers == 4, "the row without a Vendor is left out: expected 4 offers, got " .. #offers)
+    local banana = offers[1]
+    assert(banana.provider == "Banana" and banana.gpu == "A5000 (24 GB)" and banana.gpu_count == 1)
+    assert(banana.price_per_hour == 2.32 and banana.spot == false and banana.currency == "USD")
+    assert(banana.instance == "serverless, 4 vCPU, 64 GB RAM", banana.instance)
+    assert(banana.min_billing_hours == nil, "the file states no billing step")
+    assert(banana.note:find("^FSDL serverless%-gpus%.csv line 2: a serverless GPU"), banana.note)
+    assert(offers[2].gpu == "A40 (48 GB)" and offers[2].price_per_hour == 2.07)
+    assert(offers[3].instance == "serverless, 10 vCPU, 72 GB RAM" and offers[3].line == 4)
+    assert(offers[4].gpu == "Nvidia A100 (40 GB)" and offers[4].price_per_hour == 3)
+    assert(offers[4].instance == "serverless", "Mystic AI gives 0 vCPUs and 0 GB RAM")
+  end,
+  test_unknown_header_refused = function(plugin)
+    local ok, msg = pcall(plugin.offers, { input = "a,b\n1,2\n" })
+    assert(not ok and msg:find("neither Cloud and On%-demand"), tostring(msg))
+  end,
 }

@@ -419,7 +419,7 @@ check_rc "counts: 1.5x is refused" 67
 sed 's/^\( *candidates = \).*/\1{"-2x rtx-3090"},/' "$ROOT/examples/vision-team.lua" >"$T/neg.lua"
 grep -q '"-2x rtx-3090"' "$T/neg.lua" || fail "counts: a workload with -2x" "no candidates line to edit"
 run "$GW" decide "$T/neg.lua"
-check_rc "counts: a workload's -2x candidate is refused" 67
+check_rc "counts: a workload's -2x candidate is refused (65: the file is wrong)" 65
 check_err "counts: ...naming the field" "candidates[1]: '-2x rtx-3090': a GPU count is a whole number"
 for v in 0x10 inf nan 1e999 0x1p4 16GB; do
     run "$GW" kb list --where "memory_gb>=$v"

@@ -58,3 +58,12 @@ check_out "text: the cloud row" "Cloud per GPU-hour  -                         \
 check_out "text: the best mark stays with its figure" "2026-11) *"
 run "$GW" --kb "$KB" kb compare rtx-3090 rtx-4090 --format md
 check_out "md: the price rows, the lower marked" "| Used price | **\$585 (anecdote, 2026-11)** ✓ | \$1,300 (market, 2026-11) |"
+
+# A counted name compares one card and says the count was ignored (never another card, never
+# silently): "4090x2" is 2 x rtx-4090, "3090 x4" 4 x rtx-3090.
+run "$GW" --kb "$KB" kb compare 4090x2 "3090 x4"
+check_rc "counted names: exit 0" 0
+check_out "counted names: the two cards, as columns" "GeForce RTX 4090"
+check_err "counted names: 4090x2's count is named as ignored" \
+    "'4090x2' is 2 x rtx-4090; comparing one rtx-4090 (the count is ignored)"
+check_err "counted names: 3090 x4's too" "'3090 x4' is 4 x rtx-3090; comparing one rtx-3090"

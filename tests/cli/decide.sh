@@ -346,7 +346,7 @@ run "$GW" decide "$FX/syntax.lua"
 check_rc "decide syntax error: exit 65" 65
 check_err "decide syntax error: names the file and line" "syntax.lua:3:"
 run "$GW" decide "$FX/unknown-gpu.lua"
-check_rc "decide unknown candidate: exit 67" 67
+check_rc "decide unknown candidate: exit 65 (the file is wrong)" 65
 check_err "decide unknown candidate: names the entry" "candidates[1]"
 run "$GW" decide "$T/missing.lua"
 check_rc "decide missing file: exit 66" 66

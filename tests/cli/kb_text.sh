@@ -115,16 +115,19 @@ run "$GW" --kb "$KB" --json kb source raw-src
 # FF: not UTF-8; 01: a control character (text, escaped in JSON); C3 then a space: cut short
 check_eq "a byte that is not UTF-8 reads as U+FFFD" "$(jqr '.title == "bad \ufffd\u0001\ufffd end"')" "true"
 
-# --- import counts: added, updated, unchanged ---------------------------------------------------
+# --- import counts: added, updated, unchanged, removed -------------------------------------------
+# (an import without --replace removes nothing: removed is 0 throughout; kb_edit.sh has --replace)
 KB=$(fresh_kb counts)
 printf 'id,title\ncount-src,First title\n' >"$T/src1.csv"
 printf 'id,title\ncount-src,Second title\n' >"$T/src2.csv"
 run "$GW" --kb "$KB" --json kb import "$T/src1.csv"
-check_eq "a new source: 1 added" "$(jqr '.tables.sources | [.added, .updated, .unchanged] | join(",")')" "1,0,0"
+check_eq "a new source: 1 added" "$(jqr '.tables.sources | [.added, .updated, .unchanged, .removed] | join(",")')" "1,0,0,0"
 run "$GW" --kb "$KB" --json kb import "$T/src1.csv"
-check_eq "the same again: 1 unchanged" "$(jqr '.tables.sources | [.added, .updated, .unchanged] | join(",")')" "0,0,1"
+check_eq "the same again: 1 unchanged" "$(jqr '.tables.sources | [.added, .updated, .unchanged, .removed] | join(",")')" "0,0,1,0"
 run "$GW" --kb "$KB" --json kb import "$T/src2.csv"
-check_eq "a new title: 1 updated" "$(jqr '.tables.sources | [.added, .updated, .unchanged] | join(",")')" "0,1,0"
+check_eq "a new title: 1 updated" "$(jqr '.tables.sources | [.added, .updated, .unchanged, .removed] | join(",")')" "0,1,0,0"
+run "$GW" --kb "$KB" kb import "$T/src1.csv"
+check_out "text: the table's added, updated and removed" "sources    0 added, 1 updated, 0 removed"
 head -7 "$T/batch.csv" >"$T/six.csv"   # the header and 6 records
 run "$GW" --kb "$KB" --json kb import --with gpuwise-csv "$T/six.csv"
 check_eq "gpuwise-csv, first time: 6 benchmarks and the file's source added" \

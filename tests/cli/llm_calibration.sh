@@ -197,6 +197,27 @@ check_eq "narrowing: a mixture of experts on the mixture-of-experts rows" \
 check_num "narrowing: ... their median, 16%: 16/14 of M1's" \
     "$(jqr '.llm.calibration | .utilisation / (.used[] | select(.value == 14340.6) | .implied)')" 1.142857 0.00001
 
+# ---- a share none of the narrowed rows implies ----
+# widen.csv, all on one MI300X at bf16: U1 and U2, offline rows of Llama 3 8B at 1,024 requests of
+# 128 + 128 tokens (their decode compute-bound: they imply utilisation, 41.0% and 50.3%), and two
+# one-request streams of 128-token prompts, S1 of Llama 3 8B (150 tokens/s) and S2 of Llama 3.1
+# 8B (180), the same dimensions (bandwidth-bound: they imply a share of the bandwidth).  S1's
+# rows narrow to AMD, dense, llama-3-8b = {U1, U2}, which imply no bandwidth share: that share is
+# read from the next wider set, AMD, dense = {U1, U2, S2}: S2's own.  S1 and S2 have one
+# scenario and one model's figures, so S1 is predicted at exactly S2's 180 tokens/s: +20%
+# (|180/150 - 1|), where the KB's assumed 70% would have stood before.  S2 (its model has no
+# other row: AMD, dense = {U1, U2, S1}) is predicted at S1's 150: -16.67%.
+WID=$(assumed_shares_kb widen)
+run "$GW" --kb "$WID" kb import "$FIX/llm/offers.csv" "$FIX/llm_calibration/widen.csv"
+check_rc "widening: the fixture imports" 0
+run "$GW" --kb "$WID" decide "$T/lora8.lua" --json
+check_eq "widening: each stream predicted at the other's share, by hand (%)" \
+    "$(jqr "[.llm.accuracy.predictions[] | select(.metric == \"inference_stream\") | [.predicted, (.error_pct * 100 | round / 100)] | map(tostring) | join(\" \")] | join(\"|\")")" \
+    "180 20|150 -16.67"
+check_eq "widening: the share read from wider rows is said" \
+    "$(jqr "[.llm.accuracy.predictions[] | select(.value == 150) | .calibrated_from] | join(\"|\")")" \
+    "AMD, dense, llama-3-8b; bandwidth from wider rows (none of these implies it)"
+
 # A KB without measured language-model rows says so, not hidden.
 EMPTY=$(assumed_shares_kb empty)
 run "$GW" --kb "$EMPTY" decide "$ROOT/examples/lora-finetune.lua" --json
@@ -205,25 +226,44 @@ check_eq "accuracy: a KB without rows says it is untested" "$(jqr '.llm.accuracy
 
 # ---- the shipped KB's measured rows calibrate the examples ----
 # lora-finetune (Llama 3.1 8B, LoRA, bf16, checkpointing) names no benchmark; the KB has no LoRA
-# row of Llama 3.1 8B, so its 4 LoRA rows of every model calibrate it, all Llama 2 70B's: a token
-# is 4 x 68.977e9 = 275.908e9 FLOPs + attention, 12 x 80 layers x s x 8,192 (64 heads of 128):
-# 32.212e9 at s = 4,096, 64.425e9 at 8,192; all at fp8, trained at BF16's rate x FP8's measured
-# speed-up (Hopper 1.4: 989.5 x 1.4 = 1,385.3 TFLOPS on H100 and H200; CDNA 3 none measured, the
-# span's middle (1.4 + 1.25) / 2 = 1.325: 1,307.4 x 1.325 = 1,732.3 on MI300X):
-#   NeMo, 8 H100, 20,456 at 4,096:       20,456 x 308.120e9 / (8 x 1,385.3e12) = 56.87%
-#   MLPerf v4.0, 1,024 H100, 1,022,634:  1,022,634 x 340.333e9 / (1,024 x 1,385.3e12) = 24.53%
-#   MLPerf v5.1, 16 H200, 35,154:        35,154 x 340.333e9 / (16 x 1,385.3e12) = 53.98%
-#   MLPerf v5.1, 8 MI300X, 15,352:       15,352 x 340.333e9 / (8 x 1,732.3e12) = 37.70%
-# median (37.70 + 53.98) / 2 = 45.84%; one H100 at bf16 with checkpointing (6 x 8.030e9 + 16 x 32
-# x 4,096 x 4,096 = 48.181e9 + 8.590e9 = 56.771e9 FLOPs a token): 0.45839 x 989.5e12 / 56.771e9 =
-# 7,989.8 tokens/s (6,972 at the assumed 40%).
+# row of Llama 3.1 8B, so its 19 LoRA rows of every model calibrate it.  A token of Llama 2 70B is
+# 4 x 68.977e9 = 275.908e9 FLOPs + attention, 12 x 80 layers x s x 8,192 (64 heads of 128):
+# 308.120e9 at s = 4,096, 340.333e9 at 8,192; of Llama 2 7B 4 x 6.738e9 + 12 x 32 x 4,096 x
+# 4,096 = 33.394e9, of Llama 2 13B 4 x 13.016e9 + 12 x 40 x 4,096 x 5,120 = 62.130e9.  All ran
+# at fp8, trained at BF16's rate x FP8's measured speed-up (Hopper 1.4: 989.5 x 1.4 = 1,385.3
+# TFLOPS on H100 and H200; Blackwell 1.25: 2,500 x 1.25 = 3,125 on GB200; none measured on CDNA
+# or Ada, the span's middle (1.4 + 1.25) / 2 = 1.325: 1,307.4 x 1.325 = 1,732.3 on MI300X and
+# MI325X, 2,516.6 x 1.325 = 3,334.5 on MI355X, 362.05 x 1.325 = 479.7 on L40S).  Each row's
+# utilisation, tokens/s x FLOPs a token / (GPUs x rate), sorted:
+#   MLPerf v4.0, 64 L40S, 19,396.8:         19,396.8 x 340.333e9 / (64 x 479.7e12) = 21.50%
+#   MLPerf v4.0, 384 L40S, 116,420.2:       116,420.2 x 340.333e9 / (384 x 479.7e12) = 21.51%
+#   MLPerf v4.0, 1,024 H100, 1,022,634:     1,022,634 x 340.333e9 / (1,024 x 1,385.3e12) = 24.53%
+#   MLPerf v4.0, 64 H100, 82,470.5:         82,470.5 x 340.333e9 / (64 x 1,385.3e12) = 31.66%
+#   MLPerf v5.1 Krai, 8 MI300X (v5.0 sw):  14,851.6 x 340.333e9 / (8 x 1,732.3e12) = 36.47%
+#   MLPerf v5.1 Krai, 8 MI300X, 15,352:     15,352 x 340.333e9 / (8 x 1,732.3e12) = 37.70%
+#   MLPerf v5.1 AMD, 8 MI300X, 15,451.7:    15,451.7 x 340.333e9 / (8 x 1,732.3e12) = 37.95%
+#   MLPerf v5.1, 512 GB200, 2,128,208.1:    2,128,208.1 x 340.333e9 / (512 x 3,125e12) = 45.27%
+#   MLPerf v4.0, 8 H100, 15,448.2:          15,448.2 x 340.333e9 / (8 x 1,385.3e12) = 47.44%
+#   MLPerf v5.1 Krai, 64 H200, 125,124.4:   125,124.4 x 340.333e9 / (64 x 1,385.3e12) = 48.03%
+#   MLPerf v5.1, 72 GB200, 320,960.4:       320,960.4 x 340.333e9 / (72 x 3,125e12) = 48.55%
+#   MLPerf v5.1 Krai, 32 H200, 64,864:      64,864 x 340.333e9 / (32 x 1,385.3e12) = 49.80%
+#   MLPerf v5.1 AMD, 8 MI325X, 20,630.7:    20,630.7 x 340.333e9 / (8 x 1,732.3e12) = 50.66%
+#   MLPerf v5.1 Krai, 16 H200, 35,154:      35,154 x 340.333e9 / (16 x 1,385.3e12) = 53.98%
+#   MLPerf v5.1 AMD, 8 MI355X, 42,459.5:    42,459.5 x 340.333e9 / (8 x 3,334.5e12) = 54.17%
+#   MLPerf v4.0, 8 H200, 17,832.8:          17,832.8 x 340.333e9 / (8 x 1,385.3e12) = 54.76%
+#   NeMo, 8 H100, Llama 2 70B, 20,456:      20,456 x 308.120e9 / (8 x 1,385.3e12) = 56.87%
+#   NeMo, 8 H100, Llama 2 7B, 201,648:      201,648 x 33.394e9 / (8 x 1,385.3e12) = 60.76%
+#   NeMo, 8 H100, Llama 2 13B, 113,288:     113,288 x 62.130e9 / (8 x 1,385.3e12) = 63.51%
+# median, the 10th of 19, 48.03%; one H100 at bf16 with checkpointing (6 x 8.030e9 + 16 x 32 x
+# 4,096 x 4,096 = 48.181e9 + 8.590e9 = 56.771e9 FLOPs a token): 0.48031 x 989.5e12 / 56.771e9 =
+# 8,371.8 tokens/s (6,972 at the assumed 40%).
 run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
-# (all 4 are dense models' rows, as Llama 3.1 8B is: the scope names the architecture)
-check_eq "calibration (shipped KB): lora-finetune on every model's 4 LoRA rows" \
-    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every dense model|4"
-check_num "calibration (shipped KB): their median, 45.84%" "$(jqr '.llm.calibration.utilisation')" 0.45839 0.0001
-check_num "calibration (shipped KB): one H100 at 7,989.8 tokens/s" \
-    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 7989.8 0.5
+# (all 19 are dense models' rows, as Llama 3.1 8B is: the scope names the architecture)
+check_eq "calibration (shipped KB): lora-finetune on every model's 19 LoRA rows" \
+    "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every dense model|19"
+check_num "calibration (shipped KB): their median, 48.03%" "$(jqr '.llm.calibration.utilisation')" 0.48031 0.0001
+check_num "calibration (shipped KB): one H100 at 8,371.8 tokens/s" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 8371.8 0.5
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 

@@ -116,7 +116,8 @@ check_eq "the new plugin's offers are listed" \
     "$(jqr '[.offers[] | select(.provider == "My-pricing")] | length')" "2"
 # refreshing again replaces them rather than adding copies
 run "$GW" --kb "$KB" prices refresh my-pricing
-check_out "refresh again: the earlier 3 replaced" "3 earlier offers replaced"
+# the same 3 offers (same identity, same figures): each leaves its earlier row as it is
+check_out "refresh again: the earlier 3 unchanged" "prices     0 added, 0 updated, 0 removed (3 unchanged)"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM"
 check_eq "refresh again: still 2 H100 offers" \
     "$(jqr '[.offers[] | select(.provider == "My-pricing")] | length')" "2"

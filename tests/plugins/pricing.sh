@@ -196,8 +196,10 @@ STORED=$(printf '%s' "$OUT" | sed -n 's/^fsdl: \([0-9]*\) offers stored.*/\1/p')
 # a renamed copy of the same file replaces the offers, never duplicates them
 cp "$CP/fsdl-cloud-gpus.csv" "$T/cloud-gpus-2026-11.csv"
 run "$GW" --kb "$KB" prices refresh fsdl --input "$T/cloud-gpus-2026-11.csv"
+# the source is named after the file, so each offer is another price: all added, all the
+# earlier ones removed
 check_out "fsdl from a renamed file: every earlier offer replaced" \
-    "fsdl: $STORED offers stored, $STORED earlier offers replaced"
+    "prices     $STORED added, 0 updated, $STORED removed (0 unchanged)"
 check_eq "fsdl from a renamed file: as many FSDL offers as before" \
     "$(sqlite3 "$KB" "SELECT count(*) FROM price WHERE source LIKE 'plugin-fsdl%'")" "$STORED"
 run "$GW" --kb "$KB" --json offers --gpu "A100 80GB SXM4"
@@ -216,6 +218,30 @@ check_eq "fsdl: H100 PCIe rows stay PCIe" \
 run "$GW" --kb "$KB" --json offers --gpu "A100 40GB SXM4"
 check_eq "fsdl: the curated AWS offers stay beside the plugin's" \
     "$(offer '.source == "aws-ec2-on-demand-pricing"' | jq -r .instance)" "p4d.24xlarge"
+
+# -- FSDL serverless-gpus.csv (Vendor, ..., Per-Hour, Per-GPU; every row was logged "no cloud, GPU
+# type or count" and nothing stored before: the plugin read only the cloud layout)
+KB=$(fresh_kb fsdl-serverless)
+run "$GW" --kb "$KB" prices refresh fsdl --input "$CP/fsdl-serverless-gpus.csv"
+check_rc "fsdl serverless: exit 0" 0
+# 72 rows, one offer each; Modal's "A100 (20 GB)" (line 50) is no KB card: 71 stored
+check_out "fsdl serverless: 71 offers stored, 1 GPU not in the KB" \
+    "fsdl: 71 offers stored; 1 left out: GPU not in the KB"
+check_err "fsdl serverless: the A100 (20 GB) named with its line" \
+    "no GPU named 'A100 (20 GB)'; did you mean: "
+run "$GW" --kb "$KB" --json offers --gpu A40
+# lines 58 and 59: Replicate,A40,Ampere,1,48,4,16,2.07,2.07 and ...,1,48,10,72,2.61,2.61: one
+# A40 (GPU RAM 48 / 1 GPU = 48 GB) in two configurations, told apart by their vCPUs and RAM
+check_eq "fsdl serverless: Replicate's A40 at USD 2.07/h, 4 vCPU and 16 GB RAM" \
+    "$(offer '.price_per_hour == 2.07' | jq -r '[.provider, .gpu, .gpu_count, .instance, .spot] | join("|")')" \
+    "Replicate|a40|1|serverless, 4 vCPU, 16 GB RAM|false"
+check_eq "fsdl serverless: ... and at USD 2.61/h with 10 vCPU and 72 GB RAM" \
+    "$(offer '.price_per_hour == 2.61' | jq -r .instance)" "serverless, 10 vCPU, 72 GB RAM"
+run "$GW" --kb "$KB" --json offers --gpu T4
+# line 70: Mystic AI,Nvidia T4,Turing,1,16GB,0,0,$0.4,$0.4: "$0.4" is USD 0.40 an hour
+check_eq "fsdl serverless: Mystic AI's T4 at \$0.4 an hour" \
+    "$(offer '.provider == "Mystic AI"' | jq -r '[.price_per_hour, .instance] | join("|")')" \
+    "0.4|serverless"
 
 # -- SkyPilot vms.csv slices (file names say the cloud)
 KB=$(fresh_kb sky)

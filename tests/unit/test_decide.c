@@ -448,9 +448,9 @@ static void not_considered_listed(void **state)
 /* A spot price is never averaged with the on-demand one (issue 13, review point 6): a spot row
  * of CNY 1.0 on the same offer and date as the on-demand CNY 3.2 used to give the median
  * (3.2 + 1.0) / 2 = 2.1; the offer stays at 3.2, and the spot offer is listed as not considered
- * (workloads cannot say spot_ok yet).  An unknown candidate is listed too, not an error, while
- * other candidates give options; a workload with only unknown names still fails (exit 67). */
-static void spot_and_unknown_not_considered(void **state)
+ * (workloads cannot say spot_ok yet).  An unknown candidate is an error (65) naming it, even
+ * where other candidates give options: a typo never drops a card in silence. */
+static void spot_not_considered_unknown_refused(void **state)
 {
     (void)state;
     static const char json[] =
@@ -459,7 +459,7 @@ static void spot_and_unknown_not_considered(void **state)
         "\"work\": {\"samples\": 1.152e8}, \"hours_per_day\": 8, \"horizon_months\": 36, "
         "\"currency\": \"CNY\", \"electricity\": {\"price\": 1.0}, \"host_cost\": 8000, "
         "\"host_power_w\": 200, \"resale_fraction\": 0.3, "
-        "\"candidates\": [\"rtx-9090\", \"rent:a100-sxm4-80gb\"]}";
+        "\"candidates\": [\"rent:a100-sxm4-80gb\"]}";
     char path[64];
     kb *k = NULL;
     gw_error err = {0};
@@ -474,6 +474,16 @@ static void spot_and_unknown_not_considered(void **state)
     workload *w = NULL;
     decision *d = NULL;
     view *in = view_from_json(json, strlen(json), &err);
+    view *names = view_list();
+    view_list_push(names, view_string("rtx-9090"));
+    view_list_push(names, view_string("rent:a100-sxm4-80gb"));
+    view_map_set(in, "candidates", names);
+    assert_int_equal(workload_from_view("spot.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "spot.lua: candidates[1]: no GPU named 'rtx-9090'"));
+    workload_free(w);
+    in = view_from_json(json, strlen(json), &err);
     assert_int_equal(workload_from_view("spot.lua", in, &w, &err), GW_OK);
     view_free(in);
     assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
@@ -481,12 +491,8 @@ static void spot_and_unknown_not_considered(void **state)
     assert_float_equal(find(d, "rent:Fixture Cloud:a100-1x:1x a100-sxm4-80gb")->unit_price, 3.2,
                        1e-12);
     view *v = decision_to_view(d);
-    assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 2);
-    const view *unknown = view_list_at(view_map_get(v, "not_considered"), 0);
-    assert_true(view_is_null(view_map_get(unknown, "gpu")));
-    assert_string_equal(view_str(view_map_get(unknown, "name")), "rtx-9090");
-    assert_string_equal(view_str(view_map_get(unknown, "reason")), "unknown name");
-    const view *spot = view_list_at(view_map_get(v, "not_considered"), 1);
+    assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 1);
+    const view *spot = view_list_at(view_map_get(v, "not_considered"), 0);
     assert_string_equal(view_str(view_map_get(spot, "gpu")), "a100-sxm4-80gb");
     assert_string_equal(view_str(view_map_get(spot, "offer")), "1x, Fixture Cloud, a100-1x");
     assert_string_equal(view_str(view_map_get(spot, "reason")), "spot price (set spot_ok)");
@@ -494,7 +500,7 @@ static void spot_and_unknown_not_considered(void **state)
     decision_free(d);
     workload_free(w);
     /* With spot_ok the spot offer is an option of its own at CNY 1.00 (never averaged with the
-     * on-demand 3.2), labelled "(spot)"; only the unknown name is not considered. */
+     * on-demand 3.2), labelled "(spot)"; nothing is left out. */
     in = view_from_json(json, strlen(json), &err);
     view_map_set_bool(in, "spot_ok", 1);
     assert_int_equal(workload_from_view("spot.lua", in, &w, &err), GW_OK);
@@ -508,7 +514,7 @@ static void spot_and_unknown_not_considered(void **state)
     assert_float_equal(spot_option->unit_price, 1.0, 1e-12);
     assert_string_equal(spot_option->instance, "a100-1x (spot)");
     v = decision_to_view(d);
-    assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 1);
+    assert_int_equal(view_num(view_map_get(v, "not_considered_count")), 0);
     view_free(v);
     decision_free(d);
     workload_free(w);
@@ -1252,7 +1258,7 @@ int main(void)
         cmocka_unit_test(cumulative_chart_ends_at_totals),
         cmocka_unit_test(break_even_never_past_a_day),
         cmocka_unit_test(not_considered_listed),
-        cmocka_unit_test(spot_and_unknown_not_considered),
+        cmocka_unit_test(spot_not_considered_unknown_refused),
         cmocka_unit_test(job_costs_the_hours_it_takes),
         cmocka_unit_test(job_that_cannot_finish_is_infeasible),
         cmocka_unit_test(capacity_costs_both_for_the_same_hours),

@@ -770,6 +770,187 @@ static void test_resolve_ambiguous_and_unknown(void **state)
     kb_close(k);
 }
 
+/* ---- names that never surprise: counts, laptop parts, numbers inside names ---- */
+
+/* The fixture KB plus cards whose names hold a number a count could be mistaken for (Gaudi 2,
+ * T4, P4, L4), desktop cards whose laptop parts the KB lacks (RTX 2080, RTX A5000), one laptop
+ * part it has (RTX 3080 Laptop GPU beside the desktop RTX 3080), and a Max-Q workstation card
+ * beside its full-power one. */
+static kb *names_kb(const char *path)
+{
+    static const char gpus[] =
+        "id,name,vendor,architecture,form_factor,memory_gb,source\n"
+        "gaudi2,Intel Gaudi 2,Intel,Gaudi 2,oam,96,ga102-wp\n"
+        "rtx-4090,GeForce RTX 4090,NVIDIA,Ada Lovelace,pcie,24,ga102-wp\n"
+        "rtx-2080,GeForce RTX 2080,NVIDIA,Turing,pcie,8,ga102-wp\n"
+        "rtx-3080,GeForce RTX 3080,NVIDIA,Ampere,pcie,10,ga102-wp\n"
+        "rtx-3080-laptop,GeForce RTX 3080 Laptop GPU,NVIDIA,Ampere,laptop,16,ga102-wp\n"
+        "rtx-a5000,NVIDIA RTX A5000,NVIDIA,Ampere,pcie,24,ga102-wp\n"
+        "rtx-6000-ada,NVIDIA RTX 6000 Ada Generation,NVIDIA,Ada Lovelace,pcie,48,ga102-wp\n"
+        "rtx-pro-6000-blackwell,NVIDIA RTX PRO 6000 Blackwell Workstation Edition,NVIDIA,"
+        "Blackwell,pcie,96,ga102-wp\n"
+        "rtx-pro-6000-blackwell-max-q,NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition,"
+        "NVIDIA,Blackwell,pcie,96,ga102-wp\n"
+        "v100-sxm2-16gb,Tesla V100 SXM2 16GB,NVIDIA,Volta,sxm2,16,ga102-wp\n"
+        "v100-sxm2-32gb,Tesla V100 SXM2 32GB,NVIDIA,Volta,sxm2,32,ga102-wp\n"
+        "titan-rtx,NVIDIA TITAN RTX,NVIDIA,Turing,pcie,24,ga102-wp\n"
+        "t4,NVIDIA T4,NVIDIA,Turing,pcie,16,ga102-wp\n"
+        "p4,Tesla P4,NVIDIA,Pascal,pcie,8,ga102-wp\n"
+        "l4,NVIDIA L4,NVIDIA,Ada Lovelace,pcie,24,ga102-wp\n";
+    static const char aliases[] = "gpu,alias\n"
+                                  "gaudi2,Gaudi 2\n"
+                                  "gaudi2,Gaudi2\n"
+                                  "rtx-4090,4090\n";
+    kb *k = fixture_kb(path);
+    const char *const names[] = {"names-gpus.csv", "names-aliases.csv"};
+    const char *const texts[] = {gpus, aliases};
+    const size_t lens[] = {sizeof gpus - 1, sizeof aliases - 1};
+    gw_error err = {0};
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    if (kb_import_texts(k, 2, names, texts, lens, NULL, &err) != GW_OK)
+        fail_msg("names fixture: %s", err.msg);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    return k;
+}
+
+/* One name and what it must give: a card and a count, or a refusal whose message begins with
+ * (or, where it starts with '*', contains) the text given. */
+typedef struct name_case {
+    const char *name, *id;
+    int count;
+    const char *refusal;
+} name_case;
+
+static void test_resolve_names_never_surprise(void **state)
+{
+    (void)state;
+    static const name_case cases[] = {
+        /* counts at either end: an x beside or glued to a whole number */
+        {"4090x2", "rtx-4090", 2, NULL},       /* not 4090 of "2", the Gaudi 2 */
+        {"2x 4090", "rtx-4090", 2, NULL},
+        {"3090 x4", "rtx-3090", 4, NULL},
+        {"3090x4", "rtx-3090", 4, NULL},       /* not 3090 of "4" (L4, P4, T4) */
+        {"2 x RTX 3090", "rtx-3090", 2, NULL},
+        {"2x4090", "rtx-4090", 2, NULL},       /* "2" names no card: the 4090 is the card */
+        {"4 x 4090", "rtx-4090", 4, NULL},
+        {"4090 x 4", "rtx-4090", 4, NULL},
+        {"rtx4090x2", "rtx-4090", 2, NULL},
+        {"RTX 4090 ×3", "rtx-4090", 3, NULL},
+        {"4× A100 80GB", "a100-sxm4-80gb", 4, NULL},
+        {"8xH100 SXM5", "h100-sxm5", 8, NULL},
+        {"H100 SXM5 x8", "h100-sxm5", 8, NULL},
+        {"H100 SXM5x8", "h100-sxm5", 8, NULL},
+        {"MI300X x8", "mi300x", 8, NULL},      /* the product's own X is no count */
+        {"MI300Xx8", "mi300x", 8, NULL},
+        {"8x MI300X", "mi300x", 8, NULL},
+        {"A100 80GBx8", "a100-sxm4-80gb", 8, NULL},
+        {"4× A100", NULL, 0, "'4× A100' is ambiguous: a100-pcie-40gb, "},
+        {"8xH100", NULL, 0, "'8xH100' is ambiguous: h100-nvl, h100-pcie, h100-sxm5"},
+        {"H100x8", NULL, 0, "'H100x8' is ambiguous: h100-nvl, h100-pcie, h100-sxm5"},
+        {"x4", NULL, 0, "'x4' is a count with no GPU name"},
+        {"8x", NULL, 0, "'8x' is a count with no GPU name"},
+        {"2x H100 x8", NULL, 0, "'2x H100 x8' has a count at both ends"},
+        {"0x rtx-4090", NULL, 0, "'0x rtx-4090': a GPU count is a whole number of at least 1"},
+        {"rtx-4090 x0", NULL, 0, "'rtx-4090 x0': a GPU count is a whole number of at least 1"},
+        {"rtx-4090 x1.5", NULL, 0, "'rtx-4090 x1.5': a GPU count is a whole number"},
+        {"rtx-4090 x -2", NULL, 0, "'rtx-4090 x -2': a GPU count is a whole number"},
+        {"4090x3090", NULL, 0, "'4090x3090': which number is the count?"},   /* both cards */
+        /* suggestions are for the name without its count: "4080" is near the 4090, not L4 */
+        {"4080x4", NULL, 0, "no GPU named '4080x4'; did you mean: rtx-4090, "},
+        {"rtx-9090 x2", NULL, 0, "no GPU named 'rtx-9090 x2'; did you mean: rtx-3090, "},
+        /* laptop parts: their own card, else refused; never the desktop card */
+        {"RTX 3080 Laptop GPU", "rtx-3080-laptop", 1, NULL},
+        {"NVIDIA GeForce RTX 3080 Laptop GPU", "rtx-3080-laptop", 1, NULL},
+        {"RTX 3080 Mobile", "rtx-3080-laptop", 1, NULL},   /* the same part, older name */
+        {"RTX 3080", "rtx-3080", 1, NULL},                 /* the desktop card over the laptop */
+        {"2x RTX 3080 Laptop", "rtx-3080-laptop", 2, NULL},
+        {"RTX 2080 Max-Q", NULL, 0, "no GPU named 'RTX 2080 Max-Q': the knowledge base has no "
+                                    "Max-Q variant of this card (rtx-2080 is the desktop card, "
+                                    "a different GPU)"},
+        {"GeForce RTX 2080 with Max-Q Design", NULL, 0, "*no Max-Q variant of this card (rtx-2080"},
+        {"RTX A5000 Laptop", NULL, 0, "no GPU named 'RTX A5000 Laptop': the knowledge base has no "
+                                      "laptop variant of this card (rtx-a5000 is the desktop"},
+        {"RTX 3080 Max-Q", NULL, 0, "*no Max-Q variant"},   /* a laptop, but not that one */
+        {"GTX 1070 Mobile", NULL, 0, "no GPU named 'GTX 1070 Mobile': the knowledge base has no "
+                                     "laptop variant of this card"},
+        {"RTX PRO 6000 Blackwell Max-Q", "rtx-pro-6000-blackwell-max-q", 1, NULL},
+        {"rtx pro 6000 maxq", "rtx-pro-6000-blackwell-max-q", 1, NULL},
+        {"RTX PRO 6000 Max Q", "rtx-pro-6000-blackwell-max-q", 1, NULL},
+        {"RTX PRO 6000 Blackwell", "rtx-pro-6000-blackwell", 1, NULL},
+        /* numbers and x's inside names still work */
+        {"A100 80GB", "a100-sxm4-80gb", 1, NULL},
+        {"H100 SXM5", "h100-sxm5", 1, NULL},
+        {"RTX 4090", "rtx-4090", 1, NULL},
+        {"Gaudi 2", "gaudi2", 1, NULL},
+        {"Gaudi2", "gaudi2", 1, NULL},
+        {"2x Gaudi 2", "gaudi2", 2, NULL},
+        {"Gaudi 2 x8", "gaudi2", 8, NULL},
+        {"MI300X", "mi300x", 1, NULL},
+        {"L40S", "l40s", 1, NULL},
+        {"RTX 6000 Ada", "rtx-6000-ada", 1, NULL},
+        {"V100 16GB", "v100-sxm2-16gb", 1, NULL},
+        {"T4", "t4", 1, NULL},
+        {"P4", "p4", 1, NULL},
+        {"L4", "l4", 1, NULL},
+        {"4x T4", "t4", 4, NULL},
+        {"GTX 1080 Ti", "gtx-1080-ti", 1, NULL},
+        {"Titan RTX", "titan-rtx", 1, NULL},
+        {"Titan RTX x2", "titan-rtx", 2, NULL},
+        {"Titan X", NULL, 0, "no GPU named 'Titan X'; did you mean: "},   /* not in this KB */
+        {"TITAN Xp", NULL, 0, "no GPU named 'TITAN Xp'; did you mean: "},
+        {"Radeon Pro VII", NULL, 0, "no GPU named 'Radeon Pro VII'; did you mean: "},
+    };
+    kb *k = names_kb(tmp_path("names.db"));
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const name_case *c = &cases[i];
+        char *got = NULL;
+        int count = 0;
+        gw_error err = {0};
+        int rc = kb_gpu_resolve(k, c->name, &got, &count, &err);
+        if (c->id && rc != GW_OK)
+            fail_msg("'%s': %s (expected %dx %s)", c->name, err.msg, c->count, c->id);
+        if (c->id && (strcmp(got, c->id) || count != c->count))
+            fail_msg("'%s' gave %dx %s, expected %dx %s", c->name, count, got, c->count, c->id);
+        if (!c->id && rc == GW_OK)
+            fail_msg("'%s' gave %dx %s, expected a refusal", c->name, count, got);
+        if (!c->id && (c->refusal[0] == '*' ? !strstr(err.msg, c->refusal + 1)
+                                            : strncmp(err.msg, c->refusal, strlen(c->refusal))))
+            fail_msg("'%s': got \"%s\", expected \"%s\"", c->name, err.msg, c->refusal);
+        if (!c->id)
+            assert_int_equal(rc, GW_ENOTFOUND);
+        free(got);
+    }
+    kb_close(k);
+}
+
+/* An alias cannot carry a laptop name to a desktop card: resolution refuses it and kb check
+ * names the alias's card. */
+static void test_laptop_alias_on_desktop_card(void **state)
+{
+    (void)state;
+    kb *k = names_kb(tmp_path("names-alias.db"));
+    static const char alias[] = "gpu,alias\nrtx-2080,RTX 2080 Max-Q\n";
+    const char *const names[] = {"laptop-alias.csv"};
+    const char *const texts[] = {alias};
+    const size_t lens[] = {sizeof alias - 1};
+    gw_error err = {0};
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_import_texts(k, 1, names, texts, lens, NULL, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    char *got = NULL;
+    int count;
+    assert_int_equal(kb_gpu_resolve(k, "RTX 2080 Max-Q", &got, &count, &err), GW_ENOTFOUND);
+    assert_null(got);
+    assert_non_null(strstr(err.msg, "has no Max-Q variant of this card (rtx-2080 is the desktop"));
+    gw_buf report = GW_BUF_INIT;
+    assert_int_equal(kb_check(k, &report, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "1 problem found"));
+    assert_non_null(strstr(buf_cstr(&report), "problem: rtx-2080 has an alias with 'maxq', but "
+                                              "is no laptop part"));
+    buf_free(&report);
+    kb_close(k);
+}
+
 /* ---- filter language ---- */
 
 static size_t list_count(kb *k, const char *where, const char *sort, const char *first)
@@ -1536,6 +1717,8 @@ int main(void)
         cmocka_unit_test(test_reads_and_convert),
         cmocka_unit_test(test_resolve_forms),
         cmocka_unit_test(test_resolve_ambiguous_and_unknown),
+        cmocka_unit_test(test_resolve_names_never_surprise),
+        cmocka_unit_test(test_laptop_alias_on_desktop_card),
         cmocka_unit_test(test_filter_language),
         cmocka_unit_test(test_filter_hostile),
         cmocka_unit_test(test_filter_or_parentheses),

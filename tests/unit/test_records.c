@@ -481,6 +481,88 @@ static void test_offers(void **state)
     kb_close(k);
 }
 
+/* A refresh finds each earlier offer by its identity (GPU, kind, spot, count, fraction, region,
+ * provider, instance, as_of, source): the same offers again change nothing, an offer with a new
+ * price updates its row (which keeps its id), and the earlier offers no offer matched go. */
+static void refresh(kb *k, const char *json, records_result *res)
+{
+    gw_error err = {0};
+    gw_buf w = GW_BUF_INIT;
+    view *offers = offers_from(json);
+    memset(res, 0, sizeof *res);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(records_store_offers(k, "acme", "ga102-wp", offers, 0, &w, res, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_string_equal(buf_cstr(&w), "");
+    buf_free(&w);
+    view_free(offers);
+}
+
+/* "added,updated,unchanged,removed" of a refresh's prices */
+static const char *price_counts(const records_result *res, char *out, size_t outsz)
+{
+    snprintf(out, outsz, "%zu,%zu,%zu,%zu", res->outcome.added[KB_PRICES],
+             res->outcome.updated[KB_PRICES], res->outcome.unchanged[KB_PRICES],
+             res->outcome.removed[KB_PRICES]);
+    return out;
+}
+
+static void test_offers_by_identity(void **state)
+{
+    (void)state;
+    char db[512], counts[80];
+    snprintf(db, sizeof db, "%s", tmp_path("identity.db"));
+    fixture_kb(db);
+    kb *k;
+    gw_error err = {0};
+    assert_int_equal(kb_open(db, KB_WRITE, &k, &err), GW_OK);
+    const char *first =
+        "[{\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, \"currency\": \"USD\", "
+        "\"instance\": \"a10.small\", \"as_of\": \"2026-11-01\"},"
+        " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 2, \"currency\": \"USD\", "
+        "\"instance\": \"a10.small\", \"as_of\": \"2026-11-01\"},"
+        " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 3, \"currency\": \"USD\", "
+        "\"instance\": \"a10.large\", \"as_of\": \"2026-11-01\"}]";
+    records_result res;
+    /* a10.small twice (the two ends of a range: one identity), a10.large once: 3 new rows */
+    refresh(k, first, &res);
+    assert_string_equal(price_counts(&res, counts, sizeof counts), "3,0,0,0");
+    kb_price *rows;
+    size_t n;
+    assert_int_equal(kb_prices_find(k, "a10", "cloud", "Acme", &rows, &n, &err), GW_OK);
+    assert_int_equal(n, 3);
+    long long large_id = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].instance, "a10.large"))
+            large_id = rows[i].id;
+    kb_prices_free(rows, n);
+    /* the same three again: each finds its own row, two of them sharing an identity */
+    refresh(k, first, &res);
+    assert_string_equal(price_counts(&res, counts, sizeof counts), "0,0,3,0");
+    assert_int_equal(res.replaced, 0);
+    /* a10.large at 3.5 (same identity: updated), the range's low end alone (unchanged), its high
+     * end gone (removed) */
+    refresh(k,
+            "[{\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 1, "
+            "\"currency\": \"USD\", \"instance\": \"a10.small\", \"as_of\": \"2026-11-01\"},"
+            " {\"provider\": \"Acme\", \"gpu\": \"A10\", \"price_per_hour\": 3.5, "
+            "\"currency\": \"USD\", \"instance\": \"a10.large\", \"as_of\": \"2026-11-01\"}]",
+            &res);
+    assert_string_equal(price_counts(&res, counts, sizeof counts), "0,1,1,1");
+    assert_int_equal(res.replaced, 1);
+    assert_int_equal(kb_prices_find(k, "a10", "cloud", "Acme", &rows, &n, &err), GW_OK);
+    assert_int_equal(n, 2);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].instance, "a10.large")) {
+            assert_true(rows[i].amount == 3.5);
+            assert_int_equal(rows[i].id, large_id);   /* updated in place */
+        } else {
+            assert_true(rows[i].amount == 1);
+        }
+    kb_prices_free(rows, n);
+    kb_close(k);
+}
+
 /* Folders are searched in order: a --plugins folder first, then the user's config folder; the
  * data folder's plugins/ last.  The probe in the config folder is hidden by the one given. */
 static void test_host_folders_in_order(void **state)
@@ -520,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_batches_count_across_the_file),
         cmocka_unit_test(test_import_names_a_missing_importer),
         cmocka_unit_test(test_offers),
+        cmocka_unit_test(test_offers_by_identity),
         cmocka_unit_test(test_host_folders_in_order),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
