@@ -788,3 +788,19 @@ ALTER TABLE benchmark ADD COLUMN method TEXT CHECK (method IN ('full', 'lora', '
 ALTER TABLE benchmark ADD COLUMN input_tokens REAL CHECK (input_tokens > 0);
 ALTER TABLE benchmark ADD COLUMN output_tokens REAL CHECK (output_tokens > 0);
 CREATE INDEX IF NOT EXISTS benchmark_tokens ON benchmark(workload) WHERE unit = 'tokens/s';
+
+-- version 13 (layout)
+-- (benchmark) -- Issue 28, a measured language-model row's parallel layout as its source states it
+-- (MLPerf Training's config file names, NeMo's and Megatron Bridge's performance tables): the
+-- tensor-, pipeline-, context- and expert-parallel widths, the virtual pipeline stages each GPU
+-- holds (interleaved scheduling), and the sequences a micro-batch and a step of all GPUs; NULL
+-- where the source does not state it.  A row with a stated layout is predicted with what that
+-- layout costs (decide_llm_layout_share); an upgraded KB gets the figures with gpuwise kb import
+-- kb/data/benchmarks.csv, until then its rows are predicted as laid out on one GPU each.
+ALTER TABLE benchmark ADD COLUMN tensor_parallel REAL CHECK (tensor_parallel >= 1 AND tensor_parallel = CAST(tensor_parallel AS INTEGER));
+ALTER TABLE benchmark ADD COLUMN pipeline_parallel REAL CHECK (pipeline_parallel >= 1 AND pipeline_parallel = CAST(pipeline_parallel AS INTEGER));
+ALTER TABLE benchmark ADD COLUMN context_parallel REAL CHECK (context_parallel >= 1 AND context_parallel = CAST(context_parallel AS INTEGER));
+ALTER TABLE benchmark ADD COLUMN expert_parallel REAL CHECK (expert_parallel >= 1 AND expert_parallel = CAST(expert_parallel AS INTEGER));
+ALTER TABLE benchmark ADD COLUMN virtual_pipeline REAL CHECK (virtual_pipeline >= 1 AND virtual_pipeline = CAST(virtual_pipeline AS INTEGER));
+ALTER TABLE benchmark ADD COLUMN micro_batch REAL CHECK (micro_batch > 0);
+ALTER TABLE benchmark ADD COLUMN global_batch REAL CHECK (global_batch > 0);

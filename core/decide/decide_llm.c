@@ -254,9 +254,9 @@ static void train_band(decision *d, decide_option *o)
  * or PCIe, the model's parallel efficiencies (model.h). */
 static double tp_efficiency(const decide_option *o)
 {
-    if (o->tp <= 1)
-        return 1;
-    return o->nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+    decide_llm_train_layout l = {.tp = o->tp, .cp = 1, .pp = 1, .vp = 1, .nvlink = o->nvlink,
+                                 .micro_batches = NAN};
+    return decide_llm_train_layout_share(&l);
 }
 
 static void precision_words(const decision *d, const decide_option *o, gw_buf *how)

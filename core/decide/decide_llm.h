@@ -65,6 +65,29 @@ void decide_llm_serving_of(const decision *d, const decide_option *o, double tfl
  * 8", "1 GPU: 1 replica" (appended to b). */
 void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp);
 
+/* ---- training layouts (decide_llm_layout.c) ---- */
+
+/* How a training replica is laid out: a workload's chosen layout (tensor parallel within a
+ * machine, nothing else) or a measured row's stated one (the benchmark's columns of schema 13). */
+typedef struct decide_llm_train_layout {
+    int tp, cp, pp, vp;        /* tensor, context, pipeline parallel; virtual stages a GPU */
+    int nvlink;                /* the model-parallel group's link is the board's (NVLink) */
+    double micro_batches;      /* a step's, of each data-parallel replica; NaN unknown */
+    double link_share;         /* what the tp x cp group delivers (model_llm_parallel_efficiency) */
+    double bubble;             /* the pipeline's idle share (model_llm_pipeline_bubble) */
+    double share;              /* link_share x (1 - bubble): of the GPUs' compute, what is left */
+} decide_llm_train_layout;
+
+/* Fills l's link_share, bubble and share from its widths; returns l->share.  The one charge for
+ * a layout, the workload's and a measured row's alike; expert parallelism's all-to-all is not
+ * charged (the model has no measured figure for it). */
+double decide_llm_train_layout_share(decide_llm_train_layout *l);
+/* The layout b states for gpu g (its tensor, pipeline and context widths, virtual stages,
+ * micro- and global batch: an unstated width is 1, unstated batches leave the micro-batches
+ * unknown, so no bubble), share filled; over the board's link where g has one. */
+void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g,
+                                 decide_llm_train_layout *out);
+
 /* The report's words on the model, its setup, and the recommendation's memory per GPU and
  * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
 view *decide_llm_view(const decision *d);

@@ -297,7 +297,9 @@ static double serve_predict(const model_llm *m, const llm_row *r, const llm_scen
 }
 
 /* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
- * utilisation / FLOPs a token; serving, serve_predict.  *bandwidth_bound: serving's decode step
+ * utilisation x what its stated layout leaves of it (decide_llm_row_train_layout: its
+ * tensor- and context-parallel group's link, its pipeline's bubble) / FLOPs a token; serving,
+ * serve_predict.  *bandwidth_bound: serving's decode step
  * is bound by memory bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
 static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
                       double bandwidth, int *bandwidth_bound)
@@ -309,7 +311,10 @@ static double predict(const decision *d, const llm_row *r, const llm_scenario *s
         return NAN;
     if (r->kind != DECIDE_LLM_SERVE) {
         model_llm_setup s = setup_of(r, sc);
-        return mfu * r->b->gpu_count * rate * 1e12 / model_llm_train_flops_per_token(m, &s);
+        decide_llm_train_layout l;
+        decide_llm_row_train_layout(r->b, r->gpu, &l);
+        return mfu * r->b->gpu_count * rate * 1e12 * l.share /
+               model_llm_train_flops_per_token(m, &s);
     }
     if (!(r->gpu->memory_bandwidth_gbs > 0))
         return NAN;
@@ -345,8 +350,16 @@ static llm_implied implied_of(const decision *d, const llm_row *r, const llm_sce
         }
         im.value = hi >= SHARE_SEARCH_HIGH * 0.999 ? INFINITY : hi;
     }
-    im.over = im.value > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
-                                                      : DECIDE_LLM_UTILISATION_MAX);
+    /* A training row's utilisation is its GPUs' before its layout's charge; what bounds it is
+     * what the GPUs delivered, the figure published utilisations are (their share of it). */
+    double delivered = im.value;
+    if (r->kind != DECIDE_LLM_SERVE) {
+        decide_llm_train_layout l;
+        decide_llm_row_train_layout(r->b, r->gpu, &l);
+        delivered *= l.share;
+    }
+    im.over = delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
+                                                       : DECIDE_LLM_UTILISATION_MAX);
     return im;
 }
 
@@ -553,6 +566,16 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
                          im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation",
                          (im->share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
                                                        : DECIDE_LLM_UTILISATION_MAX) * 100);
+        } else if (st->cal_used[i] && kind != DECIDE_LLM_SERVE) {
+            decide_llm_train_layout l;
+            decide_llm_row_train_layout(r->b, r->gpu, &l);
+            decide_trace(d, "LLM calibration: %s: used, %.1f%% utilisation (its stated layout "
+                            "leaves %.1f%% of its GPUs' compute: %.0f%% over the tensor x "
+                            "context parallel group's link, a %.1f%% pipeline bubble)",
+                         buf_cstr(&b), im->value * 100, l.share * 100, l.link_share * 100,
+                         l.bubble * 100);
+            if (l.bubble > 0)
+                decide_cite(d, "megatron-lm-pipeline-paper");
         } else if (st->cal_used[i]) {
             decide_trace(d, "LLM calibration: %s: used, %.1f%% %s", buf_cstr(&b), im->value * 100,
                          im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation");

@@ -3,6 +3,7 @@
  * used and left out, and the accuracy in a reader's words. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
+#include "decide_llm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -136,6 +137,12 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_str(row, "share", a.bandwidth_share[i] ? "bandwidth" : "utilisation");
         view_map_set_num(row, "implied", a.implied[i]);
         view_map_set_str(row, "why_not", a.why[i]);
+        if (st->rows[i].kind != DECIDE_LLM_SERVE) {   /* what its stated layout leaves */
+            decide_llm_train_layout l;
+            decide_llm_row_train_layout(st->rows[i].b, st->rows[i].gpu, &l);
+            view_map_set_num(row, "layout_share", l.share);
+            view_map_set_num(row, "pipeline_bubble", l.bubble);
+        }
         if (!isnan(a.predicted[i]))
             narrowed_view(row, &st->rows[i], a.narrowed[i]);
     }

@@ -1,6 +1,7 @@
 /* decide_llm_layout.c — how a serving option's GPUs are laid out for a language model: the
  * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
- * (model_llm_serving), and the choice among them against the workload's targets. */
+ * (model_llm_serving), and the choice among them against the workload's targets; and what a
+ * training layout costs, a workload's or a measured row's stated one. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_speed.h"
@@ -193,4 +194,37 @@ void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp)
         buf_printf(b, " × pipeline %d", pp);
     if (tp > 1)
         buf_printf(b, " × tensor-parallel %d", tp);
+}
+
+/* ---- training layouts ---- */
+
+double decide_llm_train_layout_share(decide_llm_train_layout *l)
+{
+    l->link_share = model_llm_parallel_efficiency(l->tp * l->cp, l->nvlink);
+    l->bubble = model_llm_pipeline_bubble(l->pp, l->vp, l->micro_batches);
+    l->share = l->link_share * (1 - l->bubble);
+    return l->share;
+}
+
+/* A stated width as an int: 1 where not stated (NaN) or below 1. */
+static int width_of(double stated)
+{
+    return stated >= 1 ? (int)stated : 1;
+}
+
+void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g,
+                                 decide_llm_train_layout *out)
+{
+    *out = (decide_llm_train_layout){.tp = width_of(b->tensor_parallel),
+                                     .cp = width_of(b->context_parallel),
+                                     .pp = width_of(b->pipeline_parallel),
+                                     .vp = width_of(b->virtual_pipeline),
+                                     .micro_batches = NAN};
+    out->nvlink = g && decide_gpu_board_link(g) && out->tp * out->cp > 1;
+    /* each data-parallel replica (tp x pp x cp GPUs) takes global / replicas sequences a step,
+     * micro_batch at a time */
+    double replicas = b->gpu_count / (out->tp * out->pp * out->cp);
+    if (b->global_batch > 0 && b->micro_batch > 0 && replicas >= 1)
+        out->micro_batches = b->global_batch / (b->micro_batch * replicas);
+    decide_llm_train_layout_share(out);
 }

@@ -165,6 +165,11 @@ typedef struct kb_benchmark {
      * training sequence or a served request's mean prompt, a request's mean output; NaN none. */
     char *method;
     double input_tokens, output_tokens;
+    /* Schema version 13, the parallel layout a language model's row states (kb_table.c): the
+     * tensor-, pipeline-, context- and expert-parallel widths, the virtual pipeline stages a
+     * GPU holds, the sequences a micro-batch and a step of all GPUs; NaN unknown. */
+    double tensor_parallel, pipeline_parallel, context_parallel, expert_parallel;
+    double virtual_pipeline, micro_batch, global_batch;
 } kb_benchmark;
 
 typedef struct kb_price {

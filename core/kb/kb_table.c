@@ -167,6 +167,20 @@ static const kb_column benchmark_cols[] = {
     COL("input_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, input_tokens)),
     /* serving: mean output tokens per request */
     COL("output_tokens", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, output_tokens)),
+    /* Added by schema version 13, after version 12's: the parallel layout a language model's
+     * row ran, as its source states it (empty: not stated), whole numbers of 1 or more: the
+     * GPUs a layer's matrices are split over, the pipeline's stages, the GPUs a sequence is
+     * split over, the GPUs the experts are spread over, and each GPU's virtual stages
+     * (interleaved pipeline scheduling) */
+    COL("tensor_parallel", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, tensor_parallel)),
+    COL("pipeline_parallel", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, pipeline_parallel)),
+    COL("context_parallel", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, context_parallel)),
+    COL("expert_parallel", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, expert_parallel)),
+    COL("virtual_pipeline", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, virtual_pipeline)),
+    /* training: sequences a micro-batch (of one data-parallel replica) and a step (of all
+     * gpu_count GPUs), which give the micro-batches a step fills the pipeline with */
+    COL("micro_batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, micro_batch)),
+    COL("global_batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, global_batch)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),

@@ -358,6 +358,17 @@ double model_llm_train_flops_per_token(const model_llm *m, const model_llm_setup
 /* How many times longer a trained token takes than its FLOPs at the utilisation say:
  * MODEL_QLORA_DEQUANT_SLOWDOWN for QLoRA, 1 otherwise. */
 double model_llm_train_slowdown(const model_llm_setup *s);
+/* What a training replica's model-parallel group of `group` GPUs delivers of their compute: 1
+ * for one GPU, else the model's parallel efficiency over the board's link
+ * (MODEL_PARALLEL_EFFICIENCY_NVLINK) or over PCIe (MODEL_PARALLEL_EFFICIENCY_PCIE).  The group
+ * is the GPUs that exchange activations every layer: tensor parallel x context parallel. */
+double model_llm_parallel_efficiency(int group, int nvlink);
+/* The share of a pipelined training step its stages stand idle while the pipeline fills and
+ * drains, for `stages` stages of `virtual_stages` model chunks a GPU and `micro_batches`
+ * micro-batches a step: (p - 1) / (v x m + p - 1), the bubble of (p - 1) / (v x m) of the ideal
+ * step (megatron-lm-pipeline-paper, 1F1B and interleaved schedules).  0 at one stage, and
+ * where m is unknown (NaN) or below 1. */
+double model_llm_pipeline_bubble(int stages, int virtual_stages, double micro_batches);
 /* Bytes data-parallel replicas exchange per step: gradients of what is trained (4 bytes a
  * parameter: fp32 for amp and for LoRA adapters, 2 for pure fp16/bf16) x 1.5 under ZeRO-3
  * (the weights are gathered again in the forward and backward passes: 3 transfers of B

@@ -232,6 +232,21 @@ double model_llm_train_slowdown(const model_llm_setup *s)
     return s->method == MODEL_TUNE_QLORA ? MODEL_QLORA_DEQUANT_SLOWDOWN : 1;
 }
 
+double model_llm_parallel_efficiency(int group, int nvlink)
+{
+    if (group <= 1)
+        return 1;
+    return nvlink ? MODEL_PARALLEL_EFFICIENCY_NVLINK : MODEL_PARALLEL_EFFICIENCY_PCIE;
+}
+
+double model_llm_pipeline_bubble(int stages, int virtual_stages, double micro_batches)
+{
+    if (stages <= 1 || !(micro_batches >= 1))
+        return 0;
+    double v = virtual_stages >= 1 ? virtual_stages : 1;
+    return (stages - 1) / (v * micro_batches + stages - 1);
+}
+
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s)
 {
     double bytes;

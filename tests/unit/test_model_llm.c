@@ -497,6 +497,29 @@ static void pipeline_stages_across_machines(void **state)
     assert_float_equal(v.tokens_per_s, 39.04, 0.01);
 }
 
+/* A training layout's charge: the model-parallel group's link, and the pipeline's bubble
+ * (p - 1) / (v x m + p - 1) (megatron-lm-pipeline-paper). */
+static void training_layout_charges(void **state)
+{
+    (void)state;
+    /* one GPU exchanges nothing; a group of 2 or more delivers 0.85 over NVLink, 0.55 over PCIe */
+    assert_float_equal(model_llm_parallel_efficiency(1, 1), 1.0, 1e-12);
+    assert_float_equal(model_llm_parallel_efficiency(8, 1), 0.85, 1e-12);
+    assert_float_equal(model_llm_parallel_efficiency(8, 0), 0.55, 1e-12);
+    /* no pipeline, or micro-batches unknown: no bubble */
+    assert_float_equal(model_llm_pipeline_bubble(1, 1, 16), 0.0, 1e-12);
+    assert_float_equal(model_llm_pipeline_bubble(4, 1, NAN), 0.0, 1e-12);
+    /* 4 stages, 16 micro-batches: 3 / (16 + 3) = 0.157895 */
+    assert_float_equal(model_llm_pipeline_bubble(4, 1, 16), 3.0 / 19, 1e-12);
+    /* DeepSeek-V3 on 256 B200: 16 stages, 16 replicas of 2,048 / 16 = 128 micro-batches of 1:
+     * 15 / (128 + 15) = 10.49%; on 256 GB200 at fp8, 8 stages of 4 virtual stages, 32 replicas
+     * of 4,096 / 32 = 128: 7 / (4 x 128 + 7) = 1.35% */
+    assert_float_equal(model_llm_pipeline_bubble(16, 1, 128), 15.0 / 143, 1e-12);
+    assert_float_equal(model_llm_pipeline_bubble(8, 4, 128), 7.0 / 519, 1e-12);
+    /* virtual stages of 0 (not stated) count as 1 */
+    assert_float_equal(model_llm_pipeline_bubble(4, 0, 16), 3.0 / 19, 1e-12);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +539,7 @@ int main(void)
         cmocka_unit_test(decode_bound_by_bandwidth),
         cmocka_unit_test(tensor_parallel_pays_allreduces),
         cmocka_unit_test(pipeline_stages_across_machines),
+        cmocka_unit_test(training_layout_charges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
