@@ -116,7 +116,17 @@ static void reason_break_even(decision *d, const decide_option *win)
 {
     const view *be = d->break_even;
     double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
-    double plan = d->w->hours_per_day;
+    /* the purchase's hours of use under the plan, the figure the break-even hours compare
+     * with (decide_whatif.c): with hours_needed_per_month, the hours the need takes */
+    double plan = view_num(view_map_get(be, "plan_hours_per_day"));
+    if (isnan(plan))
+        plan = d->w->hours_per_day;
+    gw_buf plan_words = GW_BUF_INIT;
+    if (workload_has_need(d->w) && !workload_is_job(d->w))
+        buf_printf(&plan_words, "the plan uses it %.1f h a day (%g card-hours a month)", plan,
+                   d->w->hours_needed_per_month);
+    else
+        buf_printf(&plan_words, "the plan is %g h", plan);
     /* "6.8 h/day on cost alone": the same without the rules' adjustments, where it differs */
     gw_buf alone = GW_BUF_INIT;
     const char *cost_only = NULL;
@@ -140,9 +150,9 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (win->acquisition != DECIDE_RENT && !isnan(hours))
         buf_printf(&b, "Buying ranks above renting (%s) from %.1f h of use a day (cost per "
-                       "unit with the rules' adjustments%s%s); the plan is %g h.",
+                       "unit with the rules' adjustments%s%s); %s.",
                    view_str(view_map_get(be, "rent_label")), hours, cost_only ? "; " : "",
-                   cost_only ? cost_only : "", plan);
+                   cost_only ? cost_only : "", buf_cstr(&plan_words));
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
     else if (!isnan(hours) && workload_is_job(d->w))
@@ -155,9 +165,9 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to rank above renting%s%s%s; "
-                       "the plan is %g h.",
+                       "%s.",
                    buf_cstr(&buy), hours, cost_only ? " (" : "",
-                   cost_only ? cost_only : "", cost_only ? ")" : "", plan);
+                   cost_only ? cost_only : "", cost_only ? ")" : "", buf_cstr(&plan_words));
     else
         buf_printf(&b, workload_is_job(d->w)
                            ? "Buying (%s) never pays off, even kept busy 24 h a day for the "
@@ -168,6 +178,7 @@ static void reason_break_even(decision *d, const decide_option *win)
     buf_free(&b);
     buf_free(&buy);
     buf_free(&alone);
+    buf_free(&plan_words);
 }
 
 void decide_reasons(decision *d)
@@ -450,8 +461,12 @@ static void not_considered_view(view *root, const decision *d)
                 continue;
             if (count < NOT_CONSIDERED_EXAMPLES) {
                 buf_printf(&names, "%s%s", count ? "; " : "", m->name);
+                /* a spot offer may share its provider and instance name with an on-demand one
+                 * that was considered: the word keeps the two apart */
                 if (m->offer)
-                    buf_printf(&names, " (%s)", m->offer);
+                    buf_printf(&names, " (%s%s)", m->offer,
+                               !strcmp(m->reason, DECIDE_OMIT_SPOT) && !strstr(m->offer, "spot")
+                                   ? ", spot" : "");
             }
             count++;
         }

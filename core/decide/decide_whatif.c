@@ -43,6 +43,17 @@ static const decide_option *best_of(const decision *d, int rent)
     return NULL;
 }
 
+/* The hours of use a day the plan gives the purchase: what the break-even hours and the
+ * sensitivity's "hours per day" are both compared with.  Capacity with hours_needed_per_month
+ * uses the purchase for the hours the need takes (200 card-hours a month on one card: 6.7 h a
+ * day), not the daily cap; otherwise (and for a job) the workload's hours a day. */
+static double plan_hours_per_day(const decision *d, const decide_option *buy)
+{
+    if (buy && !workload_is_job(d->w) && !isnan(buy->hours_needed))
+        return buy->buy.hours_per_day;
+    return d->w->hours_per_day;
+}
+
 /* The months the hardware works: capacity, the horizon; a job runs at the workload's hours a
  * day from the start until its hours are done (the purchase then idles until it is sold, the
  * rental is given back). */
@@ -246,6 +257,7 @@ void decide_break_even(decision *d)
         view_map_set_str(b, "hours_per_day_text", "never");
     }
     view_map_set_bool(b, "buying_pays_within_a_day", within_a_day);
+    decide_set_figure(b, "plan_hours_per_day", plan_hours_per_day(d, buy), 1, " h/day");
     /* A job uses the hardware for its hours alone: the hours a day above are of use over the
      * whole horizon, which the job is not (its hours, averaged over the horizon, beside them). */
     if (workload_is_job(w) && !isnan(buy->hours_needed)) {
@@ -585,8 +597,8 @@ static double base_value(const sens *s)
     switch (s->param) {
     case SENS_ELECTRICITY:
         return w->electricity_price;
-    case SENS_HOURS:
-        return w->hours_per_day;
+    case SENS_HOURS:   /* what score_with scales: the purchase's hours of use, as break-even */
+        return plan_hours_per_day(d, best_of(d, 0));
     case SENS_HOST:
         return win->acquisition != DECIDE_RENT && !win->system ? win->host_cost : NAN;
     case SENS_OWN:
