@@ -30,6 +30,12 @@ static void text_key_of(char out[64], const char *key)
 
 void decide_set_money(view *m, const decision *d, const char *key, double amount)
 {
+    decide_set_money_fixed(m, d, key, amount, -1);
+}
+
+void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
+                            int decimals)
+{
     view_map_set_num(m, key, amount);
     char text_key[64];
     text_key_of(text_key, key);
@@ -38,7 +44,7 @@ void decide_set_money(view *m, const decision *d, const char *key, double amount
         return;
     }
     gw_buf b = GW_BUF_INIT;
-    decide_money(&b, d, amount);
+    units_format_money(&b, amount, d->w->currency, decimals);
     view_map_set_str(m, text_key, buf_cstr(&b));
     buf_free(&b);
 }
@@ -625,7 +631,7 @@ const decide_field decide_option_fields[] = {
     {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
      "in the price"},
     {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},
-    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 2, NULL, VALUE, 0, NULL},
     {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
     {"cost", "per_unit_low", MU, OPT(per_unit_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_high", MU, OPT(per_unit_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -724,8 +730,8 @@ static void field_write_json(view *m, const decide_field *f, const decision *d, 
             view_map_set_num(m, f->name, n);
             text_key_of(text_key, f->name);
             view_map_set_str(m, text_key, f->rent_text);
-        } else {
-            decide_set_money(m, d, f->name, n);
+        } else {   /* decimals > 0: fixed, so that a column of prices reads alike ($101.00) */
+            decide_set_money_fixed(m, d, f->name, n, f->decimals > 0 ? f->decimals : -1);
         }
         break;
     case DECIDE_FIELD_MONEY_PER_UNIT:

@@ -432,6 +432,25 @@ static size_t options_view(view *root, const decision *d)
 /* A group of the not-considered list names at most this many, then "and N more". */
 #define NOT_CONSIDERED_EXAMPLES 8
 
+/* Whether m is a spot offer whose "provider, instance" names an option that was considered
+ * (its on-demand offer: Spheron's H100 SXM): ", spot" keeps the two apart, one status each. */
+static int spot_shares_name(const decision *d, const decide_omission *m)
+{
+    if (strcmp(m->reason, DECIDE_OMIT_SPOT) || strstr(m->offer, "spot"))
+        return 0;
+    size_t n = strlen(m->offer);
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->acquisition != DECIDE_RENT || !o->provider || !o->instance)
+            continue;
+        char name[256];
+        int k = snprintf(name, sizeof name, ", %s, %s", o->provider, o->instance);
+        if (k > 0 && (size_t)k < sizeof name && (size_t)k <= n && !strcmp(m->offer + n - k, name))
+            return 1;
+    }
+    return 0;
+}
+
 /* What was not considered (decide_omission), one by one and grouped by reason with a count. */
 static void not_considered_view(view *root, const decision *d)
 {
@@ -461,12 +480,9 @@ static void not_considered_view(view *root, const decision *d)
                 continue;
             if (count < NOT_CONSIDERED_EXAMPLES) {
                 buf_printf(&names, "%s%s", count ? "; " : "", m->name);
-                /* a spot offer may share its provider and instance name with an on-demand one
-                 * that was considered: the word keeps the two apart */
                 if (m->offer)
                     buf_printf(&names, " (%s%s)", m->offer,
-                               !strcmp(m->reason, DECIDE_OMIT_SPOT) && !strstr(m->offer, "spot")
-                                   ? ", spot" : "");
+                               spot_shares_name(d, m) ? ", spot" : "");
             }
             count++;
         }

@@ -240,9 +240,10 @@ void decide_break_even(decision *d)
     decide_option_label(&l, rent, 0);
     view_map_set_str(b, "rent_label", buf_cstr(&l));
     buf_free(&l);
-    decide_set_money(b, d, "own_per_hour", buy->cost.per_hour);
-    decide_set_money(b, d, "rent_per_hour", rent->cost.per_hour);
-    decide_set_money(b, d, "rent_equivalent_per_hour", rent_equiv);
+    /* prices an hour: cents, as the cost table's Per hour column has them */
+    decide_set_money_fixed(b, d, "own_per_hour", buy->cost.per_hour, 2);
+    decide_set_money_fixed(b, d, "rent_per_hour", rent->cost.per_hour, 2);
+    decide_set_money_fixed(b, d, "rent_equivalent_per_hour", rent_equiv, 2);
     decide_set_figure(b, "buy_rule_adjustment", decide_rules_adjustment(buy), 2, NULL);
     decide_set_figure(b, "rent_rule_adjustment", decide_rules_adjustment(rent), 2, NULL);
     /* Past 24 h a day there is no such use: buying never pays ("never", the number null). */

@@ -44,3 +44,35 @@ check_eq "words: the held-back option is in the re-quote list" "$(grep -c "^- $_
 # considered, apart from its on-demand offer of the same name that is.
 run "$GW" report "$EX/lora-finetune.lua" -o "$T/lora.md"
 case "$(cat "$T/lora.md")" in *"NVIDIA H100 SXM5 80GB (1x, Spheron, H100 SXM, spot)"*) pass "words: the spot offer says it is the spot one" ;; *) fail "words: the spot offer says it is the spot one" "missing" ;; esac
+
+# Every report stays under 6,000 words at this date (the vision team's is the longest).
+run "$GW" report "$EX/vision-team.lua" -o "$T/vision.md"
+_words=$(wc -w <"$T/vision.md")
+[ "$_words" -lt 6000 ] && pass "words: the vision team's report is under 6,000 words ($_words)" || fail "words: the vision team's report is under 6,000 words" "$_words"
+# Hours a day is not a money input: the sensitivity's sentence names its group as it is.
+check_eq "words: hours per day is not called a money input" "$(grep -c 'Of the money inputs' "$T/vision.md")" 0
+case "$(cat "$T/vision.md")" in *"Of the price and hours-of-use inputs, **hours per day**"*) pass "words: the inputs' group named" ;; *) fail "words: the inputs' group named" "missing" ;; esac
+
+# Money in one column has one number of decimals: the llm fleet's rank 4 (16 H200s) is $100.88 an
+# hour of use, written with its cents as the $98.48 beside it, not "$101".
+run "$GW" report "$EX/llm-fleet.lua" -o "$T/fleet.md"
+_cells=$(sed -n '/^### The five best-ranked options/,/^Their evidence/p' "$T/fleet.md" | grep '^| [0-9]' | awk -F'|' '{print $(NF-4)}' | tr -d ' ')
+check_eq "words: every per-hour cell has cents" "$(echo "$_cells" | grep -cv '\.[0-9][0-9]$')" 0
+case "$_cells" in *'$100.88'*) pass "words: rank 4's per hour with cents" ;; *) fail "words: rank 4's per hour with cents" "$_cells" ;; esac
+
+# A close call that recommends the better-evidenced option: the table says rank 1 is put first,
+# and the summary what it costs: CNY 6.27 / CNY 5.88 = 1.066, 7% more.
+case "$(cat "$T/big.md")" in *"plus those of their warnings), but for rank 1: a close call's best-evidenced option, put first (see the summary)."*) pass "words: the table says why rank 1 is first" ;; *) fail "words: the table says why rank 1 is first" "missing" ;; esac
+case "$(cat "$T/big.md")" in *"Choosing it costs 7% more per unit of work (CNY 6.27 against CNY 5.88)."*) pass "words: what the better evidence costs" ;; *) fail "words: what the better evidence costs" "missing" ;; esac
+
+# The regret with its digits, unit and plan total: grant-lab's is $0.0049 per 1M tokens (the
+# JSON's 0.004896 to two significant digits); over the plan: x the recommendation's total / its
+# cost per unit (5,688 / 0.045 = 126,400 units; 0.0049 x 126,400 = $619, $624 unrounded).
+case "$G" in *'is $0.0049 per 1M tokens (8.8% of its cost; $624 over the whole plan).'*) pass "words: the regret with digits, unit and plan total" ;; *) fail "words: the regret with digits, unit and plan total" "missing" ;; esac
+check_num "words: the plan's regret is the regret x the plan's units" \
+    "$(jq '.robustness.expected_regret_plan' "$T/grant.json")" \
+    "$(jq '.robustness.expected_regret * (.options[] | select(.rank == 1) | .cost.total / .cost.per_unit)' "$T/grant.json" | head -1)" 0.001
+# llm-serving misses its targets in 30% of the draws: those draws are said to be out of the regret.
+run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
+S=$(cat "$T/serving.md" 2>/dev/null)
+case "$S" in *"in 30% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0.00 per 1M output tokens."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
