@@ -461,6 +461,15 @@ static void get_per_unit_is_range(const decision *d, const void *r, decide_field
     v->number = is_range(OPTION_OF(r)->per_unit_lo, OPTION_OF(r)->per_unit_hi);
 }
 
+/* Serving: whether the low end of its capacity band is below the demand it serves, so that the
+ * high end of its cost per unit is a missed target rather than a cost. */
+static void get_capacity_short(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->capacity_lo < o->throughput;   /* NaN (not serving): false */
+}
+
 /* Observed longer ago than the workload allows (price_max_age_days). */
 /* A slice's share of its card in words ("1/6"); NULL for whole cards. */
 static void get_gpu_fraction_text(const decision *d, const void *r, decide_field_value *v)
@@ -608,6 +617,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_low", F, OPT(capacity_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "capacity_high", F, OPT(capacity_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "capacity_short_of_demand", B, GET, get_capacity_short, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},

@@ -4,6 +4,7 @@
  * report's short forms (decide_groups.c); also the recommendation's reasons, the charts and the
  * citations. */
 #include "decide_view.h"
+#include "model/precision.h"
 #include "decide_budget.h"
 #include "decide_mixed.h"
 #include "decide_demand.h"
@@ -562,6 +563,10 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     view_map_set(rec, "because", view_copy(d->because));
     view_map_set(rec, "details", decide_option_view(d, best, DECIDE_VIEW_JSON));
     cheaper_held_back_view(rec, d, best);
+    /* an FP8 KV cache is a setting of the serving engine, not its default: the risks say so */
+    view_map_set_bool(rec, "kv_cache_fp8",
+                      best->memory.kv_cache_gb > 0 && best->run_precision &&
+                          gw_precision_find(best->run_precision)->kv_bytes == 1);
     view *risks = view_map_set(rec, "risks", view_list());
     view *checklists = view_map_set(rec, "checklists", view_list());
     for (size_t i = 0; i < best->n_verdicts; i++) {

@@ -76,3 +76,15 @@ check_num "words: the plan's regret is the regret x the plan's units" \
 run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
 S=$(cat "$T/serving.md" 2>/dev/null)
 case "$S" in *"in 30% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0.00 per 1M output tokens."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
+
+# Serving: the cost band's high end is where the capacity band's low end (618 tokens/s) falls
+# below the 800 demanded: a missed target, said so; one band label, the capacity's 618 to 1,238,
+# in the summary and the appendix alike (not the served 618 to 800 there): the summary, the
+# recommendation's evidence, and ranks 1 and 5 of the five (two 2x H100 pods, the same band).
+case "$S" in *'$1.87 (from $1.87 to $2.42 within its price and speed ranges; the high end is where its capacity falls below the demand: a missed target, not a cost)'*) pass "words: the cost band's high end is a missed target" ;; *) fail "words: the cost band's high end is a missed target" "missing" ;; esac
+check_eq "words: one capacity band label, summary and appendix" \
+    "$(grep -o 'capacity band 618 to 1,238' "$T/serving.md" | wc -l | xargs) $(grep -c 'band 618 to 800' "$T/serving.md")" "4 0"
+# An FP8 KV cache is an engine setting: the risks say so where the recommendation's is FP8
+# (llm-serving: "KV cache 6.55 GB (FP8)"), and not where it is 16-bit (llm-fleet).
+case "$S" in *"KV cache 6.55 GB (FP8)"*"- Its memory assumes an FP8 KV cache, which the serving engine must be given (vLLM \`--kv-cache-dtype fp8\`)"*) pass "words: the FP8 KV cache setting among the risks" ;; *) fail "words: the FP8 KV cache setting among the risks" "missing" ;; esac
+check_eq "words: no FP8 setting where the KV cache is 16-bit" "$(grep -c 'kv-cache-dtype' "$T/fleet.md")" 0
