@@ -730,16 +730,15 @@ static double parameter_view(view *m, sens *s)
 }
 
 static const char sens_method[] =
-    "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the change in "
-    "the recommended option's cost per unit of work; the flip point is found by bisection on "
-    "the figure options are ranked by (as for the break-even hours), searched from %+.0f%% to "
-    "%+.0f%% (hours a day: up to 24; a job whose runs no longer fit is out); at each value the "
-    "budget's figure is checked again and the other rules' verdicts are held; the options are "
-    "the plan's.  The speed inputs (the recommendation's own speed; the scaling efficiency of "
-    "options whose several cards are scaled or modelled; a language model's utilisation and "
-    "decode bandwidth share) recompute each option's speed and cost (a job's hours and bill "
-    "follow its speed), are searched up to 100%%, and an option that then misses the deadline, "
-    "a target or the budget is out";
+    "each input scaled by -%.0f%% and +%.0f%%; the swing is the change in the recommended "
+    "option's cost per unit of work; the flip point is found by bisection on the figure options "
+    "are ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, "
+    "up to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
+    "checked again and the other rules' verdicts are held.  The speed inputs (the "
+    "recommendation's own speed; the scaling efficiency of options whose several cards are "
+    "scaled or modelled; a language model's utilisation and decode bandwidth share) recompute "
+    "each option's speed and cost, are searched up to 100%%, and an option that then misses the "
+    "deadline, a target or the budget is out";
 
 void decide_sensitivity(decision *d)
 {
