@@ -30,6 +30,12 @@ static void text_key_of(char out[64], const char *key)
 
 void decide_set_money(view *m, const decision *d, const char *key, double amount)
 {
+    decide_set_money_fixed(m, d, key, amount, -1);
+}
+
+void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
+                            int decimals)
+{
     view_map_set_num(m, key, amount);
     char text_key[64];
     text_key_of(text_key, key);
@@ -38,7 +44,7 @@ void decide_set_money(view *m, const decision *d, const char *key, double amount
         return;
     }
     gw_buf b = GW_BUF_INIT;
-    decide_money(&b, d, amount);
+    units_format_money(&b, amount, d->w->currency, decimals);
     view_map_set_str(m, text_key, buf_cstr(&b));
     buf_free(&b);
 }
@@ -455,6 +461,15 @@ static void get_per_unit_is_range(const decision *d, const void *r, decide_field
     v->number = is_range(OPTION_OF(r)->per_unit_lo, OPTION_OF(r)->per_unit_hi);
 }
 
+/* Serving: whether the low end of its capacity band is below the demand it serves, so that the
+ * high end of its cost per unit is a missed target rather than a cost. */
+static void get_capacity_short(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = o->capacity_lo < o->throughput;   /* NaN (not serving): false */
+}
+
 /* Observed longer ago than the workload allows (price_max_age_days). */
 /* A slice's share of its card in words ("1/6"); NULL for whole cards. */
 static void get_gpu_fraction_text(const decision *d, const void *r, decide_field_value *v)
@@ -602,6 +617,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "capacity_tokens_per_s", F, OPT(capacity), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "capacity_low", F, OPT(capacity_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "capacity_high", F, OPT(capacity_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "capacity_short_of_demand", B, GET, get_capacity_short, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "memory_bandwidth_gbs", N, GET, get_bandwidth_gbs, 0, NULL, VALUE, 0, NULL},
     {NULL, "interconnect", S, GET, get_interconnect, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "nvlink", B, OPT(nvlink), NULL, 0, NULL, VALUE, 0, NULL},
@@ -625,7 +641,7 @@ const decide_field decide_option_fields[] = {
     {"cost", "electricity_per_month", M, OPT(cost.electricity_per_month), NULL, 0, NULL, VALUE, 0,
      "in the price"},
     {"cost", "total", M, OPT(cost.total), NULL, 0, NULL, TEXT, 0, NULL},
-    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 0, NULL, VALUE, 0, NULL},
+    {"cost", "per_hour", M, OPT(cost.per_hour), NULL, 2, NULL, VALUE, 0, NULL},
     {"cost", "per_unit", MU, OPT(per_unit), NULL, 0, NULL, VALUE, 0, NULL},
     {"cost", "per_unit_low", MU, OPT(per_unit_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"cost", "per_unit_high", MU, OPT(per_unit_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
@@ -724,8 +740,8 @@ static void field_write_json(view *m, const decide_field *f, const decision *d, 
             view_map_set_num(m, f->name, n);
             text_key_of(text_key, f->name);
             view_map_set_str(m, text_key, f->rent_text);
-        } else {
-            decide_set_money(m, d, f->name, n);
+        } else {   /* decimals > 0: fixed, so that a column of prices reads alike ($101.00) */
+            decide_set_money_fixed(m, d, f->name, n, f->decimals > 0 ? f->decimals : -1);
         }
         break;
     case DECIDE_FIELD_MONEY_PER_UNIT:

@@ -15,6 +15,9 @@ typedef enum { DECIDE_VIEW_JSON, DECIDE_VIEW_RULE } decide_audience;
  * caller owns the view); the money and figure pairs ("total" and "total_text") every view uses. */
 view *decide_option_view(const decision *d, const decide_option *o, decide_audience who);
 void decide_set_money(view *m, const decision *d, const char *key, double amount);
+/* The same with a fixed number of decimals (-1: decide_money's, none from 100 up). */
+void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
+                            int decimals);
 void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix);
 
 /* The fields of a view described once: the option (decide_fields.c) and workload.context
@@ -58,7 +61,7 @@ typedef struct decide_field {
     decide_field_kind kind;
     size_t offset;                /* of the value in the record; DECIDE_FIELD_NO_OFFSET: get */
     decide_field_get get;
-    int decimals;                 /* FIGURE */
+    int decimals;                 /* FIGURE; MONEY: fixed decimals where > 0 */
     const char *suffix;           /* FIGURE: " GB" */
     decide_rule_sight rule;
     unsigned flags;

@@ -760,13 +760,22 @@ int decide_from_check(decision *d)
 
 /* ---- what to re-quote ---- */
 
+/* Whether o's price needs a current quote: stale, only a lower bound, dated after the report's
+ * date (not current: decide_price_age_days < 0), or an article's figure (the summary's held-back
+ * option points here). */
+static int requote_worth(const decision *d, const decide_option *o)
+{
+    return o->price_stale || o->price_floor || o->price_age_days < 0 ||
+           decide_held_back_kind(d, o) == DECIDE_HELD_ARTICLE;
+}
+
 /* Whether an earlier-ranked option than o (ranked[0..i)) has o's price: its other counts. */
 static int requote_listed(const decision *d, size_t i)
 {
     const decide_option *o = d->ranked[i];
     for (size_t j = 0; j < i; j++) {
         const decide_option *e = d->ranked[j];
-        if ((e->price_stale || e->price_floor) && e->gpu == o->gpu && e->acquisition == o->acquisition &&
+        if (requote_worth(d, e) && e->gpu == o->gpu && e->acquisition == o->acquisition &&
             e->system == o->system && decide_text_same(e->provider, o->provider) &&
             decide_text_same(e->instance, o->instance) &&
             decide_text_same(e->price_as_of, o->price_as_of))
@@ -782,7 +791,7 @@ view *decide_requote_view(const decision *d)
     const decide_option *best = decide_best(d);
     for (size_t i = 0; i < d->n_options && view_len(list) < DECIDE_REQUOTE_MAX; i++) {
         const decide_option *o = d->ranked[i];
-        if (!o->feasible || !(o->price_stale || o->price_floor) || requote_listed(d, i))
+        if (!o->feasible || !requote_worth(d, o) || requote_listed(d, i))
             continue;
         /* worth a quote: the recommendation's own price, or one that would beat it if it held */
         if (best && o != best && !(o->score < best->score))
@@ -798,7 +807,10 @@ view *decide_requote_view(const decision *d)
         view_map_set_str(m, "label", buf_cstr(&b));
         view_map_set_str(m, "price_kind", o->price_kind ? o->price_kind : o->offer_quality);
         view_map_set_str(m, "as_of", o->price_as_of);
-        view_map_set_int(m, "age_days", (long long)o->price_age_days);
+        if (o->price_age_days < 0)   /* never a negative age: the template says "dated after" */
+            view_map_set_bool(m, "dated_after", 1);
+        else
+            view_map_set_int(m, "age_days", (long long)o->price_age_days);
     }
     buf_free(&b);
     return list;

@@ -65,8 +65,8 @@ double decide_from_high_assumed(decision *d, decide_option *o, double low, gw_bu
  * after the others, as the method says); that leaves the recommendation as it is, so one pass is
  * the fixed point.  The number held back: the ranking must then be redone. */
 int decide_from_check(decision *d);
-/* The stale and 'from' prices worth a quote, one item per price (label, price_kind, as_of,
- * age_days): the recommendation's own, and those of feasible options that would beat it if
+/* The stale, 'from', article's and later-dated prices worth a quote, one item per price
+ * (label, price_kind, as_of, age_days, or dated_after for a date after the report's): the recommendation's own, and those of feasible options that would beat it if
  * they held; best-ranked first, at most DECIDE_REQUOTE_MAX. */
 view *decide_requote_view(const decision *d);
 

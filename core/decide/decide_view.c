@@ -4,6 +4,7 @@
  * report's short forms (decide_groups.c); also the recommendation's reasons, the charts and the
  * citations. */
 #include "decide_view.h"
+#include "model/precision.h"
 #include "decide_budget.h"
 #include "decide_mixed.h"
 #include "decide_demand.h"
@@ -116,7 +117,17 @@ static void reason_break_even(decision *d, const decide_option *win)
 {
     const view *be = d->break_even;
     double hours = view_num(view_map_get(be, "hours_per_day"));   /* NaN: never */
-    double plan = d->w->hours_per_day;
+    /* the purchase's hours of use under the plan, the figure the break-even hours compare
+     * with (decide_whatif.c): with hours_needed_per_month, the hours the need takes */
+    double plan = view_num(view_map_get(be, "plan_hours_per_day"));
+    if (isnan(plan))
+        plan = d->w->hours_per_day;
+    gw_buf plan_words = GW_BUF_INIT;
+    if (workload_has_need(d->w) && !workload_is_job(d->w))
+        buf_printf(&plan_words, "the plan uses it %.1f h a day (%g card-hours a month)", plan,
+                   d->w->hours_needed_per_month);
+    else
+        buf_printf(&plan_words, "the plan is %g h", plan);
     /* "6.8 h/day on cost alone": the same without the rules' adjustments, where it differs */
     gw_buf alone = GW_BUF_INIT;
     const char *cost_only = NULL;
@@ -140,9 +151,9 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (win->acquisition != DECIDE_RENT && !isnan(hours))
         buf_printf(&b, "Buying ranks above renting (%s) from %.1f h of use a day (cost per "
-                       "unit with the rules' adjustments%s%s); the plan is %g h.",
+                       "unit with the rules' adjustments%s%s); %s.",
                    view_str(view_map_get(be, "rent_label")), hours, cost_only ? "; " : "",
-                   cost_only ? cost_only : "", plan);
+                   cost_only ? cost_only : "", buf_cstr(&plan_words));
     else if (win->acquisition != DECIDE_RENT)
         buf_printf(&b, "Renting never costs less per unit of work than owning here.");
     else if (!isnan(hours) && workload_is_job(d->w))
@@ -155,9 +166,9 @@ static void reason_break_even(decision *d, const decide_option *win)
                    view_str(view_map_get(be, "job_hours_per_day_text")));
     else if (!isnan(hours))
         buf_printf(&b, "Buying (%s) would need %.1f h of use a day to rank above renting%s%s%s; "
-                       "the plan is %g h.",
+                       "%s.",
                    buf_cstr(&buy), hours, cost_only ? " (" : "",
-                   cost_only ? cost_only : "", cost_only ? ")" : "", plan);
+                   cost_only ? cost_only : "", cost_only ? ")" : "", buf_cstr(&plan_words));
     else
         buf_printf(&b, workload_is_job(d->w)
                            ? "Buying (%s) never pays off, even kept busy 24 h a day for the "
@@ -168,6 +179,7 @@ static void reason_break_even(decision *d, const decide_option *win)
     buf_free(&b);
     buf_free(&buy);
     buf_free(&alone);
+    buf_free(&plan_words);
 }
 
 void decide_reasons(decision *d)
@@ -421,6 +433,25 @@ static size_t options_view(view *root, const decision *d)
 /* A group of the not-considered list names at most this many, then "and N more". */
 #define NOT_CONSIDERED_EXAMPLES 8
 
+/* Whether m is a spot offer whose "provider, instance" names an option that was considered
+ * (its on-demand offer: Spheron's H100 SXM): ", spot" keeps the two apart, one status each. */
+static int spot_shares_name(const decision *d, const decide_omission *m)
+{
+    if (strcmp(m->reason, DECIDE_OMIT_SPOT) || strstr(m->offer, "spot"))
+        return 0;
+    size_t n = strlen(m->offer);
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->acquisition != DECIDE_RENT || !o->provider || !o->instance)
+            continue;
+        char name[256];
+        int k = snprintf(name, sizeof name, ", %s, %s", o->provider, o->instance);
+        if (k > 0 && (size_t)k < sizeof name && (size_t)k <= n && !strcmp(m->offer + n - k, name))
+            return 1;
+    }
+    return 0;
+}
+
 /* What was not considered (decide_omission), one by one and grouped by reason with a count. */
 static void not_considered_view(view *root, const decision *d)
 {
@@ -451,7 +482,8 @@ static void not_considered_view(view *root, const decision *d)
             if (count < NOT_CONSIDERED_EXAMPLES) {
                 buf_printf(&names, "%s%s", count ? "; " : "", m->name);
                 if (m->offer)
-                    buf_printf(&names, " (%s)", m->offer);
+                    buf_printf(&names, " (%s%s)", m->offer,
+                               spot_shares_name(d, m) ? ", spot" : "");
             }
             count++;
         }
@@ -531,6 +563,10 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     view_map_set(rec, "because", view_copy(d->because));
     view_map_set(rec, "details", decide_option_view(d, best, DECIDE_VIEW_JSON));
     cheaper_held_back_view(rec, d, best);
+    /* an FP8 KV cache is a setting of the serving engine, not its default: the risks say so */
+    view_map_set_bool(rec, "kv_cache_fp8",
+                      best->memory.kv_cache_gb > 0 && best->run_precision &&
+                          gw_precision_find(best->run_precision)->kv_bytes == 1);
     view *risks = view_map_set(rec, "risks", view_list());
     view *checklists = view_map_set(rec, "checklists", view_list());
     for (size_t i = 0; i < best->n_verdicts; i++) {

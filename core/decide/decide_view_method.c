@@ -31,12 +31,13 @@ view *decide_price_age_view(const decision *d)
     view_map_set_num(v, "max_age_days", w->price_max_age_days);
     view_map_set_int(v, "rate_max_age_days", DECIDE_RATE_MAX_AGE_DAYS);
     const decide_option *best = decide_best(d), *oldest = NULL;
-    size_t old = 0, feasible = 0;
+    size_t old = 0, feasible = 0, after = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = d->ranked[i];
         if (!o->feasible)
             continue;
         feasible++;
+        after += o->price_age_days < 0;   /* dated after the report: not current, re-quoted */
         if (o->price_age_days > w->price_max_age_days) {
             old++;
             if (!oldest || o->price_age_days > oldest->price_age_days)
@@ -44,6 +45,12 @@ view *decide_price_age_view(const decision *d)
         }
     }
     view_map_set_int(v, "old_count", (long long)old);
+    view_map_set_bool(v, "has_old", old > 0);   /* a count of 0 is no sentence, not "0 of" */
+    view_map_set_int(v, "after_count", (long long)after);
+    view_map_set_bool(v, "has_after", after > 0);
+    char date[11];
+    gw_today_date(date);
+    view_map_set_str(v, "report_date", date);
     view_map_set_int(v, "feasible_count", (long long)feasible);
     gw_buf b = GW_BUF_INIT;
     if (oldest) {
@@ -69,7 +76,7 @@ view *decide_price_age_view(const decision *d)
     }
     view *requote = view_map_set(v, "requote", decide_requote_view(d));   /* decide_options.c */
     view_map_set_bool(v, "has_requote", view_len(requote) > 0);
-    view_map_set_bool(v, "any", old > 0 || best_old || view_len(rates) > 0 || view_len(requote));
+    view_map_set_bool(v, "any", old > 0 || after > 0 || best_old || view_len(rates) > 0);
     buf_free(&b);
     return v;
 }

@@ -43,6 +43,17 @@ static const decide_option *best_of(const decision *d, int rent)
     return NULL;
 }
 
+/* The hours of use a day the plan gives the purchase: what the break-even hours and the
+ * sensitivity's "hours per day" are both compared with.  Capacity with hours_needed_per_month
+ * uses the purchase for the hours the need takes (200 card-hours a month on one card: 6.7 h a
+ * day), not the daily cap; otherwise (and for a job) the workload's hours a day. */
+static double plan_hours_per_day(const decision *d, const decide_option *buy)
+{
+    if (buy && !workload_is_job(d->w) && !isnan(buy->hours_needed))
+        return buy->buy.hours_per_day;
+    return d->w->hours_per_day;
+}
+
 /* The months the hardware works: capacity, the horizon; a job runs at the workload's hours a
  * day from the start until its hours are done (the purchase then idles until it is sold, the
  * rental is given back). */
@@ -229,9 +240,10 @@ void decide_break_even(decision *d)
     decide_option_label(&l, rent, 0);
     view_map_set_str(b, "rent_label", buf_cstr(&l));
     buf_free(&l);
-    decide_set_money(b, d, "own_per_hour", buy->cost.per_hour);
-    decide_set_money(b, d, "rent_per_hour", rent->cost.per_hour);
-    decide_set_money(b, d, "rent_equivalent_per_hour", rent_equiv);
+    /* prices an hour: cents, as the cost table's Per hour column has them */
+    decide_set_money_fixed(b, d, "own_per_hour", buy->cost.per_hour, 2);
+    decide_set_money_fixed(b, d, "rent_per_hour", rent->cost.per_hour, 2);
+    decide_set_money_fixed(b, d, "rent_equivalent_per_hour", rent_equiv, 2);
     decide_set_figure(b, "buy_rule_adjustment", decide_rules_adjustment(buy), 2, NULL);
     decide_set_figure(b, "rent_rule_adjustment", decide_rules_adjustment(rent), 2, NULL);
     /* Past 24 h a day there is no such use: buying never pays ("never", the number null). */
@@ -246,6 +258,7 @@ void decide_break_even(decision *d)
         view_map_set_str(b, "hours_per_day_text", "never");
     }
     view_map_set_bool(b, "buying_pays_within_a_day", within_a_day);
+    decide_set_figure(b, "plan_hours_per_day", plan_hours_per_day(d, buy), 1, " h/day");
     /* A job uses the hardware for its hours alone: the hours a day above are of use over the
      * whole horizon, which the job is not (its hours, averaged over the horizon, beside them). */
     if (workload_is_job(w) && !isnan(buy->hours_needed)) {
@@ -585,8 +598,8 @@ static double base_value(const sens *s)
     switch (s->param) {
     case SENS_ELECTRICITY:
         return w->electricity_price;
-    case SENS_HOURS:
-        return w->hours_per_day;
+    case SENS_HOURS:   /* what score_with scales: the purchase's hours of use, as break-even */
+        return plan_hours_per_day(d, best_of(d, 0));
     case SENS_HOST:
         return win->acquisition != DECIDE_RENT && !win->system ? win->host_cost : NAN;
     case SENS_OWN:
@@ -717,16 +730,15 @@ static double parameter_view(view *m, sens *s)
 }
 
 static const char sens_method[] =
-    "each input scaled by -%.0f%% and +%.0f%% with the others held; the swing is the change in "
-    "the recommended option's cost per unit of work; the flip point is found by bisection on "
-    "the figure options are ranked by (as for the break-even hours), searched from %+.0f%% to "
-    "%+.0f%% (hours a day: up to 24; a job whose runs no longer fit is out); at each value the "
-    "budget's figure is checked again and the other rules' verdicts are held; the options are "
-    "the plan's.  The speed inputs (the recommendation's own speed; the scaling efficiency of "
-    "options whose several cards are scaled or modelled; a language model's utilisation and "
-    "decode bandwidth share) recompute each option's speed and cost (a job's hours and bill "
-    "follow its speed), are searched up to 100%%, and an option that then misses the deadline, "
-    "a target or the budget is out";
+    "each input scaled by -%.0f%% and +%.0f%%; the swing is the change in the recommended "
+    "option's cost per unit of work; the flip point is found by bisection on the figure options "
+    "are ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, "
+    "up to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
+    "checked again and the other rules' verdicts are held.  The speed inputs (the "
+    "recommendation's own speed; the scaling efficiency of options whose several cards are "
+    "scaled or modelled; a language model's utilisation and decode bandwidth share) recompute "
+    "each option's speed and cost, are searched up to 100%%, and an option that then misses the "
+    "deadline, a target or the budget is out";
 
 void decide_sensitivity(decision *d)
 {

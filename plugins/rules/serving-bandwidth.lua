@@ -53,8 +53,9 @@ return {
                        .. "more bandwidth would not help", floor, target) } }
       end
       return { { effect = "exclude",
-                 because = "decode is bound by memory bandwidth: " .. at
-                     .. string.format("; the %g ms target needs about %.0f GB/s per GPU and "
+                 because = at .. "; the decode step is bound by memory bandwidth, the other "
+                     .. "prompts' prefill by compute: with that prefill, "
+                     .. string.format("the %g ms target needs about %.0f GB/s per GPU and "
                      .. "this GPU has %.0f", target,
                      bw * (step - floor) / (target - prompts - floor), bw) } }
     end

@@ -2,14 +2,16 @@ local serving = { task = "inference", inference = { tpot_ms = 50 } }
 return {
   test_missing_the_target_names_the_bandwidth_needed = function(rule)
     -- 80 ms a token, of which 60 ms of decode step and 20 ms of other prompts, on 2,000 GB/s
-    -- against a 50 ms target: the step must fall to 50 - 20 = 30 ms: 2,000 x 60 / 30 = 4,000.
+    -- against a 50 ms target: the step must fall to 50 - 20 = 30 ms: 2,000 x 60 / 30 = 4,000; the
+    -- reason says which part is bandwidth-bound (the step) and which compute-bound (the prefill).
     local v = rule.evaluate({ tpot_ms = 80, decode_step_ms = 60, bandwidth_bound = true,
                               memory_bandwidth_gbs = 2000, sequences_per_replica = 16,
                               tensor_parallel = 2 }, serving)
     assert(#v == 1 and v[1].effect == "exclude")
     assert(v[1].because:find("80.0 ms per output token at 16 requests a 2-GPU replica (60.0 ms of "
-        .. "decode step, 20.0 ms of other prompts); the 50 ms target needs about 4000 GB/s per GPU "
-        .. "and this GPU has 2000", 1, true), v[1].because)
+        .. "decode step, 20.0 ms of other prompts); the decode step is bound by memory bandwidth, "
+        .. "the other prompts' prefill by compute: with that prefill, the 50 ms target needs about "
+        .. "4000 GB/s per GPU and this GPU has 2000", 1, true), v[1].because)
   end,
   test_the_step_floor_is_not_shortened_by_bandwidth = function(rule)
     -- The same with 10 ms of the step its fixed latency: the other 50 ms must fall to 50 - 20

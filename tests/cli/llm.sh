@@ -519,10 +519,11 @@ check_num "llm example serving: USD 1.8681 per 1M output tokens" "$_j6" 1.8681 0
 # One H200 holds 32 requests but misses the 50 ms target: a step of 26.349 ms (1.84 ms of it the
 # layers' latency) + 32 prompts of 371.6 ms in 500 tokens (23.782 ms) = 50.13 ms; the rest of
 # the step, 24.509 ms, must fall to 50 - 23.782 - 1.84 = 24.378 ms: 4,800 x 24.509 / 24.378 =
-# 4,826 GB/s.
+# 4,826 GB/s.  (The reason splits the diagnosis: the decode step is bandwidth-bound, the other
+# prompts' prefill compute-bound, and the bandwidth asked is with that prefill held.)
 check_eq "llm example serving: one H200 misses the time per token" \
     "$_j7" \
-    "decode is bound by memory bandwidth: 50.1 ms per output token at 32 requests a replica (26.3 ms of decode step, 23.8 ms of other prompts); the 50 ms target needs about 4826 GB/s per GPU and this GPU has 4800"
+    "50.1 ms per output token at 32 requests a replica (26.3 ms of decode step, 23.8 ms of other prompts); the decode step is bound by memory bandwidth, the other prompts' prefill by compute: with that prefill, the 50 ms target needs about 4826 GB/s per GPU and this GPU has 4800"
 # One 8-way replica of H100s (not the 4 of 2 the fewest GPUs a replica gave), 32 requests: a
 # step reads 70.554 GB of FP8 weights + 163,840 B x 2,250 x 32 = 11.796 GB of cache, 82.350 GB /
 # 18,760 GB/s = 4.390 ms, + 2 x 80 x (10 us + 1.75 x 32 x 8192 x 2 / 450e9 = 2.04 us) = 1.926 ms

@@ -132,8 +132,9 @@ check_eq "robust llm-serving: its own speed, a flip point or the range searched"
     1
 
 run "$GW" --kb "$SHARES_KB" report "$EX/llm-serving.lua"
-check_out "robust llm-serving (report): what moves most is said to be among the money inputs, and of the cost, not the answer" \
-    "Of the money inputs, **rental price**
+# (The group is named "price and hours-of-use inputs": hours per day, one of them, is no money.)
+check_out "robust llm-serving (report): what moves most is said to be among the price and hours-of-use inputs, and of the cost, not the answer" \
+    "Of the price and hours-of-use inputs, **rental price**
 moves the recommendation's cost per unit most; whether it changes the answer, and where, is the
 last column"
 check_out "robust llm-serving (report): the targets-only swing is explained" \

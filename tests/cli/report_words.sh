@@ -1,0 +1,93 @@
+#!/bin/sh
+# tests/cli/report_words.sh — the report's statements that readers checked against its own figures:
+# price dates after the report's date, the old-prices count, the break-even hours against the
+# plan's use, the re-quote list, one status per offer, and the wording of money and serving.
+. "$ROOT/tests/cli/lib.sh"
+EX="$ROOT/examples"
+# 2025-11-30: earlier than many of the KB's prices (RunPod's of 2026-09-25, TensorDock's L40S of
+# 2026-06-15), so those are dated after the report's date.
+export SOURCE_DATE_EPOCH=1764460800
+
+run "$GW" report "$EX/grant-lab.lua" -o "$T/grant.md"
+check_rc "words: grant-lab report, exit 0" 0
+G=$(cat "$T/grant.md" 2>/dev/null)
+# A price dated after the report's date is said so, never a negative age.
+check_eq "words: no negative price age" "$(grep -c 'days old' "$T/grant.md" | xargs) $(grep -c '(-[0-9]* days old)' "$T/grant.md" | xargs)" "0 0"
+case "$G" in *"- rent NVIDIA L40S (TensorDock, L40S): from price dated after this report's date (2026-06-15)"*) pass "words: a later-dated price is named as such" ;; *) fail "words: a later-dated price is named as such" "missing" ;; esac
+# No old price at all: no "0 of the 17 ... (the oldest: , )" sentence.
+check_eq "words: no empty oldest-price sentence" "$(grep -c 'the oldest: ,' "$T/grant.md")" 0
+check_eq "words: no count of zero old prices" "$(grep -c '\*\*Old prices.\*\* 0 of' "$T/grant.md")" 0
+# The count counts what it claims: the feasible options whose price is dated after 2025-11-30,
+# as decide --json holds them (price_age_days < 0).
+SOURCE_DATE_EPOCH=1764460800 "$GW" decide "$EX/grant-lab.lua" --json >"$T/grant.json" 2>/dev/null
+_after=$(jq '[.options[] | select(.feasible and .cost.price_age_days < 0)] | length' "$T/grant.json")
+_feasible=$(jq '[.options[] | select(.feasible)] | length' "$T/grant.json")
+case "$G" in *"**Old prices.** $_after of the $_feasible feasible options' prices are dated after this report (2025-11-30): not current."*) pass "words: the later-dated count is the options' own ($_after of $_feasible)" ;; *) fail "words: the later-dated count" "not $_after of $_feasible" ;; esac
+
+# Break-even against the plan's use: 200 card-hours a month on one card is 200 / 30 = 6.7 h a
+# day, not the 8 h cap; the sensitivity's hours-per-day flip is in the same hours: the break-even
+# 7.7 h/day (6.67 h x 1.16 = 7.7, the table's +16%).
+case "$G" in *"would need 7.7 h of use a day to rank above renting (7.7 h/day on cost alone); the plan uses it 6.7 h a day (200 card-hours a month)."*) pass "words: break-even against the plan's use" ;; *) fail "words: break-even against the plan's use" "missing" ;; esac
+case "$G" in *"| hours per day | 0.0% | +16% (7.7 h/day): new 1x NVIDIA RTX 6000 Ada Generation wins |"*) pass "words: the sensitivity's hours flip equals the break-even" ;; *) fail "words: the sensitivity's hours flip equals the break-even" "missing" ;; esac
+check_eq "words: break-even and sensitivity in one figure" \
+    "$(jq -r '.break_even.hours_per_day * 10 | round' "$T/grant.json")" \
+    "$(jq -r '.sensitivity.parameters[] | select(.parameter == "hours_per_day") | .flip_value * 10 | round' "$T/grant.json")"
+
+# Every option the summary sends to the re-quote list is in it (big-model: an article's price).
+run "$GW" report "$EX/big-model.lua" -o "$T/big.md"
+check_rc "words: big-model report, exit 0" 0
+_held=$(sed -n 's/^\*\*Held back, yet cheaper at its price:\*\* rent 1x \(.*\) (\(.*\); anecdotal price) would.*/rent \1 (\2)/p' "$T/big.md")
+check_eq "words: the held-back option is named" "$_held" "rent NVIDIA A100 SXM4 40GB (Unnamed CN platform, A100-SXM4 (40GB) single card)"
+check_eq "words: the held-back option is in the re-quote list" "$(grep -c "^- $_held: anecdote price" "$T/big.md")" 1
+
+# One status per offer: Spheron's spot H100 SXM is named as the spot offer where it is not
+# considered, apart from its on-demand offer of the same name that is.
+run "$GW" report "$EX/lora-finetune.lua" -o "$T/lora.md"
+case "$(cat "$T/lora.md")" in *"NVIDIA H100 SXM5 80GB (1x, Spheron, H100 SXM, spot)"*) pass "words: the spot offer says it is the spot one" ;; *) fail "words: the spot offer says it is the spot one" "missing" ;; esac
+
+# Every report stays under 6,000 words at this date (the vision team's is the longest).
+run "$GW" report "$EX/vision-team.lua" -o "$T/vision.md"
+_words=$(wc -w <"$T/vision.md")
+[ "$_words" -lt 6000 ] && pass "words: the vision team's report is under 6,000 words ($_words)" || fail "words: the vision team's report is under 6,000 words" "$_words"
+# Hours a day is not a money input: the sensitivity's sentence names its group as it is.
+check_eq "words: hours per day is not called a money input" "$(grep -c 'Of the money inputs' "$T/vision.md")" 0
+case "$(cat "$T/vision.md")" in *"Of the price and hours-of-use inputs, **hours per day**"*) pass "words: the inputs' group named" ;; *) fail "words: the inputs' group named" "missing" ;; esac
+
+# Money in one column has one number of decimals: the llm fleet's rank 4 (16 H200s) is $100.88 an
+# hour of use, written with its cents as the $98.48 beside it, not "$101".
+run "$GW" report "$EX/llm-fleet.lua" -o "$T/fleet.md"
+_cells=$(sed -n '/^### The five best-ranked options/,/^Their evidence/p' "$T/fleet.md" | grep '^| [0-9]' | awk -F'|' '{print $(NF-4)}' | tr -d ' ')
+check_eq "words: every per-hour cell has cents" "$(echo "$_cells" | grep -cv '\.[0-9][0-9]$')" 0
+case "$_cells" in *'$100.88'*) pass "words: rank 4's per hour with cents" ;; *) fail "words: rank 4's per hour with cents" "$_cells" ;; esac
+
+# A close call that recommends the better-evidenced option: the table says rank 1 is put first,
+# and the summary what it costs: CNY 6.27 / CNY 5.88 = 1.066, 7% more.
+case "$(cat "$T/big.md")" in *"plus those of their warnings), but for rank 1: a close call's best-evidenced option, put first (see the summary)."*) pass "words: the table says why rank 1 is first" ;; *) fail "words: the table says why rank 1 is first" "missing" ;; esac
+case "$(cat "$T/big.md")" in *"Choosing it costs 7% more per unit of work (CNY 6.27 against CNY 5.88)."*) pass "words: what the better evidence costs" ;; *) fail "words: what the better evidence costs" "missing" ;; esac
+
+# The regret with its digits, unit and plan total: grant-lab's is $0.0049 per 1M tokens (the
+# JSON's 0.004896 to two significant digits); over the plan: x the recommendation's total / its
+# cost per unit (5,688 / 0.045 = 126,400 units; 0.0049 x 126,400 = $619, $624 unrounded).
+case "$G" in *'is $0.0049 per 1M tokens (8.8% of its cost; $624 over the whole plan).'*) pass "words: the regret with digits, unit and plan total" ;; *) fail "words: the regret with digits, unit and plan total" "missing" ;; esac
+check_num "words: the plan's regret is the regret x the plan's units" \
+    "$(jq '.robustness.expected_regret_plan' "$T/grant.json")" \
+    "$(jq '.robustness.expected_regret * (.options[] | select(.rank == 1) | .cost.total / .cost.per_unit)' "$T/grant.json" | head -1)" 0.001
+# llm-serving misses its targets in 30% of the draws: those draws are said to be out of the regret.
+run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
+S=$(cat "$T/serving.md" 2>/dev/null)
+case "$S" in *"in 30% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0.00 per 1M output tokens."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
+
+# Serving: the cost band's high end is where the capacity band's low end (618 tokens/s) falls
+# below the 800 demanded: a missed target, said so; one band label, the capacity's 618 to 1,238,
+# in the summary and the appendix alike (not the served 618 to 800 there): the summary, the
+# recommendation's evidence, and ranks 1 and 5 of the five (two 2x H100 pods, the same band).
+case "$S" in *'$1.87 (from $1.87 to $2.42 within its price and speed ranges; the high end is where its capacity falls below the demand: a missed target, not a cost)'*) pass "words: the cost band's high end is a missed target" ;; *) fail "words: the cost band's high end is a missed target" "missing" ;; esac
+check_eq "words: one capacity band label, summary and appendix" \
+    "$(grep -o 'capacity band 618 to 1,238' "$T/serving.md" | wc -l | xargs) $(grep -c 'band 618 to 800' "$T/serving.md")" "4 0"
+# An FP8 KV cache is an engine setting: the risks say so where the recommendation's is FP8
+# (llm-serving: "KV cache 6.55 GB (FP8)"), and not where it is 16-bit (llm-fleet).
+case "$S" in *"KV cache 6.55 GB (FP8)"*"- Its memory assumes an FP8 KV cache, which the serving engine must be given (vLLM \`--kv-cache-dtype fp8\`)"*) pass "words: the FP8 KV cache setting among the risks" ;; *) fail "words: the FP8 KV cache setting among the risks" "missing" ;; esac
+check_eq "words: no FP8 setting where the KV cache is 16-bit" "$(grep -c 'kv-cache-dtype' "$T/fleet.md")" 0
+# A bandwidth-bound exclusion splits the diagnosis: llm-serving's one H200 takes 54.7 ms a token,
+# 27.8 ms of it the decode step (bandwidth) and 26.9 ms the other prompts' prefill (compute).
+case "$S" in *"54.7 ms per output token at 32 requests a replica (27.8 ms of decode step, 26.9 ms of other prompts); the decode step is bound by memory bandwidth, the other prompts' prefill by compute: with that prefill, the 50 ms target needs about"*) pass "words: decode bandwidth and prefill compute apart" ;; *) fail "words: decode bandwidth and prefill compute apart" "missing" ;; esac
