@@ -143,6 +143,8 @@ struct decision {
     size_t n_options, cap_options;
     size_t rent_read;            /* cloud offers read to find the ones compared (decide_rent.c) */
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
+    struct decide_rent_kept *rent_kept;   /* serving: the offers rented, until they are sized
+                                           * to the demand (decide_rent_size_to_demand) */
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
     decide_option **ranked;
