@@ -29,8 +29,9 @@
  * has room for four double-width consumer cards, a data-centre server for eight. */
 #define DECIDE_CONSUMER_PER_HOST 4
 #define DECIDE_SERVER_PER_HOST 8
-/* The most machines one purchased option spans (a rented one: instances): several hosts are
- * tried only as whole machines, for data parallelism, over the network between them. */
+/* The most machines one purchased option spans (a rented one: DECIDE_RENT_MAX_GPUS GPUs in all,
+ * decide_rent.h): several hosts are tried only as whole machines, for data parallelism, over
+ * the network between them. */
 #define DECIDE_MAX_HOSTS 4
 
 /* Of the cloud offers for one GPU and card count, only the cheapest offer of each of this many

@@ -559,24 +559,22 @@ static int several_instances_ok(const decision *d)
     return workload_is_serving(d->w) || (workload_is_job(d->w) && decide_multi_host_ok(d));
 }
 
-/* The most instances of per GPUs each one option may rent: to serve, DECIDE_RENT_MAX_GPUS in all
- * (sized to the demand: decide_rent_size_to_demand); else DECIDE_MAX_HOSTS, as a purchase's
- * machines (a job's more instances only finish sooner at about the same cost). */
-static int instances_cap(const decision *d, int per)
+/* The most instances of per GPUs each that one option may rent: DECIDE_RENT_MAX_GPUS in all (at
+ * least one instance). */
+static int instances_cap(int per)
 {
-    if (workload_is_serving(d->w))
-        return per < DECIDE_RENT_MAX_GPUS ? DECIDE_RENT_MAX_GPUS / per : 1;
-    return DECIDE_MAX_HOSTS;
+    return per < DECIDE_RENT_MAX_GPUS ? DECIDE_RENT_MAX_GPUS / per : 1;
 }
 
-/* The most instances of offer f tried for every workload, before sizing to a demand: several
- * only where the workload may, and (but to serve) over the network the provider states between
- * its instances, up to DECIDE_MAX_HOSTS. */
+/* The most instances of offer f tried before a demand is known: several only where the workload
+ * may, and (but to serve) over the network the provider states between its instances; a job
+ * up to instances_cap (decide.c keeps a count only where half as many cannot do the work), a
+ * service 1 to DECIDE_MAX_HOSTS (then sized to its demand: decide_rent_size_to_demand). */
 static int most_instances(const decision *d, const rent_offer *f)
 {
-    return several_instances_ok(d) && (workload_is_serving(d->w) || f->terms->network_gbps > 0)
-               ? DECIDE_MAX_HOSTS
-               : 1;
+    if (!several_instances_ok(d) || (!workload_is_serving(d->w) && !(f->terms->network_gbps > 0)))
+        return 1;
+    return workload_is_serving(d->w) ? DECIDE_MAX_HOSTS : instances_cap(f->count);
 }
 
 /* The next number of instances to try after n: doubling (data parallelism halves a job's
@@ -587,9 +585,9 @@ static int next_instances(const decision *d, int n)
     return serving && n == 2 ? 3 : serving && n == 3 ? 4 : n * 2;
 }
 
-/* The options of the kept offers, in KB order: each offer as 1, 2, (3,) 4 instances (up to its
- * most_instances), or where count > 0 only as the instances that make count GPUs (to serve, up
- * to instances_cap). */
+/* The options of the kept offers, in KB order: each offer as 1, 2, (3,) 4 ... instances (up to
+ * its most_instances), or where count > 0 only as the instances that make count GPUs (to serve,
+ * up to instances_cap). */
 static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error *err)
 {
     if (kept->n)
@@ -598,7 +596,7 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
     int rc = GW_OK;
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
-        int most = count && workload_is_serving(d->w) ? instances_cap(d, f->count)
+        int most = count && workload_is_serving(d->w) ? instances_cap(f->count)
                                                       : most_instances(d, f);
         for (int n = 1; n <= most && rc == GW_OK; n = count ? n + 1 : next_instances(d, n)) {
             if (count && f->count * n != count)
@@ -626,10 +624,10 @@ static int cmp_config(const void *a, const void *b)
 }
 
 /* Whether configuration c can make count GPUs (count 0: any) as instances of its count. */
-static int config_makes(const decision *d, const kb_cloud_config *c, int count)
+static int config_makes(const kb_cloud_config *c, int count)
 {
     int per = c->gpu_count > 0 ? (int)c->gpu_count : 1;
-    return !count || (count % per == 0 && count / per <= instances_cap(d, per));
+    return !count || (count % per == 0 && count / per <= instances_cap(per));
 }
 
 /* Whether d has a rental of g with count GPUs in all. */
@@ -652,7 +650,7 @@ static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_clou
         int per = cfg[i].gpu_count > 0 ? (int)cfg[i].gpu_count : 1;
         if ((!n_counts || counts[n_counts - 1] != per) && n_counts < 16)
             counts[n_counts++] = per;
-        if (config_makes(d, &cfg[i], count)) {
+        if (config_makes(&cfg[i], count)) {
             spot_only |= cfg[i].spot && !d->w->spot_ok;
             smaller |= per < count;
         }
@@ -661,10 +659,10 @@ static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_clou
     buf_printf(&b, "no cloud offer makes %d GPUs of %s: its offers have ", count, g->id);
     for (int i = 0; i < n_counts; i++)
         buf_printf(&b, "%s%d", !i ? "" : i == n_counts - 1 ? " or " : ", ", counts[i]);
-    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or 2 to %d instances of "
-                   "a count that divides %d)",
-               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count,
-               instances_cap(d, 1), count);
+    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or several instances of "
+                   "a count that divides %d, up to %d GPUs in all)",
+               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count, count,
+               DECIDE_RENT_MAX_GPUS);
     if (spot_only)
         buf_puts(&b, "; the offers that would make it are spot offers (set spot_ok)");
     if (smaller && !several_instances_ok(d))
@@ -750,8 +748,8 @@ static int instances_tried_short(const decision *d, const rent_offer *f, gw_buf 
  * cannot help: each serving replica holds one request, or the speed is unknown. */
 static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw_error *err)
 {
-    int cap = instances_cap(d, f->count);
-    for (int n = from + 1; n <= cap; n++) {
+    int cap = instances_cap(f->count), n;
+    for (n = from + 1; n <= cap; n++) {
         rent_offer_id(id, f, n);
         if (decide_has_option(d, buf_cstr(id)))
             return GW_OK;   /* a count named by a candidate: already judged as it is */
@@ -763,9 +761,8 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
         decide_option_speed(d, o);
         decide_option_cost(d, o);
         if (serves_demand(d, o)) {
-            decide_trace(d, "%s: sized to the demand (%d%s%.0d instances of %d GPU%s fell short)",
-                         o->id, from, n - 1 > from ? " to " : "", n - 1 > from ? n - 1 : 0,
-                         f->count, f->count == 1 ? "" : "s");
+            decide_trace(d, "%s: sized to the demand (%d to %d instances of %d GPU%s fell short)",
+                         o->id, from, n - 1, f->count, f->count == 1 ? "" : "s");
             return GW_OK;
         }
         int futile = o->sequences <= 1 || (o->fits && isnan(o->throughput));
@@ -774,15 +771,19 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
         if (futile)
             break;
     }
-    decide_trace(d, "%s: no count up to %d instances serves the demand", buf_cstr(id), cap);
+    if (n > from + 1)   /* something was tried */
+        decide_trace(d, "%s: no count of %d to %d instances serves the demand", buf_cstr(id),
+                     from + 1, n > cap ? cap : n);
     return GW_OK;
 }
 
 int decide_rent_size_to_demand(decision *d, gw_error *err)
 {
     int rc = GW_OK;
-    if (!d->rent_kept)
+    if (!d->rent_kept || d->n_parts) {   /* mixed work is costed as a plan, not sized here */
+        decide_rent_free(d);
         return rc;
+    }
     rent_offers *kept = &d->rent_kept->offers;
     if (kept->n)
         qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
@@ -827,7 +828,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
             kb_cloud_config *mine = gw_xmalloc((end - i) * sizeof *mine);
             for (j = i; j < end && cfg[j].gpu_count == cfg[i].gpu_count; j++) {
                 spot_rows |= cfg[j].spot;
-                if ((!cfg[j].spot || d->w->spot_ok) && config_makes(d, &cfg[j], count))
+                if ((!cfg[j].spot || d->w->spot_ok) && config_makes(&cfg[j], count))
                     mine[used++] = cfg[j];
             }
             if (used)

@@ -11,8 +11,9 @@
  * count. */
 int decide_rent_options(decision *d, const char *gpu, int count, gw_error *err);
 
-/* The most GPUs a served model's rental is sized up to: what a purchase may have,
- * DECIDE_MAX_HOSTS servers of DECIDE_SERVER_PER_HOST (32), as instances of any count. */
+/* The most GPUs one rental has, as instances of any count: what a purchase may have,
+ * DECIDE_MAX_HOSTS servers of DECIDE_SERVER_PER_HOST (32).  A job's instances are doubled up to
+ * it; a served model's are sized to its demand up to it. */
 #define DECIDE_RENT_MAX_GPUS (DECIDE_MAX_HOSTS * DECIDE_SERVER_PER_HOST)
 
 /* A served model (after every option is evaluated): each offer whose rentals of 1 to 4

@@ -82,15 +82,16 @@ with_candidates "$FX/lora-job.lua" '"rent:3x shape-h100"'
 run "$GW" --kb "$K" decide "$W"
 check_rc "rent shapes: rent:3x that no offer makes: exit 65" 65
 check_eq "rent shapes: ... one line naming the file, the candidate and what is offered" "$ERR" \
-    "gpuwise decide: $W: candidates[1] (rent:3x shape-h100): no cloud offer makes 3 GPUs of shape-h100: its offers have 1, 2, 4 or 8 GPUs an instance (3 GPUs are one instance of 3, or 2 to 4 instances of a count that divides 3); several smaller instances need the network between them, which their offers do not state (network_gbps); shape-h100 is an SXM5 module, rented in the instances its servers make: the KB's offers sell it in 1-GPU (ShapeCo), 2-GPU (ShapeCo), 4-GPU (ShapeCo) and 8-GPU (NetCo) instances (\"rent:4x shape-h100\")"
+    "gpuwise decide: $W: candidates[1] (rent:3x shape-h100): no cloud offer makes 3 GPUs of shape-h100: its offers have 1, 2, 4 or 8 GPUs an instance (3 GPUs are one instance of 3, or several instances of a count that divides 3, up to 32 GPUs in all); several smaller instances need the network between them, which their offers do not state (network_gbps); shape-h100 is an SXM5 module, rented in the instances its servers make: the KB's offers sell it in 1-GPU (ShapeCo), 2-GPU (ShapeCo), 4-GPU (ShapeCo) and 8-GPU (NetCo) instances (\"rent:4x shape-h100\")"
 check_eq "rent shapes: ... and nothing on stdout" "$OUT" ""
+# (The most a rental has: 32 GPUs, what a purchase may have, 4 servers of 8.)
 # A capacity workload rents no several instances: rent:2x of the 1-GPU-only A100 says why.
 sed -e '/work = /d' -e '/deadline_days/d' -e 's/candidates = .*/candidates = { "rent:2x shape-a100" },/' \
     "$FX/lora-job.lua" >"$T/capacity.lua"
 run "$GW" --kb "$K" decide "$T/capacity.lua"
 check_rc "rent shapes: rent:2x of 1-GPU offers for capacity: exit 65" 65
 check_err "rent shapes: ... several instances are only for a job or serving" \
-    "candidates[1] (rent:2x shape-a100): no cloud offer makes 2 GPUs of shape-a100: its offers have 1 GPU an instance (2 GPUs are one instance of 2, or 2 to 4 instances of a count that divides 2); several instances are rented only for a job that may span machines (parallelism = \"data\") or to serve a language model"
+    "candidates[1] (rent:2x shape-a100): no cloud offer makes 2 GPUs of shape-a100: its offers have 1 GPU an instance (2 GPUs are one instance of 2, or several instances of a count that divides 2, up to 32 GPUs in all); several instances are rented only for a job that may span machines (parallelism = \"data\") or to serve a language model"
 
 # ---- several machines checked in full: half as many do not fit in memory -----------------------
 # Mixtral 8x7B (46.703e9 parameters), full fine-tune in BF16 with AdamW, ZeRO-3: 16 bytes a
@@ -209,7 +210,7 @@ jq_all _j1 '[.options[] | select(.id | startswith("rent:ShapeCo:h100-1x:")) | .h
 check_eq "rent shapes: 1,000 tokens/s out of reach of 1-GPU replicas: no rental past 4 instances" \
     "$_j1" "4"
 check_eq "rent shapes: ... tried up to the cap of 32 instances" "$_j2" \
-    "rent:ShapeCo:h100-1x:32x shape-h100: no count up to 32 instances serves the demand"
+    "rent:ShapeCo:h100-1x:32x shape-h100: no count of 5 to 32 instances serves the demand"
 
 # Over a network the offer states, a replica spans instances as pipeline stages: SoloCo's A100
 # (100 Gb/s) serves the model (FP8 weights, a 16-bit KV cache on Ampere: 0.8192 GB a sequence)
@@ -229,3 +230,23 @@ check_rc "rent shapes: rent:6x to serve" 0
 check_eq "rent shapes: ... six 1-GPU instances and three 2-GPU ones, each its own option" \
     "$(jqr '[.options[] | "\(.id)|\(.hosts)|\(.cost.unit_price)"] | sort | join(";")')" \
     "rent:ShapeCo:h100-1x:6x shape-h100|6|18;rent:ShapeCo:h100-2x:6x shape-h100|3|17.4"
+
+# ---- a job's instances are doubled up to the same 32 GPUs ------------------------------------
+# SoloCo's 1-GPU A100 states 100 Gb/s between instances: the LoRA job rents it as 1, 2, 4, 8, 16
+# and 32 instances.  The job fits one GPU and one finishes in the week (25.3 h), so the five of
+# several instances are left out as half as many do the work, and counted as one entry.
+with_candidates "$FX/lora-job.lua" '"rent:shape-a100"'
+run "$GW" --kb "$K" decide "$W" --json
+check_eq "rent shapes: a job's 1-GPU instances are tried up to 32 and left out where fewer do" \
+    "$(jqr '[.trace[] | select(test("^rent:SoloCo:.* left out: ")) | capture(":(?<n>[0-9]+)x shape-a100").n] | join(",")')|$(jqr '[.not_considered[] | select(.gpu == "shape-a100") | .offer] | join(";")')" \
+    "2,4,8,16,32|5 rentals of several instances"
+# 20 times the work (4e9 tokens) in 2 days (48 h): at the modelled 2,198.3 tokens/s one A100
+# needs 4e9 / 2,198.3 / 3,600 = 505.4 h, 8 of them (16,868 tokens/s) 65.87 h, both past 48;
+# 16 (33,707 tokens/s) 32.96 h: recommended, 16 x 1.50 = USD 24.00 an hour x 32.964 h = USD
+# 791.13.  Capped at 4 instances it had no option that finished in time.
+sed -e 's/work = { tokens = 2e8 }/work = { tokens = 4e9 }/' -e 's/deadline_days = 7/deadline_days = 2/' \
+    "$W" >"$T/lora-2days.lua"
+run "$GW" --kb "$K" decide "$T/lora-2days.lua" --json
+check_eq "rent shapes: a 2-day deadline: 16 1-GPU instances, 32.96 h, USD 791.13" \
+    "$(jqr '.recommendation.option as $r | .options[] | select(.id == $r) | "\(.id)|\(.hours_needed * 100 | round)|\(.cost.total * 100 | round)"')" \
+    "rent:SoloCo:a100-1x:16x shape-a100|3296|79113"
