@@ -14,6 +14,7 @@
 #include "decide_mixed.h"
 #include "decide_options.h"
 #include "decide_precision.h"
+#include "decide_rent.h"
 #include "decide_robust.h"
 #include "decide_rules.h"
 #include "decide_speed.h"
@@ -547,8 +548,10 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
         rc = decide_no_option_error(d, err);   /* a module sold only in servers says why */
     if (rc == GW_OK) {
         evaluate_options(d);
-        rc = decide_rules_run(d, host, err);
+        rc = decide_rent_size_to_demand(d, err);   /* a service's rentals: enough instances */
     }
+    if (rc == GW_OK)
+        rc = decide_rules_run(d, host, err);
     if (rc == GW_OK)
         rc = decide_demand_constraints(d, err);   /* production, region, licence */
     if (rc != GW_OK) {
@@ -591,6 +594,7 @@ void decision_free(decision *d)
     kb_benchmarks_free(d->bench, d->n_bench);
     kb_prices_free(d->prices, d->n_prices);
     free(d->rent_walked);
+    decide_rent_free(d);
     kb_systems_free(d->systems, d->n_systems);
     kb_hosts_free(d->hosts, d->n_hosts);
     kb_precision_supports_free(d->support, d->n_support);

@@ -29,8 +29,9 @@
  * has room for four double-width consumer cards, a data-centre server for eight. */
 #define DECIDE_CONSUMER_PER_HOST 4
 #define DECIDE_SERVER_PER_HOST 8
-/* The most machines one purchased option spans (a rented one: instances): several hosts are
- * tried only as whole machines, for data parallelism, over the network between them. */
+/* The most machines one purchased option spans (a rented one: DECIDE_RENT_MAX_GPUS GPUs in all,
+ * decide_rent.h): several hosts are tried only as whole machines, for data parallelism, over
+ * the network between them. */
 #define DECIDE_MAX_HOSTS 4
 
 /* Of the cloud offers for one GPU and card count, only the cheapest offer of each of this many
@@ -143,6 +144,8 @@ struct decision {
     size_t n_options, cap_options;
     size_t rent_read;            /* cloud offers read to find the ones compared (decide_rent.c) */
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
+    struct decide_rent_kept *rent_kept;   /* serving: the offers rented, until they are sized
+                                           * to the demand (decide_rent_size_to_demand) */
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
     decide_option **ranked;

@@ -560,7 +560,10 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
         decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
         if (serving < o->replicas)   /* the figures are the serving replicas' */
             buf_printf(&b, ", %d spare", o->replicas - serving);
-        buf_puts(&b, ")");
+        /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
+         * smaller KV cache than one option's single replica of them all */
+        buf_printf(&b, "; %.0f sequence%s a replica, %.1f GB per GPU of %.1f)", o->sequences,
+                   o->sequences == 1 ? "" : "s", o->per_card_gb, decide_option_memory_gb(o));
     }
     if (!decide_str_eq(o->run_precision, w->precision))
         buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);

@@ -13,7 +13,9 @@
 #include "decide_cost.h"
 #include "decide_demand.h"
 #include "decide_infeasible.h"
+#include "decide_llm.h"
 #include "decide_options.h"
+#include "decide_speed.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -582,13 +584,22 @@ static int several_instances_ok(const decision *d)
     return workload_is_serving(d->w) || (workload_is_job(d->w) && decide_multi_host_ok(d));
 }
 
-/* The most instances of offer f one option rents: several only where the workload may, and
- * (but to serve) over the network the provider states between its instances. */
+/* The most instances of per GPUs each that one option may rent: DECIDE_RENT_MAX_GPUS in all (at
+ * least one instance). */
+static int instances_cap(int per)
+{
+    return per < DECIDE_RENT_MAX_GPUS ? DECIDE_RENT_MAX_GPUS / per : 1;
+}
+
+/* The most instances of offer f tried before a demand is known: several only where the workload
+ * may, and (but to serve) over the network the provider states between its instances; a job
+ * up to instances_cap (decide.c keeps a count only where half as many cannot do the work), a
+ * service 1 to DECIDE_MAX_HOSTS (then sized to its demand: decide_rent_size_to_demand). */
 static int most_instances(const decision *d, const rent_offer *f)
 {
-    return several_instances_ok(d) && (workload_is_serving(d->w) || f->terms->network_gbps > 0)
-               ? DECIDE_MAX_HOSTS
-               : 1;
+    if (!several_instances_ok(d) || (!workload_is_serving(d->w) && !(f->terms->network_gbps > 0)))
+        return 1;
+    return workload_is_serving(d->w) ? DECIDE_MAX_HOSTS : instances_cap(f->count);
 }
 
 /* The next number of instances to try after n: doubling (data parallelism halves a job's
@@ -599,8 +610,9 @@ static int next_instances(const decision *d, int n)
     return serving && n == 2 ? 3 : serving && n == 3 ? 4 : n * 2;
 }
 
-/* The options of the kept offers, in KB order: each offer as 1, 2, (3,) 4 ... instances (up to its
- * most_instances), or where count > 0 only as the instances that make count GPUs. */
+/* The options of the kept offers, in KB order: each offer as 1, 2, (3,) 4 ... instances (up to
+ * its most_instances), or where count > 0 only as the instances that make count GPUs (to serve,
+ * up to instances_cap). */
 static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error *err)
 {
     if (kept->n)
@@ -609,7 +621,8 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
     int rc = GW_OK;
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
-        int most = most_instances(d, f);
+        int most = count && workload_is_serving(d->w) ? instances_cap(f->count)
+                                                      : most_instances(d, f);
         for (int n = 1; n <= most && rc == GW_OK; n = count ? n + 1 : next_instances(d, n)) {
             if (count && f->count * n != count)
                 continue;
@@ -639,7 +652,7 @@ static int cmp_config(const void *a, const void *b)
 static int config_makes(const kb_cloud_config *c, int count)
 {
     int per = c->gpu_count > 0 ? (int)c->gpu_count : 1;
-    return !count || (count % per == 0 && count / per <= DECIDE_MAX_HOSTS);
+    return !count || (count % per == 0 && count / per <= instances_cap(per));
 }
 
 /* Whether d has a rental of g with count GPUs in all. */
@@ -671,9 +684,10 @@ static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_clou
     buf_printf(&b, "no cloud offer makes %d GPUs of %s: its offers have ", count, g->id);
     for (int i = 0; i < n_counts; i++)
         buf_printf(&b, "%s%d", !i ? "" : i == n_counts - 1 ? " or " : ", ", counts[i]);
-    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or 2 to %d instances of "
-                   "a count that divides %d)",
-               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count, DECIDE_MAX_HOSTS, count);
+    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or several instances of "
+                   "a count that divides %d, up to %d GPUs in all)",
+               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count, count,
+               DECIDE_RENT_MAX_GPUS);
     if (spot_only)
         buf_puts(&b, "; the offers that would make it are spot offers (set spot_ok)");
     if (smaller && !several_instances_ok(d))
@@ -686,6 +700,126 @@ static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_clou
     if (rc == GW_OK)
         rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
     buf_free(&b);
+    return rc;
+}
+
+/* ---- sizing a service's rentals to its demand ---- */
+
+/* The offers a served model's rentals were made of, kept until decide_rent_size_to_demand. */
+struct decide_rent_kept {
+    rent_offers offers;
+};
+
+/* Moves the offers of from (emptied) into d's, to be sized to the demand. */
+static void keep_to_size(decision *d, rent_offers *from)
+{
+    if (!d->rent_kept)
+        d->rent_kept = gw_xcalloc(1, sizeof *d->rent_kept);
+    for (size_t i = 0; i < from->n; i++)
+        rent_offers_push(&d->rent_kept->offers, &from->v[i]);
+    from->n = 0;
+}
+
+void decide_rent_free(decision *d)
+{
+    if (d->rent_kept)
+        rent_offers_free(&d->rent_kept->offers);
+    free(d->rent_kept);
+    d->rent_kept = NULL;
+}
+
+/* Whether evaluated option o serves the demand: it fits, has a speed, meets the serving
+ * targets (tokens/s, time per token and to the first) and has the replicas redundancy's spares
+ * and production need. */
+static int serves_demand(const decision *d, const decide_option *o)
+{
+    if (!o->fits || isnan(o->throughput))
+        return 0;
+    char *missed = decide_llm_target_missed(d, o);
+    if (!missed)
+        missed = decide_demand_short(d, o);
+    int serves = !missed;
+    free(missed);
+    return serves;
+}
+
+static const decide_option *option_by_id(const decision *d, const char *id)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!strcmp(d->options[i].id, id))
+            return &d->options[i];
+    return NULL;
+}
+
+/* The most instances of f its every-workload options tried (1, 2, 3, 4), 0 where one of them
+ * serves the demand or none is an option. */
+static int instances_tried_short(const decision *d, const rent_offer *f, gw_buf *id)
+{
+    int most = 0, most_tried = most_instances(d, f);
+    for (int n = 1; n <= most_tried; n = next_instances(d, n)) {
+        rent_offer_id(id, f, n);
+        const decide_option *o = option_by_id(d, buf_cstr(id));
+        if (o && serves_demand(d, o))
+            return 0;
+        if (o)
+            most = n;
+    }
+    return most;
+}
+
+/* Offer f rented as more instances than it was tried at (from), one more at a time up to
+ * instances_cap, until one serves the demand: that one is kept (evaluated), those that fall
+ * short are not (the most tried already says what falls short).  It stops where more replicas
+ * cannot help: each serving replica holds one request, or the speed is unknown. */
+static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw_error *err)
+{
+    int cap = instances_cap(f->count), n;
+    for (n = from + 1; n <= cap; n++) {
+        rent_offer_id(id, f, n);
+        if (decide_has_option(d, buf_cstr(id)))
+            return GW_OK;   /* a count named by a candidate: already judged as it is */
+        int rc = add_rent_option(d, f, n, buf_cstr(id), err);
+        decide_option *o = &d->options[d->n_options - 1];
+        if (rc != GW_OK)
+            return rc;
+        decide_option_fit(d, o);
+        decide_option_speed(d, o);
+        decide_option_cost(d, o);
+        if (serves_demand(d, o)) {
+            decide_trace(d, "%s: sized to the demand (%d to %d instances of %d GPU%s fell short)",
+                         o->id, from, n - 1, f->count, f->count == 1 ? "" : "s");
+            return GW_OK;
+        }
+        int futile = o->sequences <= 1 || (o->fits && isnan(o->throughput));
+        decide_option_free(o);
+        d->n_options--;
+        if (futile)
+            break;
+    }
+    if (n > from + 1)   /* something was tried */
+        decide_trace(d, "%s: no count of %d to %d instances serves the demand", buf_cstr(id),
+                     from + 1, n > cap ? cap : n);
+    return GW_OK;
+}
+
+int decide_rent_size_to_demand(decision *d, gw_error *err)
+{
+    int rc = GW_OK;
+    if (!d->rent_kept || d->n_parts) {   /* mixed work is costed as a plan, not sized here */
+        decide_rent_free(d);
+        return rc;
+    }
+    rent_offers *kept = &d->rent_kept->offers;
+    if (kept->n)
+        qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
+    gw_buf id = GW_BUF_INIT;
+    for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
+        int from = instances_tried_short(d, &kept->v[i], &id);
+        if (from > 0)
+            rc = size_offer(d, &kept->v[i], from, &id, err);
+    }
+    buf_free(&id);
+    decide_rent_free(d);
     return rc;
 }
 
@@ -736,6 +870,8 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
                  walk.read, kept.n, DECIDE_RENT_OFFERS_PER_CONFIG);
     if (rc == GW_OK)
         rc = add_kept_options(d, &kept, count, err);
+    if (rc == GW_OK && !count && workload_is_serving(d->w))
+        keep_to_size(d, &kept);   /* sized to the demand once their options are evaluated */
     rent_offers_free(&kept);
     const kb_gpu *g = gpu_filter ? decide_gpu_find(d, gpu_filter) : NULL;
     if (rc == GW_OK && count && g && n_cfg && !has_rent_count(d, g, count))

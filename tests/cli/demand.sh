@@ -111,8 +111,11 @@ check_out "demand: ... and its serving figures are theirs (7.2868 ms; 1,097.9 to
 check_out "demand: ... up to 1,098 tokens/s" "up to 1,098 tokens/s in all"
 wl red5 'concurrency = 8, tokens_per_s = 1100' 'redundancy = 4,'
 run "$GW" --kb "$KB" decide "$T/red5.lua" --json
+# The miss names its layout's memory per GPU (the layout's own sequences): 6.738e9 parameters x
+# 2 bytes = 13.476 GB of weights, 2 sequences x 2 x 32 layers x 32 KV heads x 128 x 2 bytes x
+# 1,280 tokens = 1.342 GB of KV cache: (13.476 + 1.342) x 1.1 + 1 = 17.3 GB of the H100's 85.5.
 check_eq "demand: ... not 1,100: the replicas left carry the requests" "$(opt "$EIGHT" .excluded_because)" \
-    "1098 tokens/s in all; the target is 1100 (its best layout: 8 GPUs: 8 replicas, 4 spare)"
+    "1098 tokens/s in all; the target is 1100 (its best layout: 8 GPUs: 8 replicas, 4 spare; 2 sequences a replica, 17.3 GB per GPU of 85.5)"
 check_num "demand: ... its capacity is the serving replicas' 1,097.9, not all eight's 1,162.0" "$(opt "$EIGHT" .capacity_tokens_per_s)" 1097.9 0.1
 
 # ---- bad input ----

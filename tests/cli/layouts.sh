@@ -76,8 +76,11 @@ check_num "layouts: ... 620.6 tokens/s" "$(opt "$IB" .throughput.value)" 620.58 
 # 1024 x 8192 x 2 / 450e9 = 55.92) us = 10.55 ms: 103.35 ms (5.2 times).
 wl ttft 'model = { name = "llama-2-70b", precision = "fp16" }, inference = { context = 1024, output_tokens = 256, concurrency = 1, ttft_ms = 20 }, candidates = { "rent:h100-sxm5" }'
 run "$GW" --kb "$KB" decide "$T/ttft.lua" --json
+# With its memory per GPU at that layout: 68.98e9 parameters x 2 bytes / 8 = 17.244 GB, one
+# sequence's KV cache 2 x 80 layers x 8 KV heads x 128 x 2 bytes x 1,280 tokens / 8 = 0.052
+# GB: (17.244 + 0.052) x 1.1 + 1 = 20.0 GB of the H100's 85.5.
 check_eq "layouts: a missed target names the layout that misses it least" "$(opt "$IB" .excluded_because)" \
-    "59 ms to the first token; the target is 20 ms (its best layout: 8 GPUs: 1 replica × tensor-parallel 8)"
+    "59 ms to the first token; the target is 20 ms (its best layout: 8 GPUs: 1 replica × tensor-parallel 8; 1 sequence a replica, 20.0 GB per GPU of 85.5)"
 
 # ---- over PCIe without peer-to-peer: four RTX 4090s (the KB's p2p 0) ----
 # Llama 3 8B fp16, one stream.  The link: PCIe 4.0 x16, 32 GB/s each way, halved through host
