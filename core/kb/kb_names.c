@@ -490,6 +490,16 @@ static int glued_count_follows(const char *s, size_t x)
 
 /* The count behind: "h100" "x8", "h100" "x" "8", "h100x8".  1 and *r filled when there is
  * one. */
+/* 1 when one of the n words holds a digit. */
+static int words_have_digit(char *const *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        for (const char *c = v[i]; *c; c++)
+            if (isdigit((unsigned char)*c))
+                return 1;
+    return 0;
+}
+
 static int trailing_count(const kb_strlist *t, count_reading *r)
 {
     const char *last = t->v[t->n - 1];
@@ -500,7 +510,10 @@ static int trailing_count(const kb_strlist *t, count_reading *r)
         push_words(&r->card, t->v, 0, t->n - 1);
         return 1;
     }
-    if (t->n > 1 && strcmp(t->v[t->n - 2], "x") == 0 && is_count(last, len)) {
+    /* a lone "x" before the number is a count only after a name with a digit in it ("4090 x
+     * 4"): after letters alone it may be the product's own X ("Titan X 2" is no TITAN RTX) */
+    if (t->n > 1 && strcmp(t->v[t->n - 2], "x") == 0 && is_count(last, len) &&
+        (t->n == 2 || words_have_digit(t->v, t->n - 2))) {
         r->count = atol(last);
         push_words(&r->card, t->v, 0, t->n - 2);
         return 1;

@@ -92,6 +92,8 @@ Titan RTX            | titan-rtx
 Radeon Pro VII       | ! no GPU named 'Radeon Pro VII'; did you mean:
 Titan X              | ! no GPU named 'Titan X'; did you mean:
 TITAN Xp             | ! no GPU named 'TITAN Xp'; did you mean:
+ ! no GPU named 'Titan X 2'; did you mean:| ! no GPU named 'Titan X 2'; did you mean:
+Titan X x2           | ! no GPU named 'Titan X x2'; did you mean:
 EOF
 
 # --- workload candidates ---------------------------------------------------------------------
