@@ -30,6 +30,8 @@ struct decide_robust {
                                        * per token */
     double no_winner_share;           /* draws in which no option meets the targets */
     int close_call;
+    int capacity_risk;                /* a close call the recommendation loses only in the
+                                       * draws it misses its targets in: cheapest in all others */
     const decide_option **close;      /* inside the uncertainty, best evidenced first */
     size_t n_close;
     char *because;
@@ -304,11 +306,68 @@ static void evidence_cost_words(gw_buf *b, const decision *d, const decide_optio
     buf_puts(b, ").");
 }
 
+/* The option of rec's offer with one more instance (replicas + 1, or cards + 1), if compared. */
+static const decide_option *one_more_instance(const decision *d, const decide_option *rec)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o == rec || o->gpu != rec->gpu || o->acquisition != rec->acquisition ||
+            !decide_text_same(o->provider, rec->provider) || !o->feasible || o->held_back)
+            continue;
+        int more = rec->replicas > 0 ? o->tp == rec->tp && o->replicas == rec->replicas + 1
+                                     : o->count == rec->count + 1;
+        if (more)
+            return o;
+    }
+    return NULL;
+}
+
+/* A close call on capacity, not price: the recommendation is cheapest in every draw in which it
+ * meets its targets, and the others win only the draws it misses them in. */
+static void capacity_risk_sentence(gw_buf *b, const decide_robust *r, const decision *d)
+{
+    const decide_option *rec = r->recommended;
+    decide_option_label(b, rec, 0);
+    buf_puts(b, " is the cheapest at the plan's figures and in every draw in which it meets its "
+                "targets; it misses them in ");
+    share_words(b, r->misses_deadline_share + r->misses_targets_share);
+    buf_puts(b, " of the draws, the only draws others win: ");
+    for (size_t i = 0, others = 0; i < r->n_close; i++) {
+        const decide_option *o = r->close[i];
+        if (o == rec)
+            continue;
+        buf_puts(b, others++ ? " and " : "");
+        decide_option_label(b, o, 0);
+        buf_puts(b, " (");
+        decide_money_per_unit(b, d, o->per_unit);
+        buf_printf(b, " per %s) in ", d->work_unit);
+        share_words(b, o->p_best);
+    }
+    buf_puts(b, ", against its ");
+    decide_money_per_unit(b, d, rec->per_unit);
+    buf_puts(b, ": the risk is its capacity, not its price — measure one instance before "
+                "committing, or plan for one more instance");
+    const decide_option *more = one_more_instance(d, rec);
+    if (more) {
+        buf_puts(b, " (");
+        decide_option_label(b, more, 0);
+        buf_puts(b, ": ");
+        decide_money_per_unit(b, d, more->per_unit);
+        buf_printf(b, " per %s)", d->work_unit);
+    }
+    buf_puts(b, ".");
+}
+
 /* The sentence saying why the recommendation is what it is. */
 static void because_sentence(decide_robust *r, const decision *d)
 {
     gw_buf b = GW_BUF_INIT;
     const decide_option *rec = r->recommended, *cheap = r->cheapest;
+    if (r->capacity_risk) {
+        capacity_risk_sentence(&b, r, d);
+        r->because = buf_detach(&b);
+        return;
+    }
     if (!r->n_ranged) {
         decide_option_label(&b, rec, 0);
         buf_puts(&b, " is the cheapest per unit of work, and in every draw: none of the options "
@@ -412,6 +471,9 @@ void decide_robust_run(decision *d)
             r->misses_deadline_share = (double)c[i].past_deadline / DECIDE_ROBUST_DRAWS;
             r->misses_targets_share =
                 (double)(c[i].missed - c[i].past_deadline) / DECIDE_ROBUST_DRAWS;
+            /* every draw it does not win is one it misses its targets in */
+            r->capacity_risk = r->close_call && r->recommended == r->cheapest &&
+                               c[i].missed > 0 && c[i].wins + c[i].missed == DECIDE_ROBUST_DRAWS;
         }
     because_sentence(r, d);
     decide_trace(d, "robustness: %s wins %.3f of %d draws%s", r->recommended->id,
@@ -463,7 +525,7 @@ static const char robust_method[] =
     "call: the options that win at least %.0f%% of the draws are inside the uncertainty, with "
     "the one ranked first, and of them the best evidenced is recommended: by price kind (list, "
     "quote, market, from, anecdote, launch), then speed kind (measured, scaled, modelled), then "
-    "p_best. cost.per_unit_low and cost.per_unit_high are each option's cost per unit at its "
+    "p_best (capacity_risk: it loses only draws it misses its targets in). cost.per_unit_low and cost.per_unit_high are each option's cost per unit at its "
     "low price and high speed, and at its high price and low speed.";
 
 static view *option_entry(const decision *d, const decide_option *o)
@@ -573,6 +635,7 @@ void decide_robust_view(const decision *d, view *root)
         buf_free(&m);
     }
     view_map_set_bool(v, "close_call", r->close_call);
+    view_map_set_bool(v, "capacity_risk", r->capacity_risk);
     view_map_set_str(v, "cheapest_at_plan", r->cheapest->id);
     view_map_set_bool(v, "repicked", r->recommended != r->cheapest);
     view *close = view_map_set(v, "close", view_list());

@@ -629,6 +629,19 @@ static void value_words(gw_buf *t, const sens *s, double value)
         buf_printf(t, " %s", d->unit);
     } else if (s->param >= SENS_SCALING) {
         buf_printf(t, "%.1f%%", fmin(value, 1) * 100);
+    } else if (s->param == SENS_OWN && s->base->acquisition == DECIDE_RENT &&
+               s->base->count > 1 && s->base->unit_price > 0 &&
+               isfinite(decide_option_per_gpu_hour(s->base))) {
+        /* a rental's price is quoted a GPU-hour: that first, its instances' hour after */
+        static const char *const counts[] = {"", "", "two", "three", "four", "five", "six",
+                                             "seven", "eight", "nine", "ten"};
+        decide_money(t, d, decide_option_per_gpu_hour(s->base) * value / s->base->unit_price);
+        buf_puts(t, " a GPU-hour, ");
+        decide_money(t, d, value);
+        if (s->base->count <= 10)
+            buf_printf(t, " for the %s", counts[s->base->count]);
+        else
+            buf_printf(t, " for the %d", s->base->count);
     } else {
         decide_money(t, d, value);
     }
@@ -685,8 +698,28 @@ static void flip_view(view *m, sens *s)
     buf_free(&t);
 }
 
+/* Where the base's own speed, lowered, first makes it miss a serving target: the factor (by
+ * bisection between 1 - SENS_STEP, where it misses, and 1, where it does not), read to
+ * SENS_TOLERANCE; NaN where it still meets them at 1 - SENS_STEP. */
+static double misses_target_below(const sens *s)
+{
+    double ignored, lo = 1 - SENS_STEP, hi = 1;
+    if (s->param != SENS_OWN_SPEED || option_with(s, s->base, lo, &ignored) != OUT_TARGET ||
+        option_with(s, s->base, hi, &ignored))
+        return NAN;
+    while (hi - lo > SENS_TOLERANCE) {
+        double mid = (lo + hi) / 2;
+        if (option_with(s, s->base, mid, &ignored) == OUT_TARGET)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
 /* One input's entry; returns its swing: how far the base option's own cost per unit moves over
- * the step down and up. */
+ * the step down and up (only up where the step down misses a serving target: that side is a
+ * failure, not a cost). */
 static double parameter_view(view *m, sens *s)
 {
     const decide_option *win = s->base;
@@ -704,15 +737,22 @@ static double parameter_view(view *m, sens *s)
     double win_lo, win_hi;
     option_with(s, win, 1 - SENS_STEP, &win_lo);
     option_with(s, win, 1 + SENS_STEP, &win_hi);
-    double swing = fabs(win_hi - win_lo) / win->score;
+    double below = misses_target_below(s);
+    double swing = isnan(below) ? fabs(win_hi - win_lo) / win->score
+                                : fabs(win_hi - win->score) / win->score;
     view_map_set_num(m, "swing", swing);
+    view_map_set_num(m, "misses_target_below", isnan(below) ? NAN : below - 1);
     gw_buf t = GW_BUF_INIT;
     /* a speed input that moves no cost (a service's throughput is its demand) can still move the
      * answer, through the serving targets: its swing says so rather than "0.0%" */
     int serving = workload_is_serving(s->d->w);
-    int targets_only = serving && s->param >= SENS_OWN_SPEED && swing < 5e-4;
+    int targets_only = serving && s->param >= SENS_OWN_SPEED && swing < 5e-4 && isnan(below);
     view_map_set_bool(m, "targets_only", targets_only);
-    if (targets_only)
+    if (!isnan(below)) {
+        if (swing >= 5e-4)
+            buf_printf(&t, "%.1f%% at +%.0f%%; ", swing * 100, SENS_STEP * 100);
+        buf_printf(&t, "misses its target below %.1f%%", (below - 1) * 100);
+    } else if (targets_only)
         buf_puts(&t, "— (targets)");
     else
         buf_printf(&t, "%.1f%%", swing * 100);
@@ -738,7 +778,8 @@ static const char sens_method[] =
     "recommendation's own speed; the scaling efficiency of options whose several cards are "
     "scaled or modelled; a language model's utilisation and decode bandwidth share) recompute "
     "each option's speed and cost, are searched up to 100%%, and an option that then misses the "
-    "deadline, a target or the budget is out";
+    "deadline, a target or the budget is out; where its own speed at %+.0f%% misses a "
+    "serving target, the swing is the step up's (misses_target_below: where it starts)";
 
 void decide_sensitivity(decision *d)
 {
@@ -773,7 +814,7 @@ void decide_sensitivity(decision *d)
         view_map_set_str(d->sensitivity, "moves_most_name", sens_names[most]);
     gw_buf method = GW_BUF_INIT;
     buf_printf(&method, sens_method, SENS_STEP * 100, SENS_STEP * 100,
-               (SENS_SCAN_DOWN - 1) * 100, (SENS_SCAN_UP - 1) * 100);
+               (SENS_SCAN_DOWN - 1) * 100, (SENS_SCAN_UP - 1) * 100, -SENS_STEP * 100);
     view_map_set_str(d->sensitivity, "method", buf_cstr(&method));
     buf_free(&method);
 }
