@@ -11,6 +11,7 @@
 #include "base/limits.h"
 #include "cli.h"
 #include "manual_md.h"
+#include "kb/kb_area.h"
 #include "kb/kb_offers.h"
 #include "model/workload.h"
 #include "sandbox/plugin.h"
@@ -177,8 +178,17 @@ static void derived_fields(gw_buf *out)
     }
 }
 
+/* "US, the United States; CA, Canada; ...; CN, mainland China": kb_area.c's areas. */
+static void area_codes(gw_buf *out)
+{
+    for (size_t i = 0; kb_area_at(i); i++)
+        buf_printf(out, "%s%s, %s", i == 0 ? "" : "; ", kb_area_at(i)->code,
+                   kb_area_at(i)->covers);
+}
+
 /* text with its placeholders filled in: @EXAMPLES@ is where the example workloads are,
- * @KB_DERIVED_FIELDS@ the derived fields of `kb list`, @WORKLOAD_FIELDS@ a workload's fields. */
+ * @KB_DERIVED_FIELDS@ the derived fields of `kb list`, @WORKLOAD_FIELDS@ a workload's fields,
+ * @AREAS@ the areas an offer's region is read as. */
 static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
 {
     const char *at;
@@ -193,6 +203,9 @@ static void expand(gw_buf *out, const char *text, const gw_ctx *ctx)
         } else if (!strncmp(at, "@WORKLOAD_FIELDS@", 17)) {
             cli_workload_fields_markdown(out);
             text = at + 17;
+        } else if (!strncmp(at, "@AREAS@", 7)) {
+            area_codes(out);
+            text = at + 7;
         } else {
             buf_putc(out, '@');
             text = at + 1;

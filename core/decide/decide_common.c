@@ -160,12 +160,17 @@ void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *o
                  reason);
 }
 
-int decide_has_option(const decision *d, const char *id)
+const decide_option *decide_option_find(const decision *d, const char *id)
 {
     for (size_t i = 0; i < d->n_options; i++)
         if (!strcmp(d->options[i].id, id))
-            return 1;
-    return 0;
+            return &d->options[i];
+    return NULL;
+}
+
+int decide_has_option(const decision *d, const char *id)
+{
+    return decide_option_find(d, id) != NULL;
 }
 
 /* Whether options may span several machines: only where every card trains its own replica

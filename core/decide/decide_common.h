@@ -197,6 +197,8 @@ const decide_option *decide_best(const decision *d);
  * options may span several machines (data parallelism, with a step time to weigh the network
  * against). */
 decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide_acquisition a);
+/* The option of that id, NULL if none. */
+const decide_option *decide_option_find(const decision *d, const char *id);
 int decide_has_option(const decision *d, const char *id);
 int decide_multi_host_ok(const decision *d);
 /* Records a candidate GPU without an option, or a cloud offer left out, into d->omitted (gpu

@@ -199,13 +199,6 @@ static void train_spread_factors(const decision *d, double *low, double *high)
     *high = fmax(LLM_MFU_PUBLISHED_HIGH / assumed, 1);
 }
 
-/* The model FLOPs utilisation training is computed at: calibrated on the measured rows of the
- * workload's kind, else the KB's assumed figure (decide_llm_accuracy.c); once per decision. */
-static double training_mfu(decision *d)
-{
-    return decide_llm_training_mfu(d);
-}
-
 /* A modelled training speed's band: the calibration's leave-one-out error either way (as a
  * ratio, as scaled speeds: decide_speed.c); one row or none, the published range of the
  * utilisation around the figure used (throughput is in proportion to it). */
@@ -274,7 +267,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
                    gw_precision_find(o->run_precision)->computes, o->gpu->name);
         return;
     }
-    double mfu = training_mfu(d);
+    double mfu = decide_llm_training_mfu(d);   /* calibrated per kind, once a decision */
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
     double slowdown = model_llm_train_slowdown(&d->llm_setup);
     double one = mfu * rate * 1e12 / fpt / slowdown;

@@ -743,14 +743,6 @@ static int serves_demand(const decision *d, const decide_option *o)
     return serves;
 }
 
-static const decide_option *option_by_id(const decision *d, const char *id)
-{
-    for (size_t i = 0; i < d->n_options; i++)
-        if (!strcmp(d->options[i].id, id))
-            return &d->options[i];
-    return NULL;
-}
-
 /* The most instances of f its every-workload options tried (1, 2, 3, 4), 0 where one of them
  * serves the demand or none is an option. */
 static int instances_tried_short(const decision *d, const rent_offer *f, gw_buf *id)
@@ -758,7 +750,7 @@ static int instances_tried_short(const decision *d, const rent_offer *f, gw_buf 
     int most = 0, most_tried = most_instances(d, f);
     for (int n = 1; n <= most_tried; n = next_instances(d, n)) {
         rent_offer_id(id, f, n);
-        const decide_option *o = option_by_id(d, buf_cstr(id));
+        const decide_option *o = decide_option_find(d, buf_cstr(id));
         if (o && serves_demand(d, o))
             return 0;
         if (o)
@@ -779,9 +771,9 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
         if (decide_has_option(d, buf_cstr(id)))
             return GW_OK;   /* a count named by a candidate: already judged as it is */
         int rc = add_rent_option(d, f, n, buf_cstr(id), err);
-        decide_option *o = &d->options[d->n_options - 1];
         if (rc != GW_OK)
             return rc;
+        decide_option *o = &d->options[d->n_options - 1];
         decide_option_fit(d, o);
         decide_option_speed(d, o);
         decide_option_cost(d, o);
