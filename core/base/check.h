@@ -16,7 +16,8 @@ size_t gw_edit_distance(const char *a, const char *b);
  * its length, and at most 3, edits away); NULL otherwise.  candidates ends with NULL. */
 const char *gw_closest(const char *word, const char *const *candidates);
 
-/* 1 when s is YYYY-MM or YYYY-MM-DD with a real month and day of month. */
+/* 1 when s is YYYY-MM or YYYY-MM-DD of the Gregorian calendar: a real month, and a day that
+ * month has (2024-02-29 yes, 2023-02-29 and 2023-02-31 no). */
 int gw_valid_date(const char *s);
 
 /* Days from 1970-01-01 to the date s (YYYY-MM counts as its first day, so an age is never
