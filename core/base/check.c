@@ -128,6 +128,12 @@ int gw_parse_decimal(const char *s, double *out)
     return 1;
 }
 
+long long gw_double_to_ll(double d, long long min, long long max, long long fallback)
+{
+    /* NaN fails both comparisons */
+    return d >= (double)min && d <= (double)max ? (long long)d : fallback;
+}
+
 int gw_parse_count(const char *s, unsigned long max, unsigned long *out)
 {
     unsigned long v = 0;

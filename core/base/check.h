@@ -29,6 +29,12 @@ long gw_date_days(const char *s);
  * ("0x10"), "inf", "nan", blanks and anything after the number are refused (0). */
 int gw_parse_decimal(const char *s, double *out);
 
+/* d truncated toward zero when it is a number from min to max; fallback otherwise (NaN, the
+ * infinities, anything out of range).  Converting a double out of an integer type's range is
+ * undefined behaviour, so every double from outside (a plugin, the worker, a file) becomes an
+ * integer through this.  min and max lie within +-2^53, where every integer is a double. */
+long long gw_double_to_ll(double d, long long min, long long max, long long fallback);
+
 /* 1 when s, whole, is a count: digits only (no sign, point or blank), at least 1 and at most
  * max; *out gets it.  0 otherwise. */
 int gw_parse_count(const char *s, unsigned long max, unsigned long *out);
