@@ -118,7 +118,14 @@ static void refuse_entity_decl(void *ctx, const xmlChar *name, int type, const x
     (void)system_id;
     (void)content;
     if (why && !why->name[0]) {
-        snprintf(why->name, sizeof why->name, "%s", name ? (const char *)name : "?");
+        const char *full = name ? (const char *)name : "?";
+        snprintf(why->name, sizeof why->name, "%s", full);
+        size_t n = strlen(why->name);
+        if (full[n]) {   /* cut short: end on a whole UTF-8 character */
+            while (n && ((unsigned char)full[n] & 0xC0) == 0x80)
+                n--;
+            why->name[n] = '\0';
+        }
         why->line = ctxt->input ? ctxt->input->line : 0;
     }
     lx.xmlStopParser(ctxt);

@@ -651,7 +651,7 @@ void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *
     case KB_NEGATIVE: snprintf(out, outsz, "must not be negative"); break;
     case KB_NOT_POSITIVE: snprintf(out, outsz, "must be greater than 0"); break;
     case KB_NOT_GPU_COUNT:
-        snprintf(out, outsz, "expected a whole number of GPUs from 1 to %d, got %.17g",
+        snprintf(out, outsz, "expected a whole number of GPUs from 1 to %d, got %.15g",
                  KB_GPU_COUNT_MAX, v->number);
         break;
     case KB_NOT_TEXT: {
