@@ -8,6 +8,7 @@
  * 'from' figure as a range up to the highest current list price of the GPU and count.  A
  * provider's older price is set aside where its newer list prices the same GPU and count; a spot
  * offer is left out unless the workload's work can be interrupted (spot_ok). */
+#include "base/check.h"
 #include "base/units.h"
 #include "decide_rent.h"
 #include "decide_cost.h"
@@ -22,6 +23,13 @@
 #include <string.h>
 
 /* The order kb_prices_find gives (gpu, kind, as_of, currency, amount, id): options keep it. */
+/* GPUs per instance of a price row: whole and within the KB's range even for a file changed
+ * outside gpuwise (an unknown count is one GPU). */
+static int gpus_per_instance(double gpu_count)
+{
+    return (int)gw_double_to_ll(floor(gpu_count), 1, KB_GPU_COUNT_MAX, 1);
+}
+
 static int price_kb_order(const kb_price *p, const kb_price *q)
 {
     int c = strcmp(p->gpu, q->gpu);
@@ -180,7 +188,7 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
         f->first = first;
         f->terms = p;
         f->g = decide_gpu_find(d, p->gpu);
-        f->count = p->gpu_count > 0 ? (int)p->gpu_count : 1;
+        f->count = gpus_per_instance(p->gpu_count);
         f->seller = row_seller(p);
         f->spot = p->spot;
         f->price = decide_median(values, n);
@@ -426,7 +434,7 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
 
 static int same_offer(const kb_price *p, const kb_price *q)
 {
-    return !strcmp(p->gpu, q->gpu) && (int)p->gpu_count == (int)q->gpu_count &&
+    return !strcmp(p->gpu, q->gpu) && gpus_per_instance(p->gpu_count) == gpus_per_instance(q->gpu_count) &&
            decide_text_same(p->source, q->source) &&
            decide_text_same(p->provider, q->provider) &&
            decide_text_same(p->instance, q->instance) && p->spot == q->spot;
@@ -479,7 +487,7 @@ static int highest_list_price(decision *d, const rent_offer *f, const kb_price *
     for (size_t i = 0; i < n && rc == GW_OK; i++) {
         const kb_price *p = &rows[i];
         double value;
-        if ((same_count && (int)p->gpu_count != (int)f->terms->gpu_count) ||
+        if ((same_count && gpus_per_instance(p->gpu_count) != gpus_per_instance(f->terms->gpu_count)) ||
             p->spot != f->spot || row_fraction(p) != row_fraction(f->terms) ||
             !decide_str_eq(p->quality, DECIDE_PRICE_LIST) ||
             decide_price_standing(d, p) != DECIDE_STANDS_CURRENT)
@@ -651,7 +659,7 @@ static int cmp_config(const void *a, const void *b)
 /* Whether configuration c can make count GPUs (count 0: any) as instances of its count. */
 static int config_makes(const kb_cloud_config *c, int count)
 {
-    int per = c->gpu_count > 0 ? (int)c->gpu_count : 1;
+    int per = gpus_per_instance(c->gpu_count);
     return !count || (count % per == 0 && count / per <= instances_cap(per));
 }
 

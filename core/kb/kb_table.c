@@ -4,6 +4,7 @@
  * release and filling from SQL, the column lists of SQL statements, and the rules a value and a
  * row must keep (kb_write.c checks every write against them). */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -434,11 +435,17 @@ double kb_column_number(const kb_column *c, const void *row)
     return *(const double *)field_at(c, (void *)row);
 }
 
-/* An int field keeps an unknown as -1 (every int column is a flag or a count). */
+/* An int field keeps an unknown as -1 (every int column is a flag or a count).  A file changed
+ * outside gpuwise can hold any number: an int out of range reads as unknown, and a GPU count is
+ * read whole and within 1..KB_GPU_COUNT_MAX (kb check names such a row), so no later
+ * conversion to int can overflow. */
 static void column_set_number(const kb_column *c, void *row, double d)
 {
+    if ((c->flags & KB_GPU_COUNT) && !isnan(d))
+        d = d < 1 ? 1 : d > KB_GPU_COUNT_MAX ? KB_GPU_COUNT_MAX : floor(d);
     if (c->flags & KB_INT)
-        *(int *)field_at(c, row) = isnan(d) ? (c->flags & KB_DEFAULT_ZERO ? 0 : -1) : (int)d;
+        *(int *)field_at(c, row) =
+            (int)gw_double_to_ll(d, INT_MIN, INT_MAX, c->flags & KB_DEFAULT_ZERO ? 0 : -1);
     else
         *(double *)field_at(c, row) = d;
 }
