@@ -885,79 +885,74 @@ int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_er
     return GW_OK;
 }
 
-/* The cache's entry for GPU id; NULL when there is none. */
-static const gpu_names *names_of(const kb *k, const char *id)
-{
-    for (size_t i = 0; i < k->n_names; i++)
-        if (strcmp(k->names[i].id, id) == 0)
-            return &k->names[i];
-    return NULL;
-}
-
-/* 1 when g's marketing name is the words of name plus a product word that is no form factor or
- * memory size ("RTX 4000 SFF Ada" of "RTX 4000 Ada"): g is another product, a variant, and the
- * plain card may take back the words that led to g only while the plain card was missing.
- * "H100 SXM5 80GB" of "H100 80GB" differs in form alone: that name is the SXM card's. */
-static int variant_of(const gpu_names *g, const char *name)
-{
-    kb_strlist words = {0};
-    int variant = 0, covered = 1;
-    name_tokenize(name, &words);
-    for (size_t i = 0; i < words.n && covered; i++)
-        covered = is_memory_token(words.v[i]) ||
-                  token_in(g->name_tokens, g->n_name_tokens, words.v[i]);
-    for (size_t i = 0; i < g->n_name_tokens && covered && !variant; i++)
-        variant = !token_in(words.v, words.n, g->name_tokens[i]) &&
-                  !form_factor_token(g, g->name_tokens[i]);
-    kb_strlist_free(words.v, words.n);
-    return covered && variant;
-}
-
 /* 1 when name is one of g's names after normalisation (resolution's step 1). */
 static int names_exactly(const gpu_names *g, const char *name)
 {
     kb_strlist words = {0};
     name_tokenize(name, &words);
     char *norm = tokens_join(words.v, words.n);
-    int exact = token_in(g->variants, g->n_variants, norm);
+    int exact = *norm && token_in(g->variants, g->n_variants, norm);
     free(norm);
     kb_strlist_free(words.v, words.n);
     return exact;
 }
 
-/* 1 when a card's own id or name (not an alias) may keep a name that resolves, by its words
- * alone, to the one card owner: owner is a variant of it. */
-static int own_name_from_variant(kb *k, const char *what, const char *name, const char *owner)
+/* The cards other than gpu that name exactly (step 1) names, into *ids (caller frees). */
+static int exact_owners(kb *k, const char *gpu, const char *name, char ***ids, size_t *n,
+                        gw_error *err)
 {
-    const gpu_names *g = names_of(k, owner);
-    return strcmp(what, "alias") != 0 && g && !names_exactly(g, name) && variant_of(g, name);
+    kb_strlist owners = {0};
+    int rc = names_load(k, err);
+    for (size_t i = 0; rc == GW_OK && i < k->n_names; i++)
+        if (strcmp(k->names[i].id, gpu) != 0 && names_exactly(&k->names[i], name))
+            kb_strlist_push(&owners, gw_xstrdup(k->names[i].id));
+    *ids = owners.v;
+    *n = owners.n;
+    return rc;
 }
 
-int kb_gpu_name_free(kb *k, const char *gpu, const char *what, const char *name, gw_error *err)
+/* The cards an alias of gpu already leads to as the resolver reads it, exactly or by its words
+ * ("H100 80GB" is h100-sxm5's), into *ids (caller frees); none when it leads to gpu itself,
+ * even among others ("NVIDIA H200": the SXM part and the NVL, for h200-sxm to settle). */
+static int alias_owners(kb *k, const char *gpu, const char *alias, char ***ids, size_t *n,
+                        gw_error *err)
 {
-    char **ids = NULL;
-    size_t n = 0, others = 0;
     gw_error e = {0};
-    int rc = kb_gpu_resolve_family(k, name, &ids, &n, &e);
+    int rc = kb_gpu_resolve_family(k, alias, ids, n, &e);
     if (rc == GW_ENOTFOUND)   /* names no card (or is no name a query could use) */
         return GW_OK;
     if (rc != GW_OK) {
         *err = e;
         return rc;
     }
-    /* A name that already leads to this card, even among others ("NVIDIA H200": the SXM part
-     * and the NVL), is this card's to settle. */
-    for (size_t i = 0; i < n; i++)
-        others += strcmp(ids[i], gpu) != 0;
-    if (others < n || (n == 1 && own_name_from_variant(k, what, name, ids[0])))
-        others = 0;
-    gw_buf owners = GW_BUF_INIT;
-    for (size_t i = 0; others && i < n; i++)
-        buf_printf(&owners, "%s'%s'", i ? ", " : "", ids[i]);
-    if (others)
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*ids)[i], gpu) == 0) {
+            kb_strings_free(*ids, *n);
+            *ids = NULL;
+            *n = 0;
+            break;
+        }
+    return GW_OK;
+}
+
+/* A card's own id and name are checked exactly: by their words they may well lead to a card
+ * of the same family today ("Quadro RTX 4000" to the RTX 4000 Ada cards, a chip's 6 GB board to
+ * its 5 GB one), which the new card, a product of its own, rightly takes over.  An alias is a
+ * nickname and adds no product: it takes no name from any card. */
+int kb_gpu_name_free(kb *k, const char *gpu, const char *what, const char *name, gw_error *err)
+{
+    char **ids = NULL;
+    size_t n = 0;
+    int rc = strcmp(what, "alias") == 0 ? alias_owners(k, gpu, name, &ids, &n, err)
+                                        : exact_owners(k, gpu, name, &ids, &n, err);
+    if (rc == GW_OK && n > 0) {
+        gw_buf owners = GW_BUF_INIT;
+        for (size_t i = 0; i < n; i++)
+            buf_printf(&owners, "%s'%s'", i ? ", " : "", ids[i]);
         rc = gw_error_set(err, GW_EDATA, "%s '%.200s' of card '%.80s' already names card%s %s",
-                          what, name, gpu, others > 1 ? "s" : "", buf_cstr(&owners));
-    buf_free(&owners);
+                          what, name, gpu, n > 1 ? "s" : "", buf_cstr(&owners));
+        buf_free(&owners);
+    }
     kb_strings_free(ids, n);
     return rc;
 }

@@ -314,12 +314,16 @@ static void test_names_belong_to_one_card(void **state)
     char db[512], msg[1100];
     snprintf(db, sizeof db, "%s", tmp_path("names.db"));
     fixture_kb(db);
-    /* "h200": by its words the H200 SXM 141GB alone, whose other words are form and memory:
-     * the name is the SXM card's, and a new card called so (its id first) would take it */
-    assert_false(csv_accepts(db, CSV_GPUS CSV_GPU("h200,NVIDIA H200,NVIDIA,Hopper,pcie,141"),
+    /* a new card's name that is another card's alias, normalised ("GeForce" and case aside) */
+    assert_false(csv_accepts(db, CSV_GPUS CSV_GPU("rtx-3090-twin,GEFORCE RTX-3090,NVIDIA,Ampere,"
+                                                  "pcie,24"),
                              CSV_ALIASES, msg, sizeof msg));
-    assert_string_equal(msg, "gpus.csv:2: id 'h200' of card 'h200' already names card "
-                             "'h200-sxm'");
+    assert_string_equal(msg, "gpus.csv:2: name 'GEFORCE RTX-3090' of card 'rtx-3090-twin' "
+                             "already names card 'rtx-3090'");
+    /* a card's own id and name are checked exactly: "NVIDIA H200" leads by its words to the
+     * H200 SXM 141GB today, and the H200 itself, a product of its own, takes it */
+    assert_true(csv_accepts(db, CSV_GPUS CSV_GPU("h200,NVIDIA H200,NVIDIA,Hopper,pcie,141"),
+                            CSV_ALIASES, msg, sizeof msg));
     /* an alias on line 3 that is another card's name, lower-cased and spaced otherwise */
     assert_false(csv_accepts(db, CSV_GPUS, CSV_ALIASES "a10,A10 card\nl40,nvidia l40s\n", msg,
                              sizeof msg));
@@ -329,15 +333,14 @@ static void test_names_belong_to_one_card(void **state)
      * alias may settle a name that already leads to its card */
     assert_true(csv_accepts(db, CSV_GPUS, CSV_ALIASES "h100-sxm5,NVIDIA H100\n", msg,
                             sizeof msg));
-    /* the plain card after its variant: "RTX 4000 Ada" by its words was the SFF card until the
-     * plain one came (its name has the product word "SFF", not a form or a size) */
+    /* so does the plain card after its variant: "RTX 4000 Ada" by its words was the SFF card */
     assert_true(csv_accepts(db, CSV_GPUS
                             CSV_GPU("rtx-4000-sff-ada,NVIDIA RTX 4000 SFF Ada Generation,NVIDIA,"
                                     "Ada,pcie,20")
                             CSV_GPU("rtx-4000-ada,NVIDIA RTX 4000 Ada Generation,NVIDIA,Ada,"
                                     "pcie,20"),
                             CSV_ALIASES, msg, sizeof msg));
-    /* ... but an alias takes no name from another card, variant or not */
+    /* ... but an alias takes no name from another card, however it leads there */
     assert_false(csv_accepts(db, CSV_GPUS
                              CSV_GPU("rtx-4000-sff-ada,NVIDIA RTX 4000 SFF Ada Generation,NVIDIA,"
                                      "Ada,pcie,20")
