@@ -442,11 +442,12 @@ static void test_batches_count_across_the_file(void **state)
     assert_int_equal(n, 1);
     assert_true(rows[0].gpu_count == 8);
     assert_true(rows[0].value == 2);
-    /* the source made for the plugin and the file: slug of the name, then of the file's */
-    assert_string_equal(rows[0].source, "plugin-batched-bench-csv");
+    /* the source made for the plugin and the file: a plugin that is not shipped writes under
+     * "user-", then its name, '.' and the file's (records_sources.c) */
+    assert_string_equal(rows[0].source, "user-batched.bench.csv");
     kb_benchmarks_free(rows, n);
     kb_source s;
-    assert_int_equal(kb_source_get(k, "plugin-batched-bench-csv", &s, &err), GW_OK);
+    assert_int_equal(kb_source_get(k, "user-batched.bench.csv", &s, &err), GW_OK);
     assert_string_equal(s.title, "Benchmarks from CSV, two at a time (bench.csv)");
     assert_string_equal(s.kind, "plugin");
     kb_source_free(&s);
