@@ -37,6 +37,7 @@ LUA
 for case in "rtx-4090|rtx-4090" "h100-sxm5|h100-sxm5" "GeForce RTX 4090|rtx-4090" \
             "H100 80GB|h100-sxm5"; do
     alias=${case%|*} owner=${case#*|}
+    KB=$(fresh_kb importer)   # each case on the shipped KB: an earlier one may have added evil
     printf '%s\n' "$alias" >"$T/alias.txt"
     run "$GW" --kb "$KB" --plugins "$T/plugins" kb import --with takeover "$T/alias.txt"
     check_rc "importer alias '$alias': exit 65" 65
@@ -48,7 +49,7 @@ for case in "rtx-4090|rtx-4090" "h100-sxm5|h100-sxm5" "GeForce RTX 4090|rtx-4090
     check_out "plugin check, alias '$alias': the conflict named" \
         "alias '$alias' of card 'evil' already names card '$owner'"
 done
-# the names still mean their cards
+# after the last case "H100 80GB" still means the H100 SXM5
 run "$GW" --kb "$KB" --json kb show "H100 80GB"
 check_eq "'H100 80GB' is still the H100 SXM5" "$(jqr .id)" "h100-sxm5"
 
@@ -82,6 +83,7 @@ grep '^h100-sxm5,' "$ROOT/kb/data/gpus.csv" |
     sed 's/^h100-sxm5,NVIDIA H100 SXM5 80GB,/evil,Evil Accelerator,/' >>"$T/gpus.csv"
 for case in "rtx-4090|rtx-4090" "h100-sxm5|h100-sxm5" "H100 80GB|h100-sxm5"; do
     alias=${case%|*} owner=${case#*|}
+    KB=$(fresh_kb csv)
     printf 'gpu,alias\nevil,Evil\nevil,%s\n' "$alias" >"$T/aliases.csv"
     run "$GW" --kb "$KB" kb import "$T/gpus.csv" "$T/aliases.csv"
     check_rc "CSV alias '$alias': exit 65" 65
@@ -105,10 +107,12 @@ KB=$(fresh_kb sources)
 run "$GW" --kb "$KB" prices refresh lambda-cloud --input "$LAMBDA"
 check_rc "shipped lambda-cloud: exit 0" 0
 # a shipped plugin's source: "plugin-", its name, '.', its file
-SHIPPED="plugin-lambda-cloud.lambda-instance-types.json"
-check_eq "shipped lambda-cloud: its source id" \
-    "$(q "$KB" "SELECT id FROM source WHERE id LIKE 'plugin-lambda-cloud%'")" "$SHIPPED"
+SHIPPED=$(q "$KB" "SELECT id FROM source WHERE id LIKE 'plugin-lambda-cloud%'")
+check_eq "shipped lambda-cloud: its source id" "$SHIPPED" \
+    "plugin-lambda-cloud.lambda-instance-types.json"
+# its 3 offers (tests/plugins/pricing.sh), the cheapest gpu_1x_a100 at 129 cents = USD 1.29 an hour
 OFFERS=$(q "$KB" "SELECT count(*) || ' ' || min(amount) FROM price WHERE source = '$SHIPPED'")
+check_eq "shipped lambda-cloud: 3 offers" "$OFFERS" "3 1.29"
 cp "$KB" "$T/before.db"
 
 # A name that is no plugin name (the one that took lambda-cloud's source by its slug) is refused.
