@@ -184,6 +184,51 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
         free(joined);
 }
 
+/* Fills g for the GPU id (a copy is kept) with its name, form factor and memory: the names
+ * without aliases. */
+static void names_fill(gpu_names *g, const char *id, const char *name, const char *form_factor,
+                       const char *memory_type, double memory_gb)
+{
+    kb_strlist variants = {0}, tokens = {0}, name_tokens = {0};
+    memset(g, 0, sizeof *g);
+    g->id = gw_xstrdup(id);
+    g->memory_gb = memory_gb;
+    g->form_factor = form_factor ? gw_xstrdup(form_factor) : NULL;
+    names_add(&variants, &tokens, g->id);
+    names_add(&variants, &tokens, name);
+    if (name)
+        name_tokenize(name, &name_tokens);
+    names_add(NULL, &tokens, form_factor);
+    names_add(NULL, &tokens, memory_type);
+    g->variants = variants.v;
+    g->n_variants = variants.n;
+    g->tokens = tokens.v;
+    g->n_tokens = tokens.n;
+    g->name_tokens = name_tokens.v;
+    g->n_name_tokens = name_tokens.n;
+}
+
+/* Adds the alias to g's names. */
+static void names_add_alias(gpu_names *g, const char *alias)
+{
+    kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
+    kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
+    names_add(&variants, &tokens, alias);
+    g->variants = variants.v;
+    g->n_variants = variants.n;
+    g->tokens = tokens.v;
+    g->n_tokens = tokens.n;
+}
+
+/* A free slot for one more GPU at position at of the cache (kept in id order). */
+static gpu_names *names_insert_at(kb *k, size_t at)
+{
+    k->names = gw_xrealloc(k->names, (k->n_names + 1) * sizeof *k->names);
+    memmove(&k->names[at + 1], &k->names[at], (k->n_names - at) * sizeof *k->names);
+    k->n_names++;
+    return &k->names[at];
+}
+
 static int names_load(kb *k, gw_error *err)
 {
     sqlite3_stmt *st;
@@ -194,30 +239,11 @@ static int names_load(kb *k, gw_error *err)
                      "FROM gpu ORDER BY id", &st, err);
     if (rc)
         return rc;
-    size_t cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (k->n_names == cap) {
-            cap = cap ? cap * 2 : 64;
-            k->names = gw_xrealloc(k->names, cap * sizeof *k->names);
-        }
-        gpu_names *g = &k->names[k->n_names++];
-        kb_strlist variants = {0}, tokens = {0}, name_tokens = {0};
-        memset(g, 0, sizeof *g);
-        g->id = kb_sql_text(st, 0);
-        g->memory_gb = kb_sql_number(st, 4);
-        g->form_factor = kb_sql_text(st, 2);
-        names_add(&variants, &tokens, g->id);
-        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
-        name_tokenize((const char *)sqlite3_column_text(st, 1), &name_tokens);
-        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 2));
-        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 3));
-        g->variants = variants.v;
-        g->n_variants = variants.n;
-        g->tokens = tokens.v;
-        g->n_tokens = tokens.n;
-        g->name_tokens = name_tokens.v;
-        g->n_name_tokens = name_tokens.n;
-    }
+    while (sqlite3_step(st) == SQLITE_ROW)
+        names_fill(names_insert_at(k, k->n_names), (const char *)sqlite3_column_text(st, 0),
+                   (const char *)sqlite3_column_text(st, 1),
+                   (const char *)sqlite3_column_text(st, 2),
+                   (const char *)sqlite3_column_text(st, 3), kb_sql_number(st, 4));
     sqlite3_finalize(st);
     if ((rc = kb_sql_prepare(k, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias", &st, err)))
         return rc;
@@ -226,19 +252,59 @@ static int names_load(kb *k, gw_error *err)
         const char *gpu = (const char *)sqlite3_column_text(st, 0);
         while (at < k->n_names && strcmp(k->names[at].id, gpu) < 0)
             at++;
-        if (at == k->n_names || strcmp(k->names[at].id, gpu) != 0)
-            continue;
-        gpu_names *g = &k->names[at];
-        kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
-        kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
-        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
-        g->variants = variants.v;
-        g->n_variants = variants.n;
-        g->tokens = tokens.v;
-        g->n_tokens = tokens.n;
+        if (at < k->n_names && strcmp(k->names[at].id, gpu) == 0)
+            names_add_alias(&k->names[at], (const char *)sqlite3_column_text(st, 1));
     }
     sqlite3_finalize(st);
     return GW_OK;
+}
+
+/* Where GPU id is in the cache, or would go: *found says which. */
+static size_t names_find(const kb *k, const char *id, int *found)
+{
+    size_t lo = 0, hi = k->n_names;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(k->names[mid].id, id);
+        if (cmp == 0) {
+            *found = 1;
+            return mid;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = 0;
+    return lo;
+}
+
+void kb_names_written(kb *k, int table, const kb_value *v, int outcome)
+{
+    int found;
+    size_t ncols;
+    if (!k->names)
+        return;
+    if (outcome == KB_ADDED && table == KB_ALIASES) {
+        const kb_column *cols = kb_table_columns(KB_ALIASES, &ncols);
+        size_t at = names_find(k, v[kb_table_column(KB_ALIASES, "gpu") - cols].text, &found);
+        if (found) {
+            names_add_alias(&k->names[at], v[kb_table_column(KB_ALIASES, "alias") - cols].text);
+            return;
+        }
+    } else if (outcome == KB_ADDED && table == KB_GPUS) {
+        const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+        const char *id = v[kb_table_column(KB_GPUS, "id") - cols].text;
+        size_t at = names_find(k, id, &found);
+        if (!found) {
+            names_fill(names_insert_at(k, at), id, v[kb_table_column(KB_GPUS, "name") - cols].text,
+                       v[kb_table_column(KB_GPUS, "form_factor") - cols].text,
+                       v[kb_table_column(KB_GPUS, "memory_type") - cols].text,
+                       v[kb_table_column(KB_GPUS, "memory_gb") - cols].number);
+            return;
+        }
+    }
+    kb_names_drop(k);   /* a changed row: read again when next needed */
 }
 
 static int token_in(char *const *v, size_t n, const char *t)
@@ -885,27 +951,21 @@ int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_er
     return GW_OK;
 }
 
-/* 1 when name is one of g's names after normalisation (resolution's step 1). */
-static int names_exactly(const gpu_names *g, const char *name)
-{
-    kb_strlist words = {0};
-    name_tokenize(name, &words);
-    char *norm = tokens_join(words.v, words.n);
-    int exact = *norm && token_in(g->variants, g->n_variants, norm);
-    free(norm);
-    kb_strlist_free(words.v, words.n);
-    return exact;
-}
-
-/* The cards other than gpu that name exactly (step 1) names, into *ids (caller frees). */
+/* The cards other than gpu one of whose names is name after normalisation (resolution's
+ * step 1), into *ids (caller frees). */
 static int exact_owners(kb *k, const char *gpu, const char *name, char ***ids, size_t *n,
                         gw_error *err)
 {
-    kb_strlist owners = {0};
+    kb_strlist owners = {0}, words = {0};
     int rc = names_load(k, err);
-    for (size_t i = 0; rc == GW_OK && i < k->n_names; i++)
-        if (strcmp(k->names[i].id, gpu) != 0 && names_exactly(&k->names[i], name))
+    name_tokenize(name, &words);
+    char *norm = tokens_join(words.v, words.n);
+    for (size_t i = 0; rc == GW_OK && *norm && i < k->n_names; i++)
+        if (strcmp(k->names[i].id, gpu) != 0 &&
+            token_in(k->names[i].variants, k->names[i].n_variants, norm))
             kb_strlist_push(&owners, gw_xstrdup(k->names[i].id));
+    free(norm);
+    kb_strlist_free(words.v, words.n);
     *ids = owners.v;
     *n = owners.n;
     return rc;

@@ -372,8 +372,8 @@ static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_err
         rc = names_owned(k, t, v, err);
     if (rc == GW_OK)
         rc = run_write(k, t, v, &row, err);
-    if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])
-        kb_names_drop(k);   /* resolution must see the new names */
+    if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])   /* resolution sees them */
+        kb_names_written(k, (int)(t - kb_tables), v, rc == GW_OK ? *outcome : -1);
     if (rc == GW_OK && *outcome == KB_UPDATED)
         rc = fts_refresh(k, t, row, err);
     return rc == GW_OK ? mark_matched(k, t, row, err) : rc;
