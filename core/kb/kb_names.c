@@ -1,9 +1,10 @@
 /* kb_names.c — GPU name resolution, the same for the CLI and for plugins: every GPU's id, name
  * and aliases split the way people vary them ("NVIDIA GeForce RTX 3090", "rtx-3090", "8x
- * H100 80GB"), cached per connection until the next write, and a name resolved in named steps:
- * a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names hold
- * every word, narrowed by a memory size, the SXM part, and the plain card over its Ti/Super
- * variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part. */
+ * H100 80GB"), cached per connection and kept up by the writes, and a name resolved in named
+ * steps: a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names
+ * hold every word, narrowed by a memory size, the SXM part, and the plain card over its
+ * Ti/Super variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part.
+ * A name belongs to one card: kb_gpu_name_free says which names a card may take. */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,19 +17,6 @@
 #include "kb.h"
 #include "kb_names.h"
 #include "kb_sql.h"
-
-/* What resolution knows of one GPU: its names normalised (concatenated tokens) and tokens. */
-struct gpu_names {
-    char *id;
-    char *form_factor;
-    double memory_gb;
-    char **variants;      /* id, name and every alias, normalised */
-    size_t n_variants;
-    char **tokens;        /* tokens of all of those plus form factor and memory type */
-    size_t n_tokens;
-    char **name_tokens;   /* tokens of the marketing name alone */
-    size_t n_name_tokens;
-};
 
 void kb_names_drop(kb *k)
 {
@@ -155,6 +143,15 @@ static char *tokens_join(char *const *v, size_t n)
     return buf_detach(&b);
 }
 
+char *kb_name_norm(const char *name)
+{
+    kb_strlist words = {0};
+    name_tokenize(name, &words);
+    char *norm = tokens_join(words.v, words.n);
+    kb_strlist_free(words.v, words.n);
+    return norm;
+}
+
 /* Adds text's tokens joined (a name variant) to variants and each token to tokens, unless
  * there already. */
 static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text)
@@ -229,7 +226,7 @@ static gpu_names *names_insert_at(kb *k, size_t at)
     return &k->names[at];
 }
 
-static int names_load(kb *k, gw_error *err)
+int kb_names_load(kb *k, gw_error *err)
 {
     sqlite3_stmt *st;
     if (k->names)
@@ -894,7 +891,7 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
     if (strlen(name) > 200)
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
-    if ((rc = names_load(k, err)))
+    if ((rc = kb_names_load(k, err)))
         return rc;
     if (count_malformed(name))
         return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
@@ -951,76 +948,10 @@ int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_er
     return GW_OK;
 }
 
-/* The cards other than gpu one of whose names is name after normalisation (resolution's
- * step 1), into *ids (caller frees). */
-static int exact_owners(kb *k, const char *gpu, const char *name, char ***ids, size_t *n,
-                        gw_error *err)
-{
-    kb_strlist owners = {0}, words = {0};
-    int rc = names_load(k, err);
-    name_tokenize(name, &words);
-    char *norm = tokens_join(words.v, words.n);
-    for (size_t i = 0; rc == GW_OK && *norm && i < k->n_names; i++)
-        if (strcmp(k->names[i].id, gpu) != 0 &&
-            token_in(k->names[i].variants, k->names[i].n_variants, norm))
-            kb_strlist_push(&owners, gw_xstrdup(k->names[i].id));
-    free(norm);
-    kb_strlist_free(words.v, words.n);
-    *ids = owners.v;
-    *n = owners.n;
-    return rc;
-}
-
-/* The cards an alias of gpu already leads to as the resolver reads it, exactly or by its words
- * ("H100 80GB" is h100-sxm5's), into *ids (caller frees); none when it leads to gpu itself,
- * even among others ("NVIDIA H200": the SXM part and the NVL, for h200-sxm to settle). */
-static int alias_owners(kb *k, const char *gpu, const char *alias, char ***ids, size_t *n,
-                        gw_error *err)
-{
-    gw_error e = {0};
-    int rc = kb_gpu_resolve_family(k, alias, ids, n, &e);
-    if (rc == GW_ENOTFOUND)   /* names no card (or is no name a query could use) */
-        return GW_OK;
-    if (rc != GW_OK) {
-        *err = e;
-        return rc;
-    }
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*ids)[i], gpu) == 0) {
-            kb_strings_free(*ids, *n);
-            *ids = NULL;
-            *n = 0;
-            break;
-        }
-    return GW_OK;
-}
-
-/* A card's own id and name are checked exactly: by their words they may well lead to a card
- * of the same family today ("Quadro RTX 4000" to the RTX 4000 Ada cards, a chip's 6 GB board to
- * its 5 GB one), which the new card, a product of its own, rightly takes over.  An alias is a
- * nickname and adds no product: it takes no name from any card. */
-int kb_gpu_name_free(kb *k, const char *gpu, const char *what, const char *name, gw_error *err)
-{
-    char **ids = NULL;
-    size_t n = 0;
-    int rc = strcmp(what, "alias") == 0 ? alias_owners(k, gpu, name, &ids, &n, err)
-                                        : exact_owners(k, gpu, name, &ids, &n, err);
-    if (rc == GW_OK && n > 0) {
-        gw_buf owners = GW_BUF_INIT;
-        for (size_t i = 0; i < n; i++)
-            buf_printf(&owners, "%s'%s'", i ? ", " : "", ids[i]);
-        rc = gw_error_set(err, GW_EDATA, "%s '%.200s' of card '%.80s' already names card%s %s",
-                          what, name, gpu, n > 1 ? "s" : "", buf_cstr(&owners));
-        buf_free(&owners);
-    }
-    kb_strings_free(ids, n);
-    return rc;
-}
-
 int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
 {
     int clashes = 0;
-    if (names_load(k, err) != GW_OK)
+    if (kb_names_load(k, err) != GW_OK)
         return -1;
     for (size_t i = 0; i < k->n_names; i++)
         for (size_t j = i + 1; j < k->n_names; j++)
