@@ -745,6 +745,21 @@ static int gpu_known(rec_ctx *c, const char *id)
     return 1;
 }
 
+/* A dry run's check of what kb_row_put refuses in a real one: the new card's id, name and
+ * aliases must name no other card already (kb_gpu_name_free). */
+static int names_free(rec_ctx *c, const char *id, const char *name, const view *aliases,
+                      gw_error *err)
+{
+    gw_error e = {0};
+    int rc = kb_result(c, kb_gpu_name_free(c->k, id, "id", id, &e), &e, err);
+    if (rc == GW_OK && !c->bad)
+        rc = kb_result(c, kb_gpu_name_free(c->k, id, "name", name, &e), &e, err);
+    for (size_t i = 0; rc == GW_OK && !c->bad && i < view_len(aliases); i++)
+        rc = kb_result(c, kb_gpu_name_free(c->k, id, "alias",
+                                           view_str(view_list_at(aliases, i)), &e), &e, err);
+    return rc;
+}
+
 static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_run,
                      records_result *res, gw_error *err)
 {
@@ -769,12 +784,16 @@ static int store_gpu(rec_ctx *c, const view *r, const char *source_id, int dry_r
         *c->batch_gpus = gw_xrealloc(*c->batch_gpus, (*c->n_batch_gpus + 1) * sizeof(char *));
         (*c->batch_gpus)[(*c->n_batch_gpus)++] = gw_xstrdup(id);
     }
-    if (dry_run) {
-        res->stored++;
-        res->per_table[KB_GPUS]++;
-        return GW_OK;
-    }
     gw_error e = {0};
+    if (dry_run) {
+        int rc = names_free(c, id, row[kb_table_column(KB_GPUS, "name") - cols].text, aliases,
+                            err);
+        if (rc == GW_OK && !c->bad) {
+            res->stored++;
+            res->per_table[KB_GPUS]++;
+        }
+        return rc;
+    }
     int outcome = KB_ADDED;
     int rc = kb_result(c, kb_row_put(c->k, KB_GPUS, row, &outcome, &e), &e, err);
     if (rc != GW_OK || c->bad)

@@ -1,7 +1,7 @@
 /* records_sources.c — the source rows that stand for what a plugin returned ("plugin-NAME" or
- * "plugin-NAME-FILE", published by "gpuwise plugin NAME VERSION"), and the rule that a plugin
- * cites only the sources made for it, never the KB's curated ones or another plugin's. */
-#include <ctype.h>
+ * "plugin-NAME.FILE" for a shipped plugin, "user-..." for any other; published by "gpuwise
+ * plugin NAME VERSION"), and the rule that a plugin cites only the sources made for it, never
+ * the KB's curated ones or another plugin's. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,21 +16,86 @@ static const char *path_base(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Appends a slug of s (lower-case letters and digits, '-' between words). */
-static void slug_append(gw_buf *b, const char *s)
+/* ---- source ids: one per plugin and file, never another's ----
+ * "plugin-NAME" or "plugin-NAME.FILE" for a shipped plugin, "user-NAME" or "user-NAME.FILE" for
+ * any other, so that no user plugin can write, replace or cite a shipped plugin's source.  The
+ * id is injective: NAME is [a-z0-9][a-z0-9-]* (no '.'), so the first '.' ends it, and FILE
+ * keeps a-z, 0-9, '.' and '-' and writes every other byte as "_XX" (its hex): "Lambda_GPUs.csv"
+ * is "_4cambda_5f_47_50_55s.csv", never "lambda-gpus-csv". */
+
+#define SOURCE_FILE_MAX 64   /* an encoded file name longer than this is cut, with its hash */
+
+/* 1 for a-z and 0-9, whatever the locale says of other bytes. */
+static int lower_alnum(int c)
 {
-    int dash = b->len > 0;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (isalnum(c)) {
-            if (dash && b->len > 0 && b->data[b->len - 1] != '-')
-                buf_putc(b, '-');
-            buf_putc(b, (char)tolower(c));
-            dash = 0;
-        } else {
-            dash = 1;
-        }
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* 1 when name is a plugin name a source id can be made of: [a-z0-9][a-z0-9-]*. */
+static int source_name_ok(const char *name)
+{
+    if (!name || !lower_alnum((unsigned char)*name))
+        return 0;
+    for (const char *c = name; *c; c++)
+        if (!lower_alnum((unsigned char)*c) && *c != '-')
+            return 0;
+    return 1;
+}
+
+/* 64-bit FNV-1a of s: what names a cut file part. */
+static unsigned long long fnv1a64(const char *s)
+{
+    unsigned long long h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ULL;
+    return h;
+}
+
+/* Appends file, encoded (above).  An encoding longer than SOURCE_FILE_MAX keeps its first 45
+ * characters and adds "_z" and the hash of the whole name: "_z" is no escape, so a cut name
+ * never equals an uncut one, and two long names of one plugin differ by their hash. */
+static void file_encode(gw_buf *b, const char *file)
+{
+    size_t from = b->len;
+    for (const unsigned char *c = (const unsigned char *)file; *c; c++) {
+        if (lower_alnum(*c) || *c == '.' || *c == '-')
+            buf_putc(b, (char)*c);
+        else
+            buf_printf(b, "_%02x", *c);
     }
+    if (b->len - from > SOURCE_FILE_MAX) {
+        b->len = from + 45;
+        b->data[b->len] = '\0';
+        buf_printf(b, "_z%016llx", fnv1a64(file));
+    }
+}
+
+/* The id of the source for what the plugin info returned from the file base (NULL: none),
+ * into id.  GW_EDATA when the plugin's name cannot make one. */
+static int source_id_make(gw_buf *id, const plugin_info *info, const char *base, gw_error *err)
+{
+    if (!source_name_ok(info->name))
+        return gw_error_set(err, GW_EDATA, "%s: plugin name '%.80s' makes no source id: a plugin "
+                            "name is lower-case letters, digits and '-' ([a-z0-9][a-z0-9-]*)",
+                            path_base(info->path), info->name ? info->name : "");
+    buf_printf(id, "%s%s", info->compiled ? "plugin-" : "user-", info->name);
+    if (base) {
+        buf_putc(id, '.');
+        file_encode(id, base);
+    }
+    return GW_OK;
+}
+
+/* 1 when id is one of the plugin info's sources: its own id, or that id and a file. */
+static int source_owned(const plugin_info *info, const char *id)
+{
+    gw_buf own = GW_BUF_INIT;
+    gw_error e = {0};
+    int owned = 0;
+    if (id && source_id_make(&own, info, NULL, &e) == GW_OK)
+        owned = !strncmp(id, own.data, own.len) && (id[own.len] == '\0' || id[own.len] == '.');
+    buf_free(&own);
+    return owned;
 }
 
 char *records_plugin_source(kb *k, int write, plugin *p, const char *input_path, gw_error *err)
@@ -51,13 +116,9 @@ char *records_source_row(kb *k, int write, plugin *p, const char *input_path, co
     plugin_get_info(p, &info);
     gw_buf id = GW_BUF_INIT, title = GW_BUF_INIT, note = GW_BUF_INIT, publisher = GW_BUF_INIT;
     const char *base = path_base(input_path);
-    buf_puts(&id, "plugin");
-    slug_append(&id, info.name);
-    if (base)
-        slug_append(&id, base);
-    if (id.len > 120) {   /* keep ids readable: long file names are cut */
-        id.data[120] = '\0';
-        id.len = 120;
+    if (source_id_make(&id, &info, base, err) != GW_OK) {
+        buf_free(&id);
+        return NULL;
     }
     buf_puts(&title, info.description);
     if (base)
@@ -91,32 +152,17 @@ char *records_source_row(kb *k, int write, plugin *p, const char *input_path, co
 
 /* ---- what a plugin may cite ---- */
 
-/* 1 when the KB's source id was made for plugin name (records_source_row: its publisher is
- * "gpuwise plugin NAME VERSION"). */
-static int source_of_plugin(kb *k, const char *id, const char *name)
-{
-    kb_source src = {0};
-    gw_error e = {0};
-    int mine = 0;
-    if (kb_source_get(k, id, &src, &e) == GW_OK && src.publisher) {
-        size_t len = strlen("gpuwise plugin "), nl = strlen(name);
-        mine = !strncmp(src.publisher, "gpuwise plugin ", len) &&
-               !strncmp(src.publisher + len, name, nl) && src.publisher[len + nl] == ' ';
-    }
-    kb_source_free(&src);
-    return mine;
-}
-
 int records_check_plugin_sources(const plugin *p, kb *k, const view *records, const char *what,
                                  gw_error *err)
 {
     plugin_info info;
+    (void)k;   /* the id says whose it is */
     plugin_get_info(p, &info);
     if (info.compiled)
         return GW_OK;
     for (size_t i = 0; i < view_len(records); i++) {
         const char *id = view_str(view_map_get(view_list_at(records, i), "source"));
-        if (id && !source_of_plugin(k, id, info.name ? info.name : ""))
+        if (id && !source_owned(&info, id))
             return gw_error_set(err, GW_EDATA,
                                 "%s: %s[%zu].source: '%s' is not one of this plugin's sources; a "
                                 "plugin cites only the sources made for it (leave `source` out), "

@@ -318,6 +318,12 @@ int kb_gpu_resolve(kb *k, const char *name, char **id, int *count, gw_error *err
  * matches, in id order; a precise name gives one.  Counts ("4x") are not read.  Caller frees
  * with kb_strings_free; GW_ENOTFOUND as kb_gpu_resolve for a name that matches nothing. */
 int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_error *err);
+/* GW_OK when name, the card gpu's id, name or alias (what: "id", "name" or "alias"), names no
+ * other card today: an id or a name is no other card's id, name or alias after normalisation;
+ * an alias also leads to no other card by its words as kb_gpu_resolve reads them ("H100 80GB"
+ * is h100-sxm5's), unless it leads to gpu too.  GW_EDATA naming the cards it already names.
+ * kb_row_put refuses the rest, so that no card takes over another's names. */
+int kb_gpu_name_free(kb *k, const char *gpu, const char *what, const char *name, gw_error *err);
 
 int kb_gpu_get(kb *k, const char *id, kb_gpu *out, gw_error *err);     /* GW_ENOTFOUND */
 /* The aliases of a GPU, sorted.  Caller frees with kb_strings_free. */

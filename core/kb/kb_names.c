@@ -1,9 +1,10 @@
 /* kb_names.c — GPU name resolution, the same for the CLI and for plugins: every GPU's id, name
  * and aliases split the way people vary them ("NVIDIA GeForce RTX 3090", "rtx-3090", "8x
- * H100 80GB"), cached per connection until the next write, and a name resolved in named steps:
- * a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names hold
- * every word, narrowed by a memory size, the SXM part, and the plain card over its Ti/Super
- * variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part. */
+ * H100 80GB"), cached per connection and kept up by the writes, and a name resolved in named
+ * steps: a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names
+ * hold every word, narrowed by a memory size, the SXM part, and the plain card over its
+ * Ti/Super variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part.
+ * A name belongs to one card: kb_gpu_name_free says which names a card may take. */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,19 +17,6 @@
 #include "kb.h"
 #include "kb_names.h"
 #include "kb_sql.h"
-
-/* What resolution knows of one GPU: its names normalised (concatenated tokens) and tokens. */
-struct gpu_names {
-    char *id;
-    char *form_factor;
-    double memory_gb;
-    char **variants;      /* id, name and every alias, normalised */
-    size_t n_variants;
-    char **tokens;        /* tokens of all of those plus form factor and memory type */
-    size_t n_tokens;
-    char **name_tokens;   /* tokens of the marketing name alone */
-    size_t n_name_tokens;
-};
 
 void kb_names_drop(kb *k)
 {
@@ -155,6 +143,15 @@ static char *tokens_join(char *const *v, size_t n)
     return buf_detach(&b);
 }
 
+char *kb_name_norm(const char *name)
+{
+    kb_strlist words = {0};
+    name_tokenize(name, &words);
+    char *norm = tokens_join(words.v, words.n);
+    kb_strlist_free(words.v, words.n);
+    return norm;
+}
+
 /* Adds text's tokens joined (a name variant) to variants and each token to tokens, unless
  * there already. */
 static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text)
@@ -184,7 +181,52 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
         free(joined);
 }
 
-static int names_load(kb *k, gw_error *err)
+/* Fills g for the GPU id (a copy is kept) with its name, form factor and memory: the names
+ * without aliases. */
+static void names_fill(gpu_names *g, const char *id, const char *name, const char *form_factor,
+                       const char *memory_type, double memory_gb)
+{
+    kb_strlist variants = {0}, tokens = {0}, name_tokens = {0};
+    memset(g, 0, sizeof *g);
+    g->id = gw_xstrdup(id);
+    g->memory_gb = memory_gb;
+    g->form_factor = form_factor ? gw_xstrdup(form_factor) : NULL;
+    names_add(&variants, &tokens, g->id);
+    names_add(&variants, &tokens, name);
+    if (name)
+        name_tokenize(name, &name_tokens);
+    names_add(NULL, &tokens, form_factor);
+    names_add(NULL, &tokens, memory_type);
+    g->variants = variants.v;
+    g->n_variants = variants.n;
+    g->tokens = tokens.v;
+    g->n_tokens = tokens.n;
+    g->name_tokens = name_tokens.v;
+    g->n_name_tokens = name_tokens.n;
+}
+
+/* Adds the alias to g's names. */
+static void names_add_alias(gpu_names *g, const char *alias)
+{
+    kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
+    kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
+    names_add(&variants, &tokens, alias);
+    g->variants = variants.v;
+    g->n_variants = variants.n;
+    g->tokens = tokens.v;
+    g->n_tokens = tokens.n;
+}
+
+/* A free slot for one more GPU at position at of the cache (kept in id order). */
+static gpu_names *names_insert_at(kb *k, size_t at)
+{
+    k->names = gw_xrealloc(k->names, (k->n_names + 1) * sizeof *k->names);
+    memmove(&k->names[at + 1], &k->names[at], (k->n_names - at) * sizeof *k->names);
+    k->n_names++;
+    return &k->names[at];
+}
+
+int kb_names_load(kb *k, gw_error *err)
 {
     sqlite3_stmt *st;
     if (k->names)
@@ -194,30 +236,11 @@ static int names_load(kb *k, gw_error *err)
                      "FROM gpu ORDER BY id", &st, err);
     if (rc)
         return rc;
-    size_t cap = 0;
-    while (sqlite3_step(st) == SQLITE_ROW) {
-        if (k->n_names == cap) {
-            cap = cap ? cap * 2 : 64;
-            k->names = gw_xrealloc(k->names, cap * sizeof *k->names);
-        }
-        gpu_names *g = &k->names[k->n_names++];
-        kb_strlist variants = {0}, tokens = {0}, name_tokens = {0};
-        memset(g, 0, sizeof *g);
-        g->id = kb_sql_text(st, 0);
-        g->memory_gb = kb_sql_number(st, 4);
-        g->form_factor = kb_sql_text(st, 2);
-        names_add(&variants, &tokens, g->id);
-        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
-        name_tokenize((const char *)sqlite3_column_text(st, 1), &name_tokens);
-        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 2));
-        names_add(NULL, &tokens, (const char *)sqlite3_column_text(st, 3));
-        g->variants = variants.v;
-        g->n_variants = variants.n;
-        g->tokens = tokens.v;
-        g->n_tokens = tokens.n;
-        g->name_tokens = name_tokens.v;
-        g->n_name_tokens = name_tokens.n;
-    }
+    while (sqlite3_step(st) == SQLITE_ROW)
+        names_fill(names_insert_at(k, k->n_names), (const char *)sqlite3_column_text(st, 0),
+                   (const char *)sqlite3_column_text(st, 1),
+                   (const char *)sqlite3_column_text(st, 2),
+                   (const char *)sqlite3_column_text(st, 3), kb_sql_number(st, 4));
     sqlite3_finalize(st);
     if ((rc = kb_sql_prepare(k, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias", &st, err)))
         return rc;
@@ -226,19 +249,59 @@ static int names_load(kb *k, gw_error *err)
         const char *gpu = (const char *)sqlite3_column_text(st, 0);
         while (at < k->n_names && strcmp(k->names[at].id, gpu) < 0)
             at++;
-        if (at == k->n_names || strcmp(k->names[at].id, gpu) != 0)
-            continue;
-        gpu_names *g = &k->names[at];
-        kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
-        kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
-        names_add(&variants, &tokens, (const char *)sqlite3_column_text(st, 1));
-        g->variants = variants.v;
-        g->n_variants = variants.n;
-        g->tokens = tokens.v;
-        g->n_tokens = tokens.n;
+        if (at < k->n_names && strcmp(k->names[at].id, gpu) == 0)
+            names_add_alias(&k->names[at], (const char *)sqlite3_column_text(st, 1));
     }
     sqlite3_finalize(st);
     return GW_OK;
+}
+
+/* Where GPU id is in the cache, or would go: *found says which. */
+static size_t names_find(const kb *k, const char *id, int *found)
+{
+    size_t lo = 0, hi = k->n_names;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int cmp = strcmp(k->names[mid].id, id);
+        if (cmp == 0) {
+            *found = 1;
+            return mid;
+        }
+        if (cmp < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = 0;
+    return lo;
+}
+
+void kb_names_written(kb *k, int table, const kb_value *v, int outcome)
+{
+    int found;
+    size_t ncols;
+    if (!k->names)
+        return;
+    if (outcome == KB_ADDED && table == KB_ALIASES) {
+        const kb_column *cols = kb_table_columns(KB_ALIASES, &ncols);
+        size_t at = names_find(k, v[kb_table_column(KB_ALIASES, "gpu") - cols].text, &found);
+        if (found) {
+            names_add_alias(&k->names[at], v[kb_table_column(KB_ALIASES, "alias") - cols].text);
+            return;
+        }
+    } else if (outcome == KB_ADDED && table == KB_GPUS) {
+        const kb_column *cols = kb_table_columns(KB_GPUS, &ncols);
+        const char *id = v[kb_table_column(KB_GPUS, "id") - cols].text;
+        size_t at = names_find(k, id, &found);
+        if (!found) {
+            names_fill(names_insert_at(k, at), id, v[kb_table_column(KB_GPUS, "name") - cols].text,
+                       v[kb_table_column(KB_GPUS, "form_factor") - cols].text,
+                       v[kb_table_column(KB_GPUS, "memory_type") - cols].text,
+                       v[kb_table_column(KB_GPUS, "memory_gb") - cols].number);
+            return;
+        }
+    }
+    kb_names_drop(k);   /* a changed row: read again when next needed */
 }
 
 static int token_in(char *const *v, size_t n, const char *t)
@@ -828,7 +891,7 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
     if (strlen(name) > 200)
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
-    if ((rc = names_load(k, err)))
+    if ((rc = kb_names_load(k, err)))
         return rc;
     if (count_malformed(name))
         return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
@@ -888,7 +951,7 @@ int kb_gpu_resolve_family(kb *k, const char *name, char ***ids, size_t *n, gw_er
 int kb_names_clashes(kb *k, gw_buf *report, gw_error *err)
 {
     int clashes = 0;
-    if (names_load(k, err) != GW_OK)
+    if (kb_names_load(k, err) != GW_OK)
         return -1;
     for (size_t i = 0; i < k->n_names; i++)
         for (size_t j = i + 1; j < k->n_names; j++)

@@ -326,6 +326,23 @@ void kb_row_statements_free(kb *k)
 
 static int fts_refresh(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err);
 
+/* A card's id and name, or an alias, about to be written must name no other card already
+ * (kb_gpu_name_free): an importer or a CSV adding card 'evil' with the alias "rtx-4090" would
+ * make the RTX 4090 ambiguous everywhere a name is read. */
+static int names_owned(kb *k, const kb_table *t, const kb_value *v, gw_error *err)
+{
+    if (t == &kb_tables[KB_GPUS]) {
+        const char *id = v[kb_table_column(KB_GPUS, "id") - t->cols].text;
+        int rc = kb_gpu_name_free(k, id, "id", id, err);
+        return rc ? rc : kb_gpu_name_free(k, id, "name",
+                                          v[kb_table_column(KB_GPUS, "name") - t->cols].text, err);
+    }
+    if (t == &kb_tables[KB_ALIASES])
+        return kb_gpu_name_free(k, v[kb_table_column(KB_ALIASES, "gpu") - t->cols].text, "alias",
+                                v[kb_table_column(KB_ALIASES, "alias") - t->cols].text, err);
+    return GW_OK;
+}
+
 /* Validates and stores one row.  A row identical to a stored one changes nothing.  Else a row
  * whose identity (its KB_KEY columns) a stored row has updates that row, unless the table lets
  * rows share an identity and every such row was already matched by this transaction (the
@@ -336,8 +353,6 @@ static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_err
     int rc = kb_write_check(k, err);
     if (rc || (rc = validate_row(k, t, v, err)) != GW_OK)
         return rc;
-    if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])
-        kb_names_drop(k);   /* resolution must see the new names */
 
     int keyed = 0, taken = 0;
     sqlite3_int64 row = 0;
@@ -354,7 +369,11 @@ static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_err
         row = 0;
     *outcome = row ? KB_UPDATED : KB_ADDED;
     if (rc == GW_OK)
+        rc = names_owned(k, t, v, err);
+    if (rc == GW_OK)
         rc = run_write(k, t, v, &row, err);
+    if (t == &kb_tables[KB_GPUS] || t == &kb_tables[KB_ALIASES])   /* resolution sees them */
+        kb_names_written(k, (int)(t - kb_tables), v, rc == GW_OK ? *outcome : -1);
     if (rc == GW_OK && *outcome == KB_UPDATED)
         rc = fts_refresh(k, t, row, err);
     return rc == GW_OK ? mark_matched(k, t, row, err) : rc;

@@ -195,7 +195,7 @@ check_rc "a refresh from an absolute path: exit 0" 0
 check_eq "the export names neither the input's folder nor the plugins'" \
     "$(grep -c -e "$T" -e "$ROOT/plugins" "$T/paths.csv")" 0
 check_eq "the importer's source note names the plugin and the file by name" \
-    "$(q "$KB" "SELECT note FROM source WHERE id = 'plugin-gpuwise-csv-mine-csv'")" \
+    "$(q "$KB" "SELECT note FROM source WHERE id = 'plugin-gpuwise-csv.mine.csv'")" \
     "Records returned by the importer plugin gpuwise-csv.lua from the file mine.csv."
 check_eq "html-table's offer notes begin with the page's name" \
     "$(q "$KB" "SELECT count(*) FROM price WHERE source LIKE 'plugin-html-table%' AND note LIKE 'acme-prices.html, %'")" 4
@@ -204,7 +204,8 @@ check_eq "html-table's offer notes begin with the page's name" \
 # today pinned to 2026-11-30 (12:00 UTC), so "after today" is a fixed date
 export SOURCE_DATE_EPOCH=1796040000
 LAMBDA="$FIX/prices/skypilot-lambda-vms.csv"   # 5 GPU offers, none dated by the file
-SKY="plugin-skypilot-skypilot-lambda-vms-csv"
+# a shipped plugin's source id: "plugin-", its name, "." and its file (tests/cli/hostile_names.sh)
+SKY="plugin-skypilot.skypilot-lambda-vms.csv"
 KB=$(fresh_kb asof)
 run "$GW" --kb "$KB" prices refresh skypilot --input "$LAMBDA"
 check_eq "without --as-of: the 5 offers dated today" \

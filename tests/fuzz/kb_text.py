@@ -194,6 +194,13 @@ def csv_line(values):
     return ','.join(out) + '\n'
 
 
+def card_name(rng, marker):
+    """A random name of one card: a name belongs to one card (kb_names_own.c), so each ends in
+    its card's own word (letters and digits, no 'x': never a count) and none holds the word
+    'alias', which the row ('gpu', 'alias') gives the card 'gpu'."""
+    return random_text(rng).replace('alias', 'alais') + ' ' + marker
+
+
 def random_kb(rng, case):
     """Table CSV texts for one random KB: sources, GPUs, aliases, benchmarks, prices, claims."""
     srcs = ['s%d-%d' % (case, i) for i in range(rng.randint(1, 4))]
@@ -202,13 +209,15 @@ def random_kb(rng, case):
         text += csv_line([s, random_text(rng), random_text(rng, 0), random_text(rng, 0)])
     gpus = ['gpu'] + ['g%d-%d' % (case, i) for i in range(rng.randint(0, 3))]
     gtext = csv_line(['id', 'name', 'vendor', 'note', 'source'])
+    marker = {g: 'k%dq%d' % (case, i) for i, g in enumerate(gpus)}
     for g in gpus:
-        gtext += csv_line([g, random_text(rng), random_text(rng), random_text(rng, 0),
+        gtext += csv_line([g, card_name(rng, marker[g]), random_text(rng), random_text(rng, 0),
                            rng.choice(srcs)])
     atext = csv_line(['gpu', 'alias'])
     aliases = {('gpu', 'alias')}   # a row whose values are the column names
     for _ in range(rng.randint(0, 4)):
-        aliases.add((rng.choice(gpus), random_text(rng)))
+        g = rng.choice(gpus)
+        aliases.add((g, card_name(rng, marker[g])))
     for a in sorted(aliases):
         atext += csv_line(list(a))
     btext = csv_line(['gpu', 'gpu_count', 'workload', 'metric', 'value', 'unit', 'note', 'source'])

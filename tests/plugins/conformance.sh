@@ -52,7 +52,7 @@ conform fsdl "$CP/fsdl-cloud-gpus.csv" refresh fsdl "$CP/fsdl-cloud-gpus.csv"
 # the import's log lost.
 # line 2: AWS,A100 (80 GB),Ampere,8,640,96,1152,40.97,5.12,,p4de.24xlarge (on-demand USD 40.97)
 sqlite3 "$KB" "UPDATE price SET amount = 41.5
-                WHERE source LIKE 'plugin-fsdl-%' AND instance = 'p4de.24xlarge'"
+                WHERE source LIKE 'plugin-fsdl.%' AND instance = 'p4de.24xlarge'"
 run python3 "$CHECK" fsdl "$CP/fsdl-cloud-gpus.csv" "$KB" "$T/fsdl-cloud-gpus.csv.log"
 check_rc "conformance checker: a changed price fails" 1
 check_out "conformance checker: names its line, field, expected and stored figures" \

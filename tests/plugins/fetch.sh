@@ -63,7 +63,7 @@ check_eq "fetch mirror: p4d spot in us-east-1 is the lower zone's, 7.9011, dated
     "$(jqr '[.offers[] | select(.provider == "AWS" and .instance == "p4d.24xlarge")][0] | [.price_per_hour, .as_of] | join(" ")')" \
     "7.9011 $TODAY"
 check_eq "fetch mirror: the source names the URL" \
-    "$(sqlite3 "$KB" "SELECT url FROM source WHERE id = 'plugin-skypilot-aws-vms-csv'")" \
+    "$(sqlite3 "$KB" "SELECT url FROM source WHERE id = 'plugin-skypilot.aws-vms.csv'")" \
     "$BASE/catalogs/v7/aws/vms.csv"
 
 # -- replayed offline from the cache, dated the day of the download

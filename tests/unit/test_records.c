@@ -223,6 +223,36 @@ static const agreement_case cases[] = {
     {"an unknown source",
      "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"source\": \"nowhere\"}]", 0,
      "probe: records[1].source: unknown source 'nowhere'"},
+    /* names that already name another card: another card's id, its alias written otherwise
+     * (case, spaces: "rtx 3090 ti" normalises as "RTX 3090 Ti" does), a name the resolver
+     * reads by its words ("H100 80GB": H100, 80 GB, the SXM part), and the card's own name */
+    {"an alias that is another card's id",
+     "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"aliases\": [\"TG\", \"h100-sxm5\"]}]", 0,
+     "probe: records[1]: alias 'h100-sxm5' of card 'test-gpu' already names card 'h100-sxm5'"},
+    {"an alias that is another card's alias, written otherwise",
+     "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"aliases\": [\"rtx 3090 ti\"]}]", 0,
+     "alias 'rtx 3090 ti' of card 'test-gpu' already names card 'rtx-3090-ti'"},
+    {"an alias the resolver reads as another card",
+     "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"aliases\": [\"H100 80GB\"]}]", 0,
+     "alias 'H100 80GB' of card 'test-gpu' already names card 'h100-sxm5'"},
+    {"an alias that names several other cards",
+     "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"aliases\": [\"A100\"]}]", 0,
+     "alias 'A100' of card 'test-gpu' already names cards 'a100-pcie-40gb', 'a100-pcie-80gb', "
+     "'a100-sxm4-40gb', 'a100-sxm4-80gb'"},
+    {"a card named as another",
+     "[{\"kind\": \"gpu\", \"id\": \"evil\", \"name\": \"GeForce RTX 3090\", "
+     "\"vendor\": \"NVIDIA\"}]", 0,
+     "name 'GeForce RTX 3090' of card 'evil' already names card 'rtx-3090'"},
+    {"a card whose id is another card's alias",
+     "[{\"kind\": \"gpu\", \"id\": \"h200-sxm\", \"name\": \"Test GPU\", "
+     "\"vendor\": \"NVIDIA\"}]", 1, NULL},   /* h200-sxm is the card's own id: known, kept */
+    {"a new card whose id is another card's alias",
+     "[{\"kind\": \"gpu\", \"id\": \"rtx3090\", \"name\": \"Test GPU\", "
+     "\"vendor\": \"NVIDIA\"}]", 0,
+     "id 'rtx3090' of card 'rtx3090' already names card 'rtx-3090'"},
+    {"aliases of its own that name no other card",
+     "[{" GPU_FIELDS "\"vendor\": \"NVIDIA\", \"aliases\": [\"TG\", \"Test GPU 24GB\"]}]",
+     1, NULL},
 };
 
 static void test_check_and_import_agree(void **state)
@@ -249,6 +279,79 @@ static void test_check_and_import_agree(void **state)
         buf_free(&checked);
         buf_free(&imported);
     }
+}
+
+/* Table CSV rows (kb import FILE, the shipped KB's build) meet the same rule as importers: a
+ * name belongs to one card.  1 when the files import; the first problem goes to msg. */
+static int csv_accepts(const char *db, const char *gpus, const char *aliases, char *msg,
+                       size_t msg_size)
+{
+    const char *names[] = {"gpus.csv", "aliases.csv"};
+    const char *texts[] = {gpus, aliases};
+    size_t lens[] = {strlen(gpus), strlen(aliases)};
+    kb *k;
+    gw_error err = {0};
+    assert_int_equal(kb_open(db, KB_WRITE, &k, &err), GW_OK);
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    int rc = kb_import_texts(k, 2, names, texts, lens, NULL, &err);
+    snprintf(msg, msg_size, "%s", rc == GW_OK ? "" : err.msg);
+    kb_rollback(k);
+    kb_close(k);
+    return rc == GW_OK;
+}
+
+#define CSV_GPUS                                                                               \
+    "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,"  \
+    "fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,"    \
+    "pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note\n"
+/* a gpus.csv row with what the table requires (columns 7 to 23 empty) */
+#define CSV_GPU(id_name_vendor_arch_form_gb) id_name_vendor_arch_form_gb ",,,,,,,,,,,,,,,,,,ga102-wp,\n"
+#define CSV_ALIASES "gpu,alias\n"
+
+static void test_names_belong_to_one_card(void **state)
+{
+    (void)state;
+    char db[512], msg[1100];
+    snprintf(db, sizeof db, "%s", tmp_path("names.db"));
+    fixture_kb(db);
+    /* a new card's name that is another card's alias, normalised ("GeForce" and case aside) */
+    assert_false(csv_accepts(db, CSV_GPUS CSV_GPU("rtx-3090-twin,GEFORCE RTX-3090,NVIDIA,Ampere,"
+                                                  "pcie,24"),
+                             CSV_ALIASES, msg, sizeof msg));
+    assert_string_equal(msg, "gpus.csv:2: name 'GEFORCE RTX-3090' of card 'rtx-3090-twin' "
+                             "already names card 'rtx-3090'");
+    /* a card's own id and name are checked exactly: "NVIDIA H200" leads by its words to the
+     * H200 SXM 141GB today, and the H200 itself, a product of its own, takes it */
+    assert_true(csv_accepts(db, CSV_GPUS CSV_GPU("h200,NVIDIA H200,NVIDIA,Hopper,pcie,141"),
+                            CSV_ALIASES, msg, sizeof msg));
+    /* an alias on line 3 that is another card's name, lower-cased and spaced otherwise */
+    assert_false(csv_accepts(db, CSV_GPUS, CSV_ALIASES "a10,A10 card\nl40,nvidia l40s\n", msg,
+                             sizeof msg));
+    assert_string_equal(msg, "aliases.csv:3: alias 'nvidia l40s' of card 'l40' already names "
+                             "card 'l40s'");
+    /* "NVIDIA H100": by its words H100 PCIe, SXM5 and NVL, h100-sxm5 among them: a curated
+     * alias may settle a name that already leads to its card */
+    assert_true(csv_accepts(db, CSV_GPUS, CSV_ALIASES "h100-sxm5,NVIDIA H100\n", msg,
+                            sizeof msg));
+    /* so does the plain card after its variant: "RTX 4000 Ada" by its words was the SFF card */
+    assert_true(csv_accepts(db, CSV_GPUS
+                            CSV_GPU("rtx-4000-sff-ada,NVIDIA RTX 4000 SFF Ada Generation,NVIDIA,"
+                                    "Ada,pcie,20")
+                            CSV_GPU("rtx-4000-ada,NVIDIA RTX 4000 Ada Generation,NVIDIA,Ada,"
+                                    "pcie,20"),
+                            CSV_ALIASES, msg, sizeof msg));
+    /* ... but an alias takes no name from another card, however it leads there */
+    assert_false(csv_accepts(db, CSV_GPUS
+                             CSV_GPU("rtx-4000-sff-ada,NVIDIA RTX 4000 SFF Ada Generation,NVIDIA,"
+                                     "Ada,pcie,20")
+                             CSV_GPU("rtx-4000-ada,NVIDIA RTX 4000 Ada Generation,NVIDIA,Ada,"
+                                     "pcie,20"),
+                             CSV_ALIASES "rtx-4000-ada,rtx 4000 sff\n", msg, sizeof msg));
+    assert_string_equal(msg, "aliases.csv:2: alias 'rtx 4000 sff' of card 'rtx-4000-ada' already "
+                             "names card 'rtx-4000-sff-ada'");
+    /* a row identical to a stored one changes nothing and is never refused */
+    assert_true(csv_accepts(db, CSV_GPUS, CSV_ALIASES "h100-sxm5,NVIDIA H100 80GB HBM3\n", msg,
+                            sizeof msg));
 }
 
 /* The same GPU as a row of gpus.csv meets the same rule: vendor is required everywhere. */
@@ -339,11 +442,12 @@ static void test_batches_count_across_the_file(void **state)
     assert_int_equal(n, 1);
     assert_true(rows[0].gpu_count == 8);
     assert_true(rows[0].value == 2);
-    /* the source made for the plugin and the file: slug of the name, then of the file's */
-    assert_string_equal(rows[0].source, "plugin-batched-bench-csv");
+    /* the source made for the plugin and the file: a plugin that is not shipped writes under
+     * "user-", then its name, '.' and the file's (records_sources.c) */
+    assert_string_equal(rows[0].source, "user-batched.bench.csv");
     kb_benchmarks_free(rows, n);
     kb_source s;
-    assert_int_equal(kb_source_get(k, "plugin-batched-bench-csv", &s, &err), GW_OK);
+    assert_int_equal(kb_source_get(k, "user-batched.bench.csv", &s, &err), GW_OK);
     assert_string_equal(s.title, "Benchmarks from CSV, two at a time (bench.csv)");
     assert_string_equal(s.kind, "plugin");
     kb_source_free(&s);
@@ -600,6 +704,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_and_import_agree),
         cmocka_unit_test(test_csv_rows_follow_the_same_description),
+        cmocka_unit_test(test_names_belong_to_one_card),
         cmocka_unit_test(test_batches_count_across_the_file),
         cmocka_unit_test(test_import_names_a_missing_importer),
         cmocka_unit_test(test_offers),

@@ -66,7 +66,7 @@ def dollars(text):
 
 
 def source_rows(kb, table, plugin):
-    return kb.rows("SELECT * FROM %s WHERE source LIKE ?" % table, "plugin-%s-%%" % plugin)
+    return kb.rows("SELECT * FROM %s WHERE source LIKE ?" % table, "plugin-%s.%%" % plugin)
 
 
 # -- Lambda deeplearning-benchmark pytorch-train-throughput-*.csv (v1 and v2) and -bs-*.csv
@@ -203,7 +203,7 @@ def check_mlperf(path, kb, log, report):
 # -- Epoch AI ML hardware CSV
 def check_epoch(path, kb, log, report):
     _, rows = read_csv(path)
-    prefix = "plugin-epoch-"
+    prefix = "plugin-epoch."
     gpus = by_note_line(source_rows(kb, "gpu", "epoch"))
     prices = by_note_line(source_rows(kb, "price", "epoch"))
 
