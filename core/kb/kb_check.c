@@ -163,6 +163,30 @@ static int schema_problems(kb *k, gw_buf *report)
     return problems;
 }
 
+/* Rows whose GPU count is not a whole number from 1 to KB_GPU_COUNT_MAX: imports refuse them, so
+ * only a file changed outside gpuwise holds one (reads bound it, kb_table.c).  Returns how many
+ * tables have such rows, one line each. */
+static int check_gpu_counts(kb *k, gw_buf *report)
+{
+    int found = 0;
+    for (int t = 0; t < KB_TABLES; t++) {
+        if (!kb_table_column(t, "gpu_count"))
+            continue;
+        char sql[192];
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM %s WHERE gpu_count IS NOT NULL AND (gpu_count < 1 OR "
+                 "gpu_count > %d OR gpu_count <> CAST(gpu_count AS INTEGER))",
+                 kb_tables[t].sql, KB_GPU_COUNT_MAX);
+        long long n = count_of(k, sql);
+        if (n > 0) {
+            buf_printf(report, "%s: %lld row%s with a GPU count that is not a whole number from 1 "
+                       "to %d\n", kb_tables[t].sql, n, n == 1 ? "" : "s", KB_GPU_COUNT_MAX);
+            found++;
+        }
+    }
+    return found;
+}
+
 int kb_check(kb *k, gw_buf *report, gw_error *err)
 {
     int problems = 0, rc;
@@ -172,6 +196,7 @@ int kb_check(kb *k, gw_buf *report, gw_error *err)
         return rc;
     problems += check_sources(k, report);
     problems += check_search_index(k, report);
+    problems += check_gpu_counts(k, report);
     /* A column added to schema.sql but not to its description (or the reverse) would be
      * silently left out of imports and exports: only a difference is reported. */
     problems += schema_problems(k, report);

@@ -184,3 +184,17 @@ check_rc "report md vision-team" 0
 check_eq "report md: no nan or inf" "$(grep -ciwE 'nan|inf|infinity' "$T/vision.md")" 0
 check_eq "report md: the AMD options named as without a speed result" \
     "$(grep -c 'no speed result (3)' "$T/vision.md")" 1
+
+# --- a KB changed outside gpuwise: counts no import would take -----------------------------------
+# sqlite3 writes what gpuwise refuses to store; every read bounds the count (kb_table.c) before any
+# conversion to int, and kb check names the table.
+KB=$(fresh_kb edited-counts)
+sqlite3 "$KB" "UPDATE price SET gpu_count = 1e12 WHERE id IN (SELECT id FROM price WHERE gpu = 'rtx-4090' LIMIT 1);
+               UPDATE price SET gpu_count = 2.5 WHERE id IN (SELECT id FROM price WHERE gpu = 'a100-sxm4-80gb' LIMIT 1);"
+run "$GW" --kb "$KB" kb check
+check_rc "kb check: counts out of range are a problem" 65
+check_out "kb check: the price table named, 2 rows" "price: 2 rows with a GPU count that is not a whole number from 1 to 1024"
+run "$GW" --kb "$KB" decide "$W"
+check_rc "decide on the edited KB still answers" 0
+check_out_not "decide: no negative count" "-2147483648"
+check_eq "decide: no nan or inf" "$(printf '%s\n' "$OUT" | grep -ciwE 'nan|inf|infinity')" 0
