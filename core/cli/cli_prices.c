@@ -78,7 +78,7 @@ static int cache_replay(const gw_ctx *ctx, plugin *p, cli_price_input **inputs, 
             url[strcspn(url, "\r\n")] = '\0';
             in.url = url;
         }
-        in.name = gw_xstrdup(file + 19);   /* after "2026-11-30T101500Z-" */
+        in.name = gw_xstrdup(cli_prices_cache_source_name(file));
         in.key = gw_xstrdup(keys[i]);
         memcpy(in.date, file, 10);
         in.date[10] = '\0';
