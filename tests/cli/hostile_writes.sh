@@ -62,6 +62,14 @@ check_err "-o through nobody's link to a folder: the link named" \
 check_eq "-o through nobody's link to a folder: nothing written in it" \
     "$(ls "$T/private" | tr '\n' ' ')" "secret "
 
+# the starting files `workload new` and `plugin new` write with -o: the same rule
+run "$GW" workload new --task train -o "$STICKY/dir/w.lua"
+check_rc "workload new -o through nobody's link to a folder: exit 73" 73
+run "$GW" plugin new pricing acme -o "$STICKY/dir/acme.lua"
+check_rc "plugin new -o through nobody's link to a folder: exit 73" 73
+check_eq "workload new, plugin new: nothing written where the link points" \
+    "$(ls "$T/private" | tr '\n' ' ')" "secret "
+
 # ---- links the rule allows: the user's own, and the sticky folder's owner's -----------------
 printf 'old\n' >"$T/mine.txt"
 ln -s "$T/mine.txt" "$STICKY/mine.txt"
