@@ -120,6 +120,15 @@ else
 fi
 run "$GW" --kb "$STICKY/kb.db" kb show a100-sxm4-80gb
 check_rc "--kb through nobody's link: not read either (exit 73)" 73
+# a KB of the user's own in the sticky folder, with nobody's links planted as its WAL files:
+# SQLite opens those O_NOFOLLOW, so the import fails and the file they point to is untouched
+cp "$KB" "$STICKY/own.db"
+as_nobody ln -s "$T/private/secret" "$STICKY/own.db-wal"
+as_nobody ln -s "$T/private/shm" "$STICKY/own.db-shm"
+run "$GW" --kb "$STICKY/own.db" kb import "$ROWS"
+check_eq "nobody's links as a KB's WAL files: not written through" \
+    "$(cmp -s "$T/private/secret" "$T/secret.orig" && echo same) $(ls "$T/private" | tr '\n' ' ')" \
+    "same kb.db secret "
 cp "$KB" "$T/mine.db"
 ln -s "$T/mine.db" "$STICKY/my-kb.db"
 run "$GW" --kb "$STICKY/my-kb.db" kb import "$ROWS"
