@@ -335,7 +335,7 @@ int gw_mkdir_p(const char *path)
 {
     char *tmp = gw_xstrdup(path);
     int rc = 0;
-    for (char *p = tmp + 1; !rc && *p; p++) {
+    for (char *p = tmp + (tmp[0] != '\0'); !rc && *p; p++) {   /* past a leading '/' */
         if (*p == '/') {
             *p = '\0';
             if (mkdir(tmp, 0700) != 0 && errno != EEXIST)
@@ -460,11 +460,15 @@ static int create_unique(int dirfd, const char *prefix, mode_t mode, char **name
             break;
         }
         int fd = openat(dirfd, *name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-        if (fd >= 0 || errno != EEXIST)
+        if (fd >= 0)
             return fd;
+        if (errno != EEXIST)
+            break;
     }
+    int e = errno;
     free(*name);
     *name = NULL;
+    errno = e;
     return -1;
 }
 
@@ -488,10 +492,11 @@ static int replace_file(const char *target, const char *data, size_t len, const 
 {
     char *prefix = gw_xmalloc(strlen(target) + 5), *tmp;
     sprintf(prefix, "%s.tmp", target);
-    int fd = create_unique(AT_FDCWD, prefix, keep ? 0600 : 0666, &tmp), rc = 0;
+    int fd = create_unique(AT_FDCWD, prefix, keep ? 0600 : 0666, &tmp);
+    int rc = fd < 0 ? errno : 0;
     free(prefix);
     if (fd < 0)
-        return errno;
+        return rc;
     rc = write_all(fd, data, len);
     /* The owner first (changing it clears set-user-ID bits that fchmod puts back), where this
      * process can: an ordinary user cannot give a file away, but may keep its group. */
@@ -552,10 +557,11 @@ int gw_write_file_new_at(int dirfd, const char *name, const char *data, size_t l
     char *tmp;
     buf_printf(&prefix, ".%s.tmp", name);
     int fd = create_unique(dirfd, buf_cstr(&prefix), mode, &tmp);
+    int rc = fd < 0 ? errno : 0;
     buf_free(&prefix);
     if (fd < 0)
-        return errno;
-    int rc = write_all(fd, data, len);
+        return rc;
+    rc = write_all(fd, data, len);
     if (close(fd) != 0 && !rc)
         rc = errno;
     /* link, unlike rename, never replaces: a name another process made first stands */
@@ -572,10 +578,11 @@ int gw_write_file_new(const char *path, const char *data, size_t len, mode_t mod
     if (!slash)
         return gw_write_file_new_at(AT_FDCWD, path, data, len, mode);
     char *dir = slash == path ? gw_xstrdup("/") : gw_xstrndup(path, (size_t)(slash - path));
-    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int rc = dirfd < 0 ? errno : 0;
     free(dir);
     if (dirfd < 0)
-        return errno;
+        return rc;
     rc = gw_write_file_new_at(dirfd, slash + 1, data, len, mode);
     close(dirfd);
     return rc;
