@@ -146,12 +146,15 @@ int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
         return rc;
     gw_buf resolved = GW_BUF_INIT;
     buf_printf(&resolved, "%s/gpuwise.db", dir);
-    if ((e = gw_mkdir_p(dir)) == 0 && cli_file_exists(shipped))
+    const char *failed = ctx->user_data_dir;
+    if ((e = gw_mkdir_p(dir)) == 0 && cli_file_exists(shipped)) {
+        failed = user;
         e = copy_shipped_kb(shipped, buf_cstr(&resolved));
+    }
     buf_free(&resolved);
     free(dir);
     if (e)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", user, strerror(e));
+        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", failed, strerror(e));
     return kb_open(user, KB_CREATE, out, err);
 }
 

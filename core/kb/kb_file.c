@@ -355,8 +355,8 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
 
     *out = NULL;
     sqlite_configure();
-    /* Every file operation below is on file, path with its links resolved, none of them planted
-     * by another user (buf.h); messages name the path as given. */
+    /* Every file operation below is on file: path with its links resolved, none of them planted
+     * by another user (buf.h), so path itself where it goes through no link. */
     int rc = path && *path ? gw_path_resolve_safe(path, &file, err) : GW_OK;
     if (rc == GW_OK)
         rc = open_precheck(file, flags, &create, err);
