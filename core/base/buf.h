@@ -4,6 +4,7 @@
 #define GW_BUF_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "error.h"
 
@@ -49,14 +50,46 @@ int gw_read_file_max(const char *path, size_t max, char **out, size_t *len);
  * test's fixtures), never for a file a person names (that is gw_read_input's, limits.h). */
 int gw_read_file(const char *path, char **out, size_t *len);
 
+/* ---- links and folders another user may have planted --------------------------------------
+ * gpuwise resolves symbolic links itself, so it applies the rule the kernel's
+ * fs.protected_symlinks applies (whether or not the kernel does): a link in a sticky folder
+ * anyone may write (/tmp) that belongs neither to this process's effective user nor to the
+ * folder's owner is never followed, wherever it stands in a path: another user may have planted
+ * it there, pointing at a file of ours. */
+
+/* Resolves each symbolic link in path, component by component (at most 40), refusing a link that
+ * rule refuses.  Returns 0 with *resolved (caller frees): path with no link left, as given where
+ * it met none (components from the first one missing on are kept as written); EACCES with
+ * *refused (caller frees) naming the link; or ELOOP. */
+int gw_path_resolve(const char *path, char **resolved, char **refused);
+
+/* gw_path_resolve with errors as values: GW_ECANTCREAT naming path and the link refused. */
+int gw_path_resolve_safe(const char *path, char **resolved, gw_error *err);
+
+/* Makes path and its missing parents, each new folder 0700 (what the XDG base directories ask for
+ * a user's data and cache).  Returns 0 or an errno value. */
+int gw_mkdir_p(const char *path);
+
+/* Opens (*fd, caller closes) the folder root/sub[0]/.../sub[n_sub-1], making what is missing with
+ * mode 0700, for files only this user may see and change (the prices cache): root is resolved by
+ * gw_path_resolve_safe, no link is followed below it, and root and each folder below must belong
+ * to this user and be writable by no one else.  GW_ECANTCREAT names the folder refused and why. */
+int gw_private_dir_open(const char *root, const char *const *sub, size_t n_sub, int *fd,
+                        gw_error *err);
+
+/* n - 1 random letters and digits from getrandom() into out, NUL-terminated: a name nobody can
+ * guess in advance.  Returns 0 or an errno value. */
+int gw_random_name(char *out, size_t n);
+
 /* ---- writing output ----------------------------------------------------------------------- */
 
 /* Writes data to path atomically: a temporary file beside the file written, then rename, so a
  * reader (or a run stopped half-way) sees the old file or the new one, never part of one.  The
  * target's rules (-o FILE, and chart files beside it):
- *   - a new file is created 0644; an existing regular file keeps its mode, and its owner and
- *     group where this process may set them;
- *   - a symbolic link is followed: the file it points to is replaced, the link stays;
+ *   - a new file gets mode 0666 less the umask; an existing regular file keeps its mode, and its
+ *     owner and group where this process may set them;
+ *   - a symbolic link is followed (the file it points to is replaced, the link stays), except
+ *     one gw_path_resolve refuses: EACCES, nothing written;
  *   - a folder, a device, a FIFO or a socket is refused and left untouched (EISDIR, ENOTSUP).
  * Not fsynced: what gpuwise writes this way (documents, charts, exports) is made again by
  * running the command again, and waiting for the disk cost more than the rest of a report; the
@@ -64,9 +97,22 @@ int gw_read_file(const char *path, char **out, size_t *len);
  * on failure). */
 int gw_write_file_atomic(const char *path, const char *data, size_t len);
 
+/* Creates the file name in folder dirfd (AT_FDCWD: the current one) with data and mode (less the
+ * umask), never replacing anything: data goes to a hidden temporary file beside it (".NAME.tmp"
+ * and random letters) that is then linked to name, so a reader sees the whole file or none, and
+ * a file (or link) some other process made there first stands.  Returns 0, EEXIST when name
+ * exists (left as it is; nothing written), or an errno value. */
+int gw_write_file_new_at(int dirfd, const char *name, const char *data, size_t len,
+                         mode_t mode);
+
+/* gw_write_file_new_at for path: its folder as path names it, its last component never
+ * followed. */
+int gw_write_file_new(const char *path, const char *data, size_t len, mode_t mode);
+
 /* gw_write_file_atomic for a file the user named (-o): errors as values naming the file and what
  * to do — GW_ECANTCREAT (a folder without its trailing '/', a device, FIFO or socket, a missing
- * folder, no permission) or GW_EIO (disk full, I/O error). */
+ * folder, no permission, another user's link in a sticky folder) or GW_EIO (disk full, I/O
+ * error). */
 int gw_write_output(const char *path, const char *data, size_t len, gw_error *err);
 
 /* The file -o PATH means: PATH itself, or, when PATH ends with '/', default_name inside that

@@ -175,8 +175,6 @@ extern const cli_option cli_global_options[];
 
 /* Fills the data and XDG folders of ctx (see paths.c). */
 void cli_paths_init(gw_ctx *ctx);
-/* Makes path and the folders above it (mode 0755).  Returns 0, or an errno value. */
-int cli_mkdir_p(const char *path);
 
 /* Opens the KB a command should use.  Read: --kb/GPUWISE_KB, else the user's KB when it exists,
  * else the shipped one.  Write: --kb/GPUWISE_KB, else the user's KB, created as a copy of the

@@ -505,15 +505,19 @@ static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
         buf_printf(&b, rule_skeleton, name, name, display);
     else
         buf_printf(&b, checklist_skeleton, name, name, display);
-    /* Not cli_write_output: its rename would replace a plugin someone has already edited. */
-    int e = make_parents(path);
-    int fd = e ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    int rc = GW_OK;
-    if (fd < 0) {
+    /* Not cli_write_output: its rename would replace a plugin someone has already edited.
+     * Another user's planted link is not followed (buf.h). */
+    char *file = NULL;
+    int rc = gw_path_resolve_safe(path, &file, err);
+    int e = rc == GW_OK ? make_parents(file) : 0;
+    int fd = rc != GW_OK || e ? -1 : open(file, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (rc == GW_OK && fd < 0)
         e = e ? e : errno;
+    free(file);
+    if (rc == GW_OK && fd < 0) {
         rc = gw_error_set(err, GW_ECANTCREAT, "%s: %s", path,
                           e == EEXIST ? "already exists (not overwritten)" : strerror(e));
-    } else {
+    } else if (rc == GW_OK) {
         ssize_t w = write(fd, b.data, b.len);
         if (close(fd) != 0 || w != (ssize_t)b.len) {
             unlink(path);

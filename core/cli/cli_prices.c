@@ -78,7 +78,7 @@ static int cache_replay(const gw_ctx *ctx, plugin *p, cli_price_input **inputs, 
             url[strcspn(url, "\r\n")] = '\0';
             in.url = url;
         }
-        in.name = gw_xstrdup(file + 19);   /* after "2026-11-30T101500Z-" */
+        in.name = gw_xstrdup(cli_prices_cache_source_name(file));
         in.key = gw_xstrdup(keys[i]);
         memcpy(in.date, file, 10);
         in.date[10] = '\0';
@@ -497,8 +497,9 @@ static const cli_command prices_commands[] = {
      "request.  Without PLUGIN, a line for each plugin says first which hosts it will "
      "contact.\n\n"
      "Each response is kept, as it came, in "
-     "`$XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/DATE-NAME` (`~/.cache` without "
-     "`XDG_CACHE_HOME`), with the URL beside it in `DATE-NAME.url`: `gpuwise prices refresh "
+     "`$XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/DATE.RANDOM-NAME` (`~/.cache` without "
+     "`XDG_CACHE_HOME`; folders made 0700, and refused if another user could write them), with "
+     "the URL beside it in `DATE.RANDOM-NAME.url`: `gpuwise prices refresh "
      "PLUGIN --cached` replays the newest ones offline, and `--input` any one of them.  Offers "
      "that give no date are dated the day of the download; the source they cite names the URL.\n\n"
      "A source that cannot be downloaded (no complete answer within `--timeout`, redirects "

@@ -172,15 +172,47 @@ static int pricing_plugin(plugin_host *host, const char *name, plugin **out, gw_
 }
 
 /* ---- where downloads are kept ----
- * $XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/2026-11-30T101500Z-NAME, the raw response, and
- * beside it the same name with ".url" added: the URL it came from. */
+ * $XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/2026-11-30T101500Z.k7q2m4xa-NAME, the raw
+ * response, and beside it the same name with ".url" added: the URL it came from.  The folders
+ * are this user's alone (made 0700; gw_private_dir_open), and the random letters after the time
+ * make a name nobody can guess in advance, to plant something there first.  (Caches of earlier
+ * versions name a download "2026-11-30T101500Z-NAME"; they are read back still.) */
+
+/* The folders below the cache root of a plugin's downloads (key NULL), or of one of its sources,
+ * into part; returns how many. */
+static size_t cache_parts(const char *plugin_name, const char *key, const char *part[3])
+{
+    part[0] = "prices";
+    part[1] = plugin_name;
+    part[2] = key;
+    return key ? 3 : 2;
+}
 
 int cli_prices_cache_dir(const gw_ctx *ctx, const char *plugin_name, const char *key, char *out,
                          size_t outsz)
 {
-    int n = key ? snprintf(out, outsz, "%s/prices/%s/%s", ctx->user_cache_dir, plugin_name, key)
-                : snprintf(out, outsz, "%s/prices/%s", ctx->user_cache_dir, plugin_name);
-    return n > 0 && (size_t)n < outsz ? 0 : -1;
+    const char *part[3];
+    size_t n_parts = cache_parts(plugin_name, key, part), used = 0;
+    int n = snprintf(out, outsz, "%s", ctx->user_cache_dir);
+    for (size_t i = 0; n >= 0 && (used += (size_t)n) < outsz && i < n_parts; i++)
+        n = snprintf(out + used, outsz - used, "/%s", part[i]);
+    return n >= 0 && used < outsz ? 0 : -1;
+}
+
+int cli_prices_cache_open(const gw_ctx *ctx, const char *plugin_name, const char *key, int *fd,
+                          gw_error *err)
+{
+    const char *part[3];
+    return gw_private_dir_open(ctx->user_cache_dir, part, cache_parts(plugin_name, key, part), fd,
+                               err);
+}
+
+const char *cli_prices_cache_source_name(const char *file)
+{
+    const char *name = file + 18;   /* after "2026-11-30T101500Z" */
+    if (*name == '.')
+        name += strcspn(name, "-");
+    return *name ? name + 1 : name;
 }
 
 int cli_prices_read_opts(const cli_args *args, cli_refresh_opts *o, gw_error *err)

@@ -55,6 +55,16 @@ int cli_prices_store_all(gw_ctx *ctx, kb *k, plugin **plugins, size_t n_plugins,
 int cli_prices_cache_dir(const gw_ctx *ctx, const char *plugin_name, const char *key, char *out,
                          size_t outsz);
 
+/* Opens (*fd, caller closes) the cache folder of one source of a plugin, made private if missing
+ * (gw_private_dir_open: GW_ECANTCREAT for one another user could write). */
+int cli_prices_cache_open(const gw_ctx *ctx, const char *plugin_name, const char *key, int *fd,
+                          gw_error *err);
+
+/* The name a cached download was fetched as, from its file name in the cache (at least 19
+ * characters, starting with the time): "2026-11-30T101500Z.k7q2m4xa-aws-vms.csv" gives
+ * "aws-vms.csv".  Points into file. */
+const char *cli_prices_cache_source_name(const char *file);
+
 /* `prices fetch` (cli_prices_fetch.c), for the command table in cli_prices.c. */
 int cli_prices_fetch(gw_ctx *ctx, const cli_args *args, gw_error *err);
 

@@ -2,11 +2,13 @@
  * a mirror), keep each response in the user's cache, then store the offers as refresh does. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/check.h"
 #include "base/clock.h"
@@ -25,28 +27,43 @@ static char *safe_name(const char *s)
     return out;
 }
 
-/* Keeps a download in the cache: GW_ECANTCREAT or GW_EIO when it cannot be written. */
+/* Keeps a download in the cache, under a new name: GW_ECANTCREAT or GW_EIO when it cannot be
+ * written. */
 static int cache_keep(const gw_ctx *ctx, const char *plugin_name, const cli_price_input *in,
                       const char *stamp, gw_error *err)
 {
-    char dir[4400], path[4700], url_path[4800];
-    if (cli_prices_cache_dir(ctx, plugin_name, in->key, dir, sizeof dir) ||
-        snprintf(path, sizeof path, "%s/%s-%s", dir, stamp, in->name) >= (int)sizeof path)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: cache path too long", ctx->user_cache_dir);
-    snprintf(url_path, sizeof url_path, "%s.url", path);
-    gw_buf url_line = GW_BUF_INIT;
+    int dirfd, e = 0;
+    int rc = cli_prices_cache_open(ctx, plugin_name, in->key, &dirfd, err);
+    if (rc != GW_OK)
+        return rc;
+    gw_buf name = GW_BUF_INIT, url_name = GW_BUF_INIT, url_line = GW_BUF_INIT;
     buf_printf(&url_line, "%s\n", in->url);
-    int e = cli_mkdir_p(dir);
-    const char *failed = dir;
-    if (!e && (e = gw_write_file_atomic(path, in->text, in->len)) != 0)
-        failed = path;
-    if (!e && (e = gw_write_file_atomic(url_path, url_line.data, url_line.len)) != 0)
-        failed = url_path;
+    for (int tries = 0; tries < 8; tries++) {
+        char letters[9];
+        if ((e = gw_random_name(letters, sizeof letters)) != 0)
+            break;
+        buf_reset(&name);
+        buf_reset(&url_name);
+        buf_printf(&name, "%s.%s-%s", stamp, letters, in->name);
+        buf_printf(&url_name, "%s.url", name.data);
+        /* the URL first: a download that can be seen has its URL beside it */
+        e = gw_write_file_new_at(dirfd, url_name.data, url_line.data, url_line.len, 0600);
+        if (!e && (e = gw_write_file_new_at(dirfd, name.data, in->text, in->len, 0600)) != 0)
+            unlinkat(dirfd, url_name.data, 0);
+        if (e != EEXIST)
+            break;
+    }
+    close(dirfd);
+    if (e) {
+        char dir[4400];
+        cli_prices_cache_dir(ctx, plugin_name, in->key, dir, sizeof dir);
+        rc = gw_error_set(err, e == ENOSPC || e == EIO || e == EDQUOT ? GW_EIO : GW_ECANTCREAT,
+                          "%s/%s: %s", dir, buf_cstr(&name), strerror(e));
+    }
+    buf_free(&name);
+    buf_free(&url_name);
     buf_free(&url_line);
-    if (e)
-        return gw_error_set(err, e == ENOSPC || e == EIO ? GW_EIO : GW_ECANTCREAT, "%s: %s",
-                            failed, strerror(e));
-    return GW_OK;
+    return rc;
 }
 
 /* A URL's path, from just after the host to before any query or fragment. */

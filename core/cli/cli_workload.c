@@ -287,7 +287,14 @@ static int write_new(gw_ctx *ctx, const char *path, const gw_buf *text, int forc
         ctx->output = path;
         return cli_write_output(ctx, text->data, text->len, err);
     }
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    char *file = NULL;   /* another user's planted link is not followed (buf.h) */
+    int rc = gw_path_resolve_safe(path, &file, err);
+    int fd = rc == GW_OK ? open(file, O_WRONLY | O_CREAT | O_EXCL, 0666) : -1;
+    int open_errno = errno;
+    free(file);
+    if (rc != GW_OK)
+        return rc;
+    errno = open_errno;
     if (fd < 0)
         return gw_error_set(err, GW_ECANTCREAT, "%s: %s", path,
                             errno == EEXIST ? "already exists (not overwritten; --force "

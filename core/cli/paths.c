@@ -94,36 +94,20 @@ void cli_paths_init(gw_ctx *ctx)
     xdg_dir(ctx->user_cache_dir, sizeof ctx->user_cache_dir, "XDG_CACHE_HOME", ".cache");
 }
 
-int cli_mkdir_p(const char *path)
-{
-    char tmp[4096];
-    if (strlen(path) >= sizeof tmp)
-        return ENAMETOOLONG;
-    strcpy(tmp, path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-                return errno;
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-        return errno;
-    return 0;
-}
-
-static int copy_file(const char *from, const char *to)
+/* Makes the user's KB at user, a copy of the shipped one, unless another process made it first:
+ * the copy is linked to its name, never renamed over it, so a concurrent first write keeps the
+ * rows it has stored in the copy it made (EEXIST: theirs stands).  Returns 0 or an errno value. */
+static int copy_shipped_kb(const char *shipped, const char *user)
 {
     char *data;
     size_t len, max;
     gw_input_max(GW_INPUT_KB, &max, NULL);   /* main.c has refused a malformed limit */
-    int rc = gw_read_file_max(from, max, &data, &len);
+    int rc = gw_read_file_max(shipped, max, &data, &len);
     if (rc)
         return rc;
-    rc = gw_write_file_atomic(to, data, len);
+    rc = gw_write_file_new(user, data, len, 0666);
     free(data);
-    return rc;
+    return rc == EEXIST ? 0 : rc;
 }
 
 /* The shipped KB is missing: in a source tree it is built by make; an installed or copied
@@ -155,11 +139,22 @@ int cli_open_kb(gw_ctx *ctx, int write, kb **out, gw_error *err)
             return no_shipped_kb(ctx, shipped, err);
         return kb_open(shipped, KB_READ, out, err);
     }
-    int rc = cli_mkdir_p(ctx->user_data_dir);
-    if (rc)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", ctx->user_data_dir, strerror(rc));
-    if (cli_file_exists(shipped) && (rc = copy_file(shipped, user)) != 0)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", user, strerror(rc));
+    /* the folder resolved first, so its missing parts are made where no planted link leads */
+    char *dir = NULL;
+    int rc = gw_path_resolve_safe(ctx->user_data_dir, &dir, err), e = 0;
+    if (rc != GW_OK)
+        return rc;
+    gw_buf resolved = GW_BUF_INIT;
+    buf_printf(&resolved, "%s/gpuwise.db", dir);
+    const char *failed = ctx->user_data_dir;
+    if ((e = gw_mkdir_p(dir)) == 0 && cli_file_exists(shipped)) {
+        failed = user;
+        e = copy_shipped_kb(shipped, buf_cstr(&resolved));
+    }
+    buf_free(&resolved);
+    free(dir);
+    if (e)
+        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", failed, strerror(e));
     return kb_open(user, KB_CREATE, out, err);
 }
 

@@ -24,7 +24,8 @@ enum kb_open_flags {
 };
 
 /* Opens (and migrates forward, when writable) a KB.  Errors: GW_ENOINPUT (missing),
- * GW_EDATA (not an SQLite file, or not a gpuwise KB, or from a newer gpuwise), GW_EBUSY. */
+ * GW_EDATA (not an SQLite file, or not a gpuwise KB, or from a newer gpuwise), GW_EBUSY,
+ * GW_ECANTCREAT (path goes through another user's link in a sticky folder: buf.h). */
 int kb_open(const char *path, int flags, kb **out, gw_error *err);
 void kb_close(kb *k);
 const char *kb_path(const kb *k);

@@ -164,7 +164,8 @@ static void sqlite_configure(void)
 static int open_readonly(const char *path, sqlite3 **db)
 {
     char *uri = readonly_uri(path);
-    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+    int rc = sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX |
+                                          SQLITE_OPEN_NOFOLLOW,
                              NULL);
     free(uri);
     return rc;
@@ -321,11 +322,12 @@ static int open_existing(const char *path, int flags, int latest, sqlite3 **db, 
     return rc;
 }
 
-/* The read-write connection: foreign keys on, WAL, and the schema made or migrated. */
-static int open_writable(kb *k, int create, int latest, gw_error *err)
+/* The read-write connection to file (k->path, resolved): foreign keys on, WAL, and the schema
+ * made or migrated.  SQLITE_OPEN_NOFOLLOW: a link put at file since it was resolved is refused. */
+static int open_writable(kb *k, const char *file, int create, int latest, gw_error *err)
 {
-    int rc = sqlite3_open_v2(k->path, &k->db,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+    int rc = sqlite3_open_v2(file, &k->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW |
                                  (create ? SQLITE_OPEN_CREATE : 0),
                              NULL);
     if (rc != SQLITE_OK)
@@ -349,14 +351,21 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
 {
     int create = 0, version = 0, latest = schema_latest();
     sqlite3 *db = NULL;
+    char *file = NULL;
 
     *out = NULL;
     sqlite_configure();
-    int rc = open_precheck(path, flags, &create, err);
+    /* Every file operation below is on file: path with its links resolved, none of them planted
+     * by another user (buf.h), so path itself where it goes through no link. */
+    int rc = path && *path ? gw_path_resolve_safe(path, &file, err) : GW_OK;
+    if (rc == GW_OK)
+        rc = open_precheck(file, flags, &create, err);
     if (rc == GW_OK && !create)
-        rc = open_existing(path, flags, latest, &db, &version, &create, err);
-    if (rc != GW_OK)
+        rc = open_existing(file, flags, latest, &db, &version, &create, err);
+    if (rc != GW_OK) {
+        free(file);
         return rc;
+    }
 
     kb *k = gw_xcalloc(1, sizeof *k);
     k->path = gw_xstrdup(path);
@@ -367,9 +376,12 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
         open_dbs_set(NULL, db);
         *out = k;
+        free(file);
         return GW_OK;
     }
-    if ((rc = open_writable(k, create, latest, err)) != GW_OK) {
+    rc = open_writable(k, file, create, latest, err);
+    free(file);
+    if (rc != GW_OK) {
         kb_close(k);
         return rc;
     }

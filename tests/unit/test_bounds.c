@@ -444,12 +444,19 @@ static void test_write_keeps_mode_and_owner(void **state)
     assert_int_equal(gw_write_file_atomic(path, "newer", 5), 0);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0755);
-    /* a new file: 0644 as before */
+    /* a new file: 0666 less the umask (077: 0600; 022: 0644) */
     char fresh[128];
     path_in(fresh, sizeof fresh, "fresh.md");
+    mode_t mask = umask(077);
+    assert_int_equal(gw_write_file_atomic(fresh, "x", 1), 0);
+    assert_int_equal(stat(fresh, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    unlink(fresh);
+    umask(022);
     assert_int_equal(gw_write_file_atomic(fresh, "x", 1), 0);
     assert_int_equal(stat(fresh, &st), 0);
     assert_int_equal(st.st_mode & 07777, 0644);
+    umask(mask);
     if (geteuid() == 0) {
         /* root can give the new file the old one's owner and group */
         assert_int_equal(chown(path, 4321, 8765), 0);
@@ -496,6 +503,53 @@ static void test_write_follows_links(void **state)
     unlink(chain);
     unlink(link);
     unlink(target);
+}
+
+static void test_resolve_links(void **state)
+{
+    (void)state;
+    char *out = NULL, *refused = NULL, sticky[128], path[160], want[200];
+    /* a path without links comes back as written (from the first missing folder on, verbatim) */
+    assert_int_equal(gw_path_resolve("./no/such//file", &out, &refused), 0);
+    assert_string_equal(out, "./no/such//file");
+    free(out);
+    /* a relative link in the middle: its target replaces it, relative to the link's folder */
+    path_in(sticky, sizeof sticky, "sub");
+    assert_int_equal(mkdir(sticky, 0755), 0);
+    path_in(path, sizeof path, "via");
+    assert_int_equal(symlink("sub", path), 0);
+    snprintf(path, sizeof path, "%s/via/../via/x.md", dir);
+    assert_int_equal(gw_path_resolve(path, &out, &refused), 0);
+    snprintf(want, sizeof want, "%s/sub/../sub/x.md", dir);
+    assert_string_equal(out, want);
+    free(out);
+    if (geteuid() == 0) {
+        /* a link of another user (uid 4321) in a sticky folder anyone may write: refused; in a
+         * folder that is not sticky, or one that user owns, followed (the kernel's rule) */
+        assert_int_equal(chmod(sticky, 01777), 0);
+        snprintf(path, sizeof path, "%s/planted", sticky);
+        assert_int_equal(symlink("/etc/passwd", path), 0);
+        assert_int_equal(lchown(path, 4321, 4321), 0);
+        assert_int_equal(gw_path_resolve(path, &out, &refused), EACCES);
+        assert_null(out);
+        assert_string_equal(refused, path);
+        free(refused);
+        gw_error err = {0};
+        assert_int_equal(gw_write_output(path, "x", 1, &err), GW_ECANTCREAT);
+        assert_non_null(strstr(err.msg, ": not followed: it is a symbolic link of another user"));
+        assert_int_equal(chown(sticky, 4321, 4321), 0);
+        assert_int_equal(gw_path_resolve(path, &out, &refused), 0);
+        assert_string_equal(out, "/etc/passwd");
+        free(out);
+        assert_int_equal(chown(sticky, 0, 0), 0);
+        assert_int_equal(chmod(sticky, 0777), 0);
+        assert_int_equal(gw_path_resolve(path, &out, &refused), 0);
+        free(out);
+        unlink(path);
+    }
+    path_in(path, sizeof path, "via");
+    unlink(path);
+    rmdir(sticky);
 }
 
 /* Every entry in dir but "." and "..": nothing may be left behind (no temporary file). */
@@ -645,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_env_number_and_check),
         cmocka_unit_test(test_write_keeps_mode_and_owner),
         cmocka_unit_test(test_write_follows_links),
+        cmocka_unit_test(test_resolve_links),
         cmocka_unit_test(test_write_refuses_special_files),
         cmocka_unit_test(test_output_folder_names),
         cmocka_unit_test(test_parse_decimal),
