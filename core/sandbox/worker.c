@@ -499,19 +499,20 @@ int worker_start(const worker_limits *limits, void (*before)(void *), worker_mai
 
 pid_t worker_pid(const worker *w) { return w->pid; }
 
-/* Reaps the worker (after a kill, or once its channel closed) and says how it ended. */
+/* Reaps the worker (after a kill, or once its channel closed) and says how it ended.  Its pid
+ * leaves the signal handler's list first: once reaped, the number may be another process's. */
 static void reap(worker *w, int kill_first)
 {
     if (w->reaped)
         return;
     if (kill_first)
         kill(w->pid, SIGKILL);
+    gw_signals_remove_pid(w->pid);
     int status = 0;
     pid_t got;
     do
         got = waitpid(w->pid, &status, 0);
     while (got < 0 && errno == EINTR);
-    gw_signals_remove_pid(w->pid);
     w->reaped = 1;
     if (got != w->pid)
         snprintf(w->end, sizeof w->end, "ended");
