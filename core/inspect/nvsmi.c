@@ -611,6 +611,8 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
     if (end == RUN_DONE)   /* it closed its output; it may still hang before exiting */
         end = wait_child(pid, deadline);
     end_child(pid, &status);
+    if (gw_signal_pending())   /* the handler killed the group: whatever it printed is cut */
+        end = RUN_SIGNAL;
     rc = run_verdict(prog, end, status, timeout_s, max, &out, err);
     if (rc == GW_OK) {
         *len = out.len;
