@@ -384,10 +384,9 @@ static int plugin_start(channel *ch, const char *path, view *req, const char *te
     return GW_OK;
 }
 
-/* Whether name may name a plugin: [a-z0-9][a-z0-9-]*, 64 bytes at most.  It names the plugin's
- * folder in the prices cache and its source ids, so no '.', '..', '/' or upper case (two names
- * that differ only in case are one folder on some file systems). */
-static int plugin_name_ok(const char *name)
+/* No upper case either: two names that differ only in case are one folder on some file
+ * systems. */
+int plugin_name_valid(const char *name)
 {
     size_t n = name ? strlen(name) : 0;
     if (n == 0 || n > 64 || name[0] == '-')
@@ -422,7 +421,7 @@ static channel *channel_for(plugin_host *host, int shipped, const char *text, si
 
 /* Loads one plugin file.  Shape problems go to problems (one "path:line: ..." line each) and
  * are counted in *n_problems; a file that does not run at all is an error, and so is a name
- * plugin_name_ok refuses (GW_EDATA, before any shape problem).  *out is the plugin when it ran
+ * plugin_name_valid refuses (GW_EDATA, before any shape problem).  *out is the plugin when it ran
  * (even with shape problems). */
 static int load_one(plugin_host *host, const char *path, const char *folder_kind,
                     gw_buf *problems, size_t *n_problems, plugin **out, gw_error *err)
@@ -453,7 +452,7 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     result_label(p, "plugin table", label, sizeof label);
     rc = plugin_values_check(info, label, err);
     const char *name = view_str(view_map_get(info, "name"));
-    if (rc == GW_OK && name && !plugin_name_ok(name)) {
+    if (rc == GW_OK && name && !plugin_name_valid(name)) {
         gw_buf b = GW_BUF_INIT;
         plugin_values_escape(&b, name, strlen(name), "");
         rc = gw_error_set(err, GW_EDATA, "%s: plugin name '%s': use lower-case letters, digits "
