@@ -421,8 +421,8 @@ static channel *channel_for(plugin_host *host, int shipped, const char *text, si
 
 /* Loads one plugin file.  Shape problems go to problems (one "path:line: ..." line each) and
  * are counted in *n_problems; a file that does not run at all is an error, and so is a name
- * plugin_name_valid refuses (GW_EDATA, before any shape problem).  *out is the plugin when it ran
- * (even with shape problems). */
+ * plugin_name_valid refuses that the worker did not list as a problem (GW_EDATA).  *out is the
+ * plugin when it ran (even with shape problems). */
 static int load_one(plugin_host *host, const char *path, const char *folder_kind,
                     gw_buf *problems, size_t *n_problems, plugin **out, gw_error *err)
 {
@@ -451,8 +451,11 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     char label[200];
     result_label(p, "plugin table", label, sizeof label);
     rc = plugin_values_check(info, label, err);
+    /* the worker lists a bad name among the problems, with its line; this is for a worker
+     * that did not */
     const char *name = view_str(view_map_get(info, "name"));
-    if (rc == GW_OK && name && !plugin_name_valid(name)) {
+    if (rc == GW_OK && name && !plugin_name_valid(name) &&
+        !(view_num(view_map_get(info, "n_problems")) > 0)) {
         gw_buf b = GW_BUF_INIT;
         plugin_values_escape(&b, name, strlen(name), "");
         rc = gw_error_set(err, GW_EDATA, "%s: plugin name '%s': use lower-case letters, digits "

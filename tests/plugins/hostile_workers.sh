@@ -8,7 +8,7 @@
 . "$ROOT/tests/cli/lib.sh"
 export GPUWISE_PLUGIN_INSTRUCTIONS=50000000 GPUWISE_PLUGIN_MEMORY_MB=32 GPUWISE_PLUGIN_SECONDS=20
 KB=$(fresh_kb hostile_workers) || { fail "hostile_workers: a copy of the shipped KB"; exit 1; }
-export GPUWISE_KB="$KB"
+export GPUWISE_KB="$KB" XDG_CACHE_HOME="$T/xdg-cache"
 
 # ---- 1. a plugin that keeps documents cannot make the next one fail -------------------------
 # a-hoard parses documents and keeps them all (each outside its Lua allocator) until libxml2 is
@@ -92,7 +92,8 @@ for name in . .. A a.b a/b -a a_b; do
     run "$GW" plugin check "$f"
     check_rc "name '$name': refused (65)" 65
     case "$OUT$ERR" in   # plugin check lists a plugin's problems on stdout
-    *"plugin name '$name': use lower-case letters, digits and '-'"*) pass "name '$name': says why" ;;
+    *"name '$name': use lower-case letters, digits and '-', starting with a letter or digit"*)
+        pass "name '$name': says why" ;;
     *) fail "name '$name': says why" "$OUT$ERR" ;;
     esac
 done
@@ -102,9 +103,12 @@ cat >"$T/dotdot/pricing/up.lua" <<'EOF'
 return { name = "..", kind = "pricing", version = "1", description = "x",
   urls = { a = "https://example.com/a" }, offers = function() return {} end }
 EOF
+# (a plugin of a folder with a problem in its table is a configuration error, 78, as any other)
 run "$GW" --plugins "$T/dotdot" prices refresh
-check_rc "name '..' in a folder: refused (65)" 65
-check_err "name '..' in a folder: names the file" "up.lua: plugin name '..'"
+check_rc "name '..' in a folder: refused (78)" 78
+check_err "name '..' in a folder: names the file and line" "up.lua:1: name '..': use lower-case"
+[ ! -e "$T/xdg-cache" ] && pass "name '..': no cache written" ||
+    fail "name '..': no cache written"
 # every shipped plugin's name passes
 bad=$(grep -h '^  name = "' "$ROOT"/plugins/*/*.lua | sed 's/^  name = "\([^"]*\)".*/\1/' |
       grep -v '^[a-z0-9][a-z0-9-]*$')

@@ -1,7 +1,8 @@
 /* test_plugin_trust.c — gpuwise's own process decides whether a plugin is shipped, never the
  * worker.  This binary links its own plugin_serve in place of the real one (the linker takes it
  * before libgw.a's): a worker that has been taken over and says whatever it likes.  Whatever it
- * says, a plugin is shipped exactly when the text gpuwise read is a shipped chunk's. */
+ * says, a plugin is shipped exactly when the text gpuwise read is a shipped chunk's, and a name
+ * that could lead out of the prices cache is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "sandbox/worker.h"
 
 static int lie_compiled;   /* what the lying worker claims: 1 "compiled", 0 not */
+static const char *lie_name = "liar";   /* the name it says the plugin has, with no problem */
 
 /* The taken-over worker: every "load" succeeds with a valid plugin table that claims to be
  * shipped (or not) as lie_compiled says; every other request is answered ok. */
@@ -34,7 +36,7 @@ int plugin_serve(int fd, void *limits)
             result = view_map();
             view_map_set_str(result, "problems", "");
             view_map_set_int(result, "n_problems", 0);
-            view_map_set_str(result, "name", "liar");
+            view_map_set_str(result, "name", lie_name);
             view_map_set_str(result, "kind", "pricing");
             view_map_set_str(result, "version", "1");
             view_map_set_str(result, "description", "says it is shipped");
@@ -126,12 +128,37 @@ static void test_exact_text_is_shipped(void **state)
     unlink(path);
 }
 
+/* A name the worker should have listed as a problem and did not: refused all the same. */
+static void test_bad_name_refused_whatever_the_worker_says(void **state)
+{
+    (void)state;
+    static const char text[] = "return { name = '..', kind = 'pricing' }\n";
+    char path[64];
+    write_plugin(path, text, sizeof text - 1);
+    lie_name = "..";
+    plugin_host *host = NULL;
+    gw_error err;
+    plugin_limits l = {2000000, 16u * 1024 * 1024, 5.0};
+    assert_int_equal(plugin_host_new(NULL, 0, NULL, NULL, &l, &host, &err), GW_OK);
+    gw_buf problems = GW_BUF_INIT;
+    size_t n = 0;
+    plugin *p = NULL;
+    assert_int_equal(plugin_host_check_file(host, path, &problems, &n, &p, &err), GW_EDATA);
+    assert_non_null(strstr(err.msg, "plugin name '..': use lower-case letters, digits and '-'"));
+    assert_null(p);
+    buf_free(&problems);
+    plugin_host_free(host);
+    lie_name = "liar";
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_worker_claim_ignored),
         cmocka_unit_test(test_one_byte_changed_is_not_shipped),
         cmocka_unit_test(test_exact_text_is_shipped),
+        cmocka_unit_test(test_bad_name_refused_whatever_the_worker_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
