@@ -15,8 +15,10 @@
  * it goes, so its memory starts clean: what one plugin keeps (libxml2's documents, outside its
  * Lua cap; a fragmented heap) cannot make the next one fail, nor the error name the wrong one.
  * The shipped plugins of a command share one worker (and one per workload file): their code is
- * ours, and starting and ending a worker costs about 1.2 ms (make bench, worker_cost), which
- * `gpuwise report`'s 15 shipped plugins would pay 15 times, some 18 ms on a command of 21 ms.
+ * ours, and a worker each costs more than the process boundary alone (make bench, worker_cost):
+ * each forks gpuwise, copies the pages it writes, builds its sandbox and is sent the options of
+ * a decision.  `gpuwise report examples/vision-team.lua` took 240 ms of CPU so (perf stat
+ * task-clock, 2 busy cores) against 82 ms with one shared; each plugin not shipped adds ~8 ms.
  * In the shared worker each plugin keeps its own Lua state (what one changes no other sees),
  * and a state persists between calls (a rule keeps its workload table). */
 #define _GNU_SOURCE   /* memmem */
