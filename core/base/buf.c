@@ -18,8 +18,14 @@
 
 #include "signals.h"
 
+static void (*out_of_memory_fn)(size_t n);
+
+void gw_on_out_of_memory(void (*fn)(size_t n)) { out_of_memory_fn = fn; }
+
 static void out_of_memory(size_t n)
 {
+    if (out_of_memory_fn)
+        out_of_memory_fn(n);
     fprintf(stderr, "gpuwise: out of memory (asked for %zu bytes)\n", n);
     abort();
 }

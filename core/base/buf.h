@@ -31,6 +31,10 @@ void *gw_xcalloc(size_t count, size_t n);
 void *gw_xrealloc(void *p, size_t n);
 char *gw_xstrdup(const char *s);
 char *gw_xstrndup(const char *s, size_t n);
+/* Replaces the message-and-abort of a failed allocation with fn (NULL: back to it), which must
+ * not return: a confined plugin worker, which can neither write a message nor raise SIGABRT,
+ * exits with a status its parent reports as out of memory. */
+void gw_on_out_of_memory(void (*fn)(size_t n));
 
 /* ---- reading input: every read has a limit ------------------------------------------------
  * The reader is given its limit (limits.h holds the limit of each kind of input and reads one

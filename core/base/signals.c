@@ -1,6 +1,7 @@
 /* signals.c — records SIGINT/SIGTERM for the code that must stop cleanly (imports roll back,
  * plugin workers and a running nvidia-smi's group are killed at once) and ignores SIGXFSZ so a
  * file-size limit is an ordinary write error. */
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <string.h>
@@ -13,21 +14,49 @@ static void (*volatile interrupt_cb)(void);
 static volatile sig_atomic_t child_group;
 static volatile sig_atomic_t worker_pids[GW_SIGNALS_MAX_PIDS];   /* 0: a free slot */
 
-static void on_stop_signal(int sig)
+/* Kills the registered child group and workers (SIGKILL, async-signal-safe). */
+static void kill_children(void)
 {
-    if (!pending_signal)
-        pending_signal = sig;
-    void (*cb)(void) = interrupt_cb;
-    if (cb)
-        cb();
     int pgid = child_group;
     if (pgid > 0)
-        kill(-pgid, SIGKILL);   /* async-signal-safe */
+        kill(-pgid, SIGKILL);
     for (size_t i = 0; i < GW_SIGNALS_MAX_PIDS; i++) {
         int pid = worker_pids[i];
         if (pid > 0)
             kill(pid, SIGKILL);
     }
+}
+
+/* The first signal is recorded and the children killed; the work in progress notices and stops.
+ * A second one kills the children again (whatever was registered since the first), then ends
+ * the process the default way.  The handler stays installed for that: with SA_RESETHAND the
+ * kernel resets it as it delivers the first signal, and a second one arriving before the
+ * handler runs ended the process with nothing killed (nvidia-smi's group left running).
+ * errno is kept: the code interrupted may be about to read it. */
+static void on_stop_signal(int sig)
+{
+    int saved_errno = errno;
+    int second = pending_signal != 0;
+    if (!second) {
+        pending_signal = sig;
+        void (*cb)(void) = interrupt_cb;
+        if (cb)
+            cb();
+    }
+    kill_children();
+    if (second) {
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        sigaction(sig, &dfl, NULL);
+        sigset_t just;
+        sigemptyset(&just);
+        sigaddset(&just, sig);
+        raise(sig);   /* blocked while the handler runs: delivered by the unblock */
+        sigprocmask(SIG_UNBLOCK, &just, NULL);
+    }
+    errno = saved_errno;
 }
 
 void gw_signals_install(void)
@@ -38,9 +67,8 @@ void gw_signals_install(void)
     sigemptyset(&sa.sa_mask);
     sigaddset(&sa.sa_mask, SIGINT);
     sigaddset(&sa.sa_mask, SIGTERM);
-    /* No SA_RESTART: a read blocked on a pipe or terminal returns EINTR.  SA_RESETHAND: a
-     * second signal, while the first is being honoured, stops the process outright. */
-    sa.sa_flags = SA_RESETHAND;
+    /* No SA_RESTART: a read blocked on a pipe or terminal returns EINTR. */
+    sa.sa_flags = 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 

@@ -6,7 +6,8 @@
 #define GW_SIGNALS_H
 
 /* Installs the handlers (without SA_RESTART, so a blocked read returns EINTR).  A second
- * SIGINT or SIGTERM after the first one kills the process the default way. */
+ * SIGINT or SIGTERM after the first one kills the registered children again, then the process
+ * the default way.  The handler keeps errno. */
 void gw_signals_install(void);
 
 /* cb runs inside the signal handler: it must be async-signal-safe.  NULL clears it. */
@@ -14,13 +15,15 @@ void gw_signals_on_interrupt(void (*cb)(void));
 
 /* A child's process group that the handler kills (SIGKILL) on SIGINT or SIGTERM, so that it dies
  * with the first signal even when a second one ends gpuwise before the code that started it
- * can; 0 clears it.  For nvidia-smi, run in a group of its own. */
+ * can; 0 clears it, before the group's leader is reaped.  For nvidia-smi, run in a group of its
+ * own. */
 void gw_signals_kill_group(int pgid);
 
 /* Worker processes (worker.c) the handler kills (SIGKILL) on SIGINT or SIGTERM, so that a
  * plugin stuck in a C call stops with the first signal.  At most GW_SIGNALS_MAX_PIDS at once;
  * gw_signals_add_pid returns -1 when full (the worker is then refused).  Removing a pid not
- * registered does nothing. */
+ * registered does nothing.  A pid is removed BEFORE it is reaped (waitpid): once reaped, the
+ * number may belong to another process, which the handler must never signal. */
 #define GW_SIGNALS_MAX_PIDS 256
 int gw_signals_add_pid(int pid);
 void gw_signals_remove_pid(int pid);

@@ -438,16 +438,6 @@ static const char checklist_skeleton[] =
     "  -- evaluate = function(inspection) return {} end,\n"
     "}\n";
 
-static int valid_plugin_name(const char *s)
-{
-    if (!*s || strlen(s) > 64 || !((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')))
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-            return 0;
-    return 1;
-}
-
 /* mkdir -p for the folders above path. */
 static int make_parents(const char *path)
 {
@@ -480,9 +470,10 @@ static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return gw_error_set(err, GW_EUSAGE, "KIND is " PLUGIN_KINDS ", not '%s'%s%s%s", kind,
                             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     }
-    if (!valid_plugin_name(name))
-        return gw_error_set(err, GW_EUSAGE, "NAME uses lower-case letters, digits, '-' and '_' "
-                                            "(e.g. acme), not '%s'", name);
+    if (!plugin_name_valid(name))
+        return gw_error_set(err, GW_EUSAGE, "NAME uses lower-case letters, digits and '-', "
+                                            "starting with a letter or digit (e.g. acme), not "
+                                            "'%s'", name);
     char path[4400];
     if (cli_value(args, "output"))
         snprintf(path, sizeof path, "%s", cli_value(args, "output"));
@@ -670,7 +661,7 @@ static const cli_command plugin_commands[] = {
     {"plugin new", "KIND NAME", 2, 2, CLI_CHOICE,
      "write a working, commented plugin to start from",
      "Writes a working, commented plugin of kind KIND (" PLUGIN_KINDS ") named NAME (lower-case "
-     "letters, digits, `-` and `_`) to `$XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua` "
+     "letters, digits and `-`) to `$XDG_CONFIG_HOME/gpuwise/plugins/KINDS/NAME.lua` "
      "(`~/.config/gpuwise/...` when `$XDG_CONFIG_HOME` is unset), or to `-o FILE`, and prints "
      "the path.  An existing file is never overwritten.\n\n"
      "```\ngpuwise plugin new pricing acme\ngpuwise plugin check "

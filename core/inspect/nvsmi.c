@@ -457,12 +457,16 @@ static run_end read_child(int fd, double deadline, size_t max, gw_buf *out)
     }
 }
 
-/* Waits for the child to exit (*status), until the deadline or SIGINT/SIGTERM. */
-static run_end wait_child(pid_t pid, double deadline, int *status)
+/* Waits for the child to exit, until the deadline or SIGINT/SIGTERM, without reaping it
+ * (WNOWAIT): until end_child has taken its group off the signal handler's list, its pid (the
+ * group's id) must stay its own, never a new process's. */
+static run_end wait_child(pid_t pid, double deadline)
 {
     for (;;) {
-        pid_t r = waitpid(pid, status, WNOHANG);
-        if (r == pid)
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        int r = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (r == 0 && info.si_pid == pid)
             return RUN_DONE;
         if (r < 0 && errno != EINTR)
             return RUN_FAILED;
@@ -475,15 +479,19 @@ static run_end wait_child(pid_t pid, double deadline, int *status)
     }
 }
 
-/* Kills the child's whole process group (nvidia-smi and whatever it started) and reaps it,
- * waiting REAP_SECONDS at most. */
-static void stop_child(pid_t pid)
+/* Kills the child's whole process group (nvidia-smi and whatever it started; after a normal
+ * exit too, so nothing it started outlives the capture), takes the group off the signal
+ * handler's list, and only then reaps the child into *status, waiting REAP_SECONDS at most. */
+static void end_child(pid_t pid, int *status)
 {
-    int status;
     kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);   /* should it have left its group */
+    kill(pid, SIGKILL);   /* should it have left its group; nothing to an exited one */
+    gw_signals_kill_group(0);
     double until = gw_now_seconds() + REAP_SECONDS;
-    while (waitpid(pid, &status, WNOHANG) == 0 && gw_now_seconds() < until) {
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR) || gw_now_seconds() >= until)
+            break;
         struct timespec ms = {0, 10 * 1000000L};
         nanosleep(&ms, NULL);
     }
@@ -584,7 +592,10 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
     sigaddset(&stops, SIGINT);
     sigaddset(&stops, SIGTERM);
     sigprocmask(SIG_BLOCK, &stops, &was);
-    rc = spawn_nvsmi(prog, &pid, &fd, err);
+    if (gw_signal_pending())   /* stopping already: start nothing */
+        rc = run_verdict(prog, RUN_SIGNAL, 0, timeout_s, max, NULL, err);
+    else
+        rc = spawn_nvsmi(prog, &pid, &fd, err);
     if (rc == GW_OK)
         gw_signals_kill_group((int)pid);
     sigprocmask(SIG_SETMASK, &was, NULL);
@@ -598,10 +609,10 @@ int nvsmi_capture(double timeout_s, char **text, size_t *len, gw_error *err)
     run_end end = read_child(fd, deadline, max, &out);
     close(fd);
     if (end == RUN_DONE)   /* it closed its output; it may still hang before exiting */
-        end = wait_child(pid, deadline, &status);
-    gw_signals_kill_group(0);
-    if (end != RUN_DONE)
-        stop_child(pid);
+        end = wait_child(pid, deadline);
+    end_child(pid, &status);
+    if (gw_signal_pending())   /* the handler killed the group: whatever it printed is cut */
+        end = RUN_SIGNAL;
     rc = run_verdict(prog, end, status, timeout_s, max, &out, err);
     if (rc == GW_OK) {
         *len = out.len;

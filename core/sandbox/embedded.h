@@ -20,4 +20,9 @@ typedef struct embedded_chunk {
 extern const embedded_chunk gw_embedded_chunks[];
 extern const size_t gw_n_embedded_chunks;
 
+/* The shipped chunk whose text is byte for byte text (len bytes), or NULL: a plugin is shipped
+ * exactly when this finds its text.  A byte comparison, not a hash: no collision to argue about,
+ * and the length is compared first, so a user plugin costs a few comparisons. */
+const embedded_chunk *embedded_find(const char *text, size_t len);
+
 #endif

@@ -7,14 +7,20 @@
  * plugin_serve.c.  The host holds no KB: the worker's KB questions go to the function its
  * caller handed it (plugin_kb_answer).
  *
- * One worker per host (a command loads one host) and one per workload file, started when the
- * first plugin loads: each plugin keeps its own Lua state in it (what one plugin changes no other
- * sees, as before), and its state persists between calls (a rule keeps its workload table).  A
- * worker per plugin was tried first: starting and ending one costs about 1.2 ms here (make bench,
- * worker_cost), and `gpuwise report` loads 15 plugins, which would add some 18 ms to a command of
- * 21 ms.  The price of sharing: a plugin that makes the worker be killed (the deadline, the
- * address-space limit) stops the other plugins of the command with it; the command fails then
- * anyway. */
+ * Which plugin is shipped is decided here, from the text this process read itself (a byte
+ * comparison with the chunks compiled into the program, embedded.h), never from anything a
+ * worker says: a worker may have been taken over.
+ *
+ * Every plugin that is not shipped gets a worker of its own, forked when it loads and killed when
+ * it goes, so its memory starts clean: what one plugin keeps (libxml2's documents, outside its
+ * Lua cap; a fragmented heap) cannot make the next one fail, nor the error name the wrong one.
+ * The shipped plugins of a command share one worker (and one per workload file): their code is
+ * ours, and a worker each costs more than the process boundary alone (make bench, worker_cost):
+ * each forks gpuwise, copies the pages it writes, builds its sandbox and is sent the options of
+ * a decision.  `gpuwise report examples/vision-team.lua` took 240 ms of CPU so (perf stat
+ * task-clock, 2 busy cores) against 82 ms with one shared; each plugin not shipped adds ~8 ms.
+ * In the shared worker each plugin keeps its own Lua state (what one changes no other sees),
+ * and a state persists between calls (a rule keeps its workload table). */
 #define _GNU_SOURCE   /* memmem */
 #include "plugin.h"
 
@@ -31,6 +37,7 @@
 #include "base/clock.h"
 #include "base/limits.h"
 #include "base/signals.h"
+#include "embedded.h"
 #include "io/xml.h"
 #include "plugin_serve.h"
 #include "plugin_values.h"
@@ -49,6 +56,7 @@ typedef struct channel {
     int next_id;             /* the id the next plugin's state gets in the worker */
     int has_xml;             /* libxml2 was open when the worker was forked */
     int dead;                /* the worker was killed or ended: every plugin of it fails */
+    int exclusive;           /* a worker of one plugin, which ends with it */
     char dead_msg[1024];
     gw_buf each_args;        /* the encoded arguments the worker holds from the last "each" */
 } channel;
@@ -59,7 +67,7 @@ struct plugin {
     int id;                  /* its state in the worker */
     char *name, *kind, *version, *description, *path, *overrides;
     long batch_rows;
-    int compiled;
+    int compiled;            /* shipped: decided by this process (embedded_find), not the worker */
     unsigned long long shared_sent;   /* the plugin_arg whose value the worker holds */
     view *log;                        /* lines the worker sent back, escaped */
     char traceback[4096];
@@ -71,7 +79,8 @@ struct plugin_host {
     plugin_kb_answer kb_answer;   /* handed to each channel */
     void *kb_ctx;
     plugin_limits limits;
-    channel **chans;         /* the workers; new plugins load into the last one */
+    channel **chans;         /* the workers: one per plugin not shipped, and ... */
+    channel *shipped;        /* ... the one the shipped plugins load into (NULL: none yet) */
     size_t n_chans;
     plugin **items;
     size_t n, cap;
@@ -175,6 +184,27 @@ static double grace(const channel *ch)
     return g < GRACE_MIN ? GRACE_MIN : g > GRACE_MAX ? GRACE_MAX : g;
 }
 
+/* "PATH: plugin 'NAME': out of memory (limit N MB, ...)"; before the plugin has told its name,
+ * the file's, less ".lua". */
+static int plugin_out_of_memory(const plugin *p, gw_error *err)
+{
+    const char *base = strrchr(p->path, '/');
+    base = base ? base + 1 : p->path;
+    size_t n = strlen(base);
+    if (n > 4 && strcmp(base + n - 4, ".lua") == 0)
+        n -= 4;
+    gw_buf name = GW_BUF_INIT;
+    if (p->name)
+        buf_puts(&name, p->name);
+    else
+        buf_append(&name, base, n);
+    gw_error_set(err, GW_ESOFTWARE, "%s: plugin '%s': out of memory (limit %zu MB a plugin, "
+                 "GPUWISE_PLUGIN_MEMORY_MB; its XML documents count too)", p->path,
+                 buf_cstr(&name), p->ch->limits.memory_bytes >> 20);
+    buf_free(&name);
+    return GW_ESOFTWARE;
+}
+
 /* The message for a worker that did not answer p's request: every plugin of the channel is
  * dead from now on. */
 static int worker_failed(plugin *p, int rc, int timed_out, const gw_error *why, gw_error *err)
@@ -188,6 +218,8 @@ static int worker_failed(plugin *p, int rc, int timed_out, const gw_error *why, 
                      "%s: time limit of %g s reached (GPUWISE_PLUGIN_SECONDS); its process was "
                      "stopped inside a library call",
                      p->path, ch->limits.wall_seconds);
+    else if (worker_out_of_memory(ch->w))
+        plugin_out_of_memory(p, err);
     else if (strstr(end, "signal 24"))   /* SIGXCPU */
         gw_error_set(err, GW_ESOFTWARE, "%s: CPU time limit reached; its process was stopped",
                      p->path);
@@ -317,7 +349,9 @@ static void plugin_free(plugin *p)
         return;
     view *ignored = NULL;
     gw_error err;
-    if (!p->ch->dead && p->ch->w && request(p, request_new("free"), &ignored, &err) == GW_OK)
+    if (p->ch->exclusive)   /* its worker goes with it */
+        channel_close(p->ch);
+    else if (!p->ch->dead && p->ch->w && request(p, request_new("free"), &ignored, &err) == GW_OK)
         view_free(ignored);
     plugin_release(p);
 }
@@ -353,9 +387,45 @@ static int plugin_start(channel *ch, const char *path, view *req, const char *te
     return GW_OK;
 }
 
-/* Loads one plugin file in the host's worker.  Shape problems go to problems (one
- * "path:line: ..." line each) and are counted in *n_problems; a file that does not run at all
- * is an error.  *out is the plugin when it ran (even with shape problems). */
+/* No upper case either: two names that differ only in case are one folder on some file
+ * systems. */
+int plugin_name_valid(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n > 64 || name[0] == '-')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+              name[i] == '-'))
+            return 0;
+    return 1;
+}
+
+/* The channel a plugin whose text is text loads into: a new worker of its own unless it is
+ * shipped; the host's shared worker for shipped ones (a new one when text needs libxml2 and the
+ * shared worker was forked without it). */
+static channel *channel_for(plugin_host *host, int shipped, const char *text, size_t len)
+{
+    int forked_without = !open_libraries_for(text, len);
+    channel *ch = shipped ? host->shipped : NULL;
+    if (ch && ch->w && !ch->has_xml && forked_without)
+        ch = NULL;
+    if (!ch) {
+        ch = gw_xcalloc(1, sizeof *ch);
+        channel_init(ch, host->kb_answer, host->kb_ctx, &host->limits);
+        ch->exclusive = !shipped;
+        host->chans = gw_xrealloc(host->chans, (host->n_chans + 1) * sizeof *host->chans);
+        host->chans[host->n_chans++] = ch;
+        if (shipped)
+            host->shipped = ch;
+    }
+    return ch;
+}
+
+/* Loads one plugin file.  Shape problems go to problems (one "path:line: ..." line each) and
+ * are counted in *n_problems; a file that does not run at all is an error, and so is a name
+ * plugin_name_valid refuses that the worker did not list as a problem (GW_EDATA).  *out is the
+ * plugin when it ran (even with shape problems). */
 static int load_one(plugin_host *host, const char *path, const char *folder_kind,
                     gw_buf *problems, size_t *n_problems, plugin **out, gw_error *err)
 {
@@ -370,25 +440,31 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     view *info, *req = request_new("load");
     if (folder_kind)
         view_map_set_str(req, "folder_kind", folder_kind);
-    /* a plugin that uses libxml2 where the worker was forked without it: a new worker */
-    channel *ch = host->n_chans ? host->chans[host->n_chans - 1] : NULL;
-    if (!open_libraries_for(text, len) && ch && ch->w && !ch->has_xml)
-        ch = NULL;
-    if (!ch) {
-        ch = gw_xcalloc(1, sizeof *ch);
-        channel_init(ch, host->kb_answer, host->kb_ctx, &host->limits);
-        host->chans = gw_xrealloc(host->chans, (host->n_chans + 1) * sizeof *host->chans);
-        host->chans[host->n_chans++] = ch;
-    }
+    int shipped = embedded_find(text, len) != NULL;
+    channel *ch = channel_for(host, shipped, text, len);
     int rc = plugin_start(ch, path, req, text, len, &p, &info, err);
     free(text);
-    if (rc != GW_OK)
+    if (rc != GW_OK) {
+        if (ch->exclusive)
+            channel_close(ch);
         return rc;
+    }
     p->host = host;
-    if (rc == GW_OK) {
-        char label[200];
-        result_label(p, "plugin table", label, sizeof label);
-        rc = plugin_values_check(info, label, err);
+    p->compiled = shipped;
+    char label[200];
+    result_label(p, "plugin table", label, sizeof label);
+    rc = plugin_values_check(info, label, err);
+    /* the worker lists a bad name among the problems, with its line; this is for a worker
+     * that did not */
+    const char *name = view_str(view_map_get(info, "name"));
+    if (rc == GW_OK && name && !plugin_name_valid(name) &&
+        !(view_num(view_map_get(info, "n_problems")) > 0)) {
+        gw_buf b = GW_BUF_INIT;
+        plugin_values_escape(&b, name, strlen(name), "");
+        rc = gw_error_set(err, GW_EDATA, "%s: plugin name '%s': use lower-case letters, digits "
+                          "and '-', starting with a letter or digit (the name is a folder of "
+                          "the prices cache)", path, buf_cstr(&b));
+        buf_free(&b);
     }
     if (rc != GW_OK) {
         view_free(info);
@@ -407,7 +483,6 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     p->description = dup_field(info, "description");
     p->batch_rows = (long)gw_double_to_ll(view_num(view_map_get(info, "batch_rows")), 0,
                                           1000000, 0);
-    p->compiled = view_truthy(view_map_get(info, "compiled"));
     view_free(info);
     *out = p;
     return GW_OK;

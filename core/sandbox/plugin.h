@@ -51,6 +51,10 @@ size_t plugin_count(const plugin_host *host);
 plugin *plugin_at(const plugin_host *host, size_t i);
 plugin *plugin_find(const plugin_host *host, const char *name);   /* NULL when none */
 void plugin_get_info(const plugin *p, plugin_info *out);
+/* Whether name may name a plugin: [a-z0-9][a-z0-9-]*, 64 bytes at most.  It names the plugin's
+ * folder in the prices cache, so no '.', '..', '/' or upper case.  A plugin that declares any
+ * other name is refused when it loads (GW_EDATA). */
+int plugin_name_valid(const char *name);
 /* Names are unique per kind (a rule and a checklist may share one); NULL when none. */
 plugin *plugin_find_kind(const plugin_host *host, const char *name, const char *kind);
 

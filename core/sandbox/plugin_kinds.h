@@ -18,8 +18,8 @@ typedef struct plugin_info {
     const char *path;          /* the file it was loaded from */
     const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
     long batch_rows;           /* importer: CSV records per import() call; 0 = whole file */
-    int compiled;              /* its text is a shipped plugin's, loaded from the copy compiled
-                                * into the program (embedded.h) rather than parsed */
+    int compiled;              /* shipped: its text is byte for byte a shipped plugin's
+                                * (embedded.h), as gpuwise's own process found the text it read */
 } plugin_info;
 
 /* Explicit limits win (given may be NULL), then the environment (GPUWISE_PLUGIN_MEMORY_MB,

@@ -560,9 +560,12 @@ static int call_failed(lplugin *p, int status, gw_error *err)
         lua_pop(p->L, 1);
         return gw_error_set(err, GW_ESOFTWARE, "%s", p->dead_msg);
     }
-    if (status == LUA_ERRMEM) {
+    if (status == LUA_ERRMEM) {   /* under its cap, but its process has no more */
         lua_pop(p->L, 1);
-        return gw_error_set(err, GW_ESOFTWARE, "%s: not enough memory", p->path);
+        return gw_error_set(err, GW_ESOFTWARE, "%s: %s%s%sout of memory (limit %zu MB a plugin, "
+                            "GPUWISE_PLUGIN_MEMORY_MB; its XML documents count too)", p->path,
+                            p->name ? "plugin '" : "", p->name ? p->name : "",
+                            p->name ? "': " : "", p->mem_cap >> 20);
     }
     gw_buf line = GW_BUF_INIT;
     message_with_path(&line, p->path, msg, first < 900 ? first : 900);
@@ -715,10 +718,7 @@ int lplugin_new(const char *path, const plugin_limits *limits, luaapi_query_fn q
  * was most of what loading a plugin cost. */
 static int embedded_code(const char *chunkname, const char *text, size_t len, gw_buf *out)
 {
-    const embedded_chunk *e = NULL;
-    for (size_t i = 0; i < gw_n_embedded_chunks && !e; i++)
-        if (gw_embedded_chunks[i].text_len == len && memcmp(gw_embedded_chunks[i].text, text, len) == 0)
-            e = &gw_embedded_chunks[i];
+    const embedded_chunk *e = embedded_find(text, len);
     if (!e)
         return 0;
     /* The first string in a dump is the main function's source: its size + 1, written 7 bits a

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "plugin.h"
 #include "plugin_lua_state.h"
 
 static void view_free_void(void *v) { view_free(v); }
@@ -66,17 +67,6 @@ static void problem(gw_buf *problems, size_t *n, const char *path, int line, con
     (*n)++;
 }
 
-
-static int valid_name(const char *s)
-{
-    if (!s || !*s || strlen(s) > 64)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
-              *s == '.'))
-            return 0;
-    return 1;
-}
 
 struct validate_args {
     lplugin *p;
@@ -197,9 +187,10 @@ static int validate_protected(lua_State *L)
                     lua_typename(L, type));
         lua_pop(L, 1);
     }
-    if (p->name && !valid_name(p->name))
+    if (p->name && !plugin_name_valid(p->name))
         problem(a->problems, &a->n, p->path, field_line(a->text, "name"),
-                "name '%s': use lower-case letters, digits, '-', '_' or '.'", p->name);
+                "name '%s': use lower-case letters, digits and '-', starting with a letter "
+                "or digit", p->name);
     if (p->kind) {
         const char *folder = plugin_kind_folder(p->kind);
         if (!folder) {

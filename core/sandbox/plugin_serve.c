@@ -2,7 +2,8 @@
  * the channel ("load", "eval", "field", "line", "call", "each", "tests", "free"), each served
  * by the plugin's own Lua state (plugin_lua.h), and the KB questions those states ask, passed up
  * the same channel to gpuwise's side of the host (plugin.c), where the caller's function answers
- * them. */
+ * them.  Nothing it says about a plugin is taken on trust: whether a plugin is shipped, for one,
+ * gpuwise decides from the text it read itself. */
 #include "plugin_serve.h"
 
 #include <stdlib.h>
@@ -77,7 +78,6 @@ static int serve_load(struct states *st, const view *req, int eval, size_t id, l
         view_map_set_str(*result, "version", info.version);
         view_map_set_str(*result, "description", info.description);
         view_map_set_int(*result, "batch_rows", info.batch_rows);
-        view_map_set_bool(*result, "compiled", info.compiled);
     }
     buf_free(&problems);
     return rc;

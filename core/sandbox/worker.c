@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -29,6 +30,9 @@
 
 /* Room beyond the work's own memory for the interpreter, libxml2's state and the stack. */
 #define HEADROOM (64u * 1024u * 1024u)
+/* A fault with less address space than this left is the memory running out (a stack that could
+ * not grow), not a crash. */
+#define FAULT_PROBE (8u * 1024u * 1024u)
 /* Nesting the decoder accepts (the plugin host allows 32 levels in what a plugin returns). */
 #define MAX_DEPTH 64
 
@@ -57,6 +61,7 @@ struct worker {
     pid_t pid;
     int fd;
     int reaped;
+    int no_memory;   /* it exited with WORKER_EXIT_NO_MEMORY */
     char end[96];
 };
 
@@ -431,6 +436,44 @@ static int confine(void)
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter);
 }
 
+/* In the child, a failed allocation (gw_xmalloc and the rest) ends it with the status the parent
+ * reads as out of memory: it can neither write a message nor raise SIGABRT. */
+static void exit_no_memory(size_t n)
+{
+    (void)n;
+    _exit(WORKER_EXIT_NO_MEMORY);
+}
+
+/* SIGSEGV or SIGBUS in the child, on its own stack: when not even FAULT_PROBE more bytes can be
+ * mapped, the stack could not grow for want of memory: out of memory.  Otherwise a crash:
+ * SA_RESETHAND has restored the default action, and returning faults again, which ends the
+ * process with the signal. */
+static void on_fault(int sig)
+{
+    (void)sig;
+    void *probe = mmap(NULL, FAULT_PROBE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                       -1, 0);
+    if (probe == MAP_FAILED)
+        _exit(WORKER_EXIT_NO_MEMORY);
+    munmap(probe, FAULT_PROBE);
+}
+
+static void catch_out_of_memory(void)
+{
+    static char fault_stack[64 * 1024];
+    stack_t ss = {.ss_sp = fault_stack, .ss_size = sizeof fault_stack, .ss_flags = 0};
+    gw_on_out_of_memory(exit_no_memory);
+    if (sigaltstack(&ss, NULL) != 0)
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fault;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_ONSTACK | SA_RESETHAND;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
 static void child(int fd, pid_t parent, size_t inherited, const worker_limits *l,
                   void (*before)(void *), worker_main_fn fn, void *ud)
 {
@@ -454,6 +497,7 @@ static void child(int fd, pid_t parent, size_t inherited, const worker_limits *l
             close(i);
     if (before)
         before(ud);
+    catch_out_of_memory();
     limit_resources(l, inherited);
     if (confine() != 0)
         _exit(71);   /* never run plugin code unconfined */
@@ -499,20 +543,23 @@ int worker_start(const worker_limits *limits, void (*before)(void *), worker_mai
 
 pid_t worker_pid(const worker *w) { return w->pid; }
 
-/* Reaps the worker (after a kill, or once its channel closed) and says how it ended. */
+/* Reaps the worker (after a kill, or once its channel closed) and says how it ended.  Its pid
+ * leaves the signal handler's list first: once reaped, the number may be another process's. */
 static void reap(worker *w, int kill_first)
 {
     if (w->reaped)
         return;
     if (kill_first)
         kill(w->pid, SIGKILL);
+    gw_signals_remove_pid(w->pid);
     int status = 0;
     pid_t got;
     do
         got = waitpid(w->pid, &status, 0);
     while (got < 0 && errno == EINTR);
-    gw_signals_remove_pid(w->pid);
     w->reaped = 1;
+    w->no_memory = got == w->pid && WIFEXITED(status) &&
+                   WEXITSTATUS(status) == WORKER_EXIT_NO_MEMORY;
     if (got != w->pid)
         snprintf(w->end, sizeof w->end, "ended");
     else if (WIFSIGNALED(status))
@@ -523,6 +570,8 @@ static void reap(worker *w, int kill_first)
 }
 
 const char *worker_end(worker *w) { return w->reaped ? w->end : ""; }
+
+int worker_out_of_memory(const worker *w) { return w->reaped && w->no_memory; }
 
 void worker_free(worker *w)
 {

@@ -62,6 +62,12 @@ int worker_request(worker *w, const view *req, double deadline, worker_answer_fn
  * while it runs; owned by w. */
 const char *worker_end(worker *w);
 
+/* The status a worker exits with when its memory ran out: an allocation failed (gw_xmalloc and
+ * the rest), or a fault came with its address space all but used (a stack that could not grow). */
+#define WORKER_EXIT_NO_MEMORY 74
+/* 1 when the worker has ended so (a message only: the status comes from the worker). */
+int worker_out_of_memory(const worker *w);
+
 /* ---- the child's side ---- */
 
 /* Reads one message from fd (blocking).  NULL when the channel closed or broke. */

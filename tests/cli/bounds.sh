@@ -379,8 +379,9 @@ for sig in INT TERM; do
         kill "$gw" 2>/dev/null
     fi
 done
-# two signals at once (as `timeout` and service managers send): the second ends gpuwise the
-# default way, but the first has already killed nvidia-smi's group
+# two signals at once (as `timeout` and service managers send): the first kills nvidia-smi's
+# group, the second kills it again before ending gpuwise the default way (the handler stays
+# installed for it; tests/plugins/hostile_workers.sh runs this race 16 times)
 if start_hanging; then
     kill -TERM "$gw"
     kill -TERM "$gw" 2>/dev/null
