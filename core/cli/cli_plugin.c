@@ -11,6 +11,7 @@
 
 #include "base/check.h"
 #include "base/limits.h"
+#include "base/term.h"
 #include "cli.h"
 #include "cli_listing.h"
 #include "sandbox/plugin.h"
@@ -53,14 +54,23 @@ static int plugin_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
             buf_puts(&out, "no plugins found\n");
         else
             buf_printf(&out, "%-20s %-10s %-8s %s\n", "NAME", "KIND", "VERSION", "PATH");
+        /* every field shown, not obeyed (term.h): a file name may hold any byte but '/' */
         for (size_t i = 0; i < view_len(list); i++) {
             view *m = view_list_at(list, i);
-            buf_printf(&out, "%-20s %-10s %-8s %s\n", view_str(view_map_get(m, "name")),
-                       view_str(view_map_get(m, "kind")), view_str(view_map_get(m, "version")),
-                       view_str(view_map_get(m, "path")));
+            gw_term_cell(&out, view_str(view_map_get(m, "name")), 20, 0);
+            buf_putc(&out, ' ');
+            gw_term_cell(&out, view_str(view_map_get(m, "kind")), 10, 0);
+            buf_putc(&out, ' ');
+            gw_term_cell(&out, view_str(view_map_get(m, "version")), 8, 0);
+            buf_putc(&out, ' ');
+            gw_term_field(&out, view_str(view_map_get(m, "path")));
+            buf_putc(&out, '\n');
             const char *over = view_str(view_map_get(m, "overrides"));
-            if (over)
-                buf_printf(&out, "%-20s overrides %s\n", "", over);
+            if (over) {
+                buf_printf(&out, "%-20s overrides ", "");
+                gw_term_field(&out, over);
+                buf_putc(&out, '\n');
+            }
         }
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
         buf_free(&out);
