@@ -200,18 +200,31 @@ size_t gw_term_width(const char *s, size_t n, unsigned flags)
     return cols;
 }
 
-size_t gw_term_field_cut(gw_buf *out, const char *s, size_t max_cols)
+/* Appends s[0..n) as one field, whole units only, while their columns (or, by_bytes, the bytes
+ * appended) stay within limit; returns the columns or bytes appended. */
+static size_t field_within(gw_buf *out, const char *s, size_t n, size_t limit, int by_bytes)
 {
     term_unit u;
-    size_t cols = 0, n = s ? strlen(s) : 0;
+    size_t used = 0;
     for (size_t i = 0; i < n; i += u.bytes) {
         unit_at(s + i, n - i, GW_TERM_FIELD, &u);
-        if (cols + u.cols > max_cols)
+        size_t cost = by_bytes ? u.shown_len : u.cols;
+        if (used + cost > limit)
             break;
         buf_append(out, u.shown, u.shown_len);
-        cols += u.cols;
+        used += cost;
     }
-    return cols;
+    return used;
+}
+
+size_t gw_term_field_cut(gw_buf *out, const char *s, size_t max_cols)
+{
+    return field_within(out, s, s ? strlen(s) : 0, max_cols, 0);
+}
+
+size_t gw_term_field_bytes(gw_buf *out, const char *s, size_t n, size_t max_bytes)
+{
+    return field_within(out, s, n, max_bytes, 1);
 }
 
 void gw_term_cell(gw_buf *out, const char *s, size_t width, int right_aligned)

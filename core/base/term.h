@@ -41,6 +41,10 @@ size_t gw_term_width(const char *s, size_t n, unsigned flags);
  * escape) boundary, never inside one; returns the columns appended. */
 size_t gw_term_field_cut(gw_buf *out, const char *s, size_t max_cols);
 
+/* Appends s[0..n) as one field, as much as fits in max_bytes bytes, whole characters and
+ * escapes only (a fixed-size message); returns the bytes appended. */
+size_t gw_term_field_bytes(gw_buf *out, const char *s, size_t n, size_t max_bytes);
+
 /* Appends s (NULL: nothing) as one field in a cell at least width columns wide: padded with
  * spaces on the right, or on the left when right_aligned; a wider one is written whole. */
 void gw_term_cell(gw_buf *out, const char *s, size_t width, int right_aligned);
