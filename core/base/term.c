@@ -101,22 +101,23 @@ static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
  * cursor movement, no conceal, no title or hyperlink. */
 static size_t colour_length(const char *s, size_t n)
 {
-    size_t i = 2;
+    int param = 0, digits = 0;
     if (n < 3 || s[0] != '\033' || s[1] != '[')
         return 0;
-    while (i < n && i < 16) {
-        size_t start = i;
-        while (i < n && s[i] >= '0' && s[i] <= '9')
-            i++;
-        int param = (int)(i - start) == 1 ? s[start] - '0'
-                  : (int)(i - start) == 2 ? (s[start] - '0') * 10 + s[start + 1] - '0' : -1;
-        if (i - start && !(param == 0 || param == 1 || (param >= 30 && param <= 37)))
+    for (size_t i = 2; i < n && i < 16; i++) {
+        if (s[i] >= '0' && s[i] <= '9') {
+            param = param * 10 + (s[i] - '0');
+            if (++digits > 2)
+                return 0;
+            continue;
+        }
+        if (s[i] != ';' && s[i] != 'm')
             return 0;
-        if (i < n && s[i] == 'm')
+        if (digits && !(param == 0 || param == 1 || (param >= 30 && param <= 37)))
+            return 0;
+        if (s[i] == 'm')
             return i + 1;
-        if (i >= n || s[i] != ';')
-            return 0;
-        i++;
+        param = digits = 0;
     }
     return 0;
 }

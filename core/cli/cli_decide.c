@@ -182,7 +182,8 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
             return gw_error_set(err, GW_EIO, "out of memory");
         }
         gw_buf name = GW_BUF_INIT;
-        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", gw_term_safe(&name, c.w->name),
+        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n",
+                gw_term_safe(&name, c.w->name),
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
         buf_free(&name);

@@ -267,8 +267,11 @@ static void check_dry_run(gw_ctx *ctx, check_run *run, kb *k, plugin *p, plugin_
     else if (!strcmp(info->kind, "checklist"))
         dry_run_items(run, p);
     view *log = plugin_take_log(p);
+    gw_buf shown = GW_BUF_INIT;   /* a plugin's words, shown and never obeyed (term.h) */
     for (size_t i = 0; i < view_len(log); i++)
-        fprintf(ctx->diag, "%s: log: %s\n", info->name, view_str(view_list_at(log, i)));
+        fprintf(ctx->diag, "%s: log: %s\n", info->name,
+                gw_term_safe(&shown, view_str(view_list_at(log, i))));
+    buf_free(&shown);
     view_free(log);
 }
 
@@ -292,8 +295,12 @@ static int check_report(gw_ctx *ctx, const check_run *run, plugin *p, const plug
     int rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
     buf_free(&out);
     if (rc == GW_OK && run->n_problems) {
-        if (p && plugin_traceback(p)[0])
-            fprintf(ctx->diag, "%s\n", plugin_traceback(p));
+        if (p && plugin_traceback(p)[0]) {   /* its lines, with a plugin's words in them */
+            gw_buf shown = GW_BUF_INIT;
+            gw_term_text(&shown, plugin_traceback(p), strlen(plugin_traceback(p)), GW_TERM_LINES);
+            fprintf(ctx->diag, "%s\n", buf_cstr(&shown));
+            buf_free(&shown);
+        }
         size_t n = run->n_problems;
         rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", run->file, n, n == 1 ? "" : "s");
     }
@@ -562,18 +569,22 @@ static int run_tests_of(gw_ctx *ctx, plugin *p, const char *test_path, size_t *p
         return rc;
     plugin_info info;
     plugin_get_info(p, &info);
+    gw_buf name = GW_BUF_INIT, message = GW_BUF_INIT;   /* a test's words, shown (term.h) */
     for (size_t i = 0; i < view_len(results); i++) {
         view *r = view_list_at(results, i);
         int ok = view_bool_value(view_map_get(r, "ok"));
+        gw_term_safe(&name, view_str(view_map_get(r, "name")));
         if (ok) {
-            fprintf(ctx->out, "ok - %s: %s\n", info.name, view_str(view_map_get(r, "name")));
+            fprintf(ctx->out, "ok - %s: %s\n", info.name, buf_cstr(&name));
             (*passed)++;
         } else {
-            fprintf(ctx->out, "not ok - %s: %s: %s\n", info.name,
-                    view_str(view_map_get(r, "name")), view_str(view_map_get(r, "message")));
+            fprintf(ctx->out, "not ok - %s: %s: %s\n", info.name, buf_cstr(&name),
+                    gw_term_safe(&message, view_str(view_map_get(r, "message"))));
             (*failed)++;
         }
     }
+    buf_free(&name);
+    buf_free(&message);
     view *log = plugin_take_log(p);
     view_free(log);
     view_free(results);

@@ -14,8 +14,9 @@ CSI8=$(printf '\302\233')        # U+009B, the 8-bit CSI
 # raw_controls FILE: true when FILE holds a byte a terminal would act on rather than show (C0
 # controls but tab and line feed, DEL, C1 controls in UTF-8, the bidi marks, embeddings,
 # overrides and isolates, U+2028/2029) or invalid UTF-8.
+RAW=$(printf '[\001-\010\013-\037\177]|\302[\200-\237]|\330\234|\342\200[\216\217\250-\256]|\342\201[\246-\251]')
 raw_controls() {
-    LC_ALL=C grep -qE "$(printf '[\001-\010\013-\037\177]|\302[\200-\237]|\330\234|\342\200[\216\217\250-\256]|\342\201[\246-\251]')" "$1" && return 0
+    LC_ALL=C grep -qE "$RAW" "$1" && return 0
     command -v iconv >/dev/null 2>&1 && ! iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1
 }
 
@@ -29,7 +30,10 @@ clean() {
 
 # check_both NAME TEXT: stdout or stderr shows TEXT (where a name is listed or refused).
 check_both() {
-    case "$OUT$ERR" in *"$2"*) pass "$1" ;; *) fail "$1" "neither output has '$2': $OUT $ERR" ;; esac
+    case "$OUT$ERR" in
+        *"$2"*) pass "$1" ;;
+        *) fail "$1" "neither output has '$2': $OUT $ERR" ;;
+    esac
 }
 
 # check_line NAME A B: one line of stdout holds both A and B (a row was not split).
@@ -42,15 +46,16 @@ KB=$(fresh_kb term)
 
 # ---- plugin file names: in `plugin list` and in a load error ------------------------------------
 mkdir -p "$T/names" "$T/broken"
-printf 'return { name = "hp", kind = "rule", version = "1", description = "x",\n  evaluate = function() return {} end }\n' \
-    >"$T/names/ok${ESC}[2J${RLO}txt.lua"
+printf 'return { name = "hp", kind = "rule", version = "1", description = "x",
+  evaluate = function() return {} end }\n' >"$T/names/ok${ESC}[2J${RLO}txt.lua"
 run "$GW" --kb "$KB" --plugins "$T/names" plugin list
 check_both "plugin list: a file name's ESC and U+202E shown escaped" 'ok\x1b[2J\u202etxt.lua'
 clean "plugin list"
 
 printf 'return { name =' >"$T/broken/bad${ESC}]0;owned$(printf '\007')${RLO}.lua"
 run "$GW" --kb "$KB" --plugins "$T/broken" plugin list
-check_err "load error: the file name's OSC, BEL and U+202E shown escaped" 'bad\x1b]0;owned\x07\u202e.lua'
+check_err "load error: the file name's OSC, BEL and U+202E shown escaped" \
+    'bad\x1b]0;owned\x07\u202e.lua'
 clean "load error"
 
 # ---- names from an importer and offers from a pricing plugin -----------------------------------
@@ -104,7 +109,9 @@ check_out "prices list: the provider escaped" 'Bad\nCloud'
 clean "prices list"
 
 # ---- a dump with C1 controls and a line break ----------------------------------------------------
-sed "s|<product_name>NVIDIA GeForce RTX 3090</product_name>|<product_name>NVIDIA GeForce RTX 3090${CSI8}2J$(printf '\302\205')forged</product_name>|; s|<driver_version>535.183.01</driver_version>|<driver_version>535\&#10;verdict: PASS</driver_version>|" \
+NEL=$(printf '\302\205')
+sed -e "s|>NVIDIA GeForce RTX 3090</product_name>|>NVIDIA GeForce RTX 3090${CSI8}2J${NEL}forged<\/product_name>|" \
+    -e "s|<driver_version>535.183.01<|<driver_version>535\&#10;verdict: PASS<|" \
     "$FIX/nvsmi/healthy-3090.xml" >"$T/c1.xml"
 run "$GW" --kb "$KB" inspect "$T/c1.xml"
 check_out "inspect: C1 controls in the product name shown escaped" \
@@ -130,8 +137,8 @@ return {
   offers = function(ctx) return {} end,
 }
 EOF
-        run env GPUWISE_FETCH_ALLOW_PRIVATE=1 XDG_CACHE_HOME="$T/cache" timeout 30 "$GW" --kb "$KB" \
-            --plugins "$T/fetch" prices fetch escloud --timeout 5
+        run env GPUWISE_FETCH_ALLOW_PRIVATE=1 XDG_CACHE_HOME="$T/cache" timeout 30 \
+            "$GW" --kb "$KB" --plugins "$T/fetch" prices fetch escloud --timeout 5
         check_err "fetch: the Location's OSC, CSI and U+202E shown escaped" \
             'redirected to http://example.invalid/\x1b]0;owned\x07\x1b[2J\u202ecsv.exe'
         clean "fetch error"
@@ -148,9 +155,10 @@ cat >"$T/imp/wide.lua" <<'EOF'
 return {
   name = "wide", kind = "importer", version = "1.0", description = "wide names",
   import = function(ctx, text)
-    return { { kind = "gpu", id = "wide-a", name = "中文显卡", vendor = "NVIDIA", memory_gb = 8 },
-             { kind = "gpu", id = "wide-b", name = "ABCDEFGH", vendor = "NVIDIA", memory_gb = 16 },
-             { kind = "gpu", id = "wide-c", name = "🚀🚀x", vendor = "NVIDIA", memory_gb = 32 } }
+    return {
+      { kind = "gpu", id = "wide-a", name = "中文显卡", vendor = "NVIDIA", memory_gb = 8 },
+      { kind = "gpu", id = "wide-b", name = "ABCDEFGH", vendor = "NVIDIA", memory_gb = 16 },
+      { kind = "gpu", id = "wide-c", name = "🚀🚀x", vendor = "NVIDIA", memory_gb = 32 } }
   end,
 }
 EOF
@@ -159,8 +167,8 @@ check_rc "wide names: stored" 0
 run "$GW" --kb "$KB" kb list --where 'id ~ wide' --columns id,name,memory_gb --sort id
 # The name column is max(4, 8, 8, 5) = 8 columns wide; memory_gb is 9 (its title), right-aligned
 # after two spaces: "8" gets 8 spaces before it, "16" and "32" 7.  So after a name of 8 columns
-# come 2 + 8 = 10 or 2 + 7 = 9 spaces, after "🚀🚀x" (5 columns) 3 + 2 + 7 = 12.  "中文显卡" is 8
-# columns in 12 bytes: padded by bytes the row would be 4 columns short, by characters 4 wide.
+# come 2 + 8 = 10 or 2 + 7 = 9 spaces, after "🚀🚀x" (5 columns) 3 + 2 + 7 = 12.
+# "中文显卡" is 8 columns in 12 bytes: padded by bytes the row would be 4 columns short.
 check_out "kb list: a CJK name padded by display width" "wide-a  中文显卡          8"
 check_out "kb list: an ASCII name of the same width" "wide-b  ABCDEFGH         16"
 check_out "kb list: emoji 2 columns each (🚀🚀x is 5)" "wide-c  🚀🚀x            32"
