@@ -144,11 +144,13 @@ static void unit_at(const char *s, size_t n, unsigned flags, term_unit *u)
 {
     uint32_t cp = 0;
     unsigned char c = (unsigned char)s[0];
+    u->shown = s;
+    u->bytes = u->shown_len = u->cols = 1;
+    if (c >= 0x20 && c < 0x7F)   /* printable ASCII, most of any text: no tables to search */
+        return;
     size_t len = utf8_decode((const unsigned char *)s, n, &cp);
     size_t colour = (flags & GW_TERM_COLOUR) ? colour_length(s, n) : 0;
-    u->shown = s;
     u->bytes = u->shown_len = len ? len : 1;
-    u->cols = 1;
     if (!len) {
         unit_escape(u, "\\x%02x", c);
     } else if ((flags & GW_TERM_LINES) && (c == '\n' || c == '\t')) {
@@ -172,6 +174,15 @@ void gw_term_text(gw_buf *out, const char *s, size_t n, unsigned flags)
 {
     term_unit u;
     for (size_t i = 0; i < n; i += u.bytes) {
+        size_t plain = i;   /* a run of printable ASCII goes in one append */
+        while (plain < n && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7F)
+            plain++;
+        if (plain > i) {
+            buf_append(out, s + i, plain - i);
+            if (plain == n)
+                break;
+            i = plain;
+        }
         unit_at(s + i, n - i, flags, &u);
         buf_append(out, u.shown, u.shown_len);
     }
