@@ -73,8 +73,10 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
     plugin_get_info(p, &info);
     gw_buf label = GW_BUF_INIT;
     buf_puts(&label, info.name);
-    if (in && in->key)
-        buf_printf(&label, " %s", in->key);
+    if (in && in->key) {   /* the key of a plugin's URL: its word, shown (term.h) */
+        buf_putc(&label, ' ');
+        gw_term_field(&label, in->key);
+    }
     view *args[1] = {plugin_ctx(in, o)};
     view *offers = NULL;
     gw_buf warnings = GW_BUF_INIT;

@@ -196,3 +196,11 @@ clean "offers, wide"
 run "$GW" --kb "$KB" prices list
 check_out "prices list: a 50-column provider cut to 20 whole characters" "$P20      1"
 clean "prices list, wide"
+
+# decide's option column is 44 columns: "rent 1x rtx-4090 (" takes 18, which leaves 26 for the
+# provider, 13 of its characters; 44 bytes would end 2 bytes into the 9th.
+P13=$(printf '中%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13)
+run "$GW" --kb "$KB" decide "$ROOT/examples/vision-team.lua"
+check_out "decide: a provider with a line break escaped in its option's row" '(Bad\nCloud)'
+check_out "decide: a 50-column provider cut to 13 whole characters" "rent 1x rtx-4090 (${P13} "
+clean "decide"
