@@ -1,4 +1,5 @@
-/* cli_listing.c — a listing's rows as JSON, a Markdown table or CSV (cli_listing.h). */
+/* cli_listing.c — a listing's rows as JSON, a Markdown table or CSV, and the terminal table
+ * text listings write through (cli_listing.h). */
 #include "cli_listing.h"
 
 #include <stdlib.h>

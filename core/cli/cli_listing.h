@@ -1,6 +1,7 @@
 /* cli_listing.h — listings (kb list, kb search, kb sources, offers) in the formats every listing
- * writes besides its own terminal table: JSON, a Markdown table and RFC 4180 CSV, all from the
- * same view rows, so the formats cannot disagree. */
+ * writes besides its own terminal text: JSON, a Markdown table and RFC 4180 CSV, all from the
+ * same view rows, so the formats cannot disagree; and the terminal table kb list and offers
+ * write their text through. */
 #ifndef GW_CLI_LISTING_H
 #define GW_CLI_LISTING_H
 
