@@ -55,6 +55,14 @@ const char *gw_closest(const char *word, const char *const *candidates)
     return best;
 }
 
+/* Days in month m (1-12) of year y, leap years by the Gregorian rule. */
+static int month_days(int y, int m)
+{
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return days[m - 1] + (m == 2 && leap);
+}
+
 int gw_valid_date(const char *s)
 {
     size_t n = strlen(s);
@@ -63,8 +71,10 @@ int gw_valid_date(const char *s)
     for (size_t i = 0; i < n; i++)
         if ((i == 4 || i == 7) ? s[i] != '-' : !isdigit((unsigned char)s[i]))
             return 0;
-    int m = atoi(s + 5);
-    return m >= 1 && m <= 12 && (n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= 31));
+    int y = atoi(s), m = atoi(s + 5);
+    if (m < 1 || m > 12)
+        return 0;
+    return n == 7 || (atoi(s + 8) >= 1 && atoi(s + 8) <= month_days(y, m));
 }
 
 /* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (Howard Hinnant's
@@ -116,6 +126,12 @@ int gw_parse_decimal(const char *s, double *out)
         return 0;
     *out = v;
     return 1;
+}
+
+long long gw_double_to_ll(double d, long long min, long long max, long long fallback)
+{
+    /* NaN fails both comparisons */
+    return d >= (double)min && d <= (double)max ? (long long)d : fallback;
 }
 
 int gw_parse_count(const char *s, unsigned long max, unsigned long *out)

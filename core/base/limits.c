@@ -41,6 +41,10 @@ const gw_env_var gw_env_vars[GW_ENV_N] = {
                                     "plugin call may run", NULL, "instructions", 1e9, 1, 1e15, 1},
     [GW_ENV_FETCH_MAX_MB] = {"GPUWISE_FETCH_MAX_MB", "the largest response `prices fetch` "
                              "accepts, as `--max-size`", NULL, "MiB", 64, 0.001, MIB_MAX, 0},
+    [GW_ENV_FETCH_ALLOW_PRIVATE] = {"GPUWISE_FETCH_ALLOW_PRIVATE", "1 lets `prices fetch` "
+                                    "connect a plugin's sources to loopback, private, link-local "
+                                    "and cloud metadata addresses too (a local mirror, an "
+                                    "intranet); 0, public addresses only", NULL, "", 0, 0, 1, 1},
     [GW_ENV_BUSY_TIMEOUT_MS] = {"GPUWISE_BUSY_TIMEOUT_MS", "how long a command waits for another "
                                 "one writing the KB before it gives up with exit 75", NULL,
                                 "milliseconds", 5000, 0, 2147483647, 1},
@@ -75,9 +79,9 @@ int gw_env_parse(gw_env_id id, const char *text, double *out, gw_error *err)
         *out = v;
         return GW_OK;
     }
-    return gw_error_set(err, GW_EUSAGE, "%s: expected a %snumber of %s from %.16g to %.16g, not "
-                        "'%.40s'", var->name, var->whole ? "whole " : "", var->unit, var->min,
-                        var->max, text);
+    return gw_error_set(err, GW_EUSAGE, "%s: expected a %snumber%s%s from %.16g to %.16g, not "
+                        "'%.40s'", var->name, var->whole ? "whole " : "", *var->unit ? " of " : "",
+                        var->unit, var->min, var->max, text);
 }
 
 int gw_env_number(gw_env_id id, double *out, gw_error *err)

@@ -23,6 +23,7 @@ typedef enum gw_env_id {
     GW_ENV_PLUGIN_MEMORY_MB,
     GW_ENV_PLUGIN_INSTRUCTIONS,
     GW_ENV_FETCH_MAX_MB,
+    GW_ENV_FETCH_ALLOW_PRIVATE,
     GW_ENV_BUSY_TIMEOUT_MS,
     GW_ENV_SOURCE_DATE_EPOCH,
     GW_ENV_N
@@ -32,7 +33,7 @@ typedef struct gw_env_var {
     const char *name;       /* "GPUWISE_PLUGIN_SECONDS" */
     const char *sets;       /* what it sets, for the manual; NULL for an input limit (input says) */
     const char *input;      /* an input limit: "a workload file", for messages and LIMITS */
-    const char *unit;       /* "seconds", "MiB" */
+    const char *unit;       /* "seconds", "MiB"; "" for a switch (0 or 1) */
     double fallback;        /* the value when it is not set; NAN: none (the clock, for dates) */
     double min, max;        /* the range a value must be in */
     int whole;              /* 1: decimal digits only (no sign, point or exponent) */

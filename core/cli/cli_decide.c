@@ -107,12 +107,14 @@ static void print_option_row(FILE *f, const decision *d, const decide_option *o,
     }
     snprintf(dated, sizeof dated, "%.10s%s", o->price_as_of ? o->price_as_of : "-",
              o->price_age_days > max_age_days ? "*" : "");
+    char speed[32] = "unknown";   /* no speed: the excluded line under the row says why */
+    if (isfinite(o->throughput))
+        snprintf(speed, sizeof speed, "%.*f", o->throughput < 100 ? 2 : 0, o->throughput);
     gw_buf cell = GW_BUF_INIT;   /* the label shown, cut on a character (term.h) */
     for (size_t cols = gw_term_field_cut(&cell, label, 44); cols < 44; cols++)
         buf_putc(&cell, ' ');
-    fprintf(f, "%-4s %s %-8s %10.*f %-8s %-11s %12s %12s %12s %6s %12s\n", rank, buf_cstr(&cell),
-            fit, o->throughput < 100 ? 2 : 0, o->throughput,
-            isnan(o->throughput) ? "-" : decide_speed_kind(d, o), dated, upfront,
+    fprintf(f, "%-4s %s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", rank, buf_cstr(&cell),
+            fit, speed, isfinite(o->throughput) ? decide_speed_kind(d, o) : "-", dated, upfront,
             total, per_unit, rules, ranked);
     buf_reset(&cell);
     gw_buf slice = GW_BUF_INIT;   /* a slice: its share, memory and price per whole GPU-hour */

@@ -358,8 +358,8 @@ static size_t manual_env_list(const char *at, gw_buf *out)
                 buf_printf(out, "the limit on %s (see LIMITS)", v->input);
             else
                 buf_puts(out, v->sets);
-            buf_printf(out, ". A %snumber of %s from %.16g to %.16g", v->whole ? "whole " : "",
-                       v->unit, v->min, v->max);
+            buf_printf(out, ". A %snumber%s%s from %.16g to %.16g", v->whole ? "whole " : "",
+                       *v->unit ? " of " : "", v->unit, v->min, v->max);
             if (!isnan(v->fallback))
                 buf_printf(out, "; default %.16g", v->fallback);
             buf_puts(out, ".\n");

@@ -491,14 +491,24 @@ static const cli_command prices_commands[] = {
      "refresh` does, in one transaction.  The only command that opens a network connection: "
      "HTTPS only, except plain HTTP to a loopback address (127.0.0.0/8, ::1, localhost) for a "
      "local mirror; up to 5 redirects are followed, to HTTPS, or from a loopback address to "
-     "another over plain HTTP.\n\n"
+     "another over plain HTTP.  A plugin's URLs connect only to public addresses: loopback, "
+     "private, link-local, shared (100.64.0.0/10), cloud metadata, unspecified, multicast and "
+     "reserved ones, and IPv4 ones inside IPv6, are refused on the address each connection is "
+     "about to open (so a name that resolves there, now or on a later lookup, is refused "
+     "before anything is sent), for every redirect too.  A URL the user gives with `--url` may "
+     "reach its own host wherever it is (a redirect to another host is checked); "
+     "`GPUWISE_FETCH_ALLOW_PRIVATE=1` allows every address.  Through a proxy (`https_proxy`, "
+     "...), the proxy may be anywhere and the host's addresses are checked here before the "
+     "request.  Without PLUGIN, a line for each plugin says first which hosts it will "
+     "contact.\n\n"
      "Each response is kept, as it came, in "
      "`$XDG_CACHE_HOME/gpuwise/prices/PLUGIN/SOURCE/DATE-NAME` (`~/.cache` without "
      "`XDG_CACHE_HOME`), with the URL beside it in `DATE-NAME.url`: `gpuwise prices refresh "
      "PLUGIN --cached` replays the newest ones offline, and `--input` any one of them.  Offers "
      "that give no date are dated the day of the download; the source they cite names the URL.\n\n"
      "A source that cannot be downloaded (no complete answer within `--timeout`, redirects "
-     "included, an HTTP status other than success, a redirect not followed, an empty body, one "
+     "included, an address refused, an HTTP status other than success, a redirect not "
+     "followed, an empty body, one "
      "cut short of its announced length, one larger than `--max-size`) is named on one line; "
      "the other sources are still downloaded and their offers stored, and the command exits "
      "69.\n\n"
@@ -506,8 +516,8 @@ static const cli_command prices_commands[] = {
      "gpuwise prices fetch azure-retail --timeout 60\n"
      "gpuwise prices fetch skypilot --url http://127.0.0.1:8000/catalogs/v7/aws/vms.csv\n```\n\n"
      "Exit status: 0 ok, 64 usage (a URL that is not HTTPS, `--url` without one plugin, a plugin "
-     "without urls), 65 bad offers, 67 unknown plugin, 69 a download failed, 70 a plugin failed, "
-     "73/74 the cache cannot be written, 75 KB busy, 130/143 interrupted.",
+     "without urls), 65 bad offers, 67 unknown plugin, 69 a download failed or was refused, 70 a "
+     "plugin failed, 73/74 the cache cannot be written, 75 KB busy, 130/143 interrupted.",
      fetch_options, 0, 0, cli_prices_fetch, NULL},
     {"prices list", NULL, 0, 0, CLI_TEXT,
      "the providers with cloud offers in the KB: offers, GPUs, dates",

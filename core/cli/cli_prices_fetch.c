@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "base/check.h"
@@ -115,6 +116,7 @@ static size_t common_tail(const char *a, const char *b)
  * keys are 1, 2, ...).  GW_ECONFIG for a urls field of another shape. */
 typedef struct source_url {
     char *key, *url;
+    int users;    /* 1: the user named it (--url), so its own host may be at any address */
 } source_url;
 
 static int plugin_urls(plugin *p, source_url **out, size_t *n, gw_error *err)
@@ -141,8 +143,9 @@ static int plugin_urls(plugin *p, source_url **out, size_t *n, gw_error *err)
         char key[32];
         snprintf(key, sizeof key, "%zu", i + 1);
         *out = gw_xrealloc(*out, (*n + 1) * sizeof **out);
-        (*out)[*n].key = safe_name(list ? key : view_map_key_at(v, i));
-        (*out)[(*n)++].url = gw_xstrdup(view_str(u));
+        (*out)[*n] = (source_url){safe_name(list ? key : view_map_key_at(v, i)),
+                                  gw_xstrdup(view_str(u)), 0};
+        ++*n;
     }
     view_free(v);
     return rc;
@@ -176,10 +179,14 @@ static char *mirror_key(const source_url *own, size_t n, const char *mirror)
 }
 
 /* Downloads one source of p into *in, and keeps it in the cache.  Prints nothing. */
-static int fetch_one(const gw_ctx *ctx, plugin *p, const char *key, const char *url,
+static int fetch_one(const gw_ctx *ctx, plugin *p, const source_url *source,
                      const fetch_limits *lim, const char *stamp, cli_price_input *in,
                      gw_error *err)
 {
+    const char *key = source->key, *url = source->url;
+    fetch_limits own = *lim;
+    if (source->users && own.reach == FETCH_REACH_PUBLIC)
+        own.reach = FETCH_REACH_NAMED_HOST;
     plugin_info info;
     plugin_get_info(p, &info);
     *in = (cli_price_input){0};
@@ -198,7 +205,7 @@ static int fetch_one(const gw_ctx *ctx, plugin *p, const char *key, const char *
     }
     memcpy(in->date, stamp, 10);
     in->date[10] = '\0';
-    int rc = fetch_get(url, lim, &in->text, &in->len, err);
+    int rc = fetch_get(url, &own, &in->text, &in->len, err);
     if (rc == GW_OK)
         rc = cache_keep(ctx, info.name, in, stamp, err);
     return rc;
@@ -215,16 +222,19 @@ static int wants_urls(plugin *p, const void *arg)
     return has;
 }
 
-/* --timeout and --max-size (or $GPUWISE_FETCH_MAX_MB) as limits. */
+/* --timeout and --max-size (or $GPUWISE_FETCH_MAX_MB) as limits, and where a plugin's sources
+ * may connect ($GPUWISE_FETCH_ALLOW_PRIVATE). */
 static int read_limits(const cli_args *args, fetch_limits *lim, gw_error *err)
 {
-    double timeout = FETCH_TIMEOUT_DEFAULT, max_mib;
+    double timeout = FETCH_TIMEOUT_DEFAULT, max_mib, allow_private;
     if (gw_env_number(GW_ENV_FETCH_MAX_MB, &max_mib, err) != GW_OK ||
+        gw_env_number(GW_ENV_FETCH_ALLOW_PRIVATE, &allow_private, err) != GW_OK ||
         cli_number(args, "timeout", 0.001, 86400, &timeout, err) != GW_OK ||
         cli_number(args, "max-size", 0.001, 1048576, &max_mib, err) != GW_OK)
         return GW_EUSAGE;
     lim->timeout_s = timeout;
     lim->max_bytes = (size_t)(max_mib * 1024.0 * 1024.0);
+    lim->reach = allow_private == 1 ? FETCH_REACH_ANY : FETCH_REACH_PUBLIC;
     return GW_OK;
 }
 
@@ -242,8 +252,7 @@ static int plan_plugin(plugin *p, const cli_args *args, source_url **plan, size_
     *n = 0;
     for (size_t i = 0; rc == GW_OK && (mirror = cli_value_at(args, "url", i)) != NULL; i++) {
         *plan = gw_xrealloc(*plan, (*n + 1) * sizeof **plan);
-        (*plan)[*n].key = mirror_key(own, n_own, mirror);
-        (*plan)[(*n)++].url = gw_xstrdup(mirror);
+        (*plan)[(*n)++] = (source_url){mirror_key(own, n_own, mirror), gw_xstrdup(mirror), 1};
     }
     if (rc == GW_OK && *n == 0) {
         *plan = own;
@@ -256,6 +265,63 @@ static int plan_plugin(plugin *p, const cli_args *args, source_url **plan, size_
                           "and run gpuwise prices refresh %s --input FILE", info.name, info.name);
     source_urls_free(own, n_own);
     return rc;
+}
+
+/* The downloads of each chosen plugin, all planned before the first connection. */
+typedef struct plugin_plan {
+    source_url *sources;
+    size_t n;
+} plugin_plan;
+
+static void plans_free(plugin_plan *plans, size_t n)
+{
+    for (size_t i = 0; plans && i < n; i++)
+        source_urls_free(plans[i].sources, plans[i].n);
+    free(plans);
+}
+
+/* host as one safe line: a byte outside printable ASCII as \xNN (libcurl lets ESC through). */
+static void put_host(gw_buf *line, const char *host)
+{
+    for (const unsigned char *c = (const unsigned char *)host; *c; c++)
+        if (*c >= 0x20 && *c < 0x7f && *c != '\\')
+            buf_append(line, (const char *)c, 1);
+        else
+            buf_printf(line, "\\x%02x", *c);
+}
+
+/* "skypilot: will contact raw.githubusercontent.com": the hosts each plugin's downloads start
+ * at, said before any connection, so that a fetch of every plugin shows where it goes. */
+static void say_hosts(const gw_ctx *ctx, plugin **chosen, const plugin_plan *plans, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        plugin_info info;
+        plugin_get_info(chosen[i], &info);
+        gw_buf line = GW_BUF_INIT;
+        char **hosts = gw_xcalloc(plans[i].n + 1, sizeof *hosts);
+        size_t n_hosts = 0;
+        buf_printf(&line, "%s: will contact ", info.name);
+        for (size_t j = 0; j < plans[i].n; j++) {
+            char *host = fetch_url_host(plans[i].sources[j].url);
+            size_t k = 0;
+            while (host && k < n_hosts && strcasecmp(hosts[k], host) != 0)
+                k++;
+            if (!host || k < n_hosts) {
+                free(host);   /* not a URL (its download says so), or said already */
+                continue;
+            }
+            if (n_hosts > 0)
+                buf_puts(&line, ", ");
+            put_host(&line, host);
+            hosts[n_hosts++] = host;
+        }
+        if (n_hosts > 0)
+            fprintf(ctx->diag, "%s\n", line.data);
+        for (size_t k = 0; k < n_hosts; k++)
+            free(hosts[k]);
+        free(hosts);
+        buf_free(&line);
+    }
 }
 
 /* Downloads every source of the chosen plugins; a source that fails is named on the
@@ -271,40 +337,40 @@ static int fetch_all(gw_ctx *ctx, const cli_args *args, plugin **chosen, size_t 
         return err->code;
     gmtime_r(&now, &tm);
     strftime(stamp, sizeof stamp, "%Y-%m-%dT%H%M%SZ", &tm);
-    for (size_t i = 0; i < n_chosen; i++) {
-        source_url *plan = NULL;
-        size_t n_plan = 0;
-        int rc = plan_plugin(chosen[i], args, &plan, &n_plan, err);
-        if (rc != GW_OK)
-            return rc;
+    plugin_plan *plans = gw_xcalloc(n_chosen + 1, sizeof *plans);
+    int rc = GW_OK;
+    for (size_t i = 0; rc == GW_OK && i < n_chosen; i++)
+        rc = plan_plugin(chosen[i], args, &plans[i].sources, &plans[i].n, err);
+    if (rc == GW_OK && args->argc == 0)
+        say_hosts(ctx, chosen, plans, n_chosen);
+    for (size_t i = 0; rc == GW_OK && i < n_chosen; i++) {
         plugin_info info;
         plugin_get_info(chosen[i], &info);
-        for (size_t j = 0; j < n_plan; j++) {
+        for (size_t j = 0; rc == GW_OK && j < plans[i].n; j++) {
+            const source_url *source = &plans[i].sources[j];
             cli_price_input in;
             gw_error e = {0};
-            rc = fetch_one(ctx, chosen[i], plan[j].key, plan[j].url, lim, stamp, &in, &e);
-            if (rc == GW_EINTR_INT || rc == GW_EINTR_TERM) {
+            int got = fetch_one(ctx, chosen[i], source, lim, stamp, &in, &e);
+            if (got == GW_EINTR_INT || got == GW_EINTR_TERM) {
                 cli_price_input_free(&in);
-                source_urls_free(plan, n_plan);
                 *err = e;
-                return rc;
-            }
-            if (rc != GW_OK) {
-                fprintf(ctx->diag, "gpuwise prices fetch: %s %s: %s\n", info.name, plan[j].key,
+                rc = got;
+            } else if (got != GW_OK) {
+                fprintf(ctx->diag, "gpuwise prices fetch: %s %s: %s\n", info.name, source->key,
                         e.msg);
                 if (!*first_failure)
-                    *first_failure = rc;
+                    *first_failure = got;
                 cli_price_input_free(&in);
-                continue;
+            } else {
+                fprintf(ctx->diag, "%s %s: %zu bytes from %s\n", info.name, source->key, in.len,
+                        source->url);
+                *inputs = gw_xrealloc(*inputs, (*n_inputs + 1) * sizeof **inputs);
+                (*inputs)[(*n_inputs)++] = in;
             }
-            fprintf(ctx->diag, "%s %s: %zu bytes from %s\n", info.name, plan[j].key, in.len,
-                    plan[j].url);
-            *inputs = gw_xrealloc(*inputs, (*n_inputs + 1) * sizeof **inputs);
-            (*inputs)[(*n_inputs)++] = in;
         }
-        source_urls_free(plan, n_plan);
     }
-    return GW_OK;
+    plans_free(plans, n_chosen);
+    return rc;
 }
 
 int cli_prices_fetch(gw_ctx *ctx, const cli_args *args, gw_error *err)

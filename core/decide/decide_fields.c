@@ -226,6 +226,35 @@ static void get_estimate(const decision *d, const void *r, decide_field_value *v
     v->number = !isnan(o->throughput) && !o->measured;
 }
 
+/* The band's ends, unknown (null) with the speed: an option with no speed has no band, not one
+ * from 0 to 0. */
+static void get_throughput_low(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = isnan(o->throughput) ? NAN : o->throughput_lo;
+}
+
+static void get_throughput_high(const decision *d, const void *r, decide_field_value *v)
+{
+    (void)d;
+    const decide_option *o = OPTION_OF(r);
+    v->number = isnan(o->throughput) ? NAN : o->throughput_hi;
+}
+
+/* Why the speed is unknown, when it is (value null): what the speed stage found missing. */
+static void get_throughput_unknown_because(const decision *d, const void *r,
+                                           decide_field_value *v)
+{
+    const decide_option *o = OPTION_OF(r);
+    if (!isnan(o->throughput))
+        return;
+    v->text = o->throughput_how && *o->throughput_how
+                  ? o->throughput_how
+                  : d->w->benchmark ? "no measured or comparable result on this benchmark"
+                                    : "no speed figure for this GPU";
+}
+
 /* "3,100 to 3,458" when the evidence spreads (several results, or a set-aside one); NULL. */
 static void get_spread(const decision *d, const void *r, decide_field_value *v)
 {
@@ -626,12 +655,14 @@ const decide_field decide_option_fields[] = {
     {"throughput", "value", F, OPT(throughput), NULL, BY_UNIT, NULL, VALUE, 0, NULL},
     {"throughput", "unit", S, GET, get_unit, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "basis", S, GET, get_basis, 0, NULL, VALUE, 0, NULL},
-    {"throughput", "low", N, OPT(throughput_lo), NULL, 0, NULL, HIDDEN, 0, NULL},
-    {"throughput", "high", N, OPT(throughput_hi), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "low", N, GET, get_throughput_low, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "high", N, GET, get_throughput_high, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "band_basis", S, OPT(throughput_band_basis), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "estimate", B, GET, get_estimate, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "spread_text", S, GET, get_spread, 0, NULL, HIDDEN, 0, NULL},
     {"throughput", "how", S, OPT(throughput_how), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {"throughput", "unknown_because", S, GET, get_throughput_unknown_because, 0, NULL, HIDDEN, 0,
+     NULL},
     {NULL, "time_to_finish_hours", F, OPT(time_to_finish_hours), NULL, 1, " h", HIDDEN, 0, NULL},
     {NULL, "hours_needed", F, OPT(hours_needed), NULL, 0, " h", VALUE, 0, NULL},
     {NULL, "hours_available", F, OPT(hours_available), NULL, 0, " h", VALUE, 0, NULL},

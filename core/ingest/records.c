@@ -71,8 +71,7 @@ int records_host_open_in(const records_dirs *d, kb *k, plugin_host **out, gw_err
 
 enum rec_field_flags {
     REC_REQUIRED = 1,    /* required of the record though the column is not (an offer's provider) */
-    REC_DEFAULTED = 2,   /* the record may leave it out: the host fills it (an offer's as_of) */
-    REC_WHOLE = 4        /* a whole number */
+    REC_DEFAULTED = 2    /* the record may leave it out: the host fills it (an offer's as_of) */
 };
 
 /* One field of a record and the column it fills. */
@@ -108,7 +107,7 @@ static const rec_kind price_record = {"price", KB_PRICES, NULL, price_overrides,
 /* A pricing plugin's offer: a cloud price per hour of a whole instance. */
 static const rec_field offer_fields[] = {
     {"provider", "provider", REC_REQUIRED}, {"gpu", "gpu", 0},
-    {"gpu_count", "gpu_count", REC_WHOLE}, {"price_per_hour", "amount", 0},
+    {"gpu_count", "gpu_count", 0}, {"price_per_hour", "amount", 0},
     {"currency", "currency", 0},            {"region", "region", 0},
     {"spot", "spot", 0},                    {"instance", "instance", 0},
     {"as_of", "as_of", REC_DEFAULTED},      {"note", "note", 0},
@@ -324,8 +323,6 @@ static void check_value(rec_ctx *c, const rec_field *f, const kb_column *col, co
         kb_problem_text(p, col, v, text, sizeof text);
         warn(c, f->field, "%s", text);
     }
-    if ((f->flags & REC_WHOLE) && !isnan(v->number) && v->number != floor(v->number))
-        warn(c, f->field, "expected a whole number, got %g", v->number);
 }
 
 /* Reads field f into v (its column col): the GPU it names resolved to an id (*gpu_id owns it,
@@ -445,6 +442,14 @@ static int kb_result(rec_ctx *c, int rc, gw_error *e, gw_error *err)
     }
     *err = *e;
     return rc;
+}
+
+/* The input line a record says it came from (an importer's, a price page's), or 0 when it says
+ * none or a number no file has. */
+static long record_line(const view *line)
+{
+    return view_kind(line) == VIEW_NUMBER ? (long)gw_double_to_ll(view_num(line), 1, 1L << 31, 0)
+                                          : 0;
 }
 
 /* In a dry run no source is made for the plugin: records that would cite it are checked as if
@@ -670,7 +675,7 @@ int records_store_offers(kb *k, const char *plugin_name, const char *source_id,
         view *line = view_map_get(offer, "line");   /* the input line it came from, if said */
         buf_reset(&one);
         rec_ctx c = {k, plugin_name, "offers", i + 1, &one, 0, NULL, NULL,
-                     view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0, today, 0};
+                     record_line(line), today, 0};
         read_record(&c, &offer_record, offer, fallback_source(source_id, dry_run),
                     &o.rows[i * o.ncols], &o.gpu_ids[i]);
         o.ok[i] = !c.bad;
@@ -832,7 +837,7 @@ int records_store_imported_from(kb *k, const char *plugin_name, const char *sour
             const view *r = view_list_at(records, i);
             view *line = view_map_get(r, "line");
             rec_ctx c = {k, plugin_name, "records", first_index + i + 1, warnings, 0, &batch,
-                         &n_batch, view_kind(line) == VIEW_NUMBER ? (long)view_num(line) : 0,
+                         &n_batch, record_line(line),
                          NULL, 0};
             const char *kind = view_str(view_map_get(r, "kind"));
             const rec_kind *rk = record_kind(kind);

@@ -1,6 +1,8 @@
 /* xml.c — the only file that knows libxml2.  Every parse is from memory with options that keep
  * the network, external entities and DTD loading away, and libxml2's own limits (depth 256, 10 MB
- * text nodes, entity amplification checks) switched on by never asking for XML_PARSE_HUGE.
+ * text nodes) switched on by never asking for XML_PARSE_HUGE.  A document that declares an
+ * entity is refused (see refuse_entity_decl) and text is read without expanding entity
+ * references, so what a parse costs follows the size of the text, not what it declares.
  *
  * libxml2 is opened on first use (dlopen), not linked, because linking it costs every start of
  * the program, XML or not (only inspection and HTML price tables parse any): Debian's build
@@ -50,7 +52,7 @@ static xmlParserInputPtr xml_no_external(const char *url, const char *id, xmlPar
     X(htmlNewParserCtxt) X(htmlCtxtReadMemory) X(htmlFreeParserCtxt) X(xmlNewParserCtxt)        \
     X(xmlCtxtReadMemory) X(xmlFreeParserCtxt) X(xmlCtxtGetLastError) X(xmlDocGetRootElement)    \
     X(xmlFreeDoc) X(xmlXPathNewContext) X(xmlXPathEvalExpression) X(xmlXPathFreeObject)         \
-    X(xmlXPathFreeContext) X(xmlNodeGetContent) X(xmlGetProp) X(xmlGetLineNo)
+    X(xmlXPathFreeContext) X(xmlGetProp) X(xmlGetLineNo) X(xmlStopParser)
 
 static struct {
 #define DECLARE(name) __typeof__(name) *name;
@@ -94,6 +96,41 @@ static int libxml_open(const char *name, gw_error *err)
     return GW_OK;
 }
 
+/* Why a parse was stopped: the first entity a document declares, and its line. */
+typedef struct entity_refusal {
+    char name[64];
+    int line;
+} entity_refusal;
+
+/* SAX hook for <!ENTITY ...> (general or parameter, internal or external): stops the parse.
+ * libxml2 2.9.14 has no amplification limit a caller can set, and an entity referenced from
+ * another is expanded again at every use when text is read: ten nested declarations of ten
+ * references each make a 1 kB document a 3 GB string ("billion laughs"), one 100 kB entity
+ * used 10,000 times a 1 GB one.  No nvidia-smi dump and no price page declares an entity, so
+ * refusing every declaration costs no real document anything. */
+static void refuse_entity_decl(void *ctx, const xmlChar *name, int type, const xmlChar *public_id,
+                               const xmlChar *system_id, xmlChar *content)
+{
+    xmlParserCtxtPtr ctxt = ctx;
+    entity_refusal *why = ctxt->_private;
+    (void)type;
+    (void)public_id;
+    (void)system_id;
+    (void)content;
+    if (why && !why->name[0]) {
+        const char *full = name ? (const char *)name : "?";
+        snprintf(why->name, sizeof why->name, "%s", full);
+        size_t n = strlen(why->name);
+        if (full[n]) {   /* cut short: end on a whole UTF-8 character */
+            while (n && ((unsigned char)full[n] & 0xC0) == 0x80)
+                n--;
+            why->name[n] = '\0';
+        }
+        why->line = ctxt->input ? ctxt->input->line : 0;
+    }
+    lx.xmlStopParser(ctxt);
+}
+
 int xml_open(gw_error *err)
 {
     return libxml_open("XML", err);
@@ -124,12 +161,25 @@ int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc 
         lx.htmlFreeParserCtxt(ctxt);
     } else {
         xmlParserCtxtPtr ctxt = lx.xmlNewParserCtxt();
+        entity_refusal refused = {{0}, 0};
         if (!ctxt)
             return gw_error_set(err, GW_ESOFTWARE, "%s: cannot create a parser", name);
+        ctxt->_private = &refused;
+        ctxt->sax->entityDecl = refuse_entity_decl;
+        /* Neither XML_PARSE_NOENT (substitute entities) nor XML_PARSE_DTDLOAD: no DTD is read
+         * and no entity expanded, the declarations being refused above. */
         doc = lx.xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL,
                                 XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                     XML_PARSE_NOCDATA);
-        if (!doc) {
+        if (refused.name[0]) {
+            if (doc)
+                lx.xmlFreeDoc(doc);
+            doc = NULL;
+            gw_error_set(err, GW_EDATA,
+                         "%s:%d: declares the entity '%s': documents that declare entities are "
+                         "refused (their expansion can take gigabytes)",
+                         name, refused.line, refused.name);
+        } else if (!doc) {
             e = lx.xmlCtxtGetLastError(ctxt);
             gw_error_set(err, GW_EDATA, "%s:%d: %s", name, e ? e->line : 0,
                          e && e->message ? e->message : "not well-formed XML\n");
@@ -218,13 +268,38 @@ static char *trim_dup(const char *s)
     return gw_xstrndup(s, n);
 }
 
+/* Appends the text and CDATA below top in document order, walking without recursion (an HTML
+ * page may nest elements deeper than the stack allows).  Entity references are not followed
+ * (xmlNodeGetContent would expand them, each use again): their text is not part of the result. */
+static void text_append(gw_buf *out, const xmlNode *top)
+{
+    const xmlNode *n = top->children;
+    while (n) {
+        if ((n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) && n->content)
+            buf_puts(out, (const char *)n->content);
+        if (n->type == XML_ELEMENT_NODE && n->children) {
+            n = n->children;
+            continue;
+        }
+        while (n != top && !n->next)
+            n = n->parent;
+        n = n == top ? NULL : n->next;
+    }
+}
+
 char *xml_node_text(const xml_node *node)
 {
     if (!node)
         return NULL;
-    xmlChar *c = lx.xmlNodeGetContent((const xmlNode *)node);
-    char *s = trim_dup(c ? (const char *)c : "");
-    (*lx.free_fn)(c);
+    const xmlNode *n = (const xmlNode *)node;
+    gw_buf text = GW_BUF_INIT;
+    if (n->type == XML_ELEMENT_NODE || n->type == XML_ATTRIBUTE_NODE ||
+        n->type == XML_DOCUMENT_NODE || n->type == XML_HTML_DOCUMENT_NODE)
+        text_append(&text, n);
+    else if (n->type != XML_ENTITY_REF_NODE && n->content)   /* text, CDATA, comment, PI */
+        buf_puts(&text, (const char *)n->content);
+    char *s = trim_dup(buf_cstr(&text));
+    buf_free(&text);
     return s;
 }
 

@@ -1,6 +1,7 @@
 /* xml.h — libxml2 behind a small, safe interface: XML and HTML parsing from memory with no
- * network, no external entities or DTD loading and libxml2's limits on depth, text size and
- * entity amplification; XPath queries; text and attributes as owned C strings.
+ * network, no DTD loading, no entity expansion (a document that declares an entity is refused)
+ * and libxml2's limits on depth and text size; XPath queries; text and attributes as owned C
+ * strings.
  * Nothing outside xml.c sees a libxml2 type. */
 #ifndef GW_XML_H
 #define GW_XML_H
@@ -23,7 +24,8 @@ typedef struct xml_nodeset {
 int xml_open(gw_error *err);
 
 /* Parses text as XML (html = 0) or HTML (html = 1).  name is used in error messages
- * ("dump.xml:12: ...").  Returns GW_OK or GW_EDATA; *out is NULL on failure. */
+ * ("dump.xml:12: ...").  Returns GW_OK or GW_EDATA; *out is NULL on failure.  XML that
+ * declares an entity is GW_EDATA: "dump.xml:3: declares the entity 'lol': ...". */
 int xml_parse(const char *text, size_t len, int html, const char *name, xml_doc **out,
               gw_error *err);
 void xml_doc_free(xml_doc *doc);
@@ -37,7 +39,10 @@ int xml_xpath(xml_doc *doc, xml_node *ctx, const char *expr, xml_nodeset *out, g
 void xml_nodeset_free(xml_nodeset *set);
 
 const char *xml_node_name(const xml_node *node);       /* owned by the document */
-char *xml_node_text(const xml_node *node);             /* caller frees; whitespace trimmed */
+/* The text and CDATA of node and the elements inside it, whitespace-trimmed (caller frees);
+ * a reference to an entity adds nothing (character references and the predefined entities
+ * were read as characters by the parser). */
+char *xml_node_text(const xml_node *node);
 char *xml_node_attr(const xml_node *node, const char *name);  /* caller frees; NULL if absent */
 int xml_node_line(const xml_node *node);
 

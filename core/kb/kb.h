@@ -69,9 +69,13 @@ enum kb_column_flags {
     KB_META = 1 << 11,         /* about the row, not the thing (source, note): no --where field */
     KB_LOWER_BETTER = 1 << 12, /* in a comparison the lowest figure is the best */
     KB_NAMES_SYSTEM = 1 << 13, /* names a system row */
-    KB_NAMES_PRICE_KIND = 1 << 14 /* names a price_kind row: the values it may take are the
-                                   * KB's kinds (kb_price_kinds), not a list in C */
+    KB_NAMES_PRICE_KIND = 1 << 14, /* names a price_kind row: the values it may take are the
+                                    * KB's kinds (kb_price_kinds), not a list in C */
+    KB_GPU_COUNT = 1 << 15      /* a number of GPUs: whole, 1 to KB_GPU_COUNT_MAX */
 };
+/* The most GPUs one row counts: the largest measured run the KB holds (1,024 GPUs), where a
+ * bigger figure is a typo or an attack (1e12 GPUs overflows every count downstream). */
+#define KB_GPU_COUNT_MAX 1024
 
 /* How a value reads for people (cli_kb_common.c writes each form). */
 typedef enum kb_text_form {
@@ -114,7 +118,7 @@ void kb_values_clear(kb_value *row, size_t n);   /* every value empty */
 /* What is wrong with one value (after the defaults of kb_row_check), by its column alone. */
 typedef enum kb_problem {
     KB_FINE, KB_MISSING, KB_TOO_LONG, KB_NOT_ID, KB_NOT_DATE, KB_NOT_CURRENCY, KB_NOT_ALLOWED,
-    KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE,
+    KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE, KB_NOT_GPU_COUNT,
     KB_NOT_TEXT   /* invalid UTF-8, or a control character other than tab and newline */
 } kb_problem;
 #define KB_TEXT_MAX 100000   /* bytes in one text value */

@@ -144,7 +144,8 @@ static const kb_column rate_cols[] = {
 };
 static const kb_column benchmark_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_benchmark, gpu)),
-    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE, NULL, S(kb_benchmark, gpu_count)),
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_GPU_COUNT | KB_DEFAULT_ONE, NULL,
+        S(kb_benchmark, gpu_count)),
     COL("workload", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, workload)),
     COL("metric", KB_TEXT, KB_REQUIRED, NULL, S(kb_benchmark, metric)),
     COL("value", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_benchmark, value)),
@@ -188,7 +189,7 @@ static const kb_column price_cols[] = {
     COL("amount", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL, S(kb_price, amount)),
     COL("currency", KB_TEXT, KB_REQUIRED | KB_CURRENCY, NULL, S(kb_price, currency)),
     COL("unit", KB_TEXT, KB_REQUIRED, price_units, S(kb_price, unit)),
-    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_DEFAULT_ONE | KB_KEY, NULL,
+    COL("gpu_count", KB_NUMBER, KB_POSITIVE | KB_GPU_COUNT | KB_DEFAULT_ONE | KB_KEY, NULL,
         S(kb_price, gpu_count)),
     COL("region", KB_TEXT, KB_KEY, NULL, S(kb_price, region)),
     COL("provider", KB_TEXT, KB_KEY, NULL, S(kb_price, provider)),
@@ -214,7 +215,7 @@ static const kb_column system_cols[] = {
     COL("id", KB_TEXT, KB_REQUIRED | KB_KEY | KB_ID, NULL, S(kb_system, id)),
     COL("name", KB_TEXT, KB_REQUIRED, NULL, S(kb_system, name)),
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU, NULL, S(kb_system, gpu)),
-    COL("gpu_count", KB_NUMBER, KB_REQUIRED | KB_POSITIVE, NULL,
+    COL("gpu_count", KB_NUMBER, KB_REQUIRED | KB_POSITIVE | KB_GPU_COUNT, NULL,
         S(kb_system, gpu_count)),
     COL("power_w", KB_NUMBER, KB_POSITIVE, NULL, S(kb_system, power_w)),
     COL("network_gbps", KB_NUMBER, KB_POSITIVE, NULL, S(kb_system, network_gbps)),
@@ -616,6 +617,8 @@ kb_problem kb_value_check(const kb_column *c, const kb_value *v)
         return KB_NEGATIVE;
     if ((c->flags & KB_POSITIVE) && d == 0)
         return KB_NOT_POSITIVE;
+    if ((c->flags & KB_GPU_COUNT) && (d != floor(d) || d < 1 || d > KB_GPU_COUNT_MAX))
+        return KB_NOT_GPU_COUNT;
     return KB_FINE;
 }
 
@@ -647,6 +650,10 @@ void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *
     case KB_NOT_FLAG: snprintf(out, outsz, "must be 0 or 1"); break;
     case KB_NEGATIVE: snprintf(out, outsz, "must not be negative"); break;
     case KB_NOT_POSITIVE: snprintf(out, outsz, "must be greater than 0"); break;
+    case KB_NOT_GPU_COUNT:
+        snprintf(out, outsz, "expected a whole number of GPUs from 1 to %d, got %.15g",
+                 KB_GPU_COUNT_MAX, v->number);
+        break;
     case KB_NOT_TEXT: {
         size_t at = 0;
         kb_text_valid(s, strlen(s), &at);

@@ -8,11 +8,13 @@
 
 #include <csv.h>
 #include <lauxlib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/check.h"
 #include "base/units.h"
 #include "io/xml.h"
 
@@ -934,7 +936,7 @@ static int gw_gpu_resolve(lua_State *L)
     if (!view_str(id))
         return answer_error(L, a, "no knowledge base is open");
     lua_pushstring(L, view_str(id));
-    lua_pushinteger(L, (lua_Integer)view_num(view_map_get(a, "count")));
+    lua_pushinteger(L, gw_double_to_ll(view_num(view_map_get(a, "count")), 1, INT_MAX, 1));
     return 2;
 }
 

@@ -253,7 +253,8 @@ static int request_for(plugin *p, view *req, double calls, view **result, gw_err
         plugin_values_escape(&b, tb ? tb : "", tb ? strlen(tb) : 0, "\t\n");
         snprintf(p->traceback, sizeof p->traceback, "%s", buf_cstr(&b));
         buf_free(&b);
-        int code = (int)view_num(view_map_get(reply, "code"));
+        int code = (int)gw_double_to_ll(view_num(view_map_get(reply, "code")), 0, 255,
+                                        GW_ESOFTWARE);
         if (code != GW_EDATA && code != GW_ECONFIG && code != GW_EUNAVAILABLE)
             code = GW_ESOFTWARE;
         error_from_worker(err, code, view_str(view_map_get(reply, "error")));
@@ -395,14 +396,17 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
         return rc;
     }
     const char *pr = view_str(view_map_get(info, "problems"));
-    *n_problems = (size_t)view_num(view_map_get(info, "n_problems"));
+    /* numbers from the worker, which plugin code may have taken over: in range or nothing */
+    *n_problems = (size_t)gw_double_to_ll(view_num(view_map_get(info, "n_problems")), 0,
+                                          1000000000, 0);
     if (pr)
         buf_puts(problems, pr);
     p->name = dup_field(info, "name");
     p->kind = dup_field(info, "kind");
     p->version = dup_field(info, "version");
     p->description = dup_field(info, "description");
-    p->batch_rows = (long)view_num(view_map_get(info, "batch_rows"));
+    p->batch_rows = (long)gw_double_to_ll(view_num(view_map_get(info, "batch_rows")), 0,
+                                          1000000, 0);
     p->compiled = view_truthy(view_map_get(info, "compiled"));
     view_free(info);
     *out = p;
@@ -659,8 +663,8 @@ int plugin_function_line(plugin *p, const char *fn)
     view *req = request_new("line"), *line = NULL;
     view_map_set_str(req, "fn", fn);
     int n = 0;
-    if (request(p, req, &line, &err) == GW_OK && view_num(line) > 0 && view_num(line) < 1e9)
-        n = (int)view_num(line);
+    if (request(p, req, &line, &err) == GW_OK)
+        n = (int)gw_double_to_ll(view_num(line), 1, 1000000000, 0);
     view_free(line);
     return n;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/check.h"
 #include "plugin_lua.h"
 #include "worker.h"
 
@@ -111,7 +112,8 @@ static int serve_call(struct states *st, lplugin *lp, const view *req, int each,
     else {
         view **outs = gw_xcalloc(n ? n : 1, sizeof *outs);
         lplugin_shared sh = {view_map_get(req, "shared"),
-                             (unsigned long long)view_num(view_map_get(req, "shared_id"))};
+                             (unsigned long long)gw_double_to_ll(
+                                 view_num(view_map_get(req, "shared_id")), 0, 1LL << 53, 0)};
         rc = lplugin_call_each(lp, fn, av, n, view_map_get(req, "shared_id") ? &sh : NULL, outs,
                                err);
         if (rc == GW_OK) {

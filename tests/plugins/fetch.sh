@@ -3,7 +3,9 @@
 # (fetch_server.py, started here): a mirror of a SkyPilot catalog, the cache and its offline
 # replay, and sources that fail (slow, truncated, oversized with and without a length, 404, 500,
 # a redirect to plain HTTP), each download bounded in time; URLs that are refused; and no
-# socket opened by any other command.
+# socket opened by any other command.  The server is on loopback, which a plugin's own URLs may
+# not reach: the runs below name it with --url, or allow it with GPUWISE_FETCH_ALLOW_PRIVATE=1
+# (tests/plugins/hostile_fetch.sh has the refusals).
 . "$ROOT/tests/cli/lib.sh"
 export XDG_CACHE_HOME="$T/xdg-cache"
 CACHE="$XDG_CACHE_HOME/gpuwise/prices"
@@ -107,7 +109,8 @@ return {
 }
 EOF
 KB=$(fresh_kb failing)
-timed "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch localcloud --timeout 2 --max-size 1
+timed env GPUWISE_FETCH_ALLOW_PRIVATE=1 "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch \
+    localcloud --timeout 2 --max-size 1
 check_rc "failing sources: exit 69" 69
 check_out "failing sources: the good one stored" "localcloud good: 1 offer stored"
 check_err "slow: timed out" "localcloud slow: $BASE/slow: no complete response within 2 s"
@@ -187,7 +190,8 @@ return {
 EOF
 KB=$(fresh_kb broken)
 "$GW" --kb "$KB" kb export >"$T/before.txt"
-run "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch localcloud brokencloud --timeout 2
+run env GPUWISE_FETCH_ALLOW_PRIVATE=1 "$GW" --kb "$KB" --plugins "$T/plugins" prices fetch \
+    localcloud brokencloud --timeout 2
 check_rc "a plugin failing after the downloads: exit 70" 70
 check_err "a plugin failing: nothing stored" "nothing stored: the knowledge base is as it was"
 "$GW" --kb "$KB" kb export >"$T/after.txt"

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""fetch_server.py — a local HTTP server for tests/plugins/fetch.sh: serves files of DOCROOT
-and misbehaves on purpose on a few paths.  Listens on 127.0.0.1 on a free port, writes the port
-to PORTFILE once it listens, and stops by itself after LIFETIME seconds (or when killed).
+"""fetch_server.py — a local HTTP server for tests/plugins/fetch.sh and hostile_fetch.sh: serves
+files of DOCROOT and misbehaves on purpose on a few paths.  Listens on 127.0.0.1 on a free port,
+writes the port to PORTFILE once it listens, and stops by itself after LIFETIME seconds (or when
+killed).  With REQUESTLOG, appends the target of every request it gets to that file, one a line
+(so a test can tell that a refused download never reached it).
 
-    python3 fetch_server.py DOCROOT PORTFILE [LIFETIME]
+    python3 fetch_server.py DOCROOT PORTFILE [LIFETIME [REQUESTLOG]]
 
 Paths:  /slow (headers, then nothing for 30 s), /truncated (Content-Length 1000, 100 bytes sent),
 /big (2 MiB with its Content-Length), /big-chunked (2 MiB, chunked, no length), /missing (404),
 /error (500), /redirect-http (302 to plain HTTP on another host), /moved (302 to /good.csv on this
 server), /loop (302 to itself), /no-location (301 without a Location), /empty (200, no body),
-/not-http (a reply without an HTTP status line), anything else a file of DOCROOT.
+/not-http (a reply without an HTTP status line), /redirect?to=URL (302 to URL), anything else a
+file of DOCROOT.
 """
 import http.server
 import os
@@ -19,6 +22,7 @@ import time
 
 DOCROOT, PORTFILE = sys.argv[1], sys.argv[2]
 LIFETIME = float(sys.argv[3]) if len(sys.argv) > 3 else 120.0
+REQUESTLOG = sys.argv[4] if len(sys.argv) > 4 else None
 BIG = 2 * 1024 * 1024
 
 
@@ -38,7 +42,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
-        path = self.path.split("?", 1)[0]
+        if REQUESTLOG:
+            with open(REQUESTLOG, "a") as log:
+                log.write(self.path + "\n")
+        path, _, query = self.path.partition("?")
+        if path == "/redirect" and query.startswith("to="):
+            self.send_head(302, 0, [("Location", query[3:])])
+            return
         if path == "/slow":
             self.send_head(200, 10)
             self.wfile.flush()

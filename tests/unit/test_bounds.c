@@ -307,7 +307,8 @@ static void test_limits_documented(void **state)
         snprintf(row, sizeof row, "\n- **%s**: ", v->name);
         if (!strstr(env, row))
             fail_msg("the manual's ENVIRONMENT section lacks \"%s\"", row + 1);
-        snprintf(row, sizeof row, "number of %s from %.16g to %.16g", v->unit, v->min, v->max);
+        snprintf(row, sizeof row, "number%s%s from %.16g to %.16g", *v->unit ? " of " : "",
+                 v->unit, v->min, v->max);   /* a switch has no unit */
         if (!strstr(strstr(env, v->name), row))
             fail_msg("the manual's ENVIRONMENT section lacks %s's range \"%s\"", v->name, row);
     }

@@ -17,6 +17,7 @@
 #include "base/check.h"
 #include "base/clock.h"
 #include "base/error.h"
+#include "base/limits.h"
 #include "base/term.h"
 #include "base/units.h"
 #include "base/view.h"
@@ -323,6 +324,63 @@ static void test_today_source_date_epoch(void **state)
     assert_true(gw_today_days() >= (long)(before / 86400));
 }
 
+/* Dates are of the calendar: each month's own length, February 29 in leap years only (every
+ * fourth year, but not centuries unless divisible by 400). */
+static void test_valid_date_calendar(void **state)
+{
+    (void)state;
+    const char *good[] = {"2024-02-29", "2000-02-29", "2023-02-28", "2023-01-31", "2023-04-30",
+                          "2023-12-31", "2023-02", "1970-01-01"};
+    const char *bad[] = {"2023-02-29", "2023-02-31", "2026-02-30", "1900-02-29", "2023-04-31",
+                         "2023-06-31", "2023-09-31", "2023-11-31", "2023-01-32", "2023-01-00",
+                         "2023-13-01", "2023-00", "2023-2-01", "2023/02/01"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        if (!gw_valid_date(good[i]))
+            fail_msg("%s refused", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (gw_valid_date(bad[i]))
+            fail_msg("%s accepted", bad[i]);
+    /* 2024-03-01 is 2024-02-29 plus one day: 19782 and 19783 days from 1970-01-01 (54 years
+     * of 365 days and 13 leap days, 1972 to 2020, give 19723 to 2024-01-01; + 31 + 28) */
+    assert_int_equal(gw_date_days("2024-02-29"), 19782);
+    assert_int_equal(gw_date_days("2024-03-01"), 19783);
+    assert_int_equal(gw_date_days("2023-02-29"), -1);
+}
+
+/* Every numeric variable goes through the one parser: garbage, signs, exponents and values
+ * past the range are refused with the variable, its range and the value named. */
+static void test_env_parse_ranges(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    double v = -1;
+    const char *bad[] = {"1e300", "-1", "0", "12abc", "", "1.5", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "GPUWISE_PLUGIN_INSTRUCTIONS: expected a whole number of "
+                 "instructions from 1 to 1000000000000000, not '%s'", bad[i]);
+        assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_INSTRUCTIONS, bad[i], &v, &err), GW_EUSAGE);
+        assert_string_equal(err.msg, want);
+        snprintf(want, sizeof want, "GPUWISE_PLUGIN_MEMORY_MB: expected a whole number of MiB "
+                 "from 1 to 1048576, not '%s'", bad[i]);
+        assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_MEMORY_MB, bad[i], &v, &err), GW_EUSAGE);
+        assert_string_equal(err.msg, want);
+    }
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "1e300", &v, &err), GW_EUSAGE);
+    assert_string_equal(err.msg, "GPUWISE_PLUGIN_SECONDS: expected a number of seconds from "
+                        "0.001 to 86400, not '1e300'");
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "nan", &v, &err), GW_EUSAGE);
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "inf", &v, &err), GW_EUSAGE);
+    /* the edges of the range are in it */
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_INSTRUCTIONS, "1000000000000000", &v, &err),
+                     GW_OK);
+    assert_true(v == 1e15);
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_MEMORY_MB, "1048576", &v, &err), GW_OK);
+    assert_true(v == 1048576);
+    assert_int_equal(gw_env_parse(GW_ENV_PLUGIN_SECONDS, "0.001", &v, &err), GW_OK);
+    assert_true(v == 0.001);
+}
+
 /* The monotonic clock moves forward. */
 static void test_now_seconds_monotonic(void **state)
 {
@@ -472,6 +530,8 @@ int main(void)
         cmocka_unit_test(test_error_prefix),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_today_source_date_epoch),
+        cmocka_unit_test(test_valid_date_calendar),
+        cmocka_unit_test(test_env_parse_ranges),
         cmocka_unit_test(test_now_seconds_monotonic),
         cmocka_unit_test(test_term_escapes),
         cmocka_unit_test(test_term_lines_and_colour),
