@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "term.h"
+
 struct view {
     unsigned char type;       /* a view_type */
     unsigned char boolean;
@@ -582,7 +584,8 @@ void view_format_number(gw_buf *out, double n, int decimals)
         buf_puts(out, dot);
 }
 
-view *view_copy(const view *v)
+/* A copy of v, each string as it is or (shown) as term.h shows one field. */
+static view *copy_tree(const view *v, int shown)
 {
     if (!v)
         return NULL;
@@ -590,11 +593,19 @@ view *view_copy(const view *v)
     case VIEW_NULL: return view_null();
     case VIEW_BOOL: return view_bool(v->boolean);
     case VIEW_NUMBER: return view_number(v->u.number);
-    case VIEW_STRING: return view_stringn(v->u.str.data, v->u.str.len);
+    case VIEW_STRING: {
+        if (!shown)
+            return view_stringn(v->u.str.data, v->u.str.len);
+        gw_buf b = GW_BUF_INIT;
+        gw_term_text(&b, v->u.str.data, v->u.str.len, GW_TERM_FIELD);
+        view *s = view_stringn(buf_cstr(&b), b.len);
+        buf_free(&b);
+        return s;
+    }
     case VIEW_LIST: {
         view *c = view_list();
         for (size_t i = 0; i < v->len; i++)
-            view_list_push(c, view_copy(v->u.c.items[i]));
+            view_list_push(c, copy_tree(v->u.c.items[i], shown));
         return c;
     }
     case VIEW_MAP: {
@@ -603,7 +614,7 @@ view *view_copy(const view *v)
             container_grow(c);
             MAP_KEYS(c)[i] = MAP_OWNED(v)[i] ? gw_xstrdup(MAP_KEYS(v)[i]) : MAP_KEYS(v)[i];
             MAP_OWNED(c)[i] = MAP_OWNED(v)[i];
-            c->u.c.items[i] = view_copy(v->u.c.items[i]);
+            c->u.c.items[i] = copy_tree(v->u.c.items[i], shown);
             c->len++;
         }
         return c;
@@ -611,6 +622,9 @@ view *view_copy(const view *v)
     }
     return NULL;
 }
+
+view *view_copy(const view *v) { return copy_tree(v, 0); }
+view *view_term_copy(const view *v) { return copy_tree(v, 1); }
 
 void view_free(view *v)
 {

@@ -60,6 +60,10 @@ void view_format_number(gw_buf *out, double n, int decimals);   /* 2750.5 -> "2,
 void view_format_fixed(gw_buf *out, double n, int decimals);    /* exactly printf's "%.*f" */
 
 view *view_copy(const view *v);
+/* A copy of v for a terminal: every string (not the keys) as term.h shows one field, with its
+ * line breaks, escape sequences and bidi overrides escaped.  A text printer that reads a view
+ * reads this copy, so no value can forge a line of its output.  Caller frees. */
+view *view_term_copy(const view *v);
 void view_free(view *v);
 
 #endif

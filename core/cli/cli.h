@@ -25,6 +25,8 @@ typedef struct gw_ctx {
     const char *output;           /* -o FILE; NULL = stdout */
     const char *template_path;    /* --template FILE */
     int json;                     /* the format is json (--json, --format json, -o x.json) */
+    int data_output;              /* the command writes data in no format of its own (kb
+                                     export, a new workload file): byte for byte */
     int color;                    /* stdout is a TTY and NO_COLOR is unset, unless --no-color */
     int progress;                 /* stderr is a TTY (progress bars) */
     char data_dir[4096];          /* shipped kb/, plugins/, templates/ */

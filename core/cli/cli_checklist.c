@@ -152,10 +152,12 @@ static int cmd_checklist(gw_ctx *ctx, const cli_args *args, gw_error *err)
         rc = cli_render_document(ctx, "checklist", model, err);
     } else if (rc == GW_OK) {
         gw_buf out = GW_BUF_INIT;
+        view *shown = view_term_copy(model);   /* a plugin's words cannot forge a line */
         if (name)
-            text_checklist(&out, model);
+            text_checklist(&out, shown);
         else
-            text_list(&out, model);
+            text_list(&out, shown);
+        view_free(shown);
         rc = cli_write_output(ctx, out.data ? out.data : "", out.len, err);
         buf_free(&out);
     }

@@ -10,6 +10,7 @@
 
 #include "decide/decide_speed.h"
 #include "ingest/records.h"
+#include "base/term.h"
 #include "base/units.h"
 
 void cli_decision_free(cli_decision *c)
@@ -109,18 +110,23 @@ static void print_option_row(FILE *f, const decision *d, const decide_option *o,
     char speed[32] = "unknown";   /* no speed: the excluded line under the row says why */
     if (isfinite(o->throughput))
         snprintf(speed, sizeof speed, "%.*f", o->throughput < 100 ? 2 : 0, o->throughput);
-    fprintf(f, "%-4s %-44.44s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", rank, label,
+    gw_buf cell = GW_BUF_INIT;   /* the label shown, cut on a character (term.h) */
+    for (size_t cols = gw_term_field_cut(&cell, label, 44); cols < 44; cols++)
+        buf_putc(&cell, ' ');
+    fprintf(f, "%-4s %s %-8s %10s %-8s %-11s %12s %12s %12s %6s %12s\n", rank, buf_cstr(&cell),
             fit, speed, isfinite(o->throughput) ? decide_speed_kind(d, o) : "-", dated, upfront,
             total, per_unit, rules, ranked);
+    buf_reset(&cell);
     gw_buf slice = GW_BUF_INIT;   /* a slice: its share, memory and price per whole GPU-hour */
     decision_slice_words(&slice, d, o);
     if (slice.len)
-        fprintf(f, "     slice: %s\n", buf_cstr(&slice));
+        fprintf(f, "     slice: %s\n", gw_term_safe(&cell, buf_cstr(&slice)));
     buf_free(&slice);
     if (!o->feasible && o->excluded_because)
-        fprintf(f, "     excluded: %s\n", o->excluded_because);
+        fprintf(f, "     excluded: %s\n", gw_term_safe(&cell, o->excluded_because));
     else if (o->held_back_because)
-        fprintf(f, "     held back: %s\n", o->held_back_because);
+        fprintf(f, "     held back: %s\n", gw_term_safe(&cell, o->held_back_because));
+    buf_free(&cell);
 }
 
 /* The legend of the bracketed ranks (each row says why under it). */
@@ -157,6 +163,11 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
     if (rc != GW_OK)
         return rc;
     view *model = decision_to_view(c.d);
+    if (!ctx->json) {   /* the text reads the model's strings as a terminal shows them */
+        view *shown = view_term_copy(model);
+        view_free(model);
+        model = shown;
+    }
     if (ctx->json) {
         gw_buf out = GW_BUF_INIT;
         view_to_json(model, &out, 1);
@@ -172,9 +183,12 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
             cli_decision_free(&c);
             return gw_error_set(err, GW_EIO, "out of memory");
         }
-        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n", c.w->name,
+        gw_buf name = GW_BUF_INIT;
+        fprintf(f, "%s — %s; amounts in %s, per unit = per %s\n\n",
+                gw_term_safe(&name, c.w->name),
                 view_str(view_map_get(model, "throughput_unit")), c.w->currency,
                 view_str(view_map_get(model, "work_unit")));
+        buf_free(&name);
         print_table(f, c.d, c.w->price_max_age_days);
         /* nothing silent: what was not considered, grouped by reason */
         const view *groups = view_map_get(model, "not_considered_groups");

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/term.h"
+
 static render_opts render_opts_of(const gw_ctx *ctx)
 {
     render_opts o = {ctx->format, ctx->output, ctx->template_path, ctx->user_config_dir,
@@ -48,7 +50,16 @@ static void say_written(const gw_ctx *ctx, const char *path)
 int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err)
 {
     if (!ctx->output || strcmp(ctx->output, "-") == 0) {
-        if (fwrite(data, 1, len, ctx->out) != len || fflush(ctx->out) != 0)
+        /* what people read on standard output is shown, never obeyed (term.h); JSON, CSV and
+         * an export are data, whose writers escape for their readers */
+        gw_buf shown = GW_BUF_INIT;
+        if (!ctx->json && !ctx->data_output && !(cli_format_bit(ctx->format) & CLI_FMT_CSV)) {
+            gw_term_text(&shown, data, len, GW_TERM_LINES | (ctx->color ? GW_TERM_COLOUR : 0));
+            data = buf_cstr(&shown), len = shown.len;
+        }
+        int bad = fwrite(data, 1, len, ctx->out) != len || fflush(ctx->out) != 0;
+        buf_free(&shown);
+        if (bad)
             return gw_error_set(err, GW_EIO, "writing the output: %s", strerror(errno));
         return GW_OK;
     }

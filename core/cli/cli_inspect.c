@@ -11,6 +11,7 @@
 #include "base/buf.h"
 #include "base/check.h"
 #include "base/clock.h"
+#include "base/term.h"
 #include "base/view.h"
 #include "cli.h"
 #include "cli_document.h"
@@ -80,31 +81,39 @@ static void print_status(gw_buf *f, int color, inspect_status s)
         buf_printf(f, "%-7s", inspect_status_name(s));
 }
 
-/* Colour only on a terminal: never into a file given with -o. */
+/* Colour only on a terminal: never into a file given with -o.  Every value from the dump is
+ * shown as one field (term.h): a name or message with a C1 control, an escape or a line break
+ * in it cannot act on the terminal or forge a line. */
 static void print_text(gw_buf *f, int color, const inspect_result *r)
 {
-    buf_printf(f, "%s: driver %s, CUDA %s, %zu GPU%s\n", r->source,
-            r->driver_version ? r->driver_version : "not given",
-            r->cuda_version ? r->cuda_version : "not given", r->n_gpus,
+    gw_buf scratch[3] = {GW_BUF_INIT, GW_BUF_INIT, GW_BUF_INIT};   /* one per field of a line */
+    buf_printf(f, "%s: driver %s, CUDA %s, %zu GPU%s\n", gw_term_safe(&scratch[0], r->source),
+            r->driver_version ? gw_term_safe(&scratch[1], r->driver_version) : "not given",
+            r->cuda_version ? gw_term_safe(&scratch[2], r->cuda_version) : "not given", r->n_gpus,
             r->n_gpus == 1 ? "" : "s");
     for (size_t i = 0; i < r->n_gpus; i++) {
         const inspect_gpu *g = &r->gpus[i];
-        buf_printf(f, "\nGPU %zu: %s", i, g->name ? g->name : "(no name)");
+        buf_printf(f, "\nGPU %zu: %s", i,
+                   g->name ? gw_term_safe(&scratch[0], g->name) : "(no name)");
         if (g->bus_id)
-            buf_printf(f, " [%s]", g->bus_id);
+            buf_printf(f, " [%s]", gw_term_safe(&scratch[0], g->bus_id));
         if (g->card.id)
-            buf_printf(f, " = %s", g->card.id);
+            buf_printf(f, " = %s", gw_term_safe(&scratch[0], g->card.id));
         buf_putc(f, '\n');
         for (size_t k = 0; k < g->n_checks; k++) {
             const inspect_check *c = &g->checks[k];
             buf_puts(f, "  ");
             print_status(f, color, c->status);
-            buf_printf(f, " %-24s %s\n", c->id, c->message ? c->message : "");
+            buf_printf(f, " %-24s %s\n", gw_term_safe(&scratch[0], c->id),
+                       gw_term_safe(&scratch[1], c->message));
             for (size_t e = 0; e < c->n_evidence; e++)
-                buf_printf(f, "  %-7s %-24s   %s = %s (line %d)\n", "", "", c->evidence[e].path,
-                        c->evidence[e].text, c->evidence[e].line);
+                buf_printf(f, "  %-7s %-24s   %s = %s (line %d)\n", "", "",
+                           gw_term_safe(&scratch[0], c->evidence[e].path),
+                           gw_term_safe(&scratch[1], c->evidence[e].text), c->evidence[e].line);
         }
     }
+    for (size_t i = 0; i < 3; i++)
+        buf_free(&scratch[i]);
     inspect_status v = inspect_verdict(r);
     buf_puts(f, "\nverdict: ");
     print_status(f, color, v);

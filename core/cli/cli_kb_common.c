@@ -181,7 +181,8 @@ int cli_kb_emit_json(gw_ctx *ctx, const view *v, gw_error *err)
     return rc;
 }
 
-/* Text printed by fn(f, v) into memory, then written like any other output (-o honoured). */
+/* Text printed by fn(f, v) into memory, then written like any other output (-o honoured).  fn
+ * reads v's terminal copy: a name with a line break in it cannot forge a line. */
 int cli_kb_emit_text(gw_ctx *ctx, void (*fn)(FILE *, const view *), const view *v,
                      gw_error *err)
 {
@@ -190,7 +191,9 @@ int cli_kb_emit_text(gw_ctx *ctx, void (*fn)(FILE *, const view *), const view *
     FILE *f = open_memstream(&data, &len);
     if (!f)
         return gw_error_set(err, GW_EIO, "out of memory");
-    fn(f, v);
+    view *shown = view_term_copy(v);
+    fn(f, shown);
+    view_free(shown);
     fclose(f);
     int rc = cli_write_output(ctx, data, len, err);
     free(data);

@@ -61,11 +61,11 @@ static void list_print(FILE *f, const view *m)
 {
     const view *cols = view_map_get(m, "columns"), *gpus = view_map_get(m, "gpus");
     size_t nc = view_len(cols), ng = view_len(gpus);
-    size_t *w = gw_xcalloc(nc + 1, sizeof *w);
+    int *right = gw_xcalloc(nc + 1, sizeof *right);
     char **cells = gw_xcalloc((ng + 1) * nc + 1, sizeof *cells);
     for (size_t j = 0; j < nc; j++) {
         cells[j] = gw_xstrdup(view_str(view_list_at(cols, j)));
-        w[j] = strlen(cells[j]);
+        right[j] = !field_is_text(cells[j]);
     }
     for (size_t i = 0; i < ng; i++)
         for (size_t j = 0; j < nc; j++) {
@@ -80,22 +80,12 @@ static void list_print(FILE *f, const view *m)
             else
                 buf_puts(&b, "-");
             cells[(i + 1) * nc + j] = buf_detach(&b);
-            if (strlen(cells[(i + 1) * nc + j]) > w[j])
-                w[j] = strlen(cells[(i + 1) * nc + j]);
         }
-    for (size_t i = 0; i <= ng; i++) {
-        gw_buf line = GW_BUF_INIT;
-        for (size_t j = 0; j < nc; j++) {
-            const char *col = view_str(view_list_at(cols, j));
-            int right = i > 0 && !field_is_text(col);
-            buf_printf(&line, "%s%*s", j ? "  " : "", right ? (int)w[j] : -(int)w[j],
-                       cells[i * nc + j]);
-        }
-        while (line.len && line.data[line.len - 1] == ' ')
-            line.data[--line.len] = '\0';
-        fprintf(f, "%s\n", buf_cstr(&line));
-        buf_free(&line);
-    }
+    gw_buf table = GW_BUF_INIT;
+    cli_text_table t = {(const char *const *)cells, ng + 1, nc, right, 0};
+    cli_text_table_write(&table, &t);
+    fputs(buf_cstr(&table), f);
+    buf_free(&table);
     /* the figures carry no currency: the footer says it when a price column is shown */
     const char *money = NULL;
     for (size_t j = 0; j < nc; j++) {
@@ -108,7 +98,7 @@ static void list_print(FILE *f, const view *m)
     for (size_t i = 0; i < (ng + 1) * nc; i++)
         free(cells[i]);
     free(cells);
-    free(w);
+    free(right);
 }
 
 

@@ -1,8 +1,11 @@
-/* cli_listing.c — a listing's rows as JSON, a Markdown table or CSV (cli_listing.h). */
+/* cli_listing.c — a listing's rows as JSON, a Markdown table or CSV, and the terminal table
+ * text listings write through (cli_listing.h). */
 #include "cli_listing.h"
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/term.h"
 #include "render/mustache.h"
 
 /* One cell as text: a string as it is, a number as JSON writes it, a bool as true/false, a
@@ -94,4 +97,31 @@ int cli_listing_write(gw_ctx *ctx, const view *json_root, const view *rows,
     int rc = cli_write_output(ctx, buf_cstr(&b), b.len, err);
     buf_free(&b);
     return rc;
+}
+
+void cli_text_table_write(gw_buf *out, const cli_text_table *t)
+{
+    size_t *width = gw_xcalloc(t->n_cols + 1, sizeof *width);
+    for (size_t i = 0; i < t->n_rows * t->n_cols; i++) {
+        const char *cell = t->cells[i] ? t->cells[i] : "";
+        size_t cols = gw_term_width(cell, strlen(cell), GW_TERM_FIELD);
+        if (cols > width[i % t->n_cols])
+            width[i % t->n_cols] = cols;
+    }
+    gw_buf line = GW_BUF_INIT;
+    for (size_t r = 0; r < t->n_rows; r++) {
+        buf_reset(&line);
+        for (size_t c = 0; c < t->n_cols; c++) {
+            int right = t->right && t->right[c] && (r > 0 || t->right_titles);
+            if (c)
+                buf_puts(&line, "  ");
+            gw_term_cell(&line, t->cells[r * t->n_cols + c], width[c], right);
+        }
+        while (line.len && line.data[line.len - 1] == ' ')
+            line.data[--line.len] = '\0';
+        buf_append(out, buf_cstr(&line), line.len);
+        buf_putc(out, '\n');
+    }
+    buf_free(&line);
+    free(width);
 }

@@ -1,6 +1,7 @@
 /* cli_listing.h — listings (kb list, kb search, kb sources, offers) in the formats every listing
- * writes besides its own terminal table: JSON, a Markdown table and RFC 4180 CSV, all from the
- * same view rows, so the formats cannot disagree. */
+ * writes besides its own terminal text: JSON, a Markdown table and RFC 4180 CSV, all from the
+ * same view rows, so the formats cannot disagree; and the terminal table kb list and offers
+ * write their text through. */
 #ifndef GW_CLI_LISTING_H
 #define GW_CLI_LISTING_H
 
@@ -19,5 +20,21 @@ typedef struct cli_column {
  * GW_ESOFTWARE.  Written through cli_write_output. */
 int cli_listing_write(gw_ctx *ctx, const view *json_root, const view *rows,
                       const cli_column *cols, gw_error *err);
+
+/* A listing's own terminal table, which every text listing writes through: cells holds n_rows
+ * rows of n_cols cells, row-major, the titles first (a NULL cell is empty).  Each column is as
+ * wide as its widest entry in terminal columns (term.h: a CJK character or an emoji counts 2),
+ * columns two spaces apart, trailing spaces dropped.  Each cell is shown as one field, so an
+ * escape sequence, a bidi override or a line break in a name is shown escaped and cannot forge
+ * or hide a row.  right (NULL: none) right-aligns a column's entries, and also its title when
+ * right_titles. */
+typedef struct cli_text_table {
+    const char *const *cells;
+    size_t n_rows, n_cols;
+    const int *right;
+    int right_titles;
+} cli_text_table;
+
+void cli_text_table_write(gw_buf *out, const cli_text_table *t);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_listing.h"
+#include "base/term.h"
 #include "base/units.h"
 #include "base/view.h"
 #include "kb/kb_offers.h"
@@ -159,7 +160,7 @@ static const text_column text_columns[] = {
     {"SOURCE", "source", FORM_TEXT},
 };
 #define N_TEXT_COLUMNS (sizeof text_columns / sizeof text_columns[0])
-#define TEXT_CELL_MAX 40   /* a longer name is cut: the table stays readable */
+#define TEXT_CELL_MAX 40   /* terminal columns: a longer name is cut, the table stays readable */
 
 static int right_aligned(const text_column *c)
 {
@@ -178,8 +179,8 @@ static void text_cell(gw_buf *b, const view *row, const text_column *c)
     else if (c->form == FORM_LIST && view_len(v))   /* each area once: "CA,EU,US" */
         for (size_t i = 0; i < view_len(v); i++)
             buf_printf(b, "%s%s", i ? "," : "", view_str(view_list_at(v, i)));
-    else if (view_kind(v) == VIEW_STRING)
-        buf_printf(b, "%.*s", TEXT_CELL_MAX, view_str(v));
+    else if (view_kind(v) == VIEW_STRING)   /* cut on a character, never inside one */
+        gw_term_field_cut(b, view_str(v), TEXT_CELL_MAX);
     else if (isnan(x))   /* not a number, or an unknown one */
         buf_putc(b, '-');
     else if (c->form == FORM_MONEY)
@@ -188,28 +189,21 @@ static void text_cell(gw_buf *b, const view *row, const text_column *c)
         buf_printf(b, c->form == FORM_GB ? "%g GB" : "%g", x);
 }
 
-/* The columns s takes in a terminal: its UTF-8 characters ("€0.90" is 5, in 7 bytes). */
-static size_t text_cols(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 /* The terminal table: columns as wide as their longest entry, then a key to what it shows. */
 static void offers_text(gw_buf *out, const view *rows)
 {
-    size_t n = view_len(rows), w[N_TEXT_COLUMNS];
-    int folded = 0;
+    size_t n = view_len(rows);
+    int folded = 0, right[N_TEXT_COLUMNS];
     const view *sliced = NULL;   /* the first slice of a card, which the key explains */
     if (n == 0) {
         buf_puts(out, "no cloud offers match\n");
         return;
     }
-    char **cells = gw_xcalloc(n * N_TEXT_COLUMNS, sizeof *cells);
-    for (size_t j = 0; j < N_TEXT_COLUMNS; j++)
-        w[j] = strlen(text_columns[j].title);
+    char **cells = gw_xcalloc((n + 1) * N_TEXT_COLUMNS, sizeof *cells);
+    for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
+        cells[j] = gw_xstrdup(text_columns[j].title);
+        right[j] = right_aligned(&text_columns[j]);
+    }
     for (size_t i = 0; i < n; i++) {
         const view *row = view_list_at(rows, i);
         folded |= view_num(view_map_get(row, "region_count")) > 1;
@@ -218,35 +212,23 @@ static void offers_text(gw_buf *out, const view *rows)
         for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
             gw_buf b = GW_BUF_INIT;
             text_cell(&b, row, &text_columns[j]);
-            cells[i * N_TEXT_COLUMNS + j] = buf_detach(&b);
-            if (text_cols(cells[i * N_TEXT_COLUMNS + j]) > w[j])
-                w[j] = text_cols(cells[i * N_TEXT_COLUMNS + j]);
+            cells[(i + 1) * N_TEXT_COLUMNS + j] = buf_detach(&b);
         }
     }
-    for (size_t i = 0; i <= n; i++) {
-        gw_buf line = GW_BUF_INIT;
-        for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
-            const char *cell = i ? cells[(i - 1) * N_TEXT_COLUMNS + j] : text_columns[j].title;
-            int pad = (int)(w[j] - text_cols(cell));
-            int right = right_aligned(&text_columns[j]);
-            buf_printf(&line, "%s%*s%s%*s", j ? "  " : "", right ? pad : 0, "", cell,
-                       right ? 0 : pad, "");
-        }
-        while (line.len && line.data[line.len - 1] == ' ')
-            line.data[--line.len] = '\0';
-        buf_printf(out, "%s\n", buf_cstr(&line));
-        buf_free(&line);
-    }
+    cli_text_table table = {(const char *const *)cells, n + 1, N_TEXT_COLUMNS, right, 1};
+    cli_text_table_write(out, &table);
     buf_printf(out, "(%zu offer%s", n, n == 1 ? "" : "s");
     if (folded)
         buf_puts(out, "; REGION +N: the same offer in N more regions, which --json lists");
     buf_puts(out, ")\n");
-    if (sliced)
-        buf_printf(out, "%s: %s of one card; MEMORY is the slice's, PER HOUR the instance's "
-                   "price, PER GPU-H a whole card's hour at that rate\n",
-                   view_str(view_map_get(sliced, "label")),
-                   view_str(view_map_get(sliced, "fraction")));
-    for (size_t i = 0; i < n * N_TEXT_COLUMNS; i++)
+    if (sliced) {
+        gw_term_field(out, view_str(view_map_get(sliced, "label")));
+        buf_puts(out, ": ");
+        gw_term_field(out, view_str(view_map_get(sliced, "fraction")));
+        buf_puts(out, " of one card; MEMORY is the slice's, PER HOUR the instance's price, PER "
+                 "GPU-H a whole card's hour at that rate\n");
+    }
+    for (size_t i = 0; i < (n + 1) * N_TEXT_COLUMNS; i++)
         free(cells[i]);
     free(cells);
 }

@@ -414,6 +414,7 @@ static int resolve_format(parse_state *st, gw_error *err)
                 want = formats[i].bit;
     st->ctx->format = want ? format_name(want) : "text";
     st->ctx->json = want == CLI_FMT_JSON;
+    st->ctx->data_output = !c->formats;
     if (st->output && !c->formats && !(c->flags & CLI_OUTPUT))
         return gw_error_set(err, GW_EUSAGE, "-o: %s writes no output file", c->name);
     if (st->template_path && !(c->flags & CLI_TEMPLATE))

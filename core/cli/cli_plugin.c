@@ -11,6 +11,7 @@
 
 #include "base/check.h"
 #include "base/limits.h"
+#include "base/term.h"
 #include "cli.h"
 #include "cli_listing.h"
 #include "sandbox/plugin.h"
@@ -53,14 +54,23 @@ static int plugin_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
             buf_puts(&out, "no plugins found\n");
         else
             buf_printf(&out, "%-20s %-10s %-8s %s\n", "NAME", "KIND", "VERSION", "PATH");
+        /* every field shown, not obeyed (term.h): a file name may hold any byte but '/' */
         for (size_t i = 0; i < view_len(list); i++) {
             view *m = view_list_at(list, i);
-            buf_printf(&out, "%-20s %-10s %-8s %s\n", view_str(view_map_get(m, "name")),
-                       view_str(view_map_get(m, "kind")), view_str(view_map_get(m, "version")),
-                       view_str(view_map_get(m, "path")));
+            gw_term_cell(&out, view_str(view_map_get(m, "name")), 20, 0);
+            buf_putc(&out, ' ');
+            gw_term_cell(&out, view_str(view_map_get(m, "kind")), 10, 0);
+            buf_putc(&out, ' ');
+            gw_term_cell(&out, view_str(view_map_get(m, "version")), 8, 0);
+            buf_putc(&out, ' ');
+            gw_term_field(&out, view_str(view_map_get(m, "path")));
+            buf_putc(&out, '\n');
             const char *over = view_str(view_map_get(m, "overrides"));
-            if (over)
-                buf_printf(&out, "%-20s overrides %s\n", "", over);
+            if (over) {
+                buf_printf(&out, "%-20s overrides ", "");
+                gw_term_field(&out, over);
+                buf_putc(&out, '\n');
+            }
         }
         rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
         buf_free(&out);
@@ -257,8 +267,11 @@ static void check_dry_run(gw_ctx *ctx, check_run *run, kb *k, plugin *p, plugin_
     else if (!strcmp(info->kind, "checklist"))
         dry_run_items(run, p);
     view *log = plugin_take_log(p);
+    gw_buf shown = GW_BUF_INIT;   /* a plugin's words, shown and never obeyed (term.h) */
     for (size_t i = 0; i < view_len(log); i++)
-        fprintf(ctx->diag, "%s: log: %s\n", info->name, view_str(view_list_at(log, i)));
+        fprintf(ctx->diag, "%s: log: %s\n", info->name,
+                gw_term_safe(&shown, view_str(view_list_at(log, i))));
+    buf_free(&shown);
     view_free(log);
 }
 
@@ -282,8 +295,12 @@ static int check_report(gw_ctx *ctx, const check_run *run, plugin *p, const plug
     int rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
     buf_free(&out);
     if (rc == GW_OK && run->n_problems) {
-        if (p && plugin_traceback(p)[0])
-            fprintf(ctx->diag, "%s\n", plugin_traceback(p));
+        if (p && plugin_traceback(p)[0]) {   /* its lines, with a plugin's words in them */
+            gw_buf shown = GW_BUF_INIT;
+            gw_term_text(&shown, plugin_traceback(p), strlen(plugin_traceback(p)), GW_TERM_LINES);
+            fprintf(ctx->diag, "%s\n", buf_cstr(&shown));
+            buf_free(&shown);
+        }
         size_t n = run->n_problems;
         rc = gw_error_set(err, GW_EDATA, "%s: %zu problem%s", run->file, n, n == 1 ? "" : "s");
     }
@@ -547,18 +564,22 @@ static int run_tests_of(gw_ctx *ctx, plugin *p, const char *test_path, size_t *p
         return rc;
     plugin_info info;
     plugin_get_info(p, &info);
+    gw_buf name = GW_BUF_INIT, message = GW_BUF_INIT;   /* a test's words, shown (term.h) */
     for (size_t i = 0; i < view_len(results); i++) {
         view *r = view_list_at(results, i);
         int ok = view_bool_value(view_map_get(r, "ok"));
+        gw_term_safe(&name, view_str(view_map_get(r, "name")));
         if (ok) {
-            fprintf(ctx->out, "ok - %s: %s\n", info.name, view_str(view_map_get(r, "name")));
+            fprintf(ctx->out, "ok - %s: %s\n", info.name, buf_cstr(&name));
             (*passed)++;
         } else {
-            fprintf(ctx->out, "not ok - %s: %s: %s\n", info.name,
-                    view_str(view_map_get(r, "name")), view_str(view_map_get(r, "message")));
+            fprintf(ctx->out, "not ok - %s: %s: %s\n", info.name, buf_cstr(&name),
+                    gw_term_safe(&message, view_str(view_map_get(r, "message"))));
             (*failed)++;
         }
     }
+    buf_free(&name);
+    buf_free(&message);
     view *log = plugin_take_log(p);
     view_free(log);
     view_free(results);

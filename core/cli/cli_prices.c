@@ -12,6 +12,7 @@
 #include "base/clock.h"
 #include "base/limits.h"
 #include "cli_listing.h"
+#include "base/term.h"
 #include "cli_prices_common.h"
 
 /* ---- replaying downloads (refresh --cached); the cache's layout: cli_prices_common.c ---- */
@@ -308,7 +309,7 @@ static int prices_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
     for (size_t i = 0; i < nr; i++) {
         rows[i].gpus = (size_t)count_distinct(prices, n, rows[i].provider, 1);
         rows[i].sources = (size_t)count_distinct(prices, n, rows[i].provider, 0);
-        int len = (int)strlen(rows[i].provider);
+        int len = (int)gw_term_width(rows[i].provider, strlen(rows[i].provider), GW_TERM_FIELD);
         w = len > w ? (len > 40 ? 40 : len) : w;
         view *m = view_list_push(list, view_map());
         view_map_set_str(m, "provider", rows[i].provider);
@@ -327,11 +328,15 @@ static int prices_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
         else
             buf_printf(&text, "%-*s %6s %5s %5s  %-12s %-12s %7s\n", w, "PROVIDER", "OFFERS",
                        "SPOT", "GPUS", "OLDEST AS OF", "NEWEST AS OF", "SOURCES");
-        for (size_t i = 0; i < nr; i++)
-            buf_printf(&text, "%-*.*s %6zu %5zu %5zu  %-12s %-12s %7zu\n", w, w,
-                       rows[i].provider, rows[i].offers, rows[i].spot, rows[i].gpus,
-                       rows[i].oldest ? rows[i].oldest : "-", rows[i].newest ? rows[i].newest : "-",
-                       rows[i].sources);
+        for (size_t i = 0; i < nr; i++) {
+            /* the name shown, cut to w columns on a character (term.h), then padded to them */
+            for (size_t cols = gw_term_field_cut(&text, rows[i].provider, (size_t)w);
+                 cols < (size_t)w; cols++)
+                buf_putc(&text, ' ');
+            buf_printf(&text, " %6zu %5zu %5zu  %-12s %-12s %7zu\n", rows[i].offers,
+                       rows[i].spot, rows[i].gpus, rows[i].oldest ? rows[i].oldest : "-",
+                       rows[i].newest ? rows[i].newest : "-", rows[i].sources);
+        }
         rc = cli_write_output(ctx, buf_cstr(&text), text.len, err);
     }
     buf_free(&text);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/check.h"
+#include "base/term.h"
 #include "cli_prices_common.h"
 #include "ingest/records.h"
 #include "base/view.h"
@@ -72,8 +73,10 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
     plugin_get_info(p, &info);
     gw_buf label = GW_BUF_INIT;
     buf_puts(&label, info.name);
-    if (in && in->key)
-        buf_printf(&label, " %s", in->key);
+    if (in && in->key) {   /* the key of a plugin's URL: its word, shown (term.h) */
+        buf_putc(&label, ' ');
+        gw_term_field(&label, in->key);
+    }
     view *args[1] = {plugin_ctx(in, o)};
     view *offers = NULL;
     gw_buf warnings = GW_BUF_INIT;
@@ -81,8 +84,10 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
     char *source_id = NULL;
     int rc = plugin_call(p, "offers", args, 1, &offers, err);
     view *log = plugin_take_log(p);
+    gw_buf shown = GW_BUF_INIT;   /* a plugin's words, shown and never obeyed (term.h) */
     for (size_t i = 0; i < view_len(log); i++)
-        fprintf(ctx->diag, "%s: log: %s\n", info.name, view_str(view_list_at(log, i)));
+        fprintf(ctx->diag, "%s: log: %s\n", info.name,
+                gw_term_safe(&shown, view_str(view_list_at(log, i))));
     view_free(log);
     if (rc == GW_OK)
         rc = records_check_plugin_sources(p, k, offers, "offers", err);
@@ -104,9 +109,16 @@ static int refresh_one(gw_ctx *ctx, kb *k, plugin *p, const cli_price_input *in,
     /* each warning names the file it is about: "aws-vms.csv: skypilot: offers[3]... (line 4)" */
     for (const char *w = buf_cstr(&warnings); *w;) {
         size_t n = strcspn(w, "\n");
-        fprintf(ctx->diag, "%s%s%.*s\n", in ? in->name : "", in ? ": " : "", (int)n, w);
+        buf_reset(&shown);
+        if (in) {
+            gw_term_field(&shown, in->name);
+            buf_puts(&shown, ": ");
+        }
+        gw_term_text(&shown, w, n, GW_TERM_FIELD);
+        fprintf(ctx->diag, "%s\n", buf_cstr(&shown));
         w += n + (w[n] == '\n');
     }
+    buf_free(&shown);
     /* A plugin that hands back bad offers is fixed, not half-stored. */
     if (rc == GW_OK && res.skipped)
         rc = gw_error_set(err, GW_EDATA, "%s: %zu bad offer%s (see the lines above)", info.name,

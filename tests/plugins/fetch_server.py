@@ -85,6 +85,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/redirect-http":
             self.send_head(302, 0, [("Location", "http://example.invalid/vms.csv")])
             return
+        if path == "/redirect-escape":   # a Location with terminal escapes and U+202E in it
+            self.send_head(302, 0, [("Location", "http://example.invalid/\x1b]0;owned\x07"
+                                                 "\x1b[2J\xe2\x80\xaecsv.exe")])
+            return
         if path == "/moved":
             self.send_head(302, 0, [("Location", "/good.csv")])
             return

@@ -1,5 +1,5 @@
-/* test_core.c — buffers, the view tree and its JSON, units, errors, the one "today" and the
- * monotonic clock. */
+/* test_core.c — buffers, the view tree and its JSON, units, errors, the one "today", the
+ * monotonic clock and the terminal sanitizer. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include "base/clock.h"
 #include "base/error.h"
 #include "base/limits.h"
+#include "base/term.h"
 #include "base/units.h"
 #include "base/view.h"
 
@@ -391,6 +392,129 @@ static void test_now_seconds_monotonic(void **state)
     assert_true(b - a >= 0.019 && b - a < 5);
 }
 
+/* gw_term_text of s as one field, into a static buffer for comparisons. */
+static const char *shown(const char *s, unsigned flags)
+{
+    static char text[256];
+    gw_buf b = GW_BUF_INIT;
+    gw_term_text(&b, s, strlen(s), flags);
+    snprintf(text, sizeof text, "%s", buf_cstr(&b));
+    buf_free(&b);
+    return text;
+}
+
+/* What a terminal would obey is shown escaped; printable text, UTF-8 and backslashes stay. */
+static void test_term_escapes(void **state)
+{
+    (void)state;
+    assert_string_equal(shown("a\x1b[2Jb", 0), "a\\x1b[2Jb");
+    assert_string_equal(shown("\x1b]0;title\x07", 0), "\\x1b]0;title\\x07");
+    assert_string_equal(shown("l1\nl2\tx\ry", 0), "l1\\nl2\\tx\\ry");
+    assert_string_equal(shown("del\x7f", 0), "del\\x7f");
+    /* C1 controls as UTF-8: U+009B (CSI) is C2 9B, U+0085 (NEL) C2 85 */
+    assert_string_equal(shown("x\xc2\x9b" "2J\xc2\x85", 0), "x\\u009b2J\\u0085");
+    /* bidi: U+202E (E2 80 AE), U+2066 (E2 81 A6), U+200F (E2 80 8F), U+061C (D8 9C); the line
+     * separator U+2028 (E2 80 A8) */
+    assert_string_equal(shown("gpj\xe2\x80\xae.exe", 0), "gpj\\u202e.exe");
+    assert_string_equal(shown("\xe2\x81\xa6\xe2\x80\x8f\xd8\x9c\xe2\x80\xa8", 0),
+                        "\\u2066\\u200f\\u061c\\u2028");
+    /* invalid UTF-8, byte by byte: a stray byte, a cut sequence, an overlong '/', a surrogate */
+    assert_string_equal(shown("\xff", 0), "\\xff");
+    assert_string_equal(shown("\xe4\xb8", 0), "\\xe4\\xb8");
+    assert_string_equal(shown("\xc0\xaf", 0), "\\xc0\\xaf");
+    assert_string_equal(shown("\xed\xa0\x80", 0), "\\xed\\xa0\\x80");
+    /* kept: accents, CJK, emoji, a combining mark, a backslash */
+    assert_string_equal(shown("caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x9a\x80 e\xcc\x81 a\\n", 0),
+                        "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x9a\x80 e\xcc\x81 a\\n");
+    /* escaping is idempotent: escaped text is printable ASCII */
+    assert_string_equal(shown("a\\x1b[2Jb", 0), "a\\x1b[2Jb");
+}
+
+/* gpuwise's own line breaks and colours stay where asked; no other sequence does. */
+static void test_term_lines_and_colour(void **state)
+{
+    (void)state;
+    assert_string_equal(shown("a\tb\nc\r\n", GW_TERM_LINES), "a\tb\nc\\r\n");
+    assert_string_equal(shown("\x1b[1;31mFAIL\x1b[0m", GW_TERM_LINES | GW_TERM_COLOUR),
+                        "\x1b[1;31mFAIL\x1b[0m");
+    assert_string_equal(shown("\x1b[1;31mFAIL\x1b[0m", GW_TERM_LINES), "\\x1b[1;31mFAIL\\x1b[0m");
+    /* conceal (8), a cursor move, an OSC and a bare ESC are never colour */
+    assert_string_equal(shown("\x1b[8mx\x1b[2J\x1b]8;;u\x07\x1b", GW_TERM_COLOUR),
+                        "\\x1b[8mx\\x1b[2J\\x1b]8;;u\\x07\\x1b");
+}
+
+/* Display columns: CJK and emoji 2, a combining mark 0, an escape as long as it is shown. */
+static void test_term_width_and_cut(void **state)
+{
+    (void)state;
+    const char *cjk = "\xe4\xb8\xad\xe6\x96\x87\xe6\x98\xbe\xe5\x8d\xa1";   /* 中文显卡 */
+    assert_int_equal(gw_term_width("abc", 3, 0), 3);
+    assert_int_equal(gw_term_width(cjk, strlen(cjk), 0), 8);          /* 4 characters x 2 */
+    assert_int_equal(gw_term_width("\xf0\x9f\x9a\x80x", 5, 0), 3);    /* 🚀 2 + x 1 */
+    assert_int_equal(gw_term_width("e\xcc\x81", 3, 0), 1);            /* e + U+0301: 1 + 0 */
+    assert_int_equal(gw_term_width("\x1b", 1, 0), 4);                 /* "\x1b" */
+    assert_int_equal(gw_term_width("\xe2\x80\xae", 3, 0), 6);         /* "\u202e" */
+    assert_int_equal(gw_term_width("\xc3", 1, 0), 4);                 /* "\xc3" */
+
+    gw_buf b = GW_BUF_INIT;
+    /* 5 columns hold two CJK characters (4): the third would need 6, and is never split */
+    assert_int_equal(gw_term_field_cut(&b, cjk, 5), 4);
+    assert_string_equal(buf_cstr(&b), "\xe4\xb8\xad\xe6\x96\x87");
+    buf_reset(&b);
+    /* an escape is cut whole: "ab" (2) + "\x1b" (4) is 6, more than 5 */
+    assert_int_equal(gw_term_field_cut(&b, "ab\x1b" "c", 5), 2);
+    assert_string_equal(buf_cstr(&b), "ab");
+    buf_reset(&b);
+    assert_int_equal(gw_term_field_cut(&b, "ab\x1b" "c", 7), 7);     /* 2 + 4 + 1 */
+    assert_string_equal(buf_cstr(&b), "ab\\x1bc");
+    buf_reset(&b);
+    /* a cell pads by columns: 中 is 2 wide, so 4 columns get 2 spaces */
+    gw_term_cell(&b, "\xe4\xb8\xad", 4, 0);
+    gw_term_cell(&b, "\xe4\xb8\xad", 4, 1);
+    gw_term_cell(&b, "wider", 2, 0);   /* never cut */
+    assert_string_equal(buf_cstr(&b), "\xe4\xb8\xad    \xe4\xb8\xadwider");
+    buf_free(&b);
+}
+
+/* An error message is one safe line, cut on a character boundary. */
+static void test_error_message_shown(void **state)
+{
+    (void)state;
+    gw_error err;
+    gw_error_set(&err, GW_EDATA, "plugin %s: %s", "a\x1b[2J\xe2\x80\xae.lua", "x\ny");
+    assert_string_equal(err.msg, "plugin a\\x1b[2J\\u202e.lua: x\\ny");
+    gw_error_set(&err, GW_EDATA, "libxml2: %s", "oops\n");   /* its line end is not part of it */
+    assert_string_equal(err.msg, "libxml2: oops");
+    gw_error_prefix(&err, "dump %s", "d\x1b.xml");
+    assert_string_equal(err.msg, "dump d\\x1b.xml: libxml2: oops");
+    /* "x" and 400 x 中 (3 bytes each) is 1201 bytes; 1023 fit, and byte 1023 falls inside the
+     * 341st character (bytes 1021-1023), so the message keeps "x" and 340 characters:
+     * 1 + 340 x 3 = 1021 bytes */
+    char big[1300] = "x";
+    for (int i = 0; i < 400; i++)
+        strcat(big, "\xe4\xb8\xad");
+    gw_error_set(&err, GW_EDATA, "%s", big);
+    assert_int_equal(strlen(err.msg), 1021);
+    assert_memory_equal(err.msg + 1018, "\xe4\xb8\xad", 3);
+}
+
+/* A view's terminal copy escapes every string and leaves the rest, and the original, alone. */
+static void test_view_term_copy(void **state)
+{
+    (void)state;
+    view *m = view_map();
+    view_map_set_str(m, "name", "Evil\nGPU\xe2\x80\xae");
+    view_map_set_num(m, "memory_gb", 24);
+    view_list_push(view_map_set(m, "aliases", view_list()), view_string("\x1b[2J"));
+    view *c = view_term_copy(m);
+    assert_string_equal(view_str(view_map_get(c, "name")), "Evil\\nGPU\\u202e");
+    assert_true(view_num(view_map_get(c, "memory_gb")) == 24);
+    assert_string_equal(view_str(view_list_at(view_map_get(c, "aliases"), 0)), "\\x1b[2J");
+    assert_string_equal(view_str(view_map_get(m, "name")), "Evil\nGPU\xe2\x80\xae");
+    view_free(c);
+    view_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -409,6 +533,11 @@ int main(void)
         cmocka_unit_test(test_valid_date_calendar),
         cmocka_unit_test(test_env_parse_ranges),
         cmocka_unit_test(test_now_seconds_monotonic),
+        cmocka_unit_test(test_term_escapes),
+        cmocka_unit_test(test_term_lines_and_colour),
+        cmocka_unit_test(test_term_width_and_cut),
+        cmocka_unit_test(test_error_message_shown),
+        cmocka_unit_test(test_view_term_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
