@@ -260,9 +260,44 @@ static const char *special_kind(mode_t mode)
     return "not a regular file";
 }
 
-/* Writes data into a new temporary file beside target, gives it mode (and owner, when keep is
+/* What a write puts in the file: data whole, or what fill writes in pieces. */
+typedef struct content {
+    const char *data;
+    size_t len;
+    gw_write_fn fill;
+    void *arg;
+} content;
+
+/* Writes c to fd.  Returns 0 or an errno value. */
+static int content_write(int fd, const content *c)
+{
+    if (c->fill) {
+        int copy = dup(fd);
+        FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+        if (!f) {
+            int e = errno;
+            if (copy >= 0)
+                close(copy);
+            return e;
+        }
+        int rc = c->fill(f, c->arg);
+        if (fclose(f) != 0 && !rc)
+            rc = errno;
+        return rc;
+    }
+    for (size_t off = 0; off < c->len;) {
+        ssize_t w = write(fd, c->data + off, c->len - off);
+        if (w < 0 && errno != EINTR)
+            return errno;
+        if (w > 0)
+            off += (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes c into a new temporary file beside target, gives it mode (and owner, when keep is
  * set and this process may), and renames it over target. */
-static int replace_file(const char *target, const char *data, size_t len, mode_t mode,
+static int replace_file(const char *target, const content *c, mode_t mode,
                         const struct stat *keep)
 {
     size_t plen = strlen(target);
@@ -276,17 +311,7 @@ static int replace_file(const char *target, const char *data, size_t len, mode_t
         free(tmp);
         return rc;
     }
-    size_t off = 0;
-    while (off < len) {
-        ssize_t w = write(fd, data + off, len - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = errno;
-            break;
-        }
-        off += (size_t)w;
-    }
+    rc = content_write(fd, c);
     /* The owner first (changing it clears set-user-ID bits that fchmod puts back), where this
      * process can: an ordinary user cannot give a file away, but may keep its group. */
     if (!rc && keep && (keep->st_uid != geteuid() || keep->st_gid != getegid()) &&
@@ -306,7 +331,7 @@ static int replace_file(const char *target, const char *data, size_t len, mode_t
 }
 
 /* gw_write_file_atomic, also saying (*special) what a refused non-regular target is. */
-static int write_atomic(const char *path, const char *data, size_t len, const char **special)
+static int write_atomic(const char *path, const content *c, const char **special)
 {
     char *target = NULL;
     *special = NULL;
@@ -315,14 +340,14 @@ static int write_atomic(const char *path, const char *data, size_t len, const ch
         return rc;
     struct stat st;
     if (lstat(target, &st) != 0) {
-        rc = errno == ENOENT ? replace_file(target, data, len, 0644, NULL) : errno;
+        rc = errno == ENOENT ? replace_file(target, c, 0644, NULL) : errno;
     } else if (S_ISDIR(st.st_mode)) {
         rc = EISDIR;
     } else if (!S_ISREG(st.st_mode)) {
         *special = special_kind(st.st_mode);
         rc = ENOTSUP;   /* renaming over it would destroy it; writing into it is not atomic */
     } else {
-        rc = replace_file(target, data, len, st.st_mode & 07777, &st);
+        rc = replace_file(target, c, st.st_mode & 07777, &st);
     }
     free(target);
     return rc;
@@ -331,13 +356,14 @@ static int write_atomic(const char *path, const char *data, size_t len, const ch
 int gw_write_file_atomic(const char *path, const char *data, size_t len)
 {
     const char *special;
-    return write_atomic(path, data, len, &special);
+    content c = {data, len, NULL, NULL};
+    return write_atomic(path, &c, &special);
 }
 
-int gw_write_output(const char *path, const char *data, size_t len, gw_error *err)
+static int write_output(const char *path, const content *c, gw_error *err)
 {
     const char *special;
-    int e = write_atomic(path, data, len, &special);
+    int e = write_atomic(path, c, &special);
     if (!e)
         return GW_OK;
     if (special)
@@ -350,6 +376,18 @@ int gw_write_output(const char *path, const char *data, size_t len, gw_error *er
     return gw_error_set(err, e == ENOSPC || e == EIO || e == EFBIG || e == EDQUOT ? GW_EIO
                                                                               : GW_ECANTCREAT,
                         "%s: %s", path, strerror(e));
+}
+
+int gw_write_output(const char *path, const char *data, size_t len, gw_error *err)
+{
+    content c = {data, len, NULL, NULL};
+    return write_output(path, &c, err);
+}
+
+int gw_write_output_with(const char *path, gw_write_fn fill, void *arg, gw_error *err)
+{
+    content c = {NULL, 0, fill, arg};
+    return write_output(path, &c, err);
 }
 
 int gw_output_is_folder(const char *path)

@@ -4,6 +4,7 @@
 #define GW_BUF_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -68,6 +69,12 @@ int gw_write_file_atomic(const char *path, const char *data, size_t len);
  * to do — GW_ECANTCREAT (a folder without its trailing '/', a device, FIFO or socket, a missing
  * folder, no permission) or GW_EIO (disk full, I/O error). */
 int gw_write_output(const char *path, const char *data, size_t len, gw_error *err);
+
+/* gw_write_output of what fill writes to f (the temporary file) in pieces, for output too large
+ * to hold whole (kb export); the same rules.  fill returns 0 or an errno value; on failure the
+ * target is left as it was, and a caller whose fill failed for its own reason reports that. */
+typedef int (*gw_write_fn)(FILE *f, void *arg);
+int gw_write_output_with(const char *path, gw_write_fn fill, void *arg, gw_error *err);
 
 /* The file -o PATH means: PATH itself, or, when PATH ends with '/', default_name inside that
  * folder ("out/" -> "out/justification.html").  Caller frees. */

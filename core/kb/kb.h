@@ -556,6 +556,11 @@ int kb_gpu_where_check(const char *where, gw_error *err);
 /* Writes the whole KB as text that kb_import_text reads back to the same KB (byte-identical
  * re-export). */
 int kb_export(kb *k, gw_buf *out, gw_error *err);
+/* The same text handed to put in pieces as it is made (a row at a time from SQLite), so memory
+ * stays flat however many rows there are.  put returns 0 or an errno value, which stops the
+ * export with GW_EIO. */
+typedef int (*kb_export_put)(const char *data, size_t len, void *arg);
+int kb_export_to(kb *k, kb_export_put put, void *arg, gw_error *err);
 /* Integrity and consistency check (PRAGMA integrity_check, foreign keys, every fact sourced, the
  * SQL tables as the column descriptions say). */
 int kb_check(kb *k, gw_buf *report, gw_error *err);
