@@ -804,3 +804,36 @@ ALTER TABLE benchmark ADD COLUMN expert_parallel REAL CHECK (expert_parallel >= 
 ALTER TABLE benchmark ADD COLUMN virtual_pipeline REAL CHECK (virtual_pipeline >= 1 AND virtual_pipeline = CAST(virtual_pipeline AS INTEGER));
 ALTER TABLE benchmark ADD COLUMN micro_batch REAL CHECK (micro_batch > 0);
 ALTER TABLE benchmark ADD COLUMN global_batch REAL CHECK (global_batch > 0);
+
+-- version 14 (listings)
+-- Issue 30 item 11 and issue 31 item 1.  An import looks every row up by all of its columns
+-- (kb_write.c store_row: an identical row changes nothing); the identity indexes of version 2
+-- named four columns, so 20,000 results that shared them and differed in another (a batch, a
+-- note) made each look-up scan every earlier one: quadratic (111 s).  The *_identity indexes
+-- now hold every column a row is compared on, its identity (kb_table.c's KB_KEY columns)
+-- first, so an identical row is found in one descent whatever the rows share.  The tables whose
+-- rows share identities (a price range's two ends) also look up the rows of one identity that
+-- existed before the import (store_row's rowid bound): the *_key indexes, of the identity
+-- alone, keep the rowid right after it, so that is one range however many rows the import
+-- added to that identity.  A column added to one of these tables later belongs at the end of
+-- its identity index (tests/cli/hostile_import.sh checks that every column is there).
+-- `kb sources` counts each table's rows by source in one GROUP BY: benchmark_source makes that
+-- a walk of an index instead of a sort of every result.  (`prices list`'s GROUP BY of the cloud
+-- offers by provider reads price_offer_rank's kind = 'cloud' rows: an index of kind and
+-- provider would halve it, but SQLite 3.40 then answers `offers --where "provider = a or
+-- provider = b"`, compared without case, from that index's binary order: no rows.)
+DROP INDEX IF EXISTS benchmark_identity;
+CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_count, unit,
+    precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
+    output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
+    virtual_pipeline, micro_batch, global_batch);
+DROP INDEX IF EXISTS price_identity;
+CREATE INDEX price_identity ON price(gpu, provider, as_of, kind, gpu_count, gpu_fraction, region,
+    instance, spot, source, amount, currency, unit, note, quality, min_billing_hours, system,
+    network_gbps);
+CREATE INDEX price_key ON price(gpu, provider, as_of, kind, gpu_count, gpu_fraction, region,
+    instance, spot, source);
+CREATE INDEX claim_identity ON claim(subject, claim, source, status, correction,
+    correction_source);
+CREATE INDEX claim_key ON claim(subject, claim, source);
+CREATE INDEX benchmark_source ON benchmark(source);

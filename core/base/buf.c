@@ -478,6 +478,14 @@ static int create_unique(int dirfd, const char *prefix, mode_t mode, char **name
     return -1;
 }
 
+/* What a write puts in the file: data whole, or what fill writes in pieces. */
+typedef struct content {
+    const char *data;
+    size_t len;
+    gw_write_fn fill;
+    void *arg;
+} content;
+
 /* Writes data whole to fd.  Returns 0 or an errno value. */
 static int write_all(int fd, const char *data, size_t len)
 {
@@ -491,10 +499,30 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
-/* Writes data into a new temporary file beside target, gives it the mode and owner of keep (when
+/* Writes c to fd: its data, or what its fill writes through a stdio stream on a copy of fd.
+ * Returns 0 or an errno value. */
+static int content_write(int fd, const content *c)
+{
+    if (!c->fill)
+        return write_all(fd, c->data, c->len);
+    int copy = dup(fd);
+    FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+    if (!f) {
+        int e = errno;
+        if (copy >= 0)
+            close(copy);
+        return e;
+    }
+    int rc = c->fill(f, c->arg);
+    if (fclose(f) != 0 && !rc)
+        rc = errno;
+    return rc;
+}
+
+/* Writes c into a new temporary file beside target, gives it the mode and owner of keep (when
  * set and this process may; otherwise the new file's mode 0666 less the umask stands), and
  * renames it over target. */
-static int replace_file(const char *target, const char *data, size_t len, const struct stat *keep)
+static int replace_file(const char *target, const content *c, const struct stat *keep)
 {
     char *prefix = gw_xmalloc(strlen(target) + 5), *tmp;
     sprintf(prefix, "%s.tmp", target);
@@ -503,7 +531,7 @@ static int replace_file(const char *target, const char *data, size_t len, const 
     free(prefix);
     if (fd < 0)
         return rc;
-    rc = write_all(fd, data, len);
+    rc = content_write(fd, c);
     /* The owner first (changing it clears set-user-ID bits that fchmod puts back), where this
      * process can: an ordinary user cannot give a file away, but may keep its group. */
     if (!rc && keep && (keep->st_uid != geteuid() || keep->st_gid != getegid()) &&
@@ -524,7 +552,7 @@ static int replace_file(const char *target, const char *data, size_t len, const 
 
 /* gw_write_file_atomic, also saying what a refused non-regular target is (*special), or which
  * link was refused (*refused, caller frees). */
-static int write_atomic(const char *path, const char *data, size_t len, const char **special,
+static int write_atomic(const char *path, const content *c, const char **special,
                         char **refused)
 {
     char *target = NULL;
@@ -534,14 +562,14 @@ static int write_atomic(const char *path, const char *data, size_t len, const ch
         return rc;
     struct stat st;
     if (lstat(target, &st) != 0) {
-        rc = errno == ENOENT ? replace_file(target, data, len, NULL) : errno;
+        rc = errno == ENOENT ? replace_file(target, c, NULL) : errno;
     } else if (S_ISDIR(st.st_mode)) {
         rc = EISDIR;
     } else if (!S_ISREG(st.st_mode)) {
         *special = special_kind(st.st_mode);
         rc = ENOTSUP;   /* renaming over it would destroy it; writing into it is not atomic */
     } else {
-        rc = replace_file(target, data, len, &st);
+        rc = replace_file(target, c, &st);
     }
     free(target);
     return rc;
@@ -551,7 +579,8 @@ int gw_write_file_atomic(const char *path, const char *data, size_t len)
 {
     const char *special;
     char *refused = NULL;
-    int rc = write_atomic(path, data, len, &special, &refused);
+    content c = {data, len, NULL, NULL};
+    int rc = write_atomic(path, &c, &special, &refused);
     free(refused);
     return rc;
 }
@@ -594,11 +623,11 @@ int gw_write_file_new(const char *path, const char *data, size_t len, mode_t mod
     return rc;
 }
 
-int gw_write_output(const char *path, const char *data, size_t len, gw_error *err)
+static int write_output(const char *path, const content *c, gw_error *err)
 {
     const char *special;
     char *refused = NULL;
-    int e = write_atomic(path, data, len, &special, &refused);
+    int e = write_atomic(path, c, &special, &refused);
     if (refused) {
         int rc = link_refused(err, path, refused);
         free(refused);
@@ -616,6 +645,18 @@ int gw_write_output(const char *path, const char *data, size_t len, gw_error *er
     return gw_error_set(err, e == ENOSPC || e == EIO || e == EFBIG || e == EDQUOT ? GW_EIO
                                                                               : GW_ECANTCREAT,
                         "%s: %s", path, strerror(e));
+}
+
+int gw_write_output(const char *path, const char *data, size_t len, gw_error *err)
+{
+    content c = {data, len, NULL, NULL};
+    return write_output(path, &c, err);
+}
+
+int gw_write_output_with(const char *path, gw_write_fn fill, void *arg, gw_error *err)
+{
+    content c = {NULL, 0, fill, arg};
+    return write_output(path, &c, err);
 }
 
 int gw_output_is_folder(const char *path)

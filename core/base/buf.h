@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -118,6 +119,12 @@ int gw_write_file_new(const char *path, const char *data, size_t len, mode_t mod
  * folder, no permission, another user's link in a sticky folder) or GW_EIO (disk full, I/O
  * error). */
 int gw_write_output(const char *path, const char *data, size_t len, gw_error *err);
+
+/* gw_write_output of what fill writes to f (the temporary file) in pieces, for output too large
+ * to hold whole (kb export); the same rules.  fill returns 0 or an errno value; on failure the
+ * target is left as it was, and a caller whose fill failed for its own reason reports that. */
+typedef int (*gw_write_fn)(FILE *f, void *arg);
+int gw_write_output_with(const char *path, gw_write_fn fill, void *arg, gw_error *err);
 
 /* The file -o PATH means: PATH itself, or, when PATH ends with '/', default_name inside that
  * folder ("out/" -> "out/justification.html").  Caller frees. */

@@ -191,6 +191,9 @@ int cli_plugins_open(gw_ctx *ctx, kb *k, plugin_host **out, gw_error *err);
 
 /* Writes a finished document to ctx->output atomically, or to ctx->out when there is none. */
 int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err);
+/* The same for output written in pieces by fill (gw_write_output_with): to ctx->out as it is
+ * made, or into -o's file, which replaces the target only once fill has succeeded. */
+int cli_write_output_with(gw_ctx *ctx, gw_write_fn fill, void *arg, gw_error *err);
 
 /* Joins dir and name into out (size outsz).  Returns 0, or -1 when it does not fit. */
 int cli_path_join(char *out, size_t outsz, const char *dir, const char *name);

@@ -72,6 +72,23 @@ int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err)
     return rc;
 }
 
+int cli_write_output_with(gw_ctx *ctx, gw_write_fn fill, void *arg, gw_error *err)
+{
+    if (!ctx->output || strcmp(ctx->output, "-") == 0) {
+        int e = fill(ctx->out, arg);
+        if (!e && fflush(ctx->out) != 0)
+            e = errno;
+        return e ? gw_error_set(err, GW_EIO, "writing the output: %s", strerror(e)) : GW_OK;
+    }
+    gw_ctx at;
+    char *folder_path = resolve_output(ctx, "gpuwise", &at);
+    int rc = gw_write_output_with(at.output, fill, arg, err);
+    if (rc == GW_OK && folder_path)
+        say_written(ctx, folder_path);
+    free(folder_path);
+    return rc;
+}
+
 int cli_write_document(gw_ctx *ctx, const render_doc *doc, gw_error *err)
 {
     for (size_t i = 0; i < doc->n_charts; i++) {

@@ -50,18 +50,38 @@ int cli_kb_check(gw_ctx *ctx, const cli_args *a, gw_error *err)
 
 /* ---- export, import, upgrade ------------------------------------------------------------ */
 
+/* kb export's writing: the KB's text straight into the output file, a piece at a time (a whole
+ * export in memory was 128 MB at 1M results). */
+typedef struct export_run {
+    kb *k;
+    int rc;            /* kb_export_to's outcome, with its error in err */
+    gw_error err;
+} export_run;
+
+static int put_in_file(const char *data, size_t len, void *arg)
+{
+    return fwrite(data, 1, len, arg) == len ? 0 : errno ? errno : EIO;
+}
+
+static int export_fill(FILE *f, void *arg)
+{
+    export_run *run = arg;
+    run->rc = kb_export_to(run->k, put_in_file, f, &run->err);
+    return run->rc == GW_OK ? 0 : ECANCELED;
+}
+
 int cli_kb_export(gw_ctx *ctx, const cli_args *a, gw_error *err)
 {
     (void)a;
-    kb *k = NULL;
-    gw_buf out = GW_BUF_INIT;
-    int rc = cli_open_kb(ctx, 0, &k, err);
+    export_run run = {NULL, GW_OK, {0}};
+    int rc = cli_open_kb(ctx, 0, &run.k, err);
     if (rc == GW_OK)
-        rc = kb_export(k, &out, err);
-    if (rc == GW_OK)
-        rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
-    buf_free(&out);
-    kb_close(k);
+        rc = cli_write_output_with(ctx, export_fill, &run, err);
+    if (run.rc != GW_OK) {   /* the KB's own error, not the write's that it stopped */
+        *err = run.err;
+        rc = run.rc;
+    }
+    kb_close(run.k);
     return rc;
 }
 

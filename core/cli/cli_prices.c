@@ -225,131 +225,78 @@ static int prices_refresh(gw_ctx *ctx, const cli_args *args, gw_error *err)
 
 /* ---- prices list and remove ---- */
 
-/* One provider's cloud offers in the KB. */
-typedef struct provider_row {
-    const char *provider;          /* borrowed from the prices */
-    size_t offers, spot, gpus;
-    const char *oldest, *newest;   /* as_of */
-    size_t sources;
-} provider_row;
-
-static int count_distinct(const kb_price *rows, size_t n, const char *provider, int gpu)
-{
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].provider, provider) != 0)
-            continue;
-        const char *v = gpu ? rows[i].gpu : rows[i].source;
-        size_t j = 0;
-        while (j < i && (strcmp(rows[j].provider, provider) != 0 || !v ||
-                         strcmp(gpu ? rows[j].gpu : rows[j].source, v) != 0))
-            j++;
-        count += j == i;
-    }
-    return (int)count;
-}
-
-static int cmp_provider(const void *a, const void *b)
-{
-    return strcasecmp(((const provider_row *)a)->provider, ((const provider_row *)b)->provider);
-}
-
-/* The providers of the cloud offers in prices, sorted by name (rows borrow from prices). */
-static provider_row *provider_rows(const kb_price *prices, size_t n, size_t *n_rows)
-{
-    provider_row *rows = gw_xcalloc(n ? n : 1, sizeof *rows);
-    *n_rows = 0;
-    for (size_t i = 0; i < n; i++) {
-        const kb_price *p = &prices[i];
-        const char *name = p->provider ? p->provider : "";
-        size_t j = 0;
-        while (j < *n_rows && strcmp(rows[j].provider, name) != 0)
-            j++;
-        if (j == *n_rows)
-            rows[(*n_rows)++] = (provider_row){name, 0, 0, 0, p->as_of, p->as_of, 0};
-        provider_row *r = &rows[j];
-        r->offers++;
-        r->spot += p->spot != 0;
-        if (p->as_of && (!r->oldest || strcmp(p->as_of, r->oldest) < 0))
-            r->oldest = p->as_of;
-        if (p->as_of && (!r->newest || strcmp(p->as_of, r->newest) > 0))
-            r->newest = p->as_of;
-    }
-    qsort(rows, *n_rows, sizeof *rows, cmp_provider);
-    return rows;
-}
-
 static const cli_column provider_columns[] = {
     {"provider", "Provider"}, {"offers", "Offers"}, {"spot", "Spot"}, {"gpus", "GPUs"},
     {"oldest", "Oldest as of"}, {"newest", "Newest as of"}, {"sources", "Sources"},
     {NULL, NULL},
 };
 
+/* The text table of the providers: names cut at 40 columns. */
+static void providers_text(gw_buf *text, const kb_offer_provider *rows, size_t nr)
+{
+    int w = 8;
+    for (size_t i = 0; i < nr; i++) {
+        int len = (int)gw_term_width(rows[i].provider, strlen(rows[i].provider), GW_TERM_FIELD);
+        w = len > w ? (len > 40 ? 40 : len) : w;
+    }
+    if (nr == 0)
+        buf_puts(text, "no cloud offers in the knowledge base\n");
+    else
+        buf_printf(text, "%-*s %6s %5s %5s  %-12s %-12s %7s\n", w, "PROVIDER", "OFFERS", "SPOT",
+                   "GPUS", "OLDEST AS OF", "NEWEST AS OF", "SOURCES");
+    for (size_t i = 0; i < nr; i++) {
+        /* the name shown, cut to w columns on a character (term.h), then padded to them */
+        for (size_t cols = gw_term_field_cut(text, rows[i].provider, (size_t)w); cols < (size_t)w;
+             cols++)
+            buf_putc(text, ' ');
+        buf_printf(text, " %6lld %5lld %5lld  %-12s %-12s %7lld\n", rows[i].offers, rows[i].spot,
+                   rows[i].gpus, rows[i].oldest ? rows[i].oldest : "-",
+                   rows[i].newest ? rows[i].newest : "-", rows[i].sources);
+    }
+}
+
 static int prices_list(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     (void)args;
     kb *k = NULL;
-    kb_price *prices = NULL;
-    size_t n = 0, nr = 0;
+    kb_offer_provider *rows = NULL;
+    size_t nr = 0;
     int rc = cli_open_kb(ctx, 0, &k, err);
     if (rc == GW_OK)
-        rc = kb_prices_find(k, NULL, "cloud", NULL, &prices, &n, err);
+        rc = kb_offer_providers(k, &rows, &nr, err);
     if (rc != GW_OK) {
         kb_close(k);
         return rc;
     }
-    for (size_t i = 0; i < n; i++)   /* an offer always has a provider; never trust that here */
-        if (!prices[i].provider)
-            prices[i].provider = gw_xstrdup("");
-    provider_row *rows = provider_rows(prices, n, &nr);
     view *root = view_map();
     view *list = view_map_set(root, "providers", view_list());
-    gw_buf text = GW_BUF_INIT;
-    int w = 8;
     for (size_t i = 0; i < nr; i++) {
-        rows[i].gpus = (size_t)count_distinct(prices, n, rows[i].provider, 1);
-        rows[i].sources = (size_t)count_distinct(prices, n, rows[i].provider, 0);
-        int len = (int)gw_term_width(rows[i].provider, strlen(rows[i].provider), GW_TERM_FIELD);
-        w = len > w ? (len > 40 ? 40 : len) : w;
         view *m = view_list_push(list, view_map());
         view_map_set_str(m, "provider", rows[i].provider);
-        view_map_set_int(m, "offers", (long long)rows[i].offers);
-        view_map_set_int(m, "spot", (long long)rows[i].spot);
-        view_map_set_int(m, "gpus", (long long)rows[i].gpus);
+        view_map_set_int(m, "offers", rows[i].offers);
+        view_map_set_int(m, "spot", rows[i].spot);
+        view_map_set_int(m, "gpus", rows[i].gpus);
         view_map_set_str(m, "oldest", rows[i].oldest);
         view_map_set_str(m, "newest", rows[i].newest);
-        view_map_set_int(m, "sources", (long long)rows[i].sources);
+        view_map_set_int(m, "sources", rows[i].sources);
     }
     if (strcmp(ctx->format, "text") != 0) {
         rc = cli_listing_write(ctx, root, list, provider_columns, err);
     } else {
-        if (nr == 0)
-            buf_puts(&text, "no cloud offers in the knowledge base\n");
-        else
-            buf_printf(&text, "%-*s %6s %5s %5s  %-12s %-12s %7s\n", w, "PROVIDER", "OFFERS",
-                       "SPOT", "GPUS", "OLDEST AS OF", "NEWEST AS OF", "SOURCES");
-        for (size_t i = 0; i < nr; i++) {
-            /* the name shown, cut to w columns on a character (term.h), then padded to them */
-            for (size_t cols = gw_term_field_cut(&text, rows[i].provider, (size_t)w);
-                 cols < (size_t)w; cols++)
-                buf_putc(&text, ' ');
-            buf_printf(&text, " %6zu %5zu %5zu  %-12s %-12s %7zu\n", rows[i].offers,
-                       rows[i].spot, rows[i].gpus, rows[i].oldest ? rows[i].oldest : "-",
-                       rows[i].newest ? rows[i].newest : "-", rows[i].sources);
-        }
+        gw_buf text = GW_BUF_INIT;
+        providers_text(&text, rows, nr);
         rc = cli_write_output(ctx, buf_cstr(&text), text.len, err);
+        buf_free(&text);
     }
-    buf_free(&text);
     view_free(root);
-    free(rows);
-    kb_prices_free(prices, n);
+    kb_offer_providers_free(rows, nr);
     kb_close(k);
     return rc;
 }
 
 /* The provider names the KB has that name stands for (case aside), or GW_ENOTFOUND with the
  * closest one. */
-static int match_provider(const provider_row *rows, size_t nr, const char *name,
+static int match_provider(const kb_offer_provider *rows, size_t nr, const char *name,
                           const char **out, gw_error *err)
 {
     for (size_t i = 0; i < nr; i++)
@@ -383,12 +330,11 @@ static int match_provider(const provider_row *rows, size_t nr, const char *name,
 static int prices_remove(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     kb *k = NULL;
-    kb_price *prices = NULL;
-    size_t n = 0, nr = 0;
+    kb_offer_provider *rows = NULL;
+    size_t nr = 0;
     int rc = cli_open_kb(ctx, 1, &k, err);
     if (rc == GW_OK)
-        rc = kb_prices_find(k, NULL, "cloud", NULL, &prices, &n, err);
-    provider_row *rows = rc == GW_OK ? provider_rows(prices, n, &nr) : NULL;
+        rc = kb_offer_providers(k, &rows, &nr, err);
     const char **names = gw_xcalloc((size_t)args->argc + 1, sizeof *names);
     for (int i = 0; rc == GW_OK && i < args->argc; i++)
         rc = match_provider(rows, nr, args->argv[i], &names[i], err);
@@ -401,7 +347,7 @@ static int prices_remove(gw_ctx *ctx, const cli_args *args, gw_error *err)
             kb_rollback(k);
     }
     for (int i = 0; rc == GW_OK && i < args->argc; i++) {
-        size_t removed = 0;
+        long long removed = 0;
         for (size_t j = 0; j < nr; j++)
             if (rows[j].provider == names[i])
                 removed = rows[j].offers;
@@ -409,12 +355,11 @@ static int prices_remove(gw_ctx *ctx, const cli_args *args, gw_error *err)
         for (int j = 0; j < i; j++)
             dup |= names[j] == names[i];
         if (!dup)
-            fprintf(ctx->out, "%s: %zu offer%s removed\n", names[i], removed,
+            fprintf(ctx->out, "%s: %lld offer%s removed\n", names[i], removed,
                     removed == 1 ? "" : "s");
     }
     free(names);
-    free(rows);
-    kb_prices_free(prices, n);
+    kb_offer_providers_free(rows, nr);
     kb_close(k);
     return rc;
 }

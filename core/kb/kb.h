@@ -456,7 +456,19 @@ int kb_model_resolve(kb *k, const char *name, kb_model *out, gw_error *err);
 /* Whether a model's name ends in a quantized copy's format (-FP8, -AWQ, -bnb-4bit, ...), which
  * kb_model_resolve sets aside: the architecture is the same, the precision is the workload's. */
 int kb_model_name_quantized(const char *name);
+/* Every source by id, each with fact_count: the rows of every table that cite it, counted by
+ * one GROUP BY per table. */
 int kb_sources_list(kb *k, kb_source **out, size_t *n, gw_error *err);
+/* One provider's cloud offers (price rows of kind cloud), as `prices list` shows them. */
+typedef struct kb_offer_provider {
+    char *provider;                       /* "" for offers that name none */
+    long long offers, spot, gpus, sources;   /* gpus and sources: how many distinct */
+    char *oldest, *newest;                /* their as_of dates */
+} kb_offer_provider;
+/* Every provider of cloud offers, by name with case aside, summarised by one GROUP BY;
+ * free with kb_offer_providers_free (kb_summary.c). */
+int kb_offer_providers(kb *k, kb_offer_provider **out, size_t *n, gw_error *err);
+void kb_offer_providers_free(kb_offer_provider *rows, size_t n);
 int kb_claims_for(kb *k, const char *subject, kb_claim **out, size_t *n, gw_error *err);
 void kb_claims_free(kb_claim *rows, size_t n);
 /* The KB's row for one assumed figure.  GW_ENOTFOUND ("no assumed figure 'host_cost' in the
@@ -555,6 +567,11 @@ int kb_gpu_where_check(const char *where, gw_error *err);
 /* Writes the whole KB as text that kb_import_text reads back to the same KB (byte-identical
  * re-export). */
 int kb_export(kb *k, gw_buf *out, gw_error *err);
+/* The same text handed to put in pieces as it is made (a row at a time from SQLite), so memory
+ * stays flat however many rows there are.  put returns 0 or an errno value, which stops the
+ * export with GW_EIO. */
+typedef int (*kb_export_put)(const char *data, size_t len, void *arg);
+int kb_export_to(kb *k, kb_export_put put, void *arg, gw_error *err);
 /* Integrity and consistency check (PRAGMA integrity_check, foreign keys, every fact sourced, the
  * SQL tables as the column descriptions say). */
 int kb_check(kb *k, gw_buf *report, gw_error *err);

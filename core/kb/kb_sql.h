@@ -34,6 +34,9 @@ struct kb {
     char *bulk_trigger_sql[KB_BULK_TABLES];
     sqlite3_int64 bulk_from[KB_BULK_TABLES];
     int matched_ready;   /* kb_write.c: the temporary table of the rows writes matched exists */
+    /* kb_write.c: each table's last rowid when this transaction's matches were last forgotten;
+     * every row written since is matched, so a look-up of an unmatched row stops there. */
+    sqlite3_int64 matched_from[KB_TABLES];
 };
 
 /* The error for a failed SQLite call rc while doing what ("reading"): interrupted, busy, disk

@@ -334,46 +334,78 @@ static void format_number(char *out, size_t outsz, double d)
     }
 }
 
-int kb_export(kb *k, gw_buf *out, gw_error *err)
+/* Hands out's text to put and empties out; GW_EIO when put fails. */
+static int export_flush(gw_buf *out, kb_export_put put, void *arg, gw_error *err)
 {
-    buf_printf(out, "# gpuwise knowledge base export (schema %d)\n", k->version);
-    for (int t = 0; t < KB_TABLES; t++) {
-        const kb_table *tb = &kb_tables[t];
-        gw_buf sql = GW_BUF_INIT;
-        sqlite3_stmt *st;
-        buf_printf(out, "\n# %s\n", tb->file);
-        for (int c = 0; c < tb->ncols; c++)
-            buf_printf(out, "%s%s", c ? "," : "", tb->cols[c].name);
-        buf_putc(out, '\n');
-        kb_sql_select(&sql, tb, NULL);
-        /* Every column in the sort, so the order depends on the content alone. */
-        buf_puts(&sql, " ORDER BY ");
-        kb_sql_column_list(&sql, tb, "");
-        int rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
-        buf_free(&sql);
-        if (rc)
-            return rc;
-        int step;
-        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-            for (int c = 0; c < tb->ncols; c++) {
-                if (c)
-                    buf_putc(out, ',');
-                if (sqlite3_column_type(st, c) == SQLITE_NULL)
-                    continue;
-                if (tb->cols[c].type == KB_TEXT) {
-                    buf_put_csv_field(out, (const char *)sqlite3_column_text(st, c));
-                } else {
-                    char num[40];
-                    format_number(num, sizeof num, sqlite3_column_double(st, c));
-                    buf_puts(out, num);
-                }
-            }
-            buf_putc(out, '\n');
-        }
-        sqlite3_finalize(st);
-        if (step != SQLITE_DONE)
-            return kb_sql_fail(k, err, step, "exporting");
-    }
-    return GW_OK;
+    int e = out->len ? put(out->data, out->len, arg) : 0;
+    buf_reset(out);
+    return e ? gw_error_set(err, GW_EIO, "writing the export: %s", strerror(e)) : GW_OK;
 }
 
+/* One table's section: its header, then its rows in the order of their content, handed to put
+ * in pieces of about 64 KB, so memory does not grow with the rows. */
+static int export_table(kb *k, const kb_table *tb, gw_buf *out, kb_export_put put, void *arg,
+                        gw_error *err)
+{
+    gw_buf sql = GW_BUF_INIT;
+    sqlite3_stmt *st;
+    buf_printf(out, "\n# %s\n", tb->file);
+    for (int c = 0; c < tb->ncols; c++)
+        buf_printf(out, "%s%s", c ? "," : "", tb->cols[c].name);
+    buf_putc(out, '\n');
+    kb_sql_select(&sql, tb, NULL);
+    /* Every column in the sort, so the order depends on the content alone. */
+    buf_puts(&sql, " ORDER BY ");
+    kb_sql_column_list(&sql, tb, "");
+    int rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+    buf_free(&sql);
+    if (rc)
+        return rc;
+    int step;
+    while (rc == GW_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+        for (int c = 0; c < tb->ncols; c++) {
+            if (c)
+                buf_putc(out, ',');
+            if (sqlite3_column_type(st, c) == SQLITE_NULL)
+                continue;
+            if (tb->cols[c].type == KB_TEXT) {
+                buf_put_csv_field(out, (const char *)sqlite3_column_text(st, c));
+            } else {
+                char num[40];
+                format_number(num, sizeof num, sqlite3_column_double(st, c));
+                buf_puts(out, num);
+            }
+        }
+        buf_putc(out, '\n');
+        if (out->len >= 65536)
+            rc = export_flush(out, put, arg, err);
+    }
+    sqlite3_finalize(st);
+    if (rc == GW_OK && step != SQLITE_DONE)
+        rc = kb_sql_fail(k, err, step, "exporting");
+    return rc;
+}
+
+int kb_export_to(kb *k, kb_export_put put, void *arg, gw_error *err)
+{
+    gw_buf out = GW_BUF_INIT;
+    buf_printf(&out, "# gpuwise knowledge base export (schema %d)\n", k->version);
+    int rc = GW_OK;
+    for (int t = 0; rc == GW_OK && t < KB_TABLES; t++)
+        rc = export_table(k, &kb_tables[t], &out, put, arg, err);
+    if (rc == GW_OK)
+        rc = export_flush(&out, put, arg, err);
+    buf_free(&out);
+    return rc;
+}
+
+static int put_in_buf(const char *data, size_t len, void *arg)
+{
+    buf_append(arg, data, len);
+    return 0;
+}
+
+int kb_export(kb *k, gw_buf *out, gw_error *err)
+{
+    return kb_export_to(k, put_in_buf, out, err);
+}

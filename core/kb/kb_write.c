@@ -3,6 +3,7 @@
  * prepared per table, the row structs' puts, and a bulk import's full-text entries made in one
  * statement at its end.  Every write runs inside kb_begin/kb_commit. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include <sqlite3.h>
@@ -160,13 +161,37 @@ enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPDATE };
 #define MATCHED_TABLE "CREATE TEMP TABLE IF NOT EXISTS kb_matched (tbl INTEGER, row INTEGER, " \
                       "PRIMARY KEY (tbl, row)) WITHOUT ROWID"
 
+/* Sets matched_from: each table with shared identities' last rowid now, when no row of it is
+ * matched yet. */
+static int matched_from_now(kb *k)
+{
+    for (int t = 0; t < KB_TABLES; t++) {
+        if (!kb_tables[t].shared_identity)
+            continue;
+        gw_buf sql = GW_BUF_INIT;
+        sqlite3_stmt *st;
+        buf_printf(&sql, "SELECT ifnull(max(rowid), 0) FROM %s", kb_tables[t].sql);
+        int rc = sqlite3_prepare_v2(k->db, buf_cstr(&sql), -1, &st, NULL);
+        buf_free(&sql);
+        if (rc != SQLITE_OK)
+            return rc;
+        rc = sqlite3_step(st);
+        k->matched_from[t] = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+        sqlite3_finalize(st);
+        if (rc != SQLITE_ROW)
+            return rc;
+    }
+    return SQLITE_OK;
+}
+
 int kb_matches_forget(kb *k, gw_error *err)
 {
     int rc = kb_write_check(k, err);
     if (rc == GW_OK && k->matched_ready &&
         sqlite3_exec(k->db, "DELETE FROM temp.kb_matched", NULL, NULL, NULL) != SQLITE_OK)
         rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
-    return rc;
+    int step = rc == GW_OK ? matched_from_now(k) : SQLITE_OK;
+    return step == SQLITE_OK ? rc : kb_sql_fail(k, err, step, "reading");
 }
 
 static int matched_ready(kb *k, gw_error *err)
@@ -185,16 +210,24 @@ void kb_write_begin(kb *k)
 {
     k->matched_ready = sqlite3_exec(k->db, MATCHED_TABLE "; DELETE FROM temp.kb_matched", NULL,
                                     NULL, NULL) == SQLITE_OK;
+    if (matched_from_now(k) != SQLITE_OK)   /* then no bound: slower look-ups, the same rows */
+        for (int t = 0; t < KB_TABLES; t++)
+            k->matched_from[t] = INT64_MAX;
 }
 
 /* SELECT of the stored row with v's identity that best stands for it: one no earlier write of
  * this transaction matched first, then the one with the fewest other columns different (an
- * edited note finds the end of a range whose amount it keeps), then the oldest. */
+ * edited note finds the end of a range whose amount it keeps), then the oldest.  Where rows
+ * share identities, only rows up to matched_from (bound last) are candidates: every later one
+ * is matched, and taking a matched row means adding a new one, as finding none does; without
+ * the bound 20,000 rows of one identity made each look-up scan the earlier ones. */
 static void key_sql(gw_buf *sql, const kb_table *t)
 {
     buf_printf(sql, "SELECT rowid, EXISTS (SELECT 1 FROM temp.kb_matched WHERE tbl = %d AND "
                "row = %s.rowid) AS taken FROM %s WHERE ", (int)(t - kb_tables), t->sql, t->sql);
     where_columns(sql, t, 1);
+    if (t->shared_identity)
+        buf_printf(sql, " AND rowid <= ?%d", t->ncols + 1);
     buf_puts(sql, " ORDER BY taken");
     int others = 0;
     for (int i = 0; i < t->ncols; i++)
@@ -269,6 +302,8 @@ static int row_found(kb *k, const kb_table *t, int which, const kb_value *v, sql
     int rc = row_statement(k, t, which, v, &st, err);
     if (rc != GW_OK)
         return rc;
+    if (which == ROW_KEY && t->shared_identity)
+        sqlite3_bind_int64(st, t->ncols + 1, k->matched_from[t - kb_tables]);
     int step = sqlite3_step(st);
     *row = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
     if (taken)

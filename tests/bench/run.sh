@@ -150,6 +150,69 @@ gw_ms=$MS
 time_it "sqlite3 (the same FTS5 query)" "$RUNS" sqlite3 "$W/grown.db" "$SEARCH_SQL"
 ratio "$gw_ms" "$MS" "within 1.5x"
 
+# ---- listings on the grown KB: one GROUP BY each, and an export that streams ---------------
+# The statements gpuwise runs (core/kb/kb_summary.c offer_providers_sql, core/kb/kb_read.c
+# CITING_ROWS with kb_sources_list's join), run by sqlite3 on the same KB: the ratio is what
+# gpuwise adds to the query itself (target: 1.5x or less, issue 31).
+PROVIDERS_SQL="SELECT ifnull(provider, '') AS name, count(*), sum(spot != 0), count(DISTINCT gpu),
+  min(as_of), max(as_of), count(DISTINCT source) FROM price WHERE kind = 'cloud'
+  GROUP BY name ORDER BY name COLLATE NOCASE, name"
+SOURCES_SQL="SELECT ifnull(c.n, 0), s.* FROM source s LEFT JOIN (SELECT cited, sum(n) AS n FROM (
+  SELECT source AS cited, count(*) AS n FROM gpu GROUP BY source
+  UNION ALL SELECT memory_mib_source, count(*) FROM gpu WHERE memory_mib_source IS NOT source GROUP BY memory_mib_source
+  UNION ALL SELECT source, count(*) FROM benchmark GROUP BY source
+  UNION ALL SELECT source, count(*) FROM price GROUP BY source
+  UNION ALL SELECT source, count(*) FROM rate GROUP BY source
+  UNION ALL SELECT source, count(*) FROM claim GROUP BY source
+  UNION ALL SELECT correction_source, count(*) FROM claim WHERE correction_source IS NOT source GROUP BY correction_source
+  UNION ALL SELECT source, count(*) FROM assumption GROUP BY source
+  UNION ALL SELECT source, count(*) FROM system GROUP BY source
+  UNION ALL SELECT source, count(*) FROM model GROUP BY source
+  UNION ALL SELECT source, count(*) FROM host GROUP BY source) GROUP BY cited) c ON c.cited = s.id ORDER BY s.id"
+bench_prices_list() {
+    time_it "gpuwise prices list" "$RUNS" "$GW" --kb "$W/grown.db" prices list
+    gw_ms=$MS
+    time_it "sqlite3 (the same GROUP BY)" "$RUNS" sqlite3 "$W/grown.db" "$PROVIDERS_SQL"
+    ratio "$gw_ms" "$MS" "within 1.5x"
+}
+bench_kb_sources() {
+    time_it "gpuwise kb sources" "$RUNS" "$GW" --kb "$W/grown.db" kb sources
+    gw_ms=$MS
+    time_it "sqlite3 (the same GROUP BYs)" "$RUNS" sqlite3 "$W/grown.db" "$SOURCES_SQL"
+    ratio "$gw_ms" "$MS" "within 1.5x"
+}
+# export_sql: each table of the export, every column in its sort as kb export sorts (the
+# sections and their columns read from gpuwise's own export of the shipped KB).
+export_sql() {
+    "$GW" --kb "$KB" kb export | awk '
+        BEGIN { split("sources:source gpus:gpu aliases:gpu_alias rates:rate systems:system " \
+                      "benchmarks:benchmark prices:price claims:claim assumptions:assumption " \
+                      "models:model providers:provider hosts:host " \
+                      "precision_support:precision_support", pairs, " ")
+                for (i in pairs) { split(pairs[i], kv, ":"); table[kv[1] ".csv"] = kv[2] } }
+        /^# [a-z_]+\.csv$/ { file = $2; want = 1; next }
+        want { printf "SELECT %s FROM %s ORDER BY %s;\n", $0, table[file], $0; want = 0 }'
+}
+bench_export() {
+    export_sql >"$W/export.sql"
+    time_it "gpuwise kb export (to stdout)" "$RUNS" "$GW" --kb "$W/grown.db" kb export
+    gw_ms=$MS gw_rss=$RSS
+    time_it "gpuwise kb export -o FILE" "$RUNS" "$GW" --kb "$W/grown.db" kb export -o "$W/export.csv"
+    file_rss=$RSS
+    time_it "sqlite3 -csv (each table, the same sort)" "$RUNS" sh -c \
+        "sqlite3 -csv '$W/grown.db' <'$W/export.sql'"
+    ratio "$gw_ms" "$MS" "none: time against sqlite3 -csv"
+    awk -v a="$gw_rss" -v f="$file_rss" -v b="$RSS" 'BEGIN {
+        printf "  peak RSS %.1f MB, -o FILE %.1f MB (target: 32 MB or less: %s)\n", a / 1024, f / 1024,
+            a <= 32768 && f <= 32768 ? "met" : "missed"
+        if (b > 0) printf "  RSS ratio %.2f against sqlite3 -csv\n", a / b }'
+}
+echo
+echo "== listings: prices list, kb sources and kb export on the grown KB"
+bench_prices_list
+bench_kb_sources
+bench_export
+
 # ---- report ------------------------------------------------------------------------------
 echo
 echo "== report: examples/vision-team.lua to HTML (charts inline) on the shipped KB"
