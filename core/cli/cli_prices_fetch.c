@@ -13,6 +13,7 @@
 #include "base/check.h"
 #include "base/clock.h"
 #include "base/limits.h"
+#include "base/term.h"
 #include "cli_prices_common.h"
 #include "io/fetch.h"
 #include "base/view.h"
@@ -373,14 +374,20 @@ static int fetch_all(gw_ctx *ctx, const cli_args *args, plugin **chosen, size_t 
                 *err = e;
                 rc = got;
             } else if (got != GW_OK) {
-                fprintf(ctx->diag, "gpuwise prices fetch: %s %s: %s\n", info.name, source->key,
-                        e.msg);
+                gw_buf k = GW_BUF_INIT;   /* the key is the plugin's: shown, never obeyed */
+                fprintf(ctx->diag, "gpuwise prices fetch: %s %s: %s\n", info.name,
+                        gw_term_safe(&k, source->key), e.msg);
+                buf_free(&k);
                 if (!*first_failure)
                     *first_failure = got;
                 cli_price_input_free(&in);
             } else {
-                fprintf(ctx->diag, "%s %s: %zu bytes from %s\n", info.name, source->key, in.len,
-                        source->url);
+                gw_buf k = GW_BUF_INIT, u = GW_BUF_INIT;   /* the plugin's words: shown escaped */
+                gw_term_field(&u, source->url);
+                fprintf(ctx->diag, "%s %s: %zu bytes from %s\n", info.name,
+                        gw_term_safe(&k, source->key), in.len, buf_cstr(&u));
+                buf_free(&k);
+                buf_free(&u);
                 *inputs = gw_xrealloc(*inputs, (*n_inputs + 1) * sizeof **inputs);
                 (*inputs)[(*n_inputs)++] = in;
             }
