@@ -271,15 +271,13 @@ int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out
     return rc;
 }
 
-/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached, unless several
- * statements of that SQL may be open at once. */
-static int price_select(kb *k, const char *where, int cached, sqlite3_stmt **st, gw_error *err)
+/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached. */
+static int price_select(kb *k, const char *where, sqlite3_stmt **st, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
     buf_puts(&sql, where);
-    int rc = cached ? kb_sql_prepare_cached(k, buf_cstr(&sql), st, err)
-                    : kb_sql_prepare(k, buf_cstr(&sql), st, err);
+    int rc = kb_sql_prepare_cached(k, buf_cstr(&sql), st, err);
     buf_free(&sql);
     return rc;
 }
@@ -289,14 +287,30 @@ struct kb_cursor {
     sqlite3_stmt *st;
 };
 
+/* One GPU, spot flag, count and currency's hourly cloud prices, cheapest per whole card first. */
+static void cursor_sql(gw_buf *sql)
+{
+    kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+                  " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
+}
+
 int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
 {
     sqlite3_stmt *st;
-    /* not a cached statement: several cursors of one SQL are open at once */
-    int rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
-                             " AND currency = ?4 ORDER BY amount / gpu_fraction, id",
-                          0, &st, err);
+    int rc = GW_OK;
     *out = NULL;
+    /* Several cursors are open at once, so each has a statement of its own; a closed one's is
+     * kept for the next (k->cursor_idle): a decision opens hundreds of cursors, a few at a
+     * time, and preparing each anew cost 7 M instructions a report, 38 M a grown KB's. */
+    if (k->n_cursor_idle)
+        st = k->cursor_idle[--k->n_cursor_idle];
+    else {
+        gw_buf sql = GW_BUF_INIT;
+        cursor_sql(&sql);
+        rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+        buf_free(&sql);
+    }
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, c->gpu);
@@ -324,19 +338,30 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
 
 void kb_cursor_close(kb_cursor *c)
 {
-    if (c) {
+    if (!c)
+        return;
+    kb *k = c->k;
+    sqlite3_reset(c->st);
+    if (k->n_cursor_idle < KB_CURSOR_POOL)
+        k->cursor_idle[k->n_cursor_idle++] = c->st;
+    else
         sqlite3_finalize(c->st);
-        free(c);
-    }
+    free(c);
+}
+
+/* Every hourly cloud price row of one seller's offer, the latest first. */
+static void offer_rows_sql(gw_buf *sql)
+{
+    kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+                  " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+                  " ORDER BY as_of DESC, currency, amount, id");
 }
 
 int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = price_select(k, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
-                             " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
-                             " ORDER BY as_of DESC, currency, amount, id",
-                          1, &st, err);
+    int rc = kb_sql_prepare_once(k, KB_STMT_CLOUD_OFFER_ROWS, offer_rows_sql, &st, err);
     *out = NULL;
     *n = 0;
     if (rc)
@@ -351,14 +376,19 @@ int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, g
                         (void **)out, n, err);
 }
 
+/* Whether a newer hourly cloud price of the same terms is there. */
+static void newer_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1"
+                  " AND provider IS ?2 AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5"
+                  " AND (?2 IS NOT NULL OR source IS ?6) AND gpu_fraction = ?7"
+                  " AND (?8 OR quality IS NOT 'anecdote') LIMIT 1");
+}
+
 int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err)
 {
-    static const char sql[] =
-        "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
-        " AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5 AND (?2 IS NOT NULL OR source IS ?6)"
-        " AND gpu_fraction = ?7 AND (?8 OR quality IS NOT 'anecdote') LIMIT 1";
     sqlite3_stmt *st;
-    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    int rc = kb_sql_prepare_once(k, KB_STMT_CLOUD_NEWER, newer_sql, &st, err);
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, terms->gpu);
@@ -397,7 +427,7 @@ int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out
         return GW_OK;
     rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
                          " ORDER BY gpu_count, source, provider, instance, as_of DESC, id",
-                      1, &st, err);
+                      &st, err);
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, gpu);
