@@ -45,6 +45,11 @@ void kb_names_drop(kb *k)
     k->n_names = 0;
 }
 
+int kb_names_cached(const kb *k)
+{
+    return k->names != NULL;
+}
+
 static int is_digits(const char *s)
 {
     if (!*s)
@@ -146,6 +151,19 @@ static void name_tokenize(const char *s, kb_strlist *out)
         free(buf);
 }
 
+/* The n tokens at tok joined into key (as long as the text they were split from, at least):
+ * a name variant ("rtx3090"). */
+static void tokens_join_into(char *const *tok, size_t n, char *key)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t tl = strlen(tok[i]);
+        memcpy(key + at, tok[i], tl);
+        at += tl;
+    }
+    key[at] = '\0';
+}
+
 static char *tokens_join(char *const *v, size_t n)
 {
     gw_buf b = GW_BUF_INIT;
@@ -166,13 +184,8 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
     char joined_small[512], *joined = len + 1 <= sizeof joined_small ? joined_small
                                                                       : gw_xmalloc(len + 1);
     char *tok[NAME_TOKENS_MAX];
-    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX), at = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t tl = strlen(tok[i]);
-        memcpy(joined + at, tok[i], tl);
-        at += tl;
-    }
-    joined[at] = '\0';
+    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX);
+    tokens_join_into(tok, n, joined);
     if (variants && *joined && !kb_strlist_has(variants, joined))
         kb_strlist_push(variants, gw_xstrdup(joined));
     for (size_t i = 0; i < n; i++)
@@ -306,11 +319,11 @@ static int same_model(const gpu_names *a, const gpu_names *b)
     return 1;
 }
 
-static int resolve_ambiguous(const char *name, gpu_names **cand, size_t n, gw_error *err)
+static int resolve_ambiguous(const char *name, char *const *ids, size_t n, gw_error *err)
 {
     gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < n; i++)
-        buf_printf(&b, "%s%s", i ? ", " : "", cand[i]->id);
+        buf_printf(&b, "%s%s", i ? ", " : "", ids[i]);
     int rc = gw_error_set(err, GW_ENOTFOUND, "'%.200s' is ambiguous: %s", name, buf_cstr(&b));
     buf_free(&b);
     return rc;
@@ -717,8 +730,14 @@ static int resolve_answer(kb *k, const char *name, const char *norm, gpu_names *
             kb_strlist_push(family, gw_xstrdup(cand[i]->id));
         return GW_OK;
     }
-    if (nc > 1)
-        return resolve_ambiguous(name, cand, nc, err);
+    if (nc > 1) {
+        char **ids = gw_xcalloc(nc, sizeof *ids);
+        for (size_t i = 0; i < nc; i++)
+            ids[i] = cand[i]->id;
+        int rc = resolve_ambiguous(name, ids, nc, err);
+        free(ids);
+        return rc;
+    }
     return resolve_unknown(k, name, norm, err);
 }
 
@@ -811,16 +830,149 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
     return r[0].card.n == 1 && is_digits(r[0].card.v[0]) && strlen(r[0].card.v[0]) < 3;
 }
 
+/* ---- one name without the cache ----
+ * Building every GPU's name variants and words (names_load) cost 1.6 M instructions on the
+ * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
+ * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
+ * instead in one pass over the names that keeps only the GPUs it names.  A name is split only
+ * when its digits can be the query's: splitting drops separators and words of letters (in
+ * front, behind, past the 64th) and changes only letters, so a name variant's digits are the
+ * first of its name's, in order.  A command that resolves more names than NAMES_DIRECT_MAX
+ * builds the cache instead, which answers each from memory; so does any name step 1 misses. */
+#define NAMES_DIRECT_MAX 8
+
+/* 1 when the digits of text, in order, begin with those of key. */
+static int digits_begin_with(const char *text, const char *key)
+{
+    const char *want = key + strcspn(key, "0123456789");
+    for (const char *t = text; *want && *t; t++)
+        if (isdigit((unsigned char)*t)) {
+            if (*t != *want)
+                return 0;
+            want++;
+            want += strcspn(want, "0123456789");
+        }
+    return *want == '\0';
+}
+
+/* 1 when text's name variant (as names_add makes it) is key. */
+static int variant_is(const char *text, const char *key)
+{
+    size_t len = strlen(text);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char joined_small[256], *joined = len + 1 <= sizeof joined_small ? joined_small
+                                                                     : gw_xmalloc(len + 1);
+    char *tok[NAME_TOKENS_MAX];
+    tokens_join_into(tok, name_split(text, buf, tok, NAME_TOKENS_MAX), joined);
+    int same = strcmp(joined, key) == 0;
+    if (buf != small)
+        free(buf);
+    if (joined != joined_small)
+        free(joined);
+    return same;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Step 1 in one pass over the KB's names: the GPUs one of whose names (id, name, alias) is
+ * key, into ids in id order, as match_exact gives them. */
+static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare(k,
+                            "SELECT id, id, name FROM gpu UNION ALL SELECT a.gpu, a.alias, NULL "
+                            "FROM gpu_alias a JOIN gpu g ON g.id = a.gpu", &st, err);
+    if (rc)
+        return rc;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        for (int col = 1; col <= 2; col++) {
+            const char *text = (const char *)sqlite3_column_text(st, col);
+            const char *gpu = (const char *)sqlite3_column_text(st, 0);
+            if (text && gpu && digits_begin_with(text, key) && variant_is(text, key) &&
+                !kb_strlist_has(ids, gpu))
+                kb_strlist_push(ids, gw_xstrdup(gpu));
+        }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE)
+        return kb_sql_fail(k, err, step, "reading GPU names");
+    if (ids->n > 1)
+        qsort(ids->v, ids->n, sizeof *ids->v, cmp_id);
+    return GW_OK;
+}
+
+/* A name without a count (words), resolved by match_exact_direct where it is one of the
+ * names whole: *found says whether it was, and then *id, *family or err is the answer as
+ * resolve_answer gives it. */
+static int resolve_direct(kb *k, const char *name, const kb_strlist *words, char **id,
+                          kb_strlist *family, int *found, gw_error *err)
+{
+    *found = 0;
+    if (k->names || k->names_direct >= NAMES_DIRECT_MAX || laptop_marker(words->v, words->n))
+        return GW_OK;
+    k->names_direct++;
+    kb_strlist ids = {0};
+    char *key = tokens_join(words->v, words->n);
+    int rc = *key ? match_exact_direct(k, key, &ids, err) : GW_OK;
+    *found = rc == GW_OK && ids.n > 0;
+    if (*found && ids.n == 1) {
+        *id = ids.v[0];
+        ids.n = 0;
+    } else if (*found && family) {
+        for (size_t i = 0; i < ids.n; i++)
+            kb_strlist_push(family, ids.v[i]);
+        ids.n = 0;
+    } else if (*found) {
+        rc = resolve_ambiguous(name, ids.v, ids.n, err);
+    }
+    kb_strlist_free(ids.v, ids.n);
+    free(key);
+    return rc;
+}
+
+static const char count_rule[] = "a GPU count is a whole number of at least 1, before or after "
+                                 "the name (\"2x rtx-3090\", \"rtx-3090 x2\")";
+
+/* The name's words t, read as n count readings r, resolved with the names cache: the count's
+ * checks, then resolve_card.  *n_count is the count read. */
+static int resolve_cached(kb *k, const char *name, const kb_strlist *t, const count_reading *r,
+                          int n, char **id, long *n_count, kb_strlist *family, gw_error *err)
+{
+    int rc = names_load(k, err);
+    if (rc)
+        return rc;
+    int pick = pick_reading(k, r, n, family != NULL);
+    const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : t;
+    *n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
+    if (t->n == 0)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or "
+                            "digits)", name);
+    if (n < 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
+                            "h100-sxm5\")", name);
+    if (pick < 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the "
+                            "count first, then the card (\"2x rtx-3090\")", name);
+    if (*n_count < 1)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
+    if (words->n == 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s' is a count with no GPU name: write the "
+                            "card too (\"%ldx rtx-3090\")", name, *n_count);
+    return resolve_card(k, name, words, id, family, err);
+}
+
 /* kb_gpu_resolve, and kb_gpu_resolve_family when family is not NULL: then an ambiguous name gives
  * every candidate's id in *family instead of an error. */
 static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *family,
                    gw_error *err)
 {
-    static const char count_rule[] = "a GPU count is a whole number of at least 1, before or "
-                                     "after the name (\"2x rtx-3090\", \"rtx-3090 x2\")";
     kb_strlist t = {0};
     count_reading r[2];
-    int rc;
+    int rc = GW_OK, found = 0;
+    long n_count = 1;
     *id = NULL;
     if (count)
         *count = 1;
@@ -828,30 +980,14 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
     if (strlen(name) > 200)
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
-    if ((rc = names_load(k, err)))
-        return rc;
     if (count_malformed(name))
         return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
     name_tokenize(name, &t);
-    int n = count_readings(&t, r), pick = pick_reading(k, r, n, family != NULL);
-    const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : &t;
-    long n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
-    if (t.n == 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or digits)",
-                          name);
-    else if (n < 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
-                          "h100-sxm5\")", name);
-    else if (pick < 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the count "
-                          "first, then the card (\"2x rtx-3090\")", name);
-    else if (n_count < 1)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
-    else if (words->n == 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' is a count with no GPU name: write the card "
-                          "too (\"%ldx rtx-3090\")", name, n_count);
-    else
-        rc = resolve_card(k, name, words, id, family, err);
+    int n = count_readings(&t, r);
+    if (n == 0 && t.n > 0)
+        rc = resolve_direct(k, name, &t, id, family, &found, err);
+    if (rc == GW_OK && !found)
+        rc = resolve_cached(k, name, &t, r, n, id, &n_count, family, err);
     if (rc == GW_OK && *id && count)
         *count = (int)n_count;
     for (int i = 0; i < n; i++)

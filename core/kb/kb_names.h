@@ -7,6 +7,9 @@
 #include "kb.h"
 
 void kb_names_drop(kb *k);                 /* after every write */
+/* 1 when the cache is built: a name that is some GPU's whole name, resolved first on a
+ * connection, is found without it (tests check that it was). */
+int kb_names_cached(const kb *k);
 /* One report line per name two GPUs answer to, and per desktop card with a laptop alias
  * ("RTX 3080 Laptop" on rtx-3080); returns their number, -1 (err set) when the names cannot be
  * read. */

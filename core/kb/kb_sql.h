@@ -31,6 +31,7 @@ struct kb {
     gpu_names *names;   /* name-resolution cache (kb_names.c); NULL until needed, dropped on
                          * every write */
     size_t n_names;
+    int names_direct;   /* names kb_names.c resolved by one pass over the names, without it */
     /* Statements an import runs for every row, and the reads a decision repeats (one per
      * citation), kept prepared (kb_sql_prepare_cached). */
     char *cached_sql[KB_STMT_CACHE];
