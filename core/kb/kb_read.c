@@ -130,6 +130,129 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
     return rc;
 }
 
+/* The median of the n values at v, sorted. */
+static double sorted_median(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* 1 when column i of st is text, both NULL or the same. */
+static int column_is(sqlite3_stmt *st, int i, const char *text)
+{
+    const char *v = (const char *)sqlite3_column_text(st, i);
+    return v ? kb_streq(v, text) : !text;
+}
+
+/* 1 when the row at st (workload, metric, gpu_count, precision, unit first) is of summary s's
+ * group. */
+static int same_group(sqlite3_stmt *st, const kb_result_summary *s)
+{
+    return column_is(st, 0, s->workload) && column_is(st, 1, s->metric) &&
+           sqlite3_column_double(st, 2) == s->gpu_count && column_is(st, 3, s->precision) &&
+           column_is(st, 4, s->unit);
+}
+
+static int cmp_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Group s's sources (sources, taken), sorted, each once. */
+static void summary_sources(kb_result_summary *s, kb_strlist *sources)
+{
+    size_t kept = 0;
+    qsort(sources->v, sources->n, sizeof *sources->v, cmp_string);
+    for (size_t i = 0; i < sources->n; i++) {
+        if (kept && strcmp(sources->v[kept - 1], sources->v[i]) == 0)
+            free(sources->v[i]);
+        else
+            sources->v[kept++] = sources->v[i];
+    }
+    s->sources = sources->v;
+    s->n_sources = kept;
+    memset(sources, 0, sizeof *sources);
+}
+
+/* The groups of kb_benchmarks_summary and their figures, from rows sorted by group and value:
+ * each group's values are kept until the next group starts, for its median, and its sources
+ * (the same source in a row is kept once) until then, to be sorted. */
+static int summary_groups(kb *k, sqlite3_stmt *st, kb_result_summary **out, size_t *n,
+                          gw_error *err)
+{
+    double *values = NULL;
+    size_t cap = 0, cap_values = 0;
+    kb_result_summary *s = NULL;
+    kb_strlist sources = {0};
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!s || !same_group(st, s)) {
+            if (s)
+                summary_sources(s, &sources);
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                *out = gw_xrealloc(*out, cap * sizeof **out);
+            }
+            s = &(*out)[(*n)++];
+            memset(s, 0, sizeof *s);
+            s->workload = kb_sql_text(st, 0);
+            s->metric = kb_sql_text(st, 1);
+            s->gpu_count = sqlite3_column_double(st, 2);
+            s->precision = kb_sql_text(st, 3);
+            s->unit = kb_sql_text(st, 4);
+        }
+        if (s->rows == cap_values) {
+            cap_values = cap_values ? cap_values * 2 : 64;
+            values = gw_xrealloc(values, cap_values * sizeof *values);
+        }
+        values[s->rows++] = sqlite3_column_double(st, 5);
+        s->min = values[0];
+        s->max = values[s->rows - 1];
+        s->median = sorted_median(values, s->rows);
+        const char *source = (const char *)sqlite3_column_text(st, 6);
+        if (source && !(sources.n && strcmp(sources.v[sources.n - 1], source) == 0))
+            kb_strlist_push(&sources, gw_xstrdup(source));
+    }
+    if (s)
+        summary_sources(s, &sources);
+    free(values);
+    return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+int kb_benchmarks_summary(kb *k, const char *gpu, kb_result_summary **out, size_t *n,
+                          gw_error *err)
+{
+    static const char sql[] = "SELECT workload, metric, gpu_count, precision, unit, value, "
+                              "source FROM benchmark WHERE gpu = ?1 AND value IS NOT NULL "
+                              "ORDER BY workload, metric, gpu_count, precision, unit, value";
+    sqlite3_stmt *st = NULL;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    rc = summary_groups(k, st, out, n, err);
+    sqlite3_finalize(st);
+    if (rc != GW_OK) {
+        kb_result_summaries_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void kb_result_summaries_free(kb_result_summary *s, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++) {
+        free(s[i].workload);
+        free(s[i].metric);
+        free(s[i].precision);
+        free(s[i].unit);
+        kb_strlist_free(s[i].sources, s[i].n_sources);
+    }
+    free(s);
+}
+
 int kb_benchmarks_in_tokens(kb *k, kb_benchmark **out, size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
