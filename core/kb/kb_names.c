@@ -690,12 +690,43 @@ static int cmp_id(const void *a, const void *b)
 
 /* Step 1 in one pass over the KB's names: the GPUs one of whose names (id, name, alias) is
  * key, into ids in id order, as match_exact gives them. */
+/* Every GPU's id and name, then every alias with its GPU (an alias of no GPU is checked once
+ * it matches: joining each alias to its GPU cost more than the rest of the pass). */
+static void gpu_names_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT id, id, name FROM gpu UNION ALL SELECT gpu, alias, NULL FROM gpu_alias");
+}
+
+/* Drops from ids those no gpu row has (an alias of a GPU deleted while foreign keys were off:
+ * names_load never reads it either). */
+static int keep_gpus(kb *k, kb_strlist *ids, gw_error *err)
+{
+    sqlite3_stmt *st;
+    size_t kept = 0;
+    int rc = GW_OK;
+    for (size_t i = 0; i < ids->n; i++) {
+        int step = SQLITE_DONE;
+        if (rc == GW_OK &&
+            (rc = kb_sql_prepare_cached(k, "SELECT 1 FROM gpu WHERE id = ?1", &st, err)) == GW_OK) {
+            kb_sql_bind_text(st, 1, ids->v[i]);
+            step = sqlite3_step(st);
+            kb_sql_done(k, st);
+            if (step != SQLITE_ROW && step != SQLITE_DONE)
+                rc = kb_sql_fail(k, err, step, "reading GPU names");
+        }
+        if (step == SQLITE_ROW)
+            ids->v[kept++] = ids->v[i];
+        else
+            free(ids->v[i]);
+    }
+    ids->n = kept;
+    return rc;
+}
+
 static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = kb_sql_prepare(k,
-                            "SELECT id, id, name FROM gpu UNION ALL SELECT a.gpu, a.alias, NULL "
-                            "FROM gpu_alias a JOIN gpu g ON g.id = a.gpu", &st, err);
+    int rc = kb_sql_prepare_once(k, KB_STMT_GPU_NAMES, gpu_names_sql, &st, err);
     if (rc)
         return rc;
     int step;
@@ -707,9 +738,11 @@ static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error 
                 !kb_strlist_has(ids, gpu))
                 kb_strlist_push(ids, gw_xstrdup(gpu));
         }
-    sqlite3_finalize(st);
+    kb_sql_done(k, st);
     if (step != SQLITE_DONE)
         return kb_sql_fail(k, err, step, "reading GPU names");
+    if ((rc = keep_gpus(k, ids, err)) != GW_OK)
+        return rc;
     if (ids->n > 1)
         qsort(ids->v, ids->n, sizeof *ids->v, cmp_id);
     return GW_OK;

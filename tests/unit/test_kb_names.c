@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <sqlite3.h>
 
 #include "base/buf.h"
 #include "base/error.h"
@@ -47,12 +48,14 @@ static char *answer(kb *k, const char *name, int family)
 /* Resolves name on a fresh connection and on cached (whose cache is built) and compares, as
  * one GPU and, with families, as a family too; a GPU's whole name (whole) must be found
  * without building the cache. */
+static const char *kb_path_under_test = SHIPPED_KB;
+
 static void expect_same_as(kb *cached, const char *name, int whole, int families)
 {
     for (int family = 0; family <= families; family++) {
         kb *fresh = NULL;
         gw_error err = {0};
-        assert_int_equal(kb_open(SHIPPED_KB, KB_READ, &fresh, &err), GW_OK);
+        assert_int_equal(kb_open(kb_path_under_test, KB_READ, &fresh, &err), GW_OK);
         char *direct = answer(fresh, name, family);
         char *from_cache = answer(cached, name, family);
         if (strcmp(direct, from_cache) != 0)
@@ -146,10 +149,49 @@ static void test_direct_and_cached_agree(void **state)
     kb_close(cached);
 }
 
+/* An alias whose GPU is gone (deleted with foreign keys off, as the sqlite3 shell does) names
+ * nothing on either path. */
+static void test_alias_of_no_gpu(void **state)
+{
+    (void)state;
+    if (access(SHIPPED_KB, R_OK) != 0)
+        skip();
+    char path[] = "/tmp/gw-names-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char *data;
+    size_t len;
+    assert_int_equal(gw_read_file(SHIPPED_KB, &data, &len), 0);
+    assert_int_equal(gw_write_file_atomic(path, data, len), 0);
+    free(data);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "DELETE FROM gpu WHERE id = 'rtx-3090'", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    kb *cached = NULL;
+    gw_error err = {0};
+    assert_int_equal(kb_open(path, KB_READ, &cached, &err), GW_OK);
+    char *warm = answer(cached, "no such card", 0);
+    free(warm);
+    kb_path_under_test = path;
+    expect_same(cached, "3090");   /* rtx-3090's alias, left behind */
+    expect_same(cached, "RTX 3090");
+    expect_same(cached, "4090");
+    kb_path_under_test = SHIPPED_KB;
+    char *gone = answer(cached, "3090", 0);
+    assert_non_null(strstr(gone, "no GPU named '3090'"));
+    free(gone);
+    kb_close(cached);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_direct_and_cached_agree),
+        cmocka_unit_test(test_alias_of_no_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
