@@ -117,7 +117,7 @@ static const cli_option list_options[] = {
 
 static const cli_option show_options[] = {
     {"all", 0, NULL, CLI_TEXT, NULL,
-     "list every measured result instead of their summary (`json`: `benchmarks`, each row)", 0},
+     "list every measured result instead of their summary (`json` always lists them)", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
@@ -149,8 +149,8 @@ static const cli_command kb_commands[] = {
      "`md` and `html` render the datasheet template; `json` gives every field under its stable "
      "snake_case name (the names `gpuwise kb fields` lists) with a `*_text` form for people "
      "beside each figure: `results_summary` (each with `workload`, `metric`, `gpu_count`, "
-     "`unit`, `rows`, `median`, `min`, `max`, `sources`), `results` (how many in all), and with "
-     "`--all` `benchmarks`, every result.\n\n"
+     "`precision`, `unit`, `rows`, `median`, `min`, `max`, `sources`), `results` (how many in "
+     "all) and `benchmarks` (every result).\n\n"
      "Exit status: 0 ok, 64 usage, 66 missing KB, 67 an unknown or ambiguous name.",
      show_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
      CLI_TEMPLATE, cli_kb_show, NULL},

@@ -213,9 +213,10 @@ static void datasheet_claims(kb *k, cli_kb_cite_list *c, const kb_claim *claims,
     }
 }
 
-/* The datasheet model of one GPU (see `kb show --json`); every measured result listed with
- * all, else only their summary.  Caller frees *out. */
-static int datasheet_view(kb *k, const char *id, int all, view **out, gw_error *err)
+/* The datasheet model of one GPU (see `kb show --json`): the measured results summarised, and
+ * listed too with rows (what JSON gives scripts, and --all people); all says whether people
+ * see the list (--all) or the summary.  Caller frees *out. */
+static int datasheet_view(kb *k, const char *id, int all, int rows, view **out, gw_error *err)
 {
     kb_gpu g;
     kb_benchmark *bench = NULL;
@@ -229,7 +230,7 @@ static int datasheet_view(kb *k, const char *id, int all, view **out, gw_error *
     if (rc)
         return rc;
     if ((rc = kb_benchmarks_summary(k, id, &summary, &nsum, err)) ||
-        (all && (rc = kb_benchmarks_find(k, id, NULL, &bench, &nb, err))) ||
+        (rows && (rc = kb_benchmarks_find(k, id, NULL, &bench, &nb, err))) ||
         (rc = kb_prices_find(k, id, NULL, NULL, &prices, &np, err)) ||
         (rc = kb_systems_find(k, id, &systems, &ns, err)) ||
         (rc = kb_claims_for(k, id, &claims, &nc, err))) {
@@ -251,7 +252,7 @@ static int datasheet_view(kb *k, const char *id, int all, view **out, gw_error *
                           &results);
         view_map_set_num(m, "results", results);
         view_map_set_bool(m, "all", all);
-        if (all)
+        if (rows)
             datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
         datasheet_systems(k, &c, systems, ns, view_map_set(m, "systems", view_list()));
         view_map_set_bool(m, "has_systems", ns > 0);
@@ -527,8 +528,11 @@ int cli_kb_show(gw_ctx *ctx, const cli_args *a, gw_error *err)
     if (rc == GW_OK && count > 1)   /* a datasheet is of one card: "2x 4090" is the 4090's */
         fprintf(ctx->diag, "gpuwise kb show: '%s' is %d x %s; showing one %s (the count is "
                 "ignored)\n", a->argv[0], count, id, id);
+    /* a datasheet people read summarises a card's results (50,000 of a team's own runs would
+     * take it 200 times as long as sqlite3 to start); JSON lists them for scripts */
+    int all = cli_flag(a, "all") > 0;
     if (rc == GW_OK)
-        rc = datasheet_view(k, id, cli_flag(a, "all") > 0, &m, err);
+        rc = datasheet_view(k, id, all, all || ctx->json, &m, err);
     if (rc == GW_OK)
         rc = cli_kb_emit(ctx, datasheet_print, m, "datasheet", err);
     view_free(m);
