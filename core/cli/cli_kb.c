@@ -150,7 +150,7 @@ static const cli_command kb_commands[] = {
      "snake_case name (the names `gpuwise kb fields` lists) with a `*_text` form for people "
      "beside each figure: `results_summary` (each with `workload`, `metric`, `gpu_count`, "
      "`precision`, `unit`, `rows`, `median`, `min`, `max`, `sources`), `results` (how many in "
-     "all) and `benchmarks` (every result).\n\n"
+     "all), `benchmarks` (every result) and `summarised` (false with `--all`).\n\n"
      "Exit status: 0 ok, 64 usage, 66 missing KB, 67 an unknown or ambiguous name.",
      show_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
      CLI_TEMPLATE, cli_kb_show, NULL},

@@ -214,8 +214,8 @@ static void datasheet_claims(kb *k, cli_kb_cite_list *c, const kb_claim *claims,
 }
 
 /* The datasheet model of one GPU (see `kb show --json`): the measured results summarised, and
- * listed too with rows (what JSON gives scripts, and --all people); all says whether people
- * see the list (--all) or the summary.  Caller frees *out. */
+ * listed too with rows (what JSON gives scripts, and --all people); all says that people see
+ * the list (--all), not the summary ("summarised").  Caller frees *out. */
 static int datasheet_view(kb *k, const char *id, int all, int rows, view **out, gw_error *err)
 {
     kb_gpu g;
@@ -251,7 +251,7 @@ static int datasheet_view(kb *k, const char *id, int all, int rows, view **out, 
         datasheet_summary(k, &c, summary, nsum, view_map_set(m, "results_summary", view_list()),
                           &results);
         view_map_set_num(m, "results", results);
-        view_map_set_bool(m, "all", all);
+        view_map_set_bool(m, "summarised", !all);   /* what people see; data without it lists */
         if (rows)
             datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
         datasheet_systems(k, &c, systems, ns, view_map_set(m, "systems", view_list()));
@@ -341,7 +341,7 @@ static void print_summary(FILE *f, const view *m)
 static void print_benchmarks(FILE *f, const view *m)
 {
     const view *bl = view_map_get(m, "benchmarks");
-    if (!view_truthy(view_map_get(m, "all"))) {
+    if (view_truthy(view_map_get(m, "summarised"))) {
         print_summary(f, m);
         return;
     }
