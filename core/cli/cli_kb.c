@@ -115,6 +115,12 @@ static const cli_option list_options[] = {
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 
+static const cli_option show_options[] = {
+    {"all", 0, NULL, CLI_TEXT, NULL,
+     "list every measured result instead of their summary (`json` always lists them)", 0},
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
 static const cli_option search_options[] = {
     {"limit", 0, "N", CLI_TEXT, NULL, "at most N hits, from 1 to 1000 (the default: 20)", 0},
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
@@ -137,11 +143,16 @@ static const cli_command kb_commands[] = {
      "Shows one GPU's datasheet: its specs, the other names it goes by, measured results, "
      "prices, the disputed claims about it, and the sources every figure comes from, numbered "
      "like footnotes.  For example `gpuwise kb show \"RTX 3090\"`.\n\n"
+     "Measured results are summarised: one row per workload, metric and GPU count (and unit), "
+     "with how many results it has, their median (the middle one, or the mean of the middle "
+     "two), their range and the sources they cite; `--all` lists every result instead.\n\n"
      "`md` and `html` render the datasheet template; `json` gives every field under its stable "
      "snake_case name (the names `gpuwise kb fields` lists) with a `*_text` form for people "
-     "beside each figure.\n\n"
+     "beside each figure: `results_summary` (each with `workload`, `metric`, `gpu_count`, "
+     "`precision`, `unit`, `rows`, `median`, `min`, `max`, `sources`), `results` (how many in "
+     "all), `benchmarks` (every result) and `summarised` (false with `--all`).\n\n"
      "Exit status: 0 ok, 64 usage, 66 missing KB, 67 an unknown or ambiguous name.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
+     show_options, CLI_FMT_TEXT | CLI_FMT_MD | CLI_FMT_HTML | CLI_FMT_JSON,
      CLI_TEMPLATE, cli_kb_show, NULL},
     {"kb compare", "NAME NAME...", 1, -1, CLI_GPU,
      "GPUs side by side; '*' marks the best value of each row",

@@ -1,5 +1,6 @@
-/* cli_kb_show.c — `gpuwise kb show`: one GPU's datasheet (specs, aliases, measured results,
- * servers, prices, disputed claims, numbered sources) as one view, and its terminal form. */
+/* cli_kb_show.c — `gpuwise kb show`: one GPU's datasheet (specs, aliases, measured results
+ * summarised per workload, metric and GPU count or with --all every one, servers, prices,
+ * disputed claims, numbered sources) as one view, and its terminal form. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,66 @@ static void datasheet_benchmarks(kb *k, cli_kb_cite_list *c, const kb_benchmark 
     }
 }
 
+/* "lo–hi unit" ("1,300–1,500 images/s").  Caller frees. */
+static char *range_text(double lo, double hi, const char *unit)
+{
+    gw_buf b = GW_BUF_INIT;
+    cli_kb_put_figure(&b, lo);
+    buf_puts(&b, "–");
+    cli_kb_put_figure(&b, hi);
+    if (unit && *unit)
+        buf_printf(&b, " %s", unit);
+    return buf_detach(&b);
+}
+
+/* A source and the number it is cited by. */
+typedef struct cited {
+    const char *source;
+    int n;
+} cited;
+
+static int cited_cmp(const void *a, const void *b)
+{
+    const cited *x = a, *y = b;
+    return (x->n > y->n) - (x->n < y->n);
+}
+
+/* The measured results, one row per workload, metric, GPU count, precision and unit: how
+ * many, their median and range, the sources cited (in the order of their numbers); *total
+ * counts the results. */
+static void datasheet_summary(kb *k, cli_kb_cite_list *c, const kb_result_summary *s, size_t n,
+                              view *list, double *total)
+{
+    *total = 0;
+    for (size_t i = 0; i < n; i++) {
+        view *r = view_list_push(list, view_map());
+        view_map_set_str(r, "workload", s[i].workload);
+        view_map_set_str(r, "metric", s[i].metric);
+        view_map_set_num(r, "gpu_count", s[i].gpu_count);
+        view_map_set_str(r, "precision", s[i].precision);
+        view_map_set_str(r, "unit", s[i].unit);
+        view_map_set_int(r, "rows", (long long)s[i].rows);
+        view_map_set_num(r, "median", s[i].median);
+        view_map_set_num(r, "min", s[i].min);
+        view_map_set_num(r, "max", s[i].max);
+        cli_kb_set_text(r, "median_text", fig_unit(s[i].median, s[i].unit));
+        if (s[i].min < s[i].max)
+            cli_kb_set_text(r, "range_text", range_text(s[i].min, s[i].max, s[i].unit));
+        cited *sources = gw_xcalloc(s[i].n_sources + 1, sizeof *sources);
+        for (size_t j = 0; j < s[i].n_sources; j++)
+            sources[j] = (cited){s[i].sources[j], cli_kb_cite(k, c, s[i].sources[j])};
+        qsort(sources, s[i].n_sources, sizeof *sources, cited_cmp);   /* [2] [5], not [5] [2] */
+        view *list_of = view_map_set(r, "sources", view_list());
+        for (size_t j = 0; j < s[i].n_sources; j++) {
+            view *src = view_list_push(list_of, view_map());
+            view_map_set_str(src, "source", sources[j].source);
+            view_map_set_int(src, "source_n", sources[j].n);
+        }
+        free(sources);
+        *total += (double)s[i].rows;
+    }
+}
+
 static void datasheet_prices(kb *k, cli_kb_cite_list *c, const kb_price *prices, size_t np,
                              view *pl)
 {
@@ -152,23 +213,29 @@ static void datasheet_claims(kb *k, cli_kb_cite_list *c, const kb_claim *claims,
     }
 }
 
-/* The datasheet model of one GPU (see `kb show --json`).  Caller frees *out. */
-static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
+/* The datasheet model of one GPU (see `kb show --json`): the measured results summarised, and
+ * listed too with rows (what JSON gives scripts, and --all people); all says that people see
+ * the list (--all), not the summary ("summarised").  Caller frees *out. */
+static int datasheet_view(kb *k, const char *id, int all, int rows, view **out, gw_error *err)
 {
     kb_gpu g;
     kb_benchmark *bench = NULL;
+    kb_result_summary *summary = NULL;
     kb_price *prices = NULL;
     kb_claim *claims = NULL;
     kb_system *systems = NULL;
-    size_t nb = 0, np = 0, nc = 0, ns = 0;
+    size_t nb = 0, nsum = 0, np = 0, nc = 0, ns = 0;
+    double results = 0;
     int rc = kb_gpu_get(k, id, &g, err);
     if (rc)
         return rc;
-    if ((rc = kb_benchmarks_find(k, id, NULL, &bench, &nb, err)) ||
+    if ((rc = kb_benchmarks_summary(k, id, &summary, &nsum, err)) ||
+        (rows && (rc = kb_benchmarks_find(k, id, NULL, &bench, &nb, err))) ||
         (rc = kb_prices_find(k, id, NULL, NULL, &prices, &np, err)) ||
         (rc = kb_systems_find(k, id, &systems, &ns, err)) ||
         (rc = kb_claims_for(k, id, &claims, &nc, err))) {
         kb_gpu_free(&g);
+        kb_result_summaries_free(summary, nsum);
         kb_benchmarks_free(bench, nb);
         kb_prices_free(prices, np);
         kb_systems_free(systems, ns);
@@ -181,7 +248,12 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     rc = read_aliases(k, id, view_map_set(m, "aliases", view_list()), err);
     if (rc == GW_OK) {
         datasheet_specs(&g, view_map_set(m, "specs", view_list()));
-        datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
+        datasheet_summary(k, &c, summary, nsum, view_map_set(m, "results_summary", view_list()),
+                          &results);
+        view_map_set_num(m, "results", results);
+        view_map_set_bool(m, "summarised", !all);   /* what people see; data without it lists */
+        if (rows)
+            datasheet_benchmarks(k, &c, bench, nb, view_map_set(m, "benchmarks", view_list()));
         datasheet_systems(k, &c, systems, ns, view_map_set(m, "systems", view_list()));
         view_map_set_bool(m, "has_systems", ns > 0);
         datasheet_prices(k, &c, prices, np, view_map_set(m, "prices", view_list()));
@@ -198,6 +270,7 @@ static int datasheet_view(kb *k, const char *id, view **out, gw_error *err)
     view_free(c.sources);
     view_free(c.citations);
     kb_gpu_free(&g);
+    kb_result_summaries_free(summary, nsum);
     kb_benchmarks_free(bench, nb);
     kb_prices_free(prices, np);
     kb_systems_free(systems, ns);
@@ -217,10 +290,61 @@ static void print_cite(FILE *f, const view *m)
         fprintf(f, " [%d]", (int)n);
 }
 
-/* "Measured results": one line per benchmark, with its citation. */
+/* " [1] [4]": the citations of a summary row's sources. */
+static void print_cites(FILE *f, const view *r)
+{
+    const view *sources = view_map_get(r, "sources");
+    for (size_t i = 0; i < view_len(sources); i++)
+        print_cite(f, view_list_at(sources, i));
+}
+
+/* "Measured results" summarised: one line per workload, metric and GPU count, its median and
+ * range where it has several results, with the citations. */
+static void print_summary(FILE *f, const view *m)
+{
+    const view *sl = view_map_get(m, "results_summary");
+    if (!view_len(sl))
+        return;
+    fputs("\nMeasured results", f);
+    if (view_num(view_map_get(m, "results")) > (double)view_len(sl))
+        fprintf(f, " (%.0f: the median of those alike in workload, metric, GPU count and "
+                "precision; --all lists each)", view_num(view_map_get(m, "results")));
+    fputc('\n', f);
+    for (size_t i = 0; i < view_len(sl); i++) {
+        const view *r = view_list_at(sl, i);
+        gw_buf line = GW_BUF_INIT;
+        double count = view_num(view_map_get(r, "gpu_count"));
+        double rows = view_num(view_map_get(r, "rows"));
+        buf_printf(&line, "  %s %s: %s", cli_kb_str(r, "workload"), cli_kb_str(r, "metric"),
+                   cli_kb_str(r, "median_text"));
+        if (rows > 1) {
+            buf_printf(&line, " (median of %.0f", rows);
+            if (cli_kb_str(r, "range_text"))
+                buf_printf(&line, ", %s", cli_kb_str(r, "range_text"));
+            buf_putc(&line, ')');
+        }
+        if (count != 1) {
+            buf_puts(&line, " with ");
+            cli_kb_put_figure(&line, count);
+            buf_puts(&line, " GPUs");
+        }
+        if (cli_kb_str(r, "precision"))
+            buf_printf(&line, ", %s", cli_kb_str(r, "precision"));
+        fputs(buf_cstr(&line), f);
+        print_cites(f, r);
+        fputc('\n', f);
+        buf_free(&line);
+    }
+}
+
+/* "Measured results": one line per benchmark, with its citation (--all); else the summary. */
 static void print_benchmarks(FILE *f, const view *m)
 {
     const view *bl = view_map_get(m, "benchmarks");
+    if (view_truthy(view_map_get(m, "summarised"))) {
+        print_summary(f, m);
+        return;
+    }
     if (!view_len(bl))
         return;
     fputs("\nMeasured results\n", f);
@@ -404,8 +528,11 @@ int cli_kb_show(gw_ctx *ctx, const cli_args *a, gw_error *err)
     if (rc == GW_OK && count > 1)   /* a datasheet is of one card: "2x 4090" is the 4090's */
         fprintf(ctx->diag, "gpuwise kb show: '%s' is %d x %s; showing one %s (the count is "
                 "ignored)\n", a->argv[0], count, id, id);
+    /* a datasheet people read summarises a card's results (50,000 of a team's own runs would
+     * take it 200 times as long as sqlite3 to start); JSON lists them for scripts */
+    int all = cli_flag(a, "all") > 0;
     if (rc == GW_OK)
-        rc = datasheet_view(k, id, &m, err);
+        rc = datasheet_view(k, id, all, all || ctx->json, &m, err);
     if (rc == GW_OK)
         rc = cli_kb_emit(ctx, datasheet_print, m, "datasheet", err);
     view_free(m);

@@ -208,17 +208,19 @@ int decide_rules_run(decision *d, plugin_host *host, gw_error *err)
     view_map_set(wv, "context", decide_rule_context(d));
     size_t n_rules, fired = 0, n = d->n_options;
     plugin **rules = rules_of(host, &n_rules);
-    /* Each option's view is built once and shown to every rule; the workload is converted
-     * once per rule; each rule sees every option within one call into its plugin.  Verdicts
-     * are read option by option, in rule order. */
+    /* Each option's view is built and encoded once and shown to every rule; the workload is
+     * converted once per rule; each rule sees every option within one call into its plugin.
+     * Verdicts are read option by option, in rule order. */
     plugin_arg *shared = plugin_arg_new(wv);
     view **ovs = gw_xcalloc(n + 1, sizeof *ovs);
     view **results = gw_xcalloc(n_rules * n + 1, sizeof *results);
     for (size_t i = 0; i < n; i++)
         ovs[i] = decide_option_view(d, &d->options[i], DECIDE_VIEW_RULE);
+    plugin_batch *options = n_rules && n ? plugin_batch_new(ovs, n) : NULL;
     int rc = GW_OK;
     for (size_t r = 0; r < n_rules && rc == GW_OK && n; r++)
-        rc = plugin_call_each(rules[r], "evaluate", ovs, n, shared, &results[r * n], err);
+        rc = plugin_call_batch(rules[r], "evaluate", options, shared, &results[r * n], err);
+    plugin_batch_free(options);
     if (rc == GW_OK)
         rc = read_all_verdicts(d, rules, n_rules, results, &fired, err);
     for (size_t i = 0; i < n_rules * n; i++)

@@ -381,6 +381,25 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
 /* Measured results; gpu and workload may be NULL for "any". */
 int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
                        size_t *n, gw_error *err);
+/* One GPU's measured results of one workload, metric and GPU count, and within those of one
+ * precision and unit (a median never mixes fp16 with fp32, or two units): how many, their
+ * median (the middle value, or the mean of the middle two), lowest and highest, and the
+ * sources they cite, sorted. */
+typedef struct kb_result_summary {
+    char *workload, *metric, *precision /* NULL: not stated */, *unit;
+    double gpu_count;
+    size_t rows;
+    double median, min, max;
+    char **sources;
+    size_t n_sources;
+} kb_result_summary;
+/* GPU gpu's measured results summarised, in the order of workload, metric, GPU count,
+ * precision and unit:
+ * one pass over them in SQLite's order, keeping no row (a card with 50,000 results is read
+ * without a struct per row).  Caller frees with kb_result_summaries_free. */
+int kb_benchmarks_summary(kb *k, const char *gpu, kb_result_summary **out, size_t *n,
+                          gw_error *err);
+void kb_result_summaries_free(kb_result_summary *s, size_t n);
 /* Every result measured in tokens/s (a language model's, each naming a model of the catalog),
  * by workload, gpu, metric, count and value; a look-up on the partial index benchmark_tokens
  * (an upgraded KB before version 12 has none: GW_EDATA through the missing columns).  Caller

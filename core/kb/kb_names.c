@@ -1,10 +1,11 @@
 /* kb_names.c — GPU name resolution, the same for the CLI and for plugins: every GPU's id, name
  * and aliases split the way people vary them ("NVIDIA GeForce RTX 3090", "rtx-3090", "8x
  * H100 80GB"), cached per connection and kept up by the writes, and a name resolved in named
- * steps: a count taken off either end ("8x", "x8"), an exact name, else the GPUs whose names
- * hold every word, narrowed by a memory size, the SXM part, and the plain card over its
- * Ti/Super variants; a laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part.
- * A name belongs to one card: kb_gpu_name_free says which names a card may take. */
+ * steps: a count taken off either end ("8x", "x8"; kb_names_count.c), an exact name (first in
+ * one pass over the names, without the cache), else the GPUs whose names hold every word,
+ * narrowed by a memory size, the SXM part, and the plain card over its Ti/Super variants; a
+ * laptop name (Laptop, Mobile, Max-Q) only ever resolves to a laptop part.  A name belongs to
+ * one card: kb_gpu_name_free (kb_names_own.c) says which names a card may take. */
 #include <ctype.h>
 #include <math.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@
 #include "base/check.h"
 #include "kb.h"
 #include "kb_names.h"
+#include "kb_names_count.h"
 #include "kb_sql.h"
 
 void kb_names_drop(kb *k)
@@ -31,6 +33,11 @@ void kb_names_drop(kb *k)
     free(k->names);
     k->names = NULL;
     k->n_names = 0;
+}
+
+int kb_names_cached(const kb *k)
+{
+    return k->names != NULL;
 }
 
 static int is_digits(const char *s)
@@ -134,6 +141,19 @@ static void name_tokenize(const char *s, kb_strlist *out)
         free(buf);
 }
 
+/* The n tokens at tok joined into key (as long as the text they were split from, at least):
+ * a name variant ("rtx3090"). */
+static void tokens_join_into(char *const *tok, size_t n, char *key)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t tl = strlen(tok[i]);
+        memcpy(key + at, tok[i], tl);
+        at += tl;
+    }
+    key[at] = '\0';
+}
+
 static char *tokens_join(char *const *v, size_t n)
 {
     gw_buf b = GW_BUF_INIT;
@@ -163,13 +183,8 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
     char joined_small[512], *joined = len + 1 <= sizeof joined_small ? joined_small
                                                                       : gw_xmalloc(len + 1);
     char *tok[NAME_TOKENS_MAX];
-    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX), at = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t tl = strlen(tok[i]);
-        memcpy(joined + at, tok[i], tl);
-        at += tl;
-    }
-    joined[at] = '\0';
+    size_t n = name_split(text, buf, tok, NAME_TOKENS_MAX);
+    tokens_join_into(tok, n, joined);
     if (variants && *joined && !kb_strlist_has(variants, joined))
         kb_strlist_push(variants, gw_xstrdup(joined));
     for (size_t i = 0; i < n; i++)
@@ -369,11 +384,11 @@ static int same_model(const gpu_names *a, const gpu_names *b)
     return 1;
 }
 
-static int resolve_ambiguous(const char *name, gpu_names **cand, size_t n, gw_error *err)
+static int resolve_ambiguous(const char *name, char *const *ids, size_t n, gw_error *err)
 {
     gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < n; i++)
-        buf_printf(&b, "%s%s", i ? ", " : "", cand[i]->id);
+        buf_printf(&b, "%s%s", i ? ", " : "", ids[i]);
     int rc = gw_error_set(err, GW_ENOTFOUND, "'%.200s' is ambiguous: %s", name, buf_cstr(&b));
     buf_free(&b);
     return rc;
@@ -422,197 +437,6 @@ static int resolve_unknown(kb *k, const char *name, const char *norm, gw_error *
     buf_free(&b);
     free(s);
     return rc;
-}
-
-/* ---- counts: "8x H100", "8xH100", "2 x RTX 3090", "H100 x8", "H100x8", "4090x2" ----
- * An x glued to or beside a whole number, in front of the name or behind it, is a count; an x
- * inside a product name ("MI300X", "Titan X", "RTX 6000 Ada") is not, as no number follows it. */
-
-#define COUNT_DIGITS_MAX 4   /* counts of 1 to 9999 */
-
-/* 1 when the len characters at s are a count's digits. */
-static int is_count(const char *s, size_t len)
-{
-    if (len == 0 || len > COUNT_DIGITS_MAX)
-        return 0;
-    for (size_t i = 0; i < len; i++)
-        if (!isdigit((unsigned char)s[i]))
-            return 0;
-    return 1;
-}
-
-/* 1 when name ends with a count written other than as plain digits: "x1.5", "x -2", "× +2",
- * "H100x-2". */
-static int trailing_count_malformed(const char *name)
-{
-    const unsigned char *s = (const unsigned char *)name, *p = s + strlen(name);
-    while (p > s && isspace(p[-1]))
-        p--;
-    const unsigned char *end = p;
-    while (p > s && isdigit(p[-1]))
-        p--;
-    if (p == end)
-        return 0;
-    int point = 0, sign = 0;
-    if (p - s >= 2 && (p[-1] == '.' || p[-1] == ',') && isdigit(p[-2]))
-        for (point = 1, p--; p > s && isdigit(p[-1]); p--)
-            ;
-    while (p > s && p[-1] == ' ')
-        p--;
-    if (p > s && (p[-1] == '-' || p[-1] == '+'))
-        for (sign = 1, p--; p > s && p[-1] == ' '; p--)
-            ;
-    size_t times = 0;   /* the x's bytes: 1, or 2 for U+00D7 */
-    if (p > s && (p[-1] == 'x' || p[-1] == 'X'))
-        times = 1;
-    else if (p - s >= 2 && p[-2] == 0xC3 && p[-1] == 0x97)
-        times = 2;
-    if (!times || !(sign || point))
-        return 0;
-    p -= times;   /* a count's x stands alone or after a number: "rtx-3090" has none */
-    return p == s || isspace(p[-1]) || isdigit(p[-1]);
-}
-
-/* 1 when name begins or ends with a count written other than as plain digits: "-2x", "+2 x",
- * "1.5x", "H100 x1.5".  Splitting the name into words drops the sign and the point, which
- * would leave a count of 2 or 5 where none was meant; counts are whole numbers of at least 1. */
-static int count_malformed(const char *name)
-{
-    const unsigned char *p = (const unsigned char *)name;
-    while (isspace(*p))
-        p++;
-    int sign = *p == '-' || *p == '+';
-    if (sign)
-        for (p++; isspace(*p); p++)
-            ;
-    if (!isdigit(*p))
-        return trailing_count_malformed(name);   /* "-" before a name is the name's business */
-    int point = 0;
-    while (isdigit(*p))
-        p++;
-    if ((*p == '.' || *p == ',') && isdigit(p[1]))
-        for (point = 1, p++; isdigit(*p); p++)
-            ;
-    while (*p == ' ')
-        p++;
-    int times = *p == 'x' || *p == 'X' || (p[0] == 0xC3 && p[1] == 0x97);   /* x, X, U+00D7 */
-    return (times && (sign || point)) || trailing_count_malformed(name);
-}
-
-/* One way of reading a name's words as a count and a card: the count and the card's words
- * (copies; free with reading_free). */
-typedef struct count_reading {
-    long count;
-    kb_strlist card;
-} count_reading;
-
-static void reading_free(count_reading *r)
-{
-    kb_strlist_free(r->card.v, r->card.n);
-    memset(r, 0, sizeof *r);
-}
-
-static void push_words(kb_strlist *out, char *const *v, size_t from, size_t to)
-{
-    for (size_t i = from; i < to; i++)
-        kb_strlist_push(out, gw_xstrdup(v[i]));
-}
-
-/* The count in front: "8x" "h100", "8xh100", "8" "x" "h100".  1 and *r filled when there is
- * one. */
-static int leading_count(const kb_strlist *t, count_reading *r)
-{
-    const char *first = t->v[0];
-    size_t digits = strspn(first, "0123456789");
-    memset(r, 0, sizeof *r);
-    if (!is_count(first, digits))
-        return 0;
-    if (first[digits] == 'x') {
-        r->count = atol(first);
-        if (first[digits + 1])
-            kb_strlist_push(&r->card, gw_xstrdup(first + digits + 1));
-        push_words(&r->card, t->v, 1, t->n);
-        return 1;
-    }
-    if (!first[digits] && t->n > 1 && strcmp(t->v[1], "x") == 0) {
-        r->count = atol(first);
-        push_words(&r->card, t->v, 2, t->n);
-        return 1;
-    }
-    return 0;
-}
-
-/* 1 when the x at s[x] is glued behind a model number or a size: "h100x", "4090x",
- * "mi300xx" (the MI300X's own x first), "80gbx"; not "gx" ("9800 GX2" is a name). */
-static int glued_count_follows(const char *s, size_t x)
-{
-    return (x >= 1 && isdigit((unsigned char)s[x - 1])) ||
-           (x >= 2 && s[x - 1] == 'x' && isdigit((unsigned char)s[x - 2])) ||
-           (x >= 3 && s[x - 2] == 'g' && s[x - 1] == 'b' && isdigit((unsigned char)s[x - 3]));
-}
-
-/* The count behind: "h100" "x8", "h100" "x" "8", "h100x8".  1 and *r filled when there is
- * one. */
-/* 1 when one of the n words holds a digit. */
-static int words_have_digit(char *const *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        for (const char *c = v[i]; *c; c++)
-            if (isdigit((unsigned char)*c))
-                return 1;
-    return 0;
-}
-
-static int trailing_count(const kb_strlist *t, count_reading *r)
-{
-    const char *last = t->v[t->n - 1];
-    size_t len = strlen(last), digits = 0;
-    memset(r, 0, sizeof *r);
-    if (last[0] == 'x' && is_count(last + 1, len - 1)) {
-        r->count = atol(last + 1);
-        push_words(&r->card, t->v, 0, t->n - 1);
-        return 1;
-    }
-    /* a lone "x" before the number is a count only after a name with a digit in it ("4090 x
-     * 4"): after letters alone it may be the product's own X ("Titan X 2" is no TITAN RTX) */
-    if (t->n > 1 && strcmp(t->v[t->n - 2], "x") == 0 && is_count(last, len) &&
-        (t->n == 2 || words_have_digit(t->v, t->n - 2))) {
-        r->count = atol(last);
-        push_words(&r->card, t->v, 0, t->n - 2);
-        return 1;
-    }
-    while (digits < len && isdigit((unsigned char)last[len - 1 - digits]))
-        digits++;
-    if (digits == 0 || digits + 1 >= len || !is_count(last + len - digits, digits))
-        return 0;
-    size_t x = len - digits - 1;
-    if (last[x] != 'x' || !glued_count_follows(last, x))
-        return 0;
-    r->count = atol(last + x + 1);
-    push_words(&r->card, t->v, 0, t->n - 1);
-    kb_strlist_push(&r->card, gw_xstrndup(last, x));
-    return 1;
-}
-
-/* The readings of t as a count and a card, into r: none, one, or two where one number can be
- * either ("2x4090", "4 x 4090").  -1 when the name has a count at both ends ("2x H100 x8"). */
-static int count_readings(const kb_strlist *t, count_reading r[2])
-{
-    int n = 0;
-    memset(r, 0, 2 * sizeof *r);
-    if (t->n == 0)
-        return 0;
-    if (leading_count(t, &r[0])) {
-        n = 1;
-        if (r[0].card.n > 0 && trailing_count(&r[0].card, &r[1])) {
-            reading_free(&r[0]);
-            reading_free(&r[1]);
-            return -1;
-        }
-    }
-    if (trailing_count(t, &r[n]))
-        n++;
-    return n;
 }
 
 /* ---- laptop parts ----
@@ -780,8 +604,14 @@ static int resolve_answer(kb *k, const char *name, const char *norm, gpu_names *
             kb_strlist_push(family, gw_xstrdup(cand[i]->id));
         return GW_OK;
     }
-    if (nc > 1)
-        return resolve_ambiguous(name, cand, nc, err);
+    if (nc > 1) {
+        char **ids = gw_xcalloc(nc, sizeof *ids);
+        for (size_t i = 0; i < nc; i++)
+            ids[i] = cand[i]->id;
+        int rc = resolve_ambiguous(name, ids, nc, err);
+        free(ids);
+        return rc;
+    }
     return resolve_unknown(k, name, norm, err);
 }
 
@@ -874,16 +704,182 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
     return r[0].card.n == 1 && is_digits(r[0].card.v[0]) && strlen(r[0].card.v[0]) < 3;
 }
 
+/* ---- one name without the cache ----
+ * Building every GPU's name variants and words (kb_names_load) cost 1.6 M instructions on the
+ * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
+ * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
+ * instead in one pass over the names that keeps only the GPUs it names.  A name is split only
+ * when its digits can be the query's: splitting drops separators and words of letters (in
+ * front, behind, past the 64th) and changes only letters, so a name variant's digits are the
+ * first of its name's, in order.  A command that resolves more names than NAMES_DIRECT_MAX
+ * builds the cache instead, which answers each from memory; so does any name step 1 misses. */
+#define NAMES_DIRECT_MAX 8
+
+/* 1 when the digits of text, in order, begin with those of key. */
+static int digits_begin_with(const char *text, const char *key)
+{
+    const char *want = key + strcspn(key, "0123456789");
+    for (const char *t = text; *want && *t; t++)
+        if (isdigit((unsigned char)*t)) {
+            if (*t != *want)
+                return 0;
+            want++;
+            want += strcspn(want, "0123456789");
+        }
+    return *want == '\0';
+}
+
+/* 1 when text's name variant (as names_add makes it) is key. */
+static int variant_is(const char *text, const char *key)
+{
+    size_t len = strlen(text);
+    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
+    char joined_small[256], *joined = len + 1 <= sizeof joined_small ? joined_small
+                                                                     : gw_xmalloc(len + 1);
+    char *tok[NAME_TOKENS_MAX];
+    tokens_join_into(tok, name_split(text, buf, tok, NAME_TOKENS_MAX), joined);
+    int same = strcmp(joined, key) == 0;
+    if (buf != small)
+        free(buf);
+    if (joined != joined_small)
+        free(joined);
+    return same;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Step 1 in one pass over the KB's names: the GPUs one of whose names (id, name, alias) is
+ * key, into ids in id order, as match_exact gives them. */
+/* Every GPU's id and name, then every alias with its GPU (an alias of no GPU is checked once
+ * it matches: joining each alias to its GPU cost more than the rest of the pass). */
+static void gpu_names_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT id, id, name FROM gpu UNION ALL SELECT gpu, alias, NULL FROM gpu_alias");
+}
+
+/* Drops from ids those no gpu row has (an alias of a GPU deleted while foreign keys were off:
+ * kb_names_load never reads it either). */
+static int keep_gpus(kb *k, kb_strlist *ids, gw_error *err)
+{
+    sqlite3_stmt *st;
+    size_t kept = 0;
+    int rc = GW_OK;
+    for (size_t i = 0; i < ids->n; i++) {
+        int step = SQLITE_DONE;
+        if (rc == GW_OK &&
+            (rc = kb_sql_prepare_cached(k, "SELECT 1 FROM gpu WHERE id = ?1", &st, err)) == GW_OK) {
+            kb_sql_bind_text(st, 1, ids->v[i]);
+            step = sqlite3_step(st);
+            kb_sql_done(k, st);
+            if (step != SQLITE_ROW && step != SQLITE_DONE)
+                rc = kb_sql_fail(k, err, step, "reading GPU names");
+        }
+        if (step == SQLITE_ROW)
+            ids->v[kept++] = ids->v[i];
+        else
+            free(ids->v[i]);
+    }
+    ids->n = kept;
+    return rc;
+}
+
+static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_once(k, KB_STMT_GPU_NAMES, gpu_names_sql, &st, err);
+    if (rc)
+        return rc;
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        for (int col = 1; col <= 2; col++) {
+            const char *text = (const char *)sqlite3_column_text(st, col);
+            const char *gpu = (const char *)sqlite3_column_text(st, 0);
+            if (text && gpu && digits_begin_with(text, key) && variant_is(text, key) &&
+                !kb_strlist_has(ids, gpu))
+                kb_strlist_push(ids, gw_xstrdup(gpu));
+        }
+    kb_sql_done(k, st);
+    if (step != SQLITE_DONE)
+        return kb_sql_fail(k, err, step, "reading GPU names");
+    if ((rc = keep_gpus(k, ids, err)) != GW_OK)
+        return rc;
+    if (ids->n > 1)
+        qsort(ids->v, ids->n, sizeof *ids->v, cmp_id);
+    return GW_OK;
+}
+
+/* A name without a count (words), resolved by match_exact_direct where it is one of the
+ * names whole: *found says whether it was, and then *id, *family or err is the answer as
+ * resolve_answer gives it. */
+static int resolve_direct(kb *k, const char *name, const kb_strlist *words, char **id,
+                          kb_strlist *family, int *found, gw_error *err)
+{
+    *found = 0;
+    if (k->names || k->names_direct >= NAMES_DIRECT_MAX || laptop_marker(words->v, words->n))
+        return GW_OK;
+    k->names_direct++;
+    kb_strlist ids = {0};
+    char *key = tokens_join(words->v, words->n);
+    int rc = *key ? match_exact_direct(k, key, &ids, err) : GW_OK;
+    *found = rc == GW_OK && ids.n > 0;
+    if (*found && ids.n == 1) {
+        *id = ids.v[0];
+        ids.n = 0;
+    } else if (*found && family) {
+        for (size_t i = 0; i < ids.n; i++)
+            kb_strlist_push(family, ids.v[i]);
+        ids.n = 0;
+    } else if (*found) {
+        rc = resolve_ambiguous(name, ids.v, ids.n, err);
+    }
+    kb_strlist_free(ids.v, ids.n);
+    free(key);
+    return rc;
+}
+
+static const char count_rule[] = "a GPU count is a whole number of at least 1, before or after "
+                                 "the name (\"2x rtx-3090\", \"rtx-3090 x2\")";
+
+/* The name's words t, read as n count readings r, resolved with the names cache: the count's
+ * checks, then resolve_card.  *n_count is the count read. */
+static int resolve_cached(kb *k, const char *name, const kb_strlist *t, const count_reading *r,
+                          int n, char **id, long *n_count, kb_strlist *family, gw_error *err)
+{
+    int rc = kb_names_load(k, err);
+    if (rc)
+        return rc;
+    int pick = pick_reading(k, r, n, family != NULL);
+    const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : t;
+    *n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
+    if (t->n == 0)
+        return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or "
+                            "digits)", name);
+    if (n < 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
+                            "h100-sxm5\")", name);
+    if (pick < 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the "
+                            "count first, then the card (\"2x rtx-3090\")", name);
+    if (*n_count < 1)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
+    if (words->n == 0)
+        return gw_error_set(err, GW_ENOTFOUND, "'%s' is a count with no GPU name: write the "
+                            "card too (\"%ldx rtx-3090\")", name, *n_count);
+    return resolve_card(k, name, words, id, family, err);
+}
+
 /* kb_gpu_resolve, and kb_gpu_resolve_family when family is not NULL: then an ambiguous name gives
  * every candidate's id in *family instead of an error. */
 static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *family,
                    gw_error *err)
 {
-    static const char count_rule[] = "a GPU count is a whole number of at least 1, before or "
-                                     "after the name (\"2x rtx-3090\", \"rtx-3090 x2\")";
     kb_strlist t = {0};
     count_reading r[2];
-    int rc;
+    int rc = GW_OK, found = 0;
+    long n_count = 1;
     *id = NULL;
     if (count)
         *count = 1;
@@ -891,34 +887,18 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
         return gw_error_set(err, GW_ENOTFOUND, "no GPU name given");
     if (strlen(name) > 200)
         return gw_error_set(err, GW_ENOTFOUND, "no GPU named '%.40s...' (name too long)", name);
-    if ((rc = kb_names_load(k, err)))
-        return rc;
-    if (count_malformed(name))
+    if (kb_names_count_malformed(name))
         return gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
     name_tokenize(name, &t);
-    int n = count_readings(&t, r), pick = pick_reading(k, r, n, family != NULL);
-    const kb_strlist *words = n > 0 && pick >= 0 ? &r[pick].card : &t;
-    long n_count = n > 0 && pick >= 0 ? r[pick].count : 1;
-    if (t.n == 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "no GPU named '%s' (a name has letters or digits)",
-                          name);
-    else if (n < 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' has a count at both ends: write one (\"8x "
-                          "h100-sxm5\")", name);
-    else if (pick < 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': which number is the count? Write the count "
-                          "first, then the card (\"2x rtx-3090\")", name);
-    else if (n_count < 1)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s': %s", name, count_rule);
-    else if (words->n == 0)
-        rc = gw_error_set(err, GW_ENOTFOUND, "'%s' is a count with no GPU name: write the card "
-                          "too (\"%ldx rtx-3090\")", name, n_count);
-    else
-        rc = resolve_card(k, name, words, id, family, err);
+    int n = kb_names_count_readings(&t, r);
+    if (n == 0 && t.n > 0)
+        rc = resolve_direct(k, name, &t, id, family, &found, err);
+    if (rc == GW_OK && !found)
+        rc = resolve_cached(k, name, &t, r, n, id, &n_count, family, err);
     if (rc == GW_OK && *id && count)
         *count = (int)n_count;
     for (int i = 0; i < n; i++)
-        reading_free(&r[i]);
+        kb_names_reading_free(&r[i]);
     kb_strlist_free(t.v, t.n);
     return rc;
 }

@@ -26,6 +26,9 @@ int kb_names_load(kb *k, gw_error *err);
  * caller frees. */
 char *kb_name_norm(const char *name);
 void kb_names_drop(kb *k);                 /* after a write it cannot follow */
+/* 1 when the cache is built: a name that is some GPU's whole name, resolved first on a
+ * connection, is found without it (tests check that it was). */
+int kb_names_cached(const kb *k);
 /* After storing row v of table (KB_GPUS or KB_ALIASES) with outcome (KB_ADDED, ...): an added
  * GPU or alias joins the cache (one reload per import row made importing thousands of GPUs
  * quadratic: TechPowerUp's 767 took 10x as long), anything else drops it. */

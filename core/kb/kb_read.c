@@ -130,6 +130,129 @@ int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmar
     return rc;
 }
 
+/* The median of the n values at v, sorted. */
+static double sorted_median(const double *v, size_t n)
+{
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* 1 when column i of st is text, both NULL or the same. */
+static int column_is(sqlite3_stmt *st, int i, const char *text)
+{
+    const char *v = (const char *)sqlite3_column_text(st, i);
+    return v ? kb_streq(v, text) : !text;
+}
+
+/* 1 when the row at st (workload, metric, gpu_count, precision, unit first) is of summary s's
+ * group. */
+static int same_group(sqlite3_stmt *st, const kb_result_summary *s)
+{
+    return column_is(st, 0, s->workload) && column_is(st, 1, s->metric) &&
+           sqlite3_column_double(st, 2) == s->gpu_count && column_is(st, 3, s->precision) &&
+           column_is(st, 4, s->unit);
+}
+
+static int cmp_string(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Group s's sources (sources, taken), sorted, each once. */
+static void summary_sources(kb_result_summary *s, kb_strlist *sources)
+{
+    size_t kept = 0;
+    qsort(sources->v, sources->n, sizeof *sources->v, cmp_string);
+    for (size_t i = 0; i < sources->n; i++) {
+        if (kept && strcmp(sources->v[kept - 1], sources->v[i]) == 0)
+            free(sources->v[i]);
+        else
+            sources->v[kept++] = sources->v[i];
+    }
+    s->sources = sources->v;
+    s->n_sources = kept;
+    memset(sources, 0, sizeof *sources);
+}
+
+/* The groups of kb_benchmarks_summary and their figures, from rows sorted by group and value:
+ * each group's values are kept until the next group starts, for its median, and its sources
+ * (the same source in a row is kept once) until then, to be sorted. */
+static int summary_groups(kb *k, sqlite3_stmt *st, kb_result_summary **out, size_t *n,
+                          gw_error *err)
+{
+    double *values = NULL;
+    size_t cap = 0, cap_values = 0;
+    kb_result_summary *s = NULL;
+    kb_strlist sources = {0};
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!s || !same_group(st, s)) {
+            if (s)
+                summary_sources(s, &sources);
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                *out = gw_xrealloc(*out, cap * sizeof **out);
+            }
+            s = &(*out)[(*n)++];
+            memset(s, 0, sizeof *s);
+            s->workload = kb_sql_text(st, 0);
+            s->metric = kb_sql_text(st, 1);
+            s->gpu_count = sqlite3_column_double(st, 2);
+            s->precision = kb_sql_text(st, 3);
+            s->unit = kb_sql_text(st, 4);
+        }
+        if (s->rows == cap_values) {
+            cap_values = cap_values ? cap_values * 2 : 64;
+            values = gw_xrealloc(values, cap_values * sizeof *values);
+        }
+        values[s->rows++] = sqlite3_column_double(st, 5);
+        s->min = values[0];
+        s->max = values[s->rows - 1];
+        s->median = sorted_median(values, s->rows);
+        const char *source = (const char *)sqlite3_column_text(st, 6);
+        if (source && !(sources.n && strcmp(sources.v[sources.n - 1], source) == 0))
+            kb_strlist_push(&sources, gw_xstrdup(source));
+    }
+    if (s)
+        summary_sources(s, &sources);
+    free(values);
+    return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading");
+}
+
+int kb_benchmarks_summary(kb *k, const char *gpu, kb_result_summary **out, size_t *n,
+                          gw_error *err)
+{
+    static const char sql[] = "SELECT workload, metric, gpu_count, precision, unit, value, "
+                              "source FROM benchmark WHERE gpu = ?1 AND value IS NOT NULL "
+                              "ORDER BY workload, metric, gpu_count, precision, unit, value";
+    sqlite3_stmt *st = NULL;
+    *out = NULL;
+    *n = 0;
+    int rc = kb_sql_prepare(k, sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, gpu);
+    rc = summary_groups(k, st, out, n, err);
+    sqlite3_finalize(st);
+    if (rc != GW_OK) {
+        kb_result_summaries_free(*out, *n);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+void kb_result_summaries_free(kb_result_summary *s, size_t n)
+{
+    for (size_t i = 0; s && i < n; i++) {
+        free(s[i].workload);
+        free(s[i].metric);
+        free(s[i].precision);
+        free(s[i].unit);
+        kb_strlist_free(s[i].sources, s[i].n_sources);
+    }
+    free(s);
+}
+
 int kb_benchmarks_in_tokens(kb *k, kb_benchmark **out, size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
@@ -271,15 +394,13 @@ int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out
     return rc;
 }
 
-/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached, unless several
- * statements of that SQL may be open at once. */
-static int price_select(kb *k, const char *where, int cached, sqlite3_stmt **st, gw_error *err)
+/* "SELECT id, <a price's columns> FROM price" and where, prepared: cached. */
+static int price_select(kb *k, const char *where, sqlite3_stmt **st, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
     buf_puts(&sql, where);
-    int rc = cached ? kb_sql_prepare_cached(k, buf_cstr(&sql), st, err)
-                    : kb_sql_prepare(k, buf_cstr(&sql), st, err);
+    int rc = kb_sql_prepare_cached(k, buf_cstr(&sql), st, err);
     buf_free(&sql);
     return rc;
 }
@@ -289,14 +410,30 @@ struct kb_cursor {
     sqlite3_stmt *st;
 };
 
+/* One GPU, spot flag, count and currency's hourly cloud prices, cheapest per whole card first. */
+static void cursor_sql(gw_buf *sql)
+{
+    kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+                  " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
+}
+
 int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
 {
     sqlite3_stmt *st;
-    /* not a cached statement: several cursors of one SQL are open at once */
-    int rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
-                             " AND currency = ?4 ORDER BY amount / gpu_fraction, id",
-                          0, &st, err);
+    int rc = GW_OK;
     *out = NULL;
+    /* Several cursors are open at once, so each has a statement of its own; a closed one's is
+     * kept for the next (k->cursor_idle): a decision opens hundreds of cursors, a few at a
+     * time, and preparing each anew cost 7 M instructions a report, 38 M a grown KB's. */
+    if (k->n_cursor_idle)
+        st = k->cursor_idle[--k->n_cursor_idle];
+    else {
+        gw_buf sql = GW_BUF_INIT;
+        cursor_sql(&sql);
+        rc = kb_sql_prepare(k, buf_cstr(&sql), &st, err);
+        buf_free(&sql);
+    }
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, c->gpu);
@@ -324,19 +461,30 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
 
 void kb_cursor_close(kb_cursor *c)
 {
-    if (c) {
+    if (!c)
+        return;
+    kb *k = c->k;
+    sqlite3_reset(c->st);
+    if (k->n_cursor_idle < KB_CURSOR_POOL)
+        k->cursor_idle[k->n_cursor_idle++] = c->st;
+    else
         sqlite3_finalize(c->st);
-        free(c);
-    }
+    free(c);
+}
+
+/* Every hourly cloud price row of one seller's offer, the latest first. */
+static void offer_rows_sql(gw_buf *sql)
+{
+    kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
+    buf_puts(sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
+                  " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+                  " ORDER BY as_of DESC, currency, amount, id");
 }
 
 int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = price_select(k, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
-                             " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
-                             " ORDER BY as_of DESC, currency, amount, id",
-                          1, &st, err);
+    int rc = kb_sql_prepare_once(k, KB_STMT_CLOUD_OFFER_ROWS, offer_rows_sql, &st, err);
     *out = NULL;
     *n = 0;
     if (rc)
@@ -351,14 +499,19 @@ int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, g
                         (void **)out, n, err);
 }
 
+/* Whether a newer hourly cloud price of the same terms is there. */
+static void newer_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1"
+                  " AND provider IS ?2 AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5"
+                  " AND (?2 IS NOT NULL OR source IS ?6) AND gpu_fraction = ?7"
+                  " AND (?8 OR quality IS NOT 'anecdote') LIMIT 1");
+}
+
 int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err)
 {
-    static const char sql[] =
-        "SELECT 1 FROM price WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
-        " AND gpu_count = ?3 AND spot = ?4 AND as_of > ?5 AND (?2 IS NOT NULL OR source IS ?6)"
-        " AND gpu_fraction = ?7 AND (?8 OR quality IS NOT 'anecdote') LIMIT 1";
     sqlite3_stmt *st;
-    int rc = kb_sql_prepare_cached(k, sql, &st, err);
+    int rc = kb_sql_prepare_once(k, KB_STMT_CLOUD_NEWER, newer_sql, &st, err);
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, terms->gpu);
@@ -397,7 +550,7 @@ int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out
         return GW_OK;
     rc = price_select(k, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2"
                          " ORDER BY gpu_count, source, provider, instance, as_of DESC, id",
-                      1, &st, err);
+                      &st, err);
     if (rc)
         return rc;
     kb_sql_bind_text(st, 1, gpu);

@@ -65,8 +65,30 @@ int kb_sql_prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *e
     return rc;
 }
 
+int kb_sql_prepare_once(kb *k, kb_stmt_id id, void (*write_sql)(gw_buf *sql), sqlite3_stmt **st,
+                        gw_error *err)
+{
+    if (k->once[id]) {
+        *st = k->once[id];
+        sqlite3_clear_bindings(*st);
+        return GW_OK;
+    }
+    gw_buf sql = GW_BUF_INIT;
+    write_sql(&sql);
+    int rc = kb_sql_prepare(k, buf_cstr(&sql), st, err);
+    buf_free(&sql);
+    if (rc == GW_OK)
+        k->once[id] = *st;
+    return rc;
+}
+
 void kb_sql_done(kb *k, sqlite3_stmt *st)
 {
+    for (size_t i = 0; i < KB_STMT_IDS; i++)
+        if (k->once[i] == st) {
+            sqlite3_reset(st);
+            return;
+        }
     for (size_t i = 0; i < k->n_cached; i++)
         if (k->cached[i] == st) {
             sqlite3_reset(st);
@@ -82,6 +104,13 @@ void kb_sql_cache_free(kb *k)
         free(k->cached_sql[i]);
     }
     k->n_cached = 0;
+    for (size_t i = 0; i < KB_STMT_IDS; i++) {
+        sqlite3_finalize(k->once[i]);
+        k->once[i] = NULL;
+    }
+    for (size_t i = 0; i < k->n_cursor_idle; i++)
+        sqlite3_finalize(k->cursor_idle[i]);
+    k->n_cursor_idle = 0;
 }
 
 char *kb_sql_text(sqlite3_stmt *st, int i)

@@ -11,6 +11,16 @@
 #define KB_STMT_CACHE 48
 #define KB_ROW_STATEMENTS 4   /* kb_write.c: same row, same identity, insert, update */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
+#define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
+
+/* The statements a command runs many times, each kept prepared under a constant id
+ * (kb_sql_prepare_once): no SQL text is built, and none compared, per call. */
+typedef enum kb_stmt_id {
+    KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
+    KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
+    KB_STMT_GPU_NAMES,          /* kb_names.c: every GPU's names, per lookup without the cache */
+    KB_STMT_IDS
+} kb_stmt_id;
 
 typedef struct gpu_names gpu_names;   /* kb_names.c */
 
@@ -22,11 +32,17 @@ struct kb {
     gpu_names *names;   /* name-resolution cache (kb_names.c); NULL until needed, dropped on
                          * every write */
     size_t n_names;
+    int names_direct;   /* names kb_names.c resolved by one pass over the names, without it */
     /* Statements an import runs for every row, and the reads a decision repeats (one per
      * citation), kept prepared (kb_sql_prepare_cached). */
     char *cached_sql[KB_STMT_CACHE];
     sqlite3_stmt *cached[KB_STMT_CACHE];
     size_t n_cached;
+    sqlite3_stmt *once[KB_STMT_IDS];   /* kb_sql_prepare_once; NULL until first used */
+    /* kb_read.c: the statements of closed cloud-offer cursors, reset, for the next cursor (a
+     * decision opens one per GPU, count, spot flag and currency, a few at a time) */
+    sqlite3_stmt *cursor_idle[KB_CURSOR_POOL];
+    size_t n_cursor_idle;
     /* Each table's row statements (kb_write.c store_row), prepared on first use. */
     sqlite3_stmt *row_st[KB_TABLES][KB_ROW_STATEMENTS];
     /* Between kb_bulk_begin and kb_bulk_end: the SQL of each insert trigger it dropped (NULL:
@@ -45,9 +61,13 @@ int kb_sql_fail(kb *k, gw_error *err, int rc, const char *what);
 int kb_sql_prepare(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err);
 /* The same, kept prepared for the connection's life; give it back with kb_sql_done. */
 int kb_sql_prepare_cached(kb *k, const char *sql, sqlite3_stmt **st, gw_error *err);
+/* Statement id, prepared on its first use from the SQL write_sql writes, then kept for the
+ * connection's life (its bindings cleared for each use); give it back with kb_sql_done. */
+int kb_sql_prepare_once(kb *k, kb_stmt_id id, void (*write_sql)(gw_buf *sql), sqlite3_stmt **st,
+                        gw_error *err);
 /* Resets a cached statement, finalizes any other. */
 void kb_sql_done(kb *k, sqlite3_stmt *st);
-void kb_sql_cache_free(kb *k);                   /* every cached statement, before closing */
+void kb_sql_cache_free(kb *k);                   /* every kept statement, before closing */
 char *kb_sql_text(sqlite3_stmt *st, int i);      /* a copy (caller frees); NULL for NULL */
 double kb_sql_number(sqlite3_stmt *st, int i);   /* NaN for NULL */
 void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NULL */

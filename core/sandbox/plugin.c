@@ -58,7 +58,8 @@ typedef struct channel {
     int dead;                /* the worker was killed or ended: every plugin of it fails */
     int exclusive;           /* a worker of one plugin, which ends with it */
     char dead_msg[1024];
-    gw_buf each_args;        /* the encoded arguments the worker holds from the last "each" */
+    unsigned long long each_batch;   /* the plugin_batch whose arguments the worker holds from
+                                      * the last "each" (0: none) */
 } channel;
 
 struct plugin {
@@ -127,7 +128,7 @@ static void channel_close(channel *ch)
 {
     worker_free(ch->w);
     ch->w = NULL;
-    buf_free(&ch->each_args);
+    ch->each_batch = 0;
 }
 
 static int xml_opened;   /* this process opened libxml2 for plugins */
@@ -809,26 +810,46 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
     return rc;
 }
 
-int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
-                     const plugin_arg *shared, view **outs, gw_error *err)
+struct plugin_batch {
+    gw_buf encoded;          /* the arguments as the worker decodes them (worker_encode_list) */
+    size_t n;
+    unsigned long long id;   /* never reused, unlike the batch's address */
+};
+
+plugin_batch *plugin_batch_new(view *const *args, size_t n)
 {
+    static unsigned long long next_id;
+    plugin_batch *b = gw_xcalloc(1, sizeof *b);
+    worker_encode_list(args, n, &b->encoded);
+    b->n = n;
+    b->id = ++next_id;
+    return b;
+}
+
+void plugin_batch_free(plugin_batch *b)
+{
+    if (b) {
+        buf_free(&b->encoded);
+        free(b);
+    }
+}
+
+int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
+                      const plugin_arg *shared, view **outs, gw_error *err)
+{
+    size_t n = b->n;
     for (size_t i = 0; i < n; i++)
         outs[i] = NULL;
     view *req = request_new("each");
     view_map_set_str(req, "fn", fn);
-    /* the options every rule of a decision is given are sent once */
-    gw_buf enc = GW_BUF_INIT;
-    worker_encode_list(args, n, &enc);
+    /* the worker keeps the last batch it was sent: the options every rule of a decision is
+     * given cross the channel once */
     channel *ch = p->ch;
-    if (ch->each_args.len && enc.len == ch->each_args.len &&
-        memcmp(enc.data, ch->each_args.data, enc.len) == 0) {
+    if (ch->each_batch == b->id)
         view_map_set_bool(req, "args_same", 1);
-        buf_free(&enc);
-    } else {
-        view_map_set(req, "args", view_stringn(enc.data, enc.len));
-        buf_free(&ch->each_args);
-        ch->each_args = enc;
-    }
+    else
+        view_map_set(req, "args", view_stringn(b->encoded.data ? b->encoded.data : "",
+                                               b->encoded.len));
     if (shared) {
         /* the worker keeps the shared value's Lua table; it is sent only when it changes */
         view_map_set_num(req, "shared_id", (double)shared->id);
@@ -839,8 +860,11 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
     }
     view *list = NULL;
     int rc = request(p, req, &list, err);
-    if (rc == GW_OK && shared)
-        p->shared_sent = shared->id;
+    if (rc == GW_OK) {   /* the worker decoded and kept them */
+        ch->each_batch = b->id;
+        if (shared)
+            p->shared_sent = shared->id;
+    }
     char label[4400];
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
     if (rc == GW_OK && (view_kind(list) != VIEW_LIST || view_len(list) != n))
@@ -851,6 +875,15 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
     for (size_t i = 0; rc == GW_OK && i < n; i++)
         outs[i] = view_copy(view_list_at(list, i));
     view_free(list);
+    return rc;
+}
+
+int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
+                     const plugin_arg *shared, view **outs, gw_error *err)
+{
+    plugin_batch *b = plugin_batch_new(args, n);
+    int rc = plugin_call_batch(p, fn, b, shared, outs, err);
+    plugin_batch_free(b);
     return rc;
 }
 

@@ -59,6 +59,30 @@ ratio() {
         if (b > 0) printf "  ratio %.2f  (target: %s)\n", a / b, t; else print "  ratio n/a" }'
 }
 
+# ---- instructions: callgrind over a whole command, its plugin workers included ------------
+# instructions CMD...: sets IR to the instructions callgrind counts in CMD and in every process
+# it starts, summed, and PROCS to their number.  gpuwise's plugin workers are forked: under
+# valgrind each ends at its channel's end of file instead of being killed (core/sandbox/worker.c)
+# and prints its own count.  A worker may write no file (RLIMIT_FSIZE 0), so valgrind's log
+# comes through a pipe and its profiles go to /dev/null.  IR is empty without valgrind.
+instructions() {
+    IR= PROCS=0
+    have valgrind || return 0
+    set -- $(valgrind --tool=callgrind --trace-children=yes --callgrind-out-file=/dev/null \
+                 "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p' |
+             awk '{ s += $1 } END { printf "%d %d\n", s, NR }')
+    IR=${1:-} PROCS=${2:-0}
+}
+# ir_pair LABEL REF-LABEL TARGET: prints the instructions of the last two `instructions` calls
+# (gpuwise's in GW_IR, the reference's in IR) and their ratio.
+ir_pair() {
+    [ -n "$GW_IR" ] && [ -n "$IR" ] || { echo "  instructions: valgrind not installed"; return; }
+    awk -v a="$GW_IR" -v p="$GW_PROCS" -v b="$IR" -v l="$1" -v r="$2" -v t="$3" 'BEGIN {
+        printf "  instructions %-31s %12.1f M (gpuwise and %d plugin workers)\n", l, a / 1e6, p - 1
+        printf "  instructions %-31s %12.1f M\n", r, b / 1e6
+        printf "  instruction ratio %.2f  (target: %s)\n", a / b, t }'
+}
+
 GPUS=$(sqlite3 "$KB" "SELECT group_concat(id) FROM (SELECT id FROM gpu ORDER BY id LIMIT 40)")
 awk -v n="$ROWS" -v seed=42 -v prefix=bench -v gpus="$GPUS" -f tests/bench/gen_benchmarks.awk \
     >"$W/rows.csv"
@@ -228,12 +252,8 @@ if "$GW" help report >/dev/null 2>&1; then
     gw_ms=$MS
     # What starting any program costs here, for scale.
     time_it "/bin/true (starting a process)" "$RUNS" /bin/true
-    if have valgrind; then
-        ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$GW" report \
-                 examples/vision-team.lua --format html -o "$W/report-cg.html" 2>&1 |
-             sed -n 's/.*Collected : //p')
-        echo "  instructions (callgrind, the whole process): $ir"
-    fi
+    instructions "$GW" report examples/vision-team.lua --format html -o "$W/report-cg.html"
+    [ -n "$IR" ] && echo "  instructions (callgrind, gpuwise and its $((PROCS - 1)) plugin workers): $IR"
     if have cmark-gfm; then
         time_it "cmark-gfm (the finished Markdown)" "$RUNS" cmark-gfm -e table \
             -e strikethrough "$W/report.md"
@@ -268,6 +288,54 @@ if "$GW" help report >/dev/null 2>&1; then
 else
     echo "  the report command is not there: skipped"
 fi
+
+# ---- report vs cmark-gfm, each example -----------------------------------------------------
+# bench_report_vs_cmark: each example's report to HTML against cmark-gfm turning the report's
+# own Markdown into HTML, in time (a run's wall time, median) and in instructions (callgrind:
+# gpuwise with its plugin workers against cmark-gfm).  Target: within 3x.
+bench_report_vs_cmark() {
+    if ! have cmark-gfm || ! "$GW" help report >/dev/null 2>&1; then
+        echo "  no cmark-gfm, or no report command: skipped"
+        return
+    fi
+    for wl in examples/*.lua; do
+        name=$(basename "$wl" .lua)
+        "$GW" --kb "$KB" report "$wl" --format md -o "$W/$name.md" >/dev/null 2>&1
+        echo "  $name ($(wc -c <"$W/$name.md" | tr -d ' ') bytes of Markdown):"
+        time_it "gpuwise report --format html" "$RUNS" "$GW" --kb "$KB" report "$wl" --format html
+        gw_ms=$MS
+        time_it "cmark-gfm (the report's Markdown)" "$RUNS" cmark-gfm -e table -e strikethrough \
+            "$W/$name.md"
+        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm"
+        instructions "$GW" --kb "$KB" report "$wl" --format html
+        GW_IR=$IR GW_PROCS=$PROCS
+        instructions cmark-gfm -e table -e strikethrough "$W/$name.md"
+        ir_pair "gpuwise report" "cmark-gfm" "within 3x of cmark-gfm"
+    done
+}
+echo
+echo "== report vs cmark-gfm: each example on the shipped KB"
+echo "  (instructions: callgrind over the whole command, gpuwise and its forked plugin workers"
+echo "  summed, each worker reporting its own count as it ends; instructions() above)"
+bench_report_vs_cmark
+
+# ---- kb show vs sqlite3 --------------------------------------------------------------------
+# bench_kb_show LABEL KB: `kb show 3090` (a datasheet: resolving the name, then the card's rows)
+# against sqlite3 opening the same KB for 'select 1', in time and instructions.  Target: 2x.
+bench_kb_show() {
+    time_it "gpuwise kb show 3090 ($1)" "$RUNS" "$GW" --kb "$2" kb show 3090
+    gw_ms=$MS
+    time_it "sqlite3 KB 'select 1' ($1)" "$RUNS" sqlite3 "$2" 'select 1'
+    ratio "$gw_ms" "$MS" "within 2x of sqlite3"
+    instructions "$GW" --kb "$2" kb show 3090
+    GW_IR=$IR GW_PROCS=$PROCS
+    instructions sqlite3 "$2" 'select 1'
+    ir_pair "gpuwise kb show 3090" "sqlite3 'select 1'" "within 2x of sqlite3"
+}
+echo
+echo "== kb show vs sqlite3 'select 1': the shipped KB and the grown KB"
+bench_kb_show "shipped KB" "$KB"
+bench_kb_show "grown KB" "$W/grown.db"
 
 # ---- decide ------------------------------------------------------------------------------
 # decide_once LABEL KB WORKLOAD: times decide, then prints the options and the offers read.

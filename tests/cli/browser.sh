@@ -91,7 +91,8 @@ open_doc() {
     check_eq "browser: $name SVG charts" "$(count '<svg' "$dom")" "$(count '<svg' "$html")"
 }
 
-write_doc datasheet kb show "RTX 3090"
+# --all: the datasheet lists every measured result (by default it summarises them)
+write_doc datasheet kb show "RTX 3090" --all
 write_doc comparison kb compare 4090 a100-sxm4-80gb h100-sxm5
 write_doc justification report examples/vision-team.lua
 write_doc justification-full report examples/vision-team.lua --appendix full
@@ -116,7 +117,7 @@ timeout 300 python3 "$ROOT/tests/cli/chromium.py" "$BROWSER" "$T/jobs" 2>"$T/chr
 if open_doc datasheet; then
     grep -q "936 GB/s" "$dom" && pass "browser: datasheet shows 936 GB/s" ||
         fail "browser: datasheet shows 936 GB/s"
-    run "$GW" --kb "$KB" kb show "RTX 3090" --json
+    run "$GW" --kb "$KB" kb show "RTX 3090" --all --json
     specs="//h2[@id='specifications']/following-sibling::table[1]"
     check_eq "browser: datasheet title names the card" \
         "$(xp "$dom" 'string(//h1)')" "$(jqr .name) datasheet"
