@@ -394,6 +394,11 @@ int lplugin_call(lplugin *p, const char *fn, view *const *args, size_t nargs, vi
         rc = lplugin_value_to_view(p, lua_gettop(L), label, out, err);
     }
     lua_settop(L, top);
+    /* A pricing or importer entry point is handed a whole input, and the documents it parses
+     * live outside the Lua heap, so the collector feels no pressure to free them: collect now,
+     * so that what it dropped is gone before the next shipped plugin runs in this worker. */
+    if (!strcmp(fn, "offers") || !strcmp(fn, "import"))
+        lua_gc(L, LUA_GCCOLLECT);
     return rc;
 }
 
