@@ -151,7 +151,7 @@ rss_check() {
         "$(awk -v b="$2" -v rows="$ROWS" 'BEGIN { printf "%.1f MB (%d rows)", b / 1024, rows / 10 }')" \
         "$(awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
         "under 64 MB, within 1.5x of a tenth of the rows" \
-        "$(awk -v a="$1" -v b="$2" 'BEGIN { print a < 65536 && b > 0 && a / b <= 1.5 ? "met" : "missed" }')"
+        "$(awk -v a="$1" -v b="$2" 'BEGIN { print (a < 65536 && b > 0 && a / b <= 1.5 ? "met" : "missed") }')"
 }
 # import_pair LABEL CSV TENTH TARGET [--with IMPORTER]: gpuwise against sqlite3 on CSV, and
 # gpuwise's peak memory on TENTH (a tenth of the rows) for the flatness ratio
@@ -275,7 +275,7 @@ bench_export() {
         "$(awk -v b="$RSS" 'BEGIN { printf "%.1f MB", b / 1024 }')" \
         "$(awk -v a="$gw_rss" -v b="$RSS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
         "32 MB or less (the ratio is against sqlite3 -csv)" \
-        "$(awk -v a="$gw_rss" -v f="$file_rss" 'BEGIN { print a <= 32768 && f <= 32768 ? "met" : "missed" }')"
+        "$(awk -v a="$gw_rss" -v f="$file_rss" 'BEGIN { print (a <= 32768 && f <= 32768 ? "met" : "missed") }')"
 }
 echo
 echo "== listings: prices list, kb sources and kb export on the grown KB"
