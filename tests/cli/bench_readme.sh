@@ -56,3 +56,15 @@ check_eq "bench_readme: the marker-less file is unchanged" "$(cat "$T/plain.md")
 # The real README has one pair of markers, so make bench-readme has a place to write.
 check_eq "bench_readme: README.md has one begin and one end marker" \
     "$(grep -c '^<!-- bench:begin -->$' "$ROOT/README.md") $(grep -c '^<!-- bench:end -->$' "$ROOT/README.md")" "1 1"
+
+# tests/bench/record.sh, the verdict run.sh writes: the limit read from the target's text.
+RESULTS="$T/verdicts.tsv"
+. "$ROOT/tests/bench/record.sh"
+record a 3 1 3.00 "within 3x of cmark-gfm"       # 3.00 <= 3: met (the limit itself)
+record b 3 1 3.01 "within 3x of cmark-gfm"       # 3.01 > 3: missed
+record c 1 10 0.20 "0.1 or less: below pandoc"   # 0.20 > 0.1: missed
+record d 1 1 1.29 "none: time against sqlite3"   # no limit stated: n/a
+record e 1 0 n/a "within 2x"                     # no reference figure: n/a
+record f 9 8 1.10 "under 64 MB" missed           # the caller's verdict wins
+check_eq "bench_readme: record's verdicts" "$(cut -f1,6 "$RESULTS" | tr '\t\n' ': ')" \
+    "a:met b:missed c:missed d:n/a e:n/a f:missed "
