@@ -57,7 +57,7 @@ UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 KB_DATA  := $(wildcard kb/data/*.csv) kb/schema.sql
 KB_DB    := kb/gpuwise.db
 
-.PHONY: all deps test-deps demo test check-long unit asan bench fuzz install uninstall clean help gpuwise
+.PHONY: all deps test-deps demo test check-long unit asan bench bench-readme fuzz install uninstall clean help gpuwise
 
 ifneq ($(GW_DEPS_CHECKED),)
 # ./gpuwise is the default build's; other builds (make asan) leave it alone.
@@ -189,6 +189,10 @@ bench: all
 	@sh .ci/deps.sh --bench
 	@sh tests/bench/run.sh
 
+# bench-readme: make bench, then README.md's Speed table rewritten from its summary.
+bench-readme: bench
+	@python3 tests/bench/readme_table.py build/bench/results.tsv README.md
+
 fuzz:
 	@sh .ci/deps.sh --fuzz
 	@sh tests/fuzz/run.sh
@@ -208,6 +212,7 @@ help:
 	@echo "make check-long  the long sweeps make test samples (SIGKILLs, valgrind, kb sweeps)"
 	@echo "make asan     run the tests under AddressSanitizer + UBSan"
 	@echo "make bench    run the benchmarks (ratios against sqlite3, cmark-gfm, pandoc)"
+	@echo "make bench-readme  make bench, then README.md's Speed table from its results"
 	@echo "make fuzz     run the fuzz harnesses for a set time"
 	@echo "make install  PREFIX=/usr/local DESTDIR="
 

