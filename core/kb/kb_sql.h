@@ -9,7 +9,7 @@
 #include "kb.h"
 
 #define KB_STMT_CACHE 48
-#define KB_ROW_STATEMENTS 4   /* kb_write.c: same row, same identity, insert, update */
+#define KB_ROW_STATEMENTS 6   /* kb_write.c: same row, same identity, insert, update, open, pick */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 #define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
 

@@ -2,6 +2,7 @@
  * value, then the rows it names, then the table's own rule), stored through statements kept
  * prepared per table, the row structs' puts, and a bulk import's full-text entries made in one
  * statement at its end.  Every write runs inside kb_begin/kb_commit. */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -152,14 +153,32 @@ static int where_columns(gw_buf *sql, const kb_table *t, int keys_only)
 
 /* The statements store_row runs for table t, one of each kind per table: prepared on first
  * use and kept for the connection's life (an import runs them for every row). */
-enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPDATE };
+enum { ROW_SAME, ROW_KEY, ROW_INSERT, ROW_UPDATE, ROW_OPEN, ROW_PICK };
 
 /* The rows this transaction's writes matched (stored, updated or found identical), by table
  * and rowid: a row sharing its identity with another (a price range's two ends) updates only
  * a stored row no earlier row of the import took, and `kb import --replace` removes the rows
  * of its source that none matched. */
 #define MATCHED_TABLE "CREATE TEMP TABLE IF NOT EXISTS kb_matched (tbl INTEGER, row INTEGER, " \
-                      "PRIMARY KEY (tbl, row)) WITHOUT ROWID"
+                      "PRIMARY KEY (tbl, row)) WITHOUT ROWID; " OPEN_TABLES
+
+/* The rows of each shared identity (a group, named by its first rowid) that a row of this
+ * transaction may still update: a group is copied into kb_open, less its matched rows, when a
+ * row first looks it up (kb_opened), and a row leaves it when matched, so a look-up reads a
+ * few open rows instead of every row of its group. */
+#define OPEN_TABLES "CREATE TEMP TABLE IF NOT EXISTS kb_open (tbl INTEGER, grp INTEGER, " \
+                    "row INTEGER, PRIMARY KEY (tbl, grp, row)) WITHOUT ROWID; " \
+                    "CREATE INDEX IF NOT EXISTS temp.kb_open_row ON kb_open (tbl, row); " \
+                    "CREATE TEMP TABLE IF NOT EXISTS kb_opened (tbl INTEGER, grp INTEGER, " \
+                    "PRIMARY KEY (tbl, grp)) WITHOUT ROWID"
+#define MATCHED_FORGET "DELETE FROM temp.kb_matched; DELETE FROM temp.kb_open; " \
+                       "DELETE FROM temp.kb_opened"
+
+/* A row of a shared identity is compared on its other columns with the OPEN_WINDOW oldest open
+ * rows of its group, not all of them: 20,000 edited rows of one identity each compared with
+ * every open row took time quadratic in the group (4,000: 13.3 s).  A group of that many open
+ * rows is no range's ends; it is a list whose rows, edited, keep their order. */
+#define OPEN_WINDOW 32
 
 /* Sets matched_from: each table with shared identities' last rowid now, when no row of it is
  * matched yet. */
@@ -188,7 +207,7 @@ int kb_matches_forget(kb *k, gw_error *err)
 {
     int rc = kb_write_check(k, err);
     if (rc == GW_OK && k->matched_ready &&
-        sqlite3_exec(k->db, "DELETE FROM temp.kb_matched", NULL, NULL, NULL) != SQLITE_OK)
+        sqlite3_exec(k->db, MATCHED_FORGET, NULL, NULL, NULL) != SQLITE_OK)
         rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
     int step = rc == GW_OK ? matched_from_now(k) : SQLITE_OK;
     return step == SQLITE_OK ? rc : kb_sql_fail(k, err, step, "reading");
@@ -208,33 +227,72 @@ static int matched_ready(kb *k, gw_error *err)
  * and a commit keeps the last transaction's rows. */
 void kb_write_begin(kb *k)
 {
-    k->matched_ready = sqlite3_exec(k->db, MATCHED_TABLE "; DELETE FROM temp.kb_matched", NULL,
+    k->matched_ready = sqlite3_exec(k->db, MATCHED_TABLE "; " MATCHED_FORGET, NULL,
                                     NULL, NULL) == SQLITE_OK;
     if (matched_from_now(k) != SQLITE_OK)   /* then no bound: slower look-ups, the same rows */
         for (int t = 0; t < KB_TABLES; t++)
             k->matched_from[t] = INT64_MAX;
 }
 
-/* SELECT of the stored row with v's identity that best stands for it: one no earlier write of
- * this transaction matched first, then the one with the fewest other columns different (an
- * edited note finds the end of a range whose amount it keeps), then the oldest.  Where rows
- * share identities, only rows up to matched_from (bound last) are candidates: every later one
- * is matched, and taking a matched row means adding a new one, as finding none does; without
- * the bound 20,000 rows of one identity made each look-up scan the earlier ones. */
-static void key_sql(gw_buf *sql, const kb_table *t)
+/* The number of columns outside the identity in which table t's row differs from the bound
+ * values, as SQL (nothing where the identity is every column); the fewer, the better a stored
+ * row stands for them (an edited note finds the end of a range whose amount it keeps).
+ * Returns how many columns it compares. */
+static int differing_sql(gw_buf *sql, const kb_table *t)
 {
-    buf_printf(sql, "SELECT rowid, EXISTS (SELECT 1 FROM temp.kb_matched WHERE tbl = %d AND "
-               "row = %s.rowid) AS taken FROM %s WHERE ", (int)(t - kb_tables), t->sql, t->sql);
-    where_columns(sql, t, 1);
-    if (t->shared_identity)
-        buf_printf(sql, " AND rowid <= ?%d", t->ncols + 1);
-    buf_puts(sql, " ORDER BY taken");
     int others = 0;
     for (int i = 0; i < t->ncols; i++)
         if (!(t->cols[i].flags & KB_KEY))
-            buf_printf(sql, "%s(%s IS NOT ?%d)", others++ ? " + " : ", ", t->cols[i].name,
-                       i + 1);
-    buf_puts(sql, ", rowid LIMIT 1");
+            buf_printf(sql, "%s(%s.%s IS NOT ?%d)", others++ ? " + " : "", t->sql,
+                       t->cols[i].name, i + 1);
+    return others;
+}
+
+/* SELECT of the stored row with v's identity that best stands for it, in a table whose rows
+ * have identities of their own: one no earlier write of this transaction matched first, then
+ * the one with the fewest other columns different, then the oldest.  In a table whose rows
+ * share identities it selects the group instead: the first rowid of the identity up to
+ * matched_from (bound after the columns), or 0.  Later rows are all matched, and taking a
+ * matched row means adding a new one, as finding none does. */
+static void key_sql(gw_buf *sql, const kb_table *t)
+{
+    if (t->shared_identity) {
+        buf_printf(sql, "SELECT ifnull(min(rowid), 0) FROM %s WHERE ", t->sql);
+        where_columns(sql, t, 1);
+        buf_printf(sql, " AND rowid <= ?%d", t->ncols + 1);
+        return;
+    }
+    buf_printf(sql, "SELECT rowid, EXISTS (SELECT 1 FROM temp.kb_matched WHERE tbl = %d AND "
+               "row = %s.rowid) AS taken FROM %s WHERE ", (int)(t - kb_tables), t->sql, t->sql);
+    where_columns(sql, t, 1);
+    buf_puts(sql, " ORDER BY taken, ");
+    if (differing_sql(sql, t))
+        buf_puts(sql, ", ");
+    buf_puts(sql, "rowid LIMIT 1");
+}
+
+/* ROW_OPEN: copies the unmatched rows of v's identity up to matched_from (bound after the
+ * columns) into kb_open as the group bound after it.  ROW_PICK: that group's OPEN_WINDOW oldest
+ * open rows, oldest first, each with how many other columns differ from v (read in index
+ * order: an ORDER BY on the count would build a temporary b-tree at every row, and freeing
+ * its cache each time made 20,000 look-ups spend most of their time returning memory). */
+static void open_sql(gw_buf *sql, const kb_table *t, int pick)
+{
+    int tbl = (int)(t - kb_tables), group = t->ncols + 2;
+    if (pick) {
+        buf_puts(sql, "SELECT open.row, ");
+        if (!differing_sql(sql, t))
+            buf_puts(sql, "0");
+        buf_printf(sql, " FROM temp.kb_open AS open JOIN %s ON %s.rowid = open.row WHERE "
+                   "open.tbl = %d AND open.grp = ?%d ORDER BY open.row LIMIT %d", t->sql,
+                   t->sql, tbl, group, OPEN_WINDOW);
+        return;
+    }
+    buf_printf(sql, "INSERT OR IGNORE INTO temp.kb_open (tbl, grp, row) SELECT %d, ?%d, rowid "
+               "FROM %s WHERE ", tbl, group, t->sql);
+    where_columns(sql, t, 1);
+    buf_printf(sql, " AND rowid <= ?%d AND NOT EXISTS (SELECT 1 FROM temp.kb_matched WHERE "
+               "tbl = %d AND row = %s.rowid)", t->ncols + 1, tbl, t->sql);
 }
 
 /* INSERT of every column, or UPDATE of the columns outside the identity of the row whose rowid
@@ -272,6 +330,8 @@ static int row_statement(kb *k, const kb_table *t, int which, const kb_value *v,
             buf_puts(&sql, " LIMIT 1");
         } else if (which == ROW_KEY) {
             key_sql(&sql, t);
+        } else if (which == ROW_OPEN || which == ROW_PICK) {
+            open_sql(&sql, t, which == ROW_PICK);
         } else {
             write_sql(&sql, t, which == ROW_UPDATE);
         }
@@ -293,21 +353,28 @@ static void row_statement_done(sqlite3_stmt *st)
     sqlite3_clear_bindings(st);
 }
 
-/* *row: the rowid table t's query of kind which finds for v (0: none); *taken (may be NULL):
- * whether an earlier write of this transaction matched it. */
-static int row_found(kb *k, const kb_table *t, int which, const kb_value *v, sqlite3_int64 *row,
-                     int *taken, gw_error *err)
+/* *row: the rowid table t's query of kind which finds for v (0: none), in group (ROW_OPEN,
+ * ROW_PICK: of the rows it reads, the first with the fewest columns different). */
+static int row_found(kb *k, const kb_table *t, int which, const kb_value *v,
+                     sqlite3_int64 group, sqlite3_int64 *row, gw_error *err)
 {
     sqlite3_stmt *st;
     int rc = row_statement(k, t, which, v, &st, err);
     if (rc != GW_OK)
         return rc;
-    if (which == ROW_KEY && t->shared_identity)
+    if ((which == ROW_KEY || which == ROW_OPEN) && t->shared_identity)
         sqlite3_bind_int64(st, t->ncols + 1, k->matched_from[t - kb_tables]);
-    int step = sqlite3_step(st);
-    *row = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-    if (taken)
-        *taken = step == SQLITE_ROW && which == ROW_KEY && sqlite3_column_int(st, 1);
+    if (which == ROW_OPEN || which == ROW_PICK)
+        sqlite3_bind_int64(st, t->ncols + 2, group);
+    int step = sqlite3_step(st), fewest = INT_MAX;
+    *row = 0;
+    for (; step == SQLITE_ROW && which == ROW_PICK; step = sqlite3_step(st))
+        if (sqlite3_column_int(st, 1) < fewest) {   /* the oldest of the closest */
+            fewest = sqlite3_column_int(st, 1);
+            *row = sqlite3_column_int64(st, 0);
+        }
+    if (step == SQLITE_ROW)
+        *row = sqlite3_column_int64(st, 0);
     row_statement_done(st);
     if (step != SQLITE_ROW && step != SQLITE_DONE)
         return kb_sql_fail(k, err, step, "reading");
@@ -335,19 +402,53 @@ static int run_write(kb *k, const kb_table *t, const kb_value *v, sqlite3_int64 
     return rc;
 }
 
-/* Records that this transaction's writes matched row of table t. */
-static int mark_matched(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err)
+/* Runs sql, a write of table t's row (?1 the table, ?2 the row); *changed (may be NULL): whether
+ * it changed a row. */
+static int row_note(kb *k, const char *sql, const kb_table *t, sqlite3_int64 row, int *changed,
+                    gw_error *err)
 {
     sqlite3_stmt *st;
-    int rc = kb_sql_prepare_cached(k, "INSERT OR IGNORE INTO temp.kb_matched (tbl, row) "
-                                   "VALUES (?1, ?2)", &st, err);
+    int rc = kb_sql_prepare_cached(k, sql, &st, err);
     if (rc != GW_OK)
         return rc;
     sqlite3_bind_int(st, 1, (int)(t - kb_tables));
     sqlite3_bind_int64(st, 2, row);
     int step = sqlite3_step(st);
+    if (changed)
+        *changed = sqlite3_changes(k->db) > 0;
     kb_sql_done(k, st);
     return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "writing");
+}
+
+/* Records that this transaction's writes matched row of table t: it leaves its open group. */
+static int mark_matched(kb *k, const kb_table *t, sqlite3_int64 row, gw_error *err)
+{
+    int rc = row_note(k, "INSERT OR IGNORE INTO temp.kb_matched (tbl, row) VALUES (?1, ?2)", t,
+                      row, NULL, err);
+    if (rc == GW_OK && t->shared_identity)
+        rc = row_note(k, "DELETE FROM temp.kb_open WHERE tbl = ?1 AND row = ?2", t, row, NULL,
+                      err);
+    return rc;
+}
+
+/* *row: the stored row that v, of a table whose rows share identities, updates (0: none, v is
+ * added): the open row of its identity's group (opened on its first look-up) with the fewest
+ * other columns different, among the group's OPEN_WINDOW oldest. */
+static int shared_row(kb *k, const kb_table *t, const kb_value *v, sqlite3_int64 *row,
+                      gw_error *err)
+{
+    sqlite3_int64 group = 0;
+    int opening = 0;
+    *row = 0;
+    int rc = row_found(k, t, ROW_KEY, v, 0, &group, err);
+    if (rc == GW_OK && group)
+        rc = row_note(k, "INSERT OR IGNORE INTO temp.kb_opened (tbl, grp) VALUES (?1, ?2)", t,
+                      group, &opening, err);
+    if (rc == GW_OK && opening)
+        rc = row_found(k, t, ROW_OPEN, v, group, row, err);
+    if (rc == GW_OK && group)
+        rc = row_found(k, t, ROW_PICK, v, group, row, err);
+    return rc;
 }
 
 void kb_row_statements_free(kb *k)
@@ -389,19 +490,19 @@ static int store_row(kb *k, const kb_table *t, kb_value *v, int *outcome, gw_err
     if (rc || (rc = validate_row(k, t, v, err)) != GW_OK)
         return rc;
 
-    int keyed = 0, taken = 0;
+    int keyed = 0;
     sqlite3_int64 row = 0;
     for (int i = 0; i < t->ncols; i++)
         keyed |= (t->cols[i].flags & KB_KEY) != 0;
-    rc = row_found(k, t, ROW_SAME, v, &row, NULL, err);
+    rc = row_found(k, t, ROW_SAME, v, 0, &row, err);
     if (rc == GW_OK && row) {
         *outcome = KB_UNCHANGED;
         return mark_matched(k, t, row, err);
     }
-    if (rc == GW_OK && keyed)
-        rc = row_found(k, t, ROW_KEY, v, &row, &taken, err);
-    if (rc == GW_OK && row && taken && t->shared_identity)
-        row = 0;
+    if (rc == GW_OK && keyed && t->shared_identity)
+        rc = shared_row(k, t, v, &row, err);
+    else if (rc == GW_OK && keyed)
+        rc = row_found(k, t, ROW_KEY, v, 0, &row, err);
     *outcome = row ? KB_UPDATED : KB_ADDED;
     if (rc == GW_OK)
         rc = names_owned(k, t, v, err);

@@ -6,8 +6,8 @@
 # the wall clock): the quadratic look-up took 111 s for the first file; linear, it takes 0.5 s,
 # and the prices under 2 s.  The rules checked beside the time: benchmark rows have no identity
 # (a row is itself), so distinct rows are all added and identical ones stored once; price rows
-# of one identity (a range's ends) are all kept, and each finds its own row again when imported
-# again.
+# of one identity (a range's ends) are all kept, each finds its own row again when imported
+# again, and edited, each updates one stored end, in order.
 . "$ROOT/tests/cli/lib.sh"
 
 if [ ! -f "$SHIPPED_KB" ] || [ ! -x /usr/bin/time ]; then
@@ -95,6 +95,25 @@ check_eq "the same 20,000 prices again: all unchanged" "$(counts prices)" "0,0,2
 sed 's/^\(rtx-4090,cloud,\)0\.500001,/\10.9,/' "$T/ends.csv" >"$T/ends-edited.csv"
 import_json "20,000 prices of one identity, one edited: in linear time" "$KB" "$T/ends-edited.csv"
 check_eq "one end of 20,000 edited: 1 updated, 19,999 unchanged" "$(counts prices)" "0,1,19999"
+# every end edited (0.5xxxxx -> 0.6xxxxx, same order) and one more end, 0.7: no row is found
+# identical, so each updates the open row of its identity with the fewest other columns
+# different among the oldest few; every stored end differs in the amount alone, so the oldest:
+# the 20,000 update the 20,000 stored ends in order, and the 20,001st finds every end taken
+# and is added.  Comparing each row with every open row of the group took 13.3 s for 4,000.
+{ sed 's/^\(rtx-4090,cloud,\)0\.5/\10.6/' "$T/ends.csv"
+  echo "rtx-4090,cloud,0.7,USD,hour,1,,acme,x,0,2026-01-01,lambda-gpu-benchmarks,,,,,,"; } \
+    >"$T/ends-all.csv"
+import_json "20,000 prices of one identity, all edited: in linear time" "$KB" "$T/ends-all.csv"
+check_eq "all 20,000 ends edited and one more: 1 added, 20,000 updated, 0 unchanged" \
+    "$(counts prices)" "1,20000,0"
+# in order: the oldest stored end (rowid order) holds the first edited amount, 0.600001, and
+# the 20,001 ends of the identity are 0.600001 .. 0.620000 and 0.7, none left of 0.5xxxxx
+check_eq "the edited ends updated the stored ends in order" \
+    "$(sqlite3 "$KB" "SELECT amount FROM price WHERE provider = 'acme' AND instance = 'x' ORDER BY rowid LIMIT 1")" \
+    "0.600001"
+check_eq "the identity holds 20,001 ends, none old" \
+    "$(sqlite3 "$KB" "SELECT count(*), sum(amount < 0.6) FROM price WHERE provider = 'acme' AND instance = 'x'")" \
+    "20001|0"
 
 # --- the identity indexes hold every column a row is compared on ------------------------------
 # A column added to a table later and left out of its index makes rows that differ in it alone
