@@ -45,6 +45,10 @@ const gw_env_var gw_env_vars[GW_ENV_N] = {
                                     "connect a plugin's sources to loopback, private, link-local "
                                     "and cloud metadata addresses too (a local mirror, an "
                                     "intranet); 0, public addresses only", NULL, "", 0, 0, 1, 1},
+    [GW_ENV_DECIDE_FULL] = {"GPUWISE_DECIDE_FULL", "1 draws every compared option in the "
+                            "robustness analysis, even one its cost's lower bound shows can win "
+                            "no draw (for tests: the answer is the same); 0, those are skipped",
+                            NULL, "", 0, 0, 1, 1},
     [GW_ENV_BUSY_TIMEOUT_MS] = {"GPUWISE_BUSY_TIMEOUT_MS", "how long a command waits for another "
                                 "one writing the KB before it gives up with exit 75", NULL,
                                 "milliseconds", 5000, 0, 2147483647, 1},

@@ -6,6 +6,7 @@
 #include "decide_robust.h"
 #include "decide_demand.h"
 #include "base/check.h"
+#include "base/limits.h"
 #include "base/units.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
@@ -87,6 +88,7 @@ typedef struct compared {
     double p_lo, p_hi, t_lo, t_hi;
     double c_lo, c_hi;                 /* served: its capacity's band (else NaN) */
     double adjustment;                 /* the rules' factor on its cost per unit */
+    int drawn;                         /* 0: its lower bound shows it wins no draw (skipped) */
     size_t wins;
     size_t past_deadline;              /* a job: draws whose speed misses the deadline */
     size_t missed;                     /* draws in which it misses any target (deadline too) */
@@ -159,6 +161,52 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
     return at.per_unit * x->adjustment;
 }
 
+/* 1 when the option's cost per unit is monotone in its drawn price and speed, as the bound
+ * needs: not served (a served option's speed is its drawn capacity's share of the demand), and
+ * a job (work fixed: cost per unit is the bill for it) or capacity for every hour (hours fixed:
+ * cost per hour over speed).  Anything else is always drawn. */
+static int bounded(const decision *d, const compared *x)
+{
+    return isnan(x->c_lo) && (workload_is_job(d->w) || isnan(x->o->hours_needed));
+}
+
+/* The bound that spares the draws an option that cannot win one.  An option's cost per unit
+ * rises with its price and falls with its speed, so in every draw it costs at least its
+ * favourable corner's (low price, high speed) and at most its unfavourable one's (where
+ * bounded says so).  A bounded option that finishes in time even at its low speed meets the
+ * targets in every draw: the least unfavourable corner of those (x the rules' adjustment) is a
+ * cost some option beats or equals in every draw.  An option whose favourable corner is above
+ * it (by more than rounding) wins no draw: it is not drawn (p_best 0, as drawn), unless
+ * GPUWISE_DECIDE_FULL is 1.  Returns how many are drawn. */
+static size_t mark_drawn(decision *d, compared *c, size_t n)
+{
+    double full = 0, ceiling = INFINITY;
+    gw_env_number(GW_ENV_DECIDE_FULL, &full, NULL);
+    for (size_t i = 0; i < n; i++) {
+        c[i].drawn = 1;
+        if (!bounded(d, &c[i]))
+            continue;
+        decide_option hi = decide_option_costed_at(d, c[i].o, c[i].p_hi, c[i].t_lo);
+        double worst = hi.per_unit * c[i].adjustment;
+        if (!(hi.hours_needed > hi.hours_available) && worst < ceiling)
+            ceiling = worst;
+    }
+    size_t drawn = n;
+    if (full == 1 || !isfinite(ceiling))
+        return drawn;
+    for (size_t i = 0; i < n; i++) {
+        if (!bounded(d, &c[i]))
+            continue;
+        double best = decide_option_costed_at(d, c[i].o, c[i].p_lo, c[i].t_hi).per_unit *
+                      c[i].adjustment;
+        if (best > ceiling * (1 + DECIDE_ROBUST_BOUND_MARGIN)) {
+            c[i].drawn = 0;
+            drawn--;
+        }
+    }
+    return drawn;
+}
+
 /* DECIDE_ROBUST_DRAWS draws: in each, the cheapest option by the figure the options are ranked
  * by (cost per unit x the rules' adjustment) among those that meet the targets in it wins, and
  * every option's regret is how much dearer it is than that (a draw none meets has no winner,
@@ -178,6 +226,10 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
         size_t best = SIZE_MAX;
         for (size_t i = 0; i < n; i++) {
             compared *x = &c[i];
+            if (!x->drawn) {
+                score[i] = NAN;
+                continue;
+            }
             int meets, past_deadline;
             score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets,
                                   &past_deadline);
@@ -454,6 +506,9 @@ void decide_robust_run(decision *d)
         free(c);
         return;
     }
+    size_t drawn = mark_drawn(d, c, r->n);
+    decide_trace(d, "robustness: %zu of %zu options drawn (the others' lowest cost per unit is "
+                 "above what one option costs at most in every draw)", drawn, r->n);
     r->no_winner_share = (double)draw(d, c, r->n, n_speed, n_price) / DECIDE_ROBUST_DRAWS;
     for (size_t i = 0; i < r->n; i++)
         r->n_ranged += c[i].p_lo < c[i].p_hi || c[i].t_lo < c[i].t_hi || c[i].c_lo < c[i].c_hi;
@@ -526,7 +581,11 @@ static const char robust_method[] =
     "the one ranked first, and of them the best evidenced is recommended: by price kind (list, "
     "quote, market, from, anecdote, launch), then speed kind (measured, scaled, modelled), then "
     "p_best (capacity_risk: it loses only draws it misses its targets in). cost.per_unit_low and cost.per_unit_high are each option's cost per unit at its "
-    "low price and high speed, and at its high price and low speed.";
+    "low price and high speed, and at its high price and low speed. An option whose cost per unit "
+    "at its low price and high speed is above the least cost per unit at the high price and low "
+    "speed of the options that meet the targets in every draw (not served, in time even at their "
+    "low speed; a job or capacity for every hour, whose cost per unit rises with the price and "
+    "falls with the speed) cannot be the cheapest in any draw: its p_best is 0 without drawing it.";
 
 static view *option_entry(const decision *d, const decide_option *o)
 {

@@ -9,6 +9,9 @@
 /* The draws: how many, and the fixed seed that makes the same input give the same output. */
 #define DECIDE_ROBUST_DRAWS 2000
 #define DECIDE_ROBUST_SEED 20260526u
+/* The relative margin over rounding by which an option's lowest cost must exceed the bound
+ * for it not to be drawn (decide_robust.c: mark_drawn). */
+#define DECIDE_ROBUST_BOUND_MARGIN 1e-9
 /* Below this share of draws won, the recommendation is a close call; an option is inside the
  * uncertainty when it wins at least DECIDE_ROBUST_CLOSE_SHARE of them. */
 #define DECIDE_ROBUST_CLOSE_P_BEST 0.6
