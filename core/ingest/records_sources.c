@@ -31,17 +31,6 @@ static int lower_alnum(int c)
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-/* 1 when name is a plugin name a source id can be made of: [a-z0-9][a-z0-9-]*. */
-static int source_name_ok(const char *name)
-{
-    if (!name || !lower_alnum((unsigned char)*name))
-        return 0;
-    for (const char *c = name; *c; c++)
-        if (!lower_alnum((unsigned char)*c) && *c != '-')
-            return 0;
-    return 1;
-}
-
 /* 64-bit FNV-1a of s: what names a cut file part. */
 static unsigned long long fnv1a64(const char *s)
 {
@@ -74,7 +63,7 @@ static void file_encode(gw_buf *b, const char *file)
  * into id.  GW_EDATA when the plugin's name cannot make one. */
 static int source_id_make(gw_buf *id, const plugin_info *info, const char *base, gw_error *err)
 {
-    if (!source_name_ok(info->name))
+    if (!info->name || !plugin_name_valid(info->name))
         return gw_error_set(err, GW_EDATA, "%s: plugin name '%.80s' makes no source id: a plugin "
                             "name is lower-case letters, digits and '-' ([a-z0-9][a-z0-9-]*)",
                             path_base(info->path), info->name ? info->name : "");
