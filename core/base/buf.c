@@ -642,6 +642,11 @@ static int write_output(const char *path, const content *c, gw_error *err)
     if (e == EISDIR)
         return gw_error_set(err, GW_ECANTCREAT, "%s: is a folder (end it with '/' to write into "
                             "it)", path);
+    return gw_write_failed(err, path, e);
+}
+
+int gw_write_failed(gw_error *err, const char *path, int e)
+{
     return gw_error_set(err, e == ENOSPC || e == EIO || e == EFBIG || e == EDQUOT ? GW_EIO
                                                                               : GW_ECANTCREAT,
                         "%s: %s", path, strerror(e));

@@ -126,6 +126,10 @@ int gw_write_output(const char *path, const char *data, size_t len, gw_error *er
 typedef int (*gw_write_fn)(FILE *f, void *arg);
 int gw_write_output_with(const char *path, gw_write_fn fill, void *arg, gw_error *err);
 
+/* A write of path that failed with errno value e as an error: GW_EIO for a full disk, a quota
+ * or an I/O error, GW_ECANTCREAT otherwise; returns the code. */
+int gw_write_failed(gw_error *err, const char *path, int e);
+
 /* The file -o PATH means: PATH itself, or, when PATH ends with '/', default_name inside that
  * folder ("out/" -> "out/justification.html").  Caller frees. */
 char *gw_output_path(const char *path, const char *default_name);

@@ -518,20 +518,13 @@ static int plugin_new(gw_ctx *ctx, const cli_args *args, gw_error *err)
     char *file = NULL;
     int rc = gw_path_resolve_safe(path, &file, err);
     int e = rc == GW_OK ? make_parents(file) : 0;
-    int fd = rc != GW_OK || e ? -1 : open(file, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (rc == GW_OK && fd < 0)
-        e = e ? e : errno;
+    if (rc == GW_OK && !e)   /* linked into place: a plugin made there first stands (buf.h) */
+        e = gw_write_file_new(file, b.data, b.len, 0666);
     free(file);
-    if (rc == GW_OK && fd < 0) {
-        rc = gw_error_set(err, GW_ECANTCREAT, "%s: %s", path,
-                          e == EEXIST ? "already exists (not overwritten)" : strerror(e));
-    } else if (rc == GW_OK) {
-        ssize_t w = write(fd, b.data, b.len);
-        if (close(fd) != 0 || w != (ssize_t)b.len) {
-            unlink(path);
-            rc = gw_error_set(err, GW_EIO, "%s: cannot write", path);
-        }
-    }
+    if (rc == GW_OK && e == EEXIST)
+        rc = gw_error_set(err, GW_ECANTCREAT, "%s: already exists (not overwritten)", path);
+    else if (rc == GW_OK && e)
+        rc = gw_write_failed(err, path, e);
     if (rc == GW_OK)
         fprintf(ctx->out, "wrote %s\nnext: edit it, then gpuwise plugin check %s\n", path, path);
     buf_free(&b);

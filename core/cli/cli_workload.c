@@ -290,22 +290,16 @@ static int write_new(gw_ctx *ctx, const char *path, const gw_buf *text, int forc
     }
     char *file = NULL;   /* another user's planted link is not followed (buf.h) */
     int rc = gw_path_resolve_safe(path, &file, err);
-    int fd = rc == GW_OK ? open(file, O_WRONLY | O_CREAT | O_EXCL, 0666) : -1;
-    int open_errno = errno;
+    /* linked into place, never renamed over: a file made there first stands (buf.h) */
+    int e = rc == GW_OK ? gw_write_file_new(file, text->data, text->len, 0666) : 0;
     free(file);
     if (rc != GW_OK)
         return rc;
-    errno = open_errno;
-    if (fd < 0)
-        return gw_error_set(err, GW_ECANTCREAT, "%s: %s", path,
-                            errno == EEXIST ? "already exists (not overwritten; --force "
-                                              "replaces it)"
-                                            : strerror(errno));
-    ssize_t written = write(fd, text->data, text->len);
-    if (close(fd) != 0 || written != (ssize_t)text->len) {
-        unlink(path);
-        return gw_error_set(err, GW_EIO, "%s: cannot write", path);
-    }
+    if (e == EEXIST)
+        return gw_error_set(err, GW_ECANTCREAT, "%s: already exists (not overwritten; --force "
+                            "replaces it)", path);
+    if (e)
+        return gw_write_failed(err, path, e);
     return GW_OK;
 }
 
