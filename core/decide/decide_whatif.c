@@ -290,8 +290,8 @@ enum {
 static const char *const sens_names[] = {"electricity price", "hours per day", "purchase price",
                                          "host machine cost", "rental price",
                                          "the recommendation's own price",
-                                         "the recommendation's own speed (this offer "
-                                         "alone: a slower host)",
+                                         ("the recommendation's own speed (this offer "
+                                          "alone: a slower host)"),
                                          "multi-GPU scaling efficiency",
                                          "utilisation (share of the tensor rate reached)",
                                          "decode bandwidth share"};
