@@ -272,53 +272,66 @@ check_eq "accuracy: a KB without rows says it is untested" "$(jqr '.llm.accuracy
 # share (decide_llm_train_layout_share): a tensor x context parallel group of 2 or more GPUs
 # delivers 0.85 over NVLink, 0.55 over PCIe (the L40S); a pipeline of p stages idles
 # (p - 1) / (v x m + p - 1) of a step, m micro-batches of each data-parallel replica:
-#   MLPerf v4.0, 1,024 H100 (TP4 CP2):     1,022,634 x 340.333e9 / (1,024 x 1,385.3e12) = 24.53% / 0.85 = 28.86%
-#   MLPerf v5.1 Krai, 8 MI300X (v5.0 sw):  14,851.6 x 340.333e9 / (8 x 1,732.3e12) = 36.47% (TP1)
-#   MLPerf v4.0, 64 H100 (TP4 CP2):        82,470.5 x 340.333e9 / (64 x 1,385.3e12) = 31.66% / 0.85 = 37.25%
-#   MLPerf v5.1 Krai, 8 MI300X, 15,352:     15,352 x 340.333e9 / (8 x 1,732.3e12) = 37.70% (no layout stated)
-#   MLPerf v5.1 AMD, 8 MI300X, 15,451.7:    15,451.7 x 340.333e9 / (8 x 1,732.3e12) = 37.95% (TP1)
-#   MLPerf v4.0, 64 L40S (TP4 CP2, PCIe):   19,396.8 x 340.333e9 / (64 x 479.7e12) = 21.50% / 0.55 = 39.09%
-#   MLPerf v4.0, 384 L40S (TP4 CP2, PCIe):  116,420.2 x 340.333e9 / (384 x 479.7e12) = 21.51% / 0.55 = 39.11%
-#   MLPerf v5.1 AMD, 8 MI325X, 20,630.7:    20,630.7 x 340.333e9 / (8 x 1,732.3e12) = 50.66% (TP1)
-#   MLPerf v5.1, 512 GB200 (CP8):           2,128,208.1 x 340.333e9 / (512 x 3,125e12) = 45.27% / 0.85 = 53.26%
-#   MLPerf v5.1 AMD, 8 MI355X, 42,459.5:    42,459.5 x 340.333e9 / (8 x 3,334.5e12) = 54.17% (TP1)
-#   MLPerf v4.0, 8 H100 (TP4):              15,448.2 x 340.333e9 / (8 x 1,385.3e12) = 47.44% / 0.85 = 55.81%
-#   MLPerf v5.1 Krai, 64 H200 (TP4):        125,124.4 x 340.333e9 / (64 x 1,385.3e12) = 48.03% / 0.85 = 56.51%
-#   MLPerf v5.1, 72 GB200 (CP8):            320,960.4 x 340.333e9 / (72 x 3,125e12) = 48.55% / 0.85 = 57.12%
-#   MLPerf v5.1 Krai, 32 H200 (TP4):        64,864 x 340.333e9 / (32 x 1,385.3e12) = 49.80% / 0.85 = 58.59%
+#   MLPerf v5.1 Krai, 8 MI300X (v5.0 sw):  16,664.5 x 340.333e9 / (8 x 1,732.3e12) = 40.92% (TP1)
+#   MLPerf v5.1 Krai, 8 MI300X, 17,059.4:   17,059.4 x 340.333e9 / (8 x 1,732.3e12) = 41.89% (no layout stated)
+#   MLPerf v5.1 AMD, 8 MI300X, 17,328.0:    17,328.0 x 340.333e9 / (8 x 1,732.3e12) = 42.55% (TP1)
+#   MLPerf v4.0, 1,024 H100 (TP4 CP2):     1,531,587.7 x 340.333e9 / (1,024 x 1,385.3e12) = 36.75% / 0.85 = 43.23%
+#   MLPerf v4.0, 64 L40S (TP4 CP2, PCIe):   22,273.4 x 340.333e9 / (64 x 479.72e12) = 24.69% / 0.55 = 44.89%
+#   MLPerf v4.0, 384 L40S (TP4 CP2, PCIe):  134,335.2 x 340.333e9 / (384 x 479.72e12) = 24.82% / 0.55 = 45.12%
+#   MLPerf v4.0, 64 H100 (TP4 CP2):        102,633.9 x 340.333e9 / (64 x 1,385.3e12) = 39.40% / 0.85 = 46.35%
+#   MLPerf v5.1 AMD, 8 MI325X, 23,232.6:    23,232.6 x 340.333e9 / (8 x 1,732.3e12) = 57.05% (TP1)
 #   NeMo, 8 H100, Llama 2 7B (TP1 PP1):     201,648 x 33.394e9 / (8 x 1,385.3e12) = 60.76%
-#   MLPerf v5.1 Krai, 16 H200 (TP2):        35,154 x 340.333e9 / (16 x 1,385.3e12) = 53.98% / 0.85 = 63.51%
+#   MLPerf v5.1 AMD, 8 MI355X, 48,122.6:    48,122.6 x 340.333e9 / (8 x 3,334.5e12) = 61.39% (TP1)
+#   MLPerf v5.1, 512 GB200 (CP8):           2,491,242.9 x 340.333e9 / (512 x 3,125e12) = 52.99% / 0.85 = 62.34%
 #   NeMo, 8 H100, Llama 2 13B (TP1 PP1):    113,288 x 62.130e9 / (8 x 1,385.3e12) = 63.51%
-#   MLPerf v4.0, 8 H200 (TP2):              17,832.8 x 340.333e9 / (8 x 1,385.3e12) = 54.76% / 0.85 = 64.42%
+#   MLPerf v4.0, 8 H100 (TP4):              17,654.3 x 340.333e9 / (8 x 1,385.3e12) = 54.22% / 0.85 = 63.78%
+#   MLPerf v5.1, 72 GB200 (CP8):            369,284.1 x 340.333e9 / (72 x 3,125e12) = 55.86% / 0.85 = 65.71%
+#   MLPerf v5.1 Krai, 64 H200 (TP4):        148,145.8 x 340.333e9 / (64 x 1,385.3e12) = 56.87% / 0.85 = 66.90%
+#   MLPerf v5.1 Krai, 32 H200 (TP4):        74,560.5 x 340.333e9 / (32 x 1,385.3e12) = 57.24% / 0.85 = 67.34%
+#   MLPerf v5.1 Krai, 16 H200 (TP2):        39,274.3 x 340.333e9 / (16 x 1,385.3e12) = 60.30% / 0.85 = 70.95%
 #   NeMo, 8 H100, Llama 2 70B (TP2 PP4):    20,456 x 308.120e9 / (8 x 1,385.3e12) = 56.87%, over one
 #     replica of 8 GPUs 32 micro-batches of 1 a step: bubble 3 / 35 = 8.57%, share 0.85 x (1 -
 #     0.0857) = 0.7771: 73.18% (it delivered 56.87%, within the bound of 75%)
-# median, the 10th of 19, 54.17%; one H100 at bf16 with checkpointing (6 x 8.030e9 + 16 x 32 x
-# 4,096 x 4,096 = 48.181e9 + 8.590e9 = 56.771e9 FLOPs a token), one GPU, nothing charged:
-# 0.54170 x 989.5e12 / 56.771e9 = 9,441.8 tokens/s (6,972 at the assumed 40%).
+#   MLPerf v4.0, 8 H200 (TP2):              20,280.7 x 340.333e9 / (8 x 1,385.3e12) = 62.28% / 0.85 = 73.27%
+# The MLPerf rows are their logs' steady training rates (the blocks after the first; warm-up and
+# evaluations left out: tests/cli/mlperf_rows.sh), no longer run_start to run_stop, which moved
+# the median from 54.17% (the same MI355X row at its end-to-end 42,459.5) and the 1,024 H100 from
+# 28.86% to 43.23%.
+# median, the 10th of 19, 61.39%; one H100 at bf16 with checkpointing (6 x 8.030e9 + 16 x 32 x
+# 4,096 x 4,096 = 48.180e9 + 8.590e9 = 56.770e9 FLOPs a token), one GPU, nothing charged:
+# 0.61395 x 989.5e12 / 56.770e9 = 10,701.1 tokens/s (6,972 at the assumed 40%).
 run "$GW" decide "$ROOT/examples/lora-finetune.lua" --json
 # (all 19 are dense models' rows, as Llama 3.1 8B is: the scope names the architecture)
 check_eq "calibration (shipped KB): lora-finetune on every model's 19 LoRA rows" \
     "$(jqr '.llm.calibration | [.scope, (.used | length | tostring)] | join("|")')" "every dense model|19"
-check_num "calibration (shipped KB): their median, 54.17%" "$(jqr '.llm.calibration.utilisation')" 0.54170 0.0001
-check_num "calibration (shipped KB): one H100 at 9,441.8 tokens/s" \
-    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 9441.8 0.5
+check_num "calibration (shipped KB): their median, 61.39%" "$(jqr '.llm.calibration.utilisation')" 0.61395 0.0001
+check_num "calibration (shipped KB): one H100 at 10,701.1 tokens/s" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:H100 SXM (Community Cloud):1x h100-sxm5") | .throughput.value')" 10701.1 0.5
 # The shipped rows' leave-one-out accuracy with their stated layouts charged: MLPerf v4.0's 64
 # L40S (TP4 CP2 over PCIe) is predicted from the other NVIDIA rows of Llama 2 70B's LoRA (11 of
-# them, their utilisations as listed above: 28.86 37.25 39.11 53.26 55.81 56.51 57.12 58.59
-# 63.51 64.42 73.18), at their median, the 6th, 56.51%: 0.5651 x 64 x 479.7e12 x 0.55 /
-# 340.333e9 = 28,037 tokens/s against 19,396.8, +44.5% (uncharged it was +123%).  Every kind:
-# pre-training 18 rows 5.76% / 51.45% (DeepSeek-V3 on 256 B200: expert parallelism uncharged),
-# full fine-tunes 3, 13.40% / 29.11%, LoRA 19, 16.44% / 95.77% (MLPerf's 1,024 H100), serving
-# 34, 12.85% / 62.05%; over the 74, 12.74% / 95.77%: the maximum target of 40% is not met.
-check_num "accuracy (shipped KB): 64 L40S predicted at 28,037 tokens/s" \
-    "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 28037 3
+# them, their utilisations as listed above: 43.23 45.12 46.35 62.34 63.78 65.71 66.90 67.34
+# 70.95 73.18 73.27), at their median, the 6th, 65.71% (72 GB200): 0.65714 x 64 x 479.72e12 x
+# 0.55 / 340.333e9 = 32,605 tokens/s against 22,273.4, +46.4% (+44.5% at the end-to-end rows).
+# Every kind: pre-training 18 rows 5.76% / 51.45% (DeepSeek-V3 on 256 B200: expert parallelism
+# uncharged), full fine-tunes 3, 13.40% / 29.11%, LoRA 19, 12.95% / 52.01%, serving 34, 12.85% /
+# 62.05% (DeepSeek-R1 FP4 on 8 B200); over the 74, 12.45% / 62.05%.  The LoRA errors, sorted (each
+# row from the others, as above): 0.43 (NeMo 13B), 2.94 (72 GB200), 3.03 (8 H100), 4.67 (64
+# H200), 4.97 (NeMo 7B), 5.29 (32 H200), 5.41 (512 GB200), 10.10 (16 H200), 12.84 (NeMo 70B),
+# 12.95 (8 H200) the 10th of 19, 16.26, 18.88, 21.70 (the three MI300X), 25.99 (MI325X), 31.23
+# (MI355X), 41.78 (64 H100), 45.63 (384 L40S), 46.39 (64 L40S), 52.01 (1,024 H100: 1,531,587.7
+# measured, 2,328,209 predicted at 0.6571 x 0.85 of 1,024 x 1,385.3e12 / 340.333e9).  They were
+# 16.44% / 95.77% while the MLPerf rows were end to end, warm-up and evaluations included (the
+# 1,024 H100's run is 89.2 s, of which its first block 55.8 s and 11 evaluations 12.9 s): read
+# at their logs' steady rates the LoRA maximum falls to 52.01% and the overall one to serving's
+# 62.05%; the maximum target of 40% is still not met, by 4 LoRA rows and 2 others (as before).
+check_num "accuracy (shipped KB): 64 L40S predicted at 32,605 tokens/s" \
+    "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 32605 3
 check_eq "accuracy (shipped KB): each kind's rows, median and max (%)" \
     "$(jqr '[.llm.accuracy.kinds[] | [.kind, .rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")] | join("|")')" \
-    "pre-training 18 5.76 51.45|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 16.44 95.77|serving 34 12.85 62.05"
+    "pre-training 18 5.76 51.45|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 12.95 52.01|serving 34 12.85 62.05"
 check_eq "accuracy (shipped KB): over every row" \
     "$(jqr '.llm.accuracy | [.rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")')" \
-    "74 12.74 95.77"
+    "74 12.45 62.05"
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 
