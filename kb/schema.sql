@@ -837,3 +837,21 @@ CREATE INDEX claim_identity ON claim(subject, claim, source, status, correction,
     correction_source);
 CREATE INDEX claim_key ON claim(subject, claim, source);
 CREATE INDEX benchmark_source ON benchmark(source);
+
+-- version 15 (recompute)
+-- (benchmark) -- Issue 28, the activation recomputation a measured training row ran with, as its
+-- source (a performance recipe's configuration) states it: none; selective (a few modules'
+-- activations recomputed: Megatron's recompute_granularity "selective"); full (whole layers
+-- recomputed in the backward pass), over recompute_layers of the model's layers where the
+-- source recomputes only some (Megatron's block method: recompute_num_layers a pipeline stage);
+-- NULL where the source does not state it.  A published "model TFLOP/s" counts no recomputed
+-- FLOPs, so a row that recomputed did more work than its tokens imply: the model charges it as
+-- a workload's activation_checkpointing (model_llm_train_flops_per_token).  Both columns end the
+-- identity index (version 14).
+ALTER TABLE benchmark ADD COLUMN recompute TEXT CHECK (recompute IN ('none', 'selective', 'full'));
+ALTER TABLE benchmark ADD COLUMN recompute_layers REAL CHECK (recompute_layers >= 1 AND recompute_layers = CAST(recompute_layers AS INTEGER));
+DROP INDEX IF EXISTS benchmark_identity;
+CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_count, unit,
+    precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
+    output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
+    virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers);

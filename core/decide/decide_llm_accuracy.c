@@ -196,8 +196,11 @@ static int scenario_of(const llm_row *r, const workload *w, llm_scenario *sc)
     return gw_precision_find(sc->precision) && sc->input > 0 && (!serve || sc->output > 0);
 }
 
-/* The setup the model computes r at: its kind, method and scenario; no activation
- * checkpointing (a published utilisation counts the model's FLOPs, not recomputed ones). */
+/* The setup the model computes r at: its kind, method and scenario, and the activation
+ * recomputation it states (benchmark recompute: selective or full; none where it states none
+ * or nothing).  A published utilisation counts the model's FLOPs, not recomputed ones, so a
+ * row that recomputed kept its GPUs busier than its tokens say: charged as a workload's
+ * activation_checkpointing is, the share it implies is of the work its GPUs did. */
 static model_llm_setup setup_of(const llm_row *r, const llm_scenario *sc)
 {
     static const model_tune methods[] = {MODEL_TUNE_FULL, MODEL_TUNE_FULL, MODEL_TUNE_LORA,
@@ -213,7 +216,25 @@ static model_llm_setup setup_of(const llm_row *r, const llm_scenario *sc)
                              .sequence_length = sc->input,
                              .batch = serve ? 1 : sc->batch,
                              .kv_tokens = serve ? sc->input + sc->output : 0,
-                             .sequences = 1};
+                             .sequences = 1,
+                             .checkpointing = !serve && decide_str_eq(r->b->recompute, "full"),
+                             .selective_checkpointing =
+                                 !serve && decide_str_eq(r->b->recompute, "selective")};
+}
+
+/* FLOPs of one token r trained in setup s (model_llm_train_flops_per_token).  A full
+ * recomputation over only recompute_layers of the model's layers (Megatron's block method)
+ * costs that share of what recomputing every layer adds. */
+static double row_train_flops(const model_llm *m, const llm_row *r, const model_llm_setup *s)
+{
+    double flops = model_llm_train_flops_per_token(m, s);
+    double layers = r->b->recompute_layers;
+    if (!s->checkpointing || !(layers > 0) || !(m->layers > layers))
+        return flops;
+    model_llm_setup none = *s;
+    none.checkpointing = 0;
+    double without = model_llm_train_flops_per_token(m, &none);
+    return without + (flops - without) * layers / m->layers;
 }
 
 /* The model of r, or where r names none in the catalog, the workload's (its own benchmark). */
@@ -298,7 +319,8 @@ static double serve_predict(const model_llm *m, const llm_row *r, const llm_scen
 
 /* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
  * utilisation x what its stated layout leaves of it (decide_llm_row_train_layout: its
- * tensor- and context-parallel group's link, its pipeline's bubble) / FLOPs a token; serving,
+ * tensor- and context-parallel group's link, its pipeline's bubble) / FLOPs a token, its
+ * stated recomputation included (row_train_flops); serving,
  * serve_predict.  *bandwidth_bound: serving's decode step
  * is bound by memory bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
 static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
@@ -313,8 +335,7 @@ static double predict(const decision *d, const llm_row *r, const llm_scenario *s
         model_llm_setup s = setup_of(r, sc);
         decide_llm_train_layout l;
         decide_llm_row_train_layout(r->b, r->gpu, &l);
-        return mfu * r->b->gpu_count * rate * 1e12 * l.share /
-               model_llm_train_flops_per_token(m, &s);
+        return mfu * r->b->gpu_count * rate * 1e12 * l.share / row_train_flops(m, r, &s);
     }
     if (!(r->gpu->memory_bandwidth_gbs > 0))
         return NAN;

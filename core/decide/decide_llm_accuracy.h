@@ -39,6 +39,12 @@ typedef enum {
  * median alike. */
 #define DECIDE_LLM_SAME_MODEL_ROWS 2
 
+/* What the leave-one-out accuracy is held to (llm.accuracy.targets): each row predicted from
+ * the others off by at most 15% at the median and 40% at the worst.  A figure is judged as the
+ * words print it, to the whole percent, so a line never reads "15% ... above its 15% target". */
+#define DECIDE_LLM_TARGET_MEDIAN_PCT 15
+#define DECIDE_LLM_TARGET_MAX_PCT 40
+
 /* A row's kind (decide_llm_kind) from its metric, unit and method; -1 for a row that is not a
  * language model's throughput in tokens/s (a time to train, images/s). */
 int decide_llm_row_kind(const kb_benchmark *b);
@@ -107,7 +113,9 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out);
 void decide_llm_accuracy_free(decide_llm_accuracy *a);
 
 /* The view of the accuracy (llm.accuracy: rows, median_error_pct, max_error_pct, worst,
- * rows_left_out, kinds: [{kind, rows, median_error_pct, max_error_pct}], predictions: [{gpu,
+ * rows_left_out, targets: {median_pct, max_pct}, meets_targets (the median and the maximum
+ * within them), kinds: [{kind, rows, median_error_pct, max_error_pct, meets_targets}],
+ * predictions: [{gpu,
  * gpu_count, workload, metric, value, source, kind, predicted, error_pct, share, implied,
  * why_not}]), its one-line words
  * (llm.accuracy_text) and the calibration used (llm.calibration: kind, scope, utilisation,

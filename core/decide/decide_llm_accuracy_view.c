@@ -82,9 +82,68 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
     buf_free(&b);
 }
 
+/* Whether an error (a fraction) is within a target in percent, judged as the words print it:
+ * to the whole percent, rounded as %.0f rounds (DECIDE_LLM_TARGET_MEDIAN_PCT). */
+static int within_target(double error, int target_pct)
+{
+    return !(nearbyint(error * 100) > target_pct);
+}
+
+static int meets_targets(double median, double max)
+{
+    return within_target(median, DECIDE_LLM_TARGET_MEDIAN_PCT) &&
+           within_target(max, DECIDE_LLM_TARGET_MAX_PCT);
+}
+
+/* ", within its 15% and 40% targets", or which of them a median and maximum are above. */
+static void target_words(gw_buf *b, double median, double max)
+{
+    int median_ok = within_target(median, DECIDE_LLM_TARGET_MEDIAN_PCT);
+    int max_ok = within_target(max, DECIDE_LLM_TARGET_MAX_PCT);
+    if (median_ok != max_ok)
+        buf_printf(b, median_ok ? ", the worst case above its %d%% target"
+                                : ", the median above its %d%% target",
+                   median_ok ? DECIDE_LLM_TARGET_MAX_PCT : DECIDE_LLM_TARGET_MEDIAN_PCT);
+    else
+        buf_printf(b, ", %s its %d%% and %d%% targets", median_ok ? "within" : "above",
+                   DECIDE_LLM_TARGET_MEDIAN_PCT, DECIDE_LLM_TARGET_MAX_PCT);
+}
+
+/* The row of kind (-1: of any) predicted furthest from its measurement, and that signed error
+ * (*error > 0: predicted faster); a->n where none was predicted. */
+static size_t worst_row(const decision *d, const decide_llm_accuracy *a, int kind, double *error)
+{
+    const struct decide_llm_rows *st = d->llm_rows;
+    size_t worst = a->n;
+    *error = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if ((kind >= 0 && st->rows[i].kind != kind) || isnan(a->predicted[i]))
+            continue;
+        double e = a->predicted[i] / st->rows[i].b->value - 1;
+        if (worst == a->n || fabs(e) > fabs(*error))
+            worst = i, *error = e;
+    }
+    return worst;
+}
+
+/* The worst row's parenthesis: the way it erred (way; NULL: not said) and, where max is above
+ * its target, which row it is: " (faster than measured, on 8x h100-sxm5, llama-3-8b)",
+ * " (8x h100-sxm5, llama-3-8b)"; nothing where neither is said. */
+static void worst_words(gw_buf *b, const decision *d, size_t i, double max, const char *way)
+{
+    if (within_target(max, DECIDE_LLM_TARGET_MAX_PCT)) {
+        buf_printf(b, "%s%s%s", way ? " (" : "", way ? way : "", way ? ")" : "");
+        return;
+    }
+    const kb_benchmark *row = d->llm_rows->rows[i].b;
+    buf_printf(b, " (%s%s%gx %s, %s)", way ? way : "", way ? ", on " : "", row->gpu_count,
+               row->gpu, row->workload);
+}
+
 /* The accuracy in a reader's words: first on the workload's own kind of work (the rows its
  * calibration draws on), with the way the worst prediction erred (a speed too high makes a job
- * longer and a served capacity smaller than planned), then over every kind. */
+ * longer and a served capacity smaller than planned), then over every kind; each against its
+ * targets, the worst row named where it is above its target. */
 static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_buf *b)
 {
     if (!a->rows) {
@@ -92,25 +151,30 @@ static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_b
         return;
     }
     int kind = decide_llm_workload_kind(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    double worst = 0;   /* the signed error of the kind's prediction furthest off */
-    for (size_t i = 0; i < a->n; i++)
-        if (st->rows[i].kind == kind && !isnan(a->predicted[i])) {
-            double e = a->predicted[i] / st->rows[i].b->value - 1;
-            if (fabs(e) > fabs(worst))
-                worst = e;
-        }
-    if (kind >= 0 && a->rows_by_kind[kind])
+    double kind_error, all_error;
+    size_t all_worst = worst_row(d, a, -1, &all_error);
+    if (kind >= 0 && a->rows_by_kind[kind]) {
+        size_t kind_worst = worst_row(d, a, kind, &kind_error);
         buf_printf(b, "predicting each of the KB's %d measured %s results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most (%s than "
-                      "measured); over all %d LLM results, %.0f%% and %.0f%%",
+                      "speed model is %.0f%% off at the median and %.0f%% at most",
                    a->rows_by_kind[kind], decide_llm_kind_name((decide_llm_kind)kind),
-                   a->median_by_kind[kind] * 100, a->max_by_kind[kind] * 100,
-                   worst > 0 ? "faster" : "slower", a->rows, a->median * 100, a->max * 100);
-    else
+                   a->median_by_kind[kind] * 100, a->max_by_kind[kind] * 100);
+        worst_words(b, d, kind_worst, a->max_by_kind[kind],
+                    kind_error > 0 ? "faster than measured" : "slower than measured");
+        target_words(b, a->median_by_kind[kind], a->max_by_kind[kind]);
+        buf_printf(b, "; over all %d LLM results, %.0f%% and %.0f%%", a->rows, a->median * 100,
+                   a->max * 100);
+        target_words(b, a->median, a->max);
+        if (all_worst != kind_worst)
+            worst_words(b, d, all_worst, a->max, NULL);
+    } else {
         buf_printf(b, "predicting each of the KB's %d measured LLM results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most; none is of "
-                      "this kind of work", a->rows, a->median * 100, a->max * 100);
+                      "speed model is %.0f%% off at the median and %.0f%% at most",
+                   a->rows, a->median * 100, a->max * 100);
+        worst_words(b, d, all_worst, a->max, NULL);
+        target_words(b, a->median, a->max);
+        buf_puts(b, "; none is of this kind");
+    }
 }
 
 void decide_llm_accuracy_view(decision *d, view *v)
@@ -125,6 +189,11 @@ void decide_llm_accuracy_view(decision *d, view *v)
     view_map_set_num(acc, "max_error_pct", a.max * 100);
     view_map_set_str(acc, "worst", a.worst);
     view_map_set_int(acc, "rows_left_out", a.without_scenario);
+    view *targets = view_map_set(acc, "targets", view_map());
+    view_map_set_int(targets, "median_pct", DECIDE_LLM_TARGET_MEDIAN_PCT);
+    view_map_set_int(targets, "max_pct", DECIDE_LLM_TARGET_MAX_PCT);
+    if (a.rows)
+        view_map_set_bool(acc, "meets_targets", meets_targets(a.median, a.max));
     view *each = view_map_set(acc, "predictions", view_list());
     const struct decide_llm_rows *st = d->llm_rows;
     for (size_t i = 0; i < a.n; i++) {
@@ -155,6 +224,7 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_int(row, "rows", a.rows_by_kind[k]);
         view_map_set_num(row, "median_error_pct", a.median_by_kind[k] * 100);
         view_map_set_num(row, "max_error_pct", a.max_by_kind[k] * 100);
+        view_map_set_bool(row, "meets_targets", meets_targets(a.median_by_kind[k], a.max_by_kind[k]));
     }
     gw_buf b = GW_BUF_INIT;
     accuracy_words(d, &a, &b);

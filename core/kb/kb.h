@@ -175,6 +175,10 @@ typedef struct kb_benchmark {
      * GPU holds, the sequences a micro-batch and a step of all GPUs; NaN unknown. */
     double tensor_parallel, pipeline_parallel, context_parallel, expert_parallel;
     double virtual_pipeline, micro_batch, global_batch;
+    /* Schema version 15, the activation recomputation a training row states (kb_table.c):
+     * none | selective | full (NULL unknown), and the layers a full one covers (NaN: all). */
+    char *recompute;
+    double recompute_layers;
 } kb_benchmark;
 
 typedef struct kb_price {

@@ -34,6 +34,7 @@ static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32
  * adapters; a pre-training row has none; a serving row none, or "speculative" where several
  * tokens were proposed and verified a step (speculative decoding, multi-token prediction). */
 static const char *const tune_methods[] = {"full", "lora", "qlora", "speculative", NULL};
+static const char *const recompute_set[] = {"none", "selective", "full", NULL};
 static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
@@ -183,6 +184,13 @@ static const kb_column benchmark_cols[] = {
      * gpu_count GPUs), which give the micro-batches a step fills the pipeline with */
     COL("micro_batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, micro_batch)),
     COL("global_batch", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, global_batch)),
+    /* Added by schema version 15: the activation recomputation a training row ran with, as its
+     * source states it (empty: not stated): none; selective (some modules' activations, as
+     * Megatron's recompute_granularity "selective"); full (whole layers recomputed in the
+     * backward pass), over recompute_layers of the model's layers where only some are (all
+     * pipeline stages together; empty: every layer) */
+    COL("recompute", KB_TEXT, 0, recompute_set, S(kb_benchmark, recompute)),
+    COL("recompute_layers", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, recompute_layers)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),

@@ -111,8 +111,10 @@ check_eq "accuracy: the worst row named" "$(jqr '.llm.accuracy.worst')" \
 check_eq "accuracy: the LoRA workload has no LoRA row: the assumed figure" \
     "$(jqr '.llm.calibration.basis')" "the KB's assumed figure"
 run "$GW" --kb "$LOO" decide "$T/lora8.lua"
+# The line also holds the figures against their targets (15% at the median, 40% at most) and,
+# the maximum being above its target, names the worst row (tests/cli/llm_accuracy_words.sh).
 check_out "accuracy: decide says it in one line" \
-    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most; none is of this kind of work."
+    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most (8x h100-sxm5, llama-3-8b), above its 15% and 40% targets; none is of this kind."
 run "$GW" --kb "$LOO" report "$T/lora8.lua" --format md
 check_out "accuracy: the report says it" "**Model accuracy:** predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most"
 words=$(printf '%s\n' "$OUT" | grep '^- \*\*Model accuracy:\*\*' | wc -w)
@@ -125,7 +127,7 @@ words=$(printf '%s\n' "$OUT" | grep '^- \*\*Model accuracy:\*\*' | wc -w)
 wl pre8 'task = "train", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sequence_length = 2048, work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5" }'
 run "$GW" --kb "$LOO" decide "$T/pre8.lua"
 check_out "accuracy: a pre-training workload reads its own kind, and the worst row's way" \
-    "Model accuracy: predicting each of the KB's 4 measured pre-training results from the others, the speed model is 40% off at the median and 56% at most (slower than measured); over all 4 LLM results, 40% and 56%."
+    "Model accuracy: predicting each of the KB's 4 measured pre-training results from the others, the speed model is 40% off at the median and 56% at most (slower than measured, on 8x h100-sxm5, llama-3-8b), above its 15% and 40% targets; over all 4 LLM results, 40% and 56%, above its 15% and 40% targets."
 
 # On the first KB: 10 rows, each kind predicted from its own (pre-training 4, LoRA 4, serving 2).
 run "$GW" --kb "$KB" decide "$T/lora8.lua" --json
@@ -324,14 +326,21 @@ check_num "calibration (shipped KB): one H100 at 10,701.1 tokens/s" \
 # 1,024 H100's run is 89.2 s, of which its first block 55.8 s and 11 evaluations 12.9 s): read
 # at their logs' steady rates the LoRA maximum falls to 52.01% and the overall one to serving's
 # 62.05%; the maximum target of 40% is still not met, by 4 LoRA rows and 2 others (as before).
+# Benchmark rows then stated their recomputation (schema 15, kb/data/recompute_columns.py): the
+# H100 Llama 3 8B Megatron Bridge row recomputes 5 of its 32 layers in full, charged, which moves
+# pre-training's median from 5.76% to 7.43% (the maximum, DeepSeek-V3 on 256 B200, unchanged at
+# 51.45%: its selective recomputation adds no FLOPs); and DeepSeek-R1 FP4 on 8 B200 states its
+# 3,072 requests in flight, which takes serving's maximum from 62.05% to 39.48%.  Over the 74:
+# 12.45% / 52.01% (the 1,024 H100), the maximum still over its 40% target, by 4 LoRA rows and
+# DeepSeek-V3's.
 check_num "accuracy (shipped KB): 64 L40S predicted at 32,605 tokens/s" \
     "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 32605 3
 check_eq "accuracy (shipped KB): each kind's rows, median and max (%)" \
     "$(jqr '[.llm.accuracy.kinds[] | [.kind, .rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")] | join("|")')" \
-    "pre-training 18 5.76 51.45|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 12.95 52.01|serving 34 12.85 62.05"
+    "pre-training 18 7.43 51.45|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 12.95 52.01|serving 34 12.85 39.48"
 check_eq "accuracy (shipped KB): over every row" \
     "$(jqr '.llm.accuracy | [.rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")')" \
-    "74 12.45 62.05"
+    "74 12.45 52.01"
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 
