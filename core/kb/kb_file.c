@@ -106,13 +106,10 @@ static int schema_latest(void)
     static unsigned char seen[VERSIONS_MAX + 2];
     if (latest >= 0)
         return latest;
-    const char *p = kb_schema_sql;
-    while (p) {
-        int n;
-        if (version_header(p, &n) && n <= VERSIONS_MAX)
+    for (const char *p = strstr(kb_schema_sql, "-- version "); p; p = strstr(p + 1, "-- version ")) {
+        int n;   /* a header starts a line */
+        if ((p == kb_schema_sql || p[-1] == '\n') && version_header(p, &n) && n <= VERSIONS_MAX)
             seen[n] = 1;
-        p = strchr(p, '\n');
-        p = p ? p + 1 : NULL;
     }
     latest = 0;
     while (seen[latest + 1])
