@@ -259,7 +259,9 @@ static void shell_word(gw_buf *b, const char *s)
 char *cli_kb_open_command(const char *sub, const char *id)
 {
     gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "gpuwise kb %s ", sub);
+    buf_puts(&b, "gpuwise kb ");   /* not buf_printf: kb sources makes one per source */
+    buf_puts(&b, sub);
+    buf_putc(&b, ' ');
     if (id[0] == '-')
         buf_puts(&b, "-- ");   /* an id is never read as an option */
     shell_word(&b, id);
