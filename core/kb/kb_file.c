@@ -9,7 +9,8 @@
  *   kb_filter.c the --where language
  *   kb_search.c FTS5 search
  *   kb_text.c   the CSV text form (import and export)
- *   kb_check.c  the integrity check */
+ *   kb_check.c  the integrity check
+ *   kb_memory.c the allocator SQLite is given before its first use */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,7 @@
 /* kb_memory.c — the memory SQLite allocates (SQLITE_CONFIG_MALLOC): blocks of up to SMALL_MAX
- * bytes from one free list per size, carved from chunks; larger ones from malloc.  The system's
- * SQLite is built without lookaside (SQLITE_OMIT_LOOKASIDE), so every object it parses or
- * prepares is a malloc and a free: reading the KB's schema alone is 3,800 of each, and glibc's
- * 150 instructions a pair were a fifth of `kb show`.  A free list answers in about 20.
- * gpuwise uses SQLite from one thread (kb_file.c), so the lists take no lock. */
+ * bytes from a free list per size, carved from chunks; larger ones from malloc.  The system's
+ * SQLite has no lookaside (SQLITE_OMIT_LOOKASIDE): reading the KB's schema alone is 3,800
+ * mallocs and frees, glibc's a fifth of `kb show`.  Single-threaded, as gpuwise's SQLite use. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
