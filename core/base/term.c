@@ -170,11 +170,23 @@ static void unit_at(const char *s, size_t n, unsigned flags, term_unit *u)
     }
 }
 
+/* 1 when the 8 bytes at s are all printable ASCII (0x20-0x7E), tested together: no byte
+ * below 0x20, none above 0x7E (the bit tricks of "Bit Twiddling Hacks", exact for "any"). */
+static int printable8(const char *s)
+{
+    const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+    uint64_t x;
+    memcpy(&x, s, sizeof x);
+    return ((x - ones * 0x20) & ~x & highs) == 0 && (((x + ones * (127 - 0x7E)) | x) & highs) == 0;
+}
+
 void gw_term_text(gw_buf *out, const char *s, size_t n, unsigned flags)
 {
     term_unit u;
     for (size_t i = 0; i < n; i += u.bytes) {
         size_t plain = i;   /* a run of printable ASCII goes in one append */
+        while (plain + 8 <= n && printable8(s + plain))
+            plain += 8;
         while (plain < n && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7F)
             plain++;
         if (plain > i) {
@@ -186,6 +198,23 @@ void gw_term_text(gw_buf *out, const char *s, size_t n, unsigned flags)
         unit_at(s + i, n - i, flags, &u);
         buf_append(out, u.shown, u.shown_len);
     }
+}
+
+int gw_term_text_unchanged(const char *s, size_t n, unsigned flags)
+{
+    term_unit u;
+    for (size_t i = 0; i < n; i += u.bytes) {
+        while (i + 8 <= n && printable8(s + i))   /* most text is plain: 8 bytes a step */
+            i += 8;
+        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7F)
+            i++;
+        if (i == n)
+            break;
+        unit_at(s + i, n - i, flags, &u);
+        if (u.shown != s + i)   /* escaped: unit_escape wrote it elsewhere */
+            return 0;
+    }
+    return 1;
 }
 
 void gw_term_field(gw_buf *out, const char *s)

@@ -25,6 +25,9 @@ enum {
  * gpuwise's own line breaks or colours where the text is its own (GW_TERM_LINES, _COLOUR). */
 void gw_term_text(gw_buf *out, const char *s, size_t n, unsigned flags);
 
+/* 1 when gw_term_text(out, s, n, flags) would append s[0..n) as it is: nothing to escape. */
+int gw_term_text_unchanged(const char *s, size_t n, unsigned flags);
+
 /* gw_term_text of the string s (NULL: nothing) as one field. */
 void gw_term_field(gw_buf *out, const char *s);
 

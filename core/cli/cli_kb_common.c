@@ -7,6 +7,7 @@
 
 #include "cli_document.h"
 #include "cli_kb_common.h"
+#include "base/term.h"
 #include "base/units.h"
 #include "base/view.h"
 
@@ -181,8 +182,31 @@ int cli_kb_emit_json(gw_ctx *ctx, const view *v, gw_error *err)
     return rc;
 }
 
+/* 1 when every string in v shows on a terminal as it is (view_term_copy would copy v unchanged). */
+static int term_unchanged(const view *v)
+{
+    switch (view_kind(v)) {
+    case VIEW_STRING:
+        return gw_term_text_unchanged(view_str(v), view_str_len(v), GW_TERM_FIELD);
+    case VIEW_LIST:
+        for (size_t i = 0; i < view_len(v); i++)
+            if (!term_unchanged(view_list_at(v, i)))
+                return 0;
+        return 1;
+    case VIEW_MAP:
+        for (size_t i = 0; i < view_len(v); i++)
+            if (!term_unchanged(view_map_value_at(v, i)))
+                return 0;
+        return 1;
+    default:
+        return 1;
+    }
+}
+
 /* Text printed by fn(f, v) into memory, then written like any other output (-o honoured).  fn
- * reads v's terminal copy: a name with a line break in it cannot forge a line. */
+ * reads v's terminal copy: a name with a line break in it cannot forge a line.  Where nothing
+ * in v needs escaping, the copy would be v itself, and fn reads v: copying and freeing it was
+ * a third of `kb sources`' own instructions. */
 int cli_kb_emit_text(gw_ctx *ctx, void (*fn)(FILE *, const view *), const view *v,
                      gw_error *err)
 {
@@ -191,8 +215,8 @@ int cli_kb_emit_text(gw_ctx *ctx, void (*fn)(FILE *, const view *), const view *
     FILE *f = open_memstream(&data, &len);
     if (!f)
         return gw_error_set(err, GW_EIO, "out of memory");
-    view *shown = view_term_copy(v);
-    fn(f, shown);
+    view *shown = term_unchanged(v) ? NULL : view_term_copy(v);
+    fn(f, shown ? shown : v);
     view_free(shown);
     fclose(f);
     int rc = cli_write_output(ctx, data, len, err);
@@ -235,7 +259,9 @@ static void shell_word(gw_buf *b, const char *s)
 char *cli_kb_open_command(const char *sub, const char *id)
 {
     gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "gpuwise kb %s ", sub);
+    buf_puts(&b, "gpuwise kb ");   /* not buf_printf: kb sources makes one per source */
+    buf_puts(&b, sub);
+    buf_putc(&b, ' ');
     if (id[0] == '-')
         buf_puts(&b, "-- ");   /* an id is never read as an option */
     shell_word(&b, id);

@@ -28,24 +28,42 @@ static void source_to_view(const kb_source *s, view *e)
     view_map_set_str(e, "note", s->note);
 }
 
+/* "id  facts  title (publisher, retrieved)", a line per source in columns.  Built in one buffer,
+ * each field looked up once: a printf per line was half of what printing them cost. */
 static void sources_print(FILE *f, const view *m)
 {
     const view *l = view_map_get(m, "sources");
     size_t w = 2;
-    for (size_t i = 0; i < view_len(l); i++)
-        if (strlen(cli_kb_str(view_list_at(l, i), "id")) > w)
-            w = strlen(cli_kb_str(view_list_at(l, i), "id"));
+    for (size_t i = 0; i < view_len(l); i++) {
+        size_t len = strlen(cli_kb_str(view_list_at(l, i), "id"));
+        w = len > w ? len : w;
+    }
     fprintf(f, "%-*s  %5s  %s\n", (int)w, "id", "facts", "title");
+    static const char spaces[] = "                ";
+    gw_buf b = GW_BUF_INIT;
     for (size_t i = 0; i < view_len(l); i++) {
         const view *s = view_list_at(l, i);
-        fprintf(f, "%-*s  %5lld  %s", (int)w, cli_kb_str(s, "id"),
-                (long long)view_num(view_map_get(s, "fact_count")), cli_kb_str(s, "title"));
-        if (cli_kb_str(s, "publisher"))
-            fprintf(f, " (%s%s%s)", cli_kb_str(s, "publisher"),
-                    cli_kb_str(s, "retrieved") ? ", " : "",
-                    cli_kb_str(s, "retrieved") ? cli_kb_str(s, "retrieved") : "");
-        fputc('\n', f);
+        const char *id = cli_kb_str(s, "id"), *title = cli_kb_str(s, "title");
+        const char *publisher = cli_kb_str(s, "publisher");
+        const char *retrieved = cli_kb_str(s, "retrieved");
+        buf_puts(&b, id);
+        for (size_t pad = strlen(id); pad < w; pad += sizeof spaces - 1)
+            buf_append(&b, spaces, w - pad < sizeof spaces - 1 ? w - pad : sizeof spaces - 1);
+        buf_printf(&b, "  %5lld  ", (long long)view_num(view_map_get(s, "fact_count")));
+        buf_puts(&b, title ? title : "");
+        if (publisher) {
+            buf_puts(&b, " (");
+            buf_puts(&b, publisher);
+            if (retrieved) {
+                buf_puts(&b, ", ");
+                buf_puts(&b, retrieved);
+            }
+            buf_putc(&b, ')');
+        }
+        buf_putc(&b, '\n');
     }
+    fwrite(buf_cstr(&b), 1, b.len, f);
+    buf_free(&b);
 }
 
 int cli_kb_sources(gw_ctx *ctx, const cli_args *a, gw_error *err)

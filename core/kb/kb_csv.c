@@ -3,6 +3,7 @@
  * the check that the bytes are text.  The input is read in chunks of CHUNK bytes and each record's
  * fields live in one buffer reused for the next, so memory stays flat however long the file. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,11 @@ static size_t utf8_length(const char *s, size_t n)
 char *kb_text_repair(const char *s)
 {
     size_t n = strlen(s), i = 0;
+    for (uint64_t word; i + 8 <= n; i += 8) {   /* ASCII, 8 bytes a step: every read text */
+        memcpy(&word, s + i, sizeof word);
+        if (word & 0x8080808080808080u)
+            break;
+    }
     while (i < n) {   /* the usual case: all of it text, copied to the byte */
         size_t len = (unsigned char)s[i] < 0x80 ? 1 : utf8_length(s + i, n - i);
         if (!len)

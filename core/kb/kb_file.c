@@ -9,7 +9,8 @@
  *   kb_filter.c the --where language
  *   kb_search.c FTS5 search
  *   kb_text.c   the CSV text form (import and export)
- *   kb_check.c  the integrity check */
+ *   kb_check.c  the integrity check
+ *   kb_memory.c the allocator SQLite is given before its first use */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -23,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "kb.h"
+#include "kb_memory.h"
 #include "kb_names.h"
 #include "kb_schema.h"
 #include "base/limits.h"
@@ -59,7 +61,20 @@ void kb_interrupt_all(void)
 
 /* The schema text is a series of "-- version N" sections, each header optionally labelled
  * ("-- version 12 (benchmark)"): consecutive sections of one N are one version, so parts of a
- * version written apart join.  Returns the start of section v (or NULL) and its length. */
+ * version written apart join.  1 when the line at p is such a header, with its N in *v. */
+static int version_header(const char *p, int *v)
+{
+    if (strncmp(p, "-- version ", 11) != 0)
+        return 0;
+    size_t digits = strspn(p + 11, "0123456789");
+    const char *tail = p + 11 + digits;
+    if (digits == 0 || digits > 6 || !(*tail == '\n' || (tail[0] == ' ' && tail[1] == '(')))
+        return 0;
+    *v = atoi(p + 11);
+    return 1;
+}
+
+/* The start of section v (or NULL) and its length. */
 static const char *schema_section(int v, size_t *len)
 {
     const char *p = kb_schema_sql, *start = NULL;
@@ -67,9 +82,7 @@ static const char *schema_section(int v, size_t *len)
         const char *eol = strchr(p, '\n');
         size_t linelen = eol ? (size_t)(eol - p) : strlen(p);
         int n;
-        char tail;
-        if (strncmp(p, "-- version ", 11) == 0 && sscanf(p + 11, "%d%c", &n, &tail) == 2 &&
-            (tail == '\n' || (tail == ' ' && p[11 + strspn(p + 11, "0123456789") + 1] == '('))) {
+        if (version_header(p, &n)) {
             if (start && n != v) {
                 *len = (size_t)(p - start);
                 return start;
@@ -84,13 +97,25 @@ static const char *schema_section(int v, size_t *len)
     return start;
 }
 
+/* The latest version: the last of sections 1, 2, ... with none missing.  Read in one pass over
+ * the text, once: asking schema_section for each version in turn read the text once per
+ * version, a ninth of `kb show`'s instructions. */
 static int schema_latest(void)
 {
-    size_t len;
-    int v = 0;
-    while (schema_section(v + 1, &len))
-        v++;
-    return v;
+    static int latest = -1;
+    enum { VERSIONS_MAX = 4096 };
+    static unsigned char seen[VERSIONS_MAX + 2];
+    if (latest >= 0)
+        return latest;
+    for (const char *p = strstr(kb_schema_sql, "-- version "); p; p = strstr(p + 1, "-- version ")) {
+        int n;   /* a header starts a line */
+        if ((p == kb_schema_sql || p[-1] == '\n') && version_header(p, &n) && n <= VERSIONS_MAX)
+            seen[n] = 1;
+    }
+    latest = 0;
+    while (seen[latest + 1])
+        latest++;
+    return latest;
 }
 
 static int busy_timeout_ms(void)
@@ -150,14 +175,16 @@ static char *readonly_uri(const char *path)
 }
 
 /* gpuwise uses each connection from one thread, so no connection takes SQLite's mutex
- * (SQLITE_OPEN_NOMUTEX), and SQLite keeps no memory statistics, which would take a global
- * one on every allocation.  Set before SQLite's first use; later calls change nothing. */
+ * (SQLITE_OPEN_NOMUTEX), SQLite keeps no memory statistics, which would take a global one on
+ * every allocation, and it allocates from kb_memory.c's free lists.  Set before SQLite's first
+ * use; later calls change nothing. */
 static void sqlite_configure(void)
 {
     static int done;
     if (!done) {
         done = 1;
         sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        kb_memory_install();
     }
 }
 
@@ -193,7 +220,7 @@ static int migrate(kb *k, int latest, gw_error *err)
     int from = 0;
     rc = pragma_int(k->db, "PRAGMA user_version", &from);   /* another process may have won */
     for (int v = from + 1; rc == SQLITE_OK && v <= latest; v++) {
-        size_t len;
+        size_t len = 0;   /* every section to latest is there (schema_latest) */
         const char *sql = schema_section(v, &len);
         char *text = gw_xstrndup(sql, len);
         rc = sqlite3_exec(k->db, text, NULL, NULL, NULL);

@@ -715,16 +715,24 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
  * builds the cache instead, which answers each from memory; so does any name step 1 misses. */
 #define NAMES_DIRECT_MAX 8
 
-/* 1 when the digits of text, in order, begin with those of key. */
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/* 1 when the digits of text, in order, begin with those of key.  Run on every name of the
+ * KB for each name looked up: plain comparisons, no locale's tables. */
 static int digits_begin_with(const char *text, const char *key)
 {
-    const char *want = key + strcspn(key, "0123456789");
+    const char *want = key;
+    while (*want && !is_digit(*want))
+        want++;
     for (const char *t = text; *want && *t; t++)
-        if (isdigit((unsigned char)*t)) {
+        if (is_digit(*t)) {
             if (*t != *want)
                 return 0;
-            want++;
-            want += strcspn(want, "0123456789");
+            for (want++; *want && !is_digit(*want); want++)
+                ;
         }
     return *want == '\0';
 }
@@ -796,9 +804,10 @@ static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error 
     while ((step = sqlite3_step(st)) == SQLITE_ROW)
         for (int col = 1; col <= 2; col++) {
             const char *text = (const char *)sqlite3_column_text(st, col);
+            if (!text || !digits_begin_with(text, key) || !variant_is(text, key))
+                continue;
             const char *gpu = (const char *)sqlite3_column_text(st, 0);
-            if (text && gpu && digits_begin_with(text, key) && variant_is(text, key) &&
-                !kb_strlist_has(ids, gpu))
+            if (gpu && !kb_strlist_has(ids, gpu))
                 kb_strlist_push(ids, gw_xstrdup(gpu));
         }
     kb_sql_done(k, st);

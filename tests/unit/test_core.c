@@ -476,6 +476,35 @@ static void test_term_width_and_cut(void **state)
     buf_free(&b);
 }
 
+/* gw_term_text_unchanged says exactly when gw_term_text copies a text as it is: a control or
+ * a mark to escape anywhere in it, in the first, a middle or the last 8-byte step, or in the
+ * tail after the last whole step, makes it changed. */
+static void test_term_unchanged(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "", "RTX 3090", "NVIDIA GeForce RTX 3090 (24 GB)",     /* 0, 8 and 31 bytes: plain */
+        "caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x9a\x80 a\\n",  /* UTF-8 and a backslash: kept */
+        "\x1f" "234567890123456",                               /* byte 0 of the first step */
+        "12345678\x7f" "2345678",                                /* byte 8: the second step */
+        "1234567890123456789012\n",                             /* byte 22: the tail */
+        "123456789012345\x80",                                   /* a stray byte, the last */
+        "12345678gpj\xe2\x80\xae.exe",                            /* U+202E in a step */
+        "~~~~~~~~ ~~~~~~~",                                     /* 0x7E and 0x20: the limits */
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        gw_buf b = GW_BUF_INIT;
+        gw_term_text(&b, texts[i], strlen(texts[i]), GW_TERM_FIELD);
+        int same = b.len == strlen(texts[i]) && memcmp(buf_cstr(&b), texts[i], b.len) == 0;
+        assert_int_equal(gw_term_text_unchanged(texts[i], strlen(texts[i]), GW_TERM_FIELD), same);
+        assert_int_equal(same, i < 4 || i == 9);   /* which of them are plain, as listed */
+        buf_free(&b);
+    }
+    /* a line break is gpuwise's own with GW_TERM_LINES, and a NUL inside the length never is */
+    assert_true(gw_term_text_unchanged("a\tb\nc", 5, GW_TERM_LINES));
+    assert_false(gw_term_text_unchanged("a\0b", 3, GW_TERM_FIELD));
+}
+
 /* An error message is one safe line, cut on a character boundary. */
 static void test_error_message_shown(void **state)
 {
@@ -536,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_term_escapes),
         cmocka_unit_test(test_term_lines_and_colour),
         cmocka_unit_test(test_term_width_and_cut),
+        cmocka_unit_test(test_term_unchanged),
         cmocka_unit_test(test_error_message_shown),
         cmocka_unit_test(test_view_term_copy),
     };

@@ -17,6 +17,7 @@
 #include "base/buf.h"
 #include "base/error.h"
 #include "kb/kb.h"
+#include "kb/kb_csv.h"
 
 #define FIX "tests/fixtures/kb/"
 
@@ -1522,6 +1523,28 @@ static void test_assumption_rules(void **state)
                          "0 to 1, not 30");
 }
 
+/* Text read from the KB is copied as it is when it is UTF-8, and each invalid byte becomes
+ * U+FFFD (EF BF BD) wherever it is: in the first 8 bytes, past them, or in the tail. */
+static void test_text_repair(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"", ""},
+        {"NVIDIA GeForce RTX 3090", "NVIDIA GeForce RTX 3090"},
+        {"caf\xc3\xa9 r\xc3\xa9sum\xc3\xa9 \xe4\xb8\xad", "caf\xc3\xa9 r\xc3\xa9sum\xc3\xa9 \xe4\xb8\xad"},
+        {"\xff" "bcdefghijk", "\xef\xbf\xbd" "bcdefghijk"},
+        {"abcdefgh\xfe" "jklmnop", "abcdefgh\xef\xbf\xbd" "jklmnop"},
+        {"abcdefghijklmnopqr\xc3", "abcdefghijklmnopqr\xef\xbf\xbd"},   /* a cut sequence */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = kb_text_repair(cases[i].in);
+        assert_string_equal(out, cases[i].out);
+        free(out);
+    }
+}
+
 static void test_busy(void **state)
 {
     (void)state;
@@ -1741,6 +1764,7 @@ int main(void)
         cmocka_unit_test(test_assumption_rules),
         cmocka_unit_test(test_busy),
         cmocka_unit_test(test_check),
+        cmocka_unit_test(test_text_repair),
         cmocka_unit_test(test_one_description_per_table),
         cmocka_unit_test(test_row_check_without_kb),
         cmocka_unit_test(test_check_schema_against_description),
