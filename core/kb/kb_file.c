@@ -9,8 +9,7 @@
  *   kb_filter.c the --where language
  *   kb_search.c FTS5 search
  *   kb_text.c   the CSV text form (import and export)
- *   kb_check.c  the integrity check
- *   kb_memory.c the allocator SQLite is given before its first use */
+ *   kb_check.c  the integrity check */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -24,7 +23,6 @@
 #include <sqlite3.h>
 
 #include "kb.h"
-#include "kb_memory.h"
 #include "kb_names.h"
 #include "kb_schema.h"
 #include "base/limits.h"
@@ -175,16 +173,14 @@ static char *readonly_uri(const char *path)
 }
 
 /* gpuwise uses each connection from one thread, so no connection takes SQLite's mutex
- * (SQLITE_OPEN_NOMUTEX), SQLite keeps no memory statistics, which would take a global one on
- * every allocation, and it allocates from kb_memory.c's free lists.  Set before SQLite's first
- * use; later calls change nothing. */
+ * (SQLITE_OPEN_NOMUTEX), and SQLite keeps no memory statistics, which would take a global
+ * one on every allocation.  Set before SQLite's first use; later calls change nothing. */
 static void sqlite_configure(void)
 {
     static int done;
     if (!done) {
         done = 1;
         sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-        kb_memory_install();
     }
 }
 
