@@ -162,7 +162,9 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
     int rc = cli_decision_run(ctx, args->argv[0], ctx->json ? DECIDE_TRACE : 0, &c, err);
     if (rc != GW_OK)
         return rc;
-    view *model = decision_to_view(c.d);
+    /* The text prints its table from the options themselves and reads only the summary of
+     * the model, so it builds no option's view (with 20,000 offers that was a third of it). */
+    view *model = ctx->json ? decision_to_view(c.d) : decision_to_summary_view(c.d);
     if (!ctx->json) {   /* the text reads the model's strings as a terminal shows them */
         view *shown = view_term_copy(model);
         view_free(model);

@@ -641,6 +641,13 @@ view *decision_to_view(const decision *d)
     return root;
 }
 
+view *decision_to_summary_view(const decision *d)
+{
+    view *root = decide_view_summary(d);
+    view_map_set(root, "no_recommendation", decide_no_recommendation_view(d));
+    return root;
+}
+
 char *decision_no_recommendation(const decision *d, int *none_feasible)
 {
     return decide_no_recommendation_text(d, none_feasible);
