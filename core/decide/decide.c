@@ -572,6 +572,7 @@ void decision_free(decision *d)
     if (!d)
         return;
     free(d->measured_one);
+    free(d->nearest_one);
     free(d->bench_tier);
     model_calibration *cals[] = {&d->spec_loo, &d->spec_pairs, &d->count_cal, &d->params_cal,
                                  &d->repro_cal};
