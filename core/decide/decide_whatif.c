@@ -902,18 +902,16 @@ static double parameter_view(view *m, sens *s)
 
 static const char sens_method[] =
     "each input scaled by -%.0f%% and +%.0f%%; the swing is the change in the recommended "
-    "option's cost per unit of work; the flip point is found by bisection on the figure options "
-    "are ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, "
-    "up to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
-    "checked again and the other rules' verdicts are held.  The speed inputs (the "
-    "recommendation's own speed; the scaling efficiency of options whose several cards are "
-    "scaled or modelled; a language model's utilisation and decode bandwidth share) recompute "
-    "each option's speed and cost, are searched up to 100%%, and an option that then misses the "
-    "deadline, a target or the budget is out; where its own speed at %+.0f%% misses a "
-    "serving target, the swing is the step up's (misses_target_below: where it starts); an "
-    "option whose lowest cost under a scaled input (its cost at the plan's figures, times the "
-    "factor for a rental under the rental price) is above the best found so far is not costed "
-    "again";
+    "option's cost per unit of work; the flip point is bisected on the figure options are "
+    "ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, up "
+    "to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
+    "checked again, the other rules' verdicts held.  The speed inputs (the recommendation's own "
+    "speed; the scaling efficiency of scaled or modelled multi-card options; a language model's "
+    "utilisation and decode bandwidth share) recompute each option's speed and cost, are "
+    "searched up to 100%%, and an option then missing the deadline, a target or the budget is "
+    "out; where its own speed at %+.0f%% misses a serving target, the swing is the step up's "
+    "(misses_target_below: where it starts); at each value, options whose lowest cost exceeds "
+    "the best found are skipped";
 
 void decide_sensitivity(decision *d)
 {
