@@ -46,8 +46,10 @@ const gw_env_var gw_env_vars[GW_ENV_N] = {
                                     "and cloud metadata addresses too (a local mirror, an "
                                     "intranet); 0, public addresses only", NULL, "", 0, 0, 1, 1},
     [GW_ENV_DECIDE_FULL] = {"GPUWISE_DECIDE_FULL", "1 draws every compared option in the "
-                            "robustness analysis, even one its cost's lower bound shows can win "
-                            "no draw (for tests: the answer is the same); 0, those are skipped",
+                            "robustness analysis and costs every option again at each scaled "
+                            "input of the sensitivity, even one its cost's lower bound shows "
+                            "cannot win (for tests: the answer is the same); 0, those are "
+                            "skipped",
                             NULL, "", 0, 0, 1, 1},
     [GW_ENV_BUSY_TIMEOUT_MS] = {"GPUWISE_BUSY_TIMEOUT_MS", "how long a command waits for another "
                                 "one writing the KB before it gives up with exit 75", NULL,

@@ -155,6 +155,48 @@ static void print_table(FILE *f, const decision *d, double max_age_days)
         print_held_back_legend(f);
 }
 
+/* What follows the table: what was not considered, the recommendation (or why none), what
+ * the answer is most sensitive to, a language model's layout and accuracy; from the summary
+ * (decision_to_summary_view) as a terminal shows it. */
+static void print_summary(FILE *f, const view *model)
+{
+    /* nothing silent: what was not considered, grouped by reason */
+    const view *groups = view_map_get(model, "not_considered_groups");
+    if (view_len(groups)) {
+        fprintf(f, "\nNot considered (%lld):\n",
+                (long long)view_num(view_map_get(model, "not_considered_count")));
+        for (size_t i = 0; i < view_len(groups); i++) {
+            const view *g = view_list_at(groups, i);
+            fprintf(f, "  - %s (%lld): %s\n", view_str(view_map_get(g, "reason")),
+                    (long long)view_num(view_map_get(g, "count")),
+                    view_str(view_map_get(g, "names")));
+        }
+    }
+    const view *rec = view_map_get(model, "recommendation");
+    const char *label = view_str(view_map_get(rec, "label"));
+    if (label) {
+        fprintf(f, "\nRecommendation: %s\n", label);
+        const view *because = view_map_get(rec, "because");
+        for (size_t i = 0; i < view_len(because); i++)
+            fprintf(f, "  - %s\n", view_str(view_list_at(because, i)));
+        const char *layout = view_str(view_map_get(view_map_get(model, "llm"), "layout_text"));
+        if (layout)   /* a served language model: how its GPUs are laid out */
+            fprintf(f, "Layout: %s\n", layout);
+    } else {   /* "no option is feasible: the closest, ...", as the exit's message */
+        const char *none = view_str(view_map_get(view_map_get(model, "no_recommendation"),
+                                                 "text"));
+        if (none)
+            fprintf(f, "\n%c%s.\n", toupper((unsigned char)none[0]), none + 1);
+    }
+    const view *sens = view_map_get(model, "sensitivity");
+    const char *most = view_str(view_map_get(sens, "moves_most_name"));
+    if (most)
+        fprintf(f, "Most sensitive to: %s\n", most);
+    const char *accuracy = view_str(view_map_get(view_map_get(model, "llm"), "accuracy_text"));
+    if (accuracy)   /* a language model: how far its figures are from measured ones */
+        fprintf(f, "Model accuracy: %s.\n", accuracy);
+}
+
 static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     cli_decision c;
@@ -162,7 +204,9 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
     int rc = cli_decision_run(ctx, args->argv[0], ctx->json ? DECIDE_TRACE : 0, &c, err);
     if (rc != GW_OK)
         return rc;
-    view *model = decision_to_view(c.d);
+    /* The text prints its table from the options themselves and reads only the summary of
+     * the model, so it builds no option's view (with 20,000 offers that was a third of it). */
+    view *model = ctx->json ? decision_to_view(c.d) : decision_to_summary_view(c.d);
     if (!ctx->json) {   /* the text reads the model's strings as a terminal shows them */
         view *shown = view_term_copy(model);
         view_free(model);
@@ -190,41 +234,7 @@ static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
                 view_str(view_map_get(model, "work_unit")));
         buf_free(&name);
         print_table(f, c.d, c.w->price_max_age_days);
-        /* nothing silent: what was not considered, grouped by reason */
-        const view *groups = view_map_get(model, "not_considered_groups");
-        if (view_len(groups)) {
-            fprintf(f, "\nNot considered (%lld):\n",
-                    (long long)view_num(view_map_get(model, "not_considered_count")));
-            for (size_t i = 0; i < view_len(groups); i++) {
-                const view *g = view_list_at(groups, i);
-                fprintf(f, "  - %s (%lld): %s\n", view_str(view_map_get(g, "reason")),
-                        (long long)view_num(view_map_get(g, "count")),
-                        view_str(view_map_get(g, "names")));
-            }
-        }
-        const view *rec = view_map_get(model, "recommendation");
-        const char *label = view_str(view_map_get(rec, "label"));
-        if (label) {
-            fprintf(f, "\nRecommendation: %s\n", label);
-            const view *because = view_map_get(rec, "because");
-            for (size_t i = 0; i < view_len(because); i++)
-                fprintf(f, "  - %s\n", view_str(view_list_at(because, i)));
-            const char *layout = view_str(view_map_get(view_map_get(model, "llm"), "layout_text"));
-            if (layout)   /* a served language model: how its GPUs are laid out */
-                fprintf(f, "Layout: %s\n", layout);
-        } else {   /* "no option is feasible: the closest, ...", as the exit's message */
-            const char *none = view_str(view_map_get(view_map_get(model, "no_recommendation"),
-                                                     "text"));
-            if (none)
-                fprintf(f, "\n%c%s.\n", toupper((unsigned char)none[0]), none + 1);
-        }
-        const view *sens = view_map_get(model, "sensitivity");
-        const char *most = view_str(view_map_get(sens, "moves_most_name"));
-        if (most)
-            fprintf(f, "Most sensitive to: %s\n", most);
-        const char *accuracy = view_str(view_map_get(view_map_get(model, "llm"), "accuracy_text"));
-        if (accuracy)   /* a language model: how far its figures are from measured ones */
-            fprintf(f, "Model accuracy: %s.\n", accuracy);
+        print_summary(f, model);
         fclose(f);
         rc = cli_write_output(ctx, text, len, err);
         free(text);

@@ -572,6 +572,7 @@ void decision_free(decision *d)
     if (!d)
         return;
     free(d->measured_one);
+    free(d->nearest_one);
     free(d->bench_tier);
     model_calibration *cals[] = {&d->spec_loo, &d->spec_pairs, &d->count_cal, &d->params_cal,
                                  &d->repro_cal};
@@ -637,6 +638,13 @@ const decide_option *decision_best(const decision *d)
 view *decision_to_view(const decision *d)
 {
     view *root = decide_view_tree(d);
+    view_map_set(root, "no_recommendation", decide_no_recommendation_view(d));
+    return root;
+}
+
+view *decision_to_summary_view(const decision *d)
+{
+    view *root = decide_view_summary(d);
     view_map_set(root, "no_recommendation", decide_no_recommendation_view(d));
     return root;
 }

@@ -36,6 +36,10 @@ const decide_option *decision_best(const decision *d);                  /* NULL:
 /* The model --json prints and the template reads (see templates/README.md for the document
  * conventions it follows).  Caller owns the view. */
 view *decision_to_view(const decision *d);
+/* What decide's text prints besides its table, each field as decision_to_view has it (its
+ * options' views, a share of the work that grows with the offers, are left out).  Caller owns
+ * the view. */
+view *decision_to_summary_view(const decision *d);
 /* Why d recommends no option, one line (caller frees): "no option is feasible: the closest, X,
  * needs ..." (*none_feasible set to 1) or, when every feasible option's price is held back,
  * "no option is recommended: ..." (*none_feasible 0); NULL when it recommends one.  The view's

@@ -85,6 +85,7 @@ struct decision {
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
     size_t n_bench;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
+    size_t *nearest_one;         /* per GPU: 0 not asked, i + 1 for d->gpus[i], SIZE_MAX none */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
     model_calibration spec_loo;  /* decide_spec_loo_calibration, read at the first speed */
     /* The calibrations a scaled speed's band is read from (decide_speed.c), read at the first

@@ -68,9 +68,10 @@ static void corners(decision *d, decide_option *o)
 /* ---- the draws ---- */
 
 /* splitmix64: small, fast, and the same sequence on every platform. */
+#define SPLITMIX_STEP 0x9E3779B97F4A7C15ull
 static uint64_t next_random(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    uint64_t z = (*state += SPLITMIX_STEP);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
@@ -207,29 +208,68 @@ static size_t mark_drawn(decision *d, compared *c, size_t n)
     return drawn;
 }
 
+/* The draws' random numbers: one a speed group, then one a price group, in that order, every
+ * draw; a group no drawn option is in takes its number from the stream unread (splitmix64's
+ * state moves by one constant a number, so skip of them are one addition). */
+typedef struct draw_slot {
+    double *value;
+    uint64_t skip;    /* numbers passed over before this one */
+} draw_slot;
+
+/* The slots of the groups some drawn option is in, into slots (room for n_speed + n_price);
+ * returns how many, and the numbers left after the last into *tail. */
+static size_t draw_slots(const compared *c, size_t n, double *u_speed, size_t n_speed,
+                         double *u_price, size_t n_price, draw_slot *slots, uint64_t *tail)
+{
+    unsigned char *used = gw_xcalloc(n_speed + n_price + 1, 1);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].drawn)
+            used[c[i].speed_group] = used[n_speed + c[i].price_group] = 1;
+    size_t n_slots = 0;
+    uint64_t skip = 0;
+    for (size_t g = 0; g < n_speed + n_price; g++) {
+        if (!used[g]) {
+            skip++;
+            continue;
+        }
+        slots[n_slots].value = g < n_speed ? &u_speed[g] : &u_price[g - n_speed];
+        slots[n_slots++].skip = skip;
+        skip = 0;
+    }
+    *tail = skip;
+    free(used);
+    return n_slots;
+}
+
 /* DECIDE_ROBUST_DRAWS draws: in each, the cheapest option by the figure the options are ranked
  * by (cost per unit x the rules' adjustment) among those that meet the targets in it wins, and
  * every option's regret is how much dearer it is than that (a draw none meets has no winner,
- * and no regret).  Returns how many draws had no winner. */
+ * and no regret).  Only the drawn options are scored (mark_drawn).  Returns how many draws had
+ * no winner. */
 static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_price)
 {
     double *u_speed = gw_xmalloc((n_speed + 1) * sizeof *u_speed);
     double *u_price = gw_xmalloc((n_price + 1) * sizeof *u_price);
     double *score = gw_xmalloc((n + 1) * sizeof *score);
+    size_t *drawn = gw_xmalloc((n + 1) * sizeof *drawn), n_drawn = 0;
+    draw_slot *slots = gw_xmalloc((n_speed + n_price + 1) * sizeof *slots);
+    uint64_t tail;
+    size_t n_slots = draw_slots(c, n, u_speed, n_speed, u_price, n_price, slots, &tail);
+    for (size_t i = 0; i < n; i++)
+        if (c[i].drawn)
+            drawn[n_drawn++] = i;
     uint64_t state = DECIDE_ROBUST_SEED;
     size_t no_winner = 0;
     for (int k = 0; k < DECIDE_ROBUST_DRAWS; k++) {
-        for (size_t g = 0; g < n_speed; g++)
-            u_speed[g] = uniform01(&state);
-        for (size_t g = 0; g < n_price; g++)
-            u_price[g] = uniform01(&state);
+        for (size_t j = 0; j < n_slots; j++) {
+            state += slots[j].skip * SPLITMIX_STEP;
+            *slots[j].value = uniform01(&state);
+        }
+        state += tail * SPLITMIX_STEP;
         size_t best = SIZE_MAX;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n_drawn; j++) {
+            size_t i = drawn[j];
             compared *x = &c[i];
-            if (!x->drawn) {
-                score[i] = NAN;
-                continue;
-            }
             int meets, past_deadline;
             score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets,
                                   &past_deadline);
@@ -245,7 +285,8 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
             continue;
         }
         c[best].wins++;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < n_drawn; j++) {
+            size_t i = drawn[j];
             if (isnan(score[i]))
                 continue;
             c[i].regret += score[i] - score[best];
@@ -263,6 +304,8 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
     free(u_speed);
     free(u_price);
     free(score);
+    free(drawn);
+    free(slots);
     return no_winner;
 }
 

@@ -13,6 +13,7 @@
 #include "decide_precision.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -493,6 +494,13 @@ static void band_apply(const decision *d, decide_option *o, const speed_band *b,
  * data-centre) first, then nearest in specifications. */
 static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
 {
+    /* Every scaled option asks this of its GPU: the answer is kept, once a GPU (each rental
+     * of a grown catalogue asked again, 3% of a decision) */
+    uintptr_t at = (uintptr_t)g, first = (uintptr_t)d->gpus;
+    size_t gi = at >= first && at < first + d->n_gpus * sizeof *d->gpus
+                    ? (size_t)(g - d->gpus) : SIZE_MAX;
+    if (gi != SIZE_MAX && d->nearest_one && d->nearest_one[gi])
+        return d->nearest_one[gi] == SIZE_MAX ? NULL : &d->gpus[d->nearest_one[gi] - 1];
     model_gpu_spec target = decide_gpu_spec(d, g);
     const kb_gpu *nearest = NULL;
     double best = INFINITY;
@@ -516,6 +524,11 @@ static const kb_gpu *nearest_measured(decision *d, const kb_gpu *g)
             best = dist;
             nearest = r;
         }
+    }
+    if (gi != SIZE_MAX) {
+        if (!d->nearest_one)
+            d->nearest_one = gw_xcalloc(d->n_gpus + 1, sizeof *d->nearest_one);
+        d->nearest_one[gi] = nearest ? (size_t)(nearest - d->gpus) + 1 : SIZE_MAX;
     }
     return nearest;
 }

@@ -452,19 +452,10 @@ static int spot_shares_name(const decision *d, const decide_omission *m)
     return 0;
 }
 
-/* What was not considered (decide_omission), one by one and grouped by reason with a count. */
-static void not_considered_view(view *root, const decision *d)
+/* What was not considered (decide_omission), grouped by reason with a count, and how many. */
+static void not_considered_groups_view(view *root, const decision *d)
 {
-    view *list = view_map_set(root, "not_considered", view_list());
     view *groups = view_map_set(root, "not_considered_groups", view_list());
-    for (size_t i = 0; i < d->n_omitted; i++) {
-        const decide_omission *m = &d->omitted[i];
-        view *x = view_list_push(list, view_map());
-        view_map_set_str(x, "gpu", m->gpu);
-        view_map_set_str(x, "name", m->name);
-        view_map_set_str(x, "offer", m->offer);
-        view_map_set_str(x, "reason", m->reason);
-    }
     /* Groups in the order their reason first appears. */
     for (size_t i = 0; i < d->n_omitted; i++) {
         const char *reason = d->omitted[i].reason;
@@ -496,6 +487,21 @@ static void not_considered_view(view *root, const decision *d)
         buf_free(&names);
     }
     view_map_set_int(root, "not_considered_count", (long long)d->n_omitted);
+}
+
+/* What was not considered (decide_omission), one by one, and grouped as above. */
+static void not_considered_view(view *root, const decision *d)
+{
+    view *list = view_map_set(root, "not_considered", view_list());
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        const decide_omission *m = &d->omitted[i];
+        view *x = view_list_push(list, view_map());
+        view_map_set_str(x, "gpu", m->gpu);
+        view_map_set_str(x, "name", m->name);
+        view_map_set_str(x, "offer", m->offer);
+        view_map_set_str(x, "reason", m->reason);
+    }
+    not_considered_groups_view(root, d);
     view_map_set_bool(root, "has_not_considered", d->n_omitted > 0);
 }
 
@@ -548,7 +554,8 @@ static void cheaper_held_back_view(view *rec, const decision *d, const decide_op
     buf_free(&t);
 }
 
-static void recommendation_view(view *rec, const decision *d, const decide_option *best)
+/* The recommended option's id, label and reasons (an empty list and no label for none). */
+static void recommendation_head_view(view *rec, const decision *d, const decide_option *best)
 {
     if (!best) {
         view_map_set(rec, "option", view_null());
@@ -561,6 +568,13 @@ static void recommendation_view(view *rec, const decision *d, const decide_optio
     view_map_set_str(rec, "label", buf_cstr(&l));
     buf_free(&l);
     view_map_set(rec, "because", view_copy(d->because));
+}
+
+static void recommendation_view(view *rec, const decision *d, const decide_option *best)
+{
+    recommendation_head_view(rec, d, best);
+    if (!best)
+        return;
     view_map_set(rec, "details", decide_option_view(d, best, DECIDE_VIEW_JSON));
     cheaper_held_back_view(rec, d, best);
     /* an FP8 KV cache is a setting of the serving engine, not its default: the risks say so */
@@ -632,5 +646,18 @@ view *decide_view_tree(const decision *d)
     view_map_set(root, "citations", citations_view(d));
     if (d->trace)
         view_map_set(root, "trace", view_copy(d->trace));
+    return root;
+}
+
+view *decide_view_summary(const decision *d)
+{
+    view *root = view_map();
+    view_map_set_str(root, "throughput_unit", d->unit);
+    view_map_set_str(root, "work_unit", d->work_unit);
+    if (workload_is_llm(d->w))
+        view_map_set(root, "llm", decide_llm_view(d));
+    not_considered_groups_view(root, d);
+    recommendation_head_view(view_map_set(root, "recommendation", view_map()), d, decide_best(d));
+    view_map_set(root, "sensitivity", view_copy(d->sensitivity));
     return root;
 }

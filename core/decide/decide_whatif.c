@@ -4,6 +4,7 @@
  * own speed and the constants modelled speeds rest on) sways the answer: the swing over
  * -20% .. +20% and the point where another option wins. */
 #include "decide_whatif.h"
+#include "base/limits.h"
 #include "decide_budget.h"
 #include "decide_demand.h"
 #include "decide_cost.h"
@@ -306,6 +307,16 @@ typedef struct sens {
     decision *d;
     const decide_option *base;
     int param;
+    /* winner_with's shortcut for this input (sens_bound_prepare): */
+    const decide_option *fixed_best;   /* the best of the options the input leaves alone */
+    double fixed_score;
+    const decide_option **moved;       /* the options costed again at every factor */
+    size_t n_moved;
+    const decide_option **bounded;     /* those with a lower bound, by base_score, lowest first */
+    double *base_score;                /* their scores at the plan's figures */
+    size_t n_bounded;
+    size_t n_compared;                 /* feasible and not held back: what may win */
+    size_t costed, costed_full;        /* options costed again, and as without the bound */
 } sens;
 
 /* o's score with a money input scaled by factor, its verdicts held. */
@@ -530,24 +541,144 @@ static double scan_up(const sens *s)
     return fmin(SENS_SCAN_UP, 1 / lowest);
 }
 
-/* ---- the flip points ---- */
+/* ---- the bound: options that cannot win under a scaled input are not costed again ---- */
 
-/* The best feasible option under a scaled input (option_with). */
-static const decide_option *winner_with(const sens *s, double factor, double *score)
+/* How a scaled input moves an option's score: not at all (its score and standing at every
+ * factor are those at the plan's figures: the input is another kind's price, another option's
+ * own figure, or a speed its own does not rest on), by exactly the factor (the rental price: a
+ * rental's cost per unit is linear in its price), not at all though its standing may change
+ * (hours a day for a rental: it still bills by the hour used), or in a way not bounded here. */
+typedef enum { MOVES_NOT, MOVES_BY_FACTOR, MOVES_STANDING_ONLY, MOVES_ANYHOW } sens_moves;
+
+static sens_moves input_moves(const sens *s, const decide_option *o)
+{
+    int rent = o->acquisition == DECIDE_RENT;
+    if (o == s->base)
+        return MOVES_ANYHOW;
+    switch (s->param) {
+    case SENS_ELECTRICITY:
+    case SENS_PURCHASE:
+    case SENS_HOST:
+        return rent ? MOVES_NOT : MOVES_ANYHOW;
+    case SENS_RENT:
+        return rent ? MOVES_BY_FACTOR : MOVES_NOT;
+    case SENS_OWN:
+    case SENS_OWN_SPEED:
+        return MOVES_NOT;
+    case SENS_HOURS:
+        return rent ? MOVES_STANDING_ONLY : MOVES_ANYHOW;
+    case SENS_SCALING:
+        return scaled_multi(s->d, o) ? MOVES_ANYHOW : MOVES_NOT;
+    default:
+        return MOVES_ANYHOW;
+    }
+}
+
+/* o's score at factor is at least base_score times this (both bounded kinds are rentals, whose
+ * scores are positive), less a margin far wider than rounding. */
+static double bound_factor(const sens *s, double factor)
+{
+    return (s->param == SENS_RENT ? factor : 1) * (1 - 1e-9);
+}
+
+/* Whether o at score sc beats best at best_score: lower, or as low and first by id. */
+static int beats(const decide_option *o, double sc, const decide_option *best, double best_score)
+{
+    return sc < best_score || (sc == best_score && best && strcmp(o->id, best->id) < 0);
+}
+
+static const double *sort_scores;   /* qsort's context: the scores by_base_score compares */
+
+static int by_base_score(const void *a, const void *b)
+{
+    double x = sort_scores[*(const size_t *)a], y = sort_scores[*(const size_t *)b];
+    return x < y ? -1 : x > y;
+}
+
+/* Prepares winner_with's shortcut for s->param: the options the input leaves alone are costed
+ * once, here, and the best of them stands at every factor; the bounded ones are kept in the
+ * order of their score at the plan's figures, so that winner_with stops at the first whose
+ * bound is above the best it has.  GPUWISE_DECIDE_FULL=1: every option is costed again at every
+ * factor, as without the bound. */
+static void sens_bound_prepare(sens *s)
 {
     const decision *d = s->d;
-    const decide_option *best = NULL;
-    double best_score = INFINITY;
+    double full = 0;
+    gw_env_number(GW_ENV_DECIDE_FULL, &full, NULL);
+    s->fixed_best = NULL;
+    s->fixed_score = INFINITY;
+    s->moved = gw_xmalloc((d->n_options + 1) * sizeof *s->moved);
+    s->bounded = gw_xmalloc((d->n_options + 1) * sizeof *s->bounded);
+    s->base_score = gw_xmalloc((d->n_options + 1) * sizeof *s->base_score);
+    s->n_moved = s->n_bounded = s->n_compared = 0;
+    size_t *order = gw_xmalloc((d->n_options + 1) * sizeof *order);
+    double *scores = gw_xmalloc((d->n_options + 1) * sizeof *scores);
+    size_t n_order = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
-        double sc;
-        if (!o->feasible || o->held_back || option_with(s, o, factor, &sc))
+        if (!o->feasible || o->held_back)
             continue;
-        if (sc < best_score || (sc == best_score && best && strcmp(o->id, best->id) < 0)) {
-            best_score = sc;
-            best = o;
+        s->n_compared++;
+        sens_moves moves = full == 1 ? MOVES_ANYHOW : input_moves(s, o);
+        double sc;
+        if (moves == MOVES_NOT) {
+            if (!option_with(s, o, 1, &sc) && beats(o, sc, s->fixed_best, s->fixed_score))
+                s->fixed_best = o, s->fixed_score = sc;
+            continue;
         }
+        if (moves != MOVES_ANYHOW) {
+            option_with(s, o, 1, &sc);   /* its score whatever its standing */
+            if (sc > 0 && isfinite(sc)) {
+                scores[i] = sc;
+                order[n_order++] = i;
+                continue;
+            }
+        }
+        s->moved[s->n_moved++] = o;
     }
+    sort_scores = scores;
+    qsort(order, n_order, sizeof *order, by_base_score);
+    for (size_t k = 0; k < n_order; k++) {
+        s->bounded[s->n_bounded] = &d->options[order[k]];
+        s->base_score[s->n_bounded++] = scores[order[k]];
+    }
+    free(order);
+    free(scores);
+}
+
+static void sens_bound_free(sens *s)
+{
+    free(s->moved);
+    free(s->bounded);
+    free(s->base_score);
+    s->moved = s->bounded = NULL;
+    s->base_score = NULL;
+    s->n_moved = s->n_bounded = 0;
+}
+
+/* ---- the flip points ---- */
+
+/* The best feasible option under a scaled input (option_with): the best of those the input
+ * leaves alone, against the others costed again, a bounded one only while its bound is not
+ * above the best so far (it cannot win: nor tie, by the margin). */
+static const decide_option *winner_with(sens *s, double factor, double *score)
+{
+    const decide_option *best = s->fixed_best;
+    double best_score = s->fixed_score, sc;
+    for (size_t i = 0; i < s->n_moved; i++) {
+        const decide_option *o = s->moved[i];
+        s->costed++;
+        if (!option_with(s, o, factor, &sc) && beats(o, sc, best, best_score))
+            best_score = sc, best = o;
+    }
+    double bound = bound_factor(s, factor);
+    for (size_t i = 0; i < s->n_bounded && !(s->base_score[i] * bound > best_score); i++) {
+        const decide_option *o = s->bounded[i];
+        s->costed++;
+        if (!option_with(s, o, factor, &sc) && beats(o, sc, best, best_score))
+            best_score = sc, best = o;
+    }
+    s->costed_full += s->n_compared;
     if (score)
         *score = best_score;
     return best;
@@ -556,7 +687,7 @@ static const decide_option *winner_with(const sens *s, double factor, double *sc
 /* > 0 once another option beats the base winner, or it can no longer finish the job. */
 static double flip_fn(double factor, void *p)
 {
-    const sens *s = p;
+    sens *s = p;
     double best, own;
     if (option_with(s, s->base, factor, &own))
         return 1;
@@ -771,19 +902,20 @@ static double parameter_view(view *m, sens *s)
 
 static const char sens_method[] =
     "each input scaled by -%.0f%% and +%.0f%%; the swing is the change in the recommended "
-    "option's cost per unit of work; the flip point is found by bisection on the figure options "
-    "are ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, "
-    "up to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
-    "checked again and the other rules' verdicts are held.  The speed inputs (the "
-    "recommendation's own speed; the scaling efficiency of options whose several cards are "
-    "scaled or modelled; a language model's utilisation and decode bandwidth share) recompute "
-    "each option's speed and cost, are searched up to 100%%, and an option that then misses the "
-    "deadline, a target or the budget is out; where its own speed at %+.0f%% misses a "
-    "serving target, the swing is the step up's (misses_target_below: where it starts)";
+    "option's cost per unit of work; the flip point is bisected on the figure options are "
+    "ranked by, searched from %+.0f%% to %+.0f%% (hours a day: the purchase's hours of use, up "
+    "to 24; a job whose runs no longer fit is out); at each value the budget's figure is "
+    "checked again, the other rules' verdicts held.  The speed inputs (the recommendation's own "
+    "speed; the scaling efficiency of scaled or modelled multi-card options; a language model's "
+    "utilisation and decode bandwidth share) recompute each option's speed and cost, are "
+    "searched up to 100%%, and an option then missing the deadline, a target or the budget is "
+    "out; where its own speed at %+.0f%% misses a serving target, the swing is the step up's "
+    "(misses_target_below: where it starts); at each value, options whose lowest cost exceeds "
+    "the best found are skipped";
 
 void decide_sensitivity(decision *d)
 {
-    sens s = {d, decide_robust_cheapest(d), 0};
+    sens s = {.d = d, .base = decide_robust_cheapest(d)};
     d->sensitivity = view_map();
     view *params = view_map_set(d->sensitivity, "parameters", view_list());
     if (!s.base)
@@ -800,7 +932,9 @@ void decide_sensitivity(decision *d)
         if (!applies(d, s.param))
             continue;
         view *m = view_list_push(params, view_map());
+        sens_bound_prepare(&s);
         double swing = parameter_view(m, &s);
+        sens_bound_free(&s);
         if (view_bool_value(view_map_get(m, "targets_only")) &&
             view_bool_value(view_map_get(m, "matters")))
             view_map_set_bool(d->sensitivity, "has_targets_only", 1);
@@ -809,6 +943,9 @@ void decide_sensitivity(decision *d)
             most = s.param;
         }
     }
+    decide_trace(d, "sensitivity: %zu of %zu option costings under the scaled inputs (the "
+                 "others' lower bound is above the best's cost: they cannot win)",
+                 s.costed, s.costed_full);
     view_map_set_str(d->sensitivity, "moves_most", most < 0 ? NULL : sens_keys[most]);
     if (most >= 0)
         view_map_set_str(d->sensitivity, "moves_most_name", sens_names[most]);

@@ -1,15 +1,18 @@
 #!/bin/sh
 # tests/cli/prune.sh — the robustness analysis draws only the options its lower bound leaves
-# able to win a draw (decide_robust.c: mark_drawn): the report's Markdown, `decide`'s table and
-# its charts, `decide --json` (all but the trace, which counts the options drawn) are byte for byte those of
-# drawing every option (GPUWISE_DECIDE_FULL=1), on every example and on a grown KB.
+# able to win a draw (decide_robust.c: mark_drawn), and the sensitivity costs again only the
+# options its lower bound leaves able to win under a scaled input (decide_whatif.c:
+# winner_with): the report's Markdown, `decide`'s table and its charts, `decide --json` (all but
+# the trace, which counts the options drawn and costed) are byte for byte those of drawing and
+# costing every option (GPUWISE_DECIDE_FULL=1), on every example, on the shipped and a grown KB.
 . "$ROOT/tests/cli/lib.sh"
 # Today is pinned to 2026-12-01, as in decide.sh: the prices' ages, and so what is held back,
 # stay fixed.
 export SOURCE_DATE_EPOCH=1796083200
 
-# same_both NAME KB WORKLOAD: the three outputs with the bound and without it are identical;
-# sets DRAWN and COMPARED from the bounded run's trace ("robustness: N of M options drawn").
+# same_both NAME KB WORKLOAD: the three outputs with the bounds and without them are identical;
+# sets DRAWN and COMPARED from the bounded run's trace ("robustness: N of M options drawn"), and
+# COSTED and COSTINGS from its "sensitivity: N of M option costings".
 same_both() {
     name=$1 kb=$2 wl=$3
     for full in 0 1; do
@@ -22,7 +25,7 @@ same_both() {
     done
     if [ -s "$T/t0.json" ] && cmp -s "$T/t0.json" "$T/t1.json" && [ -s "$T/x0.txt" ] &&
         cmp -s "$T/x0.txt" "$T/x1.txt" && [ -s "$T/m0/r.md" ] && diff -r "$T/m0" "$T/m1" >/dev/null; then
-        pass "prune $name: JSON, table and report as with every option drawn"
+        pass "prune $name: JSON, table and report as with every option drawn and costed"
     else
         fail "prune $name: the outputs differ from drawing every option"
     fi
@@ -34,6 +37,14 @@ same_both() {
         "$T/d1.json")
     check_eq "prune $name: GPUWISE_DECIDE_FULL=1 draws all $COMPARED" \
         "$(echo "$full_line" | sed -n 's/^robustness: \([0-9]*\) of .*/\1/p')" "$COMPARED"
+    COSTED=$(jq -r '.trace[] | select(startswith("sensitivity: "))' "$T/d0.json" |
+        sed -n 's/^sensitivity: \([0-9]*\) of \([0-9]*\) option costings.*/\1/p')
+    COSTINGS=$(jq -r '.trace[] | select(startswith("sensitivity: "))' "$T/d0.json" |
+        sed -n 's/^sensitivity: \([0-9]*\) of \([0-9]*\) option costings.*/\2/p')
+    full_costed=$(jq -r '.trace[] | select(startswith("sensitivity: "))' "$T/d1.json" |
+        sed -n 's/^sensitivity: \([0-9]*\) of \([0-9]*\) option costings.*/\1 \2/p')
+    check_eq "prune $name: GPUWISE_DECIDE_FULL=1 costs every option at every scaled input" \
+        "$full_costed" "$COSTINGS $COSTINGS"
 }
 
 KB=$(fresh_kb prune)
@@ -47,6 +58,9 @@ GPUS=$(sqlite3 "$KB" "SELECT group_concat(id) FROM (SELECT id FROM gpu ORDER BY 
 awk -v n=3000 -v seed=42 -v gpus="$GPUS" -f "$ROOT/tests/bench/gen_offers.awk" >"$T/offers.csv"
 run "$GW" --kb "$KB" kb import "$T/offers.csv"
 check_rc "prune: 3,000 offers imported" 0
+for wl in "$ROOT"/examples/*.lua; do   # vision-team last: DRAWN and COSTED below are its
+    [ "$(basename "$wl")" = vision-team.lua ] || same_both "$(basename "$wl" .lua), grown KB" "$KB" "$wl"
+done
 same_both "vision-team, grown KB" "$KB" "$ROOT/examples/vision-team.lua"
 # Bench offers cost 0.2 to 4.2 per card-hour, a spread of 21x, while one GPU's speed band is
 # far narrower: most options' cheapest corner is above the dearest corner of the best, so far
@@ -56,4 +70,16 @@ if [ -n "$DRAWN" ] && [ -n "$COMPARED" ] && [ "$DRAWN" -lt "$COMPARED" ] && [ "$
     pass "prune grown KB: $DRAWN of $COMPARED options drawn"
 else
     fail "prune grown KB: drawn '$DRAWN' of '$COMPARED'"
+fi
+# The sensitivity's bound (decide_whatif.c): vision-team rents from every offer (rent:*).  At
+# each scaled input only the options the input moves are costed again, the rentals under the
+# rental price only while their cost at the plan's figures times the factor is not above the
+# best found so far; the others (the purchases under the rental price, every rental under the
+# electricity, purchase and host prices and under the recommendation's own price and speed) keep
+# their cost at the plan's figures, costed once.  With 3,000 offers most rentals are far dearer
+# than the best (the spread above), so far fewer costings are made than without the bound.
+if [ -n "$COSTED" ] && [ -n "$COSTINGS" ] && [ "$COSTED" -lt "$COSTINGS" ] && [ "$COSTED" -ge 1 ]; then
+    pass "prune grown KB: $COSTED of $COSTINGS option costings in the sensitivity"
+else
+    fail "prune grown KB: costed '$COSTED' of '$COSTINGS'"
 fi
