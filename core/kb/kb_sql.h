@@ -19,6 +19,7 @@ typedef enum kb_stmt_id {
     KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
     KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
     KB_STMT_GPU_NAMES,          /* kb_names.c: every GPU's names, per lookup without the cache */
+    KB_STMT_MODEL_NAMES,        /* kb_read.c: every model's names, per model name resolved */
     KB_STMT_IDS
 } kb_stmt_id;
 
