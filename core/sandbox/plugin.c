@@ -835,11 +835,10 @@ void plugin_batch_free(plugin_batch *b)
 }
 
 int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
-                      const plugin_arg *shared, view **outs, gw_error *err)
+                      const plugin_arg *shared, view **results, gw_error *err)
 {
     size_t n = b->n;
-    for (size_t i = 0; i < n; i++)
-        outs[i] = NULL;
+    *results = NULL;
     view *req = request_new("each");
     view_map_set_str(req, "fn", fn);
     /* the worker keeps the last batch it was sent: the options every rule of a decision is
@@ -872,9 +871,10 @@ int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
     /* each call's value is checked on its own, with its own bounds, as each call was made */
     for (size_t i = 0; rc == GW_OK && i < n; i++)
         rc = plugin_values_check(view_list_at(list, i), label, err);
-    for (size_t i = 0; rc == GW_OK && i < n; i++)
-        outs[i] = view_copy(view_list_at(list, i));
-    view_free(list);
+    if (rc == GW_OK)
+        *results = list;
+    else
+        view_free(list);
     return rc;
 }
 
@@ -882,7 +882,11 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err)
 {
     plugin_batch *b = plugin_batch_new(args, n);
-    int rc = plugin_call_batch(p, fn, b, shared, outs, err);
+    view *list = NULL;
+    int rc = plugin_call_batch(p, fn, b, shared, &list, err);
+    for (size_t i = 0; i < n; i++)
+        outs[i] = rc == GW_OK ? view_copy(view_list_at(list, i)) : NULL;
+    view_free(list);
     plugin_batch_free(b);
     return rc;
 }
