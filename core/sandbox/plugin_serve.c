@@ -195,9 +195,7 @@ int plugin_serve(int fd, void *limits)
         view *result = NULL;
         view *r = serve_one(st, req, &result);
         view_free(req);
-        int w = worker_write(fd, r);
-        if (w == 0 && result)
-            w = worker_write(fd, result);
+        int w = worker_write_pair(fd, r, result);
         view_free(r);
         view_free(result);
         if (w != 0)
