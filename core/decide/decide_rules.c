@@ -181,7 +181,7 @@ static plugin **rules_of(plugin_host *host, size_t *n)
     return rules;
 }
 
-/* Every rule's verdicts on option i (results[r * n + i]), in rule order; counts them. */
+/* Every rule's verdicts on option i (item i of results[r]), in rule order; counts them. */
 static int read_all_verdicts(decision *d, plugin **rules, size_t n_rules, view **results,
                              size_t *fired, gw_error *err)
 {
@@ -193,7 +193,7 @@ static int read_all_verdicts(decision *d, plugin **rules, size_t n_rules, view *
             plugin_info info;
             plugin_get_info(rules[r], &info);
             size_t before = o->n_verdicts;
-            rc = read_verdicts(d, o, &info, results[r * n + i], err);
+            rc = read_verdicts(d, o, &info, view_list_at(results[r], i), err);
             *fired += o->n_verdicts - before;
         }
     }
@@ -213,18 +213,18 @@ int decide_rules_run(decision *d, plugin_host *host, gw_error *err)
      * Verdicts are read option by option, in rule order. */
     plugin_arg *shared = plugin_arg_new(wv);
     view **ovs = gw_xcalloc(n + 1, sizeof *ovs);
-    view **results = gw_xcalloc(n_rules * n + 1, sizeof *results);
+    view **results = gw_xcalloc(n_rules + 1, sizeof *results);   /* a list per rule */
     for (size_t i = 0; i < n; i++)
         ovs[i] = decide_option_view(d, &d->options[i], DECIDE_VIEW_RULE);
     plugin_batch *options = n_rules && n ? plugin_batch_new(ovs, n) : NULL;
     int rc = GW_OK;
     for (size_t r = 0; r < n_rules && rc == GW_OK && n; r++)
-        rc = plugin_call_batch(rules[r], "evaluate", options, shared, &results[r * n], err);
+        rc = plugin_call_batch(rules[r], "evaluate", options, shared, &results[r], err);
     plugin_batch_free(options);
     if (rc == GW_OK)
         rc = read_all_verdicts(d, rules, n_rules, results, &fired, err);
-    for (size_t i = 0; i < n_rules * n; i++)
-        view_free(results[i]);
+    for (size_t r = 0; r < n_rules; r++)
+        view_free(results[r]);
     for (size_t i = 0; i < n; i++)
         view_free(ovs[i]);
     free(results);

@@ -12,6 +12,7 @@
 #define KB_ROW_STATEMENTS 6   /* kb_write.c: same row, same identity, insert, update, open, pick */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 #define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
+#define KB_BENCH_MEMO 4       /* kb_read.c: kb_benchmarks_find answers kept */
 
 /* The statements a command runs many times, each kept prepared under a constant id
  * (kb_sql_prepare_once): no SQL text is built, and none compared, per call. */
@@ -19,10 +20,21 @@ typedef enum kb_stmt_id {
     KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
     KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
     KB_STMT_GPU_NAMES,          /* kb_names.c: every GPU's names, per lookup without the cache */
+    KB_STMT_MODEL_NAMES,        /* kb_read.c: every model's names, per model name resolved */
     KB_STMT_IDS
 } kb_stmt_id;
 
 typedef struct gpu_names gpu_names;   /* kb_names.c */
+typedef struct kb_table kb_table;     /* kb_table.h */
+
+/* One answer of kb_benchmarks_find (kb_read.c), kept while this connection writes nothing. */
+typedef struct kb_bench_memo {
+    char *gpu, *workload;       /* the question; NULL: any */
+    kb_benchmark *rows;         /* NULL with n 0: an empty slot, or no rows */
+    size_t n;
+    sqlite3_int64 changes;      /* sqlite3_total_changes64 when it was read */
+    int used;
+} kb_bench_memo;
 
 struct kb {
     sqlite3 *db;
@@ -43,6 +55,9 @@ struct kb {
      * decision opens one per GPU, count, spot flag and currency, a few at a time) */
     sqlite3_stmt *cursor_idle[KB_CURSOR_POOL];
     size_t n_cursor_idle;
+    /* kb_read.c: kb_benchmarks_find's last answers, the oldest replaced first */
+    kb_bench_memo bench_memo[KB_BENCH_MEMO];
+    size_t bench_memo_next;
     /* Each table's row statements (kb_write.c store_row), prepared on first use. */
     sqlite3_stmt *row_st[KB_TABLES][KB_ROW_STATEMENTS];
     /* Between kb_bulk_begin and kb_bulk_end: the SQL of each insert trigger it dropped (NULL:
@@ -68,6 +83,18 @@ int kb_sql_prepare_once(kb *k, kb_stmt_id id, void (*write_sql)(gw_buf *sql), sq
 /* Resets a cached statement, finalizes any other. */
 void kb_sql_done(kb *k, sqlite3_stmt *st);
 void kb_sql_cache_free(kb *k);                   /* every kept statement, before closing */
+void kb_bench_memo_free(kb *k);                  /* kb_read.c: the kept answers, before closing */
+
+/* kb_read.c, for the other readers (kb_models.c): runs sql (its parameters bound from params,
+ * NULL ones as NULL) and collects the rows of table t, after `extra` leading columns, into an
+ * array of structs of size bytes; fill (may be NULL) reads the extra columns into each. */
+int kb_select_rows(kb *k, const kb_table *t, const char *sql, const char *const *params,
+                   int nparams, size_t size, int extra, void (*fill)(sqlite3_stmt *st, void *obj),
+                   void **out, size_t *n, gw_error *err);
+/* kb_read.c: the first row of table whose `where` (one parameter, key) holds, into out (size
+ * bytes; the caller owns its strings); *found says whether there was one. */
+int kb_select_one(kb *k, int table, const char *where, const char *key, size_t size, void *out,
+                  int *found, gw_error *err);
 char *kb_sql_text(sqlite3_stmt *st, int i);      /* a copy (caller frees); NULL for NULL */
 double kb_sql_number(sqlite3_stmt *st, int i);   /* NaN for NULL */
 void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NULL */

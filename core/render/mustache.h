@@ -31,6 +31,9 @@ typedef struct mustache_opts {
     size_t max_output;          /* the most bytes a render may hold at once: its output and a
                                  * standalone block's content while it is re-indented; 0:
                                  * MUSTACHE_MAX_OUTPUT */
+    int list_flags;             /* 1: a name "has_X" that a map lacks is true there when the
+                                 * map's "X" is a non-empty list (Mustache cannot ask whether a
+                                 * list is empty); 0: names are only what the data holds */
 } mustache_opts;
 
 /* The output cap when mustache_opts.max_output is 0: 256 MiB. */

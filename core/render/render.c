@@ -1,6 +1,6 @@
 /* render.c — documents: finds a template (--template, the user's folder, the shipped folder),
  * adds to the model what templates need (a comparison's cells and charts, chart images, citation
- * links, has_X flags), renders it to Markdown with Markdown escaping, and either returns that
+ * links), renders it to Markdown with Markdown escaping and has_X flags, and either returns that
  * with its charts drawn as .svg files to go beside it, or a standalone HTML page: the body from
  * render_markdown.c inside templates/page.html.mustache.  It writes nothing: the command writes
  * what it returns. */
@@ -108,8 +108,9 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* Renders the template file at path with data, appending to out. */
-static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict,
+/* Renders the template file at path with data, appending to out.  prepared: data went through
+ * prepare_model, so its templates may ask for has_X flags (mustache_opts.list_flags). */
+static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict, int prepared,
                             const view *data, gw_buf *out, gw_error *err)
 {
     char *text;
@@ -117,7 +118,8 @@ static int render_file_with(const char *path, const tmpl_dirs *dirs, int strict,
     int rc = gw_read_input(path, GW_INPUT_TEMPLATE, &text, &len, err);
     if (rc)
         return rc;
-    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs, 0};
+    mustache_opts opts = {mustache_escape_for(path), strict, partial_loader, (void *)dirs, 0,
+                          prepared};
     rc = mustache_render(base_name(path), text, len, data, &opts, out, err);
     free(text);
     return rc;
@@ -177,30 +179,6 @@ static int valid_chart_id(const char *id)
         if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
             return 0;
     return 1;
-}
-
-/* Mustache cannot ask whether a list is empty, so every non-empty list "x" in a map gets a
- * sibling "has_x": true (unless the model already has one): a heading shows only with rows. */
-static void add_has_flags(view *v)
-{
-    if (view_kind(v) == VIEW_LIST) {
-        for (size_t i = 0; i < view_len(v); i++)
-            add_has_flags(view_list_at(v, i));
-        return;
-    }
-    if (view_kind(v) != VIEW_MAP)
-        return;
-    size_t n = view_len(v);
-    for (size_t i = 0; i < n; i++) {
-        view *value = view_map_value_at(v, i);
-        add_has_flags(value);
-        if (view_kind(value) == VIEW_LIST && view_len(value) > 0) {
-            char key[300];
-            snprintf(key, sizeof key, "has_%.280s", view_map_key_at(v, i));
-            if (!view_map_get(v, key))
-                view_map_set_bool(v, key, 1);
-        }
-    }
 }
 
 /* A comparison (`kb compare --json`) keeps each row as parallel lists, one entry per GPU
@@ -432,7 +410,8 @@ static void robustness_texts(view *model)
 
 /* Adds what templates need beyond the command's data: a comparison's cells and charts, a
  * decision's robustness texts, each chart's id, src and image, the charts_by_id map, safe
- * citation links, for_html, the date and the has_X flags.  html: chart images are placeholders. */
+ * citation links, for_html and the date (the has_X flags are the renderer's:
+ * mustache_opts.list_flags).  html: chart images are placeholders. */
 static int prepare_model(const render_opts *opts, view *model, int html, gw_error *err)
 {
     if (view_kind(view_map_get(model, "rows")) == VIEW_LIST &&
@@ -447,7 +426,6 @@ static int prepare_model(const render_opts *opts, view *model, int html, gw_erro
     citation_links(model);
     view_map_set_bool(model, "for_html", html);
     generated_date(model);
-    add_has_flags(model);
     return GW_OK;
 }
 
@@ -515,7 +493,7 @@ static int render_page(const render_opts *opts, view *model, const char *body, v
     view_map_set_str(model, "body", body);
     view_map_set_bool(model, "has_toc", view_len(toc) >= 2);
     view_map_set(model, "toc", toc);
-    return render_file_with(path, &dirs, 1, model, out, err);
+    return render_file_with(path, &dirs, 1, 1, model, out, err);
 }
 
 /* The Markdown document from the template at path, then the document in opts->format. */
@@ -527,7 +505,7 @@ static int render_markdown_document(const render_opts *opts, const char *path, t
     if (rc != GW_OK)
         return rc;
     gw_buf md = GW_BUF_INIT;
-    rc = render_file_with(path, dirs, 1, model, &md, err);
+    rc = render_file_with(path, dirs, 1, 1, model, &md, err);
     if (rc == GW_OK && !html) {
         /* Markdown on standard output leaves no files behind in the current folder: its
          * charts become files only beside a named output (-o FILE). */
@@ -606,5 +584,5 @@ int render_file(const render_opts *opts, const char *path, const char *partials_
     int is_md = mustache_escape_for(path) == MUSTACHE_ESCAPE_MARKDOWN;
     if (is_md && opts->format && strcmp(opts->format, "text") != 0)
         return render_markdown_document(opts, path, &dirs, model, doc, err);
-    return render_file_with(path, &dirs, 1, model, &doc->text, err);
+    return render_file_with(path, &dirs, 1, 0, model, &doc->text, err);
 }

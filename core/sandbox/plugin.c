@@ -60,6 +60,8 @@ typedef struct channel {
     char dead_msg[1024];
     unsigned long long each_batch;   /* the plugin_batch whose arguments the worker holds from
                                       * the last "each" (0: none) */
+    unsigned long long shared_sent;  /* the plugin_arg whose value the worker holds (0: none);
+                                      * each of its plugins converts it to Lua once */
 } channel;
 
 struct plugin {
@@ -69,7 +71,6 @@ struct plugin {
     char *name, *kind, *version, *description, *path, *overrides;
     long batch_rows;
     int compiled;            /* shipped: decided by this process (embedded_find), not the worker */
-    unsigned long long shared_sent;   /* the plugin_arg whose value the worker holds */
     view *log;                        /* lines the worker sent back, escaped */
     char traceback[4096];
 };
@@ -129,6 +130,7 @@ static void channel_close(channel *ch)
     worker_free(ch->w);
     ch->w = NULL;
     ch->each_batch = 0;
+    ch->shared_sent = 0;
 }
 
 static int xml_opened;   /* this process opened libxml2 for plugins */
@@ -835,11 +837,10 @@ void plugin_batch_free(plugin_batch *b)
 }
 
 int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
-                      const plugin_arg *shared, view **outs, gw_error *err)
+                      const plugin_arg *shared, view **results, gw_error *err)
 {
     size_t n = b->n;
-    for (size_t i = 0; i < n; i++)
-        outs[i] = NULL;
+    *results = NULL;
     view *req = request_new("each");
     view_map_set_str(req, "fn", fn);
     /* the worker keeps the last batch it was sent: the options every rule of a decision is
@@ -851,19 +852,18 @@ int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
         view_map_set(req, "args", view_stringn(b->encoded.data ? b->encoded.data : "",
                                                b->encoded.len));
     if (shared) {
-        /* the worker keeps the shared value's Lua table; it is sent only when it changes */
+        /* the worker keeps the shared value, and each plugin its Lua table: it crosses the
+         * channel once, not once per rule (14 copies of the workload a report) */
         view_map_set_num(req, "shared_id", (double)shared->id);
-        if (p->shared_sent != shared->id)
+        if (ch->shared_sent != shared->id)
             view_map_set(req, "shared", view_copy(shared->v));
-        else
-            view_map_set(req, "shared", view_null());
     }
     view *list = NULL;
     int rc = request(p, req, &list, err);
     if (rc == GW_OK) {   /* the worker decoded and kept them */
         ch->each_batch = b->id;
         if (shared)
-            p->shared_sent = shared->id;
+            ch->shared_sent = shared->id;
     }
     char label[4400];
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
@@ -872,9 +872,10 @@ int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
     /* each call's value is checked on its own, with its own bounds, as each call was made */
     for (size_t i = 0; rc == GW_OK && i < n; i++)
         rc = plugin_values_check(view_list_at(list, i), label, err);
-    for (size_t i = 0; rc == GW_OK && i < n; i++)
-        outs[i] = view_copy(view_list_at(list, i));
-    view_free(list);
+    if (rc == GW_OK)
+        *results = list;
+    else
+        view_free(list);
     return rc;
 }
 
@@ -882,7 +883,11 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err)
 {
     plugin_batch *b = plugin_batch_new(args, n);
-    int rc = plugin_call_batch(p, fn, b, shared, outs, err);
+    view *list = NULL;
+    int rc = plugin_call_batch(p, fn, b, shared, &list, err);
+    for (size_t i = 0; i < n; i++)
+        outs[i] = rc == GW_OK ? view_copy(view_list_at(list, i)) : NULL;
+    view_free(list);
     plugin_batch_free(b);
     return rc;
 }

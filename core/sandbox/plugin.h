@@ -84,12 +84,14 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
  * rule of a decision is given the same options, and encoding them again per rule cost 18 M
  * instructions a report (105 M a `rent:*` decision on a grown KB).  The batch holds its own
  * copy: args may change or go once it is made.  plugin_call_batch is plugin_call_each over
- * the batch's arguments; a worker that holds the batch already is not sent it again. */
+ * the batch's arguments, with what the calls returned in one list, *results (item i: the call
+ * for args[i]; the caller frees it, NULL on failure) instead of a copy of each; a worker that
+ * holds the batch already is not sent it again. */
 typedef struct plugin_batch plugin_batch;
 plugin_batch *plugin_batch_new(view *const *args, size_t n);
 void plugin_batch_free(plugin_batch *b);
 int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
-                      const plugin_arg *shared, view **outs, gw_error *err);
+                      const plugin_arg *shared, view **results, gw_error *err);
 
 /* Evaluates a chunk of Lua text in a fresh sandbox (same limits and `gw` module) and returns the
  * value it returns (workload files).  name is used in errors ("examples/x.lua:3: ...");

@@ -22,6 +22,9 @@ struct states {
     size_t n;
     view *each_args;         /* the arguments of the last "each" (the parent sends them again
                               * only when they change: every rule sees the same options) */
+    view *shared;            /* the value shared by the "each" calls, and its id: sent once
+                              * for all the plugins (the workload every rule sees) */
+    unsigned long long shared_id;
 };
 
 static view *ask_parent(void *ud, const view *q)
@@ -83,6 +86,21 @@ static int serve_load(struct states *st, const view *req, int eval, size_t id, l
     return rc;
 }
 
+/* Whether the "each" req names a shared value; one it carries replaces the kept one. */
+static int keep_shared(struct states *st, const view *req)
+{
+    const view *id = view_map_get(req, "shared_id");
+    if (!id)
+        return 0;
+    const view *v = view_map_get(req, "shared");
+    if (v) {
+        view_free(st->shared);
+        st->shared = view_copy(v);
+        st->shared_id = (unsigned long long)gw_double_to_ll(view_num(id), 0, 1LL << 53, 0);
+    }
+    return 1;
+}
+
 /* "call" and "each".  An "each" carries its arguments encoded in the string "args", kept for
  * the next "each", or "args_same" to use them again. */
 static int serve_call(struct states *st, lplugin *lp, const view *req, int each, view **result,
@@ -111,11 +129,9 @@ static int serve_call(struct states *st, lplugin *lp, const view *req, int each,
         rc = lplugin_call(lp, fn, av, n, result, err);
     else {
         view **outs = gw_xcalloc(n ? n : 1, sizeof *outs);
-        lplugin_shared sh = {view_map_get(req, "shared"),
-                             (unsigned long long)gw_double_to_ll(
-                                 view_num(view_map_get(req, "shared_id")), 0, 1LL << 53, 0)};
-        rc = lplugin_call_each(lp, fn, av, n, view_map_get(req, "shared_id") ? &sh : NULL, outs,
-                               err);
+        int has_shared = keep_shared(st, req);
+        lplugin_shared sh = {st->shared, st->shared_id};
+        rc = lplugin_call_each(lp, fn, av, n, has_shared ? &sh : NULL, outs, err);
         if (rc == GW_OK) {
             *result = view_list();
             for (size_t i = 0; i < n; i++)
@@ -169,7 +185,7 @@ static view *serve_one(struct states *st, const view *req, view **out)
 /* The worker's main loop: one reply per request until the channel closes. */
 int plugin_serve(int fd, void *limits)
 {
-    struct states states = {*(const plugin_limits *)limits, fd, NULL, 0, NULL};
+    struct states states = {*(const plugin_limits *)limits, fd, NULL, 0, NULL, NULL, 0};
     struct states *st = &states;
     for (;;) {
         view *req = worker_read(fd);
@@ -179,9 +195,7 @@ int plugin_serve(int fd, void *limits)
         view *result = NULL;
         view *r = serve_one(st, req, &result);
         view_free(req);
-        int w = worker_write(fd, r);
-        if (w == 0 && result)
-            w = worker_write(fd, result);
+        int w = worker_write_pair(fd, r, result);
         view_free(r);
         view_free(result);
         if (w != 0)
@@ -191,5 +205,6 @@ int plugin_serve(int fd, void *limits)
         lplugin_free(st->items[i]);
     free(st->items);
     view_free(st->each_args);
+    view_free(st->shared);
     return 0;
 }

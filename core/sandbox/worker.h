@@ -74,6 +74,8 @@ int worker_out_of_memory(const worker *w);
 view *worker_read(int fd);
 /* Writes one message; -1 on failure. */
 int worker_write(int fd, const view *v);
+/* Writes v, then `then` (NULL: none) as the next message, in one write; -1 on failure. */
+int worker_write_pair(int fd, const view *v, const view *then);
 /* Sets RLIMIT_CPU so that the next request may use seconds more of CPU (the child calls it). */
 void worker_cpu_limit(double seconds);
 

@@ -656,6 +656,48 @@ static void test_reads_and_convert(void **state)
     kb_close(k);
 }
 
+/* kb_benchmarks_find keeps its last answers while the connection writes nothing: a second
+ * question gets the same rows, in a copy of its own, and a write is seen at once. */
+static void test_benchmarks_kept_until_a_write(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    kb *k = fixture_kb(tmp_path("kept.db"));
+    kb_benchmark *b, *again;
+    size_t n, n_again;
+    /* tests/fixtures/kb/benchmarks.csv: rtx-3090's resnet50 rows, 1 card (905) then 4 (3100) */
+    assert_int_equal(kb_benchmarks_find(k, "rtx-3090", "resnet50", &b, &n, &err), GW_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(kb_benchmarks_find(k, "rtx-3090", "resnet50", &again, &n_again, &err),
+                     GW_OK);
+    assert_int_equal(n_again, 2);
+    assert_true(again[0].value == 905 && again[1].value == 3100);
+    assert_string_equal(again[1].note, "four cards over PCIe");
+    assert_ptr_not_equal(again[1].note, b[1].note);   /* each answer its own strings */
+    kb_benchmarks_free(b, n);
+    kb_benchmarks_free(again, n_again);
+    /* another question is another answer: every GPU's resnet50 rows, 3 */
+    assert_int_equal(kb_benchmarks_find(k, NULL, "resnet50", &b, &n, &err), GW_OK);
+    assert_int_equal(n, 3);
+    kb_benchmarks_free(b, n);
+    /* a row written for the rtx-3090 (8 cards) is in the next answer: 3 rows */
+    const char *name = "more.csv";
+    const char *text = "gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,"
+                       "interconnect,power_w,source,note\n"
+                       "rtx-3090,8,resnet50,train_throughput,5000,images/s,amp,,pytorch,pcie,,"
+                       "ga102-wp,\n";
+    size_t len = strlen(text);
+    kb_import_counts counts;
+    assert_int_equal(kb_begin(k, &err), GW_OK);
+    assert_int_equal(kb_import_texts(k, 1, &name, &text, &len, &counts, &err), GW_OK);
+    assert_int_equal(kb_commit(k, &err), GW_OK);
+    assert_int_equal(kb_benchmarks_find(k, "rtx-3090", "resnet50", &b, &n, &err), GW_OK);
+    assert_int_equal(n, 3);
+    assert_true(b[2].value == 5000);   /* sorted by count: 1, 4, 8 */
+    kb_benchmarks_free(b, n);
+    kb_close(k);
+}
+
 /* ---- name resolution ---- */
 
 static void expect_resolve(kb *k, const char *name, const char *id, int count)
@@ -1748,6 +1790,7 @@ int main(void)
         cmocka_unit_test(test_foreign_files_refused_unchanged),
         cmocka_unit_test(test_validation_messages),
         cmocka_unit_test(test_reads_and_convert),
+        cmocka_unit_test(test_benchmarks_kept_until_a_write),
         cmocka_unit_test(test_resolve_forms),
         cmocka_unit_test(test_resolve_ambiguous_and_unknown),
         cmocka_unit_test(test_resolve_names_never_surprise),

@@ -35,7 +35,7 @@ static char *render(const char *tmpl, const char *json, const char *partials_jso
                                    : view_map();
     assert_non_null(data);
     assert_non_null(partials);
-    mustache_opts opts = {esc, strict, map_loader, partials, 0};
+    mustache_opts opts = {esc, strict, map_loader, partials, 0, 0};
     gw_buf out = GW_BUF_INIT;
     int rc = mustache_render("t.mustache", tmpl, strlen(tmpl), data, &opts, &out, err);
     view_free(data);
@@ -94,7 +94,7 @@ static int run_spec_file(const char *dir, const char *file, int *cases)
         const char *want = view_str(view_map_get(t, "expected"));
         view *partials = view_map_get(t, "partials");
         view *empty = view_map();
-        mustache_opts opts = {MUSTACHE_ESCAPE_HTML, 0, map_loader, partials ? partials : empty, 0};
+        mustache_opts opts = {MUSTACHE_ESCAPE_HTML, 0, map_loader, partials ? partials : empty, 0, 0};
         gw_buf out = GW_BUF_INIT;
         gw_error e = {0};
         int rc = mustache_render("spec", tmpl, view_str_len(view_map_get(t, "template")),
@@ -260,7 +260,7 @@ static long render_capped(const char *tmpl, const char *partials_json, size_t ca
     view *partials = view_from_json(partials_json, strlen(partials_json), err);
     assert_non_null(data);
     assert_non_null(partials);
-    mustache_opts opts = {MUSTACHE_ESCAPE_NONE, 1, map_loader, partials, cap};
+    mustache_opts opts = {MUSTACHE_ESCAPE_NONE, 1, map_loader, partials, cap, 0};
     gw_buf out = GW_BUF_INIT;
     int rc = mustache_render("t.mustache", tmpl, strlen(tmpl), data, &opts, &out, err);
     long n = rc == GW_OK ? (long)out.len : -1;
@@ -330,6 +330,42 @@ static void test_partial_indent(void **state)
     free(got);
 }
 
+/* Renders tmpl with JSON data and mustache_opts.list_flags on or off. */
+static char *render_flags(const char *tmpl, const char *json, int list_flags)
+{
+    gw_error err = {0};
+    view *data = view_from_json(json, strlen(json), &err);
+    assert_non_null(data);
+    mustache_opts opts = {MUSTACHE_ESCAPE_NONE, 1, NULL, NULL, 0, list_flags};
+    gw_buf out = GW_BUF_INIT;
+    assert_int_equal(mustache_render("t.mustache", tmpl, strlen(tmpl), data, &opts, &out, &err),
+                     GW_OK);
+    view_free(data);
+    return buf_detach(&out);
+}
+
+/* list_flags: "has_X" is true in a map whose X is a non-empty list and that has no has_X of
+ * its own; anything else falls through to the outer contexts, as a missing name does. */
+static void test_list_flags(void **state)
+{
+    (void)state;
+    const char *json = "{\"rows\": [{\"name\": \"a\"}], \"empty\": [], \"given\": [1],"
+                       " \"has_given\": false, \"text\": \"t\", \"sub\": {\"items\": [2]}}";
+    /* rows: non-empty -> R; empty: [] -> nothing; given: its own false wins; text: not a list;
+     * missing: nothing; inside a row (no rows of its own) the root's flag; dotted: sub's. */
+    const char *tmpl = "{{#has_rows}}R{{/has_rows}}{{#has_empty}}E{{/has_empty}}"
+                       "{{#has_given}}G{{/has_given}}{{#has_text}}T{{/has_text}}"
+                       "{{#has_missing}}M{{/has_missing}}"
+                       "{{#rows}}[{{name}}{{#has_rows}}+{{/has_rows}}]{{/rows}}"
+                       "{{#sub.has_items}}S{{/sub.has_items}}{{^has_empty}}!{{/has_empty}}";
+    char *on = render_flags(tmpl, json, 1);
+    assert_string_equal(on, "R[a+]S!");
+    char *off = render_flags(tmpl, json, 0);
+    assert_string_equal(off, "[a]!");
+    free(on);
+    free(off);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_escape_for),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_inheritance),    cmocka_unit_test(test_partial_indent),
         cmocka_unit_test(test_output_cap),     cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_list_flags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sandbox/plugin.h"
 
@@ -232,11 +234,55 @@ static void test_map_keys_short_and_long(void **state)
     view_free(c);
 }
 
+/* A shared value crosses to the worker once, with the first rule's call; a second plugin of
+ * the same worker reads it there all the same, converted into its own state. */
+static void test_shared_argument_reaches_every_plugin(void **state)
+{
+    (void)state;
+    plugin_host *h = new_host();
+    gw_error err;
+    plugin *echo = load_rule(h, "echo");
+    char path[] = "/tmp/gw-shout-XXXXXX.lua";
+    int fd = mkstemps(path, 4);
+    assert_true(fd >= 0);
+    const char *text = "return { name = 'shout', kind = 'rule', version = '1', description = 'x',"
+                       " evaluate = function(o, w) return {{effect = 'warn',"
+                       " because = o.id .. ' ' .. w.name .. '!'}} end }\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    plugin *shout = NULL;
+    assert_int_equal(plugin_host_load_file(h, path, &shout, &err), GW_OK);
+    unlink(path);
+    view *w;
+    plugin_arg *shared = team(&w);
+    view *o = view_map();
+    view_map_set_str(o, "id", "a");
+    view *args[] = {o};
+    plugin_batch *b = plugin_batch_new(args, 1);
+    view *first = NULL, *second = NULL;
+    assert_int_equal(plugin_call_batch(echo, "evaluate", b, shared, &first, &err), GW_OK);
+    assert_int_equal(plugin_call_batch(shout, "evaluate", b, shared, &second, &err), GW_OK);
+    /* item 0 of each: the option's verdicts; echo says "<id> <workload name> <calls so far>",
+     * shout "<id> <workload name>!" */
+    const view *said = view_list_at(view_list_at(first, 0), 0);
+    assert_string_equal(view_str(view_map_get(said, "because")), "a team 1");
+    said = view_list_at(view_list_at(second, 0), 0);
+    assert_string_equal(view_str(view_map_get(said, "because")), "a team!");
+    view_free(first);
+    view_free(second);
+    plugin_batch_free(b);
+    view_free(o);
+    plugin_arg_free(shared);
+    view_free(w);
+    plugin_host_free(h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_alone_skip_other_kinds),
         cmocka_unit_test(test_shared_argument_is_converted_once),
+        cmocka_unit_test(test_shared_argument_reaches_every_plugin),
         cmocka_unit_test(test_readonly_arguments),
         cmocka_unit_test(test_map_keys_short_and_long),
     };

@@ -16,6 +16,7 @@
 #include "sandbox/embedded.h"
 #include "sandbox/plugin.h"
 #include "sandbox/plugin_serve.h"
+#include "sandbox/plugin_values.h"
 #include "sandbox/worker.h"
 
 static int lie_compiled;   /* what the lying worker claims: 1 "compiled", 0 not */
@@ -152,6 +153,30 @@ static void test_bad_name_refused_whatever_the_worker_says(void **state)
     unlink(path);
 }
 
+/* What a worker sends back is checked again in gpuwise, and a bad value is named by its place:
+ * maps by ".key", lists by "[n]" from 1, under the label. */
+static void test_returned_values_named_by_place(void **state)
+{
+    (void)state;
+    gw_error err = {0};
+    const char *json = "{\"rows\": [{\"name\": \"ok\"}, {\"name\": \"bad\\u0001\"}]}";
+    view *v = view_from_json(json, strlen(json), &err);
+    assert_non_null(v);
+    assert_int_equal(plugin_values_check(v, "p: f()", &err), GW_EDATA);
+    assert_string_equal(err.msg, "p: f().rows[2].name: control character U+0001 in a string "
+                                 "(terminal escapes and control characters are refused)");
+    view_free(v);
+    view *list = view_list();
+    view_list_push(view_list_push(list, view_list()), view_number(1.0 / 0.0));
+    assert_int_equal(plugin_values_check(list, "q", &err), GW_EDATA);
+    assert_string_equal(err.msg, "q[1][1]: expected a finite number");
+    view_free(list);
+    const char *fine_json = "[1, \"two\", {\"three\": [3]}]";
+    view *fine = view_from_json(fine_json, strlen(fine_json), &err);
+    assert_int_equal(plugin_values_check(fine, "r", &err), GW_OK);
+    view_free(fine);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_one_byte_changed_is_not_shipped),
         cmocka_unit_test(test_exact_text_is_shipped),
         cmocka_unit_test(test_bad_name_refused_whatever_the_worker_says),
+        cmocka_unit_test(test_returned_values_named_by_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
