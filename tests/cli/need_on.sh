@@ -78,3 +78,10 @@ sed 's/"a100-sxm4-80gb"/"2x a100-sxm4-80gb"/' "$FX/lora-a100.lua" >"$T/two.lua"
 run "$GW" decide "$T/two.lua"
 check_rc "need_on: two cards, exit 65" 65
 check_err "need_on: two cards refused" "two.lua:10: hours_needed_on: name one card, not 2"
+# A reference card whose speed is unknown (no AMD card is measured on resnet50, and an NVIDIA
+# one cannot be scaled to it): refused as work.hours_on's is, naming the field and the card.
+sed 's/"rtx-3090"/"mi300x"/' "$FX/resnet-3090.lua" >"$T/mi300x.lua"
+run "$GW" decide "$T/mi300x.lua"
+check_rc "need_on: a reference card of unknown speed, exit 65" 65
+check_err "need_on: a reference card of unknown speed, said" \
+    "mi300x.lua: hours_needed_on: no resnet50 result measured on or comparable to AMD Instinct MI300X"
