@@ -6,6 +6,7 @@
 #include "base/check.h"
 #include "decide_common.h"
 #include "model/precision.h"
+#include "decide_budget.h"
 #include "decide_cost.h"
 #include "decide_demand.h"
 #include "decide_infeasible.h"
@@ -205,32 +206,39 @@ static int fill_defaults(decision *d, gw_error *err)
     return GW_OK;
 }
 
-/* work.hours_on: the card an hour of work is measured on, and its speed. */
+/* work.hours_on or hours_needed_on: the card hours of work are measured on, and its speed. */
 static int setup_reference(decision *d, gw_error *err)
 {
     const workload *w = d->w;
-    if (!w->work_hours_on)
+    const char *name = w->work_hours_on ? w->work_hours_on : w->hours_needed_on;
+    const char *field = w->work_hours_on ? "work.hours_on" : "hours_needed_on";
+    if (!name || (!w->work_hours_on && !workload_has_need(w)))
         return GW_OK;
     char *id = NULL;
     int count = 1;
-    int rc = kb_gpu_resolve(d->k, w->work_hours_on, &id, &count, err);
+    int rc = kb_gpu_resolve(d->k, name, &id, &count, err);
     if (rc != GW_OK) {
-        gw_error_prefix(err, "%s: work.hours_on", w->path);
+        gw_error_prefix(err, "%s: %s", w->path, field);
         return rc;
     }
     d->reference = decide_gpu_find(d, id);
     free(id);
     if (!d->reference)
-        return gw_error_set(err, GW_ENOTFOUND, "%s: work.hours_on: %s is not in the KB",
-                            w->path, w->work_hours_on);
-    if (d->n_bench) {
-        int measured;
-        d->reference_speed = decide_single_card_speed(d, NULL, d->reference, &measured, NULL);
-        if (isnan(d->reference_speed))
-            return gw_error_set(err, GW_EDATA,
-                                "%s: work.hours_on: no %s result measured on or comparable "
-                                "to %s",
-                                w->path, w->benchmark, d->reference->name);
+        return gw_error_set(err, GW_ENOTFOUND, "%s: %s: %s is not in the KB", w->path, field,
+                            name);
+    if (d->n_bench || w->hours_needed_on) {
+        gw_buf why = GW_BUF_INIT;
+        d->reference_speed = decide_reference_card_speed(d, d->reference, &why);
+        if (isnan(d->reference_speed) && workload_is_llm(w))
+            rc = gw_error_set(err, GW_EDATA, "%s: %s: the speed of %s is unknown: %s", w->path,
+                              field, d->reference->name, buf_cstr(&why));
+        else if (isnan(d->reference_speed))
+            rc = gw_error_set(err, GW_EDATA,
+                              "%s: %s: no %s result measured on or comparable to %s", w->path,
+                              field, w->benchmark, d->reference->name);
+        buf_free(&why);
+        if (rc != GW_OK)
+            return rc;
         d->reference_speed *= count;
     } else {
         d->reference_speed = 1;

@@ -1,7 +1,8 @@
 /* decide_budget.c — the figure a budget is held to, as the workload states it (cash up front,
- * a grant over the horizon, a month's spending), and the hours a capacity workload's stated
- * need takes on an option (decide_budget.h). */
+ * a grant over the horizon, a month's spending), the hours a capacity workload's stated need
+ * takes on an option, and the speed of the card hours of work are measured on (decide_budget.h). */
 #include "decide_budget.h"
+#include "decide_speed.h"
 
 #include <math.h>
 
@@ -52,13 +53,36 @@ const char *decide_budget_row(const decision *d)
     return NULL;   /* cash up front: the report's own words */
 }
 
+double decide_reference_card_speed(decision *d, const kb_gpu *g, gw_buf *why)
+{
+    int measured;
+    if (!workload_is_llm(d->w))
+        return decide_single_card_speed(d, NULL, g, &measured, why);
+    /* A language model's speed is modelled per option: one card of g, as an option would be
+     * (its fit sets the precision it runs at; the speed does not depend on the fit). */
+    decide_option one = {.gpu = g, .count = 1, .hosts = 1, .gpu_fraction = 1};
+    decide_option_fit(d, &one);
+    decide_option_speed(d, &one);
+    double speed = one.throughput;
+    if (why && one.throughput_how)
+        buf_puts(why, one.throughput_how);
+    decide_option_free(&one);
+    return speed;
+}
+
 double decide_need_hours(const decision *d, const decide_option *o)
 {
     const workload *w = d->w;
     if (!workload_has_need(w))
         return NAN;
+    double need = w->hours_needed_per_month * w->horizon_months;
+    /* Hours of the reference card: o does that card's hour of work in reference_speed / its own
+     * throughput (o's cards at their efficiency), as a job's work.hours_on; NaN where o's speed
+     * is unknown. */
+    if (w->hours_needed_on)
+        return need * d->reference_speed / o->throughput;
     double efficiency = o->count > 1 && o->efficiency > 0 && o->efficiency <= 1 ? o->efficiency : 1;
     double fraction = o->gpu_fraction > 0 ? o->gpu_fraction : 1;
     double cards = o->count * fraction * efficiency;
-    return w->hours_needed_per_month * w->horizon_months / cards;
+    return need / cards;
 }

@@ -1,6 +1,7 @@
 /* decide_budget.h — what a budget is held to and what a stated need costs: the figure of each
  * option the workload's budget compares (cash up front, everything over the horizon, or a
- * month), and the hours of running a capacity workload's hours_needed_per_month takes. */
+ * month), the hours of running a capacity workload's hours_needed_per_month takes, and the
+ * speed of the card hours of work are measured on. */
 #ifndef GW_DECIDE_BUDGET_H
 #define GW_DECIDE_BUDGET_H
 
@@ -23,8 +24,16 @@ const char *decide_budget_compares(const decision *d);
 const char *decide_budget_row(const decision *d);
 
 /* Hours of running over the horizon o needs to cover a capacity workload's
- * hours_needed_per_month (card-hours: o's cards, at their scaling efficiency, each cover one in
- * an hour); NaN when the workload states no need. */
+ * hours_needed_per_month: hours of o's own card (o's cards, at their scaling efficiency, each
+ * cover one in an hour), or with hours_needed_on hours of the reference card, the need x
+ * d->reference_speed / o->throughput (NaN where o's speed is unknown); NaN when the workload
+ * states no need. */
 double decide_need_hours(const decision *d, const decide_option *o);
+
+/* The speed of one card of g on the workload, in the decision's units: a benchmark's
+ * (decide_single_card_speed), or a language model's as a one-card option of g would have it;
+ * NaN unknown, why appended with how (may be NULL).  What work.hours_on and hours_needed_on
+ * scale hours of g by. */
+double decide_reference_card_speed(decision *d, const kb_gpu *g, gw_buf *why);
 
 #endif

@@ -124,8 +124,9 @@ static void reason_break_even(decision *d, const decide_option *win)
         plan = d->w->hours_per_day;
     gw_buf plan_words = GW_BUF_INIT;
     if (workload_has_need(d->w) && !workload_is_job(d->w))
-        buf_printf(&plan_words, "the plan uses it %.1f h a day (%g card-hours a month)", plan,
-                   d->w->hours_needed_per_month);
+        buf_printf(&plan_words, "the plan uses it %.1f h a day (the need: %g hours a month%s%s)",
+                   plan, d->w->hours_needed_per_month, d->reference ? " of " : "",
+                   d->reference ? d->reference->name : " of its own card");
     else
         buf_printf(&plan_words, "the plan is %g h", plan);
     /* "6.8 h/day on cost alone": the same without the rules' adjustments, where it differs */
@@ -197,10 +198,19 @@ void decide_reasons(decision *d)
         reason_break_even(d, win);
     if (view_len(d->because) < REASONS_MAX && workload_has_need(d->w)) {
         gw_buf b = GW_BUF_INIT;   /* capacity for a stated need: the hours it takes a month */
-        buf_printf(&b, "Covers the %g card-hours needed a month in %.1f hours of running a "
-                       "month (at most %g h a day, %g h a month).",
-                   d->w->hours_needed_per_month, win->hours_needed / d->w->horizon_months,
-                   d->w->hours_per_day, d->w->hours_per_day * COST_DAYS_PER_MONTH);
+        gw_buf speed = GW_BUF_INIT;   /* the reference card's, which scales the need */
+        if (d->reference) {
+            view_format_number(&speed, d->reference_speed, 0);
+            buf_printf(&speed, " %s", d->unit);
+        }
+        buf_printf(&b, "Covers the need in %.1f hours of running a month (at most %g h a day, "
+                       "%g h a month): ",
+                   win->hours_needed / d->w->horizon_months, d->w->hours_per_day,
+                   d->w->hours_per_day * COST_DAYS_PER_MONTH);
+        workload_need_words(&b, d->w, d->reference ? d->reference->name : NULL,
+                            d->reference ? buf_cstr(&speed) : NULL);
+        buf_putc(&b, '.');
+        buf_free(&speed);
         view_list_push(d->because, view_string(buf_cstr(&b)));
         buf_free(&b);
     } else if (view_len(d->because) < REASONS_MAX && !isnan(win->hours_needed)) {

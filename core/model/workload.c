@@ -425,6 +425,33 @@ int workload_check_need(const char *file, workload *w, gw_error *err)
     return GW_OK;
 }
 
+int workload_check_need_on(const char *file, workload *w, gw_error *err)
+{
+    if (!w->hours_needed_on)
+        return GW_OK;
+    if (isnan(w->hours_needed_per_month))
+        return gw_error_set(err, GW_EDATA,
+                            "%s: hours_needed_on: the card of which need? (give "
+                            "hours_needed_per_month, the hours a month measured on it)",
+                            file);
+    if (!w->catalog)
+        return GW_OK;
+    char *id = NULL;
+    int count = 1;
+    int rc = kb_gpu_resolve(w->catalog, w->hours_needed_on, &id, &count, err);
+    free(id);
+    if (rc == GW_ENOTFOUND) {
+        gw_error_prefix(err, "%s: hours_needed_on", file);
+        return err->code = GW_EDATA;
+    }
+    if (rc == GW_OK && count != 1)
+        return gw_error_set(err, GW_EDATA,
+                            "%s: hours_needed_on: name one card, not %d (the need is in hours "
+                            "of one card)",
+                            file, count);
+    return rc;
+}
+
 int workload_has_need(const workload *w)
 {
     return !workload_is_job(w) && !isnan(w->hours_needed_per_month);

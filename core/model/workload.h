@@ -66,6 +66,8 @@ typedef struct workload {
     double budget;              /* the one given (NaN: no budget) ... */
     const char *budget_basis;   /* ... and which: "upfront", "total" or "monthly"; NULL none */
     double hours_needed_per_month;  /* capacity: card-hours of work a month; NaN: all the hours */
+    char *hours_needed_on;      /* GPU name as written: the card those hours are of; NULL: each
+                                 * option's own card */
     double electricity_price, pue;
     int used_ok;
     char *cooling;              /* good | poor */
@@ -99,6 +101,12 @@ int workload_is_job(const workload *w);
 /* Whether a capacity workload states the hours it needs (hours_needed_per_month): its options
  * are costed for those hours, not for every hour they could run. */
 int workload_has_need(const workload *w);
+/* The need in words, appended to b: "200 hours a month of each option's own card (...)", or with
+ * hours_needed_on "200 hours a month on <on_name> (<on_speed> on it; each option costed ...)"
+ * (on_name: the card's name as the decision resolved it, NULL: as written; on_speed: its speed
+ * in words, NULL: unsaid).  The one place the need is worded. */
+void workload_need_words(gw_buf *b, const workload *w, const char *on_name,
+                         const char *on_speed);
 /* Whether the model is a language model (a catalog name, or its layers given): its work is in
  * tokens and its memory and speed come from model_llm.c. */
 int workload_is_llm(const workload *w);

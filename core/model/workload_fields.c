@@ -273,12 +273,20 @@ const workload_field workload_top_fields[] = {
     {.name = "hours_needed_per_month", .type = FIELD_NUMBER, .at = AT(hours_needed_per_month),
      .lo = 0, .lo_excluded = 1, .hi = 1e9, .unit = "card-hours/month",
      .note = "capacity only",
-     .help = "capacity: the hours of one card a month the work needs (an option of n cards "
-             "covers n in each hour it runs); options are costed for those hours and compared "
-             "on them, so capacity beyond the need does not win on cost per unit, and one that "
-             "cannot cover them within hours_per_day is out (default: every hour of "
+     .help = "capacity: the hours of one card a month the work needs, of each option's own "
+             "card unless hours_needed_on names the card they were measured on (an option of n "
+             "cards covers n in each hour it runs); options are costed for those hours and "
+             "compared on them, so capacity beyond the need does not win on cost per unit, and "
+             "one that cannot cover them within hours_per_day is out (default: every hour of "
              "hours_per_day is used)",
      .then = workload_check_need},
+    {.name = "hours_needed_on", .type = FIELD_TEXT, .at = AT(hours_needed_on),
+     .expected = "a GPU name", .note = "with hours_needed_per_month",
+     .help = "the card hours_needed_per_month was measured on: each option is costed for the "
+             "hours it takes to do that work, the need x that card's speed on the workload / "
+             "the option's (default: hours of each option's own card, so a faster card does "
+             "more work in them)",
+     .then = workload_check_need_on},
     {.name = "deadline_days", .type = FIELD_NUMBER, .at = AT(deadline_days), .lo = 0,
      .lo_excluded = 1, .hi = 7200, .unit = "days", .note = "within the horizon",
      .help = "a job must finish within this many days (default: the horizon)",

@@ -82,6 +82,9 @@ int workload_resolve_model(const char *file, workload *w, gw_error *err);
 int workload_check_budget(const char *file, workload *w, gw_error *err);
 /* hours_needed_per_month: capacity only. */
 int workload_check_need(const char *file, workload *w, gw_error *err);
+/* hours_needed_on: only with hours_needed_per_month; one card of the catalog (when there is
+ * one), else GW_EDATA. */
+int workload_check_need_on(const char *file, workload *w, gw_error *err);
 /* candidates: each names a GPU of the catalog (when there is one), else GW_EDATA. */
 int workload_check_candidates(const char *file, workload *w, gw_error *err);
 /* What only the whole architecture can check, once every field is read. */

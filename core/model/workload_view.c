@@ -43,6 +43,21 @@ static void view_fields(view *map, const workload_field *fields, const workload 
     }
 }
 
+void workload_need_words(gw_buf *b, const workload *w, const char *on_name, const char *on_speed)
+{
+    buf_printf(b, "%g hours a month ", w->hours_needed_per_month);
+    if (w->hours_needed_on)
+        buf_printf(b, "on %s (%s%seach option costed for the hours that work takes at its own "
+                      "speed)",
+                   on_name ? on_name : w->hours_needed_on, on_speed ? on_speed : "",
+                   on_speed ? " on it; " : "");
+    else
+        buf_printf(b, "of each option's own card (a faster card does more work in them: compare "
+                      "the cost per %s; name the card the need was measured on with "
+                      "hours_needed_on)",
+                   workload_is_llm(w) ? "1M tokens" : "unit of work");
+}
+
 /* The sentence every report carries: which kind of workload this is and what that means for
  * the costs. */
 static void workload_describe_kind(gw_buf *b, const workload *w)
@@ -70,13 +85,13 @@ static void workload_describe_kind(gw_buf *b, const workload *w)
                       "pays its electricity for those hours and its hardware less resale.",
                    buf_cstr(&hours), w->hours_per_day);
     } else if (workload_has_need(w)) {
-        buf_printf(b, "Capacity for a stated need: %g card-hours of work a month for %g months, "
-                      "at most %g h a day; an option of n cards covers n card-hours in each hour "
-                      "it runs (at its scaling efficiency), so it is costed for the hours it "
-                      "needs, a rental paid for those alone, and one that cannot cover the need "
-                      "in %s h is out.",
-                   w->hours_needed_per_month, w->horizon_months, w->hours_per_day,
-                   buf_cstr(&hours));
+        buf_puts(b, "Capacity for a stated need: ");
+        workload_need_words(b, w, NULL, NULL);
+        buf_printf(b, ", for %g months, at most %g h a day; an option of n cards does n cards' "
+                      "work in each hour it runs (at its scaling efficiency), so it is costed "
+                      "for the hours the need takes on it, a rental paid for those alone, and "
+                      "one that cannot cover the need in %s h is out.",
+                   w->horizon_months, w->hours_per_day, buf_cstr(&hours));
     } else {
         buf_printf(b, "Capacity: the hardware is used %g h a day for %g months (%s h); buying "
                       "and renting are both costed for those hours.",

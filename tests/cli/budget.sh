@@ -89,8 +89,10 @@ check_num "need: cost per 1M images 0.34 / (1301 x 3600) x 1e6 = 0.0726" "$_per"
 check_num "need: a bought card is costed for the hours needed, 3,900 + 526.5 - 570" "$_buy1" \
     3856.5 0.01
 check_eq "need: four bought cards are no longer first" "$([ "$_rank4" -gt 1 ] && echo yes)" yes
+# The kind says whose hours the need is in (without hours_needed_on, each option's own card's;
+# was "150 card-hours", which did not say so).
 case "$_kind" in
-    "Capacity for a stated need: 150 card-hours"*) pass "need: the workload's kind says the need" ;;
+    "Capacity for a stated need: 150 hours a month of each option's own card (a faster card does more work in them"*) pass "need: the workload's kind says the need" ;;
     *) fail "need: the workload's kind says the need" "got '$_kind'" ;;
 esac
 # 1,000 card-hours a month cannot be covered by one card in 720 h a month (24 x 30): 36,000 h

@@ -153,8 +153,8 @@ check_rc "help --man takes no command" 64
 run "$GW" help workload --json
 check_rc "help workload --json" 0
 printf '%s' "$OUT" | jq -r '.fields[].name' >"$T/fields"
-# 79 fields (tests/unit/test_workload.c counts them table by table)
-check_eq "help workload --json lists the 79 fields" "$(wc -l <"$T/fields" | tr -d ' ')" 79
+# 80 fields (tests/unit/test_workload.c counts them table by table; 80 with hours_needed_on)
+check_eq "help workload --json lists the 80 fields" "$(wc -l <"$T/fields" | tr -d ' ')" 80
 check_eq "help workload --json has the workload new command" "$(jqr '.commands[0].name')" "workload new"
 check_eq "a field's tasks: sharding concerns train and finetune" \
     "$(jqr '.fields[] | select(.name == "sharding") | .tasks | join(",")')" "train,finetune"

@@ -458,7 +458,8 @@ static void absent_tables_take_defaults(void **state)
         "\"utilisation\":null},"
         "\"benchmark\":null,\"work\":{\"samples\":null,\"tokens\":null,\"hours_on\":"
         "\"rtx-3090\",\"hours\":2,\"runs\":1},\"parallelism\":\"data\",\"hours_per_day\":8,"
-        "\"horizon_months\":1,\"hours_needed_per_month\":null,\"deadline_days\":null,"
+        "\"horizon_months\":1,\"hours_needed_per_month\":null,\"hours_needed_on\":null,"
+        "\"deadline_days\":null,"
         "\"currency\":\"USD\",\"region\":null,"
         "\"budget\":{\"upfront\":null,\"total\":null,\"monthly\":null},"
         "\"electricity\":{\"price\":0,"
@@ -502,8 +503,9 @@ static void field_list_describes_every_field(void **state)
      * hours_needed_per_month came (69); serving demand and production added
      * inference.requests_per_s, inference.utilisation, redundancy, production and
      * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate (77);
-     * a language model's training memory gradient_accumulation and fused_loss (79) */
-    assert_int_equal(view_len(fields), 79);
+     * a language model's training memory gradient_accumulation and fused_loss (79);
+     * hours_needed_on, the card a need is measured on (80) */
+    assert_int_equal(view_len(fields), 80);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
