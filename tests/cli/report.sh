@@ -364,7 +364,7 @@ check_rc "report template with robustness: exit 0" 0
 # option's p_best 0.31 as "31%"; the share says what it covers (the 5 options compared, 1 with a
 # range).
 check_out "report template: how sure" \
-    "**How sure:** the recommendation is cheapest in 52% of 2,000 draws of prices and speeds within their ranges (seed 7), among the options that may be recommended and that meet the targets in that draw: 5 compared, 1 of them with a price or speed range (an option without one stays at its figures); held-back options are not drawn; the expected regret"
+    "**How sure:** the recommendation is cheapest in 52% of 2,000 draws of prices and speeds within their ranges (seed 7), among the options that may be recommended and meet the targets in that draw: 5 compared, 1 of them with a price or speed range (one without stays at its figures); held-back options are not drawn; the expected regret"
 check_out "report template: a close call, with the options inside the uncertainty" \
     "**A close call.** The options inside the uncertainty, each with its share of the draws in which it is cheapest:
 

@@ -108,7 +108,7 @@ check_eq "robust llm-pretrain: the method says the deadline holds in each draw" 
 "$GW" --kb "$SHARES_KB" report "$T/pretrain-75.lua" -o "$T/pretrain.md" >/dev/null 2>&1
 # 0.054 of these 2,000 seeded draws: "5%"
 check_eq "robust llm-pretrain: How sure says the draws that miss the deadline" \
-    "$(grep -c '^\*\*How sure:\*\*.*among the options that may be recommended and that meet the targets in that draw.*; in 5% of the draws it runs out of time (its hours needed, which follow its drawn speed, exceed the hours available: a job past its deadline' "$T/pretrain.md")" 1
+    "$(grep -c '^\*\*How sure:\*\*.*among the options that may be recommended and meet the targets in that draw.*; in 5% of the draws it runs out of time (its hours needed, which follow its drawn speed, exceed the hours available: a job past its deadline' "$T/pretrain.md")" 1
 check_eq "robust llm-serving: no deadline to miss" \
     "$(jq -r '.robustness.misses_deadline_share' "$T/llm-serving.json")" 0
 check_eq "robust llm-pretrain: a training utilisation entry" \
@@ -173,7 +173,7 @@ esac
 # The report says what the share covers: the two rentals above, both with a price range.
 run "$GW" --kb "$KB" report "$FX/close-call.lua"
 check_out "robust close-call (report): the share names the options compared and those with a range" \
-    "(seed 20260526), among the options that may be recommended and that meet the targets in that draw: 2 compared, 2 of them with a price or speed range (an option without one stays at its figures); held-back options are not drawn;"
+    "(seed 20260526), among the options that may be recommended and meet the targets in that draw: 2 compared, 2 of them with a price or speed range (one without stays at its figures); held-back options are not drawn;"
 # A100 at USD 1.00 .. 1.10 against 3090s at 2.20: over three times cheaper at every corner.
 run "$GW" --kb "$KB" decide "$FX/cheaper.lua" --json
 check_eq "robust cheaper: p_best exactly 1" "$(jqr '.robustness.p_best')" 1
