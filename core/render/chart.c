@@ -31,20 +31,29 @@ static void text(gw_buf *out, const char *s)
 }
 
 /* Bar labels longer than MAX_LABEL bytes are cut (on a UTF-8 boundary) and end in an
- * ellipsis; the full text stays in the document's table. */
+ * ellipsis; the full text stays in the document's table.  A label's closing mark, a space and
+ * one non-ASCII character (the dagger of a held-back price), survives the cut: it is what the
+ * chart's legend explains. */
 #define MAX_LABEL 60
 static void label_text(gw_buf *out, const char *s)
 {
-    size_t n = strlen(s);
+    size_t n = strlen(s), mark = 0;
     if (n <= MAX_LABEL) {
         text(out, s);
         return;
     }
-    n = MAX_LABEL - 3;
+    size_t at = n;   /* the start of the last character */
+    while (at > 0 && ((unsigned char)s[at - 1] & 0xC0) == 0x80)
+        at--;
+    if (at >= 2 && (unsigned char)s[at - 1] >= 0xC0 && s[at - 2] == ' ')
+        mark = n - (at - 2);   /* " \xe2\x80\xa0": the space and the character */
+    n = MAX_LABEL - 3 - mark;
     while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
         n--;
     mustache_escape_html(out, s, n);
     buf_puts(out, "\xe2\x80\xa6");
+    if (mark)
+        text(out, s + strlen(s) - mark);
 }
 
 static const char *str_of(const view *map, const char *key)

@@ -188,6 +188,13 @@ static void test_builder(void **state)
     assert_non_null(strstr(svg, ">rent 1x NVIDIA A100 SXM4 40GB (a provider with a very lon\xe2\x80\xa6</text>"));
     assert_non_null(strstr(svg, "width=\"1010\""));
     free(svg);
+    /* A held-back price's closing " \xe2\x80\xa0" (4 bytes) survives the cut: the 61-byte label keeps
+     * 60 - 3 - 4 = 53 bytes, then the ellipsis, then the mark. */
+    chart_bar_add(chart, "new 16x NVIDIA H100 SXM5 80GB in 2x HGX H100 8-GPU server \xe2\x80\xa0", 6,
+                  NULL, 0);
+    svg = svg_of(chart);
+    assert_non_null(strstr(svg, ">new 16x NVIDIA H100 SXM5 80GB in 2x HGX H100 8-GPU se\xe2\x80\xa6 \xe2\x80\xa0</text>"));
+    free(svg);
     view_free(chart);
 }
 
