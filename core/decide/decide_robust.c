@@ -30,6 +30,8 @@ struct decide_robust {
     double misses_targets_share;      /* served: its draws below the demand or past the time
                                        * per token */
     double no_winner_share;           /* draws in which no option meets the targets */
+    double miss_fallback;             /* the mean cost per unit of the winners of the draws the
+                                       * recommendation misses its targets in; NaN none */
     int close_call;
     int capacity_risk;                /* a close call the recommendation loses only in the
                                        * draws it misses its targets in: cheapest in all others */
@@ -94,6 +96,9 @@ typedef struct compared {
     size_t past_deadline;              /* a job: draws whose speed misses the deadline */
     size_t missed;                     /* draws in which it misses any target (deadline too) */
     double regret, regret_share;       /* summed over the draws in which it meets them */
+    double fallback;                   /* summed over the draws it misses them in that another
+                                        * option wins: that winner's cost per unit */
+    size_t fallback_n;
 } compared;
 
 static int same_price_list(const decide_option *a, const decide_option *b)
@@ -285,10 +290,15 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
             continue;
         }
         c[best].wins++;
+        double winner_cost = c[best].adjustment > 0 ? score[best] / c[best].adjustment
+                                                    : score[best];
         for (size_t j = 0; j < n_drawn; j++) {
             size_t i = drawn[j];
-            if (isnan(score[i]))
+            if (isnan(score[i])) {   /* it misses the targets: what the draw falls back on */
+                c[i].fallback += winner_cost;
+                c[i].fallback_n++;
                 continue;
+            }
             c[i].regret += score[i] - score[best];
             c[i].regret_share += score[i] > 0 ? (score[i] - score[best]) / score[i] : 0;
         }
@@ -537,6 +547,7 @@ void decide_robust_run(decision *d)
 {
     decide_robust_free(d->robust);
     decide_robust *r = d->robust = gw_xcalloc(1, sizeof *r);
+    r->miss_fallback = NAN;
     for (size_t i = 0; i < d->n_options; i++)
         corners(d, &d->options[i]);
     r->cheapest = decide_best(d);
@@ -569,6 +580,7 @@ void decide_robust_run(decision *d)
             r->misses_deadline_share = (double)c[i].past_deadline / DECIDE_ROBUST_DRAWS;
             r->misses_targets_share =
                 (double)(c[i].missed - c[i].past_deadline) / DECIDE_ROBUST_DRAWS;
+            r->miss_fallback = c[i].fallback_n ? c[i].fallback / (double)c[i].fallback_n : NAN;
             /* every draw it does not win is one it misses its targets in */
             r->capacity_risk = r->close_call && r->recommended == r->cheapest &&
                                c[i].missed > 0 && c[i].wins + c[i].missed == DECIDE_ROBUST_DRAWS;
@@ -728,6 +740,19 @@ void decide_robust_view(const decision *d, view *root)
         gw_buf m = GW_BUF_INIT;
         share_words(&m, r->misses_targets_share);
         view_map_set_str(v, "misses_targets_text", buf_cstr(&m));
+        buf_free(&m);
+    }
+    /* what the draws it misses its targets in cost instead: the regret leaves them out, and a
+     * capacity risk's sentence names the options that win them */
+    view_map_set_num(v, "miss_fallback_per_unit", r->miss_fallback);
+    if (!isnan(r->miss_fallback) && !r->capacity_risk) {
+        gw_buf m = GW_BUF_INIT;
+        decide_money_per_unit(&m, d, r->miss_fallback);
+        buf_printf(&m, " per %s", d->work_unit);
+        if (r->recommended->per_unit > 0)
+            buf_printf(&m, ", %.0f%% above its own figure",
+                       100 * (r->miss_fallback / r->recommended->per_unit - 1));
+        view_map_set_str(v, "miss_fallback_text", buf_cstr(&m));
         buf_free(&m);
     }
     if (r->no_winner_share > 0) {

@@ -236,3 +236,14 @@ check_num "robust serving tpot: ... 36.0% by hand; drawn, within three standard 
     "$(jqr '.robustness.misses_targets_share')" 0.360 0.032
 check_num "robust serving tpot: p_best is the share of draws that meet the target" \
     "$(jqr '.robustness.p_best + .robustness.misses_targets_share')" 1 1e-9
+# What the draws the pod misses fall back on: 4 H100 (RunPod, 4 x 2.69 = USD 10.76 an hour) win
+# them all, at the same speed draw u as the pod (one draw per GPU model), u below 0.36 (above).
+# Their capacity is 1,390.46 + 408.13 u tokens/s, so a draw's cost per 1M tokens is 10.76 /
+# (capacity x 0.0036), and its mean over u uniform in [0, 0.36] is 10.76 / 0.0036 / (408.13 x
+# 0.36) x ln(1,537.39 / 1,390.46) = 20.342 x 0.10045 = USD 2.043 (about 720 draws: within 0.01);
+# against the pod's own 1.587, 29% above it, which How sure says.
+check_num "robust serving tpot: the missed draws' cheapest option costs USD 2.043 on average" \
+    "$(jqr '.robustness.miss_fallback_per_unit')" 2.043 0.01
+"$GW" --kb "$SHARES_KB" report "$T/serve-tpot.lua" -o "$T/serve-tpot.md" >/dev/null 2>&1
+check_eq "robust serving tpot: How sure says what the missed draws cost instead" \
+    "$(grep -c '; in those draws the cheapest option that meets the targets costs on average \$2\.04 per 1M output tokens, 29% above its own figure' "$T/serve-tpot.md")" 1
