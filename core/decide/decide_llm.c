@@ -681,6 +681,27 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
 
+/* Where the workload asks for full activation checkpointing and o would fit without it (at
+ * its own layout), what the setting costs: the recomputed forward pass, at the same
+ * utilisation, so o trains flops(on) / flops(off) times as fast without it.  Appended to b. */
+static void checkpointing_unneeded_words(gw_buf *b, const decision *d, const decide_option *o)
+{
+    model_llm_setup s = d->llm_setup;
+    model_memory m;
+    if (s.task == MODEL_INFERENCE || !s.checkpointing || o->replicas < 1 || o->tp < 1)
+        return;
+    double on = model_llm_train_flops_per_token(&d->llm, &s);
+    s.checkpointing = 0;
+    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, &m, NULL) != GW_OK ||
+        !(m.total_gb <= decide_option_memory_gb(o)))
+        return;
+    double off = model_llm_train_flops_per_token(&d->llm, &s);
+    buf_printf(b, "; it would fit without activation checkpointing (%.1f GB) and train %.2f "
+                  "times as fast, %.0f%% fewer GPU-hours a token: the workload asks for "
+                  "checkpointing, its memory does not need it",
+               m.total_gb, on / off, 100 * (1 - off / on));
+}
+
 view *decide_llm_view(const decision *d)
 {
     view *v = view_map();
@@ -710,6 +731,7 @@ view *decide_llm_view(const decision *d)
     if (best) {
         buf_reset(&b);
         memory_words(&b, best, d->llm_setup.zero);
+        checkpointing_unneeded_words(&b, d, best);
         view_map_set_str(v, "memory_text", buf_cstr(&b));
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
