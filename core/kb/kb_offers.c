@@ -258,10 +258,12 @@ static void regions_sort(fold_region *r, size_t n, int desc)
 }
 
 /* Appends the 4 bytes of n, most significant first. */
-static void put_u32(gw_buf *b, uint32_t n)
+/* Writes the 4 bytes of n at p, most significant first; returns p + 4. */
+static unsigned char *put_u32(unsigned char *p, uint32_t n)
 {
-    char be[4] = {(char)(n >> 24), (char)(n >> 16), (char)(n >> 8), (char)n};
-    buf_append(b, be, 4);
+    p[0] = (unsigned char)(n >> 24), p[1] = (unsigned char)(n >> 16);
+    p[2] = (unsigned char)(n >> 8), p[3] = (unsigned char)n;
+    return p + 4;
 }
 
 /* The row's fold as a blob: the first offer's id (8 bytes, most significant first), whether
@@ -270,25 +272,35 @@ static void put_u32(gw_buf *b, uint32_t n)
 static void fold_final(sqlite3_context *cx)
 {
     fold_state *s = sqlite3_aggregate_context(cx, 0);
-    gw_buf b = GW_BUF_INIT;
     if (!s || !s->started) {
         sqlite3_result_null(cx);
         return;
     }
     regions_sort(s->regions, s->n, ((const fold_order *)sqlite3_user_data(cx))->desc);
-    put_u32(&b, (uint32_t)((sqlite3_uint64)s->lead.id >> 32));
-    put_u32(&b, (uint32_t)s->lead.id);
-    buf_putc(&b, (char)s->lead_has_region);
+    sqlite3_uint64 size = 9;
+    for (size_t i = 0; i < s->n; i++)
+        size += 4 + (sqlite3_uint64)s->regions[i].len;
+    unsigned char *blob = sqlite3_malloc64(size), *p = blob;
+    if (p) {
+        p = put_u32(p, (uint32_t)((sqlite3_uint64)s->lead.id >> 32));
+        p = put_u32(p, (uint32_t)s->lead.id);
+        *p++ = (unsigned char)s->lead_has_region;
+    }
     for (size_t i = 0; i < s->n; i++) {
-        put_u32(&b, (uint32_t)s->regions[i].len);
-        buf_append(&b, s->regions[i].name, (size_t)s->regions[i].len);
+        if (blob) {
+            p = put_u32(p, (uint32_t)s->regions[i].len);
+            memcpy(p, s->regions[i].name, (size_t)s->regions[i].len);
+            p += s->regions[i].len;
+        }
         free(s->regions[i].name);
         free((char *)s->regions[i].at.bytes);
     }
     free(s->regions);
     free((char *)s->lead.bytes);
-    sqlite3_result_blob(cx, b.data, (int)b.len, SQLITE_TRANSIENT);
-    buf_free(&b);
+    if (blob)
+        sqlite3_result_blob64(cx, blob, size, sqlite3_free);
+    else
+        sqlite3_result_error_nomem(cx);
 }
 
 static uint32_t get_u32(const unsigned char *p)
