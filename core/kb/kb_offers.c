@@ -339,10 +339,13 @@ static void offer_key(sqlite3_context *cx, int argc, sqlite3_value **argv)
             /* 2 and 2.0 are one number, as in SQL; an integer no double holds stays one */
             sqlite3_int64 whole = sqlite3_value_int64(argv[i]);
             double x = sqlite3_value_double(argv[i]);
-            if (type == SQLITE_INTEGER && (sqlite3_int64)x != whole)
+            if (type == SQLITE_INTEGER && (whole > (1LL << 53) || whole < -(1LL << 53))) {
                 memcpy(head + 1, &whole, 8);
-            else
-                head[0] = SQLITE_FLOAT, x = x == 0 ? 0 : x, memcpy(head + 1, &x, 8);   /* -0 is 0 */
+            } else {
+                head[0] = SQLITE_FLOAT;
+                x = x == 0 ? 0 : x;   /* -0 is 0 */
+                memcpy(head + 1, &x, 8);
+            }
             head_len = 9;
         } else if (type != SQLITE_NULL) {
             body = type == SQLITE_TEXT ? (const void *)sqlite3_value_text(argv[i])
