@@ -456,6 +456,16 @@ void view_to_json(const view *v, gw_buf *out, int pretty)
         buf_putc(out, '\n');
 }
 
+void view_json_number(gw_buf *out, double n)
+{
+    json_number(out, n);
+}
+
+void view_json_string(gw_buf *out, const char *s, size_t n)
+{
+    json_string(out, s, n);
+}
+
 static view *from_cjson(const cJSON *j, int depth)
 {
     if (depth > 256)

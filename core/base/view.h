@@ -52,6 +52,10 @@ int view_truthy(const view *v);
 
 /* JSON out.  pretty: two-space indent and a final newline. */
 void view_to_json(const view *v, gw_buf *out, int pretty);
+/* One number (NaN and infinities: null) or string as view_to_json writes it, for a writer that
+ * streams JSON without building the tree. */
+void view_json_number(gw_buf *out, double n);
+void view_json_string(gw_buf *out, const char *s, size_t n);
 /* JSON in (cJSON).  Returns NULL and sets err (GW_EDATA, with line number) on malformed text. */
 view *view_from_json(const char *text, size_t len, gw_error *err);
 

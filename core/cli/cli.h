@@ -194,6 +194,10 @@ int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err);
 /* The same for output written in pieces by fill (gw_write_output_with): to ctx->out as it is
  * made, or into -o's file, which replaces the target only once fill has succeeded. */
 int cli_write_output_with(gw_ctx *ctx, gw_write_fn fill, void *arg, gw_error *err);
+/* 0, or the gw_term_text flags (term.h) that cli_write_output shows standard output through:
+ * text and Markdown for people on standard output are shown, never obeyed.  A fill for
+ * cli_write_output_with passes its pieces through them itself. */
+unsigned cli_output_shown(const gw_ctx *ctx);
 
 /* Joins dir and name into out (size outsz).  Returns 0, or -1 when it does not fit. */
 int cli_path_join(char *out, size_t outsz, const char *dir, const char *name);

@@ -47,14 +47,23 @@ static void say_written(const gw_ctx *ctx, const char *path)
     fprintf(ctx->diag, "gpuwise: -o %s: wrote %s\n", ctx->output, path);
 }
 
+unsigned cli_output_shown(const gw_ctx *ctx)
+{
+    /* what people read on standard output is shown, never obeyed (term.h); JSON, CSV and an
+     * export are data, whose writers escape for their readers */
+    if ((ctx->output && strcmp(ctx->output, "-") != 0) || ctx->json || ctx->data_output ||
+        (cli_format_bit(ctx->format) & CLI_FMT_CSV))
+        return 0;
+    return GW_TERM_LINES | (ctx->color ? GW_TERM_COLOUR : 0);
+}
+
 int cli_write_output(gw_ctx *ctx, const char *data, size_t len, gw_error *err)
 {
     if (!ctx->output || strcmp(ctx->output, "-") == 0) {
-        /* what people read on standard output is shown, never obeyed (term.h); JSON, CSV and
-         * an export are data, whose writers escape for their readers */
         gw_buf shown = GW_BUF_INIT;
-        if (!ctx->json && !ctx->data_output && !(cli_format_bit(ctx->format) & CLI_FMT_CSV)) {
-            gw_term_text(&shown, data, len, GW_TERM_LINES | (ctx->color ? GW_TERM_COLOUR : 0));
+        unsigned flags = cli_output_shown(ctx);
+        if (flags) {
+            gw_term_text(&shown, data, len, flags);
             data = buf_cstr(&shown), len = shown.len;
         }
         int bad = fwrite(data, 1, len, ctx->out) != len || fflush(ctx->out) != 0;

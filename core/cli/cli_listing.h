@@ -37,4 +37,19 @@ typedef struct cli_text_table {
 
 void cli_text_table_write(gw_buf *out, const cli_text_table *t);
 
+/* That table a row at a time, for a listing that streams its rows: cli_text_widths widens
+ * width[0..n_cols) to fit one row's cells (start from zeros, titles included), cli_text_row
+ * writes one row in those widths (right: NULL, none right-aligned). */
+void cli_text_widths(size_t *width, const char *const *cells, size_t n_cols);
+void cli_text_row(gw_buf *out, const char *const *cells, const size_t *width, size_t n_cols,
+                  const int *right);
+
+/* CSV and md a row at a time, as cli_listing_write writes them: the header of the columns, then
+ * each row's cells in their order, as cli_listing_write turns a field into text (cli_md_row
+ * changes the line breaks in cells to spaces). */
+void cli_csv_header(gw_buf *out, const cli_column *cols);
+void cli_csv_row(gw_buf *out, gw_buf *cells, size_t n);
+void cli_md_header(gw_buf *out, const cli_column *cols);
+void cli_md_row(gw_buf *out, gw_buf *cells, size_t n);
+
 #endif

@@ -1,6 +1,8 @@
 /* cli_offers.c — the `gpuwise offers` command: the cloud offers in the KB (curated ones and those
- * pricing plugins stored) as kb_offers_list selects and sorts them, those that differ only in
- * region folded into one row, slices of a card shown as their fraction, in every listing format. */
+ * pricing plugins stored) as kb_offers_each selects, folds (those that differ only in region are
+ * one row) and sorts them, slices of a card shown as their fraction, in every listing format,
+ * each row written as it is read. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,123 +15,85 @@
 #include "base/view.h"
 #include "kb/kb_offers.h"
 
-/* ---- folding: one row for an offer that differs only in its region ------------------------ */
+/* ---- a row's fields, in the order --json writes them ------------------------------------------ */
 
-/* "1/6", "3/7": a share of one card as people write it; NULL for a whole card.  Caller frees. */
-static char *fraction_text(double fraction)
+enum offer_key {
+    K_GPU, K_LABEL, K_GPU_COUNT, K_GPU_FRACTION, K_FRACTION, K_MEMORY, K_PROVIDER, K_INSTANCE,
+    K_SPOT, K_PER_HOUR, K_PER_GPU, K_CURRENCY, K_AS_OF, K_SOURCE, K_QUALITY, K_REGIONS, K_AREAS,
+    K_AREA, K_REGION, K_REGION_COUNT, N_KEYS
+};
+static const char *const key_names[N_KEYS] = {
+    "gpu", "label", "gpu_count", "gpu_fraction", "fraction", "memory_gb", "provider", "instance",
+    "spot", "price_per_hour", "price_per_gpu_hour", "currency", "as_of", "source", "quality",
+    "regions", "areas", "area", "region", "region_count",
+};
+
+/* One field of a row: null (an unknown number or text), a string, a number, true/false or a
+ * list of strings. */
+typedef struct field_value {
+    enum { V_NULL, V_STRING, V_NUMBER, V_BOOL, V_LIST } kind;
+    const char *s;
+    double x;
+    const char *const *list;
+    size_t n;
+} field_value;
+
+/* The fields of one row, with the text the label and the fraction are written into. */
+typedef struct row_fields {
+    field_value v[N_KEYS];
+    gw_buf label, fraction;
+} row_fields;
+
+static field_value text_value(const char *s)
 {
-    gw_buf b = GW_BUF_INIT;
-    if (isnan(fraction) || fraction >= 1)
-        return NULL;
-    units_fraction_words(&b, fraction);
-    return buf_detach(&b);
+    return (field_value){s ? V_STRING : V_NULL, s, 0, NULL, 0};
 }
 
-/* An offer as the listing shows it, less its region (which folding gathers). */
-static view *offer_view(const kb_offer *o)
+static field_value number_value(double x)
 {
-    const kb_price *p = &o->price;
-    char *fraction = fraction_text(o->fraction);
-    view *m = view_map();
-    view_map_set_str(m, "gpu", p->gpu);
-    /* distinct slices of one card get distinct labels: "1/6 a10", "1/3 a10", "a10" */
-    view_map_set(m, "label", fraction ? view_stringf("%s %s", fraction, p->gpu)
-                                      : view_string(p->gpu));
-    view_map_set_num(m, "gpu_count", o->count);
-    view_map_set_num(m, "gpu_fraction", o->fraction);
-    view_map_set_str(m, "fraction", fraction);
-    view_map_set_num(m, "memory_gb", o->memory_gb);
-    view_map_set_str(m, "provider", p->provider);
-    view_map_set_str(m, "instance", p->instance);
-    view_map_set_bool(m, "spot", p->spot);
-    view_map_set_num(m, "price_per_hour", o->per_hour);
-    view_map_set_num(m, "price_per_gpu_hour", o->per_gpu);
-    view_map_set_str(m, "currency", o->currency);
-    view_map_set_str(m, "as_of", p->as_of);
-    view_map_set_str(m, "source", p->source);
-    view_map_set_str(m, "quality", p->quality);
-    free(fraction);
-    return m;
+    return (field_value){isnan(x) ? V_NULL : V_NUMBER, NULL, x, NULL, 0};
 }
 
-/* A row's fold key: everything it shows but its region, as JSON. */
-typedef struct fold_key {
-    char *json;
-    size_t index;
-} fold_key;
-
-static int cmp_keys(const void *a, const void *b)
+static field_value list_value(const char *const *list, size_t n)
 {
-    const fold_key *x = a, *y = b;
-    int c = strcmp(x->json, y->json);
-    return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+    return (field_value){V_LIST, NULL, 0, list, n};
 }
 
-/* Whether a string list holds s. */
-static int list_has(const view *l, const char *s)
+/* The row as the listing shows it.  A slice of a card is labelled with its share as people
+ * write it ("1/6 a10"), so distinct slices of one card get distinct labels. */
+static void row_fields_of(row_fields *f, const kb_offer_row *o)
 {
-    for (size_t i = 0; i < view_len(l); i++)
-        if (!strcmp(view_str(view_list_at(l, i)), s))
-            return 1;
-    return 0;
-}
-
-/* Appends s to a string list that does not hold it yet (NULL: nothing). */
-static void list_add(view *l, const char *s)
-{
-    if (s && !list_has(l, s))
-        view_list_push(l, view_string(s));
-}
-
-/* The offers as view rows in their order, those that differ only in region folded into the
- * first of them: region (the first) and its area, regions and areas (each once, in the offers'
- * order) and region_count.  A row without a region adds none; one without an area, no area. */
-static view *fold_offers(const kb_offer *o, size_t n)
-{
-    view **rows = gw_xcalloc(n ? n : 1, sizeof *rows);
-    fold_key *keys = gw_xcalloc(n ? n : 1, sizeof *keys);
-    size_t *leader = gw_xcalloc(n ? n : 1, sizeof *leader);
-    for (size_t i = 0; i < n; i++) {
-        gw_buf b = GW_BUF_INIT;
-        rows[i] = offer_view(&o[i]);
-        view_to_json(rows[i], &b, 0);
-        keys[i] = (fold_key){buf_detach(&b), i};
+    field_value *v = f->v;
+    buf_reset(&f->label);
+    buf_reset(&f->fraction);
+    int sliced = !isnan(o->fraction) && o->fraction < 1;
+    if (sliced) {
+        units_fraction_words(&f->fraction, o->fraction);
+        buf_printf(&f->label, "%s %s", buf_cstr(&f->fraction), o->gpu ? o->gpu : "(null)");
     }
-    /* equal keys end up side by side, the earliest first: it leads its group */
-    qsort(keys, n, sizeof *keys, cmp_keys);
-    for (size_t i = 0; i < n; i++)
-        leader[keys[i].index] = i && !strcmp(keys[i].json, keys[i - 1].json)
-                                    ? leader[keys[i - 1].index] : keys[i].index;
-    view *list = view_list();
-    for (size_t i = 0; i < n; i++) {
-        view *lead = rows[leader[i]];
-        if (leader[i] == i) {
-            view_map_set(lead, "regions", view_list());
-            view_map_set(lead, "areas", view_list());
-            view_map_set_str(lead, "area", o[i].area);
-            view_list_push(list, lead);
-        } else {
-            view_free(rows[i]);
-        }
-        list_add(view_map_get(lead, "regions"), o[i].price.region);
-        list_add(view_map_get(lead, "areas"), o[i].area);
-    }
-    for (size_t i = 0; i < view_len(list); i++) {
-        view *m = view_list_at(list, i);
-        const view *regions = view_map_get(m, "regions");
-        view_map_set_str(m, "region", view_len(regions) ? view_str(view_list_at(regions, 0))
-                                                         : NULL);
-        view_map_set_int(m, "region_count", (long long)view_len(regions));
-    }
-    for (size_t i = 0; i < n; i++)
-        free(keys[i].json);
-    free(keys);
-    free(leader);
-    free(rows);
-    return list;
+    v[K_GPU] = text_value(o->gpu);
+    v[K_LABEL] = sliced ? text_value(buf_cstr(&f->label)) : text_value(o->gpu);
+    v[K_GPU_COUNT] = number_value(o->count);
+    v[K_GPU_FRACTION] = number_value(o->fraction);
+    v[K_FRACTION] = sliced ? text_value(buf_cstr(&f->fraction)) : text_value(NULL);
+    v[K_MEMORY] = number_value(o->memory_gb);
+    v[K_PROVIDER] = text_value(o->provider);
+    v[K_INSTANCE] = text_value(o->instance);
+    v[K_SPOT] = (field_value){V_BOOL, NULL, o->spot, NULL, 0};
+    v[K_PER_HOUR] = number_value(o->per_hour);
+    v[K_PER_GPU] = number_value(o->per_gpu);
+    v[K_CURRENCY] = text_value(o->currency);
+    v[K_AS_OF] = text_value(o->as_of);
+    v[K_SOURCE] = text_value(o->source);
+    v[K_QUALITY] = text_value(o->quality);
+    v[K_REGIONS] = list_value(o->regions, o->n_regions);
+    v[K_AREAS] = list_value(o->areas, o->n_areas);
+    v[K_AREA] = text_value(o->area);
+    v[K_REGION] = text_value(o->n_regions ? o->regions[0] : NULL);
+    v[K_REGION_COUNT] = number_value((double)o->n_regions);
 }
 
-/* ---- the formats ---------------------------------------------------------------------------- */
+/* ---- JSON, md and CSV ------------------------------------------------------------------------ */
 
 /* md and CSV: the columns offers always had, then those added since (so scripts that read the
  * first ones by position keep working). */
@@ -141,23 +105,111 @@ static const cli_column offer_columns[] = {
     {"region_count", "Regions"}, {"regions", "Region list"}, {"area", "Area"},
     {"areas", "Area list"}, {NULL, NULL},
 };
+#define N_OFFER_COLUMNS (sizeof offer_columns / sizeof offer_columns[0] - 1)
+
+static enum offer_key key_of(const char *name)
+{
+    size_t k = 0;
+    while (k < N_KEYS && strcmp(key_names[k], name))
+        k++;
+    return (enum offer_key)k;
+}
+
+/* A field as an md or CSV cell: a string as it is, a number as JSON writes it, true/false, a
+ * list's entries separated by spaces, nothing for null (cli_listing_write's cells). */
+static void cell_of(gw_buf *out, const field_value *v)
+{
+    switch (v->kind) {
+    case V_STRING: buf_puts(out, v->s); break;
+    case V_NUMBER: view_json_number(out, v->x); break;
+    case V_BOOL: buf_puts(out, v->x ? "true" : "false"); break;
+    case V_LIST:
+        for (size_t i = 0; i < v->n; i++) {
+            if (i)
+                buf_putc(out, ' ');
+            buf_puts(out, v->list[i]);
+        }
+        break;
+    case V_NULL: break;
+    }
+}
+
+static void json_value(gw_buf *out, const field_value *v)
+{
+    switch (v->kind) {
+    case V_STRING: view_json_string(out, v->s, strlen(v->s)); break;
+    case V_NUMBER: view_json_number(out, v->x); break;
+    case V_BOOL: buf_puts(out, v->x ? "true" : "false"); break;
+    case V_LIST:
+        if (!v->n) {
+            buf_puts(out, "[]");
+            break;
+        }
+        buf_putc(out, '[');
+        for (size_t i = 0; i < v->n; i++) {
+            buf_puts(out, i ? ",\n        " : "\n        ");
+            view_json_string(out, v->list[i], strlen(v->list[i]));
+        }
+        buf_puts(out, "\n      ]");
+        break;
+    case V_NULL: buf_puts(out, "null"); break;
+    }
+}
+
+/* One row of the "offers" list, indented as view_to_json's pretty form indents it there. */
+static void json_row(gw_buf *out, const row_fields *f, size_t index)
+{
+    buf_puts(out, index ? ",\n    {" : "\n    {");
+    for (size_t k = 0; k < N_KEYS; k++) {
+        buf_puts(out, k ? ",\n      " : "\n      ");
+        view_json_string(out, key_names[k], strlen(key_names[k]));
+        buf_puts(out, ": ");
+        json_value(out, &f->v[k]);
+    }
+    buf_puts(out, "\n    }");
+}
+
+/* What --json prints around the rows: the query, then the list. */
+static void json_head(gw_buf *out, const kb_offer_query *q)
+{
+    const char *names[] = {"currency", "where", "sort"};
+    const char *values[] = {q->currency, q->where, q->sort};
+    buf_putc(out, '{');
+    for (size_t i = 0; i < 3; i++) {
+        buf_printf(out, "\n  \"%s\": ", names[i]);
+        if (values[i])
+            view_json_string(out, values[i], strlen(values[i]));
+        else
+            buf_puts(out, "null");
+        buf_putc(out, ',');
+    }
+    buf_puts(out, "\n  \"offers\": [");
+}
+
+static void json_tail(gw_buf *out, size_t rows)
+{
+    buf_puts(out, rows ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/* ---- the terminal table ---------------------------------------------------------------------- */
 
 /* How a text column writes its field. */
 enum text_form { FORM_TEXT, FORM_NUMBER, FORM_GB, FORM_MONEY, FORM_SPOT, FORM_REGION, FORM_LIST };
 
 /* The text table's columns: title, the row's field, how it is written; figures align right. */
 typedef struct text_column {
-    const char *title, *key;
+    const char *title;
+    enum offer_key key;
     enum text_form form;
 } text_column;
 
 static const text_column text_columns[] = {
-    {"GPU", "label", FORM_TEXT}, {"COUNT", "gpu_count", FORM_NUMBER},
-    {"MEMORY", "memory_gb", FORM_GB}, {"PROVIDER", "provider", FORM_TEXT},
-    {"INSTANCE", "instance", FORM_TEXT}, {"REGION", "region", FORM_REGION},
-    {"AREA", "areas", FORM_LIST}, {"SPOT", "spot", FORM_SPOT}, {"PER HOUR", "price_per_hour", FORM_MONEY},
-    {"PER GPU-H", "price_per_gpu_hour", FORM_MONEY}, {"AS OF", "as_of", FORM_TEXT},
-    {"SOURCE", "source", FORM_TEXT},
+    {"GPU", K_LABEL, FORM_TEXT}, {"COUNT", K_GPU_COUNT, FORM_NUMBER},
+    {"MEMORY", K_MEMORY, FORM_GB}, {"PROVIDER", K_PROVIDER, FORM_TEXT},
+    {"INSTANCE", K_INSTANCE, FORM_TEXT}, {"REGION", K_REGION, FORM_REGION},
+    {"AREA", K_AREAS, FORM_LIST}, {"SPOT", K_SPOT, FORM_SPOT},
+    {"PER HOUR", K_PER_HOUR, FORM_MONEY}, {"PER GPU-H", K_PER_GPU, FORM_MONEY},
+    {"AS OF", K_AS_OF, FORM_TEXT}, {"SOURCE", K_SOURCE, FORM_TEXT},
 };
 #define N_TEXT_COLUMNS (sizeof text_columns / sizeof text_columns[0])
 #define TEXT_CELL_MAX 40   /* terminal columns: a longer name is cut, the table stays readable */
@@ -168,69 +220,257 @@ static int right_aligned(const text_column *c)
 }
 
 /* One cell of the text table: "-" for an unknown figure or text. */
-static void text_cell(gw_buf *b, const view *row, const text_column *c)
+static void text_cell(gw_buf *b, const row_fields *f, const text_column *c)
 {
-    const view *v = view_map_get(row, c->key);
-    double count = view_num(view_map_get(row, "region_count")), x = view_num(v);
+    const field_value *v = &f->v[c->key];
+    double count = f->v[K_REGION_COUNT].x;
     if (c->form == FORM_SPOT)
-        buf_puts(b, view_bool_value(v) ? "spot" : "-");
+        buf_puts(b, v->x ? "spot" : "-");
     else if (c->form == FORM_REGION && count > 1)
-        buf_printf(b, "%s +%g", view_str(v), count - 1);
-    else if (c->form == FORM_LIST && view_len(v))   /* each area once: "CA,EU,US" */
-        for (size_t i = 0; i < view_len(v); i++)
-            buf_printf(b, "%s%s", i ? "," : "", view_str(view_list_at(v, i)));
-    else if (view_kind(v) == VIEW_STRING)   /* cut on a character, never inside one */
-        gw_term_field_cut(b, view_str(v), TEXT_CELL_MAX);
-    else if (isnan(x))   /* not a number, or an unknown one */
+        buf_printf(b, "%s +%g", v->s, count - 1);
+    else if (c->form == FORM_LIST && v->n)   /* each area once: "CA,EU,US" */
+        for (size_t i = 0; i < v->n; i++)
+            buf_printf(b, "%s%s", i ? "," : "", v->list[i]);
+    else if (v->kind == V_STRING)   /* cut on a character, never inside one */
+        gw_term_field_cut(b, v->s, TEXT_CELL_MAX);
+    else if (v->kind != V_NUMBER)   /* an unknown figure or text */
         buf_putc(b, '-');
     else if (c->form == FORM_MONEY)
-        units_format_money(b, x, view_str(view_map_get(row, "currency")), 2);
+        units_format_money(b, v->x, f->v[K_CURRENCY].s, 2);
     else
-        buf_printf(b, c->form == FORM_GB ? "%g GB" : "%g", x);
+        buf_printf(b, c->form == FORM_GB ? "%g GB" : "%g", v->x);
 }
 
-/* The terminal table: columns as wide as their longest entry, then a key to what it shows. */
-static void offers_text(gw_buf *out, const view *rows)
+/* ---- streaming the listing ----------------------------------------------------------------- */
+
+#define FLUSH_AT 65536   /* bytes of output held before they are written */
+
+/* One run of the listing into the output: the format, what is written, and what the rows
+ * need across the run (the text table's widths, its key). */
+typedef struct offers_run {
+    gw_ctx *ctx;
+    kb *k;
+    const kb_offer_query *q;
+    FILE *f;
+    unsigned shown;          /* cli_output_shown's flags, or 0 */
+    gw_buf out, scratch;
+    int io_errno;            /* a failed write's errno; 0 none */
+    int rc;                  /* the listing's own outcome, with its error in err */
+    gw_error err;
+    size_t rows;
+    row_fields fields;
+    gw_buf cells[N_OFFER_COLUMNS > N_TEXT_COLUMNS ? N_OFFER_COLUMNS : N_TEXT_COLUMNS];
+    enum offer_key column_keys[N_OFFER_COLUMNS];
+    int measuring;           /* text: the first pass, which measures (and spills) */
+    FILE *spill;             /* text: the cells of the first pass, read back by the second;
+                              * NULL: the second pass reads the offers again */
+    size_t width[N_TEXT_COLUMNS];
+    int folded;              /* text: a row stands for more than one region */
+    char *sliced_label, *sliced_fraction;   /* text: the first slice of a card, for the key */
+} offers_run;
+
+/* Writes what run->out holds once it is FLUSH_AT bytes or more, or whatever it holds (force);
+ * people's text through cli_output_shown's flags. */
+static int run_flush(offers_run *run, int force)
 {
-    size_t n = view_len(rows);
-    int folded = 0, right[N_TEXT_COLUMNS];
-    const view *sliced = NULL;   /* the first slice of a card, which the key explains */
-    if (n == 0) {
-        buf_puts(out, "no cloud offers match\n");
-        return;
+    if (run->io_errno || (!force && run->out.len < FLUSH_AT) || !run->out.len)
+        return run->io_errno;
+    const char *data = run->out.data;
+    size_t len = run->out.len;
+    if (run->shown) {
+        buf_reset(&run->scratch);
+        gw_term_text(&run->scratch, data, len, run->shown);
+        data = run->scratch.data, len = run->scratch.len;
     }
-    char **cells = gw_xcalloc((n + 1) * N_TEXT_COLUMNS, sizeof *cells);
+    if (fwrite(data, 1, len, run->f) != len)
+        run->io_errno = errno ? errno : EIO;
+    buf_reset(&run->out);
+    return run->io_errno;
+}
+
+/* The text cells of the row in run->fields, into run->cells. */
+static void text_cells(offers_run *run, const char **cells)
+{
     for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
-        cells[j] = gw_xstrdup(text_columns[j].title);
-        right[j] = right_aligned(&text_columns[j]);
+        buf_reset(&run->cells[j]);
+        text_cell(&run->cells[j], &run->fields, &text_columns[j]);
+        cells[j] = buf_cstr(&run->cells[j]);
     }
-    for (size_t i = 0; i < n; i++) {
-        const view *row = view_list_at(rows, i);
-        folded |= view_num(view_map_get(row, "region_count")) > 1;
-        if (!sliced && view_kind(view_map_get(row, "fraction")) == VIEW_STRING)
-            sliced = row;
+}
+
+/* kb_offers_each's callback: one row into the output (text: measured, or written). */
+static int put_row(const kb_offer_row *o, void *arg, gw_error *err)
+{
+    offers_run *run = arg;
+    const char *format = run->ctx->format;
+    row_fields_of(&run->fields, o);
+    if (!strcmp(format, "json")) {
+        json_row(&run->out, &run->fields, run->rows);
+    } else if (!strcmp(format, "text")) {
+        const char *cells[N_TEXT_COLUMNS];
+        int right[N_TEXT_COLUMNS];
+        text_cells(run, cells);
+        if (run->measuring) {
+            for (size_t j = 0; run->spill && j < N_TEXT_COLUMNS; j++)
+                if (fwrite(cells[j], 1, run->cells[j].len + 1, run->spill) != run->cells[j].len + 1) {
+                    fclose(run->spill);   /* a full disk: the second pass reads the offers */
+                    run->spill = NULL;
+                }
+            cli_text_widths(run->width, cells, N_TEXT_COLUMNS);
+            run->folded |= o->n_regions > 1;
+            if (!run->sliced_label && run->fields.v[K_FRACTION].kind == V_STRING) {
+                run->sliced_label = gw_xstrdup(run->fields.v[K_LABEL].s);
+                run->sliced_fraction = gw_xstrdup(run->fields.v[K_FRACTION].s);
+            }
+        } else {
+            for (size_t j = 0; j < N_TEXT_COLUMNS; j++)
+                right[j] = right_aligned(&text_columns[j]);
+            cli_text_row(&run->out, cells, run->width, N_TEXT_COLUMNS, right);
+        }
+    } else {
+        for (size_t c = 0; c < N_OFFER_COLUMNS; c++) {
+            buf_reset(&run->cells[c]);
+            cell_of(&run->cells[c], &run->fields.v[run->column_keys[c]]);
+        }
+        if (!strcmp(format, "csv"))
+            cli_csv_row(&run->out, run->cells, N_OFFER_COLUMNS);
+        else
+            cli_md_row(&run->out, run->cells, N_OFFER_COLUMNS);
+    }
+    run->rows++;
+    if (run_flush(run, 0))
+        return gw_error_set(err, GW_EIO, "writing the output: %s", strerror(run->io_errno));
+    return GW_OK;
+}
+
+/* The text table's rows from the cells the first pass spilled, in the widths it measured. */
+static int text_unspill(offers_run *run, const int *right, gw_error *err)
+{
+    char *cell = NULL;
+    size_t cap = 0;
+    const char *cells[N_TEXT_COLUMNS];
+    int rc = GW_OK;
+    if (fflush(run->spill) != 0 || fseek(run->spill, 0, SEEK_SET) != 0)
+        rc = gw_error_set(err, GW_EIO, "reading back the table: %s", strerror(errno));
+    for (size_t r = 0; rc == GW_OK && r < run->rows; r++) {
         for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
-            gw_buf b = GW_BUF_INIT;
-            text_cell(&b, row, &text_columns[j]);
-            cells[(i + 1) * N_TEXT_COLUMNS + j] = buf_detach(&b);
+            ssize_t len = getdelim(&cell, &cap, '\0', run->spill);
+            if (len <= 0) {
+                rc = gw_error_set(err, GW_EIO, "reading back the table: %s",
+                                  ferror(run->spill) ? strerror(errno) : "cut short");
+                break;
+            }
+            buf_reset(&run->cells[j]);
+            buf_append(&run->cells[j], cell, (size_t)len - 1);
+            cells[j] = buf_cstr(&run->cells[j]);
+        }
+        if (rc == GW_OK) {
+            cli_text_row(&run->out, cells, run->width, N_TEXT_COLUMNS, right);
+            if (run_flush(run, 0))
+                rc = gw_error_set(err, GW_EIO, "writing the output: %s", strerror(run->io_errno));
         }
     }
-    cli_text_table table = {(const char *const *)cells, n + 1, N_TEXT_COLUMNS, right, 1};
-    cli_text_table_write(out, &table);
-    buf_printf(out, "(%zu offer%s", n, n == 1 ? "" : "s");
-    if (folded)
-        buf_puts(out, "; REGION +N: the same offer in N more regions, which --json lists");
-    buf_puts(out, ")\n");
-    if (sliced) {
-        gw_term_field(out, view_str(view_map_get(sliced, "label")));
-        buf_puts(out, ": ");
-        gw_term_field(out, view_str(view_map_get(sliced, "fraction")));
-        buf_puts(out, " of one card; MEMORY is the slice's, PER HOUR the instance's price, PER "
-                 "GPU-H a whole card's hour at that rate\n");
+    free(cell);
+    return rc;
+}
+
+/* The text table: a first pass measures the columns and keeps the cells in a temporary file,
+ * the second writes them; then a key to what it shows.  Memory stays flat whatever the offers,
+ * and the offers are read once (read twice, the table took 1.5 times as long at 100,000
+ * offers).  Without a temporary file, the second pass reads the offers again. */
+static int offers_text(offers_run *run, gw_error *err)
+{
+    const char *titles[N_TEXT_COLUMNS];
+    int right[N_TEXT_COLUMNS];
+    for (size_t j = 0; j < N_TEXT_COLUMNS; j++) {
+        titles[j] = text_columns[j].title;
+        right[j] = right_aligned(&text_columns[j]);
     }
-    for (size_t i = 0; i < (n + 1) * N_TEXT_COLUMNS; i++)
-        free(cells[i]);
-    free(cells);
+    cli_text_widths(run->width, titles, N_TEXT_COLUMNS);
+    run->measuring = 1;
+    run->spill = tmpfile();
+    int rc = kb_offers_each(run->k, run->q, put_row, run, err);
+    if (rc != GW_OK)
+        return rc;
+    if (run->rows == 0) {
+        buf_puts(&run->out, "no cloud offers match\n");
+        return GW_OK;
+    }
+    run->measuring = 0;
+    cli_text_row(&run->out, titles, run->width, N_TEXT_COLUMNS, right);
+    if (run->spill) {
+        rc = text_unspill(run, right, err);
+    } else {
+        run->rows = 0;
+        rc = kb_offers_each(run->k, run->q, put_row, run, err);
+    }
+    if (rc != GW_OK)
+        return rc;
+    buf_printf(&run->out, "(%zu offer%s", run->rows, run->rows == 1 ? "" : "s");
+    if (run->folded)
+        buf_puts(&run->out, "; REGION +N: the same offer in N more regions, which --json lists");
+    buf_puts(&run->out, ")\n");
+    if (run->sliced_label) {
+        gw_term_field(&run->out, run->sliced_label);
+        buf_puts(&run->out, ": ");
+        gw_term_field(&run->out, run->sliced_fraction);
+        buf_puts(&run->out, " of one card; MEMORY is the slice's, PER HOUR the instance's "
+                 "price, PER GPU-H a whole card's hour at that rate\n");
+    }
+    return GW_OK;
+}
+
+/* cli_write_output_with's fill: the whole listing into f. */
+static int offers_fill(FILE *f, void *arg)
+{
+    offers_run *run = arg;
+    const char *format = run->ctx->format;
+    run->f = f;
+    run->shown = f == run->ctx->out ? cli_output_shown(run->ctx) : 0;
+    if (!strcmp(format, "text")) {
+        run->rc = offers_text(run, &run->err);
+    } else {
+        if (!strcmp(format, "json"))
+            json_head(&run->out, run->q);
+        else if (!strcmp(format, "csv"))
+            cli_csv_header(&run->out, offer_columns);
+        else
+            cli_md_header(&run->out, offer_columns);
+        run->rc = kb_offers_each(run->k, run->q, put_row, run, &run->err);
+        if (run->rc == GW_OK && !strcmp(format, "json"))
+            json_tail(&run->out, run->rows);
+    }
+    if (run->rc != GW_OK)
+        return run->io_errno ? run->io_errno : ECANCELED;
+    return run_flush(run, 1);
+}
+
+/* The listing in ctx->format to the output; GW_OK or the first failure. */
+static int offers_write(gw_ctx *ctx, kb *k, const kb_offer_query *q, gw_error *err)
+{
+    offers_run *run = gw_xcalloc(1, sizeof *run);
+    run->ctx = ctx;
+    run->k = k;
+    run->q = q;
+    for (size_t c = 0; c < N_OFFER_COLUMNS; c++)
+        run->column_keys[c] = key_of(offer_columns[c].key);
+    int rc = cli_write_output_with(ctx, offers_fill, run, err);
+    if (run->rc != GW_OK && !run->io_errno) {   /* the listing's own error, not a write's */
+        *err = run->err;
+        rc = run->rc;
+    }
+    buf_free(&run->out);
+    buf_free(&run->scratch);
+    buf_free(&run->fields.label);
+    buf_free(&run->fields.fraction);
+    for (size_t c = 0; c < sizeof run->cells / sizeof run->cells[0]; c++)
+        buf_free(&run->cells[c]);
+    if (run->spill)
+        fclose(run->spill);
+    free(run->sliced_label);
+    free(run->sliced_fraction);
+    free(run);
+    return rc;
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -281,32 +521,14 @@ static int cmd_offers(gw_ctx *ctx, const cli_args *args, gw_error *err)
     if (rc != GW_OK)
         return rc;
     kb *k = NULL;
-    kb_offer *offers = NULL;
     char **ids = NULL;
-    size_t n = 0, n_ids = 0;
+    size_t n_ids = 0;
     if ((rc = cli_open_kb(ctx, 0, &k, err)) == GW_OK &&
         (rc = offer_gpus(ctx, k, cli_value(args, "gpu"), &ids, &n_ids, err)) == GW_OK) {
         q.gpus = cli_value(args, "gpu") ? (const char *const *)ids : NULL;
         q.n_gpus = n_ids;
-        rc = kb_offers_list(k, &q, &offers, &n, err);
+        rc = offers_write(ctx, k, &q, err);
     }
-    if (rc == GW_OK) {
-        view *root = view_map();
-        view_map_set_str(root, "currency", q.currency);
-        view_map_set_str(root, "where", q.where);
-        view_map_set_str(root, "sort", q.sort);
-        view *rows = view_map_set(root, "offers", fold_offers(offers, n));
-        if (strcmp(ctx->format, "text") != 0) {
-            rc = cli_listing_write(ctx, root, rows, offer_columns, err);
-        } else {
-            gw_buf out = GW_BUF_INIT;
-            offers_text(&out, rows);
-            rc = cli_write_output(ctx, buf_cstr(&out), out.len, err);
-            buf_free(&out);
-        }
-        view_free(root);
-    }
-    kb_offers_free(offers, n);
     kb_strings_free(ids, n_ids);
     if (k)
         kb_close(k);

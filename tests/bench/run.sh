@@ -267,11 +267,35 @@ bench_export() {
         "32 MB or less (the ratio is against sqlite3 -csv)" \
         "$(awk -v a="$gw_rss" -v f="$file_rss" 'BEGIN { print (a <= 32768 && f <= 32768 ? "met" : "missed") }')"
 }
+# offers: the listing (folded, sorted, every price converted to compare) against the same offers
+# listed by sqlite3, unfolded, sorted by the price per GPU-hour (target: 1.5x or less, issue 31).
+OFFERS_SQL="SELECT p.gpu, p.gpu_count, p.provider, p.instance, p.region, p.spot, p.amount,
+  p.amount / p.gpu_fraction / p.gpu_count AS per_gpu, p.currency, p.as_of, p.source, g.memory_gb
+  FROM price p JOIN gpu g ON g.id = p.gpu WHERE p.kind = 'cloud' AND p.unit = 'hour' ORDER BY per_gpu"
+bench_offers() {
+    time_it "gpuwise offers --format csv" "$RUNS" "$GW" --kb "$W/grown.db" offers --format csv
+    gw_ms=$MS gw_rss=$RSS
+    time_it "gpuwise offers (text)" "$RUNS" "$GW" --kb "$W/grown.db" offers
+    text_ms=$MS
+    time_it "sqlite3 -csv (the same offers, sorted)" "$RUNS" sqlite3 -csv -header "$W/grown.db" "$OFFERS_SQL"
+    ratio "$gw_ms" "$MS" "within 1.5x" "offers (grown KB) vs the same query in sqlite3, time"
+    ratio "$text_ms" "$MS" "none: the text table measures its columns first (cells in a temporary file)" \
+        "offers as text (grown KB) vs the same query in sqlite3, time"
+    awk -v a="$gw_rss" -v b="$RSS" 'BEGIN {
+        printf "  peak RSS %.1f MB (target: 16 MB or less: %s), sqlite3 %.1f MB\n", a / 1024,
+            a <= 16384 ? "met" : "missed", b / 1024 }'
+    record "offers (grown KB), peak memory" "$(awk -v a="$gw_rss" 'BEGIN { printf "%.1f MB", a / 1024 }')" \
+        "$(awk -v b="$RSS" 'BEGIN { printf "%.1f MB", b / 1024 }')" \
+        "$(awk -v a="$gw_rss" -v b="$RSS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')" \
+        "16 MB or less, flat in the offers (the ratio is against sqlite3)" \
+        "$(awk -v a="$gw_rss" 'BEGIN { print (a > 0 && a <= 16384 ? "met" : "missed") }')"
+}
 echo
-echo "== listings: prices list, kb sources and kb export on the grown KB"
+echo "== listings: prices list, kb sources, kb export and offers on the grown KB"
 bench_prices_list
 bench_kb_sources
 bench_export
+bench_offers
 
 # ---- report ------------------------------------------------------------------------------
 echo
