@@ -109,7 +109,8 @@ function list(s,   n, i, parts, out) {
 }
 BEGIN { printf "{\n  \"currency\": null,\n  \"where\": \"%s\",\n  \"sort\": null,\n  \"offers\": [", where }
 {
-    printf("%s\n    {", NR > 1 ? "," : "")
+    sep = NR > 1 ? "," : ""
+    printf "%s\n    {", sep
     printf "\n      \"gpu\": \"%s\",\n      \"label\": \"%s\",\n      \"gpu_count\": %s,", $1, $1, $2
     printf "\n      \"gpu_fraction\": 1,\n      \"fraction\": null,\n      \"memory_gb\": %s,", $13
     printf "\n      \"provider\": \"%s\",\n      \"instance\": \"%s\",\n      \"spot\": %s,", $3, $4, $6
