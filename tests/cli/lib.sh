@@ -112,3 +112,13 @@ EOF
 )"
 }
 have_testdata() { [ -d "$TESTDATA" ]; }
+
+# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields } (8 h a
+# day, 12 months, USD, electricity at 0.1).  A suite with a family of workloads of its own
+# (catalog.sh, demand.sh, layouts.sh, production.sh) defines its own wl in its place.
+wl() {
+    cat >"$T/$1.lua" <<EOF
+return { $2,
+  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
+EOF
+}

@@ -10,13 +10,6 @@
 . "$ROOT/tests/cli/lib.sh"
 export SOURCE_DATE_EPOCH=1796083200
 
-# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields }.
-wl() {
-    cat >"$T/$1.lua" <<EOF
-return { $2,
-  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
-EOF
-}
 wl pre8 'task = "train", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, sequence_length = 256, work = { tokens = 1e9 }, candidates = { "rent:h100-sxm5" }'
 wl lora8 'task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, activation_checkpointing = false, sequence_length = 256, batch_per_gpu = 1, candidates = { "rent:h100-sxm5" }'
 acc='.llm.accuracy | [.targets.median_pct, .targets.max_pct, .meets_targets, (.kinds[] | .meets_targets)] | map(tostring) | join(" ")'

@@ -17,13 +17,6 @@
 . "$ROOT/tests/cli/lib.sh"
 export SOURCE_DATE_EPOCH=1796083200
 
-# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields }.
-wl() {
-    cat >"$T/$1.lua" <<EOF
-return { $2,
-  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
-EOF
-}
 LORA8='task = "finetune", model = { name = "llama-3-8b", precision = "bf16", optimizer = "adamw" }, finetune = { method = "lora", rank = 16 }, activation_checkpointing = false, sequence_length = 256, batch_per_gpu = 1, candidates = { "rent:h100-sxm5" }'
 opt1='.options[] | select(.id == "rent:TestCloud:h100x1:1x h100-sxm5")'
 # A KB without the shipped measured language-model rows (lib.sh's assumed_shares_kb), so that the

@@ -15,13 +15,6 @@ KB=$(assumed_shares_kb precision)
 run "$GW" --kb "$KB" kb import "$FIX/precision/offers.csv"
 check_rc "precision: fixture offers imported" 0
 
-# wl NAME BODY: a workload file $T/NAME.lua returning { BODY, and the common fields }.
-wl() {
-    cat >"$T/$1.lua" <<EOF
-return { $2,
-  hours_per_day = 8, horizon_months = 12, currency = "USD", electricity = { price = 0.1 } }
-EOF
-}
 # opt ID FIELD: FIELD (a jq path) of the option ID in $OUT.
 opt() { jqr ".options[] | select(.id == \"$1\") | $2"; }
 P=rent:PrecisionCloud
