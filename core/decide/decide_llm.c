@@ -631,7 +631,15 @@ static void setup_words(gw_buf *b, const decision *d)
         view_format_number(b, model_llm_lora_params(&d->llm, s->lora_rank), 0);
         buf_puts(b, " trainable parameters)");
     }
-    buf_printf(b, ", %s, %s; sharding %s; activation checkpointing %s; ", w->precision,
+    buf_printf(b, ", %s", w->precision);
+    if (s->method == MODEL_TUNE_LORA) {   /* the base weights' bytes are the memory's most */
+        const gw_precision *p = gw_precision_find(w->precision);
+        const char *frozen = p && p->trains_as ? p->trains_as : w->precision;
+        double bytes = model_llm_weight_bytes(frozen);
+        if (bytes > 0)
+            buf_printf(b, " (the frozen weights held at %g bits, not fp32's 32)", bytes * 8);
+    }
+    buf_printf(b, ", %s; sharding %s; activation checkpointing %s; ",
                s->optimizer, w->sharding,
                s->checkpointing             ? "on"
                : s->selective_checkpointing ? "selective (the attention scores only)"

@@ -525,3 +525,10 @@ check_eq "llm example serving: one H200 misses the time per token" \
 # ms; 32 / 12.639 ms = 2,532 tokens/s (3,026 before).
 check_num "llm example serving: the HGX H100 serves up to 2,532 tokens/s" \
     "$_j8" 2531.8 0.2
+
+# A LoRA's memory rests on its frozen weights' bytes: amp keeps them at 16 bits (2 bytes each:
+# Llama 3.1 8B's 8.030e9 x 2 = 16.06 GB, the bulk of grant-lab's 16.23 GB of weights), which the
+# setup says, since a model loaded in fp32 (the PyTorch default) would need twice as much.
+run "$GW" decide "$ROOT/examples/grant-lab.lua" --json
+check_eq "llm: a LoRA's setup says its frozen weights' bits" \
+    "$(jqr '.llm.setup_text | contains("amp (the frozen weights held at 16 bits, not fp32'"'"'s 32), adam;")')" true
