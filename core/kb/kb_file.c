@@ -417,7 +417,6 @@ void kb_close(kb *k)
     if (!k)
         return;
     kb_names_drop(k);
-    kb_bench_memo_free(k);
     kb_row_statements_free(k);
     kb_bulk_forget(k);
     kb_sql_cache_free(k);

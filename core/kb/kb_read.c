@@ -128,45 +128,8 @@ static void fill_benchmark(sqlite3_stmt *st, void *obj)
     ((kb_benchmark *)obj)->id = sqlite3_column_int64(st, 0);
 }
 
-/* A copy of n rows, their strings copied too; NULL for none, as a read gives. */
-static kb_benchmark *bench_rows_copy(const kb_benchmark *rows, size_t n)
-{
-    const kb_table *t = &kb_tables[KB_BENCHMARKS];
-    if (!n)
-        return NULL;
-    kb_benchmark *copy = gw_xmalloc(n * sizeof *copy);
-    memcpy(copy, rows, n * sizeof *copy);
-    for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < t->ncols; c++)
-            if (t->cols[c].offset >= 0 && t->cols[c].type == KB_TEXT) {
-                char **s = (char **)(void *)((char *)&copy[i] + t->cols[c].offset);
-                *s = *s ? gw_xstrdup(*s) : NULL;
-            }
-    return copy;
-}
-
-static int same_question(const kb_bench_memo *m, const char *gpu, const char *workload)
-{
-    return m->used && (m->gpu ? gpu && !strcmp(m->gpu, gpu) : !gpu) &&
-           (m->workload ? workload && !strcmp(m->workload, workload) : !workload);
-}
-
-static void bench_memo_clear(kb_bench_memo *m)
-{
-    kb_benchmarks_free(m->rows, m->n);
-    free(m->gpu);
-    free(m->workload);
-    memset(m, 0, sizeof *m);
-}
-
-void kb_bench_memo_free(kb *k)
-{
-    for (size_t i = 0; i < KB_BENCH_MEMO; i++)
-        bench_memo_clear(&k->bench_memo[i]);
-}
-
-static int benchmarks_read(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
-                           size_t *n, gw_error *err)
+int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
+                       size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
@@ -178,37 +141,6 @@ static int benchmarks_read(kb *k, const char *gpu, const char *workload, kb_benc
                          sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
     buf_free(&sql);
     return rc;
-}
-
-/* A decision asks for the same workload's rows several times (its own benchmark, then the
- * calibration of every model), so the last answers are kept while this connection writes
- * nothing, and a copy is handed out: reading them again took 5 M of the 120 M instructions of
- * `report examples/vision-team.lua` (7 questions, 2 of them different). */
-int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
-                       size_t *n, gw_error *err)
-{
-    sqlite3_int64 changes = sqlite3_total_changes64(k->db);
-    for (size_t i = 0; i < KB_BENCH_MEMO; i++) {
-        const kb_bench_memo *m = &k->bench_memo[i];
-        if (same_question(m, gpu, workload) && m->changes == changes) {
-            *out = bench_rows_copy(m->rows, m->n);
-            *n = m->n;
-            return GW_OK;
-        }
-    }
-    int rc = benchmarks_read(k, gpu, workload, out, n, err);
-    if (rc != GW_OK)
-        return rc;
-    kb_bench_memo *m = &k->bench_memo[k->bench_memo_next];
-    k->bench_memo_next = (k->bench_memo_next + 1) % KB_BENCH_MEMO;
-    bench_memo_clear(m);
-    m->gpu = gpu ? gw_xstrdup(gpu) : NULL;
-    m->workload = workload ? gw_xstrdup(workload) : NULL;
-    m->rows = bench_rows_copy(*out, *n);
-    m->n = *n;
-    m->changes = changes;
-    m->used = 1;
-    return GW_OK;
 }
 
 /* The median of the n values at v, sorted. */

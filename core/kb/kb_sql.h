@@ -12,7 +12,6 @@
 #define KB_ROW_STATEMENTS 6   /* kb_write.c: same row, same identity, insert, update, open, pick */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 #define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
-#define KB_BENCH_MEMO 4       /* kb_read.c: kb_benchmarks_find answers kept */
 
 /* The statements a command runs many times, each kept prepared under a constant id
  * (kb_sql_prepare_once): no SQL text is built, and none compared, per call. */
@@ -26,15 +25,6 @@ typedef enum kb_stmt_id {
 
 typedef struct gpu_names gpu_names;   /* kb_names.c */
 typedef struct kb_table kb_table;     /* kb_table.h */
-
-/* One answer of kb_benchmarks_find (kb_read.c), kept while this connection writes nothing. */
-typedef struct kb_bench_memo {
-    char *gpu, *workload;       /* the question; NULL: any */
-    kb_benchmark *rows;         /* NULL with n 0: an empty slot, or no rows */
-    size_t n;
-    sqlite3_int64 changes;      /* sqlite3_total_changes64 when it was read */
-    int used;
-} kb_bench_memo;
 
 struct kb {
     sqlite3 *db;
@@ -56,8 +46,6 @@ struct kb {
     sqlite3_stmt *cursor_idle[KB_CURSOR_POOL];
     size_t n_cursor_idle;
     /* kb_read.c: kb_benchmarks_find's last answers, the oldest replaced first */
-    kb_bench_memo bench_memo[KB_BENCH_MEMO];
-    size_t bench_memo_next;
     /* Each table's row statements (kb_write.c store_row), prepared on first use. */
     sqlite3_stmt *row_st[KB_TABLES][KB_ROW_STATEMENTS];
     /* Between kb_bulk_begin and kb_bulk_end: the SQL of each insert trigger it dropped (NULL:
@@ -83,7 +71,6 @@ int kb_sql_prepare_once(kb *k, kb_stmt_id id, void (*write_sql)(gw_buf *sql), sq
 /* Resets a cached statement, finalizes any other. */
 void kb_sql_done(kb *k, sqlite3_stmt *st);
 void kb_sql_cache_free(kb *k);                   /* every kept statement, before closing */
-void kb_bench_memo_free(kb *k);                  /* kb_read.c: the kept answers, before closing */
 
 /* kb_read.c, for the other readers (kb_models.c): runs sql (its parameters bound from params,
  * NULL ones as NULL) and collects the rows of table t, after `extra` leading columns, into an

@@ -656,8 +656,8 @@ static void test_reads_and_convert(void **state)
     kb_close(k);
 }
 
-/* kb_benchmarks_find keeps its last answers while the connection writes nothing: a second
- * question gets the same rows, in a copy of its own, and a write is seen at once. */
+/* kb_benchmarks_find asked twice gives the same rows, each answer a copy of its own, and a
+ * write is seen by the next question. */
 static void test_benchmarks_kept_until_a_write(void **state)
 {
     (void)state;
