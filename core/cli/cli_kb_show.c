@@ -298,6 +298,22 @@ static void print_cites(FILE *f, const view *r)
         print_cite(f, view_list_at(sources, i));
 }
 
+/* A result's line as both listings start it: "  WORKLOAD METRIC: FIGURE", the figure the text
+ * at key (a summary's median, a row's value). */
+static void put_result_head(gw_buf *line, const view *r, const char *key)
+{
+    buf_printf(line, "  %s %s: %s", cli_kb_str(r, "workload"), cli_kb_str(r, "metric"),
+               cli_kb_str(r, key));
+}
+
+/* " with N GPUs" for a result of more than one GPU. */
+static void put_gpus(gw_buf *line, double count)
+{
+    buf_puts(line, " with ");
+    cli_kb_put_figure(line, count);
+    buf_puts(line, " GPUs");
+}
+
 /* "Measured results" summarised: one line per workload, metric and GPU count, its median and
  * range where it has several results, with the citations. */
 static void print_summary(FILE *f, const view *m)
@@ -315,19 +331,15 @@ static void print_summary(FILE *f, const view *m)
         gw_buf line = GW_BUF_INIT;
         double count = view_num(view_map_get(r, "gpu_count"));
         double rows = view_num(view_map_get(r, "rows"));
-        buf_printf(&line, "  %s %s: %s", cli_kb_str(r, "workload"), cli_kb_str(r, "metric"),
-                   cli_kb_str(r, "median_text"));
+        put_result_head(&line, r, "median_text");
         if (rows > 1) {
             buf_printf(&line, " (median of %.0f", rows);
             if (cli_kb_str(r, "range_text"))
                 buf_printf(&line, ", %s", cli_kb_str(r, "range_text"));
             buf_putc(&line, ')');
         }
-        if (count != 1) {
-            buf_puts(&line, " with ");
-            cli_kb_put_figure(&line, count);
-            buf_puts(&line, " GPUs");
-        }
+        if (count != 1)
+            put_gpus(&line, count);
         if (cli_kb_str(r, "precision"))
             buf_printf(&line, ", %s", cli_kb_str(r, "precision"));
         fputs(buf_cstr(&line), f);
@@ -353,12 +365,9 @@ static void print_benchmarks(FILE *f, const view *m)
         gw_buf line = GW_BUF_INIT;
         double count = view_num(view_map_get(r, "gpu_count"));
         double power = view_num(view_map_get(r, "power_w"));
-        buf_printf(&line, "  %s %s: %s", cli_kb_str(r, "workload"), cli_kb_str(r, "metric"),
-                   cli_kb_str(r, "value_text"));
+        put_result_head(&line, r, "value_text");
         if (count != 1) {
-            buf_puts(&line, " with ");
-            cli_kb_put_figure(&line, count);
-            buf_puts(&line, " GPUs");
+            put_gpus(&line, count);
             if (cli_kb_str(r, "interconnect"))
                 buf_printf(&line, " over %s", cli_kb_str(r, "interconnect"));
         }
