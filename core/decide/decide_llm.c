@@ -689,6 +689,18 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
 
+/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
+ * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
+static double model_flops_share(const decision *d)
+{
+    model_llm_setup s = d->llm_setup;
+    if (!s.checkpointing)
+        return 1;
+    double computed = model_llm_train_flops_per_token(&d->llm, &s);
+    s.checkpointing = 0;
+    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
+}
+
 /* Where the workload asks for full activation checkpointing and o would fit without it (at
  * its own layout), what the setting costs: the recomputed forward pass, at the same
  * utilisation, so o trains flops(on) / flops(off) times as fast without it.  Appended to b. */
@@ -698,16 +710,15 @@ static void checkpointing_unneeded_words(gw_buf *b, const decision *d, const dec
     model_memory m;
     if (s.task == MODEL_INFERENCE || !s.checkpointing || o->replicas < 1 || o->tp < 1)
         return;
-    double on = model_llm_train_flops_per_token(&d->llm, &s);
     s.checkpointing = 0;
     if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, &m, NULL) != GW_OK ||
         !(m.total_gb <= decide_option_memory_gb(o)))
         return;
-    double off = model_llm_train_flops_per_token(&d->llm, &s);
+    double share = model_flops_share(d);   /* FLOPs without the recomputation / with it */
     buf_printf(b, "; it would fit without activation checkpointing (%.1f GB) and train %.2f "
                   "times as fast, %.0f%% fewer GPU-hours a token: the workload asks for "
                   "checkpointing, its memory does not need it",
-               m.total_gb, on / off, 100 * (1 - off / on));
+               m.total_gb, 1 / share, 100 * (1 - share));
 }
 
 view *decide_llm_view(const decision *d)
@@ -803,18 +814,6 @@ static void llm_method_memory(const decision *d, view *method, gw_buf *b)
     }
     decide_capacity_method_words(b);
     view_map_set_str(method, "memory", buf_cstr(b));
-}
-
-/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
- * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
-static double model_flops_share(const decision *d)
-{
-    model_llm_setup s = d->llm_setup;
-    if (!s.checkpointing)
-        return 1;
-    double computed = model_llm_train_flops_per_token(&d->llm, &s);
-    s.checkpointing = 0;
-    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
 }
 
 /* The method's speed line: how a stated model's serving or training speed is computed. */
