@@ -13,9 +13,9 @@
 /* The deepest nesting of parentheses read: a layout nests one or two. */
 #define LAYOUT_MAX_DEPTH 8
 #define LAYOUT_MAX_REPEAT 9999
-#define GW_STR(x) #x
-#define GW_XSTR(x) GW_STR(x)
-#define GW_LAYOUT_MAX_STAGES_TEXT GW_XSTR(KB_LAYOUT_MAX_STAGES)
+#define LAYOUT_QUOTE(x) #x
+#define LAYOUT_TEXT(x) LAYOUT_QUOTE(x)   /* a macro's value as text */
+#define LAYOUT_MAX_STAGES_TEXT LAYOUT_TEXT(KB_LAYOUT_MAX_STAGES)
 
 typedef struct expansion {
     const char *text;       /* the whole layout, for positions */
@@ -39,6 +39,20 @@ static int fail_too_long(expansion *e, const char *at)
     snprintf(problem, sizeof problem, "the layout expands past %d symbols",
              KB_LAYOUT_MAX_SYMBOLS);
     return fail(e, at, problem);
+}
+
+/* The character at c is none of the notation's. */
+static int fail_symbol(expansion *e, const char *c)
+{
+    unsigned char byte = (unsigned char)*c;
+    char problem[200];
+    if (byte >= 0x20 && byte < 0x7F)
+        snprintf(problem, sizeof problem, "'%c' is not a stage symbol (E embedding, t transformer "
+                 "layer, m MTP layer, L loss and output head, '|' between stages)", byte);
+    else
+        snprintf(problem, sizeof problem, "byte 0x%02X is not a stage symbol (E, t, m, L or '|')",
+                 byte);
+    return fail(e, c, problem);
 }
 
 /* Appends out[from, used) count - 1 more times (the run is there once already). */
@@ -68,7 +82,7 @@ static int read_repeat(expansion *e, size_t from, int group)
     while (isdigit((unsigned char)*e->at)) {
         count = count * 10 + (*e->at++ - '0');
         if (count > LAYOUT_MAX_REPEAT)
-            return fail(e, star, "a repeat above " GW_XSTR(LAYOUT_MAX_REPEAT));
+            return fail(e, star, "a repeat above " LAYOUT_TEXT(LAYOUT_MAX_REPEAT));
     }
     if (count < 1)
         return fail(e, star, "a repeat of 0");
@@ -87,7 +101,8 @@ static int expand(expansion *e, int depth)
         }
         if (*c == '(') {
             if (depth >= LAYOUT_MAX_DEPTH)
-                return fail(e, c, "parentheses nested more than " GW_XSTR(LAYOUT_MAX_DEPTH) " deep");
+                return fail(e, c, "parentheses nested more than " LAYOUT_TEXT(LAYOUT_MAX_DEPTH)
+                                  " deep");
             e->at++;
             if (expand(e, depth + 1) != 0)
                 return -1;
@@ -98,14 +113,8 @@ static int expand(expansion *e, int depth)
                 return -1;
             continue;
         }
-        if (!strchr("EtmL|", *c)) {
-            char problem[200];
-            snprintf(problem, sizeof problem, (unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7F ?
-                     "'%c' is not a stage symbol (E embedding, t transformer layer, m MTP layer, "
-                     "L loss and output head, '|' between stages)" :
-                     "byte 0x%02X is not a stage symbol (E, t, m, L or '|')", (unsigned char)*c);
-            return fail(e, c, problem);
-        }
+        if (!strchr("EtmL|", *c))
+            return fail_symbol(e, c);
         if (e->used >= KB_LAYOUT_MAX_SYMBOLS)
             return fail_too_long(e, c);
         e->out[e->used++] = *c;
@@ -144,7 +153,7 @@ static int count_stages(expansion *e, kb_layout *out)
                 return fail_stage(e, stages, "an empty stage");
             if (stages == KB_LAYOUT_MAX_STAGES)
                 return fail_stage(e, stages + 1, "more stages than the "
-                                  GW_LAYOUT_MAX_STAGES_TEXT " a layout may name");
+                                  LAYOUT_MAX_STAGES_TEXT " a layout may name");
             memset(&out->stage[stages++], 0, sizeof out->stage[0]);
             continue;
         }
