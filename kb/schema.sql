@@ -858,3 +858,20 @@ CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_c
     precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
     output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
     virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers);
+
+-- version 16 (pipeline layout)
+-- (benchmark) -- Issue 28, what each pipeline stage of a measured training row held, in
+-- Megatron's own pipeline_model_parallel_layout notation as its recipe states it (stages
+-- separated by '|'; E embedding, t transformer layer, m multi-token-prediction layer, L loss and
+-- output head; X*N and (...)*N repeats; virtual chunks in order, chunk i on physical stage i mod
+-- pipeline_parallel); NULL: the layers split evenly.  The slowest stage sets a pipeline's pace,
+-- so the model charges the heaviest physical stage's work over the mean, and the MTP layers'
+-- FLOPs, which a model's 6 x parameters does not count.  The notation is checked in C at every
+-- write (kb_layout.c), not by a CHECK: a row's text is parsed, not matched against a list.  The
+-- column ends the identity index (version 14).
+ALTER TABLE benchmark ADD COLUMN pipeline_layout TEXT;
+DROP INDEX IF EXISTS benchmark_identity;
+CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_count, unit,
+    precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
+    output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
+    virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers, pipeline_layout);

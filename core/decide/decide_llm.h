@@ -75,7 +75,12 @@ typedef struct decide_llm_train_layout {
     double micro_batches;      /* a step's, of each data-parallel replica; NaN unknown */
     double link_share;         /* what the tp x cp group delivers (model_llm_parallel_efficiency) */
     double bubble;             /* the pipeline's idle share (model_llm_pipeline_bubble) */
-    double share;              /* link_share x (1 - bubble): of the GPUs' compute, what is left */
+    /* A stated stage layout's (benchmark pipeline_layout): the heaviest physical stage's work
+     * over the mean (model_llm_stage_imbalance; 0 or 1: even), and the work its MTP layers add
+     * over the model's FLOPs a token (model_llm_mtp_flops; 0: none). */
+    double imbalance, extra_work;
+    double share;              /* link_share x (1 - bubble) / (imbalance x (1 + extra_work)):
+                                * of the GPUs' compute, what is left for the model's FLOPs */
 } decide_llm_train_layout;
 
 /* Fills l's link_share, bubble and share from its widths; returns l->share.  The one charge for
@@ -84,8 +89,10 @@ typedef struct decide_llm_train_layout {
 double decide_llm_train_layout_share(decide_llm_train_layout *l);
 /* The layout b states for gpu g (its tensor, pipeline and context widths, virtual stages,
  * micro- and global batch: an unstated width is 1, unstated batches leave the micro-batches
- * unknown, so no bubble), share filled; over the board's link where g has one. */
-void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g,
+ * unknown, so no bubble), share filled; over the board's link where g has one.  Where b states
+ * its pipeline_layout and m (the row's model) is given, its stages' imbalance and MTP work are
+ * charged too; a row without one is an even split. */
+void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g, const model_llm *m,
                                  decide_llm_train_layout *out);
 
 /* The report's words on the model, its setup, and the recommendation's memory per GPU and

@@ -334,7 +334,7 @@ static double predict(const decision *d, const llm_row *r, const llm_scenario *s
     if (r->kind != DECIDE_LLM_SERVE) {
         model_llm_setup s = setup_of(r, sc);
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, &l);
+        decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
         return mfu * r->b->gpu_count * rate * 1e12 * l.share / row_train_flops(m, r, &s);
     }
     if (!(r->gpu->memory_bandwidth_gbs > 0))
@@ -376,7 +376,7 @@ static llm_implied implied_of(const decision *d, const llm_row *r, const llm_sce
     double delivered = im.value;
     if (r->kind != DECIDE_LLM_SERVE) {
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, &l);
+        decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
         delivered *= l.share;
     }
     im.over = delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
@@ -589,7 +589,7 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
                                                        : DECIDE_LLM_UTILISATION_MAX) * 100);
         } else if (st->cal_used[i] && kind != DECIDE_LLM_SERVE) {
             decide_llm_train_layout l;
-            decide_llm_row_train_layout(r->b, r->gpu, &l);
+            decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
             decide_trace(d, "LLM calibration: %s: used, %.1f%% utilisation (its stated layout "
                             "leaves %.1f%% of its GPUs' compute: %.0f%% over the tensor x "
                             "context parallel group's link, a %.1f%% pipeline bubble)",

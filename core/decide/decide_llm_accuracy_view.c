@@ -208,9 +208,12 @@ void decide_llm_accuracy_view(decision *d, view *v)
         view_map_set_str(row, "why_not", a.why[i]);
         if (st->rows[i].kind != DECIDE_LLM_SERVE) {   /* what its stated layout leaves */
             decide_llm_train_layout l;
-            decide_llm_row_train_layout(st->rows[i].b, st->rows[i].gpu, &l);
+            decide_llm_row_train_layout(st->rows[i].b, st->rows[i].gpu,
+                                        st->rows[i].has_model ? &st->rows[i].model : &d->llm, &l);
             view_map_set_num(row, "layout_share", l.share);
             view_map_set_num(row, "pipeline_bubble", l.bubble);
+            view_map_set_num(row, "stage_imbalance", l.imbalance > 1 ? l.imbalance : 1);
+            view_map_set_num(row, "extra_work", l.extra_work);
         }
         if (!isnan(a.predicted[i]))
             narrowed_view(row, &st->rows[i], a.narrowed[i]);

@@ -7,8 +7,11 @@
 #include "decide_speed.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
+#include "kb/kb_layout.h"
 #include "model/precision.h"
 
 /* The widest tensor-parallel group tried: the GPUs of one NVLink domain of the usual 8-GPU
@@ -202,7 +205,9 @@ double decide_llm_train_layout_share(decide_llm_train_layout *l)
 {
     l->link_share = model_llm_parallel_efficiency(l->tp * l->cp, l->nvlink);
     l->bubble = model_llm_pipeline_bubble(l->pp, l->vp, l->micro_batches);
-    l->share = l->link_share * (1 - l->bubble);
+    double imbalance = l->imbalance > 1 ? l->imbalance : 1;
+    double extra = l->extra_work > 0 ? l->extra_work : 0;
+    l->share = l->link_share * (1 - l->bubble) / (imbalance * (1 + extra));
     return l->share;
 }
 
@@ -212,7 +217,31 @@ static int width_of(double stated)
     return stated >= 1 ? (int)stated : 1;
 }
 
-void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g,
+/* Fills l's imbalance and extra_work from the stage layout b states (pipeline_layout), its
+ * chunks folded onto l->pp physical stages; nothing where it states none or m is NULL. */
+static void stated_stages(const kb_benchmark *b, const model_llm *m,
+                          decide_llm_train_layout *l)
+{
+    if (!m || !b->pipeline_layout || !*b->pipeline_layout || !(m->layers > 0))
+        return;
+    kb_layout *layout = gw_xmalloc(sizeof *layout);
+    if (kb_layout_parse(b->pipeline_layout, layout, NULL, 0) == 0) {   /* checked at import */
+        kb_layout_stage *physical = gw_xcalloc((size_t)l->pp, sizeof *physical);
+        kb_layout_fold(layout, l->pp, physical);
+        double sequence = b->input_tokens;
+        l->imbalance = model_llm_stage_imbalance(m, physical, l->pp, sequence);
+        int mtp = 0;
+        for (int i = 0; i < l->pp; i++)
+            mtp += physical[i].mtp;
+        model_llm_setup plain = {.method = MODEL_TUNE_FULL, .sequence_length = sequence};
+        l->extra_work = mtp * model_llm_mtp_flops(m, sequence) /
+                        model_llm_train_flops_per_token(m, &plain);
+        free(physical);
+    }
+    free(layout);
+}
+
+void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g, const model_llm *m,
                                  decide_llm_train_layout *out)
 {
     *out = (decide_llm_train_layout){.tp = width_of(b->tensor_parallel),
@@ -226,5 +255,6 @@ void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g,
     double replicas = b->gpu_count / (out->tp * out->pp * out->cp);
     if (b->global_batch > 0 && b->micro_batch > 0 && replicas >= 1)
         out->micro_batches = b->global_batch / (b->micro_batch * replicas);
+    stated_stages(b, m, out);
     decide_llm_train_layout_share(out);
 }

@@ -72,7 +72,8 @@ enum kb_column_flags {
     KB_NAMES_SYSTEM = 1 << 13, /* names a system row */
     KB_NAMES_PRICE_KIND = 1 << 14, /* names a price_kind row: the values it may take are the
                                     * KB's kinds (kb_price_kinds), not a list in C */
-    KB_GPU_COUNT = 1 << 15      /* a number of GPUs: whole, 1 to KB_GPU_COUNT_MAX */
+    KB_GPU_COUNT = 1 << 15,     /* a number of GPUs: whole, 1 to KB_GPU_COUNT_MAX */
+    KB_PIPELINE_LAYOUT = 1 << 16 /* Megatron's pipeline stage layout notation (kb_layout.h) */
 };
 /* The most GPUs one row counts: the largest measured run the KB holds (1,024 GPUs), where a
  * bigger figure is a typo or an attack (1e12 GPUs overflows every count downstream). */
@@ -120,7 +121,8 @@ void kb_values_clear(kb_value *row, size_t n);   /* every value empty */
 typedef enum kb_problem {
     KB_FINE, KB_MISSING, KB_TOO_LONG, KB_NOT_ID, KB_NOT_DATE, KB_NOT_CURRENCY, KB_NOT_ALLOWED,
     KB_NOT_FINITE, KB_NOT_FLAG, KB_NEGATIVE, KB_NOT_POSITIVE, KB_NOT_GPU_COUNT,
-    KB_NOT_TEXT   /* invalid UTF-8, or a control character other than tab and newline */
+    KB_NOT_TEXT,  /* invalid UTF-8, or a control character other than tab and newline */
+    KB_NOT_LAYOUT /* not a pipeline stage layout kb_layout_parse reads */
 } kb_problem;
 #define KB_TEXT_MAX 100000   /* bytes in one text value */
 kb_problem kb_value_check(const kb_column *c, const kb_value *v);
@@ -179,6 +181,9 @@ typedef struct kb_benchmark {
      * none | selective | full (NULL unknown), and the layers a full one covers (NaN: all). */
     char *recompute;
     double recompute_layers;
+    /* Schema version 16: the pipeline stage layout a training row states, in Megatron's
+     * notation (kb_layout.h: "Et*4|(t*4|)*14tmL"); NULL: an even split of the layers. */
+    char *pipeline_layout;
 } kb_benchmark;
 
 typedef struct kb_price {

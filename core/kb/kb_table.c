@@ -13,9 +13,11 @@
 
 #include <sqlite3.h>
 
+#include "base/buf.h"
 #include "base/check.h"
 #include "kb.h"
 #include "kb_csv.h"
+#include "kb_layout.h"
 #include "kb_sql.h"
 #include "kb_table.h"
 #include "base/units.h"
@@ -191,6 +193,13 @@ static const kb_column benchmark_cols[] = {
      * pipeline stages together; empty: every layer) */
     COL("recompute", KB_TEXT, 0, recompute_set, S(kb_benchmark, recompute)),
     COL("recompute_layers", KB_NUMBER, KB_POSITIVE, NULL, S(kb_benchmark, recompute_layers)),
+    /* Added by schema version 16: what each pipeline stage of a training row held, in
+     * Megatron's pipeline_model_parallel_layout notation as its recipe states it (kb_layout.h:
+     * stages separated by '|', E embedding, t transformer layer, m MTP layer, L loss and output
+     * head, X*N and (...)*N repeats; virtual chunks in order, chunk i on physical stage i mod
+     * pipeline_parallel); empty: the layers split evenly.  benchmark_rule holds its stages to
+     * pipeline_parallel x virtual_pipeline. */
+    COL("pipeline_layout", KB_TEXT, KB_PIPELINE_LAYOUT, NULL, S(kb_benchmark, pipeline_layout)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),
@@ -357,6 +366,7 @@ const char *kb_assumed_id(kb_assumed which)
 static int assumption_rule(const kb_value *row, gw_error *err);
 static int price_rule(const kb_value *row, gw_error *err);
 static int model_rule(const kb_value *row, gw_error *err);
+static int benchmark_rule(const kb_value *row, gw_error *err);
 static int precision_support_rule(const kb_value *row, gw_error *err);
 
 /* A row's identity is its KB_KEY columns: what an import, a plugin's records and `kb export`
@@ -382,7 +392,8 @@ const kb_table kb_tables[KB_TABLES] = {
     {"aliases.csv", "gpu_alias", "aliases", alias_cols, NCOLS(alias_cols), NULL, 0},
     {"rates.csv", "rate", "rates", rate_cols, NCOLS(rate_cols), NULL, 0},
     {"systems.csv", "system", "systems", system_cols, NCOLS(system_cols), NULL, 0},
-    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols), NULL, 0},
+    {"benchmarks.csv", "benchmark", "benchmarks", benchmark_cols, NCOLS(benchmark_cols),
+     benchmark_rule, 0},
     {"prices.csv", "price", "prices", price_cols, NCOLS(price_cols), price_rule, 1},
     {"claims.csv", "claim", "claims", claim_cols, NCOLS(claim_cols), NULL, 1},
     {"assumptions.csv", "assumption", "assumptions", assumption_cols, NCOLS(assumption_cols),
@@ -617,6 +628,8 @@ kb_problem kb_value_check(const kb_column *c, const kb_value *v)
             return KB_NOT_DATE;
         if ((c->flags & KB_CURRENCY) && !units_is_currency(s))
             return KB_NOT_CURRENCY;
+        if ((c->flags & KB_PIPELINE_LAYOUT) && kb_layout_parse(s, NULL, NULL, 0) != 0)
+            return KB_NOT_LAYOUT;
         if (c->allowed && !kb_in_set(s, c->allowed))
             return KB_NOT_ALLOWED;
         return KB_FINE;
@@ -669,6 +682,12 @@ void kb_problem_text(kb_problem p, const kb_column *c, const kb_value *v, char *
         snprintf(out, outsz, "expected a whole number of GPUs from 1 to %d, got %.15g",
                  KB_GPU_COUNT_MAX, v->number);
         break;
+    case KB_NOT_LAYOUT: {
+        char why[300];
+        kb_layout_parse(s, NULL, why, sizeof why);
+        snprintf(out, outsz, "'%.80s' is not a pipeline stage layout: %s", s, why);
+        break;
+    }
     case KB_NOT_TEXT: {
         size_t at = 0;
         kb_text_valid(s, strlen(s), &at);
@@ -723,7 +742,7 @@ static const kb_value *row_value(const kb_column *cols, int n, const kb_value *r
     for (int i = 0; i < n; i++)
         if (!strcmp(cols[i].name, name))
             return &row[i];
-    return NULL;   /* not reached: the names below are price_cols' */
+    return NULL;   /* not reached: the names the rules below ask for are their tables' */
 }
 
 /* A fraction of a card, a minimum billing and a network to other instances are terms of a
@@ -776,6 +795,31 @@ static int model_rule(const kb_value *row, gw_error *err)
     if (experts_active > experts)
         return gw_error_set(err, GW_EDATA, "experts_active: at most experts (%g), not %g",
                             experts, experts_active);
+    return GW_OK;
+}
+
+/* A stated pipeline layout names one stage for each of the pipeline_parallel x virtual_pipeline
+ * chunks its row ran (virtual_pipeline unstated: 1); its notation is kb_value_check's. */
+static int benchmark_rule(const kb_value *row, gw_error *err)
+{
+#define BENCHMARK(name) row_value(benchmark_cols, NCOLS(benchmark_cols), row, name)
+    const char *layout = BENCHMARK("pipeline_layout")->text;
+    double pp = BENCHMARK("pipeline_parallel")->number;
+    double vp = BENCHMARK("virtual_pipeline")->number;
+#undef BENCHMARK
+    if (!layout || !*layout)
+        return GW_OK;
+    if (isnan(pp))
+        return gw_error_set(err, GW_EDATA, "pipeline_layout: a layout needs the row's "
+                            "pipeline_parallel");
+    kb_layout *l = gw_xmalloc(sizeof *l);
+    int stages = kb_layout_parse(layout, l, NULL, 0) == 0 ? l->stages : -1;
+    free(l);
+    double chunks = pp * (isnan(vp) ? 1 : vp);
+    if (stages >= 0 && stages != chunks)
+        return gw_error_set(err, GW_EDATA, "pipeline_layout: '%.80s' names %d stages; "
+                            "pipeline_parallel %g x virtual_pipeline %g run %g", layout, stages,
+                            pp, isnan(vp) ? 1 : vp, chunks);
     return GW_OK;
 }
 

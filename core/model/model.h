@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "base/error.h"
+#include "kb/kb_layout.h"
 
 /* Fixed costs every replica pays besides weights, gradients, optimizer states and activations,
  * added to an estimate and to a measured peak alike (a peak read from PyTorch's
@@ -369,6 +370,24 @@ double model_llm_parallel_efficiency(int group, int nvlink);
  * step (megatron-lm-pipeline-paper, 1F1B and interleaved schedules).  0 at one stage, and
  * where m is unknown (NaN) or below 1. */
 double model_llm_pipeline_bubble(int stages, int virtual_stages, double micro_batches);
+/* A pipeline whose stages hold unequal work (a stated layout, kb_layout.h) runs at the pace of
+ * its heaviest stage.  Each stage's work is in model_llm_train_flops_per_token's units (6 x
+ * active parameters and 3 passes of attention a token, every weight trained, no recomputation):
+ * - a transformer layer (t): its share of 6 x the active parameters other than the model's
+ *   vocab x hidden tables, and its share of attention's 3 passes;
+ * - the output head (L): 6 x vocab x hidden (its forward and two backward matrix products);
+ * - the embedding (E): nothing (a lookup, no matrix product; published model FLOPs count none);
+ * - a multi-token-prediction layer (m, DeepSeek-V3's): a transformer layer, its projection of
+ *   the two 2 x hidden inputs to hidden (6 x 2 x hidden^2) and its own output head.
+ * model_llm_stage_flops: what one stage holding s costs a token at sequence_length. */
+double model_llm_stage_flops(const model_llm *m, const kb_layout_stage *s,
+                             double sequence_length);
+/* The heaviest of the n physical stages' FLOPs over their mean: 1 for an even split; NaN where
+ * the stages hold no work. */
+double model_llm_stage_imbalance(const model_llm *m, const kb_layout_stage *stages, int n,
+                                 double sequence_length);
+/* FLOPs one MTP layer adds a token, which 6 x active parameters does not count. */
+double model_llm_mtp_flops(const model_llm *m, double sequence_length);
 /* Bytes data-parallel replicas exchange per step: gradients of what is trained (4 bytes a
  * parameter: fp32 for amp and for LoRA adapters, 2 for pure fp16/bf16) x 1.5 under ZeRO-3
  * (the weights are gathered again in the forward and backward passes: 3 transfers of B

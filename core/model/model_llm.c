@@ -247,6 +247,47 @@ double model_llm_pipeline_bubble(int stages, int virtual_stages, double micro_ba
     return (stages - 1) / (v * micro_batches + stages - 1);
 }
 
+/* The work of one transformer layer and of one output head a token (model.h's stage units). */
+static void stage_units(const model_llm *m, double sequence_length, double *layer,
+                        double *head)
+{
+    model_llm_shape shape;
+    model_llm_shape_of(m, &shape);
+    double active = m->active_params > 0 ? m->active_params : m->params;
+    double tables = shape.tables * m->vocab * m->hidden;
+    *head = 6 * m->vocab * m->hidden;
+    *layer = (6 * fmax(active - tables, 0) +
+              3 * model_llm_attention_flops(m, sequence_length)) / m->layers;
+}
+
+double model_llm_mtp_flops(const model_llm *m, double sequence_length)
+{
+    double layer, head;
+    stage_units(m, sequence_length, &layer, &head);
+    return layer + 6 * 2 * m->hidden * m->hidden + head;
+}
+
+double model_llm_stage_flops(const model_llm *m, const kb_layout_stage *s,
+                             double sequence_length)
+{
+    double layer, head;
+    stage_units(m, sequence_length, &layer, &head);
+    return s->layers * layer + s->mtp * model_llm_mtp_flops(m, sequence_length) +
+           s->loss * head;
+}
+
+double model_llm_stage_imbalance(const model_llm *m, const kb_layout_stage *stages, int n,
+                                 double sequence_length)
+{
+    double heaviest = 0, total = 0;
+    for (int i = 0; i < n; i++) {
+        double flops = model_llm_stage_flops(m, &stages[i], sequence_length);
+        heaviest = fmax(heaviest, flops);
+        total += flops;
+    }
+    return total > 0 ? heaviest / (total / n) : NAN;
+}
+
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s)
 {
     double bytes;
