@@ -10,6 +10,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
+#include "decide_llm_accuracy.h"
 #include "decide_options.h"
 #include "decide_robust.h"
 #include "decide_speed.h"
@@ -415,6 +416,8 @@ static void llm_speed_with(const sens *s, const decide_option *o, double factor,
                            decide_option *at)
 {
     decision *d = s->d;
+    if (d->llm_setup.task != MODEL_INFERENCE)
+        decide_llm_training_mfu(d, o->gpu);   /* o's vendor's utilisation is the one scaled */
     kb_assumed fact = s->param == SENS_DECODE ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
     double fact_value = d->facts[fact].value, mfu = d->llm_mfu;
     double scaled = fmin(1, constant_value(d, s->param) * factor);
