@@ -331,7 +331,8 @@ int decide_llm_serving_method_words(decision *d, gw_buf *b)
         return 0;
     buf_puts(b, "; ");
     if (decide_llm_calibration_vendors(d, "", b))   /* several: each its shares */
-        buf_printf(b, " at %.0f%% and %.0f%%: ", c->bandwidth * 100, c->mfu * 100);
+        buf_printf(b, ", %.0f%% of the bandwidth and %.0f%% utilisation: ", c->bandwidth * 100,
+                   c->mfu * 100);
     buf_printf(b, "those shares are %s (%d and %d rows), each the median of the rows it binds",
                c->words, c->mfu_rows, c->bandwidth_rows);
     if (!isnan(c->band_error))
