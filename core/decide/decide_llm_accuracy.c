@@ -429,7 +429,7 @@ static int passes(const llm_row *r, const row_pref *p, int step)
 /* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, narrowed
  * by p (row_pref).  Returns how many; *narrowed: the NARROW_ steps applied. */
 size_t decide_llm_rows_select(const llm_row *rows, const llm_implied *im, size_t n, int kind,
-                          const row_pref *p, size_t skip, unsigned char *keep, int *narrowed)
+                              const row_pref *p, size_t skip, unsigned char *keep, int *narrowed)
 {
     size_t kept = 0;
     *narrowed = 0;
@@ -476,7 +476,7 @@ static double share_median(const llm_implied *im, const unsigned char *keep, siz
 
 /* The shares kept rows give, each the assumed figure where none of them implies it. */
 void decide_llm_rows_shares(const decision *d, const llm_implied *im, const unsigned char *keep,
-                      size_t n, double *mfu, double *bandwidth, int *mfu_rows, int *bw_rows)
+                            size_t n, double *mfu, double *bandwidth, int *mfu_rows, int *bw_rows)
 {
     *mfu = share_median(im, keep, n, SHARE_UTILISATION, mfu_rows);
     *bandwidth = share_median(im, keep, n, SHARE_BANDWIDTH, bw_rows);
@@ -491,8 +491,8 @@ void decide_llm_rows_shares(const decision *d, const llm_implied *im, const unsi
  * narrowing applied undone in turn from the last (the layout's, then the model's, the format's,
  * the architecture's, the vendor's); `fallback` where none does. */
 double decide_llm_widened_share(const decision *d, const llm_row *rows, const llm_implied *im,
-                            size_t n, int kind, row_pref p, size_t skip, int narrowed, int share,
-                            double fallback, int *rows_used)
+                                size_t n, int kind, row_pref p, size_t skip, int narrowed,
+                                int share, double fallback, int *rows_used)
 {
     unsigned char *keep = gw_xmalloc(n ? n : 1);
     double found = NAN;
@@ -539,13 +539,13 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
         *narrowed = NO_ROWS;   /* the KB's assumed figures (decide_llm_rows_shares) */
     decide_llm_rows_shares(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
     if (!mfu_rows) {
-        mfu = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_UTILISATION, mfu,
-                            &mfu_rows);
+        mfu = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed,
+                                       SHARE_UTILISATION, mfu, &mfu_rows);
         *narrowed |= mfu_rows ? WIDENED_UTILISATION : 0;
     }
     if (!bw_rows) {
-        bandwidth = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_BANDWIDTH,
-                                  bandwidth, &bw_rows);
+        bandwidth = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed,
+                                             SHARE_BANDWIDTH, bandwidth, &bw_rows);
         *narrowed |= bw_rows ? WIDENED_BANDWIDTH : 0;
     }
     free(keep);
@@ -553,8 +553,8 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
 }
 
 /* |loo_predict / measured - 1|. */
-double decide_llm_loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
-                        size_t i)
+double decide_llm_loo_error(const decision *d, const llm_row *rows, const llm_implied *im,
+                            size_t n, size_t i)
 {
     int narrowed;
     return fabs(loo_predict(d, rows, im, n, i, 0, &narrowed) / rows[i].b->value - 1);

@@ -75,7 +75,8 @@ static void calibration_view(decision *d, view *v)
             if (r->kind != kind || (isnan(im->value) && !r->has_model && st->cal_rows != st->bench))
                 continue;   /* other kinds and unknown models: the trace counts them */
             view *row = view_list_push(c->used[i] ? used : left, row_view(r));
-            view_map_set_str(row, "share", im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
+            view_map_set_str(row, "share",
+                             im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
             view_map_set_num(row, "implied", im->value);
             if (!c->used[i])
                 view_map_set_str(row, "why", left_out_why(d, c, r, im));

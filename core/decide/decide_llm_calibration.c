@@ -54,8 +54,8 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, const llm_
     }
     if (other && st->cal_rows != st->bench)
         decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s "
-                        "workload is calibrated on %s rows alone)", other, decide_llm_kind_name(kind),
-                     decide_llm_kind_name(kind));
+                        "workload is calibrated on %s rows alone)", other,
+                     decide_llm_kind_name(kind), decide_llm_kind_name(kind));
 }
 
 /* The leave-one-out error of c at MODEL_BAND_PERCENTILE, each used row predicted from the others
@@ -74,7 +74,8 @@ static double calibration_band(const decision *d, const struct decide_llm_rows *
     }
     for (size_t i = 0; i < st->n_cal; i++)
         if (c->used[i])
-            model_calibration_add(&mc, decide_llm_loo_error(d, st->cal_rows, im, st->n_cal, i) + 1, 1);
+            model_calibration_add(&mc, decide_llm_loo_error(d, st->cal_rows, im, st->n_cal, i) + 1,
+                                  1);
     free(im);
     double e = model_calibration_band(&mc);
     model_calibration_free(&mc);
@@ -156,20 +157,22 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
 }
 
 /* Computes c, the calibration of options of `vendor` (NULL: not narrowed by vendor) whose rows
- * are c->used (decide_llm_rows_select, already marked), narrowed: its shares, band, words and trace. */
+ * are c->used (decide_llm_rows_select, already marked), narrowed: its shares, band, words and
+ * trace. */
 static void calibration_compute(decision *d, llm_calibration *c, const row_pref *p, size_t used)
 {
     struct decide_llm_rows *st = d->llm_rows;
     int kind = decide_llm_workload_kind(d);
-    decide_llm_rows_shares(d, st->cal_implied, c->used, st->n_cal, &c->mfu, &c->bandwidth, &c->mfu_rows,
-              &c->bandwidth_rows);
+    decide_llm_rows_shares(d, st->cal_implied, c->used, st->n_cal, &c->mfu, &c->bandwidth,
+                           &c->mfu_rows, &c->bandwidth_rows);
     if (used && !c->mfu_rows)
-        c->mfu = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, *p, st->n_cal,
-                               c->narrowed, SHARE_UTILISATION, c->mfu, &c->mfu_rows);
+        c->mfu = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, *p,
+                                          st->n_cal, c->narrowed, SHARE_UTILISATION, c->mfu,
+                                          &c->mfu_rows);
     if (used && !c->bandwidth_rows && kind == DECIDE_LLM_SERVE)
-        c->bandwidth = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, *p,
-                                     st->n_cal, c->narrowed, SHARE_BANDWIDTH, c->bandwidth,
-                                     &c->bandwidth_rows);
+        c->bandwidth = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind,
+                                                *p, st->n_cal, c->narrowed, SHARE_BANDWIDTH,
+                                                c->bandwidth, &c->bandwidth_rows);
     c->band_error = calibration_band(d, st, c, used);
     calibration_words(d, st, c, kind, p, used);
     /* The rows used, each with its source, are listed in llm.calibrations and the trace, not
@@ -195,8 +198,8 @@ static size_t calibration_of_vendor(decision *d, const char *vendor)
     int kind = decide_llm_workload_kind(d), narrowed;
     row_pref p = workload_pref(d, vendor);
     unsigned char *used = gw_xcalloc(st->n_cal ? st->n_cal : 1, 1);
-    size_t n_used = decide_llm_rows_select(st->cal_rows, st->cal_implied, st->n_cal, kind, &p, st->n_cal,
-                                used, &narrowed);
+    size_t n_used = decide_llm_rows_select(st->cal_rows, st->cal_implied, st->n_cal, kind, &p,
+                                           st->n_cal, used, &narrowed);
     const char *narrowed_to = narrowed & NARROW_VENDOR ? vendor : NULL;
     size_t k = 0;
     while (k < st->n_cals && !(st->cals[k].vendor == narrowed_to ||
