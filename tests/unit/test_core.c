@@ -37,6 +37,31 @@ static void test_buf_printf_grows(void **state)
     buf_free(&b);
 }
 
+/* buf_printf's three ways: a short text into a new buffer (through its stack buffer), a text
+ * longer than that stack buffer (formatted again at its length), and a text into a buffer
+ * with plenty of room left (formatted in place).  Each ends in the same bytes. */
+static void test_buf_printf_paths(void **state)
+{
+    (void)state;
+    char long_text[3001];
+    memset(long_text, 'x', 3000);
+    long_text[3000] = '\0';
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "[%s|%.1f]", "ab", 2.25);   /* "[ab|2.2]": 8 bytes (2.25 rounds to even) */
+    assert_string_equal(buf_cstr(&b), "[ab|2.2]");
+    buf_printf(&b, "<%s>", long_text);          /* 8 + 1 + 3000 + 1 = 3010 bytes */
+    assert_int_equal(b.len, 3010);
+    assert_int_equal(strlen(buf_cstr(&b)), 3010);
+    assert_memory_equal(b.data + 8, "<xxx", 4);
+    assert_memory_equal(b.data + 3006, "xxx>", 4);
+    /* the buffer grew to 4096 (64 doubled to hold 3010): 1085 bytes of room, formatted in place */
+    assert_true(b.cap - b.len >= 1024);
+    buf_printf(&b, "%d-%s", 42, "end");         /* 3010 + 6 = 3016 bytes */
+    assert_int_equal(b.len, 3016);
+    assert_string_equal(buf_cstr(&b) + 3010, "42-end");
+    buf_free(&b);
+}
+
 static void test_view_json_roundtrip(void **state)
 {
     (void)state;
@@ -548,6 +573,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_printf_grows),
+        cmocka_unit_test(test_buf_printf_paths),
         cmocka_unit_test(test_view_json_roundtrip),
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),
