@@ -81,6 +81,8 @@ static void buf_grow(gw_buf *b, size_t extra)
 
 void buf_append(gw_buf *b, const char *s, size_t n)
 {
+    if (b->discard)
+        return;
     buf_grow(b, n);
     if (n)
         memcpy(b->data + b->len, s, n);
@@ -106,6 +108,8 @@ void buf_printf(gw_buf *b, const char *fmt, ...)
      * a served model's report, whose speed sentences are written again at each what-if.) */
     char local[1024];
     va_list ap;
+    if (b->discard)
+        return;
     buf_grow(b, 0);
     size_t room = b->cap - b->len;
     char *to = room >= sizeof local ? b->data + b->len : local;

@@ -13,9 +13,12 @@ typedef struct gw_buf {
     char *data;   /* NUL-terminated; NULL until the first append */
     size_t len;
     size_t cap;
+    int discard;  /* what is written is dropped: a sink for words nobody reads */
 } gw_buf;
 
-#define GW_BUF_INIT {NULL, 0, 0}
+#define GW_BUF_INIT {NULL, 0, 0, 0}
+/* A buffer that keeps nothing: appends and printfs return at once, it stays empty. */
+#define GW_BUF_DISCARD {NULL, 0, 0, 1}
 
 void buf_append(gw_buf *b, const char *s, size_t n);
 void buf_puts(gw_buf *b, const char *s);

@@ -13,6 +13,10 @@
  * o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
+/* decide_option_speed's figures without its sentence (o->throughput_how is ""): for what-ifs
+ * that read the figures alone.  A served model's sentences, written again at each value a
+ * sensitivity search tries, were a third of its report's instructions. */
+void decide_option_speed_figures(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
                                 gw_buf *how);
 /* Samples per GPU per step: the workload's, else the model's default. */

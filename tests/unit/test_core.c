@@ -62,6 +62,22 @@ static void test_buf_printf_paths(void **state)
     buf_free(&b);
 }
 
+/* GW_BUF_DISCARD keeps nothing: appends and printfs leave it empty, with no memory. */
+static void test_buf_discard(void **state)
+{
+    (void)state;
+    gw_buf b = GW_BUF_DISCARD;
+    buf_puts(&b, "words");
+    buf_putc(&b, '!');
+    buf_printf(&b, "%d %s", 7, "more");
+    assert_int_equal(b.len, 0);
+    assert_null(b.data);
+    assert_string_equal(buf_cstr(&b), "");
+    char *text = buf_detach(&b);   /* "" that the caller frees, as from any empty buffer */
+    assert_string_equal(text, "");
+    free(text);
+}
+
 static void test_view_json_roundtrip(void **state)
 {
     (void)state;
@@ -574,6 +590,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_printf_grows),
         cmocka_unit_test(test_buf_printf_paths),
+        cmocka_unit_test(test_buf_discard),
         cmocka_unit_test(test_view_json_roundtrip),
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),

@@ -1176,6 +1176,80 @@ static int many_teardown(void **state)
     return 0;
 }
 
+/* o's speed again into *at, by the speed stage with its sentence (figures_only 0) or without
+ * it: a copy with arrays of its own, as decide_whatif.c's what-ifs make. */
+static void speed_again(decision *d, const decide_option *o, int figures_only, decide_option *at)
+{
+    *at = *o;
+    at->throughput_how = at->throughput_band_basis = NULL;
+    at->cites = o->n_cites ? malloc(o->n_cites * sizeof *at->cites) : NULL;
+    if (o->n_cites)
+        memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
+    at->measured = 0;
+    if (figures_only)
+        decide_option_speed_figures(d, at);
+    else
+        decide_option_speed(d, at);
+}
+
+static int same_figure(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* decide_option_speed_figures gives every option decide_option_speed's figures to the bit,
+ * its band and its basis included, and an empty sentence; returns the options with a speed. */
+static size_t speeds_agree(decision *d)
+{
+    size_t with_speed = 0;
+    for (size_t i = 0; i < decision_option_count(d); i++) {
+        const decide_option *o = decision_option_at(d, i);
+        decide_option full, figures;
+        speed_again(d, o, 0, &full);
+        speed_again(d, o, 1, &figures);
+        assert_true(same_figure(full.throughput, figures.throughput));
+        assert_true(same_figure(full.throughput_lo, figures.throughput_lo));
+        assert_true(same_figure(full.throughput_hi, figures.throughput_hi));
+        assert_true(same_figure(full.capacity, figures.capacity));
+        assert_true(same_figure(full.tpot_ms, figures.tpot_ms));
+        assert_true(same_figure(full.ttft_ms, figures.ttft_ms));
+        assert_true(same_figure(full.efficiency, figures.efficiency));
+        assert_int_equal(full.measured, figures.measured);
+        assert_string_equal(full.throughput_band_basis ? full.throughput_band_basis : "",
+                            figures.throughput_band_basis ? figures.throughput_band_basis : "");
+        assert_string_equal(figures.throughput_how, "");
+        if (!isnan(full.throughput)) {
+            assert_true(full.throughput_how[0] != '\0');   /* a speed is said how */
+            with_speed++;
+        }
+        free(full.throughput_how);
+        free(full.throughput_band_basis);
+        free(full.cites);
+        free(figures.throughput_how);
+        free(figures.throughput_band_basis);
+        free(figures.cites);
+    }
+    return with_speed;
+}
+
+/* The sentence-free speed stage the what-ifs use, against the full one: on the fixture's
+ * vision decision, and on examples/llm-serving.lua's served model over the shipped KB (the
+ * path whose sentences the sensitivity search wrote again for every value it tried). */
+static void speed_figures_without_words(void **state)
+{
+    fixture *f = *state;
+    assert_true(speeds_agree(f->d) > 0);
+    gw_error err = {0};
+    kb *k = NULL;
+    workload *w = NULL;
+    decision *d = NULL;
+    assert_int_equal(kb_open("kb/gpuwise.db", KB_READ, &k, &err), GW_OK);
+    if (workload_load("examples/llm-serving.lua", k, &w, &err) != GW_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_true(speeds_agree(d) > 0);
+    decision_free(d);
+    workload_free(w);
+    kb_close(k);
+}
+
 static void median_uses_every_result(void **state)
 {
     many_fixture *f = *state;
@@ -1271,6 +1345,7 @@ int main(void)
         cmocka_unit_test(rule_contract_documented),
         cmocka_unit_test(scaling_and_headroom),
         cmocka_unit_test(slice_fractions),
+        cmocka_unit_test(speed_figures_without_words),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
