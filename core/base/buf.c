@@ -79,9 +79,15 @@ static void buf_grow(gw_buf *b, size_t extra)
     b->cap = cap;
 }
 
+/* Whether b is a GW_BUF_DISCARD. */
+static int buf_discards(const gw_buf *b)
+{
+    return !b->data && b->cap == SIZE_MAX;
+}
+
 void buf_append(gw_buf *b, const char *s, size_t n)
 {
-    if (b->discard)
+    if (buf_discards(b))
         return;
     buf_grow(b, n);
     if (n)
@@ -108,7 +114,7 @@ void buf_printf(gw_buf *b, const char *fmt, ...)
      * a served model's report, whose speed sentences are written again at each what-if.) */
     char local[1024];
     va_list ap;
-    if (b->discard)
+    if (buf_discards(b))
         return;
     buf_grow(b, 0);
     size_t room = b->cap - b->len;
