@@ -147,6 +147,12 @@ struct decision {
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
     struct decide_rent_kept *rent_kept;   /* serving: the offers rented, until they are sized
                                            * to the demand (decide_rent_size_to_demand) */
+    /* The cloud prices of the GPU a 'from' offer's high end was last looked up for: the
+     * options of one offer, one instance count at a time, read them once (decide_rent.c;
+     * freed by decide_rent_free). */
+    const kb_gpu *from_rows_gpu;
+    kb_price *from_rows;
+    size_t n_from_rows;
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
     decide_option **ranked;

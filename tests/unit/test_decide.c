@@ -1176,6 +1176,59 @@ static int many_teardown(void **state)
     return 0;
 }
 
+/* A 'from' price's high end is the highest current list price of its own GPU and count, read
+ * once for the offers of one GPU in a row (decide_rent.c from_rows_of) and again for the next
+ * GPU's.  Two A100 'from' offers (CNY 1.0 and 1.5) against a list price of CNY 4.0 (above the
+ * fixture's own CNY 3.2 offer): high = max(4.0 x 1 instance, its price) = 4.0 each; then a 3090
+ * 'from' offer (CNY 0.5) against a 3090 list price of CNY 2.0: 2.0, not the A100's 4.0. */
+static void from_high_ends_per_gpu(void **state)
+{
+    (void)state;
+    char path[64];
+    kb *k = NULL;
+    gw_error err = {0};
+    snprintf(path, sizeof path, "/tmp/gw-test-decide-from-%d.db", (int)getpid());
+    if (fixture_kb_make(path, N_FIXTURE_FILES,
+                        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
+                        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
+                        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,From One,a100-f1,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "a100-sxm4-80gb,cloud,1.5,CNY,hour,1,CN,From Two,a100-f2,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "a100-sxm4-80gb,cloud,4.0,CNY,hour,1,CN,List A,a100-list,0,2026-01,"
+                        "fixture-prices,,list,,\n"
+                        "rtx-3090,cloud,0.5,CNY,hour,1,CN,From Three,3090-f,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "rtx-3090,cloud,2.0,CNY,hour,1,CN,List B,3090-list,0,2026-01,"
+                        "fixture-prices,,list,,\n",
+                        &k, &err) != 0)
+        fail_msg("%s", err.msg);
+    static const char json[] = JOB_JSON("3", "");
+    workload *w = NULL;
+    decision *d = NULL;
+    view *in = view_from_json(json, strlen(json), &err);
+    assert_int_equal(workload_from_view("from.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    static const struct {
+        const char *id;
+        double lo, hi;
+    } want[] = {
+        {"rent:From One:a100-f1:1x a100-sxm4-80gb", 1.0, 4.0},
+        {"rent:From Two:a100-f2:1x a100-sxm4-80gb", 1.5, 4.0},
+        {"rent:From Three:3090-f:1x rtx-3090", 0.5, 2.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const decide_option *o = find(d, want[i].id);
+        assert_true(o->price_floor);
+        assert_float_equal(o->price_lo, want[i].lo, 1e-12);
+        assert_float_equal(o->price_hi, want[i].hi, 1e-12);
+    }
+    decision_free(d);
+    workload_free(w);
+    kb_remove(k, path);
+}
+
 /* o's speed again into *at, by the speed stage with its sentence (figures_only 0) or without
  * it: a copy with arrays of its own, as decide_whatif.c's what-ifs make. */
 static void speed_again(decision *d, const decide_option *o, int figures_only, decide_option *at)
@@ -1346,6 +1399,7 @@ int main(void)
         cmocka_unit_test(scaling_and_headroom),
         cmocka_unit_test(slice_fractions),
         cmocka_unit_test(speed_figures_without_words),
+        cmocka_unit_test(from_high_ends_per_gpu),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
