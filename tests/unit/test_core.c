@@ -78,6 +78,36 @@ static void test_buf_discard(void **state)
     free(text);
 }
 
+/* view_map_add appends without looking: the same keys and order as view_map_set for new keys
+ * (and the same JSON); view_map_set still replaces. */
+static void test_view_map_add(void **state)
+{
+    (void)state;
+    view *a = view_map(), *b = view_map();
+    view_map_set_num(a, "n", 1);
+    view_map_set_str(a, "s", "x");
+    view_map_set(a, "null", NULL);
+    view_map_add(b, "n", view_number(1));
+    view_map_add(b, "s", view_string("x"));
+    view_map_add(b, "null", NULL);
+    gw_buf ja = GW_BUF_INIT, jb = GW_BUF_INIT;
+    view_to_json(a, &ja, 0);
+    view_to_json(b, &jb, 0);
+    assert_string_equal(buf_cstr(&ja), "{\"n\":1,\"s\":\"x\",\"null\":null}");
+    assert_string_equal(buf_cstr(&jb), buf_cstr(&ja));
+    view_map_set_num(b, "n", 2);   /* replaced in place: still 3 keys */
+    assert_int_equal(view_len(b), 3);
+    assert_float_equal(view_num(view_map_get(b, "n")), 2, 0);
+    view *list = view_list();   /* not a map: the value is freed, nothing added */
+    assert_null(view_map_add(list, "k", view_null()));
+    assert_int_equal(view_len(list), 0);
+    view_free(list);
+    buf_free(&ja);
+    buf_free(&jb);
+    view_free(a);
+    view_free(b);
+}
+
 static void test_view_json_roundtrip(void **state)
 {
     (void)state;
@@ -591,6 +621,7 @@ int main(void)
         cmocka_unit_test(test_buf_printf_grows),
         cmocka_unit_test(test_buf_printf_paths),
         cmocka_unit_test(test_buf_discard),
+        cmocka_unit_test(test_view_map_add),
         cmocka_unit_test(test_view_json_roundtrip),
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),

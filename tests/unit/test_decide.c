@@ -1176,6 +1176,91 @@ static int many_teardown(void **state)
     return 0;
 }
 
+/* Whether every map in v holds each key once. */
+static int keys_once(const view *v)
+{
+    if (view_kind(v) == VIEW_LIST) {
+        for (size_t i = 0; i < view_len(v); i++)
+            if (!keys_once(view_list_at(v, i)))
+                return 0;
+        return 1;
+    }
+    if (view_kind(v) != VIEW_MAP)
+        return 1;
+    for (size_t i = 0; i < view_len(v); i++) {
+        for (size_t j = i + 1; j < view_len(v); j++)
+            if (!strcmp(view_map_key_at(v, i), view_map_key_at(v, j)))
+                return fprintf(stderr, "key %s twice\n", view_map_key_at(v, i)), 0;
+        if (!keys_once(view_map_value_at(v, i)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The keys a field writes: its name, and name_text for figures and money. */
+static size_t field_keys(const decide_field *f, char keys[2][80])
+{
+    snprintf(keys[0], sizeof keys[0], "%s", f->name);
+    if (f->kind != DECIDE_FIELD_FIGURE && f->kind != DECIDE_FIELD_MONEY &&
+        f->kind != DECIDE_FIELD_MONEY_PER_UNIT)
+        return 1;
+    snprintf(keys[1], sizeof keys[1], "%s_text", f->name);
+    return 2;
+}
+
+static int same_group(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* decide_fields_write appends each key without looking for it (view_map_add), so a field
+ * table must write every key once in its map: no two fields of one group share a key (a
+ * figure's "_text" pair included), and no top-level key is a group's name.  Checked on both
+ * tables, and on every option's views as --json and a rule see them. */
+static void field_keys_written_once(void **state)
+{
+    fixture *f = *state;
+    const struct {
+        const decide_field *fields;
+        size_t n;
+    } tables[] = {{decide_option_fields, decide_option_field_count},
+                  {decide_context_fields, decide_context_field_count}};
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        const decide_field *fields = tables[t].fields;
+        for (size_t i = 0; i < tables[t].n; i++) {
+            char ki[2][80];
+            size_t ni = field_keys(&fields[i], ki);
+            for (size_t j = 0; j < tables[t].n; j++) {
+                char kj[2][80];
+                size_t nj = field_keys(&fields[j], kj);
+                for (size_t a = 0; a < ni; a++) {
+                    if (!fields[i].group && fields[j].group)   /* a key is no group's name */
+                        assert_string_not_equal(ki[a], fields[j].group);
+                    for (size_t b = 0; b < nj && j > i; b++)
+                        if (same_group(fields[i].group, fields[j].group) &&
+                            !strcmp(ki[a], kj[b]))
+                            fail_msg("%s.%s written twice", fields[i].group ? fields[i].group : "",
+                                     ki[a]);
+                }
+            }
+        }
+    }
+    size_t rentals = 0;
+    for (size_t i = 0; i < decision_option_count(f->d); i++) {
+        const decide_option *o = decision_option_at(f->d, i);
+        rentals += o->acquisition == DECIDE_RENT;
+        for (int who = 0; who < 2; who++) {
+            view *v = decide_option_view(f->d, o, who ? DECIDE_VIEW_RULE : DECIDE_VIEW_JSON);
+            assert_true(keys_once(v));
+            view_free(v);
+        }
+    }
+    assert_true(rentals > 0);   /* the rental's wording ("none" up front) is written too */
+    view *ctx = decide_rule_context(f->d);
+    assert_true(keys_once(ctx));
+    view_free(ctx);
+}
+
 /* A 'from' price's high end is the highest current list price of its own GPU and count, read
  * once for the offers of one GPU in a row (decide_rent.c from_rows_of) and again for the next
  * GPU's.  Two A100 'from' offers (CNY 1.0 and 1.5) against a list price of CNY 4.0 (above the
@@ -1400,6 +1485,7 @@ int main(void)
         cmocka_unit_test(slice_fractions),
         cmocka_unit_test(speed_figures_without_words),
         cmocka_unit_test(from_high_ends_per_gpu),
+        cmocka_unit_test(field_keys_written_once),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
