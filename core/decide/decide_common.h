@@ -84,6 +84,10 @@ struct decision {
     size_t n_gpus;
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
     size_t n_bench;
+    /* The reference benchmarks' results (model_benchmark_name's, in that order), every
+     * calibration's rows: read once, by decide_run (decide_reference_rows_read). */
+    kb_benchmark *reference_rows;
+    size_t n_reference_rows;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     size_t *nearest_one;         /* per GPU: 0 not asked, i + 1 for d->gpus[i], SIZE_MAX none */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */

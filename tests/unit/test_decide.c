@@ -1176,6 +1176,60 @@ static int many_teardown(void **state)
     return 0;
 }
 
+/* Whether d's reference rows are, row for row, a fresh read of each reference benchmark's
+ * results in model_benchmark_name's order; returns how many. */
+static size_t reference_rows_fresh(const decision *d, kb *k)
+{
+    size_t at = 0;
+    gw_error err = {0};
+    for (size_t i = 0; model_benchmark_name(i); i++) {
+        kb_benchmark *rows;
+        size_t n;
+        assert_int_equal(kb_benchmarks_find(k, NULL, model_benchmark_name(i), &rows, &n, &err),
+                         GW_OK);
+        for (size_t j = 0; j < n; j++, at++) {
+            assert_true(at < d->n_reference_rows);
+            const kb_benchmark *r = &d->reference_rows[at];
+            assert_string_equal(r->gpu, rows[j].gpu);
+            assert_string_equal(r->workload, rows[j].workload);
+            assert_string_equal(r->source, rows[j].source);
+            assert_true(r->gpu_count == rows[j].gpu_count && r->value == rows[j].value);
+        }
+        kb_benchmarks_free(rows, n);
+    }
+    assert_int_equal(at, d->n_reference_rows);
+    return at;
+}
+
+/* The calibrations' rows are read once, by decide_run: the fixture's four resnet50 results
+ * (benchmarks.csv: 3090 x1 905 and 513, x2 1751, A100 x1 1582), and on the shipped KB every
+ * reference benchmark's (more than one benchmark's: ResNet-50 and BERT-base). */
+static void reference_rows_read_once(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(reference_rows_fresh(f->d, f->k), 4);
+    gw_error err = {0};
+    kb *k = NULL;
+    workload *w = NULL;
+    decision *d = NULL;
+    assert_int_equal(kb_open("kb/gpuwise.db", KB_READ, &k, &err), GW_OK);
+    if (workload_load("examples/vision-team.lua", k, &w, &err) != GW_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_true(reference_rows_fresh(d, k) > 4);
+    int benchmarks = 0;
+    for (size_t i = 0; model_benchmark_name(i); i++)
+        for (size_t j = 0; j < d->n_reference_rows; j++)
+            if (!strcmp(d->reference_rows[j].workload, model_benchmark_name(i))) {
+                benchmarks++;
+                break;
+            }
+    assert_true(benchmarks >= 2);
+    decision_free(d);
+    workload_free(w);
+    kb_close(k);
+}
+
 /* Whether every map in v holds each key once. */
 static int keys_once(const view *v)
 {
@@ -1486,6 +1540,7 @@ int main(void)
         cmocka_unit_test(speed_figures_without_words),
         cmocka_unit_test(from_high_ends_per_gpu),
         cmocka_unit_test(field_keys_written_once),
+        cmocka_unit_test(reference_rows_read_once),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
