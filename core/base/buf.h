@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "error.h"
@@ -12,10 +13,13 @@
 typedef struct gw_buf {
     char *data;   /* NUL-terminated; NULL until the first append */
     size_t len;
-    size_t cap;
+    size_t cap;   /* GW_BUF_DISCARD's: SIZE_MAX with no data */
 } gw_buf;
 
 #define GW_BUF_INIT {NULL, 0, 0}
+/* A buffer that keeps nothing, for words nobody reads: appends and printfs return at once and
+ * it stays empty, holding no memory. */
+#define GW_BUF_DISCARD {NULL, 0, SIZE_MAX}
 
 void buf_append(gw_buf *b, const char *s, size_t n);
 void buf_puts(gw_buf *b, const char *s);

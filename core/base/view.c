@@ -207,6 +207,16 @@ view *view_list_push(view *list, view *item)
     return item;
 }
 
+/* Appends key (its pooled copy, else a copy the map owns) and value to map. */
+static view *map_append(view *map, const char *key, const char *pooled, view *value)
+{
+    container_grow(map);
+    MAP_KEYS(map)[map->len] = pooled ? pooled : gw_xstrdup(key);
+    MAP_OWNED(map)[map->len] = !pooled;
+    map->u.c.items[map->len++] = value;
+    return value;
+}
+
 view *view_map_set(view *map, const char *key, view *value)
 {
     if (!map || map->type != VIEW_MAP) {
@@ -222,11 +232,16 @@ view *view_map_set(view *map, const char *key, view *value)
         map->u.c.items[i] = value;
         return value;
     }
-    container_grow(map);
-    MAP_KEYS(map)[map->len] = pooled ? pooled : gw_xstrdup(key);
-    MAP_OWNED(map)[map->len] = !pooled;
-    map->u.c.items[map->len++] = value;
-    return value;
+    return map_append(map, key, pooled, value);
+}
+
+view *view_map_add(view *map, const char *key, view *value)
+{
+    if (!map || map->type != VIEW_MAP) {
+        view_free(value);
+        return NULL;
+    }
+    return map_append(map, key, key_pool_get(key, 1), value ? value : view_null());
 }
 
 void view_map_set_str(view *map, const char *key, const char *s) { view_map_set(map, key, view_string(s)); }

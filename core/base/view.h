@@ -27,6 +27,10 @@ view *view_map(void);
 /* Containers take ownership of item/value.  view_map_set replaces an existing key. */
 view *view_list_push(view *list, view *item);          /* returns item */
 view *view_map_set(view *map, const char *key, view *value); /* returns value */
+/* view_map_set of a key map does not hold yet (the caller's table of keys says so): appended
+ * without looking for it, which on an option's map of a hundred keys cost more than the
+ * values themselves.  A key added twice is held twice. */
+view *view_map_add(view *map, const char *key, view *value);  /* returns value */
 void view_map_set_str(view *map, const char *key, const char *s);  /* NULL -> null */
 void view_map_set_num(view *map, const char *key, double n);       /* NaN -> null */
 void view_map_set_int(view *map, const char *key, long long n);

@@ -141,6 +141,8 @@ static int load_kb(decision *d, gw_error *err)
         rc = kb_precision_supports_list(d->k, &d->support, &d->n_support, err);
     if (rc == GW_OK && w->benchmark)
         rc = load_benchmark(d, err);
+    if (rc == GW_OK)
+        rc = decide_reference_rows_read(d, err);
     if (rc == GW_OK && workload_is_llm(w))
         rc = llm_units(d, err);
     if (rc != GW_OK)
@@ -601,6 +603,7 @@ void decision_free(decision *d)
     kb_gpus_free(d->gpus, d->n_gpus);
     decide_llm_rows_free(d);   /* before the rows it points into */
     kb_benchmarks_free(d->bench, d->n_bench);
+    kb_benchmarks_free(d->reference_rows, d->n_reference_rows);
     kb_prices_free(d->prices, d->n_prices);
     free(d->rent_walked);
     decide_rent_free(d);

@@ -50,15 +50,14 @@ static size_t run_singles(const kb_benchmark *rows, size_t start, size_t end,
  * model_scaling_efficiency, with the benchmark's own model size and the row's batch per GPU)
  * against measured (throughput / (count x the single-card median)).  Read-only, so that the
  * method view can call it. */
-/* The calibration over the results of one benchmark whose model the scaling model knows. */
-static int scaling_calibration_of(const decision *d, const char *benchmark,
-                                  model_calibration *out, gw_error *err)
+/* Only the benchmarks whose model's parameters are known give a predicted efficiency: the
+ * reference rows (d->reference_rows), not every result of the KB. */
+int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
 {
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
-    int rc = kb_benchmarks_find(d->k, NULL, benchmark, &rows, &n, err);
-    if (rc != GW_OK)
-        return rc;
+    (void)err;   /* the rows were read by decide_run */
+    const kb_benchmark *rows = d->reference_rows;
+    size_t n = d->n_reference_rows;
+    memset(out, 0, sizeof *out);
     double *singles = gw_xmalloc((n + 1) * sizeof *singles);
     for (size_t start = 0, end; start < n; start = end) {
         end = run_end(rows, n, start);
@@ -86,7 +85,6 @@ static int scaling_calibration_of(const decision *d, const char *benchmark,
         }
     }
     free(singles);
-    kb_benchmarks_free(rows, n);
     return GW_OK;
 }
 
@@ -95,17 +93,6 @@ static int scaling_calibration_of(const decision *d, const char *benchmark,
  * (model_benchmark_name) and metric in the workload's precision class, the ratio it predicts against the ratio measured (medians
  * of each GPU's results), as the percentage the prediction is off by (|predicted / measured -
  * 1|). */
-/* Only the benchmarks whose model's parameters are known give a predicted efficiency: their
- * results are read (by the workload index), not every result of the KB. */
-int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err)
-{
-    memset(out, 0, sizeof *out);
-    int rc = GW_OK;
-    for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++)
-        rc = scaling_calibration_of(d, model_benchmark_name(i), out, err);
-    return rc;
-}
-
 /* One run's entry of the specification calibration: its first row, GPU and one-card median. */
 typedef struct spec_entry {
     const kb_benchmark *row;
@@ -151,22 +138,19 @@ static int cmp_spec_entry(const void *pa, const void *pb)
     return c ? c : (a->row > b->row) - (a->row < b->row);
 }
 
-/* The reference benchmarks' results (model_benchmark_name), read by the workload index: a KB
- * of a million results of other benchmarks costs the statistic nothing. */
-static int reference_results(const decision *d, kb_benchmark **rows, size_t *n, gw_error *err)
+int decide_reference_rows_read(decision *d, gw_error *err)
 {
     int rc = GW_OK;
-    *rows = NULL;
-    *n = 0;
     for (size_t i = 0; rc == GW_OK && model_benchmark_name(i); i++) {
         kb_benchmark *some;
         size_t ns;
         rc = kb_benchmarks_find(d->k, NULL, model_benchmark_name(i), &some, &ns, err);
         if (rc == GW_OK && ns) {
-            *rows = gw_xrealloc(*rows, (*n + ns) * sizeof **rows);
-            memcpy(*rows + *n, some, ns * sizeof *some);
-            *n += ns;
-            free(some);   /* its strings now belong to *rows */
+            d->reference_rows = gw_xrealloc(d->reference_rows,
+                                            (d->n_reference_rows + ns) * sizeof *some);
+            memcpy(d->reference_rows + d->n_reference_rows, some, ns * sizeof *some);
+            d->n_reference_rows += ns;
+            free(some);   /* its strings now belong to d->reference_rows */
         } else if (rc == GW_OK) {
             free(some);
         }
@@ -176,12 +160,10 @@ static int reference_results(const decision *d, kb_benchmark **rows, size_t *n, 
 
 int decide_spec_calibration(const decision *d, model_calibration *out, gw_error *err)
 {
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
+    (void)err;   /* the rows were read by decide_run */
+    const kb_benchmark *rows = d->reference_rows;
+    size_t n = d->n_reference_rows;
     memset(out, 0, sizeof *out);
-    int rc = reference_results(d, &rows, &n, err);
-    if (rc != GW_OK)
-        return rc;
     spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
     size_t ne = run_entries(d, rows, n, e);
     /* Pairs are within one benchmark, metric and vendor: sorted so, each group is paired on
@@ -196,7 +178,6 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
                 model_calibration_add(out, predicted / e[b].median, 1);
         }
     free(e);
-    kb_benchmarks_free(rows, n);
     return GW_OK;
 }
 
@@ -205,11 +186,9 @@ int decide_spec_calibration(const decision *d, model_calibration *out, gw_error 
  * the other's by their parameters, both ways. */
 void decide_params_calibration(const decision *d, model_calibration *out)
 {
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
+    const kb_benchmark *rows = d->reference_rows;
+    size_t n = d->n_reference_rows;
     memset(out, 0, sizeof *out);
-    if (reference_results(d, &rows, &n, NULL) != GW_OK)
-        return;
     spec_entry *e = gw_xmalloc((n + 1) * sizeof *e);
     size_t ne = run_entries(d, rows, n, e);
     for (size_t a = 0; a < ne; a++)
@@ -223,7 +202,6 @@ void decide_params_calibration(const decision *d, model_calibration *out)
                 model_calibration_add(out, predicted / e[b].median, 1);
         }
     free(e);
-    kb_benchmarks_free(rows, n);
 }
 
 /* The KB's reproducibility on the workload's benchmark: for each GPU and count measured two or
@@ -257,10 +235,8 @@ double decide_work_rate(decision *d)
         return d->work_rate;
     d->work_rate_read = 1;
     d->work_rate = NAN;
-    kb_benchmark *rows = NULL;
-    size_t n = 0;
-    if (reference_results(d, &rows, &n, NULL) != GW_OK)
-        return NAN;
+    const kb_benchmark *rows = d->reference_rows;
+    size_t n = d->n_reference_rows;
     double *rates = gw_xmalloc((n + 1) * sizeof *rates);
     size_t nr = 0;
     for (size_t i = 0; i < n; i++) {
@@ -275,6 +251,5 @@ double decide_work_rate(decision *d)
     if (nr)
         d->work_rate = decide_median(rates, nr);
     free(rates);
-    kb_benchmarks_free(rows, n);
     return d->work_rate;
 }

@@ -84,6 +84,10 @@ struct decision {
     size_t n_gpus;
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
     size_t n_bench;
+    /* The reference benchmarks' results (model_benchmark_name's, in that order), every
+     * calibration's rows: read once, by decide_run (decide_reference_rows_read). */
+    kb_benchmark *reference_rows;
+    size_t n_reference_rows;
     unsigned char *measured_one; /* per GPU: 0 not looked at, 1 has single-card results, 2 not */
     size_t *nearest_one;         /* per GPU: 0 not asked, i + 1 for d->gpus[i], SIZE_MAX none */
     signed char *bench_tier;     /* per bench row: how far its source is trusted (decide_speed.c) */
@@ -147,6 +151,12 @@ struct decision {
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
     struct decide_rent_kept *rent_kept;   /* serving: the offers rented, until they are sized
                                            * to the demand (decide_rent_size_to_demand) */
+    /* The cloud prices of the GPU a 'from' offer's high end was last looked up for: the
+     * options of one offer, one instance count at a time, read them once (decide_rent.c;
+     * freed by decide_rent_free). */
+    const kb_gpu *from_rows_gpu;
+    kb_price *from_rows;
+    size_t n_from_rows;
     decide_omission *omitted;    /* what was not considered, in the order found */
     size_t n_omitted;
     decide_option **ranked;

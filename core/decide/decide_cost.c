@@ -312,12 +312,11 @@ void decide_option_cost(decision *d, decide_option *o)
     o->committed = decide_budget_figure(d, o);
 }
 
-decide_option decide_option_costed_at(decision *d, const decide_option *o, double unit_price,
-                                      double throughput)
+void decide_option_costed_at(decision *d, const decide_option *o, double unit_price,
+                             double throughput, decide_option *at)
 {
-    decide_option copy = *o;
-    copy.unit_price = unit_price;
-    copy.throughput = throughput;
-    decide_option_cost(d, &copy);
-    return copy;
+    *at = *o;
+    at->unit_price = unit_price;
+    at->throughput = throughput;
+    decide_option_cost(d, at);
 }

@@ -28,42 +28,69 @@ static void text_key_of(char out[64], const char *key)
     memcpy(out + n, "_text", 6);
 }
 
-void decide_set_money(view *m, const decision *d, const char *key, double amount)
+/* key's value into m: appended (add: m holds no such key yet) or set. */
+static void put(view *m, const char *key, view *value, int add)
 {
-    decide_set_money_fixed(m, d, key, amount, -1);
+    if (add)
+        view_map_add(m, key, value);
+    else
+        view_map_set(m, key, value);
 }
 
-void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
-                            int decimals)
+/* A number, null where it is not finite (view_map_set_num's rule). */
+static view *number_or_null(double n)
 {
-    view_map_set_num(m, key, amount);
+    return isfinite(n) ? view_number(n) : view_null();
+}
+
+static void money_put(view *m, const decision *d, const char *key, double amount, int decimals,
+                      int add)
+{
+    put(m, key, number_or_null(amount), add);
     char text_key[64];
     text_key_of(text_key, key);
     if (isnan(amount) || isinf(amount)) {
-        view_map_set(m, text_key, view_null());
+        put(m, text_key, view_null(), add);
         return;
     }
     gw_buf b = GW_BUF_INIT;
     units_format_money(&b, amount, d->w->currency, decimals);
-    view_map_set_str(m, text_key, buf_cstr(&b));
+    put(m, text_key, view_string(buf_cstr(&b)), add);
     buf_free(&b);
 }
 
-void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
+static void figure_put(view *m, const char *key, double n, int decimals, const char *suffix,
+                       int add)
 {
-    view_map_set_num(m, key, n);
+    put(m, key, number_or_null(n), add);
     char text_key[64];
     text_key_of(text_key, key);
     if (isnan(n) || isinf(n)) {
-        view_map_set(m, text_key, view_null());
+        put(m, text_key, view_null(), add);
         return;
     }
     gw_buf b = GW_BUF_INIT;
     view_format_number(&b, n, decimals);
     if (suffix)
         buf_puts(&b, suffix);
-    view_map_set_str(m, text_key, buf_cstr(&b));
+    put(m, text_key, view_string(buf_cstr(&b)), add);
     buf_free(&b);
+}
+
+void decide_set_money(view *m, const decision *d, const char *key, double amount)
+{
+    money_put(m, d, key, amount, -1, 0);
+}
+
+void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
+                            int decimals)
+{
+    money_put(m, d, key, amount, decimals, 0);
+}
+
+void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
+{
+    figure_put(m, key, n, decimals, suffix, 0);
 }
 
 /* ---- the option's fields, described once ---- */
@@ -754,57 +781,51 @@ static void field_read(const decide_field *f, const decision *d, const void *rec
     }
 }
 
-/* Writes one number field as --json has it: the number and, for figures and money, its text. */
+/* Appends one number field as --json has it: the number and, for figures and money, its
+ * text. */
 static void field_write_json(view *m, const decide_field *f, const decision *d, double n,
                              int is_rent)
 {
     char text_key[64];
     switch (f->kind) {
     case DECIDE_FIELD_FIGURE:
-        decide_set_figure(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
-                                             ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
-                                             : f->decimals,
-                          f->suffix);
+        figure_put(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
+                                      ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
+                                      : f->decimals,
+                   f->suffix, 1);
         break;
     case DECIDE_FIELD_MONEY:
         if (is_rent && f->rent_text) {   /* renting pays nothing up front, say so: not "0.00" */
-            view_map_set_num(m, f->name, n);
+            view_map_add(m, f->name, number_or_null(n));
             text_key_of(text_key, f->name);
-            view_map_set_str(m, text_key, f->rent_text);
+            view_map_add(m, text_key, view_string(f->rent_text));
         } else {   /* decimals > 0: fixed, so that a column of prices reads alike ($101.00) */
-            decide_set_money_fixed(m, d, f->name, n, f->decimals > 0 ? f->decimals : -1);
+            money_put(m, d, f->name, n, f->decimals > 0 ? f->decimals : -1, 1);
         }
         break;
     case DECIDE_FIELD_MONEY_PER_UNIT:
-        view_map_set_num(m, f->name, n);
+        view_map_add(m, f->name, number_or_null(n));
         text_key_of(text_key, f->name);
         if (isnan(n)) {
-            view_map_set(m, text_key, view_null());
+            view_map_add(m, text_key, view_null());
         } else {
             gw_buf b = GW_BUF_INIT;
             decide_money_per_unit(&b, d, n);
-            view_map_set_str(m, text_key, buf_cstr(&b));
+            view_map_add(m, text_key, view_string(buf_cstr(&b)));
             buf_free(&b);
         }
         break;
     default:
-        view_map_set_num(m, f->name, n);
+        view_map_add(m, f->name, number_or_null(n));
         break;
     }
-}
-
-/* The map field f goes into: map itself, or its group's map (made on first use). */
-static view *field_map(view *map, const decide_field *f)
-{
-    if (!f->group)
-        return map;
-    view *m = view_map_get(map, f->group);
-    return m ? m : view_map_set(map, f->group, view_map());
 }
 
 void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
                          const void *record, int is_rent, decide_audience who)
 {
+    const char *group = NULL;   /* the group of the fields before, whose map is group_map */
+    view *group_map = map;
     for (size_t i = 0; i < n; i++) {
         const decide_field *f = &fields[i];
         if ((who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_HIDDEN) ||
@@ -814,15 +835,20 @@ void decide_fields_write(view *map, const decide_field *fields, size_t n, const 
         field_read(f, d, record, &v);
         if ((f->flags & DECIDE_FIELD_OMIT_NAN) && isnan(v.number))
             continue;
-        view *m = field_map(map, f);
+        if (f->group != group) {   /* a group's fields are mostly one run: its map once a run */
+            view *g = f->group ? view_map_get(map, f->group) : map;
+            group_map = g ? g : view_map_add(map, f->group, view_map());
+            group = f->group;
+        }
+        view *m = group_map;
         if (f->kind == DECIDE_FIELD_STRING)
-            view_map_set_str(m, f->name, v.text);
+            view_map_add(m, f->name, view_string(v.text));
         else if (f->kind == DECIDE_FIELD_BOOLEAN)
-            view_map_set_bool(m, f->name, v.number != 0);
+            view_map_add(m, f->name, view_bool(v.number != 0));
         else if (f->kind == DECIDE_FIELD_LIST)
-            view_map_set(m, f->name, v.list);
+            view_map_add(m, f->name, v.list);
         else if (who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_VALUE)
-            view_map_set_num(m, f->name, v.number);
+            view_map_add(m, f->name, number_or_null(v.number));
         else   /* with its text; a rule gets no rental wording */
             field_write_json(m, f, d, v.number, is_rent && who == DECIDE_VIEW_JSON);
         buf_free(&v.owned);

@@ -77,7 +77,9 @@ enum {
 extern const decide_field decide_option_fields[];
 extern const size_t decide_option_field_count;
 
-/* Writes the fields of record into map, as --json has them or as a rule sees them. */
+/* Writes the fields of record into map, as --json has them or as a rule sees them.  map holds
+ * none of their keys yet: each is appended without a look-up (view_map_add; a table's names
+ * are unique within a group, and so are their "_text" pairs: test_decide checks the tables). */
 void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
                          const void *record, int is_rent, decide_audience who);
 

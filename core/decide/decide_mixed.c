@@ -79,7 +79,7 @@ static double part_hours(decision *pd, const decide_option *o, int *fits, double
     at.measured = 0;
     size_t n_cites = pd->n_cites;
     decide_option_fit(pd, &at);
-    decide_option_speed(pd, &at);
+    decide_option_speed_figures(pd, &at);
     decide_option_cost(pd, &at);
     *fits = at.fits && !isnan(at.throughput);
     *per_card_gb = at.per_card_gb;

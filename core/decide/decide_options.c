@@ -721,7 +721,9 @@ static char *from_loses_because(const decision *d, const decide_option *o, doubl
 /* Holds o back where at its high end its ranked figure does not beat rival's; 1 if it did. */
 static int from_hold_if_loses(decision *d, decide_option *o, const decide_option *rival)
 {
-    double high = decide_option_costed_at(d, o, o->price_hi, o->throughput).per_unit;
+    decide_option at;
+    decide_option_costed_at(d, o, o->price_hi, o->throughput, &at);
+    double high = at.per_unit;
     if (high * decide_rules_adjustment(o) < rival->score)
         return 0;
     char *because = from_loses_because(d, o, high, rival);

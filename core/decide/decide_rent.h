@@ -22,7 +22,8 @@ int decide_rent_options(decision *d, const char *gpu, int count, gw_error *err);
  * it become an option, evaluated; none where no count up to there does.  Frees the offers
  * decide_rent_options kept for it; GW_OK, or the KB's error. */
 int decide_rent_size_to_demand(decision *d, gw_error *err);
-/* Frees what decide_rent_options kept for sizing, if anything (decision_free). */
+/* Frees what decide_rent_options kept for sizing and the cloud prices last read for a 'from'
+ * offer, if anything (decision_free). */
 void decide_rent_free(decision *d);
 
 #endif

@@ -63,8 +63,11 @@ static void corners(decision *d, decide_option *o)
     double p_lo, p_hi, t_lo, t_hi;
     range_of(o->unit_price, o->price_lo, o->price_hi, &p_lo, &p_hi);
     range_of(o->throughput, o->throughput_lo, o->throughput_hi, &t_lo, &t_hi);
-    o->per_unit_lo = decide_option_costed_at(d, o, p_lo, t_hi).per_unit;
-    o->per_unit_hi = decide_option_costed_at(d, o, p_hi, t_lo).per_unit;
+    decide_option at;
+    decide_option_costed_at(d, o, p_lo, t_hi, &at);
+    o->per_unit_lo = at.per_unit;
+    decide_option_costed_at(d, o, p_hi, t_lo, &at);
+    o->per_unit_hi = at.per_unit;
 }
 
 /* ---- the draws ---- */
@@ -161,7 +164,8 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
         speed = decide_demand_served(d, capacity);
     }
-    decide_option at = decide_option_costed_at(d, x->o, price, speed);
+    decide_option at;
+    decide_option_costed_at(d, x->o, price, speed, &at);
     *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */
     *meets = *meets && !*past_deadline;
     return at.per_unit * x->adjustment;
@@ -192,7 +196,8 @@ static size_t mark_drawn(decision *d, compared *c, size_t n)
         c[i].drawn = 1;
         if (!bounded(d, &c[i]))
             continue;
-        decide_option hi = decide_option_costed_at(d, c[i].o, c[i].p_hi, c[i].t_lo);
+        decide_option hi;
+        decide_option_costed_at(d, c[i].o, c[i].p_hi, c[i].t_lo, &hi);
         double worst = hi.per_unit * c[i].adjustment;
         if (!(hi.hours_needed > hi.hours_available) && worst < ceiling)
             ceiling = worst;
@@ -203,8 +208,9 @@ static size_t mark_drawn(decision *d, compared *c, size_t n)
     for (size_t i = 0; i < n; i++) {
         if (!bounded(d, &c[i]))
             continue;
-        double best = decide_option_costed_at(d, c[i].o, c[i].p_lo, c[i].t_hi).per_unit *
-                      c[i].adjustment;
+        decide_option lo;
+        decide_option_costed_at(d, c[i].o, c[i].p_lo, c[i].t_hi, &lo);
+        double best = lo.per_unit * c[i].adjustment;
         if (best > ceiling * (1 + DECIDE_ROBUST_BOUND_MARGIN)) {
             c[i].drawn = 0;
             drawn--;

@@ -882,10 +882,10 @@ static void cooling_penalty(decision *d, decide_option *o, gw_buf *how)
 /* Throughput of o's configuration (benchmark units/s, or x reference without a benchmark). */
 static void read_calibrations(decision *d);
 
-void decide_option_speed(decision *d, decide_option *o)
+/* The speed stage with how, the sentence saying how, written to or dropped. */
+static void option_speed(decision *d, decide_option *o, gw_buf how)
 {
     const kb_gpu *g = o->gpu;
-    gw_buf how = GW_BUF_INIT;
     speed_band band = {.spread_lo = 1, .spread_hi = 1};
     o->nvlink = decide_gpu_board_link(g) && o->count > 1;
     o->link_gbs = model_link_gbs(o->nvlink, g->nvlink_gbs, g->pcie_gen, g->pcie_lanes, decide_gpu_p2p(g));
@@ -909,6 +909,16 @@ void decide_option_speed(decision *d, decide_option *o)
             comm_fraction(d, o);
     }
     o->throughput_how = buf_detach(&how);
+}
+
+void decide_option_speed(decision *d, decide_option *o)
+{
+    option_speed(d, o, (gw_buf)GW_BUF_INIT);
+}
+
+void decide_option_speed_figures(decision *d, decide_option *o)
+{
+    option_speed(d, o, (gw_buf)GW_BUF_DISCARD);
 }
 
 /* ---- calibration (the others: decide_calibrate.c) ---- */

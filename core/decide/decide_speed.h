@@ -13,6 +13,10 @@
  * o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
+/* decide_option_speed's figures without its sentence (o->throughput_how is ""): for what-ifs
+ * that read the figures alone.  A served model's sentences, written again at each value a
+ * sensitivity search tries, were a third of its report's instructions. */
+void decide_option_speed_figures(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
                                 gw_buf *how);
 /* Samples per GPU per step: the workload's, else the model's default. */
@@ -25,6 +29,10 @@ model_gpu_spec decide_gpu_spec(const decision *d, const kb_gpu *g);
 int decide_gpu_board_link(const kb_gpu *g);
 int decide_gpu_p2p(const kb_gpu *g);
 
+/* (decide_calibrate.c) The reference benchmarks' results into d->reference_rows, which the
+ * calibrations below read: by the workload index, so a KB of a million results of other
+ * benchmarks costs them nothing.  Once per decision (they read them six times before). */
+int decide_reference_rows_read(decision *d, gw_error *err);
 /* (decide_calibrate.c) How far the scaling model's data-parallel efficiency is from every
  * measured multi-GPU result of the KB that has a single-card result of the same GPU. */
 int decide_scaling_calibration(const decision *d, model_calibration *out, gw_error *err);

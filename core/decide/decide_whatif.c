@@ -438,7 +438,7 @@ static void llm_speed_with(const sens *s, const decide_option *o, double factor,
     if (o->n_cites)
         memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
     at->measured = 0;
-    decide_option_speed(d, at);
+    decide_option_speed_figures(d, at);
     free(at->throughput_how);
     free(at->throughput_band_basis);
     free(at->cites);

@@ -37,6 +37,77 @@ static void test_buf_printf_grows(void **state)
     buf_free(&b);
 }
 
+/* buf_printf's three ways: a short text into a new buffer (through its stack buffer), a text
+ * longer than that stack buffer (formatted again at its length), and a text into a buffer
+ * with plenty of room left (formatted in place).  Each ends in the same bytes. */
+static void test_buf_printf_paths(void **state)
+{
+    (void)state;
+    char long_text[3001];
+    memset(long_text, 'x', 3000);
+    long_text[3000] = '\0';
+    gw_buf b = GW_BUF_INIT;
+    buf_printf(&b, "[%s|%.1f]", "ab", 2.25);   /* "[ab|2.2]": 8 bytes (2.25 rounds to even) */
+    assert_string_equal(buf_cstr(&b), "[ab|2.2]");
+    buf_printf(&b, "<%s>", long_text);          /* 8 + 1 + 3000 + 1 = 3010 bytes */
+    assert_int_equal(b.len, 3010);
+    assert_int_equal(strlen(buf_cstr(&b)), 3010);
+    assert_memory_equal(b.data + 8, "<xxx", 4);
+    assert_memory_equal(b.data + 3006, "xxx>", 4);
+    /* the buffer grew to 4096 (64 doubled to hold 3010): 1085 bytes of room, formatted in place */
+    assert_true(b.cap - b.len >= 1024);
+    buf_printf(&b, "%d-%s", 42, "end");         /* 3010 + 6 = 3016 bytes */
+    assert_int_equal(b.len, 3016);
+    assert_string_equal(buf_cstr(&b) + 3010, "42-end");
+    buf_free(&b);
+}
+
+/* GW_BUF_DISCARD keeps nothing: appends and printfs leave it empty, with no memory. */
+static void test_buf_discard(void **state)
+{
+    (void)state;
+    gw_buf b = GW_BUF_DISCARD;
+    buf_puts(&b, "words");
+    buf_putc(&b, '!');
+    buf_printf(&b, "%d %s", 7, "more");
+    assert_int_equal(b.len, 0);
+    assert_null(b.data);
+    assert_string_equal(buf_cstr(&b), "");
+    char *text = buf_detach(&b);   /* "" that the caller frees, as from any empty buffer */
+    assert_string_equal(text, "");
+    free(text);
+}
+
+/* view_map_add appends without looking: the same keys and order as view_map_set for new keys
+ * (and the same JSON); view_map_set still replaces. */
+static void test_view_map_add(void **state)
+{
+    (void)state;
+    view *a = view_map(), *b = view_map();
+    view_map_set_num(a, "n", 1);
+    view_map_set_str(a, "s", "x");
+    view_map_set(a, "null", NULL);
+    view_map_add(b, "n", view_number(1));
+    view_map_add(b, "s", view_string("x"));
+    view_map_add(b, "null", NULL);
+    gw_buf ja = GW_BUF_INIT, jb = GW_BUF_INIT;
+    view_to_json(a, &ja, 0);
+    view_to_json(b, &jb, 0);
+    assert_string_equal(buf_cstr(&ja), "{\"n\":1,\"s\":\"x\",\"null\":null}");
+    assert_string_equal(buf_cstr(&jb), buf_cstr(&ja));
+    view_map_set_num(b, "n", 2);   /* replaced in place: still 3 keys */
+    assert_int_equal(view_len(b), 3);
+    assert_float_equal(view_num(view_map_get(b, "n")), 2, 0);
+    view *list = view_list();   /* not a map: the value is freed, nothing added */
+    assert_null(view_map_add(list, "k", view_null()));
+    assert_int_equal(view_len(list), 0);
+    view_free(list);
+    buf_free(&ja);
+    buf_free(&jb);
+    view_free(a);
+    view_free(b);
+}
+
 static void test_view_json_roundtrip(void **state)
 {
     (void)state;
@@ -548,6 +619,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_printf_grows),
+        cmocka_unit_test(test_buf_printf_paths),
+        cmocka_unit_test(test_buf_discard),
+        cmocka_unit_test(test_view_map_add),
         cmocka_unit_test(test_view_json_roundtrip),
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),

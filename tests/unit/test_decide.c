@@ -1176,6 +1176,272 @@ static int many_teardown(void **state)
     return 0;
 }
 
+/* Whether d's reference rows are, row for row, a fresh read of each reference benchmark's
+ * results in model_benchmark_name's order; returns how many. */
+static size_t reference_rows_fresh(const decision *d, kb *k)
+{
+    size_t at = 0;
+    gw_error err = {0};
+    for (size_t i = 0; model_benchmark_name(i); i++) {
+        kb_benchmark *rows;
+        size_t n;
+        assert_int_equal(kb_benchmarks_find(k, NULL, model_benchmark_name(i), &rows, &n, &err),
+                         GW_OK);
+        for (size_t j = 0; j < n; j++, at++) {
+            assert_true(at < d->n_reference_rows);
+            const kb_benchmark *r = &d->reference_rows[at];
+            assert_string_equal(r->gpu, rows[j].gpu);
+            assert_string_equal(r->workload, rows[j].workload);
+            assert_string_equal(r->source, rows[j].source);
+            assert_true(r->gpu_count == rows[j].gpu_count && r->value == rows[j].value);
+        }
+        kb_benchmarks_free(rows, n);
+    }
+    assert_int_equal(at, d->n_reference_rows);
+    return at;
+}
+
+/* The calibrations' rows are read once, by decide_run: the fixture's four resnet50 results
+ * (benchmarks.csv: 3090 x1 905 and 513, x2 1751, A100 x1 1582), and on the shipped KB every
+ * reference benchmark's (more than one benchmark's: ResNet-50 and BERT-base). */
+static void reference_rows_read_once(void **state)
+{
+    fixture *f = *state;
+    assert_int_equal(reference_rows_fresh(f->d, f->k), 4);
+    gw_error err = {0};
+    kb *k = NULL;
+    workload *w = NULL;
+    decision *d = NULL;
+    assert_int_equal(kb_open("kb/gpuwise.db", KB_READ, &k, &err), GW_OK);
+    if (workload_load("examples/vision-team.lua", k, &w, &err) != GW_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_true(reference_rows_fresh(d, k) > 4);
+    int benchmarks = 0;
+    for (size_t i = 0; model_benchmark_name(i); i++)
+        for (size_t j = 0; j < d->n_reference_rows; j++)
+            if (!strcmp(d->reference_rows[j].workload, model_benchmark_name(i))) {
+                benchmarks++;
+                break;
+            }
+    assert_true(benchmarks >= 2);
+    decision_free(d);
+    workload_free(w);
+    kb_close(k);
+}
+
+/* Whether every map in v holds each key once. */
+static int keys_once(const view *v)
+{
+    if (view_kind(v) == VIEW_LIST) {
+        for (size_t i = 0; i < view_len(v); i++)
+            if (!keys_once(view_list_at(v, i)))
+                return 0;
+        return 1;
+    }
+    if (view_kind(v) != VIEW_MAP)
+        return 1;
+    for (size_t i = 0; i < view_len(v); i++) {
+        for (size_t j = i + 1; j < view_len(v); j++)
+            if (!strcmp(view_map_key_at(v, i), view_map_key_at(v, j)))
+                return fprintf(stderr, "key %s twice\n", view_map_key_at(v, i)), 0;
+        if (!keys_once(view_map_value_at(v, i)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The keys a field writes: its name, and name_text for figures and money. */
+static size_t field_keys(const decide_field *f, char keys[2][80])
+{
+    snprintf(keys[0], sizeof keys[0], "%s", f->name);
+    if (f->kind != DECIDE_FIELD_FIGURE && f->kind != DECIDE_FIELD_MONEY &&
+        f->kind != DECIDE_FIELD_MONEY_PER_UNIT)
+        return 1;
+    snprintf(keys[1], sizeof keys[1], "%s_text", f->name);
+    return 2;
+}
+
+static int same_group(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
+/* decide_fields_write appends each key without looking for it (view_map_add), so a field
+ * table must write every key once in its map: no two fields of one group share a key (a
+ * figure's "_text" pair included), and no top-level key is a group's name.  Checked on both
+ * tables, and on every option's views as --json and a rule see them. */
+static void field_keys_written_once(void **state)
+{
+    fixture *f = *state;
+    const struct {
+        const decide_field *fields;
+        size_t n;
+    } tables[] = {{decide_option_fields, decide_option_field_count},
+                  {decide_context_fields, decide_context_field_count}};
+    for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
+        const decide_field *fields = tables[t].fields;
+        for (size_t i = 0; i < tables[t].n; i++) {
+            char ki[2][80];
+            size_t ni = field_keys(&fields[i], ki);
+            for (size_t j = 0; j < tables[t].n; j++) {
+                char kj[2][80];
+                size_t nj = field_keys(&fields[j], kj);
+                for (size_t a = 0; a < ni; a++) {
+                    if (!fields[i].group && fields[j].group)   /* a key is no group's name */
+                        assert_string_not_equal(ki[a], fields[j].group);
+                    for (size_t b = 0; b < nj && j > i; b++)
+                        if (same_group(fields[i].group, fields[j].group) &&
+                            !strcmp(ki[a], kj[b]))
+                            fail_msg("%s.%s written twice", fields[i].group ? fields[i].group : "",
+                                     ki[a]);
+                }
+            }
+        }
+    }
+    size_t rentals = 0;
+    for (size_t i = 0; i < decision_option_count(f->d); i++) {
+        const decide_option *o = decision_option_at(f->d, i);
+        rentals += o->acquisition == DECIDE_RENT;
+        for (int who = 0; who < 2; who++) {
+            view *v = decide_option_view(f->d, o, who ? DECIDE_VIEW_RULE : DECIDE_VIEW_JSON);
+            assert_true(keys_once(v));
+            view_free(v);
+        }
+    }
+    assert_true(rentals > 0);   /* the rental's wording ("none" up front) is written too */
+    view *ctx = decide_rule_context(f->d);
+    assert_true(keys_once(ctx));
+    view_free(ctx);
+}
+
+/* A 'from' price's high end is the highest current list price of its own GPU and count, read
+ * once for the offers of one GPU in a row (decide_rent.c from_rows_of) and again for the next
+ * GPU's.  Two A100 'from' offers (CNY 1.0 and 1.5) against a list price of CNY 4.0 (above the
+ * fixture's own CNY 3.2 offer): high = max(4.0 x 1 instance, its price) = 4.0 each; then a 3090
+ * 'from' offer (CNY 0.5) against a 3090 list price of CNY 2.0: 2.0, not the A100's 4.0. */
+static void from_high_ends_per_gpu(void **state)
+{
+    (void)state;
+    char path[64];
+    kb *k = NULL;
+    gw_error err = {0};
+    snprintf(path, sizeof path, "/tmp/gw-test-decide-from-%d.db", (int)getpid());
+    if (fixture_kb_make(path, N_FIXTURE_FILES,
+                        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
+                        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
+                        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,From One,a100-f1,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "a100-sxm4-80gb,cloud,1.5,CNY,hour,1,CN,From Two,a100-f2,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "a100-sxm4-80gb,cloud,4.0,CNY,hour,1,CN,List A,a100-list,0,2026-01,"
+                        "fixture-prices,,list,,\n"
+                        "rtx-3090,cloud,0.5,CNY,hour,1,CN,From Three,3090-f,0,2026-01,"
+                        "fixture-prices,,from,,\n"
+                        "rtx-3090,cloud,2.0,CNY,hour,1,CN,List B,3090-list,0,2026-01,"
+                        "fixture-prices,,list,,\n",
+                        &k, &err) != 0)
+        fail_msg("%s", err.msg);
+    static const char json[] = JOB_JSON("3", "");
+    workload *w = NULL;
+    decision *d = NULL;
+    view *in = view_from_json(json, strlen(json), &err);
+    assert_int_equal(workload_from_view("from.lua", in, &w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    static const struct {
+        const char *id;
+        double lo, hi;
+    } want[] = {
+        {"rent:From One:a100-f1:1x a100-sxm4-80gb", 1.0, 4.0},
+        {"rent:From Two:a100-f2:1x a100-sxm4-80gb", 1.5, 4.0},
+        {"rent:From Three:3090-f:1x rtx-3090", 0.5, 2.0},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        const decide_option *o = find(d, want[i].id);
+        assert_true(o->price_floor);
+        assert_float_equal(o->price_lo, want[i].lo, 1e-12);
+        assert_float_equal(o->price_hi, want[i].hi, 1e-12);
+    }
+    decision_free(d);
+    workload_free(w);
+    kb_remove(k, path);
+}
+
+/* o's speed again into *at, by the speed stage with its sentence (figures_only 0) or without
+ * it: a copy with arrays of its own, as decide_whatif.c's what-ifs make. */
+static void speed_again(decision *d, const decide_option *o, int figures_only, decide_option *at)
+{
+    *at = *o;
+    at->throughput_how = at->throughput_band_basis = NULL;
+    at->cites = o->n_cites ? malloc(o->n_cites * sizeof *at->cites) : NULL;
+    if (o->n_cites)
+        memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
+    at->measured = 0;
+    if (figures_only)
+        decide_option_speed_figures(d, at);
+    else
+        decide_option_speed(d, at);
+}
+
+static int same_figure(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* decide_option_speed_figures gives every option decide_option_speed's figures to the bit,
+ * its band and its basis included, and an empty sentence; returns the options with a speed. */
+static size_t speeds_agree(decision *d)
+{
+    size_t with_speed = 0;
+    for (size_t i = 0; i < decision_option_count(d); i++) {
+        const decide_option *o = decision_option_at(d, i);
+        decide_option full, figures;
+        speed_again(d, o, 0, &full);
+        speed_again(d, o, 1, &figures);
+        assert_true(same_figure(full.throughput, figures.throughput));
+        assert_true(same_figure(full.throughput_lo, figures.throughput_lo));
+        assert_true(same_figure(full.throughput_hi, figures.throughput_hi));
+        assert_true(same_figure(full.capacity, figures.capacity));
+        assert_true(same_figure(full.tpot_ms, figures.tpot_ms));
+        assert_true(same_figure(full.ttft_ms, figures.ttft_ms));
+        assert_true(same_figure(full.efficiency, figures.efficiency));
+        assert_int_equal(full.measured, figures.measured);
+        assert_string_equal(full.throughput_band_basis ? full.throughput_band_basis : "",
+                            figures.throughput_band_basis ? figures.throughput_band_basis : "");
+        assert_string_equal(figures.throughput_how, "");
+        if (!isnan(full.throughput)) {
+            assert_true(full.throughput_how[0] != '\0');   /* a speed is said how */
+            with_speed++;
+        }
+        free(full.throughput_how);
+        free(full.throughput_band_basis);
+        free(full.cites);
+        free(figures.throughput_how);
+        free(figures.throughput_band_basis);
+        free(figures.cites);
+    }
+    return with_speed;
+}
+
+/* The sentence-free speed stage the what-ifs use, against the full one: on the fixture's
+ * vision decision, and on examples/llm-serving.lua's served model over the shipped KB (the
+ * path whose sentences the sensitivity search wrote again for every value it tried). */
+static void speed_figures_without_words(void **state)
+{
+    fixture *f = *state;
+    assert_true(speeds_agree(f->d) > 0);
+    gw_error err = {0};
+    kb *k = NULL;
+    workload *w = NULL;
+    decision *d = NULL;
+    assert_int_equal(kb_open("kb/gpuwise.db", KB_READ, &k, &err), GW_OK);
+    if (workload_load("examples/llm-serving.lua", k, &w, &err) != GW_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    assert_true(speeds_agree(d) > 0);
+    decision_free(d);
+    workload_free(w);
+    kb_close(k);
+}
+
 static void median_uses_every_result(void **state)
 {
     many_fixture *f = *state;
@@ -1271,6 +1537,10 @@ int main(void)
         cmocka_unit_test(rule_contract_documented),
         cmocka_unit_test(scaling_and_headroom),
         cmocka_unit_test(slice_fractions),
+        cmocka_unit_test(speed_figures_without_words),
+        cmocka_unit_test(from_high_ends_per_gpu),
+        cmocka_unit_test(field_keys_written_once),
+        cmocka_unit_test(reference_rows_read_once),
     };
     const struct CMUnitTest many[] = {
         cmocka_unit_test(median_uses_every_result),
