@@ -23,6 +23,7 @@
 #include <sqlite3.h>
 
 #include "kb.h"
+#include "kb_alloc.h"
 #include "kb_names.h"
 #include "kb_schema.h"
 #include "base/limits.h"
@@ -174,13 +175,15 @@ static char *readonly_uri(const char *path)
 
 /* gpuwise uses each connection from one thread, so no connection takes SQLite's mutex
  * (SQLITE_OPEN_NOMUTEX), and SQLite keeps no memory statistics, which would take a global
- * one on every allocation.  Set before SQLite's first use; later calls change nothing. */
+ * one on every allocation; its small blocks come from free lists (kb_alloc.c).  Set before
+ * SQLite's first use; later calls change nothing. */
 static void sqlite_configure(void)
 {
     static int done;
     if (!done) {
         done = 1;
         sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+        kb_alloc_install();
     }
 }
 
