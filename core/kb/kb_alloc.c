@@ -39,6 +39,7 @@
 #endif
 #endif
 
+#ifndef KB_ALLOC_SANITIZED
 /* Every block is preceded by one 8-byte word: its usable size while it is in use, the next
  * free block of its class while it is free.  A small block's slot (word and block) is a
  * multiple of 16 bytes up to SLOT_MAX, so its block starts 8 bytes into a 16-byte boundary:
@@ -166,10 +167,13 @@ static void pool_shutdown(void *unused)
 
 void kb_alloc_install(void)
 {
-#ifndef KB_ALLOC_SANITIZED
     static const sqlite3_mem_methods methods = {
         pool_malloc, pool_free, pool_realloc, pool_size, pool_roundup, pool_init, pool_shutdown,
         NULL};
     sqlite3_config(SQLITE_CONFIG_MALLOC, &methods);
-#endif
 }
+#else
+void kb_alloc_install(void)
+{
+}
+#endif
