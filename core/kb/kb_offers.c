@@ -258,7 +258,6 @@ static void regions_sort(fold_region *r, size_t n, int desc)
     }
 }
 
-/* Appends the 4 bytes of n, most significant first. */
 /* Writes the 4 bytes of n at p, most significant first; returns p + 4. */
 static unsigned char *put_u32(unsigned char *p, uint32_t n)
 {
