@@ -230,11 +230,28 @@ const char *gw_term_safe(gw_buf *scratch, const char *s)
     return buf_cstr(scratch);
 }
 
+/* The length of the run of printable ASCII that s[0..n) starts with: a byte and a column
+ * each, found 8 bytes a step.  Measuring and cutting table cells one unit at a time was a
+ * third of `offers`' text table (100,000 offers: 1.8 G of 5.7 G instructions). */
+static size_t plain_run(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i + 8 <= n && printable8(s + i))
+        i += 8;
+    while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7F)
+        i++;
+    return i;
+}
+
 size_t gw_term_width(const char *s, size_t n, unsigned flags)
 {
     term_unit u;
     size_t cols = 0;
     for (size_t i = 0; i < n; i += u.bytes) {
+        size_t plain = plain_run(s + i, n - i);
+        cols += plain;
+        if ((i += plain) == n)
+            break;
         unit_at(s + i, n - i, flags, &u);
         cols += u.cols;
     }
@@ -248,6 +265,11 @@ static size_t field_within(gw_buf *out, const char *s, size_t n, size_t limit, i
     term_unit u;
     size_t used = 0;
     for (size_t i = 0; i < n; i += u.bytes) {
+        size_t plain = plain_run(s + i, n - i), take = plain < limit - used ? plain : limit - used;
+        buf_append(out, s + i, take);   /* a byte and a column each */
+        used += take;
+        if (take < plain || (i += plain) == n)
+            break;
         unit_at(s + i, n - i, GW_TERM_FIELD, &u);
         size_t cost = by_bytes ? u.shown_len : u.cols;
         if (used + cost > limit)
@@ -268,12 +290,24 @@ size_t gw_term_field_bytes(gw_buf *out, const char *s, size_t n, size_t max_byte
     return field_within(out, s, n, max_bytes, 1);
 }
 
+/* n spaces, in a few appends. */
+static void put_spaces(gw_buf *out, size_t n)
+{
+    static const char spaces[] = "                                ";
+    while (n > 0) {
+        size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+        buf_append(out, spaces, k);
+        n -= k;
+    }
+}
+
 void gw_term_cell(gw_buf *out, const char *s, size_t width, int right_aligned)
 {
     size_t cols = s ? gw_term_width(s, strlen(s), GW_TERM_FIELD) : 0;
-    for (size_t i = cols; right_aligned && i < width; i++)
-        buf_putc(out, ' ');
+    size_t pad = cols < width ? width - cols : 0;
+    if (right_aligned)
+        put_spaces(out, pad);
     gw_term_field(out, s);
-    for (size_t i = cols; !right_aligned && i < width; i++)
-        buf_putc(out, ' ');
+    if (!right_aligned)
+        put_spaces(out, pad);
 }

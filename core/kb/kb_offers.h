@@ -40,7 +40,8 @@ typedef struct kb_offer_row {
 typedef int (*kb_offer_fn)(const kb_offer_row *row, void *arg, gw_error *err);
 
 /* The offers the query selects, folded and sorted (unknown values last, then by GPU and the
- * first offer's row), each handed to each as it is read: memory does not grow with the offers.
+ * first offer's row), each handed to each as it is read: memory grows only with the rows of one
+ * GPU at one sort key, not with the offers.
  * A row's strings live until each returns.  GW_EUSAGE for a bad filter or sort field,
  * GW_ENOTFOUND for a currency without a rate; otherwise each's first failure. */
 int kb_offers_each(kb *k, const kb_offer_query *q, kb_offer_fn each, void *arg, gw_error *err);

@@ -87,6 +87,12 @@ check_eq "offers stream: the fold by hand has 12 rows" "$(wc -l <"$T/fold" | tr 
 "$GW" --kb "$KB" offers --format csv --where "source = offers-stream" >"$T/got.csv"
 cmp -s "$T/got.csv" "$T/expected.csv"
 check_eq "offers stream: CSV is the fold by hand, to the byte" "$?" 0
+# Sorted by a row's own field with no currency asked, the listing folds the offers as they come
+# (core/kb/kb_offers.c rows_fold); with --currency, SQLite's GROUP BY folds them.  Every offer
+# here is in USD, so --currency USD lists the same rows: both folds agree to the byte.
+"$GW" --kb "$KB" offers --format csv --currency USD --where "source = offers-stream" >"$T/got-usd.csv"
+cmp -s "$T/got-usd.csv" "$T/expected.csv"
+check_eq "offers stream: SQLite's fold (--currency USD) is the same CSV" "$?" 0
 
 {
     echo "| GPU | Count | Provider | Instance | Region | Spot | Per hour | Per GPU-hour | Currency | As of | Source | Fraction | Memory GB | Regions | Region list | Area | Area list |"

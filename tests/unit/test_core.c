@@ -544,6 +544,26 @@ static void test_term_width_and_cut(void **state)
     gw_term_cell(&b, "\xe4\xb8\xad", 4, 1);
     gw_term_cell(&b, "wider", 2, 0);   /* never cut */
     assert_string_equal(buf_cstr(&b), "\xe4\xb8\xad    \xe4\xb8\xadwider");
+    buf_reset(&b);
+    /* runs of plain ASCII are measured and cut 8 bytes a step: 11 letters, then 中 (2), then 1 */
+    assert_int_equal(gw_term_width("abcdefghijk\xe4\xb8\xadz", 15, 0), 14);   /* 11 + 2 + 1 */
+    assert_int_equal(gw_term_field_cut(&b, "abcdefghijk\xe4\xb8\xadz", 9), 9);  /* inside the run */
+    assert_string_equal(buf_cstr(&b), "abcdefghi");
+    buf_reset(&b);
+    assert_int_equal(gw_term_field_cut(&b, "abcdefghijk\xe4\xb8\xadz", 12), 11);   /* 中 needs 13 */
+    assert_string_equal(buf_cstr(&b), "abcdefghijk");
+    buf_reset(&b);
+    assert_int_equal(gw_term_field_cut(&b, "abcdefghijk\xe4\xb8\xadz", 14), 14);   /* all of it */
+    assert_string_equal(buf_cstr(&b), "abcdefghijk\xe4\xb8\xadz");
+    buf_reset(&b);
+    /* by bytes: 中 is 3 bytes, so 13 bytes hold the 11 letters only */
+    assert_int_equal(gw_term_field_bytes(&b, "abcdefghijk\xe4\xb8\xadz", 15, 13), 11);
+    assert_string_equal(buf_cstr(&b), "abcdefghijk");
+    buf_reset(&b);
+    /* padding wider than one append: 40 columns for "ab" are "ab" and 38 spaces */
+    gw_term_cell(&b, "ab", 40, 0);
+    assert_int_equal(b.len, 40);
+    assert_int_equal(strspn(b.data + 2, " "), 38);
     buf_free(&b);
 }
 
