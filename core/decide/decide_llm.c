@@ -268,7 +268,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
                    gw_precision_find(o->run_precision)->computes, o->gpu->name);
         return;
     }
-    double mfu = decide_llm_training_mfu(d);   /* calibrated per kind, once a decision */
+    double mfu = decide_llm_training_mfu(d, o->gpu);   /* its kind's, its vendor's */
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
     double slowdown = model_llm_train_slowdown(&d->llm_setup);
     double one = mfu * rate * 1e12 / fpt / slowdown;
@@ -389,7 +389,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
         return;
     }
     double mfu, bw;
-    int measured = decide_llm_serving_shares(d, &mfu, &bw);   /* calibrated, else assumed */
+    int measured = decide_llm_serving_shares(d, o->gpu, &mfu, &bw);   /* calibrated, else assumed */
     for (int i = 0; i < 2; i++)
         if (!(measured & (1 << i))) {
             kb_assumed fact = i ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
@@ -819,12 +819,74 @@ static void llm_method_memory(const decision *d, view *method, gw_buf *b)
     view_map_set_str(method, "memory", buf_cstr(b));
 }
 
-/* The method's speed line: how a stated model's serving or training speed is computed. */
-static void llm_method_speed(const decision *d, view *method, gw_buf *b)
+/* A training utilisation's band in the method: the current calibration's leave-one-out error,
+ * or where too few rows calibrate it, the published spread. */
+static void train_band_method_words(const decision *d, gw_buf *b)
 {
-    double serve_mfu, serve_bandwidth;   /* calibrated, else the KB's assumed figures */
-    decide_llm_serving_shares((decision *)d, &serve_mfu, &serve_bandwidth);
-    if (d->llm_setup.task == MODEL_INFERENCE)
+    buf_puts(b, "; each modelled speed's band (throughput.low and throughput.high)");
+    decide_llm_calibration_vendors(d, " on ", b);
+    if (d->llm_mfu_rows > 1) {
+        buf_printf(b, " is the utilisation's leave-one-out error on the %d measured rows, %.1f%% "
+                      "at the %.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
+                      "utilisation is calibrated on its own kind of result alone (pre-training, "
+                      "each fine-tune method, serving), a row implying more than %.0f%% left out "
+                      "as implausible",
+                   d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
+                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
+        return;
+    }
+    double low, high;
+    train_spread_factors(d, &low, &high);
+    buf_printf(b, " is the published spread of training's utilisation, %.0f%% (torchtitan-"
+                  "performance-h100: Llama 3.1 8B on 8 H100s) to %.1f%% (torchtitan-"
+                  "performance-a100: Llama 3 8B on 64 A100s), as factors on the KB's assumed "
+                  "%.0f%%: the figure x %.4g to x %.4g (%d measured rows, too few to calibrate "
+                  "it)", LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
+               d->facts[KB_ASSUMED_LLM_MFU].value * 100, low, high, d->llm_mfu_rows);
+}
+
+/* The method's training speed: the utilisation of each calibration the options took (one a
+ * vendor whose rows narrowed it), with checkpointing's share and each one's band. */
+static void llm_method_train(decision *d, gw_buf *b)
+{
+    size_t n = decide_llm_calibrations(d);
+    buf_puts(b, "training speed, a stated model: tokens/s of a GPU = dense tensor rate at the "
+                "precision x utilisation / FLOPs the GPU computes a token (6 x active "
+                "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more with "
+                "activation checkpointing, which recomputes the forward pass; plus the "
+                "attention's own FLOPs, below); the utilisation is ");
+    for (size_t i = 0; i < n; i++) {
+        decide_llm_calibration_use(d, i);
+        buf_printf(b, "%s%.0f%% (%s)", i ? ", " : "", d->llm_mfu * 100,
+                   d->llm_mfu_rows ? decide_llm_calibration_words(d)
+                                   : "the KB's assumed figure, Llama 3's model FLOPs "
+                                     "utilisation in pre-training");
+        decide_llm_calibration_vendors(d, " on ", b);
+    }
+    buf_puts(b, ", of every FLOP the GPU computes; a GPU without FP8 tensor cores runs the next "
+                "precision it has");
+    for (size_t i = 0; i < n && d->llm_setup.checkpointing; i++) {
+        decide_llm_calibration_use(d, i);
+        buf_printf(b, "%s%.0f%%", i ? ", " : "; with checkpointing's recomputation left out, "
+                                             "the model FLOPs utilisation is ",
+                   d->llm_mfu * 100 * model_flops_share(d));
+        decide_llm_calibration_vendors(d, " on ", b);
+    }
+    for (size_t i = 0; i < n; i++) {
+        decide_llm_calibration_use(d, i);
+        train_band_method_words(d, b);
+    }
+}
+
+/* The method's speed line: how a stated model's serving or training speed is computed. */
+static void llm_method_speed(decision *calibrated, view *method, gw_buf *b)
+{
+    if (calibrated->llm_setup.task != MODEL_INFERENCE) {
+        llm_method_train(calibrated, b);
+    } else {
+        double serve_mfu, serve_bandwidth;   /* calibrated, else the KB's assumed figures */
+        decide_llm_calibration_use(calibrated, 0);
+        decide_llm_serving_shares(calibrated, NULL, &serve_mfu, &serve_bandwidth);
         buf_printf(b,
                    "serving speed, a stated model: a decode step = the longer of reading the "
                    "weights (a mixture of experts: its active ones a sequence at most) and KV "
@@ -836,55 +898,23 @@ static void llm_method_speed(const decision *d, view *method, gw_buf *b)
                    "between steps), tokens/s = sequences / that; a GPU lacking the precision "
                    "runs the next it has",
                    serve_bandwidth * 100, serve_mfu * 100);
-    else
-        buf_printf(b,
-                   "training speed, a stated model: tokens/s of a GPU = dense tensor rate at "
-                   "the precision x utilisation / FLOPs the GPU computes a token (6 x active "
-                   "parameters; LoRA and QLoRA 4 x, no gradients of frozen weights; 2 x more "
-                   "with activation checkpointing, which recomputes the forward pass; plus the "
-                   "attention's own FLOPs, below); the utilisation is %.0f%% (%s), of every FLOP "
-                   "the GPU computes; a GPU without FP8 tensor cores runs the next precision it "
-                   "has",
-                   d->llm_mfu * 100,
-                   d->llm_mfu_rows ? decide_llm_calibration_words(d)
-                                   : "the KB's assumed figure, Llama 3's model FLOPs "
-                                     "utilisation in pre-training");
-    if (d->llm_setup.task != MODEL_INFERENCE && d->llm_setup.checkpointing)
-        buf_printf(b, "; with checkpointing's recomputation left out, the model FLOPs "
-                      "utilisation is %.0f%%", d->llm_mfu * 100 * model_flops_share(d));
-    if (d->llm_setup.task != MODEL_INFERENCE && d->llm_mfu_rows > 1)
-        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
-                      "utilisation's leave-one-out error on the %d measured rows, %.1f%% at the "
-                      "%.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
-                      "utilisation is calibrated on its own kind of result alone (pre-training, "
-                      "each fine-tune method, serving), a row implying more than %.0f%% left out as "
-                      "implausible",
-                   d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
-                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
-    else if (d->llm_setup.task != MODEL_INFERENCE) {
-        double low, high;
-        train_spread_factors(d, &low, &high);
-        buf_printf(b, "; each modelled speed's band (throughput.low and throughput.high) is the "
-                      "published spread of training's utilisation, %.0f%% (torchtitan-"
-                      "performance-h100: Llama 3.1 8B on 8 H100s) to %.1f%% (torchtitan-"
-                      "performance-a100: Llama 3 8B on 64 A100s), as factors on the KB's "
-                      "assumed %.0f%%: the figure x %.4g to x %.4g (%d measured rows, too few to "
-                      "calibrate it)", LLM_MFU_PUBLISHED_LOW * 100, LLM_MFU_PUBLISHED_HIGH * 100,
-                   d->facts[KB_ASSUMED_LLM_MFU].value * 100, low, high, d->llm_mfu_rows);
-    } else if (decide_llm_serving_method_words((decision *)d, b)) {
-        /* calibrated on measured serving rows: their shares and band said there */
-    } else {
+        int calibrated_words = 0;
+        for (size_t i = 0; i < decide_llm_calibrations(calibrated); i++) {   /* each one's */
+            decide_llm_calibration_use(calibrated, i);
+            calibrated_words |= decide_llm_serving_method_words(calibrated, b);
+        }
         /* Serving's prefill keeps Llama 3 405B's range: torchtitan's spread is of training
          * stacks, and a served option's speed is its prefill and decode, not a training step. */
-        buf_printf(b, "; the band (throughput.low, .high): prefill at %.0f%% to %.0f%% "
-                      "utilisation (llama-3-paper; training's 33%% to 58.2%% of torchtitan's "
-                      "runs is not applied to serving), %.1f%% to %.0f%% of the bandwidth "
-                      "(gpt-fast-benchmarks to mbu-glossary)", LLM_MFU_LOW * 100,
-                   LLM_MFU_HIGH * 100, LLM_DECODE_BANDWIDTH_LOW * 100,
-                   LLM_DECODE_BANDWIDTH_HIGH * 100);
+        if (!calibrated_words)
+            buf_printf(b, "; the band (throughput.low, .high): prefill at %.0f%% to %.0f%% "
+                          "utilisation (llama-3-paper; training's 33%% to 58.2%% of torchtitan's "
+                          "runs is not applied to serving), %.1f%% to %.0f%% of the bandwidth "
+                          "(gpt-fast-benchmarks to mbu-glossary)", LLM_MFU_LOW * 100,
+                       LLM_MFU_HIGH * 100, LLM_DECODE_BANDWIDTH_LOW * 100,
+                       LLM_DECODE_BANDWIDTH_HIGH * 100);
     }
     view_map_set_str(method, "scaling", buf_cstr(b));
-    view_map_set(method, "llm_terms", decide_llm_method_terms(d, b));
+    view_map_set(method, "llm_terms", decide_llm_method_terms(calibrated, b));
 }
 
 /* The method's words on serving layouts: those tried, how one is chosen, what tensor and
@@ -965,7 +995,7 @@ void decide_llm_method(const decision *d, view *method)
     gw_buf b = GW_BUF_INIT;
     llm_method_memory(d, method, &b);
     buf_reset(&b);
-    llm_method_speed(d, method, &b);
+    llm_method_speed((decision *)d, method, &b);   /* calibrations: computed on first use */
     buf_reset(&b);
     llm_method_multi_gpu(d, method, &b);
     buf_free(&b);

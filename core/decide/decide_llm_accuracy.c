@@ -1,13 +1,13 @@
 /* decide_llm_accuracy.c — the measured language-model results as the model reads them: each
  * row's kind and scenario, the share it implies (training: the model FLOPs utilisation; serving:
  * the utilisation of prefill and compute-bound decode, or a bandwidth-bound decode step's share
- * of memory bandwidth), the calibration a workload's speed is computed at (its own kind only,
- * each share bounded, the rows used and left out named), and the model's leave-one-out accuracy
- * over every such row of the KB.  The rule for which rows calibrate: those of the kind, narrowed
- * in turn to the GPU vendor's (a row predicted: its software stack), the architecture's (mixture
- * of experts or dense), the number format's (FP4 kernels reach a smaller share of their peak
- * than FP8 ones: served at FP4, the KB's B200 rows imply 24% to 28% utilisation where its FP8
- * rows imply 31% to 40%) and the model's own, each step kept only where it leaves 2 rows
+ * of memory bandwidth), which rows calibrate a prediction, and the model's leave-one-out accuracy
+ * over every such row of the KB (the workload's own calibrations: decide_llm_calibration.c).
+ * The rule for which rows calibrate: those of the kind, narrowed in turn to the GPU vendor's
+ * (its software stack), the architecture's (mixture of experts or dense), the number format's
+ * (FP4 kernels reach a smaller share of their peak than FP8 ones: served at FP4, the KB's B200
+ * rows imply 24% to 28% utilisation where its FP8 rows imply 31% to 40%), the model's own and
+ * the layout's (context parallel or not: row_pref), each step kept only where it leaves 2 rows
  * (DECIDE_LLM_SAME_MODEL_ROWS); a share none of the rows kept implies (a stream's bandwidth
  * among offline rows that imply utilisation) is read from the narrowest wider set that implies
  * it; rows measured with speculative decoding never calibrate.  Its view is
@@ -121,12 +121,12 @@ int decide_llm_rows_load(decision *d, gw_error *err)
 {
     struct decide_llm_rows *st = gw_xcalloc(1, sizeof *st);
     d->llm_rows = st;
-    st->band_error = NAN;
     if (kb_schema_version(d->k) >= 12) {   /* before, no row states a scenario */
         int rc = kb_benchmarks_in_tokens(d->k, &st->kb, &st->n_kb, err);
         if (rc != GW_OK)
             return rc;
     }
+    st->applied = (size_t)-1;   /* none yet */
     st->rows = resolve_rows(d, st->kb, st->n_kb);
     st->bench = resolve_rows(d, d->bench, d->n_bench);
     st->n_bench = d->n_bench;
@@ -149,9 +149,16 @@ void decide_llm_rows_free(decision *d)
     rows_free(st->bench, st->n_bench);
     kb_benchmarks_free(st->kb, st->n_kb);
     free(st->cal_implied);
-    free(st->cal_used);
-    free(st->scope);
-    free(st->words);
+    for (size_t i = 0; i < st->n_cals; i++) {
+        free(st->cals[i].vendor);
+        free(st->cals[i].used);
+        free(st->cals[i].scope);
+        free(st->cals[i].words);
+    }
+    free(st->cals);
+    for (size_t i = 0; i < st->n_vendors; i++)
+        free(st->vendors[i].vendor);
+    free(st->vendors);
     free(st);
     d->llm_rows = NULL;
 }
@@ -175,7 +182,7 @@ static int is_stream(const llm_row *r)
  * leaves out is w's.  0 where the model lacks something: a known precision, the tokens of a
  * sequence or a request, a serving row's output tokens (its requests in flight: a stream's one,
  * an offline or server row's as many as memory holds, serve_predict). */
-static int scenario_of(const llm_row *r, const workload *w, llm_scenario *sc)
+int decide_llm_row_scenario(const llm_row *r, const workload *w, llm_scenario *sc)
 {
     const kb_benchmark *b = r->b;
     int serve = r->kind == DECIDE_LLM_SERVE;
@@ -238,8 +245,7 @@ static double row_train_flops(const model_llm *m, const llm_row *r, const model_
     return without + (flops - without) * layers / m->layers;
 }
 
-/* The model of r, or where r names none in the catalog, the workload's (its own benchmark). */
-static const model_llm *model_for(const decision *d, const llm_row *r)
+const model_llm *decide_llm_row_model(const decision *d, const llm_row *r)
 {
     return r->has_model ? &r->model : &d->llm;
 }
@@ -327,7 +333,7 @@ static double serve_predict(const model_llm *m, const llm_row *r, const llm_scen
 static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
                       double bandwidth, int *bandwidth_bound)
 {
-    const model_llm *m = model_for(d, r);
+    const model_llm *m = decide_llm_row_model(d, r);
     double rate = r->gpu ? decide_llm_rate(d, r->gpu, sc->precision, r->kind != DECIDE_LLM_SERVE) : NAN;
     *bandwidth_bound = 0;
     if (!(rate > 0))
@@ -335,7 +341,7 @@ static double predict(const decision *d, const llm_row *r, const llm_scenario *s
     if (r->kind != DECIDE_LLM_SERVE) {
         model_llm_setup s = setup_of(r, sc);
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
+        decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
         return mfu * r->b->gpu_count * rate * 1e12 * l.share / row_train_flops(m, r, &s);
     }
     if (!(r->gpu->memory_bandwidth_gbs > 0))
@@ -347,7 +353,7 @@ static double predict(const decision *d, const llm_row *r, const llm_scenario *s
  * to it); serving's by halving the range, the share that binds at the KB's assumed figures
  * (bandwidth where a decode step is bound by it, else utilisation), the other held at its
  * assumed figure. */
-static llm_implied implied_of(const decision *d, const llm_row *r, const llm_scenario *sc)
+llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const llm_scenario *sc)
 {
     double mfu0 = d->facts[KB_ASSUMED_LLM_MFU].value;
     double bw0 = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
@@ -377,7 +383,7 @@ static llm_implied implied_of(const decision *d, const llm_row *r, const llm_sce
     double delivered = im.value;
     if (r->kind != DECIDE_LLM_SERVE) {
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
+        decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
         delivered *= l.share;
     }
     im.over = delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
@@ -394,24 +400,16 @@ static int usable(const llm_row *rows, const llm_implied *im, size_t i, int kind
     return i != skip && rows[i].kind == kind && !isnan(im[i].value) && !im[i].over;
 }
 
-/* What a calibration prefers of its rows, each narrowing applied in this order only where it
- * leaves DECIDE_LLM_SAME_MODEL_ROWS usable rows (else that step falls back to the wider set):
- * the GPU vendor's (its software stack: ROCm and vLLM on AMD, CUDA on NVIDIA reach different
- * shares of the same peak), then the architecture's (a mixture of experts or a dense model: a
- * mixture reaches about half a dense model's utilisation), then the number format's (the
- * precision the row ran at: each format's kernels reach their own share of its peak), then the
- * model's own. */
-typedef struct row_pref {
-    const char *vendor;          /* NULL: any */
-    int moe;                     /* 1 a mixture of experts, 0 dense, -1 any */
-    const char *format;          /* the number format computed in; NULL: any */
-    const char *model_id;        /* NULL: any */
-} row_pref;
 
 
 int decide_llm_row_moe(const llm_row *r)
 {
     return r->has_model && r->model.experts > 1;
+}
+
+int decide_llm_row_splits_sequence(const llm_row *r)
+{
+    return r->b->context_parallel > 1;
 }
 
 /* Whether rows[i] passes the narrowing `step` of p. */
@@ -423,29 +421,34 @@ static int passes(const llm_row *r, const row_pref *p, int step)
         return decide_str_eq(r->b->precision, p->format);
     if (step == NARROW_MOE)
         return decide_llm_row_moe(r) == p->moe;
+    if (step == NARROW_LAYOUT)
+        return decide_llm_row_splits_sequence(r) == p->splits_sequence;
     return decide_str_eq(r->model_id, p->model_id);
 }
 
 /* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, narrowed
  * by p (row_pref).  Returns how many; *narrowed: the NARROW_ steps applied. */
-static size_t select_rows(const llm_row *rows, const llm_implied *im, size_t n, int kind,
-                          const row_pref *p, size_t skip, unsigned char *keep, int *narrowed)
+size_t decide_llm_rows_select(const llm_row *rows, const llm_implied *im, size_t n, int kind,
+                              const row_pref *p, size_t skip, unsigned char *keep, int *narrowed)
 {
     size_t kept = 0;
     *narrowed = 0;
     for (size_t i = 0; i < n; i++)
         kept += keep[i] = (unsigned char)usable(rows, im, i, kind, skip);
-    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->format != NULL, p->model_id != NULL};
-    for (int k = 0; k < 4; k++) {
+    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->format != NULL, p->model_id != NULL,
+                    p->splits_sequence >= 0};
+    for (int k = 0; k < 5; k++) {
         int step = 1 << k;
         size_t narrow = 0;
         if (!wanted[k])
             continue;
         for (size_t i = 0; i < n; i++)
             narrow += keep[i] && passes(&rows[i], p, step);
-        /* too few rows left; or a format that takes no row away (every row ran at it): said
-         * only where it narrows */
-        if (narrow < DECIDE_LLM_SAME_MODEL_ROWS || (step == NARROW_FORMAT && narrow == kept))
+        /* too few rows left; or a vendor, format or layout that takes no row away (every row
+         * is of it): said only where it narrows, so one calibration serves every vendor where
+         * the rows are all one vendor's */
+        if (narrow < DECIDE_LLM_SAME_MODEL_ROWS ||
+            (step != NARROW_MOE && step != NARROW_MODEL && narrow == kept))
             continue;
         for (size_t i = 0; i < n; i++)
             keep[i] = keep[i] && passes(&rows[i], p, step);
@@ -472,8 +475,8 @@ static double share_median(const llm_implied *im, const unsigned char *keep, siz
 }
 
 /* The shares kept rows give, each the assumed figure where none of them implies it. */
-static void shares_of(const decision *d, const llm_implied *im, const unsigned char *keep,
-                      size_t n, double *mfu, double *bandwidth, int *mfu_rows, int *bw_rows)
+void decide_llm_rows_shares(const decision *d, const llm_implied *im, const unsigned char *keep,
+                            size_t n, double *mfu, double *bandwidth, int *mfu_rows, int *bw_rows)
 {
     *mfu = share_median(im, keep, n, SHARE_UTILISATION, mfu_rows);
     *bandwidth = share_median(im, keep, n, SHARE_BANDWIDTH, bw_rows);
@@ -485,19 +488,21 @@ static void shares_of(const decision *d, const llm_implied *im, const unsigned c
 
 /* A share none of the narrowed rows implies (rows of a stream are bandwidth-bound, offline ones
  * often compute-bound): read from the rows of the narrowest wider set that implies it, each
- * narrowing applied undone in turn from the last (the model's, then the format's, the
- * architecture's, the vendor's); `fallback` where none does. */
-static double widened_share(const decision *d, const llm_row *rows, const llm_implied *im,
-                            size_t n, int kind, row_pref p, size_t skip, int narrowed, int share,
-                            double fallback, int *rows_used)
+ * narrowing applied undone in turn from the last (the layout's, then the model's, the format's,
+ * the architecture's, the vendor's); `fallback` where none does. */
+double decide_llm_widened_share(const decision *d, const llm_row *rows, const llm_implied *im,
+                                size_t n, int kind, row_pref p, size_t skip, int narrowed,
+                                int share, double fallback, int *rows_used)
 {
     unsigned char *keep = gw_xmalloc(n ? n : 1);
     double found = NAN;
     int used = 0;
-    for (int step = NARROW_MODEL; step >= NARROW_VENDOR && isnan(found); step >>= 1) {
+    for (int step = NARROW_LAYOUT; step >= NARROW_VENDOR && isnan(found); step >>= 1) {
         if (!(narrowed & step))
             continue;
-        if (step == NARROW_MODEL)
+        if (step == NARROW_LAYOUT)
+            p.splits_sequence = -1;
+        else if (step == NARROW_MODEL)
             p.model_id = NULL;
         else if (step == NARROW_FORMAT)
             p.format = NULL;
@@ -506,7 +511,7 @@ static double widened_share(const decision *d, const llm_row *rows, const llm_im
         else
             p.vendor = NULL;
         int wider;
-        if (select_rows(rows, im, n, kind, &p, skip, keep, &wider))
+        if (decide_llm_rows_select(rows, im, n, kind, &p, skip, keep, &wider))
             found = share_median(im, keep, n, share, &used);
     }
     free(keep);
@@ -517,8 +522,8 @@ static double widened_share(const decision *d, const llm_row *rows, const llm_im
 }
 
 /* rows[i] predicted at the shares of the rows that calibrate its kind without it (prefer: narrowed
- * to its vendor's, architecture's and model's as row_pref says): its tokens/s; NaN where it
- * cannot be predicted. */
+ * to its vendor's, architecture's, format's, model's and layout's as row_pref says): its
+ * tokens/s; NaN where it cannot be predicted. */
 static double loo_predict(const decision *d, const llm_row *rows, const llm_implied *im,
                           size_t n, size_t i, int prefer, int *narrowed)
 {
@@ -526,21 +531,21 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
     int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
     const llm_row *r = &rows[i];
-    row_pref p = {NULL, -1, NULL, NULL};
+    row_pref p = {NULL, -1, NULL, NULL, -1};
     if (prefer)
         p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? decide_llm_row_moe(r) : -1,
-                       r->b->precision, r->model_id};
-    if (!select_rows(rows, im, n, r->kind, &p, i, keep, narrowed))
-        *narrowed = NO_ROWS;   /* the KB's assumed figures (shares_of) */
-    shares_of(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
+                       r->b->precision, r->model_id, decide_llm_row_splits_sequence(r)};
+    if (!decide_llm_rows_select(rows, im, n, r->kind, &p, i, keep, narrowed))
+        *narrowed = NO_ROWS;   /* the KB's assumed figures (decide_llm_rows_shares) */
+    decide_llm_rows_shares(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
     if (!mfu_rows) {
-        mfu = widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_UTILISATION, mfu,
-                            &mfu_rows);
+        mfu = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed,
+                                       SHARE_UTILISATION, mfu, &mfu_rows);
         *narrowed |= mfu_rows ? WIDENED_UTILISATION : 0;
     }
     if (!bw_rows) {
-        bandwidth = widened_share(d, rows, im, n, r->kind, p, i, *narrowed, SHARE_BANDWIDTH,
-                                  bandwidth, &bw_rows);
+        bandwidth = decide_llm_widened_share(d, rows, im, n, r->kind, p, i, *narrowed,
+                                             SHARE_BANDWIDTH, bandwidth, &bw_rows);
         *narrowed |= bw_rows ? WIDENED_BANDWIDTH : 0;
     }
     free(keep);
@@ -548,8 +553,8 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
 }
 
 /* |loo_predict / measured - 1|. */
-static double loo_error(const decision *d, const llm_row *rows, const llm_implied *im, size_t n,
-                        size_t i)
+double decide_llm_loo_error(const decision *d, const llm_row *rows, const llm_implied *im,
+                            size_t n, size_t i)
 {
     int narrowed;
     return fabs(loo_predict(d, rows, im, n, i, 0, &narrowed) / rows[i].b->value - 1);
@@ -562,230 +567,6 @@ void decide_llm_row_words(gw_buf *b, const llm_row *r)
 {
     buf_printf(b, "%gx %s, %s %s, %s", r->b->gpu_count, r->b->gpu, r->b->workload, r->b->metric,
                r->b->source);
-}
-
-/* Traces every row considered: used (with its share) or left out (why). */
-static void trace_rows(decision *d, const struct decide_llm_rows *st, int kind)
-{
-    int other = 0;
-    for (size_t i = 0; i < st->n_cal; i++) {
-        const llm_row *r = &st->cal_rows[i];
-        const llm_implied *im = &st->cal_implied[i];
-        gw_buf b = GW_BUF_INIT;
-        decide_llm_row_words(&b, r);
-        if (r->kind != kind) {
-            other++;
-            if (st->cal_rows == st->bench)   /* the workload's own rows: each said */
-                decide_trace(d, "LLM calibration: %s: left out, a %s result, not %s", buf_cstr(&b),
-                             r->kind < 0 ? "non-LLM" : decide_llm_kind_name(r->kind),
-                             decide_llm_kind_name(kind));
-        } else if (isnan(im->value)) {
-            decide_trace(d, "LLM calibration: %s: left out, its scenario, GPU or model is not "
-                            "known to the model", buf_cstr(&b));
-        } else if (im->over) {
-            decide_trace(d, "LLM calibration: %s: left out as implausible, it implies %.0f%% %s, "
-                            "above the bound of %.0f%%", buf_cstr(&b), im->value * 100,
-                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation",
-                         (im->share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
-                                                       : DECIDE_LLM_UTILISATION_MAX) * 100);
-        } else if (st->cal_used[i] && kind != DECIDE_LLM_SERVE) {
-            decide_llm_train_layout l;
-            decide_llm_row_train_layout(r->b, r->gpu, model_for(d, r), &l);
-            decide_trace(d, "LLM calibration: %s: used, %.1f%% utilisation (its stated layout "
-                            "leaves %.1f%% of its GPUs' compute: %.0f%% over the tensor x "
-                            "context parallel group's link, a %.1f%% pipeline bubble)",
-                         buf_cstr(&b), im->value * 100, l.share * 100, l.link_share * 100,
-                         l.bubble * 100);
-            if (l.bubble > 0)
-                decide_cite(d, "megatron-lm-pipeline-paper");
-        } else if (st->cal_used[i]) {
-            decide_trace(d, "LLM calibration: %s: used, %.1f%% %s", buf_cstr(&b), im->value * 100,
-                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation");
-        }
-        buf_free(&b);
-    }
-    if (other && st->cal_rows != st->bench)
-        decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s "
-                        "workload is calibrated on %s rows alone)", other, decide_llm_kind_name(kind),
-                     decide_llm_kind_name(kind));
-}
-
-/* The leave-one-out error of the calibration at MODEL_BAND_PERCENTILE, each used row predicted
- * from the others used; NaN under 2 rows. */
-static double calibration_band(const decision *d, const struct decide_llm_rows *st, int used)
-{
-    if (used < 2)
-        return NAN;
-    model_calibration c = {0};
-    llm_implied *im = gw_xmalloc(st->n_cal * sizeof *im);
-    for (size_t i = 0; i < st->n_cal; i++) {   /* only the used rows calibrate each other */
-        im[i] = st->cal_implied[i];
-        if (!st->cal_used[i])
-            im[i].value = NAN;
-    }
-    for (size_t i = 0; i < st->n_cal; i++)
-        if (st->cal_used[i])
-            model_calibration_add(&c, loo_error(d, st->cal_rows, im, st->n_cal, i) + 1, 1);
-    free(im);
-    double e = model_calibration_band(&c);
-    model_calibration_free(&c);
-    return e;
-}
-
-/* The workload's calibration, once: the rows of its benchmark (scenario gaps filled from the
- * workload) or the KB's (each stating its own), of its kind. */
-/* The rows calibrating training that ran at FP8 or FP4 (precision.h: a format that trains with
- * 16-bit weights): their utilisation is read at BF16's rate x the format's measured speed-up
- * (decide_precision_rate), which the words say.  0 for serving, whose rows run at their own
- * format's rate. */
-static size_t low_bit_rows(const struct decide_llm_rows *st, int kind)
-{
-    size_t n = 0;
-    for (size_t i = 0; kind != DECIDE_LLM_SERVE && i < st->n_cal; i++) {
-        const gw_precision *p = gw_precision_find(st->cal_rows[i].b->precision);
-        n += st->cal_used[i] && p && p->trains_as;
-    }
-    return n;
-}
-
-void decide_llm_rows_calibrate(decision *d)
-{
-    struct decide_llm_rows *st = d->llm_rows;
-    if (!st || st->calibrated)
-        return;
-    st->calibrated = 1;
-    int kind = decide_llm_workload_kind(d), own = d->w->benchmark != NULL, narrowed = 0;
-    st->cal_rows = own ? st->bench : st->rows;
-    st->n_cal = own ? st->n_bench : st->n_kb;
-    st->cal_implied = gw_xcalloc(st->n_cal ? st->n_cal : 1, sizeof *st->cal_implied);
-    st->cal_used = gw_xcalloc(st->n_cal ? st->n_cal : 1, 1);
-    for (size_t i = 0; i < st->n_cal; i++) {
-        const llm_row *r = &st->cal_rows[i];
-        llm_scenario sc;
-        st->cal_implied[i].value = NAN;
-        if (r->kind == kind && (r->has_model || own) && !decide_llm_row_speculative(r) &&
-            scenario_of(r, own ? d->w : NULL, &sc))
-            st->cal_implied[i] = implied_of(d, r, &sc);
-    }
-    /* not narrowed by vendor: one calibration serves every option of the decision; narrowed
-     * to the workload's own number format where the KB has enough rows of it */
-    row_pref p = {NULL, own ? -1 : d->llm.experts > 1, own ? NULL : d->w->precision,
-                  own ? NULL : d->w->model_id};
-    size_t used = select_rows(st->cal_rows, st->cal_implied, st->n_cal, kind, &p, st->n_cal,
-                              st->cal_used, &narrowed);
-    shares_of(d, st->cal_implied, st->cal_used, st->n_cal, &st->mfu, &st->bandwidth,
-              &st->mfu_rows, &st->bandwidth_rows);
-    if (used && !st->mfu_rows)
-        st->mfu = widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, p, st->n_cal,
-                                narrowed, SHARE_UTILISATION, st->mfu, &st->mfu_rows);
-    if (used && !st->bandwidth_rows && kind == DECIDE_LLM_SERVE)
-        st->bandwidth = widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, p,
-                                      st->n_cal, narrowed, SHARE_BANDWIDTH, st->bandwidth,
-                                      &st->bandwidth_rows);
-    st->band_error = calibration_band(d, st, (int)used);
-    gw_buf b = GW_BUF_INIT;
-    if (own)
-        buf_printf(&b, "the benchmark %s", d->w->benchmark);
-    else
-        buf_puts(&b, narrowed & NARROW_MODEL ? d->w->model_id
-                     : narrowed & NARROW_MOE ? (p.moe ? "every mixture-of-experts model"
-                                                      : "every dense model")
-                                             : "every model");
-    if (!own && (narrowed & NARROW_FORMAT))
-        buf_printf(&b, " at %s", d->w->precision);
-    st->scope = buf_detach(&b);
-    if (used) {
-        buf_printf(&b, "calibrated on %zu measured %s row%s of %s", used,
-                   decide_llm_kind_name(kind), used == 1 ? "" : "s", st->scope);
-        size_t low_bits = low_bit_rows(st, kind);
-        if (low_bits)
-            buf_printf(&b, ", %zu of them FP8 or FP4 runs read at BF16's rate x the format's "
-                           "measured training speed-up", low_bits);
-    } else
-        buf_puts(&b, "the KB's assumed figure");
-    st->words = buf_detach(&b);
-    /* The rows used, each with its source, are listed in llm.calibration and the trace, not
-     * cited one by one: a serving calibration draws on many sources, and the reports are near
-     * their length limit (tests/cli/report.sh). */
-    trace_rows(d, st, kind);
-    decide_trace(d, "LLM calibration (%s): %s; utilisation %.1f%% (%d rows), decode bandwidth "
-                    "share %.1f%% (%d rows)", decide_llm_kind_name(kind), st->words,
-                 st->mfu * 100, st->mfu_rows, st->bandwidth * 100, st->bandwidth_rows);
-}
-
-double decide_llm_training_mfu(decision *d)
-{
-    if (!isnan(d->llm_mfu))
-        return d->llm_mfu;
-    decide_llm_rows_calibrate(d);
-    struct decide_llm_rows *st = d->llm_rows;
-    d->llm_mfu_rows = st ? st->mfu_rows : 0;
-    d->llm_mfu_error = st ? st->band_error : NAN;
-    if (d->llm_mfu_rows) {
-        d->llm_mfu = st->mfu;
-    } else {
-        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
-    }
-    return d->llm_mfu;
-}
-
-int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth)
-{
-    decide_llm_rows_calibrate(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    int mfu_measured = st && st->mfu_rows, bandwidth_measured = st && st->bandwidth_rows;
-    *mfu = mfu_measured ? st->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
-    *bandwidth = bandwidth_measured ? st->bandwidth : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
-    return mfu_measured | bandwidth_measured << 1;
-}
-
-const char *decide_llm_calibration_words(const decision *d)
-{
-    return d->llm_rows && d->llm_rows->words ? d->llm_rows->words : "the KB's assumed figure";
-}
-
-int decide_llm_serving_band(decision *d, decide_option *o)
-{
-    const struct decide_llm_rows *st = d->llm_rows;
-    double e = st ? st->band_error : NAN;
-    if (isnan(e))
-        return 0;
-    o->throughput_lo = o->throughput / (1 + e);
-    o->throughput_hi = o->throughput * (1 + e);
-    gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibration */
-    buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
-                       "predicted from the others: off by %.1f%% at the %.0fth percentile of "
-                       "those errors; the band is the figure / %.3g to x %.3g",
-               st->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
-    free(o->throughput_band_basis);
-    o->throughput_band_basis = buf_detach(&basis);
-    return 1;
-}
-
-int decide_llm_serving_method_words(decision *d, gw_buf *b)
-{
-    decide_llm_rows_calibrate(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    if (!st || !(st->mfu_rows + st->bandwidth_rows))
-        return 0;
-    buf_printf(b, "; those shares are %s (%d and %d rows), each the median of the rows it binds",
-               st->words, st->mfu_rows, st->bandwidth_rows);
-    if (!isnan(st->band_error))
-        buf_printf(b, "; band: their leave-one-out error, %.1f%%", st->band_error * 100);
-    return 1;
-}
-
-int decide_llm_assumption_words(decision *d, gw_buf *b)
-{
-    decide_llm_rows_calibrate(d);
-    const struct decide_llm_rows *st = d->llm_rows;
-    if (!st || !(st->mfu_rows + st->bandwidth_rows))
-        return 0;
-    buf_printf(b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads memory "
-                  "while generating at %.0f%% of its bandwidth: %s (llm.calibration in --json "
-                  "names them).", st->mfu * 100, st->bandwidth * 100, st->words);
-    return 1;
 }
 
 /* ---- the model's accuracy on the KB's rows ---- */
@@ -825,9 +606,9 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
         else if (decide_llm_row_speculative(r))
             why[i] = "measured with speculative decoding: several tokens a step, the model "
                      "counts one";
-        else if (!scenario_of(r, NULL, &sc))
+        else if (!decide_llm_row_scenario(r, NULL, &sc))
             why[i] = "its precision or tokens are not stated";
-        else if (isnan((im[i] = implied_of(d, r, &sc)).value))
+        else if (isnan((im[i] = decide_llm_row_implied(d, r, &sc)).value))
             why[i] = "the KB has no rate or bandwidth of its GPU at its precision";
         *left_out += why[i] != NULL;
     }

@@ -58,26 +58,43 @@ const char *decide_llm_kind_name(decide_llm_kind kind);
  * of schema version 12 has none to read: no rows, no error. */
 int decide_llm_rows_load(decision *d, gw_error *err);
 
-/* The shares the workload's speed is computed at, calibrated on the measured rows of its kind
- * (the workload's benchmark where it names one, else the KB's: DECIDE_LLM_SAME_MODEL_ROWS), each
- * the median of the rows that imply it, within its bound, else the KB's assumed figure; the rows
- * used and those left out are traced (and listed in llm.calibration).  Training: d->llm_mfu,
- * llm_mfu_rows, llm_mfu_error; serving: *mfu (prefill and compute) and *bandwidth (a decode
- * step's share).  Once per decision; later calls return what the first found. */
-double decide_llm_training_mfu(decision *d);
+/* The shares an option's speed is computed at, calibrated on the measured rows of the workload's
+ * kind (the workload's benchmark where it names one, else the KB's), narrowed as a row's
+ * leave-one-out prediction is (decide_llm_accuracy_compute), so that the accuracy printed is
+ * that of the calibration applied: to the option's GPU vendor's rows, the workload's
+ * architecture's, number format's and model's, and rows that split no sequence over GPUs, each
+ * step where DECIDE_LLM_SAME_MODEL_ROWS remain; each share the median of the rows that imply it,
+ * within its bound, else the KB's assumed figure.  One calibration a vendor, computed when an
+ * option of it first needs one (the options of vendors whose rows are too few share the one
+ * narrowed by no vendor); the rows used and left out are traced (and listed in
+ * llm.calibrations).  The one the last call chose is the current one, which the words below
+ * describe.  Training: d->llm_mfu, llm_mfu_rows, llm_mfu_error for the vendor of g (a what-if's
+ * figure in d->llm_mfu kept while g's vendor's is the one applied); serving: *mfu (prefill and
+ * compute) and *bandwidth (a decode step's share); g NULL: the current calibration. */
+double decide_llm_training_mfu(decision *d, const kb_gpu *g);
 /* Returns which serving shares measured rows calibrate: 1 the utilisation, 2 the bandwidth's. */
-int decide_llm_serving_shares(decision *d, double *mfu, double *bandwidth);
-/* How the training utilisation was found, for the speed's words: "calibrated on 3 measured LoRA
- * fine-tune rows of llama-2-70b" or "the KB's assumed figure" (owned by d). */
+int decide_llm_serving_shares(decision *d, const kb_gpu *g, double *mfu, double *bandwidth);
+/* How many calibrations the decision took (at least one, computed for no vendor where no option
+ * asked for any), and calibration i made current (training: applied to d->llm_mfu), for the
+ * words that describe each. */
+size_t decide_llm_calibrations(decision *d);
+void decide_llm_calibration_use(decision *d, size_t i);
+/* Where the decision took several calibrations, prefix and the vendors whose options take the
+ * current one ("NVIDIA GPUs", "AMD and Intel GPUs") appended to b and 1; else 0, b untouched. */
+int decide_llm_calibration_vendors(const decision *d, const char *prefix, gw_buf *b);
+/* How the current calibration was found, for the speed's words: "calibrated on 3 measured NVIDIA
+ * LoRA fine-tune rows of llama-2-70b" (the vendor where its rows were narrowed to it) or "the
+ * KB's assumed figure" (owned by d). */
 const char *decide_llm_calibration_words(const decision *d);
-/* A served option's band where its shares are calibrated on 2 or more rows: the calibration's
- * leave-one-out error either way (as training's); returns 0 and leaves o alone otherwise. */
+/* A served option's band where its vendor's shares are calibrated on 2 or more rows: the
+ * calibration's leave-one-out error either way (as training's); returns 0 and leaves o alone
+ * otherwise. */
 int decide_llm_serving_band(decision *d, decide_option *o);
-/* Where measured rows calibrate serving, the method's words on it (appended to b: the shares,
- * the rows, the band) and 1; else 0 and b untouched. */
+/* Where measured rows calibrate serving, the method's words on the current calibration (appended
+ * to b: the shares, the rows, the band) and 1; else 0 and b untouched. */
 int decide_llm_serving_method_words(decision *d, gw_buf *b);
-/* Where measured rows calibrate serving, the assumptions' sentence on its shares ("A GPU
- * computes the model at 33% ...: calibrated on ...") appended to b and 1; else 0. */
+/* Where measured rows calibrate serving, the assumptions' sentence on the current calibration's
+ * shares ("A GPU computes the model at 33% ...: calibrated on ...") appended to b and 1; else 0. */
 int decide_llm_assumption_words(decision *d, gw_buf *b);
 
 /* The model's accuracy on the KB's measured results: every row of each kind that states its
@@ -103,9 +120,10 @@ typedef struct decide_llm_accuracy {
     unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
     unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_rows.h's
                                   * NARROW_: 1 its vendor's, 2 its architecture's, 4 its number
-                                  * format's, 8 its model's; 16 no other row of its kind, the
-                                  * assumed figures; 32 and 64 its utilisation or bandwidth share
-                                  * read from wider rows, as none of the narrowed ones implies it) */
+                                  * format's, 8 its model's, 16 its layout's; 32 no other row of
+                                  * its kind, the assumed figures; 64 and 128 its utilisation or
+                                  * bandwidth share read from wider rows, as none of the narrowed
+                                  * ones implies it) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */
@@ -118,9 +136,11 @@ void decide_llm_accuracy_free(decide_llm_accuracy *a);
  * predictions: [{gpu,
  * gpu_count, workload, metric, value, source, kind, predicted, error_pct, share, implied,
  * why_not}]), its one-line words
- * (llm.accuracy_text) and the calibration used (llm.calibration: kind, scope, utilisation,
- * bandwidth_share, rows: [{gpu, gpu_count, workload, source, share, value}], left_out: [{gpu,
- * gpu_count, workload, source, why}]), set in the llm map v. */
+ * (llm.accuracy_text) and the calibrations used (llm.calibrations, one a vendor whose rows
+ * narrowed them, in the order the options needed them: [{vendor (null: rows of any vendor),
+ * gpu_vendors (the options' vendors that take it), kind, scope, basis, utilisation,
+ * bandwidth_share, band_error_pct, used: [{gpu, gpu_count, workload, metric, value, source,
+ * share, implied}], left_out: [{..., why}]}]), set in the llm map v. */
 void decide_llm_accuracy_view(decision *d, view *v);
 
 /* Releases d's rows and calibration (decision_free). */

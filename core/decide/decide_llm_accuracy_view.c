@@ -1,5 +1,5 @@
 /* decide_llm_accuracy_view.c — the view of the language-model rows (llm.accuracy,
- * llm.accuracy_text, llm.calibration): the leave-one-out predictions, the calibration's rows
+ * llm.accuracy_text, llm.calibrations): the leave-one-out predictions, each calibration's rows
  * used and left out, and the accuracy in a reader's words. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
@@ -22,37 +22,65 @@ static view *row_view(const llm_row *r)
     return v;
 }
 
-/* llm.calibration: the kind, the rows it drew on, the shares found, and each row used or left
- * out (why). */
+/* Why a row of the workload's kind does not calibrate c: the first of c's narrowings it fails
+ * (decide_llm_accuracy.c's row_pref), or its share. */
+static const char *left_out_why(const decision *d, const llm_calibration *c, const llm_row *r,
+                                const llm_implied *im)
+{
+    if (decide_llm_row_speculative(r))
+        return "measured with speculative decoding";
+    if (isnan(im->value))
+        return "scenario, GPU or model unknown";
+    if (im->over)
+        return "implausible: above the bound";
+    if ((c->narrowed & NARROW_VENDOR) && !(r->gpu && decide_str_eq(r->gpu->vendor, c->vendor)))
+        return "narrowed to the options' GPU vendor's rows";
+    if ((c->narrowed & NARROW_MOE) && decide_llm_row_moe(r) != (d->llm.experts > 1))
+        return "narrowed to the workload's architecture's rows";
+    if ((c->narrowed & NARROW_FORMAT) && !decide_str_eq(r->b->precision, d->w->precision))
+        return "narrowed to the workload's number format's rows";
+    if ((c->narrowed & NARROW_MODEL) && !decide_str_eq(r->model_id, d->w->model_id))
+        return "narrowed to the workload's model's rows";
+    return "narrowed to rows that split no sequence over GPUs (context parallel), as the "
+           "workload's layouts";
+}
+
+/* llm.calibrations: each calibration the options took: its vendor, the options' vendors that
+ * take it, the kind, the rows it drew on, the shares found, and each row used or left out (why). */
 static void calibration_view(decision *d, view *v)
 {
-    decide_llm_rows_calibrate(d);
+    size_t n = decide_llm_calibrations(d);
     const struct decide_llm_rows *st = d->llm_rows;
     int kind = decide_llm_workload_kind(d);
-    view *c = view_map_set(v, "calibration", view_map());
-    view_map_set_str(c, "kind", decide_llm_kind_name(kind));
-    view_map_set_str(c, "scope", st->scope);
-    view_map_set_str(c, "basis", st->words);
-    view_map_set_num(c, "utilisation", st->mfu_rows ? st->mfu : NAN);
-    view_map_set_num(c, "bandwidth_share", st->bandwidth_rows ? st->bandwidth : NAN);
-    view_map_set_num(c, "band_error_pct", st->band_error * 100);
-    view *used = view_map_set(c, "used", view_list());
-    view *left = view_map_set(c, "left_out", view_list());
-    for (size_t i = 0; i < st->n_cal; i++) {
-        const llm_row *r = &st->cal_rows[i];
-        const llm_implied *im = &st->cal_implied[i];
-        if (r->kind != kind || (isnan(im->value) && !r->has_model && st->cal_rows != st->bench))
-            continue;   /* other kinds and unknown models: the trace counts them */
-        view *row = view_list_push(st->cal_used[i] ? used : left, row_view(r));
-        view_map_set_str(row, "share", im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
-        view_map_set_num(row, "implied", im->value);
-        if (!st->cal_used[i])
-            view_map_set_str(row, "why", decide_llm_row_speculative(r) ? "measured with speculative decoding"
-                                         : isnan(im->value) ? "scenario, GPU or model unknown"
-                                         : im->over ? "implausible: above the bound"
-                                         : "narrowed to rows like the workload's (its model's, "
-                                           "its architecture's or its number format's: enough "
-                                           "of them)");
+    view *list = view_map_set(v, "calibrations", view_list());
+    for (size_t k = 0; k < n; k++) {
+        const llm_calibration *c = &st->cals[k];
+        view *m = view_list_push(list, view_map());
+        view_map_set_str(m, "vendor", c->vendor);
+        view *vendors = view_map_set(m, "gpu_vendors", view_list());
+        for (size_t i = 0; i < st->n_vendors; i++)
+            if (st->vendors[i].cal == k && st->vendors[i].vendor)
+                view_list_push(vendors, view_string(st->vendors[i].vendor));
+        view_map_set_str(m, "kind", decide_llm_kind_name(kind));
+        view_map_set_str(m, "scope", c->scope);
+        view_map_set_str(m, "basis", c->words);
+        view_map_set_num(m, "utilisation", c->mfu_rows ? c->mfu : NAN);
+        view_map_set_num(m, "bandwidth_share", c->bandwidth_rows ? c->bandwidth : NAN);
+        view_map_set_num(m, "band_error_pct", c->band_error * 100);
+        view *used = view_map_set(m, "used", view_list());
+        view *left = view_map_set(m, "left_out", view_list());
+        for (size_t i = 0; i < st->n_cal; i++) {
+            const llm_row *r = &st->cal_rows[i];
+            const llm_implied *im = &st->cal_implied[i];
+            if (r->kind != kind || (isnan(im->value) && !r->has_model && st->cal_rows != st->bench))
+                continue;   /* other kinds and unknown models: the trace counts them */
+            view *row = view_list_push(c->used[i] ? used : left, row_view(r));
+            view_map_set_str(row, "share",
+                             im->share == SHARE_BANDWIDTH ? "bandwidth" : "utilisation");
+            view_map_set_num(row, "implied", im->value);
+            if (!c->used[i])
+                view_map_set_str(row, "why", left_out_why(d, c, r, im));
+        }
     }
 }
 
@@ -70,6 +98,9 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
         buf_printf(&b, "%s%s", b.len ? ", " : "", r->b->precision);
     if (narrowed & NARROW_MODEL)
         buf_printf(&b, "%s%s", b.len ? ", " : "", r->model_id);
+    if (narrowed & NARROW_LAYOUT)
+        buf_printf(&b, "%s%s", b.len ? ", " : "",
+                   decide_llm_row_splits_sequence(r) ? "context parallel" : "no context parallel");
     if (narrowed & NO_ROWS)
         buf_puts(&b, "the KB's assumed figures (no other row of its kind)");
     else if (!(narrowed & ~(WIDENED_UTILISATION | WIDENED_BANDWIDTH)))
@@ -209,7 +240,7 @@ void decide_llm_accuracy_view(decision *d, view *v)
         if (st->rows[i].kind != DECIDE_LLM_SERVE) {   /* what its stated layout leaves */
             decide_llm_train_layout l;
             decide_llm_row_train_layout(st->rows[i].b, st->rows[i].gpu,
-                                        st->rows[i].has_model ? &st->rows[i].model : &d->llm, &l);
+                                        decide_llm_row_model(d, &st->rows[i]), &l);
             view_map_set_num(row, "layout_share", l.share);
             view_map_set_num(row, "pipeline_bubble", l.bubble);
             view_map_set_num(row, "stage_imbalance", l.imbalance > 1 ? l.imbalance : 1);

@@ -450,6 +450,33 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
     buf_free(&unstated);
 }
 
+/* The assumptions' sentence on training's calibrated utilisation ("A GPU computes the model at
+ * 64% of its dense tensor rate: calibrated on ..."; where several vendors' rows calibrate, one
+ * clause a calibration: "...: NVIDIA GPUs 64% (calibrated on ...); AMD GPUs 41% (...)"),
+ * appended to b and 1; 0 where no calibration has measured rows (b untouched). */
+static int train_calibration_words(decision *d, size_t calibrations, gw_buf *b)
+{
+    int said = 0;
+    for (size_t i = 0; i < calibrations; i++) {
+        decide_llm_calibration_use(d, i);
+        if (!d->llm_mfu_rows)
+            continue;
+        if (calibrations == 1) {
+            buf_printf(b, "A GPU computes the model at %.0f%% of its dense tensor rate: %s",
+                       d->llm_mfu * 100, decide_llm_calibration_words(d));
+        } else {
+            buf_puts(b, said ? "; " : "A GPU computes the model at a share of its dense tensor "
+                                      "rate calibrated apart for its vendor: ");
+            decide_llm_calibration_vendors(d, "", b);
+            buf_printf(b, " %.0f%% (%s)", d->llm_mfu * 100, decide_llm_calibration_words(d));
+        }
+        said++;
+    }
+    if (said)
+        buf_puts(b, " (llm.calibrations in --json names them).");
+    return said;
+}
+
 /* The costs of owning: use, electricity, hosts, resale, upkeep. */
 static void assume_ownership(view *list, const decision *d, gw_buf *b)
 {
@@ -527,18 +554,23 @@ view *decide_assumptions_view(const decision *d)
         int serving = decide_str_eq(w->task, "inference");
         double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
         int mfu_cite = d->fact_cite[KB_ASSUMED_LLM_MFU], bw_cite = 0;
-        if (serving && decide_llm_assumption_words((decision *)d, &b)) {
-            mfu_cite = 0;   /* calibrated on measured rows (decide_llm_accuracy.c) */
+        size_t calibrations = decide_llm_calibrations((decision *)d);
+        int calibrated = 0;   /* on measured rows (decide_llm_calibration.c), one a vendor */
+        for (size_t i = 0; serving && i < calibrations; i++) {
+            decide_llm_calibration_use((decision *)d, i);
+            if (calibrated)
+                buf_puts(&b, " ");
+            calibrated |= decide_llm_assumption_words((decision *)d, &b);
+        }
+        if (calibrated) {
+            mfu_cite = 0;
         } else if (serving) {
             buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
                            "memory while generating at %.0f%% of its bandwidth: stated figures, "
                            "not measurements of this stack.",
                        mfu * 100, d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value * 100);
             bw_cite = d->fact_cite[KB_ASSUMED_DECODE_BANDWIDTH];
-        } else if (d->llm_mfu_rows) {
-            buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate: %s "
-                           "(llm.calibration in --json names them).",
-                       d->llm_mfu * 100, decide_llm_calibration_words(d));
+        } else if (train_calibration_words((decision *)d, calibrations, &b)) {
             mfu_cite = 0;
         } else {
             buf_printf(&b, "A GPU computes the model at %.0f%% of its dense tensor rate (Llama "

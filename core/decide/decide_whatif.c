@@ -10,6 +10,7 @@
 #include "decide_cost.h"
 #include "decide_fields.h"
 #include "decide_llm.h"
+#include "decide_llm_accuracy.h"
 #include "decide_options.h"
 #include "decide_robust.h"
 #include "decide_speed.h"
@@ -397,12 +398,14 @@ static int scaled_multi(const decision *d, const decide_option *o)
            !(workload_is_llm(d->w) && d->llm_setup.task == MODEL_INFERENCE);
 }
 
-/* The value of a modelled constant: the utilisation serving or training computes at, the
- * decode bandwidth share. */
-static double constant_value(const decision *d, int param)
+/* The value of a modelled constant for o: the utilisation serving or training computes at
+ * (training's: o's GPU vendor's calibration, made the one applied), the decode bandwidth share. */
+static double constant_value(decision *d, const decide_option *o, int param)
 {
     if (param == SENS_DECODE)
         return d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    if (d->llm_setup.task != MODEL_INFERENCE && !isnan(d->llm_mfu))
+        decide_llm_training_mfu(d, o ? o->gpu : NULL);
     return d->llm_setup.task == MODEL_INFERENCE || isnan(d->llm_mfu)
                ? d->facts[KB_ASSUMED_LLM_MFU].value
                : d->llm_mfu;
@@ -415,9 +418,9 @@ static void llm_speed_with(const sens *s, const decide_option *o, double factor,
                            decide_option *at)
 {
     decision *d = s->d;
+    double scaled = fmin(1, constant_value(d, o, s->param) * factor);   /* o's vendor's */
     kb_assumed fact = s->param == SENS_DECODE ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
     double fact_value = d->facts[fact].value, mfu = d->llm_mfu;
-    double scaled = fmin(1, constant_value(d, s->param) * factor);
     d->facts[fact].value = s->param == SENS_DECODE || d->llm_setup.task == MODEL_INFERENCE
                                ? scaled
                                : fact_value;
@@ -529,7 +532,7 @@ static double scan_up(const sens *s)
     if (s->param == SENS_HOURS)
         return 24 / d->w->hours_per_day;
     if (s->param == SENS_MFU || s->param == SENS_DECODE)
-        return fmin(SENS_SCAN_UP, 1 / constant_value(d, s->param));
+        return fmin(SENS_SCAN_UP, 1 / constant_value(s->d, s->base, s->param));
     if (s->param != SENS_SCALING)
         return SENS_SCAN_UP;
     double lowest = 1;
@@ -743,7 +746,7 @@ static double base_value(const sens *s)
         return scaled_multi(d, win) ? win->efficiency : NAN;
     case SENS_MFU:
     case SENS_DECODE:
-        return constant_value(d, s->param);
+        return constant_value(s->d, win, s->param);
     default:
         return win->acquisition != DECIDE_RENT ? win->unit_price : NAN;
     }

@@ -22,10 +22,8 @@ the 25.11 table's commit (00b7660be0254ac6f95f44164ddd0c3e9cc798ed):
 
     python3 kb/data/pipeline_layout_column.py
 """
-import csv
-import io
+import benchmark_columns
 
-PATH = "kb/data/benchmarks.csv"
 SOURCE = "megatron-bridge-perf-25-11"
 RECIPES = ("the Megatron Bridge model recipes (megatron-bridge-recipes-25-11, "
            "src/megatron/bridge/recipes at the table's commit)")
@@ -64,34 +62,7 @@ ROWS = {
 
 
 def main():
-    with open(PATH, newline="") as f:
-        rows = list(csv.reader(f))
-    header = rows[0]
-    if "pipeline_layout" not in header:
-        header.append("pipeline_layout")
-        for row in rows[1:]:
-            row.append("")
-    col = {name: i for i, name in enumerate(header)}
-    found = set()
-    for row in rows[1:]:
-        if row[col["source"]] != SOURCE:
-            continue
-        key = (row[col["gpu"]], row[col["gpu_count"]], row[col["workload"]],
-               row[col["precision"]])
-        if key not in ROWS:
-            continue
-        layout, sentence = ROWS[key]
-        row[col["pipeline_layout"]] = layout
-        if sentence not in row[col["note"]]:
-            row[col["note"]] = row[col["note"]].rstrip() + " " + sentence
-        found.add(key)
-    missing = set(ROWS) - found
-    if missing:
-        raise SystemExit(f"{PATH}: no row for {sorted(missing)}")
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    with open(PATH, "w", newline="") as f:
-        f.write(out.getvalue())
+    benchmark_columns.fill(SOURCE, ("pipeline_layout",), ROWS)
 
 
 if __name__ == "__main__":

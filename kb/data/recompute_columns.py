@@ -7,10 +7,8 @@ nothing.  Every other row keeps its fields, the two new ones empty (not stated).
 
     python3 kb/data/recompute_columns.py
 """
-import csv
-import io
+import benchmark_columns
 
-PATH = "kb/data/benchmarks.csv"
 SOURCE = "megatron-bridge-perf-25-11"
 RECIPES = ("Megatron Bridge performance recipes (megatron-bridge-perf-recipes-25-11, "
            "scripts/performance/configs at the table's commit)")
@@ -68,36 +66,7 @@ ROWS = {
 
 
 def main():
-    with open(PATH, newline="") as f:
-        rows = list(csv.reader(f))
-    header = rows[0]
-    for column in ("recompute", "recompute_layers"):
-        if column not in header:
-            header.append(column)
-            for row in rows[1:]:
-                row.append("")
-    col = {name: i for i, name in enumerate(header)}
-    found = set()
-    for row in rows[1:]:
-        if row[col["source"]] != SOURCE:
-            continue
-        key = (row[col["gpu"]], row[col["gpu_count"]], row[col["workload"]],
-               row[col["precision"]])
-        if key not in ROWS:
-            continue
-        recompute, layers, sentence = ROWS[key]
-        row[col["recompute"]] = recompute
-        row[col["recompute_layers"]] = layers
-        if sentence not in row[col["note"]]:
-            row[col["note"]] = row[col["note"]].rstrip() + " " + sentence
-        found.add(key)
-    missing = set(ROWS) - found
-    if missing:
-        raise SystemExit(f"{PATH}: no row for {sorted(missing)}")
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\n").writerows(rows)
-    with open(PATH, "w", newline="") as f:
-        f.write(out.getvalue())
+    benchmark_columns.fill(SOURCE, ("recompute", "recompute_layers"), ROWS)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,361 @@
+/* decide_llm_calibration.c — the workload's calibrations: the measured rows of its kind that
+ * calibrate an option's utilisation and serving shares, narrowed as a row's leave-one-out
+ * prediction is (decide_llm_accuracy.c), one calibration a GPU vendor computed when an option
+ * of it first needs one; their trace, band and words. */
+#include "decide_llm_accuracy.h"
+#include "decide_llm_rows.h"
+#include "decide_llm.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "model/precision.h"
+
+/* Traces every row c considered: used (with its share) or left out (why). */
+static void trace_rows(decision *d, const struct decide_llm_rows *st, const llm_calibration *c,
+                       int kind)
+{
+    int other = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        const llm_implied *im = &st->cal_implied[i];
+        gw_buf b = GW_BUF_INIT;
+        decide_llm_row_words(&b, r);
+        if (r->kind != kind) {
+            other++;
+            if (st->cal_rows == st->bench)   /* the workload's own rows: each said */
+                decide_trace(d, "LLM calibration: %s: left out, a %s result, not %s", buf_cstr(&b),
+                             r->kind < 0 ? "non-LLM" : decide_llm_kind_name(r->kind),
+                             decide_llm_kind_name(kind));
+        } else if (isnan(im->value)) {
+            decide_trace(d, "LLM calibration: %s: left out, its scenario, GPU or model is not "
+                            "known to the model", buf_cstr(&b));
+        } else if (im->over) {
+            decide_trace(d, "LLM calibration: %s: left out as implausible, it implies %.0f%% %s, "
+                            "above the bound of %.0f%%", buf_cstr(&b), im->value * 100,
+                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation",
+                         (im->share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
+                                                       : DECIDE_LLM_UTILISATION_MAX) * 100);
+        } else if (c->used[i] && kind != DECIDE_LLM_SERVE) {
+            decide_llm_train_layout l;
+            decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
+            decide_trace(d, "LLM calibration: %s: used, %.1f%% utilisation (its stated layout "
+                            "leaves %.1f%% of its GPUs' compute: %.0f%% over the tensor x "
+                            "context parallel group's link, a %.1f%% pipeline bubble)",
+                         buf_cstr(&b), im->value * 100, l.share * 100, l.link_share * 100,
+                         l.bubble * 100);
+            if (l.bubble > 0)
+                decide_cite(d, "megatron-lm-pipeline-paper");
+        } else if (c->used[i]) {
+            decide_trace(d, "LLM calibration: %s: used, %.1f%% %s", buf_cstr(&b), im->value * 100,
+                         im->share == SHARE_BANDWIDTH ? "of the memory bandwidth" : "utilisation");
+        }
+        buf_free(&b);
+    }
+    if (other && st->cal_rows != st->bench)
+        decide_trace(d, "LLM calibration: %d measured rows of other kinds left out (a %s "
+                        "workload is calibrated on %s rows alone)", other,
+                     decide_llm_kind_name(kind), decide_llm_kind_name(kind));
+}
+
+/* The leave-one-out error of c at MODEL_BAND_PERCENTILE, each used row predicted from the others
+ * used; NaN under 2 rows. */
+static double calibration_band(const decision *d, const struct decide_llm_rows *st,
+                               const llm_calibration *c, size_t used)
+{
+    if (used < 2)
+        return NAN;
+    model_calibration mc = {0};
+    llm_implied *im = gw_xmalloc(st->n_cal * sizeof *im);
+    for (size_t i = 0; i < st->n_cal; i++) {   /* only the used rows calibrate each other */
+        im[i] = st->cal_implied[i];
+        if (!c->used[i])
+            im[i].value = NAN;
+    }
+    for (size_t i = 0; i < st->n_cal; i++)
+        if (c->used[i])
+            model_calibration_add(&mc, decide_llm_loo_error(d, st->cal_rows, im, st->n_cal, i) + 1,
+                                  1);
+    free(im);
+    double e = model_calibration_band(&mc);
+    model_calibration_free(&mc);
+    return e;
+}
+
+/* The rows calibrating training that ran at FP8 or FP4 (precision.h: a format that trains with
+ * 16-bit weights): their utilisation is read at BF16's rate x the format's measured speed-up
+ * (decide_precision_rate), which the words say.  0 for serving, whose rows run at their own
+ * format's rate. */
+static size_t low_bit_rows(const struct decide_llm_rows *st, const llm_calibration *c, int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; kind != DECIDE_LLM_SERVE && i < st->n_cal; i++) {
+        const gw_precision *p = gw_precision_find(st->cal_rows[i].b->precision);
+        n += c->used[i] && p && p->trains_as;
+    }
+    return n;
+}
+
+/* The rows the workload's calibrations draw on, once: its benchmark's (scenario gaps filled from
+ * the workload) or the KB's (each stating its own), with the share each of its kind implies. */
+static void calibration_prepare(decision *d, struct decide_llm_rows *st)
+{
+    int kind = decide_llm_workload_kind(d), own = d->w->benchmark != NULL;
+    st->prepared = 1;
+    st->cal_rows = own ? st->bench : st->rows;
+    st->n_cal = own ? st->n_bench : st->n_kb;
+    st->cal_implied = gw_xcalloc(st->n_cal ? st->n_cal : 1, sizeof *st->cal_implied);
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        llm_scenario sc;
+        st->cal_implied[i].value = NAN;
+        if (r->kind == kind && (r->has_model || own) && !decide_llm_row_speculative(r) &&
+            decide_llm_row_scenario(r, own ? d->w : NULL, &sc))
+            st->cal_implied[i] = decide_llm_row_implied(d, r, &sc);
+    }
+}
+
+/* What the workload's calibration prefers, for options of `vendor`: the rows narrowed as a row's
+ * leave-one-out prediction is (row_pref), to the options' GPU vendor's, the workload's
+ * architecture's, number format's and model's, and rows that split no sequence (a decision's
+ * layouts never do).  The rows of the workload's own benchmark are the ones it names: none
+ * narrowed away. */
+static row_pref workload_pref(const decision *d, const char *vendor)
+{
+    if (d->w->benchmark)
+        return (row_pref){NULL, -1, NULL, NULL, -1};
+    return (row_pref){vendor, d->llm.experts > 1, d->w->precision, d->w->model_id, 0};
+}
+
+/* c's scope and words: "calibrated on 13 measured NVIDIA LoRA fine-tune rows of every dense
+ * model" (the vendor where its rows were narrowed to it). */
+static void calibration_words(decision *d, const struct decide_llm_rows *st, llm_calibration *c,
+                              int kind, const row_pref *p, size_t used)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (d->w->benchmark)
+        buf_printf(&b, "the benchmark %s", d->w->benchmark);
+    else
+        buf_puts(&b, c->narrowed & NARROW_MODEL ? d->w->model_id
+                     : c->narrowed & NARROW_MOE ? (p->moe ? "every mixture-of-experts model"
+                                                          : "every dense model")
+                                                : "every model");
+    if (c->narrowed & NARROW_FORMAT)
+        buf_printf(&b, " at %s", d->w->precision);
+    c->scope = buf_detach(&b);
+    if (used) {
+        buf_printf(&b, "calibrated on %zu measured %s%s%s row%s of %s", used,
+                   c->vendor ? c->vendor : "", c->vendor ? " " : "", decide_llm_kind_name(kind),
+                   used == 1 ? "" : "s", c->scope);
+        size_t low_bits = low_bit_rows(st, c, kind);
+        if (low_bits)
+            buf_printf(&b, ", %zu of them FP8 or FP4 runs read at BF16's rate x the format's "
+                           "measured training speed-up", low_bits);
+    } else
+        buf_puts(&b, "the KB's assumed figure");
+    c->words = buf_detach(&b);
+}
+
+/* Computes c, the calibration of options of `vendor` (NULL: not narrowed by vendor) whose rows
+ * are c->used (decide_llm_rows_select, already marked), narrowed: its shares, band, words and
+ * trace. */
+static void calibration_compute(decision *d, llm_calibration *c, const row_pref *p, size_t used)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    int kind = decide_llm_workload_kind(d);
+    decide_llm_rows_shares(d, st->cal_implied, c->used, st->n_cal, &c->mfu, &c->bandwidth,
+                           &c->mfu_rows, &c->bandwidth_rows);
+    if (used && !c->mfu_rows)
+        c->mfu = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind, *p,
+                                          st->n_cal, c->narrowed, SHARE_UTILISATION, c->mfu,
+                                          &c->mfu_rows);
+    if (used && !c->bandwidth_rows && kind == DECIDE_LLM_SERVE)
+        c->bandwidth = decide_llm_widened_share(d, st->cal_rows, st->cal_implied, st->n_cal, kind,
+                                                *p, st->n_cal, c->narrowed, SHARE_BANDWIDTH,
+                                                c->bandwidth, &c->bandwidth_rows);
+    c->band_error = calibration_band(d, st, c, used);
+    calibration_words(d, st, c, kind, p, used);
+    /* The rows used, each with its source, are listed in llm.calibrations and the trace, not
+     * cited one by one: a serving calibration draws on many sources, and the reports are near
+     * their length limit (tests/cli/report.sh). */
+    trace_rows(d, st, c, kind);
+    decide_trace(d, "LLM calibration (%s): %s; utilisation %.1f%% (%d rows), decode bandwidth "
+                    "share %.1f%% (%d rows)%s", decide_llm_kind_name(kind), c->words,
+                 c->mfu * 100, c->mfu_rows, c->bandwidth * 100, c->bandwidth_rows,
+                 c->narrowed & NARROW_LAYOUT ? "; rows that split a sequence over GPUs (context "
+                                               "parallel) left out: no layout here does"
+                                             : "");
+}
+
+/* The index of the calibration options of `vendor` take, computing it where no earlier vendor's
+ * rows were narrowed alike (the same vendor, or none). */
+static size_t calibration_of_vendor(decision *d, const char *vendor)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    for (size_t i = 0; i < st->n_vendors; i++)
+        if (st->vendors[i].vendor == vendor || decide_str_eq(st->vendors[i].vendor, vendor))
+            return st->vendors[i].cal;
+    int kind = decide_llm_workload_kind(d), narrowed;
+    row_pref p = workload_pref(d, vendor);
+    unsigned char *used = gw_xcalloc(st->n_cal ? st->n_cal : 1, 1);
+    size_t n_used = decide_llm_rows_select(st->cal_rows, st->cal_implied, st->n_cal, kind, &p,
+                                           st->n_cal, used, &narrowed);
+    const char *narrowed_to = narrowed & NARROW_VENDOR ? vendor : NULL;
+    size_t k = 0;
+    while (k < st->n_cals && !(st->cals[k].vendor == narrowed_to ||
+                               decide_str_eq(st->cals[k].vendor, narrowed_to)))
+        k++;
+    if (k == st->n_cals) {
+        st->cals = gw_xrealloc(st->cals, (st->n_cals + 1) * sizeof *st->cals);
+        llm_calibration *c = &st->cals[st->n_cals++];
+        *c = (llm_calibration){.vendor = narrowed_to ? gw_xstrdup(narrowed_to) : NULL,
+                               .used = used, .narrowed = narrowed};
+        used = NULL;
+        if (!narrowed_to)
+            p.vendor = NULL;   /* its wider shares read as no vendor's */
+        calibration_compute(d, c, &p, n_used);
+    }
+    free(used);
+    st->vendors = gw_xrealloc(st->vendors, (st->n_vendors + 1) * sizeof *st->vendors);
+    st->vendors[st->n_vendors++] = (llm_vendor_cal){vendor ? gw_xstrdup(vendor) : NULL, k};
+    return k;
+}
+
+const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (!st)
+        return NULL;
+    if (!st->prepared)
+        calibration_prepare(d, st);
+    if (g)
+        st->current = calibration_of_vendor(d, g->vendor);
+    else if (!st->n_cals)
+        st->current = calibration_of_vendor(d, NULL);
+    return &st->cals[st->current];
+}
+
+size_t decide_llm_calibrations(decision *d)
+{
+    decide_llm_rows_calibrate(d, NULL);
+    return d->llm_rows ? d->llm_rows->n_cals : 0;
+}
+
+/* Makes c's utilisation the one training applies (d->llm_mfu, its rows and band), the KB's
+ * assumed figure (cited) where c has no rows; kept where c already is (a what-if's scaled
+ * figure, decide_whatif.c). */
+static void apply_training(decision *d, size_t k)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (st && st->applied == k && !isnan(d->llm_mfu))
+        return;
+    const llm_calibration *c = st ? &st->cals[k] : NULL;
+    if (st)
+        st->applied = k;
+    d->llm_mfu_rows = c ? c->mfu_rows : 0;
+    d->llm_mfu_error = c ? c->band_error : NAN;
+    if (d->llm_mfu_rows) {
+        d->llm_mfu = c->mfu;
+    } else {
+        d->llm_mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+        decide_fact_cite(d, KB_ASSUMED_LLM_MFU);
+    }
+}
+
+void decide_llm_calibration_use(decision *d, size_t i)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (!st || i >= st->n_cals)
+        return;
+    st->current = i;
+    if (d->llm_setup.task != MODEL_INFERENCE)
+        apply_training(d, i);
+}
+
+int decide_llm_calibration_vendors(const decision *d, const char *prefix, gw_buf *b)
+{
+    const struct decide_llm_rows *st = d->llm_rows;
+    if (!st || st->n_cals < 2)
+        return 0;
+    int said = 0;
+    buf_puts(b, prefix);
+    for (size_t i = 0; i < st->n_vendors; i++)
+        if (st->vendors[i].cal == st->current)
+            buf_printf(b, "%s%s", said++ ? " and " : "",
+                       st->vendors[i].vendor ? st->vendors[i].vendor : "unnamed vendors'");
+    buf_puts(b, " GPUs");
+    return 1;
+}
+
+double decide_llm_training_mfu(decision *d, const kb_gpu *g)
+{
+    decide_llm_rows_calibrate(d, g);
+    apply_training(d, d->llm_rows ? d->llm_rows->current : 0);
+    return d->llm_mfu;
+}
+
+int decide_llm_serving_shares(decision *d, const kb_gpu *g, double *mfu, double *bandwidth)
+{
+    const llm_calibration *c = decide_llm_rows_calibrate(d, g);
+    int mfu_measured = c && c->mfu_rows, bandwidth_measured = c && c->bandwidth_rows;
+    *mfu = mfu_measured ? c->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
+    *bandwidth = bandwidth_measured ? c->bandwidth : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    return mfu_measured | bandwidth_measured << 1;
+}
+
+const char *decide_llm_calibration_words(const decision *d)
+{
+    const struct decide_llm_rows *st = d->llm_rows;
+    return st && st->n_cals ? st->cals[st->current].words : "the KB's assumed figure";
+}
+
+int decide_llm_serving_band(decision *d, decide_option *o)
+{
+    const llm_calibration *c = decide_llm_rows_calibrate(d, o->gpu);
+    double e = c ? c->band_error : NAN;
+    if (isnan(e))
+        return 0;
+    o->throughput_lo = o->throughput / (1 + e);
+    o->throughput_hi = o->throughput * (1 + e);
+    gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibrations */
+    buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
+                       "predicted from the others: off by %.1f%% at the %.0fth percentile of "
+                       "those errors; the band is the figure / %.3g to x %.3g",
+               c->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+    return 1;
+}
+
+int decide_llm_serving_method_words(decision *d, gw_buf *b)
+{
+    const llm_calibration *c = decide_llm_rows_calibrate(d, NULL);
+    if (!c || !(c->mfu_rows + c->bandwidth_rows))
+        return 0;
+    buf_puts(b, "; ");
+    if (decide_llm_calibration_vendors(d, "", b))   /* several: each its shares */
+        buf_printf(b, ", %.0f%% of the bandwidth and %.0f%% utilisation: ", c->bandwidth * 100,
+                   c->mfu * 100);
+    buf_printf(b, "those shares are %s (%d and %d rows), each the median of the rows it binds",
+               c->words, c->mfu_rows, c->bandwidth_rows);
+    if (!isnan(c->band_error))
+        buf_printf(b, "; band: their leave-one-out error, %.1f%%", c->band_error * 100);
+    return 1;
+}
+
+int decide_llm_assumption_words(decision *d, gw_buf *b)
+{
+    const llm_calibration *c = decide_llm_rows_calibrate(d, NULL);
+    if (!c || !(c->mfu_rows + c->bandwidth_rows))
+        return 0;
+    if (decide_llm_calibration_vendors(d, "", b))   /* several: each vendor's sentence */
+        buf_printf(b, " compute the model at %.0f%% of their dense tensor rate and read "
+                      "memory while generating at %.0f%% of their bandwidth: %s.",
+                   c->mfu * 100, c->bandwidth * 100, c->words);
+    else
+        buf_printf(b, "A GPU computes the model at %.0f%% of its dense tensor rate and reads "
+                      "memory while generating at %.0f%% of its bandwidth: %s (llm.calibrations "
+                      "in --json names them).", c->mfu * 100, c->bandwidth * 100, c->words);
+    return 1;
+}
+
