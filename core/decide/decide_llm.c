@@ -60,8 +60,7 @@ int decide_llm_setup(decision *d, gw_error *err)
                          .head_dim = w->head_dim,
                          .vocab = w->vocab,
                          .ffn = w->ffn,
-                         .experts = w->experts,
-                         .attention_head_dim = w->attention_head_dim};
+                         .experts = w->experts, .attention_head_dim = w->attention_head_dim};
     model_llm_setup *s = &d->llm_setup;
     s->task = task_of(w);
     s->method = method_of(w);
@@ -589,8 +588,6 @@ static void model_words(gw_buf *b, const decision *d)
         buf_printf(b, " (%.3gB active per token: a mixture of experts)", m->active_params / 1e9);
     buf_printf(b, "; %.0f layers, hidden size %.0f, %.0f attention heads, %.0f KV heads of %.0f",
                m->layers, m->hidden, m->heads, m->kv_heads, m->head_dim);
-    if (m->attention_head_dim > 0 && m->attention_head_dim != m->head_dim)
-        buf_printf(b, " (attention's products over %.4g a head)", m->attention_head_dim);
     buf_puts(b, "; vocabulary ");
     view_format_number(b, m->vocab, 0);
     if (!isnan(w->context)) {

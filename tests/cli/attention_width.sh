@@ -27,8 +27,6 @@ check_eq "DeepSeek-V3 pre-training: attention 3 x 4 x 61 x 4096 x 128 x 160" \
     "$(jqr '.llm.speed_terms.attention_flops_per_token')" 61404610560
 check_eq "DeepSeek-V3 pre-training: 6 x 37e9 + attention = 283,404,610,560 FLOPs a token" \
     "$(jqr '.llm.speed_terms.flops_per_token')" 283404610560
-check_eq "the model's words say the products' width beside the cache's" \
-    "$(jqr '.llm.model_text | test("1 KV heads of 288 \\(attention.s products over 160 a head\\)")')" true
 check_eq "the method's attention line names both widths" \
     "$(jqr '.method.llm_terms[0] | test("head size: 160, the mean width a head.s q.k and scores.v run over; not 288, the cache.s")')" true
 
