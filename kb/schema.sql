@@ -875,3 +875,12 @@ CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_c
     precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
     output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
     virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers, pipeline_layout);
+
+-- (catalog) Issue 28, the width a head's two attention products run over where it differs from
+-- the cache's: the mean of q.k's and scores.v's (a model's attention FLOPs are 4 x tokens x heads
+-- x that a layer and token attending to `tokens` positions).  Multi-head latent attention is
+-- written as 1 KV head of (latent + rotary key) / 2 values, which sizes its cache, while its
+-- products run over qk_nope_head_dim + qk_rope_head_dim (q.k) and v_head_dim (scores.v): 192
+-- and 128 a head for DeepSeek-V3, so 160, not 288.  NULL: head_dim.  An upgraded KB gets the
+-- figures with gpuwise kb import kb/data/models.csv; until then its models count head_dim.
+ALTER TABLE model ADD COLUMN attention_head_dim REAL CHECK (attention_head_dim > 0);

@@ -60,7 +60,7 @@ int decide_llm_setup(decision *d, gw_error *err)
                          .head_dim = w->head_dim,
                          .vocab = w->vocab,
                          .ffn = w->ffn,
-                         .experts = w->experts};
+                         .experts = w->experts, .attention_head_dim = w->attention_head_dim};
     model_llm_setup *s = &d->llm_setup;
     s->task = task_of(w);
     s->method = method_of(w);

@@ -121,6 +121,12 @@ view *decide_llm_method_terms(const decision *d, gw_buf *b)
                       "heads x head size, 16 with checkpointing (here %.3g of %.3g GFLOP)",
                    decide_llm_train_attention_flops(d) / 1e9, fpt / 1e9);
     }
+    if (m->attention_head_dim > 0 && m->attention_head_dim != m->head_dim) {
+        int serving = d->llm_setup.task == MODEL_INFERENCE;
+        buf_printf(b, " (head size: %s%.4g, the mean width a head's q.k and scores.v run over; "
+                      "%s%.4g, the cache's)", serving ? "the prompt's " : "",
+                   m->attention_head_dim, serving ? "a decode step's " : "not ", m->head_dim);
+    }
     buf_puts(b, ": the full square, as the utilisations used were measured (palm-paper); "
                 "FlashAttention's causal kernels spend about half (flashattention-2-paper); no "
                 "sliding window");

@@ -270,6 +270,11 @@ typedef struct kb_model {
     char *hf_repo;              /* the canonical Hugging Face repository id; NULL: none */
     double params, active_params, layers, hidden, heads, kv_heads, head_dim, ffn, vocab, context;
     double experts, experts_active;
+    /* The mean width of a head's two attention products (q.k and scores.v) where it differs
+     * from head_dim, the cache's: multi-head latent attention caches a latent and a rotary key
+     * (written as 1 KV head of their mean) but multiplies over qk_nope + qk_rope and v_head_dim
+     * values a head.  NaN: head_dim. */
+    double attention_head_dim;
 } kb_model;
 
 /* A cloud provider as the KB's prices name it (kb/data/providers.csv): what kind of seller it

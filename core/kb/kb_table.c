@@ -324,6 +324,9 @@ static const kb_column model_cols[] = {
     COL("source", KB_TEXT, KB_REQUIRED | KB_CITES | KB_META, NULL, S(kb_model, source)),
     COL("note", KB_TEXT, KB_META, NULL, S(kb_model, note)),
     COL("hf_repo", KB_TEXT, 0, NULL, S(kb_model, hf_repo)),   /* "owner/name"; NULL: none */
+    /* Added by schema version 16: the mean width of a head's q.k and scores.v where it is not
+     * head_dim (multi-head latent attention); NULL: head_dim */
+    MODEL_NUMBER(attention_head_dim, KB_POSITIVE),
 };
 #undef MODEL_NUMBER
 #undef ROW

@@ -204,6 +204,9 @@ typedef struct model_llm {
     double layers, hidden, heads, kv_heads, head_dim, vocab;
     double ffn;                 /* feed-forward width (of one expert); NaN: from params */
     double experts;             /* feed-forward experts a layer (NaN or 1: dense) */
+    /* The mean width of a head's q.k and scores.v (model_llm_attention_flops) where it is not
+     * head_dim, the cache's (multi-head latent attention); NaN or 0: head_dim */
+    double attention_head_dim;
 } model_llm;
 
 typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
@@ -332,12 +335,15 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
  * as the model FLOPs utilisation counts them: the full square, 2 x 2 x layers x tokens x heads x
  * head_dim a token that attends to `tokens` positions in one forward pass, so 12 x layers x
  * sequence x heads x head_dim a trained token (forward 4, backward 8: PaLM's appendix B,
- * palm-paper, 6N + 12 L H Q T; Megatron-LM's and torchtitan's counts are the same).  The
- * utilisations the model applies (llm_mfu, the published spreads) were measured by that
- * count, so tokens/s = rate x utilisation / those FLOPs reproduces them.  FlashAttention's
- * causal kernels skip the blocks above the diagonal (flashattention-2-paper) and so spend about
- * half of it: the attention is, in effect, run at twice the stated utilisation.  The catalog
- * gives no sliding window: every layer attends to the whole sequence. */
+ * palm-paper, 6N + 12 L H Q T; Megatron-LM's and torchtitan's counts are the same).  head_dim
+ * there is the products' width, attention_head_dim where the model gives one: q.k over 192
+ * values a head and scores.v over 128 in DeepSeek-V3's latent attention count 2 x (192 + 128)
+ * = 4 x 160, not the 4 x 288 of the cache's width.  The utilisations the model applies
+ * (llm_mfu, the published spreads) were measured by that count, so tokens/s = rate x
+ * utilisation / those FLOPs reproduces them.  FlashAttention's causal kernels skip the blocks
+ * above the diagonal (flashattention-2-paper) and so spend about half of it: the attention is,
+ * in effect, run at twice the stated utilisation.  The catalog gives no sliding window: every
+ * layer attends to the whole sequence. */
 double model_llm_attention_flops(const model_llm *m, double tokens);
 /* FLOPs of a prompt of `context` tokens in one forward pass: 2 x active params x context + its
  * attention, context x model_llm_attention_flops(context) (the full square, as training counts
@@ -450,7 +456,8 @@ double model_llm_layer_latency_s(const model_llm *m);
  * pp stages in min(pp, sequences) micro-batches; a stage's step for one micro-batch reads its
  * layers' weights and the micro-batch's KV cache at bandwidth x decode_fraction and computes
  * its FLOPs (2 x active params a token, + its attention over the average context,
- * model_llm_attention_flops) at tflops x mfu, over tp GPUs, whichever is slower, plus its
+ * model_llm_attention_flops' count at head_dim, the cache's width, which a decode step's query
+ * multiplies against) at tflops x mfu, over tp GPUs, whichever is slower, plus its
  * layers' fixed latency (model_llm_layer_latency_s: the floor a step never goes below), their
  * all-reduces (model_llm_allreduce_s) and one hop to the next stage (the last stage's hop takes
  * the sampled token back to the first).  A token of a sequence passes every stage, so a decode

@@ -70,6 +70,12 @@ static const workload_field model_fields[] = {
     ARCH(heads, "heads", "attention heads"),
     ARCH(kv_heads, "heads", "key/value heads (fewer than heads with grouped-query attention)"),
     ARCH(head_dim, "units", "size of one attention head"),
+    /* a mean of two widths need not be whole */
+    {.name = "attention_head_dim", .type = FIELD_NUMBER, .at = AT(attention_head_dim), .lo = 1,
+     .hi = 1e9, .unit = "units",
+     .help = "the mean width of a head's q.k and scores.v where it is not head_dim (multi-head "
+             "latent attention: (qk_nope_head_dim + qk_rope_head_dim + v_head_dim) / 2); "
+             "default: head_dim"},
     ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
     ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
     ARCH(vocab, "tokens", "vocabulary size"),

@@ -271,7 +271,7 @@ int workload_resolve_model(const char *file, workload *w, gw_error *err)
         {&w->heads, m.heads},       {&w->kv_heads, m.kv_heads},
         {&w->head_dim, m.head_dim}, {&w->vocab, m.vocab},
         {&w->context, m.context},   {&w->ffn, m.ffn},
-        {&w->experts, m.experts},
+        {&w->experts, m.experts},   {&w->attention_head_dim, m.attention_head_dim},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
         if (isnan(*take[i].slot))

@@ -16,20 +16,26 @@
 #include "model/model.h"
 
 /* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
- * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts. */
-static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN};
+ * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts, the
+ * attention products' width (NaN: the head size). */
+static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN,
+                                    NAN};
 static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000,
-                                    11008, NAN};
+                                    11008, NAN, NAN};
 static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
-                                    14336, NAN};
+                                    14336, NAN, NAN};
 static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
-                                     128256, 28672, NAN};
-static const model_llm llama2_70b = {68.977e9, 68.977e9, 80, 8192, 64, 8, 128, 32000, 28672, NAN};
+                                     128256, 28672, NAN, NAN};
+static const model_llm llama2_70b = {68.977e9, 68.977e9, 80, 8192, 64, 8, 128, 32000, 28672, NAN,
+                                     NAN};
 static const model_llm llama31_405b = {405.853e9, 405.853e9, 126, 16384, 128, 8, 128, 128256,
-                                       53248, NAN};
-static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8};
-/* Multi-head latent attention as the catalog writes it: 1 KV head of 288 values. */
-static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256};
+                                       53248, NAN, NAN};
+static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8,
+                                  NAN};
+/* Multi-head latent attention as the catalog writes it: 1 KV head of 288 values (the cache's
+ * 512 + 64 = 576 a token and layer, halved), its products over (192 + 128) / 2 = 160 a head. */
+static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256,
+                                      160};
 
 static void weight_bytes_and_kv(void **state)
 {
@@ -168,7 +174,7 @@ static void embeddings_stay_16bit(void **state)
      * one table: its published count, so the table is tied and (1,235,814,400 - 262,668,288)
      * x 0.53125 + 262,668,288 x 2 = 0.51698 + 0.52534 = 1.04232 GB. */
     const model_llm llama32_1b = {1.2358144e9, 1.2358144e9, 16, 2048, 32, 8, 64, 128256, 8192,
-                                  NAN};
+                                  NAN, NAN};
     model_llm_shape shape;
     model_llm_shape_of(&llama32_1b, &shape);
     assert_float_equal(shape.tables, 1, 0);
@@ -180,7 +186,7 @@ static void embeddings_stay_16bit(void **state)
 }
 
 /* GPT-3 175B's configuration: a plain MLP of 4 x hidden, one (tied) embedding table. */
-static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152, NAN};
+static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152, NAN, NAN};
 
 static void activations_from_the_feed_forward_width(void **state)
 {
@@ -290,6 +296,38 @@ static void training_flops_and_exchange(void **state)
     assert_float_equal(model_llm_exchange_bytes(&llama2_7b, &lora), 159.9e6, 0.1e6);
 }
 
+/* Multi-head latent attention's FLOPs run over its products' width, not its cache's. */
+static void attention_over_the_products_width(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3 pre-trained on 4,096-token sequences: 6 x 37e9 = 222e9 + attention 3 x 4 x 61
+     * layers x 4,096 x 128 heads x 160 (q.k over 128 + 64 = 192 a head, scores.v over 128: their
+     * mean) = 61,404,610,560: 283,404,610,560 FLOPs a token.  Over head_dim, the cache's 288, it
+     * was 222e9 + 3 x 4 x 61 x 4,096 x 128 x 288 = 110,528,299,008: 332,528,299,008, what a
+     * model without the width still counts. */
+    model_llm_setup pre = {.task = MODEL_TRAIN, .method = MODEL_TUNE_FULL, .precision = "bf16",
+                           .sequence_length = 4096};
+    assert_float_equal(model_llm_train_flops_per_token(&deepseek_v3, &pre), 283404610560.0, 1);
+    model_llm cache_wide = deepseek_v3;
+    cache_wide.attention_head_dim = NAN;
+    assert_float_equal(model_llm_train_flops_per_token(&cache_wide, &pre), 332528299008.0, 1);
+    cache_wide.attention_head_dim = 0;   /* a designated initializer's default: head_dim too */
+    assert_float_equal(model_llm_train_flops_per_token(&cache_wide, &pre), 332528299008.0, 1);
+    /* A prompt of 4,096 tokens: 4,096 x 4 x 61 x 4,096 x 128 x 160 = 83,837,761,617,920 of
+     * attention.  A decode step's query still multiplies the cache as held, 288 wide: a prompt
+     * of 4,095 and 2 tokens out attend to 4,095 + 2 / 2 = 4,096 positions on average, 4 x 61 x
+     * 4,096 x 128 x 288 = 36,842,766,336, + 2 x 37e9, at a batch of 1. */
+    assert_float_equal(model_llm_prefill_flops(&deepseek_v3, 4096) - 2 * 37e9 * 4096,
+                       83837761617920.0, 1e3);
+    model_llm_layout one = {.tp = 1, .pp = 1};
+    model_llm_setup serve = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1};
+    model_serving v;
+    model_llm_serving(&deepseek_v3, &serve, 4095, 2, &one, 2250, 8000, 0.4, 0.7, &v);
+    assert_float_equal(v.flops_per_step, 74e9 + 36842766336.0, 1);
+    /* A model whose heads' products are their cache's width: Llama 3 8B unchanged. */
+    assert_float_equal(model_llm_attention_flops(&llama3_8b, 4096), 4 * 32 * 4096 * 4096.0, 0);
+}
+
 static void attention_at_long_context(void **state)
 {
     (void)state;
@@ -373,8 +411,9 @@ static void one_stream_decode_against_published(void **state)
      * bytes (NVFP4: 4 bits + an 8-bit scale per 16) + 35,136 B of FP8 latent cache a token x
      * 2,000 = 20.883 GB / (8 x 0.7 x 7700 GB/s) = 0.484 ms; all-reduces 2 x 61 x (10 us + 1.75 x
      * 7168 x 2 / 900e9) = 1.223 ms; 61 layers x (23 + 72 us of routing) = 5.795 ms: 7.503 ms.
-     * The prompt (2 x 37e9 x 1000 + 1000 x 4 x 61 x 1000 x 36,864 = 82.99 TFLOP) 13.30 ms once
-     * in 2,000 tokens: 133.17 tokens/s.  Published: 111 tokens/s without speculative decoding
+     * The prompt (2 x 37e9 x 1000 + 1000 x 4 x 61 x 1000 x 128 x 160 = 74 + 4.997 = 78.997
+     * TFLOP: attention over its products' 160 a head, not the cache's 288, which counted 82.99)
+     * 13.16 ms once in 2,000 tokens: 133.17 tokens/s.  Published: 111 tokens/s without speculative decoding
      * (trtllm-deepseek-r1-b200-latency; 253 and 368 with three multi-token-prediction draft
      * layers accepting 2.82 and 3.10 tokens a step, which this model does not count): 20% over.
      * Without the floor the model said 1 / (0.484 + 1.223 ms) = 586 tokens/s. */
@@ -382,6 +421,8 @@ static void one_stream_decode_against_published(void **state)
     model_llm_setup fp4 = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 1};
     model_llm_serving(&deepseek_v3, &fp4, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
     assert_float_equal(v.bytes_per_step, 20.883e9, 0.001e9);
+    assert_float_equal(v.prefill_attention_flops, 4.99712e15 / 1000, 1);
+    assert_float_equal(v.prefill_s * 1e3, 13.159, 0.001);
     assert_float_equal(v.floor_s * 1e3, 5.795, 1e-9);
     assert_float_equal(v.step_s * 1e3, 7.503, 0.001);
     assert_float_equal(v.tokens_per_s, 133.17, 0.01);
@@ -534,6 +575,7 @@ int main(void)
         cmocka_unit_test(card_capacity),
         cmocka_unit_test(training_flops_and_exchange),
         cmocka_unit_test(attention_at_long_context),
+        cmocka_unit_test(attention_over_the_products_width),
         cmocka_unit_test(prefill_of_a_128k_prompt),
         cmocka_unit_test(one_stream_decode_against_published),
         cmocka_unit_test(decode_bound_by_bandwidth),

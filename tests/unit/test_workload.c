@@ -446,7 +446,8 @@ static void absent_tables_take_defaults(void **state)
         buf_cstr(&b),
         "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"task\":\"train\","
         "\"model\":{\"name\":null,\"params\":null,\"active_params\":null,\"layers\":null,"
-        "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,\"ffn\":null,"
+        "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,"
+        "\"attention_head_dim\":null,\"ffn\":null,"
         "\"experts\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
@@ -492,8 +493,8 @@ static const view *field_entry(const view *fields, const char *name)
  * price_max_age_days and region are issue 13's and 14's; task, finetune, sharding,
  * activation_checkpointing, sequence_length and inference issue 15's; stale_ok issue 26's;
  * redundancy, production, server_room, site_power_kw, support_fraction and discount_rate
- * issue 27's: 41), model's 15 (4, and a language model's name, active_params and 9
- * architecture figures), work's 5 (tokens), electricity's 2, finetune's 2 and inference's 8
+ * issue 27's: 41), model's 16 (4, and a language model's name, active_params and 10
+ * architecture figures, attention_head_dim the tenth), work's 5 (tokens), electricity's 2, finetune's 2 and inference's 8
  * (requests_per_s and utilisation, issue 27's) = 73 entries, each with help text. */
 static void field_list_describes_every_field(void **state)
 {
@@ -504,8 +505,9 @@ static void field_list_describes_every_field(void **state)
      * inference.requests_per_s, inference.utilisation, redundancy, production and
      * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate (77);
      * a language model's training memory gradient_accumulation and fused_loss (79);
-     * hours_needed_on, the card a need is measured on (80) */
-    assert_int_equal(view_len(fields), 80);
+     * hours_needed_on, the card a need is measured on (80); model.attention_head_dim, the width
+     * latent attention's products run over where it is not head_dim (81) */
+    assert_int_equal(view_len(fields), 81);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
