@@ -382,7 +382,9 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                        w->serve_concurrency / o->sequences);
     if (w->serve_arrival_rate > 0)   /* every serving replica holds its share of the load */
         busy = decide_llm_serving_replicas(d, o->replicas);
-    o->throughput = decide_llm_served_tokens(d, &v, o->sequences) * busy;
+    o->throughput = v.tokens_per_s * busy;
+    if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
+        o->throughput = decide_llm_arrival_end(d, o, rate, mfu, bw);
     if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
         if (w->serve_arrival_rate > 0)   /* both shares x or / (1 + e), re-solved */
             decide_llm_arrival_band(d, o, rate, mfu, bw, o->throughput / o->throughput_lo);

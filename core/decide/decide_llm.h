@@ -75,16 +75,21 @@ double decide_llm_inflight_limit(const decision *d, const decide_option *o, int 
 double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
                            int serving, double limit, double tflops, double mfu,
                            double decode_fraction, int *keeps_up);
+/* Under an arrival rate, the capacity of `serving` replicas of o laid out tp x pp: the most
+ * tokens/s they complete (decide_llm_completed_tokens) at the most requests in flight within
+ * limit and the time-per-token target (all of limit where none is stated or none meets it).
+ * The demand is carried exactly where it is at most this.  At the fixed point itself what they
+ * complete is the demand, which says nothing of the room left. */
+double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
+                                   int serving, double limit, double tflops, double mfu,
+                                   double decode_fraction);
 /* Seconds a request spends in flight on v: its prompt + output tokens x time per token. */
 double decide_llm_request_seconds(const decision *d, const model_serving *v);
 /* Tokens a second a replica of v completes with n requests in flight: n x output tokens / a
  * request's seconds (Little's law). */
 double decide_llm_completed_tokens(const decision *d, const model_serving *v, double n);
-/* Tokens/s a replica of v generates at n in flight: the model's n / time per token, or under an
- * arrival rate decide_llm_completed_tokens. */
-double decide_llm_served_tokens(const decision *d, const model_serving *v, double n);
-/* Under an arrival rate, what o's serving replicas complete at shares mfu and bw (rate the
- * tensor rate), each at its own in flight: the demand where they keep up, less where not. */
+/* Under an arrival rate, o's capacity (decide_llm_arrival_capacity) at shares mfu and bw (rate
+ * the tensor rate). */
 double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
                               double mfu, double bw);
 /* Under an arrival rate, o's band (a calibrated one's ratio, 1 + its error) re-solved at both

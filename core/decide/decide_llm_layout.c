@@ -166,28 +166,13 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     return hi;
 }
 
-/* Tokens/s a replica of v generates at n in flight: the model's n / time per token; under an
- * arrival rate, what it completes (Little's law), the demand where it keeps up. */
-double decide_llm_served_tokens(const decision *d, const model_serving *v, double n)
-{
-    return d->w->serve_arrival_rate > 0 ? decide_llm_completed_tokens(d, v, n)
-                                        : v->tokens_per_s;
-}
-
-/* The tokens/s o's serving replicas complete at the load's own in flight at shares mfu and
- * bw: the demand where they keep up, less where not even their limit carries it. */
 double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
                               double mfu, double bw)
 {
-    int serving = decide_llm_serving_replicas(d, o->replicas), keeps_up;
-    double limit = decide_llm_inflight_limit(d, o, o->tp, o->pp > 1 ? o->pp : 1, o->replicas);
-    double n = decide_llm_inflight(d, o, o->tp, o->pp > 1 ? o->pp : 1, serving, limit, rate,
-                                   mfu, bw, &keeps_up);
-    model_serving v;
-    decide_option at = *o;
-    at.sequences = n;
-    decide_llm_serving_of(d, &at, rate, mfu, bw, &v);
-    return decide_llm_completed_tokens(d, &v, n) * serving;
+    int pp = o->pp > 1 ? o->pp : 1;
+    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
+    return decide_llm_arrival_capacity(d, o, o->tp, pp, decide_llm_serving_replicas(d, o->replicas),
+                                       limit, rate, mfu, bw);
 }
 
 /* A calibrated band under an arrival rate: both shares / and x ratio (1 + the leave-one-out
@@ -243,6 +228,31 @@ void decide_llm_inflight_words(const decision *d, const decide_option *o,
     }
     buf_printf(how, ", in flight %.3g requests/s x %.3g s a request = %.3g (Little's law)",
                d->w->serve_arrival_rate, seconds, d->w->serve_arrival_rate * seconds);
+}
+
+double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
+                                   int serving, double limit, double tflops, double mfu,
+                                   double decode_fraction)
+{
+    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
+    model_serving v;
+    serving_at(d, o, tp, pp, limit, tflops, mfu, decode_fraction, &v);
+    if (target_s > 0 && v.tpot_s > target_s) {
+        /* the time per token rises with the requests in flight: the most within the target */
+        double lo = 0, hi = limit;
+        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
+            double mid = (lo + hi) / 2;
+            serving_at(d, o, tp, pp, mid, tflops, mfu, decode_fraction, &v);
+            if (v.tpot_s <= target_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
+            most = lo;
+        serving_at(d, o, tp, pp, most, tflops, mfu, decode_fraction, &v);
+    }
+    return decide_llm_completed_tokens(d, &v, most) * serving;
 }
 
 /* Under an arrival rate: l's requests in flight on each serving replica, the fixed point of
@@ -301,10 +311,12 @@ static int layout_try(const decision *d, const decide_option *o, int gpus, doubl
                       o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
                       d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
     if (arrival) {
-        /* Every serving replica holds its share of the load; what they complete together is
-         * the demand where they keep up, less where they do not (a shortfall above 1). */
-        l->tokens_per_s = decide_llm_completed_tokens(d, &l->serving, l->sequences) *
-                          l->serving_replicas;
+        /* Every serving replica holds its share of the load; their capacity is the most load
+         * they carry within the limit and the time-per-token target: below the demand where
+         * they cannot keep up (a shortfall above 1). */
+        l->tokens_per_s = decide_llm_arrival_capacity(
+            d, o, tp, pp, l->serving_replicas, l->limit, rate, d->facts[KB_ASSUMED_LLM_MFU].value,
+            d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value);
         l->shortfall = shortfall_of(d->w, l);
         return 1;
     }
