@@ -401,11 +401,14 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     char spread[32] = "";
     if (o->tp * o->pp > 1)
         snprintf(spread, sizeof spread, " over %d GPUs", o->tp * o->pp);
-    if (w->serve_arrival_rate > 0)
+    if (w->serve_arrival_rate > 0)   /* the requests in flight the load keeps */
         decide_llm_inflight_words(d, o, &v, how);
-    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB%s "
+    else
+        buf_printf(how, ", up to %.0f sequence%s a replica", o->sequences,
+                   o->sequences == 1 ? "" : "s");
+    buf_printf(how, "; a decode step %.1f ms (%s bound: %.3g GB%s "
                     "at %.0f%% of %.0f GB/s each, %.3g GFLOP at %.0f%% of %.0f %s %s each)",
-               o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
+               v.step_s * 1e3, decide_llm_step_bound(&v),
                v.bytes_per_step / 1e9, spread, bw * 100, o->gpu->memory_bandwidth_gbs,
                v.flops_per_step / 1e9, mfu * 100, rate, run->computes,
                gw_precision_rate_unit(run));

@@ -226,8 +226,9 @@ void decide_llm_inflight_words(const decision *d, const decide_option *o,
                    completed / d->w->serve_output, d->w->serve_arrival_rate);
         return;
     }
-    buf_printf(how, ", in flight %.3g requests/s x %.3g s a request = %.3g (Little's law)",
-               d->w->serve_arrival_rate, seconds, d->w->serve_arrival_rate * seconds);
+    buf_printf(how, ", %.3g requests/s x %.3g s a request = %.3g in flight (Little's law), %.3g "
+                    "a replica", d->w->serve_arrival_rate, seconds,
+               d->w->serve_arrival_rate * seconds, o->sequences);
 }
 
 double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
