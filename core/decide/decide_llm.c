@@ -519,17 +519,21 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     gw_buf b = GW_BUF_INIT;
     if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
         return NULL;
-    if (o->tpot_ms > w->target_tpot_ms)
+    /* Under an arrival rate, what its serving replicas complete at o->sequences in flight
+     * (Little's law): short of the demand, no count it admits keeps up, whatever its latency. */
+    double completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) *
+                       w->serve_output / ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
+    if (w->serve_arrival_rate > 0 && completed < w->target_tokens_per_s * (1 - 1e-9))
+        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
+                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
+                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
+                   o->sequences, completed, w->target_tokens_per_s);
+    else if (o->tpot_ms > w->target_tpot_ms)
         buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
                        "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
     else if (o->ttft_ms > w->target_ttft_ms)
         buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
                    w->target_ttft_ms);
-    else if (o->capacity < w->target_tokens_per_s && w->serve_arrival_rate > 0)
-        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
-                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
-                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
-                   o->sequences, o->capacity, w->target_tokens_per_s);
     else if (o->capacity < w->target_tokens_per_s)
         buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
                    w->target_tokens_per_s);
