@@ -520,10 +520,12 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
         return NULL;
     /* Under an arrival rate, what its serving replicas complete at o->sequences in flight
-     * (Little's law): short of the demand, no count it admits keeps up, whatever its latency. */
+     * (Little's law): short of the demand, with a capacity short of it too (a what-if scales
+     * the time per token, not the requests in flight), no count it admits keeps up. */
     double completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) *
                        w->serve_output / ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
-    if (w->serve_arrival_rate > 0 && completed < w->target_tokens_per_s * (1 - 1e-9))
+    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
+        completed < w->target_tokens_per_s * (1 - 1e-9))
         buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
                        "flight (%.3g, its memory's KV cache or inference.concurrency) it "
                        "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
