@@ -113,3 +113,11 @@ check_out "inflight: the method's sentence" \
     "requests in flight, under an arrival rate: each serving replica holds the n = arrival rate"
 run "$GW" --kb "$KB" report "$T/closed.lua" --format md
 check_out_not "inflight: no such sentence without one" "under an arrival rate: each serving"
+
+# llm-serving states 32 in flight and a tokens_per_s target, no arrival rate: each option's
+# replicas hold ceil(32 / replicas), as before (its figures are unchanged by the arrival rate's
+# fixed point: the same decide --json before and after it).
+run "$GW" decide "$ROOT/examples/llm-serving.lua" --json
+check_eq "inflight: llm-serving's options hold ceil(32 / replicas) each" \
+    "$(jqr '[.options[] | select(.sequences_per_replica != null and .replicas > 0) | select(.sequences_per_replica != ((32 / .replicas) | ceil))] | length')" 0
+check_out_not "inflight: llm-serving says nothing of an arrival rate" "in flight (Little's law)"
