@@ -46,7 +46,9 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
     o->throughput = o->throughput_hi = demand;
     buf_puts(how, "; it can generate up to ");
     view_format_number(how, o->capacity, 0);
-    buf_puts(how, " tokens/s at this concurrency and is costed for the ");
+    buf_puts(how, w->serve_arrival_rate > 0 ? " tokens/s at the load's requests in flight and "
+                                              "is costed for the "
+                                            : " tokens/s at this concurrency and is costed for the ");
     view_format_number(how, demand, 0);
     buf_puts(how, isnan(w->serve_requests_per_s) ? " demanded (inference.tokens_per_s)"
                                                  : " demanded (inference.requests_per_s x "
@@ -341,9 +343,10 @@ static void in_flight_words(gw_buf *b, const decision *d, const decide_option *b
     buf_printf(b, " At %.3g s a request on the recommendation, about ", seconds);
     view_format_number(b, in_flight, in_flight < 10 ? 1 : 0);
     buf_puts(b, " requests are in flight (Little's law)");
-    /* A quarter off is a different load; fewer than one request in flight is one. */
+    /* A quarter off is a different load; fewer than one request in flight is one.  Under an
+     * arrival rate the load sets them (decide_llm_layout.c): nothing to state. */
     double stated = w->serve_concurrency, implied = fmax(1, ceil(in_flight));
-    if (implied > stated * 1.25 || implied < stated / 1.25) {
+    if (!(w->serve_arrival_rate > 0) && (implied > stated * 1.25 || implied < stated / 1.25)) {
         buf_puts(b, "; the workload states ");
         view_format_number(b, stated, 0);
         buf_puts(b, " (inference.concurrency), so the capacities are for another load than "

@@ -324,6 +324,10 @@ static void serve_band(decision *d, decide_option *o, double rate, double busy)
     decide_llm_serving_of(d, o, rate, mfu_hi, bw_hi, &high);
     o->throughput_lo = low.tokens_per_s * busy;
     o->throughput_hi = high.tokens_per_s * busy;
+    if (d->w->serve_arrival_rate > 0) {   /* each end's own in flight */
+        o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu_lo, bw_lo);
+        o->throughput_hi = decide_llm_arrival_end(d, o, rate, mfu_hi, bw_hi);
+    }
     static const char *const sources[] = {LLM_DECODE_BANDWIDTH_SOURCES};
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
         decide_option_cite(d, o, sources[i]);
@@ -339,42 +343,6 @@ static void serve_band(decision *d, decide_option *o, double rate, double busy)
                mfu_lo * 100, mfu_hi * 100, bw_lo * 100, bw_hi * 100);
     free(o->throughput_band_basis);
     o->throughput_band_basis = buf_detach(&basis);
-}
-
-/* The sources of the parallel costs o's layout pays (model.h's MODEL_ALLREDUCE_LATENCY_*,
- * MODEL_PIPELINE_HOP_LATENCY_S). */
-static void parallel_cites(decision *d, decide_option *o)
-{
-    if (o->tp > 1)
-        decide_option_cite(d, o, o->nvlink || decide_gpu_board_link(o->gpu)
-                                     ? "sglang-allreduce-h100"
-                                     : "sglang-allreduce-pcie");
-    if (o->pp > 1)
-        decide_option_cite(d, o, "vllm-roce-allreduce");
-}
-
-/* How a replica's tensor-parallel all-reduces and pipeline hops add to its decode step. */
-static void parallel_words(const decision *d, const decide_option *o, const model_serving *v,
-                           gw_buf *how)
-{
-    if (o->tp > 1) {
-        int board = decide_gpu_board_link(o->gpu);
-        double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
-                                     o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
-        buf_printf(how, ", %.3g ms all-reduces (%.0f us each, %.0f GB/s over %s)",
-                   v->allreduce_s * 1e3,
-                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
-                       1e6,
-                   link,
-                   board ? "the board's link"
-                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer");
-    }
-    if (o->pp > 1)
-        buf_printf(how, ", %.3g ms hops between %d pipeline stages on %d machines (%.0f us each "
-                        "over %.0f Gb/s, %.0f micro-batch%s in flight)",
-                   v->hop_s * 1e3, o->pp, o->pp, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
-                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps,
-                   fmin(o->pp, o->sequences), fmin(o->pp, o->sequences) == 1 ? "" : "es");
 }
 
 static void serve_speed(decision *d, decide_option *o, gw_buf *how)
@@ -395,7 +363,9 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
             decide_fact_cite(d, fact);
             decide_option_cite(d, o, d->facts[fact].source);
         }
-    parallel_cites(d, o);
+    decide_llm_parallel_cites(d, o);
+    if (d->w->serve_arrival_rate > 0)   /* the load's in flight at these shares */
+        decide_llm_arrival_inflight(d, o, rate, mfu, bw);
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
@@ -410,9 +380,17 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
      * unless there are fewer requests than replicas); redundancy's spares generate nothing. */
     double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
                        w->serve_concurrency / o->sequences);
+    if (w->serve_arrival_rate > 0)   /* every serving replica holds its share of the load */
+        busy = decide_llm_serving_replicas(d, o->replicas);
     o->throughput = v.tokens_per_s * busy;
-    if (!decide_llm_serving_band(d, o))   /* calibrated: its leave-one-out band */
+    if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
+        o->throughput = decide_llm_arrival_end(d, o, rate, mfu, bw);
+    if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
+        if (w->serve_arrival_rate > 0)   /* both shares x or / (1 + e), re-solved */
+            decide_llm_arrival_band(d, o, rate, mfu, bw, o->throughput / o->throughput_lo);
+    } else {
         serve_band(d, o, rate, busy);
+    }
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
@@ -423,15 +401,20 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     char spread[32] = "";
     if (o->tp * o->pp > 1)
         snprintf(spread, sizeof spread, " over %d GPUs", o->tp * o->pp);
-    buf_printf(how, ", up to %.0f sequence%s a replica; a decode step %.1f ms (%s bound: %.3g GB%s "
+    if (w->serve_arrival_rate > 0)   /* the requests in flight the load keeps */
+        decide_llm_inflight_words(d, o, &v, how);
+    else
+        buf_printf(how, ", up to %.0f sequence%s a replica", o->sequences,
+                   o->sequences == 1 ? "" : "s");
+    buf_printf(how, "; a decode step %.1f ms (%s bound: %.3g GB%s "
                     "at %.0f%% of %.0f GB/s each, %.3g GFLOP at %.0f%% of %.0f %s %s each)",
-               o->sequences, o->sequences == 1 ? "" : "s", v.step_s * 1e3, decide_llm_step_bound(&v),
+               v.step_s * 1e3, decide_llm_step_bound(&v),
                v.bytes_per_step / 1e9, spread, bw * 100, o->gpu->memory_bandwidth_gbs,
                v.flops_per_step / 1e9, mfu * 100, rate, run->computes,
                gw_precision_rate_unit(run));
     decide_llm_attention_cites(d);
     decide_llm_floor_words(d, &v, how);
-    parallel_words(d, o, &v, how);
+    decide_llm_parallel_words(d, o, &v, how);
     buf_printf(how, "; a prompt %.0f ms (%.0f%% attention); %.1f ms per output token",
                o->ttft_ms,
                v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
@@ -536,7 +519,18 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     gw_buf b = GW_BUF_INIT;
     if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
         return NULL;
-    if (o->tpot_ms > w->target_tpot_ms)
+    /* Under an arrival rate, what its serving replicas complete at o->sequences in flight
+     * (Little's law): short of the demand, with a capacity short of it too (a what-if scales
+     * the time per token, not the requests in flight), no count it admits keeps up. */
+    double completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) *
+                       w->serve_output / ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
+    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
+        completed < w->target_tokens_per_s * (1 - 1e-9))
+        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
+                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
+                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
+                   o->sequences, completed, w->target_tokens_per_s);
+    else if (o->tpot_ms > w->target_tpot_ms)
         buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
                        "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
     else if (o->ttft_ms > w->target_ttft_ms)
@@ -607,8 +601,15 @@ static void setup_words(gw_buf *b, const decision *d)
         buf_puts(b, " tokens, ");
         view_format_number(b, w->serve_output, 0);
         buf_puts(b, " output tokens a request, ");
-        view_format_number(b, w->serve_concurrency, 0);
-        buf_puts(b, " requests in flight");
+        if (w->serve_arrival_rate > 0) {   /* the load sets the requests in flight */
+            buf_printf(b, "%.3g requests arriving a second, in flight as many as that load "
+                          "keeps (Little's law)", w->serve_arrival_rate);
+            if (w->serve_inflight_cap > 0)
+                buf_printf(b, ", at most %g (inference.concurrency)", w->serve_inflight_cap);
+        } else {
+            view_format_number(b, w->serve_concurrency, 0);
+            buf_puts(b, " requests in flight");
+        }
         if (!isnan(w->target_tpot_ms) || !isnan(w->target_ttft_ms) ||
             !isnan(w->target_tokens_per_s)) {
             buf_puts(b, "; targets:");
@@ -740,9 +741,11 @@ view *decide_llm_view(const decision *d)
         buf_puts(&b, "Every option that meets the targets serves the ");
         view_format_number(&b, d->w->target_tokens_per_s, 0);
         buf_printf(&b, " tokens/s demanded, %g h a day, and is costed for them (the Throughput "
-                       "column); what each could generate at the stated concurrency is its "
+                       "column); what each could generate at the %s is its "
                        "capacity (`capacity_tokens_per_s` in `gpuwise decide --json`; the "
-                       "recommendation's is above).", d->w->hours_per_day);
+                       "recommendation's is above).", d->w->hours_per_day,
+                   d->w->serve_arrival_rate > 0 ? "requests in flight its load keeps"
+                                                : "stated concurrency");
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
     decide_llm_accuracy_view((decision *)d, v);   /* computed once, for the view */
@@ -914,24 +917,6 @@ static void llm_method_speed(decision *calibrated, view *method, gw_buf *b)
     view_map_set(method, "llm_terms", decide_llm_method_terms(calibrated, b));
 }
 
-/* The method's words on serving layouts: those tried, how one is chosen, what tensor and
- * pipeline parallelism cost (model.h's constants and their sources). */
-static void llm_method_layouts(gw_buf *b)
-{
-    buf_printf(b,
-               "serving layouts: replicas of tp GPUs of one machine (1, 2, 4 or 8), or of pp "
-               "machines as pipeline stages where no machine holds one; of those that fit, the "
-               "one meeting the targets with the most tokens/s, else the one missing them "
-               "least; 2 all-reduces a layer, %.0f us over the board's link "
-               "(sglang-allreduce-h100) or %.0f us over PCIe (sglang-allreduce-pcie) + 2 (tp - "
-               "1) / tp x tokens x hidden x %g bytes / the link; a decode step = pp x (a "
-               "stage's step + its all-reduces + a hop of %.0f us (vllm-roce-allreduce) + "
-               "tokens x hidden x %g bytes / the network)",
-               MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
-               MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
-               MODEL_ACTIVATION_EXCHANGE_BYTES);
-}
-
 /* Several machines when serving: the replicas side by side, a replica across them only as
  * pipeline stages. */
 static const char llm_serving_machines[] =
@@ -977,7 +962,7 @@ static void llm_method_multi_gpu(const decision *d, view *method, gw_buf *b)
                      "stages (serving layouts)");
     buf_reset(b);
     if (d->llm_setup.task == MODEL_INFERENCE)
-        llm_method_layouts(b);
+        decide_llm_layout_method_words(d, b);
     else
         buf_printf(b,
                    "tensor parallelism (a replica too big for one GPU, split over n of one "

@@ -31,7 +31,11 @@ typedef struct decide_llm_layout {
     int gpus, replicas, tp, pp;
     int serving_replicas;      /* less redundancy's spares (decide_llm_serving_replicas) */
     int enough_replicas;       /* at least the spares + 1, and production's two */
-    double sequences;          /* in flight on each serving replica: ceil(concurrency / serving) */
+    double sequences;          /* in flight on each serving replica: ceil(concurrency / serving),
+                                * or under an arrival rate, Little's law's fixed point */
+    int keeps_up;              /* under an arrival rate: a fixed point lies within limit (else
+                                * sequences is the limit); 1 otherwise */
+    double limit;              /* under an arrival rate: decide_llm_inflight_limit; else NaN */
     model_memory memory;       /* per GPU */
     int fits;                  /* in one GPU's memory */
     int speed_known;           /* the KB has the GPU's tensor rate and memory bandwidth */
@@ -57,6 +61,57 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
 /* The replicas of `replicas` that serve: all but redundancy's spares; all of them where there
  * are too few for the spares (such a layout ranks last, and decide_demand_short leaves it out). */
 int decide_llm_serving_replicas(const decision *d, int replicas);
+/* Under an arrival rate (workload serve_arrival_rate): the most requests a serving replica of
+ * o laid out tp x pp as `replicas` replicas holds in flight: what its GPUs' memory leaves for
+ * KV caches, and inference.concurrency's cap split over the serving replicas, whichever is
+ * fewer (fractional: an average). */
+double decide_llm_inflight_limit(const decision *d, const decide_option *o, int tp, int pp,
+                                 int replicas);
+/* Under an arrival rate: the requests in flight on each of `serving` replicas of o laid out
+ * tp x pp, the least n with n = (arrival rate / serving) x (time to the first token at n +
+ * output tokens x time per output token at n) (Little's law; both times grow with n), found by
+ * bisection on (0, limit] at tflops x mfu and the bandwidth x decode_fraction.  *keeps_up 0
+ * where even limit in flight do not carry the load: then limit is returned. */
+double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
+                           int serving, double limit, double tflops, double mfu,
+                           double decode_fraction, int *keeps_up);
+/* Under an arrival rate, the capacity of `serving` replicas of o laid out tp x pp: the most
+ * tokens/s they complete (decide_llm_completed_tokens) at the most requests in flight within
+ * limit and the time-per-token target (all of limit where none is stated or none meets it).
+ * The demand is carried exactly where it is at most this.  At the fixed point itself what they
+ * complete is the demand, which says nothing of the room left. */
+double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
+                                   int serving, double limit, double tflops, double mfu,
+                                   double decode_fraction);
+/* Seconds a request spends in flight on v: its prompt + output tokens x time per token. */
+double decide_llm_request_seconds(const decision *d, const model_serving *v);
+/* Tokens a second a replica of v completes with n requests in flight: n x output tokens / a
+ * request's seconds (Little's law). */
+double decide_llm_completed_tokens(const decision *d, const model_serving *v, double n);
+/* Under an arrival rate, o's capacity (decide_llm_arrival_capacity) at shares mfu and bw (rate
+ * the tensor rate). */
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
+                              double mfu, double bw);
+/* Under an arrival rate, o's band (a calibrated one's ratio, 1 + its error) re-solved at both
+ * shares / and x ratio, said after its basis. */
+void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
+                             double bw, double ratio);
+/* Under an arrival rate, o->sequences at shares mfu and bw (the layout's were the KB's assumed
+ * ones), and o's memory per GPU at them. */
+void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
+                                 double bw);
+/* Appends the requests in flight on o (Little's law), or that its limit does not carry the
+ * load, at v (o's replica at o->sequences). */
+void decide_llm_inflight_words(const decision *d, const decide_option *o,
+                               const model_serving *v, gw_buf *how);
+/* Cites the sources of the tensor- and pipeline-parallel costs o's layout pays. */
+void decide_llm_parallel_cites(decision *d, decide_option *o);
+/* Appends how o's all-reduces and pipeline hops add to its decode step (v: its replica). */
+void decide_llm_parallel_words(const decision *d, const decide_option *o,
+                               const model_serving *v, gw_buf *how);
+/* The method's words on serving layouts, and under an arrival rate how the requests in flight
+ * are found (appended to b). */
+void decide_llm_layout_method_words(const decision *d, gw_buf *b);
 /* The serving figures of o's chosen layout (o->tp, o->pp, o->sequences) at tflops x mfu and
  * the bandwidth x decode_fraction. */
 void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,

@@ -1,7 +1,8 @@
 /* decide_llm_layout.c — how a serving option's GPUs are laid out for a language model: the
  * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
- * (model_llm_serving), and the choice among them against the workload's targets; and what a
- * training layout costs, a workload's or a measured row's stated one. */
+ * (model_llm_serving), the requests in flight an arrival rate keeps on each (Little's law's fixed
+ * point), and the choice among them against the workload's targets; and what a training layout
+ * costs, a workload's or a measured row's stated one. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_speed.h"
@@ -84,8 +85,196 @@ int decide_llm_serving_replicas(const decision *d, int replicas)
     return serving >= 1 ? serving : replicas;
 }
 
+/* ---- requests in flight under an arrival rate ---- */
+
+/* How far the bisection narrows the fixed point: a millionth of a sequence's share. */
+#define INFLIGHT_TOLERANCE 1e-6
+/* A fixed point must hold with this margin, so that what it completes is the demand or more
+ * after rounding (decide_demand_serve costs an option for the demand where it reaches it). */
+#define INFLIGHT_MARGIN 1e-9
+
+/* One replica of o laid out tp x pp at n sequences in flight. */
+static void serving_at(const decision *d, const decide_option *o, int tp, int pp, double n,
+                       double tflops, double mfu, double decode_fraction, model_serving *out)
+{
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    s.sequences = n;
+    model_llm_layout l = parallel_of(d, o, tp, pp);
+    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l, tflops,
+                      o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
+}
+
+double decide_llm_request_seconds(const decision *d, const model_serving *v)
+{
+    return v->prefill_s + d->w->serve_output * v->tpot_s;
+}
+
+double decide_llm_completed_tokens(const decision *d, const model_serving *v, double n)
+{
+    return n * d->w->serve_output / decide_llm_request_seconds(d, v);
+}
+
+double decide_llm_inflight_limit(const decision *d, const decide_option *o, int tp, int pp,
+                                 int replicas)
+{
+    double limit = 1e7;   /* inference.concurrency's own bound */
+    int serving = decide_llm_serving_replicas(d, replicas);
+    if (d->w->serve_inflight_cap > 0)
+        limit = d->w->serve_inflight_cap / serving;
+    double memory_gb = decide_option_memory_gb(o);
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    model_memory none, one;
+    s.sequences = 0;
+    if (!(memory_gb > 0) || model_llm_memory(&d->llm, &s, replicas, tp * pp, &none, NULL) != GW_OK)
+        return limit;
+    s.sequences = 1;
+    if (model_llm_memory(&d->llm, &s, replicas, tp * pp, &one, NULL) != GW_OK)
+        return limit;
+    /* The memory grows by one sequence's KV cache a sequence (model_llm_memory). */
+    double per_sequence = one.total_gb - none.total_gb;
+    if (per_sequence > 0)
+        limit = fmin(limit, (memory_gb - none.total_gb) / per_sequence);
+    return fmax(limit, 0);
+}
+
+double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
+                           int serving, double limit, double tflops, double mfu,
+                           double decode_fraction, int *keeps_up)
+{
+    double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
+    model_serving v;
+    /* Whether n in flight carry the load: the requests arriving while one is in flight,
+     * per_replica x its seconds at n (Little's law), are n or fewer. */
+#define CARRIES(n)                                                                                 (serving_at(d, o, tp, pp, (n), tflops, mfu, decode_fraction, &v),                               per_replica * decide_llm_request_seconds(d, &v) <= (n) * (1 - INFLIGHT_MARGIN))
+    *keeps_up = limit > 0 && CARRIES(limit);
+    if (!*keeps_up)
+        return limit;
+    /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
+     * carries it; the seconds a request takes rise with n, by less than n does where the replica
+     * keeps up (its compute busy under all the time), so one crossing lies between. */
+    double lo = 0, hi = limit;
+    while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
+        double mid = (lo + hi) / 2;
+        if (CARRIES(mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+#undef CARRIES
+    return hi;
+}
+
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
+                              double mfu, double bw)
+{
+    int pp = o->pp > 1 ? o->pp : 1;
+    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
+    return decide_llm_arrival_capacity(d, o, o->tp, pp, decide_llm_serving_replicas(d, o->replicas),
+                                       limit, rate, mfu, bw);
+}
+
+/* A calibrated band under an arrival rate: both shares / and x ratio (1 + the leave-one-out
+ * error), each end's in flight its own; at a share above 1, 1. */
+void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
+                             double bw, double ratio)
+{
+    if (!(ratio > 0))
+        return;
+    o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu / ratio, bw / ratio);
+    o->throughput_hi = decide_llm_arrival_end(d, o, rate, fmin(mfu * ratio, 1),
+                                              fmin(bw * ratio, 1));
+    gw_buf basis = GW_BUF_INIT;
+    buf_printf(&basis, "%s, both shares at those ends and the requests in flight each end's "
+                       "own (arrival rate)", o->throughput_band_basis ? o->throughput_band_basis
+                                                                      : "");
+    free(o->throughput_band_basis);
+    o->throughput_band_basis = buf_detach(&basis);
+}
+
+/* Under an arrival rate, o's requests in flight at the shares its speed is computed at (the
+ * layout's were the KB's assumed ones), and its memory at them. */
+void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
+                                 double bw)
+{
+    int pp = o->pp > 1 ? o->pp : 1, keeps_up;
+    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
+    int serving = decide_llm_serving_replicas(d, o->replicas);
+    o->sequences = decide_llm_inflight(d, o, o->tp, pp, serving, limit, rate, mfu, bw, &keeps_up);
+    if (!(o->sequences > 0))
+        o->sequences = 1;
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;
+    s.sequences = o->sequences;
+    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp * pp, &o->memory, NULL) == GW_OK)
+        o->per_card_gb = o->vram_needed_gb = o->memory.total_gb;
+}
+
+/* "; in flight: 2 requests/s x 17 s a request = 34, 11.3 a serving replica (Little's law)", or
+ * that the limit does not carry the load. */
+void decide_llm_inflight_words(const decision *d, const decide_option *o,
+                               const model_serving *v, gw_buf *how)
+{
+    int serving = decide_llm_serving_replicas(d, o->replicas);
+    double seconds = decide_llm_request_seconds(d, v);
+    double completed = decide_llm_completed_tokens(d, v, o->sequences) * serving;
+    if (completed < d->w->target_tokens_per_s * (1 - 1e-9)) {
+        buf_printf(how, ", at most %.3g requests in flight a replica (its memory's KV cache or "
+                        "inference.concurrency): at %.3g s a request they complete %.3g "
+                        "requests/s, short of the %.3g arriving", o->sequences, seconds,
+                   completed / d->w->serve_output, d->w->serve_arrival_rate);
+        return;
+    }
+    buf_printf(how, ", %.3g requests/s x %.3g s a request = %.3g in flight (Little's law), %.3g "
+                    "a replica", d->w->serve_arrival_rate, seconds,
+               d->w->serve_arrival_rate * seconds, o->sequences);
+}
+
+double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
+                                   int serving, double limit, double tflops, double mfu,
+                                   double decode_fraction)
+{
+    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
+    model_serving v;
+    serving_at(d, o, tp, pp, limit, tflops, mfu, decode_fraction, &v);
+    if (target_s > 0 && v.tpot_s > target_s) {
+        /* the time per token rises with the requests in flight: the most within the target */
+        double lo = 0, hi = limit;
+        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
+            double mid = (lo + hi) / 2;
+            serving_at(d, o, tp, pp, mid, tflops, mfu, decode_fraction, &v);
+            if (v.tpot_s <= target_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
+            most = lo;
+        serving_at(d, o, tp, pp, most, tflops, mfu, decode_fraction, &v);
+    }
+    return decide_llm_completed_tokens(d, &v, most) * serving;
+}
+
+/* Under an arrival rate: l's requests in flight on each serving replica, the fixed point of
+ * Little's law at the KB's assumed shares (the layout's speed), or where none lies within what
+ * a replica holds (its memory's KV cache, the concurrency's cap), that limit and a shortfall. */
+static void layout_inflight(const decision *d, const decide_option *o, double rate,
+                            decide_llm_layout *l)
+{
+    double limit = decide_llm_inflight_limit(d, o, l->tp, l->pp, l->replicas);
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double decode = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    l->limit = limit;
+    l->sequences = decide_llm_inflight(d, o, l->tp, l->pp, l->serving_replicas, limit, rate, mfu,
+                                       decode, &l->keeps_up);
+    if (!(l->sequences > 0))
+        l->sequences = 1;   /* not even one request fits: the memory check says so */
+}
+
 /* Fills l for tp x pp GPUs a replica out of `gpus` of o's, the requests in flight spread over
- * the replicas that serve (redundancy's spares idle); 0 when the memory model fails. */
+ * the replicas that serve (redundancy's spares idle), or under an arrival rate, those its load
+ * keeps in flight (layout_inflight); 0 when the memory model fails. */
 static int layout_try(const decision *d, const decide_option *o, int gpus, double concurrency,
                       int tp, int pp, decide_llm_layout *l)
 {
@@ -97,23 +286,41 @@ static int layout_try(const decision *d, const decide_option *o, int gpus, doubl
     l->serving_replicas = decide_llm_serving_replicas(d, l->replicas);
     l->enough_replicas = l->replicas >= decide_demand_min_replicas(d);
     l->sequences = ceil(concurrency / l->serving_replicas);
+    l->keeps_up = 1;
+    l->limit = NAN;
     l->shortfall = NAN;
+    l->parallel = parallel_of(d, o, tp, pp);
+    double rate = serve_rate(o);
+    l->speed_known = rate > 0 && o->gpu->memory_bandwidth_gbs > 0 &&
+                     (pp == 1 || l->parallel.network_gbs > 0);
+    int arrival = d->w->serve_arrival_rate > 0;
+    if (arrival)
+        l->sequences = 1;   /* what the memory is checked at without a speed */
+    if (arrival && l->speed_known)
+        layout_inflight(d, o, rate, l);
     model_llm_setup s = d->llm_setup;
     s.precision = o->run_precision;   /* weights served at what the GPU runs */
     s.sequences = l->sequences;
     if (model_llm_memory(&d->llm, &s, l->replicas, tp * pp, &l->memory, NULL) != GW_OK)
         return 0;
     double memory_gb = decide_option_memory_gb(o);
-    l->fits = memory_gb > 0 ? l->memory.total_gb <= memory_gb : 1;
-    l->parallel = parallel_of(d, o, tp, pp);
-    double rate = serve_rate(o);
-    l->speed_known = rate > 0 && o->gpu->memory_bandwidth_gbs > 0 &&
-                     (pp == 1 || l->parallel.network_gbs > 0);
+    /* the limit's memory is the GPU's own, but for rounding */
+    l->fits = memory_gb > 0 ? l->memory.total_gb <= memory_gb * (1 + 1e-9) : 1;
     if (!l->fits || !l->speed_known)
         return 1;
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l->parallel, rate,
                       o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
                       d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
+    if (arrival) {
+        /* Every serving replica holds its share of the load; their capacity is the most load
+         * they carry within the limit and the time-per-token target: below the demand where
+         * they cannot keep up (a shortfall above 1). */
+        l->tokens_per_s = decide_llm_arrival_capacity(
+            d, o, tp, pp, l->serving_replicas, l->limit, rate, d->facts[KB_ASSUMED_LLM_MFU].value,
+            d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value);
+        l->shortfall = shortfall_of(d->w, l);
+        return 1;
+    }
     /* The requests keep concurrency / sequences of the serving replicas busy (all, unless fewer
      * requests); the spares generate nothing. */
     double busy = fmin(l->serving_replicas, concurrency / l->sequences);
@@ -197,6 +404,66 @@ void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp)
         buf_printf(b, " × pipeline %d", pp);
     if (tp > 1)
         buf_printf(b, " × tensor-parallel %d", tp);
+}
+
+/* The method's words on serving layouts: those tried, how one is chosen, what tensor and
+ * pipeline parallelism cost (model.h's constants and their sources). */
+void decide_llm_layout_method_words(const decision *d, gw_buf *b)
+{
+    buf_printf(b,
+               "serving layouts: replicas of tp GPUs of one machine (1, 2, 4 or 8), or of pp "
+               "machines as pipeline stages where no machine holds one; of those that fit, the "
+               "one meeting the targets with the most tokens/s, else the one missing them "
+               "least; 2 all-reduces a layer, %.0f us over the board's link "
+               "(sglang-allreduce-h100) or %.0f us over PCIe (sglang-allreduce-pcie) + 2 (tp - "
+               "1) / tp x tokens x hidden x %g bytes / the link; a decode step = pp x (a "
+               "stage's step + its all-reduces + a hop of %.0f us (vllm-roce-allreduce) + "
+               "tokens x hidden x %g bytes / the network)",
+               MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
+               MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+               MODEL_ACTIVATION_EXCHANGE_BYTES);
+    if (d->w->serve_arrival_rate > 0)
+        buf_puts(b, "; requests in flight, under an arrival rate: each serving replica holds the "
+                    "n = arrival rate / serving replicas x (time to the first token + output x "
+                    "time per token), both at n (Little's law), found by bisection up to what "
+                    "its memory's KV cache and the concurrency cap admit; none there: it cannot "
+                    "keep up");
+}
+
+/* The sources of the parallel costs o's layout pays (model.h's MODEL_ALLREDUCE_LATENCY_*,
+ * MODEL_PIPELINE_HOP_LATENCY_S). */
+void decide_llm_parallel_cites(decision *d, decide_option *o)
+{
+    if (o->tp > 1)
+        decide_option_cite(d, o, o->nvlink || decide_gpu_board_link(o->gpu)
+                                     ? "sglang-allreduce-h100"
+                                     : "sglang-allreduce-pcie");
+    if (o->pp > 1)
+        decide_option_cite(d, o, "vllm-roce-allreduce");
+}
+
+/* How a replica's tensor-parallel all-reduces and pipeline hops add to its decode step. */
+void decide_llm_parallel_words(const decision *d, const decide_option *o,
+                               const model_serving *v, gw_buf *how)
+{
+    if (o->tp > 1) {
+        int board = decide_gpu_board_link(o->gpu);
+        double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
+                                     o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));
+        buf_printf(how, ", %.3g ms all-reduces (%.0f us each, %.0f GB/s over %s)",
+                   v->allreduce_s * 1e3,
+                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
+                       1e6,
+                   link,
+                   board ? "the board's link"
+                         : decide_gpu_p2p(o->gpu) ? "PCIe" : "PCIe without peer-to-peer");
+    }
+    if (o->pp > 1)
+        buf_printf(how, ", %.3g ms hops between %d pipeline stages on %d machines (%.0f us each "
+                        "over %.0f Gb/s, %.0f micro-batch%s in flight)",
+                   v->hop_s * 1e3, o->pp, o->pp, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
+                   o->network_gbps > 0 ? o->network_gbps : d->w->network_gbps,
+                   fmin(o->pp, o->sequences), fmin(o->pp, o->sequences) == 1 ? "" : "es");
 }
 
 /* ---- training layouts ---- */

@@ -42,6 +42,11 @@ typedef struct workload {
     /* serving demand (decide_demand.c): requests_per_s sets target_tokens_per_s (x
      * output_tokens); utilisation a busy share of what is provisioned instead; NaN unless given */
     double serve_requests_per_s, serve_utilisation;
+    /* An open load (workload_fields.c): requests arriving a second, requests_per_s, or
+     * tokens_per_s / output_tokens where no concurrency is stated; the requests in flight
+     * follow from it (decide_llm_layout.c).  NaN: concurrency states them.  Under one,
+     * serve_inflight_cap is inference.concurrency, the most admitted in flight (NaN: none). */
+    double serve_arrival_rate, serve_inflight_cap;
     double redundancy;          /* spare serving replicas beyond the demand's (0 unless given) */
     int production;             /* a production service: providers with an SLA, 2+ replicas */
     int server_room;            /* machines bought stand in a server room or data centre */

@@ -14,22 +14,36 @@
 #define AT(member) offsetof(workload, member)
 
 /* Serving demand is stated one way at most: tokens_per_s, requests_per_s (x output_tokens, which
- * it becomes here, so that every reader of the demand sees tokens/s) or utilisation. */
+ * it becomes here, so that every reader of the demand sees tokens/s) or utilisation.  An arrival
+ * rate is requests_per_s, or tokens_per_s without a concurrency: every request generates
+ * output_tokens, so a steady tokens/s is tokens_per_s / output_tokens requests a second.  With a
+ * concurrency, tokens_per_s keeps reading as a closed load (a batch or its clients keep that many
+ * in flight, the tokens/s its target), and concurrency as the requests in flight; under an
+ * arrival rate, concurrency (when stated) is the most admitted in flight. */
 static int workload_check_demand(const char *file, workload *w, gw_error *err)
 {
     int stated = !isnan(w->target_tokens_per_s) + !isnan(w->serve_requests_per_s) +
                  !isnan(w->serve_utilisation);
+    int concurrency = !isnan(w->serve_concurrency);
+    if (!concurrency)
+        w->serve_concurrency = 1;   /* its default where it states the requests in flight */
+    w->serve_arrival_rate = w->serve_inflight_cap = NAN;
     if (stated > 1)
         return gw_error_set(err, GW_EDATA,
                             "%s: inference: tokens_per_s, requests_per_s and utilisation each "
                             "state the demand; give one", file);
-    if (isnan(w->serve_requests_per_s))
-        return GW_OK;
-    if (isnan(w->serve_output))
-        return gw_error_set(err, GW_EDATA,
-                            "%s: inference.requests_per_s: needs output_tokens (the tokens a "
-                            "request generates)", file);
-    w->target_tokens_per_s = w->serve_requests_per_s * w->serve_output;
+    if (!isnan(w->target_tokens_per_s) && !concurrency && !isnan(w->serve_output))
+        w->serve_arrival_rate = w->target_tokens_per_s / w->serve_output;
+    if (!isnan(w->serve_requests_per_s)) {
+        if (isnan(w->serve_output))
+            return gw_error_set(err, GW_EDATA,
+                                "%s: inference.requests_per_s: needs output_tokens (the tokens a "
+                                "request generates)", file);
+        w->target_tokens_per_s = w->serve_requests_per_s * w->serve_output;
+        w->serve_arrival_rate = w->serve_requests_per_s;
+    }
+    if (!isnan(w->serve_arrival_rate) && concurrency)
+        w->serve_inflight_cap = w->serve_concurrency;
     return GW_OK;
 }
 
@@ -118,11 +132,16 @@ static const workload_field inference_fields[] = {
     {.name = "output_tokens", .type = FIELD_NUMBER, .at = AT(serve_output),
      .lo = 1, .hi = 1e8, .whole = 1, .unit = "tokens", .help = "tokens generated per request"},
     {.name = "concurrency", .type = FIELD_NUMBER, .at = AT(serve_concurrency), .lo = 1,
-     .hi = 1e7, .whole = 1, .fallback = "1", .unit = "sequences",
-     .help = "requests in flight at once, over all replicas"},
+     .hi = 1e7, .whole = 1, .unit = "sequences",
+     .help = "requests in flight at once, over all replicas (default: 1); with an arrival rate "
+             "(requests_per_s, or tokens_per_s without a concurrency) those follow from the "
+             "load (Little's law), and concurrency is the most the service admits in flight "
+             "(a serving engine's cap, like vLLM's max_num_seqs): a load that needs more does "
+             "not keep up"},
     {.name = "tokens_per_s", .type = FIELD_NUMBER, .at = AT(target_tokens_per_s), .lo = 0,
      .lo_excluded = 1, .hi = 1e12, .unit = "tokens/s",
-     .help = "target: tokens generated per second in all (default: none)"},
+     .help = "target: tokens generated per second in all (default: none); without a "
+             "concurrency, an arrival rate of tokens_per_s / output_tokens requests a second"},
     {.name = "tpot_ms", .type = FIELD_NUMBER, .at = AT(target_tpot_ms), .lo = 0,
      .lo_excluded = 1, .hi = 1e7, .unit = "ms",
      .help = "target: time per output token of each request (default: none)"},
@@ -131,8 +150,8 @@ static const workload_field inference_fields[] = {
      .help = "target: time to the first token of a request (default: none)"},
     {.name = "requests_per_s", .type = FIELD_NUMBER, .at = AT(serve_requests_per_s), .lo = 0,
      .lo_excluded = 1, .hi = 1e9, .unit = "requests/s",
-     .help = "demand: requests a second in all; with output_tokens, the tokens/s demanded "
-             "(instead of tokens_per_s)"},
+     .help = "demand: requests arriving a second in all; with output_tokens, the tokens/s "
+             "demanded (instead of tokens_per_s); the requests in flight follow from it"},
     {.name = "utilisation", .type = FIELD_NUMBER, .at = AT(serve_utilisation), .lo = 0,
      .lo_excluded = 1, .hi = 1, .note = "a share of the capacity, 0 to 1",
      .help = "demand as the busy share of what each option provisions, where the traffic is "

@@ -142,6 +142,7 @@ int workload_check_language_model(const char *file, workload *w, gw_error *err)
         return gw_error_set(err, GW_EDATA, "%s: inference: only for task = \"inference\"",
                             file);
     if (serving && !isnan(w->target_tpot_ms) && !isnan(w->target_tokens_per_s) &&
+        !(w->serve_arrival_rate > 0) &&   /* there concurrency is a cap, not the load */
         w->serve_concurrency * 1000 / w->target_tpot_ms > w->target_tokens_per_s * (1 + 1e-9))
         return gw_error_set(err, GW_EDATA,
                             "%s: inference: %g requests in flight at %g ms per token generate "

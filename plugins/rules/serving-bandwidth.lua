@@ -37,7 +37,7 @@ return {
       local prompts = tpot - step
       local floor = option.decode_floor_ms or 0
       local bw = option.memory_bandwidth_gbs or 0
-      local at = string.format("%.1f ms per output token at %d requests %s (%.1f ms of decode "
+      local at = string.format("%.1f ms per output token at %.4g requests %s (%.1f ms of decode "
           .. "step, %.1f ms of other prompts)", tpot, option.sequences_per_replica or 1,
           replica(option), step, prompts)
       if prompts >= target then

@@ -33,11 +33,14 @@ opt() { jqr ".options[] | select(.id == \"$1\") | $2"; }
 # ---- requests_per_s ----
 # 0.25 requests/s x 256 output tokens = 64 tokens/s demanded; costed for them:
 # 0.90 / (64 x 3,600 / 1e6) = 0.90 / 0.2304 = USD 3.90625 per 1M tokens.
+# An arrival rate: concurrency = 1 is the most admitted in flight, and the capacity what one
+# request in flight completes (Little's law), 256 tokens / (36.99 ms + 256 x 6.885 ms = 1.7995 s)
+# = 142.26 tokens/s, not the 1 / 6.885 ms = 145.25 it streams (which counted no prompt time).
 wl rps 'concurrency = 1, requests_per_s = 0.25'
 run "$GW" --kb "$KB" decide "$T/rps.lua" --json
 check_rc "demand: requests_per_s is a workload field" 0
 check_eq "demand: requests_per_s x output_tokens is the demand served" \
-    "$(opt "$ONE" '[.throughput.value, (.capacity_tokens_per_s * 100 | round / 100)] | join(" ")')" "64 145.25"
+    "$(opt "$ONE" '[.throughput.value, (.capacity_tokens_per_s * 100 | round / 100)] | join(" ")')" "64 142.26"
 check_num "demand: cost per 1M tokens at 64 tokens/s" "$(opt "$ONE" .cost.per_unit)" 3.90625 0.00001
 check_eq "demand: the basis and the tokens/s are in the JSON" \
     "$(jqr '[.constraints.demand_basis, .constraints.demand_tokens_per_s, .constraints.requests_per_s] | join(" ")')" \

@@ -57,12 +57,14 @@ _words=$(wc -w <"$T/vision.md")
 check_eq "words: hours per day is not called a money input" "$(grep -c 'Of the money inputs' "$T/vision.md")" 0
 case "$(cat "$T/vision.md")" in *"Of the price and hours-of-use inputs, **hours per day**"*) pass "words: the inputs' group named" ;; *) fail "words: the inputs' group named" "missing" ;; esac
 
-# Money in one column has one number of decimals: the llm fleet's rank 4 (16 H200s) is $100.88 an
-# hour of use, written with its cents as the $98.48 beside it, not "$101".
+# Money in one column has one number of decimals: the llm fleet's rank 4 (16 A100s, $2.70 a
+# GPU-hour) is $43.20 an hour of use, written with its cents as the $98.48 beside it, not "$43".
+# (It was 16 H200s at $100.88 until the fleet's requests in flight followed from its arrival
+# rate, which lets fewer GPUs carry the load.)
 run "$GW" report "$EX/llm-fleet.lua" -o "$T/fleet.md"
 _cells=$(sed -n '/^### The five best-ranked options/,/^Their evidence/p' "$T/fleet.md" | grep '^| [0-9]' | awk -F'|' '{print $(NF-4)}' | tr -d ' ')
 check_eq "words: every per-hour cell has cents" "$(echo "$_cells" | grep -cv '\.[0-9][0-9]$')" 0
-case "$_cells" in *'$100.88'*) pass "words: rank 4's per hour with cents" ;; *) fail "words: rank 4's per hour with cents" "$_cells" ;; esac
+case "$_cells" in *'$43.20'*) pass "words: rank 4's per hour with cents" ;; *) fail "words: rank 4's per hour with cents" "$_cells" ;; esac
 
 # A close call that recommends the better-evidenced option: the table says rank 1 is put first,
 # and the summary what it costs: CNY 6.27 / CNY 5.88 = 1.066, 7% more.
@@ -84,28 +86,33 @@ case "$(cat "$T/big.md")" in *'is CNY 1.27 per NVIDIA A100 SXM4 80GB-hour of wor
 check_num "words: the plan's regret is the regret x the plan's units" \
     "$(jq '.robustness.expected_regret_plan' "$T/big.json")" \
     "$(jq '.robustness.expected_regret * (.options[] | select(.rank == 1) | .cost.total / .cost.per_unit)' "$T/big.json" | head -1)" 0.001
-# llm-fleet misses its targets in 22% of the draws (22.4%): those draws are said to be out of the
-# regret.  (It was llm-serving, at 29%, until serving was calibrated on its options' vendor's
+# llm-fleet misses its targets in 5% of the draws (5.05%): those draws are said to be out of the
+# regret.  Its three H200s' capacity band is 993.56 to 1,503.07 tokens/s; a draw misses where the
+# time per token, 41.30 ms x 1,233.92 / the drawn capacity, passes 50 ms: below 1,019.26,
+# (1,019.26 - 993.56) / 509.51 = 5.04% of the draws (22.4% for five H200s at a fixed 32 in
+# flight, before the arrival rate set them).  (It was llm-serving, at 29%, until serving was calibrated on its options' vendor's
 # rows: NVIDIA's 10, 40.58% utilisation and 67.79% of the bandwidth, band 11.92%, where every
 # vendor's 14 gave 35.39%, 65.98% and 41.60%; its pod of two H100s, 930.6 tokens/s from 874.4,
 # no longer falls below its 800 in any draw.)
 run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
 S=$(cat "$T/serving.md" 2>/dev/null)
 F=$(cat "$T/fleet.md" 2>/dev/null)   # written above
-case "$F" in *"in 22% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0.00 per 1M output tokens."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
+case "$F" in *"in 5% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
 
 # Serving: the cost band's high end is where the capacity band's low end falls below the demand:
-# a missed target, said so.  llm-fleet's five H200s: capacity 1,056.46 tokens/s, its band the
-# calibration's 11.92% either way, 1,056.46 / 1.11924 = 944 to 1,056.46 x 1.11924 = 1,182,
-# against 1,000 demanded: $6.25 x 1,000 / 943.9 = $6.62.  One band label, the capacity's 944 to
-# 1,182, in the summary and the appendix alike (not the served 944 to 1,000 there): the summary,
-# the recommendation's evidence and rank 1.  (It was llm-serving's pod of two H100s, 618 to
+# a missed target, said so.  llm-fleet's three H200s (2 serving, 1 spare): capacity 1,233.92
+# tokens/s, the most they carry within 50 ms a token; its band is that figure again with both
+# serving shares / and x the calibration's 1.11924 (each end's requests in flight its own): 993.56
+# to 1,503.07, against 1,000 demanded: $3.75 x 1,000 / 993.56 = $3.77.  One band label, the
+# capacity's 994 to 1,503, in the summary and the appendix alike (not the served 994 to 1,000
+# there): the summary, the recommendation's evidence and rank 1.  (Five H200s, 944 to 1,182 and
+# $6.62, before the arrival rate set the requests in flight.)  (It was llm-serving's pod of two H100s, 618 to
 # 1,238, before the calibration was narrowed to NVIDIA's rows: now 831 to 1,042, above its 800.)
-case "$F" in *'$6.25 (from $6.25 to $6.62 within its price and speed ranges; the high end is where its capacity falls below the demand: a missed target, not a cost)'*) pass "words: the cost band's high end is a missed target" ;; *) fail "words: the cost band's high end is a missed target" "missing" ;; esac
+case "$F" in *'$3.75 (from $3.75 to $3.77 within its price and speed ranges; the high end is where its capacity falls below the demand: a missed target, not a cost)'*) pass "words: the cost band's high end is a missed target" ;; *) fail "words: the cost band's high end is a missed target" "missing" ;; esac
 check_eq "words: one capacity band label, summary and appendix" \
-    "$(grep -o 'capacity band 944 to 1,182' "$T/fleet.md" | wc -l | xargs) $(grep -c 'band 944 to 1,000' "$T/fleet.md")" "3 0"
+    "$(grep -o 'capacity band 994 to 1,503' "$T/fleet.md" | wc -l | xargs) $(grep -c 'band 994 to 1,000' "$T/fleet.md")" "3 0"
 # An FP8 KV cache is an engine setting: the risks say so where the recommendation's is FP8
-# (llm-serving: "KV cache 6.55 GB (FP8)"; llm-fleet's five H200s too: "KV cache 3.28 GB (FP8)"),
+# (llm-serving: "KV cache 6.55 GB (FP8)"; llm-fleet's H200s too),
 # and not where it is 16-bit (the Llama 3.2 1B BF16 serving fixture: "KV cache 0.04 GB (16-bit)").
 case "$S" in *"KV cache 6.55 GB (FP8)"*"- Its memory assumes an FP8 KV cache, which the serving engine must be given (vLLM \`--kv-cache-dtype fp8\`)"*) pass "words: the FP8 KV cache setting among the risks" ;; *) fail "words: the FP8 KV cache setting among the risks" "missing" ;; esac
 check_eq "words: llm-fleet's FP8 KV cache named as a setting" "$(grep -c 'kv-cache-dtype fp8' "$T/fleet.md")" 1
@@ -120,49 +127,55 @@ check_eq "words: no FP8 setting where the KV cache is 16-bit" \
 # 35.39% utilisation: 27.8 x 65.98 / 67.79 = 27.1, 26.9 x 35.39 / 40.58 = 23.4 at NVIDIA's.)
 case "$S" in *"50.6 ms per output token at 32 requests a replica (27.1 ms of decode step, 23.4 ms of other prompts); the decode step is bound by memory bandwidth, the other prompts' prefill by compute: with that prefill, the 50 ms target needs about"*) pass "words: decode bandwidth and prefill compute apart" ;; *) fail "words: decode bandwidth and prefill compute apart" "missing" ;; esac
 
-# A close call on capacity: llm-fleet at 2.08 requests/s (1,040 tokens/s, where the example
-# asks 1,000: calibrated on NVIDIA's serving rows, its five H200s' 1,056 tokens/s, band 944 to
-# 1,182, win 77.6% of the draws at 1,000, not a close call).  At 1,040 they win 59.85% of the
-# draws and miss their targets in 40.15%: 0.5985 + 0.4015 = 1, every draw they do not win is one
-# they miss the demand in.  The runner-up, 24 A100s at $64.80 an hour / 3.744M tokens an hour =
-# $17.31 per 1M output tokens, is 2.88x the recommendation's $22.50 / 3.744 = $6.01: not a close
-# call on price or speed, and the summary says so rather than "their evidence is alike".
+# A close call on capacity: llm-fleet at 2.42 requests/s (1,210 tokens/s, where the example
+# asks 1,000).  Its three H200s carry at most 1,233.92 tokens/s within 50 ms a token (band 993.56
+# to 1,503.07: the capacity does not depend on the load), and at this load take 48.95 ms a token:
+# a draw below 1,210 misses the demand, (1,210 - 993.56) / 509.51 = 42.5% of the draws by hand,
+# 40.15% drawn (2,000 draws: within 2.2 standard errors of 1.1%).  They win the other 59.85%:
+# 0.5985 + 0.4015 = 1, every draw they do not win is one they miss the demand in.  The
+# runner-up, four H200s at $18.00 an hour / (1,210 x 3,600 / 1e6 = 4.356M tokens an hour) = $4.13
+# per 1M output tokens, is 1.33x the recommendation's $13.50 / 4.356 = $3.10: the risk is the
+# capacity, and the summary says so rather than "their evidence is alike".  At 1,000 tokens/s
+# they win 94.95% of the draws (the 5.05% above), not a close call.  (It was 2.08 requests/s,
+# five H200s against 24 A100s, before the arrival rate set the requests in flight.)
 SOURCE_DATE_EPOCH=1764460800 "$GW" decide "$EX/llm-fleet.lua" --json >"$T/fleet.json" 2>/dev/null
-sed 's/requests_per_s = 2.0,/requests_per_s = 2.08,/' "$EX/llm-fleet.lua" >"$T/fleet-busy.lua"
+sed 's/requests_per_s = 2.0,/requests_per_s = 2.42,/' "$EX/llm-fleet.lua" >"$T/fleet-busy.lua"
 run "$GW" report "$T/fleet-busy.lua" -o "$T/fleet-busy.md"
 FB=$(cat "$T/fleet-busy.md" 2>/dev/null)
 SOURCE_DATE_EPOCH=1764460800 "$GW" decide "$T/fleet-busy.lua" --json >"$T/fleet-busy.json" 2>/dev/null
 check_eq "words: llm-fleet's close call is its capacity" \
     "$(jq -r '.robustness | [.capacity_risk, .p_best + .misses_targets_share] | @tsv' "$T/fleet-busy.json")" "true	1"
-case "$FB" in *"rent 5x NVIDIA H200 SXM 141GB (Nebius, 5 instances of 1 GPU: HGX H200) is the cheapest at the plan's figures and in every draw in which it meets its targets; it misses them in 40% of the draws, the only draws others win: rent 24x NVIDIA A100 SXM4 80GB (CoreWeave, 3 instances of 8 GPUs: HGX A100) (\$17.31 per 1M output tokens) in 40%, against its \$6.01: the risk is its capacity, not its price — measure one instance before committing, or plan for one more instance."*) pass "words: llm-fleet's risk is its capacity, not its price" ;; *) fail "words: llm-fleet's risk is its capacity, not its price" "missing" ;; esac
+case "$FB" in *"rent 3x NVIDIA H200 SXM 141GB (Nebius, 3 instances of 1 GPU: HGX H200) is the cheapest at the plan's figures and in every draw in which it meets its targets; it misses them in 40% of the draws, the only draws others win: rent 4x NVIDIA H200 SXM 141GB (Nebius, 4 instances of 1 GPU: HGX H200) (\$4.13 per 1M output tokens) in 40%, against its \$3.10: the risk is its capacity, not its price — measure one instance before committing, or plan for one more instance"*) pass "words: llm-fleet's risk is its capacity, not its price" ;; *) fail "words: llm-fleet's risk is its capacity, not its price" "missing" ;; esac
 check_eq "words: no close-call wording where the price is not close" \
     "$(grep -c 'evidence is alike\|\*\*A close call\.\*\*' "$T/fleet-busy.md") $(grep -c '\*\*A risk to capacity, not price\.\*\*' "$T/fleet-busy.md")" "0 1"
 check_eq "words: at its own 1,000 tokens/s llm-fleet is no close call" \
-    "$(jq -r '.robustness | [.capacity_risk, .p_best] | @tsv' "$T/fleet.json")" "false	0.776"
+    "$(jq -r '.robustness | [.capacity_risk, .p_best] | @tsv' "$T/fleet.json")" "false	0.9495"
 # A close call on price keeps its wording: big-model's repick (CNY 6.27 against CNY 5.88 above).
 check_eq "words: a price close call is still one" \
     "$(grep -c '\*\*A close call\.\*\*' "$T/big.md") $(grep -c 'A risk to capacity' "$T/big.md")" "1 0"
 
-# The recommendation's own price in its own unit: llm-fleet's five H200s cost $22.50 an hour
-# ($4.50 a GPU-hour x 5); the flip at x2.0114 (the JSON's flip_factor: 16 A100s win past it) is
-# $4.50 x 2.0114 = $9.05 a GPU-hour, $22.50 x 2.0114 = $45.26 for the five (x2.88 against 24
-# A100s before the calibration was narrowed to NVIDIA's rows, which gave the A100s' capacity
-# room for 16).  llm-serving's pod of two H100s: $5.38 = 2 x $2.69; x1.271 = $3.42 a
+# The recommendation's own price in its own unit: llm-fleet's three H200s cost $13.50 an hour
+# ($4.50 a GPU-hour x 3); four H200s win past $5.00 / ($3.75 x its rules' x1.05) = x1.26984 (the
+# JSON's flip_factor): $4.50 x 1.26984 = $5.71 a GPU-hour, $13.50 x 1.26984 = $17.14 for the
+# three (x2.0114 for five H200s against 16 A100s before the arrival rate set the requests in
+# flight).  llm-serving's pod of two H100s: $5.38 = 2 x $2.69; x1.271 = $3.42 a
 # GPU-hour, $6.84 for the two.
 check_num "words: llm-fleet's price flip factor" \
-    "$(jq '.sensitivity.parameters[] | select(.parameter == "own_price") | .flip_factor' "$T/fleet.json")" 2.0114 0.0001
-case "$F" in *'| the recommendation'"'"'s own price | 40.0% | +101% ($9.05 a GPU-hour, $45.26 for the five): '*) pass "words: llm-fleet's own price a GPU-hour" ;; *) fail "words: llm-fleet's own price a GPU-hour" "missing" ;; esac
+    "$(jq '.sensitivity.parameters[] | select(.parameter == "own_price") | .flip_factor' "$T/fleet.json")" 1.26984 0.0001
+case "$F" in *'| the recommendation'"'"'s own price | 40.0% | +27% ($5.71 a GPU-hour, $17.14 for the three): '*) pass "words: llm-fleet's own price a GPU-hour" ;; *) fail "words: llm-fleet's own price a GPU-hour" "missing" ;; esac
 case "$S" in *'| the recommendation'"'"'s own price | 40.0% | +27% ($3.42 a GPU-hour, $6.84 for the two): '*) pass "words: llm-serving's own price a GPU-hour" ;; *) fail "words: llm-serving's own price a GPU-hour" "missing" ;; esac
 
 # Lowering the recommendation's own speed makes it miss the demand before -20%, so that side is a
-# failure, not a cost swing: llm-fleet's capacity 1,056.46 against 1,000 demanded misses below
-# 1,000 / 1,056.46 - 1 = -5.34%; llm-serving's 930.60 against 800 below 800 / 930.60 - 1 =
+# failure, not a cost swing: llm-fleet's three H200s take 41.30 ms a token against its 50 ms target,
+# which a slower host passes below 41.30 / 50 - 1 = -17.4% (before its capacity, 1,233.92 against
+# 1,000, below -19.0%; five H200s' 1,056.46 at a fixed 32 in flight missed below -5.34% before
+# the arrival rate set the requests in flight); llm-serving's 930.60 against 800 below 800 / 930.60 - 1 =
 # -14.03%.  Above, more capacity serves the same demand: no cost moves (swing 0).  (They were
 # 1,007.38 and 874.42, -0.7% and -8.5%, at every vendor's serving rows.)
-case "$F" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -5.3% |"*) pass "words: llm-fleet's speed misses its target below -5.3%" ;; *) fail "words: llm-fleet's speed misses its target below -5.3%" "missing" ;; esac
+case "$F" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -17.4% |"*) pass "words: llm-fleet's speed misses its target below -17.4%" ;; *) fail "words: llm-fleet's speed misses its target below -17.4%" "missing" ;; esac
 case "$S" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -14.0% |"*) pass "words: llm-serving's speed misses its target below -14.0%" ;; *) fail "words: llm-serving's speed misses its target below -14.0%" "missing" ;; esac
-check_num "words: llm-fleet misses below 1,000 / capacity - 1" \
+check_num "words: llm-fleet misses below its time per token / the target - 1" \
     "$(jq '.sensitivity.parameters[] | select(.parameter == "own_speed") | .misses_target_below' "$T/fleet.json")" \
-    "$(jq '1000 / (.options[] | select(.rank == 1) | .capacity_tokens_per_s) - 1' "$T/fleet.json")" 0.0001
+    "$(jq '(.options[] | select(.rank == 1) | .tpot_ms) / 50 - 1' "$T/fleet.json")" 0.0001
 check_eq "words: llm-fleet's speed swing prices no failure" \
     "$(jq '.sensitivity.parameters[] | select(.parameter == "own_speed") | .swing' "$T/fleet.json")" 0
