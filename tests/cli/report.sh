@@ -310,9 +310,10 @@ check_eq "report: the short appendix has every verdict on the recommendation, as
 # ... and its evidence: the speed's kind (the article's 3,100 measured on four cards, one
 # result: its band is the KB's reproducibility, 3,100 / 1.48546 = 2,087, up to linear scaling of
 # the one card's measured 905, 4 x 905 = 3,620, below 3,100 x 1.48546 = 4,605: decide_speed.sh),
-# the price's kind, amount and date (the median of CNY 5,999 and 6,000 a card).
+# the price's kind, amount and date (the median of CNY 5,999 and 6,000 a card; "as of" its date,
+# not "observed": many prices are a dataset's transcription, not read here).
 check_eq "report: the short appendix has the recommendation's evidence" \
-    "$(section "$SHORT" "The recommendation's evidence and verdicts" | grep -c '^- Speed: 3,100 images/s, measured (band 2,087 to 3,620);\|^- Price: anecdote, CNY 6,000, observed 2026-01')" 2
+    "$(section "$SHORT" "The recommendation's evidence and verdicts" | grep -c '^- Speed: 3,100 images/s, measured (band 2,087 to 3,620);\|^- Price: anecdote, CNY 6,000, as of 2026-01')" 2
 case "$SHORT" in *"The full appendix, with every option that fell out and every feasible option's figures and verdicts, is written by \`gpuwise report WORKLOAD --appendix full\`"*)
     pass "report: the short appendix says how to get the full one" ;;
     *) fail "report: the short appendix says how to get the full one" "missing" ;; esac
@@ -373,8 +374,9 @@ check_out "report template: a close call, with the options inside the uncertaint
 Why the recommendation among them: it is measured where the other is scaled"
 check_out "report template: what to re-quote, where prices are discussed" \
     "- used 4x GeForce RTX 3090: anecdote price of 2026-01 (339 days old)"
+# "as of" the price's date, not "observed": many prices are a dataset's transcription.
 check_out "report template: the recommendation's price kind, rate date and cost range" \
-    "| Price | market price, observed 2026-01; converted at the exchange rate of 2026-11-28 |"
+    "| Price | market price, as of 2026-01; converted at the exchange rate of 2026-11-28 |"
 check_out "report template: the recommendation's cost per unit within its ranges" \
     "| CNY 0.359 (from CNY 0.330 to CNY 0.401 within its price and speed ranges) |"
 case "$OUT" in *"## Costs"*"**Re-quote before signing:**"*"## Buying against renting"*)
