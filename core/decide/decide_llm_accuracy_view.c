@@ -197,15 +197,23 @@ static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_b
         worst_words(b, d, kind_worst, a->max_by_kind[kind],
                     kind_error > 0 ? "faster than measured" : "slower than measured");
         target_words(b, a->median_by_kind[kind], a->max_by_kind[kind]);
-        buf_printf(b, "; over %d of the KB's %d measured LLM results, %.0f%% and %.0f%%", a->rows,
-                   a->rows + a->without_scenario, a->median * 100, a->max * 100);
+        if (a->without_scenario)   /* the rows it cannot predict: said in the count */
+            buf_printf(b, "; over %d of the KB's %d measured LLM results, %.0f%% and %.0f%%",
+                       a->rows, a->rows + a->without_scenario, a->median * 100, a->max * 100);
+        else
+            buf_printf(b, "; over all %d LLM results, %.0f%% and %.0f%%", a->rows,
+                       a->median * 100, a->max * 100);
         target_words(b, a->median, a->max);
         if (all_worst != kind_worst)
             worst_words(b, d, all_worst, a->max, NULL);
     } else {
-        buf_printf(b, "predicting each of %d of the KB's %d measured LLM results from the "
-                      "others, the speed model is %.0f%% off at the median and %.0f%% at most",
-                   a->rows, a->rows + a->without_scenario, a->median * 100, a->max * 100);
+        if (a->without_scenario)
+            buf_printf(b, "predicting each of %d of the KB's %d measured LLM results", a->rows,
+                       a->rows + a->without_scenario);
+        else
+            buf_printf(b, "predicting each of the KB's %d measured LLM results", a->rows);
+        buf_printf(b, " from the others, the speed model is %.0f%% off at the median and %.0f%% "
+                      "at most", a->median * 100, a->max * 100);
         worst_words(b, d, all_worst, a->max, NULL);
         target_words(b, a->median, a->max);
         buf_puts(b, "; none is of this kind");

@@ -694,8 +694,8 @@ static void regret_view(view *v, const decision *d, const decide_robust *r)
     buf_free(&t);
 }
 
-/* "all with a price or speed range", or "9 of them with a price or speed range (the 29 without
- * stay at their figures)": which of the n options compared are drawn, for the report's sentence
+/* "all with a price or speed range", or "9 of them with a price or speed range (the other 29
+ * at their figures)": which of the n options compared are drawn, for the report's sentence
  * (options_with_a_range_text). */
 static void ranged_words(view *v, size_t n, size_t n_ranged)
 {
@@ -703,11 +703,11 @@ static void ranged_words(view *v, size_t n, size_t n_ranged)
     if (n_ranged == n)
         buf_puts(&b, n == 1 ? "with a price or speed range" : "all with a price or speed range");
     else if (n - n_ranged == 1)
-        buf_printf(&b, "%zu of them with a price or speed range (the one without stays at its "
-                       "figures)", n_ranged);
+        buf_printf(&b, "%zu of them with a price or speed range (the other one at its figures)",
+                   n_ranged);
     else
-        buf_printf(&b, "%zu of them with a price or speed range (the %zu without stay at their "
-                       "figures)", n_ranged, n - n_ranged);
+        buf_printf(&b, "%zu of them with a price or speed range (the other %zu at their figures)",
+                   n_ranged, n - n_ranged);
     view_map_set_str(v, "options_with_a_range_text", buf_cstr(&b));
     buf_free(&b);
 }
