@@ -298,6 +298,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     if (slowdown > 1)
         buf_printf(how, " / %.3g (QLoRA dequantises its 4-bit weights)", slowdown);
     buf_printf(how, " = %.0f tokens/s a GPU", one);
+    decide_llm_calibration_gpu_words(d, o->gpu, how);   /* its own rows, where left out */
     if (!d->llm_mfu_rows && !decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the utilisation is NVIDIA H100's: %s's software stack may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");

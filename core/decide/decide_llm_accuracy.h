@@ -86,6 +86,11 @@ int decide_llm_calibration_vendors(const decision *d, const char *prefix, gw_buf
  * LoRA fine-tune rows of llama-2-70b" (the vendor where its rows were narrowed to it) or "the
  * KB's assumed figure" (owned by d). */
 const char *decide_llm_calibration_words(const decision *d);
+/* Where no row of g calibrates the current calibration yet rows of g of its kind were left out
+ * by one of its narrowings, that in a clause appended to b: "; no NVIDIA L40S row calibrates it:
+ * its 2 LoRA fine-tune rows ran context parallel, 45% utilisation, as the 4 other rows left out
+ * so (43% to 46%), against 64% to 73% for the rows used"; else b untouched. */
+void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b);
 /* A served option's band where its vendor's shares are calibrated on 2 or more rows: the
  * calibration's leave-one-out error either way (as training's); returns 0 and leaves o alone
  * otherwise. */

@@ -22,8 +22,8 @@ static view *row_view(const llm_row *r)
     return v;
 }
 
-/* Why a row of the workload's kind does not calibrate c: the first of c's narrowings it fails
- * (decide_llm_accuracy.c's row_pref), or its share. */
+/* Why a row of the workload's kind does not calibrate c: its share, or the first of c's
+ * narrowings it fails (decide_llm_row_left_out_step). */
 static const char *left_out_why(const decision *d, const llm_calibration *c, const llm_row *r,
                                 const llm_implied *im)
 {
@@ -33,16 +33,19 @@ static const char *left_out_why(const decision *d, const llm_calibration *c, con
         return "scenario, GPU or model unknown";
     if (im->over)
         return "implausible: above the bound";
-    if ((c->narrowed & NARROW_VENDOR) && !(r->gpu && decide_str_eq(r->gpu->vendor, c->vendor)))
+    switch (decide_llm_row_left_out_step(d, c, r, im)) {
+    case NARROW_VENDOR:
         return "narrowed to the options' GPU vendor's rows";
-    if ((c->narrowed & NARROW_MOE) && decide_llm_row_moe(r) != (d->llm.experts > 1))
+    case NARROW_MOE:
         return "narrowed to the workload's architecture's rows";
-    if ((c->narrowed & NARROW_FORMAT) && !decide_str_eq(r->b->precision, d->w->precision))
+    case NARROW_FORMAT:
         return "narrowed to the workload's number format's rows";
-    if ((c->narrowed & NARROW_MODEL) && !decide_str_eq(r->model_id, d->w->model_id))
+    case NARROW_MODEL:
         return "narrowed to the workload's model's rows";
-    return "narrowed to rows that split no sequence over GPUs (context parallel), as the "
-           "workload's layouts";
+    default:
+        return "narrowed to rows that split no sequence over GPUs (context parallel), as the "
+               "workload's layouts";
+    }
 }
 
 /* llm.calibrations: each calibration the options took: its vendor, the options' vendors that
@@ -157,12 +160,13 @@ static size_t worst_row(const decision *d, const decide_llm_accuracy *a, int kin
     return worst;
 }
 
-/* The worst row's parenthesis: the way it erred (way; NULL: not said) and, where max is above
- * its target, which row it is: " (faster than measured, on 8x h100-sxm5, llama-3-8b)",
- * " (8x h100-sxm5, llama-3-8b)"; nothing where neither is said. */
+/* The worst row's parenthesis: the way it erred and which row it is (way given: the workload's
+ * own kind's worst, always named), or, where max is above its target, which row it is: " (faster
+ * than measured, on 8x h100-sxm5, llama-3-8b)", " (8x h100-sxm5, llama-3-8b)"; nothing where
+ * neither is said. */
 static void worst_words(gw_buf *b, const decision *d, size_t i, double max, const char *way)
 {
-    if (within_target(max, DECIDE_LLM_TARGET_MAX_PCT)) {
+    if (!way && within_target(max, DECIDE_LLM_TARGET_MAX_PCT)) {
         buf_printf(b, "%s%s%s", way ? " (" : "", way ? way : "", way ? ")" : "");
         return;
     }
@@ -193,15 +197,23 @@ static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_b
         worst_words(b, d, kind_worst, a->max_by_kind[kind],
                     kind_error > 0 ? "faster than measured" : "slower than measured");
         target_words(b, a->median_by_kind[kind], a->max_by_kind[kind]);
-        buf_printf(b, "; over all %d LLM results, %.0f%% and %.0f%%", a->rows, a->median * 100,
-                   a->max * 100);
+        if (a->without_scenario)   /* the rows it cannot predict: said in the count */
+            buf_printf(b, "; over %d of the KB's %d measured LLM results, %.0f%% and %.0f%%",
+                       a->rows, a->rows + a->without_scenario, a->median * 100, a->max * 100);
+        else
+            buf_printf(b, "; over all %d LLM results, %.0f%% and %.0f%%", a->rows,
+                       a->median * 100, a->max * 100);
         target_words(b, a->median, a->max);
         if (all_worst != kind_worst)
             worst_words(b, d, all_worst, a->max, NULL);
     } else {
-        buf_printf(b, "predicting each of the KB's %d measured LLM results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most",
-                   a->rows, a->median * 100, a->max * 100);
+        if (a->without_scenario)
+            buf_printf(b, "predicting each of %d of the KB's %d measured LLM results", a->rows,
+                       a->rows + a->without_scenario);
+        else
+            buf_printf(b, "predicting each of the KB's %d measured LLM results", a->rows);
+        buf_printf(b, " from the others, the speed model is %.0f%% off at the median and %.0f%% "
+                      "at most", a->median * 100, a->max * 100);
         worst_words(b, d, all_worst, a->max, NULL);
         target_words(b, a->median, a->max);
         buf_puts(b, "; none is of this kind");

@@ -5,6 +5,7 @@
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
 #include "decide_llm.h"
+#include "decide_precision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -82,20 +83,6 @@ static double calibration_band(const decision *d, const struct decide_llm_rows *
     return e;
 }
 
-/* The rows calibrating training that ran at FP8 or FP4 (precision.h: a format that trains with
- * 16-bit weights): their utilisation is read at BF16's rate x the format's measured speed-up
- * (decide_precision_rate), which the words say.  0 for serving, whose rows run at their own
- * format's rate. */
-static size_t low_bit_rows(const struct decide_llm_rows *st, const llm_calibration *c, int kind)
-{
-    size_t n = 0;
-    for (size_t i = 0; kind != DECIDE_LLM_SERVE && i < st->n_cal; i++) {
-        const gw_precision *p = gw_precision_find(st->cal_rows[i].b->precision);
-        n += c->used[i] && p && p->trains_as;
-    }
-    return n;
-}
-
 /* The rows the workload's calibrations draw on, once: its benchmark's (scenario gaps filled from
  * the workload) or the KB's (each stating its own), with the share each of its kind implies. */
 static void calibration_prepare(decision *d, struct decide_llm_rows *st)
@@ -127,12 +114,126 @@ static row_pref workload_pref(const decision *d, const char *vendor)
     return (row_pref){vendor, d->llm.experts > 1, d->w->precision, d->w->model_id, 0};
 }
 
-/* c's scope and words: "calibrated on 13 measured NVIDIA LoRA fine-tune rows of every dense
- * model" (the vendor where its rows were narrowed to it). */
+int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, const llm_row *r,
+                                 const llm_implied *im)
+{
+    if (decide_llm_row_speculative(r) || isnan(im->value) || im->over)
+        return 0;
+    if ((c->narrowed & NARROW_VENDOR) && !(r->gpu && decide_str_eq(r->gpu->vendor, c->vendor)))
+        return NARROW_VENDOR;
+    if ((c->narrowed & NARROW_MOE) && decide_llm_row_moe(r) != (d->llm.experts > 1))
+        return NARROW_MOE;
+    if ((c->narrowed & NARROW_FORMAT) && !decide_str_eq(r->b->precision, d->w->precision))
+        return NARROW_FORMAT;
+    if ((c->narrowed & NARROW_MODEL) && !decide_str_eq(r->model_id, d->w->model_id))
+        return NARROW_MODEL;
+    return NARROW_LAYOUT;
+}
+
+/* A training speed-up over BF16 that low-bit rows' utilisations were read with: the format, the
+ * architecture it was measured on (own) or the row's, where the span of other architectures'
+ * measurements stood in. */
+typedef struct read_gain {
+    const char *format, *architecture;
+    double figure;
+    int own;
+} read_gain;
+
+enum { MAX_GAINS = 8 };
+
+/* The used training rows that ran at FP8 or FP4 (precision.h: a format that trains with 16-bit
+ * weights), read at BF16's rate x the format's measured speed-up on the row's GPU
+ * (decide_precision_rate): the distinct gains into gains; returns how many rows. */
+static size_t low_bit_gains(const decision *d, const struct decide_llm_rows *st,
+                            const llm_calibration *c, read_gain *gains, size_t *n_gains)
+{
+    size_t rows = 0;
+    *n_gains = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        const char *precision = st->cal_implied[i].scenario.precision;
+        const gw_precision *p = gw_precision_find(precision);
+        if (!c->used[i] || !p || !p->trains_as || !r->gpu)
+            continue;
+        const gw_precision *run = decide_precision_on(d, r->gpu, precision, 1);
+        gw_speedup sp;
+        decide_precision_rate(d, r->gpu, run, 1, &sp);
+        if (!run || isnan(sp.figure))
+            continue;   /* read at its own format's rate */
+        rows++;
+        const char *arch = sp.own ? sp.own->architecture : r->gpu->architecture;
+        size_t g = 0;
+        while (g < *n_gains && !(decide_str_eq(gains[g].format, run->computes) &&
+                                 decide_str_eq(gains[g].architecture, arch)))
+            g++;
+        if (g == *n_gains && g < MAX_GAINS)
+            gains[(*n_gains)++] = (read_gain){run->computes, arch, sp.figure, sp.own != NULL};
+    }
+    return rows;
+}
+
+/* ", all FP8 runs, read at BF16's rate x FP8's measured training gain: 1.4x on Hopper and 1.25x
+ * on Blackwell" for c's low-bit rows of `used` (the figures from the KB's precision table);
+ * nothing where none is, or for serving, whose rows run at their own format's rate. */
+static void low_bit_words(gw_buf *b, const decision *d, const struct decide_llm_rows *st,
+                          const llm_calibration *c, int kind, size_t used)
+{
+    read_gain gains[MAX_GAINS];
+    size_t n_gains, rows = kind == DECIDE_LLM_SERVE ? 0 : low_bit_gains(d, st, c, gains, &n_gains);
+    if (!rows)
+        return;
+    int one_format = 1;
+    for (size_t g = 1; g < n_gains; g++)
+        one_format &= decide_str_eq(gains[g].format, gains[0].format);
+    if (used == 1)
+        buf_puts(b, ", an ");
+    else if (rows == used)
+        buf_puts(b, ", all ");
+    else
+        buf_printf(b, ", %zu of them ", rows);
+    if (one_format)
+        gw_format_words(b, gains[0].format);
+    else
+        buf_puts(b, "FP8 or FP4");
+    buf_printf(b, " run%s, read at BF16's rate x ", rows == 1 ? "" : "s");
+    if (one_format) {
+        gw_format_words(b, gains[0].format);
+        buf_puts(b, "'s measured training gain: ");
+    } else
+        buf_puts(b, "its format's measured training gain: ");
+    for (size_t g = 0; g < n_gains; g++) {
+        buf_puts(b, g == 0 ? "" : g + 1 == n_gains ? " and " : ", ");
+        if (!one_format) {
+            gw_format_words(b, gains[g].format);
+            buf_puts(b, "'s ");
+        }
+        buf_printf(b, "%.3gx on %s%s", gains[g].figure,
+                   gains[g].architecture ? gains[g].architecture : "its architecture",
+                   gains[g].own ? "" : " (other architectures' median)");
+    }
+}
+
+/* The rows of c's kind that c leaves out because they split a sequence over GPUs (context
+ * parallel) and for nothing else. */
+static size_t context_parallel_left_out(const decision *d, const struct decide_llm_rows *st,
+                                        const llm_calibration *c, int kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; (c->narrowed & NARROW_LAYOUT) && i < st->n_cal; i++)
+        n += st->cal_rows[i].kind == kind && !c->used[i] &&
+             decide_llm_row_left_out_step(d, c, &st->cal_rows[i], &st->cal_implied[i]) ==
+                 NARROW_LAYOUT;
+    return n;
+}
+
+/* c's scope and words: "calibrated on 8 measured NVIDIA LoRA fine-tune rows of dense models
+ * (none of llama-3-8b), all FP8 runs, read at ...; 6 context-parallel rows left out" (the
+ * vendor where its rows were narrowed to it). */
 static void calibration_words(decision *d, const struct decide_llm_rows *st, llm_calibration *c,
                               int kind, const row_pref *p, size_t used)
 {
     gw_buf b = GW_BUF_INIT;
+    const char *models = p->moe ? "mixture-of-experts models" : "dense models";
     if (d->w->benchmark)
         buf_printf(&b, "the benchmark %s", d->w->benchmark);
     else
@@ -143,16 +244,30 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
     if (c->narrowed & NARROW_FORMAT)
         buf_printf(&b, " at %s", d->w->precision);
     c->scope = buf_detach(&b);
-    if (used) {
-        buf_printf(&b, "calibrated on %zu measured %s%s%s row%s of %s", used,
-                   c->vendor ? c->vendor : "", c->vendor ? " " : "", decide_llm_kind_name(kind),
-                   used == 1 ? "" : "s", c->scope);
-        size_t low_bits = low_bit_rows(st, c, kind);
-        if (low_bits)
-            buf_printf(&b, ", %zu of them FP8 or FP4 runs read at BF16's rate x the format's "
-                           "measured training speed-up", low_bits);
-    } else
-        buf_puts(&b, "the KB's assumed figure");
+    if (!used) {
+        c->words = gw_xstrdup("the KB's assumed figure");
+        return;
+    }
+    buf_printf(&b, "calibrated on %zu measured %s%s%s row%s of ", used, c->vendor ? c->vendor : "",
+               c->vendor ? " " : "", decide_llm_kind_name(kind), used == 1 ? "" : "s");
+    if (d->w->benchmark || (c->narrowed & NARROW_MODEL)) {
+        buf_puts(&b, c->scope);
+    } else {   /* the scope is a set of models: say how many rows are the workload's own */
+        size_t own = 0;
+        for (size_t i = 0; i < st->n_cal; i++)
+            own += c->used[i] && decide_str_eq(st->cal_rows[i].model_id, d->w->model_id);
+        buf_puts(&b, c->narrowed & NARROW_MOE ? models : "any model");
+        if (c->narrowed & NARROW_FORMAT)
+            buf_printf(&b, " at %s", d->w->precision);
+        if (own && d->w->model_id)
+            buf_printf(&b, " (%zu of %s)", own, d->w->model_id);
+        else if (d->w->model_id)
+            buf_printf(&b, " (none of %s)", d->w->model_id);
+    }
+    low_bit_words(&b, d, st, c, kind, used);
+    size_t split = context_parallel_left_out(d, st, c, kind);
+    if (split)
+        buf_printf(&b, "; %zu context-parallel row%s left out", split, split == 1 ? "" : "s");
     c->words = buf_detach(&b);
 }
 
@@ -309,6 +424,127 @@ const char *decide_llm_calibration_words(const decision *d)
     return st && st->n_cals ? st->cals[st->current].words : "the KB's assumed figure";
 }
 
+/* Why step leaves a row out, in a clause's words: "ran context parallel". */
+static const char *left_out_words(int step)
+{
+    switch (step) {
+    case NARROW_VENDOR:
+        return "are of another vendor's GPU";
+    case NARROW_MOE:
+        return "are of models of another architecture";
+    case NARROW_FORMAT:
+        return "ran at another number format";
+    case NARROW_MODEL:
+        return "are of other models";
+    default:
+        return "ran context parallel";
+    }
+}
+
+/* Whether rows[i] is of g (NULL: any GPU). */
+static int row_of_gpu(const llm_row *r, const kb_gpu *g)
+{
+    return !g || (r->gpu && decide_str_eq(r->gpu->id, g->id));
+}
+
+/* The lowest and highest utilisation the rows of c's kind of GPU g (NULL: any) imply that c
+ * leaves out by step, or (step 0) that c uses; how many. */
+static size_t utilisation_span(const decision *d, const struct decide_llm_rows *st,
+                               const llm_calibration *c, int kind, const kb_gpu *g, int step,
+                               double *lo, double *hi)
+{
+    size_t n = 0;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        const llm_implied *im = &st->cal_implied[i];
+        if (r->kind != kind || im->share != SHARE_UTILISATION || isnan(im->value) ||
+            !row_of_gpu(r, g) ||
+            (step ? c->used[i] || decide_llm_row_left_out_step(d, c, r, im) != step
+                  : !c->used[i]))
+            continue;
+        n++;
+        *lo = fmin(*lo, im->value);
+        *hi = fmax(*hi, im->value);
+    }
+    return n;
+}
+
+/* "43% to 46%", or "45%" for one figure. */
+static void span_words(gw_buf *b, double lo, double hi)
+{
+    if (nearbyint(lo * 100) == nearbyint(hi * 100))
+        buf_printf(b, "%.0f%%", lo * 100);
+    else
+        buf_printf(b, "%.0f%% to %.0f%%", lo * 100, hi * 100);
+}
+
+/* "h100-sxm5's 43% to 46%, gb200's 62% to 66%": each GPU but g whose rows
+ * c leaves out by step, once, its rows' utilisations; returns how many GPUs. */
+static size_t other_gpus_words(gw_buf *b, const decision *d, const struct decide_llm_rows *st,
+                               const llm_calibration *c, int kind, const kb_gpu *g, int step)
+{
+    size_t said = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        double lo, hi;
+        if (!r->gpu || row_of_gpu(r, g) || r->kind != kind || c->used[i] ||
+            decide_llm_row_left_out_step(d, c, r, &st->cal_implied[i]) != step)
+            continue;
+        size_t first = 0;   /* said at its GPU's first such row only */
+        while (first < i && !(row_of_gpu(&st->cal_rows[first], r->gpu) &&
+                              st->cal_rows[first].kind == kind && !c->used[first] &&
+                              decide_llm_row_left_out_step(d, c, &st->cal_rows[first],
+                                                           &st->cal_implied[first]) == step))
+            first++;
+        if (first < i || !utilisation_span(d, st, c, kind, r->gpu, step, &lo, &hi))
+            continue;
+        buf_printf(b, "%s%s's ", said++ ? ", " : "", r->gpu->id);   /* as a row's words name it */
+        span_words(b, lo, hi);
+    }
+    return said;
+}
+
+void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b)
+{
+    const llm_calibration *c = g ? decide_llm_rows_calibrate(d, g) : NULL;
+    if (!c || d->w->benchmark)
+        return;
+    const struct decide_llm_rows *st = d->llm_rows;
+    int kind = decide_llm_workload_kind(d), step = 0;
+    size_t left = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const llm_row *r = &st->cal_rows[i];
+        if (r->kind != kind || !r->gpu || !row_of_gpu(r, g))
+            continue;
+        if (c->used[i])
+            return;   /* g's own rows calibrate it */
+        int why = decide_llm_row_left_out_step(d, c, r, &st->cal_implied[i]);
+        if (why && (!step || why == step)) {
+            step = why;
+            left++;
+        }
+    }
+    if (!left)
+        return;
+    buf_printf(b, "; no %s row calibrates it: its %zu %s row%s %s", g->name ? g->name : g->id, left,
+               decide_llm_kind_name(kind), left == 1 ? "" : "s", left_out_words(step));
+    double lo, hi;
+    if (!utilisation_span(d, st, c, kind, g, step, &lo, &hi))
+        return;   /* serving's rows bound by bandwidth: no utilisation to compare */
+    buf_puts(b, ", at ");
+    span_words(b, lo, hi);
+    buf_puts(b, " utilisation (other rows left out so: ");
+    if (!other_gpus_words(b, d, st, c, kind, g, step))
+        buf_puts(b, "none");
+    if (utilisation_span(d, st, c, kind, NULL, 0, &lo, &hi)) {
+        buf_puts(b, "; the rows used: ");
+        span_words(b, lo, hi);
+    }
+    buf_puts(b, ")");
+}
+
 int decide_llm_serving_band(decision *d, decide_option *o)
 {
     const llm_calibration *c = decide_llm_rows_calibrate(d, o->gpu);
@@ -336,8 +572,10 @@ int decide_llm_serving_method_words(decision *d, gw_buf *b)
     if (decide_llm_calibration_vendors(d, "", b))   /* several: each its shares */
         buf_printf(b, ", %.0f%% of the bandwidth and %.0f%% utilisation: ", c->bandwidth * 100,
                    c->mfu * 100);
-    buf_printf(b, "those shares are %s (%d and %d rows), each the median of the rows it binds",
-               c->words, c->mfu_rows, c->bandwidth_rows);
+    buf_printf(b, "those shares are %s: the compute share the median of the %d row%s compute "
+                  "binds, the bandwidth share of the %d row%s memory bandwidth binds",
+               c->words, c->mfu_rows, c->mfu_rows == 1 ? "" : "s", c->bandwidth_rows,
+               c->bandwidth_rows == 1 ? "" : "s");
     if (!isnan(c->band_error))
         buf_printf(b, "; band: their leave-one-out error, %.1f%%", c->band_error * 100);
     return 1;

@@ -89,6 +89,11 @@ int decide_llm_row_moe(const llm_row *r);
 int decide_llm_row_splits_sequence(const llm_row *r);
 /* "8x h100-sxm5, llama-2-70b inference_offline, source-id" for r, appended to b. */
 void decide_llm_row_words(gw_buf *b, const llm_row *r);
+/* The narrowing of c (a NARROW_ step) that leaves out r, a row of c's kind whose share im is
+ * known and bounded, that c does not use; 0 where r is unusable (speculative, its share unknown
+ * or above its bound). */
+int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, const llm_row *r,
+                                 const llm_implied *im);
 /* The calibration options of g's vendor take (g NULL: the current one, else the first, computed
  * for no vendor), made current; computed once a vendor. */
 const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g);

@@ -700,6 +700,24 @@ static void regret_view(view *v, const decision *d, const decide_robust *r)
     buf_free(&t);
 }
 
+/* "all with a price or speed range", or "9 of them with a price or speed range (the other 29
+ * at their figures)": which of the n options compared are drawn, for the report's sentence
+ * (options_with_a_range_text). */
+static void ranged_words(view *v, size_t n, size_t n_ranged)
+{
+    gw_buf b = GW_BUF_INIT;
+    if (n_ranged == n)
+        buf_puts(&b, n == 1 ? "with a price or speed range" : "all with a price or speed range");
+    else if (n - n_ranged == 1)
+        buf_printf(&b, "%zu of them with a price or speed range (the other one at its figures)",
+                   n_ranged);
+    else
+        buf_printf(&b, "%zu of them with a price or speed range (the other %zu at their figures)",
+                   n_ranged, n - n_ranged);
+    view_map_set_str(v, "options_with_a_range_text", buf_cstr(&b));
+    buf_free(&b);
+}
+
 void decide_robust_view(const decision *d, view *root)
 {
     const decide_robust *r = d->robust;
@@ -726,6 +744,7 @@ void decide_robust_view(const decision *d, view *root)
     }
     view_map_set_int(v, "options_compared", (long long)r->n);
     view_map_set_int(v, "options_with_a_range", (long long)r->n_ranged);
+    ranged_words(v, r->n, r->n_ranged);
     view_map_set_str(v, "option", r->recommended->id);
     view_map_set_num(v, "p_best", r->recommended->p_best);
     gw_buf t = GW_BUF_INIT;

@@ -128,8 +128,9 @@ check_eq "fraction: the report's hourly price of the slice, per whole GPU-hour b
     "$(grep -c '| \$0.45 (\$2.72 per whole GPU-hour) |' "$T/vision-150.md")" "1"
 check_eq "fraction: the report's summary names the slice" \
     "$(grep -c '^| A slice of a card | 1/6 of one NVIDIA A10 (4.0 GB): \$0.45 an hour, \$2.72 per whole GPU-hour |$' "$T/vision-150.md")" "1"
+# (the price "dated", not "observed": many prices are a dataset's transcription)
 check_eq "fraction: the report's evidence prices the slice per whole GPU-hour" \
-    "$(grep -c '^- Price: list, \$0.45 an hour for 1/6 of the card (\$2.72 per whole GPU-hour), observed 2026-11-20' "$T/vision-150.md")" "1"
+    "$(grep -c '^- Price: list, \$0.45 an hour for 1/6 of the card (\$2.72 per whole GPU-hour), dated 2026-11-20' "$T/vision-150.md")" "1"
 
 # ---- a language model served from a slice ------------------------------------------------------
 # serve.lua: Llama 3.2 1B at BF16, 2 requests in flight, 24 h a day for 12 months = 8,640 h.  The

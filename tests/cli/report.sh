@@ -310,9 +310,10 @@ check_eq "report: the short appendix has every verdict on the recommendation, as
 # ... and its evidence: the speed's kind (the article's 3,100 measured on four cards, one
 # result: its band is the KB's reproducibility, 3,100 / 1.48546 = 2,087, up to linear scaling of
 # the one card's measured 905, 4 x 905 = 3,620, below 3,100 x 1.48546 = 4,605: decide_speed.sh),
-# the price's kind, amount and date (the median of CNY 5,999 and 6,000 a card).
+# the price's kind, amount and date (the median of CNY 5,999 and 6,000 a card; "dated",
+# not "observed": many prices are a dataset's transcription, not read here).
 check_eq "report: the short appendix has the recommendation's evidence" \
-    "$(section "$SHORT" "The recommendation's evidence and verdicts" | grep -c '^- Speed: 3,100 images/s, measured (band 2,087 to 3,620);\|^- Price: anecdote, CNY 6,000, observed 2026-01')" 2
+    "$(section "$SHORT" "The recommendation's evidence and verdicts" | grep -c '^- Speed: 3,100 images/s, measured (band 2,087 to 3,620);\|^- Price: anecdote, CNY 6,000, dated 2026-01')" 2
 case "$SHORT" in *"The full appendix, with every option that fell out and every feasible option's figures and verdicts, is written by \`gpuwise report WORKLOAD --appendix full\`"*)
     pass "report: the short appendix says how to get the full one" ;;
     *) fail "report: the short appendix says how to get the full one" "missing" ;; esac
@@ -347,6 +348,7 @@ check_out "report --help: --appendix" "--appendix WHICH"
     jq '.robustness = {p_best: 0.52, p_best_text: "52%", expected_regret: 0.01,
             expected_regret_text: "CNY 0.010 per 1M images", draws: 2000, seed: 7,
             options_compared: 5, options_with_a_range: 1,
+            options_with_a_range_text: "1 of them with a price or speed range (the other 4 at their figures)",
             close_call: true, close: [{label: "used 2x GeForce RTX 3090", p_best: 0.31}],
             because: "it is measured where the other is scaled"}
         | .price_age.requote = [{label: "used 4x GeForce RTX 3090", price_kind: "anecdote",
@@ -362,9 +364,9 @@ run "$GW" render "$ROOT/templates/justification.md.mustache" "$T/robust.json" --
 check_rc "report template with robustness: exit 0" 0
 # The renderer writes the draws as people write them (2000 as "2,000") and each close
 # option's p_best 0.31 as "31%"; the share says what it covers (the 5 options compared, 1 with a
-# range).
+# range, 5 - 1 = 4 without: decide_robust.c words it, the template places it).
 check_out "report template: how sure" \
-    "**How sure:** the recommendation is cheapest in 52% of 2,000 draws of prices and speeds within their ranges (seed 7), among the options that may be recommended and meet the targets in that draw: 5 compared, 1 of them with a price or speed range (one without stays at its figures); held-back options are not drawn; the expected regret"
+    "**How sure:** the recommendation is cheapest in 52% of 2,000 draws of prices and speeds within their ranges (seed 7), among the options that may be recommended and meet the targets in that draw: 5 compared, 1 of them with a price or speed range (the other 4 at their figures); held-back options are not drawn; the expected regret"
 check_out "report template: a close call, with the options inside the uncertainty" \
     "**A close call.** The options inside the uncertainty, each with its share of the draws in which it is cheapest:
 
@@ -373,8 +375,9 @@ check_out "report template: a close call, with the options inside the uncertaint
 Why the recommendation among them: it is measured where the other is scaled"
 check_out "report template: what to re-quote, where prices are discussed" \
     "- used 4x GeForce RTX 3090: anecdote price of 2026-01 (339 days old)"
+# "dated", not "observed": many prices are a dataset's transcription.
 check_out "report template: the recommendation's price kind, rate date and cost range" \
-    "| Price | market price, observed 2026-01; converted at the exchange rate of 2026-11-28 |"
+    "| Price | market price, dated 2026-01; converted at the exchange rate of 2026-11-28 |"
 check_out "report template: the recommendation's cost per unit within its ranges" \
     "| CNY 0.359 (from CNY 0.330 to CNY 0.401 within its price and speed ranges) |"
 case "$OUT" in *"## Costs"*"**Re-quote before signing:**"*"## Buying against renting"*)

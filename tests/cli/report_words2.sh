@@ -1,0 +1,106 @@
+#!/bin/sh
+# tests/cli/report_words2.sh — the report's statements on its evidence that readers found at odds
+# with its own figures: the count of options drawn without a range, the LLM calibration's rows
+# (their format and its measured gain, the workload's own model, the rows left out and why, an
+# option's GPU whose own rows were left out), the serving shares' rows, the accuracy's count of
+# the KB's rows and its worst row, and a price's date.
+. "$ROOT/tests/cli/lib.sh"
+EX="$ROOT/examples"
+export SOURCE_DATE_EPOCH=1764460800   # 2025-11-30, as report_words.sh
+
+has() {   # has NAME FILE TEXT: pass where FILE holds TEXT
+    case "$(cat "$2" 2>/dev/null)" in *"$3"*) pass "$1" ;; *) fail "$1" "missing: $3" ;; esac
+}
+
+# ---- 1. How sure: the options without a range are counted, never "one" for any number ----
+# short-project compares 40 options at this date, 12 of them with a range: 40 - 12 = 28 stay at
+# their figures.
+run "$GW" report "$EX/short-project.lua" -o "$T/short.md"
+check_rc "words2: short-project report, exit 0" 0
+"$GW" decide "$EX/short-project.lua" --json >"$T/short.json" 2>/dev/null
+_n=$(jq '.robustness.options_compared' "$T/short.json")
+_r=$(jq '.robustness.options_with_a_range' "$T/short.json")
+check_eq "words2: short-project's compared and ranged options" "$_n $_r" "40 12"
+has "words2: the 28 without a range counted" "$T/short.md" \
+    "40 compared, 12 of them with a price or speed range (the other 28 at their figures);"
+# llm-fleet's 4 compared at this date all have a range: none is said to stay at its figures.
+run "$GW" report "$EX/llm-fleet.lua" -o "$T/fleet.md"
+check_eq "words2: llm-fleet's options all ranged" \
+    "$("$GW" decide "$EX/llm-fleet.lua" --json 2>/dev/null | jq '.robustness | [.options_compared, .options_with_a_range] | map(tostring) | join(" ")' -r)" "4 4"
+has "words2: all ranged, said so" "$T/fleet.md" "4 compared, all with a price or speed range;"
+check_eq "words2: no option said to stay at its figures where all are ranged" \
+    "$(grep -c 'without stays\|at their figures\|at its figures' "$T/fleet.md")" 0
+
+# ---- 2. The calibration's rows ----
+# llm-pretrain (llama-3-8b at fp8): its 3 pre-training rows are all FP8 runs, read at BF16's rate
+# x FP8's measured gain on each row's architecture, the figures of kb/data/precision_support.csv
+# (fp8,Hopper: 1.4; fp8,Blackwell: 1.25); the 1 context-parallel row of the model left out.
+_hopper=$(awk -F, '$1 == "fp8" && $2 == "Hopper" {print $3}' "$ROOT/kb/data/precision_support.csv")
+_blackwell=$(awk -F, '$1 == "fp8" && $2 == "Blackwell" {print $3}' "$ROOT/kb/data/precision_support.csv")
+check_eq "words2: the KB's FP8 training gains" "$_hopper $_blackwell" "1.4 1.25"
+run "$GW" report "$EX/llm-pretrain.lua" -o "$T/pretrain.md"
+check_rc "words2: llm-pretrain report, exit 0" 0
+has "words2: all 3 rows FP8, the gains named from the precision table" "$T/pretrain.md" \
+    "calibrated on 3 measured pre-training rows of llama-3-8b, all FP8 runs, read at BF16's rate x FP8's measured training gain: ${_blackwell}x on Blackwell and ${_hopper}x on Hopper; 1 context-parallel row left out"
+check_eq "words2: no 'FP8 or FP4' where no row is FP4" "$(grep -c 'FP8 or FP4 run' "$T/pretrain.md")" 0
+"$GW" decide "$EX/llm-pretrain.lua" --json >"$T/pretrain.json" 2>/dev/null
+check_eq "words2: the context-parallel rows left out, counted as llm.calibrations lists them" \
+    "$(jq '[.llm.calibrations[0].left_out[] | select(.why | startswith("narrowed to rows that split no sequence"))] | length' "$T/pretrain.json")" 1
+
+# lora-finetune (llama-3.1-8b, LoRA): NVIDIA's 8 dense LoRA rows, none of them of llama-3.1-8b
+# (19 dense rows: 5 AMD and 6 context-parallel left out, 19 - 5 - 6 = 8), all FP8 on Hopper.
+run "$GW" report "$EX/lora-finetune.lua" -o "$T/lora.md"
+"$GW" decide "$EX/lora-finetune.lua" --json >"$T/lora.json" 2>/dev/null
+check_eq "words2: lora's rows used, the workload's own among them, the context-parallel left out" \
+    "$(jq -r '.llm.calibrations[0] | [(.used | length), ([.used[] | select(.workload | test("llama-3.1-8b"))] | length), ([.left_out[] | select(.why | startswith("narrowed to rows that split"))] | length)] | map(tostring) | join(" ")' "$T/lora.json")" "8 0 6"
+has "words2: the models' rows, none the workload's, said so" "$T/lora.md" \
+    "calibrated on 8 measured NVIDIA LoRA fine-tune rows of dense models (none of llama-3.1-8b), all FP8 runs, read at BF16's rate x FP8's measured training gain: ${_hopper}x on Hopper; 6 context-parallel rows left out"
+check_eq "words2: no 'every dense model' in a report's words" "$(grep -c 'rows of every dense model' "$T/lora.md")" 0
+
+# ---- 4. An option whose GPU's own rows were all left out says so ----
+# grant-lab rents an L40S: its 2 LoRA rows (MLPerf v4.0, 64 and 384 GPUs) ran context parallel
+# and imply 44.9% and 45.1% (45%), as the H100's rows of that layout, 43.2% and 46.4% (43% to
+# 46%), and GB200's, 62.3% and 65.7% (62% to 66%); the 8 rows used imply 60.8% to 73.3% (61% to
+# 73%): the figures of llm.calibrations, rounded as the words round them.
+run "$GW" report "$EX/grant-lab.lua" -o "$T/grant.md"
+"$GW" decide "$EX/grant-lab.lua" --json >"$T/grant.json" 2>/dev/null
+check_eq "words2: the L40S's rows left out, their implied utilisation" \
+    "$(jq -r '[.llm.calibrations[0].left_out[] | select(.gpu == "l40s") | .implied * 100 | round] | map(tostring) | join(" ")' "$T/grant.json")" "45 45"
+check_eq "words2: the rows used span" \
+    "$(jq -r '[.llm.calibrations[0].used[].implied] | [min, max] | map(. * 100 | round | tostring) | join(" ")' "$T/grant.json")" "61 73"
+has "words2: the L40S option says no row of its own calibrates it" "$T/grant.md" \
+    "= 6876 tokens/s a GPU; no NVIDIA L40S row calibrates it: its 2 LoRA fine-tune rows ran context parallel, at 45% utilisation (other rows left out so: gb200's 62% to 66%, h100-sxm5's 43% to 46%; the rows used: 61% to 73%)"
+# The H100's own rows calibrate it: its options say nothing of the kind.
+check_eq "words2: a GPU with rows used has no such clause" \
+    "$(grep -c 'no NVIDIA H100 SXM5 80GB row calibrates it' "$T/grant.md")" 0
+
+# ---- 2. Serving: which rows set each share ----
+# llm-serving: of the 10 rows used, 5 bind on compute and 5 on memory bandwidth.
+run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
+"$GW" decide "$EX/llm-serving.lua" --json >"$T/serving.json" 2>/dev/null
+check_eq "words2: serving's rows by the share they set" \
+    "$(jq -r '.llm.calibrations[0].used | [([.[] | select(.share == "utilisation")] | length), ([.[] | select(.share == "bandwidth")] | length)] | map(tostring) | join(" ")' "$T/serving.json")" "5 5"
+has "words2: serving's shares each with its rows" "$T/serving.md" \
+    ": the compute share the median of the 5 rows compute binds, the bandwidth share of the 5 rows memory bandwidth binds"
+check_eq "words2: no unexplained row counts" "$(grep -c '(5 and 5 rows)' "$T/serving.md")" 0
+
+# ---- 3. Accuracy: N of the KB's M rows, the kind's worst row named ----
+# 74 rows predicted, 24 left out (no stated format or tokens, speculative decoding): 74 + 24 = 98.
+check_eq "words2: the rows predicted and left out" \
+    "$(jq -r '.llm.accuracy | [.rows, .rows_left_out] | map(tostring) | join(" ")' "$T/serving.json")" "74 24"
+has "words2: over 74 of the KB's 98 rows" "$T/serving.md" "over 74 of the KB's 98 measured LLM results"
+check_eq "words2: not 'over all'" "$(grep -c 'over all [0-9]* LLM results' "$T/serving.md")" 0
+# The serving kind's worst row: the prediction furthest from its measurement among serving rows.
+_worst=$(jq -r '[.llm.accuracy.predictions[] | select(.kind == "serving" and .predicted != null)] | max_by(.error_pct | fabs) | "\(.gpu_count)x \(.gpu), \(.workload)"' "$T/serving.json")
+check_eq "words2: the serving kind's worst row" "$_worst" "8x b200, deepseek-r1"
+has "words2: the serving kind's worst row named" "$T/serving.md" \
+    "measured serving results from the others, the speed model is 13% off at the median and 39% at most (faster than measured, on $_worst)"
+
+# ---- 5. A price's date: "dated", not "observed" (RunPod's is silybench's transcription) ----
+has "words2: the recommendation's price dated" "$T/grant.md" "| Price | list price, dated 2026-09-25 |"
+check_eq "words2: no price said observed" "$(grep -c 'observed 20[0-9][0-9]-' "$T/grant.md")" 0
+
+# The two longest reports stay under 6,000 words with these words.
+_fw=$(wc -w <"$T/fleet.md")
+[ "$_fw" -lt 6000 ] && pass "words2: llm-fleet under 6,000 words ($_fw)" || fail "words2: llm-fleet under 6,000 words" "$_fw"
+
