@@ -116,11 +116,18 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
     buf_free(&b);
 }
 
-/* Whether an error (a fraction) is within a target in percent, judged as the words print it:
- * to the whole percent, rounded as %.0f rounds (DECIDE_LLM_TARGET_MEDIAN_PCT). */
+/* Whether an error (a fraction) is within a target in percent: judged exactly, so 40.25% is
+ * above a 40% target (pct_digits prints it so). */
 static int within_target(double error, int target_pct)
 {
-    return !(nearbyint(error * 100) > target_pct);
+    return !(error * 100 > target_pct);
+}
+
+/* The decimals an error is printed with beside its target: none, or one where the whole percent
+ * would round a miss onto the target (40.25% is "40.3%", not "40%"). */
+static int pct_digits(double error, int target_pct)
+{
+    return !within_target(error, target_pct) && !(nearbyint(error * 100) > target_pct);
 }
 
 static int meets_targets(double median, double max)
@@ -191,18 +198,21 @@ static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_b
     if (kind >= 0 && a->rows_by_kind[kind]) {
         size_t kind_worst = worst_row(d, a, kind, &kind_error);
         buf_printf(b, "predicting each of the KB's %d measured %s results from the others, the "
-                      "speed model is %.0f%% off at the median and %.0f%% at most",
+                      "speed model is %.*f%% off at the median and %.*f%% at most",
                    a->rows_by_kind[kind], decide_llm_kind_name((decide_llm_kind)kind),
-                   a->median_by_kind[kind] * 100, a->max_by_kind[kind] * 100);
+                   pct_digits(a->median_by_kind[kind], DECIDE_LLM_TARGET_MEDIAN_PCT), a->median_by_kind[kind] * 100,
+                   pct_digits(a->max_by_kind[kind], DECIDE_LLM_TARGET_MAX_PCT), a->max_by_kind[kind] * 100);
         worst_words(b, d, kind_worst, a->max_by_kind[kind],
                     kind_error > 0 ? "faster than measured" : "slower than measured");
         target_words(b, a->median_by_kind[kind], a->max_by_kind[kind]);
         if (a->without_scenario)   /* the rows it cannot predict: said in the count */
-            buf_printf(b, "; over %d of the KB's %d measured LLM results, %.0f%% and %.0f%%",
-                       a->rows, a->rows + a->without_scenario, a->median * 100, a->max * 100);
+            buf_printf(b, "; over %d of the KB's %d measured LLM results, %.*f%% and %.*f%%",
+                       a->rows, a->rows + a->without_scenario, pct_digits(a->median, DECIDE_LLM_TARGET_MEDIAN_PCT),
+                       a->median * 100, pct_digits(a->max, DECIDE_LLM_TARGET_MAX_PCT), a->max * 100);
         else
-            buf_printf(b, "; over all %d LLM results, %.0f%% and %.0f%%", a->rows,
-                       a->median * 100, a->max * 100);
+            buf_printf(b, "; over all %d LLM results, %.*f%% and %.*f%%", a->rows,
+                       pct_digits(a->median, DECIDE_LLM_TARGET_MEDIAN_PCT), a->median * 100, pct_digits(a->max, DECIDE_LLM_TARGET_MAX_PCT),
+                       a->max * 100);
         target_words(b, a->median, a->max);
         if (all_worst != kind_worst)
             worst_words(b, d, all_worst, a->max, NULL);
@@ -212,8 +222,9 @@ static void accuracy_words(const decision *d, const decide_llm_accuracy *a, gw_b
                        a->rows + a->without_scenario);
         else
             buf_printf(b, "predicting each of the KB's %d measured LLM results", a->rows);
-        buf_printf(b, " from the others, the speed model is %.0f%% off at the median and %.0f%% "
-                      "at most", a->median * 100, a->max * 100);
+        buf_printf(b, " from the others, the speed model is %.*f%% off at the median and %.*f%% "
+                      "at most", pct_digits(a->median, DECIDE_LLM_TARGET_MEDIAN_PCT), a->median * 100,
+                   pct_digits(a->max, DECIDE_LLM_TARGET_MAX_PCT), a->max * 100);
         worst_words(b, d, all_worst, a->max, NULL);
         target_words(b, a->median, a->max);
         buf_puts(b, "; none is of this kind");

@@ -58,6 +58,18 @@ run "$GW" --kb "$KB" report "$T/pre8.lua" --format md
 check_out "worst: the report says it" \
     "**Model accuracy:** predicting each of the KB's 4 measured pre-training results from the others, the speed model is 10% off at the median and 47% at most (slower than measured, on 8x h100-sxm5, llama-3-8b), the worst case above its 40% target;"
 
+# ---- a maximum just above its target: judged exactly, printed with one decimal ----
+# 20%, 28.06%, 28.06%: 20 -> median(28.06, 28.06) = 28.06, +40.3%; each 28.06 -> median(20,
+# 28.06) = 24.03, -14.36%.  Median 14.36% (14%), most 40.3%: above 40% though the whole percent
+# would print "40%", so it prints "40.3%" and says the target is missed.
+KB=$(fixture_kb edge)
+run "$GW" --kb "$KB" decide "$T/pre8.lua"
+check_out "edge: a maximum of 40.3% is above its 40% target, printed with its decimal" \
+    "the speed model is 14% off at the median and 40.3% at most (faster than measured, on 1x h100-sxm5, llama-3-8b), the worst case above its 40% target"
+run "$GW" --kb "$KB" decide "$T/pre8.lua" --json
+check_num "edge: max 40.3% (28.06/20 - 1)" "$(jqr '.llm.accuracy.max_error_pct')" 40.3 0.01
+check_eq "edge: targets not met" "$(jqr "$acc")" "15 40 false false"
+
 # ---- the median above its target ----
 # 30%, 36%, 42%: 30 -> median(36, 42) = 39, +30%; 36 -> 36, 0; 42 -> 33, -21.43%.  Median
 # 21.43% (21%), most 30%: the median above 15%, the worst case within 40% (the kind's worst row,
