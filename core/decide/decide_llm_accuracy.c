@@ -154,6 +154,7 @@ void decide_llm_rows_free(decision *d)
         free(st->cals[i].used);
         free(st->cals[i].scope);
         free(st->cals[i].words);
+        free(st->cals[i].band_basis);
     }
     free(st->cals);
     for (size_t i = 0; i < st->n_vendors; i++)

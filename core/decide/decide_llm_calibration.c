@@ -553,13 +553,19 @@ int decide_llm_serving_band(decision *d, decide_option *o)
         return 0;
     o->throughput_lo = o->throughput / (1 + e);
     o->throughput_hi = o->throughput * (1 + e);
-    gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibrations */
-    buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
-                       "predicted from the others: off by %.1f%% at the %.0fth percentile of "
-                       "those errors; the band is the figure / %.3g to x %.3g",
-               c->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+    /* the same for every option of the calibration, and asked for at each of a decision's
+     * thousands of speed computations: written once */
+    llm_calibration *own = &d->llm_rows->cals[c - d->llm_rows->cals];
+    if (!own->band_basis) {
+        gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibrations */
+        buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
+                           "predicted from the others: off by %.1f%% at the %.0fth percentile of "
+                           "those errors; the band is the figure / %.3g to x %.3g",
+                   c->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+        own->band_basis = buf_detach(&basis);
+    }
     free(o->throughput_band_basis);
-    o->throughput_band_basis = buf_detach(&basis);
+    o->throughput_band_basis = gw_xstrdup(own->band_basis);
     return 1;
 }
 

@@ -44,6 +44,7 @@ typedef struct llm_calibration {
     double band_error;           /* the leave-one-out error at MODEL_BAND_PERCENTILE; NaN */
     char *scope;                 /* "the benchmark llama2-70b", "llama-2-70b", "every model" */
     char *words;
+    char *band_basis;            /* a serving band's basis, written once (decide_llm_serving_band) */
 } llm_calibration;
 
 /* Which calibration an option of a GPU vendor takes (NULL vendor: a GPU that states none). */
