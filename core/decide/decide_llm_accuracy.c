@@ -594,6 +594,8 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
                                 const char **why, int *left_out)
 {
     llm_implied *im = gw_xcalloc(st->n_kb ? st->n_kb : 1, sizeof *im);
+    /* the calibration read the KB's rows of the workload's kind the same way: taken from it */
+    int kind = decide_llm_workload_kind(d), known = st->prepared && st->cal_rows == st->rows;
     *left_out = 0;
     for (size_t i = 0; i < st->n_kb; i++) {
         const llm_row *r = &st->rows[i];
@@ -609,7 +611,9 @@ static llm_implied *implied_all(const decision *d, const struct decide_llm_rows 
                      "counts one";
         else if (!decide_llm_row_scenario(r, NULL, &sc))
             why[i] = "its precision or tokens are not stated";
-        else if (isnan((im[i] = decide_llm_row_implied(d, r, &sc)).value))
+        else if (isnan((im[i] = known && r->kind == kind ? st->cal_implied[i]
+                                                         : decide_llm_row_implied(d, r, &sc))
+                           .value))
             why[i] = "the KB has no rate or bandwidth of its GPU at its precision";
         *left_out += why[i] != NULL;
     }
