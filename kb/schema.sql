@@ -884,3 +884,12 @@ CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_c
 -- and 128 a head for DeepSeek-V3, so 160, not 288.  NULL: head_dim.  An upgraded KB gets the
 -- figures with gpuwise kb import kb/data/models.csv; until then its models count head_dim.
 ALTER TABLE model ADD COLUMN attention_head_dim REAL CHECK (attention_head_dim > 0);
+
+-- (catalog) Issue 28, the width a decode step's attention products run over where it differs
+-- from head_dim: serving engines decode multi-head latent attention in its absorbed form
+-- (W_UK folded into the query, W_UV into the output: deepseek-v2-paper), so a step's q.k runs
+-- over the cached latent and rotary key (512 + 64 = 576 values a head) and scores.v over the
+-- latent (512): a mean of 544 for DeepSeek-V3, not the cache's 288 (a prompt still runs over
+-- attention_head_dim's 160).  The bytes a step reads are the cache's, unchanged.  NULL: head_dim.
+-- An upgraded KB gets the figures with gpuwise kb import kb/data/models.csv.
+ALTER TABLE model ADD COLUMN decode_attention_head_dim REAL CHECK (decode_attention_head_dim > 0);

@@ -58,9 +58,9 @@ int decide_llm_setup(decision *d, gw_error *err)
                          .heads = w->heads,
                          .kv_heads = w->kv_heads,
                          .head_dim = w->head_dim,
-                         .vocab = w->vocab,
-                         .ffn = w->ffn,
-                         .experts = w->experts, .attention_head_dim = w->attention_head_dim};
+                         .vocab = w->vocab, .ffn = w->ffn,
+                         .experts = w->experts, .attention_head_dim = w->attention_head_dim,
+                         .decode_attention_head_dim = w->decode_attention_head_dim};
     model_llm_setup *s = &d->llm_setup;
     s->task = task_of(w);
     s->method = method_of(w);

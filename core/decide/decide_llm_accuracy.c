@@ -84,7 +84,8 @@ static model_llm model_of(const kb_model *m)
                        .vocab = m->vocab,
                        .ffn = m->ffn,
                        .experts = m->experts,
-                       .attention_head_dim = m->attention_head_dim};
+                       .attention_head_dim = m->attention_head_dim,
+                       .decode_attention_head_dim = m->decode_attention_head_dim};
 }
 
 /* Resolves rows[0..n) of b: kind, GPU and catalog model (one look-up per workload name: the

@@ -14,12 +14,16 @@ double decide_llm_train_attention_flops(const decision *d)
     return (s->checkpointing ? 4 : 3) * model_llm_attention_flops(&d->llm, s->sequence_length);
 }
 
-/* The sources of how attention's FLOPs are counted and spent (model_llm_attention_flops): the
- * method's, the same for every option, so cited once. */
+/* The sources of how attention's FLOPs are counted and spent (model_llm_attention_flops, and
+ * model_llm_decode_attention_flops' absorbed form where a decode step's width is not head_dim):
+ * the method's, the same for every option, so cited once. */
 void decide_llm_attention_cites(decision *d)
 {
     decide_cite(d, "palm-paper");
     decide_cite(d, "flashattention-2-paper");
+    if (d->llm_setup.task == MODEL_INFERENCE && d->llm.decode_attention_head_dim > 0 &&
+        d->llm.decode_attention_head_dim != d->llm.head_dim)
+        decide_cite(d, "deepseek-v2-paper");   /* the absorbed form a decode step's width is */
 }
 
 /* QLoRA's dequantisation (model.h's MODEL_QLORA_DEQUANT_*) widens a modelled speed's band by
@@ -77,7 +81,8 @@ void decide_llm_floor_words(decision *d, const model_serving *v, gw_buf *how)
 
 /* The speed model's terms a reader checks, with this decision's figures (`llm.speed_terms` in
  * decide --json): training's FLOPs a token, attention's part of them and QLoRA's
- * dequantisation; serving's prompt FLOPs, attention's part, and a decode step's floor. */
+ * dequantisation; serving's prompt FLOPs, attention's part, a decode step's attention FLOPs a
+ * sequence (model_llm_decode_attention_flops) and its floor. */
 view *decide_llm_speed_terms_view(const decision *d)
 {
     view *t = view_map();
@@ -87,6 +92,9 @@ view *decide_llm_speed_terms_view(const decision *d)
         view_map_set_num(t, "prefill_flops", model_llm_prefill_flops(m, context));
         view_map_set_num(t, "prefill_attention_flops",
                          context * model_llm_attention_flops(m, context));
+        /* a decode step's sequence attends to the prompt and half its output on average */
+        view_map_set_num(t, "decode_attention_flops_per_token",
+                         model_llm_decode_attention_flops(m, context + d->w->serve_output / 2));
         view_map_set_num(t, "layer_latency_us", MODEL_LAYER_LATENCY_S * 1e6);
         view_map_set_num(t, "moe_routing_latency_us",
                          m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S * 1e6 : 0);
@@ -121,11 +129,21 @@ view *decide_llm_method_terms(const decision *d, gw_buf *b)
                       "heads x head size, 16 with checkpointing (here %.3g of %.3g GFLOP)",
                    decide_llm_train_attention_flops(d) / 1e9, fpt / 1e9);
     }
+    int serving = d->llm_setup.task == MODEL_INFERENCE;
+    double decode = m->decode_attention_head_dim > 0 ? m->decode_attention_head_dim : m->head_dim;
     if (m->attention_head_dim > 0 && m->attention_head_dim != m->head_dim) {
-        int serving = d->llm_setup.task == MODEL_INFERENCE;
-        buf_printf(b, " (head size: %s%.4g, the mean width a head's q.k and scores.v run over; "
-                      "%s%.4g, the cache's)", serving ? "the prompt's " : "",
-                   m->attention_head_dim, serving ? "a decode step's " : "not ", m->head_dim);
+        buf_printf(b, " (head size: %s%.4g, the mean width a head's q.k and scores.v run over; ",
+                   serving ? "the prompt's " : "", m->attention_head_dim);
+        if (serving && decode != m->head_dim)
+            buf_printf(b, "a decode step's %.4g, the absorbed form's over the cached latent "
+                          "(deepseek-v2-paper); %.4g, the cache's)", decode, m->head_dim);
+        else
+            buf_printf(b, "%s%.4g, the cache's)", serving ? "a decode step's " : "not ",
+                       m->head_dim);
+    } else if (serving && decode != m->head_dim) {
+        buf_printf(b, " (head size: a decode step's %.4g, the absorbed form's over the cached "
+                      "latent (deepseek-v2-paper); %.4g, the prompt's and the cache's)",
+                   decode, m->head_dim);
     }
     buf_puts(b, ": the full square, as the utilisations used were measured (palm-paper); "
                 "FlashAttention's causal kernels spend about half (flashattention-2-paper); no "

@@ -275,6 +275,11 @@ typedef struct kb_model {
      * (written as 1 KV head of their mean) but multiplies over qk_nope + qk_rope and v_head_dim
      * values a head.  NaN: head_dim. */
     double attention_head_dim;
+    /* The mean width a decode step's q.k and scores.v run over a head where it differs from
+     * head_dim: engines decode latent attention in its absorbed form (W_UK folded into the
+     * query, W_UV into the output), q.k over the cached latent and rotary key (576 values for
+     * DeepSeek-V3), scores.v over the latent (512), 544 on average.  NaN: head_dim. */
+    double decode_attention_head_dim;
 } kb_model;
 
 /* A cloud provider as the KB's prices name it (kb/data/providers.csv): what kind of seller it

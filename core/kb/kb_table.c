@@ -327,6 +327,9 @@ static const kb_column model_cols[] = {
     /* Added by schema version 16: the mean width of a head's q.k and scores.v where it is not
      * head_dim (multi-head latent attention); NULL: head_dim */
     MODEL_NUMBER(attention_head_dim, KB_POSITIVE),
+    /* Added by schema version 16: the mean width of a decode step's q.k and scores.v a head
+     * where it is not head_dim (latent attention decoded in its absorbed form); NULL: head_dim */
+    MODEL_NUMBER(decode_attention_head_dim, KB_POSITIVE),
 };
 #undef MODEL_NUMBER
 #undef ROW

@@ -207,6 +207,10 @@ typedef struct model_llm {
     /* The mean width of a head's q.k and scores.v (model_llm_attention_flops) where it is not
      * head_dim, the cache's (multi-head latent attention); NaN or 0: head_dim */
     double attention_head_dim;
+    /* The mean width of a decode step's q.k and scores.v (model_llm_decode_attention_flops)
+     * where it is not head_dim (latent attention decoded in its absorbed form); NaN or 0:
+     * head_dim */
+    double decode_attention_head_dim;
 } model_llm;
 
 typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
@@ -345,6 +349,14 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
  * in effect, run at twice the stated utilisation.  The catalog gives no sliding window: every
  * layer attends to the whole sequence. */
 double model_llm_attention_flops(const model_llm *m, double tokens);
+/* Attention's FLOPs of one decode step's token attending to `tokens` cached positions: 4 x
+ * layers x tokens x heads x the decode width, decode_attention_head_dim where the model gives
+ * one, else head_dim (the cache's).  Serving engines decode latent attention in its absorbed
+ * form (deepseek-v2-paper: W_UK folded into the query, W_UV into the output): DeepSeek-V3's
+ * q.k runs over the cached 512-value latent and 64-value rotary key, scores.v over the latent,
+ * 2 x (576 + 512) = 4 x 544 a head and position, where a prompt runs over 160 and the cache
+ * is written as 288.  The bytes a step reads stay the cache's. */
+double model_llm_decode_attention_flops(const model_llm *m, double tokens);
 /* FLOPs of a prompt of `context` tokens in one forward pass: 2 x active params x context + its
  * attention, context x model_llm_attention_flops(context) (the full square, as training counts
  * it; the causal kernels spend about half). */
@@ -456,8 +468,8 @@ double model_llm_layer_latency_s(const model_llm *m);
  * pp stages in min(pp, sequences) micro-batches; a stage's step for one micro-batch reads its
  * layers' weights and the micro-batch's KV cache at bandwidth x decode_fraction and computes
  * its FLOPs (2 x active params a token, + its attention over the average context,
- * model_llm_attention_flops' count at head_dim, the cache's width, which a decode step's query
- * multiplies against) at tflops x mfu, over tp GPUs, whichever is slower, plus its
+ * model_llm_decode_attention_flops: over the decode width, the absorbed form's for latent
+ * attention) at tflops x mfu, over tp GPUs, whichever is slower, plus its
  * layers' fixed latency (model_llm_layer_latency_s: the floor a step never goes below), their
  * all-reduces (model_llm_allreduce_s) and one hop to the next stage (the last stage's hop takes
  * the sampled token back to the first).  A token of a sequence passes every stage, so a decode

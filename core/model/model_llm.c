@@ -218,6 +218,12 @@ double model_llm_attention_flops(const model_llm *m, double tokens)
         m, tokens, m->attention_head_dim > 0 ? m->attention_head_dim : m->head_dim);
 }
 
+double model_llm_decode_attention_flops(const model_llm *m, double tokens)
+{
+    return attention_flops_over(
+        m, tokens, m->decode_attention_head_dim > 0 ? m->decode_attention_head_dim : m->head_dim);
+}
+
 double model_llm_prefill_flops(const model_llm *m, double context)
 {
     double active = m->active_params > 0 ? m->active_params : m->params;
@@ -344,11 +350,10 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     double average_tokens = context + output_tokens / 2;
     out->bytes_per_step = read_params * wb +
                           model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
-    /* A decode step multiplies its query against the cache as it is held, head_dim wide (latent
-     * attention's absorbed form runs q.k over the 576-value latent and rotary key and scores.v
-     * over the 512-value latent: more than 2 x 288, not the 160 of the products a prompt runs). */
-    double decode_attention = attention_flops_over(m, average_tokens, m->head_dim);
-    out->flops_per_step = (2 * active + decode_attention) * batch;
+    /* The step's compute runs over the decode width (latent attention's absorbed form: 544 a
+     * head for DeepSeek-V3), its bytes over the cache as held (above). */
+    out->flops_per_step =
+        (2 * active + model_llm_decode_attention_flops(m, average_tokens)) * batch;
     double memory_s = out->bytes_per_step / pp / (bandwidth_gbs * 1e9 * decode_fraction * tp);
     double compute_s = out->flops_per_step / pp / (tflops * 1e12 * mfu * tp);
     double stage_floor = m->layers / pp * model_llm_layer_latency_s(m);

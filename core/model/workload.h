@@ -25,6 +25,7 @@ typedef struct workload {
     double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
         context;
     double attention_head_dim;  /* NaN: head_dim (kb.h's kb_model says what it is) */
+    double decode_attention_head_dim;   /* NaN: head_dim (kb.h's kb_model says what it is) */
     char *precision;            /* a name of precision.h's table (not nf4) */
     char *optimizer;            /* a name of optimizer.h's table */
     double activations_gb;      /* 0 unless given */

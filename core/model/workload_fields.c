@@ -90,6 +90,11 @@ static const workload_field model_fields[] = {
      .help = "the mean width of a head's q.k and scores.v where it is not head_dim (multi-head "
              "latent attention: (qk_nope_head_dim + qk_rope_head_dim + v_head_dim) / 2); "
              "default: head_dim"},
+    {.name = "decode_attention_head_dim", .type = FIELD_NUMBER, .at = AT(decode_attention_head_dim),
+     .lo = 1, .hi = 1e9, .unit = "units",
+     .help = "the mean width a decode step's q.k and scores.v run over a head where it is not "
+             "head_dim (multi-head latent attention decoded in its absorbed form: "
+             "(kv_lora_rank + qk_rope_head_dim + kv_lora_rank) / 2); default: head_dim"},
     ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
     ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
     ARCH(vocab, "tokens", "vocabulary size"),

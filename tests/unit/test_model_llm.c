@@ -35,7 +35,7 @@ static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 3200
 /* Multi-head latent attention as the catalog writes it: 1 KV head of 288 values (the cache's
  * 512 + 64 = 576 a token and layer, halved), its products over (192 + 128) / 2 = 160 a head. */
 static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256,
-                                      160};
+                                      160, 544};
 
 static void weight_bytes_and_kv(void **state)
 {
@@ -296,6 +296,40 @@ static void training_flops_and_exchange(void **state)
     assert_float_equal(model_llm_exchange_bytes(&llama2_7b, &lora), 159.9e6, 0.1e6);
 }
 
+/* A decode step of multi-head latent attention runs its absorbed form (deepseek-v2-paper): q.k
+ * over the cached latent and rotary key, scores.v over the latent; its bytes stay the cache's. */
+static void decode_step_attention_over_the_absorbed_width(void **state)
+{
+    (void)state;
+    /* DeepSeek-V3, a token attending to 4,096 cached positions: 4 x 61 layers x 4,096 x 128
+     * heads x 544 ((512 + 64 + 512) / 2) = 69,591,891,968 FLOPs, where the cache's 288 gave
+     * 4 x 61 x 4,096 x 128 x 288 = 36,842,766,336 and a prompt's 160 gives 20,468,203,520. */
+    assert_float_equal(model_llm_decode_attention_flops(&deepseek_v3, 4096), 69591891968.0, 1);
+    assert_float_equal(model_llm_attention_flops(&deepseek_v3, 4096), 20468203520.0, 1);
+    /* A step of a prompt of 4,095 and 2 tokens out attends to 4,095 + 2 / 2 = 4,096 positions
+     * on average: 2 x 37e9 + 69,591,891,968 = 143,591,891,968 FLOPs at a batch of 1. */
+    model_llm_layout one = {.tp = 1, .pp = 1};
+    model_llm_setup serve = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1};
+    model_serving v;
+    model_llm_serving(&deepseek_v3, &serve, 4095, 2, &one, 2250, 8000, 0.4, 0.7, &v);
+    assert_float_equal(v.flops_per_step, 74e9 + 69591891968.0, 1);
+    /* Its bytes are the cache's whatever the width: without the decode width the same step
+     * reads the same bytes and computes 2 x 37e9 + 36,842,766,336. */
+    model_llm cache_wide = deepseek_v3;
+    cache_wide.decode_attention_head_dim = NAN;
+    model_serving w;
+    model_llm_serving(&cache_wide, &serve, 4095, 2, &one, 2250, 8000, 0.4, 0.7, &w);
+    assert_float_equal(w.flops_per_step, 74e9 + 36842766336.0, 1);
+    assert_float_equal(w.bytes_per_step, v.bytes_per_step, 0);
+    cache_wide.decode_attention_head_dim = 0;   /* a designated initializer's default */
+    assert_float_equal(model_llm_decode_attention_flops(&cache_wide, 4096), 36842766336.0, 1);
+    /* A model without the column: Llama 3 8B's decode step over head_dim, 4 x 32 x 4,096 x 32
+     * x 128 = 2,147,483,648, the prompt's count. */
+    assert_float_equal(model_llm_decode_attention_flops(&llama3_8b, 4096), 2147483648.0, 0);
+    assert_float_equal(model_llm_decode_attention_flops(&llama3_8b, 4096),
+                       model_llm_attention_flops(&llama3_8b, 4096), 0);
+}
+
 /* Multi-head latent attention's FLOPs run over its products' width, not its cache's. */
 static void attention_over_the_products_width(void **state)
 {
@@ -314,16 +348,9 @@ static void attention_over_the_products_width(void **state)
     cache_wide.attention_head_dim = 0;   /* a designated initializer's default: head_dim too */
     assert_float_equal(model_llm_train_flops_per_token(&cache_wide, &pre), 332528299008.0, 1);
     /* A prompt of 4,096 tokens: 4,096 x 4 x 61 x 4,096 x 128 x 160 = 83,837,761,617,920 of
-     * attention.  A decode step's query still multiplies the cache as held, 288 wide: a prompt
-     * of 4,095 and 2 tokens out attend to 4,095 + 2 / 2 = 4,096 positions on average, 4 x 61 x
-     * 4,096 x 128 x 288 = 36,842,766,336, + 2 x 37e9, at a batch of 1. */
+     * attention (a decode step's width, 544, is decode_step_attention_over_the_absorbed_width's). */
     assert_float_equal(model_llm_prefill_flops(&deepseek_v3, 4096) - 2 * 37e9 * 4096,
                        83837761617920.0, 1e3);
-    model_llm_layout one = {.tp = 1, .pp = 1};
-    model_llm_setup serve = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1};
-    model_serving v;
-    model_llm_serving(&deepseek_v3, &serve, 4095, 2, &one, 2250, 8000, 0.4, 0.7, &v);
-    assert_float_equal(v.flops_per_step, 74e9 + 36842766336.0, 1);
     /* A model whose heads' products are their cache's width: Llama 3 8B unchanged. */
     assert_float_equal(model_llm_attention_flops(&llama3_8b, 4096), 4 * 32 * 4096 * 4096.0, 0);
 }
@@ -579,6 +606,7 @@ int main(void)
         cmocka_unit_test(prefill_of_a_128k_prompt),
         cmocka_unit_test(one_stream_decode_against_published),
         cmocka_unit_test(decode_bound_by_bandwidth),
+        cmocka_unit_test(decode_step_attention_over_the_absorbed_width),
         cmocka_unit_test(tensor_parallel_pays_allreduces),
         cmocka_unit_test(pipeline_stages_across_machines),
         cmocka_unit_test(training_layout_charges),

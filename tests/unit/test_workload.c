@@ -447,7 +447,7 @@ static void absent_tables_take_defaults(void **state)
         "{\"name\":\"job.lua\",\"file\":\"dir/sub/job.lua\",\"task\":\"train\","
         "\"model\":{\"name\":null,\"params\":null,\"active_params\":null,\"layers\":null,"
         "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,"
-        "\"attention_head_dim\":null,\"ffn\":null,"
+        "\"attention_head_dim\":null,\"decode_attention_head_dim\":null,\"ffn\":null,"
         "\"experts\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
@@ -506,8 +506,9 @@ static void field_list_describes_every_field(void **state)
      * server_room (74); ownership costs site_power_kw, support_fraction, discount_rate (77);
      * a language model's training memory gradient_accumulation and fused_loss (79);
      * hours_needed_on, the card a need is measured on (80); model.attention_head_dim, the width
-     * latent attention's products run over where it is not head_dim (81) */
-    assert_int_equal(view_len(fields), 81);
+     * latent attention's products run over where it is not head_dim (81);
+     * model.decode_attention_head_dim, a decode step's (82) */
+    assert_int_equal(view_len(fields), 82);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
