@@ -564,6 +564,15 @@ typedef struct row_reader {
     size_t cap;
 } row_reader;
 
+static void row_reader_free(row_reader *r)
+{
+    row_texts_free(&r->texts);
+    free(r->texts.repaired);
+    buf_free(&r->names);
+    free(r->regions);
+    free(r->areas);
+}
+
 /* Whether list[0..n) holds s. */
 static int has_string(const char *const *list, size_t n, const char *s)
 {
@@ -665,11 +674,7 @@ static int rows_each(kb *k, sqlite3_stmt *st, const kb_convert_to *conv, kb_offe
             rc = kb_sql_fail(k, err, step, "listing offers");
         }
     }
-    row_texts_free(&r.texts);
-    free(r.texts.repaired);
-    buf_free(&r.names);
-    free(r.regions);
-    free(r.areas);
+    row_reader_free(&r);
     return rc;
 }
 
@@ -900,11 +905,7 @@ static int rows_fold(kb *k, sqlite3_stmt *st, const kb_convert_to *conv, kb_offe
     if (rc == GW_OK)
         rc = run_flush(&run, &r, each, arg, err);
     offer_run_free(&run);
-    row_texts_free(&r.texts);
-    free(r.texts.repaired);
-    buf_free(&r.names);
-    free(r.regions);
-    free(r.areas);
+    row_reader_free(&r);
     return rc;
 }
 
