@@ -582,6 +582,23 @@ static void job_costs_the_hours_it_takes(void **state)
     workload_free(w);
 }
 
+/* The job of JOB_JSON("3", "") decided on the fixture KB at path with prices_csv as its prices
+ * file (fixture_kb_make); *k and *w for the caller to free. */
+static decision *decide_on_prices(const char *path, const char *prices_csv, const char *name,
+                                  kb **k, workload **w)
+{
+    gw_error err = {0};
+    decision *d = NULL;
+    if (fixture_kb_make(path, N_FIXTURE_FILES, prices_csv, k, &err) != 0)
+        fail_msg("%s", err.msg);
+    static const char json[] = JOB_JSON("3", "");
+    view *in = view_from_json(json, strlen(json), &err);
+    assert_int_equal(workload_from_view(name, in, w, &err), GW_OK);
+    view_free(in);
+    assert_int_equal(decide_run(*k, NULL, *w, 0, &d, &err), GW_OK);
+    return d;
+}
+
 /* What an offer carries besides its price (issue 13, item 3), on the job of three runs of 100 h
  * on one A100 80GB (300 A100-hours of work; 8,640 h available), with three more offers:
  *   Blog Cloud, CNY 1.00/h, priced by a blog (quality anecdote): 1.00 x 300 = CNY 300, the
@@ -601,24 +618,17 @@ static void offer_terms_decide_worth(void **state)
     kb *k = NULL;
     gw_error err = {0};
     snprintf(path, sizeof path, "/tmp/gw-test-decide-terms-%d.db", (int)getpid());
-    if (fixture_kb_make(path, N_FIXTURE_FILES,
-                        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
-                        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
-                        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,Blog Cloud,a100-blog,0,2026-01,"
-                        "fixture-prices,a surcharge of CNY 0.5/h not applied,anecdote,,\n"
-                        "a100-sxm4-80gb,cloud,0.7,CNY,hour,1,CN,Slice Cloud,a100-1g,0,2026-01,"
-                        "fixture-prices,,list,0.14285714285714285,\n"
-                        "rtx-3090,cloud,1.5,CNY,hour,1,CN,Minimum Cloud,3090-min,0,2026-01,"
-                        "fixture-prices,,quote,,1000\n",
-                        &k, &err) != 0)
-        fail_msg("%s", err.msg);
-    static const char json[] = JOB_JSON("3", "");
+    static const char prices[] =
+        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
+        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
+        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,Blog Cloud,a100-blog,0,2026-01,"
+        "fixture-prices,a surcharge of CNY 0.5/h not applied,anecdote,,\n"
+        "a100-sxm4-80gb,cloud,0.7,CNY,hour,1,CN,Slice Cloud,a100-1g,0,2026-01,"
+        "fixture-prices,,list,0.14285714285714285,\n"
+        "rtx-3090,cloud,1.5,CNY,hour,1,CN,Minimum Cloud,3090-min,0,2026-01,"
+        "fixture-prices,,quote,,1000\n";
     workload *w = NULL;
-    decision *d = NULL;
-    view *in = view_from_json(json, strlen(json), &err);
-    assert_int_equal(workload_from_view("terms.lua", in, &w, &err), GW_OK);
-    view_free(in);
-    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    decision *d = decide_on_prices(path, prices, "terms.lua", &k, &w);
 
     const decide_option *blog = find(d, "rent:Blog Cloud:a100-blog:1x a100-sxm4-80gb");
     assert_true(blog->feasible);
@@ -689,7 +699,8 @@ static void offer_terms_decide_worth(void **state)
     workload_free(w);
 
     /* anecdotal_ok: the blog's price may win, and does, at CNY 300 */
-    in = view_from_json(json, strlen(json), &err);
+    static const char json[] = JOB_JSON("3", "");
+    view *in = view_from_json(json, strlen(json), &err);
     view_map_set_bool(in, "anecdotal_ok", 1);
     assert_int_equal(workload_from_view("terms.lua", in, &w, &err), GW_OK);
     view_free(in);
@@ -1325,30 +1336,22 @@ static void from_high_ends_per_gpu(void **state)
     (void)state;
     char path[64];
     kb *k = NULL;
-    gw_error err = {0};
     snprintf(path, sizeof path, "/tmp/gw-test-decide-from-%d.db", (int)getpid());
-    if (fixture_kb_make(path, N_FIXTURE_FILES,
-                        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
-                        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
-                        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,From One,a100-f1,0,2026-01,"
-                        "fixture-prices,,from,,\n"
-                        "a100-sxm4-80gb,cloud,1.5,CNY,hour,1,CN,From Two,a100-f2,0,2026-01,"
-                        "fixture-prices,,from,,\n"
-                        "a100-sxm4-80gb,cloud,4.0,CNY,hour,1,CN,List A,a100-list,0,2026-01,"
-                        "fixture-prices,,list,,\n"
-                        "rtx-3090,cloud,0.5,CNY,hour,1,CN,From Three,3090-f,0,2026-01,"
-                        "fixture-prices,,from,,\n"
-                        "rtx-3090,cloud,2.0,CNY,hour,1,CN,List B,3090-list,0,2026-01,"
-                        "fixture-prices,,list,,\n",
-                        &k, &err) != 0)
-        fail_msg("%s", err.msg);
-    static const char json[] = JOB_JSON("3", "");
+    static const char prices[] =
+        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,"
+        "as_of,source,note,quality,gpu_fraction,min_billing_hours\n"
+        "a100-sxm4-80gb,cloud,1.0,CNY,hour,1,CN,From One,a100-f1,0,2026-01,"
+        "fixture-prices,,from,,\n"
+        "a100-sxm4-80gb,cloud,1.5,CNY,hour,1,CN,From Two,a100-f2,0,2026-01,"
+        "fixture-prices,,from,,\n"
+        "a100-sxm4-80gb,cloud,4.0,CNY,hour,1,CN,List A,a100-list,0,2026-01,"
+        "fixture-prices,,list,,\n"
+        "rtx-3090,cloud,0.5,CNY,hour,1,CN,From Three,3090-f,0,2026-01,"
+        "fixture-prices,,from,,\n"
+        "rtx-3090,cloud,2.0,CNY,hour,1,CN,List B,3090-list,0,2026-01,"
+        "fixture-prices,,list,,\n";
     workload *w = NULL;
-    decision *d = NULL;
-    view *in = view_from_json(json, strlen(json), &err);
-    assert_int_equal(workload_from_view("from.lua", in, &w, &err), GW_OK);
-    view_free(in);
-    assert_int_equal(decide_run(k, NULL, w, 0, &d, &err), GW_OK);
+    decision *d = decide_on_prices(path, prices, "from.lua", &k, &w);
     static const struct {
         const char *id;
         double lo, hi;
