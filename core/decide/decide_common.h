@@ -131,6 +131,8 @@ struct decision {
     double llm_mfu;              /* training's utilisation: calibrated or assumed; NaN unknown */
     int llm_mfu_rows;            /* measured rows it was calibrated on (0: assumed) */
     double llm_mfu_error;        /* leave-one-out mean error of the calibration (2+ rows) */
+    double llm_share_what_if;    /* a what-if's factor on the serving shares (decide_whatif.c's
+                                  * own speed under an arrival rate); 0: none */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
     struct decide_llm_rows *llm_rows;   /* the measured LLM rows and the workload's calibration
                                          * (decide_llm_accuracy.c); NULL: not a language model */

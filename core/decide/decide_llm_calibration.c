@@ -415,6 +415,10 @@ int decide_llm_serving_shares(decision *d, const kb_gpu *g, double *mfu, double 
     int mfu_measured = c && c->mfu_rows, bandwidth_measured = c && c->bandwidth_rows;
     *mfu = mfu_measured ? c->mfu : d->facts[KB_ASSUMED_LLM_MFU].value;
     *bandwidth = bandwidth_measured ? c->bandwidth : d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    if (d->llm_share_what_if > 0) {   /* an option's own speed scaled, both shares alike */
+        *mfu = fmin(1, *mfu * d->llm_share_what_if);
+        *bandwidth = fmin(1, *bandwidth * d->llm_share_what_if);
+    }
     return mfu_measured | bandwidth_measured << 1;
 }
 

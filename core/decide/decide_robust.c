@@ -149,7 +149,8 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
  * and whether it meets the workload's targets.  A served option draws its capacity in its band
  * and serves the demand, if one is stated, or its capacity; below the demand, or with its time
  * per output token (in inverse proportion to the capacity: both are one decode step's) past the
- * target, it misses them in that draw.  A job's hours follow its drawn speed: more hours than
+ * target, it misses them in that draw; under an arrival rate the capacity is already the most
+ * load it carries within that target, so below the demand alone.  A job's hours follow its drawn speed: more hours than
  * the deadline leaves (hours_available) miss it in that draw (*past_deadline set). */
 static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
                          int *meets, int *past_deadline)
@@ -161,6 +162,9 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         double capacity = x->c_lo + u_speed * (x->c_hi - x->c_lo);
         double demand = d->w->target_tokens_per_s, target = d->w->target_tpot_ms;
         double tpot = x->o->tpot_ms * x->o->capacity / capacity;
+        if (d->w->serve_arrival_rate > 0)   /* its capacity is the load it carries within the
+                                             * target (both band ends solved): that alone */
+            tpot = NAN;
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
         speed = decide_demand_served(d, capacity);
     }

@@ -414,18 +414,10 @@ static double constant_value(decision *d, const decide_option *o, int param)
 /* o's speed figures again, by the speed stage, with a language model's constant scaled by
  * factor (at most 1: all of the rate or bandwidth) into *at.  The decision is left as it was:
  * the constants, the citations the stage adds and the trace. */
-static void llm_speed_with(const sens *s, const decide_option *o, double factor,
-                           decide_option *at)
+/* o's speed computed again into *at by the speed stage (its figures, no sentence), with
+ * whatever d's figures now say; the citations and trace it would add are dropped. */
+static void speed_again(decision *d, const decide_option *o, decide_option *at)
 {
-    decision *d = s->d;
-    double scaled = fmin(1, constant_value(d, o, s->param) * factor);   /* o's vendor's */
-    kb_assumed fact = s->param == SENS_DECODE ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
-    double fact_value = d->facts[fact].value, mfu = d->llm_mfu;
-    d->facts[fact].value = s->param == SENS_DECODE || d->llm_setup.task == MODEL_INFERENCE
-                               ? scaled
-                               : fact_value;
-    if (s->param == SENS_MFU && !isnan(mfu))
-        d->llm_mfu = scaled;
     int fact_cite[KB_ASSUMED_COUNT];
     memcpy(fact_cite, d->fact_cite, sizeof fact_cite);
     size_t n_cites = d->n_cites;
@@ -451,18 +443,43 @@ static void llm_speed_with(const sens *s, const decide_option *o, double factor,
     d->n_cites = n_cites;
     memcpy(d->fact_cite, fact_cite, sizeof fact_cite);
     d->trace = trace;
+}
+
+static void llm_speed_with(const sens *s, const decide_option *o, double factor,
+                           decide_option *at)
+{
+    decision *d = s->d;
+    double scaled = fmin(1, constant_value(d, o, s->param) * factor);   /* o's vendor's */
+    kb_assumed fact = s->param == SENS_DECODE ? KB_ASSUMED_DECODE_BANDWIDTH : KB_ASSUMED_LLM_MFU;
+    double fact_value = d->facts[fact].value, mfu = d->llm_mfu;
+    d->facts[fact].value = s->param == SENS_DECODE || d->llm_setup.task == MODEL_INFERENCE
+                               ? scaled
+                               : fact_value;
+    if (s->param == SENS_MFU && !isnan(mfu))
+        d->llm_mfu = scaled;
+    speed_again(d, o, at);
     d->facts[fact].value = fact_value;
     d->llm_mfu = mfu;
 }
 
 /* o's own speed scaled by factor into *at; a served language model's capacity and latencies,
- * its throughput being the demand it serves while it can. */
-static void own_speed_with(const decision *d, const decide_option *o, double factor,
+ * its throughput being the demand it serves while it can.  Under an arrival rate the requests
+ * in flight grow as the speed falls (each request takes longer), so capacity and time per
+ * token are not in proportion to the speed: both serving shares are scaled and the layout
+ * solved again (a 10% slower H200 fleet of llm-fleet misses its 50 ms, where a proportional
+ * scaling said 17%). */
+static void own_speed_with(decision *d, const decide_option *o, double factor,
                            decide_option *at)
 {
     at->throughput = o->throughput * factor;
     if (isnan(o->capacity))
         return;
+    if (d->w->serve_arrival_rate > 0) {
+        d->llm_share_what_if = factor;
+        speed_again(d, o, at);
+        d->llm_share_what_if = 0;
+        return;
+    }
     at->capacity = o->capacity * factor;
     at->throughput = decide_demand_served(d, at->capacity);
     at->tpot_ms = o->tpot_ms / factor;
@@ -801,12 +818,18 @@ static void flip_view(view *m, sens *s)
     double past = flip * (flip > 1 ? 1 + SENS_NUDGE : 1 - SENS_NUDGE);
     const decide_option *nw = winner_with(s, past, NULL);
     view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
-    view_map_set_num(m, "flip_value", base * flip);
+    double value = base * flip;
+    if (s->param == SENS_OWN_SPEED && !isnan(win->capacity) && s->d->w->serve_arrival_rate > 0) {
+        decide_option at;   /* its capacity solved again: not in proportion to the speed */
+        own_speed_with(s->d, win, flip, &at);
+        value = at.capacity;
+    }
+    view_map_set_num(m, "flip_value", value);
     gw_buf t = GW_BUF_INIT;
     buf_printf(&t, "%+.0f%%", (flip - 1) * 100);
     if (!isnan(base)) {
         buf_puts(&t, " (");
-        value_words(&t, s, base * flip);
+        value_words(&t, s, value);
         buf_puts(&t, ")");
     }
     /* Past the flip the recommendation may be out altogether: say why. */

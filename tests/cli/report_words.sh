@@ -86,18 +86,20 @@ case "$(cat "$T/big.md")" in *'is CNY 1.27 per NVIDIA A100 SXM4 80GB-hour of wor
 check_num "words: the plan's regret is the regret x the plan's units" \
     "$(jq '.robustness.expected_regret_plan' "$T/big.json")" \
     "$(jq '.robustness.expected_regret * (.options[] | select(.rank == 1) | .cost.total / .cost.per_unit)' "$T/big.json" | head -1)" 0.001
-# llm-fleet misses its targets in 5% of the draws (5.05%): those draws are said to be out of the
-# regret.  Its three H200s' capacity band is 993.56 to 1,503.07 tokens/s; a draw misses where the
-# time per token, 41.30 ms x 1,233.92 / the drawn capacity, passes 50 ms: below 1,019.26,
-# (1,019.26 - 993.56) / 509.51 = 5.04% of the draws (22.4% for five H200s at a fixed 32 in
-# flight, before the arrival rate set them).  (It was llm-serving, at 29%, until serving was calibrated on its options' vendor's
+# llm-fleet misses its targets in 1% of the draws (1.3%): those draws are said to be out of the
+# regret.  Its three H200s' capacity band is 993.56 to 1,503.07 tokens/s, each end the most load
+# it carries within its 50 ms at that end's speed (solved again), so a draw misses where its
+# capacity is below the demand alone: (1,000 - 993.56) / 509.51 = 1.26% of the draws.  (It was
+# 5.04% while the time per token was also scaled in inverse proportion to the drawn capacity,
+# 41.30 ms x 1,233.92 / capacity past 50 ms below 1,019.26; 22.4% for five H200s at a fixed 32
+# in flight, before the arrival rate set them.)  (It was llm-serving, at 29%, until serving was calibrated on its options' vendor's
 # rows: NVIDIA's 10, 40.58% utilisation and 67.79% of the bandwidth, band 11.92%, where every
 # vendor's 14 gave 35.39%, 65.98% and 41.60%; its pod of two H100s, 930.6 tokens/s from 874.4,
 # no longer falls below its 800 in any draw.)
 run "$GW" report "$EX/llm-serving.lua" -o "$T/serving.md"
 S=$(cat "$T/serving.md" 2>/dev/null)
 F=$(cat "$T/fleet.md" 2>/dev/null)   # written above
-case "$F" in *"in 5% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
+case "$F" in *"in 1% of the draws it misses its serving targets"*"(the draws it misses them in are not in it), is \$0."*) pass "words: draws missing the targets are out of the regret" ;; *) fail "words: draws missing the targets are out of the regret" "missing" ;; esac
 
 # Serving: the cost band's high end is where the capacity band's low end falls below the demand:
 # a missed target, said so.  llm-fleet's three H200s (2 serving, 1 spare): capacity 1,233.92
@@ -136,7 +138,7 @@ case "$S" in *"50.6 ms per output token at 32 requests a replica (27.1 ms of dec
 # runner-up, four H200s at $18.00 an hour / (1,210 x 3,600 / 1e6 = 4.356M tokens an hour) = $4.13
 # per 1M output tokens, is 1.33x the recommendation's $13.50 / 4.356 = $3.10: the risk is the
 # capacity, and the summary says so rather than "their evidence is alike".  At 1,000 tokens/s
-# they win 94.95% of the draws (the 5.05% above), not a close call.  (It was 2.08 requests/s,
+# they win 98.7% of the draws (the 1.3% above), not a close call.  (It was 2.08 requests/s,
 # five H200s against 24 A100s, before the arrival rate set the requests in flight.)
 SOURCE_DATE_EPOCH=1764460800 "$GW" decide "$EX/llm-fleet.lua" --json >"$T/fleet.json" 2>/dev/null
 sed 's/requests_per_s = 2.0,/requests_per_s = 2.42,/' "$EX/llm-fleet.lua" >"$T/fleet-busy.lua"
@@ -149,7 +151,7 @@ case "$FB" in *"rent 3x NVIDIA H200 SXM 141GB (Nebius, 3 instances of 1 GPU: HGX
 check_eq "words: no close-call wording where the price is not close" \
     "$(grep -c 'evidence is alike\|\*\*A close call\.\*\*' "$T/fleet-busy.md") $(grep -c '\*\*A risk to capacity, not price\.\*\*' "$T/fleet-busy.md")" "0 1"
 check_eq "words: at its own 1,000 tokens/s llm-fleet is no close call" \
-    "$(jq -r '.robustness | [.capacity_risk, .p_best] | @tsv' "$T/fleet.json")" "false	0.9495"
+    "$(jq -r '.robustness | [.capacity_risk, .p_best] | @tsv' "$T/fleet.json")" "false	0.987"
 # A close call on price keeps its wording: big-model's repick (CNY 6.27 against CNY 5.88 above).
 check_eq "words: a price close call is still one" \
     "$(grep -c '\*\*A close call\.\*\*' "$T/big.md") $(grep -c 'A risk to capacity' "$T/big.md")" "1 0"
@@ -166,16 +168,21 @@ case "$F" in *'| the recommendation'"'"'s own price | 40.0% | +27% ($5.71 a GPU-
 case "$S" in *'| the recommendation'"'"'s own price | 40.0% | +27% ($3.42 a GPU-hour, $6.84 for the two): '*) pass "words: llm-serving's own price a GPU-hour" ;; *) fail "words: llm-serving's own price a GPU-hour" "missing" ;; esac
 
 # Lowering the recommendation's own speed makes it miss the demand before -20%, so that side is a
-# failure, not a cost swing: llm-fleet's three H200s take 41.30 ms a token against its 50 ms target,
-# which a slower host passes below 41.30 / 50 - 1 = -17.4% (before its capacity, 1,233.92 against
-# 1,000, below -19.0%; five H200s' 1,056.46 at a fixed 32 in flight missed below -5.34% before
-# the arrival rate set the requests in flight); llm-serving's 930.60 against 800 below 800 / 930.60 - 1 =
-# -14.03%.  Above, more capacity serves the same demand: no cost moves (swing 0).  (They were
-# 1,007.38 and 874.42, -0.7% and -8.5%, at every vendor's serving rows.)
-case "$F" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -17.4% |"*) pass "words: llm-fleet's speed misses its target below -17.4%" ;; *) fail "words: llm-fleet's speed misses its target below -17.4%" "missing" ;; esac
+# failure, not a cost swing.  llm-fleet's three H200s (two serving) take 41.30 ms a token at the
+# load's 21.02 in flight a replica; a slower host lengthens every request, so more are in flight
+# and each token takes longer still: the layout is solved again at the slower speed, not scaled.
+# By hand from the report's own step figures, a step of 23.522 + 0.84593 n ms a token and a
+# request of 12.127 + 0.42297 n s at full speed, both / f at speed f: the fixed point
+# n = 1 request/s x (12.127 + 0.42297 n) / f, n = 12.127 / (f - 0.42297), meets 50 ms where
+# (23.522 + 0.84593 n) / f = 50: 50 f^2 - 44.6705 f - 0.3095 = 0, f = 0.9003, -10.0% (the
+# program's own step, not this straight-line fit, gives -10.37%; a proportional scaling said
+# 41.30 / 50 - 1 = -17.4%).  llm-serving (no arrival rate) still scales: 930.60 against 800
+# below 800 / 930.60 - 1 = -14.03%.  Above, more capacity serves the same demand: no cost moves
+# (swing 0).
+case "$F" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -10.4% |"*) pass "words: llm-fleet's speed misses its target below -10.4%" ;; *) fail "words: llm-fleet's speed misses its target below -10.4%" "missing" ;; esac
 case "$S" in *"| the recommendation's own speed (this offer alone: a slower host) | misses its target below -14.0% |"*) pass "words: llm-serving's speed misses its target below -14.0%" ;; *) fail "words: llm-serving's speed misses its target below -14.0%" "missing" ;; esac
-check_num "words: llm-fleet misses below its time per token / the target - 1" \
+check_num "words: llm-fleet misses below its layout solved again (-10.0% by hand, fit)" \
     "$(jq '.sensitivity.parameters[] | select(.parameter == "own_speed") | .misses_target_below' "$T/fleet.json")" \
-    "$(jq '(.options[] | select(.rank == 1) | .tpot_ms) / 50 - 1' "$T/fleet.json")" 0.0001
+    -0.0997 0.005
 check_eq "words: llm-fleet's speed swing prices no failure" \
     "$(jq '.sensitivity.parameters[] | select(.parameter == "own_speed") | .swing' "$T/fleet.json")" 0
