@@ -46,8 +46,8 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
     o->throughput = o->throughput_hi = demand;
     buf_puts(how, "; it can generate up to ");
     view_format_number(how, o->capacity, 0);
-    buf_puts(how, w->serve_arrival_rate > 0 ? " tokens/s at the load's requests in flight and "
-                                              "is costed for the "
+    buf_puts(how, w->serve_arrival_rate > 0 ? " tokens/s within its targets and is costed for "
+                                              "the "
                                             : " tokens/s at this concurrency and is costed for the ");
     view_format_number(how, demand, 0);
     buf_puts(how, isnan(w->serve_requests_per_s) ? " demanded (inference.tokens_per_s)"
@@ -511,6 +511,8 @@ void decide_demand_method(const decision *d, view *method)
                      "tokens x time per output token) (Little's law); redundancy's N spares "
                      "generate nothing: a serving layout has N + 1 replicas at least (production "
                      "= true: two), and the others carry every request in flight, "
-                     "ceil(concurrency / (replicas - N)) each, within the targets and the demand "
+                     "ceil(concurrency / (replicas - N)) each (an arrival rate: Little's law's "
+                     "fixed point; the capacity, the most load within the targets), within the "
+                     "targets and the demand "
                      "(serving layouts); the capacity is theirs");
 }

@@ -742,11 +742,11 @@ view *decide_llm_view(const decision *d)
         buf_puts(&b, "Every option that meets the targets serves the ");
         view_format_number(&b, d->w->target_tokens_per_s, 0);
         buf_printf(&b, " tokens/s demanded, %g h a day, and is costed for them (the Throughput "
-                       "column); what each could generate at the %s is its "
+                       "column); what each could generate %s is its "
                        "capacity (`capacity_tokens_per_s` in `gpuwise decide --json`; the "
                        "recommendation's is above).", d->w->hours_per_day,
-                   d->w->serve_arrival_rate > 0 ? "requests in flight its load keeps"
-                                                : "stated concurrency");
+                   d->w->serve_arrival_rate > 0 ? "within the targets"
+                                                : "at the stated concurrency");
         view_map_set_str(v, "demand_text", buf_cstr(&b));
     }
     decide_llm_accuracy_view((decision *)d, v);   /* computed once, for the view */
