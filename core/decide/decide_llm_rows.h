@@ -74,7 +74,8 @@ struct decide_llm_rows {
     size_t current;              /* the calibration the last speed computed was at */
     size_t applied;              /* the one d->llm_mfu holds (n_cals: none) */
     /* the model's accuracy on the KB's rows, computed once (decide_llm_rows_accuracy), and the
-     * MODEL_BAND_PERCENTILE of its errors over the rows of the workload's kind (NaN: none) */
+     * MODEL_BAND_PERCENTILE of its errors over the rows of the workload's kind
+     * (decide_llm_unseen_band; NaN: not computed yet, or no row of the kind predicted) */
     struct decide_llm_accuracy *accuracy;
     double unseen_band;
 };
