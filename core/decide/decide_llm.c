@@ -207,13 +207,17 @@ static void train_band(decision *d, decide_option *o)
     gw_buf basis = GW_BUF_INIT;
     double e = d->llm_mfu_error;
     if (d->llm_mfu_rows > 1 && !isnan(e)) {
-        o->throughput_lo = o->throughput / (1 + e);
-        o->throughput_hi = o->throughput * (1 + e);
+        /* no row of its GPU calibrates it: the model's error over every row, where wider */
+        double unseen = decide_llm_unseen_band(d, o->gpu), band = unseen > e ? unseen : e;
+        o->throughput_lo = o->throughput / (1 + band);
+        o->throughput_hi = o->throughput * (1 + band);
         buf_printf(&basis, "the utilisation's calibration (%s), each row hidden in turn and "
                            "predicted from the median of the others: off by %.1f%% at the "
                            "%.0fth percentile of those errors; the band is the figure / %.3g to "
                            "x %.3g", decide_llm_calibration_words(d), e * 100,
                    MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+        if (unseen > e)
+            decide_llm_band_widened_words(d, o->gpu, unseen, &basis);
     } else {
         /* The published spread as factors on the KB's assumed figure, applied to the figure
          * used (the assumed one, or one row's calibration, which the spread says as little

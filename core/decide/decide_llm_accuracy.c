@@ -128,6 +128,7 @@ int decide_llm_rows_load(decision *d, gw_error *err)
             return rc;
     }
     st->applied = (size_t)-1;   /* none yet */
+    st->unseen_band = NAN;       /* not yet computed (decide_llm_unseen_band) */
     st->rows = resolve_rows(d, st->kb, st->n_kb);
     st->bench = resolve_rows(d, d->bench, d->n_bench);
     st->n_bench = d->n_bench;
@@ -146,6 +147,9 @@ void decide_llm_rows_free(decision *d)
     struct decide_llm_rows *st = d->llm_rows;
     if (!st)
         return;
+    if (st->accuracy)
+        decide_llm_accuracy_free(st->accuracy);
+    free(st->accuracy);
     rows_free(st->rows, st->n_kb);
     rows_free(st->bench, st->n_bench);
     kb_benchmarks_free(st->kb, st->n_kb);
@@ -673,6 +677,18 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     }
     free(all);
     free(im);
+}
+
+const struct decide_llm_accuracy *decide_llm_rows_accuracy(decision *d)
+{
+    struct decide_llm_rows *st = d->llm_rows;
+    if (!st)
+        return NULL;
+    if (!st->accuracy) {
+        st->accuracy = gw_xmalloc(sizeof *st->accuracy);
+        decide_llm_accuracy_compute(d, st->accuracy);
+    }
+    return st->accuracy;
 }
 
 void decide_llm_accuracy_free(decide_llm_accuracy *a)

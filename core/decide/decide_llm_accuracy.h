@@ -91,6 +91,15 @@ const char *decide_llm_calibration_words(const decision *d);
  * its 2 LoRA fine-tune rows ran context parallel, 45% utilisation, as the 4 other rows left out
  * so (43% to 46%), against 64% to 73% for the rows used"; else b untouched. */
 void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b);
+/* For an option of g where no row of g calibrates its calibration (the test the words above
+ * make; its own benchmark's rows aside), how far the model is off for a GPU it has not seen: the
+ * leave-one-out error at MODEL_BAND_PERCENTILE over every measured row of the workload's kind,
+ * each predicted as llm.accuracy predicts it (computed once a decision); NaN where g's own rows
+ * calibrate it, or none is predicted.  Its band is the larger of this and the calibration's. */
+double decide_llm_unseen_band(decision *d, const kb_gpu *g);
+/* "; widened to 21.3%, the model's error at the 80th percentile over every measured serving row,
+ * as no NVIDIA L40S row calibrates it", appended to b (a band's basis). */
+void decide_llm_band_widened_words(decision *d, const kb_gpu *g, double e, gw_buf *b);
 /* A served option's band where its vendor's shares are calibrated on 2 or more rows: the
  * calibration's leave-one-out error either way (as training's); returns 0 and leaves o alone
  * otherwise. */

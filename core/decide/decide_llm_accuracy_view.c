@@ -235,8 +235,7 @@ void decide_llm_accuracy_view(decision *d, view *v)
 {
     if (!d->llm_rows)
         return;
-    decide_llm_accuracy a;
-    decide_llm_accuracy_compute(d, &a);
+    const decide_llm_accuracy a = *decide_llm_rows_accuracy(d);   /* borrowed: the decision's */
     view *acc = view_map_set(v, "accuracy", view_map());
     view_map_set_int(acc, "rows", a.rows);
     view_map_set_num(acc, "median_error_pct", a.median * 100);
@@ -287,6 +286,5 @@ void decide_llm_accuracy_view(decision *d, view *v)
     accuracy_words(d, &a, &b);
     view_map_set_str(v, "accuracy_text", buf_cstr(&b));
     buf_free(&b);
-    decide_llm_accuracy_free(&a);
     calibration_view(d, v);
 }

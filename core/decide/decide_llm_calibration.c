@@ -510,10 +510,53 @@ static size_t other_gpus_words(gw_buf *b, const decision *d, const struct decide
     return said;
 }
 
-void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b)
+/* The calibration options of g take, where none of its rows is of g; NULL where one is, or
+ * where the workload's own benchmark calibrates it (its rows are that benchmark's, whatever
+ * GPU). */
+static const llm_calibration *unseen_calibration(decision *d, const kb_gpu *g)
 {
     const llm_calibration *c = g ? decide_llm_rows_calibrate(d, g) : NULL;
     if (!c || d->w->benchmark)
+        return NULL;
+    const struct decide_llm_rows *st = d->llm_rows;
+    int kind = decide_llm_workload_kind(d);
+    for (size_t i = 0; i < st->n_cal; i++)
+        if (c->used[i] && st->cal_rows[i].kind == kind && st->cal_rows[i].gpu &&
+            row_of_gpu(&st->cal_rows[i], g))
+            return NULL;   /* g's own rows calibrate it */
+    return c;
+}
+
+double decide_llm_unseen_band(decision *d, const kb_gpu *g)
+{
+    if (!unseen_calibration(d, g))
+        return NAN;
+    struct decide_llm_rows *st = d->llm_rows;
+    if (isnan(st->unseen_band)) {   /* once a decision (NaN again where no row is predicted) */
+        const struct decide_llm_accuracy *a = decide_llm_rows_accuracy(d);
+        int kind = decide_llm_workload_kind(d);
+        model_calibration mc = {0};
+        for (size_t i = 0; i < a->n; i++)
+            if (st->rows[i].kind == kind && !isnan(a->predicted[i]))
+                model_calibration_add(&mc, a->predicted[i] / st->rows[i].b->value, 1);
+        st->unseen_band = mc.rows ? model_calibration_band(&mc) : NAN;
+        model_calibration_free(&mc);
+    }
+    return st->unseen_band;
+}
+
+void decide_llm_band_widened_words(decision *d, const kb_gpu *g, double e, gw_buf *b)
+{
+    buf_printf(b, "; widened to %.1f%%, the model's error at the %.0fth percentile over every "
+                  "measured %s row, as no %s row calibrates it", e * 100,
+               MODEL_BAND_PERCENTILE * 100, decide_llm_kind_name(decide_llm_workload_kind(d)),
+               g->name ? g->name : g->id);
+}
+
+void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b)
+{
+    const llm_calibration *c = unseen_calibration(d, g);
+    if (!c)
         return;
     const struct decide_llm_rows *st = d->llm_rows;
     int kind = decide_llm_workload_kind(d), step = 0;
@@ -522,8 +565,6 @@ void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b)
         const llm_row *r = &st->cal_rows[i];
         if (r->kind != kind || !r->gpu || !row_of_gpu(r, g))
             continue;
-        if (c->used[i])
-            return;   /* g's own rows calibrate it */
         int why = decide_llm_row_left_out_step(d, c, r, &st->cal_implied[i]);
         if (why && (!step || why == step)) {
             step = why;
@@ -549,27 +590,46 @@ void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b)
     buf_puts(b, ")");
 }
 
+/* o's band basis: its calibration c's (the same for every option of c, and asked for at each of
+ * a decision's thousands of speed computations: written once), then where its band is widened
+ * (unseen not NaN), why. */
+static void serving_band_basis(decision *d, decide_option *o, size_t k, double unseen)
+{
+    llm_calibration *c = &d->llm_rows->cals[k];
+    if (!c->band_basis) {
+        gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibrations */
+        double e = c->band_error;
+        buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
+                           "predicted from the others: off by %.1f%% at the %.0fth percentile of "
+                           "those errors; the band is the figure / %.3g to x %.3g",
+                   c->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
+        c->band_basis = buf_detach(&basis);
+    }
+    free(o->throughput_band_basis);
+    if (isnan(unseen)) {
+        o->throughput_band_basis = gw_xstrdup(c->band_basis);
+        return;
+    }
+    gw_buf b = GW_BUF_INIT;
+    buf_puts(&b, c->band_basis);
+    decide_llm_band_widened_words(d, o->gpu, unseen, &b);
+    o->throughput_band_basis = buf_detach(&b);
+}
+
 int decide_llm_serving_band(decision *d, decide_option *o)
 {
     const llm_calibration *c = decide_llm_rows_calibrate(d, o->gpu);
     double e = c ? c->band_error : NAN;
     if (isnan(e))
         return 0;
-    o->throughput_lo = o->throughput / (1 + e);
-    o->throughput_hi = o->throughput * (1 + e);
-    /* the same for every option of the calibration, and asked for at each of a decision's
-     * thousands of speed computations: written once */
-    llm_calibration *own = &d->llm_rows->cals[c - d->llm_rows->cals];
-    if (!own->band_basis) {
-        gw_buf basis = GW_BUF_INIT;   /* the rows' sources are cited once, by llm.calibrations */
-        buf_printf(&basis, "the serving shares' calibration (%s), each row hidden in turn and "
-                           "predicted from the others: off by %.1f%% at the %.0fth percentile of "
-                           "those errors; the band is the figure / %.3g to x %.3g",
-                   c->words, e * 100, MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
-        own->band_basis = buf_detach(&basis);
-    }
-    free(o->throughput_band_basis);
-    o->throughput_band_basis = gw_xstrdup(own->band_basis);
+    size_t k = (size_t)(c - d->llm_rows->cals);
+    double unseen = decide_llm_unseen_band(d, o->gpu);
+    if (!(unseen > e))   /* its GPU's own rows calibrate it, or the model is no further off */
+        unseen = NAN;
+    double band = isnan(unseen) ? e : unseen;
+    o->throughput_lo = o->throughput / (1 + band);
+    o->throughput_hi = o->throughput * (1 + band);
+    serving_band_basis(d, o, k, unseen);
     return 1;
 }
 

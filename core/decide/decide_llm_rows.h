@@ -53,6 +53,8 @@ typedef struct llm_vendor_cal {
     size_t cal;                  /* index in cals */
 } llm_vendor_cal;
 
+struct decide_llm_accuracy;
+
 struct decide_llm_rows {
     kb_benchmark *kb;            /* the KB's rows in tokens/s */
     size_t n_kb;
@@ -71,7 +73,16 @@ struct decide_llm_rows {
     size_t n_vendors;
     size_t current;              /* the calibration the last speed computed was at */
     size_t applied;              /* the one d->llm_mfu holds (n_cals: none) */
+    /* the model's accuracy on the KB's rows, computed once (decide_llm_rows_accuracy), and the
+     * MODEL_BAND_PERCENTILE of its errors over the rows of the workload's kind
+     * (decide_llm_unseen_band; NaN: not computed yet, or no row of the kind predicted) */
+    struct decide_llm_accuracy *accuracy;
+    double unseen_band;
 };
+
+/* d's accuracy (decide_llm_accuracy_compute), computed at the first call and kept with its rows
+ * (freed with them); NULL without rows. */
+const struct decide_llm_accuracy *decide_llm_rows_accuracy(decision *d);
 
 /* The narrowings a calibration takes (decide_llm_accuracy.c's row_pref), in their order; NO_ROWS:
  * no other row of its kind, the KB's assumed figures; WIDENED_: that share, which no narrowed row
