@@ -17,21 +17,21 @@
 
 /* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
  * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts, the
- * attention products' width (NaN: the head size). */
+ * attention products' width and a decode step's (NaN: the head size). */
 static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN,
-                                    NAN};
+                                    NAN, NAN};
 static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000,
-                                    11008, NAN, NAN};
+                                    11008, NAN, NAN, NAN};
 static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
-                                    14336, NAN, NAN};
+                                    14336, NAN, NAN, NAN};
 static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
-                                     128256, 28672, NAN, NAN};
+                                     128256, 28672, NAN, NAN, NAN};
 static const model_llm llama2_70b = {68.977e9, 68.977e9, 80, 8192, 64, 8, 128, 32000, 28672, NAN,
-                                     NAN};
+                                     NAN, NAN};
 static const model_llm llama31_405b = {405.853e9, 405.853e9, 126, 16384, 128, 8, 128, 128256,
-                                       53248, NAN, NAN};
+                                       53248, NAN, NAN, NAN};
 static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8,
-                                  NAN};
+                                  NAN, NAN};
 /* Multi-head latent attention as the catalog writes it: 1 KV head of 288 values (the cache's
  * 512 + 64 = 576 a token and layer, halved), its products over (192 + 128) / 2 = 160 a head. */
 static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256,
@@ -174,7 +174,7 @@ static void embeddings_stay_16bit(void **state)
      * one table: its published count, so the table is tied and (1,235,814,400 - 262,668,288)
      * x 0.53125 + 262,668,288 x 2 = 0.51698 + 0.52534 = 1.04232 GB. */
     const model_llm llama32_1b = {1.2358144e9, 1.2358144e9, 16, 2048, 32, 8, 64, 128256, 8192,
-                                  NAN, NAN};
+                                  NAN, NAN, NAN};
     model_llm_shape shape;
     model_llm_shape_of(&llama32_1b, &shape);
     assert_float_equal(shape.tables, 1, 0);
@@ -186,7 +186,8 @@ static void embeddings_stay_16bit(void **state)
 }
 
 /* GPT-3 175B's configuration: a plain MLP of 4 x hidden, one (tied) embedding table. */
-static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152, NAN, NAN};
+static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152,
+                               NAN, NAN, NAN};
 
 static void activations_from_the_feed_forward_width(void **state)
 {
