@@ -208,7 +208,7 @@ static void train_band(decision *d, decide_option *o)
     double e = d->llm_mfu_error;
     if (d->llm_mfu_rows > 1 && !isnan(e)) {
         /* no row of its GPU calibrates it: the model's error over every row, where wider */
-        double unseen = decide_llm_unseen_band(d, o->gpu), band = unseen > e ? unseen : e;
+        double unseen, band = decide_llm_option_band(d, o->gpu, e, &unseen);
         o->throughput_lo = o->throughput / (1 + band);
         o->throughput_hi = o->throughput * (1 + band);
         buf_printf(&basis, "the utilisation's calibration (%s), each row hidden in turn and "
@@ -216,7 +216,7 @@ static void train_band(decision *d, decide_option *o)
                            "%.0fth percentile of those errors; the band is the figure / %.3g to "
                            "x %.3g", decide_llm_calibration_words(d), e * 100,
                    MODEL_BAND_PERCENTILE * 100, 1 + e, 1 + e);
-        if (unseen > e)
+        if (!isnan(unseen))
             decide_llm_band_widened_words(d, o->gpu, unseen, &basis);
     } else {
         /* The published spread as factors on the KB's assumed figure, applied to the figure

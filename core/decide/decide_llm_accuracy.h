@@ -97,6 +97,9 @@ void decide_llm_calibration_gpu_words(decision *d, const kb_gpu *g, gw_buf *b);
  * each predicted as llm.accuracy predicts it (computed once a decision); NaN where g's own rows
  * calibrate it, or none is predicted.  Its band is the larger of this and the calibration's. */
 double decide_llm_unseen_band(decision *d, const kb_gpu *g);
+/* The band an option of g takes on a calibration off by e: the larger of e and
+ * decide_llm_unseen_band; *widened the latter where it is the larger, else NaN. */
+double decide_llm_option_band(decision *d, const kb_gpu *g, double e, double *widened);
 /* "; widened to 21.3%, the model's error at the 80th percentile over every measured serving row,
  * as no NVIDIA L40S row calibrates it", appended to b (a band's basis). */
 void decide_llm_band_widened_words(decision *d, const kb_gpu *g, double e, gw_buf *b);

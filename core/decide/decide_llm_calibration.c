@@ -451,6 +451,14 @@ static int row_of_gpu(const llm_row *r, const kb_gpu *g)
     return !g || (r->gpu && decide_str_eq(r->gpu->id, g->id));
 }
 
+/* Whether c leaves out the calibrating row i, of kind, by step. */
+static int left_out_by(const decision *d, const struct decide_llm_rows *st,
+                       const llm_calibration *c, size_t i, int kind, int step)
+{
+    return st->cal_rows[i].kind == kind && !c->used[i] &&
+           decide_llm_row_left_out_step(d, c, &st->cal_rows[i], &st->cal_implied[i]) == step;
+}
+
 /* The lowest and highest utilisation the rows of c's kind of GPU g (NULL: any) imply that c
  * leaves out by step, or (step 0) that c uses; how many. */
 static size_t utilisation_span(const decision *d, const struct decide_llm_rows *st,
@@ -464,9 +472,7 @@ static size_t utilisation_span(const decision *d, const struct decide_llm_rows *
         const llm_row *r = &st->cal_rows[i];
         const llm_implied *im = &st->cal_implied[i];
         if (r->kind != kind || im->share != SHARE_UTILISATION || isnan(im->value) ||
-            !row_of_gpu(r, g) ||
-            (step ? c->used[i] || decide_llm_row_left_out_step(d, c, r, im) != step
-                  : !c->used[i]))
+            !row_of_gpu(r, g) || (step ? !left_out_by(d, st, c, i, kind, step) : !c->used[i]))
             continue;
         n++;
         *lo = fmin(*lo, im->value);
@@ -493,14 +499,11 @@ static size_t other_gpus_words(gw_buf *b, const decision *d, const struct decide
     for (size_t i = 0; i < st->n_cal; i++) {
         const llm_row *r = &st->cal_rows[i];
         double lo, hi;
-        if (!r->gpu || row_of_gpu(r, g) || r->kind != kind || c->used[i] ||
-            decide_llm_row_left_out_step(d, c, r, &st->cal_implied[i]) != step)
+        if (!r->gpu || row_of_gpu(r, g) || !left_out_by(d, st, c, i, kind, step))
             continue;
         size_t first = 0;   /* said at its GPU's first such row only */
         while (first < i && !(row_of_gpu(&st->cal_rows[first], r->gpu) &&
-                              st->cal_rows[first].kind == kind && !c->used[first] &&
-                              decide_llm_row_left_out_step(d, c, &st->cal_rows[first],
-                                                           &st->cal_implied[first]) == step))
+                              left_out_by(d, st, c, first, kind, step)))
             first++;
         if (first < i || !utilisation_span(d, st, c, kind, r->gpu, step, &lo, &hi))
             continue;
@@ -543,6 +546,14 @@ double decide_llm_unseen_band(decision *d, const kb_gpu *g)
         model_calibration_free(&mc);
     }
     return st->unseen_band;
+}
+
+double decide_llm_option_band(decision *d, const kb_gpu *g, double e, double *widened)
+{
+    double unseen = decide_llm_unseen_band(d, g);
+    *widened = unseen > e ? unseen : NAN;   /* NaN: its GPU's own rows calibrate it, or the
+                                             * model is no further off over every row */
+    return unseen > e ? unseen : e;
 }
 
 void decide_llm_band_widened_words(decision *d, const kb_gpu *g, double e, gw_buf *b)
@@ -623,10 +634,7 @@ int decide_llm_serving_band(decision *d, decide_option *o)
     if (isnan(e))
         return 0;
     size_t k = (size_t)(c - d->llm_rows->cals);
-    double unseen = decide_llm_unseen_band(d, o->gpu);
-    if (!(unseen > e))   /* its GPU's own rows calibrate it, or the model is no further off */
-        unseen = NAN;
-    double band = isnan(unseen) ? e : unseen;
+    double unseen, band = decide_llm_option_band(d, o->gpu, e, &unseen);
     o->throughput_lo = o->throughput / (1 + band);
     o->throughput_hi = o->throughput * (1 + band);
     serving_band_basis(d, o, k, unseen);

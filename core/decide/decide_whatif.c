@@ -819,8 +819,8 @@ static void flip_view(view *m, sens *s)
     const decide_option *nw = winner_with(s, past, NULL);
     view_map_set_str(m, "flips_to", nw ? nw->id : NULL);
     double value = base * flip;
-    if (s->param == SENS_OWN_SPEED && !isnan(win->capacity) && s->d->w->serve_arrival_rate > 0) {
-        decide_option at;   /* its capacity solved again: not in proportion to the speed */
+    if (s->param == SENS_OWN_SPEED && !isnan(win->capacity)) {
+        decide_option at;   /* its capacity at that speed, as the what-if computes it */
         own_speed_with(s->d, win, flip, &at);
         value = at.capacity;
     }
