@@ -139,16 +139,24 @@ double decide_llm_inflight_limit(const decision *d, const decide_option *o, int 
     return fmax(limit, 0);
 }
 
+/* Whether n in flight on one replica of o carry per_replica requests a second: the requests
+ * arriving while one is in flight, per_replica x its seconds at n (Little's law), are n or
+ * fewer. */
+static int carries(const decision *d, const decide_option *o, int tp, int pp, double n,
+                   double per_replica, double tflops, double mfu, double decode_fraction)
+{
+    model_serving v;
+    serving_at(d, o, tp, pp, n, tflops, mfu, decode_fraction, &v);
+    return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
+}
+
 double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
                            int serving, double limit, double tflops, double mfu,
                            double decode_fraction, int *keeps_up)
 {
     double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
-    model_serving v;
-    /* Whether n in flight carry the load: the requests arriving while one is in flight,
-     * per_replica x its seconds at n (Little's law), are n or fewer. */
-#define CARRIES(n)                                                                                 (serving_at(d, o, tp, pp, (n), tflops, mfu, decode_fraction, &v),                               per_replica * decide_llm_request_seconds(d, &v) <= (n) * (1 - INFLIGHT_MARGIN))
-    *keeps_up = limit > 0 && CARRIES(limit);
+    *keeps_up = limit > 0 &&
+                carries(d, o, tp, pp, limit, per_replica, tflops, mfu, decode_fraction);
     if (!*keeps_up)
         return limit;
     /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
@@ -157,12 +165,11 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     double lo = 0, hi = limit;
     while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
         double mid = (lo + hi) / 2;
-        if (CARRIES(mid))
+        if (carries(d, o, tp, pp, mid, per_replica, tflops, mfu, decode_fraction))
             hi = mid;
         else
             lo = mid;
     }
-#undef CARRIES
     return hi;
 }
 
