@@ -717,3 +717,12 @@ void buf_put_csv_field(gw_buf *out, const char *s)
     }
     buf_putc(out, '"');
 }
+
+uint64_t gw_fnv1a64(const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ c[i]) * 0x100000001b3ULL;
+    return h;
+}

@@ -31,15 +31,6 @@ static int lower_alnum(int c)
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-/* 64-bit FNV-1a of s: what names a cut file part. */
-static unsigned long long fnv1a64(const char *s)
-{
-    unsigned long long h = 0xcbf29ce484222325ULL;
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++)
-        h = (h ^ *c) * 0x100000001b3ULL;
-    return h;
-}
-
 /* Appends file, encoded (above).  An encoding longer than SOURCE_FILE_MAX keeps its first 45
  * characters and adds "_z" and the hash of the whole name: "_z" is no escape, so a cut name
  * never equals an uncut one, and two long names of one plugin differ by their hash. */
@@ -55,7 +46,7 @@ static void file_encode(gw_buf *b, const char *file)
     if (b->len - from > SOURCE_FILE_MAX) {
         b->len = from + 45;
         b->data[b->len] = '\0';
-        buf_printf(b, "_z%016llx", fnv1a64(file));
+        buf_printf(b, "_z%016llx", (unsigned long long)gw_fnv1a64(file, strlen(file)));
     }
 }
 

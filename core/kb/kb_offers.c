@@ -720,14 +720,6 @@ typedef struct offer_run {
     gw_buf scratch;
 } offer_run;
 
-static uint64_t key_hash(const gw_buf *b)
-{
-    uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
-    for (size_t i = 0; i < b->len; i++)
-        h = (h ^ (unsigned char)b->data[i]) * 1099511628211ULL;
-    return h;
-}
-
 static void slot_put(offer_run *run, size_t index)
 {
     size_t mask = run->n_slots - 1, i = run->rows[index].hash & mask;
@@ -789,7 +781,7 @@ static void run_offer(offer_run *run, sqlite3_stmt *st)
         if (len)
             buf_append(&run->scratch, body, len);
     }
-    uint64_t hash = key_hash(&run->scratch);
+    uint64_t hash = gw_fnv1a64(run->scratch.data, run->scratch.len);
     run_row *r = NULL;
     for (size_t i = run->n_slots ? hash & (run->n_slots - 1) : 0; run->n_slots && run->slots[i];
          i = (i + 1) & (run->n_slots - 1)) {

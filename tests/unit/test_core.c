@@ -40,6 +40,17 @@ static void test_buf_printf_grows(void **state)
 /* buf_printf's three ways: a short text into a new buffer (through its stack buffer), a text
  * longer than that stack buffer (formatted again at its length), and a text into a buffer
  * with plenty of room left (formatted in place).  Each ends in the same bytes. */
+/* gw_fnv1a64 is the published 64-bit FNV-1a: its test vectors "" -> cbf29ce484222325 (the offset
+ * basis) and "a" -> af63dc4c8601ec8c (from the FNV reference's test suite); a cut plugin file's
+ * source id depends on it staying so. */
+static void test_fnv1a64(void **state)
+{
+    (void)state;
+    assert_true(gw_fnv1a64("", 0) == 0xcbf29ce484222325ULL);
+    assert_true(gw_fnv1a64("a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(gw_fnv1a64("ab", 1) == gw_fnv1a64("a", 1));   /* n bytes, not to a NUL */
+}
+
 static void test_buf_printf_paths(void **state)
 {
     (void)state;
@@ -639,6 +650,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buf_printf_grows),
+        cmocka_unit_test(test_fnv1a64),
         cmocka_unit_test(test_buf_printf_paths),
         cmocka_unit_test(test_buf_discard),
         cmocka_unit_test(test_view_map_add),
