@@ -138,8 +138,29 @@ static void field_places(gw_buf *b, const char *key, const workload_field *field
     }
 }
 
+/* Writes to b the place of the first field, under fields (path names their table, "" the top),
+ * whose other tools' names (.also) include key; nothing where none does. */
+static void also_place(gw_buf *b, const char *key, const workload_field *fields,
+                       const char *path)
+{
+    for (const workload_field *f = fields; f->name && !b->len; f++) {
+        for (const char *const *a = f->also; a && *a; a++)
+            if (!strcmp(*a, key)) {
+                put_field_place(b, path, f->name);
+                return;
+            }
+        if (f->type == FIELD_TABLE) {
+            gw_buf inner = GW_BUF_INIT;
+            buf_printf(&inner, "%s%s%s", path, *path ? "." : "", f->name);
+            also_place(b, key, f->fields, buf_cstr(&inner));
+            buf_free(&inner);
+        }
+    }
+}
+
 /* Rejects keys that name no field: a field of another table is named where it belongs (from
- * the field tables), a typo gets the nearest known name. */
+ * the field tables), another tool's name for a field where gpuwise writes it, a typo gets the
+ * nearest known name. */
 static int check_keys(const char *file, const char *prefix, const view *map,
                       const workload_field *fields, gw_error *err)
 {
@@ -157,8 +178,9 @@ static int check_keys(const char *file, const char *prefix, const view *map,
         }
         if (f->name)
             continue;
-        gw_buf places = GW_BUF_INIT, here = GW_BUF_INIT;
+        gw_buf places = GW_BUF_INIT, here = GW_BUF_INIT, also = GW_BUF_INIT;
         field_places(&places, key, workload_top_fields, "", fields);
+        also_place(&also, key, workload_top_fields, "");
         if (fields == workload_top_fields)
             buf_puts(&here, "at the top level");
         else
@@ -167,6 +189,9 @@ static int check_keys(const char *file, const char *prefix, const view *map,
         if (places.len)
             rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field %s; it belongs %s", file,
                               prefix, key, buf_cstr(&here), buf_cstr(&places));
+        else if (also.len)
+            rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field; gpuwise writes it %s", file,
+                              prefix, key, buf_cstr(&also));
         else if (nearest)
             rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field (did you mean %s%s?)",
                               file, prefix, key, prefix, nearest);
@@ -174,6 +199,7 @@ static int check_keys(const char *file, const char *prefix, const view *map,
             rc = gw_error_set(err, GW_EDATA, "%s: %s%s: unknown field", file, prefix, key);
         buf_free(&here);
         buf_free(&places);
+        buf_free(&also);
         return rc;
     }
     return GW_OK;

@@ -68,6 +68,28 @@ static const char *const training_only[] = {"train", NULL};
     {.name = #member, .type = FIELD_NUMBER, .at = AT(member), .lo = 1, .hi = 1e9, .whole = 1,   \
      .unit = what, .help = help_text}
 
+/* What other tools call a field, for the message that points a key written their way to ours
+ * (vLLM's and SGLang's serving options, Hugging Face's TrainingArguments and PEFT, DeepSpeed,
+ * Megatron-LM's arguments). */
+static const char *const precision_also[] = {"dtype", "torch_dtype", "quantization", NULL};
+static const char *const rank_also[] = {"r", "lora_r", "lora_rank", NULL};
+static const char *const context_also[] = {"input_tokens", "input_len", "input_length",
+                                           "prompt_tokens", "prompt_len", "isl", NULL};
+static const char *const output_also[] = {"output_len", "output_length", "max_tokens",
+                                          "max_new_tokens", "completion_tokens", "osl", NULL};
+static const char *const concurrency_also[] = {"max_num_seqs", "max_concurrency",
+                                               "max_batch_size", NULL};
+static const char *const requests_also[] = {"request_rate", "qps", "rps", NULL};
+static const char *const sharding_also[] = {"zero_stage", "fsdp", NULL};
+static const char *const checkpointing_also[] = {"gradient_checkpointing",
+                                                 "recompute_granularity", NULL};
+static const char *const sequence_also[] = {"seq_len", "seq_length", "max_seq_len",
+                                            "max_seq_length", "max_length", NULL};
+static const char *const batch_also[] = {"micro_batch_size", "per_device_train_batch_size",
+                                         "train_micro_batch_size_per_gpu", NULL};
+static const char *const accumulation_also[] = {"gradient_accumulation_steps", NULL};
+static const char *const deadline_also[] = {"deadline", NULL};
+
 static const workload_field model_fields[] = {
     {.name = "name", .type = FIELD_TEXT, .at = AT(model_name),
      .expected = "a model of the KB's catalog (e.g. \"llama-3-70b\"; gpuwise kb models)",
@@ -100,6 +122,7 @@ static const workload_field model_fields[] = {
     ARCH(vocab, "tokens", "vocabulary size"),
     ARCH(context, "tokens", "the longest sequence the model takes"),
     {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choice_at = gw_precision_choice,
+     .also = precision_also,
      .fallback = "amp",
      .help = "number format: training's (fp32; tf32; amp, fp16 or bf16: 16-bit compute with fp32 "
              "master weights; fp8, fp4: bf16 weights cast per product) or the weights served "
@@ -125,6 +148,7 @@ static const workload_field finetune_fields[] = {
      .help = "full: every weight trained; lora: rank-r adapters on every linear layer, the "
              "weights frozen; qlora: the same over 4-bit NormalFloat weights"},
     {.name = "rank", .type = FIELD_NUMBER, .at = AT(lora_rank), .lo = 1, .hi = 65536,
+     .also = rank_also,
      .whole = 1, .fallback = "16",
      .help = "the adapters' rank (lora and qlora)"},
     {0},
@@ -132,11 +156,14 @@ static const workload_field finetune_fields[] = {
 
 static const workload_field inference_fields[] = {
     {.name = "context", .type = FIELD_NUMBER, .at = AT(serve_context), .lo = 1,
+     .also = context_also,
      .hi = 1e8, .whole = 1, .unit = "tokens",
      .help = "tokens of each request's prompt"},
     {.name = "output_tokens", .type = FIELD_NUMBER, .at = AT(serve_output),
+     .also = output_also,
      .lo = 1, .hi = 1e8, .whole = 1, .unit = "tokens", .help = "tokens generated per request"},
     {.name = "concurrency", .type = FIELD_NUMBER, .at = AT(serve_concurrency), .lo = 1,
+     .also = concurrency_also,
      .hi = 1e7, .whole = 1, .unit = "sequences",
      .help = "requests in flight at once, over all replicas (default: 1); with an arrival rate "
              "(requests_per_s, or tokens_per_s without a concurrency) those follow from the "
@@ -154,6 +181,7 @@ static const workload_field inference_fields[] = {
      .lo_excluded = 1, .hi = 1e9, .unit = "ms",
      .help = "target: time to the first token of a request (default: none)"},
     {.name = "requests_per_s", .type = FIELD_NUMBER, .at = AT(serve_requests_per_s), .lo = 0,
+     .also = requests_also,
      .lo_excluded = 1, .hi = 1e9, .unit = "requests/s",
      .help = "demand: requests arriving a second in all; with output_tokens, the tokens/s "
              "demanded (instead of tokens_per_s); the requests in flight follow from it"},
@@ -238,11 +266,13 @@ const workload_field workload_top_fields[] = {
      .tasks = finetuning,
      .help = "how a language model is fine-tuned (task = \"finetune\")", .then = workload_check_finetune},
     {.name = "sharding", .type = FIELD_TEXT, .at = AT(sharding), .choices = shardings,
+     .also = sharding_also,
      .fallback = "none",
      .tasks = training,
      .help = "ZeRO stage over the data-parallel replicas: zero1 shards the optimizer states, "
              "zero2 the gradients too, zero3 (FSDP full-shard) the weights too"},
     {.name = "activation_checkpointing", .type = FIELD_TEXT,
+     .also = checkpointing_also,
      .at = AT(activation_checkpointing), .choices = checkpointings, .if_true = "full",
      .if_false = "none", .fallback = "none",
      .tasks = training,
@@ -252,16 +282,19 @@ const workload_field workload_top_fields[] = {
              "never keeps, so it needs what none does; none (false): keep every layer's "
              "activations"},
     {.name = "sequence_length", .type = FIELD_NUMBER, .at = AT(sequence_length), .lo = 1,
+     .also = sequence_also,
      .hi = 1e8, .whole = 1, .unit = "tokens",
      .tasks = training,
      .help = "tokens per training sequence of a language model (default: 2048, or the model's "
              "context when shorter)"},
     {.name = "batch_per_gpu", .type = FIELD_NUMBER, .at = AT(batch_per_gpu), .lo = 1, .hi = 1e7,
+     .also = batch_also,
      .whole = 1, .unit = "samples", .note = "per GPU per step",
      .tasks = training,
      .help = "samples per GPU per step, for the scaling model; a language model's are "
              "sequences (default: 256 samples, 1 sequence)"},
     {.name = "gradient_accumulation", .type = FIELD_NUMBER, .at = AT(gradient_accumulation),
+     .also = accumulation_also,
      .lo = 1, .hi = 1e6, .whole = 1, .fallback = "1", .unit = "micro-batches",
      .note = "a language model's training",
      .tasks = training,
@@ -318,6 +351,7 @@ const workload_field workload_top_fields[] = {
              "more work in them)",
      .then = workload_check_need_on},
     {.name = "deadline_days", .type = FIELD_NUMBER, .at = AT(deadline_days), .lo = 0,
+     .also = deadline_also,
      .lo_excluded = 1, .hi = 7200, .unit = "days", .note = "within the horizon",
      .help = "a job must finish within this many days (default: the horizon)",
      .then = workload_check_deadline},

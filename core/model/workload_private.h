@@ -44,6 +44,9 @@ struct workload_field {
     const char *expected_item;  /* FIELD_NAMES: a good entry */
     const char *missing;        /* the hint of a "missing" message, when not "expected ..." */
     const char *help;
+    const char *const *also;    /* what other tools call this field (vLLM's, Hugging Face's,
+                                 * DeepSpeed's names), ending with NULL: a key among them is
+                                 * pointed here, never read as it */
     const char *const *tasks;   /* the tasks it concerns, ending with NULL; NULL: every task (a
                                  * table's fields concern its tasks) */
     const workload_field *fields;   /* FIELD_TABLE: its fields, ending with a NULL name */

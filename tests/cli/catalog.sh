@@ -176,3 +176,19 @@ wl typo 'model = { name = "llama-3-8b", precison = "bf16" }'
 run "$GW" --kb "$KB" decide "$T/typo.lua"
 check_err "catalog: a typo still gets the nearest name" \
     "model.precison: unknown field (did you mean model.precision?)"
+# Another tool's name for a field (vLLM's input_len, Hugging Face's per_device_train_batch_size,
+# PEFT's lora_r: workload_fields.c's .also lists) is pointed to gpuwise's field and its table,
+# wherever it was written; none of these is within two edits of any field's name.
+wl isl 'task = "inference", model = "llama-3-8b", inference = { input_tokens = 1000, output_tokens = 100 }'
+run "$GW" --kb "$KB" decide "$T/isl.lua"
+check_rc "catalog: vLLM's input_tokens exits 65" 65
+check_err "catalog: input_tokens is inference.context" \
+    "isl.lua:2: inference.input_tokens: unknown field; gpuwise writes it in inference = { context = ... }"
+wl hfbatch 'task = "finetune", model = "llama-3-8b", per_device_train_batch_size = 4'
+run "$GW" --kb "$KB" decide "$T/hfbatch.lua"
+check_err "catalog: Hugging Face's batch size is batch_per_gpu" \
+    "hfbatch.lua:2: per_device_train_batch_size: unknown field; gpuwise writes it at the top level (batch_per_gpu = ...)"
+wl lorar 'task = "finetune", model = { name = "llama-3-8b", lora_r = 8 }'
+run "$GW" --kb "$KB" decide "$T/lorar.lua"
+check_err "catalog: PEFT's lora_r, even inside model, is finetune.rank" \
+    "lorar.lua:2: model.lora_r: unknown field; gpuwise writes it in finetune = { rank = ... }"
