@@ -202,7 +202,8 @@ static void get_layout_text(const decision *d, const void *r, decide_field_value
     const decide_option *o = OPTION_OF(r);
     if (!workload_is_llm(d->w) || o->replicas < 1)
         return;
-    decide_llm_layout_words(&v->owned, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+    decide_llm_layout_words(&v->owned, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                            o->attention_dp);
     v->text = buf_cstr(&v->owned);
 }
 

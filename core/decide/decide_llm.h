@@ -29,6 +29,7 @@ double decide_llm_rate(const decision *d, const kb_gpu *g, const char *precision
  * at the sequences it holds. */
 typedef struct decide_llm_layout {
     int gpus, replicas, tp, pp;
+    int attention_dp;          /* the tp GPUs run attention data-parallel x experts (model.h) */
     int serving_replicas;      /* less redundancy's spares (decide_llm_serving_replicas) */
     int enough_replicas;       /* at least the spares + 1, and production's two */
     double sequences;          /* in flight on each serving replica: ceil(concurrency / serving),
@@ -117,8 +118,10 @@ void decide_llm_layout_method_words(const decision *d, gw_buf *b);
 void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,
                            double decode_fraction, model_serving *out);
 /* "8 GPUs: 2 replicas × tensor-parallel 4", "16 GPUs: 1 replica × pipeline 2 × tensor-parallel
- * 8", "1 GPU: 1 replica" (appended to b). */
-void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp);
+ * 8", "8 GPUs: 1 replica × attention data-parallel 8 × experts 8" (attention_dp), "1 GPU: 1
+ * replica" (appended to b). */
+void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp,
+                             int attention_dp);
 
 /* ---- training layouts (decide_llm_layout.c) ---- */
 
