@@ -445,6 +445,18 @@ void decide_llm_layout_method_words(const decision *d, gw_buf *b)
                MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES);
+    if (d->llm.kv_heads < LAYOUT_MAX_TP)   /* where the widths tried outnumber the heads */
+        buf_printf(b, "; a tensor-parallel GPU holds whole KV heads, ceil(%g / tp) of them (a "
+                      "latent cache whole on every GPU: vLLM's QKVParallelLinear)",
+                   d->llm.kv_heads);
+    if (model_llm_attention_dp_possible(&d->llm))
+        buf_printf(b, "; a mixture of experts also attention data-parallel over the same GPUs: "
+                      "each GPU its own sequences with the weights but the routed experts' whole, "
+                      "1 / tp of the experts and its sequences' KV cache, a prompt on its own "
+                      "GPU; 2 all-to-alls a layer (dispatch to the %g experts a token is routed "
+                      "to and combine), the all-reduce's latency each + (tp - 1) / tp x tokens x "
+                      "%g x hidden x %g bytes / the link",
+                   d->llm.experts_active, d->llm.experts_active, MODEL_ACTIVATION_EXCHANGE_BYTES);
     if (d->w->serve_arrival_rate > 0)
         buf_puts(b, "; requests in flight, under an arrival rate: each serving replica holds the "
                     "n = arrival rate / serving replicas x (time to the first token + output x "
