@@ -662,6 +662,7 @@ const decide_field decide_option_fields[] = {
     {"layout", "replicas", N, GET, get_replicas, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "tensor_parallel", N, GET, get_tp, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "pipeline_stages", N, GET, get_pipeline_stages, 0, NULL, HIDDEN, 0, NULL},
+    {"layout", "attention_data_parallel", B, OPT(attention_dp), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "text", S, GET, get_layout_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
     {NULL, "precision_note", S, GET, get_precision_note, 0, NULL, VALUE, 0, NULL},

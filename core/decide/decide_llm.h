@@ -48,7 +48,9 @@ typedef struct decide_llm_layout {
 } decide_llm_layout;
 
 /* The best layout of `gpus` of o's GPUs (a multiple of the GPUs a replica takes) serving
- * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link,
+ * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link
+ * (for a mixture of experts, each width also attention data-parallel where every GPU has a
+ * sequence of its own: model.h's model_llm_setup attention_dp),
  * pipeline stages across o's machines (over its network) where no machine holds a replica,
  * replicas with the GPUs left.  Redundancy's spares (decide_demand.c) serve nothing: the other
  * replicas carry the requests, and their memory, speed and tokens/s are what the targets are

@@ -441,8 +441,10 @@ double model_llm_mtp_flops(const model_llm *m, double sequence_length);
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
 
 /* How one serving replica is laid out (decide_llm.c searches them): tp GPUs of one machine
- * split every layer (tensor parallel) over a link of link_gbs each way; pp machines each hold
- * layers / pp of them (pipeline stages) over a network of network_gbs (GB/s) between them. */
+ * split every layer (tensor parallel), or with the setup's attention_dp each run attention for
+ * their own sequences and split the experts (all-to-alls), over a link of link_gbs each way; pp
+ * machines each hold layers / pp of them (pipeline stages) over a network of network_gbs (GB/s)
+ * between them. */
 typedef struct model_llm_layout {
     int tp, pp;
     double link_gbs;            /* between the tp GPUs of a stage, each way (model_link_gbs) */

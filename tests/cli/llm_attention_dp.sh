@@ -51,8 +51,8 @@ ds load 3072
 run "$GW" --kb "$KB" decide "$T/load.lua" --json
 check_rc "attention-dp: DeepSeek-R1 at 3,072 in flight decides" 0
 check_eq "attention-dp: 8 B200 serve it attention data-parallel 8 x experts 8" \
-    "$(opt '[.layout.text, .tensor_parallel, .replicas, .sequences_per_replica, .fits] | map(tostring) | join("|")')" \
-    "8 GPUs: 1 replica × attention data-parallel 8 × experts 8|8|1|3072|true"
+    "$(opt '[.layout.text, .layout.attention_data_parallel, .tensor_parallel, .replicas, .sequences_per_replica, .fits] | map(tostring) | join("|")')" \
+    "8 GPUs: 1 replica × attention data-parallel 8 × experts 8|true|8|1|3072|true"
 check_num "attention-dp: ... 109.31 GB a GPU" "$(opt .per_card_gb)" 109.31 0.01
 check_num "attention-dp: ... its KV cache 40.48 GB, its own 384 sequences'" "$(opt .kv_cache_gb)" 40.48 0.01
 check_num "attention-dp: ... a 27.509 ms decode step" "$(opt .decode_step_ms)" 27.509 0.001
@@ -73,7 +73,8 @@ check_eq "attention-dp: ... and the method says how a GPU holds KV heads and exp
 ds few 64
 run "$GW" --kb "$KB" decide "$T/few.lua" --json
 check_eq "attention-dp: at 64 in flight, tensor parallel 8" \
-    "$(opt .layout.text)" "8 GPUs: 1 replica × tensor-parallel 8"
+    "$(opt '[.layout.text, .layout.attention_data_parallel] | map(tostring) | join("|")')" \
+    "8 GPUs: 1 replica × tensor-parallel 8|false"
 check_num "attention-dp: ... 60.68 GB a GPU, the latent cache whole on each" "$(opt .per_card_gb)" 60.68 0.01
 check_num "attention-dp: ... its KV cache 6.746 GB" "$(opt .kv_cache_gb)" 6.746 0.001
 
