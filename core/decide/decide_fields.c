@@ -202,7 +202,8 @@ static void get_layout_text(const decision *d, const void *r, decide_field_value
     const decide_option *o = OPTION_OF(r);
     if (!workload_is_llm(d->w) || o->replicas < 1)
         return;
-    decide_llm_layout_words(&v->owned, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+    decide_llm_layout_words(&v->owned, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                            o->attention_dp);
     v->text = buf_cstr(&v->owned);
 }
 
@@ -661,6 +662,7 @@ const decide_field decide_option_fields[] = {
     {"layout", "replicas", N, GET, get_replicas, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "tensor_parallel", N, GET, get_tp, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "pipeline_stages", N, GET, get_pipeline_stages, 0, NULL, HIDDEN, 0, NULL},
+    {"layout", "attention_data_parallel", B, OPT(attention_dp), NULL, 0, NULL, HIDDEN, 0, NULL},
     {"layout", "text", S, GET, get_layout_text, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "runs_at", S, GET, get_run_precision, 0, NULL, VALUE, 0, NULL},
     {NULL, "precision_note", S, GET, get_precision_note, 0, NULL, VALUE, 0, NULL},

@@ -59,7 +59,8 @@ int decide_llm_setup(decision *d, gw_error *err)
                          .kv_heads = w->kv_heads,
                          .head_dim = w->head_dim,
                          .vocab = w->vocab, .ffn = w->ffn,
-                         .experts = w->experts, .attention_head_dim = w->attention_head_dim,
+                         .experts = w->experts, .experts_active = w->experts_active,
+                         .attention_head_dim = w->attention_head_dim,
                          .decode_attention_head_dim = w->decode_attention_head_dim};
     model_llm_setup *s = &d->llm_setup;
     s->task = task_of(w);
@@ -75,7 +76,7 @@ int decide_llm_setup(decision *d, gw_error *err)
     s->batch = llm_batch(w);
     s->kv_tokens = s->task == MODEL_INFERENCE ? w->serve_context + w->serve_output : 0;
     s->sequences = s->task == MODEL_INFERENCE ? w->serve_concurrency : 0;
-    int rc = model_llm_memory(&d->llm, s, 1, 1, &d->memory, err);
+    int rc = model_llm_memory(&d->llm, s, 1, 1, 1, &d->memory, err);
     if (rc != GW_OK) {
         gw_error_prefix(err, "%s: model", w->path);
         return rc;
@@ -128,6 +129,7 @@ static void serve_fit(const decision *d, decide_option *o)
         return;   /* the memory model failed: an unknown precision, said at setup */
     o->tp = l.tp;
     o->pp = l.pp;
+    o->attention_dp = l.attention_dp;
     o->replicas = l.replicas;
     o->sequences = l.sequences;
     o->memory = l.memory;
@@ -139,6 +141,7 @@ void decide_llm_fit(decision *d, decide_option *o)
     model_llm_setup s = d->llm_setup;
     o->run_precision = runs_at(d, o->gpu)->name;
     o->pp = 1;
+    o->attention_dp = 0;
     o->fits = 0;
     if (s.task == MODEL_INFERENCE) {
         serve_fit(d, o);
@@ -149,7 +152,7 @@ void decide_llm_fit(decision *d, decide_option *o)
                 break;
             int replicas = o->count / tp;
             model_memory m;
-            if (model_llm_memory(&d->llm, &s, replicas, tp, &m, NULL) != GW_OK)
+            if (model_llm_memory(&d->llm, &s, replicas, tp, 1, &m, NULL) != GW_OK)
                 return;
             o->tp = tp;
             o->replicas = replicas;
@@ -376,11 +379,11 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
-    o->floor_ms = (v.floor_s + v.allreduce_s + v.hop_s) * 1e3;
+    o->floor_ms = (v.floor_s + v.allreduce_s + v.alltoall_s + v.hop_s) * 1e3;
     o->bandwidth_bound = v.bandwidth_bound;
     o->ttft_ms = v.prefill_s * 1e3;
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
-    o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.hop_s) / v.step_s : 1;
+    o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.alltoall_s + v.hop_s) / v.step_s : 1;
     /* The requests keep concurrency / sequences of the serving replicas busy (all of them,
      * unless there are fewer requests than replicas); redundancy's spares generate nothing. */
     double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
@@ -398,7 +401,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     }
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");
-    decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp);
+    decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp, o->attention_dp);
     int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
@@ -549,7 +552,8 @@ char *decide_llm_target_missed(const decision *d, const decide_option *o)
     if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
         int serving = decide_llm_serving_replicas(d, o->replicas);
         buf_puts(&b, " (its best layout: ");
-        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                                o->attention_dp);
         if (serving < o->replicas)   /* the figures are the serving replicas' */
             buf_printf(&b, ", %d spare", o->replicas - serving);
         /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
@@ -683,7 +687,8 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
     buf_printf(b, ", context and fragmentation %.2f GB", m->overhead_gb);
     if (o->tp * (o->pp > 1 ? o->pp : 1) > 1) {
         buf_puts(b, " (");
-        decide_llm_layout_words(b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1);
+        decide_llm_layout_words(b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                                o->attention_dp);
         buf_puts(b, ")");
     }
     else if (o->replicas > 1 && zero >= 3)
@@ -717,7 +722,7 @@ static void checkpointing_unneeded_words(gw_buf *b, const decision *d, const dec
     if (s.task == MODEL_INFERENCE || !s.checkpointing || o->replicas < 1 || o->tp < 1)
         return;
     s.checkpointing = 0;
-    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, &m, NULL) != GW_OK ||
+    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, 1, &m, NULL) != GW_OK ||
         !(m.total_gb <= decide_option_memory_gb(o)))
         return;
     double share = model_flops_share(d);   /* FLOPs without the recomputation / with it */
@@ -763,7 +768,7 @@ view *decide_llm_view(const decision *d)
         if (d->llm_setup.task == MODEL_INFERENCE) {
             buf_reset(&b);
             decide_llm_layout_words(&b, best->count, best->replicas, best->tp,
-                                    best->pp > 1 ? best->pp : 1);
+                                    best->pp > 1 ? best->pp : 1, best->attention_dp);
             view_map_set_str(v, "layout_text", buf_cstr(&b));
             buf_puts(&b, ": ");
             buf_printf(&b, "%.1f ms per output token on average (a prompt processed between "

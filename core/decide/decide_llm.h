@@ -29,6 +29,7 @@ double decide_llm_rate(const decision *d, const kb_gpu *g, const char *precision
  * at the sequences it holds. */
 typedef struct decide_llm_layout {
     int gpus, replicas, tp, pp;
+    int attention_dp;          /* the tp GPUs run attention data-parallel x experts (model.h) */
     int serving_replicas;      /* less redundancy's spares (decide_llm_serving_replicas) */
     int enough_replicas;       /* at least the spares + 1, and production's two */
     double sequences;          /* in flight on each serving replica: ceil(concurrency / serving),
@@ -47,7 +48,9 @@ typedef struct decide_llm_layout {
 } decide_llm_layout;
 
 /* The best layout of `gpus` of o's GPUs (a multiple of the GPUs a replica takes) serving
- * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link,
+ * `concurrency` requests: tensor-parallel widths 1, 2, 4 and 8 within a machine over its link
+ * (for a mixture of experts, each width also attention data-parallel where every GPU has a
+ * sequence of its own: model.h's model_llm_setup attention_dp),
  * pipeline stages across o's machines (over its network) where no machine holds a replica,
  * replicas with the GPUs left.  Redundancy's spares (decide_demand.c) serve nothing: the other
  * replicas carry the requests, and their memory, speed and tokens/s are what the targets are
@@ -117,8 +120,10 @@ void decide_llm_layout_method_words(const decision *d, gw_buf *b);
 void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,
                            double decode_fraction, model_serving *out);
 /* "8 GPUs: 2 replicas × tensor-parallel 4", "16 GPUs: 1 replica × pipeline 2 × tensor-parallel
- * 8", "1 GPU: 1 replica" (appended to b). */
-void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp);
+ * 8", "8 GPUs: 1 replica × attention data-parallel 8 × experts 8" (attention_dp), "1 GPU: 1
+ * replica" (appended to b). */
+void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp,
+                             int attention_dp);
 
 /* ---- training layouts (decide_llm_layout.c) ---- */
 

@@ -84,6 +84,7 @@ static model_llm model_of(const kb_model *m)
                        .vocab = m->vocab,
                        .ffn = m->ffn,
                        .experts = m->experts,
+                       .experts_active = m->experts_active,
                        .attention_head_dim = m->attention_head_dim,
                        .decode_attention_head_dim = m->decode_attention_head_dim};
 }
@@ -266,10 +267,10 @@ static double most_sequences(const model_llm *m, const llm_row *r, model_llm_set
 {
     model_memory one, two;
     s->sequences = 1;
-    if (model_llm_memory(m, s, 1, tp, &one, NULL) != GW_OK)
+    if (model_llm_memory(m, s, 1, tp, 1, &one, NULL) != GW_OK)
         return 0;
     s->sequences = 2;
-    model_llm_memory(m, s, 1, tp, &two, NULL);
+    model_llm_memory(m, s, 1, tp, 1, &two, NULL);
     double step = two.total_gb - one.total_gb, room = r->gpu->memory_gb - one.total_gb;
     if (room < 0)
         return 0;
@@ -291,13 +292,35 @@ static void serve_replica(const model_llm *m, const llm_row *r, const llm_scenar
                       bandwidth, v);
 }
 
+/* One layout of an offline or server row: `count` GPUs in replicas of tp, each at its share of
+ * the stated requests or, where none is stated, at the most its memory holds; tensor parallel,
+ * or for a mixture of experts attention data-parallel (s->attention_dp: each GPU at least one
+ * sequence of its own).  Its tokens/s, NaN where its memory does not hold it and `fallback` is
+ * 0 (with it: the row ran, so the memory model is what is off). */
+static double serve_layout(const model_llm *m, const llm_row *r, const llm_scenario *sc,
+                           model_llm_setup *s, int count, int tp, int fallback, double rate,
+                           double mfu, double bandwidth, int *bandwidth_bound)
+{
+    int replicas = count / tp;
+    double most = most_sequences(m, r, s, tp);
+    double sequences = sc->batch > 0 ? ceil(sc->batch / replicas) : most;
+    if ((sequences > most || (s->attention_dp && sequences < tp)) && !fallback)
+        return NAN;
+    if (!(sequences >= 1))
+        sequences = 1;
+    model_serving v;
+    serve_replica(m, r, sc, s, tp, sequences, rate, mfu, bandwidth, &v);
+    double busy = sc->batch > 0 ? fmin(replicas, sc->batch) : replicas;
+    *bandwidth_bound = v.bandwidth_bound;
+    return v.tokens_per_s * busy;
+}
+
 /* A serving row's tokens/s.  A stream is one request on all its GPUs (tensor parallel, up to 8):
  * its own output tokens a second, 1 / a decode step at the requests in flight.  An offline or
  * server row is laid out as its submitter would for throughput: of the widths 1, 2, 4 and 8
- * GPUs a replica whose memory holds the replica, the one giving the most tokens/s, each replica
- * at its share of the stated requests, or where none is stated at the most its memory holds (up
- * to ROW_MAX_BATCH); where none fits, the widest (the row ran: the memory model is what is
- * off). */
+ * GPUs a replica, tensor parallel or (a mixture of experts) attention data-parallel, whose memory
+ * holds the replica, the one giving the most tokens/s (serve_layout); where none fits, the
+ * widest tensor-parallel one. */
 static double serve_predict(const model_llm *m, const llm_row *r, const llm_scenario *sc,
                             double rate, double mfu, double bandwidth, int *bandwidth_bound)
 {
@@ -312,21 +335,20 @@ static double serve_predict(const model_llm *m, const llm_row *r, const llm_scen
         return 1 / v.step_s;
     }
     double best = NAN;
-    for (int tp = 1; tp <= widest; tp *= 2) {
-        int replicas = count / tp;
-        double most = most_sequences(m, r, &s, tp);
-        double sequences = sc->batch > 0 ? ceil(sc->batch / replicas) : most;
-        if (sequences > most && !(tp == widest && isnan(best)))
-            continue;
-        if (!(sequences >= 1))
-            sequences = 1;
-        serve_replica(m, r, sc, &s, tp, sequences, rate, mfu, bandwidth, &v);
-        double busy = sc->batch > 0 ? fmin(replicas, sc->batch) : replicas;
-        if (isnan(best) || v.tokens_per_s * busy > best) {
-            best = v.tokens_per_s * busy;
-            *bandwidth_bound = v.bandwidth_bound;
+    for (int tp = 1; tp <= widest; tp *= 2)
+        for (s.attention_dp = 0; s.attention_dp <= (tp > 1 && model_llm_attention_dp_possible(m));
+             s.attention_dp++) {
+            int bound = 0;
+            double tokens = serve_layout(m, r, sc, &s, count, tp, 0, rate, mfu, bandwidth, &bound);
+            if (tokens > 0 && !(tokens <= best)) {
+                best = tokens;
+                *bandwidth_bound = bound;
+            }
         }
-    }
+    s.attention_dp = 0;
+    if (isnan(best))
+        best = serve_layout(m, r, sc, &s, count, widest, 1, rate, mfu, bandwidth,
+                            bandwidth_bound);
     return best;
 }
 

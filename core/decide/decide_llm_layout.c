@@ -48,6 +48,17 @@ static model_llm_layout parallel_of(const decision *d, const decide_option *o, i
                               .network_gbs = pp > 1 ? network_gbs(d, o) : NAN};
 }
 
+/* The workload's setup as o serves it: the precision its GPUs run, its layout's attention
+ * data-parallel or not, `sequences` in flight a replica. */
+static model_llm_setup serving_setup(const decision *d, const decide_option *o, double sequences)
+{
+    model_llm_setup s = d->llm_setup;
+    s.precision = o->run_precision;   /* weights served at what the GPU runs */
+    s.attention_dp = o->attention_dp;
+    s.sequences = sequences;
+    return s;
+}
+
 /* The dense tensor rate o's GPUs serve at (NaN or 0 where the KB has none). */
 static double serve_rate(const decide_option *o)
 {
@@ -57,9 +68,7 @@ static double serve_rate(const decide_option *o)
 void decide_llm_serving_of(const decision *d, const decide_option *o, double tflops, double mfu,
                            double decode_fraction, model_serving *out)
 {
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;
-    s.sequences = o->sequences;
+    model_llm_setup s = serving_setup(d, o, o->sequences);
     model_llm_layout l = parallel_of(d, o, o->tp, o->pp > 1 ? o->pp : 1);
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l, tflops,
                       o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
@@ -97,9 +106,7 @@ int decide_llm_serving_replicas(const decision *d, int replicas)
 static void serving_at(const decision *d, const decide_option *o, int tp, int pp, double n,
                        double tflops, double mfu, double decode_fraction, model_serving *out)
 {
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;
-    s.sequences = n;
+    model_llm_setup s = serving_setup(d, o, n);
     model_llm_layout l = parallel_of(d, o, tp, pp);
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l, tflops,
                       o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
@@ -123,14 +130,12 @@ double decide_llm_inflight_limit(const decision *d, const decide_option *o, int 
     if (d->w->serve_inflight_cap > 0)
         limit = d->w->serve_inflight_cap / serving;
     double memory_gb = decide_option_memory_gb(o);
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;
+    model_llm_setup s = serving_setup(d, o, 0);
     model_memory none, one;
-    s.sequences = 0;
-    if (!(memory_gb > 0) || model_llm_memory(&d->llm, &s, replicas, tp * pp, &none, NULL) != GW_OK)
+    if (!(memory_gb > 0) || model_llm_memory(&d->llm, &s, replicas, tp, pp, &none, NULL) != GW_OK)
         return limit;
     s.sequences = 1;
-    if (model_llm_memory(&d->llm, &s, replicas, tp * pp, &one, NULL) != GW_OK)
+    if (model_llm_memory(&d->llm, &s, replicas, tp, pp, &one, NULL) != GW_OK)
         return limit;
     /* The memory grows by one sequence's KV cache a sequence (model_llm_memory). */
     double per_sequence = one.total_gb - none.total_gb;
@@ -211,10 +216,8 @@ void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rat
     o->sequences = decide_llm_inflight(d, o, o->tp, pp, serving, limit, rate, mfu, bw, &keeps_up);
     if (!(o->sequences > 0))
         o->sequences = 1;
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;
-    s.sequences = o->sequences;
-    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp * pp, &o->memory, NULL) == GW_OK)
+    model_llm_setup s = serving_setup(d, o, o->sequences);
+    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, pp, &o->memory, NULL) == GW_OK)
         o->per_card_gb = o->vram_needed_gb = o->memory.total_gb;
 }
 
@@ -279,16 +282,22 @@ static void layout_inflight(const decision *d, const decide_option *o, double ra
         l->sequences = 1;   /* not even one request fits: the memory check says so */
 }
 
-/* Fills l for tp x pp GPUs a replica out of `gpus` of o's, the requests in flight spread over
- * the replicas that serve (redundancy's spares idle), or under an arrival rate, those its load
- * keeps in flight (layout_inflight); 0 when the memory model fails. */
-static int layout_try(const decision *d, const decide_option *o, int gpus, double concurrency,
-                      int tp, int pp, decide_llm_layout *l)
+/* Fills l for tp x pp GPUs a replica out of `gpus` of o's, tensor parallel or attention
+ * data-parallel (attention_dp, pp 1), the requests in flight spread over the replicas that
+ * serve (redundancy's spares idle), or under an arrival rate, those its load keeps in flight
+ * (layout_inflight); 0 when the memory model fails or attention data-parallel leaves a GPU
+ * without a sequence. */
+static int layout_try(const decision *d, const decide_option *tried, int gpus,
+                      double concurrency, int tp, int pp, int attention_dp, decide_llm_layout *l)
 {
+    decide_option as_laid = *tried;   /* o, laid out attention data-parallel or not */
+    const decide_option *o = &as_laid;
+    as_laid.attention_dp = attention_dp;
     memset(l, 0, sizeof *l);
     l->gpus = gpus;
     l->tp = tp;
     l->pp = pp;
+    l->attention_dp = attention_dp;
     l->replicas = gpus / (tp * pp);
     l->serving_replicas = decide_llm_serving_replicas(d, l->replicas);
     l->enough_replicas = l->replicas >= decide_demand_min_replicas(d);
@@ -305,10 +314,11 @@ static int layout_try(const decision *d, const decide_option *o, int gpus, doubl
         l->sequences = 1;   /* what the memory is checked at without a speed */
     if (arrival && l->speed_known)
         layout_inflight(d, o, rate, l);
-    model_llm_setup s = d->llm_setup;
-    s.precision = o->run_precision;   /* weights served at what the GPU runs */
-    s.sequences = l->sequences;
-    if (model_llm_memory(&d->llm, &s, l->replicas, tp * pp, &l->memory, NULL) != GW_OK)
+    /* attention data-parallel: every GPU at least one sequence of its own, else it idles */
+    if (attention_dp && l->sequences < tp)
+        return 0;
+    model_llm_setup s = serving_setup(d, o, l->sequences);
+    if (model_llm_memory(&d->llm, &s, l->replicas, tp, pp, &l->memory, NULL) != GW_OK)
         return 0;
     double memory_gb = decide_option_memory_gb(o);
     /* the limit's memory is the GPU's own, but for rounding */
@@ -386,8 +396,11 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
         if (per_host % tp || gpus % tp)
             break;
         widest = tp;
-        if (layout_try(d, o, gpus, concurrency, tp, 1, &l))
-            consider(&l, out, &found, &smallest, &tried);
+        /* a mixture of experts also attention data-parallel over the same GPUs */
+        int layouts = tp > 1 && model_llm_attention_dp_possible(&d->llm) ? 2 : 1;
+        for (int attention_dp = 0; attention_dp < layouts; attention_dp++)
+            if (layout_try(d, o, gpus, concurrency, tp, 1, attention_dp, &l))
+                consider(&l, out, &found, &smallest, &tried);
     }
     /* Across machines, only where no machine holds a replica: the widest group of each machine
      * a stage, 2 or more machines a replica. */
@@ -395,7 +408,7 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
     for (int pp = 2; !found && networked && pp <= hosts; pp++) {
         if (hosts % pp || gpus % (widest * pp) || widest != per_host)
             continue;
-        if (layout_try(d, o, gpus, concurrency, widest, pp, &l))
+        if (layout_try(d, o, gpus, concurrency, widest, pp, 0, &l))
             consider(&l, out, &found, &smallest, &tried);
     }
     if (!found && tried)
@@ -403,13 +416,16 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
     return found;
 }
 
-void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp)
+void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp,
+                             int attention_dp)
 {
     buf_printf(b, "%d GPU%s: %d replica%s", gpus, gpus == 1 ? "" : "s", replicas,
                replicas == 1 ? "" : "s");
     if (pp > 1)
         buf_printf(b, " × pipeline %d", pp);
-    if (tp > 1)
+    if (tp > 1 && attention_dp)
+        buf_printf(b, " × attention data-parallel %d × experts %d", tp, tp);
+    else if (tp > 1)
         buf_printf(b, " × tensor-parallel %d", tp);
 }
 
@@ -429,6 +445,18 @@ void decide_llm_layout_method_words(const decision *d, gw_buf *b)
                MODEL_ALLREDUCE_LATENCY_NVLINK_S * 1e6, MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES, MODEL_PIPELINE_HOP_LATENCY_S * 1e6,
                MODEL_ACTIVATION_EXCHANGE_BYTES);
+    if (d->llm.kv_heads < LAYOUT_MAX_TP)   /* where the widths tried outnumber the heads */
+        buf_printf(b, "; a tensor-parallel GPU holds whole KV heads, ceil(%g / tp) of them (a "
+                      "latent cache whole on every GPU: vLLM's QKVParallelLinear)",
+                   d->llm.kv_heads);
+    if (model_llm_attention_dp_possible(&d->llm))
+        buf_printf(b, "; a mixture of experts also attention data-parallel over the same GPUs: "
+                      "each GPU its own sequences with the weights but the routed experts' whole, "
+                      "1 / tp of the experts and its sequences' KV cache, a prompt on its own "
+                      "GPU; 2 all-to-alls a layer (dispatch to the %g experts a token is routed "
+                      "to and combine), the all-reduce's latency each + (tp - 1) / tp x tokens x "
+                      "%g x hidden x %g bytes / the link",
+                   d->llm.experts_active, d->llm.experts_active, MODEL_ACTIVATION_EXCHANGE_BYTES);
     if (d->w->serve_arrival_rate > 0)
         buf_puts(b, "; requests in flight, under an arrival rate: each serving replica holds the "
                     "n = arrival rate / serving replicas x (time to the first token + output x "
@@ -453,7 +481,16 @@ void decide_llm_parallel_cites(decision *d, decide_option *o)
 void decide_llm_parallel_words(const decision *d, const decide_option *o,
                                const model_serving *v, gw_buf *how)
 {
-    if (o->tp > 1) {
+    if (o->tp > 1 && o->attention_dp) {
+        int board = decide_gpu_board_link(o->gpu);
+        buf_printf(how, ", %.3g ms all-to-alls (each token to its %g experts' GPUs and back, "
+                        "%.0f us each, %.0f GB/s)",
+                   v->alltoall_s * 1e3, d->llm.experts_active,
+                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
+                       1e6,
+                   model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
+                                  o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu)));
+    } else if (o->tp > 1) {
         int board = decide_gpu_board_link(o->gpu);
         double link = model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
                                      o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu));

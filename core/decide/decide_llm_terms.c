@@ -63,7 +63,7 @@ static int llm_is_moe(const decision *d)
  * exchanges), else bandwidth or compute. */
 const char *decide_llm_step_bound(const model_serving *v)
 {
-    double work = v->step_s - v->floor_s - v->allreduce_s - v->hop_s;
+    double work = v->step_s - v->floor_s - v->allreduce_s - v->alltoall_s - v->hop_s;
     if (v->floor_s > work)
         return "latency";
     return v->bandwidth_bound ? "bandwidth" : "compute";

@@ -77,6 +77,8 @@ typedef struct decide_option {
     /* a language model (decide_llm.c) */
     int tp, replicas;              /* GPUs a replica (tensor parallel), replicas */
     int pp;                        /* serving: machines a replica spans (pipeline stages) */
+    int attention_dp;              /* serving: the tp GPUs run attention data-parallel, the
+                                    * experts split over them (model_llm_setup's) */
     double sequences;              /* serving: sequences in flight on each replica */
     model_memory memory;           /* per GPU, term by term */
     const char *run_precision;     /* what its GPUs compute in (a static string) */

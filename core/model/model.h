@@ -211,6 +211,8 @@ typedef struct model_llm {
      * where it is not head_dim (latent attention decoded in its absorbed form); NaN or 0:
      * head_dim */
     double decode_attention_head_dim;
+    double experts_active;      /* of the experts, those a token is routed to (top-k); NaN or 0:
+                                 * unknown */
 } model_llm;
 
 typedef enum { MODEL_TRAIN, MODEL_FINETUNE, MODEL_INFERENCE } model_task;
@@ -228,6 +230,10 @@ typedef struct model_llm_setup {
     double batch;               /* training: sequences per GPU per step (micro-batch) */
     double kv_tokens;           /* serving: tokens cached per sequence (context + output) */
     double sequences;           /* serving: sequences in flight on one replica */
+    /* Serving a mixture of experts: the replica's GPUs each run attention and the dense parts
+     * for their own sequences, those weights whole on every GPU, and split the routed experts
+     * (attention data-parallel x expert parallel; model_llm_serving).  0: tensor parallel. */
+    int attention_dp;
     /* Training memory's choices besides full checkpointing: */
     int selective_checkpointing;   /* recompute the attention scores only (Korthikanti et al.) */
     int fused_loss;             /* a fused, chunked cross-entropy keeps no full fp32 logits */
@@ -313,9 +319,9 @@ double model_llm_logit_bytes(const model_llm *m, double tokens, int fused);
  * tables (model_llm_shape_of) kept at MODEL_EMBEDDING_BYTES where `bytes` is less. */
 double model_llm_weights_at(const model_llm *m, double bytes);
 
-/* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp GPUs
- * each (tensor parallelism, and pipeline stages across machines, divide everything a replica
- * holds by its GPUs: pass tp x pp), term by term:
+/* Memory per GPU of one setup over dp data-parallel replicas (ZeRO divides by dp) of tp x pp
+ * GPUs each (tp GPUs of one machine split every layer, tensor parallel; pp machines each hold
+ * layers / pp of them: pipeline stages), term by term:
  * - weights: model_llm_weights_at the precision's model_llm_weight_bytes (training and full
  *   fine-tuning keep them at the training precision: fp8 training keeps bf16 weights); LoRA and
  *   QLoRA add their adapters in fp32; QLoRA's frozen weights are nf4, their embeddings and
@@ -329,11 +335,33 @@ double model_llm_weights_at(const model_llm *m, double bytes);
  *   (with full checkpointing: layers x tokens x hidden x MODEL_CHECKPOINT_BYTES, plus one
  *   layer's; selective checkpointing keeps what none does, FlashAttention being assumed), plus
  *   model_llm_logit_bytes;
- * - KV cache (serving): model_llm_kv_bytes_per_token x kv_tokens x sequences;
+ * - KV cache (serving): model_llm_kv_bytes_per_token x kv_tokens x sequences, of which a GPU
+ *   holds model_llm_kv_share(tp) / pp (whole KV heads: a latent cache is whole on every GPU);
+ * - attention data-parallel (s->attention_dp, pp 1): every GPU holds the weights but the routed
+ *   experts' (model_llm_expert_params) whole, 1 / tp of the experts, and the KV cache of its
+ *   own sequences / tp;
  * - overhead as for every model: MODEL_FRAGMENTATION of the above plus MODEL_CONTEXT_GB.
+ * Everything else a replica holds is divided by its tp x pp GPUs.
  * GW_EDATA for an unknown precision or optimizer. */
-int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
+int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp, int pp,
                      model_memory *out, gw_error *err);
+/* The share of a replica's KV cache one of tp tensor-parallel GPUs holds: the engines split
+ * the cache by KV heads and keep each head whole, a rank ceil(kv_heads / tp) of them, 1 where
+ * tp >= kv_heads (vLLM's QKVParallelLinear, vllm/model_executor/layers/linear.py:
+ * num_kv_heads = 1 and num_kv_head_replicas = tp / kv_heads where tp >= kv_heads, else
+ * kv_heads / tp; SGLang's linear.py the same), so ceil(kv_heads / tp) / kv_heads: 1 / tp while
+ * tp <= kv_heads, 1 / kv_heads beyond (8 KV heads on 16 GPUs: 1 / 8), and 1 for a latent cache
+ * (kv_heads 1: DeepSeek-V3's 576 values a token a layer are held whole on every rank). */
+double model_llm_kv_share(const model_llm *m, int tp);
+/* The parameters of the routed experts: total - active = the experts a token skips, (1 -
+ * experts_active / experts) of them, so experts' = (params - active) / (1 - k / E)
+ * (DeepSeek-V3: (671 - 37) / (1 - 8 / 256) = 654.5e9 of 671e9; what is left, 16.5e9, is
+ * attention, the dense layers, the shared expert, routers and embeddings).  0 for a dense
+ * model or one whose experts_active is unknown. */
+double model_llm_expert_params(const model_llm *m);
+/* Whether m can be served attention data-parallel: a mixture of experts whose experts and
+ * experts_active are known. */
+int model_llm_attention_dp_possible(const model_llm *m);
 
 /* Attention's own FLOPs (no weights: the scores Q K^T and their product with V) are counted
  * as the model FLOPs utilisation counts them: the full square, 2 x 2 x layers x tokens x heads x
@@ -413,8 +441,10 @@ double model_llm_mtp_flops(const model_llm *m, double sequence_length);
 double model_llm_exchange_bytes(const model_llm *m, const model_llm_setup *s);
 
 /* How one serving replica is laid out (decide_llm.c searches them): tp GPUs of one machine
- * split every layer (tensor parallel) over a link of link_gbs each way; pp machines each hold
- * layers / pp of them (pipeline stages) over a network of network_gbs (GB/s) between them. */
+ * split every layer (tensor parallel), or with the setup's attention_dp each run attention for
+ * their own sequences and split the experts (all-to-alls), over a link of link_gbs each way; pp
+ * machines each hold layers / pp of them (pipeline stages) over a network of network_gbs (GB/s)
+ * between them. */
 typedef struct model_llm_layout {
     int tp, pp;
     double link_gbs;            /* between the tp GPUs of a stage, each way (model_link_gbs) */
@@ -457,6 +487,17 @@ typedef struct model_llm_layout {
  * ring all-reduce's traffic per GPU).  0 for one GPU. */
 double model_llm_allreduce_s(const model_llm *m, const model_llm_layout *l, double layers,
                              double tokens);
+/* Seconds the all-to-alls of an attention data-parallel replica (tp GPUs, s->attention_dp)
+ * take in `layers` mixture-of-experts layers, `tokens` tokens on each GPU: 2 a layer (the
+ * dispatch of each token to the GPUs of its experts_active experts and the combine of their
+ * outputs), each the link's fixed latency (the all-reduce's, MODEL_ALLREDUCE_LATENCY_*: no
+ * measured figure of a small in-machine all-to-all is at hand, DeepEP's low-latency kernels
+ * being measured over RDMA) + (tp - 1) / tp x tokens x experts_active x hidden x 2 bytes /
+ * link_gbs (the copies bound for the other GPUs; DeepEP's in-machine dispatch and combine
+ * reach 153 and 158 GB/s of an H800's ~160 GB/s NVLink, github.com/deepseek-ai/DeepEP's
+ * README: the link's bandwidth).  0 for one GPU. */
+double model_llm_alltoall_s(const model_llm *m, const model_llm_layout *l, double layers,
+                            double tokens);
 /* Seconds one hop between pipeline stages takes for `tokens` tokens' activations:
  * MODEL_PIPELINE_HOP_LATENCY_S + tokens x hidden x 2 bytes / network_gbs.  0 at pp 1. */
 double model_llm_hop_s(const model_llm *m, const model_llm_layout *l, double tokens);
@@ -486,12 +527,23 @@ double model_llm_layer_latency_s(const model_llm *m);
  *     tpot = (output x step + sequences x prefill) / output
  * and the replica generates sequences / tpot tokens a second (Little's law).  Weights read per
  * step: every weight of a dense model; a mixture of experts reads at most active params per
- * sequence of a micro-batch. */
+ * sequence of a micro-batch.  The KV cache read is each GPU's share (model_llm_kv_share): a
+ * latent cache is read whole by every tensor-parallel GPU.
+ * Attention data-parallel (s->attention_dp, tp GPUs, pp 1; SGLang's --enable-dp-attention,
+ * TensorRT-LLM's enable_attention_dp): each GPU decodes its own sequences / tp, reading the
+ * weights but the routed experts' whole, its share of the experts the replica's tokens touch
+ * (the routed experts' parameters x min(1, experts_active / experts x sequences) / tp) and its
+ * own sequences' KV cache; its FLOPs are its sequences'; the all-reduces give way to the
+ * all-to-alls of every layer (model_llm_alltoall_s; every layer counted as a mixture-of-experts
+ * one).  A prompt is prefilled on its own GPU, the replica's sequences / tp on each, so
+ *     tpot = (output x step + sequences / tp x prefill) / output.
+ * bytes_per_step and flops_per_step are then the replica's, all its GPUs together. */
 typedef struct model_serving {
     double step_s, prefill_s, tpot_s, tokens_per_s;
     int bandwidth_bound;        /* the step is bound by memory bandwidth, not compute */
     double bytes_per_step, flops_per_step;   /* one micro-batch through every stage */
     double allreduce_s;         /* of a decode step, every stage */
+    double alltoall_s;          /* of a decode step, attention data-parallel's (else 0) */
     double hop_s;               /* of a decode step, every hop */
     double floor_s;             /* of a decode step, every layer's latency */
     double prefill_flops;       /* of one prompt, attention included */

@@ -165,7 +165,49 @@ static int training_state(const model_llm *m, const model_llm_setup *s, double *
     return GW_OK;
 }
 
-int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp,
+double model_llm_kv_share(const model_llm *m, int tp)
+{
+    if (tp <= 1 || !(m->kv_heads >= 1))
+        return 1;
+    return ceil(m->kv_heads / tp) / m->kv_heads;
+}
+
+double model_llm_expert_params(const model_llm *m)
+{
+    if (!model_llm_attention_dp_possible(m))
+        return 0;
+    double active = m->active_params > 0 ? m->active_params : m->params;
+    return fmin(fmax(m->params - active, 0) / (1 - m->experts_active / m->experts), m->params);
+}
+
+int model_llm_attention_dp_possible(const model_llm *m)
+{
+    return m->experts > 1 && m->experts_active >= 1 && m->experts_active < m->experts;
+}
+
+/* Serving's weights and KV cache on one GPU of a replica of tp x pp (model.h's
+ * model_llm_memory), in bytes. */
+static int serving_state(const model_llm *m, const model_llm_setup *s, int tp, int pp,
+                         double *weights, double *kv, gw_error *err)
+{
+    double wb = model_llm_weight_bytes(s->precision);
+    if (isnan(wb))
+        return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
+                            s->precision ? s->precision : "");
+    double whole = model_llm_weights_at(m, wb);
+    double cache = model_llm_kv_bytes_per_token(m, s->precision) * s->kv_tokens * s->sequences;
+    if (s->attention_dp && tp > 1 && model_llm_attention_dp_possible(m)) {
+        double experts = model_llm_expert_params(m) * wb;
+        *weights = whole - experts + experts / tp;
+        *kv = cache / tp;   /* its own sequences' */
+        return GW_OK;
+    }
+    *weights = whole / (tp * pp);
+    *kv = cache * model_llm_kv_share(m, tp) / pp;
+    return GW_OK;
+}
+
+int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int tp, int pp,
                      model_memory *out, gw_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -173,14 +215,15 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
         dp = 1;
     if (tp < 1)
         tp = 1;
+    if (pp < 1)
+        pp = 1;
     double weights = 0, gradients = 0, optimizer = 0, activations = 0, kv = 0;
+    int gpus = tp * pp;
     if (s->task == MODEL_INFERENCE) {
-        double wb = model_llm_weight_bytes(s->precision);
-        if (isnan(wb))
-            return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
-                                s->precision ? s->precision : "");
-        weights = model_llm_weights_at(m, wb);
-        kv = model_llm_kv_bytes_per_token(m, s->precision) * s->kv_tokens * s->sequences;
+        int rc = serving_state(m, s, tp, pp, &weights, &kv, err);
+        if (rc != GW_OK)
+            return rc;
+        gpus = 1;   /* both already a GPU's */
     } else {
         int rc = training_state(m, s, &weights, &gradients, &optimizer, &out->bytes_per_param,
                                 err);
@@ -194,11 +237,11 @@ int model_llm_memory(const model_llm *m, const model_llm_setup *s, int dp, int t
             weights /= dp;
         activations = training_activations(m, s);
     }
-    out->weights_gb = weights / tp / 1e9;
-    out->gradients_gb = gradients / tp / 1e9;
-    out->optimizer_gb = optimizer / tp / 1e9;
-    out->activations_gb = activations / tp / 1e9;
-    out->kv_cache_gb = kv / tp / 1e9;
+    out->weights_gb = weights / gpus / 1e9;
+    out->gradients_gb = gradients / gpus / 1e9;
+    out->optimizer_gb = optimizer / gpus / 1e9;
+    out->activations_gb = activations / gpus / 1e9;
+    out->kv_cache_gb = kv / 1e9;
     double state = out->weights_gb + out->gradients_gb + out->optimizer_gb +
                    out->activations_gb + out->kv_cache_gb;
     out->overhead_gb = state * MODEL_FRAGMENTATION + MODEL_CONTEXT_GB;
@@ -334,6 +377,35 @@ double model_llm_layer_latency_s(const model_llm *m)
     return MODEL_LAYER_LATENCY_S + (m->experts > 1 ? MODEL_MOE_ROUTING_LATENCY_S : 0);
 }
 
+double model_llm_alltoall_s(const model_llm *m, const model_llm_layout *l, double layers,
+                            double tokens)
+{
+    if (l->tp <= 1 || !model_llm_attention_dp_possible(m))
+        return 0;
+    double latency = l->nvlink ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S;
+    double bytes = (l->tp - 1.0) / l->tp * tokens * m->experts_active * m->hidden *
+                   MODEL_ACTIVATION_EXCHANGE_BYTES;
+    return 2 * layers * (latency + bytes / (l->link_gbs * 1e9));
+}
+
+/* Bytes one decode step of `batch` sequences reads, all of a replica's gpus together
+ * (model.h's model_llm_serving): tensor parallel, the weights read once and each GPU's share of
+ * the KV cache; attention data-parallel, the weights but the routed experts' on every GPU, the
+ * experts the batch touches once, and each sequence's cache once. */
+static double step_bytes(const model_llm *m, const model_llm_setup *s, int attention_dp,
+                         int gpus, double batch, double average_tokens)
+{
+    double active = m->active_params > 0 ? m->active_params : m->params;
+    double wb = model_llm_weight_bytes(s->precision);
+    double kv = model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
+    if (attention_dp) {
+        double experts = model_llm_expert_params(m);
+        double touched = experts * fmin(1, m->experts_active / m->experts * batch);
+        return ((m->params - experts) * gpus + touched) * wb + kv;
+    }
+    return fmin(m->params, active * batch) * wb + kv * model_llm_kv_share(m, gpus) * gpus;
+}
+
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
                        double output_tokens, const model_llm_layout *l, double tflops,
                        double bandwidth_gbs, double mfu, double decode_fraction,
@@ -342,14 +414,12 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     memset(out, 0, sizeof *out);
     double active = m->active_params > 0 ? m->active_params : m->params;
     double sequences = s->sequences > 0 ? s->sequences : 1;
-    int tp = l->tp > 1 ? l->tp : 1, pp = l->pp > 1 ? l->pp : 1;
+    int attention_dp = s->attention_dp && l->tp > 1 && model_llm_attention_dp_possible(m);
+    int tp = l->tp > 1 ? l->tp : 1, pp = l->pp > 1 && !attention_dp ? l->pp : 1;
     double micro_batches = fmin(pp, sequences);
     double batch = sequences / micro_batches;   /* sequences a micro-batch */
-    double read_params = fmin(m->params, active * batch);
-    double wb = model_llm_weight_bytes(s->precision);
     double average_tokens = context + output_tokens / 2;
-    out->bytes_per_step = read_params * wb +
-                          model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
+    out->bytes_per_step = step_bytes(m, s, attention_dp, tp, batch, average_tokens);
     /* The step's compute runs over the decode width (latent attention's absorbed form: 544 a
      * head for DeepSeek-V3), its bytes over the cache as held (above). */
     out->flops_per_step =
@@ -357,18 +427,23 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     double memory_s = out->bytes_per_step / pp / (bandwidth_gbs * 1e9 * decode_fraction * tp);
     double compute_s = out->flops_per_step / pp / (tflops * 1e12 * mfu * tp);
     double stage_floor = m->layers / pp * model_llm_layer_latency_s(m);
-    double stage_allreduce = model_llm_allreduce_s(m, l, m->layers / pp, batch);
-    double hop = model_llm_hop_s(m, l, batch);
+    double stage_allreduce = attention_dp ? 0 : model_llm_allreduce_s(m, l, m->layers / pp, batch);
+    double hop = attention_dp ? 0 : model_llm_hop_s(m, l, batch);
+    out->alltoall_s = attention_dp ? model_llm_alltoall_s(m, l, m->layers, batch / tp) : 0;
     out->bandwidth_bound = memory_s >= compute_s;
     out->floor_s = pp * stage_floor;
     out->allreduce_s = pp * stage_allreduce;
     out->hop_s = pp * hop;
-    out->step_s = pp * (fmax(memory_s, compute_s) + stage_floor + stage_allreduce + hop);
+    out->step_s = pp * (fmax(memory_s, compute_s) + stage_floor + stage_allreduce + hop) +
+                  out->alltoall_s;
     out->prefill_flops = model_llm_prefill_flops(m, context);
     out->prefill_attention_flops = context * model_llm_attention_flops(m, context);
-    out->prefill_s = out->prefill_flops / (tflops * 1e12 * mfu * tp) + out->floor_s +
-                     model_llm_allreduce_s(m, l, m->layers, context) +
-                     (pp - 1) * model_llm_hop_s(m, l, context);
-    out->tpot_s = (output_tokens * out->step_s + sequences * out->prefill_s) / output_tokens;
+    /* attention data-parallel: a prompt on its own GPU, the replica's sequences / tp on each */
+    double prefill_gpus = attention_dp ? 1 : tp, prefills = attention_dp ? sequences / tp : sequences;
+    out->prefill_s = out->prefill_flops / (tflops * 1e12 * mfu * prefill_gpus) + out->floor_s +
+                     (attention_dp ? model_llm_alltoall_s(m, l, m->layers, context)
+                                   : model_llm_allreduce_s(m, l, m->layers, context) +
+                                         (pp - 1) * model_llm_hop_s(m, l, context));
+    out->tpot_s = (output_tokens * out->step_s + prefills * out->prefill_s) / output_tokens;
     out->tokens_per_s = sequences / out->tpot_s;
 }

@@ -23,7 +23,7 @@ typedef struct workload {
     char *model_source;
     double params;              /* NaN unless model.params */
     double active_params, layers, hidden, heads, kv_heads, head_dim, ffn, experts, vocab,
-        context;
+        context, experts_active;
     double attention_head_dim;  /* NaN: head_dim (kb.h's kb_model says what it is) */
     double decode_attention_head_dim;   /* NaN: head_dim (kb.h's kb_model says what it is) */
     char *precision;            /* a name of precision.h's table (not nf4) */

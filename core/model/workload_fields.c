@@ -119,6 +119,7 @@ static const workload_field model_fields[] = {
              "(kv_lora_rank + qk_rope_head_dim + kv_lora_rank) / 2); default: head_dim"},
     ARCH(ffn, "units", "feed-forward width (of one expert); default: what params leave"),
     ARCH(experts, "experts", "feed-forward experts a layer, a mixture of experts (default: 1)"),
+    ARCH(experts_active, "experts", "of the experts, those a token is routed to (top-k)"),
     ARCH(vocab, "tokens", "vocabulary size"),
     ARCH(context, "tokens", "the longest sequence the model takes"),
     {.name = "precision", .type = FIELD_TEXT, .at = AT(precision), .choice_at = gw_precision_choice,

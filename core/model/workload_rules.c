@@ -274,6 +274,7 @@ int workload_resolve_model(const char *file, workload *w, gw_error *err)
         {&w->context, m.context},   {&w->ffn, m.ffn},
         {&w->experts, m.experts},   {&w->attention_head_dim, m.attention_head_dim},
         {&w->decode_attention_head_dim, m.decode_attention_head_dim},
+        {&w->experts_active, m.experts_active},
     };
     for (size_t i = 0; i < sizeof take / sizeof take[0]; i++)
         if (isnan(*take[i].slot))

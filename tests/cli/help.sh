@@ -153,9 +153,10 @@ check_rc "help --man takes no command" 64
 run "$GW" help workload --json
 check_rc "help workload --json" 0
 printf '%s' "$OUT" | jq -r '.fields[].name' >"$T/fields"
-# 82 fields (tests/unit/test_workload.c counts them table by table; 80 with hours_needed_on, 81
-# with model.attention_head_dim, 82 with model.decode_attention_head_dim)
-check_eq "help workload --json lists the 82 fields" "$(wc -l <"$T/fields" | tr -d ' ')" 82
+# 83 fields (tests/unit/test_workload.c counts them table by table; 80 with hours_needed_on, 81
+# with model.attention_head_dim, 82 with model.decode_attention_head_dim, 83 with
+# model.experts_active)
+check_eq "help workload --json lists the 83 fields" "$(wc -l <"$T/fields" | tr -d ' ')" 83
 check_eq "help workload --json has the workload new command" "$(jqr '.commands[0].name')" "workload new"
 check_eq "a field's tasks: sharding concerns train and finetune" \
     "$(jqr '.fields[] | select(.name == "sharding") | .tasks | join(",")')" "train,finetune"

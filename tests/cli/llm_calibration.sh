@@ -376,7 +376,11 @@ check_num "calibration (shipped KB): one H100 at 11,699.7 tokens/s" \
 # x 1.0531, and pre-training's maximum falls from 41.18% to 29.14% (the same row; the GB200 rows
 # -14.93% and -14.23% -> -11.43% and -11.13%); the DeepSeek-R1 FP4 offline row's 1K-token
 # prompts cost less, taking serving's maximum from 39.48% to 40.25% (the same row, now the
-# worst of the 74).  Over the 74: 11.18% / 40.25% (the GB200 rows cross the median).
+# worst of the 74).  Over the 74: 11.18% / 40.25% (the GB200 rows cross the median).  That row
+# is then predicted as it ran (its note: attention data-parallel 8 x experts 8): tensor
+# parallel 8 holds the latent cache whole on every GPU and no longer fits its 3,072 sequences,
+# attention data-parallel 8 does and is faster than the old split (no all-reduces of 3,072
+# tokens): 51,613 -> 53,493 tokens/s against 36,800, serving's maximum 40.25% -> 45.36%.
 check_num "accuracy (shipped KB): 64 L40S predicted at 22,997 tokens/s" \
     "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 22997 3
 check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel rows" \
@@ -384,10 +388,10 @@ check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel
     "NVIDIA, dense, llama-2-70b, context parallel"
 check_eq "accuracy (shipped KB): each kind's rows, median and max (%)" \
     "$(jqr '[.llm.accuracy.kinds[] | [.kind, .rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")] | join("|")')" \
-    "pre-training 18 7.42 29.14|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 8.09 31.33|serving 34 12.85 40.25"
+    "pre-training 18 7.42 29.14|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 8.09 31.33|serving 34 12.85 45.36"
 check_eq "accuracy (shipped KB): over every row" \
     "$(jqr '.llm.accuracy | [.rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")')" \
-    "74 11.18 40.25"
+    "74 11.18 45.36"
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 

@@ -17,25 +17,26 @@
 
 /* The catalog's figures (kb/data/models.csv), as the decision reads them: params, active,
  * layers, hidden, heads, KV heads, head size, vocabulary, feed-forward width, experts, the
- * attention products' width and a decode step's (NaN: the head size). */
+ * attention products' width and a decode step's (NaN: the head size), the experts a token is
+ * routed to. */
 static const model_llm llama_65b = {65.286e9, 65.286e9, 80, 8192, 64, 64, 128, 32000, 22016, NAN,
-                                    NAN, NAN};
+                                    NAN, NAN, NAN};
 static const model_llm llama2_7b = {6.738415616e9, 6.738415616e9, 32, 4096, 32, 32, 128, 32000,
-                                    11008, NAN, NAN, NAN};
+                                    11008, NAN, NAN, NAN, NAN};
 static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
-                                    14336, NAN, NAN, NAN};
+                                    14336, NAN, NAN, NAN, NAN};
 static const model_llm llama3_70b = {70.553706496e9, 70.553706496e9, 80, 8192, 64, 8, 128,
-                                     128256, 28672, NAN, NAN, NAN};
+                                     128256, 28672, NAN, NAN, NAN, NAN};
 static const model_llm llama2_70b = {68.977e9, 68.977e9, 80, 8192, 64, 8, 128, 32000, 28672, NAN,
-                                     NAN, NAN};
+                                     NAN, NAN, NAN};
 static const model_llm llama31_405b = {405.853e9, 405.853e9, 126, 16384, 128, 8, 128, 128256,
-                                       53248, NAN, NAN, NAN};
+                                       53248, NAN, NAN, NAN, NAN};
 static const model_llm mixtral = {46.703e9, 12.880e9, 32, 4096, 32, 8, 128, 32000, 14336, 8,
-                                  NAN, NAN};
+                                  NAN, NAN, 2};
 /* Multi-head latent attention as the catalog writes it: 1 KV head of 288 values (the cache's
  * 512 + 64 = 576 a token and layer, halved), its products over (192 + 128) / 2 = 160 a head. */
 static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256,
-                                      160, 544};
+                                      160, 544, 8};
 
 static void weight_bytes_and_kv(void **state)
 {
@@ -82,7 +83,7 @@ static void qlora_65b_fits_48gb(void **state)
                          .sequence_length = 512, .batch = 1};
     model_memory m;
     gw_error err = {0};
-    assert_int_equal(model_llm_memory(&llama_65b, &s, 1, 1, &m, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama_65b, &s, 1, 1, 1, &m, &err), GW_OK);
     /* Adapters at rank 64: 64 x (4 x 16384 + 3 x (8192 + 22016)) x 80 = 799,539,200.
      * Weights: the embeddings and output layer stay 16-bit, 2 x 32000 x 8192 = 524.3M
      * parameters x 2 = 1.049 GB, the rest NF4, (65.286e9 - 524.3M) x 0.515875 = 33.409 GB,
@@ -107,8 +108,8 @@ static void serving_70b_fp16_needs_two_80gb(void **state)
                          .sequences = 1};
     model_memory one, two;
     gw_error err = {0};
-    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, &one, &err), GW_OK);
-    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 2, &two, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, 1, &one, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 2, 1, &two, &err), GW_OK);
     /* One GPU: weights 70.554e9 x 2 = 141.107 GB, KV 327,680 x 4096 = 1.342 GB; (142.450)
      * x 1.10 + 1 = 157.69 GB: no 80 GB card holds it.  Two (tensor parallel): 71.225 x 1.10
      * + 1 = 79.35 GB per GPU: two 80 GB cards do. */
@@ -126,9 +127,9 @@ static void full_finetune_8b_zero3(void **state)
                          .optimizer = "adamw", .sequence_length = 2048, .batch = 1};
     model_memory alone, zero3;
     gw_error err = {0};
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &alone, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, 1, &alone, &err), GW_OK);
     s.zero = 3;
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero3, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, 1, &zero3, &err), GW_OK);
     /* Mixed-precision AdamW: 2 + 2 + 12 = 16 bytes x 8.030e9 = 128.48 GB before activations;
      * activations 32 x 2048 x (18 x 4096 + 6 x 14336 = 159,744 bytes a token, Llama's gated
      * feed-forward block: 39 x hidden, not 34) = 10.469 GB + logits 2048 x 128256 x 4 = 1.051
@@ -143,7 +144,7 @@ static void full_finetune_8b_zero3(void **state)
     /* ZeRO-1 divides the optimizer states alone: 96.36 / 8 = 12.05 GB. */
     s.zero = 1;
     model_memory zero1;
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, &zero1, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 8, 1, 1, &zero1, &err), GW_OK);
     assert_float_equal(zero1.optimizer_gb, 12.045, 0.001);
     assert_float_equal(zero1.gradients_gb, 16.061, 0.001);
 }
@@ -156,7 +157,7 @@ static void embeddings_stay_16bit(void **state)
                          .sequences = 1};
     model_memory m;
     gw_error err = {0};
-    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, &m, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 1, 1, &m, &err), GW_OK);
     /* Llama 3 70B at int4: its two 128256 x 8192 tables (2.101e9 parameters, untied: the
      * count params gives) at 2 bytes instead of 0.53125: + 2.101e9 x 1.46875 = 3.086 GB
      * (the issue's 2 x 128256 x 8192 x (2 - 0.5) = 3.15e9 before the scales), so
@@ -174,7 +175,7 @@ static void embeddings_stay_16bit(void **state)
      * one table: its published count, so the table is tied and (1,235,814,400 - 262,668,288)
      * x 0.53125 + 262,668,288 x 2 = 0.51698 + 0.52534 = 1.04232 GB. */
     const model_llm llama32_1b = {1.2358144e9, 1.2358144e9, 16, 2048, 32, 8, 64, 128256, 8192,
-                                  NAN, NAN, NAN};
+                                  NAN, NAN, NAN, NAN};
     model_llm_shape shape;
     model_llm_shape_of(&llama32_1b, &shape);
     assert_float_equal(shape.tables, 1, 0);
@@ -187,7 +188,7 @@ static void embeddings_stay_16bit(void **state)
 
 /* GPT-3 175B's configuration: a plain MLP of 4 x hidden, one (tied) embedding table. */
 static const model_llm gpt3 = {174.6e9, 174.6e9, 96, 12288, 96, 96, 128, 50257, 49152,
-                               NAN, NAN, NAN};
+                               NAN, NAN, NAN, NAN};
 
 static void activations_from_the_feed_forward_width(void **state)
 {
@@ -225,14 +226,14 @@ static void checkpointing_and_the_loss(void **state)
                          .optimizer = "adamw", .sequence_length = 2048, .batch = 1};
     model_memory none, selective, full, fused;
     gw_error err = {0};
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &none, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, 1, &none, &err), GW_OK);
     s.selective_checkpointing = 1;
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &selective, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, 1, &selective, &err), GW_OK);
     s.selective_checkpointing = 0;
     s.checkpointing = 1;
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &full, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, 1, &full, &err), GW_OK);
     s.fused_loss = 1;
-    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, &fused, &err), GW_OK);
+    assert_int_equal(model_llm_memory(&llama3_8b, &s, 1, 1, 1, &fused, &err), GW_OK);
     /* None: 32 x 2048 x 159,744 = 10.469 GB + logits 2048 x 128256 x 4 = 1.051 GB. */
     assert_float_equal(none.activations_gb, 11.520, 0.001);
     assert_float_equal(selective.activations_gb, none.activations_gb, 0);
@@ -436,24 +437,28 @@ static void one_stream_decode_against_published(void **state)
     assert_true(off_by(v.tokens_per_s, 62.50) < 0.25);
     /* DeepSeek-V3 in FP4 at one stream on 8 B200 (9,000 FP4 TFLOPS, 7,700 GB/s, NVLink 900 GB/s
      * each way), 1,000 tokens in and 2,000 out.  A step reads its 37e9 active weights x 0.5625
-     * bytes (NVFP4: 4 bits + an 8-bit scale per 16) + 35,136 B of FP8 latent cache a token x
-     * 2,000 = 20.883 GB / (8 x 0.7 x 7700 GB/s) = 0.484 ms; all-reduces 2 x 61 x (10 us + 1.75 x
-     * 7168 x 2 / 900e9) = 1.223 ms; 61 layers x (23 + 72 us of routing) = 5.795 ms: 7.503 ms.
+     * bytes (NVFP4: 4 bits + an 8-bit scale per 16) = 20.8125 GB, split over the 8 GPUs, and
+     * 35,136 B of FP8 latent cache a token x 2,000 = 0.070272 GB whole on every GPU (one latent
+     * "head": model_llm_kv_share = 1), 8 x 0.070272 = 0.562176 GB: 21.374676 GB / (8 x 0.7 x
+     * 7700 GB/s) = 0.495702 ms (with the cache split 8 ways, 20.883 GB and 0.484 ms);
+     * all-reduces 2 x 61 x (10 us + 1.75 x 7168 x 2 / 900e9) = 1.223 ms; 61 layers x (23 + 72 us
+     * of routing) = 5.795 ms: 7.514 ms.
      * The prompt (2 x 37e9 x 1000 + 1000 x 4 x 61 x 1000 x 128 x 160 = 74 + 4.997 = 78.997
      * TFLOP: attention over its products' 160 a head, not the cache's 288, which counted 82.99)
-     * 13.16 ms once in 2,000 tokens: 133.17 tokens/s.  Published: 111 tokens/s without speculative decoding
+     * 13.16 ms once in 2,000 tokens: 1 / (7.5141 + 0.00658 ms) = 132.97 tokens/s.  Published:
+     * 111 tokens/s without speculative decoding
      * (trtllm-deepseek-r1-b200-latency; 253 and 368 with three multi-token-prediction draft
      * layers accepting 2.82 and 3.10 tokens a step, which this model does not count): 20% over.
-     * Without the floor the model said 1 / (0.484 + 1.223 ms) = 586 tokens/s. */
+     * Without the floor the model would say 1 / (0.496 + 1.223 ms) = 582 tokens/s. */
     model_llm_layout b200 = {.tp = 8, .pp = 1, .link_gbs = 900, .nvlink = 1};
     model_llm_setup fp4 = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 1};
     model_llm_serving(&deepseek_v3, &fp4, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
-    assert_float_equal(v.bytes_per_step, 20.883e9, 0.001e9);
+    assert_float_equal(v.bytes_per_step, 21.374676e9, 1e3);
     assert_float_equal(v.prefill_attention_flops, 4.99712e15 / 1000, 1);
     assert_float_equal(v.prefill_s * 1e3, 13.159, 0.001);
     assert_float_equal(v.floor_s * 1e3, 5.795, 1e-9);
-    assert_float_equal(v.step_s * 1e3, 7.503, 0.001);
-    assert_float_equal(v.tokens_per_s, 133.17, 0.01);
+    assert_float_equal(v.step_s * 1e3, 7.514, 0.001);
+    assert_float_equal(v.tokens_per_s, 132.97, 0.01);
     assert_true(off_by(v.tokens_per_s, 111) < 0.25);
 }
 
@@ -589,6 +594,116 @@ static void training_layout_charges(void **state)
     assert_float_equal(model_llm_pipeline_bubble(4, 0, 16), 3.0 / 19, 1e-12);
 }
 
+/* Engines split the KV cache by whole heads (vLLM's QKVParallelLinear: 1 head a rank where tp >=
+ * kv_heads, replicated tp / kv_heads times): below one head a GPU the cache stops shrinking. */
+static void kv_heads_whole_on_each_rank(void **state)
+{
+    (void)state;
+    /* Llama 3 70B, 8 KV heads: one bf16 sequence of 4,096 tokens caches 2 x 80 layers x 8 x 128
+     * x 2 bytes x 4,096 = 1.342177 GB; tp 2, 4, 8 hold 1/2, 1/4, 1/8 of it, tp 16 still 1/8
+     * (ceil(8 / 16) = 1 head of 8: 0.167772 GB, not 0.083886). */
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1,
+                         .kv_tokens = 4096};
+    model_memory m;
+    assert_float_equal(model_llm_kv_share(&llama3_70b, 16), 1.0 / 8, 1e-12);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 8, 1, &m, NULL), GW_OK);
+    assert_float_equal(m.kv_cache_gb, 0.167772, 1e-6);
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 16, 1, &m, NULL), GW_OK);
+    assert_float_equal(m.kv_cache_gb, 0.167772, 1e-6);
+    /* ... its weights still split 16 ways: 70.5537e9 x 2 / 16 = 8.819213 GB. */
+    assert_float_equal(m.weights_gb, 8.819213, 1e-6);
+    /* Pipeline stages split the layers: 8 GPUs a stage, 2 stages: 1.342177 / 8 / 2 = 0.083886. */
+    assert_int_equal(model_llm_memory(&llama3_70b, &s, 1, 8, 2, &m, NULL), GW_OK);
+    assert_float_equal(m.kv_cache_gb, 0.083886, 1e-6);
+    /* 5 KV heads on 2 GPUs: a rank holds ceil(5 / 2) = 3 of them, 3 / 5 of the cache. */
+    model_llm five = llama3_70b;
+    five.kv_heads = 5;
+    assert_float_equal(model_llm_kv_share(&five, 2), 0.6, 1e-12);
+    /* A latent cache is one "head": whole on every rank. */
+    assert_float_equal(model_llm_kv_share(&deepseek_v3, 8), 1, 0);
+}
+
+/* DeepSeek-R1 (V3's configuration, 8 of 256 experts a token) in FP4 on 8 B200s at 3,072
+ * sequences of 1,000 + 2,000 tokens: tensor parallel 8 holds the latent cache whole on every GPU
+ * and does not fit 180 GB; attention data-parallel 8 x experts 8 does. */
+static void attention_data_parallel_memory(void **state)
+{
+    (void)state;
+    model_llm r1 = deepseek_v3, unrouted = deepseek_v3;
+    unrouted.experts_active = NAN;
+    /* Routed experts: (671 - 37)e9 / (1 - 8 / 256) = 654.4516e9; the rest, 16.5484e9, is
+     * attention, dense layers, the shared expert, routers and embeddings. */
+    assert_float_equal(model_llm_expert_params(&r1), 654.4516e9, 1e5);
+    assert_float_equal(model_llm_expert_params(&unrouted), 0, 0);   /* top-k unknown */
+    assert_float_equal(model_llm_expert_params(&llama3_8b), 0, 0);     /* dense */
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 3072,
+                         .kv_tokens = 3000};
+    model_memory m;
+    /* Tensor parallel 8: the weights at 0.5625 bytes (NVFP4) but the two 129,280 x 7,168 tables
+     * (1.853358e9) at 2: 669.146642e9 x 0.5625 + 3.706716e9 = 380.1017e9 / 8 = 47.5127 GB; the
+     * cache, 35,136 B a token (576 x 61 at 1 byte) x 3,000 x 3,072 = 323.8134 GB on each GPU;
+     * x 1.1 + 1 = 409.459 GB. */
+    assert_int_equal(model_llm_memory(&r1, &s, 1, 8, 1, &m, NULL), GW_OK);
+    assert_float_equal(m.weights_gb, 47.5127, 1e-4);
+    assert_float_equal(m.kv_cache_gb, 323.8134, 1e-4);
+    assert_float_equal(m.total_gb, 409.459, 1e-3);
+    /* Attention data-parallel 8: every GPU the weights but the experts', 380.1017e9 -
+     * 654.4516e9 x 0.5625 = 11.9727e9, and an eighth of the experts, 46.0161e9: 57.9888 GB; the
+     * cache of its own 384 sequences, 323.8134 / 8 = 40.4767 GB; x 1.1 + 1 = 109.312 GB. */
+    s.attention_dp = 1;
+    assert_int_equal(model_llm_memory(&r1, &s, 1, 8, 1, &m, NULL), GW_OK);
+    assert_float_equal(m.weights_gb, 57.9888, 1e-4);
+    assert_float_equal(m.kv_cache_gb, 40.4767, 1e-4);
+    assert_float_equal(m.total_gb, 109.312, 1e-3);
+    /* A dense model has no experts to split: attention_dp is tensor parallel's memory. */
+    model_llm_setup dense = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1,
+                             .kv_tokens = 4096, .attention_dp = 1};
+    assert_int_equal(model_llm_memory(&llama3_70b, &dense, 1, 8, 1, &m, NULL), GW_OK);
+    assert_float_equal(m.kv_cache_gb, 0.167772, 1e-6);
+}
+
+/* The same replica's decode step attention data-parallel: each GPU its 384 sequences. */
+static void attention_data_parallel_step(void **state)
+{
+    (void)state;
+    model_llm r1 = deepseek_v3;
+    model_llm_layout b200 = {.tp = 8, .pp = 1, .link_gbs = 900, .nvlink = 1};
+    model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 3072,
+                         .kv_tokens = 3000, .attention_dp = 1};
+    model_serving v;
+    model_llm_serving(&r1, &s, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
+    /* Bytes, the 8 GPUs together: the non-expert 16.5484e9 x 8 + every expert (3,072 x 8 / 256
+     * > 1 of them touched) 654.4516e9, x 0.5625 = 442.5966e9, + the cache 35,136 x (1,000 +
+     * 2,000 / 2) x 3,072 = 215.8756e9: 658.47236e9 / (8 x 0.7 x 7,700 GB/s) = 15.2707 ms. */
+    assert_float_equal(v.bytes_per_step, 658.47236e9, 1e5);
+    /* FLOPs (2 x 37e9 + 4 x 61 x 2,000 x 128 x 544) x 3,072 = 331.7158e12 / (8 x 0.4 x 9,000
+     * TFLOPS) = 11.518 ms: bandwidth bound. */
+    assert_float_equal(v.flops_per_step, 331.7158e12, 1e8);
+    assert_true(v.bandwidth_bound);
+    /* All-to-alls, 2 a layer: 10 us + 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900
+     * GB/s = 42.817 us; 2 x 61 x 52.817 us = 6.4437 ms; no all-reduce. */
+    assert_float_equal(v.alltoall_s * 1e3, 6.4437, 1e-4);
+    assert_float_equal(v.allreduce_s, 0, 0);
+    /* step = 15.2707 + 61 x 95 us (5.795) + 6.4437 = 27.5094 ms. */
+    assert_float_equal(v.step_s * 1e3, 27.5094, 1e-4);
+    /* A prompt on its own GPU: 78.997 TFLOP / (0.4 x 9,000) = 21.9436 ms + 5.795 + all-to-alls
+     * of its 1,000 tokens 2 x 61 x (10 + 7 / 8 x 1,000 x 8 x 7,168 x 2 / 900e3 us = 121.504) =
+     * 14.8235 ms: 42.5620 ms; 384 of them on each GPU in 2,000 steps: tpot = 27.5094 + 384 x
+     * 42.5620 / 2,000 = 35.6813 ms, 3,072 / 35.6813 ms = 86,096 tokens/s. */
+    assert_float_equal(v.prefill_s * 1e3, 42.5620, 1e-3);
+    assert_float_equal(v.tpot_s * 1e3, 35.6813, 1e-3);
+    assert_float_equal(v.tokens_per_s, 86096, 1);
+    /* Tensor parallel 8 at the same load would read the latent cache on every GPU, 8 x 215.8756e9
+     * + 671e9 x 0.5625 = 2,104.442e9, and pay 2 x 61 all-reduces of 3,072 tokens: 66.27 ms a
+     * step; it does not fit its memory (attention_data_parallel_memory) in any case. */
+    s.attention_dp = 0;
+    model_llm_serving(&r1, &s, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
+    assert_float_equal(v.bytes_per_step, 2104.442e9, 1e6);
+    assert_float_equal(v.alltoall_s, 0, 0);
+    /* A dense model's all-to-all is none. */
+    assert_float_equal(model_llm_alltoall_s(&llama3_70b, &b200, 80, 384), 0, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +726,9 @@ int main(void)
         cmocka_unit_test(tensor_parallel_pays_allreduces),
         cmocka_unit_test(pipeline_stages_across_machines),
         cmocka_unit_test(training_layout_charges),
+        cmocka_unit_test(kv_heads_whole_on_each_rank),
+        cmocka_unit_test(attention_data_parallel_memory),
+        cmocka_unit_test(attention_data_parallel_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,11 +17,11 @@
 
 /* The catalog's figures (kb/data/models.csv): params, active, layers, hidden, heads, KV heads,
  * head size, vocabulary, feed-forward width, experts, the attention products' width and a
- * decode step's (NaN: the head size). */
+ * decode step's (NaN: the head size), the experts a token is routed to. */
 static const model_llm llama3_8b = {8.030261248e9, 8.030261248e9, 32, 4096, 32, 8, 128, 128256,
-                                    14336, NAN, NAN, NAN};
+                                    14336, NAN, NAN, NAN, NAN};
 static const model_llm deepseek_v3 = {671e9, 37e9, 61, 7168, 128, 1, 288, 129280, 2048, 256,
-                                      160, 544};
+                                      160, 544, 8};
 
 static void stage_is(const kb_layout_stage *s, int embedding, int layers, int mtp, int loss)
 {

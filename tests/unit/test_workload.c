@@ -448,7 +448,7 @@ static void absent_tables_take_defaults(void **state)
         "\"model\":{\"name\":null,\"params\":null,\"active_params\":null,\"layers\":null,"
         "\"hidden\":null,\"heads\":null,\"kv_heads\":null,\"head_dim\":null,"
         "\"attention_head_dim\":null,\"decode_attention_head_dim\":null,\"ffn\":null,"
-        "\"experts\":null,\"vocab\":null,"
+        "\"experts\":null,\"experts_active\":null,\"vocab\":null,"
         "\"context\":null,\"precision\":\"amp\",\"optimizer\":\"adam\",\"activations_gb\":0},"
         "\"vram_gb\":40,\"finetune\":{\"method\":\"full\",\"rank\":16},\"sharding\":\"none\","
         /* activation_checkpointing is a choice of three now (true and false still read) */
@@ -507,8 +507,9 @@ static void field_list_describes_every_field(void **state)
      * a language model's training memory gradient_accumulation and fused_loss (79);
      * hours_needed_on, the card a need is measured on (80); model.attention_head_dim, the width
      * latent attention's products run over where it is not head_dim (81);
-     * model.decode_attention_head_dim, a decode step's (82) */
-    assert_int_equal(view_len(fields), 82);
+     * model.decode_attention_head_dim, a decode step's (82); model.experts_active, the experts
+     * a token is routed to, which attention data-parallel serving splits the experts by (83) */
+    assert_int_equal(view_len(fields), 83);
     for (size_t i = 0; i < view_len(fields); i++) {
         const view *f = view_list_at(fields, i);
         assert_non_null(view_str(view_map_get(f, "help")));
