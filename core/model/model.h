@@ -340,6 +340,8 @@ double model_llm_weights_at(const model_llm *m, double bytes);
  * - attention data-parallel (s->attention_dp, pp 1): every GPU holds the weights but the routed
  *   experts' (model_llm_expert_params) whole, 1 / tp of the experts, and the KV cache of its
  *   own sequences / tp;
+ * - a mixture of experts at a format that quantizes the routed experts only (precision.h's
+ *   moe_rest: fp4) holds its other weights at moe_rest's size (fp8);
  * - overhead as for every model: MODEL_FRAGMENTATION of the above plus MODEL_CONTEXT_GB.
  * Everything else a replica holds is divided by its tp x pp GPUs.
  * GW_EDATA for an unknown precision or optimizer. */
@@ -526,8 +528,9 @@ double model_llm_layer_latency_s(const model_llm *m);
  * processed between its decode steps (continuous batching), so its time per output token is
  *     tpot = (output x step + sequences x prefill) / output
  * and the replica generates sequences / tpot tokens a second (Little's law).  Weights read per
- * step: every weight of a dense model; a mixture of experts reads at most active params per
- * sequence of a micro-batch.  The KV cache read is each GPU's share (model_llm_kv_share): a
+ * step: every weight of a dense model; a mixture of experts reads its other weights once and
+ * of its routed experts (model_llm_expert_params) at most what active params leave a sequence
+ * of a micro-batch, at their formats' sizes (moe_rest above).  The KV cache read is each GPU's share (model_llm_kv_share): a
  * latent cache is read whole by every tensor-parallel GPU.
  * Attention data-parallel (s->attention_dp, tp GPUs, pp 1; SGLang's --enable-dp-attention,
  * TensorRT-LLM's enable_attention_dp): each GPU decodes its own sequences / tp, reading the

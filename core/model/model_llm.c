@@ -15,6 +15,18 @@ double model_llm_weight_bytes(const char *precision)
     return p ? p->weight_bytes : NAN;
 }
 
+/* Bytes of a stored weight of a mixture of experts' other parts (attention, dense and shared
+ * layers) at precision: its moe_rest's where the format quantizes the routed experts only, else
+ * the format's own. */
+static double rest_weight_bytes(const model_llm *m, const char *precision)
+{
+    const gw_precision *p = gw_precision_find(precision);
+    if (!p)
+        return NAN;
+    const gw_precision *rest = p->moe_rest ? gw_precision_find(p->moe_rest) : NULL;
+    return rest && model_llm_attention_dp_possible(m) ? rest->weight_bytes : p->weight_bytes;
+}
+
 double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision)
 {
     const gw_precision *p = gw_precision_find(precision);
@@ -194,11 +206,12 @@ static int serving_state(const model_llm *m, const model_llm_setup *s, int tp, i
     if (isnan(wb))
         return gw_error_set(err, GW_EDATA, "precision: no weight size for \"%s\"",
                             s->precision ? s->precision : "");
-    double whole = model_llm_weights_at(m, wb);
+    /* the routed experts at the format's size, the rest (its tables 16-bit) at moe_rest's */
+    double experts = model_llm_expert_params(m), rb = rest_weight_bytes(m, s->precision);
+    double whole = model_llm_weights_at(m, rb) + experts * (wb - rb);
     double cache = model_llm_kv_bytes_per_token(m, s->precision) * s->kv_tokens * s->sequences;
     if (s->attention_dp && tp > 1 && model_llm_attention_dp_possible(m)) {
-        double experts = model_llm_expert_params(m) * wb;
-        *weights = whole - experts + experts / tp;
+        *weights = whole - experts * wb + experts * wb / tp;
         *kv = cache / tp;   /* its own sequences' */
         return GW_OK;
     }
@@ -398,10 +411,18 @@ static double step_bytes(const model_llm *m, const model_llm_setup *s, int atten
     double active = m->active_params > 0 ? m->active_params : m->params;
     double wb = model_llm_weight_bytes(s->precision);
     double kv = model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
+    double experts = model_llm_expert_params(m);
     if (attention_dp) {
-        double experts = model_llm_expert_params(m);
         double touched = experts * fmin(1, m->experts_active / m->experts * batch);
-        return ((m->params - experts) * gpus + touched) * wb + kv;
+        return (m->params - experts) * gpus * rest_weight_bytes(m, s->precision) + touched * wb +
+               kv;
+    }
+    if (experts > 0) {
+        /* the rest read once, the routed experts the batch's sequences reach, at most all */
+        double rest = m->params - experts;
+        return rest * rest_weight_bytes(m, s->precision) +
+               fmin(experts, (active - rest) * batch) * wb +
+               kv * model_llm_kv_share(m, gpus) * gpus;
     }
     return fmin(m->params, active * batch) * wb + kv * model_llm_kv_share(m, gpus) * gpus;
 }

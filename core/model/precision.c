@@ -23,7 +23,10 @@
  * products (tf32 asks for TF32 tensor cores).  Where a GPU cannot run a format, the fallback is the
  * nearest it can: FP8 weights stay 1 byte where weight-only kernels exist (Turing and later),
  * FP4 weights 4 bits, BF16 becomes FP16 (the same bytes), and FP16 FP32 on a GPU without FP16
- * tensor cores. */
+ * tensor cores.  A mixture of experts at FP4 has its routed experts at FP4 and its other weights
+ * at FP8: NVIDIA's DeepSeek-R1 FP4 checkpoint quantizes the linear operators of the MoE layers
+ * only (its v2 adds attention's output projection: nvidia-deepseek-r1-fp4-v2), gpt-oss ships
+ * its experts alone in MXFP4. */
 static const gw_precision precisions[] = {
     {.name = "fp32", .meaning = "32-bit floats", .weight_bytes = 4, .kv_bytes = 4,
      .train_weight_bytes = 4, .train_gradient_bytes = 4, .reduce_bytes = 4, .computes = "fp32"},
@@ -49,11 +52,11 @@ static const gw_precision precisions[] = {
                                "weights",
      .weight_bytes = 0.5 + 1 / MODEL_FP4_GROUP, .kv_bytes = 1, .reduce_bytes = 4,
      .trains_as = "bf16", .needs = "FP4 tensor cores", .computes = "fp4",
-     .fallback = "fp4-w4a16"},
+     .fallback = "fp4-w4a16", .moe_rest = "fp8"},
     {.name = "fp4-w4a16", .meaning = "FP4 weights, 16-bit activations: weight-only",
      .weight_bytes = 0.5 + 1 / MODEL_FP4_GROUP, .kv_bytes = 2, .reduce_bytes = 4,
      .serving_only = 1, .internal = 1, .computes = "fp16", .kernel = "fp4-w4a16",
-     .fallback = "fp8"},
+     .fallback = "fp8", .moe_rest = "fp8"},
     {.name = "w8a8", .meaning = "int8 weights and activations, SmoothQuant-style, on INT8 "
                                 "tensor cores",
      .weight_bytes = 1 + 2 / MODEL_QUANT_GROUP, .kv_bytes = 2, .reduce_bytes = 4,

@@ -34,6 +34,10 @@ typedef struct gw_precision {
     const char *kernel;         /* the weight-only kernels it needs (a support row's precision,
                                  * "fp8-w8a16"); NULL: none */
     const char *fallback;       /* the row a GPU that cannot run it runs instead; NULL: none */
+    const char *moe_rest;       /* a mixture of experts served at this format keeps its other
+                                 * weights (attention, dense and shared layers) at this row's
+                                 * size: the format quantizes the routed experts only; NULL:
+                                 * every weight at its own size */
 } gw_precision;
 
 /* The row named name (a row's name, or another name for one: int8 is w8a8, int4 w4a16); NULL

@@ -31,33 +31,34 @@ EOF
 EIGHT='rent:TestCloud:b200x8:8x b200'
 opt() { jqr ".options[] | select(.id == \"$EIGHT\") | $1"; }
 
-# DeepSeek-R1 in NVFP4 (0.5625 bytes a weight, the two 129,280 x 7,168 tables at 2 bytes:
-# 669.146642e9 x 0.5625 + 3.706716e9 = 380.1017e9 bytes), 1,000 tokens in and 2,000 out, 3,072
-# in flight (the published B200 max-throughput run's concurrency).  Its latent cache, 576 values
-# x 61 layers x 1 byte (FP8) = 35,136 B a token, x 3,000 tokens x 3,072 = 323.81 GB.
-# - Tensor parallel 8: 380.1017 / 8 = 47.51 GB of weights and the whole cache on every GPU
-#   (one latent "head" is not split): (47.51 + 323.81) x 1.1 + 1 = 409.46 GB: does not fit.
-# - Attention data-parallel 8: the routed experts are (671 - 37)e9 / (1 - 8 / 256) = 654.45e9;
-#   a GPU holds the rest whole, 380.1017e9 - 654.45e9 x 0.5625 = 11.97 GB, an eighth of the
-#   experts, 46.02 GB, and its own 384 sequences' cache, 40.48 GB: (57.99 + 40.48) x 1.1 + 1 =
-#   109.31 GB.
-# Its decode step (tests/unit/test_model_llm.c's attention_data_parallel_step): 658.47 GB over
-# the 8 GPUs at 70% of 7,700 GB/s = 15.271 ms (bandwidth bound: 331.7 TFLOP at 40% of 8 x 9,000
+# DeepSeek-R1 in NVFP4: its routed experts, (671 - 37)e9 / (1 - 8 / 256) = 654.45e9, at 0.5625
+# bytes a weight, the rest at FP8's 1 (fp4's moe_rest: the FP4 checkpoint quantizes the experts
+# only) but the two 129,280 x 7,168 tables at 2: (671e9 - 1.853358e9) x 1 + 3.706716e9 -
+# 654.45e9 x (1 - 0.5625) = 386.5308e9 bytes; 1,000 tokens in and 2,000 out, 3,072 in flight
+# (the published B200 max-throughput run's concurrency).  Its latent cache, 576 values x 61
+# layers x 1 byte (FP8) = 35,136 B a token, x 3,000 tokens x 3,072 = 323.81 GB.
+# - Tensor parallel 8: 386.5308 / 8 = 48.32 GB of weights and the whole cache on every GPU
+#   (one latent "head" is not split): (48.32 + 323.81) x 1.1 + 1 = 410.34 GB: does not fit.
+# - Attention data-parallel 8: a GPU holds the rest whole, 386.5308e9 - 654.45e9 x 0.5625 =
+#   18.40 GB, an eighth of the experts, 46.02 GB, and its own 384 sequences' cache, 40.48 GB:
+#   (64.42 + 40.48) x 1.1 + 1 = 116.38 GB.
+# Its decode step (tests/unit/test_model_llm.c's attention_data_parallel_step): 716.39 GB over
+# the 8 GPUs at 70% of 7,700 GB/s = 16.614 ms (bandwidth bound: 331.7 TFLOP at 40% of 8 x 9,000
 # FP4 TFLOPS is 11.52 ms), + 61 layers x 95 us = 5.795 ms, + the all-to-alls 2 x 61 x (10 us +
-# 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900 GB/s) = 6.444 ms: 27.509 ms; a prompt
-# on its own GPU 42.562 ms, 384 of them on each in 2,000 steps: tpot = 27.509 + 384 x 42.562 /
-# 2,000 = 35.681 ms; 3,072 / 35.681 ms = 86,096 tokens/s.
+# 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900 GB/s) = 6.444 ms: 28.853 ms; a prompt
+# on its own GPU 42.562 ms, 384 of them on each in 2,000 steps: tpot = 28.853 + 384 x 42.562 /
+# 2,000 = 37.024 ms; 3,072 / 37.024 ms = 82,972 tokens/s.
 ds load 3072
 run "$GW" --kb "$KB" decide "$T/load.lua" --json
 check_rc "attention-dp: DeepSeek-R1 at 3,072 in flight decides" 0
 check_eq "attention-dp: 8 B200 serve it attention data-parallel 8 x experts 8" \
     "$(opt '[.layout.text, .layout.attention_data_parallel, .tensor_parallel, .replicas, .sequences_per_replica, .fits] | map(tostring) | join("|")')" \
     "8 GPUs: 1 replica × attention data-parallel 8 × experts 8|true|8|1|3072|true"
-check_num "attention-dp: ... 109.31 GB a GPU" "$(opt .per_card_gb)" 109.31 0.01
+check_num "attention-dp: ... 116.38 GB a GPU" "$(opt .per_card_gb)" 116.38 0.01
 check_num "attention-dp: ... its KV cache 40.48 GB, its own 384 sequences'" "$(opt .kv_cache_gb)" 40.48 0.01
-check_num "attention-dp: ... a 27.509 ms decode step" "$(opt .decode_step_ms)" 27.509 0.001
-check_num "attention-dp: ... 35.681 ms a token" "$(opt .tpot_ms)" 35.681 0.001
-check_num "attention-dp: ... 86,096 tokens/s" "$(opt .throughput.value)" 86096 1
+check_num "attention-dp: ... a 28.853 ms decode step" "$(opt .decode_step_ms)" 28.853 0.001
+check_num "attention-dp: ... 37.024 ms a token" "$(opt .tpot_ms)" 37.024 0.001
+check_num "attention-dp: ... 82,972 tokens/s" "$(opt .throughput.value)" 82972 1
 check_eq "attention-dp: ... its speed says the all-to-alls" \
     "$(opt '.throughput.how | contains("6.44 ms all-to-alls (each token to its 8 experts'"'"' GPUs and back, 10 us each, 900 GB/s)")')" \
     "true"
@@ -65,26 +66,29 @@ check_eq "attention-dp: ... and the method says how a GPU holds KV heads and exp
     "$(jqr '[.. | strings | select(contains("ceil(1 / tp)") and contains("attention data-parallel over the same GPUs"))] | length > 0')" \
     "true"
 
-# At 64 in flight tensor parallel 8 fits: 47.51 GB of weights + the whole cache of 64
+# At 64 in flight tensor parallel 8 fits: 48.32 GB of weights + the whole cache of 64
 # sequences, 64 x 35,136 x 3,000 = 6.746 GB (1 / 8 of it, 0.843, were the latent split):
-# (47.51 + 6.746) x 1.1 + 1 = 60.68 GB; and it is the faster: each attention data-parallel GPU
-# would read its 11.97 GB of replicated weights and an eighth of the experts (every one touched:
+# (48.32 + 6.746) x 1.1 + 1 = 61.57 GB; and it is the faster: each attention data-parallel GPU
+# would read its 18.40 GB of replicated weights and an eighth of the experts (every one touched:
 # 64 x 8 > 256) against tensor parallel's eighth of everything.
 ds few 64
 run "$GW" --kb "$KB" decide "$T/few.lua" --json
 check_eq "attention-dp: at 64 in flight, tensor parallel 8" \
     "$(opt '[.layout.text, .layout.attention_data_parallel] | map(tostring) | join("|")')" \
     "8 GPUs: 1 replica × tensor-parallel 8|false"
-check_num "attention-dp: ... 60.68 GB a GPU, the latent cache whole on each" "$(opt .per_card_gb)" 60.68 0.01
+check_num "attention-dp: ... 61.57 GB a GPU, the latent cache whole on each" "$(opt .per_card_gb)" 61.57 0.01
 check_num "attention-dp: ... its KV cache 6.746 GB" "$(opt .kv_cache_gb)" 6.746 0.001
 
 # Fewer in flight than a replica's GPUs would leave attention data-parallel GPUs without a
-# sequence: 4 in flight on 8 B200 are 2 replicas of tensor parallel 4 (2 sequences each; neither
-# attention data-parallel 8 nor 4, which would need 8 and 4 a replica, is tried).
+# sequence: 4 in flight on 8 B200 are tensor parallel only (neither attention data-parallel 8
+# nor 4, which would need 8 and 4 a replica, is tried).  One replica of 8 reads the 16.55e9
+# weights outside the routed experts once and what 4 sequences reach of them, 4 x 20.45e9, a
+# GPU (16.55 + 81.80) / 8 = 12.29e9 of them; 2 replicas of 4 read (16.55 + 2 x 20.45) / 4 =
+# 14.36e9 a GPU each: the single replica of 8 is the faster.
 ds four 4
 run "$GW" --kb "$KB" decide "$T/four.lua" --json
 check_eq "attention-dp: 4 in flight on 8 GPUs are not attention data-parallel" \
-    "$(opt .layout.text)" "8 GPUs: 2 replicas × tensor-parallel 4"
+    "$(opt .layout.text)" "8 GPUs: 1 replica × tensor-parallel 8"
 
 # A dense model has no experts to split: Llama 3.1 70B is only ever tensor parallel.
 cat >"$T/dense.lua" <<'EOF'

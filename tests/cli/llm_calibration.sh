@@ -380,7 +380,12 @@ check_num "calibration (shipped KB): one H100 at 11,699.7 tokens/s" \
 # is then predicted as it ran (its note: attention data-parallel 8 x experts 8): tensor
 # parallel 8 holds the latent cache whole on every GPU and no longer fits its 3,072 sequences,
 # attention data-parallel 8 does and is faster than the old split (no all-reduces of 3,072
-# tokens): 51,613 -> 53,493 tokens/s against 36,800, serving's maximum 40.25% -> 45.36%.
+# tokens): 51,613 -> 53,493 tokens/s against 36,800, serving's maximum 40.25% -> 45.36%.  The
+# weights outside a mixture's routed experts are then held at FP8 under FP4, as NVIDIA's FP4
+# checkpoint of the model keeps them (precision.h's moe_rest): 16.55e9 of them x 8 GPUs at 1
+# byte, not 0.5625, add 57.9 GB to a step's 658.5 GB; the one-stream row's step reads them too,
+# so the model's shares calibrated on it move as well: 53,493 -> 51,675 tokens/s, serving's
+# maximum 45.36% -> 40.42%, its median 12.85% -> 12.22% (the one-stream row now +12.4%).
 check_num "accuracy (shipped KB): 64 L40S predicted at 22,997 tokens/s" \
     "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 22997 3
 check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel rows" \
@@ -388,10 +393,10 @@ check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel
     "NVIDIA, dense, llama-2-70b, context parallel"
 check_eq "accuracy (shipped KB): each kind's rows, median and max (%)" \
     "$(jqr '[.llm.accuracy.kinds[] | [.kind, .rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")] | join("|")')" \
-    "pre-training 18 7.42 29.14|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 8.09 31.33|serving 34 12.85 45.36"
+    "pre-training 18 7.42 29.14|full fine-tune 3 13.4 29.11|LoRA fine-tune 19 8.09 31.33|serving 34 12.22 40.42"
 check_eq "accuracy (shipped KB): over every row" \
     "$(jqr '.llm.accuracy | [.rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")')" \
-    "74 11.18 45.36"
+    "74 11.18 40.42"
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
 

@@ -436,29 +436,31 @@ static void one_stream_decode_against_published(void **state)
     assert_float_equal(v.tokens_per_s, 64.26, 0.01);
     assert_true(off_by(v.tokens_per_s, 62.50) < 0.25);
     /* DeepSeek-V3 in FP4 at one stream on 8 B200 (9,000 FP4 TFLOPS, 7,700 GB/s, NVLink 900 GB/s
-     * each way), 1,000 tokens in and 2,000 out.  A step reads its 37e9 active weights x 0.5625
-     * bytes (NVFP4: 4 bits + an 8-bit scale per 16) = 20.8125 GB, split over the 8 GPUs, and
-     * 35,136 B of FP8 latent cache a token x 2,000 = 0.070272 GB whole on every GPU (one latent
-     * "head": model_llm_kv_share = 1), 8 x 0.070272 = 0.562176 GB: 21.374676 GB / (8 x 0.7 x
-     * 7700 GB/s) = 0.495702 ms (with the cache split 8 ways, 20.883 GB and 0.484 ms);
-     * all-reduces 2 x 61 x (10 us + 1.75 x 7168 x 2 / 900e9) = 1.223 ms; 61 layers x (23 + 72 us
-     * of routing) = 5.795 ms: 7.514 ms.
+     * each way), 1,000 tokens in and 2,000 out.  A step reads the weights outside the routed
+     * experts (671e9 - 654.4516e9 = 16.5484e9: attention, dense layers, the shared expert) at
+     * FP8's 1 byte (fp4's moe_rest: the FP4 checkpoint quantizes the experts only), the rest of
+     * the 37e9 active, 20.4516e9, at 0.5625 bytes (NVFP4: 4 bits + an 8-bit scale per 16) =
+     * 11.5040 GB, split over the 8 GPUs, and 35,136 B of FP8 latent cache a token x 2,000 =
+     * 0.070272 GB whole on every GPU (one latent "head": model_llm_kv_share = 1), 8 x 0.070272 =
+     * 0.562176 GB: 28.614595 GB / (8 x 0.7 x 7700 GB/s) = 0.663604 ms; all-reduces 2 x 61 x
+     * (10 us + 1.75 x 7168 x 2 / 900e9) = 1.223 ms; 61 layers x (23 + 72 us of routing) = 5.795
+     * ms: 7.682 ms.
      * The prompt (2 x 37e9 x 1000 + 1000 x 4 x 61 x 1000 x 128 x 160 = 74 + 4.997 = 78.997
      * TFLOP: attention over its products' 160 a head, not the cache's 288, which counted 82.99)
-     * 13.16 ms once in 2,000 tokens: 1 / (7.5141 + 0.00658 ms) = 132.97 tokens/s.  Published:
+     * 13.16 ms once in 2,000 tokens: 1 / (7.6820 + 0.00658 ms) = 130.06 tokens/s.  Published:
      * 111 tokens/s without speculative decoding
      * (trtllm-deepseek-r1-b200-latency; 253 and 368 with three multi-token-prediction draft
-     * layers accepting 2.82 and 3.10 tokens a step, which this model does not count): 20% over.
-     * Without the floor the model would say 1 / (0.496 + 1.223 ms) = 582 tokens/s. */
+     * layers accepting 2.82 and 3.10 tokens a step, which this model does not count): 17% over.
+     * Without the floor the model would say 1 / (0.664 + 1.223 ms) = 530 tokens/s. */
     model_llm_layout b200 = {.tp = 8, .pp = 1, .link_gbs = 900, .nvlink = 1};
     model_llm_setup fp4 = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 1};
     model_llm_serving(&deepseek_v3, &fp4, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
-    assert_float_equal(v.bytes_per_step, 21.374676e9, 1e3);
+    assert_float_equal(v.bytes_per_step, 28.614595e9, 1e3);
     assert_float_equal(v.prefill_attention_flops, 4.99712e15 / 1000, 1);
     assert_float_equal(v.prefill_s * 1e3, 13.159, 0.001);
     assert_float_equal(v.floor_s * 1e3, 5.795, 1e-9);
-    assert_float_equal(v.step_s * 1e3, 7.514, 0.001);
-    assert_float_equal(v.tokens_per_s, 132.97, 0.01);
+    assert_float_equal(v.step_s * 1e3, 7.682, 0.001);
+    assert_float_equal(v.tokens_per_s, 130.06, 0.01);
     assert_true(off_by(v.tokens_per_s, 111) < 0.25);
 }
 
@@ -639,22 +641,23 @@ static void attention_data_parallel_memory(void **state)
     model_llm_setup s = {.task = MODEL_INFERENCE, .precision = "fp4", .sequences = 3072,
                          .kv_tokens = 3000};
     model_memory m;
-    /* Tensor parallel 8: the weights at 0.5625 bytes (NVFP4) but the two 129,280 x 7,168 tables
-     * (1.853358e9) at 2: 669.146642e9 x 0.5625 + 3.706716e9 = 380.1017e9 / 8 = 47.5127 GB; the
-     * cache, 35,136 B a token (576 x 61 at 1 byte) x 3,000 x 3,072 = 323.8134 GB on each GPU;
-     * x 1.1 + 1 = 409.459 GB. */
+    /* Tensor parallel 8: the routed experts at 0.5625 bytes (NVFP4), the rest at FP8's 1 (fp4's
+     * moe_rest) but the two 129,280 x 7,168 tables (1.853358e9) at 2: (671e9 - 1.853358e9) x 1
+     * + 3.706716e9 = 672.853358e9, less the experts' 654.4516e9 x (1 - 0.5625) = 286.3226e9:
+     * 386.5308e9 / 8 = 48.3163 GB; the cache, 35,136 B a token (576 x 61 at 1 byte) x 3,000 x
+     * 3,072 = 323.8134 GB on each GPU; x 1.1 + 1 = 410.343 GB. */
     assert_int_equal(model_llm_memory(&r1, &s, 1, 8, 1, &m, NULL), GW_OK);
-    assert_float_equal(m.weights_gb, 47.5127, 1e-4);
+    assert_float_equal(m.weights_gb, 48.3163, 1e-4);
     assert_float_equal(m.kv_cache_gb, 323.8134, 1e-4);
-    assert_float_equal(m.total_gb, 409.459, 1e-3);
-    /* Attention data-parallel 8: every GPU the weights but the experts', 380.1017e9 -
-     * 654.4516e9 x 0.5625 = 11.9727e9, and an eighth of the experts, 46.0161e9: 57.9888 GB; the
-     * cache of its own 384 sequences, 323.8134 / 8 = 40.4767 GB; x 1.1 + 1 = 109.312 GB. */
+    assert_float_equal(m.total_gb, 410.343, 1e-3);
+    /* Attention data-parallel 8: every GPU the weights but the experts', 386.5308e9 -
+     * 654.4516e9 x 0.5625 = 18.4017e9, and an eighth of the experts, 46.0161e9: 64.4179 GB; the
+     * cache of its own 384 sequences, 323.8134 / 8 = 40.4767 GB; x 1.1 + 1 = 116.384 GB. */
     s.attention_dp = 1;
     assert_int_equal(model_llm_memory(&r1, &s, 1, 8, 1, &m, NULL), GW_OK);
-    assert_float_equal(m.weights_gb, 57.9888, 1e-4);
+    assert_float_equal(m.weights_gb, 64.4179, 1e-4);
     assert_float_equal(m.kv_cache_gb, 40.4767, 1e-4);
-    assert_float_equal(m.total_gb, 109.312, 1e-3);
+    assert_float_equal(m.total_gb, 116.384, 1e-3);
     /* A dense model has no experts to split: attention_dp is tensor parallel's memory. */
     model_llm_setup dense = {.task = MODEL_INFERENCE, .precision = "bf16", .sequences = 1,
                              .kv_tokens = 4096, .attention_dp = 1};
@@ -672,10 +675,11 @@ static void attention_data_parallel_step(void **state)
                          .kv_tokens = 3000, .attention_dp = 1};
     model_serving v;
     model_llm_serving(&r1, &s, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
-    /* Bytes, the 8 GPUs together: the non-expert 16.5484e9 x 8 + every expert (3,072 x 8 / 256
-     * > 1 of them touched) 654.4516e9, x 0.5625 = 442.5966e9, + the cache 35,136 x (1,000 +
-     * 2,000 / 2) x 3,072 = 215.8756e9: 658.47236e9 / (8 x 0.7 x 7,700 GB/s) = 15.2707 ms. */
-    assert_float_equal(v.bytes_per_step, 658.47236e9, 1e5);
+    /* Bytes, the 8 GPUs together: the non-expert 16.5484e9 x 8 at FP8's 1 byte = 132.3871e9,
+     * + every expert (3,072 x 8 / 256 > 1 of them touched) 654.4516e9 x 0.5625 = 368.1290e9, +
+     * the cache 35,136 x (1,000 + 2,000 / 2) x 3,072 = 215.8756e9: 716.3917e9 / (8 x 0.7 x 7,700
+     * GB/s) = 16.6139 ms. */
+    assert_float_equal(v.bytes_per_step, 716.3917e9, 1e5);
     /* FLOPs (2 x 37e9 + 4 x 61 x 2,000 x 128 x 544) x 3,072 = 331.7158e12 / (8 x 0.4 x 9,000
      * TFLOPS) = 11.518 ms: bandwidth bound. */
     assert_float_equal(v.flops_per_step, 331.7158e12, 1e8);
@@ -684,21 +688,21 @@ static void attention_data_parallel_step(void **state)
      * GB/s = 42.817 us; 2 x 61 x 52.817 us = 6.4437 ms; no all-reduce. */
     assert_float_equal(v.alltoall_s * 1e3, 6.4437, 1e-4);
     assert_float_equal(v.allreduce_s, 0, 0);
-    /* step = 15.2707 + 61 x 95 us (5.795) + 6.4437 = 27.5094 ms. */
-    assert_float_equal(v.step_s * 1e3, 27.5094, 1e-4);
+    /* step = 16.6139 + 61 x 95 us (5.795) + 6.4437 = 28.8526 ms. */
+    assert_float_equal(v.step_s * 1e3, 28.8526, 1e-4);
     /* A prompt on its own GPU: 78.997 TFLOP / (0.4 x 9,000) = 21.9436 ms + 5.795 + all-to-alls
      * of its 1,000 tokens 2 x 61 x (10 + 7 / 8 x 1,000 x 8 x 7,168 x 2 / 900e3 us = 121.504) =
-     * 14.8235 ms: 42.5620 ms; 384 of them on each GPU in 2,000 steps: tpot = 27.5094 + 384 x
-     * 42.5620 / 2,000 = 35.6813 ms, 3,072 / 35.6813 ms = 86,096 tokens/s. */
+     * 14.8235 ms: 42.5620 ms; 384 of them on each GPU in 2,000 steps: tpot = 28.8526 + 384 x
+     * 42.5620 / 2,000 = 37.0245 ms, 3,072 / 37.0245 ms = 82,972 tokens/s. */
     assert_float_equal(v.prefill_s * 1e3, 42.5620, 1e-3);
-    assert_float_equal(v.tpot_s * 1e3, 35.6813, 1e-3);
-    assert_float_equal(v.tokens_per_s, 86096, 1);
+    assert_float_equal(v.tpot_s * 1e3, 37.0245, 1e-3);
+    assert_float_equal(v.tokens_per_s, 82972, 1);
     /* Tensor parallel 8 at the same load would read the latent cache on every GPU, 8 x 215.8756e9
-     * + 671e9 x 0.5625 = 2,104.442e9, and pay 2 x 61 all-reduces of 3,072 tokens: 66.27 ms a
+     * + the rest once, 16.5484e9 x 1, + every expert, 368.1290e9 = 2,111.682e9, and pay 2 x 61 all-reduces of 3,072 tokens: 66.27 ms a
      * step; it does not fit its memory (attention_data_parallel_memory) in any case. */
     s.attention_dp = 0;
     model_llm_serving(&r1, &s, 1000, 2000, &b200, 9000, 7700, 0.4, 0.7, &v);
-    assert_float_equal(v.bytes_per_step, 2104.442e9, 1e6);
+    assert_float_equal(v.bytes_per_step, 2111.682e9, 1e6);
     assert_float_equal(v.alltoall_s, 0, 0);
     /* A dense model's all-to-all is none. */
     assert_float_equal(model_llm_alltoall_s(&llama3_70b, &b200, 80, 384), 0, 0);
