@@ -150,6 +150,13 @@ void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *o
             decide_text_same(m->offer, offer) && !strcmp(m->reason, reason))
             return;
     }
+    decide_omit_new(d, gpu, name, offer, reason);
+}
+
+void decide_omit_new(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
+                     const char *reason)
+{
+    const char *id = gpu ? gpu->id : NULL;
     d->omitted = gw_xrealloc(d->omitted, (d->n_omitted + 1) * sizeof *d->omitted);
     decide_omission *m = &d->omitted[d->n_omitted++];
     m->gpu = id ? gw_xstrdup(id) : NULL;

@@ -218,5 +218,8 @@ int decide_multi_host_ok(const decision *d);
  * NULL: an unknown name; offer NULL: the GPU itself); the strings are copied. */
 void decide_omit(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
                  const char *reason);
+/* decide_omit for an entry the caller knows is not there yet (no entry of its GPU): no search. */
+void decide_omit_new(decision *d, const kb_gpu *gpu, const char *name, const char *offer,
+                     const char *reason);
 
 #endif

@@ -641,9 +641,6 @@ static int add_candidate(decision *d, size_t i, unsigned char *candidate, gw_err
 static const char *no_option_reason(const decision *d, const kb_gpu *g, unsigned what)
 {
     int used = 0, new_ = 0;
-    for (size_t i = 0; i < d->n_omitted; i++)
-        if (decide_str_eq(d->omitted[i].gpu, g->id))
-            return NULL;
     if (!(what & CANDIDATE_BUY))
         return DECIDE_OMIT_NO_OFFER;
     for (size_t i = 0; i < d->n_prices; i++) {
@@ -653,18 +650,26 @@ static const char *no_option_reason(const decision *d, const kb_gpu *g, unsigned
     return used && !new_ && !d->w->used_ok ? DECIDE_OMIT_USED_ONLY : DECIDE_OMIT_NO_PRICE;
 }
 
-/* Every candidate GPU without an option goes into the not-considered list. */
+/* Every candidate GPU without an option goes into the not-considered list, unless an entry
+ * there (its spot offers, its module prices) already says why.  Each GPU is looked at once, in
+ * one pass over the list: a KB of specs names hundreds of GPUs without an offer, and a search
+ * of the list for each cost as much as the rest of the options' enumeration. */
 static void omit_candidates_without_options(decision *d, const unsigned char *candidate)
 {
     unsigned char *has = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     for (size_t i = 0; i < d->n_options; i++)
         has[d->options[i].gpu - d->gpus] = 1;
+    for (size_t i = 0; i < d->n_omitted; i++) {
+        const kb_gpu *g = decide_gpu_find(d, d->omitted[i].gpu);
+        if (g)
+            has[g - d->gpus] = 1;
+    }
     for (size_t i = 0; i < d->n_gpus; i++) {
         if (!candidate[i] || has[i])
             continue;
         const char *reason = no_option_reason(d, &d->gpus[i], candidate[i]);
         if (reason)
-            decide_omit(d, &d->gpus[i], d->gpus[i].name, NULL, reason);
+            decide_omit_new(d, &d->gpus[i], d->gpus[i].name, NULL, reason);
     }
     free(has);
 }

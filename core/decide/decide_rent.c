@@ -237,6 +237,22 @@ static int stream_advance(decision *d, rent_stream *s, gw_error *err)
     return rc;
 }
 
+/* The rows of the offer s's current row is one of (kb_cloud_offer_rows), owned by the caller:
+ * the row itself, taken from s, where it is the offer's only one (most are: a catalogue's
+ * offers each have one row; this spares each the query, 35 k instructions of 80 k an offer's
+ * read on a grown KB's walk). */
+static int stream_offer_rows(decision *d, rent_stream *s, kb_price **rows, size_t *n,
+                             gw_error *err)
+{
+    if (!kb_cursor_row_alone(s->cursor))
+        return kb_cloud_offer_rows(d->k, &s->row, rows, n, err);
+    *rows = gw_xmalloc(sizeof **rows);
+    (*rows)[0] = s->row;
+    *n = 1;
+    memset(&s->row, 0, sizeof s->row);   /* moved: stream_advance frees nothing of it */
+    return GW_OK;
+}
+
 /* The offers read so far, by their earliest row's id (an offer found again through another
  * of its rows is not read twice). */
 typedef struct {
@@ -390,7 +406,7 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
             break;
         kb_price *rows;
         size_t n_rows;
-        rc = kb_cloud_offer_rows(d->k, &next->row, &rows, &n_rows, err);
+        rc = stream_offer_rows(d, next, &rows, &n_rows, err);
         if (rc == GW_OK && n_rows) {
             long long first_id = rows[0].id;
             for (size_t r = 1; r < n_rows; r++)

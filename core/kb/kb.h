@@ -449,6 +449,9 @@ void kb_cloud_configs_free(kb_cloud_config *c, size_t n);
 typedef struct kb_cursor kb_cursor;
 int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err);
 int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err);
+/* Whether the row kb_cursor_next last filled is its offer's only row: kb_cloud_offer_rows
+ * would return it alone. */
+int kb_cursor_row_alone(const kb_cursor *c);
 void kb_cursor_close(kb_cursor *c);
 /* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot
  * flag): latest date first, then in kb_prices_find's order. */

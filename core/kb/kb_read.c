@@ -421,13 +421,22 @@ static int price_select(kb *k, const char *where, sqlite3_stmt **st, gw_error *e
 struct kb_cursor {
     kb *k;
     sqlite3_stmt *st;
+    int alone;   /* the row last read is its offer's only row (kb_cursor_row_alone) */
 };
 
-/* One GPU, spot flag, count and currency's hourly cloud prices, cheapest per whole card first. */
+/* One GPU, spot flag, count and currency's hourly cloud prices, cheapest per whole card first;
+ * after a price's columns, whether no other row is of its offer (offer_rows_sql's terms): a
+ * look-up in the seller index that spares most offers the query of their rows. */
 static void cursor_sql(gw_buf *sql)
 {
-    kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(sql, " WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
+    buf_puts(sql, "SELECT id, ");
+    kb_sql_column_list(sql, &kb_tables[KB_PRICES], "");
+    buf_puts(sql, ", NOT EXISTS (SELECT 1 FROM price AS o WHERE +o.kind = 'cloud'"
+                  " AND +o.unit = 'hour' AND o.gpu = price.gpu AND o.provider IS price.provider"
+                  " AND o.gpu_count = price.gpu_count AND o.spot = price.spot"
+                  " AND o.source IS price.source AND o.instance IS price.instance"
+                  " AND o.id <> price.id)");
+    buf_puts(sql, " FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
                   " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
 }
 
@@ -453,7 +462,7 @@ int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *
     sqlite3_bind_int(st, 2, c->spot);
     sqlite3_bind_double(st, 3, c->gpu_count);
     kb_sql_bind_text(st, 4, c->currency);
-    *out = gw_xmalloc(sizeof **out);
+    *out = gw_xcalloc(1, sizeof **out);
     (*out)->k = k;
     (*out)->st = st;
     return GW_OK;
@@ -467,9 +476,15 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
     if (*found) {
         kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
         fill_price(c->st, row);
+        c->alone = sqlite3_column_int(c->st, 1 + kb_tables[KB_PRICES].ncols);
     }
     return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK
                                                      : kb_sql_fail(c->k, err, step, "reading");
+}
+
+int kb_cursor_row_alone(const kb_cursor *c)
+{
+    return c->alone;
 }
 
 void kb_cursor_close(kb_cursor *c)
