@@ -288,10 +288,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
         "id,name,vendor,architecture,form_factor,memory_gb,memory_type,memory_bandwidth_gbs,tdp_w,fp32_tflops,tf32_tflops,fp16_tflops,bf16_tflops,fp8_tflops,int8_tops,sparsity,pcie_gen,pcie_lanes,nvlink_gbs,mig_instances,ecc,release_date,launch_price_usd,source,note,fp4_tflops,link_kind,restriction,discontinued,p2p,memory_mib,memory_mib_source"
     # version 12: a language model's scenario; version 13: the parallel layout a row states;
     # version 15: the activation recomputation a training row states; version 16: its pipeline
-    # stage layout
-    check_eq "the upgraded KB exports the benchmark's version 12, 13, 15 and 16 columns" \
+    # stage layout; version 17: its data-parallel sharding
+    check_eq "the upgraded KB exports the benchmark's version 12, 13, 15, 16 and 17 columns" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# benchmarks.csv$/{n;p;}')" \
-        "gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,interconnect,power_w,source,note,method,input_tokens,output_tokens,tensor_parallel,pipeline_parallel,context_parallel,expert_parallel,virtual_pipeline,micro_batch,global_batch,recompute,recompute_layers,pipeline_layout"
+        "gpu,gpu_count,workload,metric,value,unit,precision,batch,framework,interconnect,power_w,source,note,method,input_tokens,output_tokens,tensor_parallel,pipeline_parallel,context_parallel,expert_parallel,virtual_pipeline,micro_batch,global_batch,recompute,recompute_layers,pipeline_layout,sharding"
     run "$GW" --kb "$T/v2.db" --json kb show 3090
     check_eq "the upgraded RTX 3090's 112.5 GB/s link is NVLink" "$(jqr .link_kind)" "nvlink"
     run "$GW" --kb "$T/v2.db" kb check
