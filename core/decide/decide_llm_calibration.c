@@ -225,10 +225,11 @@ static void low_bit_words(gw_buf *b, const decision *d, const struct decide_llm_
     }
 }
 
-/* ", all fully sharded (zero3) runs, as the workload's training" where c's rows are all of the
- * workload's sharding (said for a zero3 workload, or where the rows were narrowed to it); where
- * they mix, the fallback: fewer than DECIDE_LLM_SAME_MODEL_ROWS of its sharding are usable, so
- * rows of every sharding calibrate it.  Nothing for serving or the workload's own benchmark. */
+/* "; all fully sharded (zero3) runs, as the workload's training" where c's rows are all of the
+ * workload's sharding (said for a zero3 workload, or where the rows were narrowed to it: "; none
+ * fully sharded (zero3), as the workload's training is not"); where they mix, the
+ * fallback: fewer than DECIDE_LLM_SAME_MODEL_ROWS of its sharding are usable, so rows of every
+ * sharding calibrate it.  Nothing for serving or the workload's own benchmark. */
 static void stack_words(gw_buf *b, const decision *d, const struct decide_llm_rows *st,
                         const llm_calibration *c, size_t used)
 {
@@ -238,17 +239,19 @@ static void stack_words(gw_buf *b, const decision *d, const struct decide_llm_ro
     size_t same = 0;
     for (size_t i = 0; i < st->n_cal; i++)
         same += c->used[i] && decide_llm_row_shards(&st->cal_rows[i]) == shards;
-    const char *what = shards ? "fully sharded (zero3)" : "sharding no parameters (not zero3)";
-    if (same == used && (shards || (c->narrowed & NARROW_STACK)))
-        buf_printf(b, ", %s %s, as the workload's training", used == 1 ? "a run" : "all runs",
-                   what);
+    if (same == used && shards)
+        buf_puts(b, used == 1 ? "; a fully sharded (zero3) run, as the workload's training"
+                              : "; all fully sharded (zero3) runs, as the workload's training");
+    else if (same == used && (c->narrowed & NARROW_STACK))
+        buf_puts(b, "; none fully sharded (zero3), as the workload's training is not");
     else if (same < used) {
         if (same)
-            buf_printf(b, ", %zu of them %s", same, what);
+            buf_printf(b, "; %zu of them", same);
         else
-            buf_printf(b, ", none of them %s", what);
-        buf_printf(b, " as the workload's training: fewer than %d such rows are usable, so rows "
-                      "of every sharding calibrate it", DECIDE_LLM_SAME_MODEL_ROWS);
+            buf_puts(b, "; none of them");
+        buf_printf(b, " %sfully sharded (zero3) as the workload's training: fewer than %d such rows "
+                      "are usable, so rows of every sharding calibrate it",
+                   shards ? "" : "not ", DECIDE_LLM_SAME_MODEL_ROWS);
     }
 }
 
@@ -303,8 +306,8 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
         else if (d->w->model_id)
             buf_printf(&b, " (none of %s)", d->w->model_id);
     }
-    stack_words(&b, d, st, c, used);
     low_bit_words(&b, d, st, c, kind, used);
+    stack_words(&b, d, st, c, used);
     size_t split = context_parallel_left_out(d, st, c, kind);
     if (split)
         buf_printf(&b, "; %zu context-parallel row%s left out", split, split == 1 ? "" : "s");
