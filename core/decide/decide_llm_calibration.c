@@ -1,7 +1,8 @@
 /* decide_llm_calibration.c — the workload's calibrations: the measured rows of its kind that
  * calibrate an option's utilisation and serving shares, narrowed as a row's leave-one-out
- * prediction is (decide_llm_accuracy.c), one calibration a GPU vendor computed when an option
- * of it first needs one; their trace, band and words. */
+ * prediction is (decide_llm_accuracy.c): to the options' GPU vendor's, a training workload's
+ * sharding's (zero3 or not), and so on; one calibration a GPU vendor computed when an option of
+ * it first needs one; their trace, band and words. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
 #include "decide_llm.h"
