@@ -893,3 +893,20 @@ ALTER TABLE model ADD COLUMN attention_head_dim REAL CHECK (attention_head_dim >
 -- attention_head_dim's 160).  The bytes a step reads are the cache's, unchanged.  NULL: head_dim.
 -- An upgraded KB gets the figures with gpuwise kb import kb/data/models.csv.
 ALTER TABLE model ADD COLUMN decode_attention_head_dim REAL CHECK (decode_attention_head_dim > 0);
+
+-- version 17 (sharding)
+-- (benchmark) -- Issue 28, how a measured training row's data-parallel replicas shard the model's
+-- state, as its source states it, in a workload's own words: none; zero1 (the optimizer state:
+-- Megatron's distributed optimizer); zero2 (and the gradients); zero3 (and the parameters:
+-- PyTorch FSDP, as torchtitan runs, or Megatron FSDP); NULL where the source does not state it.
+-- A fully sharded run gathers each layer's parameters before using them and scatters its
+-- gradients after, where a tensor- and pipeline-parallel one exchanges activations: the two
+-- stacks reach different shares of a GPU's peak, so a workload's calibration prefers the rows
+-- of its own (decide_llm_calibration.c).  The column ends the identity index (version 14).
+ALTER TABLE benchmark ADD COLUMN sharding TEXT CHECK (sharding IN ('none', 'zero1', 'zero2', 'zero3'));
+DROP INDEX IF EXISTS benchmark_identity;
+CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_count, unit,
+    precision, batch, framework, interconnect, power_w, source, note, method, input_tokens,
+    output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
+    virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers, pipeline_layout,
+    sharding);

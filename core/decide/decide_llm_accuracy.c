@@ -4,7 +4,7 @@
  * of memory bandwidth), which rows calibrate a prediction, and the model's leave-one-out accuracy
  * over every such row of the KB (the workload's own calibrations: decide_llm_calibration.c).
  * The rule for which rows calibrate: those of the kind, narrowed in turn to the GPU vendor's
- * (its software stack), the architecture's (mixture of experts or dense), the number format's
+ * (its software stack), the training stack's (fully sharded, zero3, or not), the architecture's (mixture of experts or dense), the number format's
  * (FP4 kernels reach a smaller share of their peak than FP8 ones: served at FP4, the KB's B200
  * rows imply 24% to 28% utilisation where its FP8 rows imply 31% to 40%), the model's own and
  * the layout's (context parallel or not: row_pref), each step kept only where it leaves 2 rows
@@ -435,6 +435,11 @@ int decide_llm_row_moe(const llm_row *r)
     return r->has_model && r->model.experts > 1;
 }
 
+int decide_llm_row_shards(const llm_row *r)
+{
+    return decide_str_eq(r->b->sharding, "zero3");
+}
+
 int decide_llm_row_splits_sequence(const llm_row *r)
 {
     return r->b->context_parallel > 1;
@@ -451,8 +456,15 @@ static int passes(const llm_row *r, const row_pref *p, int step)
         return decide_llm_row_moe(r) == p->moe;
     if (step == NARROW_LAYOUT)
         return decide_llm_row_splits_sequence(r) == p->splits_sequence;
+    if (step == NARROW_STACK)
+        return decide_llm_row_shards(r) == p->shards;
     return decide_str_eq(r->model_id, p->model_id);
 }
+
+/* The narrowings in the order they are taken (row_pref). */
+static const int narrow_steps[] = {NARROW_VENDOR, NARROW_STACK, NARROW_MOE, NARROW_FORMAT,
+                                   NARROW_MODEL, NARROW_LAYOUT};
+#define N_NARROW_STEPS ((int)(sizeof narrow_steps / sizeof narrow_steps[0]))
 
 /* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, narrowed
  * by p (row_pref).  Returns how many; *narrowed: the NARROW_ steps applied. */
@@ -463,10 +475,10 @@ size_t decide_llm_rows_select(const llm_row *rows, const llm_implied *im, size_t
     *narrowed = 0;
     for (size_t i = 0; i < n; i++)
         kept += keep[i] = (unsigned char)usable(rows, im, i, kind, skip);
-    int wanted[] = {p->vendor != NULL, p->moe >= 0, p->format != NULL, p->model_id != NULL,
-                    p->splits_sequence >= 0};
-    for (int k = 0; k < 5; k++) {
-        int step = 1 << k;
+    int wanted[] = {p->vendor != NULL, p->shards >= 0, p->moe >= 0, p->format != NULL,
+                    p->model_id != NULL, p->splits_sequence >= 0};
+    for (int k = 0; k < N_NARROW_STEPS; k++) {
+        int step = narrow_steps[k];
         size_t narrow = 0;
         if (!wanted[k])
             continue;
@@ -525,11 +537,14 @@ double decide_llm_widened_share(const decision *d, const llm_row *rows, const ll
     unsigned char *keep = gw_xmalloc(n ? n : 1);
     double found = NAN;
     int used = 0;
-    for (int step = NARROW_LAYOUT; step >= NARROW_VENDOR && isnan(found); step >>= 1) {
+    for (int k = N_NARROW_STEPS - 1; k >= 0 && isnan(found); k--) {
+        int step = narrow_steps[k];
         if (!(narrowed & step))
             continue;
         if (step == NARROW_LAYOUT)
             p.splits_sequence = -1;
+        else if (step == NARROW_STACK)
+            p.shards = -1;
         else if (step == NARROW_MODEL)
             p.model_id = NULL;
         else if (step == NARROW_FORMAT)
@@ -559,10 +574,11 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
     int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
     const llm_row *r = &rows[i];
-    row_pref p = {NULL, -1, NULL, NULL, -1};
+    row_pref p = {NULL, -1, NULL, NULL, -1, -1};
     if (prefer)
         p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? decide_llm_row_moe(r) : -1,
-                       r->b->precision, r->model_id, decide_llm_row_splits_sequence(r)};
+                       r->b->precision, r->model_id, decide_llm_row_splits_sequence(r),
+                       decide_llm_row_shards(r)};
     if (!decide_llm_rows_select(rows, im, n, r->kind, &p, i, keep, narrowed))
         *narrowed = NO_ROWS;   /* the KB's assumed figures (decide_llm_rows_shares) */
     decide_llm_rows_shares(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);
@@ -661,7 +677,7 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
     out->why = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->why);
     out->implied = gw_xmalloc((st->n_kb ? st->n_kb : 1) * sizeof *out->implied);
     out->bandwidth_share = gw_xmalloc(st->n_kb ? st->n_kb : 1);
-    out->narrowed = gw_xcalloc(st->n_kb ? st->n_kb : 1, 1);
+    out->narrowed = gw_xcalloc(st->n_kb ? st->n_kb : 1, sizeof *out->narrowed);
     llm_implied *im = implied_all(d, st, out->why, &out->without_scenario);
     for (size_t i = 0; i < st->n_kb; i++) {
         out->implied[i] = im[i].value;
@@ -675,7 +691,7 @@ void decide_llm_accuracy_compute(decision *d, decide_llm_accuracy *out)
             continue;
         int narrowed;
         out->predicted[i] = loo_predict(d, st->rows, im, st->n_kb, i, 1, &narrowed);
-        out->narrowed[i] = (unsigned char)narrowed;
+        out->narrowed[i] = (unsigned short)narrowed;
         double e = fabs(out->predicted[i] / st->rows[i].b->value - 1);
         if (isnan(e))
             continue;

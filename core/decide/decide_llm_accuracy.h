@@ -135,12 +135,12 @@ typedef struct decide_llm_accuracy {
     const char **why;            /* why a language-model row is not predicted; NULL */
     double *implied;             /* the share it implies at the KB's assumed figures; NaN */
     unsigned char *bandwidth_share;   /* 1: that share is the decode bandwidth's */
-    unsigned char *narrowed;     /* the narrowings its calibration took (decide_llm_rows.h's
+    unsigned short *narrowed;    /* the narrowings its calibration took (decide_llm_rows.h's
                                   * NARROW_: 1 its vendor's, 2 its architecture's, 4 its number
-                                  * format's, 8 its model's, 16 its layout's; 32 no other row of
-                                  * its kind, the assumed figures; 64 and 128 its utilisation or
-                                  * bandwidth share read from wider rows, as none of the narrowed
-                                  * ones implies it) */
+                                  * format's, 8 its model's, 16 its layout's, 256 its training
+                                  * stack's (zero3 or not); 32 no other row of its kind, the
+                                  * assumed figures; 64 and 128 its utilisation or bandwidth share
+                                  * read from wider rows, as none of the narrowed ones implies it) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */

@@ -36,6 +36,8 @@ static const char *left_out_why(const decision *d, const llm_calibration *c, con
     switch (decide_llm_row_left_out_step(d, c, r, im)) {
     case NARROW_VENDOR:
         return "narrowed to the options' GPU vendor's rows";
+    case NARROW_STACK:
+        return "narrowed to the workload's sharding's rows (fully sharded, zero3, or not)";
     case NARROW_MOE:
         return "narrowed to the workload's architecture's rows";
     case NARROW_FORMAT:
@@ -95,6 +97,8 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
     gw_buf b = GW_BUF_INIT;
     if (narrowed & NARROW_VENDOR)
         buf_printf(&b, "%s", r->gpu->vendor);
+    if (narrowed & NARROW_STACK)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", decide_llm_row_shards(r) ? "zero3" : "not zero3");
     if (narrowed & NARROW_MOE)
         buf_printf(&b, "%s%s", b.len ? ", " : "", decide_llm_row_moe(r) ? "mixture of experts" : "dense");
     if (narrowed & NARROW_FORMAT)

@@ -1,7 +1,8 @@
 /* decide_llm_calibration.c — the workload's calibrations: the measured rows of its kind that
  * calibrate an option's utilisation and serving shares, narrowed as a row's leave-one-out
- * prediction is (decide_llm_accuracy.c), one calibration a GPU vendor computed when an option
- * of it first needs one; their trace, band and words. */
+ * prediction is (decide_llm_accuracy.c): to the options' GPU vendor's, a training workload's
+ * sharding's (zero3 or not), and so on; one calibration a GPU vendor computed when an option of
+ * it first needs one; their trace, band and words. */
 #include "decide_llm_accuracy.h"
 #include "decide_llm_rows.h"
 #include "decide_llm.h"
@@ -102,16 +103,26 @@ static void calibration_prepare(decision *d, struct decide_llm_rows *st)
     }
 }
 
+/* Whether the workload trains fully sharded (sharding zero3: FSDP); -1 for serving, whose rows
+ * state no sharding. */
+static int workload_shards(const decision *d)
+{
+    if (decide_llm_workload_kind(d) == DECIDE_LLM_SERVE)
+        return -1;
+    return decide_str_eq(d->w->sharding, "zero3");
+}
+
 /* What the workload's calibration prefers, for options of `vendor`: the rows narrowed as a row's
- * leave-one-out prediction is (row_pref), to the options' GPU vendor's, the workload's
- * architecture's, number format's and model's, and rows that split no sequence (a decision's
- * layouts never do).  The rows of the workload's own benchmark are the ones it names: none
- * narrowed away. */
+ * leave-one-out prediction is (row_pref), to the options' GPU vendor's, the workload's training
+ * stack's (zero3 or not), architecture's, number format's and model's, and rows that split no
+ * sequence (a decision's layouts never do).  The rows of the workload's own benchmark are the
+ * ones it names: none narrowed away. */
 static row_pref workload_pref(const decision *d, const char *vendor)
 {
     if (d->w->benchmark)
-        return (row_pref){NULL, -1, NULL, NULL, -1};
-    return (row_pref){vendor, d->llm.experts > 1, d->w->precision, d->w->model_id, 0};
+        return (row_pref){NULL, -1, NULL, NULL, -1, -1};
+    return (row_pref){vendor,         d->llm.experts > 1, d->w->precision, d->w->model_id, 0,
+                      workload_shards(d)};
 }
 
 int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, const llm_row *r,
@@ -121,6 +132,8 @@ int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, co
         return 0;
     if ((c->narrowed & NARROW_VENDOR) && !(r->gpu && decide_str_eq(r->gpu->vendor, c->vendor)))
         return NARROW_VENDOR;
+    if ((c->narrowed & NARROW_STACK) && decide_llm_row_shards(r) != workload_shards(d))
+        return NARROW_STACK;
     if ((c->narrowed & NARROW_MOE) && decide_llm_row_moe(r) != (d->llm.experts > 1))
         return NARROW_MOE;
     if ((c->narrowed & NARROW_FORMAT) && !decide_str_eq(r->b->precision, d->w->precision))
@@ -213,6 +226,36 @@ static void low_bit_words(gw_buf *b, const decision *d, const struct decide_llm_
     }
 }
 
+/* "; all fully sharded (zero3) runs, as the workload's training" where c's rows are all of the
+ * workload's sharding (said for a zero3 workload, or where the rows were narrowed to it: "; none
+ * fully sharded (zero3), as the workload's training is not"); where they mix, the
+ * fallback: fewer than DECIDE_LLM_SAME_MODEL_ROWS of its sharding are usable, so rows of every
+ * sharding calibrate it.  Nothing for serving or the workload's own benchmark. */
+static void stack_words(gw_buf *b, const decision *d, const struct decide_llm_rows *st,
+                        const llm_calibration *c, size_t used)
+{
+    int shards = workload_shards(d);
+    if (shards < 0 || d->w->benchmark || !used)
+        return;
+    size_t same = 0;
+    for (size_t i = 0; i < st->n_cal; i++)
+        same += c->used[i] && decide_llm_row_shards(&st->cal_rows[i]) == shards;
+    if (same == used && shards)
+        buf_puts(b, used == 1 ? "; a fully sharded (zero3) run, as the workload's training"
+                              : "; all fully sharded (zero3) runs, as the workload's training");
+    else if (same == used && (c->narrowed & NARROW_STACK))
+        buf_puts(b, "; none fully sharded (zero3), as the workload's training is not");
+    else if (same < used) {
+        if (same)
+            buf_printf(b, "; %zu of them", same);
+        else
+            buf_puts(b, "; none of them");
+        buf_printf(b, " %sfully sharded (zero3) as the workload's training: fewer than %d such rows "
+                      "are usable, so rows of every sharding calibrate it",
+                   shards ? "" : "not ", DECIDE_LLM_SAME_MODEL_ROWS);
+    }
+}
+
 /* The rows of c's kind that c leaves out because they split a sequence over GPUs (context
  * parallel) and for nothing else. */
 static size_t context_parallel_left_out(const decision *d, const struct decide_llm_rows *st,
@@ -265,6 +308,7 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
             buf_printf(&b, " (none of %s)", d->w->model_id);
     }
     low_bit_words(&b, d, st, c, kind, used);
+    stack_words(&b, d, st, c, used);
     size_t split = context_parallel_left_out(d, st, c, kind);
     if (split)
         buf_printf(&b, "; %zu context-parallel row%s left out", split, split == 1 ? "" : "s");
@@ -434,6 +478,8 @@ static const char *left_out_words(int step)
     switch (step) {
     case NARROW_VENDOR:
         return "are of another vendor's GPU";
+    case NARROW_STACK:
+        return "shard their parameters otherwise (zero3 or not)";
     case NARROW_MOE:
         return "are of models of another architecture";
     case NARROW_FORMAT:

@@ -88,7 +88,7 @@ const struct decide_llm_accuracy *decide_llm_rows_accuracy(decision *d);
  * no other row of its kind, the KB's assumed figures; WIDENED_: that share, which no narrowed row
  * implies, read from a wider set (widened_share). */
 enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_FORMAT = 4, NARROW_MODEL = 8, NARROW_LAYOUT = 16,
-       NO_ROWS = 32, WIDENED_UTILISATION = 64, WIDENED_BANDWIDTH = 128 };
+       NO_ROWS = 32, WIDENED_UTILISATION = 64, WIDENED_BANDWIDTH = 128, NARROW_STACK = 256 };
 
 /* Whether r was measured with speculative decoding (method "speculative"). */
 int decide_llm_row_speculative(const llm_row *r);
@@ -97,6 +97,8 @@ int decide_llm_row_speculative(const llm_row *r);
 const model_llm *decide_llm_row_model(const decision *d, const llm_row *r);
 /* Whether r's model is a mixture of experts. */
 int decide_llm_row_moe(const llm_row *r);
+/* Whether r shards its parameters over its data-parallel GPUs (its sharding zero3: FSDP). */
+int decide_llm_row_shards(const llm_row *r);
 /* Whether r splits each sequence over GPUs (its context_parallel above 1). */
 int decide_llm_row_splits_sequence(const llm_row *r);
 /* "8x h100-sxm5, llama-2-70b inference_offline, source-id" for r, appended to b. */
@@ -116,7 +118,10 @@ const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g);
 /* What a calibration prefers of its rows, each narrowing applied in this order only where it
  * leaves DECIDE_LLM_SAME_MODEL_ROWS usable rows (else that step falls back to the wider set):
  * the GPU vendor's (its software stack: ROCm and vLLM on AMD, CUDA on NVIDIA reach different
- * shares of the same peak), then the architecture's (a mixture of experts or a dense model: a
+ * shares of the same peak), then the training stack's (fully sharded data parallel, zero3, or
+ * not: FSDP gathers every layer's parameters a step where Megatron's tensor and pipeline
+ * parallel runs exchange activations; torchtitan's BF16 FSDP runs of Llama 3.1 8B on H100 imply
+ * about 35% utilisation where Megatron's imply 50% and more), then the architecture's (a mixture of experts or a dense model: a
  * mixture reaches about half a dense model's utilisation), then the number format's (the
  * precision the row ran at: each format's kernels reach their own share of its peak), then the
  * model's own, then the layout's: whether each sequence is split over GPUs (context parallel).
@@ -133,6 +138,7 @@ typedef struct row_pref {
     const char *format;          /* the number format computed in; NULL: any */
     const char *model_id;        /* NULL: any */
     int splits_sequence;         /* 1 context parallel, 0 not, -1 any */
+    int shards;                  /* 1 fully sharded (zero3), 0 not, -1 any */
 } row_pref;
 
 /* The scenario r states; where w is given (the rows of the workload's own benchmark), what r

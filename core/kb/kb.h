@@ -184,6 +184,9 @@ typedef struct kb_benchmark {
     /* Schema version 16: the pipeline stage layout a training row states, in Megatron's
      * notation (kb_layout.h: "Et*4|(t*4|)*14tmL"); NULL: an even split of the layers. */
     char *pipeline_layout;
+    /* Schema version 17: the sharding a training row states (kb_table.c): none | zero1 | zero2 |
+     * zero3 (NULL unknown). */
+    char *sharding;
 } kb_benchmark;
 
 typedef struct kb_price {

@@ -37,6 +37,8 @@ static const char *const precision_set[] = {"fp32", "fp16", "amp", "bf16", "tf32
  * tokens were proposed and verified a step (speculative decoding, multi-token prediction). */
 static const char *const tune_methods[] = {"full", "lora", "qlora", "speculative", NULL};
 static const char *const recompute_set[] = {"none", "selective", "full", NULL};
+/* A training row's data-parallel sharding, in a workload's words (workload_fields.c). */
+static const char *const sharding_set[] = {"none", "zero1", "zero2", "zero3", NULL};
 static const char *const interconnect_set[] = {"pcie", "nvlink", "infiniband", "ethernet",
                                                NULL};
 static const char *const price_kinds[] = {"new", "used", "cloud", NULL};
@@ -200,6 +202,11 @@ static const kb_column benchmark_cols[] = {
      * pipeline_parallel); empty: the layers split evenly.  benchmark_rule holds its stages to
      * pipeline_parallel x virtual_pipeline. */
     COL("pipeline_layout", KB_TEXT, KB_PIPELINE_LAYOUT, NULL, S(kb_benchmark, pipeline_layout)),
+    /* Added by schema version 17: how a training row's data-parallel replicas shard the model's
+     * state, as its source states it, in a workload's words: none; zero1 (optimizer state, as
+     * Megatron's distributed optimizer); zero2 (and gradients); zero3 (and parameters: PyTorch
+     * FSDP, Megatron FSDP); empty: not stated */
+    COL("sharding", KB_TEXT, 0, sharding_set, S(kb_benchmark, sharding)),
 };
 static const kb_column price_cols[] = {
     COL("gpu", KB_TEXT, KB_REQUIRED | KB_NAMES_GPU | KB_KEY, NULL, S(kb_price, gpu)),

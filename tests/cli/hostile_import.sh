@@ -15,7 +15,7 @@ if [ ! -f "$SHIPPED_KB" ] || [ ! -x /usr/bin/time ]; then
     exit 0
 fi
 N=20000
-BENCH_HEADER=$(head -1 "$ROOT/kb/data/benchmarks.csv")   # 26 columns since schema version 16
+BENCH_HEADER=$(head -1 "$ROOT/kb/data/benchmarks.csv")   # 27 columns since schema version 17
 PRICE_HEADER=$(head -1 "$ROOT/kb/data/prices.csv")
 
 # rows FILE HEADER AWK-PRINTF-FORMAT: N rows, %d the row's number (1..N) where the format has it.
@@ -43,7 +43,7 @@ counts() { jqr ".tables.$1 | [.added, .updated, .unchanged] | map(tostring) | jo
 # --- 20,000 results of one GPU, workload, metric and value, batch 1..20,000 -------------------
 KB=$(fresh_kb bench)
 rows "$T/batch.csv" "$BENCH_HEADER" \
-    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,%d,pytorch,,,lambda-gpu-benchmarks,,,,,,,,,,,,,,"
+    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,%d,pytorch,,,lambda-gpu-benchmarks,,,,,,,,,,,,,,,"
 import_json "20,000 results sharing GPU, workload, metric and value: imported in linear time" \
     "$KB" "$T/batch.csv"
 # every row differs from the others in its batch: 20,000 added
@@ -58,7 +58,7 @@ check_eq "the KB holds the 20,000 once" \
 # --- 20,000 identical results: one stored, the rest found identical ---------------------------
 KB=$(fresh_kb same)
 rows "$T/same.csv" "$BENCH_HEADER" \
-    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,64,pytorch,,,lambda-gpu-benchmarks,same row,,,,,,,,,,,,,"
+    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,64,pytorch,,,lambda-gpu-benchmarks,same row,,,,,,,,,,,,,,"
 import_json "20,000 identical results: imported in linear time" "$KB" "$T/same.csv"
 # the first is added; the other 19,999 find it
 check_eq "20,000 identical results: 1 added, 19,999 unchanged" "$(counts benchmarks)" "1,0,19999"
@@ -66,7 +66,7 @@ check_eq "20,000 identical results: 1 added, 19,999 unchanged" "$(counts benchma
 # --- 20,000 results that differ in the note alone (the last text column of the identity) -----
 KB=$(fresh_kb note)
 rows "$T/note.csv" "$BENCH_HEADER" \
-    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,64,pytorch,,,lambda-gpu-benchmarks,run %d,,,,,,,,,,,,,"
+    "rtx-4090,1,resnet50,train_throughput,1000,images/s,fp16,64,pytorch,,,lambda-gpu-benchmarks,run %d,,,,,,,,,,,,,,"
 import_json "20,000 results differing in their note: imported in linear time" "$KB" "$T/note.csv"
 check_eq "20,000 results differing in their note: all added" "$(counts benchmarks)" "20000,0,0"
 

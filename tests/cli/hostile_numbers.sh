@@ -80,8 +80,8 @@ check_eq "importer: nothing stored from a refused file" \
 # ---- gpu_count: CSV ---------------------------------------------------------------------------
 # benchmark_csv FILE COUNT, price_csv FILE COUNT AS_OF: one row each under the KB's own header.
 benchmark_csv() {
-    { head -n 1 "$ROOT/kb/data/benchmarks.csv"   # its 26 columns (schema version 16)
-      echo "rtx-4090,$2,resnet50,train_throughput,2000,images/s,fp16,256,pytorch,,,lambda-gpu-benchmarks,edge,,,,,,,,,,,,,"
+    { head -n 1 "$ROOT/kb/data/benchmarks.csv"   # its 27 columns (schema version 17)
+      echo "rtx-4090,$2,resnet50,train_throughput,2000,images/s,fp16,256,pytorch,,,lambda-gpu-benchmarks,edge,,,,,,,,,,,,,,"
     } >"$1"
 }
 price_csv() {

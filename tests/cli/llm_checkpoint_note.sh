@@ -9,15 +9,19 @@
 # With checkpointing a token costs 8 x 8.030e9 + 16 x 32 x 8,192 x 4,096 = 64.240e9 + 17.180e9 =
 # 81.420e9 FLOPs; without, 6 x 8.030e9 + 12.885e9 = 61.065e9: 81.420 / 61.065 = 1.33 times as
 # fast, 1 - 61.065 / 81.420 = 25% fewer GPU-hours a token.  Its memory without checkpointing,
-# 69.4 GB, is under the H100's 85.5 GB (81,559 MiB).
-run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
+# 69.4 GB, is under the H100's 85.5 GB (81,559 MiB).  The note is the recommendation's: at 60 days
+# nothing is recommended since the workload's calibration reads torchtitan's FSDP rows (8 H100 at
+# 35,993 tokens/s miss the 38,580 the deadline needs, and every 16-GPU price is held back:
+# examples/README.md), so the pod of 8 H100 is recommended here at 75 days.
+sed 's/deadline_days = 60/deadline_days = 75/' "$ROOT/examples/llm-pretrain.lua" >"$T/pretrain.lua"
+run "$GW" decide "$T/pretrain.lua" --json
 check_rc "checkpoint note: llm-pretrain exit 0" 0
 check_eq "checkpoint note: llm-pretrain's memory says what checkpointing costs" \
     "$(jqr '.llm.memory_text | test("; it would fit without activation checkpointing \\(69\\.[0-9] GB\\) and train 1\\.33 times as fast, 25% fewer GPU-hours a token: the workload asks for checkpointing, its memory does not need it$")')" true
 
 # Without checkpointing asked for, nothing is said.
 sed 's/activation_checkpointing = true,/activation_checkpointing = false,/' \
-    "$ROOT/examples/llm-pretrain.lua" >"$T/pretrain-off.lua"
+    "$T/pretrain.lua" >"$T/pretrain-off.lua"
 run "$GW" decide "$T/pretrain-off.lua" --json
 check_rc "checkpoint note: without checkpointing, exit 0" 0
 check_eq "checkpoint note: without checkpointing, no note" \
@@ -27,7 +31,7 @@ check_eq "checkpoint note: without checkpointing, no note" \
 # = (2.01 + 2.01 + 12.04 + A) x 1.10 + 1, so its activations A = 68.4 / 1.10 - 16.06 = 46.12 GB;
 # 2 sequences double them: (16.06 + 92.24) x 1.10 + 1 = 120.1 GB, over the H100's 85.5; with
 # checkpointing, 35.5 GB fits.
-sed 's/batch_per_gpu = 1,/batch_per_gpu = 2,/' "$ROOT/examples/llm-pretrain.lua" >"$T/pretrain-2.lua"
+sed 's/batch_per_gpu = 1,/batch_per_gpu = 2,/' "$T/pretrain.lua" >"$T/pretrain-2.lua"
 run "$GW" decide "$T/pretrain-2.lua" --json
 check_rc "checkpoint note: 2 sequences a GPU, exit 0" 0
 check_eq "checkpoint note: 2 sequences a GPU fit only with checkpointing: no note" \

@@ -33,18 +33,26 @@ check_eq "words2: no option said to stay at its figures where all are ranged" \
     "$(grep -c 'without stays\|at their figures\|at its figures' "$T/fleet.md")" 0
 
 # ---- 2. The calibration's rows ----
-# llm-pretrain (llama-3-8b at fp8): its 3 pre-training rows are all FP8 runs, read at BF16's rate
-# x FP8's measured gain on each row's architecture, the figures of kb/data/precision_support.csv
-# (fp8,Hopper: 1.4; fp8,Blackwell: 1.25); the 1 context-parallel row of the model left out.
+# llm-pretrain trained Megatron-style (sharding none: its own, zero3, is calibrated on
+# torchtitan's BF16 FSDP rows, none of them FP8): its 3 pre-training rows of llama-3-8b that
+# shard no parameters are all FP8 runs, read at BF16's rate x FP8's measured gain on each row's
+# architecture, the figures of kb/data/precision_support.csv (fp8,Hopper: 1.4; fp8,Blackwell:
+# 1.25); the 1 context-parallel row of the model left out.  The report of llm-pretrain itself
+# says its rows' sharding and no FP8 gain.
 _hopper=$(awk -F, '$1 == "fp8" && $2 == "Hopper" {print $3}' "$ROOT/kb/data/precision_support.csv")
 _blackwell=$(awk -F, '$1 == "fp8" && $2 == "Blackwell" {print $3}' "$ROOT/kb/data/precision_support.csv")
 check_eq "words2: the KB's FP8 training gains" "$_hopper $_blackwell" "1.4 1.25"
-run "$GW" report "$EX/llm-pretrain.lua" -o "$T/pretrain.md"
-check_rc "words2: llm-pretrain report, exit 0" 0
+sed 's/sharding = "zero3"/sharding = "none"/' "$EX/llm-pretrain.lua" >"$T/pretrain-megatron.lua"
+run "$GW" report "$T/pretrain-megatron.lua" -o "$T/pretrain.md"
+check_rc "words2: llm-pretrain report, Megatron-style, exit 0" 0
 has "words2: all 3 rows FP8, the gains named from the precision table" "$T/pretrain.md" \
-    "calibrated on 3 measured pre-training rows of llama-3-8b, all FP8 runs, read at BF16's rate x FP8's measured training gain: ${_blackwell}x on Blackwell and ${_hopper}x on Hopper; 1 context-parallel row left out"
+    "calibrated on 3 measured pre-training rows of llama-3-8b, all FP8 runs, read at BF16's rate x FP8's measured training gain: ${_blackwell}x on Blackwell and ${_hopper}x on Hopper; none fully sharded (zero3), as the workload's training is not; 1 context-parallel row left out"
+run "$GW" report "$EX/llm-pretrain.lua" -o "$T/pretrain-fsdp.md"
+has "words2: llm-pretrain's own: torchtitan's BF16 FSDP rows, said so" "$T/pretrain-fsdp.md" \
+    "calibrated on 5 measured pre-training rows of dense models at bf16 (1 of llama-3-8b); all fully sharded (zero3) runs, as the workload's training"
+check_eq "words2: ... and no FP8 gain" "$(grep -c "measured training gain" "$T/pretrain-fsdp.md")" 0
 check_eq "words2: no 'FP8 or FP4' where no row is FP4" "$(grep -c 'FP8 or FP4 run' "$T/pretrain.md")" 0
-"$GW" decide "$EX/llm-pretrain.lua" --json >"$T/pretrain.json" 2>/dev/null
+"$GW" decide "$T/pretrain-megatron.lua" --json >"$T/pretrain.json" 2>/dev/null
 check_eq "words2: the context-parallel rows left out, counted as llm.calibrations lists them" \
     "$(jq '[.llm.calibrations[0].left_out[] | select(.why | startswith("narrowed to rows that split no sequence"))] | length' "$T/pretrain.json")" 1
 
@@ -86,10 +94,11 @@ has "words2: serving's shares each with its rows" "$T/serving.md" \
 check_eq "words2: no unexplained row counts" "$(grep -c '(5 and 5 rows)' "$T/serving.md")" 0
 
 # ---- 3. Accuracy: N of the KB's M rows, the kind's worst row named ----
-# 74 rows predicted, 24 left out (no stated format or tokens, speculative decoding): 74 + 24 = 98.
+# 82 rows predicted (74, and torchtitan's 8 FSDP pre-training rows), 24 left out (no stated format
+# or tokens, speculative decoding): 82 + 24 = 106.
 check_eq "words2: the rows predicted and left out" \
-    "$(jq -r '.llm.accuracy | [.rows, .rows_left_out] | map(tostring) | join(" ")' "$T/serving.json")" "74 24"
-has "words2: over 74 of the KB's 98 rows" "$T/serving.md" "over 74 of the KB's 98 measured LLM results"
+    "$(jq -r '.llm.accuracy | [.rows, .rows_left_out] | map(tostring) | join(" ")' "$T/serving.json")" "82 24"
+has "words2: over 82 of the KB's 106 rows" "$T/serving.md" "over 82 of the KB's 106 measured LLM results"
 check_eq "words2: not 'over all'" "$(grep -c 'over all [0-9]* LLM results' "$T/serving.md")" 0
 # The serving kind's worst row: the prediction furthest from its measurement among serving rows.
 _worst=$(jq -r '[.llm.accuracy.predictions[] | select(.kind == "serving" and .predicted != null)] | max_by(.error_pct | fabs) | "\(.gpu_count)x \(.gpu), \(.workload)"' "$T/serving.json")
