@@ -1,6 +1,8 @@
-/* kb_file.c — the knowledge base file: opening it (refusing foreign files untouched) and
- * migrating its schema forward, transactions, interrupting running statements, and closing it
- * with every cache the other kb files keep on the connection.  It stands above them all.
+/* kb_file.c — the knowledge base file: opening it (refusing foreign files untouched),
+ * migrating its schema forward and making the connection's own views and triggers (the search
+ * index's, kept out of the file so that a reader parses none), transactions, interrupting
+ * running statements, and closing it with every cache the other kb files keep on the
+ * connection.  It stands above them all.
  *   kb_sql.c    the connection's SQL helpers, which every kb file uses
  *   kb_table.c  the table descriptions
  *   kb_write.c  validated writes
@@ -31,6 +33,10 @@
 #include "base/signals.h"
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
+/* The oldest schema a reader reads as it is: version 17 only took the search index's views and
+ * triggers out of the file and added the name keys, and a reader of 16 uses the file's own
+ * views and resolves names without the keys (kb_names.c). */
+#define KB_READABLE_FROM 16
 
 /* Open connections, for kb_interrupt_all (called from a signal handler: it only reads this
  * array, and kb_close empties a slot before closing its connection). */
@@ -72,6 +78,10 @@ static int version_header(const char *p, int *v)
     return 1;
 }
 
+/* The "-- connection (NAME)" sections end the text: what connections make for themselves
+ * (kb_connection_make), never part of a version. */
+#define CONNECTION_HEADER "-- connection ("
+
 /* The start of section v (or NULL) and its length. */
 static const char *schema_section(int v, size_t *len)
 {
@@ -80,6 +90,13 @@ static const char *schema_section(int v, size_t *len)
         const char *eol = strchr(p, '\n');
         size_t linelen = eol ? (size_t)(eol - p) : strlen(p);
         int n;
+        if (strncmp(p, CONNECTION_HEADER, strlen(CONNECTION_HEADER)) == 0) {
+            if (start) {
+                *len = (size_t)(p - start);
+                return start;
+            }
+            break;
+        }
         if (version_header(p, &n)) {
             if (start && n != v) {
                 *len = (size_t)(p - start);
@@ -114,6 +131,64 @@ static int schema_latest(void)
     while (seen[latest + 1])
         latest++;
     return latest;
+}
+
+/* The text of the connection section named name ("views", "writes"), to the next section or
+ * the end, copied (caller frees); NULL when there is none. */
+static char *connection_section(const char *name)
+{
+    gw_buf header = GW_BUF_INIT;
+    buf_printf(&header, "\n" CONNECTION_HEADER "%s)\n", name);
+    const char *start = strstr(kb_schema_sql, buf_cstr(&header));
+    buf_free(&header);
+    if (!start)
+        return NULL;
+    start++;
+    const char *end = strstr(start + 1, "\n" CONNECTION_HEADER);
+    return gw_xstrndup(start, end ? (size_t)(end - start + 1) : strlen(start));
+}
+
+/* Makes the connection section name on k's connection.  A reader's connection refuses every
+ * write, its own TEMP objects too (query_only), so it allows them for this one; its file stays
+ * read-only (opened with mode=ro). */
+static int connection_make(kb *k, const char *name, gw_error *err)
+{
+    char *sql = connection_section(name);
+    if (!sql)
+        return gw_error_set(err, GW_ESOFTWARE, "no connection section '%s' in the schema", name);
+    if (!k->writable)
+        sqlite3_exec(k->db, "PRAGMA query_only = 0", NULL, NULL, NULL);
+    int rc = sqlite3_exec(k->db, sql, NULL, NULL, NULL);
+    if (!k->writable)
+        sqlite3_exec(k->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    free(sql);
+    return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "preparing the connection");
+}
+
+int kb_text_views(kb *k, gw_error *err)
+{
+    if (k->text_views || k->version < KB_CONNECTION_OBJECTS)   /* older files keep their own */
+        return GW_OK;
+    int rc = connection_make(k, "views", err);
+    k->text_views = rc == GW_OK;
+    return rc;
+}
+
+/* gw_name_key(text): the text normalised as name resolution compares names (kb_name_norm);
+ * '' for NULL.  The name keys (kb/schema.sql version 17) are made with it. */
+static void sql_name_key(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *text = sqlite3_value_text(argv[0]);
+    char *key = kb_name_norm(text ? (const char *)text : "");
+    sqlite3_result_text(ctx, key, -1, free);
+}
+
+static int register_functions(sqlite3 *db)
+{
+    return sqlite3_create_function(db, "gw_name_key", 1,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
+                                   sql_name_key, NULL, NULL);
 }
 
 static int busy_timeout_ms(void)
@@ -334,7 +409,7 @@ static int open_existing(const char *path, int flags, int latest, sqlite3 **db, 
     else if (*version > latest)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is newer than this "
                           "gpuwise understands (%d); update gpuwise", path, *version, latest);
-    else if (flags == KB_READ && *version < latest)
+    else if (flags == KB_READ && *version < latest && *version < KB_READABLE_FROM)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is older than this "
                           "gpuwise's (%d); upgrade it with `gpuwise --kb %s kb upgrade`", path,
                           *version, latest, path);
@@ -363,11 +438,16 @@ static int open_writable(kb *k, const char *file, int create, int latest, gw_err
     rc = sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = set_wal(k->db);
+    if (rc == SQLITE_OK)
+        rc = register_functions(k->db);
     if (rc != SQLITE_OK)
         return kb_sql_fail(k, err, rc, "opening");
-    if (create || k->version < latest)
-        return migrate(k, latest, err);
-    return GW_OK;
+    int code = create || k->version < latest ? migrate(k, latest, err) : GW_OK;
+    if (code == GW_OK)   /* outside any transaction: a rollback would take them away */
+        code = kb_text_views(k, err);
+    if (code == GW_OK)
+        code = connection_make(k, "writes", err);
+    return code;
 }
 
 int kb_open(const char *path, int flags, kb **out, gw_error *err)
@@ -397,6 +477,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         k->db = db;
         sqlite3_busy_timeout(db, busy_timeout_ms());
         sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+        register_functions(db);   /* kb check compares the name keys with it */
         open_dbs_set(NULL, db);
         *out = k;
         free(file);
