@@ -33,10 +33,6 @@
 #include "base/signals.h"
 
 #define KB_APPLICATION_ID 0x47505557   /* "GPUW" */
-/* The oldest schema a reader reads as it is: version 17 only took the search index's views and
- * triggers out of the file and added the name keys, and a reader of 16 uses the file's own
- * views and resolves names without the keys (kb_names.c). */
-#define KB_READABLE_FROM 16
 
 /* Open connections, for kb_interrupt_all (called from a signal handler: it only reads this
  * array, and kb_close empties a slot before closing its connection). */
@@ -390,6 +386,15 @@ static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, 
     return err ? err->code : (busy ? GW_EBUSY : GW_EDATA);
 }
 
+/* 1 when a reader reads a file of an older schema version as it is, without the upgrade: version
+ * 17 only took the search index's views and triggers out of the file and added the name keys,
+ * so a reader of 16 uses the file's own views and resolves names without the keys (kb_names.c).
+ * Only while 17 is the latest: a later version may add what readers read. */
+static int reads_as_is(int version, int latest)
+{
+    return latest == KB_CONNECTION_OBJECTS && version == KB_CONNECTION_OBJECTS - 1;
+}
+
 /* Looks before writing anything, so a foreign file is refused untouched: an SQLite file of
  * another program, or of a newer gpuwise; an older schema only where it can be upgraded (not
  * KB_READ).  *db stays open for KB_READ (the reader's connection); *create when the file is an
@@ -409,7 +414,7 @@ static int open_existing(const char *path, int flags, int latest, sqlite3 **db, 
     else if (*version > latest)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is newer than this "
                           "gpuwise understands (%d); update gpuwise", path, *version, latest);
-    else if (flags == KB_READ && *version < latest && *version < KB_READABLE_FROM)
+    else if (flags == KB_READ && *version < latest && !reads_as_is(*version, latest))
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is older than this "
                           "gpuwise's (%d); upgrade it with `gpuwise --kb %s kb upgrade`", path,
                           *version, latest, path);
