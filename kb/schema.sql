@@ -897,14 +897,17 @@ ALTER TABLE model ADD COLUMN attention_head_dim REAL CHECK (attention_head_dim >
 ALTER TABLE model ADD COLUMN decode_attention_head_dim REAL CHECK (decode_attention_head_dim > 0);
 
 -- version 17 (connection objects)
--- Issue 31: SQLite reads every object of a file's schema when a connection first prepares a
--- statement, and parsing the full-text index's 11 views and 26 triggers was a third of a `kb
--- show` (2.4 M instructions) that reads none of them.  They are now made per connection, as
--- TEMP objects, by the connections that use them (the "-- connection" sections at the end of
--- this file; kb_file.c): the views by whatever reads the index's text (search's titles, kb
--- check), the triggers by every connection that writes.  A KB is only written through gpuwise,
--- which keeps its index; a row written behind its back (the sqlite3 shell) is not indexed, and
--- kb check says so.  price_system_match stays: it is a constraint, not an index.
+-- Issue 31: SQLite parses every object of a file's schema when a connection first prepares a
+-- statement, and the full-text index's 11 views and 26 triggers were 2.4 M of the 6.8 M
+-- instructions of a `kb show` that reads none of them.  The views and the triggers that read
+-- them are now made per connection, as TEMP objects, by the connections that use them (the
+-- "-- connection" sections at the end of this file; kb_file.c): the views by whatever reads the
+-- index's text (kb source's titles, kb check), the triggers by every connection that writes.  A
+-- row added or changed behind gpuwise's back (the sqlite3 shell) is not indexed, and kb check
+-- says so.  Stay in the file: price_system_match, a constraint, and the seven triggers that take
+-- a deleted row's entry out of the index, which read no view (0.13 M instructions to parse): a
+-- row deleted by any program leaves no entry for a row added later with its rowid to collide
+-- with.
 DROP VIEW IF EXISTS kb_text;
 DROP VIEW IF EXISTS kb_text_gpu;
 DROP VIEW IF EXISTS kb_text_benchmark;
@@ -918,27 +921,20 @@ DROP VIEW IF EXISTS kb_text_model;
 DROP VIEW IF EXISTS kb_text_host;
 DROP TRIGGER IF EXISTS gpu_fts_ins;
 DROP TRIGGER IF EXISTS gpu_fts_upd;
-DROP TRIGGER IF EXISTS gpu_fts_del;
 DROP TRIGGER IF EXISTS alias_fts_ins;
 DROP TRIGGER IF EXISTS alias_fts_del;
-DROP TRIGGER IF EXISTS benchmark_fts_del;
 DROP TRIGGER IF EXISTS source_fts_ins;
 DROP TRIGGER IF EXISTS source_fts_upd;
 DROP TRIGGER IF EXISTS rate_fts_ins;
 DROP TRIGGER IF EXISTS rate_fts_upd;
 DROP TRIGGER IF EXISTS assumption_fts_ins;
 DROP TRIGGER IF EXISTS assumption_fts_upd;
-DROP TRIGGER IF EXISTS assumption_fts_del;
 DROP TRIGGER IF EXISTS system_fts_ins;
 DROP TRIGGER IF EXISTS system_fts_upd;
-DROP TRIGGER IF EXISTS system_fts_del;
 DROP TRIGGER IF EXISTS model_fts_ins;
 DROP TRIGGER IF EXISTS model_fts_upd;
-DROP TRIGGER IF EXISTS model_fts_del;
-DROP TRIGGER IF EXISTS price_fts_del;
 DROP TRIGGER IF EXISTS host_fts_ins;
 DROP TRIGGER IF EXISTS host_fts_upd;
-DROP TRIGGER IF EXISTS host_fts_del;
 DROP TRIGGER IF EXISTS benchmark_fts_ins;
 DROP TRIGGER IF EXISTS price_fts_ins;
 DROP TRIGGER IF EXISTS claim_fts_ins;
@@ -947,7 +943,7 @@ DROP TRIGGER IF EXISTS claim_fts_ins;
 -- ("NVIDIA GeForce RTX 3090" -> "rtx3090": kb_name_norm, registered as the SQL function
 -- gw_name_key on every connection), so a name that is one of them whole is one seek of this
 -- key instead of a pass over every GPU's names (1 M instructions for `kb show 3090` on a KB of
--- 2,800 GPUs).  The writers' triggers keep it (the "-- connection (writes)" section).
+-- 840 GPUs).  The writers' triggers keep it (the "-- connection (writes)" section).
 CREATE TABLE gpu_name_key (
     name_key TEXT NOT NULL,
     gpu      TEXT NOT NULL,
@@ -1096,9 +1092,6 @@ CREATE TEMP TRIGGER gpu_fts_upd AFTER UPDATE ON gpu BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.id;
 END;
-CREATE TEMP TRIGGER gpu_fts_del AFTER DELETE ON gpu BEGIN
-    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 1;
-END;
 CREATE TEMP TRIGGER alias_fts_ins AFTER INSERT ON gpu_alias BEGIN
     DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = new.gpu);
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
@@ -1108,9 +1101,6 @@ CREATE TEMP TRIGGER alias_fts_del AFTER DELETE ON gpu_alias BEGIN
     DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = old.gpu);
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = old.gpu;
-END;
-CREATE TEMP TRIGGER benchmark_fts_del AFTER DELETE ON benchmark BEGIN
-    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 2;
 END;
 CREATE TEMP TRIGGER source_fts_ins AFTER INSERT ON source BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
@@ -1139,9 +1129,6 @@ CREATE TEMP TRIGGER assumption_fts_upd AFTER UPDATE ON assumption BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_assumption WHERE ref = new.id;
 END;
-CREATE TEMP TRIGGER assumption_fts_del AFTER DELETE ON assumption BEGIN
-    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 7;
-END;
 CREATE TEMP TRIGGER system_fts_ins AFTER INSERT ON system BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
@@ -1150,9 +1137,6 @@ CREATE TEMP TRIGGER system_fts_upd AFTER UPDATE ON system BEGIN
     DELETE FROM kb_fts WHERE rowid = old.rowid * 8;
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
-END;
-CREATE TEMP TRIGGER system_fts_del AFTER DELETE ON system BEGIN
-    DELETE FROM kb_fts WHERE rowid = old.rowid * 8;
 END;
 CREATE TEMP TRIGGER model_fts_ins AFTER INSERT ON model BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
@@ -1163,12 +1147,6 @@ CREATE TEMP TRIGGER model_fts_upd AFTER UPDATE ON model BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_model WHERE ref = new.id;
 END;
-CREATE TEMP TRIGGER model_fts_del AFTER DELETE ON model BEGIN
-    DELETE FROM kb_fts WHERE rowid = -old.rowid;
-END;
-CREATE TEMP TRIGGER price_fts_del AFTER DELETE ON price BEGIN
-    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 3;
-END;
 CREATE TEMP TRIGGER host_fts_ins AFTER INSERT ON host BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
@@ -1177,9 +1155,6 @@ CREATE TEMP TRIGGER host_fts_upd AFTER UPDATE ON host BEGIN
     DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
     INSERT INTO kb_fts(rowid, kind, ref, title, body)
     SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
-END;
-CREATE TEMP TRIGGER host_fts_del AFTER DELETE ON host BEGIN
-    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
 END;
 CREATE TEMP TRIGGER benchmark_fts_ins AFTER INSERT ON benchmark BEGIN
     INSERT INTO kb_fts(rowid, kind, ref, title, body)

@@ -356,8 +356,9 @@ static int open_precheck(const char *path, int flags, int *create, gw_error *err
     return GW_OK;
 }
 
-/* Reads an existing SQLite file's application id, schema version and object count through a
- * read-only connection that keeps one read transaction (*db, open on success). */
+/* Reads an existing SQLite file's application id, schema version and (where the id is not
+ * gpuwise's) object count through a read-only connection that keeps one read transaction (*db,
+ * open on success). */
 static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, int *objects,
                      gw_error *err)
 {
@@ -373,7 +374,7 @@ static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, 
         rc = pragma_int(*db, "PRAGMA application_id", app_id);
     if (rc == SQLITE_OK)
         rc = pragma_int(*db, "PRAGMA user_version", version);
-    if (rc == SQLITE_OK)
+    if (rc == SQLITE_OK && *app_id != KB_APPLICATION_ID)   /* an empty file to make a KB of? */
         rc = pragma_int(*db, "SELECT count(*) FROM sqlite_master", objects);
     if (rc == SQLITE_OK)
         return GW_OK;

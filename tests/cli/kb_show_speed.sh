@@ -13,9 +13,11 @@ ROW_3090=$(grep '^rtx-3090,' "$ROOT/kb/data/gpus.csv")
 HEADER=$(head -1 "$ROOT/kb/data/gpus.csv")
 
 # --- the file: tables and indexes, one constraint trigger, no views ------------------------------
-check_eq "the shipped KB holds no view and one trigger (price_system_match)" \
+# The triggers left: a constraint and the seven that take a deleted row out of the index.
+check_eq "the shipped KB holds no view, and 8 triggers that read no view" \
     "$(sqlite3 "$SHIPPED_KB" "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'view') || ' ' ||
-        (SELECT group_concat(name) FROM sqlite_master WHERE type = 'trigger')")" "0 price_system_match"
+        (SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name))")" \
+    "0 assumption_fts_del benchmark_fts_del gpu_fts_del host_fts_del model_fts_del price_fts_del price_system_match system_fts_del"
 check_eq "the shipped KB is schema 17" "$(sqlite3 "$SHIPPED_KB" 'PRAGMA user_version')" "17"
 # rtx-3090: id rtx-3090 and name GeForce RTX 3090 are both "rtx3090" (vendor and line words
 # dropped); its aliases add "3090" (the others are rtx3090 again): 2 keys.
@@ -55,6 +57,17 @@ run "$GW" --kb "$KB" kb check
 check_rc "kb check: a key of no name is a problem (exit 65)" 65
 check_out "kb check names it" "the name keys differ from the GPUs' names (0 missing, 1 of no name"
 
+# --- a row deleted behind gpuwise's back leaves no index entry: the file's delete triggers ------
+# Every price deleted by the sqlite3 shell, then prices imported: the new rows take the deleted
+# rows' rowids, and so their index entries' (rowid * 8 + 3), which must be free.
+DEL=$(fresh_kb deleted)
+sqlite3 "$DEL" "DELETE FROM price"
+printf 'gpu,kind,amount,currency,unit,as_of,source\nrtx-3090,new,1100,USD,card,2026-11,nvidia-newsroom\n' >"$T/price.csv"
+run "$GW" --kb "$DEL" kb import "$T/price.csv"
+check_rc "a price imported after every price was deleted by sqlite3" 0
+run "$GW" --kb "$DEL" kb check
+check_rc "kb check: the index holds no deleted row" 0
+
 # --- schema 16: read as it is, upgraded by a write ----------------------------------------------
 # Version 16's file: the search index's views and triggers in it (the connection sections' views
 # and full-text triggers without TEMP), no name keys.
@@ -78,11 +91,11 @@ check_rc "schema 16: kb check passes" 0
 printf 'gpu,alias\nrtx-3090,Team Box Card\n' >"$T/team.csv"
 run "$GW" --kb "$OLD" kb import "$T/team.csv"
 check_rc "schema 16: a write upgrades it" 0
-check_eq "upgraded: schema 17, no views, one trigger, keys for every GPU" \
+check_eq "upgraded: schema 17, no views, 8 triggers, keys for every GPU" \
     "$(sqlite3 "$OLD" "SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE type = 'view') || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE type = 'trigger') || ' ' ||
-        (SELECT count(DISTINCT gpu) = (SELECT count(*) FROM gpu) FROM gpu_name_key)")" "17 0 1 1"
+        (SELECT count(DISTINCT gpu) = (SELECT count(*) FROM gpu) FROM gpu_name_key)")" "17 0 8 1"
 run "$GW" --kb "$OLD" --json kb show "team box card"
 check_eq "upgraded: the new alias resolves through its key" "$(jqr .id)" "rtx-3090"
 run "$GW" --kb "$OLD" kb search "team box card"
