@@ -75,7 +75,7 @@ static int version_header(const char *p, int *v)
 }
 
 /* The "-- connection (NAME)" sections end the text: what connections make for themselves
- * (kb_connection_make), never part of a version. */
+ * (connection_make), never part of a version. */
 #define CONNECTION_HEADER "-- connection ("
 
 /* The start of section v (or NULL) and its length. */
