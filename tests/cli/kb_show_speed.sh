@@ -11,6 +11,11 @@ if [ ! -f "$SHIPPED_KB" ]; then
 fi
 ROW_3090=$(grep '^rtx-3090,' "$ROOT/kb/data/gpus.csv")
 HEADER=$(head -1 "$ROOT/kb/data/gpus.csv")
+# keys_of KB GPU: the GPU's name keys, in order, on one line
+keys_of() {
+    sqlite3 "$1" "SELECT group_concat(name_key, ' ') FROM
+        (SELECT name_key FROM gpu_name_key WHERE gpu = '$2' ORDER BY 1)"
+}
 
 # --- the file: tables and indexes, one constraint trigger, no views ------------------------------
 # The triggers left: a constraint and the seven that take a deleted row out of the index.
@@ -21,27 +26,24 @@ check_eq "the shipped KB holds no view, and 8 triggers that read no view" \
 check_eq "the shipped KB is schema 17" "$(sqlite3 "$SHIPPED_KB" 'PRAGMA user_version')" "17"
 # rtx-3090: id rtx-3090 and name GeForce RTX 3090 are both "rtx3090" (vendor and line words
 # dropped); its aliases add "3090" (the others are rtx3090 again): 2 keys.
-check_eq "the RTX 3090's name keys" \
-    "$(sqlite3 "$SHIPPED_KB" "SELECT group_concat(name_key, ' ') FROM (SELECT name_key FROM gpu_name_key WHERE gpu = 'rtx-3090' ORDER BY 1)")" \
-    "3090 rtx3090"
+check_eq "the RTX 3090's name keys" "$(keys_of "$SHIPPED_KB" rtx-3090)" "3090 rtx3090"
 
 # --- a GPU written through gpuwise gets its keys; a renamed one loses the old -------------------
 KB=$(fresh_kb keys)
-{ echo "$HEADER"; echo "$ROW_3090" | sed 's/^rtx-3090,GeForce RTX 3090,/zz-card,ZZ 9999,/'; } >"$T/gpus.csv"
+{ echo "$HEADER"; echo "$ROW_3090" | sed 's/^rtx-3090,GeForce RTX 3090,/zz-card,ZZ 9999,/'; } \
+    >"$T/gpus.csv"
 printf 'gpu,alias\nzz-card,NVIDIA ZZ Turbo\n' >"$T/aliases.csv"
 run "$GW" --kb "$KB" kb import "$T/gpus.csv" "$T/aliases.csv"
 check_rc "a new GPU and its alias imported" 0
 # zz-card -> zzcard; ZZ 9999 -> zz9999; NVIDIA ZZ Turbo -> zzturbo (nvidia dropped)
-check_eq "the new GPU's keys: its id, name and alias" \
-    "$(sqlite3 "$KB" "SELECT group_concat(name_key, ' ') FROM (SELECT name_key FROM gpu_name_key WHERE gpu = 'zz-card' ORDER BY 1)")" \
+check_eq "the new GPU's keys: its id, name and alias" "$(keys_of "$KB" zz-card)" \
     "zz9999 zzcard zzturbo"
 run "$GW" --kb "$KB" --json kb show "zz turbo"
 check_eq "'zz turbo' is the new card" "$(jqr .id)" "zz-card"
 sed -i 's/^zz-card,ZZ 9999,/zz-card,ZZ 9000,/' "$T/gpus.csv"
 run "$GW" --kb "$KB" kb import "$T/gpus.csv"
 check_rc "the GPU renamed ZZ 9000" 0
-check_eq "the renamed GPU's keys: zz9000 for zz9999" \
-    "$(sqlite3 "$KB" "SELECT group_concat(name_key, ' ') FROM (SELECT name_key FROM gpu_name_key WHERE gpu = 'zz-card' ORDER BY 1)")" \
+check_eq "the renamed GPU's keys: zz9000 for zz9999" "$(keys_of "$KB" zz-card)" \
     "zz9000 zzcard zzturbo"
 run "$GW" --kb "$KB" kb show "ZZ 9999"
 check_rc "its old name no longer names it (no GPU 'ZZ 9999'): exit 67" 67
@@ -62,7 +64,8 @@ check_out "kb check names it" "the name keys differ from the GPUs' names (0 miss
 # rows' rowids, and so their index entries' (rowid * 8 + 3), which must be free.
 DEL=$(fresh_kb deleted)
 sqlite3 "$DEL" "DELETE FROM price"
-printf 'gpu,kind,amount,currency,unit,as_of,source\nrtx-3090,new,1100,USD,card,2026-11,nvidia-newsroom\n' >"$T/price.csv"
+printf 'gpu,kind,amount,currency,unit,as_of,source\n%s\n' \
+    'rtx-3090,new,1100,USD,card,2026-11,nvidia-newsroom' >"$T/price.csv"
 run "$GW" --kb "$DEL" kb import "$T/price.csv"
 check_rc "a price imported after every price was deleted by sqlite3" 0
 run "$GW" --kb "$DEL" kb check
