@@ -1,6 +1,8 @@
 -- kb/schema.sql — the knowledge base schema, as forward migration steps.
 -- Each "-- version N" section upgrades a KB at version N-1 to version N; a new KB runs them all.
 -- gpuwise embeds this file (see the Makefile) and records the version in PRAGMA user_version.
+-- The "-- connection (NAME)" sections at the end are no version: TEMP views and triggers that
+-- each connection needing them makes for itself (kb_file.c; version 18 says why).
 -- Numbers that are unknown are NULL; every fact row names the source it comes from.
 
 -- version 1
@@ -910,3 +912,276 @@ CREATE INDEX benchmark_identity ON benchmark(gpu, workload, metric, value, gpu_c
     output_tokens, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel,
     virtual_pipeline, micro_batch, global_batch, recompute, recompute_layers, pipeline_layout,
     sharding);
+
+-- version 18 (connection objects)
+-- Issue 31: SQLite parses every object of a file's schema when a connection first prepares a
+-- statement, and the full-text index's 11 views and 26 triggers were 2.4 M of the 6.8 M
+-- instructions of a `kb show` that reads none of them.  The views and the triggers that read
+-- them are now made per connection, as TEMP objects, by the connections that use them (the
+-- "-- connection" sections at the end of this file; kb_file.c): the views by whatever reads the
+-- index's text (kb source's titles, kb check), the triggers by every connection that writes.  A
+-- row added or changed behind gpuwise's back (the sqlite3 shell) is not indexed, and kb check
+-- says so.  Stay in the file: price_system_match, a constraint, and the seven triggers that take
+-- a deleted row's entry out of the index, which read no view (0.13 M instructions to parse): a
+-- row deleted by any program leaves no entry for a row added later with its rowid to collide
+-- with.
+DROP VIEW IF EXISTS kb_text;
+DROP VIEW IF EXISTS kb_text_gpu;
+DROP VIEW IF EXISTS kb_text_benchmark;
+DROP VIEW IF EXISTS kb_text_price;
+DROP VIEW IF EXISTS kb_text_source;
+DROP VIEW IF EXISTS kb_text_claim;
+DROP VIEW IF EXISTS kb_text_rate;
+DROP VIEW IF EXISTS kb_text_assumption;
+DROP VIEW IF EXISTS kb_text_system;
+DROP VIEW IF EXISTS kb_text_model;
+DROP VIEW IF EXISTS kb_text_host;
+DROP TRIGGER IF EXISTS gpu_fts_ins;
+DROP TRIGGER IF EXISTS gpu_fts_upd;
+DROP TRIGGER IF EXISTS alias_fts_ins;
+DROP TRIGGER IF EXISTS alias_fts_del;
+DROP TRIGGER IF EXISTS source_fts_ins;
+DROP TRIGGER IF EXISTS source_fts_upd;
+DROP TRIGGER IF EXISTS rate_fts_ins;
+DROP TRIGGER IF EXISTS rate_fts_upd;
+DROP TRIGGER IF EXISTS assumption_fts_ins;
+DROP TRIGGER IF EXISTS assumption_fts_upd;
+DROP TRIGGER IF EXISTS system_fts_ins;
+DROP TRIGGER IF EXISTS system_fts_upd;
+DROP TRIGGER IF EXISTS model_fts_ins;
+DROP TRIGGER IF EXISTS model_fts_upd;
+DROP TRIGGER IF EXISTS host_fts_ins;
+DROP TRIGGER IF EXISTS host_fts_upd;
+DROP TRIGGER IF EXISTS benchmark_fts_ins;
+DROP TRIGGER IF EXISTS price_fts_ins;
+DROP TRIGGER IF EXISTS claim_fts_ins;
+
+-- Issue 31: every GPU's names (id, name, each alias) normalised as resolution compares them
+-- ("NVIDIA GeForce RTX 3090" -> "rtx3090": kb_name_norm, registered as the SQL function
+-- gw_name_key on every connection), so a name that is one of them whole is one seek of this
+-- key instead of a pass over every GPU's names (1 M instructions for `kb show 3090` on a KB of
+-- 840 GPUs).  The writers' triggers keep it (the "-- connection (writes)" section).
+CREATE TABLE gpu_name_key (
+    name_key TEXT NOT NULL,
+    gpu      TEXT NOT NULL,
+    PRIMARY KEY (name_key, gpu)
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+SELECT gw_name_key(id), id FROM gpu
+UNION ALL SELECT gw_name_key(name), id FROM gpu
+UNION ALL SELECT gw_name_key(alias), gpu FROM gpu_alias;
+DELETE FROM gpu_name_key WHERE name_key = '';
+
+-- connection (views)
+-- Made on a connection that reads the index's text (kb_text_views in kb_file.c), never stored
+-- in the file (version 18).  The text each row contributes to the index.  An index row's rowid
+-- is the table row's rowid times 8 plus a table number, so a trigger finds its entry without
+-- scanning; `row` is the table's rowid, so a trigger's lookup through a view stays an index
+-- lookup.  A column added to a table that search should find is added to its view here.
+CREATE TEMP VIEW kb_text_benchmark AS
+SELECT b.rowid AS row, b.rowid * 8 + 2 AS fid, 'benchmark' AS kind, CAST(b.id AS TEXT) AS ref,
+       (SELECT name FROM gpu WHERE id = b.gpu) || ' ' || b.workload AS title,
+       b.gpu || ' ' || printf('%gx', b.gpu_count) || ' ' || b.workload || ' ' || b.metric || ' ' ||
+       printf('%g', b.value) || ' ' || b.unit || ' ' || ifnull(b.precision, '') || ' ' ||
+       ifnull(b.framework, '') || ' ' || ifnull(b.interconnect, '') || ' ' ||
+       ifnull(b.note, '') AS body
+FROM benchmark b;
+CREATE TEMP VIEW kb_text_source AS
+SELECT s.rowid AS row, s.rowid * 8 + 4 AS fid, 'source' AS kind, s.id AS ref, s.title AS title,
+       s.id || ' ' || ifnull(s.publisher, '') || ' ' || ifnull(s.url, '') || ' ' ||
+       ifnull(s.kind, '') || ' ' || ifnull(s.note, '') AS body
+FROM source s;
+CREATE TEMP VIEW kb_text_claim AS
+SELECT c.rowid AS row, c.rowid * 8 + 5 AS fid, 'claim' AS kind, CAST(c.id AS TEXT) AS ref,
+       c.subject || ' (' || c.status || ')' AS title,
+       c.claim || ' ' || ifnull(c.correction, '') AS body
+FROM claim c;
+CREATE TEMP VIEW kb_text_rate AS
+SELECT r.rowid AS row, r.rowid * 8 + 6 AS fid, 'rate' AS kind, r.currency || '@' || r.as_of AS ref,
+       r.currency || ' per USD' AS title,
+       printf('%g', r.per_usd) || ' ' || r.currency || ' per USD ' || r.as_of AS body
+FROM rate r;
+CREATE TEMP VIEW kb_text_assumption AS
+SELECT a.rowid AS row, a.rowid * 8 + 7 AS fid, 'assumption' AS kind, a.id AS ref,
+       'assumed ' || printf('%g', a.value) || ' ' || a.unit AS title,
+       a.id || ' assumed ' || printf('%g', a.value) || ' ' || a.unit || ' ' ||
+       ifnull(a.note, '') AS body
+FROM assumption a;
+CREATE TEMP VIEW kb_text_system AS
+SELECT s.rowid AS row, s.rowid * 8 AS fid, 'system' AS kind, s.id AS ref, s.name AS title,
+       s.id || ' ' || s.gpu || ' ' || printf('%gx', s.gpu_count) || ' ' ||
+       (SELECT name FROM gpu WHERE id = s.gpu) || ' ' ||
+       CASE WHEN s.power_w IS NOT NULL THEN printf('%g W', s.power_w) ELSE '' END || ' ' ||
+       ifnull(s.note, '') AS body
+FROM system s;
+CREATE TEMP VIEW kb_text_gpu AS
+SELECT g.rowid AS row, g.rowid * 8 + 1 AS fid, 'gpu' AS kind, g.id AS ref, g.name AS title,
+       g.id || ' ' || g.vendor || ' ' || ifnull(g.architecture, '') || ' ' ||
+       ifnull(g.form_factor, '') || ' ' ||
+       CASE WHEN g.memory_gb IS NOT NULL THEN printf('%gGB %g GB', g.memory_gb, g.memory_gb) ELSE '' END || ' ' ||
+       ifnull(g.memory_type, '') || ' ' ||
+       CASE WHEN g.nvlink_gbs > 0 THEN
+           CASE ifnull(g.link_kind, 'nvlink')
+               WHEN 'infinity-fabric' THEN printf('Infinity Fabric %g GB/s', g.nvlink_gbs)
+               WHEN 'roce' THEN printf('RoCE Ethernet %g GB/s', g.nvlink_gbs)
+               ELSE printf('NVLink %g GB/s', g.nvlink_gbs)
+           END
+       ELSE '' END ||
+       ' ' || ifnull(g.sparsity, '') || ' ' ||
+       ifnull((SELECT group_concat(a.alias, ' ') FROM gpu_alias a WHERE a.gpu = g.id), '') ||
+       ' ' || ifnull(g.note, '') || ' ' || ifnull(g.restriction, '') AS body
+FROM gpu g;
+CREATE TEMP VIEW kb_text_model AS
+SELECT m.rowid AS row, -m.rowid AS fid, 'model' AS kind, m.id AS ref, m.name AS title,
+       m.id || ' ' || ifnull(m.family, '') || ' ' ||
+       printf('%gB parameters', m.params / 1e9) || ' ' ||
+       CASE WHEN m.experts IS NOT NULL
+            THEN printf('mixture of experts %g of %g experts, %gB active', m.experts_active,
+                        m.experts, ifnull(m.active_params, m.params) / 1e9)
+            ELSE '' END || ' ' ||
+       printf('%g layers, context %g tokens', m.layers, m.context) || ' ' ||
+       ifnull(m.note, '') AS body
+FROM model m;
+CREATE TEMP VIEW kb_text_price AS
+SELECT p.rowid AS row, p.rowid * 8 + 3 AS fid, 'price' AS kind, CAST(p.id AS TEXT) AS ref,
+       (SELECT name FROM gpu WHERE id = p.gpu) || ' ' || p.kind ||
+       ifnull(' ' || p.provider, '') AS title,
+       p.gpu || ' ' || p.kind || ' ' || printf('%g', p.amount) || ' ' || p.currency || ' per ' ||
+       p.unit || ' ' || ifnull(p.region, '') || ' ' || ifnull(p.provider, '') || ' ' ||
+       ifnull(p.instance, '') || ' ' || CASE WHEN p.spot THEN 'spot' ELSE '' END || ' ' ||
+       p.as_of || ' ' || ifnull(p.note, '') AS body
+FROM price p;
+CREATE TEMP VIEW kb_text_host AS
+SELECT h.rowid AS row, -(h.rowid + 1000000000000) AS fid, 'host' AS kind, h.id AS ref,
+       h.name AS title,
+       h.id || ' ' || h.kind || ' ' || printf('%g cards', h.max_cards) || ' ' ||
+       printf('%g W', h.power_w) || ' ' || printf('%g', h.price) || ' ' || h.currency || ' ' ||
+       h.as_of || ' ' || ifnull(h.note, '') AS body
+FROM host h;
+CREATE TEMP VIEW kb_text AS
+SELECT * FROM kb_text_gpu UNION ALL SELECT * FROM kb_text_benchmark
+UNION ALL SELECT * FROM kb_text_price UNION ALL SELECT * FROM kb_text_source
+UNION ALL SELECT * FROM kb_text_claim UNION ALL SELECT * FROM kb_text_rate
+UNION ALL SELECT * FROM kb_text_assumption UNION ALL SELECT * FROM kb_text_system
+UNION ALL SELECT * FROM kb_text_model UNION ALL SELECT * FROM kb_text_host;
+
+-- connection (writes)
+-- Made on every connection that writes, after the views: the triggers that keep the full-text
+-- index and the name keys (version 18) as rows are written.  kb_name_keys: each GPU's name
+-- keys as they should be, which the name triggers copy from for the GPU a write changed.
+CREATE TEMP VIEW kb_name_keys AS
+SELECT gw_name_key(id) AS name_key, id AS gpu FROM gpu
+UNION ALL SELECT gw_name_key(name), id FROM gpu
+UNION ALL SELECT gw_name_key(alias), gpu FROM gpu_alias;
+CREATE TEMP TRIGGER gpu_name_ins AFTER INSERT ON gpu BEGIN
+    INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+    SELECT name_key, gpu FROM kb_name_keys WHERE gpu = new.id AND name_key <> '';
+END;
+CREATE TEMP TRIGGER gpu_name_upd AFTER UPDATE OF id, name ON gpu BEGIN
+    DELETE FROM gpu_name_key WHERE gpu = old.id;
+    INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+    SELECT name_key, gpu FROM kb_name_keys WHERE gpu = new.id AND name_key <> '';
+END;
+CREATE TEMP TRIGGER gpu_name_del AFTER DELETE ON gpu BEGIN
+    DELETE FROM gpu_name_key WHERE gpu = old.id;
+END;
+CREATE TEMP TRIGGER alias_name_ins AFTER INSERT ON gpu_alias BEGIN
+    INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+    SELECT gw_name_key(new.alias), new.gpu WHERE gw_name_key(new.alias) <> '';
+END;
+-- another name of the GPU may have the deleted alias's key: the GPU's keys are made again
+CREATE TEMP TRIGGER alias_name_del AFTER DELETE ON gpu_alias BEGIN
+    DELETE FROM gpu_name_key WHERE gpu = old.gpu;
+    INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+    SELECT name_key, gpu FROM kb_name_keys WHERE gpu = old.gpu AND name_key <> '';
+END;
+CREATE TEMP TRIGGER alias_name_upd AFTER UPDATE ON gpu_alias BEGIN
+    DELETE FROM gpu_name_key WHERE gpu IN (old.gpu, new.gpu);
+    INSERT OR IGNORE INTO gpu_name_key (name_key, gpu)
+    SELECT name_key, gpu FROM kb_name_keys WHERE gpu IN (old.gpu, new.gpu) AND name_key <> '';
+END;
+CREATE TEMP TRIGGER gpu_fts_ins AFTER INSERT ON gpu BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER gpu_fts_upd AFTER UPDATE ON gpu BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 1;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER alias_fts_ins AFTER INSERT ON gpu_alias BEGIN
+    DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = new.gpu);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = new.gpu;
+END;
+CREATE TEMP TRIGGER alias_fts_del AFTER DELETE ON gpu_alias BEGIN
+    DELETE FROM kb_fts WHERE rowid = (SELECT rowid * 8 + 1 FROM gpu WHERE id = old.gpu);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_gpu WHERE ref = old.gpu;
+END;
+CREATE TEMP TRIGGER source_fts_ins AFTER INSERT ON source BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_source WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER source_fts_upd AFTER UPDATE ON source BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 4;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_source WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER rate_fts_ins AFTER INSERT ON rate BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_rate WHERE row = new.rowid;
+END;
+CREATE TEMP TRIGGER rate_fts_upd AFTER UPDATE ON rate BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 6;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_rate WHERE row = new.rowid;
+END;
+CREATE TEMP TRIGGER assumption_fts_ins AFTER INSERT ON assumption BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_assumption WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER assumption_fts_upd AFTER UPDATE ON assumption BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8 + 7;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_assumption WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER system_fts_ins AFTER INSERT ON system BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER system_fts_upd AFTER UPDATE ON system BEGIN
+    DELETE FROM kb_fts WHERE rowid = old.rowid * 8;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_system WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER model_fts_ins AFTER INSERT ON model BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_model WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER model_fts_upd AFTER UPDATE ON model BEGIN
+    DELETE FROM kb_fts WHERE rowid = -old.rowid;
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_model WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER host_fts_ins AFTER INSERT ON host BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER host_fts_upd AFTER UPDATE ON host BEGIN
+    DELETE FROM kb_fts WHERE rowid = -(old.rowid + 1000000000000);
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_host WHERE ref = new.id;
+END;
+CREATE TEMP TRIGGER benchmark_fts_ins AFTER INSERT ON benchmark BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_benchmark WHERE row = new.rowid;
+END;
+CREATE TEMP TRIGGER price_fts_ins AFTER INSERT ON price BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_price WHERE row = new.rowid;
+END;
+CREATE TEMP TRIGGER claim_fts_ins AFTER INSERT ON claim BEGIN
+    INSERT INTO kb_fts(rowid, kind, ref, title, body)
+    SELECT fid, kind, ref, title, body FROM kb_text_claim WHERE row = new.rowid;
+END;

@@ -85,9 +85,13 @@ static int check_sources(kb *k, gw_buf *report)
     return 0;
 }
 
-/* The FTS5 index has one entry per row of the kb_text view (kb/schema.sql's triggers). */
+/* The FTS5 index has one entry per row of the kb_text view (the writers' triggers keep it). */
 static int check_search_index(kb *k, gw_buf *report)
 {
+    if (kb_text_views(k, NULL) != GW_OK) {
+        buf_puts(report, "problem: cannot make the search index's views\n");
+        return 1;
+    }
     long long indexed = count_of(k, "SELECT count(*) FROM kb_fts");
     long long expected = count_of(k, "SELECT count(*) FROM kb_text");
     if (indexed != expected) {
@@ -96,6 +100,32 @@ static int check_search_index(kb *k, gw_buf *report)
         return 1;
     }
     buf_printf(report, "ok: search index (%lld entries)\n", indexed);
+    return 0;
+}
+
+/* Every GPU's names as gw_name_key makes them: what the name keys (schema version 18) hold. */
+#define NAME_KEYS_OF_NAMES                                                                  \
+    "SELECT * FROM (SELECT gw_name_key(id) AS name_key, id AS gpu FROM gpu "               \
+    "UNION SELECT gw_name_key(name), id FROM gpu "                                          \
+    "UNION SELECT gw_name_key(alias), gpu FROM gpu_alias) WHERE name_key <> ''"
+
+/* A key missing would leave a name to the slow path, one too many would resolve a name no GPU
+ * has: both come from a GPU or alias written behind gpuwise's back (the sqlite3 shell). */
+static int check_name_keys(kb *k, gw_buf *report)
+{
+    if (k->version < KB_CONNECTION_OBJECTS)
+        return 0;
+    long long missing = count_of(k, "SELECT count(*) FROM (" NAME_KEYS_OF_NAMES
+                                    " EXCEPT SELECT name_key, gpu FROM gpu_name_key)");
+    long long extra = count_of(k, "SELECT count(*) FROM (SELECT name_key, gpu FROM gpu_name_key"
+                                  " EXCEPT " NAME_KEYS_OF_NAMES ")");
+    if (missing != 0 || extra != 0) {
+        buf_printf(report, "problem: the name keys differ from the GPUs' names (%lld missing, "
+                   "%lld of no name: a GPU or alias written other than through gpuwise)\n",
+                   missing, extra);
+        return 1;
+    }
+    buf_puts(report, "ok: name keys\n");
     return 0;
 }
 
@@ -196,6 +226,7 @@ int kb_check(kb *k, gw_buf *report, gw_error *err)
         return rc;
     problems += check_sources(k, report);
     problems += check_search_index(k, report);
+    problems += check_name_keys(k, report);
     problems += check_gpu_counts(k, report);
     /* A column added to schema.sql but not to its description (or the reverse) would be
      * silently left out of imports and exports: only a difference is reported. */

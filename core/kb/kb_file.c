@@ -1,6 +1,8 @@
-/* kb_file.c — the knowledge base file: opening it (refusing foreign files untouched) and
- * migrating its schema forward, transactions, interrupting running statements, and closing it
- * with every cache the other kb files keep on the connection.  It stands above them all.
+/* kb_file.c — the knowledge base file: opening it (refusing foreign files untouched),
+ * migrating its schema forward and making the connection's own views and triggers (the search
+ * index's, kept out of the file so that a reader parses none), transactions, interrupting
+ * running statements, and closing it with every cache the other kb files keep on the
+ * connection.  It stands above them all.
  *   kb_sql.c    the connection's SQL helpers, which every kb file uses
  *   kb_table.c  the table descriptions
  *   kb_write.c  validated writes
@@ -72,6 +74,10 @@ static int version_header(const char *p, int *v)
     return 1;
 }
 
+/* The "-- connection (NAME)" sections end the text: what connections make for themselves
+ * (connection_make), never part of a version. */
+#define CONNECTION_HEADER "-- connection ("
+
 /* The start of section v (or NULL) and its length. */
 static const char *schema_section(int v, size_t *len)
 {
@@ -80,6 +86,13 @@ static const char *schema_section(int v, size_t *len)
         const char *eol = strchr(p, '\n');
         size_t linelen = eol ? (size_t)(eol - p) : strlen(p);
         int n;
+        if (strncmp(p, CONNECTION_HEADER, strlen(CONNECTION_HEADER)) == 0) {
+            if (start) {
+                *len = (size_t)(p - start);
+                return start;
+            }
+            break;
+        }
         if (version_header(p, &n)) {
             if (start && n != v) {
                 *len = (size_t)(p - start);
@@ -114,6 +127,64 @@ static int schema_latest(void)
     while (seen[latest + 1])
         latest++;
     return latest;
+}
+
+/* The text of the connection section named name ("views", "writes"), to the next section or
+ * the end, copied (caller frees); NULL when there is none. */
+static char *connection_section(const char *name)
+{
+    gw_buf header = GW_BUF_INIT;
+    buf_printf(&header, "\n" CONNECTION_HEADER "%s)\n", name);
+    const char *start = strstr(kb_schema_sql, buf_cstr(&header));
+    buf_free(&header);
+    if (!start)
+        return NULL;
+    start++;
+    const char *end = strstr(start + 1, "\n" CONNECTION_HEADER);
+    return gw_xstrndup(start, end ? (size_t)(end - start + 1) : strlen(start));
+}
+
+/* Makes the connection section name on k's connection.  A reader's connection refuses every
+ * write, its own TEMP objects too (query_only), so it allows them for this one; its file stays
+ * read-only (opened with mode=ro). */
+static int connection_make(kb *k, const char *name, gw_error *err)
+{
+    char *sql = connection_section(name);
+    if (!sql)
+        return gw_error_set(err, GW_ESOFTWARE, "no connection section '%s' in the schema", name);
+    if (!k->writable)
+        sqlite3_exec(k->db, "PRAGMA query_only = 0", NULL, NULL, NULL);
+    int rc = sqlite3_exec(k->db, sql, NULL, NULL, NULL);
+    if (!k->writable)
+        sqlite3_exec(k->db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    free(sql);
+    return rc == SQLITE_OK ? GW_OK : kb_sql_fail(k, err, rc, "preparing the connection");
+}
+
+int kb_text_views(kb *k, gw_error *err)
+{
+    if (k->text_views || k->version < KB_CONNECTION_OBJECTS)   /* older files keep their own */
+        return GW_OK;
+    int rc = connection_make(k, "views", err);
+    k->text_views = rc == GW_OK;
+    return rc;
+}
+
+/* gw_name_key(text): the text normalised as name resolution compares names (kb_name_norm);
+ * '' for NULL.  The name keys (kb/schema.sql version 18) are made with it. */
+static void sql_name_key(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const unsigned char *text = sqlite3_value_text(argv[0]);
+    char *key = kb_name_norm(text ? (const char *)text : "");
+    sqlite3_result_text(ctx, key, -1, free);
+}
+
+static int register_functions(sqlite3 *db)
+{
+    return sqlite3_create_function(db, "gw_name_key", 1,
+                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_DIRECTONLY, NULL,
+                                   sql_name_key, NULL, NULL);
 }
 
 static int busy_timeout_ms(void)
@@ -285,8 +356,9 @@ static int open_precheck(const char *path, int flags, int *create, gw_error *err
     return GW_OK;
 }
 
-/* Reads an existing SQLite file's application id, schema version and object count through a
- * read-only connection that keeps one read transaction (*db, open on success). */
+/* Reads an existing SQLite file's application id, schema version and (where the id is not
+ * gpuwise's) object count through a read-only connection that keeps one read transaction (*db,
+ * open on success). */
 static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, int *objects,
                      gw_error *err)
 {
@@ -302,7 +374,7 @@ static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, 
         rc = pragma_int(*db, "PRAGMA application_id", app_id);
     if (rc == SQLITE_OK)
         rc = pragma_int(*db, "PRAGMA user_version", version);
-    if (rc == SQLITE_OK)
+    if (rc == SQLITE_OK && *app_id != KB_APPLICATION_ID)   /* an empty file to make a KB of? */
         rc = pragma_int(*db, "SELECT count(*) FROM sqlite_master", objects);
     if (rc == SQLITE_OK)
         return GW_OK;
@@ -313,6 +385,15 @@ static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, 
     sqlite3_close(*db);
     *db = NULL;
     return err ? err->code : (busy ? GW_EBUSY : GW_EDATA);
+}
+
+/* 1 when a reader reads a file of an older schema version as it is, without the upgrade: version
+ * 18 only took the search index's views and triggers out of the file and added the name keys,
+ * so a reader of 17 uses the file's own views and resolves names without the keys (kb_names.c).
+ * Only while 18 is the latest: a later version may add what readers read. */
+static int reads_as_is(int version, int latest)
+{
+    return latest == KB_CONNECTION_OBJECTS && version == KB_CONNECTION_OBJECTS - 1;
 }
 
 /* Looks before writing anything, so a foreign file is refused untouched: an SQLite file of
@@ -334,7 +415,7 @@ static int open_existing(const char *path, int flags, int latest, sqlite3 **db, 
     else if (*version > latest)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is newer than this "
                           "gpuwise understands (%d); update gpuwise", path, *version, latest);
-    else if (flags == KB_READ && *version < latest)
+    else if (flags == KB_READ && *version < latest && !reads_as_is(*version, latest))
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is older than this "
                           "gpuwise's (%d); upgrade it with `gpuwise --kb %s kb upgrade`", path,
                           *version, latest, path);
@@ -363,11 +444,16 @@ static int open_writable(kb *k, const char *file, int create, int latest, gw_err
     rc = sqlite3_exec(k->db, "PRAGMA foreign_keys = ON", NULL, NULL, NULL);
     if (rc == SQLITE_OK)
         rc = set_wal(k->db);
+    if (rc == SQLITE_OK)
+        rc = register_functions(k->db);
     if (rc != SQLITE_OK)
         return kb_sql_fail(k, err, rc, "opening");
-    if (create || k->version < latest)
-        return migrate(k, latest, err);
-    return GW_OK;
+    int code = create || k->version < latest ? migrate(k, latest, err) : GW_OK;
+    if (code == GW_OK)   /* outside any transaction: a rollback would take them away */
+        code = kb_text_views(k, err);
+    if (code == GW_OK)
+        code = connection_make(k, "writes", err);
+    return code;
 }
 
 int kb_open(const char *path, int flags, kb **out, gw_error *err)
@@ -397,6 +483,7 @@ int kb_open(const char *path, int flags, kb **out, gw_error *err)
         k->db = db;
         sqlite3_busy_timeout(db, busy_timeout_ms());
         sqlite3_exec(db, "PRAGMA query_only = 1", NULL, NULL, NULL);
+        register_functions(db);   /* kb check compares the name keys with it */
         open_dbs_set(NULL, db);
         *out = k;
         free(file);

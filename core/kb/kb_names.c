@@ -708,7 +708,8 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
  * Building every GPU's name variants and words (kb_names_load) cost 1.6 M instructions on the
  * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
  * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
- * instead in one pass over the names that keeps only the GPUs it names.  A name is split only
+ * instead by one seek of the name keys (match_name_key), or in a KB older than the keys
+ * (version 17) in one pass over the names that keeps only the GPUs it names.  A name is split only
  * when its digits can be the query's: splitting drops separators and words of letters (in
  * front, behind, past the 64th) and changes only letters, so a name variant's digits are the
  * first of its name's, in order.  A command that resolves more names than NAMES_DIRECT_MAX
@@ -794,9 +795,34 @@ static int keep_gpus(kb *k, kb_strlist *ids, gw_error *err)
     return rc;
 }
 
+/* The GPUs one of whose names has the key, in id order (the key's rows are; a key of a GPU
+ * deleted behind the writers' back is left out as keep_gpus leaves it). */
+static void gpu_name_key_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT k.gpu FROM gpu_name_key k JOIN gpu g ON g.id = k.gpu "
+                  "WHERE k.name_key = ?1 ORDER BY k.gpu");
+}
+
+/* Step 1 as one seek of the name keys the writers keep (kb/schema.sql version 18). */
+static int match_name_key(kb *k, const char *key, kb_strlist *ids, gw_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_once(k, KB_STMT_GPU_NAME_KEY, gpu_name_key_sql, &st, err);
+    if (rc)
+        return rc;
+    kb_sql_bind_text(st, 1, key);
+    int step;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW)
+        kb_strlist_push(ids, kb_sql_text(st, 0));
+    kb_sql_done(k, st);
+    return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading GPU names");
+}
+
 static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error *err)
 {
     sqlite3_stmt *st;
+    if (k->version >= KB_CONNECTION_OBJECTS)
+        return match_name_key(k, key, ids, err);
     int rc = kb_sql_prepare_once(k, KB_STMT_GPU_NAMES, gpu_names_sql, &st, err);
     if (rc)
         return rc;

@@ -139,7 +139,9 @@ int kb_source_facts(kb *k, const char *id, kb_hit **out, size_t *n, gw_error *er
     *out = NULL;
     *n = 0;
     /* The kb_text views give each entry the title search shows; h.row is the table's rowid. */
-    int rc = kb_sql_prepare(k,
+    int rc = kb_text_views(k, err);
+    if (rc == GW_OK)
+        rc = kb_sql_prepare(k,
                      "SELECT h.kind, h.ref, h.title, NULL, 0, " HIT_GPU_SQL ", ?1 FROM ("
                      "SELECT 1 AS t, row, kind, ref, title FROM kb_text_gpu "
                      "WHERE row IN (SELECT rowid FROM gpu "

@@ -12,6 +12,9 @@
 #define KB_ROW_STATEMENTS 6   /* kb_write.c: same row, same identity, insert, update, open, pick */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 #define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
+/* The schema version from which a file keeps no views or triggers of its search index and has
+ * the name keys (kb/schema.sql version 18): its connections make the views and triggers. */
+#define KB_CONNECTION_OBJECTS 18
 
 /* The statements a command runs many times, each kept prepared under a constant id
  * (kb_sql_prepare_once): no SQL text is built, and none compared, per call. */
@@ -19,6 +22,7 @@ typedef enum kb_stmt_id {
     KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
     KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
     KB_STMT_GPU_NAMES,          /* kb_names.c: every GPU's names, per lookup without the cache */
+    KB_STMT_GPU_NAME_KEY,       /* kb_names.c: the GPUs with a name key, per lookup */
     KB_STMT_MODEL_NAMES,        /* kb_read.c: every model's names, per model name resolved */
     KB_STMT_IDS
 } kb_stmt_id;
@@ -52,6 +56,7 @@ struct kb {
      * none) and its table's last rowid before. */
     char *bulk_trigger_sql[KB_BULK_TABLES];
     sqlite3_int64 bulk_from[KB_BULK_TABLES];
+    int text_views;      /* kb_text_views made them on this connection */
     int matched_ready;   /* kb_write.c: the temporary table of the rows writes matched exists */
     /* kb_write.c: each table's last rowid when this transaction's matches were last forgotten;
      * every row written since is matched, so a look-up of an unmatched row stops there. */
@@ -87,6 +92,9 @@ double kb_sql_number(sqlite3_stmt *st, int i);   /* NaN for NULL */
 void kb_sql_bind_text(sqlite3_stmt *st, int i, const char *s);   /* NULL binds NULL */
 /* GW_OK inside kb_begin/kb_commit on a writable KB with no signal pending. */
 int kb_write_check(kb *k, gw_error *err);
+/* Makes the kb_text views (the text each row gives the search index) on k's connection, once:
+ * a reader that reads them calls it first; a writer has them from kb_open (kb_file.c). */
+int kb_text_views(kb *k, gw_error *err);
 int kb_streq(const char *a, const char *b);                 /* both set and equal */
 int kb_in_set(const char *s, const char *const *set);       /* set is NULL-terminated */
 

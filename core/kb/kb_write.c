@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <sqlite3.h>
 
@@ -595,19 +596,34 @@ int kb_bulk_begin(kb *k, gw_error *err)
     kb_bulk_forget(k);
     for (int i = 0; i < KB_BULK_TABLES && rc == GW_OK; i++) {
         gw_buf sql = GW_BUF_INIT;
-        rc = query_one(k, "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?1",
-                       bulk_tables[i].trigger, NULL, &k->bulk_trigger_sql[i], err);
+        /* the connection's own trigger (kb/schema.sql's "-- connection (writes)") */
+        rc = query_one(k, "SELECT sql FROM sqlite_temp_master WHERE type = 'trigger' AND "
+                       "name = ?1", bulk_tables[i].trigger, NULL, &k->bulk_trigger_sql[i], err);
         if (rc == GW_OK && k->bulk_trigger_sql[i]) {
             buf_printf(&sql, "SELECT ifnull(max(rowid), 0) FROM %s",
                        kb_tables[bulk_tables[i].table].sql);
             rc = query_one(k, buf_cstr(&sql), NULL, &k->bulk_from[i], NULL, err);
             buf_reset(&sql);
-            buf_printf(&sql, "DROP TRIGGER %s", bulk_tables[i].trigger);
+            buf_printf(&sql, "DROP TRIGGER temp.%s", bulk_tables[i].trigger);
             if (rc == GW_OK && sqlite3_exec(k->db, buf_cstr(&sql), NULL, NULL, NULL) != SQLITE_OK)
                 rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
         }
         buf_free(&sql);
     }
+    return rc;
+}
+
+/* Makes again a TEMP trigger from its sqlite_temp_master text, which SQLite keeps without the
+ * TEMP ("CREATE TRIGGER name ..."): run as it is, it would go into the file. */
+static int recreate_temp_trigger(kb *k, const char *sql)
+{
+    static const char create[] = "CREATE TRIGGER ";
+    if (strncmp(sql, create, strlen(create)) != 0)
+        return SQLITE_ERROR;
+    gw_buf temp = GW_BUF_INIT;
+    buf_printf(&temp, "CREATE TEMP TRIGGER %s", sql + strlen(create));
+    int rc = sqlite3_exec(k->db, buf_cstr(&temp), NULL, NULL, NULL);
+    buf_free(&temp);
     return rc;
 }
 
@@ -630,8 +646,7 @@ int kb_bulk_end(kb *k, gw_error *err)
             if (step != SQLITE_DONE)
                 rc = kb_sql_fail(k, err, step, "indexing");
         }
-        if (rc == GW_OK &&
-            sqlite3_exec(k->db, k->bulk_trigger_sql[i], NULL, NULL, NULL) != SQLITE_OK)
+        if (rc == GW_OK && recreate_temp_trigger(k, k->bulk_trigger_sql[i]) != SQLITE_OK)
             rc = kb_sql_fail(k, err, sqlite3_errcode(k->db), "writing");
     }
     kb_bulk_forget(k);

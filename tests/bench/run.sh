@@ -115,10 +115,14 @@ awk -v n="$OFFERS" -v seed=42 -v gpus="$GPUS" -f tests/bench/gen_offers.awk >"$W
 
 # ---- import ------------------------------------------------------------------------------
 # sqlite3_import_sql FILE: the same rows into the same table (its indexes and full-text
-# triggers) by the sqlite3 CLI, in one transaction; empty cells become NULL as in gpuwise.
+# triggers) by the sqlite3 CLI, in one transaction; empty cells become NULL as in gpuwise.  The
+# triggers are each writing connection's own (kb/schema.sql's "-- connection" sections), made
+# first as gpuwise makes them.
+sed -n '/^-- connection (views)/,$p' kb/schema.sql >"$W/connection.sql"
 COLS="gpu, gpu_count, workload, metric, value, unit, precision, batch, framework, interconnect, power_w, source, note"
 sqlite3_import_sql() {
     cat <<EOF
+.read $W/connection.sql
 .mode csv
 .import $1 staging
 BEGIN;

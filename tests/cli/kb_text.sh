@@ -157,7 +157,11 @@ A=$(fresh_kb fts-gw)
 B=$(fresh_kb fts-sql)
 run "$GW" --kb "$A" kb import "$T/fts.csv"
 check_rc "3000 rows imported" 0
+# The per-row triggers are made by each writing connection (kb/schema.sql's "-- connection"
+# sections, schema version 18), so the sqlite3 shell makes them as gpuwise does.
+sed -n '/^-- connection (views)/,$p' "$ROOT/kb/schema.sql" >"$T/connection.sql"
 sqlite3 "$B" <<EOF
+.read $T/connection.sql
 .mode csv
 .import $T/fts.csv staging
 INSERT INTO benchmark (gpu, gpu_count, workload, metric, value, unit, precision, batch, framework,
@@ -176,8 +180,10 @@ check_eq "FTS5 integrity-check passes" \
 m="SELECT rowid FROM kb_fts WHERE kb_fts MATCH 'fts AND pytorch AND nvlink' ORDER BY rowid"
 check_eq "search finds the same rows" "$(sqlite3 "$A" "$m" | cksum)" "$(sqlite3 "$B" "$m" | cksum)"
 check_num "search finds new rows (about 3000 x 3/4 linked)" "$(sqlite3 "$A" "$m" | wc -l)" 2250 200
-check_eq "the triggers are back after the import" \
-    "$(sqlite3 "$A" "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN ('benchmark_fts_ins', 'price_fts_ins', 'claim_fts_ins')")" "3"
+# The bulk import drops the connection's insert triggers and makes them again at its end as
+# the connection's own (TEMP): none may land in the file, where every reader would parse it.
+check_eq "the triggers made again after the import stay out of the file" \
+    "$(sqlite3 "$A" "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN ('benchmark_fts_ins', 'price_fts_ins', 'claim_fts_ins')")" "0"
 run "$GW" --kb "$A" kb check
 check_rc "kb check passes after a bulk import" 0
 
