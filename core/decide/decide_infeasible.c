@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/units.h"
+#include "decide_llm.h"
 
 /* ---- a module sold only in servers ---- */
 
@@ -414,6 +415,41 @@ static size_t held_back_feasible(const decision *d)
     return n;
 }
 
+/* Where nothing is recommended and the workload's activation checkpointing, which its memory
+ * does not need, is what keeps an option from its deadline: the best ranked option that falls
+ * short on time alone, is not held back, and would finish in time without checkpointing,
+ * appended to b ("; without activation checkpointing ...").  Nothing where none would. */
+static void checkpointing_hint(gw_buf *b, const decision *d)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = d->ranked[i];
+        if (o->feasible || o->held_back_because)
+            continue;
+        shortfall s = shortfall_of(d, o);
+        double gb = 0, faster = decide_llm_checkpointing_unneeded(d, o, &gb);
+        if (s.kind != SHORT_TIME || !(faster > 0) || o->hours_needed / faster > o->hours_available)
+            continue;
+        int others = 0;
+        for (int k = 0; k < SHORT_KINDS; k++)
+            others |= k != SHORT_TIME && s.ratio[k] > 1;
+        if (others)
+            continue;
+        buf_puts(b, "; without activation checkpointing, which its memory does not need (");
+        figure(b, round(gb * 10) / 10);
+        buf_puts(b, " GB per GPU of ");
+        figure(b, decide_option_memory_gb(o));
+        buf_puts(b, "), ");
+        label(b, o);
+        buf_printf(b, " would train up to %.2f times as fast (the recomputed forward pass gone) and "
+                      "finish in about ", faster);
+        figure(b, round(o->hours_needed / faster));
+        buf_puts(b, " h of running, within the ");
+        figure(b, round(o->hours_available));
+        buf_puts(b, " h available (activation_checkpointing = false)");
+        return;
+    }
+}
+
 char *decide_no_recommendation_text(const decision *d, int *none_feasible)
 {
     *none_feasible = 0;
@@ -429,6 +465,7 @@ char *decide_no_recommendation_text(const decision *d, int *none_feasible)
                    held, held == 1 ? "" : "s", held == 1 ? "is" : "are");
         label(&b, o);
         buf_printf(&b, ", is held back: %s", o->held_back_because ? o->held_back_because : "");
+        checkpointing_hint(&b, d);
         return buf_detach(&b);
     }
     shortfall picks[SHORT_KINDS + 1];
@@ -443,6 +480,7 @@ char *decide_no_recommendation_text(const decision *d, int *none_feasible)
         buf_puts(&b, ", ");
         lacks_words(&b, d, &picks[i]);
     }
+    checkpointing_hint(&b, d);
     return buf_detach(&b);
 }
 

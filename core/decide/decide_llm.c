@@ -712,24 +712,33 @@ static double model_flops_share(const decision *d)
     return model_llm_train_flops_per_token(&d->llm, &s) / computed;
 }
 
-/* Where the workload asks for full activation checkpointing and o would fit without it (at
- * its own layout), what the setting costs: the recomputed forward pass, at the same
- * utilisation, so o trains flops(on) / flops(off) times as fast without it.  Appended to b. */
-static void checkpointing_unneeded_words(gw_buf *b, const decision *d, const decide_option *o)
+double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb)
 {
     model_llm_setup s = d->llm_setup;
     model_memory m;
-    if (s.task == MODEL_INFERENCE || !s.checkpointing || o->replicas < 1 || o->tp < 1)
-        return;
+    if (!workload_is_llm(d->w) || s.task == MODEL_INFERENCE || !s.checkpointing ||
+        o->replicas < 1 || o->tp < 1)
+        return 0;
     s.checkpointing = 0;
     if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, 1, &m, NULL) != GW_OK ||
         !(m.total_gb <= decide_option_memory_gb(o)))
+        return 0;
+    *gb = m.total_gb;
+    return 1 / model_flops_share(d);   /* FLOPs with the recomputation / without it */
+}
+
+/* Where the workload asks for full activation checkpointing and o would fit without it (at
+ * its own layout), what the setting costs (decide_llm_checkpointing_unneeded).  Appended to
+ * b. */
+static void checkpointing_unneeded_words(gw_buf *b, const decision *d, const decide_option *o)
+{
+    double gb = 0, faster = decide_llm_checkpointing_unneeded(d, o, &gb);
+    if (!(faster > 0))
         return;
-    double share = model_flops_share(d);   /* FLOPs without the recomputation / with it */
     buf_printf(b, "; it would fit without activation checkpointing (%.1f GB) and train %.2f "
                   "times as fast, %.0f%% fewer GPU-hours a token: the workload asks for "
                   "checkpointing, its memory does not need it",
-               m.total_gb, 1 / share, 100 * (1 - share));
+               gb, faster, 100 * (1 - 1 / faster));
 }
 
 view *decide_llm_view(const decision *d)

@@ -158,6 +158,11 @@ void decide_llm_row_train_layout(const kb_benchmark *b, const kb_gpu *g, const m
 /* The report's words on the model, its setup, and the recommendation's memory per GPU and
  * serving figures (caller owns the view); the method's lines in place of the image-model ones. */
 view *decide_llm_view(const decision *d);
+/* Where a language model's training asks for full activation checkpointing and o would fit
+ * without it at its own layout: how many times as fast o would train without it, the
+ * recomputed forward pass gone at the same utilisation (FLOPs with / without), and in *gb its
+ * memory per GPU then; 0 otherwise. */
+double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb);
 void decide_llm_method(const decision *d, view *method);
 
 /* ---- the speed's terms beyond the roofline (decide_llm_terms.c) ---- */
