@@ -434,18 +434,21 @@ static void checkpointing_hint(gw_buf *b, const decision *d)
             others |= k != SHORT_TIME && s.ratio[k] > 1;
         if (others)
             continue;
-        buf_puts(b, "; without activation checkpointing, which its memory does not need (");
+        buf_puts(b, "; the workload's activation checkpointing is what keeps ");
+        label(b, o);
+        buf_puts(b, " from the deadline: without it (activation_checkpointing = false; the model "
+                    "puts its memory at ");
         figure(b, round(gb * 10) / 10);
         buf_puts(b, " GB per GPU of ");
         figure(b, decide_option_memory_gb(o));
-        buf_puts(b, "), ");
-        label(b, o);
-        buf_printf(b, " would train up to %.2f times as fast (the recomputed forward pass gone) and "
+        buf_printf(b, ": check it with a short run) a token computes %.2f times fewer FLOPs, the "
+                      "forward pass no longer recomputed, so at the same utilisation it would "
                       "finish in about ", faster);
         figure(b, round(o->hours_needed / faster));
-        buf_puts(b, " h of running, within the ");
+        buf_puts(b, " h of the ");
         figure(b, round(o->hours_available));
-        buf_puts(b, " h available (activation_checkpointing = false)");
+        buf_puts(b, " available, for about ");
+        units_format_money(b, o->committed / faster, d->w->currency, 0);
         return;
     }
 }

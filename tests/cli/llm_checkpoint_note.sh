@@ -41,11 +41,12 @@ check_eq "checkpoint note: 2 sequences a GPU fit only with checkpointing: no not
 # the deadline.  At 60 days every feasible option is held back (examples/README.md); RunPod's
 # 8 H100, its price current, need 1,543.5 h of running against 1,440 h: short on time alone.
 # Without checkpointing (69.4 GB of 85.5 fits) a token's FLOPs are 61.065 / 81.420 of them, so
-# at the same utilisation 1,543.5 x 61.065 / 81.420 = 1,157.6 h: about 1,158 h, within 1,440.
+# at the same utilisation 1,543.5 x 61.065 / 81.420 = 1,157.6 h: about 1,158 h, within 1,440,
+# and its bill, USD 33,216 for the 1,543.5 h, x 61.065 / 81.420 = USD 24,912.
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
 check_rc "checkpoint hint: llm-pretrain at 60 days decides, nothing recommended" 0
 check_eq "checkpoint hint: the no-recommendation words name the setting and the pod that would make it" \
-    "$(jqr '.no_recommendation.text | test("; without activation checkpointing, which its memory does not need \\(69\\.4 GB per GPU of 85\\.5\\), rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) would train up to 1\\.33 times as fast \\(the recomputed forward pass gone\\) and finish in about 1,158 h of running, within the 1,440 h available \\(activation_checkpointing = false\\)\\.?$")')" true
+    "$(jqr '.no_recommendation.text | test("; the workload.s activation checkpointing is what keeps rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) from the deadline: without it \\(activation_checkpointing = false; the model puts its memory at 69\\.4 GB per GPU of 85\\.5: check it with a short run\\) a token computes 1\\.33 times fewer FLOPs, the forward pass no longer recomputed, so at the same utilisation it would finish in about 1,158 h of the 1,440 available, for about \\$24,912$")')" true
 # Asked for without checkpointing, that pod is recommended and no hint is given.
 sed 's/activation_checkpointing = true,/activation_checkpointing = false,/' \
     "$ROOT/examples/llm-pretrain.lua" >"$T/pretrain60-off.lua"
