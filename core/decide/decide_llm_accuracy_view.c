@@ -172,9 +172,9 @@ static size_t worst_row(const decision *d, const decide_llm_accuracy *a, int kin
 }
 
 /* The worst row's parenthesis: the way it erred and which row it is (way given: the workload's
- * own kind's worst, always named), or, where max is above its target, which row it is: " (faster
- * than measured, on 8x h100-sxm5, llama-3-8b)", " (8x h100-sxm5, llama-3-8b)"; nothing where
- * neither is said. */
+ * own kind's worst, always named), or, where max is above its target, which row it is and its
+ * kind of work, which may not be the workload's: " (faster than measured, on 8x h100-sxm5,
+ * llama-3-8b)", " (8x b200, deepseek-r1, serving)"; nothing where neither is said. */
 static void worst_words(gw_buf *b, const decision *d, size_t i, double max, const char *way)
 {
     if (!way && within_target(max, DECIDE_LLM_TARGET_MAX_PCT)) {
@@ -182,8 +182,9 @@ static void worst_words(gw_buf *b, const decision *d, size_t i, double max, cons
         return;
     }
     const kb_benchmark *row = d->llm_rows->rows[i].b;
-    buf_printf(b, " (%s%s%gx %s, %s)", way ? way : "", way ? ", on " : "", row->gpu_count,
-               row->gpu, row->workload);
+    buf_printf(b, " (%s%s%gx %s, %s%s%s)", way ? way : "", way ? ", on " : "", row->gpu_count,
+               row->gpu, row->workload, way ? "" : ", ",
+               way ? "" : decide_llm_kind_name((decide_llm_kind)d->llm_rows->rows[i].kind));
 }
 
 /* The accuracy in a reader's words: first on the workload's own kind of work (the rows its

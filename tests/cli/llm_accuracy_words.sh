@@ -50,10 +50,10 @@ check_eq "worst: targets not met" "$(jqr "$acc")" "15 40 false false"
 check_eq "worst: the worst row in JSON" "$(jqr '.llm.accuracy.worst')" \
     "8x h100-sxm5, llama-3-8b train_throughput, words-worst"
 # A LoRA workload has no row of its kind: the line is over all rows, still naming the worst,
-# and stays short (42 words with the report's label).
+# its kind said, and stays short (43 words with the report's label).
 run "$GW" --kb "$KB" decide "$T/lora8.lua"
 check_out "worst: a workload of another kind reads all rows, the worst named" \
-    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 10% off at the median and 47% at most (8x h100-sxm5, llama-3-8b), the worst case above its 40% target; none is of this kind."
+    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 10% off at the median and 47% at most (8x h100-sxm5, llama-3-8b, pre-training), the worst case above its 40% target; none is of this kind."
 run "$GW" --kb "$KB" report "$T/pre8.lua" --format md
 check_out "worst: the report says it" \
     "**Model accuracy:** predicting each of the KB's 4 measured pre-training results from the others, the speed model is 10% off at the median and 47% at most (slower than measured, on 8x h100-sxm5, llama-3-8b), the worst case above its 40% target;"

@@ -110,11 +110,12 @@ run "$GW" --kb "$LOO" decide "$T/lora8.lua"
 # The line also holds the figures against their targets (15% at the median, 40% at most) and,
 # the maximum being above its target, names the worst row (tests/cli/llm_accuracy_words.sh).
 check_out "accuracy: decide says it in one line" \
-    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most (8x h100-sxm5, llama-3-8b), above its 15% and 40% targets; none is of this kind."
+    "Model accuracy: predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most (8x h100-sxm5, llama-3-8b, pre-training), above its 15% and 40% targets; none is of this kind."
 run "$GW" --kb "$LOO" report "$T/lora8.lua" --format md
 check_out "accuracy: the report says it" "**Model accuracy:** predicting each of the KB's 4 measured LLM results from the others, the speed model is 40% off at the median and 56% at most"
 words=$(printf '%s\n' "$OUT" | grep '^- \*\*Model accuracy:\*\*' | wc -w)
-[ "$words" -le 42 ] && pass "accuracy: the report's line is short ($words words with its label)" ||
+# at most 43 words: the worst row of another kind says its kind ("pre-training"), one word more
+[ "$words" -le 43 ] && pass "accuracy: the report's line is short ($words words with its label)" ||
     fail "accuracy: the report's line is short" "$words words"
 
 # A pre-training workload on the same KB reads its own kind first, and which way the worst row
