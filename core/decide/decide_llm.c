@@ -700,33 +700,6 @@ static void memory_words(gw_buf *b, const decide_option *o, int zero)
         buf_printf(b, " (%d replicas, one a GPU)", o->replicas);
 }
 
-/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
- * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
-static double model_flops_share(const decision *d)
-{
-    model_llm_setup s = d->llm_setup;
-    if (!s.checkpointing)
-        return 1;
-    double computed = model_llm_train_flops_per_token(&d->llm, &s);
-    s.checkpointing = 0;
-    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
-}
-
-double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb)
-{
-    model_llm_setup s = d->llm_setup;
-    model_memory m;
-    if (!workload_is_llm(d->w) || s.task == MODEL_INFERENCE || !s.checkpointing ||
-        o->replicas < 1 || o->tp < 1)
-        return 0;
-    s.checkpointing = 0;
-    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, 1, &m, NULL) != GW_OK ||
-        !(m.total_gb <= decide_option_memory_gb(o)))
-        return 0;
-    *gb = m.total_gb;
-    return 1 / model_flops_share(d);   /* FLOPs with the recomputation / without it */
-}
-
 /* Where the workload asks for full activation checkpointing and o would fit without it (at
  * its own layout), what the setting costs (decide_llm_checkpointing_unneeded).  Appended to
  * b. */
@@ -888,7 +861,7 @@ static void llm_method_train(decision *d, gw_buf *b)
         decide_llm_calibration_use(d, i);
         buf_printf(b, "%s%.0f%%", i ? ", " : "; with checkpointing's recomputation left out, "
                                              "the model FLOPs utilisation is ",
-                   d->llm_mfu * 100 * model_flops_share(d));
+                   d->llm_mfu * 100 * decide_llm_model_flops_share(d));
         decide_llm_calibration_vendors(d, " on ", b);
     }
     for (size_t i = 0; i < n; i++) {

@@ -163,6 +163,9 @@ view *decide_llm_view(const decision *d);
  * recomputed forward pass gone at the same utilisation (FLOPs with / without), and in *gb its
  * memory per GPU then; 0 otherwise. */
 double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb);
+/* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
+ * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
+double decide_llm_model_flops_share(const decision *d);
 void decide_llm_method(const decision *d, view *method);
 
 /* ---- the speed's terms beyond the roofline (decide_llm_terms.c) ---- */

@@ -1,6 +1,6 @@
 /* decide_llm_terms.c — the terms of a language model's speed beyond its roofline: attention's
- * FLOPs, the decode floor (every layer's fixed latency) and QLoRA's dequantisation, and their
- * words: in an option's speed and band, the method's lines (method.llm_terms) and
+ * FLOPs, the decode floor (every layer's fixed latency), QLoRA's dequantisation and activation
+ * checkpointing's recomputed pass, and their words: in an option's speed and band, the method's lines (method.llm_terms) and
  * llm.speed_terms in --json.  The figures are model.h's, each with its source. */
 #include "decide_llm.h"
 
@@ -172,3 +172,27 @@ view *decide_llm_method_terms(const decision *d, gw_buf *b)
     return terms;
 }
 
+double decide_llm_model_flops_share(const decision *d)
+{
+    model_llm_setup s = d->llm_setup;
+    if (!s.checkpointing)
+        return 1;
+    double computed = model_llm_train_flops_per_token(&d->llm, &s);
+    s.checkpointing = 0;
+    return model_llm_train_flops_per_token(&d->llm, &s) / computed;
+}
+
+double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb)
+{
+    model_llm_setup s = d->llm_setup;
+    model_memory m;
+    if (!workload_is_llm(d->w) || s.task == MODEL_INFERENCE || !s.checkpointing ||
+        o->replicas < 1 || o->tp < 1)
+        return 0;
+    s.checkpointing = 0;
+    if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, 1, &m, NULL) != GW_OK ||
+        !(m.total_gb <= decide_option_memory_gb(o)))
+        return 0;
+    *gb = m.total_gb;
+    return 1 / decide_llm_model_flops_share(d);   /* FLOPs with the recomputation / without it */
+}
