@@ -467,6 +467,11 @@ char *decide_no_recommendation_text(const decision *d, int *none_feasible)
                        "best ranked, ",
                    held, held == 1 ? "" : "s", held == 1 ? "is" : "are");
         label(&b, o);
+        if (o->committed > 0) {   /* the sum an approver would be asked for, once re-quoted */
+            buf_puts(&b, ", ");
+            units_format_money(&b, o->committed, d->w->currency, 0);
+            buf_puts(&b, " committed at that price");
+        }
         buf_printf(&b, ", is held back: %s", o->held_back_because ? o->held_back_because : "");
         checkpointing_hint(&b, d);
         return buf_detach(&b);

@@ -130,8 +130,10 @@ check_eq "infeasible serving: the closest has the smallest time per token, short
 job held 's/deadline_days = 2,/deadline_days = 3, price_max_age_days = 7,/'
 run "$GW" --kb "$K" decide "$W"
 check_rc "infeasible held back: exit 0" 0
-check_out "infeasible held back: the output says no option is recommended, and why" \
-    "No option is recommended: the 1 feasible option is held back; the best ranked, $BIG, is held back: "
+# The sum it would commit at its held-back price is said: its 60 hours of work at USD 2.00 an
+# hour = USD 120.
+check_out "infeasible held back: the output says no option is recommended, what it would commit, and why" \
+    "No option is recommended: the 1 feasible option is held back; the best ranked, $BIG, \$120 committed at that price, is held back: "
 check_out_not "infeasible held back: ...not that none is feasible" "No option is feasible"
 run "$GW" --kb "$K" decide "$W" --json
 check_eq "infeasible held back: the JSON's no_recommendation says held_back" \
