@@ -426,13 +426,13 @@ static void checkpointing_hint(gw_buf *b, const decision *d)
         if (o->feasible || o->held_back_because)
             continue;
         shortfall s = shortfall_of(d, o);
-        double gb = 0, faster = decide_llm_checkpointing_unneeded(d, o, &gb);
-        if (s.kind != SHORT_TIME || !(faster > 0) || o->hours_needed / faster > o->hours_available)
-            continue;
         int others = 0;
         for (int k = 0; k < SHORT_KINDS; k++)
             others |= k != SHORT_TIME && s.ratio[k] > 1;
-        if (others)
+        if (s.kind != SHORT_TIME || others)
+            continue;
+        double gb = 0, faster = decide_llm_checkpointing_unneeded(d, o, &gb);
+        if (!(faster > 0) || o->hours_needed / faster > o->hours_available)
             continue;
         buf_puts(b, "; the workload's activation checkpointing is what keeps ");
         label(b, o);

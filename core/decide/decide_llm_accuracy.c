@@ -4,7 +4,8 @@
  * of memory bandwidth), which rows calibrate a prediction, and the model's leave-one-out accuracy
  * over every such row of the KB (the workload's own calibrations: decide_llm_calibration.c).
  * The rule for which rows calibrate: those of the kind, narrowed in turn to the GPU vendor's
- * (its software stack), the training stack's (fully sharded, zero3, or not), the architecture's (mixture of experts or dense), the number format's
+ * (its software stack), the training stack's (fully sharded, zero3, or not), the
+ * architecture's (mixture of experts or dense), the number format's
  * (FP4 kernels reach a smaller share of their peak than FP8 ones: served at FP4, the KB's B200
  * rows imply 24% to 28% utilisation where its FP8 rows imply 31% to 40%), the model's own and
  * the layout's (context parallel or not: row_pref), each step kept only where it leaves 2 rows

@@ -140,7 +140,8 @@ typedef struct decide_llm_accuracy {
                                   * format's, 8 its model's, 16 its layout's, 256 its training
                                   * stack's (zero3 or not); 32 no other row of its kind, the
                                   * assumed figures; 64 and 128 its utilisation or bandwidth share
-                                  * read from wider rows, as none of the narrowed ones implies it) */
+                                  * read from wider rows, as none of the narrowed ones implies
+                                  * it) */
 } decide_llm_accuracy;
 /* Computes it over d's rows (decide_llm_rows_load); out is freed with
  * decide_llm_accuracy_free. */

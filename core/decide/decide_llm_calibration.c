@@ -250,8 +250,8 @@ static void stack_words(gw_buf *b, const decision *d, const struct decide_llm_ro
             buf_printf(b, "; %zu of them", same);
         else
             buf_puts(b, "; none of them");
-        buf_printf(b, " %sfully sharded (zero3) as the workload's training: fewer than %d such rows "
-                      "are usable, so rows of every sharding calibrate it",
+        buf_printf(b, " %sfully sharded (zero3) as the workload's training: fewer than %d such "
+                      "rows are usable, so rows of every sharding calibrate it",
                    shards ? "" : "not ", DECIDE_LLM_SAME_MODEL_ROWS);
     }
 }

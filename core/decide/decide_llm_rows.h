@@ -121,8 +121,9 @@ const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g);
  * shares of the same peak), then the training stack's (fully sharded data parallel, zero3, or
  * not: FSDP gathers every layer's parameters a step where Megatron's tensor and pipeline
  * parallel runs exchange activations; torchtitan's BF16 FSDP runs of Llama 3.1 8B on H100 imply
- * about 35% utilisation where Megatron's imply 50% and more), then the architecture's (a mixture of experts or a dense model: a
- * mixture reaches about half a dense model's utilisation), then the number format's (the
+ * about 35% utilisation where Megatron's imply 50% and more), then the architecture's (a
+ * mixture of experts or a dense model: a mixture reaches about half a dense model's
+ * utilisation), then the number format's (the
  * precision the row ran at: each format's kernels reach their own share of its peak), then the
  * model's own, then the layout's: whether each sequence is split over GPUs (context parallel).
  * The model charges a context-parallel group as a tensor-parallel one, one share of the link,

@@ -1,7 +1,8 @@
 /* decide_llm_terms.c — the terms of a language model's speed beyond its roofline: attention's
  * FLOPs, the decode floor (every layer's fixed latency), QLoRA's dequantisation and activation
- * checkpointing's recomputed pass, and their words: in an option's speed and band, the method's lines (method.llm_terms) and
- * llm.speed_terms in --json.  The figures are model.h's, each with its source. */
+ * checkpointing's recomputed pass, and their words: in an option's speed and band, the
+ * method's lines (method.llm_terms) and llm.speed_terms in --json.  The figures are model.h's,
+ * each with its source. */
 #include "decide_llm.h"
 
 #include <stdlib.h>

@@ -530,8 +530,8 @@ double model_llm_layer_latency_s(const model_llm *m);
  * and the replica generates sequences / tpot tokens a second (Little's law).  Weights read per
  * step: every weight of a dense model; a mixture of experts reads its other weights once and
  * of its routed experts (model_llm_expert_params) at most what active params leave a sequence
- * of a micro-batch, at their formats' sizes (moe_rest above).  The KV cache read is each GPU's share (model_llm_kv_share): a
- * latent cache is read whole by every tensor-parallel GPU.
+ * of a micro-batch, at their formats' sizes (moe_rest above).  The KV cache read is each GPU's
+ * share (model_llm_kv_share): a latent cache is read whole by every tensor-parallel GPU.
  * Attention data-parallel (s->attention_dp, tp GPUs, pp 1; SGLang's --enable-dp-attention,
  * TensorRT-LLM's enable_attention_dp): each GPU decodes its own sequences / tp, reading the
  * weights but the routed experts' whole, its share of the experts the replica's tokens touch

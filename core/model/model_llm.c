@@ -411,20 +411,16 @@ static double step_bytes(const model_llm *m, const model_llm_setup *s, int atten
     double active = m->active_params > 0 ? m->active_params : m->params;
     double wb = model_llm_weight_bytes(s->precision);
     double kv = model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
-    double experts = model_llm_expert_params(m);
+    double experts = model_llm_expert_params(m), rest = m->params - experts;
+    double rb = rest_weight_bytes(m, s->precision);
     if (attention_dp) {
         double touched = experts * fmin(1, m->experts_active / m->experts * batch);
-        return (m->params - experts) * gpus * rest_weight_bytes(m, s->precision) + touched * wb +
-               kv;
+        return rest * gpus * rb + touched * wb + kv;
     }
-    if (experts > 0) {
-        /* the rest read once, the routed experts the batch's sequences reach, at most all */
-        double rest = m->params - experts;
-        return rest * rest_weight_bytes(m, s->precision) +
-               fmin(experts, (active - rest) * batch) * wb +
-               kv * model_llm_kv_share(m, gpus) * gpus;
-    }
-    return fmin(m->params, active * batch) * wb + kv * model_llm_kv_share(m, gpus) * gpus;
+    double cache = kv * model_llm_kv_share(m, gpus) * gpus;
+    if (experts > 0)   /* the rest read once, the routed experts the batch reaches, at most all */
+        return rest * rb + fmin(experts, (active - rest) * batch) * wb + cache;
+    return fmin(m->params, active * batch) * wb + cache;
 }
 
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
@@ -460,7 +456,8 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
     out->prefill_flops = model_llm_prefill_flops(m, context);
     out->prefill_attention_flops = context * model_llm_attention_flops(m, context);
     /* attention data-parallel: a prompt on its own GPU, the replica's sequences / tp on each */
-    double prefill_gpus = attention_dp ? 1 : tp, prefills = attention_dp ? sequences / tp : sequences;
+    double prefill_gpus = attention_dp ? 1 : tp;
+    double prefills = attention_dp ? sequences / tp : sequences;
     out->prefill_s = out->prefill_flops / (tflops * 1e12 * mfu * prefill_gpus) + out->floor_s +
                      (attention_dp ? model_llm_alltoall_s(m, l, m->layers, context)
                                    : model_llm_allreduce_s(m, l, m->layers, context) +
