@@ -478,13 +478,10 @@ static int proxy_pairs(lua_State *L)
     return 3;
 }
 
-void luaapi_push_view_readonly(lua_State *L, const view *v)
+/* Pushes the views table, then the metatable of read-only views, making both the first time. */
+void luaapi_views_push(lua_State *L)
 {
-    luaL_checkstack(L, 8, "nested too deep");
-    if (view_kind(v) != VIEW_MAP && view_kind(v) != VIEW_LIST) {
-        push_value(L, v);
-        return;
-    }
+    luaL_checkstack(L, 4, "nested too deep");
     if (luaL_newmetatable(L, VIEW_MT)) {
         static const luaL_Reg mm[] = {{"__index", proxy_index},     {"__newindex", proxy_newindex},
                                       {"__len", proxy_len},         {"__pairs", proxy_pairs},
@@ -496,24 +493,40 @@ void luaapi_push_view_readonly(lua_State *L, const view *v)
         lua_pushboolean(L, 0);
         lua_setfield(L, -2, "__metatable");
     }
-    lua_pop(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, VIEWS_KEY);
-    push_proxy(L, v, lua_gettop(L));
-    lua_remove(L, -2);
+    lua_insert(L, -2);
+}
+
+void luaapi_push_view_readonly_in(lua_State *L, const view *v, int views)
+{
+    luaL_checkstack(L, 8, "nested too deep");
+    if (view_kind(v) != VIEW_MAP && view_kind(v) != VIEW_LIST) {
+        push_value(L, v);
+        return;
+    }
+    lua_createtable(L, 0, 0);
+    lua_pushvalue(L, views + 1);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_pushlightuserdata(L, (void *)v);
+    lua_rawset(L, views);
+}
+
+void luaapi_views_expire_in(lua_State *L, int views)
+{
+    lua_pushnil(L);
+    while (lua_next(L, views)) {   /* clearing a field during the traversal is allowed */
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_pushnil(L);
+        lua_rawset(L, views);
+    }
 }
 
 void luaapi_views_expire(lua_State *L)
 {
-    if (lua_getfield(L, LUA_REGISTRYINDEX, VIEWS_KEY) == LUA_TTABLE) {
-        int t = lua_gettop(L);
-        lua_pushnil(L);
-        while (lua_next(L, t)) {   /* clearing a field during the traversal is allowed */
-            lua_pop(L, 1);
-            lua_pushvalue(L, -1);
-            lua_pushnil(L);
-            lua_rawset(L, t);
-        }
-    }
+    if (lua_getfield(L, LUA_REGISTRYINDEX, VIEWS_KEY) == LUA_TTABLE)
+        luaapi_views_expire_in(L, lua_gettop(L));
     lua_pop(L, 1);
 }
 

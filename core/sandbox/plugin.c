@@ -822,7 +822,7 @@ plugin_batch *plugin_batch_new(view *const *args, size_t n)
 {
     static unsigned long long next_id;
     plugin_batch *b = gw_xcalloc(1, sizeof *b);
-    worker_encode_list(args, n, &b->encoded);
+    worker_encode_list_present(args, n, &b->encoded);
     b->n = n;
     b->id = ++next_id;
     return b;

@@ -408,14 +408,16 @@ static int each_trampoline(lua_State *L)
 {
     struct call_args *a = lua_touserdata(L, 1);
     lua_createtable(L, (int)a->nargs, 0);
+    luaapi_views_push(L);   /* at 5 and 6 */
     for (size_t i = 0; i < a->nargs; i++) {
         lua_pushvalue(L, 2);
-        luaapi_push_view_readonly(L, a->args[i]);
+        luaapi_push_view_readonly_in(L, a->args[i], 5);
         lua_pushvalue(L, 3);
         lua_call(L, 2, 1);
         lua_rawseti(L, 4, (lua_Integer)i + 1);
-        luaapi_views_expire(L);
+        luaapi_views_expire_in(L, 5);
     }
+    lua_settop(L, 4);
     return 1;
 }
 

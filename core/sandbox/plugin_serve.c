@@ -109,7 +109,7 @@ static int serve_call(struct states *st, lplugin *lp, const view *req, int each,
     const view *enc = view_map_get(req, "args");
     view *own = NULL;
     if (view_str(enc)) {
-        own = worker_decode(view_str(enc), view_str_len(enc), err);
+        own = worker_decode_own(view_str(enc), view_str_len(enc), err);
         if (!own)
             return GW_ESOFTWARE;
         if (each) {

@@ -89,7 +89,8 @@ static size_t get_u32(const unsigned char *b)
     return ((size_t)b[0] << 24) | ((size_t)b[1] << 16) | ((size_t)b[2] << 8) | b[3];
 }
 
-void worker_encode(const view *v, gw_buf *out)
+/* present: a map's null fields are left out (see worker_encode_list_present). */
+static void encode(const view *v, int present, gw_buf *out)
 {
     switch (view_kind(v)) {
     case VIEW_BOOL:
@@ -112,34 +113,53 @@ void worker_encode(const view *v, gw_buf *out)
         buf_putc(out, 'l');
         put_u32(out, view_len(v));
         for (size_t i = 0; i < view_len(v); i++)
-            worker_encode(view_list_at(v, i), out);
+            encode(view_list_at(v, i), present, out);
         break;
-    case VIEW_MAP:
+    case VIEW_MAP: {
+        size_t n = view_len(v), shown = n;
+        for (size_t i = 0; present && i < n; i++)
+            shown -= view_is_null(view_map_value_at(v, i));
         buf_putc(out, 'm');
-        put_u32(out, view_len(v));
-        for (size_t i = 0; i < view_len(v); i++) {
+        put_u32(out, shown);
+        for (size_t i = 0; i < n; i++) {
+            const view *item = view_map_value_at(v, i);
+            if (present && view_is_null(item))
+                continue;
             const char *k = view_map_key_at(v, i);
-            put_u32(out, strlen(k));
-            buf_puts(out, k);
-            worker_encode(view_map_value_at(v, i), out);
+            size_t kl = strlen(k);
+            put_u32(out, kl);
+            buf_append(out, k, kl);
+            encode(item, present, out);
         }
         break;
+    }
     default:
         buf_putc(out, 'n');
     }
 }
+
+void worker_encode(const view *v, gw_buf *out) { encode(v, 0, out); }
 
 void worker_encode_list(view *const *items, size_t n, gw_buf *out)
 {
     buf_putc(out, 'l');
     put_u32(out, n);
     for (size_t i = 0; i < n; i++)
-        worker_encode(items[i], out);
+        encode(items[i], 0, out);
+}
+
+void worker_encode_list_present(view *const *items, size_t n, gw_buf *out)
+{
+    buf_putc(out, 'l');
+    put_u32(out, n);
+    for (size_t i = 0; i < n; i++)
+        encode(items[i], 1, out);
 }
 
 struct reader {
     const unsigned char *p, *end;
     gw_error *err;
+    int trusted;   /* gpuwise's own encoding: a map's keys are unique (see worker_decode_own) */
 };
 
 static int take(struct reader *r, size_t n, const unsigned char **at)
@@ -190,7 +210,9 @@ static view *decode_container(struct reader *r, int map, int depth)
         view *item = decode_value(r, depth + 1);
         if (!item)
             break;
-        if (map)
+        if (map && r->trusted)
+            view_map_add(v, key, item);
+        else if (map)
             view_map_set(v, key, item);
         else
             view_list_push(v, item);
@@ -242,9 +264,10 @@ static view *decode_value(struct reader *r, int depth)
     }
 }
 
-view *worker_decode(const char *data, size_t len, gw_error *err)
+static view *decode(const char *data, size_t len, int trusted, gw_error *err)
 {
-    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, err};
+    struct reader r = {(const unsigned char *)data, (const unsigned char *)data + len, err,
+                       trusted};
     view *v = decode_value(&r, 0);
     if (v && r.p != r.end) {
         view_free(v);
@@ -252,6 +275,16 @@ view *worker_decode(const char *data, size_t len, gw_error *err)
         return NULL;
     }
     return v;
+}
+
+view *worker_decode(const char *data, size_t len, gw_error *err)
+{
+    return decode(data, len, 0, err);
+}
+
+view *worker_decode_own(const char *data, size_t len, gw_error *err)
+{
+    return decode(data, len, 1, err);
 }
 
 /* Appends v to out as one message: its length, then its encoding. */
@@ -377,6 +410,11 @@ static void limit_resources(const worker_limits *l, size_t inherited)
     (void)inherited;
 #endif
     worker_cpu_limit(l->cpu_seconds);
+    /* Under valgrind (no seccomp filter either, see confine) the worker keeps its files, so
+     * callgrind can write the worker's own profile (--trace-children=yes): with no file it
+     * printed only its count. */
+    if (RUNNING_ON_VALGRIND)
+        return;
     set_limit(RLIMIT_FSIZE, 0);
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_NPROC, 0);
