@@ -181,22 +181,30 @@ static plugin **rules_of(plugin_host *host, size_t *n)
     return rules;
 }
 
-/* Every rule's verdicts on option i (item i of results[r]), in rule order; counts them. */
+/* Every rule's verdicts on every option, option by option in rule order; counts them.
+ * results[r] holds rule r's [i, verdicts] for the options it said something of
+ * (plugin_call_batch), in option order: a cursor per rule walks it. */
 static int read_all_verdicts(decision *d, plugin **rules, size_t n_rules, view **results,
                              size_t *fired, gw_error *err)
 {
     size_t n = d->n_options;
+    size_t *next = gw_xcalloc(n_rules + 1, sizeof *next);
     int rc = GW_OK;
     for (size_t i = 0; i < n && rc == GW_OK; i++) {
         decide_option *o = &d->options[i];
         for (size_t r = 0; r < n_rules && rc == GW_OK; r++) {
+            const view *pair = view_list_at(results[r], next[r]);
+            if (!pair || view_num(view_list_at(pair, 0)) != (double)i)
+                continue;
+            next[r]++;
             plugin_info info;
             plugin_get_info(rules[r], &info);
             size_t before = o->n_verdicts;
-            rc = read_verdicts(d, o, &info, view_list_at(results[r], i), err);
+            rc = read_verdicts(d, o, &info, view_list_at(pair, 1), err);
             *fired += o->n_verdicts - before;
         }
     }
+    free(next);
     return rc;
 }
 

@@ -25,6 +25,7 @@
 #include "plugin.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -836,6 +837,25 @@ void plugin_batch_free(plugin_batch *b)
     }
 }
 
+/* Whether given is what a worker must send for a batch of n calls (plugin_serve.c,
+ * given_results): a list of [i, value] pairs, each i a whole number below n and above the one
+ * before. */
+static int given_valid(const view *given, size_t n)
+{
+    double last = -1;
+    if (view_kind(given) != VIEW_LIST || view_len(given) > n)
+        return 0;
+    for (size_t k = 0; k < view_len(given); k++) {
+        const view *pair = view_list_at(given, k);
+        double i = view_num(view_list_at(pair, 0));
+        if (view_kind(pair) != VIEW_LIST || view_len(pair) != 2 || !(i > last) ||
+            i >= (double)n || i != floor(i))
+            return 0;
+        last = i;
+    }
+    return 1;
+}
+
 int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
                       const plugin_arg *shared, view **results, gw_error *err)
 {
@@ -867,11 +887,11 @@ int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
     }
     char label[4400];
     snprintf(label, sizeof label, "%s: %s()", p->name ? p->name : p->path, fn);
-    if (rc == GW_OK && (view_kind(list) != VIEW_LIST || view_len(list) != n))
+    if (rc == GW_OK && !given_valid(list, n))
         rc = gw_error_set(err, GW_ESOFTWARE, "%s: its process broke the protocol", p->path);
     /* each call's value is checked on its own, with its own bounds, as each call was made */
-    for (size_t i = 0; rc == GW_OK && i < n; i++)
-        rc = plugin_values_check(view_list_at(list, i), label, err);
+    for (size_t i = 0; rc == GW_OK && i < view_len(list); i++)
+        rc = plugin_values_check(view_list_at(view_list_at(list, i), 1), label, err);
     if (rc == GW_OK)
         *results = list;
     else
@@ -883,11 +903,17 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err)
 {
     plugin_batch *b = plugin_batch_new(args, n);
-    view *list = NULL;
-    int rc = plugin_call_batch(p, fn, b, shared, &list, err);
+    view *given = NULL;
+    int rc = plugin_call_batch(p, fn, b, shared, &given, err);
     for (size_t i = 0; i < n; i++)
-        outs[i] = rc == GW_OK ? view_copy(view_list_at(list, i)) : NULL;
-    view_free(list);
+        outs[i] = rc == GW_OK ? view_null() : NULL;
+    for (size_t k = 0; k < view_len(given); k++) {
+        const view *pair = view_list_at(given, k);
+        size_t i = (size_t)view_num(view_list_at(pair, 0));
+        view_free(outs[i]);
+        outs[i] = view_copy(view_list_at(pair, 1));
+    }
+    view_free(given);
     plugin_batch_free(b);
     return rc;
 }

@@ -74,19 +74,21 @@ typedef struct plugin_arg plugin_arg;
 plugin_arg *plugin_arg_new(const view *v);
 void plugin_arg_free(plugin_arg *a);
 /* Calls fn once for each of the n args (fn(args[i], shared)) and puts what each call returned
- * in outs[i].  Each args[i] is shown as a read-only table whose fields are converted only when
- * the plugin reads them, valid during its own call only (a rule reads a few fields of each
- * option).  The n calls run inside one protected call, so the plugin's limits apply to them
- * together.  On failure every outs[i] is NULL. */
+ * in outs[i] (null where it returned nil or an empty table).  Each args[i] is shown as a
+ * read-only table whose fields are converted only when the plugin reads them, valid during its
+ * own call only (a rule reads a few fields of each option).  The n calls run inside one
+ * protected call, so the plugin's limits apply to them together.  On failure every outs[i] is
+ * NULL. */
 int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err);
 /* The arguments of several plugin_call_each-like calls, encoded once for the workers: every
  * rule of a decision is given the same options, and encoding them again per rule cost 18 M
  * instructions a report (105 M a `rent:*` decision on a grown KB).  The batch holds its own
  * copy: args may change or go once it is made.  plugin_call_batch is plugin_call_each over
- * the batch's arguments, with what the calls returned in one list, *results (item i: the call
- * for args[i]; the caller frees it, NULL on failure) instead of a copy of each; a worker that
- * holds the batch already is not sent it again. */
+ * the batch's arguments, with what the calls returned in one list, *results, of the calls
+ * that returned something (not nil, not an empty table: most calls of a rule), each as a pair
+ * [i, value] for the call for args[i] (i from 0, in order; the caller frees the list, NULL on
+ * failure); a worker that holds the batch already is not sent it again. */
 typedef struct plugin_batch plugin_batch;
 plugin_batch *plugin_batch_new(view *const *args, size_t n);
 void plugin_batch_free(plugin_batch *b);

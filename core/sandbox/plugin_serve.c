@@ -101,6 +101,25 @@ static int keep_shared(struct states *st, const view *req)
     return 1;
 }
 
+/* What the n calls of an "each" returned, as plugin_call_batch reads it: [i, value] for each
+ * call i (from 0) that returned something, nil and an empty table being nothing (most calls of
+ * a rule: 6,716 of a grown `rent:*` decision's 7,350).  Takes outs[i]. */
+static view *given_results(view **outs, size_t n)
+{
+    view *given = view_list();
+    for (size_t i = 0; i < n; i++) {
+        if (view_is_null(outs[i]) || ((view_kind(outs[i]) == VIEW_LIST ||
+                                       view_kind(outs[i]) == VIEW_MAP) && !view_len(outs[i]))) {
+            view_free(outs[i]);
+            continue;
+        }
+        view *pair = view_list_push(given, view_list());
+        view_list_push(pair, view_number((double)i));
+        view_list_push(pair, outs[i]);
+    }
+    return given;
+}
+
 /* "call" and "each".  An "each" carries its arguments encoded in the string "args", kept for
  * the next "each", or "args_same" to use them again. */
 static int serve_call(struct states *st, lplugin *lp, const view *req, int each, view **result,
@@ -132,11 +151,8 @@ static int serve_call(struct states *st, lplugin *lp, const view *req, int each,
         int has_shared = keep_shared(st, req);
         lplugin_shared sh = {st->shared, st->shared_id};
         rc = lplugin_call_each(lp, fn, av, n, has_shared ? &sh : NULL, outs, err);
-        if (rc == GW_OK) {
-            *result = view_list();
-            for (size_t i = 0; i < n; i++)
-                view_list_push(*result, outs[i]);
-        }
+        if (rc == GW_OK)
+            *result = given_results(outs, n);
         free(outs);
     }
     free(av);
