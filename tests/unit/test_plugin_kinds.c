@@ -262,11 +262,14 @@ static void test_shared_argument_reaches_every_plugin(void **state)
     view *first = NULL, *second = NULL;
     assert_int_equal(plugin_call_batch(echo, "evaluate", b, shared, &first, &err), GW_OK);
     assert_int_equal(plugin_call_batch(shout, "evaluate", b, shared, &second, &err), GW_OK);
-    /* item 0 of each: the option's verdicts; echo says "<id> <workload name> <calls so far>",
-     * shout "<id> <workload name>!" */
-    const view *said = view_list_at(view_list_at(first, 0), 0);
+    /* each gives one pair, [0, verdicts]: option 0 said something; echo says "<id> <workload
+     * name> <calls so far>", shout "<id> <workload name>!" */
+    assert_int_equal(view_len(first), 1);
+    assert_true(view_num(view_list_at(view_list_at(first, 0), 0)) == 0);
+    const view *said = view_list_at(view_list_at(view_list_at(first, 0), 1), 0);
     assert_string_equal(view_str(view_map_get(said, "because")), "a team 1");
-    said = view_list_at(view_list_at(second, 0), 0);
+    assert_int_equal(view_len(second), 1);
+    said = view_list_at(view_list_at(view_list_at(second, 0), 1), 0);
     assert_string_equal(view_str(view_map_get(said, "because")), "a team!");
     view_free(first);
     view_free(second);
