@@ -5,7 +5,8 @@
 # predictions), both at the 80th percentile (nearest rank: the ceil(0.8 x n)-th smallest); an
 # option whose GPU's own rows calibrate it keeps its calibration's band.
 # The fixture (tests/fixtures/llm_band/unseen.csv): LoRA rows of Llama 3 8B at bf16, 256 tokens,
-# 8 GPUs each; value = a chosen utilisation x its layout's share x 8 x the GPU's dense BF16 rate /
+# 8 GPUs each, no global batch stated (no data-parallel exchange charged:
+# tests/cli/llm_data_parallel.sh charges one); value = a chosen utilisation x its layout's share x 8 x the GPU's dense BF16 rate /
 # (4 x 8.030e9 = 3.212e10 FLOPs a token); the model's attention (x 1.012536 at 256 tokens) scales
 # every row alike, so the errors are the chosen figures':
 #   H1-H3: H100, no context parallelism, 30%, 34%, 38% (73,935.2  83,793.3  93,651.3)
