@@ -278,18 +278,17 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
     double slowdown = model_llm_train_slowdown(&d->llm_setup);
     double one = mfu * rate * 1e12 / fpt / slowdown;
-    double replica = one * o->tp * tp_efficiency(o);
     int dp = o->replicas;
-    double eff = 1;
-    double exchange = d->gradient_bytes / o->tp;
+    double eff, exchange = d->gradient_bytes / o->tp;
     double tokens = decide_llm_tokens_per_step(d->w);
-    if (dp > 1 && o->hosts > 1)
-        eff = model_scaling_efficiency_hosts(dp / o->hosts, o->hosts, replica, tokens, exchange,
-                                             o->link_gbs, o->network_gbps / 8);
-    else if (dp > 1)
-        eff = model_scaling_efficiency(dp, replica, tokens, exchange, o->link_gbs);
-    o->efficiency = eff * tp_efficiency(o);
-    o->throughput = replica * dp * eff;
+    decide_llm_train_layout l = {.tp = o->tp, .cp = 1, .pp = 1, .vp = 1, .nvlink = o->nvlink,
+                                 .micro_batches = NAN, .replicas = dp, .hosts = o->hosts,
+                                 .per_host = o->count / (o->hosts > 1 ? o->hosts : 1),
+                                 .step_tokens = tokens, .exchange_bytes = exchange,
+                                 .link_gbs = o->link_gbs, .network_gbs = o->network_gbps / 8};
+    decide_llm_train_layout_share(&l);
+    o->throughput = decide_llm_train_tokens(&l, o->count, one, &eff);
+    o->efficiency = eff * l.share;
     train_band(d, o);
     decide_llm_dequant_band(d, o);
     decide_precision_speedup_band(d, o, &sp);

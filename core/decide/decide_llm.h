@@ -141,12 +141,28 @@ typedef struct decide_llm_train_layout {
     double imbalance, extra_work;
     double share;              /* link_share x (1 - bubble) / (imbalance x (1 + extra_work)):
                                 * of the GPUs' compute, what is left for the model's FLOPs */
+    /* Its data parallel (decide_llm_train_tokens; replicas 0 or 1: none): replicas of tp x cp x
+     * pp GPUs over hosts machines of per_host GPUs, the tokens a replica takes a step, the
+     * bytes each GPU's ring all-reduces a step (model_llm_exchange_bytes over its tp x pp
+     * shard), over link_gbs within a machine and network_gbs (GB/s, all of a machine's ports)
+     * across them. */
+    int replicas, hosts, per_host;
+    double step_tokens, exchange_bytes, link_gbs, network_gbs;
 } decide_llm_train_layout;
 
 /* Fills l's link_share, bubble and share from its widths; returns l->share.  The one charge for
  * a layout, the workload's and a measured row's alike; expert parallelism's all-to-all is not
  * charged (the model has no measured figure for it). */
 double decide_llm_train_layout_share(decide_llm_train_layout *l);
+/* The tokens/s gpus GPUs of layout l train at when each computes `one` tokens/s at its
+ * utilisation (its rate x utilisation / FLOPs a token): gpus x one x l->share x the data-parallel
+ * efficiency of l's replicas at a replica's rate, tp x cp x pp x one x share
+ * (model_scaling_efficiency_hosts: compute / (compute x (1 + sync) + all-reduce), 1 for one
+ * replica); that efficiency in *dp_efficiency.  The one path a workload's training speed and a
+ * measured row's prediction both take, so a utilisation calibrated on rows is the GPUs' own,
+ * each row's exchange divided out, and an option pays only its own. */
+double decide_llm_train_tokens(const decide_llm_train_layout *l, int gpus, double one,
+                               double *dp_efficiency);
 /* The layout b states for gpu g (its tensor, pipeline and context widths, virtual stages,
  * micro- and global batch: an unstated width is 1, unstated batches leave the micro-batches
  * unknown, so no bubble), share filled; over the board's link where g has one.  Where b states

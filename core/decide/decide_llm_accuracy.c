@@ -1,5 +1,6 @@
 /* decide_llm_accuracy.c — the measured language-model results as the model reads them: each
- * row's kind and scenario, the share it implies (training: the model FLOPs utilisation; serving:
+ * row's kind and scenario, the share it implies (training: the utilisation its GPUs computed at,
+ * its layout's and data parallel's charges divided out, as an option's speed is charged; serving:
  * the utilisation of prefill and compute-bound decode, or a bandwidth-bound decode step's share
  * of memory bandwidth), which rows calibrate a prediction, and the model's leave-one-out accuracy
  * over every such row of the KB (the workload's own calibrations: decide_llm_calibration.c).
@@ -8,7 +9,8 @@
  * architecture's (mixture of experts or dense), the number format's
  * (FP4 kernels reach a smaller share of their peak than FP8 ones: served at FP4, the KB's B200
  * rows imply 24% to 28% utilisation where its FP8 rows imply 31% to 40%), the model's own and
- * the layout's (context parallel or not: row_pref), each step kept only where it leaves 2 rows
+ * the layout's (context parallel or not) and, training, the GPU architecture's (row_pref), each
+ * step kept only where it leaves 2 rows
  * (DECIDE_LLM_SAME_MODEL_ROWS); a share none of the rows kept implies (a stream's bandwidth
  * among offline rows that imply utilisation) is read from the narrowest wider set that implies
  * it; rows measured with speculative decoding never calibrate.  Its view is
@@ -158,14 +160,17 @@ void decide_llm_rows_free(decision *d)
     free(st->cal_implied);
     for (size_t i = 0; i < st->n_cals; i++) {
         free(st->cals[i].vendor);
+        free(st->cals[i].architecture);
         free(st->cals[i].used);
         free(st->cals[i].scope);
         free(st->cals[i].words);
         free(st->cals[i].band_basis);
     }
     free(st->cals);
-    for (size_t i = 0; i < st->n_vendors; i++)
+    for (size_t i = 0; i < st->n_vendors; i++) {
         free(st->vendors[i].vendor);
+        free(st->vendors[i].architecture);
+    }
     free(st->vendors);
     free(st);
     d->llm_rows = NULL;
@@ -353,35 +358,120 @@ static double serve_predict(const model_llm *m, const llm_row *r, const llm_scen
     return best;
 }
 
-/* The tokens/s the model gives r at the shares mfu and bandwidth: training, the GPUs' rate x
- * utilisation x what its stated layout leaves of it (decide_llm_row_train_layout: its
- * tensor- and context-parallel group's link, its pipeline's bubble) / FLOPs a token, its
- * stated recomputation included (row_train_flops); serving,
- * serve_predict.  *bandwidth_bound: serving's decode step
- * is bound by memory bandwidth.  NaN where the KB lacks the GPU's rate or bandwidth. */
+/* The network between the machines of a published multi-machine training run, a GPU's share
+ * of it (Gb/s): the DGX H100's eight 400 Gb/s ConnectX-7 ports for its 8 GPUs
+ * (nvidia-dgx-h100-datasheet, the KB's dgx-h100), the rail-optimised InfiniBand of the
+ * clusters NVIDIA's, Meta's and MLPerf's runs name; a GPU of a KB system that states its
+ * network takes that system's. */
+#define ROW_NETWORK_GBPS_PER_GPU 400.0
+
+/* The machines r's GPUs are in: per_host GPUs each (its KB system's, the largest: a GB200
+ * NVL72 rack's 72 in one NVLink domain; else a server's 8) and their ports together (GB/s). */
+static void row_machines(const decision *d, const llm_row *r, int *per_host, double *network_gbs)
+{
+    double per_gpu = ROW_NETWORK_GBPS_PER_GPU;
+    *per_host = DECIDE_SERVER_PER_HOST;
+    for (size_t i = 0; r->gpu && i < d->n_systems; i++) {
+        const kb_system *sys = &d->systems[i];
+        if (!decide_str_eq(sys->gpu, r->gpu->id) || !(sys->gpu_count >= *per_host))
+            continue;
+        *per_host = (int)sys->gpu_count;
+        if (sys->network_gbps > 0)
+            per_gpu = sys->network_gbps / sys->gpu_count;
+    }
+    *network_gbs = per_gpu * *per_host / 8;
+}
+
+/* r's stated layout (decide_llm_row_train_layout) with its data parallel: count / (tp x cp x
+ * pp) replicas, each global batch / replicas sequences a step, every GPU all-reducing its
+ * tp x pp shard of what is trained (model_llm_exchange_bytes at its sharding: x 1.5 under
+ * zero3; a mixture's experts split over its expert_parallel GPUs), over the board's link in a
+ * machine and row_machines' network across them. */
+static void row_train_layout(const decision *d, const llm_row *r, const llm_scenario *sc,
+                             const model_llm_setup *s, decide_llm_train_layout *l)
+{
+    const model_llm *m = decide_llm_row_model(d, r);
+    const kb_benchmark *b = r->b;
+    decide_llm_row_train_layout(b, r->gpu, m, l);
+    int gpus = l->tp * l->cp * l->pp, count = (int)b->gpu_count;
+    l->replicas = count / gpus;
+    /* A row that states no global batch (no layout: schema 12's rows) says nothing of what its
+     * replicas exchange against: its GPUs' rate is taken whole, as before layouts were read. */
+    if (l->replicas < 2 || !(b->global_batch > 0)) {
+        l->replicas = 1;
+        return;
+    }
+    model_llm_setup trained = *s;
+    trained.zero = decide_str_eq(b->sharding, "zero3")   ? 3
+                   : decide_str_eq(b->sharding, "zero2") ? 2
+                   : decide_str_eq(b->sharding, "zero1") ? 1 : 0;
+    double bytes = model_llm_exchange_bytes(m, &trained);
+    double experts = model_llm_expert_params(m);
+    if (s->method == MODEL_TUNE_FULL && b->expert_parallel > 1 && experts > 0 && m->params > 0)
+        bytes *= 1 - experts / m->params * (1 - 1 / b->expert_parallel);
+    l->exchange_bytes = bytes / (l->tp * l->pp);
+    l->step_tokens = b->global_batch * sc->input / l->replicas;
+    int nvlink = decide_gpu_board_link(r->gpu);
+    l->link_gbs = model_link_gbs(nvlink, r->gpu->nvlink_gbs, r->gpu->pcie_gen,
+                                 r->gpu->pcie_lanes, decide_gpu_p2p(r->gpu));
+    row_machines(d, r, &l->per_host, &l->network_gbs);
+    l->hosts = (count + l->per_host - 1) / l->per_host;
+}
+
+/* A training row's GPUs' tokens/s at full utilisation before any charge (count x rate / FLOPs
+ * a token, its stated recomputation included: row_train_flops) and its layout l; NaN where the
+ * KB lacks the GPU's rate. */
+static double train_peak(const decision *d, const llm_row *r, const llm_scenario *sc,
+                         decide_llm_train_layout *l)
+{
+    const model_llm *m = decide_llm_row_model(d, r);
+    double rate = r->gpu ? decide_llm_rate(d, r->gpu, sc->precision, 1) : NAN;
+    if (!(rate > 0))
+        return NAN;
+    model_llm_setup s = setup_of(r, sc);
+    row_train_layout(d, r, sc, &s, l);
+    return r->b->gpu_count * rate * 1e12 / row_train_flops(m, r, &s);
+}
+
+double decide_llm_row_train_efficiency(const decision *d, const llm_row *r,
+                                       const llm_scenario *sc, double mfu)
+{
+    decide_llm_train_layout l;
+    double peak = train_peak(d, r, sc, &l), eff = NAN;
+    if (peak > 0)
+        decide_llm_train_tokens(&l, (int)r->b->gpu_count, mfu * peak / r->b->gpu_count, &eff);
+    return eff;
+}
+
+/* The tokens/s the model gives r at the shares mfu and bandwidth: training, as a workload's
+ * speed is (decide_llm_train_tokens): the GPUs' rate x utilisation / FLOPs a token, its stated
+ * recomputation included (row_train_flops), x what its stated layout leaves of it
+ * (decide_llm_row_train_layout: its tensor- and context-parallel group's link, its pipeline's
+ * bubble) x its data-parallel efficiency (row_train_layout); serving, serve_predict.
+ * *bandwidth_bound: serving's decode step is bound by memory bandwidth.  NaN where the KB
+ * lacks the GPU's rate or bandwidth. */
 static double predict(const decision *d, const llm_row *r, const llm_scenario *sc, double mfu,
                       double bandwidth, int *bandwidth_bound)
 {
-    const model_llm *m = decide_llm_row_model(d, r);
-    double rate = r->gpu ? decide_llm_rate(d, r->gpu, sc->precision, r->kind != DECIDE_LLM_SERVE) : NAN;
     *bandwidth_bound = 0;
-    if (!(rate > 0))
-        return NAN;
     if (r->kind != DECIDE_LLM_SERVE) {
-        model_llm_setup s = setup_of(r, sc);
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
-        return mfu * r->b->gpu_count * rate * 1e12 * l.share / row_train_flops(m, r, &s);
+        double peak = train_peak(d, r, sc, &l);
+        return decide_llm_train_tokens(&l, (int)r->b->gpu_count, mfu * peak / r->b->gpu_count,
+                                       NULL);
     }
-    if (!(r->gpu->memory_bandwidth_gbs > 0))
+    const model_llm *m = decide_llm_row_model(d, r);
+    double rate = r->gpu ? decide_llm_rate(d, r->gpu, sc->precision, 0) : NAN;
+    if (!(rate > 0) || !(r->gpu->memory_bandwidth_gbs > 0))
         return NAN;
     return serve_predict(m, r, sc, rate, mfu, bandwidth, bandwidth_bound);
 }
 
-/* The share r implies at sc: training's utilisation in closed form (tokens/s are in proportion
- * to it); serving's by halving the range, the share that binds at the KB's assumed figures
- * (bandwidth where a decode step is bound by it, else utilisation), the other held at its
- * assumed figure. */
+/* The share r implies at sc, by halving the range: the one at which the model (predict) gives
+ * r's tokens/s.  Training: the GPUs' own utilisation, its layout's and data parallel's charges
+ * divided out (no closed form: the exchange takes a larger share of a faster step); serving:
+ * the share that binds at the KB's assumed figures (bandwidth where a decode step is bound by
+ * it, else utilisation), the other held at its assumed figure. */
 llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const llm_scenario *sc)
 {
     double mfu0 = d->facts[KB_ASSUMED_LLM_MFU].value;
@@ -391,31 +481,32 @@ llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const ll
     double at_assumed = predict(d, r, sc, mfu0, bw0, &bound);
     if (isnan(at_assumed) || !(r->b->value > 0) || !(r->b->gpu_count >= 1))
         return im;
-    if (r->kind != DECIDE_LLM_SERVE) {
-        im.value = r->b->value / at_assumed * mfu0;
-    } else {
+    if (r->kind == DECIDE_LLM_SERVE)
         im.share = bound ? SHARE_BANDWIDTH : SHARE_UTILISATION;
-        double lo = SHARE_SEARCH_LOW, hi = SHARE_SEARCH_HIGH;
-        for (int i = 0; i < 60; i++) {
-            double mid = sqrt(lo * hi);   /* halving on a log scale: a share spans decades */
-            double got = im.share == SHARE_BANDWIDTH ? predict(d, r, sc, mfu0, mid, &bound)
-                                                     : predict(d, r, sc, mid, bw0, &bound);
-            if (got < r->b->value)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        im.value = hi >= SHARE_SEARCH_HIGH * 0.999 ? INFINITY : hi;
+    /* solved: a training row's data-parallel exchange takes a larger share of a faster step */
+    double lo = SHARE_SEARCH_LOW, hi = SHARE_SEARCH_HIGH;
+    for (int i = 0; i < 60; i++) {
+        double mid = sqrt(lo * hi);   /* halving on a log scale: a share spans decades */
+        double got = im.share == SHARE_BANDWIDTH ? predict(d, r, sc, mfu0, mid, &bound)
+                                                 : predict(d, r, sc, mid, bw0, &bound);
+        if (got < r->b->value)
+            lo = mid;
+        else
+            hi = mid;
     }
-    /* A training row's utilisation is its GPUs' before its layout's charge; what bounds it is
-     * what the GPUs delivered, the figure published utilisations are (their share of it). */
+    im.value = hi >= SHARE_SEARCH_HIGH * 0.999 ? INFINITY : hi;
+    if (r->kind != DECIDE_LLM_SERVE && isfinite(im.value))   /* exact where it is in proportion */
+        im.value *= r->b->value / predict(d, r, sc, im.value, bw0, &bound);
+    /* A training row's utilisation is its GPUs' before its layout's and its data parallel's
+     * charges; what bounds it is what the GPUs delivered, the figure published utilisations
+     * are: tokens/s x FLOPs a token / (GPUs x rate). */
     double delivered = im.value;
     if (r->kind != DECIDE_LLM_SERVE) {
         decide_llm_train_layout l;
-        decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
-        delivered *= l.share;
+        delivered = r->b->value / train_peak(d, r, sc, &l);
     }
-    im.over = delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
+    im.over = isinf(im.value) ||
+              delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
                                                        : DECIDE_LLM_UTILISATION_MAX);
     return im;
 }
@@ -459,12 +550,28 @@ static int passes(const llm_row *r, const row_pref *p, int step)
         return decide_llm_row_splits_sequence(r) == p->splits_sequence;
     if (step == NARROW_STACK)
         return decide_llm_row_shards(r) == p->shards;
+    if (step == NARROW_ARCH)
+        return r->gpu && decide_str_eq(r->gpu->architecture, p->architecture);
     return decide_str_eq(r->model_id, p->model_id);
+}
+
+/* Whether p asks for the narrowing `step`. */
+static int wanted(const row_pref *p, int step)
+{
+    switch (step) {
+    case NARROW_VENDOR: return p->vendor != NULL;
+    case NARROW_ARCH: return p->architecture != NULL;
+    case NARROW_STACK: return p->shards >= 0;
+    case NARROW_MOE: return p->moe >= 0;
+    case NARROW_FORMAT: return p->format != NULL;
+    case NARROW_MODEL: return p->model_id != NULL;
+    default: return p->splits_sequence >= 0;
+    }
 }
 
 /* The narrowings in the order they are taken (row_pref). */
 static const int narrow_steps[] = {NARROW_VENDOR, NARROW_STACK, NARROW_MOE, NARROW_FORMAT,
-                                   NARROW_MODEL, NARROW_LAYOUT};
+                                   NARROW_MODEL, NARROW_LAYOUT, NARROW_ARCH};
 #define N_NARROW_STEPS ((int)(sizeof narrow_steps / sizeof narrow_steps[0]))
 
 /* Marks in keep the rows of rows[0..n) that calibrate a model of kind: every usable one, narrowed
@@ -476,12 +583,10 @@ size_t decide_llm_rows_select(const llm_row *rows, const llm_implied *im, size_t
     *narrowed = 0;
     for (size_t i = 0; i < n; i++)
         kept += keep[i] = (unsigned char)usable(rows, im, i, kind, skip);
-    int wanted[] = {p->vendor != NULL, p->shards >= 0, p->moe >= 0, p->format != NULL,
-                    p->model_id != NULL, p->splits_sequence >= 0};
     for (int k = 0; k < N_NARROW_STEPS; k++) {
         int step = narrow_steps[k];
         size_t narrow = 0;
-        if (!wanted[k])
+        if (!wanted(p, step))
             continue;
         for (size_t i = 0; i < n; i++)
             narrow += keep[i] && passes(&rows[i], p, step);
@@ -552,6 +657,8 @@ double decide_llm_widened_share(const decision *d, const llm_row *rows, const ll
             p.format = NULL;
         else if (step == NARROW_MOE)
             p.moe = -1;
+        else if (step == NARROW_ARCH)
+            p.architecture = NULL;
         else
             p.vendor = NULL;
         int wider;
@@ -575,11 +682,12 @@ static double loo_predict(const decision *d, const llm_row *rows, const llm_impl
     int mfu_rows, bw_rows, bound;
     double mfu, bandwidth;
     const llm_row *r = &rows[i];
-    row_pref p = {NULL, -1, NULL, NULL, -1, -1};
+    row_pref p = {NULL, -1, NULL, NULL, -1, -1, NULL};
     if (prefer)
         p = (row_pref){r->gpu ? r->gpu->vendor : NULL, r->has_model ? decide_llm_row_moe(r) : -1,
                        r->b->precision, r->model_id, decide_llm_row_splits_sequence(r),
-                       decide_llm_row_shards(r)};
+                       decide_llm_row_shards(r),
+                       r->gpu && r->kind != DECIDE_LLM_SERVE ? r->gpu->architecture : NULL};
     if (!decide_llm_rows_select(rows, im, n, r->kind, &p, i, keep, narrowed))
         *narrowed = NO_ROWS;   /* the KB's assumed figures (decide_llm_rows_shares) */
     decide_llm_rows_shares(d, im, keep, n, &mfu, &bandwidth, &mfu_rows, &bw_rows);

@@ -138,7 +138,8 @@ typedef struct decide_llm_accuracy {
     unsigned short *narrowed;    /* the narrowings its calibration took (decide_llm_rows.h's
                                   * NARROW_: 1 its vendor's, 2 its architecture's, 4 its number
                                   * format's, 8 its model's, 16 its layout's, 256 its training
-                                  * stack's (zero3 or not); 32 no other row of its kind, the
+                                  * stack's (zero3 or not), 512 its GPU architecture's
+                                  * (training); 32 no other row of its kind, the
                                   * assumed figures; 64 and 128 its utilisation or bandwidth share
                                   * read from wider rows, as none of the narrowed ones implies
                                   * it) */

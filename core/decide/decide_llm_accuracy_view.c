@@ -36,6 +36,8 @@ static const char *left_out_why(const decision *d, const llm_calibration *c, con
     switch (decide_llm_row_left_out_step(d, c, r, im)) {
     case NARROW_VENDOR:
         return "narrowed to the options' GPU vendor's rows";
+    case NARROW_ARCH:
+        return "narrowed to the options' GPU architecture's rows";
     case NARROW_STACK:
         return "narrowed to the workload's sharding's rows (fully sharded, zero3, or not)";
     case NARROW_MOE:
@@ -62,10 +64,16 @@ static void calibration_view(decision *d, view *v)
         const llm_calibration *c = &st->cals[k];
         view *m = view_list_push(list, view_map());
         view_map_set_str(m, "vendor", c->vendor);
+        view_map_set_str(m, "architecture", c->architecture);
         view *vendors = view_map_set(m, "gpu_vendors", view_list());
-        for (size_t i = 0; i < st->n_vendors; i++)
-            if (st->vendors[i].cal == k && st->vendors[i].vendor)
+        for (size_t i = 0; i < st->n_vendors; i++) {
+            size_t j = 0;   /* once a vendor, whatever architectures of it take it */
+            while (j < i && !(st->vendors[j].cal == k &&
+                              decide_str_eq(st->vendors[j].vendor, st->vendors[i].vendor)))
+                j++;
+            if (st->vendors[i].cal == k && st->vendors[i].vendor && j == i)
                 view_list_push(vendors, view_string(st->vendors[i].vendor));
+        }
         view_map_set_str(m, "kind", decide_llm_kind_name(kind));
         view_map_set_str(m, "scope", c->scope);
         view_map_set_str(m, "basis", c->words);
@@ -97,6 +105,8 @@ static void narrowed_view(view *row, const llm_row *r, int narrowed)
     gw_buf b = GW_BUF_INIT;
     if (narrowed & NARROW_VENDOR)
         buf_printf(&b, "%s", r->gpu->vendor);
+    if (narrowed & NARROW_ARCH)
+        buf_printf(&b, "%s%s", b.len ? ", " : "", r->gpu->architecture);
     if (narrowed & NARROW_STACK)
         buf_printf(&b, "%s%s", b.len ? ", " : "", decide_llm_row_shards(r) ? "zero3" : "not zero3");
     if (narrowed & NARROW_MOE)
@@ -272,6 +282,12 @@ void decide_llm_accuracy_view(decision *d, view *v)
             view_map_set_num(row, "pipeline_bubble", l.bubble);
             view_map_set_num(row, "stage_imbalance", l.imbalance > 1 ? l.imbalance : 1);
             view_map_set_num(row, "extra_work", l.extra_work);
+            llm_scenario sc;   /* its data parallel's share at the utilisation it implies */
+            int known = !isnan(a.implied[i]) && decide_llm_row_scenario(&st->rows[i], NULL, &sc);
+            view_map_set_num(row, "data_parallel_efficiency",
+                             known ? decide_llm_row_train_efficiency(d, &st->rows[i], &sc,
+                                                                     a.implied[i])
+                                   : NAN);
         }
         if (!isnan(a.predicted[i]))
             narrowed_view(row, &st->rows[i], a.narrowed[i]);

@@ -41,11 +41,13 @@ static void trace_rows(decision *d, const struct decide_llm_rows *st, const llm_
         } else if (c->used[i] && kind != DECIDE_LLM_SERVE) {
             decide_llm_train_layout l;
             decide_llm_row_train_layout(r->b, r->gpu, decide_llm_row_model(d, r), &l);
+            double dp = decide_llm_row_train_efficiency(d, r, &im->scenario, im->value);
             decide_trace(d, "LLM calibration: %s: used, %.1f%% utilisation (its stated layout "
                             "leaves %.1f%% of its GPUs' compute: %.0f%% over the tensor x "
-                            "context parallel group's link, a %.1f%% pipeline bubble)",
+                            "context parallel group's link, a %.1f%% pipeline bubble; its data "
+                            "parallel %.1f%% of the rest: it delivered %.1f%%)",
                          buf_cstr(&b), im->value * 100, l.share * 100, l.link_share * 100,
-                         l.bubble * 100);
+                         l.bubble * 100, dp * 100, im->value * l.share * dp * 100);
             if (l.bubble > 0)
                 decide_cite(d, "megatron-lm-pipeline-paper");
         } else if (c->used[i]) {
@@ -117,12 +119,13 @@ static int workload_shards(const decision *d)
  * stack's (zero3 or not), architecture's, number format's and model's, and rows that split no
  * sequence (a decision's layouts never do).  The rows of the workload's own benchmark are the
  * ones it names: none narrowed away. */
-static row_pref workload_pref(const decision *d, const char *vendor)
+static row_pref workload_pref(const decision *d, const char *vendor, const char *architecture)
 {
     if (d->w->benchmark)
-        return (row_pref){NULL, -1, NULL, NULL, -1, -1};
+        return (row_pref){NULL, -1, NULL, NULL, -1, -1, NULL};
+    int serve = decide_llm_workload_kind(d) == DECIDE_LLM_SERVE;
     return (row_pref){vendor,         d->llm.experts > 1, d->w->precision, d->w->model_id, 0,
-                      workload_shards(d)};
+                      workload_shards(d), serve ? NULL : architecture};
 }
 
 int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, const llm_row *r,
@@ -138,6 +141,9 @@ int decide_llm_row_left_out_step(const decision *d, const llm_calibration *c, co
         return NARROW_MOE;
     if ((c->narrowed & NARROW_FORMAT) && !decide_str_eq(r->b->precision, d->w->precision))
         return NARROW_FORMAT;
+    if ((c->narrowed & NARROW_ARCH) &&
+        !(r->gpu && decide_str_eq(r->gpu->architecture, c->architecture)))
+        return NARROW_ARCH;
     if ((c->narrowed & NARROW_MODEL) && !decide_str_eq(r->model_id, d->w->model_id))
         return NARROW_MODEL;
     return NARROW_LAYOUT;
@@ -291,8 +297,10 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
         c->words = gw_xstrdup("the KB's assumed figure");
         return;
     }
-    buf_printf(&b, "calibrated on %zu measured %s%s%s row%s of ", used, c->vendor ? c->vendor : "",
-               c->vendor ? " " : "", decide_llm_kind_name(kind), used == 1 ? "" : "s");
+    buf_printf(&b, "calibrated on %zu measured %s%s%s%s%s row%s of ", used,
+               c->vendor ? c->vendor : "", c->vendor ? " " : "",
+               c->architecture ? c->architecture : "", c->architecture ? " " : "",
+               decide_llm_kind_name(kind), used == 1 ? "" : "s");
     if (d->w->benchmark || (c->narrowed & NARROW_MODEL)) {
         buf_puts(&b, c->scope);
     } else {   /* the scope is a set of models: say how many rows are the workload's own */
@@ -346,37 +354,50 @@ static void calibration_compute(decision *d, llm_calibration *c, const row_pref 
                                              : "");
 }
 
-/* The index of the calibration options of `vendor` take, computing it where no earlier vendor's
- * rows were narrowed alike (the same vendor, or none). */
-static size_t calibration_of_vendor(decision *d, const char *vendor)
+/* Whether two names, either NULL, are the same. */
+static int same_name(const char *a, const char *b)
+{
+    return a == b || decide_str_eq(a, b);
+}
+
+/* The index of the calibration options of `vendor` and `architecture` take, computing it where
+ * no earlier GPU's rows were narrowed alike (to the same vendor and architecture, or none). */
+static size_t calibration_of_gpu(decision *d, const char *vendor, const char *architecture)
 {
     struct decide_llm_rows *st = d->llm_rows;
     for (size_t i = 0; i < st->n_vendors; i++)
-        if (st->vendors[i].vendor == vendor || decide_str_eq(st->vendors[i].vendor, vendor))
+        if (same_name(st->vendors[i].vendor, vendor) &&
+            same_name(st->vendors[i].architecture, architecture))
             return st->vendors[i].cal;
     int kind = decide_llm_workload_kind(d), narrowed;
-    row_pref p = workload_pref(d, vendor);
+    row_pref p = workload_pref(d, vendor, architecture);
     unsigned char *used = gw_xcalloc(st->n_cal ? st->n_cal : 1, 1);
     size_t n_used = decide_llm_rows_select(st->cal_rows, st->cal_implied, st->n_cal, kind, &p,
                                            st->n_cal, used, &narrowed);
     const char *narrowed_to = narrowed & NARROW_VENDOR ? vendor : NULL;
+    const char *arch_to = narrowed & NARROW_ARCH ? architecture : NULL;
     size_t k = 0;
-    while (k < st->n_cals && !(st->cals[k].vendor == narrowed_to ||
-                               decide_str_eq(st->cals[k].vendor, narrowed_to)))
+    while (k < st->n_cals && !(same_name(st->cals[k].vendor, narrowed_to) &&
+                               same_name(st->cals[k].architecture, arch_to)))
         k++;
     if (k == st->n_cals) {
         st->cals = gw_xrealloc(st->cals, (st->n_cals + 1) * sizeof *st->cals);
         llm_calibration *c = &st->cals[st->n_cals++];
         *c = (llm_calibration){.vendor = narrowed_to ? gw_xstrdup(narrowed_to) : NULL,
+                               .architecture = arch_to ? gw_xstrdup(arch_to) : NULL,
                                .used = used, .narrowed = narrowed};
         used = NULL;
         if (!narrowed_to)
             p.vendor = NULL;   /* its wider shares read as no vendor's */
+        if (!arch_to)
+            p.architecture = NULL;
         calibration_compute(d, c, &p, n_used);
     }
     free(used);
     st->vendors = gw_xrealloc(st->vendors, (st->n_vendors + 1) * sizeof *st->vendors);
-    st->vendors[st->n_vendors++] = (llm_vendor_cal){vendor ? gw_xstrdup(vendor) : NULL, k};
+    st->vendors[st->n_vendors++] =
+        (llm_vendor_cal){vendor ? gw_xstrdup(vendor) : NULL,
+                         architecture ? gw_xstrdup(architecture) : NULL, k};
     return k;
 }
 
@@ -388,9 +409,9 @@ const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g)
     if (!st->prepared)
         calibration_prepare(d, st);
     if (g)
-        st->current = calibration_of_vendor(d, g->vendor);
+        st->current = calibration_of_gpu(d, g->vendor, g->architecture);
     else if (!st->n_cals)
-        st->current = calibration_of_vendor(d, NULL);
+        st->current = calibration_of_gpu(d, NULL, NULL);
     return &st->cals[st->current];
 }
 
@@ -436,12 +457,22 @@ int decide_llm_calibration_vendors(const decision *d, const char *prefix, gw_buf
     const struct decide_llm_rows *st = d->llm_rows;
     if (!st || st->n_cals < 2)
         return 0;
+    const llm_calibration *c = &st->cals[st->current];
     int said = 0;
     buf_puts(b, prefix);
-    for (size_t i = 0; i < st->n_vendors; i++)
-        if (st->vendors[i].cal == st->current)
-            buf_printf(b, "%s%s", said++ ? " and " : "",
-                       st->vendors[i].vendor ? st->vendors[i].vendor : "unnamed vendors'");
+    for (size_t i = 0; i < st->n_vendors; i++) {
+        const llm_vendor_cal *v = &st->vendors[i];
+        const char *arch = c->architecture ? v->architecture : NULL;
+        size_t j = 0;   /* said already: options of another architecture that take it alike */
+        while (j < i && !(st->vendors[j].cal == v->cal && same_name(st->vendors[j].vendor,
+                                                                    v->vendor) &&
+                          same_name(c->architecture ? st->vendors[j].architecture : NULL, arch)))
+            j++;
+        if (v->cal != st->current || j < i)
+            continue;
+        buf_printf(b, "%s%s%s%s", said++ ? " and " : "",
+                   v->vendor ? v->vendor : "unnamed vendors'", arch ? " " : "", arch ? arch : "");
+    }
     buf_puts(b, " GPUs");
     return 1;
 }
@@ -478,6 +509,8 @@ static const char *left_out_words(int step)
     switch (step) {
     case NARROW_VENDOR:
         return "are of another vendor's GPU";
+    case NARROW_ARCH:
+        return "are of another GPU architecture";
     case NARROW_STACK:
         return "shard their parameters otherwise (zero3 or not)";
     case NARROW_MOE:

@@ -37,6 +37,7 @@ typedef struct llm_implied {
  * so that the accuracy printed is the accuracy of the calibration applied. */
 typedef struct llm_calibration {
     char *vendor;                /* the vendor its rows were narrowed to (owned); NULL: any */
+    char *architecture;          /* the GPU architecture they were narrowed to (owned); NULL */
     unsigned char *used;         /* per cal row: calibrates it */
     int narrowed;                /* the NARROW_ steps its rows took */
     double mfu, bandwidth;       /* its shares (training's applied through d->llm_mfu) */
@@ -47,9 +48,10 @@ typedef struct llm_calibration {
     char *band_basis;            /* a serving band's basis, written once (decide_llm_serving_band) */
 } llm_calibration;
 
-/* Which calibration an option of a GPU vendor takes (NULL vendor: a GPU that states none). */
+/* Which calibration an option of a GPU vendor and architecture takes (NULL: a GPU that states
+ * none). */
 typedef struct llm_vendor_cal {
-    char *vendor;                /* owned */
+    char *vendor, *architecture; /* owned */
     size_t cal;                  /* index in cals */
 } llm_vendor_cal;
 
@@ -88,7 +90,8 @@ const struct decide_llm_accuracy *decide_llm_rows_accuracy(decision *d);
  * no other row of its kind, the KB's assumed figures; WIDENED_: that share, which no narrowed row
  * implies, read from a wider set (widened_share). */
 enum { NARROW_VENDOR = 1, NARROW_MOE = 2, NARROW_FORMAT = 4, NARROW_MODEL = 8, NARROW_LAYOUT = 16,
-       NO_ROWS = 32, WIDENED_UTILISATION = 64, WIDENED_BANDWIDTH = 128, NARROW_STACK = 256 };
+       NO_ROWS = 32, WIDENED_UTILISATION = 64, WIDENED_BANDWIDTH = 128, NARROW_STACK = 256,
+       NARROW_ARCH = 512 };
 
 /* Whether r was measured with speculative decoding (method "speculative"). */
 int decide_llm_row_speculative(const llm_row *r);
@@ -132,7 +135,10 @@ const llm_calibration *decide_llm_rows_calibrate(decision *d, const kb_gpu *g);
  * LoRA rows at tensor 4 x context 2 imply 43% to 46% utilisation on H100 and L40S alike, where
  * the same round's 8-GPU H100 row without it implies 64%: rows of that layout describe that
  * layout.  A decision's training never splits a sequence (its layouts are context 1:
- * decide_llm_layout.c), so it prefers the rows that do not. */
+ * decide_llm_layout.c), so it prefers the rows that do not.  Last, a training calibration's GPU
+ * architecture's (Ampere, Hopper...: torchtitan's A100 runs reach 50% to 61% of their peak where
+ * its H100 runs reach 35% to 41%), after the layout's so that a GPU whose own rows all split
+ * their sequences (the L40S's) keeps the rows that do not. */
 typedef struct row_pref {
     const char *vendor;          /* NULL: any */
     int moe;                     /* 1 a mixture of experts, 0 dense, -1 any */
@@ -140,13 +146,19 @@ typedef struct row_pref {
     const char *model_id;        /* NULL: any */
     int splits_sequence;         /* 1 context parallel, 0 not, -1 any */
     int shards;                  /* 1 fully sharded (zero3), 0 not, -1 any */
+    const char *architecture;    /* the GPU architecture (training only); NULL: any */
 } row_pref;
 
 /* The scenario r states; where w is given (the rows of the workload's own benchmark), what r
  * leaves out is w's.  0 where the model lacks something (decide_llm_accuracy.c). */
 int decide_llm_row_scenario(const llm_row *r, const workload *w, llm_scenario *sc);
-/* The share r implies at sc, and whether it is above its bound. */
+/* The share r implies at sc, and whether it is above its bound (a training row's: the
+ * utilisation its GPUs delivered, its parallel exchanges included, as published ones are). */
 llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const llm_scenario *sc);
+/* The data-parallel efficiency the model gives training row r at sc and utilisation mfu (1: one
+ * replica; NaN where the KB lacks its GPU's rate). */
+double decide_llm_row_train_efficiency(const decision *d, const llm_row *r,
+                                       const llm_scenario *sc, double mfu);
 /* Marks in keep the rows of rows[0..n) (but skip) that calibrate a model of kind: every usable
  * one, narrowed by p.  Returns how many; *narrowed: the NARROW_ steps applied. */
 size_t decide_llm_rows_select(const llm_row *rows, const llm_implied *im, size_t n, int kind,

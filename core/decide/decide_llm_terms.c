@@ -5,7 +5,38 @@
  * each with its source. */
 #include "decide_llm.h"
 
+#include <math.h>
 #include <stdlib.h>
+
+/* The data-parallel efficiency of l's replicas at a replica's rate (tokens/s).  Across machines
+ * each GPU of a replica on a machine all-reduces its own shard in its own ring, so the machine's
+ * ports carry as many rings at once as a replica has GPUs on it: a ring gets network_gbs over
+ * them (an 8-GPU tensor-parallel replica a machine: an eighth each), and spans the machines
+ * its replicas are on (all replicas on a machine reduce over its link first). */
+static double train_dp_efficiency(const decide_llm_train_layout *l, double replica_rate)
+{
+    if (l->replicas < 2)
+        return 1;
+    if (l->hosts < 2)
+        return model_scaling_efficiency(l->replicas, replica_rate, l->step_tokens,
+                                        l->exchange_bytes, l->link_gbs);
+    int gpus = l->tp * l->cp * l->pp;
+    int in_host = l->per_host > gpus ? l->per_host / gpus : 1;
+    int on_host = gpus < l->per_host ? gpus : l->per_host;
+    return model_scaling_efficiency_hosts(in_host, l->replicas / in_host, replica_rate,
+                                          l->step_tokens, l->exchange_bytes, l->link_gbs,
+                                          l->network_gbs / on_host);
+}
+
+double decide_llm_train_tokens(const decide_llm_train_layout *l, int gpus, double one,
+                               double *dp_efficiency)
+{
+    double replica = l->tp * l->cp * l->pp * one * l->share;
+    double eff = train_dp_efficiency(l, replica);
+    if (dp_efficiency)
+        *dp_efficiency = eff;
+    return gpus * one * l->share * eff;
+}
 
 /* The attention's share of the FLOPs a trained token is counted at (model_llm_attention_flops,
  * 3 forward passes' worth, 4 with checkpointing). */

@@ -5,8 +5,9 @@
 # decision calibrates each option at its GPU vendor's rows, as the leave-one-out accuracy does,
 # one calibration a vendor (llm.calibrations), said in the speed's, the method's and the
 # assumptions' words.
-# The fixture (tests/fixtures/llm_calibration/vendors.csv): LoRA rows of Llama 3 8B at bf16, 256
-# tokens, 8 GPUs each; value = a chosen utilisation x its layout's share x 8 x the GPU's dense
+# The fixture (tests/fixtures/llm_calibration/vendors.csv; no row states its global batch, so no
+# data-parallel exchange is charged: tests/cli/llm_data_parallel.sh): LoRA rows of Llama 3 8B at
+# bf16, 256 tokens, 8 GPUs each; value = a chosen utilisation x its layout's share x 8 x the GPU's dense
 # BF16 rate / (4 x 8.030e9 = 3.212e10 FLOPs a token): a GPU at 100% is 989.5e12 / 3.212e10 =
 # 30,806.35 tokens/s on an H100, 1,307.4e12 / 3.212e10 = 40,703.61 on an MI300X.  The model adds
 # attention's FLOPs (x 1.012536 at 256 tokens, the same for every row), so each row implies its

@@ -6,7 +6,9 @@
 # workload's stack fall back to every row, said so.  A row's own recomputation is read from it
 # (benchmark recompute), so a workload's full checkpointing is charged once.
 # The fixture (tests/fixtures/llm_calibration/stack.csv): Llama 3 8B pre-trained at bf16, 256
-# tokens, 8 H100 each, TP1 PP1 CP1 (no layout charge); value = a chosen utilisation x 8 x
+# tokens, 8 H100 each, TP1 PP1 CP1 (no layout charge), no global batch stated (no data-parallel
+# exchange charged: a row that states none says nothing of what its replicas exchange against;
+# tests/cli/llm_data_parallel.sh charges one that does); value = a chosen utilisation x 8 x
 # 989.5e12 / the FLOPs of a token its own recomputation costs.  Attention at 256 tokens is
 # 4 x 32 layers x 256 x 32 heads x 128 = 134,217,728 FLOPs a pass, so a token is
 #   full recomputation: 8 x 8.030e9 + 4 x 134,217,728 = 64.7769e9 FLOPs
@@ -68,7 +70,7 @@ check_eq "stack: ... its words say the rows' sharding" "$(jqr '.llm.calibrations
 # of what they ran: F2 implies 0.32 x 3/4 = 24%, and the workload, charged its own full
 # checkpointing, gets 0.24 x 989.5e12 / 64.7769e9 = 3,666 tokens/s a GPU, a quarter under what
 # the rows measured.
-sed 's/,1,8,full,,,zero3$/,1,8,,,,zero3/' "$FIX/llm_calibration/stack.csv" >"$T/unstated.csv"
+sed 's/,1,,full,,,zero3$/,1,,,,,zero3/' "$FIX/llm_calibration/stack.csv" >"$T/unstated.csv"
 KB2=$(assumed_shares_kb stack-unstated)
 run "$GW" --kb "$KB2" kb import "$FIX/llm/offers.csv" "$T/unstated.csv"
 run "$GW" --kb "$KB2" decide "$T/fsdp.lua" --json

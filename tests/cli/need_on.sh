@@ -11,10 +11,12 @@ H100x2='rent:RunPod:2x H100 SXM (Community Cloud):2x h100-sxm5'
 # ---- a language model: 100 hours a month of an A100 SXM4 80GB, 12 months ----
 # A LoRA token costs the same FLOPs on every card and the utilisation is one calibrated figure,
 # so the modelled speeds are in the ratio of the dense BF16 rates: A100 312, L40S 362.05, H100
-# SXM5 989.5 TFLOPS (0.67124 x rate / 35.341 GFLOP a token: 5,925.9, 6,876.5 and 18,793.8
+# SXM5 989.5 TFLOPS (0.69439 x rate / 35.341 GFLOP a token: 6,130.2, 7,113.6 and 19,441.9
 # tokens/s; the utilisation is NVIDIA's 8 LoRA rows without context parallelism, the options'
-# vendor's: it was every vendor's 19, 61.39%, and the A100 5,420 tokens/s, before the calibration
-# was narrowed by vendor and layout; the hours, a ratio of rates, do not move).  L40S: 100 x 12 x 312 / 362.05 = 1,034.11 h, x USD 0.79 (RunPod) = 816.95;
+# vendor's, each row's data-parallel exchange divided out (tests/cli/llm_calibration.sh): it was
+# 67.12% before, and every vendor's 19, 61.39%, the A100 5,420 tokens/s, before the calibration
+# was narrowed by vendor and layout; no Ampere LoRA row narrows it further for the A100; the
+# hours, a ratio of rates, do not move).  L40S: 100 x 12 x 312 / 362.05 = 1,034.11 h, x USD 0.79 (RunPod) = 816.95;
 # H100: 1,200 x 312 / 989.5 = 378.37 h, x 2.69 = 1,017.82.
 run "$GW" decide "$FX/lora-a100.lua" --json
 check_rc "need_on: A100 need, exit 0" 0
@@ -29,13 +31,13 @@ check_num "need_on: L40S 1,200 x 312 / 362.05 = 1,034.11 h" "$_l_h" 1034.11 0.01
 check_num "need_on: L40S 0.79 x 1,034.11 = 816.95" "$_l_t" 816.95 0.01
 check_num "need_on: H100 1,200 x 312 / 989.5 = 378.37 h" "$_h_h" 378.37 0.01
 check_num "need_on: H100 2.69 x 378.37 = 1,017.82" "$_h_t" 1017.82 0.01
-# Two H100s at their data-parallel efficiency (their throughput, 2 x 18,793.8 x 96.8%): their
-# hours x their speed is the same work as the L40S's, the A100's 1,200 h x 5,925.9 tokens/s.
+# Two H100s at their data-parallel efficiency (their throughput, 2 x 19,441.9 x 96.8%): their
+# hours x their speed is the same work as the L40S's, the A100's 1,200 h x 6,130.2 tokens/s.
 check_num "need_on: 2x H100 do the L40S's work, hours x speed equal" \
     "$(echo "($_2_h * $_2_s) / ($_l_h * $_l_s)" | bc -l)" 1 0.000001
 run "$GW" decide "$FX/lora-a100.lua"
 check_out "need_on: the recommendation says whose hours and the card's speed" \
-    "Covers the need in 86.2 hours of running a month (at most 8 h a day, 240 h a month): 100 hours a month on NVIDIA A100 SXM4 80GB (5,926 tokens/s on it; each option costed for the hours that work takes at its own speed)."
+    "Covers the need in 86.2 hours of running a month (at most 8 h a day, 240 h a month): 100 hours a month on NVIDIA A100 SXM4 80GB (6,130 tokens/s on it; each option costed for the hours that work takes at its own speed)."
 
 # Measured on an L40S: the L40S option is costed for the need's own 1,200 hours (0.79 x 1,200 =
 # 948), the H100 for 1,200 x 362.05 / 989.5 = 439.07.
