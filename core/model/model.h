@@ -548,6 +548,16 @@ double model_llm_layer_latency_s(const model_llm *m);
  * all-to-alls of every layer (model_llm_alltoall_s; every layer counted as a mixture-of-experts
  * one).  A prompt is prefilled on its own GPU, the replica's sequences / tp on each, so
  *     tpot = (output x step + sequences / tp x prefill) / output.
+ * Two costs of that layout are left out, each measured where it does not hold here:
+ * - a step waits for its slowest rank, so a rank's prompt holds up the others: 35% of the
+ *   throughput lost under round-robin scheduling with prompts and outputs of varied lengths
+ *   (DeepSeek-V3 on 8 GB200, 25,664 against 39,552 tokens/s: trtllm-adp-balance); a workload's
+ *   requests are of one length, as the measured rows' are, and those ranks take their prompts
+ *   together;
+ * - the experts' uneven load: the busiest of 32 GPUs got 2.56 x the mean of the routed tokens
+ *   (DeepSeek-R1, 1,024 a GPU and layer, without a load balancer: trtllm-large-ep), but a step
+ *   whose every expert is read once (experts_active x sequences >= experts) is bound by those
+ *   reads, the same on every GPU, not by the busiest one's tokens.
  * bytes_per_step and flops_per_step are then the replica's, all its GPUs together. */
 typedef struct model_serving {
     double step_s, prefill_s, tpot_s, tokens_per_s;
