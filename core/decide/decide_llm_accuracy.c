@@ -268,7 +268,10 @@ const model_llm *decide_llm_row_model(const decision *d, const llm_row *r)
 #define ROW_MAX_BATCH 2048
 
 /* The most sequences a replica of tp GPUs holds in their memory (each its KV cache of prompt and
- * output tokens): memory grows by the same step per sequence; 0 where not even one fits. */
+ * output tokens): memory grows by the same step per sequence; 0 where not even one fits.  At
+ * most ROW_MAX_BATCH a replica, a rank's under attention data-parallel, where each GPU batches
+ * its own sequences (trtllm-bench's --max_batch_size is "max batch size in each rank":
+ * trtllm-deepseek-r1-best-perf-practice). */
 static double most_sequences(const model_llm *m, const llm_row *r, model_llm_setup *s, int tp)
 {
     model_memory one, two;
@@ -278,9 +281,10 @@ static double most_sequences(const model_llm *m, const llm_row *r, model_llm_set
     s->sequences = 2;
     model_llm_memory(m, s, 1, tp, 1, &two, NULL);
     double step = two.total_gb - one.total_gb, room = r->gpu->memory_gb - one.total_gb;
+    double most = s->attention_dp ? ROW_MAX_BATCH * tp : ROW_MAX_BATCH;
     if (room < 0)
         return 0;
-    return step > 0 ? fmin(1 + floor(room / step), ROW_MAX_BATCH) : ROW_MAX_BATCH;
+    return step > 0 ? fmin(1 + floor(room / step), most) : most;
 }
 
 /* One replica of r over tp GPUs of a board at `sequences` in flight (model_llm_serving). */

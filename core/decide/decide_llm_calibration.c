@@ -262,6 +262,51 @@ static void stack_words(gw_buf *b, const decision *d, const struct decide_llm_ro
     }
 }
 
+/* ---- serving a mixture of experts: the formats its few rows ran ---- */
+
+enum { MAX_FORMAT_WORDS = 4 };
+
+/* "; 1 of them at fp8, the workload's format, 2 at fp4 on b200: fewer than 2 mixture-of-experts
+ * rows at fp8 are usable, so rows of every format calibrate it" where a serving calibration
+ * narrowed to mixture-of-experts rows mixes number formats: those rows are few (the KB's
+ * DeepSeek-R1 runs), and without it an FP8 workload on Hopper would be calibrated on FP4
+ * Blackwell rows unsaid.  Nothing where every row is at the workload's format. */
+static void moe_format_words(gw_buf *b, const decision *d, const struct decide_llm_rows *st,
+                             const llm_calibration *c, int kind, size_t used)
+{
+    if (kind != DECIDE_LLM_SERVE || !(c->narrowed & NARROW_MOE) || !used || d->w->benchmark)
+        return;
+    const kb_benchmark *other[MAX_FORMAT_WORDS];
+    size_t same = 0, count[MAX_FORMAT_WORDS] = {0}, n_other = 0;
+    for (size_t i = 0; i < st->n_cal; i++) {
+        const kb_benchmark *r = st->cal_rows[i].b;
+        if (!c->used[i] || decide_str_eq(r->precision, d->w->precision)) {
+            same += c->used[i];
+            continue;
+        }
+        size_t k = 0;
+        while (k < n_other && !(decide_str_eq(other[k]->precision, r->precision) &&
+                                decide_str_eq(other[k]->gpu, r->gpu)))
+            k++;
+        if (k == n_other && n_other < MAX_FORMAT_WORDS)
+            other[n_other++] = r;
+        if (k < n_other)
+            count[k]++;
+    }
+    if (!n_other)
+        return;
+    if (same)
+        buf_printf(b, "; %zu of them at %s, the workload's format", same, d->w->precision);
+    else
+        buf_printf(b, "; none of them at %s, the workload's format", d->w->precision);
+    for (size_t k = 0; k < n_other; k++)
+        buf_printf(b, ", %zu at %s on %s", count[k],
+                   other[k]->precision ? other[k]->precision : "?",
+                   other[k]->gpu ? other[k]->gpu : "?");
+    buf_printf(b, ": fewer than %d mixture-of-experts rows at %s are usable, so rows of every "
+                  "format calibrate it", DECIDE_LLM_SAME_MODEL_ROWS, d->w->precision);
+}
+
 /* The rows of c's kind that c leaves out because they split a sequence over GPUs (context
  * parallel) and for nothing else. */
 static size_t context_parallel_left_out(const decision *d, const struct decide_llm_rows *st,
@@ -317,6 +362,7 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
     }
     low_bit_words(&b, d, st, c, kind, used);
     stack_words(&b, d, st, c, used);
+    moe_format_words(&b, d, st, c, kind, used);
     size_t split = context_parallel_left_out(d, st, c, kind);
     if (split)
         buf_printf(&b, "; %zu context-parallel row%s left out", split, split == 1 ? "" : "s");

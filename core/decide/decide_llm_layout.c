@@ -454,9 +454,12 @@ void decide_llm_layout_method_words(const decision *d, gw_buf *b)
                       "each GPU its own sequences with the weights but the routed experts' whole, "
                       "1 / tp of the experts and its sequences' KV cache, a prompt on its own "
                       "GPU; 2 all-to-alls a layer (dispatch to the %g experts a token is routed "
-                      "to and combine), the all-reduce's latency each + (tp - 1) / tp x tokens x "
-                      "%g x hidden x %g bytes / the link",
-                   d->llm.experts_active, d->llm.experts_active, MODEL_ACTIVATION_EXCHANGE_BYTES);
+                      "to and combine), %.1f us and %.1f us over the board's link "
+                      "(trtllm-moe-alltoall-nvlink), the all-reduce's latency each over PCIe, "
+                      "+ (tp - 1) / tp x tokens x %g x hidden x %g bytes / the link each",
+                   d->llm.experts_active, MODEL_DISPATCH_LATENCY_NVLINK_S * 1e6,
+                   MODEL_COMBINE_LATENCY_NVLINK_S * 1e6, d->llm.experts_active,
+                   MODEL_ACTIVATION_EXCHANGE_BYTES);
     if (d->w->serve_arrival_rate > 0)
         buf_puts(b, "; requests in flight, under an arrival rate: each serving replica holds the "
                     "n = arrival rate / serving replicas x (time to the first token + output x "
@@ -473,6 +476,8 @@ void decide_llm_parallel_cites(decision *d, decide_option *o)
         decide_option_cite(d, o, o->nvlink || decide_gpu_board_link(o->gpu)
                                      ? "sglang-allreduce-h100"
                                      : "sglang-allreduce-pcie");
+    if (o->tp > 1 && o->attention_dp && decide_gpu_board_link(o->gpu))
+        decide_option_cite(d, o, "trtllm-moe-alltoall-nvlink");
     if (o->pp > 1)
         decide_option_cite(d, o, "vllm-roce-allreduce");
 }
@@ -483,11 +488,14 @@ void decide_llm_parallel_words(const decision *d, const decide_option *o,
 {
     if (o->tp > 1 && o->attention_dp) {
         int board = decide_gpu_board_link(o->gpu);
-        buf_printf(how, ", %.3g ms all-to-alls (each token to its %g experts' GPUs and back, "
-                        "%.0f us each, %.0f GB/s)",
-                   v->alltoall_s * 1e3, d->llm.experts_active,
-                   (board ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S) *
-                       1e6,
+        buf_printf(how, ", %.3g ms all-to-alls (each token to its %g experts' GPUs and back, ",
+                   v->alltoall_s * 1e3, d->llm.experts_active);
+        if (board)
+            buf_printf(how, "%.1f us and %.1f us", MODEL_DISPATCH_LATENCY_NVLINK_S * 1e6,
+                       MODEL_COMBINE_LATENCY_NVLINK_S * 1e6);
+        else
+            buf_printf(how, "%.0f us each", MODEL_ALLREDUCE_LATENCY_PCIE_S * 1e6);
+        buf_printf(how, ", %.0f GB/s)",
                    model_link_gbs(board, o->gpu->nvlink_gbs, o->gpu->pcie_gen,
                                   o->gpu->pcie_lanes, decide_gpu_p2p(o->gpu)));
     } else if (o->tp > 1) {

@@ -489,12 +489,20 @@ typedef struct model_llm_layout {
  * ring all-reduce's traffic per GPU).  0 for one GPU. */
 double model_llm_allreduce_s(const model_llm *m, const model_llm_layout *l, double layers,
                              double tokens);
+/* The fixed cost of an all-to-all of attention data-parallel x expert-parallel serving over the
+ * board's link, whatever few tokens it carries: a dispatch 18.9 us and a combine 31.0 us
+ * (TensorRT-LLM's NVLinkOneSided kernels with DeepSeek-V3's 7,168-wide tokens to 8 of 256
+ * experts on 8 GPUs of a GB200 NVL72, BF16: 17.6 to 18.9 us and 31.0 to 32.7 us from 1 to 32
+ * tokens a rank, their figure at 1: trtllm-moe-alltoall-nvlink).  The combine's reduction over
+ * a token's experts makes it the slower.  Over PCIe no all-to-all is measured: the all-reduce's
+ * MODEL_ALLREDUCE_LATENCY_PCIE_S each. */
+#define MODEL_DISPATCH_LATENCY_NVLINK_S 18.9e-6
+#define MODEL_COMBINE_LATENCY_NVLINK_S 31.0e-6
 /* Seconds the all-to-alls of an attention data-parallel replica (tp GPUs, s->attention_dp)
- * take in `layers` mixture-of-experts layers, `tokens` tokens on each GPU: 2 a layer (the
+ * take in `layers` mixture-of-experts layers, `tokens` tokens on each GPU: 2 a layer, the
  * dispatch of each token to the GPUs of its experts_active experts and the combine of their
- * outputs), each the link's fixed latency (the all-reduce's, MODEL_ALLREDUCE_LATENCY_*: no
- * measured figure of a small in-machine all-to-all is at hand, DeepEP's low-latency kernels
- * being measured over RDMA) + (tp - 1) / tp x tokens x experts_active x hidden x 2 bytes /
+ * outputs, each its fixed cost (MODEL_DISPATCH_LATENCY_NVLINK_S and
+ * MODEL_COMBINE_LATENCY_NVLINK_S) + (tp - 1) / tp x tokens x experts_active x hidden x 2 bytes /
  * link_gbs (the copies bound for the other GPUs; DeepEP's in-machine dispatch and combine
  * reach 153 and 158 GB/s of an H800's ~160 GB/s NVLink, github.com/deepseek-ai/DeepEP's
  * README: the link's bandwidth).  0 for one GPU. */
@@ -540,6 +548,16 @@ double model_llm_layer_latency_s(const model_llm *m);
  * all-to-alls of every layer (model_llm_alltoall_s; every layer counted as a mixture-of-experts
  * one).  A prompt is prefilled on its own GPU, the replica's sequences / tp on each, so
  *     tpot = (output x step + sequences / tp x prefill) / output.
+ * Two costs of that layout are left out, each measured where it does not hold here:
+ * - a step waits for its slowest rank, so a rank's prompt holds up the others: 35% of the
+ *   throughput lost under round-robin scheduling with prompts and outputs of varied lengths
+ *   (DeepSeek-V3 on 8 GB200, 25,664 against 39,552 tokens/s: trtllm-adp-balance); a workload's
+ *   requests are of one length, as the measured rows' are, and those ranks take their prompts
+ *   together;
+ * - the experts' uneven load: the busiest of 32 GPUs got 2.56 x the mean of the routed tokens
+ *   (DeepSeek-R1, 1,024 a GPU and layer, without a load balancer: trtllm-large-ep), but a step
+ *   whose every expert is read once (experts_active x sequences >= experts) is bound by those
+ *   reads, the same on every GPU, not by the busiest one's tokens.
  * bytes_per_step and flops_per_step are then the replica's, all its GPUs together. */
 typedef struct model_serving {
     double step_s, prefill_s, tpot_s, tokens_per_s;

@@ -395,10 +395,11 @@ double model_llm_alltoall_s(const model_llm *m, const model_llm_layout *l, doubl
 {
     if (l->tp <= 1 || !model_llm_attention_dp_possible(m))
         return 0;
-    double latency = l->nvlink ? MODEL_ALLREDUCE_LATENCY_NVLINK_S : MODEL_ALLREDUCE_LATENCY_PCIE_S;
+    double latency = l->nvlink ? MODEL_DISPATCH_LATENCY_NVLINK_S + MODEL_COMBINE_LATENCY_NVLINK_S
+                               : 2 * MODEL_ALLREDUCE_LATENCY_PCIE_S;
     double bytes = (l->tp - 1.0) / l->tp * tokens * m->experts_active * m->hidden *
                    MODEL_ACTIVATION_EXCHANGE_BYTES;
-    return 2 * layers * (latency + bytes / (l->link_gbs * 1e9));
+    return layers * (latency + 2 * bytes / (l->link_gbs * 1e9));
 }
 
 /* Bytes one decode step of `batch` sequences reads, all of a replica's gpus together

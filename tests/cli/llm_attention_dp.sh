@@ -44,10 +44,12 @@ opt() { jqr ".options[] | select(.id == \"$EIGHT\") | $1"; }
 #   (64.42 + 40.48) x 1.1 + 1 = 116.38 GB.
 # Its decode step (tests/unit/test_model_llm.c's attention_data_parallel_step): 716.39 GB over
 # the 8 GPUs at 70% of 7,700 GB/s = 16.614 ms (bandwidth bound: 331.7 TFLOP at 40% of 8 x 9,000
-# FP4 TFLOPS is 11.52 ms), + 61 layers x 95 us = 5.795 ms, + the all-to-alls 2 x 61 x (10 us +
-# 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900 GB/s) = 6.444 ms: 28.853 ms; a prompt
-# on its own GPU 42.562 ms, 384 of them on each in 2,000 steps: tpot = 28.853 + 384 x 42.562 /
-# 2,000 = 37.024 ms; 3,072 / 37.024 ms = 82,972 tokens/s.
+# FP4 TFLOPS is 11.52 ms), + 61 layers x 95 us = 5.795 ms, + the all-to-alls 61 x (a dispatch's
+# 18.9 us + a combine's 31.0 + 2 x 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900 GB/s,
+# 42.817 us each) = 8.268 ms: 30.676 ms; a prompt on its own GPU 21.944 ms + 5.795 + 61 x
+# (49.9 + 2 x 7 / 8 x 1,000 x 8 x 7,168 x 2 / 900e3 us) = 44.386 ms, 384 of them on each in
+# 2,000 steps: tpot = 30.676 + 384 x 44.386 / 2,000 = 39.199 ms; 3,072 / 39.199 ms = 78,370
+# tokens/s.
 ds load 3072
 run "$GW" --kb "$KB" decide "$T/load.lua" --json
 check_rc "attention-dp: DeepSeek-R1 at 3,072 in flight decides" 0
@@ -56,14 +58,17 @@ check_eq "attention-dp: 8 B200 serve it attention data-parallel 8 x experts 8" \
     "8 GPUs: 1 replica × attention data-parallel 8 × experts 8|true|8|1|3072|true"
 check_num "attention-dp: ... 116.38 GB a GPU" "$(opt .per_card_gb)" 116.38 0.01
 check_num "attention-dp: ... its KV cache 40.48 GB, its own 384 sequences'" "$(opt .kv_cache_gb)" 40.48 0.01
-check_num "attention-dp: ... a 28.853 ms decode step" "$(opt .decode_step_ms)" 28.853 0.001
-check_num "attention-dp: ... 37.024 ms a token" "$(opt .tpot_ms)" 37.024 0.001
-check_num "attention-dp: ... 82,972 tokens/s" "$(opt .throughput.value)" 82972 1
+check_num "attention-dp: ... a 30.676 ms decode step" "$(opt .decode_step_ms)" 30.676 0.001
+check_num "attention-dp: ... 39.199 ms a token" "$(opt .tpot_ms)" 39.199 0.001
+check_num "attention-dp: ... 78,370 tokens/s" "$(opt .throughput.value)" 78370 1
 check_eq "attention-dp: ... its speed says the all-to-alls" \
-    "$(opt '.throughput.how | contains("6.44 ms all-to-alls (each token to its 8 experts'"'"' GPUs and back, 10 us each, 900 GB/s)")')" \
+    "$(opt '.throughput.how | contains("8.27 ms all-to-alls (each token to its 8 experts'"'"' GPUs and back, 18.9 us and 31.0 us, 900 GB/s)")')" \
     "true"
 check_eq "attention-dp: ... and the method says how a GPU holds KV heads and experts" \
     "$(jqr '[.. | strings | select(contains("ceil(1 / tp)") and contains("attention data-parallel over the same GPUs"))] | length > 0')" \
+    "true"
+check_eq "attention-dp: ... and cites the all-to-all's measured fixed cost" \
+    "$(jqr '[.. | strings | select(contains("18.9 us and 31.0 us over the board'"'"'s link (trtllm-moe-alltoall-nvlink)"))] | length > 0')" \
     "true"
 
 # At 64 in flight tensor parallel 8 fits: 48.32 GB of weights + the whole cache of 64

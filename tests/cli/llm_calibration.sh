@@ -431,7 +431,30 @@ check_num "calibration (shipped KB): one H100 at 12,103.2 tokens/s" \
 # (MI355X): 5.68% / 31.95%.  Pre-training's 31: ... 7.42 (256 GB200 405B) 7.73 (128 B200 405B)
 # 7.94 (a 64 A100 Llama 2 70B) 8.31 (8 GB200) ...: the 16th, 7.94%; max 24.61% (DeepSeek-V3 on
 # 256 B200), the A100 Llama 3 8B row from 34.9% slow to 6.21% fast (predicted from the other
-# Ampere rows).  Full fine-tunes 8.1 9.01 19.39.  Over the 87: 9.01% / 40.42% (serving's worst).
+# Ampere rows).  Full fine-tunes 8.1 9.01 19.39.  Over the 87: 9.01% / 40.42% (serving's worst, before the
+# DeepSeek-R1 rows below).
+# The DeepSeek-R1 offline row was then read at the layout it ran, attention data-parallel 8 x
+# experts 8 with 384 sequences a rank: a row's largest batch (2,048) is a rank's under attention
+# data-parallel (trtllm-bench's --max_batch_size), where it had been a replica's, so 3,072 fit
+# only 2 replicas of 4, each reading every expert.  Alone that takes the row to 64,366 tokens/s,
+# +74.9%: calibrated on the dense FP4 rows, the mixture of experts' step is far slower than a
+# dense model's at its bandwidth share.  TensorRT-LLM's own DeepSeek-R1 FP8 run on 8 H200
+# (11,489 tokens/s at 1,024 in flight: trtllm-deepseek-r1-best-perf-practice) then entered, so
+# a mixture-of-experts row is predicted from 2 others of its kind: the B200 offline row implies
+# 18.4% of the bandwidth, the one-stream row 23.3%, the H200 row 31.9%.  Each from the other
+# two: the B200 offline row (23.3 + 31.9) / 2 = 27.6% -> 47,386 tokens/s, +28.77%; the stream
+# 112.8, +1.62%; the H200 row (18.4 + 23.3) / 2 = 20.9% -> 8,124, -29.29%.  An all-to-all's
+# fixed cost over NVLink is then the measured one, a dispatch's 18.9 us and a combine's 31.0
+# (trtllm-moe-alltoall-nvlink), not the all-reduce's 10 us each: 29.9 us more a layer, 1.82 ms
+# more a B200 step of 61 layers.  The B200 offline row now implies 19.1% and the H200 row 32.8%
+# (the stream, tensor parallel, has no all-to-all: 23.3%): the B200 row (23.3 + 32.8) / 2 ->
+# 46,320, +25.87%; the stream 113.5, +2.29%; the H200 row (19.1 + 23.3) / 2 -> 8,106, -29.45%.
+# Serving's 35 errors, sorted: 1.51 1.62 2.16 2.29 2.44 3.79 4.36 4.77 4.85 5.51 6.35 7.07 8.55
+# 9.63 11.39 11.57 11.92 12.05 13.64 14.66 14.89 17.08 17.36 18.18 19.74 20.61 20.99 21.73 25.39
+# 25.87 25.96 28.71 29.45 32.31 35.80: median the 18th, 12.05%, max 35.80% (AMD's 8 MI300X
+# serving Llama 3.1 405B).  Over the 83 then: 11.23% / 35.8%.
+# Both together, over the 88 rows: sorted, the 44th 8.55% and the 45th 9.01%: median 8.78%;
+# max 35.80% (the MI300X 405B serving row).
 check_num "accuracy (shipped KB): 64 L40S predicted at 23,201.6 tokens/s" \
     "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "l40s" and .gpu_count == 64) | .predicted')" 23201.6 3
 check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel rows" \
@@ -439,12 +462,27 @@ check_eq "accuracy (shipped KB): the 64 L40S predicted from the context-parallel
     "NVIDIA, dense, llama-2-70b, context parallel"
 check_eq "accuracy (shipped KB): each kind's rows, median and max (%)" \
     "$(jqr '[.llm.accuracy.kinds[] | [.kind, .rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")] | join("|")')" \
-    "pre-training 31 7.94 24.61|full fine-tune 3 9.01 19.39|LoRA fine-tune 19 5.68 31.95|serving 34 12.22 40.42"
+    "pre-training 31 7.94 24.61|full fine-tune 3 9.01 19.39|LoRA fine-tune 19 5.68 31.95|serving 35 12.05 35.8"
 check_eq "accuracy (shipped KB): over every row" \
     "$(jqr '.llm.accuracy | [.rows, (.median_error_pct * 100 | round / 100), (.max_error_pct * 100 | round / 100)] | map(tostring) | join(" ")')" \
-    "87 9.01 40.42"
+    "88 8.78 35.8"
 check_eq "calibration (shipped KB): the shipped rows test the model" \
     "$(jqr '.llm.accuracy.rows > 20 and (.llm.accuracy.kinds | length) == 4')" "true"
+# DeepSeek-R1's B200 offline row is read at the layout it ran, attention data-parallel 8 x
+# experts 8 with 384 sequences a rank (a row's largest batch, 2,048, is a rank's there), and
+# predicted from the KB's 2 other mixture-of-experts rows (below): 46,320 tokens/s, +25.9% of
+# its 36,800.
+check_num "accuracy (shipped KB): DeepSeek-R1 FP4 on 8 B200 laid out as it ran, 46,320 tokens/s" \
+    "$(jqr '.llm.accuracy.predictions[] | select(.gpu == "b200" and .workload == "deepseek-r1" and .metric == "inference_offline") | .predicted')" \
+    46320 2
+# DeepSeek-R1 served at fp8 on H200: of the KB's 3 mixture-of-experts serving rows 1 ran at fp8
+# (8 H200), 2 at fp4 on B200; narrowed to fp8, 1 would be left, under the 2 a narrowing keeps, so
+# all 3 calibrate it, and its words say that 2 ran at another format on another GPU.
+wl dsh200 'task = "inference", model = { name = "deepseek-r1", precision = "fp8" }, inference = { context = 1000, output_tokens = 2000, concurrency = 1024 }, candidates = { "rent:h200-sxm" }'
+run "$GW" decide "$T/dsh200.lua" --json
+check_eq "calibration (shipped KB): an FP8 mixture of experts says its rows ran at FP4 on B200" \
+    "$(jqr '.llm.calibrations[0].basis')" \
+    "calibrated on 3 measured NVIDIA serving rows of deepseek-r1; 1 of them at fp8, the workload's format, 2 at fp4 on b200: fewer than 2 mixture-of-experts rows at fp8 are usable, so rows of every format calibrate it"
 
 # llm-serving (Llama 3 70B at fp8, dense, NVIDIA options) is calibrated on the KB's NVIDIA dense
 # serving rows that ran at fp8: 10 of them (the FP4 rows, B200's, the A100 streams at bf16, int8

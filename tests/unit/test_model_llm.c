@@ -684,19 +684,21 @@ static void attention_data_parallel_step(void **state)
      * TFLOPS) = 11.518 ms: bandwidth bound. */
     assert_float_equal(v.flops_per_step, 331.7158e12, 1e8);
     assert_true(v.bandwidth_bound);
-    /* All-to-alls, 2 a layer: 10 us + 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900
-     * GB/s = 42.817 us; 2 x 61 x 52.817 us = 6.4437 ms; no all-reduce. */
-    assert_float_equal(v.alltoall_s * 1e3, 6.4437, 1e-4);
+    /* All-to-alls, a dispatch and a combine a layer: 18.9 + 31.0 us (NVLinkOneSided's, GB200)
+     * + 2 x 7 / 8 x 384 tokens x 8 experts x 7,168 x 2 bytes / 900 GB/s (38,535,168 B: 42.8169
+     * us each) = 135.5337 us; 61 x 135.5337 us = 8.2676 ms; no all-reduce. */
+    assert_float_equal(v.alltoall_s * 1e3, 8.2676, 1e-4);
+    assert_float_equal(model_llm_alltoall_s(&r1, &b200, 1, 384) * 1e6, 135.5337, 1e-4);
     assert_float_equal(v.allreduce_s, 0, 0);
-    /* step = 16.6139 + 61 x 95 us (5.795) + 6.4437 = 28.8526 ms. */
-    assert_float_equal(v.step_s * 1e3, 28.8526, 1e-4);
+    /* step = 16.6139 + 61 x 95 us (5.795) + 8.2676 = 30.6765 ms. */
+    assert_float_equal(v.step_s * 1e3, 30.6765, 1e-4);
     /* A prompt on its own GPU: 78.997 TFLOP / (0.4 x 9,000) = 21.9436 ms + 5.795 + all-to-alls
-     * of its 1,000 tokens 2 x 61 x (10 + 7 / 8 x 1,000 x 8 x 7,168 x 2 / 900e3 us = 121.504) =
-     * 14.8235 ms: 42.5620 ms; 384 of them on each GPU in 2,000 steps: tpot = 28.8526 + 384 x
-     * 42.5620 / 2,000 = 37.0245 ms, 3,072 / 37.0245 ms = 82,972 tokens/s. */
-    assert_float_equal(v.prefill_s * 1e3, 42.5620, 1e-3);
-    assert_float_equal(v.tpot_s * 1e3, 37.0245, 1e-3);
-    assert_float_equal(v.tokens_per_s, 82972, 1);
+     * of its 1,000 tokens 61 x (49.9 + 2 x 7 / 8 x 1,000 x 8 x 7,168 x 2 / 900e3 us = 272.9044)
+     * = 16.6472 ms: 44.3858 ms; 384 of them on each GPU in 2,000 steps: tpot = 30.6765 + 384 x
+     * 44.3858 / 2,000 = 39.1986 ms, 3,072 / 39.1986 ms = 78,370 tokens/s. */
+    assert_float_equal(v.prefill_s * 1e3, 44.3858, 1e-3);
+    assert_float_equal(v.tpot_s * 1e3, 39.1986, 1e-3);
+    assert_float_equal(v.tokens_per_s, 78370, 1);
     /* Tensor parallel 8 at the same load would read the latent cache on every GPU, 8 x 215.8756e9
      * + the rest once, 16.5484e9 x 1, + every expert, 368.1290e9 = 2,111.682e9, and pay 2 x 61 all-reduces of 3,072 tokens: 66.27 ms a
      * step; it does not fit its memory (attention_data_parallel_memory) in any case. */
@@ -706,6 +708,10 @@ static void attention_data_parallel_step(void **state)
     assert_float_equal(v.alltoall_s, 0, 0);
     /* A dense model's all-to-all is none. */
     assert_float_equal(model_llm_alltoall_s(&llama3_70b, &b200, 80, 384), 0, 0);
+    /* Over PCIe no all-to-all is measured: the all-reduce's 20 us each, 40 us a layer, + 2 x
+     * 7 / 8 x 384 x 8 x 7,168 x 2 B / 32 GB/s (1,204.224 us each): 2,448.448 us. */
+    model_llm_layout pcie = {.tp = 8, .pp = 1, .link_gbs = 32, .nvlink = 0};
+    assert_float_equal(model_llm_alltoall_s(&r1, &pcie, 1, 384) * 1e6, 2448.448, 1e-3);
 }
 
 int main(void)
