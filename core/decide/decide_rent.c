@@ -68,8 +68,11 @@ static char *rows_regions(const kb_price *rows, size_t n_rows)
         int seen = 0;
         for (size_t j = 0; r && *r && j < i && !seen; j++)
             seen = rows[j].region && !strcmp(rows[j].region, r);
-        if (r && *r && !seen)
-            buf_printf(&b, "%s%s", b.len ? ";" : "", r);
+        if (r && *r && !seen) {
+            if (b.len)
+                buf_puts(&b, ";");
+            buf_puts(&b, r);
+        }
     }
     if (b.len)
         return buf_detach(&b);
@@ -152,11 +155,41 @@ static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
                f->count * instances, f->g->id);
 }
 
+/* Whether offers of each set of regions met are in the workload's region
+ * (decide_offer_in_region), worked out once per set: a catalogue names few sets, and working it
+ * out for every offer read was 8 M instructions of a grown KB's `rent:*`. */
+#define REGION_SETS_KEPT 16
+typedef struct {
+    char *regions[REGION_SETS_KEPT];   /* owned; NULL: offers that name no region */
+    int in[REGION_SETS_KEPT];
+    size_t n;
+} region_answers;
+
+static int offer_in_region(decision *d, region_answers *a, char *regions)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (regions && a->regions[i] ? !strcmp(regions, a->regions[i]) : regions == a->regions[i])
+            return a->in[i];
+    int in = decide_offer_in_region(d, regions);
+    if (a->n < REGION_SETS_KEPT) {
+        a->regions[a->n] = regions ? gw_xstrdup(regions) : NULL;
+        a->in[a->n++] = in;
+    }
+    return in;
+}
+
+static void region_answers_free(region_answers *a)
+{
+    for (size_t i = 0; i < a->n; i++)
+        free(a->regions[i]);
+    a->n = 0;
+}
+
 /* The offer made of rows (owned by f from here; latest date first): the row that stands for
  * it (decide_price_better: a current price before a stale one, the best kind, the freshest),
  * the median of the rows of its kind and date. */
-static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offer *f,
-                           gw_error *err)
+static int rent_offer_read(decision *d, region_answers *regions_in, kb_price *rows,
+                           size_t n_rows, rent_offer *f, gw_error *err)
 {
     memset(f, 0, sizeof *f);
     f->rows = rows;
@@ -181,8 +214,11 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
         if (rate && rate->as_of && (!f->rate_as_of || strcmp(rate->as_of, f->rate_as_of) < 0))
             f->rate_as_of = rate->as_of;
         const char *note = rows[j].note;
-        if (note && *note && !strstr(buf_cstr(&notes), note))
-            buf_printf(&notes, "%s%s", notes.len ? " / " : "", note);
+        if (note && *note && !strstr(buf_cstr(&notes), note)) {
+            if (notes.len)
+                buf_puts(&notes, " / ");
+            buf_puts(&notes, note);
+        }
     }
     if (rc == GW_OK) {
         f->first = first;
@@ -196,7 +232,7 @@ static int rent_offer_read(decision *d, kb_price *rows, size_t n_rows, rent_offe
         f->held_back = f->standing >= DECIDE_STANDS_HELD;
         f->per_card_hour = f->price / row_fraction(p);
         char *regions = rows_regions(rows, n_rows);
-        f->in_region = decide_offer_in_region(d, regions);
+        f->in_region = offer_in_region(d, regions_in, regions);
         free(regions);
         f->lo = values[0];
         f->hi = values[n - 1];
@@ -293,6 +329,7 @@ typedef struct {
     size_t first_kept;       /* this GPU and count's start in kept */
     rent_offers pending;     /* read, not yet judged */
     size_t read;             /* offers read */
+    region_answers regions_in;
 } rent_walk;
 
 /* Judges the pending offer i: kept, or set aside as its provider's dearer or older offer. */
@@ -413,7 +450,7 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
                 first_id = rows[r].id < first_id ? rows[r].id : first_id;
             if (id_set_add(&seen, first_id)) {
                 rent_offer f;
-                rc = rent_offer_read(d, rows, n_rows, &f, err);
+                rc = rent_offer_read(d, &k->regions_in, rows, n_rows, &f, err);
                 if (rc == GW_OK)
                     rent_offers_push(&k->pending, &f);
                 else
@@ -872,7 +909,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
     if (!d->rent_walked)
         d->rent_walked = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     rent_offers kept = {0};
-    rent_walk walk = {d, &kept, 0, {0}, 0};
+    rent_walk walk = {d, &kept, 0, {0}, 0, {{0}, {0}, 0}};
     for (size_t start = 0, end; start < n_cfg && rc == GW_OK; start = end) {
         const kb_gpu *g = decide_gpu_find(d, cfg[start].gpu);
         for (end = start + 1; end < n_cfg && !strcmp(cfg[end].gpu, cfg[start].gpu); end++)
@@ -901,6 +938,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
             rc = spot_offers_omit(d, g, err);
     }
     free(walk.pending.v);
+    region_answers_free(&walk.regions_in);
     d->rent_read += walk.read;
     decide_trace(d, "%zu cloud offers read, cheapest first; %zu kept (per GPU, count and share "
                     "of a card, the cheapest of each of the %d cheapest providers)",
