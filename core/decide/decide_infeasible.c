@@ -431,7 +431,8 @@ static void checkpointing_hint(gw_buf *b, const decision *d)
             others |= k != SHORT_TIME && s.ratio[k] > 1;
         if (s.kind != SHORT_TIME || others)
             continue;
-        double gb = 0, faster = decide_llm_checkpointing_unneeded(d, o, &gb);
+        double gb = 0, fewer = decide_llm_checkpointing_unneeded(d, o, &gb);
+        double faster = fewer > 0 ? decide_llm_train_speedup(d, o, fewer) : 0;
         if (!(faster > 0) || o->hours_needed / faster > o->hours_available)
             continue;
         buf_puts(b, "; the workload's activation checkpointing is what keeps ");
@@ -442,8 +443,9 @@ static void checkpointing_hint(gw_buf *b, const decision *d)
         buf_puts(b, " GB per GPU of ");
         figure(b, decide_option_memory_gb(o));
         buf_printf(b, ": check it with a short run) a token computes %.2f times fewer FLOPs, the "
-                      "forward pass no longer recomputed, so at the same utilisation it would "
-                      "finish in about ", faster);
+                      "forward pass no longer recomputed, so at the same utilisation, its "
+                      "data-parallel exchange unchanged, it would train %.2f times as fast and "
+                      "finish in about ", fewer, faster);
         figure(b, round(o->hours_needed / faster));
         buf_puts(b, " h of the ");
         figure(b, round(o->hours_available));

@@ -265,6 +265,31 @@ static void precision_words(const decision *d, const decide_option *o, gw_buf *h
         buf_puts(how, "; ");
 }
 
+/* The layout o trains with: its tensor-parallel groups over its link, its data-parallel
+ * replicas over its machines, a step's tokens and the bytes each GPU exchanges; share filled. */
+static decide_llm_train_layout train_layout(const decision *d, const decide_option *o)
+{
+    decide_llm_train_layout l = {.tp = o->tp, .cp = 1, .pp = 1, .vp = 1, .nvlink = o->nvlink,
+                                 .micro_batches = NAN, .replicas = o->replicas, .hosts = o->hosts,
+                                 .per_host = o->count / (o->hosts > 1 ? o->hosts : 1),
+                                 .step_tokens = decide_llm_tokens_per_step(d->w),
+                                 .exchange_bytes = d->gradient_bytes / o->tp,
+                                 .link_gbs = o->link_gbs, .network_gbs = o->network_gbps / 8};
+    decide_llm_train_layout_share(&l);
+    return l;
+}
+
+double decide_llm_train_speedup(const decision *d, const decide_option *o, double faster)
+{
+    if (!(o->throughput > 0) || !(o->efficiency > 0) || o->count < 1)
+        return 0;
+    /* a GPU's own tokens/s: throughput = GPUs x one x share x data-parallel efficiency, and
+     * o->efficiency = share x that efficiency (train_speed) */
+    double one = o->throughput / (o->count * o->efficiency);
+    decide_llm_train_layout l = train_layout(d, o);
+    return decide_llm_train_tokens(&l, o->count, one * faster, NULL) / o->throughput;
+}
+
 static void train_speed(decision *d, decide_option *o, gw_buf *how)
 {
     gw_speedup sp;
@@ -278,15 +303,8 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     double fpt = model_llm_train_flops_per_token(&d->llm, &d->llm_setup);
     double slowdown = model_llm_train_slowdown(&d->llm_setup);
     double one = mfu * rate * 1e12 / fpt / slowdown;
-    int dp = o->replicas;
-    double eff, exchange = d->gradient_bytes / o->tp;
-    double tokens = decide_llm_tokens_per_step(d->w);
-    decide_llm_train_layout l = {.tp = o->tp, .cp = 1, .pp = 1, .vp = 1, .nvlink = o->nvlink,
-                                 .micro_batches = NAN, .replicas = dp, .hosts = o->hosts,
-                                 .per_host = o->count / (o->hosts > 1 ? o->hosts : 1),
-                                 .step_tokens = tokens, .exchange_bytes = exchange,
-                                 .link_gbs = o->link_gbs, .network_gbs = o->network_gbps / 8};
-    decide_llm_train_layout_share(&l);
+    double eff;
+    decide_llm_train_layout l = train_layout(d, o);
     o->throughput = decide_llm_train_tokens(&l, o->count, one, &eff);
     o->efficiency = eff * l.share;
     train_band(d, o);
@@ -311,10 +329,10 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     if (o->tp > 1)
         buf_printf(how, "; %d GPUs a replica (tensor parallel) at %.0f%%", o->tp,
                    tp_efficiency(o) * 100);
-    if (dp > 1)
+    if (l.replicas > 1)
         buf_printf(how, "; x%d replicas at %.1f%% data-parallel efficiency, %.3g GB exchanged "
                         "a step of %.0f tokens",
-                   dp, eff * 100, exchange / 1e9, tokens);
+                   l.replicas, eff * 100, l.exchange_bytes / 1e9, l.step_tokens);
 }
 
 /* A modelled serving speed's band: the model again at the low and at the high ends of the

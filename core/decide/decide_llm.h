@@ -179,6 +179,9 @@ view *decide_llm_view(const decision *d);
  * recomputed forward pass gone at the same utilisation (FLOPs with / without), and in *gb its
  * memory per GPU then; 0 otherwise. */
 double decide_llm_checkpointing_unneeded(const decision *d, const decide_option *o, double *gb);
+/* How many times as fast o would train were each GPU's tokens/s `faster` times its own, its
+ * layout's data-parallel exchange the same (decide_llm_train_tokens); 0 where o has no speed. */
+double decide_llm_train_speedup(const decision *d, const decide_option *o, double faster);
 /* The share of the FLOPs a trained token computes that model FLOPs utilisation counts: all of
  * them, less the forward pass checkpointing recomputes (its parameters' and attention's). */
 double decide_llm_model_flops_share(const decision *d);

@@ -441,7 +441,8 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
     buf_reset(b);
     buf_printf(b, "Support: %g%% of the hardware's price a year%s", w->support_fraction * 100,
                support_cite ? ", data-centre cards and servers only, not consumer or workstation "
-                              "cards, which carry their warranty (support_fraction)"
+                              "cards, which carry their warranty: an assumption from the cited "
+                              "source, not a quote (support_fraction: set the vendor's)"
                             : " (the workload's support_fraction)");
     if (unstated.len)
         buf_printf(b, "; unstated, not counted: %s", buf_cstr(&unstated));
@@ -520,8 +521,11 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
     }
     buf_reset(b);
     buf_printf(b, "Resale: %.0f%% of the cards' (or a whole server's) price at the horizon, "
-                  "not the hosts'.",
-               w->resale_fraction * 100);
+                  "not the hosts'%s.",
+               w->resale_fraction * 100,
+               d->fact_cite[KB_ASSUMED_RESALE] ? ": an assumption from the cited source, not a "
+                                                 "market price (resale_fraction: set your own)"
+                                               : " (the workload's resale_fraction)");
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
     assume_running(list, d, b);
 }

@@ -40,14 +40,16 @@ check_eq "checkpoint note: 2 sequences a GPU fit only with checkpointing: no not
 # Where nothing is recommended, the hint names the checkpointing that keeps the pod of 8 from
 # the deadline.  At 60 days every feasible option is held back (examples/README.md); RunPod's
 # 8 H100, its price current, need 1,508.0 h of running against 1,440 h: short on time alone.
-# Without checkpointing (69.4 GB of 85.5 fits) a token's FLOPs are 61.065 / 81.420 of them, so
-# at the same utilisation 1,508.04 x 61.065 / 81.420 = 1,131.0 h: about 1,131 h, within 1,440,
-# and its bill, USD 32,452.94 for the 1,508.04 h at USD 21.52 an hour, x 61.065 / 81.420 =
-# USD 24,340.
+# Without checkpointing (69.4 GB of 85.5 fits) a token's FLOPs are 61.065 / 81.420 of them:
+# 1.3333 times fewer.  Each GPU then computes 1.3333 times the tokens at the same utilisation,
+# but the data-parallel exchange of the 8 takes as long as before, so the pod trains 48,272.2 /
+# 36,839.7 = 1.3103 times as fast (examples/README.md's llm-pretrain derivation: 48,272 tokens/s
+# without checkpointing), 1,508.04 / 1.3103 = 1,150.9 h: about 1,151 h, within 1,440; its bill,
+# USD 32,452.94 for the 1,508.04 h at USD 21.52 an hour, / 1.3103 = USD 24,767.
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
 check_rc "checkpoint hint: llm-pretrain at 60 days decides, nothing recommended" 0
 check_eq "checkpoint hint: the no-recommendation words name the setting and the pod that would make it" \
-    "$(jqr '.no_recommendation.text | test("; the workload.s activation checkpointing is what keeps rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) from the deadline: without it \\(activation_checkpointing = false; the model puts its memory at 69\\.4 GB per GPU of 85\\.5: check it with a short run\\) a token computes 1\\.33 times fewer FLOPs, the forward pass no longer recomputed, so at the same utilisation it would finish in about 1,131 h of the 1,440 available, for about \\$24,340$")')" true
+    "$(jqr '.no_recommendation.text | test("; the workload.s activation checkpointing is what keeps rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) from the deadline: without it \\(activation_checkpointing = false; the model puts its memory at 69\\.4 GB per GPU of 85\\.5: check it with a short run\\) a token computes 1\\.33 times fewer FLOPs, the forward pass no longer recomputed, so at the same utilisation, its data-parallel exchange unchanged, it would train 1\\.31 times as fast and finish in about 1,151 h of the 1,440 available, for about \\$24,767$")')" true
 # Asked for without checkpointing, that pod is recommended and no hint is given.
 sed 's/activation_checkpointing = true,/activation_checkpointing = false,/' \
     "$ROOT/examples/llm-pretrain.lua" >"$T/pretrain60-off.lua"
@@ -55,3 +57,6 @@ run "$GW" decide "$T/pretrain60-off.lua" --json
 check_eq "checkpoint hint: without checkpointing, the pod of 8 is recommended, no hint" \
     "$(jqr '[.recommendation.option, .no_recommendation] | map(tostring) | join("|")')" \
     "rent:RunPod:8x H100 SXM (Community Cloud):8x h100-sxm5|null"
+# ... and its hours are the hint's: the hint runs the decision's own speed path.
+check_num "checkpoint hint: the decision without checkpointing needs the hint's 1,150.9 h" \
+    "$(jqr '.options[] | select(.id == "rent:RunPod:8x H100 SXM (Community Cloud):8x h100-sxm5") | .hours_needed')" 1150.9 0.1
