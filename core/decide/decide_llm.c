@@ -836,12 +836,9 @@ static void train_band_method_words(const decision *d, gw_buf *b)
     decide_llm_calibration_vendors(d, " on ", b);
     if (d->llm_mfu_rows > 1) {
         buf_printf(b, " is the utilisation's leave-one-out error on the %d measured rows, %.1f%% "
-                      "at the %.0fth percentile of those errors: the figure / %.3g to x %.3g; a "
-                      "utilisation is calibrated on its own kind of result alone (pre-training, "
-                      "each fine-tune method, serving), a row implying more than %.0f%% left out "
-                      "as implausible",
+                      "at the %.0fth percentile of those errors: the figure / %.3g to x %.3g",
                    d->llm_mfu_rows, d->llm_mfu_error * 100, MODEL_BAND_PERCENTILE * 100,
-                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error, DECIDE_LLM_UTILISATION_MAX * 100);
+                   1 + d->llm_mfu_error, 1 + d->llm_mfu_error);
         return;
     }
     double low, high;
@@ -872,8 +869,13 @@ static void llm_method_train(decision *d, gw_buf *b)
                                      "utilisation in pre-training");
         decide_llm_calibration_vendors(d, " on ", b);
     }
-    buf_puts(b, ", of every FLOP the GPU computes; a GPU without FP8 tensor cores runs the next "
-                "precision it has");
+    buf_printf(b, ", of every FLOP the GPU computes, while it computes: each calibrating row's "
+                  "own data-parallel exchange, as the model charges it, is divided out of what it "
+                  "delivered, and an option's own exchange is then charged once, as not "
+                  "overlapping the compute; a utilisation is calibrated on its own kind of result "
+                  "alone (pre-training, each fine-tune method, serving), a row delivering more "
+                  "than %.0f%% left out as implausible; a GPU without FP8 tensor cores runs the "
+                  "next precision it has", DECIDE_LLM_UTILISATION_MAX * 100);
     for (size_t i = 0; i < n && d->llm_setup.checkpointing; i++) {
         decide_llm_calibration_use(d, i);
         buf_printf(b, "%s%.0f%%", i ? ", " : "; with checkpointing's recomputation left out, "

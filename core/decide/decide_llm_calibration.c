@@ -319,6 +319,22 @@ static size_t context_parallel_left_out(const decision *d, const struct decide_l
                  NARROW_LAYOUT;
     return n;
 }
+/* 1 when two catalog models are one architecture under two names (Llama 3 8B and 3.1 8B: the
+ * same figures, only the context differs): every figure a token's FLOPs and bytes read. */
+static int same_architecture(const model_llm *a, const model_llm *b)
+{
+    const double x[] = {a->params, a->active_params, a->layers, a->hidden, a->heads,
+                        a->kv_heads, a->head_dim, a->vocab, a->ffn, a->experts,
+                        a->experts_active, a->attention_head_dim, a->decode_attention_head_dim};
+    const double y[] = {b->params, b->active_params, b->layers, b->hidden, b->heads,
+                        b->kv_heads, b->head_dim, b->vocab, b->ffn, b->experts,
+                        b->experts_active, b->attention_head_dim, b->decode_attention_head_dim};
+    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++)
+        if (x[i] != y[i] && !(isnan(x[i]) && isnan(y[i])))
+            return 0;
+    return 1;
+}
+
 
 /* c's scope and words: "calibrated on 8 measured NVIDIA LoRA fine-tune rows of dense models
  * (none of llama-3-8b), all FP8 runs, read at ...; 6 context-parallel rows left out" (the
@@ -349,14 +365,20 @@ static void calibration_words(decision *d, const struct decide_llm_rows *st, llm
     if (d->w->benchmark || (c->narrowed & NARROW_MODEL)) {
         buf_puts(&b, c->scope);
     } else {   /* the scope is a set of models: say how many rows are the workload's own */
-        size_t own = 0;
-        for (size_t i = 0; i < st->n_cal; i++)
-            own += c->used[i] && decide_str_eq(st->cal_rows[i].model_id, d->w->model_id);
+        size_t own = 0, alike = 0;
+        for (size_t i = 0; i < st->n_cal; i++) {
+            const llm_row *r = &st->cal_rows[i];
+            own += c->used[i] && decide_str_eq(r->model_id, d->w->model_id);
+            alike += c->used[i] && r->has_model && same_architecture(&r->model, &d->llm);
+        }
         buf_puts(&b, c->narrowed & NARROW_MOE ? models : "any model");
         if (c->narrowed & NARROW_FORMAT)
             buf_printf(&b, " at %s", d->w->precision);
         if (own && d->w->model_id)
             buf_printf(&b, " (%zu of %s)", own, d->w->model_id);
+        else if (alike && d->w->model_id)
+            buf_printf(&b, " (%zu of %s's architecture)", alike,
+                       d->w->model_id);
         else if (d->w->model_id)
             buf_printf(&b, " (none of %s)", d->w->model_id);
     }

@@ -127,8 +127,8 @@ static void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *
                     "prices)");
     if (decide_price_stale(d, as_of) && !d->w->stale_ok)
         buf_printf(b, "%sits price is of %s, %.0f days old, older than the workload's "
-                      "price_max_age_days (%g): re-quote it (stale_ok = true ranks it at this price, "
-                      "only to see where it would stand)",
+                      "price_max_age_days (%g): re-quote it (stale_ok = true only ranks it at this "
+                      "price)",
                    article ? "; " : "", as_of, decide_price_age_days(as_of),
                    d->w->price_max_age_days);
 }

@@ -439,10 +439,10 @@ static void assume_running(view *list, const decision *d, gw_buf *b)
         buf_printf(&unstated, "%sdiscounting (discount_rate)", unstated.len ? ", " : "");
     }
     buf_reset(b);
-    buf_printf(b, "Support: %g%% of the hardware's price a year%s", w->support_fraction * 100,
+    buf_printf(b, "Support%s: %g%% of the hardware's price a year%s",
+               support_cite ? ", assumed (support_fraction)" : "", w->support_fraction * 100,
                support_cite ? ", data-centre cards and servers only, not consumer or workstation "
-                              "cards, which carry their warranty: an assumption from the cited "
-                              "source, not a quote (support_fraction: set the vendor's)"
+                              "cards, which carry their warranty"
                             : " (the workload's support_fraction)");
     if (unstated.len)
         buf_printf(b, "; unstated, not counted: %s", buf_cstr(&unstated));
@@ -498,10 +498,10 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
                    d->options[i].acquisition != DECIDE_RENT;
     if (several) {
         buf_reset(b);
-        buf_printf(b, "A purchase of several machines links them by a %g Gb/s network (%s); its "
+        buf_printf(b, "A purchase of several machines links them by a %g Gb/s network, %s; its "
                       "switch and cables are not costed.",
                    w->network_gbps, d->fact_cite[KB_ASSUMED_HOST_NETWORK]
-                                        ? "the decision's default: set network_gbps"
+                                        ? "assumed (network_gbps)"
                                         : "the workload's network_gbps");
         assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_HOST_NETWORK], 0);
     }
@@ -520,12 +520,11 @@ static void assume_ownership(view *list, const decision *d, gw_buf *b)
         }
     }
     buf_reset(b);
-    buf_printf(b, "Resale: %.0f%% of the cards' (or a whole server's) price at the horizon, "
-                  "not the hosts'%s.",
-               w->resale_fraction * 100,
-               d->fact_cite[KB_ASSUMED_RESALE] ? ": an assumption from the cited source, not a "
-                                                 "market price (resale_fraction: set your own)"
-                                               : " (the workload's resale_fraction)");
+    buf_printf(b, "Resale%s: %.0f%% of the cards' (or a whole server's) price at the horizon, "
+                  "not the hosts'.",
+               d->fact_cite[KB_ASSUMED_RESALE] ? ", assumed (resale_fraction)"
+                                               : " (the workload's resale_fraction)",
+               w->resale_fraction * 100);
     assume(list, buf_cstr(b), d->fact_cite[KB_ASSUMED_RESALE], 0);
     assume_running(list, d, b);
 }

@@ -30,7 +30,7 @@ check_eq "decide vision-team: the conversion is dated by the yuan's rate, not th
 check_eq "decide vision-team: the used 3090s' article price is stale, held back" \
     "$_j4" "anecdote true true"
 check_eq "decide vision-team: why" "$_j5" \
-    "its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true ranks it at this price, only to see where it would stand)"
+    "its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true only ranks it at this price)"
 check_eq "decide vision-team: no purchase may be recommended" "$_j6" "0"
 check_eq "decide vision-team: the first price to re-quote is the used 3090s'" \
     "$_j7" "used GeForce RTX 3090 anecdote 2026-01 334"
@@ -256,7 +256,7 @@ jq_all _j1 '[.options[] | select(.id == "rent:Unnamed CN platform:A100-80GB (MIG
     _j2 '.options[0].throughput.basis'
 check_eq "decide big-model with anecdotal_ok: the blog's offer is held back as stale" \
     "$_j1" \
-    "true CNY 4,320 its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true ranks it at this price, only to see where it would stand)"
+    "true CNY 4,320 its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true only ranks it at this price)"
 check_eq "decide big-model: speeds are scaled estimates" "$_j2" "scaled"
 
 # The short project: renting wins.
@@ -309,7 +309,7 @@ check_eq "decide region: the used RTX 4090 from another region, said" \
 run "$GW" decide "$EX/short-project.lua" --json
 check_eq "decide region: no region's price may be recommended: the CN article's stays, held back" \
     "$(jqr '.options[] | select(.id == "buy-new:1x rtx-4090") | "\(.cost.upfront) \(.held_back) \(.other_market) \(.held_back_because)"')" \
-    "24000 true false only an article gives its price (set anecdotal_ok = true to accept such prices); its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true ranks it at this price, only to see where it would stand)"
+    "24000 true false only an article gives its price (set anecdotal_ok = true to accept such prices); its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true only ranks it at this price)"
 check_eq "decide region: the assumptions say where cards are bought" \
     "$(jqr '[.assumptions[] | select(.text | startswith("Cards are bought in CN"))] | length')" "1"
 

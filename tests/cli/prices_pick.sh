@@ -43,7 +43,7 @@ check_eq "decide buy: the stale RTX 4090 ranks after the current option, held ba
 check_num "decide buy: ... though it costs less, USD 0.18977 per 1M images by hand" \
     "$_j5" 0.18977 0.00001
 check_eq "decide buy: why the stale price is held back" "$_j6" \
-    "its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true ranks it at this price, only to see where it would stand)"
+    "its price is of 2026-01, 334 days old, older than the workload's price_max_age_days (180): re-quote it (stale_ok = true only ranks it at this price)"
 check_eq "decide buy: a discontinued card priced only at launch is held back, last" \
     "$_j7" "3 launch true"
 check_eq "decide buy: why the launch MSRP is held back" "$_j8" \

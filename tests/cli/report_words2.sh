@@ -48,8 +48,10 @@ check_rc "words2: llm-pretrain report, Megatron-style, exit 0" 0
 has "words2: all 3 rows FP8, the gains named from the precision table" "$T/pretrain.md" \
     "calibrated on 3 measured pre-training rows of llama-3-8b, all FP8 runs, read at BF16's rate x FP8's measured training gain: ${_blackwell}x on Blackwell and ${_hopper}x on Hopper; none fully sharded (zero3), as the workload's training is not; 1 context-parallel row left out"
 run "$GW" report "$EX/llm-pretrain.lua" -o "$T/pretrain-fsdp.md"
+# torchtitan's 4 H100 rows are of Llama 3.1 8B: Llama 3 8B's figures (32 layers, hidden 4096, 32
+# heads, 8 KV heads, feed-forward 14336, vocabulary 128256) under another name, said so.
 has "words2: llm-pretrain's own: torchtitan's BF16 FSDP rows, said so" "$T/pretrain-fsdp.md" \
-    "calibrated on 4 measured Hopper pre-training rows of dense models at bf16 (none of llama-3-8b); all fully sharded (zero3) runs, as the workload's training"
+    "calibrated on 4 measured Hopper pre-training rows of dense models at bf16 (4 of llama-3-8b's architecture); all fully sharded (zero3) runs, as the workload's training"
 check_eq "words2: ... and no FP8 gain" "$(grep -c "measured training gain" "$T/pretrain-fsdp.md")" 0
 check_eq "words2: no 'FP8 or FP4' where no row is FP4" "$(grep -c 'FP8 or FP4 run' "$T/pretrain.md")" 0
 "$GW" decide "$T/pretrain-megatron.lua" --json >"$T/pretrain.json" 2>/dev/null
