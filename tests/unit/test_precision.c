@@ -51,6 +51,28 @@ static void each_precision_bytes(void **state)
     assert_null(gw_precision_find(NULL));
 }
 
+/* The look-up remembers the row it found last: asked again by a buffer whose text changed, or
+ * by another name of a row, it still answers by the text asked. */
+static void find_answers_by_the_text_asked(void **state)
+{
+    (void)state;
+    char name[16] = "fp8";
+    const gw_precision *fp8 = gw_precision_find(name);
+    assert_string_equal(fp8->name, "fp8");
+    assert_ptr_equal(gw_precision_find(fp8->name), fp8);   /* the row's own name */
+    strcpy(name, "bf16");   /* the same buffer, another format */
+    assert_string_equal(gw_precision_find(name)->name, "bf16");
+    strcpy(name, "fp8-w8a16");
+    assert_string_equal(gw_precision_find(name)->name, "fp8-w8a16");
+    strcpy(name, "int8");   /* another name: w8a8's row */
+    assert_string_equal(gw_precision_find(name)->name, "w8a8");
+    assert_string_equal(gw_precision_find("w8a8")->name, "w8a8");
+    assert_string_equal(gw_precision_find(name)->name, "w8a8");
+    strcpy(name, "fp64");   /* none, after a hit */
+    assert_null(gw_precision_find(name));
+    assert_ptr_equal(gw_precision_find("fp8"), fp8);
+}
+
 /* Training: fp32 and tf32 4 + 4 bytes, no master copy; the 16-bit ones 2 + 2 + a 4-byte fp32
  * master; fp8 and fp4 keep bf16 weights; the quantized ones do not train.  All-reduced
  * gradients: 2 bytes for pure fp16 / bf16, 4 for amp (fp32 parameters) and the rest. */
@@ -360,6 +382,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_precision_bytes),
+        cmocka_unit_test(find_answers_by_the_text_asked),
         cmocka_unit_test(training_bytes_and_what_training_keeps),
         cmocka_unit_test(workload_choices_skip_internal_rows),
         cmocka_unit_test(formats_are_the_kb_s),
