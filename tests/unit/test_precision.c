@@ -199,6 +199,25 @@ static const kb_precision_support rows[] = {
 static const gw_support support = {rows, sizeof rows / sizeof rows[0]};
 static const gw_support no_rows = {NULL, 0};
 
+/* A support row names its architecture in any case ("hopper" is Hopper's row); a GPU with no
+ * architecture, or one no row names, computes fp32 alone. */
+static void support_by_architecture_in_any_case(void **state)
+{
+    (void)state;
+    kb_gpu g = {.name = "some H100", .architecture = "hopper", .fp8_tflops = 1979};
+    assert_true(gw_support_has(&support, "fp8", &g) && gw_support_has(&support, "bf16", &g));
+    assert_false(gw_support_has(&support, "fp4", &g));   /* Blackwell's alone */
+    g.architecture = "HOPPER";
+    assert_true(gw_support_has(&support, "fp16", &g));
+    g.architecture = "Hop";   /* the first letter alone names no row */
+    assert_false(gw_support_has(&support, "fp16", &g));
+    g.architecture = "";
+    assert_false(gw_support_has(&support, "fp16", &g));
+    assert_true(gw_support_has(&support, "fp32", &g));
+    g.architecture = NULL;
+    assert_false(gw_support_has(&support, "bf16", &g));
+}
+
 static const char *runs(const char *name, const kb_gpu *g, int training)
 {
     const gw_precision *p = gw_precision_on(gw_precision_find(name), g, &support, training);
@@ -387,6 +406,7 @@ int main(void)
         cmocka_unit_test(workload_choices_skip_internal_rows),
         cmocka_unit_test(formats_are_the_kb_s),
         cmocka_unit_test(what_each_gpu_runs),
+        cmocka_unit_test(support_by_architecture_in_any_case),
         cmocka_unit_test(the_rate_each_runs_at),
         cmocka_unit_test(why_a_gpu_runs_another),
         cmocka_unit_test(measured_training_speedups),
