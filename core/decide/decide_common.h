@@ -133,6 +133,8 @@ struct decision {
     double llm_mfu_error;        /* leave-one-out mean error of the calibration (2+ rows) */
     double llm_share_what_if;    /* a what-if's factor on the serving shares (decide_whatif.c's
                                   * own speed under an arrival rate); 0: none */
+    int speed_figures_only;      /* decide_option_speed_figures at work: a language model's speed
+                                  * without its band and sentence (decide_llm.c) */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
     struct decide_llm_rows *llm_rows;   /* the measured LLM rows and the workload's calibration
                                          * (decide_llm_accuracy.c); NULL: not a language model */

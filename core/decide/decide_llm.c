@@ -307,6 +307,8 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
     decide_llm_train_layout l = train_layout(d, o);
     o->throughput = decide_llm_train_tokens(&l, o->count, one, &eff);
     o->efficiency = eff * l.share;
+    if (d->speed_figures_only)   /* decide_option_speed_figures: no band, no words */
+        return;
     train_band(d, o);
     decide_llm_dequant_band(d, o);
     decide_precision_speedup_band(d, o, &sp);
@@ -410,6 +412,8 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     o->throughput = v.tokens_per_s * busy;
     if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
         o->throughput = decide_llm_arrival_end(d, o, rate, mfu, bw);
+    if (d->speed_figures_only)   /* decide_option_speed_figures: no band, no words */
+        return;
     if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
         if (w->serve_arrival_rate > 0)   /* both shares x or / (1 + e), re-solved */
             decide_llm_arrival_band(d, o, rate, mfu, bw, o->throughput / o->throughput_lo);

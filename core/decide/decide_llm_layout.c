@@ -102,13 +102,14 @@ int decide_llm_serving_replicas(const decision *d, int replicas)
  * after rounding (decide_demand_serve costs an option for the demand where it reaches it). */
 #define INFLIGHT_MARGIN 1e-9
 
-/* One replica of o laid out tp x pp at n sequences in flight. */
-static void serving_at(const decision *d, const decide_option *o, int tp, int pp, double n,
-                       double tflops, double mfu, double decode_fraction, model_serving *out)
+/* One replica of o laid out as l (parallel_of, made once for a search's every step: it was 11%
+ * of `gpuwise report examples/llm-fleet.lua`) at n sequences in flight. */
+static void serving_at(const decision *d, const decide_option *o, const model_llm_layout *l,
+                       double n, double tflops, double mfu, double decode_fraction,
+                       model_serving *out)
 {
     model_llm_setup s = serving_setup(d, o, n);
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l, tflops,
+    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, l, tflops,
                       o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
 }
 
@@ -147,11 +148,12 @@ double decide_llm_inflight_limit(const decision *d, const decide_option *o, int 
 /* Whether n in flight on one replica of o carry per_replica requests a second: the requests
  * arriving while one is in flight, per_replica x its seconds at n (Little's law), are n or
  * fewer. */
-static int carries(const decision *d, const decide_option *o, int tp, int pp, double n,
-                   double per_replica, double tflops, double mfu, double decode_fraction)
+static int carries(const decision *d, const decide_option *o, const model_llm_layout *l,
+                   double n, double per_replica, double tflops, double mfu,
+                   double decode_fraction)
 {
     model_serving v;
-    serving_at(d, o, tp, pp, n, tflops, mfu, decode_fraction, &v);
+    serving_at(d, o, l, n, tflops, mfu, decode_fraction, &v);
     return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
 }
 
@@ -160,8 +162,9 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
                            double decode_fraction, int *keeps_up)
 {
     double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
+    model_llm_layout l = parallel_of(d, o, tp, pp);
     *keeps_up = limit > 0 &&
-                carries(d, o, tp, pp, limit, per_replica, tflops, mfu, decode_fraction);
+                carries(d, o, &l, limit, per_replica, tflops, mfu, decode_fraction);
     if (!*keeps_up)
         return limit;
     /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
@@ -170,7 +173,7 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     double lo = 0, hi = limit;
     while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
         double mid = (lo + hi) / 2;
-        if (carries(d, o, tp, pp, mid, per_replica, tflops, mfu, decode_fraction))
+        if (carries(d, o, &l, mid, per_replica, tflops, mfu, decode_fraction))
             hi = mid;
         else
             lo = mid;
@@ -246,14 +249,15 @@ double decide_llm_arrival_capacity(const decision *d, const decide_option *o, in
                                    double decode_fraction)
 {
     double target_s = d->w->target_tpot_ms / 1e3, most = limit;
+    model_llm_layout l = parallel_of(d, o, tp, pp);
     model_serving v;
-    serving_at(d, o, tp, pp, limit, tflops, mfu, decode_fraction, &v);
+    serving_at(d, o, &l, limit, tflops, mfu, decode_fraction, &v);
     if (target_s > 0 && v.tpot_s > target_s) {
         /* the time per token rises with the requests in flight: the most within the target */
         double lo = 0, hi = limit;
         while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
             double mid = (lo + hi) / 2;
-            serving_at(d, o, tp, pp, mid, tflops, mfu, decode_fraction, &v);
+            serving_at(d, o, &l, mid, tflops, mfu, decode_fraction, &v);
             if (v.tpot_s <= target_s)
                 lo = mid;
             else
@@ -261,7 +265,7 @@ double decide_llm_arrival_capacity(const decision *d, const decide_option *o, in
         }
         if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
             most = lo;
-        serving_at(d, o, tp, pp, most, tflops, mfu, decode_fraction, &v);
+        serving_at(d, o, &l, most, tflops, mfu, decode_fraction, &v);
     }
     return decide_llm_completed_tokens(d, &v, most) * serving;
 }

@@ -151,9 +151,12 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
  * per output token (in inverse proportion to the capacity: both are one decode step's) past the
  * target, it misses them in that draw; under an arrival rate the capacity is already the most
  * load it carries within that target, so below the demand alone.  A job's hours follow its drawn speed: more hours than
- * the deadline leaves (hours_available) miss it in that draw (*past_deadline set). */
+ * the deadline leaves (hours_available) miss it in that draw (*past_deadline set).  at is a
+ * shallow copy of the option made once for every draw (a copy a draw was a quarter of the
+ * draws' cost), costed again at the drawn figures: decide_option_cost writes all it reads
+ * anew. */
 static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
-                         int *meets, int *past_deadline)
+                         decide_option *at, int *meets, int *past_deadline)
 {
     double price = x->p_lo + u_price * (x->p_hi - x->p_lo);
     double speed = x->t_lo + u_speed * (x->t_hi - x->t_lo);
@@ -168,11 +171,12 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
         *meets = !(capacity < demand) && !(tpot > target);   /* NaN: no such target */
         speed = decide_demand_served(d, capacity);
     }
-    decide_option at;
-    decide_option_costed_at(d, x->o, price, speed, &at);
-    *past_deadline = at.hours_needed > at.hours_available;   /* NaN: not a job */
+    at->unit_price = price;
+    at->throughput = speed;
+    decide_option_cost(d, at);
+    *past_deadline = at->hours_needed > at->hours_available;   /* NaN: not a job */
     *meets = *meets && !*past_deadline;
-    return at.per_unit * x->adjustment;
+    return at->per_unit * x->adjustment;
 }
 
 /* 1 when the option's cost per unit is monotone in its drawn price and speed, as the bound
@@ -267,12 +271,15 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
     double *u_price = gw_xmalloc((n_price + 1) * sizeof *u_price);
     double *score = gw_xmalloc((n + 1) * sizeof *score);
     size_t *drawn = gw_xmalloc((n + 1) * sizeof *drawn), n_drawn = 0;
+    decide_option *at = gw_xmalloc((n + 1) * sizeof *at);   /* shallow: never freed */
     draw_slot *slots = gw_xmalloc((n_speed + n_price + 1) * sizeof *slots);
     uint64_t tail;
     size_t n_slots = draw_slots(c, n, u_speed, n_speed, u_price, n_price, slots, &tail);
     for (size_t i = 0; i < n; i++)
-        if (c[i].drawn)
+        if (c[i].drawn) {
+            at[i] = *c[i].o;
             drawn[n_drawn++] = i;
+        }
     uint64_t state = DECIDE_ROBUST_SEED;
     size_t no_winner = 0;
     for (int k = 0; k < DECIDE_ROBUST_DRAWS; k++) {
@@ -286,8 +293,8 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
             size_t i = drawn[j];
             compared *x = &c[i];
             int meets, past_deadline;
-            score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &meets,
-                                  &past_deadline);
+            score[i] = draw_score(d, x, u_speed[x->speed_group], u_price[x->price_group], &at[i],
+                                  &meets, &past_deadline);
             x->past_deadline += past_deadline;
             x->missed += !meets;
             if (!meets)
@@ -325,6 +332,7 @@ static size_t draw(decision *d, compared *c, size_t n, size_t n_speed, size_t n_
     free(u_price);
     free(score);
     free(drawn);
+    free(at);
     free(slots);
     return no_winner;
 }

@@ -918,7 +918,9 @@ void decide_option_speed(decision *d, decide_option *o)
 
 void decide_option_speed_figures(decision *d, decide_option *o)
 {
+    d->speed_figures_only = 1;
     option_speed(d, o, (gw_buf)GW_BUF_DISCARD);
+    d->speed_figures_only = 0;
 }
 
 /* ---- calibration (the others: decide_calibrate.c) ---- */

@@ -13,9 +13,11 @@
  * o receiving the citations (may be NULL). */
 void decide_option_fit(decision *d, decide_option *o);
 void decide_option_speed(decision *d, decide_option *o);
-/* decide_option_speed's figures without its sentence (o->throughput_how is ""): for what-ifs
- * that read the figures alone.  A served model's sentences, written again at each value a
- * sensitivity search tries, were a third of its report's instructions. */
+/* decide_option_speed's figures without its sentence (o->throughput_how is ""), and a language
+ * model's without its band (throughput_lo and _hi as they were): for what-ifs that read the
+ * figures alone.  A served model's sentences, written again at each value a sensitivity search
+ * tries, were a third of its report's instructions; its band, solved again at both ends, 15%
+ * of what was left (llm-fleet's report: 170 M -> 145 M instructions). */
 void decide_option_speed_figures(decision *d, decide_option *o);
 double decide_single_card_speed(decision *d, decide_option *o, const kb_gpu *g, int *measured,
                                 gw_buf *how);

@@ -173,6 +173,37 @@ static void test_view_map_replace_and_path(void **state)
     view_free(m);
 }
 
+/* Null, true and false are shared nodes: one held in several places, copied, replaced and freed
+ * any number of times stays what it is, and JSON writes each in place. */
+static void test_view_shared_scalars(void **state)
+{
+    (void)state;
+    view *a = view_list(), *b = view_map();
+    view *null = view_null(), *yes = view_bool(7), *no = view_bool(0);
+    view_list_push(a, null);
+    view_list_push(a, yes);
+    view_list_push(a, no);
+    view_list_push(a, view_bool(1));
+    view_map_set(b, "n", null);
+    view_map_set(b, "y", yes);
+    view_map_set(b, "y", view_bool(0));   /* replaced: the shared true is "freed" */
+    view *copy = view_copy(a);
+    view_free(view_null());
+    view_free(a);
+    assert_true(view_is_null(view_map_get(b, "n")));
+    assert_false(view_bool_value(view_map_get(b, "y")));
+    gw_buf out = GW_BUF_INIT;
+    view_to_json(copy, &out, 0);
+    assert_string_equal(buf_cstr(&out), "[null,true,false,true]");
+    buf_reset(&out);
+    view_to_json(b, &out, 0);
+    assert_string_equal(buf_cstr(&out), "{\"n\":null,\"y\":false}");
+    assert_true(view_bool_value(view_bool(1)) && !view_bool_value(view_bool(0)));
+    buf_free(&out);
+    view_free(copy);
+    view_free(b);
+}
+
 /* A big tree: containers grow, keys replaced, pooled and owned, subtrees moved and copied
  * between trees, each freed on its own.  (It tested the view arena until views became plain
  * malloc's; run under valgrind/ASan (make asan), a mistake shows as a leak or a use after
@@ -658,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_view_json_errors_name_line),
         cmocka_unit_test(test_view_map_replace_and_path),
         cmocka_unit_test(test_view_tree_ownership),
+        cmocka_unit_test(test_view_shared_scalars),
         cmocka_unit_test(test_format_number),
         cmocka_unit_test(test_format_fixed_rounds_like_printf),
         cmocka_unit_test(test_json_numbers_shortest),

@@ -51,6 +51,28 @@ static void each_precision_bytes(void **state)
     assert_null(gw_precision_find(NULL));
 }
 
+/* The look-up remembers the row it found last: asked again by a buffer whose text changed, or
+ * by another name of a row, it still answers by the text asked. */
+static void find_answers_by_the_text_asked(void **state)
+{
+    (void)state;
+    char name[16] = "fp8";
+    const gw_precision *fp8 = gw_precision_find(name);
+    assert_string_equal(fp8->name, "fp8");
+    assert_ptr_equal(gw_precision_find(fp8->name), fp8);   /* the row's own name */
+    strcpy(name, "bf16");   /* the same buffer, another format */
+    assert_string_equal(gw_precision_find(name)->name, "bf16");
+    strcpy(name, "fp8-w8a16");
+    assert_string_equal(gw_precision_find(name)->name, "fp8-w8a16");
+    strcpy(name, "int8");   /* another name: w8a8's row */
+    assert_string_equal(gw_precision_find(name)->name, "w8a8");
+    assert_string_equal(gw_precision_find("w8a8")->name, "w8a8");
+    assert_string_equal(gw_precision_find(name)->name, "w8a8");
+    strcpy(name, "fp64");   /* none, after a hit */
+    assert_null(gw_precision_find(name));
+    assert_ptr_equal(gw_precision_find("fp8"), fp8);
+}
+
 /* Training: fp32 and tf32 4 + 4 bytes, no master copy; the 16-bit ones 2 + 2 + a 4-byte fp32
  * master; fp8 and fp4 keep bf16 weights; the quantized ones do not train.  All-reduced
  * gradients: 2 bytes for pure fp16 / bf16, 4 for amp (fp32 parameters) and the rest. */
@@ -176,6 +198,25 @@ static const kb_precision_support rows[] = {
 };
 static const gw_support support = {rows, sizeof rows / sizeof rows[0]};
 static const gw_support no_rows = {NULL, 0};
+
+/* A support row names its architecture in any case ("hopper" is Hopper's row); a GPU with no
+ * architecture, or one no row names, computes fp32 alone. */
+static void support_by_architecture_in_any_case(void **state)
+{
+    (void)state;
+    kb_gpu g = {.name = "some H100", .architecture = "hopper", .fp8_tflops = 1979};
+    assert_true(gw_support_has(&support, "fp8", &g) && gw_support_has(&support, "bf16", &g));
+    assert_false(gw_support_has(&support, "fp4", &g));   /* Blackwell's alone */
+    g.architecture = "HOPPER";
+    assert_true(gw_support_has(&support, "fp16", &g));
+    g.architecture = "Hop";   /* the first letter alone names no row */
+    assert_false(gw_support_has(&support, "fp16", &g));
+    g.architecture = "";
+    assert_false(gw_support_has(&support, "fp16", &g));
+    assert_true(gw_support_has(&support, "fp32", &g));
+    g.architecture = NULL;
+    assert_false(gw_support_has(&support, "bf16", &g));
+}
 
 static const char *runs(const char *name, const kb_gpu *g, int training)
 {
@@ -360,10 +401,12 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(each_precision_bytes),
+        cmocka_unit_test(find_answers_by_the_text_asked),
         cmocka_unit_test(training_bytes_and_what_training_keeps),
         cmocka_unit_test(workload_choices_skip_internal_rows),
         cmocka_unit_test(formats_are_the_kb_s),
         cmocka_unit_test(what_each_gpu_runs),
+        cmocka_unit_test(support_by_architecture_in_any_case),
         cmocka_unit_test(the_rate_each_runs_at),
         cmocka_unit_test(why_a_gpu_runs_another),
         cmocka_unit_test(measured_training_speedups),
