@@ -10,6 +10,7 @@
 #include "base/units.h"
 #include "decide_cost.h"
 #include "decide_fields.h"
+#include "decide_llm_accuracy.h"
 #include "decide_options.h"
 #include "decide_speed.h"
 
@@ -730,6 +731,58 @@ static void ranged_words(view *v, size_t n, size_t n_ranged)
     buf_free(&b);
 }
 
+/* A language model's speed is drawn within its band, the 80th percentile of its calibrating
+ * rows' errors, so the draws cannot show an error past it.  Where a slower speed of the
+ * recommendation alone (the sensitivity's own_speed flip) would change the answer, say how
+ * many of the KB's measured rows of the workload's kind the model predicted at least that much
+ * too fast (llm.accuracy's leave-one-out): the measured odds the draws leave out. */
+static void model_error_view(view *v, const decision *d, const view *root)
+{
+    const view *params = view_path(root, "sensitivity.parameters");
+    const view *predictions = view_path(root, "llm.accuracy.predictions");
+    double flip = NAN;
+    int misses = 0;
+    const char *to = NULL;
+    for (size_t i = 0; i < view_len(params); i++) {
+        const view *p = view_list_at(params, i);
+        if (!decide_str_eq(view_str(view_map_get(p, "parameter")), "own_speed"))
+            continue;
+        flip = view_num(view_map_get(p, "flip_factor"));
+        misses = !isnan(view_num(view_map_get(p, "misses_target_below")));
+        to = view_str(view_map_get(p, "flips_to"));
+    }
+    const decide_option *best = decide_best(d);
+    int other_gpu = 0;   /* an error the model makes on one GPU it makes on its other options */
+    for (size_t i = 0; to && best && i < d->n_options; i++)
+        if (decide_str_eq(d->options[i].id, to))
+            other_gpu = d->options[i].gpu != best->gpu;
+    if (!(flip > 0 && flip < 1) || !(misses || other_gpu) || !view_len(predictions))
+        return;
+    const char *kind = decide_llm_kind_name(decide_llm_workload_kind(d));
+    double past = (1 / flip - 1) * 100;   /* predicted / measured - 1, in % */
+    size_t rows = 0, optimistic = 0;
+    for (size_t i = 0; i < view_len(predictions); i++) {
+        const view *p = view_list_at(predictions, i);
+        double err = view_num(view_map_get(p, "error_pct"));
+        if (!decide_str_eq(view_str(view_map_get(p, "kind")), kind) || isnan(err))
+            continue;
+        rows++;
+        optimistic += err > past;
+    }
+    if (!rows)
+        return;
+    view_map_set_int(v, "model_optimistic_rows", (long long)optimistic);
+    view_map_set_int(v, "model_kind_rows", (long long)rows);
+    gw_buf t = GW_BUF_INIT;
+    buf_printf(&t, "its speed %.1f%% below the model's changes the answer; the model was that "
+                   "optimistic or more on %zu of %zu measured %s rows (llm.accuracy): ",
+               (1 - flip) * 100, optimistic, rows, kind);
+    buf_puts(&t, optimistic * 10 >= rows ? "a close call, whatever the draws say; measure first"
+                                         : "the draws' share holds");
+    view_map_set_str(v, "model_error_text", buf_cstr(&t));
+    buf_free(&t);
+}
+
 void decide_robust_view(const decision *d, view *root)
 {
     const decide_robust *r = d->robust;
@@ -764,6 +817,8 @@ void decide_robust_view(const decision *d, view *root)
     view_map_set_str(v, "p_best_text", buf_cstr(&t));
     buf_free(&t);
     regret_view(v, d, r);
+    if (workload_is_llm(d->w))
+        model_error_view(v, d, root);
     view_map_set_num(v, "misses_deadline_share", r->misses_deadline_share);
     view_map_set_num(v, "misses_targets_share", r->misses_targets_share);
     view_map_set_num(v, "no_winner_share", r->no_winner_share);

@@ -219,13 +219,19 @@ static void method_multi_gpu(view *v, const decision *d, gw_buf *line)
                      "finish a job in time), else the workload's network_gbps; where one "
                      "machine's count is measured, that figure x N x (efficiency across machines "
                      "/ efficiency within one)");
-    model_calibration cal;
-    if (decide_scaling_calibration(d, &cal, NULL) == GW_OK && cal.rows) {
+    /* Serving replicas exchange nothing; a language model's training is checked by
+     * llm.accuracy, on its own rows. */
+    model_calibration cal = {0};
+    if (!workload_is_serving(d->w) && decide_scaling_calibration(d, &cal, NULL) == GW_OK &&
+        cal.rows) {
         buf_reset(line);
         buf_printf(line, "calibration: against the KB's %d measured multi-GPU results that have "
                    "a single-card result of the same GPU, the data-parallel efficiency is off by "
-                   "%.1f percentage points on average and %.1f at most",
-                   cal.rows, cal.mean_error_pp, cal.max_error_pp);
+                   "%.1f percentage points on average and %.1f at most%s",
+                   cal.rows, cal.mean_error_pp, cal.max_error_pp,
+                   workload_is_llm(d->w) ? " (image models' results: a language model's training "
+                                           "speed is checked by the model accuracy above)"
+                                         : "");
         view_map_set_str(v, "calibration", buf_cstr(line));
     }
     model_calibration_free(&cal);
