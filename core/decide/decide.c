@@ -469,6 +469,13 @@ static void judge(decision *d, decide_option *o)
             buf_printf(&b, "%g days, the deadline)", d->w->deadline_days);
         else
             buf_printf(&b, "%g months)", d->w->horizon_months);
+        /* a modelled speed's band reaching the hours: a miss the model cannot rule on */
+        double top = o->hours_needed * o->throughput / o->throughput_hi;
+        if (o->throughput_hi > o->throughput && top <= o->hours_available) {
+            buf_puts(&b, "; at its speed band's top it needs ");
+            view_format_number(&b, top, 0);
+            buf_puts(&b, " h: within the model's error, a short run decides");
+        }
     }
     if (!o->feasible)
         o->excluded_because = buf_detach(&b);
