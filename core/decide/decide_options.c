@@ -823,3 +823,13 @@ view *decide_requote_view(const decision *d)
     buf_free(&b);
     return list;
 }
+
+int decide_purchase_ranked(const decision *d)
+{
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (o->feasible && !o->held_back && o->acquisition != DECIDE_RENT)
+            return 1;
+    }
+    return 0;
+}

@@ -70,4 +70,7 @@ int decide_from_check(decision *d);
  * they held; best-ranked first, at most DECIDE_REQUOTE_MAX. */
 view *decide_requote_view(const decision *d);
 
+/* 1 when a feasible purchase not held back is ranked: renting is compared with buying. */
+int decide_purchase_ranked(const decision *d);
+
 #endif

@@ -129,11 +129,9 @@ static void speed_band_words(const decision *d, gw_buf *line)
                    model_calibration_band(&d->params_cal) * 100, d->params_cal.mean_error_pp,
                    d->params_cal.rows);
     buf_printf(line, "); several combine as the square root of the sum of their squares, and "
-                     "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, not "
-                     "the mean nor the maximum, because a buyer reads a band as where the truth "
-                     "plausibly lies: the mean is missed by half of the KB's own scaled figures, "
-                     "the maximum is one GPU's outlier that would give every scaled option the "
-                     "worst case's band",
+                     "the band is the figure / (1 + e) to x (1 + e); the %.0fth percentile, as "
+                     "half the KB's own scaled figures miss the mean and the maximum is one "
+                     "GPU's outlier",
                MODEL_BAND_PERCENTILE * 100);
     if (d->repro_cal.rows) {
         buf_puts(line, "; an article's figure gets at least ");

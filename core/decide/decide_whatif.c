@@ -825,10 +825,10 @@ static void flip_view(view *m, sens *s)
     if (isnan(flip)) {
         view_map_set(m, "flips_to", view_null());
         view_map_set(m, "flip_value", view_null());
-        /* the range flip_factor searched, said in the same terms as a flip point */
-        char text[128];
-        snprintf(text, sizeof text, "does not change the answer from %+.0f%% to %+.0f%%",
-                 (SENS_SCAN_DOWN - 1) * 100, (scan_up(s) - 1) * 100);
+        char text[160];   /* the range flip_factor searched, said as a flip point is */
+        snprintf(text, sizeof text, "does not change the answer from %+.0f%% to %+.0f%%%s",
+                 (SENS_SCAN_DOWN - 1) * 100, (scan_up(s) - 1) * 100, s->param == SENS_RENT &&
+                 !decide_purchase_ranked(s->d) ? ": no purchase ranked" : "");
         view_map_set_str(m, "flip_text", text);
         return;
     }

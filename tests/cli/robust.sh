@@ -270,3 +270,16 @@ check_eq "model error: ... said as a close call" "$(jqr '.robustness.model_error
 run "$GW" decide "$EX/lora-finetune.lua" --json
 check_eq "model error: a flip between options of one GPU says nothing" \
     "$(jqr '.robustness.model_error_text')" "null"
+
+# ---- the rental price where no purchase is ranked ------------------------------------------------
+# As shipped, vision-team's purchases are all held back (their prices of 2026-01 are older than
+# its 180 days), so every option ranked is a rental, and a rental price scaled for all of them
+# alike cannot change the answer: the row says no purchase was there to compare.  With stale_ok
+# the used 3090s are ranked (above), and the row says no more than the range it searched.
+run "$GW" decide "$EX/vision-team.lua" --json
+check_eq "rental price: no purchase ranked, said so" \
+    "$(jqr '.sensitivity.parameters[] | select(.parameter == "rental_price") | .flip_text')" \
+    "does not change the answer from -95% to +900%: no purchase ranked"
+run "$GW" decide "$T/vision-stale.lua" --json
+check_eq "rental price: a purchase ranked, no such words" \
+    "$(jqr '.sensitivity.parameters[] | select(.parameter == "rental_price") | .flip_text | test("no purchase")')" "false"
