@@ -282,6 +282,20 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                      "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
                      "prefer weights + warn weights), the figure the cost table's Ranked column "
                      "shows and the break-even and sensitivity compare");
+    if (isnan(d->rules_floor))   /* a rule declares no prefers_at_most: every option judged */
+        return;
+    buf_reset(line);
+    buf_printf(line,
+               "within reach: the rules judge an option only where its lowest possible cost per "
+               "unit, its price range's and speed band's favourable corner x %.2f (1 less the "
+               "most the rules' preferences can weigh together, as each declares), is not above "
+               "the best's highest, the largest unfavourable corner x the rules' factor among "
+               "the %d cheapest by that factor and the cheapest of the option's kind (bought or "
+               "rented); the others "
+               "are set aside unjudged (--all-options judges them), and the robustness draws "
+               "no option out of reach, judged or not",
+               d->rules_floor, DECIDE_BODY_COST_ROWS);
+    view_map_set_str(v, "reach", buf_cstr(line));
 }
 
 /* How each figure is computed, with the model's constants written in; a language model's lines
