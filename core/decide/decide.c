@@ -545,12 +545,13 @@ static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *e
     for (size_t i = 0; i < n; i++)
         decide_option_corners(d, &d->options[i]);
     int every = (flags & DECIDE_ALL_OPTIONS) || isnan(d->rules_floor) || !host;
-    int rc = every ? decide_rules_run(d, host, NULL, err) : GW_OK;
+    size_t verdicts = 0;
+    int rc = every ? decide_rules_run(d, host, NULL, &verdicts, err) : GW_OK;
     for (size_t i = 0; every && i < n; i++)
         judged[i] = 1;
     for (int first = 1; !every && rc == GW_OK && within_reach(d, judged, judge, first);
          first = 0) {
-        rc = decide_rules_run(d, host, judge, err);
+        rc = decide_rules_run(d, host, judge, &verdicts, err);
         for (size_t i = 0; i < n; i++) {
             judged[i] |= judge[i];
             judge[i] = 0;
@@ -568,6 +569,9 @@ static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *e
         for (size_t i = 0; i < n; i++)
             d->options[i].out_of_reach = out_of_reach(d, &d->options[i], ceiling);
     }
+    if (rc == GW_OK && host)
+        decide_trace(d, "%zu rules gave %zu verdicts over %zu options", decide_rules_count(host),
+                     verdicts, n - d->n_set_aside);
     if (rc == GW_OK && !every)
         decide_trace(d, "%zu of %zu options set aside: their lowest possible cost per unit "
                         "(x %.2f, the rules' least factor) is above the best's highest",

@@ -188,6 +188,13 @@ static plugin **rules_of(plugin_host *host, size_t *n)
     return rules;
 }
 
+size_t decide_rules_count(plugin_host *host)
+{
+    size_t n = 0;
+    free(host ? rules_of(host, &n) : NULL);
+    return n;
+}
+
 double decide_rules_floor(plugin_host *host)
 {
     if (!host)
@@ -231,7 +238,8 @@ static int read_all_verdicts(decision *d, const size_t *which, size_t n, plugin 
     return rc;
 }
 
-int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge, gw_error *err)
+int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge,
+                     size_t *verdicts, gw_error *err)
 {
     if (!host)
         return GW_OK;
@@ -268,7 +276,6 @@ int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge,
     plugin_arg_free(shared);
     free(rules);
     view_free(wv);
-    if (rc == GW_OK)
-        decide_trace(d, "%zu rules gave %zu verdicts over %zu options", n_rules, fired, n);
+    *verdicts += fired;
     return rc;
 }

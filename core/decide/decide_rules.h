@@ -6,8 +6,12 @@
 #include "decide_fields.h"
 #include "sandbox/plugin.h"
 
-/* Every rule's verdicts on the options judge[i] marks (NULL: every option; host NULL: none). */
-int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge, gw_error *err);
+/* Every rule's verdicts on the options judge[i] marks (NULL: every option; host NULL: none);
+ * adds how many to *verdicts. */
+int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge,
+                     size_t *verdicts, gw_error *err);
+/* How many rules the host has loaded. */
+size_t decide_rules_count(plugin_host *host);
 /* The least factor the loaded rules can put on a cost per unit: 1 less the prefers_at_most
  * they declare together, within the factor's floor; NaN when a rule declares none (unbounded);
  * 1 without a host. */
