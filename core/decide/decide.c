@@ -470,7 +470,7 @@ static double reach_ceiling(const decision *d, const unsigned char *judged, int 
     double kind_score = INFINITY, kind_hi = INFINITY, top = -INFINITY;
     for (size_t i = 0; i < d->n_options; i++) {
         const decide_option *o = &d->options[i];
-        if (!judged[i] || !could_win(d, o) || excluded_by_rule(o))
+        if (!judged[i] || !o->may_win || excluded_by_rule(o))
             continue;
         double a = decide_rules_adjustment(o);
         score[n++] = o->per_unit * a;
@@ -483,7 +483,7 @@ static double reach_ceiling(const decision *d, const unsigned char *judged, int 
     double limit = n >= DECIDE_BODY_COST_ROWS ? score[DECIDE_BODY_COST_ROWS - 1] : INFINITY;
     for (size_t i = 0; i < d->n_options && isfinite(limit); i++) {
         const decide_option *o = &d->options[i];
-        if (judged[i] && could_win(d, o) && !excluded_by_rule(o) &&
+        if (judged[i] && o->may_win && !excluded_by_rule(o) &&
             o->per_unit * decide_rules_adjustment(o) <= limit)
             top = fmax(top, o->per_unit_hi * decide_rules_adjustment(o));
     }
@@ -507,15 +507,16 @@ static void reach_ceilings(const decision *d, const unsigned char *judged, int f
     free(every);
 }
 
-/* Whether o is out of reach: it could win (could_win) and its lowest possible cost (the
+/* Whether o is out of reach: it could win (may_win) and its lowest possible cost (the
  * favourable corner of its bands x the rules' least factor) is above the best's highest
  * (ceiling); both kept in o for the words that say so. */
 static int out_of_reach(const decision *d, decide_option *o, const double ceiling[2])
 {
+    if (!o->may_win)
+        return 0;
     o->set_aside_low = o->per_unit_lo * d->rules_floor;
     o->set_aside_best = ceiling[o->acquisition == DECIDE_RENT];
-    return could_win(d, o) &&
-           o->set_aside_low > o->set_aside_best * (1 + DECIDE_ROBUST_BOUND_MARGIN);
+    return o->set_aside_low > o->set_aside_best * (1 + DECIDE_ROBUST_BOUND_MARGIN);
 }
 
 /* Marks into judge[] the options not yet judged that are not out of reach; returns how many. */
@@ -542,8 +543,12 @@ static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *e
     d->rules_floor = decide_rules_floor(host);
     size_t n = d->n_options;
     unsigned char *judged = gw_xcalloc(n + 1, 1), *judge = gw_xcalloc(n + 1, 1);
-    for (size_t i = 0; i < n; i++)
-        decide_option_corners(d, &d->options[i]);
+    for (size_t i = 0; i < n; i++) {
+        decide_option *o = &d->options[i];
+        o->may_win = could_win(d, o);
+        if (o->may_win)   /* the others are judged whatever their cost */
+            decide_option_corners(d, o);
+    }
     int every = (flags & DECIDE_ALL_OPTIONS) || isnan(d->rules_floor) || !host;
     size_t verdicts = 0;
     int rc = every ? decide_rules_run(d, host, NULL, &verdicts, err) : GW_OK;

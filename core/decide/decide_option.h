@@ -116,10 +116,12 @@ typedef struct decide_option {
     size_t n_verdicts;
     int feasible;
     char *excluded_because;
-    int set_aside;                 /* not judged by the rules: its lowest possible cost, set_aside_low,
-                                    * is above the best's highest, set_aside_best (decide.c) */
+    int set_aside;                 /* not judged by the rules: its lowest possible cost,
+                                    * set_aside_low, is above the best's highest,
+                                    * set_aside_best (decide.c) */
     double set_aside_low, set_aside_best;
-    int out_of_reach;              /* judged or not, set_aside_low is above set_aside_best: the
+    int may_win;                   /* the engine alone leaves it able to be recommended */
+    int out_of_reach;              /* it may win, and set_aside_low is above set_aside_best: the
                                     * robustness does not compare it (decide.c) */
     double score;                  /* per_unit adjusted by rule weights */
     int rank;                      /* 1 = best; 0 unranked (infeasible) */
