@@ -536,8 +536,8 @@ static size_t within_reach(decision *d, const unsigned char *judged, unsigned ch
 
 /* The rules judge every option that could still matter (could_win, and within_reach of the
  * best, in rounds until no more come within it); the rest are set aside, unjudged.  Every
- * option is judged with DECIDE_ALL_OPTIONS or where a rule declares no prefers_at_most (no
- * least factor). */
+ * option is judged with DECIDE_ALL_OPTIONS, where a rule declares no prefers_at_most (no least
+ * factor), or for production. */
 static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *err)
 {
     d->rules_floor = decide_rules_floor(host);
@@ -549,7 +549,10 @@ static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *e
         if (o->may_win)   /* the others are judged whatever their cost */
             decide_option_corners(d, o);
     }
-    int every = (flags & DECIDE_ALL_OPTIONS) || isnan(d->rules_floor) || !host;
+    /* production = true excludes rentals after the rules (decide_demand_constraints), which
+     * could take one of the 8 cheapest away: every option is judged */
+    int every = (flags & DECIDE_ALL_OPTIONS) || isnan(d->rules_floor) || !host ||
+                d->w->production;
     size_t verdicts = 0;
     int rc = every ? decide_rules_run(d, host, NULL, &verdicts, err) : GW_OK;
     for (size_t i = 0; every && i < n; i++)
