@@ -197,11 +197,17 @@ static void print_summary(FILE *f, const view *model)
         fprintf(f, "Model accuracy: %s.\n", accuracy);
 }
 
+unsigned cli_decision_flags(const cli_args *args)
+{
+    return cli_flag(args, "all-options") ? DECIDE_ALL_OPTIONS : 0;
+}
+
 static int cmd_decide(gw_ctx *ctx, const cli_args *args, gw_error *err)
 {
     cli_decision c;
     /* Only JSON shows the trace, so only JSON pays for recording it. */
-    int rc = cli_decision_run(ctx, args->argv[0], ctx->json ? DECIDE_TRACE : 0, &c, err);
+    int rc = cli_decision_run(ctx, args->argv[0],
+                              cli_decision_flags(args) | (ctx->json ? DECIDE_TRACE : 0), &c, err);
     if (rc != GW_OK)
         return rc;
     /* The text prints its table from the options themselves and reads only the summary of
@@ -257,6 +263,11 @@ int cli_decision_verdict(const cli_decision *c, gw_error *err)
     return rc;
 }
 
+static const cli_option decide_options[] = {
+    CLI_ALL_OPTIONS_OPTION,
+    {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
+};
+
 static const cli_command decide_commands[] = {
     {"decide", "WORKLOAD", 1, 1, CLI_FILE,
      "rank the ways to buy or rent GPUs for a workload",
@@ -282,7 +293,7 @@ static const cli_command decide_commands[] = {
      "field and what was expected; a candidate GPU the KB does not know is one) or no option "
      "at all (a module sold only in servers says which servers and instances the KB has), 66 "
      "a missing workload file, 70 a plugin error.",
-     NULL, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
+     decide_options, CLI_FMT_TEXT | CLI_FMT_JSON, 0, cmd_decide, NULL},
     {NULL, NULL, 0, 0, CLI_TEXT, NULL, NULL, NULL, 0, 0, NULL, NULL},
 };
 

@@ -27,4 +27,15 @@ void cli_decision_free(cli_decision *c);
  * else GW_OK (a decision whose feasible options are all held back is an answer too). */
 int cli_decision_verdict(const cli_decision *c, gw_error *err);
 
+/* --all-options, which decide and report both take: described here once. */
+#define CLI_ALL_OPTIONS_OPTION                                                                \
+    {"all-options", 0, NULL, CLI_TEXT, NULL,                                                  \
+     "the rules judge every option, none set aside: an option whose lowest possible cost "    \
+     "(its bands' favourable corner x the least factor the rules declare they can give) is "  \
+     "above the best's highest is otherwise shown as set aside, unjudged; the tables are the " \
+     "same either way",                                                                       \
+     0}
+/* The decision's flags from the options a command was given (--all-options). */
+unsigned cli_decision_flags(const cli_args *args);
+
 #endif

@@ -419,6 +419,7 @@ static const char rule_skeleton[] =
     "return {\n"
     "  name = \"%s\",\n"
     "  kind = \"rule\",\n"
+    "  prefers_at_most = 0,   -- the most its preferences on one option weigh together\n"
     "  version = \"0.1\",\n"
     "  description = \"%s: say what this rule checks\",\n"
     "\n"

@@ -72,7 +72,8 @@ static int cmd_report(gw_ctx *ctx, const cli_args *args, gw_error *err)
         return gw_error_set(err, GW_EUSAGE, "--template: json is the model a template reads; "
                             "it renders no template");
     cli_decision c;
-    int rc = cli_decision_run(ctx, args->argv[0], 0, &c, err);   /* the document has no trace */
+    /* the document has no trace */
+    int rc = cli_decision_run(ctx, args->argv[0], cli_decision_flags(args), &c, err);
     if (rc != GW_OK)
         return rc;
     /* The date is the renderer's to add ("generated"), as SOURCE_DATE_EPOCH allows. */
@@ -117,6 +118,7 @@ static const cli_option report_options[] = {
      "every rule's verdict on it); `full` adds every option that fell out, every feasible "
      "option's figures and caveats and every rule's verdicts (all of which `gpuwise decide "
      "--json` prints either way)", 0},
+    CLI_ALL_OPTIONS_OPTION,
     {NULL, 0, NULL, CLI_TEXT, NULL, NULL, 0},
 };
 

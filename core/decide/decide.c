@@ -427,6 +427,168 @@ static void drop_unneeded_instances(decision *d)
     free(drop);
 }
 
+/* ---- the rules, on the options within reach ---- */
+
+/* Whether the engine alone leaves o able to be recommended: it fits, its speed and cost are
+ * known, it does its work in time, meets any serving target and is not held back; and the
+ * robustness bounds its cost by its bands' corners (decide_robust.c: bounded). */
+static int could_win(const decision *d, const decide_option *o)
+{
+    if (!o->fits || isnan(o->throughput) || isnan(o->per_unit) || o->held_back ||
+        o->hours_needed > o->hours_available || !isnan(o->capacity) ||
+        !(workload_is_job(d->w) || isnan(o->hours_needed)))
+        return 0;
+    char *missed = decide_llm_target_missed(d, o);
+    if (!missed)
+        missed = decide_demand_short(d, o);
+    free(missed);
+    return !missed;
+}
+
+static int excluded_by_rule(const decide_option *o)
+{
+    for (size_t i = 0; i < o->n_verdicts; i++)
+        if (!strcmp(o->verdicts[i].effect, "exclude"))
+            return 1;
+    return 0;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* The highest cost per unit the best can reach among the options judged so far (judged[i]),
+ * of the option kind rent or not: the largest unfavourable corner (per_unit_hi x the rules'
+ * factor) of the DECIDE_BODY_COST_ROWS cheapest by score (the report's cost table), and of the
+ * kind's cheapest (the break-even compares the best of each); infinite while fewer are judged. */
+static double reach_ceiling(const decision *d, const unsigned char *judged, int rent)
+{
+    size_t n = 0;
+    double *score = gw_xcalloc(d->n_options + 1, sizeof *score);
+    double kind_score = INFINITY, kind_hi = INFINITY, top = -INFINITY;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const decide_option *o = &d->options[i];
+        if (!judged[i] || !o->may_win || excluded_by_rule(o))
+            continue;
+        double a = decide_rules_adjustment(o);
+        score[n++] = o->per_unit * a;
+        if ((o->acquisition == DECIDE_RENT) == rent && o->per_unit * a < kind_score) {
+            kind_score = o->per_unit * a;
+            kind_hi = o->per_unit_hi * a;
+        }
+    }
+    qsort(score, n, sizeof *score, cmp_double);
+    double limit = n >= DECIDE_BODY_COST_ROWS ? score[DECIDE_BODY_COST_ROWS - 1] : INFINITY;
+    for (size_t i = 0; i < d->n_options && isfinite(limit); i++) {
+        const decide_option *o = &d->options[i];
+        if (judged[i] && o->may_win && !excluded_by_rule(o) &&
+            o->per_unit * decide_rules_adjustment(o) <= limit)
+            top = fmax(top, o->per_unit_hi * decide_rules_adjustment(o));
+    }
+    free(score);
+    return isfinite(limit) ? fmax(top, kind_hi) : INFINITY;
+}
+
+/* The highest cost per unit the best can reach, of a purchase ([0]) and of a rental ([1]),
+ * from the options judged (judged[i]; with first, every option at a factor of 1: a first
+ * guess before any is judged). */
+static void reach_ceilings(const decision *d, const unsigned char *judged, int first,
+                           double ceiling[2])
+{
+    unsigned char *every = NULL;
+    if (first) {
+        every = gw_xcalloc(d->n_options + 1, 1);
+        memset(every, 1, d->n_options);
+    }
+    for (int rent = 0; rent < 2; rent++)
+        ceiling[rent] = reach_ceiling(d, every ? every : judged, rent);
+    free(every);
+}
+
+/* Whether o is out of reach: it could win (may_win) and its lowest possible cost (the
+ * favourable corner of its bands x the rules' least factor) is above the best's highest
+ * (ceiling); both kept in o for the words that say so. */
+static int out_of_reach(const decision *d, decide_option *o, const double ceiling[2])
+{
+    if (!o->may_win)
+        return 0;
+    o->set_aside_low = o->per_unit_lo * d->rules_floor;
+    o->set_aside_best = ceiling[o->acquisition == DECIDE_RENT];
+    return o->set_aside_low > o->set_aside_best * (1 + DECIDE_ROBUST_BOUND_MARGIN);
+}
+
+/* Marks into judge[] the options not yet judged that are not out of reach; returns how many. */
+static size_t within_reach(decision *d, const unsigned char *judged, unsigned char *judge,
+                           int first)
+{
+    double ceiling[2];
+    reach_ceilings(d, judged, first, ceiling);
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!judged[i] && !out_of_reach(d, &d->options[i], ceiling)) {
+            judge[i] = 1;
+            n++;
+        }
+    return n;
+}
+
+/* The rules judge every option that could still matter (could_win, and within_reach of the
+ * best, in rounds until no more come within it); the rest are set aside, unjudged.  Every
+ * option is judged with DECIDE_ALL_OPTIONS, where a rule declares no prefers_at_most (no least
+ * factor), or for production. */
+static int run_rules(decision *d, plugin_host *host, unsigned flags, gw_error *err)
+{
+    d->rules_floor = decide_rules_floor(host);
+    size_t n = d->n_options;
+    unsigned char *judged = gw_xcalloc(n + 1, 1), *judge = gw_xcalloc(n + 1, 1);
+    for (size_t i = 0; i < n; i++) {
+        decide_option *o = &d->options[i];
+        o->may_win = could_win(d, o);
+        if (o->may_win)   /* the others are judged whatever their cost */
+            decide_option_corners(d, o);
+    }
+    /* production = true excludes rentals after the rules (decide_demand_constraints), which
+     * could take one of the 8 cheapest away: every option is judged */
+    int every = (flags & DECIDE_ALL_OPTIONS) || isnan(d->rules_floor) || !host ||
+                d->w->production;
+    size_t verdicts = 0;
+    int rc = every ? decide_rules_run(d, host, NULL, &verdicts, err) : GW_OK;
+    for (size_t i = 0; every && i < n; i++)
+        judged[i] = 1;
+    for (int first = 1; !every && rc == GW_OK && within_reach(d, judged, judge, first);
+         first = 0) {
+        rc = decide_rules_run(d, host, judge, &verdicts, err);
+        for (size_t i = 0; i < n; i++) {
+            judged[i] |= judge[i];
+            judge[i] = 0;
+        }
+    }
+    for (size_t i = 0; rc == GW_OK && i < n; i++)
+        if (!judged[i]) {
+            d->options[i].set_aside = 1;
+            d->n_set_aside++;
+        }
+    if (rc == GW_OK && !isnan(d->rules_floor) && host) {
+        /* judged or not, the options out of reach: what the robustness leaves out */
+        double ceiling[2];
+        reach_ceilings(d, judged, 0, ceiling);
+        for (size_t i = 0; i < n; i++)
+            d->options[i].out_of_reach = out_of_reach(d, &d->options[i], ceiling);
+    }
+    if (rc == GW_OK && host)
+        decide_trace(d, "%zu rules gave %zu verdicts over %zu options", decide_rules_count(host),
+                     verdicts, n - d->n_set_aside);
+    if (rc == GW_OK && !every)
+        decide_trace(d, "%zu of %zu options set aside: their lowest possible cost per unit "
+                        "(x %.2f, the rules' least factor) is above the best's highest",
+                     d->n_set_aside, n, d->rules_floor);
+    free(judged);
+    free(judge);
+    return rc;
+}
+
 /* ---- judgement and ranking ---- */
 
 /* Feasible unless a rule excludes it, it does not fit, its speed is unknown, or (a job) its
@@ -436,6 +598,15 @@ static void judge(decision *d, decide_option *o)
     gw_buf b = GW_BUF_INIT;
     char *missed = NULL;
     o->feasible = 1;
+    if (o->set_aside) {
+        o->feasible = 0;
+        buf_puts(&b, "set aside: lowest possible cost ");
+        decide_money_per_unit(&b, d, o->set_aside_low);
+        buf_puts(&b, " is above the best's ");
+        decide_money_per_unit(&b, d, o->set_aside_best);
+        o->excluded_because = buf_detach(&b);
+        return;
+    }
     for (size_t i = 0; i < o->n_verdicts; i++)
         if (!strcmp(o->verdicts[i].effect, "exclude")) {
             o->feasible = 0;
@@ -504,7 +675,7 @@ static void rank_options(decision *d)
     d->ranked = gw_xcalloc(d->n_options ? d->n_options : 1, sizeof *d->ranked);
     for (size_t i = 0; i < d->n_options; i++) {
         decide_option *o = &d->options[i];
-        o->score = o->per_unit * decide_rules_adjustment(o);
+        o->score = o->set_aside ? NAN : o->per_unit * decide_rules_adjustment(o);
         d->ranked[i] = o;
     }
     qsort(d->ranked, d->n_options, sizeof *d->ranked, cmp_rank);
@@ -568,7 +739,7 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
         rc = decide_rent_size_to_demand(d, err);   /* a service's rentals: enough instances */
     }
     if (rc == GW_OK)
-        rc = decide_rules_run(d, host, err);
+        rc = run_rules(d, host, flags, err);
     if (rc == GW_OK)
         rc = decide_demand_constraints(d, err);   /* production, region, licence */
     if (rc != GW_OK) {

@@ -24,7 +24,10 @@ typedef struct decision decision;
  * Errors: GW_ENOTFOUND when every candidate is unknown, GW_EDATA for a workload the KB
  * cannot serve (no measured results for its benchmark), GW_ESOFTWARE for a rule that breaks its
  * contract. */
-enum { DECIDE_TRACE = 1 };   /* keep a line for every step: what `decide --json` prints */
+enum {
+    DECIDE_TRACE = 1,        /* keep a line for every step: what `decide --json` prints */
+    DECIDE_ALL_OPTIONS = 2   /* the rules judge every option, none set aside (decide.c) */
+};
 int decide_run(kb *k, plugin_host *host, workload *w, unsigned flags, decision **out,
                gw_error *err);
 void decision_free(decision *d);

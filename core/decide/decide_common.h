@@ -151,6 +151,9 @@ struct decision {
     const kb_gpu *reference;
     decide_option *options;
     size_t n_options, cap_options;
+    double rules_floor;          /* the least factor the rules can put on a cost per unit
+                                  * (decide_rules_floor); NaN: unbounded */
+    size_t n_set_aside;          /* options the rules did not judge: out of reach (decide.c) */
     size_t rent_read;            /* cloud offers read to find the ones compared (decide_rent.c) */
     unsigned char *rent_walked;  /* per GPU: its cloud offers read (rent:X, then rent:*) */
     struct decide_rent_kept *rent_kept;   /* serving: the offers rented, until they are sized

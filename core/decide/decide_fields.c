@@ -366,8 +366,8 @@ static void get_verdicts(const decision *d, const void *r, decide_field_value *v
 
 static void get_rule_adjustment(const decision *d, const void *r, decide_field_value *v)
 {
-    (void)d;
-    v->number = decide_rules_adjustment(OPTION_OF(r));
+    (void)d;   /* none for an option set aside: the rules did not judge it */
+    v->number = OPTION_OF(r)->set_aside ? NAN : decide_rules_adjustment(OPTION_OF(r));
 }
 
 static void get_system(const decision *d, const void *r, decide_field_value *v)
@@ -642,6 +642,7 @@ const decide_field decide_option_fields[] = {
     {NULL, "other_market", B, OPT(other_market), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "feasible", B, OPT(feasible), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "excluded_because", S, OPT(excluded_because), NULL, 0, NULL, HIDDEN, 0, NULL},
+    {NULL, "set_aside", B, OPT(set_aside), NULL, 0, NULL, HIDDEN, 0, NULL},
     {NULL, "consumer", B, OPT(consumer), NULL, 0, NULL, VALUE, 0, NULL},
     {NULL, "form_factor", S, GET, get_form_factor, 0, NULL, VALUE, 0, NULL},
     {NULL, "restriction", S, GET, get_restriction, 0, NULL, HIDDEN, 0, NULL},

@@ -17,6 +17,8 @@
  * target (a language model served), else the time. */
 static const char *exclusion_reason(const decide_option *o)
 {
+    if (o->set_aside)
+        return "set aside, out of reach of the best";
     for (size_t i = 0; i < o->n_verdicts; i++)
         if (!strcmp(o->verdicts[i].effect, "exclude"))
             return o->verdicts[i].rule;

@@ -17,6 +17,11 @@
 #define RULE_ADJUSTMENT_MIN 0.2
 #define RULE_ADJUSTMENT_MAX 5.0
 
+double decide_rules_adjustment_floor(double prefers_at_most)
+{
+    return fmax(RULE_ADJUSTMENT_MIN, 1 - prefers_at_most);
+}
+
 const char *decide_acquisition_name(decide_acquisition a)
 {
     return a == DECIDE_BUY_NEW ? "buy-new" : a == DECIDE_BUY_USED ? "buy-used" : "rent";

@@ -116,6 +116,13 @@ typedef struct decide_option {
     size_t n_verdicts;
     int feasible;
     char *excluded_because;
+    int set_aside;                 /* not judged by the rules: its lowest possible cost,
+                                    * set_aside_low, is above the best's highest,
+                                    * set_aside_best (decide.c) */
+    double set_aside_low, set_aside_best;
+    int may_win;                   /* the engine alone leaves it able to be recommended */
+    int out_of_reach;              /* it may win, and set_aside_low is above set_aside_best: the
+                                    * robustness does not compare it (decide.c) */
     double score;                  /* per_unit adjusted by rule weights */
     int rank;                      /* 1 = best; 0 unranked (infeasible) */
 } decide_option;
@@ -173,6 +180,9 @@ double decide_price_age_days(const char *as_of);
 void decide_option_dated(decide_option *o, const char *as_of);
 /* The factor the verdicts put on o's cost per unit in the ranking. */
 double decide_rules_adjustment(const decide_option *o);
+/* The least factor verdicts whose preferences weigh prefers_at_most together can put on a cost
+ * per unit (within the factor's floor). */
+double decide_rules_adjustment_floor(double prefers_at_most);
 /* Frees what o owns (not o itself). */
 void decide_option_free(decide_option *o);
 

@@ -54,8 +54,7 @@ static void range_of(double value, double lo, double hi, double *from, double *t
     *to = isnan(hi) ? value : fmax(hi, value);
 }
 
-/* Cost per unit at the favourable corner (low price, high speed) and the unfavourable one. */
-static void corners(decision *d, decide_option *o)
+void decide_option_corners(decision *d, decide_option *o)
 {
     o->per_unit_lo = o->per_unit_hi = NAN;
     o->p_best = NAN;
@@ -119,7 +118,9 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
     *n_speed = *n_price = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         decide_option *o = d->ranked[i];
-        if (!o->feasible || o->held_back || isnan(o->score))
+        /* an option out of reach (decide.c), judged or set aside, can win no draw: left out,
+         * so that the draws are the same whether or not the rules judged it */
+        if (!o->feasible || o->held_back || isnan(o->score) || o->out_of_reach)
             continue;
         compared *x = &c[n];
         x->o = o;
@@ -568,7 +569,7 @@ void decide_robust_run(decision *d)
     decide_robust *r = d->robust = gw_xcalloc(1, sizeof *r);
     r->miss_fallback = NAN;
     for (size_t i = 0; i < d->n_options; i++)
-        corners(d, &d->options[i]);
+        decide_option_corners(d, &d->options[i]);
     r->cheapest = decide_best(d);
     if (!r->cheapest)
         return;

@@ -23,6 +23,9 @@ typedef struct decide_robust decide_robust;
  * close call moves the best-evidenced option inside the uncertainty to the top of d->ranked
  * (ranks renumbered).  Keeps its findings in d->robust (freed by decide_robust_free). */
 void decide_robust_run(decision *d);
+/* o's cost per unit at the favourable corner of its bands (low price, high speed) and the
+ * unfavourable one, into per_unit_lo and per_unit_hi (NaN without a cost or a speed). */
+void decide_option_corners(decision *d, decide_option *o);
 void decide_robust_free(decide_robust *r);
 
 /* The option cheapest at the plan's figures: the recommendation, unless a close call picked a

@@ -144,6 +144,7 @@ static int read_verdicts(decision *d, decide_option *o, const plugin_info *info,
     if (view_kind(result) != VIEW_LIST)
         return gw_error_set(err, GW_ESOFTWARE,
                             "%s: evaluate must return a list of verdicts (or nil)", info->path);
+    double prefers = 0;   /* held to what the rule declares (decide_rules_floor) */
     for (size_t i = 0; i < view_len(result); i++) {
         const view *x = view_list_at(result, i);
         const char *problem = verdict_problem(x);
@@ -159,6 +160,12 @@ static int read_verdicts(decision *d, decide_option *o, const plugin_info *info,
         v->because = gw_xstrdup(view_str(view_map_get(x, "because")));
         v->checklist = checklist ? gw_xstrdup(checklist) : NULL;
         v->weight = view_is_null(weight) ? RULE_WEIGHT_DEFAULT : view_num(weight);
+        prefers += strcmp(v->effect, "prefer") ? 0 : v->weight;
+        if (info->prefers_at_most >= 0 && prefers > info->prefers_at_most + 1e-12)
+            return gw_error_set(err, GW_ESOFTWARE,
+                                "%s: its preferences on %s weigh %.3g, more than its "
+                                "prefers_at_most (%.3g)",
+                                info->path, o->id, prefers, info->prefers_at_most);
         decide_trace(d, "rule %s: %s %s (%.2f): %s", info->name, v->effect, o->id, v->weight,
                      v->because);
     }
@@ -181,17 +188,40 @@ static plugin **rules_of(plugin_host *host, size_t *n)
     return rules;
 }
 
-/* Every rule's verdicts on every option, option by option in rule order; counts them.
- * results[r] holds rule r's [i, verdicts] for the options it said something of
- * (plugin_call_batch), in option order: a cursor per rule walks it. */
-static int read_all_verdicts(decision *d, plugin **rules, size_t n_rules, view **results,
-                             size_t *fired, gw_error *err)
+size_t decide_rules_count(plugin_host *host)
 {
-    size_t n = d->n_options;
+    size_t n = 0;
+    free(host ? rules_of(host, &n) : NULL);
+    return n;
+}
+
+double decide_rules_floor(plugin_host *host)
+{
+    if (!host)
+        return 1;
+    size_t n_rules;
+    plugin **rules = rules_of(host, &n_rules);
+    double prefers = 0;
+    for (size_t r = 0; r < n_rules; r++) {
+        plugin_info info;
+        plugin_get_info(rules[r], &info);
+        prefers += info.prefers_at_most >= 0 ? info.prefers_at_most : NAN;
+    }
+    free(rules);
+    return isnan(prefers) ? NAN : decide_rules_adjustment_floor(prefers);
+}
+
+/* Every rule's verdicts on the options judged (which[0 .. n), indices into d->options), option
+ * by option in rule order; counts them.  results[r] holds rule r's [i, verdicts] for the
+ * options it said something of (plugin_call_batch; i in the batch), in option order: a cursor
+ * per rule walks it. */
+static int read_all_verdicts(decision *d, const size_t *which, size_t n, plugin **rules,
+                             size_t n_rules, view **results, size_t *fired, gw_error *err)
+{
     size_t *next = gw_xcalloc(n_rules + 1, sizeof *next);
     int rc = GW_OK;
     for (size_t i = 0; i < n && rc == GW_OK; i++) {
-        decide_option *o = &d->options[i];
+        decide_option *o = &d->options[which[i]];
         for (size_t r = 0; r < n_rules && rc == GW_OK; r++) {
             const view *pair = view_list_at(results[r], next[r]);
             if (!pair || view_num(view_list_at(pair, 0)) != (double)i)
@@ -208,14 +238,19 @@ static int read_all_verdicts(decision *d, plugin **rules, size_t n_rules, view *
     return rc;
 }
 
-int decide_rules_run(decision *d, plugin_host *host, gw_error *err)
+int decide_rules_run(decision *d, plugin_host *host, const unsigned char *judge,
+                     size_t *verdicts, gw_error *err)
 {
     if (!host)
         return GW_OK;
     view *wv = workload_to_view(d->w);
     view_map_set(wv, "context", decide_rule_context(d));
-    size_t n_rules, fired = 0, n = d->n_options;
+    size_t n_rules, fired = 0, n = 0;
     plugin **rules = rules_of(host, &n_rules);
+    size_t *which = gw_xcalloc(d->n_options + 1, sizeof *which);
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!judge || judge[i])
+            which[n++] = i;
     /* Each option's view is built and encoded once and shown to every rule; the workload is
      * converted once per rule; each rule sees every option within one call into its plugin.
      * Verdicts are read option by option, in rule order. */
@@ -223,25 +258,24 @@ int decide_rules_run(decision *d, plugin_host *host, gw_error *err)
     view **ovs = gw_xcalloc(n + 1, sizeof *ovs);
     view **results = gw_xcalloc(n_rules + 1, sizeof *results);   /* a list per rule */
     for (size_t i = 0; i < n; i++)
-        ovs[i] = decide_option_view(d, &d->options[i], DECIDE_VIEW_RULE);
+        ovs[i] = decide_option_view(d, &d->options[which[i]], DECIDE_VIEW_RULE);
     plugin_batch *options = n_rules && n ? plugin_batch_new(ovs, n) : NULL;
     int rc = GW_OK;
     for (size_t r = 0; r < n_rules && rc == GW_OK && n; r++)
         rc = plugin_call_batch(rules[r], "evaluate", options, shared, &results[r], err);
     plugin_batch_free(options);
     if (rc == GW_OK)
-        rc = read_all_verdicts(d, rules, n_rules, results, &fired, err);
+        rc = read_all_verdicts(d, which, n, rules, n_rules, results, &fired, err);
     for (size_t r = 0; r < n_rules; r++)
         view_free(results[r]);
     for (size_t i = 0; i < n; i++)
         view_free(ovs[i]);
     free(results);
     free(ovs);
+    free(which);
     plugin_arg_free(shared);
     free(rules);
     view_free(wv);
-    if (rc == GW_OK)
-        decide_trace(d, "%zu rules gave %zu verdicts over %zu options", n_rules, fired,
-                     d->n_options);
+    *verdicts += fired;
     return rc;
 }

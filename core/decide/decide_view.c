@@ -645,6 +645,8 @@ view *decide_view_tree(const decision *d)
         view_map_set_int(root, "feasible_not_in_body",
                          (long long)(n_feasible - DECIDE_BODY_COST_ROWS));
     view_map_set_int(root, "option_count", (long long)d->n_options);
+    if (d->n_set_aside)   /* counted apart: the rules did not judge them (decide.c) */
+        view_map_set_int(root, "set_aside_count", (long long)d->n_set_aside);
     recommendation_view(view_map_set(root, "recommendation", view_map()), d, decide_best(d));
     view_map_set(root, "break_even", view_copy(d->break_even));
     view_map_set(root, "sensitivity", view_copy(d->sensitivity));

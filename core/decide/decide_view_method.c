@@ -286,6 +286,20 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                      "size; ranking: feasible options by that cost x the rules' adjustment (1 - "
                      "prefer weights + warn weights), the figure the cost table's Ranked column "
                      "shows and the break-even and sensitivity compare");
+    size_t out = 0;   /* the same with --all-options: set aside or not, out of reach */
+    for (size_t i = 0; i < d->n_options; i++)
+        out += d->options[i].out_of_reach;
+    if (!out)
+        return;
+    buf_reset(line);
+    buf_printf(line,
+               "within reach: the rules judge an option only if its cost at its bands' favourable "
+               "corner x %.2f (1 less the weights the rules declare their preferences reach) is "
+               "not above the best's at its unfavourable one (the dearest among the %d cheapest "
+               "and its kind's cheapest); %zu are not: set aside unless --all-options judges "
+               "them, and never drawn",
+               d->rules_floor, DECIDE_BODY_COST_ROWS, out);
+    view_map_set_str(v, "reach", buf_cstr(line));
 }
 
 /* How each figure is computed, with the model's constants written in; a language model's lines

@@ -71,6 +71,7 @@ struct plugin {
     int id;                  /* its state in the worker */
     char *name, *kind, *version, *description, *path, *overrides;
     long batch_rows;
+    double prefers_at_most;  /* a rule's declaration, -1 when none (plugin_info) */
     int compiled;            /* shipped: decided by this process (embedded_find), not the worker */
     view *log;                        /* lines the worker sent back, escaped */
     char traceback[4096];
@@ -487,6 +488,12 @@ static int load_one(plugin_host *host, const char *path, const char *folder_kind
     p->description = dup_field(info, "description");
     p->batch_rows = (long)gw_double_to_ll(view_num(view_map_get(info, "batch_rows")), 0,
                                           1000000, 0);
+    /* from the worker, which plugin code may have taken over: 0 to 1, or not declared */
+    const view *most = view_map_get(info, "prefers_at_most");
+    p->prefers_at_most = view_kind(most) == VIEW_NUMBER && view_num(most) >= 0 &&
+                                 view_num(most) <= 1
+                             ? view_num(most)
+                             : -1;
     view_free(info);
     *out = p;
     return GW_OK;
@@ -731,6 +738,7 @@ void plugin_get_info(const plugin *p, plugin_info *out)
     out->path = p->path;
     out->overrides = p->overrides;
     out->batch_rows = p->batch_rows;
+    out->prefers_at_most = p->prefers_at_most;
     out->compiled = p->compiled;
 }
 

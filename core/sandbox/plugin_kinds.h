@@ -18,6 +18,8 @@ typedef struct plugin_info {
     const char *path;          /* the file it was loaded from */
     const char *overrides;     /* path of the shipped plugin of the same name it hides, or NULL */
     long batch_rows;           /* importer: CSV records per import() call; 0 = whole file */
+    double prefers_at_most;    /* rule: the most its preferences on one option weigh together
+                                * (plugins/README.md, "The rule contract"); -1: not declared */
     int compiled;              /* shipped: its text is byte for byte a shipped plugin's
                                 * (embedded.h), as gpuwise's own process found the text it read */
 } plugin_info;

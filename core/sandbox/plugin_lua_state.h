@@ -34,6 +34,7 @@ struct lplugin {
     lua_State *L;
     char *name, *kind, *version, *description, *path;
     long batch_rows;         /* importer's optional batch_rows; 0 when absent */
+    double prefers_at_most;  /* rule's optional prefers_at_most; -1 when absent */
     int compiled;            /* loaded from the compiled copy of a shipped lplugin */
     int table_ref;           /* registry ref of the table the plugin returned */
     int env_ref;             /* registry ref of its sandbox _ENV */

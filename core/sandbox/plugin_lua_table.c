@@ -7,6 +7,7 @@
 
 #include <lauxlib.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +142,24 @@ static void read_batch_rows(struct validate_args *a, int t)
     lua_pop(L, 1);
 }
 
+/* A rule's optional prefers_at_most: the most its preferences on one option weigh together, 0
+ * to 1 (-1 when absent: unbounded). */
+static void read_prefers_at_most(struct validate_args *a, int t)
+{
+    lua_State *L = a->p->L;
+    int type = raw_field(L, t, "prefers_at_most");
+    a->p->prefers_at_most = -1;
+    if (type != LUA_TNIL) {
+        double x = type == LUA_TNUMBER ? (double)lua_tonumber(L, -1) : NAN;
+        if (x >= 0 && x <= 1)
+            a->p->prefers_at_most = x;
+        else
+            problem(a->problems, &a->n, a->p->path, field_line(a->text, "prefers_at_most"),
+                    "prefers_at_most: expected a number from 0 to 1");
+    }
+    lua_pop(L, 1);
+}
+
 /* A pricing plugin's optional urls: what `prices fetch` downloads for it, a table of URL
  * strings ({aws = "https://..."} or a list).  Only their shape is checked here; fetch.c decides
  * what may be fetched. */
@@ -207,9 +226,10 @@ static int validate_protected(lua_State *L)
             } else if (!strcmp(p->kind, "importer")) {
                 require_function(a, t, "import", 0);
                 read_batch_rows(a, t);
-            } else if (!strcmp(p->kind, "rule"))
+            } else if (!strcmp(p->kind, "rule")) {
                 require_function(a, t, "evaluate", 0);
-            else {
+                read_prefers_at_most(a, t);
+            } else {
                 validate_items(a, t);
                 require_function(a, t, "evaluate", 1);
             }
@@ -246,6 +266,7 @@ void lplugin_get_info(const lplugin *p, plugin_info *out)
     out->description = p->description;
     out->path = p->path;
     out->batch_rows = p->batch_rows;
+    out->prefers_at_most = p->prefers_at_most;
     out->compiled = p->compiled;
 }
 

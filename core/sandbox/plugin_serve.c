@@ -81,6 +81,8 @@ static int serve_load(struct states *st, const view *req, int eval, size_t id, l
         view_map_set_str(*result, "version", info.version);
         view_map_set_str(*result, "description", info.description);
         view_map_set_int(*result, "batch_rows", info.batch_rows);
+        if (info.prefers_at_most >= 0)
+            view_map_set_num(*result, "prefers_at_most", info.prefers_at_most);
     }
     buf_free(&problems);
     return rc;

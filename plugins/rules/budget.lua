@@ -28,6 +28,7 @@ end
 return {
   name = "budget",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.3.0",
   description = "Excludes options over the budget, at the figure it is stated as: cash up front (buying: cards, hosts, cooling; renting: the whole job, or the first month of capacity), everything over the horizon (a grant), or a month's spending.",
 

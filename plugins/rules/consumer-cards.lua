@@ -5,6 +5,7 @@
 return {
   name = "consumer-cards",
   kind = "rule",
+  prefers_at_most = 0.10,   -- its preferences on one option weigh at most this
   version = "1.1.0",
   description = "Prefers several consumer cards for small data-parallel models on a tight budget.",
 

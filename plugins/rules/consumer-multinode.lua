@@ -6,6 +6,7 @@
 return {
   name = "consumer-multinode",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.0.0",
   description = "Warns on training across several machines of consumer cards (no GPUDirect RDMA; desktop networks).",
 

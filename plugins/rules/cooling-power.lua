@@ -4,6 +4,7 @@
 return {
   name = "cooling-power",
   kind = "rule",
+  prefers_at_most = 0.05,   -- its preferences on one option weigh at most this
   version = "1.1.0",
   description = "Warns on multi-card consumer builds under poor cooling or expensive power; prefers efficient cards or renting.",
 

@@ -5,6 +5,7 @@
 return {
   name = "deadline",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.0.0",
   description = "Warns on a job option that needs more than 85% of the hours available to it.",
 

@@ -28,6 +28,7 @@ end
 return {
   name = "memory-fit",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.4.0",
   description = "Excludes cards that cannot hold one replica of the model (or its share when split).",
 

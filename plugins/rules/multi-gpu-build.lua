@@ -12,6 +12,7 @@ end
 return {
   name = "multi-gpu-build",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.2.0",
   description = "Attaches the multi-GPU build checklist to purchases of two or more cards.",
 

@@ -17,6 +17,7 @@ end
 return {
   name = "nvlink",
   kind = "rule",
+  prefers_at_most = 0.15,   -- its preferences on one option weigh at most this
   version = "1.2.0",
   description = "Prefers a board link (NVLink, Infinity Fabric, RoCE) for model parallelism or heavy gradient traffic; warns on PCIe.",
 

@@ -7,6 +7,7 @@
 return {
   name = "precision-support",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "2.0.0",
   description = "Warns when a GPU lacks the workload's number format and runs another.",
 

@@ -10,6 +10,7 @@ local ONE_GPU_GB = 48
 return {
   name = "qlora-memory",
   kind = "rule",
+  prefers_at_most = 0.10,   -- its preferences on one option weigh at most this
   version = "1.0.0",
   description = "For QLoRA of a 60B+ model, prefers one GPU of 48 GB or more per replica; warns when the replica is split over smaller cards.",
 

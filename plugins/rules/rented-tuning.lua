@@ -9,6 +9,7 @@
 return {
   name = "rented-tuning",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.3.0",
   description = "Attaches the tuning checklist to rented data-centre cards.",
 

@@ -24,6 +24,7 @@ end
 return {
   name = "serving-bandwidth",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.2.0",
   description = "Serving with a time-per-token target: excludes bandwidth-bound options that miss it (saying the bandwidth it needs); warns when little headroom is left.",
 

@@ -10,6 +10,7 @@ end
 return {
   name = "short-work",
   kind = "rule",
+  prefers_at_most = 0.20,   -- its preferences on one option weigh at most this
   version = "1.2.0",
   description = "Prefers renting capacity for short horizons (under a year) or light use (under 4 h a day); a job's costs already say it.",
 

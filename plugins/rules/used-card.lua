@@ -3,6 +3,7 @@
 return {
   name = "used-card",
   kind = "rule",
+  prefers_at_most = 0,   -- its preferences on one option weigh at most this
   version = "1.1.0",
   description = "Attaches the used-card inspection checklist to every used purchase.",
 

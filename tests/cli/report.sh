@@ -57,9 +57,11 @@ case "$MD" in *"the budget is CNY 40,000"*) pass "report md: why the A100 fell o
 # has no CN used price) + 8,977.51 = 51,337.15; new 4x RTX 4090 = 4 x 16,000 + 8,977.51 =
 # 72,977.51; used 8x RTX 4090 = two such machines = 2 x 51,337.15 = 102,674.30; 34 - 3 examples
 # = 31 more.  Each one is listed in the full appendix (--appendix full), not in the short one an
-# approver gets by default.
+# approver gets by default.  Two of the 34, AWS's 8-GPU Capacity Blocks of H100 and H200, are out
+# of reach of the best (decide.sh), so the rules do not judge them: they are counted apart as set
+# aside, and the budget group holds 32, 3 shown and 29 more.
 BODY=${MD%%"## Appendix"*}
-case "$BODY" in *"- **budget (34):** used 4x GeForce RTX 4090 (anecdotal price; another market's price) — costs CNY 51,337 up front; the budget is CNY 40,000; new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,978 up front; the budget is CNY 40,000; used 8x GeForce RTX 4090 in 2 machines (anecdotal price; another market's price) — costs CNY 102,674 up front; the budget is CNY 40,000; and 31 more."*)
+case "$BODY" in *"- **budget (32):** used 4x GeForce RTX 4090 (anecdotal price; another market's price) — costs CNY 51,337 up front; the budget is CNY 40,000; new 4x GeForce RTX 4090 (anecdotal price) — costs CNY 72,978 up front; the budget is CNY 40,000; used 8x GeForce RTX 4090 in 2 machines (anecdotal price; another market's price) — costs CNY 102,674 up front; the budget is CNY 40,000; and 29 more."*"- **set aside, out of reach of the best (2):** "*)
     pass "report md: options that fell out, grouped by reason with a count" ;;
     *) fail "report md: options that fell out, grouped by reason with a count" "missing" ;; esac
 case "$MD" in *"Every option that fell out"*) fail "report md: the one-by-one list is only in the full appendix" "in the default document" ;;
