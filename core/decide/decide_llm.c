@@ -645,7 +645,8 @@ static void setup_words(gw_buf *b, const decision *d)
             buf_puts(b, "; targets:");
             const char *sep = " ";
             if (!isnan(w->target_tpot_ms))
-                buf_printf(b, "%sat most %g ms per output token", sep, w->target_tpot_ms), sep = ", ";
+                buf_printf(b, "%sat most %g ms per output token on average", sep,
+                           w->target_tpot_ms), sep = ", ";
             if (!isnan(w->target_ttft_ms))
                 buf_printf(b, "%sat most %g ms to the first token", sep, w->target_ttft_ms), sep = ", ";
             if (!isnan(w->target_tokens_per_s)) {
