@@ -26,7 +26,7 @@ jq_all _j1 "$one.cost.support_per_year" \
     _j3 '[.assumptions[].text | select(test("not counted: .*site power and colocation [(]site_power_kw[)]"))] | length' \
     _j4 '[.assumptions[].text | select(test("not counted: .*staff [(]upkeep_hours_per_month, upkeep_rate[)]"))] | length' \
     _j5 '[.assumptions[].text | select(test("not counted: .*discounting [(]discount_rate[)]"))] | length' \
-    _j6 '[.assumptions[] | select(.text | test("^Support: 10% of the hardware.s price a year")) | .cites | length] | .[0]'
+    _j6 '[.assumptions[] | select(.text | test("^Support, assumed [(]support_fraction[)]: 10% of the hardware.s price a year")) | .cites | length] | .[0]'
 check_num "ownership: support 1,100 a year (10% of 11,000)" "$_j1" 1100 0.001
 check_eq "ownership: colocation and staff null when unstated" "$_j2" "null null"
 check_eq "ownership: site power said not checked" "$_j3" "1"
