@@ -48,6 +48,15 @@ check_eq "the option's terms: 24, 336, 168" \
     "$(jqr '.options[] | select(.provider == "Block Cloud") |
         "\(.min_billing_hours) \(.long_billing_after_hours) \(.long_billing_hours)"')" "24 336 168"
 
+# the method and the assumptions say the second step where an offer has one
+check_out "the method says the weeks beyond 14 days" \
+    "whole days of 24 h, then whole weeks beyond 14 days: a 32.5-day job holds 14 + 3 x 7 = 35 days"
+check_eq "the assumptions say so once" \
+    "$(jqr '[.assumptions[] | .text? // . | strings | select(test("then whole weeks"))] | length')" "1"
+run "$GW" --kb "$SHIPPED_KB" --json decide "$ROOT/tests/fixtures/decide/job-300h.lua"
+check_rc "a 300 h job on the shipped KB's A100 80GB offers (no Capacity Block)" 0
+check_out_not "a decision without such an offer does not" "whole weeks"
+
 # --- the shipped Capacity Blocks state the steps ------------------------------------------------
 check_eq "the three AWS Capacity Block rows: 24, 336, 168" \
     "$(sqlite3 "$SHIPPED_KB" "SELECT count(*) FROM price WHERE source =
