@@ -163,7 +163,7 @@ static int connection_make(kb *k, const char *name, gw_error *err)
 
 int kb_text_views(kb *k, gw_error *err)
 {
-    if (k->text_views || k->version < KB_CONNECTION_OBJECTS)   /* older files keep their own */
+    if (k->text_views)
         return GW_OK;
     int rc = connection_make(k, "views", err);
     k->text_views = rc == GW_OK;
