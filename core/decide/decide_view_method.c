@@ -287,7 +287,8 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "share of a card only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
-               has_long_billing(d) ? long_billing_words : "", has_slice(d) ? slice_words : "",
+               workload_is_job(d->w) && has_long_billing(d) ? long_billing_words : "",
+               has_slice(d) ? slice_words : "",
                DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read,
                d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(line));
