@@ -975,6 +975,23 @@ UNION ALL SELECT gw_name_key(name), id FROM gpu
 UNION ALL SELECT gw_name_key(alias), gpu FROM gpu_alias;
 DELETE FROM gpu_name_key WHERE name_key = '';
 
+-- version 19 (long billing)
+-- (price) -- A finance review: an AWS EC2 Capacity Block is reserved for 1 to 14 days in 1-day
+-- steps, then in 7-day steps up to 182 days (aws-ec2-capacity-blocks-pricing), so a 32.5-day
+-- job holds a 35-day block, not 33 days of min_billing_hours' whole days.  A rental longer than
+-- long_billing_after_hours is billed in steps of long_billing_hours beyond it: billed hours =
+-- after + ceil((hours - after) / long) x long (32.5 days: 14 + 3 x 7 = 35 days).  Both or
+-- neither, cloud only, each at least min_billing_hours (kb_table.c's price rule).  NULL: the
+-- first step all the way.  An upgraded KB gets the figures with gpuwise kb import
+-- kb/data/prices.csv; until then its Capacity Blocks are billed in whole days.  Both columns
+-- end the identity index (version 14).
+ALTER TABLE price ADD COLUMN long_billing_after_hours REAL CHECK (long_billing_after_hours > 0);
+ALTER TABLE price ADD COLUMN long_billing_hours REAL CHECK (long_billing_hours > 0);
+DROP INDEX IF EXISTS price_identity;
+CREATE INDEX price_identity ON price(gpu, provider, as_of, kind, gpu_count, gpu_fraction, region,
+    instance, spot, source, amount, currency, unit, note, quality, min_billing_hours, system,
+    network_gbps, long_billing_after_hours, long_billing_hours);
+
 -- connection (views)
 -- Made on a connection that reads the index's text (kb_text_views in kb_file.c), never stored
 -- in the file (version 18).  The text each row contributes to the index.  An index row's rowid

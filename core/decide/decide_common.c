@@ -131,6 +131,7 @@ decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide
     o->throughput = o->per_unit = o->score = NAN;
     o->gpu_fraction = 1;
     o->min_billing_hours = NAN;
+    o->long_billing_after_hours = o->long_billing_hours = NAN;
     o->hosts = 1;
     o->network_gbps = NAN;
     o->price_age_days = NAN;

@@ -132,18 +132,31 @@ static double hours_per_day_costed(const decision *d, const decide_option *o)
     return o->hours_needed / (COST_DAYS_PER_MONTH * w->horizon_months);
 }
 
-/* A rental is paid for the hours costed, but in whole steps of the offer's minimum billing: a
- * job's hours rounded up to whole multiples of min_billing_hours (a Capacity Block's whole
- * days).  The hours of use stay those the work runs, so the price per hour of use (and per
- * unit of work) carries the hours paid for and not used. */
+/* The hours a job of `hours` is billed for: whole steps of min_billing_hours (a Capacity
+ * Block's days), and beyond long_billing_after_hours whole steps of long_billing_hours (its
+ * weeks after 14 days: a 32.5-day job holds 14 + 3 x 7 = 35 days, kb/schema.sql version 19).
+ * The 1e-9s keep a job of exactly whole steps from rounding up one more. */
+static double job_billed_hours(const decide_option *o, double hours)
+{
+    double after = o->long_billing_after_hours, step = o->long_billing_hours;
+    if (after > 0 && step > 0 && (hours - after) / step > 1e-9)
+        return after + ceil((hours - after) / step - 1e-9) * step;
+    if (o->min_billing_hours > 0)
+        return o->min_billing_hours * fmax(ceil(hours / o->min_billing_hours - 1e-9), 1);
+    return hours;
+}
+
+/* A rental is paid for the hours costed, but in whole steps of the offer's billing: a job's
+ * hours rounded up (job_billed_hours).  The hours of use stay those the work runs, so the price
+ * per hour of use (and per unit of work) carries the hours paid for and not used. */
 static void cost_rented(decision *d, decide_option *o)
 {
     const workload *w = d->w;
     o->power_w = (o->gpu->tdp_w > 0 ? o->gpu->tdp_w : 0) * o->count;
     cost_rent(o->unit_price, hours_per_day_costed(d, o), w->horizon_months, &o->cost);
-    if (workload_is_job(w) && o->min_billing_hours > 0 && o->cost.hours_of_use > 0) {
-        double steps = ceil(o->cost.hours_of_use / o->min_billing_hours - 1e-9);
-        double billed = o->unit_price * o->min_billing_hours * fmax(steps, 1);
+    int stepped = o->min_billing_hours > 0 || o->long_billing_hours > 0;
+    if (workload_is_job(w) && stepped && o->cost.hours_of_use > 0) {
+        double billed = o->unit_price * job_billed_hours(o, o->cost.hours_of_use);
         o->cost.running_per_month *= billed / o->cost.total;
         o->cost.total = billed;
         o->cost.per_hour = billed / o->cost.hours_of_use;

@@ -41,6 +41,8 @@ typedef struct decide_option {
     double gpu_fraction;           /* the share of one card each GPU is (a slice < 1: MIG, or a
                                     * cloud's partitioned card), as decide_fraction_exact reads it */
     double min_billing_hours;      /* the fewest hours a rental is billed; NaN none */
+    double long_billing_after_hours;   /* a rental longer than this is billed in steps of */
+    double long_billing_hours;         /* this beyond it (kb_price's); both NaN: none */
     int held_back;                 /* an anecdotal price the workload does not accept, or
                                     * another market's (other_market): shown, ranked after
                                     * every other feasible option, never recommended */

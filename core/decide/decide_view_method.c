@@ -256,6 +256,19 @@ static int has_slice(const decision *d)
     return 0;
 }
 
+/* How a job's rental is billed beyond a first step, said where an option's offer has a second
+ * (kb/schema.sql version 19). */
+static const char long_billing_words[] =
+    ", then whole weeks beyond 14 days: a 32.5-day job holds 14 + 3 x 7 = 35 days";
+
+static int has_long_billing(const decision *d)
+{
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->options[i].long_billing_hours > 0)
+            return 1;
+    return 0;
+}
+
 /* The method's lines on money: what buying and renting cost, and how options are ranked. */
 static void method_cost(view *v, const decision *d, gw_buf *line)
 {
@@ -273,12 +286,14 @@ static void method_cost(view *v, const decision *d, gw_buf *line)
                "total = offer price per hour x hours a day x 30 x months (with "
                "hours_needed_per_month: x the hours the need takes on the option; a job: x the hours "
                "its runs take, in whole steps of an offer's minimum billing where the KB states "
-               "one: AWS's Capacity Blocks, whole days of 24 h; for capacity, each day of use is "
+               "one: AWS's Capacity Blocks, whole days of 24 h%s; for capacity, each day of use is "
                "billed at least that minimum, up to the whole day)%s; per GPU, card count and "
                "share of a card only the cheapest offer of each of the %d cheapest providers is compared, a "
                "provider's older prices left out where its newer list prices the same GPU and "
                "count (the offers are read cheapest first: %zu offer%s read to find them)",
-               has_slice(d) ? slice_words : "", DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read,
+               workload_is_job(d->w) && has_long_billing(d) ? long_billing_words : "",
+               has_slice(d) ? slice_words : "",
+               DECIDE_RENT_OFFERS_PER_CONFIG, d->rent_read,
                d->rent_read == 1 ? "" : "s");
     view_map_set_str(v, "rent", buf_cstr(line));
     view_map_set_str(v, "per_unit",
@@ -609,17 +624,21 @@ view *decide_assumptions_view(const decision *d)
                    (1 - d->facts[KB_ASSUMED_POOR_COOLING].value) * 100);
         assume(list, buf_cstr(&b), 0, 0);
     }
-    assume(list,
-           workload_is_job(w)
-               ? "Renting: a job pays the offer's price for the hours its runs take, rounded up "
-                 "to whole steps of the offer's minimum billing where the KB states one (AWS's "
-                 "Capacity Blocks: whole days of 24 h); charges an offer's note names besides the "
-                 "price (storage, transfer, machine images) are not added."
-               : "Renting: the offer's price for the same hours of use as owning, except that an "
-                 "offer with a minimum billing is billed at least that for each day of use, up to "
-                 "the whole day (AWS's Capacity Blocks: 24 h a day); charges an offer's note names "
-                 "besides the price (storage, transfer, machine images) are not added.",
-           0, 0);
+    buf_reset(&b);
+    if (workload_is_job(w))
+        buf_printf(&b, "Renting: a job pays the offer's price for the hours its runs take, "
+                       "rounded up to whole steps of the offer's minimum billing where the KB "
+                       "states one (AWS's Capacity Blocks: whole days of 24 h%s); charges an "
+                       "offer's note names besides the price (storage, transfer, machine images) "
+                       "are not added.",
+                   has_long_billing(d) ? long_billing_words : "");
+    else
+        buf_puts(&b, "Renting: the offer's price for the same hours of use as owning, except that "
+                     "an offer with a minimum billing is billed at least that for each day of "
+                     "use, up to the whole day (AWS's Capacity Blocks: 24 h a day); charges an "
+                     "offer's note names besides the price (storage, transfer, machine images) "
+                     "are not added.");
+    assume(list, buf_cstr(&b), 0, 0);
     buf_free(&b);
     return list;
 }

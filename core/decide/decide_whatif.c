@@ -218,7 +218,7 @@ void decide_break_even(decision *d)
         no_break_even_view(d, buy, rent);
         return;
     }
-    /* Rent for the work the owned system does in one hour (per hour of use: a minimum billing
+    /* Rent for the work the owned system does in one hour (per hour of use: the billing steps
      * included). */
     double rent_equiv = rent->cost.per_hour * buy->throughput / rent->throughput;
     /* The hours a day compare what the ranking compares (and the sensitivity's flip points):
@@ -337,7 +337,7 @@ static double score_with(const sens *s, const decide_option *o, double factor)
     double per_hour, hours_of_use = o->cost.hours_of_use;
     int own = param == SENS_OWN && o == s->base;
     if (o->acquisition == DECIDE_RENT) {
-        /* per hour of use: the hours billed and not used (minimum billing) included */
+        /* per hour of use: the hours billed and not used (the billing steps) included */
         per_hour = o->cost.per_hour * (param == SENS_RENT || own ? factor : 1);
     } else {
         cost_buy_input in = o->buy;

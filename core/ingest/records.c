@@ -113,6 +113,8 @@ static const rec_field offer_fields[] = {
     {"as_of", "as_of", REC_DEFAULTED},      {"note", "note", 0},
     {"quality", "quality", 0},              {"gpu_fraction", "gpu_fraction", 0},
     {"min_billing_hours", "min_billing_hours", 0},
+    {"long_billing_after_hours", "long_billing_after_hours", 0},
+    {"long_billing_hours", "long_billing_hours", 0},
     {"source", "source", 0},                {NULL, NULL, 0}};
 static const rec_field offer_fixed[] = {{"cloud", "kind", 0}, {"hour", "unit", 0},
                                         {NULL, NULL, 0}};

@@ -201,6 +201,8 @@ typedef struct kb_price {
     double min_billing_hours;   /* the fewest hours a rental is billed for; NaN none stated */
     char *system;               /* a purchase of a whole system (kb_system): its id; NULL a card */
     double network_gbps;        /* a cloud instance's network to other instances, Gb/s; NaN */
+    double long_billing_after_hours;   /* a rental longer than this is billed in steps of */
+    double long_billing_hours;         /* this beyond it; both NaN: none stated */
 } kb_price;
 
 /* A machine a GPU is sold in when it is not sold as a card (SXM and OAM modules come on 4- or

@@ -113,8 +113,6 @@ static int check_search_index(kb *k, gw_buf *report)
  * has: both come from a GPU or alias written behind gpuwise's back (the sqlite3 shell). */
 static int check_name_keys(kb *k, gw_buf *report)
 {
-    if (k->version < KB_CONNECTION_OBJECTS)
-        return 0;
     long long missing = count_of(k, "SELECT count(*) FROM (" NAME_KEYS_OF_NAMES
                                     " EXCEPT SELECT name_key, gpu FROM gpu_name_key)");
     long long extra = count_of(k, "SELECT count(*) FROM (SELECT name_key, gpu FROM gpu_name_key"

@@ -163,7 +163,7 @@ static int connection_make(kb *k, const char *name, gw_error *err)
 
 int kb_text_views(kb *k, gw_error *err)
 {
-    if (k->text_views || k->version < KB_CONNECTION_OBJECTS)   /* older files keep their own */
+    if (k->text_views)
         return GW_OK;
     int rc = connection_make(k, "views", err);
     k->text_views = rc == GW_OK;
@@ -387,18 +387,10 @@ static int open_look(const char *path, sqlite3 **db, int *app_id, int *version, 
     return err ? err->code : (busy ? GW_EBUSY : GW_EDATA);
 }
 
-/* 1 when a reader reads a file of an older schema version as it is, without the upgrade: version
- * 18 only took the search index's views and triggers out of the file and added the name keys,
- * so a reader of 17 uses the file's own views and resolves names without the keys (kb_names.c).
- * Only while 18 is the latest: a later version may add what readers read. */
-static int reads_as_is(int version, int latest)
-{
-    return latest == KB_CONNECTION_OBJECTS && version == KB_CONNECTION_OBJECTS - 1;
-}
-
 /* Looks before writing anything, so a foreign file is refused untouched: an SQLite file of
  * another program, or of a newer gpuwise; an older schema only where it can be upgraded (not
- * KB_READ).  *db stays open for KB_READ (the reader's connection); *create when the file is an
+ * KB_READ: a reader reads the columns of the latest schema, version 19's price columns among
+ * them, which an older file lacks).  *db stays open for KB_READ (the reader's connection); *create when the file is an
  * empty SQLite database to initialise. */
 static int open_existing(const char *path, int flags, int latest, sqlite3 **db, int *version,
                          int *create, gw_error *err)
@@ -415,7 +407,7 @@ static int open_existing(const char *path, int flags, int latest, sqlite3 **db, 
     else if (*version > latest)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is newer than this "
                           "gpuwise understands (%d); update gpuwise", path, *version, latest);
-    else if (flags == KB_READ && *version < latest && !reads_as_is(*version, latest))
+    else if (flags == KB_READ && *version < latest)
         rc = gw_error_set(err, GW_EDATA, "%s: knowledge base schema %d is older than this "
                           "gpuwise's (%d); upgrade it with `gpuwise --kb %s kb upgrade`", path,
                           *version, latest, path);

@@ -708,95 +708,13 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
  * Building every GPU's name variants and words (kb_names_load) cost 1.6 M instructions on the
  * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
  * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
- * instead by one seek of the name keys (match_name_key), or in a KB older than the keys
- * (version 17) in one pass over the names that keeps only the GPUs it names.  A name is split only
- * when its digits can be the query's: splitting drops separators and words of letters (in
- * front, behind, past the 64th) and changes only letters, so a name variant's digits are the
- * first of its name's, in order.  A command that resolves more names than NAMES_DIRECT_MAX
- * builds the cache instead, which answers each from memory; so does any name step 1 misses. */
+ * instead by one seek of the name keys (match_name_key; every KB a reader opens has them,
+ * kb_file.c).  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
+ * instead, which answers each from memory; so does any name step 1 misses. */
 #define NAMES_DIRECT_MAX 8
 
-static int is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* 1 when the digits of text, in order, begin with those of key.  Run on every name of the
- * KB for each name looked up: plain comparisons, no locale's tables. */
-static int digits_begin_with(const char *text, const char *key)
-{
-    const char *want = key;
-    while (*want && !is_digit(*want))
-        want++;
-    for (const char *t = text; *want && *t; t++)
-        if (is_digit(*t)) {
-            if (*t != *want)
-                return 0;
-            for (want++; *want && !is_digit(*want); want++)
-                ;
-        }
-    return *want == '\0';
-}
-
-/* 1 when text's name variant (as names_add makes it) is key. */
-static int variant_is(const char *text, const char *key)
-{
-    size_t len = strlen(text);
-    char small[512], *buf = 2 * len + 2 <= sizeof small ? small : gw_xmalloc(2 * len + 2);
-    char joined_small[256], *joined = len + 1 <= sizeof joined_small ? joined_small
-                                                                     : gw_xmalloc(len + 1);
-    char *tok[NAME_TOKENS_MAX];
-    tokens_join_into(tok, name_split(text, buf, tok, NAME_TOKENS_MAX), joined);
-    int same = strcmp(joined, key) == 0;
-    if (buf != small)
-        free(buf);
-    if (joined != joined_small)
-        free(joined);
-    return same;
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Step 1 in one pass over the KB's names: the GPUs one of whose names (id, name, alias) is
- * key, into ids in id order, as match_exact gives them. */
-/* Every GPU's id and name, then every alias with its GPU (an alias of no GPU is checked once
- * it matches: joining each alias to its GPU cost more than the rest of the pass). */
-static void gpu_names_sql(gw_buf *sql)
-{
-    buf_puts(sql, "SELECT id, id, name FROM gpu UNION ALL SELECT gpu, alias, NULL FROM gpu_alias");
-}
-
-/* Drops from ids those no gpu row has (an alias of a GPU deleted while foreign keys were off:
- * kb_names_load never reads it either). */
-static int keep_gpus(kb *k, kb_strlist *ids, gw_error *err)
-{
-    sqlite3_stmt *st;
-    size_t kept = 0;
-    int rc = GW_OK;
-    for (size_t i = 0; i < ids->n; i++) {
-        int step = SQLITE_DONE;
-        if (rc == GW_OK &&
-            (rc = kb_sql_prepare_cached(k, "SELECT 1 FROM gpu WHERE id = ?1", &st, err)) == GW_OK) {
-            kb_sql_bind_text(st, 1, ids->v[i]);
-            step = sqlite3_step(st);
-            kb_sql_done(k, st);
-            if (step != SQLITE_ROW && step != SQLITE_DONE)
-                rc = kb_sql_fail(k, err, step, "reading GPU names");
-        }
-        if (step == SQLITE_ROW)
-            ids->v[kept++] = ids->v[i];
-        else
-            free(ids->v[i]);
-    }
-    ids->n = kept;
-    return rc;
-}
-
 /* The GPUs one of whose names has the key, in id order (the key's rows are; a key of a GPU
- * deleted behind the writers' back is left out as keep_gpus leaves it). */
+ * deleted behind the writers' back is left out by the join). */
 static void gpu_name_key_sql(gw_buf *sql)
 {
     buf_puts(sql, "SELECT k.gpu FROM gpu_name_key k JOIN gpu g ON g.id = k.gpu "
@@ -818,35 +736,7 @@ static int match_name_key(kb *k, const char *key, kb_strlist *ids, gw_error *err
     return step == SQLITE_DONE ? GW_OK : kb_sql_fail(k, err, step, "reading GPU names");
 }
 
-static int match_exact_direct(kb *k, const char *key, kb_strlist *ids, gw_error *err)
-{
-    sqlite3_stmt *st;
-    if (k->version >= KB_CONNECTION_OBJECTS)
-        return match_name_key(k, key, ids, err);
-    int rc = kb_sql_prepare_once(k, KB_STMT_GPU_NAMES, gpu_names_sql, &st, err);
-    if (rc)
-        return rc;
-    int step;
-    while ((step = sqlite3_step(st)) == SQLITE_ROW)
-        for (int col = 1; col <= 2; col++) {
-            const char *text = (const char *)sqlite3_column_text(st, col);
-            if (!text || !digits_begin_with(text, key) || !variant_is(text, key))
-                continue;
-            const char *gpu = (const char *)sqlite3_column_text(st, 0);
-            if (gpu && !kb_strlist_has(ids, gpu))
-                kb_strlist_push(ids, gw_xstrdup(gpu));
-        }
-    kb_sql_done(k, st);
-    if (step != SQLITE_DONE)
-        return kb_sql_fail(k, err, step, "reading GPU names");
-    if ((rc = keep_gpus(k, ids, err)) != GW_OK)
-        return rc;
-    if (ids->n > 1)
-        qsort(ids->v, ids->n, sizeof *ids->v, cmp_id);
-    return GW_OK;
-}
-
-/* A name without a count (words), resolved by match_exact_direct where it is one of the
+/* A name without a count (words), resolved by match_name_key where it is one of the
  * names whole: *found says whether it was, and then *id, *family or err is the answer as
  * resolve_answer gives it. */
 static int resolve_direct(kb *k, const char *name, const kb_strlist *words, char **id,
@@ -858,7 +748,7 @@ static int resolve_direct(kb *k, const char *name, const kb_strlist *words, char
     k->names_direct++;
     kb_strlist ids = {0};
     char *key = tokens_join(words->v, words->n);
-    int rc = *key ? match_exact_direct(k, key, &ids, err) : GW_OK;
+    int rc = *key ? match_name_key(k, key, &ids, err) : GW_OK;
     *found = rc == GW_OK && ids.n > 0;
     if (*found && ids.n == 1) {
         *id = ids.v[0];

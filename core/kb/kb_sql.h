@@ -12,16 +12,12 @@
 #define KB_ROW_STATEMENTS 6   /* kb_write.c: same row, same identity, insert, update, open, pick */
 #define KB_BULK_TABLES 3      /* kb_write.c: the tables kb_bulk_begin indexes at the end */
 #define KB_CURSOR_POOL 8      /* kb_read.c: idle cloud-offer cursors kept prepared */
-/* The schema version from which a file keeps no views or triggers of its search index and has
- * the name keys (kb/schema.sql version 18): its connections make the views and triggers. */
-#define KB_CONNECTION_OBJECTS 18
 
 /* The statements a command runs many times, each kept prepared under a constant id
  * (kb_sql_prepare_once): no SQL text is built, and none compared, per call. */
 typedef enum kb_stmt_id {
     KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
     KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
-    KB_STMT_GPU_NAMES,          /* kb_names.c: every GPU's names, per lookup without the cache */
     KB_STMT_GPU_NAME_KEY,       /* kb_names.c: the GPUs with a name key, per lookup */
     KB_STMT_MODEL_NAMES,        /* kb_read.c: every model's names, per model name resolved */
     KB_STMT_IDS

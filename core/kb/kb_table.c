@@ -233,6 +233,11 @@ static const kb_column price_cols[] = {
     /* Added by schema version 5. */
     COL("system", KB_TEXT, KB_NAMES_SYSTEM, NULL, S(kb_price, system)),
     COL("network_gbps", KB_NUMBER, KB_POSITIVE, NULL, S(kb_price, network_gbps)),
+    /* Added by schema version 19: a rental's second billing step (an AWS Capacity Block's
+     * 7-day steps after 14 days), kb/schema.sql says how a bill counts them. */
+    COL("long_billing_after_hours", KB_NUMBER, KB_POSITIVE, NULL,
+        S(kb_price, long_billing_after_hours)),
+    COL("long_billing_hours", KB_NUMBER, KB_POSITIVE, NULL, S(kb_price, long_billing_hours)),
 };
 /* A machine an SXM or OAM module is sold in: its power is the whole machine's (cards, host,
  * fans) at most, its network all its ports to other machines together. */
@@ -758,6 +763,29 @@ static const kb_value *row_value(const kb_column *cols, int n, const kb_value *r
     return NULL;   /* not reached: the names the rules below ask for are their tables' */
 }
 
+/* A second billing step (kb/schema.sql version 19): both of its columns or neither, for a
+ * rental, and no shorter than the first step it follows. */
+static int long_billing_rule(int cloud, double min_hours, double after, double step,
+                             gw_error *err)
+{
+    if (isnan(after) && isnan(step))
+        return GW_OK;
+    if (!cloud)
+        return gw_error_set(err, GW_EDATA, "long_billing_hours: only for a cloud offer");
+    if (isnan(after) || isnan(step))
+        return gw_error_set(err, GW_EDATA, "long_billing_after_hours and long_billing_hours: "
+                            "both or neither (%s is missing)",
+                            isnan(after) ? "long_billing_after_hours" : "long_billing_hours");
+    double first = isnan(min_hours) ? 0 : min_hours;
+    if (step < first)
+        return gw_error_set(err, GW_EDATA, "long_billing_hours: at least min_billing_hours "
+                            "(%g), not %g", first, step);
+    if (after < first)
+        return gw_error_set(err, GW_EDATA, "long_billing_after_hours: at least "
+                            "min_billing_hours (%g), not %g", first, after);
+    return GW_OK;
+}
+
 /* A fraction of a card, a minimum billing and a network to other instances are terms of a
  * rental: a card bought is bought whole, and a slice is at most the whole card.  A system is
  * something bought. */
@@ -769,6 +797,8 @@ static int price_rule(const kb_value *row, gw_error *err)
     double min_hours = PRICE("min_billing_hours")->number;
     const char *system = PRICE("system")->text;
     double network = PRICE("network_gbps")->number;
+    double long_after = PRICE("long_billing_after_hours")->number;
+    double long_hours = PRICE("long_billing_hours")->number;
 #undef PRICE
     int cloud = kb_streq(kind, "cloud");
     if (fraction > 1)
@@ -785,7 +815,7 @@ static int price_rule(const kb_value *row, gw_error *err)
     if (system && system[0] && cloud)
         return gw_error_set(err, GW_EDATA, "system: only a purchase (new or used) buys a "
                             "system; a cloud offer names its instance");
-    return GW_OK;
+    return long_billing_rule(cloud, min_hours, long_after, long_hours, err);
 }
 
 /* A model's figures that bound each other: the schema's CHECKs, said as the CSV says them. */

@@ -73,7 +73,7 @@ check_eq "20,000 results differing in their note: all added" "$(counts benchmark
 # --- prices: 20,000 offers of one GPU, provider, amount and date in different instances -------
 KB=$(fresh_kb offers)
 rows "$T/instances.csv" "$PRICE_HEADER" \
-    "rtx-4090,cloud,0.5,USD,hour,1,,acme,inst-%d,0,2026-01-01,lambda-gpu-benchmarks,,,,,,"
+    "rtx-4090,cloud,0.5,USD,hour,1,,acme,inst-%d,0,2026-01-01,lambda-gpu-benchmarks,,,,,,,,"
 import_json "20,000 offers sharing GPU, provider, amount and date: imported in linear time" \
     "$KB" "$T/instances.csv"
 # each instance is an identity of its own: 20,000 added
@@ -83,7 +83,7 @@ check_eq "20,000 offers of different instances: all added" "$(counts prices)" "2
 KB=$(fresh_kb ends)
 # amounts 0.500001 .. 0.520000 ("0.5" then i in five digits): all different
 rows "$T/ends.csv" "$PRICE_HEADER" \
-    "rtx-4090,cloud,0.5%05d,USD,hour,1,,acme,x,0,2026-01-01,lambda-gpu-benchmarks,,,,,,"
+    "rtx-4090,cloud,0.5%05d,USD,hour,1,,acme,x,0,2026-01-01,lambda-gpu-benchmarks,,,,,,,,"
 import_json "20,000 prices of one identity: imported in linear time" "$KB" "$T/ends.csv"
 # a row of a shared identity updates only a stored row no earlier row took: none is stored
 # before, so all 20,000 are added
@@ -101,7 +101,7 @@ check_eq "one end of 20,000 edited: 1 updated, 19,999 unchanged" "$(counts price
 # the 20,000 update the 20,000 stored ends in order, and the 20,001st finds every end taken
 # and is added.  Comparing each row with every open row of the group took 13.3 s for 4,000.
 { sed 's/^\(rtx-4090,cloud,\)0\.5/\10.6/' "$T/ends.csv"
-  echo "rtx-4090,cloud,0.7,USD,hour,1,,acme,x,0,2026-01-01,lambda-gpu-benchmarks,,,,,,"; } \
+  echo "rtx-4090,cloud,0.7,USD,hour,1,,acme,x,0,2026-01-01,lambda-gpu-benchmarks,,,,,,,,"; } \
     >"$T/ends-all.csv"
 import_json "20,000 prices of one identity, all edited: in linear time" "$KB" "$T/ends-all.csv"
 check_eq "all 20,000 ends edited and one more: 1 added, 20,000 updated, 0 unchanged" \

@@ -86,7 +86,7 @@ benchmark_csv() {
 }
 price_csv() {
     { head -n 1 "$ROOT/kb/data/prices.csv"
-      echo "rtx-4090,cloud,1.5,USD,hour,$2,US,Edge CSV,edge,0,$3,lambda-gpu-benchmarks,,list,,,,"
+      echo "rtx-4090,cloud,1.5,USD,hour,$2,US,Edge CSV,edge,0,$3,lambda-gpu-benchmarks,,list,,,,,,"
     } >"$1"
 }
 for count in 2.5 1e12; do

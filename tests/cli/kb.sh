@@ -276,10 +276,11 @@ if command -v sqlite3 >/dev/null 2>&1; then
     check_rc "a version 2 KB read-only: exit 65" 65
     run "$GW" --kb "$T/v2.db" kb upgrade
     check_out "kb upgrade migrates version 2 to the current schema" "schema $latest"
-    # version 4: every price carries its quality, GPU fraction and minimum billing
+    # version 4: every price carries its quality, GPU fraction and minimum billing; version 19:
+    # its second billing step
     check_eq "the upgraded KB exports the offer terms" \
         "$("$GW" --kb "$T/v2.db" kb export | sed -n '/^# prices.csv$/{n;p;}')" \
-        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps"
+        "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality,gpu_fraction,min_billing_hours,system,network_gbps,long_billing_after_hours,long_billing_hours"
     # version 6: a GPU's FP4 rate, its link's kind and its export restriction, after the note;
     # version 10: when it stopped being sold new, and whether peer-to-peer over PCIe works;
     # version 12: the memory its driver reports, in MiB, and the source of that dump

@@ -161,7 +161,7 @@ check_out "--replace again: nothing new" "nothing new"
 
 # one transaction: a bad row anywhere, and the KB file is byte for byte what it was
 cp "$KB" "$T/before.db"
-{ cat "$T/src1.csv"; echo "no-such-gpu,cloud,1,USD,hour,1,,RunPod,x,0,2026-11-09,$SRC,,list,1,,,"; } >"$T/bad.csv"
+{ cat "$T/src1.csv"; echo "no-such-gpu,cloud,1,USD,hour,1,,RunPod,x,0,2026-11-09,$SRC,,list,1,,,,,"; } >"$T/bad.csv"
 run "$GW" --kb "$KB" kb import --replace "$SRC" "$T/bad.csv"
 check_rc "--replace with a bad row: exit 65" 65
 check_err "--replace with a bad row: file and line named" "bad.csv:$((NSRC + 1)): gpu: unknown GPU"

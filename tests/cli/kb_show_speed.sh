@@ -2,7 +2,8 @@
 # kb_show_speed.sh — `kb show` reads only what a datasheet needs (issue 31): the KB file keeps no
 # views or triggers of its search index (schema 18: each connection that uses them makes them),
 # and a name that is one of a GPU's names whole is one seek of the name keys the writers keep.
-# A KB of schema 17 (the objects in the file, no keys) is read as it is and upgraded by a write.
+# A KB of schema 17 (the objects in the file, no keys) is refused to a reader and upgraded by
+# `kb upgrade` (tests/cli/long_billing.sh upgrades one of schema 18).
 . "$ROOT/tests/cli/lib.sh"
 
 if [ ! -f "$SHIPPED_KB" ]; then
@@ -23,7 +24,7 @@ check_eq "the shipped KB holds no view, and 8 triggers that read no view" \
     "$(sqlite3 "$SHIPPED_KB" "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'view') || ' ' ||
         (SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name))")" \
     "0 assumption_fts_del benchmark_fts_del gpu_fts_del host_fts_del model_fts_del price_fts_del price_system_match system_fts_del"
-check_eq "the shipped KB is schema 18" "$(sqlite3 "$SHIPPED_KB" 'PRAGMA user_version')" "18"
+check_eq "the shipped KB is schema 19" "$(sqlite3 "$SHIPPED_KB" 'PRAGMA user_version')" "19"
 # rtx-3090: id rtx-3090 and name GeForce RTX 3090 are both "rtx3090" (vendor and line words
 # dropped); its aliases add "3090" (the others are rtx3090 again): 2 keys.
 check_eq "the RTX 3090's name keys" "$(keys_of "$SHIPPED_KB" rtx-3090)" "3090 rtx3090"
@@ -71,10 +72,18 @@ check_rc "a price imported after every price was deleted by sqlite3" 0
 run "$GW" --kb "$DEL" kb check
 check_rc "kb check: the index holds no deleted row" 0
 
-# --- schema 17: read as it is, upgraded by a write ----------------------------------------------
+# --- schema 17: refused to a reader, upgraded by kb upgrade ------------------------------------
 # Version 17's file: the search index's views and triggers in it (the connection sections' views
-# and full-text triggers without TEMP), no name keys.
+# and full-text triggers without TEMP), no name keys, and no price columns of version 19 (its
+# identity index as version 14 made it): a reader reads the latest schema's columns, so it is
+# told to upgrade.
 OLD=$(fresh_kb v17)
+sqlite3 "$OLD" "DROP INDEX price_identity;
+    ALTER TABLE price DROP COLUMN long_billing_hours;
+    ALTER TABLE price DROP COLUMN long_billing_after_hours;
+    CREATE INDEX price_identity ON price(gpu, provider, as_of, kind, gpu_count, gpu_fraction,
+        region, instance, spot, source, amount, currency, unit, note, quality, min_billing_hours,
+        system, network_gbps)"
 awk '/^-- connection \(views\)/ { part = "views" } /^-- connection \(writes\)/ { part = "writes" }
      part == "views" { print; next }
      part == "writes" && /^CREATE TEMP TRIGGER [a-z_]*_fts_/ { keep = 1 }
@@ -85,20 +94,20 @@ check_eq "the schema-17 file: 11 views, 27 triggers, no keys" \
     "$(sqlite3 "$OLD" "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'view') || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE type = 'trigger') || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE name = 'gpu_name_key')")" "11 27 0"
-run "$GW" --kb "$OLD" --json kb show 3090
-check_eq "schema 17: kb show 3090 reads it as it is" "$(jqr .id)" "rtx-3090"
-run "$GW" --kb "$OLD" --json kb source nvidia-a100-datasheet
-check_rc "schema 17: kb source lists facts through the file's views" 0
-run "$GW" --kb "$OLD" kb check
-check_rc "schema 17: kb check passes" 0
-printf 'gpu,alias\nrtx-3090,Team Box Card\n' >"$T/team.csv"
-run "$GW" --kb "$OLD" kb import "$T/team.csv"
-check_rc "schema 17: a write upgrades it" 0
-check_eq "upgraded: schema 18, no views, 8 triggers, keys for every GPU" \
+run "$GW" --kb "$OLD" kb show 3090
+check_rc "schema 17: kb show is refused (exit 65)" 65
+check_err "schema 17: the reader is told to upgrade" "upgrade it with \`gpuwise --kb $OLD kb upgrade\`"
+run "$GW" --kb "$OLD" kb upgrade
+check_rc "schema 17: kb upgrade" 0
+LATEST=$(sqlite3 "$SHIPPED_KB" 'PRAGMA user_version')
+check_eq "upgraded: the latest schema, no views, 8 triggers, keys for every GPU" \
     "$(sqlite3 "$OLD" "SELECT (SELECT user_version FROM pragma_user_version) || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE type = 'view') || ' ' ||
         (SELECT count(*) FROM sqlite_master WHERE type = 'trigger') || ' ' ||
-        (SELECT count(DISTINCT gpu) = (SELECT count(*) FROM gpu) FROM gpu_name_key)")" "18 0 8 1"
+        (SELECT count(DISTINCT gpu) = (SELECT count(*) FROM gpu) FROM gpu_name_key)")" "$LATEST 0 8 1"
+printf 'gpu,alias\nrtx-3090,Team Box Card\n' >"$T/team.csv"
+run "$GW" --kb "$OLD" kb import "$T/team.csv"
+check_rc "upgraded: an alias imported" 0
 run "$GW" --kb "$OLD" --json kb show "team box card"
 check_eq "upgraded: the new alias resolves through its key" "$(jqr .id)" "rtx-3090"
 run "$GW" --kb "$OLD" kb search "team box card"

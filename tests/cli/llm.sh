@@ -469,9 +469,11 @@ check_eq "llm example pretrain: 16 H100 (two AWS p5.48xlarge) rank first" "$_j1"
 check_num "llm example pretrain: 18.26 GB a GPU" "$_j2" 18.26 0.01
 # 16 GPUs on 2 machines: 0.093683 s within + 2 x 1/2 x 24.090 / 400 GB/s = 0.060225 s between:
 # 1.685173 / (1.685173 x 1.03 + 0.153908) = 89.18%; 16 x 4,861.2 x 0.891797 = 69,364 tokens/s;
-# 800.93 h x USD 80.14 an hour (2 x 40.07) = 64,186.6
+# 200e9 / 69,363.6 / 3,600 = 800.93 h (33.4 days) on two Capacity Blocks, reserved in whole days
+# up to 14 and whole weeks beyond: 336 + ceil(464.93 / 168) = 3 x 168 = 840 h (35 days) x USD
+# 78.66 an hour (2 x 39.33) = 66,074.4
 check_num "llm example pretrain: 69,364 tokens/s" "$_j3" 69363.6 1
-check_num "llm example pretrain: USD 64,186.6 for the job" "$_j4" 64186.6 0.1
+check_num "llm example pretrain: USD 66,074.4 for the job (35 days billed)" "$_j4" 66074.4 0.1
 check_eq "llm example pretrain: Lambda's 2024 price is set aside" \
     "$_j5" "1"
 

@@ -19,10 +19,10 @@ check_eq "cn-market: A100 40GB at CNY 3.2/h" \
     "$(offer '.provider == "Unnamed CN platform"' | jq -r '[.price_per_hour, .currency, .source] | join(" ")')" \
     "3.2 CNY article-rented-a100-vs-3090"
 # Every cn-market price comes from a blog article: stored with quality anecdote, a whole card
-# (gpu_fraction 1), no minimum billing, no system, no network stated (the last five columns of
-# kb export's prices.csv).
+# (gpu_fraction 1), no minimum billing, no system, no network, no second billing step stated
+# (the last seven columns of kb export's prices.csv).
 check_eq "cn-market: its 10 offers are stored as anecdotes" \
-    "$("$GW" --kb "$KB" kb export | grep -E 'Unnamed CN platform|quoted range' | grep -c ',anecdote,1,,,$')" "10"
+    "$("$GW" --kb "$KB" kb export | grep -E 'Unnamed CN platform|quoted range' | grep -c ',anecdote,1,,,,,$')" "10"
 
 run "$GW" --kb "$KB" prices refresh example-cloud
 check_rc "prices refresh example-cloud (named): exit 0" 0

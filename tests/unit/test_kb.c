@@ -368,7 +368,7 @@ static void test_migration_prices_to_v4(void **state)
     kb_prices_free(rows, n);
     /* the new columns take rows, with their rules: a slice is rented, never bought */
     kb_price p = {0, "rtx-3090", "cloud", "USD", "hour", NULL, "Acme", "1g", "2026-02",
-                  "acme-prices", NULL, 0.2, 1, 0, "quote", 1.0 / 7, 4, NULL, NAN};
+                  "acme-prices", NULL, 0.2, 1, 0, "quote", 1.0 / 7, 4, NULL, NAN, NAN, NAN};
     assert_int_equal(kb_begin(k, &err), GW_OK);
     assert_int_equal(kb_add_price(k, &p, &err), GW_OK);
     p.kind = "new";
@@ -550,7 +550,7 @@ static void test_validation_messages(void **state)
     assert_int_equal(kb_put_gpu(k, &g, &err), GW_OK);
 
     kb_price p = {0, "test-gpu", "rented", "usd", "hour", NULL, NULL, NULL, "2026-01",
-                  "ga102-wp", NULL, 1.5, 1, 0, NULL, NAN, NAN, NULL, NAN};
+                  "ga102-wp", NULL, 1.5, 1, 0, NULL, NAN, NAN, NULL, NAN, NAN, NAN};
     assert_int_equal(kb_add_price(k, &p, &err), GW_EDATA);
     assert_string_equal(err.msg, "kind: 'rented' is not one of: new, used, cloud");
     p.kind = "cloud";
