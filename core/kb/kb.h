@@ -467,10 +467,11 @@ int kb_cloud_cursor(kb *k, const kb_cloud_config *c, const kb_held_rows *held, k
                     gw_error *err);
 int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err);
 int kb_cursor_row_held(const kb_cursor *c);
-/* *row (freed first) filled with every column of the row kb_cursor_next last read. */
+/* *row (freed first) filled with every column of the row kb_cursor_next last read; for a
+ * held-back row, kb_cursor_row_alone then says whether it is its offer's only row. */
 int kb_cursor_row(kb_cursor *c, kb_price *row, gw_error *err);
 /* Whether the row kb_cursor_next last read is its offer's only row: kb_cloud_offer_rows
- * would return it alone. */
+ * would return it alone (0 for a held-back row until kb_cursor_row). */
 int kb_cursor_row_alone(const kb_cursor *c);
 void kb_cursor_close(kb_cursor *c);
 /* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot
