@@ -2,12 +2,12 @@
  * read cheapest per whole card first, through an index (kb_cloud_cursor), until the cheapest
  * offer of each of DECIDE_RENT_OFFERS_PER_CONFIG providers is known for one share of a card
  * (whole cards, or slices of one size: each size is its own option): a catalogue of 100,000
- * offers is read only as far as an offer could still be compared, and a held-back offer cheaper
- * than one kept (stale, 'from', launch, anecdotal) is kept to be shown.  Each offer is priced by the
- * row that stands for it (decide_options.h: a current price of the best kind, the freshest), a
- * 'from' figure as a range up to the highest current list price of the GPU and count.  A
- * provider's older price is set aside where its newer list prices the same GPU and count; a spot
- * offer is left out unless the workload's work can be interrupted (spot_ok). */
+ * offers is read only as far as an offer could still be compared, and of the held-back offers
+ * (stale, launch, anecdotal) only the few cheaper than one kept that are shown.  Each offer is
+ * priced by the row that stands for it (decide_options.h: a current price of the best kind, the
+ * freshest), a 'from' figure as a range up to the highest current list price of the GPU and
+ * count.  A provider's older price is set aside where its newer list prices the same GPU and
+ * count; a spot offer is left out unless the workload's work can be interrupted (spot_ok). */
 #include "base/check.h"
 #include "base/units.h"
 #include "decide_rent.h"
@@ -330,7 +330,18 @@ typedef struct {
     rent_offers pending;     /* read, not yet judged */
     size_t read;             /* offers read */
     region_answers regions_in;
+    kb_held_rows held;       /* the rows the workload holds back (decide_price_standing) */
 } rent_walk;
+
+/* Whether a held-back row priced at bound per card can go unread: its offer is held back (else
+ * another row stands for it), and as many cheaper ones are read as are shown at most. */
+static int rent_held_row_passed(const rent_walk *k, double bound)
+{
+    int cheaper = 0;
+    for (size_t i = 0; i < k->pending.n; i++)
+        cheaper += k->pending.v[i].held_back && k->pending.v[i].per_card_hour < bound;
+    return cheaper >= DECIDE_RENT_OFFERS_PER_CONFIG;
+}
 
 /* Judges the pending offer i: kept, or set aside as its provider's dearer or older offer. */
 static int rent_judge(rent_walk *k, size_t i, gw_error *err)
@@ -391,10 +402,10 @@ static long rent_next_judged(const rent_walk *k, double bound, int exhausted)
     return best;
 }
 
-/* The held-back offers read (a stale, 'from', launch or unaccepted anecdotal price) that are
- * cheaper than an offer kept: up to DECIDE_RENT_OFFERS_PER_CONFIG of them, cheapest first, are
- * kept too, to be shown (ranked after the others, never recommended) and re-quoted.  Rows are
- * read cheapest first, so every such offer cheaper than the dearest kept one has been read. */
+/* The held-back offers read (a stale, launch or unaccepted anecdotal price) that are cheaper
+ * than an offer kept: up to DECIDE_RENT_OFFERS_PER_CONFIG of them, cheapest first, are kept too,
+ * to be shown (ranked after the others, never recommended) and re-quoted.  Rows are read
+ * cheapest first, so those have been read (rent_held_row_passed). */
 static int rent_keep_cheaper_held_back(rent_walk *k, gw_error *err)
 {
     double dearest = 0;
@@ -417,61 +428,92 @@ static int rent_keep_cheaper_held_back(rent_walk *k, gw_error *err)
     return rc;
 }
 
+/* Reads the offer of s's current row into k's pending offers, unless already read (seen). */
+static int rent_read_next(rent_walk *k, rent_stream *s, id_set *seen, gw_error *err)
+{
+    kb_price *rows;
+    size_t n_rows;
+    int rc = kb_cursor_row_held(s->cursor) ? kb_cursor_row(s->cursor, &s->row, err) : GW_OK;
+    if (rc == GW_OK)
+        rc = stream_offer_rows(k->d, s, &rows, &n_rows, err);
+    if (rc == GW_OK && n_rows) {
+        long long first_id = rows[0].id;
+        for (size_t r = 1; r < n_rows; r++)
+            first_id = rows[r].id < first_id ? rows[r].id : first_id;
+        if (id_set_add(seen, first_id)) {
+            rent_offer f;
+            rc = rent_offer_read(k->d, &k->regions_in, rows, n_rows, &f, err);
+            if (rc == GW_OK)
+                rent_offers_push(&k->pending, &f);
+            else
+                rent_offer_free(&f);
+            k->read++;
+        } else {
+            kb_prices_free(rows, n_rows);
+        }
+    }
+    return rc == GW_OK ? stream_advance(k->d, s, err) : rc;
+}
+
+static int streams_open(rent_walk *k, const kb_cloud_config *cfg, rent_stream *s, size_t n,
+                        gw_error *err)
+{
+    int rc = GW_OK;
+    for (size_t i = 0; i < n && rc == GW_OK; i++)
+        if ((rc = kb_cloud_cursor(k->d->k, &cfg[i], &k->held, &s[i].cursor, err)) == GW_OK)
+            rc = stream_advance(k->d, &s[i], err);
+    return rc;
+}
+
+static void streams_close(rent_stream *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        kb_price_free(&s[i].row);
+        kb_cursor_close(s[i].cursor);
+        memset(&s[i], 0, sizeof s[i]);
+    }
+}
+
 /* One GPU and card count (configurations cfg[0..n): its spot flags and currencies): its offers
- * cheapest first, until DECIDE_RENT_OFFERS_PER_CONFIG are kept or every row is read. */
+ * cheapest first, until DECIDE_RENT_OFFERS_PER_CONFIG are kept or every row is read, a held-back
+ * row unread where it cannot be shown (rent_held_row_passed).  Where every row is read and too
+ * few kept, the held-back offers are judged next: their rows are then read again, all of them. */
 static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, gw_error *err)
 {
-    decision *d = k->d;
     rent_stream *s = gw_xcalloc(n, sizeof *s);
     id_set seen = {0};
-    int rc = GW_OK;
+    int passed = 0, again = 0;
     k->first_kept = k->kept->n;
-    for (size_t i = 0; i < n && rc == GW_OK; i++)
-        if ((rc = kb_cloud_cursor(d->k, &cfg[i], &s[i].cursor, err)) == GW_OK)
-            rc = stream_advance(d, &s[i], err);
+    int rc = streams_open(k, cfg, s, n, err);
     while (rc == GW_OK && !rent_walk_full(k)) {
         rent_stream *next = NULL;
         for (size_t i = 0; i < n; i++)
             if (s[i].live && (!next || s[i].bound < next->bound))
                 next = &s[i];
         long j = rent_next_judged(k, next ? next->bound : INFINITY, !next);
-        if (j >= 0) {
+        if (j >= 0 && !next && passed && k->pending.v[j].held_back) {
+            streams_close(s, n);
+            rc = streams_open(k, cfg, s, n, err);
+            passed = 0, again = 1;
+        } else if (j >= 0) {
             rc = rent_judge(k, (size_t)j, err);
-            continue;
-        }
-        if (!next)
+        } else if (!next) {
             break;
-        kb_price *rows;
-        size_t n_rows;
-        rc = stream_offer_rows(d, next, &rows, &n_rows, err);
-        if (rc == GW_OK && n_rows) {
-            long long first_id = rows[0].id;
-            for (size_t r = 1; r < n_rows; r++)
-                first_id = rows[r].id < first_id ? rows[r].id : first_id;
-            if (id_set_add(&seen, first_id)) {
-                rent_offer f;
-                rc = rent_offer_read(d, &k->regions_in, rows, n_rows, &f, err);
-                if (rc == GW_OK)
-                    rent_offers_push(&k->pending, &f);
-                else
-                    rent_offer_free(&f);
-                k->read++;
-            } else {
-                kb_prices_free(rows, n_rows);
-            }
+        } else if (kb_cursor_row_held(next->cursor)
+                       ? !again && rent_held_row_passed(k, next->bound)
+                       : again) {   /* read again: only the held-back rows */
+            passed |= !again;
+            rc = stream_advance(k->d, next, err);
+        } else {
+            rc = rent_read_next(k, next, &seen, err);
         }
-        if (rc == GW_OK)
-            rc = stream_advance(d, next, err);
     }
     if (rc == GW_OK)
         rc = rent_keep_cheaper_held_back(k, err);
     for (size_t i = 0; i < k->pending.n; i++)
         rent_offer_free(&k->pending.v[i]);
     k->pending.n = 0;
-    for (size_t i = 0; i < n; i++) {
-        kb_price_free(&s[i].row);
-        kb_cursor_close(s[i].cursor);
-    }
+    streams_close(s, n);
     free(s);
     free(seen.ids);
     return rc;
@@ -911,7 +953,9 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
     if (!d->rent_walked)
         d->rent_walked = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     rent_offers kept = {0};
-    rent_walk walk = {d, &kept, 0, {0}, 0, {{0}, {0}, 0}};
+    rent_walk walk = {d, &kept, 0, {0}, 0, {{0}, {0}, 0}, {!d->w->anecdotal_ok, ""}};
+    if (!d->w->stale_ok)
+        kb_held_rows_aged(&walk.held, d->w->price_max_age_days);
     for (size_t start = 0, end; start < n_cfg && rc == GW_OK; start = end) {
         const kb_gpu *g = decide_gpu_find(d, cfg[start].gpu);
         for (end = start + 1; end < n_cfg && !strcmp(cfg[end].gpu, cfg[start].gpu); end++)

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "base/check.h"
+#include "base/clock.h"
 #include "kb.h"
 #include "kb_sql.h"
 #include "kb_table.h"
@@ -409,28 +411,54 @@ struct kb_cursor {
     kb *k;
     sqlite3_stmt *st;
     int alone;   /* the row last read is its offer's only row (kb_cursor_row_alone) */
+    int held;    /* the row last read is held back (kb_cursor_row_held) */
 };
 
+/* Whether a price row is held back (kb_held_rows; ?5 anecdote_held, ?6 and ?7 stale_before):
+ * a valid date is one date() gives back unchanged, as gw_date_days reads it. */
+#define HELD_DATE "(CASE WHEN length(as_of) = 7 THEN as_of || '-01' ELSE as_of END)"
+#define HELD_ROW                                                                               \
+    "(quality IS 'launch' OR (?5 AND quality IS 'anecdote') OR (?6 AND date(" HELD_DATE ")" \
+    " IS " HELD_DATE " AND " HELD_DATE " < ?7))"
+
+void kb_held_rows_aged(kb_held_rows *h, double max_age_days)
+{
+    double cut = ceil((double)gw_today_days() - max_age_days);
+    h->stale_before[0] = 0;
+    if (!(fabs(cut) < 2.5e6))   /* 2.5e6 days from 1970: past the years 0 to 9999, or NaN */
+        return;
+    time_t t = (time_t)cut * 86400;
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || tm.tm_year < -1900 || tm.tm_year > 9999 - 1900 ||
+        strftime(h->stale_before, sizeof h->stale_before, "%Y-%m-%d", &tm) != 10)
+        h->stale_before[0] = 0;
+}
+
+/* The other rows of an offer (offer_rows_sql's terms), through the seller index. */
+#define OFFER_OTHER_ROWS                                                                       \
+    "SELECT 1 FROM price AS o WHERE o.gpu = price.gpu AND o.provider IS price.provider"        \
+    " AND o.gpu_count = price.gpu_count AND o.spot = price.spot"                               \
+    " AND o.source IS price.source AND o.instance IS price.instance AND o.id <> price.id"
+
 /* One GPU, spot flag, count and currency's hourly cloud prices, cheapest per whole card first;
- * after a price's columns, whether no other row is of its offer (offer_rows_sql's terms): a
- * look-up in the seller index that spares most offers the query of their rows.  It asks no
- * kind or unit, so it reads the index alone, not the table's row too (a row of another kind
- * with the same terms only sends its offer to kb_cloud_offer_rows, which reads the right
- * rows). */
+ * after a price's columns, NULL for a row held back (HELD_ROW: most are never read further,
+ * and this spares each the look-up), else whether no other row is of its offer
+ * (offer_rows_sql's terms): a look-up in the seller index that spares most offers the query of
+ * their rows.  It asks no kind or unit, so it reads the index alone, not the table's row too
+ * (a row of another kind with the same terms only sends its offer to kb_cloud_offer_rows,
+ * which reads the right rows).  Then the columns that price a row, read alone for a held one. */
 static void cursor_sql(gw_buf *sql)
 {
     buf_puts(sql, "SELECT id, ");
     kb_sql_column_list(sql, &kb_tables[KB_PRICES], "");
-    buf_puts(sql, ", NOT EXISTS (SELECT 1 FROM price AS o WHERE o.gpu = price.gpu"
-                  " AND o.provider IS price.provider"
-                  " AND o.gpu_count = price.gpu_count AND o.spot = price.spot"
-                  " AND o.source IS price.source AND o.instance IS price.instance"
-                  " AND o.id <> price.id)");
+    buf_puts(sql, ", CASE WHEN " HELD_ROW " THEN NULL ELSE NOT EXISTS (" OFFER_OTHER_ROWS ")"
+                  " END, amount, currency, gpu_fraction");
     buf_puts(sql, " FROM price WHERE" CLOUD_HOUR " AND gpu = ?1 AND spot = ?2 AND gpu_count = ?3"
                   " AND currency = ?4 ORDER BY amount / gpu_fraction, id");
 }
 
-int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err)
+int kb_cloud_cursor(kb *k, const kb_cloud_config *c, const kb_held_rows *held, kb_cursor **out,
+                    gw_error *err)
 {
     sqlite3_stmt *st;
     int rc = GW_OK;
@@ -452,6 +480,9 @@ int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *
     sqlite3_bind_int(st, 2, c->spot);
     sqlite3_bind_double(st, 3, c->gpu_count);
     kb_sql_bind_text(st, 4, c->currency);
+    sqlite3_bind_int(st, 5, !!held->anecdote_held);
+    sqlite3_bind_int(st, 6, held->stale_before[0] != 0);
+    sqlite3_bind_text(st, 7, held->stale_before, -1, SQLITE_STATIC);
     *out = gw_xcalloc(1, sizeof **out);
     (*out)->k = k;
     (*out)->st = st;
@@ -464,12 +495,53 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
     int step = sqlite3_step(c->st);
     *found = step == SQLITE_ROW;
     if (*found) {
-        kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
-        fill_price(c->st, row);
-        c->alone = sqlite3_column_int(c->st, 1 + kb_tables[KB_PRICES].ncols);
+        int alone = 1 + kb_tables[KB_PRICES].ncols;
+        c->held = sqlite3_column_type(c->st, alone) == SQLITE_NULL;
+        c->alone = sqlite3_column_int(c->st, alone);
+        if (c->held) {   /* what prices it; the rest only if it is read (kb_cursor_row) */
+            fill_price(c->st, row);
+            row->amount = sqlite3_column_double(c->st, alone + 1);
+            row->currency = kb_sql_text(c->st, alone + 2);
+            row->gpu_fraction = sqlite3_column_type(c->st, alone + 3) == SQLITE_NULL
+                                    ? NAN
+                                    : sqlite3_column_double(c->st, alone + 3);
+        } else {
+            kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
+            fill_price(c->st, row);
+        }
     }
     return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK
                                                      : kb_sql_fail(c->k, err, step, "reading");
+}
+
+/* Whether the price row of id is its offer's only row (the cursor's alone column). */
+static void row_alone_sql(gw_buf *sql)
+{
+    buf_puts(sql, "SELECT NOT EXISTS (" OFFER_OTHER_ROWS ") FROM price WHERE id = ?1");
+}
+
+int kb_cursor_row(kb_cursor *c, kb_price *row, gw_error *err)
+{
+    kb_price_free(row);
+    kb_row_from_sql(&kb_tables[KB_PRICES], c->st, 1, row);
+    fill_price(c->st, row);
+    if (!c->held)
+        return GW_OK;
+    sqlite3_stmt *st;
+    int rc = kb_sql_prepare_once(c->k, KB_STMT_CLOUD_ROW_ALONE, row_alone_sql, &st, err);
+    if (rc)
+        return rc;
+    sqlite3_bind_int64(st, 1, row->id);
+    int step = sqlite3_step(st);
+    c->alone = step == SQLITE_ROW && sqlite3_column_int(st, 0);
+    kb_sql_done(c->k, st);
+    return step == SQLITE_ROW || step == SQLITE_DONE ? GW_OK
+                                                     : kb_sql_fail(c->k, err, step, "reading");
+}
+
+int kb_cursor_row_held(const kb_cursor *c)
+{
+    return c->held;
 }
 
 int kb_cursor_row_alone(const kb_cursor *c)

@@ -110,3 +110,59 @@ python3 "$ROOT/tests/cli/rent_rule.py" "$T/walk.csv" --today=2026-05-01 "EUR=$EU
 check_eq "decide walk: the kept offers are the rule's, offer by offer" \
     "$(cat "$T/walk.got")" "$(cat "$T/walk.expected")"
 check_eq "decide walk: 3 GPUs x 3 counts x 3 providers" "$(wc -l <"$T/walk.expected" | tr -d ' ')" "27"
+
+# ---- held-back rows read only while they can be shown ---------------------------------------
+# 500 offers of one RTX 3090 each, S1..S500 at USD 0.102 to 1.100 an hour, dated 2025-06 (334
+# days before today, 2026-05-01: older than 180 days, so stale and held back), under 20 current
+# ones, C1..C20 at USD 2.05 to 3.00 (2026-04).  The rule: the 3 cheapest current providers are
+# kept (C1, C2, C3) and, of the held-back offers cheaper than the dearest of those (2.15), the 3
+# cheapest are shown (S1, S2, S3).  The walk reads those 6 offers and passes over the other 497
+# stale rows unread (it read all 503 before held-back rows were told apart in SQL).
+awk 'BEGIN {
+    print "# gpuwise knowledge base export (schema 2)"
+    print ""
+    print "# prices.csv"
+    print "gpu,kind,amount,currency,unit,gpu_count,region,provider,instance,spot,as_of,source,note,quality"
+    for (i = 1; i <= 500; i++)
+        printf "rtx-3090,cloud,%.3f,USD,hour,1,US,S%d,s%d,0,2025-06,aws-ec2-on-demand-pricing,,list\n",
+            0.1 + i * 0.002, i, i
+    for (j = 1; j <= 20; j++)
+        printf "rtx-3090,cloud,%.2f,USD,hour,1,US,C%d,c%d,0,2026-04,aws-ec2-on-demand-pricing,,list\n",
+            2 + j * 0.05, j, j
+}' >"$T/stale.csv"
+cat >"$T/stale.lua" <<'LUA'
+return {
+    name = "stale", benchmark = "resnet50", hours_per_day = 8, horizon_months = 12,
+    model = { params = 25.6e6, precision = "amp", optimizer = "adam", activations_gb = 8 },
+    currency = "USD", electricity = { price = 1.0 }, spot_ok = false,
+    candidates = { "rent:rtx-3090" },
+}
+LUA
+rent_ids() {
+    jqr '[.options[] | select(.acquisition == "rent") | .id] | sort | join(" ")'
+}
+offers_read() {
+    jqr '.method.rent' | sed -n 's/.*read cheapest first: \([0-9]*\) offers\{0,1\} read.*/\1/p'
+}
+KB3=$(fresh_kb stale)
+run "$GW" --kb "$KB3" kb import "$T/stale.csv"
+check_rc "decide stale: the catalogue of 520 offers is imported" 0
+run "$GW" --kb "$KB3" decide "$T/stale.lua" --json
+check_rc "decide stale: exit 0" 0
+check_eq "decide stale: 3 current providers kept, the 3 cheapest stale offers shown" "$(rent_ids)" \
+    "rent:C1:c1:1x rtx-3090 rent:C2:c2:1x rtx-3090 rent:C3:c3:1x rtx-3090 rent:S1:s1:1x rtx-3090 rent:S2:s2:1x rtx-3090 rent:S3:s3:1x rtx-3090"
+check_eq "decide stale: 6 offers read (3 stale + 3 current), not 503" "$(offers_read)" "6"
+
+# With only C1 and C2 current, too few are kept when every current row is read: the held-back
+# offers are then judged as any other, cheapest first (S1 kept, the third provider), and the 3
+# cheapest after it under 2.10 shown (S2, S3, S4).  That needs every held-back offer, so the
+# walk reads the rows again for the 497 it passed over: all 502 offers.
+grep -v ',C\([3-9]\|1[0-9]\|20\),' "$T/stale.csv" >"$T/few.csv"
+KB4=$(fresh_kb few)
+run "$GW" --kb "$KB4" kb import "$T/few.csv"
+check_rc "decide few: the catalogue of 502 offers is imported" 0
+run "$GW" --kb "$KB4" decide "$T/stale.lua" --json
+check_rc "decide few: exit 0" 0
+check_eq "decide few: C1, C2 and S1 kept, S2 to S4 shown" "$(rent_ids)" \
+    "rent:C1:c1:1x rtx-3090 rent:C2:c2:1x rtx-3090 rent:S1:s1:1x rtx-3090 rent:S2:s2:1x rtx-3090 rent:S3:s3:1x rtx-3090 rent:S4:s4:1x rtx-3090"
+check_eq "decide few: every one of the 502 offers read" "$(offers_read)" "502"
