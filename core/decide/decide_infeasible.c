@@ -442,10 +442,10 @@ static void checkpointing_hint(gw_buf *b, const decision *d)
         figure(b, round(gb * 10) / 10);
         buf_puts(b, " GB per GPU of ");
         figure(b, decide_option_memory_gb(o));
-        buf_printf(b, ": check it with a short run) a token computes %.2f times fewer FLOPs, the "
+        buf_printf(b, ": check it with a short run) a token computes %.0f%% fewer FLOPs, the "
                       "forward pass no longer recomputed, so at the same utilisation, its "
                       "data-parallel exchange unchanged, it would train %.2f times as fast and "
-                      "finish in about ", fewer, faster);
+                      "finish in about ", (1 - 1 / fewer) * 100, faster);
         figure(b, round(o->hours_needed / faster));
         buf_puts(b, " h of the ");
         figure(b, round(o->hours_available));

@@ -884,7 +884,7 @@ static void llm_method_train(decision *d, gw_buf *b)
     for (size_t i = 0; i < n && d->llm_setup.checkpointing; i++) {
         decide_llm_calibration_use(d, i);
         buf_printf(b, "%s%.0f%%", i ? ", " : "; with checkpointing's recomputation left out, "
-                                             "the model FLOPs utilisation is ",
+                                             "the model FLOPs utilisation while computing is ",
                    d->llm_mfu * 100 * decide_llm_model_flops_share(d));
         decide_llm_calibration_vendors(d, " on ", b);
     }

@@ -775,10 +775,10 @@ static void model_error_view(view *v, const decision *d, const view *root)
     view_map_set_int(v, "model_optimistic_rows", (long long)optimistic);
     view_map_set_int(v, "model_kind_rows", (long long)rows);
     gw_buf t = GW_BUF_INIT;
-    buf_printf(&t, "its speed %.1f%% below the model's changes the answer; the model was that "
-                   "optimistic or more on %zu of %zu measured %s rows (llm.accuracy): ",
+    buf_printf(&t, "its speed %.1f%% below the model's changes the answer, and %zu of %zu "
+                   "measured %s rows ran that far or further below prediction (llm.accuracy): ",
                (1 - flip) * 100, optimistic, rows, kind);
-    buf_puts(&t, optimistic * 10 >= rows ? "a close call, whatever the draws say; measure first"
+    buf_puts(&t, optimistic * 10 >= rows ? "a close call (a tenth or more); measure first"
                                          : "the draws' share holds");
     view_map_set_str(v, "model_error_text", buf_cstr(&t));
     buf_free(&t);

@@ -41,7 +41,7 @@ check_eq "checkpoint note: 2 sequences a GPU fit only with checkpointing: no not
 # the deadline.  At 60 days every feasible option is held back (examples/README.md); RunPod's
 # 8 H100, its price current, need 1,508.0 h of running against 1,440 h: short on time alone.
 # Without checkpointing (69.4 GB of 85.5 fits) a token's FLOPs are 61.065 / 81.420 of them:
-# 1.3333 times fewer.  Each GPU then computes 1.3333 times the tokens at the same utilisation,
+# 25% fewer (1.3333 times fewer).  Each GPU then computes 1.3333 times the tokens at the same utilisation,
 # but the data-parallel exchange of the 8 takes as long as before, so the pod trains 48,272.2 /
 # 36,839.7 = 1.3103 times as fast (examples/README.md's llm-pretrain derivation: 48,272 tokens/s
 # without checkpointing), 1,508.04 / 1.3103 = 1,150.9 h: about 1,151 h, within 1,440; its bill,
@@ -49,7 +49,7 @@ check_eq "checkpoint note: 2 sequences a GPU fit only with checkpointing: no not
 run "$GW" decide "$ROOT/examples/llm-pretrain.lua" --json
 check_rc "checkpoint hint: llm-pretrain at 60 days decides, nothing recommended" 0
 check_eq "checkpoint hint: the no-recommendation words name the setting and the pod that would make it" \
-    "$(jqr '.no_recommendation.text | test("; the workload.s activation checkpointing is what keeps rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) from the deadline: without it \\(activation_checkpointing = false; the model puts its memory at 69\\.4 GB per GPU of 85\\.5: check it with a short run\\) a token computes 1\\.33 times fewer FLOPs, the forward pass no longer recomputed, so at the same utilisation, its data-parallel exchange unchanged, it would train 1\\.31 times as fast and finish in about 1,151 h of the 1,440 available, for about \\$24,767$")')" true
+    "$(jqr '.no_recommendation.text | test("; the workload.s activation checkpointing is what keeps rent 8x NVIDIA H100 SXM5 80GB \\(RunPod\\) from the deadline: without it \\(activation_checkpointing = false; the model puts its memory at 69\\.4 GB per GPU of 85\\.5: check it with a short run\\) a token computes 25% fewer FLOPs, the forward pass no longer recomputed, so at the same utilisation, its data-parallel exchange unchanged, it would train 1\\.31 times as fast and finish in about 1,151 h of the 1,440 available, for about \\$24,767$")')" true
 # The pod's own exclusion says its band reaches the deadline: 36,839.7 tokens/s, band +/- 15.71%
 # (the Hopper rows' leave-one-out at the 80th percentile), top 36,839.7 x 1.1571 = 42,626; at it
 # the run takes 1,508.04 / 1.1571 = 1,303 h, within the 1,440.

@@ -264,7 +264,7 @@ check_eq "model error: llm-fleet, 7 of 35 serving rows predicted 11.57% or more 
 check_eq "model error: ... the count is the predictions' own" \
     "$(jqr '(.sensitivity.parameters[] | select(.parameter == "own_speed") | 1 / .flip_factor - 1) as $p | [.llm.accuracy.predictions[] | select(.kind == "serving" and .error_pct != null and .error_pct > $p * 100)] | length')" "7"
 check_eq "model error: ... said as a close call" "$(jqr '.robustness.model_error_text')" \
-    "its speed 10.4% below the model's changes the answer; the model was that optimistic or more on 7 of 35 measured serving rows (llm.accuracy): a close call, whatever the draws say; measure first"
+    "its speed 10.4% below the model's changes the answer, and 7 of 35 measured serving rows ran that far or further below prediction (llm.accuracy): a close call (a tenth or more); measure first"
 # lora-finetune's flip (-3%: the 2x H100 of the same provider) is between options of one GPU, on
 # which the model errs alike: nothing is said.
 run "$GW" decide "$EX/lora-finetune.lua" --json
