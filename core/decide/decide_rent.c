@@ -156,8 +156,7 @@ static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
 }
 
 /* Whether offers of each set of regions met are in the workload's region
- * (decide_offer_in_region), worked out once per set: a catalogue names few sets, and working it
- * out for every offer read was 8 M instructions of a grown KB's `rent:*`. */
+ * (decide_offer_in_region), once per set: a catalogue names few (8 M instructions spared). */
 #define REGION_SETS_KEPT 16
 typedef struct {
     char *regions[REGION_SETS_KEPT];   /* owned; NULL: offers that name no region */
@@ -274,9 +273,8 @@ static int stream_advance(decision *d, rent_stream *s, gw_error *err)
 }
 
 /* The rows of the offer s's current row is one of (kb_cloud_offer_rows), owned by the caller:
- * the row itself, taken from s, where it is the offer's only one (most are: a catalogue's
- * offers each have one row; this spares each the query, 35 k instructions of 80 k an offer's
- * read on a grown KB's walk). */
+ * the row itself, taken from s, where it is the offer's only one (most are: 35 k instructions
+ * of an offer's 80 k spared on a grown KB's walk). */
 static int stream_offer_rows(decision *d, rent_stream *s, kb_price **rows, size_t *n,
                              gw_error *err)
 {
