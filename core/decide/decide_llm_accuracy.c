@@ -487,12 +487,17 @@ llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const ll
         return im;
     if (r->kind == DECIDE_LLM_SERVE)
         im.share = bound ? SHARE_BANDWIDTH : SHARE_UTILISATION;
-    /* solved: a training row's data-parallel exchange takes a larger share of a faster step */
+    /* solved: a training row's data-parallel exchange takes a larger share of a faster step;
+     * its layout and peak, the same at every share, made once (predict's training path) */
+    decide_llm_train_layout l;
+    int train = r->kind != DECIDE_LLM_SERVE;
+    double peak = train ? train_peak(d, r, sc, &l) : NAN, gpus = r->b->gpu_count;
     double lo = SHARE_SEARCH_LOW, hi = SHARE_SEARCH_HIGH;
     for (int i = 0; i < 60; i++) {
         double mid = sqrt(lo * hi);   /* halving on a log scale: a share spans decades */
-        double got = im.share == SHARE_BANDWIDTH ? predict(d, r, sc, mfu0, mid, &bound)
-                                                 : predict(d, r, sc, mid, bw0, &bound);
+        double got = train ? decide_llm_train_tokens(&l, (int)gpus, mid * peak / gpus, NULL)
+                     : im.share == SHARE_BANDWIDTH ? predict(d, r, sc, mfu0, mid, &bound)
+                                                   : predict(d, r, sc, mid, bw0, &bound);
         if (got < r->b->value)
             lo = mid;
         else
@@ -504,11 +509,7 @@ llm_implied decide_llm_row_implied(const decision *d, const llm_row *r, const ll
     /* A training row's utilisation is its GPUs' before its layout's and its data parallel's
      * charges; what bounds it is what the GPUs delivered, the figure published utilisations
      * are: tokens/s x FLOPs a token / (GPUs x rate). */
-    double delivered = im.value;
-    if (r->kind != DECIDE_LLM_SERVE) {
-        decide_llm_train_layout l;
-        delivered = r->b->value / train_peak(d, r, sc, &l);
-    }
+    double delivered = train ? r->b->value / peak : im.value;
     im.over = isinf(im.value) ||
               delivered > (im.share == SHARE_BANDWIDTH ? DECIDE_LLM_BANDWIDTH_MAX
                                                        : DECIDE_LLM_UTILISATION_MAX);
