@@ -250,6 +250,20 @@ view *view_map_add(view *map, const char *key, view *value)
     return map_append(map, key, key_pool_get(key, 1), value ? value : view_null());
 }
 
+const char *view_key(const char *key)
+{
+    return key_pool_get(key, 1);
+}
+
+view *view_map_add_key(view *map, const char *pooled, view *value)
+{
+    if (!map || map->type != VIEW_MAP) {
+        view_free(value);
+        return NULL;
+    }
+    return map_append(map, pooled, pooled, value ? value : view_null());
+}
+
 void view_map_set_str(view *map, const char *key, const char *s) { view_map_set(map, key, view_string(s)); }
 void view_map_set_bool(view *map, const char *key, int b) { view_map_set(map, key, view_bool(b)); }
 void view_map_set_int(view *map, const char *key, long long n) { view_map_set(map, key, view_number((double)n)); }

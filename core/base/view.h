@@ -31,6 +31,13 @@ view *view_map_set(view *map, const char *key, view *value); /* returns value */
  * without looking for it, which on an option's map of a hundred keys cost more than the
  * values themselves.  A key added twice is held twice. */
 view *view_map_add(view *map, const char *key, view *value);  /* returns value */
+/* The key pool's copy of key (map keys are interned, see view.c), for a caller that puts the
+ * same keys into many maps (a table of fields): view_map_add_key then appends it without
+ * hashing it again.  NULL when key is not pooled (too long, or the pool full): use
+ * view_map_add.  The copy lives as long as the process. */
+const char *view_key(const char *key);
+/* view_map_add of a key view_key gave. */
+view *view_map_add_key(view *map, const char *pooled, view *value);   /* returns value */
 void view_map_set_str(view *map, const char *key, const char *s);  /* NULL -> null */
 void view_map_set_num(view *map, const char *key, double n);       /* NaN -> null */
 void view_map_set_int(view *map, const char *key, long long n);

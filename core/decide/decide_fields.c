@@ -28,69 +28,63 @@ static void text_key_of(char out[64], const char *key)
     memcpy(out + n, "_text", 6);
 }
 
-/* key's value into m: appended (add: m holds no such key yet) or set. */
-static void put(view *m, const char *key, view *value, int add)
-{
-    if (add)
-        view_map_add(m, key, value);
-    else
-        view_map_set(m, key, value);
-}
-
 /* A number, null where it is not finite (view_map_set_num's rule). */
 static view *number_or_null(double n)
 {
     return isfinite(n) ? view_number(n) : view_null();
 }
 
-static void money_put(view *m, const decision *d, const char *key, double amount, int decimals,
-                      int add)
+/* The text of an amount of money (null where it is not finite). */
+static view *money_text(const decision *d, double amount, int decimals)
 {
-    put(m, key, number_or_null(amount), add);
-    char text_key[64];
-    text_key_of(text_key, key);
-    if (isnan(amount) || isinf(amount)) {
-        put(m, text_key, view_null(), add);
-        return;
-    }
+    if (!isfinite(amount))
+        return view_null();
     gw_buf b = GW_BUF_INIT;
     units_format_money(&b, amount, d->w->currency, decimals);
-    put(m, text_key, view_string(buf_cstr(&b)), add);
+    view *v = view_string(buf_cstr(&b));
     buf_free(&b);
+    return v;
 }
 
-static void figure_put(view *m, const char *key, double n, int decimals, const char *suffix,
-                       int add)
+/* The text of a figure, "2,750.5 GB" (null where it is not finite). */
+static view *figure_text(double n, int decimals, const char *suffix)
 {
-    put(m, key, number_or_null(n), add);
-    char text_key[64];
-    text_key_of(text_key, key);
-    if (isnan(n) || isinf(n)) {
-        put(m, text_key, view_null(), add);
-        return;
-    }
+    if (!isfinite(n))
+        return view_null();
     gw_buf b = GW_BUF_INIT;
     view_format_number(&b, n, decimals);
     if (suffix)
         buf_puts(&b, suffix);
-    put(m, text_key, view_string(buf_cstr(&b)), add);
+    view *v = view_string(buf_cstr(&b));
     buf_free(&b);
+    return v;
+}
+
+static void money_put(view *m, const decision *d, const char *key, double amount, int decimals)
+{
+    char text_key[64];
+    text_key_of(text_key, key);
+    view_map_set(m, key, number_or_null(amount));
+    view_map_set(m, text_key, money_text(d, amount, decimals));
 }
 
 void decide_set_money(view *m, const decision *d, const char *key, double amount)
 {
-    money_put(m, d, key, amount, -1, 0);
+    money_put(m, d, key, amount, -1);
 }
 
 void decide_set_money_fixed(view *m, const decision *d, const char *key, double amount,
                             int decimals)
 {
-    money_put(m, d, key, amount, decimals, 0);
+    money_put(m, d, key, amount, decimals);
 }
 
 void decide_set_figure(view *m, const char *key, double n, int decimals, const char *suffix)
 {
-    figure_put(m, key, n, decimals, suffix, 0);
+    char text_key[64];
+    text_key_of(text_key, key);
+    view_map_set(m, key, number_or_null(n));
+    view_map_set(m, text_key, figure_text(n, decimals, suffix));
 }
 
 /* ---- the option's fields, described once ---- */
@@ -787,42 +781,85 @@ static void field_read(const decide_field *f, const decision *d, const void *rec
     }
 }
 
+/* A field's keys as the key pool holds them (view_key): its name and its "_text" pair; NULL
+ * where one is not pooled, which is then appended by its text. */
+typedef struct field_key {
+    const char *name, *text;
+} field_key;
+
+/* decide_option_fields' keys, looked up in the pool once: an option's view appends some 150 of
+ * them, and hashing each again for every option was a fifth of what building its view cost
+ * (2.9 of the 12.7 M instructions of `report examples/llm-fleet.lua`'s 165 option views). */
+static field_key option_keys[sizeof decide_option_fields / sizeof decide_option_fields[0]];
+static int option_keys_made;
+
+/* The pooled keys of a table of fields, NULL for a table written too seldom to keep them. */
+static const field_key *keys_of(const decide_field *fields)
+{
+    if (fields != decide_option_fields)
+        return NULL;
+    for (size_t i = 0; !option_keys_made && i < decide_option_field_count; i++) {
+        const decide_field *f = &decide_option_fields[i];
+        option_keys[i].name = view_key(f->name);
+        if (f->kind == DECIDE_FIELD_FIGURE || f->kind == DECIDE_FIELD_MONEY ||
+            f->kind == DECIDE_FIELD_MONEY_PER_UNIT) {
+            char text_key[64];
+            text_key_of(text_key, f->name);
+            option_keys[i].text = view_key(text_key);
+        }
+    }
+    option_keys_made = 1;
+    return option_keys;
+}
+
+/* Appends value to m under field f's name, or (text) its "_text" pair; k: f's pooled keys. */
+static void add_field(view *m, const decide_field *f, const field_key *k, int text, view *value)
+{
+    const char *pooled = k ? (text ? k->text : k->name) : NULL;
+    char text_key[64];
+    if (pooled) {
+        view_map_add_key(m, pooled, value);
+    } else if (!text) {
+        view_map_add(m, f->name, value);
+    } else {
+        text_key_of(text_key, f->name);
+        view_map_add(m, text_key, value);
+    }
+}
+
 /* Appends one number field as --json has it: the number and, for figures and money, its
  * text. */
-static void field_write_json(view *m, const decide_field *f, const decision *d, double n,
-                             int is_rent)
+static void field_write_json(view *m, const decide_field *f, const field_key *k,
+                             const decision *d, double n, int is_rent)
 {
-    char text_key[64];
+    add_field(m, f, k, 0, number_or_null(n));
     switch (f->kind) {
     case DECIDE_FIELD_FIGURE:
-        figure_put(m, f->name, n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
-                                      ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
-                                      : f->decimals,
-                   f->suffix, 1);
+        add_field(m, f, k, 1,
+                  figure_text(n, f->decimals == DECIDE_FIELD_DECIMALS_BY_UNIT
+                                     ? (d->n_bench || workload_is_llm(d->w) ? 0 : 2)
+                                     : f->decimals,
+                              f->suffix));
         break;
     case DECIDE_FIELD_MONEY:
-        if (is_rent && f->rent_text) {   /* renting pays nothing up front, say so: not "0.00" */
-            view_map_add(m, f->name, number_or_null(n));
-            text_key_of(text_key, f->name);
-            view_map_add(m, text_key, view_string(f->rent_text));
-        } else {   /* decimals > 0: fixed, so that a column of prices reads alike ($101.00) */
-            money_put(m, d, f->name, n, f->decimals > 0 ? f->decimals : -1, 1);
-        }
+        /* renting pays nothing up front, say so: not "0.00"; decimals > 0: fixed, so that a
+         * column of prices reads alike ($101.00) */
+        add_field(m, f, k, 1,
+                  is_rent && f->rent_text
+                      ? view_string(f->rent_text)
+                      : money_text(d, n, f->decimals > 0 ? f->decimals : -1));
         break;
     case DECIDE_FIELD_MONEY_PER_UNIT:
-        view_map_add(m, f->name, number_or_null(n));
-        text_key_of(text_key, f->name);
         if (isnan(n)) {
-            view_map_add(m, text_key, view_null());
+            add_field(m, f, k, 1, view_null());
         } else {
             gw_buf b = GW_BUF_INIT;
             decide_money_per_unit(&b, d, n);
-            view_map_add(m, text_key, view_string(buf_cstr(&b)));
+            add_field(m, f, k, 1, view_string(buf_cstr(&b)));
             buf_free(&b);
         }
         break;
     default:
-        view_map_add(m, f->name, number_or_null(n));
         break;
     }
 }
@@ -830,10 +867,12 @@ static void field_write_json(view *m, const decide_field *f, const decision *d, 
 void decide_fields_write(view *map, const decide_field *fields, size_t n, const decision *d,
                          const void *record, int is_rent, decide_audience who)
 {
+    const field_key *keys = keys_of(fields);
     const char *group = NULL;   /* the group of the fields before, whose map is group_map */
     view *group_map = map;
     for (size_t i = 0; i < n; i++) {
         const decide_field *f = &fields[i];
+        const field_key *k = keys ? &keys[i] : NULL;
         if ((who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_HIDDEN) ||
             (is_rent && (f->flags & DECIDE_FIELD_BUY_ONLY)))
             continue;
@@ -848,15 +887,15 @@ void decide_fields_write(view *map, const decide_field *fields, size_t n, const 
         }
         view *m = group_map;
         if (f->kind == DECIDE_FIELD_STRING)
-            view_map_add(m, f->name, view_string(v.text));
+            add_field(m, f, k, 0, view_string(v.text));
         else if (f->kind == DECIDE_FIELD_BOOLEAN)
-            view_map_add(m, f->name, view_bool(v.number != 0));
+            add_field(m, f, k, 0, view_bool(v.number != 0));
         else if (f->kind == DECIDE_FIELD_LIST)
-            view_map_add(m, f->name, v.list);
+            add_field(m, f, k, 0, v.list);
         else if (who == DECIDE_VIEW_RULE && f->rule == DECIDE_RULE_VALUE)
-            view_map_add(m, f->name, number_or_null(v.number));
+            add_field(m, f, k, 0, number_or_null(v.number));
         else   /* with its text; a rule gets no rental wording */
-            field_write_json(m, f, d, v.number, is_rent && who == DECIDE_VIEW_JSON);
+            field_write_json(m, f, k, d, v.number, is_rent && who == DECIDE_VIEW_JSON);
         buf_free(&v.owned);
     }
 }

@@ -113,6 +113,23 @@ static void test_view_map_add(void **state)
     assert_null(view_map_add(list, "k", view_null()));
     assert_int_equal(view_len(list), 0);
     view_free(list);
+    /* a pooled key: one copy for the process, found by view_map_get and replaced by
+     * view_map_set like any other key; a key over 64 bytes is not pooled */
+    const char *k = view_key("per_unit_text");
+    assert_non_null(k);
+    assert_ptr_equal(view_key("per_unit_text"), k);
+    assert_string_equal(k, "per_unit_text");
+    view_map_add_key(b, k, view_string("$1.20"));
+    assert_int_equal(view_len(b), 4);
+    assert_ptr_equal(view_map_key_at(b, 3), k);
+    assert_string_equal(view_str(view_map_get(b, "per_unit_text")), "$1.20");
+    view_map_set_str(b, "per_unit_text", "$1.30");
+    assert_int_equal(view_len(b), 4);
+    assert_string_equal(view_str(view_map_get(b, "per_unit_text")), "$1.30");
+    char long_key[80];
+    memset(long_key, 'k', sizeof long_key - 1);
+    long_key[sizeof long_key - 1] = '\0';
+    assert_null(view_key(long_key));
     buf_free(&ja);
     buf_free(&jb);
     view_free(a);
