@@ -111,6 +111,10 @@ static int check_value(const view *v, int depth, size_t *items, const place *at,
         if (n > LUAAPI_MAX_STRING)
             return place_error(err, at, label, ": a string over %d bytes", LUAAPI_MAX_STRING);
         for (size_t i = 0; i < n;) {
+            if (s[i] >= 0x20 && s[i] < 0x7f) {   /* printable ASCII, most of any sentence */
+                i++;
+                continue;
+            }
             size_t len = utf8_seq(s + i, n - i);
             if (!len)
                 return place_error(err, at, label, ": invalid UTF-8");
