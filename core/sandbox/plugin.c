@@ -822,18 +822,31 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
 }
 
 struct plugin_batch {
-    gw_buf encoded;          /* the arguments as the worker decodes them (worker_encode_list) */
+    gw_buf encoded;          /* the arguments as the worker decodes them (worker_encode_list_head) */
     size_t n;
     unsigned long long id;   /* never reused, unlike the batch's address */
 };
 
-plugin_batch *plugin_batch_new(view *const *args, size_t n)
+plugin_batch *plugin_batch_begin(size_t n)
 {
     static unsigned long long next_id;
     plugin_batch *b = gw_xcalloc(1, sizeof *b);
-    worker_encode_list_present(args, n, &b->encoded);
+    worker_encode_list_head(n, &b->encoded);
     b->n = n;
     b->id = ++next_id;
+    return b;
+}
+
+void plugin_batch_push(plugin_batch *b, const view *arg)
+{
+    worker_encode_present(arg, &b->encoded);
+}
+
+plugin_batch *plugin_batch_new(view *const *args, size_t n)
+{
+    plugin_batch *b = plugin_batch_begin(n);
+    for (size_t i = 0; i < n; i++)
+        plugin_batch_push(b, args[i]);
     return b;
 }
 

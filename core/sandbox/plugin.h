@@ -91,6 +91,11 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
  * failure); a worker that holds the batch already is not sent it again. */
 typedef struct plugin_batch plugin_batch;
 plugin_batch *plugin_batch_new(view *const *args, size_t n);
+/* The same made one argument at a time: exactly n plugin_batch_push calls, each encoding its
+ * argument at once, so that its view may go before the next is made (memory freed between
+ * options is reused: a decision's options for the rules cost less to build). */
+plugin_batch *plugin_batch_begin(size_t n);
+void plugin_batch_push(plugin_batch *b, const view *arg);
 void plugin_batch_free(plugin_batch *b);
 int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
                       const plugin_arg *shared, view **results, gw_error *err);

@@ -89,7 +89,7 @@ static size_t get_u32(const unsigned char *b)
     return ((size_t)b[0] << 24) | ((size_t)b[1] << 16) | ((size_t)b[2] << 8) | b[3];
 }
 
-/* present: a map's null fields are left out (see worker_encode_list_present). */
+/* present: a map's null fields are left out (see worker_encode_present). */
 static void encode(const view *v, int present, gw_buf *out)
 {
     switch (view_kind(v)) {
@@ -148,12 +148,15 @@ void worker_encode_list(view *const *items, size_t n, gw_buf *out)
         encode(items[i], 0, out);
 }
 
-void worker_encode_list_present(view *const *items, size_t n, gw_buf *out)
+void worker_encode_list_head(size_t n, gw_buf *out)
 {
     buf_putc(out, 'l');
     put_u32(out, n);
-    for (size_t i = 0; i < n; i++)
-        encode(items[i], 1, out);
+}
+
+void worker_encode_present(const view *v, gw_buf *out)
+{
+    encode(v, 1, out);
 }
 
 struct reader {

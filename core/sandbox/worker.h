@@ -84,10 +84,13 @@ void worker_cpu_limit(double seconds);
 void worker_encode(const view *v, gw_buf *out);
 /* Encodes the n views (NULL: null) as one list, as worker_encode would the list of them. */
 void worker_encode_list(view *const *items, size_t n, gw_buf *out);
-/* The same, leaving out every map field whose value is null, at any depth: to a plugin a null
- * field and a missing one are both nil (a read-only view skips nulls in pairs() too), and an
- * option's view for the rules is a third nulls. */
-void worker_encode_list_present(view *const *items, size_t n, gw_buf *out);
+/* A list's head for n items, each then appended with worker_encode_present: one item of such a
+ * list can be encoded (and its view freed) before the next is made. */
+void worker_encode_list_head(size_t n, gw_buf *out);
+/* worker_encode, leaving out every map field whose value is null, at any depth: to a plugin a
+ * null field and a missing one are both nil (a read-only view skips nulls in pairs() too), and
+ * an option's view for the rules is a third nulls. */
+void worker_encode_present(const view *v, gw_buf *out);
 /* NULL on malformed input (err says why).  Never trusts the bytes: bounded depth, lengths
  * checked against what is left. */
 view *worker_decode(const char *data, size_t len, gw_error *err);
