@@ -534,7 +534,6 @@ void plugin_host_free(plugin_host *host)
     free(host);
 }
 
-static void host_add(plugin_host *h, plugin *p);
 static void host_add(plugin_host *h, plugin *p)
 {
     if (h->n == h->cap) {
@@ -670,7 +669,6 @@ int plugin_host_load_kind(plugin_host *host, const char *kind, gw_error *err)
         return gw_error_set(err, GW_ESOFTWARE, "unknown plugin kind '%s'", kind ? kind : "");
     return load_kinds(host, bit, err);
 }
-
 
 int plugin_host_check_file(plugin_host *host, const char *path, gw_buf *problems,
                            size_t *n_problems, plugin **out, gw_error *err)
@@ -822,7 +820,7 @@ int plugin_call(plugin *p, const char *fn, view *const *args, size_t nargs, view
 }
 
 struct plugin_batch {
-    gw_buf encoded;          /* the arguments as the worker decodes them (worker_encode_list_head) */
+    gw_buf encoded;          /* the arguments as the worker decodes them (a list, worker.h) */
     size_t n;
     unsigned long long id;   /* never reused, unlike the batch's address */
 };
@@ -840,14 +838,6 @@ plugin_batch *plugin_batch_begin(size_t n)
 void plugin_batch_push(plugin_batch *b, const view *arg)
 {
     worker_encode_present(arg, &b->encoded);
-}
-
-plugin_batch *plugin_batch_new(view *const *args, size_t n)
-{
-    plugin_batch *b = plugin_batch_begin(n);
-    for (size_t i = 0; i < n; i++)
-        plugin_batch_push(b, args[i]);
-    return b;
 }
 
 void plugin_batch_free(plugin_batch *b)
@@ -923,7 +913,9 @@ int plugin_call_batch(plugin *p, const char *fn, const plugin_batch *b,
 int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err)
 {
-    plugin_batch *b = plugin_batch_new(args, n);
+    plugin_batch *b = plugin_batch_begin(n);
+    for (size_t i = 0; i < n; i++)
+        plugin_batch_push(b, args[i]);
     view *given = NULL;
     int rc = plugin_call_batch(p, fn, b, shared, &given, err);
     for (size_t i = 0; i < n; i++)

@@ -83,17 +83,15 @@ int plugin_call_each(plugin *p, const char *fn, view *const *args, size_t n,
                      const plugin_arg *shared, view **outs, gw_error *err);
 /* The arguments of several plugin_call_each-like calls, encoded once for the workers: every
  * rule of a decision is given the same options, and encoding them again per rule cost 18 M
- * instructions a report (105 M a `rent:*` decision on a grown KB).  The batch holds its own
- * copy: args may change or go once it is made.  plugin_call_batch is plugin_call_each over
- * the batch's arguments, with what the calls returned in one list, *results, of the calls
- * that returned something (not nil, not an empty table: most calls of a rule), each as a pair
- * [i, value] for the call for args[i] (i from 0, in order; the caller frees the list, NULL on
- * failure); a worker that holds the batch already is not sent it again. */
+ * instructions a report (105 M a `rent:*` decision on a grown KB).  A batch of n arguments is
+ * plugin_batch_begin(n), then exactly n plugin_batch_push, each encoding its argument at once:
+ * the batch holds its own copy, so an argument's view may go before the next is made (memory
+ * reused between a decision's options).  plugin_call_batch is plugin_call_each over the
+ * batch's arguments, with what the calls returned in one list, *results, of the calls that
+ * returned something (not nil, not an empty table: most calls of a rule), each as a pair
+ * [i, value] for the call for argument i (i from 0, in order; the caller frees the list, NULL
+ * on failure); a worker that holds the batch already is not sent it again. */
 typedef struct plugin_batch plugin_batch;
-plugin_batch *plugin_batch_new(view *const *args, size_t n);
-/* The same made one argument at a time: exactly n plugin_batch_push calls, each encoding its
- * argument at once, so that its view may go before the next is made (memory freed between
- * options is reused: a decision's options for the rules cost less to build). */
 plugin_batch *plugin_batch_begin(size_t n);
 void plugin_batch_push(plugin_batch *b, const view *arg);
 void plugin_batch_free(plugin_batch *b);

@@ -257,8 +257,8 @@ static void test_shared_argument_reaches_every_plugin(void **state)
     plugin_arg *shared = team(&w);
     view *o = view_map();
     view_map_set_str(o, "id", "a");
-    view *args[] = {o};
-    plugin_batch *b = plugin_batch_new(args, 1);
+    plugin_batch *b = plugin_batch_begin(1);
+    plugin_batch_push(b, o);
     view *first = NULL, *second = NULL;
     assert_int_equal(plugin_call_batch(echo, "evaluate", b, shared, &first, &err), GW_OK);
     assert_int_equal(plugin_call_batch(shout, "evaluate", b, shared, &second, &err), GW_OK);
