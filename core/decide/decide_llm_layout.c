@@ -102,15 +102,16 @@ int decide_llm_serving_replicas(const decision *d, int replicas)
  * after rounding (decide_demand_serve costs an option for the demand where it reaches it). */
 #define INFLIGHT_MARGIN 1e-9
 
-/* One replica of o laid out as l (parallel_of, made once for a search's every step: it was 11%
- * of `gpuwise report examples/llm-fleet.lua`) at n sequences in flight. */
-static void serving_at(const decision *d, const decide_option *o, const model_llm_layout *l,
-                       double n, double tflops, double mfu, double decode_fraction,
-                       model_serving *out)
+/* What a search over the requests in flight of one replica of o laid out as l reads at every
+ * step, made once (model_llm_serving_fixed; parallel_of's layout too: it was 11% of `gpuwise
+ * report examples/llm-fleet.lua`). */
+static void serving_fixed(const decision *d, const decide_option *o, const model_llm_layout *l,
+                          double tflops, double mfu, double decode_fraction,
+                          model_serving_fixed *f)
 {
-    model_llm_setup s = serving_setup(d, o, n);
-    model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, l, tflops,
-                      o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, out);
+    model_llm_setup s = serving_setup(d, o, 0);
+    model_llm_serving_fixed(&d->llm, &s, d->w->serve_context, d->w->serve_output, l, tflops,
+                            o->gpu->memory_bandwidth_gbs, mfu, decode_fraction, f);
 }
 
 double decide_llm_request_seconds(const decision *d, const model_serving *v)
@@ -148,12 +149,11 @@ double decide_llm_inflight_limit(const decision *d, const decide_option *o, int 
 /* Whether n in flight on one replica of o carry per_replica requests a second: the requests
  * arriving while one is in flight, per_replica x its seconds at n (Little's law), are n or
  * fewer. */
-static int carries(const decision *d, const decide_option *o, const model_llm_layout *l,
-                   double n, double per_replica, double tflops, double mfu,
-                   double decode_fraction)
+static int carries(const decision *d, const model_serving_fixed *f, double n,
+                   double per_replica)
 {
     model_serving v;
-    serving_at(d, o, l, n, tflops, mfu, decode_fraction, &v);
+    model_llm_serving_at(f, n, &v);
     return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
 }
 
@@ -163,8 +163,9 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
 {
     double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
     model_llm_layout l = parallel_of(d, o, tp, pp);
-    *keeps_up = limit > 0 &&
-                carries(d, o, &l, limit, per_replica, tflops, mfu, decode_fraction);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
+    *keeps_up = limit > 0 && carries(d, &f, limit, per_replica);
     if (!*keeps_up)
         return limit;
     /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
@@ -173,7 +174,7 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     double lo = 0, hi = limit;
     while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
         double mid = (lo + hi) / 2;
-        if (carries(d, o, &l, mid, per_replica, tflops, mfu, decode_fraction))
+        if (carries(d, &f, mid, per_replica))
             hi = mid;
         else
             lo = mid;
@@ -250,14 +251,16 @@ double decide_llm_arrival_capacity(const decision *d, const decide_option *o, in
 {
     double target_s = d->w->target_tpot_ms / 1e3, most = limit;
     model_llm_layout l = parallel_of(d, o, tp, pp);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
     model_serving v;
-    serving_at(d, o, &l, limit, tflops, mfu, decode_fraction, &v);
+    model_llm_serving_at(&f, limit, &v);
     if (target_s > 0 && v.tpot_s > target_s) {
         /* the time per token rises with the requests in flight: the most within the target */
         double lo = 0, hi = limit;
         while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
             double mid = (lo + hi) / 2;
-            serving_at(d, o, &l, mid, tflops, mfu, decode_fraction, &v);
+            model_llm_serving_at(&f, mid, &v);
             if (v.tpot_s <= target_s)
                 lo = mid;
             else
@@ -265,7 +268,7 @@ double decide_llm_arrival_capacity(const decision *d, const decide_option *o, in
         }
         if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
             most = lo;
-        serving_at(d, o, &l, most, tflops, mfu, decode_fraction, &v);
+        model_llm_serving_at(&f, most, &v);
     }
     return decide_llm_completed_tokens(d, &v, most) * serving;
 }

@@ -574,5 +574,24 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
                        double output_tokens, const model_llm_layout *l, double tflops,
                        double bandwidth_gbs, double mfu, double decode_fraction,
                        model_serving *out);
+/* model_llm_serving in two parts, for a search over the sequences in flight (a bisection
+ * reads the model 20 to 40 times; the part that does not depend on them was 70% of each
+ * reading, 13% of llm-fleet's report): what does not depend on them, once (f refers to m and
+ * copies l), then the figures at in_flight sequences (s->sequences in model_llm_serving), the
+ * same arithmetic in the same order. */
+typedef struct model_serving_fixed {
+    const model_llm *m;
+    model_llm_layout l;
+    double output_tokens, active;
+    int attention_dp, tp, pp;
+    double weight_bytes, rest_bytes, kv_bytes_per_sequence, kv_share, experts, rest;
+    double experts_routed_share, flops_per_sequence, memory_rate, compute_rate, stage_floor;
+    double prefill_flops, prefill_attention_flops, prefill_s;
+} model_serving_fixed;
+void model_llm_serving_fixed(const model_llm *m, const model_llm_setup *s, double context,
+                             double output_tokens, const model_llm_layout *l, double tflops,
+                             double bandwidth_gbs, double mfu, double decode_fraction,
+                             model_serving_fixed *f);
+void model_llm_serving_at(const model_serving_fixed *f, double in_flight, model_serving *out);
 
 #endif

@@ -406,22 +406,89 @@ double model_llm_alltoall_s(const model_llm *m, const model_llm_layout *l, doubl
  * (model.h's model_llm_serving): tensor parallel, the weights read once and each GPU's share of
  * the KV cache; attention data-parallel, the weights but the routed experts' on every GPU, the
  * experts the batch touches once, and each sequence's cache once. */
-static double step_bytes(const model_llm *m, const model_llm_setup *s, int attention_dp,
-                         int gpus, double batch, double average_tokens)
+static double step_bytes(const model_serving_fixed *f, double batch)
 {
-    double active = m->active_params > 0 ? m->active_params : m->params;
-    double wb = model_llm_weight_bytes(s->precision);
-    double kv = model_llm_kv_bytes_per_token(m, s->precision) * average_tokens * batch;
-    double experts = model_llm_expert_params(m), rest = m->params - experts;
-    double rb = rest_weight_bytes(m, s->precision);
-    if (attention_dp) {
-        double touched = experts * fmin(1, m->experts_active / m->experts * batch);
-        return rest * gpus * rb + touched * wb + kv;
+    double kv = f->kv_bytes_per_sequence * batch;
+    if (f->attention_dp) {
+        double touched = f->experts * fmin(1, f->experts_routed_share * batch);
+        return f->rest * f->tp * f->rest_bytes + touched * f->weight_bytes + kv;
     }
-    double cache = kv * model_llm_kv_share(m, gpus) * gpus;
-    if (experts > 0)   /* the rest read once, the routed experts the batch reaches, at most all */
-        return rest * rb + fmin(experts, (active - rest) * batch) * wb + cache;
-    return fmin(m->params, active * batch) * wb + cache;
+    double cache = kv * f->kv_share * f->tp;
+    /* a mixture of experts: the rest read once, the routed experts the batch reaches, at most
+     * all */
+    if (f->experts > 0)
+        return f->rest * f->rest_bytes +
+               fmin(f->experts, (f->active - f->rest) * batch) * f->weight_bytes + cache;
+    return fmin(f->m->params, f->active * batch) * f->weight_bytes + cache;
+}
+
+void model_llm_serving_fixed(const model_llm *m, const model_llm_setup *s, double context,
+                             double output_tokens, const model_llm_layout *l, double tflops,
+                             double bandwidth_gbs, double mfu, double decode_fraction,
+                             model_serving_fixed *f)
+{
+    memset(f, 0, sizeof *f);
+    f->m = m;
+    f->l = *l;
+    f->output_tokens = output_tokens;
+    f->active = m->active_params > 0 ? m->active_params : m->params;
+    f->attention_dp = s->attention_dp && l->tp > 1 && model_llm_attention_dp_possible(m);
+    f->tp = l->tp > 1 ? l->tp : 1;
+    f->pp = l->pp > 1 && !f->attention_dp ? l->pp : 1;
+    double average_tokens = context + output_tokens / 2;
+    f->weight_bytes = model_llm_weight_bytes(s->precision);
+    f->kv_bytes_per_sequence = model_llm_kv_bytes_per_token(m, s->precision) * average_tokens;
+    f->experts = model_llm_expert_params(m);
+    f->rest = m->params - f->experts;
+    f->rest_bytes = rest_weight_bytes(m, s->precision);
+    f->experts_routed_share = m->experts_active / m->experts;
+    f->kv_share = model_llm_kv_share(m, f->tp);
+    /* The step's compute runs over the decode width (latent attention's absorbed form: 544 a
+     * head for DeepSeek-V3), its bytes over the cache as held (above). */
+    f->flops_per_sequence = 2 * f->active + model_llm_decode_attention_flops(m, average_tokens);
+    f->memory_rate = bandwidth_gbs * 1e9 * decode_fraction * f->tp;
+    f->compute_rate = tflops * 1e12 * mfu * f->tp;
+    f->stage_floor = m->layers / f->pp * model_llm_layer_latency_s(m);
+    f->prefill_flops = model_llm_prefill_flops(m, context);
+    f->prefill_attention_flops = context * model_llm_attention_flops(m, context);
+    /* attention data-parallel: a prompt on its own GPU, the replica's sequences / tp on each */
+    double prefill_gpus = f->attention_dp ? 1 : f->tp;
+    f->prefill_s = f->prefill_flops / (tflops * 1e12 * mfu * prefill_gpus) +
+                   f->pp * f->stage_floor +
+                   (f->attention_dp ? model_llm_alltoall_s(m, l, m->layers, context)
+                                    : model_llm_allreduce_s(m, l, m->layers, context) +
+                                          (f->pp - 1) * model_llm_hop_s(m, l, context));
+}
+
+void model_llm_serving_at(const model_serving_fixed *f, double in_flight, model_serving *out)
+{
+    const model_llm *m = f->m;
+    const model_llm_layout *l = &f->l;
+    int pp = f->pp;
+    memset(out, 0, sizeof *out);
+    double sequences = in_flight > 0 ? in_flight : 1;
+    double micro_batches = fmin(pp, sequences);
+    double batch = sequences / micro_batches;   /* sequences a micro-batch */
+    out->bytes_per_step = step_bytes(f, batch);
+    out->flops_per_step = f->flops_per_sequence * batch;
+    double memory_s = out->bytes_per_step / pp / f->memory_rate;
+    double compute_s = out->flops_per_step / pp / f->compute_rate;
+    double stage_allreduce =
+        f->attention_dp ? 0 : model_llm_allreduce_s(m, l, m->layers / pp, batch);
+    double hop = f->attention_dp ? 0 : model_llm_hop_s(m, l, batch);
+    out->alltoall_s = f->attention_dp ? model_llm_alltoall_s(m, l, m->layers, batch / f->tp) : 0;
+    out->bandwidth_bound = memory_s >= compute_s;
+    out->floor_s = pp * f->stage_floor;
+    out->allreduce_s = pp * stage_allreduce;
+    out->hop_s = pp * hop;
+    out->step_s = pp * (fmax(memory_s, compute_s) + f->stage_floor + stage_allreduce + hop) +
+                  out->alltoall_s;
+    out->prefill_flops = f->prefill_flops;
+    out->prefill_attention_flops = f->prefill_attention_flops;
+    out->prefill_s = f->prefill_s;
+    double prefills = f->attention_dp ? sequences / f->tp : sequences;
+    out->tpot_s = (f->output_tokens * out->step_s + prefills * out->prefill_s) / f->output_tokens;
+    out->tokens_per_s = sequences / out->tpot_s;
 }
 
 void model_llm_serving(const model_llm *m, const model_llm_setup *s, double context,
@@ -429,40 +496,8 @@ void model_llm_serving(const model_llm *m, const model_llm_setup *s, double cont
                        double bandwidth_gbs, double mfu, double decode_fraction,
                        model_serving *out)
 {
-    memset(out, 0, sizeof *out);
-    double active = m->active_params > 0 ? m->active_params : m->params;
-    double sequences = s->sequences > 0 ? s->sequences : 1;
-    int attention_dp = s->attention_dp && l->tp > 1 && model_llm_attention_dp_possible(m);
-    int tp = l->tp > 1 ? l->tp : 1, pp = l->pp > 1 && !attention_dp ? l->pp : 1;
-    double micro_batches = fmin(pp, sequences);
-    double batch = sequences / micro_batches;   /* sequences a micro-batch */
-    double average_tokens = context + output_tokens / 2;
-    out->bytes_per_step = step_bytes(m, s, attention_dp, tp, batch, average_tokens);
-    /* The step's compute runs over the decode width (latent attention's absorbed form: 544 a
-     * head for DeepSeek-V3), its bytes over the cache as held (above). */
-    out->flops_per_step =
-        (2 * active + model_llm_decode_attention_flops(m, average_tokens)) * batch;
-    double memory_s = out->bytes_per_step / pp / (bandwidth_gbs * 1e9 * decode_fraction * tp);
-    double compute_s = out->flops_per_step / pp / (tflops * 1e12 * mfu * tp);
-    double stage_floor = m->layers / pp * model_llm_layer_latency_s(m);
-    double stage_allreduce = attention_dp ? 0 : model_llm_allreduce_s(m, l, m->layers / pp, batch);
-    double hop = attention_dp ? 0 : model_llm_hop_s(m, l, batch);
-    out->alltoall_s = attention_dp ? model_llm_alltoall_s(m, l, m->layers, batch / tp) : 0;
-    out->bandwidth_bound = memory_s >= compute_s;
-    out->floor_s = pp * stage_floor;
-    out->allreduce_s = pp * stage_allreduce;
-    out->hop_s = pp * hop;
-    out->step_s = pp * (fmax(memory_s, compute_s) + stage_floor + stage_allreduce + hop) +
-                  out->alltoall_s;
-    out->prefill_flops = model_llm_prefill_flops(m, context);
-    out->prefill_attention_flops = context * model_llm_attention_flops(m, context);
-    /* attention data-parallel: a prompt on its own GPU, the replica's sequences / tp on each */
-    double prefill_gpus = attention_dp ? 1 : tp;
-    double prefills = attention_dp ? sequences / tp : sequences;
-    out->prefill_s = out->prefill_flops / (tflops * 1e12 * mfu * prefill_gpus) + out->floor_s +
-                     (attention_dp ? model_llm_alltoall_s(m, l, m->layers, context)
-                                   : model_llm_allreduce_s(m, l, m->layers, context) +
-                                         (pp - 1) * model_llm_hop_s(m, l, context));
-    out->tpot_s = (output_tokens * out->step_s + prefills * out->prefill_s) / output_tokens;
-    out->tokens_per_s = sequences / out->tpot_s;
+    model_serving_fixed f;
+    model_llm_serving_fixed(m, s, context, output_tokens, l, tflops, bandwidth_gbs, mfu,
+                            decode_fraction, &f);
+    model_llm_serving_at(&f, s->sequences, out);
 }
