@@ -23,8 +23,13 @@ static double rest_weight_bytes(const model_llm *m, const char *precision)
     const gw_precision *p = gw_precision_find(precision);
     if (!p)
         return NAN;
-    const gw_precision *rest = p->moe_rest ? gw_precision_find(p->moe_rest) : NULL;
-    return rest && model_llm_attention_dp_possible(m) ? rest->weight_bytes : p->weight_bytes;
+    /* moe_rest looked up only for a mixture of experts: a dense model's every memory and
+     * serving figure asked for it, and the look-up of one format after another missed
+     * gw_precision_find's last-found row each time */
+    const gw_precision *rest = p->moe_rest && model_llm_attention_dp_possible(m)
+                                   ? gw_precision_find(p->moe_rest)
+                                   : NULL;
+    return rest ? rest->weight_bytes : p->weight_bytes;
 }
 
 double model_llm_kv_bytes_per_token(const model_llm *m, const char *precision)
@@ -427,7 +432,6 @@ void model_llm_serving_fixed(const model_llm *m, const model_llm_setup *s, doubl
                              double bandwidth_gbs, double mfu, double decode_fraction,
                              model_serving_fixed *f)
 {
-    memset(f, 0, sizeof *f);
     f->m = m;
     f->l = *l;
     f->output_tokens = output_tokens;
