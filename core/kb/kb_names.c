@@ -707,9 +707,10 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
 /* ---- one name without the cache ----
  * Building every GPU's name variants and words (kb_names_load) cost 1.6 M instructions on the
  * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
- * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
- * instead by one seek of the name keys (match_name_key; every KB a reader opens has them,
- * kb_file.c).  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
+ * is some GPU's id, name or alias whole (step 1), with no laptop word and either no count or
+ * one that reads one way only ("1x rtx-3090": a report's one-card option, where building the
+ * cache was 3.2 M of its 28.8 M instructions), is found instead by one seek of the name keys
+ * (match_name_key; every KB a reader opens has them, kb_file.c).  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
  * instead, which answers each from memory; so does any name step 1 misses. */
 #define NAMES_DIRECT_MAX 8
 
@@ -818,6 +819,10 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
     int n = kb_names_count_readings(&t, r);
     if (n == 0 && t.n > 0)
         rc = resolve_direct(k, name, &t, id, family, &found, err);
+    else if (n == 1 && r[0].count >= 1 && r[0].card.n > 0)   /* "1x rtx-3090": one reading */
+        rc = resolve_direct(k, name, &r[0].card, id, family, &found, err);
+    if (found)
+        n_count = n == 1 ? r[0].count : 1;
     if (rc == GW_OK && !found)
         rc = resolve_cached(k, name, &t, r, n, id, &n_count, family, err);
     if (rc == GW_OK && *id && count)
