@@ -716,10 +716,14 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
  * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
  * is some GPU's id, name or alias whole (step 1), with no laptop word and either no count or
  * one that reads one way only ("1x rtx-3090": a report's one-card option, where building the
- * cache was 3.2 M of its 28.8 M instructions), is found instead by one seek of the name keys
- * (match_name_key; every KB a reader opens has them, kb_file.c).  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
- * instead, which answers each from memory; so does any name step 1 misses. */
-#define NAMES_DIRECT_MAX 8
+ * cache was 2 M of its 28.8 M instructions), is found instead by one seek of the name keys
+ * (match_name_key; every KB a reader opens has them, kb_file.c), some 12 thousand
+ * instructions.  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
+ * instead, which answers each from memory; so does any name step 1 misses.  A decision
+ * resolves each candidate twice (the workload's check, then its options): at 8, five
+ * candidates built the cache (report grant-lab 75.0 M -> 73.0 M instructions at 32, on the
+ * grown KB 143.0 M -> 124.7 M). */
+#define NAMES_DIRECT_MAX 32
 
 /* The GPUs one of whose names has the key, in id order (the key's rows are; a key of a GPU
  * deleted behind the writers' back is left out by the join). */
