@@ -173,8 +173,9 @@ char *kb_name_norm(const char *name)
 }
 
 /* Adds text's tokens joined (a name variant) to variants and each token to tokens, unless
- * there already. */
-static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text)
+ * there already; and, where all is not NULL, a copy of every token to it (name_tokenize's). */
+static void names_add(kb_strlist *variants, kb_strlist *tokens, kb_strlist *all,
+                      const char *text)
 {
     if (!text)
         return;
@@ -187,9 +188,12 @@ static void names_add(kb_strlist *variants, kb_strlist *tokens, const char *text
     tokens_join_into(tok, n, joined);
     if (variants && *joined && !kb_strlist_has(variants, joined))
         kb_strlist_push(variants, gw_xstrdup(joined));
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (!kb_strlist_has(tokens, tok[i]))
             kb_strlist_push(tokens, gw_xstrdup(tok[i]));
+        if (all)
+            kb_strlist_push(all, gw_xstrdup(tok[i]));
+    }
     if (buf != small)
         free(buf);
     if (joined != joined_small)
@@ -206,12 +210,10 @@ static void names_fill(gpu_names *g, const char *id, const char *name, const cha
     g->id = gw_xstrdup(id);
     g->memory_gb = memory_gb;
     g->form_factor = form_factor ? gw_xstrdup(form_factor) : NULL;
-    names_add(&variants, &tokens, g->id);
-    names_add(&variants, &tokens, name);
-    if (name)
-        name_tokenize(name, &name_tokens);
-    names_add(NULL, &tokens, form_factor);
-    names_add(NULL, &tokens, memory_type);
+    names_add(&variants, &tokens, NULL, g->id);
+    names_add(&variants, &tokens, &name_tokens, name);
+    names_add(NULL, &tokens, NULL, form_factor);
+    names_add(NULL, &tokens, NULL, memory_type);
     g->variants = variants.v;
     g->n_variants = variants.n;
     g->tokens = tokens.v;
@@ -225,7 +227,7 @@ static void names_add_alias(gpu_names *g, const char *alias)
 {
     kb_strlist variants = {g->variants, g->n_variants, g->n_variants};
     kb_strlist tokens = {g->tokens, g->n_tokens, g->n_tokens};
-    names_add(&variants, &tokens, alias);
+    names_add(&variants, &tokens, NULL, alias);
     g->variants = variants.v;
     g->n_variants = variants.n;
     g->tokens = tokens.v;
@@ -251,11 +253,16 @@ int kb_names_load(kb *k, gw_error *err)
                      "FROM gpu ORDER BY id", &st, err);
     if (rc)
         return rc;
-    while (sqlite3_step(st) == SQLITE_ROW)
-        names_fill(names_insert_at(k, k->n_names), (const char *)sqlite3_column_text(st, 0),
+    for (size_t cap = 0; sqlite3_step(st) == SQLITE_ROW; k->n_names++) {
+        if (k->n_names == cap) {   /* doubling: a grown KB's 840 GPUs, one realloc each, 1 M */
+            cap = cap ? cap * 2 : 64;
+            k->names = gw_xrealloc(k->names, cap * sizeof *k->names);
+        }
+        names_fill(&k->names[k->n_names], (const char *)sqlite3_column_text(st, 0),
                    (const char *)sqlite3_column_text(st, 1),
                    (const char *)sqlite3_column_text(st, 2),
                    (const char *)sqlite3_column_text(st, 3), kb_sql_number(st, 4));
+    }
     sqlite3_finalize(st);
     if ((rc = kb_sql_prepare(k, "SELECT gpu, alias FROM gpu_alias ORDER BY gpu, alias", &st, err)))
         return rc;
@@ -707,11 +714,16 @@ static int pick_reading(kb *k, const count_reading *r, int n, int family)
 /* ---- one name without the cache ----
  * Building every GPU's name variants and words (kb_names_load) cost 1.6 M instructions on the
  * shipped KB, 17 M on one grown to 840 GPUs, for `kb show` to look up one name.  A name that
- * is some GPU's id, name or alias whole (step 1), with no count and no laptop word, is found
- * instead by one seek of the name keys (match_name_key; every KB a reader opens has them,
- * kb_file.c).  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
- * instead, which answers each from memory; so does any name step 1 misses. */
-#define NAMES_DIRECT_MAX 8
+ * is some GPU's id, name or alias whole (step 1), with no laptop word and either no count or
+ * one that reads one way only ("1x rtx-3090": a report's one-card option, where building the
+ * cache was 2 M of its 28.8 M instructions), is found instead by one seek of the name keys
+ * (match_name_key; every KB a reader opens has them, kb_file.c), some 12 thousand
+ * instructions.  A command that resolves more names than NAMES_DIRECT_MAX builds the cache
+ * instead, which answers each from memory; so does any name step 1 misses.  A decision
+ * resolves each candidate twice (the workload's check, then its options): at 8, five
+ * candidates built the cache (report grant-lab 75.0 M -> 73.0 M instructions at 32, on the
+ * grown KB 143.0 M -> 124.7 M). */
+#define NAMES_DIRECT_MAX 32
 
 /* The GPUs one of whose names has the key, in id order (the key's rows are; a key of a GPU
  * deleted behind the writers' back is left out by the join). */
@@ -818,6 +830,10 @@ static int resolve(kb *k, const char *name, char **id, int *count, kb_strlist *f
     int n = kb_names_count_readings(&t, r);
     if (n == 0 && t.n > 0)
         rc = resolve_direct(k, name, &t, id, family, &found, err);
+    else if (n == 1 && r[0].count >= 1 && r[0].card.n > 0)   /* "1x rtx-3090": one reading */
+        rc = resolve_direct(k, name, &r[0].card, id, family, &found, err);
+    if (found)
+        n_count = n == 1 ? r[0].count : 1;
     if (rc == GW_OK && !found)
         rc = resolve_cached(k, name, &t, r, n, id, &n_count, family, err);
     if (rc == GW_OK && *id && count)

@@ -130,18 +130,53 @@ static void fill_benchmark(sqlite3_stmt *st, void *obj)
     ((kb_benchmark *)obj)->id = sqlite3_column_int64(st, 0);
 }
 
+/* ---- rows in order, sorted here ----
+ * SQLite sorts a query's rows with every column it returns (a price's 21, a result's 28): for
+ * the rows a decision reads whole (every price to buy, a benchmark's results) that was a third
+ * of their reading, where qsort of the structs read costs a twentieth (a one-option report
+ * 25.7 M -> 23.9 M instructions).  The order is SQLite's ascending one: NULL first, texts in
+ * byte order, numbers by value; the last key, the id, makes it total (test_kb checks it
+ * against the ORDER BY it replaces). */
+
+static int text_order(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) : !!a - !!b;
+}
+
+static int number_order(double a, double b)   /* NaN: the column was NULL */
+{
+    return isnan(a) || isnan(b) ? !isnan(a) - !isnan(b) : (a > b) - (a < b);
+}
+
+/* By GPU, workload, metric, GPU count, value and id. */
+static int benchmark_order(const void *pa, const void *pb)
+{
+    const kb_benchmark *a = pa, *b = pb;
+    int c = text_order(a->gpu, b->gpu);
+    if (!c)
+        c = text_order(a->workload, b->workload);
+    if (!c)
+        c = text_order(a->metric, b->metric);
+    if (!c)
+        c = number_order(a->gpu_count, b->gpu_count);
+    if (!c)
+        c = number_order(a->value, b->value);
+    return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
 int kb_benchmarks_find(kb *k, const char *gpu, const char *workload, kb_benchmark **out,
                        size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_BENCHMARKS], "id");
-    where_given(&sql, (const char *const[]){"gpu", "workload"}, (const char *const[]){gpu, workload},
-                2);
-    buf_puts(&sql, " ORDER BY gpu, workload, metric, gpu_count, value, id");
+    where_given(&sql, (const char *const[]){"gpu", "workload"},
+                (const char *const[]){gpu, workload}, 2);
     const char *params[] = {gpu, workload};
     int rc = select_rows(k, &kb_tables[KB_BENCHMARKS], buf_cstr(&sql), params, 2,
                          sizeof(kb_benchmark), 1, fill_benchmark, (void **)out, n, err);
     buf_free(&sql);
+    if (rc == GW_OK)
+        qsort(*out, *n, sizeof **out, benchmark_order);
     return rc;
 }
 
@@ -284,6 +319,22 @@ static void fill_price(sqlite3_stmt *st, void *obj)
     ((kb_price *)obj)->id = sqlite3_column_int64(st, 0);
 }
 
+/* By GPU, kind, date, currency, amount and id (benchmark_order's way). */
+static int price_order(const void *pa, const void *pb)
+{
+    const kb_price *a = pa, *b = pb;
+    int c = text_order(a->gpu, b->gpu);
+    if (!c)
+        c = text_order(a->kind, b->kind);
+    if (!c)
+        c = text_order(a->as_of, b->as_of);
+    if (!c)
+        c = text_order(a->currency, b->currency);
+    if (!c)
+        c = number_order(a->amount, b->amount);
+    return c ? c : (a->id > b->id) - (a->id < b->id);
+}
+
 int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provider,
                    kb_price **out, size_t *n, gw_error *err)
 {
@@ -291,11 +342,12 @@ int kb_prices_find(kb *k, const char *gpu, const char *kind, const char *provide
     kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
     where_given(&sql, (const char *const[]){"gpu", "kind", "provider"},
                 (const char *const[]){gpu, kind, provider}, 3);
-    buf_puts(&sql, " ORDER BY gpu, kind, as_of, currency, amount, id");
     const char *params[] = {gpu, kind, provider};
     int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), params, 3, sizeof(kb_price), 1,
                          fill_price, (void **)out, n, err);
     buf_free(&sql);
+    if (rc == GW_OK)
+        qsort(*out, *n, sizeof **out, price_order);
     return rc;
 }
 
@@ -303,10 +355,12 @@ int kb_prices_to_buy(kb *k, kb_price **out, size_t *n, gw_error *err)
 {
     gw_buf sql = GW_BUF_INIT;
     kb_sql_select(&sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(&sql, " WHERE kind IN ('new', 'used') ORDER BY gpu, kind, as_of, currency, amount, id");
+    buf_puts(&sql, " WHERE kind IN ('new', 'used')");
     int rc = select_rows(k, &kb_tables[KB_PRICES], buf_cstr(&sql), NULL, 0, sizeof(kb_price), 1,
                          fill_price, (void **)out, n, err);
     buf_free(&sql);
+    if (rc == GW_OK)
+        qsort(*out, *n, sizeof **out, price_order);
     return rc;
 }
 

@@ -169,15 +169,13 @@ static int check_keys(const char *file, const char *prefix, const view *map,
         const char *nearest = NULL;
         size_t nearest_d = 3;
         const workload_field *f;
-        for (f = fields; f->name; f++) {
-            if (f->type == FIELD_FILE)
-                continue;
-            if (!strcmp(key, f->name))
-                break;
-            keep_nearest(key, f->name, &nearest, &nearest_d);
-        }
+        for (f = fields; f->name && (f->type == FIELD_FILE || strcmp(key, f->name)); f++)
+            ;
         if (f->name)
             continue;
+        for (f = fields; f->name; f++)   /* a typo's nearest name, only for a key that is one */
+            if (f->type != FIELD_FILE)
+                keep_nearest(key, f->name, &nearest, &nearest_d);
         gw_buf places = GW_BUF_INIT, here = GW_BUF_INIT, also = GW_BUF_INIT;
         field_places(&places, key, workload_top_fields, "", fields);
         also_place(&also, key, workload_top_fields, "");
@@ -240,9 +238,12 @@ static int read_text(const char *file, const char *name, const workload_field *f
         size_t nearest_d = 3;
         size_t i = 0;
         for (; workload_field_choice(f, i) && strcmp(s, workload_field_choice(f, i)); i++)
-            keep_nearest(s, workload_field_choice(f, i), &nearest, &nearest_d);
-        if (!workload_field_choice(f, i))
+            ;
+        if (!workload_field_choice(f, i)) {
+            for (i = 0; workload_field_choice(f, i); i++)
+                keep_nearest(s, workload_field_choice(f, i), &nearest, &nearest_d);
             return bad_value_suggesting(err, file, name, f, v, nearest);
+        }
     }
     *out = gw_xstrdup(s);
     return GW_OK;

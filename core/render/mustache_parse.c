@@ -1,6 +1,7 @@
 /* mustache_parse.c — the Mustache parser: template text into the node tree mustache.c renders,
  * with the spec's standalone-line rules and set delimiters applied as it goes, and every error
  * naming the template, line and column. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +74,12 @@ static void position(parser *p, size_t at, int *line, int *col)
         l = p->seen_line;
         c = p->seen_col;
     }
-    for (; i < at && i < p->len; i++) {
-        if (p->src[i] == '\n') {
-            l++;
-            c = 1;
-        } else {
-            c++;
-        }
+    size_t end = at < p->len ? at : p->len;
+    for (const char *nl; i < end && (nl = memchr(p->src + i, '\n', end - i)); l++, c = 1)
+        i = (size_t)(nl - p->src) + 1;
+    if (i < end) {
+        c += (int)(end - i);
+        i = end;
     }
     p->seen_at = i;
     p->seen_line = l;
@@ -101,9 +101,11 @@ static const char *find(const parser *p, size_t from, const char *needle, size_t
 {
     if (n == 0 || from > p->len)
         return NULL;
-    for (size_t i = from; i + n <= p->len; i++)
-        if (p->src[i] == needle[0] && memcmp(p->src + i, needle, n) == 0)
-            return p->src + i;
+    const char *at = p->src + from, *end = p->src + p->len;
+    for (; end - at >= (ptrdiff_t)n && (at = memchr(at, needle[0], (size_t)(end - at) - n + 1));
+         at++)
+        if (memcmp(at, needle, n) == 0)
+            return at;
     return NULL;
 }
 

@@ -698,6 +698,66 @@ static void test_benchmarks_kept_until_a_write(void **state)
     kb_close(k);
 }
 
+/* The ids SQLite's own ORDER BY gives the rows of table where `where` (may be empty), into
+ * ids (room for max); how many. */
+static size_t ids_in_sql_order(const char *path, const char *table, const char *where,
+                               const char *order, long long *ids, size_t max)
+{
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    char sql[300];
+    snprintf(sql, sizeof sql, "SELECT id FROM %s %s ORDER BY %s", table, where, order);
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    size_t n = 0;
+    while (sqlite3_step(st) == SQLITE_ROW && n < max)
+        ids[n++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
+/* The rows kb_read.c sorts itself (kb_benchmarks_find, kb_prices_find, kb_prices_to_buy) come
+ * in the order their ORDER BY gave before, on every row of the shipped KB (214 results, 248
+ * prices, 119 of them to buy when this was written). */
+static void test_rows_in_sql_order(void **state)
+{
+    (void)state;
+    const char *path = "kb/gpuwise.db";
+    if (access(path, R_OK) != 0)
+        skip();
+    gw_error err = {0};
+    kb *k = NULL;
+    assert_int_equal(kb_open(path, KB_READ, &k, &err), GW_OK);
+    static long long ids[100000];
+    kb_benchmark *b;
+    size_t n;
+    assert_int_equal(kb_benchmarks_find(k, NULL, NULL, &b, &n, &err), GW_OK);
+    assert_true(n > 100);
+    assert_int_equal(ids_in_sql_order(path, "benchmark", "",
+                                      "gpu, workload, metric, gpu_count, value, id", ids,
+                                      100000), n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(b[i].id, ids[i]);
+    kb_benchmarks_free(b, n);
+    const char *price_order = "gpu, kind, as_of, currency, amount, id";
+    kb_price *p;
+    assert_int_equal(kb_prices_find(k, NULL, NULL, NULL, &p, &n, &err), GW_OK);
+    assert_true(n > 100);
+    assert_int_equal(ids_in_sql_order(path, "price", "", price_order, ids, 100000), n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(p[i].id, ids[i]);
+    kb_prices_free(p, n);
+    assert_int_equal(kb_prices_to_buy(k, &p, &n, &err), GW_OK);
+    assert_true(n > 50);
+    assert_int_equal(ids_in_sql_order(path, "price", "WHERE kind IN ('new', 'used')",
+                                      price_order, ids, 100000), n);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(p[i].id, ids[i]);
+    kb_prices_free(p, n);
+    kb_close(k);
+}
+
 /* ---- name resolution ---- */
 
 static void expect_resolve(kb *k, const char *name, const char *id, int count)
@@ -1791,6 +1851,7 @@ int main(void)
         cmocka_unit_test(test_validation_messages),
         cmocka_unit_test(test_reads_and_convert),
         cmocka_unit_test(test_benchmarks_kept_until_a_write),
+        cmocka_unit_test(test_rows_in_sql_order),
         cmocka_unit_test(test_resolve_forms),
         cmocka_unit_test(test_resolve_ambiguous_and_unknown),
         cmocka_unit_test(test_resolve_names_never_surprise),

@@ -143,9 +143,22 @@ static void test_direct_and_cached_agree(void **state)
         "A100", "a100 80gb", "H100", "3090 ti", "rtx 309", "30 90", "RTX 4090 Laptop",
         "RTX 3080 Max-Q", "8x H100 SXM5", "rtx-3090 x2", "2x 4090", "4090x2", "mi300",
         "titan", "L40", "l40s", "gpu", "nvidia", "80GB", "", "  ", "x", "3090.5", "1.5x 3090",
+        "2x NVIDIA GeForce RTX 3090",   /* the vendor words after the count: step 2's */
     };
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         expect_same(cached, others[i]);
+    /* a count that reads one way only, on a whole name: found without the cache too, with its
+     * count ("1x rtx-3090": x1; "rtx-3090 x2": x2, as answer() writes them) */
+    static const char *const counted[] = {"1x rtx-3090", "rtx-3090 x2", "8x h100-sxm5",
+                                          "4 x rtx-4090", "2x RTX 3090"};
+    for (size_t i = 0; i < sizeof counted / sizeof counted[0]; i++)
+        expect_same_as(cached, counted[i], 1, 1);
+    kb *fresh = NULL;
+    assert_int_equal(kb_open(SHIPPED_KB, KB_READ, &fresh, &err), GW_OK);
+    char *eight = answer(fresh, "8x h100-sxm5", 0);
+    assert_string_equal(eight, "rc 0: h100-sxm5 x8 []");
+    kb_close(fresh);
+    free(eight);
     kb_close(cached);
 }
 
