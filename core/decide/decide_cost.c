@@ -311,7 +311,7 @@ static double hours_to_finish(const decision *d, const decide_option *o)
     return NAN;
 }
 
-void decide_option_cost(decision *d, decide_option *o)
+void decide_option_cost_figures(decision *d, decide_option *o)
 {
     o->time_to_finish_hours = hours_to_finish(d, o);
     decide_option_hours(d, o);   /* a job's, a capacity need's, mixed work's sum */
@@ -322,6 +322,11 @@ void decide_option_cost(decision *d, decide_option *o)
     o->per_unit = cost_per_unit(o->cost.per_hour, o->throughput, d->unit_size);
     if (d->n_parts)   /* mixed work: every option does the same whole plan */
         o->per_unit = o->cost.total;
+}
+
+void decide_option_cost(decision *d, decide_option *o)
+{
+    decide_option_cost_figures(d, o);
     o->committed = decide_budget_figure(d, o);
 }
 

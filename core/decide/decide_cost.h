@@ -10,6 +10,9 @@
 int decide_convert(decision *d, double amount, const char *currency, double *out,
                    gw_error *err);
 void decide_option_cost(decision *d, decide_option *o);
+/* The same less the budget's figure (o->committed left as it was): for the robustness draws,
+ * which read none, and cost options 46,000 times in a report. */
+void decide_option_cost_figures(decision *d, decide_option *o);
 /* The machine o's cards go into, set once when o is made: the smallest KB host that takes its
  * cards per machine (cited), with the workload's host_cost and host_power_w in place of the
  * host's where it states them, and the KB's assumed figures where no host takes that many.

@@ -155,8 +155,8 @@ static size_t compared_options(decision *d, compared **out, size_t *n_speed, siz
  * load it carries within that target, so below the demand alone.  A job's hours follow its drawn speed: more hours than
  * the deadline leaves (hours_available) miss it in that draw (*past_deadline set).  at is a
  * shallow copy of the option made once for every draw (a copy a draw was a quarter of the
- * draws' cost), costed again at the drawn figures: decide_option_cost writes all it reads
- * anew. */
+ * draws' cost), costed again at the drawn figures: decide_option_cost_figures writes all it
+ * reads anew. */
 static double draw_score(decision *d, const compared *x, double u_speed, double u_price,
                          decide_option *at, int *meets, int *past_deadline)
 {
@@ -175,7 +175,7 @@ static double draw_score(decision *d, const compared *x, double u_speed, double 
     }
     at->unit_price = price;
     at->throughput = speed;
-    decide_option_cost(d, at);
+    decide_option_cost_figures(d, at);
     *past_deadline = at->hours_needed > at->hours_available;   /* NaN: not a job */
     *meets = *meets && !*past_deadline;
     return at->per_unit * x->adjustment;
