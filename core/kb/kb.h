@@ -461,9 +461,9 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err);
  * return it alone. */
 int kb_cursor_row(kb_cursor *c, kb_price *row, gw_error *err);
 int kb_cursor_row_alone(const kb_cursor *c);
-/* Whether the row kb_cursor_next last read is its offer's only row (*alone), and whether its
- * seller prices the same terms later (*newer: kb_cloud_newer of the row), without reading the
- * row's other columns. */
+/* Whether the row kb_cursor_next last read is its offer's only row (*alone), and where it is,
+ * whether its seller prices the same terms later (*newer: kb_cloud_newer of the row), without
+ * reading the row's other columns. */
 int kb_cursor_offer(kb_cursor *c, int anecdotes, int *alone, int *newer, gw_error *err);
 void kb_cursor_close(kb_cursor *c);
 /* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot

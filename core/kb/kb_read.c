@@ -522,12 +522,12 @@ int kb_cursor_row(kb_cursor *c, kb_price *row, gw_error *err)
     return step == SQLITE_ROW ? GW_OK : kb_sql_fail(c->k, err, step, "reading");
 }
 
-/* Of the price row of id (?1): whether it is its offer's only row, and whether its seller
- * prices the same terms later (?2: anecdotes count). */
+/* Of the price row of id (?1): 0 where it is not its offer's only row; else 1, or 3 where its
+ * seller prices the same terms later (?2: anecdotes count). */
 static void cursor_offer_sql(gw_buf *sql)
 {
-    buf_puts(sql, "SELECT NOT EXISTS (" OFFER_OTHER_ROWS "), EXISTS (" SELLER_NEWER_ROWS ")"
-                  " FROM price WHERE id = ?1");
+    buf_puts(sql, "SELECT CASE WHEN EXISTS (" OFFER_OTHER_ROWS ") THEN 0"
+                  " ELSE 1 + 2 * EXISTS (" SELLER_NEWER_ROWS ") END FROM price WHERE id = ?1");
 }
 
 int kb_cursor_offer(kb_cursor *c, int anecdotes, int *alone, int *newer, gw_error *err)
@@ -541,8 +541,9 @@ int kb_cursor_offer(kb_cursor *c, int anecdotes, int *alone, int *newer, gw_erro
     sqlite3_bind_int(st, 2, !!anecdotes);
     int step = sqlite3_step(st);
     if (step == SQLITE_ROW) {
-        *alone = c->alone = sqlite3_column_int(st, 0);
-        *newer = sqlite3_column_int(st, 1);
+        int answer = sqlite3_column_int(st, 0);
+        *alone = c->alone = answer != 0;
+        *newer = answer == 3;
         c->alone_known = 1;
     }
     kb_sql_done(c->k, st);
