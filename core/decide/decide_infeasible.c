@@ -11,6 +11,7 @@
 
 #include "base/units.h"
 #include "decide_llm.h"
+#include "decide_rent.h"
 
 /* ---- a module sold only in servers ---- */
 
@@ -191,15 +192,37 @@ static int rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked, 
     return GW_OK;
 }
 
-int decide_board_rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked,
-                            gw_error *err)
+int decide_count_unmade_error(const decision *d, const kb_gpu *g, int count,
+                              const decide_count_unmade *why, gw_error *err)
 {
-    if (decide_gpu_sold_as_card(g))
-        return GW_OK;
-    buf_printf(b, "; %s is ", g->id);
-    form_words(b, g);
-    buf_puts(b, ", rented in the instances its servers make: ");
-    return rent_words(b, d, g, asked, 0, err);
+    gw_buf b = GW_BUF_INIT;
+    size_t n = why->n_counts;
+    buf_printf(&b, "no cloud offer makes %d GPUs of %s: its offers have ", count, g->id);
+    for (size_t i = 0; i < n; i++)
+        buf_printf(&b, "%s%d", !i ? "" : i == n - 1 ? " or " : ", ", why->counts[i]);
+    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or several instances of "
+                   "a count that divides %d, up to %d GPUs in all)",
+               n == 1 && why->counts[0] == 1 ? "" : "s", count, count, count,
+               DECIDE_RENT_MAX_GPUS);
+    if (why->spot_only)
+        buf_puts(&b, "; the offers that would make it are spot offers (set spot_ok)");
+    if (why->smaller && !why->several_ok)
+        buf_puts(&b, "; several instances are rented only for a job that may span machines "
+                     "(parallelism = \"data\") or to serve a language model");
+    else if (why->smaller)
+        buf_puts(&b, "; several smaller instances need the network between them, which their "
+                     "offers do not state (network_gbps)");
+    int rc = GW_OK;
+    if (!decide_gpu_sold_as_card(g)) {   /* a part on a board: who sells what */
+        buf_printf(&b, "; %s is ", g->id);
+        form_words(&b, g);
+        buf_puts(&b, ", rented in the instances its servers make: ");
+        rc = rent_words(&b, d, g, count, 0, err);
+    }
+    if (rc == GW_OK)
+        rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
+    buf_free(&b);
+    return rc;
 }
 
 int decide_no_option_error(decision *d, gw_error *err)

@@ -12,12 +12,22 @@
  * instance sizes its cloud offers sell; else that the KB has no price of the candidates. */
 int decide_no_option_error(decision *d, gw_error *err);
 
-/* Where g is mounted on a board (not sold as a card), "; g is an SXM5 module, rented in the
- * instances its servers make: the KB's offers sell it in 1-GPU (...) and 8-GPU (...) instances
- * ("rent:8x g")" into b, the candidate the smallest size of at least
- * asked; nothing for a card.  For the error of a rental count no offer makes. */
-int decide_board_rent_words(gw_buf *b, const decision *d, const kb_gpu *g, int asked,
-                            gw_error *err);
+/* Why no rental of a GPU makes a count of GPUs, as its offers' configurations say. */
+typedef struct decide_count_unmade {
+    int counts[16];   /* the GPUs an instance of its offers has, each once, ascending */
+    size_t n_counts;
+    int spot_only;    /* the offers that would make it are spot offers, and spot_ok is not set */
+    int smaller;      /* instances smaller than the count would make it, as several */
+    int several_ok;   /* the workload may rent several instances of an offer at all */
+} decide_count_unmade;
+
+/* The error (GW_EDATA) for count GPUs of g that no cloud offer makes: the counts its offers
+ * have, why none of those that divide count made it, and where g is mounted on a board (not
+ * sold as a card), "; g is an SXM5 module, rented in the instances its servers make: the KB's
+ * offers sell it in 1-GPU (...) and 8-GPU (...) instances ("rent:8x g")", the candidate the
+ * smallest size of at least count. */
+int decide_count_unmade_error(const decision *d, const kb_gpu *g, int count,
+                              const decide_count_unmade *why, gw_error *err);
 
 /* What to say where d recommends nothing (NULL where it recommends an option; caller frees):
  * "no option is feasible: the closest, X, needs ...", the closest by the rule the manual's

@@ -7,7 +7,8 @@
  * priced by the row that stands for it (decide_options.h: a current price of the best kind, the
  * freshest), a 'from' figure as a range up to the highest current list price of the GPU and
  * count.  A provider's older price is set aside where its newer list prices the same GPU and
- * count; a spot offer is left out unless the workload's work can be interrupted (spot_ok). */
+ * count (an offer of one row is asked that before the rest of its row is read); a spot offer is
+ * left out unless the workload's work can be interrupted (spot_ok). */
 #include "base/check.h"
 #include "base/units.h"
 #include "decide_rent.h"
@@ -100,6 +101,7 @@ typedef struct {
                               * (decide_offer_in_region) */
     char *note;              /* the caveats of the rows used (owned): the latest row's note, or
                               * for several prices of one date, all of their notes */
+    int latest;              /* no later price of its seller's terms (kb_cursor_offer); 0: ask */
 } rent_offer;
 
 typedef struct {
@@ -254,11 +256,13 @@ static int rent_offer_read(decision *d, region_answers *regions_in, kb_price *ro
 /* ---- one GPU and count: the walk cheapest first ---- */
 
 /* One configuration's rows (a spot flag and currency), cheapest first, and the price per whole
- * card-hour of the next one, converted: no offer not yet read is cheaper than that. */
+ * card-hour of the next one, converted: no offer not yet read is cheaper than that.  Its row
+ * has what prices it and its standing until read whole (rent_read_next). */
 typedef struct {
     kb_cursor *cursor;
     kb_price row;
     int live;
+    int held;      /* the row is held back (decide_price_standing) */
     double bound;
 } rent_stream;
 
@@ -266,9 +270,11 @@ static int stream_advance(decision *d, rent_stream *s, gw_error *err)
 {
     kb_price_free(&s->row);
     int rc = kb_cursor_next(s->cursor, &s->row, &s->live, err);
-    if (rc == GW_OK && s->live)
+    if (rc == GW_OK && s->live) {
+        s->held = decide_price_standing(d, &s->row) >= DECIDE_STANDS_HELD;
         rc = decide_convert(d, s->row.amount / row_fraction(&s->row), s->row.currency, &s->bound,
                             err);
+    }
     return rc;
 }
 
@@ -328,7 +334,6 @@ typedef struct {
     rent_offers pending;     /* read, not yet judged */
     size_t read;             /* offers read */
     region_answers regions_in;
-    kb_held_rows held;       /* the rows the workload holds back (decide_price_standing) */
 } rent_walk;
 
 /* Whether a held-back row priced at bound per card can go unread: its offer is held back (else
@@ -355,7 +360,7 @@ static int rent_judge(rent_walk *k, size_t i, gw_error *err)
                 row_fraction(h->terms) == row_fraction(f.terms) && h->in_region == f.in_region;
     }
     int rc = GW_OK;
-    if (!aside) {
+    if (!aside && !f.latest) {
         /* later than the offer's latest row (rows[0]), not than the row that stands for it: an
          * offer's own later row of a worse kind does not set the offer aside */
         kb_price latest = *f.terms;
@@ -426,12 +431,23 @@ static int rent_keep_cheaper_held_back(rent_walk *k, gw_error *err)
     return rc;
 }
 
-/* Reads the offer of s's current row into k's pending offers, unless already read (seen). */
+/* Reads the offer of s's current row into k's pending offers, unless already read (seen).  An
+ * offer of one row that is not held back is first asked whether its seller prices its terms
+ * later (most of a catalogue's are: rent_judge would set it aside); such a one is counted
+ * read and set aside, its row not read further (8 M instructions of a grown KB's `rent:*`). */
 static int rent_read_next(rent_walk *k, rent_stream *s, id_set *seen, gw_error *err)
 {
     kb_price *rows;
     size_t n_rows;
-    int rc = kb_cursor_row_held(s->cursor) ? kb_cursor_row(s->cursor, &s->row, err) : GW_OK;
+    int alone = 0, newer = 0;
+    int rc = s->held ? GW_OK
+                     : kb_cursor_offer(s->cursor, k->d->w->anecdotal_ok, &alone, &newer, err);
+    if (rc == GW_OK && alone && newer) {
+        k->read += id_set_add(seen, s->row.id);
+        return stream_advance(k->d, s, err);
+    }
+    if (rc == GW_OK)
+        rc = kb_cursor_row(s->cursor, &s->row, err);
     if (rc == GW_OK)
         rc = stream_offer_rows(k->d, s, &rows, &n_rows, err);
     if (rc == GW_OK && n_rows) {
@@ -441,6 +457,7 @@ static int rent_read_next(rent_walk *k, rent_stream *s, id_set *seen, gw_error *
         if (id_set_add(seen, first_id)) {
             rent_offer f;
             rc = rent_offer_read(k->d, &k->regions_in, rows, n_rows, &f, err);
+            f.latest = alone;
             if (rc == GW_OK)
                 rent_offers_push(&k->pending, &f);
             else
@@ -458,7 +475,7 @@ static int streams_open(rent_walk *k, const kb_cloud_config *cfg, rent_stream *s
 {
     int rc = GW_OK;
     for (size_t i = 0; i < n && rc == GW_OK; i++)
-        if ((rc = kb_cloud_cursor(k->d->k, &cfg[i], &k->held, &s[i].cursor, err)) == GW_OK)
+        if ((rc = kb_cloud_cursor(k->d->k, &cfg[i], &s[i].cursor, err)) == GW_OK)
             rc = stream_advance(k->d, &s[i], err);
     return rc;
 }
@@ -497,8 +514,7 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
             rc = rent_judge(k, (size_t)j, err);
         } else if (!next) {
             break;
-        } else if (kb_cursor_row_held(next->cursor)
-                       ? !again && rent_held_row_passed(k, next->bound)
+        } else if (next->held ? !again && rent_held_row_passed(k, next->bound)
                        : again) {   /* read again: only the held-back rows */
             passed |= !again;
             rc = stream_advance(k->d, next, err);
@@ -527,7 +543,8 @@ static int rent_walk_config(rent_walk *k, const kb_cloud_config *cfg, size_t n, 
 
 static int same_offer(const kb_price *p, const kb_price *q)
 {
-    return !strcmp(p->gpu, q->gpu) && gpus_per_instance(p->gpu_count) == gpus_per_instance(q->gpu_count) &&
+    return !strcmp(p->gpu, q->gpu) &&
+           gpus_per_instance(p->gpu_count) == gpus_per_instance(q->gpu_count) &&
            decide_text_same(p->source, q->source) &&
            decide_text_same(p->provider, q->provider) &&
            decide_text_same(p->instance, q->instance) && p->spot == q->spot;
@@ -580,7 +597,8 @@ static int highest_list_price(decision *d, const rent_offer *f, const kb_price *
     for (size_t i = 0; i < n && rc == GW_OK; i++) {
         const kb_price *p = &rows[i];
         double value;
-        if ((same_count && gpus_per_instance(p->gpu_count) != gpus_per_instance(f->terms->gpu_count)) ||
+        if ((same_count &&
+             gpus_per_instance(p->gpu_count) != gpus_per_instance(f->terms->gpu_count)) ||
             p->spot != f->spot || row_fraction(p) != row_fraction(f->terms) ||
             !decide_str_eq(p->quality, DECIDE_PRICE_LIST) ||
             decide_price_standing(d, p) != DECIDE_STANDS_CURRENT)
@@ -790,37 +808,18 @@ static int has_rent_count(const decision *d, const kb_gpu *g, int count)
 static int count_not_made(decision *d, const kb_gpu *g, int count, const kb_cloud_config *cfg,
                           size_t n, gw_error *err)
 {
-    int counts[16], n_counts = 0, spot_only = 0, smaller = 0;
+    decide_count_unmade why = {.several_ok = several_instances_ok(d)};
+    size_t most = sizeof why.counts / sizeof *why.counts;
     for (size_t i = 0; i < n; i++) {
         int per = cfg[i].gpu_count > 0 ? (int)cfg[i].gpu_count : 1;
-        if ((!n_counts || counts[n_counts - 1] != per) && n_counts < 16)
-            counts[n_counts++] = per;
+        if ((!why.n_counts || why.counts[why.n_counts - 1] != per) && why.n_counts < most)
+            why.counts[why.n_counts++] = per;
         if (config_makes(&cfg[i], count)) {
-            spot_only |= cfg[i].spot && !d->w->spot_ok;
-            smaller |= per < count;
+            why.spot_only |= cfg[i].spot && !d->w->spot_ok;
+            why.smaller |= per < count;
         }
     }
-    gw_buf b = GW_BUF_INIT;
-    buf_printf(&b, "no cloud offer makes %d GPUs of %s: its offers have ", count, g->id);
-    for (int i = 0; i < n_counts; i++)
-        buf_printf(&b, "%s%d", !i ? "" : i == n_counts - 1 ? " or " : ", ", counts[i]);
-    buf_printf(&b, " GPU%s an instance (%d GPUs are one instance of %d, or several instances of "
-                   "a count that divides %d, up to %d GPUs in all)",
-               n_counts == 1 && counts[0] == 1 ? "" : "s", count, count, count,
-               DECIDE_RENT_MAX_GPUS);
-    if (spot_only)
-        buf_puts(&b, "; the offers that would make it are spot offers (set spot_ok)");
-    if (smaller && !several_instances_ok(d))
-        buf_puts(&b, "; several instances are rented only for a job that may span machines "
-                     "(parallelism = \"data\") or to serve a language model");
-    else if (smaller)
-        buf_puts(&b, "; several smaller instances need the network between them, which their "
-                     "offers do not state (network_gbps)");
-    int rc = decide_board_rent_words(&b, d, g, count, err);   /* an SXM part: who sells what */
-    if (rc == GW_OK)
-        rc = gw_error_set(err, GW_EDATA, "%s", buf_cstr(&b));
-    buf_free(&b);
-    return rc;
+    return decide_count_unmade_error(d, g, count, &why, err);
 }
 
 /* ---- sizing a service's rentals to its demand ---- */
@@ -951,9 +950,7 @@ int decide_rent_options(decision *d, const char *gpu_filter, int count, gw_error
     if (!d->rent_walked)
         d->rent_walked = gw_xcalloc(d->n_gpus ? d->n_gpus : 1, 1);
     rent_offers kept = {0};
-    rent_walk walk = {d, &kept, 0, {0}, 0, {{0}, {0}, 0}, {!d->w->anecdotal_ok, ""}};
-    if (!d->w->stale_ok)
-        kb_held_rows_aged(&walk.held, d->w->price_max_age_days);
+    rent_walk walk = {d, &kept, 0, {0}, 0, {{0}, {0}, 0}};
     for (size_t start = 0, end; start < n_cfg && rc == GW_OK; start = end) {
         const kb_gpu *g = decide_gpu_find(d, cfg[start].gpu);
         for (end = start + 1; end < n_cfg && !strcmp(cfg[end].gpu, cfg[start].gpu); end++)

@@ -449,32 +449,22 @@ typedef struct kb_cloud_config {
 int kb_cloud_configs(kb *k, const char *gpu, int spot_too, kb_cloud_config **out, size_t *n,
                      gw_error *err);
 void kb_cloud_configs_free(kb_cloud_config *c, size_t n);
-/* The rows a workload holds back, as SQL can tell them: a launch MSRP; with anecdote_held, an
- * article's price ('anecdote'); with *stale_before ("YYYY-MM-DD"; "" none), one dated before
- * it (a valid date: "YYYY-MM" is its month's first day). */
-typedef struct kb_held_rows {
-    int anecdote_held;
-    char stale_before[16];
-} kb_held_rows;
-/* Sets h->stale_before to the first day a price is not older than max_age_days (gw_date_days,
- * gw_today_days: today - max_age_days rounded up), "" where that is no date of years 0 to 9999
- * (NaN, infinite: then no row is held back by its date). */
-void kb_held_rows_aged(kb_held_rows *h, double max_age_days);
 /* A configuration's rows one at a time, cheapest per whole card first (amount / gpu_fraction,
- * then id).  kb_cursor_next fills *row (free with kb_price_free) while *found: a row held
- * back by held (kb_cursor_row_held) only with its id, amount, currency and gpu_fraction, all
- * that prices it, until kb_cursor_row fills the rest. */
+ * then id).  kb_cursor_next fills *row (free with kb_price_free) while *found, only with its
+ * id, amount, currency, gpu_fraction, quality and as_of: what prices it and tells whether a
+ * workload holds it back; kb_cursor_row fills the rest. */
 typedef struct kb_cursor kb_cursor;
-int kb_cloud_cursor(kb *k, const kb_cloud_config *c, const kb_held_rows *held, kb_cursor **out,
-                    gw_error *err);
+int kb_cloud_cursor(kb *k, const kb_cloud_config *c, kb_cursor **out, gw_error *err);
 int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err);
-int kb_cursor_row_held(const kb_cursor *c);
-/* *row (freed first) filled with every column of the row kb_cursor_next last read; for a
- * held-back row, kb_cursor_row_alone then says whether it is its offer's only row. */
+/* *row (freed first) filled with every column of the row kb_cursor_next last read;
+ * kb_cursor_row_alone then says whether it is its offer's only row: kb_cloud_offer_rows would
+ * return it alone. */
 int kb_cursor_row(kb_cursor *c, kb_price *row, gw_error *err);
-/* Whether the row kb_cursor_next last read is its offer's only row: kb_cloud_offer_rows
- * would return it alone (0 for a held-back row until kb_cursor_row). */
 int kb_cursor_row_alone(const kb_cursor *c);
+/* Whether the row kb_cursor_next last read is its offer's only row (*alone), and where it is,
+ * whether its seller prices the same terms later (*newer: kb_cloud_newer of the row), without
+ * reading the row's other columns. */
+int kb_cursor_offer(kb_cursor *c, int anecdotes, int *alone, int *newer, gw_error *err);
 void kb_cursor_close(kb_cursor *c);
 /* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot
  * flag): latest date first, then in kb_prices_find's order. */

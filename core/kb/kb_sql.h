@@ -18,7 +18,8 @@
 typedef enum kb_stmt_id {
     KB_STMT_CLOUD_OFFER_ROWS,   /* kb_read.c: one offer's price rows, once per offer read */
     KB_STMT_CLOUD_NEWER,        /* kb_read.c: a newer price of the same terms, per offer */
-    KB_STMT_CLOUD_ROW_ALONE,    /* kb_read.c: whether a held-back row read is its offer's only */
+    KB_STMT_CLOUD_ROW,          /* kb_read.c: a cursor's row read whole, per offer read */
+    KB_STMT_CLOUD_OFFER,        /* kb_read.c: a cursor's row alone? older?, per offer read */
     KB_STMT_GPU_NAME_KEY,       /* kb_names.c: the GPUs with a name key, per lookup */
     KB_STMT_MODEL_NAMES,        /* kb_read.c: every model's names, per model name resolved */
     KB_STMT_IDS
