@@ -540,53 +540,6 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
     decide_option_cite(d, o, o->gpu->source);
 }
 
-/* ---- targets ---- */
-
-char *decide_llm_target_missed(const decision *d, const decide_option *o)
-{
-    const workload *w = d->w;
-    gw_buf b = GW_BUF_INIT;
-    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
-        return NULL;
-    /* Under an arrival rate, what its serving replicas complete at o->sequences in flight
-     * (Little's law): short of the demand, with a capacity short of it too (a what-if scales
-     * the time per token, not the requests in flight), no count it admits keeps up. */
-    double completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) *
-                       w->serve_output / ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
-    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
-        completed < w->target_tokens_per_s * (1 - 1e-9))
-        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
-                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
-                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
-                   o->sequences, completed, w->target_tokens_per_s);
-    else if (o->tpot_ms > w->target_tpot_ms)
-        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
-                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
-    else if (o->ttft_ms > w->target_ttft_ms)
-        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
-                   w->target_ttft_ms);
-    else if (o->capacity < w->target_tokens_per_s)
-        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
-                   w->target_tokens_per_s);
-    else
-        return NULL;
-    if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
-        int serving = decide_llm_serving_replicas(d, o->replicas);
-        buf_puts(&b, " (its best layout: ");
-        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
-                                o->attention_dp);
-        if (serving < o->replicas)   /* the figures are the serving replicas' */
-            buf_printf(&b, ", %d spare", o->replicas - serving);
-        /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
-         * smaller KV cache than one option's single replica of them all */
-        buf_printf(&b, "; %.0f sequence%s a replica, %.1f GB per GPU of %.1f)", o->sequences,
-                   o->sequences == 1 ? "" : "s", o->per_card_gb, decide_option_memory_gb(o));
-    }
-    if (!decide_str_eq(o->run_precision, w->precision))
-        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
-    return buf_detach(&b);
-}
-
 /* ---- what the report says of a language model ---- */
 
 static const char *method_words(const decision *d)

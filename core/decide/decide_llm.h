@@ -17,6 +17,8 @@ int decide_llm_setup(decision *d, gw_error *err);
 void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
 char *decide_llm_target_missed(const decision *d, const decide_option *o);
+/* Whether o misses a serving target: decide_llm_target_missed without its words. */
+int decide_llm_target_is_missed(const decision *d, const decide_option *o);
 double decide_llm_tokens_per_step(const workload *w);
 /* The dense tensor rate g computes a precision at, training or serving: its own, or where g lacks
  * it the next it has (d's precision support rows); training at FP8 or FP4, BF16's rate x the

@@ -1,8 +1,8 @@
 /* decide_llm_layout.c — how a serving option's GPUs are laid out for a language model: the
  * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
  * (model_llm_serving), the requests in flight an arrival rate keeps on each (Little's law's fixed
- * point), and the choice among them against the workload's targets; and what a training layout
- * costs, a workload's or a measured row's stated one. */
+ * point), the choice among them against the workload's targets and the target an option still
+ * misses; and what a training layout costs, a workload's or a measured row's stated one. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_speed.h"
@@ -421,6 +421,75 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
     if (!found && tried)
         *out = smallest;
     return found;
+}
+
+/* ---- the serving targets ---- */
+
+/* Which of the workload's serving targets o misses (its MISSES_*), 0 none; *completed, what its
+ * serving replicas complete under an arrival rate at o->sequences in flight (Little's law). */
+enum { MISSES_ARRIVAL = 1, MISSES_TPOT, MISSES_TTFT, MISSES_TOKENS };
+static int target_miss(const decision *d, const decide_option *o, double *completed)
+{
+    const workload *w = d->w;
+    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
+        return 0;
+    /* Short of the demand, with a capacity short of it too (a what-if scales the time per
+     * token, not the requests in flight), no count it admits keeps up. */
+    *completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) * w->serve_output /
+                 ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
+    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
+        *completed < w->target_tokens_per_s * (1 - 1e-9))
+        return MISSES_ARRIVAL;
+    if (o->tpot_ms > w->target_tpot_ms)
+        return MISSES_TPOT;
+    if (o->ttft_ms > w->target_ttft_ms)
+        return MISSES_TTFT;
+    return o->capacity < w->target_tokens_per_s ? MISSES_TOKENS : 0;
+}
+
+int decide_llm_target_is_missed(const decision *d, const decide_option *o)
+{
+    double completed;
+    return target_miss(d, o, &completed) != 0;
+}
+
+char *decide_llm_target_missed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    double completed;
+    int miss = target_miss(d, o, &completed);
+    gw_buf b = GW_BUF_INIT;
+    if (miss == MISSES_ARRIVAL)
+        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
+                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
+                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
+                   o->sequences, completed, w->target_tokens_per_s);
+    else if (miss == MISSES_TPOT)
+        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
+                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
+    else if (miss == MISSES_TTFT)
+        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
+                   w->target_ttft_ms);
+    else if (miss == MISSES_TOKENS)
+        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
+                   w->target_tokens_per_s);
+    else
+        return NULL;
+    if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
+        int serving = decide_llm_serving_replicas(d, o->replicas);
+        buf_puts(&b, " (its best layout: ");
+        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                                o->attention_dp);
+        if (serving < o->replicas)   /* the figures are the serving replicas' */
+            buf_printf(&b, ", %d spare", o->replicas - serving);
+        /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
+         * smaller KV cache than one option's single replica of them all */
+        buf_printf(&b, "; %.0f sequence%s a replica, %.1f GB per GPU of %.1f)", o->sequences,
+                   o->sequences == 1 ? "" : "s", o->per_card_gb, decide_option_memory_gb(o));
+    }
+    if (!decide_str_eq(o->run_precision, w->precision))
+        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
+    return buf_detach(&b);
 }
 
 void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp,

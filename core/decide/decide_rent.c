@@ -859,12 +859,11 @@ static int serves_demand(const decision *d, const decide_option *o)
 {
     if (!o->fits || isnan(o->throughput))
         return 0;
-    char *missed = decide_llm_target_missed(d, o);
-    if (!missed)
-        missed = decide_demand_short(d, o);
-    int serves = !missed;
+    if (decide_llm_target_is_missed(d, o))
+        return 0;
+    char *missed = decide_demand_short(d, o);
     free(missed);
-    return serves;
+    return !missed;
 }
 
 /* The most instances of f its every-workload options tried (1, 2, 3, 4), 0 where one of them

@@ -514,10 +514,7 @@ static int speed_option_with(const sens *s, const decide_option *o, double facto
     *score = at.per_unit * decide_rules_adjustment(o);
     if (isnan(at.throughput) || at.hours_needed > at.hours_available)
         return OUT_TIME;
-    char *missed = decide_llm_target_missed(d, &at);
-    int misses = missed != NULL;
-    free(missed);
-    if (misses)
+    if (decide_llm_target_is_missed(d, &at))
         return OUT_TARGET;
     /* decide_option_cost set at.committed to the budget's figure at these speeds */
     return isnan(d->w->budget) || at.committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
