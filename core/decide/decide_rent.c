@@ -898,9 +898,16 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
             return rc;
         decide_option *o = &d->options[d->n_options - 1];
         decide_option_fit(d, o);
-        decide_option_speed(d, o);
-        decide_option_cost(d, o);
+        size_t n_cites = o->n_cites;
+        decide_option_speed_figures(d, o);   /* whether it serves: the figures alone */
         if (serves_demand(d, o)) {
+            /* kept: its speed again with its words and band, its citations in their order */
+            o->n_cites = n_cites;
+            free(o->throughput_how);
+            free(o->throughput_band_basis);
+            o->throughput_band_basis = NULL;
+            decide_option_speed(d, o);
+            decide_option_cost(d, o);
             decide_trace(d, "%s: sized to the demand (%d to %d instances of %d GPU%s fell short)",
                          o->id, from, n - 1, f->count, f->count == 1 ? "" : "s");
             return GW_OK;
