@@ -340,7 +340,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
 /* A modelled serving speed's band: the model again at the low and at the high ends of the
  * published ranges of both shares it assumes (LLM_MFU_*, LLM_DECODE_BANDWIDTH_*, each widened
  * to hold the KB's figure), busy replicas each. */
-static void serve_band(decision *d, decide_option *o, double rate, double busy)
+static void serve_band(decision *d, decide_option *o, double limit, double rate, double busy)
 {
     double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
     double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
@@ -352,8 +352,8 @@ static void serve_band(decision *d, decide_option *o, double rate, double busy)
     o->throughput_lo = low.tokens_per_s * busy;
     o->throughput_hi = high.tokens_per_s * busy;
     if (d->w->serve_arrival_rate > 0) {   /* each end's own in flight */
-        o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu_lo, bw_lo);
-        o->throughput_hi = decide_llm_arrival_end(d, o, rate, mfu_hi, bw_hi);
+        o->throughput_lo = decide_llm_arrival_end(d, o, limit, rate, mfu_lo, bw_lo);
+        o->throughput_hi = decide_llm_arrival_end(d, o, limit, rate, mfu_hi, bw_hi);
     }
     static const char *const sources[] = {LLM_DECODE_BANDWIDTH_SOURCES};
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
@@ -391,8 +391,11 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
             decide_option_cite(d, o, d->facts[fact].source);
         }
     decide_llm_parallel_cites(d, o);
-    if (d->w->serve_arrival_rate > 0)   /* the load's in flight at these shares */
-        decide_llm_arrival_inflight(d, o, rate, mfu, bw);
+    double limit = NAN, capacity = NAN;
+    if (w->serve_arrival_rate > 0) {   /* the load's in flight at these shares, its capacity */
+        limit = decide_llm_inflight_limit(d, o, o->tp, o->pp > 1 ? o->pp : 1, o->replicas);
+        capacity = decide_llm_arrival_inflight(d, o, limit, rate, mfu, bw);
+    }
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
     int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
@@ -411,14 +414,15 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
         busy = decide_llm_serving_replicas(d, o->replicas);
     o->throughput = v.tokens_per_s * busy;
     if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
-        o->throughput = decide_llm_arrival_end(d, o, rate, mfu, bw);
+        o->throughput = capacity;
     if (d->speed_figures_only)   /* decide_option_speed_figures: no band, no words */
         return;
     if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
         if (w->serve_arrival_rate > 0)   /* both shares x or / (1 + e), re-solved */
-            decide_llm_arrival_band(d, o, rate, mfu, bw, o->throughput / o->throughput_lo);
+            decide_llm_arrival_band(d, o, limit, rate, mfu, bw,
+                                    o->throughput / o->throughput_lo);
     } else {
-        serve_band(d, o, rate, busy);
+        serve_band(d, o, limit, rate, busy);
     }
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");

@@ -94,17 +94,18 @@ double decide_llm_request_seconds(const decision *d, const model_serving *v);
  * request's seconds (Little's law). */
 double decide_llm_completed_tokens(const decision *d, const model_serving *v, double n);
 /* Under an arrival rate, o's capacity (decide_llm_arrival_capacity) at shares mfu and bw (rate
- * the tensor rate). */
-double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
-                              double mfu, double bw);
+ * the tensor rate), limit its decide_llm_inflight_limit. */
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double limit,
+                              double rate, double mfu, double bw);
 /* Under an arrival rate, o's band (a calibrated one's ratio, 1 + its error) re-solved at both
  * shares / and x ratio, said after its basis. */
-void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
-                             double bw, double ratio);
+void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, double rate,
+                             double mfu, double bw, double ratio);
 /* Under an arrival rate, o->sequences at shares mfu and bw (the layout's were the KB's assumed
- * ones), and o's memory per GPU at them. */
-void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
-                                 double bw);
+ * ones) within limit (decide_llm_inflight_limit), o's memory per GPU at them; returns its
+ * capacity at them (decide_llm_arrival_end's figure). */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double limit,
+                                   double rate, double mfu, double bw);
 /* Appends the requests in flight on o (Little's law), or that its limit does not carry the
  * load, at v (o's replica at o->sequences). */
 void decide_llm_inflight_words(const decision *d, const decide_option *o,

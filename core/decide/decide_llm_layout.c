@@ -157,15 +157,12 @@ static int carries(const decision *d, const model_serving_fixed *f, double n,
     return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
 }
 
-double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
-                           int serving, double limit, double tflops, double mfu,
-                           double decode_fraction, int *keeps_up)
+/* decide_llm_inflight on a replica's fixed figures f. */
+static double inflight_on(const decision *d, const model_serving_fixed *f, int serving,
+                          double limit, int *keeps_up)
 {
     double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    *keeps_up = limit > 0 && carries(d, &f, limit, per_replica);
+    *keeps_up = limit > 0 && carries(d, f, limit, per_replica);
     if (!*keeps_up)
         return limit;
     /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
@@ -174,7 +171,7 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     double lo = 0, hi = limit;
     while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
         double mid = (lo + hi) / 2;
-        if (carries(d, &f, mid, per_replica))
+        if (carries(d, f, mid, per_replica))
             hi = mid;
         else
             lo = mid;
@@ -182,24 +179,68 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     return hi;
 }
 
-double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
-                              double mfu, double bw)
+double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
+                           int serving, double limit, double tflops, double mfu,
+                           double decode_fraction, int *keeps_up)
+{
+    model_llm_layout l = parallel_of(d, o, tp, pp);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
+    return inflight_on(d, &f, serving, limit, keeps_up);
+}
+
+/* decide_llm_arrival_capacity on a replica's fixed figures f. */
+static double capacity_on(const decision *d, const model_serving_fixed *f, int serving,
+                          double limit)
+{
+    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
+    model_serving v;
+    model_llm_serving_at(f, limit, &v);
+    if (target_s > 0 && v.tpot_s > target_s) {
+        /* the time per token rises with the requests in flight: the most within the target */
+        double lo = 0, hi = limit;
+        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
+            double mid = (lo + hi) / 2;
+            model_llm_serving_at(f, mid, &v);
+            if (v.tpot_s <= target_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
+            most = lo;
+        model_llm_serving_at(f, most, &v);
+    }
+    return decide_llm_completed_tokens(d, &v, most) * serving;
+}
+
+double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
+                                   int serving, double limit, double tflops, double mfu,
+                                   double decode_fraction)
+{
+    model_llm_layout l = parallel_of(d, o, tp, pp);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
+    return capacity_on(d, &f, serving, limit);
+}
+
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double limit,
+                              double rate, double mfu, double bw)
 {
     int pp = o->pp > 1 ? o->pp : 1;
-    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
     return decide_llm_arrival_capacity(d, o, o->tp, pp, decide_llm_serving_replicas(d, o->replicas),
                                        limit, rate, mfu, bw);
 }
 
 /* A calibrated band under an arrival rate: both shares / and x ratio (1 + the leave-one-out
  * error), each end's in flight its own; at a share above 1, 1. */
-void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
-                             double bw, double ratio)
+void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, double rate,
+                             double mfu, double bw, double ratio)
 {
     if (!(ratio > 0))
         return;
-    o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu / ratio, bw / ratio);
-    o->throughput_hi = decide_llm_arrival_end(d, o, rate, fmin(mfu * ratio, 1),
+    o->throughput_lo = decide_llm_arrival_end(d, o, limit, rate, mfu / ratio, bw / ratio);
+    o->throughput_hi = decide_llm_arrival_end(d, o, limit, rate, fmin(mfu * ratio, 1),
                                               fmin(bw * ratio, 1));
     gw_buf basis = GW_BUF_INIT;
     buf_printf(&basis, "%s, both shares at those ends and the requests in flight each end's "
@@ -210,19 +251,23 @@ void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, d
 }
 
 /* Under an arrival rate, o's requests in flight at the shares its speed is computed at (the
- * layout's were the KB's assumed ones), and its memory at them. */
-void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
-                                 double bw)
+ * layout's were the KB's assumed ones), its memory at them, and its capacity at them; both
+ * searches on one replica's fixed figures. */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double limit,
+                                   double rate, double mfu, double bw)
 {
     int pp = o->pp > 1 ? o->pp : 1, keeps_up;
-    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
     int serving = decide_llm_serving_replicas(d, o->replicas);
-    o->sequences = decide_llm_inflight(d, o, o->tp, pp, serving, limit, rate, mfu, bw, &keeps_up);
+    model_llm_layout l = parallel_of(d, o, o->tp, pp);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, rate, mfu, bw, &f);
+    o->sequences = inflight_on(d, &f, serving, limit, &keeps_up);
     if (!(o->sequences > 0))
         o->sequences = 1;
     model_llm_setup s = serving_setup(d, o, o->sequences);
     if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, pp, &o->memory, NULL) == GW_OK)
         o->per_card_gb = o->vram_needed_gb = o->memory.total_gb;
+    return capacity_on(d, &f, serving, limit);
 }
 
 /* "; in flight: 2 requests/s x 17 s a request = 34, 11.3 a serving replica (Little's law)", or
@@ -243,34 +288,6 @@ void decide_llm_inflight_words(const decision *d, const decide_option *o,
     buf_printf(how, ", %.3g requests/s x %.3g s a request = %.3g in flight (Little's law), %.3g "
                     "a replica", d->w->serve_arrival_rate, seconds,
                d->w->serve_arrival_rate * seconds, o->sequences);
-}
-
-double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
-                                   int serving, double limit, double tflops, double mfu,
-                                   double decode_fraction)
-{
-    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    model_serving v;
-    model_llm_serving_at(&f, limit, &v);
-    if (target_s > 0 && v.tpot_s > target_s) {
-        /* the time per token rises with the requests in flight: the most within the target */
-        double lo = 0, hi = limit;
-        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
-            double mid = (lo + hi) / 2;
-            model_llm_serving_at(&f, mid, &v);
-            if (v.tpot_s <= target_s)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
-            most = lo;
-        model_llm_serving_at(&f, most, &v);
-    }
-    return decide_llm_completed_tokens(d, &v, most) * serving;
 }
 
 /* Under an arrival rate: l's requests in flight on each serving replica, the fixed point of
