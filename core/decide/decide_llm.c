@@ -392,13 +392,10 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
         }
     decide_llm_parallel_cites(d, o);
     double limit = NAN, capacity = NAN;
-    if (w->serve_arrival_rate > 0) {   /* the load's in flight at these shares, its capacity */
-        limit = decide_llm_inflight_limit(d, o, o->tp, o->pp > 1 ? o->pp : 1, o->replicas);
-        capacity = decide_llm_arrival_inflight(d, o, limit, rate, mfu, bw);
-    }
+    if (w->serve_arrival_rate > 0)   /* the load's in flight at these shares, its capacity */
+        capacity = decide_llm_arrival_inflight(d, o, rate, mfu, bw, &limit);
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
-    int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
     o->floor_ms = (v.floor_s + v.allreduce_s + v.alltoall_s + v.hop_s) * 1e3;
@@ -407,14 +404,12 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
     o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.alltoall_s + v.hop_s) / v.step_s : 1;
     /* The requests keep concurrency / sequences of the serving replicas busy (all of them,
-     * unless there are fewer requests than replicas); redundancy's spares generate nothing. */
-    double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
-                       w->serve_concurrency / o->sequences);
-    if (w->serve_arrival_rate > 0)   /* every serving replica holds its share of the load */
-        busy = decide_llm_serving_replicas(d, o->replicas);
-    o->throughput = v.tokens_per_s * busy;
-    if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
-        o->throughput = capacity;
+     * unless there are fewer requests than replicas; under an arrival rate, each holds its share
+     * of the load and they carry the most within their limits); the spares generate nothing. */
+    int serving = decide_llm_serving_replicas(d, o->replicas);
+    double busy = w->serve_arrival_rate > 0 ? serving
+                                            : fmin(serving, w->serve_concurrency / o->sequences);
+    o->throughput = w->serve_arrival_rate > 0 ? capacity : v.tokens_per_s * busy;
     if (d->speed_figures_only)   /* decide_option_speed_figures: no band, no words */
         return;
     if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
@@ -427,7 +422,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp, o->attention_dp);
-    int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
+    int spares = o->replicas - serving;
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
     /* The step's bytes and FLOPs are the replica's, spread over its tp x pp GPUs. */
@@ -452,7 +447,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                o->ttft_ms,
                v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
                o->tpot_ms);
-    if (other_vendor)
+    if (!decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
 }

@@ -102,10 +102,10 @@ double decide_llm_arrival_end(const decision *d, const decide_option *o, double 
 void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, double rate,
                              double mfu, double bw, double ratio);
 /* Under an arrival rate, o->sequences at shares mfu and bw (the layout's were the KB's assumed
- * ones) within limit (decide_llm_inflight_limit), o's memory per GPU at them; returns its
- * capacity at them (decide_llm_arrival_end's figure). */
-double decide_llm_arrival_inflight(const decision *d, decide_option *o, double limit,
-                                   double rate, double mfu, double bw);
+ * ones) and o's memory per GPU at them; returns its capacity at them (decide_llm_arrival_end's
+ * figure), *limit its decide_llm_inflight_limit. */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate,
+                                   double mfu, double bw, double *limit);
 /* Appends the requests in flight on o (Little's law), or that its limit does not carry the
  * load, at v (o's replica at o->sequences). */
 void decide_llm_inflight_words(const decision *d, const decide_option *o,

@@ -251,12 +251,13 @@ void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, 
 }
 
 /* Under an arrival rate, o's requests in flight at the shares its speed is computed at (the
- * layout's were the KB's assumed ones), its memory at them, and its capacity at them; both
- * searches on one replica's fixed figures. */
-double decide_llm_arrival_inflight(const decision *d, decide_option *o, double limit,
-                                   double rate, double mfu, double bw)
+ * layout's were the KB's assumed ones), its memory and its capacity at them: the limit found
+ * once, both searches on one replica's fixed figures. */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate,
+                                   double mfu, double bw, double *limit_out)
 {
     int pp = o->pp > 1 ? o->pp : 1, keeps_up;
+    double limit = *limit_out = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
     int serving = decide_llm_serving_replicas(d, o->replicas);
     model_llm_layout l = parallel_of(d, o, o->tp, pp);
     model_serving_fixed f;
