@@ -157,7 +157,11 @@ static int carries(const decision *d, const model_serving_fixed *f, double n,
     return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
 }
 
-/* decide_llm_inflight on a replica's fixed figures f. */
+/* Under an arrival rate: the requests in flight on each of `serving` replicas whose fixed
+ * figures are f, the least n with n = (arrival rate / serving) x (time to the first token at n
+ * + output tokens x time per output token at n) (Little's law; both times grow with n), found
+ * by bisection on (0, limit].  *keeps_up 0 where even limit in flight do not carry the load:
+ * then limit is returned. */
 static double inflight_on(const decision *d, const model_serving_fixed *f, int serving,
                           double limit, int *keeps_up)
 {
@@ -179,17 +183,11 @@ static double inflight_on(const decision *d, const model_serving_fixed *f, int s
     return hi;
 }
 
-double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
-                           int serving, double limit, double tflops, double mfu,
-                           double decode_fraction, int *keeps_up)
-{
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    return inflight_on(d, &f, serving, limit, keeps_up);
-}
-
-/* decide_llm_arrival_capacity on a replica's fixed figures f. */
+/* Under an arrival rate, the capacity of `serving` replicas whose fixed figures are f: the most
+ * tokens/s they complete (decide_llm_completed_tokens) at the most requests in flight within
+ * limit and the time-per-token target (all of limit where none is stated or none meets it).
+ * The demand is carried exactly where it is at most this.  At the fixed point itself what they
+ * complete is the demand, which says nothing of the room left. */
 static double capacity_on(const decision *d, const model_serving_fixed *f, int serving,
                           double limit)
 {
@@ -214,22 +212,13 @@ static double capacity_on(const decision *d, const model_serving_fixed *f, int s
     return decide_llm_completed_tokens(d, &v, most) * serving;
 }
 
-double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
-                                   int serving, double limit, double tflops, double mfu,
-                                   double decode_fraction)
-{
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    return capacity_on(d, &f, serving, limit);
-}
-
 double decide_llm_arrival_end(const decision *d, const decide_option *o, double limit,
                               double rate, double mfu, double bw)
 {
-    int pp = o->pp > 1 ? o->pp : 1;
-    return decide_llm_arrival_capacity(d, o, o->tp, pp, decide_llm_serving_replicas(d, o->replicas),
-                                       limit, rate, mfu, bw);
+    model_llm_layout l = parallel_of(d, o, o->tp, o->pp > 1 ? o->pp : 1);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, rate, mfu, bw, &f);
+    return capacity_on(d, &f, decide_llm_serving_replicas(d, o->replicas), limit);
 }
 
 /* A calibrated band under an arrival rate: both shares / and x ratio (1 + the leave-one-out
@@ -292,17 +281,14 @@ void decide_llm_inflight_words(const decision *d, const decide_option *o,
 }
 
 /* Under an arrival rate: l's requests in flight on each serving replica, the fixed point of
- * Little's law at the KB's assumed shares (the layout's speed), or where none lies within what
- * a replica holds (its memory's KV cache, the concurrency's cap), that limit and a shortfall. */
-static void layout_inflight(const decision *d, const decide_option *o, double rate,
-                            decide_llm_layout *l)
+ * Little's law at the KB's assumed shares (f, the layout's fixed figures at them), or where none
+ * lies within what a replica holds (its memory's KV cache, the concurrency's cap), that limit
+ * and a shortfall. */
+static void layout_inflight(const decision *d, const decide_option *o,
+                            const model_serving_fixed *f, decide_llm_layout *l)
 {
-    double limit = decide_llm_inflight_limit(d, o, l->tp, l->pp, l->replicas);
-    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-    double decode = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
-    l->limit = limit;
-    l->sequences = decide_llm_inflight(d, o, l->tp, l->pp, l->serving_replicas, limit, rate, mfu,
-                                       decode, &l->keeps_up);
+    l->limit = decide_llm_inflight_limit(d, o, l->tp, l->pp, l->replicas);
+    l->sequences = inflight_on(d, f, l->serving_replicas, l->limit, &l->keeps_up);
     if (!(l->sequences > 0))
         l->sequences = 1;   /* not even one request fits: the memory check says so */
 }
@@ -335,10 +321,15 @@ static int layout_try(const decision *d, const decide_option *tried, int gpus,
     l->speed_known = rate > 0 && o->gpu->memory_bandwidth_gbs > 0 &&
                      (pp == 1 || l->parallel.network_gbs > 0);
     int arrival = d->w->serve_arrival_rate > 0;
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double decode = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    model_serving_fixed f = {0};   /* both searches' under an arrival rate */
     if (arrival)
         l->sequences = 1;   /* what the memory is checked at without a speed */
-    if (arrival && l->speed_known)
-        layout_inflight(d, o, rate, l);
+    if (arrival && l->speed_known) {
+        serving_fixed(d, o, &l->parallel, rate, mfu, decode, &f);
+        layout_inflight(d, o, &f, l);
+    }
     /* attention data-parallel: every GPU at least one sequence of its own, else it idles */
     if (attention_dp && l->sequences < tp)
         return 0;
@@ -351,15 +342,12 @@ static int layout_try(const decision *d, const decide_option *tried, int gpus,
     if (!l->fits || !l->speed_known)
         return 1;
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l->parallel, rate,
-                      o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
-                      d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
+                      o->gpu->memory_bandwidth_gbs, mfu, decode, &l->serving);
     if (arrival) {
         /* Every serving replica holds its share of the load; their capacity is the most load
          * they carry within the limit and the time-per-token target: below the demand where
          * they cannot keep up (a shortfall above 1). */
-        l->tokens_per_s = decide_llm_arrival_capacity(
-            d, o, tp, pp, l->serving_replicas, l->limit, rate, d->facts[KB_ASSUMED_LLM_MFU].value,
-            d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value);
+        l->tokens_per_s = capacity_on(d, &f, l->serving_replicas, l->limit);
         l->shortfall = shortfall_of(d->w, l);
         return 1;
     }
