@@ -438,9 +438,9 @@ static int could_win(const decision *d, const decide_option *o)
         o->hours_needed > o->hours_available || !isnan(o->capacity) ||
         !(workload_is_job(d->w) || isnan(o->hours_needed)))
         return 0;
-    char *missed = decide_llm_target_missed(d, o);
-    if (!missed)
-        missed = decide_demand_short(d, o);
+    if (decide_llm_target_is_missed(d, o))
+        return 0;
+    char *missed = decide_demand_short(d, o);
     free(missed);
     return !missed;
 }

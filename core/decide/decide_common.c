@@ -49,6 +49,8 @@ int decide_fact_cite(decision *d, kb_assumed fact)
 
 void decide_option_cite(decision *d, decide_option *o, const char *source)
 {
+    if (d->option_cites_dropped)
+        return;
     int n = decide_cite(d, source);
     if (!n)
         return;

@@ -135,6 +135,8 @@ struct decision {
                                   * own speed under an arrival rate); 0: none */
     int speed_figures_only;      /* decide_option_speed_figures at work: a language model's speed
                                   * without its band and sentence (decide_llm.c) */
+    int option_cites_dropped;    /* a what-if's speed again, whose citations are dropped after:
+                                  * decide_option_cite looks none up */
     int llm_cite;                /* citation of the catalog model's source; 0 none */
     struct decide_llm_rows *llm_rows;   /* the measured LLM rows and the workload's calibration
                                          * (decide_llm_accuracy.c); NULL: not a language model */

@@ -18,6 +18,31 @@
 /* Production keeps to options with at least this many serving replicas, so that one can fail. */
 #define PRODUCTION_MIN_REPLICAS 2
 
+/* What decide_demand_serve says of o's capacity and what it is costed for. */
+static void serve_words(const decision *d, const decide_option *o, gw_buf *how)
+{
+    const workload *w = d->w;
+    double demand = w->target_tokens_per_s, share = w->serve_utilisation;
+    if (!isnan(share)) {
+        buf_puts(how, "; it can generate up to ");
+        view_format_number(how, o->capacity, 0);
+        buf_printf(how, " tokens/s and is busy %g%% of the time (inference.utilisation): costed "
+                        "for the ", share * 100);
+        view_format_number(how, o->throughput, 0);
+        buf_puts(how, " it serves");
+        return;
+    }
+    buf_puts(how, "; it can generate up to ");
+    view_format_number(how, o->capacity, 0);
+    buf_puts(how, w->serve_arrival_rate > 0 ? " tokens/s within its targets and is costed for "
+                                              "the "
+                                            : " tokens/s at this concurrency and is costed for the ");
+    view_format_number(how, demand, 0);
+    buf_puts(how, isnan(w->serve_requests_per_s) ? " demanded (inference.tokens_per_s)"
+                                                 : " demanded (inference.requests_per_s x "
+                                                   "output_tokens)");
+}
+
 void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
 {
     const workload *w = d->w;
@@ -31,28 +56,15 @@ void decide_demand_serve(const decision *d, decide_option *o, gw_buf *how)
         o->throughput = o->capacity * share;
         o->throughput_lo = o->capacity_lo * share;
         o->throughput_hi = o->capacity_hi * share;
-        buf_puts(how, "; it can generate up to ");
-        view_format_number(how, o->capacity, 0);
-        buf_printf(how, " tokens/s and is busy %g%% of the time (inference.utilisation): costed "
-                        "for the ", share * 100);
-        view_format_number(how, o->throughput, 0);
-        buf_puts(how, " it serves");
+    } else if (!isnan(demand) && o->capacity >= demand) {
+        /* Costed for the demand; the low end stays the capacity's where that falls short. */
+        o->throughput_lo = fmin(o->capacity_lo, demand);
+        o->throughput = o->throughput_hi = demand;
+    } else {
         return;
     }
-    if (isnan(demand) || !(o->capacity >= demand))
-        return;
-    /* Costed for the demand; the low end stays the capacity's where that falls short of it. */
-    o->throughput_lo = fmin(o->capacity_lo, demand);
-    o->throughput = o->throughput_hi = demand;
-    buf_puts(how, "; it can generate up to ");
-    view_format_number(how, o->capacity, 0);
-    buf_puts(how, w->serve_arrival_rate > 0 ? " tokens/s within its targets and is costed for "
-                                              "the "
-                                            : " tokens/s at this concurrency and is costed for the ");
-    view_format_number(how, demand, 0);
-    buf_puts(how, isnan(w->serve_requests_per_s) ? " demanded (inference.tokens_per_s)"
-                                                 : " demanded (inference.requests_per_s x "
-                                                   "output_tokens)");
+    if (!d->speed_figures_only)   /* decide_option_speed_figures: no words */
+        serve_words(d, o, how);
 }
 
 double decide_demand_served(const decision *d, double capacity)

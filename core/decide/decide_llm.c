@@ -340,7 +340,7 @@ static void train_speed(decision *d, decide_option *o, gw_buf *how)
 /* A modelled serving speed's band: the model again at the low and at the high ends of the
  * published ranges of both shares it assumes (LLM_MFU_*, LLM_DECODE_BANDWIDTH_*, each widened
  * to hold the KB's figure), busy replicas each. */
-static void serve_band(decision *d, decide_option *o, double rate, double busy)
+static void serve_band(decision *d, decide_option *o, double limit, double rate, double busy)
 {
     double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
     double bw = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
@@ -352,8 +352,8 @@ static void serve_band(decision *d, decide_option *o, double rate, double busy)
     o->throughput_lo = low.tokens_per_s * busy;
     o->throughput_hi = high.tokens_per_s * busy;
     if (d->w->serve_arrival_rate > 0) {   /* each end's own in flight */
-        o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu_lo, bw_lo);
-        o->throughput_hi = decide_llm_arrival_end(d, o, rate, mfu_hi, bw_hi);
+        o->throughput_lo = decide_llm_arrival_end(d, o, limit, rate, mfu_lo, bw_lo);
+        o->throughput_hi = decide_llm_arrival_end(d, o, limit, rate, mfu_hi, bw_hi);
     }
     static const char *const sources[] = {LLM_DECODE_BANDWIDTH_SOURCES};
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
@@ -391,11 +391,11 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
             decide_option_cite(d, o, d->facts[fact].source);
         }
     decide_llm_parallel_cites(d, o);
-    if (d->w->serve_arrival_rate > 0)   /* the load's in flight at these shares */
-        decide_llm_arrival_inflight(d, o, rate, mfu, bw);
+    double limit = NAN, capacity = NAN;
+    if (w->serve_arrival_rate > 0)   /* the load's in flight at these shares, its capacity */
+        capacity = decide_llm_arrival_inflight(d, o, rate, mfu, bw, &limit);
     model_serving v;
     decide_llm_serving_of(d, o, rate, mfu, bw, &v);
-    int other_vendor = !decide_str_eq(o->gpu->vendor, "NVIDIA");
     o->tpot_ms = v.tpot_s * 1e3;
     o->step_ms = v.step_s * 1e3;
     o->floor_ms = (v.floor_s + v.allreduce_s + v.alltoall_s + v.hop_s) * 1e3;
@@ -404,26 +404,25 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
     /* The share of a decode step its GPUs spend on the model, not on exchanging. */
     o->efficiency = v.step_s > 0 ? 1 - (v.allreduce_s + v.alltoall_s + v.hop_s) / v.step_s : 1;
     /* The requests keep concurrency / sequences of the serving replicas busy (all of them,
-     * unless there are fewer requests than replicas); redundancy's spares generate nothing. */
-    double busy = fmin(decide_llm_serving_replicas(d, o->replicas),
-                       w->serve_concurrency / o->sequences);
-    if (w->serve_arrival_rate > 0)   /* every serving replica holds its share of the load */
-        busy = decide_llm_serving_replicas(d, o->replicas);
-    o->throughput = v.tokens_per_s * busy;
-    if (w->serve_arrival_rate > 0)   /* the most load it carries within its limits */
-        o->throughput = decide_llm_arrival_end(d, o, rate, mfu, bw);
+     * unless there are fewer requests than replicas; under an arrival rate, each holds its share
+     * of the load and they carry the most within their limits); the spares generate nothing. */
+    int serving = decide_llm_serving_replicas(d, o->replicas);
+    double busy = w->serve_arrival_rate > 0 ? serving
+                                            : fmin(serving, w->serve_concurrency / o->sequences);
+    o->throughput = w->serve_arrival_rate > 0 ? capacity : v.tokens_per_s * busy;
     if (d->speed_figures_only)   /* decide_option_speed_figures: no band, no words */
         return;
     if (decide_llm_serving_band(d, o)) {   /* calibrated: its leave-one-out band */
         if (w->serve_arrival_rate > 0)   /* both shares x or / (1 + e), re-solved */
-            decide_llm_arrival_band(d, o, rate, mfu, bw, o->throughput / o->throughput_lo);
+            decide_llm_arrival_band(d, o, limit, rate, mfu, bw,
+                                    o->throughput / o->throughput_lo);
     } else {
-        serve_band(d, o, rate, busy);
+        serve_band(d, o, limit, rate, busy);
     }
     precision_words(d, o, how);
     buf_puts(how, "a stated model: ");
     decide_llm_layout_words(how, o->count, o->replicas, o->tp, o->pp, o->attention_dp);
-    int spares = o->replicas - decide_llm_serving_replicas(d, o->replicas);
+    int spares = o->replicas - serving;
     if (spares > 0)   /* the figures that follow are the serving replicas' */
         buf_printf(how, ", %d spare (redundancy)", spares);
     /* The step's bytes and FLOPs are the replica's, spread over its tp x pp GPUs. */
@@ -448,7 +447,7 @@ static void serve_speed(decision *d, decide_option *o, gw_buf *how)
                o->ttft_ms,
                v.prefill_flops > 0 ? v.prefill_attention_flops / v.prefill_flops * 100 : 0,
                o->tpot_ms);
-    if (other_vendor)
+    if (!decide_str_eq(o->gpu->vendor, "NVIDIA"))
         buf_printf(how, " (the shares are those of NVIDIA's serving stacks: %s's may reach "
                         "less)", o->gpu->vendor ? o->gpu->vendor : "another vendor");
 }
@@ -538,53 +537,6 @@ void decide_llm_speed(decision *d, decide_option *o, gw_buf *how)
     if (d->llm_setup.task == MODEL_INFERENCE && !isnan(o->throughput))
         decide_demand_serve(d, o, how);   /* decide_demand.c */
     decide_option_cite(d, o, o->gpu->source);
-}
-
-/* ---- targets ---- */
-
-char *decide_llm_target_missed(const decision *d, const decide_option *o)
-{
-    const workload *w = d->w;
-    gw_buf b = GW_BUF_INIT;
-    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
-        return NULL;
-    /* Under an arrival rate, what its serving replicas complete at o->sequences in flight
-     * (Little's law): short of the demand, with a capacity short of it too (a what-if scales
-     * the time per token, not the requests in flight), no count it admits keeps up. */
-    double completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) *
-                       w->serve_output / ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
-    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
-        completed < w->target_tokens_per_s * (1 - 1e-9))
-        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
-                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
-                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
-                   o->sequences, completed, w->target_tokens_per_s);
-    else if (o->tpot_ms > w->target_tpot_ms)
-        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
-                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
-    else if (o->ttft_ms > w->target_ttft_ms)
-        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
-                   w->target_ttft_ms);
-    else if (o->capacity < w->target_tokens_per_s)
-        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
-                   w->target_tokens_per_s);
-    else
-        return NULL;
-    if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
-        int serving = decide_llm_serving_replicas(d, o->replicas);
-        buf_puts(&b, " (its best layout: ");
-        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
-                                o->attention_dp);
-        if (serving < o->replicas)   /* the figures are the serving replicas' */
-            buf_printf(&b, ", %d spare", o->replicas - serving);
-        /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
-         * smaller KV cache than one option's single replica of them all */
-        buf_printf(&b, "; %.0f sequence%s a replica, %.1f GB per GPU of %.1f)", o->sequences,
-                   o->sequences == 1 ? "" : "s", o->per_card_gb, decide_option_memory_gb(o));
-    }
-    if (!decide_str_eq(o->run_precision, w->precision))
-        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
-    return buf_detach(&b);
 }
 
 /* ---- what the report says of a language model ---- */

@@ -17,6 +17,8 @@ int decide_llm_setup(decision *d, gw_error *err);
 void decide_llm_fit(decision *d, decide_option *o);
 void decide_llm_speed(decision *d, decide_option *o, gw_buf *how);
 char *decide_llm_target_missed(const decision *d, const decide_option *o);
+/* Whether o misses a serving target: decide_llm_target_missed without its words. */
+int decide_llm_target_is_missed(const decision *d, const decide_option *o);
 double decide_llm_tokens_per_step(const workload *w);
 /* The dense tensor rate g computes a precision at, training or serving: its own, or where g lacks
  * it the next it has (d's precision support rows); training at FP8 or FP4, BF16's rate x the
@@ -70,39 +72,28 @@ int decide_llm_serving_replicas(const decision *d, int replicas);
  * fewer (fractional: an average). */
 double decide_llm_inflight_limit(const decision *d, const decide_option *o, int tp, int pp,
                                  int replicas);
-/* Under an arrival rate: the requests in flight on each of `serving` replicas of o laid out
- * tp x pp, the least n with n = (arrival rate / serving) x (time to the first token at n +
- * output tokens x time per output token at n) (Little's law; both times grow with n), found by
- * bisection on (0, limit] at tflops x mfu and the bandwidth x decode_fraction.  *keeps_up 0
- * where even limit in flight do not carry the load: then limit is returned. */
-double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
-                           int serving, double limit, double tflops, double mfu,
-                           double decode_fraction, int *keeps_up);
-/* Under an arrival rate, the capacity of `serving` replicas of o laid out tp x pp: the most
- * tokens/s they complete (decide_llm_completed_tokens) at the most requests in flight within
- * limit and the time-per-token target (all of limit where none is stated or none meets it).
- * The demand is carried exactly where it is at most this.  At the fixed point itself what they
- * complete is the demand, which says nothing of the room left. */
-double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
-                                   int serving, double limit, double tflops, double mfu,
-                                   double decode_fraction);
 /* Seconds a request spends in flight on v: its prompt + output tokens x time per token. */
 double decide_llm_request_seconds(const decision *d, const model_serving *v);
 /* Tokens a second a replica of v completes with n requests in flight: n x output tokens / a
  * request's seconds (Little's law). */
 double decide_llm_completed_tokens(const decision *d, const model_serving *v, double n);
-/* Under an arrival rate, o's capacity (decide_llm_arrival_capacity) at shares mfu and bw (rate
- * the tensor rate). */
-double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
-                              double mfu, double bw);
+/* Under an arrival rate, the capacity of o's serving replicas at shares mfu and bw (rate the
+ * tensor rate): the most tokens/s they complete (decide_llm_completed_tokens) at the most
+ * requests in flight within limit (its decide_llm_inflight_limit) and the time-per-token target
+ * (all of limit where none is stated or none meets it).  The demand is carried exactly where it
+ * is at most this; at the fixed point itself what they complete is the demand, which says
+ * nothing of the room left. */
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double limit,
+                              double rate, double mfu, double bw);
 /* Under an arrival rate, o's band (a calibrated one's ratio, 1 + its error) re-solved at both
  * shares / and x ratio, said after its basis. */
-void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
-                             double bw, double ratio);
+void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, double rate,
+                             double mfu, double bw, double ratio);
 /* Under an arrival rate, o->sequences at shares mfu and bw (the layout's were the KB's assumed
- * ones), and o's memory per GPU at them. */
-void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
-                                 double bw);
+ * ones) and o's memory per GPU at them; returns its capacity at them (decide_llm_arrival_end's
+ * figure), *limit its decide_llm_inflight_limit. */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate,
+                                   double mfu, double bw, double *limit);
 /* Appends the requests in flight on o (Little's law), or that its limit does not carry the
  * load, at v (o's replica at o->sequences). */
 void decide_llm_inflight_words(const decision *d, const decide_option *o,

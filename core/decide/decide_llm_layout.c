@@ -1,8 +1,8 @@
 /* decide_llm_layout.c — how a serving option's GPUs are laid out for a language model: the
  * tensor-parallel widths, pipeline stages and replicas tried, each one's memory per GPU and speed
  * (model_llm_serving), the requests in flight an arrival rate keeps on each (Little's law's fixed
- * point), and the choice among them against the workload's targets; and what a training layout
- * costs, a workload's or a measured row's stated one. */
+ * point), the choice among them against the workload's targets and the target an option still
+ * misses; and what a training layout costs, a workload's or a measured row's stated one. */
 #include "decide_llm.h"
 #include "decide_demand.h"
 #include "decide_speed.h"
@@ -157,15 +157,16 @@ static int carries(const decision *d, const model_serving_fixed *f, double n,
     return per_replica * decide_llm_request_seconds(d, &v) <= n * (1 - INFLIGHT_MARGIN);
 }
 
-double decide_llm_inflight(const decision *d, const decide_option *o, int tp, int pp,
-                           int serving, double limit, double tflops, double mfu,
-                           double decode_fraction, int *keeps_up)
+/* Under an arrival rate: the requests in flight on each of `serving` replicas whose fixed
+ * figures are f, the least n with n = (arrival rate / serving) x (time to the first token at n
+ * + output tokens x time per output token at n) (Little's law; both times grow with n), found
+ * by bisection on (0, limit].  *keeps_up 0 where even limit in flight do not carry the load:
+ * then limit is returned. */
+static double inflight_on(const decision *d, const model_serving_fixed *f, int serving,
+                          double limit, int *keeps_up)
 {
     double per_replica = d->w->serve_arrival_rate / serving;   /* requests a second */
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    *keeps_up = limit > 0 && carries(d, &f, limit, per_replica);
+    *keeps_up = limit > 0 && carries(d, f, limit, per_replica);
     if (!*keeps_up)
         return limit;
     /* Bisection: 0 in flight carry nothing (a request takes a prompt's time at least), the limit
@@ -174,7 +175,7 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     double lo = 0, hi = limit;
     while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
         double mid = (lo + hi) / 2;
-        if (carries(d, &f, mid, per_replica))
+        if (carries(d, f, mid, per_replica))
             hi = mid;
         else
             lo = mid;
@@ -182,24 +183,53 @@ double decide_llm_inflight(const decision *d, const decide_option *o, int tp, in
     return hi;
 }
 
-double decide_llm_arrival_end(const decision *d, const decide_option *o, double rate,
-                              double mfu, double bw)
+/* Under an arrival rate, the capacity of `serving` replicas whose fixed figures are f: the most
+ * tokens/s they complete (decide_llm_completed_tokens) at the most requests in flight within
+ * limit and the time-per-token target (all of limit where none is stated or none meets it).
+ * The demand is carried exactly where it is at most this.  At the fixed point itself what they
+ * complete is the demand, which says nothing of the room left. */
+static double capacity_on(const decision *d, const model_serving_fixed *f, int serving,
+                          double limit)
 {
-    int pp = o->pp > 1 ? o->pp : 1;
-    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
-    return decide_llm_arrival_capacity(d, o, o->tp, pp, decide_llm_serving_replicas(d, o->replicas),
-                                       limit, rate, mfu, bw);
+    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
+    model_serving v;
+    model_llm_serving_at(f, limit, &v);
+    if (target_s > 0 && v.tpot_s > target_s) {
+        /* the time per token rises with the requests in flight: the most within the target */
+        double lo = 0, hi = limit;
+        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
+            double mid = (lo + hi) / 2;
+            model_llm_serving_at(f, mid, &v);
+            if (v.tpot_s <= target_s)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
+            most = lo;
+        model_llm_serving_at(f, most, &v);
+    }
+    return decide_llm_completed_tokens(d, &v, most) * serving;
+}
+
+double decide_llm_arrival_end(const decision *d, const decide_option *o, double limit,
+                              double rate, double mfu, double bw)
+{
+    model_llm_layout l = parallel_of(d, o, o->tp, o->pp > 1 ? o->pp : 1);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, rate, mfu, bw, &f);
+    return capacity_on(d, &f, decide_llm_serving_replicas(d, o->replicas), limit);
 }
 
 /* A calibrated band under an arrival rate: both shares / and x ratio (1 + the leave-one-out
  * error), each end's in flight its own; at a share above 1, 1. */
-void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, double mfu,
-                             double bw, double ratio)
+void decide_llm_arrival_band(const decision *d, decide_option *o, double limit, double rate,
+                             double mfu, double bw, double ratio)
 {
     if (!(ratio > 0))
         return;
-    o->throughput_lo = decide_llm_arrival_end(d, o, rate, mfu / ratio, bw / ratio);
-    o->throughput_hi = decide_llm_arrival_end(d, o, rate, fmin(mfu * ratio, 1),
+    o->throughput_lo = decide_llm_arrival_end(d, o, limit, rate, mfu / ratio, bw / ratio);
+    o->throughput_hi = decide_llm_arrival_end(d, o, limit, rate, fmin(mfu * ratio, 1),
                                               fmin(bw * ratio, 1));
     gw_buf basis = GW_BUF_INIT;
     buf_printf(&basis, "%s, both shares at those ends and the requests in flight each end's "
@@ -210,19 +240,24 @@ void decide_llm_arrival_band(const decision *d, decide_option *o, double rate, d
 }
 
 /* Under an arrival rate, o's requests in flight at the shares its speed is computed at (the
- * layout's were the KB's assumed ones), and its memory at them. */
-void decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate, double mfu,
-                                 double bw)
+ * layout's were the KB's assumed ones), its memory and its capacity at them: the limit found
+ * once, both searches on one replica's fixed figures. */
+double decide_llm_arrival_inflight(const decision *d, decide_option *o, double rate,
+                                   double mfu, double bw, double *limit_out)
 {
     int pp = o->pp > 1 ? o->pp : 1, keeps_up;
-    double limit = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
+    double limit = *limit_out = decide_llm_inflight_limit(d, o, o->tp, pp, o->replicas);
     int serving = decide_llm_serving_replicas(d, o->replicas);
-    o->sequences = decide_llm_inflight(d, o, o->tp, pp, serving, limit, rate, mfu, bw, &keeps_up);
+    model_llm_layout l = parallel_of(d, o, o->tp, pp);
+    model_serving_fixed f;
+    serving_fixed(d, o, &l, rate, mfu, bw, &f);
+    o->sequences = inflight_on(d, &f, serving, limit, &keeps_up);
     if (!(o->sequences > 0))
         o->sequences = 1;
     model_llm_setup s = serving_setup(d, o, o->sequences);
     if (model_llm_memory(&d->llm, &s, o->replicas, o->tp, pp, &o->memory, NULL) == GW_OK)
         o->per_card_gb = o->vram_needed_gb = o->memory.total_gb;
+    return capacity_on(d, &f, serving, limit);
 }
 
 /* "; in flight: 2 requests/s x 17 s a request = 34, 11.3 a serving replica (Little's law)", or
@@ -245,46 +280,15 @@ void decide_llm_inflight_words(const decision *d, const decide_option *o,
                d->w->serve_arrival_rate * seconds, o->sequences);
 }
 
-double decide_llm_arrival_capacity(const decision *d, const decide_option *o, int tp, int pp,
-                                   int serving, double limit, double tflops, double mfu,
-                                   double decode_fraction)
-{
-    double target_s = d->w->target_tpot_ms / 1e3, most = limit;
-    model_llm_layout l = parallel_of(d, o, tp, pp);
-    model_serving_fixed f;
-    serving_fixed(d, o, &l, tflops, mfu, decode_fraction, &f);
-    model_serving v;
-    model_llm_serving_at(&f, limit, &v);
-    if (target_s > 0 && v.tpot_s > target_s) {
-        /* the time per token rises with the requests in flight: the most within the target */
-        double lo = 0, hi = limit;
-        while (hi - lo > INFLIGHT_TOLERANCE * fmax(hi, 1)) {
-            double mid = (lo + hi) / 2;
-            model_llm_serving_at(&f, mid, &v);
-            if (v.tpot_s <= target_s)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        if (lo > 0)   /* else none meets it: the time per token says so, at the limit */
-            most = lo;
-        model_llm_serving_at(&f, most, &v);
-    }
-    return decide_llm_completed_tokens(d, &v, most) * serving;
-}
-
 /* Under an arrival rate: l's requests in flight on each serving replica, the fixed point of
- * Little's law at the KB's assumed shares (the layout's speed), or where none lies within what
- * a replica holds (its memory's KV cache, the concurrency's cap), that limit and a shortfall. */
-static void layout_inflight(const decision *d, const decide_option *o, double rate,
-                            decide_llm_layout *l)
+ * Little's law at the KB's assumed shares (f, the layout's fixed figures at them), or where none
+ * lies within what a replica holds (its memory's KV cache, the concurrency's cap), that limit
+ * and a shortfall. */
+static void layout_inflight(const decision *d, const decide_option *o,
+                            const model_serving_fixed *f, decide_llm_layout *l)
 {
-    double limit = decide_llm_inflight_limit(d, o, l->tp, l->pp, l->replicas);
-    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
-    double decode = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
-    l->limit = limit;
-    l->sequences = decide_llm_inflight(d, o, l->tp, l->pp, l->serving_replicas, limit, rate, mfu,
-                                       decode, &l->keeps_up);
+    l->limit = decide_llm_inflight_limit(d, o, l->tp, l->pp, l->replicas);
+    l->sequences = inflight_on(d, f, l->serving_replicas, l->limit, &l->keeps_up);
     if (!(l->sequences > 0))
         l->sequences = 1;   /* not even one request fits: the memory check says so */
 }
@@ -317,10 +321,15 @@ static int layout_try(const decision *d, const decide_option *tried, int gpus,
     l->speed_known = rate > 0 && o->gpu->memory_bandwidth_gbs > 0 &&
                      (pp == 1 || l->parallel.network_gbs > 0);
     int arrival = d->w->serve_arrival_rate > 0;
+    double mfu = d->facts[KB_ASSUMED_LLM_MFU].value;
+    double decode = d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value;
+    model_serving_fixed f = {0};   /* both searches' under an arrival rate */
     if (arrival)
         l->sequences = 1;   /* what the memory is checked at without a speed */
-    if (arrival && l->speed_known)
-        layout_inflight(d, o, rate, l);
+    if (arrival && l->speed_known) {
+        serving_fixed(d, o, &l->parallel, rate, mfu, decode, &f);
+        layout_inflight(d, o, &f, l);
+    }
     /* attention data-parallel: every GPU at least one sequence of its own, else it idles */
     if (attention_dp && l->sequences < tp)
         return 0;
@@ -333,15 +342,12 @@ static int layout_try(const decision *d, const decide_option *tried, int gpus,
     if (!l->fits || !l->speed_known)
         return 1;
     model_llm_serving(&d->llm, &s, d->w->serve_context, d->w->serve_output, &l->parallel, rate,
-                      o->gpu->memory_bandwidth_gbs, d->facts[KB_ASSUMED_LLM_MFU].value,
-                      d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value, &l->serving);
+                      o->gpu->memory_bandwidth_gbs, mfu, decode, &l->serving);
     if (arrival) {
         /* Every serving replica holds its share of the load; their capacity is the most load
          * they carry within the limit and the time-per-token target: below the demand where
          * they cannot keep up (a shortfall above 1). */
-        l->tokens_per_s = decide_llm_arrival_capacity(
-            d, o, tp, pp, l->serving_replicas, l->limit, rate, d->facts[KB_ASSUMED_LLM_MFU].value,
-            d->facts[KB_ASSUMED_DECODE_BANDWIDTH].value);
+        l->tokens_per_s = capacity_on(d, &f, l->serving_replicas, l->limit);
         l->shortfall = shortfall_of(d->w, l);
         return 1;
     }
@@ -421,6 +427,75 @@ int decide_llm_layout_best(const decision *d, const decide_option *o, int gpus,
     if (!found && tried)
         *out = smallest;
     return found;
+}
+
+/* ---- the serving targets ---- */
+
+/* Which of the workload's serving targets o misses (its MISSES_*), 0 none; *completed, what its
+ * serving replicas complete under an arrival rate at o->sequences in flight (Little's law). */
+enum { MISSES_ARRIVAL = 1, MISSES_TPOT, MISSES_TTFT, MISSES_TOKENS };
+static int target_miss(const decision *d, const decide_option *o, double *completed)
+{
+    const workload *w = d->w;
+    if (d->llm_setup.task != MODEL_INFERENCE || isnan(o->throughput))
+        return 0;
+    /* Short of the demand, with a capacity short of it too (a what-if scales the time per
+     * token, not the requests in flight), no count it admits keeps up. */
+    *completed = o->sequences * decide_llm_serving_replicas(d, o->replicas) * w->serve_output /
+                 ((o->ttft_ms + w->serve_output * o->tpot_ms) / 1e3);
+    if (w->serve_arrival_rate > 0 && o->capacity < w->target_tokens_per_s &&
+        *completed < w->target_tokens_per_s * (1 - 1e-9))
+        return MISSES_ARRIVAL;
+    if (o->tpot_ms > w->target_tpot_ms)
+        return MISSES_TPOT;
+    if (o->ttft_ms > w->target_ttft_ms)
+        return MISSES_TTFT;
+    return o->capacity < w->target_tokens_per_s ? MISSES_TOKENS : 0;
+}
+
+int decide_llm_target_is_missed(const decision *d, const decide_option *o)
+{
+    double completed;
+    return target_miss(d, o, &completed) != 0;
+}
+
+char *decide_llm_target_missed(const decision *d, const decide_option *o)
+{
+    const workload *w = d->w;
+    double completed;
+    int miss = target_miss(d, o, &completed);
+    gw_buf b = GW_BUF_INIT;
+    if (miss == MISSES_ARRIVAL)
+        buf_printf(&b, "it cannot keep up with %.3g requests/s: at the most a replica admits in "
+                       "flight (%.3g, its memory's KV cache or inference.concurrency) it "
+                       "completes %.0f tokens/s in all, short of the %g", w->serve_arrival_rate,
+                   o->sequences, completed, w->target_tokens_per_s);
+    else if (miss == MISSES_TPOT)
+        buf_printf(&b, "%.1f ms per output token at %.0f sequences a replica; the target is "
+                       "%g ms", o->tpot_ms, o->sequences, w->target_tpot_ms);
+    else if (miss == MISSES_TTFT)
+        buf_printf(&b, "%.0f ms to the first token; the target is %g ms", o->ttft_ms,
+                   w->target_ttft_ms);
+    else if (miss == MISSES_TOKENS)
+        buf_printf(&b, "%.0f tokens/s in all; the target is %g", o->capacity,
+                   w->target_tokens_per_s);
+    else
+        return NULL;
+    if (o->count > 1 && o->replicas > 0) {   /* the best of the layouts searched missed it */
+        int serving = decide_llm_serving_replicas(d, o->replicas);
+        buf_puts(&b, " (its best layout: ");
+        decide_llm_layout_words(&b, o->count, o->replicas, o->tp, o->pp > 1 ? o->pp : 1,
+                                o->attention_dp);
+        if (serving < o->replicas)   /* the figures are the serving replicas' */
+            buf_printf(&b, ", %d spare", o->replicas - serving);
+        /* memory per GPU at the layout's own sequences: a replica of fewer requests holds a
+         * smaller KV cache than one option's single replica of them all */
+        buf_printf(&b, "; %.0f sequence%s a replica, %.1f GB per GPU of %.1f)", o->sequences,
+                   o->sequences == 1 ? "" : "s", o->per_card_gb, decide_option_memory_gb(o));
+    }
+    if (!decide_str_eq(o->run_precision, w->precision))
+        buf_printf(&b, " (at %s: the GPU has no %s)", o->run_precision, w->precision);
+    return buf_detach(&b);
 }
 
 void decide_llm_layout_words(gw_buf *b, int gpus, int replicas, int tp, int pp,

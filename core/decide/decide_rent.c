@@ -851,19 +851,14 @@ void decide_rent_free(decision *d)
     d->from_rows_gpu = NULL;
 }
 
-/* Whether evaluated option o serves the demand: it fits, has a speed, meets the serving
- * targets (tokens/s, time per token and to the first) and has the replicas redundancy's spares
- * and production need. */
+/* Whether o serves the demand: it fits, meets the serving targets, has the replicas it needs. */
 static int serves_demand(const decision *d, const decide_option *o)
 {
-    if (!o->fits || isnan(o->throughput))
+    if (!o->fits || isnan(o->throughput) || decide_llm_target_is_missed(d, o))
         return 0;
-    char *missed = decide_llm_target_missed(d, o);
-    if (!missed)
-        missed = decide_demand_short(d, o);
-    int serves = !missed;
+    char *missed = decide_demand_short(d, o);
     free(missed);
-    return serves;
+    return !missed;
 }
 
 /* The most instances of f its every-workload options tried (1, 2, 3, 4), 0 where one of them
@@ -876,16 +871,15 @@ static int instances_tried_short(const decision *d, const rent_offer *f, gw_buf 
         const decide_option *o = decide_option_find(d, buf_cstr(id));
         if (o && serves_demand(d, o))
             return 0;
-        if (o)
-            most = n;
+        most = o ? n : most;
     }
     return most;
 }
 
 /* Offer f rented as more instances than it was tried at (from), one more at a time up to
- * instances_cap, until one serves the demand: that one is kept (evaluated), those that fall
- * short are not (the most tried already says what falls short).  It stops where more replicas
- * cannot help: each serving replica holds one request, or the speed is unknown. */
+ * instances_cap, until one serves the demand: that one is kept (evaluated), those short are not
+ * (the most tried says what falls short); none past where more replicas cannot help: each
+ * serving replica holds one request, or the speed is unknown. */
 static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw_error *err)
 {
     int cap = instances_cap(f->count), n;
@@ -898,9 +892,15 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
             return rc;
         decide_option *o = &d->options[d->n_options - 1];
         decide_option_fit(d, o);
-        decide_option_speed(d, o);
-        decide_option_cost(d, o);
-        if (serves_demand(d, o)) {
+        size_t n_cites = o->n_cites;
+        decide_option_speed_figures(d, o);   /* whether it serves: the figures alone */
+        if (serves_demand(d, o)) {   /* kept: its speed again with its words, band, citations */
+            o->n_cites = n_cites;
+            free(o->throughput_how);
+            free(o->throughput_band_basis);
+            o->throughput_band_basis = NULL;
+            decide_option_speed(d, o);
+            decide_option_cost(d, o);
             decide_trace(d, "%s: sized to the demand (%d to %d instances of %d GPU%s fell short)",
                          o->id, from, n - 1, f->count, f->count == 1 ? "" : "s");
             return GW_OK;

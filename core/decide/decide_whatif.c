@@ -435,18 +435,16 @@ static void speed_again(decision *d, const decide_option *o, decide_option *at)
     *at = *o;
     at->throughput_how = NULL;         /* the speed stage writes both sentences anew */
     at->throughput_band_basis = NULL;
-    at->cites = o->n_cites ? gw_xmalloc(o->n_cites * sizeof *at->cites) : NULL;
-    if (o->n_cites)
-        memcpy(at->cites, o->cites, o->n_cites * sizeof *at->cites);
+    at->cites = NULL;   /* the stage cites nothing for it: they would be dropped below */
+    at->n_cites = 0;
     at->measured = 0;
+    d->option_cites_dropped = 1;
     decide_option_speed_figures(d, at);
+    d->option_cites_dropped = 0;
     free(at->throughput_how);
     free(at->throughput_band_basis);
-    free(at->cites);
     at->throughput_how = NULL;
     at->throughput_band_basis = NULL;
-    at->cites = NULL;
-    at->n_cites = 0;
     for (size_t i = n_cites; i < d->n_cites; i++)
         free(d->cite_ids[i]);
     d->n_cites = n_cites;
@@ -514,10 +512,7 @@ static int speed_option_with(const sens *s, const decide_option *o, double facto
     *score = at.per_unit * decide_rules_adjustment(o);
     if (isnan(at.throughput) || at.hours_needed > at.hours_available)
         return OUT_TIME;
-    char *missed = decide_llm_target_missed(d, &at);
-    int misses = missed != NULL;
-    free(missed);
-    if (misses)
+    if (decide_llm_target_is_missed(d, &at))
         return OUT_TARGET;
     /* decide_option_cost set at.committed to the budget's figure at these speeds */
     return isnan(d->w->budget) || at.committed <= d->w->budget * (1 + 1e-9) ? 0 : OUT_BUDGET;
