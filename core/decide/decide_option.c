@@ -88,9 +88,24 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
     }
 }
 
+/* gw_date_days of as_of, the last date asked kept: a walk over offers asks of the same date in
+ * runs, and reading one takes hundreds of instructions. */
+static long date_days(const char *as_of)
+{
+    static char last[16];
+    static long last_days = -1;
+    if (!as_of || strlen(as_of) >= sizeof last)
+        return gw_date_days(as_of);
+    if (strcmp(as_of, last) != 0) {
+        last_days = gw_date_days(as_of);
+        strcpy(last, as_of);
+    }
+    return last_days;
+}
+
 double decide_price_age_days(const char *as_of)
 {
-    long then = gw_date_days(as_of);
+    long then = date_days(as_of);
     return then >= 0 ? (double)(gw_today_days() - then) : NAN;
 }
 

@@ -756,6 +756,7 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
     if (kept->n)
         qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
     gw_buf id = GW_BUF_INIT;
+    decide_ids ids = decide_ids_of(d);
     int rc = GW_OK;
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
@@ -765,10 +766,11 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
             if (count && f->count * n != count)
                 continue;
             rent_offer_id(&id, f, n);
-            if (!decide_has_option(d, buf_cstr(&id)))
+            if (decide_ids_add(&ids, buf_cstr(&id)))
                 rc = add_rent_option(d, f, n, buf_cstr(&id), err);
         }
     }
+    decide_ids_free(&ids);
     buf_free(&id);
     return rc;
 }
