@@ -148,6 +148,10 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
 /* fraction as a slice's share is computed with: units_fraction_exact's reading (0.167 is 1/6),
  * 1 for a figure outside (0, 1]. */
 double decide_fraction_exact(double fraction);
+/* The id of a rental into id (reset first): "rent:SELLER:INSTANCE[ (spot)]:GPUSx GPU"
+ * ("rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090"; instance "-" where none is named). */
+void decide_rent_id(gw_buf *id, const char *seller, const char *instance, int spot, int gpus,
+                    const char *gpu);
 /* o's GPUs in words before a card's name: "4x ", or for a slice "1/6 × " ("2 × 1/6 × " for
  * two); times is the sign between a slice's figures ("×", or "x" where text is aligned by
  * bytes). */

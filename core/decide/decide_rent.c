@@ -152,9 +152,7 @@ static int cmp_rent_offer_kb_order(const void *a, const void *b)
 static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
 {
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
-    buf_reset(id);
-    buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
-               f->count * instances, f->g->id);
+    decide_rent_id(id, f->seller, instance, f->spot, f->count * instances, f->g->id);
 }
 
 /* Whether offers of each set of regions met are in the workload's region
@@ -690,9 +688,8 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     o->network_gbps = instances > 1 ? f->terms->network_gbps : NAN;
     o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
     gw_buf shown = GW_BUF_INIT;
-    if (instance || f->spot)
-        buf_printf(&shown, "%s%s%s", instance ? instance : "", instance && f->spot ? " " : "",
-                   f->spot ? "(spot)" : "");
+    buf_puts(&shown, instance ? instance : "");
+    buf_puts(&shown, !f->spot ? "" : instance ? " (spot)" : "(spot)");
     o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
     buf_free(&shown);
     o->unit_price = f->price * instances;
