@@ -80,6 +80,7 @@ typedef struct decide_rate {
 struct decision {
     kb *k;
     workload *w;
+    long today;                  /* gw_today_days as the decision began: every price's age */
     kb_gpu *gpus;                /* in id order (kb_gpu_list sorts by id) */
     size_t n_gpus;
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */

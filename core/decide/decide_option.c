@@ -3,7 +3,6 @@
  * verdicts weigh in the ranking, and freeing it.  Nothing here sees the rest of the decision. */
 #include "decide_option.h"
 #include "base/check.h"
-#include "base/clock.h"
 #include "base/units.h"
 #include "base/view.h"
 
@@ -146,17 +145,17 @@ static long date_days(const char *as_of)
     return seen[h].days;
 }
 
-double decide_price_age_days(const char *as_of)
+double decide_price_age_days(const char *as_of, long today)
 {
     long then = date_days(as_of);
-    return then >= 0 ? (double)(gw_today_days() - then) : NAN;
+    return then >= 0 ? (double)(today - then) : NAN;
 }
 
-void decide_option_dated(decide_option *o, const char *as_of)
+void decide_option_dated(decide_option *o, const char *as_of, long today)
 {
     free(o->price_as_of);
     o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
-    o->price_age_days = decide_price_age_days(as_of);
+    o->price_age_days = decide_price_age_days(as_of, today);
 }
 
 void decide_slice_share(decide_option *o, gw_buf *how)

@@ -180,10 +180,10 @@ void decide_capacity_method_words(gw_buf *b);
  * words to how.  Called once o's whole-card figures are known (decide_llm_speed for a
  * language model, before its demand is set against them). */
 void decide_slice_share(decide_option *o, gw_buf *how);
-/* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
-double decide_price_age_days(const char *as_of);
+/* Days from as_of (YYYY-MM[-DD]) to today (gw_today_days); NaN undated. */
+double decide_price_age_days(const char *as_of, long today);
 /* Records when o's price was observed and how old that is today. */
-void decide_option_dated(decide_option *o, const char *as_of);
+void decide_option_dated(decide_option *o, const char *as_of, long today);
 /* The factor the verdicts put on o's cost per unit in the ranking. */
 double decide_rules_adjustment(const decide_option *o);
 /* The least factor verdicts whose preferences weigh prefers_at_most together can put on a cost

@@ -703,7 +703,7 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     o->long_billing_after_hours = t->long_billing_after_hours;
     o->long_billing_hours = t->long_billing_hours;
-    decide_option_dated(o, t->as_of);
+    decide_option_dated(o, t->as_of, d->today);
     decide_option_kind(d, o, t->quality, f->standing, f->rate_as_of);
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
