@@ -130,7 +130,7 @@ char *kb_text_repair(const char *s)
         i += len;
     }
     if (i == n)
-        return gw_xstrdup(s);
+        return gw_xstrndup(s, n);   /* its length known: not measured again */
     gw_buf out = GW_BUF_INIT;
     buf_append(&out, s, i);
     while (i < n) {
