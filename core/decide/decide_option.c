@@ -122,32 +122,9 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
     }
 }
 
-/* gw_date_days of as_of, remembered: a walk over offers asks of a few dozen dates thousands
- * of times, and reading one takes hundreds of instructions.  Each date has one slot of DATES by
- * its hash, taken over by another date of the same slot. */
-#define DATES 256
-static long date_days(const char *as_of)
-{
-    static struct {
-        char text[16];
-        long days;
-    } seen[DATES];
-    if (!as_of || strlen(as_of) >= sizeof seen[0].text)
-        return gw_date_days(as_of);
-    unsigned h = 0;
-    for (const char *c = as_of; *c; c++)
-        h = h * 31 + (unsigned char)*c;
-    h %= DATES;
-    if (!seen[h].text[0] || strcmp(seen[h].text, as_of) != 0) {
-        strcpy(seen[h].text, as_of);
-        seen[h].days = gw_date_days(as_of);
-    }
-    return seen[h].days;
-}
-
 double decide_price_age_days(const char *as_of, long today)
 {
-    long then = date_days(as_of);
+    long then = gw_date_days(as_of);
     return then >= 0 ? (double)(today - then) : NAN;
 }
 
