@@ -4,6 +4,7 @@
  * view.  The stages live in decide_*.c beneath it, their shared helpers in decide_common.c. */
 #include "decide.h"
 #include "base/check.h"
+#include "base/clock.h"
 #include "decide_common.h"
 #include "model/precision.h"
 #include "decide_budget.h"
@@ -718,6 +719,7 @@ int decide_run_with_parts(kb *k, plugin_host *host, workload *w, unsigned flags,
     decision *d = gw_xcalloc(1, sizeof *d);
     d->k = k;
     d->w = w;
+    d->today = gw_today_days();
     d->parts = parts;
     d->n_parts = n_parts;
     d->base_part = base_part;

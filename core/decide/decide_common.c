@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,8 @@ int decide_cite(decision *d, const char *source)
 {
     if (!source || !*source)
         return 0;
-    for (size_t i = 0; i < d->n_cites; i++)
-        if (!strcmp(d->cite_ids[i], source))
+    for (size_t i = 0; i < d->n_cites; i++)   /* the first letter tells most apart, unasked */
+        if (d->cite_ids[i][0] == source[0] && !strcmp(d->cite_ids[i], source))
             return (int)i + 1;
     d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
     d->cite_ids[d->n_cites++] = gw_xstrdup(source);
@@ -181,6 +182,58 @@ const decide_option *decide_option_find(const decision *d, const char *id)
 int decide_has_option(const decision *d, const char *id)
 {
     return decide_option_find(d, id) != NULL;
+}
+
+static size_t id_hash(const char *id)
+{
+    uint64_t h = 14695981039346656037u;
+    for (const unsigned char *c = (const unsigned char *)id; *c; c++)
+        h = (h ^ *c) * 1099511628211u;
+    return (size_t)h;
+}
+
+/* The slot of id in s: where it is, or the empty one where it would go. */
+static size_t id_slot(const decide_ids *s, const char *id)
+{
+    size_t i = id_hash(id) & (s->cap - 1);
+    while (s->slot[i] && strcmp(s->slot[i], id) != 0)
+        i = (i + 1) & (s->cap - 1);
+    return i;
+}
+
+int decide_ids_add(decide_ids *s, const char *id)
+{
+    if (2 * (s->n + 1) > s->cap) {   /* grown to twice as many slots, each id hashed again */
+        decide_ids old = *s;
+        s->cap = old.cap ? old.cap * 2 : 64;
+        s->slot = gw_xcalloc(s->cap, sizeof *s->slot);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.slot[i])
+                s->slot[id_slot(s, old.slot[i])] = old.slot[i];
+        free(old.slot);
+    }
+    size_t i = id_slot(s, id);
+    if (s->slot[i])
+        return 0;
+    s->slot[i] = gw_xstrdup(id);
+    s->n++;
+    return 1;
+}
+
+decide_ids decide_ids_of(const decision *d)
+{
+    decide_ids s = {NULL, 0, 0};
+    for (size_t i = 0; i < d->n_options; i++)
+        if (d->options[i].id)
+            decide_ids_add(&s, d->options[i].id);
+    return s;
+}
+
+void decide_ids_free(decide_ids *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->slot[i]);
+    free(s->slot);
 }
 
 /* Whether options may span several machines: only where every card trains its own replica

@@ -80,6 +80,7 @@ typedef struct decide_rate {
 struct decision {
     kb *k;
     workload *w;
+    long today;                  /* gw_today_days as the decision began: every price's age */
     kb_gpu *gpus;                /* in id order (kb_gpu_list sorts by id) */
     size_t n_gpus;
     kb_benchmark *bench;         /* the workload's benchmark, precision class filtered */
@@ -220,6 +221,17 @@ decide_option *decide_option_new(decision *d, const kb_gpu *g, int count, decide
 /* The option of that id, NULL if none. */
 const decide_option *decide_option_find(const decision *d, const char *id);
 int decide_has_option(const decision *d, const char *id);
+/* A set of option ids (copies), to ask of each new id whether an option has it already without
+ * a walk over every option: open addressing on an FNV-1a hash, never more than half full. */
+typedef struct decide_ids {
+    char **slot;
+    size_t cap, n;
+} decide_ids;
+/* The set of d's options' ids (caller frees with decide_ids_free). */
+decide_ids decide_ids_of(const decision *d);
+/* Adds id to s: 1 where it was not there, 0 where it was. */
+int decide_ids_add(decide_ids *s, const char *id);
+void decide_ids_free(decide_ids *s);
 int decide_multi_host_ok(const decision *d);
 /* Records a candidate GPU without an option, or a cloud offer left out, into d->omitted (gpu
  * NULL: an unknown name; offer NULL: the GPU itself); the strings are copied. */

@@ -3,7 +3,6 @@
  * verdicts weigh in the ranking, and freeing it.  Nothing here sees the rest of the decision. */
 #include "decide_option.h"
 #include "base/check.h"
-#include "base/clock.h"
 #include "base/units.h"
 #include "base/view.h"
 
@@ -34,16 +33,51 @@ double decide_fraction_exact(double fraction)
     return units_fraction_exact(fraction);
 }
 
+/* n in decimal, as "%ld" writes it, without printf's cost (an id and a label for every offer:
+ * buf_printf takes several times as many instructions as these few buf_puts). */
+static void put_int(gw_buf *b, long n)
+{
+    char digits[24], *p = digits + sizeof digits;
+    unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (n < 0)
+        *--p = '-';
+    buf_append(b, p, (size_t)(digits + sizeof digits - p));
+}
+
+void decide_rent_id(gw_buf *id, const char *seller, const char *instance, int spot, int gpus,
+                    const char *gpu)
+{
+    buf_reset(id);
+    buf_puts(id, "rent:");
+    buf_puts(id, seller);
+    buf_putc(id, ':');
+    buf_puts(id, instance);
+    buf_puts(id, spot ? " (spot):" : ":");
+    put_int(id, gpus);
+    buf_puts(id, "x ");
+    buf_puts(id, gpu);
+}
+
 void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *times)
 {
     if (!(o->gpu_fraction < 1)) {
-        buf_printf(b, "%dx ", o->count);
+        put_int(b, o->count);
+        buf_puts(b, "x ");
         return;
     }
-    if (o->count != 1)
-        buf_printf(b, "%d %s ", o->count, times);
+    if (o->count != 1) {
+        put_int(b, o->count);
+        buf_putc(b, ' ');
+        buf_puts(b, times);
+        buf_putc(b, ' ');
+    }
     units_fraction_words(b, o->gpu_fraction);
-    buf_printf(b, " %s ", times);
+    buf_putc(b, ' ');
+    buf_puts(b, times);
+    buf_putc(b, ' ');
 }
 
 double decide_option_per_gpu_hour(const decide_option *o)
@@ -88,17 +122,17 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened)
     }
 }
 
-double decide_price_age_days(const char *as_of)
+double decide_price_age_days(const char *as_of, long today)
 {
     long then = gw_date_days(as_of);
-    return then >= 0 ? (double)(gw_today_days() - then) : NAN;
+    return then >= 0 ? (double)(today - then) : NAN;
 }
 
-void decide_option_dated(decide_option *o, const char *as_of)
+void decide_option_dated(decide_option *o, const char *as_of, long today)
 {
     free(o->price_as_of);
     o->price_as_of = as_of ? gw_xstrdup(as_of) : NULL;
-    o->price_age_days = decide_price_age_days(as_of);
+    o->price_age_days = decide_price_age_days(as_of, today);
 }
 
 void decide_slice_share(decide_option *o, gw_buf *how)

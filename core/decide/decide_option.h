@@ -148,6 +148,10 @@ void decide_option_label(gw_buf *b, const decide_option *o, int shortened);
 /* fraction as a slice's share is computed with: units_fraction_exact's reading (0.167 is 1/6),
  * 1 for a figure outside (0, 1]. */
 double decide_fraction_exact(double fraction);
+/* The id of a rental into id (reset first): "rent:SELLER:INSTANCE[ (spot)]:GPUSx GPU"
+ * ("rent:RunPod:RTX 4090 (Community Cloud):1x rtx-4090"; instance "-" where none is named). */
+void decide_rent_id(gw_buf *id, const char *seller, const char *instance, int spot, int gpus,
+                    const char *gpu);
 /* o's GPUs in words before a card's name: "4x ", or for a slice "1/6 × " ("2 × 1/6 × " for
  * two); times is the sign between a slice's figures ("×", or "x" where text is aligned by
  * bytes). */
@@ -176,10 +180,10 @@ void decide_capacity_method_words(gw_buf *b);
  * words to how.  Called once o's whole-card figures are known (decide_llm_speed for a
  * language model, before its demand is set against them). */
 void decide_slice_share(decide_option *o, gw_buf *how);
-/* Days from as_of (YYYY-MM[-DD]) to today; NaN undated. */
-double decide_price_age_days(const char *as_of);
+/* Days from as_of (YYYY-MM[-DD]) to today (gw_today_days); NaN undated. */
+double decide_price_age_days(const char *as_of, long today);
 /* Records when o's price was observed and how old that is today. */
-void decide_option_dated(decide_option *o, const char *as_of);
+void decide_option_dated(decide_option *o, const char *as_of, long today);
 /* The factor the verdicts put on o's cost per unit in the ranking. */
 double decide_rules_adjustment(const decide_option *o);
 /* The least factor verdicts whose preferences weigh prefers_at_most together can put on a cost

@@ -67,7 +67,7 @@ int decide_price_rank(const decision *d, const char *quality)
 /* Whether a price of as_of is older than price_max_age_days (decide_price_age_days). */
 static int decide_price_stale(const decision *d, const char *as_of)
 {
-    return decide_price_age_days(as_of) > d->w->price_max_age_days;
+    return decide_price_age_days(as_of, d->today) > d->w->price_max_age_days;
 }
 
 int decide_price_standing(const decision *d, const kb_price *p)
@@ -129,7 +129,7 @@ static void decide_held_back_reason(gw_buf *b, const decision *d, const kb_gpu *
         buf_printf(b, "%sits price is of %s, %.0f days old, older than the workload's "
                       "price_max_age_days (%g): re-quote it (stale_ok = true only ranks it at this "
                       "price)",
-                   article ? "; " : "", as_of, decide_price_age_days(as_of),
+                   article ? "; " : "", as_of, decide_price_age_days(as_of, d->today),
                    d->w->price_max_age_days);
 }
 
@@ -451,7 +451,7 @@ static decide_option *add_buy_option(decision *d, const kb_gpu *g, int count, in
     o->price_hi = prices->values[prices->n - 1];
     o->held_back = prices->held_back;
     o->other_market = prices->elsewhere;
-    decide_option_dated(o, prices->as_of);
+    decide_option_dated(o, prices->as_of, d->today);
     decide_option_kind(d, o, prices->quality, prices->standing, prices->rate_as_of);
     if (prices->elsewhere) {
         /* the buyer's region has no price of the card: say whose price this is */

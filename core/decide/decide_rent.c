@@ -152,9 +152,7 @@ static int cmp_rent_offer_kb_order(const void *a, const void *b)
 static void rent_offer_id(gw_buf *id, const rent_offer *f, int instances)
 {
     const char *instance = f->first->instance && *f->first->instance ? f->first->instance : "-";
-    buf_reset(id);
-    buf_printf(id, "rent:%s:%s%s:%dx %s", f->seller, instance, f->spot ? " (spot)" : "",
-               f->count * instances, f->g->id);
+    decide_rent_id(id, f->seller, instance, f->spot, f->count * instances, f->g->id);
 }
 
 /* Whether offers of each set of regions met are in the workload's region
@@ -690,9 +688,8 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     o->network_gbps = instances > 1 ? f->terms->network_gbps : NAN;
     o->provider = gw_xstrdup(provider ? provider : "unnamed platform");
     gw_buf shown = GW_BUF_INIT;
-    if (instance || f->spot)
-        buf_printf(&shown, "%s%s%s", instance ? instance : "", instance && f->spot ? " " : "",
-                   f->spot ? "(spot)" : "");
+    buf_puts(&shown, instance ? instance : "");
+    buf_puts(&shown, !f->spot ? "" : instance ? " (spot)" : "(spot)");
     o->instance = instance || f->spot ? buf_detach(&shown) : NULL;
     buf_free(&shown);
     o->unit_price = f->price * instances;
@@ -706,7 +703,7 @@ static int add_rent_option(decision *d, const rent_offer *f, int instances, cons
     o->min_billing_hours = t->min_billing_hours > 0 ? t->min_billing_hours : NAN;
     o->long_billing_after_hours = t->long_billing_after_hours;
     o->long_billing_hours = t->long_billing_hours;
-    decide_option_dated(o, t->as_of);
+    decide_option_dated(o, t->as_of, d->today);
     decide_option_kind(d, o, t->quality, f->standing, f->rate_as_of);
     decide_option_cite(d, o, f->first->source);
     decide_option_cite(d, o, f->g->source);
@@ -756,6 +753,7 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
     if (kept->n)
         qsort(kept->v, kept->n, sizeof *kept->v, cmp_rent_offer_kb_order);
     gw_buf id = GW_BUF_INIT;
+    decide_ids ids = decide_ids_of(d);
     int rc = GW_OK;
     for (size_t i = 0; i < kept->n && rc == GW_OK; i++) {
         const rent_offer *f = &kept->v[i];
@@ -765,10 +763,11 @@ static int add_kept_options(decision *d, rent_offers *kept, int count, gw_error 
             if (count && f->count * n != count)
                 continue;
             rent_offer_id(&id, f, n);
-            if (!decide_has_option(d, buf_cstr(&id)))
+            if (decide_ids_add(&ids, buf_cstr(&id)))
                 rc = add_rent_option(d, f, n, buf_cstr(&id), err);
         }
     }
+    decide_ids_free(&ids);
     buf_free(&id);
     return rc;
 }

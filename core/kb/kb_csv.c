@@ -123,6 +123,8 @@ char *kb_text_repair(const char *s)
         if (word & 0x8080808080808080u)
             break;
     }
+    while (i < n && (unsigned char)s[i] < 0x80)   /* the last few ASCII bytes */
+        i++;
     while (i < n) {   /* the usual case: all of it text, copied to the byte */
         size_t len = (unsigned char)s[i] < 0x80 ? 1 : utf8_length(s + i, n - i);
         if (!len)
@@ -130,7 +132,7 @@ char *kb_text_repair(const char *s)
         i += len;
     }
     if (i == n)
-        return gw_xstrdup(s);
+        return gw_xstrndup(s, n);   /* its length known: not measured again */
     gw_buf out = GW_BUF_INIT;
     buf_append(&out, s, i);
     while (i < n) {

@@ -529,7 +529,7 @@ static void struct_init(const kb_table *t, void *obj, size_t size)
 /* ---- struct release: the table descriptions name every string a row struct owns ---------- */
 
 /* A row struct's free: its strings by the table's description, then every field zeroed.  The
- * list form frees n of them and the array. */
+ * list form frees n rows' strings and the array. */
 #define ROW_FREE(name, type, table)                                                            \
     void name(type *row)                                                                        \
     {                                                                                          \
@@ -538,11 +538,11 @@ static void struct_init(const kb_table *t, void *obj, size_t size)
         kb_row_free_strings(&kb_tables[table], row);                                           \
         memset(row, 0, sizeof *row);                                                           \
     }
-#define ROWS_FREE(name, type, one)                                                             \
+#define ROWS_FREE(name, type, table)                                                           \
     void name(type *rows, size_t n)                                                            \
     {                                                                                          \
         for (size_t i = 0; i < n; i++)                                                         \
-            one(&rows[i]);                                                                     \
+            kb_row_free_strings(&kb_tables[table], &rows[i]);                                  \
         free(rows);                                                                            \
     }
 
@@ -572,16 +572,16 @@ void kb_gpu_free(kb_gpu *g)
     kb_gpu_init(g);
 }
 
-ROWS_FREE(kb_gpus_free, kb_gpu, kb_gpu_free)
-ROWS_FREE(kb_benchmarks_free, kb_benchmark, kb_benchmark_free)
-ROWS_FREE(kb_prices_free, kb_price, kb_price_free)
-ROWS_FREE(kb_sources_free, kb_source, kb_source_free)
-ROWS_FREE(kb_systems_free, kb_system, kb_system_free)
-ROWS_FREE(kb_models_free, kb_model, kb_model_free)
-ROWS_FREE(kb_hosts_free, kb_host, kb_host_free)
-ROWS_FREE(kb_claims_free, kb_claim, kb_claim_free)
-ROWS_FREE(kb_providers_free, kb_provider, kb_provider_free)
-ROWS_FREE(kb_precision_supports_free, kb_precision_support, kb_precision_support_free)
+ROWS_FREE(kb_gpus_free, kb_gpu, KB_GPUS)
+ROWS_FREE(kb_benchmarks_free, kb_benchmark, KB_BENCHMARKS)
+ROWS_FREE(kb_prices_free, kb_price, KB_PRICES)
+ROWS_FREE(kb_sources_free, kb_source, KB_SOURCES)
+ROWS_FREE(kb_systems_free, kb_system, KB_SYSTEMS)
+ROWS_FREE(kb_models_free, kb_model, KB_MODELS)
+ROWS_FREE(kb_hosts_free, kb_host, KB_HOSTS)
+ROWS_FREE(kb_claims_free, kb_claim, KB_CLAIMS)
+ROWS_FREE(kb_providers_free, kb_provider, KB_PROVIDERS)
+ROWS_FREE(kb_precision_supports_free, kb_precision_support, KB_PRECISION_SUPPORT)
 #undef ROW_FREE
 #undef ROWS_FREE
 

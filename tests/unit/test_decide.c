@@ -1452,6 +1452,34 @@ static void speed_figures_without_words(void **state)
     kb_close(k);
 }
 
+/* The set of option ids the rent walk asks (decide_ids), a rental's id, and a price's age. */
+static void option_ids_and_ages(void **state)
+{
+    (void)state;
+    decide_ids s = {NULL, 0, 0};
+    char id[32];
+    for (int pass = 0; pass < 2; pass++)   /* 100 ids added: each new once, then each there */
+        for (int i = 0; i < 100; i++) {
+            snprintf(id, sizeof id, "rent:p:-:%dx g", i);
+            assert_int_equal(decide_ids_add(&s, id), pass == 0);
+        }
+    /* never over half full: 64 slots, 128 at the 33rd id, 256 at the 65th */
+    assert_int_equal(s.n, 100);
+    assert_int_equal(s.cap, 256);
+    decide_ids_free(&s);
+    gw_buf b = GW_BUF_INIT;
+    decide_rent_id(&b, "RunPod", "RTX 4090 (Community Cloud)", 1, 12, "rtx-4090");
+    assert_string_equal(buf_cstr(&b), "rent:RunPod:RTX 4090 (Community Cloud) (spot):12x rtx-4090");
+    decide_rent_id(&b, "Lambda", "-", 0, 8, "h100-sxm");   /* reset first */
+    assert_string_equal(buf_cstr(&b), "rent:Lambda:-:8x h100-sxm");
+    buf_free(&b);
+    /* 2026-01-01 is day 20454 and 2020-02-19 day 18311: ages 10 and 2153 days on day 20464 */
+    assert_float_equal(decide_price_age_days("2026-01-01", 20464), 10, 0);
+    assert_float_equal(decide_price_age_days("2020-02-19", 20464), 2153, 0);
+    assert_true(isnan(decide_price_age_days("2026-13-01", 20464)));   /* no such month */
+    assert_true(isnan(decide_price_age_days(NULL, 20464)));
+}
+
 static void median_uses_every_result(void **state)
 {
     many_fixture *f = *state;
@@ -1553,6 +1581,7 @@ int main(void)
         cmocka_unit_test(reference_rows_read_once),
     };
     const struct CMUnitTest many[] = {
+        cmocka_unit_test(option_ids_and_ages),
         cmocka_unit_test(median_uses_every_result),
         cmocka_unit_test(every_option_counts),
         cmocka_unit_test(offer_terms_decide_worth),
