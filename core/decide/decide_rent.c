@@ -361,9 +361,8 @@ static int rent_judge(rent_walk *k, size_t i, gw_error *err)
     if (!aside && !f.latest) {
         /* later than the offer's latest row (rows[0]), not than the row that stands for it: an
          * offer's own later row of a worse kind does not set the offer aside */
-        kb_price latest = *f.terms;
-        latest.as_of = f.rows[0].as_of;
-        rc = kb_cloud_newer(k->d->k, &latest, k->d->w->anecdotal_ok, &aside, err);
+        rc = kb_cloud_newer(k->d->k, f.terms->id, f.rows[0].id, k->d->w->anecdotal_ok, &aside,
+                            err);
     }
     if (rc == GW_OK && !aside)
         rent_offers_push(k->kept, &f);

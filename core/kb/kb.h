@@ -467,11 +467,13 @@ int kb_cursor_row_alone(const kb_cursor *c);
 int kb_cursor_offer(kb_cursor *c, int anecdotes, int *alone, int *newer, gw_error *err);
 void kb_cursor_close(kb_cursor *c);
 /* The rows of the offer row is one of (the same GPU, count, source, provider, instance and spot
- * flag): latest date first, then in kb_prices_find's order. */
+ * flag as row->id's, as stored): latest date first, then in kb_prices_find's order. */
 int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, gw_error *err);
-/* Whether terms's seller (its provider, else its source) prices the same GPU, count, spot flag
- * and GPU fraction at a later date than terms, in a row that is no anecdote (anecdotes: any). */
-int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err);
+/* Whether the seller of the price row of id terms (its provider, else its source) prices the
+ * same GPU, count, spot flag and GPU fraction, as stored, at a later date than the row of id
+ * dated, in a row that is no anecdote (anecdotes: any). */
+int kb_cloud_newer(kb *k, long long terms, long long dated, int anecdotes, int *found,
+                   gw_error *err);
 /* The number of gpu's hourly cloud rows of a spot flag (*total) and, when there are at most
  * limit, the rows (by count, source, provider, instance, latest date first). */
 int kb_cloud_rows(kb *k, const char *gpu, int spot, size_t limit, kb_price **out, size_t *n,

@@ -134,9 +134,11 @@ static void fill_benchmark(sqlite3_stmt *st, void *obj)
  * SQLite sorts a query's rows with every column it returns (a price's 21, a result's 28): for
  * the rows a decision reads whole (every price to buy, a benchmark's results) that was a third
  * of their reading, where qsort of the structs read costs a twentieth (a one-option report
- * 25.7 M -> 23.9 M instructions).  The order is SQLite's ascending one: NULL first, texts in
- * byte order, numbers by value; the last key, the id, makes it total (test_kb checks it
- * against the ORDER BY it replaces). */
+ * 25.7 M -> 23.9 M instructions).  The order is SQLite's ascending one of the values as read:
+ * NULL first, texts in byte order, numbers by value; the last key, the id, makes it total.  It
+ * is the ORDER BY it replaces (test_kb checks it) where the KB holds valid UTF-8 and each column
+ * its own type; in a file made outside gpuwise, a text is ordered as repaired (kb_text_repair)
+ * and a text where a number belongs as that number (0, or NaN where it is NULL). */
 
 static int text_order(const char *a, const char *b)
 {
@@ -529,11 +531,9 @@ int kb_cursor_next(kb_cursor *c, kb_price *row, int *found, gw_error *err)
     if (*found) {
         c->id = row->id = sqlite3_column_int64(c->st, 0);
         c->alone_known = 0;
-        row->amount = sqlite3_column_double(c->st, 1);
+        row->amount = kb_sql_number(c->st, 1);
         row->currency = kb_sql_text(c->st, 2);
-        row->gpu_fraction = sqlite3_column_type(c->st, 3) == SQLITE_NULL
-                                ? NAN
-                                : sqlite3_column_double(c->st, 3);
+        row->gpu_fraction = kb_sql_number(c->st, 3);
         row->quality = kb_sql_text(c->st, 4);
         row->as_of = kb_sql_text(c->st, 5);
     }
@@ -623,12 +623,17 @@ void kb_cursor_close(kb_cursor *c)
     free(c);
 }
 
-/* Every hourly cloud price row of one seller's offer, the latest first. */
+/* Every hourly cloud price row of one seller's offer, the latest first: of the terms the row
+ * of id ?1 holds, as stored (the text read is repaired where it is not UTF-8, and would then
+ * find no row: kb_text_repair). */
+#define OF_ROW(column) "(SELECT " column " FROM price WHERE id = ?1)"
 static void offer_rows_sql(gw_buf *sql)
 {
     kb_sql_select(sql, &kb_tables[KB_PRICES], "id");
-    buf_puts(sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = ?1 AND provider IS ?2"
-                  " AND gpu_count = ?3 AND spot = ?4 AND source IS ?5 AND instance IS ?6"
+    buf_puts(sql, " WHERE" CLOUD_HOUR_BY_SELLER " AND gpu = " OF_ROW("gpu")
+                  " AND provider IS " OF_ROW("provider") " AND gpu_count = " OF_ROW("gpu_count")
+                  " AND spot = " OF_ROW("spot") " AND source IS " OF_ROW("source")
+                  " AND instance IS " OF_ROW("instance")
                   " ORDER BY as_of DESC, currency, amount, id");
 }
 
@@ -640,38 +645,31 @@ int kb_cloud_offer_rows(kb *k, const kb_price *row, kb_price **out, size_t *n, g
     *n = 0;
     if (rc)
         return rc;
-    kb_sql_bind_text(st, 1, row->gpu);
-    kb_sql_bind_text(st, 2, row->provider);
-    sqlite3_bind_double(st, 3, row->gpu_count);
-    sqlite3_bind_int(st, 4, row->spot);
-    kb_sql_bind_text(st, 5, row->source);
-    kb_sql_bind_text(st, 6, row->instance);
+    sqlite3_bind_int64(st, 1, row->id);
     return collect_rows(k, &kb_tables[KB_PRICES], st, sizeof(kb_price), 1, fill_price,
                         (void **)out, n, err);
 }
 
-/* Whether a newer hourly cloud price of the same terms is there: the terms are one row. */
+/* Whether a newer hourly cloud price of the same terms is there: the terms of the row of id
+ * ?3, as stored (as kb_cursor_offer compares them), dated as the row of id ?4. */
 static void newer_sql(gw_buf *sql)
 {
-    buf_puts(sql, "SELECT EXISTS (" SELLER_NEWER_ROWS ") FROM (SELECT ?3 AS gpu,"
-                  " ?4 AS provider, ?5 AS gpu_count, ?6 AS spot, ?7 AS as_of, ?8 AS source,"
-                  " ?9 AS gpu_fraction) AS price");
+    buf_puts(sql, "SELECT EXISTS (" SELLER_NEWER_ROWS ") FROM (SELECT t.gpu AS gpu,"
+                  " t.provider AS provider, t.gpu_count AS gpu_count, t.spot AS spot,"
+                  " l.as_of AS as_of, t.source AS source, t.gpu_fraction AS gpu_fraction"
+                  " FROM price AS t, price AS l WHERE t.id = ?3 AND l.id = ?4) AS price");
 }
 
-int kb_cloud_newer(kb *k, const kb_price *terms, int anecdotes, int *found, gw_error *err)
+int kb_cloud_newer(kb *k, long long terms, long long dated, int anecdotes, int *found,
+                   gw_error *err)
 {
     sqlite3_stmt *st;
     int rc = kb_sql_prepare_once(k, KB_STMT_CLOUD_NEWER, newer_sql, &st, err);
     if (rc)
         return rc;
     sqlite3_bind_int(st, 2, !!anecdotes);
-    kb_sql_bind_text(st, 3, terms->gpu);
-    kb_sql_bind_text(st, 4, terms->provider);
-    sqlite3_bind_double(st, 5, terms->gpu_count);
-    sqlite3_bind_int(st, 6, terms->spot);
-    sqlite3_bind_text(st, 7, terms->as_of ? terms->as_of : "", -1, SQLITE_STATIC);
-    kb_sql_bind_text(st, 8, terms->source);
-    sqlite3_bind_double(st, 9, terms->gpu_fraction);
+    sqlite3_bind_int64(st, 3, terms);
+    sqlite3_bind_int64(st, 4, dated);
     int step = sqlite3_step(st);
     *found = step == SQLITE_ROW && sqlite3_column_int(st, 0);
     kb_sql_done(k, st);

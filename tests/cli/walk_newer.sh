@@ -67,3 +67,22 @@ check_eq "walk newer: an article counts as later with anecdotal_ok" "$_j1" \
     "rent:OldCo:b:1x shape-h100=2.5,rent:SliceCo:g:1x shape-h100=2.3,rent:SliceCo:h:1x shape-h100=1,rent:TwoRow:c:1x shape-h100=2.2"
 check_eq "walk newer: ... and the walk reads on to a third provider's latest" "$_j2" \
     "7 cloud offers read, cheapest first; 4 kept (per GPU, count and share of a card, the cheapest of each of the 3 cheapest providers)"
+
+# A KB made outside gpuwise may hold a provider that is not UTF-8: gpuwise shows it repaired
+# (U+FFFD for the bad byte), and compares it as stored.  OldCo and TwoRow with a byte 0x80 after
+# their names: the walk is the one above without anecdotal_ok.  OldCo's a is set aside by its
+# later b (the bytes are one provider's), and TwoRow's c is read with both its rows (looked up
+# by the terms of the row read, as stored: the repaired name would find no row).
+cp "$K" "$T/bytes.db"
+sqlite3 "$T/bytes.db" "UPDATE price SET provider = CAST(X'4F6C64436F80' AS TEXT) WHERE provider = 'OldCo';
+    UPDATE price SET provider = CAST(X'54776F526F7780' AS TEXT) WHERE provider = 'TwoRow';" \
+    >"$T/bytes.err" 2>&1
+check_eq "walk newer: two providers' names made invalid UTF-8 in a copy" "$(cat "$T/bytes.err")" ""
+run "$GW" --kb "$T/bytes.db" decide "$T/job.lua" --json
+check_rc "walk newer: decide over names that are not UTF-8" 0
+jq_all _j1 '[.options[] | select(.id | startswith("rent:")) | "\(.id | sub("\ufffd"; "?"))=\(.cost.unit_price)"] | sort | join(",")' \
+    _j2 '.trace[] | select(test("cloud offers read"))'
+check_eq "walk newer: the same offers kept, each provider's bytes compared as stored" "$_j1" \
+    "rent:AneCo:e:1x shape-h100=1.9,rent:SliceCo:g:1x shape-h100=2.3,rent:SliceCo:h:1x shape-h100=1,rent:TwoRow?:c:1x shape-h100=2.2"
+check_eq "walk newer: ... after reading the same 5 offers" "$_j2" \
+    "5 cloud offers read, cheapest first; 4 kept (per GPU, count and share of a card, the cheapest of each of the 3 cheapest providers)"
