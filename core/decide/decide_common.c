@@ -34,8 +34,8 @@ int decide_cite(decision *d, const char *source)
 {
     if (!source || !*source)
         return 0;
-    for (size_t i = 0; i < d->n_cites; i++)   /* the first letter tells most apart, unasked */
-        if (d->cite_ids[i][0] == source[0] && !strcmp(d->cite_ids[i], source))
+    for (size_t i = 0; i < d->n_cites; i++)
+        if (!strcmp(d->cite_ids[i], source))
             return (int)i + 1;
     d->cite_ids = gw_xrealloc(d->cite_ids, (d->n_cites + 1) * sizeof *d->cite_ids);
     d->cite_ids[d->n_cites++] = gw_xstrdup(source);

@@ -33,51 +33,23 @@ double decide_fraction_exact(double fraction)
     return units_fraction_exact(fraction);
 }
 
-/* n in decimal, as "%ld" writes it, without printf's cost (an id and a label for every offer:
- * buf_printf takes several times as many instructions as these few buf_puts). */
-static void put_int(gw_buf *b, long n)
-{
-    char digits[24], *p = digits + sizeof digits;
-    unsigned long u = n < 0 ? 0UL - (unsigned long)n : (unsigned long)n;
-    do
-        *--p = (char)('0' + u % 10);
-    while (u /= 10);
-    if (n < 0)
-        *--p = '-';
-    buf_append(b, p, (size_t)(digits + sizeof digits - p));
-}
-
 void decide_rent_id(gw_buf *id, const char *seller, const char *instance, int spot, int gpus,
                     const char *gpu)
 {
     buf_reset(id);
-    buf_puts(id, "rent:");
-    buf_puts(id, seller);
-    buf_putc(id, ':');
-    buf_puts(id, instance);
-    buf_puts(id, spot ? " (spot):" : ":");
-    put_int(id, gpus);
-    buf_puts(id, "x ");
-    buf_puts(id, gpu);
+    buf_printf(id, "rent:%s:%s%s:%dx %s", seller, instance, spot ? " (spot)" : "", gpus, gpu);
 }
 
 void decide_option_gpus_words(gw_buf *b, const decide_option *o, const char *times)
 {
     if (!(o->gpu_fraction < 1)) {
-        put_int(b, o->count);
-        buf_puts(b, "x ");
+        buf_printf(b, "%dx ", o->count);
         return;
     }
-    if (o->count != 1) {
-        put_int(b, o->count);
-        buf_putc(b, ' ');
-        buf_puts(b, times);
-        buf_putc(b, ' ');
-    }
+    if (o->count != 1)
+        buf_printf(b, "%d %s ", o->count, times);
     units_fraction_words(b, o->gpu_fraction);
-    buf_putc(b, ' ');
-    buf_puts(b, times);
-    buf_putc(b, ' ');
+    buf_printf(b, " %s ", times);
 }
 
 double decide_option_per_gpu_hour(const decide_option *o)

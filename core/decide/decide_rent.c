@@ -896,7 +896,7 @@ static int size_offer(decision *d, const rent_offer *f, int from, gw_buf *id, gw
             o->n_cites = n_cites;
             free(o->throughput_how);
             free(o->throughput_band_basis);
-            o->throughput_band_basis = NULL;
+            o->throughput_how = o->throughput_band_basis = NULL;
             decide_option_speed(d, o);
             decide_option_cost(d, o);
             decide_trace(d, "%s: sized to the demand (%d to %d instances of %d GPU%s fell short)",

@@ -123,8 +123,6 @@ char *kb_text_repair(const char *s)
         if (word & 0x8080808080808080u)
             break;
     }
-    while (i < n && (unsigned char)s[i] < 0x80)   /* the last few ASCII bytes */
-        i++;
     while (i < n) {   /* the usual case: all of it text, copied to the byte */
         size_t len = (unsigned char)s[i] < 0x80 ? 1 : utf8_length(s + i, n - i);
         if (!len)

@@ -660,7 +660,7 @@ int kb_gpu_list_values(kb *k, const char *where, const char *sort, const char *c
                 *values = gw_xrealloc(*values, cap * sizeof **values);
         }
         kb_gpu *g = &(*out)[*n];
-        memset(g, 0, sizeof *g);   /* kb_gpu_init less its NaNs: the row sets every column */
+        kb_gpu_init(g);
         kb_row_from_sql(&kb_tables[KB_GPUS], st, 0, g);
         if (values)
             values_from_sql(st, kb_tables[KB_GPUS].ncols, &(*values)[*n]);
